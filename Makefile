@@ -1,0 +1,109 @@
+# peviz - GNU Make.  `make help` lists the targets.
+
+PREFIX   ?= /usr/local
+BINDIR   ?= $(PREFIX)/bin
+MANDIR   ?= $(PREFIX)/share/man/man1
+DATADIR  ?= $(PREFIX)/share/peviz
+DESTDIR  ?=
+
+CC       ?= cc
+PKG_CONFIG ?= pkg-config
+BUILD    ?= build
+BIN      ?= peviz
+VERSION  := 0.1.0
+
+NCURSES_CFLAGS := $(shell $(PKG_CONFIG) --cflags ncursesw 2>/dev/null)
+NCURSES_LIBS   := $(shell $(PKG_CONFIG) --libs ncursesw 2>/dev/null || echo -lncursesw)
+
+WARN     := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+            -Wformat=2 -pedantic -Werror
+OPT      ?= -O2 -g
+ifeq ($(NATIVE),1)
+OPT      += -march=native
+endif
+CPPFLAGS += -Iinclude -Isrc $(NCURSES_CFLAGS) -D_XOPEN_SOURCE_EXTENDED \
+            -DPEVIZ_VERSION='"$(VERSION)"' -DPEVIZ_DATADIR='"$(DATADIR)"'
+CFLAGS   += -std=c11 $(OPT) $(WARN) -MMD -MP
+LDLIBS   += $(NCURSES_LIBS) -lm
+
+ifeq ($(V),1)
+Q :=
+else
+Q := @
+endif
+
+SRCS      := $(wildcard src/*.c src/views/*.c)
+LIB_SRCS  := $(filter-out src/main.c,$(SRCS))
+LIB_OBJS  := $(LIB_SRCS:%.c=$(BUILD)/%.o)
+MAIN_OBJ  := $(BUILD)/src/main.o
+TEST_SRCS := $(wildcard tests/unit/test_*.c)
+TEST_BINS := $(TEST_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
+BENCH_SRCS := $(wildcard tests/bench/*.c)
+BENCH_BINS := $(BENCH_SRCS:tests/bench/%.c=$(BUILD)/bench/%)
+
+SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+
+.PHONY: all run test unit bench asan install uninstall clean help golden
+all: $(BIN)
+
+$(BIN): $(MAIN_OBJ) $(LIB_OBJS)
+	@echo "  LD    $@"
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	@echo "  CC    $<"
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+
+$(BUILD)/tests/%: tests/unit/%.c $(LIB_OBJS)
+	@mkdir -p $(dir $@)
+	@echo "  TEST  $@"
+	$(Q)$(CC) $(CPPFLAGS) -Itests/unit $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB_OBJS) $(LDLIBS)
+
+$(BUILD)/bench/%: tests/bench/%.c $(LIB_OBJS)
+	@mkdir -p $(dir $@)
+	@echo "  BENCH $@"
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB_OBJS) $(LDLIBS)
+
+## run: build and start peviz in this terminal
+run: $(BIN)
+	./$(BIN)
+
+## test: build, then run unit, command-line, golden and terminal tests
+test: $(BIN) $(TEST_BINS)
+	@PEVIZ=./$(BIN) BUILD=$(BUILD) bash tests/run.sh
+
+## asan: the same tests under AddressSanitizer and UBSan
+asan:
+	$(MAKE) --no-print-directory BUILD=build/asan BIN=build/asan/peviz \
+	    OPT="-O1 -g $(SAN_FLAGS)" LDFLAGS="$(SAN_FLAGS)" test
+
+## bench: print timings, bytes per frame and memory (never fails on speed)
+bench: $(BIN) $(BENCH_BINS)
+	@PEVIZ=./$(BIN) BUILD=$(BUILD) bash tests/bench/run.sh
+
+## golden: regenerate the golden snapshots on purpose
+golden: $(BIN)
+	@PEVIZ=./$(BIN) bash tests/golden/regen.sh
+
+## install: copy peviz, its man page and tours under $(DESTDIR)$(PREFIX)
+install: $(BIN)
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR) $(DESTDIR)$(DATADIR)/tours
+	install -m 755 $(BIN) $(DESTDIR)$(BINDIR)/peviz
+	if [ -f assets/peviz.1 ]; then install -m 644 assets/peviz.1 $(DESTDIR)$(MANDIR)/peviz.1; fi
+	for f in assets/tours/*.tour; do [ -f "$$f" ] && install -m 644 "$$f" $(DESTDIR)$(DATADIR)/tours/ || true; done
+
+## uninstall: remove what install copied
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/peviz $(DESTDIR)$(MANDIR)/peviz.1
+	rm -rf $(DESTDIR)$(DATADIR)
+
+## clean: remove build products
+clean:
+	rm -rf build $(BIN)
+
+## help: list the targets
+help:
+	@sed -n 's/^## //p' Makefile
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

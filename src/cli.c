@@ -1,0 +1,315 @@
+/*
+ * cli.c - parse the command line.  Numbers are parsed strictly through
+ * params.c, the same code the ':' prompt uses; every bad value exits 2
+ * with one line on stderr and nothing on stdout.
+ */
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+enum {
+    O_POS = 256, O_VIEW, O_SCHEME, O_COLOR, O_ASCII, O_FPS, O_MOUSE,
+    O_LOWBW, O_PALETTE, O_BASE_B, O_BASE_C, O_TOUR, O_LANG, O_EXPORT,
+    O_FORMAT, O_SOFTMAX, O_CAUSAL, O_TEMPERATURE, O_SNAPSHOT, O_SIZE,
+    O_PE_FILE, O_PANE_MODE
+};
+
+struct opt {
+    const char *name;
+    int has_arg;
+    int val;
+    const char *arg;     /* argument as shown in --help */
+    const char *help;
+};
+
+static const struct opt OPTS[] = {
+    { "d-model", 1, 'd', "N", "d_model, even, 2..65536 (default 64)" },
+    { "base", 1, 'b', "BASE", "frequency base, finite and > 1 (default 10000)" },
+    { "seq-len", 1, 'n', "N", "sequence length, 1..16777216 (default 128)" },
+    { "pos", 1, O_POS, "P", "position under the cursor, 0..n-1 (default 0)" },
+    { "view", 1, O_VIEW, "NAME", "heatmap, clocks, attention or compare" },
+    { "scheme", 1, O_SCHEME, "NAME", "sinusoidal, rope, alibi, learned or nope" },
+    { "color", 1, O_COLOR, "MODE", "auto, none, 8, 16, 256 or truecolor" },
+    { "ascii", 0, O_ASCII, NULL, "draw with ASCII only" },
+    { "fps", 1, O_FPS, "N", "animation frames per second, 1..60 (default 30)" },
+    { "mouse", 0, O_MOUSE, NULL, "react to mouse clicks" },
+    { "low-bandwidth", 0, O_LOWBW, NULL, "at most 5 frames per second, small updates" },
+    { "palette", 1, O_PALETTE, "NAME", "default, contrast or mono" },
+    { "base-b", 1, O_BASE_B, "BASE", "compare view: base of pane B (default 500000)" },
+    { "base-c", 1, O_BASE_C, "BASE", "compare view: add pane C with this base" },
+    { "pane-mode", 1, O_PANE_MODE, "MODE", "compare view: heatmap, spectrum, profile or diff" },
+    { "tour", 2, O_TOUR, "FILE", "start the guided tour (the shipped one, or FILE)" },
+    { "lang", 1, O_LANG, "LANG", "tour language: en or zh" },
+    { "export", 1, O_EXPORT, "WHAT", "print pe, scores or softmax and exit" },
+    { "format", 1, O_FORMAT, "FMT", "export: csv, f32, f64; snapshot: text, ansi, svg" },
+    { "softmax", 0, O_SOFTMAX, NULL, "export/attention: softmax per row" },
+    { "causal", 0, O_CAUSAL, NULL, "export/attention: causal mask" },
+    { "temperature", 0, O_TEMPERATURE, NULL, "export/attention: divide scores by sqrt(d_model)" },
+    { "pe-file", 1, O_PE_FILE, "FILE", "a learned table (.csv or .npy) to show" },
+    { "snapshot", 0, O_SNAPSHOT, NULL, "print one frame without a terminal and exit" },
+    { "size", 1, O_SIZE, "WxH", "snapshot size in cells (default 80x24)" },
+    { "help", 0, 'h', NULL, "this help" },
+    { "version", 0, 'V', NULL, "version" },
+};
+#define NOPTS (sizeof OPTS / sizeof OPTS[0])
+
+static int fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int fail(const char *fmt, ...)
+{
+    va_list ap;
+    fputs("peviz: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    return 2;
+}
+
+/* The option as the user typed it, for messages: "-d" or "--d-model". */
+static const char *opt_label(int val, char *buf, size_t len)
+{
+    for (size_t i = 0; i < NOPTS; i++)
+        if (OPTS[i].val == val) {
+            if (val < 256)
+                snprintf(buf, len, "-%c/--%s", val, OPTS[i].name);
+            else
+                snprintf(buf, len, "--%s", OPTS[i].name);
+            return buf;
+        }
+    return "?";
+}
+
+static int set_param(struct cli *c, enum param_id id, int val, const char *arg)
+{
+    char err[256], lab[32];
+    if (params_set(&c->app.p, id, arg, err, sizeof err) == 0)
+        return 0;
+    return fail("%s: %s", opt_label(val, lab, sizeof lab), err);
+}
+
+/* Look a word up in a NULL-ended list; -1 if absent. */
+static int word_index(const char *const *words, const char *s)
+{
+    for (int i = 0; words[i]; i++)
+        if (strcmp(words[i], s) == 0)
+            return i;
+    return -1;
+}
+
+static int choose(const char *const *words, const char *arg, int val,
+                  const char *want, int *out)
+{
+    char lab[32];
+    int i = word_index(words, arg);
+    if (i < 0)
+        return fail("%s: '%s': want %s", opt_label(val, lab, sizeof lab),
+                    arg, want);
+    *out = i;
+    return 0;
+}
+
+static const char *const COLOR_WORDS[] = { "none", "8", "16", "256",
+                                           "truecolor", "auto", NULL };
+static const char *const EXPORT_WORDS[] = { "pe", "scores", "softmax", NULL };
+static const char *const VIEW_WORDS[] = { "heatmap", "clocks", "attention",
+                                          "compare", NULL };
+static const char *const SCHEME_WORDS[] = { "sinusoidal", "rope", "alibi",
+                                            "learned", "nope", NULL };
+static const char *const PALETTE_WORDS[] = { "default", "contrast", "mono", NULL };
+static const char *const PANE_WORDS[] = { "heatmap", "spectrum", "profile",
+                                          "diff", NULL };
+static const char *const LANG_WORDS[] = { "en", "zh", NULL };
+
+static int parse_size(struct cli *c, const char *arg)
+{
+    long w, h;
+    char *x = strchr(arg, 'x'), buf[64];
+    const char *why;
+    if (!x || (size_t)(x - arg) >= sizeof buf)
+        return fail("--size: '%s': want WxH, e.g. 80x24", arg);
+    memcpy(buf, arg, (size_t)(x - arg));
+    buf[x - arg] = 0;
+    if (parse_long(buf, &w, &why) || parse_long(x + 1, &h, &why) ||
+        w < 1 || h < 1 || w > 1000 || h > 1000)
+        return fail("--size: '%s': want WxH with W and H in 1..1000", arg);
+    c->width = (int)w;
+    c->height = (int)h;
+    return 0;
+}
+
+static int parse_fps(struct cli *c, const char *arg)
+{
+    long v;
+    const char *why;
+    if (parse_long(arg, &v, &why) || v < 1 || v > 60)
+        return fail("--fps: '%s': want a whole number in 1..60", arg);
+    c->app.fps = (int)v;
+    return 0;
+}
+
+static int parse_pane_base(struct cli *c, int pane, int val, const char *arg)
+{
+    params tmp = c->app.p;
+    char err[256], lab[32];
+    if (params_set(&tmp, P_BASE, arg, err, sizeof err))
+        return fail("%s: %s", opt_label(val, lab, sizeof lab), err);
+    c->app.cmp.panes[pane].base = tmp.base;
+    if (pane == 2)
+        c->app.cmp.npanes = 3;
+    return 0;
+}
+
+static int parse_choice(struct cli *c, int val, const char *arg)
+{
+    int i, r = 0;
+    switch (val) {
+    case O_VIEW:
+        if (!(r = choose(VIEW_WORDS, arg, val, "heatmap, clocks, attention or compare", &i)))
+            c->app.view = (enum view_id)i;
+        break;
+    case O_SCHEME:
+        if (!(r = choose(SCHEME_WORDS, arg, val, "sinusoidal, rope, alibi, learned or nope", &i)))
+            c->app.att.scheme = (enum scheme)i;
+        break;
+    case O_COLOR:
+        if (!(r = choose(COLOR_WORDS, arg, val, "auto, none, 8, 16, 256 or truecolor", &i)))
+            c->color_flag = i == 5 ? -1 : i;
+        break;
+    case O_PALETTE:
+        if (!(r = choose(PALETTE_WORDS, arg, val, "default, contrast or mono", &i)))
+            c->app.palette = (enum palette)i;
+        break;
+    case O_PANE_MODE:
+        if (!(r = choose(PANE_WORDS, arg, val, "heatmap, spectrum, profile or diff", &i)))
+            c->app.cmp.mode = (enum pane_mode)i;
+        break;
+    case O_EXPORT:
+        if (!(r = choose(EXPORT_WORDS, arg, val, "pe, scores or softmax", &i))) {
+            c->what = (enum export_what)i;
+            c->mode = MODE_EXPORT;
+        }
+        break;
+    case O_LANG:
+        if (!(r = choose(LANG_WORDS, arg, val, "en or zh", &i)))
+            c->lang = arg;
+        break;
+    }
+    return r;
+}
+
+static int parse_one(struct cli *c, int val, const char *arg)
+{
+    switch (val) {
+    case 'd': return set_param(c, P_D, val, arg);
+    case 'b': return set_param(c, P_BASE, val, arg);
+    case 'n': return set_param(c, P_N, val, arg);
+    case O_POS: return 0;                 /* checked once n is known */
+    case O_ASCII: c->app.ascii = 1; return 0;
+    case O_FPS: return parse_fps(c, arg);
+    case O_MOUSE: c->app.mouse = 1; return 0;
+    case O_LOWBW: c->app.low_bandwidth = 1; return 0;
+    case O_BASE_B: return parse_pane_base(c, 1, val, arg);
+    case O_BASE_C: return parse_pane_base(c, 2, val, arg);
+    case O_TOUR: c->tour = arg ? arg : ""; return 0;
+    case O_FORMAT: c->format = arg; return 0;
+    case O_SOFTMAX: c->app.att.softmax = 1; return 0;
+    case O_CAUSAL: c->app.att.causal = 1; return 0;
+    case O_TEMPERATURE: c->app.att.temperature = 1; return 0;
+    case O_SNAPSHOT: c->mode = MODE_SNAPSHOT; return 0;
+    case O_SIZE: return parse_size(c, arg);
+    case O_PE_FILE: c->pe_file = arg; return 0;
+    case 'h': c->mode = MODE_HELP; return 0;
+    case 'V': c->mode = MODE_VERSION; return 0;
+    default: return parse_choice(c, val, arg);
+    }
+}
+
+static void build_longopts(struct option *lo, char *shorts)
+{
+    size_t k = 0;
+    shorts[k++] = ':';   /* report a missing value as ':' */
+    for (size_t i = 0; i < NOPTS; i++) {
+        lo[i] = (struct option){ OPTS[i].name, OPTS[i].has_arg, NULL, OPTS[i].val };
+        if (OPTS[i].val < 256) {
+            shorts[k++] = (char)OPTS[i].val;
+            if (OPTS[i].has_arg)
+                shorts[k++] = ':';
+        }
+    }
+    lo[NOPTS] = (struct option){ NULL, 0, NULL, 0 };
+    shorts[k] = 0;
+}
+
+/* Checks that need every option first: --pos against n, formats. */
+static int check_final(struct cli *c, const char *pos_arg)
+{
+    if (pos_arg && set_param(c, P_POS, O_POS, pos_arg))
+        return 2;
+    if (!c->format)
+        return 0;
+    static const char *const EXPORT_FMT[] = { "csv", "f32", "f64", NULL };
+    static const char *const SNAP_FMT[] = { "text", "ansi", "svg", NULL };
+    if (c->mode == MODE_EXPORT && word_index(EXPORT_FMT, c->format) < 0)
+        return fail("--format: '%s': want csv, f32 or f64 with --export", c->format);
+    if (c->mode == MODE_SNAPSHOT && word_index(SNAP_FMT, c->format) < 0)
+        return fail("--format: '%s': want text, ansi or svg with --snapshot", c->format);
+    if (c->mode != MODE_EXPORT && c->mode != MODE_SNAPSHOT)
+        return fail("--format: goes with --export or --snapshot");
+    return 0;
+}
+
+int cli_parse(struct cli *c, int argc, char **argv)
+{
+    struct option lo[NOPTS + 1];
+    char shorts[2 * NOPTS + 3];
+    const char *pos_arg = NULL;
+    int val, r;
+
+    memset(c, 0, sizeof *c);
+    app_init(&c->app);
+    c->color_flag = -1;
+    c->width = 80;
+    c->height = 24;
+    build_longopts(lo, shorts);
+    opterr = 0;
+    optind = 1;
+    while ((val = getopt_long(argc, argv, shorts, lo, NULL)) != -1) {
+        if (val == ':')
+            return fail("%s: needs a value (see peviz --help)", argv[optind - 1]);
+        if (val == '?')
+            return fail("%s: unknown option (see peviz --help)", argv[optind - 1]);
+        if (val == O_POS)
+            pos_arg = optarg;
+        if ((r = parse_one(c, val, optarg)))
+            return r;
+    }
+    if (optind < argc)
+        return fail("'%s': unexpected argument (see peviz --help)", argv[optind]);
+    return check_final(c, pos_arg);
+}
+
+void cli_usage(FILE *f)
+{
+    fputs("usage: peviz [options]           explore positional encodings\n"
+          "       peviz --export pe|scores|softmax [--format csv|f32|f64] [options]\n"
+          "       peviz --snapshot [--view NAME] [--size WxH] [--format text|ansi|svg]\n\n"
+          "options:\n", f);
+    for (size_t i = 0; i < NOPTS; i++) {
+        char left[48];
+        int n = OPTS[i].val < 256 ? snprintf(left, sizeof left, "-%c, ", OPTS[i].val)
+                                  : snprintf(left, sizeof left, "    ");
+        snprintf(left + n, sizeof left - (size_t)n, "--%s%s%s%s", OPTS[i].name,
+                 OPTS[i].has_arg == 2 ? "[=" : OPTS[i].arg ? " " : "",
+                 OPTS[i].arg ? OPTS[i].arg : "", OPTS[i].has_arg == 2 ? "]" : "");
+        fprintf(f, "  %-26s %s\n", left, OPTS[i].help);
+    }
+    fputs("\nkeys:\n", f);
+    for (const struct keybind *k = KEYS_GLOBAL; k->key; k++)
+        if (k->label)
+            fprintf(f, "  %-10s %s\n", k->label, k->help);
+    fputs("\nEach view lists its own keys in its help card (press ?).\n", f);
+}

@@ -1,0 +1,39 @@
+/*
+ * cli.h - the command line: one table of options drives getopt_long,
+ * --help and the checks in tests/cli.sh.
+ */
+#ifndef PEVIZ_CLI_H
+#define PEVIZ_CLI_H
+
+#include <stdio.h>
+
+#include "app.h"
+#include "snapshot.h"
+
+enum cli_mode { MODE_INTERACTIVE = 0, MODE_EXPORT, MODE_SNAPSHOT,
+                MODE_HELP, MODE_VERSION };
+enum export_what { EXPORT_PE = 0, EXPORT_SCORES, EXPORT_SOFTMAX };
+enum export_format { EXPORT_CSV = 0, EXPORT_F32, EXPORT_F64 };
+
+struct cli {
+    enum cli_mode mode;
+    struct app app;
+    int color_flag;            /* -1: auto */
+    enum export_what what;
+    const char *format;        /* as given, checked per mode */
+    int width, height;         /* --size */
+    const char *pe_file;
+    const char *tour;          /* --tour FILE, "" for the shipped tour */
+    const char *lang;
+};
+
+/*
+ * Parse argv into c.  Returns 0, or 2 after printing one line
+ * "peviz: OPTION: VALUE: why; want RANGE" on stderr.
+ */
+int cli_parse(struct cli *c, int argc, char **argv);
+
+/* Print --help (options from the table, keys from KEYS_GLOBAL). */
+void cli_usage(FILE *f);
+
+#endif

@@ -1,0 +1,129 @@
+/*
+ * export.c - stream matrices to stdout.
+ *
+ * CSV: one matrix row per line, values "%.9g", comma separated, no
+ * header.  f32/f64: raw little-endian, row-major, no header (load with
+ * numpy.fromfile(path, dtype).reshape(rows, cols)).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "export.h"
+#include "peviz/pe.h"
+#include "scores.h"
+
+#define BLOCK_ROWS 64
+
+static int write_failed(FILE *out)
+{
+    if (fflush(out) == 0 && !ferror(out))
+        return 0;
+    fprintf(stderr, "peviz: --export: write error\n");
+    return 2;
+}
+
+static void csv_row(FILE *out, const double *row, int64_t cols)
+{
+    for (int64_t j = 0; j < cols; j++)
+        fprintf(out, j ? ",%.9g" : "%.9g", row[j]);
+    fputc('\n', out);
+}
+
+/* The PE table in binary: the rotation-recurrence fill, block by block. */
+static int export_pe_binary(const params *p, int f64, FILE *out)
+{
+    size_t cells = (size_t)BLOCK_ROWS * (size_t)p->d;
+    void *buf = malloc(cells * (f64 ? sizeof(double) : sizeof(float)));
+    if (!buf) {
+        fprintf(stderr, "peviz: --export: out of memory\n");
+        return 2;
+    }
+    for (int64_t r = 0; r < p->n; r += BLOCK_ROWS) {
+        int64_t rows = p->n - r < BLOCK_ROWS ? p->n - r : BLOCK_ROWS;
+        size_t nval = (size_t)rows * (size_t)p->d;
+        if (f64)
+            pe_fill_f64(r, rows, p->d, p->base, buf);
+        else
+            pe_fill_f32(r, rows, p->d, p->base, buf);
+        if (fwrite(buf, f64 ? sizeof(double) : sizeof(float), nval, out) != nval)
+            break;
+    }
+    free(buf);
+    return write_failed(out);
+}
+
+static int export_pe_csv(const params *p, FILE *out)
+{
+    double *row = malloc((size_t)p->d * sizeof *row);
+    if (!row) {
+        fprintf(stderr, "peviz: --export: out of memory\n");
+        return 2;
+    }
+    for (int64_t i = 0; i < p->n && !ferror(out); i++) {
+        pe_row((double)i, p->d, p->base, row);
+        csv_row(out, row, p->d);
+    }
+    free(row);
+    return write_failed(out);
+}
+
+static void write_binary_row(FILE *out, const double *row, int64_t cols, int f64)
+{
+    if (f64) {
+        fwrite(row, sizeof *row, (size_t)cols, out);
+        return;
+    }
+    for (int64_t j = 0; j < cols; j++) {
+        float v = (float)row[j];
+        fwrite(&v, sizeof v, 1, out);
+    }
+}
+
+static int export_scores(const struct cli *c, int fmt, FILE *out)
+{
+    struct score_ctx *s = scores_new(&c->app);
+    int64_t n = c->app.p.n;
+    double *row = malloc((size_t)n * sizeof *row);
+    if (!s || !row) {
+        scores_free(s);
+        free(row);
+        fprintf(stderr, "peviz: --export: out of memory\n");
+        return 2;
+    }
+    int softmax = c->what == EXPORT_SOFTMAX || c->app.att.softmax;
+    for (int64_t i = 0; i < n && !ferror(out); i++) {
+        scores_row(s, i, softmax, row);
+        if (fmt == EXPORT_CSV)
+            csv_row(out, row, n);
+        else
+            write_binary_row(out, row, n, fmt == EXPORT_F64);
+    }
+    scores_free(s);
+    free(row);
+    return write_failed(out);
+}
+
+static int format_of(const char *f)
+{
+    if (!f || strcmp(f, "csv") == 0)
+        return EXPORT_CSV;
+    return strcmp(f, "f32") == 0 ? EXPORT_F32 : EXPORT_F64;
+}
+
+int export_run(const struct cli *c, FILE *out)
+{
+    const params *p = &c->app.p;
+    int64_t cols = c->what == EXPORT_PE ? p->d : p->n;
+    int fmt = format_of(c->format);
+    if ((double)p->n * (double)cols > (double)EXPORT_MAX_CELLS) {
+        fprintf(stderr, "peviz: --export: %ld x %ld cells is over the limit of "
+                "%lld (2^28); lower -n or -d\n", (long)p->n, (long)cols,
+                EXPORT_MAX_CELLS);
+        return 2;
+    }
+    if (c->what != EXPORT_PE)
+        return export_scores(c, fmt, out);
+    if (fmt == EXPORT_CSV)
+        return export_pe_csv(p, out);
+    return export_pe_binary(p, fmt == EXPORT_F64, out);
+}

@@ -1,0 +1,259 @@
+/*
+ * params.c - parse, validate and format the shared parameters.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "params.h"
+
+void params_default(params *p)
+{
+    p->d = PARAM_D_DEFAULT;
+    p->base = PARAM_BASE_DEFAULT;
+    p->n = PARAM_N_DEFAULT;
+    p->pos = 0;
+}
+
+/* Skip leading blanks; report whether only blanks follow end. */
+static const char *skip_blanks(const char *s)
+{
+    while (*s == ' ' || *s == '\t')
+        s++;
+    return s;
+}
+
+int parse_long(const char *s, long *out, const char **why)
+{
+    char *end;
+    if (!s || !*(s = skip_blanks(s))) {
+        *why = "empty";
+        return -1;
+    }
+    if (!isdigit((unsigned char)*s) && *s != '-' && *s != '+') {
+        *why = "not a whole number";
+        return -1;
+    }
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (end == s || *skip_blanks(end)) {
+        *why = "not a whole number";
+        return -1;
+    }
+    if (errno == ERANGE) {
+        *why = "too large";
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+int parse_double(const char *s, double *out, const char **why)
+{
+    char *end;
+    if (!s || !*(s = skip_blanks(s))) {
+        *why = "empty";
+        return -1;
+    }
+    /* strtod also takes "nan", "inf" and hex floats: only decimals here. */
+    for (const char *q = s; *q && *q != ' ' && *q != '\t'; q++)
+        if (!strchr("0123456789+-.eE", *q)) {
+            *why = "not a number";
+            return -1;
+        }
+    errno = 0;
+    double v = strtod(s, &end);
+    if (end == s || *skip_blanks(end)) {
+        *why = "not a number";
+        return -1;
+    }
+    if (errno == ERANGE || !isfinite(v)) {
+        *why = fabs(v) < 1 ? "too small to represent" : "too large";
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+int params_set_d(params *p, long d, char *err, size_t errlen)
+{
+    if (d < PARAM_D_MIN || d > PARAM_D_MAX || d % 2) {
+        snprintf(err, errlen, "d_model %ld: must be an even number in %d..%d",
+                 d, PARAM_D_MIN, PARAM_D_MAX);
+        return -1;
+    }
+    p->d = (int)d;
+    return 0;
+}
+
+int params_set_base(params *p, double base, char *err, size_t errlen)
+{
+    if (!isfinite(base) || !(base > 1.0)) {
+        char b[32];
+        fmt_base(base, b, sizeof b);
+        snprintf(err, errlen, "base %s: must be a finite number > 1", b);
+        return -1;
+    }
+    p->base = base;
+    return 0;
+}
+
+int params_set_n(params *p, long n, char *err, size_t errlen)
+{
+    if (n < PARAM_N_MIN || n > PARAM_N_MAX) {
+        snprintf(err, errlen, "seq_len %ld: must be in %d..%ld",
+                 n, PARAM_N_MIN, (long)PARAM_N_MAX);
+        return -1;
+    }
+    p->n = n;
+    if (p->pos >= n)
+        p->pos = n - 1;
+    return 0;
+}
+
+int params_set_pos(params *p, long pos, char *err, size_t errlen)
+{
+    if (pos < 0 || pos >= p->n) {
+        snprintf(err, errlen, "pos %ld: must be in 0..%ld (n-1)",
+                 pos, (long)(p->n - 1));
+        return -1;
+    }
+    p->pos = pos;
+    return 0;
+}
+
+static const char *const PARAM_NAMES[] = { "d_model", "base", "seq_len", "pos" };
+static const char *const PARAM_RANGES[] = {
+    "an even number in 2..65536", "a finite number > 1",
+    "a whole number in 1..16777216", "a whole number in 0..n-1"
+};
+
+/* Printable copy of user text for an error message (clipped, no controls). */
+static void quote_input(const char *s, char *out, size_t len)
+{
+    size_t j = 0;
+    for (; *s && j + 4 < len; s++)
+        out[j++] = ((unsigned char)*s < 0x20 || *s == 0x7f) ? '?' : *s;
+    if (*s && j + 4 >= len) {
+        memcpy(out + j, "...", 3);
+        j += 3;
+    }
+    out[j] = 0;
+}
+
+int params_set(params *p, enum param_id id, const char *text,
+               char *err, size_t errlen)
+{
+    const char *why;
+    char q[40];
+    long l = 0;
+    double v = 0;
+    int bad = id == P_BASE ? parse_double(text, &v, &why)
+                           : parse_long(text, &l, &why);
+    if (bad) {
+        quote_input(text ? text : "", q, sizeof q);
+        snprintf(err, errlen, "%s '%s': %s; want %s", PARAM_NAMES[id], q,
+                 why, PARAM_RANGES[id]);
+        return -1;
+    }
+    switch (id) {
+    case P_D:    return params_set_d(p, l, err, errlen);
+    case P_BASE: return params_set_base(p, v, err, errlen);
+    case P_N:    return params_set_n(p, l, err, errlen);
+    case P_POS:  return params_set_pos(p, l, err, errlen);
+    }
+    return -1;
+}
+
+static double clampd(double v, double lo, double hi)
+{
+    return v < lo ? lo : v > hi ? hi : v;
+}
+
+int params_scale(params *p, enum param_id id, double factor,
+                 char *msg, size_t msglen)
+{
+    double want, got;
+    char b[32];
+    msg[0] = 0;
+    switch (id) {
+    case P_D:
+        want = p->d * factor;
+        got = clampd(want, PARAM_D_MIN, PARAM_D_MAX);
+        p->d = (int)got & ~1;
+        if (got != want)
+            snprintf(msg, msglen, "d_model stays at its %s %d",
+                     factor < 1 ? "minimum" : "maximum", p->d);
+        break;
+    case P_BASE:
+        want = p->base * factor;
+        /* base must stay > 1: the smallest base the keys reach is 2 */
+        got = clampd(want, 2.0, 1e300);
+        p->base = got;
+        fmt_base(got, b, sizeof b);
+        if (got != want)
+            snprintf(msg, msglen, "base stays at %s (keys keep it in 2..1e300)", b);
+        break;
+    case P_N:
+        want = floor(p->n * factor);
+        got = clampd(want, PARAM_N_MIN, (double)PARAM_N_MAX);
+        p->n = (int64_t)got;
+        if (p->pos >= p->n)
+            p->pos = p->n - 1;
+        if (got != want)
+            snprintf(msg, msglen, "seq_len stays at its %s %ld",
+                     factor < 1 ? "minimum" : "maximum", (long)p->n);
+        break;
+    case P_POS:
+        want = floor((double)p->pos * factor);
+        got = clampd(want, 0, (double)(p->n - 1));
+        p->pos = (int64_t)got;
+        break;
+    }
+    return msg[0] != 0;
+}
+
+/* Drop a "+" and leading zeros from an exponent: "1e+06" -> "1e6". */
+static void tidy_exponent(char *s)
+{
+    char *e = strchr(s, 'e');
+    if (!e)
+        return;
+    char *src = e + 1, *dst = e + 1;
+    if (*src == '+')
+        src++;
+    else if (*src == '-')
+        *dst++ = *src++;
+    while (*src == '0' && src[1])
+        src++;
+    memmove(dst, src, strlen(src) + 1);
+}
+
+void fmt_base(double base, char *buf, size_t len)
+{
+    if (isfinite(base) && base == floor(base) && fabs(base) < 1e7)
+        snprintf(buf, len, "%.0f", base);
+    else if (isfinite(base) && fabs(base) < 1e7)
+        snprintf(buf, len, "%.10g", base);
+    else {
+        snprintf(buf, len, "%.10g", base);
+        tidy_exponent(buf);
+    }
+}
+
+void fmt_num(double v, int sig, char *buf, size_t len)
+{
+    snprintf(buf, len, "%.*g", sig, v);
+    tidy_exponent(buf);
+}
+
+void params_format(const params *p, char *buf, size_t len)
+{
+    char b[32];
+    fmt_base(p->base, b, sizeof b);
+    snprintf(buf, len, "d_model=%d base=%s n=%ld pos=%ld", p->d, b,
+             (long)p->n, (long)p->pos);
+}

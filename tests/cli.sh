@@ -1,0 +1,136 @@
+#!/usr/bin/env bash
+# The command-line contract: bad input exits 2 with one stderr line and
+# an empty stdout; --help/--version exit 0; --export matches an
+# independent evaluation of the formulas.
+set -u
+: "${PEVIZ:=./peviz}"
+pass=0 fail=0
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+ok()  { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+
+# Each line: arguments that must be refused (exit 2, one stderr line, no stdout).
+while IFS= read -r args; do
+    [ -z "$args" ] && continue
+    eval "set -- $args"
+    "$PEVIZ" "$@" >"$tmp/out" 2>"$tmp/err" </dev/null; rc=$?
+    lines=$(wc -l <"$tmp/err")
+    if [ $rc -eq 2 ] && [ "$lines" -eq 1 ] && [ ! -s "$tmp/out" ] && grep -q '^peviz: ' "$tmp/err"; then ok
+    else bad "peviz $args: rc=$rc stderr=$(head -c 200 "$tmp/err") stdout=$(head -c 80 "$tmp/out")"; fi
+done <<'TABLE'
+-d 7 --export pe
+-d 0 --export pe
+-d -4 --export pe
+-d 131072 --export pe
+-d 99999999999999999999999 --export pe
+-d 8.0 --export pe
+-d 12abc --export pe
+-d '' --export pe
+-b 1 --export pe
+-b 0 --export pe
+-b -5 --export pe
+-b nan --export pe
+-b inf --export pe
+-b 1e400 --export pe
+-b 0x10 --export pe
+-b 10000x --export pe
+-b '' --export pe
+-n 0 --export pe
+-n 16777217 --export pe
+-n -1 --export pe
+-n 5x --export pe
+--pos 8 -n 8 --export pe
+--pos -1 --export pe
+-d
+--base
+--export
+--export nonsense
+--view nowhere --snapshot
+--scheme wrong --export scores
+--color 17 --snapshot
+--format png --snapshot
+--format svg --export pe
+--size 80 --snapshot
+--size 0x10 --snapshot
+--size 80x24x3 --snapshot
+--fps 0
+--palette rainbow --snapshot
+--no-such-option
+stray-argument
+-d 4096 -n 1048576 --export pe
+TABLE
+
+# Exit 0 and output on stdout for --help and --version; help lists every key label.
+"$PEVIZ" --help >"$tmp/help" 2>"$tmp/err"; rc=$?
+[ $rc -eq 0 ] && grep -q -- '--d-model' "$tmp/help" && [ ! -s "$tmp/err" ] && ok || bad "--help rc=$rc"
+"$PEVIZ" --version >"$tmp/ver" 2>&1; rc=$?
+[ $rc -eq 0 ] && grep -q '^peviz [0-9]' "$tmp/ver" && ok || bad "--version rc=$rc"
+
+# The refusal message names the value and the range.
+"$PEVIZ" -d 7 --export pe 2>"$tmp/err" >/dev/null
+grep -q "d_model 7: must be an even number in 2..65536" "$tmp/err" && ok || bad "d_model message: $(cat "$tmp/err")"
+"$PEVIZ" -b nan --export pe 2>"$tmp/err" >/dev/null
+grep -q "'nan'" "$tmp/err" && grep -q '> 1' "$tmp/err" && ok || bad "base message: $(cat "$tmp/err")"
+
+# 1e4 is a valid base and gives the same export as 10000.
+a=$("$PEVIZ" --export pe -d 6 -n 5 -b 1e4); b=$("$PEVIZ" --export pe -d 6 -n 5 -b 10000)
+[ -n "$a" ] && [ "$a" = "$b" ] && ok || bad "-b 1e4 differs from -b 10000"
+
+# Shape: -d 8 -n 8 gives 8 rows of 8 values.
+"$PEVIZ" --export pe -d 8 -n 8 >"$tmp/pe.csv"
+[ "$(wc -l <"$tmp/pe.csv")" -eq 8 ] && [ "$(awk -F, '{print NF}' "$tmp/pe.csv" | sort -u)" = 8 ] && ok || bad "pe 8x8 shape"
+
+# Values against an independent evaluation (Python's math module), 1e-9.
+check_export() { # what python-expression args...
+    local what=$1 expr=$2; shift 2
+    "$PEVIZ" --export "$what" "$@" >"$tmp/x.csv" 2>"$tmp/err" || { bad "export $what $*: $(cat "$tmp/err")"; return; }
+    if python3 - "$tmp/x.csv" "$expr" "$@" <<'PY'
+import math, sys
+path, expr, args = sys.argv[1], sys.argv[2], sys.argv[3:]
+d, base, n = 64, 10000.0, 128
+for k, v in zip(args[::2], args[1::2]):
+    if k == '-d': d = int(v)
+    if k == '-b': base = float(v)
+    if k == '-n': n = int(v)
+om = [base ** (-2.0 * i / d) for i in range(d // 2)]
+def pe(p, j): return math.sin(p * om[j // 2]) if j % 2 == 0 else math.cos(p * om[j // 2])
+def score(a, b): return sum(math.cos((a - b) * w) for w in om)
+def softmax_row(i):
+    s = [score(i, j) for j in range(n)]; m = max(s); e = [math.exp(x - m) for x in s]; t = sum(e)
+    return [x / t for x in e]
+rows = [list(map(float, l.split(','))) for l in open(path)]
+worst = 0.0
+for i, r in enumerate(rows):
+    want = eval(expr)
+    assert len(r) == len(want), (i, len(r), len(want))
+    worst = max(worst, max(abs(x - y) for x, y in zip(r, want)))
+assert len(rows) == n, (len(rows), n)
+# %.9g keeps 9 significant digits: allow that rounding on top of 1e-9
+sys.exit(0 if worst <= 5e-9 * max(1.0, max(abs(x) for r in rows for x in r)) else (print("worst", worst) or 1))
+PY
+    then ok; else bad "export $what $* differs from the formula"; fi
+}
+check_export pe '[pe(i, j) for j in range(d)]' -d 10 -b 777 -n 40
+check_export pe '[pe(i, j) for j in range(d)]' -d 34 -b 250000 -n 33
+check_export pe '[pe(i, j) for j in range(d)]' -d 2 -b 1.5 -n 17
+check_export scores '[score(i, j) for j in range(n)]' -d 12 -b 3000 -n 20
+check_export softmax '[x for x in softmax_row(i)]' -d 16 -b 900 -n 24
+
+# Binary export: f64 equals CSV; f32 within 1e-5 of it; sizes exact.
+"$PEVIZ" --export pe -d 16 -n 300 -b 5e5 --format f64 >"$tmp/pe.f64"
+"$PEVIZ" --export pe -d 16 -n 300 -b 5e5 --format f32 >"$tmp/pe.f32"
+"$PEVIZ" --export pe -d 16 -n 300 -b 5e5 >"$tmp/pe300.csv"
+if python3 - "$tmp" <<'PY'
+import struct, sys
+t = sys.argv[1]
+csv = [float(x) for l in open(t + '/pe300.csv') for x in l.split(',')]
+b64 = open(t + '/pe.f64', 'rb').read(); b32 = open(t + '/pe.f32', 'rb').read()
+assert len(b64) == 300 * 16 * 8 and len(b32) == 300 * 16 * 4
+f64 = struct.unpack('<%dd' % (300 * 16), b64); f32 = struct.unpack('<%df' % (300 * 16), b32)
+assert max(abs(a - b) for a, b in zip(csv, f64)) <= 1e-8
+assert max(abs(a - b) for a, b in zip(csv, f32)) <= 1e-5
+PY
+then ok; else bad "binary export differs from csv"; fi
+
+echo "cli: $pass passed, $fail failed"
+[ $fail -eq 0 ]
