@@ -1,0 +1,369 @@
+/*
+ * app.c - the application state and the one place keys and ':'
+ * commands change it.  Every parameter change goes through params.c, so
+ * the keys, the prompt and the command line accept the same values.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "app.h"
+#include "snapshot.h"
+
+#define SPEED_MIN 0.125
+#define SPEED_MAX 1048576.0
+
+static void views_init(struct app *a)
+{
+    memset(&a->heat, 0, sizeof a->heat);
+    memset(&a->clocks, 0, sizeof a->clocks);
+    a->clocks.k = 1;
+    memset(&a->att, 0, sizeof a->att);
+    a->att.scheme = SCHEME_SINUSOIDAL;
+    a->att.heads = 8;
+    a->att.scale_emb = 1;
+    a->att.train_len = -1;
+    memset(&a->cmp, 0, sizeof a->cmp);
+    a->cmp.npanes = 2;
+    a->cmp.panes[0].base = 10000;
+    a->cmp.panes[1].base = 500000;
+    a->cmp.panes[2].base = 1e6;
+}
+
+void app_init(struct app *a)
+{
+    memset(a, 0, sizeof *a);
+    params_default(&a->p);
+    a->view = VIEW_HEATMAP;
+    a->speed = 4;
+    a->fps = 30;
+    a->color = COLOR_256;
+    a->palette = PAL_DEFAULT;
+    views_init(a);
+}
+
+void app_msg(struct app *a, int error, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(a->msg, sizeof a->msg, fmt, ap);
+    va_end(ap);
+    a->msg_error = error;
+}
+
+void app_params_changed(struct app *a)
+{
+    int half = a->p.d / 2;
+    if (a->heat.dim >= a->p.d)
+        a->heat.dim = a->p.d - 1;
+    if (a->heat.dim0 >= a->p.d)
+        a->heat.dim0 = 0;
+    if (a->heat.x0 >= a->p.n)
+        a->heat.x0 = 0;
+    if (a->clocks.band >= half)
+        a->clocks.band = half - 1;
+    if (a->clocks.band0 >= half)
+        a->clocks.band0 = 0;
+    if (a->att.ci >= a->p.n)
+        a->att.ci = a->p.n - 1;
+    if (a->att.cj >= a->p.n)
+        a->att.cj = a->p.n - 1;
+    if (a->att.i0 >= a->p.n)
+        a->att.i0 = 0;
+    if (a->att.j0 >= a->p.n)
+        a->att.j0 = 0;
+    if (a->att.train_len > a->p.n)
+        a->att.train_len = a->p.n;
+}
+
+/* Scale one parameter as the keys do, clamping with a message. */
+static void scale(struct app *a, enum param_id id, double factor)
+{
+    char m[APP_MSG_LEN];
+    if (params_scale(&a->p, id, factor, m, sizeof m))
+        app_msg(a, 0, "%s", m);
+    app_params_changed(a);
+}
+
+static void move_pos(struct app *a, int64_t delta)
+{
+    int64_t p = a->p.pos + delta;
+    a->p.pos = p < 0 ? 0 : p >= a->p.n ? a->p.n - 1 : p;
+    a->pos_frac = 0;
+}
+
+static void set_speed(struct app *a, double factor)
+{
+    double s = a->speed * factor;
+    if (s < SPEED_MIN || s > SPEED_MAX) {
+        app_msg(a, 0, "sweep speed stays at %g pos/s", a->speed);
+        return;
+    }
+    a->speed = s;
+    app_msg(a, 0, "sweep speed %g pos/s", s);
+}
+
+static void reset(struct app *a)
+{
+    struct app keep = *a;
+    app_init(a);
+    a->ascii = keep.ascii;
+    a->color = keep.color;
+    a->palette = keep.palette;
+    a->mouse = keep.mouse;
+    a->low_bandwidth = keep.low_bandwidth;
+    a->fps = keep.fps;
+    a->view = keep.view;
+    app_msg(a, 0, "reset to the defaults");
+}
+
+static void switch_view(struct app *a, int v)
+{
+    a->view = (enum view_id)((v + VIEW_COUNT) % VIEW_COUNT);
+}
+
+/* Actions of the global table; returns 0 if the action means nothing here. */
+static int do_action(struct app *a, enum action act)
+{
+    switch (act) {
+    case ACT_QUIT:       a->quit = 1; break;
+    case ACT_HELP:       a->help = 1; break;
+    case ACT_VIEW1: case ACT_VIEW2: case ACT_VIEW3: case ACT_VIEW4:
+        switch_view(a, act - ACT_VIEW1); break;
+    case ACT_NEXT_VIEW:  switch_view(a, (int)a->view + 1); break;
+    case ACT_PREV_VIEW:  switch_view(a, (int)a->view - 1); break;
+    case ACT_D_HALF:     scale(a, P_D, 0.5); break;
+    case ACT_D_DOUBLE:   scale(a, P_D, 2); break;
+    case ACT_BASE_DIV:   scale(a, P_BASE, 0.1); break;
+    case ACT_BASE_MUL:   scale(a, P_BASE, 10); break;
+    case ACT_N_HALF:     scale(a, P_N, 0.5); break;
+    case ACT_N_DOUBLE:   scale(a, P_N, 2); break;
+    case ACT_LEFT: case ACT_STEP_BACK:  move_pos(a, -1); break;
+    case ACT_RIGHT: case ACT_STEP_FWD:  move_pos(a, 1); break;
+    case ACT_FAST_LEFT:  move_pos(a, -(a->p.n / 16 + 1)); break;
+    case ACT_FAST_RIGHT: move_pos(a, a->p.n / 16 + 1); break;
+    case ACT_HOME:       move_pos(a, -a->p.n); break;
+    case ACT_END:        move_pos(a, a->p.n); break;
+    case ACT_PLAY:
+        a->playing = !a->playing;
+        app_msg(a, 0, a->playing ? "sweep playing" : "sweep paused");
+        break;
+    case ACT_SLOWER:     set_speed(a, 0.5); break;
+    case ACT_FASTER:     set_speed(a, 2); break;
+    case ACT_RESET:      reset(a); break;
+    case ACT_PROMPT:
+        a->prompt_open = 1;
+        a->prompt_len = 0;
+        a->prompt[0] = 0;
+        break;
+    case ACT_MOUSE:
+        a->mouse = !a->mouse;
+        app_msg(a, 0, "mouse %s", a->mouse ? "on" : "off");
+        break;
+    case ACT_PALETTE:
+        a->palette = (enum palette)((a->palette + 1) % PAL_COUNT);
+        app_msg(a, 0, "palette %s", palette_name(a->palette));
+        break;
+    case ACT_TOUR:
+        app_msg(a, 1, "the guided tour is not built yet");
+        break;
+    case ACT_REDRAW: case ACT_EXPORT:
+        break;               /* the loop acts on these: it owns the screen */
+    default:
+        return 0;
+    }
+    return 1;
+}
+
+/* Append the UTF-8 encoding of key to the prompt, if it fits. */
+static void prompt_add(struct app *a, int key)
+{
+    char buf[8];
+    int len = utf8_encode((uint32_t)key, buf);
+    if (a->prompt_len + len >= APP_PROMPT_LEN)
+        return;
+    memcpy(a->prompt + a->prompt_len, buf, (size_t)len);
+    a->prompt_len += len;
+    a->prompt[a->prompt_len] = 0;
+}
+
+static void prompt_backspace(struct app *a)
+{
+    /* step back over UTF-8 continuation bytes */
+    while (a->prompt_len > 0 &&
+           ((unsigned char)a->prompt[--a->prompt_len] & 0xC0) == 0x80)
+        ;
+    a->prompt[a->prompt_len] = 0;
+}
+
+static enum action prompt_key(struct app *a, int key)
+{
+    if (key == PK_ENTER) {
+        a->prompt_open = 0;
+        app_command(a, a->prompt);
+    } else if (key == PK_ESC || key == PK_CTRL_C) {
+        a->prompt_open = 0;
+    } else if (key == PK_BACKSPACE) {
+        if (a->prompt_len == 0)
+            a->prompt_open = 0;
+        prompt_backspace(a);
+    } else if (key >= 0x20 && key < PK_BASE && key != 0x7f) {
+        prompt_add(a, key);
+    }
+    return ACT_PROMPT;
+}
+
+enum action app_key(struct app *a, int key)
+{
+    if (key == PK_RESIZE || key == PK_NONE)
+        return ACT_NONE;
+    if (a->prompt_open)
+        return prompt_key(a, key);
+    if (a->help) {
+        a->help = 0;
+        return key == 'q' ? ACT_NONE : ACT_HELP;
+    }
+    a->msg[0] = 0;
+    const struct view *v = VIEWS[a->view];
+    if (v->key && v->key(a, key))
+        return ACT_VIEW_KEY;
+    enum action act = keys_lookup(KEYS_GLOBAL, key);
+    if (act == ACT_NONE || !do_action(a, act)) {
+        char b[16];
+        if (key != PK_MOUSE)
+            app_msg(a, 0, "key %s does nothing here; ? lists the keys",
+                    keys_name(key, b, sizeof b));
+        return ACT_NONE;
+    }
+    return act;
+}
+
+/* ---- ':' commands ---------------------------------------------------- */
+
+static const struct { const char *name; enum param_id id; } PARAM_CMDS[] = {
+    { "d", P_D }, { "d_model", P_D }, { "base", P_BASE }, { "b", P_BASE },
+    { "n", P_N }, { "seq_len", P_N }, { "pos", P_POS }, { "p", P_POS },
+};
+
+/* Split "name  arg..." in place: returns the name, *arg the rest. */
+static char *split_command(char *line, char **arg)
+{
+    while (*line == ' ' || *line == '\t' || *line == ':')
+        line++;
+    char *sp = line;
+    while (*sp && *sp != ' ' && *sp != '\t')
+        sp++;
+    if (*sp)
+        *sp++ = 0;
+    while (*sp == ' ' || *sp == '\t')
+        sp++;
+    *arg = sp;
+    return line;
+}
+
+static int global_command(struct app *a, const char *name, const char *arg)
+{
+    for (size_t i = 0; i < sizeof PARAM_CMDS / sizeof PARAM_CMDS[0]; i++) {
+        if (strcmp(name, PARAM_CMDS[i].name))
+            continue;
+        char err[APP_MSG_LEN];
+        if (params_set(&a->p, PARAM_CMDS[i].id, arg, err, sizeof err)) {
+            app_msg(a, 1, "%s", err);
+            return -1;
+        }
+        app_params_changed(a);
+        params_format(&a->p, err, sizeof err);
+        app_msg(a, 0, "set: %s", err);
+        return 0;
+    }
+    if (strcmp(name, "view") == 0) {
+        int v = view_parse(arg);
+        if (v < 0) {
+            app_msg(a, 1, "view: want heatmap, clocks, attention or compare");
+            return -1;
+        }
+        switch_view(a, v);
+        return 0;
+    }
+    return 1;   /* not a global command */
+}
+
+int app_command(struct app *a, const char *line)
+{
+    char buf[APP_PROMPT_LEN], *arg;
+    snprintf(buf, sizeof buf, "%s", line);
+    char *name = split_command(buf, &arg);
+    if (!*name)
+        return 0;
+    a->msg[0] = 0;
+    a->msg_error = 0;
+    int r = global_command(a, name, arg);
+    if (r <= 0)
+        return r;
+    const struct view *v = VIEWS[a->view];
+    if (v->command && v->command(a, name, arg))
+        return a->msg_error ? -1 : 0;
+    char shown[24];
+    size_t j = 0;
+    for (const char *s = name; *s && j < 20; s++)
+        shown[j++] = ((unsigned char)*s < 0x20 || *s == 0x7f) ? '?' : *s;
+    shown[j] = 0;
+    app_msg(a, 1, "unknown command :%s%s (try :d 512, :base 5e5, :n 4096, :pos 37)",
+            shown, strlen(name) > j ? "..." : "");
+    return -1;
+}
+
+/* ---- animation ------------------------------------------------------- */
+
+int app_tick(struct app *a, double dt)
+{
+    if (!a->playing || dt <= 0)
+        return 0;
+    a->pos_frac += a->speed * dt;
+    if (a->pos_frac < 1)
+        return 0;
+    int64_t step = (int64_t)a->pos_frac;
+    a->pos_frac -= (double)step;
+    a->p.pos = (a->p.pos + step % a->p.n) % a->p.n;
+    return 1;
+}
+
+int app_animating(const struct app *a)
+{
+    const struct view *v = VIEWS[a->view];
+    return a->playing || (v->busy && v->busy(a));
+}
+
+/* ---- frame export ---------------------------------------------------- */
+
+static int export_one(const canvas *c, const char *path, enum snap_format f,
+                      const struct app *a)
+{
+    return snapshot_save(path, c, f, a->ascii, f == SNAP_TEXT ? COLOR_NONE
+                                                              : COLOR_TRUE);
+}
+
+void app_export_frame(struct app *a, int w, int h)
+{
+    canvas c;
+    char stamp[32], svg[96], txt[96];
+    time_t now = time(NULL);
+    struct tm tm;
+    localtime_r(&now, &tm);
+    strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
+    snprintf(svg, sizeof svg, "peviz-%s-%s.svg", VIEWS[a->view]->name, stamp);
+    snprintf(txt, sizeof txt, "peviz-%s-%s.txt", VIEWS[a->view]->name, stamp);
+    if (canvas_init(&c, w, h)) {
+        app_msg(a, 1, "export: out of memory");
+        return;
+    }
+    a->msg[0] = 0;
+    frame_draw(a, &c);
+    if (export_one(&c, svg, SNAP_SVG, a) || export_one(&c, txt, SNAP_TEXT, a))
+        app_msg(a, 1, "export failed: %s", strerror(errno));
+    else
+        app_msg(a, 0, "wrote %s and %s", svg, txt);
+    canvas_free(&c);
+}

@@ -1,0 +1,57 @@
+/*
+ * keys.h - key codes independent of the terminal library, actions, and
+ * the one table that binds them.
+ *
+ * The terminal backend turns what it reads into these codes: printable
+ * keys are their Unicode code point, Ctrl-X is X & 0x1f, the rest are
+ * KEY_* values above the Unicode range.  Dispatch, the help overlay,
+ * --help, the man page and the README key list all come from key tables.
+ */
+#ifndef PEVIZ_KEYS_H
+#define PEVIZ_KEYS_H
+
+enum {
+    PK_NONE = -1,
+    PK_BASE = 0x200000,
+    PK_UP, PK_DOWN, PK_LEFT, PK_RIGHT,
+    PK_PGUP, PK_PGDN, PK_HOME, PK_END,
+    PK_ENTER, PK_BACKSPACE, PK_ESC, PK_TAB, PK_BTAB, PK_DELETE,
+    PK_RESIZE, PK_MOUSE, PK_F1,
+    PK_CTRL_L = 0x0c,
+    PK_CTRL_C = 0x03
+};
+
+enum action {
+    ACT_NONE = 0,
+    ACT_QUIT, ACT_HELP, ACT_VIEW1, ACT_VIEW2, ACT_VIEW3, ACT_VIEW4,
+    ACT_NEXT_VIEW, ACT_PREV_VIEW,
+    ACT_D_HALF, ACT_D_DOUBLE, ACT_BASE_DIV, ACT_BASE_MUL,
+    ACT_N_HALF, ACT_N_DOUBLE,
+    ACT_LEFT, ACT_RIGHT, ACT_UP, ACT_DOWN,
+    ACT_FAST_LEFT, ACT_FAST_RIGHT, ACT_FAST_UP, ACT_FAST_DOWN,
+    ACT_HOME, ACT_END,
+    ACT_ZOOM_IN, ACT_ZOOM_OUT, ACT_PLAY, ACT_SLOWER, ACT_FASTER,
+    ACT_STEP_BACK, ACT_STEP_FWD,
+    ACT_RESET, ACT_REDRAW, ACT_PROMPT, ACT_MOUSE, ACT_PALETTE,
+    ACT_EXPORT, ACT_TOUR,
+    ACT_VIEW_KEY     /* handled by the current view's own table */
+};
+
+/* One binding: key code, action, how the key is written in help, help. */
+struct keybind {
+    int key;
+    enum action act;
+    const char *label;   /* "q", "Space", "PgUp", NULL: same as previous row */
+    const char *help;
+};
+
+/* The global table, ended by a row with key 0. */
+extern const struct keybind KEYS_GLOBAL[];
+
+/* Action bound to key in table (ended by key 0), or ACT_NONE. */
+enum action keys_lookup(const struct keybind *table, int key);
+
+/* A readable name for a key code ("q", "Space", "Up", "^L"). */
+const char *keys_name(int key, char *buf, int len);
+
+#endif

@@ -1,0 +1,358 @@
+/*
+ * loop.c - the interactive program's one wait point.
+ *
+ * Everything that can happen (a key, a resize, a signal, the next
+ * animation frame) wakes the same poll(): the terminal, a self-pipe that
+ * signal handlers write a byte to, and a timeout that is the time to the
+ * next frame, or infinite when nothing animates (0% CPU, 0 bytes idle).
+ * Handlers only set flags; the loop acts on them.  A frame is drawn only
+ * when something changed.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "loop.h"
+
+static volatile sig_atomic_t got_quit;   /* the signal that ends us */
+static volatile sig_atomic_t got_tstp, got_cont;
+static int wake[2] = { -1, -1 };         /* the self-pipe */
+static struct sigaction winch_prev;      /* curses' SIGWINCH handler */
+
+/* Every signal we take over, in groups: what it did before is put back
+ * at exit. */
+static const int all_sigs[] = {
+    SIGINT, SIGTERM, SIGHUP, SIGQUIT,        /* leave cleanly */
+    SIGSEGV, SIGABRT, SIGBUS, SIGFPE,        /* crash: restore and die */
+    SIGTSTP, SIGCONT, SIGPIPE, SIGWINCH
+};
+enum { NQUIT = 4, NCRASH = 4,
+       NSIGS = sizeof all_sigs / sizeof all_sigs[0] };
+static struct sigaction saved_sa[NSIGS];
+
+/* ---- signals -------------------------------------------------------- */
+
+static void wake_up(void)
+{
+    ssize_t r = write(wake[1], "", 1);  /* full pipe: already awake */
+
+    (void)r;
+}
+
+static void on_signal(int sig)
+{
+    int e = errno;
+
+    if (sig == SIGTSTP)
+        got_tstp = 1;
+    else if (sig == SIGCONT)
+        got_cont = 1;
+    else
+        got_quit = sig;
+    wake_up();
+    errno = e;
+}
+
+/* curses turns SIGWINCH into KEY_RESIZE; chain to it and wake poll()
+ * (a signal landing just before poll() would otherwise be missed). */
+static void on_winch(int sig)
+{
+    int e = errno;
+
+    if (!(winch_prev.sa_flags & SA_SIGINFO) &&
+        winch_prev.sa_handler != SIG_DFL && winch_prev.sa_handler != SIG_IGN)
+        winch_prev.sa_handler(sig);
+    wake_up();
+    errno = e;
+}
+
+/* Fatal: only async-signal-safe work, then die of the same signal. */
+static void on_crash(int sig)
+{
+    term_emergency_restore();
+    raise(sig);                /* the handler was reset to the default */
+}
+
+static void handle(int sig, void (*fn)(int), int flags)
+{
+    struct sigaction sa;
+
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = fn;
+    sa.sa_flags = flags;
+    sigemptyset(&sa.sa_mask);
+    sigaction(sig, &sa, NULL);
+}
+
+/* Installed before curses starts, so curses leaves these to us.  A quit
+ * signal that was ignored stays ignored (nohup, background jobs). */
+static void signals_install(void)
+{
+    int i;
+
+    for (i = 0; i < NSIGS; i++)
+        sigaction(all_sigs[i], NULL, &saved_sa[i]);
+    for (i = 0; i < NQUIT; i++)
+        if (saved_sa[i].sa_handler != SIG_IGN)
+            handle(all_sigs[i], on_signal, 0);
+    for (i = NQUIT; i < NQUIT + NCRASH; i++)
+        handle(all_sigs[i], on_crash, SA_RESETHAND | SA_NODEFER);
+    handle(SIGTSTP, on_signal, 0);
+    handle(SIGCONT, on_signal, 0);
+    handle(SIGPIPE, SIG_IGN, 0);
+}
+
+/* After curses started (it installs its SIGWINCH handler then). */
+static void winch_install(void)
+{
+    struct sigaction sa;
+
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_winch;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGWINCH, &sa, &winch_prev);
+}
+
+static void signals_restore(void)
+{
+    int i;
+
+    for (i = 0; i < NSIGS; i++)
+        sigaction(all_sigs[i], &saved_sa[i], NULL);
+}
+
+static int wake_open(void)
+{
+    int i;
+
+    if (pipe(wake) < 0)
+        return -1;
+    for (i = 0; i < 2; i++) {
+        fcntl(wake[i], F_SETFL, fcntl(wake[i], F_GETFL) | O_NONBLOCK);
+        fcntl(wake[i], F_SETFD, FD_CLOEXEC);
+    }
+    return 0;
+}
+
+static void wake_drain(void)
+{
+    char buf[64];
+
+    while (read(wake[0], buf, sizeof buf) > 0)
+        ;
+}
+
+static void wake_close(void)
+{
+    close(wake[0]);
+    close(wake[1]);
+    wake[0] = wake[1] = -1;
+}
+
+/* ---- frames and time ------------------------------------------------ */
+
+struct clockw {
+    int animating;      /* was animating after the last wake */
+    double last;        /* time of the last tick (s, monotonic) */
+    double next;        /* when the next frame is due */
+};
+
+static double now_s(void)
+{
+    struct timespec t;
+
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static double frame_period(const struct app *a)
+{
+    int fps = a->fps;
+
+    if (fps < 1)
+        fps = 1;
+    if (fps > 120)
+        fps = 120;
+    return 1.0 / fps;
+}
+
+/* poll() timeout: until the next frame, or forever when idle. */
+static int wait_ms(const struct app *a, struct clockw *k)
+{
+    double t = now_s(), ms;
+
+    if (!app_animating(a)) {
+        k->animating = 0;
+        return -1;
+    }
+    if (!k->animating) {           /* just started: count from now */
+        k->animating = 1;
+        k->last = t;
+        k->next = t + frame_period(a);
+    }
+    ms = ceil((k->next - t) * 1000.0);
+    return ms < 0 ? 0 : (int)ms;
+}
+
+/* Advance the animation if a frame is due; 1 if something moved. */
+static int tick(struct app *a, struct clockw *k)
+{
+    double t = now_s();
+    int moved;
+
+    if (!k->animating || !app_animating(a) || t < k->next)
+        return 0;
+    moved = app_tick(a, t - k->last);
+    k->last = t;
+    k->next += frame_period(a);
+    if (k->next < t)               /* fell behind: skip, do not catch up */
+        k->next = t + frame_period(a);
+    return moved;
+}
+
+/* Make the canvas match the terminal. */
+static int canvas_fit(canvas *cv)
+{
+    int w, h;
+
+    term_size(&w, &h);
+    if (cv->cells && cv->w == w && cv->h == h)
+        return 0;
+    canvas_free(cv);
+    return canvas_init(cv, w, h);
+}
+
+static void redraw(struct app *a, canvas *cv)
+{
+    canvas_clear(cv);
+    frame_draw(a, cv);
+    term_draw(cv, a->ascii, a->color);
+}
+
+/* ---- keys ----------------------------------------------------------- */
+
+/* One key; returns 1 (every key may change what is shown). */
+static int on_key(struct app *a, int key, int mx, int my)
+{
+    enum action act;
+
+    if (key == PK_RESIZE)
+        return 1;               /* the canvas is fitted before drawing */
+    if (key == PK_CTRL_L) {
+        term_invalidate();
+        return 1;
+    }
+    if (key == PK_MOUSE) {
+        a->mouse_x = mx;
+        a->mouse_y = my;
+    }
+    act = app_key(a, key);
+    if (act == ACT_REDRAW) {
+        term_invalidate();
+    } else if (act == ACT_EXPORT) {   /* the frame as this screen shows it */
+        int w, h;
+
+        term_size(&w, &h);
+        app_export_frame(a, w, h);
+    }
+    return 1;
+}
+
+/* Read every waiting key.  Returns -1 when the terminal is gone. */
+static int drain_keys(struct app *a, int *dirty)
+{
+    int k, mx = 0, my = 0;
+
+    while (!a->quit && (k = term_key(&mx, &my)) != PK_NONE) {
+        if (k == -2)
+            return -1;
+        *dirty |= on_key(a, k, mx, my);
+    }
+    return 0;
+}
+
+/* ---- the loop ------------------------------------------------------- */
+
+/* What signals asked for.  Returns an exit status, or -1 to go on. */
+static int on_signals(int *dirty)
+{
+    if (got_quit)
+        return 128 + got_quit;
+    if (got_tstp) {
+        got_tstp = 0;
+        term_suspend();
+        *dirty = 1;
+    }
+    if (got_cont) {
+        got_cont = 0;
+        term_invalidate();
+        *dirty = 1;
+    }
+    return -1;
+}
+
+static int run(struct app *a, canvas *cv)
+{
+    struct clockw k = { 0, 0, 0 };
+    int dirty = 1, rc, mouse = a->mouse;
+
+    for (;;) {
+        struct pollfd p[2] = { { term_fd(), POLLIN, 0 },
+                               { wake[0], POLLIN, 0 } };
+
+        if (a->quit)
+            return 0;
+        if (a->mouse != mouse)
+            term_mouse(mouse = a->mouse);
+        if (dirty && canvas_fit(cv) == 0)  /* new size after a resize */
+            redraw(a, cv);
+        dirty = 0;
+        if (poll(p, 2, wait_ms(a, &k)) < 0 && errno != EINTR)
+            return 1;
+        wake_drain();
+        if ((rc = on_signals(&dirty)) >= 0)
+            return rc;
+        if (p[0].revents & (POLLHUP | POLLERR | POLLNVAL))
+            return 1;                      /* the terminal hung up */
+        if (drain_keys(a, &dirty) < 0)
+            return 1;
+        dirty |= tick(a, &k);
+    }
+}
+
+int loop_run(struct app *a, const struct term_opts *o)
+{
+    char err[256];
+    canvas cv;
+    int rc;
+
+    memset(&cv, 0, sizeof cv);
+    got_quit = got_tstp = got_cont = 0;
+    if (wake_open() < 0) {
+        perror("peviz: pipe");
+        return 2;
+    }
+    signals_install();
+    if (term_open(o, &a->color, &a->ascii, err, sizeof err) < 0) {
+        signals_restore();
+        wake_close();
+        fprintf(stderr, "peviz: %s\n", err);
+        return 2;
+    }
+    a->mouse = o->mouse;
+    winch_install();
+    rc = run(a, &cv);
+    term_close();
+    signals_restore();
+    wake_close();
+    canvas_free(&cv);
+    if (rc == 1)
+        fprintf(stderr, "peviz: the terminal went away\n");
+    return rc;
+}

@@ -1,0 +1,518 @@
+/*
+ * term.c - the terminal backend: the one file that includes curses.
+ *
+ * Opening checks everything that would make curses misbehave (no tty,
+ * TERM unset, dumb or unknown, no cursor addressing) before newterm()
+ * touches the screen, so the user gets our message and an untouched
+ * terminal.  Drawing writes the whole canvas into stdscr and lets curses
+ * send only the cells that changed, with one doupdate() per frame.
+ */
+#include <curses.h>
+/* curses' own term.h (setupterm, cur_term): "term.h" is ours, and -Isrc
+ * would shadow a plain <term.h> */
+#if defined(__has_include) && __has_include(<ncursesw/term.h>)
+#include <ncursesw/term.h>
+#else
+#include <ncurses/term.h>
+#endif
+
+#include <errno.h>
+#include <langinfo.h>
+#include <locale.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <termios.h>
+#include <unistd.h>
+#include <wchar.h>
+
+#include "colormap.h"
+#include "keys.h"
+#include "term.h"
+
+#define MOUSE_OFF "\033[?1000l"
+#define PAIR_CACHE 512          /* direct-mapped (fg, bg) -> pair cache */
+#define EOF_WAKES 3             /* readable-but-empty wakes meaning EOF */
+
+static SCREEN *scr;
+static struct termios saved_tio;      /* the tty modes before we started */
+static volatile sig_atomic_t armed;   /* emergency restore has work to do */
+static char reset_buf[256];           /* written on a crash */
+static size_t reset_len;
+static int direct;                    /* terminfo takes RGB colour values */
+static int mouse_on;
+static int empty_wakes;               /* see input_gone() */
+
+static struct pair_slot { int fg, bg, pair; } pcache[PAIR_CACHE];
+static long pairs_used;               /* pairs alloc_pair handed out */
+static int pairs_full;                /* ... all of them: see pair_for() */
+
+/* ---- opening -------------------------------------------------------- */
+
+static int fail(char *err, size_t errlen, const char *msg)
+{
+    snprintf(err, errlen, "%s", msg);
+    return -1;
+}
+
+/* Refuse what curses cannot work with, before it writes anything. */
+static int check_env(char *err, size_t errlen)
+{
+    const char *t = getenv("TERM");
+
+    if (!isatty(STDIN_FILENO))
+        return fail(err, errlen, "standard input is not a terminal "
+                    "(for output without one use --snapshot or --export)");
+    if (!isatty(STDOUT_FILENO))
+        return fail(err, errlen, "standard output is not a terminal "
+                    "(for output without one use --snapshot or --export)");
+    if (!t || !*t)
+        return fail(err, errlen, "TERM is not set; set it to your "
+                    "terminal's type, e.g. TERM=xterm-256color");
+    if (strcmp(t, "dumb") == 0)
+        return fail(err, errlen, "TERM=dumb cannot move the cursor; "
+                    "use --snapshot or a real terminal");
+    return 0;
+}
+
+/* Append a terminfo string to the reset buffer, dropping $<..> padding. */
+static void reset_add(const char *cap)
+{
+    const char *s = tigetstr(cap);
+
+    if (!s || s == (char *)-1)
+        return;
+    for (; *s && reset_len < sizeof reset_buf - 1; s++) {
+        if (s[0] == '$' && s[1] == '<' && strchr(s, '>')) {
+            s = strchr(s, '>');
+            continue;
+        }
+        reset_buf[reset_len++] = *s;
+    }
+}
+
+/* Prepare what term_emergency_restore() writes: nothing there may
+ * allocate or ask terminfo, so it is built now. */
+static void reset_prepare(void)
+{
+    reset_len = 0;
+    reset_add("sgr0");
+    if (reset_len + sizeof MOUSE_OFF < sizeof reset_buf) {
+        memcpy(reset_buf + reset_len, MOUSE_OFF, sizeof MOUSE_OFF - 1);
+        reset_len += sizeof MOUSE_OFF - 1;
+    }
+    reset_add("cnorm");
+    reset_add("rmcup");
+}
+
+/* Look TERM up without letting curses print or exit. */
+static int check_terminfo(char *err, size_t errlen)
+{
+    int e = 0;
+    const char *cup;
+
+    if (setupterm(NULL, STDOUT_FILENO, &e) != OK) {
+        snprintf(err, errlen, "unknown terminal type TERM=%s "
+                 "(no terminfo entry); try TERM=xterm-256color",
+                 getenv("TERM"));
+        return -1;
+    }
+    cup = tigetstr("cup");
+    if (!cup || cup == (char *)-1) {
+        del_curterm(cur_term);
+        return fail(err, errlen, "this terminal has no cursor addressing "
+                    "(terminfo 'cup'); use --snapshot or a real terminal");
+    }
+    reset_prepare();
+    del_curterm(cur_term);
+    return 0;
+}
+
+/* Input as keys, no echo, and Ctrl-S / Ctrl-Q as keys rather than
+ * flow control (with IXON a stray Ctrl-S freezes all output). */
+static void setup_input(void)
+{
+    struct termios t;
+
+    cbreak();
+    noecho();
+    nonl();
+    intrflush(stdscr, FALSE);
+    keypad(stdscr, TRUE);
+    nodelay(stdscr, TRUE);
+    leaveok(stdscr, TRUE);
+    set_escdelay(25);
+    curs_set(0);
+    if (tcgetattr(STDIN_FILENO, &t) == 0) {
+        t.c_iflag &= ~(tcflag_t)(IXON | IXOFF);
+        tcsetattr(STDIN_FILENO, TCSANOW, &t);
+        def_prog_mode();   /* so resuming after endwin keeps IXON off */
+    }
+}
+
+/* Deepest colour mode the terminal itself offers. */
+static enum color_mode color_max(void)
+{
+    if (!has_colors())
+        return COLOR_NONE;
+    if (COLORS >= 0x1000000)
+        return COLOR_TRUE;
+    if (COLORS >= 256)
+        return COLOR_256;
+    if (COLORS >= 16)
+        return COLOR_16;
+    return COLORS >= 8 ? COLOR_8 : COLOR_NONE;
+}
+
+/* NO_COLOR, then --color (never beyond the terminal), then COLORTERM
+ * with a direct-colour terminfo, then COLORS. */
+static enum color_mode color_pick(int flag)
+{
+    const char *nc = getenv("NO_COLOR"), *ct = getenv("COLORTERM");
+    enum color_mode max = color_max(), m;
+
+    if (nc && *nc)
+        return COLOR_NONE;
+    if (flag >= 0)
+        m = (enum color_mode)flag < max ? (enum color_mode)flag : max;
+    else if (max == COLOR_TRUE && ct &&
+             (strcmp(ct, "truecolor") == 0 || strcmp(ct, "24bit") == 0))
+        m = COLOR_TRUE;
+    else
+        m = max == COLOR_TRUE ? COLOR_256 : max;
+    /* direct-colour terminfo reads numbers 8 and up as RGB, so the
+     * bright ANSI colours 8..15 cannot be asked for by number there */
+    if (direct && m == COLOR_16)
+        m = COLOR_8;
+    return m;
+}
+
+static void setup_color(void)
+{
+    if (!has_colors())
+        return;
+    start_color();
+    use_default_colors();
+    direct = COLORS >= 0x1000000;
+    memset(pcache, 0, sizeof pcache);
+    pairs_used = 0;
+    pairs_full = 0;
+}
+
+int term_open(const struct term_opts *o, enum color_mode *mode, int *ascii,
+              char *err, size_t errlen)
+{
+    int utf8;
+
+    setlocale(LC_ALL, "");
+    utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
+    if (check_env(err, errlen) < 0 || check_terminfo(err, errlen) < 0)
+        return -1;
+    if (tcgetattr(STDIN_FILENO, &saved_tio) < 0)
+        return fail(err, errlen, "cannot read the terminal's modes");
+    scr = newterm(NULL, stdout, stdin);
+    if (!scr)
+        return fail(err, errlen, "cannot start the terminal (newterm)");
+    set_term(scr);
+    armed = 1;
+    setup_input();
+    setup_color();
+    *mode = color_pick(o->color_flag);
+    *ascii = !utf8 || o->ascii_flag;
+    term_mouse(o->mouse);
+    return 0;
+}
+
+void term_close(void)
+{
+    if (!scr)
+        return;
+    term_mouse(0);
+    endwin();
+    delscreen(scr);
+    scr = NULL;
+    tcsetattr(STDIN_FILENO, TCSADRAIN, &saved_tio);
+    armed = 0;
+}
+
+void term_emergency_restore(void)
+{
+    ssize_t r;
+
+    if (!armed)
+        return;
+    armed = 0;
+    tcsetattr(STDIN_FILENO, TCSANOW, &saved_tio);
+    r = write(STDOUT_FILENO, reset_buf, reset_len);
+    (void)r;
+}
+
+void term_size(int *w, int *h)
+{
+    int y = 1, x = 1;
+
+    if (scr)
+        getmaxyx(stdscr, y, x);
+    *w = x > 0 ? x : 1;
+    *h = y > 0 ? y : 1;
+}
+
+int term_fd(void)
+{
+    return STDIN_FILENO;
+}
+
+void term_invalidate(void)
+{
+    if (scr)
+        clearok(curscr, TRUE);
+}
+
+void term_mouse(int on)
+{
+    if (!scr || on == mouse_on)
+        return;
+    mouseinterval(0);
+    mousemask(on ? BUTTON1_PRESSED | BUTTON1_RELEASED : 0, NULL);
+    mouse_on = on;
+}
+
+void term_suspend(void)
+{
+    if (!scr)
+        return;
+    endwin();
+    tcsetattr(STDIN_FILENO, TCSADRAIN, &saved_tio);
+    raise(SIGSTOP);            /* cannot be caught: the shell sees a stop */
+    /* continued: the next doupdate() re-enters program mode */
+    clearok(curscr, TRUE);
+    doupdate();
+}
+
+/* ---- drawing -------------------------------------------------------- */
+
+/* A colour number for curses in the chosen mode (-1: default). */
+static int color_num(rgb c, enum color_mode m)
+{
+    if (c == RGB_DEFAULT)
+        return -1;
+    switch (m) {
+    case COLOR_TRUE:
+        return c < 8 ? 8 : (int)c;  /* 0..7 would mean the ANSI palette */
+    case COLOR_256:
+        if (direct) {
+            c = rgb_of_256(rgb_to_256(c));
+            return c < 8 ? 8 : (int)c;
+        }
+        return rgb_to_256(c);
+    case COLOR_16:
+        return rgb_to_16(c);
+    case COLOR_8:
+        return rgb_to_8(c);
+    default:
+        return -1;
+    }
+}
+
+/*
+ * alloc_pair() for (fg, bg), with a small cache in front: a frame asks
+ * for the same few pairs thousands of times.  Once the pair table is
+ * full alloc_pair() recycles the least recently used pair (and curses
+ * repaints cells on screen that showed it), so cached numbers can go
+ * stale: from then on every lookup goes to alloc_pair() itself.
+ */
+static int pair_for(int fg, int bg)
+{
+    unsigned h = ((unsigned)fg * 2654435761u ^ (unsigned)bg * 40503u)
+                 % PAIR_CACHE;
+    struct pair_slot *s = &pcache[h];
+    int p;
+
+    if (fg == -1 && bg == -1)
+        return 0;
+    if (pairs_full)
+        return (p = alloc_pair(fg, bg)) > 0 ? p : 0;
+    if (s->pair > 0 && s->fg == fg && s->bg == bg)
+        return s->pair;
+    p = find_pair(fg, bg);
+    if (p < 0) {
+        p = alloc_pair(fg, bg);
+        pairs_full = ++pairs_used >= COLOR_PAIRS - 1;
+    }
+    if (p <= 0)
+        return 0;
+    *s = (struct pair_slot){ fg, bg, p };
+    return p;
+}
+
+static attr_t attrs_of(int a)
+{
+    attr_t r = WA_NORMAL;
+
+    if (a & ATTR_BOLD)
+        r |= WA_BOLD;
+    if (a & ATTR_REVERSE)
+        r |= WA_REVERSE;
+    if (a & ATTR_DIM)
+        r |= WA_DIM;
+    if (a & ATTR_UNDERLINE)
+        r |= WA_UNDERLINE;
+    return r;
+}
+
+/* The glyph to send: never a control character, ASCII only when asked,
+ * and as wide as the canvas laid it out (wide = 2 cells). */
+static wchar_t glyph_of(uint32_t ch, int ascii, int wide)
+{
+    int w;
+
+    if (ch < 0x20 || (ch >= 0x7f && ch < 0xa0))
+        return L'?';
+    if (ascii && ch > 0x7e)
+        return L'?';
+    if (ch < 0x80)
+        return (wchar_t)ch;
+    w = wcwidth((wchar_t)ch);
+    if (w < 1 || (w == 2) != (wide != 0))
+        return L'?';
+    return (wchar_t)ch;
+}
+
+/* Write one cell; returns 1 if it drew a glyph two cells wide. */
+static int draw_cell(int x, int y, const cell *c, int wide, int ascii,
+                     enum color_mode mode)
+{
+    cell r = canvas_resolve(c, ascii, mode);
+    wchar_t wc[2] = { glyph_of(r.ch, ascii, wide), L'\0' };
+    int pair = mode == COLOR_NONE ? 0
+               : pair_for(color_num(r.fg, mode), color_num(r.bg, mode));
+    cchar_t cc;
+
+    if (c->kind == CELL_WIDE_TAIL)
+        wc[0] = L' ';           /* its wide glyph could not be shown */
+    /* ncurses extension: opts points at an int pair, beyond short */
+    setcchar(&cc, wc, attrs_of(r.attr), 0, &pair);
+    mvwadd_wch(stdscr, y, x, &cc);
+    return wide && wc[0] != L'?' && wc[0] != L' ';
+}
+
+void term_draw(const canvas *c, int ascii, enum color_mode mode)
+{
+    int w, h, x, y;
+
+    if (!scr)
+        return;
+    term_size(&w, &h);
+    if (w > c->w)
+        w = c->w;
+    if (h > c->h)
+        h = c->h;
+    for (y = 0; y < h; y++) {
+        int covered = 0;        /* this cell is the right half of a glyph */
+
+        for (x = 0; x < w; x++) {
+            const cell *cl = canvas_at(c, x, y);
+            const cell *next = x + 1 < w ? canvas_at(c, x + 1, y) : NULL;
+            int wide = next && next->kind == CELL_WIDE_TAIL;
+
+            if (covered && cl->kind == CELL_WIDE_TAIL) {
+                covered = 0;
+                continue;
+            }
+            covered = draw_cell(x, y, cl, wide, ascii, mode);
+        }
+    }
+    wnoutrefresh(stdscr);
+    doupdate();
+}
+
+/* ---- input ---------------------------------------------------------- */
+
+/*
+ * After a read found nothing: is the terminal gone?  A hung-up tty polls
+ * as POLLHUP; a tty at end of file polls readable with no bytes waiting,
+ * which a live non-canonical tty never does.  Seen a few wakes in a row
+ * it is taken as EOF rather than spun on.
+ */
+static int input_gone(void)
+{
+    struct pollfd p = { STDIN_FILENO, POLLIN, 0 };
+    int n = 0;
+
+    if (poll(&p, 1, 0) <= 0)
+        return 0;
+    if (p.revents & (POLLHUP | POLLERR | POLLNVAL))
+        return 1;
+    if ((p.revents & POLLIN) && ioctl(STDIN_FILENO, FIONREAD, &n) == 0 &&
+        n == 0)
+        return ++empty_wakes >= EOF_WAKES;
+    return 0;
+}
+
+static int key_of_code(wint_t k, int *mx, int *my)
+{
+    MEVENT ev;
+
+    switch (k) {
+    case KEY_UP: return PK_UP;
+    case KEY_DOWN: return PK_DOWN;
+    case KEY_LEFT: return PK_LEFT;
+    case KEY_RIGHT: return PK_RIGHT;
+    case KEY_PPAGE: return PK_PGUP;
+    case KEY_NPAGE: return PK_PGDN;
+    case KEY_HOME: return PK_HOME;
+    case KEY_END: return PK_END;
+    case KEY_ENTER: return PK_ENTER;
+    case KEY_BACKSPACE: return PK_BACKSPACE;
+    case KEY_DC: return PK_DELETE;
+    case KEY_BTAB: return PK_BTAB;
+    case KEY_RESIZE: return PK_RESIZE;
+    case KEY_F(1): return PK_F1;
+    case KEY_MOUSE:
+        if (getmouse(&ev) != OK || !(ev.bstate & BUTTON1_PRESSED))
+            return PK_NONE;
+        if (mx)
+            *mx = ev.x;
+        if (my)
+            *my = ev.y;
+        return PK_MOUSE;
+    default:
+        return PK_NONE;       /* a key peviz has no use for */
+    }
+}
+
+static int key_of_char(wint_t c)
+{
+    switch (c) {
+    case '\r': case '\n': return PK_ENTER;
+    case 127: case 8: return PK_BACKSPACE;
+    case 27: return PK_ESC;
+    case '\t': return PK_TAB;
+    default: return (int)c;
+    }
+}
+
+int term_key(int *mx, int *my)
+{
+    wint_t c;
+    int r, k;
+
+    if (!scr)
+        return -2;
+    for (;;) {
+        errno = 0;
+        r = wget_wch(stdscr, &c);
+        if (r == ERR) {
+            if (errno == EIO || input_gone())
+                return -2;
+            return PK_NONE;
+        }
+        empty_wakes = 0;
+        k = r == KEY_CODE_YES ? key_of_code(c, mx, my) : key_of_char(c);
+        if (k != PK_NONE)
+            return k;         /* else skip it and read on */
+    }
+}

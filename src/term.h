@@ -1,0 +1,66 @@
+/*
+ * term.h - the terminal backend, the only module that talks to curses.
+ *
+ * It opens the terminal with newterm() (so an unusable terminal gets our
+ * own message), picks the colour depth, turns canvases into screen
+ * updates (one doupdate() per frame: curses sends only what changed),
+ * reads keys as keys.h codes, and restores the terminal on every way out,
+ * including fatal signals (async-signal-safe: saved tty modes and a reset
+ * string prepared at start-up).
+ */
+#ifndef PEVIZ_TERM_H
+#define PEVIZ_TERM_H
+
+#include <stddef.h>
+
+#include "canvas.h"
+
+struct term_opts {
+    int color_flag;      /* -1: auto, else enum color_mode from --color */
+    int ascii_flag;      /* 1: --ascii forces ASCII */
+    int mouse;           /* report mouse clicks */
+};
+
+/*
+ * Open the terminal.  Returns 0, or -1 with a one-line reason in err
+ * (not a terminal, TERM unset/dumb/unknown, no cursor addressing).
+ * On success *mode and *ascii tell what the terminal can show.
+ */
+int term_open(const struct term_opts *o, enum color_mode *mode, int *ascii,
+              char *err, size_t errlen);
+
+/* Leave curses and restore the terminal (idempotent). */
+void term_close(void);
+
+/* Current size in cells. */
+void term_size(int *w, int *h);
+
+/* The file descriptor to poll for input. */
+int term_fd(void);
+
+/* Show a canvas: write changed cells, place the cursor, doupdate(). */
+void term_draw(const canvas *c, int ascii, enum color_mode mode);
+
+/* Next key as a keys.h code, or PK_NONE if none is waiting.  Returns
+ * -2 on EOF / EIO (the terminal is gone). For PK_MOUSE, *mx, *my hold
+ * the cell clicked (may be NULL). */
+int term_key(int *mx, int *my);
+
+/* Forget what the screen shows: the next term_draw repaints everything. */
+void term_invalidate(void);
+
+/* Enable or disable mouse reporting. */
+void term_mouse(int on);
+
+/* Ctrl-Z: restore the terminal and stop; on return (SIGCONT) re-enter. */
+void term_suspend(void);
+
+/*
+ * For fatal-signal handlers: put back the tty modes saved at term_open
+ * and write a reset string prepared there (attributes off, mouse off,
+ * cursor visible, alternate screen left).  Async-signal-safe: only
+ * tcsetattr() and write().  Does nothing when the terminal is not open.
+ */
+void term_emergency_restore(void);
+
+#endif

@@ -1,0 +1,140 @@
+# shellcheck shell=bash
+# Helpers for the end-to-end tests: a private tmux server per scenario
+# (its own socket, fixed size, pinned TERM and locale), bounded waits,
+# and pass/fail counters.  Source it, then call e2e_init NAME.
+#
+# Waits poll for the expected state (5 s, 0.1 s steps); nothing sleeps a
+# fixed time and then checks.
+
+E2E_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+: "${PEVIZ:=./peviz}"
+case $PEVIZ in /*) ;; *) PEVIZ="$PWD/$PEVIZ" ;; esac
+export LC_ALL=C.UTF-8
+unset TMUX
+
+E2E_NAME=e2e
+PASS=0
+FAIL=0
+SOCK=
+TMPD=
+
+e2e_init() {
+    E2E_NAME=$1
+    TMPD=$(mktemp -d /tmp/peviz-e2e.XXXXXX)
+    trap e2e_cleanup EXIT
+    trap 'exit 1' INT TERM HUP
+}
+
+e2e_cleanup() {
+    stop
+    rm -rf "$TMPD"
+}
+
+# The closing line; the exit status says whether anything failed.
+e2e_done() {
+    echo "$E2E_NAME: $PASS passed, $FAIL failed"
+    [ "$FAIL" -eq 0 ]
+}
+
+# Without tmux the rest cannot run: say so and count nothing more.
+e2e_need_tmux() {
+    if ! command -v tmux >/dev/null 2>&1; then
+        echo "SKIP $E2E_NAME: tmux is not installed; the terminal tests need it"
+        e2e_done
+        exit $?
+    fi
+}
+
+pass() {
+    PASS=$((PASS + 1))
+    echo "ok   $1"
+}
+
+# A failure shows the screen as it was, to see why.
+fail() {
+    FAIL=$((FAIL + 1))
+    echo "FAIL $1"
+    if [ -n "$SOCK" ]; then
+        capture 2>/dev/null | sed 's/^/     | /'
+    fi
+}
+
+# check NAME COMMAND...: pass if the command succeeds.
+check() {
+    local name=$1
+    shift
+    if "$@"; then pass "$name"; else fail "$name"; fi
+}
+
+# ---- tmux ---------------------------------------------------------------
+
+t() { tmux -S "$SOCK" -f "$E2E_DIR/tmux.conf" "$@"; }
+
+# start W H COMMAND...: a fresh server whose one pane runs COMMAND as is.
+start_raw() {
+    local w=$1 h=$2
+    shift 2
+    stop
+    SOCK=$(mktemp -u "$TMPD/tmux.XXXXXX")
+    t new-session -d -s t -x "$w" -y "$h" \
+        env TERM=tmux-256color LC_ALL=C.UTF-8 "$@"
+}
+
+# start W H COMMAND...: the same, under wrap.sh (prints EXIT= TTY= after).
+start() {
+    local w=$1 h=$2
+    shift 2
+    start_raw "$w" "$h" "$E2E_DIR/wrap.sh" "$@"
+}
+
+# start_peviz W H [ARGS...]
+start_peviz() {
+    local w=$1 h=$2
+    shift 2
+    start "$w" "$h" "$PEVIZ" "$@"
+}
+
+stop() {
+    if [ -n "$SOCK" ]; then
+        t kill-server >/dev/null 2>&1
+        rm -f "$SOCK"
+        SOCK=
+    fi
+}
+
+capture() { t capture-pane -p -t t; }
+keys() { t send-keys -t t "$@"; }
+pane_fmt() { t display-message -p -t t "$1"; }
+
+# Poll until COMMAND succeeds, at most 5 s.
+poll_until() {
+    local i=0
+    until "$@"; do
+        i=$((i + 1))
+        [ "$i" -ge 50 ] && return 1
+        sleep 0.1
+    done
+}
+
+screen_has() { capture | grep -qF -- "$1"; }
+screen_lacks() { ! screen_has "$1"; }
+wait_for() { poll_until screen_has "$1"; }
+wait_gone() { poll_until screen_lacks "$1"; }
+
+# expect NAME TEXT: pass once TEXT is on the screen (within 5 s).
+expect() {
+    if wait_for "$2"; then pass "$1"; else fail "$1 (wanted '$2')"; fi
+}
+
+# The pid of the program that wrap.sh (the pane's process) runs.
+child_pid() {
+    local pp
+    pp=$(pane_fmt '#{pane_pid}')
+    pgrep -P "$pp" | head -n 1
+}
+
+# Alternate screen left and cursor visible (ask while the pane lives).
+screen_restored() { [ "$(pane_fmt '#{alternate_on} #{cursor_flag}')" = "0 1" ]; }
+
+# After the program ends: wrap.sh's verdict line.
+exit_line() { capture | grep -o 'EXIT=[0-9]* TTY=[a-zA-Z]*' | tail -n 1; }

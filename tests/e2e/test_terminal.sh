@@ -1,0 +1,238 @@
+#!/usr/bin/env bash
+# The real program in a real terminal (tmux): keys, prompt, resizes,
+# help, and every way out (q, signals, a crash, Ctrl-Z / fg, a terminal
+# that hangs up) leaving the terminal as it found it; idle costs 0 bytes;
+# unusable terminals are refused with exit 2 and a message.
+. "$(dirname "$0")/lib.sh"
+e2e_init test_terminal
+
+# ---- no terminal at all (needs no tmux) ------------------------------------
+
+refuse_without_tty() {
+    local rc
+    "$PEVIZ" </dev/null >"$TMPD/out" 2>"$TMPD/err"
+    rc=$?
+    check "no terminal: exit 2" [ "$rc" -eq 2 ]
+    check "no terminal: says so on stderr" grep -q 'not a terminal' "$TMPD/err"
+    check "no terminal: suggests --snapshot" grep -q -- '--snapshot' "$TMPD/err"
+    check "no terminal: nothing on stdout" [ ! -s "$TMPD/out" ]
+}
+
+refuse_without_tty
+e2e_need_tmux
+
+# ---- the main session --------------------------------------------------------
+
+exits_clean() {   # NAME STATUS: wrap.sh saw STATUS and restored modes
+    local name=$1 want="EXIT=$2 TTY=restored"
+    if wait_for 'EXIT=' && [ "$(exit_line)" = "$want" ]; then
+        pass "$name: $want"
+    else
+        fail "$name: wanted '$want', got '$(exit_line)'"
+    fi
+    check "$name: alternate screen left, cursor shown" screen_restored
+}
+
+session() {
+    start_peviz 100 30
+    expect "starts with the status line" 'd_model=64'
+    check "uses the alternate screen" \
+        [ "$(pane_fmt '#{alternate_on}')" = 1 ]
+    keys D
+    expect "D doubles d_model" 'd_model=128'
+    keys : 'base 5e5' Enter
+    expect ":base 5e5 sets the base" 'base=500000'
+    keys C-s D
+    expect "Ctrl-S does not freeze output" 'd_model=256'
+    keys C-q
+    for size in 10x4 1x1 2x2 100x30; do
+        t resize-window -t t -x "${size%x*}" -y "${size#*x}"
+        check "resize to $size: pane is $size" \
+            poll_until [ "$(pane_fmt '#{pane_width}x#{pane_height}')" = "$size" ]
+    done
+    check "survives the resizes" [ -n "$(child_pid)" ]
+    keys d
+    expect "still answers keys after resizing" 'd_model=128'
+    keys C-l
+    expect "Ctrl-L redraws" 'd_model=128'
+    check "help not shown before ?" screen_lacks 'halve d_model'
+    keys '?'
+    expect "? shows the help card" 'halve d_model'
+    keys Escape
+    check "any key closes the help card" wait_gone 'halve d_model'
+    keys q
+    exits_clean "q" 0
+}
+
+# ---- signals -------------------------------------------------------------------
+
+# signal_run NAME STATUS HOW...: start, send the signal by HOW, check.
+signal_run() {
+    local name=$1 status=$2 pid
+    shift 2
+    start_peviz 80 24
+    if ! wait_for 'd_model='; then
+        fail "$name: did not start"
+        return
+    fi
+    pid=$(child_pid)
+    if [ "$1" = keys ]; then keys "$2"; else kill "-$1" "$pid"; fi
+    exits_clean "$name" "$status"
+}
+
+signals() {
+    signal_run "Ctrl-C" 130 keys C-c
+    signal_run "kill -TERM" 143 TERM
+    signal_run "kill -HUP" 129 HUP
+    signal_run "kill -QUIT" 131 QUIT
+    signal_run "kill -SEGV (crash path)" 139 SEGV
+    signal_run "kill -ABRT (crash path)" 134 ABRT
+}
+
+# ---- Ctrl-Z and fg, under an interactive shell (job control) ---------------
+
+suspend_resume() {
+    local pid
+    start_raw 100 30 env PS1='READY$ ' bash --norc --noprofile -i
+    if ! wait_for 'READY$'; then
+        fail "Ctrl-Z: the shell did not start"
+        return
+    fi
+    keys "stty -g > $TMPD/tty.before" Enter
+    poll_until [ -s "$TMPD/tty.before" ]
+    keys "$PEVIZ" Enter
+    expect "Ctrl-Z: started from the shell" 'd_model=64'
+    pid=$(pgrep -P "$(pane_fmt '#{pane_pid}')" | head -n 1)
+    keys C-z
+    expect "Ctrl-Z: the shell reports the job stopped" 'Stopped'
+    check "Ctrl-Z: the process is stopped" \
+        poll_until [ "$(ps -o stat= -p "$pid" | cut -c1)" = T ]
+    check "Ctrl-Z: alternate screen left, cursor shown" screen_restored
+    keys fg Enter
+    expect "fg: the frame is back" 'd_model=64'
+    check "fg: back on the alternate screen" \
+        poll_until [ "$(pane_fmt '#{alternate_on}')" = 1 ]
+    keys D
+    expect "fg: keys work again (no Enter needed)" 'd_model=128'
+    keys q
+    check "fg, q: back to the shell" wait_for 'READY$'
+    check "fg, q: alternate screen left, cursor shown" poll_until screen_restored
+    keys "stty -g > $TMPD/tty.after" Enter
+    poll_until [ -s "$TMPD/tty.after" ]
+    check "fg, q: stty -g as before" cmp -s "$TMPD/tty.before" "$TMPD/tty.after"
+}
+
+# ---- idle costs nothing ------------------------------------------------------
+
+size_of() { stat -c %s "$1" 2>/dev/null || echo 0; }
+cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat" 2>/dev/null; }
+# Times the process blocked and was woken: one poll() per wake-up.
+wakeups() { awk '/^voluntary_ctxt_switches/ { print $2 }' "/proc/$1/status" 2>/dev/null; }
+
+# One key and its redraw; true once the log has seen output.
+toggled() {
+    keys D
+    wait_for 'd_model=128' || return 1
+    keys d
+    wait_for 'd_model=64' || return 1
+    [ "$(size_of "$1")" -gt 0 ]
+}
+
+# Output has stopped: the log did not grow for half a second.
+quiet() {
+    local a b
+    a=$(size_of "$1")
+    sleep 0.5
+    b=$(size_of "$1")
+    [ "$a" = "$b" ]
+}
+
+idle() {
+    local log="$TMPD/pane.log" s0 s1 pid c0 c1 w0 w1
+    : >"$log"
+    start_peviz 80 24
+    if ! wait_for 'd_model='; then
+        fail "idle: did not start"
+        return
+    fi
+    pid=$(child_pid)
+    t pipe-pane -o -t t "cat >> $log"
+    # the pipe may start a moment late: toggle d_model until bytes arrive
+    check "idle: redraws after keys reach the pipe" poll_until toggled "$log"
+    poll_until quiet "$log"
+    s0=$(size_of "$log")
+    c0=$(cpu_ticks "$pid")
+    w0=$(wakeups "$pid")
+    sleep 2      # the observation window, not a wait for a state
+    s1=$(size_of "$log")
+    c1=$(cpu_ticks "$pid")
+    w1=$(wakeups "$pid")
+    check "idle: 0 bytes written in 2 s ($((s1 - s0)) seen)" [ "$s1" -eq "$s0" ]
+    check "idle: no CPU in 2 s ($((c1 - c0)) ticks)" [ $((c1 - c0)) -le 1 ]
+    check "idle: asleep in poll, not woken ($((w1 - w0)) wake-ups)" \
+        [ "${w0:-x}" = "$w1" ]
+    keys q
+    exits_clean "idle, then q" 0
+}
+
+# ---- the terminal goes away under it ----------------------------------------
+
+hangup() {
+    local pid
+    # SIGHUP ignored (as under nohup): only the hang-up itself can end it
+    start_raw 80 24 sh -c 'trap "" HUP; exec "$0"' "$PEVIZ"
+    if ! wait_for 'd_model='; then
+        fail "hang-up: did not start"
+        return
+    fi
+    pid=$(pane_fmt '#{pane_pid}')
+    t kill-pane -t t >/dev/null 2>&1
+    check "hang-up with SIGHUP ignored: exits instead of spinning" \
+        poll_until gone "$pid"
+    kill -KILL "$pid" 2>/dev/null   # a failing build would spin on
+    stop
+}
+
+gone() { ! kill -0 "$1" 2>/dev/null || [ "$(ps -o stat= -p "$1" | cut -c1)" = Z ]; }
+
+# ---- unusable terminals ------------------------------------------------------
+
+# refuse NAME PATTERN COMMAND...: exit 2, a message, terminal untouched.
+refuse() {
+    local name=$1 pattern=$2
+    shift 2
+    start 80 24 "$@"
+    if wait_for 'EXIT=' && [ "$(exit_line)" = "EXIT=2 TTY=restored" ]; then
+        pass "$name: refused with exit 2"
+    else
+        fail "$name: wanted 'EXIT=2 TTY=restored', got '$(exit_line)'"
+    fi
+    check "$name: says why" screen_has "$pattern"
+    check "$name: alternate screen never entered" screen_restored
+}
+
+refusals() {
+    local ti="$TMPD/terminfo"
+    refuse "stdin from /dev/null" 'not a terminal' \
+        sh -c 'exec "$0" </dev/null' "$PEVIZ"
+    refuse "stdout to a file" 'not a terminal' \
+        sh -c 'exec "$0" >"$1"' "$PEVIZ" "$TMPD/stdout"
+    check "stdout to a file: nothing written to it" [ ! -s "$TMPD/stdout" ]
+    refuse "TERM=dumb" 'dumb' env TERM=dumb "$PEVIZ"
+    refuse "TERM unset" 'TERM is not set' env -u TERM "$PEVIZ"
+    refuse "unknown TERM" 'unknown terminal' env TERM=peviz-no-such-term "$PEVIZ"
+    mkdir -p "$ti"
+    printf 'pvnocup|a terminal without cursor addressing,\n\tcols#80, lines#24, bel=^G, cr=\\r,\n' |
+        tic -o "$ti" - 2>/dev/null
+    refuse "no cursor addressing" 'cursor addressing' \
+        env TERMINFO="$ti" TERM=pvnocup "$PEVIZ"
+}
+
+session
+signals
+suspend_resume
+idle
+hangup
+refusals
+stop
+e2e_done
