@@ -20,6 +20,7 @@
 
 struct app;
 struct pe_table;
+struct tour;
 
 /* ---- views ------------------------------------------------------------ */
 
@@ -167,6 +168,15 @@ struct app {
      * The learned scheme uses it while d_model matches and it has at
      * least n rows. */
     const struct pe_table *pe_table;
+
+    /* The guided tour (tour.h): the loaded script or NULL (owned here:
+     * tour_release frees it), the step shown, whether the tour is running
+     * (Esc leaves it, T starts it again), and its language ("en", "zh"
+     * from --lang; NULL: from LC_ALL / LC_MESSAGES / LANG). */
+    struct tour *tour;
+    int tour_step;
+    int tour_active;
+    const char *tour_lang;
 };
 
 /* Defaults for everything (params_default, heatmap view, 30 fps, ...). */

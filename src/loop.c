@@ -230,6 +230,8 @@ static int canvas_fit(canvas *cv)
 
 static void redraw(struct app *a, canvas *cv)
 {
+    a->screen_w = cv->w;        /* views size their key steps by it */
+    a->screen_h = cv->h;
     canvas_clear(cv);
     frame_draw(a, cv);
     term_draw(cv, a->ascii, a->color);

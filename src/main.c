@@ -35,6 +35,8 @@ static int run_snapshot(struct cli *c)
         return 2;
     }
     c->app.color = mode;
+    c->app.screen_w = c->width;
+    c->app.screen_h = c->height;
     frame_draw(&c->app, &cv);
     int r = snapshot_write(stdout, &cv, f, c->app.ascii, mode);
     canvas_free(&cv);

@@ -1,0 +1,484 @@
+/*
+ * frame.c - one whole frame: the current view, the status line (or the
+ * ':' prompt), the help card, or a "too small" notice.  The terminal and
+ * --snapshot both call frame_draw, so they show the same thing.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "app.h"
+#include "tour.h"
+
+#define FRAME_MIN_W 20
+#define FRAME_MIN_H 5
+#define HINT_LEN 128
+#define HELP_MAX_ITEMS 128
+#define HELP_MAX_COLS 3
+#define HELP_MIN_COLW 30    /* narrower columns would wrap most entries */
+#define HELP_LABEL_W 8      /* longer labels push their text right */
+#define HELP_ABOUT_W 76     /* the about text wraps at most this wide */
+#define HELP_ABOUT_LINES 16
+
+/* ---- text that fits --------------------------------------------------- */
+
+/* Length in bytes of the UTF-8 sequence starting with byte b. */
+static int utf8_len(unsigned char b)
+{
+    return b < 0xC0 ? 1 : b < 0xE0 ? 2 : b < 0xF0 ? 3 : 4;
+}
+
+/*
+ * Copy into out the longest run of whole words of s that is at most
+ * width cells wide; a first word wider than width is cut (nothing else
+ * can be shown).  Returns the bytes of s consumed, blanks after the
+ * line included.
+ */
+static size_t wrap_line(const char *s, int width, char *out, size_t outlen)
+{
+    size_t end = 0, i = 0, cap = outlen - 1;
+    out[0] = 0;
+    while (s[i]) {
+        size_t j = i;
+        while (s[j] == ' ')
+            j++;
+        while (s[j] && s[j] != ' ')
+            j++;
+        if (j > cap)
+            break;
+        memcpy(out, s, j);
+        out[j] = 0;
+        if (text_width(out) > width)
+            break;
+        end = i = j;
+    }
+    while (end == 0 && s[i]) {          /* one word wider than the line */
+        size_t l = (size_t)utf8_len((unsigned char)s[i]);
+        if (i + l > cap)
+            break;
+        memcpy(out, s, i + l);
+        out[i + l] = 0;
+        if (text_width(out) > width)
+            break;
+        i += l;
+    }
+    if (end == 0)
+        end = i;
+    out[end] = 0;
+    while (s[end] == ' ')
+        end++;
+    return end;
+}
+
+/* ---- too small --------------------------------------------------------- */
+
+/* The first of the candidates that fits in w cells, or NULL. */
+static const char *first_fit(const char *const *cand, int n, int w)
+{
+    for (int i = 0; i < n; i++)
+        if (text_width(cand[i]) <= w)
+            return cand[i];
+    return NULL;
+}
+
+static void centre_text(canvas *c, int y, const char *s, rgb fg, int attr)
+{
+    if (s)
+        canvas_text(c, (c->w - text_width(s)) / 2, y, c->w, s, fg,
+                    RGB_DEFAULT, attr);
+}
+
+/* s centred in the span [x, x + w) of row y. */
+static void centre_in(canvas *c, int x, int w, int y, const char *s, rgb fg)
+{
+    int tw = text_width(s);
+    if (tw <= w)
+        canvas_text(c, x + (w - tw) / 2, y, tw, s, fg, RGB_DEFAULT, 0);
+}
+
+/* "terminal too small / 10x3, need 20x5", shortened to what fits. */
+static void draw_too_small(const struct app *a, canvas *c)
+{
+    char full[64], have[48], need[16];
+    snprintf(full, sizeof full, "too small: %dx%d, need %dx%d", c->w, c->h,
+             FRAME_MIN_W, FRAME_MIN_H);
+    snprintf(have, sizeof have, "%dx%d, need %dx%d", c->w, c->h,
+             FRAME_MIN_W, FRAME_MIN_H);
+    snprintf(need, sizeof need, "need %dx%d", FRAME_MIN_W, FRAME_MIN_H);
+    const char *line1[] = { "terminal too small", "too small", "small" };
+    const char *line2[] = { have, need, need + 5 };
+    const char *one[] = { full, have, need, need + 5, "!" };
+    rgb warn = ui_color(a->palette, UI_WARN);
+    if (c->h >= 2) {
+        int y = (c->h - 2) / 2;
+        centre_text(c, y, first_fit(line1, 3, c->w), warn, ATTR_BOLD);
+        centre_text(c, y + 1, first_fit(line2, 3, c->w),
+                    ui_color(a->palette, UI_TEXT), 0);
+    } else {
+        centre_text(c, 0, first_fit(one, 5, c->w), warn, ATTR_BOLD);
+    }
+}
+
+/* ---- the status line --------------------------------------------------- */
+
+enum { S_TITLE, S_PARAMS, S_PLAY, S_HINT, S_MSG, S_HELP, S_COUNT };
+
+/* Parts given up, first to last, when the line is too narrow. */
+static const int S_DROP[] = { S_HELP, S_HINT, S_TITLE, S_PLAY };
+
+struct status {
+    char text[S_COUNT][APP_MSG_LEN];
+    int on[S_COUNT];
+};
+
+static int status_width(const struct status *s)
+{
+    int w = 0, n = 0;
+    for (int i = 0; i < S_COUNT; i++)
+        if (s->on[i]) {
+            w += text_width(s->text[i]);
+            n++;
+        }
+    return w + 2 * (n > 0 ? n - 1 : 0);
+}
+
+static void status_fill(const struct app *a, const struct view *v,
+                        const char *hint, struct status *s)
+{
+    memset(s, 0, sizeof *s);
+    snprintf(s->text[S_TITLE], APP_MSG_LEN, "%s", v ? v->title : "peviz");
+    char tour[32];                      /* tour: "tour 3/12 PE heatmap" */
+    if (tour_status(a, tour, sizeof tour))
+        snprintf(s->text[S_TITLE], APP_MSG_LEN, "%s  %s", tour,
+                 v ? v->title : "peviz");
+    params_format(&a->p, s->text[S_PARAMS], APP_MSG_LEN);
+    if (a->playing) {
+        char sp[32];
+        fmt_num(a->speed, 6, sp, sizeof sp);
+        snprintf(s->text[S_PLAY], APP_MSG_LEN, "\xe2\x96\xb6 %s pos/s", sp);
+    }
+    snprintf(s->text[S_HINT], APP_MSG_LEN, "%s", hint);
+    snprintf(s->text[S_MSG], APP_MSG_LEN, "%s", a->msg);
+    snprintf(s->text[S_HELP], APP_MSG_LEN, "? help");
+    for (int i = 0; i < S_COUNT; i++)
+        s->on[i] = s->text[i][0] != 0;
+}
+
+/* Drop parts, then shorten the message and the parameters by words. */
+static void status_fit(struct status *s, int w)
+{
+    char buf[APP_MSG_LEN];
+    for (size_t i = 0; i < sizeof S_DROP / sizeof S_DROP[0]; i++)
+        if (status_width(s) > w)
+            s->on[S_DROP[i]] = 0;
+    int shorten[] = { S_MSG, S_PARAMS };
+    for (int i = 0; i < 2 && status_width(s) > w; i++) {
+        char *t = s->text[shorten[i]];
+        int room = w - (status_width(s) - text_width(t));
+        wrap_line(t, room, buf, sizeof buf);
+        snprintf(t, APP_MSG_LEN, "%s", buf);
+        s->on[shorten[i]] = buf[0] != 0;
+    }
+}
+
+static void draw_status(const struct app *a, canvas *c, const struct view *v,
+                        const char *hint)
+{
+    struct status s;
+    int y = c->h - 1, x = 0;
+    rgb fg = ui_color(a->palette, UI_STATUS_FG);
+    rgb bg = ui_color(a->palette, UI_STATUS_BG);
+    status_fill(a, v, hint, &s);
+    status_fit(&s, c->w);
+    canvas_fill(c, 0, y, c->w, 1, ' ', fg, bg);
+    for (int i = 0; i < S_HELP; i++) {
+        if (!s.on[i])
+            continue;
+        rgb pf = i == S_MSG && a->msg_error ? ui_color(a->palette, UI_WARN)
+                                            : fg;
+        int attr = i == S_TITLE || (i == S_MSG && a->msg_error) ? ATTR_BOLD
+                                                                : 0;
+        x += canvas_text(c, x, y, c->w - x, s.text[i], pf, bg, attr) + 2;
+    }
+    if (s.on[S_HELP])
+        canvas_text(c, c->w - text_width(s.text[S_HELP]), y, -1,
+                    s.text[S_HELP], fg, bg, 0);
+}
+
+/* ---- the ':' prompt ---------------------------------------------------- */
+
+/* ':' and the end of what was typed, then a block cursor. */
+static void draw_prompt(const struct app *a, canvas *c)
+{
+    int y = c->h - 1, room = c->w - 2;
+    const char *s = a->prompt;
+    rgb fg = ui_color(a->palette, UI_TEXT);
+    canvas_fill(c, 0, y, c->w, 1, ' ', RGB_DEFAULT, RGB_DEFAULT);
+    while (*s && text_width(s) > room)  /* keep the cursor end in view */
+        s += utf8_len((unsigned char)*s);
+    int x = canvas_text(c, 0, y, 1, ":", ui_color(a->palette, UI_ACCENT),
+                        RGB_DEFAULT, ATTR_BOLD);
+    x += canvas_text(c, x, y, room, s, fg, RGB_DEFAULT, 0);
+    canvas_put(c, x, y, ' ', fg, RGB_DEFAULT, ATTR_REVERSE);
+}
+
+/* ---- the help card ------------------------------------------------------ */
+
+enum { H_HEAD, H_KEY };
+
+struct help_item {
+    int kind;
+    const char *label, *text;
+};
+
+struct help {
+    struct help_item item[HELP_MAX_ITEMS];
+    int nitem;
+    int labw;       /* label column: the widest label up to HELP_LABEL_W */
+    int natw;       /* the widest item on one line */
+    char about[HELP_ABOUT_LINES][HELP_ABOUT_W * 4 + 1];
+    int nabout;
+};
+
+/* How the card is laid out. */
+struct help_plan {
+    int ncol, colw, rows, iw, about;
+};
+
+static int bound_in(const struct keybind *t, int key)
+{
+    for (; t && t->key; t++)
+        if (t->key == key)
+            return 1;
+    return 0;
+}
+
+/* Where an item's text starts: after the label column, or after a label
+ * too long for it. */
+static int item_text_x(const struct help *h, const struct help_item *it)
+{
+    int lw = it->label ? text_width(it->label) : 0;
+    return (lw > h->labw ? lw : h->labw) + 2;
+}
+
+static void help_add(struct help *h, int kind, const char *label,
+                     const char *text)
+{
+    if (h->nitem >= HELP_MAX_ITEMS)
+        return;
+    h->item[h->nitem++] = (struct help_item){ kind, label, text };
+    int lw = label ? text_width(label) : 0;
+    if (lw > h->labw && lw <= HELP_LABEL_W)
+        h->labw = lw;
+}
+
+/* The view's own keys, then the global ones it does not take over. */
+static void help_keys(struct help *h, const struct view *v)
+{
+    const struct keybind *k;
+    if (v && v->keys && v->keys->key) {
+        help_add(h, H_HEAD, NULL, "in this view");
+        for (k = v->keys; k->key; k++)
+            if (k->label)
+                help_add(h, H_KEY, k->label, k->help ? k->help : "");
+    }
+    help_add(h, H_HEAD, NULL, "in every view");
+    for (k = KEYS_GLOBAL; k->key; k++)
+        if (k->label && !bound_in(v ? v->keys : NULL, k->key))
+            help_add(h, H_KEY, k->label, k->help ? k->help : "");
+    for (int i = 0; i < h->nitem; i++) {
+        const struct help_item *it = &h->item[i];
+        int w = text_width(it->text) + (it->kind == H_KEY ? item_text_x(h, it)
+                                                           : 0);
+        if (w > h->natw)
+            h->natw = w;
+    }
+}
+
+/* Lines an item takes in a column colw wide (its text wraps). */
+static int item_lines(const struct help *h, const struct help_item *it,
+                      int colw)
+{
+    char buf[256];
+    const char *t = it->text;
+    int n = 0, tw = colw - item_text_x(h, it);
+    if (it->kind == H_HEAD || !*t || tw < 1)
+        return 1;
+    while (*t) {
+        size_t used = wrap_line(t, tw, buf, sizeof buf);
+        if (used == 0)
+            break;
+        t += used;
+        n++;
+    }
+    return n > 0 ? n : 1;
+}
+
+static void item_draw(const struct app *a, canvas *c, int x, int y,
+                      int colw, const struct help *h,
+                      const struct help_item *it)
+{
+    char buf[256];
+    const char *t = it->text;
+    if (it->kind == H_HEAD) {
+        canvas_text(c, x, y, colw, t, ui_color(a->palette, UI_ACCENT),
+                    RGB_DEFAULT, ATTR_BOLD | ATTR_UNDERLINE);
+        return;
+    }
+    int tx = item_text_x(h, it), tw = colw - tx;
+    canvas_text(c, x, y, colw, it->label, ui_color(a->palette, UI_ACCENT),
+                RGB_DEFAULT, ATTR_BOLD);
+    while (*t && tw >= 1) {
+        size_t used = wrap_line(t, tw, buf, sizeof buf);
+        if (used == 0)
+            break;
+        canvas_text(c, x + tx, y++, tw, buf, ui_color(a->palette, UI_TEXT),
+                    RGB_DEFAULT, 0);
+        t += used;
+    }
+}
+
+/*
+ * Flow the items top to bottom into columns of rows lines (a heading is
+ * never left alone at the bottom of a column).  Draws when c != NULL.
+ * Returns how many items were placed.
+ */
+static int help_flow(const struct app *a, canvas *c, int x, int y,
+                     const struct help *h, const struct help_plan *p)
+{
+    int col = 0, r = 0, i;
+    for (i = 0; i < h->nitem; i++) {
+        const struct help_item *it = &h->item[i];
+        int n = item_lines(h, it, p->colw);
+        int need = n + (it->kind == H_HEAD && i + 1 < h->nitem
+                        ? item_lines(h, it + 1, p->colw) : 0);
+        if (r > 0 && r + need > p->rows) {
+            col++;
+            r = 0;
+        }
+        if (col >= p->ncol || n > p->rows)
+            break;
+        if (c)
+            item_draw(a, c, x + col * (p->colw + 3), y + r, p->colw, h, it);
+        r += n;
+    }
+    return i;
+}
+
+/* The about paragraph wrapped to width; its line count. */
+static int help_wrap_about(struct help *h, const char *about, int width)
+{
+    h->nabout = 0;
+    while (about && *about && h->nabout < HELP_ABOUT_LINES) {
+        size_t used = wrap_line(about, width, h->about[h->nabout],
+                                sizeof h->about[0]);
+        if (used == 0)
+            break;
+        about += used;
+        h->nabout++;
+    }
+    return h->nabout;
+}
+
+/* Try ncol columns, with or without the about text, and with entries
+ * wrapped or not; 1 if all fits. */
+static int help_try(struct help *h, const struct view *v, int maxw,
+                    int maxrows, int ncol, int about, int wrap,
+                    struct help_plan *p)
+{
+    p->ncol = ncol;
+    p->colw = (maxw - 3 * (ncol - 1)) / ncol;
+    if (p->colw > h->natw)
+        p->colw = h->natw;
+    if ((ncol > 1 && p->colw < HELP_MIN_COLW) || (!wrap && p->colw < h->natw))
+        return 0;
+    p->iw = ncol * p->colw + 3 * (ncol - 1);
+    p->about = 0;
+    if (about && v && v->about) {
+        int aw = maxw < HELP_ABOUT_W ? maxw : HELP_ABOUT_W;
+        p->iw = p->iw > aw ? p->iw : aw;
+        p->about = help_wrap_about(h, v->about, p->iw) + 1;
+    }
+    for (p->rows = 1; p->rows <= maxrows - p->about; p->rows++)
+        if (help_flow(NULL, NULL, 0, 0, h, p) == h->nitem)
+            return 1;
+    return 0;
+}
+
+/* The most columns that fit and show everything (a wide, low card);
+ * else the same without the about text; else cut at the bottom. */
+static void help_plan(struct help *h, const struct view *v, int w, int hgt,
+                      struct help_plan *p)
+{
+    int maxw = w - 4, maxrows = hgt - 2;
+    for (int about = 1; about >= 0; about--)
+        for (int wrap = 0; wrap <= 1; wrap++)
+            for (int n = HELP_MAX_COLS; n >= 1; n--)
+                if (help_try(h, v, maxw, maxrows, n, about, wrap, p))
+                    return;
+    for (int n = HELP_MAX_COLS; n >= 1; n--)
+        if (n == 1 || (maxw - 3 * (n - 1)) / n >= HELP_MIN_COLW) {
+            help_try(h, v, maxw, maxrows, n, 0, 1, p);
+            p->rows = maxrows;
+            return;
+        }
+}
+
+static void draw_help(const struct app *a, canvas *c, const struct view *v)
+{
+    struct help h;
+    struct help_plan p;
+    char title[64];
+    if (c->w < 12 || c->h < 4)
+        return;
+    memset(&h, 0, sizeof h);
+    help_keys(&h, v);
+    help_plan(&h, v, c->w, c->h, &p);
+    int bw = p.iw + 4, bh = 2 + p.about + p.rows;
+    if (c->w - bw < 4)          /* no thin leftovers of the view beside it */
+        bw = c->w;
+    int x = (c->w - bw) / 2, y = (c->h - bh) / 2;
+    snprintf(title, sizeof title, "help: %s", v ? v->title : "peviz");
+    canvas_fill(c, x, y, bw, bh, ' ', RGB_DEFAULT, RGB_DEFAULT);
+    canvas_box(c, x, y, bw, bh, ui_color(a->palette, UI_AXIS), title);
+    for (int i = 0; p.about && i < h.nabout; i++)
+        canvas_text(c, x + 2, y + 1 + i, p.iw, h.about[i],
+                    ui_color(a->palette, UI_TEXT), RGB_DEFAULT, 0);
+    if (help_flow(a, c, x + 2, y + 1 + p.about, &h, &p) < h.nitem)
+        canvas_text(c, x + 2, y + bh - 1, bw - 4,
+                    " \xe2\x80\xa6 more on a taller screen ",
+                    ui_color(a->palette, UI_WARN), RGB_DEFAULT, 0);
+    else
+        centre_in(c, x, bw, y + bh - 1, " any key closes this card ",
+                  ui_color(a->palette, UI_DIM));
+}
+
+/* ---- the frame ---------------------------------------------------------- */
+
+void frame_draw(const struct app *a, canvas *c)
+{
+    char hint[HINT_LEN] = "";
+    canvas_clear(c);
+    if (c->w < 1 || c->h < 1)
+        return;
+    if (c->w < FRAME_MIN_W || c->h < FRAME_MIN_H) {
+        draw_too_small(a, c);
+        return;
+    }
+    const struct view *v = (unsigned)a->view < VIEW_COUNT ? VIEWS[a->view]
+                                                          : NULL;
+    /* tour: the caption panel takes the rows below the view (tour.h) */
+    int cap = tour_panel_rows(a, c->w, c->h - 1);
+    canvas body = canvas_sub(c, 0, 0, c->w, c->h - 1 - cap);
+    if (v && v->draw)
+        v->draw(a, &body, hint, sizeof hint);
+    if (cap > 0) {
+        canvas panel = canvas_sub(c, 0, c->h - 1 - cap, c->w, cap);
+        tour_draw_caption(a, &panel);
+    }
+    if (a->prompt_open)
+        draw_prompt(a, c);
+    else
+        draw_status(a, c, v, hint);
+    if (a->help)                /* may cover the status line when tall */
+        draw_help(a, c, v);
+}

@@ -1,0 +1,874 @@
+/*
+ * heatmap.c - the PE matrix as a picture: x = position, y = dimension.
+ *
+ * Each cell row is one frequency band drawn with a half-block: the top
+ * pixel is its sine dimension 2i, the bottom pixel its cosine 2i+1.
+ * Compute what you show: a column that covers many positions shows the
+ * exact mean of PE over them (closed form, O(1) per cell), so a frame
+ * costs O(visible cells) whatever d_model and seq_len are.  When bands
+ * outnumber rows, rows show every s-th band (always the first and the
+ * last); zooming in lowers s down to 1 and scrolling reaches every band.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "app.h"
+#include "views/heatmap.h"
+#include "peviz/pe.h"
+
+#define MIN_SPAN 8          /* zooming in stops at this many positions */
+#define MIN_MAP_ROWS 4      /* chrome rows give way below this */
+#define ONE_LINE_INSPECTOR 120   /* width from which the inspector is 1 row */
+#define LEGEND_W 21         /* cells of the colour strip (odd: has a middle) */
+#define MAX_ZOOM 62
+
+/* What the map shows where (see heatmap.h). */
+struct heat_geom {
+    int cols, rows;         /* map size in cells */
+    int zoom;               /* a->heat.zoom, clamped */
+    int64_t k;              /* positions per column */
+    int m;                  /* columns per position (> 1 only if k == 1) */
+    int64_t vis, x0;        /* positions visible, the first of them */
+    int ucols;              /* columns in use */
+    int half;               /* bands */
+    int s;                  /* band step between rows (1: consecutive) */
+    int nb;                 /* bands in the grid: multiples of s, the last */
+    int j0, shown;          /* first grid index shown, how many */
+    int bh;                 /* cell rows per band (> 1 when bands are few) */
+};
+
+/* The view area split into rows; -1 for a row dropped on small screens. */
+struct heat_layout {
+    int insp_y, insp_n;     /* inspector: first row, rows (0..2) */
+    int mark_y;             /* cursor marker above the map */
+    int map_x, map_y;       /* the map's corner; margin left of map_x */
+    int ruler_y, label_y, legend_y;
+    int dimw, lamw;         /* margin fields: dim digits, wavelength */
+    struct heat_geom g;
+};
+
+/* ---- small helpers -------------------------------------------------- */
+
+static int64_t clamp64(int64_t v, int64_t lo, int64_t hi)
+{
+    return v < lo ? lo : v > hi ? hi : v;
+}
+
+static int64_t ceil_div(int64_t a, int64_t b)
+{
+    return (a + b - 1) / b;
+}
+
+static int64_t floor_div(int64_t a, int64_t b)
+{
+    return a >= 0 ? a / b : -((-a + b - 1) / b);
+}
+
+static int ndigits(int64_t v)
+{
+    int n = 1;
+    while (v >= 10) {
+        v /= 10;
+        n++;
+    }
+    return n;
+}
+
+/* v with about 4 significant digits, "15.60", "0.1050", "6.283e4". */
+static void fmt4(double v, char *buf, size_t len)
+{
+    double a = fabs(v);
+    if (a == 0) {
+        snprintf(buf, len, "0");
+    } else if (!isfinite(v)) {
+        snprintf(buf, len, "%s", isnan(v) ? "nan" : v > 0 ? "inf" : "-inf");
+    } else if (a >= 1e-3 && a < 1e5) {
+        int dec = 3 - (int)floor(log10(a));
+        snprintf(buf, len, "%.*f", dec < 0 ? 0 : dec, v);
+    } else {
+        int e = (int)floor(log10(a));
+        double mant = v / pow(10, e);
+        if (fabs(mant) >= 9.9995) {
+            mant /= 10;
+            e++;
+        }
+        snprintf(buf, len, "%.3fe%d", mant, e);
+    }
+}
+
+/* A wavelength for the margin, at most 7 cells: "6.28", "628", "4.7e12". */
+static void fmt_lambda(double lam, char *buf, size_t len)
+{
+    if (!isfinite(lam))
+        snprintf(buf, len, "huge");
+    else if (lam < 100)
+        snprintf(buf, len, "%.3g", lam);
+    else if (lam < 1e5)
+        snprintf(buf, len, "%.0f", lam);
+    else {
+        int e = (int)floor(log10(lam));
+        double mant = lam / pow(10, e);
+        if (mant >= 9.95) {
+            mant /= 10;
+            e++;
+        }
+        snprintf(buf, len, "%.1fe%d", mant, e);
+    }
+}
+
+/* "2nd", "3rd", "11th", ... */
+static void fmt_ordinal(int v, char *buf, size_t len)
+{
+    const char *suf = "th";
+    if (v % 100 < 11 || v % 100 > 13)
+        suf = v % 10 == 1 ? "st" : v % 10 == 2 ? "nd" : v % 10 == 3 ? "rd"
+                                                                     : "th";
+    snprintf(buf, len, "%d%s", v, suf);
+}
+
+/* ---- geometry ------------------------------------------------------- */
+
+/* Band index of grid entry j: multiples of s, and the last band. */
+static int grid_band(const struct heat_geom *g, int j)
+{
+    int64_t b = (int64_t)j * g->s;
+    return b > g->half - 1 ? g->half - 1 : (int)b;
+}
+
+/* The grid entry nearest to band i. */
+static int grid_index(const struct heat_geom *g, int i)
+{
+    int j = i / g->s;
+    if (j >= g->nb - 1)
+        return g->nb - 1;
+    return grid_band(g, j + 1) - i < i - grid_band(g, j) ? j + 1 : j;
+}
+
+/* Band step of the overview that fits every band row into rows. */
+static int band_step0(int half, int rows)
+{
+    if (half <= rows)
+        return 1;
+    if (rows <= 1)
+        return half > 1 ? half - 1 : 1;
+    return (int)ceil_div(half - 1, rows - 1);
+}
+
+/* Zoom levels: until the span reaches MIN_SPAN and the band step 1. */
+static int zoom_max(int64_t n, int s0)
+{
+    int z = 0;
+    int64_t span_min = n < MIN_SPAN ? n : MIN_SPAN;
+    while (z < MAX_ZOOM && (ceil_div(n, (int64_t)1 << z) > span_min ||
+                            ceil_div(s0, (int64_t)1 << z) > 1))
+        z++;
+    return z;
+}
+
+/* Where the window [x0, x0 + vis) lies: the stored scroll, paged so the
+ * cursor is inside (a pure function: a sweep moves by whole pages). */
+static int64_t follow_x0(const struct heat_geom *g, int64_t stored,
+                         int64_t pos, int64_t n)
+{
+    int64_t max = g->vis >= n ? 0 : ceil_div(n, g->k) * g->k - g->vis;
+    int64_t x0 = clamp64(stored, 0, max) / g->k * g->k;
+    if (pos < x0 || pos >= x0 + g->vis)
+        x0 += floor_div(pos - x0, g->vis) * g->vis;
+    return clamp64(x0, 0, max);
+}
+
+static void geom_cols(struct heat_geom *g, const struct app *a)
+{
+    int64_t n = a->p.n, cols = g->cols > 0 ? g->cols : 1;
+    int64_t span_min = n < MIN_SPAN ? n : MIN_SPAN;
+    int64_t span = ceil_div(n, (int64_t)1 << g->zoom);
+    if (span < span_min)
+        span = span_min;
+    if (span > cols) {
+        g->k = ceil_div(span, cols);
+        g->m = 1;
+        g->vis = n < g->k * cols ? n : g->k * cols;
+    } else {
+        g->k = 1;
+        g->m = (int)(cols / span);
+        g->vis = n < cols / g->m ? n : cols / g->m;
+    }
+    g->x0 = follow_x0(g, a->heat.x0, a->p.pos, n);
+    int64_t left = n - g->x0 < g->vis ? n - g->x0 : g->vis;
+    g->ucols = (int)(g->m > 1 ? left * g->m : ceil_div(left, g->k));
+}
+
+static void geom_rows(struct heat_geom *g, const struct app *a)
+{
+    int rows = g->rows > 0 ? g->rows : 1;
+    int s0 = band_step0(g->half, rows);
+    g->s = (int)ceil_div(s0, (int64_t)1 << g->zoom);
+    g->nb = (g->half - 1) / g->s + 1 + ((g->half - 1) % g->s != 0);
+    g->bh = rows / g->nb > 1 ? rows / g->nb : 1;
+    g->shown = rows / g->bh < g->nb ? rows / g->bh : g->nb;
+    int jc = grid_index(g, a->heat.dim / 2);
+    int64_t j0 = clamp64(grid_index(g, a->heat.dim0 / 2), 0,
+                         g->nb - g->shown);
+    if (jc < j0 || jc >= j0 + g->shown)
+        j0 += floor_div(jc - j0, g->shown) * g->shown;
+    g->j0 = (int)clamp64(j0, 0, g->nb - g->shown);
+}
+
+static void geom_make(struct heat_geom *g, const struct app *a, int cols,
+                      int rows)
+{
+    memset(g, 0, sizeof *g);
+    g->cols = cols;
+    g->rows = rows;
+    g->half = a->p.d / 2;
+    int zmax = zoom_max(a->p.n, band_step0(g->half, rows > 0 ? rows : 1));
+    g->zoom = a->heat.zoom < 0 ? 0 : a->heat.zoom > zmax ? zmax : a->heat.zoom;
+    geom_cols(g, a);
+    geom_rows(g, a);
+}
+
+/* Positions of column col; 0, or -1 when the column is empty. */
+static int col_range(const struct heat_geom *g, int64_t n, int col,
+                     int64_t *p0, int64_t *p1)
+{
+    if (col < 0 || col >= g->ucols)
+        return -1;
+    *p0 = g->x0 + (g->m > 1 ? col / g->m : (int64_t)col * g->k);
+    *p1 = *p0 + g->k < n ? *p0 + g->k : n;
+    return *p0 < *p1 ? 0 : -1;
+}
+
+/* Dimension of pixel row py, or -1. */
+static int pixel_dim(const struct heat_geom *g, int py)
+{
+    if (py < 0 || py / (2 * g->bh) >= g->shown)
+        return -1;
+    int band = grid_band(g, g->j0 + py / (2 * g->bh));
+    return 2 * band + (py % (2 * g->bh) >= g->bh);
+}
+
+/* First pixel row of dimension dim as shown (snapped to the grid). */
+static int dim_pixel(const struct heat_geom *g, int dim)
+{
+    int slot = grid_index(g, dim / 2) - g->j0;
+    return slot * 2 * g->bh + (dim % 2) * g->bh;
+}
+
+static int cursor_col(const struct heat_geom *g, int64_t pos)
+{
+    return g->m > 1 ? (int)((pos - g->x0) * g->m + g->m / 2)
+                    : (int)((pos - g->x0) / g->k);
+}
+
+/* ---- layout --------------------------------------------------------- */
+
+enum { R_INSP1, R_INSP2, R_MARK, R_RULER, R_LABELS, R_LEGEND, R_COUNT };
+
+/* Chrome rows dropped first to last when the screen is short. */
+static const int DROP_ORDER[R_COUNT] = {
+    R_INSP2, R_RULER, R_LEGEND, R_MARK, R_LABELS, R_INSP1
+};
+
+static void layout_rows(struct heat_layout *L, int w, int h, int *map_h)
+{
+    int on[R_COUNT] = { 1, w < ONE_LINE_INSPECTOR, 1, 1, 1, 1 }, used = 0;
+    for (int i = 0; i < R_COUNT; i++)
+        used += on[i];
+    for (int i = 0; i < R_COUNT && h - used < MIN_MAP_ROWS; i++)
+        if (on[DROP_ORDER[i]]) {
+            on[DROP_ORDER[i]] = 0;
+            used--;
+        }
+    int y = 0;
+    L->insp_y = on[R_INSP1] ? y : -1;
+    L->insp_n = on[R_INSP1] + on[R_INSP2];
+    y += L->insp_n;
+    L->mark_y = on[R_MARK] ? y++ : -1;
+    L->map_y = y;
+    *map_h = h - used > 0 ? h - used : 0;
+    y += *map_h;
+    L->ruler_y = on[R_RULER] ? y++ : -1;
+    L->label_y = on[R_LABELS] ? y++ : -1;
+    L->legend_y = on[R_LEGEND] ? y : -1;
+}
+
+/* Margin: "d 12  λ 6.28" and a cursor mark; none on narrow screens. */
+static int layout_margin(struct heat_layout *L, const struct app *a, int w)
+{
+    char lam[16];
+    fmt_lambda(pe_wavelength(a->p.d / 2 - 1, a->p.d, a->p.base), lam,
+               sizeof lam);
+    L->dimw = ndigits(a->p.d - 1);
+    L->lamw = (int)strlen(lam) < 4 ? 4 : (int)strlen(lam);
+    int margin = 1 + L->dimw + 4 + L->lamw + 2;     /* "d12  λ 6.28 ▶" */
+    return w >= margin + 16 ? margin : 0;
+}
+
+static void layout_make(struct heat_layout *L, const struct app *a, int w,
+                        int h)
+{
+    int map_h;
+    memset(L, 0, sizeof *L);
+    layout_rows(L, w, h, &map_h);
+    L->map_x = layout_margin(L, a, w);
+    geom_make(&L->g, a, w - L->map_x, map_h);
+    int spare = map_h - L->g.shown * L->g.bh;   /* axis right under the map */
+    if (L->ruler_y >= 0)
+        L->ruler_y -= spare;
+    if (L->label_y >= 0)
+        L->label_y -= spare;
+    if (L->legend_y >= 0)
+        L->legend_y -= spare;
+}
+
+/* The layout for the screen the loop last drew (keys need it). */
+static void layout_screen(struct heat_layout *L, const struct app *a)
+{
+    int w = a->screen_w > 0 ? a->screen_w : 80;
+    int h = a->screen_h > 0 ? a->screen_h : 24;
+    layout_make(L, a, w, h - 1);        /* the status line takes a row */
+}
+
+/* ---- drawing: the map ------------------------------------------------ */
+
+/* Black or white, whichever reads on background bg. */
+static rgb ink_on(rgb bg)
+{
+    double lum = 0.2126 * (bg >> 16 & 0xFF) + 0.7152 * (bg >> 8 & 0xFF) +
+                 0.0722 * (bg & 0xFF);
+    return lum > 128 ? RGB(0, 0, 0) : RGB(255, 255, 255);
+}
+
+static void paint_pixels(const struct app *a, canvas *c, int x, int py,
+                         int count, double v)
+{
+    rgb col = cmap_diverging(a->palette, v);
+    int level = cmap_level((v + 1) / 2);
+    for (int i = 0; i < count; i++)
+        canvas_half(c, x, py + i, col, level);
+}
+
+/* One band slot: the mean of sin and cos over each column's positions. */
+static void draw_band(const struct app *a, canvas *c,
+                      const struct heat_layout *L, int slot)
+{
+    const struct heat_geom *g = &L->g;
+    double w = pe_omega(grid_band(g, g->j0 + slot), a->p.d, a->p.base);
+    int py = 2 * L->map_y + slot * 2 * g->bh;
+    double ms = 0, mc = 0;
+    int64_t p0, p1;
+    for (int col = 0; col < g->ucols; col++) {
+        if (col % g->m == 0 && col_range(g, a->p.n, col, &p0, &p1) == 0)
+            pe_range_mean(w, p0, p1, &ms, &mc);
+        paint_pixels(a, c, L->map_x + col, py, g->bh, ms);
+        paint_pixels(a, c, L->map_x + col, py + g->bh, g->bh, mc);
+    }
+}
+
+static int cursor_dim(const struct app *a)
+{
+    int dim = a->heat.dim;
+    return dim < 0 ? 0 : dim >= a->p.d ? a->p.d - 1 : dim;
+}
+
+/* The cursor: a mark above its column, one beside its row, and the cell. */
+static void draw_cursor(const struct app *a, canvas *c,
+                        const struct heat_layout *L)
+{
+    const struct heat_geom *g = &L->g;
+    rgb cur = ui_color(a->palette, UI_CURSOR);
+    int x = L->map_x + cursor_col(g, a->p.pos);
+    int py = dim_pixel(g, cursor_dim(a));
+    int y = L->map_y + (py + 1) / 2;    /* a cell whose top is this dim */
+    if (py % 2 && g->bh == 1)
+        y = L->map_y + py / 2;          /* cos of a one-row band: its row */
+    if (L->mark_y >= 0)
+        canvas_put(c, x, L->mark_y, 0x25BC, cur, RGB_DEFAULT, ATTR_BOLD);
+    if (L->map_x > 0)
+        canvas_put(c, L->map_x - 1, y, 0x25B6, cur, RGB_DEFAULT, ATTR_BOLD);
+    double v = pe_value((double)a->p.pos, cursor_dim(a), a->p.d, a->p.base);
+    rgb bg = cmap_diverging(a->palette, v);
+    canvas_put(c, x, y, 0x25CF, ink_on(bg), bg, ATTR_BOLD);
+}
+
+/* ---- drawing: margin, axis, legend ----------------------------------- */
+
+static void draw_dim_label(const struct app *a, canvas *c,
+                           const struct heat_layout *L, int y, int dim)
+{
+    char lam[16] = "";
+    rgb fg = ui_color(a->palette, dim == cursor_dim(a) ? UI_ACCENT : UI_DIM);
+    canvas_printf(c, 0, y, L->map_x - 1, fg, RGB_DEFAULT, 0, "d%*d", L->dimw,
+                  dim);
+    if (dim % 2 && L->g.bh > 1)
+        return;                         /* the band's sin row above says it */
+    fmt_lambda(pe_wavelength(dim / 2, a->p.d, a->p.base), lam, sizeof lam);
+    /* ASCII has no lambda; a bare 'l' would read as a digit 1 */
+    canvas_printf(c, 1 + L->dimw + 2, y, L->map_x - 1 - (3 + L->dimw), fg,
+                  RGB_DEFAULT, 0, "%s %s", a->ascii ? "L" : "\xce\xbb", lam);
+}
+
+/*
+ * Dimension labels at the rows where a dimension starts: every band when
+ * bands are several rows tall, else every third row and the last one.
+ */
+static void draw_margin(const struct app *a, canvas *c,
+                        const struct heat_layout *L)
+{
+    const struct heat_geom *g = &L->g;
+    int last = -10, nrows = g->shown * g->bh;
+    for (int r = 0; r < nrows; r++) {
+        int top = pixel_dim(g, 2 * r), prev = pixel_dim(g, 2 * r - 1);
+        int starts = top != prev, every = g->bh > 1 ? 1 : 3;
+        if (!starts && g->bh > 1 && pixel_dim(g, 2 * r + 1) != top) {
+            top = pixel_dim(g, 2 * r + 1);      /* a dim starts mid-cell */
+            starts = 1;
+        }
+        if (!starts || (r % every && r != nrows - 1) || r - last < every)
+            continue;
+        draw_dim_label(a, c, L, L->map_y + r, top);
+        last = r;
+    }
+    int cy = dim_pixel(g, cursor_dim(a));
+    draw_dim_label(a, c, L, L->map_y + cy / 2, pixel_dim(g, cy));
+}
+
+/* Smallest step of 1, 2 or 5 times a power of ten that is >= min. */
+static int64_t nice_step(double min)
+{
+    int64_t p = 1;
+    for (;;) {
+        if (p >= min)
+            return p;
+        if (2 * p >= min)
+            return 2 * p;
+        if (5 * p >= min)
+            return 5 * p;
+        p *= 10;
+    }
+}
+
+/* Column where position p's label of w cells starts: at its tick, or
+ * centred on it when a position is several columns wide. */
+static int label_x(const struct heat_geom *g, int64_t p, int w)
+{
+    int x = cursor_col(g, p) - (g->m > 1 ? (w - 1) / 2 : 0);
+    if (x + w > g->ucols)
+        x = g->ucols - w;
+    return x < 0 ? 0 : x;
+}
+
+static void draw_tick(const struct app *a, canvas *c,
+                      const struct heat_layout *L, int64_t p, int lx)
+{
+    rgb fg = ui_color(a->palette, UI_AXIS);
+    if (L->ruler_y >= 0)
+        canvas_put(c, L->map_x + cursor_col(&L->g, p), L->ruler_y, 0x2534,
+                   fg, RGB_DEFAULT, 0);
+    canvas_printf(c, L->map_x + lx, L->label_y, -1, fg, RGB_DEFAULT, 0,
+                  "%lld", (long long)p);
+}
+
+/* Position ticks: round numbers that never overlap, and the last one. */
+static void draw_axis(const struct app *a, canvas *c,
+                      const struct heat_layout *L)
+{
+    const struct heat_geom *g = &L->g;
+    if (L->ruler_y >= 0)
+        canvas_hline(c, L->map_x, L->ruler_y, g->ucols,
+                     ui_color(a->palette, UI_AXIS));
+    if (L->label_y < 0)
+        return;
+    int64_t end = g->x0 + g->vis - 1;
+    int lw = ndigits(end);
+    int64_t step = nice_step((double)(lw + 2) * (double)g->k / g->m);
+    int endx = label_x(g, end, ndigits(end)), right = -2;
+    if (g->x0 % step && ndigits(g->x0) + 1 < endx) {
+        draw_tick(a, c, L, g->x0, 0);   /* where a scrolled window starts */
+        right = ndigits(g->x0);
+    }
+    for (int64_t p = ceil_div(g->x0, step) * step; p < end; p += step) {
+        int x = label_x(g, p, ndigits(p));
+        if (x > right + 1 && x + ndigits(p) + 1 < endx) {
+            draw_tick(a, c, L, p, x);
+            right = x + ndigits(p);
+        }
+    }
+    if (endx > right + 1 || end == g->x0)
+        draw_tick(a, c, L, end, endx);
+}
+
+/* What the axes mean, in the longest form that ends before x_end. */
+static void draw_axes_caption(const struct app *a, canvas *c,
+                              const struct heat_layout *L, int x_end)
+{
+    static const char *const cap[] = {
+        "x: position  y: dimension (\xe2\x96\x80 sin, \xe2\x96\x84 cos)",
+        "x: position  y: dimension", "x: pos  y: dim"
+    };
+    for (size_t i = 0; i < sizeof cap / sizeof cap[0]; i++) {
+        int x = x_end - 2 - text_width(cap[i]);  /* under the map if it can */
+        if (x >= 0) {
+            canvas_text(c, x < L->map_x ? x : L->map_x, L->legend_y, -1,
+                        cap[i], ui_color(a->palette, UI_DIM), RGB_DEFAULT, 0);
+            return;
+        }
+    }
+}
+
+/* The colour scale "-1 ....0.... +1 sin/cos value", right-aligned. */
+static void draw_legend(const struct app *a, canvas *c,
+                        const struct heat_layout *L, int w)
+{
+    int y = L->legend_y, sw = LEGEND_W;
+    const char *cap = " sin/cos value";
+    rgb fg = ui_color(a->palette, UI_DIM);
+    if (3 + sw + 3 + (int)strlen(cap) > w) {
+        sw = w - 6 - (int)strlen(cap);
+        if (sw < 5) {
+            sw = w - 6;
+            cap = "";
+        }
+        sw -= !(sw % 2);                /* odd, so that 0 is in the middle */
+        if (sw < 3)
+            return;
+    }
+    int x = w - (3 + sw + 3 + (int)strlen(cap));
+    draw_axes_caption(a, c, L, x);
+    x += canvas_text(c, x, y, 3, "-1 ", fg, RGB_DEFAULT, 0);
+    for (int i = 0; i < sw; i++)
+        paint_pixels(a, c, x + i, 2 * y, 2, -1.0 + 2.0 * i / (sw - 1));
+    rgb zero = cmap_diverging(a->palette, 0);
+    canvas_put(c, x + sw / 2, y, '0', ink_on(zero), zero, 0);
+    x += sw;
+    x += canvas_text(c, x, y, 3, " +1", fg, RGB_DEFAULT, 0);
+    canvas_text(c, x, y, -1, cap, fg, RGB_DEFAULT, 0);
+}
+
+/* ---- drawing: the inspector ------------------------------------------- */
+
+/*
+ * The value at the cursor as a formula with its numbers, in the longest
+ * form that fits w cells:
+ *   "PE(37, 6) = sin(37 × 10000^(-6/64)) = sin(15.60) = 0.1050",
+ *   "PE(37, 6) = sin(15.60) = 0.1050", "PE(37, 6) = 0.1050".
+ */
+static void inspector_formula(const struct app *a, int w, char *buf,
+                              size_t len)
+{
+    int dim = cursor_dim(a), i = dim / 2;
+    long long pos = (long long)a->p.pos;
+    double angle = (double)a->p.pos * pe_omega(i, a->p.d, a->p.base);
+    char base[32], ang[32], val[32];
+    fmt_base(a->p.base, base, sizeof base);
+    fmt4(angle, ang, sizeof ang);
+    fmt4(pe_value((double)a->p.pos, dim, a->p.d, a->p.base), val, sizeof val);
+    const char *fn = dim % 2 ? "cos" : "sin";
+    snprintf(buf, len, "PE(%lld, %d) = %s(%lld \xc3\x97 %s^(-%d/%d)) = "
+             "%s(%s) = %s", pos, dim, fn, pos, base, 2 * i, a->p.d, fn, ang,
+             val);
+    if (text_width(buf) > w)
+        snprintf(buf, len, "PE(%lld, %d) = %s(%s) = %s", pos, dim, fn, ang,
+                 val);
+    if (text_width(buf) > w)
+        snprintf(buf, len, "PE(%lld, %d) = %s", pos, dim, val);
+    if (text_width(buf) > w)
+        buf[0] = 0;
+}
+
+/* "band i=3  omega=0.4217 rad/pos  wavelength=14.90 pos" */
+static void inspector_band(const struct app *a, char *buf, size_t len)
+{
+    int i = cursor_dim(a) / 2;
+    char w[32], lam[32];
+    fmt4(pe_omega(i, a->p.d, a->p.base), w, sizeof w);
+    fmt4(pe_wavelength(i, a->p.d, a->p.base), lam, sizeof lam);
+    snprintf(buf, len, "band i=%d  omega=%s rad/pos  wavelength=%s pos", i,
+             w, lam);
+}
+
+/* What the cursor's cell shows when its column holds several positions. */
+static void inspector_column(const struct app *a, const struct heat_geom *g,
+                             char *buf, size_t len)
+{
+    int64_t p0, p1;
+    char v[32];
+    buf[0] = 0;
+    if (g->k == 1 || col_range(g, a->p.n, cursor_col(g, a->p.pos), &p0, &p1))
+        return;
+    fmt4(pe_value_mean(p0, p1, cursor_dim(a), a->p.d, a->p.base), v,
+         sizeof v);
+    snprintf(buf, len, "column pos %lld-%lld: mean %s", (long long)p0,
+             (long long)(p1 - 1), v);
+}
+
+/* Write parts after x while whole parts fit; returns the new x. */
+static int put_parts(canvas *c, int x, int y, int w, const char *const *parts,
+                     int n, rgb fg)
+{
+    for (int i = 0; i < n; i++) {
+        int pw = text_width(parts[i]);
+        if (!parts[i][0] || x + 3 + pw > w)
+            continue;
+        canvas_text(c, x, y, -1, "   ", fg, RGB_DEFAULT, 0);
+        x += 3 + canvas_text(c, x + 3, y, -1, parts[i], fg, RGB_DEFAULT, 0);
+    }
+    return x;
+}
+
+static void draw_inspector(const struct app *a, canvas *c,
+                           const struct heat_layout *L, int w)
+{
+    char f[256], b[160], col[160];
+    rgb fg = ui_color(a->palette, UI_TEXT);
+    inspector_formula(a, w, f, sizeof f);
+    inspector_band(a, b, sizeof b);
+    inspector_column(a, &L->g, col, sizeof col);
+    const char *rest[2] = { b, col };
+    int y = L->insp_y, x = canvas_text(c, 0, y, w, f, fg, RGB_DEFAULT,
+                                       ATTR_BOLD);
+    if (L->insp_n > 1) {
+        x = -3;
+        y++;
+    }
+    put_parts(c, x, y, w, rest, 2, ui_color(a->palette, UI_DIM));
+}
+
+/* ---- the hint for the status line -------------------------------------- */
+
+static void make_hint(const struct heat_geom *g, char *hint, size_t len)
+{
+    char rows[64] = "", ord[16];
+    int n;
+    if (g->m > 1)
+        n = snprintf(hint, len, "1 pos = %d cols", g->m);
+    else
+        n = snprintf(hint, len, "1 col = %lld pos", (long long)g->k);
+    if (g->s > 1) {
+        fmt_ordinal(g->s, ord, sizeof ord);
+        snprintf(rows, sizeof rows, ", every %s band", ord);
+    }
+    if (g->shown < g->nb) {
+        int d0 = 2 * grid_band(g, g->j0);
+        int d1 = 2 * grid_band(g, g->j0 + g->shown - 1) + 1;
+        size_t l = strlen(rows);
+        snprintf(rows + l, sizeof rows - l, ", dims %d-%d", d0, d1);
+    }
+    if (n >= 0 && (size_t)n < len)
+        snprintf(hint + n, len - (size_t)n, "%s", rows);
+}
+
+/* ---- the view -------------------------------------------------------- */
+
+static void heat_draw(const struct app *a, canvas *c, char *hint,
+                      size_t hintlen)
+{
+    struct heat_layout L;
+    if (hintlen)
+        hint[0] = 0;
+    if (c->w < 1 || c->h < 1 || a->p.d < 2 || a->p.n < 1)
+        return;
+    layout_make(&L, a, c->w, c->h);
+    if (hintlen)
+        make_hint(&L.g, hint, hintlen);
+    if (L.g.rows < 1 || L.g.cols < 1)
+        return;
+    for (int slot = 0; slot < L.g.shown; slot++)
+        draw_band(a, c, &L, slot);
+    if (L.map_x > 0)
+        draw_margin(a, c, &L);
+    draw_axis(a, c, &L);
+    if (L.legend_y >= 0)
+        draw_legend(a, c, &L, c->w);
+    if (L.insp_y >= 0)
+        draw_inspector(a, c, &L, c->w);
+    draw_cursor(a, c, &L);
+}
+
+/* ---- keys ------------------------------------------------------------ */
+
+static void move_pos(struct app *a, int64_t delta)
+{
+    a->p.pos = clamp64(a->p.pos + delta, 0, a->p.n - 1);
+    a->pos_frac = 0;
+}
+
+/* One pixel row up or down among the dimensions shown. */
+static void move_dim(struct app *a, const struct heat_geom *g, int dir)
+{
+    int dim = cursor_dim(a), j = grid_index(g, dim / 2), cos = dim % 2;
+    if (g->s == 1)
+        dim += dir;
+    else if (dir > 0)
+        dim = cos ? (j + 1 < g->nb ? 2 * grid_band(g, j + 1) : dim)
+                  : 2 * grid_band(g, j) + 1;
+    else
+        dim = cos ? 2 * grid_band(g, j)
+                  : (j > 0 ? 2 * grid_band(g, j - 1) + 1 : dim);
+    a->heat.dim = dim < 0 ? 0 : dim >= a->p.d ? a->p.d - 1 : dim;
+}
+
+/* A page of rows up or down, keeping sin or cos. */
+static void page_dim(struct app *a, const struct heat_geom *g, int dir)
+{
+    int dim = cursor_dim(a), page = g->shown > 1 ? g->shown - 1 : 1;
+    int j = (int)clamp64(grid_index(g, dim / 2) + (int64_t)dir * page, 0,
+                         g->nb - 1);
+    a->heat.dim = 2 * grid_band(g, j) + dim % 2;
+}
+
+/* Zoom by dz around the cursor: the window is centred on it again. */
+static void zoom_by(struct app *a, int dz)
+{
+    struct heat_layout L;
+    layout_screen(&L, a);
+    int z = L.g.zoom + dz;
+    int zmax = zoom_max(a->p.n, band_step0(L.g.half, L.g.rows));
+    if (z < 0 || z > zmax) {
+        app_msg(a, 0, "zoom stays at %s", z < 0 ? "the whole sequence"
+                                                : "its closest");
+        return;
+    }
+    a->heat.zoom = z;
+    layout_screen(&L, a);
+    a->heat.x0 = a->p.pos - L.g.vis / 2;
+    int j = grid_index(&L.g, cursor_dim(a) / 2) - L.g.shown / 2;
+    a->heat.dim0 = 2 * grid_band(&L.g, j < 0 ? 0 : j);
+}
+
+/* A click on the map moves the cursor there. */
+static int click(struct app *a, const struct heat_layout *L)
+{
+    int col = a->mouse_x - L->map_x, py = 2 * (a->mouse_y - L->map_y);
+    int64_t p0, p1;
+    int dim = pixel_dim(&L->g, py);
+    if (col_range(&L->g, a->p.n, col, &p0, &p1) || dim < 0 ||
+        a->mouse_y - L->map_y >= L->g.rows)
+        return 0;
+    a->p.pos = p0;
+    a->heat.dim = dim;
+    return 1;
+}
+
+static int key_move(struct app *a, const struct heat_layout *L, int key)
+{
+    const struct heat_geom *g = &L->g;
+    int64_t fast = g->vis / 8 > g->k ? g->vis / 8 : g->k;
+    switch (key) {
+    case PK_LEFT: case 'h':   move_pos(a, -g->k); break;
+    case PK_RIGHT: case 'l':  move_pos(a, g->k); break;
+    case 'H':                 move_pos(a, -fast); break;
+    case 'L':                 move_pos(a, fast); break;
+    case PK_HOME:             move_pos(a, -a->p.n); break;
+    case PK_END:              move_pos(a, a->p.n); break;
+    case PK_UP: case 'k':     move_dim(a, g, -1); break;
+    case PK_DOWN: case 'j':   move_dim(a, g, 1); break;
+    case PK_PGUP: case 'K':   page_dim(a, g, -1); break;
+    case PK_PGDN: case 'J':   page_dim(a, g, 1); break;
+    case '+': case '=':       zoom_by(a, 1); break;
+    case '-':                 zoom_by(a, -1); break;
+    case PK_MOUSE:            return click(a, L);
+    default:                  return 0;
+    }
+    return 1;
+}
+
+static int heat_key(struct app *a, int key)
+{
+    struct heat_layout L;
+    layout_screen(&L, a);
+    if (!key_move(a, &L, key))
+        return 0;
+    layout_screen(&L, a);               /* store where the window went */
+    a->heat.x0 = L.g.x0;
+    a->heat.dim0 = 2 * grid_band(&L.g, L.g.j0);
+    return 1;
+}
+
+/* ---- for tests (heatmap.h) -------------------------------------------- */
+
+int heatmap_col_range(const struct app *a, int col, int ncols, int npix,
+                      int64_t *p0, int64_t *p1)
+{
+    struct heat_geom g;
+    geom_make(&g, a, ncols, npix / 2);
+    return col_range(&g, a->p.n, col, p0, p1);
+}
+
+int heatmap_pixel_dim(const struct app *a, int py, int ncols, int npix)
+{
+    struct heat_geom g;
+    geom_make(&g, a, ncols, npix / 2);
+    return pixel_dim(&g, py);
+}
+
+double heatmap_cell_value(const struct app *a, int col, int py, int ncols,
+                          int npix)
+{
+    struct heat_geom g;
+    int64_t p0, p1;
+    geom_make(&g, a, ncols, npix / 2);
+    int dim = pixel_dim(&g, py);
+    if (dim < 0 || col_range(&g, a->p.n, col, &p0, &p1))
+        return NAN;
+    double ms, mc;
+    pe_range_mean(pe_omega(dim / 2, a->p.d, a->p.base), p0, p1, &ms, &mc);
+    return dim % 2 ? mc : ms;
+}
+
+void heatmap_map_rect(const struct app *a, int w, int h, int *x, int *y,
+                      int *cols, int *rows)
+{
+    struct heat_layout L;
+    layout_make(&L, a, w, h);
+    *x = L.map_x;
+    *y = L.map_y;
+    *cols = L.g.cols;
+    *rows = L.g.rows;
+}
+
+/* ---- the view's keys and card ------------------------------------------ */
+
+/* Help rows: one labelled row per pair of keys (aliases have no label). */
+static const struct keybind HEAT_KEYS[] = {
+    { PK_LEFT,  ACT_VIEW_KEY, "\xe2\x86\x90 \xe2\x86\x92 h l",
+      "one column left / right" },
+    { PK_RIGHT, ACT_VIEW_KEY, NULL, NULL },
+    { 'h',      ACT_VIEW_KEY, NULL, NULL },
+    { 'l',      ACT_VIEW_KEY, NULL, NULL },
+    { PK_UP,    ACT_VIEW_KEY, "\xe2\x86\x91 \xe2\x86\x93 k j",
+      "one dimension up / down" },
+    { PK_DOWN,  ACT_VIEW_KEY, NULL, NULL },
+    { 'k',      ACT_VIEW_KEY, NULL, NULL },
+    { 'j',      ACT_VIEW_KEY, NULL, NULL },
+    { 'H',      ACT_VIEW_KEY, "H L", "a bigger step left / right" },
+    { 'L',      ACT_VIEW_KEY, NULL, NULL },
+    { 'K',      ACT_VIEW_KEY, "K J PgUp PgDn", "page up / down" },
+    { 'J',      ACT_VIEW_KEY, NULL, NULL },
+    { PK_PGUP,  ACT_VIEW_KEY, NULL, NULL },
+    { PK_PGDN,  ACT_VIEW_KEY, NULL, NULL },
+    { PK_HOME,  ACT_VIEW_KEY, "Home End", "first / last position" },
+    { PK_END,   ACT_VIEW_KEY, NULL, NULL },
+    { '+',      ACT_VIEW_KEY, "+ -", "zoom in / out" },
+    { '=',      ACT_VIEW_KEY, NULL, NULL },
+    { '-',      ACT_VIEW_KEY, NULL, NULL },
+    { 0,        ACT_NONE,     NULL, NULL }
+};
+
+const struct view VIEW_HEATMAP_DEF = {
+    .name = "heatmap",
+    .title = "PE heatmap",
+    .draw = heat_draw,
+    .key = heat_key,
+    .keys = HEAT_KEYS,
+    .about =
+        "Columns are positions, rows are frequency bands: the upper half of "
+        "a row is the band's sine dimension (2i), the lower half its cosine "
+        "(2i+1); the strip at the bottom gives the colour scale from -1 to "
+        "+1. Fast bands (short wavelength \xce\xbb) sit at the top and change "
+        "from one position to the next; slow bands at the bottom barely "
+        "move. A column that holds many positions shows their exact mean, "
+        "so a fast band fades towards 0 there instead of showing stripes "
+        "that are not in the data.",
+};

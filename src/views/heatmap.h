@@ -1,0 +1,39 @@
+/*
+ * heatmap.h - what the heatmap view shows where, exposed so tests can
+ * check the picture against the formula.
+ *
+ * The map is ncols x (npix / 2) cells; pixel row py (0 .. npix-1) is one
+ * half of a half-block cell.  A column holds a run of positions [p0, p1)
+ * (or, when positions are fewer than columns, one position drawn several
+ * columns wide); a pixel row holds one dimension.  Both follow the
+ * cursor, zoom and scroll in a->heat exactly as the view draws them.
+ */
+#ifndef PEVIZ_VIEWS_HEATMAP_H
+#define PEVIZ_VIEWS_HEATMAP_H
+
+#include <stdint.h>
+
+#include "app.h"
+
+/* Positions [*p0, *p1) shown by map column col; 0, or -1 if it is empty. */
+int heatmap_col_range(const struct app *a, int col, int ncols, int npix,
+                      int64_t *p0, int64_t *p1);
+
+/* Dimension shown by pixel row py, or -1 if that pixel row is empty. */
+int heatmap_pixel_dim(const struct app *a, int py, int ncols, int npix);
+
+/*
+ * The value the cell shows: the exact mean of PE(p, dim) over the
+ * column's positions (closed form, never a sample).  NAN when empty.
+ */
+double heatmap_cell_value(const struct app *a, int col, int py, int ncols,
+                          int npix);
+
+/*
+ * Where the map lies in a view area of w x h cells (the screen minus the
+ * status line): its corner (*x, *y) and size in cells.
+ */
+void heatmap_map_rect(const struct app *a, int w, int h, int *x, int *y,
+                      int *cols, int *rows);
+
+#endif

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Golden snapshots: render every case of cases.txt with `peviz --snapshot`
+# and compare it byte for byte with the stored frame NAME.txt.  A
+# difference prints a diff (escapes made visible) and fails.  Regenerate
+# on purpose with `make golden` (tests/golden/regen.sh), never from here.
+set -u
+cd "$(dirname "$0")/../.."
+: "${PEVIZ:=./peviz}"
+dir=tests/golden
+pass=0 fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+while IFS='|' read -r name args; do
+    case $name in '' | '#'*) continue ;; esac
+    want=$dir/$name.txt
+    if [ ! -f "$want" ]; then
+        echo "golden $name: no $want (run: make golden)"
+        fail=$((fail + 1)); continue
+    fi
+    # shellcheck disable=SC2086  # the arguments are separate words
+    if ! "$PEVIZ" --snapshot $args >"$tmp/got" 2>"$tmp/err"; then
+        echo "golden $name: peviz --snapshot $args failed:"; cat "$tmp/err"
+        fail=$((fail + 1)); continue
+    fi
+    if cmp -s "$want" "$tmp/got"; then
+        pass=$((pass + 1))
+    else
+        echo "golden $name: differs from $want (peviz --snapshot $args)"
+        diff -u "$want" "$tmp/got" | head -n 60 | sed 's/\x1b/^[/g'
+        fail=$((fail + 1))
+    fi
+done <"$dir/cases.txt"
+
+if [ $((pass + fail)) -eq 0 ]; then
+    echo "golden: no cases in $dir/cases.txt"; fail=1
+fi
+echo "golden: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
