@@ -292,6 +292,19 @@ int cli_parse(struct cli *c, int argc, char **argv)
     return check_final(c, pos_arg);
 }
 
+/* One key table for --help: labelled rows only (the rest are aliases). */
+static void print_keys(FILE *f, const char *title, const struct keybind *k)
+{
+    if (!k)
+        return;
+    fprintf(f, "\n%s:\n", title);
+    for (; k->key; k++)
+        if (k->label) {
+            int pad = 15 - text_width(k->label);   /* cells, not bytes */
+            fprintf(f, "  %s%*s %s\n", k->label, pad > 0 ? pad : 0, "", k->help);
+        }
+}
+
 void cli_usage(FILE *f)
 {
     fputs("usage: peviz [options]           explore positional encodings\n"
@@ -307,9 +320,10 @@ void cli_usage(FILE *f)
                  OPTS[i].arg ? OPTS[i].arg : "", OPTS[i].has_arg == 2 ? "]" : "");
         fprintf(f, "  %-26s %s\n", left, OPTS[i].help);
     }
-    fputs("\nkeys:\n", f);
-    for (const struct keybind *k = KEYS_GLOBAL; k->key; k++)
-        if (k->label)
-            fprintf(f, "  %-10s %s\n", k->label, k->help);
-    fputs("\nEach view lists its own keys in its help card (press ?).\n", f);
+    print_keys(f, "keys in every view", KEYS_GLOBAL);
+    for (int v = 0; v < VIEW_COUNT; v++) {
+        char title[64];
+        snprintf(title, sizeof title, "keys in the %s view", VIEWS[v]->name);
+        print_keys(f, title, VIEWS[v]->keys);
+    }
 }

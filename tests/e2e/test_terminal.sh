@@ -55,11 +55,11 @@ session() {
     expect "still answers keys after resizing" 'd_model=128'
     keys C-l
     expect "Ctrl-L redraws" 'd_model=128'
-    check "help not shown before ?" screen_lacks 'halve d_model'
+    check "help not shown before ?" screen_lacks 'any key closes this card'
     keys '?'
-    expect "? shows the help card" 'halve d_model'
+    expect "? shows the help card" 'any key closes this card'
     keys Escape
-    check "any key closes the help card" wait_gone 'halve d_model'
+    check "any key closes the help card" wait_gone 'any key closes this card'
     keys q
     exits_clean "q" 0
 }

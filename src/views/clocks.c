@@ -1,0 +1,961 @@
+/*
+ * clocks.c - the clocks view: one clock face per frequency band.
+ *
+ * Band i of a sinusoidal PE is a hand turning omega_i radians per
+ * position.  Its angle at a position is pos * omega_i, from 3 o'clock,
+ * counter-clockwise, so the tip's horizontal reach is cos = PE(pos, 2i+1)
+ * and its height is sin = PE(pos, 2i).  A big face shows the band under
+ * the cursor; a table of small faces shows many bands at once with their
+ * numbers underneath; a strip shows pos in binary beside the fastest
+ * bands, the counter that a PE generalises.
+ *
+ * Layout stays fixed while pos moves (numbers in fixed-width fields), so
+ * an animated frame changes only hands, values and the counter.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app.h"
+#include "peviz/pe.h"
+#include "views/clocks.h"
+
+#define CLOCKS_PI 3.14159265358979323846
+
+#define LABEL_W 8           /* row labels of the table */
+#define VALUE_W 8           /* narrowest band column */
+#define NVALUES 7           /* i, dims, omega, lambda, sin, cos, turns */
+#define TOP_MIN 9           /* rows for the big face area at least */
+#define READOUT_MIN 46      /* columns for the text beside the big face */
+#define READOUT_LINES 12    /* rows the readout uses when it has them */
+#define BIG_MIN_W 64
+#define TEXT_MIN_W 20
+#define K_LIMIT PARAM_N_MAX /* |k| of the ghost hand */
+
+/* ---- pure parts ------------------------------------------------------- */
+
+void clocks_hand_end(double cx, double cy, double r, double angle,
+                     int *px, int *py)
+{
+    *px = (int)lround(cx + r * cos(angle));
+    *py = (int)lround(cy - r * sin(angle));   /* dots grow downwards */
+}
+
+int clocks_hand_len(int r)
+{
+    if (r <= 3)
+        return r > 1 ? r - 1 : r;
+    return r <= 8 ? r - 2 : r - r / 8;
+}
+
+/* Every other dot of a segment, so axes and guides read as dotted. */
+static void dotted(canvas *c, int x0, int y0, int x1, int y1, rgb col)
+{
+    int n = abs(x1 - x0) > abs(y1 - y0) ? abs(x1 - x0) : abs(y1 - y0);
+    for (int k = 0; k <= n; k += 2) {
+        double t = n ? (double)k / n : 0;
+        canvas_dot(c, (int)lround(x0 + t * (x1 - x0)),
+                   (int)lround(y0 + t * (y1 - y0)), col);
+    }
+}
+
+void clocks_face_draw(canvas *c, const struct clock_face *f)
+{
+    int len = clocks_hand_len(f->r), tx, ty;
+
+    clocks_hand_end(f->cx, f->cy, len, f->angle, &tx, &ty);
+    if (f->axes) {
+        dotted(c, f->cx - f->r, f->cy, f->cx + f->r, f->cy, f->axis);
+        dotted(c, f->cx, f->cy - f->r, f->cx, f->cy + f->r, f->axis);
+    }
+    canvas_circle(c, f->cx, f->cy, f->r, 1.0, f->ring);
+    if (f->ghost) {
+        int gx, gy;
+        clocks_hand_end(f->cx, f->cy, len, f->ghost_angle, &gx, &gy);
+        canvas_line(c, f->cx, f->cy, gx, gy, f->ghost_col);
+    }
+    canvas_line(c, f->cx, f->cy, tx, ty, f->hand);
+    if (f->axes) {
+        /* the tip's projections, as ticks on the axes: how far right (cos)
+         * and how high (sin).  Ticks, not guide lines, so that a frame of
+         * the sweep changes few cells. */
+        canvas_line(c, tx, f->cy - 2, tx, f->cy + 2, f->hand);
+        canvas_line(c, f->cx - 2, ty, f->cx + 2, ty, f->hand);
+    }
+    if (f->tip)
+        canvas_put(c, tx / 2, ty / 4, f->tip, f->hand, RGB_DEFAULT, ATTR_BOLD);
+}
+
+void clocks_band_info(const params *p, int i, struct clocks_band *b)
+{
+    double pos = (double)p->pos;
+
+    b->i = i;
+    b->omega = pe_omega(i, p->d, p->base);
+    b->lambda = pe_wavelength(i, p->d, p->base);
+    b->angle = pos * b->omega;
+    b->s = pe_value(pos, 2 * i, p->d, p->base);
+    b->c = pe_value(pos, 2 * i + 1, p->d, p->base);
+    b->turns = (long long)floor(b->angle / (2 * CLOCKS_PI));
+    b->slow = b->lambda > (double)p->n;
+}
+
+double clocks_deg_mod(double rad)
+{
+    double deg = fmod(rad, 2 * CLOCKS_PI) * (180.0 / CLOCKS_PI);
+    if (deg < 0)
+        deg += 360.0;
+    return deg >= 360.0 ? 0.0 : deg;
+}
+
+/* A value for "% .4f": what rounds to zero prints as 0.0000, not -0.0000. */
+static double shown(double v)
+{
+    return fabs(v) < 5e-5 ? 0.0 : v;
+}
+
+static int digits(long long v)
+{
+    int n = 1;
+    for (; v >= 10; v /= 10)
+        n++;
+    return n;
+}
+
+/*
+ * v with 4 significant digits in at most 8 cells: "0.3162", "6283" in
+ * 0.001 .. 9999, else "7.499e-4", "1.490e4": never cut short, so the
+ * table shows what was computed.
+ */
+static void fmt_sig4(double v, char *buf, size_t len)
+{
+    double a = fabs(v);
+
+    fmt_num(v, 4, buf, len);
+    if (!isfinite(v) || v == 0 || (a >= 1e-3 && a < 1e4 &&
+                                   strlen(buf) <= VALUE_W))
+        return;
+    /* one style for small and large values, the exponent without padding
+     * ("7.499e-04" would take 9 cells) */
+    int ex = (int)floor(log10(fabs(v)));
+    double m = v / pow(10.0, ex);
+    if (fabs(m) >= 9.9995) {            /* rounds up to 10.000 */
+        m /= 10;
+        ex++;
+    }
+    snprintf(buf, len, "%.3fe%d", m, ex);
+}
+
+/* Cells a band column needs: values, and "dims 2i,2i+1" of the last band. */
+static int value_width(int half)
+{
+    int dims = digits(2LL * (half - 1)) + 1 + digits(2LL * half - 1);
+    return dims > VALUE_W ? dims : VALUE_W;
+}
+
+static int table_height(int brows, int block_h)
+{
+    return brows * (block_h + 1) - 1;
+}
+
+/* The big face beside its readout, over the table. */
+static int layout_big(int w, int h, int half, int counter,
+                      struct clocks_layout *l)
+{
+    int need = (half + l->cpr - 1) / l->cpr;
+    /* a third of the height at least: a face worth the name */
+    int top_min = h / 3 > TOP_MIN ? h / 3 : TOP_MIN;
+    int bmax = (h - counter - top_min + 1) / (l->block_h + 1);
+    int fmax = (w - READOUT_MIN - 4) / 2;
+
+    if (w < BIG_MIN_W || bmax < 1 || fmax < TOP_MIN - 1)
+        return 0;
+    l->brows = need < bmax ? need : bmax;
+    l->top_h = h - counter - table_height(l->brows, l->block_h);
+    /* the "sin" label above, and a blank row under the face if it can */
+    l->face_rows = l->top_h - (l->top_h > TOP_MIN ? 2 : 1);
+    if (l->face_rows > fmax) {
+        /* the face cannot grow wider: keep the table close under it */
+        int keep = fmax + 2 > READOUT_LINES ? fmax + 2 : READOUT_LINES;
+        l->face_rows = fmax;
+        if (l->top_h > keep)
+            l->top_h = keep;
+    }
+    l->mode = CLOCKS_BIG;
+    return 1;
+}
+
+static int layout_small(int h, int half, int counter,
+                        struct clocks_layout *l)
+{
+    int need = (half + l->cpr - 1) / l->cpr;
+    int bmax = (h - counter + 1) / (l->block_h + 1);
+
+    if (bmax < 1)
+        return 0;
+    l->brows = need < bmax ? need : bmax;
+    l->top_h = h - counter - table_height(l->brows, l->block_h);
+    if (l->top_h > READOUT_LINES)
+        l->top_h = READOUT_LINES;
+    l->mode = CLOCKS_SMALL;
+    return 1;
+}
+
+void clocks_layout(int w, int h, int half, int ghost, int counter,
+                   struct clocks_layout *l)
+{
+    int vw = value_width(half);
+
+    memset(l, 0, sizeof *l);
+    l->label_w = LABEL_W;
+    l->counter_y = -1;
+    l->cpr = 1;
+    l->fr = h >= 22 ? 4 : 3;     /* 16 dots across draw a rounder face */
+    l->pitch = (vw > 2 * l->fr ? vw : 2 * l->fr) + 1;
+    l->block_h = l->fr + NVALUES + (ghost ? 1 : 0);
+    counter = counter ? 1 : 0;
+    if (half < 1)
+        half = 1;
+    if (w >= LABEL_W + l->pitch) {
+        l->cpr = (w - LABEL_W) / l->pitch;
+        if (l->cpr > half)
+            l->cpr = half;
+        if (layout_big(w, h, half, counter, l) ||
+            layout_small(h, half, counter, l)) {
+            l->tiles = l->cpr * l->brows;
+            if (l->tiles > half)
+                l->tiles = half;
+            l->counter_y = counter ? l->top_h : -1;
+            l->table_y = l->top_h + counter;
+            return;
+        }
+    }
+    l->cpr = 1;
+    if (w >= TEXT_MIN_W && h >= 2) {
+        l->mode = CLOCKS_TEXT;
+        l->counter_y = (counter && h >= 4) ? h - 1 : -1;
+        l->tiles = h - 1 - (l->counter_y >= 0);
+        if (l->tiles > half)
+            l->tiles = half;
+        l->table_y = 1;
+        return;
+    }
+    l->mode = CLOCKS_TOO_SMALL;
+}
+
+/* ---- which bands are shown -------------------------------------------- */
+
+/*
+ * The overview spreads the tiles evenly from band 0 to the last band,
+ * both included; zoomed in, tiles show consecutive bands from a start
+ * that keeps the cursor band in view.
+ */
+static int overview(const struct clocks_state *s, int half, int tiles)
+{
+    return s->zoom == 0 && half > tiles && tiles >= 2;
+}
+
+static int window_start(const struct clocks_state *s, int half, int tiles)
+{
+    int start = s->band0;
+    if (s->band < start)
+        start = s->band;
+    if (s->band >= start + tiles)
+        start = s->band - tiles + 1;
+    if (start > half - tiles)
+        start = half - tiles;
+    return start < 0 ? 0 : start;
+}
+
+static int tile_band(const struct clocks_state *s, int half, int tiles, int t)
+{
+    if (overview(s, half, tiles))
+        return (int)(((long long)t * (half - 1) * 2 + (tiles - 1)) /
+                     (2LL * (tiles - 1)));
+    return window_start(s, half, tiles) + t;
+}
+
+int clocks_tile_band(const struct clocks_state *s, int half, int tiles,
+                     int t)
+{
+    return tile_band(s, half, tiles, t);
+}
+
+/* The tile nearest to band in the overview. */
+static int tile_nearest(int band, int half, int tiles)
+{
+    return (int)(((long long)band * (tiles - 1) * 2 + (half - 1)) /
+                 (2LL * (half - 1)));
+}
+
+/* ---- drawing helpers -------------------------------------------------- */
+
+/* Symbols, with ASCII spellings for terminals without UTF-8. */
+struct syms {
+    const char *om, *lam, *pi, *deg, *dot, *ccw;
+};
+
+static const struct syms SYM_UTF8 = { "ω", "λ", "π", "°", "·", "↺" };
+static const struct syms SYM_ASCII = { "w", "lam", "pi", " deg", "*", "ccw" };
+
+struct ctx {
+    const struct app *a;
+    canvas *c;
+    const struct syms *sy;
+    struct clocks_layout l;
+    int half;
+    rgb text, dim, warn, accent, cursor, hand, ghost, axis;
+};
+
+static rgb rgb_shade(rgb c, double f)
+{
+    if (c == RGB_DEFAULT)
+        return c;
+    unsigned r = (c >> 16) & 0xff, g = (c >> 8) & 0xff, b = c & 0xff;
+    return RGB((unsigned)(r * f), (unsigned)(g * f), (unsigned)(b * f));
+}
+
+static void ctx_init(struct ctx *x, const struct app *a, canvas *c)
+{
+    enum palette p = a->palette;
+
+    memset(x, 0, sizeof *x);
+    x->a = a;
+    x->c = c;
+    x->sy = a->ascii ? &SYM_ASCII : &SYM_UTF8;
+    x->half = a->p.d / 2;
+    x->text = ui_color(p, UI_TEXT);
+    x->dim = ui_color(p, UI_DIM);
+    x->warn = ui_color(p, UI_WARN);
+    x->accent = ui_color(p, UI_ACCENT);
+    x->cursor = ui_color(p, UI_CURSOR);
+    /* hands in the terminal's own colour: the strongest contrast on any
+     * theme, and a moving hand then costs no colour changes on the wire */
+    x->hand = ui_color(p, UI_TEXT);
+    x->ghost = rgb_shade(ui_color(p, UI_PLOT_A), 0.75);
+    x->axis = ui_color(p, UI_AXIS);
+    clocks_layout(c->w, c->h, x->half, a->clocks.ghost, a->clocks.counter,
+                  &x->l);
+}
+
+/*
+ * Text that fits maxw: the first variant that fits whole, else the last
+ * one cut at a word boundary (never mid-word).  Variants end with NULL.
+ */
+static void text_fit(canvas *c, int x, int y, int maxw, rgb fg, int attr,
+                     const char *const *variants)
+{
+    const char *s = variants[0];
+    char buf[512];
+
+    if (maxw <= 0)
+        return;
+    for (int k = 0; variants[k]; k++) {
+        s = variants[k];
+        if (text_width(s) <= maxw) {
+            canvas_text(c, x, y, maxw, s, fg, RGB_DEFAULT, attr);
+            return;
+        }
+    }
+    snprintf(buf, sizeof buf, "%s", s);
+    /* cut at the last blank that leaves the rest fitting */
+    for (size_t n = strlen(buf); n > 0; n--) {
+        if (buf[n] == ' ' || buf[n] == 0) {
+            buf[n] = 0;
+            if (text_width(buf) <= maxw)
+                break;
+        }
+    }
+    canvas_text(c, x, y, maxw, buf, fg, RGB_DEFAULT, attr);
+}
+
+static void fit1(struct ctx *x, int px, int y, int maxw, rgb fg, int attr,
+                 const char *s)
+{
+    const char *v[2] = { s, NULL };
+    text_fit(x->c, px, y, maxw, fg, attr, v);
+}
+
+/* ---- the big face and its readout ------------------------------------- */
+
+static void big_face(struct ctx *x, const struct clocks_band *b)
+{
+    const struct app *a = x->a;
+    int fr = x->l.face_rows, fw = 2 * fr;
+    int dots = 4 * fr, fy = 1;
+    struct clock_face f = {
+        .cx = dots / 2 - 1, .cy = 4 * fy + dots / 2 - 1, .r = dots / 2 - 1,
+        .angle = b->angle, .ghost = a->clocks.ghost,
+        .ghost_angle = ((double)a->p.pos + (double)a->clocks.k) * b->omega,
+        .axes = 1, .ring = b->slow ? x->dim : x->cursor, .hand = x->hand,
+        .ghost_col = x->ghost, .axis = x->axis, .tip = a->ascii ? '@' : 0,
+    };
+
+    clocks_face_draw(x->c, &f);
+    /* axis names where the axes leave the face: cos right, sin up */
+    canvas_text(x->c, fw, fy + (dots / 2 - 1) / 4, 3, "cos", x->accent,
+                RGB_DEFAULT, ATTR_BOLD);
+    canvas_text(x->c, f.cx / 2 - 1 > 0 ? f.cx / 2 - 1 : 0, 0, 3, "sin",
+                x->accent, RGB_DEFAULT, ATTR_BOLD);
+    if (!a->ascii)
+        canvas_text(x->c, fw - 2, 0, 1, x->sy->ccw, x->dim, RGB_DEFAULT, 0);
+}
+
+struct rline {
+    char s[3][160];     /* long, medium, short */
+    rgb fg;
+    int attr;
+};
+
+static void rl_set(struct rline *r, rgb fg, int attr)
+{
+    memset(r, 0, sizeof *r);
+    r->fg = fg;
+    r->attr = attr;
+}
+
+/* Width of the turns field: enough for the most turns within n. */
+static int turns_width(const params *p, double omega)
+{
+    double most = floor((double)(p->n - 1) * omega / (2 * CLOCKS_PI));
+    return most < 1e17 ? digits((long long)most) : 18;
+}
+
+static int readout_band(struct ctx *x, const struct clocks_band *b,
+                        struct rline *out)
+{
+    const struct app *a = x->a;
+    const struct syms *sy = x->sy;
+    char om[32], lam[32], base[32], ang[32];
+    long long pos = (long long)a->p.pos;
+    int n = 0;
+
+    fmt_num(b->omega, 4, om, sizeof om);
+    fmt_num(b->lambda, 4, lam, sizeof lam);
+    fmt_num(b->angle, 6, ang, sizeof ang);
+    fmt_base(a->p.base, base, sizeof base);
+
+    rl_set(&out[n], x->text, ATTR_BOLD);
+    snprintf(out[n].s[0], 160,
+             "band i=%d of 0..%d: dims %d (sin) and %d (cos)", b->i,
+             x->half - 1, 2 * b->i, 2 * b->i + 1);
+    snprintf(out[n++].s[1], 160, "band i=%d of 0..%d: dims %d, %d", b->i,
+             x->half - 1, 2 * b->i, 2 * b->i + 1);
+    rl_set(&out[n], x->text, 0);
+    snprintf(out[n].s[0], 160, "%s = base^(-2i/d) = %s^(-%d/%d) = %s rad/pos",
+             sy->om, base, 2 * b->i, a->p.d, om);
+    snprintf(out[n++].s[1], 160, "%s = %s^(-%d/%d) = %s rad/pos", sy->om,
+             base, 2 * b->i, a->p.d, om);
+    rl_set(&out[n], b->slow ? x->warn : x->text, 0);
+    if (b->slow) {
+        snprintf(out[n].s[0], 160, "%s = 2%s/%s = %s pos > n=%lld: never one "
+                 "full turn in the sequence", sy->lam, sy->pi, sy->om, lam,
+                 (long long)a->p.n);
+        snprintf(out[n].s[1], 160, "%s = 2%s/%s = %s pos > n: no full turn",
+                 sy->lam, sy->pi, sy->om, lam);
+    } else {
+        snprintf(out[n].s[0], 160, "%s = 2%s/%s = %s pos (positions per turn)",
+                 sy->lam, sy->pi, sy->om, lam);
+        snprintf(out[n].s[1], 160, "%s = 2%s/%s = %s pos", sy->lam, sy->pi,
+                 sy->om, lam);
+    }
+    n++;
+    rl_set(&out[n], x->text, 0);
+    snprintf(out[n++].s[0], 160, "sin = % .4f (height)  = PE(%lld,%d)",
+             shown(b->s), pos, 2 * b->i);
+    rl_set(&out[n], x->text, 0);
+    snprintf(out[n++].s[0], 160, "cos = % .4f (reach)   = PE(%lld,%d)",
+             shown(b->c), pos, 2 * b->i + 1);
+    rl_set(&out[n], x->text, 0);
+    snprintf(out[n].s[0], 160,
+             "turns %*lld + %5.1f%s  (angle pos%s%s = %s rad)",
+             turns_width(&a->p, b->omega), b->turns, clocks_deg_mod(b->angle),
+             sy->deg, sy->dot, sy->om, ang);
+    snprintf(out[n++].s[1], 160, "turns %*lld + %5.1f%s",
+             turns_width(&a->p, b->omega), b->turns, clocks_deg_mod(b->angle),
+             sy->deg);
+    return n;
+}
+
+static int readout_ghost(struct ctx *x, const struct clocks_band *b,
+                         struct rline *out)
+{
+    const struct app *a = x->a;
+    const struct syms *sy = x->sy;
+    long k = a->clocks.k;
+    double kw = (double)k * b->omega;
+    char rad[32];
+
+    fmt_num(kw, 5, rad, sizeof rad);
+    rl_set(out, x->ghost, 0);
+    if (!a->clocks.ghost) {
+        rl_set(out, x->dim, 0);
+        snprintf(out->s[0], 160, "o: ghost at pos+k (k=%ld) shows "
+                 "PE(pos+k) = M_k PE(pos)", k);
+        snprintf(out->s[1], 160, "o: ghost hand at pos+k (k=%ld)", k);
+        return 1;
+    }
+    snprintf(out->s[0], 160, "ghost k=%ld: %5.1f%s ahead (k%s%s = %s rad), at "
+             "pos+k = %lld", k, clocks_deg_mod(kw), sy->deg, sy->dot, sy->om,
+             rad, (long long)a->p.pos + k);
+    snprintf(out->s[1], 160, "ghost k=%ld: %5.1f%s ahead (k%s%s = %s rad)", k,
+             clocks_deg_mod(kw), sy->deg, sy->dot, sy->om, rad);
+    snprintf(out->s[2], 160, "ghost k=%ld: %5.1f%s ahead", k,
+             clocks_deg_mod(kw), sy->deg);
+    return 1;
+}
+
+static int readout_legend(struct ctx *x, struct rline *out)
+{
+    const struct syms *sy = x->sy;
+    int n = 0;
+
+    rl_set(&out[n], x->dim, 0);
+    snprintf(out[n].s[0], 160, "hand angle = pos%s%s from 3 o'clock, turning "
+             "counter-clockwise", sy->dot, sy->om);
+    snprintf(out[n++].s[1], 160,
+             "angle pos%s%s: 0 = 3 o'clock, counter-clockwise",
+             sy->dot, sy->om);
+    rl_set(&out[n], x->dim, 0);
+    snprintf(out[n].s[0], 160, "tip: right = cos = PE(pos,2i+1), "
+             "up = sin = PE(pos,2i)");
+    snprintf(out[n++].s[1], 160, "right = cos = PE(pos,2i+1), up = sin");
+    rl_set(&out[n], x->dim, 0);
+    snprintf(out[n].s[0], 160, "%s>n: wavelength beyond n=%lld, the hand never "
+             "completes a turn", sy->lam, (long long)x->a->p.n);
+    snprintf(out[n++].s[1], 160, "%s>n: no full turn within n=%lld", sy->lam,
+             (long long)x->a->p.n);
+    rl_set(&out[n], x->dim, 0);
+    if (x->a->clocks.ghost) {
+        snprintf(out[n].s[0], 160, "table: %s in rad/pos, %s in positions, "
+                 "k%s in degrees mod 360", sy->om, sy->lam, sy->om);
+        snprintf(out[n].s[1], 160, "table: %s rad/pos, %s pos, k%s deg mod 360",
+                 sy->om, sy->lam, sy->om);
+    } else {
+        snprintf(out[n].s[0], 160, "table: %s in rad/pos, %s in positions",
+                 sy->om, sy->lam);
+    }
+    n++;
+    return n;
+}
+
+static void readout_draw(struct ctx *x, int rx, int rows,
+                         const struct clocks_band *b)
+{
+    struct rline lines[16];
+    int n = readout_band(x, b, lines);
+
+    n += readout_ghost(x, b, lines + n);
+    int legend = n, y = 0;
+    n += readout_legend(x, lines + n);
+    for (int k = 0; k < n && y < rows; k++) {
+        /* a blank line before the legend when there is room for it */
+        if (k == legend && rows >= n + 1)
+            y++;
+        const char *v[4] = { lines[k].s[0], NULL, NULL, NULL };
+        int m = 1;
+        for (int j = 1; j < 3; j++)
+            if (lines[k].s[j][0])
+                v[m++] = lines[k].s[j];
+        text_fit(x->c, rx, y++, x->c->w - rx, lines[k].fg, lines[k].attr, v);
+    }
+}
+
+/* ---- the table of small faces ----------------------------------------- */
+
+static void table_labels(struct ctx *x, int y)
+{
+    const struct syms *sy = x->sy;
+    char om[16], lam[16], kw[16];
+    const char *lab[NVALUES + 1];
+    int fr = x->l.fr, n = NVALUES + (x->a->clocks.ghost ? 1 : 0);
+
+    snprintf(om, sizeof om, "%s rad", sy->om);
+    snprintf(lam, sizeof lam, "%s pos", sy->lam);
+    snprintf(kw, sizeof kw, "k%s deg", sy->om);
+    lab[0] = "i"; lab[1] = "dims"; lab[2] = om; lab[3] = lam;
+    lab[4] = "sin"; lab[5] = "cos"; lab[6] = "turns"; lab[7] = kw;
+    for (int k = 0; k < n; k++)
+        canvas_text(x->c, 0, y + fr + k, LABEL_W - 1, lab[k], x->dim,
+                    RGB_DEFAULT, 0);
+}
+
+static void tile_draw(struct ctx *x, int px, int y, const struct clocks_band *b,
+                      int is_cursor)
+{
+    const struct app *a = x->a;
+    int fr = x->l.fr, vw = x->l.pitch - 1;
+    int fx = px + (vw - 2 * fr + 1) / 2, dots = 4 * fr;
+    char buf[32];
+    struct clock_face f = {
+        .cx = 2 * fx + dots / 2 - 1, .cy = 4 * y + dots / 2 - 1,
+        .r = dots / 2 - 1, .angle = b->angle, .ghost = a->clocks.ghost,
+        .ghost_angle = ((double)a->p.pos + (double)a->clocks.k) * b->omega,
+        .ring = is_cursor ? x->cursor : b->slow ? x->dim : x->accent,
+        .hand = x->hand, .ghost_col = x->ghost, .axis = x->axis,
+        .tip = a->ascii ? '@' : 0,
+    };
+    int ty = y + fr;
+
+    clocks_face_draw(x->c, &f);
+    canvas_printf(x->c, px, ty, vw, is_cursor ? x->cursor : x->text,
+                  RGB_DEFAULT, ATTR_BOLD | (is_cursor ? ATTR_REVERSE : 0),
+                  "%d", b->i);
+    canvas_printf(x->c, px, ty + 1, vw, x->text, RGB_DEFAULT, 0, "%d,%d",
+                  2 * b->i, 2 * b->i + 1);
+    fmt_sig4(b->omega, buf, sizeof buf);
+    canvas_text(x->c, px, ty + 2, vw, buf, x->text, RGB_DEFAULT, 0);
+    fmt_sig4(b->lambda, buf, sizeof buf);
+    canvas_text(x->c, px, ty + 3, vw, buf, b->slow ? x->warn : x->text,
+                RGB_DEFAULT, 0);
+    canvas_printf(x->c, px, ty + 4, vw, x->text, RGB_DEFAULT, 0, "% .4f",
+                  shown(b->s));
+    canvas_printf(x->c, px, ty + 5, vw, x->text, RGB_DEFAULT, 0, "% .4f",
+                  shown(b->c));
+    if (b->slow)
+        canvas_printf(x->c, px, ty + 6, vw, x->warn, RGB_DEFAULT, 0, "0 %s>n",
+                      x->sy->lam);
+    else
+        canvas_printf(x->c, px, ty + 6, vw, x->text, RGB_DEFAULT, 0, "%lld",
+                      b->turns);
+    if (a->clocks.ghost)
+        canvas_printf(x->c, px, ty + 7, vw, x->ghost, RGB_DEFAULT, 0, "%5.1f",
+                      clocks_deg_mod((double)a->clocks.k * b->omega));
+}
+
+static void table_draw(struct ctx *x)
+{
+    const struct clocks_state *s = &x->a->clocks;
+    const struct clocks_layout *l = &x->l;
+    struct clocks_band b;
+
+    for (int r = 0; r < l->brows; r++)
+        if (r * l->cpr < l->tiles)
+            table_labels(x, l->table_y + r * (l->block_h + 1));
+    for (int t = 0; t < l->tiles; t++) {
+        int band = tile_band(s, x->half, l->tiles, t);
+        int px = LABEL_W + (t % l->cpr) * l->pitch;
+        int y = l->table_y + (t / l->cpr) * (l->block_h + 1);
+        clocks_band_info(&x->a->p, band, &b);
+        tile_draw(x, px, y, &b, band == s->band);
+    }
+}
+
+/* ---- the binary counter ----------------------------------------------- */
+
+static int counter_bits(int64_t n)
+{
+    int bits = 1;
+    for (uint64_t v = (uint64_t)(n - 1); v > 1; v >>= 1)
+        bits++;
+    return bits;
+}
+
+static void counter_draw(struct ctx *x, int y)
+{
+    const params *p = &x->a->p;
+    int bits = counter_bits(p->n), px = LABEL_W;
+    char tail[160];
+
+    canvas_text(x->c, 0, y, LABEL_W - 1, "bits", x->dim, RGB_DEFAULT, 0);
+    for (int k = 0; k < bits && px < x->c->w; k++, px += 2) {
+        int on = (int)((p->pos >> k) & 1);
+        canvas_put(x->c, px, y, on ? '1' : '0', on ? x->hand : x->dim,
+                   RGB_DEFAULT, on ? ATTR_BOLD : 0);
+    }
+    snprintf(tail, sizeof tail, "pos in binary, lowest bit first: bit k "
+             "flips every 2^k positions, as band i turns every %s_i",
+             x->sy->lam);
+    const char *v[4] = { tail, "pos in binary, lowest bit first", "binary",
+                         NULL };
+    text_fit(x->c, px + 1, y, x->c->w - px - 1, x->dim, 0, v);
+}
+
+/* ---- the modes -------------------------------------------------------- */
+
+static void draw_big(struct ctx *x)
+{
+    struct clocks_band b;
+    int rx = 2 * x->l.face_rows + 4;    /* face, "cos", a blank */
+
+    clocks_band_info(&x->a->p, x->a->clocks.band, &b);
+    big_face(x, &b);
+    readout_draw(x, rx, x->l.top_h, &b);
+}
+
+/* Above the table: as much of the readout as the rows hold. */
+static void draw_small_top(struct ctx *x)
+{
+    struct clocks_band b;
+
+    if (x->l.top_h < 1)
+        return;
+    clocks_band_info(&x->a->p, x->a->clocks.band, &b);
+    readout_draw(x, 0, x->l.top_h, &b);
+}
+
+static void draw_text(struct ctx *x)
+{
+    const struct clocks_state *s = &x->a->clocks;
+    const struct syms *sy = x->sy;
+    char line[200], om[16], lam[16], lw[16], ow[16], turns[24];
+    struct clocks_band b;
+
+    snprintf(lw, sizeof lw, "%s pos", sy->lam);
+    snprintf(ow, sizeof ow, "%s rad/pos", sy->om);
+    snprintf(line, sizeof line, "%6s %7s %7s %7s %9s %9s  %s", "i", "sin",
+             "cos", "turns", lw, ow, "dims");
+    fit1(x, 0, 0, x->c->w, x->dim, 0, line);
+    for (int t = 0; t < x->l.tiles; t++) {
+        int band = tile_band(s, x->half, x->l.tiles, t);
+        clocks_band_info(&x->a->p, band, &b);
+        fmt_sig4(b.omega, om, sizeof om);
+        fmt_sig4(b.lambda, lam, sizeof lam);
+        if (b.slow)
+            snprintf(turns, sizeof turns, "0 %s>n", sy->lam);
+        else
+            snprintf(turns, sizeof turns, "%lld", b.turns);
+        snprintf(line, sizeof line, "%6d % .4f % .4f %7s %9s %9s  %d,%d",
+                 b.i, shown(b.s), shown(b.c), turns, lam, om, 2 * b.i,
+                 2 * b.i + 1);
+        fit1(x, 0, 1 + t, x->c->w, band == s->band ? x->cursor : x->text,
+             band == s->band ? ATTR_REVERSE : 0, line);
+    }
+    if (x->l.counter_y >= 0)
+        counter_draw(x, x->l.counter_y);
+}
+
+static void draw_too_small(struct ctx *x)
+{
+    const char *v[6] = { "clocks: too small, need 20x2",
+                         "too small, need 20x2", "need 20x2", "small", "!",
+                         NULL };
+    text_fit(x->c, 0, 0, x->c->w, x->warn, 0, v);
+}
+
+/* The status hint: which bands are shown.  (The status line itself shows
+ * the sweep speed while playing.) */
+static void hint_write(const struct ctx *x, char *hint, size_t len)
+{
+    const struct clocks_state *s = &x->a->clocks;
+    int tiles = x->l.tiles, half = x->half;
+
+    if (!hint || len == 0)
+        return;
+    hint[0] = 0;
+    if (tiles < 1)
+        return;
+    if (overview(s, half, tiles)) {
+        snprintf(hint, len, "%d of %d bands, evenly spread", tiles, half);
+    } else {
+        int a0 = tile_band(s, half, tiles, 0);
+        snprintf(hint, len, "bands %d..%d of %d%s", a0, a0 + tiles - 1, half,
+                 s->zoom && tiles < half ? " (- for overview)" : "");
+    }
+}
+
+/* What the keys need to know of the layout last shown: bands per row and
+ * per page.  Before the first frame, a typical 80x24 layout. */
+static struct { int cpr, tiles; } clocks_seen = { 8, 8 };
+
+static void clocks_draw(const struct app *a, canvas *c, char *hint,
+                        size_t hintlen)
+{
+    struct ctx x;
+
+    ctx_init(&x, a, c);
+    clocks_seen.cpr = x.l.cpr > 0 ? x.l.cpr : 1;
+    clocks_seen.tiles = x.l.tiles > 0 ? x.l.tiles : 1;
+    switch (x.l.mode) {
+    case CLOCKS_BIG:
+        draw_big(&x);
+        break;
+    case CLOCKS_SMALL:
+        draw_small_top(&x);
+        break;
+    case CLOCKS_TEXT:
+        draw_text(&x);
+        break;
+    default:
+        draw_too_small(&x);
+        break;
+    }
+    if (x.l.mode == CLOCKS_BIG || x.l.mode == CLOCKS_SMALL) {
+        if (x.l.counter_y >= 0)
+            counter_draw(&x, x.l.counter_y);
+        table_draw(&x);
+    }
+    hint_write(&x, hint, hintlen);
+}
+
+/* ---- keys and commands ------------------------------------------------ */
+
+static void band_set(struct app *a, int band)
+{
+    int half = a->p.d / 2, tiles = clocks_seen.tiles;
+    struct clocks_state *s = &a->clocks;
+
+    s->band = band < 0 ? 0 : band >= half ? half - 1 : band;
+    s->band0 = window_start(s, half, tiles < half ? tiles : half);
+}
+
+/* Move by dt tiles: in the overview from tile to tile, else band by band. */
+static void band_step(struct app *a, int dt)
+{
+    int half = a->p.d / 2, tiles = clocks_seen.tiles;
+    struct clocks_state *s = &a->clocks;
+
+    if (!overview(s, half, tiles)) {
+        band_set(a, s->band + dt);
+        return;
+    }
+    int t = tile_nearest(s->band, half, tiles);
+    int on = tile_band(s, half, tiles, t);
+    /* off a tile (after :band): the first step lands on the nearest one */
+    if (dt < 0 && on < s->band)
+        dt++;
+    if (dt > 0 && on > s->band)
+        dt--;
+    t += dt;
+    t = t < 0 ? 0 : t >= tiles ? tiles - 1 : t;
+    band_set(a, tile_band(s, half, tiles, t));
+}
+
+static void zoom_set(struct app *a, int zoom)
+{
+    struct clocks_state *s = &a->clocks;
+    int half = a->p.d / 2, tiles = clocks_seen.tiles;
+
+    s->zoom = zoom;
+    if (zoom) {
+        s->band0 = s->band - tiles / 2;
+        band_set(a, s->band);
+        app_msg(a, 0, "consecutive bands around band %d", s->band);
+    } else {
+        if (overview(s, half, tiles))
+            band_set(a, tile_band(s, half, tiles,
+                                  tile_nearest(s->band, half, tiles)));
+        app_msg(a, 0, "overview: bands spread evenly from fastest to slowest");
+    }
+}
+
+static int clocks_key(struct app *a, int key)
+{
+    struct clocks_state *s = &a->clocks;
+    int cpr = clocks_seen.cpr, page = clocks_seen.tiles;
+
+    switch (key) {
+    case PK_LEFT: case 'h':   band_step(a, -1); break;
+    case PK_RIGHT: case 'l':  band_step(a, 1); break;
+    case PK_UP: case 'k':     band_step(a, -cpr); break;
+    case PK_DOWN: case 'j':   band_step(a, cpr); break;
+    case PK_PGUP: case 'K':   band_set(a, s->band - page); break;
+    case PK_PGDN: case 'J':   band_set(a, s->band + page); break;
+    case 'H':                 band_set(a, 0); break;
+    case 'L':                 band_set(a, a->p.d / 2 - 1); break;
+    case '+': case '=':       zoom_set(a, 1); break;
+    case '-':                 zoom_set(a, 0); break;
+    case 'o':
+        s->ghost = !s->ghost;
+        app_msg(a, 0, s->ghost ? "ghost hand at pos+k, k=%ld (:k N sets k)"
+                               : "ghost hand off (k=%ld)", s->k);
+        break;
+    case 'c':
+        s->counter = !s->counter;
+        app_msg(a, 0, "binary counter %s", s->counter ? "on" : "off");
+        break;
+    default:
+        return 0;
+    }
+    return 1;
+}
+
+static int command_k(struct app *a, const char *arg)
+{
+    long k = 0;
+    const char *why = NULL;
+
+    if (parse_long(arg, &k, &why) == 0 && (k < -K_LIMIT || k > K_LIMIT))
+        why = "out of range";
+    if (why) {
+        app_msg(a, 1, ":k %.20s: %s; want a whole number -%ld..%ld", arg, why,
+                (long)K_LIMIT, (long)K_LIMIT);
+        return 1;
+    }
+    a->clocks.k = k;
+    a->clocks.ghost = 1;
+    app_msg(a, 0, "ghost hand at pos+k, k=%ld", k);
+    return 1;
+}
+
+static int command_band(struct app *a, const char *arg)
+{
+    long b = 0;
+    const char *why = NULL;
+    int half = a->p.d / 2;
+
+    if (parse_long(arg, &b, &why) == 0 && (b < 0 || b >= half))
+        why = "out of range";
+    if (why) {
+        app_msg(a, 1, ":band %.20s: %s; want 0..%d (d_model=%d has %d bands)",
+                arg, why, half - 1, a->p.d, half);
+        return 1;
+    }
+    band_set(a, (int)b);
+    app_msg(a, 0, "band %ld", b);
+    return 1;
+}
+
+static int clocks_command(struct app *a, const char *name, const char *arg)
+{
+    if (strcmp(name, "k") == 0)
+        return command_k(a, arg);
+    if (strcmp(name, "band") == 0 || strcmp(name, "i") == 0)
+        return command_band(a, arg);
+    return 0;
+}
+
+/* The keys clocks_key() takes; the help card lists them in this order. */
+static const struct keybind CLOCKS_KEYS[] = {
+    { PK_LEFT,  ACT_VIEW_KEY, "Left h",  "previous band" },
+    { 'h',      ACT_VIEW_KEY, NULL,      NULL },
+    { PK_RIGHT, ACT_VIEW_KEY, "Right l", "next band" },
+    { 'l',      ACT_VIEW_KEY, NULL,      NULL },
+    { PK_UP,    ACT_VIEW_KEY, "Up k",    "band one row up" },
+    { 'k',      ACT_VIEW_KEY, NULL,      NULL },
+    { PK_DOWN,  ACT_VIEW_KEY, "Down j",  "band one row down" },
+    { 'j',      ACT_VIEW_KEY, NULL,      NULL },
+    { PK_PGUP,  ACT_VIEW_KEY, "K PgUp",  "a page of bands back" },
+    { 'K',      ACT_VIEW_KEY, NULL,      NULL },
+    { PK_PGDN,  ACT_VIEW_KEY, "J PgDn",  "a page of bands on" },
+    { 'J',      ACT_VIEW_KEY, NULL,      NULL },
+    { 'H',      ACT_VIEW_KEY, "H",       "fastest band" },
+    { 'L',      ACT_VIEW_KEY, "L",       "slowest band" },
+    { '+',      ACT_VIEW_KEY, "+",       "consecutive bands" },
+    { '=',      ACT_VIEW_KEY, NULL,      NULL },
+    { '-',      ACT_VIEW_KEY, "-",       "all bands, evenly spread" },
+    { 'o',      ACT_VIEW_KEY, "o",       "ghost hand at pos+k (:k N)" },
+    { 'c',      ACT_VIEW_KEY, "c",       "binary counter of pos" },
+    { 0,        ACT_NONE,     NULL,      NULL }
+};
+
+const struct view VIEW_CLOCKS_DEF = {
+    .name = "clocks",
+    .title = "PE clocks",
+    .draw = clocks_draw,
+    .key = clocks_key,
+    .command = clocks_command,
+    .keys = CLOCKS_KEYS,
+    .about =
+        "Each band i of the encoding is a clock hand that turns omega_i = "
+        "base^(-2i/d) radians per position. At position pos the hand stands "
+        "at the angle pos*omega_i, measured from 3 o'clock and turning "
+        "counter-clockwise, so its tip is right by cos = PE(pos,2i+1) and up "
+        "by sin = PE(pos,2i). Fast bands (small i) spin like the low bits of "
+        "a binary counter; slow bands barely move, and those whose "
+        "wavelength 2*pi/omega_i exceeds n never finish one turn. The ghost "
+        "hand shows pos+k: every hand is turned by k*omega_i, the rotation "
+        "M_k that makes PE(pos+k) a linear function of PE(pos). Commands: "
+        ":k N sets the ghost offset, :band N picks a band.",
+};

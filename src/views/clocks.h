@@ -1,0 +1,102 @@
+/*
+ * clocks.h - the pure parts of the clocks view, shared with its tests.
+ *
+ * Band i of a sinusoidal PE is a clock: its hand stands at the angle
+ * pos * omega_i, measured from the +x axis (3 o'clock) and turning
+ * counter-clockwise, so the tip of a unit hand is
+ *   (x, y) = (cos, sin) = (PE(pos, 2i+1), PE(pos, 2i)).
+ * Screen dots grow downwards, hence the minus sign on y below.
+ */
+#ifndef PEVIZ_CLOCKS_H
+#define PEVIZ_CLOCKS_H
+
+#include <stdint.h>
+
+#include "canvas.h"
+#include "params.h"
+
+/*
+ * Tip of a hand of length r (dots) from the centre (cx, cy) at angle
+ * radians: (round(cx + r cos angle), round(cy - r sin angle)).
+ */
+void clocks_hand_end(double cx, double cy, double r, double angle,
+                     int *px, int *py);
+
+/* Length of the hand drawn in a face of rim radius r: a little inside
+ * the rim, so the tip never merges with it. */
+int clocks_hand_len(int r);
+
+/* One face, in braille dot coordinates of a canvas. */
+struct clock_face {
+    int cx, cy, r;          /* centre and rim radius, dots */
+    double angle;           /* hand angle, radians */
+    int ghost;              /* draw the ghost hand too */
+    double ghost_angle;
+    int axes;               /* the cos (horizontal) and sin (vertical) axes
+                               with the tip's projections on them */
+    rgb ring, hand, ghost_col, axis;
+    uint32_t tip;           /* 0, or a text glyph over the hand's tip: the
+                               ASCII rendering of braille shows dot counts
+                               only, so the tip would not stand out */
+};
+
+/* Draw the face: axes, ring, ghost hand, then the hand on top. */
+void clocks_face_draw(canvas *c, const struct clock_face *f);
+
+/* Everything the view prints about one band at one position. */
+struct clocks_band {
+    int i;
+    double omega;           /* rad per position */
+    double lambda;          /* wavelength, positions */
+    double angle;           /* pos * omega, radians (not reduced) */
+    double s, c;            /* PE(pos, 2i) = sin, PE(pos, 2i+1) = cos */
+    long long turns;        /* floor(angle / 2 pi): full turns made */
+    int slow;               /* lambda > n: no full turn within the sequence */
+};
+
+void clocks_band_info(const params *p, int i, struct clocks_band *b);
+
+/* Angle in degrees reduced to [0, 360). */
+double clocks_deg_mod(double rad);
+
+/* How the view uses the screen, from the largest to the smallest. */
+enum clocks_mode {
+    CLOCKS_TOO_SMALL = 0,   /* a short note */
+    CLOCKS_TEXT,            /* one line per band, no faces */
+    CLOCKS_SMALL,           /* table of small faces */
+    CLOCKS_BIG              /* a big face for the cursor band + the table */
+};
+
+struct clocks_layout {
+    enum clocks_mode mode;
+    int label_w;            /* row labels at the left of the table */
+    int fr;                 /* small face rows (its width is 2 fr cells) */
+    int pitch;              /* cells per band column */
+    int cpr;                /* bands per table row */
+    int brows;              /* table rows of bands */
+    int block_h;            /* faces + value rows of one table row */
+    int tiles;              /* bands shown at once */
+    int top_h;              /* rows above the counter / table */
+    int face_rows;          /* big face: rows (width 2 * face_rows) */
+    int counter_y;          /* row of the binary counter, -1: none */
+    int table_y;            /* first row of the table */
+};
+
+/*
+ * Lay out a w x h view for half bands, with the ghost row and the
+ * counter strip when asked.  Pure: the same input gives the same layout.
+ */
+void clocks_layout(int w, int h, int half, int ghost, int counter,
+                   struct clocks_layout *l);
+
+/*
+ * Band shown by tile t (0 .. tiles-1) when tiles are on screen.  Zoom 0
+ * with more bands than tiles: an even spread from band 0 to the last
+ * band, both included; otherwise consecutive bands from a start that
+ * keeps the cursor band (s->band) in view.
+ */
+struct clocks_state;
+int clocks_tile_band(const struct clocks_state *s, int half, int tiles,
+                     int t);
+
+#endif

@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# The clocks view in a real terminal (tmux): band keys, the ghost hand
+# and its ':k' command, the counter, zoom; Space animates the sweep (pos
+# advances) and stops it again, and once paused nothing at all is written.
+. "$(dirname "$0")/lib.sh"
+e2e_init test_clocks
+e2e_need_tmux
+
+size_of() { stat -c %s "$1" 2>/dev/null || echo 0; }
+
+# The position in the status line.
+status_pos() { capture | grep -o 'pos=[0-9]*' | tail -n 1 | cut -d= -f2; }
+
+# True once the status line shows a position other than $1.
+pos_moved() { local p; p=$(status_pos); [ -n "$p" ] && [ "$p" != "$1" ]; }
+
+# True when the status position is still $1 (for the paused check).
+pos_is() { [ "$(status_pos)" = "$1" ]; }
+
+# Output has stopped: the log did not grow for half a second.
+quiet() {
+    local a b
+    a=$(size_of "$1")
+    sleep 0.5
+    b=$(size_of "$1")
+    [ "$a" = "$b" ]
+}
+
+# One visible change and its redraw; true once the log has seen output.
+toggled() {
+    keys o
+    wait_for 'ghost k=' || return 1
+    keys o
+    wait_for 'o: ghost' || return 1
+    [ "$(size_of "$1")" -gt 0 ]
+}
+
+view_keys() {
+    start_peviz 80 24 --view clocks -d 8
+    expect "starts in the clocks view" 'PE clocks'
+    expect "big face with its cos axis label" 'cos'
+    expect "readout of band 0" 'band i=0 of 0..3'
+    expect "pos 0: sin 0 on the big face" 'sin =  0.0000'
+    expect "pos 0: cos 1 on the big face" 'cos =  1.0000'
+    keys l
+    expect "l picks the next band" 'band i=1 of 0..3'
+    keys Right
+    expect "Right picks the next band" 'band i=2 of 0..3'
+    keys h
+    expect "h goes back" 'band i=1 of 0..3'
+    keys o
+    expect "o shows the ghost hand" 'ghost k=1:'
+    keys : 'k 3' Enter
+    expect ":k 3 sets the ghost offset" 'ghost k=3:'
+    keys : 'k 12abc' Enter
+    expect ":k 12abc is refused with a reason" ':k 12abc: not a whole number'
+    check ":k 12abc leaves k at 3" screen_has 'ghost k=3:'
+    keys c
+    expect "c shows the binary counter" 'lowest bit first'
+    keys D D D
+    expect "D D D: d_model=64" 'd_model=64'
+    expect "overview of 32 bands" 'of 32 bands, evenly spread'
+    keys +
+    expect "+ zooms in to consecutive bands" 'consecutive bands around band 1'
+    check "+ shows bands 0..7 in a row" \
+        poll_until screen_has 'i       0        1        2        3'
+    for size in 10x4 1x1 30x6 160x48 80x24; do
+        t resize-window -t t -x "${size%x*}" -y "${size#*x}"
+        check "resize to $size" \
+            poll_until [ "$(pane_fmt '#{pane_width}x#{pane_height}')" = "$size" ]
+    done
+    expect "still drawing after the resizes" 'PE clocks'
+    keys q
+    if wait_for 'EXIT=' && [ "$(exit_line)" = "EXIT=0 TTY=restored" ]; then
+        pass "q leaves a restored terminal"
+    else
+        fail "q: wanted 'EXIT=0 TTY=restored', got '$(exit_line)'"
+    fi
+}
+
+sweep() {
+    local log="$TMPD/pane.log" p0 p1 s0 s1
+    : >"$log"
+    start_peviz 80 24 --view clocks -d 8
+    if ! wait_for 'PE clocks'; then
+        fail "sweep: did not start"
+        return
+    fi
+    p0=$(status_pos)
+    check "sweep: starts at pos=0" [ "$p0" = 0 ]
+    keys Space
+    check "Space animates: pos advances" poll_until pos_moved "$p0"
+    p1=$(status_pos)
+    check "Space animates: pos keeps advancing" poll_until pos_moved "$p1"
+    expect "status says the speed while playing" 'pos/s'
+    keys Space
+    expect "Space again pauses" 'sweep paused'
+    t pipe-pane -o -t t "cat >> $log"
+    # the pipe may start a moment late: toggle the ghost until bytes arrive
+    check "paused: redraws after keys reach the pipe" poll_until toggled "$log"
+    poll_until quiet "$log"
+    p1=$(status_pos)
+    s0=$(size_of "$log")
+    sleep 2      # the observation window, not a wait for a state
+    s1=$(size_of "$log")
+    check "paused: 0 bytes written in 2 s ($((s1 - s0)) seen)" [ "$s1" -eq "$s0" ]
+    check "paused: pos stays at $p1" pos_is "$p1"
+    keys q
+    check "sweep, then q" wait_for 'EXIT=0'
+}
+
+view_keys
+sweep
+stop
+e2e_done

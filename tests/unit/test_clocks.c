@@ -1,0 +1,466 @@
+/*
+ * test_clocks.c - the clocks view: hand geometry, the numbers it prints
+ * against the formulas, faces drawn where the angle says, the layout at
+ * every size, and its keys and ':' commands.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+#include "app.h"
+#include "canvas.h"
+#include "peviz/pe.h"
+#include "views/clocks.h"
+
+#define PI 3.14159265358979323846
+
+/* ---- helpers ------------------------------------------------------------ */
+
+/* Whether braille dot (px, py) is set in c. */
+static int dot_set(const canvas *c, int px, int py)
+{
+    static const unsigned BIT[4][2] = {
+        {0x01, 0x08}, {0x02, 0x10}, {0x04, 0x20}, {0x40, 0x80}
+    };
+    const cell *k = canvas_at(c, px / 2, py / 4);
+    if (!k || k->kind != CELL_BRAILLE)
+        return 0;
+    return (k->ch - 0x2800u) & BIT[py % 4][px % 2] ? 1 : 0;
+}
+
+/* Row y of c as UTF-8 (wide tails skipped). */
+static void row_text(const canvas *c, int y, char *buf, size_t len)
+{
+    size_t n = 0;
+    for (int x = 0; x < c->w; x++) {
+        const cell *k = canvas_at(c, x, y);
+        char u[8];
+        if (k->kind == CELL_WIDE_TAIL)
+            continue;
+        int m = utf8_encode(k->ch, u);
+        if (n + (size_t)m + 1 >= len)
+            break;
+        memcpy(buf + n, u, (size_t)m);
+        n += (size_t)m;
+    }
+    buf[n] = 0;
+}
+
+/* Whether any row of c contains s. */
+static int canvas_has(const canvas *c, const char *s)
+{
+    char row[4096];
+    for (int y = 0; y < c->h; y++) {
+        row_text(c, y, row, sizeof row);
+        if (strstr(row, s))
+            return 1;
+    }
+    return 0;
+}
+
+/* The row whose text starts with label (the table's row labels). */
+static int row_starting(const canvas *c, const char *label, char *buf,
+                        size_t len)
+{
+    for (int y = 0; y < c->h; y++) {
+        row_text(c, y, buf, len);
+        if (strncmp(buf, label, strlen(label)) == 0)
+            return y;
+    }
+    return -1;
+}
+
+static void draw(const struct app *a, canvas *c, int w, int h, char *hint,
+                 size_t hlen)
+{
+    canvas_init(c, w, h);
+    VIEW_CLOCKS_DEF.draw(a, c, hint, hlen);
+}
+
+static void app_clocks(struct app *a, int d, long pos)
+{
+    app_init(a);
+    a->view = VIEW_CLOCKS;
+    a->p.d = d;
+    a->p.pos = pos;
+}
+
+/* ---- the hand ------------------------------------------------------------ */
+
+/* The tip lies in the direction of the angle: right is 0, counter-
+ * clockwise is positive, and screen y grows downwards. */
+static void test_hand_end(void)
+{
+    int px, py;
+    double cx = 40, cy = 30, r = 20;
+
+    clocks_hand_end(cx, cy, r, 0, &px, &py);
+    CHECK(px == 60 && py == 30);                    /* 3 o'clock */
+    clocks_hand_end(cx, cy, r, PI / 2, &px, &py);
+    CHECK(px == 40 && py == 10);                    /* 12 o'clock: up */
+    clocks_hand_end(cx, cy, r, PI, &px, &py);
+    CHECK(px == 20 && py == 30);                    /* 9 o'clock */
+    clocks_hand_end(cx, cy, r, 3 * PI / 2, &px, &py);
+    CHECK(px == 40 && py == 50);                    /* 6 o'clock: down */
+
+    /* any angle: the tip is within half a dot of the exact point, so its
+     * direction from the centre is the angle */
+    for (int k = 0; k < 64; k++) {
+        double a = k * 0.7 - 10;
+        clocks_hand_end(cx, cy, r, a, &px, &py);
+        CHECK(fabs(px - (cx + r * cos(a))) <= 0.5);
+        CHECK(fabs(py - (cy - r * sin(a))) <= 0.5);
+        double back = atan2(cy - py, px - cx);
+        double diff = remainder(back - a, 2 * PI);
+        CHECK(fabs(diff) < 0.04);                   /* 0.5 / 20 rad */
+    }
+    CHECK(clocks_hand_len(21) < 21 && clocks_hand_len(21) > 15);
+    CHECK(clocks_hand_len(7) == 5);     /* small faces: clear of the rim */
+}
+
+/* The angle of band i at pos is pos * omega_i, with omega_i computed
+ * here from the formula; the hand drawn in a face ends in that direction. */
+static void test_band_angles(void)
+{
+    static const long POS[] = { 0, 1, 2, 3, 37, 100, 1000, 65535 };
+    params p;
+    params_default(&p);
+    p.d = 16;
+    p.n = 65536;
+    for (size_t k = 0; k < sizeof POS / sizeof POS[0]; k++) {
+        p.pos = POS[k];
+        for (int i = 0; i < p.d / 2; i++) {
+            struct clocks_band b;
+            double w = pow(10000.0, -2.0 * i / 16);
+            double ang = (double)POS[k] * w;
+            clocks_band_info(&p, i, &b);
+            CHECK_NEAR(b.omega, w, 1e-15);
+            CHECK_NEAR(b.angle, ang, 1e-9);
+            CHECK_NEAR(b.lambda, 2 * PI / w, 1e-9 * b.lambda);
+            CHECK_NEAR(b.s, sin(ang), 1e-12);
+            CHECK_NEAR(b.c, cos(ang), 1e-12);
+            CHECK(b.turns == (long long)floor(ang / (2 * PI)));
+            CHECK(b.slow == (2 * PI / w > 65536.0));
+
+            /* draw it: the dot at the expected tip is set */
+            canvas c;
+            canvas_init(&c, 30, 15);
+            struct clock_face f = {
+                .cx = 29, .cy = 29, .r = 24, .angle = b.angle,
+                .ring = 0x808080, .hand = 0xFF8000,
+            };
+            int tx, ty;
+            clocks_face_draw(&c, &f);
+            clocks_hand_end(29, 29, clocks_hand_len(24), ang, &tx, &ty);
+            CHECK(dot_set(&c, tx, ty));
+            CHECK(canvas_at(&c, tx / 2, ty / 4)->fg == 0xFF8000);
+            /* and the hand does not point the opposite way */
+            int ox, oy;
+            clocks_hand_end(29, 29, clocks_hand_len(24), ang + PI, &ox, &oy);
+            CHECK(!dot_set(&c, ox, oy));
+            canvas_free(&c);
+        }
+    }
+}
+
+static void test_deg_mod(void)
+{
+    CHECK_NEAR(clocks_deg_mod(0), 0, 1e-12);
+    CHECK_NEAR(clocks_deg_mod(PI), 180, 1e-9);
+    CHECK_NEAR(clocks_deg_mod(-PI / 2), 270, 1e-9);
+    CHECK_NEAR(clocks_deg_mod(37), fmod(37 * 180 / PI, 360), 1e-9);
+    CHECK(clocks_deg_mod(2 * PI) < 360);
+}
+
+/* ---- the view ------------------------------------------------------------- */
+
+/* At pos 0 every hand points at angle 0: sin 0, cos 1 everywhere, and the
+ * big face's tip is straight right of its centre. */
+static void test_pos0(void)
+{
+    struct app a;
+    canvas c;
+    char hint[256], row[4096];
+    struct clocks_layout l;
+
+    app_clocks(&a, 8, 0);
+    draw(&a, &c, 80, 23, hint, sizeof hint);
+    CHECK(canvas_has(&c, "sin =  0.0000"));
+    CHECK(canvas_has(&c, "cos =  1.0000"));
+    CHECK(row_starting(&c, "sin ", row, sizeof row) >= 0);
+    CHECK(strstr(row, " 0.0000   0.0000   0.0000   0.0000") != NULL);
+    CHECK(row_starting(&c, "cos ", row, sizeof row) >= 0);
+    CHECK(strstr(row, " 1.0000   1.0000   1.0000   1.0000") != NULL);
+    CHECK(row_starting(&c, "turns", row, sizeof row) >= 0);
+    CHECK(strstr(row, "0 λ>n") != NULL);            /* bands 2, 3: n=128 */
+
+    clocks_layout(80, 23, 4, 0, 0, &l);
+    CHECK(l.mode == CLOCKS_BIG);
+    int dots = 4 * l.face_rows, cx = dots / 2 - 1, cy = 4 + dots / 2 - 1;
+    int r = dots / 2 - 1, len = clocks_hand_len(r);
+    CHECK(dot_set(&c, cx + len, cy));               /* the tip */
+    CHECK(dot_set(&c, cx + len / 2, cy));           /* along the hand */
+    CHECK(canvas_has(&c, "cos"));
+    CHECK_STR(hint, "bands 0..3 of 4");
+    canvas_free(&c);
+
+    /* ASCII: braille turns into dot-count glyphs, so the tip gets a mark */
+    a.ascii = 1;
+    draw(&a, &c, 80, 23, hint, sizeof hint);
+    const cell *tip = canvas_at(&c, (cx + len) / 2, cy / 4);
+    CHECK(tip && tip->ch == '@');
+    CHECK(canvas_has(&c, "sin =  0.0000"));
+    CHECK(canvas_has(&c, "w rad"));
+    CHECK(!canvas_has(&c, "ω"));
+    canvas_free(&c);
+}
+
+/* d_model 8, pos 37: the printed values are the formula's. */
+static void test_pos37_values(void)
+{
+    struct app a;
+    canvas c;
+    char hint[256], row[4096], want[64];
+
+    app_clocks(&a, 8, 37);
+    a.clocks.band = 1;
+    draw(&a, &c, 80, 23, hint, sizeof hint);
+    snprintf(want, sizeof want, "sin = % .4f", sin(37 * 0.1));
+    CHECK(canvas_has(&c, want));                    /* band 1, w = 0.1 */
+    snprintf(want, sizeof want, "cos = % .4f", cos(37 * 0.1));
+    CHECK(canvas_has(&c, want));
+    CHECK(canvas_has(&c, "PE(37,2)"));
+    CHECK(canvas_has(&c, "PE(37,3)"));
+    CHECK(row_starting(&c, "sin ", row, sizeof row) >= 0);
+    for (int i = 0; i < 4; i++) {
+        snprintf(want, sizeof want, "% .4f", sin(37 * pow(10000, -i / 4.0)));
+        CHECK(strstr(row, want) != NULL);
+    }
+    CHECK(row_starting(&c, "turns", row, sizeof row) >= 0);
+    CHECK(strncmp(row + 8, "5 ", 2) == 0);          /* floor(37 / 2pi) */
+    canvas_free(&c);
+}
+
+/* The counter strip: pos in binary, lowest bit first, as many bits as
+ * n - 1 needs (37 = 100101b; n = 128: 7 bits). */
+static void test_counter(void)
+{
+    struct app a;
+    canvas c;
+    char hint[256], row[4096];
+
+    app_clocks(&a, 8, 37);
+    draw(&a, &c, 80, 23, hint, sizeof hint);
+    CHECK(row_starting(&c, "bits", row, sizeof row) < 0);   /* off */
+    canvas_free(&c);
+    a.clocks.counter = 1;
+    draw(&a, &c, 80, 23, hint, sizeof hint);
+    CHECK(row_starting(&c, "bits", row, sizeof row) >= 0);
+    CHECK(strncmp(row, "bits    1 0 1 0 0 1 0  ", 23) == 0);
+    canvas_free(&c);
+    a.p.pos = 64;
+    a.p.n = 1000;                                           /* 10 bits */
+    draw(&a, &c, 80, 23, hint, sizeof hint);
+    CHECK(row_starting(&c, "bits", row, sizeof row) >= 0);
+    CHECK(strncmp(row, "bits    0 0 0 0 0 0 1 0 0 0  ", 29) == 0);
+    canvas_free(&c);
+}
+
+/* Moving pos changes hands and values, never the labels or the layout. */
+static void test_stable_layout(void)
+{
+    struct app a;
+    canvas c1, c2;
+    char hint[256], r1[4096], r2[4096];
+    int changed = 0;
+
+    app_clocks(&a, 64, 37);
+    draw(&a, &c1, 80, 23, hint, sizeof hint);
+    a.p.pos = 38;
+    draw(&a, &c2, 80, 23, hint, sizeof hint);
+    for (int y = 0; y < 23; y++)
+        for (int x = 0; x < 80; x++) {
+            const cell *p = canvas_at(&c1, x, y), *q = canvas_at(&c2, x, y);
+            changed += p->ch != q->ch || p->fg != q->fg;
+        }
+    CHECK(changed > 0);
+    CHECK(changed < 240);           /* hands and numbers, not the screen */
+    static const char *const FIXED[] = { "i ", "dims", "ω rad", "λ pos" };
+    for (size_t k = 0; k < 4; k++) {
+        int y1 = row_starting(&c1, FIXED[k], r1, sizeof r1);
+        int y2 = row_starting(&c2, FIXED[k], r2, sizeof r2);
+        CHECK(y1 >= 0 && y1 == y2);
+        CHECK_STR(r1, r2);
+    }
+    canvas_free(&c1);
+    canvas_free(&c2);
+}
+
+/* Every size from 1x1 up draws something sensible and never crashes;
+ * the modes degrade in order as the screen shrinks. */
+static void test_sizes(void)
+{
+    struct app a;
+    char hint[256];
+    static const int D[] = { 2, 8, 64, 4096 };
+
+    for (size_t k = 0; k < sizeof D / sizeof D[0]; k++) {
+        app_clocks(&a, D[k], 5);
+        a.clocks.ghost = (int)(k & 1);
+        a.clocks.counter = 1;
+        for (int w = 1; w <= 170; w += (w < 24 ? 1 : 13))
+            for (int h = 1; h <= 50; h += (h < 14 ? 1 : 7)) {
+                canvas c;
+                draw(&a, &c, w, h, hint, sizeof hint);
+                CHECK(canvas_at(&c, 0, 0) != NULL);
+                canvas_free(&c);
+            }
+    }
+    struct clocks_layout l;
+    clocks_layout(80, 23, 32, 0, 1, &l);
+    CHECK(l.mode == CLOCKS_BIG);
+    CHECK(l.tiles == 8 && l.cpr == 8);
+    clocks_layout(160, 47, 32, 0, 1, &l);
+    CHECK(l.mode == CLOCKS_BIG && l.tiles == 32);
+    clocks_layout(50, 20, 32, 0, 1, &l);
+    CHECK(l.mode == CLOCKS_SMALL);
+    clocks_layout(80, 8, 32, 0, 1, &l);
+    CHECK(l.mode == CLOCKS_TEXT && l.tiles == 6);
+    clocks_layout(10, 3, 32, 0, 1, &l);
+    CHECK(l.mode == CLOCKS_TOO_SMALL);
+    clocks_layout(1, 1, 32, 0, 1, &l);
+    CHECK(l.mode == CLOCKS_TOO_SMALL);
+
+    canvas c;
+    app_clocks(&a, 64, 5);
+    draw(&a, &c, 10, 3, hint, sizeof hint);
+    CHECK(canvas_has(&c, "need 20x2"));
+    canvas_free(&c);
+}
+
+/* The overview includes the fastest and the slowest band, in order. */
+static void test_overview(void)
+{
+    struct clocks_state s;
+    memset(&s, 0, sizeof s);
+    for (int half = 2; half <= 300; half += 7)
+        for (int tiles = 2; tiles <= 40; tiles += 3) {
+            int prev = -1, ok = 1, n = half < tiles ? half : tiles;
+            for (int t = 0; t < n; t++) {
+                int b = clocks_tile_band(&s, half, n, t);
+                ok &= b > prev && b < half;
+                prev = b;
+            }
+            CHECK(ok);
+            CHECK(clocks_tile_band(&s, half, n, 0) == 0);
+            CHECK(clocks_tile_band(&s, half, n, n - 1) == half - 1);
+        }
+    /* zoomed in: consecutive, and the cursor band is among them */
+    s.zoom = 1;
+    s.band = 20;
+    s.band0 = 0;
+    CHECK(clocks_tile_band(&s, 32, 8, 7) == 20);
+    CHECK(clocks_tile_band(&s, 32, 8, 0) == 13);
+}
+
+/* ---- keys and commands ---------------------------------------------------- */
+
+static int key(struct app *a, int k)
+{
+    return VIEW_CLOCKS_DEF.key(a, k);
+}
+
+static void test_keys(void)
+{
+    struct app a;
+    canvas c;
+    char hint[256];
+
+    app_clocks(&a, 64, 37);
+    draw(&a, &c, 80, 23, hint, sizeof hint);    /* 8 tiles, evenly spread */
+    CHECK_STR(hint, "8 of 32 bands, evenly spread");
+    CHECK(key(&a, PK_RIGHT) && a.clocks.band == 4);
+    CHECK(key(&a, 'l') && a.clocks.band == 9);
+    CHECK(key(&a, 'h') && a.clocks.band == 4);
+    CHECK(key(&a, PK_LEFT) && a.clocks.band == 0);
+    CHECK(key(&a, PK_LEFT) && a.clocks.band == 0);      /* stays */
+    CHECK(key(&a, 'L') && a.clocks.band == 31);
+    CHECK(key(&a, 'H') && a.clocks.band == 0);
+    CHECK(key(&a, '+') && a.clocks.zoom == 1);
+    canvas_free(&c);
+    draw(&a, &c, 80, 23, hint, sizeof hint);
+    CHECK_STR(hint, "bands 0..7 of 32 (- for overview)");
+    CHECK(key(&a, PK_RIGHT) && a.clocks.band == 1);
+    CHECK(key(&a, PK_PGDN) && a.clocks.band == 9);
+    canvas_free(&c);
+    draw(&a, &c, 80, 23, hint, sizeof hint);
+    CHECK_STR(hint, "bands 2..9 of 32 (- for overview)");
+    CHECK(key(&a, PK_PGUP) && a.clocks.band == 1);
+    CHECK(key(&a, '-') && a.clocks.zoom == 0 && a.clocks.band == 0);
+    CHECK(key(&a, 'o') && a.clocks.ghost == 1);
+    CHECK(key(&a, 'o') && a.clocks.ghost == 0);
+    int cnt = a.clocks.counter;
+    CHECK(key(&a, 'c') && a.clocks.counter == !cnt);
+    CHECK(!key(&a, 'q'));                  /* global keys pass through */
+    CHECK(!key(&a, ' '));
+    a.playing = 1;
+    canvas_free(&c);
+    draw(&a, &c, 80, 23, hint, sizeof hint);
+    CHECK_STR(hint, "8 of 32 bands, evenly spread");  /* speed: status line */
+    canvas_free(&c);
+}
+
+static void test_commands(void)
+{
+    struct app a;
+    static const char *const BAD[] = {
+        "k 12abc", "k", "k nan", "k 1e3", "k 99999999999999999999",
+        "k 16777217", "k -16777217", "k 0x10", "k 3 4", "k \x1b[2J",
+    };
+
+    app_clocks(&a, 8, 37);
+    CHECK(app_command(&a, "k 5") == 0);
+    CHECK(a.clocks.k == 5 && a.clocks.ghost == 1 && !a.msg_error);
+    CHECK(app_command(&a, "k -3") == 0 && a.clocks.k == -3);
+    CHECK(app_command(&a, "k 16777216") == 0 && a.clocks.k == 16777216);
+    CHECK(app_command(&a, "k 4") == 0);
+    for (size_t i = 0; i < sizeof BAD / sizeof BAD[0]; i++) {
+        struct clocks_state before = a.clocks;
+        CHECK(app_command(&a, BAD[i]) == -1);
+        CHECK(a.msg_error == 1);
+        CHECK(strstr(a.msg, ":k") != NULL);
+        CHECK(memcmp(&before, &a.clocks, sizeof before) == 0);
+    }
+    CHECK(app_command(&a, "band 3") == 0 && a.clocks.band == 3);
+    CHECK(app_command(&a, "band 4") == -1 && a.clocks.band == 3);
+    CHECK(app_command(&a, "band -1") == -1 && a.msg_error);
+    CHECK(VIEW_CLOCKS_DEF.command(&a, "nosuch", "1") == 0);
+
+    /* the ghost: its lead k*omega in degrees, printed */
+    canvas c;
+    char hint[256], want[64];
+    a.clocks.band = 1;
+    draw(&a, &c, 80, 23, hint, sizeof hint);
+    snprintf(want, sizeof want, "ghost k=4: %5.1f°", 0.4 * 180 / PI);
+    CHECK(canvas_has(&c, want));
+    CHECK(canvas_has(&c, "kω deg"));
+    canvas_free(&c);
+}
+
+int main(void)
+{
+    test_hand_end();
+    test_band_angles();
+    test_deg_mod();
+    test_pos0();
+    test_pos37_values();
+    test_counter();
+    test_stable_layout();
+    test_sizes();
+    test_overview();
+    test_keys();
+    test_commands();
+    TEST_END("test_clocks");
+}
