@@ -11,6 +11,7 @@
 
 #include "app.h"
 #include "snapshot.h"
+#include "tour.h"
 
 #define SPEED_MIN 0.125
 #define SPEED_MAX 1048576.0
@@ -116,6 +117,10 @@ static void reset(struct app *a)
     a->low_bandwidth = keep.low_bandwidth;
     a->fps = keep.fps;
     a->view = keep.view;
+    a->tour = keep.tour;                /* tour: stays loaded (tour.h) */
+    a->tour_step = keep.tour_step;
+    a->tour_active = keep.tour_active;
+    a->tour_lang = keep.tour_lang;
     app_msg(a, 0, "reset to the defaults");
 }
 
@@ -167,7 +172,7 @@ static int do_action(struct app *a, enum action act)
         app_msg(a, 0, "palette %s", palette_name(a->palette));
         break;
     case ACT_TOUR:
-        app_msg(a, 1, "the guided tour is not built yet");
+        tour_begin(a);          /* tour: (re)start at step 1 (tour.h) */
         break;
     case ACT_REDRAW: case ACT_EXPORT:
         break;               /* the loop acts on these: it owns the screen */
@@ -226,6 +231,8 @@ enum action app_key(struct app *a, int key)
         return key == 'q' ? ACT_NONE : ACT_HELP;
     }
     a->msg[0] = 0;
+    if (tour_key(a, key))       /* tour: Enter, Backspace, Esc (tour.h) */
+        return ACT_TOUR;
     const struct view *v = VIEWS[a->view];
     if (v->key && v->key(a, key))
         return ACT_VIEW_KEY;
@@ -299,12 +306,14 @@ int app_command(struct app *a, const char *line)
         return 0;
     a->msg[0] = 0;
     a->msg_error = 0;
-    int r = global_command(a, name, arg);
-    if (r <= 0)
-        return r;
+    /* The view first: the compare view points :base and :d at its
+     * active pane. */
     const struct view *v = VIEWS[a->view];
     if (v->command && v->command(a, name, arg))
         return a->msg_error ? -1 : 0;
+    int r = global_command(a, name, arg);
+    if (r <= 0)
+        return r;
     char shown[24];
     size_t j = 0;
     for (const char *s = name; *s && j < 20; s++)

@@ -1,0 +1,195 @@
+/*
+ * layout.c - dimension layouts, lower-precision PE and the spectrum
+ * numbers (see layout.h for the definitions).
+ */
+#include <math.h>
+#include <string.h>
+
+#include "layout.h"
+#include "peviz/pe.h"
+
+#define TWO_PI 6.283185307179586476925286766559
+
+static const char *const LAYOUT_NAMES[LAYOUT_COUNT] = {
+    "interleaved", "concat", "half"
+};
+static const char *const PREC_NAMES[PREC_COUNT] = {
+    "f64", "f32", "bf16", "f16"
+};
+static const char *const MODE_NAMES[PANE_MODE_COUNT] = {
+    "heatmap", "spectrum", "profile", "diff"
+};
+
+static int name_find(const char *const *names, int count, const char *s)
+{
+    for (int i = 0; s && i < count; i++)
+        if (strcmp(s, names[i]) == 0)
+            return i;
+    return -1;
+}
+
+const char *layout_name(enum layout l)
+{
+    return (unsigned)l < LAYOUT_COUNT ? LAYOUT_NAMES[l] : "?";
+}
+
+int layout_parse(const char *s)
+{
+    return name_find(LAYOUT_NAMES, LAYOUT_COUNT, s);
+}
+
+const char *precision_name(enum precision p)
+{
+    return (unsigned)p < PREC_COUNT ? PREC_NAMES[p] : "?";
+}
+
+int precision_parse(const char *s)
+{
+    return name_find(PREC_NAMES, PREC_COUNT, s);
+}
+
+const char *pane_mode_name(enum pane_mode m)
+{
+    return (unsigned)m < PANE_MODE_COUNT ? MODE_NAMES[m] : "?";
+}
+
+int pane_mode_parse(const char *s)
+{
+    return name_find(MODE_NAMES, PANE_MODE_COUNT, s);
+}
+
+/* ---- layouts ---------------------------------------------------------- */
+
+void layout_map(enum layout l, int d, int j, int *band, int *is_cos)
+{
+    int h = d / 2;
+    switch (l) {
+    case LAYOUT_CONCAT:
+        *band = j < h ? j : j - h;
+        *is_cos = j >= h;
+        break;
+    case LAYOUT_HALF:
+        *band = j < h ? j : j - h;
+        *is_cos = j < h;
+        break;
+    case LAYOUT_INTERLEAVED:
+    default:
+        *band = j / 2;
+        *is_cos = j % 2;
+        break;
+    }
+}
+
+int layout_dim(enum layout l, int d, int band, int is_cos)
+{
+    int h = d / 2;
+    switch (l) {
+    case LAYOUT_CONCAT:
+        return is_cos ? h + band : band;
+    case LAYOUT_HALF:
+        return is_cos ? band : h + band;
+    case LAYOUT_INTERLEAVED:
+    default:
+        return 2 * band + (is_cos != 0);
+    }
+}
+
+/* ---- precision -------------------------------------------------------- */
+
+double prec_round(enum precision p, double x)
+{
+    switch (p) {
+    case PREC_F32:  return pe_round_f32(x);
+    case PREC_BF16: return pe_round_bf16(x);
+    case PREC_F16:  return pe_round_f16(x);
+    case PREC_F64:
+    default:        return x;
+    }
+}
+
+double prec_exact_limit(enum precision p)
+{
+    switch (p) {
+    case PREC_F32:  return 16777216.0;          /* 2^24 */
+    case PREC_BF16: return 256.0;               /* 2^8 */
+    case PREC_F16:  return 2048.0;              /* 2^11 */
+    case PREC_F64:
+    default:        return 9007199254740992.0;  /* 2^53 */
+    }
+}
+
+double layout_value(int d, double base, enum layout l, enum precision p,
+                    int64_t pos, int j)
+{
+    int band, is_cos;
+    layout_map(l, d, j, &band, &is_cos);
+    if (p == PREC_F64)
+        return pe_value((double)pos, 2 * band + is_cos, d, base);
+    double w = prec_round(p, pe_omega(band, d, base));
+    double ang = prec_round(p, prec_round(p, (double)pos) * w);
+    if (!isfinite(ang))
+        return NAN;
+    return prec_round(p, is_cos ? cos(ang) : sin(ang));
+}
+
+double layout_value_mean(int d, double base, enum layout l,
+                         enum precision p, int64_t p0, int64_t p1, int j,
+                         int64_t stride)
+{
+    int band, is_cos;
+    if (p1 <= p0)
+        return 0.0;
+    layout_map(l, d, j, &band, &is_cos);
+    double exact = pe_value_mean(p0, p1, 2 * band + is_cos, d, base);
+    if (p == PREC_F64)
+        return exact;
+    if (stride < 1)
+        stride = 1;
+    /* Centre the sample in the range so a coarse stride is not biased
+     * towards its start. */
+    int64_t start = p0 + ((p1 - p0 - 1) % stride) / 2;
+    double err = 0.0;
+    int64_t count = 0;
+    for (int64_t q = start; q < p1; q += stride, count++) {
+        double v = layout_value(d, base, l, p, q, j);
+        err += v - pe_value((double)q, 2 * band + is_cos, d, base);
+    }
+    return exact + err / (double)count;
+}
+
+/* ---- the spectrum ----------------------------------------------------- */
+
+int spectrum_critical_band(int d, double base, int64_t n)
+{
+    int h = d / 2;
+    double dn = (double)n;
+    /* wavelength_i > n  <=>  i > h * log(n / 2pi) / log(base); the closed
+     * form gives a start, the loops make the answer exact at the edges. */
+    double guess = floor((double)h * log(dn / TWO_PI) / log(base));
+    int i = guess < 0 ? 0 : guess > h ? h : (int)guess;
+    while (i > 0 && pe_wavelength(i - 1, d, base) > dn)
+        i--;
+    while (i < h && pe_wavelength(i, d, base) <= dn)
+        i++;
+    return i;
+}
+
+int spectrum_turning_bands(int d, double base, int64_t n)
+{
+    return spectrum_critical_band(d, base, n);
+}
+
+double spectrum_slowest_wavelength(int d, double base)
+{
+    return pe_wavelength(d / 2 - 1, d, base);
+}
+
+double spectrum_slowest_turns(int d, double base, int64_t n)
+{
+    return (double)n / spectrum_slowest_wavelength(d, base);
+}
+
+double spectrum_wavelength_limit(double base)
+{
+    return TWO_PI * base;
+}

@@ -1,0 +1,101 @@
+/*
+ * layout.h - dimension layouts, lower-precision PE and the wavelength
+ * spectrum numbers used by the compare view.  Pure functions: no
+ * canvas, no state.
+ *
+ * Layouts (all use the paper's frequencies omega_i = base^(-2i/d), so
+ * the three are permutations of the same d values; h = d/2):
+ *   interleaved  dim 2i = sin band i, dim 2i+1 = cos band i (the paper);
+ *   concat       dim i = sin band i, dim h+i = cos band i: the [sin | cos]
+ *                order of tensor2tensor's get_timing_signal_1d.  That code
+ *                also spaces its frequencies differently (exponent
+ *                i/(h-1) instead of 2i/d), which is NOT reproduced here;
+ *   half         dims i and h+i form band i's pair, as rotate_half RoPE
+ *                code (GPT-NeoX, Llama) pairs them.  Shown as that
+ *                rotation applied to a unit vector in the first half:
+ *                dim i = cos band i, dim h+i = sin band i.  The pairing
+ *                is concat's; only the halves are swapped.
+ *
+ * Precision: a model that keeps PE in a narrower format rounds the
+ * position, omega, the angle pos*omega and the value sin/cos(angle),
+ * each to that format (what happens when a cached RoPE/PE table is built
+ * in that type).  f64 is the exact reference.
+ */
+#ifndef PEVIZ_LAYOUT_H
+#define PEVIZ_LAYOUT_H
+
+#include <stdint.h>
+
+#include "app.h"        /* enum layout, enum precision, enum pane_mode */
+
+#define LAYOUT_COUNT 3
+#define PREC_COUNT 4
+
+const char *layout_name(enum layout l);        /* "interleaved", ... */
+int layout_parse(const char *s);               /* -1 if unknown */
+const char *precision_name(enum precision p);  /* "f64", "bf16", ... */
+int precision_parse(const char *s);            /* -1 if unknown */
+const char *pane_mode_name(enum pane_mode m);  /* "heatmap", ... */
+int pane_mode_parse(const char *s);            /* -1 if unknown */
+
+/*
+ * The displayed dimension j (0 <= j < d) of layout l holds band *band,
+ * and the cosine when *is_cos, else the sine.
+ */
+void layout_map(enum layout l, int d, int j, int *band, int *is_cos);
+
+/* The inverse: the displayed dimension holding (band, is_cos). */
+int layout_dim(enum layout l, int d, int band, int is_cos);
+
+/* x rounded to the format (f64: x itself). */
+double prec_round(enum precision p, double x);
+
+/* Largest position the format holds exactly as an integer step
+ * (2^53, 2^24, 2^8, 2^11): beyond it neighbouring positions merge. */
+double prec_exact_limit(enum precision p);
+
+/*
+ * PE value at position pos, displayed dimension j, as the format would
+ * hold it: the position, omega, the angle and the value each rounded.
+ * f64 gives pe_value exactly.  NaN when the format overflows (f16 cannot
+ * hold positions or angles of 65520 and beyond).
+ */
+double layout_value(int d, double base, enum layout l, enum precision p,
+                    int64_t pos, int j);
+
+/*
+ * Mean of layout_value over the positions [p0, p1).  f64: the closed
+ * form (exact, O(1)).  Other formats have no closed form: the result is
+ * the exact f64 mean plus the mean rounding error over every stride-th
+ * position (stride 1: exact; a larger stride bounds the work, and any
+ * sampling error is then at most the size of the rounding error).
+ */
+double layout_value_mean(int d, double base, enum layout l,
+                         enum precision p, int64_t p0, int64_t p1, int j,
+                         int64_t stride);
+
+/* ---- the wavelength spectrum ----------------------------------------- */
+/*
+ * wavelength_i = 2*pi / omega_i = 2*pi * base^(2i/d) grows with i.  A band
+ * completes at least one turn within n positions when wavelength_i <= n
+ * (n * omega_i >= 2*pi); its turns within n are n / wavelength_i.
+ */
+
+/* First band whose wavelength exceeds n; d/2 when every band turns. */
+int spectrum_critical_band(int d, double base, int64_t n);
+
+/* Number of bands completing at least one turn within n (= the critical
+ * band's index, as wavelengths grow with the band). */
+int spectrum_turning_bands(int d, double base, int64_t n);
+
+/* Wavelength of the slowest band d/2-1: 2*pi * base^((d-2)/d). */
+double spectrum_slowest_wavelength(int d, double base);
+
+/* Turns the slowest band makes within n: n / its wavelength. */
+double spectrum_slowest_turns(int d, double base, int64_t n);
+
+/* 2*pi*base: the limit the slowest wavelength approaches as d grows,
+ * never reached by any band. */
+double spectrum_wavelength_limit(double base);
+
+#endif

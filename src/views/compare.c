@@ -1,0 +1,1693 @@
+/*
+ * compare.c - the compare view: two or three panes side by side, each
+ * with its own base, d_model, dimension layout and number format.
+ *
+ * Every pane shares the cursor, the zoom and one colour scale, so equal
+ * colours mean equal values.  Four modes (v cycles them, all panes
+ * together): the PE heatmap, the wavelength spectrum, the score against
+ * distance profile (all panes overlaid on one set of axes) and the
+ * difference A - X (or, for a lower-precision pane, its error against
+ * double).  A header over each pane reads off base, d_model, n, the
+ * critical band and the turns of the slowest band within n.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app.h"
+#include "layout.h"
+#include "plot.h"
+#include "peviz/pe.h"
+
+/* Rounded-format evaluations allowed per pane per frame: beyond it a
+ * lower-precision pane samples its rounding error (see layout.h). */
+#define PREC_BUDGET (1L << 20)
+/* Blank cell: outside the pane's own n or d. */
+#define BLANK HUGE_VAL
+#define NPRESETS 4
+#define LOG10_2PI 0.79817986835811504957
+
+static const double PRESETS[NPRESETS][2] = {
+    { 10000, 500000 }, { 10000, 1e6 }, { 500000, 1e6 }, { 100, 10000 }
+};
+
+/* A pane with the values it inherits from a->p filled in. */
+struct rpane {
+    double base;
+    int d;
+    int64_t n;
+    enum layout layout;
+    enum precision prec;
+    int crit;               /* first band whose wavelength exceeds n */
+    double slow_turns;      /* turns of the slowest band within n */
+};
+
+/* Where things go on the screen. */
+struct geom {
+    int np;                 /* panes */
+    int labw;               /* left gutter for row / tick labels */
+    int pw;                 /* width of one pane */
+    int px[COMPARE_MAX_PANES];
+    int head_h;             /* header rows */
+    int tags;               /* header has a layout / format row */
+    int body_y, body_h;
+    int axis_y, legend_y, read_y;   /* -1 when absent */
+};
+
+/* Positions (or distances) across columns: the page of the cursor. */
+struct xmap {
+    int64_t x0, span;       /* positions [x0, x0 + span) */
+    int cols;               /* columns available */
+    int cpp;                /* > 0: columns per position (span <= cols) */
+};
+
+/* Dimensions down pixel rows (two per cell row). */
+struct ymap {
+    int dmax;               /* dimensions in the widest pane */
+    int pixels;             /* pixel rows available */
+    int dim0;               /* first dim (1:1 mode) */
+    int ppd;                /* > 0: pixels per dim; 0: evenly sampled */
+};
+
+/* ---- small helpers ---------------------------------------------------- */
+
+static rgb uc(const struct app *a, enum ui_color c)
+{
+    return ui_color(a->palette, c);
+}
+
+static rgb pane_rgb(const struct app *a, int k)
+{
+    return uc(a, (enum ui_color)(UI_PLOT_A + k));
+}
+
+/* UTF-8 text, or its ASCII spelling when the output is ASCII. */
+static const char *gl(const struct app *a, const char *utf, const char *asc)
+{
+    return a->ascii ? asc : utf;
+}
+
+/*
+ * Pane A is the global parameters (-b, -d, the status line); panes B and
+ * C hold their own base and, once changed, their own d_model.
+ */
+static double pane_base(const struct app *a, int k)
+{
+    double b = a->cmp.panes[k].base;
+    return k > 0 && b > 1 ? b : a->p.base;
+}
+
+static int pane_d(const struct app *a, int k)
+{
+    int d = a->cmp.panes[k].d;
+    return k > 0 && d > 0 ? d : a->p.d;
+}
+
+static void pane_resolve(const struct app *a, int k, struct rpane *r)
+{
+    const struct pane *p = &a->cmp.panes[k];
+    r->base = pane_base(a, k);
+    r->d = pane_d(a, k);
+    r->n = p->n > 0 ? p->n : a->p.n;
+    r->layout = p->layout;
+    r->prec = p->prec;
+    r->crit = spectrum_critical_band(r->d, r->base, r->n);
+    r->slow_turns = spectrum_slowest_turns(r->d, r->base, r->n);
+}
+
+static int npanes(const struct app *a)
+{
+    int np = a->cmp.npanes;
+    return np < 1 ? 1 : np > COMPARE_MAX_PANES ? COMPARE_MAX_PANES : np;
+}
+
+static void resolve_all(const struct app *a, struct rpane *rp, int np,
+                        int *dmax, int64_t *nmax)
+{
+    *dmax = 2;
+    *nmax = 1;
+    for (int k = 0; k < np; k++) {
+        pane_resolve(a, k, &rp[k]);
+        if (rp[k].d > *dmax)
+            *dmax = rp[k].d;
+        if (rp[k].n > *nmax)
+            *nmax = rp[k].n;
+    }
+}
+
+static int digits(long long v)
+{
+    int n = 1;
+    while (v >= 10) {
+        v /= 10;
+        n++;
+    }
+    return n;
+}
+
+static void num(double v, char *buf, size_t len)
+{
+    fmt_num(v, 4, buf, len);
+}
+
+/* Draw the first candidate that fits in w cells; returns its index. */
+static int text_fit(canvas *c, int x, int y, int w, const char *const *cand,
+                    int ncand, rgb fg, int attr)
+{
+    for (int i = 0; i < ncand; i++) {
+        if (cand[i] && text_width(cand[i]) <= w) {
+            canvas_text(c, x, y, w, cand[i], fg, RGB_DEFAULT, attr);
+            return i;
+        }
+    }
+    canvas_text(c, x, y, w, cand[ncand - 1], fg, RGB_DEFAULT, attr);
+    return ncand - 1;
+}
+
+/* Right-aligned text ending at column xr (exclusive). */
+static void text_right(canvas *c, int xr, int y, const char *s, rgb fg)
+{
+    int tw = text_width(s);
+    canvas_text(c, xr - tw, y, tw, s, fg, RGB_DEFAULT, 0);
+}
+
+/* ---- geometry ----------------------------------------------------------- */
+
+static int any_tags(const struct rpane *rp, int np)
+{
+    for (int k = 0; k < np; k++)
+        if (rp[k].layout != LAYOUT_INTERLEAVED || rp[k].prec != PREC_F64)
+            return 1;
+    return 0;
+}
+
+static void geom_make(const canvas *c, int np, int labw, int tags,
+                      struct geom *g)
+{
+    int w = c->w, h = c->h;
+    memset(g, 0, sizeof *g);
+    g->np = np;
+    g->labw = w >= 40 ? labw : 0;
+    g->pw = (w - g->labw - (np - 1)) / np;
+    for (int k = 0; k < np; k++)
+        g->px[k] = g->labw + k * (g->pw + 1);
+    g->head_h = h >= 18 ? 3 : h >= 10 ? 2 : 1;
+    g->tags = tags && h >= 20;
+    g->head_h += g->tags;
+    g->read_y = h >= 8 ? h - 1 : -1;
+    g->legend_y = h >= 14 ? h - 2 : -1;
+    int bottom = g->legend_y >= 0 ? g->legend_y : g->read_y >= 0 ? g->read_y : h;
+    g->axis_y = h >= 8 ? bottom - 1 : -1;
+    g->body_y = g->head_h;
+    g->body_h = (g->axis_y >= 0 ? g->axis_y : bottom) - g->body_y;
+}
+
+/* ---- mapping positions and dimensions ---------------------------------- */
+
+static void xmap_init(struct xmap *m, int64_t nmax, int zoom, int64_t cursor,
+                      int cols)
+{
+    int64_t span = nmax;
+    for (int z = 0; z < zoom && span / 2 >= 8; z++)
+        span /= 2;
+    m->span = span;
+    m->x0 = cursor / span * span;
+    if (m->x0 + span > nmax)
+        m->x0 = nmax - span;
+    if (m->x0 < 0)
+        m->x0 = 0;
+    m->cols = cols < 1 ? 1 : cols;
+    m->cpp = span <= m->cols ? (int)(m->cols / span) : 0;
+}
+
+/* Columns actually used. */
+static int xmap_used(const struct xmap *m)
+{
+    return m->cpp ? (int)(m->cpp * m->span) : m->cols;
+}
+
+/* Positions [p0, p1) of column col; 0 if the column is unused. */
+static int xmap_range(const struct xmap *m, int col, int64_t *p0, int64_t *p1)
+{
+    if (col < 0 || col >= xmap_used(m))
+        return 0;
+    if (m->cpp) {
+        *p0 = m->x0 + col / m->cpp;
+        *p1 = *p0 + 1;
+    } else {
+        *p0 = m->x0 + (int64_t)col * m->span / m->cols;
+        *p1 = m->x0 + (int64_t)(col + 1) * m->span / m->cols;
+    }
+    return 1;
+}
+
+/* Column showing position pos, or -1 when off the page. */
+static int xmap_col(const struct xmap *m, int64_t pos)
+{
+    if (pos < m->x0 || pos >= m->x0 + m->span)
+        return -1;
+    if (m->cpp)
+        return (int)(pos - m->x0) * m->cpp + m->cpp / 2;
+    /* the column whose range holds pos */
+    int col = (int)((pos - m->x0) * m->cols / m->span);
+    int64_t p0, p1;
+    while (col > 0 && xmap_range(m, col, &p0, &p1) && p0 > pos)
+        col--;
+    while (col + 1 < m->cols && xmap_range(m, col, &p0, &p1) && p1 <= pos)
+        col++;
+    return col;
+}
+
+static void ymap_init(struct ymap *m, int dmax, int pixels, int one_to_one,
+                      int cursor)
+{
+    m->dmax = dmax;
+    m->pixels = pixels < 1 ? 1 : pixels;
+    m->dim0 = 0;
+    if (dmax <= m->pixels) {
+        m->ppd = m->pixels / dmax;
+    } else if (one_to_one) {
+        m->ppd = 1;
+        m->dim0 = cursor / m->pixels * m->pixels;
+        if (m->dim0 + m->pixels > dmax)
+            m->dim0 = dmax - m->pixels;
+    } else {
+        m->ppd = 0;
+    }
+}
+
+/* Dimension shown at pixel row py, or -1. */
+static int ymap_dim(const struct ymap *m, int py)
+{
+    if (py < 0 || py >= m->pixels)
+        return -1;
+    if (m->ppd) {
+        int dim = m->dim0 + py / m->ppd;
+        return dim < m->dmax ? dim : -1;
+    }
+    /* sampled: whole pairs of neighbouring dims, evenly spaced, so an
+     * interleaved pane shows both the sin and the cos of each band it
+     * shows (single dims spaced by 2 would show only sines) */
+    int pairs = m->pixels / 2;
+    if (py >= 2 * pairs)
+        return -1;
+    int dim = 2 * (int)((int64_t)(py / 2) * (m->dmax / 2) / pairs) + py % 2;
+    return dim < m->dmax ? dim : -1;
+}
+
+/* Pixel row showing dim (or the nearest dim above it), or -1. */
+static int ymap_pixel(const struct ymap *m, int dim)
+{
+    int best = -1;
+    for (int py = 0; py < m->pixels; py++) {
+        int d = ymap_dim(m, py);
+        if (d < 0 || d > dim)
+            break;
+        if (best < 0 || ymap_dim(m, best) != d)
+            best = py;
+    }
+    return best;
+}
+
+/* Whether every dimension has a row of its own. */
+static int ymap_complete(const struct ymap *m)
+{
+    return m->ppd && m->dim0 == 0 && m->dmax * m->ppd <= m->pixels;
+}
+
+/* ---- header ------------------------------------------------------------- */
+
+#define HEAD_CANDS 6
+#define HEAD_LEN 128
+
+enum head_line { HL_IDENT, HL_CRIT, HL_SLOW, HL_TAG };
+
+static int cands_ident(const struct app *a, int k, const struct rpane *r,
+                       char s[][HEAD_LEN])
+{
+    char b[24], id[8];
+    fmt_base(r->base, b, sizeof b);
+    snprintf(id, sizeof id, "%s%c", a->cmp.active == k ? gl(a, "\u25B6", ">")
+                                                       : " ", 'A' + k);
+    long long n = (long long)r->n;
+    snprintf(s[0], HEAD_LEN, "%s base=%s d_model=%d n=%lld", id, b, r->d, n);
+    snprintf(s[1], HEAD_LEN, "%s base=%s d=%d n=%lld", id, b, r->d, n);
+    snprintf(s[2], HEAD_LEN, "%s b=%s d=%d n=%lld", id, b, r->d, n);
+    snprintf(s[3], HEAD_LEN, "%s b=%s d=%d", id, b, r->d);
+    snprintf(s[4], HEAD_LEN, "%s %s", id, b);
+    return 5;
+}
+
+static int cands_crit(int k, const struct rpane *r, char s[][HEAD_LEN])
+{
+    int h = r->d / 2;
+    (void)k;
+    if (r->crit >= h) {
+        snprintf(s[0], HEAD_LEN, "no critical band: all %d bands turn", h);
+        snprintf(s[1], HEAD_LEN, "all %d bands turn in n", h);
+        snprintf(s[2], HEAD_LEN, "all %d bands turn", h);
+        snprintf(s[3], HEAD_LEN, "all %d turn", h);
+        snprintf(s[4], HEAD_LEN, "all");
+        return 5;
+    }
+    char rng[32];
+    if (r->crit == h - 1)
+        snprintf(rng, sizeof rng, "%d", r->crit);
+    else
+        snprintf(rng, sizeof rng, "%d-%d", r->crit, h - 1);
+    snprintf(s[0], HEAD_LEN, "critical band %d: %s <1 turn in n", r->crit, rng);
+    snprintf(s[1], HEAD_LEN, "critical band %d: %s <1 turn", r->crit, rng);
+    snprintf(s[2], HEAD_LEN, "crit band %d: %s <1 turn", r->crit, rng);
+    snprintf(s[3], HEAD_LEN, "crit %d: %s <1 turn", r->crit, rng);
+    snprintf(s[4], HEAD_LEN, "crit band %d", r->crit);
+    snprintf(s[5], HEAD_LEN, "crit %d", r->crit);
+    return 6;
+}
+
+static int cands_slow(const struct rpane *r, char s[][HEAD_LEN])
+{
+    char t[32];
+    num(r->slow_turns, t, sizeof t);
+    snprintf(s[0], HEAD_LEN, "slowest band %d: %s turns in n", r->d / 2 - 1, t);
+    snprintf(s[1], HEAD_LEN, "slowest band: %s turns in n", t);
+    snprintf(s[2], HEAD_LEN, "slowest: %s turns", t);
+    snprintf(s[3], HEAD_LEN, "%s turns", t);
+    return 4;
+}
+
+/* The layout and number format, said accurately. */
+static int cands_tag(const struct app *a, const struct rpane *r,
+                     char s[][HEAD_LEN])
+{
+    const char *pr = precision_name(r->prec);
+    switch (r->layout) {
+    case LAYOUT_CONCAT:
+        snprintf(s[0], HEAD_LEN, "concat [sin|cos] %s; t2t's order, not its %s spacing",
+                 pr, gl(a, "\u03C9", "omega"));
+        snprintf(s[1], HEAD_LEN, "concat [sin|cos] %s (t2t order only)", pr);
+        break;
+    case LAYOUT_HALF:
+        snprintf(s[0], HEAD_LEN, "half: pairs (i, i+d/2) as rotate_half, [cos|sin] %s", pr);
+        snprintf(s[1], HEAD_LEN, "half (rotate_half pairs) %s", pr);
+        break;
+    case LAYOUT_INTERLEAVED:
+    default:
+        snprintf(s[0], HEAD_LEN, "interleaved sin/cos (paper) %s", pr);
+        snprintf(s[1], HEAD_LEN, "interleaved %s", pr);
+        break;
+    }
+    snprintf(s[2], HEAD_LEN, "%s %s", layout_name(r->layout), pr);
+    snprintf(s[3], HEAD_LEN, "%.4s %s", layout_name(r->layout), pr);
+    return 4;
+}
+
+static int head_cands(const struct app *a, enum head_line line, int k,
+                      const struct rpane *r, char s[][HEAD_LEN])
+{
+    switch (line) {
+    case HL_IDENT: return cands_ident(a, k, r, s);
+    case HL_CRIT:  return cands_crit(k, r, s);
+    case HL_SLOW:  return cands_slow(r, s);
+    case HL_TAG:   return cands_tag(a, r, s);
+    }
+    return 0;
+}
+
+static const enum ui_color HEAD_COLOUR[] = {
+    [HL_IDENT] = UI_TEXT, [HL_CRIT] = UI_WARN, [HL_SLOW] = UI_TEXT,
+    [HL_TAG] = UI_DIM
+};
+
+/*
+ * One header row across the panes, each in the longest wording that fits
+ * its pane.  Each pane's text depends on that pane alone, so changing
+ * one pane never rewrites another's header.
+ */
+static void head_row(const struct app *a, canvas *c, const struct geom *g,
+                     const struct rpane *rp, enum head_line line, int y)
+{
+    char s[COMPARE_MAX_PANES][HEAD_CANDS][HEAD_LEN];
+    int n[COMPARE_MAX_PANES], pick[COMPARE_MAX_PANES];
+    int indent = line == HL_IDENT ? 0 : 1;
+    for (int k = 0; k < g->np; k++) {
+        n[k] = head_cands(a, line, k, &rp[k], s[k]);
+        int i = 0;
+        while (i < n[k] - 1 && text_width(s[k][i]) > g->pw - indent)
+            i++;
+        pick[k] = i;
+    }
+    for (int k = 0; k < g->np; k++) {
+        int i = pick[k];
+        canvas_text(c, g->px[k] + indent, y, g->pw - indent, s[k][i],
+                    uc(a, HEAD_COLOUR[line]), RGB_DEFAULT, 0);
+        if (line == HL_IDENT) {     /* the pane letter in its plot colour */
+            int attr = a->cmp.active == k ? ATTR_BOLD | ATTR_REVERSE : ATTR_BOLD;
+            canvas_printf(c, g->px[k] + 1, y, 1, pane_rgb(a, k), RGB_DEFAULT,
+                          attr, "%c", 'A' + k);
+        }
+    }
+}
+
+/* Lines between the panes over rows [y0, y1). */
+static void draw_separators(const struct app *a, canvas *c,
+                            const struct geom *g, int y0, int y1)
+{
+    for (int k = 1; k < g->np; k++)
+        canvas_vline(c, g->px[k] - 1, y0, y1 - y0, uc(a, UI_AXIS));
+}
+
+static void draw_headers(const struct app *a, canvas *c, const struct geom *g,
+                         const struct rpane *rp)
+{
+    int y = 0;
+    head_row(a, c, g, rp, HL_IDENT, y++);
+    if (y < g->head_h - g->tags)
+        head_row(a, c, g, rp, HL_CRIT, y++);
+    if (y < g->head_h - g->tags)
+        head_row(a, c, g, rp, HL_SLOW, y++);
+    if (g->tags)
+        head_row(a, c, g, rp, HL_TAG, y);
+    draw_separators(a, c, g, 0, g->head_h);
+}
+
+/* ---- heatmap and difference grids -------------------------------------- */
+
+/* Stride that keeps a rounded-format pane within PREC_BUDGET. */
+static int64_t prec_stride(const struct rpane *r, const struct xmap *xm,
+                           const struct ymap *ym)
+{
+    if (r->prec == PREC_F64)
+        return 1;
+    double work = (double)ym->pixels * (double)xm->span;
+    return work <= PREC_BUDGET ? 1 : (int64_t)ceil(work / PREC_BUDGET);
+}
+
+/*
+ * Fill out[py * cols + col] with the pane's column means (BLANK outside
+ * its n or d).  exact != 0 forces f64 (the reference for errors).
+ */
+static void grid_fill(const struct rpane *r, const struct xmap *xm,
+                      const struct ymap *ym, int exact, double *out)
+{
+    enum precision p = exact ? PREC_F64 : r->prec;
+    int64_t stride = prec_stride(r, xm, ym);
+    for (int py = 0; py < ym->pixels; py++) {
+        int dim = ymap_dim(ym, py);
+        for (int col = 0; col < xm->cols; col++) {
+            int64_t p0, p1;
+            double *o = &out[(size_t)py * (size_t)xm->cols + (size_t)col];
+            if (dim < 0 || dim >= r->d || !xmap_range(xm, col, &p0, &p1) ||
+                p0 >= r->n) {
+                *o = BLANK;
+                continue;
+            }
+            if (p1 > r->n)
+                p1 = r->n;
+            *o = layout_value_mean(r->d, r->base, r->layout, p, p0, p1, dim,
+                                   stride);
+        }
+    }
+}
+
+/* What pane k shows in the diff mode: its rounding error when it has a
+ * lower precision; otherwise A - k; pane A (f64) is the reference. */
+enum diff_kind { DIFF_REF, DIFF_ERROR, DIFF_AMINUS };
+
+static enum diff_kind diff_kind(const struct rpane *rp, int k)
+{
+    if (rp[k].prec != PREC_F64)
+        return DIFF_ERROR;
+    return k == 0 ? DIFF_REF : DIFF_AMINUS;
+}
+
+static void grid_diff(const struct rpane *rp, int k, const struct xmap *xm,
+                      const struct ymap *ym, double *ref, double *out)
+{
+    size_t cells = (size_t)ym->pixels * (size_t)xm->cols;
+    enum diff_kind kind = diff_kind(rp, k);
+    if (kind == DIFF_REF) {
+        for (size_t i = 0; i < cells; i++)
+            out[i] = BLANK;
+        return;
+    }
+    grid_fill(&rp[k], xm, ym, 0, out);
+    grid_fill(kind == DIFF_ERROR ? &rp[k] : &rp[0], xm, ym,
+              kind == DIFF_ERROR, ref);
+    for (size_t i = 0; i < cells; i++) {
+        if (out[i] == BLANK || ref[i] == BLANK)
+            out[i] = BLANK;
+        else
+            out[i] = kind == DIFF_ERROR ? out[i] - ref[i] : ref[i] - out[i];
+    }
+}
+
+/* The 1-2-5 step at or above v (v > 0). */
+static double nice_up(double v)
+{
+    double e = pow(10, floor(log10(v)));
+    double m = v / e;
+    return (m <= 1 ? 1 : m <= 2 ? 2 : m <= 5 ? 5 : 10) * e;
+}
+
+static void draw_grid(const struct app *a, canvas *c, int x, int y,
+                      const double *g, const struct xmap *xm,
+                      const struct ymap *ym, double scale)
+{
+    for (int py = 0; py < ym->pixels; py++) {
+        for (int col = 0; col < xm->cols; col++) {
+            double v = g[(size_t)py * (size_t)xm->cols + (size_t)col];
+            if (v == BLANK)
+                continue;
+            if (isnan(v)) {
+                canvas_half(c, x + col, 2 * y + py, uc(a, UI_DIM), LEVEL_NONE);
+                continue;
+            }
+            double t = v / scale;
+            canvas_half(c, x + col, 2 * y + py, cmap_diverging(a->palette, t),
+                        cmap_level((t + 1) / 2));
+        }
+    }
+}
+
+/* Left of each pane's cells: marks for the critical band and the bands
+ * that do not complete a turn within n. */
+static void draw_crit_gutter(const struct app *a, canvas *c, int x, int y,
+                             int rows, const struct ymap *ym,
+                             const struct rpane *r)
+{
+    for (int row = 0; row < rows; row++) {
+        /* the dims this row stands for: up to the next row's first */
+        int lo = ymap_dim(ym, 2 * row), hi = ymap_dim(ym, 2 * row + 2);
+        if (lo < 0 || lo >= r->d)
+            continue;
+        if (hi < 0) {
+            int last = ymap_dim(ym, 2 * row + 1);
+            hi = (last >= 0 ? last : lo) + 1;
+        }
+        if (hi <= lo)
+            hi = lo + 1;
+        int crit = 0, slow = 0;
+        for (int dim = lo; dim < hi && dim < r->d; dim++) {
+            int band, is_cos;
+            layout_map(r->layout, r->d, dim, &band, &is_cos);
+            crit |= band == r->crit;
+            slow |= band > r->crit;
+        }
+        if (crit)
+            canvas_text(c, x, y + row, 1, gl(a, "\u25B8", ">"), uc(a, UI_WARN),
+                        RGB_DEFAULT, ATTR_BOLD);
+        else if (slow)
+            canvas_text(c, x, y + row, 1, gl(a, "\u250A", ":"), uc(a, UI_DIM),
+                        RGB_DEFAULT, 0);
+    }
+}
+
+/* Dimension labels in the left gutter, and the cursor's row. */
+static void draw_dim_labels(const struct app *a, canvas *c,
+                            const struct geom *g, const struct ymap *ym)
+{
+    if (g->labw < 2)
+        return;
+    int rows = g->body_h, step = rows > 12 ? 2 : 1;
+    int cur = ymap_pixel(ym, a->cmp.dim);
+    for (int row = 0; row < rows; row += step) {
+        int dim = ymap_dim(ym, 2 * row);
+        if (dim >= 0 && (cur < 0 || cur / 2 != row))
+            canvas_printf(c, 0, g->body_y + row, g->labw - 1, uc(a, UI_DIM),
+                          RGB_DEFAULT, 0, "%*d", g->labw - 1, dim);
+    }
+    if (cur >= 0)
+        canvas_printf(c, 0, g->body_y + cur / 2, g->labw, uc(a, UI_CURSOR),
+                      RGB_DEFAULT, ATTR_BOLD, "%*d%s", g->labw - 1, a->cmp.dim,
+                      gl(a, "\u25B6", ">"));
+}
+
+/* Position axis under a pane: first and last position, cursor mark. */
+/* Positions per column: "114", or "113-114" when columns differ. */
+static void pos_per_col(const struct xmap *xm, char *buf, size_t len)
+{
+    long long lo = (long long)(xm->span / xm->cols);
+    long long hi = (long long)((xm->span + xm->cols - 1) / xm->cols);
+    if (lo == hi)
+        snprintf(buf, len, "%lld", lo);
+    else
+        snprintf(buf, len, "%lld-%lld", lo, hi);
+}
+
+/*
+ * What a column and a row stand for, for the axis row: candidates from
+ * long to short (stride > 1: this pane samples its rounding error).
+ */
+static int axis_notes(const struct xmap *xm, const struct ymap *ym,
+                      int64_t stride, char s[][96])
+{
+    char per[32], rl[40] = "", rs[40] = "", cl[48] = "", cs[48] = "";
+    pos_per_col(xm, per, sizeof per);
+    if (!xm->cpp) {
+        snprintf(cl, sizeof cl, "1 col = %s pos", per);
+        snprintf(cs, sizeof cs, "%s pos/col", per);
+    }
+    if (ym && !ymap_complete(ym)) {
+        if (ym->ppd) {
+            snprintf(rl, sizeof rl, "dims %d-%d", ym->dim0,
+                     ym->dim0 + ym->pixels - 1);
+            snprintf(rs, sizeof rs, "%s", rl);
+        } else {
+            snprintf(rl, sizeof rl, "%d of %d dims", ym->pixels, ym->dmax);
+            snprintf(rs, sizeof rs, "%d/%d dims", ym->pixels, ym->dmax);
+        }
+    }
+    int n = 0;
+    if (stride > 1) {
+        snprintf(s[n++], 96, "%s, error from every %lld", cs, (long long)stride);
+        snprintf(s[n++], 96, "error from every %lld pos", (long long)stride);
+    }
+    snprintf(s[n++], 96, "%s%s%s", rl, rl[0] && cl[0] ? ", " : "", cl);
+    snprintf(s[n++], 96, "%s%s%s", rs, rs[0] && cs[0] ? ", " : "", cs);
+    snprintf(s[n++], 96, "%s", rs[0] ? rs : cs);
+    return n;
+}
+
+static void draw_pos_axis(const struct app *a, canvas *c, int x, int w, int y,
+                          const struct xmap *xm, int64_t cursor, int64_t nlim,
+                          const struct ymap *ym, int64_t stride)
+{
+    char lo[24], hi[24];
+    int64_t last = xm->x0 + xm->span - 1;
+    if (last >= nlim)
+        last = nlim - 1;
+    snprintf(lo, sizeof lo, "%lld", (long long)xm->x0);
+    snprintf(hi, sizeof hi, "%lld", (long long)last);
+    canvas_text(c, x, y, w, lo, uc(a, UI_AXIS), RGB_DEFAULT, 0);
+    int used = xmap_used(xm);
+    int end = (xm->cpp ? (int)((last - xm->x0 + 1) * xm->cpp) : used);
+    if (end > w)
+        end = w;
+    if (text_width(lo) + text_width(hi) + 1 < end)
+        text_right(c, x + end, y, hi, uc(a, UI_AXIS));
+    /* between the end labels: what a column and a row hold */
+    int room = end - text_width(lo) - text_width(hi) - 4;
+    char note[5][96];
+    int nn = axis_notes(xm, ym, stride, note);
+    for (int v = 0; v < nn && room > 0; v++) {
+        int tw = text_width(note[v]);
+        if (tw && tw <= room) {
+            canvas_text(c, x + (end - tw) / 2, y, tw, note[v],
+                        uc(a, stride > 1 && v < 2 ? UI_WARN : UI_DIM),
+                        RGB_DEFAULT, 0);
+            break;
+        }
+    }
+    int col = xmap_col(xm, cursor);
+    if (col >= 0 && col < w && cursor < nlim)
+        canvas_text(c, x + col, y, 1, gl(a, "\u25B2", "^"), uc(a, UI_CURSOR),
+                    RGB_DEFAULT, ATTR_BOLD);
+}
+
+/* A colour strip from -scale to +scale. */
+static int draw_ramp(const struct app *a, canvas *c, int x, int y, int maxw,
+                     double scale)
+{
+    char lo[24], hi[24];
+    num(-scale, lo, sizeof lo);
+    num(scale, hi, sizeof hi);
+    int n = 12;
+    int need = text_width(lo) + n + text_width(hi) + 2;
+    if (need > maxw)
+        return 0;
+    int cx = x + canvas_text(c, x, y, maxw, lo, uc(a, UI_TEXT), RGB_DEFAULT, 0);
+    cx++;
+    for (int i = 0; i < n; i++) {
+        double t = -1 + 2.0 * (i + 0.5) / n;
+        rgb col = cmap_diverging(a->palette, t);
+        canvas_half(c, cx + i, 2 * y, col, cmap_level((t + 1) / 2));
+        canvas_half(c, cx + i, 2 * y + 1, col, cmap_level((t + 1) / 2));
+    }
+    cx += n + 1;
+    canvas_text(c, cx, y, maxw, hi, uc(a, UI_TEXT), RGB_DEFAULT, 0);
+    return need;
+}
+
+static void draw_heat_legend(const struct app *a, canvas *c,
+                             const struct geom *g, double scale, int diff)
+{
+    if (g->legend_y < 0)
+        return;
+    int y = g->legend_y, x = 0;
+    const char *lead = diff ? "difference, one scale:" : "PE value, one scale:";
+    if (c->w >= 60)
+        x += canvas_text(c, 0, y, -1, lead, uc(a, UI_DIM), RGB_DEFAULT, 0) + 1;
+    int used = draw_ramp(a, c, x, y, c->w - x, scale);
+    if (!used)
+        return;
+    x += used + 2;
+    char s[2][96];
+    snprintf(s[0], sizeof s[0], "%s critical band  %s <1 turn in n",
+             gl(a, "\u25B8", ">"), gl(a, "\u250A", ":"));
+    snprintf(s[1], sizeof s[1], "%s crit", gl(a, "\u25B8", ">"));
+    const char *cand[2] = { s[0], s[1] };
+    if (x < c->w)
+        text_fit(c, x, y, c->w - x, cand, 2, uc(a, UI_WARN), 0);
+}
+
+/* The reference card in pane A of the diff mode. */
+static void draw_ref_card(const struct app *a, canvas *c, int x, int y, int w,
+                          int h, int np)
+{
+    char s[4][2][64];
+    int n = 0;
+    snprintf(s[n][0], sizeof s[0][0], "A is the reference");
+    snprintf(s[n++][1], sizeof s[0][0], "A: reference");
+    for (int k = 1; k < np && n < 3; k++) {
+        if (a->cmp.panes[k].prec != PREC_F64)
+            continue;
+        snprintf(s[n][0], sizeof s[0][0], "%c shows A %s %c", 'A' + k,
+                 gl(a, "\u2212", "-"), 'A' + k);
+        snprintf(s[n++][1], sizeof s[0][0], "%c: A%s%c", 'A' + k,
+                 gl(a, "\u2212", "-"), 'A' + k);
+    }
+    snprintf(s[n][0], sizeof s[0][0], "f32/bf16/f16 panes: error vs f64");
+    snprintf(s[n++][1], sizeof s[0][0], "f32/bf16/f16: error");
+    for (int i = 0; i < n && i < h; i++) {
+        const char *t = text_width(s[i][0]) <= w ? s[i][0] : s[i][1];
+        int tw = text_width(t);
+        int cx = x + (w > tw ? (w - tw) / 2 : 0);
+        canvas_text(c, cx, y + h / 2 - n / 2 + i, w, t, uc(a, UI_DIM),
+                    RGB_DEFAULT, 0);
+    }
+}
+
+/* Exact PE at the cursor as a pane holds it (NaN outside its d or n). */
+static double cursor_value(const struct app *a, const struct rpane *r)
+{
+    if (a->cmp.dim >= r->d || a->p.pos >= r->n)
+        return NAN;
+    return layout_value(r->d, r->base, r->layout, r->prec, a->p.pos,
+                        a->cmp.dim);
+}
+
+/* Pane k's part of the readout: its value (or difference) at the cursor,
+ * with what it is when verbose. */
+static void readout_piece(const struct app *a, const struct rpane *rp, int k,
+                          int diff, int verbose, char *buf, size_t len)
+{
+    const struct rpane *r = &rp[k];
+    int inside = a->cmp.dim < r->d && a->p.pos < r->n;
+    double val = cursor_value(a, r);
+    char vs[24], what[48] = "";
+    if (diff && diff_kind(rp, k) == DIFF_ERROR) {
+        val -= inside ? layout_value(r->d, r->base, r->layout, PREC_F64,
+                                     a->p.pos, a->cmp.dim) : NAN;
+        snprintf(what, sizeof what, "%s err ", precision_name(r->prec));
+    } else if (diff) {
+        val = cursor_value(a, &rp[0]) - val;
+        snprintf(what, sizeof what, "A%s%c ", gl(a, "\u2212", "-"), 'A' + k);
+    } else if (verbose && a->cmp.dim < r->d) {
+        int band, is_cos;
+        layout_map(r->layout, r->d, a->cmp.dim, &band, &is_cos);
+        snprintf(what, sizeof what, "%s band %d = ", is_cos ? "cos" : "sin",
+                 band);
+    }
+    if (isnan(val))
+        snprintf(vs, sizeof vs, "%s", inside ? "overflow" : "-");
+    else
+        num(val, vs, sizeof vs);
+    snprintf(buf, len, " %s %c %s%s", gl(a, "\u2502", "|"), 'A' + k,
+             verbose || diff ? what : "", vs);
+}
+
+static void heat_readout(const struct app *a, canvas *c, const struct geom *g,
+                         const struct rpane *rp, int diff)
+{
+    if (g->read_y < 0)
+        return;
+    char line[2][320];
+    for (int v = 0; v < 2; v++) {
+        int len = snprintf(line[v], sizeof line[v], "pos %lld dim %d",
+                           (long long)a->p.pos, a->cmp.dim);
+        for (int k = 0; k < g->np; k++) {
+            char piece[96];
+            if ((diff && diff_kind(rp, k) == DIFF_REF) ||
+                len >= (int)sizeof line[v])
+                continue;
+            readout_piece(a, rp, k, diff, v == 0, piece, sizeof piece);
+            len += snprintf(line[v] + len, sizeof line[v] - (size_t)len, "%s",
+                            piece);
+        }
+    }
+    const char *cand[2] = { line[0], line[1] };
+    text_fit(c, 0, g->read_y, c->w, cand, 2, uc(a, UI_TEXT), 0);
+}
+
+static void heat_hint(const struct app *a, const struct xmap *xm,
+                      const struct ymap *ym, const struct rpane *rp, int np,
+                      char *hint, size_t hintlen)
+{
+    char cols[64], rows[96] = "", prec[64] = "", per[32];
+    pos_per_col(xm, per, sizeof per);
+    if (xm->cpp)
+        snprintf(cols, sizeof cols, "1 pos = %d col%s", xm->cpp,
+                 xm->cpp > 1 ? "s" : "");
+    else
+        snprintf(cols, sizeof cols, "1 col = %s pos (exact mean)", per);
+    if (!ymap_complete(ym)) {
+        if (ym->ppd)
+            snprintf(rows, sizeof rows, ", dims %d-%d of %d (z: overview)",
+                     ym->dim0, ym->dim0 + ym->pixels - 1, ym->dmax);
+        else
+            snprintf(rows, sizeof rows, ", %d of %d dims evenly spaced (z: all)",
+                     ym->pixels, ym->dmax);
+    }
+    for (int k = 0; k < np; k++) {
+        int64_t s = prec_stride(&rp[k], xm, ym);
+        if (s > 1) {
+            snprintf(prec, sizeof prec, ", %s error sampled 1/%lld pos",
+                     precision_name(rp[k].prec), (long long)s);
+            break;
+        }
+    }
+    (void)a;
+    snprintf(hint, hintlen, "%s%s%s", cols, rows, prec);
+}
+
+static void draw_heat_mode(const struct app *a, canvas *c, const struct geom *g,
+                           const struct rpane *rp, int dmax, int64_t nmax,
+                           int diff, char *hint, size_t hintlen)
+{
+    int cols = g->pw - 1;
+    if (cols < 1 || g->body_h < 1)
+        return;
+    struct xmap xm;
+    struct ymap ym;
+    xmap_init(&xm, nmax, a->cmp.zoom, a->p.pos, cols);
+    ymap_init(&ym, dmax, 2 * g->body_h, a->cmp.dims_1to1, a->cmp.dim);
+    /* rows are whole dims: the axis follows the last used row */
+    struct geom gl_ = *g;
+    int used = ym.ppd ? (ym.dmax * ym.ppd + 1) / 2 : g->body_h;
+    if (used < g->body_h && g->axis_y >= 0) {
+        gl_.body_h = used;
+        gl_.axis_y = g->body_y + used;
+        if (gl_.legend_y >= 0)
+            gl_.legend_y = gl_.axis_y + 1;
+        if (gl_.read_y >= 0)
+            gl_.read_y = gl_.axis_y + (gl_.legend_y >= 0 ? 2 : 1);
+    }
+    g = &gl_;
+    draw_separators(a, c, g, g->body_y, g->axis_y >= 0 ? g->axis_y + 1
+                                                        : g->body_y + g->body_h);
+    size_t cells = (size_t)cols * (size_t)ym.pixels;
+    double *grid = malloc(sizeof(double) * cells * (size_t)(g->np + 1));
+    if (!grid) {
+        snprintf(hint, hintlen, "out of memory");
+        return;
+    }
+    double *ref = grid + cells * (size_t)g->np, scale = 1;
+    for (int k = 0; k < g->np; k++) {
+        if (diff)
+            grid_diff(rp, k, &xm, &ym, ref, grid + cells * (size_t)k);
+        else
+            grid_fill(&rp[k], &xm, &ym, 0, grid + cells * (size_t)k);
+    }
+    if (diff) {
+        double m = 0;
+        for (size_t i = 0; i < cells * (size_t)g->np; i++)
+            if (grid[i] != BLANK && !isnan(grid[i]) && fabs(grid[i]) > m)
+                m = fabs(grid[i]);
+        scale = m > 0 ? nice_up(m) : 1;
+    }
+    for (int k = 0; k < g->np; k++) {
+        int x = g->px[k];
+        if (diff && diff_kind(rp, k) == DIFF_REF) {
+            draw_ref_card(a, c, x, g->body_y, g->pw, g->body_h, g->np);
+        } else {
+            draw_grid(a, c, x + 1, g->body_y, grid + cells * (size_t)k, &xm,
+                      &ym, scale);
+            draw_crit_gutter(a, c, x, g->body_y, g->body_h, &ym, &rp[k]);
+        }
+        if (g->axis_y >= 0)
+            draw_pos_axis(a, c, x + 1, cols, g->axis_y, &xm, a->p.pos, rp[k].n,
+                          k == 0 ? &ym : NULL, prec_stride(&rp[k], &xm, &ym));
+    }
+    free(grid);
+    draw_dim_labels(a, c, g, &ym);
+    draw_heat_legend(a, c, g, scale, diff);
+    heat_readout(a, c, g, rp, diff);
+    heat_hint(a, &xm, &ym, rp, g->np, hint, hintlen);
+}
+
+/* ---- the wavelength spectrum ------------------------------------------- */
+
+/* Shared vertical scale: log10 of wavelengths, in dot rows. */
+struct yscale {
+    double lo, hi;          /* log10 range shown */
+    int dots;               /* dot rows */
+};
+
+static int ys_dot(const struct yscale *s, double v)
+{
+    double t = (s->hi - v) / (s->hi - s->lo);
+    return (int)lround(t * (s->dots - 1));
+}
+
+static struct yscale spectrum_scale(const struct rpane *rp, int np, int rows)
+{
+    double top = LOG10_2PI + 1;
+    for (int k = 0; k < np; k++) {
+        double l = log10(spectrum_slowest_wavelength(rp[k].d, rp[k].base));
+        double ln = log10((double)rp[k].n);
+        top = fmax(top, fmax(l, ln));
+    }
+    double pad = 0.04 * (top - LOG10_2PI);
+    struct yscale s = { LOG10_2PI - pad, top + pad, 4 * rows };
+    return s;
+}
+
+static int band_dot(int band, int half, int wdots)
+{
+    if (half <= 1)
+        return wdots / 2;
+    return (int)lround((double)band * (wdots - 1) / (half - 1));
+}
+
+static void spectrum_ticks(const struct app *a, canvas *c, const struct geom *g,
+                           const struct yscale *s)
+{
+    if (g->labw < 4)
+        return;
+    int last = -2;
+    for (int e = (int)ceil(s->lo); e <= (int)floor(s->hi); e++) {
+        int row = ys_dot(s, e) / 4;
+        if (row == last || row == last + 1)
+            continue;
+        char t[16];
+        if (e <= 3)
+            snprintf(t, sizeof t, "%.0f", pow(10, e));
+        else
+            snprintf(t, sizeof t, "1e%d", e);
+        text_right(c, g->labw - 1, g->body_y + row, t, uc(a, UI_AXIS));
+        last = row;
+    }
+}
+
+static void spectrum_plot(const struct app *a, canvas *pc, int k,
+                          const struct rpane *r, const struct yscale *s)
+{
+    int half = r->d / 2, wd = 2 * pc->w;
+    rgb warn = uc(a, UI_WARN), acc = uc(a, UI_ACCENT);
+    int yn = ys_dot(s, log10((double)r->n));
+    for (int px = 0; px < wd; px += 2)
+        canvas_dot(pc, px, yn, warn);
+    if (r->crit < half) {
+        int xc = band_dot(r->crit, half, wd);
+        for (int py = 0; py < s->dots; py += 2)
+            canvas_dot(pc, xc, py, acc);
+    }
+    double l0 = log10(pe_wavelength(0, r->d, r->base));
+    double step = half > 1 ? (log10(spectrum_slowest_wavelength(r->d, r->base)) - l0)
+                             / (half - 1) : 0;
+    /* log wavelength is linear in the band: draw straight segments,
+     * bright while bands turn, dim from the critical band on */
+    if (r->crit > 0)
+        canvas_line(pc, band_dot(0, half, wd), ys_dot(s, l0),
+                    band_dot(r->crit - 1, half, wd),
+                    ys_dot(s, l0 + step * (r->crit - 1)), pane_rgb(a, k));
+    if (r->crit < half)
+        canvas_line(pc, band_dot(r->crit, half, wd),
+                    ys_dot(s, l0 + step * r->crit),
+                    band_dot(half - 1, half, wd),
+                    ys_dot(s, l0 + step * (half - 1)), uc(a, UI_DIM));
+    /* labels: n on its line, the critical band at the top */
+    char t[40];
+    /* the curve rises to the right, so the left end of the n line is clear */
+    int row = yn / 4 > 0 ? yn / 4 - 1 : yn / 4 + 1;
+    snprintf(t, sizeof t, "n=%lld", (long long)r->n);
+    canvas_text(pc, 0, row, pc->w, t, warn, RGB_DEFAULT, 0);
+    if (r->crit < half) {
+        int xc = band_dot(r->crit, half, wd) / 2;
+        snprintf(t, sizeof t, "crit %d", r->crit);
+        int tw = text_width(t);
+        int x = xc + 1 + tw <= pc->w ? xc + 1 : xc - tw;
+        canvas_text(pc, x < 0 ? 0 : x, 0, pc->w, t, acc, RGB_DEFAULT, ATTR_BOLD);
+    }
+}
+
+static void spectrum_text(const struct app *a, canvas *c, int x, int y, int w,
+                          int lines, const struct rpane *r)
+{
+    int half = r->d / 2;
+    char s[3][3][128], v1[24], v2[24];
+    const char *lam = gl(a, "\u03BB", "wl"), *pi2 = gl(a, "2\u03C0", "2pi");
+    const char *mul = gl(a, "\u00B7", "*");
+    num(spectrum_slowest_wavelength(r->d, r->base), v1, sizeof v1);
+    num(spectrum_wavelength_limit(r->base), v2, sizeof v2);
+    snprintf(s[0][0], sizeof s[0][0], "%d of %d bands turn %s1%s within n",
+             r->crit, half, gl(a, "\u2265", ">="), gl(a, "\u00D7", "x"));
+    snprintf(s[0][1], sizeof s[0][1], "%d/%d bands turn in n", r->crit, half);
+    snprintf(s[0][2], sizeof s[0][2], "%d/%d turn", r->crit, half);
+    snprintf(s[1][0], sizeof s[1][0], "slowest %s = %s%sb^(%d/%d) = %s", lam, pi2,
+             mul, r->d - 2, r->d, v1);
+    snprintf(s[1][1], sizeof s[1][1], "slowest %s = %s", lam, v1);
+    snprintf(s[1][2], sizeof s[1][2], "%s %s", lam, v1);
+    snprintf(s[2][0], sizeof s[2][0], "limit %s%sbase = %s, never reached", pi2,
+             mul, v2);
+    snprintf(s[2][1], sizeof s[2][1], "limit %s%sb = %s (not reached)", pi2,
+             mul, v2);
+    snprintf(s[2][2], sizeof s[2][2], "lim %s", v2);
+    for (int i = 0; i < lines && i < 3; i++) {
+        const char *cand[3] = { s[i][0], s[i][1], s[i][2] };
+        text_fit(c, x, y + i, w, cand, 3, uc(a, i == 0 ? UI_WARN : UI_TEXT), 0);
+    }
+}
+
+static void spectrum_axis(const struct app *a, canvas *c, int x, int w, int y,
+                          const struct rpane *r)
+{
+    int half = r->d / 2;
+    char hi[24];
+    canvas_text(c, x, y, w, "0", uc(a, UI_AXIS), RGB_DEFAULT, 0);
+    snprintf(hi, sizeof hi, "%d", half - 1);
+    if (half > 1 && w > text_width(hi) + 2)
+        text_right(c, x + w, y, hi, uc(a, UI_AXIS));
+    if (w >= 24 && half > 1)
+        canvas_text(c, x + w / 2 - 2, y, 4, "band", uc(a, UI_DIM), RGB_DEFAULT, 0);
+    if (a->cmp.band < half) {
+        int col = band_dot(a->cmp.band, half, 2 * w) / 2;
+        canvas_text(c, x + col, y, 1, gl(a, "\u25B2", "^"), uc(a, UI_CURSOR),
+                    RGB_DEFAULT, ATTR_BOLD);
+    }
+}
+
+/* Draw a run of coloured legend pieces; returns the x after them. */
+static int legend_piece(canvas *c, int x, int y, const char *mark, rgb mc,
+                        const char *text, rgb tc)
+{
+    if (x >= c->w)
+        return x;
+    x += canvas_text(c, x, y, -1, mark, mc, RGB_DEFAULT, ATTR_BOLD);
+    x += canvas_text(c, x, y, -1, text, tc, RGB_DEFAULT, 0);
+    return x + 2;
+}
+
+static void spectrum_readout(const struct app *a, canvas *c,
+                             const struct geom *g, const struct rpane *rp)
+{
+    if (g->read_y < 0)
+        return;
+    char line[2][256];
+    const char *lam = gl(a, "\u03BB", "wl");
+    for (int v = 0; v < 2; v++) {
+        int len = snprintf(line[v], sizeof line[v], "band %d", a->cmp.band);
+        for (int k = 0; k < g->np && len < 200; k++) {
+            const struct rpane *r = &rp[k];
+            char l[24], t[24];
+            if (a->cmp.band >= r->d / 2) {
+                len += snprintf(line[v] + len, sizeof line[v] - (size_t)len,
+                                " %s %c -", gl(a, "\u2502", "|"), 'A' + k);
+                continue;
+            }
+            double lw = pe_wavelength(a->cmp.band, r->d, r->base);
+            num(lw, l, sizeof l);
+            num((double)r->n / lw, t, sizeof t);
+            len += snprintf(line[v] + len, sizeof line[v] - (size_t)len,
+                            v == 0 ? " %s %c %s=%s, %s turns in n"
+                                   : " %s %c %s=%s %s",
+                            gl(a, "\u2502", "|"), 'A' + k, lam, l, t);
+        }
+    }
+    const char *cand[2] = { line[0], line[1] };
+    text_fit(c, 0, g->read_y, c->w, cand, 2, uc(a, UI_TEXT), 0);
+}
+
+static void draw_spectrum_mode(const struct app *a, canvas *c,
+                               const struct geom *g, const struct rpane *rp,
+                               char *hint, size_t hintlen)
+{
+    int nt = g->body_h >= 10 ? 3 : g->body_h >= 7 ? 2 : g->body_h >= 5 ? 1 : 0;
+    int ph = g->body_h - nt;
+    if (ph < 1)
+        return;
+    struct yscale s = spectrum_scale(rp, g->np, ph);
+    draw_separators(a, c, g, g->body_y, g->axis_y >= 0 ? g->axis_y + 1
+                                                        : g->body_y + g->body_h);
+    spectrum_ticks(a, c, g, &s);
+    for (int k = 0; k < g->np; k++) {
+        canvas pc = canvas_sub(c, g->px[k], g->body_y, g->pw, ph);
+        spectrum_plot(a, &pc, k, &rp[k], &s);
+        spectrum_text(a, c, g->px[k] + 1, g->body_y + ph, g->pw - 1, nt, &rp[k]);
+        if (g->axis_y >= 0)
+            spectrum_axis(a, c, g->px[k], g->pw, g->axis_y, &rp[k]);
+    }
+    if (g->legend_y >= 0) {
+        int x = 0, y = g->legend_y;
+        const char *line = gl(a, "\u2500", "-");
+        x = legend_piece(c, x, y, line, pane_rgb(a, 0), " bands turning in n",
+                         uc(a, UI_TEXT));
+        x = legend_piece(c, x, y, line, uc(a, UI_DIM), " <1 turn", uc(a, UI_TEXT));
+        x = legend_piece(c, x, y, gl(a, "\u2504", "-"), uc(a, UI_WARN), " n",
+                         uc(a, UI_TEXT));
+        x = legend_piece(c, x, y, gl(a, "\u250A", ":"), uc(a, UI_ACCENT),
+                         " critical band", uc(a, UI_TEXT));
+        if (c->w - x >= 34)
+            canvas_text(c, x, y, -1, "y: wavelength in positions (log)",
+                        uc(a, UI_DIM), RGB_DEFAULT, 0);
+    }
+    spectrum_readout(a, c, g, rp);
+    snprintf(hint, hintlen, "x = band i, y = wavelength 2%s/%s_i (log); "
+             "Left/Right: band", gl(a, "\u03C0", "pi"), gl(a, "\u03C9", "w"));
+}
+
+/* ---- score against distance ------------------------------------------- */
+
+/* Mean of PE(a).PE(b) over the distances [d0, d1), in closed form. */
+static double score_mean(const double *omega, int half, int64_t d0, int64_t d1)
+{
+    double s = 0;
+    for (int i = 0; i < half; i++) {
+        double mc;
+        pe_range_mean(omega[i], d0, d1, NULL, &mc);
+        s += mc;
+    }
+    return s;
+}
+
+/* Fill vals[col] with pane r's score for each dot column (BLANK when past
+ * its n).  Returns -1 when out of memory. */
+static int profile_values(const struct rpane *r, const struct xmap *xm,
+                          double *vals)
+{
+    int half = r->d / 2;
+    double *om = malloc(sizeof(double) * (size_t)half);
+    if (!om)
+        return -1;
+    pe_omegas(r->d, r->base, om);
+    for (int col = 0; col < xm->cols; col++) {
+        int64_t d0, d1;
+        if (!xmap_range(xm, col, &d0, &d1) || d0 >= r->n) {
+            vals[col] = BLANK;
+            continue;
+        }
+        vals[col] = score_mean(om, half, d0, d1 < r->n ? d1 : r->n);
+    }
+    free(om);
+    return 0;
+}
+
+/*
+ * The readout doubles as the legend: each pane's colour, base and score
+ * at the cursor's distance.
+ */
+static void profile_readout(const struct app *a, canvas *c,
+                            const struct geom *g, const struct rpane *rp,
+                            int odd)
+{
+    if (g->read_y < 0)
+        return;
+    for (int v = 0; v < 3; v++) {
+        char line[3][96];
+        int width = 0, y = g->read_y, x = 0;
+        char head[48];
+        snprintf(head, sizeof head, v < 2 ? "distance %lld:" : "%lld:",
+                 (long long)a->p.pos);
+        width = text_width(head) + 1;
+        for (int k = 0; k < g->np; k++) {
+            char b[24], sc[24] = "-";
+            fmt_base(rp[k].base, b, sizeof b);
+            if (a->p.pos < rp[k].n)
+                num(pe_score((double)a->p.pos, rp[k].d, rp[k].base), sc,
+                    sizeof sc);
+            if (v == 0)
+                snprintf(line[k], sizeof line[k], " %c base=%s: %s", 'A' + k,
+                         b, sc);
+            else
+                snprintf(line[k], sizeof line[k], " %c %s", 'A' + k, sc);
+            width += text_width(line[k]) + 2 + 2;
+        }
+        if (width > c->w && v < 2)
+            continue;
+        x += canvas_text(c, x, y, c->w, head, uc(a, UI_TEXT), RGB_DEFAULT, 0) + 1;
+        for (int k = 0; k < g->np; k++)
+            x = legend_piece(c, x, y, gl(a, "\u2501\u2501", "=="),
+                             pane_rgb(a, k), line[k], uc(a, UI_TEXT));
+        char tail[2][96];
+        snprintf(tail[0], sizeof tail[0], "score = %s cos(%s%s%s_i)%s",
+                 gl(a, "\u03A3", "sum"), gl(a, "\u03B4", "d"),
+                 gl(a, "\u00B7", "*"), gl(a, "\u03C9", "w"),
+                 odd ? ", f64, any layout" : "");
+        snprintf(tail[1], sizeof tail[1], "%s", odd ? "(f64 scores)" : "");
+        for (int t = 0; t < 2; t++)
+            if (x + text_width(tail[t]) <= c->w) {
+                canvas_text(c, x, y, -1, tail[t], uc(a, UI_DIM), RGB_DEFAULT, 0);
+                break;
+            }
+        return;
+    }
+}
+
+static void draw_profile_mode(const struct app *a, canvas *c,
+                              const struct geom *g, const struct rpane *rp,
+                              int64_t nmax, char *hint, size_t hintlen)
+{
+    /* plot_lines spreads points over the dots: about one point per dot
+     * column, each the exact mean over the distances it stands for */
+    int npts = 2 * (c->w - 6);
+    if (npts < 2 || g->body_h < 1)
+        return;
+    struct xmap xm;
+    xmap_init(&xm, nmax, a->cmp.zoom, a->p.pos, npts);
+    if (xm.cpp)
+        xmap_init(&xm, nmax, a->cmp.zoom, a->p.pos, (int)xm.span);
+    double *vals = malloc(sizeof(double) * (size_t)xm.cols * (size_t)g->np);
+    if (!vals) {
+        snprintf(hint, hintlen, "out of memory");
+        return;
+    }
+    struct plot_series ser[COMPARE_MAX_PANES];
+    int odd = 0;
+    for (int k = 0; k < g->np; k++) {
+        double *v = vals + (size_t)xm.cols * (size_t)k;
+        if (profile_values(&rp[k], &xm, v))
+            for (int i = 0; i < xm.cols; i++)
+                v[i] = BLANK;
+        for (int i = 0; i < xm.cols; i++)
+            if (v[i] == BLANK)
+                v[i] = NAN;
+        ser[k].y = v;
+        ser[k].n = xm.cols;
+        ser[k].col = pane_rgb(a, k);
+        odd |= rp[k].layout != LAYOUT_INTERLEAVED || rp[k].prec != PREC_F64;
+    }
+    struct plot_spec sp;
+    memset(&sp, 0, sizeof sp);
+    sp.xlabel = "distance";
+    sp.x0 = (double)xm.x0;
+    sp.dx = (double)xm.span / xm.cols;
+    sp.xmin = (double)xm.x0;
+    sp.xmax = (double)(xm.x0 + xm.span - 1);
+    sp.x_integer = 1;
+    sp.zero_line = 1;
+    sp.mark_x = (double)a->p.pos;
+    sp.label_extremes = xm.span <= 64;
+    /* the plot's axis and tick rows take the axis and legend rows */
+    int h = g->body_h + (g->axis_y >= 0) + (g->legend_y >= 0);
+    plot_lines(c, 0, g->body_y, c->w, h, &sp, ser, g->np, a->palette);
+    free(vals);
+    profile_readout(a, c, g, rp, odd);
+    char per[32];
+    pos_per_col(&xm, per, sizeof per);
+    if (xm.span > xm.cols)
+        snprintf(hint, hintlen, "1 point = mean of %s distances", per);
+    else
+        snprintf(hint, hintlen, "1 point = 1 distance");
+}
+
+/* ---- the whole view ----------------------------------------------------- */
+
+/* Very small screens: one line per pane, as much as fits. */
+static void draw_tiny(const struct app *a, canvas *c, const struct rpane *rp,
+                      int np)
+{
+    for (int k = 0; k < np && k < c->h; k++) {
+        char b[24], s[3][64];
+        fmt_base(rp[k].base, b, sizeof b);
+        snprintf(s[0], sizeof s[0], "%c base=%s crit band %d", 'A' + k, b,
+                 rp[k].crit);
+        snprintf(s[1], sizeof s[1], "%c %s c%d", 'A' + k, b, rp[k].crit);
+        snprintf(s[2], sizeof s[2], "%c", 'A' + k);
+        const char *cand[3] = { s[0], s[1], s[2] };
+        text_fit(c, 0, k, c->w, cand, 3, pane_rgb(a, k),
+                 a->cmp.active == k ? ATTR_BOLD : 0);
+    }
+}
+
+static int mode_labw(const struct app *a, int dmax)
+{
+    switch (a->cmp.mode) {
+    case PANE_SPECTRUM: return 5;
+    case PANE_PROFILE:  return 0;     /* plot_lines labels its own axis */
+    default:            return digits(dmax - 1) + 2;
+    }
+}
+
+static void compare_draw(const struct app *a, canvas *c, char *hint,
+                         size_t hintlen)
+{
+    struct rpane rp[COMPARE_MAX_PANES];
+    int np = npanes(a), dmax;
+    int64_t nmax;
+    struct geom g;
+    if (hintlen)
+        hint[0] = 0;
+    canvas_clear(c);
+    resolve_all(a, rp, np, &dmax, &nmax);
+    geom_make(c, np, mode_labw(a, dmax), any_tags(rp, np), &g);
+    if (c->w < 24 || c->h < 5 || g.pw < 10) {
+        draw_tiny(a, c, rp, np);
+        snprintf(hint, hintlen, "enlarge the terminal to see the panes");
+        return;
+    }
+    draw_headers(a, c, &g, rp);
+    switch (a->cmp.mode) {
+    case PANE_SPECTRUM:
+        draw_spectrum_mode(a, c, &g, rp, hint, hintlen);
+        break;
+    case PANE_PROFILE:
+        draw_profile_mode(a, c, &g, rp, nmax, hint, hintlen);
+        break;
+    case PANE_DIFF:
+        draw_heat_mode(a, c, &g, rp, dmax, nmax, 1, hint, hintlen);
+        break;
+    case PANE_HEATMAP:
+    default:
+        draw_heat_mode(a, c, &g, rp, dmax, nmax, 0, hint, hintlen);
+        break;
+    }
+}
+
+/* ---- keys ----------------------------------------------------------------- */
+
+static int dims_max(const struct app *a)
+{
+    int m = 2;
+    for (int k = 0; k < npanes(a); k++)
+        m = pane_d(a, k) > m ? pane_d(a, k) : m;
+    return m;
+}
+
+/* Keep the cursors inside the widest pane. */
+static void clamp_cursor(struct app *a)
+{
+    struct compare_state *s = &a->cmp;
+    int dm = dims_max(a);
+    s->dim = s->dim < 0 ? 0 : s->dim >= dm ? dm - 1 : s->dim;
+    s->band = s->band < 0 ? 0 : s->band >= dm / 2 ? dm / 2 - 1 : s->band;
+    if (s->active >= npanes(a))
+        s->active = npanes(a) - 1;
+}
+
+/* A params struct holding pane k's values, for validation. */
+static params pane_params(const struct app *a, int k)
+{
+    params p = a->p;
+    p.d = pane_d(a, k);
+    p.base = pane_base(a, k);
+    return p;
+}
+
+static void pane_store(struct app *a, int k, const params *p)
+{
+    if (k == 0) {
+        /* the other panes keep the d_model they were following */
+        for (int j = 1; j < COMPARE_MAX_PANES && p->d != a->p.d; j++)
+            if (a->cmp.panes[j].d <= 0)
+                a->cmp.panes[j].d = a->p.d;
+        a->p.d = p->d;
+        a->p.base = p->base;
+        app_params_changed(a);
+    } else {
+        a->cmp.panes[k].base = p->base;
+        /* keep following the global d_model while the value equals it */
+        if (a->cmp.panes[k].d > 0 || p->d != a->p.d)
+            a->cmp.panes[k].d = p->d;
+    }
+    clamp_cursor(a);
+}
+
+static void pane_said(struct app *a, int k)
+{
+    char b[24];
+    params p = pane_params(a, k);
+    fmt_base(p.base, b, sizeof b);
+    app_msg(a, 0, "pane %c: base=%s d_model=%d", 'A' + k, b, p.d);
+}
+
+static void pane_scale(struct app *a, enum param_id id, double factor)
+{
+    int k = a->cmp.active;
+    params p = pane_params(a, k);
+    char m[APP_MSG_LEN];
+    int clamped = params_scale(&p, id, factor, m, sizeof m);
+    pane_store(a, k, &p);
+    if (clamped)
+        app_msg(a, 0, "pane %c: %s", 'A' + k, m);
+    else
+        pane_said(a, k);
+}
+
+static void preset_next(struct app *a)
+{
+    struct compare_state *s = &a->cmp;
+    s->preset = (s->preset + 1) % NPRESETS;
+    a->p.base = PRESETS[s->preset][0];      /* pane A is the global base */
+    s->panes[0].base = PRESETS[s->preset][0];
+    s->panes[1].base = PRESETS[s->preset][1];
+    app_params_changed(a);
+    char b0[24], b1[24];
+    fmt_base(PRESETS[s->preset][0], b0, sizeof b0);
+    fmt_base(PRESETS[s->preset][1], b1, sizeof b1);
+    app_msg(a, 0, "preset %d of %d: A base=%s, B base=%s", s->preset + 1,
+            NPRESETS, b0, b1);
+}
+
+static void pane_add(struct app *a)
+{
+    struct compare_state *s = &a->cmp;
+    if (s->npanes >= COMPARE_MAX_PANES) {
+        app_msg(a, 0, "three panes is the most; _ removes pane C");
+        return;
+    }
+    struct pane *c = &s->panes[s->npanes];
+    if (!(c->base > 1))
+        c->base = 1e6;
+    s->active = s->npanes++;
+    pane_said(a, s->active);
+}
+
+static void pane_remove(struct app *a)
+{
+    struct compare_state *s = &a->cmp;
+    if (s->npanes <= 2) {
+        app_msg(a, 0, "two panes is the least; + adds pane C");
+        return;
+    }
+    s->npanes--;
+    clamp_cursor(a);
+    app_msg(a, 0, "pane %c removed", 'A' + s->npanes);
+}
+
+static void pane_active(struct app *a, int step)
+{
+    struct compare_state *s = &a->cmp;
+    int np = npanes(a);
+    s->active = ((s->active + step) % np + np) % np;
+    pane_said(a, s->active);
+}
+
+static void mode_next(struct app *a)
+{
+    a->cmp.mode = (enum pane_mode)((a->cmp.mode + 1) % PANE_MODE_COUNT);
+    app_msg(a, 0, "pane mode: %s", pane_mode_name(a->cmp.mode));
+}
+
+static void layout_next(struct app *a)
+{
+    struct pane *p = &a->cmp.panes[a->cmp.active];
+    p->layout = (enum layout)((p->layout + 1) % LAYOUT_COUNT);
+    app_msg(a, 0, "pane %c: layout %s", 'A' + a->cmp.active,
+            layout_name(p->layout));
+}
+
+static void precision_next(struct app *a)
+{
+    struct pane *p = &a->cmp.panes[a->cmp.active];
+    p->prec = (enum precision)((p->prec + 1) % PREC_COUNT);
+    app_msg(a, 0, "pane %c: precision %s", 'A' + a->cmp.active,
+            precision_name(p->prec));
+}
+
+static void zoom(struct app *a, int in)
+{
+    struct compare_state *s = &a->cmp;
+    int64_t span = a->p.n;
+    for (int z = 0; z < s->zoom && span / 2 >= 8; z++)
+        span /= 2;
+    if (in && span / 2 < 8) {
+        app_msg(a, 0, "zoomed in as far as it goes (%lld positions)",
+                (long long)span);
+        return;
+    }
+    if (!in && s->zoom == 0) {
+        app_msg(a, 0, "all positions are shown");
+        return;
+    }
+    s->zoom = in ? s->zoom + 1 : s->zoom - 1;
+    if (!in && span >= a->p.n)
+        s->zoom = 0;
+    app_msg(a, 0, "zoom: %lld positions across", (long long)(in ? span / 2
+            : span * 2 > a->p.n ? a->p.n : span * 2));
+}
+
+static void cursor_dim(struct app *a, int step)
+{
+    a->cmp.dim += step;
+    clamp_cursor(a);
+}
+
+/* Left/Right in the spectrum mode move the band cursor. */
+static int spectrum_key(struct app *a, int key)
+{
+    int dm = dims_max(a) / 2, step;
+    switch (key) {
+    case PK_LEFT: case 'h':  step = -1; break;
+    case PK_RIGHT: case 'l': step = 1; break;
+    case 'H':                step = -(dm / 8 + 1); break;
+    case 'L':                step = dm / 8 + 1; break;
+    case PK_HOME:            step = -dm; break;
+    case PK_END:             step = dm; break;
+    default:                 return 0;
+    }
+    a->cmp.band += step;
+    clamp_cursor(a);
+    return 1;
+}
+
+static int compare_key(struct app *a, int key)
+{
+    int dm = dims_max(a);
+    if (a->cmp.mode == PANE_SPECTRUM && spectrum_key(a, key))
+        return 1;
+    switch (key) {
+    case '+': pane_add(a); break;
+    case '_': pane_remove(a); break;
+    case '[': pane_active(a, -1); break;
+    case ']': pane_active(a, 1); break;
+    case 'b': pane_scale(a, P_BASE, 0.1); break;
+    case 'B': pane_scale(a, P_BASE, 10); break;
+    case 'd': pane_scale(a, P_D, 0.5); break;
+    case 'D': pane_scale(a, P_D, 2); break;
+    case 'p': preset_next(a); break;
+    case 'v': mode_next(a); break;
+    case 'o': layout_next(a); break;
+    case 'f': precision_next(a); break;
+    case 'z':
+        a->cmp.dims_1to1 = !a->cmp.dims_1to1;
+        app_msg(a, 0, a->cmp.dims_1to1 ? "rows: consecutive dimensions"
+                                       : "rows: all dimensions, evenly spaced");
+        break;
+    case '=': zoom(a, 1); break;
+    case '-': zoom(a, 0); break;
+    case PK_UP: case 'k':   cursor_dim(a, -1); break;
+    case PK_DOWN: case 'j': cursor_dim(a, 1); break;
+    case PK_PGUP: case 'K': cursor_dim(a, -(dm / 8 + 1)); break;
+    case PK_PGDN: case 'J': cursor_dim(a, dm / 8 + 1); break;
+    default:
+        return 0;
+    }
+    return 1;
+}
+
+/* ---- ':' commands ------------------------------------------------------- */
+
+static int cmd_pane_param(struct app *a, enum param_id id, const char *arg)
+{
+    int k = a->cmp.active;
+    params p = pane_params(a, k);
+    char err[APP_MSG_LEN];
+    if (params_set(&p, id, arg, err, sizeof err)) {
+        app_msg(a, 1, "pane %c: %s", 'A' + k, err);
+        return 1;
+    }
+    pane_store(a, k, &p);
+    pane_said(a, k);
+    return 1;
+}
+
+static int cmd_choice(struct app *a, const char *what, int v, const char *want)
+{
+    if (v < 0)
+        app_msg(a, 1, "%s: want %s", what, want);
+    return v;
+}
+
+static int compare_command(struct app *a, const char *name, const char *arg)
+{
+    struct pane *p = &a->cmp.panes[a->cmp.active];
+    int v;
+    if (!strcmp(name, "base") || !strcmp(name, "b"))
+        return cmd_pane_param(a, P_BASE, arg);
+    if (!strcmp(name, "d") || !strcmp(name, "d_model"))
+        return cmd_pane_param(a, P_D, arg);
+    if (!strcmp(name, "layout")) {
+        v = cmd_choice(a, "layout", layout_parse(arg), "interleaved, concat or half");
+        if (v >= 0) {
+            p->layout = (enum layout)v;
+            app_msg(a, 0, "pane %c: layout %s", 'A' + a->cmp.active, arg);
+        }
+        return 1;
+    }
+    if (!strcmp(name, "precision") || !strcmp(name, "prec")) {
+        v = cmd_choice(a, "precision", precision_parse(arg), "f64, f32, bf16 or f16");
+        if (v >= 0) {
+            p->prec = (enum precision)v;
+            app_msg(a, 0, "pane %c: precision %s", 'A' + a->cmp.active, arg);
+        }
+        return 1;
+    }
+    if (!strcmp(name, "mode")) {
+        v = cmd_choice(a, "mode", pane_mode_parse(arg),
+                       "heatmap, spectrum, profile or diff");
+        if (v >= 0)
+            a->cmp.mode = (enum pane_mode)v;
+        return 1;
+    }
+    return 0;
+}
+
+static const struct keybind COMPARE_KEYS[] = {
+    { '+',  ACT_VIEW_KEY, "+",      "add pane C (base 1e6)" },
+    { '_',  ACT_VIEW_KEY, "_",      "remove pane C" },
+    { '[',  ACT_VIEW_KEY, "[ ]",    "previous / next active pane" },
+    { ']',  ACT_VIEW_KEY, NULL,     NULL },
+    { 'b',  ACT_VIEW_KEY, "b B",    "active pane: base /10, x10" },
+    { 'B',  ACT_VIEW_KEY, NULL,     NULL },
+    { 'd',  ACT_VIEW_KEY, "d D",    "active pane: d_model /2, x2" },
+    { 'D',  ACT_VIEW_KEY, NULL,     NULL },
+    { 'p',  ACT_VIEW_KEY, "p",      "next preset pair of bases" },
+    { 'v',  ACT_VIEW_KEY, "v",      "mode: heatmap, spectrum, profile, diff" },
+    { 'o',  ACT_VIEW_KEY, "o",      "active pane: next layout" },
+    { 'f',  ACT_VIEW_KEY, "f",      "active pane: next precision" },
+    { 'z',  ACT_VIEW_KEY, "z",      "rows: evenly spaced / consecutive" },
+    { '=',  ACT_VIEW_KEY, "= -",    "zoom positions in / out" },
+    { '-',  ACT_VIEW_KEY, NULL,     NULL },
+    { PK_UP, ACT_VIEW_KEY, "k j",   "dimension (K J PgUp PgDn: faster)" },
+    { PK_DOWN, ACT_VIEW_KEY, NULL,  NULL },
+    { PK_LEFT, ACT_VIEW_KEY, "h l",  "position; band in the spectrum" },
+    { PK_RIGHT, ACT_VIEW_KEY, NULL, NULL },
+    { 0,    ACT_NONE,     NULL,     NULL }
+};
+
+const struct view VIEW_COMPARE_DEF = {
+    .name = "compare",
+    .title = "compare bases",
+    .draw = compare_draw,
+    .key = compare_key,
+    .command = compare_command,
+    .keys = COMPARE_KEYS,
+    .about =
+        "Two or three encodings side by side, sharing the cursor, the zoom and "
+        "one colour scale, so equal colours mean equal values. Pane A is the "
+        "global base and d_model; B and C keep their own. Each header gives "
+        "base, d_model, n, the critical band (the first band whose wavelength "
+        "2*pi*base^(2i/d) exceeds n: from there on no band completes a turn "
+        "within n positions) and the turns of the slowest band within n. v "
+        "shows every pane as the PE heatmap, the wavelength spectrum, the "
+        "score PE(a).PE(b) against the distance a-b (all panes on one set of "
+        "axes) or the difference A - X (a lower-precision pane shows its own "
+        "rounding error instead). Presets (p): 10000|500000, 10000|1e6, "
+        "500000|1e6, 100|10000. Prompt: :base X and :d N for the active "
+        "pane, :layout interleaved|concat|half, :precision f64|f32|bf16|f16, "
+        ":mode NAME. Layouts reorder the same values: interleaved is the "
+        "paper's, concat is tensor2tensor's [sin|cos] order (that code also "
+        "spaces its frequencies as i/(d/2-1), which is not shown here), half "
+        "is the (i, i+d/2) pairing of rotate_half RoPE code.",
+};
