@@ -347,6 +347,14 @@ int app_animating(const struct app *a)
 
 /* ---- frame export ---------------------------------------------------- */
 
+void frame_draw_finished(const struct app *a, canvas *c)
+{
+    const struct view *v = VIEWS[a->view];
+    do
+        frame_draw(a, c);
+    while (v->busy && v->busy(a));
+}
+
 static int export_one(const canvas *c, const char *path, enum snap_format f,
                       const struct app *a)
 {
@@ -369,7 +377,7 @@ void app_export_frame(struct app *a, int w, int h)
         return;
     }
     a->msg[0] = 0;
-    frame_draw(a, &c);
+    frame_draw_finished(a, &c);
     if (export_one(&c, svg, SNAP_SVG, a) || export_one(&c, txt, SNAP_TEXT, a))
         app_msg(a, 1, "export failed: %s", strerror(errno));
     else

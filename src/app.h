@@ -220,4 +220,8 @@ void app_export_frame(struct app *a, int w, int h);
  */
 void frame_draw(const struct app *a, canvas *c);
 
+/* frame_draw until the view has no work left in slices: for snapshots
+ * and exported frames, which must show the finished picture. */
+void frame_draw_finished(const struct app *a, canvas *c);
+
 #endif

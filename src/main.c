@@ -11,7 +11,9 @@
 #include "cli.h"
 #include "export.h"
 #include "loop.h"
+#include "peload.h"
 #include "snapshot.h"
+#include "tour.h"
 
 /* Colour mode of a snapshot: --color wins; --format ansi alone means 256. */
 static enum color_mode snapshot_color(const struct cli *c, enum snap_format f)
@@ -37,7 +39,7 @@ static int run_snapshot(struct cli *c)
     c->app.color = mode;
     c->app.screen_w = c->width;
     c->app.screen_h = c->height;
-    frame_draw(&c->app, &cv);
+    frame_draw_finished(&c->app, &cv);
     int r = snapshot_write(stdout, &cv, f, c->app.ascii, mode);
     canvas_free(&cv);
     if (r || fflush(stdout)) {
@@ -50,20 +52,29 @@ static int run_snapshot(struct cli *c)
 static int run_interactive(struct cli *c)
 {
     struct term_opts o = { c->color_flag, c->app.ascii, c->app.mouse };
-    if (c->tour) {
-        fprintf(stderr, "peviz: --tour: the guided tour is not built yet\n");
-        return 2;
-    }
     return loop_run(&c->app, &o);
 }
 
-int main(int argc, char **argv)
+/* --pe-file: the table replaces the stand-in; d_model and n come from it. */
+static int load_table(struct cli *c, struct pe_table *t)
 {
-    static struct cli c;
-    int r = cli_parse(&c, argc, argv);
-    if (r)
-        return r;
-    switch (c.mode) {
+    char err[512];
+    if (peload_file(c->pe_file, t, err, sizeof err)) {
+        fprintf(stderr, "peviz: %s\n", err);
+        return 2;
+    }
+    c->app.pe_table = t;
+    c->app.p.d = t->d;
+    c->app.p.n = t->n;
+    if (c->app.p.pos >= t->n)
+        c->app.p.pos = t->n - 1;
+    return 0;
+}
+
+/* Run the mode the command line chose. */
+static int run(struct cli *c)
+{
+    switch (c->mode) {
     case MODE_HELP:
         cli_usage(stdout);
         return 0;
@@ -71,11 +82,36 @@ int main(int argc, char **argv)
         printf("peviz %s\n", PEVIZ_VERSION);
         return 0;
     case MODE_EXPORT:
-        return export_run(&c, stdout);
+        return export_run(c, stdout);
     case MODE_SNAPSHOT:
-        return run_snapshot(&c);
+        return run_snapshot(c);
     case MODE_INTERACTIVE:
         break;
     }
-    return run_interactive(&c);
+    return run_interactive(c);
+}
+
+int main(int argc, char **argv)
+{
+    static struct cli c;
+    static struct pe_table table;
+    int r = cli_parse(&c, argc, argv);
+    if (r)
+        return r;
+    if (c.pe_file && c.mode != MODE_HELP && c.mode != MODE_VERSION &&
+        (r = load_table(&c, &table)))
+        return r;
+    c.app.tour_lang = c.lang;
+    if (c.tour && (c.mode == MODE_INTERACTIVE || c.mode == MODE_SNAPSHOT)) {
+        char err[512];
+        if (tour_start(&c.app, c.tour, err, sizeof err)) {
+            fprintf(stderr, "peviz: %s\n", err);
+            peload_free(&table);
+            return 2;
+        }
+    }
+    r = run(&c);
+    tour_release(&c.app);
+    peload_free(&table);
+    return r;
 }

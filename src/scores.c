@@ -1,0 +1,1505 @@
+/*
+ * scores.c - attention scores for every scheme (see scores.h for the
+ * definitions), their exact block means, softmax, and the cached grid of
+ * block cells the attention view draws.
+ *
+ * Every score is a sum of terms; each term is either the ALiBi bias or a
+ * dot product a(i).b(j) of two per-position vectors.  Because a dot
+ * product is bilinear, the mean of a(i).b(j) over a block I x J is
+ * mean_I(a) . mean_J(b): a grid of R x C cells costs (R + C) mean vectors
+ * and R x C dot products, and the mean vectors of sinusoids and rotations
+ * have closed forms (pe_range_mean).  Embeddings and learned rows have
+ * none: their block sums are summed entry by entry, in slices.
+ */
+#include "scores.h"
+
+#include "params.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CHUNK 512               /* dims per pass of the grid (even) */
+#define EL_CHUNK 64             /* dims per step of element loops (even) */
+
+/* Work units, roughly nanoseconds on the reference machine. */
+#define COST_GAUSS 40
+#define COST_LEARNED 80
+#define COST_TRIG 15
+#define COST_EXP 10
+
+static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
+static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
+
+/* ---- the context -------------------------------------------------------- */
+
+struct score_rowtab {
+    int tried;
+    double *t;                  /* [2n - 1]: t[delta + n - 1] */
+};
+
+void scores_defaults(struct attention_state *o)
+{
+    memset(o, 0, sizeof *o);
+    o->scheme = SCHEME_SINUSOIDAL;
+    o->heads = 8;
+    o->scale_emb = 1;
+    o->train_len = -1;
+}
+
+int64_t scores_train_len(const struct attention_state *o, int64_t n)
+{
+    if (o->train_len < 0)
+        return n / 2;
+    return o->train_len > n ? n : o->train_len;
+}
+
+static void term_add(struct score_ctx *s, enum term_type type,
+                     enum score_kind a, enum score_kind b, const char *name)
+{
+    if (s->nterms < SCORES_MAX_TERMS)
+        s->terms[s->nterms++] = (struct score_term){ type, a, b, name };
+}
+
+/* x_p = e_p + P_p, S = x.x in four terms; P absent for NoPE. */
+static void terms_additive(struct score_ctx *s, enum score_kind pk, int has_p)
+{
+    if (!s->o.content) {
+        if (has_p)
+            term_add(s, TERM_DOT, pk, pk, "p.p");
+        return;
+    }
+    term_add(s, TERM_DOT, SK_E, SK_E, "e.e");
+    if (!has_p)
+        return;
+    term_add(s, TERM_DOT, SK_E, pk, "e.p");
+    term_add(s, TERM_DOT, pk, SK_E, "p.e");
+    term_add(s, TERM_DOT, pk, pk, "p.p");
+    s->split_ok = 1;
+}
+
+static void terms_build(struct score_ctx *s)
+{
+    int c = s->o.content;
+    switch (s->o.scheme) {
+    case SCHEME_ROPE:
+        if (c)
+            term_add(s, TERM_DOT, SK_RE, SK_RE, "Re.Re");
+        else    /* q = k (ones): one kind, so the term is symmetric */
+            term_add(s, TERM_DOT, SK_RQ, s->o.q_random ? SK_RK : SK_RQ,
+                     "Rq.Rk");
+        s->toeplitz = !c;
+        break;
+    case SCHEME_ALIBI:
+        if (c)
+            term_add(s, TERM_DOT, SK_E, SK_E, "e.e");
+        term_add(s, TERM_ALIBI, SK_E, SK_E, "bias");
+        s->toeplitz = !c;
+        break;
+    case SCHEME_LEARNED:
+        terms_additive(s, SK_PL, 1);
+        break;
+    case SCHEME_NOPE:
+        terms_additive(s, SK_PSIN, 0);
+        s->toeplitz = !c;
+        break;
+    default:
+        terms_additive(s, SK_PSIN, 1);
+        s->toeplitz = !c;
+        break;
+    }
+}
+
+static void ctx_rope(struct score_ctx *s)
+{
+    for (int i = 0; i < s->d; i++) {
+        s->q[i] = s->o.q_random ? pe_gauss(SCORES_SEED_Q, (uint64_t)i) : 1.0;
+        s->k[i] = s->o.q_random ? pe_gauss(SCORES_SEED_K, (uint64_t)i) : 1.0;
+    }
+    pe_rope_coeffs(s->q, s->k, s->d, s->ra, s->rb);
+}
+
+static void ctx_alibi(struct score_ctx *s)
+{
+    double slopes[SCORES_MAX_HEADS];
+    s->heads = s->o.heads >= 1 && s->o.heads <= SCORES_MAX_HEADS ? s->o.heads
+                                                                 : 8;
+    s->head = s->o.head < 0 ? 0 : s->o.head >= s->heads ? s->heads - 1
+                                                         : s->o.head;
+    pe_alibi_slopes(s->heads, slopes);
+    s->slope = slopes[s->head];
+}
+
+struct score_ctx *scores_new_from(const params *p,
+                                  const struct attention_state *o,
+                                  const struct pe_table *table)
+{
+    struct score_ctx *s = calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    s->o = *o;
+    if ((unsigned)s->o.scheme >= SCHEME_COUNT)
+        s->o.scheme = SCHEME_SINUSOIDAL;
+    s->d = p->d;
+    s->half = p->d / 2;
+    s->n = p->n;
+    s->base = p->base;
+    s->omega = malloc((size_t)s->half * sizeof *s->omega);
+    s->q = malloc((size_t)s->d * sizeof *s->q);
+    s->k = malloc((size_t)s->d * sizeof *s->k);
+    s->ra = malloc((size_t)s->half * sizeof *s->ra);
+    s->rb = malloc((size_t)s->half * sizeof *s->rb);
+    if (!s->omega || !s->q || !s->k || !s->ra || !s->rb) {
+        scores_free(s);
+        return NULL;
+    }
+    s->rowtab = calloc(1, sizeof *s->rowtab);
+    if (!s->rowtab) {
+        scores_free(s);
+        return NULL;
+    }
+    pe_omegas(s->d, s->base, s->omega);
+    ctx_rope(s);
+    ctx_alibi(s);
+    s->tau = o->temperature ? 1.0 / sqrt((double)s->d) : 1.0;
+    /* entries N(0, 1/d); scaling by sqrt(d) makes them N(0, 1) */
+    s->emb_mul = o->scale_emb ? 1.0 : 1.0 / sqrt((double)s->d);
+    s->train_len = scores_train_len(o, s->n);
+    s->learned = (pe_learned){ s->d, s->base, s->train_len,
+                               SCORES_SEED_LEARNED };
+    if (table && table->d == s->d && table->n >= s->n && table->v)
+        s->table = table;
+    terms_build(s);
+    return s;
+}
+
+struct score_ctx *scores_new(const struct app *a)
+{
+    return scores_new_from(&a->p, &a->att, a->pe_table);
+}
+
+void scores_free(struct score_ctx *s)
+{
+    if (!s)
+        return;
+    free(s->omega);
+    free(s->q);
+    free(s->k);
+    free(s->ra);
+    free(s->rb);
+    if (s->rowtab)
+        free(s->rowtab->t);
+    free(s->rowtab);
+    free(s);
+}
+
+int scores_table_used(const struct score_ctx *s)
+{
+    return s->table != NULL;
+}
+
+/* ---- per-position vectors ------------------------------------------------ */
+
+static int kind_closed(enum score_kind k)
+{
+    return k == SK_PSIN || k == SK_RQ || k == SK_RK;
+}
+
+/* Rotate each pair of v (dims [k0,k1)) by p * w_band, in place. */
+static void rotate_pairs(const struct score_ctx *s, int64_t p, int k0, int k1,
+                         double *v)
+{
+    for (int dim = k0; dim < k1; dim += 2) {
+        double t = (double)p * s->omega[dim / 2], c = cos(t), sn = sin(t);
+        double x = v[dim - k0], y = v[dim - k0 + 1];
+        v[dim - k0] = x * c - y * sn;
+        v[dim - k0 + 1] = x * sn + y * c;
+    }
+}
+
+void scores_vec(const struct score_ctx *s, enum score_kind kind, int64_t p,
+                int k0, int k1, double *out)
+{
+    uint64_t row = (uint64_t)p * (uint64_t)s->d;
+    switch (kind) {
+    case SK_PSIN:
+        for (int dim = k0; dim < k1; dim += 2) {
+            double t = (double)p * s->omega[dim / 2];
+            out[dim - k0] = sin(t);
+            out[dim - k0 + 1] = cos(t);
+        }
+        break;
+    case SK_RQ: case SK_RK:
+        memcpy(out, (kind == SK_RQ ? s->q : s->k) + k0,
+               (size_t)(k1 - k0) * sizeof *out);
+        rotate_pairs(s, p, k0, k1, out);
+        break;
+    case SK_E: case SK_RE:
+        for (int dim = k0; dim < k1; dim++)
+            out[dim - k0] = s->emb_mul
+                            * pe_gauss(SCORES_SEED_EMB, row + (uint64_t)dim);
+        if (kind == SK_RE)
+            rotate_pairs(s, p, k0, k1, out);
+        break;
+    case SK_PL:
+        for (int dim = k0; dim < k1; dim++)
+            out[dim - k0] = s->table ? s->table->v[row + (uint64_t)dim]
+                                     : pe_learned_value(&s->learned, p, dim);
+        break;
+    default:
+        memset(out, 0, (size_t)(k1 - k0) * sizeof *out);
+    }
+}
+
+/* Cost in work units of one entry of kind, position by position. */
+static int64_t kind_cost(const struct score_ctx *s, enum score_kind k)
+{
+    switch (k) {
+    case SK_E: return COST_GAUSS;
+    case SK_RE: return COST_GAUSS + COST_TRIG;
+    case SK_PL: return s->table ? 1 : COST_LEARNED;
+    default: return COST_TRIG;
+    }
+}
+
+/*
+ * Sum of a closed-form kind over positions [p0, p1), dims [k0, k1):
+ * the mean of e^{ipw} over the range is e^{icw} D_n(w) (pe.h), n the
+ * length and c the centre.  dk, when not NULL, holds D_n(w_band) for
+ * this length, indexed by band (it depends on the length only).
+ */
+static void vec_sum_closed_d(const struct score_ctx *s, enum score_kind kind,
+                             int64_t p0, int64_t p1, int k0, int k1,
+                             double *out, const double *dk)
+{
+    double cnt = (double)(p1 - p0);
+    double centre = (double)p0 + 0.5 * (double)(p1 - p0 - 1);
+    const double *v = kind == SK_RQ ? s->q : s->k;
+    for (int dim = k0; dim < k1; dim += 2) {
+        double w = s->omega[dim / 2], ms, mc;
+        double dn = dk ? dk[dim / 2] : pe_dirichlet(p1 - p0, w);
+        ms = sin(centre * w) * dn;
+        mc = cos(centre * w) * dn;
+        if (kind == SK_PSIN) {
+            out[dim - k0] = cnt * ms;
+            out[dim - k0 + 1] = cnt * mc;
+        } else {    /* mean of R(p) is D * R(c w): rotate v by it */
+            double x = v[dim], y = v[dim + 1];
+            out[dim - k0] = cnt * (x * mc - y * ms);
+            out[dim - k0 + 1] = cnt * (x * ms + y * mc);
+        }
+    }
+}
+
+static void vec_sum_closed(const struct score_ctx *s, enum score_kind kind,
+                           int64_t p0, int64_t p1, int k0, int k1, double *out)
+{
+    vec_sum_closed_d(s, kind, p0, p1, k0, k1, out, NULL);
+}
+
+/* Four running sums: independent chains the CPU overlaps. */
+static double dot(const double *a, const double *b, int len)
+{
+    double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
+    int i = 0;
+    for (; i + 4 <= len; i += 4) {
+        s0 += a[i] * b[i];
+        s1 += a[i + 1] * b[i + 1];
+        s2 += a[i + 2] * b[i + 2];
+        s3 += a[i + 3] * b[i + 3];
+    }
+    for (; i < len; i++)
+        s0 += a[i] * b[i];
+    return (s0 + s1) + (s2 + s3);
+}
+
+/* ---- single scores ------------------------------------------------------- */
+
+double scores_term_at(const struct score_ctx *s, int t, int64_t i, int64_t j)
+{
+    const struct score_term *tm = &s->terms[t];
+    double delta = (double)(i - j);
+    if (tm->type == TERM_ALIBI)
+        return pe_alibi_bias(s->slope, i, j, 0);
+    if (tm->a == SK_PSIN && tm->b == SK_PSIN)
+        return pe_score_w(delta, s->omega, s->half);
+    if (tm->a == SK_RQ && (tm->b == SK_RK || tm->b == SK_RQ))
+        return pe_rope_score_ab(delta, s->ra, s->rb, s->omega, s->half);
+    double va[EL_CHUNK], vb[EL_CHUNK], sum = 0.0;
+    for (int k0 = 0; k0 < s->d; k0 += EL_CHUNK) {
+        int k1 = k0 + EL_CHUNK < s->d ? k0 + EL_CHUNK : s->d;
+        scores_vec(s, tm->a, i, k0, k1, va);
+        scores_vec(s, tm->b, j, k0, k1, vb);
+        sum += dot(va, vb, k1 - k0);
+    }
+    return sum;
+}
+
+double scores_at(const struct score_ctx *s, int64_t i, int64_t j)
+{
+    if (s->o.causal && j > i)
+        return -INFINITY;
+    double sum = 0.0;
+    for (int t = 0; t < s->nterms; t++)
+        sum += scores_term_at(s, t, i, j);
+    return s->tau * sum;
+}
+
+/* Sum of the distinct kinds on one side of the dot terms (0: query side). */
+static int side_kinds(const struct score_ctx *s, int key_side,
+                      enum score_kind *out)
+{
+    int n = 0;
+    for (int t = 0; t < s->nterms; t++) {
+        if (s->terms[t].type != TERM_DOT)
+            continue;
+        enum score_kind k = key_side ? s->terms[t].b : s->terms[t].a;
+        int seen = 0;
+        for (int u = 0; u < n; u++)
+            seen |= out[u] == k;
+        if (!seen)
+            out[n++] = k;
+    }
+    return n;
+}
+
+/*
+ * x_p: the sum of one side's kinds at p, all d dims.  The dot terms are
+ * always the full product of the query kinds with the key kinds (x = e + p
+ * gives e.e + e.p + p.e + p.p), so S = x_i . y_j + bias.
+ */
+static void side_vec(const struct score_ctx *s, const enum score_kind *kinds,
+                     int nk, int64_t p, double *out, double *tmp)
+{
+    memset(out, 0, (size_t)s->d * sizeof *out);
+    for (int u = 0; u < nk; u++) {
+        scores_vec(s, kinds[u], p, 0, s->d, tmp);
+        for (int i = 0; i < s->d; i++)
+            out[i] += tmp[i];
+    }
+}
+
+static double alibi_of(const struct score_ctx *s, int64_t i, int64_t j)
+{
+    for (int t = 0; t < s->nterms; t++)
+        if (s->terms[t].type == TERM_ALIBI)
+            return pe_alibi_bias(s->slope, i, j, 0);
+    return 0.0;
+}
+
+/* Raw scores of row i through query/key vectors (non-Toeplitz schemes). */
+static int row_by_vectors(const struct score_ctx *s, int64_t i, double *row)
+{
+    enum score_kind qk[SK_COUNT], kk[SK_COUNT];
+    int nq = side_kinds(s, 0, qk), nk = side_kinds(s, 1, kk);
+    double *buf = malloc(3 * (size_t)s->d * sizeof *buf);
+    if (!buf)
+        return -1;
+    double *x = buf, *y = buf + s->d, *tmp = buf + 2 * s->d;
+    side_vec(s, qk, nq, i, x, tmp);
+    for (int64_t j = 0; j < s->n; j++) {
+        if (s->o.causal && j > i) {
+            row[j] = -INFINITY;
+            continue;
+        }
+        side_vec(s, kk, nk, j, y, tmp);
+        row[j] = s->tau * (dot(x, y, s->d) + alibi_of(s, i, j));
+    }
+    free(buf);
+    return 0;
+}
+
+#define ROWTAB_MAX_N (INT64_C(1) << 22)
+
+/* The offset table, exact per entry (pe_score_w etc.), built once. */
+static const double *rowtab_get(const struct score_ctx *s)
+{
+    struct score_rowtab *rt = s->rowtab;
+    if (!rt || rt->tried || s->n > ROWTAB_MAX_N)
+        return rt ? rt->t : NULL;
+    rt->tried = 1;
+    rt->t = malloc((size_t)(2 * s->n - 1) * sizeof *rt->t);
+    if (!rt->t)
+        return NULL;
+    int causal = s->o.causal;
+    for (int64_t dl = -(s->n - 1); dl < s->n; dl++) {
+        double sum = 0.0;
+        for (int t = 0; t < s->nterms; t++)
+            sum += scores_term_at(s, t, dl, 0);
+        rt->t[dl + s->n - 1] = (causal && dl < 0) ? -INFINITY : s->tau * sum;
+    }
+    return rt->t;
+}
+
+int scores_row(const struct score_ctx *s, int64_t i, int softmax, double *row)
+{
+    const double *tab = s->toeplitz ? rowtab_get(s) : NULL;
+    if (tab) {
+        for (int64_t j = 0; j < s->n; j++)
+            row[j] = tab[i - j + s->n - 1];
+    } else if (s->toeplitz) {
+        for (int64_t j = 0; j < s->n; j++)
+            row[j] = scores_at(s, i, j);
+    } else if (row_by_vectors(s, i, row)) {
+        return -1;
+    }
+    if (softmax)
+        pe_softmax(row, (size_t)s->n, s->o.causal ? (size_t)i + 1
+                                                  : (size_t)s->n);
+    return 0;
+}
+
+/* ---- block means --------------------------------------------------------- */
+
+/* Sum of kind over [p0, p1), dims [k0, k1): closed form or entry by entry. */
+static void vec_sum(const struct score_ctx *s, enum score_kind kind,
+                    int64_t p0, int64_t p1, int k0, int k1, double *out,
+                    double *tmp)
+{
+    if (kind_closed(kind)) {
+        vec_sum_closed(s, kind, p0, p1, k0, k1, out);
+        return;
+    }
+    memset(out, 0, (size_t)(k1 - k0) * sizeof *out);
+    for (int64_t p = p0; p < p1; p++) {
+        scores_vec(s, kind, p, k0, k1, tmp);
+        for (int i = 0; i < k1 - k0; i++)
+            out[i] += tmp[i];
+    }
+}
+
+static double term_block_mean(const struct score_ctx *s, int t, int64_t i0,
+                              int64_t i1, int64_t j0, int64_t j1)
+{
+    const struct score_term *tm = &s->terms[t];
+    if (tm->type == TERM_ALIBI)
+        return pe_alibi_block_mean(s->slope, i0, i1, j0, j1);
+    if (tm->a == SK_PSIN && tm->b == SK_PSIN)
+        return pe_score_block_mean(i0, i1, j0, j1, s->omega, s->half);
+    if (tm->a == SK_RQ && (tm->b == SK_RK || tm->b == SK_RQ))
+        return pe_rope_block_mean(i0, i1, j0, j1, s->ra, s->rb, s->omega,
+                                  s->half);
+    double va[EL_CHUNK], vb[EL_CHUNK], tmp[EL_CHUNK], sum = 0.0;
+    for (int k0 = 0; k0 < s->d; k0 += EL_CHUNK) {
+        int k1 = k0 + EL_CHUNK < s->d ? k0 + EL_CHUNK : s->d;
+        vec_sum(s, tm->a, i0, i1, k0, k1, va, tmp);
+        vec_sum(s, tm->b, j0, j1, k0, k1, vb, tmp);
+        sum += dot(va, vb, k1 - k0);
+    }
+    return sum / ((double)(i1 - i0) * (double)(j1 - j0));
+}
+
+double scores_block_mean(const struct score_ctx *s, int64_t i0, int64_t i1,
+                         int64_t j0, int64_t j1)
+{
+    if (i1 <= i0 || j1 <= j0)
+        return 0.0;
+    double sum = 0.0;
+    for (int t = 0; t < s->nterms; t++)
+        sum += term_block_mean(s, t, i0, i1, j0, j1);
+    return s->tau * sum;
+}
+
+/*
+ * Sum of a Toeplitz term over the lower triangle j <= i of a square of m
+ * positions: it depends on m only.  Split the square into two triangles
+ * (sizes a and m - a) and the a x (m - a) rectangle below the diagonal;
+ * only two sizes occur per halving, so a small memo makes it O(log m)
+ * closed-form block means.
+ */
+struct tri_memo {
+    int64_t m[128];
+    double v[128];
+    int n;
+};
+
+static double tri_toeplitz(const struct score_ctx *s, int t, int64_t m,
+                           struct tri_memo *memo)
+{
+    if (m <= 0)
+        return 0.0;
+    if (m == 1)
+        return scores_term_at(s, t, 0, 0);
+    for (int i = 0; i < memo->n; i++)
+        if (memo->m[i] == m)
+            return memo->v[i];
+    int64_t a = m / 2;
+    double v = tri_toeplitz(s, t, a, memo) + tri_toeplitz(s, t, m - a, memo)
+               + (double)a * (double)(m - a)
+                 * term_block_mean(s, t, a, m, 0, a);
+    if (memo->n < 128) {
+        memo->m[memo->n] = m;
+        memo->v[memo->n++] = v;
+    }
+    return v;
+}
+
+/* ---- the grid ------------------------------------------------------------ */
+
+/* Everything the cells depend on. */
+struct grid_key {
+    int d, scheme, causal, softmax, content, scale_emb, temperature;
+    int heads, head, q_random, split, rows, cols;
+    double base;
+    int64_t n, train_len, i0, j0, k;
+    const struct pe_table *table;
+};
+
+enum { PH_INIT = 0, PH_VEC, PH_CELLS, PH_FINAL, PH_SOFT, PH_DONE };
+enum { SOFT_NONE = 0, SOFT_TABLE, SOFT_DIRECT };
+enum { TAB_EMPTY = 0, TAB_BUILD, TAB_PREFIX, TAB_READY };
+
+/* Prefix sums of exp(tau T(delta) - M) over delta = -(n-1) .. n-1. */
+struct soft_table {
+    struct grid_key key;        /* window fields zero */
+    int stage;
+    int64_t n, next;
+    double *c;                  /* [2n]: c[x] = sum over delta < x - n + 1 */
+    double *steps;              /* [half][4]: cos, sin of w and LANES w */
+    double mx, e0, total;
+    int ill;                    /* too ill-conditioned for prefix sums */
+};
+
+struct score_grid {
+    struct grid_key key;
+    int have_key, phase, status;
+    char why[192];
+    int64_t work_total, work_done;
+    int rows, cols, nterms, need_raw;
+    int64_t rb0, cb0, k;        /* first row / column block, block size */
+    double *cell, *term;        /* [rows*cols], [nterms*rows*cols] */
+    /* blocks: the union of row and column blocks */
+    int nblk;
+    int64_t *blk;
+    int *rslot, *cslot;
+    unsigned char *diag;        /* block is both a row and a column */
+    int nkind, kslot[SK_COUNT];
+    enum score_kind kinds[SK_COUNT];
+    int brute;                  /* some kind is summed entry by entry */
+    double *vec;                /* [nblk][nkind][CHUNK] sums this chunk */
+    double *tri;                /* [nblk][nterms] lower-triangle sums */
+    double *pref, *tmp;         /* [nkind][CHUNK] each */
+    double *dk;                 /* [half] D_k(w_band) of a full block */
+    int chunk, nchunk, bi, r;
+    int64_t pos;
+    /* softmax */
+    int soft;
+    struct soft_table tab;
+    double *pcell;              /* [rows*cols] */
+    double *keys;               /* direct: [n][d] key vectors */
+    double *qbuf, *rowbuf, *abuf;
+    int64_t kdone, srow;
+    /* the cursor row, direct path */
+    int64_t cur_i;
+    double *cur_row;
+};
+
+struct score_grid *grid_new(void)
+{
+    struct score_grid *g = calloc(1, sizeof *g);
+    if (g)
+        g->cur_i = -1;
+    return g;
+}
+
+static void raw_free(struct score_grid *g)
+{
+    free(g->cell); free(g->term); free(g->blk); free(g->rslot);
+    free(g->cslot); free(g->diag); free(g->vec); free(g->tri);
+    free(g->pref); free(g->tmp); free(g->pcell); free(g->keys);
+    free(g->qbuf); free(g->rowbuf); free(g->abuf); free(g->cur_row);
+    free(g->dk);
+    g->dk = NULL;
+    g->cell = g->term = g->vec = g->tri = g->pref = g->tmp = NULL;
+    g->pcell = g->keys = g->qbuf = g->rowbuf = g->abuf = g->cur_row = NULL;
+    g->blk = NULL;
+    g->rslot = g->cslot = NULL;
+    g->diag = NULL;
+    g->cur_i = -1;
+}
+
+void grid_free(struct score_grid *g)
+{
+    if (!g)
+        return;
+    raw_free(g);
+    free(g->tab.c);
+    free(g->tab.steps);
+    free(g);
+}
+
+static void key_fill(struct grid_key *k, const struct score_ctx *s,
+                     const struct grid_req *r)
+{
+    memset(k, 0, sizeof *k);
+    k->d = s->d;
+    k->scheme = (int)s->o.scheme;
+    k->causal = s->o.causal;
+    k->softmax = s->o.softmax;
+    k->content = s->o.content;
+    k->scale_emb = s->o.scale_emb;
+    k->temperature = s->o.temperature;
+    k->heads = s->heads;
+    k->head = s->head;
+    k->q_random = s->o.q_random;
+    k->base = s->base;
+    k->n = s->n;
+    k->train_len = s->train_len;
+    k->table = s->table;
+    if (r) {
+        k->split = r->split;
+        k->rows = r->rows;
+        k->cols = r->cols;
+        k->i0 = r->i0;
+        k->j0 = r->j0;
+        k->k = r->k;
+    }
+}
+
+static int key_eq(const struct grid_key *a, const struct grid_key *b)
+{
+    return a->d == b->d && a->scheme == b->scheme && a->causal == b->causal
+        && a->softmax == b->softmax && a->content == b->content
+        && a->scale_emb == b->scale_emb && a->temperature == b->temperature
+        && a->heads == b->heads && a->head == b->head
+        && a->q_random == b->q_random && a->split == b->split
+        && a->rows == b->rows && a->cols == b->cols && a->base == b->base
+        && a->n == b->n && a->train_len == b->train_len && a->i0 == b->i0
+        && a->j0 == b->j0 && a->k == b->k && a->table == b->table;
+}
+
+/* Positions of block b, clipped to n. */
+static void blk_range(const struct score_grid *g, int64_t b, int64_t n,
+                      int64_t *p0, int64_t *p1)
+{
+    *p0 = min64(b * g->k, n);
+    *p1 = min64((b + 1) * g->k, n);
+}
+
+/* Give up on this request, saying why and how to get under the limit. */
+static void refuse(struct score_grid *g, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static void refuse(struct score_grid *g, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(g->why, sizeof g->why, fmt, ap);
+    va_end(ap);
+    g->status = GRID_REFUSED;
+    g->phase = PH_DONE;
+}
+
+static void refuse_oom(struct score_grid *g)
+{
+    snprintf(g->why, sizeof g->why, "out of memory");
+    g->status = GRID_REFUSED;
+    g->phase = PH_DONE;
+}
+
+/* The union of row and column blocks, with each row/col's slot. */
+static int blocks_setup(struct score_grid *g)
+{
+    int rows = g->rows, cols = g->cols;
+    g->blk = malloc((size_t)(rows + cols) * sizeof *g->blk);
+    g->rslot = malloc((size_t)rows * sizeof *g->rslot);
+    g->cslot = malloc((size_t)cols * sizeof *g->cslot);
+    g->diag = calloc((size_t)(rows + cols), 1);
+    if (!g->blk || !g->rslot || !g->cslot || !g->diag)
+        return -1;
+    g->nblk = 0;
+    for (int r = 0; r < rows; r++) {
+        g->rslot[r] = g->nblk;
+        g->blk[g->nblk++] = g->rb0 + r;
+    }
+    for (int c = 0; c < cols; c++) {
+        int64_t b = g->cb0 + c;
+        if (b >= g->rb0 && b < g->rb0 + rows) {
+            g->cslot[c] = (int)(b - g->rb0);
+            g->diag[g->cslot[c]] = 1;
+        } else {
+            g->cslot[c] = g->nblk;
+            g->blk[g->nblk++] = b;
+        }
+    }
+    return 0;
+}
+
+static void kinds_setup(struct score_grid *g, const struct score_ctx *s)
+{
+    g->nkind = 0;
+    g->brute = 0;
+    for (int i = 0; i < SK_COUNT; i++)
+        g->kslot[i] = -1;
+    for (int t = 0; t < s->nterms; t++) {
+        const struct score_term *tm = &s->terms[t];
+        if (tm->type != TERM_DOT)
+            continue;
+        enum score_kind two[2] = { tm->a, tm->b };
+        for (int u = 0; u < 2; u++)
+            if (g->kslot[two[u]] < 0) {
+                g->kslot[two[u]] = g->nkind;
+                g->kinds[g->nkind++] = two[u];
+                g->brute |= !kind_closed(two[u]);
+            }
+    }
+}
+
+/* Estimated work of the raw cells; -1 with a reason when over the cap. */
+static int64_t raw_work(struct score_grid *g, const struct score_ctx *s)
+{
+    int64_t positions = 0, w = 0;
+    for (int b = 0; b < g->nblk; b++) {
+        int64_t p0, p1;
+        blk_range(g, g->blk[b], s->n, &p0, &p1);
+        positions += p1 - p0;
+    }
+    for (int u = 0; u < g->nkind; u++) {
+        if (kind_closed(g->kinds[u])) {
+            w += (int64_t)g->nblk * s->d * COST_TRIG * 2;
+            continue;
+        }
+        if ((double)positions * s->d > (double)GRID_BRUTE_CAP) {
+            char v[32];
+            fmt_num((double)positions * s->d, 4, v, sizeof v);
+            refuse(g, "the exact cells need embeddings or learned rows summed "
+                   "over %s entries, over the limit of 2^28: lower n or "
+                   "d_model, or zoom in (+)", v);
+            return -1;
+        }
+        w += positions * s->d * kind_cost(s, g->kinds[u]);
+    }
+    if (g->brute && s->o.causal)        /* diagonal passes: closed kinds too */
+        w += positions * s->d * COST_TRIG;
+    return w + (int64_t)g->rows * g->cols * s->d * s->nterms / 4;
+}
+
+static int raw_setup(struct score_grid *g, const struct score_ctx *s)
+{
+    size_t rc = (size_t)g->rows * (size_t)g->cols;
+    g->cell = malloc(rc * sizeof *g->cell);
+    g->term = calloc(rc * (size_t)(s->nterms ? s->nterms : 1),
+                     sizeof *g->term);
+    if (!g->cell || !g->term || blocks_setup(g))
+        return -1;
+    kinds_setup(g, s);
+    if (!g->need_raw)
+        return 0;
+    size_t kv = (size_t)(g->nkind ? g->nkind : 1) * CHUNK;
+    g->vec = malloc((size_t)g->nblk * kv * sizeof *g->vec);
+    g->tri = calloc((size_t)g->nblk * (size_t)(s->nterms ? s->nterms : 1),
+                    sizeof *g->tri);
+    g->pref = malloc(kv * sizeof *g->pref);
+    g->tmp = malloc(kv * sizeof *g->tmp);
+    g->dk = malloc((size_t)s->half * sizeof *g->dk);
+    if (!g->vec || !g->tri || !g->pref || !g->tmp || !g->dk)
+        return -1;
+    for (int b = 0; b < s->half; b++)   /* every full block shares these */
+        g->dk[b] = pe_dirichlet(g->k, s->omega[b]);
+    g->nchunk = (s->d + CHUNK - 1) / CHUNK;
+    return 0;
+}
+
+static double *vec_at(const struct score_grid *g, int slot, int kslot)
+{
+    return g->vec + ((size_t)slot * (size_t)g->nkind + (size_t)kslot) * CHUNK;
+}
+
+static void chunk_dims(const struct score_grid *g, const struct score_ctx *s,
+                       int *k0, int *k1)
+{
+    *k0 = g->chunk * CHUNK;
+    *k1 = *k0 + CHUNK < s->d ? *k0 + CHUNK : s->d;
+}
+
+/*
+ * One position of a block summed entry by entry.  On a diagonal block
+ * (causal) the closed kinds are evaluated too, and every dot term gets
+ * a(p) . (sum of b over the block up to p): its lower-triangle sum.
+ */
+static void block_position(struct score_grid *g, const struct score_ctx *s,
+                           int slot, int64_t p, int k0, int k1)
+{
+    int len = k1 - k0, tri = s->o.causal && g->diag[slot];
+    for (int u = 0; u < g->nkind; u++) {
+        enum score_kind kd = g->kinds[u];
+        if (kind_closed(kd) && !tri)
+            continue;
+        double *v = g->tmp + (size_t)u * CHUNK;
+        scores_vec(s, kd, p, k0, k1, v);
+        if (!kind_closed(kd)) {
+            double *sum = vec_at(g, slot, u);
+            for (int i = 0; i < len; i++)
+                sum[i] += v[i];
+        }
+        if (tri) {
+            double *pr = g->pref + (size_t)u * CHUNK;
+            for (int i = 0; i < len; i++)
+                pr[i] += v[i];
+        }
+    }
+    if (!tri)
+        return;
+    for (int t = 0; t < s->nterms; t++) {
+        const struct score_term *tm = &s->terms[t];
+        if (tm->type != TERM_DOT)
+            continue;
+        g->tri[(size_t)slot * s->nterms + t] +=
+            dot(g->tmp + (size_t)g->kslot[tm->a] * CHUNK,
+                g->pref + (size_t)g->kslot[tm->b] * CHUNK, len);
+    }
+}
+
+/* Start a block of the current chunk: closed sums, zeroed brute sums. */
+static void block_begin(struct score_grid *g, const struct score_ctx *s,
+                        int k0, int k1, int64_t *budget)
+{
+    int64_t p0, p1;
+    blk_range(g, g->blk[g->bi], s->n, &p0, &p1);
+    for (int u = 0; u < g->nkind; u++) {
+        double *v = vec_at(g, g->bi, u);
+        if (kind_closed(g->kinds[u]) && p1 > p0)
+            vec_sum_closed_d(s, g->kinds[u], p0, p1, k0, k1, v,
+                             p1 - p0 == g->k ? g->dk : NULL);
+        else
+            memset(v, 0, (size_t)(k1 - k0) * sizeof *v);
+    }
+    memset(g->pref, 0, (size_t)g->nkind * CHUNK * sizeof *g->pref);
+    int64_t w = (int64_t)g->nkind * (k1 - k0) * COST_TRIG * 2;
+    *budget -= w;
+    g->work_done += w;
+    g->pos = p0;
+}
+
+static int64_t position_cost(const struct score_grid *g,
+                             const struct score_ctx *s, int slot, int len)
+{
+    int64_t c = 0;
+    for (int u = 0; u < g->nkind; u++)
+        if (!kind_closed(g->kinds[u]))
+            c += kind_cost(s, g->kinds[u]);
+        else if (s->o.causal && g->diag[slot])
+            c += COST_TRIG;
+    return c * len;
+}
+
+/* The block sums of every block for this chunk; 0 when finished. */
+static int phase_vec(struct score_grid *g, const struct score_ctx *s,
+                     int64_t *budget)
+{
+    int k0, k1;
+    chunk_dims(g, s, &k0, &k1);
+    while (g->bi < g->nblk) {
+        int64_t p0, p1;
+        blk_range(g, g->blk[g->bi], s->n, &p0, &p1);
+        if (g->pos < 0)
+            block_begin(g, s, k0, k1, budget);
+        if (g->brute) {
+            int64_t pc = position_cost(g, s, g->bi, k1 - k0);
+            while (g->pos < p1) {
+                if (*budget <= 0)
+                    return 1;
+                block_position(g, s, g->bi, g->pos++, k0, k1);
+                *budget -= pc;
+                g->work_done += pc;
+            }
+        }
+        g->bi++;
+        g->pos = -1;
+        if (*budget <= 0 && g->bi < g->nblk)
+            return 1;
+    }
+    return 0;
+}
+
+/* Dot products of this chunk into every cell's term sums; 0 when done. */
+static int phase_cells(struct score_grid *g, const struct score_ctx *s,
+                       int64_t *budget)
+{
+    int k0, k1;
+    chunk_dims(g, s, &k0, &k1);
+    size_t rc = (size_t)g->rows * (size_t)g->cols;
+    int64_t per_row = (int64_t)g->cols * (k1 - k0) * s->nterms / 4 + 1;
+    while (g->r < g->rows) {
+        if (*budget <= 0)
+            return 1;
+        for (int c = 0; c < g->cols; c++)
+            for (int t = 0; t < s->nterms; t++) {
+                const struct score_term *tm = &s->terms[t];
+                if (tm->type != TERM_DOT)
+                    continue;
+                g->term[(size_t)t * rc + (size_t)g->r * g->cols + c] +=
+                    dot(vec_at(g, g->rslot[g->r], g->kslot[tm->a]),
+                        vec_at(g, g->cslot[c], g->kslot[tm->b]), k1 - k0);
+            }
+        g->r++;
+        *budget -= per_row;
+        g->work_done += per_row;
+    }
+    return 0;
+}
+
+/* Lower-triangle mean of term t on diagonal slot of m positions. */
+static double tri_mean(const struct score_grid *g, const struct score_ctx *s,
+                       int t, int slot, int64_t m, struct tri_memo *memo)
+{
+    const struct score_term *tm = &s->terms[t];
+    double cnt = 0.5 * (double)m * (double)(m + 1), sum;
+    if (tm->type == TERM_ALIBI)         /* sum of -m (i-j), j <= i */
+        sum = -s->slope * (double)(m - 1) * (double)m * (double)(m + 1) / 6.0;
+    else if (g->brute)
+        sum = g->tri[(size_t)slot * s->nterms + t];
+    else
+        sum = tri_toeplitz(s, t, m, &memo[t]);
+    return sum / cnt;
+}
+
+/* Means, the mask and the temperature: the raw cells as shown. */
+static void phase_final(struct score_grid *g, const struct score_ctx *s)
+{
+    size_t rc = (size_t)g->rows * (size_t)g->cols;
+    struct tri_memo memo[SCORES_MAX_TERMS];
+    memset(memo, 0, sizeof memo);
+    for (int r = 0; r < g->rows; r++) {
+        int64_t i0, i1, rb = g->rb0 + r;
+        blk_range(g, rb, s->n, &i0, &i1);
+        for (int c = 0; c < g->cols; c++) {
+            int64_t j0, j1, cb = g->cb0 + c;
+            blk_range(g, cb, s->n, &j0, &j1);
+            size_t at = (size_t)r * g->cols + c;
+            int hidden = i1 <= i0 || j1 <= j0 || (s->o.causal && cb > rb);
+            int diag = s->o.causal && cb == rb;
+            double area = (double)(i1 - i0) * (double)(j1 - j0), total = 0;
+            for (int t = 0; t < s->nterms; t++) {
+                double *v = &g->term[(size_t)t * rc + at], m;
+                if (hidden)
+                    m = NAN;
+                else if (diag)
+                    m = tri_mean(g, s, t, g->rslot[r], i1 - i0, memo);
+                else if (s->terms[t].type == TERM_ALIBI)
+                    m = pe_alibi_block_mean(s->slope, i0, i1, j0, j1);
+                else
+                    m = *v / area;
+                *v = s->tau * m;
+                total += *v;
+            }
+            g->cell[at] = hidden ? NAN : total;
+        }
+    }
+}
+
+/* ---- softmax: the Toeplitz prefix table ---------------------------------- */
+
+/*
+ * Even and odd parts of T(delta) for delta in [d0, d0 + len),
+ * len <= TAB_BLOCK.  Per band the angle is anchored exactly at d0 (libm
+ * cos/sin), then LANES consecutive offsets are stepped by one rotation
+ * and every lane by LANES rotations: the lanes are independent, so the
+ * inner loops vectorise, and no chain is longer than TAB_BLOCK / LANES
+ * + LANES steps (error ~ 40 eps per term).
+ */
+#define TAB_BLOCK 256
+#define LANES 8
+
+static void toeplitz_block(const struct score_ctx *s, const double *steps,
+                           int64_t d0, int len, double *restrict ev,
+                           double *restrict od)
+{
+    int rope = s->o.scheme == SCHEME_ROPE;
+    int full = (len + LANES - 1) / LANES * LANES;   /* ev, od hold this */
+    memset(ev, 0, (size_t)full * sizeof *ev);
+    memset(od, 0, (size_t)full * sizeof *od);
+    for (int b = 0; b < s->half; b++) {
+        const double *st = steps + 4 * b;   /* cos w, sin w, cos 8w, sin 8w */
+        double t = (double)d0 * s->omega[b];
+        double cr[LANES], ci[LANES];
+        double a = rope ? s->ra[b] : 1.0, bb = rope ? s->rb[b] : 0.0;
+        cr[0] = cos(t);
+        ci[0] = sin(t);
+        for (int l = 1; l < LANES; l++) {
+            cr[l] = cr[l - 1] * st[0] - ci[l - 1] * st[1];
+            ci[l] = ci[l - 1] * st[0] + cr[l - 1] * st[1];
+        }
+        for (int t0 = 0; t0 < full; t0 += LANES) {
+            for (int l = 0; l < LANES; l++) {
+                ev[t0 + l] += a * cr[l];
+                od[t0 + l] += bb * ci[l];
+            }
+            for (int l = 0; l < LANES; l++) {
+                double c2 = cr[l] * st[2] - ci[l] * st[3];
+                ci[l] = ci[l] * st[2] + cr[l] * st[3];
+                cr[l] = c2;
+            }
+        }
+    }
+}
+
+/* tau T(delta) for delta in [d0, d0 + len) and its mirror -delta. */
+static void table_fill(struct soft_table *tb, const struct score_ctx *s,
+                       int64_t d0, int len)
+{
+    double ev[TAB_BLOCK], od[TAB_BLOCK];
+    int64_t n = tb->n;
+    if (s->o.scheme == SCHEME_SINUSOIDAL || s->o.scheme == SCHEME_ROPE) {
+        toeplitz_block(s, tb->steps, d0, len, ev, od);
+    } else {
+        for (int i = 0; i < len; i++) {
+            ev[i] = s->o.scheme == SCHEME_ALIBI ? -s->slope * (double)(d0 + i)
+                                                : 0.0;
+            od[i] = 0.0;
+        }
+    }
+    for (int i = 0; i < len; i++) {
+        int64_t dl = d0 + i;
+        tb->c[n + dl] = s->tau * (ev[i] + od[i]);
+        if (dl > 0)
+            tb->c[n - dl] = s->tau * (ev[i] - od[i]);
+    }
+}
+
+/* exp(v - mx) summed into prefix sums in place (compensated). */
+static void table_prefix(struct soft_table *tb, int causal)
+{
+    int64_t n = tb->n;
+    double mx = -INFINITY;
+    for (int64_t x = causal ? n : 1; x < 2 * n; x++)
+        if (tb->c[x] > mx)
+            mx = tb->c[x];
+    tb->mx = mx;
+    tb->e0 = exp(tb->c[n] - mx);
+    double run = 0.0, comp = 0.0;
+    for (int64_t x = 1; x < 2 * n; x++) {
+        double e = (causal && x < n) ? 0.0 : exp(tb->c[x] - mx);
+        double y = e - comp, t = run + y;   /* Kahan */
+        comp = (t - run) - y;
+        run = t;
+        tb->c[x] = run;
+    }
+    tb->c[0] = 0.0;
+    tb->total = run;
+    /* Differences of prefix sums lose up to eps * total; a row's sum is at
+     * least e0 (delta = 0 is in every row). */
+    tb->ill = 2.0 * DBL_EPSILON * tb->total / tb->e0 > 1e-9;
+}
+
+/* Build the table in slices; 1 while unfinished. */
+static int table_step(struct soft_table *tb, const struct score_ctx *s,
+                      int64_t *budget, int64_t *done)
+{
+    int64_t per = (int64_t)(s->half + 1) * TAB_BLOCK;
+    while (tb->stage == TAB_BUILD && tb->next < tb->n) {
+        if (*budget <= 0)
+            return 1;
+        int len = (int)min64(TAB_BLOCK, tb->n - tb->next);
+        table_fill(tb, s, tb->next, len);
+        tb->next += len;
+        *budget -= per;
+        *done += per;
+    }
+    if (tb->stage == TAB_BUILD) {
+        if (*budget <= 0)
+            return 1;
+        table_prefix(tb, s->o.causal);
+        *budget -= 2 * tb->n * COST_EXP;
+        *done += 2 * tb->n * COST_EXP;
+        tb->stage = TAB_READY;
+    }
+    return 0;
+}
+
+static int64_t table_work(const struct score_ctx *s)
+{
+    return s->n * (int64_t)(s->half + 1) + 2 * s->n * COST_EXP;
+}
+
+static int table_start(struct soft_table *tb, const struct score_ctx *s)
+{
+    struct grid_key k;
+    key_fill(&k, s, NULL);
+    k.softmax = 1;
+    if (tb->stage != TAB_EMPTY && key_eq(&k, &tb->key))
+        return 0;
+    free(tb->c);
+    free(tb->steps);
+    memset(tb, 0, sizeof *tb);
+    tb->c = malloc(2 * (size_t)s->n * sizeof *tb->c);
+    tb->steps = malloc(4 * (size_t)s->half * sizeof *tb->steps);
+    if (!tb->c || !tb->steps)
+        return -1;
+    for (int b = 0; b < s->half; b++) {
+        double w = s->omega[b];
+        tb->steps[4 * b] = cos(w);
+        tb->steps[4 * b + 1] = sin(w);
+        tb->steps[4 * b + 2] = cos(LANES * w);
+        tb->steps[4 * b + 3] = sin(LANES * w);
+    }
+    tb->key = k;
+    tb->n = s->n;
+    tb->stage = TAB_BUILD;
+    return 0;
+}
+
+/* Mean weights of row block r over each column block, from the table. */
+static void table_cells_row(struct score_grid *g, const struct score_ctx *s,
+                            int r)
+{
+    const double *c = g->tab.c;
+    int64_t n = s->n, i0, i1;
+    blk_range(g, g->rb0 + r, n, &i0, &i1);
+    double *a = g->abuf, *invz = g->rowbuf;
+    for (int64_t i = i0; i < i1; i++)
+        invz[i - i0] = 1.0 / (c[i + n] - c[i]);
+    for (int b = 0; b <= g->cols; b++) {
+        int64_t jb = min64((g->cb0 + b) * g->k, n), off = n - jb;
+        double sum = 0.0;
+        for (int64_t i = i0; i < i1; i++)
+            sum += c[i + off] * invz[i - i0];
+        a[b] = sum;
+    }
+    for (int cc = 0; cc < g->cols; cc++) {
+        int64_t j0, j1;
+        blk_range(g, g->cb0 + cc, n, &j0, &j1);
+        double area = (double)(i1 - i0) * (double)(j1 - j0);
+        g->pcell[(size_t)r * g->cols + cc] = (a[cc] - a[cc + 1]) / area;
+    }
+}
+
+/* ---- softmax: rows one by one (non-Toeplitz schemes) --------------------- */
+
+/* Key vectors of every position, in slices; 1 while unfinished. */
+static int keys_step(struct score_grid *g, const struct score_ctx *s,
+                     int64_t *budget)
+{
+    enum score_kind kk[SK_COUNT];
+    int nk = side_kinds(s, 1, kk);
+    int64_t per = 0;
+    for (int u = 0; u < nk; u++)
+        per += kind_cost(s, kk[u]) * s->d;
+    while (g->kdone < s->n) {
+        if (*budget <= 0)
+            return 1;
+        side_vec(s, kk, nk, g->kdone, g->keys + (size_t)g->kdone * s->d,
+                 g->qbuf + s->d);
+        g->kdone++;
+        *budget -= per;
+        g->work_done += per;
+    }
+    return 0;
+}
+
+/* Softmax row i into out[n] from the key vectors. */
+static void direct_row(struct score_grid *g, const struct score_ctx *s,
+                       int64_t i, double *out)
+{
+    enum score_kind qk[SK_COUNT];
+    int nq = side_kinds(s, 0, qk);
+    int64_t lim = s->o.causal ? i + 1 : s->n;
+    side_vec(s, qk, nq, i, g->qbuf, g->qbuf + s->d);
+    for (int64_t j = 0; j < lim; j++)
+        out[j] = s->tau * (dot(g->qbuf, g->keys + (size_t)j * s->d, s->d)
+                           + alibi_of(s, i, j));
+    pe_softmax(out, (size_t)s->n, (size_t)lim);
+}
+
+static int direct_step(struct score_grid *g, const struct score_ctx *s,
+                       int64_t *budget)
+{
+    int64_t span_end = min64((g->rb0 + g->rows) * g->k, s->n);
+    int64_t per = s->n * (s->d + COST_EXP);
+    if (g->srow < 0)
+        g->srow = g->rb0 * g->k;
+    while (g->srow < span_end) {
+        if (*budget <= 0)
+            return 1;
+        int64_t i = g->srow++;
+        int r = (int)(i / g->k - g->rb0);
+        direct_row(g, s, i, g->rowbuf);
+        for (int c = 0; c < g->cols; c++) {
+            int64_t j0, j1;
+            blk_range(g, g->cb0 + c, s->n, &j0, &j1);
+            double sum = 0.0;
+            for (int64_t j = j0; j < j1; j++)
+                sum += g->rowbuf[j];
+            g->pcell[(size_t)r * g->cols + c] += sum;
+        }
+        *budget -= per;
+        g->work_done += per;
+    }
+    return 0;
+}
+
+/* Turn weight sums into means; NAN where the mask hides a whole block. */
+static void soft_final(struct score_grid *g, const struct score_ctx *s)
+{
+    for (int r = 0; r < g->rows; r++)
+        for (int c = 0; c < g->cols; c++) {
+            int64_t i0, i1, j0, j1;
+            blk_range(g, g->rb0 + r, s->n, &i0, &i1);
+            blk_range(g, g->cb0 + c, s->n, &j0, &j1);
+            double *v = &g->pcell[(size_t)r * g->cols + c];
+            if (i1 <= i0 || j1 <= j0 || (s->o.causal && j0 > i1 - 1))
+                *v = NAN;
+            else if (g->soft == SOFT_DIRECT)
+                *v /= (double)(i1 - i0) * (double)(j1 - j0);
+        }
+    memcpy(g->cell, g->pcell,
+           (size_t)g->rows * (size_t)g->cols * sizeof *g->cell);
+}
+
+static int direct_setup(struct score_grid *g, const struct score_ctx *s)
+{
+    int64_t span = min64((g->rb0 + g->rows) * g->k, s->n) - g->rb0 * g->k;
+    double keys = (double)s->n * s->d;
+    char v[32];
+    if (keys > (double)GRID_KEYS_CAP) {
+        fmt_num(keys, 4, v, sizeof v);
+        refuse(g, "softmax here needs every key row: n x d_model = %s "
+               "values, over the limit of 2^21: lower n or d_model", v);
+        return -1;
+    }
+    if ((double)span * keys > (double)GRID_DIRECT_CAP) {
+        fmt_num((double)span * keys, 4, v, sizeof v);
+        refuse(g, "softmax of every shown row needs %s products, over the "
+               "limit of 2^31: zoom in (+) or lower n", v);
+        return -1;
+    }
+    g->keys = malloc((size_t)keys * sizeof *g->keys);
+    g->qbuf = malloc(2 * (size_t)s->d * sizeof *g->qbuf);
+    free(g->rowbuf);
+    g->rowbuf = malloc((size_t)s->n * sizeof *g->rowbuf);
+    if (!g->keys || !g->qbuf || !g->rowbuf)
+        return -2;
+    memset(g->pcell, 0, (size_t)g->rows * g->cols * sizeof *g->pcell);
+    g->soft = SOFT_DIRECT;
+    g->kdone = 0;
+    g->srow = -1;
+    g->work_total += (int64_t)keys * COST_GAUSS + span * s->n
+                     * (s->d + COST_EXP);
+    return 0;
+}
+
+static int soft_setup(struct score_grid *g, const struct score_ctx *s)
+{
+    g->pcell = calloc((size_t)g->rows * g->cols, sizeof *g->pcell);
+    g->abuf = malloc((size_t)(g->cols + 1) * sizeof *g->abuf);
+    g->rowbuf = malloc((size_t)max64(g->k, 1) * sizeof *g->rowbuf);
+    if (!g->pcell || !g->abuf || !g->rowbuf)
+        return -2;
+    if (s->toeplitz && s->n <= GRID_TABLE_MAX_N) {
+        if (table_start(&g->tab, s))
+            return -2;
+        g->soft = SOFT_TABLE;
+        if (g->tab.stage != TAB_READY)
+            g->work_total += table_work(s);
+        g->work_total += min64((g->rb0 + g->rows) * g->k, s->n)
+                         * (g->cols + 1);
+        g->r = 0;
+        return 0;
+    }
+    if (s->toeplitz && s->n > GRID_TABLE_MAX_N && (double)s->n * s->d
+                                                  > (double)GRID_KEYS_CAP) {
+        refuse(g, "softmax needs an offset table of 2n values; n is over "
+               "the limit of %lld: lower n", (long long)GRID_TABLE_MAX_N);
+        return -1;
+    }
+    return direct_setup(g, s);
+}
+
+static int soft_step(struct score_grid *g, const struct score_ctx *s,
+                     int64_t *budget)
+{
+    if (g->soft == SOFT_TABLE) {
+        if (g->tab.stage != TAB_READY
+            && table_step(&g->tab, s, budget, &g->work_done))
+            return 1;
+        if (g->tab.ill) {           /* fall back to rows one by one */
+            int r = direct_setup(g, s);
+            if (r)
+                return r;
+            return 1;
+        }
+        while (g->r < g->rows) {
+            if (*budget <= 0)
+                return 1;
+            table_cells_row(g, s, g->r);
+            int64_t w = g->k * (g->cols + 1);
+            *budget -= w;
+            g->work_done += w;
+            g->r++;
+        }
+        return 0;
+    }
+    if (keys_step(g, s, budget))
+        return 1;
+    return direct_step(g, s, budget);
+}
+
+/* ---- the driver ---------------------------------------------------------- */
+
+static int grid_start(struct score_grid *g, const struct score_ctx *s,
+                      const struct grid_req *r)
+{
+    raw_free(g);
+    g->status = GRID_BUSY;
+    g->why[0] = 0;
+    g->work_done = g->work_total = 0;
+    g->rows = r->rows > 0 ? r->rows : 1;
+    g->cols = r->cols > 0 ? r->cols : 1;
+    g->k = r->k > 0 ? r->k : 1;
+    g->rb0 = r->i0 / g->k;
+    g->cb0 = r->j0 / g->k;
+    g->nterms = s->nterms;
+    g->need_raw = !s->o.softmax || r->split;
+    g->chunk = g->bi = g->r = 0;
+    g->pos = -1;
+    g->soft = SOFT_NONE;
+    if (raw_setup(g, s))
+        return -2;
+    if (g->need_raw) {
+        int64_t w = raw_work(g, s);
+        if (w < 0)
+            return -1;
+        g->work_total += w;
+    }
+    if (s->o.softmax)
+        return soft_setup(g, s);
+    return 0;
+}
+
+static int raw_step(struct score_grid *g, const struct score_ctx *s,
+                    int64_t *budget)
+{
+    while (g->chunk < g->nchunk) {
+        if (g->phase == PH_VEC) {
+            if (phase_vec(g, s, budget))
+                return 1;
+            g->phase = PH_CELLS;
+            g->r = 0;
+        }
+        if (phase_cells(g, s, budget))
+            return 1;
+        g->chunk++;
+        g->bi = 0;
+        g->pos = -1;
+        g->phase = PH_VEC;
+    }
+    phase_final(g, s);
+    return 0;
+}
+
+enum grid_status grid_update(struct score_grid *g, const struct score_ctx *s,
+                             const struct grid_req *r, int64_t budget,
+                             double *progress, char *why, size_t whylen)
+{
+    struct grid_key k;
+    key_fill(&k, s, r);
+    if (!g->have_key || !key_eq(&k, &g->key)) {
+        g->key = k;
+        g->have_key = 1;
+        int e = grid_start(g, s, r);
+        if (e == -2) {
+            g->have_key = 0;
+            refuse_oom(g);
+        }
+        g->phase = g->status == GRID_REFUSED ? PH_DONE
+                 : g->need_raw ? PH_VEC : PH_SOFT;
+    }
+    if (g->phase == PH_VEC || g->phase == PH_CELLS) {
+        if (raw_step(g, s, &budget) == 0)
+            g->phase = s->o.softmax ? PH_SOFT : PH_DONE;
+        if (g->phase == PH_SOFT)
+            g->r = 0;
+    }
+    if (g->phase == PH_SOFT) {
+        int e = soft_step(g, s, &budget);
+        if (e == 0) {
+            soft_final(g, s);
+            g->phase = PH_DONE;
+        } else if (e < 0) {
+            if (e == -2)
+                refuse_oom(g);
+            g->phase = PH_DONE;
+        }
+    }
+    if (g->phase == PH_DONE && g->status != GRID_REFUSED)
+        g->status = GRID_DONE;
+    if (progress)
+        *progress = g->status == GRID_DONE ? 1.0
+                  : g->work_total > 0 ? (double)g->work_done
+                                        / (double)g->work_total : 0.0;
+    if (progress && *progress > 0.999 && g->status == GRID_BUSY)
+        *progress = 0.999;
+    if (why && whylen)
+        snprintf(why, whylen, "%s", g->why);
+    return (enum grid_status)g->status;
+}
+
+double grid_cell(const struct score_grid *g, int r, int c)
+{
+    if (g->status != GRID_DONE || r < 0 || c < 0 || r >= g->rows
+        || c >= g->cols)
+        return NAN;
+    return g->cell[(size_t)r * g->cols + c];
+}
+
+double grid_term(const struct score_grid *g, int t, int r, int c)
+{
+    if (g->status != GRID_DONE || !g->need_raw || t < 0 || t >= g->nterms
+        || r < 0 || c < 0 || r >= g->rows || c >= g->cols)
+        return NAN;
+    return g->term[(size_t)t * g->rows * g->cols + (size_t)r * g->cols + c];
+}
+
+/* The cursor row through the table: P(i, j) and column-block means. */
+static void table_row(const struct score_grid *g, const struct score_ctx *s,
+                      int64_t i, int64_t j, double *p, double *cols_out)
+{
+    const double *c = g->tab.c;
+    int64_t n = s->n;
+    double z = c[i + n] - c[i];
+    double sij = scores_at(s, i, j);
+    *p = isinf(sij) ? 0.0 : exp(sij - g->tab.mx) / z;
+    for (int cc = 0; cols_out && cc < g->cols; cc++) {
+        int64_t j0, j1;
+        blk_range(g, g->cb0 + cc, n, &j0, &j1);
+        cols_out[cc] = j1 > j0 ? (c[i - j0 + n] - c[i - j1 + n])
+                                 / ((double)(j1 - j0) * z) : NAN;
+    }
+}
+
+int grid_softmax_at(struct score_grid *g, const struct score_ctx *s,
+                    int64_t i, int64_t j, double *p, double *cols_out)
+{
+    if (g->status != GRID_DONE || !s->o.softmax || i < 0 || i >= s->n
+        || j < 0 || j >= s->n)
+        return -1;
+    if (g->soft == SOFT_TABLE && !g->tab.ill) {
+        table_row(g, s, i, j, p, cols_out);
+        return 0;
+    }
+    if (g->soft != SOFT_DIRECT)
+        return -1;
+    if (!g->cur_row) {
+        g->cur_row = malloc((size_t)s->n * sizeof *g->cur_row);
+        if (!g->cur_row)
+            return -1;
+        g->cur_i = -1;
+    }
+    if (g->cur_i != i) {
+        direct_row(g, s, i, g->cur_row);
+        g->cur_i = i;
+    }
+    *p = g->cur_row[j];
+    for (int cc = 0; cols_out && cc < g->cols; cc++) {
+        int64_t j0, j1;
+        blk_range(g, g->cb0 + cc, s->n, &j0, &j1);
+        double sum = 0.0;
+        for (int64_t jj = j0; jj < j1; jj++)
+            sum += g->cur_row[jj];
+        cols_out[cc] = j1 > j0 ? sum / (double)(j1 - j0) : NAN;
+    }
+    return 0;
+}

@@ -1,0 +1,1295 @@
+/*
+ * attention.c - the attention view: the score matrix S(i, j) of a
+ * position scheme (rows = query i, columns = key j), with softmax, the
+ * causal mask, the 1/sqrt(d) temperature and word-embedding content,
+ * an inspector at the cursor and a profile below (S against distance, or
+ * the cursor row).
+ *
+ * Cost: a frame draws cached block cells (scores.c computes them once per
+ * change of parameters, toggles or window, exactly, in slices between
+ * frames when the work is large).  The caches live in one static struct
+ * below, keyed inside scores.c by everything the numbers depend on: the
+ * view is given a const struct app, and one program shows one attention
+ * view.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app.h"
+#include "params.h"
+#include "plot.h"
+#include "scores.h"
+
+#define PANEL_MIN 32        /* cells beside the matrix for the panel */
+#define INSPECT_MAX 8       /* inspector lines */
+#define LINE_LEN 256
+#define FAST_CELLS 8        /* H J K L move this many cells */
+#define PROFILE_MAX 1024    /* points of the profile */
+
+/* ---- caches ---------------------------------------------------------------- */
+
+struct profile_cache {
+    int valid;
+    /* key */
+    int d, scheme, temperature, heads, head, q_random;
+    double base;
+    int64_t nd, kb;
+    /* values */
+    int np;
+    double v[PROFILE_MAX];
+};
+
+static struct {
+    struct score_grid *grid;
+    struct profile_cache prof;
+    int busy;               /* the last frame left work for the next */
+} G;
+
+static void cache_free(void)
+{
+    grid_free(G.grid);
+    G.grid = NULL;
+}
+
+/* ---- small helpers ---------------------------------------------------------- */
+
+/* UTF-8 text, or its ASCII stand-in when the output is ASCII. */
+static const char *U(const struct app *a, const char *utf, const char *ascii)
+{
+    return a->ascii ? ascii : utf;
+}
+
+static int64_t clamp64(int64_t v, int64_t lo, int64_t hi)
+{
+    return v < lo ? lo : v > hi ? hi : v;
+}
+
+static int digits(int64_t v)
+{
+    int n = 1;
+    while (v >= 10) {
+        v /= 10;
+        n++;
+    }
+    return n;
+}
+
+static void num(double v, char *buf, size_t len)
+{
+    if (v == 0)
+        v = 0;
+    fmt_num(v, 4, buf, len);
+}
+
+/* Positions along each axis at this zoom: n halved zoom times, >= 2. */
+static int64_t span_of(int64_t n, int zoom)
+{
+    int64_t s = n;
+    for (int z = 0; z < zoom && s > 2; z++)
+        s = (s + 1) / 2;
+    return s < n ? s : n;
+}
+
+static int zoom_max(int64_t n)
+{
+    int z = 0;
+    while (span_of(n, z) > 2 && z < 62)
+        z++;
+    return z;
+}
+
+/*
+ * First position of a window of `blocks` blocks of k positions that holds
+ * cur, starting from the hint where possible; a multiple of k.
+ */
+static int64_t window_fit(int64_t n, int64_t k, int64_t blocks, int64_t cur,
+                          int64_t hint)
+{
+    int64_t len = blocks * k, nb = (n + k - 1) / k;
+    int64_t start = hint / k * k;
+    if (cur < start)
+        start = cur / k * k;
+    if (cur >= start + len)
+        start = (cur / k - blocks + 1) * k;
+    if (start / k + blocks > nb)
+        start = (nb - blocks) * k;
+    return start < 0 ? 0 : start;
+}
+
+/* ---- layout ---------------------------------------------------------------- */
+
+struct att_layout {
+    int ok, side, split;
+    int lw;                 /* label columns left of the matrix */
+    int mx, my;             /* matrix top-left cell */
+    int px;                 /* pixel side available (per quadrant: split) */
+    int s;                  /* pixels per position (k == 1) */
+    int64_t k, span, blocks;
+    int64_t i0, j0;
+    int rows, cols;
+    int ext;                /* matrix extent in pixels (blocks * s) */
+    int qw, qh;             /* split: quadrant size in cells */
+    int tick_y, legend_y;
+    int pnx, pny, pnw, pnh; /* the panel */
+};
+
+static void layout_blocks(struct att_layout *L, const struct app *a)
+{
+    int64_t n = a->p.n;
+    L->span = span_of(n, a->att.zoom);
+    if (L->span <= L->px) {
+        L->k = 1;
+        L->s = (int)(L->px / L->span);
+        if (L->s > 1)
+            L->s &= ~1;     /* even: a position fills whole cell rows */
+        L->blocks = L->span;
+    } else {
+        L->s = 1;
+        L->k = (L->span + L->px - 1) / L->px;
+        L->blocks = (L->span + L->k - 1) / L->k;
+    }
+    L->i0 = window_fit(n, L->k, L->blocks, a->att.ci, a->att.i0);
+    L->j0 = window_fit(n, L->k, L->blocks, a->att.cj, a->att.j0);
+    int64_t nb = (n + L->k - 1) / L->k;
+    L->rows = (int)(nb - L->i0 / L->k < L->blocks ? nb - L->i0 / L->k
+                                                   : L->blocks);
+    L->cols = (int)(nb - L->j0 / L->k < L->blocks ? nb - L->j0 / L->k
+                                                   : L->blocks);
+    L->ext = (int)(L->blocks * L->s);
+}
+
+/* Split: four quadrants inside the px x px region. */
+static void layout_split(struct att_layout *L)
+{
+    int wr = L->px, hr = L->px / 2;
+    L->qw = (wr - 1) / 2;
+    L->qh = (hr - 1) / 2;
+    int q = 2 * (L->qh - 1) < L->qw ? 2 * (L->qh - 1) : L->qw;
+    L->px = q;
+}
+
+static void layout_compute(struct att_layout *L, const struct app *a, int w,
+                           int h, int split)
+{
+    memset(L, 0, sizeof *L);
+    L->lw = digits(a->p.n - 1) + 1;
+    L->mx = L->lw;
+    L->my = 2;
+    L->split = split;
+    /* rows besides the matrix: header, markers, ticks, legend */
+    int mrows = h - 4;
+    int panel = w / 3 < 20 ? 20 : w / 3 > PANEL_MIN ? PANEL_MIN : w / 3;
+    int side_w = w - L->lw - 2 - panel;
+    if (side_w >= 8 && mrows >= 2) {
+        L->side = 1;
+        L->px = 2 * mrows < side_w ? 2 * mrows : side_w;
+    } else {
+        /* matrix on top, the panel below it when there is room */
+        int m = mrows - 9 < 2 * mrows / 3 ? mrows - 9 : 2 * mrows / 3;
+        if (m < 2)
+            m = mrows < 2 ? mrows : 2;
+        L->px = 2 * m < w - L->lw - 1 ? 2 * m : w - L->lw - 1;
+    }
+    if (split)
+        layout_split(L);
+    if (L->px < 4)
+        return;
+    layout_blocks(L, a);
+    int mh = split ? 2 * L->qh + 1 : (L->ext + 1) / 2;
+    int mw = split ? 2 * L->qw + 1 : L->ext;
+    L->tick_y = L->my + mh;
+    L->legend_y = L->tick_y + 1;
+    if (L->side) {
+        L->pnx = L->mx + mw + 2;
+        L->pny = 1;
+        L->pnw = w - L->pnx;
+        L->pnh = h - 1;
+    } else {
+        L->pnx = 0;
+        L->pny = L->legend_y + 1;
+        L->pnw = w;
+        L->pnh = h - L->pny;
+    }
+    L->ok = L->legend_y < h;
+}
+
+/* ---- the grid --------------------------------------------------------------- */
+
+static struct grid_req layout_req(const struct att_layout *L)
+{
+    struct grid_req r = { L->i0, L->j0, L->k, L->rows, L->cols, L->split };
+    return r;
+}
+
+/* Cell value to draw: term t (split) or the cell; NAN masked. */
+static double shown_cell(int t, int r, int c)
+{
+    return t < 0 ? grid_cell(G.grid, r, c) : grid_term(G.grid, t, r, c);
+}
+
+static void shown_range(const struct att_layout *L, int nt, double *lo,
+                        double *hi)
+{
+    int any = 0;
+    for (int t = nt ? 0 : -1; t < (nt ? nt : 0); t++)
+        for (int r = 0; r < L->rows; r++)
+            for (int c = 0; c < L->cols; c++) {
+                double v = shown_cell(t, r, c);
+                if (!isfinite(v))
+                    continue;
+                if (!any || v < *lo)
+                    *lo = v;
+                if (!any || v > *hi)
+                    *hi = v;
+                any = 1;
+            }
+    if (!any)
+        *lo = *hi = 0;
+}
+
+/* ---- drawing the matrix ----------------------------------------------------- */
+
+static void pixel(canvas *c, const struct app *a, int x, int py, double v,
+                  double lo, double hi)
+{
+    if (!isfinite(v)) {
+        canvas_half(c, x, py, RGB_DEFAULT, 0);
+        return;
+    }
+    double t = hi > lo ? (v - lo) / (hi - lo) : 0.5;
+    /* levels 1..9: blank (0) is kept for masked cells */
+    canvas_half(c, x, py, cmap_sequential(a->palette, t),
+                1 + (int)lround(t * 8));
+}
+
+/* The blocks of one matrix (or one term) with its top-left at (x, y). */
+static void draw_cells(canvas *c, const struct app *a, const struct att_layout *L,
+                       int x, int y, int t, double lo, double hi)
+{
+    int hpx = L->rows * L->s, wpx = L->cols * L->s;
+    for (int cy = 0; cy < (hpx + 1) / 2; cy++) {
+        int top = 2 * cy, bot = 2 * cy + 1;
+        for (int px = 0; px < wpx; px++) {
+            int cc = px / L->s;
+            double vt = shown_cell(t, top / L->s, cc);
+            double vb = bot < hpx ? shown_cell(t, bot / L->s, cc) : NAN;
+            if (!isfinite(vt) && !isfinite(vb)) {
+                if (bot < hpx || !isfinite(vt))
+                    continue;       /* wholly masked: left blank */
+            }
+            pixel(c, a, x + px, 2 * (y + cy), vt, lo, hi);
+            if (bot < hpx)
+                pixel(c, a, x + px, 2 * (y + cy) + 1, vb, lo, hi);
+        }
+    }
+}
+
+/* Cell (x, y) and pixel row of position (i, j) relative to the matrix. */
+static int cursor_cell(const struct att_layout *L, int64_t i, int64_t j,
+                       int *cx, int *cy)
+{
+    int64_t r = (i - L->i0) / L->k, c = (j - L->j0) / L->k;
+    if (i < L->i0 || j < L->j0 || r >= L->rows || c >= L->cols)
+        return 0;
+    *cx = (int)(c * L->s + (L->s - 1) / 2);
+    *cy = (int)((r * L->s + (L->s - 1) / 2) / 2);
+    return 1;
+}
+
+static void draw_cursor(canvas *c, const struct app *a, const struct att_layout *L,
+                        int x, int y)
+{
+    int cx, cy;
+    if (!cursor_cell(L, a->att.ci, a->att.cj, &cx, &cy))
+        return;
+    cell *k = canvas_at(c, x + cx, y + cy);
+    rgb bg = k && k->kind == CELL_HALF ? k->fg : RGB_DEFAULT;
+    /* X in ASCII: '*' would read as a density level */
+    canvas_put(c, x + cx, y + cy, a->ascii ? 'X' : 0x25CF,
+               ui_color(a->palette, UI_CURSOR), bg, ATTR_BOLD);
+}
+
+/* Labels and markers around the matrix: i down the left, j below. */
+static void draw_axes(canvas *c, const struct app *a, const struct att_layout *L,
+                      const struct score_ctx *s)
+{
+    rgb fg = ui_color(a->palette, UI_TEXT), dim = ui_color(a->palette, UI_DIM);
+    rgb cur = ui_color(a->palette, UI_CURSOR), warn = ui_color(a->palette,
+                                                              UI_WARN);
+    double per_cell_y = 2.0 * (double)L->k / L->s;
+    int64_t ilast = clamp64(L->i0 + L->rows * L->k - 1, 0, a->p.n - 1);
+    int64_t jlast = clamp64(L->j0 + L->cols * L->k - 1, 0, a->p.n - 1);
+    struct plot_axis ya = { (double)L->i0, per_cell_y, 0, (double)L->i0,
+                            (double)ilast, 1 };
+    struct plot_axis xa = { (double)L->j0, (double)L->k / L->s, 0,
+                            (double)L->j0, (double)jlast, 1 };
+    if (L->s > 1) {
+        xa.bias = (L->s - 1) / 2 / (double)L->s + 1e-6;
+        ya.bias = 0.25;
+    }
+    plot_yticks(c, 0, L->my, L->lw - 1, (L->rows * L->s + 1) / 2, &ya, fg);
+    plot_xticks(c, L->mx, L->tick_y, L->ext, &xa, fg);
+    if (L->lw >= 4)
+        canvas_text(c, 0, L->my - 1, L->lw, U(a, "i\xe2\x86\x93j\xe2\x86\x92",
+                                              "i\\j"), dim, RGB_DEFAULT, 0);
+    int cx, cy;
+    if (s->o.scheme == SCHEME_LEARNED && !scores_table_used(s)) {
+        int64_t Lp = s->train_len;
+        if (Lp < a->p.n && cursor_cell(L, Lp, Lp, &cx, &cy)) {
+            canvas_text(c, L->mx + cx, L->my - 1, 1, "L", warn, RGB_DEFAULT,
+                        ATTR_BOLD);
+            canvas_text(c, L->lw - 1, L->my + cy, 1, "L", warn, RGB_DEFAULT,
+                        ATTR_BOLD);
+        }
+    }
+    if (cursor_cell(L, a->att.ci, a->att.cj, &cx, &cy)) {
+        canvas_text(c, L->mx + cx, L->my - 1, 1, U(a, "\xe2\x96\xbc", "v"),
+                    cur, RGB_DEFAULT, ATTR_BOLD);
+        canvas_text(c, L->lw - 1, L->my + cy, 1, U(a, "\xe2\x96\xb6", ">"),
+                    cur, RGB_DEFAULT, ATTR_BOLD);
+    }
+}
+
+static const char *term_label(const struct app *a, const char *name,
+                              char *buf, size_t len)
+{
+    snprintf(buf, len, "%s", name);
+    if (!a->ascii) {        /* "e.p" -> "e·p" */
+        char *dot = strchr(buf, '.');
+        if (dot && strlen(buf) + 2 < len) {
+            memmove(dot + 2, dot + 1, strlen(dot + 1) + 1);
+            memcpy(dot, "\xc2\xb7", 2);
+        }
+    }
+    return buf;
+}
+
+static void draw_split(canvas *c, const struct app *a, const struct att_layout *L,
+                       const struct score_ctx *s, double lo, double hi)
+{
+    rgb fg = ui_color(a->palette, UI_TEXT);
+    for (int t = 0; t < s->nterms && t < 4; t++) {
+        int x = L->mx + (t % 2) * (L->qw + 1), y = L->my + (t / 2) * (L->qh + 1);
+        double mx = 0;
+        for (int r = 0; r < L->rows; r++)
+            for (int cc = 0; cc < L->cols; cc++) {
+                double v = fabs(grid_term(G.grid, t, r, cc));
+                if (isfinite(v) && v > mx)
+                    mx = v;
+            }
+        char name[16], m[32];
+        num(mx, m, sizeof m);
+        canvas_printf(c, x, y, L->qw, fg, RGB_DEFAULT, 0, "%s max|%s|=%s",
+                      term_label(a, s->terms[t].name, name, sizeof name),
+                      U(a, "\xc2\xb7", "."), m);
+        draw_cells(c, a, L, x, y + 1, t, lo, hi);
+        draw_cursor(c, a, L, x, y + 1);
+    }
+}
+
+/* ---- the header ------------------------------------------------------------- */
+
+static const char *scheme_formula(const struct app *a, const struct score_ctx *s)
+{
+    if (s->o.content) {
+        switch (s->o.scheme) {
+        case SCHEME_ROPE: return U(a, "(R(i)e\xe1\xb5\xa2)\xc2\xb7(R(j)e\xe2\xb1\xbc)",
+                                   "(R(i)e_i).(R(j)e_j)");
+        case SCHEME_ALIBI: return U(a, "e\xe1\xb5\xa2\xc2\xb7" "e\xe2\xb1\xbc - m|i-j|",
+                                    "e_i.e_j - m|i-j|");
+        default: return U(a, "x\xe1\xb5\xa2\xc2\xb7x\xe2\xb1\xbc, x = e + p",
+                          "x_i.x_j, x = e + p");
+        }
+    }
+    switch (s->o.scheme) {
+    case SCHEME_ROPE: return U(a, "(R(i)q)\xc2\xb7(R(j)k)", "(R(i)q).(R(j)k)");
+    case SCHEME_ALIBI: return "-m|i-j|";
+    case SCHEME_LEARNED: return U(a, "P(i)\xc2\xb7P(j)", "P(i).P(j)");
+    case SCHEME_NOPE: return "0 (no position signal)";
+    default: return U(a, "PE(i)\xc2\xb7PE(j)", "PE(i).PE(j)");
+    }
+}
+
+static void draw_header(canvas *c, const struct app *a, const struct score_ctx *s)
+{
+    rgb acc = ui_color(a->palette, UI_ACCENT), fg = ui_color(a->palette, UI_TEXT);
+    rgb dim = ui_color(a->palette, UI_DIM);
+    const char *name = scheme_name(s->o.scheme);
+    int x = canvas_text(c, 0, 0, c->w, name, acc, RGB_DEFAULT, ATTR_BOLD);
+    struct { const char *label; int on; } tg[] = {
+        { "softmax", s->o.softmax }, { "mask", s->o.causal },
+        { U(a, "1/\xe2\x88\x9a" "d", "1/sqrt(d)"), s->o.temperature },
+        { "content", s->o.content },
+    };
+    int tw = 0;     /* each toggle: "[label]" when on, " label " off */
+    for (size_t i = 0; i < sizeof tg / sizeof tg[0]; i++)
+        tw += text_width(tg[i].label) + 2;
+    char f[96];
+    snprintf(f, sizeof f, "  S = %s", scheme_formula(a, s));
+    if (x + text_width(f) + 2 + tw <= c->w)
+        x += canvas_text(c, x, 0, c->w - x, f, fg, RGB_DEFAULT, 0);
+    if (x + 2 + tw > c->w)
+        return;
+    int tx = c->w - tw;
+    for (size_t i = 0; i < sizeof tg / sizeof tg[0]; i++) {
+        canvas_text(c, tx, 0, 1, tg[i].on ? "[" : " ", acc, RGB_DEFAULT, 0);
+        tx += 1 + canvas_text(c, tx + 1, 0, c->w - tx - 1, tg[i].label,
+                              tg[i].on ? acc : dim, RGB_DEFAULT,
+                              tg[i].on ? ATTR_BOLD : 0);
+        canvas_text(c, tx++, 0, 1, tg[i].on ? "]" : " ", acc, RGB_DEFAULT, 0);
+    }
+}
+
+/* ---- the inspector ------------------------------------------------------------ */
+
+struct lines {
+    char s[INSPECT_MAX][LINE_LEN];
+    int n;
+};
+
+static void add(struct lines *ls, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static void add(struct lines *ls, const char *fmt, ...)
+{
+    if (ls->n >= INSPECT_MAX)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(ls->s[ls->n++], LINE_LEN, fmt, ap);
+    va_end(ap);
+}
+
+/* Terms 0, 1, ..., last of a sum: all when there are at most 4, else
+ * the first two, an ellipsis and the last. */
+static void join_terms(char *out, size_t len, char parts[][40], int total,
+                       const struct app *a)
+{
+    size_t used = 0;
+    out[0] = 0;
+    for (int i = 0; i < total && used + 1 < len; i++) {
+        if (total > 4 && i == 2) {
+            used += (size_t)snprintf(out + used, len - used, " + %s",
+                                     U(a, "\xe2\x80\xa6", "..."));
+            i = total - 2;
+            continue;
+        }
+        const char *v = parts[i > 2 ? 3 : i];
+        if (i && v[0] == '-')       /* "a - b", not "a + -b" */
+            used += (size_t)snprintf(out + used, len - used, " - %s", v + 1);
+        else
+            used += (size_t)snprintf(out + used, len - used, "%s%s",
+                                     i ? " + " : "", v);
+    }
+}
+
+static void inspect_sinusoid(struct lines *ls, const struct app *a,
+                             const struct score_ctx *s, int64_t dl,
+                             double mult)
+{
+    char ang[4][40], val[4][40], j1[LINE_LEN], j2[LINE_LEN];
+    for (int slot = 0; slot < 4; slot++) {
+        int k = s->half <= 4 ? slot : slot < 3 ? slot : s->half - 1;
+        if (k >= s->half)
+            break;
+        char t[32], v[32];
+        num((double)dl * s->omega[k], t, sizeof t);
+        num(cos((double)dl * s->omega[k]), v, sizeof v);
+        snprintf(ang[slot], sizeof ang[slot], "cos(%s)", t);
+        snprintf(val[slot], sizeof val[slot], "%s", v);
+    }
+    join_terms(j1, sizeof j1, ang, s->half, a);
+    join_terms(j2, sizeof j2, val, s->half, a);
+    add(ls, "  = %s", j1);
+    char tot[32];
+    num(pe_score_w((double)dl, s->omega, s->half), tot, sizeof tot);
+    add(ls, "  = %s = %s", j2, tot);
+    if (mult != 1) {
+        char r[32];
+        num(mult * pe_score_w((double)dl, s->omega, s->half), r, sizeof r);
+        add(ls, "  S = %g %s %s = %s", mult, U(a, "\xc3\x97", "x"), tot, r);
+    }
+}
+
+static void inspect_rope_random(struct lines *ls, const struct app *a,
+                                const struct score_ctx *s, int64_t dl)
+{
+    char b1[32], b2[32], b3[32];
+    double t = (double)dl * s->omega[0];
+    num(s->ra[0], b1, sizeof b1);
+    num(s->rb[0], b2, sizeof b2);
+    num(s->ra[0] * cos(t) + s->rb[0] * sin(t), b3, sizeof b3);
+    add(ls, "S = %s a%s cos((i-j)%s) + b%s sin(..)", U(a, "\xce\xa3", "sum"),
+        U(a, "\xe2\x82\x96", "_k"), U(a, "\xcf\x89\xe2\x82\x96", "w_k"),
+        U(a, "\xe2\x82\x96", "_k"));
+    add(ls, "  band 0: %s cos(%g) + %s sin(%g) = %s", b1, (double)dl, b2,
+        (double)dl, b3);
+    num(pe_rope_score_ab((double)dl, s->ra, s->rb, s->omega, s->half), b1,
+        sizeof b1);
+    add(ls, "  all %d bands: S = %s", s->half, b1);
+}
+
+/* P(i).P(j) with the two norms and the cosine between the rows. */
+static void inspect_learned(struct lines *ls, const struct app *a,
+                            const struct score_ctx *s, int64_t i, int64_t j)
+{
+    char b1[32], b2[32], b3[32];
+    double *pi = malloc(2 * (size_t)s->d * sizeof *pi);
+    if (!pi)
+        return;
+    double *pj = pi + s->d, ni = 0, nj = 0, dp = 0;
+    scores_vec(s, SK_PL, i, 0, s->d, pi);
+    scores_vec(s, SK_PL, j, 0, s->d, pj);
+    for (int k = 0; k < s->d; k++) {
+        ni += pi[k] * pi[k];
+        nj += pj[k] * pj[k];
+        dp += pi[k] * pj[k];
+    }
+    free(pi);
+    if (scores_table_used(s))
+        add(ls, "S = P(i)%sP(j), P: the --pe-file table", U(a, "\xc2\xb7", "."));
+    else
+        add(ls, "S = P(i)%sP(j), stand-in table, L = %lld",
+            U(a, "\xc2\xb7", "."), (long long)s->train_len);
+    num(sqrt(ni), b1, sizeof b1);
+    num(sqrt(nj), b2, sizeof b2);
+    num(ni > 0 && nj > 0 ? dp / sqrt(ni * nj) : 0, b3, sizeof b3);
+    add(ls, "  |P(i)|=%s |P(j)|=%s cos=%s", b1, b2, b3);
+    num(dp, b1, sizeof b1);
+    add(ls, "  S = %s%s", b1, scores_table_used(s) ? ""
+        : i >= s->train_len || j >= s->train_len
+          ? "  (a row past L: untrained noise)" : "  (trained rows)");
+}
+
+static void inspect_scheme(struct lines *ls, const struct app *a,
+                           const struct score_ctx *s, int64_t i, int64_t j)
+{
+    int64_t dl = i - j;
+    char b1[32], b2[32];
+    switch (s->o.scheme) {
+    case SCHEME_SINUSOIDAL:
+        add(ls, "S = %s cos((i-j)%s), %s = base^(-2k/d)",
+            U(a, "\xce\xa3\xe2\x82\x96", "sum_k"), U(a, "\xcf\x89\xe2\x82\x96", "w_k"),
+            U(a, "\xcf\x89\xe2\x82\x96", "w_k"));
+        inspect_sinusoid(ls, a, s, dl, 1);
+        break;
+    case SCHEME_ROPE:
+        if (s->o.q_random) {
+            inspect_rope_random(ls, a, s, dl);
+            break;
+        }
+        add(ls, "q = k = ones: S = 2 %s cos((i-j)%s)", U(a, "\xce\xa3", "sum"),
+            U(a, "\xcf\x89\xe2\x82\x96", "w_k"));
+        inspect_sinusoid(ls, a, s, dl, 2);
+        break;
+    case SCHEME_ALIBI:
+        num(s->slope, b1, sizeof b1);
+        num(-s->slope * (double)llabs(dl), b2, sizeof b2);
+        add(ls, "S = -m|i-j|, head %d of %d: m = %s", s->head + 1, s->heads,
+            b1);
+        add(ls, "  = -%s %s %lld = %s", b1, U(a, "\xc3\x97", "x"),
+            (long long)llabs(dl), b2);
+        break;
+    case SCHEME_LEARNED:
+        inspect_learned(ls, a, s, i, j);
+        break;
+    default:
+        add(ls, "S = 0: no position signal reaches the score");
+    }
+}
+
+static void inspect_content(struct lines *ls, const struct app *a,
+                            const struct score_ctx *s, int64_t i, int64_t j)
+{
+    char v[SCORES_MAX_TERMS][40], line[LINE_LEN], tot[32];
+    size_t used = 0;
+    double sum = 0;
+    used += (size_t)snprintf(line, sizeof line, "S =");
+    for (int t = 0; t < s->nterms; t++) {
+        char name[16];
+        double x = scores_term_at(s, t, i, j);
+        sum += x;
+        num(x, v[t], sizeof v[t]);
+        if (used < sizeof line)
+            used += (size_t)snprintf(line + used, sizeof line - used, "%s %s",
+                                     t ? " +" : "",
+                                     term_label(a, s->terms[t].name, name,
+                                                sizeof name));
+    }
+    add(ls, "%s", line);
+    used = 0;
+    line[0] = 0;
+    for (int t = 0; t < s->nterms && used < sizeof line; t++)
+        used += (size_t)snprintf(line + used, sizeof line - used, "%s%s",
+                                 !t ? "  = " : v[t][0] == '-' ? " - " : " + ",
+                                 t && v[t][0] == '-' ? v[t] + 1 : v[t]);
+    num(sum, tot, sizeof tot);
+    add(ls, "%s = %s", line, tot);
+    add(ls, "  e: N(0, 1/d) per entry%s, seeded",
+        s->o.scale_emb ? U(a, ", \xc3\x97\xe2\x88\x9a" "d", ", x sqrt(d)") : "");
+}
+
+static void inspector(struct lines *ls, const struct app *a,
+                      const struct score_ctx *s, const struct att_layout *L)
+{
+    int64_t i = a->att.ci, j = a->att.cj;
+    memset(ls, 0, sizeof *ls);
+    add(ls, "i = %lld  j = %lld  i-j = %lld%s", (long long)i, (long long)j,
+        (long long)(i - j), s->o.causal && j > i ? "  (masked)" : "");
+    if (s->o.content)
+        inspect_content(ls, a, s, i, j);
+    else
+        inspect_scheme(ls, a, s, i, j);
+    double raw = 0;
+    for (int t = 0; t < s->nterms; t++)
+        raw += scores_term_at(s, t, i, j);
+    char b1[32], b2[32], b3[32];
+    if (s->o.temperature) {
+        num(raw, b1, sizeof b1);
+        num(sqrt((double)s->d), b2, sizeof b2);
+        num(raw / sqrt((double)s->d), b3, sizeof b3);
+        add(ls, "S/%s = %s / %s = %s", U(a, "\xe2\x88\x9a" "d", "sqrt(d)"), b1,
+            b2, b3);
+    }
+    if (s->o.softmax) {
+        double p;
+        if (s->o.causal && j > i)
+            add(ls, "P(j|i) = 0: masked");
+        else if (grid_softmax_at(G.grid, s, i, j, &p, NULL) == 0) {
+            num(p, b1, sizeof b1);
+            add(ls, "P(j|i) = softmax of row i at j = %s", b1);
+        }
+    }
+    if (L->k > 1) {
+        int r = (int)((i - L->i0) / L->k), c = (int)((j - L->j0) / L->k);
+        double v = grid_cell(G.grid, r, c);
+        num(v, b1, sizeof b1);
+        add(ls, "cell: mean over %lld x %lld positions = %s",
+            (long long)L->k, (long long)L->k, isfinite(v) ? b1 : "masked");
+    }
+}
+
+/* Word-wrap text into rows of at most w cells, from row *y;
+ * continuation rows are indented by indent cells. */
+static void wrap_text(canvas *c, int x, int *y, int w, int ymax,
+                      const char *text, rgb fg, int attr, int indent)
+{
+    const char *p = text;
+    while (*p && *y < ymax) {
+        char line[LINE_LEN];
+        size_t best = 0, i = 0;
+        while (p[i]) {
+            size_t j = i;
+            while (p[j] == ' ')
+                j++;
+            while (p[j] && p[j] != ' ')
+                j++;
+            if (j >= sizeof line)
+                break;
+            memcpy(line, p, j);
+            line[j] = 0;
+            if (text_width(line) > w)
+                break;
+            best = i = j;
+        }
+        if (best == 0) {    /* one word wider than the row: cut it */
+            canvas_text(c, x, *y, w, p, fg, RGB_DEFAULT, attr);
+            (*y)++;
+            return;
+        }
+        memcpy(line, p, best);
+        line[best] = 0;
+        canvas_text(c, x, (*y)++, w, line, fg, RGB_DEFAULT, attr);
+        p += best;
+        while (*p == ' ')
+            p++;
+        if (*p && indent) {
+            char rest[LINE_LEN];
+            snprintf(rest, sizeof rest, "%*s%s", indent, "", p);
+            wrap_text(c, x, y, w, ymax, rest, fg, attr, 0);
+            return;
+        }
+    }
+}
+
+/* ---- the profile --------------------------------------------------------------- */
+
+/* The first candidate that fits in w cells (the last one otherwise). */
+static void pick_title(char *out, size_t len, int w, char cand[][LINE_LEN],
+                       int n)
+{
+    int i = 0;
+    while (i < n - 1 && text_width(cand[i]) > w)
+        i++;
+    snprintf(out, len, "%s", cand[i]);
+}
+
+/*
+ * Exact mean of tau T(delta) over delta in [d0, d1) (Toeplitz schemes):
+ * per band D_len(w) (cos(c w), sin(c w)), c the centre; dk holds D for
+ * the common bin length (NULL: compute it).
+ */
+static double toeplitz_mean(const struct score_ctx *s, int64_t d0, int64_t d1,
+                            const double *dk)
+{
+    double sum = 0, c = (double)d0 + 0.5 * (double)(d1 - d0 - 1);
+    switch (s->o.scheme) {
+    case SCHEME_SINUSOIDAL: case SCHEME_ROPE:
+        for (int k = 0; k < s->half; k++) {
+            double w = s->omega[k];
+            double dn = dk ? dk[k] : pe_dirichlet(d1 - d0, w);
+            double mc = cos(c * w) * dn;
+            sum += s->o.scheme == SCHEME_ROPE
+                   ? s->ra[k] * mc + s->rb[k] * sin(c * w) * dn : mc;
+        }
+        break;
+    case SCHEME_ALIBI:
+        sum = -s->slope * c;
+        break;
+    default:
+        break;
+    }
+    return s->tau * sum;
+}
+
+static void profile_distance(const struct score_ctx *s, int64_t nd, int dots,
+                             int64_t *kb, int *np)
+{
+    struct profile_cache *pc = &G.prof;
+    *kb = (nd + dots - 1) / dots;
+    if (*kb < 1)
+        *kb = 1;
+    *np = (int)((nd + *kb - 1) / *kb);
+    if (*np > PROFILE_MAX)
+        *np = PROFILE_MAX;
+    if (pc->valid && pc->d == s->d && pc->base == s->base
+        && pc->scheme == (int)s->o.scheme && pc->temperature == s->o.temperature
+        && pc->heads == s->heads && pc->head == s->head
+        && pc->q_random == s->o.q_random && pc->nd == nd && pc->kb == *kb)
+        return;
+    double *dk = malloc((size_t)s->half * sizeof *dk);
+    for (int k = 0; dk && k < s->half; k++)
+        dk[k] = pe_dirichlet(*kb, s->omega[k]);
+    *pc = (struct profile_cache){ 1, s->d, (int)s->o.scheme, s->o.temperature,
+                                  s->heads, s->head, s->o.q_random, s->base,
+                                  nd, *kb, *np, { 0 } };
+    for (int t = 0; t < *np; t++) {
+        int64_t d0 = t * *kb, d1 = d0 + *kb < nd ? d0 + *kb : nd;
+        pc->v[t] = toeplitz_mean(s, d0, d1, d1 - d0 == *kb ? dk : NULL);
+    }
+    free(dk);
+}
+
+/* Toeplitz schemes without softmax: S against the distance i - j. */
+static void profile_spec_distance(const struct app *a,
+                                  const struct att_layout *L,
+                                  const struct score_ctx *s, int w, int dots,
+                                  struct plot_spec *sp,
+                                  struct plot_series *ser, char *title,
+                                  size_t tlen)
+{
+    char cand[3][LINE_LEN];
+    int64_t kb;
+    int np;
+    profile_distance(s, L->span, dots, &kb, &np);
+    ser->y = G.prof.v;
+    ser->n = np;
+    sp->x0 = 0.5 * (double)(kb - 1);
+    sp->dx = (double)kb;
+    sp->x_integer = 1;      /* ticks label whole distances */
+    sp->label_x = kb == 1;
+    sp->xmin = 0;
+    sp->xmax = (double)(L->span - 1);
+    sp->xlabel = "i-j";
+    const char *sv = s->o.temperature ? U(a, "S/\xe2\x88\x9a" "d", "S/sqrt(d)")
+                                      : "S";
+    if (kb == 1) {
+        snprintf(cand[0], LINE_LEN, "%s against distance i-j", sv);
+        snprintf(cand[1], LINE_LEN, "%s against i-j", sv);
+        pick_title(title, tlen, w, cand, 2);
+        return;
+    }
+    snprintf(cand[0], LINE_LEN, "%s against distance i-j, 1 dot = mean of "
+             "%lld", sv, (long long)kb);
+    snprintf(cand[1], LINE_LEN, "%s against i-j, dot = mean of %lld", sv,
+             (long long)kb);
+    snprintf(cand[2], LINE_LEN, "%s vs i-j, mean of %lld", sv, (long long)kb);
+    pick_title(title, tlen, w, cand, 3);
+}
+
+/* Otherwise: the cursor's row across the shown keys (weights with
+ * softmax, exact for row i; else the cells of its block row). */
+static void profile_spec_row(const struct app *a, const struct att_layout *L,
+                             const struct score_ctx *s, int w, double *row,
+                             struct plot_spec *sp, struct plot_series *ser,
+                             char *title, size_t tlen)
+{
+    char cand[2][LINE_LEN];
+    int r = (int)((a->att.ci - L->i0) / L->k);
+    int n = L->cols < PROFILE_MAX ? L->cols : PROFILE_MAX;
+    double p;
+    if (!(s->o.softmax && grid_softmax_at(G.grid, s, a->att.ci, a->att.cj,
+                                          &p, row) == 0))
+        for (int cc = 0; cc < n; cc++)
+            row[cc] = grid_cell(G.grid, r, cc);
+    ser->y = row;
+    ser->n = n;
+    sp->x0 = (double)L->j0 + 0.5 * (double)(L->k - 1);
+    sp->dx = (double)L->k;
+    sp->x_integer = 1;
+    sp->label_x = L->k == 1;
+    sp->xmin = (double)L->j0;
+    sp->xmax = (double)(L->j0 + (int64_t)n * L->k - 1 < a->p.n
+                        ? L->j0 + (int64_t)n * L->k - 1 : a->p.n - 1);
+    sp->xlabel = "j";
+    int learned = s->o.scheme == SCHEME_LEARNED && !scores_table_used(s);
+    sp->mark_x = learned ? (double)s->train_len : (double)a->att.ci;
+    sp->mark_label = learned ? "L" : "j=i";
+    const char *what = s->o.softmax ? "P(j|i)" : "S(i,j)";
+    if (L->k == 1 || s->o.softmax) {
+        snprintf(cand[0], LINE_LEN, "%s of row i=%lld across keys j", what,
+                 (long long)a->att.ci);
+        snprintf(cand[1], LINE_LEN, "%s, i=%lld, against j", what,
+                 (long long)a->att.ci);
+    } else {
+        long long r0 = (long long)(L->i0 + r * L->k);
+        long long r1 = (long long)(L->i0 + (r + 1) * L->k - 1);
+        snprintf(cand[0], LINE_LEN, "S, mean of rows %lld-%lld, across keys j",
+                 r0, r1);
+        snprintf(cand[1], LINE_LEN, "S, rows %lld-%lld, against j", r0, r1);
+    }
+    pick_title(title, tlen, w, cand, 2);
+}
+
+static void draw_profile(canvas *c, const struct app *a,
+                         const struct att_layout *L, const struct score_ctx *s,
+                         int x, int y, int w, int h)
+{
+    static double row[PROFILE_MAX];
+    char title[LINE_LEN];
+    struct plot_spec sp = { 0 };
+    struct plot_series ser = { NULL, 0, ui_color(a->palette, UI_PLOT_A) };
+    sp.label_extremes = 1;
+    sp.zero_line = 1;
+    sp.mark_x = NAN;
+    int dots = 2 * (w - 8);
+    if (dots < 4)
+        return;
+    if (s->toeplitz && !s->o.softmax)
+        profile_spec_distance(a, L, s, w, dots, &sp, &ser, title,
+                              sizeof title);
+    else
+        profile_spec_row(a, L, s, w, row, &sp, &ser, title, sizeof title);
+    sp.title = title;
+    plot_lines(c, x, y, w, h, &sp, &ser, 1, a->palette);
+}
+
+/* ---- the panel, hint and the draw entry ------------------------------------ */
+
+static void draw_panel(canvas *c, const struct app *a, const struct att_layout *L,
+                       const struct score_ctx *s)
+{
+    struct lines ls;
+    inspector(&ls, a, s, L);
+    int y = L->pny, ymax = L->pny + L->pnh;
+    int irows = L->side ? INSPECT_MAX : 3;
+    rgb fg = ui_color(a->palette, UI_TEXT);
+    for (int i = 0; i < ls.n && y < L->pny + irows && y < ymax; i++)
+        wrap_text(c, L->pnx, &y, L->pnw, L->pny + irows, ls.s[i], fg,
+                  i == 0 ? ATTR_BOLD : 0, 4);
+    y++;
+    if (ymax - y >= 5)
+        draw_profile(c, a, L, s, L->pnx, y, L->pnw, ymax - y);
+}
+
+static void progress_bar(char *out, size_t len, double f, const struct app *a)
+{
+    int n = 10, full = (int)(f * n);
+    size_t used = (size_t)snprintf(out, len, "[");
+    for (int i = 0; i < n && used + 4 < len; i++)
+        used += (size_t)snprintf(out + used, len - used, "%s",
+                                 i < full ? U(a, "\xe2\x96\x88", "#")
+                                          : U(a, "\xc2\xb7", "."));
+    snprintf(out + used, len - used, "]");
+}
+
+static void draw_message(canvas *c, const struct app *a, int y, const char *msg)
+{
+    int yy = y;
+    wrap_text(c, 1, &yy, c->w - 2, c->h, msg, ui_color(a->palette, UI_WARN), 0,
+              0);
+}
+
+static void energy_hint(const struct app *a, const struct score_ctx *s,
+                        char *buf, size_t len)
+{
+    double *v = malloc((size_t)s->d * sizeof *v);
+    if (!v)
+        return;
+    double ne = 0, np = 0;
+    scores_vec(s, SK_E, a->att.ci, 0, s->d, v);
+    for (int k = 0; k < s->d; k++)
+        ne += v[k] * v[k];
+    if (s->o.scheme == SCHEME_LEARNED)
+        scores_vec(s, SK_PL, a->att.ci, 0, s->d, v);
+    else
+        scores_vec(s, SK_PSIN, a->att.ci, 0, s->d, v);
+    for (int k = 0; k < s->d && s->o.scheme != SCHEME_NOPE; k++)
+        np += v[k] * v[k];
+    free(v);
+    char e[24], p[24];
+    num(sqrt(ne), e, sizeof e);
+    num(sqrt(np), p, sizeof p);
+    snprintf(buf, len, "|e|=%s |p|=%s", e, p);
+}
+
+static void make_hint(const struct app *a, const struct att_layout *L,
+                      const struct score_ctx *s, enum grid_status st,
+                      double prog, char *hint, size_t len)
+{
+    char cells[64] = "", extra[128] = "";
+    if (L->k > 1)
+        snprintf(cells, sizeof cells, "1 px = %lldx%lld pos", (long long)L->k,
+                 (long long)L->k);
+    else
+        snprintf(cells, sizeof cells, "1 pos = %dx%d px", L->s, L->s);
+    if (st == GRID_BUSY) {      /* short, so the status line keeps it */
+        char bar[64];
+        progress_bar(bar, sizeof bar, prog, a);
+        snprintf(hint, len, "computing %s %d%%", bar, (int)(prog * 100));
+        return;
+    } else if (s->o.content) {
+        energy_hint(a, s, extra, sizeof extra);
+    }
+    snprintf(hint, len, "%s%s%s", cells, extra[0] ? "  " : "", extra);
+}
+
+/* The computed matrix (or its four terms), its legend and the panel. */
+static void draw_body(canvas *c, const struct app *a,
+                      const struct att_layout *L, const struct score_ctx *s,
+                      int split)
+{
+    double lo = 0, hi = 0;
+    shown_range(L, split ? s->nterms : 0, &lo, &hi);
+    if (split) {
+        draw_split(c, a, L, s, lo, hi);
+    } else {
+        draw_cells(c, a, L, L->mx, L->my, -1, lo, hi);
+        draw_cursor(c, a, L, L->mx, L->my);
+        draw_axes(c, a, L, s);
+    }
+    const char *cap = s->o.softmax && !split ? "P(j|i)"
+                    : s->o.temperature ? U(a, "S/\xe2\x88\x9a" "d", "S/sqrt(d)")
+                    : "S";
+    struct plot_legend lg = { cap, lo, hi, 0, 4 };
+    plot_legend_draw(c, 0, L->legend_y, L->side ? L->pnx - 1 : c->w,
+                     a->palette, &lg);
+    draw_panel(c, a, L, s);
+}
+
+static void att_draw(const struct app *a, canvas *c, char *hint, size_t hintlen)
+{
+    struct score_ctx *s = scores_new(a);
+    struct att_layout L;
+    hint[0] = 0;
+    G.busy = 0;
+    if (!s) {
+        draw_message(c, a, 0, "attention: out of memory");
+        return;
+    }
+    if (!G.grid && (G.grid = grid_new()) != NULL)
+        atexit(cache_free);     /* leave nothing behind for valgrind */
+    if (!G.grid) {
+        scores_free(s);
+        draw_message(c, a, 0, "attention: out of memory");
+        return;
+    }
+    int split = a->att.split && s->split_ok;
+    draw_header(c, a, s);
+    layout_compute(&L, a, c->w, c->h, split);
+    if (!L.ok) {
+        draw_message(c, a, 1, c->h < 6 ? "Too small: the attention view "
+                     "needs 7 rows." : "The attention view needs a taller "
+                     "window (at least 7 rows).");
+        scores_free(s);
+        return;
+    }
+    struct grid_req rq = layout_req(&L);
+    double prog = 0;
+    char why[192];
+    enum grid_status st = grid_update(G.grid, s, &rq, GRID_SLICE, &prog, why,
+                                      sizeof why);
+    G.busy = st == GRID_BUSY;
+    make_hint(a, &L, s, st, prog, hint, hintlen);
+    if (st == GRID_REFUSED) {
+        draw_message(c, a, 2, why);
+        scores_free(s);
+        return;
+    }
+    if (st == GRID_BUSY) {
+        char bar[64], msg[128];
+        progress_bar(bar, sizeof bar, prog, a);
+        snprintf(msg, sizeof msg, "computing exact cells %s %d%%", bar,
+                 (int)(prog * 100));
+        canvas_text(c, L.mx, L.my, c->w - L.mx, msg,
+                    ui_color(a->palette, UI_DIM), RGB_DEFAULT, 0);
+        scores_free(s);
+        return;
+    }
+    draw_body(c, a, &L, s, split);
+    scores_free(s);
+}
+
+/* ---- keys and commands ---------------------------------------------------- */
+
+/* The layout the screen shows now (the key handler steps by its cells). */
+static void current_layout(const struct app *a, struct att_layout *L)
+{
+    int w = a->screen_w > 0 ? a->screen_w : 80;
+    int h = a->screen_h > 0 ? a->screen_h - 1 : 23;
+    layout_compute(L, a, w, h, a->att.split && a->att.content
+                   && (a->att.scheme == SCHEME_SINUSOIDAL
+                       || a->att.scheme == SCHEME_LEARNED));
+    if (L->k < 1)
+        L->k = 1;
+}
+
+static void refit(struct app *a)
+{
+    struct att_layout L;
+    current_layout(a, &L);
+    if (L.px >= 4) {
+        a->att.i0 = L.i0;
+        a->att.j0 = L.j0;
+    }
+}
+
+static void move(struct app *a, int64_t di, int64_t dj)
+{
+    struct att_layout L;
+    current_layout(a, &L);
+    int64_t n = a->p.n;
+    a->att.ci = clamp64(a->att.ci + di * L.k, 0, n - 1);
+    a->att.cj = clamp64(a->att.cj + dj * L.k, 0, n - 1);
+    refit(a);
+}
+
+static void toggle(struct app *a, int *flag, const char *what,
+                   const char *on, const char *off)
+{
+    *flag = !*flag;
+    app_msg(a, 0, "%s %s", what, *flag ? on : off);
+}
+
+static void set_head(struct app *a, int h)
+{
+    int heads = a->att.heads >= 1 ? a->att.heads : 8;
+    a->att.head = (h % heads + heads) % heads;
+    double slopes[SCORES_MAX_HEADS];
+    pe_alibi_slopes(heads, slopes);
+    char m[32];
+    num(slopes[a->att.head], m, sizeof m);
+    app_msg(a, 0, "ALiBi head %d of %d: slope m = %s", a->att.head + 1, heads,
+            m);
+}
+
+static int zoom_key(struct app *a, int in)
+{
+    int zmax = zoom_max(a->p.n);
+    int z = a->att.zoom + (in ? 1 : -1);
+    if (z < 0 || z > zmax) {
+        app_msg(a, 0, in ? "zoomed in as far as it goes" : "the whole "
+                "sequence is shown");
+        return 1;
+    }
+    a->att.zoom = z;
+    a->att.i0 = a->att.ci;      /* centre-ish on the cursor */
+    a->att.j0 = a->att.cj;
+    refit(a);
+    app_msg(a, 0, "%lld positions across", (long long)span_of(a->p.n, z));
+    return 1;
+}
+
+static int feature_key(struct app *a, int key)
+{
+    struct attention_state *t = &a->att;
+    switch (key) {
+    case 's':
+        t->scheme = (enum scheme)((t->scheme + 1) % SCHEME_COUNT);
+        app_msg(a, 0, "scheme %s", scheme_name(t->scheme));
+        return 1;
+    case 'm':
+        toggle(a, &t->softmax, "softmax per row", "on: each row sums to 1",
+               "off");
+        return 1;
+    case 'a':
+        toggle(a, &t->causal, "causal mask", "on: keys after the query are "
+               "hidden", "off");
+        return 1;
+    case 't':
+        toggle(a, &t->temperature, "temperature", "on: scores divided by "
+               "sqrt(d_model)", "off");
+        return 1;
+    case 'e':
+        toggle(a, &t->content, "content", "on: random word embeddings added",
+               "off: positions only");
+        return 1;
+    case 'E':
+        toggle(a, &t->scale_emb, "embedding scale sqrt(d_model)",
+               "on: entries N(0,1)", "off: entries N(0,1/d)");
+        return 1;
+    case 'f':
+        if (!t->split && !(t->content && (t->scheme == SCHEME_SINUSOIDAL
+                                          || t->scheme == SCHEME_LEARNED))) {
+            app_msg(a, 0, "the four-term split needs content on (e) and "
+                    "sinusoidal or learned");
+            return 1;
+        }
+        toggle(a, &t->split, "four-term split", "on: e.e, e.p, p.e, p.p",
+               "off");
+        refit(a);
+        return 1;
+    case '{': case '}':
+        set_head(a, t->head + (key == '}' ? 1 : -1));
+        return 1;
+    }
+    return 0;
+}
+
+static int att_key(struct app *a, int key)
+{
+    if (feature_key(a, key))
+        return 1;
+    int64_t f = FAST_CELLS;
+    switch (key) {
+    case PK_UP: case 'k': move(a, -1, 0); return 1;
+    case PK_DOWN: case 'j': move(a, 1, 0); return 1;
+    case PK_LEFT: case 'h': move(a, 0, -1); return 1;
+    case PK_RIGHT: case 'l': move(a, 0, 1); return 1;
+    case 'K': case PK_PGUP: move(a, -f, 0); return 1;
+    case 'J': case PK_PGDN: move(a, f, 0); return 1;
+    case 'H': move(a, 0, -f); return 1;
+    case 'L': move(a, 0, f); return 1;
+    case PK_HOME:
+        a->att.ci = a->att.cj = 0;
+        refit(a);
+        return 1;
+    case PK_END:
+        a->att.ci = a->att.cj = a->p.n - 1;
+        refit(a);
+        return 1;
+    case '+': case '=': return zoom_key(a, 1);
+    case '-': return zoom_key(a, 0);
+    }
+    return 0;
+}
+
+/* A whole number in [lo, hi] from arg, or an error message naming what. */
+static int number_arg(struct app *a, const char *what, const char *arg,
+                      long lo, long hi, long *out)
+{
+    const char *why;
+    if (parse_long(arg, out, &why) || *out < lo || *out > hi) {
+        app_msg(a, 1, ":%s wants a whole number %ld..%ld", what, lo, hi);
+        return 0;
+    }
+    return 1;
+}
+
+static int att_command(struct app *a, const char *name, const char *arg)
+{
+    struct attention_state *t = &a->att;
+    long v, n = (long)a->p.n;
+    if (strcmp(name, "q") == 0) {
+        if (strcmp(arg, "ones") && strcmp(arg, "random")) {
+            app_msg(a, 1, ":q wants ones or random (RoPE query and key)");
+            return 1;
+        }
+        t->q_random = strcmp(arg, "random") == 0;
+        app_msg(a, 0, "RoPE q and k: %s", t->q_random ? "seeded N(0,1)"
+                                                      : "all ones");
+    } else if (strcmp(name, "heads") == 0) {
+        if (number_arg(a, "heads", arg, 1, SCORES_MAX_HEADS, &v)) {
+            t->heads = (int)v;
+            set_head(a, t->head < v ? t->head : (int)v - 1);
+        }
+    } else if (strcmp(name, "head") == 0) {
+        if (number_arg(a, "head", arg, 1, t->heads, &v))
+            set_head(a, (int)v - 1);
+    } else if (strcmp(name, "train") == 0) {
+        if (number_arg(a, "train", arg, 0, n, &v)) {
+            t->train_len = v;
+            app_msg(a, 0, "learned: trained length L = %ld", v);
+        }
+    } else if (strcmp(name, "scheme") == 0) {
+        int sc = scheme_parse(arg);
+        if (sc < 0)
+            app_msg(a, 1, ":scheme wants sinusoidal, rope, alibi, learned or "
+                    "nope");
+        else {
+            t->scheme = (enum scheme)sc;
+            app_msg(a, 0, "scheme %s", scheme_name(t->scheme));
+        }
+    } else if (strcmp(name, "i") == 0 || strcmp(name, "j") == 0) {
+        if (number_arg(a, name, arg, 0, n - 1, &v)) {
+            *(name[0] == 'i' ? &t->ci : &t->cj) = v;
+            refit(a);
+            app_msg(a, 0, "cursor i = %lld, j = %lld", (long long)t->ci,
+                    (long long)t->cj);
+        }
+    } else {
+        return 0;
+    }
+    return 1;
+}
+
+static int att_busy(const struct app *a)
+{
+    (void)a;
+    return G.busy;
+}
+
+static const struct keybind ATT_KEYS[] = {
+    { 's', ACT_VIEW_KEY, "s", "next scheme: sinusoidal rope alibi learned nope" },
+    { 'm', ACT_VIEW_KEY, "m", "softmax per row on / off" },
+    { 'a', ACT_VIEW_KEY, "a", "causal mask on / off" },
+    { 't', ACT_VIEW_KEY, "t", "divide scores by sqrt(d_model) on / off" },
+    { 'e', ACT_VIEW_KEY, "e", "content: add random word embeddings" },
+    { 'E', ACT_VIEW_KEY, "E", "scale embeddings by sqrt(d_model) on / off" },
+    { 'f', ACT_VIEW_KEY, "f", "split S into e.e e.p p.e p.p (content on)" },
+    { '{', ACT_VIEW_KEY, "{ }", "previous / next ALiBi head" },
+    { '}', ACT_VIEW_KEY, NULL, NULL },
+    { ':', ACT_PROMPT, ":", ":q ones|random  :heads N  :head h  :train L  "
+      ":scheme NAME  :i N  :j N" },
+    { 0, ACT_NONE, NULL, NULL }
+};
+
+static const char ATT_ABOUT[] =
+    "Scores S(i,j) of query i (rows) against key j (columns); a cell that "
+    "covers many positions shows their exact mean. sinusoidal: PE(i).PE(j) "
+    "= sum_k cos((i-j) w_k), w_k = base^(-2k/d). rope: (R(i)q).(R(j)k), "
+    "R(p) turning each pair of dims by p w_k; with q = k = ones (:q ones) it "
+    "is twice the sinusoidal score, :q random uses a seeded N(0,1) pair. "
+    "alibi: -m|i-j| (causal: -m(i-j)), m the slope of the head ({ }, "
+    ":heads N). learned: P(i).P(j) for a stand-in table, a model and not a "
+    "trained one: rows before L (:train L, default n/2) follow a scaled "
+    "sinusoid, later rows are untouched N(0,0.02^2) noise; --pe-file loads "
+    "a real table. nope: S = 0. t divides by sqrt(d), m takes softmax per "
+    "row, a hides keys after the query. e adds seeded word embeddings with "
+    "N(0,1/d) entries (times sqrt(d) while E is on): S = x_i.x_j with "
+    "x = e + p = e.e + e.p + p.e + p.p, and f shows the four terms. The "
+    "profile shows S against distance, or the cursor row.";
+
+const struct view VIEW_ATTENTION_DEF = {
+    .name = "attention",
+    .title = "attention",
+    .draw = att_draw,
+    .key = att_key,
+    .command = att_command,
+    .keys = ATT_KEYS,
+    .about = ATT_ABOUT,
+    .busy = att_busy,
+};
