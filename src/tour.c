@@ -1,0 +1,968 @@
+/*
+ * tour.c - the guided tour: read a tour file, check every step against a
+ * scratch copy of the program, step through it, and lay out and draw the
+ * caption panel.  The format is described in tour.h.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tour.h"
+
+#ifndef PEVIZ_DATADIR
+#define PEVIZ_DATADIR "/usr/local/share/peviz"
+#endif
+
+#define TOUR_NAME_SHOWN 24      /* bytes of a bad word quoted in an error */
+#define HINT_DEFAULT_UTF8 "Enter next \xc2\xb7 Backspace back \xc2\xb7 Esc leave the tour"
+#define HINT_DEFAULT_ASCII "Enter next | Backspace back | Esc leave the tour"
+#define HINT_LAST_UTF8 "last step \xc2\xb7 Backspace back \xc2\xb7 Esc leave the tour"
+#define HINT_LAST_ASCII "last step | Backspace back | Esc leave the tour"
+#define ELLIPSIS "\xe2\x80\xa6"
+
+/* ---- UTF-8 ----------------------------------------------------------- */
+
+/*
+ * Decode the code point at s[0 .. n): its length in *len.  Returns -1 for
+ * a malformed sequence (stray continuation, truncation, overlong form,
+ * surrogate, beyond U+10FFFF).
+ */
+static long utf8_decode(const unsigned char *s, size_t n, int *len)
+{
+    static const long MIN[5] = { 0, 0, 0x80, 0x800, 0x10000 };
+    unsigned char b = s[0];
+    int l = b < 0x80 ? 1 : b < 0xC2 ? 0 : b < 0xE0 ? 2 : b < 0xF0 ? 3
+          : b < 0xF5 ? 4 : 0;
+    long cp;
+
+    if (l == 0 || (size_t)l > n)
+        return -1;
+    cp = l == 1 ? b : b & (0x7F >> l);
+    for (int i = 1; i < l; i++) {
+        if ((s[i] & 0xC0) != 0x80)
+            return -1;
+        cp = (cp << 6) | (s[i] & 0x3F);
+    }
+    if (cp < MIN[l] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+        return -1;
+    *len = l;
+    return cp;
+}
+
+/* Decode text that is known to be valid (tour.c made it so), advancing. */
+static uint32_t utf8_step(const char *s, int *len)
+{
+    long cp = utf8_decode((const unsigned char *)s, 4, len);
+    if (cp < 0) {               /* not ours: count it as one odd byte */
+        *len = 1;
+        return 0xFFFD;
+    }
+    return (uint32_t)cp;
+}
+
+/*
+ * Copy the line s[0 .. n) into out (>= 3n + 1 bytes) with control
+ * characters made harmless: a tab becomes a space, any other C0 or C1
+ * character or DEL becomes U+FFFD.  Returns -1 on invalid UTF-8.
+ */
+static int sanitize_line(const char *s, size_t n, char *out)
+{
+    size_t i = 0, o = 0;
+    while (i < n) {
+        int l;
+        long cp = utf8_decode((const unsigned char *)s + i, n - i, &l);
+        if (cp < 0)
+            return -1;
+        if (cp == '\t') {
+            out[o++] = ' ';
+        } else if (cp < 0x20 || (cp >= 0x7F && cp <= 0x9F)) {
+            memcpy(out + o, "\xef\xbf\xbd", 3);
+            o += 3;
+        } else {
+            memcpy(out + o, s + i, (size_t)l);
+            o += (size_t)l;
+        }
+        i += (size_t)l;
+    }
+    out[o] = 0;
+    return 0;
+}
+
+/* ---- errors ---------------------------------------------------------- */
+
+struct parse {
+    struct tour *t;
+    const char *path;
+    int line;
+    char *err;
+    size_t errlen;
+};
+
+static int fail(struct parse *p, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static int fail(struct parse *p, const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (p->line > 0)
+        snprintf(p->err, p->errlen, "%s:%d: %s", p->path, p->line, msg);
+    else
+        snprintf(p->err, p->errlen, "%s: %s", p->path, msg);
+    return -1;
+}
+
+/* The first bytes of a word for a message, cut at a character boundary. */
+static void shown_word(const char *s, char *out, size_t outlen)
+{
+    size_t n = strlen(s), cut = n < outlen - 4 ? n : outlen - 4;
+    while (cut > 0 && cut < n && ((unsigned char)s[cut] & 0xC0) == 0x80)
+        cut--;
+    memcpy(out, s, cut);
+    strcpy(out + cut, cut < n ? "..." : "");
+}
+
+static char *dup_str(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *d = malloc(n);
+    if (d)
+        memcpy(d, s, n);
+    return d;
+}
+
+/* ---- the directives -------------------------------------------------- */
+
+static struct tour_step *cur_step(struct parse *p)
+{
+    return p->t->nsteps ? &p->t->steps[p->t->nsteps - 1] : NULL;
+}
+
+static int add_step(struct parse *p, const char *title)
+{
+    struct tour *t = p->t;
+    if (!*title)
+        return fail(p, "title needs the step's title after it");
+    if (t->nsteps >= TOUR_MAX_STEPS)
+        return fail(p, "more than %d steps", TOUR_MAX_STEPS);
+    if (!t->steps) {
+        t->steps = calloc(TOUR_MAX_STEPS, sizeof *t->steps);
+        if (!t->steps)
+            return fail(p, "out of memory");
+    }
+    struct tour_step *s = &t->steps[t->nsteps];
+    s->title = dup_str(title);
+    s->text = dup_str("");
+    s->line = p->line;
+    if (!s->title || !s->text)
+        return fail(p, "out of memory");
+    t->nsteps++;
+    return 0;
+}
+
+static int add_cmd(struct parse *p, enum tour_cmd_kind kind, const char *arg,
+                   int key)
+{
+    struct tour_step *s = cur_step(p);
+    if (s->ncmd >= TOUR_MAX_CMDS)
+        return fail(p, "more than %d set and key actions in one step",
+                    TOUR_MAX_CMDS);
+    if (!s->cmds) {
+        s->cmds = calloc(TOUR_MAX_CMDS, sizeof *s->cmds);
+        if (!s->cmds)
+            return fail(p, "out of memory");
+    }
+    struct tour_cmd *c = &s->cmds[s->ncmd];
+    c->kind = kind;
+    c->key = key;
+    c->line = p->line;
+    c->arg = dup_str(arg);
+    if (!c->arg)
+        return fail(p, "out of memory");
+    s->ncmd++;
+    return 0;
+}
+
+static int do_set(struct parse *p, const char *arg)
+{
+    if (!*arg)
+        return fail(p, "set needs a command, e.g. 'set d 512'");
+    if (strlen(arg) >= APP_PROMPT_LEN)
+        return fail(p, "set: command longer than %d bytes", APP_PROMPT_LEN - 1);
+    return add_cmd(p, TOUR_SET, arg, 0);
+}
+
+/* Keys a tour may press by name (besides single printable characters). */
+static const int NAMED_KEYS[] = {
+    ' ', PK_TAB, PK_BTAB, PK_UP, PK_DOWN, PK_LEFT, PK_RIGHT, PK_PGUP,
+    PK_PGDN, PK_HOME, PK_END,
+};
+
+/* Keys a tour must not press: they belong to the tour, or leave, or
+ * open something that would hide the step. */
+static int key_forbidden(int key)
+{
+    switch (keys_lookup(KEYS_GLOBAL, key)) {
+    case ACT_QUIT: case ACT_HELP: case ACT_PROMPT: case ACT_TOUR:
+    case ACT_EXPORT: case ACT_REDRAW: case ACT_MOUSE: case ACT_RESET:
+        return 1;
+    default:
+        return key == PK_ENTER || key == PK_BACKSPACE || key == PK_ESC;
+    }
+}
+
+static int key_parse(const char *name)
+{
+    char buf[16];
+    unsigned char c = (unsigned char)name[0];
+    if (c > 0x20 && c < 0x7f && name[1] == 0)
+        return c;
+    for (size_t i = 0; i < sizeof NAMED_KEYS / sizeof NAMED_KEYS[0]; i++)
+        if (strcmp(keys_name(NAMED_KEYS[i], buf, sizeof buf), name) == 0)
+            return NAMED_KEYS[i];
+    return -1;
+}
+
+static int do_key(struct parse *p, char *arg)
+{
+    char shown[TOUR_NAME_SHOWN];
+    int any = 0;
+    for (char *w = strtok(arg, " "); w; w = strtok(NULL, " ")) {
+        int key = key_parse(w);
+        shown_word(w, shown, sizeof shown);
+        if (key < 0)
+            return fail(p, "key: unknown key '%s' (want one character, or "
+                        "Space, Tab, S-Tab, Up, Down, Left, Right, PgUp, "
+                        "PgDn, Home, End)", shown);
+        if (key_forbidden(key))
+            return fail(p, "key: '%s' cannot be pressed by a tour", shown);
+        if (add_cmd(p, TOUR_KEY, w, key))
+            return -1;
+        any = 1;
+    }
+    return any ? 0 : fail(p, "key needs key names, e.g. 'key m a'");
+}
+
+/* The code point s ends with (s non-empty, valid UTF-8). */
+static uint32_t last_cp(const char *s)
+{
+    size_t n = strlen(s);
+    while (n > 0 && ((unsigned char)s[n - 1] & 0xC0) == 0x80)
+        n--;
+    int l;
+    return n > 0 ? utf8_step(s + n - 1, &l) : 0;
+}
+
+/* Quotation marks that Chinese text sets without blanks around them. */
+static int is_quote(uint32_t cp)
+{
+    return cp == 0x2018 || cp == 0x2019 || cp == 0x201C || cp == 0x201D;
+}
+
+/* Full-width punctuation (，。：；、（） etc.): it has its own spacing. */
+static int is_wide_punct(uint32_t cp)
+{
+    return (cp >= 0x3000 && cp <= 0x303F) ||
+           (cp >= 0xFF01 && cp <= 0xFF0F) || (cp >= 0xFF1A && cp <= 0xFF20) ||
+           (cp >= 0xFF3B && cp <= 0xFF40) || (cp >= 0xFF5B && cp <= 0xFF65);
+}
+
+/* Whether two text lines ending in a and starting with b join with a
+ * blank: not inside Chinese text (wide characters, their quotes, after
+ * full-width punctuation), as in English otherwise. */
+static int join_blank(uint32_t a, uint32_t b)
+{
+    int wa = cp_width(a) == 2, wb = cp_width(b) == 2;
+    return !((wa && (wb || is_quote(b))) || (is_quote(a) && wb) ||
+             is_wide_punct(a));
+}
+
+/* Append to the step's caption (kept as lines separated by '\n'; an
+ * empty line separates paragraphs).  Consecutive text lines join with
+ * a blank, except between two double-width characters (Chinese needs
+ * none); an empty text line ends the paragraph; a `line` line stands on
+ * a line of its own. */
+static int caption_add(struct parse *p, const char *sep, const char *arg,
+                       const char *end)
+{
+    struct tour_step *s = cur_step(p);
+    size_t have = strlen(s->text);
+    size_t need = have + strlen(sep) + strlen(arg) + strlen(end);
+    if (need >= TOUR_TEXT_MAX)
+        return fail(p, "the step's text is longer than %d bytes",
+                    TOUR_TEXT_MAX - 1);
+    char *n = realloc(s->text, need + 1);
+    if (!n)
+        return fail(p, "out of memory");
+    strcat(strcat(strcat(n + have, sep), arg), end);
+    s->text = n;
+    return 0;
+}
+
+static int do_text(struct parse *p, const char *arg, int own_line)
+{
+    const char *t = cur_step(p)->text;
+    size_t have = strlen(t);
+    int at_break = have == 0 || t[have - 1] == '\n', l;
+    if (!*arg && !own_line) {               /* a paragraph break */
+        if (have == 0 || (have >= 2 && t[have - 2] == '\n' && at_break))
+            return 0;
+        return caption_add(p, at_break ? "\n" : "\n\n", "", "");
+    }
+    if (own_line)
+        return caption_add(p, at_break ? "" : "\n", arg, "\n");
+    const char *sep = at_break || !join_blank(last_cp(t), utf8_step(arg, &l))
+                      ? "" : " ";
+    return caption_add(p, sep, arg, "");
+}
+
+static int do_hint(struct parse *p, const char *arg)
+{
+    if (p->t->nsteps > 0 || p->t->hint)
+        return fail(p, "hint goes once, before the first title");
+    if (!*arg)
+        return fail(p, "hint needs the text of the key hint line");
+    p->t->hint = dup_str(arg);
+    return p->t->hint ? 0 : fail(p, "out of memory");
+}
+
+/* One sanitised line: "directive argument". */
+static int parse_line(struct parse *p, char *s)
+{
+    char shown[TOUR_NAME_SHOWN];
+    size_t n = strlen(s);
+    while (n > 0 && s[n - 1] == ' ')
+        s[--n] = 0;
+    while (*s == ' ')
+        s++;
+    if (!*s || *s == '#')
+        return 0;
+    char *arg = s;
+    while (*arg && *arg != ' ')
+        arg++;
+    if (*arg)
+        *arg++ = 0;
+    while (*arg == ' ')
+        arg++;
+    if (strcmp(s, "title") == 0)
+        return add_step(p, arg);
+    if (strcmp(s, "hint") == 0)
+        return do_hint(p, arg);
+    int known = !strcmp(s, "set") || !strcmp(s, "key") ||
+                !strcmp(s, "text") || !strcmp(s, "line");
+    shown_word(s, shown, sizeof shown);
+    if (!known)
+        return fail(p, "unknown directive '%s' (want title, set, key, text, "
+                    "line or hint)", shown);
+    if (!cur_step(p))
+        return fail(p, "%s before the first title (a step starts with "
+                    "'title')", shown);
+    if (*s == 's')
+        return do_set(p, arg);
+    if (*s == 'k')
+        return do_key(p, arg);
+    return do_text(p, arg, *s == 'l');
+}
+
+/* Split the file into lines (LF or CRLF) and parse each. */
+static int parse_buffer(struct parse *p, const char *buf, size_t n)
+{
+    static char clean[3 * TOUR_LINE_MAX + 1];
+    size_t i = 0;
+    if (n >= 3 && memcmp(buf, "\xef\xbb\xbf", 3) == 0)
+        i = 3;                          /* a byte-order mark: skip it */
+    for (p->line = 1; i < n; p->line++) {
+        const char *nl = memchr(buf + i, '\n', n - i);
+        size_t len = (nl ? (size_t)(nl - buf) : n) - i;
+        size_t next = i + len + 1;
+        if (len > 0 && buf[i + len - 1] == '\r')
+            len--;
+        if (len > TOUR_LINE_MAX)
+            return fail(p, "line longer than %d bytes", TOUR_LINE_MAX);
+        if (sanitize_line(buf + i, len, clean))
+            return fail(p, "not valid UTF-8 (save the file as UTF-8)");
+        if (parse_line(p, clean))
+            return -1;
+        i = next;
+    }
+    for (int k = 0; k < p->t->nsteps; k++) {     /* no trailing breaks */
+        char *t = p->t->steps[k].text;
+        size_t len = strlen(t);
+        while (len > 0 && t[len - 1] == '\n')
+            t[--len] = 0;
+    }
+    if (p->t->nsteps == 0) {
+        p->line = 0;
+        return fail(p, "no steps (a step starts with a 'title' line)");
+    }
+    return 0;
+}
+
+static int read_file(struct parse *p, char **buf, size_t *n)
+{
+    FILE *f = fopen(p->path, "rb");
+    if (!f)
+        return fail(p, "cannot open the tour: %s", strerror(errno));
+    *buf = malloc(TOUR_FILE_MAX + 1);
+    if (!*buf) {
+        fclose(f);
+        return fail(p, "out of memory");
+    }
+    *n = fread(*buf, 1, TOUR_FILE_MAX + 1, f);
+    int bad = ferror(f);
+    fclose(f);
+    if (bad)
+        return fail(p, "cannot read the tour: %s", strerror(errno));
+    if (*n > TOUR_FILE_MAX)
+        return fail(p, "larger than %d bytes: not a tour", TOUR_FILE_MAX);
+    return 0;
+}
+
+/* ---- applying steps -------------------------------------------------- */
+
+/* The defaults, keeping the output options and the tour itself. */
+static void reset_state(struct app *a)
+{
+    struct app keep = *a;
+    app_init(a);
+    a->ascii = keep.ascii;
+    a->color = keep.color;
+    a->palette = keep.palette;
+    a->mouse = keep.mouse;
+    a->low_bandwidth = keep.low_bandwidth;
+    a->fps = keep.fps;
+    a->screen_w = keep.screen_w;
+    a->screen_h = keep.screen_h;
+    a->pe_table = keep.pe_table;
+    a->tour = keep.tour;
+    a->tour_step = keep.tour_step;
+    a->tour_active = keep.tour_active;
+    a->tour_lang = keep.tour_lang;
+}
+
+/* Run one command; -1 if the program refused it (a->msg says why). */
+static int run_cmd(struct app *a, const struct tour_cmd *c)
+{
+    if (c->kind == TOUR_SET)
+        return app_command(a, c->arg);
+    if (app_key(a, c->key) != ACT_NONE)
+        return 0;
+    char b[16];
+    app_msg(a, 1, "key %s does nothing in the %s view",
+            keys_name(c->key, b, sizeof b), VIEWS[a->view]->name);
+    return -1;
+}
+
+/* Apply a step; on a refusal *bad is the command (else NULL). */
+static int apply_step(struct app *a, const struct tour_step *s,
+                      const struct tour_cmd **bad)
+{
+    *bad = NULL;
+    reset_state(a);
+    for (int i = 0; i < s->ncmd; i++)
+        if (run_cmd(a, &s->cmds[i])) {
+            *bad = &s->cmds[i];
+            return -1;
+        }
+    a->msg[0] = 0;              /* "set: d_model=..." is noise here */
+    a->msg_error = 0;
+    return 0;
+}
+
+int tour_apply(struct app *a, const struct tour *t, int step)
+{
+    const struct tour_cmd *bad;
+    if (!t || step < 0 || step >= t->nsteps)
+        return -1;
+    return apply_step(a, &t->steps[step], &bad);
+}
+
+/* Every step on a scratch copy, so a bad command is found now. */
+static int check_steps(struct parse *p, const struct app *a)
+{
+    struct app tmp = *a;
+    tmp.tour = NULL;
+    tmp.tour_active = 0;
+    for (int i = 0; i < p->t->nsteps; i++) {
+        const struct tour_cmd *bad;
+        if (apply_step(&tmp, &p->t->steps[i], &bad) == 0)
+            continue;
+        p->line = bad->line;
+        return fail(p, "%s %s: %s", bad->kind == TOUR_SET ? "set" : "key",
+                    bad->arg, tmp.msg[0] ? tmp.msg : "refused");
+    }
+    return 0;
+}
+
+int tour_load(struct tour *t, const char *path, const struct app *a,
+              char *err, size_t errlen)
+{
+    struct parse p = { t, path, 0, err, errlen };
+    char *buf = NULL;
+    size_t n = 0;
+    memset(t, 0, sizeof *t);
+    int r = read_file(&p, &buf, &n);
+    if (r == 0)
+        r = parse_buffer(&p, buf, n);
+    free(buf);
+    if (r == 0)
+        r = check_steps(&p, a);
+    if (r == 0 && !(t->path = dup_str(path)))
+        r = fail(&p, "out of memory");
+    if (r)
+        tour_free(t);
+    return r;
+}
+
+void tour_free(struct tour *t)
+{
+    for (int i = 0; t->steps && i < t->nsteps; i++) {
+        struct tour_step *s = &t->steps[i];
+        for (int j = 0; j < s->ncmd; j++)
+            free(s->cmds[j].arg);
+        free(s->cmds);
+        free(s->title);
+        free(s->text);
+    }
+    free(t->steps);
+    free(t->hint);
+    free(t->path);
+    memset(t, 0, sizeof *t);
+}
+
+/* ---- running the tour ------------------------------------------------ */
+
+static void tour_goto(struct app *a, int step)
+{
+    a->tour_step = step;
+    a->tour_active = 1;
+    tour_apply(a, a->tour, step);
+}
+
+int tour_start(struct app *a, const char *path_or_null, char *err,
+               size_t errlen)
+{
+    char buf[1024];
+    const char *path = path_or_null;
+    if (!path || !*path) {
+        const char *lang = a->tour_lang ? a->tour_lang : tour_lang_from_env();
+        path = tour_default_path(lang, buf, sizeof buf);
+        if (!path) {
+            snprintf(err, errlen, "%s: no %s.tour installed (looked next to "
+                     "the program, in " PEVIZ_DATADIR "/tours and in "
+                     "./assets/tours)", buf, lang);
+            return -1;
+        }
+    }
+    struct tour *t = malloc(sizeof *t);
+    if (!t) {
+        snprintf(err, errlen, "%s: out of memory", path);
+        return -1;
+    }
+    if (tour_load(t, path, a, err, errlen)) {
+        free(t);
+        return -1;
+    }
+    tour_release(a);
+    a->tour = t;
+    tour_goto(a, 0);
+    return 0;
+}
+
+void tour_release(struct app *a)
+{
+    if (a->tour) {
+        tour_free(a->tour);
+        free(a->tour);
+    }
+    a->tour = NULL;
+    a->tour_active = 0;
+    a->tour_step = 0;
+}
+
+void tour_begin(struct app *a)
+{
+    char err[APP_MSG_LEN];
+    if (a->tour)
+        tour_goto(a, 0);
+    else if (tour_start(a, NULL, err, sizeof err))
+        app_msg(a, 1, "tour: %s", err);
+}
+
+int tour_running(const struct app *a)
+{
+    return a->tour && a->tour_active && a->tour->nsteps > 0;
+}
+
+int tour_key(struct app *a, int key)
+{
+    if (!tour_running(a))
+        return 0;
+    int last = a->tour->nsteps - 1;
+    switch (key) {
+    case PK_ENTER:
+        if (a->tour_step < last)
+            tour_goto(a, a->tour_step + 1);
+        else
+            app_msg(a, 0, "last step: Backspace goes back, Esc leaves the tour");
+        return 1;
+    case PK_BACKSPACE:
+        if (a->tour_step > 0)
+            tour_goto(a, a->tour_step - 1);
+        else
+            app_msg(a, 0, "first step: Enter goes on, Esc leaves the tour");
+        return 1;
+    case PK_ESC:
+        a->tour_active = 0;
+        app_msg(a, 0, "left the tour; T starts it again");
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+int tour_status(const struct app *a, char *buf, size_t len)
+{
+    if (!tour_running(a))
+        return 0;
+    snprintf(buf, len, "tour %d/%d", a->tour_step + 1, a->tour->nsteps);
+    return 1;
+}
+
+/* ---- finding the shipped tours --------------------------------------- */
+
+static int readable(const char *dir, const char *lang, char *buf, size_t len)
+{
+    int n = snprintf(buf, len, "%s/%s.tour", dir, lang);
+    return n > 0 && (size_t)n < len && access(buf, R_OK) == 0;
+}
+
+const char *tour_default_path(const char *lang, char *buf, size_t len)
+{
+    char exe[1024], dir[1100];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n > 0) {
+        exe[n] = 0;
+        char *slash = strrchr(exe, '/');
+        if (slash)
+            *slash = 0;
+        snprintf(dir, sizeof dir, "%s/../share/peviz/tours", exe);
+        if (readable(dir, lang, buf, len))
+            return buf;
+        snprintf(dir, sizeof dir, "%s/assets/tours", exe);
+        if (readable(dir, lang, buf, len))
+            return buf;
+    }
+    if (readable(PEVIZ_DATADIR "/tours", lang, buf, len))
+        return buf;
+    if (readable("assets/tours", lang, buf, len))
+        return buf;
+    return NULL;
+}
+
+const char *tour_lang_from_env(void)
+{
+    static const char *const VARS[] = { "LC_ALL", "LC_MESSAGES", "LANG" };
+    for (size_t i = 0; i < sizeof VARS / sizeof VARS[0]; i++) {
+        const char *v = getenv(VARS[i]);
+        if (v && *v)
+            return strncmp(v, "zh", 2) == 0 ? "zh" : "en";
+    }
+    return "en";
+}
+
+/* ---- wrapping the caption -------------------------------------------- */
+
+/* Punctuation that must not start a line, and that must not end one. */
+static int no_line_start(uint32_t cp)
+{
+    static const uint32_t S[] = {
+        0x3001, 0x3002, 0xFF0C, 0xFF0E, 0xFF1A, 0xFF1B, 0xFF01, 0xFF1F,
+        0xFF09, 0x300B, 0x300D, 0x300F, 0x3011, 0x3015, 0x201D, 0x2019,
+        0x2026, 0x00B7, 0x30FC, 0xFF5E, ',', '.', ';', ':', '!', '?', ')',
+        ']', '}', '%',
+    };
+    for (size_t i = 0; i < sizeof S / sizeof S[0]; i++)
+        if (S[i] == cp)
+            return 1;
+    return 0;
+}
+
+static int no_line_end(uint32_t cp)
+{
+    static const uint32_t E[] = {
+        0xFF08, 0x300A, 0x300C, 0x300E, 0x3010, 0x3014, 0x201C, 0x2018,
+    };
+    for (size_t i = 0; i < sizeof E / sizeof E[0]; i++)
+        if (E[i] == cp)
+            return 1;
+    return 0;
+}
+
+/* Whether a line may break between the characters a and b (no blank). */
+static int may_break(uint32_t a, uint32_t b)
+{
+    if (no_line_start(b) || no_line_end(a))
+        return 0;
+    return cp_width(a) == 2 || cp_width(b) == 2;
+}
+
+/* A blank, a lone operator such as = or *, then a blank or the end of
+ * the line: a line should not start with the operator. */
+static int lone_operator(const char *s)
+{
+    return s[0] == ' ' && s[1] && strchr("=*+-<>", s[1]) &&
+           (s[2] == ' ' || s[2] == '\n' || s[2] == 0);
+}
+
+/* The end of the unbreakable piece starting at s[i] (not a blank, not
+ * the end of a paragraph); its width in *w.  A lone operator after it
+ * ("x =") belongs to it. */
+static int piece_end(const char *s, int i, int *w)
+{
+    int l;
+    uint32_t prev = utf8_step(s + i, &l);
+    *w = cp_width(prev);
+    i += l;
+    for (;;) {
+        if (lone_operator(s + i)) {
+            *w += 2;
+            prev = (unsigned char)s[i + 1];
+            i += 2;
+            continue;
+        }
+        if (!s[i] || s[i] == ' ' || s[i] == '\n')
+            break;
+        uint32_t cp = utf8_step(s + i, &l);
+        if (may_break(prev, cp))
+            break;
+        *w += cp_width(cp);
+        prev = cp;
+        i += l;
+    }
+    return i;
+}
+
+struct wrap {
+    struct tour_line *out;
+    int max, count;
+    int start, end, cells;      /* the line being filled; start < 0: none */
+};
+
+static void wrap_emit(struct wrap *w, int off, int len, int cells)
+{
+    if (w->count < w->max) {
+        w->out[w->count].off = off;
+        w->out[w->count].len = len;
+        w->out[w->count].cells = cells;
+    }
+    w->count++;
+}
+
+static void wrap_flush(struct wrap *w)
+{
+    if (w->start >= 0)
+        wrap_emit(w, w->start, w->end - w->start, w->cells);
+    w->start = -1;
+    w->cells = 0;
+}
+
+/* A piece wider than the line: cut it between characters. */
+static void wrap_cut(struct wrap *w, const char *s, int i, int e, int width)
+{
+    while (i < e) {
+        int start, cells = 0, l, end;
+        while (i < e && s[i] == ' ')    /* the blank of a lone operator */
+            i++;
+        start = i;
+        while (i < e) {
+            int cw = cp_width(utf8_step(s + i, &l));
+            if (cells + cw > width)
+                break;
+            cells += cw;
+            i += l;
+        }
+        if (i == start)         /* a wide character on a 1-cell line */
+            return;
+        for (end = i; s[end - 1] == ' '; end--)
+            cells--;
+        w->start = start;
+        w->end = end;
+        w->cells = cells;
+        if (i < e)
+            wrap_flush(w);
+    }
+}
+
+/* One paragraph s[i .. '\n' or end); returns where it ended. */
+static int wrap_paragraph(struct wrap *w, const char *s, int i, int width)
+{
+    int gap = 0;
+    w->start = -1;
+    w->cells = 0;
+    while (s[i] && s[i] != '\n') {
+        if (s[i] == ' ') {
+            gap++;
+            i++;
+            continue;
+        }
+        int pw, e = piece_end(s, i, &pw);
+        if (w->start >= 0 && w->cells + gap + pw <= width) {
+            w->cells += gap + pw;
+            w->end = e;
+        } else {
+            wrap_flush(w);
+            if (pw > width) {
+                wrap_cut(w, s, i, e, width);
+            } else {
+                w->start = i;
+                w->end = e;
+                w->cells = pw;
+            }
+        }
+        gap = 0;
+        i = e;
+    }
+    wrap_flush(w);
+    return i;
+}
+
+int tour_caption_lines(const char *text, int width, struct tour_line *lines,
+                       int max)
+{
+    struct wrap w = { lines, lines ? max : 0, 0, -1, 0, 0 };
+    int i = 0;
+    if (width < 2 || !text || !*text)
+        return 0;
+    for (;;) {
+        int before = w.count;
+        i = wrap_paragraph(&w, text, i, width);
+        if (w.count == before)
+            wrap_emit(&w, i, 0, 0);         /* an empty line: a blank */
+        if (text[i] != '\n')
+            break;
+        i++;
+    }
+    return w.count;
+}
+
+/* ---- the caption panel ----------------------------------------------- */
+
+#define PANEL_MAX_LINES 64
+
+static const struct tour_step *shown_step(const struct app *a)
+{
+    return tour_running(a) && a->tour_step >= 0 &&
+           a->tour_step < a->tour->nsteps ? &a->tour->steps[a->tour_step]
+                                          : NULL;
+}
+
+static const char *panel_hint(const struct app *a)
+{
+    if (a->tour->hint)
+        return a->tour->hint;
+    if (a->tour_step == a->tour->nsteps - 1)
+        return a->ascii ? HINT_LAST_ASCII : HINT_LAST_UTF8;
+    return a->ascii ? HINT_DEFAULT_ASCII : HINT_DEFAULT_UTF8;
+}
+
+int tour_text_width(int w)
+{
+    return w - 2 < TOUR_TEXT_COLS ? w - 2 : TOUR_TEXT_COLS;
+}
+
+int tour_panel_rows(const struct app *a, int w, int h)
+{
+    const struct tour_step *s = shown_step(a);
+    int cap = h / 2;
+    if (!s || w < 8 || cap < 2)
+        return 0;
+    int rows = 2 + tour_caption_lines(s->text, tour_text_width(w), NULL, 0);
+    return rows < cap ? rows : cap;
+}
+
+/* Line ln of text at (x, y); with more != 0 it ends in an ellipsis.
+ * Returns the cells drawn. */
+static int draw_line(canvas *c, int x, int y, int width, const char *text,
+                      const struct tour_line *ln, int more, rgb fg, int attr)
+{
+    char buf[TOUR_TEXT_MAX];
+    int len = ln->len < (int)sizeof buf - 8 ? ln->len : (int)sizeof buf - 8;
+    memcpy(buf, text + ln->off, (size_t)len);
+    buf[len] = 0;
+    if (more) {
+        /* drop characters from the end until " ..." fits */
+        int cells = ln->cells, l;
+        while (len > 0 && cells + 2 > width) {
+            int b = len - 1;
+            while (b > 0 && ((unsigned char)buf[b] & 0xC0) == 0x80)
+                b--;
+            cells -= cp_width(utf8_step(buf + b, &l));
+            len = b;
+        }
+        while (len > 0 && buf[len - 1] == ' ')
+            len--;
+        strcpy(buf + len, " " ELLIPSIS);
+    }
+    return canvas_text(c, x, y, width, buf, fg, RGB_DEFAULT, attr);
+}
+
+/* The rule: "── 3/12 · Title ─────", the title cut at a word if needed. */
+static void draw_rule(const struct app *a, canvas *c,
+                      const struct tour_step *s)
+{
+    char count[32];
+    struct tour_line ln;
+    rgb axis = ui_color(a->palette, UI_AXIS);
+    rgb acc = ui_color(a->palette, UI_ACCENT);
+    canvas_hline(c, 0, 0, c->w, axis);
+    snprintf(count, sizeof count, " %d/%d ", a->tour_step + 1,
+             a->tour->nsteps);
+    int x = 2 + canvas_text(c, 2, 0, c->w - 2, count, acc, RGB_DEFAULT, 0);
+    int room = c->w - x - 3;
+    if (room < 2)
+        return;
+    int n = tour_caption_lines(s->title, room - 2, &ln, 1);
+    canvas_put(c, x - 1, 0, ' ', acc, RGB_DEFAULT, 0);
+    if (n > 0) {
+        x += draw_line(c, x, 0, room - 2, s->title, &ln, n > 1, acc,
+                       ATTR_BOLD);
+        canvas_put(c, x, 0, ' ', acc, RGB_DEFAULT, 0);
+    }
+}
+
+void tour_draw_caption(const struct app *a, canvas *c)
+{
+    const struct tour_step *s = shown_step(a);
+    struct tour_line lines[PANEL_MAX_LINES], hl;
+    if (!s || c->w < 8 || c->h < 1)
+        return;
+    canvas_fill(c, 0, 0, c->w, c->h, ' ', RGB_DEFAULT, RGB_DEFAULT);
+    draw_rule(a, c, s);
+    int width = tour_text_width(c->w);
+    int n = tour_caption_lines(s->text, width, lines, PANEL_MAX_LINES);
+    int room = c->h - 1, hint = 1;
+    if (n > room - 1) {             /* the text first, the hint if room */
+        hint = 0;
+    } else {
+        room--;
+    }
+    int shown = n < room ? n : room;
+    if (shown > PANEL_MAX_LINES)
+        shown = PANEL_MAX_LINES;
+    rgb text = ui_color(a->palette, UI_TEXT);
+    for (int i = 0; i < shown; i++)
+        draw_line(c, 1, 1 + i, width, s->text, &lines[i],
+                  i == shown - 1 && shown < n, text, 0);
+    const char *h = panel_hint(a);
+    if (hint && tour_caption_lines(h, width, &hl, 1) > 0)
+        draw_line(c, 1, c->h - 1, width, h, &hl, 0,
+                  ui_color(a->palette, UI_DIM), 0);
+}

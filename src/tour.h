@@ -1,0 +1,166 @@
+/*
+ * tour.h - the guided tour: a plain-text script of steps, each of which
+ * sets up the program (view, parameters, toggles) and shows a caption.
+ *
+ * A step is a list of ':' commands, run through app_command() exactly as
+ * a user would type them at the prompt, optionally a few key presses, and
+ * a caption.  Every step starts from the defaults (the output options
+ * such as colour, palette and ASCII are kept), so a step looks the same
+ * whether it is reached with Enter, with Backspace or by starting over.
+ *
+ * The file format (also in the man page and the README):
+ *
+ *     # a comment (a line whose first non-blank character is '#')
+ *     hint   Enter next · Backspace back · Esc leave   (optional, once,
+ *                                                      before the first step)
+ *     title  Why attention needs positions             (starts a step)
+ *     set    view attention                            (one ':' command)
+ *     key    m a                                       (keys pressed, by name)
+ *     text   A caption line.  Consecutive text lines join into one
+ *     text   paragraph; an empty `text` line starts a new paragraph.
+ *     line   PE(0) = [0, 1, 0, 1]                      (a line of its own)
+ *
+ * The directive is the first word of the line; the rest, after the blanks
+ * that follow it, is its argument.  Blank lines are ignored.  Lines are
+ * UTF-8, at most TOUR_LINE_MAX bytes; control characters in titles and
+ * text are replaced by U+FFFD (a tab by a space) before anything is drawn.
+ * Every step is applied to a scratch copy of the program when the file is
+ * loaded, so a command the program would refuse is reported then, as
+ * FILE:LINE: message.
+ */
+#ifndef PEVIZ_TOUR_H
+#define PEVIZ_TOUR_H
+
+#include <stddef.h>
+
+#include "app.h"
+#include "canvas.h"
+
+#define TOUR_LINE_MAX 1024      /* bytes in one line of a tour file */
+#define TOUR_FILE_MAX (1 << 20) /* bytes in a tour file */
+#define TOUR_MAX_STEPS 256
+#define TOUR_MAX_CMDS 32        /* set and key actions in one step */
+#define TOUR_TEXT_MAX 8192      /* bytes of caption in one step */
+#define TOUR_TEXT_COLS 96       /* captions wrap at most this wide (cells):
+                                   longer lines are hard to read */
+
+enum tour_cmd_kind { TOUR_SET = 0, TOUR_KEY };
+
+struct tour_cmd {
+    enum tour_cmd_kind kind;
+    char *arg;                  /* TOUR_SET: the ':' command line */
+    int key;                    /* TOUR_KEY: the key code */
+    int line;                   /* where it was written */
+};
+
+struct tour_step {
+    char *title;
+    char *text;                 /* lines separated by '\n'; an empty line
+                                   separates paragraphs */
+    struct tour_cmd *cmds;
+    int ncmd, line;
+};
+
+struct tour {
+    char *path;
+    char *hint;                 /* the key hint line (NULL: the default) */
+    struct tour_step *steps;
+    int nsteps;
+};
+
+/*
+ * Read and check the tour at path: every step is applied to a scratch
+ * copy of a (a itself is not changed).  Returns 0, or -1 with
+ * "PATH:LINE: message" (or "PATH: message" when no line applies) in err.
+ */
+int tour_load(struct tour *t, const char *path, const struct app *a,
+              char *err, size_t errlen);
+void tour_free(struct tour *t);
+
+/*
+ * Set a up as step number step (0-based) shows it: the defaults, then
+ * the step's commands and keys.  The tour fields and the output options
+ * (ASCII, colour, palette, mouse, frame rate, screen size, loaded table)
+ * are kept.  Returns 0, or -1 if a command was refused (a->msg says why;
+ * cannot happen for a tour that tour_load accepted).
+ */
+int tour_apply(struct app *a, const struct tour *t, int step);
+
+/*
+ * Load the tour at path_or_null (NULL or "": the shipped tour in the
+ * language a->tour_lang, or from the locale when that is NULL), make it
+ * a->tour (freeing any previous one) and show its first step.
+ * Returns 0, or -1 with the reason in err (a unchanged).
+ */
+int tour_start(struct app *a, const char *path_or_null, char *err,
+               size_t errlen);
+
+/* Free a->tour and leave the tour (for the end of the program). */
+void tour_release(struct app *a);
+
+/*
+ * The 'T' key: restart the loaded tour at its first step, or load the
+ * shipped one first; a failure goes to the status line.
+ */
+void tour_begin(struct app *a);
+
+/*
+ * Keys while a tour is running: Enter next step, Backspace previous
+ * step, Esc leaves the tour (it stays loaded: T starts it again).
+ * Returns 1 if the key was one of these, 0 otherwise.
+ */
+int tour_key(struct app *a, int key);
+
+/* Whether a tour is running (a caption panel is shown). */
+int tour_running(const struct app *a);
+
+/* "tour 3/12" into buf when a tour is running; returns 0 if none. */
+int tour_status(const struct app *a, char *buf, size_t len);
+
+/*
+ * Where the shipped tour for lang ("en", "zh") is: the first readable of
+ * EXE/../share/peviz/tours/LANG.tour (an installed program), EXE/assets/
+ * tours (the source tree the program was built in), PEVIZ_DATADIR/tours
+ * and ./assets/tours.  Returns buf, or NULL if none is readable (buf then
+ * holds the last place tried).
+ */
+const char *tour_default_path(const char *lang, char *buf, size_t len);
+
+/* "zh" if the first set of LC_ALL, LC_MESSAGES, LANG starts with zh,
+ * else "en". */
+const char *tour_lang_from_env(void);
+
+/* ---- the caption ---------------------------------------------------- */
+
+/* One wrapped line: bytes [off, off + len) of the text, cells wide. */
+struct tour_line {
+    int off, len, cells;
+};
+
+/*
+ * Wrap text (lines separated by '\n', each wrapped on its own; an empty
+ * one gives a blank line) to width cells: Latin words break at blanks,
+ * and a line may also break between two double-width (CJK) characters,
+ * but never before closing punctuation such as ，。） nor after opening
+ * punctuation such as （“.  A word wider than the line is cut between
+ * characters.  No line is wider than width.  Fills at most max lines;
+ * returns how many lines the whole text needs (0 when width < 2).
+ */
+int tour_caption_lines(const char *text, int width, struct tour_line *lines,
+                       int max);
+
+/* The width in cells captions wrap to on a screen w cells wide. */
+int tour_text_width(int w);
+
+/*
+ * Rows the caption panel needs when a frame w x h (status line excluded)
+ * is drawn: a rule with the step and title, the text wrapped to
+ * tour_text_width(w) and the key hint, at most half of h.  0 when no tour
+ * is running.
+ */
+int tour_panel_rows(const struct app *a, int w, int h);
+
+/* Draw the caption panel into c (its own rows, below the view). */
+void tour_draw_caption(const struct app *a, canvas *c);
+
+#endif
