@@ -276,7 +276,7 @@ int cli_parse(struct cli *c, int argc, char **argv)
     c->height = 24;
     build_longopts(lo, shorts);
     opterr = 0;
-    optind = 1;
+    optind = 0;   /* GNU: a full reset (1 keeps a pointer into the last argv) */
     while ((val = getopt_long(argc, argv, shorts, lo, NULL)) != -1) {
         if (val == ':')
             return fail("%s: needs a value (see peviz --help)", argv[optind - 1]);
@@ -284,6 +284,9 @@ int cli_parse(struct cli *c, int argc, char **argv)
             return fail("%s: unknown option (see peviz --help)", argv[optind - 1]);
         if (val == O_POS)
             pos_arg = optarg;
+        /* --tour [FILE]: also take the file as the next word */
+        if (val == O_TOUR && !optarg && optind < argc && argv[optind][0] != '-')
+            optarg = argv[optind++];
         if ((r = parse_one(c, val, optarg)))
             return r;
     }
