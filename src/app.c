@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "app.h"
+#include "peload.h"
 #include "snapshot.h"
 #include "tour.h"
 
@@ -106,7 +107,7 @@ static void set_speed(struct app *a, double factor)
     app_msg(a, 0, "sweep speed %g pos/s", s);
 }
 
-static void reset(struct app *a)
+void app_reset(struct app *a)
 {
     struct app keep = *a;
     app_init(a);
@@ -116,11 +117,25 @@ static void reset(struct app *a)
     a->mouse = keep.mouse;
     a->low_bandwidth = keep.low_bandwidth;
     a->fps = keep.fps;
-    a->view = keep.view;
-    a->tour = keep.tour;                /* tour: stays loaded (tour.h) */
+    a->screen_w = keep.screen_w;
+    a->screen_h = keep.screen_h;
+    a->pe_table = keep.pe_table;
+    a->pe_file_name = keep.pe_file_name;
+    a->tour = keep.tour;
     a->tour_step = keep.tour_step;
     a->tour_active = keep.tour_active;
     a->tour_lang = keep.tour_lang;
+    if (a->pe_table) {                  /* a loaded table sets d and n */
+        a->p.d = a->pe_table->d;
+        a->p.n = a->pe_table->n;
+    }
+}
+
+static void reset(struct app *a)
+{
+    enum view_id v = a->view;
+    app_reset(a);
+    a->view = v;
     app_msg(a, 0, "reset to the defaults");
 }
 

@@ -166,8 +166,10 @@ struct app {
 
     /* The table loaded by --pe-file (peload.h), or NULL; owned by main.
      * The learned scheme uses it while d_model matches and it has at
-     * least n rows. */
+     * least n rows; the heatmap shows it under the same condition. */
     const struct pe_table *pe_table;
+    /* The path it was loaded from, as given (for captions), or NULL. */
+    const char *pe_file_name;
 
     /* The guided tour (tour.h): the loaded script or NULL (owned here:
      * tour_release frees it), the step shown, whether the tour is running
@@ -181,6 +183,13 @@ struct app {
 
 /* Defaults for everything (params_default, heatmap view, 30 fps, ...). */
 void app_init(struct app *a);
+
+/*
+ * Back to the defaults, keeping what the user chose for output (ASCII,
+ * colours, palette, mouse, fps), the screen size, a loaded --pe-file
+ * table (whose d and n come back too) and the tour.
+ */
+void app_reset(struct app *a);
 
 /* Set the status-line message (printf style); error != 0 marks it red. */
 void app_msg(struct app *a, int error, const char *fmt, ...)

@@ -91,6 +91,11 @@ static int set_param(struct cli *c, enum param_id id, int val, const char *arg)
     return fail("%s: %s", opt_label(val, lab, sizeof lab), err);
 }
 
+int cli_set_pos(struct cli *c)
+{
+    return set_param(c, P_POS, O_POS, c->pos_text);
+}
+
 /* Look a word up in a NULL-ended list; -1 if absent. */
 static int word_index(const char *const *words, const char *s)
 {
@@ -247,7 +252,9 @@ static void build_longopts(struct option *lo, char *shorts)
 /* Checks that need every option first: --pos against n, formats. */
 static int check_final(struct cli *c, const char *pos_arg)
 {
-    if (pos_arg && set_param(c, P_POS, O_POS, pos_arg))
+    c->pos_text = pos_arg;
+    /* with --pe-file, n comes from the file: main checks --pos then */
+    if (pos_arg && !c->pe_file && cli_set_pos(c))
         return 2;
     if (!c->format)
         return 0;

@@ -23,6 +23,7 @@ struct cli {
     const char *format;        /* as given, checked per mode */
     int width, height;         /* --size */
     const char *pe_file;
+    const char *pos_text;      /* --pos, checked once n is final */
     const char *tour;          /* --tour FILE, "" for the shipped tour */
     const char *lang;
 };
@@ -32,6 +33,10 @@ struct cli {
  * "peviz: OPTION: VALUE: why; want RANGE" on stderr.
  */
 int cli_parse(struct cli *c, int argc, char **argv);
+
+/* Apply --pos against the final n (after a --pe-file table set it):
+ * 0, or 2 after the same one-line message. */
+int cli_set_pos(struct cli *c);
 
 /* Print --help (options from the table, keys from KEYS_GLOBAL). */
 void cli_usage(FILE *f);

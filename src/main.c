@@ -64,11 +64,10 @@ static int load_table(struct cli *c, struct pe_table *t)
         return 2;
     }
     c->app.pe_table = t;
+    c->app.pe_file_name = c->pe_file;
     c->app.p.d = t->d;
     c->app.p.n = t->n;
-    if (c->app.p.pos >= t->n)
-        c->app.p.pos = t->n - 1;
-    return 0;
+    return c->pos_text ? cli_set_pos(c) : 0;
 }
 
 /* Run the mode the command line chose. */

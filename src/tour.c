@@ -427,26 +427,6 @@ static int read_file(struct parse *p, char **buf, size_t *n)
 
 /* ---- applying steps -------------------------------------------------- */
 
-/* The defaults, keeping the output options and the tour itself. */
-static void reset_state(struct app *a)
-{
-    struct app keep = *a;
-    app_init(a);
-    a->ascii = keep.ascii;
-    a->color = keep.color;
-    a->palette = keep.palette;
-    a->mouse = keep.mouse;
-    a->low_bandwidth = keep.low_bandwidth;
-    a->fps = keep.fps;
-    a->screen_w = keep.screen_w;
-    a->screen_h = keep.screen_h;
-    a->pe_table = keep.pe_table;
-    a->tour = keep.tour;
-    a->tour_step = keep.tour_step;
-    a->tour_active = keep.tour_active;
-    a->tour_lang = keep.tour_lang;
-}
-
 /* Run one command; -1 if the program refused it (a->msg says why). */
 static int run_cmd(struct app *a, const struct tour_cmd *c)
 {
@@ -465,7 +445,7 @@ static int apply_step(struct app *a, const struct tour_step *s,
                       const struct tour_cmd **bad)
 {
     *bad = NULL;
-    reset_state(a);
+    app_reset(a);
     for (int i = 0; i < s->ncmd; i++)
         if (run_cmd(a, &s->cmds[i])) {
             *bad = &s->cmds[i];

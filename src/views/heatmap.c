@@ -8,12 +8,20 @@
  * costs O(visible cells) whatever d_model and seq_len are.  When bands
  * outnumber rows, rows show every s-th band (always the first and the
  * last); zooming in lowers s down to 1 and scrolling reaches every band.
+ *
+ * With a table loaded by --pe-file (and d_model, n still matching it) the
+ * map shows the table instead: a cell is the plain mean of its column's
+ * table rows, the colour scale runs over +-max|v| of the whole table
+ * (learned values are not confined to [-1, 1]), and nothing speaks of
+ * sin, cos or wavelengths, which a table does not have.
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "app.h"
+#include "peload.h"
 #include "views/heatmap.h"
 #include "peviz/pe.h"
 
@@ -22,6 +30,7 @@
 #define ONE_LINE_INSPECTOR 120   /* width from which the inspector is 1 row */
 #define LEGEND_W 21         /* cells of the colour strip (odd: has a middle) */
 #define MAX_ZOOM 62
+#define BAND_CHUNK 256      /* column ranges computed per call */
 
 /* What the map shows where (see heatmap.h). */
 struct heat_geom {
@@ -46,6 +55,8 @@ struct heat_layout {
     int ruler_y, label_y, legend_y;
     int dimw, lamw;         /* margin fields: dim digits, wavelength */
     struct heat_geom g;
+    const struct pe_table *t;   /* the table shown, or NULL: sinusoids */
+    double scale;           /* value at the ends of the colour scale */
 };
 
 /* ---- small helpers -------------------------------------------------- */
@@ -261,6 +272,191 @@ static int cursor_col(const struct heat_geom *g, int64_t pos)
                     : (int)((pos - g->x0) / g->k);
 }
 
+/* ---- a loaded table (--pe-file) ---------------------------------------- */
+
+/*
+ * The table the map shows, or NULL.  Only while d_model is the table's
+ * width and n is within its rows (as the learned scheme does): after d/D
+ * or N the parameters describe sinusoids the file does not hold.
+ */
+static const struct pe_table *heat_table(const struct app *a)
+{
+    const struct pe_table *t = a->pe_table;
+    return t && t->v && t->d == a->p.d && t->n >= a->p.n ? t : NULL;
+}
+
+/* Which table a cached result was computed from.  The loaded table never
+ * changes under its pointer; the other fields catch a new one at the
+ * same address. */
+struct table_id {
+    const struct pe_table *t;
+    const double *v;
+    int64_t n;
+    int d;
+};
+
+static struct table_id table_id_of(const struct pe_table *t)
+{
+    struct table_id id = { t, t->v, t->n, t->d };
+    return id;
+}
+
+static int table_id_same(const struct table_id *x, const struct table_id *y)
+{
+    return x->t == y->t && x->v == y->v && x->n == y->n && x->d == y->d;
+}
+
+/*
+ * Column means of the dimensions on screen, [column][2 * slot + odd],
+ * for one geometry: computing them reads every visible table row once
+ * (at most the table's 2^22 values); frames that only move the cursor or
+ * sweep inside the window reuse them.  Freed at exit.
+ */
+static struct {
+    struct table_id id;
+    int have;
+    int64_t n, x0, k;           /* the geometry the means belong to */
+    int m, ucols, s, j0, shown, half;
+    int ndim;                   /* 2 * shown: dims per column */
+    int *dims;                  /* [ndim]: the dimension of each slot */
+    double *mean;
+    size_t cap;                 /* columns x dims allocated in mean */
+    int ndim_cap;               /* entries allocated in dims */
+    int at_exit;                /* table_cache_free registered */
+    struct table_id scale_id;   /* max |v| of the whole table */
+    double scale;
+    int have_scale;
+} TC;
+
+static void table_cache_free(void)
+{
+    free(TC.mean);
+    free(TC.dims);
+    TC.mean = NULL;
+    TC.dims = NULL;
+    TC.cap = 0;
+    TC.ndim_cap = 0;
+    TC.have = 0;
+}
+
+/* Symmetric colour scale: the largest |value| in the table (1 if all are
+ * 0), found once per table. */
+static double table_scale(const struct pe_table *t)
+{
+    struct table_id id = table_id_of(t);
+    if (TC.have_scale && table_id_same(&TC.scale_id, &id))
+        return TC.scale;
+    double mx = 0;
+    for (int64_t i = 0; i < t->n * t->d; i++)
+        mx = fabs(t->v[i]) > mx ? fabs(t->v[i]) : mx;
+    TC.scale_id = id;
+    TC.scale = mx > 0 ? mx : 1;
+    TC.have_scale = 1;
+    return TC.scale;
+}
+
+/* The plain mean of table[p, dim] over p in [p0, p1), rows in order. */
+static double table_mean(const struct pe_table *t, int64_t p0, int64_t p1,
+                         int dim)
+{
+    double sum = 0;
+    for (int64_t p = p0; p < p1; p++)
+        sum += t->v[p * t->d + dim];
+    return sum / (double)(p1 - p0);
+}
+
+static int table_key_same(const struct heat_geom *g, int64_t n,
+                          const struct table_id *id)
+{
+    return TC.have && table_id_same(&TC.id, id) && TC.n == n &&
+           TC.x0 == g->x0 && TC.k == g->k && TC.m == g->m &&
+           TC.ucols == g->ucols && TC.s == g->s && TC.j0 == g->j0 &&
+           TC.shown == g->shown && TC.half == g->half;
+}
+
+static void table_key_store(const struct heat_geom *g, int64_t n,
+                            const struct table_id *id)
+{
+    TC.id = *id;
+    TC.n = n;
+    TC.x0 = g->x0;
+    TC.k = g->k;
+    TC.m = g->m;
+    TC.ucols = g->ucols;
+    TC.s = g->s;
+    TC.j0 = g->j0;
+    TC.shown = g->shown;
+    TC.half = g->half;
+    TC.ndim = 2 * g->shown;
+    for (int j = 0; j < TC.ndim; j++)
+        TC.dims[j] = 2 * grid_band(g, g->j0 + j / 2) + j % 2;
+    TC.have = 1;
+}
+
+/* Sum each column's rows into its slots: row by row, so a row's values
+ * are read front to back, in the order table_mean adds them. */
+static void table_fill(const struct pe_table *t, const struct heat_geom *g,
+                       int64_t n, int ncol)
+{
+    int64_t p0, p1;
+    for (int ci = 0; ci < ncol; ci++) {
+        double *out = TC.mean + (size_t)ci * (size_t)TC.ndim;
+        memset(out, 0, (size_t)TC.ndim * sizeof *out);
+        if (col_range(g, n, ci * g->m, &p0, &p1))
+            continue;
+        for (int64_t p = p0; p < p1; p++) {
+            const double *row = t->v + p * t->d;
+            for (int j = 0; j < TC.ndim; j++)
+                out[j] += row[TC.dims[j]];
+        }
+        for (int j = 0; j < TC.ndim; j++)
+            out[j] /= (double)(p1 - p0);
+    }
+}
+
+/* The means for geometry g, or NULL when out of memory (callers then
+ * add the rows up cell by cell). */
+static const double *table_means(const struct pe_table *t,
+                                 const struct heat_geom *g, int64_t n)
+{
+    struct table_id id = table_id_of(t);
+    if (table_key_same(g, n, &id))
+        return TC.mean;
+    int ncol = (g->ucols + g->m - 1) / g->m, ndim = 2 * g->shown;
+    size_t need = (size_t)ncol * (size_t)ndim;
+    TC.have = 0;
+    if (!TC.at_exit)
+        TC.at_exit = atexit(table_cache_free) == 0; /* none for valgrind */
+    if (need > TC.cap || ndim > TC.ndim_cap) {
+        table_cache_free();
+        TC.mean = malloc((need ? need : 1) * sizeof *TC.mean);
+        TC.dims = malloc((size_t)(ndim ? ndim : 1) * sizeof *TC.dims);
+        if (!TC.mean || !TC.dims) {
+            table_cache_free();
+            return NULL;
+        }
+        TC.cap = need;
+        TC.ndim_cap = ndim;
+    }
+    table_key_store(g, n, &id);
+    table_fill(t, g, n, ncol);
+    return TC.mean;
+}
+
+/* What map column col shows in band slot slot (odd: its lower pixel). */
+static double table_cell(const struct pe_table *t, const double *means,
+                         const struct heat_geom *g, int64_t n, int col,
+                         int slot, int odd)
+{
+    int64_t p0, p1;
+    if (means)
+        return means[(size_t)(col / g->m) * (size_t)(2 * g->shown) +
+                     (size_t)(2 * slot + odd)];
+    if (col_range(g, n, col, &p0, &p1))
+        return 0;
+    return table_mean(t, p0, p1, 2 * grid_band(g, g->j0 + slot) + odd);
+}
+
 /* ---- layout --------------------------------------------------------- */
 
 enum { R_INSP1, R_INSP2, R_MARK, R_RULER, R_LABELS, R_LEGEND, R_COUNT };
@@ -293,10 +489,16 @@ static void layout_rows(struct heat_layout *L, int w, int h, int *map_h)
     L->legend_y = on[R_LEGEND] ? y : -1;
 }
 
-/* Margin: "d 12  λ 6.28" and a cursor mark; none on narrow screens. */
+/* Margin: "d 12  λ 6.28" and a cursor mark; none on narrow screens.
+ * A table has no wavelengths: just "d 12". */
 static int layout_margin(struct heat_layout *L, const struct app *a, int w)
 {
     char lam[16];
+    if (L->t) {
+        L->dimw = ndigits(a->p.d - 1);
+        L->lamw = 0;
+        return w >= 1 + L->dimw + 2 + 16 ? 1 + L->dimw + 2 : 0;
+    }
     fmt_lambda(pe_wavelength(a->p.d / 2 - 1, a->p.d, a->p.base), lam,
                sizeof lam);
     L->dimw = ndigits(a->p.d - 1);
@@ -310,6 +512,8 @@ static void layout_make(struct heat_layout *L, const struct app *a, int w,
 {
     int map_h;
     memset(L, 0, sizeof *L);
+    L->t = heat_table(a);
+    L->scale = L->t ? table_scale(L->t) : 1.0;
     layout_rows(L, w, h, &map_h);
     L->map_x = layout_margin(L, a, w);
     geom_make(&L->g, a, w - L->map_x, map_h);
@@ -349,6 +553,22 @@ static void paint_pixels(const struct app *a, canvas *c, int x, int py,
         canvas_half(c, x, py + i, col, level);
 }
 
+/* One band slot of a table: its two dimensions' column means. */
+static void draw_band_table(const struct app *a, canvas *c,
+                            const struct heat_layout *L,
+                            const double *means, int slot)
+{
+    const struct heat_geom *g = &L->g;
+    int py = 2 * L->map_y + slot * 2 * g->bh;
+    for (int col = 0; col < g->ucols; col++) {
+        double top = table_cell(L->t, means, g, a->p.n, col, slot, 0);
+        double bot = table_cell(L->t, means, g, a->p.n, col, slot, 1);
+        paint_pixels(a, c, L->map_x + col, py, g->bh, top / L->scale);
+        paint_pixels(a, c, L->map_x + col, py + g->bh, g->bh,
+                     bot / L->scale);
+    }
+}
+
 /* One band slot: the mean of sin and cos over each column's positions. */
 static void draw_band(const struct app *a, canvas *c,
                       const struct heat_layout *L, int slot)
@@ -356,13 +576,20 @@ static void draw_band(const struct app *a, canvas *c,
     const struct heat_geom *g = &L->g;
     double w = pe_omega(grid_band(g, g->j0 + slot), a->p.d, a->p.base);
     int py = 2 * L->map_y + slot * 2 * g->bh;
-    double ms = 0, mc = 0;
-    int64_t p0, p1;
-    for (int col = 0; col < g->ucols; col++) {
-        if (col % g->m == 0 && col_range(g, a->p.n, col, &p0, &p1) == 0)
-            pe_range_mean(w, p0, p1, &ms, &mc);
-        paint_pixels(a, c, L->map_x + col, py, g->bh, ms);
-        paint_pixels(a, c, L->map_x + col, py + g->bh, g->bh, mc);
+    double ms[BAND_CHUNK], mc[BAND_CHUNK];
+    int ranges = (g->ucols + g->m - 1) / g->m;  /* column j / m: range j */
+    /* the ranges lie side by side: pe_range_means_step turns one phase
+     * into the next instead of a sin and a cos per column */
+    for (int j0 = 0; j0 < ranges; j0 += BAND_CHUNK) {
+        int cnt = ranges - j0 < BAND_CHUNK ? ranges - j0 : BAND_CHUNK;
+        pe_range_means_step(w, g->x0 + (int64_t)j0 * g->k, g->k, cnt,
+                            a->p.n, ms, mc);
+        for (int col = j0 * g->m; col < (j0 + cnt) * g->m &&
+                                  col < g->ucols; col++) {
+            int j = col / g->m - j0;
+            paint_pixels(a, c, L->map_x + col, py, g->bh, ms[j]);
+            paint_pixels(a, c, L->map_x + col, py + g->bh, g->bh, mc[j]);
+        }
     }
 }
 
@@ -387,7 +614,9 @@ static void draw_cursor(const struct app *a, canvas *c,
         canvas_put(c, x, L->mark_y, 0x25BC, cur, RGB_DEFAULT, ATTR_BOLD);
     if (L->map_x > 0)
         canvas_put(c, L->map_x - 1, y, 0x25B6, cur, RGB_DEFAULT, ATTR_BOLD);
-    double v = pe_value((double)a->p.pos, cursor_dim(a), a->p.d, a->p.base);
+    double v = L->t ? L->t->v[a->p.pos * L->t->d + cursor_dim(a)] / L->scale
+                    : pe_value((double)a->p.pos, cursor_dim(a), a->p.d,
+                               a->p.base);
     rgb bg = cmap_diverging(a->palette, v);
     canvas_put(c, x, y, 0x25CF, ink_on(bg), bg, ATTR_BOLD);
 }
@@ -401,8 +630,8 @@ static void draw_dim_label(const struct app *a, canvas *c,
     rgb fg = ui_color(a->palette, dim == cursor_dim(a) ? UI_ACCENT : UI_DIM);
     canvas_printf(c, 0, y, L->map_x - 1, fg, RGB_DEFAULT, 0, "d%*d", L->dimw,
                   dim);
-    if (dim % 2 && L->g.bh > 1)
-        return;                         /* the band's sin row above says it */
+    if (L->t || (dim % 2 && L->g.bh > 1))
+        return;         /* a table has no wavelength; or the sin row has it */
     fmt_lambda(pe_wavelength(dim / 2, a->p.d, a->p.base), lam, sizeof lam);
     /* ASCII has no lambda; a bare 'l' would read as a digit 1 */
     canvas_printf(c, 1 + L->dimw + 2, y, L->map_x - 1 - (3 + L->dimw), fg,
@@ -503,11 +732,18 @@ static void draw_axis(const struct app *a, canvas *c,
 static void draw_axes_caption(const struct app *a, canvas *c,
                               const struct heat_layout *L, int x_end)
 {
-    static const char *const cap[] = {
+    static const char *const sincos[] = {
         "x: position  y: dimension (\xe2\x96\x80 sin, \xe2\x96\x84 cos)",
         "x: position  y: dimension", "x: pos  y: dim"
     };
-    for (size_t i = 0; i < sizeof cap / sizeof cap[0]; i++) {
+    const char *const table[] = {     /* a table's pairs are just dims */
+        a->ascii ? "x: position  y: dimension (top even, bottom odd)"
+                 : "x: position  y: dimension (\xe2\x96\x80 even, "
+                   "\xe2\x96\x84 odd)",
+        "x: position  y: dimension", "x: pos  y: dim"
+    };
+    const char *const *cap = L->t ? table : sincos;
+    for (size_t i = 0; i < sizeof sincos / sizeof sincos[0]; i++) {
         int x = x_end - 2 - text_width(cap[i]);  /* under the map if it can */
         if (x >= 0) {
             canvas_text(c, x < L->map_x ? x : L->map_x, L->legend_y, -1,
@@ -517,32 +753,72 @@ static void draw_axes_caption(const struct app *a, canvas *c,
     }
 }
 
-/* The colour scale "-1 ....0.... +1 sin/cos value", right-aligned. */
+/* The file name without its directories, or NULL if unknown. */
+static const char *table_file(const struct app *a)
+{
+    const char *f = a->pe_file_name, *slash;
+    if (!f || !f[0])
+        return NULL;
+    slash = strrchr(f, '/');
+    return slash && slash[1] ? slash + 1 : f;
+}
+
+/* The ends of the scale ("-1 ", " +1"; a table's "-4.700 ", " +4.700")
+ * and what it measures, naming the file when the strip keeps its width. */
+static const char *legend_text(const struct app *a,
+                               const struct heat_layout *L, int w, char *lo,
+                               char *hi, char *cap, size_t len)
+{
+    char m[32];
+    if (!L->t) {
+        snprintf(lo, len, "-1 ");
+        snprintf(hi, len, " +1");
+        return " sin/cos value";
+    }
+    fmt4(L->scale, m, sizeof m);
+    snprintf(lo, len, "-%s ", m);
+    snprintf(hi, len, " +%s", m);
+    if (table_file(a)) {
+        snprintf(cap, len, " value in %s", table_file(a));
+        if (text_width(lo) + LEGEND_W + text_width(hi) + text_width(cap) <=
+            w)
+            return cap;
+    }
+    return " table value";
+}
+
+/*
+ * The colour scale "-1 ....0.... +1 sin/cos value", right-aligned; for a
+ * table, symmetric around 0 out to its largest |value|, so 0 keeps the
+ * neutral colour and the labels give the real range.
+ */
 static void draw_legend(const struct app *a, canvas *c,
                         const struct heat_layout *L, int w)
 {
+    char lo[40], hi[40], capbuf[160];
+    const char *cap = legend_text(a, L, w, lo, hi, capbuf, sizeof capbuf);
     int y = L->legend_y, sw = LEGEND_W;
-    const char *cap = " sin/cos value";
+    int lw = text_width(lo), hw = text_width(hi);
     rgb fg = ui_color(a->palette, UI_DIM);
-    if (3 + sw + 3 + (int)strlen(cap) > w) {
-        sw = w - 6 - (int)strlen(cap);
+    if (lw + sw + hw + text_width(cap) > w) {
+        sw = w - lw - hw - text_width(cap);
         if (sw < 5) {
-            sw = w - 6;
+            sw = w - lw - hw;
             cap = "";
         }
         sw -= !(sw % 2);                /* odd, so that 0 is in the middle */
         if (sw < 3)
             return;
     }
-    int x = w - (3 + sw + 3 + (int)strlen(cap));
+    int x = w - (lw + sw + hw + text_width(cap));
     draw_axes_caption(a, c, L, x);
-    x += canvas_text(c, x, y, 3, "-1 ", fg, RGB_DEFAULT, 0);
+    x += canvas_text(c, x, y, lw, lo, fg, RGB_DEFAULT, 0);
     for (int i = 0; i < sw; i++)
         paint_pixels(a, c, x + i, 2 * y, 2, -1.0 + 2.0 * i / (sw - 1));
     rgb zero = cmap_diverging(a->palette, 0);
     canvas_put(c, x + sw / 2, y, '0', ink_on(zero), zero, 0);
     x += sw;
-    x += canvas_text(c, x, y, 3, " +1", fg, RGB_DEFAULT, 0);
+    x += canvas_text(c, x, y, hw, hi, fg, RGB_DEFAULT, 0);
     canvas_text(c, x, y, -1, cap, fg, RGB_DEFAULT, 0);
 }
 
@@ -588,17 +864,33 @@ static void inspector_band(const struct app *a, char *buf, size_t len)
              w, lam);
 }
 
+/* A table's value at the cursor, "table[37, 6] = 0.1050": a number read
+ * from the file, with no formula behind it. */
+static void inspector_table(const struct app *a, const struct pe_table *t,
+                            int w, char *buf, size_t len)
+{
+    char val[32];
+    int dim = cursor_dim(a);
+    fmt4(t->v[a->p.pos * t->d + dim], val, sizeof val);
+    snprintf(buf, len, "table[%lld, %d] = %s", (long long)a->p.pos, dim,
+             val);
+    if (text_width(buf) > w)
+        buf[0] = 0;
+}
+
 /* What the cursor's cell shows when its column holds several positions. */
-static void inspector_column(const struct app *a, const struct heat_geom *g,
+static void inspector_column(const struct app *a, const struct heat_layout *L,
                              char *buf, size_t len)
 {
+    const struct heat_geom *g = &L->g;
     int64_t p0, p1;
     char v[32];
     buf[0] = 0;
     if (g->k == 1 || col_range(g, a->p.n, cursor_col(g, a->p.pos), &p0, &p1))
         return;
-    fmt4(pe_value_mean(p0, p1, cursor_dim(a), a->p.d, a->p.base), v,
-         sizeof v);
+    fmt4(L->t ? table_mean(L->t, p0, p1, cursor_dim(a))
+              : pe_value_mean(p0, p1, cursor_dim(a), a->p.d, a->p.base),
+         v, sizeof v);
     snprintf(buf, len, "column pos %lld-%lld: mean %s", (long long)p0,
              (long long)(p1 - 1), v);
 }
@@ -620,11 +912,15 @@ static int put_parts(canvas *c, int x, int y, int w, const char *const *parts,
 static void draw_inspector(const struct app *a, canvas *c,
                            const struct heat_layout *L, int w)
 {
-    char f[256], b[160], col[160];
+    char f[256], b[160] = "", col[160];
     rgb fg = ui_color(a->palette, UI_TEXT);
-    inspector_formula(a, w, f, sizeof f);
-    inspector_band(a, b, sizeof b);
-    inspector_column(a, &L->g, col, sizeof col);
+    if (L->t) {
+        inspector_table(a, L->t, w, f, sizeof f);
+    } else {
+        inspector_formula(a, w, f, sizeof f);
+        inspector_band(a, b, sizeof b);
+    }
+    inspector_column(a, L, col, sizeof col);
     const char *rest[2] = { b, col };
     int y = L->insp_y, x = canvas_text(c, 0, y, w, f, fg, RGB_DEFAULT,
                                        ATTR_BOLD);
@@ -637,7 +933,10 @@ static void draw_inspector(const struct app *a, canvas *c,
 
 /* ---- the hint for the status line -------------------------------------- */
 
-static void make_hint(const struct heat_geom *g, char *hint, size_t len)
+/* "1 col = 2 pos, every 2nd band, dims 0-33"; a table's bands are plain
+ * pairs of dimensions. */
+static void make_hint_geom(const struct heat_geom *g, int table, char *hint,
+                           size_t len)
 {
     char rows[64] = "", ord[16];
     int n;
@@ -647,7 +946,8 @@ static void make_hint(const struct heat_geom *g, char *hint, size_t len)
         n = snprintf(hint, len, "1 col = %lld pos", (long long)g->k);
     if (g->s > 1) {
         fmt_ordinal(g->s, ord, sizeof ord);
-        snprintf(rows, sizeof rows, ", every %s band", ord);
+        snprintf(rows, sizeof rows, ", every %s %s", ord,
+                 table ? "dim pair" : "band");
     }
     if (g->shown < g->nb) {
         int d0 = 2 * grid_band(g, g->j0);
@@ -657,6 +957,44 @@ static void make_hint(const struct heat_geom *g, char *hint, size_t len)
     }
     if (n >= 0 && (size_t)n < len)
         snprintf(hint + n, len - (size_t)n, "%s", rows);
+}
+
+/* Where the values come from: "table 1024x768 from wpe.npy", or why a
+ * loaded table is not shown.  Empty without --pe-file. */
+static void hint_source(const struct app *a, const struct heat_layout *L,
+                        char *buf, size_t len)
+{
+    const struct pe_table *t = a->pe_table;
+    buf[0] = 0;
+    if (!t)
+        return;
+    if (L->t)
+        snprintf(buf, len, "table %lldx%d from %s", (long long)t->n, t->d,
+                 table_file(a) ? table_file(a) : "--pe-file");
+    else
+        snprintf(buf, len, "table %lldx%d not shown: needs d_model=%d, "
+                 "n<=%lld", (long long)t->n, t->d, t->d, (long long)t->n);
+}
+
+/*
+ * The status hint.  The source of a table's values comes first when the
+ * whole hint fits beside the title and the parameters (the status line
+ * drops a hint that does not fit whole); else the legend names the file
+ * and the hint keeps the column count.
+ */
+static void make_hint(const struct app *a, const struct heat_layout *L,
+                      int w, char *hint, size_t len)
+{
+    char geom[128], src[160], par[128];
+    make_hint_geom(&L->g, L->t != NULL, geom, sizeof geom);
+    hint_source(a, L, src, sizeof src);
+    params_format(&a->p, par, sizeof par);
+    int room = w - text_width(VIEW_HEATMAP_DEF.title) - text_width(par) -
+               2 * 2;
+    if (src[0] && text_width(src) + 2 + text_width(geom) <= room)
+        snprintf(hint, len, "%s, %s", src, geom);
+    else
+        snprintf(hint, len, "%s", geom);
 }
 
 /* ---- the view -------------------------------------------------------- */
@@ -671,11 +1009,15 @@ static void heat_draw(const struct app *a, canvas *c, char *hint,
         return;
     layout_make(&L, a, c->w, c->h);
     if (hintlen)
-        make_hint(&L.g, hint, hintlen);
+        make_hint(a, &L, c->w, hint, hintlen);
     if (L.g.rows < 1 || L.g.cols < 1)
         return;
+    const double *means = L.t ? table_means(L.t, &L.g, a->p.n) : NULL;
     for (int slot = 0; slot < L.g.shown; slot++)
-        draw_band(a, c, &L, slot);
+        if (L.t)
+            draw_band_table(a, c, &L, means, slot);
+        else
+            draw_band(a, c, &L, slot);
     if (L.map_x > 0)
         draw_margin(a, c, &L);
     draw_axis(a, c, &L);
@@ -812,9 +1154,19 @@ double heatmap_cell_value(const struct app *a, int col, int py, int ncols,
     int dim = pixel_dim(&g, py);
     if (dim < 0 || col_range(&g, a->p.n, col, &p0, &p1))
         return NAN;
+    const struct pe_table *t = heat_table(a);
+    if (t)          /* through the cache, as the map is drawn */
+        return table_cell(t, table_means(t, &g, a->p.n), &g, a->p.n, col,
+                          py / (2 * g.bh), py % (2 * g.bh) >= g.bh);
     double ms, mc;
     pe_range_mean(pe_omega(dim / 2, a->p.d, a->p.base), p0, p1, &ms, &mc);
     return dim % 2 ? mc : ms;
+}
+
+double heatmap_scale(const struct app *a)
+{
+    const struct pe_table *t = heat_table(a);
+    return t ? table_scale(t) : 1.0;
 }
 
 void heatmap_map_rect(const struct app *a, int w, int h, int *x, int *y,
@@ -870,5 +1222,7 @@ const struct view VIEW_HEATMAP_DEF = {
         "from one position to the next; slow bands at the bottom barely "
         "move. A column that holds many positions shows their exact mean, "
         "so a fast band fades towards 0 there instead of showing stripes "
-        "that are not in the data.",
+        "that are not in the data. A table loaded with --pe-file takes the "
+        "sinusoids' place: each cell is the mean of its column's table rows, "
+        "and the scale runs out to the table's largest |value|.",
 };

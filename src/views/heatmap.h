@@ -24,10 +24,19 @@ int heatmap_pixel_dim(const struct app *a, int py, int ncols, int npix);
 
 /*
  * The value the cell shows: the exact mean of PE(p, dim) over the
- * column's positions (closed form, never a sample).  NAN when empty.
+ * column's positions (closed form, never a sample), or, while the table
+ * a->pe_table is shown (its d is d_model and it has at least n rows), the
+ * mean of table[p, dim] over them.  NAN when empty.
  */
 double heatmap_cell_value(const struct app *a, int col, int py, int ncols,
                           int npix);
+
+/*
+ * The value at the ends of the colour scale: 1 for PE (its values lie in
+ * [-1, 1]); for a shown table the largest |value| in the whole table (1
+ * if all are 0).  A cell of value v gets the colour of v / scale.
+ */
+double heatmap_scale(const struct app *a);
 
 /*
  * Where the map lies in a view area of w x h cells (the screen minus the

@@ -3,7 +3,9 @@
  * against the formula: what a cell shows is the brute-force mean of PE
  * over the positions its column holds, the inspector prints PE(pos, dim)
  * computed here independently, the keys reach every dimension, and the
- * frame copes with any size.
+ * frame copes with any size.  A table built here in memory (--pe-file)
+ * is checked the same way: brute-force column means, its own colour
+ * range, and an inspector that reads the table.
  */
 #include <math.h>
 #include <stdint.h>
@@ -13,6 +15,7 @@
 
 #include "harness.h"
 #include "app.h"
+#include "peload.h"
 #include "views/heatmap.h"
 
 #ifndef M_PI
@@ -475,6 +478,359 @@ static void test_large(void)
     CHECK(heatmap_pixel_dim(&a, 99, 180, 100) == 65535);
 }
 
+/* ---- a table loaded by --pe-file ---------------------------------------- */
+
+/* A small table built here: table[p, dim] = p * 0.1 - dim, so values run
+ * from -5 (p 0, dim 5) to 3.9 (p 39, dim 0): not in [-1, 1], and lopsided,
+ * so a scale of +-max|v| (5) differs from [min, max]. */
+#define TAB_N 40
+#define TAB_D 6
+static double tab_v[TAB_N * TAB_D];
+static struct pe_table tab = { TAB_N, TAB_D, tab_v };
+
+static void table_make(void)
+{
+    for (int p = 0; p < TAB_N; p++)
+        for (int dim = 0; dim < TAB_D; dim++)
+            tab_v[p * TAB_D + dim] = p * 0.1 - dim;
+}
+
+static void app_table(struct app *a, const struct pe_table *t, int64_t pos)
+{
+    app_with(a, t->d, 10000, t->n, pos);
+    a->pe_table = t;
+    a->pe_file_name = "models/mem-table.csv";
+}
+
+static double table_brute(const struct pe_table *t, int64_t p0, int64_t p1,
+                          int dim)
+{
+    double s = 0;
+    for (int64_t p = p0; p < p1; p++)
+        s += t->v[p * t->d + dim];
+    return s / (double)(p1 - p0);
+}
+
+/* Every cell against the brute-force column mean; returns how many cells
+ * cover several positions (so a test knows it saw real averaging). */
+static int check_table_cells(const struct app *a, int ncols, int npix)
+{
+    int64_t p0, p1;
+    int bad = 0, cells = 0, multi = 0;
+    for (int col = 0; col < ncols; col++) {
+        if (heatmap_col_range(a, col, ncols, npix, &p0, &p1))
+            continue;
+        for (int py = 0; py < npix; py++) {
+            int dim = heatmap_pixel_dim(a, py, ncols, npix);
+            if (dim < 0)
+                continue;
+            double got = heatmap_cell_value(a, col, py, ncols, npix);
+            double want = table_brute(a->pe_table, p0, p1, dim);
+            if (!(fabs(got - want) <= 1e-12 * (1 + fabs(want))) &&
+                bad++ < 3)
+                fprintf(stderr, "table cell (%d,%d) dim %d pos %lld..%lld: "
+                        "%.15g want %.15g\n", col, py, dim, (long long)p0,
+                        (long long)p1, got, want);
+            cells++;
+            multi += p1 - p0 > 1;
+        }
+    }
+    CHECK(cells > 0);
+    CHECK(bad == 0);
+    return multi;
+}
+
+static void test_table_cells(void)
+{
+    static const struct { int cols, pix, zoom; int64_t pos; } G[] = {
+        { 66, 34, 0, 0 },       /* one position a column, drawn wide */
+        { 13, 6, 0, 37 },       /* 4 positions a column */
+        { 7, 4, 0, 20 },        /* 6 a column; rows skip dims */
+        { 30, 12, 0, 39 },      /* 2 a column, the last one short */
+        { 9, 10, 1, 25 },       /* zoomed: 20 positions in 9 columns */
+        { 100, 2, 2, 11 },      /* one band row, zoomed twice */
+    };
+    struct app a;
+    int multi = 0;
+    table_make();
+    for (size_t i = 0; i < sizeof G / sizeof G[0]; i++) {
+        app_table(&a, &tab, G[i].pos);
+        a.heat.zoom = G[i].zoom;
+        check_columns(&a, G[i].cols, G[i].pix, G[i].zoom == 0);
+        multi += check_table_cells(&a, G[i].cols, G[i].pix);
+    }
+    CHECK(multi > 0);
+    /* by hand: 13 columns of 4 positions; column 0, dim 0 is the mean of
+     * 0, 0.1, 0.2, 0.3 and column 2, dim 1 that of 0.8 .. 1.1 minus 1 */
+    app_table(&a, &tab, 0);
+    int64_t p0, p1;
+    CHECK(heatmap_col_range(&a, 0, 13, 12, &p0, &p1) == 0);
+    CHECK(p0 == 0 && p1 == 4);
+    CHECK(heatmap_pixel_dim(&a, 0, 13, 12) == 0);
+    CHECK_NEAR(heatmap_cell_value(&a, 0, 0, 13, 12), 0.15, 1e-12);
+    CHECK(heatmap_pixel_dim(&a, 2, 13, 12) == 1);
+    CHECK_NEAR(heatmap_cell_value(&a, 2, 2, 13, 12), 0.95 - 1, 1e-12);
+
+    /* two geometries in turn: a result kept from one never leaks into
+     * the other */
+    int bad = 0;
+    for (int col = 0; col < 13; col++)
+        for (int py = 0; py < 12; py++) {
+            int64_t q0, q1, r0, r1;
+            if (heatmap_col_range(&a, col, 13, 12, &q0, &q1) ||
+                heatmap_col_range(&a, col, 30, 12, &r0, &r1))
+                continue;
+            int d13 = heatmap_pixel_dim(&a, py, 13, 12);
+            int d30 = heatmap_pixel_dim(&a, py, 30, 12);
+            bad += fabs(heatmap_cell_value(&a, col, py, 13, 12) -
+                        table_brute(&tab, q0, q1, d13)) > 1e-12;
+            bad += fabs(heatmap_cell_value(&a, col, py, 30, 12) -
+                        table_brute(&tab, r0, r1, d30)) > 1e-12;
+        }
+    CHECK(bad == 0);
+    /* zoomed in, 20 columns hold 1 position each instead of 2: the same
+     * window start and column count, only the positions per column differ */
+    bad = 0;
+    a.p.pos = 5;
+    for (int col = 0; col < 20; col++)
+        for (int zoom = 0; zoom <= 1; zoom++) {
+            int64_t q0, q1;
+            a.heat.zoom = zoom;
+            CHECK(heatmap_col_range(&a, col, 20, 6, &q0, &q1) == 0);
+            CHECK(q1 - q0 == 2 - zoom);
+            bad += fabs(heatmap_cell_value(&a, col, 0, 20, 6) -
+                        table_brute(&tab, q0, q1, 0)) > 1e-12;
+        }
+    CHECK(bad == 0);
+}
+
+/* A large table (2^21 values): still the plain mean of every column. */
+static void test_table_large(void)
+{
+    struct pe_table big = { 4096, 512, NULL };
+    big.v = malloc((size_t)big.n * (size_t)big.d * sizeof *big.v);
+    CHECK(big.v != NULL);
+    if (!big.v)
+        return;
+    for (int64_t i = 0; i < big.n * big.d; i++)
+        big.v[i] = sin((double)i * 0.37) * 3 + (double)(i % 7) * 0.01;
+    struct app a;
+    app_table(&a, &big, 1000);
+    CHECK(check_table_cells(&a, 106, 64) > 0);     /* 39 positions a column */
+    a.heat.zoom = 3;
+    a.heat.dim = 300;
+    CHECK(check_table_cells(&a, 70, 30) > 0);
+    /* zoomed in fully, 5 band rows or 8: only the rows shown differ */
+    a.heat.zoom = 9;
+    a.heat.dim = 0;
+    int bad = 0, seen = 0;
+    for (int col = 0; col < 70; col += 3)
+        for (int py = 0; py < 16; py++)
+            for (int npix = 10; npix <= 16; npix += 6) {
+                int64_t p0, p1;
+                int dim = heatmap_pixel_dim(&a, py, 70, npix);
+                if (dim < 0 || heatmap_col_range(&a, col, 70, npix, &p0, &p1))
+                    continue;
+                bad += fabs(heatmap_cell_value(&a, col, py, 70, npix) -
+                            table_brute(&big, p0, p1, dim)) > 1e-12;
+                seen++;
+            }
+    CHECK(seen > 100);
+    CHECK(bad == 0);
+    free(big.v);
+}
+
+/* The colour scale is +-max|v| of the table, and the legend says so. */
+static void test_table_scale(void)
+{
+    struct app a;
+    table_make();
+    app_table(&a, &tab, 0);
+    CHECK_NEAR(heatmap_scale(&a), 5.0, 0);
+    CHECK(frame_has(&a, 80, 24, "-5.000 "));
+    CHECK(frame_has(&a, 80, 24, " +5.000 value in mem-table.csv"));
+    char *t = frame_text(&a, 80, 24);
+    CHECK(t && !strstr(t, "sin/cos") && !strstr(t, " +1 ") &&
+          !strstr(t, "-1 "));
+    free(t);
+
+    /* a positive-only table: the scale still centres 0 */
+    static double pos_v[3 * 2] = { 0.5, 1.0, 2.0, 4.25, 3.0, 1.5 };
+    struct pe_table pos_tab = { 3, 2, pos_v };
+    app_table(&a, &pos_tab, 0);
+    CHECK_NEAR(heatmap_scale(&a), 4.25, 0);
+    CHECK(frame_has(&a, 80, 24, "-4.250 "));
+    CHECK(frame_has(&a, 80, 24, " +4.250 value in mem-table.csv"));
+    /* all zeros: a scale of 1, no division by 0 */
+    static double zero_v[4] = { 0, 0, 0, 0 };
+    struct pe_table zero_tab = { 2, 2, zero_v };
+    app_table(&a, &zero_tab, 0);
+    CHECK_NEAR(heatmap_scale(&a), 1.0, 0);
+    CHECK(frame_has(&a, 80, 24, " +1.000 "));
+    /* sinusoids keep their fixed [-1, 1] */
+    app_with(&a, 64, 10000, 128, 0);
+    CHECK_NEAR(heatmap_scale(&a), 1.0, 0);
+
+    /* each pixel has the colour of its mean over the scale */
+    static const int S[][2] = { { 80, 24 }, { 40, 12 }, { 160, 48 } };
+    for (size_t i = 0; i < sizeof S / sizeof S[0]; i++) {
+        canvas c;
+        int mx, my, cols, rows, bad = 0, seen = 0;
+        app_table(&a, &tab, 37);
+        CHECK(canvas_init(&c, S[i][0], S[i][1]) == 0);
+        frame_draw(&a, &c);
+        heatmap_map_rect(&a, S[i][0], S[i][1] - 1, &mx, &my, &cols, &rows);
+        for (int col = 0; col < cols; col++)
+            for (int py = 0; py < 2 * rows; py++) {
+                double v = heatmap_cell_value(&a, col, py, cols, 2 * rows);
+                const cell *k = canvas_at(&c, mx + col, my + py / 2);
+                if (isnan(v) || k->kind != CELL_HALF)
+                    continue;
+                rgb got = py % 2 ? k->bg : k->fg;
+                bad += got != cmap_diverging(a.palette, v / 5.0);
+                seen++;
+            }
+        CHECK(seen > 0);
+        CHECK(bad == 0);
+        canvas_free(&c);
+    }
+}
+
+/* The inspector reads the table: no formula, no band, no wavelength. */
+static void test_table_inspector(void)
+{
+    struct app a;
+    char want[96];
+    table_make();
+    app_table(&a, &tab, 37);
+    a.heat.dim = 5;
+    CHECK(frame_has(&a, 80, 24, "table[37, 5] = -1.300"));
+    snprintf(want, sizeof want, "table[37, 5] = %.3f", tab_v[37 * 6 + 5]);
+    CHECK_STR(want, "table[37, 5] = -1.300");
+    a.heat.dim = 0;
+    snprintf(want, sizeof want, "table[37, 0] = %.3f", tab_v[37 * 6]);
+    CHECK(frame_has(&a, 80, 24, want));
+    char *t = frame_text(&a, 160, 48);
+    CHECK(t && !strstr(t, "PE(") && !strstr(t, "sin(") &&
+          !strstr(t, "band i=") && !strstr(t, "omega") &&
+          !strstr(t, "wavelength") && !strstr(t, "\xce\xbb") &&
+          !strstr(t, "column pos"));      /* 1 position a column here */
+    CHECK(t && strstr(t, "\nd0 ") && strstr(t, "\nd5 "));  /* bare labels */
+    free(t);
+
+    /* 40 columns wide: 2 positions a column, and the column's mean */
+    a.heat.dim = 5;
+    snprintf(want, sizeof want, "column pos 36-37: mean %.3f",
+             table_brute(&tab, 36, 38, 5));
+    CHECK_STR(want, "column pos 36-37: mean -1.350");
+    CHECK(frame_has(&a, 40, 12, "table[37, 5] = -1.300"));
+    CHECK(frame_has(&a, 40, 12, want));
+    a.heat.dim = 2;
+    snprintf(want, sizeof want, "column pos 36-37: mean %.3f",
+             table_brute(&tab, 36, 38, 2));
+    CHECK(frame_has(&a, 40, 12, want));     /* 1.650: 4 significant digits */
+    CHECK(frame_has(&a, 40, 12, "table[37, 2] = 1.700"));
+}
+
+/* Where the values come from, and back to sinusoids when the parameters
+ * leave the table's shape. */
+static void test_table_hint(void)
+{
+    struct app a;
+    char row[1024];
+    canvas c;
+    table_make();
+    app_table(&a, &tab, 37);
+    CHECK(canvas_init(&c, 160, 48) == 0);
+    frame_draw(&a, &c);
+    row_text(&c, 47, row, sizeof row);
+    CHECK(strstr(row, "table 40x6 from mem-table.csv, 1 pos = 3 cols") !=
+          NULL);
+    canvas_free(&c);
+    /* 80 wide: the column count stays; the legend names the file */
+    CHECK(canvas_init(&c, 80, 24) == 0);
+    frame_draw(&a, &c);
+    row_text(&c, 23, row, sizeof row);
+    CHECK(strstr(row, "1 col = 1 pos") != NULL);
+    CHECK(frame_has(&a, 80, 24, "value in mem-table.csv"));
+    canvas_free(&c);
+    /* a file name is text from outside: no control code reaches a cell */
+    a.pe_file_name = "dir/ev\033]0;pwned\007\r\bil.csv";
+    for (int w = 80; w <= 200; w += 120) {
+        char *t = frame_text(&a, w, 24);
+        CHECK(t && strstr(t, "il.csv") && !strchr(t, '\033') &&
+              !strchr(t, '\a') && !strchr(t, '\r') && !strchr(t, '\b'));
+        free(t);
+    }
+    /* no file name known: the table is still named as such */
+    a.pe_file_name = NULL;
+    CHECK(frame_has(&a, 160, 48, "table 40x6 from --pe-file"));
+    CHECK(frame_has(&a, 80, 24, " +5.000 table value"));
+
+    /* D: d_model 12, not the table's 6: sinusoids, and the hint says why */
+    app_table(&a, &tab, 37);
+    CHECK(app_key(&a, 'D') != ACT_NONE && a.p.d == 12);
+    CHECK(frame_has(&a, 160, 48, "table 40x6 not shown: needs d_model=6, "
+                    "n<=40"));
+    CHECK(frame_has(&a, 160, 48, "PE(37, 0) = sin("));
+    CHECK(frame_has(&a, 160, 48, " +1 sin/cos value"));
+    CHECK_NEAR(heatmap_scale(&a), 1.0, 0);
+    check_cells(&a, 66, 34);                 /* brute-force sinusoid means */
+    CHECK(app_key(&a, 'd') != ACT_NONE && a.p.d == 6);
+    CHECK(frame_has(&a, 160, 48, "table[37, 0] = 3.700"));
+    /* N: more positions than the table has rows */
+    CHECK(app_key(&a, 'N') != ACT_NONE && a.p.n == 80);
+    CHECK(frame_has(&a, 160, 48, "not shown: needs d_model=6, n<=40"));
+    CHECK(app_key(&a, 'n') != ACT_NONE && a.p.n == 40);
+    check_table_cells(&a, 66, 34);
+    /* n below the table's rows: its first n rows */
+    CHECK(app_key(&a, 'n') != ACT_NONE && a.p.n == 20);
+    CHECK(frame_has(&a, 160, 48, "table 40x6 from mem-table.csv"));
+    check_table_cells(&a, 13, 12);
+}
+
+/* A sweep step over a table redraws the marks, never the map. */
+static void test_table_sweep(void)
+{
+    struct app a;
+    canvas c1, c2;
+    table_make();
+    app_table(&a, &tab, 10);
+    CHECK(canvas_init(&c1, 40, 12) == 0 && canvas_init(&c2, 40, 12) == 0);
+    frame_draw(&a, &c1);
+    a.p.pos += 2;                       /* the next column: 2 per column */
+    frame_draw(&a, &c2);
+    int moved = 0, other = 0;
+    for (int y = 0; y < 12; y++)
+        for (int x = 0; x < 40; x++) {
+            const cell *p = canvas_at(&c1, x, y), *q = canvas_at(&c2, x, y);
+            if (memcmp(p, q, sizeof *p) == 0)
+                continue;
+            if (y <= 1 || y == 11)      /* inspector and status line */
+                moved++;
+            else
+                other++;
+        }
+    CHECK(moved > 0);
+    CHECK(other > 0 && other <= 6);     /* column mark and cursor cell */
+    canvas_free(&c1);
+    canvas_free(&c2);
+    /* ASCII: still 7-bit only */
+    app_table(&a, &tab, 10);
+    a.ascii = 1;
+    CHECK(canvas_init(&c1, 120, 40) == 0);
+    frame_draw(&a, &c1);
+    int bad = 0;
+    for (int y = 0; y < c1.h; y++)
+        for (int x = 0; x < c1.w; x++) {
+            cell r = canvas_resolve(canvas_at(&c1, x, y), 1, COLOR_256);
+            bad += r.ch >= 0x80 || r.ch < 0x20;
+        }
+    CHECK(bad == 0);
+    CHECK(frame_has(&a, 120, 40, "(top even, bottom odd)"));
+    canvas_free(&c1);
+}
+
 int main(void)
 {
     test_inspector();
@@ -490,5 +846,11 @@ int main(void)
     test_sweep_changes_little();
     test_ascii();
     test_large();
+    test_table_cells();
+    test_table_large();
+    test_table_scale();
+    test_table_inspector();
+    test_table_hint();
+    test_table_sweep();
     TEST_END("test_heatmap");
 }
