@@ -806,3 +806,20 @@ cell canvas_resolve(const cell *c, int ascii, enum color_mode mode)
     }
     return o;
 }
+
+void canvas_row_utf8(const canvas *c, int y, char *buf, size_t len)
+{
+    size_t n = 0;
+    for (int x = 0; x < c->w; x++) {
+        const cell *k = canvas_at(c, x, y);
+        char u[8];
+        if (k->kind == CELL_WIDE_TAIL)
+            continue;
+        int l = utf8_encode(k->ch, u);
+        if (n + (size_t)l + 1 >= len)
+            break;
+        memcpy(buf + n, u, (size_t)l);
+        n += (size_t)l;
+    }
+    buf[n] = 0;
+}

@@ -150,6 +150,10 @@ cell canvas_resolve(const cell *c, int ascii, enum color_mode mode);
 /* The density ramp, 10 glyphs from empty to full. */
 extern const char CANVAS_RAMP[11];
 
+/* Row y of the window as UTF-8, glyphs as stored (before any fallback),
+ * the right halves of wide glyphs skipped; at most len-1 bytes. */
+void canvas_row_utf8(const canvas *c, int y, char *buf, size_t len);
+
 /* Encode one code point as UTF-8 into buf (>= 5 bytes); returns length. */
 int utf8_encode(uint32_t cp, char *buf);
 

@@ -30,30 +30,12 @@ static int dot_set(const canvas *c, int px, int py)
     return (k->ch - 0x2800u) & BIT[py % 4][px % 2] ? 1 : 0;
 }
 
-/* Row y of c as UTF-8 (wide tails skipped). */
-static void row_text(const canvas *c, int y, char *buf, size_t len)
-{
-    size_t n = 0;
-    for (int x = 0; x < c->w; x++) {
-        const cell *k = canvas_at(c, x, y);
-        char u[8];
-        if (k->kind == CELL_WIDE_TAIL)
-            continue;
-        int m = utf8_encode(k->ch, u);
-        if (n + (size_t)m + 1 >= len)
-            break;
-        memcpy(buf + n, u, (size_t)m);
-        n += (size_t)m;
-    }
-    buf[n] = 0;
-}
-
 /* Whether any row of c contains s. */
 static int canvas_has(const canvas *c, const char *s)
 {
     char row[4096];
     for (int y = 0; y < c->h; y++) {
-        row_text(c, y, row, sizeof row);
+        canvas_row_utf8(c, y, row, sizeof row);
         if (strstr(row, s))
             return 1;
     }
@@ -65,7 +47,7 @@ static int row_starting(const canvas *c, const char *label, char *buf,
                         size_t len)
 {
     for (int y = 0; y < c->h; y++) {
-        row_text(c, y, buf, len);
+        canvas_row_utf8(c, y, buf, len);
         if (strncmp(buf, label, strlen(label)) == 0)
             return y;
     }

@@ -211,23 +211,6 @@ static void test_means(void)
 
 /* ---- the view ----------------------------------------------------------- */
 
-static void row_text(const canvas *c, int y, char *buf, size_t len)
-{
-    size_t n = 0;
-    for (int x = 0; x < c->w; x++) {
-        const cell *k = canvas_at(c, x, y);
-        char u[8];
-        if (k->kind == CELL_WIDE_TAIL)
-            continue;
-        int l = utf8_encode(k->ch, u);
-        if (n + (size_t)l + 1 >= len)
-            break;
-        memcpy(buf + n, u, (size_t)l);
-        n += (size_t)l;
-    }
-    buf[n] = 0;
-}
-
 /* The view drawn at w x h; header rows 0..2 into head (3 x 1024). */
 static void draw_view(const struct app *a, int w, int h, char head[3][1024])
 {
@@ -237,7 +220,7 @@ static void draw_view(const struct app *a, int w, int h, char head[3][1024])
         return;
     VIEW_COMPARE_DEF.draw(a, &c, hint, sizeof hint);
     for (int y = 0; y < 3 && y < h; y++)
-        row_text(&c, y, head[y], 1024);
+        canvas_row_utf8(&c, y, head[y], 1024);
     canvas_free(&c);
 }
 
@@ -461,7 +444,7 @@ static void test_sizes(void)
                 continue;
             VIEW_COMPARE_DEF.draw(&a, &c, hint, sizeof hint);
             char row[2048];
-            row_text(&c, 0, row, sizeof row);
+            canvas_row_utf8(&c, 0, row, sizeof row);
             drawn &= strchr(row, 'A') != NULL;    /* pane A named */
             canvas_free(&c);
         }

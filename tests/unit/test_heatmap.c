@@ -24,24 +24,6 @@
 
 /* ---- helpers ----------------------------------------------------------- */
 
-/* Row y of the canvas as UTF-8 (cells as written). */
-static void row_text(const canvas *c, int y, char *buf, size_t len)
-{
-    size_t n = 0;
-    for (int x = 0; x < c->w; x++) {
-        const cell *k = canvas_at(c, x, y);
-        char u[8];
-        if (k->kind == CELL_WIDE_TAIL)
-            continue;
-        int l = utf8_encode(k->ch, u);
-        if (n + (size_t)l + 1 >= len)
-            break;
-        memcpy(buf + n, u, (size_t)l);
-        n += (size_t)l;
-    }
-    buf[n] = 0;
-}
-
 /* The whole frame of a at w x h as text, rows joined by '\n'. */
 static char *frame_text(const struct app *a, int w, int h)
 {
@@ -52,7 +34,7 @@ static char *frame_text(const struct app *a, int w, int h)
     size_t len = (size_t)h * ((size_t)w * 4 + 1) + 1, n = 0;
     char *out = malloc(len), *row = malloc((size_t)w * 4 + 1);
     for (int y = 0; y < h && out && row; y++) {
-        row_text(&c, y, row, (size_t)w * 4 + 1);
+        canvas_row_utf8(&c, y, row, (size_t)w * 4 + 1);
         n += (size_t)snprintf(out + n, len - n, "%s\n", row);
     }
     free(row);
@@ -351,7 +333,7 @@ static void test_status_line(void)
     app_with(&a, 64, 10000, 128, 0);
     CHECK(canvas_init(&c, 80, 24) == 0);
     frame_draw(&a, &c);
-    row_text(&c, 23, row, sizeof row);
+    canvas_row_utf8(&c, 23, row, sizeof row);
     CHECK(strstr(row, "PE heatmap") != NULL);
     CHECK(strstr(row, "d_model=64 base=10000 n=128 pos=0") != NULL);
     CHECK(strstr(row, "1 col = 2 pos") != NULL);
@@ -359,7 +341,7 @@ static void test_status_line(void)
     /* an error message shows; parts that no longer fit go whole */
     app_msg(&a, 1, "base 1: must be a finite number > 1");
     frame_draw(&a, &c);
-    row_text(&c, 23, row, sizeof row);
+    canvas_row_utf8(&c, 23, row, sizeof row);
     CHECK(strstr(row, "base 1: must be a finite number > 1") != NULL);
     CHECK(strstr(row, "d_model=64") != NULL);
     CHECK(strstr(row, "1 col = 2") == NULL || strstr(row, "2 pos") != NULL);
@@ -367,7 +349,7 @@ static void test_status_line(void)
     /* narrow: never a word cut in half */
     CHECK(canvas_init(&c, 30, 10) == 0);
     frame_draw(&a, &c);
-    row_text(&c, 9, row, sizeof row);
+    canvas_row_utf8(&c, 9, row, sizeof row);
     CHECK(strstr(row, "d_model=64 base=10000") != NULL);
     CHECK(strstr(row, "pos=0") == NULL || strstr(row, "n=128 pos=0") != NULL);
     canvas_free(&c);
@@ -743,14 +725,14 @@ static void test_table_hint(void)
     app_table(&a, &tab, 37);
     CHECK(canvas_init(&c, 160, 48) == 0);
     frame_draw(&a, &c);
-    row_text(&c, 47, row, sizeof row);
+    canvas_row_utf8(&c, 47, row, sizeof row);
     CHECK(strstr(row, "table 40x6 from mem-table.csv, 1 pos = 3 cols") !=
           NULL);
     canvas_free(&c);
     /* 80 wide: the column count stays; the legend names the file */
     CHECK(canvas_init(&c, 80, 24) == 0);
     frame_draw(&a, &c);
-    row_text(&c, 23, row, sizeof row);
+    canvas_row_utf8(&c, 23, row, sizeof row);
     CHECK(strstr(row, "1 col = 1 pos") != NULL);
     CHECK(frame_has(&a, 80, 24, "value in mem-table.csv"));
     canvas_free(&c);

@@ -67,24 +67,6 @@ static int error_is(const char *err, const char *path, int line,
     return ok;
 }
 
-/* Row y of the canvas as UTF-8 (wide tails skipped). */
-static void row_text(const canvas *c, int y, char *out, size_t len)
-{
-    size_t o = 0;
-    for (int x = 0; x < c->w; x++) {
-        const cell *k = canvas_at(c, x, y);
-        char b[8];
-        if (k->kind == CELL_WIDE_TAIL)
-            continue;
-        int n = utf8_encode(k->ch, b);
-        if (o + (size_t)n + 1 >= len)
-            break;
-        memcpy(out + o, b, (size_t)n);
-        o += (size_t)n;
-    }
-    out[o] = 0;
-}
-
 static int cells_equal(const cell *a, const cell *b)
 {
     return a->ch == b->ch && a->fg == b->fg && a->bg == b->bg &&
@@ -207,9 +189,9 @@ static void check_step(struct app *a, int w, int h, const char *tourname)
     char count[32];
     snprintf(count, sizeof count, "%d/%d", a->tour_step + 1,
              a->tour->nsteps);
-    row_text(&full, view_h, row, sizeof row);
+    canvas_row_utf8(&full, view_h, row, sizeof row);
     int rule = strstr(row, count) && strstr(row, s->title);
-    row_text(&full, h - 1, row, sizeof row);
+    canvas_row_utf8(&full, h - 1, row, sizeof row);
     snprintf(count, sizeof count, "tour %d/%d", a->tour_step + 1,
              a->tour->nsteps);
     int status = strstr(row, count) != NULL;
