@@ -43,7 +43,7 @@ BENCH_BINS := $(BENCH_SRCS:tests/bench/%.c=$(BUILD)/bench/%)
 
 SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
-.PHONY: all run test unit bench asan install uninstall clean help golden
+.PHONY: all run test unit bench asan fuzz fuzz-run install uninstall clean help golden
 all: $(BIN)
 
 $(BIN): $(MAIN_OBJ) $(LIB_OBJS)
@@ -77,6 +77,22 @@ test: $(BIN) $(TEST_BINS)
 asan:
 	$(MAKE) --no-print-directory BUILD=build/asan BIN=build/asan/peviz \
 	    OPT="-O1 -g $(SAN_FLAGS)" LDFLAGS="$(SAN_FLAGS)" test
+
+## fuzz: libFuzzer harnesses (clang) for the command line, the prompt and the
+##       file parsers, FUZZ_SECONDS each (default 60)
+FUZZ_SECONDS ?= 60
+FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
+FUZZ_BINS := $(FUZZ_SRCS:tests/fuzz/%.c=$(BUILD)/%)
+fuzz:
+	$(MAKE) --no-print-directory CC=clang BUILD=build/fuzz \
+	    OPT="-O1 -g -fsanitize=fuzzer-no-link $(SAN_FLAGS)" fuzz-run
+
+fuzz-run: $(FUZZ_BINS)
+	@FUZZ_SECONDS=$(FUZZ_SECONDS) BUILD=$(BUILD) bash tests/fuzz/run.sh $(FUZZ_BINS)
+
+$(BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(LIB_OBJS)
+	@echo "  FUZZ  $@"
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -fsanitize=fuzzer $(LDFLAGS) -o $@ $< $(LIB_OBJS) $(LDLIBS)
 
 ## bench: print timings, bytes per frame and memory (never fails on speed)
 bench: $(BIN) $(BENCH_BINS)

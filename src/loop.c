@@ -161,7 +161,27 @@ struct clockw {
     int animating;      /* was animating after the last wake */
     double last;        /* time of the last tick (s, monotonic) */
     double next;        /* when the next frame is due */
+    double shown;       /* when a frame was last sent to the terminal */
+    int pending;        /* a frame was skipped: the screen is behind */
+    int lag;            /* animation frames in a row the terminal lagged */
+    double lag_s;       /* ... and the time they were held up, in s */
+    double hold;        /* low bandwidth: no animation frame before this */
+    int stalled;        /* busy frames in a row that did no work */
 };
+
+/* --low-bandwidth: at most this many frames per second, and animation
+ * frames paced so that they send at most this many bytes per second
+ * (a frame of B bytes holds the next one back B / LOWBW_RATE seconds,
+ * at most LOWBW_HOLD). */
+#define LOWBW_FPS 5
+#define LOWBW_RATE 1500.0
+#define LOWBW_HOLD 2.0
+/* Animation frames in a row that found the terminal behind, or the time
+ * they were held up, before low-bandwidth mode switches itself on: one
+ * slow write is a hiccup, a run of them (or a write blocked for a whole
+ * second) is a link slower than the animation. */
+#define LAG_FRAMES 5
+#define LAG_SECONDS 1.0
 
 static double now_s(void)
 {
@@ -179,7 +199,16 @@ static double frame_period(const struct app *a)
         fps = 1;
     if (fps > 120)
         fps = 120;
+    if (a->low_bandwidth && fps > LOWBW_FPS)
+        fps = LOWBW_FPS;
     return 1.0 / fps;
+}
+
+static int view_busy(const struct app *a)
+{
+    const struct view *v = VIEWS[a->view];
+
+    return v->busy && v->busy(a);
 }
 
 /* poll() timeout: until the next frame, or forever when idle. */
@@ -187,16 +216,20 @@ static int wait_ms(const struct app *a, struct clockw *k)
 {
     double t = now_s(), ms;
 
+    if (view_busy(a))              /* work left: keys, then the next slice, */
+        return k->stalled < 3 ? 0  /* unless the view is not drawn (a */
+               : (int)ceil(frame_period(a) * 1000.0);  /* help card...) */
     if (!app_animating(a)) {
         k->animating = 0;
-        return -1;
+        /* a skipped frame still owes the screen an update */
+        return k->pending ? (int)ceil(frame_period(a) * 1000.0) : -1;
     }
     if (!k->animating) {           /* just started: count from now */
         k->animating = 1;
         k->last = t;
         k->next = t + frame_period(a);
     }
-    ms = ceil((k->next - t) * 1000.0);
+    ms = ceil(((k->next > k->hold ? k->next : k->hold) - t) * 1000.0);
     return ms < 0 ? 0 : (int)ms;
 }
 
@@ -206,7 +239,7 @@ static int tick(struct app *a, struct clockw *k)
     double t = now_s();
     int moved;
 
-    if (!k->animating || !app_animating(a) || t < k->next)
+    if (!k->animating || !app_animating(a) || t < k->next || t < k->hold)
         return 0;
     moved = app_tick(a, t - k->last);
     k->last = t;
@@ -214,6 +247,13 @@ static int tick(struct app *a, struct clockw *k)
     if (k->next < t)               /* fell behind: skip, do not catch up */
         k->next = t + frame_period(a);
     return moved;
+}
+
+/* Whether the screen needs a frame no key asked for: a skipped frame,
+ * or unfinished work the view does in slices. */
+static int owed(const struct app *a, const struct clockw *k)
+{
+    return k->pending || view_busy(a);
 }
 
 /* Make the canvas match the terminal. */
@@ -228,13 +268,62 @@ static int canvas_fit(canvas *cv)
     return canvas_init(cv, w, h);
 }
 
-static void redraw(struct app *a, canvas *cv)
+/*
+ * Lag: an animation frame skipped because the terminal had not taken the
+ * last one yet, or one whose output took longer than a frame period to
+ * write (the write blocked: the link is slower than the animation).  A
+ * run of LAG_FRAMES turns low-bandwidth mode on, once, and says so.
+ */
+static void lag_count(struct app *a, struct clockw *k, int lagged,
+                      double held)
 {
+    k->lag = lagged ? k->lag + 1 : 0;
+    k->lag_s = lagged ? k->lag_s + held : 0;
+    if ((k->lag < LAG_FRAMES && k->lag_s < LAG_SECONDS) ||
+        a->low_bandwidth || !a->playing)
+        return;
+    a->low_bandwidth = 1;
+    app_msg(a, 0, "the terminal cannot keep up: low-bandwidth mode on "
+            "(%d frames/s, small updates)", LOWBW_FPS);
+}
+
+/*
+ * Compute the frame and show it.  A frame a key asked for is shown at
+ * once.  Otherwise (the sweep moved, or a slice of unfinished work was
+ * done) it is skipped while the terminal is still behind, and slices are
+ * shown at most at the frame rate: the work goes on in between.
+ */
+static void redraw(struct app *a, canvas *cv, struct clockw *k, int keyed)
+{
+    double t0 = now_s(), t1;
+    long long bytes;
+    int busy;
+
     a->screen_w = cv->w;        /* views size their key steps by it */
     a->screen_h = cv->h;
     canvas_clear(cv);
     frame_draw(a, cv);
+    busy = view_busy(a);
+    /* a slice takes milliseconds; a busy frame that took next to nothing
+     * did no work (too small a screen: the view is not drawn), and the
+     * loop must not spin on it */
+    k->stalled = busy && now_s() - t0 < 1e-3 ? k->stalled + 1 : 0;
+    if (!keyed && busy && t0 < k->shown + frame_period(a))
+        return;                 /* a later frame shows this work */
+    if (!keyed && !term_ready()) {
+        k->pending = 1;
+        lag_count(a, k, 1, frame_period(a));
+        return;
+    }
+    t1 = now_s();
+    bytes = a->low_bandwidth && !keyed ? term_written() : -1;
     term_draw(cv, a->ascii, a->color);
+    k->shown = now_s();
+    k->pending = 0;
+    if (bytes >= 0 && (bytes = term_written() - bytes) >= 0)
+        k->hold = k->shown + fmin((double)bytes / LOWBW_RATE, LOWBW_HOLD);
+    if (!keyed && !busy)
+        lag_count(a, k, k->shown - t1 > frame_period(a), k->shown - t1);
 }
 
 /* ---- keys ----------------------------------------------------------- */
@@ -301,9 +390,10 @@ static int on_signals(int *dirty)
 
 static int run(struct app *a, canvas *cv)
 {
-    struct clockw k = { 0, 0, 0 };
-    int dirty = 1, rc, mouse = a->mouse;
+    struct clockw k;
+    int dirty = 1, keyed = 1, rc, mouse = a->mouse;
 
+    memset(&k, 0, sizeof k);
     for (;;) {
         struct pollfd p[2] = { { term_fd(), POLLIN, 0 },
                                { wake[0], POLLIN, 0 } };
@@ -312,9 +402,9 @@ static int run(struct app *a, canvas *cv)
             return 0;
         if (a->mouse != mouse)
             term_mouse(mouse = a->mouse);
-        if (dirty && canvas_fit(cv) == 0)  /* new size after a resize */
-            redraw(a, cv);
-        dirty = 0;
+        if ((dirty || owed(a, &k)) && canvas_fit(cv) == 0)
+            redraw(a, cv, &k, keyed);  /* canvas_fit: a new size */
+        dirty = keyed = 0;
         if (poll(p, 2, wait_ms(a, &k)) < 0 && errno != EINTR)
             return 1;
         wake_drain();
@@ -324,6 +414,7 @@ static int run(struct app *a, canvas *cv)
             return 1;                      /* the terminal hung up */
         if (drain_keys(a, &dirty) < 0)
             return 1;
+        keyed = dirty;             /* keys, resizes, signals: show at once */
         dirty |= tick(a, &k);
     }
 }

@@ -1369,9 +1369,56 @@ static int grid_start(struct score_grid *g, const struct score_ctx *s,
     return 0;
 }
 
+/*
+ * The whole raw grid at once when every dot term is the sinusoidal p.p or
+ * the RoPE q.k score: these depend on i - j only, so the block means
+ * come from pe_toeplitz_cells in (rows + cols) d/2 rotations instead of
+ * rows x cols x d products.  Returns 0 when done, -1 when this grid is
+ * not of that kind (or out of memory): the general path then runs.
+ */
+static int raw_toeplitz(struct score_grid *g, const struct score_ctx *s)
+{
+    size_t rc = (size_t)g->rows * (size_t)g->cols;
+    int ok = !g->brute;
+    for (int t = 0; t < s->nterms && ok; t++) {
+        const struct score_term *tm = &s->terms[t];
+        ok = tm->type != TERM_DOT || (tm->a == SK_PSIN && tm->b == SK_PSIN)
+             || (tm->a == SK_RQ && tm->b == SK_RK);
+    }
+    double *work = ok ? malloc(sizeof *work * (size_t)(2 * (g->rows + g->cols)
+                                                       + 2 * s->half)) : NULL;
+    if (!work)
+        return -1;
+    for (int t = 0; t < s->nterms; t++) {
+        const struct score_term *tm = &s->terms[t];
+        double *v = g->term + (size_t)t * rc;
+        if (tm->type != TERM_DOT)
+            continue;
+        int rope = tm->a == SK_RQ;
+        pe_toeplitz_cells(s->omega, rope ? s->ra : NULL, rope ? s->rb : NULL,
+                          s->half, s->n, g->k, g->rb0, g->rows, g->cb0,
+                          g->cols, v, work);
+        for (int r = 0; r < g->rows; r++)       /* phase_final wants sums */
+            for (int c = 0; c < g->cols; c++) {
+                int64_t i0, i1, j0, j1;
+                blk_range(g, g->rb0 + r, s->n, &i0, &i1);
+                blk_range(g, g->cb0 + c, s->n, &j0, &j1);
+                v[(size_t)r * g->cols + c] *= (double)(i1 - i0)
+                                              * (double)(j1 - j0);
+            }
+    }
+    free(work);
+    g->work_done = g->work_total;
+    phase_final(g, s);
+    return 0;
+}
+
 static int raw_step(struct score_grid *g, const struct score_ctx *s,
                     int64_t *budget)
 {
+    if (g->chunk == 0 && g->phase == PH_VEC && g->bi == 0 && g->pos < 0
+        && raw_toeplitz(g, s) == 0)
+        return 0;
     while (g->chunk < g->nchunk) {
         if (g->phase == PH_VEC) {
             if (phase_vec(g, s, budget))

@@ -165,7 +165,7 @@ struct grid_req {
 #define GRID_TABLE_MAX_N    (INT64_C(1) << 20)  /* softmax offset table */
 #define GRID_KEYS_CAP       (INT64_C(1) << 21)  /* n*d key entries, direct */
 #define GRID_DIRECT_CAP     (INT64_C(1) << 31)  /* rows*n*d, direct softmax */
-#define GRID_SLICE          (INT64_C(40000000)) /* work per slice (~20 ms) */
+#define GRID_SLICE          (INT64_C(8000000))  /* work per slice (~6 ms) */
 
 enum grid_status { GRID_BUSY = 0, GRID_DONE = 1, GRID_REFUSED = -1 };
 
@@ -176,7 +176,7 @@ void grid_free(struct score_grid *g);
 
 /*
  * Bring the grid up to date for s and r, doing at most budget units of
- * work (GRID_SLICE is about 20 ms).  Everything is cached: a call for the
+ * work (GRID_SLICE is about 6 ms).  Everything is cached: a call for the
  * same s and r costs nothing, panning keeps the softmax table, a
  * parameter change starts over.  Returns GRID_DONE, GRID_BUSY (call
  * again: *progress in [0, 1]) or GRID_REFUSED (why says what and how to

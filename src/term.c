@@ -265,6 +265,31 @@ int term_fd(void)
     return STDIN_FILENO;
 }
 
+int term_ready(void)
+{
+    struct pollfd p = { STDOUT_FILENO, POLLOUT, 0 };
+
+    if (!scr)
+        return 1;
+    return poll(&p, 1, 0) == 1 && (p.revents & POLLOUT);
+}
+
+/* Linux keeps the count in /proc/self/io ("wchar: N"). */
+long long term_written(void)
+{
+    FILE *f = fopen("/proc/self/io", "r");
+    char line[64];
+    long long v = -1;
+
+    if (!f)
+        return -1;
+    while (fgets(line, sizeof line, f))
+        if (sscanf(line, "wchar: %lld", &v) == 1)
+            break;
+    fclose(f);
+    return v;
+}
+
 void term_invalidate(void)
 {
     if (scr)
@@ -276,7 +301,11 @@ void term_mouse(int on)
     if (!scr || on == mouse_on)
         return;
     mouseinterval(0);
-    mousemask(on ? BUTTON1_PRESSED | BUTTON1_RELEASED : 0, NULL);
+    /* Every button, though only a left press means something (term_key
+     * filters): for a report outside the mask ncurses reads on for the
+     * next report, so a right or middle click blocked the program in
+     * read() until the next left click. */
+    mousemask(on ? ALL_MOUSE_EVENTS : 0, NULL);
     mouse_on = on;
 }
 
@@ -495,23 +524,57 @@ static int key_of_char(wint_t c)
     }
 }
 
+/*
+ * The rest of a UTF-8 character whose first byte was lead; PK_NONE if
+ * the bytes do not make one.  Decoded here, not by wget_wch: after a
+ * byte that cannot start or continue a character, wget_wch reads on
+ * through everything waiting (up to 145 bytes) and drops it all, so one
+ * stray byte (a Latin-1 terminal, line noise) swallowed the keys typed
+ * after it.  Here a broken sequence costs only its own bytes.
+ */
+static int utf8_key(int lead)
+{
+    int need = lead >= 0xF0 ? 3 : lead >= 0xE0 ? 2 : 1, i, b;
+    long cp = lead & (0x3F >> need);
+    static const long MIN[] = { 0, 0x80, 0x800, 0x10000 };
+
+    if (lead < 0xC2 || lead > 0xF4)
+        return PK_NONE;           /* a continuation byte, or never valid */
+    wtimeout(stdscr, 50);         /* a character's bytes come together */
+    for (i = 0; i < need; i++) {
+        b = wgetch(stdscr);
+        if (b == ERR)
+            break;
+        if (b < 0x80 || b > 0xBF) {
+            ungetch(b);           /* the next key: keep it */
+            break;
+        }
+        cp = cp << 6 | (b & 0x3F);
+    }
+    nodelay(stdscr, TRUE);
+    if (i < need || cp < MIN[need] || cp > 0x10FFFF ||
+        (cp >= 0xD800 && cp <= 0xDFFF))
+        return PK_NONE;           /* cut short, overlong or a surrogate */
+    return (int)cp;
+}
+
 int term_key(int *mx, int *my)
 {
-    wint_t c;
     int r, k;
 
     if (!scr)
         return -2;
     for (;;) {
         errno = 0;
-        r = wget_wch(stdscr, &c);
+        r = wgetch(stdscr);
         if (r == ERR) {
             if (errno == EIO || input_gone())
                 return -2;
             return PK_NONE;
         }
         empty_wakes = 0;
-        k = r == KEY_CODE_YES ? key_of_code(c, mx, my) : key_of_char(c);
+        k = r >= KEY_MIN ? key_of_code((wint_t)r, mx, my)
+          : r >= 0x80 ? utf8_key(r) : key_of_char((wint_t)r);
         if (k != PK_NONE)
             return k;         /* else skip it and read on */
     }

@@ -46,6 +46,21 @@ void term_draw(const canvas *c, int ascii, enum color_mode mode);
  * the cell clicked (may be NULL). */
 int term_key(int *mx, int *my);
 
+/*
+ * Whether the terminal has taken what was written so far: 1 when output
+ * can be written now without blocking (poll POLLOUT on standard output),
+ * 0 when the terminal (or the link behind it) is still behind.  The loop
+ * skips animation frames while it is 0.
+ */
+int term_ready(void);
+
+/*
+ * Bytes this process has written so far (all descriptors; the kernel's
+ * count), or -1 where the system does not say.  Read around term_draw it
+ * gives the bytes a frame cost: low-bandwidth mode paces frames by it.
+ */
+long long term_written(void);
+
 /* Forget what the screen shows: the next term_draw repaints everything. */
 void term_invalidate(void);
 

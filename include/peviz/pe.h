@@ -80,6 +80,41 @@ double pe_score_w(double delta, const double *omega, int half);
 double pe_score_block_mean(int64_t i0, int64_t i1, int64_t j0, int64_t j1,
                            const double *omega, int half);
 
+/* ---- visible-cell kernels (src/pe_cells.c) ---------------------------- */
+
+/*
+ * Means of sin(p w) and cos(p w) over `count` consecutive ranges of k
+ * positions: range j is [p0 + j k, min(p0 + (j+1) k, n)) (an empty range
+ * gives 0).  The same numbers as pe_range_mean per range, for the price
+ * of two sin/cos pairs per 64 ranges: the centres step by k, so each
+ * range's phase is the previous one turned by k w (a rotation,
+ * re-anchored exactly every 64 ranges; error about 1e-14 per value).
+ * Either output may be NULL.
+ */
+void pe_range_means_step(double w, int64_t p0, int64_t k, int count,
+                         int64_t n, double *mean_sin, double *mean_cos);
+
+/*
+ * Exact block means of a Toeplitz score
+ *   S(i, j) = sum_b A_b cos((i - j) w_b) + B_b sin((i - j) w_b)
+ * (A = NULL means all 1, B = NULL all 0: the sinusoidal PE(i).PE(j); A, B
+ * the RoPE coefficients of pe_rope_coeffs give the RoPE score) over a
+ * grid of blocks of k positions: row r is the block rb0 + r, i.e. the
+ * positions [(rb0 + r) k, min((rb0 + r + 1) k, n)), and column c the block
+ * cb0 + c.  out[r * cols + c] gets the mean over the block pair, NAN when
+ * either block is empty (beyond n).
+ *
+ * The mean of S over I x J is
+ *   sum_b D_|I|(w_b) D_|J|(w_b) (A_b cos(dc w_b) + B_b sin(dc w_b)),
+ * dc the distance of the blocks' centres.  Full blocks make it a function
+ * of rb - cb alone, so the grid costs (rows + cols) d/2 rotations (plus
+ * a line for a short last block), not rows x cols x d/2 trigonometry.
+ * work: caller-owned scratch of at least 2 (rows + cols) + 2 half doubles.
+ */
+void pe_toeplitz_cells(const double *omega, const double *A, const double *B,
+                       int half, int64_t n, int64_t k, int64_t rb0, int rows,
+                       int64_t cb0, int cols, double *out, double *work);
+
 /* ---- relative positions: M_k ----------------------------------------- */
 
 /*

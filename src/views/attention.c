@@ -755,6 +755,34 @@ static double toeplitz_mean(const struct score_ctx *s, int64_t d0, int64_t d1,
     return s->tau * sum;
 }
 
+/*
+ * The same means for the sinusoidal and RoPE schemes, band by band: the
+ * ranges of distances lie side by side, so pe_range_means_step gives
+ * each band's means for a rotation per point instead of a sin and a cos.
+ * Returns 0 for other schemes (or out of memory).
+ */
+static int profile_stepped(const struct score_ctx *s, int64_t nd, int64_t kb,
+                           int np, double *v)
+{
+    int rope = s->o.scheme == SCHEME_ROPE;
+    if (!rope && s->o.scheme != SCHEME_SINUSOIDAL)
+        return 0;
+    double *ms = malloc(2 * (size_t)np * sizeof *ms), *mc = ms + np;
+    if (!ms)
+        return 0;
+    for (int t = 0; t < np; t++)
+        v[t] = 0;
+    for (int k = 0; k < s->half; k++) {
+        pe_range_means_step(s->omega[k], 0, kb, np, nd, rope ? ms : NULL, mc);
+        for (int t = 0; t < np; t++)
+            v[t] += rope ? s->ra[k] * mc[t] + s->rb[k] * ms[t] : mc[t];
+    }
+    for (int t = 0; t < np; t++)
+        v[t] *= s->tau;
+    free(ms);
+    return 1;
+}
+
 static void profile_distance(const struct score_ctx *s, int64_t nd, int dots,
                              int64_t *kb, int *np)
 {
@@ -776,10 +804,11 @@ static void profile_distance(const struct score_ctx *s, int64_t nd, int dots,
     *pc = (struct profile_cache){ 1, s->d, (int)s->o.scheme, s->o.temperature,
                                   s->heads, s->head, s->o.q_random, s->base,
                                   nd, *kb, *np, { 0 } };
-    for (int t = 0; t < *np; t++) {
-        int64_t d0 = t * *kb, d1 = d0 + *kb < nd ? d0 + *kb : nd;
-        pc->v[t] = toeplitz_mean(s, d0, d1, d1 - d0 == *kb ? dk : NULL);
-    }
+    if (!profile_stepped(s, nd, *kb, *np, pc->v))
+        for (int t = 0; t < *np; t++) {
+            int64_t d0 = t * *kb, d1 = d0 + *kb < nd ? d0 + *kb : nd;
+            pc->v[t] = toeplitz_mean(s, d0, d1, d1 - d0 == *kb ? dk : NULL);
+        }
     free(dk);
 }
 

@@ -609,10 +609,17 @@ static void tile_draw(struct ctx *x, int px, int y, const struct clocks_band *b,
     fmt_sig4(b->lambda, buf, sizeof buf);
     canvas_text(x->c, px, ty + 3, vw, buf, b->slow ? x->warn : x->text,
                 RGB_DEFAULT, 0);
-    canvas_printf(x->c, px, ty + 4, vw, x->text, RGB_DEFAULT, 0, "% .4f",
-                  shown(b->s));
-    canvas_printf(x->c, px, ty + 5, vw, x->text, RGB_DEFAULT, 0, "% .4f",
-                  shown(b->c));
+    if (a->low_bandwidth && a->playing) {
+        /* low-bandwidth sweep: only the hands move; the numbers of every
+         * tile would change each frame, so they wait for a pause */
+        canvas_text(x->c, px, ty + 4, vw, " ...", x->dim, RGB_DEFAULT, 0);
+        canvas_text(x->c, px, ty + 5, vw, " ...", x->dim, RGB_DEFAULT, 0);
+    } else {
+        canvas_printf(x->c, px, ty + 4, vw, x->text, RGB_DEFAULT, 0, "% .4f",
+                      shown(b->s));
+        canvas_printf(x->c, px, ty + 5, vw, x->text, RGB_DEFAULT, 0, "% .4f",
+                      shown(b->c));
+    }
     if (b->slow)
         canvas_printf(x->c, px, ty + 6, vw, x->warn, RGB_DEFAULT, 0, "0 %s>n",
                       x->sy->lam);

@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# run.sh - make bench: frame compute, keypress latency, bytes, CPU, memory
+# and the binary export against the write floor.  Prints a table; nothing
+# here fails the build: a figure over its target is marked MISSED and the
+# script still exits 0.  BENCH_QUICK=1 takes fewer samples.
+set -u
+PEVIZ=${PEVIZ:-./peviz}
+BUILD=${BUILD:-build}
+RUNS=${BENCH_RUNS:-7}
+OUT="$BUILD/bench/results.txt"
+
+now_ns() { date +%s%N; }
+
+# BENCH_ONLY="frame pty export" picks sections (default: all)
+want() { [ -z "${BENCH_ONLY:-}" ] || [[ " $BENCH_ONLY " == *" $1 "* ]]; }
+
+# median of the numbers on stdin
+median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+
+# Time "$@" with stdout to the destination: "file" (a file in /tmp) or
+# "pipe" (a pipe into cat, which reads it all).  Prints milliseconds.
+time_to() {
+    local dest=$1 t0 t1
+    shift
+    t0=$(now_ns)
+    if [ "$dest" = file ]; then
+        "$@" > "$TMPF"
+    else
+        "$@" | cat > /dev/null
+    fi
+    t1=$(now_ns)
+    echo $(( (t1 - t0) / 1000 ))e-3
+}
+
+export_bench() {
+    local rows=16384 d=4096 fmt size dest bytes i e w re rw verdict
+    echo
+    echo "Binary PE export, -d $d -n $rows, against the write floor (the same"
+    echo "number of bytes written from a filled buffer to the same destination),"
+    echo "ms, median of $RUNS runs, export and floor alternating in one run"
+    printf '  %-4s %-5s %11s %10s %10s %7s  %s\n' fmt dest bytes export floor ratio "target <= 2"
+    for fmt in f32 f64; do
+        size=4; [ $fmt = f64 ] && size=8
+        bytes=$((rows * d * size))
+        for dest in file pipe; do
+            : > "$TMPF.e"; : > "$TMPF.w"
+            # one unmeasured run of each first: page cache and pipe warm
+            time_to $dest "$PEVIZ" --export pe -d $d -n $rows --format $fmt > /dev/null
+            time_to $dest "$BUILD/bench/write_floor" $bytes > /dev/null
+            for ((i = 0; i < RUNS; i++)); do
+                time_to $dest "$PEVIZ" --export pe -d $d -n $rows --format $fmt >> "$TMPF.e"
+                [ $dest = file ] && [ "$(stat -c %s "$TMPF")" != "$bytes" ] &&
+                    echo "  (export wrote $(stat -c %s "$TMPF") bytes, expected $bytes)"
+                time_to $dest "$BUILD/bench/write_floor" $bytes >> "$TMPF.w"
+            done
+            e=$(median < "$TMPF.e"); w=$(median < "$TMPF.w")
+            re=$(awk -v e="$e" -v w="$w" 'BEGIN { printf "%.2f", e / w }')
+            verdict=$(awk -v r="$re" 'BEGIN { print (r <= 2) ? "ok" : "MISSED" }')
+            [ $dest = pipe ] && verdict="(for information)"
+            printf '  %-4s %-5s %11d %10.1f %10.1f %7s  %s\n' $fmt $dest $bytes "$e" "$w" "$re" "$verdict"
+        done
+    done
+    rm -f "$TMPF" "$TMPF.e" "$TMPF.w"
+    echo "  (file: a file in /tmp, truncated before each run and removed at the end;"
+    echo "   the target is read on it.  pipe: into cat on the other core, whose"
+    echo "   scheduling makes these figures vary a lot from run to run; there the"
+    echo "   one-thread export pays its compute and the copy into the pipe one after"
+    echo "   the other, while the floor pays only the copy.)"
+}
+
+main() {
+    echo "peviz make bench, $(date '+%Y-%m-%d %H:%M %Z')"
+    echo "machine: $(nproc) cores,$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2), $(. /etc/os-release && echo "$PRETTY_NAME"), $(${CC:-cc} --version | head -n 1)"
+    echo "binary: $PEVIZ (one thread; the default build, no -march=native unless NATIVE=1)"
+    echo
+    if want frame; then
+        "$BUILD/bench/bench_frame" 9 || echo "  (bench_frame stopped with status $?)"
+        echo
+    fi
+    if want pty; then
+        BUILD="$BUILD" python3 tests/bench/pty.py "$PEVIZ" ${BENCH_QUICK:+quick} ||
+            echo "  (pty.py stopped with status $?)"
+    fi
+    if want export; then
+        TMPF=$(mktemp /tmp/peviz-bench.XXXXXX)
+        export_bench
+    fi
+}
+
+mkdir -p "$BUILD/bench"
+main 2>&1 | tee "$OUT"
+echo
+echo "(saved in $OUT)"
+exit 0

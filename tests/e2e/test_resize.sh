@@ -1,0 +1,140 @@
+#!/usr/bin/env bash
+# Sizes: every view drawn by --snapshot at 1x1, 2x2, 10x3, 80x24 and
+# 300x100 (exactly H lines, none wider than W, no stray control
+# characters); then, live in tmux, a resize storm per view (hundreds of
+# random sizes from 1x1 to 300x100 in a few seconds) after which the
+# program still runs, shows exactly the frame --snapshot draws for the
+# final size, still does so at each of the five sizes, and quits clean.
+# RESIZE_SEED picks the sizes (default 1); RESIZES the storm length.
+. "$(dirname "$0")/lib.sh"
+e2e_init test_resize
+
+: "${RESIZE_SEED:=1}" "${RESIZES:=200}"
+VIEWS="heatmap clocks attention compare"
+SIZES="1x1 2x2 10x3 80x24 300x100"
+
+# ---- snapshots: every view at every size (no tmux needed) -----------------
+
+# The output as text: SGR colour escapes dropped (other escapes stay).
+plain() { sed 's/\x1b\[[0-9;]*m//g' "$1"; }
+
+# shape_ok FILE W H: H lines, none wider than W cells, no control chars.
+shape_ok() {
+    local f=$1 w=$2 h=$3
+    [ "$(plain "$f" | wc -l)" -eq "$h" ] &&
+        [ "$(plain "$f" | wc -L)" -le "$w" ] &&
+        ! plain "$f" | LC_ALL=C grep -q '[[:cntrl:]]'
+}
+
+snapshots() {
+    local v s w h mode out rc
+    for v in $VIEWS; do
+        for s in $SIZES; do
+            w=${s%x*} h=${s#*x}
+            for mode in text ascii 256; do
+                out="$TMPD/snap-$v-$s-$mode"
+                case $mode in
+                text) "$PEVIZ" --snapshot --view "$v" --size "$s" >"$out" ;;
+                ascii) "$PEVIZ" --snapshot --view "$v" --size "$s" --ascii >"$out" ;;
+                256) "$PEVIZ" --snapshot --view "$v" --size "$s" --color 256 >"$out" ;;
+                esac
+                rc=$?
+                check "snapshot $v $s $mode: exit 0, $h lines of at most $w cells" \
+                    eval '[ "$rc" -eq 0 ] && shape_ok "$out" "$w" "$h"'
+            done
+        done
+    done
+}
+
+# ---- live ------------------------------------------------------------------
+
+# The frame peviz --snapshot draws for the view at W x H, as tmux shows
+# it: the glyphs of a 256-colour terminal, without the colours.
+snap_of() { "$PEVIZ" --snapshot --color 256 --format text --size "$1x$2" "${ARGS[@]}"; }
+
+# The pane is W x H and shows the snapshot's frame (trailing blanks
+# trimmed on both sides).  One column wide, the last row is left out:
+# its only cell is the bottom-right corner, which curses cannot write
+# without scrolling the screen (it writes that corner by inserting a
+# character before it, which needs a cell to its left).
+frame_is() {
+    local cut=p
+    [ "$(pane_fmt '#{pane_width}x#{pane_height}')" = "$1x$2" ] || return 1
+    [ "$1" -eq 1 ] && cut='$!p'
+    capture | sed -n 's/[[:space:]]*$//; '"$cut" >"$TMPD/live"
+    snap_of "$1" "$2" | sed -n "$cut" >"$TMPD/want" &&
+        cmp -s "$TMPD/live" "$TMPD/want"
+}
+
+# Up to 20 s under a slow (sanitized) build; returns as soon as it holds.
+poll_long() {
+    local i=0
+    until "$@"; do
+        i=$((i + 1))
+        [ "$i" -ge 200 ] && return 1
+        sleep 0.1
+    done
+}
+
+# frame_check NAME W H: the live frame equals the snapshot.
+frame_check() {
+    if poll_long frame_is "$2" "$3"; then
+        pass "$1"
+    else
+        fail "$1"
+        diff "$TMPD/want" "$TMPD/live" | head -n 20 | sed 's/^/     > /'
+    fi
+}
+
+# storm N: N random sizes (1..300 x 1..100), 10 per tmux call so they
+# come faster than a frame; the first two are the extremes.
+storm() {
+    local n=$1 i cmd=()
+    W=1 H=1
+    for ((i = 0; i < n; i++)); do
+        if [ "$i" -eq 0 ]; then W=1 H=1
+        elif [ "$i" -eq 1 ]; then W=300 H=100
+        else W=$((RANDOM % 300 + 1)) H=$((RANDOM % 100 + 1)); fi
+        [ ${#cmd[@]} -gt 0 ] && cmd+=(';')
+        cmd+=(resize-window -t t -x "$W" -y "$H")
+        if [ $((i % 10)) -eq 9 ] || [ "$i" -eq $((n - 1)) ]; then
+            t "${cmd[@]}"
+            cmd=()
+        fi
+    done
+}
+
+storm_view() {
+    local v=$1 pid s
+    ARGS=(--view "$v")
+    start_peviz 80 24 --color 256 "${ARGS[@]}"
+    frame_check "$v: starts with the frame of 80x24" 80 24
+    pid=$(child_pid)
+    storm "$RESIZES"
+    check "$v: still running after $RESIZES resizes" \
+        [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null
+    frame_check "$v: after the storm, the frame of the last size ${W}x$H" "$W" "$H"
+    for s in $SIZES; do
+        t resize-window -t t -x "${s%x*}" -y "${s#*x}"
+        frame_check "$v: live at $s, the frame of $s" "${s%x*}" "${s#*x}"
+    done
+    STORMED=$((STORMED + RESIZES))
+    keys q
+    if wait_for 'EXIT=' && [ "$(exit_line)" = "EXIT=0 TTY=restored" ]; then
+        pass "$v: q after the storm: EXIT=0 TTY=restored"
+    else
+        fail "$v: q after the storm: got '$(exit_line)'"
+    fi
+    check "$v: alternate screen left, cursor shown" screen_restored
+}
+
+snapshots
+e2e_need_tmux
+RANDOM=$RESIZE_SEED
+STORMED=0
+for v in $VIEWS; do
+    storm_view "$v"
+done
+echo "resizes survived: $STORMED (seed $RESIZE_SEED)"
+stop
+e2e_done

@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# Memory: valgrind memcheck on --snapshot runs of every view (several
+# schemes, modes and sizes), on the exports, a loaded --pe-file (CSV and
+# .npy), a tour, --help and refused command lines.  Any memcheck error or
+# a definite/indirect leak fails.  Sizes and parameters stay small so it
+# runs in seconds.  Skipped when valgrind is not installed or $PEVIZ is a
+# sanitizer build (the two cannot run together).
+set -u
+cd "$(dirname "$0")/.."
+: "${PEVIZ:=./peviz}"
+NAME=valgrind
+pass=0 fail=0
+
+done_line() { echo "$NAME: $pass passed, $fail failed"; [ "$fail" -eq 0 ]; }
+
+if ! command -v valgrind >/dev/null 2>&1; then
+    echo "SKIP $NAME: valgrind is not installed"
+    done_line
+    exit $?
+fi
+if grep -qa -e __asan_init -e __ubsan_handle "$PEVIZ"; then
+    echo "SKIP $NAME: $PEVIZ is a sanitizer build"
+    done_line
+    exit $?
+fi
+
+TMPD=$(mktemp -d /tmp/peviz-vg.XXXXXX)
+trap 'rm -rf "$TMPD"' EXIT
+
+# vg STATUS ARGS...: peviz ARGS under memcheck must exit STATUS with no
+# error.  Runs go in the background, as many at once as there are CPUs;
+# finish() collects the verdicts in order.
+JOBS=$(nproc 2>/dev/null || echo 2)
+N=0
+vg() {
+    local want=$1 id=$N
+    shift
+    N=$((N + 1))
+    while [ "$(jobs -rp | wc -l)" -ge "$JOBS" ]; do wait -n; done
+    (
+        valgrind -q --error-exitcode=99 --leak-check=full \
+            --errors-for-leak-kinds=definite,indirect \
+            --log-file="$TMPD/vg.$id" "$PEVIZ" "$@" >/dev/null 2>&1
+        rc=$?
+        if [ "$rc" -eq "$want" ] && [ ! -s "$TMPD/vg.$id" ]; then
+            echo "ok   peviz $*" >"$TMPD/res.$id"
+        else
+            { echo "FAIL peviz $* (exit $rc, wanted $want)"
+              head -n 40 "$TMPD/vg.$id" | sed 's/^/     | /'; } >"$TMPD/res.$id"
+        fi
+    ) &
+}
+
+finish() {
+    local i
+    wait
+    for ((i = 0; i < N; i++)); do
+        cat "$TMPD/res.$i"
+        if grep -q '^ok' "$TMPD/res.$i"; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
+    done
+    done_line
+}
+
+for v in heatmap clocks attention compare; do
+    vg 0 --snapshot --view "$v"
+    vg 0 --snapshot --view "$v" --size 1x1
+    vg 0 --snapshot --view "$v" --size 10x3 --ascii --color 256
+done
+vg 0 --snapshot --view compare --size 60x20 --format svg -d 16 -n 32
+vg 0 --snapshot --view heatmap -d 512 -n 4096 -b 5e5 --pos 1000 --size 100x30
+vg 0 --snapshot --view clocks -d 512 -n 4096 -b 5e5 --pos 1000 --color truecolor
+for s in rope alibi learned nope; do
+    vg 0 --snapshot --view attention --scheme "$s" --softmax --causal --size 60x20
+done
+vg 0 --snapshot --view attention --temperature -n 1024 --size 60x20
+for m in spectrum profile diff; do
+    vg 0 --snapshot --view compare --base-c 1e6 --pane-mode "$m" --size 100x30
+done
+vg 0 --snapshot --palette mono --color none --size 60x20
+vg 0 --export pe -d 8 -n 8
+vg 0 --export scores --scheme rope -d 8 -n 16
+vg 0 --export softmax --causal -d 8 -n 16 --format f32
+
+printf '0,1,0,1\n0.84,0.54,0.01,1\n0.9,-0.4,0.02,1\n' >"$TMPD/t.csv"
+vg 0 --snapshot --view attention --scheme learned --pe-file "$TMPD/t.csv" --size 60x20
+vg 0 --snapshot --view heatmap --pe-file "$TMPD/t.csv" --size 60x20
+if command -v python3 >/dev/null 2>&1; then
+    python3 - "$TMPD/t.npy" <<'PY'
+import struct, sys
+hdr = "{'descr': '<f8', 'fortran_order': False, 'shape': (3, 4), }"
+hdr += ' ' * (64 - (10 + len(hdr) + 1) % 64) + '\n'
+body = struct.pack('<12d', *[0, 1, 0, 1, .84, .54, .01, 1, .9, -.4, .02, 1])
+open(sys.argv[1], 'wb').write(b'\x93NUMPY\x01\x00' + struct.pack('<H', len(hdr)) + hdr.encode() + body)
+PY
+    vg 0 --snapshot --view attention --scheme learned --pe-file "$TMPD/t.npy" --size 60x20
+fi
+printf 'not,a,table\n' >"$TMPD/bad.csv"
+vg 2 --snapshot --pe-file "$TMPD/bad.csv"
+vg 2 --snapshot --pe-file "$TMPD/missing.csv"
+for f in assets/tours/*.tour; do
+    [ -f "$f" ] && vg 0 --snapshot --tour="$f" --size 80x24
+done
+printf 'title  Broken\nset    d 7\n' >"$TMPD/bad.tour"
+vg 2 --snapshot --tour="$TMPD/bad.tour"
+vg 0 --help
+vg 2 -d 7 --base nan --size 0x0
+vg 2 --no-such-option
+finish
