@@ -57,17 +57,32 @@ static const struct opt OPTS[] = {
 };
 #define NOPTS (sizeof OPTS / sizeof OPTS[0])
 
-static int fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int fail(const char *fmt, ...)
+/* Replace C0/C1 controls and DEL: a file name or argument must not
+ * reach the user's terminal as an escape sequence, even on stderr. */
+static void strip_controls(char *s)
 {
+    unsigned char *u = (unsigned char *)s;
+    for (; *u; u++) {
+        if (*u < 0x20 || *u == 0x7f)
+            *u = '?';
+        else if (u[0] == 0xc2 && u[1] >= 0x80 && u[1] <= 0x9f)
+            u[0] = u[1] = '?';
+    }
+}
+
+int cli_error(const char *fmt, ...)
+{
+    char buf[1024];
     va_list ap;
-    fputs("peviz: ", stderr);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
+    strip_controls(buf);
+    fprintf(stderr, "peviz: %s\n", buf);
     return 2;
 }
+
+#define fail cli_error
 
 /* The option as the user typed it, for messages: "-d" or "--d-model". */
 static const char *opt_label(int val, char *buf, size_t len)

@@ -38,6 +38,13 @@ int cli_parse(struct cli *c, int argc, char **argv);
  * 0, or 2 after the same one-line message. */
 int cli_set_pos(struct cli *c);
 
+/*
+ * Print "peviz: MESSAGE" on stderr, one line, with control characters
+ * replaced so that user text cannot smuggle escapes.  Returns 2, the
+ * exit status of every refusal.
+ */
+int cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
 /* Print --help (options from the table, keys from KEYS_GLOBAL). */
 void cli_usage(FILE *f);
 

@@ -18,7 +18,7 @@ static int write_failed(FILE *out)
 {
     if (fflush(out) == 0 && !ferror(out))
         return 0;
-    fprintf(stderr, "peviz: --export: write error\n");
+    cli_error("--export: write error");
     return 2;
 }
 
@@ -35,7 +35,7 @@ static int export_pe_binary(const params *p, int f64, FILE *out)
     size_t cells = (size_t)BLOCK_ROWS * (size_t)p->d;
     void *buf = malloc(cells * (f64 ? sizeof(double) : sizeof(float)));
     if (!buf) {
-        fprintf(stderr, "peviz: --export: out of memory\n");
+        cli_error("--export: out of memory");
         return 2;
     }
     for (int64_t r = 0; r < p->n; r += BLOCK_ROWS) {
@@ -56,7 +56,7 @@ static int export_pe_csv(const params *p, FILE *out)
 {
     double *row = malloc((size_t)p->d * sizeof *row);
     if (!row) {
-        fprintf(stderr, "peviz: --export: out of memory\n");
+        cli_error("--export: out of memory");
         return 2;
     }
     for (int64_t i = 0; i < p->n && !ferror(out); i++) {
@@ -87,7 +87,7 @@ static int export_scores(const struct cli *c, int fmt, FILE *out)
     if (!s || !row) {
         scores_free(s);
         free(row);
-        fprintf(stderr, "peviz: --export: out of memory\n");
+        cli_error("--export: out of memory");
         return 2;
     }
     int softmax = c->what == EXPORT_SOFTMAX || c->app.att.softmax;

@@ -33,7 +33,7 @@ static int run_snapshot(struct cli *c)
     enum color_mode mode = snapshot_color(c, f);
     canvas cv;
     if (canvas_init(&cv, c->width, c->height)) {
-        fprintf(stderr, "peviz: --snapshot: out of memory\n");
+        cli_error("--snapshot: out of memory");
         return 2;
     }
     c->app.color = mode;
@@ -43,7 +43,7 @@ static int run_snapshot(struct cli *c)
     int r = snapshot_write(stdout, &cv, f, c->app.ascii, mode);
     canvas_free(&cv);
     if (r || fflush(stdout)) {
-        fprintf(stderr, "peviz: --snapshot: write error\n");
+        cli_error("--snapshot: write error");
         return 2;
     }
     return 0;
@@ -60,7 +60,7 @@ static int load_table(struct cli *c, struct pe_table *t)
 {
     char err[512];
     if (peload_file(c->pe_file, t, err, sizeof err)) {
-        fprintf(stderr, "peviz: %s\n", err);
+        cli_error("%s", err);
         return 2;
     }
     c->app.pe_table = t;
@@ -104,7 +104,7 @@ int main(int argc, char **argv)
     if (c.tour && (c.mode == MODE_INTERACTIVE || c.mode == MODE_SNAPSHOT)) {
         char err[512];
         if (tour_start(&c.app, c.tour, err, sizeof err)) {
-            fprintf(stderr, "peviz: %s\n", err);
+            cli_error("%s", err);
             peload_free(&table);
             return 2;
         }

@@ -72,6 +72,12 @@ grep -q "d_model 7: must be an even number in 2..65536" "$tmp/err" && ok || bad 
 "$PEVIZ" -b nan --export pe 2>"$tmp/err" >/dev/null
 grep -q "'nan'" "$tmp/err" && grep -q '> 1' "$tmp/err" && ok || bad "base message: $(cat "$tmp/err")"
 
+# User text in a message never carries control characters to the terminal.
+"$PEVIZ" --pe-file "$tmp/$(printf '\033]0;pwned\007').csv" --snapshot 2>"$tmp/err" >/dev/null
+! grep -q "$(printf '\033')" "$tmp/err" && grep -q 'pwned' "$tmp/err" && ok || bad "escape in a file name reached stderr"
+"$PEVIZ" -d "$(printf '8\033[2J')" --export pe 2>"$tmp/err" >/dev/null
+! grep -q "$(printf '\033')" "$tmp/err" && ok || bad "escape in a value reached stderr"
+
 # 1e4 is a valid base and gives the same export as 10000.
 a=$("$PEVIZ" --export pe -d 6 -n 5 -b 1e4); b=$("$PEVIZ" --export pe -d 6 -n 5 -b 10000)
 [ -n "$a" ] && [ "$a" = "$b" ] && ok || bad "-b 1e4 differs from -b 10000"
