@@ -244,8 +244,18 @@ void fmt_base(double base, char *buf, size_t len)
     }
 }
 
+int fmt_digits(int64_t v)
+{
+    int n = 1;
+    for (; v >= 10; v /= 10)
+        n++;
+    return n;
+}
+
 void fmt_num(double v, int sig, char *buf, size_t len)
 {
+    if (v == 0)
+        v = 0;          /* never print "-0" */
     snprintf(buf, len, "%.*g", sig, v);
     tidy_exponent(buf);
 }

@@ -68,6 +68,9 @@ void fmt_base(double base, char *buf, size_t len);
  * "e+" noise: "0.3871", "1.2e-5", "6.2832e4". */
 void fmt_num(double v, int sig, char *buf, size_t len);
 
+/* Decimal digits of a non-negative whole number (1 for 0..9). */
+int fmt_digits(int64_t v);
+
 /* The parameters as "d_model=64 base=10000 n=128 pos=0". */
 void params_format(const params *p, char *buf, size_t len);
 

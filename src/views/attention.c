@@ -67,20 +67,8 @@ static int64_t clamp64(int64_t v, int64_t lo, int64_t hi)
     return v < lo ? lo : v > hi ? hi : v;
 }
 
-static int digits(int64_t v)
-{
-    int n = 1;
-    while (v >= 10) {
-        v /= 10;
-        n++;
-    }
-    return n;
-}
-
 static void num(double v, char *buf, size_t len)
 {
-    if (v == 0)
-        v = 0;
     fmt_num(v, 4, buf, len);
 }
 
@@ -175,7 +163,7 @@ static void layout_compute(struct att_layout *L, const struct app *a, int w,
                            int h, int split)
 {
     memset(L, 0, sizeof *L);
-    L->lw = digits(a->p.n - 1) + 1;
+    L->lw = fmt_digits(a->p.n - 1) + 1;
     L->mx = L->lw;
     L->my = 2;
     L->split = split;

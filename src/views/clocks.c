@@ -115,14 +115,6 @@ static double shown(double v)
     return fabs(v) < 5e-5 ? 0.0 : v;
 }
 
-static int digits(long long v)
-{
-    int n = 1;
-    for (; v >= 10; v /= 10)
-        n++;
-    return n;
-}
-
 /*
  * v with 4 significant digits in at most 8 cells: "0.3162", "6283" in
  * 0.001 .. 9999, else "7.499e-4", "1.490e4": never cut short, so the
@@ -150,7 +142,7 @@ static void fmt_sig4(double v, char *buf, size_t len)
 /* Cells a band column needs: values, and "dims 2i,2i+1" of the last band. */
 static int value_width(int half)
 {
-    int dims = digits(2LL * (half - 1)) + 1 + digits(2LL * half - 1);
+    int dims = fmt_digits(2LL * (half - 1)) + 1 + fmt_digits(2LL * half - 1);
     return dims > VALUE_W ? dims : VALUE_W;
 }
 
@@ -419,7 +411,7 @@ static void rl_set(struct rline *r, rgb fg, int attr)
 static int turns_width(const params *p, double omega)
 {
     double most = floor((double)(p->n - 1) * omega / (2 * CLOCKS_PI));
-    return most < 1e17 ? digits((long long)most) : 18;
+    return most < 1e17 ? fmt_digits((long long)most) : 18;
 }
 
 static int readout_band(struct ctx *x, const struct clocks_band *b,

@@ -136,16 +136,6 @@ static void resolve_all(const struct app *a, struct rpane *rp, int np,
     }
 }
 
-static int digits(long long v)
-{
-    int n = 1;
-    while (v >= 10) {
-        v /= 10;
-        n++;
-    }
-    return n;
-}
-
 static void num(double v, char *buf, size_t len)
 {
     fmt_num(v, 4, buf, len);
@@ -1325,7 +1315,7 @@ static int mode_labw(const struct app *a, int dmax)
     switch (a->cmp.mode) {
     case PANE_SPECTRUM: return 5;
     case PANE_PROFILE:  return 0;     /* plot_lines labels its own axis */
-    default:            return digits(dmax - 1) + 2;
+    default:            return fmt_digits(dmax - 1) + 2;
     }
 }
 

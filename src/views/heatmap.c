@@ -76,16 +76,6 @@ static int64_t floor_div(int64_t a, int64_t b)
     return a >= 0 ? a / b : -((-a + b - 1) / b);
 }
 
-static int ndigits(int64_t v)
-{
-    int n = 1;
-    while (v >= 10) {
-        v /= 10;
-        n++;
-    }
-    return n;
-}
-
 /* v with about 4 significant digits, "15.60", "0.1050", "6.283e4". */
 static void fmt4(double v, char *buf, size_t len)
 {
@@ -495,13 +485,13 @@ static int layout_margin(struct heat_layout *L, const struct app *a, int w)
 {
     char lam[16];
     if (L->t) {
-        L->dimw = ndigits(a->p.d - 1);
+        L->dimw = fmt_digits(a->p.d - 1);
         L->lamw = 0;
         return w >= 1 + L->dimw + 2 + 16 ? 1 + L->dimw + 2 : 0;
     }
     fmt_lambda(pe_wavelength(a->p.d / 2 - 1, a->p.d, a->p.base), lam,
                sizeof lam);
-    L->dimw = ndigits(a->p.d - 1);
+    L->dimw = fmt_digits(a->p.d - 1);
     L->lamw = (int)strlen(lam) < 4 ? 4 : (int)strlen(lam);
     int margin = 1 + L->dimw + 4 + L->lamw + 2;     /* "d12  λ 6.28 ▶" */
     return w >= margin + 16 ? margin : 0;
@@ -710,18 +700,18 @@ static void draw_axis(const struct app *a, canvas *c,
     if (L->label_y < 0)
         return;
     int64_t end = g->x0 + g->vis - 1;
-    int lw = ndigits(end);
+    int lw = fmt_digits(end);
     int64_t step = nice_step((double)(lw + 2) * (double)g->k / g->m);
-    int endx = label_x(g, end, ndigits(end)), right = -2;
-    if (g->x0 % step && ndigits(g->x0) + 1 < endx) {
+    int endx = label_x(g, end, fmt_digits(end)), right = -2;
+    if (g->x0 % step && fmt_digits(g->x0) + 1 < endx) {
         draw_tick(a, c, L, g->x0, 0);   /* where a scrolled window starts */
-        right = ndigits(g->x0);
+        right = fmt_digits(g->x0);
     }
     for (int64_t p = ceil_div(g->x0, step) * step; p < end; p += step) {
-        int x = label_x(g, p, ndigits(p));
-        if (x > right + 1 && x + ndigits(p) + 1 < endx) {
+        int x = label_x(g, p, fmt_digits(p));
+        if (x > right + 1 && x + fmt_digits(p) + 1 < endx) {
             draw_tick(a, c, L, p, x);
-            right = x + ndigits(p);
+            right = x + fmt_digits(p);
         }
     }
     if (endx > right + 1 || end == g->x0)
