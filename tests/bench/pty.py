@@ -8,9 +8,9 @@ How it measures (printed with the table too):
   TERM=xterm-256color, LC_ALL=C.UTF-8, no NO_COLOR/COLORTERM.
 - Output is read as fast as it comes; each read is time-stamped.  A burst
   (one frame) ends when no byte arrives for 15 ms.
-- Latency: time from writing the key to the pty to the last byte of the
-  burst it caused.  Nothing is subtracted (the figure includes the pty,
-  this reader's reaction and the 0..15 ms granularity of its poll).
+- Latency: time from writing the key to the pty (taken just before the
+  write) to the last byte of the burst it caused.  Nothing is subtracted
+  (the figure includes the pty and this reader's reaction).
 - CPU: utime + stime of the child from /proc/PID/stat (clock ticks).
 - Peak RSS: ru_maxrss from wait4 of --snapshot runs (through the small
   helper peak_rss), and VmHWM from /proc/PID/status of the interactive
@@ -134,8 +134,12 @@ class Child:
         return last
 
     def send(self, keys):
+        # The time is taken before the write: the write wakes peviz, which
+        # may run on this very core before this process runs again, and a
+        # time taken after the write would then miss its whole frame.
+        t = time.monotonic()
         os.write(self.fd, keys)
-        return time.monotonic()
+        return t
 
     def ticks(self):
         with open('/proc/%d/stat' % self.pid) as f:

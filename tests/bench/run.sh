@@ -2,7 +2,8 @@
 # run.sh - make bench: frame compute, keypress latency, bytes, CPU, memory
 # and the binary export against the write floor.  Prints a table; nothing
 # here fails the build: a figure over its target is marked MISSED and the
-# script still exits 0.  BENCH_QUICK=1 takes fewer samples.
+# script still exits 0.  BENCH_QUICK=1 takes fewer samples; BENCH_ONLY="frame
+# pty export" and PTY_ONLY="latency bandwidth slow rss" pick sections.
 set -u
 PEVIZ=${PEVIZ:-./peviz}
 BUILD=${BUILD:-build}
