@@ -138,3 +138,15 @@ screen_restored() { [ "$(pane_fmt '#{alternate_on} #{cursor_flag}')" = "0 1" ]; 
 
 # After the program ends: wrap.sh's verdict line.
 exit_line() { capture | grep -o 'EXIT=[0-9]* TTY=[a-zA-Z]*' | tail -n 1; }
+
+# Size of a file in bytes (0 if missing): for logs of raw output.
+size_of() { stat -c %s "$1" 2>/dev/null || echo 0; }
+
+# Output has stopped: the log did not grow for half a second.
+quiet() {
+    local a b
+    a=$(size_of "$1")
+    sleep 0.5
+    b=$(size_of "$1")
+    [ "$a" = "$b" ]
+}

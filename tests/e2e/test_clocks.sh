@@ -6,7 +6,6 @@
 e2e_init test_clocks
 e2e_need_tmux
 
-size_of() { stat -c %s "$1" 2>/dev/null || echo 0; }
 
 # The position in the status line.
 status_pos() { capture | grep -o 'pos=[0-9]*' | tail -n 1 | cut -d= -f2; }
@@ -16,15 +15,6 @@ pos_moved() { local p; p=$(status_pos); [ -n "$p" ] && [ "$p" != "$1" ]; }
 
 # True when the status position is still $1 (for the paused check).
 pos_is() { [ "$(status_pos)" = "$1" ]; }
-
-# Output has stopped: the log did not grow for half a second.
-quiet() {
-    local a b
-    a=$(size_of "$1")
-    sleep 0.5
-    b=$(size_of "$1")
-    [ "$a" = "$b" ]
-}
 
 # One visible change and its redraw; true once the log has seen output.
 toggled() {

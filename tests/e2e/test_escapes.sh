@@ -10,7 +10,6 @@ e2e_init test_escapes
 e2e_need_tmux
 
 LOG="$TMPD/pane.log"
-size_of() { stat -c %s "$1" 2>/dev/null || echo 0; }
 
 # One key and its redraw; true once the log has seen output.
 toggled() {

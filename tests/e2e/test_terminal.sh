@@ -124,7 +124,6 @@ suspend_resume() {
 
 # ---- idle costs nothing ------------------------------------------------------
 
-size_of() { stat -c %s "$1" 2>/dev/null || echo 0; }
 cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat" 2>/dev/null; }
 # Times the process blocked and was woken: one poll() per wake-up.
 wakeups() { awk '/^voluntary_ctxt_switches/ { print $2 }' "/proc/$1/status" 2>/dev/null; }
@@ -136,15 +135,6 @@ toggled() {
     keys d
     wait_for 'd_model=64' || return 1
     [ "$(size_of "$1")" -gt 0 ]
-}
-
-# Output has stopped: the log did not grow for half a second.
-quiet() {
-    local a b
-    a=$(size_of "$1")
-    sleep 0.5
-    b=$(size_of "$1")
-    [ "$a" = "$b" ]
 }
 
 idle() {
