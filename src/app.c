@@ -296,8 +296,8 @@ static int global_command(struct app *a, const char *name, const char *arg)
             return -1;
         }
         app_params_changed(a);
-        params_format(&a->p, err, sizeof err);
-        app_msg(a, 0, "set: %s", err);
+        static const char *const SHOWN[] = { "d_model", "base", "seq_len", "pos" };
+        app_msg(a, 0, "%s set", SHOWN[PARAM_CMDS[i].id]);
         return 0;
     }
     if (strcmp(name, "view") == 0) {
