@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "colormap.h"
@@ -379,6 +380,47 @@ static void test_save(void)
     canvas_free(&c);
 }
 
+/* A writer killed mid-way (SIGKILL: no cleanup runs) never leaves a
+ * partial file under the final name: the name is absent, or complete. */
+static void test_save_killed(void)
+{
+    char dir[] = "/tmp/peviz-test-kill-XXXXXX", path[256], names[512];
+    CHECK(mkdtemp(dir) != NULL);
+    snprintf(path, sizeof path, "%s/frame.svg", dir);
+    pid_t pid = fork();
+    if (pid == 0) {
+        canvas c;                       /* ~40 MB of SVG: slow to write */
+        canvas_init(&c, 1000, 1000);
+        for (int y = 0; y < 1000; y++)
+            for (int x = 0; x < 1000; x++)
+                canvas_put(&c, x, y, 'x', RGB(x % 256, y % 256, 7),
+                           RGB(y % 256, x % 256, 9), 0);
+        _exit(snapshot_save(path, &c, SNAP_SVG, 0, COLOR_TRUE) ? 1 : 0);
+    }
+    CHECK(pid > 0);
+    /* wait (bounded) until the writer has started its temporary file */
+    for (int i = 0; i < 500 && dir_entries(dir, names, sizeof names) == 0; i++)
+        usleep(10000);
+    kill(pid, SIGKILL);
+    waitpid(pid, NULL, 0);
+    struct stat st;
+    if (stat(path, &st) == 0)
+        CHECK(xml_wellformed(path));
+    else
+        CHECK(errno == ENOENT);
+    /* clean up whatever the killed writer left */
+    DIR *d = opendir(dir);
+    for (struct dirent *e; d && (e = readdir(d));)
+        if (e->d_name[0] != '.' || (e->d_name[1] && e->d_name[1] != '.')) {
+            char f[512];
+            snprintf(f, sizeof f, "%s/%s", dir, e->d_name);
+            unlink(f);
+        }
+    if (d)
+        closedir(d);
+    rmdir(dir);
+}
+
 int main(void)
 {
     test_formats();
@@ -386,5 +428,6 @@ int main(void)
     test_ansi();
     test_svg();
     test_save();
+    test_save_killed();
     TEST_END("snapshot");
 }
