@@ -106,15 +106,19 @@ capture() { t capture-pane -p -t t; }
 keys() { t send-keys -t t "$@"; }
 pane_fmt() { t display-message -p -t t "$1"; }
 
-# Poll until COMMAND succeeds, at most 5 s.
-poll_until() {
-    local i=0
+# Poll until COMMAND succeeds, at most TRIES tenths of a second.
+poll_for() {
+    local tries=$1 i=0
+    shift
     until "$@"; do
         i=$((i + 1))
-        [ "$i" -ge 50 ] && return 1
+        [ "$i" -ge "$tries" ] && return 1
         sleep 0.1
     done
 }
+
+# Poll until COMMAND succeeds, at most 5 s.
+poll_until() { poll_for 50 "$@"; }
 
 screen_has() { capture | grep -qF -- "$1"; }
 screen_lacks() { ! screen_has "$1"; }
@@ -149,4 +153,24 @@ quiet() {
     sleep 0.5
     b=$(size_of "$1")
     [ "$a" = "$b" ]
+}
+
+# Resize the window through each WxH and check the pane follows.
+resize_through() {
+    local size
+    for size in "$@"; do
+        t resize-window -t t -x "${size%x*}" -y "${size#*x}"
+        check "resize to $size: pane is $size" \
+            poll_until [ "$(pane_fmt '#{pane_width}x#{pane_height}')" = "$size" ]
+    done
+}
+
+# Press q and check the wrapper saw exit 0 and a restored tty; $1 names it.
+quit_clean() {
+    keys q
+    if wait_for 'EXIT=' && [ "$(exit_line)" = "EXIT=0 TTY=restored" ]; then
+        pass "$1: EXIT=0 TTY=restored"
+    else
+        fail "$1: wanted 'EXIT=0 TTY=restored', got '$(exit_line)'"
+    fi
 }

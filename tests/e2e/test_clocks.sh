@@ -54,18 +54,9 @@ view_keys() {
     expect "+ zooms in to consecutive bands" 'consecutive bands around band 1'
     check "+ shows bands 0..7 in a row" \
         poll_until screen_has 'i       0        1        2        3'
-    for size in 10x4 1x1 30x6 160x48 80x24; do
-        t resize-window -t t -x "${size%x*}" -y "${size#*x}"
-        check "resize to $size" \
-            poll_until [ "$(pane_fmt '#{pane_width}x#{pane_height}')" = "$size" ]
-    done
+    resize_through 10x4 1x1 30x6 160x48 80x24
     expect "still drawing after the resizes" 'PE clocks'
-    keys q
-    if wait_for 'EXIT=' && [ "$(exit_line)" = "EXIT=0 TTY=restored" ]; then
-        pass "q leaves a restored terminal"
-    else
-        fail "q: wanted 'EXIT=0 TTY=restored', got '$(exit_line)'"
-    fi
+    quit_clean "q leaves a restored terminal"
 }
 
 sweep() {

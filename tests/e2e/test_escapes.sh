@@ -65,11 +65,6 @@ check "no C1 OSC (U+009D) reached the terminal" log_lacks '\302\235'
 check "no BEL reached the terminal" log_lacks '\007'
 check "the pane title is unchanged ('$title')" \
     [ "$(pane_fmt '#{pane_title}')" = "$title" ]
-keys q
-if wait_for 'EXIT=' && [ "$(exit_line)" = "EXIT=0 TTY=restored" ]; then
-    pass "q: EXIT=0 TTY=restored"
-else
-    fail "q: wanted 'EXIT=0 TTY=restored', got '$(exit_line)'"
-fi
+quit_clean "q"
 stop
 e2e_done

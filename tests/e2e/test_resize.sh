@@ -67,14 +67,7 @@ frame_is() {
 }
 
 # Up to 20 s under a slow (sanitized) build; returns as soon as it holds.
-poll_long() {
-    local i=0
-    until "$@"; do
-        i=$((i + 1))
-        [ "$i" -ge 200 ] && return 1
-        sleep 0.1
-    done
-}
+poll_long() { poll_for 200 "$@"; }
 
 # frame_check NAME W H: the live frame equals the snapshot.
 frame_check() {
@@ -119,12 +112,7 @@ storm_view() {
         frame_check "$v: live at $s, the frame of $s" "${s%x*}" "${s#*x}"
     done
     STORMED=$((STORMED + RESIZES))
-    keys q
-    if wait_for 'EXIT=' && [ "$(exit_line)" = "EXIT=0 TTY=restored" ]; then
-        pass "$v: q after the storm: EXIT=0 TTY=restored"
-    else
-        fail "$v: q after the storm: got '$(exit_line)'"
-    fi
+    quit_clean "$v: q after the storm"
     check "$v: alternate screen left, cursor shown" screen_restored
 }
 

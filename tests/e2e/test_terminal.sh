@@ -45,11 +45,7 @@ session() {
     keys C-s D
     expect "Ctrl-S does not freeze output" 'd_model=256'
     keys C-q
-    for size in 10x4 1x1 2x2 100x30; do
-        t resize-window -t t -x "${size%x*}" -y "${size#*x}"
-        check "resize to $size: pane is $size" \
-            poll_until [ "$(pane_fmt '#{pane_width}x#{pane_height}')" = "$size" ]
-    done
+    resize_through 10x4 1x1 2x2 100x30
     check "survives the resizes" [ -n "$(child_pid)" ]
     keys d
     expect "still answers keys after resizing" 'd_model=128'
