@@ -416,23 +416,30 @@ static void count_changes(const canvas *c1, const canvas *c2, int *moved,
         }
 }
 
+/* Moving pos by step (one column) at w x h changes the inspector and
+ * status rows, and in the map only the column mark and cursor cell. */
+static void check_sweep_step(struct app *a, int w, int h, int64_t step)
+{
+    canvas c1, c2;
+    int moved, other;
+    CHECK(canvas_init(&c1, w, h) == 0 && canvas_init(&c2, w, h) == 0);
+    frame_draw(a, &c1);
+    a->p.pos += step;
+    frame_draw(a, &c2);
+    count_changes(&c1, &c2, &moved, &other);
+    CHECK(moved > 0);
+    CHECK(other > 0 && other <= 6);
+    canvas_free(&c1);
+    canvas_free(&c2);
+}
+
 /* A sweep step redraws only what moves: the cursor marks, the inspector
  * and the status line, never the map (bytes on a classroom link). */
 static void test_sweep_changes_little(void)
 {
     struct app a;
-    canvas c1, c2;
     app_with(&a, 64, 10000, 4096, 1000);
-    CHECK(canvas_init(&c1, 80, 24) == 0 && canvas_init(&c2, 80, 24) == 0);
-    frame_draw(&a, &c1);
-    a.p.pos += 63;                      /* the next column: 63 per column */
-    frame_draw(&a, &c2);
-    int moved, other;
-    count_changes(&c1, &c2, &moved, &other);
-    CHECK(moved > 0);
-    CHECK(other > 0 && other <= 6);     /* column mark and cursor cell */
-    canvas_free(&c1);
-    canvas_free(&c2);
+    check_sweep_step(&a, 80, 24, 63);   /* the next column: 63 per column */
 }
 
 /* With --ascii every cell comes out as 7-bit ASCII. */
@@ -784,19 +791,10 @@ static void test_table_hint(void)
 static void test_table_sweep(void)
 {
     struct app a;
-    canvas c1, c2;
+    canvas c1;
     table_make();
     app_table(&a, &tab, 10);
-    CHECK(canvas_init(&c1, 40, 12) == 0 && canvas_init(&c2, 40, 12) == 0);
-    frame_draw(&a, &c1);
-    a.p.pos += 2;                       /* the next column: 2 per column */
-    frame_draw(&a, &c2);
-    int moved, other;
-    count_changes(&c1, &c2, &moved, &other);
-    CHECK(moved > 0);
-    CHECK(other > 0 && other <= 6);     /* column mark and cursor cell */
-    canvas_free(&c1);
-    canvas_free(&c2);
+    check_sweep_step(&a, 40, 12, 2);    /* the next column: 2 per column */
     /* ASCII: still 7-bit only */
     app_table(&a, &tab, 10);
     a.ascii = 1;
