@@ -32,19 +32,44 @@ else
 Q := @
 endif
 
-SRCS      := $(wildcard src/*.c src/views/*.c)
-LIB_SRCS  := $(filter-out src/main.c,$(SRCS))
-LIB_OBJS  := $(LIB_SRCS:%.c=$(BUILD)/%.o)
+# libpeviz: the math (src/lib, include/peviz), built against libc and libm
+# alone; it may include nothing from src/ and no curses.
+CORE_SRCS := $(wildcard src/lib/*.c)
+CORE_OBJS := $(CORE_SRCS:%.c=$(BUILD)/%.o)
+LIBPEVIZ  := $(BUILD)/libpeviz.a
+APP_SRCS  := $(filter-out src/main.c,$(wildcard src/*.c src/views/*.c))
+APP_OBJS  := $(APP_SRCS:%.c=$(BUILD)/%.o)
+LIB_OBJS  := $(APP_OBJS) $(LIBPEVIZ)
 MAIN_OBJ  := $(BUILD)/src/main.o
 TEST_SRCS := $(wildcard tests/unit/test_*.c)
 TEST_BINS := $(TEST_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
+CORE_TEST_SRCS := $(wildcard tests/lib/test_*.c)
+TEST_BINS += $(CORE_TEST_SRCS:tests/lib/%.c=$(BUILD)/tests/%)
 BENCH_SRCS := $(wildcard tests/bench/*.c)
 BENCH_BINS := $(BENCH_SRCS:tests/bench/%.c=$(BUILD)/bench/%)
 
 SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
-.PHONY: all run test unit bench asan fuzz fuzz-run install uninstall clean help golden
+.PHONY: all run test unit bench asan fuzz fuzz-run install uninstall clean help golden libpeviz
 all: $(BIN)
+
+## libpeviz: build build/libpeviz.a (the math alone: needs only libc and libm)
+libpeviz: $(LIBPEVIZ)
+
+$(LIBPEVIZ): $(CORE_OBJS)
+	@echo "  AR    $@"
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
+
+$(BUILD)/src/lib/%.o: src/lib/%.c
+	@mkdir -p $(dir $@)
+	@echo "  CC    $<"
+	$(Q)$(CC) -Iinclude $(CFLAGS) -c -o $@ $<
+
+# The library's own tests see only include/ and link only the archive.
+$(BUILD)/tests/%: tests/lib/%.c $(LIBPEVIZ)
+	@mkdir -p $(dir $@)
+	@echo "  TEST  $@"
+	$(Q)$(CC) -Iinclude -Itests/unit $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIBPEVIZ) -lm
 
 $(BIN): $(MAIN_OBJ) $(LIB_OBJS)
 	@echo "  LD    $@"
