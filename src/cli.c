@@ -10,12 +10,13 @@
 #include <string.h>
 
 #include "cli.h"
+#include "follow.h"
 
 enum {
     O_POS = 256, O_VIEW, O_SCHEME, O_COLOR, O_ASCII, O_FPS, O_MOUSE,
     O_LOWBW, O_PALETTE, O_BASE_B, O_BASE_C, O_TOUR, O_LANG, O_EXPORT,
     O_FORMAT, O_SOFTMAX, O_CAUSAL, O_TEMPERATURE, O_SNAPSHOT, O_SIZE,
-    O_PE_FILE, O_PANE_MODE
+    O_PE_FILE, O_PANE_MODE, O_SERVE, O_FOLLOW, O_SERVE_MODE
 };
 
 struct opt {
@@ -50,6 +51,9 @@ static const struct opt OPTS[] = {
     { "causal", 0, O_CAUSAL, NULL, "export/attention: causal mask" },
     { "temperature", 0, O_TEMPERATURE, NULL, "export/attention: divide scores by sqrt(d_model)" },
     { "pe-file", 1, O_PE_FILE, "FILE", "a learned table (.csv or .npy) to show" },
+    { "serve", 1, O_SERVE, "PATH", "teach: publish the state on a Unix socket at PATH" },
+    { "serve-mode", 1, O_SERVE_MODE, "MODE", "--serve socket permissions, octal (default 0600)" },
+    { "follow", 1, O_FOLLOW, "PATH", "follow the teacher at PATH on this terminal" },
     { "snapshot", 0, O_SNAPSHOT, NULL, "print one frame without a terminal and exit" },
     { "size", 1, O_SIZE, "WxH", "snapshot size in cells (default 80x24)" },
     { "help", 0, 'h', NULL, "this help" },
@@ -171,6 +175,20 @@ static int parse_fps(struct cli *c, const char *arg)
     return 0;
 }
 
+/* An octal mode the owner can use: 0600..0777 with u+rw. */
+static int parse_mode(struct cli *c, const char *arg)
+{
+    char *end;
+    unsigned long m = strtoul(arg, &end, 8);
+    if (!*arg || *end || strspn(arg, "01234567") != strlen(arg) ||
+        m > 0777 || (m & 0600) != 0600)
+        return fail("--serve-mode: '%s': want an octal mode with owner read "
+                    "and write, e.g. 0600 or 0660", arg);
+    c->serve_mode = (unsigned)m;
+    c->serve_mode_set = 1;
+    return 0;
+}
+
 static int parse_pane_base(struct cli *c, int pane, int val, const char *arg)
 {
     params tmp = c->app.p;
@@ -242,6 +260,9 @@ static int parse_one(struct cli *c, int val, const char *arg)
     case O_SNAPSHOT: c->mode = MODE_SNAPSHOT; return 0;
     case O_SIZE: return parse_size(c, arg);
     case O_PE_FILE: c->pe_file = arg; return 0;
+    case O_SERVE: c->serve = arg; return 0;
+    case O_FOLLOW: c->follow = arg; return 0;
+    case O_SERVE_MODE: return parse_mode(c, arg);
     case 'h': c->mode = MODE_HELP; return 0;
     case 'V': c->mode = MODE_VERSION; return 0;
     default: return parse_choice(c, val, arg);
@@ -264,9 +285,28 @@ static void build_longopts(struct option *lo, char *shorts)
     shorts[k] = 0;
 }
 
+/* --serve, --follow and --serve-mode go together only one way. */
+static int check_follow(const struct cli *c)
+{
+    if (c->serve && c->follow)
+        return fail("--serve and --follow: a program teaches or follows, "
+                    "not both");
+    if (c->serve_mode_set && !c->serve)
+        return fail("--serve-mode: goes with --serve");
+    if ((c->serve || c->follow) && c->mode != MODE_INTERACTIVE &&
+        c->mode != MODE_HELP && c->mode != MODE_VERSION)
+        return fail("%s: goes with the interactive program, not --export "
+                    "or --snapshot", c->serve ? "--serve" : "--follow");
+    if ((c->serve && !*c->serve) || (c->follow && !*c->follow))
+        return fail("%s: needs a socket path", c->serve ? "--serve" : "--follow");
+    return 0;
+}
+
 /* Checks that need every option first: --pos against n, formats. */
 static int check_final(struct cli *c, const char *pos_arg)
 {
+    if (check_follow(c))
+        return 2;
     c->pos_text = pos_arg;
     /* with --pe-file, n comes from the file: main checks --pos then */
     if (pos_arg && !c->pe_file && cli_set_pos(c))
@@ -296,6 +336,7 @@ int cli_parse(struct cli *c, int argc, char **argv)
     c->color_flag = -1;
     c->width = 80;
     c->height = 24;
+    c->serve_mode = 0600;
     build_longopts(lo, shorts);
     opterr = 0;
     optind = 0;   /* GNU: a full reset (1 keeps a pointer into the last argv) */
@@ -334,7 +375,9 @@ void cli_usage(FILE *f)
 {
     fputs("usage: peviz [options]           explore positional encodings\n"
           "       peviz --export pe|scores|softmax [--format csv|f32|f64] [options]\n"
-          "       peviz --snapshot [--view NAME] [--size WxH] [--format text|ansi|svg]\n\n"
+          "       peviz --snapshot [--view NAME] [--size WxH] [--format text|ansi|svg]\n"
+          "       peviz --serve PATH [options]     teach: publish the state at PATH\n"
+          "       peviz --follow PATH              follow a teacher on this terminal\n\n"
           "options:\n", f);
     for (size_t i = 0; i < NOPTS; i++) {
         char left[48];
@@ -346,6 +389,7 @@ void cli_usage(FILE *f)
         fprintf(f, "  %-26s %s\n", left, OPTS[i].help);
     }
     print_keys(f, "keys in every view", KEYS_GLOBAL);
+    print_keys(f, "keys in follow mode", KEYS_FOLLOW);
     for (int v = 0; v < VIEW_COUNT; v++) {
         char title[64];
         snprintf(title, sizeof title, "keys in the %s view", VIEWS[v]->name);

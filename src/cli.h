@@ -26,6 +26,10 @@ struct cli {
     const char *pos_text;      /* --pos, checked once n is final */
     const char *tour;          /* --tour FILE, "" for the shipped tour */
     const char *lang;
+    const char *serve;         /* --serve PATH (follow.h) */
+    const char *follow;        /* --follow PATH */
+    unsigned serve_mode;       /* --serve-mode, default 0600 */
+    int serve_mode_set;
 };
 
 /*

@@ -18,12 +18,14 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "follow.h"
 #include "loop.h"
 
 static volatile sig_atomic_t got_quit;   /* the signal that ends us */
 static volatile sig_atomic_t got_tstp, got_cont;
 static int wake[2] = { -1, -1 };         /* the self-pipe */
 static struct sigaction winch_prev;      /* curses' SIGWINCH handler */
+static struct follow *fol;               /* follow mode, or NULL */
 
 /* Every signal we take over, in groups: what it did before is put back
  * at exit. */
@@ -339,6 +341,8 @@ static int on_key(struct app *a, int key, int mx, int my)
         term_invalidate();
         return 1;
     }
+    if (follow_key(fol, a, key))    /* a follower: read-only keys */
+        return 1;
     if (key == PK_MOUSE) {
         a->mouse_x = mx;
         a->mouse_y = my;
@@ -388,6 +392,12 @@ static int on_signals(int *dirty)
     return -1;
 }
 
+/* The sooner of two poll() timeouts (-1: none). */
+static int wait_min(int x, int y)
+{
+    return x < 0 ? y : y < 0 ? x : x < y ? x : y;
+}
+
 static int run(struct app *a, canvas *cv)
 {
     struct clockw k;
@@ -395,8 +405,9 @@ static int run(struct app *a, canvas *cv)
 
     memset(&k, 0, sizeof k);
     for (;;) {
-        struct pollfd p[2] = { { term_fd(), POLLIN, 0 },
-                               { wake[0], POLLIN, 0 } };
+        struct pollfd p[2 + FOLLOW_MAX_FDS] = { { term_fd(), POLLIN, 0 },
+                                                { wake[0], POLLIN, 0 } };
+        int nf;
 
         if (a->quit)
             return 0;
@@ -404,10 +415,15 @@ static int run(struct app *a, canvas *cv)
             term_mouse(mouse = a->mouse);
         if ((dirty || owed(a, &k)) && canvas_fit(cv) == 0)
             redraw(a, cv, &k, keyed);  /* canvas_fit: a new size */
+        follow_publish(fol, a, keyed);
         dirty = keyed = 0;
-        if (poll(p, 2, wait_ms(a, &k)) < 0 && errno != EINTR)
+        nf = follow_pollfds(fol, p + 2);
+        if (poll(p, (nfds_t)(2 + nf), wait_min(wait_ms(a, &k),
+                                              follow_wait_ms(fol))) < 0 &&
+            errno != EINTR)
             return 1;
         wake_drain();
+        dirty |= follow_events(fol, a, p + 2, nf);
         if ((rc = on_signals(&dirty)) >= 0)
             return rc;
         if (p[0].revents & (POLLHUP | POLLERR | POLLNVAL))
@@ -417,6 +433,11 @@ static int run(struct app *a, canvas *cv)
         keyed = dirty;             /* keys, resizes, signals: show at once */
         dirty |= tick(a, &k);
     }
+}
+
+void loop_follow(struct follow *f)
+{
+    fol = f;
 }
 
 int loop_run(struct app *a, const struct term_opts *o)

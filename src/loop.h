@@ -18,4 +18,9 @@
  */
 int loop_run(struct app *a, const struct term_opts *o);
 
+/* Follow mode (follow.h) for the next loop_run: its sockets join the
+ * poll(); NULL: none. */
+struct follow;
+void loop_follow(struct follow *f);
+
 #endif

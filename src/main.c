@@ -10,6 +10,7 @@
 
 #include "cli.h"
 #include "export.h"
+#include "follow.h"
 #include "loop.h"
 #include "peload.h"
 #include "snapshot.h"
@@ -49,10 +50,35 @@ static int run_snapshot(struct cli *c)
     return 0;
 }
 
+/* A follower shows the teacher's tour captions from its own copy of
+ * the tour (its language): load it without starting it. */
+static void follower_tour(struct cli *c)
+{
+    char err[512];
+    struct app keep = c->app;
+    if (c->app.tour || tour_start(&c->app, NULL, err, sizeof err))
+        return;                 /* no tour: no captions, the rest works */
+    keep.tour = c->app.tour;
+    keep.tour_active = 0;
+    c->app = keep;
+}
+
 static int run_interactive(struct cli *c)
 {
     struct term_opts o = { c->color_flag, c->app.ascii, c->app.mouse };
-    return loop_run(&c->app, &o);
+    struct follow *f = NULL;
+    if (c->serve && !(f = follow_serve(c->serve, c->serve_mode)))
+        return 2;
+    if (c->follow) {
+        if (!(f = follow_join(c->follow)))
+            return 2;
+        follower_tour(c);
+    }
+    loop_follow(f);
+    int r = loop_run(&c->app, &o);
+    loop_follow(NULL);
+    follow_close(f);
+    return r;
 }
 
 /* --pe-file: the table replaces the stand-in; d_model and n come from it. */

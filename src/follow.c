@@ -1,0 +1,547 @@
+/*
+ * follow.c - the follow-mode sockets: a non-blocking Unix-socket server
+ * for the teacher and a reconnecting client for each follower, both
+ * driven by the loop's poll().
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "follow.h"
+#include "follow_proto.h"
+
+#define PATH_SHOWN 96            /* the path as messages show it */
+#define READ_BUDGET 65536        /* bytes a follower reads per wake-up */
+
+struct client {
+    int fd;                      /* -1: free slot */
+    size_t out_len;
+    size_t greeted;              /* greeting bytes seen */
+    char out[FOLLOW_OUT_MAX];
+};
+
+enum link { L_WAITING, L_CONNECTED };
+
+struct follow {
+    int serving;                 /* 1 teacher, 0 follower */
+    char path[sizeof ((struct sockaddr_un *)0)->sun_path];
+    char shown[PATH_SHOWN];      /* path without control characters */
+    /* teacher */
+    int lfd;
+    dev_t dev;
+    ino_t ino;                   /* the socket file we made */
+    struct client *clients;
+    char sent[FP_BODY_MAX];      /* the whole state as last sent */
+    char full[FP_MESSAGE_MAX];   /* ... framed, for a new follower */
+    int sent_len, full_len;
+    int held;                    /* a newer state waits its turn */
+    double sent_at;
+    /* follower */
+    int fd;
+    enum link link;
+    int ever, detached;          /* ever: a teacher was seen */
+    int fresh;                   /* the next state starts following */
+    int notsock, announced;      /* what the status line said */
+    double retry_at, deadline;
+    struct fp_reader rd;
+    struct app shadow;           /* the teacher's state, as sent */
+    int have_latest;
+};
+
+const struct keybind KEYS_FOLLOW[] = {
+    { 'F', ACT_NONE, "F", "follow mode: explore on your own / rejoin" },
+    { 0, ACT_NONE, NULL, NULL }
+};
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* ---- setting up --------------------------------------------------------- */
+
+static struct follow *follow_new(const char *path, int serving)
+{
+    struct follow *f;
+    if (strlen(path) >= sizeof f->path) {
+        cli_error("%s: %s: socket path longer than %zu bytes",
+                  serving ? "--serve" : "--follow", path, sizeof f->path - 1);
+        return NULL;
+    }
+    if (!(f = calloc(1, sizeof *f))) {
+        cli_error("out of memory");
+        return NULL;
+    }
+    f->serving = serving;
+    f->lfd = f->fd = -1;
+    snprintf(f->path, sizeof f->path, "%s", path);
+    size_t j = 0;
+    for (const unsigned char *s = (const unsigned char *)path;
+         *s && j + 4 < sizeof f->shown; s++)
+        f->shown[j++] = *s < 0x20 || *s == 0x7f || *s >= 0x80 ? '?' : (char)*s;
+    if (strlen(path) >= sizeof f->shown - 4)
+        memcpy(f->shown + j, "...", 4);
+    fp_reader_init(&f->rd);
+    return f;
+}
+
+static int socket_to(const char *path, struct sockaddr_un *sa)
+{
+    memset(sa, 0, sizeof *sa);
+    sa->sun_family = AF_UNIX;
+    snprintf(sa->sun_path, sizeof sa->sun_path, "%s", path);
+    return socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+}
+
+/* What is at path: 0 free (or a stale socket, now removed), else -1
+ * after one line on stderr. */
+static int path_free(const char *path)
+{
+    struct stat st;
+    struct sockaddr_un sa;
+    const char *why = NULL;
+    if (lstat(path, &st) < 0) {
+        if (errno == ENOENT)
+            return 0;
+        why = strerror(errno);
+    } else if (!S_ISSOCK(st.st_mode)) {
+        why = S_ISDIR(st.st_mode) ? "a directory; refusing to replace it"
+              : "exists and is not a socket; refusing to replace it";
+    } else {
+        int fd = socket_to(path, &sa), e = 0;
+        if (fd >= 0 && connect(fd, (struct sockaddr *)&sa, sizeof sa) < 0)
+            e = errno;
+        if (fd >= 0)
+            close(fd);
+        if (fd < 0 || e != ECONNREFUSED)
+            why = "a socket in use (another teacher?); refusing to replace it";
+        else if (unlink(path) < 0)
+            why = "cannot remove the stale socket";
+    }
+    if (!why)
+        return 0;
+    cli_error("--serve: %s: %s", path, why);
+    return -1;
+}
+
+/* Bind with nothing but the owner able to connect from the first
+ * instant, then widen to mode. */
+static int listen_at(struct follow *f, unsigned mode)
+{
+    struct sockaddr_un sa;
+    struct stat st;
+    int fd = socket_to(f->path, &sa);
+    if (fd < 0) {
+        cli_error("--serve: socket: %s", strerror(errno));
+        return -1;
+    }
+    mode_t old = umask(0177);
+    int r = bind(fd, (struct sockaddr *)&sa, sizeof sa);
+    umask(old);
+    if (r < 0 || chmod(f->path, (mode_t)mode) < 0 || listen(fd, 64) < 0 ||
+        stat(f->path, &st) < 0) {
+        cli_error("--serve: %s: %s", f->path, strerror(errno));
+        close(fd);
+        return -1;
+    }
+    f->lfd = fd;
+    f->dev = st.st_dev;
+    f->ino = st.st_ino;
+    return 0;
+}
+
+struct follow *follow_serve(const char *path, unsigned mode)
+{
+    struct follow *f = follow_new(path, 1);
+    if (!f)
+        return NULL;
+    f->clients = calloc(FOLLOW_MAX_CLIENTS, sizeof *f->clients);
+    if (!f->clients) {
+        cli_error("out of memory");
+        free(f);
+        return NULL;
+    }
+    for (int i = 0; i < FOLLOW_MAX_CLIENTS; i++)
+        f->clients[i].fd = -1;
+    if (path_free(path) || listen_at(f, mode)) {
+        free(f->clients);
+        free(f);
+        return NULL;
+    }
+    return f;
+}
+
+struct follow *follow_join(const char *path)
+{
+    return follow_new(path, 0);
+}
+
+static void drop(struct client *c)
+{
+    close(c->fd);
+    c->fd = -1;
+    c->out_len = c->greeted = 0;
+}
+
+void follow_close(struct follow *f)
+{
+    struct stat st;
+    if (!f)
+        return;
+    if (f->serving) {
+        for (int i = 0; i < FOLLOW_MAX_CLIENTS; i++)
+            if (f->clients[i].fd >= 0)
+                drop(&f->clients[i]);
+        close(f->lfd);
+        /* only the file we made: never one a later teacher put there */
+        if (stat(f->path, &st) == 0 && st.st_dev == f->dev &&
+            st.st_ino == f->ino)
+            unlink(f->path);
+        free(f->clients);
+    } else if (f->fd >= 0) {
+        close(f->fd);
+    }
+    free(f);
+}
+
+int follow_clients(const struct follow *f)
+{
+    int n = 0;
+    for (int i = 0; f->serving && i < FOLLOW_MAX_CLIENTS; i++)
+        n += f->clients[i].fd >= 0;
+    return n;
+}
+
+/* ---- the teacher -------------------------------------------------------- */
+
+/* Write what the kernel takes now; a broken follower is dropped. */
+static void flush(struct client *c)
+{
+    while (c->out_len) {
+        ssize_t w = send(c->fd, c->out, c->out_len, MSG_NOSIGNAL | MSG_DONTWAIT);
+        if (w < 0) {
+            if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
+                drop(c);
+            return;
+        }
+        memmove(c->out, c->out + w, c->out_len - (size_t)w);
+        c->out_len -= (size_t)w;
+    }
+}
+
+/* Queue a message; a follower whose buffer is full stopped reading. */
+static void queue(struct client *c, const char *m, size_t len)
+{
+    if (c->out_len + len > sizeof c->out) {
+        drop(c);
+        return;
+    }
+    memcpy(c->out + c->out_len, m, len);
+    c->out_len += len;
+    flush(c);
+}
+
+static void accept_all(struct follow *f)
+{
+    int fd;
+    while ((fd = accept4(f->lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC)) >= 0) {
+        int i = 0;
+        while (i < FOLLOW_MAX_CLIENTS && f->clients[i].fd >= 0)
+            i++;
+        if (i == FOLLOW_MAX_CLIENTS) {
+            close(fd);           /* full: this one waits and retries */
+            continue;
+        }
+        f->clients[i].fd = fd;
+        if (f->full_len > 0)
+            queue(&f->clients[i], f->full, (size_t)f->full_len);
+    }
+}
+
+/* A follower sends its greeting and nothing else. */
+static void read_client(struct client *c)
+{
+    static const char G[] = FP_GREETING;
+    char buf[64];
+    ssize_t r = recv(c->fd, buf, sizeof buf, MSG_DONTWAIT);
+    if (r < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
+        return;
+    if (r <= 0 || c->greeted + (size_t)r > sizeof G - 1 ||
+        memcmp(buf, G + c->greeted, (size_t)r)) {
+        drop(c);
+        return;
+    }
+    c->greeted += (size_t)r;
+}
+
+/* Send what changed since the last message; keep the whole state for
+ * followers still to come. */
+static void broadcast(struct follow *f, const char *cur, int len)
+{
+    char delta[FP_BODY_MAX], m[FP_MESSAGE_MAX];
+    size_t dl = fp_diff(f->sent, (size_t)f->sent_len, cur, (size_t)len, delta);
+    int ml = fp_frame(delta, dl, m, sizeof m);
+    for (int i = 0; ml > 0 && i < FOLLOW_MAX_CLIENTS; i++)
+        if (f->clients[i].fd >= 0)
+            queue(&f->clients[i], m, (size_t)ml);
+    memcpy(f->sent, cur, (size_t)len);
+    f->sent_len = len;
+    f->full_len = fp_frame(cur, (size_t)len, f->full, sizeof f->full);
+    f->sent_at = now_s();
+    f->held = 0;
+}
+
+void follow_publish(struct follow *f, const struct app *a, int keyed)
+{
+    char cur[FP_BODY_MAX];
+    if (!f || !f->serving)
+        return;
+    int len = fp_body(a, cur, sizeof cur);
+    if (len <= 0)
+        return;
+    f->held = len != f->sent_len || memcmp(cur, f->sent, (size_t)len);
+    if (f->held && (keyed || now_s() >= f->sent_at + FOLLOW_PUBLISH_S))
+        broadcast(f, cur, len);
+}
+
+static void teacher_events(struct follow *f, const struct pollfd *p, int n)
+{
+    for (int k = 1; k < n; k++) {
+        for (int i = 0; i < FOLLOW_MAX_CLIENTS; i++) {
+            struct client *c = &f->clients[i];
+            if (c->fd != p[k].fd)
+                continue;
+            if (p[k].revents & (POLLERR | POLLNVAL))
+                drop(c);
+            else if (p[k].revents & (POLLIN | POLLHUP))
+                read_client(c);
+            if (c->fd >= 0 && (p[k].revents & POLLOUT))
+                flush(c);
+            break;
+        }
+    }
+    if (n > 0 && (p[0].revents & POLLIN))
+        accept_all(f);
+}
+
+/* ---- the follower ------------------------------------------------------- */
+
+static void hang_up(struct follow *f, struct app *a, const char *why)
+{
+    if (f->fd >= 0)
+        close(f->fd);
+    f->fd = -1;
+    f->link = L_WAITING;
+    f->retry_at = now_s() + FOLLOW_RETRY_S;
+    fp_reader_init(&f->rd);
+    if (why)
+        app_msg(a, 1, "bad message from %s: %s", f->shown, why);
+    else if (!f->detached)
+        app_msg(a, 0, "teacher left, waiting");
+}
+
+static void try_connect(struct follow *f, struct app *a)
+{
+    struct sockaddr_un sa;
+    struct stat st;
+    f->retry_at = now_s() + FOLLOW_RETRY_S;
+    int notsock = stat(f->path, &st) == 0 && !S_ISSOCK(st.st_mode);
+    if (notsock && !f->notsock && !f->detached)
+        app_msg(a, 1, "%s is not a socket; waiting for a teacher there",
+                f->shown);
+    if ((f->notsock = notsock))
+        return;
+    int fd = socket_to(f->path, &sa);
+    if (fd < 0)
+        return;
+    if (connect(fd, (struct sockaddr *)&sa, sizeof sa) < 0 ||
+        send(fd, FP_GREETING, sizeof FP_GREETING - 1,
+             MSG_NOSIGNAL | MSG_DONTWAIT) != (ssize_t)sizeof FP_GREETING - 1) {
+        close(fd);
+        return;
+    }
+    f->fd = fd;
+    f->link = L_CONNECTED;
+    f->deadline = now_s() + FOLLOW_STALL_S;
+    f->fresh = 1;
+    f->shadow = *a;             /* the first message sets every field */
+    fp_reader_init(&f->rd);
+}
+
+/* Show the teacher's state (the published fields of the shadow). */
+static void show_teacher(struct follow *f, struct app *a)
+{
+    char body[FP_BODY_MAX], err[2 * APP_MSG_LEN];
+    int len = fp_body(&f->shadow, body, sizeof body);
+    if (len > 0)
+        fp_apply(a, body, (size_t)len, err, sizeof err);
+    if (f->fresh)
+        app_msg(a, 0, "following %s", f->shown);
+    f->fresh = 0;
+}
+
+/* A whole message: the teacher's state changes; show it unless
+ * detached. */
+static int take(struct follow *f, struct app *a, const char *body,
+                size_t len)
+{
+    char err[2 * APP_MSG_LEN];
+    if (fp_apply(&f->shadow, body, len, err, sizeof err)) {
+        hang_up(f, a, err);
+        return 1;
+    }
+    f->have_latest = f->ever = 1;
+    if (f->detached)
+        return 0;
+    show_teacher(f, a);
+    return 1;
+}
+
+/* Read what is there (bounded), message by message. */
+static int read_teacher(struct follow *f, struct app *a)
+{
+    char buf[4096];
+    size_t total = 0;
+    int changed = 0;
+    while (f->fd >= 0 && total < READ_BUDGET) {
+        ssize_t r = recv(f->fd, buf, sizeof buf, MSG_DONTWAIT);
+        if (r < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
+            break;
+        if (r <= 0) {
+            hang_up(f, a, NULL);
+            return 1;
+        }
+        total += (size_t)r;
+        for (size_t at = 0; at < (size_t)r && f->fd >= 0;) {
+            const char *body;
+            size_t used, blen;
+            char err[APP_MSG_LEN];
+            int s = fp_feed(&f->rd, buf + at, (size_t)r - at, &used, &body,
+                            &blen, err, sizeof err);
+            at += used;
+            if (s == FP_BAD) {
+                hang_up(f, a, err);
+                return 1;
+            }
+            if (s == FP_MESSAGE)
+                changed |= take(f, a, body, blen);
+        }
+    }
+    if (f->fd >= 0 && !fp_partial(&f->rd) && f->ever)
+        f->deadline = 0;        /* nothing owed */
+    else if (f->fd >= 0 && f->deadline == 0)
+        f->deadline = now_s() + FOLLOW_STALL_S;
+    return changed;
+}
+
+static int follower_events(struct follow *f, struct app *a,
+                           const struct pollfd *p, int n)
+{
+    int changed = 0;
+    double t = now_s();
+    if (f->fd >= 0 && n > 0 && p[0].fd == f->fd && p[0].revents)
+        changed |= read_teacher(f, a);
+    if (f->fd >= 0 && f->deadline > 0 && t >= f->deadline) {
+        hang_up(f, a, "no whole message in 3 s");
+        changed = 1;
+    }
+    if (f->fd < 0 && t >= f->retry_at) {
+        try_connect(f, a);
+        if (f->fd < 0 && !f->ever && !f->announced && !f->notsock)
+            app_msg(a, 0, "no teacher at %s yet, waiting", f->shown);
+        f->announced = 1;
+        changed = 1;
+    }
+    return changed;
+}
+
+int follow_key(struct follow *f, struct app *a, int key)
+{
+    if (!f || f->serving)
+        return 0;
+    if (key == 'F' && !a->prompt_open && !a->help) {
+        f->detached = !f->detached;
+        if (f->detached)
+            app_msg(a, 0, "exploring on your own: F follows %s again",
+                    f->shown);
+        else if (f->have_latest) {
+            f->fresh = 1;
+            show_teacher(f, a);
+        }
+        else
+            app_msg(a, 0, "following %s: waiting for the teacher", f->shown);
+        return 1;
+    }
+    if (f->detached || a->help)
+        return 0;
+    if (key == 'q' || key == '?' || key == PK_F1 || key == 'P' || key == 'z') {
+        app_key(a, key);        /* how this screen looks, then the */
+        if (f->have_latest)     /* teacher's state again */
+            show_teacher(f, a);
+        return 1;
+    }
+    app_msg(a, 0, "following %s: F to explore on your own", f->shown);
+    return 1;
+}
+
+/* ---- the loop's side ---------------------------------------------------- */
+
+int follow_pollfds(const struct follow *f, struct pollfd *p)
+{
+    int n = 0;
+    if (!f)
+        return 0;
+    if (!f->serving) {
+        if (f->fd >= 0)
+            p[n++] = (struct pollfd){ f->fd, POLLIN, 0 };
+        return n;
+    }
+    p[n++] = (struct pollfd){ f->lfd, POLLIN, 0 };
+    for (int i = 0; i < FOLLOW_MAX_CLIENTS; i++) {
+        const struct client *c = &f->clients[i];
+        if (c->fd >= 0)
+            p[n++] = (struct pollfd){ c->fd,
+                                      (short)(POLLIN | (c->out_len ? POLLOUT : 0)), 0 };
+    }
+    return n;
+}
+
+static int ms_until(double t)
+{
+    double ms = (t - now_s()) * 1000.0 + 1;
+    return ms < 0 ? 0 : ms > 60000 ? 60000 : (int)ms;
+}
+
+int follow_wait_ms(const struct follow *f)
+{
+    if (!f)
+        return -1;
+    if (f->serving)
+        return f->held ? ms_until(f->sent_at + FOLLOW_PUBLISH_S) : -1;
+    if (f->fd < 0)
+        return ms_until(f->retry_at);
+    return f->deadline > 0 ? ms_until(f->deadline) : -1;
+}
+
+int follow_events(struct follow *f, struct app *a, const struct pollfd *p,
+                  int n)
+{
+    if (!f)
+        return 0;
+    if (f->serving) {
+        teacher_events(f, p, n);
+        return 0;
+    }
+    return follower_events(f, a, p, n);
+}

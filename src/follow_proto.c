@@ -1,0 +1,539 @@
+/*
+ * follow_proto.c - the published state as "name value" lines, one table
+ * of fields for both directions, and the bounded framing around it.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "follow_proto.h"
+#include "layout.h"
+#include "scores.h"
+#include "tour.h"
+
+#define LINE_MAX_LEN 128      /* one "name value" line */
+#define TOUR_STEPS_MAX 100000
+
+/* ---- the field table ---------------------------------------------------- */
+
+enum ftype {
+    T_PARAM,        /* d, base, n, pos: params_set */
+    T_INT,          /* int at off, bounded */
+    T_I64,          /* int64_t at off, bounded */
+    T_LONG,         /* long at off, bounded */
+    T_SPEED,        /* double at off: the sweep speed */
+    T_ENUM,         /* int-sized enum at off, by name */
+    T_PANE_BASE,    /* a pane's base: params_set_base */
+    T_PANE_D,       /* a pane's d: 0 (the global one) or a valid d */
+    T_PANE_N,       /* a pane's n: 0 (the global one) or a valid n */
+    T_TOUR          /* "off" or "STEP/STEPS" */
+};
+
+/* Upper bounds that depend on values read before them. */
+enum bound { B_FIXED, B_DIM, B_BAND, B_POS, B_LEN, B_HEAD };
+
+struct field {
+    const char *name;
+    enum ftype type;
+    size_t off;
+    long long lo, hi;       /* B_FIXED: the range; else lo only */
+    enum bound bound;
+    int param;              /* T_PARAM: enum param_id */
+    const char *(*word)(int);   /* T_ENUM: value -> name */
+    int (*parse)(const char *); /* T_ENUM: name -> value, -1 */
+};
+
+#define SPEED_LO 0.125
+#define SPEED_HI 1048576.0
+
+static const char *view_word(int v)
+{
+    return (unsigned)v < VIEW_COUNT ? VIEWS[v]->name : "?";
+}
+static const char *scheme_word(int v) { return scheme_name((enum scheme)v); }
+static const char *mode_word(int v) { return pane_mode_name((enum pane_mode)v); }
+static const char *layout_word(int v) { return layout_name((enum layout)v); }
+static const char *prec_word(int v) { return precision_name((enum precision)v); }
+
+#define OFF(m) offsetof(struct app, m)
+#define PARAM(nm, id) { nm, T_PARAM, 0, 0, 0, B_FIXED, id, NULL, NULL }
+#define INT(nm, m, lo, hi) { nm, T_INT, OFF(m), lo, hi, B_FIXED, 0, NULL, NULL }
+#define INTB(nm, t, m, lo, b) { nm, t, OFF(m), lo, 0, b, 0, NULL, NULL }
+#define ENUM(nm, m, w, p) { nm, T_ENUM, OFF(m), 0, 0, B_FIXED, 0, w, p }
+#define PANE(k) \
+    { "cmp." #k ".base", T_PANE_BASE, OFF(cmp.panes[k].base), 0, 0, B_FIXED, 0, NULL, NULL }, \
+    { "cmp." #k ".d", T_PANE_D, OFF(cmp.panes[k].d), 0, 0, B_FIXED, 0, NULL, NULL }, \
+    { "cmp." #k ".n", T_PANE_N, OFF(cmp.panes[k].n), 0, 0, B_FIXED, 0, NULL, NULL }, \
+    ENUM("cmp." #k ".layout", cmp.panes[k].layout, layout_word, layout_parse), \
+    ENUM("cmp." #k ".prec", cmp.panes[k].prec, prec_word, precision_parse)
+
+/*
+ * The published state, in the order it is sent and must be read: d and
+ * n come before every bound that depends on them.  What only changes
+ * how a screen looks (palette, help card, colours, glyphs, language)
+ * is not here: each follower keeps its own.
+ */
+static const struct field FIELDS[] = {
+    ENUM("view", view, view_word, view_parse),
+    PARAM("d", P_D),
+    PARAM("base", P_BASE),
+    PARAM("n", P_N),
+    PARAM("pos", P_POS),
+    INT("playing", playing, 0, 1),
+    { "speed", T_SPEED, OFF(speed), 0, 0, B_FIXED, 0, NULL, NULL },
+    INTB("heat.dim", T_INT, heat.dim, 0, B_DIM),
+    INTB("heat.dim0", T_INT, heat.dim0, 0, B_DIM),
+    INT("heat.zoom", heat.zoom, 0, 64),
+    INTB("heat.x0", T_I64, heat.x0, 0, B_POS),
+    INTB("clk.band", T_INT, clocks.band, 0, B_BAND),
+    INTB("clk.band0", T_INT, clocks.band0, 0, B_BAND),
+    INT("clk.zoom", clocks.zoom, 0, 1),
+    INT("clk.ghost", clocks.ghost, 0, 1),
+    { "clk.k", T_LONG, OFF(clocks.k), -PARAM_N_MAX, PARAM_N_MAX, B_FIXED, 0, NULL, NULL },
+    INT("clk.counter", clocks.counter, 0, 1),
+    ENUM("att.scheme", att.scheme, scheme_word, scheme_parse),
+    INT("att.softmax", att.softmax, 0, 1),
+    INT("att.causal", att.causal, 0, 1),
+    INT("att.temperature", att.temperature, 0, 1),
+    INT("att.content", att.content, 0, 1),
+    INT("att.scale_emb", att.scale_emb, 0, 1),
+    INT("att.split", att.split, 0, 1),
+    INT("att.heads", att.heads, 1, SCORES_MAX_HEADS),
+    INTB("att.head", T_INT, att.head, 0, B_HEAD),
+    INT("att.q_random", att.q_random, 0, 1),
+    INTB("att.train", T_I64, att.train_len, -1, B_LEN),
+    INTB("att.i", T_I64, att.ci, 0, B_POS),
+    INTB("att.j", T_I64, att.cj, 0, B_POS),
+    INT("att.zoom", att.zoom, 0, 64),
+    INTB("att.i0", T_I64, att.i0, 0, B_POS),
+    INTB("att.j0", T_I64, att.j0, 0, B_POS),
+    INT("cmp.panes", cmp.npanes, 2, COMPARE_MAX_PANES),
+    INT("cmp.active", cmp.active, 0, COMPARE_MAX_PANES - 1),
+    INT("cmp.preset", cmp.preset, 0, 3),
+    ENUM("cmp.mode", cmp.mode, mode_word, pane_mode_parse),
+    PANE(0), PANE(1), PANE(2),
+    INT("cmp.dim", cmp.dim, 0, PARAM_D_MAX - 1),
+    INT("cmp.band", cmp.band, 0, PARAM_D_MAX / 2 - 1),
+    INT("cmp.dims_1to1", cmp.dims_1to1, 0, 1),
+    INT("cmp.zoom", cmp.zoom, 0, 64),
+    { "tour", T_TOUR, 0, 0, 0, B_FIXED, 0, NULL, NULL },
+};
+#define NFIELDS (sizeof FIELDS / sizeof FIELDS[0])
+
+/* ---- encoding ----------------------------------------------------------- */
+
+static long long int_at(const struct app *a, const struct field *f)
+{
+    const char *p = (const char *)a + f->off;
+    switch (f->type) {
+    case T_I64:  return *(const int64_t *)(const void *)p;
+    case T_LONG: return *(const long *)(const void *)p;
+    default:     return *(const int *)(const void *)p;
+    }
+}
+
+static double dbl_at(const struct app *a, const struct field *f)
+{
+    return *(const double *)(const void *)((const char *)a + f->off);
+}
+
+/* The shortest text that reads back as exactly x. */
+static void exact_text(double x, char *v, size_t len)
+{
+    for (int prec = 6; prec <= 17; prec++) {
+        snprintf(v, len, "%.*g", prec, x);
+        if (strtod(v, NULL) == x)
+            return;
+    }
+}
+
+static void param_text(const struct app *a, int id, char *v, size_t len)
+{
+    switch (id) {
+    case P_D:    snprintf(v, len, "%d", a->p.d); break;
+    case P_BASE: exact_text(a->p.base, v, len); break;
+    case P_N:    snprintf(v, len, "%lld", (long long)a->p.n); break;
+    default:     snprintf(v, len, "%lld", (long long)a->p.pos); break;
+    }
+}
+
+static void tour_text(const struct app *a, char *v, size_t len)
+{
+    if (a->tour && tour_running(a))
+        snprintf(v, len, "%d/%d", a->tour_step, a->tour->nsteps);
+    else
+        snprintf(v, len, "off");
+}
+
+/* The value of one field as text. */
+static void field_text(const struct app *a, const struct field *f,
+                       char *v, size_t len)
+{
+    switch (f->type) {
+    case T_PARAM: param_text(a, f->param, v, len); break;
+    case T_SPEED: case T_PANE_BASE: exact_text(dbl_at(a, f), v, len); break;
+    case T_ENUM:  snprintf(v, len, "%s", f->word((int)int_at(a, f))); break;
+    case T_TOUR:  tour_text(a, v, len); break;
+    default:      snprintf(v, len, "%lld", int_at(a, f)); break;
+    }
+}
+
+int fp_body(const struct app *a, char *buf, size_t len)
+{
+    char v[64];
+    size_t n = 0;
+    for (size_t i = 0; i < NFIELDS; i++) {
+        field_text(a, &FIELDS[i], v, sizeof v);
+        int w = snprintf(buf + n, len - n, "%s %s\n", FIELDS[i].name, v);
+        if (w < 0 || (size_t)w >= len - n)
+            return -1;
+        n += (size_t)w;
+    }
+    return (int)n;
+}
+
+int fp_frame(const char *body, size_t blen, char *buf, size_t len)
+{
+    int h = snprintf(buf, len, "%s %d %zu\n", FP_MAGIC, FP_VERSION, blen);
+    if (h < 0 || blen > FP_BODY_MAX || (size_t)h + blen > len)
+        return -1;
+    memcpy(buf + h, body, blen);
+    return h + (int)blen;
+}
+
+int fp_encode(const struct app *a, char *buf, size_t len)
+{
+    char body[FP_BODY_MAX];
+    int n = fp_body(a, body, sizeof body);
+    return n < 0 ? -1 : fp_frame(body, (size_t)n, buf, len);
+}
+
+/* The length of the line at s (with its newline), within end. */
+static size_t line_len(const char *s, const char *end)
+{
+    const char *nl = memchr(s, '\n', (size_t)(end - s));
+    return nl ? (size_t)(nl - s) + 1 : (size_t)(end - s);
+}
+
+size_t fp_diff(const char *old, size_t olen, const char *cur, size_t clen,
+               char *out)
+{
+    const char *o = old, *oe = old + olen, *c = cur, *ce = cur + clen;
+    size_t n = 0;
+    while (c < ce) {
+        size_t cl = line_len(c, ce), ol = o < oe ? line_len(o, oe) : 0;
+        if (cl != ol || memcmp(c, o, cl)) {
+            memcpy(out + n, c, cl);
+            n += cl;
+        }
+        c += cl;
+        o += ol;
+    }
+    return n;
+}
+
+/* ---- decoding ----------------------------------------------------------- */
+
+static long long bound_hi(const struct app *a, const struct field *f)
+{
+    switch (f->bound) {
+    case B_DIM:  return a->p.d - 1;
+    case B_BAND: return a->p.d / 2 - 1;
+    case B_POS:  return a->p.n - 1;
+    case B_LEN:  return a->p.n;
+    case B_HEAD: return a->att.heads - 1;
+    default:     return f->hi;
+    }
+}
+
+static void set_int(struct app *a, const struct field *f, long long v)
+{
+    char *p = (char *)a + f->off;
+    switch (f->type) {
+    case T_I64:  *(int64_t *)(void *)p = (int64_t)v; break;
+    case T_LONG: *(long *)(void *)p = (long)v; break;
+    default:     *(int *)(void *)p = (int)v; break;
+    }
+}
+
+static int set_bounded(struct app *a, const struct field *f, const char *v,
+                       char *err, size_t errlen)
+{
+    long x;
+    const char *why;
+    long long hi = bound_hi(a, f);
+    if (parse_long(v, &x, &why)) {
+        snprintf(err, errlen, "%s: %s", f->name, why);
+        return -1;
+    }
+    if (x < f->lo || x > hi) {
+        snprintf(err, errlen, "%s: %ld out of range %lld..%lld", f->name, x,
+                 f->lo, hi);
+        return -1;
+    }
+    set_int(a, f, x);
+    return 0;
+}
+
+static int set_speed(struct app *a, const struct field *f, const char *v,
+                     char *err, size_t errlen)
+{
+    double x;
+    const char *why;
+    if (parse_double(v, &x, &why) || x < SPEED_LO || x > SPEED_HI) {
+        snprintf(err, errlen, "speed: want %g..%g", SPEED_LO, SPEED_HI);
+        return -1;
+    }
+    *(double *)(void *)((char *)a + f->off) = x;
+    return 0;
+}
+
+static int set_enum(struct app *a, const struct field *f, const char *v,
+                    char *err, size_t errlen)
+{
+    int x = f->parse(v);
+    if (x < 0) {
+        snprintf(err, errlen, "%s: unknown value", f->name);
+        return -1;
+    }
+    set_int(a, f, x);
+    return 0;
+}
+
+/* A pane's base, d or n, validated as the global one would be; d and n
+ * may also be 0 (the pane follows the global value). */
+static int set_pane(struct app *a, const struct field *f, const char *v,
+                    char *err, size_t errlen)
+{
+    params p = a->p;
+    char why[APP_MSG_LEN];
+    char *dst = (char *)a + f->off;
+    int zero = f->type != T_PANE_BASE && strcmp(v, "0") == 0;
+    int id = f->type == T_PANE_BASE ? P_BASE : f->type == T_PANE_D ? P_D : P_N;
+    if (!zero && params_set(&p, (enum param_id)id, v, why, sizeof why)) {
+        snprintf(err, errlen, "%s: %s", f->name, why);
+        return -1;
+    }
+    if (id == P_BASE)
+        *(double *)(void *)dst = p.base;
+    else if (id == P_D)
+        *(int *)(void *)dst = zero ? 0 : p.d;
+    else
+        *(int64_t *)(void *)dst = zero ? 0 : p.n;
+    return 0;
+}
+
+/* "off" or "S/N": shown only when this program has a tour of N steps
+ * loaded (the same tour, perhaps in another language). */
+static int set_tour(struct app *a, const char *v, char *err, size_t errlen)
+{
+    long s, n;
+    char num[16];
+    const char *slash = strchr(v, '/'), *why;
+    if (strcmp(v, "off") == 0) {
+        a->tour_active = 0;
+        return 0;
+    }
+    if (!slash || (size_t)(slash - v) >= sizeof num)
+        goto bad;
+    memcpy(num, v, (size_t)(slash - v));
+    num[slash - v] = 0;
+    if (parse_long(num, &s, &why) || parse_long(slash + 1, &n, &why) ||
+        n < 1 || n > TOUR_STEPS_MAX || s < 0 || s >= n)
+        goto bad;
+    a->tour_active = a->tour && a->tour->nsteps == n;
+    if (a->tour_active)
+        a->tour_step = (int)s;
+    return 0;
+bad:
+    snprintf(err, errlen, "tour: want off or STEP/STEPS");
+    return -1;
+}
+
+static int set_field(struct app *a, const struct field *f, const char *v,
+                     char *err, size_t errlen)
+{
+    char why[APP_MSG_LEN];
+    switch (f->type) {
+    case T_PARAM:
+        if (params_set(&a->p, (enum param_id)f->param, v, why, sizeof why)) {
+            snprintf(err, errlen, "%s", why);
+            return -1;
+        }
+        app_params_changed(a);
+        return 0;
+    case T_SPEED: return set_speed(a, f, v, err, errlen);
+    case T_ENUM:  return set_enum(a, f, v, err, errlen);
+    case T_PANE_BASE: case T_PANE_D: case T_PANE_N:
+        return set_pane(a, f, v, err, errlen);
+    case T_TOUR:  return set_tour(a, v, err, errlen);
+    default:      return set_bounded(a, f, v, err, errlen);
+    }
+}
+
+static int field_find(const char *name)
+{
+    for (size_t i = 0; i < NFIELDS; i++)
+        if (strcmp(FIELDS[i].name, name) == 0)
+            return (int)i;
+    return -1;
+}
+
+/* Relations between fields that one line at a time cannot check. */
+static int consistent(const struct app *a, char *err, size_t errlen)
+{
+    if (a->att.head >= a->att.heads)
+        snprintf(err, errlen, "att.head beyond att.heads");
+    else if (a->cmp.active >= a->cmp.npanes)
+        snprintf(err, errlen, "cmp.active beyond cmp.panes");
+    else
+        return 0;
+    return -1;
+}
+
+/* One line "name value" (no newline) into a; seen marks fields read. */
+static int apply_line(struct app *a, const char *line, size_t len,
+                      char *seen, char *err, size_t errlen)
+{
+    char buf[LINE_MAX_LEN + 1];
+    if (len > LINE_MAX_LEN) {
+        snprintf(err, errlen, "line longer than %d bytes", LINE_MAX_LEN);
+        return -1;
+    }
+    memcpy(buf, line, len);
+    buf[len] = 0;
+    for (size_t i = 0; i < len; i++)
+        if ((unsigned char)buf[i] < 0x20 || (unsigned char)buf[i] > 0x7e) {
+            snprintf(err, errlen, "byte 0x%02x is not printable ASCII",
+                     (unsigned char)buf[i]);
+            return -1;
+        }
+    char *sp = strchr(buf, ' ');
+    int i = sp ? (*sp = 0, field_find(buf)) : -1;
+    if (i < 0) {
+        snprintf(err, errlen, "unknown field");
+        return -1;
+    }
+    if (seen[i]++) {
+        snprintf(err, errlen, "%s given twice", FIELDS[i].name);
+        return -1;
+    }
+    return set_field(a, &FIELDS[i], sp + 1, err, errlen);
+}
+
+int fp_apply(struct app *a, const char *body, size_t len, char *err,
+             size_t errlen)
+{
+    char seen[NFIELDS], why[2 * APP_MSG_LEN];
+    struct app t = *a;
+    int line = 0;
+    memset(seen, 0, sizeof seen);
+    if (len > FP_BODY_MAX || (len && body[len - 1] != '\n')) {
+        snprintf(err, errlen, "body not ended by a newline");
+        return -1;
+    }
+    for (size_t at = 0; at < len; line++) {
+        const char *nl = memchr(body + at, '\n', len - at);
+        size_t l = (size_t)(nl - (body + at));
+        if (apply_line(&t, body + at, l, seen, why, sizeof why)) {
+            snprintf(err, errlen, "line %d: %s", line + 1, why);
+            return -1;
+        }
+        at += l + 1;
+    }
+    if (consistent(&t, why, sizeof why)) {
+        snprintf(err, errlen, "%s", why);
+        return -1;
+    }
+    app_params_changed(&t);
+    *a = t;
+    return 0;
+}
+
+/* ---- framing ------------------------------------------------------------ */
+
+void fp_reader_init(struct fp_reader *r)
+{
+    r->have = r->body = 0;
+    r->header_done = 0;
+}
+
+int fp_partial(const struct fp_reader *r)
+{
+    return r->header_done ? r->have < r->body : r->have > 0;
+}
+
+/* "PEVIZ-FOLLOW V LEN" (no newline): the body length, or -1. */
+static long header_parse(const char *h, char *err, size_t errlen)
+{
+    char magic[16];
+    long ver, len;
+    int end = 0;
+    if (sscanf(h, "%15s %ld %ld%n", magic, &ver, &len, &end) != 3 ||
+        h[end] || strcmp(magic, FP_MAGIC)) {
+        snprintf(err, errlen, "not a peviz teacher");
+        return -1;
+    }
+    if (ver != FP_VERSION) {
+        snprintf(err, errlen, "protocol version %ld, this program speaks %d",
+                 ver, FP_VERSION);
+        return -1;
+    }
+    if (len < 0 || len > FP_BODY_MAX) {
+        snprintf(err, errlen, "message of %ld bytes, at most %d", len,
+                 FP_BODY_MAX);
+        return -1;
+    }
+    return len;
+}
+
+/* Take header bytes; FP_MORE, FP_BAD, or FP_MESSAGE when it is whole. */
+static int feed_header(struct fp_reader *r, const char *data, size_t n,
+                       size_t *used, char *err, size_t errlen)
+{
+    while (*used < n) {
+        char c = data[(*used)++];
+        if (c != '\n') {
+            if (r->have >= FP_HEADER_MAX - 1 || (unsigned char)c < 0x20 ||
+                (unsigned char)c > 0x7e) {
+                snprintf(err, errlen, "not a peviz teacher");
+                return FP_BAD;
+            }
+            r->buf[r->have++] = c;
+            continue;
+        }
+        r->buf[r->have] = 0;
+        long len = header_parse(r->buf, err, errlen);
+        if (len < 0)
+            return FP_BAD;
+        r->body = (size_t)len;
+        r->have = 0;
+        r->header_done = 1;
+        return FP_MESSAGE;
+    }
+    return FP_MORE;
+}
+
+int fp_feed(struct fp_reader *r, const char *data, size_t n, size_t *used,
+            const char **body, size_t *blen, char *err, size_t errlen)
+{
+    *used = 0;
+    if (r->header_done && r->have == r->body) /* the last one was taken */
+        fp_reader_init(r);
+    if (!r->header_done) {
+        int s = feed_header(r, data, n, used, err, errlen);
+        if (s != FP_MESSAGE)
+            return s;
+    }
+    size_t take = r->body - r->have;
+    if (take > n - *used)
+        take = n - *used;
+    memcpy(r->buf + r->have, data + *used, take);
+    r->have += take;
+    *used += take;
+    if (r->have < r->body)
+        return FP_MORE;
+    *body = r->buf;
+    *blen = r->body;
+    return FP_MESSAGE;
+}

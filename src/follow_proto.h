@@ -1,0 +1,93 @@
+/*
+ * follow_proto.h - the follow-mode protocol: the published state as
+ * text, and the framing that carries it.
+ *
+ * A message is a header line and a body:
+ *
+ *     PEVIZ-FOLLOW 1 <body length>\n
+ *     view compare\n
+ *     d 64\n
+ *     base 10000\n
+ *     ...
+ *
+ * The first message a follower gets is the whole state: one "name
+ * value" line per field, in a fixed order (d and n before what depends
+ * on them).  Later ones carry only the lines that changed.  Every value is parsed
+ * and range-checked like a typed ':' command: the four parameters go
+ * through params_set, the rest through the field table's bounds.  A
+ * body longer than FP_BODY_MAX, an unknown or repeated field, a byte
+ * outside printable ASCII or a value out of range refuses the whole
+ * message; the state is then unchanged.
+ *
+ * The follower sends only the greeting FP_GREETING.
+ */
+#ifndef PEVIZ_FOLLOW_PROTO_H
+#define PEVIZ_FOLLOW_PROTO_H
+
+#include <stddef.h>
+
+#include "app.h"
+
+#define FP_VERSION 1
+#define FP_MAGIC "PEVIZ-FOLLOW"
+#define FP_GREETING "PEVIZ-FOLLOW 1\n"
+#define FP_HEADER_MAX 32       /* "PEVIZ-FOLLOW 1 1234\n" fits */
+#define FP_BODY_MAX 2048       /* a longer body is refused unread */
+#define FP_MESSAGE_MAX (FP_HEADER_MAX + FP_BODY_MAX)
+
+/*
+ * The whole published state of a as a body: one line per field, always
+ * the same fields in the same order.  Derived from a through the field
+ * table only: a new field is one row there.  Returns the length, or -1
+ * if it does not fit (cannot happen with FP_BODY_MAX bytes).
+ */
+int fp_body(const struct app *a, char *buf, size_t len);
+
+/* Header and body into buf: the message's length, or -1. */
+int fp_frame(const char *body, size_t blen, char *buf, size_t len);
+
+/* fp_body then fp_frame: the whole state as one message. */
+int fp_encode(const struct app *a, char *buf, size_t len);
+
+/*
+ * An update: the lines of the body cur that differ from the same line
+ * of old (both from fp_body), into out (room for clen bytes).  A
+ * follower that applied old and then this has applied cur.  Returns
+ * the length (0: nothing changed).
+ */
+size_t fp_diff(const char *old, size_t olen, const char *cur, size_t clen,
+               char *out);
+
+/*
+ * Apply a message body (without the header) to a.  On any refusal a is
+ * left as it was and err holds "line N: why"; returns -1.  Returns 0
+ * when every line was accepted.
+ */
+int fp_apply(struct app *a, const char *body, size_t len,
+             char *err, size_t errlen);
+
+/* The framing: bytes in, whole bodies out, never more than the limits. */
+struct fp_reader {
+    char buf[FP_MESSAGE_MAX];
+    size_t have;        /* bytes in buf */
+    size_t body;        /* body length, once the header is read (else 0) */
+    int header_done;
+};
+
+enum fp_status { FP_BAD = -1, FP_MORE = 0, FP_MESSAGE = 1 };
+
+void fp_reader_init(struct fp_reader *r);
+
+/*
+ * Feed up to n bytes of data.  *used says how many were taken.  Returns
+ * FP_MESSAGE with the body at *body (length *blen, valid until the next
+ * call), FP_MORE when more bytes are needed, or FP_BAD with the reason in
+ * err (then the stream is unusable: close it).
+ */
+int fp_feed(struct fp_reader *r, const char *data, size_t n, size_t *used,
+            const char **body, size_t *blen, char *err, size_t errlen);
+
+/* Whether a partial message is waiting for more bytes. */
+int fp_partial(const struct fp_reader *r);
+
+#endif

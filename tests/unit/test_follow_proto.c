@@ -1,0 +1,363 @@
+/*
+ * test_follow_proto.c - the follow-mode protocol: every published field
+ * survives the trip, the text is what the protocol says, a state change
+ * fits in 1 KB, and bad messages are refused whole, leaving the state
+ * as it was.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "follow_proto.h"
+#include "harness.h"
+
+/* A state with every published field away from its default. */
+static void odd_state(struct app *a)
+{
+    app_init(a);
+    a->view = VIEW_COMPARE;
+    a->p.d = 512;
+    a->p.base = 123456.789012345;
+    a->p.n = 4096;
+    a->p.pos = 4000;
+    a->playing = 1;
+    a->speed = 16.5;
+    a->heat = (struct heatmap_state){ 300, 256, 3, 1024 };
+    a->clocks = (struct clocks_state){ 200, 192, 1, 1, -77, 1 };
+    a->att.scheme = SCHEME_ALIBI;
+    a->att.softmax = a->att.causal = a->att.temperature = 1;
+    a->att.content = a->att.split = a->att.q_random = 1;
+    a->att.scale_emb = 0;
+    a->att.heads = 12;
+    a->att.head = 11;
+    a->att.train_len = 333;
+    a->att.ci = 4095;
+    a->att.cj = 17;
+    a->att.zoom = 5;
+    a->att.i0 = 2048;
+    a->att.j0 = 1;
+    a->cmp.npanes = 3;
+    a->cmp.active = 2;
+    a->cmp.preset = 3;
+    a->cmp.mode = PANE_DIFF;
+    a->cmp.panes[0] = (struct pane){ 500000, 0, 0, LAYOUT_CONCAT, PREC_BF16 };
+    a->cmp.panes[1] = (struct pane){ 2.5, 128, 64, LAYOUT_HALF, PREC_F16 };
+    a->cmp.panes[2] = (struct pane){ 1e6, 4096, 16777216, LAYOUT_INTERLEAVED,
+                                     PREC_F32 };
+    a->cmp.dim = 511;
+    a->cmp.band = 255;
+    a->cmp.dims_1to1 = 1;
+    a->cmp.zoom = 7;
+}
+
+/* Every published field of x equals y's (local fields are not compared). */
+static void check_same_state(const struct app *x, const struct app *y)
+{
+    CHECK(x->view == y->view);
+    CHECK(x->p.d == y->p.d);
+    CHECK(x->p.base == y->p.base);          /* exact: %.17g round trips */
+    CHECK(x->p.n == y->p.n);
+    CHECK(x->p.pos == y->p.pos);
+    CHECK(x->playing == y->playing);
+    CHECK(x->speed == y->speed);
+    CHECK(memcmp(&x->heat, &y->heat, sizeof x->heat) == 0);
+    CHECK(x->clocks.band == y->clocks.band && x->clocks.band0 == y->clocks.band0);
+    CHECK(x->clocks.zoom == y->clocks.zoom && x->clocks.ghost == y->clocks.ghost);
+    CHECK(x->clocks.k == y->clocks.k && x->clocks.counter == y->clocks.counter);
+    CHECK(x->att.scheme == y->att.scheme);
+    CHECK(x->att.softmax == y->att.softmax && x->att.causal == y->att.causal);
+    CHECK(x->att.temperature == y->att.temperature);
+    CHECK(x->att.content == y->att.content && x->att.split == y->att.split);
+    CHECK(x->att.scale_emb == y->att.scale_emb);
+    CHECK(x->att.heads == y->att.heads && x->att.head == y->att.head);
+    CHECK(x->att.q_random == y->att.q_random);
+    CHECK(x->att.train_len == y->att.train_len);
+    CHECK(x->att.ci == y->att.ci && x->att.cj == y->att.cj);
+    CHECK(x->att.zoom == y->att.zoom);
+    CHECK(x->att.i0 == y->att.i0 && x->att.j0 == y->att.j0);
+    CHECK(x->cmp.npanes == y->cmp.npanes && x->cmp.active == y->cmp.active);
+    CHECK(x->cmp.preset == y->cmp.preset && x->cmp.mode == y->cmp.mode);
+    for (int k = 0; k < COMPARE_MAX_PANES; k++) {
+        CHECK(x->cmp.panes[k].base == y->cmp.panes[k].base);
+        CHECK(x->cmp.panes[k].d == y->cmp.panes[k].d);
+        CHECK(x->cmp.panes[k].n == y->cmp.panes[k].n);
+        CHECK(x->cmp.panes[k].layout == y->cmp.panes[k].layout);
+        CHECK(x->cmp.panes[k].prec == y->cmp.panes[k].prec);
+    }
+    CHECK(x->cmp.dim == y->cmp.dim && x->cmp.band == y->cmp.band);
+    CHECK(x->cmp.dims_1to1 == y->cmp.dims_1to1 && x->cmp.zoom == y->cmp.zoom);
+}
+
+/* The body of an encoded message (after the header line). */
+static const char *body_of(const char *m)
+{
+    const char *nl = strchr(m, '\n');
+    return nl ? nl + 1 : m;
+}
+
+static void test_round_trip(void)
+{
+    struct app t, f;
+    char m[FP_MESSAGE_MAX + 1], err[512];
+    odd_state(&t);
+    int len = fp_encode(&t, m, sizeof m);
+    CHECK(len > 0);
+    m[len > 0 ? len : 0] = 0;
+    app_init(&f);
+    f.palette = PAL_MONO;                   /* local: must stay */
+    f.ascii = 1;
+    const char *b = body_of(m);
+    CHECK(fp_apply(&f, b, strlen(b), err, sizeof err) == 0);
+    check_same_state(&f, &t);
+    CHECK(f.palette == PAL_MONO && f.ascii == 1);
+    /* the header says the body's length, written out independently */
+    char want[64];
+    snprintf(want, sizeof want, "PEVIZ-FOLLOW 1 %zu\n", strlen(b));
+    CHECK(strncmp(m, want, strlen(want)) == 0);
+    /* the text is "name value" lines a person can read */
+    CHECK(strstr(m, "\nview compare\n") != NULL);
+    CHECK(strstr(m, "\nd 512\n") != NULL);
+    CHECK(strstr(m, "\nbase 123456.789012345\n") != NULL);
+    CHECK(strstr(m, "\npos 4000\n") != NULL);
+    CHECK(strstr(m, "\natt.scheme alibi\n") != NULL);
+    CHECK(strstr(m, "\ncmp.0.prec bf16\n") != NULL);
+    CHECK(strstr(m, "\nclk.k -77\n") != NULL);
+    CHECK(strstr(m, "\ntour off\n") != NULL);
+}
+
+/* The largest values every field can take: the message stays <= 1 KB. */
+static void test_size(void)
+{
+    struct app t;
+    char m[FP_MESSAGE_MAX];
+    odd_state(&t);
+    t.p.d = PARAM_D_MAX;
+    t.p.n = PARAM_N_MAX;
+    t.p.pos = PARAM_N_MAX - 1;
+    t.p.base = 1.2345678901234567e-300 + 1.0000000000000002;
+    t.speed = 0.12500000000000003;
+    t.clocks.k = -PARAM_N_MAX;
+    t.heat.x0 = t.att.ci = t.att.cj = t.att.i0 = t.att.j0 = PARAM_N_MAX - 1;
+    t.att.train_len = PARAM_N_MAX;
+    t.att.scheme = SCHEME_SINUSOIDAL;
+    t.cmp.mode = PANE_SPECTRUM;
+    for (int k = 0; k < 3; k++)
+        t.cmp.panes[k] = (struct pane){ 1.0000000000000002e10 / 3, PARAM_D_MAX,
+                                        PARAM_N_MAX, LAYOUT_INTERLEAVED,
+                                        PREC_F64 };
+    int len = fp_encode(&t, m, sizeof m);
+    printf("largest state message: %d bytes\n", len);
+    CHECK(len > 0 && len <= 1024);
+}
+
+/* A refused body leaves the state exactly as it was. */
+static void refused(const char *body, const char *why_has)
+{
+    struct app a, before;
+    char err[512] = "";
+    odd_state(&a);
+    before = a;
+    int r = fp_apply(&a, body, strlen(body), err, sizeof err);
+    CHECK(r == -1);
+    CHECK(memcmp(&a, &before, sizeof a) == 0);
+    if (why_has && !strstr(err, why_has)) {
+        fprintf(stderr, "  body %.40s: err '%s' lacks '%s'\n", body, err, why_has);
+        CHECK(0);
+    }
+}
+
+static void test_rejections(void)
+{
+    refused("colour red\n", "unknown field");
+    refused("d 64\nd 128\n", "given twice");
+    refused("d 64", "newline");
+    refused("d 63\n", "d_model");
+    refused("d 1e9\n", "d_model");
+    refused("n 0\n", "seq_len");
+    refused("base 1\n", "base");
+    refused("base nan\n", "base");
+    refused("pos 4096\n", "pos");             /* n is 4096 */
+    refused("view \x1b[2J\n", "not printable");
+    refused("view compare\r\n", "not printable");
+    refused("view teapot\n", "view");
+    refused("heat.dim 512\n", "out of range");
+    refused("d 64\nheat.dim 64\n", "out of range");
+    refused("playing 2\n", "out of range");
+    refused("speed 0\n", "speed");
+    refused("speed inf\n", "speed");
+    refused("clk.k 16777217\n", "out of range");
+    refused("att.heads 65\n", "out of range");
+    refused("att.heads 4\n", "att.head");  /* head is 11 */
+    refused("cmp.panes 2\n", "cmp.active");     /* active is 2 */
+    refused("cmp.1.d 7\n", "d_model");
+    refused("cmp.1.n -1\n", "seq_len");
+    refused("cmp.2.layout diagonal\n", "unknown value");
+    refused("tour 5/5\n", "tour");
+    refused("tour -1/5\n", "tour");
+    refused("tour 1\n", "tour");
+    refused("view\n", "unknown field");
+    refused("\n", "unknown field");
+    refused(" d 64\n", "unknown field");
+    char big[300];
+    memset(big, '1', sizeof big);
+    memcpy(big, "pos ", 4);
+    big[sizeof big - 2] = '\n';
+    big[sizeof big - 1] = 0;
+    refused(big, "longer than");
+    /* the same validation and message as the ':' prompt */
+    struct app p;
+    char err[512];
+    odd_state(&p);
+    p.view = VIEW_HEATMAP;
+    CHECK(app_command(&p, "d 63") == -1);
+    odd_state(&p);
+    fp_apply(&p, "d 63\n", 5, err, sizeof err);
+    struct app q;
+    odd_state(&q);
+    q.view = VIEW_HEATMAP;
+    app_command(&q, "d 63");
+    CHECK(strstr(err, q.msg) != NULL);
+}
+
+/* Accepted partial bodies change only what they name. */
+static void test_partial_body(void)
+{
+    struct app a;
+    char err[256];
+    odd_state(&a);
+    const char *b = "n 100\npos 99\ntour 0/3\ncmp.1.d 0\n";
+    CHECK(fp_apply(&a, b, strlen(b), err, sizeof err) == 0);
+    CHECK(a.p.n == 100 && a.p.pos == 99 && a.p.d == 512);
+    CHECK(a.att.ci == 99);              /* clamped into the new n */
+    CHECK(a.tour_active == 0);          /* no tour of 3 steps loaded here */
+    CHECK(a.cmp.panes[1].d == 0);
+    CHECK(fp_apply(&a, "", 0, err, sizeof err) == 0);
+}
+
+/* ---- framing ------------------------------------------------------------ */
+
+struct got { int messages, bad; char last[FP_BODY_MAX + 1]; char err[256]; };
+
+static void feed_all(struct fp_reader *r, const char *data, size_t n,
+                     size_t chunk, struct got *g)
+{
+    size_t at = 0;
+    while (at < n && !g->bad) {
+        size_t len = n - at < chunk ? n - at : chunk, used = 0;
+        const char *body;
+        size_t blen;
+        while (len > 0 && !g->bad) {
+            int s = fp_feed(r, data + at, len, &used, &body, &blen, g->err,
+                            sizeof g->err);
+            at += used;
+            len -= used;
+            if (s == FP_BAD)
+                g->bad = 1;
+            if (s == FP_MESSAGE) {
+                g->messages++;
+                memcpy(g->last, body, blen);
+                g->last[blen] = 0;
+            }
+            if (s == FP_MORE && used == 0)
+                break;
+        }
+    }
+}
+
+static void test_framing(void)
+{
+    struct app t;
+    char m[2 * FP_MESSAGE_MAX];
+    odd_state(&t);
+    int len = fp_encode(&t, m, FP_MESSAGE_MAX);
+    char first_body[FP_MESSAGE_MAX];
+    snprintf(first_body, sizeof first_body, "%.*s", len, m);
+    t.p.pos = 7;
+    int len2 = fp_encode(&t, m + len, FP_MESSAGE_MAX);
+    CHECK(len > 0 && len2 > 0);
+    for (size_t chunk = 1; chunk <= 4096; chunk *= 7) {
+        struct fp_reader r;
+        struct got g = { 0 };
+        fp_reader_init(&r);
+        feed_all(&r, m, (size_t)(len + len2), chunk, &g);
+        CHECK(g.messages == 2 && !g.bad);
+        CHECK(strstr(g.last, "\npos 7\n") != NULL);   /* the second one */
+        CHECK(!fp_partial(&r));
+    }
+    static const struct { const char *in; const char *why; } BAD[] = {
+        { "PEVIZ-FOLLOW 1 1073741824\n", "at most" },
+        { "PEVIZ-FOLLOW 1 2049\n", "at most" },
+        { "PEVIZ-FOLLOW 1 -5\n", "at most" },
+        { "PEVIZ-FOLLOW 2 10\n", "version 2" },
+        { "SSH-2.0-OpenSSH_9.2\r\n", "not a peviz" },
+        { "HTTP/1.1 200 OK\n", "not a peviz" },
+        { "PEVIZ-FOLLOW 1 10 extra\n", "not a peviz" },
+        { "PEVIZ-FOLLOW 1 10", NULL },                     /* no end yet */
+        { "PEVIZ-FOLLOW 1 1000000000000000000000000000000000\n", "not a peviz" },
+        { "\x1b]0;owned\x07\n", "not a peviz" },
+    };
+    for (size_t i = 0; i < sizeof BAD / sizeof BAD[0]; i++) {
+        struct fp_reader r;
+        struct got g = { 0 };
+        fp_reader_init(&r);
+        feed_all(&r, BAD[i].in, strlen(BAD[i].in), 3, &g);
+        CHECK(g.messages == 0);
+        CHECK(g.bad == (BAD[i].why != NULL));
+        CHECK(!BAD[i].why || strstr(g.err, BAD[i].why));
+    }
+    /* a header line that never ends is refused after FP_HEADER_MAX bytes */
+    char endless[200];
+    memset(endless, 'A', sizeof endless);
+    struct fp_reader r;
+    struct got g = { 0 };
+    fp_reader_init(&r);
+    feed_all(&r, endless, sizeof endless, 1, &g);
+    CHECK(g.bad);
+    /* a body still coming is partial */
+    fp_reader_init(&r);
+    memset(&g, 0, sizeof g);
+    feed_all(&r, "PEVIZ-FOLLOW 1 5\nd 6", 20, 100, &g);
+    CHECK(g.messages == 0 && !g.bad && fp_partial(&r));
+    feed_all(&r, "4\n", 2, 100, &g);
+    CHECK(g.messages == 1 && strcmp(g.last, "d 64\n") == 0);
+}
+
+/* An update carries the changed lines only, and applying it after the
+ * whole state gives the new state. */
+static void test_delta(void)
+{
+    struct app t, f;
+    char b0[FP_BODY_MAX], b1[FP_BODY_MAX], d[FP_BODY_MAX], err[256];
+    odd_state(&t);
+    int l0 = fp_body(&t, b0, sizeof b0);
+    t.p.pos = 12;
+    t.att.head = 3;
+    t.view = VIEW_CLOCKS;
+    int l1 = fp_body(&t, b1, sizeof b1);
+    size_t dl = fp_diff(b0, (size_t)l0, b1, (size_t)l1, d);
+    d[dl] = 0;
+    CHECK_STR(d, "view clocks\npos 12\natt.head 3\n");
+    CHECK(fp_diff(b1, (size_t)l1, b1, (size_t)l1, d) == 0);
+    /* against nothing: the whole body */
+    CHECK(fp_diff("", 0, b1, (size_t)l1, d) == (size_t)l1);
+    app_init(&f);
+    CHECK(fp_apply(&f, b0, (size_t)l0, err, sizeof err) == 0);
+    dl = fp_diff(b0, (size_t)l0, b1, (size_t)l1, d);
+    CHECK(fp_apply(&f, d, dl, err, sizeof err) == 0);
+    check_same_state(&f, &t);
+    /* one key on the teacher costs a follower a few dozen bytes */
+    char m[FP_MESSAGE_MAX];
+    int ml = fp_frame(d, dl, m, sizeof m);
+    CHECK(ml > 0 && ml < 80);
+}
+
+int main(void)
+{
+    test_round_trip();
+    test_size();
+    test_rejections();
+    test_partial_body();
+    test_framing();
+    test_delta();
+    TEST_END("follow_proto");
+}
