@@ -263,6 +263,10 @@ static void accept_all(struct follow *f)
             close(fd);           /* full: this one waits and retries */
             continue;
         }
+        /* a small kernel buffer: a follower that stops reading fills it
+         * and then ours soon, and is dropped */
+        int sndbuf = FOLLOW_SNDBUF;
+        setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &sndbuf, sizeof sndbuf);
         f->clients[i].fd = fd;
         if (f->full_len > 0)
             queue(&f->clients[i], f->full, (size_t)f->full_len);

@@ -1,0 +1,250 @@
+#!/usr/bin/env bash
+# Follow mode in real terminals: a teacher (100x30) and two followers of
+# other sizes and capabilities (80x24 UTF-8 colour; 60x20 NO_COLOR,
+# LANG=C), started before the teacher.  Keys on the teacher show on both
+# within 1 s; a follower's own keys are refused, except the look-only
+# ones; F detaches and rejoins; a stopped follower does not hold the
+# teacher up; the teacher restarts and both rejoin within 2 s.  Then
+# hostile peers written here (garbage, an oversized message, a trickle,
+# silence, a regular file at the path): the follower says so, keeps its
+# screen, and q still works.  Last, what --serve refuses at PATH.
+. "$(dirname "$0")/lib.sh"
+e2e_init test_follow
+e2e_need_tmux
+
+cd "$TMPD" || exit 1
+SOCKP=l.sock                     # relative: short status lines
+
+# ---- several terminals in one tmux server ---------------------------------
+
+# open NAME W H ENV... -- ARGS: a session NAME running peviz under wrap.sh
+open_pane() {
+    local name=$1 w=$2 h=$3
+    shift 3
+    local envs=()
+    while [ "$1" != -- ]; do envs+=("$1"); shift; done
+    shift
+    t new-session -d -s "$name" -x "$w" -y "$h" \
+        env -u LC_ALL -u NO_COLOR TERM=tmux-256color "${envs[@]}" \
+        "$E2E_DIR/wrap.sh" "$PEVIZ" "$@"
+}
+cap() { FOCUS=$1; t capture-pane -p -t "$1"; }
+# a failure shows the screen last looked at
+capture() { t capture-pane -p -t "${FOCUS:-tc}"; }
+send() { local s=$1; shift; t send-keys -t "$s" "$@"; }
+has() { FOCUS=$1; cap "$1" | grep -qF -- "$2"; }
+lacks() { ! has "$1" "$2"; }
+# within TENTHS NAME TEXT: TEXT on NAME's screen within TENTHS/10 s
+within() { poll_for "$1" has "$2" "$3"; }
+# the status line (last line) of NAME
+status_of() { cap "$1" | tail -n 1; }
+pid_in() { pgrep -P "$(t display-message -p -t "$1" '#{pane_pid}')" | head -n 1; }
+exited_clean() {
+    poll_until has "$1" 'EXIT=' &&
+        [ "$(cap "$1" | grep -o 'EXIT=[0-9]* TTY=[a-z]*' | tail -n 1)" = "EXIT=0 TTY=restored" ]
+}
+
+SOCK=$(mktemp -u "$TMPD/tmux.XXXXXX")
+t new-session -d -s idle -x 20 -y 5 'sleep 600'
+
+# ---- followers first: they wait ---------------------------------------------
+
+open_pane f1 80 24 LC_ALL=C.UTF-8 -- --follow "$SOCKP"
+open_pane f2 60 20 LANG=C NO_COLOR=1 -- --follow "$SOCKP"
+check "f1 waits for a teacher" within 50 f1 "no teacher at $SOCKP yet, waiting"
+check "f2 waits for a teacher" within 50 f2 "no teacher at $SOCKP"
+
+open_pane tc 100 30 LC_ALL=C.UTF-8 -- --serve "$SOCKP" --view heatmap
+check "teacher runs" within 50 tc 'd_model=64'
+check "socket made with mode 0600" [ "$(stat -c %a "$SOCKP")" = 600 ]
+check "f1 follows (within 2 s of the teacher)" within 20 f1 "following $SOCKP"
+check "f2 follows (within 2 s of the teacher)" within 20 f2 "following $SOCKP"
+
+# ---- teacher keys reach both within 1 s -----------------------------------
+
+send tc 2
+check "teacher: clocks view" within 50 tc 'PE clocks'
+check "f1 shows clocks within 1 s" within 10 f1 'PE clocks'
+check "f2 shows clocks within 1 s" within 10 f2 'band i=0 of 0..31'
+send tc D
+check "teacher: d_model=128" within 50 tc 'd_model=128'
+check "f1 d_model=128 within 1 s" within 10 f1 'd_model=128'
+check "f2 d_model=128 within 1 s" within 10 f2 'd_model=128'
+send tc : 'pos 37' Enter
+check "teacher: pos=37" within 50 tc 'pos=37'
+check "f1 pos=37 within 1 s" within 10 f1 'pos=37'
+check "f2 pos=37 within 1 s" within 10 f2 'pos=37'
+
+# each drawn for its own terminal: sizes, glyphs, colours
+check "f1 is 80 wide" [ "$(cap f1 | wc -L)" -le 80 ]
+check "f2 is 60 wide, 20 high" [ "$(cap f2 | wc -L)" -le 60 ] && [ "$(cap f2 | wc -l)" -le 20 ]
+check "f2 (LANG=C) draws ASCII only" eval "! cap f2 | LC_ALL=C grep -q '[^ -~]'"
+check "f1 (UTF-8) draws Unicode" eval "cap f1 | LC_ALL=C grep -q '[^ -~]'"
+check "f2 (NO_COLOR) has no colours" eval "! t capture-pane -p -e -t f2 | grep -q '\[[0-9;]*3[0-9];'"
+check "f1 has colours" eval "t capture-pane -p -e -t f1 | grep -q '38;5;'"
+
+# ---- a follower's keys -------------------------------------------------------
+
+send f1 D
+check "f1: D refused with the hint" within 50 f1 "following $SOCKP: F to explore on your own"
+check "f1: d_model still 128" has f1 'd_model=128'
+check "teacher unchanged by f1" has tc 'd_model=128'
+send f2 '?'
+check "f2: ? shows the help card locally" within 50 f2 'help'
+check "teacher has no help card" lacks tc 'this help card'
+send f2 Escape
+send f1 P
+check "f1: P changes only its palette" within 50 f1 'palette'
+send f1 F
+check "f1: F detaches" within 50 f1 'exploring on your own'
+send f1 d
+check "f1 detached: d works (64)" within 50 f1 'd_model=64'
+check "teacher still 128" has tc 'd_model=128'
+check "f2 still 128" has f2 'd_model=128'
+send tc D
+check "teacher: 256" within 50 tc 'd_model=256'
+check "f2 follows to 256 within 1 s" within 10 f2 'd_model=256'
+check "f1 detached stays at 64" has f1 'd_model=64'
+send f1 F
+check "f1: F rejoins at the teacher's state (256)" within 10 f1 'd_model=256'
+check "f1: says following again" has f1 "following $SOCKP"
+
+# ---- a stopped follower does not hold the teacher up -------------------------
+
+F2PID=$(pid_in f2)
+kill -STOP "$F2PID"
+for i in 1 2 3 4 5 6 7 8; do
+    send tc l l l l l l l l l l l l l l l l l l l l l l l l l l l l l l l l l l l l l l l l
+    send tc h h h h h h h h h h h h h h h h h h h h h h h h h h h h h h h h h h h h h h h h
+done
+send tc : 'pos 99' Enter
+check "teacher answers with f2 stopped" within 50 tc 'pos=99'
+check "f1 keeps following with f2 stopped" within 10 f1 'pos=99'
+kill -CONT "$F2PID"
+check "f2, continued, catches up within 2 s" within 20 f2 'pos=99'
+
+# ---- the teacher restarts ------------------------------------------------------
+
+send tc q
+check "teacher quits clean" exited_clean tc
+check "socket removed on quit" [ ! -e "$SOCKP" ]
+check "f1: teacher left, waiting" within 20 f1 'teacher left, waiting'
+check "f2: teacher left, waiting" within 20 f2 'teacher left, waiting'
+t kill-session -t tc
+open_pane tc 100 30 LC_ALL=C.UTF-8 -- --serve "$SOCKP" -d 32 --view attention
+check "teacher again" within 50 tc 'd_model=32'
+check "f1 rejoins within 2 s" within 20 f1 'd_model=32'
+check "f2 rejoins within 2 s" within 20 f2 'd_model=32'
+check "f1 shows the attention view" within 10 f1 'attention'
+
+# ---- what --serve refuses ----------------------------------------------------
+
+refuse() {       # refuse NAME PATH WANT: exit 2, one line naming WANT
+    local out rc
+    out=$("$PEVIZ" --serve "$2" 2>&1 </dev/null)
+    rc=$?
+    if [ $rc -eq 2 ] && [ "$(printf '%s\n' "$out" | wc -l)" -eq 1 ] &&
+        printf '%s' "$out" | grep -qF -- "$3"; then
+        pass "$1"
+    else
+        fail "$1 (rc=$rc, '$out')"
+    fi
+}
+echo data > plain.txt
+mkdir adir
+refuse "--serve on a regular file: refused" plain.txt 'not a socket'
+refuse "--serve on a directory: refused" adir 'directory'
+refuse "--serve on a socket in use: refused" "$SOCKP" 'in use'
+check "the regular file is untouched" [ "$(cat plain.txt)" = data ]
+python3 -c 'import socket; s = socket.socket(socket.AF_UNIX); s.bind("stale.sock")'
+check "a stale socket exists" [ -S stale.sock ]
+open_pane st 80 24 LC_ALL=C.UTF-8 -- --serve stale.sock --serve-mode 0660
+check "--serve replaces a stale socket" within 50 st 'd_model=64'
+check "--serve-mode 0660 applied" poll_until [ "$(stat -c %a stale.sock 2>/dev/null)" = 660 ]
+send st q
+check "stale-socket teacher quits clean" exited_clean st
+
+# ---- hostile peers -----------------------------------------------------------
+
+cat > hostile.py <<'EOF'
+import os, socket, sys, time
+mode, path = sys.argv[1], sys.argv[2]
+try:
+    os.unlink(path)
+except FileNotFoundError:
+    pass
+srv = socket.socket(socket.AF_UNIX)
+srv.bind(path)
+srv.listen(8)
+while True:
+    c, _ = srv.accept()
+    try:
+        if mode == 'garbage':
+            c.sendall(b'\x1b[2J\x1b]0;owned\x07\x9b31m hello \r\n' * 50)
+        elif mode == 'oversize':
+            c.sendall(b'PEVIZ-FOLLOW 1 1073741824\n')
+            for _ in range(64):
+                c.sendall(b'd 64\n' * 4096)
+        elif mode == 'badfield':
+            body = b'view clocks\nd 64\nfont blink\n'
+            c.sendall(b'PEVIZ-FOLLOW 1 %d\n' % len(body) + body)
+            time.sleep(5)
+        elif mode == 'trickle':
+            c.sendall(b'PEVIZ-FOLLOW 1 200\n')
+            for _ in range(30):
+                c.sendall(b'd')
+                time.sleep(1)
+        elif mode == 'silent':
+            time.sleep(30)
+    except OSError:
+        pass
+    c.close()
+EOF
+
+HOSTILE=
+hostile() {
+    [ -n "$HOSTILE" ] && kill "$HOSTILE" 2>/dev/null && wait "$HOSTILE" 2>/dev/null
+    python3 hostile.py "$1" h.sock &
+    HOSTILE=$!
+    poll_until [ -S h.sock ]
+}
+trap '[ -n "$HOSTILE" ] && kill "$HOSTILE" 2>/dev/null; e2e_cleanup' EXIT
+
+# hp MODE WANT: a fresh follower of the peer says WANT, keeps a whole
+# screen, and quits clean with q
+hp() {
+    hostile "$1"
+    open_pane hf 120 24 LC_ALL=C.UTF-8 -- --follow h.sock -d 16
+    check "$1 peer: says '$2'" within 80 hf "$2"
+    check "$1 peer: screen still drawn (d_model=16)" has hf 'd_model=16'
+    check "$1 peer: nothing from the peer on screen" eval "! cap hf | grep -qE 'owned|hello|blink'"
+    check "$1 peer: 24 lines, 120 wide" [ "$(cap hf | wc -L)" -le 120 ] && [ "$(cap hf | wc -l)" -le 24 ]
+    send hf q
+    check "$1 peer: q quits clean" exited_clean hf
+    t kill-session -t hf
+}
+hp garbage 'bad message from h.sock'
+hp oversize 'bad message from h.sock: message of 1073741824 bytes'
+hp badfield 'bad message from h.sock: line 3: unknown field'
+hp trickle 'bad message from h.sock: no whole message in 3 s'
+hp silent 'bad message from h.sock: no whole message in 3 s'
+kill "$HOSTILE" 2>/dev/null
+wait "$HOSTILE" 2>/dev/null
+HOSTILE=
+rm -f h.sock
+echo not a socket > h.sock
+open_pane hf 80 24 LC_ALL=C.UTF-8 -- --follow h.sock
+check "regular file at the path: said" within 50 hf 'h.sock is not a socket'
+send hf q
+check "regular file: q quits clean" exited_clean hf
+
+# ---- everyone quits clean --------------------------------------------------------
+
+send f1 q
+check "f1 quits clean" exited_clean f1
+send f2 q
+check "f2 quits clean" exited_clean f2
+send tc q
+check "teacher quits clean" exited_clean tc
+
+e2e_done
