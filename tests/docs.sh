@@ -65,6 +65,9 @@ keys_roff() {
         'SECTION/keys in the '*)
             v=${label#keys in the }; v=${v% view:}
             echo ".SS \"In the $v view\"" ;;
+        'SECTION/keys in '*)
+            v=${label#keys in }; v=${v%:}
+            echo ".SS \"In $v\"" ;;
         UNPARSED/*) echo "cannot read the key line '$label'" >&2; return 1 ;;
         *)
             echo '.TP 16'
