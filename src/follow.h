@@ -20,7 +20,8 @@
 #define FOLLOW_MAX_FDS (FOLLOW_MAX_CLIENTS + 1)
 #define FOLLOW_OUT_MAX 8192      /* unsent bytes per follower before it is
                                     dropped */
-#define FOLLOW_SNDBUF 32768     /* the kernel's buffer per follower */
+#define FOLLOW_SNDBUF 4096      /* the kernel's buffer per follower (it
+                                    doubles it, and keeps a minimum) */
 #define FOLLOW_PUBLISH_S 0.25    /* sweep frames are published at most this
                                     often; keys at once */
 #define FOLLOW_RETRY_S 0.5       /* a follower tries to reconnect this often */

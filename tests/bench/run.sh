@@ -3,7 +3,7 @@
 # and the binary export against the write floor.  Prints a table; nothing
 # here fails the build: a figure over its target is marked MISSED and the
 # script still exits 0.  BENCH_QUICK=1 takes fewer samples; BENCH_ONLY="frame
-# pty export" and PTY_ONLY="latency bandwidth slow rss" pick sections.
+# pty follow export" and PTY_ONLY="latency bandwidth slow rss" pick sections.
 set -u
 PEVIZ=${PEVIZ:-./peviz}
 BUILD=${BUILD:-build}
@@ -81,6 +81,11 @@ main() {
     if want pty; then
         BUILD="$BUILD" python3 tests/bench/pty.py "$PEVIZ" ${BENCH_QUICK:+quick} ||
             echo "  (pty.py stopped with status $?)"
+    fi
+    if want follow; then
+        echo
+        BUILD="$BUILD" python3 tests/bench/follow.py "$PEVIZ" ${BENCH_QUICK:+quick} ||
+            echo "  (follow.py stopped with status $?)"
     fi
     if want export; then
         TMPF=$(mktemp /tmp/peviz-bench.XXXXXX)

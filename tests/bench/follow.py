@@ -1,0 +1,172 @@
+#!/usr/bin/env python3
+"""follow.py - the teacher's keypress-to-frame time in follow mode, with
+no follower and with 60 followers of which one is stopped (connected,
+never reading), and what a follower receives per key.
+
+How it measures (printed with the table too):
+- The teacher (peviz --serve) runs on a pty of 200x60, as in pty.py;
+  keypress-to-frame is measured the same way (pty.py's press()).
+- Followers are protocol clients in this process: each connects, sends
+  the greeting and (59 of them) reads everything in a thread, counting
+  bytes and messages.  The stopped one never reads.  Real followers
+  would also draw; that costs their machines, not the teacher's.
+- After the latency runs, 400 more keys are sent one at a time (each
+  after the frame of the one before, so that each is its own state
+  change) to fill the stopped follower's buffers; then it is checked for
+  having been dropped (EOF after what was buffered).
+
+Never fails: prints MISSED next to a figure over its target; exit 0.
+Usage: BUILD=build follow.py PEVIZ [quick]
+"""
+import importlib.util
+import os
+import select
+import socket
+import sys
+import tempfile
+import threading
+import time
+
+_HERE = os.path.dirname(os.path.abspath(__file__))
+_spec = importlib.util.spec_from_file_location('peviz_pty',
+                                               os.path.join(_HERE, 'pty.py'))
+P = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(P)
+
+FOLLOWERS = 60
+SAMPLES = 10 if P.QUICK else 30
+FLOOD = 400
+GREETING = b'PEVIZ-FOLLOW 1\n'
+
+
+class Readers:
+    """Follower sockets read in a thread; counts bytes and messages."""
+
+    def __init__(self, socks):
+        self.socks = socks
+        self.bytes = 0
+        self.messages = 0
+        self.closed = 0
+        self.stop = False
+        self.thread = threading.Thread(target=self.run, daemon=True)
+        self.thread.start()
+
+    def run(self):
+        live = list(self.socks)
+        while not self.stop and live:
+            r, _, _ = select.select(live, [], [], 0.1)
+            for s in r:
+                try:
+                    data = s.recv(1 << 16)
+                except BlockingIOError:
+                    continue
+                except OSError:
+                    data = b''
+                if not data:
+                    live.remove(s)
+                    self.closed += 1
+                    continue
+                self.bytes += len(data)
+                self.messages += data.count(b'PEVIZ-FOLLOW 1 ')
+
+    def finish(self):
+        self.stop = True
+        self.thread.join()
+
+
+def connect(path):
+    end = time.monotonic() + 5
+    while True:
+        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        try:
+            s.connect(path)
+            s.sendall(GREETING)
+            s.setblocking(False)
+            return s
+        except OSError:
+            s.close()
+            if time.monotonic() > end:
+                raise
+            time.sleep(0.05)
+
+
+def dropped(s):
+    """Whether the teacher closed s: EOF once the buffered bytes are read."""
+    end = time.monotonic() + 3
+    while time.monotonic() < end:
+        r, _, _ = select.select([s], [], [], 0.2)
+        if not r:
+            return False
+        try:
+            if not s.recv(1 << 16):
+                return True
+        except OSError:
+            return True
+    return False
+
+
+def latencies(c):
+    out = []
+    for _ in range(SAMPLES):
+        P.press(c, P.LEFT)
+        r = P.press(c, P.RIGHT)
+        if r:
+            out.append(r[0])
+    return out
+
+
+def row(name, v, target):
+    p99 = P.pct(v, 99)
+    print('  %-34s %8.2f %8.2f  %s' % (name, P.median(v), p99,
+                                       '<= %d ms %s' % (target,
+                                                        P.verdict(p99 <= target))))
+
+
+def main():
+    d = tempfile.mkdtemp(prefix='peviz-bench-follow.')
+    path = os.path.join(d, 'l.sock')
+    args = ['--serve', path, '--view', 'heatmap'] + P.SMALL
+    print('Follow mode: teacher keypress to frame at 200x60, heatmap, %s '
+          '(ms; %d presses of Right; pty.py\'s method)'
+          % (' '.join(P.SMALL), SAMPLES))
+    print('  %-34s %8s %8s  %s' % ('followers', 'p50', 'p99', 'target p99'))
+    c = P.Child(args, 200, 60)
+    c.settle(limit=30)
+    alone = latencies(c)
+    row('none', alone, 16)
+    socks = [connect(path) for _ in range(FOLLOWERS)]
+    stopped = socks[-1]
+    readers = Readers(socks[:-1])
+    c.settle()
+    before_b, before_m = readers.bytes, readers.messages
+    busy = latencies(c)
+    row('%d (one stopped)' % FOLLOWERS, busy, 16)
+    keys = 2 * SAMPLES
+    per = (readers.bytes - before_b) / float(FOLLOWERS - 1)
+    msgs = (readers.messages - before_m) / float(FOLLOWERS - 1)
+    print('  a follower received %.0f bytes in %.0f messages for %d keys: '
+          '%.1f bytes per key  %s' % (per, msgs, keys, per / keys,
+                                      '<= 1024 ' + P.verdict(per / keys <= 1024)))
+    for i in range(FLOOD):
+        c.send(P.RIGHT if i % 2 else P.LEFT)
+        c.burst()
+    gone = dropped(stopped)
+    print('  after %d more keys the stopped follower was %s; %d of %d '
+          'reading followers still connected' % (
+              FLOOD, 'dropped' if gone else 'NOT dropped (still buffered)',
+              FOLLOWERS - 1 - readers.closed, FOLLOWERS - 1))
+    after = latencies(c)
+    row('%d, the stopped one dropped' % (FOLLOWERS - 1), after, 16)
+    print('  teacher peak memory (VmHWM): %d KB' % c.hwm_kb())
+    readers.finish()
+    for s in socks:
+        s.close()
+    c.close()
+    try:
+        os.rmdir(d)
+    except OSError:
+        pass
+
+
+if __name__ == '__main__':
+    main()
