@@ -47,6 +47,61 @@ exited_clean() {
 SOCK=$(mktemp -u "$TMPD/tmux.XXXXXX")
 t new-session -d -s idle -x 20 -y 5 'sleep 600'
 
+# One process serves every kind of bad peer, each at its own path, and
+# leaves stale.sock behind (bound, then closed without removing it).
+# Started first: starting python can take seconds on a loaded machine.
+cat > hostile.py <<'EOF'
+import socket, threading, time
+
+def garbage(c):
+    c.sendall(b'\x1b[2J\x1b]0;owned\x07\x9b31m hello \r\n' * 50)
+
+def oversize(c):
+    c.sendall(b'PEVIZ-FOLLOW 1 1073741824\n')
+    for _ in range(64):
+        c.sendall(b'd 64\n' * 4096)
+
+def badfield(c):
+    body = b'view clocks\nd 64\nfont blink\n'
+    c.sendall(b'PEVIZ-FOLLOW 1 %d\n' % len(body) + body)
+    time.sleep(5)
+
+def trickle(c):
+    c.sendall(b'PEVIZ-FOLLOW 1 200\n')
+    for _ in range(30):
+        c.sendall(b'd')
+        time.sleep(1)
+
+def silent(c):
+    time.sleep(30)
+
+def serve(srv, fn):
+    while True:
+        c, _ = srv.accept()
+        def one(c=c):
+            try:
+                fn(c)
+            except OSError:
+                pass
+            c.close()
+        threading.Thread(target=one, daemon=True).start()
+
+s = socket.socket(socket.AF_UNIX)
+s.bind('stale.sock')
+s.close()
+for fn in (garbage, oversize, badfield, trickle, silent):
+    srv = socket.socket(socket.AF_UNIX)
+    srv.bind(fn.__name__ + '.sock')
+    srv.listen(8)
+    threading.Thread(target=serve, args=(srv, fn), daemon=True).start()
+open('hostile.ready', 'w').close()
+time.sleep(600)
+EOF
+python3 hostile.py &
+HOSTILE=$!
+trap 'kill "$HOSTILE" 2>/dev/null; e2e_cleanup' EXIT
+
+
 # ---- followers first: they wait ---------------------------------------------
 
 open_pane f1 80 24 LC_ALL=C.UTF-8 -- --follow "$SOCKP"
@@ -156,7 +211,7 @@ refuse "--serve on a regular file: refused" plain.txt 'not a socket'
 refuse "--serve on a directory: refused" adir 'directory'
 refuse "--serve on a socket in use: refused" "$SOCKP" 'in use'
 check "the regular file is untouched" [ "$(cat plain.txt)" = data ]
-python3 -c 'import socket; s = socket.socket(socket.AF_UNIX); s.bind("stale.sock")'
+poll_until [ -e hostile.ready ]
 check "a stale socket exists" [ -S stale.sock ]
 open_pane st 80 24 LC_ALL=C.UTF-8 -- --serve stale.sock --serve-mode 0660
 check "--serve replaces a stale socket" within 50 st 'd_model=64'
@@ -164,77 +219,28 @@ check "--serve-mode 0660 applied" poll_until [ "$(stat -c %a stale.sock 2>/dev/n
 send st q
 check "stale-socket teacher quits clean" exited_clean st
 
-# ---- hostile peers -----------------------------------------------------------
+# ---- hostile peers: a follower of each, all at once ---------------------------
 
-cat > hostile.py <<'EOF'
-import os, socket, sys, time
-mode, path = sys.argv[1], sys.argv[2]
-try:
-    os.unlink(path)
-except FileNotFoundError:
-    pass
-srv = socket.socket(socket.AF_UNIX)
-srv.bind(path)
-srv.listen(8)
-while True:
-    c, _ = srv.accept()
-    try:
-        if mode == 'garbage':
-            c.sendall(b'\x1b[2J\x1b]0;owned\x07\x9b31m hello \r\n' * 50)
-        elif mode == 'oversize':
-            c.sendall(b'PEVIZ-FOLLOW 1 1073741824\n')
-            for _ in range(64):
-                c.sendall(b'd 64\n' * 4096)
-        elif mode == 'badfield':
-            body = b'view clocks\nd 64\nfont blink\n'
-            c.sendall(b'PEVIZ-FOLLOW 1 %d\n' % len(body) + body)
-            time.sleep(5)
-        elif mode == 'trickle':
-            c.sendall(b'PEVIZ-FOLLOW 1 200\n')
-            for _ in range(30):
-                c.sendall(b'd')
-                time.sleep(1)
-        elif mode == 'silent':
-            time.sleep(30)
-    except OSError:
-        pass
-    c.close()
-EOF
-
-HOSTILE=
-hostile() {
-    [ -n "$HOSTILE" ] && kill "$HOSTILE" 2>/dev/null && wait "$HOSTILE" 2>/dev/null
-    python3 hostile.py "$1" h.sock &
-    HOSTILE=$!
-    poll_until [ -S h.sock ]
+poll_until [ -e hostile.ready ]
+for m in garbage oversize badfield trickle silent; do
+    open_pane "h$m" 120 24 LC_ALL=C.UTF-8 -- --follow "$m.sock" -d 16
+done
+hp() {       # hp MODE WANT: says WANT, keeps its screen, q quits clean
+    check "$1 peer: says '$2'" within 80 "h$1" "$2"
+    check "$1 peer: screen still drawn (d_model=16)" has "h$1" 'd_model=16'
+    check "$1 peer: nothing from the peer on screen" eval "! cap h$1 | grep -qE 'owned|hello|blink'"
+    check "$1 peer: 24 lines, 120 wide" [ "$(cap "h$1" | wc -L)" -le 120 ] && [ "$(cap "h$1" | wc -l)" -le 24 ]
+    send "h$1" q
+    check "$1 peer: q quits clean" exited_clean "h$1"
 }
-trap '[ -n "$HOSTILE" ] && kill "$HOSTILE" 2>/dev/null; e2e_cleanup' EXIT
-
-# hp MODE WANT: a fresh follower of the peer says WANT, keeps a whole
-# screen, and quits clean with q
-hp() {
-    hostile "$1"
-    open_pane hf 120 24 LC_ALL=C.UTF-8 -- --follow h.sock -d 16
-    check "$1 peer: says '$2'" within 80 hf "$2"
-    check "$1 peer: screen still drawn (d_model=16)" has hf 'd_model=16'
-    check "$1 peer: nothing from the peer on screen" eval "! cap hf | grep -qE 'owned|hello|blink'"
-    check "$1 peer: 24 lines, 120 wide" [ "$(cap hf | wc -L)" -le 120 ] && [ "$(cap hf | wc -l)" -le 24 ]
-    send hf q
-    check "$1 peer: q quits clean" exited_clean hf
-    t kill-session -t hf
-}
-hp garbage 'bad message from h.sock'
-hp oversize 'bad message from h.sock: message of 1073741824 bytes'
-hp badfield 'bad message from h.sock: line 3: unknown field'
-hp trickle 'bad message from h.sock: no whole message in 3 s'
-hp silent 'bad message from h.sock: no whole message in 3 s'
-kill "$HOSTILE" 2>/dev/null
-wait "$HOSTILE" 2>/dev/null
-HOSTILE=
-rm -f h.sock
-echo not a socket > h.sock
-open_pane hf 80 24 LC_ALL=C.UTF-8 -- --follow h.sock
-check "regular file at the path: said" within 50 hf 'h.sock is not a socket'
+hp garbage 'bad message from garbage.sock: not a peviz teacher'
+hp oversize 'bad message from oversize.sock: message of 1073741824 bytes'
+hp badfield 'bad message from badfield.sock: line 3: unknown field'
+hp trickle 'bad message from trickle.sock: no whole message in 3 s'
+hp silent 'bad message from silent.sock: no whole message in 3 s'
+echo not a socket > file.sock
+open_pane hf 80 24 LC_ALL=C.UTF-8 -- --follow file.sock
+check "regular file at the path: said" within 50 hf 'file.sock is not a socket'
 send hf q
 check "regular file: q quits clean" exited_clean hf
 
