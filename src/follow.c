@@ -489,7 +489,11 @@ int follow_key(struct follow *f, struct app *a, int key)
     }
     if (f->detached || a->help)
         return 0;
-    if (key == 'q' || key == '?' || key == PK_F1 || key == 'P' || key == 'z') {
+    if (key == 'q') {           /* always, whatever a view or tour says */
+        a->quit = 1;
+        return 1;
+    }
+    if (key == '?' || key == PK_F1 || key == 'P' || key == 'z') {
         app_key(a, key);        /* how this screen looks, then the */
         if (f->have_latest)     /* teacher's state again */
             show_teacher(f, a);
