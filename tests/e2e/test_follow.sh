@@ -211,6 +211,32 @@ refuse "--serve on a regular file: refused" plain.txt 'not a socket'
 refuse "--serve on a directory: refused" adir 'directory'
 refuse "--serve on a socket in use: refused" "$SOCKP" 'in use'
 check "the regular file is untouched" [ "$(cat plain.txt)" = data ]
+# bad_args NAME WANT ARGS...: exit 2, one line on stderr naming WANT,
+# nothing on stdout, nothing created
+bad_args() {
+    local name=$1 want=$2 out err rc
+    shift 2
+    out=$("$PEVIZ" "$@" 2>err.txt </dev/null)
+    rc=$?
+    err=$(cat err.txt)
+    if [ $rc -eq 2 ] && [ -z "$out" ] && [ "$(wc -l <err.txt)" -eq 1 ] &&
+        printf '%s' "$err" | grep -qF -- "$want" && [ ! -e new.sock ]; then
+        pass "$name"
+    else
+        fail "$name (rc=$rc, '$err')"
+    fi
+}
+bad_args "--serve-mode without --serve" 'goes with --serve' --serve-mode 0660
+bad_args "--serve-mode 0444 (owner cannot write)" 'owner read and write' --serve new.sock --serve-mode 0444
+bad_args "--serve-mode 0x1ff" 'octal' --serve new.sock --serve-mode 0x1ff
+bad_args "--serve-mode 01777" 'octal' --serve new.sock --serve-mode 01777
+bad_args "--serve and --follow together" 'not both' --serve new.sock --follow l.sock
+bad_args "--serve with --snapshot" 'interactive' --serve new.sock --snapshot
+bad_args "--follow with --export" 'interactive' --follow l.sock --export pe
+bad_args "--serve ''" 'needs a socket path' --serve ''
+bad_args "--follow on a path of 200 bytes" 'longer than 107' --follow "$(printf 'x%.0s' $(seq 200))"
+bad_args "--serve on a path of 200 bytes" 'longer than 107' --serve "$(printf 'x%.0s' $(seq 200))"
+
 poll_until [ -e hostile.ready ]
 check "a stale socket exists" [ -S stale.sock ]
 open_pane st 80 24 LC_ALL=C.UTF-8 -- --serve stale.sock --serve-mode 0660
