@@ -44,6 +44,7 @@ struct follow {
     char full[FP_MESSAGE_MAX];   /* ... framed, for a new follower */
     int sent_len, full_len;
     int held;                    /* a newer state waits its turn */
+    double accept_at;            /* no accept() before this */
     double sent_at;
     /* follower */
     int fd;
@@ -255,7 +256,10 @@ static void queue(struct client *c, const char *m, size_t len)
 static void accept_all(struct follow *f)
 {
     int fd;
-    while ((fd = accept4(f->lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC)) >= 0) {
+    while ((fd = accept4(f->lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC)) >= 0 ||
+           errno == EINTR || errno == ECONNABORTED) {
+        if (fd < 0)
+            continue;
         int i = 0;
         while (i < FOLLOW_MAX_CLIENTS && f->clients[i].fd >= 0)
             i++;
@@ -271,6 +275,11 @@ static void accept_all(struct follow *f)
         if (f->full_len > 0)
             queue(&f->clients[i], f->full, (size_t)f->full_len);
     }
+    /* out of descriptors: the connection stays queued and the socket
+     * readable; stop asking for a while instead of spinning */
+    if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS ||
+        errno == ENOMEM)
+        f->accept_at = now_s() + FOLLOW_RETRY_S;
 }
 
 /* A follower sends its greeting and nothing else. */
@@ -515,7 +524,8 @@ int follow_pollfds(const struct follow *f, struct pollfd *p)
             p[n++] = (struct pollfd){ f->fd, POLLIN, 0 };
         return n;
     }
-    p[n++] = (struct pollfd){ f->lfd, POLLIN, 0 };
+    /* the listening socket, or a stand-in while accepting is paused */
+    p[n++] = (struct pollfd){ now_s() >= f->accept_at ? f->lfd : -1, POLLIN, 0 };
     for (int i = 0; i < FOLLOW_MAX_CLIENTS; i++) {
         const struct client *c = &f->clients[i];
         if (c->fd >= 0)
@@ -535,8 +545,11 @@ int follow_wait_ms(const struct follow *f)
 {
     if (!f)
         return -1;
-    if (f->serving)
-        return f->held ? ms_until(f->sent_at + FOLLOW_PUBLISH_S) : -1;
+    if (f->serving) {
+        int w = f->held ? ms_until(f->sent_at + FOLLOW_PUBLISH_S) : -1;
+        int b = f->accept_at > now_s() ? ms_until(f->accept_at) : -1;
+        return w < 0 ? b : b < 0 ? w : w < b ? w : b;
+    }
     if (f->fd < 0)
         return ms_until(f->retry_at);
     return f->deadline > 0 ? ms_until(f->deadline) : -1;

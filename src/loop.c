@@ -407,7 +407,7 @@ static int run(struct app *a, canvas *cv)
     for (;;) {
         struct pollfd p[2 + FOLLOW_MAX_FDS] = { { term_fd(), POLLIN, 0 },
                                                 { wake[0], POLLIN, 0 } };
-        int nf;
+        int nf, fev;
 
         if (a->quit)
             return 0;
@@ -423,7 +423,9 @@ static int run(struct app *a, canvas *cv)
             errno != EINTR)
             return 1;
         wake_drain();
-        dirty |= follow_events(fol, a, p + 2, nf);
+        /* a teacher's update is drawn like an animation frame: at once
+         * unless the terminal is behind */
+        fev = follow_events(fol, a, p + 2, nf);
         if ((rc = on_signals(&dirty)) >= 0)
             return rc;
         if (p[0].revents & (POLLHUP | POLLERR | POLLNVAL))
@@ -431,7 +433,7 @@ static int run(struct app *a, canvas *cv)
         if (drain_keys(a, &dirty) < 0)
             return 1;
         keyed = dirty;             /* keys, resizes, signals: show at once */
-        dirty |= tick(a, &k);
+        dirty |= tick(a, &k) | fev;
     }
 }
 
