@@ -1319,10 +1319,11 @@ static int mode_labw(const struct app *a, int dmax)
     }
 }
 
-static void compare_draw(const struct app *a, canvas *c, char *hint,
+static void compare_draw(const struct app *a, void *rt, canvas *c, char *hint,
                          size_t hintlen)
 {
     struct rpane rp[COMPARE_MAX_PANES];
+    (void)rt;
     int np = npanes(a), dmax;
     int64_t nmax;
     struct geom g;
@@ -1523,29 +1524,45 @@ static void cursor_dim(struct app *a, int step)
     clamp_cursor(a);
 }
 
-/* Left/Right in the spectrum mode move the band cursor. */
-static int spectrum_key(struct app *a, int key)
+/* Left/Right, H L, Home End in the spectrum mode move the band cursor;
+ * elsewhere they are the global keys. */
+static int key_band(struct app *a, void *rt, int key)
 {
     int dm = dims_max(a) / 2, step;
+    (void)rt;
+    if (a->cmp.mode != PANE_SPECTRUM)
+        return 0;
     switch (key) {
     case PK_LEFT: case 'h':  step = -1; break;
     case PK_RIGHT: case 'l': step = 1; break;
     case 'H':                step = -(dm / 8 + 1); break;
     case 'L':                step = dm / 8 + 1; break;
     case PK_HOME:            step = -dm; break;
-    case PK_END:             step = dm; break;
-    default:                 return 0;
+    default:                 step = dm; break;      /* End */
     }
     a->cmp.band += step;
     clamp_cursor(a);
     return 1;
 }
 
-static int compare_key(struct app *a, int key)
+/* k j: one dimension; K J PgUp PgDn: an eighth of them. */
+static int key_dim(struct app *a, void *rt, int key)
 {
     int dm = dims_max(a);
-    if (a->cmp.mode == PANE_SPECTRUM && spectrum_key(a, key))
-        return 1;
+    (void)rt;
+    switch (key) {
+    case PK_UP: case 'k':   cursor_dim(a, -1); break;
+    case PK_DOWN: case 'j': cursor_dim(a, 1); break;
+    case PK_PGUP: case 'K': cursor_dim(a, -(dm / 8 + 1)); break;
+    default:                cursor_dim(a, dm / 8 + 1); break;  /* PgDn J */
+    }
+    return 1;
+}
+
+/* The panes: + _ [ ] b B d D p v o f z. */
+static int key_pane(struct app *a, void *rt, int key)
+{
+    (void)rt;
     switch (key) {
     case '+': pane_add(a); break;
     case '_': pane_remove(a); break;
@@ -1559,21 +1576,31 @@ static int compare_key(struct app *a, int key)
     case 'v': mode_next(a); break;
     case 'o': layout_next(a); break;
     case 'f': precision_next(a); break;
-    case 'z':
+    default:    /* z */
         a->cmp.dims_1to1 = !a->cmp.dims_1to1;
         app_msg(a, 0, a->cmp.dims_1to1 ? "rows: consecutive dimensions"
                                        : "rows: all dimensions, evenly spaced");
         break;
-    case '=': zoom(a, 1); break;
-    case '-': zoom(a, 0); break;
-    case PK_UP: case 'k':   cursor_dim(a, -1); break;
-    case PK_DOWN: case 'j': cursor_dim(a, 1); break;
-    case PK_PGUP: case 'K': cursor_dim(a, -(dm / 8 + 1)); break;
-    case PK_PGDN: case 'J': cursor_dim(a, dm / 8 + 1); break;
-    default:
-        return 0;
     }
     return 1;
+}
+
+static int key_zoom(struct app *a, void *rt, int key)
+{
+    (void)rt;
+    zoom(a, key == '=');
+    return 1;
+}
+
+/* ---- state ---------------------------------------------------------------- */
+
+static void compare_reset(struct app *a)
+{
+    memset(&a->cmp, 0, sizeof a->cmp);
+    a->cmp.npanes = 2;
+    a->cmp.panes[0].base = 10000;
+    a->cmp.panes[1].base = 500000;
+    a->cmp.panes[2].base = 1e6;
 }
 
 /* ---- ':' commands ------------------------------------------------------- */
@@ -1599,10 +1626,12 @@ static int cmd_choice(struct app *a, const char *what, int v, const char *want)
     return v;
 }
 
-static int compare_command(struct app *a, const char *name, const char *arg)
+static int compare_command(struct app *a, void *rt, const char *name,
+                           const char *arg)
 {
     struct pane *p = &a->cmp.panes[a->cmp.active];
     int v;
+    (void)rt;
     if (!strcmp(name, "base") || !strcmp(name, "b"))
         return cmd_pane_param(a, P_BASE, arg);
     if (!strcmp(name, "d") || !strcmp(name, "d_model"))
@@ -1633,34 +1662,53 @@ static int compare_command(struct app *a, const char *name, const char *arg)
     return 0;
 }
 
+/* The view's keys: what each does, and the help card. */
 static const struct keybind COMPARE_KEYS[] = {
-    { '+',  ACT_VIEW_KEY, "+",      "add pane C (base 1e6)" },
-    { '_',  ACT_VIEW_KEY, "_",      "remove pane C" },
-    { '[',  ACT_VIEW_KEY, "[ ]",    "previous / next active pane" },
-    { ']',  ACT_VIEW_KEY, NULL,     NULL },
-    { 'b',  ACT_VIEW_KEY, "b B",    "active pane: base /10, x10" },
-    { 'B',  ACT_VIEW_KEY, NULL,     NULL },
-    { 'd',  ACT_VIEW_KEY, "d D",    "active pane: d_model /2, x2" },
-    { 'D',  ACT_VIEW_KEY, NULL,     NULL },
-    { 'p',  ACT_VIEW_KEY, "p",      "next preset pair of bases" },
-    { 'v',  ACT_VIEW_KEY, "v",      "mode: heatmap, spectrum, profile, diff" },
-    { 'o',  ACT_VIEW_KEY, "o",      "active pane: next layout" },
-    { 'f',  ACT_VIEW_KEY, "f",      "active pane: next precision" },
-    { 'z',  ACT_VIEW_KEY, "z",      "rows: evenly spaced / consecutive" },
-    { '=',  ACT_VIEW_KEY, "= -",    "zoom positions in / out" },
-    { '-',  ACT_VIEW_KEY, NULL,     NULL },
-    { PK_UP, ACT_VIEW_KEY, "k j",   "dimension (K J PgUp PgDn: faster)" },
-    { PK_DOWN, ACT_VIEW_KEY, NULL,  NULL },
-    { PK_LEFT, ACT_VIEW_KEY, "h l",  "position; band in the spectrum" },
-    { PK_RIGHT, ACT_VIEW_KEY, NULL, NULL },
-    { 0,    ACT_NONE,     NULL,     NULL }
+    { '+',  ACT_VIEW_KEY, "+",      "add pane C (base 1e6)", key_pane },
+    { '_',  ACT_VIEW_KEY, "_",      "remove pane C", key_pane },
+    { '[',  ACT_VIEW_KEY, "[ ]",    "previous / next active pane", key_pane },
+    { ']',  ACT_VIEW_KEY, NULL,     NULL, key_pane },
+    { 'b',  ACT_VIEW_KEY, "b B",    "active pane: base /10, x10", key_pane },
+    { 'B',  ACT_VIEW_KEY, NULL,     NULL, key_pane },
+    { 'd',  ACT_VIEW_KEY, "d D",    "active pane: d_model /2, x2", key_pane },
+    { 'D',  ACT_VIEW_KEY, NULL,     NULL, key_pane },
+    { 'p',  ACT_VIEW_KEY, "p",      "next preset pair of bases", key_pane },
+    { 'v',  ACT_VIEW_KEY, "v",      "mode: heatmap, spectrum, profile, diff",
+      key_pane },
+    { 'o',  ACT_VIEW_KEY, "o",      "active pane: next layout", key_pane },
+    { 'f',  ACT_VIEW_KEY, "f",      "active pane: next precision", key_pane },
+    { 'z',  ACT_VIEW_KEY, "z",      "rows: evenly spaced / consecutive",
+      key_pane },
+    { '=',  ACT_VIEW_KEY, "= -",    "zoom positions in / out", key_zoom },
+    { '-',  ACT_VIEW_KEY, NULL,     NULL, key_zoom },
+    { PK_UP, ACT_VIEW_KEY, "k j",   "dimension (K J PgUp PgDn: faster)",
+      key_dim },
+    { PK_DOWN, ACT_VIEW_KEY, NULL,  NULL, key_dim },
+    { 'k',  ACT_VIEW_KEY, NULL,     NULL, key_dim },
+    { 'j',  ACT_VIEW_KEY, NULL,     NULL, key_dim },
+    { 'K',  ACT_VIEW_KEY, NULL,     NULL, key_dim },
+    { 'J',  ACT_VIEW_KEY, NULL,     NULL, key_dim },
+    { PK_PGUP, ACT_VIEW_KEY, NULL,  NULL, key_dim },
+    { PK_PGDN, ACT_VIEW_KEY, NULL,  NULL, key_dim },
+    { PK_LEFT, ACT_VIEW_KEY, "h l",  "position; band in the spectrum",
+      key_band },
+    { PK_RIGHT, ACT_VIEW_KEY, NULL, NULL, key_band },
+    { 'h',  ACT_VIEW_KEY, NULL,     NULL, key_band },
+    { 'l',  ACT_VIEW_KEY, NULL,     NULL, key_band },
+    /* the global keys, but over the bands in the spectrum */
+    { 'H',  ACT_FAST_LEFT, NULL,    NULL, key_band },
+    { 'L',  ACT_FAST_RIGHT, NULL,   NULL, key_band },
+    { PK_HOME, ACT_HOME,  NULL,     NULL, key_band },
+    { PK_END, ACT_END,    NULL,     NULL, key_band },
+    { 0,    ACT_NONE,     NULL,     NULL, NULL }
 };
 
 const struct view VIEW_COMPARE_DEF = {
     .name = "compare",
     .title = "compare bases",
+    .reset = compare_reset,
+    .params_changed = clamp_cursor,
     .draw = compare_draw,
-    .key = compare_key,
     .command = compare_command,
     .keys = COMPARE_KEYS,
     .about =

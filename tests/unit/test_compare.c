@@ -218,7 +218,7 @@ static void draw_view(const struct app *a, int w, int h, char head[3][1024])
     char hint[256];
     if (canvas_init(&c, w, h))
         return;
-    VIEW_COMPARE_DEF.draw(a, &c, hint, sizeof hint);
+    view_frame(a, VIEW_COMPARE, &c, 1, hint, sizeof hint);
     for (int y = 0; y < 3 && y < h; y++)
         canvas_row_utf8(&c, y, head[y], 1024);
     canvas_free(&c);
@@ -355,41 +355,41 @@ static void test_keys(void)
 static void test_commands(void)
 {
     struct app a;
-    const struct view *v = &VIEW_COMPARE_DEF;
     setup(&a);
+    a.view = VIEW_COMPARE;
     a.cmp.active = 1;
-    CHECK(v->command(&a, "layout", "half") == 1 && !a.msg_error);
+    CHECK(view_command(&a, "layout", "half") == 1 && !a.msg_error);
     CHECK(a.cmp.panes[1].layout == LAYOUT_HALF && a.cmp.panes[0].layout == 0);
-    CHECK(v->command(&a, "layout", "diagonal") == 1 && a.msg_error);
+    CHECK(view_command(&a, "layout", "diagonal") == 1 && a.msg_error);
     CHECK(a.cmp.panes[1].layout == LAYOUT_HALF);
     a.msg_error = 0;
-    CHECK(v->command(&a, "precision", "bf16") == 1 && !a.msg_error);
+    CHECK(view_command(&a, "precision", "bf16") == 1 && !a.msg_error);
     CHECK(a.cmp.panes[1].prec == PREC_BF16);
-    CHECK(v->command(&a, "precision", "nan") == 1 && a.msg_error);
+    CHECK(view_command(&a, "precision", "nan") == 1 && a.msg_error);
     CHECK(a.cmp.panes[1].prec == PREC_BF16);
     a.msg_error = 0;
-    CHECK(v->command(&a, "base", "1e6") == 1 && !a.msg_error);
+    CHECK(view_command(&a, "base", "1e6") == 1 && !a.msg_error);
     CHECK(a.cmp.panes[1].base == 1e6 && a.p.base == 10000);
     const char *bad_base[] = { "1", "0", "-5", "nan", "inf", "1e400", "12abc", "" };
     for (size_t i = 0; i < sizeof bad_base / sizeof bad_base[0]; i++) {
         a.msg_error = 0;
-        CHECK(v->command(&a, "base", bad_base[i]) == 1 && a.msg_error);
+        CHECK(view_command(&a, "base", bad_base[i]) == 1 && a.msg_error);
         CHECK(a.cmp.panes[1].base == 1e6);
     }
     a.msg_error = 0;
-    CHECK(v->command(&a, "d", "128") == 1 && !a.msg_error);
+    CHECK(view_command(&a, "d", "128") == 1 && !a.msg_error);
     CHECK(a.cmp.panes[1].d == 128 && a.p.d == 64);
     const char *bad_d[] = { "7", "0", "-2", "131072", "x" };
     for (size_t i = 0; i < sizeof bad_d / sizeof bad_d[0]; i++) {
         a.msg_error = 0;
-        CHECK(v->command(&a, "d", bad_d[i]) == 1 && a.msg_error);
+        CHECK(view_command(&a, "d", bad_d[i]) == 1 && a.msg_error);
         CHECK(a.cmp.panes[1].d == 128);
     }
     a.msg_error = 0;
-    CHECK(v->command(&a, "mode", "profile") == 1 && a.cmp.mode == PANE_PROFILE);
-    CHECK(v->command(&a, "mode", "x") == 1 && a.msg_error);
+    CHECK(view_command(&a, "mode", "profile") == 1 && a.cmp.mode == PANE_PROFILE);
+    CHECK(view_command(&a, "mode", "x") == 1 && a.msg_error);
     CHECK(a.cmp.mode == PANE_PROFILE);
-    CHECK(v->command(&a, "heads", "3") == 0);
+    CHECK(view_command(&a, "heads", "3") == 0);
 }
 
 /* A heatmap cell holds the exact mean of its column's positions. */
@@ -401,7 +401,7 @@ static void test_cells(void)
     setup(&a);
     if (canvas_init(&c, 80, 23))
         return;
-    VIEW_COMPARE_DEF.draw(&a, &c, hint, sizeof hint);
+    view_frame(&a, VIEW_COMPARE, &c, 1, hint, sizeof hint);
     /* 80 wide, d = 64: 4-cell label gutter, panes of 37 with a 1-cell
      * mark gutter, so pane A has 36 columns from x = 5; 3 header rows */
     int64_t p1 = 4096 / 36;
@@ -442,7 +442,7 @@ static void test_sizes(void)
             char hint[256];
             if (canvas_init(&c, sizes[i][0], sizes[i][1]))
                 continue;
-            VIEW_COMPARE_DEF.draw(&a, &c, hint, sizeof hint);
+            view_frame(&a, VIEW_COMPARE, &c, 1, hint, sizeof hint);
             char row[2048];
             canvas_row_utf8(&c, 0, row, sizeof row);
             drawn &= strchr(row, 'A') != NULL;    /* pane A named */

@@ -172,13 +172,8 @@ static void check_step(struct app *a, int w, int h, const char *tourname)
         return;
     }
     /* both finished: a view may spread long work over several frames */
-    const struct view *v = VIEWS[a->view];
-    do
-        frame_draw(a, &full);
-    while (v->busy && v->busy(a));
-    do
-        v->draw(a, &alone, hint, sizeof hint);
-    while (v->busy && v->busy(a));
+    frame_draw_finished(a, &full);
+    view_frame(a, a->view, &alone, 1, hint, sizeof hint);
     int same = 1;
     for (int y = 0; y < view_h; y++)
         for (int x = 0; x < w; x++)
