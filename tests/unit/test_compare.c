@@ -452,6 +452,53 @@ static void test_sizes(void)
     CHECK(drawn);
 }
 
+/* The readout row (the one starting "pos ") of an 80x24 frame. */
+static void readout_row(const struct app *a, char *row, size_t len)
+{
+    canvas c;
+    row[0] = 0;
+    if (canvas_init(&c, 80, 24))
+        return;
+    frame_draw_finished(a, &c);
+    for (int y = 0; y < c.h; y++) {
+        canvas_row_utf8(&c, y, row, len);
+        if (strncmp(row, "pos ", 4) == 0)
+            break;
+        row[0] = 0;
+    }
+    canvas_free(&c);
+}
+
+/*
+ * The cursor on the last dimension at d_model 64, then d_model halved
+ * twice in another view: back in compare, the cursor is on a dimension
+ * that exists (15, the last of 16) and the readout shows its values,
+ * not "dim 63" with "A -" for a dimension no pane has.
+ */
+static void test_cursor_clamped_elsewhere(void)
+{
+    struct app a;
+    char row[1024];
+    app_init(&a);
+    a.view = VIEW_COMPARE;
+    for (int i = 0; i < 70; i++)
+        app_key(&a, 'j');
+    CHECK(a.cmp.dim == 63);
+    app_key(&a, '1');
+    app_key(&a, 'd');
+    app_key(&a, 'd');
+    app_key(&a, '4');
+    CHECK(a.view == VIEW_COMPARE && a.p.d == 16);
+    CHECK(a.cmp.dim == 15);
+    readout_row(&a, row, sizeof row);
+    CHECK(strstr(row, "dim 15 ") != NULL);
+    CHECK(strstr(row, "dim 63") == NULL && strstr(row, "A -") == NULL);
+    /* the value shown is PE(0, 15) = cos(0) = 1 in both panes */
+    CHECK(strstr(row, "A cos band 7 = 1") != NULL);
+    if (!strstr(row, "dim 15 "))
+        fprintf(stderr, "  readout: %s\n", row);
+}
+
 int main(void)
 {
     test_spectrum();
@@ -463,5 +510,6 @@ int main(void)
     test_commands();
     test_cells();
     test_sizes();
+    test_cursor_clamped_elsewhere();
     TEST_END("test_compare");
 }
