@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "app.h"
+#include "axis.h"
 #include "params.h"
 #include "plot.h"
 #include "scores.h"
@@ -60,52 +61,22 @@ static void num(double v, char *buf, size_t len)
     fmt_num(v, 4, buf, len);
 }
 
-/* Positions along each axis at this zoom: n halved zoom times, >= 2. */
-static int64_t span_of(int64_t n, int zoom)
-{
-    int64_t s = n;
-    for (int z = 0; z < zoom && s > 2; z++)
-        s = (s + 1) / 2;
-    return s < n ? s : n;
-}
-
-static int zoom_max(int64_t n)
-{
-    int z = 0;
-    while (span_of(n, z) > 2 && z < 62)
-        z++;
-    return z;
-}
-
-/*
- * First position of a window of `blocks` blocks of k positions that holds
- * cur, starting from the hint where possible; a multiple of k.
- */
-static int64_t window_fit(int64_t n, int64_t k, int64_t blocks, int64_t cur,
-                          int64_t hint)
-{
-    int64_t len = blocks * k, nb = (n + k - 1) / k;
-    int64_t start = hint / k * k;
-    if (cur < start)
-        start = cur / k * k;
-    if (cur >= start + len)
-        start = (cur / k - blocks + 1) * k;
-    if (start / k + blocks > nb)
-        start = (nb - blocks) * k;
-    return start < 0 ? 0 : start;
-}
+/* Zooming in stops at this many positions across. */
+#define MIN_SPAN 2
 
 /* ---- layout ---------------------------------------------------------------- */
 
 struct att_layout {
+    struct axis ai, aj;     /* queries down, keys across (axis.h) */
     int ok, side, split;
     int lw;                 /* label columns left of the matrix */
     int mx, my;             /* matrix top-left cell */
     int px;                 /* pixel side available (per quadrant: split) */
+    /* from the axes: */
     int s;                  /* pixels per position (k == 1) */
-    int64_t k, span, blocks;
-    int64_t i0, j0;
-    int rows, cols;
+    int64_t k, span, blocks;    /* positions per block, zoom span, blocks */
+    int64_t i0, j0;         /* first query and key shown */
+    int rows, cols;         /* blocks shown */
     int ext;                /* matrix extent in pixels (blocks * s) */
     int qw, qh;             /* split: quadrant size in cells */
     int tick_y, legend_y;
@@ -125,28 +96,23 @@ struct att_rt {
     struct profile_cache prof;
 };
 
+/* Both axes over px pixels: a block is k positions, or one position
+ * s (even) pixels wide, so it fills whole cell rows. */
 static void layout_blocks(struct att_layout *L, const struct app *a)
 {
-    int64_t n = a->p.n;
-    L->span = span_of(n, a->att.zoom);
-    if (L->span <= L->px) {
-        L->k = 1;
-        L->s = (int)(L->px / L->span);
-        if (L->s > 1)
-            L->s &= ~1;     /* even: a position fills whole cell rows */
-        L->blocks = L->span;
-    } else {
-        L->s = 1;
-        L->k = (L->span + L->px - 1) / L->px;
-        L->blocks = (L->span + L->k - 1) / L->k;
-    }
-    L->i0 = window_fit(n, L->k, L->blocks, a->att.ci, a->att.i0);
-    L->j0 = window_fit(n, L->k, L->blocks, a->att.cj, a->att.j0);
-    int64_t nb = (n + L->k - 1) / L->k;
-    L->rows = (int)(nb - L->i0 / L->k < L->blocks ? nb - L->i0 / L->k
-                                                   : L->blocks);
-    L->cols = (int)(nb - L->j0 / L->k < L->blocks ? nb - L->j0 / L->k
-                                                   : L->blocks);
+    const struct attention_state *t = &a->att;
+    axis_init(&L->ai, a->p.n, t->zoom, MIN_SPAN, L->px, AXIS_EVEN);
+    L->aj = L->ai;
+    axis_scroll(&L->ai, t->i0, t->ci);
+    axis_scroll(&L->aj, t->j0, t->cj);
+    L->k = L->ai.k;
+    L->s = L->ai.m;
+    L->span = L->ai.span;
+    L->blocks = L->ai.vis / L->ai.k;
+    L->i0 = L->ai.x0;
+    L->j0 = L->aj.x0;
+    L->rows = L->ai.used / L->ai.m;
+    L->cols = L->aj.used / L->aj.m;
     L->ext = (int)(L->blocks * L->s);
 }
 
@@ -975,11 +941,7 @@ static void make_hint(const struct app *a, const struct att_layout *L,
                       double prog, char *hint, size_t len)
 {
     char cells[64] = "", extra[128] = "";
-    if (L->k > 1)
-        snprintf(cells, sizeof cells, "1 px = %lldx%lld pos", (long long)L->k,
-                 (long long)L->k);
-    else
-        snprintf(cells, sizeof cells, "1 pos = %dx%d px", L->s, L->s);
+    axis_caption_square(&L->ai, "px", "pos", cells, sizeof cells);
     if (st == GRID_BUSY) {      /* short, so the status line keeps it */
         char bar[64];
         progress_bar(bar, sizeof bar, prog, a);
@@ -1138,12 +1100,21 @@ static void refit(struct app *a, struct att_rt *r)
     }
 }
 
+/* Positions in `blocks` drawn blocks (of m pixels each); a position
+ * per block when no matrix is drawn. */
+static int64_t block_step(const struct att_layout *L, int64_t blocks)
+{
+    return L->px < 4 ? blocks : axis_step(&L->ai, blocks * L->ai.m);
+}
+
 /* Move the cursor by di, dj drawn blocks. */
 static void move(struct app *a, struct att_rt *r, int64_t di, int64_t dj)
 {
-    int64_t n = a->p.n, k = r->L.k > 0 ? r->L.k : 1;
-    a->att.ci = clamp64(a->att.ci + di * k, 0, n - 1);
-    a->att.cj = clamp64(a->att.cj + dj * k, 0, n - 1);
+    int64_t n = a->p.n;
+    a->att.ci = clamp64(a->att.ci + (di ? block_step(&r->L, di) : 0), 0,
+                        n - 1);
+    a->att.cj = clamp64(a->att.cj + (dj ? block_step(&r->L, dj) : 0), 0,
+                        n - 1);
     refit(a, r);
 }
 
@@ -1169,7 +1140,7 @@ static void set_head(struct app *a, int h)
 static int key_zoom(struct app *a, void *rt, int key)
 {
     int in = key != '-';
-    int zmax = zoom_max(a->p.n);
+    int zmax = axis_zoom_max(a->p.n, MIN_SPAN);
     int z = a->att.zoom + (in ? 1 : -1);
     if (z < 0 || z > zmax) {
         app_msg(a, 0, in ? "zoomed in as far as it goes" : "the whole "
@@ -1180,7 +1151,8 @@ static int key_zoom(struct app *a, void *rt, int key)
     a->att.i0 = a->att.ci;      /* centre-ish on the cursor */
     a->att.j0 = a->att.cj;
     refit(a, rt);
-    app_msg(a, 0, "%lld positions across", (long long)span_of(a->p.n, z));
+    app_msg(a, 0, "%lld positions across",
+            (long long)axis_span(a->p.n, z, MIN_SPAN));
     return 1;
 }
 
