@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "app.h"
+#include "axis.h"
 #include "peload.h"
 #include "views/heatmap.h"
 #include "peviz/pe.h"
@@ -34,11 +35,13 @@
 
 /* What the map shows where (see heatmap.h). */
 struct heat_geom {
+    struct axis ax;         /* positions across (axis.h) */
     int cols, rows;         /* map size in cells */
     int zoom;               /* a->heat.zoom, clamped */
+    /* from the axis: */
     int64_t k;              /* positions per column */
     int m;                  /* columns per position (> 1 only if k == 1) */
-    int64_t vis, x0;        /* positions visible, the first of them */
+    int64_t vis, x0;        /* positions a window holds, the first shown */
     int ucols;              /* columns in use */
     int half;               /* bands */
     int s;                  /* band step between rows (1: consecutive) */
@@ -159,45 +162,21 @@ static int band_step0(int half, int rows)
 /* Zoom levels: until the span reaches MIN_SPAN and the band step 1. */
 static int zoom_max(int64_t n, int s0)
 {
-    int z = 0;
-    int64_t span_min = n < MIN_SPAN ? n : MIN_SPAN;
-    while (z < MAX_ZOOM && (ceil_div(n, (int64_t)1 << z) > span_min ||
-                            ceil_div(s0, (int64_t)1 << z) > 1))
-        z++;
-    return z;
+    int zp = axis_zoom_max(n, MIN_SPAN), zb = axis_zoom_max(s0, 1);
+    return zp > zb ? zp : zb;
 }
 
-/* Where the window [x0, x0 + vis) lies: the stored scroll, paged so the
- * cursor is inside (a pure function: a sweep moves by whole pages). */
-static int64_t follow_x0(const struct heat_geom *g, int64_t stored,
-                         int64_t pos, int64_t n)
-{
-    int64_t max = g->vis >= n ? 0 : ceil_div(n, g->k) * g->k - g->vis;
-    int64_t x0 = clamp64(stored, 0, max) / g->k * g->k;
-    if (pos < x0 || pos >= x0 + g->vis)
-        x0 += floor_div(pos - x0, g->vis) * g->vis;
-    return clamp64(x0, 0, max);
-}
-
+/* Positions across: the window is paged so the cursor is inside (a
+ * pure function: a sweep turns whole pages). */
 static void geom_cols(struct heat_geom *g, const struct app *a)
 {
-    int64_t n = a->p.n, cols = g->cols > 0 ? g->cols : 1;
-    int64_t span_min = n < MIN_SPAN ? n : MIN_SPAN;
-    int64_t span = ceil_div(n, (int64_t)1 << g->zoom);
-    if (span < span_min)
-        span = span_min;
-    if (span > cols) {
-        g->k = ceil_div(span, cols);
-        g->m = 1;
-        g->vis = n < g->k * cols ? n : g->k * cols;
-    } else {
-        g->k = 1;
-        g->m = (int)(cols / span);
-        g->vis = n < cols / g->m ? n : cols / g->m;
-    }
-    g->x0 = follow_x0(g, a->heat.x0, a->p.pos, n);
-    int64_t left = n - g->x0 < g->vis ? n - g->x0 : g->vis;
-    g->ucols = (int)(g->m > 1 ? left * g->m : ceil_div(left, g->k));
+    axis_init(&g->ax, a->p.n, g->zoom, MIN_SPAN, g->cols, 0);
+    axis_page(&g->ax, a->heat.x0, a->p.pos);
+    g->k = g->ax.k;
+    g->m = g->ax.m;
+    g->vis = g->ax.vis;
+    g->x0 = g->ax.x0;
+    g->ucols = g->ax.used;
 }
 
 static void geom_rows(struct heat_geom *g, const struct app *a)
@@ -233,11 +212,8 @@ static void geom_make(struct heat_geom *g, const struct app *a, int cols,
 static int col_range(const struct heat_geom *g, int64_t n, int col,
                      int64_t *p0, int64_t *p1)
 {
-    if (col < 0 || col >= g->ucols)
-        return -1;
-    *p0 = g->x0 + (g->m > 1 ? col / g->m : (int64_t)col * g->k);
-    *p1 = *p0 + g->k < n ? *p0 + g->k : n;
-    return *p0 < *p1 ? 0 : -1;
+    (void)n;
+    return axis_range(&g->ax, col, p0, p1);
 }
 
 /* Dimension of pixel row py, or -1. */
@@ -256,10 +232,12 @@ static int dim_pixel(const struct heat_geom *g, int dim)
     return slot * 2 * g->bh + (dim % 2) * g->bh;
 }
 
+/* The column marking position pos (the middle one of a wide position),
+ * or -1 off the window. */
 static int cursor_col(const struct heat_geom *g, int64_t pos)
 {
-    return g->m > 1 ? (int)((pos - g->x0) * g->m + g->m / 2)
-                    : (int)((pos - g->x0) / g->k);
+    int c = axis_cell(&g->ax, pos);
+    return c < 0 ? -1 : c + g->m / 2;
 }
 
 /* ---- a loaded table (--pe-file) ---------------------------------------- */
@@ -715,7 +693,7 @@ static void draw_axis(const struct app *a, canvas *c,
                      ui_color(a->palette, UI_AXIS));
     if (L->label_y < 0)
         return;
-    int64_t end = g->x0 + g->vis - 1;
+    int64_t end = g->x0 + axis_shown(&g->ax) - 1;
     int lw = fmt_digits(end);
     int64_t step = nice_step((double)(lw + 2) * (double)g->k / g->m);
     int endx = label_x(g, end, fmt_digits(end)), right = -2;
@@ -1125,10 +1103,10 @@ static int key_pos(struct app *a, void *rt, int key)
 {
     struct heat_rt *r = rt;
     const struct heat_geom *g = &r->L.g;
-    int64_t fast = g->vis / 8 > g->k ? g->vis / 8 : g->k;
+    int64_t fast = axis_step(&g->ax, g->ax.cells / 8);   /* whole cells */
     switch (key) {
-    case PK_LEFT: case 'h':   move_pos(a, -g->k); break;
-    case PK_RIGHT: case 'l':  move_pos(a, g->k); break;
+    case PK_LEFT: case 'h':   move_pos(a, -axis_step(&g->ax, 1)); break;
+    case PK_RIGHT: case 'l':  move_pos(a, axis_step(&g->ax, 1)); break;
     case 'H':                 move_pos(a, -fast); break;
     case 'L':                 move_pos(a, fast); break;
     case PK_HOME:             move_pos(a, -a->p.n); break;
