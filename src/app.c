@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "app.h"
+#include "frame.h"
 #include "peload.h"
 #include "snapshot.h"
 #include "tour.h"
@@ -358,14 +359,6 @@ int app_animating(const struct app *a)
 }
 
 /* ---- frame export ---------------------------------------------------- */
-
-void frame_draw_finished(const struct app *a, canvas *c)
-{
-    const struct view *v = VIEWS[a->view];
-    do
-        frame_draw(a, c);
-    while (v->busy && v->busy(a));
-}
 
 static int export_one(const canvas *c, const char *path, enum snap_format f,
                       const struct app *a)

@@ -221,15 +221,4 @@ void app_params_changed(struct app *a);
  */
 void app_export_frame(struct app *a, int w, int h);
 
-/*
- * Draw the whole frame: the current view, the status line, the prompt,
- * the help overlay, or a "too small" card.  Used by the terminal and by
- * --snapshot alike.
- */
-void frame_draw(const struct app *a, canvas *c);
-
-/* frame_draw until the view has no work left in slices: for snapshots
- * and exported frames, which must show the finished picture. */
-void frame_draw_finished(const struct app *a, canvas *c);
-
 #endif

@@ -25,6 +25,7 @@
 #include <time.h>
 
 #include "app.h"
+#include "frame.h"
 
 #define W 200
 #define H 60

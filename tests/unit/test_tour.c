@@ -14,6 +14,7 @@
 
 #include "app.h"
 #include "harness.h"
+#include "frame.h"
 #include "peviz/layout.h"
 #include "peviz/pe.h"
 #include "tour.h"
