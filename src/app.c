@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "app.h"
+#include "frame.h"
 #include "peload.h"
 #include "snapshot.h"
 #include "tour.h"
@@ -369,4 +370,15 @@ void app_export_frame(struct app *a, int w, int h)
     else
         app_msg(a, 0, "wrote %s and %s", svg, txt);
     canvas_free(&c);
+}
+
+struct score_ctx *app_scores_new(const struct app *a)
+{
+    struct score_table t = { 0 }, *tp = NULL;
+    if (a->pe_table) {
+        t = (struct score_table){ a->pe_table->v, a->pe_table->n,
+                                  a->pe_table->d };
+        tp = &t;
+    }
+    return scores_new(a->p.d, a->p.base, a->p.n, &a->att.o, tp);
 }

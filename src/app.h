@@ -17,6 +17,8 @@
 #include "colormap.h"
 #include "keys.h"
 #include "params.h"
+#include "peviz/layout.h"
+#include "peviz/scores.h"
 #include "view.h"
 
 struct app;
@@ -24,11 +26,6 @@ struct pe_table;
 struct tour;
 
 /* ---- per-view state ----------------------------------------------------- */
-
-enum scheme { SCHEME_SINUSOIDAL = 0, SCHEME_ROPE, SCHEME_ALIBI,
-              SCHEME_LEARNED, SCHEME_NOPE, SCHEME_COUNT };
-const char *scheme_name(enum scheme s);
-int scheme_parse(const char *name);       /* -1 if unknown */
 
 struct heatmap_state {
     int dim;            /* cursor dimension */
@@ -47,11 +44,8 @@ struct clocks_state {
 };
 
 struct attention_state {
-    enum scheme scheme;
-    int softmax, causal, temperature, content, scale_emb, split;
-    int heads, head;            /* ALiBi: number of heads, current head */
-    int q_random;               /* RoPE: 0 = q = k = ones, 1 = seeded */
-    int64_t train_len;          /* learned: trained length (-1: n/2) */
+    struct score_opts o;        /* scheme and toggles (peviz/scores.h) */
+    int split;                  /* show the four terms of the cell */
     int64_t ci, cj;             /* cursor: query i, key j */
     int zoom;
     int64_t i0, j0;
@@ -60,8 +54,9 @@ struct attention_state {
 #define COMPARE_MAX_PANES 3
 enum pane_mode { PANE_HEATMAP = 0, PANE_SPECTRUM, PANE_PROFILE, PANE_DIFF,
                  PANE_MODE_COUNT };
-enum layout { LAYOUT_INTERLEAVED = 0, LAYOUT_CONCAT, LAYOUT_HALF };
-enum precision { PREC_F64 = 0, PREC_F32, PREC_BF16, PREC_F16 };
+const char *pane_mode_name(enum pane_mode m);  /* "heatmap", ... */
+int pane_mode_parse(const char *s);            /* -1 if unknown */
+const char *pane_mode_list(char *buf, size_t len);  /* "heatmap, ... or diff" */
 
 struct pane {
     double base;
@@ -182,6 +177,10 @@ int app_view_busy(const struct app *a);
 /* Whether anything animates (the loop sleeps forever when not). */
 int app_animating(const struct app *a);
 
+/* The attention scores for the current parameters, the view's scheme
+ * and toggles and the loaded --pe-file table (NULL: out of memory). */
+struct score_ctx *app_scores_new(const struct app *a);
+
 /* Called after d/base/n/pos change: every view clamps its own state. */
 void app_params_changed(struct app *a);
 
@@ -191,20 +190,5 @@ void app_params_changed(struct app *a);
  * status message names the files or the error.
  */
 void app_export_frame(struct app *a, int w, int h);
-
-/*
- * Draw the whole frame: the current view, the status line, the prompt,
- * the help overlay, or a "too small" card.  Used by the terminal and by
- * --snapshot alike.
- */
-void frame_draw(const struct app *a, canvas *c);
-
-/* frame_draw with all the view's work done: for snapshots and exported
- * frames, which must show the finished picture. */
-void frame_draw_finished(const struct app *a, canvas *c);
-
-/* The size w x h the current view gets in a frame of W x H cells: the
- * frame minus the status line and the tour caption. */
-void frame_view_size(const struct app *a, int W, int H, int *w, int *h);
 
 #endif

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "app.h"
+#include "frame.h"
 #include "tour.h"
 
 #define FRAME_MIN_W 20

@@ -1,12 +1,15 @@
 /*
  * views.c - the list of views (view.h), the names the command line, the
- * prompt and the help use, and the views' runtime objects.
+ * prompt and the help use, and the views' runtime objects (scheme names
+ * live in libpeviz's SCHEMES table).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "app.h"
+#include "frame.h"
+#include "text.h"
 
 #define VIEW_ENTRY_(id, name) [VIEW_##id] = &VIEW_##id##_DEF,
 const struct view *const VIEWS[VIEW_COUNT] = { VIEW_LIST(VIEW_ENTRY_) };
@@ -20,22 +23,21 @@ int view_parse(const char *name)
     return -1;
 }
 
-/* The view names joined by sep, the last two by sep_last. */
-static void join_names(char *buf, size_t len, const char *sep,
-                       const char *sep_last)
+/* The view names joined by ", ", the last two by sep_last. */
+static void join_names(char *buf, size_t len, const char *sep_last)
 {
     size_t used = 0;
     buf[0] = 0;
     for (int i = 0; i < VIEW_COUNT && used < len; i++)
         used += (size_t)snprintf(buf + used, len - used, "%s%s",
                                  i == 0 ? "" : i == VIEW_COUNT - 1 ? sep_last
-                                                                   : sep,
+                                                                   : ", ",
                                  VIEWS[i]->name);
 }
 
 void views_names(char *buf, size_t len, const char *sep_last)
 {
-    join_names(buf, len, ", ", sep_last);
+    join_names(buf, len, sep_last);
 }
 
 void views_keys_text(char *label, size_t llen, char *help, size_t hlen)
@@ -48,7 +50,7 @@ void views_keys_text(char *label, size_t llen, char *help, size_t hlen)
         for (int i = 0; i < VIEW_COUNT && used < llen; i++)
             used += (size_t)snprintf(label + used, llen - used, "%s%d",
                                      i ? " " : "", i + 1);
-    join_names(help, hlen, ", ", ", ");
+    join_names(help, hlen, ", ");
 }
 
 /* ---- runtime objects ---------------------------------------------------- */
@@ -158,19 +160,24 @@ int view_command(struct app *a, const char *name, const char *arg)
     return r;
 }
 
-static const char *const SCHEME_NAMES[SCHEME_COUNT] = {
-    "sinusoidal", "rope", "alibi", "learned", "nope"
+static const char *const MODE_NAMES[PANE_MODE_COUNT] = {
+    "heatmap", "spectrum", "profile", "diff"
 };
 
-const char *scheme_name(enum scheme s)
+const char *pane_mode_name(enum pane_mode m)
 {
-    return (unsigned)s < SCHEME_COUNT ? SCHEME_NAMES[s] : "?";
+    return (unsigned)m < PANE_MODE_COUNT ? MODE_NAMES[m] : "?";
 }
 
-int scheme_parse(const char *name)
+int pane_mode_parse(const char *s)
 {
-    for (int i = 0; i < SCHEME_COUNT; i++)
-        if (strcmp(name, SCHEME_NAMES[i]) == 0)
+    for (int i = 0; s && i < PANE_MODE_COUNT; i++)
+        if (strcmp(s, MODE_NAMES[i]) == 0)
             return i;
     return -1;
+}
+
+const char *pane_mode_list(char *buf, size_t len)
+{
+    return words_join(MODE_NAMES, PANE_MODE_COUNT, buf, len);
 }
