@@ -50,9 +50,18 @@ void axis_init(struct axis *ax, int64_t n, int zoom, int64_t min_span,
                int cells, int flags)
 {
     int zmax = axis_zoom_max(n, min_span);
+    zoom = zoom < 0 ? 0 : zoom > zmax ? zmax : zoom;
+    axis_init_span(ax, n, axis_span(n > 0 ? n : 0, zoom, min_span), cells,
+                   flags);
+    ax->zoom = zoom;
+}
+
+void axis_init_span(struct axis *ax, int64_t n, int64_t span, int cells,
+                    int flags)
+{
     ax->n = n > 0 ? n : 0;
-    ax->zoom = zoom < 0 ? 0 : zoom > zmax ? zmax : zoom;
-    ax->span = axis_span(ax->n, ax->zoom, min_span);
+    ax->zoom = 0;
+    ax->span = span < ax->n ? span : ax->n;
     ax->cells = cells > 0 ? cells : 0;
     int64_t c = ax->cells > 0 ? ax->cells : 1;
     if (ax->span > c || ax->span < 1) {
@@ -128,11 +137,11 @@ int64_t axis_shown(const struct axis *ax)
            ? ax->used / ax->m * ax->k : ax->n - ax->x0;
 }
 
-void axis_caption(const struct axis *ax, const char *cell, const char *item,
-                  char *buf, size_t len)
+void axis_caption(const struct axis *ax, const char *cell, const char *cells,
+                  const char *item, char *buf, size_t len)
 {
     if (ax->m > 1)
-        snprintf(buf, len, "1 %s = %d %s", item, ax->m, cell);
+        snprintf(buf, len, "1 %s = %d %s", item, ax->m, cells);
     else
         snprintf(buf, len, "1 %s = %lld %s", cell, (long long)ax->k, item);
 }

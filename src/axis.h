@@ -46,6 +46,11 @@ int axis_zoom_max(int64_t n, int64_t min_span);
 void axis_init(struct axis *ax, int64_t n, int zoom, int64_t min_span,
                int cells, int flags);
 
+/* The same for a span chosen by the caller (at most n): e.g. as many
+ * items as there are cells, each in a cell of its own. */
+void axis_init_span(struct axis *ax, int64_t n, int64_t span, int cells,
+                    int flags);
+
 /* Window by pages: from the stored first item, moved by whole windows
  * until cur is inside (a sweep turns pages, it never scrolls). */
 void axis_page(struct axis *ax, int64_t stored, int64_t cur);
@@ -66,11 +71,12 @@ int64_t axis_step(const struct axis *ax, int64_t ncells);
 int64_t axis_shown(const struct axis *ax);
 
 /*
- * What a cell is, in words: "1 col = 16 pos", "1 pos = 2 col", with the
- * cell's and the item's unit ("col", "pos"); "1 col = 1 pos" at 1:1.
+ * What a cell is, in words: "1 col = 16 pos", "1 pos = 2 cols", with the
+ * cell's unit (one, several) and the item's ("col", "cols", "pos");
+ * "1 col = 1 pos" at 1:1.
  */
-void axis_caption(const struct axis *ax, const char *cell, const char *item,
-                  char *buf, size_t len);
+void axis_caption(const struct axis *ax, const char *cell, const char *cells,
+                  const char *item, char *buf, size_t len);
 
 /* The same for a square of cells on two equal axes: "1 px = 147x147
  * pos", "1 pos = 4x4 px". */

@@ -36,6 +36,7 @@
 /* What the map shows where (see heatmap.h). */
 struct heat_geom {
     struct axis ax;         /* positions across (axis.h) */
+    struct axis ay;         /* band grid entries down */
     int cols, rows;         /* map size in cells */
     int zoom;               /* a->heat.zoom, clamped */
     /* from the axis: */
@@ -72,11 +73,6 @@ static int64_t clamp64(int64_t v, int64_t lo, int64_t hi)
 static int64_t ceil_div(int64_t a, int64_t b)
 {
     return (a + b - 1) / b;
-}
-
-static int64_t floor_div(int64_t a, int64_t b)
-{
-    return a >= 0 ? a / b : -((-a + b - 1) / b);
 }
 
 /* v with about 4 significant digits, "15.60", "0.1050", "6.283e4". */
@@ -183,16 +179,15 @@ static void geom_rows(struct heat_geom *g, const struct app *a)
 {
     int rows = g->rows > 0 ? g->rows : 1;
     int s0 = band_step0(g->half, rows);
-    g->s = (int)ceil_div(s0, (int64_t)1 << g->zoom);
+    g->s = (int)axis_span(s0, g->zoom, 1);      /* zoom halves the step */
     g->nb = (g->half - 1) / g->s + 1 + ((g->half - 1) % g->s != 0);
-    g->bh = rows / g->nb > 1 ? rows / g->nb : 1;
-    g->shown = rows / g->bh < g->nb ? rows / g->bh : g->nb;
-    int jc = grid_index(g, a->heat.dim / 2);
-    int64_t j0 = clamp64(grid_index(g, a->heat.dim0 / 2), 0,
-                         g->nb - g->shown);
-    if (jc < j0 || jc >= j0 + g->shown)
-        j0 += floor_div(jc - j0, g->shown) * g->shown;
-    g->j0 = (int)clamp64(j0, 0, g->nb - g->shown);
+    /* grid entries down the rows, one per row or bh rows each, paged */
+    axis_init_span(&g->ay, g->nb, g->nb < rows ? g->nb : rows, rows, 0);
+    axis_page(&g->ay, grid_index(g, a->heat.dim0 / 2),
+              grid_index(g, a->heat.dim / 2));
+    g->bh = g->ay.m;
+    g->shown = g->ay.used / g->ay.m;
+    g->j0 = (int)g->ay.x0;
 }
 
 static void geom_make(struct heat_geom *g, const struct app *a, int cols,
@@ -923,11 +918,8 @@ static void make_hint_geom(const struct heat_geom *g, int table, char *hint,
                            size_t len)
 {
     char rows[64] = "", ord[16];
-    int n;
-    if (g->m > 1)
-        n = snprintf(hint, len, "1 pos = %d cols", g->m);
-    else
-        n = snprintf(hint, len, "1 col = %lld pos", (long long)g->k);
+    axis_caption(&g->ax, "col", "cols", "pos", hint, len);
+    int n = (int)strlen(hint);
     if (g->s > 1) {
         fmt_ordinal(g->s, ord, sizeof ord);
         snprintf(rows, sizeof rows, ", every %s %s", ord,
