@@ -155,3 +155,12 @@ void axis_caption_square(const struct axis *ax, const char *cell,
     else
         snprintf(buf, len, "1 %s = %dx%d %s", item, ax->m, ax->m, cell);
 }
+
+void axis_caption_short(const struct axis *ax, const char *cell,
+                        const char *item, char *buf, size_t len)
+{
+    if (ax->m > 1)
+        snprintf(buf, len, "%d %s/%s", ax->m, cell, item);
+    else
+        snprintf(buf, len, "%lld %s/%s", (long long)ax->k, item, cell);
+}

@@ -78,6 +78,10 @@ int64_t axis_shown(const struct axis *ax);
 void axis_caption(const struct axis *ax, const char *cell, const char *cells,
                   const char *item, char *buf, size_t len);
 
+/* The short form: "16 pos/col", "2 col/pos". */
+void axis_caption_short(const struct axis *ax, const char *cell,
+                        const char *item, char *buf, size_t len);
+
 /* The same for a square of cells on two equal axes: "1 px = 147x147
  * pos", "1 pos = 4x4 px". */
 void axis_caption_square(const struct axis *ax, const char *cell,

@@ -210,7 +210,8 @@ static void test_commands(void)
     CHECK(view_command(&a, "heads", "3") == 0);
 }
 
-/* A heatmap cell holds the exact mean of its column's positions. */
+/* A heatmap cell holds the exact mean of its column's positions: every
+ * column the same whole number of them, ceil(4096 / 36) = 114. */
 static void test_cells(void)
 {
     struct app a;
@@ -222,7 +223,7 @@ static void test_cells(void)
     view_frame(&a, VIEW_COMPARE, &c, 1, hint, sizeof hint);
     /* 80 wide, d = 64: 4-cell label gutter, panes of 37 with a 1-cell
      * mark gutter, so pane A has 36 columns from x = 5; 3 header rows */
-    int64_t p1 = 4096 / 36;
+    int64_t p1 = (4096 + 35) / 36;
     double sum0 = 0, sum1 = 0;
     for (int64_t q = 0; q < p1; q++) {
         sum0 += sin((double)q);
@@ -232,8 +233,30 @@ static void test_cells(void)
     CHECK(k && k->kind == CELL_HALF);
     CHECK(k && k->fg == cmap_diverging(a.palette, sum0 / (double)p1));
     CHECK(k && k->bg == cmap_diverging(a.palette, sum1 / (double)p1));
-    CHECK(strstr(hint, "1 col = 113-114 pos") != NULL);
+    CHECK(strstr(hint, "1 col = 114 pos") != NULL);
     canvas_free(&c);
+}
+
+/* h and l move the position by one drawn column (114 positions on the
+ * 36 columns of an 80x24 screen), H and L by an eighth of the columns
+ * (4 x 114); in the spectrum they move the band. */
+static void test_pos_keys(void)
+{
+    struct app a;
+    setup(&a);
+    a.screen_w = 80;
+    a.screen_h = 24;
+    app_key(&a, 'l');
+    CHECK(a.p.pos == 114);
+    app_key(&a, 'L');
+    CHECK(a.p.pos == 114 + 4 * 114);
+    app_key(&a, 'h');
+    CHECK(a.p.pos == 4 * 114);
+    app_key(&a, PK_HOME);
+    CHECK(a.p.pos == 0);
+    a.cmp.mode = PANE_SPECTRUM;
+    app_key(&a, 'l');
+    CHECK(a.p.pos == 0 && a.cmp.band == 1);
 }
 
 /* Every mode, every size, with odd panes: no crash, something drawn. */
@@ -326,5 +349,6 @@ int main(void)
     test_cells();
     test_sizes();
     test_cursor_clamped_elsewhere();
+    test_pos_keys();
     TEST_END("test_compare");
 }
