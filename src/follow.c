@@ -59,8 +59,8 @@ struct follow {
 };
 
 const struct keybind KEYS_FOLLOW[] = {
-    { 'F', ACT_NONE, "F", "follow mode: explore on your own / rejoin" },
-    { 0, ACT_NONE, NULL, NULL }
+    { 'F', ACT_NONE, "F", "follow mode: explore on your own / rejoin", NULL },
+    { 0, ACT_NONE, NULL, NULL, NULL }
 };
 
 static double now_s(void)

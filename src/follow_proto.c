@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "follow_proto.h"
-#include "layout.h"
-#include "scores.h"
+#include "peviz/layout.h"
+#include "peviz/scores.h"
 #include "tour.h"
 
 #define LINE_MAX_LEN 128      /* one "name value" line */
@@ -91,17 +91,17 @@ static const struct field FIELDS[] = {
     INT("clk.ghost", clocks.ghost, 0, 1),
     { "clk.k", T_LONG, OFF(clocks.k), -PARAM_N_MAX, PARAM_N_MAX, B_FIXED, 0, NULL, NULL },
     INT("clk.counter", clocks.counter, 0, 1),
-    ENUM("att.scheme", att.scheme, scheme_word, scheme_parse),
-    INT("att.softmax", att.softmax, 0, 1),
-    INT("att.causal", att.causal, 0, 1),
-    INT("att.temperature", att.temperature, 0, 1),
-    INT("att.content", att.content, 0, 1),
-    INT("att.scale_emb", att.scale_emb, 0, 1),
+    ENUM("att.scheme", att.o.scheme, scheme_word, scheme_parse),
+    INT("att.softmax", att.o.softmax, 0, 1),
+    INT("att.causal", att.o.causal, 0, 1),
+    INT("att.temperature", att.o.temperature, 0, 1),
+    INT("att.content", att.o.content, 0, 1),
+    INT("att.scale_emb", att.o.scale_emb, 0, 1),
     INT("att.split", att.split, 0, 1),
-    INT("att.heads", att.heads, 1, SCORES_MAX_HEADS),
-    INTB("att.head", T_INT, att.head, 0, B_HEAD),
-    INT("att.q_random", att.q_random, 0, 1),
-    INTB("att.train", T_I64, att.train_len, -1, B_LEN),
+    INT("att.heads", att.o.heads, 1, SCORES_MAX_HEADS),
+    INTB("att.head", T_INT, att.o.head, 0, B_HEAD),
+    INT("att.q_random", att.o.q_random, 0, 1),
+    INTB("att.train", T_I64, att.o.train_len, -1, B_LEN),
     INTB("att.i", T_I64, att.ci, 0, B_POS),
     INTB("att.j", T_I64, att.cj, 0, B_POS),
     INT("att.zoom", att.zoom, 0, 64),
@@ -241,7 +241,7 @@ static long long bound_hi(const struct app *a, const struct field *f)
     case B_BAND: return a->p.d / 2 - 1;
     case B_POS:  return a->p.n - 1;
     case B_LEN:  return a->p.n;
-    case B_HEAD: return a->att.heads - 1;
+    case B_HEAD: return a->att.o.heads - 1;
     default:     return f->hi;
     }
 }
@@ -382,7 +382,7 @@ static int field_find(const char *name)
 /* Relations between fields that one line at a time cannot check. */
 static int consistent(const struct app *a, char *err, size_t errlen)
 {
-    if (a->att.head >= a->att.heads)
+    if (a->att.o.head >= a->att.o.heads)
         snprintf(err, errlen, "att.head beyond att.heads");
     else if (a->cmp.active >= a->cmp.npanes)
         snprintf(err, errlen, "cmp.active beyond cmp.panes");

@@ -11,6 +11,7 @@
 #include "cli.h"
 #include "export.h"
 #include "follow.h"
+#include "frame.h"
 #include "loop.h"
 #include "peload.h"
 #include "snapshot.h"
@@ -74,10 +75,18 @@ static int run_interactive(struct cli *c)
             return 2;
         follower_tour(c);
     }
+    c->app.rt = views_rt_new();     /* the views' caches and layouts */
+    if (!c->app.rt) {
+        cli_error("out of memory");
+        follow_close(f);
+        return 2;
+    }
     loop_follow(f);
     int r = loop_run(&c->app, &o);
     loop_follow(NULL);
     follow_close(f);
+    views_rt_free(c->app.rt);
+    c->app.rt = NULL;
     return r;
 }
 

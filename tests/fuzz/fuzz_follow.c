@@ -40,7 +40,7 @@ static void check_state(const struct app *a)
         a->clocks.band < 0 || a->clocks.band >= a->p.d / 2 ||
         a->att.ci < 0 || a->att.ci >= a->p.n ||
         a->att.cj < 0 || a->att.cj >= a->p.n ||
-        a->att.head < 0 || a->att.head >= a->att.heads ||
+        a->att.o.head < 0 || a->att.o.head >= a->att.o.heads ||
         a->cmp.active < 0 || a->cmp.active >= a->cmp.npanes)
         abort();
 }

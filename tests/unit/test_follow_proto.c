@@ -24,13 +24,13 @@ static void odd_state(struct app *a)
     a->speed = 16.5;
     a->heat = (struct heatmap_state){ 300, 256, 3, 1024 };
     a->clocks = (struct clocks_state){ 200, 192, 1, 1, -77, 1 };
-    a->att.scheme = SCHEME_ALIBI;
-    a->att.softmax = a->att.causal = a->att.temperature = 1;
-    a->att.content = a->att.split = a->att.q_random = 1;
-    a->att.scale_emb = 0;
-    a->att.heads = 12;
-    a->att.head = 11;
-    a->att.train_len = 333;
+    a->att.o.scheme = SCHEME_ALIBI;
+    a->att.o.softmax = a->att.o.causal = a->att.o.temperature = 1;
+    a->att.o.content = a->att.split = a->att.o.q_random = 1;
+    a->att.o.scale_emb = 0;
+    a->att.o.heads = 12;
+    a->att.o.head = 11;
+    a->att.o.train_len = 333;
     a->att.ci = 4095;
     a->att.cj = 17;
     a->att.zoom = 5;
@@ -64,14 +64,14 @@ static void check_same_state(const struct app *x, const struct app *y)
     CHECK(x->clocks.band == y->clocks.band && x->clocks.band0 == y->clocks.band0);
     CHECK(x->clocks.zoom == y->clocks.zoom && x->clocks.ghost == y->clocks.ghost);
     CHECK(x->clocks.k == y->clocks.k && x->clocks.counter == y->clocks.counter);
-    CHECK(x->att.scheme == y->att.scheme);
-    CHECK(x->att.softmax == y->att.softmax && x->att.causal == y->att.causal);
-    CHECK(x->att.temperature == y->att.temperature);
-    CHECK(x->att.content == y->att.content && x->att.split == y->att.split);
-    CHECK(x->att.scale_emb == y->att.scale_emb);
-    CHECK(x->att.heads == y->att.heads && x->att.head == y->att.head);
-    CHECK(x->att.q_random == y->att.q_random);
-    CHECK(x->att.train_len == y->att.train_len);
+    CHECK(x->att.o.scheme == y->att.o.scheme);
+    CHECK(x->att.o.softmax == y->att.o.softmax && x->att.o.causal == y->att.o.causal);
+    CHECK(x->att.o.temperature == y->att.o.temperature);
+    CHECK(x->att.o.content == y->att.o.content && x->att.split == y->att.split);
+    CHECK(x->att.o.scale_emb == y->att.o.scale_emb);
+    CHECK(x->att.o.heads == y->att.o.heads && x->att.o.head == y->att.o.head);
+    CHECK(x->att.o.q_random == y->att.o.q_random);
+    CHECK(x->att.o.train_len == y->att.o.train_len);
     CHECK(x->att.ci == y->att.ci && x->att.cj == y->att.cj);
     CHECK(x->att.zoom == y->att.zoom);
     CHECK(x->att.i0 == y->att.i0 && x->att.j0 == y->att.j0);
@@ -138,8 +138,8 @@ static void test_size(void)
     t.speed = 0.12500000000000003;
     t.clocks.k = -PARAM_N_MAX;
     t.heat.x0 = t.att.ci = t.att.cj = t.att.i0 = t.att.j0 = PARAM_N_MAX - 1;
-    t.att.train_len = PARAM_N_MAX;
-    t.att.scheme = SCHEME_SINUSOIDAL;
+    t.att.o.train_len = PARAM_N_MAX;
+    t.att.o.scheme = SCHEME_SINUSOIDAL;
     t.cmp.mode = PANE_SPECTRUM;
     for (int k = 0; k < 3; k++)
         t.cmp.panes[k] = (struct pane){ 1.0000000000000002e10 / 3, PARAM_D_MAX,
@@ -331,7 +331,7 @@ static void test_delta(void)
     odd_state(&t);
     int l0 = fp_body(&t, b0, sizeof b0);
     t.p.pos = 12;
-    t.att.head = 3;
+    t.att.o.head = 3;
     t.view = VIEW_CLOCKS;
     int l1 = fp_body(&t, b1, sizeof b1);
     size_t dl = fp_diff(b0, (size_t)l0, b1, (size_t)l1, d);
