@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "follow_proto.h"
+#include "frame.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
