@@ -55,6 +55,7 @@ struct follow {
     double retry_at, deadline;
     struct fp_reader rd;
     struct app shadow;           /* the teacher's state, as sent */
+    char table[FP_TABLE_NAME_MAX + 1];  /* the teacher's table, as sent */
     int have_latest;
 };
 
@@ -389,6 +390,7 @@ static void try_connect(struct follow *f, struct app *a)
     f->deadline = now_s() + FOLLOW_STALL_S;
     f->fresh = 1;
     f->shadow = *a;             /* the first message sets every field */
+    f->table[0] = 0;
     fp_reader_init(&f->rd);
 }
 
@@ -402,6 +404,20 @@ static void show_teacher(struct follow *f, struct app *a)
     if (f->fresh)
         app_msg(a, 0, "following %s", f->shown);
     f->fresh = 0;
+}
+
+/* Say once when the teacher's --pe-file table is not the one here: the
+ * table itself is not sent. */
+static void table_check(struct follow *f, struct app *a, const char *body,
+                        size_t len)
+{
+    char t[FP_TABLE_NAME_MAX + 1], mine[FP_TABLE_NAME_MAX + 1];
+    if (fp_find(body, len, "table", t, sizeof t) || !strcmp(t, f->table))
+        return;
+    snprintf(f->table, sizeof f->table, "%s", t);
+    fp_table_name(a, mine, sizeof mine);
+    if (strcmp(t, mine))
+        app_msg(a, 1, "teacher's table: %s; here: %s", t, mine);
 }
 
 /* A whole message: the teacher's state changes; show it unless
@@ -418,6 +434,7 @@ static int take(struct follow *f, struct app *a, const char *body,
     if (f->detached)
         return 0;
     show_teacher(f, a);
+    table_check(f, a, body, len);
     return 1;
 }
 

@@ -26,7 +26,8 @@ enum ftype {
     T_PANE_BASE,    /* a pane's base: params_set_base */
     T_PANE_D,       /* a pane's d: 0 (the global one) or a valid d */
     T_PANE_N,       /* a pane's n: 0 (the global one) or a valid n */
-    T_TOUR          /* "off" or "STEP/STEPS" */
+    T_TOUR,         /* "off" or "STEP/STEPS" */
+    T_TABLE         /* the --pe-file's name, or "none": not state */
 };
 
 /* Upper bounds that depend on values read before them. */
@@ -117,6 +118,7 @@ static const struct field FIELDS[] = {
     INT("cmp.dims_1to1", cmp.dims_1to1, 0, 1),
     INT("cmp.zoom", cmp.zoom, 0, 64),
     { "tour", T_TOUR, 0, 0, 0, B_FIXED, 0, NULL, NULL },
+    { "table", T_TABLE, 0, 0, 0, B_FIXED, 0, NULL, NULL },
 };
 #define NFIELDS (sizeof FIELDS / sizeof FIELDS[0])
 
@@ -135,6 +137,13 @@ static long long int_at(const struct app *a, const struct field *f)
 static double dbl_at(const struct app *a, const struct field *f)
 {
     return *(const double *)(const void *)((const char *)a + f->off);
+}
+
+/* The characters a table name may have on the wire. */
+static int table_char(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+           (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-';
 }
 
 /* The shortest text that reads back as exactly x. */
@@ -165,6 +174,21 @@ static void tour_text(const struct app *a, char *v, size_t len)
         snprintf(v, len, "off");
 }
 
+void fp_table_name(const struct app *a, char *v, size_t len)
+{
+    const char *s = a->pe_table && a->pe_file_name ? a->pe_file_name : NULL;
+    const char *slash = s ? strrchr(s, '/') : NULL;
+    size_t j = 0;
+    if (slash)
+        s = slash + 1;
+    for (; s && *s && j + 1 < len && j < FP_TABLE_NAME_MAX; s++)
+        v[j++] = table_char(*s) ? *s : '_';
+    if (j == 0)
+        snprintf(v, len, "none");
+    else
+        v[j] = 0;
+}
+
 /* The value of one field as text. */
 static void field_text(const struct app *a, const struct field *f,
                        char *v, size_t len)
@@ -174,6 +198,7 @@ static void field_text(const struct app *a, const struct field *f,
     case T_SPEED: case T_PANE_BASE: exact_text(dbl_at(a, f), v, len); break;
     case T_ENUM:  snprintf(v, len, "%s", f->word((int)int_at(a, f))); break;
     case T_TOUR:  tour_text(a, v, len); break;
+    case T_TABLE: fp_table_name(a, v, len); break;
     default:      snprintf(v, len, "%lld", int_at(a, f)); break;
     }
 }
@@ -350,6 +375,22 @@ bad:
     return -1;
 }
 
+/* A table name changes nothing here (follow.c compares it with this
+ * program's own table); it must only be a plain short name. */
+static int check_table(const char *v, char *err, size_t errlen)
+{
+    size_t n = strlen(v);
+    for (size_t i = 0; i < n; i++)
+        if (!table_char(v[i]))
+            n = 0;
+    if (n == 0 || n > FP_TABLE_NAME_MAX) {
+        snprintf(err, errlen, "table: want a file name of letters, digits, "
+                 ". _ - (at most %d)", FP_TABLE_NAME_MAX);
+        return -1;
+    }
+    return 0;
+}
+
 static int set_field(struct app *a, const struct field *f, const char *v,
                      char *err, size_t errlen)
 {
@@ -367,6 +408,7 @@ static int set_field(struct app *a, const struct field *f, const char *v,
     case T_PANE_BASE: case T_PANE_D: case T_PANE_N:
         return set_pane(a, f, v, err, errlen);
     case T_TOUR:  return set_tour(a, v, err, errlen);
+    case T_TABLE: return check_table(v, err, errlen);
     default:      return set_bounded(a, f, v, err, errlen);
     }
 }
@@ -448,6 +490,24 @@ int fp_apply(struct app *a, const char *body, size_t len, char *err,
     app_params_changed(&t);
     *a = t;
     return 0;
+}
+
+int fp_find(const char *body, size_t len, const char *name, char *v,
+            size_t vlen)
+{
+    size_t nl = strlen(name);
+    for (size_t at = 0; at < len;) {
+        const char *e = memchr(body + at, '\n', len - at);
+        size_t l = e ? (size_t)(e - (body + at)) : len - at;
+        if (l > nl && !memcmp(body + at, name, nl) && body[at + nl] == ' ') {
+            size_t k = l - nl - 1 < vlen - 1 ? l - nl - 1 : vlen - 1;
+            memcpy(v, body + at + nl + 1, k);
+            v[k] = 0;
+            return 0;
+        }
+        at += l + 1;
+    }
+    return -1;
 }
 
 /* ---- framing ------------------------------------------------------------ */

@@ -66,6 +66,16 @@ size_t fp_diff(const char *old, size_t olen, const char *cur, size_t clen,
 int fp_apply(struct app *a, const char *body, size_t len,
              char *err, size_t errlen);
 
+/* The name of a's --pe-file table as published: its base name with
+ * any character but letters, digits, ". _ -" as '_', or "none". */
+#define FP_TABLE_NAME_MAX 64
+void fp_table_name(const struct app *a, char *v, size_t len);
+
+/* The value of field name in an accepted body, into v: 0, or -1 if the
+ * body does not have it. */
+int fp_find(const char *body, size_t len, const char *name, char *v,
+            size_t vlen);
+
 /* The framing: bytes in, whole bodies out, never more than the limits. */
 struct fp_reader {
     char buf[FP_MESSAGE_MAX];

@@ -191,6 +191,12 @@ check "teacher again" within 50 tc 'd_model=32'
 check "f1 rejoins within 2 s" within 20 f1 'd_model=32'
 check "f2 rejoins within 2 s" within 20 f2 'd_model=32'
 check "f1 shows the attention view" within 10 f1 'attention'
+# a table is named, not sent: a follower without it says so
+send tc q
+check "teacher quits clean again" exited_clean tc
+t kill-session -t tc
+open_pane tc 100 30 LC_ALL=C.UTF-8 -- --serve "$SOCKP" --pe-file "$E2E_DIR/../data/small-table.csv"
+check "f1 names the teacher's table it lacks" within 20 f1 "teacher's table: small-table.csv; here: none"
 
 # ---- what --serve refuses ----------------------------------------------------
 

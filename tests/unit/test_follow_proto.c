@@ -10,6 +10,9 @@
 
 #include "follow_proto.h"
 #include "harness.h"
+#include "peload.h"
+
+static struct pe_table some_table;   /* only its address is used */
 
 /* A state with every published field away from its default. */
 static void odd_state(struct app *a)
@@ -141,6 +144,9 @@ static void test_size(void)
     t.att.o.train_len = PARAM_N_MAX;
     t.att.o.scheme = SCHEME_SINUSOIDAL;
     t.cmp.mode = PANE_SPECTRUM;
+    t.pe_table = &some_table;
+    t.pe_file_name = "/data/a-very-long-name-for-a-learned-position-table-"
+                     "exported-from-a-checkpoint-of-step-123456.npy";
     for (int k = 0; k < 3; k++)
         t.cmp.panes[k] = (struct pane){ 1.0000000000000002e10 / 3, PARAM_D_MAX,
                                         PARAM_N_MAX, LAYOUT_INTERLEAVED,
@@ -198,6 +204,12 @@ static void test_rejections(void)
     refused("view\n", "unknown field");
     refused("\n", "unknown field");
     refused(" d 64\n", "unknown field");
+    refused("table ../../etc/passwd\n", "table");
+    refused("table a b\n", "table");
+    refused("table \n", "table");
+    char longname[100];
+    snprintf(longname, sizeof longname, "table %065d\n", 7);
+    refused(longname, "at most 64");
     char big[300];
     memset(big, '1', sizeof big);
     memcpy(big, "pos ", 4);
@@ -217,6 +229,35 @@ static void test_rejections(void)
     q.view = VIEW_HEATMAP;
     app_command(&q, "d 63");
     CHECK(strstr(err, q.msg) != NULL);
+}
+
+/* The table's name: the base name, odd characters as '_', at most 64. */
+static void test_table_name(void)
+{
+    struct app a;
+    char v[128], err[256];
+    app_init(&a);
+    fp_table_name(&a, v, sizeof v);
+    CHECK_STR(v, "none");
+    a.pe_table = &some_table;
+    a.pe_file_name = "/data/my model (v2).npy";
+    fp_table_name(&a, v, sizeof v);
+    CHECK_STR(v, "my_model__v2_.npy");
+    a.pe_file_name = "weights/\x1b[31mred.csv";
+    fp_table_name(&a, v, sizeof v);
+    CHECK_STR(v, "__31mred.csv");
+    /* a body names it; fp_find reads it back */
+    char b[FP_BODY_MAX];
+    int len = fp_body(&a, b, sizeof b);
+    CHECK(fp_find(b, (size_t)len, "table", v, sizeof v) == 0);
+    CHECK_STR(v, "__31mred.csv");
+    CHECK(fp_find(b, (size_t)len, "tab", v, sizeof v) == -1);
+    CHECK(fp_find(b, (size_t)len, "d", v, sizeof v) == 0);
+    CHECK_STR(v, "64");
+    struct app f;
+    app_init(&f);
+    CHECK(fp_apply(&f, b, (size_t)len, err, sizeof err) == 0);
+    CHECK(f.pe_table == NULL);          /* a name is not a table */
 }
 
 /* Accepted partial bodies change only what they name. */
@@ -359,5 +400,6 @@ int main(void)
     test_partial_body();
     test_framing();
     test_delta();
+    test_table_name();
     TEST_END("follow_proto");
 }
