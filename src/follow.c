@@ -29,8 +29,6 @@ struct client {
     char out[FOLLOW_OUT_MAX];
 };
 
-enum link { L_WAITING, L_CONNECTED };
-
 struct follow {
     int serving;                 /* 1 teacher, 0 follower */
     char path[sizeof ((struct sockaddr_un *)0)->sun_path];
@@ -47,8 +45,7 @@ struct follow {
     double accept_at;            /* no accept() before this */
     double sent_at;
     /* follower */
-    int fd;
-    enum link link;
+    int fd;                      /* -1: waiting for a teacher */
     int ever, detached;          /* ever: a teacher was seen */
     int fresh;                   /* the next state starts following */
     int notsock, announced;      /* what the status line said */
@@ -356,7 +353,6 @@ static void hang_up(struct follow *f, struct app *a, const char *why)
     if (f->fd >= 0)
         close(f->fd);
     f->fd = -1;
-    f->link = L_WAITING;
     f->retry_at = now_s() + FOLLOW_RETRY_S;
     fp_reader_init(&f->rd);
     if (why)
@@ -386,7 +382,6 @@ static void try_connect(struct follow *f, struct app *a)
         return;
     }
     f->fd = fd;
-    f->link = L_CONNECTED;
     f->deadline = now_s() + FOLLOW_STALL_S;
     f->fresh = 1;
     f->shadow = *a;             /* the first message sets every field */
