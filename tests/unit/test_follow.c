@@ -1,0 +1,285 @@
+/*
+ * test_follow.c - the follow-mode sockets in one process: a teacher and
+ * followers driven by poll() as the loop drives them.  What --serve
+ * accepts and refuses at PATH, the socket's mode, the state reaching a
+ * follower, refused and local keys, F, a follower that stops reading,
+ * the teacher leaving and coming back, and a peer that is no teacher.
+ * Waits are bounded (rounds of at most 10 ms), never timed.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "follow.h"
+#include "harness.h"
+
+static char dir[64], sock_path[128];
+
+struct side { struct follow *f; struct app *a; };
+
+/* One round of the loop for each side: publish, poll, events. */
+static void round_once(struct side *s, int n)
+{
+    struct pollfd p[4 * FOLLOW_MAX_FDS];
+    int at[8], cnt[8], total = 0;
+    for (int i = 0; i < n; i++) {
+        follow_publish(s[i].f, s[i].a, 1);
+        at[i] = total;
+        cnt[i] = follow_pollfds(s[i].f, p + total);
+        total += cnt[i];
+    }
+    poll(p, (nfds_t)total, 10);
+    for (int i = 0; i < n; i++)
+        follow_events(s[i].f, s[i].a, p + at[i], cnt[i]);
+}
+
+/* Rounds until cond holds (at most 300 rounds: a few seconds). */
+#define PUMP_UNTIL(s, n, cond) do { \
+    for (int r_ = 0; r_ < 300 && !(cond); r_++) round_once(s, n); \
+} while (0)
+
+static int connect_raw(const char *path)
+{
+    struct sockaddr_un sa;
+    int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+    memset(&sa, 0, sizeof sa);
+    sa.sun_family = AF_UNIX;
+    snprintf(sa.sun_path, sizeof sa.sun_path, "%s", path);
+    if (connect(fd, (struct sockaddr *)&sa, sizeof sa) < 0) {
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+static int listen_raw(const char *path)
+{
+    struct sockaddr_un sa;
+    int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+    memset(&sa, 0, sizeof sa);
+    sa.sun_family = AF_UNIX;
+    snprintf(sa.sun_path, sizeof sa.sun_path, "%s", path);
+    if (bind(fd, (struct sockaddr *)&sa, sizeof sa) < 0 || listen(fd, 4) < 0) {
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+static void test_refusals(void)
+{
+    char p[160];
+    struct stat st;
+    snprintf(p, sizeof p, "%s/file", dir);
+    FILE *fp = fopen(p, "w");
+    fputs("keep me\n", fp);
+    fclose(fp);
+    CHECK(follow_serve(p, 0600) == NULL);
+    CHECK(stat(p, &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 8);
+    snprintf(p, sizeof p, "%s/dir", dir);
+    mkdir(p, 0700);
+    CHECK(follow_serve(p, 0600) == NULL);
+    CHECK(stat(p, &st) == 0 && S_ISDIR(st.st_mode));
+    /* a stale socket: bound, closed, left behind */
+    snprintf(p, sizeof p, "%s/stale", dir);
+    int fd = listen_raw(p);
+    close(fd);
+    CHECK(stat(p, &st) == 0 && S_ISSOCK(st.st_mode));
+    struct follow *t = follow_serve(p, 0660);
+    CHECK(t != NULL);
+    CHECK(stat(p, &st) == 0 && S_ISSOCK(st.st_mode) &&
+          (st.st_mode & 0777) == 0660);
+    /* in use: a second teacher is refused, the first keeps it */
+    CHECK(follow_serve(p, 0600) == NULL);
+    fd = connect_raw(p);
+    CHECK(fd >= 0);
+    close(fd);
+    follow_close(t);
+    CHECK(stat(p, &st) < 0 && errno == ENOENT);   /* removed on close */
+    /* too long a path */
+    char longp[300];
+    memset(longp, 'x', sizeof longp - 1);
+    longp[sizeof longp - 1] = 0;
+    CHECK(follow_serve(longp, 0600) == NULL);
+    CHECK(follow_join(longp) == NULL);
+}
+
+static void test_follow_and_keys(void)
+{
+    struct app ta, fa, fb;
+    struct stat st;
+    app_init(&ta);
+    app_init(&fa);
+    app_init(&fb);
+    fb.palette = PAL_MONO;
+    struct follow *t = follow_serve(sock_path, 0600);
+    CHECK(t != NULL);
+    if (!t)
+        return;
+    CHECK(stat(sock_path, &st) == 0 && (st.st_mode & 0777) == 0600);
+    struct side s[3] = { { t, &ta }, { follow_join(sock_path), &fa },
+                         { follow_join(sock_path), &fb } };
+    ta.p.d = 256;
+    ta.p.n = 1000;
+    ta.p.pos = 777;
+    ta.view = VIEW_COMPARE;
+    ta.cmp.npanes = 3;
+    PUMP_UNTIL(s, 3, fa.p.d == 256 && fb.p.d == 256 && fb.p.pos == 777);
+    CHECK(follow_clients(t) == 2);
+    CHECK(fa.p.d == 256 && fa.p.n == 1000 && fa.p.pos == 777);
+    CHECK(fa.view == VIEW_COMPARE && fa.cmp.npanes == 3);
+    CHECK(fb.p.d == 256 && fb.palette == PAL_MONO);   /* its own palette */
+    CHECK(strstr(fa.msg, "following") != NULL);
+    /* a key that would change the state is refused, with the hint */
+    CHECK(follow_key(s[1].f, &fa, 'D') == 1);
+    CHECK(fa.p.d == 256);
+    CHECK(strstr(fa.msg, ": F to explore on your own") != NULL);
+    CHECK(follow_key(s[1].f, &fa, PK_RIGHT) == 1 && fa.p.pos == 777);
+    /* look-only keys act here */
+    int pal = fa.palette;
+    CHECK(follow_key(s[1].f, &fa, 'P') == 1 && (int)fa.palette != pal);
+    CHECK(follow_key(s[1].f, &fa, '?') == 1 && fa.help == 1);
+    fa.help = 0;
+    /* F: explore on your own; the teacher goes on without this one */
+    CHECK(follow_key(s[1].f, &fa, 'F') == 1);
+    CHECK(follow_key(s[1].f, &fa, 'd') == 0);     /* the loop handles it */
+    app_key(&fa, 'd');
+    CHECK(fa.p.d == 128);
+    ta.p.pos = 5;
+    PUMP_UNTIL(s, 3, fb.p.pos == 5);
+    CHECK(fb.p.pos == 5);
+    round_once(s, 3);
+    CHECK(fa.p.d == 128 && fa.p.pos == 777);      /* detached */
+    CHECK(follow_key(s[1].f, &fa, 'F') == 1);     /* rejoin: as it is now */
+    CHECK(fa.p.d == 256 && fa.p.pos == 5);
+    CHECK(follow_key(s[1].f, &fa, 'q') == 1 && fa.quit == 1);
+    /* the teacher leaves: followers wait, then rejoin a new one */
+    follow_close(t);
+    CHECK(stat(sock_path, &st) < 0);
+    PUMP_UNTIL(s + 1, 2, strstr(fb.msg, "teacher left, waiting"));
+    CHECK(strstr(fb.msg, "teacher left, waiting") != NULL);
+    app_init(&ta);
+    ta.p.d = 32;
+    s[0].f = t = follow_serve(sock_path, 0600);
+    CHECK(t != NULL);
+    PUMP_UNTIL(s, 3, fb.p.d == 32 && fa.p.d == 32);
+    CHECK(fa.p.d == 32 && fb.p.d == 32);
+    follow_close(s[1].f);
+    follow_close(s[2].f);
+    PUMP_UNTIL(s, 1, follow_clients(t) == 0);
+    CHECK(follow_clients(t) == 0);
+    follow_close(t);
+}
+
+/* A follower that connects and never reads is dropped; the teacher
+ * never blocks on it (this test would hang if it did). */
+static void test_stopped_follower(void)
+{
+    struct app ta;
+    app_init(&ta);
+    ta.p.n = 1 << 20;
+    struct follow *t = follow_serve(sock_path, 0600);
+    CHECK(t != NULL);
+    if (!t)
+        return;
+    struct side s[1] = { { t, &ta } };
+    int fd = connect_raw(sock_path);
+    send(fd, "PEVIZ-FOLLOW 1\n", 15, 0);
+    PUMP_UNTIL(s, 1, follow_clients(t) == 1);
+    CHECK(follow_clients(t) == 1);
+    int changes = 0;
+    for (; changes < 20000 && follow_clients(t) == 1; changes++) {
+        ta.p.pos = changes + 1;
+        round_once(s, 1);
+    }
+    printf("a follower that never reads was dropped after %d updates\n",
+           changes);
+    CHECK(follow_clients(t) == 0);
+    /* it reads what was buffered, then the end */
+    char buf[4096];
+    ssize_t r;
+    size_t total = 0;
+    while ((r = recv(fd, buf, sizeof buf, 0)) > 0)
+        total += (size_t)r;
+    CHECK(r == 0 && total > 0);
+    close(fd);
+    /* a client that says anything but the greeting is dropped too */
+    fd = connect_raw(sock_path);
+    send(fd, "GET / HTTP/1.0\r\n", 16, 0);
+    PUMP_UNTIL(s, 1, follow_clients(t) == 1);
+    PUMP_UNTIL(s, 1, follow_clients(t) == 0);
+    CHECK(follow_clients(t) == 0);
+    close(fd);
+    follow_close(t);
+}
+
+/* Peers that are no teacher: the follower says so and keeps its state. */
+static void hostile(const char *what, const char *send_this, size_t len,
+                    const char *want)
+{
+    struct app fa;
+    app_init(&fa);
+    fa.p.d = 16;
+    int l = listen_raw(sock_path);
+    struct side s[1] = { { follow_join(sock_path), &fa } };
+    round_once(s, 1);                   /* connects (the backlog takes it) */
+    int c = accept(l, NULL, NULL);
+    CHECK(c >= 0);
+    if (len)
+        send(c, send_this, len, MSG_NOSIGNAL);
+    PUMP_UNTIL(s, 1, strstr(fa.msg, "bad message from"));
+    if (!strstr(fa.msg, want)) {
+        fprintf(stderr, "  %s: msg '%s' lacks '%s'\n", what, fa.msg, want);
+        CHECK(0);
+    }
+    CHECK(fa.p.d == 16 && fa.view == VIEW_HEATMAP);
+    CHECK(fa.msg_error == 1);
+    close(c);
+    close(l);
+    unlink(sock_path);
+    follow_close(s[0].f);
+}
+
+static void test_hostile(void)
+{
+    static const char big[] = "PEVIZ-FOLLOW 1 1073741824\nd 64\n";
+    static const char bad[] = "PEVIZ-FOLLOW 1 9\nd 64\nq 1\n";
+    static const char junk[] = "\x1b[2J\x1b]0;x\x07hello\r\n";
+    hostile("garbage", junk, sizeof junk - 1, "not a peviz teacher");
+    hostile("oversize", big, sizeof big - 1, "message of 1073741824 bytes");
+    hostile("unknown field", bad, sizeof bad - 1, "line 2: unknown field");
+    hostile("silence", "", 0, "no whole message in 3 s");
+    /* a regular file where the socket should be */
+    struct app fa;
+    app_init(&fa);
+    FILE *fp = fopen(sock_path, "w");
+    fclose(fp);
+    struct side s[1] = { { follow_join(sock_path), &fa } };
+    round_once(s, 1);
+    CHECK(strstr(fa.msg, "is not a socket") != NULL);
+    follow_close(s[0].f);
+    unlink(sock_path);
+}
+
+int main(void)
+{
+    snprintf(dir, sizeof dir, "/tmp/peviz-follow.XXXXXX");
+    if (!mkdtemp(dir))
+        return 1;
+    snprintf(sock_path, sizeof sock_path, "%s/l.sock", dir);
+    test_refusals();
+    test_follow_and_keys();
+    test_stopped_follower();
+    test_hostile();
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    if (system(cmd) != 0)
+        t_fail++;
+    TEST_END("test_follow");
+}
