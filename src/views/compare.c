@@ -62,7 +62,8 @@ struct geom {
 struct ymap {
     int dmax;               /* dimensions in the widest pane */
     int pixels;             /* pixel rows available */
-    int dim0;               /* first dim (1:1 mode) */
+    struct axis ax;         /* dims with rows of their own (ppd > 0) */
+    int dim0;               /* first dim shown (ppd > 0) */
     int ppd;                /* > 0: pixels per dim; 0: evenly sampled */
 };
 
@@ -218,27 +219,26 @@ static void ymap_init(struct ymap *m, int dmax, int pixels, int one_to_one,
     m->dmax = dmax;
     m->pixels = pixels < 1 ? 1 : pixels;
     m->dim0 = 0;
-    if (dmax <= m->pixels) {
-        m->ppd = m->pixels / dmax;
-    } else if (one_to_one) {
-        m->ppd = 1;
-        m->dim0 = cursor / m->pixels * m->pixels;
-        if (m->dim0 + m->pixels > dmax)
-            m->dim0 = dmax - m->pixels;
-    } else {
-        m->ppd = 0;
+    m->ppd = 0;
+    if (dmax <= m->pixels || one_to_one) {
+        /* every dim on rows of its own: all of them, or the page of the
+         * cursor (axis.h) */
+        axis_init_span(&m->ax, dmax, dmax < m->pixels ? dmax : m->pixels,
+                       m->pixels, 0);
+        axis_page(&m->ax, 0, cursor);
+        m->ppd = m->ax.m;
+        m->dim0 = (int)m->ax.x0;
     }
 }
 
 /* Dimension shown at pixel row py, or -1. */
 static int ymap_dim(const struct ymap *m, int py)
 {
+    int64_t d0, d1;
     if (py < 0 || py >= m->pixels)
         return -1;
-    if (m->ppd) {
-        int dim = m->dim0 + py / m->ppd;
-        return dim < m->dmax ? dim : -1;
-    }
+    if (m->ppd)
+        return axis_range(&m->ax, py, &d0, &d1) == 0 ? (int)d0 : -1;
     /* sampled: whole pairs of neighbouring dims, evenly spaced, so an
      * interleaved pane shows both the sin and the cos of each band it
      * shows (single dims spaced by 2 would show only sines) */
@@ -1525,7 +1525,9 @@ static int key_band(struct app *a, void *rt, int key)
     return 1;
 }
 
-/* k j: one dimension; K J PgUp PgDn: an eighth of them. */
+/* k j: one dimension; K J PgUp PgDn: an eighth of them.  Every dim is
+ * reachable, also those the evenly spaced overview rows skip (the
+ * readout shows them). */
 static int key_dim(struct app *a, void *rt, int key)
 {
     int dm = dims_max(a);
