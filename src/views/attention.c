@@ -932,6 +932,12 @@ static int att_work(const struct app *a, void *rt, int64_t budget)
     struct grid_req rq = layout_req(&r->L);
     r->st = grid_update(r->grid, s, &rq, budget, &r->prog, r->why,
                         sizeof r->why);
+    if (r->st == GRID_DONE && s->toeplitz && !s->o.softmax) {
+        int64_t kb;         /* the profile against distance, into its cache */
+        int np, dots = 2 * (r->L.pnw - 8);
+        if (dots >= 4)
+            profile_distance(&r->prof, s, r->L.span, dots, &kb, &np);
+    }
     scores_free(s);
     return r->st == GRID_BUSY;
 }
