@@ -867,59 +867,22 @@ static void zoom_set(struct app *a, const struct clocks_rt *r, int zoom)
     }
 }
 
-static int key_prev(struct app *a, void *rt, int key)
+/* The band cursor: by a band, a row of faces, a page; or to an end. */
+static int key_band(struct app *a, void *rt, int key)
 {
-    (void)key;
-    band_step(a, rt, -1);
-    return 1;
-}
-
-static int key_next(struct app *a, void *rt, int key)
-{
-    (void)key;
-    band_step(a, rt, 1);
-    return 1;
-}
-
-static int key_row_up(struct app *a, void *rt, int key)
-{
-    (void)key;
-    band_step(a, rt, -((struct clocks_rt *)rt)->cpr);
-    return 1;
-}
-
-static int key_row_down(struct app *a, void *rt, int key)
-{
-    (void)key;
-    band_step(a, rt, ((struct clocks_rt *)rt)->cpr);
-    return 1;
-}
-
-static int key_page_back(struct app *a, void *rt, int key)
-{
-    (void)key;
-    band_set(a, rt, a->clocks.band - ((struct clocks_rt *)rt)->tiles);
-    return 1;
-}
-
-static int key_page_on(struct app *a, void *rt, int key)
-{
-    (void)key;
-    band_set(a, rt, a->clocks.band + ((struct clocks_rt *)rt)->tiles);
-    return 1;
-}
-
-static int key_fastest(struct app *a, void *rt, int key)
-{
-    (void)key;
-    band_set(a, rt, 0);
-    return 1;
-}
-
-static int key_slowest(struct app *a, void *rt, int key)
-{
-    (void)key;
-    band_set(a, rt, a->p.d / 2 - 1);
+    const struct clocks_rt *r = rt;
+    int band = a->clocks.band;
+    switch (key) {
+    case PK_LEFT: case 'h':  band_step(a, r, -1); return 1;
+    case PK_RIGHT: case 'l': band_step(a, r, 1); return 1;
+    case PK_UP: case 'k':    band_step(a, r, -r->cpr); return 1;
+    case PK_DOWN: case 'j':  band_step(a, r, r->cpr); return 1;
+    case PK_PGUP: case 'K':  band = band - r->tiles; break;
+    case PK_PGDN: case 'J':  band = band + r->tiles; break;
+    case 'H':                band = 0; break;
+    default:                 band = a->p.d / 2 - 1; break;   /* L */
+    }
+    band_set(a, r, band);
     return 1;
 }
 
@@ -999,20 +962,20 @@ static int clocks_command(struct app *a, void *rt, const char *name,
 
 /* The view's keys: what each does, and the help card in this order. */
 static const struct keybind CLOCKS_KEYS[] = {
-    { PK_LEFT,  ACT_VIEW_KEY, "Left h",  "previous band", key_prev },
-    { 'h',      ACT_VIEW_KEY, NULL,      NULL, key_prev },
-    { PK_RIGHT, ACT_VIEW_KEY, "Right l", "next band", key_next },
-    { 'l',      ACT_VIEW_KEY, NULL,      NULL, key_next },
-    { PK_UP,    ACT_VIEW_KEY, "Up k",    "band one row up", key_row_up },
-    { 'k',      ACT_VIEW_KEY, NULL,      NULL, key_row_up },
-    { PK_DOWN,  ACT_VIEW_KEY, "Down j",  "band one row down", key_row_down },
-    { 'j',      ACT_VIEW_KEY, NULL,      NULL, key_row_down },
-    { PK_PGUP,  ACT_VIEW_KEY, "K PgUp",  "a page of bands back", key_page_back },
-    { 'K',      ACT_VIEW_KEY, NULL,      NULL, key_page_back },
-    { PK_PGDN,  ACT_VIEW_KEY, "J PgDn",  "a page of bands on", key_page_on },
-    { 'J',      ACT_VIEW_KEY, NULL,      NULL, key_page_on },
-    { 'H',      ACT_VIEW_KEY, "H",       "fastest band", key_fastest },
-    { 'L',      ACT_VIEW_KEY, "L",       "slowest band", key_slowest },
+    { PK_LEFT,  ACT_VIEW_KEY, "Left h",  "previous band", key_band },
+    { 'h',      ACT_VIEW_KEY, NULL,      NULL, key_band },
+    { PK_RIGHT, ACT_VIEW_KEY, "Right l", "next band", key_band },
+    { 'l',      ACT_VIEW_KEY, NULL,      NULL, key_band },
+    { PK_UP,    ACT_VIEW_KEY, "Up k",    "band one row up", key_band },
+    { 'k',      ACT_VIEW_KEY, NULL,      NULL, key_band },
+    { PK_DOWN,  ACT_VIEW_KEY, "Down j",  "band one row down", key_band },
+    { 'j',      ACT_VIEW_KEY, NULL,      NULL, key_band },
+    { PK_PGUP,  ACT_VIEW_KEY, "K PgUp",  "a page of bands back", key_band },
+    { 'K',      ACT_VIEW_KEY, NULL,      NULL, key_band },
+    { PK_PGDN,  ACT_VIEW_KEY, "J PgDn",  "a page of bands on", key_band },
+    { 'J',      ACT_VIEW_KEY, NULL,      NULL, key_band },
+    { 'H',      ACT_VIEW_KEY, "H",       "fastest band", key_band },
+    { 'L',      ACT_VIEW_KEY, "L",       "slowest band", key_band },
     { '+',      ACT_VIEW_KEY, "+",       "consecutive bands", key_zoom },
     { '=',      ACT_VIEW_KEY, NULL,      NULL, key_zoom },
     { '-',      ACT_VIEW_KEY, "-",       "all bands, evenly spread", key_zoom },
