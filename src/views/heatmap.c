@@ -87,13 +87,7 @@ static void fmt4(double v, char *buf, size_t len)
         int dec = 3 - (int)floor(log10(a));
         snprintf(buf, len, "%.*f", dec < 0 ? 0 : dec, v);
     } else {
-        int e = (int)floor(log10(a));
-        double mant = v / pow(10, e);
-        if (fabs(mant) >= 9.9995) {
-            mant /= 10;
-            e++;
-        }
-        snprintf(buf, len, "%.3fe%d", mant, e);
+        fmt_sci(v, 3, buf, len);
     }
 }
 
@@ -106,15 +100,8 @@ static void fmt_lambda(double lam, char *buf, size_t len)
         snprintf(buf, len, "%.3g", lam);
     else if (lam < 1e5)
         snprintf(buf, len, "%.0f", lam);
-    else {
-        int e = (int)floor(log10(lam));
-        double mant = lam / pow(10, e);
-        if (mant >= 9.95) {
-            mant /= 10;
-            e++;
-        }
-        snprintf(buf, len, "%.1fe%d", mant, e);
-    }
+    else
+        fmt_sci(lam, 1, buf, len);
 }
 
 /* "2nd", "3rd", "11th", ... */
