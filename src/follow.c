@@ -508,12 +508,13 @@ int follow_key(struct follow *f, struct app *a, int key)
             app_msg(a, 0, "following %s: waiting for the teacher", f->shown);
         return 1;
     }
-    if (f->detached || a->help)
-        return 0;
-    if (key == 'q') {           /* always, whatever a view or tour says */
+    if (!f->detached && key == 'q') {   /* at once, whatever a help card,
+                                         * view or tour would say */
         a->quit = 1;
         return 1;
     }
+    if (f->detached || a->help)
+        return 0;
     if (key == '?' || key == PK_F1 || key == 'P' || key == 'z') {
         app_key(a, key);        /* how this screen looks, then the */
         if (f->have_latest)     /* teacher's state again */
