@@ -491,6 +491,21 @@ static int follower_events(struct follow *f, struct app *a,
     return changed;
 }
 
+/* Do a key here; the teacher's state stays.  -1 if the key changed the
+ * state (undone), 0 if it only changed how this screen looks. */
+static int local_key(struct app *a, int key)
+{
+    char before[FP_BODY_MAX], after[FP_BODY_MAX];
+    int lb = fp_body(a, before, sizeof before);
+    app_key(a, key);
+    int la = fp_body(a, after, sizeof after);
+    if (la == lb && lb > 0 && !memcmp(before, after, (size_t)lb))
+        return 0;
+    if (lb > 0)
+        fp_apply(a, before, (size_t)lb, NULL, 0);
+    return -1;
+}
+
 int follow_key(struct follow *f, struct app *a, int key)
 {
     if (!f || f->serving)
@@ -515,12 +530,11 @@ int follow_key(struct follow *f, struct app *a, int key)
     }
     if (f->detached || a->help)
         return 0;
-    if (key == '?' || key == PK_F1 || key == 'P' || key == 'z') {
-        app_key(a, key);        /* how this screen looks, then the */
-        if (f->have_latest)     /* teacher's state again */
-            show_teacher(f, a);
+    /* keys that change how this screen looks; in a view where one
+     * would change the state instead (z in compare), it is refused */
+    if ((key == '?' || key == PK_F1 || key == 'P' || key == 'z') &&
+        !local_key(a, key))
         return 1;
-    }
     app_msg(a, 0, "following %s: F to explore on your own", f->shown);
     return 1;
 }
