@@ -10,7 +10,7 @@
 #include <time.h>
 
 #include "app.h"
-#include "peload.h"
+#include "peviz/tables.h"
 #include "snapshot.h"
 #include "tour.h"
 

@@ -164,7 +164,7 @@ struct app {
     struct attention_state att;
     struct compare_state cmp;
 
-    /* The table loaded by --pe-file (peload.h), or NULL; owned by main.
+    /* The table loaded by --pe-file (peviz/tables.h), or NULL; owned by main.
      * The learned scheme uses it while d_model matches and it has at
      * least n rows; the heatmap shows it under the same condition. */
     const struct pe_table *pe_table;

@@ -37,7 +37,7 @@
 #include <stdint.h>
 
 #include "app.h"
-#include "peload.h"
+#include "peviz/tables.h"
 #include "peviz/pe.h"
 
 /* Seeds of the fixed random draws (documented so numbers can be redone). */

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -176,4 +177,43 @@ uint64_t filesrc_be(const unsigned char *b, int nbytes)
     for (int i = 0; i < nbytes; i++)
         u = u << 8 | b[i];
     return u;
+}
+
+int filesrc_elem_size(enum filesrc_elem e)
+{
+    return e == FS_F64 ? 8 : e == FS_F32 ? 4 : 2;
+}
+
+double filesrc_elem(enum filesrc_elem e, int big_endian, const unsigned char *b)
+{
+    int n = filesrc_elem_size(e);
+    uint64_t u = big_endian ? filesrc_be(b, n) : filesrc_le(b, n);
+    switch (e) {
+    case FS_F16: return filesrc_f16((uint16_t)u);
+    case FS_BF16: return filesrc_bf16((uint16_t)u);
+    case FS_F32: return filesrc_f32((uint32_t)u);
+    default: return filesrc_f64(u);
+    }
+}
+
+#define ELEM_BLOCK 65536
+
+int filesrc_read_elems(const struct filesrc *s, uint64_t off, uint64_t count,
+                       enum filesrc_elem e, int big_endian, double *out,
+                       size_t stride)
+{
+    size_t size = (size_t)filesrc_elem_size(e), per = ELEM_BLOCK / size;
+    unsigned char *buf = malloc(ELEM_BLOCK);
+    if (!buf)
+        return filesrc_fail(s, "out of memory");
+    uint64_t k = 0;
+    int r = 0;
+    while (k < count && !r) {
+        size_t cnt = count - k < per ? (size_t)(count - k) : per;
+        r = filesrc_read(s, off + k * size, buf, cnt * size);
+        for (size_t j = 0; j < cnt && !r; j++, k++)
+            out[k * stride] = filesrc_elem(e, big_endian, buf + j * size);
+    }
+    free(buf);
+    return r;
 }

@@ -59,6 +59,19 @@ double filesrc_bf16(uint16_t h);            /* upper half of a binary32 */
 double filesrc_f32(uint32_t bits);
 double filesrc_f64(uint64_t bits);
 
+/* Stored floating-point element kinds, and one element as a double. */
+enum filesrc_elem { FS_F16 = 0, FS_BF16, FS_F32, FS_F64 };
+int filesrc_elem_size(enum filesrc_elem e);
+double filesrc_elem(enum filesrc_elem e, int big_endian, const unsigned char *b);
+
+/*
+ * count elements at off into out[0], out[stride], out[2*stride], ...,
+ * read in blocks of at most 64 KiB.  0, or -1 with err.
+ */
+int filesrc_read_elems(const struct filesrc *s, uint64_t off, uint64_t count,
+                       enum filesrc_elem e, int big_endian, double *out,
+                       size_t stride);
+
 /* Little-endian and big-endian integers from bytes. */
 uint64_t filesrc_le(const unsigned char *b, int nbytes);
 uint64_t filesrc_be(const unsigned char *b, int nbytes);

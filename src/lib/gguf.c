@@ -15,7 +15,7 @@
 
 #include "filesrc.h"
 
-#define BLOCK 65536
+#define BLOCK 65536           /* header read-ahead */
 #define KEPT_TOTAL (UINT64_C(16) << 20)    /* bytes of kept keys/strings */
 
 struct gguf {
@@ -660,14 +660,10 @@ int gguf_kv_array_number(const struct gguf *g, const struct gguf_kv *kv,
 
 /* ---- tensor data ------------------------------------------------------- */
 
-static double convert(uint32_t type, const unsigned char *b)
+static enum filesrc_elem elem_of(uint32_t type)
 {
-    switch (type) {
-    case GGML_TYPE_F32: return filesrc_f32((uint32_t)filesrc_le(b, 4));
-    case GGML_TYPE_F16: return filesrc_f16((uint16_t)filesrc_le(b, 2));
-    case GGML_TYPE_BF16: return filesrc_bf16((uint16_t)filesrc_le(b, 2));
-    default: return filesrc_f64(filesrc_le(b, 8));
-    }
+    return type == GGML_TYPE_F32 ? FS_F32 : type == GGML_TYPE_F16 ? FS_F16
+           : type == GGML_TYPE_BF16 ? FS_BF16 : FS_F64;
 }
 
 static int not_finite(const struct filesrc *s, const struct gguf_tensor *t,
@@ -692,25 +688,11 @@ int gguf_read_tensor(const struct gguf *g, const struct gguf_tensor *t,
         return filesrc_fail(&s, "tensor '%s' is %s: want F32, F16, BF16 or "
                             "F64", t->name, gguf_type_name(t->type, tn,
                                                             sizeof tn));
-    size_t size = (size_t)(t->nbytes / (t->nelements ? t->nelements : 1));
-    unsigned char *buf = malloc(BLOCK);
-    if (!buf)
-        return filesrc_fail(&s, "out of memory");
-    uint64_t at = g->data_offset + t->offset, k = 0;
-    while (k < t->nelements) {
-        uint64_t left = t->nelements - k;
-        size_t cnt = left < BLOCK / size ? (size_t)left : BLOCK / size;
-        if (filesrc_read(&s, at + k * size, buf, cnt * size))
-            break;
-        for (size_t j = 0; j < cnt; j++, k++) {
-            out[k] = convert(t->type, buf + j * size);
-            if (!isfinite(out[k])) {
-                not_finite(&s, t, k);
-                goto out;
-            }
-        }
-    }
-out:
-    free(buf);
-    return k == t->nelements ? 0 : -1;
+    if (filesrc_read_elems(&s, g->data_offset + t->offset, t->nelements,
+                           elem_of(t->type), 0, out, 1))
+        return -1;
+    for (uint64_t k = 0; k < t->nelements; k++)
+        if (!isfinite(out[k]))
+            return not_finite(&s, t, k);
+    return 0;
 }

@@ -21,7 +21,7 @@
 #include <string.h>
 
 #include "app.h"
-#include "peload.h"
+#include "peviz/tables.h"
 #include "views/heatmap.h"
 #include "peviz/pe.h"
 
