@@ -62,7 +62,7 @@ struct pe_table_opts {
 struct pe_table_info {
     const char *format;     /* "npy", "csv", "safetensors", "gguf" */
     char tensor[160];       /* the tensor's name ("" for npy and csv) */
-    char file[256];         /* the file read (a shard for an index) */
+    char file[1024];        /* the file read (a shard for an index) */
     int64_t file_rows;      /* rows in the file, before the offset */
     int64_t row_offset;     /* rows skipped */
     char note[320];         /* what was done on the user's behalf, or "" */

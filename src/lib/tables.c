@@ -253,13 +253,11 @@ int tables_pick(struct tload *l, const struct tables_list *ls, size_t *chosen)
 
 /* ---- entry points -------------------------------------------------------- */
 
-/* A safetensors file: u64 header length, then '{'. */
-static int looks_safetensors(const struct filesrc *s)
+/* A safetensors file: a u64 header length, so bytes 6 and 7 are zero
+ * (no text file has them), then the JSON. */
+static int looks_safetensors(const unsigned char *m, size_t k)
 {
-    unsigned char b[9];
-    if (s->size < 9 || filesrc_read(s, 0, b, 9))
-        return 0;
-    return b[8] == '{' && filesrc_le(b, 8) <= s->size - 8;
+    return k == 8 && m[6] == 0 && m[7] == 0;
 }
 
 static int dispatch(struct tload *l, struct pe_table *t)
@@ -274,7 +272,7 @@ static int dispatch(struct tload *l, struct pe_table *t)
         return l->info->format = "npy", tables_npy(l, t);
     if (k >= 4 && memcmp(m, "GGUF", 4) == 0)
         return l->info->format = "gguf", tables_gguf(l, t);
-    if (looks_safetensors(l->src))
+    if (looks_safetensors(m, k) && l->src->size > 8)
         return l->info->format = "safetensors", tables_safetensors(l, t);
     if (m[0] == '{')
         return l->info->format = "safetensors", tables_st_index(l, t);

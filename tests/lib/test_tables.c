@@ -504,6 +504,292 @@ static int file_fails(const char *path, const char *needle)
     return ok;
 }
 
+/* ---- safetensors -------------------------------------------------------- */
+
+struct st_spec {
+    const char *name;
+    const char *dtype;
+    int rows, cols;         /* cols 0: a 1-D tensor of rows items */
+    int size;               /* bytes per item */
+};
+
+/*
+ * A safetensors file: the JSON header (padded with spaces to a multiple
+ * of 8, as writers do) with contiguous data_offsets, then each tensor's
+ * items: F32/F64 value 1000*tensor + k, F16/BF16 the bits of 1.0 and -2.0
+ * alternating, others zero bytes.  extra is spliced into the JSON object.
+ */
+static void st_build(struct bytes *b, int count, const struct st_spec *t,
+                     const char *extra)
+{
+    struct bytes h = { 0 };
+    char part[256];
+    uint64_t off = 0;
+    b_text(&h, "{");
+    if (extra)
+        b_text(&h, extra);
+    for (int i = 0; i < count; i++) {
+        uint64_t items = (uint64_t)t[i].rows * (uint64_t)(t[i].cols ? t[i].cols : 1);
+        uint64_t end = off + items * (uint64_t)t[i].size;
+        if (t[i].cols)
+            snprintf(part, sizeof part, "%s\"%s\":{\"dtype\":\"%s\",\"shape\":[%d,%d],"
+                     "\"data_offsets\":[%llu,%llu]}", (i || extra) ? "," : "", t[i].name,
+                     t[i].dtype, t[i].rows, t[i].cols, (unsigned long long)off,
+                     (unsigned long long)end);
+        else
+            snprintf(part, sizeof part, "%s\"%s\":{\"dtype\":\"%s\",\"shape\":[%d],"
+                     "\"data_offsets\":[%llu,%llu]}", (i || extra) ? "," : "", t[i].name,
+                     t[i].dtype, t[i].rows, (unsigned long long)off,
+                     (unsigned long long)end);
+        b_text(&h, part);
+        off = end;
+    }
+    b_text(&h, "}");
+    while ((h.n + 8) % 8)
+        b_text(&h, " ");
+    b->n = 0;
+    b_u64(b, h.n);
+    b_put(b, h.b, h.n);
+    for (int i = 0; i < count; i++) {
+        int items = t[i].rows * (t[i].cols ? t[i].cols : 1);
+        for (int k = 0; k < items; k++) {
+            if (!strcmp(t[i].dtype, "F32"))
+                b_f32(b, (float)(1000 * i + k));
+            else if (!strcmp(t[i].dtype, "F64"))
+                b_f64(b, 1000.0 * i + k + 0.125);
+            else if (!strcmp(t[i].dtype, "F16"))
+                b_u16(b, k % 2 ? 0xc000 : 0x3c00);
+            else if (!strcmp(t[i].dtype, "BF16"))
+                b_u16(b, k % 2 ? 0xc000 : 0x3f80);
+            else
+                b_int(b, 0, t[i].size, 0);
+        }
+    }
+    b_free(&h);
+}
+
+static const struct st_spec GPT2[3] = {
+    { "wte.weight", "F32", 6, 4, 4 },
+    { "wpe.weight", "F32", 3, 4, 4 },
+    { "h.0.ln_1.bias", "F32", 4, 0, 4 },
+};
+
+static void test_st_load(void)
+{
+    struct bytes b = { 0 };
+    struct pe_table t;
+    struct pe_table_info info;
+    struct pe_table_opts o;
+    char err[256];
+    st_build(&b, 3, GPT2, "\"__metadata__\":{\"format\":\"pt\"}");
+    CHECK(load_buf(&b, "m.safetensors", NULL, &t, &info, err) == 0);
+    CHECK(t.n == 3 && t.d == 4);
+    int exact = t.v != NULL;
+    for (int k = 0; exact && k < 12; k++)
+        exact = t.v[k] == 1000.0 + k;
+    CHECK(exact);
+    CHECK_STR(info.tensor, "wpe.weight");
+    CHECK_STR(info.format, "safetensors");
+    pe_table_free(&t);
+    pe_table_opts_init(&o);
+    o.tensor = "wte.weight";
+    CHECK(load_buf(&b, "m.safetensors", &o, &t, &info, err) == 0);
+    CHECK(t.n == 6 && t.d == 4 && t.v[23] == 23.0);
+    pe_table_free(&t);
+    o.tensor = "h.0.ln_1.bias";
+    CHECK(fails_with(&b, "m.safetensors", &o, "tensor 'h.0.ln_1.bias' has 1 "
+                     "dimensions: a table needs 2"));
+    o.tensor = "wpe";
+    CHECK(fails_with(&b, "m.safetensors", &o, "no tensor 'wpe'; 2-D tensors: "
+                     "wte.weight, wpe.weight"));
+    /* each float dtype, exactly */
+    static const char *const DT[3] = { "F16", "BF16", "F64" };
+    for (int i = 0; i < 3; i++) {
+        struct st_spec one = { "transformer.wpe.weight", DT[i], 2, 2,
+                               i == 2 ? 8 : 2 };
+        st_build(&b, 1, &one, NULL);
+        CHECK(load_buf(&b, "m.safetensors", NULL, &t, &info, err) == 0);
+        if (i < 2)
+            CHECK(t.v && t.v[0] == 1.0 && t.v[1] == -2.0 && t.v[3] == -2.0);
+        else
+            CHECK(t.v && t.v[0] == 0.125 && t.v[3] == 3.125);
+        pe_table_free(&t);
+    }
+    /* RoBERTa: the offset of 2 applied and said */
+    struct st_spec rob = { "roberta.embeddings.position_embeddings.weight",
+                           "F32", 5, 2, 4 };
+    st_build(&b, 1, &rob, NULL);
+    CHECK(load_buf(&b, "r.safetensors", NULL, &t, &info, err) == 0);
+    CHECK(t.n == 3 && t.v && t.v[0] == 4.0 && info.row_offset == 2);
+    CHECK(strstr(info.note, "'roberta.embeddings.position_embeddings.weight' "
+                 "starts at row 2") != NULL);
+    pe_table_free(&t);
+    b_free(&b);
+}
+
+static void test_st_pick_refusals(void)
+{
+    struct bytes b = { 0 };
+    const struct st_spec two[2] = { { "wpe.weight", "F32", 2, 2, 4 },
+                                    { "position_ids", "F32", 1, 2, 4 } };
+    st_build(&b, 2, two, NULL);
+    CHECK(fails_with(&b, "m.safetensors", NULL, "2 position tables: "
+                     "wpe.weight, position_ids; choose one with --tensor"));
+    st_build(&b, 1, GPT2, NULL);
+    CHECK(fails_with(&b, "m.safetensors", NULL, "no 2-D tensor named like a "
+                     "position table (wpe, pos, position); 2-D tensors: "
+                     "wte.weight"));
+    const struct st_spec i32 = { "wpe.weight", "I32", 2, 2, 4 };
+    st_build(&b, 1, &i32, NULL);
+    CHECK(fails_with(&b, "m.safetensors", NULL, "tensor 'wpe.weight' is I32: "
+                     "want F32, F16, BF16 or F64"));
+    b_free(&b);
+}
+
+/* A header (as text) with data bytes after it. */
+static void st_raw(struct bytes *b, const char *json, size_t data)
+{
+    b->n = 0;
+    b_u64(b, strlen(json));
+    b_text(b, json);
+    for (size_t i = 0; i < data; i++)
+        b_u8(b, 0);
+}
+
+static void test_st_hostile(void)
+{
+    struct bytes b = { 0 };
+    const char *n = "m.safetensors";
+    st_raw(&b, "{}", 0);
+    b.b[0] = 0xff; b.b[5] = 0x7f;
+    CHECK(fails_with(&b, n, NULL, ""));          /* not safetensors: CSV */
+    b.n = 0;
+    b_u64(&b, UINT64_C(200000000));
+    b_text(&b, "{}");
+    CHECK(fails_with(&b, n, NULL, ""));
+    b.n = 0;
+    b_u64(&b, 20000000);
+    b_text(&b, "{\"a\":1}");
+    CHECK(fails_with(&b, n, NULL, "header of 20000000 bytes: at most 16 MiB"));
+    st_raw(&b, "{\"a\":", 0);
+    CHECK(fails_with(&b, n, NULL, "header: byte"));
+    st_raw(&b, "{\"wpe\":{\"dtype\":\"F32\",\"shape\":[1,2],\"data_offsets\":[0,8]},"
+           "\"wpe\":{\"dtype\":\"F32\",\"shape\":[1,2],\"data_offsets\":[8,16]}}", 16);
+    CHECK(fails_with(&b, n, NULL, "duplicate"));
+    st_raw(&b, "{\"wpe\":{\"shape\":[1,2],\"data_offsets\":[0,8]}}", 8);
+    CHECK(fails_with(&b, n, NULL, "tensor 'wpe': no 'dtype' string"));
+    st_raw(&b, "{\"wpe\":{\"dtype\":\"F32\",\"shape\":[1,-2],\"data_offsets\":[0,8]}}", 8);
+    CHECK(fails_with(&b, n, NULL, "a size in 'shape' is not a whole number"));
+    st_raw(&b, "{\"wpe\":{\"dtype\":\"F32\",\"shape\":[4294967296,4294967296],"
+           "\"data_offsets\":[0,8]}}", 8);
+    CHECK(fails_with(&b, n, NULL, "'shape' too large"));
+    st_raw(&b, "{\"wpe\":{\"dtype\":\"F32\",\"shape\":[1,2],\"data_offsets\":[0,12]}}", 12);
+    CHECK(fails_with(&b, n, NULL, "12 bytes of data, its shape and F32 need 8"));
+    st_raw(&b, "{\"wpe\":{\"dtype\":\"F32\",\"shape\":[1,2],\"data_offsets\":[8,0]}}", 8);
+    CHECK(fails_with(&b, n, NULL, "'data_offsets' is not [BEGIN, END]"));
+    st_raw(&b, "{\"wpe\":{\"dtype\":\"F32\",\"shape\":[1,2],\"data_offsets\":[4,12]}}", 12);
+    CHECK(fails_with(&b, n, NULL, "tensor 'wpe' begins at 4"));
+    st_raw(&b, "{\"a\":{\"dtype\":\"F32\",\"shape\":[1,2],\"data_offsets\":[0,8]},"
+           "\"wpe\":{\"dtype\":\"F32\",\"shape\":[1,2],\"data_offsets\":[4,12]}}", 12);
+    CHECK(fails_with(&b, n, NULL, "tensor 'wpe' begins at 4, where the previous one ends at"));
+    st_raw(&b, "{\"wpe\":{\"dtype\":\"F32\",\"shape\":[1,2],\"data_offsets\":[0,8]}}", 4);
+    CHECK(fails_with(&b, n, NULL, "truncated: the tensors cover 8 bytes of data, the file has 4"));
+    st_raw(&b, "{\"wpe\":{\"dtype\":\"F32\",\"shape\":[1,2],\"data_offsets\":[0,8]}}", 9);
+    CHECK(fails_with(&b, n, NULL, "bytes after the data"));
+    st_raw(&b, "{\"__metadata__\":{\"a\":1},\"wpe\":{\"dtype\":\"F32\",\"shape\":[1,2],"
+           "\"data_offsets\":[0,8]}}", 8);
+    CHECK(fails_with(&b, n, NULL, "'__metadata__': a value is not a string"));
+    st_raw(&b, "[1]", 0);
+    CHECK(fails_with(&b, n, NULL, "header: not a JSON object"));
+    /* a huge declared shape whose bytes are not in the file */
+    st_raw(&b, "{\"wpe\":{\"dtype\":\"F32\",\"shape\":[1000000,768],"
+           "\"data_offsets\":[0,3072000000]}}", 8);
+    CHECK(fails_with(&b, n, NULL, "truncated: the tensors cover 3072000000 bytes"));
+    /* NaN in the chosen table, named by row and column */
+    struct st_spec w = { "wpe.weight", "F32", 2, 2, 4 };
+    st_build(&b, 1, &w, NULL);
+    memcpy(b.b + b.n - 4, "\x00\x00\xc0\x7f", 4);
+    CHECK(fails_with(&b, n, NULL, "row 1, column 1 is not a finite number"));
+    /* every proper prefix of a valid file is refused */
+    struct bytes good = { 0 };
+    st_build(&good, 3, GPT2, NULL);
+    int all = 1;
+    for (size_t cut = 9; cut < good.n; cut++) {
+        struct pe_table t;
+        char err[256];
+        b.n = 0;
+        b_put(&b, good.b, cut);
+        all &= load_buf(&b, n, NULL, &t, NULL, err) == -1 && err[0] && !t.v;
+        pe_table_free(&t);
+    }
+    CHECK(all);
+    b_free(&good);
+    b_free(&b);
+}
+
+/* A sharded checkpoint: the index leads to the shard holding the table. */
+static void test_st_sharded(void)
+{
+    char dir[64], path[160], err[256];
+    struct bytes b = { 0 };
+    struct pe_table t;
+    struct pe_table_info info;
+    struct pe_table_opts o;
+    snprintf(dir, sizeof dir, "/tmp/peviz-shards-%ld", (long)getpid());
+    CHECK(mkdir(dir, 0700) == 0);
+    st_build(&b, 1, GPT2, NULL);
+    snprintf(path, sizeof path, "%s/model-00001-of-00002.safetensors", dir);
+    FILE *f = fopen(path, "wb");
+    CHECK(f && fwrite(b.b, 1, b.n, f) == b.n && fclose(f) == 0);
+    const struct st_spec second[2] = { { "h.0.ln_1.bias", "F32", 4, 0, 4 },
+                                       { "wpe.weight", "F32", 3, 4, 4 } };
+    st_build(&b, 2, second, NULL);
+    snprintf(path, sizeof path, "%s/model-00002-of-00002.safetensors", dir);
+    f = fopen(path, "wb");
+    CHECK(f && fwrite(b.b, 1, b.n, f) == b.n && fclose(f) == 0);
+    snprintf(path, sizeof path, "%s/model.safetensors.index.json", dir);
+    f = fopen(path, "w");
+    CHECK(f != NULL);
+    fputs("{\"metadata\": {\"total_size\": 156},\n \"weight_map\": {\n"
+          "  \"wte.weight\": \"model-00001-of-00002.safetensors\",\n"
+          "  \"h.0.ln_1.bias\": \"model-00002-of-00002.safetensors\",\n"
+          "  \"wpe.weight\": \"model-00002-of-00002.safetensors\"}}\n", f);
+    fclose(f);
+    CHECK(pe_table_load(path, NULL, &t, &info, err, sizeof err) == 0);
+    CHECK(t.n == 3 && t.d == 4 && t.v && t.v[0] == 1000.0 && t.v[11] == 1011.0);
+    CHECK(strstr(info.file, "model-00002-of-00002.safetensors") != NULL);
+    CHECK_STR(info.tensor, "wpe.weight");
+    pe_table_free(&t);
+    pe_table_opts_init(&o);
+    o.tensor = "wte.weight";
+    CHECK(pe_table_load(path, &o, &t, &info, err, sizeof err) == 0);
+    CHECK(t.n == 6 && t.v && t.v[5] == 5.0);
+    pe_table_free(&t);
+    o.tensor = "h.0.ln_1.bias";
+    CHECK(pe_table_load(path, &o, &t, &info, err, sizeof err) == -1);
+    CHECK(strstr(err, "model-00002-of-00002.safetensors: tensor 'h.0.ln_1.bias' has 1 dimensions") != NULL);
+    f = fopen(path, "w");
+    fputs("{\"weight_map\": {\"wpe.weight\": \"../etc/passwd\"}}", f);
+    fclose(f);
+    CHECK(file_fails(path, "weight_map names shard '../etc/passwd': want a file name"));
+    f = fopen(path, "w");
+    fputs("{\"weight_map\": {\"wpe.weight\": \"gone.safetensors\"}}", f);
+    fclose(f);
+    CHECK(pe_table_load(path, NULL, &t, &info, err, sizeof err) == -1);
+    CHECK(strstr(err, "gone.safetensors: cannot open") != NULL);
+    f = fopen(path, "w");
+    fputs("{\"weights\": {}}", f);
+    fclose(f);
+    CHECK(file_fails(path, "without a \"weight_map\" object"));
+    unlink(path);
+    snprintf(path, sizeof path, "%s/model-00001-of-00002.safetensors", dir);
+    unlink(path);
+    snprintf(path, sizeof path, "%s/model-00002-of-00002.safetensors", dir);
+    unlink(path);
+    rmdir(dir);
+    b_free(&b);
+}
+
 static void test_files(void)
 {
     struct bytes b = { 0 };
@@ -534,7 +820,8 @@ static void test_files(void)
     unlink(path);
     /* a CSV over the size limit is refused from its size, unread */
     int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    CHECK(fd >= 0 && ftruncate(fd, PE_TABLE_CSV_MAX_BYTES + 1) == 0);
+    CHECK(fd >= 0 && write(fd, "0.5,1.5\n2,3\n", 12) == 12);
+    CHECK(ftruncate(fd, PE_TABLE_CSV_MAX_BYTES + 1) == 0);
     close(fd);
     CHECK(file_fails(path, "a CSV table is at most 256 MiB"));
     unlink(path);
@@ -597,6 +884,23 @@ static void test_peak_memory(void)
            "sparse GGUF (table %ld KiB)\n", base, peak, table_kib);
     CHECK(peak - base <= table_kib + 8 * 1024);
     unlink(big);
+    /* the same as safetensors: wte 1 GiB, then wpe */
+    char json[256];
+    snprintf(json, sizeof json, "{\"wte.weight\":{\"dtype\":\"F32\",\"shape\":"
+             "[262144,1024],\"data_offsets\":[0,%llu]},\"wpe.weight\":{\"dtype\":"
+             "\"F32\",\"shape\":[1024,768],\"data_offsets\":[%llu,%llu]}}",
+             (unsigned long long)(tok * 4), (unsigned long long)(tok * 4),
+             (unsigned long long)(tok * 4 + 768 * 1024 * 4));
+    st_raw(&b, json, 0);
+    data = b.n;
+    CHECK(b_tempfile(&b, big, ".safetensors") == 0);
+    fd = open(big, O_WRONLY);
+    CHECK(fd >= 0 && ftruncate(fd, (off_t)(data + tok * 4 + 768 * 1024 * 4)) == 0);
+    close(fd);
+    peak = child_peak_kib(big);
+    printf("peak memory: %ld KiB for the 1 GiB sparse safetensors\n", peak);
+    CHECK(peak > 0 && peak - base <= table_kib + 8 * 1024);
+    unlink(big);
     unlink(small);
     b_free(&b);
     b_free(&s);
@@ -613,6 +917,10 @@ int main(void)
     test_csv_bad();
     test_gguf_tables();
     test_gguf_pick_refusals();
+    test_st_load();
+    test_st_pick_refusals();
+    test_st_hostile();
+    test_st_sharded();
     test_files();
     test_peak_memory();
     TEST_END("test_tables");
