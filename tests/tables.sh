@@ -130,6 +130,9 @@ refused "$tmp" "a directory, not a regular file"
 refused "$tmp/missing.npy" "cannot open: No such file or directory"
 mkfifo "$tmp/fifo"
 refused "$tmp/fifo" "a FIFO (pipe), not a regular file"
+timeout 10 "$PEVIZ" --tour "$tmp/fifo" --snapshot >"$tmp/out" 2>"$tmp/err"; rc=$?
+[ $rc -eq 2 ] && grep -q "fifo: a FIFO (pipe), not a regular file" "$tmp/err" && ok ||
+    bad "--tour on a FIFO: rc=$rc $(cat "$tmp/err")"
 head -c 100 "$tmp/gpt2.safetensors" >"$tmp/cut.safetensors"
 refused "$tmp/cut.safetensors" "truncated"
 truncate -s 1G "$tmp/zero.bin"

@@ -85,4 +85,12 @@ int pe_table_load_buffer(const char *name, const unsigned char *buf,
 
 void pe_table_free(struct pe_table *t);
 
+/*
+ * Open path read-only without blocking (a FIFO with no writer returns at
+ * once) and refuse anything but a regular file, before a byte is read.
+ * Returns the descriptor (blocking mode restored), or -1 with why set to
+ * e.g. "a FIFO (pipe), not a regular file" or "cannot open: ...".
+ */
+int pe_open_regular(const char *path, char *why, size_t len);
+
 #endif

@@ -4,6 +4,7 @@
 #define _POSIX_C_SOURCE 200809L   /* pread, fstat, O_NONBLOCK */
 
 #include "filesrc.h"
+#include "peviz/tables.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -65,23 +66,42 @@ static const char *kind_of(mode_t m)
     return "not a regular file";
 }
 
+int pe_open_regular(const char *path, char *why, size_t len)
+{
+    struct stat st;
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY);
+    if (fd < 0) {
+        snprintf(why, len, "cannot open: %s", strerror(errno));
+        return -1;
+    }
+    if (fstat(fd, &st) != 0) {
+        snprintf(why, len, "cannot stat: %s", strerror(errno));
+        close(fd);
+        return -1;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        snprintf(why, len, "%s, not a regular file", kind_of(st.st_mode));
+        close(fd);
+        return -1;
+    }
+    int fl = fcntl(fd, F_GETFL);
+    if (fl >= 0)
+        fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+    return fd;
+}
+
 int filesrc_open(struct filesrc *s, const char *path, char *err,
                  size_t errlen)
 {
     struct stat st;
+    char why[160];
     *s = (struct filesrc){ path, -1, NULL, 0, err, errlen };
-    /* O_NONBLOCK: opening a FIFO with no writer returns at once. */
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY);
+    int fd = pe_open_regular(path, why, sizeof why);
     if (fd < 0)
-        return filesrc_fail(s, "cannot open: %s", strerror(errno));
+        return filesrc_fail(s, "%s", why);
     if (fstat(fd, &st) != 0) {
-        int e = errno;
         close(fd);
-        return filesrc_fail(s, "cannot stat: %s", strerror(e));
-    }
-    if (!S_ISREG(st.st_mode)) {
-        close(fd);
-        return filesrc_fail(s, "%s, not a regular file", kind_of(st.st_mode));
+        return filesrc_fail(s, "cannot stat: %s", strerror(errno));
     }
     s->fd = fd;
     s->size = st.st_size > 0 ? (uint64_t)st.st_size : 0;
