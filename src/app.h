@@ -32,6 +32,7 @@ struct heatmap_state {
     int dim0;           /* first dimension shown (scroll) */
     int zoom;           /* 0 = whole sequence fits; each step halves span */
     int64_t x0;         /* first position shown when zoomed */
+    int pca;            /* the principal-component panel instead (p) */
 };
 
 struct clocks_state {
