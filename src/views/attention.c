@@ -20,6 +20,7 @@
 #include "app.h"
 #include "axis.h"
 #include "params.h"
+#include "peviz/tables.h"
 #include "plot.h"
 #include "score_grid.h"
 
@@ -487,7 +488,11 @@ static void inspect_learned(struct lines *ls, const struct app *a,
     free(pi);
     if (scores_table_used(s))
         add(ls, "S = P(i)%sP(j), P: the --pe-file table", U(a, "\xc2\xb7", "."));
-    else
+    else if (a->pe_table)       /* d or n left the table: say so */
+        add(ls, "stand-in, not the --pe-file table (%lldx%d): it needs "
+            "d_model=%d, n<=%lld", (long long)a->pe_table->n,
+            a->pe_table->d, a->pe_table->d, (long long)a->pe_table->n);
+    if (!scores_table_used(s))
         add(ls, "S = P(i)%sP(j), stand-in table, L = %lld",
             U(a, "\xc2\xb7", "."), (long long)s->train_len);
     num(sqrt(ni), b1, sizeof b1);
