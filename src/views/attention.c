@@ -497,7 +497,7 @@ static void inspect_learned(struct lines *ls, const struct app *a,
             U(a, "\xc2\xb7", "."), (long long)s->train_len);
     num(sqrt(ni), b1, sizeof b1);
     num(sqrt(nj), b2, sizeof b2);
-    num(ni > 0 && nj > 0 ? dp / sqrt(ni * nj) : 0, b3, sizeof b3);
+    num(ni > 0 && nj > 0 ? dp / (sqrt(ni) * sqrt(nj)) : 0, b3, sizeof b3);
     add(ls, "  |P(i)|=%s |P(j)|=%s cos=%s", b1, b2, b3);
     num(dp, b1, sizeof b1);
     add(ls, "  S = %s%s", b1, scores_table_used(s) ? ""
