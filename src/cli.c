@@ -52,7 +52,7 @@ static const struct opt OPTS[] = {
     { "pe-file", 1, O_PE_FILE, "FILE", "a position table: .safetensors, .gguf, .npy or .csv" },
     { "tensor", 1, O_TENSOR, "NAME", "--pe-file: the tensor to load (default: picked by name)" },
     { "row-offset", 1, O_ROW_OFFSET, "K", "--pe-file: skip K rows (default: 2 for RoBERTa/OPT, else 0)" },
-    { "components", 1, O_COMPONENTS, "K", "--export pca/pca-variance: components, 1..d (default 3)" },
+    { "components", 1, O_COMPONENTS, "K", "--export pca/pca-variance: components, 1..min(d, n-1) (default 3)" },
     { "snapshot", 0, O_SNAPSHOT, NULL, "print one frame without a terminal and exit" },
     { "size", 1, O_SIZE, "WxH", "snapshot size in cells (default 80x24)" },
     { "help", 0, 'h', NULL, "this help" },
@@ -413,7 +413,7 @@ void cli_usage(FILE *f)
 {
     fputs("usage: peviz [options]           explore positional encodings\n"
           "       peviz --export pe|scores|softmax [--format csv|f32|f64] [options]\n"
-          "       peviz --export pca|pca-variance --pe-file FILE [--components K]\n"
+          "       peviz --export pca|pca-variance [--pe-file FILE] [--components K]\n"
           "       peviz --snapshot [--view NAME] [--size WxH] [--format text|ansi|svg]\n\n"
           "options:\n", f);
     for (size_t i = 0; i < NOPTS; i++) {
