@@ -10,7 +10,7 @@
 
 #include "follow_proto.h"
 #include "harness.h"
-#include "peload.h"
+#include "peviz/tables.h"
 
 static struct pe_table some_table;   /* only its address is used */
 
