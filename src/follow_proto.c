@@ -86,6 +86,7 @@ static const struct field FIELDS[] = {
     INTB("heat.dim0", T_INT, heat.dim0, 0, B_DIM),
     INT("heat.zoom", heat.zoom, 0, 64),
     INTB("heat.x0", T_I64, heat.x0, 0, B_POS),
+    INT("heat.pca", heat.pca, 0, 1),
     INTB("clk.band", T_INT, clocks.band, 0, B_BAND),
     INTB("clk.band0", T_INT, clocks.band0, 0, B_BAND),
     INT("clk.zoom", clocks.zoom, 0, 1),

@@ -25,7 +25,7 @@ static void odd_state(struct app *a)
     a->p.pos = 4000;
     a->playing = 1;
     a->speed = 16.5;
-    a->heat = (struct heatmap_state){ 300, 256, 3, 1024 };
+    a->heat = (struct heatmap_state){ 300, 256, 3, 1024, 1 };
     a->clocks = (struct clocks_state){ 200, 192, 1, 1, -77, 1 };
     a->att.o.scheme = SCHEME_ALIBI;
     a->att.o.softmax = a->att.o.causal = a->att.o.temperature = 1;
@@ -63,7 +63,9 @@ static void check_same_state(const struct app *x, const struct app *y)
     CHECK(x->p.pos == y->p.pos);
     CHECK(x->playing == y->playing);
     CHECK(x->speed == y->speed);
-    CHECK(memcmp(&x->heat, &y->heat, sizeof x->heat) == 0);
+    CHECK(x->heat.dim == y->heat.dim && x->heat.dim0 == y->heat.dim0);
+    CHECK(x->heat.zoom == y->heat.zoom && x->heat.x0 == y->heat.x0);
+    CHECK(x->heat.pca == y->heat.pca);
     CHECK(x->clocks.band == y->clocks.band && x->clocks.band0 == y->clocks.band0);
     CHECK(x->clocks.zoom == y->clocks.zoom && x->clocks.ghost == y->clocks.ghost);
     CHECK(x->clocks.k == y->clocks.k && x->clocks.counter == y->clocks.counter);
@@ -125,6 +127,7 @@ static void test_round_trip(void)
     CHECK(strstr(m, "\natt.scheme alibi\n") != NULL);
     CHECK(strstr(m, "\ncmp.0.prec bf16\n") != NULL);
     CHECK(strstr(m, "\nclk.k -77\n") != NULL);
+    CHECK(strstr(m, "\nheat.pca 1\n") != NULL);
     CHECK(strstr(m, "\ntour off\n") != NULL);
 }
 
@@ -189,6 +192,7 @@ static void test_rejections(void)
     refused("heat.dim 512\n", "out of range");
     refused("d 64\nheat.dim 64\n", "out of range");
     refused("playing 2\n", "out of range");
+    refused("heat.pca 2\n", "out of range");
     refused("speed 0\n", "speed");
     refused("speed inf\n", "speed");
     refused("clk.k 16777217\n", "out of range");
