@@ -133,6 +133,20 @@ static void ctx_alibi(struct score_ctx *s)
     s->slope = slopes[s->head];
 }
 
+/* FNV-1a over the bits of omega[] and tau. */
+static uint64_t freq_hash(const double *omega, int half, double tau)
+{
+    uint64_t h = UINT64_C(0xcbf29ce484222325);
+    for (int i = 0; i <= half; i++) {
+        uint64_t bits;
+        double v = i < half ? omega[i] : tau;
+        memcpy(&bits, &v, sizeof bits);
+        for (int b = 0; b < 64; b += 8)
+            h = (h ^ ((bits >> b) & 0xff)) * UINT64_C(0x100000001b3);
+    }
+    return h;
+}
+
 struct score_ctx *scores_new_from(const params *p,
                                   const struct attention_state *o,
                                   const struct pe_table *table)
@@ -163,8 +177,13 @@ struct score_ctx *scores_new_from(const params *p,
     }
     pe_omegas(s->d, s->base, s->omega);
     ctx_rope(s);
-    ctx_alibi(s);
     s->tau = o->temperature ? 1.0 / sqrt((double)s->d) : 1.0;
+    /* RoPE as models run it: scaled frequencies, scores times a^2 */
+    if (s->o.scheme == SCHEME_ROPE &&
+        rope_inv_freq(&p->rope, s->d, s->base, s->n, s->omega, NULL) == 0)
+        s->tau *= rope_score_multiplier(&p->rope);
+    s->freq_key = freq_hash(s->omega, s->half, s->tau);
+    ctx_alibi(s);
     /* entries N(0, 1/d); scaling by sqrt(d) makes them N(0, 1) */
     s->emb_mul = o->scale_emb ? 1.0 : 1.0 / sqrt((double)s->d);
     s->train_len = scores_train_len(o, s->n);
@@ -544,6 +563,7 @@ struct grid_key {
     int d, scheme, causal, softmax, content, scale_emb, temperature;
     int heads, head, q_random, split, rows, cols;
     double base;
+    uint64_t freq_key;
     int64_t n, train_len, i0, j0, k;
     const struct pe_table *table;
 };
@@ -646,6 +666,7 @@ static void key_fill(struct grid_key *k, const struct score_ctx *s,
     k->head = s->head;
     k->q_random = s->o.q_random;
     k->base = s->base;
+    k->freq_key = s->freq_key;
     k->n = s->n;
     k->train_len = s->train_len;
     k->table = s->table;
@@ -667,6 +688,7 @@ static int key_eq(const struct grid_key *a, const struct grid_key *b)
         && a->heads == b->heads && a->head == b->head
         && a->q_random == b->q_random && a->split == b->split
         && a->rows == b->rows && a->cols == b->cols && a->base == b->base
+        && a->freq_key == b->freq_key
         && a->n == b->n && a->train_len == b->train_len && a->i0 == b->i0
         && a->j0 == b->j0 && a->k == b->k && a->table == b->table;
 }

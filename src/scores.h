@@ -76,7 +76,10 @@ struct score_ctx {
     int d, half;
     int64_t n;
     double base;
-    double tau;                 /* 1/sqrt(d) with the temperature, else 1 */
+    double tau;                 /* 1/sqrt(d) with the temperature, else 1;
+                                   RoPE: times the scaling's a^2 */
+    uint64_t freq_key;          /* hash of omega[] and tau: caches keyed
+                                   on base must also key on this (scaling) */
     double emb_mul;             /* N(0,1) draw -> embedding entry */
     double slope;               /* ALiBi slope of head o.head */
     int heads, head;

@@ -36,6 +36,7 @@ struct profile_cache {
     /* key */
     int d, scheme, temperature, heads, head, q_random;
     double base;
+    uint64_t freq_key;      /* the scaling (scores.h) */
     int64_t nd, kb;
     /* values */
     int np;
@@ -782,6 +783,7 @@ static void profile_distance(const struct score_ctx *s, int64_t nd, int dots,
     if (*np > PROFILE_MAX)
         *np = PROFILE_MAX;
     if (pc->valid && pc->d == s->d && pc->base == s->base
+        && pc->freq_key == s->freq_key
         && pc->scheme == (int)s->o.scheme && pc->temperature == s->o.temperature
         && pc->heads == s->heads && pc->head == s->head
         && pc->q_random == s->o.q_random && pc->nd == nd && pc->kb == *kb)
@@ -791,7 +793,7 @@ static void profile_distance(const struct score_ctx *s, int64_t nd, int dots,
         dk[k] = pe_dirichlet(*kb, s->omega[k]);
     *pc = (struct profile_cache){ 1, s->d, (int)s->o.scheme, s->o.temperature,
                                   s->heads, s->head, s->o.q_random, s->base,
-                                  nd, *kb, *np, { 0 } };
+                                  s->freq_key, nd, *kb, *np, { 0 } };
     if (!profile_stepped(s, nd, *kb, *np, pc->v))
         for (int t = 0; t < *np; t++) {
             int64_t d0 = t * *kb, d1 = d0 + *kb < nd ? d0 + *kb : nd;
