@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "app.h"
+#include "frame.h"
 #include "peload.h"
 #include "snapshot.h"
 #include "tour.h"
@@ -23,10 +24,7 @@ static void views_init(struct app *a)
     memset(&a->clocks, 0, sizeof a->clocks);
     a->clocks.k = 1;
     memset(&a->att, 0, sizeof a->att);
-    a->att.scheme = SCHEME_SINUSOIDAL;
-    a->att.heads = 8;
-    a->att.scale_emb = 1;
-    a->att.train_len = -1;
+    scores_defaults(&a->att.o);
     memset(&a->cmp, 0, sizeof a->cmp);
     a->cmp.npanes = 2;
     a->cmp.panes[0].base = 10000;
@@ -76,8 +74,8 @@ void app_params_changed(struct app *a)
         a->att.i0 = 0;
     if (a->att.j0 >= a->p.n)
         a->att.j0 = 0;
-    if (a->att.train_len > a->p.n)
-        a->att.train_len = a->p.n;
+    if (a->att.o.train_len > a->p.n)
+        a->att.o.train_len = a->p.n;
 }
 
 /* Take next as the parameters if its RoPE scaling fits its d (a
@@ -402,14 +400,6 @@ int app_animating(const struct app *a)
 
 /* ---- frame export ---------------------------------------------------- */
 
-void frame_draw_finished(const struct app *a, canvas *c)
-{
-    const struct view *v = VIEWS[a->view];
-    do
-        frame_draw(a, c);
-    while (v->busy && v->busy(a));
-}
-
 static int export_one(const canvas *c, const char *path, enum snap_format f,
                       const struct app *a)
 {
@@ -438,4 +428,18 @@ void app_export_frame(struct app *a, int w, int h)
     else
         app_msg(a, 0, "wrote %s and %s", svg, txt);
     canvas_free(&c);
+}
+
+struct score_ctx *app_scores_new(const struct app *a)
+{
+    struct score_table t = { 0 }, *tp = NULL;
+    if (a->pe_table) {
+        t = (struct score_table){ a->pe_table->v, a->pe_table->n,
+                                  a->pe_table->d };
+        tp = &t;
+    }
+    struct score_ctx *s = scores_new(a->p.d, a->p.base, a->p.n, &a->att.o, tp);
+    if (s)
+        scores_set_rope_scaling(s, &a->p.rope);
+    return s;
 }

@@ -17,6 +17,8 @@
 #include "colormap.h"
 #include "keys.h"
 #include "params.h"
+#include "peviz/layout.h"
+#include "peviz/scores.h"
 
 struct app;
 struct pe_table;
@@ -63,11 +65,6 @@ int view_parse(const char *name);
 
 /* ---- per-view state ----------------------------------------------------- */
 
-enum scheme { SCHEME_SINUSOIDAL = 0, SCHEME_ROPE, SCHEME_ALIBI,
-              SCHEME_LEARNED, SCHEME_NOPE, SCHEME_COUNT };
-const char *scheme_name(enum scheme s);
-int scheme_parse(const char *name);       /* -1 if unknown */
-
 struct heatmap_state {
     int dim;            /* cursor dimension */
     int dim0;           /* first dimension shown (scroll) */
@@ -85,11 +82,8 @@ struct clocks_state {
 };
 
 struct attention_state {
-    enum scheme scheme;
-    int softmax, causal, temperature, content, scale_emb, split;
-    int heads, head;            /* ALiBi: number of heads, current head */
-    int q_random;               /* RoPE: 0 = q = k = ones, 1 = seeded */
-    int64_t train_len;          /* learned: trained length (-1: n/2) */
+    struct score_opts o;        /* scheme and toggles (peviz/scores.h) */
+    int split;                  /* show the four terms of the cell */
     int64_t ci, cj;             /* cursor: query i, key j */
     int zoom;
     int64_t i0, j0;
@@ -98,8 +92,9 @@ struct attention_state {
 #define COMPARE_MAX_PANES 3
 enum pane_mode { PANE_HEATMAP = 0, PANE_SPECTRUM, PANE_PROFILE, PANE_DIFF,
                  PANE_MODE_COUNT };
-enum layout { LAYOUT_INTERLEAVED = 0, LAYOUT_CONCAT, LAYOUT_HALF };
-enum precision { PREC_F64 = 0, PREC_F32, PREC_BF16, PREC_F16 };
+const char *pane_mode_name(enum pane_mode m);  /* "heatmap", ... */
+int pane_mode_parse(const char *s);            /* -1 if unknown */
+const char *pane_mode_list(char *buf, size_t len);  /* "heatmap, ... or diff" */
 
 struct pane {
     double base;
@@ -212,6 +207,10 @@ int app_tick(struct app *a, double dt);
 /* Whether anything animates (the loop sleeps forever when not). */
 int app_animating(const struct app *a);
 
+/* The attention scores for the current parameters, the view's scheme
+ * and toggles and the loaded --pe-file table (NULL: out of memory). */
+struct score_ctx *app_scores_new(const struct app *a);
+
 /* Called after d/base/n change so views can clamp their cursors. */
 void app_params_changed(struct app *a);
 
@@ -221,16 +220,5 @@ void app_params_changed(struct app *a);
  * status message names the files or the error.
  */
 void app_export_frame(struct app *a, int w, int h);
-
-/*
- * Draw the whole frame: the current view, the status line, the prompt,
- * the help overlay, or a "too small" card.  Used by the terminal and by
- * --snapshot alike.
- */
-void frame_draw(const struct app *a, canvas *c);
-
-/* frame_draw until the view has no work left in slices: for snapshots
- * and exported frames, which must show the finished picture. */
-void frame_draw_finished(const struct app *a, canvas *c);
 
 #endif

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "app.h"
+#include "frame.h"
 #include "tour.h"
 
 #define FRAME_MIN_W 20
@@ -481,4 +482,12 @@ void frame_draw(const struct app *a, canvas *c)
         draw_status(a, c, v, hint);
     if (a->help)                /* may cover the status line when tall */
         draw_help(a, c, v);
+}
+
+void frame_draw_finished(const struct app *a, canvas *c)
+{
+    const struct view *v = VIEWS[a->view];
+    do
+        frame_draw(a, c);
+    while (v->busy && v->busy(a));
 }

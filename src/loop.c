@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "frame.h"
 #include "loop.h"
 
 static volatile sig_atomic_t got_quit;   /* the signal that ends us */

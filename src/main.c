@@ -10,6 +10,7 @@
 
 #include "cli.h"
 #include "export.h"
+#include "frame.h"
 #include "loop.h"
 #include "peload.h"
 #include "snapshot.h"

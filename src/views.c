@@ -1,9 +1,11 @@
 /*
- * views.c - the list of views and the names the command line uses.
+ * views.c - the list of views and the names the command line uses
+ * (scheme names live in libpeviz's SCHEMES table).
  */
 #include <string.h>
 
 #include "app.h"
+#include "text.h"
 
 const struct view *const VIEWS[VIEW_COUNT] = {
     [VIEW_HEATMAP] = &VIEW_HEATMAP_DEF,
@@ -20,19 +22,24 @@ int view_parse(const char *name)
     return -1;
 }
 
-static const char *const SCHEME_NAMES[SCHEME_COUNT] = {
-    "sinusoidal", "rope", "alibi", "learned", "nope"
+static const char *const MODE_NAMES[PANE_MODE_COUNT] = {
+    "heatmap", "spectrum", "profile", "diff"
 };
 
-const char *scheme_name(enum scheme s)
+const char *pane_mode_name(enum pane_mode m)
 {
-    return (unsigned)s < SCHEME_COUNT ? SCHEME_NAMES[s] : "?";
+    return (unsigned)m < PANE_MODE_COUNT ? MODE_NAMES[m] : "?";
 }
 
-int scheme_parse(const char *name)
+int pane_mode_parse(const char *s)
 {
-    for (int i = 0; i < SCHEME_COUNT; i++)
-        if (strcmp(name, SCHEME_NAMES[i]) == 0)
+    for (int i = 0; s && i < PANE_MODE_COUNT; i++)
+        if (strcmp(s, MODE_NAMES[i]) == 0)
             return i;
     return -1;
+}
+
+const char *pane_mode_list(char *buf, size_t len)
+{
+    return words_join(MODE_NAMES, PANE_MODE_COUNT, buf, len);
 }

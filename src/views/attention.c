@@ -21,7 +21,7 @@
 #include "app.h"
 #include "params.h"
 #include "plot.h"
-#include "scores.h"
+#include "score_grid.h"
 
 #define PANEL_MIN 32        /* cells beside the matrix for the panel */
 #define INSPECT_MAX 8       /* inspector lines */
@@ -381,27 +381,6 @@ static void draw_split(canvas *c, const struct app *a, const struct att_layout *
 
 /* ---- the header ------------------------------------------------------------- */
 
-static const char *scheme_formula(const struct app *a, const struct score_ctx *s)
-{
-    if (s->o.content) {
-        switch (s->o.scheme) {
-        case SCHEME_ROPE: return U(a, "(R(i)e\xe1\xb5\xa2)\xc2\xb7(R(j)e\xe2\xb1\xbc)",
-                                   "(R(i)e_i).(R(j)e_j)");
-        case SCHEME_ALIBI: return U(a, "e\xe1\xb5\xa2\xc2\xb7" "e\xe2\xb1\xbc - m|i-j|",
-                                    "e_i.e_j - m|i-j|");
-        default: return U(a, "x\xe1\xb5\xa2\xc2\xb7x\xe2\xb1\xbc, x = e + p",
-                          "x_i.x_j, x = e + p");
-        }
-    }
-    switch (s->o.scheme) {
-    case SCHEME_ROPE: return U(a, "(R(i)q)\xc2\xb7(R(j)k)", "(R(i)q).(R(j)k)");
-    case SCHEME_ALIBI: return "-m|i-j|";
-    case SCHEME_LEARNED: return U(a, "P(i)\xc2\xb7P(j)", "P(i).P(j)");
-    case SCHEME_NOPE: return "0 (no position signal)";
-    default: return U(a, "PE(i)\xc2\xb7PE(j)", "PE(i).PE(j)");
-    }
-}
-
 static void draw_header(canvas *c, const struct app *a, const struct score_ctx *s)
 {
     rgb acc = ui_color(a->palette, UI_ACCENT), fg = ui_color(a->palette, UI_TEXT);
@@ -417,7 +396,7 @@ static void draw_header(canvas *c, const struct app *a, const struct score_ctx *
     for (size_t i = 0; i < sizeof tg / sizeof tg[0]; i++)
         tw += text_width(tg[i].label) + 2;
     char f[96];
-    snprintf(f, sizeof f, "  S = %s", scheme_formula(a, s));
+    snprintf(f, sizeof f, "  S = %s", scores_formula(s, a->ascii));
     if (x + text_width(f) + 2 + tw <= c->w)
         x += canvas_text(c, x, 0, c->w - x, f, fg, RGB_DEFAULT, 0);
     if (x + 2 + tw > c->w)
@@ -716,62 +695,6 @@ static void pick_title(char *out, size_t len, int w, char cand[][LINE_LEN],
     snprintf(out, len, "%s", cand[i]);
 }
 
-/*
- * Exact mean of tau T(delta) over delta in [d0, d1) (Toeplitz schemes):
- * per band D_len(w) (cos(c w), sin(c w)), c the centre; dk holds D for
- * the common bin length (NULL: compute it).
- */
-static double toeplitz_mean(const struct score_ctx *s, int64_t d0, int64_t d1,
-                            const double *dk)
-{
-    double sum = 0, c = (double)d0 + 0.5 * (double)(d1 - d0 - 1);
-    switch (s->o.scheme) {
-    case SCHEME_SINUSOIDAL: case SCHEME_ROPE:
-        for (int k = 0; k < s->half; k++) {
-            double w = s->omega[k];
-            double dn = dk ? dk[k] : pe_dirichlet(d1 - d0, w);
-            double mc = cos(c * w) * dn;
-            sum += s->o.scheme == SCHEME_ROPE
-                   ? s->ra[k] * mc + s->rb[k] * sin(c * w) * dn : mc;
-        }
-        break;
-    case SCHEME_ALIBI:
-        sum = -s->slope * c;
-        break;
-    default:
-        break;
-    }
-    return s->tau * sum;
-}
-
-/*
- * The same means for the sinusoidal and RoPE schemes, band by band: the
- * ranges of distances lie side by side, so pe_range_means_step gives
- * each band's means for a rotation per point instead of a sin and a cos.
- * Returns 0 for other schemes (or out of memory).
- */
-static int profile_stepped(const struct score_ctx *s, int64_t nd, int64_t kb,
-                           int np, double *v)
-{
-    int rope = s->o.scheme == SCHEME_ROPE;
-    if (!rope && s->o.scheme != SCHEME_SINUSOIDAL)
-        return 0;
-    double *ms = malloc(2 * (size_t)np * sizeof *ms), *mc = ms + np;
-    if (!ms)
-        return 0;
-    for (int t = 0; t < np; t++)
-        v[t] = 0;
-    for (int k = 0; k < s->half; k++) {
-        pe_range_means_step(s->omega[k], 0, kb, np, nd, rope ? ms : NULL, mc);
-        for (int t = 0; t < np; t++)
-            v[t] += rope ? s->ra[k] * mc[t] + s->rb[k] * ms[t] : mc[t];
-    }
-    for (int t = 0; t < np; t++)
-        v[t] *= s->tau;
-    free(ms);
-    return 1;
-}
-
 static void profile_distance(const struct score_ctx *s, int64_t nd, int dots,
                              int64_t *kb, int *np)
 {
@@ -788,18 +711,10 @@ static void profile_distance(const struct score_ctx *s, int64_t nd, int dots,
         && pc->heads == s->heads && pc->head == s->head
         && pc->q_random == s->o.q_random && pc->nd == nd && pc->kb == *kb)
         return;
-    double *dk = malloc((size_t)s->half * sizeof *dk);
-    for (int k = 0; dk && k < s->half; k++)
-        dk[k] = pe_dirichlet(*kb, s->omega[k]);
     *pc = (struct profile_cache){ 1, s->d, (int)s->o.scheme, s->o.temperature,
                                   s->heads, s->head, s->o.q_random, s->base,
                                   s->freq_key, nd, *kb, *np, { 0 } };
-    if (!profile_stepped(s, nd, *kb, *np, pc->v))
-        for (int t = 0; t < *np; t++) {
-            int64_t d0 = t * *kb, d1 = d0 + *kb < nd ? d0 + *kb : nd;
-            pc->v[t] = toeplitz_mean(s, d0, d1, d1 - d0 == *kb ? dk : NULL);
-        }
-    free(dk);
+    scores_distance_means(s, nd, *kb, *np, pc->v);
 }
 
 /* Toeplitz schemes without softmax: S against the distance i - j. */
@@ -1011,7 +926,7 @@ static void draw_body(canvas *c, const struct app *a,
 
 static void att_draw(const struct app *a, canvas *c, char *hint, size_t hintlen)
 {
-    struct score_ctx *s = scores_new(a);
+    struct score_ctx *s = app_scores_new(a);
     struct att_layout L;
     hint[0] = 0;
     G.busy = 0;
@@ -1069,9 +984,8 @@ static void current_layout(const struct app *a, struct att_layout *L)
 {
     int w = a->screen_w > 0 ? a->screen_w : 80;
     int h = a->screen_h > 0 ? a->screen_h - 1 : 23;
-    layout_compute(L, a, w, h, a->att.split && a->att.content
-                   && (a->att.scheme == SCHEME_SINUSOIDAL
-                       || a->att.scheme == SCHEME_LEARNED));
+    layout_compute(L, a, w, h, a->att.split && a->att.o.content
+                   && SCHEMES[a->att.o.scheme].split);
     if (L->k < 1)
         L->k = 1;
 }
@@ -1105,13 +1019,13 @@ static void toggle(struct app *a, int *flag, const char *what,
 
 static void set_head(struct app *a, int h)
 {
-    int heads = a->att.heads >= 1 ? a->att.heads : 8;
-    a->att.head = (h % heads + heads) % heads;
+    int heads = a->att.o.heads >= 1 ? a->att.o.heads : 8;
+    a->att.o.head = (h % heads + heads) % heads;
     double slopes[SCORES_MAX_HEADS];
     pe_alibi_slopes(heads, slopes);
     char m[32];
-    num(slopes[a->att.head], m, sizeof m);
-    app_msg(a, 0, "ALiBi head %d of %d: slope m = %s", a->att.head + 1, heads,
+    num(slopes[a->att.o.head], m, sizeof m);
+    app_msg(a, 0, "ALiBi head %d of %d: slope m = %s", a->att.o.head + 1, heads,
             m);
 }
 
@@ -1134,7 +1048,7 @@ static int zoom_key(struct app *a, int in)
 
 static int feature_key(struct app *a, int key)
 {
-    struct attention_state *t = &a->att;
+    struct score_opts *t = &a->att.o;
     switch (key) {
     case 's':
         t->scheme = (enum scheme)((t->scheme + 1) % SCHEME_COUNT);
@@ -1161,13 +1075,12 @@ static int feature_key(struct app *a, int key)
                "on: entries N(0,1)", "off: entries N(0,1/d)");
         return 1;
     case 'f':
-        if (!t->split && !(t->content && (t->scheme == SCHEME_SINUSOIDAL
-                                          || t->scheme == SCHEME_LEARNED))) {
+        if (!a->att.split && !(t->content && SCHEMES[t->scheme].split)) {
             app_msg(a, 0, "the four-term split needs content on (e) and "
                     "sinusoidal or learned");
             return 1;
         }
-        toggle(a, &t->split, "four-term split", "on: e.e, e.p, p.e, p.p",
+        toggle(a, &a->att.split, "four-term split", "on: e.e, e.p, p.e, p.p",
                "off");
         refit(a);
         return 1;
@@ -1220,7 +1133,7 @@ static int number_arg(struct app *a, const char *what, const char *arg,
 
 static int att_command(struct app *a, const char *name, const char *arg)
 {
-    struct attention_state *t = &a->att;
+    struct score_opts *t = &a->att.o;
     long v, n = (long)a->p.n;
     if (strcmp(name, "q") == 0) {
         if (strcmp(arg, "ones") && strcmp(arg, "random")) {
@@ -1245,19 +1158,19 @@ static int att_command(struct app *a, const char *name, const char *arg)
         }
     } else if (strcmp(name, "scheme") == 0) {
         int sc = scheme_parse(arg);
+        char list[96];
         if (sc < 0)
-            app_msg(a, 1, ":scheme wants sinusoidal, rope, alibi, learned or "
-                    "nope");
+            app_msg(a, 1, ":scheme wants %s", scheme_list(list, sizeof list));
         else {
             t->scheme = (enum scheme)sc;
             app_msg(a, 0, "scheme %s", scheme_name(t->scheme));
         }
     } else if (strcmp(name, "i") == 0 || strcmp(name, "j") == 0) {
         if (number_arg(a, name, arg, 0, n - 1, &v)) {
-            *(name[0] == 'i' ? &t->ci : &t->cj) = v;
+            *(name[0] == 'i' ? &a->att.ci : &a->att.cj) = v;
             refit(a);
-            app_msg(a, 0, "cursor i = %lld, j = %lld", (long long)t->ci,
-                    (long long)t->cj);
+            app_msg(a, 0, "cursor i = %lld, j = %lld", (long long)a->att.ci,
+                    (long long)a->att.cj);
         }
     } else {
         return 0;

@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "app.h"
-#include "layout.h"
+#include "peviz/layout.h"
 #include "plot.h"
 #include "peviz/pe.h"
 
@@ -1149,37 +1149,25 @@ static void draw_spectrum_mode(const struct app *a, canvas *c,
 
 /* ---- score against distance ------------------------------------------- */
 
-/* Mean of PE(a).PE(b) over the distances [d0, d1), in closed form. */
-static double score_mean(const double *omega, int half, int64_t d0, int64_t d1)
-{
-    double s = 0;
-    for (int i = 0; i < half; i++) {
-        double mc;
-        pe_range_mean(omega[i], d0, d1, NULL, &mc);
-        s += mc;
-    }
-    return s;
-}
-
 /* Fill vals[col] with pane r's score for each dot column (BLANK when past
  * its n).  Returns -1 when out of memory. */
 static int profile_values(const struct rpane *r, const struct xmap *xm,
                           double *vals)
 {
-    int half = r->d / 2;
-    double *om = malloc(sizeof(double) * (size_t)half);
-    if (!om)
+    struct score_opts o;        /* PE(i).PE(j): sinusoidal, no toggles */
+    scores_defaults(&o);
+    struct score_ctx *s = scores_new(r->d, r->base, r->n, &o, NULL);
+    if (!s)
         return -1;
-    pe_omegas(r->d, r->base, om);
     for (int col = 0; col < xm->cols; col++) {
         int64_t d0, d1;
         if (!xmap_range(xm, col, &d0, &d1) || d0 >= r->n) {
             vals[col] = BLANK;
             continue;
         }
-        vals[col] = score_mean(om, half, d0, d1 < r->n ? d1 : r->n);
+        vals[col] = scores_distance_mean(s, d0, d1 < r->n ? d1 : r->n);
     }
-    free(om);
+    scores_free(s);
     return 0;
 }
 

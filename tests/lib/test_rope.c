@@ -5,6 +5,7 @@
  * gpt-oss, LongRoPE for Phi-3, dynamic NTK below and above L).
  */
 #include "peviz/rope.h"
+#include "peviz/scores.h"
 #include "harness.h"
 
 #include <stdint.h>
@@ -365,8 +366,46 @@ static void test_tables(void)
     CHECK(p->d == 256 && p->base == 1e6 && sc.method == ROPE_LINEAR && sc.factor == 8);
 }
 
+/* The RoPE scores with scaling: S(i, j) = a^2 sum_k 2 cos((i-j) omega_k)
+ * for q = k = ones; other schemes are left alone. */
+static void test_scores(void)
+{
+    struct score_opts o;
+    scores_defaults(&o);
+    o.scheme = SCHEME_ROPE;
+    rope_scaling sc = make(ROPE_YARN, 16, 512);
+    sc.mscale = sc.mscale_all_dim = 1;
+    struct score_ctx *s = scores_new(32, 1e4, 64, &o, NULL);
+    CHECK(s != NULL);
+    if (!s)
+        return;
+    uint64_t before = s->freq_key;
+    CHECK(scores_set_rope_scaling(s, &sc) == 0);
+    CHECK(s->freq_key != before);
+    double m = pow(0.1 * log(16) + 1, 2), worst = 0;
+    for (int delta = -5; delta <= 40; delta += 5) {
+        double want = 0;
+        for (int k = 0; k < 16; k++)
+            want += 2 * cos(delta * ref_yarn(k, 32, 1e4, 16, 512, 32, 1, 1));
+        double e = fabs(scores_at(s, delta > 0 ? delta : 0,
+                                  delta > 0 ? 0 : -delta) - m * want);
+        worst = e > worst ? e : worst;
+    }
+    CHECK(worst < 1e-9);
+    scores_free(s);
+    o.scheme = SCHEME_SINUSOIDAL;
+    s = scores_new(32, 1e4, 64, &o, NULL);
+    if (!s)
+        return;
+    before = s->freq_key;
+    CHECK(scores_set_rope_scaling(s, &sc) == 0 && s->freq_key == before);
+    CHECK_NEAR(scores_at(s, 3, 0), scores_at(s, 0, 3), 1e-12);
+    scores_free(s);
+}
+
 int main(void)
 {
+    test_scores();
     test_none_linear();
     test_ntk();
     test_dynamic();

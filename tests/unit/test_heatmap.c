@@ -15,6 +15,7 @@
 
 #include "harness.h"
 #include "app.h"
+#include "frame.h"
 #include "peload.h"
 #include "views/heatmap.h"
 

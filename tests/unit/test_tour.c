@@ -14,7 +14,8 @@
 
 #include "app.h"
 #include "harness.h"
-#include "layout.h"
+#include "frame.h"
+#include "peviz/layout.h"
 #include "peviz/pe.h"
 #include "tour.h"
 
@@ -468,7 +469,7 @@ static void test_keys(void)
     CHECK(a.msg[0] == 0);
     app_key(&a, PK_ENTER);
     CHECK(a.tour_step == 1 && a.view == VIEW_ATTENTION);
-    CHECK(a.att.scheme == SCHEME_ALIBI && a.att.causal && a.att.softmax);
+    CHECK(a.att.o.scheme == SCHEME_ALIBI && a.att.o.causal && a.att.o.softmax);
     CHECK(a.p.d == 64);                 /* each step starts from defaults */
     app_key(&a, PK_ENTER);
     CHECK(a.tour_step == 2 && a.view == VIEW_COMPARE &&
@@ -476,7 +477,7 @@ static void test_keys(void)
     app_key(&a, PK_ENTER);              /* the last step stays */
     CHECK(a.tour_step == 2 && strstr(a.msg, "last step"));
     app_key(&a, PK_BACKSPACE);
-    CHECK(a.tour_step == 1 && a.att.scheme == SCHEME_ALIBI);
+    CHECK(a.tour_step == 1 && a.att.o.scheme == SCHEME_ALIBI);
     app_key(&a, 'D');                   /* other keys keep working */
     CHECK(a.p.d == 128 && tour_running(&a));
     app_key(&a, 'r');                   /* reset keeps the tour */
