@@ -370,7 +370,11 @@ static int cands_slow(const struct rpane *r, char s[][HEAD_LEN])
 static int cands_tag(const struct app *a, const struct rpane *r,
                      char s[][HEAD_LEN])
 {
-    const char *pr = precision_name(r->prec);
+    char pr[32];
+    /* bf16 and f16 are the f32-angle pipelines: say so */
+    snprintf(pr, sizeof pr, "%s%s", precision_name(r->prec),
+             prec_angle_format(r->prec) == PREC_F32 && r->prec != PREC_F32
+             ? " (f32 angle)" : "");
     switch (r->layout) {
     case LAYOUT_CONCAT:
         snprintf(s[0], HEAD_LEN, "concat [sin|cos] %s; t2t's order, not its %s spacing",
@@ -1479,8 +1483,8 @@ static void precision_next(struct app *a)
 {
     struct pane *p = &a->cmp.panes[a->cmp.active];
     p->prec = (enum precision)((p->prec + 1) % PREC_COUNT);
-    app_msg(a, 0, "pane %c: precision %s", 'A' + a->cmp.active,
-            precision_name(p->prec));
+    app_msg(a, 0, "pane %c: precision %s (%s)", 'A' + a->cmp.active,
+            precision_name(p->prec), precision_pipeline(p->prec));
 }
 
 static void zoom(struct app *a, int in)
@@ -1604,7 +1608,7 @@ static int compare_command(struct app *a, const char *name, const char *arg)
         return 1;
     }
     if (!strcmp(name, "precision") || !strcmp(name, "prec")) {
-        v = cmd_choice(a, "precision", precision_parse(arg), "f64, f32, bf16 or f16");
+        v = cmd_choice(a, "precision", precision_parse(arg), "f64, f32, bf16, f16, all-bf16 or all-f16");
         if (v >= 0) {
             p->prec = (enum precision)v;
             app_msg(a, 0, "pane %c: precision %s", 'A' + a->cmp.active, arg);
