@@ -14,6 +14,7 @@
  * ranges as the command line.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,11 +33,15 @@ struct cfg {
     size_t errlen;
 };
 
-/* One line naming the file and the key; returns -1. */
+/* One line naming the file and the key (keys come from the file: no
+ * control characters get through); returns -1. */
 static int bad(struct cfg *c, const char *obj, const char *key, const char *why)
 {
     snprintf(c->err, c->errlen, "%s: key '%s%s%s': %s", c->file,
              obj ? obj : "", obj ? "." : "", key, why);
+    for (char *q = c->err; *q; q++)
+        if ((unsigned char)*q < 0x20 || *q == 0x7f)
+            *q = '?';
     return -1;
 }
 
@@ -217,9 +222,8 @@ static int set_dims(struct cfg *c)
     }
     if (fkey && !(f > 0 && f <= 1))
         return bad(c, NULL, fkey, "want a number in (0, 1]");
-    double d = (double)(long)(hd * f);
-    if (d > 1e9)
-        d = 1e9;
+    double d = hd * f;
+    d = d > 1e9 ? 1e9 : d < -1e9 ? -1e9 : floor(d);    /* int() rounds down */
     if (params_set_d(&c->next, (long)d, msg, sizeof msg))
         return bad(c, NULL, fkey ? fkey : key, msg);
     return 0;
