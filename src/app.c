@@ -30,6 +30,8 @@ static void views_init(struct app *a)
     a->cmp.panes[0].base = 10000;
     a->cmp.panes[1].base = 500000;
     a->cmp.panes[2].base = 1e6;
+    for (int k = 0; k < COMPARE_MAX_PANES; k++)
+        rope_scaling_default(&a->cmp.panes[k].rope);
 }
 
 void app_init(struct app *a)

@@ -17,6 +17,7 @@ enum {
     O_LOWBW, O_PALETTE, O_BASE_B, O_BASE_C, O_TOUR, O_LANG, O_EXPORT,
     O_FORMAT, O_SOFTMAX, O_CAUSAL, O_TEMPERATURE, O_SNAPSHOT, O_SIZE,
     O_PE_FILE, O_PANE_MODE, O_MODEL, O_CONFIG, O_LAYER_TYPE, O_NO_TRUNCATE,
+    O_MODEL_B, O_MODEL_C,
     O_ROPE                      /* O_ROPE + enum rope_opt: the scaling */
 };
 
@@ -43,6 +44,8 @@ static const struct opt OPTS[] = {
     { "palette", 1, O_PALETTE, "NAME", "default, contrast or mono" },
     { "base-b", 1, O_BASE_B, "BASE", "compare view: base of pane B (default 500000)" },
     { "base-c", 1, O_BASE_C, "BASE", "compare view: add pane C with this base" },
+    { "model-b", 1, O_MODEL_B, "NAME", "compare view: pane B takes a model's RoPE settings" },
+    { "model-c", 1, O_MODEL_C, "NAME", "compare view: add pane C with a model's RoPE settings" },
     { "pane-mode", 1, O_PANE_MODE, "MODE", "compare view: " },
     { "tour", 2, O_TOUR, "FILE", "start the guided tour (the shipped one, or FILE)" },
     { "lang", 1, O_LANG, "LANG", "tour language: en or zh" },
@@ -213,6 +216,20 @@ static int parse_pane_base(struct cli *c, int pane, int val, const char *arg)
     return 0;
 }
 
+static int parse_pane_model(struct cli *c, int pane, const char *arg)
+{
+    params tmp = c->app.p;
+    char err[256];
+    if (params_set_model(&tmp, arg, err, sizeof err))
+        return fail("--%s", err);
+    c->app.cmp.panes[pane].base = tmp.base;
+    c->app.cmp.panes[pane].d = tmp.d;
+    c->app.cmp.panes[pane].rope = tmp.rope;
+    if (pane == 2)
+        c->app.cmp.npanes = 3;
+    return 0;
+}
+
 static int parse_choice(struct cli *c, int val, const char *arg)
 {
     int i = 0, r = 0;
@@ -275,6 +292,8 @@ static int parse_one(struct cli *c, int val, const char *arg)
     case O_LOWBW: c->app.low_bandwidth = 1; return 0;
     case O_BASE_B: return parse_pane_base(c, 1, val, arg);
     case O_BASE_C: return parse_pane_base(c, 2, val, arg);
+    case O_MODEL_B: return parse_pane_model(c, 1, arg);
+    case O_MODEL_C: return parse_pane_model(c, 2, arg);
     case O_TOUR: c->tour = arg ? arg : ""; return 0;
     case O_FORMAT: c->format = arg; return 0;
     case O_SOFTMAX: c->app.att.o.softmax = 1; return 0;

@@ -5,6 +5,7 @@
  */
 #include "app.h"
 #include "config.h"
+#include "frame.h"
 #include "harness.h"
 
 #include <stdlib.h>
@@ -127,8 +128,53 @@ static void test_config(void)
           p.rope.method == ROPE_LINEAR && p.rope.factor == 8);
 }
 
+/* Whether any row of the frame contains text. */
+static int frame_has(const struct app *a, int w, int h, const char *text)
+{
+    canvas c;
+    char row[4096];
+    int found = 0;
+    if (canvas_init(&c, w, h))
+        return 0;
+    frame_draw_finished(a, &c);
+    for (int y = 0; y < h && !found; y++) {
+        canvas_row_utf8(&c, y, row, sizeof row);
+        found = strstr(row, text) != NULL;
+    }
+    canvas_free(&c);
+    return found;
+}
+
+/* Each compare pane holds its own model; the spectrum names the rule of
+ * the band under the cursor and its omega before and after, exactly. */
+static void test_compare_panes(void)
+{
+    struct app a;
+    app_init(&a);
+    a.view = VIEW_COMPARE;
+    CHECK(app_command(&a, "model llama3.1-8b") == 0);      /* pane A: global */
+    CHECK(a.p.rope.method == ROPE_LLAMA3 && a.p.d == 128);
+    app_key(&a, ']');
+    CHECK(a.cmp.active == 1);
+    CHECK(app_command(&a, "model gpt-oss-20b") == 0);
+    CHECK(a.cmp.panes[1].rope.method == ROPE_YARN && a.cmp.panes[1].d == 64 &&
+          a.cmp.panes[1].base == 150000 && !a.cmp.panes[1].rope.truncate);
+    CHECK(a.p.rope.method == ROPE_LLAMA3 && a.p.d == 128);  /* A unchanged */
+    CHECK(app_command(&a, "factor 0.5") == -1 && a.cmp.panes[1].rope.factor == 32);
+    CHECK(strstr(a.msg, "pane B: factor 0.5") != NULL);
+    CHECK(app_command(&a, "mode spectrum") == 0);
+    CHECK(app_command(&a, "n 131072") == 0);
+    a.cmp.band = 29;
+    /* llama3.1 band 29: 2.6160992529e-03 -> 2.1665707635e-03 (%.10g rounds up) */
+    CHECK(frame_has(&a, 160, 48, "A blended \u03C9 0.002616099253\u21920.002166570764"));
+    CHECK(frame_has(&a, 160, 48, "llama3 s=8 L=8192: 29 kept, 6 blended, 29 interpolated"));
+    CHECK(frame_has(&a, 160, 48, "yarn s=32 L=4096: 9 kept, 9 blended, 14 interpolated"));
+    CHECK(frame_has(&a, 160, 48, "L=8192"));
+}
+
 int main(void)
 {
+    test_compare_panes();
     test_ranges();
     test_commands();
     test_config();
