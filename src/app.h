@@ -19,49 +19,11 @@
 #include "params.h"
 #include "peviz/layout.h"
 #include "peviz/scores.h"
+#include "view.h"
 
 struct app;
 struct pe_table;
 struct tour;
-
-/* ---- views ------------------------------------------------------------ */
-
-enum view_id { VIEW_HEATMAP = 0, VIEW_CLOCKS, VIEW_ATTENTION, VIEW_COMPARE,
-               VIEW_COUNT };
-
-struct view {
-    const char *name;       /* "heatmap": the --view name */
-    const char *title;      /* "PE heatmap": shown in the status line */
-    /*
-     * Draw the view into c (the whole screen minus the status line).
-     * Write a short view-specific status text (e.g. "1 col = 16 pos")
-     * into hint.  Must cope with any size, down to 1x1.
-     */
-    void (*draw)(const struct app *a, canvas *c, char *hint, size_t hintlen);
-    /* Handle a key first; return 1 if consumed (may set a->msg). */
-    int (*key)(struct app *a, int key);
-    /*
-     * Handle a ':' command the global parser does not know ("k 3",
-     * "heads 12"); return 1 if handled, with errors in a->msg.  NULL: none.
-     */
-    int (*command)(struct app *a, const char *name, const char *arg);
-    /* The view's own keys for the help card; ended by key 0. */
-    const struct keybind *keys;
-    /* One-paragraph explanation for the help card (NULL: none). */
-    const char *about;
-    /*
-     * Optional: non-zero while the view has unfinished work that it does
-     * in slices between frames (the loop keeps ticking and redrawing).
-     */
-    int (*busy)(const struct app *a);
-};
-
-extern const struct view VIEW_HEATMAP_DEF, VIEW_CLOCKS_DEF,
-                         VIEW_ATTENTION_DEF, VIEW_COMPARE_DEF;
-extern const struct view *const VIEWS[VIEW_COUNT];
-
-/* View by --view name, or -1. */
-int view_parse(const char *name);
 
 /* ---- per-view state ----------------------------------------------------- */
 
@@ -176,6 +138,11 @@ struct app {
     int tour_step;
     int tour_active;
     const char *tour_lang;
+
+    /* The views' runtime objects (caches, last layouts; view.h): a handle
+     * owned by whoever runs the frames (the loop), shared by copies of
+     * the state, NULL when there is none (frames then use scratch ones). */
+    struct views_rt *rt;
 };
 
 /* Defaults for everything (params_default, heatmap view, 30 fps, ...). */
@@ -206,6 +173,9 @@ int app_command(struct app *a, const char *line);
 /* Advance the sweep by dt seconds (when playing). Returns 1 if pos moved. */
 int app_tick(struct app *a, double dt);
 
+/* Whether the current view has work left for later frames. */
+int app_view_busy(const struct app *a);
+
 /* Whether anything animates (the loop sleeps forever when not). */
 int app_animating(const struct app *a);
 
@@ -213,7 +183,7 @@ int app_animating(const struct app *a);
  * and toggles and the loaded --pe-file table (NULL: out of memory). */
 struct score_ctx *app_scores_new(const struct app *a);
 
-/* Called after d/base/n change so views can clamp their cursors. */
+/* Called after d/base/n/pos change: every view clamps its own state. */
 void app_params_changed(struct app *a);
 
 /*

@@ -34,7 +34,7 @@ static const struct opt OPTS[] = {
     { "base", 1, 'b', "BASE", "frequency base, finite and > 1 (default 10000)" },
     { "seq-len", 1, 'n', "N", "sequence length, 1..16777216 (default 128)" },
     { "pos", 1, O_POS, "P", "position under the cursor, 0..n-1 (default 0)" },
-    { "view", 1, O_VIEW, "NAME", "heatmap, clocks, attention or compare" },
+    { "view", 1, O_VIEW, "NAME", "" },
     { "scheme", 1, O_SCHEME, "NAME", "" },
     { "color", 1, O_COLOR, "MODE", "auto, none, 8, 16, 256 or truecolor" },
     { "ascii", 0, O_ASCII, NULL, "draw with ASCII only" },
@@ -85,6 +85,10 @@ static const char *opt_names(int val, char *buf, size_t len)
         return scheme_list(buf, len);
     if (val == O_PANE_MODE)
         return pane_mode_list(buf, len);
+    if (val == O_VIEW) {
+        views_names(buf, len, " or ");
+        return buf;
+    }
     return "";
 }
 
@@ -172,8 +176,6 @@ static const char *const COLOR_WORDS[] = { "none", "8", "16", "256",
                                            "truecolor", "auto", NULL };
 static const char *const EXPORT_WORDS[] = { "pe", "scores", "softmax",
                                             "freqs", NULL };
-static const char *const VIEW_WORDS[] = { "heatmap", "clocks", "attention",
-                                          "compare", NULL };
 static const char *const PALETTE_WORDS[] = { "default", "contrast", "mono", NULL };
 static const char *const LANG_WORDS[] = { "en", "zh", NULL };
 
@@ -236,8 +238,13 @@ static int parse_choice(struct cli *c, int val, const char *arg)
     char want[128];
     switch (val) {
     case O_VIEW:
-        if (!(r = choose(VIEW_WORDS, arg, val, "heatmap, clocks, attention or compare", &i)))
-            c->app.view = (enum view_id)i;
+        if ((i = view_parse(arg)) < 0) {
+            char names[256], lab[32];
+            views_names(names, sizeof names, " or ");
+            return fail("%s: '%s': want %s", opt_label(val, lab, sizeof lab),
+                        arg, names);
+        }
+        c->app.view = (enum view_id)i;
         break;
     case O_SCHEME:
         if (!(r = chosen(scheme_parse(arg), arg, val,
@@ -438,13 +445,20 @@ void cli_models(FILE *f)
 /* One key table for --help: labelled rows only (the rest are aliases). */
 static void print_keys(FILE *f, const char *title, const struct keybind *k)
 {
+    char vlabel[32], vhelp[256];
     if (!k)
         return;
     fprintf(f, "\n%s:\n", title);
     for (; k->key; k++)
         if (k->label) {
-            int pad = 15 - text_width(k->label);   /* cells, not bytes */
-            fprintf(f, "  %s%*s %s\n", k->label, pad > 0 ? pad : 0, "", k->help);
+            const char *label = k->label, *help = k->help;
+            if (k->act == ACT_VIEW_N) {
+                views_keys_text(vlabel, sizeof vlabel, vhelp, sizeof vhelp);
+                label = vlabel;
+                help = vhelp;
+            }
+            int pad = 15 - text_width(label);   /* cells, not bytes */
+            fprintf(f, "  %s%*s %s\n", label, pad > 0 ? pad : 0, "", help);
         }
 }
 

@@ -18,8 +18,12 @@ struct app;
  */
 void frame_draw(const struct app *a, canvas *c);
 
-/* frame_draw until the view has no work left in slices: for snapshots
- * and exported frames, which must show the finished picture. */
+/* frame_draw with all the view's work done: for snapshots and exported
+ * frames, which must show the finished picture. */
 void frame_draw_finished(const struct app *a, canvas *c);
+
+/* The size w x h the current view gets in a frame of W x H cells: the
+ * frame minus the status line and the tour caption. */
+void frame_view_size(const struct app *a, int W, int H, int *w, int *h);
 
 #endif

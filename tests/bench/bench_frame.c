@@ -79,8 +79,7 @@ static double median(double *v, int n)
 
 static int busy(const struct app *a)
 {
-    const struct view *v = VIEWS[a->view];
-    return v->busy && v->busy(a);
+    return app_view_busy(a);
 }
 
 /* One frame as the loop draws it: clear, then frame_draw. */
@@ -130,6 +129,7 @@ static void measure(int view, const struct bcase *bc, int runs, canvas *c,
 
     a.att.o.softmax = bc->softmax;
     setup(&a, view, bc);
+    a.rt = views_rt_new();      /* the caches live across frames */
     for (int r = 0; r < runs; r++) {
         a.p.base = r % 2 ? 10001 : 10000;   /* a new parameter each run */
         app_params_changed(&a);
@@ -150,6 +150,7 @@ static void measure(int view, const struct bcase *bc, int runs, canvas *c,
     f->cursor = median(cursor, runs);
     f->tick = median(tick, runs);
     f->slices = median(slices, runs);
+    views_rt_free(a.rt);
 }
 
 static const char *verdict(int ok)

@@ -12,6 +12,7 @@
 
 #include "harness.h"
 #include "app.h"
+#include "frame.h"
 #include "peviz/layout.h"
 #include "peviz/pe.h"
 
@@ -35,7 +36,7 @@ static void draw_view(const struct app *a, int w, int h, char head[3][1024])
     char hint[256];
     if (canvas_init(&c, w, h))
         return;
-    VIEW_COMPARE_DEF.draw(a, &c, hint, sizeof hint);
+    view_frame(a, VIEW_COMPARE, &c, 1, hint, sizeof hint);
     for (int y = 0; y < 3 && y < h; y++)
         canvas_row_utf8(&c, y, head[y], 1024);
     canvas_free(&c);
@@ -172,44 +173,45 @@ static void test_keys(void)
 static void test_commands(void)
 {
     struct app a;
-    const struct view *v = &VIEW_COMPARE_DEF;
     setup(&a);
+    a.view = VIEW_COMPARE;
     a.cmp.active = 1;
-    CHECK(v->command(&a, "layout", "half") == 1 && !a.msg_error);
+    CHECK(view_command(&a, "layout", "half") == 1 && !a.msg_error);
     CHECK(a.cmp.panes[1].layout == LAYOUT_HALF && a.cmp.panes[0].layout == 0);
-    CHECK(v->command(&a, "layout", "diagonal") == 1 && a.msg_error);
+    CHECK(view_command(&a, "layout", "diagonal") == 1 && a.msg_error);
     CHECK(a.cmp.panes[1].layout == LAYOUT_HALF);
     a.msg_error = 0;
-    CHECK(v->command(&a, "precision", "bf16") == 1 && !a.msg_error);
+    CHECK(view_command(&a, "precision", "bf16") == 1 && !a.msg_error);
     CHECK(a.cmp.panes[1].prec == PREC_BF16);
-    CHECK(v->command(&a, "precision", "nan") == 1 && a.msg_error);
+    CHECK(view_command(&a, "precision", "nan") == 1 && a.msg_error);
     CHECK(a.cmp.panes[1].prec == PREC_BF16);
     a.msg_error = 0;
-    CHECK(v->command(&a, "base", "1e6") == 1 && !a.msg_error);
+    CHECK(view_command(&a, "base", "1e6") == 1 && !a.msg_error);
     CHECK(a.cmp.panes[1].base == 1e6 && a.p.base == 10000);
     const char *bad_base[] = { "1", "0", "-5", "nan", "inf", "1e400", "12abc", "" };
     for (size_t i = 0; i < sizeof bad_base / sizeof bad_base[0]; i++) {
         a.msg_error = 0;
-        CHECK(v->command(&a, "base", bad_base[i]) == 1 && a.msg_error);
+        CHECK(view_command(&a, "base", bad_base[i]) == 1 && a.msg_error);
         CHECK(a.cmp.panes[1].base == 1e6);
     }
     a.msg_error = 0;
-    CHECK(v->command(&a, "d", "128") == 1 && !a.msg_error);
+    CHECK(view_command(&a, "d", "128") == 1 && !a.msg_error);
     CHECK(a.cmp.panes[1].d == 128 && a.p.d == 64);
     const char *bad_d[] = { "7", "0", "-2", "131072", "x" };
     for (size_t i = 0; i < sizeof bad_d / sizeof bad_d[0]; i++) {
         a.msg_error = 0;
-        CHECK(v->command(&a, "d", bad_d[i]) == 1 && a.msg_error);
+        CHECK(view_command(&a, "d", bad_d[i]) == 1 && a.msg_error);
         CHECK(a.cmp.panes[1].d == 128);
     }
     a.msg_error = 0;
-    CHECK(v->command(&a, "mode", "profile") == 1 && a.cmp.mode == PANE_PROFILE);
-    CHECK(v->command(&a, "mode", "x") == 1 && a.msg_error);
+    CHECK(view_command(&a, "mode", "profile") == 1 && a.cmp.mode == PANE_PROFILE);
+    CHECK(view_command(&a, "mode", "x") == 1 && a.msg_error);
     CHECK(a.cmp.mode == PANE_PROFILE);
-    CHECK(v->command(&a, "heads", "3") == 0);
+    CHECK(view_command(&a, "heads", "3") == 0);
 }
 
-/* A heatmap cell holds the exact mean of its column's positions. */
+/* A heatmap cell holds the exact mean of its column's positions: every
+ * column the same whole number of them, ceil(4096 / 36) = 114. */
 static void test_cells(void)
 {
     struct app a;
@@ -218,10 +220,10 @@ static void test_cells(void)
     setup(&a);
     if (canvas_init(&c, 80, 23))
         return;
-    VIEW_COMPARE_DEF.draw(&a, &c, hint, sizeof hint);
+    view_frame(&a, VIEW_COMPARE, &c, 1, hint, sizeof hint);
     /* 80 wide, d = 64: 4-cell label gutter, panes of 37 with a 1-cell
      * mark gutter, so pane A has 36 columns from x = 5; 3 header rows */
-    int64_t p1 = 4096 / 36;
+    int64_t p1 = (4096 + 35) / 36;
     double sum0 = 0, sum1 = 0;
     for (int64_t q = 0; q < p1; q++) {
         sum0 += sin((double)q);
@@ -231,8 +233,30 @@ static void test_cells(void)
     CHECK(k && k->kind == CELL_HALF);
     CHECK(k && k->fg == cmap_diverging(a.palette, sum0 / (double)p1));
     CHECK(k && k->bg == cmap_diverging(a.palette, sum1 / (double)p1));
-    CHECK(strstr(hint, "1 col = 113-114 pos") != NULL);
+    CHECK(strstr(hint, "1 col = 114 pos") != NULL);
     canvas_free(&c);
+}
+
+/* h and l move the position by one drawn column (114 positions on the
+ * 36 columns of an 80x24 screen), H and L by an eighth of the columns
+ * (4 x 114); in the spectrum they move the band. */
+static void test_pos_keys(void)
+{
+    struct app a;
+    setup(&a);
+    a.screen_w = 80;
+    a.screen_h = 24;
+    app_key(&a, 'l');
+    CHECK(a.p.pos == 114);
+    app_key(&a, 'L');
+    CHECK(a.p.pos == 114 + 4 * 114);
+    app_key(&a, 'h');
+    CHECK(a.p.pos == 4 * 114);
+    app_key(&a, PK_HOME);
+    CHECK(a.p.pos == 0);
+    a.cmp.mode = PANE_SPECTRUM;
+    app_key(&a, 'l');
+    CHECK(a.p.pos == 0 && a.cmp.band == 1);
 }
 
 /* Every mode, every size, with odd panes: no crash, something drawn. */
@@ -259,7 +283,7 @@ static void test_sizes(void)
             char hint[256];
             if (canvas_init(&c, sizes[i][0], sizes[i][1]))
                 continue;
-            VIEW_COMPARE_DEF.draw(&a, &c, hint, sizeof hint);
+            view_frame(&a, VIEW_COMPARE, &c, 1, hint, sizeof hint);
             char row[2048];
             canvas_row_utf8(&c, 0, row, sizeof row);
             drawn &= strchr(row, 'A') != NULL;    /* pane A named */
@@ -267,6 +291,53 @@ static void test_sizes(void)
         }
     }
     CHECK(drawn);
+}
+
+/* The readout row (the one starting "pos ") of an 80x24 frame. */
+static void readout_row(const struct app *a, char *row, size_t len)
+{
+    canvas c;
+    row[0] = 0;
+    if (canvas_init(&c, 80, 24))
+        return;
+    frame_draw_finished(a, &c);
+    for (int y = 0; y < c.h; y++) {
+        canvas_row_utf8(&c, y, row, len);
+        if (strncmp(row, "pos ", 4) == 0)
+            break;
+        row[0] = 0;
+    }
+    canvas_free(&c);
+}
+
+/*
+ * The cursor on the last dimension at d_model 64, then d_model halved
+ * twice in another view: back in compare, the cursor is on a dimension
+ * that exists (15, the last of 16) and the readout shows its values,
+ * not "dim 63" with "A -" for a dimension no pane has.
+ */
+static void test_cursor_clamped_elsewhere(void)
+{
+    struct app a;
+    char row[1024];
+    app_init(&a);
+    a.view = VIEW_COMPARE;
+    for (int i = 0; i < 70; i++)
+        app_key(&a, 'j');
+    CHECK(a.cmp.dim == 63);
+    app_key(&a, '1');
+    app_key(&a, 'd');
+    app_key(&a, 'd');
+    app_key(&a, '4');
+    CHECK(a.view == VIEW_COMPARE && a.p.d == 16);
+    CHECK(a.cmp.dim == 15);
+    readout_row(&a, row, sizeof row);
+    CHECK(strstr(row, "dim 15 ") != NULL);
+    CHECK(strstr(row, "dim 63") == NULL && strstr(row, "A -") == NULL);
+    /* the value shown is PE(0, 15) = cos(0) = 1 in both panes */
+    CHECK(strstr(row, "A cos band 7 = 1") != NULL);
+    if (!strstr(row, "dim 15 "))
+        fprintf(stderr, "  readout: %s\n", row);
 }
 
 int main(void)
@@ -277,5 +348,7 @@ int main(void)
     test_commands();
     test_cells();
     test_sizes();
+    test_cursor_clamped_elsewhere();
+    test_pos_keys();
     TEST_END("test_compare");
 }
