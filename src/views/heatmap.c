@@ -22,7 +22,8 @@
 
 #include "app.h"
 #include "axis.h"
-#include "peload.h"
+#include "peviz/tables.h"
+#include "views/heat_pca.h"
 #include "views/heatmap.h"
 #include "peviz/pe.h"
 
@@ -498,6 +499,7 @@ struct heat_rt {
     int w, h;
     struct heat_layout L;
     struct table_cache tc;
+    struct heat_pca_rt pca;
 };
 
 static void heat_layout_hook(const struct app *a, void *rt, int w, int h)
@@ -511,6 +513,7 @@ static void heat_layout_hook(const struct app *a, void *rt, int w, int h)
 static void heat_fini(void *rt)
 {
     table_cache_free(&((struct heat_rt *)rt)->tc);
+    heat_pca_free(&((struct heat_rt *)rt)->pca);
 }
 
 /* ---- drawing: the map ------------------------------------------------ */
@@ -979,7 +982,8 @@ static void make_hint(const struct app *a, const struct heat_layout *L,
 static int heat_work(const struct app *a, void *rt, int64_t budget)
 {
     struct heat_rt *r = rt;
-    (void)budget;
+    if (a->heat.pca)
+        return heat_pca_work(a, heat_table(a), &r->pca, budget);
     if (r->L.t && r->L.g.rows >= 1 && r->L.g.cols >= 1)
         table_means(&r->tc, r->L.t, &r->L.g, a->p.n);
     return 0;
@@ -994,6 +998,13 @@ static void heat_draw(const struct app *a, void *rt, canvas *c, char *hint,
         hint[0] = 0;
     if (c->w < 1 || c->h < 1 || a->p.d < 2 || a->p.n < 1)
         return;
+    if (a->heat.pca) {
+        if (hintlen)
+            snprintf(hint, hintlen, "p: back to the map");
+        heat_pca_draw(a, &r->pca, heat_table(a) ? table_file(a) : NULL, c, 0,
+                      0, c->w, c->h);
+        return;
+    }
     if (hintlen)
         make_hint(a, L, c->w, hint, hintlen);
     if (L->g.rows < 1 || L->g.cols < 1)
@@ -1126,6 +1137,14 @@ static int key_zoom(struct app *a, void *rt, int key)
     return settle(a, rt);
 }
 
+static int key_pca(struct app *a, void *rt, int key)
+{
+    (void)rt;
+    (void)key;
+    a->heat.pca = !a->heat.pca;
+    return 1;
+}
+
 static int key_click(struct app *a, void *rt, int key)
 {
     struct heat_rt *r = rt;
@@ -1228,6 +1247,8 @@ static const struct keybind HEAT_KEYS[] = {
     { '+',      ACT_VIEW_KEY, "+ -", "zoom in / out", key_zoom },
     { '=',      ACT_VIEW_KEY, NULL, NULL, key_zoom },
     { '-',      ACT_VIEW_KEY, NULL, NULL, key_zoom },
+    { 'p',      ACT_VIEW_KEY, "p", "principal components of the table",
+      key_pca },
     /* a click (with M on) moves the cursor to the cell */
     { PK_MOUSE, ACT_MOUSE,    NULL, NULL, key_click },
     { 0,        ACT_NONE,     NULL, NULL, NULL }

@@ -16,7 +16,7 @@
 #include "harness.h"
 #include "app.h"
 #include "frame.h"
-#include "peload.h"
+#include "peviz/tables.h"
 #include "views/heatmap.h"
 
 #ifndef M_PI
