@@ -414,9 +414,12 @@ static int first_pass(struct cli *c, int argc, char **argv,
 {
     const char *model = NULL, *config = NULL, *layer = NULL;
     int val;
-    char err[512];
+    char err[512], in_order[2 * NOPTS + 4];
+    /* "-" first: words that are not options come back in place (as 1),
+     * so this pass leaves argv in its order for the real one */
+    snprintf(in_order, sizeof in_order, "-%s", shorts);
     optind = 0;
-    while ((val = getopt_long(argc, argv, shorts, lo, NULL)) != -1) {
+    while ((val = getopt_long(argc, argv, in_order, lo, NULL)) != -1) {
         if (val == O_MODEL)
             model = optarg;
         else if (val == O_CONFIG)
