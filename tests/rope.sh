@@ -329,6 +329,96 @@ else bad "llama3.1 v4, v5 and preset differ"; fi
 freqs "--config $tmp/qwen-yarn-old.json --no-truncate --factor 8" \
       "d=128 base=1000000 m=yarn s=8 L=32768 trunc=0"
 
+# ---- GGUF: metadata and rope_freqs.weight, files written byte by byte -------
+cat >"$tmp/gguf.py" <<'PY'
+"""Write GGUF v3 files (ggml docs/gguf.md) for the test, and the f32
+divisors of Llama 3.1's llama3 rule as the file holds them."""
+import math, struct, sys
+out = sys.argv[1]
+
+def st(x):
+    b = x.encode()
+    return struct.pack("<Q", len(b)) + b
+def kv_str(k, v): return st(k) + struct.pack("<I", 8) + st(v)
+def kv_u32(k, v): return st(k) + struct.pack("<II", 4, v)
+def kv_f32(k, v): return st(k) + struct.pack("<If", 6, v)
+
+def gguf(kvs, tensors):
+    head = b"GGUF" + struct.pack("<IQQ", 3, len(tensors), len(kvs)) + b"".join(kvs)
+    infos, datas, off = b"", [], 0
+    for name, vals in tensors:
+        infos += st(name) + struct.pack("<IQIQ", 1, len(vals), 0, off)
+        data = struct.pack("<%df" % len(vals), *vals)
+        data += b"\0" * ((-len(data)) % 32)
+        datas.append(data)
+        off += len(data)
+    body = head + infos
+    return body + b"\0" * ((-len(body)) % 32) + b"".join(datas)
+
+def f32(x): return struct.unpack("<f", struct.pack("<f", x))[0]
+
+# llama3 divisors: 1 (fast), 8 (slow), 1/((1-k)/8 + k) between
+div = []
+for i in range(64):
+    w = 1 / 500000 ** (2 * i / 128); wl = 2 * math.pi / w
+    if wl < 8192 / 4: div.append(1.0)
+    elif wl > 8192 / 1: div.append(8.0)
+    else:
+        k = (8192 / wl - 1) / (4 - 1)
+        div.append(1 / ((1 - k) / 8 + k))
+div = [f32(x) for x in div]
+open(out + "/div.txt", "w").write(",".join("%.17g" % x for x in div))
+
+llama = [kv_str("general.architecture", "llama"),
+         kv_f32("llama.rope.freq_base", 500000.0),
+         kv_u32("llama.rope.dimension_count", 128),
+         kv_u32("llama.context_length", 131072)]
+files = {
+  "llama31.gguf": gguf(llama, [("token_embd.weight", [0.5] * 8),
+                               ("rope_freqs.weight", div)]),
+  "llama3.gguf": gguf(llama, [("token_embd.weight", [0.5] * 8)]),
+  "qwen-yarn.gguf": gguf([kv_str("general.architecture", "qwen2"),
+                          kv_f32("qwen2.rope.freq_base", 1e6),
+                          kv_u32("qwen2.embedding_length", 3584),
+                          kv_u32("qwen2.attention.head_count", 28),
+                          kv_str("qwen2.rope.scaling.type", "yarn"),
+                          kv_f32("qwen2.rope.scaling.factor", 4.0),
+                          kv_u32("qwen2.rope.scaling.original_context_length", 32768)], []),
+  "linear-legacy.gguf": gguf([kv_str("general.architecture", "llama"),
+                              kv_u32("llama.rope.dimension_count", 64),
+                              kv_f32("llama.rope.scale_linear", 4.0)], []),
+  "badtype.gguf": gguf([kv_str("general.architecture", "llama"),
+                        kv_u32("llama.rope.dimension_count", 64),
+                        kv_str("llama.rope.scaling.type", "longrope")], []),
+  "noarch.gguf": gguf([kv_u32("llama.rope.dimension_count", 64)], []),
+  "nodims.gguf": gguf([kv_str("general.architecture", "gpt2")], []),
+  "shortfreqs.gguf": gguf(llama, [("rope_freqs.weight", div[:63])]),
+  "nanfreqs.gguf": gguf(llama, [("rope_freqs.weight", div[:5] + [float("nan")] + div[6:])]),
+  "yarn-noL.gguf": gguf([kv_str("general.architecture", "llama"),
+                         kv_u32("llama.rope.dimension_count", 64),
+                         kv_str("llama.rope.scaling.type", "yarn"),
+                         kv_f32("llama.rope.scaling.factor", 4.0)], []),
+}
+for name, data in files.items():
+    open(out + "/" + name, "wb").write(data)
+full = files["llama31.gguf"]
+open(out + "/truncated.gguf", "wb").write(full[:len(full) // 3])
+PY
+python3 "$tmp/gguf.py" "$tmp"
+DIV=$(cat "$tmp/div.txt")
+freqs "--config $tmp/llama31.gguf" "d=128 base=500000 m=longrope s=8 L=131072 n=128 sf=$DIV lf=$DIV af=1"
+freqs "--config $tmp/llama31.gguf -n 200000" "d=128 base=500000 m=longrope s=8 L=131072 n=200000 sf=$DIV lf=$DIV af=1"
+freqs "--config $tmp/llama3.gguf" "d=128 base=500000"
+freqs "--config $tmp/qwen-yarn.gguf" "d=128 base=1000000 m=yarn s=4 L=32768"
+freqs "--config $tmp/linear-legacy.gguf" "d=64 base=10000 m=linear s=4"
+scores "--config $tmp/llama31.gguf -n 12" "d=128 base=500000 m=longrope s=8 L=131072 n=12 sf=$DIV lf=$DIV af=1"
+# the file's divisors give the llama3 rule's frequencies (to f32 storage)
+"$PEVIZ" --export freqs --config "$tmp/llama31.gguf" >"$tmp/g" 2>&1
+"$PEVIZ" --export freqs --model llama3.1-8b >"$tmp/m" 2>&1
+if paste -d, "$tmp/g" "$tmp/m" | awk -F, '{ r = ($2 - $5) / $5; if (r < 0) r = -r;
+        if (r > 1e-7) bad = 1 } END { exit bad }'; then ok
+else bad "rope_freqs.weight does not reproduce llama3.1-8b to f32 precision"; fi
+
 # ---- bad input: exit 2, one line naming the option / file and key ----------
 cfg notjson.json '{"rope_theta": 10000,'
 cfg mrope.json '{"head_dim": 128, "rope_theta": 1e6, "rope_scaling": {"type": "mrope", "factor": 2}}'
@@ -385,6 +475,13 @@ done <<'TABLE'
 --config @/gemma3-v5.json --layer-type global|gemma3-v5.json: key 'rope_parameters.global': no such layer type; the file has full_attention, sliding_attention
 --config @/llama31-v4.json --layer-type full_attention|llama31-v4.json: key 'rope_parameters': missing
 --format f32|--format: 'f32': want csv with --export freqs
+--config @/badtype.gguf|badtype.gguf: key 'llama.rope.scaling.type': unknown type 'longrope'
+--config @/noarch.gguf|noarch.gguf: key 'general.architecture': missing
+--config @/nodims.gguf|nodims.gguf: key 'gpt2.rope.dimension_count': missing
+--config @/shortfreqs.gguf|shortfreqs.gguf: key 'rope_freqs.weight': 63 values; want d/2 = 64
+--config @/nanfreqs.gguf|nanfreqs.gguf
+--config @/yarn-noL.gguf|yarn-noL.gguf: key 'llama.rope.scaling.original_context_length': missing
+--config @/truncated.gguf|truncated.gguf
 TABLE
 
 check_all

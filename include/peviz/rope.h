@@ -55,7 +55,9 @@ enum rope_rule {
     ROPE_BLENDED,       /* between theta and theta / s */
     ROPE_INTERPOLATED,  /* omega = theta / s */
     ROPE_REBASED,       /* ntk / dynamic: a new base */
-    ROPE_RESCALED,      /* longrope: theta / f_i */
+    ROPE_RESCALED,      /* longrope: theta / f_i, f_i outside [1, s]
+                           (f_i = 1 is kept, s interpolated, between
+                           blended) */
     ROPE_RULE_COUNT
 };
 

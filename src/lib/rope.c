@@ -178,8 +178,11 @@ static double band_omega(const struct band_ctx *c, int i, int *rule)
         return yarn_band(c, i, theta, rule);
     case ROPE_LLAMA3:
         return llama3_band(c->sc, theta, rule);
-    case ROPE_LONGROPE:
-        *rule = ROPE_RESCALED;
+    case ROPE_LONGROPE:     /* f_i = 1 keeps, s interpolates, between blends */
+        *rule = c->f[i] == 1.0 ? ROPE_KEPT
+              : c->f[i] == c->sc->factor ? ROPE_INTERPOLATED
+              : c->f[i] > 1.0 && c->f[i] < c->sc->factor ? ROPE_BLENDED
+              : ROPE_RESCALED;
         return theta / c->f[i];
     default:
         *rule = ROPE_KEPT;

@@ -299,6 +299,18 @@ static void test_longrope(void)
     sc.attention_factor = 0;
     sc.factor = 1;
     CHECK_NEAR(rope_attention_factor(&sc), 1.0, 0);
+    /* rules: f = 1 kept, f = s interpolated, between blended, else rescaled */
+    unsigned char rule[48];
+    sc.factor = 8;
+    sc.short_factor[0] = 1;
+    sc.short_factor[1] = 8;
+    sc.short_factor[2] = 3;
+    sc.short_factor[3] = 9;
+    sc.short_factor[4] = 0.5;
+    CHECK(rope_inv_freq(&sc, 96, 1e4, 10, got, rule) == 0);
+    CHECK(rule[0] == ROPE_KEPT && rule[1] == ROPE_INTERPOLATED &&
+          rule[2] == ROPE_BLENDED && rule[3] == ROPE_RESCALED &&
+          rule[4] == ROPE_RESCALED);
     /* a list of the wrong length cannot be evaluated */
     sc.nlong = 47;
     CHECK(rope_inv_freq(&sc, 96, 1e4, 4097, got, NULL) == -1);
