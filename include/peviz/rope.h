@@ -141,6 +141,11 @@ double rope_effective_base(const rope_scaling *sc, int d, double base,
 int rope_inv_freq(const rope_scaling *sc, int d, double base, int64_t n,
                   double *omega, unsigned char *rule);
 
+/* Band i alone (0 <= i < d/2): omega_i after scaling, its rule into
+ * *rule (may be NULL); NAN when the settings cannot be evaluated. */
+double rope_omega(const rope_scaling *sc, int d, double base, int64_t n,
+                  int i, int *rule);
+
 /* The factor a that multiplies cos and sin (scores scale by a^2). */
 double rope_attention_factor(const rope_scaling *sc);
 

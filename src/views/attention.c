@@ -710,16 +710,28 @@ static void profile_spec_distance(const struct app *a, struct att_rt *rt,
     sp->xmin = 0;
     sp->xmax = (double)(L->span - 1);
     sp->xlabel = "i-j";
+    /* RoPE scaling: the trained length L on the distance axis */
+    int64_t Lt = a->p.rope.original_max;
+    if (s->o.scheme == SCHEME_ROPE && Lt > 0 && (double)Lt <= sp->xmax) {
+        sp->mark_x = (double)Lt;
+        sp->mark_label = "L";
+    }
     const char *sv = s->o.temperature ? U(a, "S/\xe2\x88\x9a" "d", "S/sqrt(d)")
                                       : "S";
+    char sc[64] = "";
+    if (s->o.scheme == SCHEME_ROPE && a->p.rope.method != ROPE_NONE) {
+        char m[48];
+        params_format_rope(&a->p, m, sizeof m);
+        snprintf(sc, sizeof sc, ", %s", m);
+    }
     if (kb == 1) {
-        snprintf(cand[0], LINE_LEN, "%s against distance i-j", sv);
+        snprintf(cand[0], LINE_LEN, "%s against distance i-j%s", sv, sc);
         snprintf(cand[1], LINE_LEN, "%s against i-j", sv);
         pick_title(title, tlen, w, cand, 2);
         return;
     }
     snprintf(cand[0], LINE_LEN, "%s against distance i-j, 1 dot = mean of "
-             "%lld", sv, (long long)kb);
+             "%lld%s", sv, (long long)kb, sc);
     snprintf(cand[1], LINE_LEN, "%s against i-j, dot = mean of %lld", sv,
              (long long)kb);
     snprintf(cand[2], LINE_LEN, "%s vs i-j, mean of %lld", sv, (long long)kb);

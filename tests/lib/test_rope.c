@@ -216,6 +216,9 @@ static void test_yarn(void)
     CHECK(rule[23] == ROPE_KEPT && rule[24] == ROPE_BLENDED &&
           rule[39] == ROPE_BLENDED && rule[40] == ROPE_INTERPOLATED);
     check_yarn_all(&sc, 128, 1e6);
+    int r1;
+    CHECK(rope_omega(&sc, 128, 1e6, 1, 31, &r1) == got[31] && r1 == ROPE_BLENDED);
+    CHECK(isnan(rope_omega(&sc, 128, 1e6, 1, 64, NULL)));
     /* untruncated */
     sc.truncate = 0;
     rope_yarn_bounds(&sc, 128, 1e6, &lo, &hi);

@@ -6,6 +6,7 @@
 #include "app.h"
 #include "config.h"
 #include "frame.h"
+#include "views/clocks.h"
 #include "harness.h"
 
 #include <stdlib.h>
@@ -172,8 +173,31 @@ static void test_compare_panes(void)
     CHECK(frame_has(&a, 160, 48, "L=8192"));
 }
 
+/* The clocks turn at the scaled frequencies and name the band's rule. */
+static void test_clocks(void)
+{
+    struct app a;
+    struct clocks_band b;
+    app_init(&a);
+    CHECK(app_command(&a, "model llama3.1-8b") == 0);
+    a.p.pos = 1000;
+    clocks_band_info(&a.p, 29, &b);
+    CHECK_NEAR(b.omega, 2.1665707635e-03, 1e-13);
+    CHECK(b.scaled && b.rule == ROPE_BLENDED);
+    CHECK_NEAR(b.angle, 1000 * 2.1665707635e-03, 1e-10);
+    CHECK_NEAR(b.s, sin(1000 * 2.1665707635e-03), 1e-9);
+    CHECK_NEAR(b.lambda, 2 * 3.14159265358979323846 / 2.1665707635e-03, 1e-5);
+    clocks_band_info(&a.p, 63, &b);
+    CHECK_NEAR(b.omega, 3.0689259889e-07, 1e-17);
+    CHECK(b.rule == ROPE_INTERPOLATED);
+    a.view = VIEW_CLOCKS;
+    a.clocks.band = 29;
+    CHECK(frame_has(&a, 120, 30, "llama3 s=8 L=8192, band blended"));
+}
+
 int main(void)
 {
+    test_clocks();
     test_compare_panes();
     test_ranges();
     test_commands();
