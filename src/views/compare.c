@@ -1161,6 +1161,13 @@ static int scaled_readout(const struct app *a, char *buf, size_t len, int v,
                     w0, arrow, w1);
 }
 
+/* The omega a pane uses for band b: scaled when it has a scaling. */
+static double band_omega_of(const struct rpane *r, const struct scaled *sc,
+                            int b)
+{
+    return sc->on ? sc->w[b] : pe_omega(b, r->d, r->base);
+}
+
 static void spectrum_readout(const struct app *a, canvas *c,
                              const struct geom *g, const struct rpane *rp,
                              const struct scaled *sc)
@@ -1192,6 +1199,17 @@ static void spectrum_readout(const struct app *a, canvas *c,
                                    : " %s %c %s=%s %s",
                             gl(a, "\u2502", "|"), 'A' + k, lam, l, t);
         }
+        /* the ratio of B to A where the line has room for it */
+        int b = a->cmp.band;
+        char ratio[64];
+        if (g->np < 2 || b >= rp[0].d / 2 || b >= rp[1].d / 2)
+            continue;
+        snprintf(ratio, sizeof ratio, " %s B/A %s %.10g", gl(a, "\u2502", "|"),
+                 gl(a, "\u03C9", "w"), band_omega_of(&rp[1], &sc[1], b) /
+                 band_omega_of(&rp[0], &sc[0], b));
+        if (text_width(line[v]) + text_width(ratio) <= c->w &&
+            (size_t)len + strlen(ratio) < sizeof line[v])
+            strcat(line[v], ratio);
     }
     const char *cand[2] = { line[0], line[1] };
     text_fit(c, 0, g->read_y, c->w, cand, 2, uc(a, UI_TEXT), 0);

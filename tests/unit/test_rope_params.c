@@ -173,6 +173,30 @@ static void test_compare_panes(void)
     CHECK(frame_has(&a, 160, 48, "L=8192"));
 }
 
+/* Two implementations of one model side by side: YaRN truncated (A) or
+ * not (B); the readout gives B/A for the cursor band. */
+static void test_compare_ratio(void)
+{
+    struct app a;
+    char want[64];
+    app_init(&a);
+    a.view = VIEW_COMPARE;
+    CHECK(app_command(&a, "model qwen2.5-7b-yarn") == 0);
+    app_key(&a, ']');
+    CHECK(app_command(&a, "model qwen2.5-7b-yarn") == 0);
+    CHECK(app_command(&a, "truncate off") == 0 && !a.cmp.panes[1].rope.truncate);
+    CHECK(app_command(&a, "mode spectrum") == 0);
+    a.cmp.band = 24;
+    /* corr(r) = d ln(L / (2 pi r)) / (2 ln base); r_i = (i - lo)/(hi - lo);
+     * omega = theta (1 - r + r/s), so B/A = (1 - 0.75 r_B) / (1 - 0.75 r_A) */
+    double pi = 3.14159265358979323846;
+    double lo = 128 * log(32768 / (32 * 2 * pi)) / (2 * log(1e6));
+    double hi = 128 * log(32768 / (1 * 2 * pi)) / (2 * log(1e6));
+    double rb = (24 - lo) / (hi - lo), ra = (24 - floor(lo)) / (ceil(hi) - floor(lo));
+    snprintf(want, sizeof want, "B/A \u03C9 %.10g", (1 - 0.75 * rb) / (1 - 0.75 * ra));
+    CHECK(frame_has(&a, 160, 48, want));
+}
+
 /* The clocks turn at the scaled frequencies and name the band's rule. */
 static void test_clocks(void)
 {
@@ -198,6 +222,7 @@ static void test_clocks(void)
 int main(void)
 {
     test_clocks();
+    test_compare_ratio();
     test_compare_panes();
     test_ranges();
     test_commands();
