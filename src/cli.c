@@ -57,7 +57,7 @@ static const struct opt OPTS[] = {
     { "pe-file", 1, O_PE_FILE, "FILE", "a position table: .safetensors, .gguf, .npy or .csv" },
     { "tensor", 1, O_TENSOR, "NAME", "--pe-file: the tensor to load (default: picked by name)" },
     { "row-offset", 1, O_ROW_OFFSET, "K", "--pe-file: skip K rows (default: 2 for RoBERTa/OPT, else 0)" },
-    { "components", 1, O_COMPONENTS, "K", "--export pca/pca-variance: components, 1..d (default 3)" },
+    { "components", 1, O_COMPONENTS, "K", "--export pca/pca-variance: components, 1..min(d, n-1) (default 3)" },
     { "model", 1, O_MODEL, "NAME", "RoPE settings of a model (d, base, scaling); list: the table" },
     { "config", 1, O_CONFIG, "FILE", "RoPE settings from a config.json or .gguf file" },
     { "layer-type", 1, O_LAYER_TYPE, "NAME", "config: the layer type of per-type rope_parameters" },
@@ -521,7 +521,7 @@ void cli_usage(FILE *f)
           "       peviz --export pe|scores|softmax [--format csv|f32|f64] [options]\n"
           "       peviz --export freqs [--model NAME|--config FILE] [options]\n"
           "       peviz --model list\n"
-          "       peviz --export pca|pca-variance --pe-file FILE [--components K]\n"
+          "       peviz --export pca|pca-variance [--pe-file FILE] [--components K]\n"
           "       peviz --snapshot [--view NAME] [--size WxH] [--format text|ansi|svg]\n\n"
           "options:\n", f);
     for (size_t i = 0; i < NOPTS; i++) {

@@ -182,7 +182,11 @@ static int export_pca(const struct cli *c, int fmt, FILE *out)
                          "%lld (2^22); lower -n or -d", c->what == EXPORT_PCA
                          ? "pca" : "pca-variance", (long)n, d,
                          (long long)PE_TABLE_MAX_VALUES);
-    if (n < 2 || k > d || k > n - 1)
+    if (n < 2)
+        return cli_error("--export %s: one position has no variance; want "
+                         "n >= 2", c->what == EXPORT_PCA ? "pca"
+                                                          : "pca-variance");
+    if (k > d || k > n - 1)
         return cli_error("--components: %d: want 1..%lld for a %ld x %d "
                          "table", k, (long long)(n - 1 < d ? n - 1 : d),
                          (long)n, d);

@@ -119,6 +119,15 @@ sys.exit(0 if all(abs(g - w) <= 1e-9 * max(1, abs(w)) for gr, wr in zip(got, wan
                   for g, w in zip(gr, wr)) and len(got) == 5 else 1)
 PYEOF
 
+# values at the bound (1e150): every view and export stays finite on screen
+printf '1e150,-1e150\n-1e150,1e150\n1e150,1e150\n1e149,3\n' >"$tmp/bound.csv"
+for v in heatmap clocks attention compare; do
+    "$PEVIZ" --pe-file "$tmp/bound.csv" --view $v --scheme learned --snapshot --size 120x40 >"$tmp/out" 2>&1
+    grep -qiE 'nan|inf' "$tmp/out" && bad "--view $v shows nan or inf" || ok
+done
+"$PEVIZ" --pe-file "$tmp/bound.csv" --export scores --scheme learned >"$tmp/out" &&
+    [ "$(head -n 1 "$tmp/out")" = "2e+300,-2e+300,0,1e+299" ] && ok || bad "scores at the bound: $(head -n 1 "$tmp/out")"
+
 # ---- refusals ----------------------------------------------------------------
 refused "$tmp/two.safetensors" "2 position tables: wpe.weight, pos_bias; choose one with --tensor NAME"
 refused "$tmp/gpt2.safetensors" "no tensor 'nope'; 2-D tensors: wte.weight, wpe.weight" --tensor nope

@@ -178,6 +178,15 @@ static void draw_face(const struct app *a, const struct heat_pca_rt *r,
     int rad = 2 * rows - 1, cx = 2 * x + rad, cy = 4 * (y + 1) + rad;
     if (scale > 0)
         draw_curve(a, r, c, cx, cy, rad, scale);
+    rgb acc = ui_color(a->palette, UI_ACCENT), txt = ui_color(a->palette, UI_TEXT);
+    canvas_text(c, x + 2 * rows + 1, y + 1 + rows / 2, 3, "PC1", acc,
+                RGB_DEFAULT, ATTR_BOLD);
+    canvas_text(c, x + rows + 1, y, 3, "PC2", acc, RGB_DEFAULT, ATTR_BOLD);
+    if (a->p.pos >= r->n) {             /* past a table's rows: no hand */
+        canvas_printf(c, x, y + h - 1, w, txt, RGB_DEFAULT, 0,
+                      "pos %lld: past the table", (long long)a->p.pos);
+        return;
+    }
     const double *at = r->proj + a->p.pos * k;
     struct clock_face f = {
         .cx = cx, .cy = cy, .r = rad, .angle = atan2(at[1], at[0]),
@@ -186,10 +195,6 @@ static void draw_face(const struct app *a, const struct heat_pca_rt *r,
         .axis = ui_color(a->palette, UI_AXIS), .tip = a->ascii ? '@' : 0,
     };
     clocks_face_draw(c, &f);
-    rgb acc = ui_color(a->palette, UI_ACCENT), txt = ui_color(a->palette, UI_TEXT);
-    canvas_text(c, x + 2 * rows + 1, y + 1 + rows / 2, 3, "PC1", acc,
-                RGB_DEFAULT, ATTR_BOLD);
-    canvas_text(c, x + rows + 1, y, 3, "PC2", acc, RGB_DEFAULT, ATTR_BOLD);
     char v1[32], v2[32];
     fmt_num(at[0], 4, v1, sizeof v1);
     fmt_num(at[1], 4, v2, sizeof v2);

@@ -41,7 +41,7 @@ static void put_tensor_info(struct bytes *b, const struct tensor_spec *t)
     b_str64(b, t->name);
     b_u32(b, t->n_dims);
     for (uint32_t k = 0; k < t->n_dims; k++)
-        b_u64(b, t->ne[k]);
+        b_u64(b, k < 4 ? t->ne[k] : 1);
     b_u32(b, t->type);
     b_u64(b, t->offset);
 }
