@@ -14,6 +14,16 @@
 
 static struct pe_table some_table;   /* only its address is used */
 
+static void pane_set(struct pane *p, double base, int d, int64_t n,
+                     enum layout l, enum precision prec)
+{
+    p->base = base;
+    p->d = d;
+    p->n = n;
+    p->layout = l;
+    p->prec = prec;
+}
+
 /* A state with every published field away from its default. */
 static void odd_state(struct app *a)
 {
@@ -43,10 +53,10 @@ static void odd_state(struct app *a)
     a->cmp.active = 2;
     a->cmp.preset = 3;
     a->cmp.mode = PANE_DIFF;
-    a->cmp.panes[0] = (struct pane){ 500000, 0, 0, LAYOUT_CONCAT, PREC_BF16 };
-    a->cmp.panes[1] = (struct pane){ 2.5, 128, 64, LAYOUT_HALF, PREC_F16 };
-    a->cmp.panes[2] = (struct pane){ 1e6, 4096, 16777216, LAYOUT_INTERLEAVED,
-                                     PREC_F32 };
+    pane_set(&a->cmp.panes[0], 500000, 0, 0, LAYOUT_CONCAT, PREC_BF16);
+    pane_set(&a->cmp.panes[1], 2.5, 128, 64, LAYOUT_HALF, PREC_F16);
+    pane_set(&a->cmp.panes[2], 1e6, 4096, 16777216, LAYOUT_INTERLEAVED,
+                                     PREC_F32);
     a->cmp.dim = 511;
     a->cmp.band = 255;
     a->cmp.dims_1to1 = 1;
@@ -151,9 +161,9 @@ static void test_size(void)
     t.pe_file_name = "/data/a-very-long-name-for-a-learned-position-table-"
                      "exported-from-a-checkpoint-of-step-123456.npy";
     for (int k = 0; k < 3; k++)
-        t.cmp.panes[k] = (struct pane){ 1.0000000000000002e10 / 3, PARAM_D_MAX,
+        pane_set(&t.cmp.panes[k], 1.0000000000000002e10 / 3, PARAM_D_MAX,
                                         PARAM_N_MAX, LAYOUT_INTERLEAVED,
-                                        PREC_F64 };
+                                        PREC_F64);
     int len = fp_encode(&t, m, sizeof m);
     printf("largest state message: %d bytes\n", len);
     CHECK(len > 0 && len <= 1024);
