@@ -27,7 +27,9 @@ enum ftype {
     T_PANE_D,       /* a pane's d: 0 (the global one) or a valid d */
     T_PANE_N,       /* a pane's n: 0 (the global one) or a valid n */
     T_TOUR,         /* "off" or "STEP/STEPS" */
-    T_TABLE         /* the --pe-file's name, or "none": not state */
+    T_TABLE,        /* the --pe-file's name, or "none": not state */
+    T_ROPE          /* a RoPE scaling setting: params_set_rope; "-" for
+                       a value not given (0) */
 };
 
 /* Upper bounds that depend on values read before them. */
@@ -58,6 +60,7 @@ static const char *prec_word(int v) { return precision_name((enum precision)v); 
 
 #define OFF(m) offsetof(struct app, m)
 #define PARAM(nm, id) { nm, T_PARAM, 0, 0, 0, B_FIXED, id, NULL, NULL }
+#define ROPE(nm, id) { nm, T_ROPE, 0, 0, 0, B_FIXED, id, NULL, NULL }
 #define INT(nm, m, lo, hi) { nm, T_INT, OFF(m), lo, hi, B_FIXED, 0, NULL, NULL }
 #define INTB(nm, t, m, lo, b) { nm, t, OFF(m), lo, 0, b, 0, NULL, NULL }
 #define ENUM(nm, m, w, p) { nm, T_ENUM, OFF(m), 0, 0, B_FIXED, 0, w, p }
@@ -80,6 +83,17 @@ static const struct field FIELDS[] = {
     PARAM("base", P_BASE),
     PARAM("n", P_N),
     PARAM("pos", P_POS),
+    ROPE("rope", RO_SCALING),
+    ROPE("rope.s", RO_FACTOR),
+    ROPE("rope.L", RO_ORIGINAL_MAX),
+    ROPE("rope.lo", RO_LOW_FREQ),
+    ROPE("rope.hi", RO_HIGH_FREQ),
+    ROPE("rope.bf", RO_BETA_FAST),
+    ROPE("rope.bs", RO_BETA_SLOW),
+    ROPE("rope.trunc", RO_TRUNCATE),
+    ROPE("rope.m", RO_MSCALE),
+    ROPE("rope.mad", RO_MSCALE_ALL_DIM),
+    ROPE("rope.af", RO_ATTENTION_FACTOR),
     INT("playing", playing, 0, 1),
     { "speed", T_SPEED, OFF(speed), 0, 0, B_FIXED, 0, NULL, NULL },
     INTB("heat.dim", T_INT, heat.dim, 0, B_DIM),
@@ -167,6 +181,39 @@ static void param_text(const struct app *a, int id, char *v, size_t len)
     }
 }
 
+/* The scalar settings of a rope_scaling, by enum rope_opt (NULL: the
+ * method, truncate and the lists, which are not doubles). */
+static double *rope_double(rope_scaling *r, int id)
+{
+    switch (id) {
+    case RO_FACTOR:           return &r->factor;
+    case RO_LOW_FREQ:         return &r->low_freq_factor;
+    case RO_HIGH_FREQ:        return &r->high_freq_factor;
+    case RO_BETA_FAST:        return &r->beta_fast;
+    case RO_BETA_SLOW:        return &r->beta_slow;
+    case RO_MSCALE:           return &r->mscale;
+    case RO_MSCALE_ALL_DIM:   return &r->mscale_all_dim;
+    case RO_ATTENTION_FACTOR: return &r->attention_factor;
+    default:                  return NULL;
+    }
+}
+
+static void rope_text(const struct app *a, int id, char *v, size_t len)
+{
+    rope_scaling r = a->p.rope;
+    double *x = rope_double(&r, id);
+    if (id == RO_SCALING)
+        snprintf(v, len, "%s", rope_method_name(r.method));
+    else if (id == RO_TRUNCATE)
+        snprintf(v, len, "%s", r.truncate ? "on" : "off");
+    else if (id == RO_ORIGINAL_MAX && r.original_max > 0)
+        snprintf(v, len, "%lld", (long long)r.original_max);
+    else if (x && *x != 0)
+        exact_text(*x, v, len);
+    else
+        snprintf(v, len, "-");
+}
+
 static void tour_text(const struct app *a, char *v, size_t len)
 {
     if (a->tour && tour_running(a))
@@ -200,6 +247,7 @@ static void field_text(const struct app *a, const struct field *f,
     case T_ENUM:  snprintf(v, len, "%s", f->word((int)int_at(a, f))); break;
     case T_TOUR:  tour_text(a, v, len); break;
     case T_TABLE: fp_table_name(a, v, len); break;
+    case T_ROPE:  rope_text(a, f->param, v, len); break;
     default:      snprintf(v, len, "%lld", int_at(a, f)); break;
     }
 }
@@ -392,6 +440,31 @@ static int check_table(const char *v, char *err, size_t errlen)
     return 0;
 }
 
+/* A setting through the one validation; "-" (not given) only where the
+ * setting may be absent. */
+static int set_rope(struct app *a, const struct field *f, const char *v,
+                    char *err, size_t errlen)
+{
+    char why[APP_MSG_LEN];
+    double *x = rope_double(&a->p.rope, f->param);
+    if (f->param == RO_SCALING && rope_method_parse(v) == ROPE_LONGROPE) {
+        snprintf(err, errlen, "rope: longrope's factor lists are not sent");
+        return -1;
+    }
+    if (strcmp(v, "-") == 0 && (x || f->param == RO_ORIGINAL_MAX)) {
+        if (x)
+            *x = 0;
+        else
+            a->p.rope.original_max = 0;
+        return 0;
+    }
+    if (params_set_rope(&a->p, (enum rope_opt)f->param, v, why, sizeof why)) {
+        snprintf(err, errlen, "%s: %s", f->name, why);
+        return -1;
+    }
+    return 0;
+}
+
 static int set_field(struct app *a, const struct field *f, const char *v,
                      char *err, size_t errlen)
 {
@@ -410,6 +483,7 @@ static int set_field(struct app *a, const struct field *f, const char *v,
         return set_pane(a, f, v, err, errlen);
     case T_TOUR:  return set_tour(a, v, err, errlen);
     case T_TABLE: return check_table(v, err, errlen);
+    case T_ROPE:  return set_rope(a, f, v, err, errlen);
     default:      return set_bounded(a, f, v, err, errlen);
     }
 }
@@ -425,7 +499,10 @@ static int field_find(const char *name)
 /* Relations between fields that one line at a time cannot check. */
 static int consistent(const struct app *a, char *err, size_t errlen)
 {
-    if (a->att.o.head >= a->att.o.heads)
+    char why[APP_MSG_LEN];
+    if (params_check_rope(&a->p, why, sizeof why))
+        snprintf(err, errlen, "rope: %s", why);
+    else if (a->att.o.head >= a->att.o.heads)
         snprintf(err, errlen, "att.head beyond att.heads");
     else if (a->cmp.active >= a->cmp.npanes)
         snprintf(err, errlen, "cmp.active beyond cmp.panes");

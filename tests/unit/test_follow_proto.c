@@ -61,6 +61,12 @@ static void odd_state(struct app *a)
     a->cmp.band = 255;
     a->cmp.dims_1to1 = 1;
     a->cmp.zoom = 7;
+    a->p.rope.method = ROPE_YARN;
+    a->p.rope.factor = 4;
+    a->p.rope.original_max = 4096;
+    a->p.rope.beta_fast = 16;
+    a->p.rope.mscale = 0.707;
+    a->p.rope.truncate = 0;
 }
 
 /* Every published field of x equals y's (local fields are not compared). */
@@ -100,6 +106,17 @@ static void check_same_state(const struct app *x, const struct app *y)
         CHECK(x->cmp.panes[k].prec == y->cmp.panes[k].prec);
     }
     CHECK(x->cmp.dim == y->cmp.dim && x->cmp.band == y->cmp.band);
+    CHECK(x->p.rope.method == y->p.rope.method);
+    CHECK(x->p.rope.factor == y->p.rope.factor);
+    CHECK(x->p.rope.original_max == y->p.rope.original_max);
+    CHECK(x->p.rope.low_freq_factor == y->p.rope.low_freq_factor);
+    CHECK(x->p.rope.high_freq_factor == y->p.rope.high_freq_factor);
+    CHECK(x->p.rope.beta_fast == y->p.rope.beta_fast);
+    CHECK(x->p.rope.beta_slow == y->p.rope.beta_slow);
+    CHECK(x->p.rope.truncate == y->p.rope.truncate);
+    CHECK(x->p.rope.mscale == y->p.rope.mscale);
+    CHECK(x->p.rope.mscale_all_dim == y->p.rope.mscale_all_dim);
+    CHECK(x->p.rope.attention_factor == y->p.rope.attention_factor);
     CHECK(x->cmp.dims_1to1 == y->cmp.dims_1to1 && x->cmp.zoom == y->cmp.zoom);
 }
 
@@ -138,6 +155,9 @@ static void test_round_trip(void)
     CHECK(strstr(m, "\ncmp.0.prec bf16\n") != NULL);
     CHECK(strstr(m, "\nclk.k -77\n") != NULL);
     CHECK(strstr(m, "\nheat.pca 1\n") != NULL);
+    CHECK(strstr(m, "\nrope yarn\nrope.s 4\nrope.L 4096\n") != NULL);
+    CHECK(strstr(m, "\nrope.m 0.707\nrope.mad -\n") != NULL);
+    CHECK(strstr(m, "\nrope.trunc off\n") != NULL);
     CHECK(strstr(m, "\ntour off\n") != NULL);
 }
 
@@ -166,6 +186,11 @@ static void test_size(void)
                                         PREC_F64);
     int len = fp_encode(&t, m, sizeof m);
     printf("largest state message: %d bytes\n", len);
+    CHECK(len > 0 && len <= FP_MESSAGE_MAX);
+    /* a lecture's state (every field set, RoPE scaling on) under 1 KB */
+    odd_state(&t);
+    len = fp_encode(&t, m, sizeof m);
+    printf("a lecture's whole state: %d bytes\n", len);
     CHECK(len > 0 && len <= 1024);
 }
 
@@ -203,6 +228,12 @@ static void test_rejections(void)
     refused("d 64\nheat.dim 64\n", "out of range");
     refused("playing 2\n", "out of range");
     refused("heat.pca 2\n", "out of range");
+    refused("rope longrope\n", "not sent");
+    refused("rope warp\n", "rope");
+    refused("rope.s 0\n", "rope.s");
+    refused("rope.s -\n", "rope: factor");  /* yarn needs its factor */
+    refused("rope.trunc maybe\n", "rope.trunc");
+    refused("rope.L 0\n", "rope.L");
     refused("speed 0\n", "speed");
     refused("speed inf\n", "speed");
     refused("clk.k 16777217\n", "out of range");
