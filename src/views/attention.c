@@ -533,8 +533,11 @@ static void inspect_scheme(struct lines *ls, const struct app *a,
     case SCHEME_LEARNED:
         inspect_learned(ls, a, s, i, j);
         break;
-    default:
+    case SCHEME_NOPE:
         add(ls, "S = 0: no position signal reaches the score");
+        break;
+    default:        /* a scheme without its own lines: its formula */
+        add(ls, "S = %s", scores_formula(s, a->ascii));
     }
 }
 
@@ -1103,8 +1106,14 @@ static int key_split(struct app *a, void *rt, int key)
     const struct score_opts *t = &a->att.o;
     (void)key;
     if (!a->att.split && !(t->content && SCHEMES[t->scheme].split)) {
-        app_msg(a, 0, "the four-term split needs content on (e) and "
-                "sinusoidal or learned");
+        const char *w[SCHEME_COUNT];
+        char names[128];
+        int n = 0;
+        for (int m = 0; m < SCHEME_COUNT; m++)
+            if (SCHEMES[m].split)
+                w[n++] = SCHEMES[m].name;
+        app_msg(a, 0, "the four-term split needs content on (e) and %s",
+                words_join(w, n, names, sizeof names));
         return 1;
     }
     toggle(a, &a->att.split, "four-term split", "on: e.e, e.p, p.e, p.p",
