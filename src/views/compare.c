@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "app.h"
+#include "glyph.h"
 #include "axis.h"
 #include "peviz/layout.h"
 #include "plot.h"
@@ -80,12 +81,6 @@ static rgb uc(const struct app *a, enum ui_color c)
 static rgb pane_rgb(const struct app *a, int k)
 {
     return uc(a, (enum ui_color)(UI_PLOT_A + k));
-}
-
-/* UTF-8 text, or its ASCII spelling when the output is ASCII. */
-static const char *gl(const struct app *a, const char *utf, const char *asc)
-{
-    return a->ascii ? asc : utf;
 }
 
 /*
@@ -271,7 +266,7 @@ static int cands_ident(const struct app *a, int k, const struct rpane *r,
 {
     char b[24], id[8];
     fmt_base(r->base, b, sizeof b);
-    snprintf(id, sizeof id, "%s%c", a->cmp.active == k ? gl(a, "\u25B6", ">")
+    snprintf(id, sizeof id, "%s%c", a->cmp.active == k ? glyph(a->ascii, GL_PLAY)
                                                        : " ", 'A' + k);
     long long n = (long long)r->n;
     snprintf(s[0], HEAD_LEN, "%s base=%s d_model=%d n=%lld", id, b, r->d, n);
@@ -331,7 +326,7 @@ static int cands_tag(const struct app *a, const struct rpane *r,
     switch (r->layout) {
     case LAYOUT_CONCAT:
         snprintf(s[0], HEAD_LEN, "concat [sin|cos] %s; t2t's order, not its %s spacing",
-                 pr, gl(a, "\u03C9", "omega"));
+                 pr, glyph_pick(a->ascii, "\u03C9", "omega"));
         snprintf(s[1], HEAD_LEN, "concat [sin|cos] %s (t2t order only)", pr);
         break;
     case LAYOUT_HALF:
@@ -540,10 +535,10 @@ static void draw_crit_gutter(const struct app *a, canvas *c, int x, int y,
             slow |= band > r->crit;
         }
         if (crit)
-            canvas_text(c, x, y + row, 1, gl(a, "\u25B8", ">"), uc(a, UI_WARN),
+            canvas_text(c, x, y + row, 1, glyph(a->ascii, GL_TRI_RIGHT), uc(a, UI_WARN),
                         RGB_DEFAULT, ATTR_BOLD);
         else if (slow)
-            canvas_text(c, x, y + row, 1, gl(a, "\u250A", ":"), uc(a, UI_DIM),
+            canvas_text(c, x, y + row, 1, glyph(a->ascii, GL_VDOTS), uc(a, UI_DIM),
                         RGB_DEFAULT, 0);
     }
 }
@@ -565,7 +560,7 @@ static void draw_dim_labels(const struct app *a, canvas *c,
     if (cur >= 0)
         canvas_printf(c, 0, g->body_y + cur / 2, g->labw, uc(a, UI_CURSOR),
                       RGB_DEFAULT, ATTR_BOLD, "%*d%s", g->labw - 1, a->cmp.dim,
-                      gl(a, "\u25B6", ">"));
+                      glyph(a->ascii, GL_PLAY));
 }
 
 /* Position axis under a pane: first and last position, cursor mark. */
@@ -633,7 +628,7 @@ static void draw_pos_axis(const struct app *a, canvas *c, int x, int w, int y,
     }
     int col = xmap_col(xm, cursor);
     if (col >= 0 && col < w && cursor < nlim)
-        canvas_text(c, x + col, y, 1, gl(a, "\u25B2", "^"), uc(a, UI_CURSOR),
+        canvas_text(c, x + col, y, 1, glyph(a->ascii, GL_TRI_UP), uc(a, UI_CURSOR),
                     RGB_DEFAULT, ATTR_BOLD);
 }
 
@@ -676,8 +671,8 @@ static void draw_heat_legend(const struct app *a, canvas *c,
     x += used + 2;
     char s[2][96];
     snprintf(s[0], sizeof s[0], "%s critical band  %s <1 turn in n",
-             gl(a, "\u25B8", ">"), gl(a, "\u250A", ":"));
-    snprintf(s[1], sizeof s[1], "%s crit", gl(a, "\u25B8", ">"));
+             glyph(a->ascii, GL_TRI_RIGHT), glyph(a->ascii, GL_VDOTS));
+    snprintf(s[1], sizeof s[1], "%s crit", glyph(a->ascii, GL_TRI_RIGHT));
     const char *cand[2] = { s[0], s[1] };
     if (x < c->w)
         canvas_text_fit(c, x, y, c->w - x, cand, 2, uc(a, UI_WARN), 0);
@@ -695,9 +690,9 @@ static void draw_ref_card(const struct app *a, canvas *c, int x, int y, int w,
         if (a->cmp.panes[k].prec != PREC_F64)
             continue;
         snprintf(s[n][0], sizeof s[0][0], "%c shows A %s %c", 'A' + k,
-                 gl(a, "\u2212", "-"), 'A' + k);
+                 glyph(a->ascii, GL_MINUS), 'A' + k);
         snprintf(s[n++][1], sizeof s[0][0], "%c: A%s%c", 'A' + k,
-                 gl(a, "\u2212", "-"), 'A' + k);
+                 glyph(a->ascii, GL_MINUS), 'A' + k);
     }
     snprintf(s[n][0], sizeof s[0][0], "f32/bf16/f16 panes: error vs f64");
     snprintf(s[n++][1], sizeof s[0][0], "f32/bf16/f16: error");
@@ -734,7 +729,7 @@ static void readout_piece(const struct app *a, const struct rpane *rp, int k,
         snprintf(what, sizeof what, "%s err ", precision_name(r->prec));
     } else if (diff) {
         val = cursor_value(a, &rp[0]) - val;
-        snprintf(what, sizeof what, "A%s%c ", gl(a, "\u2212", "-"), 'A' + k);
+        snprintf(what, sizeof what, "A%s%c ", glyph(a->ascii, GL_MINUS), 'A' + k);
     } else if (verbose && a->cmp.dim < r->d) {
         int band, is_cos;
         layout_map(r->layout, r->d, a->cmp.dim, &band, &is_cos);
@@ -745,7 +740,7 @@ static void readout_piece(const struct app *a, const struct rpane *rp, int k,
         snprintf(vs, sizeof vs, "%s", inside ? "overflow" : "-");
     else
         num(val, vs, sizeof vs);
-    snprintf(buf, len, " %s %c %s%s", gl(a, "\u2502", "|"), 'A' + k,
+    snprintf(buf, len, " %s %c %s%s", glyph(a->ascii, GL_VBAR), 'A' + k,
              verbose || diff ? what : "", vs);
 }
 
@@ -1075,12 +1070,12 @@ static void spectrum_text(const struct app *a, canvas *c, int x, int y, int w,
     }
     int half = r->d / 2;
     char s[3][3][128], v1[24], v2[24];
-    const char *lam = gl(a, "\u03BB", "wl"), *pi2 = gl(a, "2\u03C0", "2pi");
-    const char *mul = gl(a, "\u00B7", "*");
+    const char *lam = glyph(a->ascii, GL_LAMBDA_WL), *pi2 = glyph_pick(a->ascii, "2\u03C0", "2pi");
+    const char *mul = glyph(a->ascii, GL_MUL);
     num(spectrum_slowest_wavelength(r->d, r->base), v1, sizeof v1);
     num(spectrum_wavelength_limit(r->base), v2, sizeof v2);
     snprintf(s[0][0], sizeof s[0][0], "%d of %d bands turn %s1%s within n",
-             r->crit, half, gl(a, "\u2265", ">="), gl(a, "\u00D7", "x"));
+             r->crit, half, glyph_pick(a->ascii, "\u2265", ">="), glyph(a->ascii, GL_TIMES));
     snprintf(s[0][1], sizeof s[0][1], "%d/%d bands turn in n", r->crit, half);
     snprintf(s[0][2], sizeof s[0][2], "%d/%d turn", r->crit, half);
     snprintf(s[1][0], sizeof s[1][0], "slowest %s = %s%sb^(%d/%d) = %s", lam, pi2,
@@ -1111,7 +1106,7 @@ static void spectrum_axis(const struct app *a, canvas *c, int x, int w, int y,
         canvas_text(c, x + w / 2 - 2, y, 4, "band", uc(a, UI_DIM), RGB_DEFAULT, 0);
     if (a->cmp.band < half) {
         int col = band_dot(a->cmp.band, half, 2 * w) / 2;
-        canvas_text(c, x + col, y, 1, gl(a, "\u25B2", "^"), uc(a, UI_CURSOR),
+        canvas_text(c, x + col, y, 1, glyph(a->ascii, GL_TRI_UP), uc(a, UI_CURSOR),
                     RGB_DEFAULT, ATTR_BOLD);
     }
 }
@@ -1134,14 +1129,14 @@ static int scaled_readout(const struct app *a, char *buf, size_t len, int v,
                           int band)
 {
     double w0 = pe_omega(band, r->d, r->base), w1 = sc->w[band];
-    const char *arrow = gl(a, "\u2192", "->"), *om = gl(a, "\u03C9", "w");
-    const char *lam = gl(a, "\u03BB", "wl");
+    const char *arrow = glyph_pick(a->ascii, "\u2192", "->"), *om = glyph(a->ascii, GL_OMEGA);
+    const char *lam = glyph(a->ascii, GL_LAMBDA_WL);
     if (v == 0)
         return snprintf(buf, len, " %s %c %s %s %.10g%s%.10g %s %.8g%s%.8g",
-                        gl(a, "\u2502", "|"), 'A' + k,
+                        glyph(a->ascii, GL_VBAR), 'A' + k,
                         rope_rule_name((enum rope_rule)sc->rule[band]), om, w0,
                         arrow, w1, lam, 2 * M_PI_ / w0, arrow, 2 * M_PI_ / w1);
-    return snprintf(buf, len, " %s %c %s %s %.6g%s%.6g", gl(a, "\u2502", "|"),
+    return snprintf(buf, len, " %s %c %s %s %.6g%s%.6g", glyph(a->ascii, GL_VBAR),
                     'A' + k, rope_rule_name((enum rope_rule)sc->rule[band]), om,
                     w0, arrow, w1);
 }
@@ -1160,7 +1155,7 @@ static void spectrum_readout(const struct app *a, canvas *c,
     if (g->read_y < 0)
         return;
     char line[2][256];
-    const char *lam = gl(a, "\u03BB", "wl");
+    const char *lam = glyph(a->ascii, GL_LAMBDA_WL);
     for (int v = 0; v < 2; v++) {
         int len = snprintf(line[v], sizeof line[v], "band %d", a->cmp.band);
         for (int k = 0; k < g->np && len < 200; k++) {
@@ -1168,7 +1163,7 @@ static void spectrum_readout(const struct app *a, canvas *c,
             char l[24], t[24];
             if (a->cmp.band >= r->d / 2) {
                 len += snprintf(line[v] + len, sizeof line[v] - (size_t)len,
-                                " %s %c -", gl(a, "\u2502", "|"), 'A' + k);
+                                " %s %c -", glyph(a->ascii, GL_VBAR), 'A' + k);
                 continue;
             }
             if (sc[k].on) {
@@ -1182,15 +1177,15 @@ static void spectrum_readout(const struct app *a, canvas *c,
             len += snprintf(line[v] + len, sizeof line[v] - (size_t)len,
                             v == 0 ? " %s %c %s=%s, %s turns in n"
                                    : " %s %c %s=%s %s",
-                            gl(a, "\u2502", "|"), 'A' + k, lam, l, t);
+                            glyph(a->ascii, GL_VBAR), 'A' + k, lam, l, t);
         }
         /* the ratio of B to A where the line has room for it */
         int b = a->cmp.band;
         char ratio[64];
         if (g->np < 2 || b >= rp[0].d / 2 || b >= rp[1].d / 2)
             continue;
-        snprintf(ratio, sizeof ratio, " %s B/A %s %.10g", gl(a, "\u2502", "|"),
-                 gl(a, "\u03C9", "w"), band_omega_of(&rp[1], &sc[1], b) /
+        snprintf(ratio, sizeof ratio, " %s B/A %s %.10g", glyph(a->ascii, GL_VBAR),
+                 glyph(a->ascii, GL_OMEGA), band_omega_of(&rp[1], &sc[1], b) /
                  band_omega_of(&rp[0], &sc[0], b));
         if (text_width(line[v]) + text_width(ratio) <= c->w &&
             (size_t)len + strlen(ratio) < sizeof line[v])
@@ -1204,15 +1199,15 @@ static void spectrum_readout(const struct app *a, canvas *c,
 static void scaled_legend(const struct app *a, canvas *c, int y)
 {
     int x = 0;
-    const char *dot = gl(a, "\u2022", "*");
-    x = legend_piece(c, x, y, gl(a, "\u2500", "-"), uc(a, UI_DIM), " unscaled",
+    const char *dot = glyph_pick(a->ascii, "\u2022", "*");
+    x = legend_piece(c, x, y, glyph_pick(a->ascii, "\u2500", "-"), uc(a, UI_DIM), " unscaled",
                      uc(a, UI_TEXT));
     x = legend_piece(c, x, y, dot, pane_rgb(a, 0), " kept", uc(a, UI_TEXT));
     x = legend_piece(c, x, y, dot, uc(a, UI_ACCENT), " blended", uc(a, UI_TEXT));
     x = legend_piece(c, x, y, dot, uc(a, UI_WARN), " interpolated", uc(a, UI_TEXT));
-    x = legend_piece(c, x, y, gl(a, "\u2504", "-"), uc(a, UI_WARN), " n",
+    x = legend_piece(c, x, y, glyph_pick(a->ascii, "\u2504", "-"), uc(a, UI_WARN), " n",
                      uc(a, UI_TEXT));
-    legend_piece(c, x, y, gl(a, "\u2508", "."), uc(a, UI_TEXT), " L trained",
+    legend_piece(c, x, y, glyph_pick(a->ascii, "\u2508", "."), uc(a, UI_TEXT), " L trained",
                  uc(a, UI_TEXT));
 }
 
@@ -1246,13 +1241,13 @@ static void draw_spectrum_mode(const struct app *a, canvas *c,
         scaled_legend(a, c, g->legend_y);
     else if (g->legend_y >= 0) {
         int x = 0, y = g->legend_y;
-        const char *line = gl(a, "\u2500", "-");
+        const char *line = glyph_pick(a->ascii, "\u2500", "-");
         x = legend_piece(c, x, y, line, pane_rgb(a, 0), " bands turning in n",
                          uc(a, UI_TEXT));
         x = legend_piece(c, x, y, line, uc(a, UI_DIM), " <1 turn", uc(a, UI_TEXT));
-        x = legend_piece(c, x, y, gl(a, "\u2504", "-"), uc(a, UI_WARN), " n",
+        x = legend_piece(c, x, y, glyph_pick(a->ascii, "\u2504", "-"), uc(a, UI_WARN), " n",
                          uc(a, UI_TEXT));
-        x = legend_piece(c, x, y, gl(a, "\u250A", ":"), uc(a, UI_ACCENT),
+        x = legend_piece(c, x, y, glyph(a->ascii, GL_VDOTS), uc(a, UI_ACCENT),
                          " critical band", uc(a, UI_TEXT));
         if (c->w - x >= 34)
             canvas_text(c, x, y, -1, "y: wavelength in positions (log)",
@@ -1262,7 +1257,7 @@ static void draw_spectrum_mode(const struct app *a, canvas *c,
     for (int k = 0; k < g->np; k++)
         scaled_free(&sc[k]);
     snprintf(hint, hintlen, "x = band i, y = wavelength 2%s/%s_i (log); "
-             "Left/Right: band", gl(a, "\u03C0", "pi"), gl(a, "\u03C9", "w"));
+             "Left/Right: band", glyph(a->ascii, GL_PI), glyph(a->ascii, GL_OMEGA));
 }
 
 /* ---- score against distance ------------------------------------------- */
@@ -1323,12 +1318,12 @@ static void profile_readout(const struct app *a, canvas *c,
             continue;
         x += canvas_text(c, x, y, c->w, head, uc(a, UI_TEXT), RGB_DEFAULT, 0) + 1;
         for (int k = 0; k < g->np; k++)
-            x = legend_piece(c, x, y, gl(a, "\u2501\u2501", "=="),
+            x = legend_piece(c, x, y, glyph_pick(a->ascii, "\u2501\u2501", "=="),
                              pane_rgb(a, k), line[k], uc(a, UI_TEXT));
         char tail[2][96];
         snprintf(tail[0], sizeof tail[0], "score = %s cos(%s%s%s_i)%s",
-                 gl(a, "\u03A3", "sum"), gl(a, "\u03B4", "d"),
-                 gl(a, "\u00B7", "*"), gl(a, "\u03C9", "w"),
+                 glyph(a->ascii, GL_SIGMA), glyph_pick(a->ascii, "\u03B4", "d"),
+                 glyph(a->ascii, GL_MUL), glyph(a->ascii, GL_OMEGA),
                  odd ? ", f64, any layout" : "");
         snprintf(tail[1], sizeof tail[1], "%s", odd ? "(f64 scores)" : "");
         int t = text_first_fit_rows(tail[0], sizeof tail[0], 2, c->w - x);
