@@ -4,6 +4,7 @@
  * with one line on stderr and nothing on stdout.
  */
 #include <getopt.h>
+#include <langinfo.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,17 +58,10 @@ static const struct opt OPTS[] = {
 };
 #define NOPTS (sizeof OPTS / sizeof OPTS[0])
 
-/* Replace C0/C1 controls and DEL: a file name or argument must not
- * reach the user's terminal as an escape sequence, even on stderr. */
-static void strip_controls(char *s)
+/* Whether the terminal reading stderr takes UTF-8 (the locale says). */
+static int stderr_utf8(void)
 {
-    unsigned char *u = (unsigned char *)s;
-    for (; *u; u++) {
-        if (*u < 0x20 || *u == 0x7f)
-            *u = '?';
-        else if (u[0] == 0xc2 && u[1] >= 0x80 && u[1] <= 0x9f)
-            u[0] = u[1] = '?';
-    }
+    return strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
 }
 
 int cli_error(const char *fmt, ...)
@@ -77,7 +71,9 @@ int cli_error(const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
-    strip_controls(buf);
+    /* a file name or argument must not reach the user's terminal as
+     * an escape sequence, even on stderr */
+    text_scrub(buf, stderr_utf8());
     fprintf(stderr, "peviz: %s\n", buf);
     return 2;
 }

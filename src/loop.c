@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "loop.h"
 
 static volatile sig_atomic_t got_quit;   /* the signal that ends us */
@@ -435,7 +436,7 @@ int loop_run(struct app *a, const struct term_opts *o)
     if (term_open(o, &a->color, &a->ascii, err, sizeof err) < 0) {
         signals_restore();
         wake_close();
-        fprintf(stderr, "peviz: %s\n", err);
+        cli_error("%s", err);   /* it may quote TERM */
         return 2;
     }
     a->mouse = o->mouse;

@@ -4,6 +4,7 @@
  * Parses the command line, then runs one of: the interactive program,
  * an export to stdout, a snapshot of one frame, --help or --version.
  */
+#include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -94,6 +95,7 @@ int main(int argc, char **argv)
 {
     static struct cli c;
     static struct pe_table table;
+    setlocale(LC_CTYPE, "");    /* messages are filtered for its charset */
     int r = cli_parse(&c, argc, argv);
     if (r)
         return r;

@@ -77,6 +77,12 @@ grep -q "'nan'" "$tmp/err" && grep -q '> 1' "$tmp/err" && ok || bad "base messag
 ! grep -q "$(printf '\033')" "$tmp/err" && grep -q 'pwned' "$tmp/err" && ok || bad "escape in a file name reached stderr"
 "$PEVIZ" -d "$(printf '8\033[2J')" --export pe 2>"$tmp/err" >/dev/null
 ! grep -q "$(printf '\033')" "$tmp/err" && ok || bad "escape in a value reached stderr"
+# The 8-bit CSI 0x9B, raw and as UTF-8, in a UTF-8 and an 8-bit locale.
+for loc in C.UTF-8 C; do
+    LC_ALL=$loc "$PEVIZ" -d "$(printf '8\2332J\302\2331m')" --export pe 2>"$tmp/err" >/dev/null
+    ! LC_ALL=C grep -q "$(printf '[\200-\237\033]')" "$tmp/err" && grep -q "'8?2J?*1m'" "$tmp/err" &&
+        ok || bad "CSI 0x9B in a value reached stderr ($loc): $(od -c "$tmp/err" | head -3)"
+done
 
 # 1e4 is a valid base and gives the same export as 10000.
 a=$("$PEVIZ" --export pe -d 6 -n 5 -b 1e4); b=$("$PEVIZ" --export pe -d 6 -n 5 -b 10000)

@@ -207,6 +207,13 @@ refusals() {
     refuse "TERM=dumb" 'dumb' env TERM=dumb "$PEVIZ"
     refuse "TERM unset" 'TERM is not set' env -u TERM "$PEVIZ"
     refuse "unknown TERM" 'unknown terminal' env TERM=peviz-no-such-term "$PEVIZ"
+    # TERM itself is quoted: its escapes (7-bit and 8-bit CSI) must not
+    # reach the terminal
+    refuse "TERM with escapes" 'unknown terminal' sh -c \
+        'TERM=$(printf "x\\033]2;pwned\\007\\2332J") "$0" 2>"$1"; r=$?; cat -v "$1"; exit $r' \
+        "$PEVIZ" "$TMPD/term.err"
+    check "TERM with escapes: quoted without them" \
+        grep -q "TERM=x?]2;pwned??2J" "$TMPD/term.err"
     mkdir -p "$ti"
     printf 'pvnocup|a terminal without cursor addressing,\n\tcols#80, lines#24, bel=^G, cr=\\r,\n' |
         tic -o "$ti" - 2>/dev/null
