@@ -179,6 +179,17 @@ static int parse_pane_base(struct cli *c, int pane, int val, const char *arg)
     return 0;
 }
 
+/* --export and --snapshot each choose what the run prints: one only. */
+static int set_mode(struct cli *c, enum cli_mode m)
+{
+    static const char *const NAME[] = { "", "--export", "--snapshot" };
+    if (c->mode != MODE_INTERACTIVE && c->mode != m)
+        return fail("%s and %s cannot be combined: give one",
+                    NAME[c->mode], NAME[m]);
+    c->mode = m;
+    return 0;
+}
+
 static int parse_choice(struct cli *c, int val, const char *arg)
 {
     int i, r = 0;
@@ -205,8 +216,11 @@ static int parse_choice(struct cli *c, int val, const char *arg)
         break;
     case O_EXPORT:
         if (!(r = choose(EXPORT_WORDS, arg, val, "pe, scores or softmax", &i))) {
+            if (c->mode == MODE_EXPORT && c->what != (enum export_what)i)
+                return fail("--export %s: conflicts with --export %s given "
+                            "before; give one", arg, EXPORT_WORDS[c->what]);
             c->what = (enum export_what)i;
-            c->mode = MODE_EXPORT;
+            r = set_mode(c, MODE_EXPORT);
         }
         break;
     case O_LANG:
@@ -235,11 +249,11 @@ static int parse_one(struct cli *c, int val, const char *arg)
     case O_SOFTMAX: c->app.att.softmax = 1; return 0;
     case O_CAUSAL: c->app.att.causal = 1; return 0;
     case O_TEMPERATURE: c->app.att.temperature = 1; return 0;
-    case O_SNAPSHOT: c->mode = MODE_SNAPSHOT; return 0;
+    case O_SNAPSHOT: return set_mode(c, MODE_SNAPSHOT);
     case O_SIZE: return parse_size(c, arg);
     case O_PE_FILE: c->pe_file = arg; return 0;
-    case 'h': c->mode = MODE_HELP; return 0;
-    case 'V': c->mode = MODE_VERSION; return 0;
+    case 'h': c->help = 1; return 0;
+    case 'V': c->version = 1; return 0;
     default: return parse_choice(c, val, arg);
     }
 }
@@ -310,6 +324,11 @@ int cli_parse(struct cli *c, int argc, char **argv)
     }
     if (optind < argc)
         return fail("'%s': unexpected argument (see peviz --help)", argv[optind]);
+    /* --help and --version answer whatever else is given */
+    if (c->help || c->version) {
+        c->mode = c->help ? MODE_HELP : MODE_VERSION;
+        return 0;
+    }
     return check_final(c, pos_arg);
 }
 

@@ -26,6 +26,7 @@ struct cli {
     const char *pos_text;      /* --pos, checked once n is final */
     const char *tour;          /* --tour FILE, "" for the shipped tour */
     const char *lang;
+    int help, version;         /* --help, --version given */
 };
 
 /*

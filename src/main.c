@@ -4,6 +4,7 @@
  * Parses the command line, then runs one of: the interactive program,
  * an export to stdout, a snapshot of one frame, --help or --version.
  */
+#include <errno.h>
 #include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -71,16 +72,45 @@ static int load_table(struct cli *c, struct pe_table *t)
     return c->pos_text ? cli_set_pos(c) : 0;
 }
 
+/* --help, --version: a stdout that cannot take the text (a full disk,
+ * closed) is an error, not a silent success. */
+static int print_info(const struct cli *c)
+{
+    if (c->mode == MODE_HELP)
+        cli_usage(stdout);
+    else
+        printf("peviz %s\n", PEVIZ_VERSION);
+    if (fflush(stdout) == 0 && !ferror(stdout))
+        return 0;
+    cli_error("%s: cannot write to standard output: %s",
+              c->mode == MODE_HELP ? "--help" : "--version", strerror(errno));
+    return 1;
+}
+
+/* --tour: start it, or (in export mode, which shows no tour) only check
+ * that the file loads, so a bad file is never silently ignored. */
+static int check_tour(struct cli *c)
+{
+    char err[512];
+    struct app scratch = c->app;
+    int show = c->mode == MODE_INTERACTIVE || c->mode == MODE_SNAPSHOT;
+    struct app *a = show ? &c->app : &scratch;
+    if (tour_start(a, c->tour, err, sizeof err)) {
+        cli_error("%s", err);
+        return 2;
+    }
+    if (!show)
+        tour_release(a);
+    return 0;
+}
+
 /* Run the mode the command line chose. */
 static int run(struct cli *c)
 {
     switch (c->mode) {
     case MODE_HELP:
-        cli_usage(stdout);
-        return 0;
     case MODE_VERSION:
-        printf("peviz %s\n", PEVIZ_VERSION);
-        return 0;
+        return print_info(c);
     case MODE_EXPORT:
         return export_run(c, stdout);
     case MODE_SNAPSHOT:
@@ -103,13 +133,10 @@ int main(int argc, char **argv)
         (r = load_table(&c, &table)))
         return r;
     c.app.tour_lang = c.lang;
-    if (c.tour && (c.mode == MODE_INTERACTIVE || c.mode == MODE_SNAPSHOT)) {
-        char err[512];
-        if (tour_start(&c.app, c.tour, err, sizeof err)) {
-            cli_error("%s", err);
-            peload_free(&table);
-            return 2;
-        }
+    if (c.tour && c.mode != MODE_HELP && c.mode != MODE_VERSION &&
+        (r = check_tour(&c))) {
+        peload_free(&table);
+        return r;
     }
     r = run(&c);
     tour_release(&c.app);

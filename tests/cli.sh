@@ -58,6 +58,11 @@ done <<'TABLE'
 --no-such-option
 stray-argument
 -d 4096 -n 1048576 --export pe
+--export pe --snapshot
+--snapshot --export scores
+--export pe --export softmax
+--tour=/nonexistent --export pe
+--tour /nonexistent --export scores
 TABLE
 
 # Exit 0 and output on stdout for --help and --version; help lists every key label.
@@ -65,6 +70,18 @@ TABLE
 [ $rc -eq 0 ] && grep -q -- '--d-model' "$tmp/help" && [ ! -s "$tmp/err" ] && ok || bad "--help rc=$rc"
 "$PEVIZ" --version >"$tmp/ver" 2>&1; rc=$?
 [ $rc -eq 0 ] && grep -q '^peviz [0-9]' "$tmp/ver" && ok || bad "--version rc=$rc"
+# ... and exit 1 with one line when stdout cannot take it.
+for opt in --help --version; do
+    if [ -w /dev/full ]; then
+        "$PEVIZ" $opt >/dev/full 2>"$tmp/err"; rc=$?
+        [ $rc -eq 1 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q "^peviz: $opt: .*write" "$tmp/err" &&
+            ok || bad "$opt into /dev/full: rc=$rc $(cat "$tmp/err")"
+    fi
+    "$PEVIZ" $opt >&- 2>"$tmp/err"; rc=$?
+    [ $rc -eq 1 ] && grep -q "^peviz: $opt: .*write" "$tmp/err" && ok || bad "$opt with stdout closed: rc=$rc"
+done
+# --help wins over everything else, in either order.
+"$PEVIZ" --export pe --help >"$tmp/help" 2>"$tmp/err" && grep -q -- '--d-model' "$tmp/help" && ok || bad "--export pe --help"
 
 # The refusal message names the value and the range.
 "$PEVIZ" -d 7 --export pe 2>"$tmp/err" >/dev/null
