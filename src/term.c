@@ -33,14 +33,20 @@
 #include "keys.h"
 #include "term.h"
 
-#define MOUSE_OFF "\033[?1000l"
+/* Written on a crash, whatever curses turned on: every mouse reporting
+ * mode (X10/normal, button and any-motion tracking, SGR and UTF-8
+ * coordinates) and bracketed paste, off.  Unknown private modes are
+ * ignored by terminals. */
+#define MODES_OFF "\033[?1000l\033[?1002l\033[?1003l\033[?1005l" \
+                  "\033[?1006l\033[?2004l"
+#define CAN "\030"             /* cancels an escape sequence cut short */
 #define PAIR_CACHE 512          /* direct-mapped (fg, bg) -> pair cache */
 #define EOF_WAKES 3             /* readable-but-empty wakes meaning EOF */
 
 static SCREEN *scr;
 static struct termios saved_tio;      /* the tty modes before we started */
 static volatile sig_atomic_t armed;   /* emergency restore has work to do */
-static char reset_buf[256];           /* written on a crash */
+static char reset_buf[512];           /* written on a crash */
 static size_t reset_len;
 static int direct;                    /* terminfo takes RGB colour values */
 static int mouse_on;
@@ -78,13 +84,9 @@ static int check_env(char *err, size_t errlen)
     return 0;
 }
 
-/* Append a terminfo string to the reset buffer, dropping $<..> padding. */
-static void reset_add(const char *cap)
+/* Append a string to the reset buffer, dropping $<..> padding. */
+static void reset_add_str(const char *s)
 {
-    const char *s = tigetstr(cap);
-
-    if (!s || s == (char *)-1)
-        return;
     for (; *s && reset_len < sizeof reset_buf - 1; s++) {
         if (s[0] == '$' && s[1] == '<' && strchr(s, '>')) {
             s = strchr(s, '>');
@@ -94,16 +96,24 @@ static void reset_add(const char *cap)
     }
 }
 
+/* ... a terminfo capability, if the terminal has it. */
+static void reset_add(const char *cap)
+{
+    const char *s = tigetstr(cap);
+
+    if (s && s != (char *)-1)
+        reset_add_str(s);
+}
+
 /* Prepare what term_emergency_restore() writes: nothing there may
  * allocate or ask terminfo, so it is built now. */
 static void reset_prepare(void)
 {
     reset_len = 0;
+    reset_add_str(CAN);       /* a frame may have been cut mid-sequence */
     reset_add("sgr0");
-    if (reset_len + sizeof MOUSE_OFF < sizeof reset_buf) {
-        memcpy(reset_buf + reset_len, MOUSE_OFF, sizeof MOUSE_OFF - 1);
-        reset_len += sizeof MOUSE_OFF - 1;
-    }
+    reset_add_str(MODES_OFF);
+    reset_add("rmkx");        /* application cursor keys and keypad off */
     reset_add("cnorm");
     reset_add("rmcup");
 }
