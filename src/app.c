@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
+#include <sys/stat.h>
 
 #include "app.h"
 #include "peload.h"
@@ -377,25 +379,91 @@ static int export_one(const canvas *c, const char *path, enum snap_format f,
                                                               : COLOR_TRUE);
 }
 
+#define EXPORT_TRIES 100000    /* suffixes -2 .. before giving up */
+
+/* "peviz-VIEW-STAMP.EXT", or with "-K" before the extension for K > 1. */
+static void export_name(char *buf, size_t len, const struct app *a,
+                        const char *stamp, int k, const char *ext)
+{
+    if (k > 1)
+        snprintf(buf, len, "peviz-%s-%s-%d.%s", VIEWS[a->view]->name, stamp,
+                 k, ext);
+    else
+        snprintf(buf, len, "peviz-%s-%s.%s", VIEWS[a->view]->name, stamp, ext);
+}
+
+/*
+ * Save the pair under the first free stem: never replace a file.  An
+ * .svg whose .txt fails is removed, so a pair is written whole or not
+ * at all.  Returns 0, or -1 with errno.
+ */
+static int export_pair(const canvas *c, const struct app *a,
+                       const char *stamp, char *svg, char *txt, size_t len)
+{
+    int k = 1;
+    struct stat st;
+    /* skip the names taken (cheap), then claim one (safe: a name taken
+     * in between fails with EEXIST and the next is tried) */
+    for (; k < EXPORT_TRIES; k++) {
+        export_name(svg, len, a, stamp, k, "svg");
+        export_name(txt, len, a, stamp, k, "txt");
+        if (lstat(svg, &st) < 0 && errno == ENOENT &&
+            lstat(txt, &st) < 0 && errno == ENOENT)
+            break;
+    }
+    for (; k <= EXPORT_TRIES; k++) {
+        export_name(svg, len, a, stamp, k, "svg");
+        export_name(txt, len, a, stamp, k, "txt");
+        if (export_one(c, svg, SNAP_SVG, a)) {
+            if (errno == EEXIST)
+                continue;
+            return -1;
+        }
+        if (export_one(c, txt, SNAP_TEXT, a) == 0)
+            return 0;
+        int e = errno;
+        unlink(svg);
+        errno = e;
+        if (e != EEXIST)
+            return -1;
+    }
+    errno = EEXIST;
+    return -1;
+}
+
+/* The working directory, for a message ("." if it cannot be told). */
+static const char *work_dir(char *buf, size_t len)
+{
+    return getcwd(buf, len) ? buf : ".";
+}
+
+/*
+ * The frame as drawn: one frame_draw, never the loop of
+ * frame_draw_finished, so a view still computing (the attention view at
+ * a large n and d) cannot hold the program up; its partial frame is what
+ * the screen shows and what is saved.
+ */
 void app_export_frame(struct app *a, int w, int h)
 {
     canvas c;
-    char stamp[32], svg[96], txt[96];
+    char stamp[32], svg[128], txt[128], dir[512];
     time_t now = time(NULL);
     struct tm tm;
+    const struct view *v = VIEWS[a->view];
     localtime_r(&now, &tm);
     strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
-    snprintf(svg, sizeof svg, "peviz-%s-%s.svg", VIEWS[a->view]->name, stamp);
-    snprintf(txt, sizeof txt, "peviz-%s-%s.txt", VIEWS[a->view]->name, stamp);
     if (canvas_init(&c, w, h)) {
         app_msg(a, 1, "export: out of memory");
         return;
     }
     a->msg[0] = 0;
-    frame_draw_finished(a, &c);
-    if (export_one(&c, svg, SNAP_SVG, a) || export_one(&c, txt, SNAP_TEXT, a))
-        app_msg(a, 1, "export failed: %s", strerror(errno));
+    frame_draw(a, &c);
+    int partial = v->busy && v->busy(a);
+    if (export_pair(&c, a, stamp, svg, txt, sizeof svg))
+        app_msg(a, 1, "export to %s failed: %s", work_dir(dir, sizeof dir),
+                strerror(errno));
     else
-        app_msg(a, 0, "wrote %s and %s", svg, txt);
+        app_msg(a, 0, "wrote %s and %s%s", svg, txt,
+                partial ? " (still computing: the frame as drawn)" : "");
     canvas_free(&c);
 }
