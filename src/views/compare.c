@@ -104,6 +104,16 @@ static int pane_d(const struct app *a, int k)
     return k > 0 && d > 0 ? d : a->p.d;
 }
 
+/*
+ * log10 of the wavelength of band i, 2*pi * base^(2i/d), from the logs:
+ * at bases near 1e308 the wavelength itself overflows to inf, its log
+ * never does.
+ */
+static double log10_wavelength(int i, int d, double base)
+{
+    return LOG10_2PI + 2.0 * i / d * log10(base);
+}
+
 static void pane_resolve(const struct app *a, int k, struct rpane *r)
 {
     const struct pane *p = &a->cmp.panes[k];
@@ -113,7 +123,8 @@ static void pane_resolve(const struct app *a, int k, struct rpane *r)
     r->layout = p->layout;
     r->prec = p->prec;
     r->crit = spectrum_critical_band(r->d, r->base, r->n);
-    r->slow_turns = spectrum_slowest_turns(r->d, r->base, r->n);
+    r->slow_turns = pow(10, log10((double)r->n) -
+                        log10_wavelength(r->d / 2 - 1, r->d, r->base));
 }
 
 static int npanes(const struct app *a)
@@ -139,6 +150,21 @@ static void resolve_all(const struct app *a, struct rpane *rp, int np,
 static void num(double v, char *buf, size_t len)
 {
     fmt_num(v, 4, buf, len);
+}
+
+/* The number 10^l as num() shows it, also beyond the largest double. */
+static void num_log10(double l, char *buf, size_t len)
+{
+    double e = floor(l), m = pow(10, l - e);
+    if (l < 300) {
+        num(pow(10, l), buf, len);
+        return;
+    }
+    if (m >= 9.9995) {          /* rounds up to the next power of ten */
+        m = 1;
+        e += 1;
+    }
+    snprintf(buf, len, "%.4ge%.0f", m, e);
 }
 
 /* Draw the first candidate that fits in w cells; returns its index. */
@@ -937,6 +963,7 @@ struct yscale {
 static int ys_dot(const struct yscale *s, double v)
 {
     double t = (s->hi - v) / (s->hi - s->lo);
+    t = t < 0 ? 0 : t > 1 ? 1 : t;      /* also a NaN: never past an int */
     return (int)lround(t * (s->dots - 1));
 }
 
@@ -944,7 +971,7 @@ static struct yscale spectrum_scale(const struct rpane *rp, int np, int rows)
 {
     double top = LOG10_2PI + 1;
     for (int k = 0; k < np; k++) {
-        double l = log10(spectrum_slowest_wavelength(rp[k].d, rp[k].base));
+        double l = log10_wavelength(rp[k].d / 2 - 1, rp[k].d, rp[k].base);
         double ln = log10((double)rp[k].n);
         top = fmax(top, fmax(l, ln));
     }
@@ -966,7 +993,8 @@ static void spectrum_ticks(const struct app *a, canvas *c, const struct geom *g,
     if (g->labw < 4)
         return;
     int last = -2;
-    for (int e = (int)ceil(s->lo); e <= (int)floor(s->hi); e++) {
+    /* no wavelength is below 2*pi: the first tick is 10 */
+    for (int e = (int)fmax(ceil(s->lo), 1); e <= (int)floor(s->hi); e++) {
         int row = ys_dot(s, e) / 4;
         if (row == last || row == last + 1)
             continue;
@@ -993,8 +1021,8 @@ static void spectrum_plot(const struct app *a, canvas *pc, int k,
         for (int py = 0; py < s->dots; py += 2)
             canvas_dot(pc, xc, py, acc);
     }
-    double l0 = log10(pe_wavelength(0, r->d, r->base));
-    double step = half > 1 ? (log10(spectrum_slowest_wavelength(r->d, r->base)) - l0)
+    double l0 = log10_wavelength(0, r->d, r->base);
+    double step = half > 1 ? (log10_wavelength(half - 1, r->d, r->base) - l0)
                              / (half - 1) : 0;
     /* log wavelength is linear in the band: draw straight segments,
      * bright while bands turn, dim from the critical band on */
@@ -1029,8 +1057,8 @@ static void spectrum_text(const struct app *a, canvas *c, int x, int y, int w,
     char s[3][3][128], v1[24], v2[24];
     const char *lam = gl(a, "\u03BB", "wl"), *pi2 = gl(a, "2\u03C0", "2pi");
     const char *mul = gl(a, "\u00B7", "*");
-    num(spectrum_slowest_wavelength(r->d, r->base), v1, sizeof v1);
-    num(spectrum_wavelength_limit(r->base), v2, sizeof v2);
+    num_log10(log10_wavelength(half - 1, r->d, r->base), v1, sizeof v1);
+    num_log10(LOG10_2PI + log10(r->base), v2, sizeof v2);   /* 2*pi*base */
     snprintf(s[0][0], sizeof s[0][0], "%d of %d bands turn %s1%s within n",
              r->crit, half, gl(a, "\u2265", ">="), gl(a, "\u00D7", "x"));
     snprintf(s[0][1], sizeof s[0][1], "%d/%d bands turn in n", r->crit, half);
@@ -1096,9 +1124,9 @@ static void spectrum_readout(const struct app *a, canvas *c,
                                 " %s %c -", gl(a, "\u2502", "|"), 'A' + k);
                 continue;
             }
-            double lw = pe_wavelength(a->cmp.band, r->d, r->base);
-            num(lw, l, sizeof l);
-            num((double)r->n / lw, t, sizeof t);
+            double lw = log10_wavelength(a->cmp.band, r->d, r->base);
+            num_log10(lw, l, sizeof l);
+            num(pow(10, log10((double)r->n) - lw), t, sizeof t);
             len += snprintf(line[v] + len, sizeof line[v] - (size_t)len,
                             v == 0 ? " %s %c %s=%s, %s turns in n"
                                    : " %s %c %s=%s %s",
@@ -1310,10 +1338,19 @@ static void draw_tiny(const struct app *a, canvas *c, const struct rpane *rp,
     }
 }
 
-static int mode_labw(const struct app *a, int dmax)
+/* The spectrum's gutter: room for its top tick label ("1e308"). */
+static int spectrum_labw(const struct rpane *rp, int np)
+{
+    struct yscale s = spectrum_scale(rp, np, 1);
+    char t[16];
+    return (int)fmax(5, snprintf(t, sizeof t, "1e%.0f", floor(s.hi)) + 1);
+}
+
+static int mode_labw(const struct app *a, const struct rpane *rp, int np,
+                     int dmax)
 {
     switch (a->cmp.mode) {
-    case PANE_SPECTRUM: return 5;
+    case PANE_SPECTRUM: return spectrum_labw(rp, np);
     case PANE_PROFILE:  return 0;     /* plot_lines labels its own axis */
     default:            return fmt_digits(dmax - 1) + 2;
     }
@@ -1330,7 +1367,7 @@ static void compare_draw(const struct app *a, canvas *c, char *hint,
         hint[0] = 0;
     canvas_clear(c);
     resolve_all(a, rp, np, &dmax, &nmax);
-    geom_make(c, np, mode_labw(a, dmax), any_tags(rp, np), &g);
+    geom_make(c, np, mode_labw(a, rp, np, dmax), any_tags(rp, np), &g);
     if (c->w < 24 || c->h < 5 || g.pw < 10) {
         draw_tiny(a, c, rp, np);
         snprintf(hint, hintlen, "enlarge the terminal to see the panes");
