@@ -220,9 +220,24 @@ static void prompt_backspace(struct app *a)
     a->prompt[a->prompt_len] = 0;
 }
 
+/* Inside a bracketed paste everything is text: Enter and Tab become a
+ * space, what cannot be text (Esc, arrows) is dropped, and nothing
+ * submits or closes the prompt. */
+static void paste_key(struct app *a, int key)
+{
+    if (key == PK_ENTER || key == PK_TAB)
+        key = ' ';
+    if (key >= 0x20 && key < PK_BASE && key != 0x7f)
+        prompt_add(a, key);
+}
+
 static enum action prompt_key(struct app *a, int key)
 {
-    if (key == PK_ENTER) {
+    if (key == PK_PASTE_BEGIN || key == PK_PASTE_END) {
+        a->pasting = key == PK_PASTE_BEGIN;
+    } else if (a->pasting) {
+        paste_key(a, key);
+    } else if (key == PK_ENTER) {
         a->prompt_open = 0;
         app_command(a, a->prompt);
     } else if (key == PK_ESC || key == PK_CTRL_C) {
@@ -243,6 +258,9 @@ enum action app_key(struct app *a, int key)
         return ACT_NONE;
     if (a->prompt_open)
         return prompt_key(a, key);
+    a->pasting = 0;
+    if (key == PK_PASTE_BEGIN || key == PK_PASTE_END)
+        return ACT_NONE;        /* a paste marker outside the prompt */
     if (a->help) {
         a->help = 0;
         return key == 'q' ? ACT_NONE : ACT_HELP;

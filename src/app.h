@@ -152,6 +152,7 @@ struct app {
 
     /* the ':' prompt */
     int prompt_open;
+    int pasting;                /* inside a bracketed paste: keys are text */
     char prompt[APP_PROMPT_LEN];
     int prompt_len;
 

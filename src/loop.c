@@ -459,6 +459,7 @@ static int run(struct app *a, canvas *cv)
             return 0;
         if (a->mouse != mouse)
             term_mouse(mouse = a->mouse);
+        term_paste(a->prompt_open);    /* a paste into the prompt is text */
         if ((dirty || owed(a, &k)) && canvas_fit(cv) == 0)
             redraw(a, cv, &k, keyed);  /* canvas_fit: a new size */
         dirty = keyed = 0;

@@ -40,6 +40,11 @@
 #define MODES_OFF "\033[?1000l\033[?1002l\033[?1003l\033[?1005l" \
                   "\033[?1006l\033[?2004l"
 #define CAN "\030"             /* cancels an escape sequence cut short */
+#define PASTE_ON "\033[?2004h"
+#define PASTE_OFF "\033[?2004l"
+/* curses key codes for the bracketed paste markers (define_key) */
+#define KEY_PASTE_BEGIN (KEY_MAX + 1)
+#define KEY_PASTE_END (KEY_MAX + 2)
 #define PAIR_CACHE 512          /* direct-mapped (fg, bg) -> pair cache */
 #define EOF_WAKES 3             /* readable-but-empty wakes meaning EOF */
 
@@ -50,6 +55,7 @@ static char reset_buf[512];           /* written on a crash */
 static size_t reset_len;
 static int direct;                    /* terminfo takes RGB colour values */
 static int mouse_on;
+static int paste_on;
 static int empty_wakes;               /* see input_gone() */
 
 static struct pair_slot { int fg, bg, pair; } pcache[PAIR_CACHE];
@@ -155,6 +161,8 @@ static void setup_input(void)
     nodelay(stdscr, TRUE);
     leaveok(stdscr, TRUE);
     set_escdelay(25);
+    define_key("\033[200~", KEY_PASTE_BEGIN);
+    define_key("\033[201~", KEY_PASTE_END);
     curs_set(0);
     if (tcgetattr(STDIN_FILENO, &t) == 0) {
         t.c_iflag &= ~(tcflag_t)(IXON | IXOFF);
@@ -241,6 +249,7 @@ void term_close(void)
     if (!scr)
         return;
     term_mouse(0);
+    term_paste(0);
     endwin();
     delscreen(scr);
     scr = NULL;
@@ -319,16 +328,40 @@ void term_mouse(int on)
     mouse_on = on;
 }
 
+/* Written straight to the terminal: between frames curses has nothing
+ * buffered, so the order is kept. */
+static void send(const char *s)
+{
+    size_t len = strlen(s), off = 0;
+    ssize_t r;
+
+    while (off < len && ((r = write(STDOUT_FILENO, s + off, len - off)) > 0 ||
+                         (r < 0 && errno == EINTR)))
+        off += r > 0 ? (size_t)r : 0;
+}
+
+void term_paste(int on)
+{
+    if (!scr || on == paste_on)
+        return;
+    send(on ? PASTE_ON : PASTE_OFF);
+    paste_on = on;
+}
+
 void term_suspend(void)
 {
+    int paste = paste_on;
+
     if (!scr)
         return;
+    term_paste(0);             /* the shell gets its own paste mode */
     endwin();
     tcsetattr(STDIN_FILENO, TCSADRAIN, &saved_tio);
     raise(SIGSTOP);            /* cannot be caught: the shell sees a stop */
     /* continued: the next doupdate() re-enters program mode */
     clearok(curscr, TRUE);
     doupdate();
+    term_paste(paste);
 }
 
 /* ---- drawing -------------------------------------------------------- */
@@ -510,6 +543,8 @@ static int key_of_code(wint_t k, int *mx, int *my)
     case KEY_BTAB: return PK_BTAB;
     case KEY_RESIZE: return PK_RESIZE;
     case KEY_F(1): return PK_F1;
+    case KEY_PASTE_BEGIN: return PK_PASTE_BEGIN;
+    case KEY_PASTE_END: return PK_PASTE_END;
     case KEY_MOUSE:
         if (getmouse(&ev) != OK || !(ev.bstate & BUTTON1_PRESSED))
             return PK_NONE;

@@ -101,6 +101,34 @@ signals() {
     done
 }
 
+# ---- pasting into the prompt ------------------------------------------------
+
+# Text pasted into the ':' prompt stays text: a newline does not submit,
+# ESC does not close, w does not export and q does not quit.
+paste() {
+    local d="$TMPD/paste"
+    mkdir -p "$d"
+    start 100 24 sh -c 'cd "$1" && exec "$0"' "$PEVIZ" "$d"
+    if ! wait_for 'd_model='; then
+        fail "paste: did not start"
+        return
+    fi
+    keys :
+    t set-buffer -b p "$(printf 'base 5e5\nw\033q')"
+    t paste-buffer -p -b p -t t
+    expect "paste: the text stays in the prompt" ':base 5e5 wq'
+    check "paste: w did not export" [ -z "$(ls -A "$d")" ]
+    check "paste: the base is not set yet" screen_lacks 'base=500000'
+    keys BSpace BSpace BSpace Enter
+    expect "paste: Enter after it runs the command" 'base=500000'
+    keys :
+    t paste-buffer -p -b p -t t
+    keys Escape
+    check "paste: Escape typed after it closes the prompt" \
+        wait_gone ':base 5e5 wq'
+    quit_clean "paste"
+}
+
 # ---- a file-size limit (SIGXFSZ) while writing a frame ----------------------
 
 file_limit() {
@@ -259,6 +287,7 @@ refusals() {
 
 session
 signals
+paste
 file_limit
 suspend_resume
 idle
