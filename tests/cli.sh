@@ -161,5 +161,43 @@ assert max(abs(a - b) for a, b in zip(csv, f32)) <= 1e-5
 PY
 then ok; else bad "binary export differs from csv"; fi
 
+# f64 at the largest positions (n = 2^24) against a reference in exact
+# decimal arithmetic (60 digits): omega = base^(-2i/d) from exp and ln,
+# the angle reduced by a 60-digit pi, sin and cos by their series.  In
+# double the angle pos * omega is ~1e-9 off there.
+far_f64() { # -d D -b BASE: the last 64 rows of -n 2^24
+    "$PEVIZ" --export pe "$@" -n 16777216 --format f64 | tail -c $((64 * $2 * 8)) >"$tmp/far.f64"
+    python3 - "$tmp/far.f64" "$2" "$4" <<'PY'
+import struct, sys
+from decimal import Decimal as D, getcontext
+getcontext().prec = 60
+path, d = sys.argv[1], int(sys.argv[2])
+base = D(float(sys.argv[3]))             # the double the program parsed, exactly
+raw = open(path, 'rb').read()
+assert len(raw) == 64 * d * 8, len(raw)
+vals = struct.unpack('<%dd' % (64 * d), raw)
+PI = D('3.14159265358979323846264338327950288419716939937510582097494')
+def sincos(x):
+    x -= (x / (2 * PI)).to_integral_value() * 2 * PI
+    s, c, t, n = D(0), D(0), D(1), 0
+    while n < 80:                       # x^n / n!, |x| <= pi
+        if n % 4 == 0: c += t
+        if n % 4 == 1: s += t
+        if n % 4 == 2: c -= t
+        if n % 4 == 3: s -= t
+        n += 1
+        t = t * x / n
+    return s, c
+worst = 0
+for i in range(d // 2):
+    w = (base.ln() * D(-2 * i) / D(d)).exp()
+    for r in range(64):
+        s, c = sincos(D(16777216 - 64 + r) * w)
+        worst = max(worst, abs(D(vals[r * d + 2 * i]) - s), abs(D(vals[r * d + 2 * i + 1]) - c))
+sys.exit(0 if worst <= D('1e-9') else (print('worst', float(worst)) or 1))
+PY
+}
+far_f64 -d 4 -b 1.875 && ok || bad "f64 export at 2^24 (-d 4 -b 1.875) differs from the formula by more than 1e-9"
+
 echo "cli: $pass passed, $fail failed"
 [ $fail -eq 0 ]
