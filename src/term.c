@@ -8,13 +8,7 @@
  * send only the cells that changed, with one doupdate() per frame.
  */
 #include <curses.h>
-/* curses' own term.h (setupterm, cur_term): "term.h" is ours, and -Isrc
- * would shadow a plain <term.h> */
-#if defined(__has_include) && __has_include(<ncursesw/term.h>)
-#include <ncursesw/term.h>
-#else
-#include <ncurses/term.h>
-#endif
+#include <term.h>         /* curses' own: setupterm, cur_term */
 
 #include <errno.h>
 #include <langinfo.h>
@@ -31,7 +25,7 @@
 
 #include "colormap.h"
 #include "keys.h"
-#include "term.h"
+#include "tty.h"
 
 /* Written on a crash, whatever curses turned on: every mouse reporting
  * mode (X10/normal, button and any-motion tracking, SGR and UTF-8
