@@ -16,7 +16,7 @@ enum {
     O_POS = 256, O_VIEW, O_SCHEME, O_COLOR, O_ASCII, O_FPS, O_MOUSE,
     O_LOWBW, O_PALETTE, O_BASE_B, O_BASE_C, O_TOUR, O_LANG, O_EXPORT,
     O_FORMAT, O_SOFTMAX, O_CAUSAL, O_TEMPERATURE, O_SNAPSHOT, O_SIZE,
-    O_PE_FILE, O_PANE_MODE
+    O_PE_FILE, O_PANE_MODE, O_HEADS, O_HEAD, O_Q, O_SEED, O_TRAIN
 };
 
 struct opt {
@@ -51,6 +51,11 @@ static const struct opt OPTS[] = {
     { "causal", 0, O_CAUSAL, NULL, "export/attention: causal mask" },
     { "temperature", 0, O_TEMPERATURE, NULL, "export/attention: divide scores by sqrt(d_model)" },
     { "pe-file", 1, O_PE_FILE, "FILE", "a learned table (.csv or .npy) to show" },
+    { "heads", 1, O_HEADS, "N", "ALiBi: number of heads, 1..64 (default 8)" },
+    { "head", 1, O_HEAD, "H", "ALiBi: the head shown, 1..heads (default 1)" },
+    { "q", 1, O_Q, "Q", "RoPE query and key: ones or random (default ones)" },
+    { "seed", 1, O_SEED, "S", "RoPE random q and k: which draw, 0..4294967295" },
+    { "train", 1, O_TRAIN, "L", "learned: trained length, 0..n (default n/2)" },
     { "snapshot", 0, O_SNAPSHOT, NULL, "print one frame without a terminal and exit" },
     { "size", 1, O_SIZE, "WxH", "snapshot size in cells (default 80x24)" },
     { "help", 0, 'h', NULL, "this help" },
@@ -116,9 +121,29 @@ static int set_param(struct cli *c, enum param_id id, int val, const char *arg)
     return fail("%s: %s", opt_label(val, lab, sizeof lab), err);
 }
 
-int cli_set_pos(struct cli *c)
+/* --heads before --head (the head's range is the heads), --train once
+ * n is known: in that order whatever the order given. */
+static int set_att(struct cli *c)
 {
-    return set_param(c, P_POS, O_POS, c->pos_text);
+    static const int ORDER[] = { AO_Q, AO_SEED, AO_HEADS, AO_HEAD, AO_TRAIN };
+    static const int VAL[AO_COUNT] = { O_Q, O_HEADS, O_HEAD, O_SEED, O_TRAIN };
+    char err[128], lab[32];
+    for (size_t i = 0; i < sizeof ORDER / sizeof ORDER[0]; i++) {
+        int id = ORDER[i];
+        if (c->att_text[id] && att_opt_set(&c->app.att.o, c->app.p.n,
+                                           (enum att_opt)id, c->att_text[id],
+                                           err, sizeof err))
+            return fail("%s %s: %s", opt_label(VAL[id], lab, sizeof lab),
+                        c->att_text[id], err);
+    }
+    return 0;
+}
+
+int cli_set_late(struct cli *c)
+{
+    if (c->pos_text && set_param(c, P_POS, O_POS, c->pos_text))
+        return 2;
+    return set_att(c);
 }
 
 /* Look a word up in a NULL-ended list; -1 if absent. */
@@ -273,6 +298,11 @@ static int parse_one(struct cli *c, int val, const char *arg)
     case O_SNAPSHOT: return set_mode(c, MODE_SNAPSHOT);
     case O_SIZE: return parse_size(c, arg);
     case O_PE_FILE: c->pe_file = arg; return 0;
+    case O_Q: c->att_text[AO_Q] = arg; return 0;
+    case O_HEADS: c->att_text[AO_HEADS] = arg; return 0;
+    case O_HEAD: c->att_text[AO_HEAD] = arg; return 0;
+    case O_SEED: c->att_text[AO_SEED] = arg; return 0;
+    case O_TRAIN: c->att_text[AO_TRAIN] = arg; return 0;
     case 'h': c->help = 1; return 0;
     case 'V': c->version = 1; return 0;
     default: return parse_choice(c, val, arg);
@@ -300,7 +330,7 @@ static int check_final(struct cli *c, const char *pos_arg)
 {
     c->pos_text = pos_arg;
     /* with --pe-file, n comes from the file: main checks --pos then */
-    if (pos_arg && !c->pe_file && cli_set_pos(c))
+    if (!c->pe_file && cli_set_late(c))
         return 2;
     if (!c->format)
         return 0;

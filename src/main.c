@@ -78,7 +78,7 @@ static int load_table(struct cli *c, struct pe_table *t)
     c->app.pe_file_name = c->pe_file;
     c->app.p.d = t->d;
     c->app.p.n = t->n;
-    return c->pos_text ? cli_set_pos(c) : 0;
+    return cli_set_late(c);
 }
 
 /* --help, --version: a stdout that cannot take the text (a full disk,

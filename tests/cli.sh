@@ -63,6 +63,19 @@ stray-argument
 --export pe --export softmax
 --tour=/nonexistent --export pe
 --tour /nonexistent --export scores
+--heads 0 --export scores
+--heads 65 --export scores
+--head 0 --export scores
+--head 9 --export scores
+--heads 4 --head 5 --export scores
+--head 5 --heads 4 --export scores
+--q two --export scores
+--seed -1 --export scores
+--seed 4294967296 --export scores
+--seed 1.5 --snapshot
+--train 129 --export scores
+--train 9 -n 8 --snapshot
+--train -1 --export scores
 TABLE
 
 # Exit 0 and output on stdout for --help and --version; help lists every key label.
@@ -116,11 +129,31 @@ check_export() { # what python-expression args...
     if python3 - "$tmp/x.csv" "$expr" "$@" <<'PY'
 import math, sys
 path, expr, args = sys.argv[1], sys.argv[2], sys.argv[3:]
-d, base, n = 64, 10000.0, 128
-for k, v in zip(args[::2], args[1::2]):
+d, base, n, heads, head, seed = 64, 10000.0, 128, 8, 1, 0
+for k, v in zip(args, args[1:]):
     if k == '-d': d = int(v)
     if k == '-b': base = float(v)
     if k == '-n': n = int(v)
+    if k == '--heads': heads = int(v)
+    if k == '--head': head = int(v)
+    if k == '--seed': seed = int(v)
+M = (1 << 64) - 1
+def mix(x):     # splitmix64's finaliser: the seeded draws of q and k
+    z = (x + 0x9e3779b97f4a7c15) & M
+    z = ((z ^ (z >> 30)) * 0xbf58476d1ce4e5b9) & M
+    z = ((z ^ (z >> 27)) * 0x94d049bb133111eb) & M
+    return z ^ (z >> 31)
+def gauss(s, i):
+    z = mix(mix(s) ^ i)
+    u1 = ((z >> 11) + 1) * 2.0 ** -53; u2 = (mix(z) >> 11) * 2.0 ** -53
+    return math.sqrt(-2 * math.log(u1)) * math.cos(2 * math.pi * u2)
+def rope(i, j):  # (R(i) q).(R(j) k), q and k seeded N(0,1)
+    q = [gauss(0x5eed0001 ^ seed, x) for x in range(d)]
+    k = [gauss(0x5eed0002 ^ seed, x) for x in range(d)]
+    w = [base ** (-2.0 * t / d) for t in range(d // 2)]
+    return sum((q[2*t]*k[2*t] + q[2*t+1]*k[2*t+1]) * math.cos((i - j) * w[t]) +
+               (q[2*t]*k[2*t+1] - q[2*t+1]*k[2*t]) * math.sin((i - j) * w[t]) for t in range(d // 2))
+def alibi(i, j): return -2.0 ** (-8.0 * head / heads) * abs(i - j)   # heads a power of 2
 om = [base ** (-2.0 * i / d) for i in range(d // 2)]
 def pe(p, j): return math.sin(p * om[j // 2]) if j % 2 == 0 else math.cos(p * om[j // 2])
 def score(a, b): return sum(math.cos((a - b) * w) for w in om)
@@ -144,6 +177,21 @@ check_export pe '[pe(i, j) for j in range(d)]' -d 34 -b 250000 -n 33
 check_export pe '[pe(i, j) for j in range(d)]' -d 2 -b 1.5 -n 17
 check_export scores '[score(i, j) for j in range(n)]' -d 12 -b 3000 -n 20
 check_export softmax '[x for x in softmax_row(i)]' -d 16 -b 900 -n 24
+# --heads --head --q --seed choose what the screen can: ALiBi head 2 of 4,
+# RoPE with seeded random q and k (the default draw and another)
+check_export scores '[alibi(i, j) for j in range(n)]' --scheme alibi --heads 4 --head 2 -d 8 -n 7
+check_export scores '[alibi(i, j) for j in range(n)]' --scheme alibi --head 8 -d 8 -n 5
+check_export scores '[rope(i, j) for j in range(n)]' --scheme rope --q random -d 6 -b 100 -n 5
+check_export scores '[rope(i, j) for j in range(n)]' --scheme rope --q random --seed 7 -d 6 -b 100 -n 5
+# --causal: the masked entries (j > i) are -inf, the rest the scores
+"$PEVIZ" --export scores --causal -d 8 -n 4 >"$tmp/causal.csv"
+[ "$(awk -F, '{ for (j = 1; j <= NF; j++) if ((j > NR) != ($j == "-inf")) bad = 1 } END { print bad + 0 }' "$tmp/causal.csv")" = 0 ] &&
+    ok || bad "--causal: masked entries are not exactly the -inf ones"
+# --train sets the learned scheme's L, on the screen as in the export
+"$PEVIZ" --snapshot --view attention --scheme learned --train 5 -n 16 --size 100x30 >"$tmp/snap" &&
+    grep -q 'L = 5' "$tmp/snap" && ok || bad "--train 5 not shown as L = 5"
+a=$("$PEVIZ" --export scores --scheme learned --train 2 -d 4 -n 6); b=$("$PEVIZ" --export scores --scheme learned --train 5 -d 4 -n 6)
+[ -n "$a" ] && [ "$a" != "$b" ] && ok || bad "--train does not change the learned scores"
 
 # Binary export: f64 equals CSV; f32 within 1e-5 of it; sizes exact.
 "$PEVIZ" --export pe -d 16 -n 300 -b 5e5 --format f64 >"$tmp/pe.f64"
