@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <locale.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -135,6 +136,9 @@ int main(int argc, char **argv)
     static struct cli c;
     static struct pe_table table;
     setlocale(LC_CTYPE, "");    /* messages are filtered for its charset */
+    /* a file-size limit (ulimit -f) makes the write fail with EFBIG, which
+     * every mode reports, instead of killing the program mid-write */
+    signal(SIGXFSZ, SIG_IGN);
     int r = cli_parse(&c, argc, argv);
     if (r)
         return r;

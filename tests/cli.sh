@@ -93,6 +93,10 @@ for opt in --help --version; do
     "$PEVIZ" $opt >&- 2>"$tmp/err"; rc=$?
     [ $rc -eq 1 ] && grep -q "^peviz: $opt: .*write" "$tmp/err" && ok || bad "$opt with stdout closed: rc=$rc"
 done
+# A file-size limit: the export reports the failed write (exit 2), it is
+# not killed by SIGXFSZ (exit 153).
+(ulimit -f 1; exec "$PEVIZ" --export pe -d 64 -n 1000 >"$tmp/big.csv" 2>"$tmp/err"); rc=$?
+[ $rc -eq 2 ] && grep -q '^peviz: --export: write error' "$tmp/err" && ok || bad "export over ulimit -f: rc=$rc $(cat "$tmp/err")"
 # --help wins over everything else, in either order.
 "$PEVIZ" --export pe --help >"$tmp/help" 2>"$tmp/err" && grep -q -- '--d-model' "$tmp/help" && ok || bad "--export pe --help"
 
