@@ -346,7 +346,7 @@ int att_opt_set(struct score_opts *o, int64_t n, enum att_opt id,
     case AO_SEED:
         if (whole_in(text, 0, 4294967295L, &v, err, errlen))
             return -1;
-        o->seed = (uint64_t)v;
+        o->seed = (uint32_t)v;
         return 0;
     case AO_TRAIN:
         if (whole_in(text, 0, (long)n, &v, err, errlen))

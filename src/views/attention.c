@@ -36,7 +36,7 @@ struct profile_cache {
     int valid;
     /* key */
     int d, scheme, temperature, heads, head, q_random;
-    uint64_t seed;
+    uint32_t seed;
     double base;
     int64_t nd, kb;
     /* values */
