@@ -106,6 +106,9 @@ struct score_opts {
     int scale_emb;              /* embeddings times sqrt(d) */
     int heads, head;            /* ALiBi: number of heads, current head */
     int q_random;               /* RoPE: 0 = q = k = ones, 1 = seeded */
+    uint32_t seed;              /* RoPE random q, k: which draw (0: the
+                                 * default; SCORES_SEED_Q/K ^ seed); an
+                                 * int's size: no padding (memcmp) */
     int64_t train_len;          /* learned: trained length (-1: n/2) */
 };
 

@@ -80,8 +80,10 @@ static void terms_build(struct score_ctx *s)
 static void ctx_rope(struct score_ctx *s)
 {
     for (int i = 0; i < s->d; i++) {
-        s->q[i] = s->o.q_random ? pe_gauss(SCORES_SEED_Q, (uint64_t)i) : 1.0;
-        s->k[i] = s->o.q_random ? pe_gauss(SCORES_SEED_K, (uint64_t)i) : 1.0;
+        s->q[i] = s->o.q_random ? pe_gauss(SCORES_SEED_Q ^ s->o.seed,
+                                           (uint64_t)i) : 1.0;
+        s->k[i] = s->o.q_random ? pe_gauss(SCORES_SEED_K ^ s->o.seed,
+                                           (uint64_t)i) : 1.0;
     }
     pe_rope_coeffs(s->q, s->k, s->d, s->ra, s->rb);
 }

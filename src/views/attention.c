@@ -38,6 +38,7 @@ struct profile_cache {
     int valid;
     /* key */
     int d, scheme, temperature, heads, head, q_random;
+    uint32_t seed;
     double base;
     uint64_t freq_key;      /* the scaling (scores.h) */
     int64_t nd, kb;
@@ -668,11 +669,12 @@ static void profile_distance(struct profile_cache *pc,
         && pc->freq_key == s->freq_key
         && pc->scheme == (int)s->o.scheme && pc->temperature == s->o.temperature
         && pc->heads == s->heads && pc->head == s->head
-        && pc->q_random == s->o.q_random && pc->nd == nd && pc->kb == *kb)
+        && pc->q_random == s->o.q_random && pc->seed == s->o.seed
+        && pc->nd == nd && pc->kb == *kb)
         return;
     *pc = (struct profile_cache){ 1, s->d, (int)s->o.scheme, s->o.temperature,
-                                  s->heads, s->head, s->o.q_random, s->base,
-                                  s->freq_key, nd, *kb, *np, { 0 } };
+                                  s->heads, s->head, s->o.q_random, s->o.seed,
+                                  s->base, s->freq_key, nd, *kb, *np, { 0 } };
     scores_distance_means(s, nd, *kb, *np, pc->v);
 }
 
@@ -1183,27 +1185,24 @@ static int att_command(struct app *a, void *rt, const char *name,
 {
     struct score_opts *t = &a->att.o;
     long v, n = (long)a->p.n;
-    if (strcmp(name, "q") == 0) {
-        if (strcmp(arg, "ones") && strcmp(arg, "random")) {
-            app_msg(a, 1, ":q wants ones or random (RoPE query and key)");
+    int opt = att_opt_parse(name);
+    if (opt >= 0) {
+        char err[128];
+        if (att_opt_set(t, a->p.n, (enum att_opt)opt, arg, err, sizeof err)) {
+            app_msg(a, 1, ":%s %s", name, err);
             return 1;
         }
-        t->q_random = strcmp(arg, "random") == 0;
-        app_msg(a, 0, "RoPE q and k: %s", t->q_random ? "seeded N(0,1)"
-                                                      : "all ones");
-    } else if (strcmp(name, "heads") == 0) {
-        if (number_arg(a, "heads", arg, 1, SCORES_MAX_HEADS, &v)) {
-            t->heads = (int)v;
-            set_head(a, t->head < v ? t->head : (int)v - 1);
-        }
-    } else if (strcmp(name, "head") == 0) {
-        if (number_arg(a, "head", arg, 1, t->heads, &v))
-            set_head(a, (int)v - 1);
-    } else if (strcmp(name, "train") == 0) {
-        if (number_arg(a, "train", arg, 0, n, &v)) {
-            t->train_len = v;
-            app_msg(a, 0, "learned: trained length L = %ld", v);
-        }
+        if (opt == AO_Q)
+            app_msg(a, 0, "RoPE q and k: %s", t->q_random ? "seeded N(0,1)"
+                                                          : "all ones");
+        else if (opt == AO_HEADS || opt == AO_HEAD)
+            set_head(a, t->head);       /* names it, with its slope */
+        else if (opt == AO_SEED)
+            app_msg(a, 0, "RoPE random q and k: seed %llu",
+                    (unsigned long long)t->seed);
+        else
+            app_msg(a, 0, "learned: trained length L = %lld",
+                    (long long)t->train_len);
     } else if (strcmp(name, "scheme") == 0) {
         int sc = scheme_parse(arg);
         char list[96];
@@ -1243,8 +1242,8 @@ static const struct keybind ATT_KEYS[] = {
       key_split },
     { '{', ACT_VIEW_KEY, "{ }", "previous / next ALiBi head", key_head },
     { '}', ACT_VIEW_KEY, NULL, NULL, key_head },
-    { ':', ACT_PROMPT, ":", ":q ones|random  :heads N  :head h  :train L  "
-      ":scheme NAME  :i N  :j N", NULL },
+    { ':', ACT_PROMPT, ":", ":q ones|random  :seed S  :heads N  :head h  "
+      ":train L  :scheme NAME  :i N  :j N", NULL },
     { PK_UP, ACT_UP, NULL, NULL, key_move },
     { 'k', ACT_UP, NULL, NULL, key_move },
     { PK_DOWN, ACT_DOWN, NULL, NULL, key_move },

@@ -99,6 +99,16 @@ static int pane_d(const struct app *a, int k)
     return k > 0 && d > 0 ? d : a->p.d;
 }
 
+/*
+ * log10 of the wavelength of band i, 2*pi * base^(2i/d), from the logs:
+ * at bases near 1e308 the wavelength itself overflows to inf, its log
+ * never does.
+ */
+static double log10_wavelength(int i, int d, double base)
+{
+    return LOG10_2PI + 2.0 * i / d * log10(base);
+}
+
 static void pane_resolve(const struct app *a, int k, struct rpane *r)
 {
     const struct pane *p = &a->cmp.panes[k];
@@ -109,7 +119,8 @@ static void pane_resolve(const struct app *a, int k, struct rpane *r)
     r->prec = p->prec;
     r->rope = k > 0 ? &p->rope : &a->p.rope;
     r->crit = spectrum_critical_band(r->d, r->base, r->n);
-    r->slow_turns = spectrum_slowest_turns(r->d, r->base, r->n);
+    r->slow_turns = pow(10, log10((double)r->n) -
+                        log10_wavelength(r->d / 2 - 1, r->d, r->base));
 }
 
 static int npanes(const struct app *a)
@@ -135,6 +146,21 @@ static void resolve_all(const struct app *a, struct rpane *rp, int np,
 static void num(double v, char *buf, size_t len)
 {
     fmt_num(v, 4, buf, len);
+}
+
+/* The number 10^l as num() shows it, also beyond the largest double. */
+static void num_log10(double l, char *buf, size_t len)
+{
+    double e = floor(l), m = pow(10, l - e);
+    if (l < 300) {
+        num(pow(10, l), buf, len);
+        return;
+    }
+    if (m >= 9.9995) {          /* rounds up to the next power of ten */
+        m = 1;
+        e += 1;
+    }
+    snprintf(buf, len, "%.4ge%.0f", m, e);
 }
 
 /* Right-aligned text ending at column xr (exclusive). */
@@ -870,6 +896,7 @@ struct yscale {
 static int ys_dot(const struct yscale *s, double v)
 {
     double t = (s->hi - v) / (s->hi - s->lo);
+    t = t < 0 ? 0 : t > 1 ? 1 : t;      /* also a NaN: never past an int */
     return (int)lround(t * (s->dots - 1));
 }
 
@@ -911,7 +938,7 @@ static struct yscale spectrum_scale(const struct rpane *rp,
 {
     double top = LOG10_2PI + 1;
     for (int k = 0; k < np; k++) {
-        double l = log10(spectrum_slowest_wavelength(rp[k].d, rp[k].base));
+        double l = log10_wavelength(rp[k].d / 2 - 1, rp[k].d, rp[k].base);
         double ln = log10((double)rp[k].n);
         top = fmax(top, fmax(l, ln));
         if (sc[k].on)
@@ -937,7 +964,8 @@ static void spectrum_ticks(const struct app *a, canvas *c, const struct geom *g,
     if (g->labw < 4)
         return;
     int last = -2;
-    for (int e = (int)ceil(s->lo); e <= (int)floor(s->hi); e++) {
+    /* no wavelength is below 2*pi: the first tick is 10 */
+    for (int e = (int)fmax(ceil(s->lo), 1); e <= (int)floor(s->hi); e++) {
         int row = ys_dot(s, e) / 4;
         if (row == last || row == last + 1)
             continue;
@@ -1002,8 +1030,8 @@ static void spectrum_plot(const struct app *a, canvas *pc, int k,
         for (int py = 0; py < s->dots; py += 2)
             canvas_dot(pc, xc, py, acc);
     }
-    double l0 = log10(pe_wavelength(0, r->d, r->base));
-    double step = half > 1 ? (log10(spectrum_slowest_wavelength(r->d, r->base)) - l0)
+    double l0 = log10_wavelength(0, r->d, r->base);
+    double step = half > 1 ? (log10_wavelength(half - 1, r->d, r->base) - l0)
                              / (half - 1) : 0;
     /* log wavelength is linear in the band: draw straight segments,
      * bright while bands turn, dim from the critical band on (all dim
@@ -1072,8 +1100,8 @@ static void spectrum_text(const struct app *a, canvas *c, int x, int y, int w,
     char s[3][3][128], v1[24], v2[24];
     const char *lam = glyph(a->ascii, GL_LAMBDA_WL), *pi2 = glyph_pick(a->ascii, "2\u03C0", "2pi");
     const char *mul = glyph(a->ascii, GL_MUL);
-    num(spectrum_slowest_wavelength(r->d, r->base), v1, sizeof v1);
-    num(spectrum_wavelength_limit(r->base), v2, sizeof v2);
+    num_log10(log10_wavelength(half - 1, r->d, r->base), v1, sizeof v1);
+    num_log10(LOG10_2PI + log10(r->base), v2, sizeof v2);   /* 2*pi*base */
     snprintf(s[0][0], sizeof s[0][0], "%d of %d bands turn %s1%s within n",
              r->crit, half, glyph_pick(a->ascii, "\u2265", ">="), glyph(a->ascii, GL_TIMES));
     snprintf(s[0][1], sizeof s[0][1], "%d/%d bands turn in n", r->crit, half);
@@ -1171,9 +1199,9 @@ static void spectrum_readout(const struct app *a, canvas *c,
                                       v, k, r, &sc[k], a->cmp.band);
                 continue;
             }
-            double lw = pe_wavelength(a->cmp.band, r->d, r->base);
-            num(lw, l, sizeof l);
-            num((double)r->n / lw, t, sizeof t);
+            double lw = log10_wavelength(a->cmp.band, r->d, r->base);
+            num_log10(lw, l, sizeof l);
+            num(pow(10, log10((double)r->n) - lw), t, sizeof t);
             len += snprintf(line[v] + len, sizeof line[v] - (size_t)len,
                             v == 0 ? " %s %c %s=%s, %s turns in n"
                                    : " %s %c %s=%s %s",
@@ -1403,10 +1431,22 @@ static void draw_tiny(const struct app *a, canvas *c, const struct rpane *rp,
     }
 }
 
-static int mode_labw(const struct app *a, int dmax)
+/* The spectrum's gutter: room for its top tick label ("1e308"). */
+static int spectrum_labw(const struct rpane *rp, int np)
+{
+    struct scaled sc[COMPARE_MAX_PANES];
+    for (int k = 0; k < np; k++)
+        scaled_make(&rp[k], &sc[k]);
+    struct yscale s = spectrum_scale(rp, sc, np, 1);
+    char t[16];
+    return (int)fmax(5, snprintf(t, sizeof t, "1e%.0f", floor(s.hi)) + 1);
+}
+
+static int mode_labw(const struct app *a, const struct rpane *rp, int np,
+                     int dmax)
 {
     switch (a->cmp.mode) {
-    case PANE_SPECTRUM: return 5;
+    case PANE_SPECTRUM: return spectrum_labw(rp, np);
     case PANE_PROFILE:  return 0;     /* plot_lines labels its own axis */
     default:            return fmt_digits(dmax - 1) + 2;
     }
@@ -1452,8 +1492,8 @@ static void compare_layout(const struct app *a, void *rt, int w, int h)
     r->h = h;
     r->np = npanes(a);
     resolve_all(a, r->rp, r->np, &r->dmax, &r->nmax);
-    geom_make(w, h, r->np, mode_labw(a, r->dmax), any_tags(r->rp, r->np),
-              &r->g);
+    geom_make(w, h, r->np, mode_labw(a, r->rp, r->np, r->dmax),
+              any_tags(r->rp, r->np), &r->g);
     r->tiny = w < 24 || h < 5 || r->g.pw < 10;
     layout_axes(a, r);
 }
