@@ -35,6 +35,9 @@ struct cli {
     const char *follow;        /* --follow PATH */
     unsigned serve_mode;       /* --serve-mode, default 0600 */
     int serve_mode_set;
+    int help, version;         /* --help, --version given */
+    const char *att_text[AO_COUNT];  /* --q --heads --head --seed --train,
+                                      * checked once n is final */
 };
 
 /*
@@ -43,9 +46,10 @@ struct cli {
  */
 int cli_parse(struct cli *c, int argc, char **argv);
 
-/* Apply --pos against the final n (after a --pe-file table set it):
- * 0, or 2 after the same one-line message. */
-int cli_set_pos(struct cli *c);
+/* Apply --pos and --train against the final n (after a --pe-file table
+ * set it), and the other attention options: 0, or 2 after the same
+ * one-line message. */
+int cli_set_late(struct cli *c);
 
 /*
  * Print "peviz: MESSAGE" on stderr, one line, with control characters

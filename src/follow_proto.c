@@ -21,6 +21,7 @@ enum ftype {
     T_INT,          /* int at off, bounded */
     T_I64,          /* int64_t at off, bounded */
     T_LONG,         /* long at off, bounded */
+    T_U32,          /* uint32_t at off, bounded */
     T_SPEED,        /* double at off: the sweep speed */
     T_ENUM,         /* int-sized enum at off, by name */
     T_PANE_BASE,    /* a pane's base: params_set_base */
@@ -117,6 +118,7 @@ static const struct field FIELDS[] = {
     INT("att.heads", att.o.heads, 1, SCORES_MAX_HEADS),
     INTB("att.head", T_INT, att.o.head, 0, B_HEAD),
     INT("att.q_random", att.o.q_random, 0, 1),
+    { "att.seed", T_U32, OFF(att.o.seed), 0, 4294967295LL, B_FIXED, 0, NULL, NULL },
     INTB("att.train", T_I64, att.o.train_len, -1, B_LEN),
     INTB("att.i", T_I64, att.ci, 0, B_POS),
     INTB("att.j", T_I64, att.cj, 0, B_POS),
@@ -145,6 +147,7 @@ static long long int_at(const struct app *a, const struct field *f)
     switch (f->type) {
     case T_I64:  return *(const int64_t *)(const void *)p;
     case T_LONG: return *(const long *)(const void *)p;
+    case T_U32:  return *(const uint32_t *)(const void *)p;
     default:     return *(const int *)(const void *)p;
     }
 }
@@ -326,6 +329,7 @@ static void set_int(struct app *a, const struct field *f, long long v)
     switch (f->type) {
     case T_I64:  *(int64_t *)(void *)p = (int64_t)v; break;
     case T_LONG: *(long *)(void *)p = (long)v; break;
+    case T_U32:  *(uint32_t *)(void *)p = (uint32_t)v; break;
     default:     *(int *)(void *)p = (int)v; break;
     }
 }

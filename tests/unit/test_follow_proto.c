@@ -42,6 +42,7 @@ static void odd_state(struct app *a)
     a->att.o.content = a->att.split = a->att.o.q_random = 1;
     a->att.o.scale_emb = 0;
     a->att.o.heads = 12;
+    a->att.o.seed = 4000000000u;
     a->att.o.head = 11;
     a->att.o.train_len = 333;
     a->att.ci = 4095;
@@ -92,6 +93,7 @@ static void check_same_state(const struct app *x, const struct app *y)
     CHECK(x->att.o.scale_emb == y->att.o.scale_emb);
     CHECK(x->att.o.heads == y->att.o.heads && x->att.o.head == y->att.o.head);
     CHECK(x->att.o.q_random == y->att.o.q_random);
+    CHECK(x->att.o.seed == y->att.o.seed);
     CHECK(x->att.o.train_len == y->att.o.train_len);
     CHECK(x->att.ci == y->att.ci && x->att.cj == y->att.cj);
     CHECK(x->att.zoom == y->att.zoom);
@@ -228,6 +230,8 @@ static void test_rejections(void)
     refused("d 64\nheat.dim 64\n", "out of range");
     refused("playing 2\n", "out of range");
     refused("heat.pca 2\n", "out of range");
+    refused("att.seed 4294967296\n", "out of range");
+    refused("att.seed -1\n", "out of range");
     refused("rope longrope\n", "not sent");
     refused("rope warp\n", "rope");
     refused("rope.s 0\n", "rope.s");
