@@ -104,8 +104,14 @@ void clocks_band_info(const params *p, int i, struct clocks_band *b)
     }
     b->lambda = 2 * CLOCKS_PI / b->omega;
     b->angle = pos * b->omega;
-    b->s = sin(b->angle);
-    b->c = cos(b->angle);
+    if (b->scaled) {                    /* the angle in long double, as pe.h */
+        long double al = (long double)pos * b->omega;
+        b->s = (double)sinl(al);
+        b->c = (double)cosl(al);
+    } else {
+        b->s = pe_value(pos, 2 * i, p->d, p->base);
+        b->c = pe_value(pos, 2 * i + 1, p->d, p->base);
+    }
     b->turns = (long long)floor(b->angle / (2 * CLOCKS_PI));
     b->slow = b->lambda > (double)p->n;
 }
