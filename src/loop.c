@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "charset.h"
 #include "loop.h"
 
 static volatile sig_atomic_t got_quit;   /* the signal that ends us */
@@ -421,7 +422,7 @@ static int run(struct app *a, canvas *cv)
 
 int loop_run(struct app *a, const struct term_opts *o)
 {
-    char err[256];
+    char err[256], note[APP_MSG_LEN];
     canvas cv;
     int rc;
 
@@ -431,6 +432,7 @@ int loop_run(struct app *a, const struct term_opts *o)
         perror("peviz: pipe");
         return 2;
     }
+    charset_setup(note, sizeof note);
     signals_install();
     if (term_open(o, &a->color, &a->ascii, err, sizeof err) < 0) {
         signals_restore();
@@ -439,6 +441,8 @@ int loop_run(struct app *a, const struct term_opts *o)
         return 2;
     }
     a->mouse = o->mouse;
+    if (note[0] && !a->msg[0])
+        app_msg(a, 0, "%s", note);
     winch_install();
     rc = run(a, &cv);
     term_close();
