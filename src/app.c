@@ -300,6 +300,8 @@ static int global_command(struct app *a, const char *name, const char *arg)
         app_msg(a, 0, "%s set", SHOWN[PARAM_CMDS[i].id]);
         return 0;
     }
+    if (strcmp(name, "tour") == 0)
+        return tour_goto_step(a, arg);      /* :tour N (tour.h) */
     if (strcmp(name, "view") == 0) {
         int v = view_parse(arg);
         if (v < 0) {

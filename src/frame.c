@@ -18,6 +18,7 @@
 #define HELP_LABEL_W 8      /* longer labels push their text right */
 #define HELP_ABOUT_W 76     /* the about text wraps at most this wide */
 #define HELP_ABOUT_LINES 16
+#define MSG_MAX_ROWS 3      /* a long message wraps onto at most these */
 
 /* ---- text that fits --------------------------------------------------- */
 
@@ -173,6 +174,8 @@ static void status_fit(struct status *s, int w)
     int shorten[] = { S_MSG, S_PARAMS };
     for (int i = 0; i < 2 && status_width(s) > w; i++) {
         char *t = s->text[shorten[i]];
+        if (!s->on[shorten[i]])
+            continue;
         int room = w - (status_width(s) - text_width(t));
         wrap_line(t, room, buf, sizeof buf);
         snprintf(t, APP_MSG_LEN, "%s", buf);
@@ -180,14 +183,62 @@ static void status_fit(struct status *s, int w)
     }
 }
 
+/*
+ * A message that does not fit on the status line next to the parameters
+ * gets rows of its own above it, wrapped at words, so it never loses its
+ * end (an error keeps its valid range).  Returns how many (0: it fits).
+ */
+static int msg_rows(const struct app *a, int w)
+{
+    char pf[APP_MSG_LEN], buf[APP_MSG_LEN];
+    const char *m = a->msg;
+    int n = 0;
+    if (!*m || a->prompt_open)
+        return 0;
+    params_format(&a->p, pf, sizeof pf);
+    if (text_width(m) + 2 + text_width(pf) <= w)
+        return 0;
+    while (*m && n < MSG_MAX_ROWS) {
+        size_t used = wrap_line(m, w, buf, sizeof buf);
+        if (used == 0)
+            break;
+        m += used;
+        n++;
+    }
+    return n;
+}
+
+/* The message on its own rows [y, y + rows), wrapped at words. */
+static void draw_msg_rows(const struct app *a, canvas *c, int y, int rows)
+{
+    char buf[APP_MSG_LEN];
+    const char *m = a->msg;
+    rgb fg = a->msg_error ? ui_color(a->palette, UI_WARN)
+                          : ui_color(a->palette, UI_STATUS_FG);
+    rgb bg = ui_color(a->palette, UI_STATUS_BG);
+    canvas_fill(c, 0, y, c->w, rows, ' ', fg, bg);
+    for (int i = 0; i < rows && *m; i++) {
+        size_t used = wrap_line(m, c->w, buf, sizeof buf);
+        if (used == 0)
+            break;
+        canvas_text(c, 0, y + i, c->w, buf, fg, bg,
+                    a->msg_error ? ATTR_BOLD : 0);
+        m += used;
+    }
+}
+
 static void draw_status(const struct app *a, canvas *c, const struct view *v,
-                        const char *hint)
+                        const char *hint, int own_rows)
 {
     struct status s;
     int y = c->h - 1, x = 0;
     rgb fg = ui_color(a->palette, UI_STATUS_FG);
     rgb bg = ui_color(a->palette, UI_STATUS_BG);
     status_fill(a, v, hint, &s);
+    if (own_rows > 0) {
+        s.on[S_MSG] = 0;
+        draw_msg_rows(a, c, c->h - 1 - own_rows, own_rows);
+    }
     status_fit(&s, c->w);
     canvas_fill(c, 0, y, c->w, 1, ' ', fg, bg);
     for (int i = 0; i < S_HELP; i++) {
@@ -466,19 +517,23 @@ void frame_draw(const struct app *a, canvas *c)
     }
     const struct view *v = (unsigned)a->view < VIEW_COUNT ? VIEWS[a->view]
                                                           : NULL;
+    /* a long message: rows of its own above the status line */
+    int mrows = msg_rows(a, c->w);
+    if (c->h - 1 - mrows < FRAME_MIN_H - 1)
+        mrows = 0;
     /* tour: the caption panel takes the rows below the view (tour.h) */
-    int cap = tour_panel_rows(a, c->w, c->h - 1);
-    canvas body = canvas_sub(c, 0, 0, c->w, c->h - 1 - cap);
+    int cap = tour_panel_rows(a, c->w, c->h - 1 - mrows);
+    canvas body = canvas_sub(c, 0, 0, c->w, c->h - 1 - mrows - cap);
     if (v && v->draw)
         v->draw(a, &body, hint, sizeof hint);
     if (cap > 0) {
-        canvas panel = canvas_sub(c, 0, c->h - 1 - cap, c->w, cap);
+        canvas panel = canvas_sub(c, 0, c->h - 1 - mrows - cap, c->w, cap);
         tour_draw_caption(a, &panel);
     }
     if (a->prompt_open)
         draw_prompt(a, c);
     else
-        draw_status(a, c, v, hint);
+        draw_status(a, c, v, hint, mrows);
     if (a->help)                /* may cover the status line when tall */
         draw_help(a, c, v);
 }

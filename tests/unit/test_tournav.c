@@ -1,0 +1,167 @@
+/*
+ * test_tournav: moving around in a tour (:tour N, T resumes, Esc puts
+ * back the state from before the tour, q asks once), the tour's own
+ * texts in Chinese, and messages too long for the status line.
+ */
+#include <stdlib.h>
+
+#include "app.h"
+#include "harness.h"
+#include "tour.h"
+
+static const char *const EN = "assets/tours/en.tour";
+static const char *const ZH = "assets/tours/zh.tour";
+
+/* The frame at w x h as UTF-8 rows joined by newlines. */
+static char *frame_text(const struct app *a, int w, int h)
+{
+    canvas c;
+    char *out = calloc((size_t)h, (size_t)w * 4 + 2), *p = out;
+    if (!out || canvas_init(&c, w, h)) {
+        free(out);
+        return NULL;
+    }
+    frame_draw(a, &c);
+    for (int y = 0; y < h; y++) {
+        canvas_row_utf8(&c, y, p, (size_t)w * 4 + 1);
+        p += strlen(p);
+        *p++ = '\n';
+    }
+    *p = 0;
+    canvas_free(&c);
+    return out;
+}
+
+static int frame_has(const struct app *a, int w, int h, const char *s)
+{
+    char *t = frame_text(a, w, h);
+    int r = t && strstr(t, s) != NULL;
+    free(t);
+    return r;
+}
+
+static void test_goto_and_restore(void)
+{
+    struct app a;
+    char err[256];
+    app_init(&a);
+    a.tour_lang = "en";
+    CHECK(app_command(&a, "d 128") == 0);
+    CHECK(app_command(&a, "view clocks") == 0);
+    CHECK(app_command(&a, "pos 17") == 0);
+    CHECK(tour_start(&a, EN, err, sizeof err) == 0);
+    CHECK(tour_running(&a));
+    CHECK(a.tour_step == 0);
+    int nsteps = a.tour->nsteps;
+    CHECK(nsteps == 14);
+
+    CHECK(app_command(&a, "tour 10") == 0);     /* :tour N: 1-based */
+    CHECK(a.tour_step == 9);
+    CHECK(a.view == VIEW_COMPARE);              /* step 10 sets it */
+    CHECK(a.p.n == 4096);
+    CHECK(app_command(&a, "tour 0") == -1);
+    CHECK(a.msg_error);
+    CHECK(strstr(a.msg, "1..14") != NULL);      /* the valid range */
+    CHECK(app_command(&a, "tour 15") == -1);
+    CHECK(app_command(&a, "tour 3x") == -1);
+    CHECK(app_command(&a, "tour") == -1);
+    CHECK(a.tour_step == 9);                    /* unchanged */
+
+    app_key(&a, PK_ENTER);
+    CHECK(a.tour_step == 10);
+    app_key(&a, PK_ESC);                        /* back to before */
+    CHECK(!tour_running(&a));
+    CHECK(a.view == VIEW_CLOCKS);
+    CHECK(a.p.d == 128);
+    CHECK(a.p.pos == 17);
+    CHECK(a.p.n == 128);
+    CHECK(strstr(a.msg, "step 11") != NULL);
+
+    CHECK(app_command(&a, "d 256") == 0);       /* a new state ... */
+    app_key(&a, 'T');                           /* T resumes at 11 */
+    CHECK(tour_running(&a));
+    CHECK(a.tour_step == 10);
+    app_key(&a, PK_BACKSPACE);
+    CHECK(a.tour_step == 9);
+    app_key(&a, PK_ESC);                        /* ... is what comes back */
+    CHECK(a.p.d == 256);
+    CHECK(a.view == VIEW_CLOCKS);
+    tour_release(&a);
+}
+
+static void test_quit_asks_once(void)
+{
+    struct app a;
+    char err[256];
+    app_init(&a);
+    CHECK(tour_start(&a, EN, err, sizeof err) == 0);
+    app_key(&a, 'q');
+    CHECK(!a.quit);
+    CHECK(strstr(a.msg, "q again quits") != NULL);
+    app_key(&a, 'q');
+    CHECK(a.quit);
+    a.quit = 0;
+    app_key(&a, 'q');                           /* asks again ... */
+    CHECK(!a.quit);
+    app_key(&a, PK_ENTER);                      /* ... another key forgets */
+    app_key(&a, 'q');
+    CHECK(!a.quit);
+    tour_release(&a);
+    app_init(&a);                               /* no tour: q quits */
+    app_key(&a, 'q');
+    CHECK(a.quit);
+}
+
+static void test_chinese_texts(void)
+{
+    struct app a;
+    char err[256], st[64];
+    app_init(&a);
+    a.tour_lang = "zh";
+    CHECK(tour_start(&a, ZH, err, sizeof err) == 0);
+    CHECK(tour_status(&a, st, sizeof st));
+    CHECK_STR(st, "导览 1/14");
+    CHECK(app_command(&a, "tour 14") == 0);
+    CHECK(frame_has(&a, 100, 40, "最后一步 · Backspace 上一步"));
+    CHECK(!frame_has(&a, 100, 40, "Enter 下一步"));   /* not on the last */
+    app_key(&a, PK_ENTER);
+    CHECK(strstr(a.msg, "最后一步") != NULL);
+    app_key(&a, PK_ESC);
+    CHECK(strstr(a.msg, "T 从第 14 步继续") != NULL);
+    CHECK(app_command(&a, "tour 99") == -1);
+    CHECK(strstr(a.msg, "1..14") != NULL);
+    a.ascii = 1;                                /* no Chinese in ASCII */
+    app_key(&a, 'T');
+    CHECK(tour_status(&a, st, sizeof st));
+    CHECK_STR(st, "tour 14/14");
+    tour_release(&a);
+}
+
+/* A message longer than the status line gets rows of its own, whole. */
+static void test_long_messages(void)
+{
+    struct app a;
+    app_init(&a);
+    a.view = VIEW_COMPARE;
+    CHECK(app_command(&a, "d 7") == -1);
+    CHECK(strstr(a.msg, "2..65536") != NULL);
+    CHECK(frame_has(&a, 80, 24, "2..65536"));
+    CHECK(frame_has(&a, 80, 24, "d_model=64"));  /* the status line too */
+    app_msg(&a, 0, "wrote peviz-compare-20261201-021027.svg and "
+            "peviz-compare-20261201-021027.txt");
+    CHECK(frame_has(&a, 80, 24, "021027.txt"));
+    CHECK(frame_has(&a, 80, 24, "and"));
+    app_msg(&a, 0, "short");                     /* fits: one line */
+    char *t = frame_text(&a, 80, 24);
+    CHECK(t && strstr(t, "d_model=64 base=10000 n=128 pos=0  short") != NULL);
+    free(t);
+}
+
+int main(void)
+{
+    test_goto_and_restore();
+    test_quit_asks_once();
+    test_chinese_texts();
+    test_long_messages();
+    TEST_END("test_tournav");
+}
