@@ -395,7 +395,14 @@ void app_export_frame(struct app *a, int w, int h)
     }
     a->msg[0] = 0;
     frame_draw_finished(a, &c);
-    if (export_one(&c, svg, SNAP_SVG, a) || export_one(&c, txt, SNAP_TEXT, a))
+    int r = export_one(&c, svg, SNAP_SVG, a);
+    /* the text frame has no colour: drawn for it, one value per cell */
+    enum color_mode keep = a->color;
+    a->color = COLOR_NONE;
+    canvas_clear(&c);
+    frame_draw_finished(a, &c);
+    a->color = keep;
+    if (r || export_one(&c, txt, SNAP_TEXT, a))
         app_msg(a, 1, "export failed: %s", strerror(errno));
     else
         app_msg(a, 0, "wrote %s and %s", svg, txt);

@@ -127,16 +127,20 @@ struct att_layout {
 static void layout_blocks(struct att_layout *L, const struct app *a)
 {
     int64_t n = a->p.n;
+    /* without half blocks a cell shows one value: a block takes at least
+     * two pixels, one whole cell row */
+    int minpx = canvas_has_halves(a->ascii, a->color) ? 1 : 2;
+    int64_t fit = L->px / minpx;
     L->span = span_of(n, a->att.zoom);
-    if (L->span <= L->px) {
+    if (L->span <= fit) {
         L->k = 1;
         L->s = (int)(L->px / L->span);
         if (L->s > 1)
             L->s &= ~1;     /* even: a position fills whole cell rows */
         L->blocks = L->span;
     } else {
-        L->s = 1;
-        L->k = (L->span + L->px - 1) / L->px;
+        L->s = minpx;
+        L->k = (L->span + fit - 1) / fit;
         L->blocks = (L->span + L->k - 1) / L->k;
     }
     L->i0 = window_fit(n, L->k, L->blocks, a->att.ci, a->att.i0);

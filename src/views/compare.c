@@ -67,7 +67,9 @@ struct ymap {
     int dmax;               /* dimensions in the widest pane */
     int pixels;             /* pixel rows available */
     int dim0;               /* first dim (1:1 mode) */
-    int ppd;                /* > 0: pixels per dim; 0: evenly sampled */
+    int ppd;                /* > 0: slots per dim; 0: evenly sampled */
+    int unit;               /* pixels per slot: 2 without half blocks, so
+                               a cell row shows one dimension, else 1 */
 };
 
 /* ---- small helpers ---------------------------------------------------- */
@@ -250,39 +252,54 @@ static int xmap_col(const struct xmap *m, int64_t pos)
 }
 
 static void ymap_init(struct ymap *m, int dmax, int pixels, int one_to_one,
-                      int cursor)
+                      int cursor, int unit)
 {
     m->dmax = dmax;
     m->pixels = pixels < 1 ? 1 : pixels;
+    m->unit = unit > 1 && m->pixels >= 2 ? unit : 1;
+    int slots = m->pixels / m->unit;
     m->dim0 = 0;
-    if (dmax <= m->pixels) {
-        m->ppd = m->pixels / dmax;
+    if (dmax <= slots) {
+        m->ppd = slots / dmax;
     } else if (one_to_one) {
         m->ppd = 1;
-        m->dim0 = cursor / m->pixels * m->pixels;
-        if (m->dim0 + m->pixels > dmax)
-            m->dim0 = dmax - m->pixels;
+        m->dim0 = cursor / slots * slots;
+        if (m->dim0 + slots > dmax)
+            m->dim0 = dmax - slots;
     } else {
         m->ppd = 0;
     }
 }
 
+/* How many dimensions fit down the rows. */
+static int ymap_slots(const struct ymap *m)
+{
+    return m->pixels / m->unit;
+}
+
+/* How many are shown when they are sampled: whole sin/cos pairs. */
+static int ymap_sampled(const struct ymap *m)
+{
+    return ymap_slots(m) / 2 * 2;
+}
+
 /* Dimension shown at pixel row py, or -1. */
 static int ymap_dim(const struct ymap *m, int py)
 {
-    if (py < 0 || py >= m->pixels)
+    int slots = m->pixels / m->unit, sl = py / m->unit;
+    if (py < 0 || sl >= slots)
         return -1;
     if (m->ppd) {
-        int dim = m->dim0 + py / m->ppd;
+        int dim = m->dim0 + sl / m->ppd;
         return dim < m->dmax ? dim : -1;
     }
     /* sampled: whole pairs of neighbouring dims, evenly spaced, so an
      * interleaved pane shows both the sin and the cos of each band it
      * shows (single dims spaced by 2 would show only sines) */
-    int pairs = m->pixels / 2;
-    if (py >= 2 * pairs)
+    int pairs = slots / 2;
+    if (sl >= 2 * pairs)
         return -1;
-    int dim = 2 * (int)((int64_t)(py / 2) * (m->dmax / 2) / pairs) + py % 2;
+    int dim = 2 * (int)((int64_t)(sl / 2) * (m->dmax / 2) / pairs) + sl % 2;
     return dim < m->dmax ? dim : -1;
 }
 
@@ -303,7 +320,8 @@ static int ymap_pixel(const struct ymap *m, int dim)
 /* Whether every dimension has a row of its own. */
 static int ymap_complete(const struct ymap *m)
 {
-    return m->ppd && m->dim0 == 0 && m->dmax * m->ppd <= m->pixels;
+    return m->ppd && m->dim0 == 0 &&
+           m->dmax * m->ppd <= m->pixels / m->unit;
 }
 
 /* ---- header ------------------------------------------------------------- */
@@ -641,11 +659,12 @@ static int axis_notes(const struct xmap *xm, const struct ymap *ym,
     if (ym && !ymap_complete(ym)) {
         if (ym->ppd) {
             snprintf(rl, sizeof rl, "dims %d-%d", ym->dim0,
-                     ym->dim0 + ym->pixels - 1);
+                     ym->dim0 + ymap_slots(ym) - 1);
             snprintf(rs, sizeof rs, "%s", rl);
         } else {
-            snprintf(rl, sizeof rl, "%d of %d dims", ym->pixels, ym->dmax);
-            snprintf(rs, sizeof rs, "%d/%d dims", ym->pixels, ym->dmax);
+            snprintf(rl, sizeof rl, "%d of %d dims", ymap_sampled(ym),
+                     ym->dmax);
+            snprintf(rs, sizeof rs, "%d/%d dims", ymap_sampled(ym), ym->dmax);
         }
     }
     int n = 0;
@@ -844,10 +863,10 @@ static void heat_hint(const struct app *a, const struct xmap *xm,
     if (!ymap_complete(ym)) {
         if (ym->ppd)
             snprintf(rows, sizeof rows, ", dims %d-%d of %d (z: overview)",
-                     ym->dim0, ym->dim0 + ym->pixels - 1, ym->dmax);
+                     ym->dim0, ym->dim0 + ymap_slots(ym) - 1, ym->dmax);
         else
             snprintf(rows, sizeof rows, ", %d of %d dims evenly spaced (z: all)",
-                     ym->pixels, ym->dmax);
+                     ymap_sampled(ym), ym->dmax);
     }
     for (int k = 0; k < np; k++) {
         int64_t s = prec_stride(&rp[k], xm, ym);
@@ -871,10 +890,11 @@ static void draw_heat_mode(const struct app *a, canvas *c, const struct geom *g,
     struct xmap xm;
     struct ymap ym;
     xmap_init(&xm, nmax, a->cmp.zoom, a->p.pos, cols);
-    ymap_init(&ym, dmax, 2 * g->body_h, a->cmp.dims_1to1, a->cmp.dim);
+    ymap_init(&ym, dmax, 2 * g->body_h, a->cmp.dims_1to1, a->cmp.dim,
+              canvas_has_halves(a->ascii, a->color) ? 1 : 2);
     /* rows are whole dims: the axis follows the last used row */
     struct geom gl_ = *g;
-    int used = ym.ppd ? (ym.dmax * ym.ppd + 1) / 2 : g->body_h;
+    int used = ym.ppd ? (ym.dmax * ym.ppd * ym.unit + 1) / 2 : g->body_h;
     if (used < g->body_h && g->axis_y >= 0) {
         gl_.body_h = used;
         gl_.axis_y = g->body_y + used;

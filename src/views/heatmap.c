@@ -45,6 +45,8 @@ struct heat_geom {
     int nb;                 /* bands in the grid: multiples of s, the last */
     int j0, shown;          /* first grid index shown, how many */
     int bh;                 /* cell rows per band (> 1 when bands are few) */
+    int whole;              /* no half blocks: each dimension whole rows
+                               (bh even, sin rows above cos rows) */
 };
 
 /* The view area split into rows; -1 for a row dropped on small screens. */
@@ -200,13 +202,23 @@ static void geom_cols(struct heat_geom *g, const struct app *a)
     g->ucols = (int)(g->m > 1 ? left * g->m : ceil_div(left, g->k));
 }
 
+/* Rows the band grid is planned for: without half blocks a band needs
+ * two (its sine row and its cosine row). */
+static int band_rows(const struct heat_geom *g)
+{
+    int rows = g->rows > 0 ? g->rows : 1;
+    return g->whole && rows > 1 ? rows / 2 : rows;
+}
+
 static void geom_rows(struct heat_geom *g, const struct app *a)
 {
     int rows = g->rows > 0 ? g->rows : 1;
-    int s0 = band_step0(g->half, rows);
+    int s0 = band_step0(g->half, band_rows(g));
     g->s = (int)ceil_div(s0, (int64_t)1 << g->zoom);
     g->nb = (g->half - 1) / g->s + 1 + ((g->half - 1) % g->s != 0);
     g->bh = rows / g->nb > 1 ? rows / g->nb : 1;
+    if (g->whole && rows > 1)           /* sin and cos: whole rows each */
+        g->bh = g->bh < 2 ? 2 : g->bh & ~1;
     g->shown = rows / g->bh < g->nb ? rows / g->bh : g->nb;
     int jc = grid_index(g, a->heat.dim / 2);
     int64_t j0 = clamp64(grid_index(g, a->heat.dim0 / 2), 0,
@@ -223,7 +235,8 @@ static void geom_make(struct heat_geom *g, const struct app *a, int cols,
     g->cols = cols;
     g->rows = rows;
     g->half = a->p.d / 2;
-    int zmax = zoom_max(a->p.n, band_step0(g->half, rows > 0 ? rows : 1));
+    g->whole = !canvas_has_halves(a->ascii, a->color);
+    int zmax = zoom_max(a->p.n, band_step0(g->half, band_rows(g)));
     g->zoom = a->heat.zoom < 0 ? 0 : a->heat.zoom > zmax ? zmax : a->heat.zoom;
     geom_cols(g, a);
     geom_rows(g, a);
