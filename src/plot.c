@@ -258,6 +258,32 @@ static void draw_series(canvas *plot, const struct frame *f,
     }
 }
 
+/* Cells apart of the letters set on one curve. */
+#define MARK_EVERY 16
+
+/*
+ * Series s's letter on its curve every MARK_EVERY cells, shifted by its
+ * index so the letters of curves that run together do not land on the
+ * same cells; a cell another letter took is skipped.
+ */
+static void mark_series(canvas *plot, const struct frame *f,
+                        const struct plot_series *s, int idx)
+{
+    if (!s->mark || s->n < 2)
+        return;
+    for (int col = 2 + 5 * idx; col < f->pw; col += MARK_EVERY) {
+        int t = (int)lround((double)(2 * col) * (s->n - 1) / (2 * f->pw - 1));
+        if (t < 0 || t >= s->n || !isfinite(s->y[t]))
+            continue;
+        int row = dot_y(f, s->y[t]) / 4;
+        const cell *k = canvas_at(plot, col, row);
+        if (!k || (k->kind == CELL_TEXT && k->ch != ' '))
+            continue;
+        canvas_put(plot, col, row, (uint32_t)(unsigned char)s->mark, s->col,
+                   RGB_DEFAULT, ATTR_BOLD);
+    }
+}
+
 /* +1 at a local maximum, -1 at a local minimum, 0 elsewhere (strict, so
  * a flat stretch is no extreme; the ends count against one neighbour). */
 static int extreme_at(const double *y, int n, int t)
@@ -486,6 +512,8 @@ void plot_lines(canvas *c, int x, int y, int w, int h,
     zero_and_marker(&plot, &f, sp, f.n, dim);
     for (int i = 0; i < ns; i++)
         draw_series(&plot, &f, &s[i]);
+    for (int i = 0; i < ns; i++)
+        mark_series(&plot, &f, &s[i], i);
     if (sp->label_extremes)
         for (int i = 0; i < ns; i++)
             label_extremes(&plot, &f, sp, &s[i], fg);

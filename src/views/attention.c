@@ -892,7 +892,7 @@ static void draw_profile(canvas *c, const struct app *a,
     static double row[PROFILE_MAX];
     char title[LINE_LEN];
     struct plot_spec sp = { 0 };
-    struct plot_series ser = { NULL, 0, ui_color(a->palette, UI_PLOT_A) };
+    struct plot_series ser = { NULL, 0, ui_color(a->palette, UI_PLOT_A), 0 };
     sp.label_extremes = 1;
     sp.zero_line = 1;
     sp.mark_x = NAN;
@@ -1002,9 +1002,18 @@ static void draw_body(canvas *c, const struct app *a,
         draw_cursor(c, a, L, L->mx, L->my);
         draw_axes(c, a, L, s);
     }
-    const char *cap = s->o.softmax && !split ? "P(j|i)"
-                    : s->o.temperature ? U(a, "S/\xe2\x88\x9a" "d", "S/sqrt(d)")
-                    : "S";
+    const char *base_cap = s->o.softmax && !split ? "P(j|i)"
+                         : s->o.temperature ? U(a, "S/\xe2\x88\x9a" "d",
+                                                "S/sqrt(d)")
+                         : "S";
+    /* a block of k x k positions shows their mean: the legend's ends are
+     * means too, and say so */
+    char cap[64];
+    if (L->k > 1)
+        snprintf(cap, sizeof cap, "%s mean of %lldx%lld", base_cap,
+                 (long long)L->k, (long long)L->k);
+    else
+        snprintf(cap, sizeof cap, "%s", base_cap);
     struct plot_legend lg = { cap, lo, hi, 0, 4 };
     plot_legend_draw(c, 0, L->legend_y, L->side ? L->pnx - 1 : c->w,
                      a->palette, &lg);

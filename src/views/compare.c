@@ -1022,11 +1022,15 @@ static void spectrum_plot(const struct app *a, canvas *pc, int k,
         canvas_line(pc, band_dot(0, half, wd), ys_dot(s, l0),
                     band_dot(r->crit - 1, half, wd),
                     ys_dot(s, l0 + step * (r->crit - 1)), pane_rgb(a, k));
-    if (r->crit < half)
-        canvas_line(pc, band_dot(r->crit, half, wd),
-                    ys_dot(s, l0 + step * r->crit),
-                    band_dot(half - 1, half, wd),
-                    ys_dot(s, l0 + step * (half - 1)), uc(a, UI_DIM));
+    /* bands that do not turn: a '~' per cell, a mark of their own that
+     * reads without colour (the legend shows it) */
+    for (int b = r->crit; b < half; b++) {
+        int col = band_dot(b, half, wd) / 2;
+        int row = ys_dot(s, l0 + step * b) / 4;
+        const cell *kc = canvas_at(pc, col, row);
+        if (kc && (kc->kind != CELL_TEXT || kc->ch == ' '))
+            canvas_put(pc, col, row, '~', uc(a, UI_DIM), RGB_DEFAULT, 0);
+    }
     /* labels: n on its line, the critical band at the top */
     char t[40];
     /* the curve rises to the right, so the left end of the n line is clear */
@@ -1150,10 +1154,11 @@ static void draw_spectrum_mode(const struct app *a, canvas *c,
     }
     if (g->legend_y >= 0) {
         int x = 0, y = g->legend_y;
-        const char *line = gl(a, "\u2500", "-");
-        x = legend_piece(c, x, y, line, pane_rgb(a, 0), " bands turning in n",
+        /* the marks as the plot draws them: a braille line, '~' */
+        x = legend_piece(c, x, y, gl(a, "\u2824\u2824", ".."), pane_rgb(a, 0),
+                         " bands turning in n", uc(a, UI_TEXT));
+        x = legend_piece(c, x, y, "~~", uc(a, UI_DIM), " <1 turn",
                          uc(a, UI_TEXT));
-        x = legend_piece(c, x, y, line, uc(a, UI_DIM), " <1 turn", uc(a, UI_TEXT));
         x = legend_piece(c, x, y, gl(a, "\u2504", "-"), uc(a, UI_WARN), " n",
                          uc(a, UI_TEXT));
         x = legend_piece(c, x, y, gl(a, "\u250A", ":"), uc(a, UI_ACCENT),
@@ -1209,7 +1214,7 @@ static int profile_values(const struct rpane *r, const struct xmap *xm,
  */
 static void profile_readout(const struct app *a, canvas *c,
                             const struct geom *g, const struct rpane *rp,
-                            int odd)
+                            int odd, const char *per)
 {
     if (g->read_y < 0)
         return;
@@ -1236,16 +1241,26 @@ static void profile_readout(const struct app *a, canvas *c,
         if (width > c->w && v < 2)
             continue;
         x += canvas_text(c, x, y, c->w, head, uc(a, UI_TEXT), RGB_DEFAULT, 0) + 1;
-        for (int k = 0; k < g->np; k++)
-            x = legend_piece(c, x, y, gl(a, "\u2501\u2501", "=="),
-                             pane_rgb(a, k), line[k], uc(a, UI_TEXT));
-        char tail[2][96];
+        for (int k = 0; k < g->np; k++) {
+            char mk[16];    /* the curve and the letter set on it */
+            snprintf(mk, sizeof mk, "%s%c", gl(a, "\u2824", "."), 'A' + k);
+            x = legend_piece(c, x, y, mk, pane_rgb(a, k), line[k] + 2,
+                             uc(a, UI_TEXT));
+        }
+        char tail[3][96];
         snprintf(tail[0], sizeof tail[0], "score = %s cos(%s%s%s_i)%s",
                  gl(a, "\u03A3", "sum"), gl(a, "\u03B4", "d"),
                  gl(a, "\u00B7", "*"), gl(a, "\u03C9", "w"),
                  odd ? ", f64, any layout" : "");
         snprintf(tail[1], sizeof tail[1], "%s", odd ? "(f64 scores)" : "");
-        for (int t = 0; t < 2; t++)
+        tail[2][0] = 0;
+        if (per) {          /* the curve's points are means: say so first */
+            snprintf(tail[0], sizeof tail[0], "curve: each point the mean of "
+                     "%s distances", per);
+            snprintf(tail[1], sizeof tail[1], "points: means of %s", per);
+            snprintf(tail[2], sizeof tail[2], "mean of %s", per);
+        }
+        for (int t = 0; t < 3; t++)
             if (x + text_width(tail[t]) <= c->w) {
                 canvas_text(c, x, y, -1, tail[t], uc(a, UI_DIM), RGB_DEFAULT, 0);
                 break;
@@ -1285,6 +1300,7 @@ static void draw_profile_mode(const struct app *a, canvas *c,
         ser[k].y = v;
         ser[k].n = xm.cols;
         ser[k].col = pane_rgb(a, k);
+        ser[k].mark = g->np > 1 ? (char)('A' + k) : 0;
         odd |= rp[k].layout != LAYOUT_INTERLEAVED || rp[k].prec != PREC_F64;
     }
     struct plot_spec sp;
@@ -1302,9 +1318,9 @@ static void draw_profile_mode(const struct app *a, canvas *c,
     int h = g->body_h + (g->axis_y >= 0) + (g->legend_y >= 0);
     plot_lines(c, 0, g->body_y, c->w, h, &sp, ser, g->np, a->palette);
     free(vals);
-    profile_readout(a, c, g, rp, odd);
     char per[32];
     pos_per_col(&xm, per, sizeof per);
+    profile_readout(a, c, g, rp, odd, xm.span > xm.cols ? per : NULL);
     if (xm.span > xm.cols)
         snprintf(hint, hintlen, "1 point = mean of %s distances", per);
     else

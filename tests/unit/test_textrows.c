@@ -108,8 +108,78 @@ static void check_heatmap(int d, int ascii, enum color_mode mode, int w,
     canvas_free(&c);
 }
 
+/* The frame as ASCII text without colour, rows joined by newlines. */
+static char *frame_ascii(struct app *a, int w, int h)
+{
+    canvas c;
+    char *out = calloc((size_t)h, (size_t)w + 1), *p = out;
+    if (!out || canvas_init(&c, w, h)) {
+        free(out);
+        return NULL;
+    }
+    a->screen_w = w;
+    a->screen_h = h;
+    frame_draw(a, &c);
+    for (int y = 0; y < h; y++) {
+        for (int x = 0; x < w; x++)
+            *p++ = (char)glyph(&c, x, y, 1);
+        *p++ = '\n';
+    }
+    canvas_free(&c);
+    return out;
+}
+
+static int count_char(const char *s, const char *end, char ch)
+{
+    int n = 0;
+    for (; s < end; s++)
+        n += *s == ch;
+    return n;
+}
+
+/* Overlaid series have marks of their own, shown in the legend, with no
+ * colour at all: the profile's curves carry A and B, the spectrum's
+ * bands that never turn are '~'. */
+static void check_marks(void)
+{
+    struct app a;
+    app_init(&a);
+    a.view = VIEW_COMPARE;
+    a.ascii = 1;
+    a.color = COLOR_NONE;
+    CHECK(app_command(&a, "mode profile") == 0);
+    char *t = frame_ascii(&a, 80, 24);
+    CHECK(t != NULL);
+    if (t) {
+        char *legend = strstr(t, "distance 0:");
+        CHECK(legend != NULL);
+        if (legend) {
+            CHECK(strstr(legend, ".A base=10000") != NULL);
+            CHECK(strstr(legend, ".B base=500000") != NULL);
+            /* the plot above the legend: letters on both curves */
+            char *plot = strchr(t, '\n') + 1;
+            plot = strchr(plot, '\n') + 1;
+            plot = strchr(plot, '\n') + 1;   /* below the pane headers */
+            CHECK(count_char(plot, legend, 'A') >= 3);
+            CHECK(count_char(plot, legend, 'B') >= 3);
+        }
+        free(t);
+    }
+    CHECK(app_command(&a, "mode spectrum") == 0);
+    t = frame_ascii(&a, 80, 24);
+    if (t) {
+        char *legend = strstr(t, "bands turning in n");
+        CHECK(legend != NULL);
+        CHECK(strstr(t, "~~ <1 turn") != NULL);
+        if (legend)     /* bands 11.. of A and 8.. of B do not turn */
+            CHECK(count_char(t, legend, '~') >= 20);
+        free(t);
+    }
+}
+
 int main(void)
 {
+    check_marks();
     check_heatmap(8, 0, COLOR_NONE, 80, 24);
     check_heatmap(8, 1, COLOR_NONE, 80, 24);
     check_heatmap(64, 0, COLOR_NONE, 80, 24);
