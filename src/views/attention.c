@@ -495,15 +495,20 @@ static void inspect_sinusoid(struct lines *ls, const struct app *a,
     }
     join_terms(j1, sizeof j1, ang, s->half, a);
     join_terms(j2, sizeof j2, val, s->half, a);
-    add(ls, "  = %s", j1);
     char tot[32];
     num(pe_score_w((double)dl, s->omega, s->half), tot, sizeof tot);
-    add(ls, "  = %s = %s", j2, tot);
-    if (mult != 1) {
-        char r[32];
-        num(mult * pe_score_w((double)dl, s->omega, s->half), r, sizeof r);
-        add(ls, "  S = %g %s %s = %s", mult, U(a, "\xc3\x97", "x"), tot, r);
+    if (mult == 1) {
+        add(ls, "  = %s", j1);
+        add(ls, "  = %s = %s", j2, tot);
+        return;
     }
+    /* one chain: every line equals S, the factor kept in front */
+    char r[32];
+    const char *x = U(a, "\xc3\x97", "x");
+    num(mult * pe_score_w((double)dl, s->omega, s->half), r, sizeof r);
+    add(ls, "  = %g (%s)", mult, j1);
+    add(ls, "  = %g (%s)", mult, j2);
+    add(ls, "  = %g %s %s = %s", mult, x, tot, r);
 }
 
 static void inspect_rope_random(struct lines *ls, const struct app *a,
@@ -1183,7 +1188,17 @@ static int feature_key(struct app *a, int key)
         refit(a);
         return 1;
     case '{': case '}':
+        if (t->scheme != SCHEME_ALIBI) {
+            app_msg(a, 0, "%c picks the ALiBi head: only with scheme alibi "
+                    "(s cycles the schemes)", key);
+            return 1;
+        }
         set_head(a, t->head + (key == '}' ? 1 : -1));
+        return 1;
+    case ' ': case ',': case '.':
+        app_msg(a, 0, "%s moves pos, which this view does not use: it shows "
+                "every i and j at once; arrows move the cursor",
+                key == ' ' ? "Space" : key == ',' ? "," : ".");
         return 1;
     }
     return 0;

@@ -1577,10 +1577,27 @@ static int spectrum_key(struct app *a, int key)
     return 1;
 }
 
+/* Keys that change nothing the spectrum shows (one wavelength per
+ * band): say so instead of doing nothing.  1 if key was one. */
+static int spectrum_inert(struct app *a, int key)
+{
+    const char *what = key == 'o' ? "the dimension layout"
+                     : key == 'f' ? "the number format"
+                     : key == 'z' ? "which dimensions the rows show"
+                     : key == '=' ? "the position zoom" : NULL;
+    if (!what)
+        return 0;
+    app_msg(a, 0, "%c sets %s, which the spectrum does not show (one "
+            "wavelength per band); v changes the mode", key, what);
+    return 1;
+}
+
 static int compare_key(struct app *a, int key)
 {
     int dm = dims_max(a);
     if (a->cmp.mode == PANE_SPECTRUM && spectrum_key(a, key))
+        return 1;
+    if (a->cmp.mode == PANE_SPECTRUM && spectrum_inert(a, key))
         return 1;
     switch (key) {
     case '+': pane_add(a); break;

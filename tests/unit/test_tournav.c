@@ -157,8 +157,39 @@ static void test_long_messages(void)
     free(t);
 }
 
+/* Keys that do nothing in the current mode say why. */
+static void test_inert_keys(void)
+{
+    struct app a;
+    app_init(&a);
+    a.view = VIEW_ATTENTION;
+    app_key(&a, ' ');
+    CHECK(!a.playing);
+    CHECK(strstr(a.msg, "Space moves pos") != NULL);
+    app_key(&a, ',');
+    CHECK(strstr(a.msg, "does not use") != NULL);
+    app_key(&a, '}');
+    CHECK(strstr(a.msg, "only with scheme alibi") != NULL);
+    CHECK(app_command(&a, "scheme alibi") == 0);
+    app_key(&a, '}');
+    CHECK(a.att.head == 1);
+    a.view = VIEW_COMPARE;
+    CHECK(app_command(&a, "mode spectrum") == 0);
+    const char *keys = "ofz=";
+    for (const char *k = keys; *k; k++) {
+        struct compare_state before = a.cmp;
+        app_key(&a, *k);
+        CHECK(strstr(a.msg, "the spectrum does not show") != NULL);
+        CHECK(memcmp(&before, &a.cmp, sizeof before) == 0);
+    }
+    /* whole numbers in scientific notation, as on the command line */
+    CHECK(app_command(&a, "n 1e3") == 0 && a.p.n == 1000);
+    CHECK(app_command(&a, "n 2.5") == -1 && a.p.n == 1000);
+}
+
 int main(void)
 {
+    test_inert_keys();
     test_goto_and_restore();
     test_quit_asks_once();
     test_chinese_texts();
