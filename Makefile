@@ -50,11 +50,16 @@ BENCH_BINS := $(BENCH_SRCS:tests/bench/%.c=$(BUILD)/bench/%)
 
 SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
-.PHONY: all run test unit bench asan fuzz fuzz-run install uninstall clean help golden libpeviz
+.PHONY: all run test unit bench asan fuzz fuzz-run install uninstall clean help golden libpeviz libcheck
 all: $(BIN)
 
 ## libpeviz: build build/libpeviz.a (the math alone: needs only libc and libm)
 libpeviz: $(LIBPEVIZ)
+
+## libcheck: each include/peviz header compiles alone; the whole archive
+##           links with only libc and libm (also part of make test)
+libcheck: $(LIBPEVIZ)
+	@BUILD=$(BUILD) CC="$(CC)" LDFLAGS="$(LDFLAGS)" bash tests/lib/check.sh
 
 $(LIBPEVIZ): $(CORE_OBJS)
 	@echo "  AR    $@"
@@ -96,7 +101,7 @@ run: $(BIN)
 
 ## test: build, then run unit, command-line, golden and terminal tests
 test: $(BIN) $(TEST_BINS)
-	@PEVIZ=./$(BIN) BUILD=$(BUILD) bash tests/run.sh
+	@PEVIZ=./$(BIN) BUILD=$(BUILD) CC="$(CC)" LDFLAGS="$(LDFLAGS)" bash tests/run.sh
 
 ## asan: the same tests under AddressSanitizer and UBSan
 asan:

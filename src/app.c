@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "app.h"
+#include "frame.h"
 #include "peload.h"
 #include "snapshot.h"
 #include "tour.h"
@@ -19,19 +20,9 @@
 
 static void views_init(struct app *a)
 {
-    memset(&a->heat, 0, sizeof a->heat);
-    memset(&a->clocks, 0, sizeof a->clocks);
-    a->clocks.k = 1;
-    memset(&a->att, 0, sizeof a->att);
-    a->att.scheme = SCHEME_SINUSOIDAL;
-    a->att.heads = 8;
-    a->att.scale_emb = 1;
-    a->att.train_len = -1;
-    memset(&a->cmp, 0, sizeof a->cmp);
-    a->cmp.npanes = 2;
-    a->cmp.panes[0].base = 10000;
-    a->cmp.panes[1].base = 500000;
-    a->cmp.panes[2].base = 1e6;
+    for (int v = 0; v < VIEW_COUNT; v++)
+        if (VIEWS[v]->reset)
+            VIEWS[v]->reset(a);
 }
 
 void app_init(struct app *a)
@@ -57,27 +48,9 @@ void app_msg(struct app *a, int error, const char *fmt, ...)
 
 void app_params_changed(struct app *a)
 {
-    int half = a->p.d / 2;
-    if (a->heat.dim >= a->p.d)
-        a->heat.dim = a->p.d - 1;
-    if (a->heat.dim0 >= a->p.d)
-        a->heat.dim0 = 0;
-    if (a->heat.x0 >= a->p.n)
-        a->heat.x0 = 0;
-    if (a->clocks.band >= half)
-        a->clocks.band = half - 1;
-    if (a->clocks.band0 >= half)
-        a->clocks.band0 = 0;
-    if (a->att.ci >= a->p.n)
-        a->att.ci = a->p.n - 1;
-    if (a->att.cj >= a->p.n)
-        a->att.cj = a->p.n - 1;
-    if (a->att.i0 >= a->p.n)
-        a->att.i0 = 0;
-    if (a->att.j0 >= a->p.n)
-        a->att.j0 = 0;
-    if (a->att.train_len > a->p.n)
-        a->att.train_len = a->p.n;
+    for (int v = 0; v < VIEW_COUNT; v++)
+        if (VIEWS[v]->params_changed)
+            VIEWS[v]->params_changed(a);
 }
 
 /* Scale one parameter as the keys do, clamping with a message. */
@@ -125,6 +98,7 @@ void app_reset(struct app *a)
     a->tour_step = keep.tour_step;
     a->tour_active = keep.tour_active;
     a->tour_lang = keep.tour_lang;
+    a->rt = keep.rt;
     if (a->pe_table) {                  /* a loaded table sets d and n */
         a->p.d = a->pe_table->d;
         a->p.n = a->pe_table->n;
@@ -145,13 +119,15 @@ static void switch_view(struct app *a, int v)
 }
 
 /* Actions of the global table; returns 0 if the action means nothing here. */
-static int do_action(struct app *a, enum action act)
+static int do_action(struct app *a, enum action act, int key)
 {
     switch (act) {
     case ACT_QUIT:       a->quit = 1; break;
     case ACT_HELP:       a->help = 1; break;
-    case ACT_VIEW1: case ACT_VIEW2: case ACT_VIEW3: case ACT_VIEW4:
-        switch_view(a, act - ACT_VIEW1); break;
+    case ACT_VIEW_N:
+        if (key - '1' >= VIEW_COUNT)
+            return 0;
+        switch_view(a, key - '1'); break;
     case ACT_NEXT_VIEW:  switch_view(a, (int)a->view + 1); break;
     case ACT_PREV_VIEW:  switch_view(a, (int)a->view - 1); break;
     case ACT_D_HALF:     scale(a, P_D, 0.5); break;
@@ -248,11 +224,10 @@ enum action app_key(struct app *a, int key)
     a->msg[0] = 0;
     if (tour_key(a, key))       /* tour: Enter, Backspace, Esc (tour.h) */
         return ACT_TOUR;
-    const struct view *v = VIEWS[a->view];
-    if (v->key && v->key(a, key))
+    if (view_key(a, key))
         return ACT_VIEW_KEY;
     enum action act = keys_lookup(KEYS_GLOBAL, key);
-    if (act == ACT_NONE || !do_action(a, act)) {
+    if (act == ACT_NONE || !do_action(a, act, key)) {
         char b[16];
         if (key != PK_MOUSE)
             app_msg(a, 0, "key %s does nothing here; ? lists the keys",
@@ -305,7 +280,9 @@ static int global_command(struct app *a, const char *name, const char *arg)
     if (strcmp(name, "view") == 0) {
         int v = view_parse(arg);
         if (v < 0) {
-            app_msg(a, 1, "view: want heatmap, clocks, attention or compare");
+            char names[APP_MSG_LEN / 2];
+            views_names(names, sizeof names, " or ");
+            app_msg(a, 1, "view: want %s", names);
             return -1;
         }
         switch_view(a, v);
@@ -325,8 +302,7 @@ int app_command(struct app *a, const char *line)
     a->msg_error = 0;
     /* The view first: the compare view points :base and :d at its
      * active pane. */
-    const struct view *v = VIEWS[a->view];
-    if (v->command && v->command(a, name, arg))
+    if (view_command(a, name, arg))
         return a->msg_error ? -1 : 0;
     int r = global_command(a, name, arg);
     if (r <= 0)
@@ -356,21 +332,17 @@ int app_tick(struct app *a, double dt)
     return 1;
 }
 
+int app_view_busy(const struct app *a)
+{
+    return a->rt && a->rt->busy[a->view];
+}
+
 int app_animating(const struct app *a)
 {
-    const struct view *v = VIEWS[a->view];
-    return a->playing || (v->busy && v->busy(a));
+    return a->playing || app_view_busy(a);
 }
 
 /* ---- frame export ---------------------------------------------------- */
-
-void frame_draw_finished(const struct app *a, canvas *c)
-{
-    const struct view *v = VIEWS[a->view];
-    do
-        frame_draw(a, c);
-    while (v->busy && v->busy(a));
-}
 
 static int export_one(const canvas *c, const char *path, enum snap_format f,
                       const struct app *a)
@@ -407,4 +379,15 @@ void app_export_frame(struct app *a, int w, int h)
     else
         app_msg(a, 0, "wrote %s and %s", svg, txt);
     canvas_free(&c);
+}
+
+struct score_ctx *app_scores_new(const struct app *a)
+{
+    struct score_table t = { 0 }, *tp = NULL;
+    if (a->pe_table) {
+        t = (struct score_table){ a->pe_table->v, a->pe_table->n,
+                                  a->pe_table->d };
+        tp = &t;
+    }
+    return scores_new(a->p.d, a->p.base, a->p.n, &a->att.o, tp);
 }

@@ -17,56 +17,15 @@
 #include "colormap.h"
 #include "keys.h"
 #include "params.h"
+#include "peviz/layout.h"
+#include "peviz/scores.h"
+#include "view.h"
 
 struct app;
 struct pe_table;
 struct tour;
 
-/* ---- views ------------------------------------------------------------ */
-
-enum view_id { VIEW_HEATMAP = 0, VIEW_CLOCKS, VIEW_ATTENTION, VIEW_COMPARE,
-               VIEW_COUNT };
-
-struct view {
-    const char *name;       /* "heatmap": the --view name */
-    const char *title;      /* "PE heatmap": shown in the status line */
-    /*
-     * Draw the view into c (the whole screen minus the status line).
-     * Write a short view-specific status text (e.g. "1 col = 16 pos")
-     * into hint.  Must cope with any size, down to 1x1.
-     */
-    void (*draw)(const struct app *a, canvas *c, char *hint, size_t hintlen);
-    /* Handle a key first; return 1 if consumed (may set a->msg). */
-    int (*key)(struct app *a, int key);
-    /*
-     * Handle a ':' command the global parser does not know ("k 3",
-     * "heads 12"); return 1 if handled, with errors in a->msg.  NULL: none.
-     */
-    int (*command)(struct app *a, const char *name, const char *arg);
-    /* The view's own keys for the help card; ended by key 0. */
-    const struct keybind *keys;
-    /* One-paragraph explanation for the help card (NULL: none). */
-    const char *about;
-    /*
-     * Optional: non-zero while the view has unfinished work that it does
-     * in slices between frames (the loop keeps ticking and redrawing).
-     */
-    int (*busy)(const struct app *a);
-};
-
-extern const struct view VIEW_HEATMAP_DEF, VIEW_CLOCKS_DEF,
-                         VIEW_ATTENTION_DEF, VIEW_COMPARE_DEF;
-extern const struct view *const VIEWS[VIEW_COUNT];
-
-/* View by --view name, or -1. */
-int view_parse(const char *name);
-
 /* ---- per-view state ----------------------------------------------------- */
-
-enum scheme { SCHEME_SINUSOIDAL = 0, SCHEME_ROPE, SCHEME_ALIBI,
-              SCHEME_LEARNED, SCHEME_NOPE, SCHEME_COUNT };
-const char *scheme_name(enum scheme s);
-int scheme_parse(const char *name);       /* -1 if unknown */
 
 struct heatmap_state {
     int dim;            /* cursor dimension */
@@ -85,11 +44,8 @@ struct clocks_state {
 };
 
 struct attention_state {
-    enum scheme scheme;
-    int softmax, causal, temperature, content, scale_emb, split;
-    int heads, head;            /* ALiBi: number of heads, current head */
-    int q_random;               /* RoPE: 0 = q = k = ones, 1 = seeded */
-    int64_t train_len;          /* learned: trained length (-1: n/2) */
+    struct score_opts o;        /* scheme and toggles (peviz/scores.h) */
+    int split;                  /* show the four terms of the cell */
     int64_t ci, cj;             /* cursor: query i, key j */
     int zoom;
     int64_t i0, j0;
@@ -98,8 +54,9 @@ struct attention_state {
 #define COMPARE_MAX_PANES 3
 enum pane_mode { PANE_HEATMAP = 0, PANE_SPECTRUM, PANE_PROFILE, PANE_DIFF,
                  PANE_MODE_COUNT };
-enum layout { LAYOUT_INTERLEAVED = 0, LAYOUT_CONCAT, LAYOUT_HALF };
-enum precision { PREC_F64 = 0, PREC_F32, PREC_BF16, PREC_F16 };
+const char *pane_mode_name(enum pane_mode m);  /* "heatmap", ... */
+int pane_mode_parse(const char *s);            /* -1 if unknown */
+const char *pane_mode_list(char *buf, size_t len);  /* "heatmap, ... or diff" */
 
 struct pane {
     double base;
@@ -179,6 +136,11 @@ struct app {
     int tour_step;
     int tour_active;
     const char *tour_lang;
+
+    /* The views' runtime objects (caches, last layouts; view.h): a handle
+     * owned by whoever runs the frames (the loop), shared by copies of
+     * the state, NULL when there is none (frames then use scratch ones). */
+    struct views_rt *rt;
 };
 
 /* Defaults for everything (params_default, heatmap view, 30 fps, ...). */
@@ -209,10 +171,17 @@ int app_command(struct app *a, const char *line);
 /* Advance the sweep by dt seconds (when playing). Returns 1 if pos moved. */
 int app_tick(struct app *a, double dt);
 
+/* Whether the current view has work left for later frames. */
+int app_view_busy(const struct app *a);
+
 /* Whether anything animates (the loop sleeps forever when not). */
 int app_animating(const struct app *a);
 
-/* Called after d/base/n change so views can clamp their cursors. */
+/* The attention scores for the current parameters, the view's scheme
+ * and toggles and the loaded --pe-file table (NULL: out of memory). */
+struct score_ctx *app_scores_new(const struct app *a);
+
+/* Called after d/base/n/pos change: every view clamps its own state. */
 void app_params_changed(struct app *a);
 
 /*
@@ -221,16 +190,5 @@ void app_params_changed(struct app *a);
  * status message names the files or the error.
  */
 void app_export_frame(struct app *a, int w, int h);
-
-/*
- * Draw the whole frame: the current view, the status line, the prompt,
- * the help overlay, or a "too small" card.  Used by the terminal and by
- * --snapshot alike.
- */
-void frame_draw(const struct app *a, canvas *c);
-
-/* frame_draw until the view has no work left in slices: for snapshots
- * and exported frames, which must show the finished picture. */
-void frame_draw_finished(const struct app *a, canvas *c);
 
 #endif

@@ -23,7 +23,7 @@ struct opt {
     int has_arg;
     int val;
     const char *arg;     /* argument as shown in --help */
-    const char *help;
+    const char *help;    /* for NAME choices, followed by opt_names */
 };
 
 static const struct opt OPTS[] = {
@@ -31,8 +31,8 @@ static const struct opt OPTS[] = {
     { "base", 1, 'b', "BASE", "frequency base, finite and > 1 (default 10000)" },
     { "seq-len", 1, 'n', "N", "sequence length, 1..16777216 (default 128)" },
     { "pos", 1, O_POS, "P", "position under the cursor, 0..n-1 (default 0)" },
-    { "view", 1, O_VIEW, "NAME", "heatmap, clocks, attention or compare" },
-    { "scheme", 1, O_SCHEME, "NAME", "sinusoidal, rope, alibi, learned or nope" },
+    { "view", 1, O_VIEW, "NAME", "" },
+    { "scheme", 1, O_SCHEME, "NAME", "" },
     { "color", 1, O_COLOR, "MODE", "auto, none, 8, 16, 256 or truecolor" },
     { "ascii", 0, O_ASCII, NULL, "draw with ASCII only" },
     { "fps", 1, O_FPS, "N", "animation frames per second, 1..60 (default 30)" },
@@ -41,7 +41,7 @@ static const struct opt OPTS[] = {
     { "palette", 1, O_PALETTE, "NAME", "default, contrast or mono" },
     { "base-b", 1, O_BASE_B, "BASE", "compare view: base of pane B (default 500000)" },
     { "base-c", 1, O_BASE_C, "BASE", "compare view: add pane C with this base" },
-    { "pane-mode", 1, O_PANE_MODE, "MODE", "compare view: heatmap, spectrum, profile or diff" },
+    { "pane-mode", 1, O_PANE_MODE, "MODE", "compare view: " },
     { "tour", 2, O_TOUR, "FILE", "start the guided tour (the shipped one, or FILE)" },
     { "lang", 1, O_LANG, "LANG", "tour language: en or zh" },
     { "export", 1, O_EXPORT, "WHAT", "print pe, scores or softmax and exit" },
@@ -56,6 +56,20 @@ static const struct opt OPTS[] = {
     { "version", 0, 'V', NULL, "version" },
 };
 #define NOPTS (sizeof OPTS / sizeof OPTS[0])
+
+/* The names an option takes when they come from a table ("" if not). */
+static const char *opt_names(int val, char *buf, size_t len)
+{
+    if (val == O_SCHEME)
+        return scheme_list(buf, len);
+    if (val == O_PANE_MODE)
+        return pane_mode_list(buf, len);
+    if (val == O_VIEW) {
+        views_names(buf, len, " or ");
+        return buf;
+    }
+    return "";
+}
 
 /* Replace C0/C1 controls and DEL: a file name or argument must not
  * reach the user's terminal as an escape sequence, even on stderr. */
@@ -120,11 +134,10 @@ static int word_index(const char *const *words, const char *s)
     return -1;
 }
 
-static int choose(const char *const *words, const char *arg, int val,
-                  const char *want, int *out)
+/* i: arg's index in its list (-1: not there, and want lists them). */
+static int chosen(int i, const char *arg, int val, const char *want, int *out)
 {
     char lab[32];
-    int i = word_index(words, arg);
     if (i < 0)
         return fail("%s: '%s': want %s", opt_label(val, lab, sizeof lab),
                     arg, want);
@@ -132,16 +145,16 @@ static int choose(const char *const *words, const char *arg, int val,
     return 0;
 }
 
+static int choose(const char *const *words, const char *arg, int val,
+                  const char *want, int *out)
+{
+    return chosen(word_index(words, arg), arg, val, want, out);
+}
+
 static const char *const COLOR_WORDS[] = { "none", "8", "16", "256",
                                            "truecolor", "auto", NULL };
 static const char *const EXPORT_WORDS[] = { "pe", "scores", "softmax", NULL };
-static const char *const VIEW_WORDS[] = { "heatmap", "clocks", "attention",
-                                          "compare", NULL };
-static const char *const SCHEME_WORDS[] = { "sinusoidal", "rope", "alibi",
-                                            "learned", "nope", NULL };
 static const char *const PALETTE_WORDS[] = { "default", "contrast", "mono", NULL };
-static const char *const PANE_WORDS[] = { "heatmap", "spectrum", "profile",
-                                          "diff", NULL };
 static const char *const LANG_WORDS[] = { "en", "zh", NULL };
 
 static int parse_size(struct cli *c, const char *arg)
@@ -185,15 +198,22 @@ static int parse_pane_base(struct cli *c, int pane, int val, const char *arg)
 
 static int parse_choice(struct cli *c, int val, const char *arg)
 {
-    int i, r = 0;
+    int i = 0, r = 0;
+    char want[128];
     switch (val) {
     case O_VIEW:
-        if (!(r = choose(VIEW_WORDS, arg, val, "heatmap, clocks, attention or compare", &i)))
-            c->app.view = (enum view_id)i;
+        if ((i = view_parse(arg)) < 0) {
+            char names[256], lab[32];
+            views_names(names, sizeof names, " or ");
+            return fail("%s: '%s': want %s", opt_label(val, lab, sizeof lab),
+                        arg, names);
+        }
+        c->app.view = (enum view_id)i;
         break;
     case O_SCHEME:
-        if (!(r = choose(SCHEME_WORDS, arg, val, "sinusoidal, rope, alibi, learned or nope", &i)))
-            c->app.att.scheme = (enum scheme)i;
+        if (!(r = chosen(scheme_parse(arg), arg, val,
+                         opt_names(val, want, sizeof want), &i)))
+            c->app.att.o.scheme = (enum scheme)i;
         break;
     case O_COLOR:
         if (!(r = choose(COLOR_WORDS, arg, val, "auto, none, 8, 16, 256 or truecolor", &i)))
@@ -204,7 +224,8 @@ static int parse_choice(struct cli *c, int val, const char *arg)
             c->app.palette = (enum palette)i;
         break;
     case O_PANE_MODE:
-        if (!(r = choose(PANE_WORDS, arg, val, "heatmap, spectrum, profile or diff", &i)))
+        if (!(r = chosen(pane_mode_parse(arg), arg, val,
+                         opt_names(val, want, sizeof want), &i)))
             c->app.cmp.mode = (enum pane_mode)i;
         break;
     case O_EXPORT:
@@ -236,9 +257,9 @@ static int parse_one(struct cli *c, int val, const char *arg)
     case O_BASE_C: return parse_pane_base(c, 2, val, arg);
     case O_TOUR: c->tour = arg ? arg : ""; return 0;
     case O_FORMAT: c->format = arg; return 0;
-    case O_SOFTMAX: c->app.att.softmax = 1; return 0;
-    case O_CAUSAL: c->app.att.causal = 1; return 0;
-    case O_TEMPERATURE: c->app.att.temperature = 1; return 0;
+    case O_SOFTMAX: c->app.att.o.softmax = 1; return 0;
+    case O_CAUSAL: c->app.att.o.causal = 1; return 0;
+    case O_TEMPERATURE: c->app.att.o.temperature = 1; return 0;
     case O_SNAPSHOT: c->mode = MODE_SNAPSHOT; return 0;
     case O_SIZE: return parse_size(c, arg);
     case O_PE_FILE: c->pe_file = arg; return 0;
@@ -320,13 +341,20 @@ int cli_parse(struct cli *c, int argc, char **argv)
 /* One key table for --help: labelled rows only (the rest are aliases). */
 static void print_keys(FILE *f, const char *title, const struct keybind *k)
 {
+    char vlabel[32], vhelp[256];
     if (!k)
         return;
     fprintf(f, "\n%s:\n", title);
     for (; k->key; k++)
         if (k->label) {
-            int pad = 15 - text_width(k->label);   /* cells, not bytes */
-            fprintf(f, "  %s%*s %s\n", k->label, pad > 0 ? pad : 0, "", k->help);
+            const char *label = k->label, *help = k->help;
+            if (k->act == ACT_VIEW_N) {
+                views_keys_text(vlabel, sizeof vlabel, vhelp, sizeof vhelp);
+                label = vlabel;
+                help = vhelp;
+            }
+            int pad = 15 - text_width(label);   /* cells, not bytes */
+            fprintf(f, "  %s%*s %s\n", label, pad > 0 ? pad : 0, "", help);
         }
 }
 
@@ -343,7 +371,9 @@ void cli_usage(FILE *f)
         snprintf(left + n, sizeof left - (size_t)n, "--%s%s%s%s", OPTS[i].name,
                  OPTS[i].has_arg == 2 ? "[=" : OPTS[i].arg ? " " : "",
                  OPTS[i].arg ? OPTS[i].arg : "", OPTS[i].has_arg == 2 ? "]" : "");
-        fprintf(f, "  %-26s %s\n", left, OPTS[i].help);
+        char names[128];
+        fprintf(f, "  %-26s %s%s\n", left, OPTS[i].help,
+                opt_names(OPTS[i].val, names, sizeof names));
     }
     print_keys(f, "keys in every view", KEYS_GLOBAL);
     for (int v = 0; v < VIEW_COUNT; v++) {

@@ -10,7 +10,7 @@
 
 #include "export.h"
 #include "peviz/pe.h"
-#include "scores.h"
+#include "score_grid.h"
 
 #define BLOCK_ROWS 64
 
@@ -81,7 +81,7 @@ static void write_binary_row(FILE *out, const double *row, int64_t cols, int f64
 
 static int export_scores(const struct cli *c, int fmt, FILE *out)
 {
-    struct score_ctx *s = scores_new(&c->app);
+    struct score_ctx *s = app_scores_new(&c->app);
     int64_t n = c->app.p.n;
     double *row = malloc((size_t)n * sizeof *row);
     if (!s || !row) {
@@ -90,7 +90,7 @@ static int export_scores(const struct cli *c, int fmt, FILE *out)
         cli_error("--export: out of memory");
         return 2;
     }
-    int softmax = c->what == EXPORT_SOFTMAX || c->app.att.softmax;
+    int softmax = c->what == EXPORT_SOFTMAX || c->app.att.o.softmax;
     for (int64_t i = 0; i < n && !ferror(out); i++) {
         scores_row(s, i, softmax, row);
         if (fmt == EXPORT_CSV)

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "app.h"
+#include "frame.h"
 #include "tour.h"
 
 #define FRAME_MIN_W 20
@@ -288,6 +289,7 @@ struct help {
     int natw;       /* the widest item on one line */
     char about[HELP_ABOUT_LINES][HELP_ABOUT_W * 4 + 1];
     int nabout;
+    char views_label[32], views_help[APP_MSG_LEN];  /* the 1..N row */
 };
 
 /* How the card is laid out. */
@@ -295,11 +297,13 @@ struct help_plan {
     int ncol, colw, rows, iw, about;
 };
 
+/* Whether the view's table documents key itself (a row that does a
+ * global action its own way leaves the global row in the card). */
 static int bound_in(const struct keybind *t, int key)
 {
     for (; t && t->key; t++)
         if (t->key == key)
-            return 1;
+            return t->act == ACT_VIEW_KEY || !t->fn;
     return 0;
 }
 
@@ -333,8 +337,12 @@ static void help_keys(struct help *h, const struct view *v)
                 help_add(h, H_KEY, k->label, k->help ? k->help : "");
     }
     help_add(h, H_HEAD, NULL, "in every view");
+    views_keys_text(h->views_label, sizeof h->views_label, h->views_help,
+                    sizeof h->views_help);
     for (k = KEYS_GLOBAL; k->key; k++)
-        if (k->label && !bound_in(v ? v->keys : NULL, k->key))
+        if (k->act == ACT_VIEW_N && k->label)
+            help_add(h, H_KEY, h->views_label, h->views_help);
+        else if (k->label && !bound_in(v ? v->keys : NULL, k->key))
             help_add(h, H_KEY, k->label, k->help ? k->help : "");
     for (int i = 0; i < h->nitem; i++) {
         const struct help_item *it = &h->item[i];
@@ -505,7 +513,25 @@ static void draw_help(const struct app *a, canvas *c, const struct view *v)
 
 /* ---- the frame ---------------------------------------------------------- */
 
-void frame_draw(const struct app *a, canvas *c)
+/* Rows a long message takes above the status line in a W x H frame. */
+static int msg_rows_fit(const struct app *a, int W, int H)
+{
+    int m = W >= FRAME_MIN_W && H >= FRAME_MIN_H ? msg_rows(a, W) : 0;
+    return H - 1 - m < FRAME_MIN_H - 1 ? 0 : m;
+}
+
+void frame_view_size(const struct app *a, int W, int H, int *w, int *h)
+{
+    /* a long message: rows of its own above the status line */
+    int mrows = msg_rows_fit(a, W, H);
+    /* tour: the caption panel takes the rows below the view (tour.h) */
+    int cap = W >= FRAME_MIN_W && H >= FRAME_MIN_H
+              ? tour_panel_rows(a, W, H - 1 - mrows) : 0;
+    *w = W;
+    *h = H - 1 - mrows - cap;
+}
+
+static void compose(const struct app *a, canvas *c, int finish)
 {
     char hint[HINT_LEN] = "";
     canvas_clear(c);
@@ -517,17 +543,16 @@ void frame_draw(const struct app *a, canvas *c)
     }
     const struct view *v = (unsigned)a->view < VIEW_COUNT ? VIEWS[a->view]
                                                           : NULL;
-    /* a long message: rows of its own above the status line */
-    int mrows = msg_rows(a, c->w);
-    if (c->h - 1 - mrows < FRAME_MIN_H - 1)
-        mrows = 0;
-    /* tour: the caption panel takes the rows below the view (tour.h) */
-    int cap = tour_panel_rows(a, c->w, c->h - 1 - mrows);
-    canvas body = canvas_sub(c, 0, 0, c->w, c->h - 1 - mrows - cap);
-    if (v && v->draw)
-        v->draw(a, &body, hint, sizeof hint);
-    if (cap > 0) {
-        canvas panel = canvas_sub(c, 0, c->h - 1 - mrows - cap, c->w, cap);
+    int vw, vh, mrows = msg_rows_fit(a, c->w, c->h);
+    frame_view_size(a, c->w, c->h, &vw, &vh);
+    canvas body = canvas_sub(c, 0, 0, vw, vh);
+    if (v) {
+        int busy = view_frame(a, a->view, &body, finish, hint, sizeof hint);
+        if (a->rt)
+            a->rt->busy[a->view] = busy;
+    }
+    if (vh < c->h - 1 - mrows) {
+        canvas panel = canvas_sub(c, 0, vh, c->w, c->h - 1 - mrows - vh);
         tour_draw_caption(a, &panel);
     }
     if (a->prompt_open)
@@ -536,4 +561,14 @@ void frame_draw(const struct app *a, canvas *c)
         draw_status(a, c, v, hint, mrows);
     if (a->help)                /* may cover the status line when tall */
         draw_help(a, c, v);
+}
+
+void frame_draw(const struct app *a, canvas *c)
+{
+    compose(a, c, 0);
+}
+
+void frame_draw_finished(const struct app *a, canvas *c)
+{
+    compose(a, c, 1);
 }

@@ -9,61 +9,73 @@
 #define CTRL(c) ((c) & 0x1f)
 
 const struct keybind KEYS_GLOBAL[] = {
-    { 'q',          ACT_QUIT,       "q",      "quit" },
-    { '?',          ACT_HELP,       "?",      "this help card" },
-    { PK_F1,        ACT_HELP,       NULL,     NULL },
-    { '1',          ACT_VIEW1,      "1 2 3 4", "heatmap, clocks, attention, compare" },
-    { '2',          ACT_VIEW2,      NULL,     NULL },
-    { '3',          ACT_VIEW3,      NULL,     NULL },
-    { '4',          ACT_VIEW4,      NULL,     NULL },
-    { PK_TAB,       ACT_NEXT_VIEW,  "Tab S-Tab", "next / previous view" },
-    { PK_BTAB,      ACT_PREV_VIEW,  NULL,     NULL },
-    { 'd',          ACT_D_HALF,     "d D",    "d_model /2, x2" },
-    { 'D',          ACT_D_DOUBLE,   NULL,     NULL },
-    { 'b',          ACT_BASE_DIV,   "b B",    "base /10, x10" },
-    { 'B',          ACT_BASE_MUL,   NULL,     NULL },
-    { 'n',          ACT_N_HALF,     "n N",    "seq_len /2, x2" },
-    { 'N',          ACT_N_DOUBLE,   NULL,     NULL },
-    { PK_LEFT,      ACT_LEFT,       "arrows hjkl", "move the cursor" },
-    { 'h',          ACT_LEFT,       NULL,     NULL },
-    { PK_RIGHT,     ACT_RIGHT,      NULL,     NULL },
-    { 'l',          ACT_RIGHT,      NULL,     NULL },
-    { PK_UP,        ACT_UP,         NULL,     NULL },
-    { 'k',          ACT_UP,         NULL,     NULL },
-    { PK_DOWN,      ACT_DOWN,       NULL,     NULL },
-    { 'j',          ACT_DOWN,       NULL,     NULL },
-    { 'H',          ACT_FAST_LEFT,  "HJKL PgUp PgDn", "move faster" },
-    { 'L',          ACT_FAST_RIGHT, NULL,     NULL },
-    { 'K',          ACT_FAST_UP,    NULL,     NULL },
-    { PK_PGUP,      ACT_FAST_UP,    NULL,     NULL },
-    { 'J',          ACT_FAST_DOWN,  NULL,     NULL },
-    { PK_PGDN,      ACT_FAST_DOWN,  NULL,     NULL },
-    { PK_HOME,      ACT_HOME,       "Home End", "first / last position" },
-    { PK_END,       ACT_END,        NULL,     NULL },
-    { '+',          ACT_ZOOM_IN,    "+ -",    "zoom in / out" },
-    { '=',          ACT_ZOOM_IN,    NULL,     NULL },
-    { '-',          ACT_ZOOM_OUT,   NULL,     NULL },
-    { ' ',          ACT_PLAY,       "Space",  "play / pause the sweep" },
-    { '<',          ACT_SLOWER,     "< >",    "sweep slower / faster" },
-    { '>',          ACT_FASTER,     NULL,     NULL },
-    { ',',          ACT_STEP_BACK,  ", .",    "one position back / on" },
-    { '.',          ACT_STEP_FWD,   NULL,     NULL },
-    { 'r',          ACT_RESET,      "r",      "reset to the defaults" },
-    { CTRL('L'),    ACT_REDRAW,     "^L",     "redraw the screen" },
-    { ':',          ACT_PROMPT,     ":",      "set a value: :d 512 :base 5e5" },
-    { 'M',          ACT_MOUSE,      "M",      "mouse clicks on / off" },
-    { 'P',          ACT_PALETTE,    "P",      "next palette" },
-    { 'w',          ACT_EXPORT,     "w",      "write the frame (.svg, .txt)" },
-    { 'T',          ACT_TOUR,       "T",      "guided tour" },
-    { 0,            ACT_NONE,       NULL,     NULL }
+    { 'q',          ACT_QUIT,       "q",      "quit", NULL },
+    { '?',          ACT_HELP,       "?",      "this help card", NULL },
+    { PK_F1,        ACT_HELP,       NULL,     NULL, NULL },
+    /* label and help come from the view list (views_keys_text) */
+    { '1',          ACT_VIEW_N,     "1..N",   "the views", NULL },
+    { '2',          ACT_VIEW_N,     NULL,     NULL, NULL },
+    { '3',          ACT_VIEW_N,     NULL,     NULL, NULL },
+    { '4',          ACT_VIEW_N,     NULL,     NULL, NULL },
+    { '5',          ACT_VIEW_N,     NULL,     NULL, NULL },
+    { '6',          ACT_VIEW_N,     NULL,     NULL, NULL },
+    { '7',          ACT_VIEW_N,     NULL,     NULL, NULL },
+    { '8',          ACT_VIEW_N,     NULL,     NULL, NULL },
+    { '9',          ACT_VIEW_N,     NULL,     NULL, NULL },
+    { PK_TAB,       ACT_NEXT_VIEW,  "Tab S-Tab", "next / previous view", NULL },
+    { PK_BTAB,      ACT_PREV_VIEW,  NULL,     NULL, NULL },
+    { 'd',          ACT_D_HALF,     "d D",    "d_model /2, x2", NULL },
+    { 'D',          ACT_D_DOUBLE,   NULL,     NULL, NULL },
+    { 'b',          ACT_BASE_DIV,   "b B",    "base /10, x10", NULL },
+    { 'B',          ACT_BASE_MUL,   NULL,     NULL, NULL },
+    { 'n',          ACT_N_HALF,     "n N",    "seq_len /2, x2", NULL },
+    { 'N',          ACT_N_DOUBLE,   NULL,     NULL, NULL },
+    { PK_LEFT,      ACT_LEFT,       "arrows hjkl", "move the cursor", NULL },
+    { 'h',          ACT_LEFT,       NULL,     NULL, NULL },
+    { PK_RIGHT,     ACT_RIGHT,      NULL,     NULL, NULL },
+    { 'l',          ACT_RIGHT,      NULL,     NULL, NULL },
+    { PK_UP,        ACT_UP,         NULL,     NULL, NULL },
+    { 'k',          ACT_UP,         NULL,     NULL, NULL },
+    { PK_DOWN,      ACT_DOWN,       NULL,     NULL, NULL },
+    { 'j',          ACT_DOWN,       NULL,     NULL, NULL },
+    { 'H',          ACT_FAST_LEFT,  "HJKL PgUp PgDn", "move faster", NULL },
+    { 'L',          ACT_FAST_RIGHT, NULL,     NULL, NULL },
+    { 'K',          ACT_FAST_UP,    NULL,     NULL, NULL },
+    { PK_PGUP,      ACT_FAST_UP,    NULL,     NULL, NULL },
+    { 'J',          ACT_FAST_DOWN,  NULL,     NULL, NULL },
+    { PK_PGDN,      ACT_FAST_DOWN,  NULL,     NULL, NULL },
+    { PK_HOME,      ACT_HOME,       "Home End", "first / last position", NULL },
+    { PK_END,       ACT_END,        NULL,     NULL, NULL },
+    { '+',          ACT_ZOOM_IN,    "+ -",    "zoom in / out", NULL },
+    { '=',          ACT_ZOOM_IN,    NULL,     NULL, NULL },
+    { '-',          ACT_ZOOM_OUT,   NULL,     NULL, NULL },
+    { ' ',          ACT_PLAY,       "Space",  "play / pause the sweep", NULL },
+    { '<',          ACT_SLOWER,     "< >",    "sweep slower / faster", NULL },
+    { '>',          ACT_FASTER,     NULL,     NULL, NULL },
+    { ',',          ACT_STEP_BACK,  ", .",    "one position back / on", NULL },
+    { '.',          ACT_STEP_FWD,   NULL,     NULL, NULL },
+    { 'r',          ACT_RESET,      "r",      "reset to the defaults", NULL },
+    { CTRL('L'),    ACT_REDRAW,     "^L",     "redraw the screen", NULL },
+    { ':',          ACT_PROMPT,     ":",      "set a value: :d 512 :base 5e5", NULL },
+    { 'M',          ACT_MOUSE,      "M",      "mouse clicks on / off", NULL },
+    { 'P',          ACT_PALETTE,    "P",      "next palette", NULL },
+    { 'w',          ACT_EXPORT,     "w",      "write the frame (.svg, .txt)", NULL },
+    { 'T',          ACT_TOUR,       "T",      "guided tour", NULL },
+    { 0,            ACT_NONE,       NULL,     NULL, NULL }
 };
 
-enum action keys_lookup(const struct keybind *table, int key)
+const struct keybind *keys_find(const struct keybind *table, int key)
 {
     for (const struct keybind *k = table; k && k->key; k++)
         if (k->key == key)
-            return k->act;
-    return ACT_NONE;
+            return k;
+    return NULL;
+}
+
+enum action keys_lookup(const struct keybind *table, int key)
+{
+    const struct keybind *k = keys_find(table, key);
+    return k ? k->act : ACT_NONE;
 }
 
 static const struct { int key; const char *name; } NAMED[] = {

@@ -23,7 +23,7 @@ enum {
 
 enum action {
     ACT_NONE = 0,
-    ACT_QUIT, ACT_HELP, ACT_VIEW1, ACT_VIEW2, ACT_VIEW3, ACT_VIEW4,
+    ACT_QUIT, ACT_HELP, ACT_VIEW_N,   /* ACT_VIEW_N: key '1' + i shows view i */
     ACT_NEXT_VIEW, ACT_PREV_VIEW,
     ACT_D_HALF, ACT_D_DOUBLE, ACT_BASE_DIV, ACT_BASE_MUL,
     ACT_N_HALF, ACT_N_DOUBLE,
@@ -37,12 +37,20 @@ enum action {
     ACT_VIEW_KEY     /* handled by the current view's own table */
 };
 
-/* One binding: key code, action, how the key is written in help, help. */
+struct app;
+
+/*
+ * One binding: key code, action, how the key is written in help, help,
+ * and in a view's table the function that does it (the view's runtime
+ * object is passed as rt; 1 if the key was taken, 0 to leave it to the
+ * global table).
+ */
 struct keybind {
     int key;
     enum action act;
     const char *label;   /* "q", "Space", "PgUp", NULL: same as previous row */
     const char *help;
+    int (*fn)(struct app *a, void *rt, int key);
 };
 
 /* The global table, ended by a row with key 0. */
@@ -50,6 +58,9 @@ extern const struct keybind KEYS_GLOBAL[];
 
 /* Action bound to key in table (ended by key 0), or ACT_NONE. */
 enum action keys_lookup(const struct keybind *table, int key);
+
+/* The row binding key in table, or NULL. */
+const struct keybind *keys_find(const struct keybind *table, int key);
 
 /* A readable name for a key code ("q", "Space", "Up", "^L"). */
 const char *keys_name(int key, char *buf, int len);

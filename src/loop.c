@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "charset.h"
+#include "frame.h"
 #include "loop.h"
 
 static volatile sig_atomic_t got_quit;   /* the signal that ends us */
@@ -205,19 +206,12 @@ static double frame_period(const struct app *a)
     return 1.0 / fps;
 }
 
-static int view_busy(const struct app *a)
-{
-    const struct view *v = VIEWS[a->view];
-
-    return v->busy && v->busy(a);
-}
-
 /* poll() timeout: until the next frame, or forever when idle. */
 static int wait_ms(const struct app *a, struct clockw *k)
 {
     double t = now_s(), ms;
 
-    if (view_busy(a))              /* work left: keys, then the next slice, */
+    if (app_view_busy(a))              /* work left: keys, then the next slice, */
         return k->stalled < 3 ? 0  /* unless the view is not drawn (a */
                : (int)ceil(frame_period(a) * 1000.0);  /* help card...) */
     if (!app_animating(a)) {
@@ -254,7 +248,7 @@ static int tick(struct app *a, struct clockw *k)
  * or unfinished work the view does in slices. */
 static int owed(const struct app *a, const struct clockw *k)
 {
-    return k->pending || view_busy(a);
+    return k->pending || app_view_busy(a);
 }
 
 /* Make the canvas match the terminal. */
@@ -304,7 +298,7 @@ static void redraw(struct app *a, canvas *cv, struct clockw *k, int keyed)
     a->screen_h = cv->h;
     canvas_clear(cv);
     frame_draw(a, cv);
-    busy = view_busy(a);
+    busy = app_view_busy(a);
     /* a slice takes milliseconds; a busy frame that took next to nothing
      * did no work (too small a screen: the view is not drawn), and the
      * loop must not spin on it */

@@ -6,7 +6,7 @@
 #define PEVIZ_LOOP_H
 
 #include "app.h"
-#include "term.h"
+#include "tty.h"
 
 /*
  * Run until the user quits or a signal ends the program.  Returns the

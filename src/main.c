@@ -10,6 +10,7 @@
 
 #include "cli.h"
 #include "export.h"
+#include "frame.h"
 #include "loop.h"
 #include "peload.h"
 #include "snapshot.h"
@@ -52,7 +53,15 @@ static int run_snapshot(struct cli *c)
 static int run_interactive(struct cli *c)
 {
     struct term_opts o = { c->color_flag, c->app.ascii, c->app.mouse };
-    return loop_run(&c->app, &o);
+    c->app.rt = views_rt_new();     /* the views' caches and layouts */
+    if (!c->app.rt) {
+        cli_error("out of memory");
+        return 2;
+    }
+    int r = loop_run(&c->app, &o);
+    views_rt_free(c->app.rt);
+    c->app.rt = NULL;
+    return r;
 }
 
 /* --pe-file: the table replaces the stand-in; d_model and n come from it. */

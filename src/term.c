@@ -8,13 +8,7 @@
  * send only the cells that changed, with one doupdate() per frame.
  */
 #include <curses.h>
-/* curses' own term.h (setupterm, cur_term): "term.h" is ours, and -Isrc
- * would shadow a plain <term.h> */
-#if defined(__has_include) && __has_include(<ncursesw/term.h>)
-#include <ncursesw/term.h>
-#else
-#include <ncurses/term.h>
-#endif
+#include <term.h>         /* curses' own: setupterm, cur_term */
 
 #include <errno.h>
 #include <langinfo.h>
@@ -30,8 +24,8 @@
 
 #include "colormap.h"
 #include "keys.h"
-#include "term.h"
 #include "termcaps.h"
+#include "tty.h"
 
 #define MOUSE_OFF "\033[?1000l"
 #define PAIR_CACHE 512          /* direct-mapped (fg, bg) -> pair cache */

@@ -1,16 +1,19 @@
 /*
- * views.c - the list of views and the names the command line uses.
+ * views.c - the list of views (view.h), the names the command line, the
+ * prompt and the help use, and the views' runtime objects (scheme names
+ * live in libpeviz's SCHEMES table).
  */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "app.h"
+#include "frame.h"
+#include "text.h"
 
-const struct view *const VIEWS[VIEW_COUNT] = {
-    [VIEW_HEATMAP] = &VIEW_HEATMAP_DEF,
-    [VIEW_CLOCKS] = &VIEW_CLOCKS_DEF,
-    [VIEW_ATTENTION] = &VIEW_ATTENTION_DEF,
-    [VIEW_COMPARE] = &VIEW_COMPARE_DEF,
-};
+#define VIEW_ENTRY_(id, name) [VIEW_##id] = &VIEW_##id##_DEF,
+const struct view *const VIEWS[VIEW_COUNT] = { VIEW_LIST(VIEW_ENTRY_) };
+#undef VIEW_ENTRY_
 
 int view_parse(const char *name)
 {
@@ -20,19 +23,161 @@ int view_parse(const char *name)
     return -1;
 }
 
-static const char *const SCHEME_NAMES[SCHEME_COUNT] = {
-    "sinusoidal", "rope", "alibi", "learned", "nope"
-};
-
-const char *scheme_name(enum scheme s)
+/* The view names joined by ", ", the last two by sep_last. */
+static void join_names(char *buf, size_t len, const char *sep_last)
 {
-    return (unsigned)s < SCHEME_COUNT ? SCHEME_NAMES[s] : "?";
+    size_t used = 0;
+    buf[0] = 0;
+    for (int i = 0; i < VIEW_COUNT && used < len; i++)
+        used += (size_t)snprintf(buf + used, len - used, "%s%s",
+                                 i == 0 ? "" : i == VIEW_COUNT - 1 ? sep_last
+                                                                   : ", ",
+                                 VIEWS[i]->name);
 }
 
-int scheme_parse(const char *name)
+void views_names(char *buf, size_t len, const char *sep_last)
 {
-    for (int i = 0; i < SCHEME_COUNT; i++)
-        if (strcmp(name, SCHEME_NAMES[i]) == 0)
+    join_names(buf, len, sep_last);
+}
+
+void views_keys_text(char *label, size_t llen, char *help, size_t hlen)
+{
+    size_t used = 0;
+    label[0] = 0;
+    if (VIEW_COUNT > 4)
+        snprintf(label, llen, "1..%d", VIEW_COUNT < 9 ? VIEW_COUNT : 9);
+    else
+        for (int i = 0; i < VIEW_COUNT && used < llen; i++)
+            used += (size_t)snprintf(label + used, llen - used, "%s%d",
+                                     i ? " " : "", i + 1);
+    join_names(help, hlen, ", ");
+}
+
+/* ---- runtime objects ---------------------------------------------------- */
+
+static void *rt_new(enum view_id v)
+{
+    size_t size = VIEWS[v]->rt_size;
+    return calloc(1, size ? size : 1);
+}
+
+static void rt_free(enum view_id v, void *rt)
+{
+    if (rt && VIEWS[v]->fini)
+        VIEWS[v]->fini(rt);
+    free(rt);
+}
+
+struct views_rt *views_rt_new(void)
+{
+    struct views_rt *r = calloc(1, sizeof *r);
+    for (int v = 0; r && v < VIEW_COUNT; v++)
+        if (!(r->rt[v] = rt_new((enum view_id)v))) {
+            views_rt_free(r);
+            return NULL;
+        }
+    return r;
+}
+
+void views_rt_free(struct views_rt *r)
+{
+    for (int v = 0; r && v < VIEW_COUNT; v++)
+        rt_free((enum view_id)v, r->rt[v]);
+    free(r);
+}
+
+void *view_rt_get(const struct app *a, enum view_id v, void **tmp)
+{
+    *tmp = NULL;
+    if (a->rt && a->rt->rt[v])
+        return a->rt->rt[v];
+    return *tmp = rt_new(v);
+}
+
+void view_rt_done(enum view_id v, void *tmp)
+{
+    rt_free(v, tmp);
+}
+
+/* ---- the hooks in a frame, a key, a command ---------------------------- */
+
+int view_frame(const struct app *a, enum view_id id, canvas *c, int finish,
+               char *hint, size_t hintlen)
+{
+    const struct view *v = VIEWS[id];
+    void *tmp, *rt = view_rt_get(a, id, &tmp);
+    int busy = 0;
+    if (!rt)
+        return 0;
+    if (v->layout)
+        v->layout(a, rt, c->w, c->h);
+    if (v->work)
+        while ((busy = v->work(a, rt, VIEW_WORK_SLICE)) && finish)
+            ;
+    if (v->draw)
+        v->draw(a, rt, c, hint, hintlen);
+    view_rt_done(id, tmp);
+    return busy;
+}
+
+/* The current view's runtime object, laid out for the size the view
+ * gets on the screen now (so keys step by what is drawn). */
+static void *view_ready(struct app *a, void **tmp)
+{
+    const struct view *v = VIEWS[a->view];
+    void *rt = view_rt_get(a, a->view, tmp);
+    int w, h;
+    if (rt && v->layout) {
+        frame_view_size(a, a->screen_w > 0 ? a->screen_w : 80,
+                        a->screen_h > 0 ? a->screen_h : 24, &w, &h);
+        v->layout(a, rt, w, h);
+    }
+    return rt;
+}
+
+int view_key(struct app *a, int key)
+{
+    enum view_id id = a->view;
+    const struct keybind *k = keys_find(VIEWS[id]->keys, key);
+    void *tmp;
+    if (!k || !k->fn)
+        return 0;
+    void *rt = view_ready(a, &tmp);
+    int r = rt && k->fn(a, rt, key);
+    view_rt_done(id, tmp);
+    return r;
+}
+
+int view_command(struct app *a, const char *name, const char *arg)
+{
+    enum view_id id = a->view;
+    void *tmp;
+    if (!VIEWS[id]->command)
+        return 0;
+    void *rt = view_ready(a, &tmp);
+    int r = rt && VIEWS[id]->command(a, rt, name, arg);
+    view_rt_done(id, tmp);
+    return r;
+}
+
+static const char *const MODE_NAMES[PANE_MODE_COUNT] = {
+    "heatmap", "spectrum", "profile", "diff"
+};
+
+const char *pane_mode_name(enum pane_mode m)
+{
+    return (unsigned)m < PANE_MODE_COUNT ? MODE_NAMES[m] : "?";
+}
+
+int pane_mode_parse(const char *s)
+{
+    for (int i = 0; s && i < PANE_MODE_COUNT; i++)
+        if (strcmp(s, MODE_NAMES[i]) == 0)
             return i;
     return -1;
+}
+
+const char *pane_mode_list(char *buf, size_t len)
+{
+    return words_join(MODE_NAMES, PANE_MODE_COUNT, buf, len);
 }

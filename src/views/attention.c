@@ -7,10 +7,9 @@
  *
  * Cost: a frame draws cached block cells (scores.c computes them once per
  * change of parameters, toggles or window, exactly, in slices between
- * frames when the work is large).  The caches live in one static struct
- * below, keyed inside scores.c by everything the numbers depend on: the
- * view is given a const struct app, and one program shows one attention
- * view.
+ * frames when the work is large: the work hook).  The caches live in the
+ * view's runtime object (struct att_rt), keyed inside scores.c by
+ * everything the numbers depend on.
  */
 #include <math.h>
 #include <stdarg.h>
@@ -19,9 +18,10 @@
 #include <string.h>
 
 #include "app.h"
+#include "axis.h"
 #include "params.h"
 #include "plot.h"
-#include "scores.h"
+#include "score_grid.h"
 
 #define PANEL_MIN 32        /* cells beside the matrix for the panel */
 #define INSPECT_MAX 8       /* inspector lines */
@@ -42,17 +42,6 @@ struct profile_cache {
     double v[PROFILE_MAX];
 };
 
-static struct {
-    struct score_grid *grid;
-    struct profile_cache prof;
-    int busy;               /* the last frame left work for the next */
-} G;
-
-static void cache_free(void)
-{
-    grid_free(G.grid);
-    G.grid = NULL;
-}
 
 /* ---- small helpers ---------------------------------------------------------- */
 
@@ -72,84 +61,62 @@ static void num(double v, char *buf, size_t len)
     fmt_num(v, 4, buf, len);
 }
 
-/* Positions along each axis at this zoom: n halved zoom times, >= 2. */
-static int64_t span_of(int64_t n, int zoom)
-{
-    int64_t s = n;
-    for (int z = 0; z < zoom && s > 2; z++)
-        s = (s + 1) / 2;
-    return s < n ? s : n;
-}
-
-static int zoom_max(int64_t n)
-{
-    int z = 0;
-    while (span_of(n, z) > 2 && z < 62)
-        z++;
-    return z;
-}
-
-/*
- * First position of a window of `blocks` blocks of k positions that holds
- * cur, starting from the hint where possible; a multiple of k.
- */
-static int64_t window_fit(int64_t n, int64_t k, int64_t blocks, int64_t cur,
-                          int64_t hint)
-{
-    int64_t len = blocks * k, nb = (n + k - 1) / k;
-    int64_t start = hint / k * k;
-    if (cur < start)
-        start = cur / k * k;
-    if (cur >= start + len)
-        start = (cur / k - blocks + 1) * k;
-    if (start / k + blocks > nb)
-        start = (nb - blocks) * k;
-    return start < 0 ? 0 : start;
-}
+/* Zooming in stops at this many positions across. */
+#define MIN_SPAN 2
 
 /* ---- layout ---------------------------------------------------------------- */
 
 struct att_layout {
+    struct axis ai, aj;     /* queries down, keys across (axis.h) */
     int ok, side, split;
     int lw;                 /* label columns left of the matrix */
     int mx, my;             /* matrix top-left cell */
     int px;                 /* pixel side available (per quadrant: split) */
+    /* from the axes: */
     int s;                  /* pixels per position (k == 1) */
-    int64_t k, span, blocks;
-    int64_t i0, j0;
-    int rows, cols;
+    int64_t k, span, blocks;    /* positions per block, zoom span, blocks */
+    int64_t i0, j0;         /* first query and key shown */
+    int rows, cols;         /* blocks shown */
     int ext;                /* matrix extent in pixels (blocks * s) */
     int qw, qh;             /* split: quadrant size in cells */
     int tick_y, legend_y;
     int pnx, pny, pnw, pnh; /* the panel */
 };
 
+/* The runtime object: the layout of the view area, the grid cache and
+ * where its work stands, the profile cache. */
+struct att_rt {
+    int w, h;
+    struct att_layout L;
+    int split;                  /* the four terms are shown */
+    struct score_grid *grid;
+    enum grid_status st;        /* of the last slice of work */
+    double prog;
+    char why[192];              /* GRID_REFUSED: what and how to get it */
+    struct profile_cache prof;
+};
+
+/* Both axes over px pixels: a block is k positions, or one position
+ * s (even) pixels wide, so it fills whole cell rows. */
 static void layout_blocks(struct att_layout *L, const struct app *a)
 {
-    int64_t n = a->p.n;
-    /* without half blocks a cell shows one value: a block takes at least
-     * two pixels, one whole cell row */
-    int minpx = canvas_has_halves(a->ascii, a->color) ? 1 : 2;
-    int64_t fit = L->px / minpx;
-    L->span = span_of(n, a->att.zoom);
-    if (L->span <= fit) {
-        L->k = 1;
-        L->s = (int)(L->px / L->span);
-        if (L->s > 1)
-            L->s &= ~1;     /* even: a position fills whole cell rows */
-        L->blocks = L->span;
-    } else {
-        L->s = minpx;
-        L->k = (L->span + fit - 1) / fit;
-        L->blocks = (L->span + L->k - 1) / L->k;
-    }
-    L->i0 = window_fit(n, L->k, L->blocks, a->att.ci, a->att.i0);
-    L->j0 = window_fit(n, L->k, L->blocks, a->att.cj, a->att.j0);
-    int64_t nb = (n + L->k - 1) / L->k;
-    L->rows = (int)(nb - L->i0 / L->k < L->blocks ? nb - L->i0 / L->k
-                                                   : L->blocks);
-    L->cols = (int)(nb - L->j0 / L->k < L->blocks ? nb - L->j0 / L->k
-                                                   : L->blocks);
+    const struct attention_state *t = &a->att;
+    /* without half blocks a cell shows one value: blocks are laid out on
+     * pairs of pixels, so a block row fills whole cell rows */
+    int unit = canvas_has_halves(a->ascii, a->color) ? 1 : 2;
+    axis_init(&L->ai, a->p.n, t->zoom, MIN_SPAN, L->px / unit, AXIS_EVEN);
+    axis_widen(&L->ai, unit);
+    L->aj = L->ai;
+    axis_scroll(&L->ai, t->i0, t->ci);
+    axis_scroll(&L->aj, t->j0, t->cj);
+    L->k = L->ai.k;
+    L->s = L->ai.m;
+    L->span = L->ai.span;
+    L->blocks = L->ai.vis / L->ai.k;
+    L->i0 = L->ai.x0;
+    L->j0 = L->aj.x0;
+    L->rows = L->ai.used / L->ai.m;
+    L->cols = L->aj.used / L->aj.m;
     L->ext = (int)(L->blocks * L->s);
 }
 
@@ -217,19 +184,19 @@ static struct grid_req layout_req(const struct att_layout *L)
 }
 
 /* Cell value to draw: term t (split) or the cell; NAN masked. */
-static double shown_cell(int t, int r, int c)
+static double shown_cell(const struct score_grid *g, int t, int r, int c)
 {
-    return t < 0 ? grid_cell(G.grid, r, c) : grid_term(G.grid, t, r, c);
+    return t < 0 ? grid_cell(g, r, c) : grid_term(g, t, r, c);
 }
 
-static void shown_range(const struct att_layout *L, int nt, double *lo,
-                        double *hi)
+static void shown_range(const struct score_grid *g, const struct att_layout *L,
+                        int nt, double *lo, double *hi)
 {
     int any = 0;
     for (int t = nt ? 0 : -1; t < (nt ? nt : 0); t++)
         for (int r = 0; r < L->rows; r++)
             for (int c = 0; c < L->cols; c++) {
-                double v = shown_cell(t, r, c);
+                double v = shown_cell(g, t, r, c);
                 if (!isfinite(v))
                     continue;
                 if (!any || v < *lo)
@@ -258,7 +225,8 @@ static void pixel(canvas *c, const struct app *a, int x, int py, double v,
 }
 
 /* The blocks of one matrix (or one term) with its top-left at (x, y). */
-static void draw_cells(canvas *c, const struct app *a, const struct att_layout *L,
+static void draw_cells(canvas *c, const struct app *a,
+                       const struct score_grid *g, const struct att_layout *L,
                        int x, int y, int t, double lo, double hi)
 {
     int hpx = L->rows * L->s, wpx = L->cols * L->s;
@@ -266,8 +234,8 @@ static void draw_cells(canvas *c, const struct app *a, const struct att_layout *
         int top = 2 * cy, bot = 2 * cy + 1;
         for (int px = 0; px < wpx; px++) {
             int cc = px / L->s;
-            double vt = shown_cell(t, top / L->s, cc);
-            double vb = bot < hpx ? shown_cell(t, bot / L->s, cc) : NAN;
+            double vt = shown_cell(g, t, top / L->s, cc);
+            double vb = bot < hpx ? shown_cell(g, t, bot / L->s, cc) : NAN;
             if (!isfinite(vt) && !isfinite(vb)) {
                 if (bot < hpx || !isfinite(vt))
                     continue;       /* wholly masked: left blank */
@@ -359,7 +327,8 @@ static const char *term_label(const struct app *a, const char *name,
     return buf;
 }
 
-static void draw_split(canvas *c, const struct app *a, const struct att_layout *L,
+static void draw_split(canvas *c, const struct app *a,
+                       const struct score_grid *g, const struct att_layout *L,
                        const struct score_ctx *s, double lo, double hi)
 {
     rgb fg = ui_color(a->palette, UI_TEXT);
@@ -368,7 +337,7 @@ static void draw_split(canvas *c, const struct app *a, const struct att_layout *
         double mx = 0;
         for (int r = 0; r < L->rows; r++)
             for (int cc = 0; cc < L->cols; cc++) {
-                double v = fabs(grid_term(G.grid, t, r, cc));
+                double v = fabs(grid_term(g, t, r, cc));
                 if (isfinite(v) && v > mx)
                     mx = v;
             }
@@ -377,33 +346,12 @@ static void draw_split(canvas *c, const struct app *a, const struct att_layout *
         canvas_printf(c, x, y, L->qw, fg, RGB_DEFAULT, 0, "%s max|%s|=%s",
                       term_label(a, s->terms[t].name, name, sizeof name),
                       U(a, "\xc2\xb7", "."), m);
-        draw_cells(c, a, L, x, y + 1, t, lo, hi);
+        draw_cells(c, a, g, L, x, y + 1, t, lo, hi);
         draw_cursor(c, a, L, x, y + 1);
     }
 }
 
 /* ---- the header ------------------------------------------------------------- */
-
-static const char *scheme_formula(const struct app *a, const struct score_ctx *s)
-{
-    if (s->o.content) {
-        switch (s->o.scheme) {
-        case SCHEME_ROPE: return U(a, "(R(i)e\xe1\xb5\xa2)\xc2\xb7(R(j)e\xe2\xb1\xbc)",
-                                   "(R(i)e_i).(R(j)e_j)");
-        case SCHEME_ALIBI: return U(a, "e\xe1\xb5\xa2\xc2\xb7" "e\xe2\xb1\xbc - m|i-j|",
-                                    "e_i.e_j - m|i-j|");
-        default: return U(a, "x\xe1\xb5\xa2\xc2\xb7x\xe2\xb1\xbc, x = e + p",
-                          "x_i.x_j, x = e + p");
-        }
-    }
-    switch (s->o.scheme) {
-    case SCHEME_ROPE: return U(a, "(R(i)q)\xc2\xb7(R(j)k)", "(R(i)q).(R(j)k)");
-    case SCHEME_ALIBI: return "-m|i-j|";
-    case SCHEME_LEARNED: return U(a, "P(i)\xc2\xb7P(j)", "P(i).P(j)");
-    case SCHEME_NOPE: return "0 (no position signal)";
-    default: return U(a, "PE(i)\xc2\xb7PE(j)", "PE(i).PE(j)");
-    }
-}
 
 static void draw_header(canvas *c, const struct app *a, const struct score_ctx *s)
 {
@@ -420,7 +368,7 @@ static void draw_header(canvas *c, const struct app *a, const struct score_ctx *
     for (size_t i = 0; i < sizeof tg / sizeof tg[0]; i++)
         tw += text_width(tg[i].label) + 2;
     char f[96];
-    snprintf(f, sizeof f, "  S = %s", scheme_formula(a, s));
+    snprintf(f, sizeof f, "  S = %s", scores_formula(s, a->ascii));
     if (x + text_width(f) + 2 + tw <= c->w)
         x += canvas_text(c, x, 0, c->w - x, f, fg, RGB_DEFAULT, 0);
     if (x + 2 + tw > c->w)
@@ -630,8 +578,9 @@ static void inspect_content(struct lines *ls, const struct app *a,
 }
 
 static void inspector(struct lines *ls, const struct app *a,
-                      const struct score_ctx *s, const struct att_layout *L)
+                      const struct score_ctx *s, struct att_rt *rt)
 {
+    const struct att_layout *L = &rt->L;
     int64_t i = a->att.ci, j = a->att.cj;
     memset(ls, 0, sizeof *ls);
     add(ls, "i = %lld  j = %lld  i-j = %lld%s", (long long)i, (long long)j,
@@ -655,14 +604,14 @@ static void inspector(struct lines *ls, const struct app *a,
         double p;
         if (s->o.causal && j > i)
             add(ls, "P(j|i) = 0: masked");
-        else if (grid_softmax_at(G.grid, s, i, j, &p, NULL) == 0) {
+        else if (grid_softmax_at(rt->grid, s, i, j, &p, NULL) == 0) {
             num(p, b1, sizeof b1);
             add(ls, "P(j|i) = softmax of row i at j = %s", b1);
         }
     }
     if (L->k > 1) {
         int r = (int)((i - L->i0) / L->k), c = (int)((j - L->j0) / L->k);
-        double v = grid_cell(G.grid, r, c);
+        double v = grid_cell(rt->grid, r, c);
         num(v, b1, sizeof b1);
         add(ls, "cell: mean over %lld x %lld positions = %s",
             (long long)L->k, (long long)L->k, isfinite(v) ? b1 : "masked");
@@ -721,69 +670,15 @@ static void pick_title(char *out, size_t len, int w, char cand[][LINE_LEN],
     int i = 0;
     while (i < n - 1 && text_width(cand[i]) > w)
         i++;
-    snprintf(out, len, "%s", cand[i]);
+    size_t l = strlen(cand[i]) < len ? strlen(cand[i]) : len - 1;
+    memcpy(out, cand[i], l);
+    out[l] = 0;
 }
 
-/*
- * Exact mean of tau T(delta) over delta in [d0, d1) (Toeplitz schemes):
- * per band D_len(w) (cos(c w), sin(c w)), c the centre; dk holds D for
- * the common bin length (NULL: compute it).
- */
-static double toeplitz_mean(const struct score_ctx *s, int64_t d0, int64_t d1,
-                            const double *dk)
-{
-    double sum = 0, c = (double)d0 + 0.5 * (double)(d1 - d0 - 1);
-    switch (s->o.scheme) {
-    case SCHEME_SINUSOIDAL: case SCHEME_ROPE:
-        for (int k = 0; k < s->half; k++) {
-            double w = s->omega[k];
-            double dn = dk ? dk[k] : pe_dirichlet(d1 - d0, w);
-            double mc = cos(c * w) * dn;
-            sum += s->o.scheme == SCHEME_ROPE
-                   ? s->ra[k] * mc + s->rb[k] * sin(c * w) * dn : mc;
-        }
-        break;
-    case SCHEME_ALIBI:
-        sum = -s->slope * c;
-        break;
-    default:
-        break;
-    }
-    return s->tau * sum;
-}
-
-/*
- * The same means for the sinusoidal and RoPE schemes, band by band: the
- * ranges of distances lie side by side, so pe_range_means_step gives
- * each band's means for a rotation per point instead of a sin and a cos.
- * Returns 0 for other schemes (or out of memory).
- */
-static int profile_stepped(const struct score_ctx *s, int64_t nd, int64_t kb,
-                           int np, double *v)
-{
-    int rope = s->o.scheme == SCHEME_ROPE;
-    if (!rope && s->o.scheme != SCHEME_SINUSOIDAL)
-        return 0;
-    double *ms = malloc(2 * (size_t)np * sizeof *ms), *mc = ms + np;
-    if (!ms)
-        return 0;
-    for (int t = 0; t < np; t++)
-        v[t] = 0;
-    for (int k = 0; k < s->half; k++) {
-        pe_range_means_step(s->omega[k], 0, kb, np, nd, rope ? ms : NULL, mc);
-        for (int t = 0; t < np; t++)
-            v[t] += rope ? s->ra[k] * mc[t] + s->rb[k] * ms[t] : mc[t];
-    }
-    for (int t = 0; t < np; t++)
-        v[t] *= s->tau;
-    free(ms);
-    return 1;
-}
-
-static void profile_distance(const struct score_ctx *s, int64_t nd, int dots,
+static void profile_distance(struct profile_cache *pc,
+                             const struct score_ctx *s, int64_t nd, int dots,
                              int64_t *kb, int *np)
 {
-    struct profile_cache *pc = &G.prof;
     *kb = (nd + dots - 1) / dots;
     if (*kb < 1)
         *kb = 1;
@@ -795,23 +690,14 @@ static void profile_distance(const struct score_ctx *s, int64_t nd, int dots,
         && pc->heads == s->heads && pc->head == s->head
         && pc->q_random == s->o.q_random && pc->nd == nd && pc->kb == *kb)
         return;
-    double *dk = malloc((size_t)s->half * sizeof *dk);
-    for (int k = 0; dk && k < s->half; k++)
-        dk[k] = pe_dirichlet(*kb, s->omega[k]);
     *pc = (struct profile_cache){ 1, s->d, (int)s->o.scheme, s->o.temperature,
                                   s->heads, s->head, s->o.q_random, s->base,
                                   nd, *kb, *np, { 0 } };
-    if (!profile_stepped(s, nd, *kb, *np, pc->v))
-        for (int t = 0; t < *np; t++) {
-            int64_t d0 = t * *kb, d1 = d0 + *kb < nd ? d0 + *kb : nd;
-            pc->v[t] = toeplitz_mean(s, d0, d1, d1 - d0 == *kb ? dk : NULL);
-        }
-    free(dk);
+    scores_distance_means(s, nd, *kb, *np, pc->v);
 }
 
 /* Toeplitz schemes without softmax: S against the distance i - j. */
-static void profile_spec_distance(const struct app *a,
-                                  const struct att_layout *L,
+static void profile_spec_distance(const struct app *a, struct att_rt *rt,
                                   const struct score_ctx *s, int w, int dots,
                                   struct plot_spec *sp,
                                   struct plot_series *ser, char *title,
@@ -820,8 +706,9 @@ static void profile_spec_distance(const struct app *a,
     char cand[3][LINE_LEN];
     int64_t kb;
     int np;
-    profile_distance(s, L->span, dots, &kb, &np);
-    ser->y = G.prof.v;
+    const struct att_layout *L = &rt->L;
+    profile_distance(&rt->prof, s, L->span, dots, &kb, &np);
+    ser->y = rt->prof.v;
     ser->n = np;
     sp->x0 = 0.5 * (double)(kb - 1);
     sp->dx = (double)kb;
@@ -848,19 +735,20 @@ static void profile_spec_distance(const struct app *a,
 
 /* Otherwise: the cursor's row across the shown keys (weights with
  * softmax, exact for row i; else the cells of its block row). */
-static void profile_spec_row(const struct app *a, const struct att_layout *L,
+static void profile_spec_row(const struct app *a, struct att_rt *rt,
                              const struct score_ctx *s, int w, double *row,
                              struct plot_spec *sp, struct plot_series *ser,
                              char *title, size_t tlen)
 {
     char cand[2][LINE_LEN];
+    const struct att_layout *L = &rt->L;
     int r = (int)((a->att.ci - L->i0) / L->k);
     int n = L->cols < PROFILE_MAX ? L->cols : PROFILE_MAX;
     double p;
-    if (!(s->o.softmax && grid_softmax_at(G.grid, s, a->att.ci, a->att.cj,
+    if (!(s->o.softmax && grid_softmax_at(rt->grid, s, a->att.ci, a->att.cj,
                                           &p, row) == 0))
         for (int cc = 0; cc < n; cc++)
-            row[cc] = grid_cell(G.grid, r, cc);
+            row[cc] = grid_cell(rt->grid, r, cc);
     ser->y = row;
     ser->n = n;
     sp->x0 = (double)L->j0 + 0.5 * (double)(L->k - 1);
@@ -890,11 +778,10 @@ static void profile_spec_row(const struct app *a, const struct att_layout *L,
     pick_title(title, tlen, w, cand, 2);
 }
 
-static void draw_profile(canvas *c, const struct app *a,
-                         const struct att_layout *L, const struct score_ctx *s,
-                         int x, int y, int w, int h)
+static void draw_profile(canvas *c, const struct app *a, struct att_rt *rt,
+                         const struct score_ctx *s, int x, int y, int w, int h)
 {
-    static double row[PROFILE_MAX];
+    double row[PROFILE_MAX];
     char title[LINE_LEN];
     struct plot_spec sp = { 0 };
     struct plot_series ser = { NULL, 0, ui_color(a->palette, UI_PLOT_A), 0 };
@@ -905,21 +792,22 @@ static void draw_profile(canvas *c, const struct app *a,
     if (dots < 4)
         return;
     if (s->toeplitz && !s->o.softmax)
-        profile_spec_distance(a, L, s, w, dots, &sp, &ser, title,
+        profile_spec_distance(a, rt, s, w, dots, &sp, &ser, title,
                               sizeof title);
     else
-        profile_spec_row(a, L, s, w, row, &sp, &ser, title, sizeof title);
+        profile_spec_row(a, rt, s, w, row, &sp, &ser, title, sizeof title);
     sp.title = title;
     plot_lines(c, x, y, w, h, &sp, &ser, 1, a->palette);
 }
 
 /* ---- the panel, hint and the draw entry ------------------------------------ */
 
-static void draw_panel(canvas *c, const struct app *a, const struct att_layout *L,
+static void draw_panel(canvas *c, const struct app *a, struct att_rt *rt,
                        const struct score_ctx *s)
 {
+    const struct att_layout *L = &rt->L;
     struct lines ls;
-    inspector(&ls, a, s, L);
+    inspector(&ls, a, s, rt);
     int y = L->pny, ymax = L->pny + L->pnh;
     int irows = L->side ? INSPECT_MAX : 3;
     rgb fg = ui_color(a->palette, UI_TEXT);
@@ -928,7 +816,7 @@ static void draw_panel(canvas *c, const struct app *a, const struct att_layout *
                   i == 0 ? ATTR_BOLD : 0, 4);
     y++;
     if (ymax - y >= 5)
-        draw_profile(c, a, L, s, L->pnx, y, L->pnw, ymax - y);
+        draw_profile(c, a, rt, s, L->pnx, y, L->pnw, ymax - y);
 }
 
 static void progress_bar(char *out, size_t len, double f, const struct app *a)
@@ -977,11 +865,7 @@ static void make_hint(const struct app *a, const struct att_layout *L,
                       double prog, char *hint, size_t len)
 {
     char cells[64] = "", extra[128] = "";
-    if (L->k > 1)
-        snprintf(cells, sizeof cells, "1 px = %lldx%lld pos", (long long)L->k,
-                 (long long)L->k);
-    else
-        snprintf(cells, sizeof cells, "1 pos = %dx%d px", L->s, L->s);
+    axis_caption_square(&L->ai, "px", "pos", cells, sizeof cells);
     if (st == GRID_BUSY) {      /* short, so the status line keeps it */
         char bar[64];
         progress_bar(bar, sizeof bar, prog, a);
@@ -994,16 +878,17 @@ static void make_hint(const struct app *a, const struct att_layout *L,
 }
 
 /* The computed matrix (or its four terms), its legend and the panel. */
-static void draw_body(canvas *c, const struct app *a,
-                      const struct att_layout *L, const struct score_ctx *s,
-                      int split)
+static void draw_body(canvas *c, const struct app *a, struct att_rt *rt,
+                      const struct score_ctx *s)
 {
+    const struct att_layout *L = &rt->L;
+    int split = rt->split;
     double lo = 0, hi = 0;
-    shown_range(L, split ? s->nterms : 0, &lo, &hi);
+    shown_range(rt->grid, L, split ? s->nterms : 0, &lo, &hi);
     if (split) {
-        draw_split(c, a, L, s, lo, hi);
+        draw_split(c, a, rt->grid, L, s, lo, hi);
     } else {
-        draw_cells(c, a, L, L->mx, L->my, -1, lo, hi);
+        draw_cells(c, a, rt->grid, L, L->mx, L->my, -1, lo, hi);
         draw_cursor(c, a, L, L->mx, L->my);
         draw_axes(c, a, L, s);
     }
@@ -1022,94 +907,144 @@ static void draw_body(canvas *c, const struct app *a,
     struct plot_legend lg = { cap, lo, hi, 0, 4 };
     plot_legend_draw(c, 0, L->legend_y, L->side ? L->pnx - 1 : c->w,
                      a->palette, &lg);
-    draw_panel(c, a, L, s);
+    draw_panel(c, a, rt, s);
 }
 
-static void att_draw(const struct app *a, canvas *c, char *hint, size_t hintlen)
+/* ---- the hooks ------------------------------------------------------------ */
+
+/* Whether the four terms are shown: f is on and they exist (content on,
+ * sinusoidal or learned). */
+static int split_shown(const struct app *a)
 {
-    struct score_ctx *s = scores_new(a);
-    struct att_layout L;
+    return a->att.split && a->att.o.content
+           && SCHEMES[a->att.o.scheme].split;
+}
+
+static void att_layout_hook(const struct app *a, void *rt, int w, int h)
+{
+    struct att_rt *r = rt;
+    r->w = w;
+    r->h = h;
+    r->split = split_shown(a);
+    layout_compute(&r->L, a, w, h, r->split);
+}
+
+/* A slice of the grid: the cells of the window laid out, exactly. */
+static int att_work(const struct app *a, void *rt, int64_t budget)
+{
+    struct att_rt *r = rt;
+    r->st = GRID_DONE;
+    r->prog = 0;
+    r->why[0] = 0;
+    if (!r->L.ok)
+        return 0;
+    struct score_ctx *s = app_scores_new(a);
+    if (!r->grid)
+        r->grid = grid_new();
+    if (!s || !r->grid) {
+        scores_free(s);
+        r->st = GRID_REFUSED;
+        snprintf(r->why, sizeof r->why, "attention: out of memory");
+        return 0;
+    }
+    struct grid_req rq = layout_req(&r->L);
+    r->st = grid_update(r->grid, s, &rq, budget, &r->prog, r->why,
+                        sizeof r->why);
+    scores_free(s);
+    return r->st == GRID_BUSY;
+}
+
+static void att_fini(void *rt)
+{
+    grid_free(((struct att_rt *)rt)->grid);
+}
+
+static void att_draw(const struct app *a, void *rt, canvas *c, char *hint,
+                     size_t hintlen)
+{
+    struct att_rt *r = rt;
+    const struct att_layout *L = &r->L;
+    struct score_ctx *s = app_scores_new(a);
     hint[0] = 0;
-    G.busy = 0;
     if (!s) {
         draw_message(c, a, 0, "attention: out of memory");
         return;
     }
-    if (!G.grid && (G.grid = grid_new()) != NULL)
-        atexit(cache_free);     /* leave nothing behind for valgrind */
-    if (!G.grid) {
-        scores_free(s);
-        draw_message(c, a, 0, "attention: out of memory");
-        return;
-    }
-    int split = a->att.split && s->split_ok;
     draw_header(c, a, s);
-    layout_compute(&L, a, c->w, c->h, split);
-    if (!L.ok) {
+    if (!L->ok) {
         draw_message(c, a, 1, c->h < 6 ? "Too small: the attention view "
                      "needs 7 rows." : "The attention view needs a taller "
                      "window (at least 7 rows).");
         scores_free(s);
         return;
     }
-    struct grid_req rq = layout_req(&L);
-    double prog = 0;
-    char why[192];
-    enum grid_status st = grid_update(G.grid, s, &rq, GRID_SLICE, &prog, why,
-                                      sizeof why);
-    G.busy = st == GRID_BUSY;
-    make_hint(a, &L, s, st, prog, hint, hintlen);
-    if (st == GRID_REFUSED) {
-        draw_message(c, a, 2, why);
-        scores_free(s);
-        return;
-    }
-    if (st == GRID_BUSY) {
+    make_hint(a, L, s, r->st, r->prog, hint, hintlen);
+    if (r->st == GRID_REFUSED) {
+        draw_message(c, a, 2, r->why);
+    } else if (r->st == GRID_BUSY) {
         char bar[64], msg[128];
-        progress_bar(bar, sizeof bar, prog, a);
+        progress_bar(bar, sizeof bar, r->prog, a);
         snprintf(msg, sizeof msg, "computing exact cells %s %d%%", bar,
-                 (int)(prog * 100));
-        canvas_text(c, L.mx, L.my, c->w - L.mx, msg,
+                 (int)(r->prog * 100));
+        canvas_text(c, L->mx, L->my, c->w - L->mx, msg,
                     ui_color(a->palette, UI_DIM), RGB_DEFAULT, 0);
-        scores_free(s);
-        return;
+    } else {
+        draw_body(c, a, r, s);
     }
-    draw_body(c, a, &L, s, split);
     scores_free(s);
+}
+
+/* ---- state ------------------------------------------------------------------ */
+
+static void att_reset(struct app *a)
+{
+    memset(&a->att, 0, sizeof a->att);
+    scores_defaults(&a->att.o);
+}
+
+static void att_params_changed(struct app *a)
+{
+    struct attention_state *t = &a->att;
+    if (t->ci >= a->p.n)
+        t->ci = a->p.n - 1;
+    if (t->cj >= a->p.n)
+        t->cj = a->p.n - 1;
+    if (t->i0 >= a->p.n)
+        t->i0 = 0;
+    if (t->j0 >= a->p.n)
+        t->j0 = 0;
+    if (t->o.train_len > a->p.n)
+        t->o.train_len = a->p.n;
 }
 
 /* ---- keys and commands ---------------------------------------------------- */
 
-/* The layout the screen shows now (the key handler steps by its cells). */
-static void current_layout(const struct app *a, struct att_layout *L)
+/* Keep the window where the layout put it (after a fresh layout). */
+static void refit(struct app *a, struct att_rt *r)
 {
-    int w = a->screen_w > 0 ? a->screen_w : 80;
-    int h = a->screen_h > 0 ? a->screen_h - 1 : 23;
-    layout_compute(L, a, w, h, a->att.split && a->att.content
-                   && (a->att.scheme == SCHEME_SINUSOIDAL
-                       || a->att.scheme == SCHEME_LEARNED));
-    if (L->k < 1)
-        L->k = 1;
-}
-
-static void refit(struct app *a)
-{
-    struct att_layout L;
-    current_layout(a, &L);
-    if (L.px >= 4) {
-        a->att.i0 = L.i0;
-        a->att.j0 = L.j0;
+    att_layout_hook(a, r, r->w, r->h);
+    if (r->L.px >= 4) {
+        a->att.i0 = r->L.i0;
+        a->att.j0 = r->L.j0;
     }
 }
 
-static void move(struct app *a, int64_t di, int64_t dj)
+/* Positions in `blocks` drawn blocks (of m pixels each); a position
+ * per block when no matrix is drawn. */
+static int64_t block_step(const struct att_layout *L, int64_t blocks)
 {
-    struct att_layout L;
-    current_layout(a, &L);
+    return L->px < 4 ? blocks : axis_step(&L->ai, blocks * L->ai.m);
+}
+
+/* Move the cursor by di, dj drawn blocks. */
+static void move(struct app *a, struct att_rt *r, int64_t di, int64_t dj)
+{
     int64_t n = a->p.n;
-    a->att.ci = clamp64(a->att.ci + di * L.k, 0, n - 1);
-    a->att.cj = clamp64(a->att.cj + dj * L.k, 0, n - 1);
-    refit(a);
+    a->att.ci = clamp64(a->att.ci + (di ? block_step(&r->L, di) : 0), 0,
+                        n - 1);
+    a->att.cj = clamp64(a->att.cj + (dj ? block_step(&r->L, dj) : 0), 0,
+                        n - 1);
+    refit(a, r);
 }
 
 static void toggle(struct app *a, int *flag, const char *what,
@@ -1121,19 +1056,20 @@ static void toggle(struct app *a, int *flag, const char *what,
 
 static void set_head(struct app *a, int h)
 {
-    int heads = a->att.heads >= 1 ? a->att.heads : 8;
-    a->att.head = (h % heads + heads) % heads;
+    int heads = a->att.o.heads >= 1 ? a->att.o.heads : 8;
+    a->att.o.head = (h % heads + heads) % heads;
     double slopes[SCORES_MAX_HEADS];
     pe_alibi_slopes(heads, slopes);
     char m[32];
-    num(slopes[a->att.head], m, sizeof m);
-    app_msg(a, 0, "ALiBi head %d of %d: slope m = %s", a->att.head + 1, heads,
+    num(slopes[a->att.o.head], m, sizeof m);
+    app_msg(a, 0, "ALiBi head %d of %d: slope m = %s", a->att.o.head + 1, heads,
             m);
 }
 
-static int zoom_key(struct app *a, int in)
+static int key_zoom(struct app *a, void *rt, int key)
 {
-    int zmax = zoom_max(a->p.n);
+    int in = key != '-';
+    int zmax = axis_zoom_max(a->p.n, MIN_SPAN);
     int z = a->att.zoom + (in ? 1 : -1);
     if (z < 0 || z > zmax) {
         app_msg(a, 0, in ? "zoomed in as far as it goes" : "the whole "
@@ -1143,93 +1079,111 @@ static int zoom_key(struct app *a, int in)
     a->att.zoom = z;
     a->att.i0 = a->att.ci;      /* centre-ish on the cursor */
     a->att.j0 = a->att.cj;
-    refit(a);
-    app_msg(a, 0, "%lld positions across", (long long)span_of(a->p.n, z));
+    refit(a, rt);
+    app_msg(a, 0, "%lld positions across",
+            (long long)axis_span(a->p.n, z, MIN_SPAN));
     return 1;
 }
 
-static int feature_key(struct app *a, int key)
+static int key_scheme(struct app *a, void *rt, int key)
 {
-    struct attention_state *t = &a->att;
+    struct score_opts *t = &a->att.o;
+    (void)rt;
+    (void)key;
+    t->scheme = (enum scheme)((t->scheme + 1) % SCHEME_COUNT);
+    app_msg(a, 0, "scheme %s", scheme_name(t->scheme));
+    return 1;
+}
+
+/* m a t e E: the toggles. */
+static int key_toggle(struct app *a, void *rt, int key)
+{
+    struct score_opts *t = &a->att.o;
+    (void)rt;
     switch (key) {
-    case 's':
-        t->scheme = (enum scheme)((t->scheme + 1) % SCHEME_COUNT);
-        app_msg(a, 0, "scheme %s", scheme_name(t->scheme));
-        return 1;
     case 'm':
         toggle(a, &t->softmax, "softmax per row", "on: each row sums to 1",
                "off");
-        return 1;
+        break;
     case 'a':
         toggle(a, &t->causal, "causal mask", "on: keys after the query are "
                "hidden", "off");
-        return 1;
+        break;
     case 't':
         toggle(a, &t->temperature, "temperature", "on: scores divided by "
                "sqrt(d_model)", "off");
-        return 1;
+        break;
     case 'e':
         toggle(a, &t->content, "content", "on: random word embeddings added",
                "off: positions only");
-        return 1;
-    case 'E':
+        break;
+    default:    /* E */
         toggle(a, &t->scale_emb, "embedding scale sqrt(d_model)",
                "on: entries N(0,1)", "off: entries N(0,1/d)");
-        return 1;
-    case 'f':
-        if (!t->split && !(t->content && (t->scheme == SCHEME_SINUSOIDAL
-                                          || t->scheme == SCHEME_LEARNED))) {
-            app_msg(a, 0, "the four-term split needs content on (e) and "
-                    "sinusoidal or learned");
-            return 1;
-        }
-        toggle(a, &t->split, "four-term split", "on: e.e, e.p, p.e, p.p",
-               "off");
-        refit(a);
-        return 1;
-    case '{': case '}':
-        if (t->scheme != SCHEME_ALIBI) {
-            app_msg(a, 0, "%c picks the ALiBi head: only with scheme alibi "
-                    "(s cycles the schemes)", key);
-            return 1;
-        }
-        set_head(a, t->head + (key == '}' ? 1 : -1));
-        return 1;
-    case ' ': case ',': case '.':
-        app_msg(a, 0, "%s moves pos, which this view does not use: it shows "
-                "every i and j at once; arrows move the cursor",
-                key == ' ' ? "Space" : key == ',' ? "," : ".");
-        return 1;
+        break;
     }
-    return 0;
+    return 1;
 }
 
-static int att_key(struct app *a, int key)
+static int key_split(struct app *a, void *rt, int key)
 {
-    if (feature_key(a, key))
+    const struct score_opts *t = &a->att.o;
+    (void)key;
+    if (!a->att.split && !(t->content && SCHEMES[t->scheme].split)) {
+        app_msg(a, 0, "the four-term split needs content on (e) and "
+                "sinusoidal or learned");
         return 1;
+    }
+    toggle(a, &a->att.split, "four-term split", "on: e.e, e.p, p.e, p.p",
+           "off");
+    refit(a, rt);
+    return 1;
+}
+
+static int key_head(struct app *a, void *rt, int key)
+{
+    (void)rt;
+    if (a->att.o.scheme != SCHEME_ALIBI) {
+        app_msg(a, 0, "%c picks the ALiBi head: only with scheme alibi "
+                "(s cycles the schemes)", key);
+        return 1;
+    }
+    set_head(a, a->att.o.head + (key == '}' ? 1 : -1));
+    return 1;
+}
+
+/* Space , . move pos, which this view does not show: say so. */
+static int key_inert(struct app *a, void *rt, int key)
+{
+    (void)rt;
+    app_msg(a, 0, "%s moves pos, which this view does not use: it shows "
+            "every i and j at once; arrows move the cursor",
+            key == ' ' ? "Space" : key == ',' ? "," : ".");
+    return 1;
+}
+
+/* Arrows and hjkl: one drawn block; HJKL PgUp PgDn: FAST_CELLS blocks. */
+static int key_move(struct app *a, void *rt, int key)
+{
     int64_t f = FAST_CELLS;
     switch (key) {
-    case PK_UP: case 'k': move(a, -1, 0); return 1;
-    case PK_DOWN: case 'j': move(a, 1, 0); return 1;
-    case PK_LEFT: case 'h': move(a, 0, -1); return 1;
-    case PK_RIGHT: case 'l': move(a, 0, 1); return 1;
-    case 'K': case PK_PGUP: move(a, -f, 0); return 1;
-    case 'J': case PK_PGDN: move(a, f, 0); return 1;
-    case 'H': move(a, 0, -f); return 1;
-    case 'L': move(a, 0, f); return 1;
-    case PK_HOME:
-        a->att.ci = a->att.cj = 0;
-        refit(a);
-        return 1;
-    case PK_END:
-        a->att.ci = a->att.cj = a->p.n - 1;
-        refit(a);
-        return 1;
-    case '+': case '=': return zoom_key(a, 1);
-    case '-': return zoom_key(a, 0);
+    case PK_UP: case 'k': move(a, rt, -1, 0); break;
+    case PK_DOWN: case 'j': move(a, rt, 1, 0); break;
+    case PK_LEFT: case 'h': move(a, rt, 0, -1); break;
+    case PK_RIGHT: case 'l': move(a, rt, 0, 1); break;
+    case 'K': case PK_PGUP: move(a, rt, -f, 0); break;
+    case 'J': case PK_PGDN: move(a, rt, f, 0); break;
+    case 'H': move(a, rt, 0, -f); break;
+    default: move(a, rt, 0, f); break;      /* L */
     }
-    return 0;
+    return 1;
+}
+
+static int key_ends(struct app *a, void *rt, int key)
+{
+    a->att.ci = a->att.cj = key == PK_HOME ? 0 : a->p.n - 1;
+    refit(a, rt);
+    return 1;
 }
 
 /* A whole number in [lo, hi] from arg, or an error message naming what. */
@@ -1244,9 +1198,10 @@ static int number_arg(struct app *a, const char *what, const char *arg,
     return 1;
 }
 
-static int att_command(struct app *a, const char *name, const char *arg)
+static int att_command(struct app *a, void *rt, const char *name,
+                       const char *arg)
 {
-    struct attention_state *t = &a->att;
+    struct score_opts *t = &a->att.o;
     long v, n = (long)a->p.n;
     if (strcmp(name, "q") == 0) {
         if (strcmp(arg, "ones") && strcmp(arg, "random")) {
@@ -1271,19 +1226,19 @@ static int att_command(struct app *a, const char *name, const char *arg)
         }
     } else if (strcmp(name, "scheme") == 0) {
         int sc = scheme_parse(arg);
+        char list[96];
         if (sc < 0)
-            app_msg(a, 1, ":scheme wants sinusoidal, rope, alibi, learned or "
-                    "nope");
+            app_msg(a, 1, ":scheme wants %s", scheme_list(list, sizeof list));
         else {
             t->scheme = (enum scheme)sc;
             app_msg(a, 0, "scheme %s", scheme_name(t->scheme));
         }
     } else if (strcmp(name, "i") == 0 || strcmp(name, "j") == 0) {
         if (number_arg(a, name, arg, 0, n - 1, &v)) {
-            *(name[0] == 'i' ? &t->ci : &t->cj) = v;
-            refit(a);
-            app_msg(a, 0, "cursor i = %lld, j = %lld", (long long)t->ci,
-                    (long long)t->cj);
+            *(name[0] == 'i' ? &a->att.ci : &a->att.cj) = v;
+            refit(a, rt);
+            app_msg(a, 0, "cursor i = %lld, j = %lld", (long long)a->att.ci,
+                    (long long)a->att.cj);
         }
     } else {
         return 0;
@@ -1291,25 +1246,48 @@ static int att_command(struct app *a, const char *name, const char *arg)
     return 1;
 }
 
-static int att_busy(const struct app *a)
-{
-    (void)a;
-    return G.busy;
-}
-
+/* The view's keys: what each does, and the help card.  Rows without a
+ * label do a global action (cursor, zoom) by whole drawn blocks. */
 static const struct keybind ATT_KEYS[] = {
-    { 's', ACT_VIEW_KEY, "s", "next scheme: sinusoidal rope alibi learned nope" },
-    { 'm', ACT_VIEW_KEY, "m", "softmax per row on / off" },
-    { 'a', ACT_VIEW_KEY, "a", "causal mask on / off" },
-    { 't', ACT_VIEW_KEY, "t", "divide scores by sqrt(d_model) on / off" },
-    { 'e', ACT_VIEW_KEY, "e", "content: add random word embeddings" },
-    { 'E', ACT_VIEW_KEY, "E", "scale embeddings by sqrt(d_model) on / off" },
-    { 'f', ACT_VIEW_KEY, "f", "split S into e.e e.p p.e p.p (content on)" },
-    { '{', ACT_VIEW_KEY, "{ }", "previous / next ALiBi head" },
-    { '}', ACT_VIEW_KEY, NULL, NULL },
+    { 's', ACT_VIEW_KEY, "s", "next scheme: sinusoidal rope alibi learned nope",
+      key_scheme },
+    { 'm', ACT_VIEW_KEY, "m", "softmax per row on / off", key_toggle },
+    { 'a', ACT_VIEW_KEY, "a", "causal mask on / off", key_toggle },
+    { 't', ACT_VIEW_KEY, "t", "divide scores by sqrt(d_model) on / off",
+      key_toggle },
+    { 'e', ACT_VIEW_KEY, "e", "content: add random word embeddings",
+      key_toggle },
+    { 'E', ACT_VIEW_KEY, "E", "scale embeddings by sqrt(d_model) on / off",
+      key_toggle },
+    { 'f', ACT_VIEW_KEY, "f", "split S into e.e e.p p.e p.p (content on)",
+      key_split },
+    { '{', ACT_VIEW_KEY, "{ }", "previous / next ALiBi head", key_head },
+    { '}', ACT_VIEW_KEY, NULL, NULL, key_head },
+    { ' ', ACT_VIEW_KEY, NULL, NULL, key_inert },
+    { ',', ACT_VIEW_KEY, NULL, NULL, key_inert },
+    { '.', ACT_VIEW_KEY, NULL, NULL, key_inert },
     { ':', ACT_PROMPT, ":", ":q ones|random  :heads N  :head h  :train L  "
-      ":scheme NAME  :i N  :j N" },
-    { 0, ACT_NONE, NULL, NULL }
+      ":scheme NAME  :i N  :j N", NULL },
+    { PK_UP, ACT_UP, NULL, NULL, key_move },
+    { 'k', ACT_UP, NULL, NULL, key_move },
+    { PK_DOWN, ACT_DOWN, NULL, NULL, key_move },
+    { 'j', ACT_DOWN, NULL, NULL, key_move },
+    { PK_LEFT, ACT_LEFT, NULL, NULL, key_move },
+    { 'h', ACT_LEFT, NULL, NULL, key_move },
+    { PK_RIGHT, ACT_RIGHT, NULL, NULL, key_move },
+    { 'l', ACT_RIGHT, NULL, NULL, key_move },
+    { 'K', ACT_FAST_UP, NULL, NULL, key_move },
+    { PK_PGUP, ACT_FAST_UP, NULL, NULL, key_move },
+    { 'J', ACT_FAST_DOWN, NULL, NULL, key_move },
+    { PK_PGDN, ACT_FAST_DOWN, NULL, NULL, key_move },
+    { 'H', ACT_FAST_LEFT, NULL, NULL, key_move },
+    { 'L', ACT_FAST_RIGHT, NULL, NULL, key_move },
+    { PK_HOME, ACT_HOME, NULL, NULL, key_ends },
+    { PK_END, ACT_END, NULL, NULL, key_ends },
+    { '+', ACT_ZOOM_IN, NULL, NULL, key_zoom },
+    { '=', ACT_ZOOM_IN, NULL, NULL, key_zoom },
+    { '-', ACT_ZOOM_OUT, NULL, NULL, key_zoom },
+    { 0, ACT_NONE, NULL, NULL, NULL }
 };
 
 static const char ATT_ABOUT[] =
@@ -1331,10 +1309,14 @@ static const char ATT_ABOUT[] =
 const struct view VIEW_ATTENTION_DEF = {
     .name = "attention",
     .title = "attention",
-    .draw = att_draw,
-    .key = att_key,
-    .command = att_command,
-    .keys = ATT_KEYS,
     .about = ATT_ABOUT,
-    .busy = att_busy,
+    .rt_size = sizeof(struct att_rt),
+    .reset = att_reset,
+    .params_changed = att_params_changed,
+    .layout = att_layout_hook,
+    .work = att_work,
+    .draw = att_draw,
+    .keys = ATT_KEYS,
+    .command = att_command,
+    .fini = att_fini,
 };

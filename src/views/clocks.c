@@ -754,18 +754,29 @@ static void hint_write(const struct ctx *x, char *hint, size_t len)
     }
 }
 
-/* What the keys need to know of the layout last shown: bands per row and
- * per page.  Before the first frame, a typical 80x24 layout. */
-static struct { int cpr, tiles; } clocks_seen = { 8, 8 };
+/* The runtime object: the layout of the last frame (bands per row and
+ * per page, which the keys step by). */
+struct clocks_rt {
+    struct clocks_layout l;
+    int cpr, tiles;
+};
 
-static void clocks_draw(const struct app *a, canvas *c, char *hint,
+static void clocks_lay(const struct app *a, void *rt, int w, int h)
+{
+    struct clocks_rt *r = rt;
+    clocks_layout(w, h, a->p.d / 2, a->clocks.ghost, a->clocks.counter,
+                  &r->l);
+    r->cpr = r->l.cpr > 0 ? r->l.cpr : 1;
+    r->tiles = r->l.tiles > 0 ? r->l.tiles : 1;
+}
+
+static void clocks_draw(const struct app *a, void *rt, canvas *c, char *hint,
                         size_t hintlen)
 {
     struct ctx x;
 
+    (void)rt;
     ctx_init(&x, a, c);
-    clocks_seen.cpr = x.l.cpr > 0 ? x.l.cpr : 1;
-    clocks_seen.tiles = x.l.tiles > 0 ? x.l.tiles : 1;
     switch (x.l.mode) {
     case CLOCKS_BIG:
         draw_big(&x);
@@ -788,11 +799,28 @@ static void clocks_draw(const struct app *a, canvas *c, char *hint,
     hint_write(&x, hint, hintlen);
 }
 
+/* ---- state ------------------------------------------------------------ */
+
+static void clocks_reset(struct app *a)
+{
+    memset(&a->clocks, 0, sizeof a->clocks);
+    a->clocks.k = 1;
+}
+
+static void clocks_params_changed(struct app *a)
+{
+    int half = a->p.d / 2;
+    if (a->clocks.band >= half)
+        a->clocks.band = half - 1;
+    if (a->clocks.band0 >= half)
+        a->clocks.band0 = 0;
+}
+
 /* ---- keys and commands ------------------------------------------------ */
 
-static void band_set(struct app *a, int band)
+static void band_set(struct app *a, const struct clocks_rt *r, int band)
 {
-    int half = a->p.d / 2, tiles = clocks_seen.tiles;
+    int half = a->p.d / 2, tiles = r->tiles;
     struct clocks_state *s = &a->clocks;
 
     s->band = band < 0 ? 0 : band >= half ? half - 1 : band;
@@ -800,13 +828,13 @@ static void band_set(struct app *a, int band)
 }
 
 /* Move by dt tiles: in the overview from tile to tile, else band by band. */
-static void band_step(struct app *a, int dt)
+static void band_step(struct app *a, const struct clocks_rt *r, int dt)
 {
-    int half = a->p.d / 2, tiles = clocks_seen.tiles;
+    int half = a->p.d / 2, tiles = r->tiles;
     struct clocks_state *s = &a->clocks;
 
     if (!overview(s, half, tiles)) {
-        band_set(a, s->band + dt);
+        band_set(a, r, s->band + dt);
         return;
     }
     int t = tile_nearest(s->band, half, tiles);
@@ -818,55 +846,107 @@ static void band_step(struct app *a, int dt)
         dt--;
     t += dt;
     t = t < 0 ? 0 : t >= tiles ? tiles - 1 : t;
-    band_set(a, tile_band(s, half, tiles, t));
+    band_set(a, r, tile_band(s, half, tiles, t));
 }
 
-static void zoom_set(struct app *a, int zoom)
+static void zoom_set(struct app *a, const struct clocks_rt *r, int zoom)
 {
     struct clocks_state *s = &a->clocks;
-    int half = a->p.d / 2, tiles = clocks_seen.tiles;
+    int half = a->p.d / 2, tiles = r->tiles;
 
     s->zoom = zoom;
     if (zoom) {
         s->band0 = s->band - tiles / 2;
-        band_set(a, s->band);
+        band_set(a, r, s->band);
         app_msg(a, 0, "consecutive bands around band %d", s->band);
     } else {
         if (overview(s, half, tiles))
-            band_set(a, tile_band(s, half, tiles,
-                                  tile_nearest(s->band, half, tiles)));
+            band_set(a, r, tile_band(s, half, tiles,
+                                     tile_nearest(s->band, half, tiles)));
         app_msg(a, 0, "overview: bands spread evenly from fastest to slowest");
     }
 }
 
-static int clocks_key(struct app *a, int key)
+static int key_prev(struct app *a, void *rt, int key)
+{
+    (void)key;
+    band_step(a, rt, -1);
+    return 1;
+}
+
+static int key_next(struct app *a, void *rt, int key)
+{
+    (void)key;
+    band_step(a, rt, 1);
+    return 1;
+}
+
+static int key_row_up(struct app *a, void *rt, int key)
+{
+    (void)key;
+    band_step(a, rt, -((struct clocks_rt *)rt)->cpr);
+    return 1;
+}
+
+static int key_row_down(struct app *a, void *rt, int key)
+{
+    (void)key;
+    band_step(a, rt, ((struct clocks_rt *)rt)->cpr);
+    return 1;
+}
+
+static int key_page_back(struct app *a, void *rt, int key)
+{
+    (void)key;
+    band_set(a, rt, a->clocks.band - ((struct clocks_rt *)rt)->tiles);
+    return 1;
+}
+
+static int key_page_on(struct app *a, void *rt, int key)
+{
+    (void)key;
+    band_set(a, rt, a->clocks.band + ((struct clocks_rt *)rt)->tiles);
+    return 1;
+}
+
+static int key_fastest(struct app *a, void *rt, int key)
+{
+    (void)key;
+    band_set(a, rt, 0);
+    return 1;
+}
+
+static int key_slowest(struct app *a, void *rt, int key)
+{
+    (void)key;
+    band_set(a, rt, a->p.d / 2 - 1);
+    return 1;
+}
+
+static int key_zoom(struct app *a, void *rt, int key)
+{
+    zoom_set(a, rt, key != '-');
+    return 1;
+}
+
+static int key_ghost(struct app *a, void *rt, int key)
 {
     struct clocks_state *s = &a->clocks;
-    int cpr = clocks_seen.cpr, page = clocks_seen.tiles;
+    (void)rt;
+    (void)key;
+    s->ghost = !s->ghost;
+    app_msg(a, 0, s->ghost ? "ghost hand at pos+k, k=%ld (:k N sets k)"
+                           : "ghost hand off (k=%ld)", s->k);
+    return 1;
+}
 
-    switch (key) {
-    case PK_LEFT: case 'h':   band_step(a, -1); break;
-    case PK_RIGHT: case 'l':  band_step(a, 1); break;
-    case PK_UP: case 'k':     band_step(a, -cpr); break;
-    case PK_DOWN: case 'j':   band_step(a, cpr); break;
-    case PK_PGUP: case 'K':   band_set(a, s->band - page); break;
-    case PK_PGDN: case 'J':   band_set(a, s->band + page); break;
-    case 'H':                 band_set(a, 0); break;
-    case 'L':                 band_set(a, a->p.d / 2 - 1); break;
-    case '+': case '=':       zoom_set(a, 1); break;
-    case '-':                 zoom_set(a, 0); break;
-    case 'o':
-        s->ghost = !s->ghost;
-        app_msg(a, 0, s->ghost ? "ghost hand at pos+k, k=%ld (:k N sets k)"
-                               : "ghost hand off (k=%ld)", s->k);
-        break;
-    case 'c':
-        s->counter = !s->counter;
-        app_msg(a, 0, "binary counter %s", s->counter ? "on" : "off");
-        break;
-    default:
-        return 0;
-    }
+static int key_counter(struct app *a, void *rt, int key)
+{
+    struct clocks_state *s = &a->clocks;
+    (void)rt;
+    (void)key;
+    s->counter = !s->counter;
+    app_msg(a, 0, "binary counter %s", s->counter ? "on" : "off");
     return 1;
 }
 
@@ -888,7 +968,8 @@ static int command_k(struct app *a, const char *arg)
     return 1;
 }
 
-static int command_band(struct app *a, const char *arg)
+static int command_band(struct app *a, const struct clocks_rt *r,
+                        const char *arg)
 {
     long b = 0;
     const char *why = NULL;
@@ -901,49 +982,53 @@ static int command_band(struct app *a, const char *arg)
                 arg, why, half - 1, a->p.d, half);
         return 1;
     }
-    band_set(a, (int)b);
+    band_set(a, r, (int)b);
     app_msg(a, 0, "band %ld", b);
     return 1;
 }
 
-static int clocks_command(struct app *a, const char *name, const char *arg)
+static int clocks_command(struct app *a, void *rt, const char *name,
+                          const char *arg)
 {
     if (strcmp(name, "k") == 0)
         return command_k(a, arg);
     if (strcmp(name, "band") == 0 || strcmp(name, "i") == 0)
-        return command_band(a, arg);
+        return command_band(a, rt, arg);
     return 0;
 }
 
-/* The keys clocks_key() takes; the help card lists them in this order. */
+/* The view's keys: what each does, and the help card in this order. */
 static const struct keybind CLOCKS_KEYS[] = {
-    { PK_LEFT,  ACT_VIEW_KEY, "Left h",  "previous band" },
-    { 'h',      ACT_VIEW_KEY, NULL,      NULL },
-    { PK_RIGHT, ACT_VIEW_KEY, "Right l", "next band" },
-    { 'l',      ACT_VIEW_KEY, NULL,      NULL },
-    { PK_UP,    ACT_VIEW_KEY, "Up k",    "band one row up" },
-    { 'k',      ACT_VIEW_KEY, NULL,      NULL },
-    { PK_DOWN,  ACT_VIEW_KEY, "Down j",  "band one row down" },
-    { 'j',      ACT_VIEW_KEY, NULL,      NULL },
-    { PK_PGUP,  ACT_VIEW_KEY, "K PgUp",  "a page of bands back" },
-    { 'K',      ACT_VIEW_KEY, NULL,      NULL },
-    { PK_PGDN,  ACT_VIEW_KEY, "J PgDn",  "a page of bands on" },
-    { 'J',      ACT_VIEW_KEY, NULL,      NULL },
-    { 'H',      ACT_VIEW_KEY, "H",       "fastest band" },
-    { 'L',      ACT_VIEW_KEY, "L",       "slowest band" },
-    { '+',      ACT_VIEW_KEY, "+",       "consecutive bands" },
-    { '=',      ACT_VIEW_KEY, NULL,      NULL },
-    { '-',      ACT_VIEW_KEY, "-",       "all bands, evenly spread" },
-    { 'o',      ACT_VIEW_KEY, "o",       "ghost hand at pos+k (:k N)" },
-    { 'c',      ACT_VIEW_KEY, "c",       "binary counter of pos" },
-    { 0,        ACT_NONE,     NULL,      NULL }
+    { PK_LEFT,  ACT_VIEW_KEY, "Left h",  "previous band", key_prev },
+    { 'h',      ACT_VIEW_KEY, NULL,      NULL, key_prev },
+    { PK_RIGHT, ACT_VIEW_KEY, "Right l", "next band", key_next },
+    { 'l',      ACT_VIEW_KEY, NULL,      NULL, key_next },
+    { PK_UP,    ACT_VIEW_KEY, "Up k",    "band one row up", key_row_up },
+    { 'k',      ACT_VIEW_KEY, NULL,      NULL, key_row_up },
+    { PK_DOWN,  ACT_VIEW_KEY, "Down j",  "band one row down", key_row_down },
+    { 'j',      ACT_VIEW_KEY, NULL,      NULL, key_row_down },
+    { PK_PGUP,  ACT_VIEW_KEY, "K PgUp",  "a page of bands back", key_page_back },
+    { 'K',      ACT_VIEW_KEY, NULL,      NULL, key_page_back },
+    { PK_PGDN,  ACT_VIEW_KEY, "J PgDn",  "a page of bands on", key_page_on },
+    { 'J',      ACT_VIEW_KEY, NULL,      NULL, key_page_on },
+    { 'H',      ACT_VIEW_KEY, "H",       "fastest band", key_fastest },
+    { 'L',      ACT_VIEW_KEY, "L",       "slowest band", key_slowest },
+    { '+',      ACT_VIEW_KEY, "+",       "consecutive bands", key_zoom },
+    { '=',      ACT_VIEW_KEY, NULL,      NULL, key_zoom },
+    { '-',      ACT_VIEW_KEY, "-",       "all bands, evenly spread", key_zoom },
+    { 'o',      ACT_VIEW_KEY, "o",       "ghost hand at pos+k (:k N)", key_ghost },
+    { 'c',      ACT_VIEW_KEY, "c",       "binary counter of pos", key_counter },
+    { 0,        ACT_NONE,     NULL,      NULL, NULL }
 };
 
 const struct view VIEW_CLOCKS_DEF = {
     .name = "clocks",
     .title = "PE clocks",
+    .rt_size = sizeof(struct clocks_rt),
+    .reset = clocks_reset,
+    .params_changed = clocks_params_changed,
+    .layout = clocks_lay,
     .draw = clocks_draw,
-    .key = clocks_key,
     .command = clocks_command,
     .keys = CLOCKS_KEYS,
     .about =

@@ -16,12 +16,14 @@
 #include <string.h>
 
 #include "app.h"
-#include "layout.h"
+#include "axis.h"
+#include "peviz/layout.h"
 #include "plot.h"
 #include "peviz/pe.h"
 
 /* Rounded-format evaluations allowed per pane per frame: beyond it a
  * lower-precision pane samples its rounding error (see layout.h). */
+#define MIN_SPAN 8         /* zooming in stops at this many positions */
 #define PREC_BUDGET (1L << 20)
 /* Blank cell: outside the pane's own n or d. */
 #define BLANK HUGE_VAL
@@ -55,12 +57,6 @@ struct geom {
     int axis_y, legend_y, read_y;   /* -1 when absent */
 };
 
-/* Positions (or distances) across columns: the page of the cursor. */
-struct xmap {
-    int64_t x0, span;       /* positions [x0, x0 + span) */
-    int cols;               /* columns available */
-    int cpp;                /* > 0: columns per position (span <= cols) */
-};
 
 /* Dimensions down pixel rows (two per cell row). */
 struct ymap {
@@ -174,10 +170,9 @@ static int any_tags(const struct rpane *rp, int np)
     return 0;
 }
 
-static void geom_make(const canvas *c, int np, int labw, int tags,
+static void geom_make(int w, int h, int np, int labw, int tags,
                       struct geom *g)
 {
-    int w = c->w, h = c->h;
     memset(g, 0, sizeof *g);
     g->np = np;
     g->labw = w >= 40 ? labw : 0;
@@ -197,58 +192,26 @@ static void geom_make(const canvas *c, int np, int labw, int tags,
 
 /* ---- mapping positions and dimensions ---------------------------------- */
 
-static void xmap_init(struct xmap *m, int64_t nmax, int zoom, int64_t cursor,
+/* Positions (or distances) across cols columns at the zoom level: the
+ * page holding the cursor (axis.h decides what a column covers). */
+static void xmap_init(struct axis *m, int64_t nmax, int zoom, int64_t cursor,
                       int cols)
 {
-    int64_t span = nmax;
-    for (int z = 0; z < zoom && span / 2 >= 8; z++)
-        span /= 2;
-    m->span = span;
-    m->x0 = cursor / span * span;
-    if (m->x0 + span > nmax)
-        m->x0 = nmax - span;
-    if (m->x0 < 0)
-        m->x0 = 0;
-    m->cols = cols < 1 ? 1 : cols;
-    m->cpp = span <= m->cols ? (int)(m->cols / span) : 0;
-}
-
-/* Columns actually used. */
-static int xmap_used(const struct xmap *m)
-{
-    return m->cpp ? (int)(m->cpp * m->span) : m->cols;
+    axis_init(m, nmax, zoom, MIN_SPAN, cols, 0);
+    axis_page(m, 0, cursor);
 }
 
 /* Positions [p0, p1) of column col; 0 if the column is unused. */
-static int xmap_range(const struct xmap *m, int col, int64_t *p0, int64_t *p1)
+static int xmap_range(const struct axis *m, int col, int64_t *p0, int64_t *p1)
 {
-    if (col < 0 || col >= xmap_used(m))
-        return 0;
-    if (m->cpp) {
-        *p0 = m->x0 + col / m->cpp;
-        *p1 = *p0 + 1;
-    } else {
-        *p0 = m->x0 + (int64_t)col * m->span / m->cols;
-        *p1 = m->x0 + (int64_t)(col + 1) * m->span / m->cols;
-    }
-    return 1;
+    return axis_range(m, col, p0, p1) == 0;
 }
 
-/* Column showing position pos, or -1 when off the page. */
-static int xmap_col(const struct xmap *m, int64_t pos)
+/* Column marking position pos (the middle of a wide one), or -1. */
+static int xmap_col(const struct axis *m, int64_t pos)
 {
-    if (pos < m->x0 || pos >= m->x0 + m->span)
-        return -1;
-    if (m->cpp)
-        return (int)(pos - m->x0) * m->cpp + m->cpp / 2;
-    /* the column whose range holds pos */
-    int col = (int)((pos - m->x0) * m->cols / m->span);
-    int64_t p0, p1;
-    while (col > 0 && xmap_range(m, col, &p0, &p1) && p0 > pos)
-        col--;
-    while (col + 1 < m->cols && xmap_range(m, col, &p0, &p1) && p1 <= pos)
-        col++;
-    return col;
+    int c = axis_cell(m, pos);
+    return c < 0 ? -1 : c + m->m / 2;
 }
 
 static void ymap_init(struct ymap *m, int dmax, int pixels, int one_to_one,
@@ -482,7 +445,7 @@ static void draw_headers(const struct app *a, canvas *c, const struct geom *g,
 /* ---- heatmap and difference grids -------------------------------------- */
 
 /* Stride that keeps a rounded-format pane within PREC_BUDGET. */
-static int64_t prec_stride(const struct rpane *r, const struct xmap *xm,
+static int64_t prec_stride(const struct rpane *r, const struct axis *xm,
                            const struct ymap *ym)
 {
     if (r->prec == PREC_F64)
@@ -495,16 +458,16 @@ static int64_t prec_stride(const struct rpane *r, const struct xmap *xm,
  * Fill out[py * cols + col] with the pane's column means (BLANK outside
  * its n or d).  exact != 0 forces f64 (the reference for errors).
  */
-static void grid_fill(const struct rpane *r, const struct xmap *xm,
+static void grid_fill(const struct rpane *r, const struct axis *xm,
                       const struct ymap *ym, int exact, double *out)
 {
     enum precision p = exact ? PREC_F64 : r->prec;
     int64_t stride = prec_stride(r, xm, ym);
     for (int py = 0; py < ym->pixels; py++) {
         int dim = ymap_dim(ym, py);
-        for (int col = 0; col < xm->cols; col++) {
+        for (int col = 0; col < xm->cells; col++) {
             int64_t p0, p1;
-            double *o = &out[(size_t)py * (size_t)xm->cols + (size_t)col];
+            double *o = &out[(size_t)py * (size_t)xm->cells + (size_t)col];
             if (dim < 0 || dim >= r->d || !xmap_range(xm, col, &p0, &p1) ||
                 p0 >= r->n) {
                 *o = BLANK;
@@ -529,10 +492,10 @@ static enum diff_kind diff_kind(const struct rpane *rp, int k)
     return k == 0 ? DIFF_REF : DIFF_AMINUS;
 }
 
-static void grid_diff(const struct rpane *rp, int k, const struct xmap *xm,
+static void grid_diff(const struct rpane *rp, int k, const struct axis *xm,
                       const struct ymap *ym, double *ref, double *out)
 {
-    size_t cells = (size_t)ym->pixels * (size_t)xm->cols;
+    size_t cells = (size_t)ym->pixels * (size_t)xm->cells;
     enum diff_kind kind = diff_kind(rp, k);
     if (kind == DIFF_REF) {
         for (size_t i = 0; i < cells; i++)
@@ -559,12 +522,12 @@ static double nice_up(double v)
 }
 
 static void draw_grid(const struct app *a, canvas *c, int x, int y,
-                      const double *g, const struct xmap *xm,
+                      const double *g, const struct axis *xm,
                       const struct ymap *ym, double scale)
 {
     for (int py = 0; py < ym->pixels; py++) {
-        for (int col = 0; col < xm->cols; col++) {
-            double v = g[(size_t)py * (size_t)xm->cols + (size_t)col];
+        for (int col = 0; col < xm->cells; col++) {
+            double v = g[(size_t)py * (size_t)xm->cells + (size_t)col];
             if (v == BLANK)
                 continue;
             if (isnan(v)) {
@@ -632,29 +595,17 @@ static void draw_dim_labels(const struct app *a, canvas *c,
 }
 
 /* Position axis under a pane: first and last position, cursor mark. */
-/* Positions per column: "114", or "113-114" when columns differ. */
-static void pos_per_col(const struct xmap *xm, char *buf, size_t len)
-{
-    long long lo = (long long)(xm->span / xm->cols);
-    long long hi = (long long)((xm->span + xm->cols - 1) / xm->cols);
-    if (lo == hi)
-        snprintf(buf, len, "%lld", lo);
-    else
-        snprintf(buf, len, "%lld-%lld", lo, hi);
-}
-
 /*
  * What a column and a row stand for, for the axis row: candidates from
  * long to short (stride > 1: this pane samples its rounding error).
  */
-static int axis_notes(const struct xmap *xm, const struct ymap *ym,
+static int axis_notes(const struct axis *xm, const struct ymap *ym,
                       int64_t stride, char s[][96])
 {
-    char per[32], rl[40] = "", rs[40] = "", cl[48] = "", cs[48] = "";
-    pos_per_col(xm, per, sizeof per);
-    if (!xm->cpp) {
-        snprintf(cl, sizeof cl, "1 col = %s pos", per);
-        snprintf(cs, sizeof cs, "%s pos/col", per);
+    char rl[40] = "", rs[40] = "", cl[48] = "", cs[48] = "";
+    if (xm->k > 1) {
+        axis_caption(xm, "col", "cols", "pos", cl, sizeof cl);
+        axis_caption_short(xm, "col", "pos", cs, sizeof cs);
     }
     if (ym && !ymap_complete(ym)) {
         if (ym->ppd) {
@@ -679,18 +630,17 @@ static int axis_notes(const struct xmap *xm, const struct ymap *ym,
 }
 
 static void draw_pos_axis(const struct app *a, canvas *c, int x, int w, int y,
-                          const struct xmap *xm, int64_t cursor, int64_t nlim,
+                          const struct axis *xm, int64_t cursor, int64_t nlim,
                           const struct ymap *ym, int64_t stride)
 {
     char lo[24], hi[24];
-    int64_t last = xm->x0 + xm->span - 1;
+    int64_t last = xm->x0 + axis_shown(xm) - 1;
     if (last >= nlim)
         last = nlim - 1;
     snprintf(lo, sizeof lo, "%lld", (long long)xm->x0);
     snprintf(hi, sizeof hi, "%lld", (long long)last);
     canvas_text(c, x, y, w, lo, uc(a, UI_AXIS), RGB_DEFAULT, 0);
-    int used = xmap_used(xm);
-    int end = (xm->cpp ? (int)((last - xm->x0 + 1) * xm->cpp) : used);
+    int end = (int)((last - xm->x0) / xm->k + 1) * xm->m;
     if (end > w)
         end = w;
     if (text_width(lo) + text_width(hi) + 1 < end)
@@ -849,17 +799,14 @@ static void heat_readout(const struct app *a, canvas *c, const struct geom *g,
     text_fit(c, 0, g->read_y, c->w, cand, 2, uc(a, UI_TEXT), 0);
 }
 
-static void heat_hint(const struct app *a, const struct xmap *xm,
+static void heat_hint(const struct app *a, const struct axis *xm,
                       const struct ymap *ym, const struct rpane *rp, int np,
                       char *hint, size_t hintlen)
 {
-    char cols[64], rows[96] = "", prec[64] = "", per[32];
-    pos_per_col(xm, per, sizeof per);
-    if (xm->cpp)
-        snprintf(cols, sizeof cols, "1 pos = %d col%s", xm->cpp,
-                 xm->cpp > 1 ? "s" : "");
-    else
-        snprintf(cols, sizeof cols, "1 col = %s pos (exact mean)", per);
+    char cols[64], rows[96] = "", prec[64] = "";
+    axis_caption(xm, "col", "cols", "pos", cols, sizeof cols - 16);
+    if (xm->k > 1)
+        strcat(cols, " (exact mean)");
     if (!ymap_complete(ym)) {
         if (ym->ppd)
             snprintf(rows, sizeof rows, ", dims %d-%d of %d (z: overview)",
@@ -881,17 +828,15 @@ static void heat_hint(const struct app *a, const struct xmap *xm,
 }
 
 static void draw_heat_mode(const struct app *a, canvas *c, const struct geom *g,
-                           const struct rpane *rp, int dmax, int64_t nmax,
-                           int diff, char *hint, size_t hintlen)
+                           const struct rpane *rp, const struct axis *xmp,
+                           const struct ymap *ymp, int diff, char *hint,
+                           size_t hintlen)
 {
     int cols = g->pw - 1;
     if (cols < 1 || g->body_h < 1)
         return;
-    struct xmap xm;
-    struct ymap ym;
-    xmap_init(&xm, nmax, a->cmp.zoom, a->p.pos, cols);
-    ymap_init(&ym, dmax, 2 * g->body_h, a->cmp.dims_1to1, a->cmp.dim,
-              canvas_has_halves(a->ascii, a->color) ? 1 : 2);
+    const struct axis xm = *xmp;
+    const struct ymap ym = *ymp;
     /* rows are whole dims: the axis follows the last used row */
     struct geom gl_ = *g;
     int used = ym.ppd ? (ym.dmax * ym.ppd * ym.unit + 1) / 2 : g->body_h;
@@ -1174,37 +1119,25 @@ static void draw_spectrum_mode(const struct app *a, canvas *c,
 
 /* ---- score against distance ------------------------------------------- */
 
-/* Mean of PE(a).PE(b) over the distances [d0, d1), in closed form. */
-static double score_mean(const double *omega, int half, int64_t d0, int64_t d1)
-{
-    double s = 0;
-    for (int i = 0; i < half; i++) {
-        double mc;
-        pe_range_mean(omega[i], d0, d1, NULL, &mc);
-        s += mc;
-    }
-    return s;
-}
-
 /* Fill vals[col] with pane r's score for each dot column (BLANK when past
  * its n).  Returns -1 when out of memory. */
-static int profile_values(const struct rpane *r, const struct xmap *xm,
+static int profile_values(const struct rpane *r, const struct axis *xm,
                           double *vals)
 {
-    int half = r->d / 2;
-    double *om = malloc(sizeof(double) * (size_t)half);
-    if (!om)
+    struct score_opts o;        /* PE(i).PE(j): sinusoidal, no toggles */
+    scores_defaults(&o);
+    struct score_ctx *s = scores_new(r->d, r->base, r->n, &o, NULL);
+    if (!s)
         return -1;
-    pe_omegas(r->d, r->base, om);
-    for (int col = 0; col < xm->cols; col++) {
+    for (int col = 0; col < xm->used; col++) {
         int64_t d0, d1;
         if (!xmap_range(xm, col, &d0, &d1) || d0 >= r->n) {
             vals[col] = BLANK;
             continue;
         }
-        vals[col] = score_mean(om, half, d0, d1 < r->n ? d1 : r->n);
+        vals[col] = scores_distance_mean(s, d0, d1 < r->n ? d1 : r->n);
     }
-    free(om);
+    scores_free(s);
     return 0;
 }
 
@@ -1271,18 +1204,13 @@ static void profile_readout(const struct app *a, canvas *c,
 
 static void draw_profile_mode(const struct app *a, canvas *c,
                               const struct geom *g, const struct rpane *rp,
-                              int64_t nmax, char *hint, size_t hintlen)
+                              const struct axis *xmp, char *hint,
+                              size_t hintlen)
 {
-    /* plot_lines spreads points over the dots: about one point per dot
-     * column, each the exact mean over the distances it stands for */
-    int npts = 2 * (c->w - 6);
-    if (npts < 2 || g->body_h < 1)
+    if (xmp->cells < 2 || g->body_h < 1)
         return;
-    struct xmap xm;
-    xmap_init(&xm, nmax, a->cmp.zoom, a->p.pos, npts);
-    if (xm.cpp)
-        xmap_init(&xm, nmax, a->cmp.zoom, a->p.pos, (int)xm.span);
-    double *vals = malloc(sizeof(double) * (size_t)xm.cols * (size_t)g->np);
+    const struct axis xm = *xmp;
+    double *vals = malloc(sizeof(double) * (size_t)xm.used * (size_t)g->np);
     if (!vals) {
         snprintf(hint, hintlen, "out of memory");
         return;
@@ -1290,15 +1218,15 @@ static void draw_profile_mode(const struct app *a, canvas *c,
     struct plot_series ser[COMPARE_MAX_PANES];
     int odd = 0;
     for (int k = 0; k < g->np; k++) {
-        double *v = vals + (size_t)xm.cols * (size_t)k;
+        double *v = vals + (size_t)xm.used * (size_t)k;
         if (profile_values(&rp[k], &xm, v))
-            for (int i = 0; i < xm.cols; i++)
+            for (int i = 0; i < xm.used; i++)
                 v[i] = BLANK;
-        for (int i = 0; i < xm.cols; i++)
+        for (int i = 0; i < xm.used; i++)
             if (v[i] == BLANK)
                 v[i] = NAN;
         ser[k].y = v;
-        ser[k].n = xm.cols;
+        ser[k].n = xm.used;
         ser[k].col = pane_rgb(a, k);
         ser[k].mark = g->np > 1 ? (char)('A' + k) : 0;
         odd |= rp[k].layout != LAYOUT_INTERLEAVED || rp[k].prec != PREC_F64;
@@ -1307,9 +1235,9 @@ static void draw_profile_mode(const struct app *a, canvas *c,
     memset(&sp, 0, sizeof sp);
     sp.xlabel = "distance";
     sp.x0 = (double)xm.x0;
-    sp.dx = (double)xm.span / xm.cols;
+    sp.dx = (double)xm.k;
     sp.xmin = (double)xm.x0;
-    sp.xmax = (double)(xm.x0 + xm.span - 1);
+    sp.xmax = (double)(xm.x0 + axis_shown(&xm) - 1);
     sp.x_integer = 1;
     sp.zero_line = 1;
     sp.mark_x = (double)a->p.pos;
@@ -1319,10 +1247,11 @@ static void draw_profile_mode(const struct app *a, canvas *c,
     plot_lines(c, 0, g->body_y, c->w, h, &sp, ser, g->np, a->palette);
     free(vals);
     char per[32];
-    pos_per_col(&xm, per, sizeof per);
-    profile_readout(a, c, g, rp, odd, xm.span > xm.cols ? per : NULL);
-    if (xm.span > xm.cols)
-        snprintf(hint, hintlen, "1 point = mean of %s distances", per);
+    snprintf(per, sizeof per, "%lld", (long long)xm.k);
+    profile_readout(a, c, g, rp, odd, xm.k > 1 ? per : NULL);
+    if (xm.k > 1)
+        snprintf(hint, hintlen, "1 point = mean of %lld distances",
+                 (long long)xm.k);
     else
         snprintf(hint, hintlen, "1 point = 1 distance");
 }
@@ -1355,37 +1284,75 @@ static int mode_labw(const struct app *a, int dmax)
     }
 }
 
-static void compare_draw(const struct app *a, canvas *c, char *hint,
-                         size_t hintlen)
-{
+/* The runtime object: what the layout of the view area decided. */
+struct cmp_rt {
+    int w, h;
     struct rpane rp[COMPARE_MAX_PANES];
-    int np = npanes(a), dmax;
+    int np, dmax;
     int64_t nmax;
     struct geom g;
+    int tiny;               /* too small for panes: one line each */
+    struct axis xm;         /* positions (heatmap, diff) or distances */
+    struct ymap ym;         /* dims down (heatmap, diff) */
+};
+
+/* The axes of the mode: positions across a pane and dims down it, or
+ * distances across the profile (a point per dot column, or per
+ * distance when they are fewer). */
+static void layout_axes(const struct app *a, struct cmp_rt *r)
+{
+    const struct geom *g = &r->g;
+    memset(&r->xm, 0, sizeof r->xm);
+    memset(&r->ym, 0, sizeof r->ym);
+    if (a->cmp.mode == PANE_PROFILE) {
+        int npts = 2 * (r->w - 6);
+        xmap_init(&r->xm, r->nmax, a->cmp.zoom, a->p.pos, npts > 0 ? npts : 0);
+        if (r->xm.m > 1)
+            xmap_init(&r->xm, r->nmax, a->cmp.zoom, a->p.pos,
+                      (int)r->xm.span);
+    } else if (a->cmp.mode != PANE_SPECTRUM) {
+        xmap_init(&r->xm, r->nmax, a->cmp.zoom, a->p.pos, g->pw - 1);
+        ymap_init(&r->ym, r->dmax, 2 * g->body_h, a->cmp.dims_1to1,
+                  a->cmp.dim, canvas_has_halves(a->ascii, a->color) ? 1 : 2);
+    }
+}
+
+static void compare_layout(const struct app *a, void *rt, int w, int h)
+{
+    struct cmp_rt *r = rt;
+    r->w = w;
+    r->h = h;
+    r->np = npanes(a);
+    resolve_all(a, r->rp, r->np, &r->dmax, &r->nmax);
+    geom_make(w, h, r->np, mode_labw(a, r->dmax), any_tags(r->rp, r->np),
+              &r->g);
+    r->tiny = w < 24 || h < 5 || r->g.pw < 10;
+    layout_axes(a, r);
+}
+
+static void compare_draw(const struct app *a, void *rt, canvas *c, char *hint,
+                         size_t hintlen)
+{
+    struct cmp_rt *r = rt;
     if (hintlen)
         hint[0] = 0;
     canvas_clear(c);
-    resolve_all(a, rp, np, &dmax, &nmax);
-    geom_make(c, np, mode_labw(a, dmax), any_tags(rp, np), &g);
-    if (c->w < 24 || c->h < 5 || g.pw < 10) {
-        draw_tiny(a, c, rp, np);
+    if (r->tiny) {
+        draw_tiny(a, c, r->rp, r->np);
         snprintf(hint, hintlen, "enlarge the terminal to see the panes");
         return;
     }
-    draw_headers(a, c, &g, rp);
+    draw_headers(a, c, &r->g, r->rp);
     switch (a->cmp.mode) {
     case PANE_SPECTRUM:
-        draw_spectrum_mode(a, c, &g, rp, hint, hintlen);
+        draw_spectrum_mode(a, c, &r->g, r->rp, hint, hintlen);
         break;
     case PANE_PROFILE:
-        draw_profile_mode(a, c, &g, rp, nmax, hint, hintlen);
+        draw_profile_mode(a, c, &r->g, r->rp, &r->xm, hint, hintlen);
         break;
-    case PANE_DIFF:
-        draw_heat_mode(a, c, &g, rp, dmax, nmax, 1, hint, hintlen);
-        break;
-    case PANE_HEATMAP:
-    default:
-        draw_heat_mode(a, c, &g, rp, dmax, nmax, 0, hint, hintlen);
+    default:    /* heatmap, diff */
+        draw_heat_mode(a, c, &r->g, r->rp, &r->xm, &r->ym,
+                       a->cmp.mode == PANE_DIFF, hint, hintlen);
         break;
     }
 }
@@ -1534,23 +1501,19 @@ static void precision_next(struct app *a)
 static void zoom(struct app *a, int in)
 {
     struct compare_state *s = &a->cmp;
-    int64_t span = a->p.n;
-    for (int z = 0; z < s->zoom && span / 2 >= 8; z++)
-        span /= 2;
-    if (in && span / 2 < 8) {
+    int z = s->zoom + (in ? 1 : -1);
+    if (z > axis_zoom_max(a->p.n, MIN_SPAN)) {
         app_msg(a, 0, "zoomed in as far as it goes (%lld positions)",
-                (long long)span);
+                (long long)axis_span(a->p.n, s->zoom, MIN_SPAN));
         return;
     }
-    if (!in && s->zoom == 0) {
+    if (z < 0) {
         app_msg(a, 0, "all positions are shown");
         return;
     }
-    s->zoom = in ? s->zoom + 1 : s->zoom - 1;
-    if (!in && span >= a->p.n)
-        s->zoom = 0;
-    app_msg(a, 0, "zoom: %lld positions across", (long long)(in ? span / 2
-            : span * 2 > a->p.n ? a->p.n : span * 2));
+    s->zoom = z;
+    app_msg(a, 0, "zoom: %lld positions across",
+            (long long)axis_span(a->p.n, z, MIN_SPAN));
 }
 
 static void cursor_dim(struct app *a, int step)
@@ -1559,18 +1522,40 @@ static void cursor_dim(struct app *a, int step)
     clamp_cursor(a);
 }
 
-/* Left/Right in the spectrum mode move the band cursor. */
-static int spectrum_key(struct app *a, int key)
+/* h l H L elsewhere: the position by one drawn column (an eighth of
+ * them); Home End are the global keys. */
+static int key_pos(struct app *a, const struct cmp_rt *r, int key)
+{
+    const struct axis *xm = &r->xm;
+    int64_t step;
+    if (r->tiny || xm->cells < 1 || key == PK_HOME || key == PK_END)
+        return 0;
+    switch (key) {
+    case PK_LEFT: case 'h':  step = -axis_step(xm, 1); break;
+    case PK_RIGHT: case 'l': step = axis_step(xm, 1); break;
+    case 'H':                step = -axis_step(xm, xm->cells / 8); break;
+    default:                 step = axis_step(xm, xm->cells / 8); break;
+    }
+    int64_t p = a->p.pos + step;
+    a->p.pos = p < 0 ? 0 : p >= a->p.n ? a->p.n - 1 : p;
+    a->pos_frac = 0;
+    return 1;
+}
+
+/* Left/Right, H L, Home End in the spectrum mode move the band cursor;
+ * elsewhere the position moves by drawn columns. */
+static int key_band(struct app *a, void *rt, int key)
 {
     int dm = dims_max(a) / 2, step;
+    if (a->cmp.mode != PANE_SPECTRUM)
+        return key_pos(a, rt, key);
     switch (key) {
     case PK_LEFT: case 'h':  step = -1; break;
     case PK_RIGHT: case 'l': step = 1; break;
     case 'H':                step = -(dm / 8 + 1); break;
     case 'L':                step = dm / 8 + 1; break;
     case PK_HOME:            step = -dm; break;
-    case PK_END:             step = dm; break;
-    default:                 return 0;
+    default:                 step = dm; break;      /* End */
     }
     a->cmp.band += step;
     clamp_cursor(a);
@@ -1592,11 +1577,24 @@ static int spectrum_inert(struct app *a, int key)
     return 1;
 }
 
-static int compare_key(struct app *a, int key)
+/* k j: one dimension; K J PgUp PgDn: an eighth of them. */
+static int key_dim(struct app *a, void *rt, int key)
 {
     int dm = dims_max(a);
-    if (a->cmp.mode == PANE_SPECTRUM && spectrum_key(a, key))
-        return 1;
+    (void)rt;
+    switch (key) {
+    case PK_UP: case 'k':   cursor_dim(a, -1); break;
+    case PK_DOWN: case 'j': cursor_dim(a, 1); break;
+    case PK_PGUP: case 'K': cursor_dim(a, -(dm / 8 + 1)); break;
+    default:                cursor_dim(a, dm / 8 + 1); break;  /* PgDn J */
+    }
+    return 1;
+}
+
+/* The panes: + _ [ ] b B d D p v o f z. */
+static int key_pane(struct app *a, void *rt, int key)
+{
+    (void)rt;
     if (a->cmp.mode == PANE_SPECTRUM && spectrum_inert(a, key))
         return 1;
     switch (key) {
@@ -1612,21 +1610,33 @@ static int compare_key(struct app *a, int key)
     case 'v': mode_next(a); break;
     case 'o': layout_next(a); break;
     case 'f': precision_next(a); break;
-    case 'z':
+    default:    /* z */
         a->cmp.dims_1to1 = !a->cmp.dims_1to1;
         app_msg(a, 0, a->cmp.dims_1to1 ? "rows: consecutive dimensions"
                                        : "rows: all dimensions, evenly spaced");
         break;
-    case '=': zoom(a, 1); break;
-    case '-': zoom(a, 0); break;
-    case PK_UP: case 'k':   cursor_dim(a, -1); break;
-    case PK_DOWN: case 'j': cursor_dim(a, 1); break;
-    case PK_PGUP: case 'K': cursor_dim(a, -(dm / 8 + 1)); break;
-    case PK_PGDN: case 'J': cursor_dim(a, dm / 8 + 1); break;
-    default:
-        return 0;
     }
     return 1;
+}
+
+static int key_zoom(struct app *a, void *rt, int key)
+{
+    (void)rt;
+    if (a->cmp.mode == PANE_SPECTRUM && spectrum_inert(a, key))
+        return 1;
+    zoom(a, key == '=');
+    return 1;
+}
+
+/* ---- state ---------------------------------------------------------------- */
+
+static void compare_reset(struct app *a)
+{
+    memset(&a->cmp, 0, sizeof a->cmp);
+    a->cmp.npanes = 2;
+    a->cmp.panes[0].base = 10000;
+    a->cmp.panes[1].base = 500000;
+    a->cmp.panes[2].base = 1e6;
 }
 
 /* ---- ':' commands ------------------------------------------------------- */
@@ -1652,10 +1662,12 @@ static int cmd_choice(struct app *a, const char *what, int v, const char *want)
     return v;
 }
 
-static int compare_command(struct app *a, const char *name, const char *arg)
+static int compare_command(struct app *a, void *rt, const char *name,
+                           const char *arg)
 {
     struct pane *p = &a->cmp.panes[a->cmp.active];
     int v;
+    (void)rt;
     if (!strcmp(name, "base") || !strcmp(name, "b"))
         return cmd_pane_param(a, P_BASE, arg);
     if (!strcmp(name, "d") || !strcmp(name, "d_model"))
@@ -1686,34 +1698,55 @@ static int compare_command(struct app *a, const char *name, const char *arg)
     return 0;
 }
 
+/* The view's keys: what each does, and the help card. */
 static const struct keybind COMPARE_KEYS[] = {
-    { '+',  ACT_VIEW_KEY, "+",      "add pane C (base 1e6)" },
-    { '_',  ACT_VIEW_KEY, "_",      "remove pane C" },
-    { '[',  ACT_VIEW_KEY, "[ ]",    "previous / next active pane" },
-    { ']',  ACT_VIEW_KEY, NULL,     NULL },
-    { 'b',  ACT_VIEW_KEY, "b B",    "active pane: base /10, x10" },
-    { 'B',  ACT_VIEW_KEY, NULL,     NULL },
-    { 'd',  ACT_VIEW_KEY, "d D",    "active pane: d_model /2, x2" },
-    { 'D',  ACT_VIEW_KEY, NULL,     NULL },
-    { 'p',  ACT_VIEW_KEY, "p",      "next preset pair of bases" },
-    { 'v',  ACT_VIEW_KEY, "v",      "mode: heatmap, spectrum, profile, diff" },
-    { 'o',  ACT_VIEW_KEY, "o",      "active pane: next layout" },
-    { 'f',  ACT_VIEW_KEY, "f",      "active pane: next precision" },
-    { 'z',  ACT_VIEW_KEY, "z",      "rows: evenly spaced / consecutive" },
-    { '=',  ACT_VIEW_KEY, "= -",    "zoom positions in / out" },
-    { '-',  ACT_VIEW_KEY, NULL,     NULL },
-    { PK_UP, ACT_VIEW_KEY, "k j",   "dimension (K J PgUp PgDn: faster)" },
-    { PK_DOWN, ACT_VIEW_KEY, NULL,  NULL },
-    { PK_LEFT, ACT_VIEW_KEY, "h l",  "position; band in the spectrum" },
-    { PK_RIGHT, ACT_VIEW_KEY, NULL, NULL },
-    { 0,    ACT_NONE,     NULL,     NULL }
+    { '+',  ACT_VIEW_KEY, "+",      "add pane C (base 1e6)", key_pane },
+    { '_',  ACT_VIEW_KEY, "_",      "remove pane C", key_pane },
+    { '[',  ACT_VIEW_KEY, "[ ]",    "previous / next active pane", key_pane },
+    { ']',  ACT_VIEW_KEY, NULL,     NULL, key_pane },
+    { 'b',  ACT_VIEW_KEY, "b B",    "active pane: base /10, x10", key_pane },
+    { 'B',  ACT_VIEW_KEY, NULL,     NULL, key_pane },
+    { 'd',  ACT_VIEW_KEY, "d D",    "active pane: d_model /2, x2", key_pane },
+    { 'D',  ACT_VIEW_KEY, NULL,     NULL, key_pane },
+    { 'p',  ACT_VIEW_KEY, "p",      "next preset pair of bases", key_pane },
+    { 'v',  ACT_VIEW_KEY, "v",      "mode: heatmap, spectrum, profile, diff",
+      key_pane },
+    { 'o',  ACT_VIEW_KEY, "o",      "active pane: next layout", key_pane },
+    { 'f',  ACT_VIEW_KEY, "f",      "active pane: next precision", key_pane },
+    { 'z',  ACT_VIEW_KEY, "z",      "rows: evenly spaced / consecutive",
+      key_pane },
+    { '=',  ACT_VIEW_KEY, "= -",    "zoom positions in / out", key_zoom },
+    { '-',  ACT_VIEW_KEY, NULL,     NULL, key_zoom },
+    { PK_UP, ACT_VIEW_KEY, "k j",   "dimension (K J PgUp PgDn: faster)",
+      key_dim },
+    { PK_DOWN, ACT_VIEW_KEY, NULL,  NULL, key_dim },
+    { 'k',  ACT_VIEW_KEY, NULL,     NULL, key_dim },
+    { 'j',  ACT_VIEW_KEY, NULL,     NULL, key_dim },
+    { 'K',  ACT_VIEW_KEY, NULL,     NULL, key_dim },
+    { 'J',  ACT_VIEW_KEY, NULL,     NULL, key_dim },
+    { PK_PGUP, ACT_VIEW_KEY, NULL,  NULL, key_dim },
+    { PK_PGDN, ACT_VIEW_KEY, NULL,  NULL, key_dim },
+    { PK_LEFT, ACT_VIEW_KEY, "h l",  "position by a column; band in the spectrum",
+      key_band },
+    { PK_RIGHT, ACT_VIEW_KEY, NULL, NULL, key_band },
+    { 'h',  ACT_VIEW_KEY, NULL,     NULL, key_band },
+    { 'l',  ACT_VIEW_KEY, NULL,     NULL, key_band },
+    /* the global keys, but over the bands in the spectrum */
+    { 'H',  ACT_FAST_LEFT, NULL,    NULL, key_band },
+    { 'L',  ACT_FAST_RIGHT, NULL,   NULL, key_band },
+    { PK_HOME, ACT_HOME,  NULL,     NULL, key_band },
+    { PK_END, ACT_END,    NULL,     NULL, key_band },
+    { 0,    ACT_NONE,     NULL,     NULL, NULL }
 };
 
 const struct view VIEW_COMPARE_DEF = {
     .name = "compare",
     .title = "compare bases",
+    .rt_size = sizeof(struct cmp_rt),
+    .reset = compare_reset,
+    .params_changed = clamp_cursor,
+    .layout = compare_layout,
     .draw = compare_draw,
-    .key = compare_key,
     .command = compare_command,
     .keys = COMPARE_KEYS,
     .about =

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "app.h"
+#include "axis.h"
 #include "peload.h"
 #include "views/heatmap.h"
 #include "peviz/pe.h"
@@ -34,11 +35,14 @@
 
 /* What the map shows where (see heatmap.h). */
 struct heat_geom {
+    struct axis ax;         /* positions across (axis.h) */
+    struct axis ay;         /* band grid entries down */
     int cols, rows;         /* map size in cells */
     int zoom;               /* a->heat.zoom, clamped */
+    /* from the axis: */
     int64_t k;              /* positions per column */
     int m;                  /* columns per position (> 1 only if k == 1) */
-    int64_t vis, x0;        /* positions visible, the first of them */
+    int64_t vis, x0;        /* positions a window holds, the first shown */
     int ucols;              /* columns in use */
     int half;               /* bands */
     int s;                  /* band step between rows (1: consecutive) */
@@ -71,11 +75,6 @@ static int64_t clamp64(int64_t v, int64_t lo, int64_t hi)
 static int64_t ceil_div(int64_t a, int64_t b)
 {
     return (a + b - 1) / b;
-}
-
-static int64_t floor_div(int64_t a, int64_t b)
-{
-    return a >= 0 ? a / b : -((-a + b - 1) / b);
 }
 
 /* v with about 4 significant digits, "15.60", "0.1050", "6.283e4". */
@@ -161,45 +160,21 @@ static int band_step0(int half, int rows)
 /* Zoom levels: until the span reaches MIN_SPAN and the band step 1. */
 static int zoom_max(int64_t n, int s0)
 {
-    int z = 0;
-    int64_t span_min = n < MIN_SPAN ? n : MIN_SPAN;
-    while (z < MAX_ZOOM && (ceil_div(n, (int64_t)1 << z) > span_min ||
-                            ceil_div(s0, (int64_t)1 << z) > 1))
-        z++;
-    return z;
+    int zp = axis_zoom_max(n, MIN_SPAN), zb = axis_zoom_max(s0, 1);
+    return zp > zb ? zp : zb;
 }
 
-/* Where the window [x0, x0 + vis) lies: the stored scroll, paged so the
- * cursor is inside (a pure function: a sweep moves by whole pages). */
-static int64_t follow_x0(const struct heat_geom *g, int64_t stored,
-                         int64_t pos, int64_t n)
-{
-    int64_t max = g->vis >= n ? 0 : ceil_div(n, g->k) * g->k - g->vis;
-    int64_t x0 = clamp64(stored, 0, max) / g->k * g->k;
-    if (pos < x0 || pos >= x0 + g->vis)
-        x0 += floor_div(pos - x0, g->vis) * g->vis;
-    return clamp64(x0, 0, max);
-}
-
+/* Positions across: the window is paged so the cursor is inside (a
+ * pure function: a sweep turns whole pages). */
 static void geom_cols(struct heat_geom *g, const struct app *a)
 {
-    int64_t n = a->p.n, cols = g->cols > 0 ? g->cols : 1;
-    int64_t span_min = n < MIN_SPAN ? n : MIN_SPAN;
-    int64_t span = ceil_div(n, (int64_t)1 << g->zoom);
-    if (span < span_min)
-        span = span_min;
-    if (span > cols) {
-        g->k = ceil_div(span, cols);
-        g->m = 1;
-        g->vis = n < g->k * cols ? n : g->k * cols;
-    } else {
-        g->k = 1;
-        g->m = (int)(cols / span);
-        g->vis = n < cols / g->m ? n : cols / g->m;
-    }
-    g->x0 = follow_x0(g, a->heat.x0, a->p.pos, n);
-    int64_t left = n - g->x0 < g->vis ? n - g->x0 : g->vis;
-    g->ucols = (int)(g->m > 1 ? left * g->m : ceil_div(left, g->k));
+    axis_init(&g->ax, a->p.n, g->zoom, MIN_SPAN, g->cols, 0);
+    axis_page(&g->ax, a->heat.x0, a->p.pos);
+    g->k = g->ax.k;
+    g->m = g->ax.m;
+    g->vis = g->ax.vis;
+    g->x0 = g->ax.x0;
+    g->ucols = g->ax.used;
 }
 
 /* Rows the band grid is planned for: without half blocks a band needs
@@ -214,18 +189,18 @@ static void geom_rows(struct heat_geom *g, const struct app *a)
 {
     int rows = g->rows > 0 ? g->rows : 1;
     int s0 = band_step0(g->half, band_rows(g));
-    g->s = (int)ceil_div(s0, (int64_t)1 << g->zoom);
+    g->s = (int)axis_span(s0, g->zoom, 1);      /* zoom halves the step */
     g->nb = (g->half - 1) / g->s + 1 + ((g->half - 1) % g->s != 0);
-    g->bh = rows / g->nb > 1 ? rows / g->nb : 1;
-    if (g->whole && rows > 1)           /* sin and cos: whole rows each */
-        g->bh = g->bh < 2 ? 2 : g->bh & ~1;
-    g->shown = rows / g->bh < g->nb ? rows / g->bh : g->nb;
-    int jc = grid_index(g, a->heat.dim / 2);
-    int64_t j0 = clamp64(grid_index(g, a->heat.dim0 / 2), 0,
-                         g->nb - g->shown);
-    if (jc < j0 || jc >= j0 + g->shown)
-        j0 += floor_div(jc - j0, g->shown) * g->shown;
-    g->j0 = (int)clamp64(j0, 0, g->nb - g->shown);
+    /* without half blocks the grid is laid out in pairs of rows, so a
+     * band's sine and cosine get whole rows each (bh even) */
+    int unit = g->whole && rows > 1 ? 2 : 1, urows = rows / unit;
+    /* grid entries down the rows, one per row or bh rows each, paged */
+    axis_init_span(&g->ay, g->nb, g->nb < urows ? g->nb : urows, urows, 0);
+    axis_page(&g->ay, grid_index(g, a->heat.dim0 / 2),
+              grid_index(g, a->heat.dim / 2));
+    g->bh = g->ay.m * unit;
+    g->shown = g->ay.used / g->ay.m;
+    g->j0 = (int)g->ay.x0;
 }
 
 static void geom_make(struct heat_geom *g, const struct app *a, int cols,
@@ -246,11 +221,8 @@ static void geom_make(struct heat_geom *g, const struct app *a, int cols,
 static int col_range(const struct heat_geom *g, int64_t n, int col,
                      int64_t *p0, int64_t *p1)
 {
-    if (col < 0 || col >= g->ucols)
-        return -1;
-    *p0 = g->x0 + (g->m > 1 ? col / g->m : (int64_t)col * g->k);
-    *p1 = *p0 + g->k < n ? *p0 + g->k : n;
-    return *p0 < *p1 ? 0 : -1;
+    (void)n;
+    return axis_range(&g->ax, col, p0, p1);
 }
 
 /* Dimension of pixel row py, or -1. */
@@ -269,10 +241,12 @@ static int dim_pixel(const struct heat_geom *g, int dim)
     return slot * 2 * g->bh + (dim % 2) * g->bh;
 }
 
+/* The column marking position pos (the middle one of a wide position),
+ * or -1 off the window. */
 static int cursor_col(const struct heat_geom *g, int64_t pos)
 {
-    return g->m > 1 ? (int)((pos - g->x0) * g->m + g->m / 2)
-                    : (int)((pos - g->x0) / g->k);
+    int c = axis_cell(&g->ax, pos);
+    return c < 0 ? -1 : c + g->m / 2;
 }
 
 /* ---- a loaded table (--pe-file) ---------------------------------------- */
@@ -313,9 +287,9 @@ static int table_id_same(const struct table_id *x, const struct table_id *y)
  * Column means of the dimensions on screen, [column][2 * slot + odd],
  * for one geometry: computing them reads every visible table row once
  * (at most the table's 2^22 values); frames that only move the cursor or
- * sweep inside the window reuse them.  Freed at exit.
+ * sweep inside the window reuse them.  Part of the view's runtime object.
  */
-static struct {
+struct table_cache {
     struct table_id id;
     int have;
     int64_t n, x0, k;           /* the geometry the means belong to */
@@ -325,37 +299,39 @@ static struct {
     double *mean;
     size_t cap;                 /* columns x dims allocated in mean */
     int ndim_cap;               /* entries allocated in dims */
-    int at_exit;                /* table_cache_free registered */
     struct table_id scale_id;   /* max |v| of the whole table */
     double scale;
     int have_scale;
-} TC;
+};
 
-static void table_cache_free(void)
+static void table_cache_free(struct table_cache *tc)
 {
-    free(TC.mean);
-    free(TC.dims);
-    TC.mean = NULL;
-    TC.dims = NULL;
-    TC.cap = 0;
-    TC.ndim_cap = 0;
-    TC.have = 0;
+    free(tc->mean);
+    free(tc->dims);
+    tc->mean = NULL;
+    tc->dims = NULL;
+    tc->cap = 0;
+    tc->ndim_cap = 0;
+    tc->have = 0;
 }
 
 /* Symmetric colour scale: the largest |value| in the table (1 if all are
- * 0), found once per table. */
-static double table_scale(const struct pe_table *t)
+ * 0), found once per table when there is a cache tc. */
+static double table_scale(struct table_cache *tc, const struct pe_table *t)
 {
     struct table_id id = table_id_of(t);
-    if (TC.have_scale && table_id_same(&TC.scale_id, &id))
-        return TC.scale;
+    if (tc && tc->have_scale && table_id_same(&tc->scale_id, &id))
+        return tc->scale;
     double mx = 0;
     for (int64_t i = 0; i < t->n * t->d; i++)
         mx = fabs(t->v[i]) > mx ? fabs(t->v[i]) : mx;
-    TC.scale_id = id;
-    TC.scale = mx > 0 ? mx : 1;
-    TC.have_scale = 1;
-    return TC.scale;
+    mx = mx > 0 ? mx : 1;
+    if (tc) {
+        tc->scale_id = id;
+        tc->scale = mx;
+        tc->have_scale = 1;
+    }
+    return mx;
 }
 
 /* The plain mean of table[p, dim] over p in [p0, p1), rows in order. */
@@ -368,82 +344,83 @@ static double table_mean(const struct pe_table *t, int64_t p0, int64_t p1,
     return sum / (double)(p1 - p0);
 }
 
-static int table_key_same(const struct heat_geom *g, int64_t n,
+static int table_key_same(const struct table_cache *tc,
+                          const struct heat_geom *g, int64_t n,
                           const struct table_id *id)
 {
-    return TC.have && table_id_same(&TC.id, id) && TC.n == n &&
-           TC.x0 == g->x0 && TC.k == g->k && TC.m == g->m &&
-           TC.ucols == g->ucols && TC.s == g->s && TC.j0 == g->j0 &&
-           TC.shown == g->shown && TC.half == g->half;
+    return tc->have && table_id_same(&tc->id, id) && tc->n == n &&
+           tc->x0 == g->x0 && tc->k == g->k && tc->m == g->m &&
+           tc->ucols == g->ucols && tc->s == g->s && tc->j0 == g->j0 &&
+           tc->shown == g->shown && tc->half == g->half;
 }
 
-static void table_key_store(const struct heat_geom *g, int64_t n,
-                            const struct table_id *id)
+static void table_key_store(struct table_cache *tc, const struct heat_geom *g,
+                            int64_t n, const struct table_id *id)
 {
-    TC.id = *id;
-    TC.n = n;
-    TC.x0 = g->x0;
-    TC.k = g->k;
-    TC.m = g->m;
-    TC.ucols = g->ucols;
-    TC.s = g->s;
-    TC.j0 = g->j0;
-    TC.shown = g->shown;
-    TC.half = g->half;
-    TC.ndim = 2 * g->shown;
-    for (int j = 0; j < TC.ndim; j++)
-        TC.dims[j] = 2 * grid_band(g, g->j0 + j / 2) + j % 2;
-    TC.have = 1;
+    tc->id = *id;
+    tc->n = n;
+    tc->x0 = g->x0;
+    tc->k = g->k;
+    tc->m = g->m;
+    tc->ucols = g->ucols;
+    tc->s = g->s;
+    tc->j0 = g->j0;
+    tc->shown = g->shown;
+    tc->half = g->half;
+    tc->ndim = 2 * g->shown;
+    for (int j = 0; j < tc->ndim; j++)
+        tc->dims[j] = 2 * grid_band(g, g->j0 + j / 2) + j % 2;
+    tc->have = 1;
 }
 
 /* Sum each column's rows into its slots: row by row, so a row's values
  * are read front to back, in the order table_mean adds them. */
-static void table_fill(const struct pe_table *t, const struct heat_geom *g,
-                       int64_t n, int ncol)
+static void table_fill(struct table_cache *tc, const struct pe_table *t,
+                       const struct heat_geom *g, int64_t n, int ncol)
 {
     int64_t p0, p1;
     for (int ci = 0; ci < ncol; ci++) {
-        double *out = TC.mean + (size_t)ci * (size_t)TC.ndim;
-        memset(out, 0, (size_t)TC.ndim * sizeof *out);
+        double *out = tc->mean + (size_t)ci * (size_t)tc->ndim;
+        memset(out, 0, (size_t)tc->ndim * sizeof *out);
         if (col_range(g, n, ci * g->m, &p0, &p1))
             continue;
         for (int64_t p = p0; p < p1; p++) {
             const double *row = t->v + p * t->d;
-            for (int j = 0; j < TC.ndim; j++)
-                out[j] += row[TC.dims[j]];
+            for (int j = 0; j < tc->ndim; j++)
+                out[j] += row[tc->dims[j]];
         }
-        for (int j = 0; j < TC.ndim; j++)
+        for (int j = 0; j < tc->ndim; j++)
             out[j] /= (double)(p1 - p0);
     }
 }
 
-/* The means for geometry g, or NULL when out of memory (callers then
- * add the rows up cell by cell). */
-static const double *table_means(const struct pe_table *t,
+/* The means for geometry g, computed into tc when they are not there
+ * yet; NULL when out of memory (callers then add the rows up cell by
+ * cell). */
+static const double *table_means(struct table_cache *tc,
+                                 const struct pe_table *t,
                                  const struct heat_geom *g, int64_t n)
 {
     struct table_id id = table_id_of(t);
-    if (table_key_same(g, n, &id))
-        return TC.mean;
+    if (table_key_same(tc, g, n, &id))
+        return tc->mean;
     int ncol = (g->ucols + g->m - 1) / g->m, ndim = 2 * g->shown;
     size_t need = (size_t)ncol * (size_t)ndim;
-    TC.have = 0;
-    if (!TC.at_exit)
-        TC.at_exit = atexit(table_cache_free) == 0; /* none for valgrind */
-    if (need > TC.cap || ndim > TC.ndim_cap) {
-        table_cache_free();
-        TC.mean = malloc((need ? need : 1) * sizeof *TC.mean);
-        TC.dims = malloc((size_t)(ndim ? ndim : 1) * sizeof *TC.dims);
-        if (!TC.mean || !TC.dims) {
-            table_cache_free();
+    tc->have = 0;
+    if (need > tc->cap || ndim > tc->ndim_cap) {
+        table_cache_free(tc);
+        tc->mean = malloc((need ? need : 1) * sizeof *tc->mean);
+        tc->dims = malloc((size_t)(ndim ? ndim : 1) * sizeof *tc->dims);
+        if (!tc->mean || !tc->dims) {
+            table_cache_free(tc);
             return NULL;
         }
-        TC.cap = need;
-        TC.ndim_cap = ndim;
+        tc->cap = need;
+        tc->ndim_cap = ndim;
     }
-    table_key_store(g, n, &id);
-    table_fill(t, g, n, ncol);
-    return TC.mean;
+    table_key_store(tc, g, n, &id);
+    table_fill(tc, t, g, n, ncol);
+    return tc->mean;
 }
 
 /* What map column col shows in band slot slot (odd: its lower pixel). */
@@ -510,13 +487,14 @@ static int layout_margin(struct heat_layout *L, const struct app *a, int w)
     return w >= margin + 16 ? margin : 0;
 }
 
+/* The layout for a view area of w x h; tc (or NULL) caches the scale. */
 static void layout_make(struct heat_layout *L, const struct app *a, int w,
-                        int h)
+                        int h, struct table_cache *tc)
 {
     int map_h;
     memset(L, 0, sizeof *L);
     L->t = heat_table(a);
-    L->scale = L->t ? table_scale(L->t) : 1.0;
+    L->scale = L->t ? table_scale(tc, L->t) : 1.0;
     layout_rows(L, w, h, &map_h);
     L->map_x = layout_margin(L, a, w);
     geom_make(&L->g, a, w - L->map_x, map_h);
@@ -529,12 +507,24 @@ static void layout_make(struct heat_layout *L, const struct app *a, int w,
         L->legend_y -= spare;
 }
 
-/* The layout for the screen the loop last drew (keys need it). */
-static void layout_screen(struct heat_layout *L, const struct app *a)
+/* The runtime object: the size the view got, its layout, the cache. */
+struct heat_rt {
+    int w, h;
+    struct heat_layout L;
+    struct table_cache tc;
+};
+
+static void heat_layout_hook(const struct app *a, void *rt, int w, int h)
 {
-    int w = a->screen_w > 0 ? a->screen_w : 80;
-    int h = a->screen_h > 0 ? a->screen_h : 24;
-    layout_make(L, a, w, h - 1);        /* the status line takes a row */
+    struct heat_rt *r = rt;
+    r->w = w;
+    r->h = h;
+    layout_make(&r->L, a, w, h, &r->tc);
+}
+
+static void heat_fini(void *rt)
+{
+    table_cache_free(&((struct heat_rt *)rt)->tc);
 }
 
 /* ---- drawing: the map ------------------------------------------------ */
@@ -712,7 +702,7 @@ static void draw_axis(const struct app *a, canvas *c,
                      ui_color(a->palette, UI_AXIS));
     if (L->label_y < 0)
         return;
-    int64_t end = g->x0 + g->vis - 1;
+    int64_t end = g->x0 + axis_shown(&g->ax) - 1;
     int lw = fmt_digits(end);
     int64_t step = nice_step((double)(lw + 2) * (double)g->k / g->m);
     int endx = label_x(g, end, fmt_digits(end)), right = -2;
@@ -942,11 +932,8 @@ static void make_hint_geom(const struct heat_geom *g, int table, char *hint,
                            size_t len)
 {
     char rows[64] = "", ord[16];
-    int n;
-    if (g->m > 1)
-        n = snprintf(hint, len, "1 pos = %d cols", g->m);
-    else
-        n = snprintf(hint, len, "1 col = %lld pos", (long long)g->k);
+    axis_caption(&g->ax, "col", "cols", "pos", hint, len);
+    int n = (int)strlen(hint);
     if (g->s > 1) {
         fmt_ordinal(g->s, ord, sizeof ord);
         snprintf(rows, sizeof rows, ", every %s %s", ord,
@@ -1002,33 +989,47 @@ static void make_hint(const struct app *a, const struct heat_layout *L,
 
 /* ---- the view -------------------------------------------------------- */
 
-static void heat_draw(const struct app *a, canvas *c, char *hint,
+/* The slow part: a shown table's column means, into the cache. */
+static int heat_work(const struct app *a, void *rt, int64_t budget)
+{
+    struct heat_rt *r = rt;
+    (void)budget;
+    if (r->L.t && r->L.g.rows >= 1 && r->L.g.cols >= 1)
+        table_means(&r->tc, r->L.t, &r->L.g, a->p.n);
+    return 0;
+}
+
+static void heat_draw(const struct app *a, void *rt, canvas *c, char *hint,
                       size_t hintlen)
 {
-    struct heat_layout L;
+    struct heat_rt *r = rt;
+    const struct heat_layout *L = &r->L;
     if (hintlen)
         hint[0] = 0;
     if (c->w < 1 || c->h < 1 || a->p.d < 2 || a->p.n < 1)
         return;
-    layout_make(&L, a, c->w, c->h);
     if (hintlen)
-        make_hint(a, &L, c->w, hint, hintlen);
-    if (L.g.rows < 1 || L.g.cols < 1)
+        make_hint(a, L, c->w, hint, hintlen);
+    if (L->g.rows < 1 || L->g.cols < 1)
         return;
-    const double *means = L.t ? table_means(L.t, &L.g, a->p.n) : NULL;
-    for (int slot = 0; slot < L.g.shown; slot++)
-        if (L.t)
-            draw_band_table(a, c, &L, means, slot);
+    struct table_id id;
+    const double *means = NULL;
+    if (L->t && (id = table_id_of(L->t),
+                 table_key_same(&r->tc, &L->g, a->p.n, &id)))
+        means = r->tc.mean;
+    for (int slot = 0; slot < L->g.shown; slot++)
+        if (L->t)
+            draw_band_table(a, c, L, means, slot);
         else
-            draw_band(a, c, &L, slot);
-    if (L.map_x > 0)
-        draw_margin(a, c, &L);
-    draw_axis(a, c, &L);
-    if (L.legend_y >= 0)
-        draw_legend(a, c, &L, c->w);
-    if (L.insp_y >= 0)
-        draw_inspector(a, c, &L, c->w);
-    draw_cursor(a, c, &L);
+            draw_band(a, c, L, slot);
+    if (L->map_x > 0)
+        draw_margin(a, c, L);
+    draw_axis(a, c, L);
+    if (L->legend_y >= 0)
+        draw_legend(a, c, L, c->w);
+    if (L->insp_y >= 0)
+        draw_inspector(a, c, L, c->w);
+    draw_cursor(a, c, L);
 }
 
 /* ---- keys ------------------------------------------------------------ */
@@ -1064,22 +1065,21 @@ static void page_dim(struct app *a, const struct heat_geom *g, int dir)
 }
 
 /* Zoom by dz around the cursor: the window is centred on it again. */
-static void zoom_by(struct app *a, int dz)
+static void zoom_by(struct app *a, struct heat_rt *r, int dz)
 {
-    struct heat_layout L;
-    layout_screen(&L, a);
-    int z = L.g.zoom + dz;
-    int zmax = zoom_max(a->p.n, band_step0(L.g.half, L.g.rows));
+    const struct heat_geom *g = &r->L.g;
+    int z = g->zoom + dz;
+    int zmax = zoom_max(a->p.n, band_step0(g->half, g->rows));
     if (z < 0 || z > zmax) {
         app_msg(a, 0, "zoom stays at %s", z < 0 ? "the whole sequence"
                                                 : "its closest");
         return;
     }
     a->heat.zoom = z;
-    layout_screen(&L, a);
-    a->heat.x0 = a->p.pos - L.g.vis / 2;
-    int j = grid_index(&L.g, cursor_dim(a) / 2) - L.g.shown / 2;
-    a->heat.dim0 = 2 * grid_band(&L.g, j < 0 ? 0 : j);
+    heat_layout_hook(a, r, r->w, r->h);
+    a->heat.x0 = a->p.pos - g->vis / 2;
+    int j = grid_index(g, cursor_dim(a) / 2) - g->shown / 2;
+    a->heat.dim0 = 2 * grid_band(g, j < 0 ? 0 : j);
 }
 
 /* A click on the map moves the cursor there. */
@@ -1096,39 +1096,72 @@ static int click(struct app *a, const struct heat_layout *L)
     return 1;
 }
 
-static int key_move(struct app *a, const struct heat_layout *L, int key)
+/* After a key: lay out again and keep where the window went. */
+static int settle(struct app *a, struct heat_rt *r)
 {
-    const struct heat_geom *g = &L->g;
-    int64_t fast = g->vis / 8 > g->k ? g->vis / 8 : g->k;
-    switch (key) {
-    case PK_LEFT: case 'h':   move_pos(a, -g->k); break;
-    case PK_RIGHT: case 'l':  move_pos(a, g->k); break;
-    case 'H':                 move_pos(a, -fast); break;
-    case 'L':                 move_pos(a, fast); break;
-    case PK_HOME:             move_pos(a, -a->p.n); break;
-    case PK_END:              move_pos(a, a->p.n); break;
-    case PK_UP: case 'k':     move_dim(a, g, -1); break;
-    case PK_DOWN: case 'j':   move_dim(a, g, 1); break;
-    case PK_PGUP: case 'K':   page_dim(a, g, -1); break;
-    case PK_PGDN: case 'J':   page_dim(a, g, 1); break;
-    case '+': case '=':       zoom_by(a, 1); break;
-    case '-':                 zoom_by(a, -1); break;
-    case PK_MOUSE:            return click(a, L);
-    default:                  return 0;
-    }
+    heat_layout_hook(a, r, r->w, r->h);
+    a->heat.x0 = r->L.g.x0;
+    a->heat.dim0 = 2 * grid_band(&r->L.g, r->L.g.j0);
     return 1;
 }
 
-static int heat_key(struct app *a, int key)
+static int key_pos(struct app *a, void *rt, int key)
 {
-    struct heat_layout L;
-    layout_screen(&L, a);
-    if (!key_move(a, &L, key))
-        return 0;
-    layout_screen(&L, a);               /* store where the window went */
-    a->heat.x0 = L.g.x0;
-    a->heat.dim0 = 2 * grid_band(&L.g, L.g.j0);
-    return 1;
+    struct heat_rt *r = rt;
+    const struct heat_geom *g = &r->L.g;
+    int64_t fast = axis_step(&g->ax, g->ax.cells / 8);   /* whole cells */
+    switch (key) {
+    case PK_LEFT: case 'h':   move_pos(a, -axis_step(&g->ax, 1)); break;
+    case PK_RIGHT: case 'l':  move_pos(a, axis_step(&g->ax, 1)); break;
+    case 'H':                 move_pos(a, -fast); break;
+    case 'L':                 move_pos(a, fast); break;
+    case PK_HOME:             move_pos(a, -a->p.n); break;
+    default:                  move_pos(a, a->p.n); break;     /* End */
+    }
+    return settle(a, r);
+}
+
+static int key_dim(struct app *a, void *rt, int key)
+{
+    struct heat_rt *r = rt;
+    const struct heat_geom *g = &r->L.g;
+    switch (key) {
+    case PK_UP: case 'k':     move_dim(a, g, -1); break;
+    case PK_DOWN: case 'j':   move_dim(a, g, 1); break;
+    case PK_PGUP: case 'K':   page_dim(a, g, -1); break;
+    default:                  page_dim(a, g, 1); break;       /* PgDn J */
+    }
+    return settle(a, r);
+}
+
+static int key_zoom(struct app *a, void *rt, int key)
+{
+    zoom_by(a, rt, key == '-' ? -1 : 1);
+    return settle(a, rt);
+}
+
+static int key_click(struct app *a, void *rt, int key)
+{
+    struct heat_rt *r = rt;
+    (void)key;
+    return click(a, &r->L) && settle(a, r);
+}
+
+/* ---- state ------------------------------------------------------------ */
+
+static void heat_reset(struct app *a)
+{
+    memset(&a->heat, 0, sizeof a->heat);
+}
+
+static void heat_params_changed(struct app *a)
+{
+    if (a->heat.dim >= a->p.d)
+        a->heat.dim = a->p.d - 1;
+    if (a->heat.dim0 >= a->p.d)
+        a->heat.dim0 = 0;
+    if (a->heat.x0 >= a->p.n)
+        a->heat.x0 = 0;
 }
 
 /* ---- for tests (heatmap.h) -------------------------------------------- */
@@ -1158,9 +1191,9 @@ double heatmap_cell_value(const struct app *a, int col, int py, int ncols,
     if (dim < 0 || col_range(&g, a->p.n, col, &p0, &p1))
         return NAN;
     const struct pe_table *t = heat_table(a);
-    if (t)          /* through the cache, as the map is drawn */
-        return table_cell(t, table_means(t, &g, a->p.n), &g, a->p.n, col,
-                          py / (2 * g.bh), py % (2 * g.bh) >= g.bh);
+    if (t)          /* the rows added in the order the cache adds them */
+        return table_cell(t, NULL, &g, a->p.n, col, py / (2 * g.bh),
+                          py % (2 * g.bh) >= g.bh);
     double ms, mc;
     pe_range_mean(pe_omega(dim / 2, a->p.d, a->p.base), p0, p1, &ms, &mc);
     return dim % 2 ? mc : ms;
@@ -1169,14 +1202,14 @@ double heatmap_cell_value(const struct app *a, int col, int py, int ncols,
 double heatmap_scale(const struct app *a)
 {
     const struct pe_table *t = heat_table(a);
-    return t ? table_scale(t) : 1.0;
+    return t ? table_scale(NULL, t) : 1.0;
 }
 
 void heatmap_map_rect(const struct app *a, int w, int h, int *x, int *y,
                       int *cols, int *rows)
 {
     struct heat_layout L;
-    layout_make(&L, a, w, h);
+    layout_make(&L, a, w, h, NULL);
     *x = L.map_x;
     *y = L.map_y;
     *cols = L.g.cols;
@@ -1185,38 +1218,46 @@ void heatmap_map_rect(const struct app *a, int w, int h, int *x, int *y,
 
 /* ---- the view's keys and card ------------------------------------------ */
 
-/* Help rows: one labelled row per pair of keys (aliases have no label). */
+/* The view's keys: what each does, and the help card (one labelled row
+ * per group; aliases have no label). */
 static const struct keybind HEAT_KEYS[] = {
     { PK_LEFT,  ACT_VIEW_KEY, "\xe2\x86\x90 \xe2\x86\x92 h l",
-      "one column left / right" },
-    { PK_RIGHT, ACT_VIEW_KEY, NULL, NULL },
-    { 'h',      ACT_VIEW_KEY, NULL, NULL },
-    { 'l',      ACT_VIEW_KEY, NULL, NULL },
+      "one column left / right", key_pos },
+    { PK_RIGHT, ACT_VIEW_KEY, NULL, NULL, key_pos },
+    { 'h',      ACT_VIEW_KEY, NULL, NULL, key_pos },
+    { 'l',      ACT_VIEW_KEY, NULL, NULL, key_pos },
     { PK_UP,    ACT_VIEW_KEY, "\xe2\x86\x91 \xe2\x86\x93 k j",
-      "one dimension up / down" },
-    { PK_DOWN,  ACT_VIEW_KEY, NULL, NULL },
-    { 'k',      ACT_VIEW_KEY, NULL, NULL },
-    { 'j',      ACT_VIEW_KEY, NULL, NULL },
-    { 'H',      ACT_VIEW_KEY, "H L", "a bigger step left / right" },
-    { 'L',      ACT_VIEW_KEY, NULL, NULL },
-    { 'K',      ACT_VIEW_KEY, "K J PgUp PgDn", "page up / down" },
-    { 'J',      ACT_VIEW_KEY, NULL, NULL },
-    { PK_PGUP,  ACT_VIEW_KEY, NULL, NULL },
-    { PK_PGDN,  ACT_VIEW_KEY, NULL, NULL },
-    { PK_HOME,  ACT_VIEW_KEY, "Home End", "first / last position" },
-    { PK_END,   ACT_VIEW_KEY, NULL, NULL },
-    { '+',      ACT_VIEW_KEY, "+ -", "zoom in / out" },
-    { '=',      ACT_VIEW_KEY, NULL, NULL },
-    { '-',      ACT_VIEW_KEY, NULL, NULL },
-    { 0,        ACT_NONE,     NULL, NULL }
+      "one dimension up / down", key_dim },
+    { PK_DOWN,  ACT_VIEW_KEY, NULL, NULL, key_dim },
+    { 'k',      ACT_VIEW_KEY, NULL, NULL, key_dim },
+    { 'j',      ACT_VIEW_KEY, NULL, NULL, key_dim },
+    { 'H',      ACT_VIEW_KEY, "H L", "a bigger step left / right", key_pos },
+    { 'L',      ACT_VIEW_KEY, NULL, NULL, key_pos },
+    { 'K',      ACT_VIEW_KEY, "K J PgUp PgDn", "page up / down", key_dim },
+    { 'J',      ACT_VIEW_KEY, NULL, NULL, key_dim },
+    { PK_PGUP,  ACT_VIEW_KEY, NULL, NULL, key_dim },
+    { PK_PGDN,  ACT_VIEW_KEY, NULL, NULL, key_dim },
+    { PK_HOME,  ACT_VIEW_KEY, "Home End", "first / last position", key_pos },
+    { PK_END,   ACT_VIEW_KEY, NULL, NULL, key_pos },
+    { '+',      ACT_VIEW_KEY, "+ -", "zoom in / out", key_zoom },
+    { '=',      ACT_VIEW_KEY, NULL, NULL, key_zoom },
+    { '-',      ACT_VIEW_KEY, NULL, NULL, key_zoom },
+    /* a click (with M on) moves the cursor to the cell */
+    { PK_MOUSE, ACT_MOUSE,    NULL, NULL, key_click },
+    { 0,        ACT_NONE,     NULL, NULL, NULL }
 };
 
 const struct view VIEW_HEATMAP_DEF = {
     .name = "heatmap",
     .title = "PE heatmap",
+    .rt_size = sizeof(struct heat_rt),
+    .reset = heat_reset,
+    .params_changed = heat_params_changed,
+    .layout = heat_layout_hook,
+    .work = heat_work,
     .draw = heat_draw,
-    .key = heat_key,
     .keys = HEAT_KEYS,
+    .fini = heat_fini,
     .about =
         "Columns are positions, rows are frequency bands: the upper half of "
         "a row is the band's sine dimension (2i), the lower half its cosine "

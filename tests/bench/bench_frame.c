@@ -25,6 +25,7 @@
 #include <time.h>
 
 #include "app.h"
+#include "frame.h"
 
 #define W 200
 #define H 60
@@ -78,8 +79,7 @@ static double median(double *v, int n)
 
 static int busy(const struct app *a)
 {
-    const struct view *v = VIEWS[a->view];
-    return v->busy && v->busy(a);
+    return app_view_busy(a);
 }
 
 /* One frame as the loop draws it: clear, then frame_draw. */
@@ -106,7 +106,7 @@ static double finish_ms(const struct app *a, canvas *c, int *frames)
 
 static void setup(struct app *a, int view, const struct bcase *bc)
 {
-    int softmax = a->att.softmax;
+    int softmax = a->att.o.softmax;
 
     app_init(a);
     a->view = (enum view_id)view;
@@ -115,7 +115,7 @@ static void setup(struct app *a, int view, const struct bcase *bc)
     a->p.pos = bc->n / 3;
     a->screen_w = W;
     a->screen_h = H;
-    a->att.softmax = softmax;
+    a->att.o.softmax = softmax;
     app_params_changed(a);
 }
 
@@ -127,8 +127,9 @@ static void measure(int view, const struct bcase *bc, int runs, canvas *c,
     struct app a;
     int k;
 
-    a.att.softmax = bc->softmax;
+    a.att.o.softmax = bc->softmax;
     setup(&a, view, bc);
+    a.rt = views_rt_new();      /* the caches live across frames */
     for (int r = 0; r < runs; r++) {
         a.p.base = r % 2 ? 10001 : 10000;   /* a new parameter each run */
         app_params_changed(&a);
@@ -149,6 +150,7 @@ static void measure(int view, const struct bcase *bc, int runs, canvas *c,
     f->cursor = median(cursor, runs);
     f->tick = median(tick, runs);
     f->slices = median(slices, runs);
+    views_rt_free(a.rt);
 }
 
 static const char *verdict(int ok)

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "app.h"
+#include "frame.h"
 #include "tour.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

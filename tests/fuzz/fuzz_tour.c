@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "app.h"
+#include "frame.h"
 #include "tour.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

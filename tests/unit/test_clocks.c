@@ -58,7 +58,7 @@ static void draw(const struct app *a, canvas *c, int w, int h, char *hint,
                  size_t hlen)
 {
     canvas_init(c, w, h);
-    VIEW_CLOCKS_DEF.draw(a, c, hint, hlen);
+    view_frame(a, VIEW_CLOCKS, c, 1, hint, hlen);
 }
 
 static void app_clocks(struct app *a, int d, long pos)
@@ -351,7 +351,8 @@ static void test_overview(void)
 
 static int key(struct app *a, int k)
 {
-    return VIEW_CLOCKS_DEF.key(a, k);
+    a->view = VIEW_CLOCKS;
+    return view_key(a, k);
 }
 
 static void test_keys(void)
@@ -418,7 +419,8 @@ static void test_commands(void)
     CHECK(app_command(&a, "band 3") == 0 && a.clocks.band == 3);
     CHECK(app_command(&a, "band 4") == -1 && a.clocks.band == 3);
     CHECK(app_command(&a, "band -1") == -1 && a.msg_error);
-    CHECK(VIEW_CLOCKS_DEF.command(&a, "nosuch", "1") == 0);
+    a.view = VIEW_CLOCKS;
+    CHECK(view_command(&a, "nosuch", "1") == 0);
 
     /* the ghost: its lead k*omega in degrees, printed */
     canvas c;

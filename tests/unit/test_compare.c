@@ -1,10 +1,8 @@
 /*
- * test_compare.c - the compare view and its pure helpers (layout.c):
- * the critical band, the turning bands and the slowest band's turns
- * against a direct computation; the three layouts as permutations of one
- * PE row; lower-precision PE against rounding done here with C floats;
- * exact column means; the keys and ':' commands acting on the active
- * pane only; and drawing at every size without a crash.
+ * test_compare.c - the compare view (its math is tested with the library
+ * in tests/lib/test_layout.c): the pane modes' names, the keys and ':'
+ * commands acting on the active pane only, and drawing at every size
+ * without a crash.
  */
 #include <math.h>
 #include <stdint.h>
@@ -14,199 +12,19 @@
 
 #include "harness.h"
 #include "app.h"
-#include "layout.h"
+#include "frame.h"
+#include "peviz/layout.h"
 #include "peviz/pe.h"
 
-#ifndef M_PI
-#define M_PI 3.14159265358979323846
-#endif
-
-/* ---- direct computations ------------------------------------------------ */
-
-static double direct_wavelength(int i, int d, double base)
+/* The pane modes' names (app side: the modes are the view's). */
+static void test_pane_modes(void)
 {
-    return 2 * M_PI * pow(base, 2.0 * i / d);
-}
-
-static int direct_critical(int d, double base, int64_t n)
-{
-    for (int i = 0; i < d / 2; i++)
-        if (direct_wavelength(i, d, base) > (double)n)
-            return i;
-    return d / 2;
-}
-
-static int direct_turning(int d, double base, int64_t n)
-{
-    int count = 0;
-    for (int i = 0; i < d / 2; i++)
-        count += (double)n * pow(base, -2.0 * i / d) >= 2 * M_PI;
-    return count;
-}
-
-static void test_spectrum(void)
-{
-    const double bases[] = { 1.5, 100, 10000, 500000, 1e6, 1e8 };
-    const int ds[] = { 2, 4, 8, 64, 128, 512, 4096 };
-    const int64_t ns[] = { 1, 6, 7, 100, 4096, 8192, 131072, 1 << 24 };
-    for (size_t b = 0; b < sizeof bases / sizeof bases[0]; b++)
-        for (size_t k = 0; k < sizeof ds / sizeof ds[0]; k++)
-            for (size_t m = 0; m < sizeof ns / sizeof ns[0]; m++) {
-                int d = ds[k];
-                double base = bases[b];
-                int64_t n = ns[m];
-                CHECK(spectrum_critical_band(d, base, n) ==
-                      direct_critical(d, base, n));
-                CHECK(spectrum_turning_bands(d, base, n) ==
-                      direct_turning(d, base, n));
-                double slow = (double)n / direct_wavelength(d / 2 - 1, d, base);
-                CHECK_NEAR(spectrum_slowest_turns(d, base, n), slow,
-                           1e-9 * fmax(1, slow));
-            }
-    /* the teacher's case: 10000 against 500000 at n = 4096, d = 64 */
-    CHECK(spectrum_critical_band(64, 10000, 4096) == 23);
-    CHECK(spectrum_critical_band(64, 500000, 4096) == 16);
-    CHECK_NEAR(spectrum_slowest_wavelength(64, 10000),
-               2 * M_PI * pow(10000, 62.0 / 64), 1e-9 * 5e4);
-    CHECK_NEAR(spectrum_wavelength_limit(500000), 2 * M_PI * 500000, 1e-6);
-    /* the slowest band never reaches the 2*pi*base limit */
-    CHECK(spectrum_slowest_wavelength(64, 10000) < spectrum_wavelength_limit(10000));
-    /* a wavelength exactly n completes its turn: band 0 has wavelength 2pi,
-     * so with n = 6 band 0 has not turned and with n = 7 it has */
-    CHECK(spectrum_turning_bands(8, 10000, 6) == 0);
-    CHECK(spectrum_turning_bands(8, 10000, 7) == 1);
-}
-
-/* ---- layouts ------------------------------------------------------------- */
-
-static int cmp_double(const void *x, const void *y)
-{
-    double a = *(const double *)x, b = *(const double *)y;
-    return (a > b) - (a < b);
-}
-
-static void test_layouts(void)
-{
-    const int ds[] = { 2, 4, 8, 10, 64, 512 };
-    for (size_t k = 0; k < sizeof ds / sizeof ds[0]; k++) {
-        int d = ds[k];
-        double *row = malloc(sizeof(double) * (size_t)d);
-        double *got = malloc(sizeof(double) * (size_t)d);
-        for (int l = 0; l < LAYOUT_COUNT; l++) {
-            /* a bijection of dims onto (band, sin/cos) */
-            int ok = 1;
-            char *seen = calloc((size_t)d, 1);
-            for (int j = 0; j < d; j++) {
-                int band, is_cos;
-                layout_map((enum layout)l, d, j, &band, &is_cos);
-                ok &= band >= 0 && band < d / 2 && (is_cos == 0 || is_cos == 1);
-                ok &= layout_dim((enum layout)l, d, band, is_cos) == j;
-                int slot = 2 * band + is_cos;
-                ok &= !seen[slot];
-                seen[slot] = 1;
-            }
-            free(seen);
-            CHECK(ok);
-            /* the same values in another order */
-            for (int pos = 0; pos < 300; pos += 37) {
-                pe_row(pos, d, 10000, row);
-                for (int j = 0; j < d; j++)
-                    got[j] = layout_value(d, 10000, (enum layout)l, PREC_F64,
-                                          pos, j);
-                qsort(row, (size_t)d, sizeof *row, cmp_double);
-                qsort(got, (size_t)d, sizeof *got, cmp_double);
-                int same = 1;
-                for (int j = 0; j < d; j++)
-                    same &= got[j] == row[j];
-                CHECK(same);
-            }
-        }
-        free(row);
-        free(got);
-    }
-    /* where each layout puts band 1 of d = 8 */
-    CHECK(layout_dim(LAYOUT_INTERLEAVED, 8, 1, 0) == 2);
-    CHECK(layout_dim(LAYOUT_INTERLEAVED, 8, 1, 1) == 3);
-    CHECK(layout_dim(LAYOUT_CONCAT, 8, 1, 0) == 1);
-    CHECK(layout_dim(LAYOUT_CONCAT, 8, 1, 1) == 5);
-    CHECK(layout_dim(LAYOUT_HALF, 8, 1, 1) == 1);
-    CHECK(layout_dim(LAYOUT_HALF, 8, 1, 0) == 5);
-    /* values at those dims */
-    CHECK_NEAR(layout_value(8, 10000, LAYOUT_CONCAT, PREC_F64, 37, 5),
-               cos(37 * pow(10000, -2.0 / 8)), 1e-12);
-    CHECK_NEAR(layout_value(8, 10000, LAYOUT_HALF, PREC_F64, 37, 5),
-               sin(37 * pow(10000, -2.0 / 8)), 1e-12);
-    CHECK(layout_parse("half") == LAYOUT_HALF);
-    CHECK(layout_parse("Half") < 0);
-    CHECK(layout_parse("") < 0);
-    CHECK_STR(layout_name(LAYOUT_CONCAT), "concat");
-    CHECK(precision_parse("bf16") == PREC_BF16);
-    CHECK(precision_parse("f8") < 0);
+    char buf[64];
     CHECK(pane_mode_parse("diff") == PANE_DIFF);
+    CHECK(pane_mode_parse("Diff") < 0);
     CHECK_STR(pane_mode_name(PANE_SPECTRUM), "spectrum");
-}
-
-/* ---- precision ------------------------------------------------------------ */
-
-static void test_precision(void)
-{
-    const int d = 64;
-    const double base = 10000;
-    /* f32 against C float arithmetic: the product of two floats is exact
-     * in double, so one rounding equals the float multiply */
-    int same = 1;
-    for (int64_t pos = 0; pos < 70000; pos += 997)
-        for (int j = 0; j < d; j += 3) {
-            int band = j / 2;
-            float w = (float)pe_omega(band, d, base);
-            float ang = (float)pos * w;
-            float v = (float)(j % 2 ? cos((double)ang) : sin((double)ang));
-            same &= layout_value(d, base, LAYOUT_INTERLEAVED, PREC_F32, pos, j)
-                    == (double)v;
-        }
-    CHECK(same);
-    /* f64 is the exact formula */
-    CHECK(layout_value(d, base, LAYOUT_INTERLEAVED, PREC_F64, 37, 6) ==
-          pe_value(37, 6, d, base));
-    /* bf16 holds 8 significant bits: 4097 becomes 4096 */
-    CHECK(layout_value(d, base, LAYOUT_INTERLEAVED, PREC_BF16, 4097, 0) ==
-          layout_value(d, base, LAYOUT_INTERLEAVED, PREC_BF16, 4096, 0));
-    CHECK(prec_round(PREC_BF16, 257) != 257 && prec_round(PREC_BF16, 256) == 256);
-    CHECK(prec_round(PREC_F16, 2049) != 2049 && prec_round(PREC_F16, 2048) == 2048);
-    CHECK(prec_round(PREC_F32, 16777217.0) != 16777217.0);
-    CHECK(prec_exact_limit(PREC_BF16) == 256 && prec_exact_limit(PREC_F16) == 2048);
-    /* and its error at long context is large (the article's warning) */
-    double err = fabs(layout_value(d, base, LAYOUT_INTERLEAVED, PREC_BF16, 30001, 0)
-                      - sin(30001.0));
-    CHECK(err > 0.05);
-    /* f16 cannot hold position 70000: the value is NaN, never made up */
-    CHECK(isnan(layout_value(d, base, LAYOUT_INTERLEAVED, PREC_F16, 70000, 0)));
-    CHECK(!isnan(layout_value(d, base, LAYOUT_INTERLEAVED, PREC_F16, 60000, 0)));
-}
-
-/* Exact column means: closed form for f64, full sums for other formats. */
-static void test_means(void)
-{
-    const int d = 16;
-    const double base = 500000;
-    for (int l = 0; l < LAYOUT_COUNT; l++)
-        for (int p = 0; p < PREC_COUNT; p++)
-            for (int j = 0; j < d; j += 5) {
-                int64_t p0 = 1000, p1 = 1377;
-                double sum = 0;
-                for (int64_t q = p0; q < p1; q++)
-                    sum += layout_value(d, base, (enum layout)l,
-                                        (enum precision)p, q, j);
-                CHECK_NEAR(layout_value_mean(d, base, (enum layout)l,
-                                             (enum precision)p, p0, p1, j, 1),
-                           sum / (double)(p1 - p0), 1e-12);
-            }
-    /* a coarse stride stays within the size of the rounding error */
-    double exact = layout_value_mean(d, base, LAYOUT_INTERLEAVED, PREC_BF16,
-                                     0, 100000, 0, 1);
-    double sampled = layout_value_mean(d, base, LAYOUT_INTERLEAVED, PREC_BF16,
-                                       0, 100000, 0, 97);
-    CHECK(fabs(exact - sampled) < 0.2);
+    CHECK_STR(pane_mode_list(buf, sizeof buf),
+              "heatmap, spectrum, profile or diff");
 }
 
 /* ---- the view ----------------------------------------------------------- */
@@ -218,7 +36,7 @@ static void draw_view(const struct app *a, int w, int h, char head[3][1024])
     char hint[256];
     if (canvas_init(&c, w, h))
         return;
-    VIEW_COMPARE_DEF.draw(a, &c, hint, sizeof hint);
+    view_frame(a, VIEW_COMPARE, &c, 1, hint, sizeof hint);
     for (int y = 0; y < 3 && y < h; y++)
         canvas_row_utf8(&c, y, head[y], 1024);
     canvas_free(&c);
@@ -355,44 +173,45 @@ static void test_keys(void)
 static void test_commands(void)
 {
     struct app a;
-    const struct view *v = &VIEW_COMPARE_DEF;
     setup(&a);
+    a.view = VIEW_COMPARE;
     a.cmp.active = 1;
-    CHECK(v->command(&a, "layout", "half") == 1 && !a.msg_error);
+    CHECK(view_command(&a, "layout", "half") == 1 && !a.msg_error);
     CHECK(a.cmp.panes[1].layout == LAYOUT_HALF && a.cmp.panes[0].layout == 0);
-    CHECK(v->command(&a, "layout", "diagonal") == 1 && a.msg_error);
+    CHECK(view_command(&a, "layout", "diagonal") == 1 && a.msg_error);
     CHECK(a.cmp.panes[1].layout == LAYOUT_HALF);
     a.msg_error = 0;
-    CHECK(v->command(&a, "precision", "bf16") == 1 && !a.msg_error);
+    CHECK(view_command(&a, "precision", "bf16") == 1 && !a.msg_error);
     CHECK(a.cmp.panes[1].prec == PREC_BF16);
-    CHECK(v->command(&a, "precision", "nan") == 1 && a.msg_error);
+    CHECK(view_command(&a, "precision", "nan") == 1 && a.msg_error);
     CHECK(a.cmp.panes[1].prec == PREC_BF16);
     a.msg_error = 0;
-    CHECK(v->command(&a, "base", "1e6") == 1 && !a.msg_error);
+    CHECK(view_command(&a, "base", "1e6") == 1 && !a.msg_error);
     CHECK(a.cmp.panes[1].base == 1e6 && a.p.base == 10000);
     const char *bad_base[] = { "1", "0", "-5", "nan", "inf", "1e400", "12abc", "" };
     for (size_t i = 0; i < sizeof bad_base / sizeof bad_base[0]; i++) {
         a.msg_error = 0;
-        CHECK(v->command(&a, "base", bad_base[i]) == 1 && a.msg_error);
+        CHECK(view_command(&a, "base", bad_base[i]) == 1 && a.msg_error);
         CHECK(a.cmp.panes[1].base == 1e6);
     }
     a.msg_error = 0;
-    CHECK(v->command(&a, "d", "128") == 1 && !a.msg_error);
+    CHECK(view_command(&a, "d", "128") == 1 && !a.msg_error);
     CHECK(a.cmp.panes[1].d == 128 && a.p.d == 64);
     const char *bad_d[] = { "7", "0", "-2", "131072", "x" };
     for (size_t i = 0; i < sizeof bad_d / sizeof bad_d[0]; i++) {
         a.msg_error = 0;
-        CHECK(v->command(&a, "d", bad_d[i]) == 1 && a.msg_error);
+        CHECK(view_command(&a, "d", bad_d[i]) == 1 && a.msg_error);
         CHECK(a.cmp.panes[1].d == 128);
     }
     a.msg_error = 0;
-    CHECK(v->command(&a, "mode", "profile") == 1 && a.cmp.mode == PANE_PROFILE);
-    CHECK(v->command(&a, "mode", "x") == 1 && a.msg_error);
+    CHECK(view_command(&a, "mode", "profile") == 1 && a.cmp.mode == PANE_PROFILE);
+    CHECK(view_command(&a, "mode", "x") == 1 && a.msg_error);
     CHECK(a.cmp.mode == PANE_PROFILE);
-    CHECK(v->command(&a, "heads", "3") == 0);
+    CHECK(view_command(&a, "heads", "3") == 0);
 }
 
-/* A heatmap cell holds the exact mean of its column's positions. */
+/* A heatmap cell holds the exact mean of its column's positions: every
+ * column the same whole number of them, ceil(4096 / 36) = 114. */
 static void test_cells(void)
 {
     struct app a;
@@ -401,10 +220,10 @@ static void test_cells(void)
     setup(&a);
     if (canvas_init(&c, 80, 23))
         return;
-    VIEW_COMPARE_DEF.draw(&a, &c, hint, sizeof hint);
+    view_frame(&a, VIEW_COMPARE, &c, 1, hint, sizeof hint);
     /* 80 wide, d = 64: 4-cell label gutter, panes of 37 with a 1-cell
      * mark gutter, so pane A has 36 columns from x = 5; 3 header rows */
-    int64_t p1 = 4096 / 36;
+    int64_t p1 = (4096 + 35) / 36;
     double sum0 = 0, sum1 = 0;
     for (int64_t q = 0; q < p1; q++) {
         sum0 += sin((double)q);
@@ -414,8 +233,30 @@ static void test_cells(void)
     CHECK(k && k->kind == CELL_HALF);
     CHECK(k && k->fg == cmap_diverging(a.palette, sum0 / (double)p1));
     CHECK(k && k->bg == cmap_diverging(a.palette, sum1 / (double)p1));
-    CHECK(strstr(hint, "1 col = 113-114 pos") != NULL);
+    CHECK(strstr(hint, "1 col = 114 pos") != NULL);
     canvas_free(&c);
+}
+
+/* h and l move the position by one drawn column (114 positions on the
+ * 36 columns of an 80x24 screen), H and L by an eighth of the columns
+ * (4 x 114); in the spectrum they move the band. */
+static void test_pos_keys(void)
+{
+    struct app a;
+    setup(&a);
+    a.screen_w = 80;
+    a.screen_h = 24;
+    app_key(&a, 'l');
+    CHECK(a.p.pos == 114);
+    app_key(&a, 'L');
+    CHECK(a.p.pos == 114 + 4 * 114);
+    app_key(&a, 'h');
+    CHECK(a.p.pos == 4 * 114);
+    app_key(&a, PK_HOME);
+    CHECK(a.p.pos == 0);
+    a.cmp.mode = PANE_SPECTRUM;
+    app_key(&a, 'l');
+    CHECK(a.p.pos == 0 && a.cmp.band == 1);
 }
 
 /* Every mode, every size, with odd panes: no crash, something drawn. */
@@ -442,7 +283,7 @@ static void test_sizes(void)
             char hint[256];
             if (canvas_init(&c, sizes[i][0], sizes[i][1]))
                 continue;
-            VIEW_COMPARE_DEF.draw(&a, &c, hint, sizeof hint);
+            view_frame(&a, VIEW_COMPARE, &c, 1, hint, sizeof hint);
             char row[2048];
             canvas_row_utf8(&c, 0, row, sizeof row);
             drawn &= strchr(row, 'A') != NULL;    /* pane A named */
@@ -452,16 +293,62 @@ static void test_sizes(void)
     CHECK(drawn);
 }
 
+/* The readout row (the one starting "pos ") of an 80x24 frame. */
+static void readout_row(const struct app *a, char *row, size_t len)
+{
+    canvas c;
+    row[0] = 0;
+    if (canvas_init(&c, 80, 24))
+        return;
+    frame_draw_finished(a, &c);
+    for (int y = 0; y < c.h; y++) {
+        canvas_row_utf8(&c, y, row, len);
+        if (strncmp(row, "pos ", 4) == 0)
+            break;
+        row[0] = 0;
+    }
+    canvas_free(&c);
+}
+
+/*
+ * The cursor on the last dimension at d_model 64, then d_model halved
+ * twice in another view: back in compare, the cursor is on a dimension
+ * that exists (15, the last of 16) and the readout shows its values,
+ * not "dim 63" with "A -" for a dimension no pane has.
+ */
+static void test_cursor_clamped_elsewhere(void)
+{
+    struct app a;
+    char row[1024];
+    app_init(&a);
+    a.view = VIEW_COMPARE;
+    for (int i = 0; i < 70; i++)
+        app_key(&a, 'j');
+    CHECK(a.cmp.dim == 63);
+    app_key(&a, '1');
+    app_key(&a, 'd');
+    app_key(&a, 'd');
+    app_key(&a, '4');
+    CHECK(a.view == VIEW_COMPARE && a.p.d == 16);
+    CHECK(a.cmp.dim == 15);
+    readout_row(&a, row, sizeof row);
+    CHECK(strstr(row, "dim 15 ") != NULL);
+    CHECK(strstr(row, "dim 63") == NULL && strstr(row, "A -") == NULL);
+    /* the value shown is PE(0, 15) = cos(0) = 1 in both panes */
+    CHECK(strstr(row, "A cos band 7 = 1") != NULL);
+    if (!strstr(row, "dim 15 "))
+        fprintf(stderr, "  readout: %s\n", row);
+}
+
 int main(void)
 {
-    test_spectrum();
-    test_layouts();
-    test_precision();
-    test_means();
+    test_pane_modes();
     test_headers();
     test_keys();
     test_commands();
     test_cells();
     test_sizes();
+    test_cursor_clamped_elsewhere();
+    test_pos_keys();
     TEST_END("test_compare");
 }

@@ -15,6 +15,7 @@
 
 #include "harness.h"
 #include "app.h"
+#include "frame.h"
 #include "peload.h"
 #include "views/heatmap.h"
 
@@ -255,40 +256,40 @@ static void test_keys(void)
 {
     struct app a;
     app_with(&a, 64, 10000, 128, 10);
-    const struct view *v = VIEWS[VIEW_HEATMAP];
-    CHECK(v->key(&a, PK_RIGHT) == 1);
+
+    CHECK(view_key(&a, PK_RIGHT) == 1);
     CHECK(a.p.pos == 12);               /* one column = 2 positions */
-    CHECK(v->key(&a, 'h') == 1 && a.p.pos == 10);
-    CHECK(v->key(&a, PK_END) == 1 && a.p.pos == 127);
-    CHECK(v->key(&a, PK_HOME) == 1 && a.p.pos == 0);
-    CHECK(v->key(&a, 'd') == 0);        /* left to the global table */
-    CHECK(v->key(&a, ' ') == 0);
+    CHECK(view_key(&a, 'h') == 1 && a.p.pos == 10);
+    CHECK(view_key(&a, PK_END) == 1 && a.p.pos == 127);
+    CHECK(view_key(&a, PK_HOME) == 1 && a.p.pos == 0);
+    CHECK(view_key(&a, 'd') == 0);        /* left to the global table */
+    CHECK(view_key(&a, ' ') == 0);
 
     /* zooming in halves the span around the cursor: 1 position a column */
     a.p.pos = 100;
-    CHECK(v->key(&a, '+') == 1 && a.heat.zoom == 1);
-    CHECK(v->key(&a, 'l') == 1 && a.p.pos == 101);
+    CHECK(view_key(&a, '+') == 1 && a.heat.zoom == 1);
+    CHECK(view_key(&a, 'l') == 1 && a.p.pos == 101);
     int64_t p0, p1, col;
     for (col = 0; col < 66; col++)
         if (heatmap_col_range(&a, (int)col, 66, 34, &p0, &p1) == 0 &&
             p0 <= a.p.pos && a.p.pos < p1)
             break;
     CHECK(col < 66);                    /* the cursor stays in view */
-    CHECK(v->key(&a, '-') == 1 && a.heat.zoom == 0);
-    CHECK(v->key(&a, '-') == 1 && a.heat.zoom == 0 && a.msg[0]);
+    CHECK(view_key(&a, '-') == 1 && a.heat.zoom == 0);
+    CHECK(view_key(&a, '-') == 1 && a.heat.zoom == 0 && a.msg[0]);
 }
 
 /* Zoomed all the way in, Down visits every dimension one by one. */
 static void test_every_dim_reachable(void)
 {
     struct app a;
-    const struct view *v = VIEWS[VIEW_HEATMAP];
+
     app_with(&a, 512, 10000, 4096, 0);
     for (int i = 0; i < 40; i++)
-        v->key(&a, '+');
+        view_key(&a, '+');
     int ok = 1;
     for (int dim = 1; dim < 512 && ok; dim++) {
-        v->key(&a, 'j');
+        view_key(&a, 'j');
         ok = a.heat.dim == dim;
         int seen = 0;
         for (int py = 0; py < 34 && !seen; py++)
@@ -298,8 +299,8 @@ static void test_every_dim_reachable(void)
             fprintf(stderr, "dimension %d not reached or not shown\n", dim);
     }
     CHECK(ok);
-    CHECK(v->key(&a, 'j') == 1 && a.heat.dim == 511);   /* stays at the end */
-    CHECK(v->key(&a, 'K') == 1 && a.heat.dim < 511);
+    CHECK(view_key(&a, 'j') == 1 && a.heat.dim == 511);   /* stays at the end */
+    CHECK(view_key(&a, 'K') == 1 && a.heat.dim < 511);
 }
 
 /* The sweep moves pos past the window: the window pages along with it. */
@@ -307,9 +308,9 @@ static void test_sweep_follows(void)
 {
     struct app a;
     app_with(&a, 64, 10000, 4096, 0);
-    const struct view *v = VIEWS[VIEW_HEATMAP];
+
     for (int i = 0; i < 4; i++)
-        v->key(&a, '+');
+        view_key(&a, '+');
     int ok = 1;
     for (int64_t pos = 0; pos < 4096 && ok; pos += 37) {
         int64_t p0, p1;

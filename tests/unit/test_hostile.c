@@ -12,6 +12,7 @@
 
 #include "app.h"
 #include "harness.h"
+#include "frame.h"
 
 /* Refused in every view. */
 static const char *const GLOBAL_BAD[] = {

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 
 #include "app.h"
+#include "frame.h"
 #include "harness.h"
 
 static const char RAMP[] = " .:-=+*#%@";

@@ -14,7 +14,8 @@
 
 #include "app.h"
 #include "harness.h"
-#include "layout.h"
+#include "frame.h"
+#include "peviz/layout.h"
 #include "peviz/pe.h"
 #include "tour.h"
 
@@ -172,13 +173,8 @@ static void check_step(struct app *a, int w, int h, const char *tourname)
         return;
     }
     /* both finished: a view may spread long work over several frames */
-    const struct view *v = VIEWS[a->view];
-    do
-        frame_draw(a, &full);
-    while (v->busy && v->busy(a));
-    do
-        v->draw(a, &alone, hint, sizeof hint);
-    while (v->busy && v->busy(a));
+    frame_draw_finished(a, &full);
+    view_frame(a, a->view, &alone, 1, hint, sizeof hint);
     int same = 1;
     for (int y = 0; y < view_h; y++)
         for (int x = 0; x < w; x++)
@@ -468,7 +464,7 @@ static void test_keys(void)
     CHECK(a.msg[0] == 0);
     app_key(&a, PK_ENTER);
     CHECK(a.tour_step == 1 && a.view == VIEW_ATTENTION);
-    CHECK(a.att.scheme == SCHEME_ALIBI && a.att.causal && a.att.softmax);
+    CHECK(a.att.o.scheme == SCHEME_ALIBI && a.att.o.causal && a.att.o.softmax);
     CHECK(a.p.d == 64);                 /* each step starts from defaults */
     app_key(&a, PK_ENTER);
     CHECK(a.tour_step == 2 && a.view == VIEW_COMPARE &&
@@ -476,7 +472,7 @@ static void test_keys(void)
     app_key(&a, PK_ENTER);              /* the last step stays */
     CHECK(a.tour_step == 2 && strstr(a.msg, "last step"));
     app_key(&a, PK_BACKSPACE);
-    CHECK(a.tour_step == 1 && a.att.scheme == SCHEME_ALIBI);
+    CHECK(a.tour_step == 1 && a.att.o.scheme == SCHEME_ALIBI);
     app_key(&a, 'D');                   /* other keys keep working */
     CHECK(a.p.d == 128 && tour_running(&a));
     app_key(&a, 'r');                   /* reset keeps the tour */
@@ -558,6 +554,67 @@ static void test_env(void)
     tour_release(&a);
 }
 
+/* ---- keys step by what a tour step draws -------------------------------- */
+
+/* K from "1 px = KxK pos" in the status line of an 80x24 frame, or -1. */
+static long long px_positions(const struct app *a)
+{
+    canvas c;
+    char row[1024];
+    long long k = -1, k2 = -1;
+    if (canvas_init(&c, 80, 24))
+        return -1;
+    frame_draw_finished(a, &c);
+    canvas_row_utf8(&c, 23, row, sizeof row);
+    const char *at = strstr(row, "1 px = ");
+    if (!at || sscanf(at, "1 px = %lldx%lld pos", &k, &k2) != 2 || k != k2)
+        fprintf(stderr, "  status line: %s\n", row);
+    canvas_free(&c);
+    return k;
+}
+
+/*
+ * A tour step shows the attention view at n = 4096 with its caption
+ * below: the status line says what a pixel holds, and j, l, J move the
+ * cursor by exactly that many positions (one, one and eight drawn
+ * blocks), not by the blocks of a screen without the caption.
+ */
+static void test_keys_step_drawn_cells(void)
+{
+    const char *path = write_tour("k.tour",
+        "title  Attention over 4096 positions\n"
+        "set    view attention\n"
+        "set    n 4096\n"
+        "text   A caption of a few lines takes rows from the view, so the\n"
+        "text   matrix is smaller than on a screen without it: one pixel\n"
+        "text   then holds more positions, and the keys must know it.\n");
+    struct app a;
+    char err[512] = "";
+    app_init(&a);
+    a.screen_w = 80;
+    a.screen_h = 24;
+    int r = tour_start(&a, path, err, sizeof err);
+    CHECK(r == 0);
+    if (r) {
+        fprintf(stderr, "  %s\n", err);
+        return;
+    }
+    CHECK(a.view == VIEW_ATTENTION && a.p.n == 4096);
+    long long k = px_positions(&a);
+    CHECK(k > 1);
+    app_key(&a, 'j');
+    CHECK(a.att.ci == k && a.att.cj == 0);
+    app_key(&a, 'l');
+    CHECK(a.att.ci == k && a.att.cj == k);
+    app_key(&a, 'J');
+    CHECK(a.att.ci == 9 * k);
+    CHECK(px_positions(&a) == k);       /* moving does not rescale */
+    if (a.att.ci != 9 * k)
+        fprintf(stderr, "  1 px = %lld pos, but j then J moved to i = %lld\n",
+                k, (long long)a.att.ci);
+    tour_release(&a);
+}
+
 int main(void)
 {
     snprintf(tmpdir, sizeof tmpdir, "/tmp/peviz-tour.XXXXXX");
@@ -573,6 +630,7 @@ int main(void)
     test_sanitise();
     test_keys();
     test_env();
+    test_keys_step_drawn_cells();
     const char *names[] = { "t.tour", "s.tour", "j.tour", "k.tour" };
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         char path[256];

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "app.h"
+#include "frame.h"
 #include "harness.h"
 #include "tour.h"
 
@@ -172,7 +173,7 @@ static void test_inert_keys(void)
     CHECK(strstr(a.msg, "only with scheme alibi") != NULL);
     CHECK(app_command(&a, "scheme alibi") == 0);
     app_key(&a, '}');
-    CHECK(a.att.head == 1);
+    CHECK(a.att.o.head == 1);
     a.view = VIEW_COMPARE;
     CHECK(app_command(&a, "mode spectrum") == 0);
     const char *keys = "ofz=";

@@ -1,19 +1,12 @@
 /*
- * scores.c - attention scores for every scheme (see scores.h for the
- * definitions), their exact block means, softmax, and the cached grid of
- * block cells the attention view draws.
- *
- * Every score is a sum of terms; each term is either the ALiBi bias or a
- * dot product a(i).b(j) of two per-position vectors.  Because a dot
- * product is bilinear, the mean of a(i).b(j) over a block I x J is
- * mean_I(a) . mean_J(b): a grid of R x C cells costs (R + C) mean vectors
- * and R x C dot products, and the mean vectors of sinusoids and rotations
- * have closed forms (pe_range_mean).  Embeddings and learned rows have
- * none: their block sums are summed entry by entry, in slices.
+ * score_grid.c - the cached grid of block cells the attention view
+ * draws, computed in slices between frames (see score_grid.h).  The
+ * numbers come from libpeviz (peviz/scores.h); this file decides the
+ * order of the work, its budget, the progress and what is cached.
  */
-#include "scores.h"
+#include "score_grid.h"
 
-#include "params.h"
+#include "params.h"     /* fmt_num */
 
 #include <float.h>
 #include <math.h>
@@ -23,7 +16,6 @@
 #include <string.h>
 
 #define CHUNK 512               /* dims per pass of the grid (even) */
-#define EL_CHUNK 64             /* dims per step of element loops (even) */
 
 /* Work units, roughly nanoseconds on the reference machine. */
 #define COST_GAUSS 40
@@ -33,226 +25,6 @@
 
 static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
 static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
-
-/* ---- the context -------------------------------------------------------- */
-
-struct score_rowtab {
-    int tried;
-    double *t;                  /* [2n - 1]: t[delta + n - 1] */
-};
-
-void scores_defaults(struct attention_state *o)
-{
-    memset(o, 0, sizeof *o);
-    o->scheme = SCHEME_SINUSOIDAL;
-    o->heads = 8;
-    o->scale_emb = 1;
-    o->train_len = -1;
-}
-
-int64_t scores_train_len(const struct attention_state *o, int64_t n)
-{
-    if (o->train_len < 0)
-        return n / 2;
-    return o->train_len > n ? n : o->train_len;
-}
-
-static void term_add(struct score_ctx *s, enum term_type type,
-                     enum score_kind a, enum score_kind b, const char *name)
-{
-    if (s->nterms < SCORES_MAX_TERMS)
-        s->terms[s->nterms++] = (struct score_term){ type, a, b, name };
-}
-
-/* x_p = e_p + P_p, S = x.x in four terms; P absent for NoPE. */
-static void terms_additive(struct score_ctx *s, enum score_kind pk, int has_p)
-{
-    if (!s->o.content) {
-        if (has_p)
-            term_add(s, TERM_DOT, pk, pk, "p.p");
-        return;
-    }
-    term_add(s, TERM_DOT, SK_E, SK_E, "e.e");
-    if (!has_p)
-        return;
-    term_add(s, TERM_DOT, SK_E, pk, "e.p");
-    term_add(s, TERM_DOT, pk, SK_E, "p.e");
-    term_add(s, TERM_DOT, pk, pk, "p.p");
-    s->split_ok = 1;
-}
-
-static void terms_build(struct score_ctx *s)
-{
-    int c = s->o.content;
-    switch (s->o.scheme) {
-    case SCHEME_ROPE:
-        if (c)
-            term_add(s, TERM_DOT, SK_RE, SK_RE, "Re.Re");
-        else    /* q = k (ones): one kind, so the term is symmetric */
-            term_add(s, TERM_DOT, SK_RQ, s->o.q_random ? SK_RK : SK_RQ,
-                     "Rq.Rk");
-        s->toeplitz = !c;
-        break;
-    case SCHEME_ALIBI:
-        if (c)
-            term_add(s, TERM_DOT, SK_E, SK_E, "e.e");
-        term_add(s, TERM_ALIBI, SK_E, SK_E, "bias");
-        s->toeplitz = !c;
-        break;
-    case SCHEME_LEARNED:
-        terms_additive(s, SK_PL, 1);
-        break;
-    case SCHEME_NOPE:
-        terms_additive(s, SK_PSIN, 0);
-        s->toeplitz = !c;
-        break;
-    default:
-        terms_additive(s, SK_PSIN, 1);
-        s->toeplitz = !c;
-        break;
-    }
-}
-
-static void ctx_rope(struct score_ctx *s)
-{
-    for (int i = 0; i < s->d; i++) {
-        s->q[i] = s->o.q_random ? pe_gauss(SCORES_SEED_Q, (uint64_t)i) : 1.0;
-        s->k[i] = s->o.q_random ? pe_gauss(SCORES_SEED_K, (uint64_t)i) : 1.0;
-    }
-    pe_rope_coeffs(s->q, s->k, s->d, s->ra, s->rb);
-}
-
-static void ctx_alibi(struct score_ctx *s)
-{
-    double slopes[SCORES_MAX_HEADS];
-    s->heads = s->o.heads >= 1 && s->o.heads <= SCORES_MAX_HEADS ? s->o.heads
-                                                                 : 8;
-    s->head = s->o.head < 0 ? 0 : s->o.head >= s->heads ? s->heads - 1
-                                                         : s->o.head;
-    pe_alibi_slopes(s->heads, slopes);
-    s->slope = slopes[s->head];
-}
-
-struct score_ctx *scores_new_from(const params *p,
-                                  const struct attention_state *o,
-                                  const struct pe_table *table)
-{
-    struct score_ctx *s = calloc(1, sizeof *s);
-    if (!s)
-        return NULL;
-    s->o = *o;
-    if ((unsigned)s->o.scheme >= SCHEME_COUNT)
-        s->o.scheme = SCHEME_SINUSOIDAL;
-    s->d = p->d;
-    s->half = p->d / 2;
-    s->n = p->n;
-    s->base = p->base;
-    s->omega = malloc((size_t)s->half * sizeof *s->omega);
-    s->q = malloc((size_t)s->d * sizeof *s->q);
-    s->k = malloc((size_t)s->d * sizeof *s->k);
-    s->ra = malloc((size_t)s->half * sizeof *s->ra);
-    s->rb = malloc((size_t)s->half * sizeof *s->rb);
-    if (!s->omega || !s->q || !s->k || !s->ra || !s->rb) {
-        scores_free(s);
-        return NULL;
-    }
-    s->rowtab = calloc(1, sizeof *s->rowtab);
-    if (!s->rowtab) {
-        scores_free(s);
-        return NULL;
-    }
-    pe_omegas(s->d, s->base, s->omega);
-    ctx_rope(s);
-    ctx_alibi(s);
-    s->tau = o->temperature ? 1.0 / sqrt((double)s->d) : 1.0;
-    /* entries N(0, 1/d); scaling by sqrt(d) makes them N(0, 1) */
-    s->emb_mul = o->scale_emb ? 1.0 : 1.0 / sqrt((double)s->d);
-    s->train_len = scores_train_len(o, s->n);
-    s->learned = (pe_learned){ s->d, s->base, s->train_len,
-                               SCORES_SEED_LEARNED };
-    if (table && table->d == s->d && table->n >= s->n && table->v)
-        s->table = table;
-    terms_build(s);
-    return s;
-}
-
-struct score_ctx *scores_new(const struct app *a)
-{
-    return scores_new_from(&a->p, &a->att, a->pe_table);
-}
-
-void scores_free(struct score_ctx *s)
-{
-    if (!s)
-        return;
-    free(s->omega);
-    free(s->q);
-    free(s->k);
-    free(s->ra);
-    free(s->rb);
-    if (s->rowtab)
-        free(s->rowtab->t);
-    free(s->rowtab);
-    free(s);
-}
-
-int scores_table_used(const struct score_ctx *s)
-{
-    return s->table != NULL;
-}
-
-/* ---- per-position vectors ------------------------------------------------ */
-
-static int kind_closed(enum score_kind k)
-{
-    return k == SK_PSIN || k == SK_RQ || k == SK_RK;
-}
-
-/* Rotate each pair of v (dims [k0,k1)) by p * w_band, in place. */
-static void rotate_pairs(const struct score_ctx *s, int64_t p, int k0, int k1,
-                         double *v)
-{
-    for (int dim = k0; dim < k1; dim += 2) {
-        double t = (double)p * s->omega[dim / 2], c = cos(t), sn = sin(t);
-        double x = v[dim - k0], y = v[dim - k0 + 1];
-        v[dim - k0] = x * c - y * sn;
-        v[dim - k0 + 1] = x * sn + y * c;
-    }
-}
-
-void scores_vec(const struct score_ctx *s, enum score_kind kind, int64_t p,
-                int k0, int k1, double *out)
-{
-    uint64_t row = (uint64_t)p * (uint64_t)s->d;
-    switch (kind) {
-    case SK_PSIN:
-        for (int dim = k0; dim < k1; dim += 2) {
-            double t = (double)p * s->omega[dim / 2];
-            out[dim - k0] = sin(t);
-            out[dim - k0 + 1] = cos(t);
-        }
-        break;
-    case SK_RQ: case SK_RK:
-        memcpy(out, (kind == SK_RQ ? s->q : s->k) + k0,
-               (size_t)(k1 - k0) * sizeof *out);
-        rotate_pairs(s, p, k0, k1, out);
-        break;
-    case SK_E: case SK_RE:
-        for (int dim = k0; dim < k1; dim++)
-            out[dim - k0] = s->emb_mul
-                            * pe_gauss(SCORES_SEED_EMB, row + (uint64_t)dim);
-        if (kind == SK_RE)
-            rotate_pairs(s, p, k0, k1, out);
-        break;
-    case SK_PL:
-        for (int dim = k0; dim < k1; dim++)
-            out[dim - k0] = s->table ? s->table->v[row + (uint64_t)dim]
-                                     : pe_learned_value(&s->learned, p, dim);
-        break;
-    default:
-        memset(out, 0, (size_t)(k1 - k0) * sizeof *out);
-    }
-}
 
 /* Cost in work units of one entry of kind, position by position. */
 static int64_t kind_cost(const struct score_ctx *s, enum score_kind k)
@@ -265,287 +37,19 @@ static int64_t kind_cost(const struct score_ctx *s, enum score_kind k)
     }
 }
 
-/*
- * Sum of a closed-form kind over positions [p0, p1), dims [k0, k1):
- * the mean of e^{ipw} over the range is e^{icw} D_n(w) (pe.h), n the
- * length and c the centre.  dk, when not NULL, holds D_n(w_band) for
- * this length, indexed by band (it depends on the length only).
- */
-static void vec_sum_closed_d(const struct score_ctx *s, enum score_kind kind,
-                             int64_t p0, int64_t p1, int k0, int k1,
-                             double *out, const double *dk)
-{
-    double cnt = (double)(p1 - p0);
-    double centre = (double)p0 + 0.5 * (double)(p1 - p0 - 1);
-    const double *v = kind == SK_RQ ? s->q : s->k;
-    for (int dim = k0; dim < k1; dim += 2) {
-        double w = s->omega[dim / 2], ms, mc;
-        double dn = dk ? dk[dim / 2] : pe_dirichlet(p1 - p0, w);
-        ms = sin(centre * w) * dn;
-        mc = cos(centre * w) * dn;
-        if (kind == SK_PSIN) {
-            out[dim - k0] = cnt * ms;
-            out[dim - k0 + 1] = cnt * mc;
-        } else {    /* mean of R(p) is D * R(c w): rotate v by it */
-            double x = v[dim], y = v[dim + 1];
-            out[dim - k0] = cnt * (x * mc - y * ms);
-            out[dim - k0 + 1] = cnt * (x * ms + y * mc);
-        }
-    }
-}
-
-static void vec_sum_closed(const struct score_ctx *s, enum score_kind kind,
-                           int64_t p0, int64_t p1, int k0, int k1, double *out)
-{
-    vec_sum_closed_d(s, kind, p0, p1, k0, k1, out, NULL);
-}
-
-/* Four running sums: independent chains the CPU overlaps. */
-static double dot(const double *a, const double *b, int len)
-{
-    double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
-    int i = 0;
-    for (; i + 4 <= len; i += 4) {
-        s0 += a[i] * b[i];
-        s1 += a[i + 1] * b[i + 1];
-        s2 += a[i + 2] * b[i + 2];
-        s3 += a[i + 3] * b[i + 3];
-    }
-    for (; i < len; i++)
-        s0 += a[i] * b[i];
-    return (s0 + s1) + (s2 + s3);
-}
-
-/* ---- single scores ------------------------------------------------------- */
-
-double scores_term_at(const struct score_ctx *s, int t, int64_t i, int64_t j)
-{
-    const struct score_term *tm = &s->terms[t];
-    double delta = (double)(i - j);
-    if (tm->type == TERM_ALIBI)
-        return pe_alibi_bias(s->slope, i, j, 0);
-    if (tm->a == SK_PSIN && tm->b == SK_PSIN)
-        return pe_score_w(delta, s->omega, s->half);
-    if (tm->a == SK_RQ && (tm->b == SK_RK || tm->b == SK_RQ))
-        return pe_rope_score_ab(delta, s->ra, s->rb, s->omega, s->half);
-    double va[EL_CHUNK], vb[EL_CHUNK], sum = 0.0;
-    for (int k0 = 0; k0 < s->d; k0 += EL_CHUNK) {
-        int k1 = k0 + EL_CHUNK < s->d ? k0 + EL_CHUNK : s->d;
-        scores_vec(s, tm->a, i, k0, k1, va);
-        scores_vec(s, tm->b, j, k0, k1, vb);
-        sum += dot(va, vb, k1 - k0);
-    }
-    return sum;
-}
-
-double scores_at(const struct score_ctx *s, int64_t i, int64_t j)
-{
-    if (s->o.causal && j > i)
-        return -INFINITY;
-    double sum = 0.0;
-    for (int t = 0; t < s->nterms; t++)
-        sum += scores_term_at(s, t, i, j);
-    return s->tau * sum;
-}
-
-/* Sum of the distinct kinds on one side of the dot terms (0: query side). */
-static int side_kinds(const struct score_ctx *s, int key_side,
-                      enum score_kind *out)
-{
-    int n = 0;
-    for (int t = 0; t < s->nterms; t++) {
-        if (s->terms[t].type != TERM_DOT)
-            continue;
-        enum score_kind k = key_side ? s->terms[t].b : s->terms[t].a;
-        int seen = 0;
-        for (int u = 0; u < n; u++)
-            seen |= out[u] == k;
-        if (!seen)
-            out[n++] = k;
-    }
-    return n;
-}
 
 /*
- * x_p: the sum of one side's kinds at p, all d dims.  The dot terms are
- * always the full product of the query kinds with the key kinds (x = e + p
- * gives e.e + e.p + p.e + p.p), so S = x_i . y_j + bias.
+ * Everything the cells depend on, compared with memcmp: key_fill zeroes
+ * the whole struct (padding too) before setting the fields.  The table
+ * pointer stands for the caller's rows, which stay unchanged while
+ * loaded.
  */
-static void side_vec(const struct score_ctx *s, const enum score_kind *kinds,
-                     int nk, int64_t p, double *out, double *tmp)
-{
-    memset(out, 0, (size_t)s->d * sizeof *out);
-    for (int u = 0; u < nk; u++) {
-        scores_vec(s, kinds[u], p, 0, s->d, tmp);
-        for (int i = 0; i < s->d; i++)
-            out[i] += tmp[i];
-    }
-}
-
-static double alibi_of(const struct score_ctx *s, int64_t i, int64_t j)
-{
-    for (int t = 0; t < s->nterms; t++)
-        if (s->terms[t].type == TERM_ALIBI)
-            return pe_alibi_bias(s->slope, i, j, 0);
-    return 0.0;
-}
-
-/* Raw scores of row i through query/key vectors (non-Toeplitz schemes). */
-static int row_by_vectors(const struct score_ctx *s, int64_t i, double *row)
-{
-    enum score_kind qk[SK_COUNT], kk[SK_COUNT];
-    int nq = side_kinds(s, 0, qk), nk = side_kinds(s, 1, kk);
-    double *buf = malloc(3 * (size_t)s->d * sizeof *buf);
-    if (!buf)
-        return -1;
-    double *x = buf, *y = buf + s->d, *tmp = buf + 2 * s->d;
-    side_vec(s, qk, nq, i, x, tmp);
-    for (int64_t j = 0; j < s->n; j++) {
-        if (s->o.causal && j > i) {
-            row[j] = -INFINITY;
-            continue;
-        }
-        side_vec(s, kk, nk, j, y, tmp);
-        row[j] = s->tau * (dot(x, y, s->d) + alibi_of(s, i, j));
-    }
-    free(buf);
-    return 0;
-}
-
-#define ROWTAB_MAX_N (INT64_C(1) << 22)
-
-/* The offset table, exact per entry (pe_score_w etc.), built once. */
-static const double *rowtab_get(const struct score_ctx *s)
-{
-    struct score_rowtab *rt = s->rowtab;
-    if (!rt || rt->tried || s->n > ROWTAB_MAX_N)
-        return rt ? rt->t : NULL;
-    rt->tried = 1;
-    rt->t = malloc((size_t)(2 * s->n - 1) * sizeof *rt->t);
-    if (!rt->t)
-        return NULL;
-    int causal = s->o.causal;
-    for (int64_t dl = -(s->n - 1); dl < s->n; dl++) {
-        double sum = 0.0;
-        for (int t = 0; t < s->nterms; t++)
-            sum += scores_term_at(s, t, dl, 0);
-        rt->t[dl + s->n - 1] = (causal && dl < 0) ? -INFINITY : s->tau * sum;
-    }
-    return rt->t;
-}
-
-int scores_row(const struct score_ctx *s, int64_t i, int softmax, double *row)
-{
-    const double *tab = s->toeplitz ? rowtab_get(s) : NULL;
-    if (tab) {
-        for (int64_t j = 0; j < s->n; j++)
-            row[j] = tab[i - j + s->n - 1];
-    } else if (s->toeplitz) {
-        for (int64_t j = 0; j < s->n; j++)
-            row[j] = scores_at(s, i, j);
-    } else if (row_by_vectors(s, i, row)) {
-        return -1;
-    }
-    if (softmax)
-        pe_softmax(row, (size_t)s->n, s->o.causal ? (size_t)i + 1
-                                                  : (size_t)s->n);
-    return 0;
-}
-
-/* ---- block means --------------------------------------------------------- */
-
-/* Sum of kind over [p0, p1), dims [k0, k1): closed form or entry by entry. */
-static void vec_sum(const struct score_ctx *s, enum score_kind kind,
-                    int64_t p0, int64_t p1, int k0, int k1, double *out,
-                    double *tmp)
-{
-    if (kind_closed(kind)) {
-        vec_sum_closed(s, kind, p0, p1, k0, k1, out);
-        return;
-    }
-    memset(out, 0, (size_t)(k1 - k0) * sizeof *out);
-    for (int64_t p = p0; p < p1; p++) {
-        scores_vec(s, kind, p, k0, k1, tmp);
-        for (int i = 0; i < k1 - k0; i++)
-            out[i] += tmp[i];
-    }
-}
-
-static double term_block_mean(const struct score_ctx *s, int t, int64_t i0,
-                              int64_t i1, int64_t j0, int64_t j1)
-{
-    const struct score_term *tm = &s->terms[t];
-    if (tm->type == TERM_ALIBI)
-        return pe_alibi_block_mean(s->slope, i0, i1, j0, j1);
-    if (tm->a == SK_PSIN && tm->b == SK_PSIN)
-        return pe_score_block_mean(i0, i1, j0, j1, s->omega, s->half);
-    if (tm->a == SK_RQ && (tm->b == SK_RK || tm->b == SK_RQ))
-        return pe_rope_block_mean(i0, i1, j0, j1, s->ra, s->rb, s->omega,
-                                  s->half);
-    double va[EL_CHUNK], vb[EL_CHUNK], tmp[EL_CHUNK], sum = 0.0;
-    for (int k0 = 0; k0 < s->d; k0 += EL_CHUNK) {
-        int k1 = k0 + EL_CHUNK < s->d ? k0 + EL_CHUNK : s->d;
-        vec_sum(s, tm->a, i0, i1, k0, k1, va, tmp);
-        vec_sum(s, tm->b, j0, j1, k0, k1, vb, tmp);
-        sum += dot(va, vb, k1 - k0);
-    }
-    return sum / ((double)(i1 - i0) * (double)(j1 - j0));
-}
-
-double scores_block_mean(const struct score_ctx *s, int64_t i0, int64_t i1,
-                         int64_t j0, int64_t j1)
-{
-    if (i1 <= i0 || j1 <= j0)
-        return 0.0;
-    double sum = 0.0;
-    for (int t = 0; t < s->nterms; t++)
-        sum += term_block_mean(s, t, i0, i1, j0, j1);
-    return s->tau * sum;
-}
-
-/*
- * Sum of a Toeplitz term over the lower triangle j <= i of a square of m
- * positions: it depends on m only.  Split the square into two triangles
- * (sizes a and m - a) and the a x (m - a) rectangle below the diagonal;
- * only two sizes occur per halving, so a small memo makes it O(log m)
- * closed-form block means.
- */
-struct tri_memo {
-    int64_t m[128];
-    double v[128];
-    int n;
-};
-
-static double tri_toeplitz(const struct score_ctx *s, int t, int64_t m,
-                           struct tri_memo *memo)
-{
-    if (m <= 0)
-        return 0.0;
-    if (m == 1)
-        return scores_term_at(s, t, 0, 0);
-    for (int i = 0; i < memo->n; i++)
-        if (memo->m[i] == m)
-            return memo->v[i];
-    int64_t a = m / 2;
-    double v = tri_toeplitz(s, t, a, memo) + tri_toeplitz(s, t, m - a, memo)
-               + (double)a * (double)(m - a)
-                 * term_block_mean(s, t, a, m, 0, a);
-    if (memo->n < 128) {
-        memo->m[memo->n] = m;
-        memo->v[memo->n++] = v;
-    }
-    return v;
-}
-
-/* ---- the grid ------------------------------------------------------------ */
-
-/* Everything the cells depend on. */
 struct grid_key {
-    int d, scheme, causal, softmax, content, scale_emb, temperature;
-    int heads, head, q_random, split, rows, cols;
+    struct score_opts o;
+    int d, heads, head, split, rows, cols;
     double base;
     int64_t n, train_len, i0, j0, k;
-    const struct pe_table *table;
+    const double *table;
 };
 
 enum { PH_INIT = 0, PH_VEC, PH_CELLS, PH_FINAL, PH_SOFT, PH_DONE };
@@ -558,7 +62,7 @@ struct soft_table {
     int stage;
     int64_t n, next;
     double *c;                  /* [2n]: c[x] = sum over delta < x - n + 1 */
-    double *steps;              /* [half][4]: cos, sin of w and LANES w */
+    double *steps;              /* [half][4]: scores_run_steps */
     double mx, e0, total;
     int ill;                    /* too ill-conditioned for prefix sums */
 };
@@ -635,16 +139,10 @@ static void key_fill(struct grid_key *k, const struct score_ctx *s,
                      const struct grid_req *r)
 {
     memset(k, 0, sizeof *k);
+    k->o = s->o;
     k->d = s->d;
-    k->scheme = (int)s->o.scheme;
-    k->causal = s->o.causal;
-    k->softmax = s->o.softmax;
-    k->content = s->o.content;
-    k->scale_emb = s->o.scale_emb;
-    k->temperature = s->o.temperature;
     k->heads = s->heads;
     k->head = s->head;
-    k->q_random = s->o.q_random;
     k->base = s->base;
     k->n = s->n;
     k->train_len = s->train_len;
@@ -661,14 +159,7 @@ static void key_fill(struct grid_key *k, const struct score_ctx *s,
 
 static int key_eq(const struct grid_key *a, const struct grid_key *b)
 {
-    return a->d == b->d && a->scheme == b->scheme && a->causal == b->causal
-        && a->softmax == b->softmax && a->content == b->content
-        && a->scale_emb == b->scale_emb && a->temperature == b->temperature
-        && a->heads == b->heads && a->head == b->head
-        && a->q_random == b->q_random && a->split == b->split
-        && a->rows == b->rows && a->cols == b->cols && a->base == b->base
-        && a->n == b->n && a->train_len == b->train_len && a->i0 == b->i0
-        && a->j0 == b->j0 && a->k == b->k && a->table == b->table;
+    return memcmp(a, b, sizeof *a) == 0;
 }
 
 /* Positions of block b, clipped to n. */
@@ -743,7 +234,7 @@ static void kinds_setup(struct score_grid *g, const struct score_ctx *s)
             if (g->kslot[two[u]] < 0) {
                 g->kslot[two[u]] = g->nkind;
                 g->kinds[g->nkind++] = two[u];
-                g->brute |= !kind_closed(two[u]);
+                g->brute |= !scores_kind_closed(two[u]);
             }
     }
 }
@@ -758,7 +249,7 @@ static int64_t raw_work(struct score_grid *g, const struct score_ctx *s)
         positions += p1 - p0;
     }
     for (int u = 0; u < g->nkind; u++) {
-        if (kind_closed(g->kinds[u])) {
+        if (scores_kind_closed(g->kinds[u])) {
             w += (int64_t)g->nblk * s->d * COST_TRIG * 2;
             continue;
         }
@@ -826,11 +317,11 @@ static void block_position(struct score_grid *g, const struct score_ctx *s,
     int len = k1 - k0, tri = s->o.causal && g->diag[slot];
     for (int u = 0; u < g->nkind; u++) {
         enum score_kind kd = g->kinds[u];
-        if (kind_closed(kd) && !tri)
+        if (scores_kind_closed(kd) && !tri)
             continue;
         double *v = g->tmp + (size_t)u * CHUNK;
         scores_vec(s, kd, p, k0, k1, v);
-        if (!kind_closed(kd)) {
+        if (!scores_kind_closed(kd)) {
             double *sum = vec_at(g, slot, u);
             for (int i = 0; i < len; i++)
                 sum[i] += v[i];
@@ -848,7 +339,7 @@ static void block_position(struct score_grid *g, const struct score_ctx *s,
         if (tm->type != TERM_DOT)
             continue;
         g->tri[(size_t)slot * s->nterms + t] +=
-            dot(g->tmp + (size_t)g->kslot[tm->a] * CHUNK,
+            scores_dot(g->tmp + (size_t)g->kslot[tm->a] * CHUNK,
                 g->pref + (size_t)g->kslot[tm->b] * CHUNK, len);
     }
 }
@@ -861,8 +352,8 @@ static void block_begin(struct score_grid *g, const struct score_ctx *s,
     blk_range(g, g->blk[g->bi], s->n, &p0, &p1);
     for (int u = 0; u < g->nkind; u++) {
         double *v = vec_at(g, g->bi, u);
-        if (kind_closed(g->kinds[u]) && p1 > p0)
-            vec_sum_closed_d(s, g->kinds[u], p0, p1, k0, k1, v,
+        if (scores_kind_closed(g->kinds[u]) && p1 > p0)
+            scores_vec_sum_closed(s, g->kinds[u], p0, p1, k0, k1, v,
                              p1 - p0 == g->k ? g->dk : NULL);
         else
             memset(v, 0, (size_t)(k1 - k0) * sizeof *v);
@@ -879,7 +370,7 @@ static int64_t position_cost(const struct score_grid *g,
 {
     int64_t c = 0;
     for (int u = 0; u < g->nkind; u++)
-        if (!kind_closed(g->kinds[u]))
+        if (!scores_kind_closed(g->kinds[u]))
             c += kind_cost(s, g->kinds[u]);
         else if (s->o.causal && g->diag[slot])
             c += COST_TRIG;
@@ -932,7 +423,7 @@ static int phase_cells(struct score_grid *g, const struct score_ctx *s,
                 if (tm->type != TERM_DOT)
                     continue;
                 g->term[(size_t)t * rc + (size_t)g->r * g->cols + c] +=
-                    dot(vec_at(g, g->rslot[g->r], g->kslot[tm->a]),
+                    scores_dot(vec_at(g, g->rslot[g->r], g->kslot[tm->a]),
                         vec_at(g, g->cslot[c], g->kslot[tm->b]), k1 - k0);
             }
         g->r++;
@@ -944,7 +435,7 @@ static int phase_cells(struct score_grid *g, const struct score_ctx *s,
 
 /* Lower-triangle mean of term t on diagonal slot of m positions. */
 static double tri_mean(const struct score_grid *g, const struct score_ctx *s,
-                       int t, int slot, int64_t m, struct tri_memo *memo)
+                       int t, int slot, int64_t m, struct scores_tri_memo *memo)
 {
     const struct score_term *tm = &s->terms[t];
     double cnt = 0.5 * (double)m * (double)(m + 1), sum;
@@ -953,7 +444,7 @@ static double tri_mean(const struct score_grid *g, const struct score_ctx *s,
     else if (g->brute)
         sum = g->tri[(size_t)slot * s->nterms + t];
     else
-        sum = tri_toeplitz(s, t, m, &memo[t]);
+        sum = scores_term_tri_sum(s, t, m, &memo[t]);
     return sum / cnt;
 }
 
@@ -961,7 +452,7 @@ static double tri_mean(const struct score_grid *g, const struct score_ctx *s,
 static void phase_final(struct score_grid *g, const struct score_ctx *s)
 {
     size_t rc = (size_t)g->rows * (size_t)g->cols;
-    struct tri_memo memo[SCORES_MAX_TERMS];
+    struct scores_tri_memo memo[SCORES_MAX_TERMS];
     memset(memo, 0, sizeof memo);
     for (int r = 0; r < g->rows; r++) {
         int64_t i0, i1, rb = g->rb0 + r;
@@ -993,70 +484,18 @@ static void phase_final(struct score_grid *g, const struct score_ctx *s)
 
 /* ---- softmax: the Toeplitz prefix table ---------------------------------- */
 
-/*
- * Even and odd parts of T(delta) for delta in [d0, d0 + len),
- * len <= TAB_BLOCK.  Per band the angle is anchored exactly at d0 (libm
- * cos/sin), then LANES consecutive offsets are stepped by one rotation
- * and every lane by LANES rotations: the lanes are independent, so the
- * inner loops vectorise, and no chain is longer than TAB_BLOCK / LANES
- * + LANES steps (error ~ 40 eps per term).
- */
-#define TAB_BLOCK 256
-#define LANES 8
-
-static void toeplitz_block(const struct score_ctx *s, const double *steps,
-                           int64_t d0, int len, double *restrict ev,
-                           double *restrict od)
-{
-    int rope = s->o.scheme == SCHEME_ROPE;
-    int full = (len + LANES - 1) / LANES * LANES;   /* ev, od hold this */
-    memset(ev, 0, (size_t)full * sizeof *ev);
-    memset(od, 0, (size_t)full * sizeof *od);
-    for (int b = 0; b < s->half; b++) {
-        const double *st = steps + 4 * b;   /* cos w, sin w, cos 8w, sin 8w */
-        double t = (double)d0 * s->omega[b];
-        double cr[LANES], ci[LANES];
-        double a = rope ? s->ra[b] : 1.0, bb = rope ? s->rb[b] : 0.0;
-        cr[0] = cos(t);
-        ci[0] = sin(t);
-        for (int l = 1; l < LANES; l++) {
-            cr[l] = cr[l - 1] * st[0] - ci[l - 1] * st[1];
-            ci[l] = ci[l - 1] * st[0] + cr[l - 1] * st[1];
-        }
-        for (int t0 = 0; t0 < full; t0 += LANES) {
-            for (int l = 0; l < LANES; l++) {
-                ev[t0 + l] += a * cr[l];
-                od[t0 + l] += bb * ci[l];
-            }
-            for (int l = 0; l < LANES; l++) {
-                double c2 = cr[l] * st[2] - ci[l] * st[3];
-                ci[l] = ci[l] * st[2] + cr[l] * st[3];
-                cr[l] = c2;
-            }
-        }
-    }
-}
-
 /* tau T(delta) for delta in [d0, d0 + len) and its mirror -delta. */
 static void table_fill(struct soft_table *tb, const struct score_ctx *s,
                        int64_t d0, int len)
 {
-    double ev[TAB_BLOCK], od[TAB_BLOCK];
+    double pos[SCORES_RUN], neg[SCORES_RUN];
     int64_t n = tb->n;
-    if (s->o.scheme == SCHEME_SINUSOIDAL || s->o.scheme == SCHEME_ROPE) {
-        toeplitz_block(s, tb->steps, d0, len, ev, od);
-    } else {
-        for (int i = 0; i < len; i++) {
-            ev[i] = s->o.scheme == SCHEME_ALIBI ? -s->slope * (double)(d0 + i)
-                                                : 0.0;
-            od[i] = 0.0;
-        }
-    }
+    scores_toeplitz_run(s, tb->steps, d0, len, pos, neg);
     for (int i = 0; i < len; i++) {
         int64_t dl = d0 + i;
-        tb->c[n + dl] = s->tau * (ev[i] + od[i]);
+        tb->c[n + dl] = pos[i];
         if (dl > 0)
-            tb->c[n - dl] = s->tau * (ev[i] - od[i]);
+            tb->c[n - dl] = neg[i];
     }
 }
 
@@ -1089,11 +528,11 @@ static void table_prefix(struct soft_table *tb, int causal)
 static int table_step(struct soft_table *tb, const struct score_ctx *s,
                       int64_t *budget, int64_t *done)
 {
-    int64_t per = (int64_t)(s->half + 1) * TAB_BLOCK;
+    int64_t per = (int64_t)(s->half + 1) * SCORES_RUN;
     while (tb->stage == TAB_BUILD && tb->next < tb->n) {
         if (*budget <= 0)
             return 1;
-        int len = (int)min64(TAB_BLOCK, tb->n - tb->next);
+        int len = (int)min64(SCORES_RUN, tb->n - tb->next);
         table_fill(tb, s, tb->next, len);
         tb->next += len;
         *budget -= per;
@@ -1119,7 +558,7 @@ static int table_start(struct soft_table *tb, const struct score_ctx *s)
 {
     struct grid_key k;
     key_fill(&k, s, NULL);
-    k.softmax = 1;
+    k.o.softmax = 1;
     if (tb->stage != TAB_EMPTY && key_eq(&k, &tb->key))
         return 0;
     free(tb->c);
@@ -1129,13 +568,7 @@ static int table_start(struct soft_table *tb, const struct score_ctx *s)
     tb->steps = malloc(4 * (size_t)s->half * sizeof *tb->steps);
     if (!tb->c || !tb->steps)
         return -1;
-    for (int b = 0; b < s->half; b++) {
-        double w = s->omega[b];
-        tb->steps[4 * b] = cos(w);
-        tb->steps[4 * b + 1] = sin(w);
-        tb->steps[4 * b + 2] = cos(LANES * w);
-        tb->steps[4 * b + 3] = sin(LANES * w);
-    }
+    scores_run_steps(s, tb->steps);
     tb->key = k;
     tb->n = s->n;
     tb->stage = TAB_BUILD;
@@ -1174,14 +607,14 @@ static int keys_step(struct score_grid *g, const struct score_ctx *s,
                      int64_t *budget)
 {
     enum score_kind kk[SK_COUNT];
-    int nk = side_kinds(s, 1, kk);
+    int nk = scores_side_kinds(s, 1, kk);
     int64_t per = 0;
     for (int u = 0; u < nk; u++)
         per += kind_cost(s, kk[u]) * s->d;
     while (g->kdone < s->n) {
         if (*budget <= 0)
             return 1;
-        side_vec(s, kk, nk, g->kdone, g->keys + (size_t)g->kdone * s->d,
+        scores_side_vec(s, kk, nk, g->kdone, g->keys + (size_t)g->kdone * s->d,
                  g->qbuf + s->d);
         g->kdone++;
         *budget -= per;
@@ -1195,12 +628,12 @@ static void direct_row(struct score_grid *g, const struct score_ctx *s,
                        int64_t i, double *out)
 {
     enum score_kind qk[SK_COUNT];
-    int nq = side_kinds(s, 0, qk);
+    int nq = scores_side_kinds(s, 0, qk);
     int64_t lim = s->o.causal ? i + 1 : s->n;
-    side_vec(s, qk, nq, i, g->qbuf, g->qbuf + s->d);
+    scores_side_vec(s, qk, nq, i, g->qbuf, g->qbuf + s->d);
     for (int64_t j = 0; j < lim; j++)
-        out[j] = s->tau * (dot(g->qbuf, g->keys + (size_t)j * s->d, s->d)
-                           + alibi_of(s, i, j));
+        out[j] = s->tau * (scores_dot(g->qbuf, g->keys + (size_t)j * s->d, s->d)
+                           + scores_bias(s, i, j));
     pe_softmax(out, (size_t)s->n, (size_t)lim);
 }
 

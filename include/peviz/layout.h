@@ -1,7 +1,7 @@
 /*
- * layout.h - dimension layouts, lower-precision PE and the wavelength
- * spectrum numbers used by the compare view.  Pure functions: no
- * canvas, no state.
+ * peviz/layout.h - dimension layouts, lower-precision PE and the
+ * wavelength spectrum numbers used by the compare view.  Part of
+ * libpeviz: pure functions of libc and libm, no state.
  *
  * Layouts (all use the paper's frequencies omega_i = base^(-2i/d), so
  * the three are permutations of the same d values; h = d/2):
@@ -26,17 +26,14 @@
 
 #include <stdint.h>
 
-#include "app.h"        /* enum layout, enum precision, enum pane_mode */
-
-#define LAYOUT_COUNT 3
-#define PREC_COUNT 4
+enum layout { LAYOUT_INTERLEAVED = 0, LAYOUT_CONCAT, LAYOUT_HALF,
+              LAYOUT_COUNT };
+enum precision { PREC_F64 = 0, PREC_F32, PREC_BF16, PREC_F16, PREC_COUNT };
 
 const char *layout_name(enum layout l);        /* "interleaved", ... */
 int layout_parse(const char *s);               /* -1 if unknown */
 const char *precision_name(enum precision p);  /* "f64", "bf16", ... */
 int precision_parse(const char *s);            /* -1 if unknown */
-const char *pane_mode_name(enum pane_mode m);  /* "heatmap", ... */
-int pane_mode_parse(const char *s);            /* -1 if unknown */
 
 /*
  * The displayed dimension j (0 <= j < d) of layout l holds band *band,

@@ -5,7 +5,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "layout.h"
+#include "peviz/layout.h"
 #include "peviz/pe.h"
 
 #define TWO_PI 6.283185307179586476925286766559
@@ -15,9 +15,6 @@ static const char *const LAYOUT_NAMES[LAYOUT_COUNT] = {
 };
 static const char *const PREC_NAMES[PREC_COUNT] = {
     "f64", "f32", "bf16", "f16"
-};
-static const char *const MODE_NAMES[PANE_MODE_COUNT] = {
-    "heatmap", "spectrum", "profile", "diff"
 };
 
 static int name_find(const char *const *names, int count, const char *s)
@@ -46,16 +43,6 @@ const char *precision_name(enum precision p)
 int precision_parse(const char *s)
 {
     return name_find(PREC_NAMES, PREC_COUNT, s);
-}
-
-const char *pane_mode_name(enum pane_mode m)
-{
-    return (unsigned)m < PANE_MODE_COUNT ? MODE_NAMES[m] : "?";
-}
-
-int pane_mode_parse(const char *s)
-{
-    return name_find(MODE_NAMES, PANE_MODE_COUNT, s);
 }
 
 /* ---- layouts ---------------------------------------------------------- */

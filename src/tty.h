@@ -1,5 +1,6 @@
 /*
- * term.h - the terminal backend, the only module that talks to curses.
+ * tty.h - the terminal backend (src/term.c), the only module that talks
+ * to curses.  Not named term.h: that is curses' own header.
  *
  * It opens the terminal with newterm() (so an unusable terminal gets our
  * own message), picks the colour depth, turns canvases into screen
@@ -8,8 +9,8 @@
  * including fatal signals (async-signal-safe: saved tty modes and a reset
  * string prepared at start-up).
  */
-#ifndef PEVIZ_TERM_H
-#define PEVIZ_TERM_H
+#ifndef PEVIZ_TTY_H
+#define PEVIZ_TTY_H
 
 #include <stddef.h>
 

@@ -1,0 +1,289 @@
+/*
+ * peviz/scores.h - attention scores S(i, j) for every position scheme, their
+ * exact block means, distance means and softmax; the attention view, the
+ * compare view's profile and --export scores|softmax all use them.
+ * Part of libpeviz: libc and libm only, no state outside the context.
+ *
+ * Definitions (also in the README and the view's help card).  i is the
+ * query position, j the key position, d = d_model, w_k = base^(-2k/d):
+ *   sinusoidal  S = PE(i).PE(j) = sum_k cos((i-j) w_k)
+ *   rope        S = (R(i) q).(R(j) k) = sum_k a_k cos((i-j) w_k)
+ *                                            + b_k sin((i-j) w_k),
+ *               R(p) rotates each pair (2k, 2k+1) by p w_k; q = k = ones
+ *               (":q ones") or seeded N(0,1) vectors (":q random")
+ *   alibi       S = -m_h |i-j|  (with the causal mask -m_h (i-j), j <= i),
+ *               m_h the paper's slope of head h among H heads
+ *   learned     S = P(i).P(j), P the math library's stand-in table
+ *               (pe_learned: trained rows before L, initial noise from L
+ *               on; NOT a trained table) or a table loaded by --pe-file
+ *   nope        S = 0
+ * Content (toggle): word embeddings e_p with entries N(0, 1/d) drawn from
+ * a fixed seed, times sqrt(d) when scaling is on, x_p = e_p + P_p and
+ * S = x_i.x_j = e.e + e.p + p.e + p.p (sinusoidal, learned, nope: P = 0);
+ * alibi adds its bias to e.e; rope rotates the embeddings themselves:
+ * S = (R(i) e_i).(R(j) e_j).
+ * Temperature (toggle) divides every score by sqrt(d).  The causal mask
+ * sets S = -inf for j > i; softmax per row gives masked entries exactly 0.
+ *
+ * Exactness: a cell that covers a block of positions shows the exact mean
+ * of the block, never a sample.  Every score here is bilinear, so the
+ * block mean of x_i.y_j is mean(x over I) . mean(y over J): closed forms
+ * for the sinusoid and the rotations (Dirichlet kernels, see pe.h), a
+ * sum over the block for embeddings and learned rows.
+ */
+#ifndef PEVIZ_SCORES_H
+#define PEVIZ_SCORES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "peviz/pe.h"
+
+/* Seeds of the fixed random draws (documented so numbers can be redone). */
+#define SCORES_SEED_EMB     UINT64_C(0x5eed0e3b)    /* word embeddings */
+#define SCORES_SEED_Q       UINT64_C(0x5eed0001)    /* RoPE random q */
+#define SCORES_SEED_K       UINT64_C(0x5eed0002)    /* RoPE random k */
+#define SCORES_SEED_LEARNED UINT64_C(0x5eed1ea4)    /* learned stand-in */
+
+#define SCORES_MAX_HEADS 64
+#define SCORES_MAX_TERMS 4
+
+/* ---- the schemes ---------------------------------------------------------- */
+
+enum scheme { SCHEME_SINUSOIDAL = 0, SCHEME_ROPE, SCHEME_ALIBI,
+              SCHEME_LEARNED, SCHEME_NOPE, SCHEME_COUNT };
+
+/*
+ * One entry per scheme, indexed by enum scheme: everything that names or
+ * describes it.  The command line, the prompt, the help card and the
+ * attention view read names and formulas from here.  Formulas come in
+ * UTF-8 and in ASCII (--ascii), without and with the content toggle.
+ */
+struct scheme_info {
+    const char *name;               /* "rope": --scheme and :scheme word */
+    const char *formula;            /* S without content, UTF-8 */
+    const char *formula_ascii;
+    const char *formula_content;    /* S with content embeddings, UTF-8 */
+    const char *formula_content_ascii;
+    int toeplitz;                   /* without content S depends on i - j */
+    int split;                      /* with content S = e.e + e.p + p.e + p.p */
+};
+
+extern const struct scheme_info SCHEMES[SCHEME_COUNT];
+
+const char *scheme_name(enum scheme s);     /* "?" when out of range */
+int scheme_parse(const char *name);         /* -1 if unknown (or NULL) */
+
+/* The names as a list for messages: "sinusoidal, rope, alibi, learned or
+ * nope" (truncated to len).  Returns buf. */
+const char *scheme_list(char *buf, size_t len);
+
+/* ---- options ----------------------------------------------------------------- */
+
+/*
+ * Everything about a scheme the scores depend on, as plain data: ints
+ * and an int64, no pointers and no floating point, so two option sets
+ * are the same exactly when memcmp says so.  That makes it usable as
+ * (part of) a cache key; a key holding one must be memset to zero
+ * before its fields are set, so padding compares equal too.
+ */
+struct score_opts {
+    enum scheme scheme;
+    int softmax, causal;
+    int temperature;            /* divide every score by sqrt(d) */
+    int content;                /* add word embeddings e_p */
+    int scale_emb;              /* embeddings times sqrt(d) */
+    int heads, head;            /* ALiBi: number of heads, current head */
+    int q_random;               /* RoPE: 0 = q = k = ones, 1 = seeded */
+    int64_t train_len;          /* learned: trained length (-1: n/2) */
+};
+
+/* Defaults: sinusoidal, 8 heads, L = n/2, scaling on, toggles off. */
+void scores_defaults(struct score_opts *o);
+
+/* The trained length L for n (o->train_len < 0 means n/2). */
+int64_t scores_train_len(const struct score_opts *o, int64_t n);
+
+/*
+ * A learned table given by the caller (e.g. loaded from a file): n rows
+ * of d values, row-major, v[p * d + dim].  Not copied: it must outlive
+ * the contexts built from it.
+ */
+struct score_table {
+    const double *v;
+    int64_t n;
+    int d;
+};
+
+/* ---- the context ------------------------------------------------------------- */
+
+/* Per-position vectors the scores are dot products of. */
+enum score_kind {
+    SK_PSIN = 0,    /* PE(p) */
+    SK_RQ,          /* R(p) q */
+    SK_RK,          /* R(p) k */
+    SK_E,           /* the embedding of position p, scaled (see above) */
+    SK_PL,          /* the learned row P(p) */
+    SK_RE,          /* R(p) e_p: RoPE applied to the embedding */
+    SK_COUNT
+};
+
+enum term_type { TERM_DOT = 0, TERM_ALIBI };
+
+/* One additive part of S: a.b of two kinds at i and j, or the ALiBi bias. */
+struct score_term {
+    enum term_type type;
+    enum score_kind a, b;       /* query side, key side (TERM_DOT) */
+    const char *name;           /* "e.e", "p.p", "bias", ... */
+};
+
+struct score_rowtab;
+
+/* Built by scores_new; read-only for callers. */
+struct score_ctx {
+    struct score_opts o;        /* the options, scheme checked */
+    int d, half;
+    int64_t n;
+    double base;
+    double tau;                 /* 1/sqrt(d) with the temperature, else 1 */
+    double emb_mul;             /* N(0,1) draw -> embedding entry */
+    double slope;               /* ALiBi slope of head o.head */
+    int heads, head;
+    int64_t train_len;          /* L of the learned stand-in */
+    pe_learned learned;
+    const double *table;        /* the caller's learned rows (d each) or NULL */
+    double *omega;              /* [half] */
+    double *q, *k;              /* [d] RoPE query and key */
+    double *ra, *rb;            /* [half] RoPE coefficients of q, k */
+    int nterms;
+    struct score_term terms[SCORES_MAX_TERMS];
+    int toeplitz;               /* S depends on i - j only */
+    int split_ok;               /* the four terms e.e, e.p, p.e, p.p */
+    /* Built on the first scores_row of a Toeplitz scheme (n <= 2^22):
+     * tau T(delta) for delta = -(n-1) .. n-1, so each further row is a
+     * copy.  Behind a pointer: it fills in while the context is const. */
+    struct score_rowtab *rowtab;
+};
+
+/*
+ * Build a context for d_model d, base and n positions.  table (may be
+ * NULL) is used by the learned scheme when its d matches and it has at
+ * least n rows.  Returns NULL when out of memory.
+ */
+struct score_ctx *scores_new(int d, double base, int64_t n,
+                             const struct score_opts *o,
+                             const struct score_table *table);
+void scores_free(struct score_ctx *s);       /* NULL is fine */
+
+/* Whether the caller's table is the one the learned scheme uses. */
+int scores_table_used(const struct score_ctx *s);
+
+/* The formula of S as the context computes it (content or not). */
+const char *scores_formula(const struct score_ctx *s, int ascii);
+
+/* ---- single scores ------------------------------------------------------------ */
+
+/* One entry (dims [k0, k1), k0 even) of the vector of kind at position p. */
+void scores_vec(const struct score_ctx *s, enum score_kind kind, int64_t p,
+                int k0, int k1, double *out);
+
+/* Term t at (i, j), before the temperature and the mask. */
+double scores_term_at(const struct score_ctx *s, int t, int64_t i, int64_t j);
+
+/* S(i, j) with the temperature; -INFINITY where the mask hides it. */
+double scores_at(const struct score_ctx *s, int64_t i, int64_t j);
+
+/*
+ * Row i into row[0..n-1]: S(i, .) (masked -INFINITY), or with softmax the
+ * weights (masked exactly 0, each row sums to 1).  O(n d) per row.
+ * Returns 0, or -1 when out of memory (row untouched).
+ */
+int scores_row(const struct score_ctx *s, int64_t i, int softmax, double *row);
+
+/* ---- means ---------------------------------------------------------------------- */
+
+/*
+ * Exact mean of S over the block i in [i0,i1), j in [j0,j1), ignoring the
+ * mask (temperature applied).  Closed forms where they exist, otherwise
+ * the dot of the two mean vectors (O(block * d) for embeddings and
+ * learned rows).
+ */
+double scores_block_mean(const struct score_ctx *s, int64_t i0, int64_t i1,
+                         int64_t j0, int64_t j1);
+
+/* Term t's mean over the same block (no temperature). */
+double scores_term_block_mean(const struct score_ctx *s, int t, int64_t i0,
+                              int64_t i1, int64_t j0, int64_t j1);
+
+/*
+ * Toeplitz contexts (s->toeplitz): S = tau T(i - j).  The exact mean of
+ * tau T(delta) over the distances delta in [d0, d1): per band
+ * D_len(w) (cos(c w), sin(c w)), c the range's centre; the bias's mean
+ * is -m c.  0 for contexts that are not Toeplitz.
+ */
+double scores_distance_mean(const struct score_ctx *s, int64_t d0, int64_t d1);
+
+/*
+ * The same for np ranges side by side: out[t] is the mean over
+ * [t k, min((t+1) k, nd)).  Sinusoid and RoPE step each band's phase by
+ * one rotation per range (pe_range_means_step) instead of a sin and a
+ * cos; other schemes call scores_distance_mean per range.
+ */
+void scores_distance_means(const struct score_ctx *s, int64_t nd, int64_t k,
+                           int np, double *out);
+
+/*
+ * Sum of term t (Toeplitz) over the lower triangle j <= i of a square of
+ * m positions, in O(log m) block means; memo (zeroed by the caller) keeps
+ * the sizes already summed, so many diagonals of one size cost one.
+ */
+struct scores_tri_memo {
+    int64_t m[128];
+    double v[128];
+    int n;
+};
+double scores_term_tri_sum(const struct score_ctx *s, int t, int64_t m,
+                           struct scores_tri_memo *memo);
+
+/* ---- building blocks for cached grids (score_grid on the app side) ----------- */
+
+/* Whether kind's range sums have a closed form (sinusoids, rotations). */
+int scores_kind_closed(enum score_kind k);
+
+/*
+ * Sum of a closed-form kind over positions [p0, p1), dims [k0, k1):
+ * the mean of e^{ipw} over the range is e^{icw} D_n(w) (pe.h), n the
+ * length and c the centre.  dk, when not NULL, holds D_n(w_band) for
+ * this length, indexed by band (it depends on the length only).
+ */
+void scores_vec_sum_closed(const struct score_ctx *s, enum score_kind kind,
+                           int64_t p0, int64_t p1, int k0, int k1,
+                           double *out, const double *dk);
+
+/* a . b over len entries (four running sums). */
+double scores_dot(const double *a, const double *b, int len);
+
+/* The distinct kinds on one side of the dot terms (0: query side). */
+int scores_side_kinds(const struct score_ctx *s, int key_side,
+                      enum score_kind *out);
+
+/* x_p: the sum of the kinds at p, all d dims (tmp: d doubles). */
+void scores_side_vec(const struct score_ctx *s, const enum score_kind *kinds,
+                     int nk, int64_t p, double *out, double *tmp);
+
+/* The ALiBi bias of (i, j) when the scheme has one, else 0. */
+double scores_bias(const struct score_ctx *s, int64_t i, int64_t j);
+
+/*
+ * tau T(delta) of a Toeplitz context for a run of len <= SCORES_RUN
+ * distances delta = d0 .. d0+len-1 (pos) and their mirrors -delta (neg).
+ * steps[4 * band] = cos w, sin w, cos 8w, sin 8w (scores_run_steps): per
+ * band the angle is anchored exactly at d0, then stepped by rotations in
+ * independent lanes (error ~ 40 eps per term).
+ */
+#define SCORES_RUN 256
+void scores_run_steps(const struct score_ctx *s, double *steps);
+void scores_toeplitz_run(const struct score_ctx *s, const double *steps,
+                         int64_t d0, int len, double *pos, double *neg);
+
+#endif

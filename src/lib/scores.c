@@ -1,0 +1,679 @@
+/*
+ * scores.c - attention scores for every scheme (see scores.h for the
+ * definitions), their exact block means, softmax, and the cached grid of
+ * block cells the attention view draws.
+ *
+ * Every score is a sum of terms; each term is either the ALiBi bias or a
+ * dot product a(i).b(j) of two per-position vectors.  Because a dot
+ * product is bilinear, the mean of a(i).b(j) over a block I x J is
+ * mean_I(a) . mean_J(b): a grid of R x C cells costs (R + C) mean vectors
+ * and R x C dot products, and the mean vectors of sinusoids and rotations
+ * have closed forms (pe_range_mean).  Embeddings and learned rows have
+ * none: their block sums are summed entry by entry.  The sliced, cached
+ * grid of cells a view shows is built from these on the app side
+ * (src/score_grid.c).
+ */
+#include "peviz/scores.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CHUNK 512               /* dims per pass of the grid (even) */
+#define EL_CHUNK 64             /* dims per step of element loops (even) */
+
+/* ---- the schemes ---------------------------------------------------------- */
+
+/* U+00B7 middle dot, subscript i (U+1D62) and j (U+2C7C). */
+#define DOT "\xc2\xb7"
+#define SUB_I "\xe1\xb5\xa2"
+#define SUB_J "\xe2\xb1\xbc"
+
+const struct scheme_info SCHEMES[SCHEME_COUNT] = {
+    [SCHEME_SINUSOIDAL] = { "sinusoidal",
+        "PE(i)" DOT "PE(j)", "PE(i).PE(j)",
+        "x" SUB_I DOT "x" SUB_J ", x = e + p", "x_i.x_j, x = e + p", 1, 1 },
+    [SCHEME_ROPE] = { "rope",
+        "(R(i)q)" DOT "(R(j)k)", "(R(i)q).(R(j)k)",
+        "(R(i)e" SUB_I ")" DOT "(R(j)e" SUB_J ")", "(R(i)e_i).(R(j)e_j)",
+        1, 0 },
+    [SCHEME_ALIBI] = { "alibi",
+        "-m|i-j|", "-m|i-j|",
+        "e" SUB_I DOT "e" SUB_J " - m|i-j|", "e_i.e_j - m|i-j|", 1, 0 },
+    [SCHEME_LEARNED] = { "learned",
+        "P(i)" DOT "P(j)", "P(i).P(j)",
+        "x" SUB_I DOT "x" SUB_J ", x = e + p", "x_i.x_j, x = e + p", 0, 1 },
+    [SCHEME_NOPE] = { "nope",
+        "0 (no position signal)", "0 (no position signal)",
+        "x" SUB_I DOT "x" SUB_J ", x = e + p", "x_i.x_j, x = e + p", 1, 0 },
+};
+
+const char *scheme_name(enum scheme s)
+{
+    return (unsigned)s < SCHEME_COUNT ? SCHEMES[s].name : "?";
+}
+
+int scheme_parse(const char *name)
+{
+    for (int i = 0; name && i < SCHEME_COUNT; i++)
+        if (strcmp(name, SCHEMES[i].name) == 0)
+            return i;
+    return -1;
+}
+
+const char *scheme_list(char *buf, size_t len)
+{
+    size_t used = 0;
+    if (len)
+        buf[0] = 0;
+    for (int i = 0; i < SCHEME_COUNT && used < len; i++) {
+        const char *sep = i == 0 ? "" : i == SCHEME_COUNT - 1 ? " or " : ", ";
+        int w = snprintf(buf + used, len - used, "%s%s", sep, SCHEMES[i].name);
+        if (w < 0)
+            break;
+        used += (size_t)w;
+    }
+    return buf;
+}
+
+const char *scores_formula(const struct score_ctx *s, int ascii)
+{
+    const struct scheme_info *si = &SCHEMES[s->o.scheme];
+    if (s->o.content)
+        return ascii ? si->formula_content_ascii : si->formula_content;
+    return ascii ? si->formula_ascii : si->formula;
+}
+
+/* ---- the context -------------------------------------------------------- */
+
+struct score_rowtab {
+    int tried;
+    double *t;                  /* [2n - 1]: t[delta + n - 1] */
+};
+
+void scores_defaults(struct score_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->scheme = SCHEME_SINUSOIDAL;
+    o->heads = 8;
+    o->scale_emb = 1;
+    o->train_len = -1;
+}
+
+int64_t scores_train_len(const struct score_opts *o, int64_t n)
+{
+    if (o->train_len < 0)
+        return n / 2;
+    return o->train_len > n ? n : o->train_len;
+}
+
+static void term_add(struct score_ctx *s, enum term_type type,
+                     enum score_kind a, enum score_kind b, const char *name)
+{
+    if (s->nterms < SCORES_MAX_TERMS)
+        s->terms[s->nterms++] = (struct score_term){ type, a, b, name };
+}
+
+/* x_p = e_p + P_p, S = x.x in four terms; P absent for NoPE. */
+static void terms_additive(struct score_ctx *s, enum score_kind pk, int has_p)
+{
+    if (!s->o.content) {
+        if (has_p)
+            term_add(s, TERM_DOT, pk, pk, "p.p");
+        return;
+    }
+    term_add(s, TERM_DOT, SK_E, SK_E, "e.e");
+    if (!has_p)
+        return;
+    term_add(s, TERM_DOT, SK_E, pk, "e.p");
+    term_add(s, TERM_DOT, pk, SK_E, "p.e");
+    term_add(s, TERM_DOT, pk, pk, "p.p");
+}
+
+static void terms_build(struct score_ctx *s)
+{
+    int c = s->o.content;
+    switch (s->o.scheme) {
+    case SCHEME_ROPE:
+        if (c)
+            term_add(s, TERM_DOT, SK_RE, SK_RE, "Re.Re");
+        else    /* q = k (ones): one kind, so the term is symmetric */
+            term_add(s, TERM_DOT, SK_RQ, s->o.q_random ? SK_RK : SK_RQ,
+                     "Rq.Rk");
+        break;
+    case SCHEME_ALIBI:
+        if (c)
+            term_add(s, TERM_DOT, SK_E, SK_E, "e.e");
+        term_add(s, TERM_ALIBI, SK_E, SK_E, "bias");
+        break;
+    case SCHEME_LEARNED:
+        terms_additive(s, SK_PL, 1);
+        break;
+    case SCHEME_NOPE:
+        terms_additive(s, SK_PSIN, 0);
+        break;
+    default:
+        terms_additive(s, SK_PSIN, 1);
+        break;
+    }
+    s->toeplitz = !c && SCHEMES[s->o.scheme].toeplitz;
+    s->split_ok = c && SCHEMES[s->o.scheme].split;
+}
+
+static void ctx_rope(struct score_ctx *s)
+{
+    for (int i = 0; i < s->d; i++) {
+        s->q[i] = s->o.q_random ? pe_gauss(SCORES_SEED_Q, (uint64_t)i) : 1.0;
+        s->k[i] = s->o.q_random ? pe_gauss(SCORES_SEED_K, (uint64_t)i) : 1.0;
+    }
+    pe_rope_coeffs(s->q, s->k, s->d, s->ra, s->rb);
+}
+
+static void ctx_alibi(struct score_ctx *s)
+{
+    double slopes[SCORES_MAX_HEADS];
+    s->heads = s->o.heads >= 1 && s->o.heads <= SCORES_MAX_HEADS ? s->o.heads
+                                                                 : 8;
+    s->head = s->o.head < 0 ? 0 : s->o.head >= s->heads ? s->heads - 1
+                                                         : s->o.head;
+    pe_alibi_slopes(s->heads, slopes);
+    s->slope = slopes[s->head];
+}
+
+struct score_ctx *scores_new(int d, double base, int64_t n,
+                             const struct score_opts *o,
+                             const struct score_table *table)
+{
+    struct score_ctx *s = calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    s->o = *o;
+    if ((unsigned)s->o.scheme >= SCHEME_COUNT)
+        s->o.scheme = SCHEME_SINUSOIDAL;
+    s->d = d;
+    s->half = d / 2;
+    s->n = n;
+    s->base = base;
+    s->omega = malloc((size_t)s->half * sizeof *s->omega);
+    s->q = malloc((size_t)s->d * sizeof *s->q);
+    s->k = malloc((size_t)s->d * sizeof *s->k);
+    s->ra = malloc((size_t)s->half * sizeof *s->ra);
+    s->rb = malloc((size_t)s->half * sizeof *s->rb);
+    if (!s->omega || !s->q || !s->k || !s->ra || !s->rb) {
+        scores_free(s);
+        return NULL;
+    }
+    s->rowtab = calloc(1, sizeof *s->rowtab);
+    if (!s->rowtab) {
+        scores_free(s);
+        return NULL;
+    }
+    pe_omegas(s->d, s->base, s->omega);
+    ctx_rope(s);
+    ctx_alibi(s);
+    s->tau = o->temperature ? 1.0 / sqrt((double)s->d) : 1.0;
+    /* entries N(0, 1/d); scaling by sqrt(d) makes them N(0, 1) */
+    s->emb_mul = o->scale_emb ? 1.0 : 1.0 / sqrt((double)s->d);
+    s->train_len = scores_train_len(o, s->n);
+    s->learned = (pe_learned){ s->d, s->base, s->train_len,
+                               SCORES_SEED_LEARNED };
+    if (table && table->d == s->d && table->n >= s->n && table->v)
+        s->table = table->v;
+    terms_build(s);
+    return s;
+}
+
+void scores_free(struct score_ctx *s)
+{
+    if (!s)
+        return;
+    free(s->omega);
+    free(s->q);
+    free(s->k);
+    free(s->ra);
+    free(s->rb);
+    if (s->rowtab)
+        free(s->rowtab->t);
+    free(s->rowtab);
+    free(s);
+}
+
+int scores_table_used(const struct score_ctx *s)
+{
+    return s->table != NULL;
+}
+
+/* ---- per-position vectors ------------------------------------------------ */
+
+int scores_kind_closed(enum score_kind k)
+{
+    return k == SK_PSIN || k == SK_RQ || k == SK_RK;
+}
+
+/* Rotate each pair of v (dims [k0,k1)) by p * w_band, in place. */
+static void rotate_pairs(const struct score_ctx *s, int64_t p, int k0, int k1,
+                         double *v)
+{
+    for (int dim = k0; dim < k1; dim += 2) {
+        double t = (double)p * s->omega[dim / 2], c = cos(t), sn = sin(t);
+        double x = v[dim - k0], y = v[dim - k0 + 1];
+        v[dim - k0] = x * c - y * sn;
+        v[dim - k0 + 1] = x * sn + y * c;
+    }
+}
+
+void scores_vec(const struct score_ctx *s, enum score_kind kind, int64_t p,
+                int k0, int k1, double *out)
+{
+    uint64_t row = (uint64_t)p * (uint64_t)s->d;
+    switch (kind) {
+    case SK_PSIN:
+        for (int dim = k0; dim < k1; dim += 2) {
+            double t = (double)p * s->omega[dim / 2];
+            out[dim - k0] = sin(t);
+            out[dim - k0 + 1] = cos(t);
+        }
+        break;
+    case SK_RQ: case SK_RK:
+        memcpy(out, (kind == SK_RQ ? s->q : s->k) + k0,
+               (size_t)(k1 - k0) * sizeof *out);
+        rotate_pairs(s, p, k0, k1, out);
+        break;
+    case SK_E: case SK_RE:
+        for (int dim = k0; dim < k1; dim++)
+            out[dim - k0] = s->emb_mul
+                            * pe_gauss(SCORES_SEED_EMB, row + (uint64_t)dim);
+        if (kind == SK_RE)
+            rotate_pairs(s, p, k0, k1, out);
+        break;
+    case SK_PL:
+        for (int dim = k0; dim < k1; dim++)
+            out[dim - k0] = s->table ? s->table[row + (uint64_t)dim]
+                                     : pe_learned_value(&s->learned, p, dim);
+        break;
+    default:
+        memset(out, 0, (size_t)(k1 - k0) * sizeof *out);
+    }
+}
+
+void scores_vec_sum_closed(const struct score_ctx *s, enum score_kind kind,
+                           int64_t p0, int64_t p1, int k0, int k1,
+                           double *out, const double *dk)
+{
+    double cnt = (double)(p1 - p0);
+    double centre = (double)p0 + 0.5 * (double)(p1 - p0 - 1);
+    const double *v = kind == SK_RQ ? s->q : s->k;
+    for (int dim = k0; dim < k1; dim += 2) {
+        double w = s->omega[dim / 2], ms, mc;
+        double dn = dk ? dk[dim / 2] : pe_dirichlet(p1 - p0, w);
+        ms = sin(centre * w) * dn;
+        mc = cos(centre * w) * dn;
+        if (kind == SK_PSIN) {
+            out[dim - k0] = cnt * ms;
+            out[dim - k0 + 1] = cnt * mc;
+        } else {    /* mean of R(p) is D * R(c w): rotate v by it */
+            double x = v[dim], y = v[dim + 1];
+            out[dim - k0] = cnt * (x * mc - y * ms);
+            out[dim - k0 + 1] = cnt * (x * ms + y * mc);
+        }
+    }
+}
+
+/* Four running sums: independent chains the CPU overlaps. */
+double scores_dot(const double *a, const double *b, int len)
+{
+    double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
+    int i = 0;
+    for (; i + 4 <= len; i += 4) {
+        s0 += a[i] * b[i];
+        s1 += a[i + 1] * b[i + 1];
+        s2 += a[i + 2] * b[i + 2];
+        s3 += a[i + 3] * b[i + 3];
+    }
+    for (; i < len; i++)
+        s0 += a[i] * b[i];
+    return (s0 + s1) + (s2 + s3);
+}
+
+/* ---- single scores ------------------------------------------------------- */
+
+double scores_term_at(const struct score_ctx *s, int t, int64_t i, int64_t j)
+{
+    const struct score_term *tm = &s->terms[t];
+    double delta = (double)(i - j);
+    if (tm->type == TERM_ALIBI)
+        return pe_alibi_bias(s->slope, i, j, 0);
+    if (tm->a == SK_PSIN && tm->b == SK_PSIN)
+        return pe_score_w(delta, s->omega, s->half);
+    if (tm->a == SK_RQ && (tm->b == SK_RK || tm->b == SK_RQ))
+        return pe_rope_score_ab(delta, s->ra, s->rb, s->omega, s->half);
+    double va[EL_CHUNK], vb[EL_CHUNK], sum = 0.0;
+    for (int k0 = 0; k0 < s->d; k0 += EL_CHUNK) {
+        int k1 = k0 + EL_CHUNK < s->d ? k0 + EL_CHUNK : s->d;
+        scores_vec(s, tm->a, i, k0, k1, va);
+        scores_vec(s, tm->b, j, k0, k1, vb);
+        sum += scores_dot(va, vb, k1 - k0);
+    }
+    return sum;
+}
+
+double scores_at(const struct score_ctx *s, int64_t i, int64_t j)
+{
+    if (s->o.causal && j > i)
+        return -INFINITY;
+    double sum = 0.0;
+    for (int t = 0; t < s->nterms; t++)
+        sum += scores_term_at(s, t, i, j);
+    return s->tau * sum;
+}
+
+int scores_side_kinds(const struct score_ctx *s, int key_side,
+                      enum score_kind *out)
+{
+    int n = 0;
+    for (int t = 0; t < s->nterms; t++) {
+        if (s->terms[t].type != TERM_DOT)
+            continue;
+        enum score_kind k = key_side ? s->terms[t].b : s->terms[t].a;
+        int seen = 0;
+        for (int u = 0; u < n; u++)
+            seen |= out[u] == k;
+        if (!seen)
+            out[n++] = k;
+    }
+    return n;
+}
+
+/*
+ * x_p: the sum of one side's kinds at p, all d dims.  The dot terms are
+ * always the full product of the query kinds with the key kinds (x = e + p
+ * gives e.e + e.p + p.e + p.p), so S = x_i . y_j + bias.
+ */
+void scores_side_vec(const struct score_ctx *s, const enum score_kind *kinds,
+                     int nk, int64_t p, double *out, double *tmp)
+{
+    memset(out, 0, (size_t)s->d * sizeof *out);
+    for (int u = 0; u < nk; u++) {
+        scores_vec(s, kinds[u], p, 0, s->d, tmp);
+        for (int i = 0; i < s->d; i++)
+            out[i] += tmp[i];
+    }
+}
+
+double scores_bias(const struct score_ctx *s, int64_t i, int64_t j)
+{
+    for (int t = 0; t < s->nterms; t++)
+        if (s->terms[t].type == TERM_ALIBI)
+            return pe_alibi_bias(s->slope, i, j, 0);
+    return 0.0;
+}
+
+/* Raw scores of row i through query/key vectors (non-Toeplitz schemes). */
+static int row_by_vectors(const struct score_ctx *s, int64_t i, double *row)
+{
+    enum score_kind qk[SK_COUNT], kk[SK_COUNT];
+    int nq = scores_side_kinds(s, 0, qk), nk = scores_side_kinds(s, 1, kk);
+    double *buf = malloc(3 * (size_t)s->d * sizeof *buf);
+    if (!buf)
+        return -1;
+    double *x = buf, *y = buf + s->d, *tmp = buf + 2 * s->d;
+    scores_side_vec(s, qk, nq, i, x, tmp);
+    for (int64_t j = 0; j < s->n; j++) {
+        if (s->o.causal && j > i) {
+            row[j] = -INFINITY;
+            continue;
+        }
+        scores_side_vec(s, kk, nk, j, y, tmp);
+        row[j] = s->tau * (scores_dot(x, y, s->d) + scores_bias(s, i, j));
+    }
+    free(buf);
+    return 0;
+}
+
+#define ROWTAB_MAX_N (INT64_C(1) << 22)
+
+/* The offset table, exact per entry (pe_score_w etc.), built once. */
+static const double *rowtab_get(const struct score_ctx *s)
+{
+    struct score_rowtab *rt = s->rowtab;
+    if (!rt || rt->tried || s->n > ROWTAB_MAX_N)
+        return rt ? rt->t : NULL;
+    rt->tried = 1;
+    rt->t = malloc((size_t)(2 * s->n - 1) * sizeof *rt->t);
+    if (!rt->t)
+        return NULL;
+    int causal = s->o.causal;
+    for (int64_t dl = -(s->n - 1); dl < s->n; dl++) {
+        double sum = 0.0;
+        for (int t = 0; t < s->nterms; t++)
+            sum += scores_term_at(s, t, dl, 0);
+        rt->t[dl + s->n - 1] = (causal && dl < 0) ? -INFINITY : s->tau * sum;
+    }
+    return rt->t;
+}
+
+int scores_row(const struct score_ctx *s, int64_t i, int softmax, double *row)
+{
+    const double *tab = s->toeplitz ? rowtab_get(s) : NULL;
+    if (tab) {
+        for (int64_t j = 0; j < s->n; j++)
+            row[j] = tab[i - j + s->n - 1];
+    } else if (s->toeplitz) {
+        for (int64_t j = 0; j < s->n; j++)
+            row[j] = scores_at(s, i, j);
+    } else if (row_by_vectors(s, i, row)) {
+        return -1;
+    }
+    if (softmax)
+        pe_softmax(row, (size_t)s->n, s->o.causal ? (size_t)i + 1
+                                                  : (size_t)s->n);
+    return 0;
+}
+
+/* ---- block means --------------------------------------------------------- */
+
+/* Sum of kind over [p0, p1), dims [k0, k1): closed form or entry by entry. */
+static void vec_sum(const struct score_ctx *s, enum score_kind kind,
+                    int64_t p0, int64_t p1, int k0, int k1, double *out,
+                    double *tmp)
+{
+    if (scores_kind_closed(kind)) {
+        scores_vec_sum_closed(s, kind, p0, p1, k0, k1, out, NULL);
+        return;
+    }
+    memset(out, 0, (size_t)(k1 - k0) * sizeof *out);
+    for (int64_t p = p0; p < p1; p++) {
+        scores_vec(s, kind, p, k0, k1, tmp);
+        for (int i = 0; i < k1 - k0; i++)
+            out[i] += tmp[i];
+    }
+}
+
+double scores_term_block_mean(const struct score_ctx *s, int t, int64_t i0,
+                              int64_t i1, int64_t j0, int64_t j1)
+{
+    const struct score_term *tm = &s->terms[t];
+    if (tm->type == TERM_ALIBI)
+        return pe_alibi_block_mean(s->slope, i0, i1, j0, j1);
+    if (tm->a == SK_PSIN && tm->b == SK_PSIN)
+        return pe_score_block_mean(i0, i1, j0, j1, s->omega, s->half);
+    if (tm->a == SK_RQ && (tm->b == SK_RK || tm->b == SK_RQ))
+        return pe_rope_block_mean(i0, i1, j0, j1, s->ra, s->rb, s->omega,
+                                  s->half);
+    double va[EL_CHUNK], vb[EL_CHUNK], tmp[EL_CHUNK], sum = 0.0;
+    for (int k0 = 0; k0 < s->d; k0 += EL_CHUNK) {
+        int k1 = k0 + EL_CHUNK < s->d ? k0 + EL_CHUNK : s->d;
+        vec_sum(s, tm->a, i0, i1, k0, k1, va, tmp);
+        vec_sum(s, tm->b, j0, j1, k0, k1, vb, tmp);
+        sum += scores_dot(va, vb, k1 - k0);
+    }
+    return sum / ((double)(i1 - i0) * (double)(j1 - j0));
+}
+
+double scores_block_mean(const struct score_ctx *s, int64_t i0, int64_t i1,
+                         int64_t j0, int64_t j1)
+{
+    if (i1 <= i0 || j1 <= j0)
+        return 0.0;
+    double sum = 0.0;
+    for (int t = 0; t < s->nterms; t++)
+        sum += scores_term_block_mean(s, t, i0, i1, j0, j1);
+    return s->tau * sum;
+}
+
+/*
+ * Sum of a Toeplitz term over the lower triangle j <= i of a square of m
+ * positions: it depends on m only.  Split the square into two triangles
+ * (sizes a and m - a) and the a x (m - a) rectangle below the diagonal;
+ * only two sizes occur per halving, so a small memo makes it O(log m)
+ * closed-form block means.
+ */
+double scores_term_tri_sum(const struct score_ctx *s, int t, int64_t m,
+                           struct scores_tri_memo *memo)
+{
+    if (m <= 0)
+        return 0.0;
+    if (m == 1)
+        return scores_term_at(s, t, 0, 0);
+    for (int i = 0; i < memo->n; i++)
+        if (memo->m[i] == m)
+            return memo->v[i];
+    int64_t a = m / 2;
+    double v = scores_term_tri_sum(s, t, a, memo)
+               + scores_term_tri_sum(s, t, m - a, memo)
+               + (double)a * (double)(m - a)
+                 * scores_term_block_mean(s, t, a, m, 0, a);
+    if (memo->n < 128) {
+        memo->m[memo->n] = m;
+        memo->v[memo->n++] = v;
+    }
+    return v;
+}
+
+
+/* ---- means over distances (Toeplitz schemes) ----------------------------- */
+
+double scores_distance_mean(const struct score_ctx *s, int64_t d0, int64_t d1)
+{
+    int rope = s->o.scheme == SCHEME_ROPE;
+    double sum = 0;
+    if (!s->toeplitz || d1 <= d0)
+        return 0.0;
+    switch (s->o.scheme) {
+    case SCHEME_SINUSOIDAL: case SCHEME_ROPE:
+        for (int k = 0; k < s->half; k++) {
+            double ms = 0, mc;
+            pe_range_mean(s->omega[k], d0, d1, rope ? &ms : NULL, &mc);
+            sum += rope ? s->ra[k] * mc + s->rb[k] * ms : mc;
+        }
+        break;
+    case SCHEME_ALIBI:      /* the mean of -m delta: -m times the centre */
+        sum = -s->slope * ((double)d0 + 0.5 * (double)(d1 - d0 - 1));
+        break;
+    default:
+        break;
+    }
+    return s->tau * sum;
+}
+
+void scores_distance_means(const struct score_ctx *s, int64_t nd, int64_t k,
+                           int np, double *out)
+{
+    int rope = s->o.scheme == SCHEME_ROPE;
+    double *ms = NULL;
+    if (s->toeplitz && (rope || s->o.scheme == SCHEME_SINUSOIDAL))
+        ms = malloc(2 * (size_t)np * sizeof *ms);
+    if (!ms) {          /* other schemes, or out of memory: range by range */
+        for (int t = 0; t < np; t++) {
+            int64_t d0 = t * k, d1 = d0 + k < nd ? d0 + k : nd;
+            out[t] = scores_distance_mean(s, d0, d1);
+        }
+        return;
+    }
+    double *mc = ms + np;
+    for (int t = 0; t < np; t++)
+        out[t] = 0;
+    for (int b = 0; b < s->half; b++) {
+        pe_range_means_step(s->omega[b], 0, k, np, nd, rope ? ms : NULL, mc);
+        for (int t = 0; t < np; t++)
+            out[t] += rope ? s->ra[b] * mc[t] + s->rb[b] * ms[t] : mc[t];
+    }
+    for (int t = 0; t < np; t++)
+        out[t] *= s->tau;
+    free(ms);
+}
+
+/* ---- runs of a Toeplitz row ------------------------------------------------ */
+
+#define LANES 8
+
+void scores_run_steps(const struct score_ctx *s, double *steps)
+{
+    for (int b = 0; b < s->half; b++) {
+        double w = s->omega[b];
+        steps[4 * b] = cos(w);
+        steps[4 * b + 1] = sin(w);
+        steps[4 * b + 2] = cos(LANES * w);
+        steps[4 * b + 3] = sin(LANES * w);
+    }
+}
+
+/*
+ * Even and odd parts of T(delta) for delta in [d0, d0 + len).  The lanes
+ * are independent, so the inner loops vectorise, and no chain is longer
+ * than SCORES_RUN / LANES + LANES steps.
+ */
+static void toeplitz_parts(const struct score_ctx *s, const double *steps,
+                           int64_t d0, int len, double *restrict ev,
+                           double *restrict od)
+{
+    int rope = s->o.scheme == SCHEME_ROPE;
+    int full = (len + LANES - 1) / LANES * LANES;   /* ev, od hold this */
+    memset(ev, 0, (size_t)full * sizeof *ev);
+    memset(od, 0, (size_t)full * sizeof *od);
+    for (int b = 0; b < s->half; b++) {
+        const double *st = steps + 4 * b;   /* cos w, sin w, cos 8w, sin 8w */
+        double t = (double)d0 * s->omega[b];
+        double cr[LANES], ci[LANES];
+        double a = rope ? s->ra[b] : 1.0, bb = rope ? s->rb[b] : 0.0;
+        cr[0] = cos(t);
+        ci[0] = sin(t);
+        for (int l = 1; l < LANES; l++) {
+            cr[l] = cr[l - 1] * st[0] - ci[l - 1] * st[1];
+            ci[l] = ci[l - 1] * st[0] + cr[l - 1] * st[1];
+        }
+        for (int t0 = 0; t0 < full; t0 += LANES) {
+            for (int l = 0; l < LANES; l++) {
+                ev[t0 + l] += a * cr[l];
+                od[t0 + l] += bb * ci[l];
+            }
+            for (int l = 0; l < LANES; l++) {
+                double c2 = cr[l] * st[2] - ci[l] * st[3];
+                ci[l] = ci[l] * st[2] + cr[l] * st[3];
+                cr[l] = c2;
+            }
+        }
+    }
+}
+
+void scores_toeplitz_run(const struct score_ctx *s, const double *steps,
+                         int64_t d0, int len, double *pos, double *neg)
+{
+    double ev[SCORES_RUN], od[SCORES_RUN];
+    if (len > SCORES_RUN)
+        len = SCORES_RUN;
+    if (s->o.scheme == SCHEME_SINUSOIDAL || s->o.scheme == SCHEME_ROPE) {
+        toeplitz_parts(s, steps, d0, len, ev, od);
+    } else {
+        for (int i = 0; i < len; i++) {
+            ev[i] = s->o.scheme == SCHEME_ALIBI ? -s->slope * (double)(d0 + i)
+                                                : 0.0;
+            od[i] = 0.0;
+        }
+    }
+    for (int i = 0; i < len; i++) {
+        pos[i] = s->tau * (ev[i] + od[i]);
+        neg[i] = s->tau * (ev[i] - od[i]);
+    }
+}

@@ -1,0 +1,128 @@
+/*
+ * view.h - what a view is: a const definition with hooks (one per file
+ * under src/views/), the list of views, and the runtime objects that
+ * hold each view's caches and last layout outside struct app.
+ *
+ * struct app stays plain data that tours copy and tests compare with
+ * memcmp; everything a view computes and keeps between frames lives in
+ * its runtime object, which the frame composer hands to the hooks.
+ *
+ * A frame: layout(w, h) with the size the view really gets (the screen
+ * minus the status line and the tour caption), work(budget) for a slice
+ * of slow computing, then draw, which only reads the state and the
+ * runtime object and writes cells.  A key the view's table binds calls
+ * the row's fn after a fresh layout, so keys step by what is drawn.
+ */
+#ifndef PEVIZ_VIEW_H
+#define PEVIZ_VIEW_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "canvas.h"
+#include "keys.h"
+
+struct app;
+
+/* The views, in the order of keys 1..N and Tab: one line each.
+ * VIEW(ID, name): ID names VIEW_ID and VIEW_ID_DEF (in src/views/name.c). */
+#define VIEW_LIST(VIEW)          \
+    VIEW(HEATMAP, heatmap)       \
+    VIEW(CLOCKS, clocks)         \
+    VIEW(ATTENTION, attention)   \
+    VIEW(COMPARE, compare)
+
+#define VIEW_ENUM_(id, name) VIEW_##id,
+enum view_id { VIEW_LIST(VIEW_ENUM_) VIEW_COUNT };
+#undef VIEW_ENUM_
+
+/* Work units of one slice between frames (about 6 ms). */
+#define VIEW_WORK_SLICE (INT64_C(8000000))
+
+struct view {
+    const char *name;       /* "heatmap": the --view and :view name */
+    const char *title;      /* "PE heatmap": shown in the status line */
+    const char *about;      /* a paragraph for the help card, or NULL */
+    size_t rt_size;         /* bytes of its runtime object (zeroed at birth) */
+
+    /* Its own defaults in struct app (app_init, r, each tour step). */
+    void (*reset)(struct app *a);
+    /* Clamp its own state after d, base, n or pos changed. */
+    void (*params_changed)(struct app *a);
+    /* Lay out for a view area of w x h cells; keep it in rt. */
+    void (*layout)(const struct app *a, void *rt, int w, int h);
+    /* A slice of slow work (at most about budget units); 1 if more is
+     * left for later frames.  NULL: none. */
+    int (*work)(const struct app *a, void *rt, int64_t budget);
+    /*
+     * Draw into c (the size given to layout): reads a and rt, computes
+     * nothing slow.  A short view-specific status text (e.g. "1 col = 16
+     * pos") goes into hint.  Must cope with any size, down to 1x1.
+     */
+    void (*draw)(const struct app *a, void *rt, canvas *c, char *hint,
+                 size_t hintlen);
+    /*
+     * Its keys, ended by key 0: dispatch (each row's fn) and the help
+     * card alike.  A row whose act is a global action and whose label is
+     * NULL does that action its own way (documented by the global row).
+     */
+    const struct keybind *keys;
+    /* A ':' command the global parser does not know ("k 3"); 1 if
+     * handled, errors in a->msg.  NULL: none. */
+    int (*command)(struct app *a, void *rt, const char *name,
+                   const char *arg);
+    /* Free what rt holds (not rt itself).  NULL: nothing to free. */
+    void (*fini)(void *rt);
+};
+
+#define VIEW_EXTERN_(id, name) extern const struct view VIEW_##id##_DEF;
+VIEW_LIST(VIEW_EXTERN_)
+#undef VIEW_EXTERN_
+
+extern const struct view *const VIEWS[VIEW_COUNT];
+
+/* View by name, or -1. */
+int view_parse(const char *name);
+
+/* "heatmap, clocks, attention or compare" (sep_last: " or "). */
+void views_names(char *buf, size_t len, const char *sep_last);
+
+/* The help label and text of the row binding keys 1..N to the views
+ * ("1 2 3 4", "heatmap, clocks, attention, compare"). */
+void views_keys_text(char *label, size_t llen, char *help, size_t hlen);
+
+/* ---- runtime objects --------------------------------------------------- */
+
+/* One runtime object per view, and whether it has work left. */
+struct views_rt {
+    void *rt[VIEW_COUNT];
+    int busy[VIEW_COUNT];
+};
+
+/* All views' runtime objects (NULL when out of memory). */
+struct views_rt *views_rt_new(void);
+void views_rt_free(struct views_rt *r);
+
+/*
+ * The runtime object of view v for a: the app's own (a->rt), or, when
+ * it has none (tests, one-off frames), a fresh one in *tmp that the
+ * caller gives back with view_rt_done.  NULL when out of memory.
+ */
+void *view_rt_get(const struct app *a, enum view_id v, void **tmp);
+void view_rt_done(enum view_id v, void *tmp);
+
+/*
+ * View id drawn into c (its whole area): layout, one slice of work (all
+ * of it when finish is set), draw.  Returns 1 if work is left.
+ */
+int view_frame(const struct app *a, enum view_id id, canvas *c, int finish,
+               char *hint, size_t hintlen);
+
+/* The current view's table row for key, after a fresh layout for the
+ * size the view gets: 1 if the row's fn took the key. */
+int view_key(struct app *a, int key);
+
+/* The current view's ':' command; 1 if it took it. */
+int view_command(struct app *a, const char *name, const char *arg);
+
+#endif

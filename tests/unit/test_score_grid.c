@@ -1,0 +1,219 @@
+/*
+ * test_score_grid.c - the app's sliced, cached grid of score cells
+ * (src/score_grid.c) against brute force over the library's scores:
+ * every cell, the four-term split, softmax rows and the limits.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+#include "score_grid.h"
+#include "scores_ref.h"
+
+/* Run the grid to completion in slices of budget; returns calls made. */
+static int grid_run(struct score_grid *g, const struct score_ctx *s,
+                    const struct grid_req *r, int64_t budget,
+                    enum grid_status *st)
+{
+    int calls = 0;
+    double prog;
+    char why[192];
+    do {
+        *st = grid_update(g, s, r, budget, &prog, why, sizeof why);
+        calls++;
+    } while (*st == GRID_BUSY && calls < 1000000);
+    return calls;
+}
+
+/* Every cell of a grid against brute force. */
+static int grid_matches(const struct score_ctx *s, const struct grid_req *r,
+                        int64_t budget, double tol)
+{
+    struct score_grid *g = grid_new();
+    enum grid_status st;
+    grid_run(g, s, r, budget, &st);
+    int ok = st == GRID_DONE;
+    for (int row = 0; ok && row < r->rows; row++)
+        for (int c = 0; c < r->cols; c++) {
+            int64_t i0 = r->i0 + row * r->k, j0 = r->j0 + c * r->k;
+            int64_t i1 = i0 + r->k < s->n ? i0 + r->k : s->n;
+            int64_t j1 = j0 + r->k < s->n ? j0 + r->k : s->n;
+            double want = brute_block(s, i0, i1, j0, j1, s->o.softmax);
+            double got = grid_cell(g, row, c);
+            if (isnan(want) ? !isnan(got) : !(fabs(got - want) <= tol)) {
+                fprintf(stderr, "cell %d,%d: %.17g want %.17g\n", row, c, got,
+                        want);
+                ok = 0;
+                break;
+            }
+        }
+    grid_free(g);
+    return ok;
+}
+
+static void test_grid(void)
+{
+    enum scheme sc[] = { SCHEME_SINUSOIDAL, SCHEME_ROPE, SCHEME_ALIBI,
+                         SCHEME_LEARNED, SCHEME_NOPE };
+    struct dims p = P(8, 10000, 61);
+    struct grid_req reqs[] = {
+        { 0, 0, 1, 61, 61, 0 },     /* one position per cell */
+        { 0, 0, 4, 16, 16, 0 },     /* blocks, last one short */
+        { 8, 0, 8, 5, 8, 0 },       /* rows start later: diagonal blocks */
+        { 0, 24, 3, 10, 12, 0 },    /* columns start later */
+    };
+    for (int m = 0; m < 5; m++)
+        for (int flags = 0; flags < 8; flags++) {
+            struct score_opts o = O(sc[m]);
+            o.causal = flags & 1;
+            o.content = (flags >> 1) & 1;
+            o.softmax = (flags >> 2) & 1;
+            o.q_random = 1;
+            struct score_ctx *s = NEW(&p, &o, NULL);
+            for (size_t r = 0; r < sizeof reqs / sizeof reqs[0]; r++)
+                CHECK(grid_matches(s, &reqs[r], GRID_SLICE, 1e-9));
+            /* tiny slices give the same numbers */
+            CHECK(grid_matches(s, &reqs[1], 50, 1e-9));
+            scores_free(s);
+        }
+}
+
+/* The four terms of the split add up to the cell; e.p is p.e transposed. */
+static void test_split(void)
+{
+    struct dims p = P(8, 10000, 40);
+    for (int causal = 0; causal < 2; causal++) {
+        struct score_opts o = O(SCHEME_LEARNED);
+        o.content = 1;
+        o.causal = causal;
+        struct score_ctx *s = NEW(&p, &o, NULL);
+        struct grid_req r = { 0, 0, 3, 14, 14, 1 };
+        struct score_grid *g = grid_new();
+        enum grid_status st;
+        grid_run(g, s, &r, GRID_SLICE, &st);
+        CHECK(st == GRID_DONE && s->nterms == 4);
+        int ok = 1, transposed = 1;
+        for (int row = 0; row < 14; row++)
+            for (int c = 0; c < 14; c++) {
+                double sum = 0;
+                for (int t = 0; t < 4; t++)
+                    sum += grid_term(g, t, row, c);
+                double v = grid_cell(g, row, c);
+                ok &= isnan(v) ? isnan(sum) : fabs(sum - v) < 1e-9;
+                if (!causal)
+                    transposed &= fabs(grid_term(g, 1, row, c)
+                                       - grid_term(g, 2, c, row)) < 1e-12;
+            }
+        CHECK(ok);
+        CHECK(transposed);
+        grid_free(g);
+        scores_free(s);
+    }
+}
+
+static void test_softmax_at(void)
+{
+    struct dims p = P(16, 10000, 300);
+    enum scheme sc[] = { SCHEME_SINUSOIDAL, SCHEME_LEARNED, SCHEME_ALIBI };
+    double row[300], cols[30];
+    for (int m = 0; m < 3; m++)
+        for (int causal = 0; causal < 2; causal++) {
+            struct score_opts o = O(sc[m]);
+            o.softmax = 1;
+            o.causal = causal;
+            o.temperature = 1;
+            struct score_ctx *s = NEW(&p, &o, NULL);
+            struct grid_req r = { 0, 0, 10, 30, 30, 0 };
+            struct score_grid *g = grid_new();
+            enum grid_status st;
+            grid_run(g, s, &r, GRID_SLICE, &st);
+            CHECK(st == GRID_DONE);
+            int64_t is[] = { 0, 77, 299 };
+            for (int t = 0; t < 3; t++) {
+                double pij;
+                scores_row(s, is[t], 1, row);
+                CHECK(grid_softmax_at(g, s, is[t], 150, &pij, cols) == 0);
+                CHECK_NEAR(pij, row[150], 1e-12);
+                double m0 = 0;
+                for (int j = 20; j < 30; j++)
+                    m0 += row[j] / 10;
+                CHECK_NEAR(cols[2], m0, 1e-12);
+            }
+            grid_free(g);
+            scores_free(s);
+        }
+}
+
+/*
+ * RoPE with random q, k at a large d and no temperature: scores span
+ * hundreds, so the prefix-sum table is too ill-conditioned and the grid
+ * falls back to rows one by one; the numbers must still match.
+ */
+static void test_ill_conditioned(void)
+{
+    struct dims p = P(512, 10000, 64);
+    for (int causal = 0; causal < 2; causal++) {
+        struct score_opts o = O(SCHEME_ROPE);
+        o.q_random = 1;
+        o.softmax = 1;
+        o.causal = causal;
+        struct score_ctx *s = NEW(&p, &o, NULL);
+        struct grid_req r = { 0, 0, 4, 16, 16, 0 };
+        CHECK(grid_matches(s, &r, GRID_SLICE, 1e-9));
+        scores_free(s);
+    }
+}
+
+static void test_limits(void)
+{
+    /* far too many learned entries to sum: refused with a reason */
+    struct dims p = P(512, 10000, INT64_C(1) << 20);
+    struct score_opts o = O(SCHEME_LEARNED);
+    struct score_ctx *s = NEW(&p, &o, NULL);
+    struct grid_req r = { 0, 0, (INT64_C(1) << 20) / 32, 32, 32, 0 };
+    struct score_grid *g = grid_new();
+    double prog;
+    char why[192] = "";
+    CHECK(grid_update(g, s, &r, GRID_SLICE, &prog, why, sizeof why)
+          == GRID_REFUSED);
+    CHECK(strstr(why, "limit") != NULL);
+    grid_free(g);
+    scores_free(s);
+}
+
+/* The largest case: 2^20 positions, d_model 4096, closed forms only. */
+static void test_large(void)
+{
+    int64_t n = INT64_C(1) << 20;
+    struct dims p = P(4096, 10000, n);
+    struct score_opts o = O(SCHEME_SINUSOIDAL);
+    struct score_ctx *s = NEW(&p, &o, NULL);
+    int64_t k = (n + 39) / 40;
+    struct grid_req r = { 0, 0, k, 40, 40, 0 };
+    struct score_grid *g = grid_new();
+    enum grid_status st;
+    grid_run(g, s, &r, GRID_SLICE, &st);
+    CHECK(st == GRID_DONE);
+    int cells[][2] = { {0, 0}, {3, 17}, {39, 39}, {39, 0} };
+    for (int t = 0; t < 4; t++) {
+        int64_t i0 = cells[t][0] * k, j0 = cells[t][1] * k;
+        int64_t i1 = i0 + k < n ? i0 + k : n, j1 = j0 + k < n ? j0 + k : n;
+        CHECK_NEAR(grid_cell(g, cells[t][0], cells[t][1]),
+                   pe_score_block_mean(i0, i1, j0, j1, s->omega, s->half),
+                   1e-9);
+    }
+    grid_free(g);
+    scores_free(s);
+}
+
+int main(void)
+{
+    test_grid();
+    test_split();
+    test_softmax_at();
+    test_ill_conditioned();
+    test_limits();
+    test_large();
+    TEST_END("test_score_grid");
+}
