@@ -49,8 +49,9 @@ SCROLL_KEYS=(--key D --key Down --key Down --key Down --key j --key J
 portable_bytes() {
     local env=(--env TERM=xterm-256color --env HOME="$TMPD")
     pty tour "${env[@]}" --env LC_ALL=C.UTF-8 --wait d_model= \
-        "${TOUR_KEYS[@]}" --key q -- "$PEVIZ"
-    check "tour: ran to the end on a bare pty" grep -q '^EXIT=0$' "$TMPD/tour.txt"
+        "${TOUR_KEYS[@]}" --key q --key q -- "$PEVIZ"
+    check "tour: ran to the end on a bare pty (q asks once)" \
+        grep -q '^EXIT=0$' "$TMPD/tour.txt"
     check "tour: wrote frames" [ "$(size_of "$TMPD/tour.bin")" -gt 20000 ]
     check "tour: no REP, scroll or scroll-region bytes" bytes_portable "$TMPD/tour.bin"
     for v in heatmap clocks attention compare; do
@@ -171,6 +172,12 @@ missing_locale() {
     expect "zh_CN missing: says so once" 'zh_CN.UTF-8 is not installed'
     expect "zh_CN missing: the Chinese tour in Chinese characters" '位置'
     check "zh_CN missing: no ? ? ? for the characters" screen_lacks '? ? ?'
+    check "zh_CN missing: the status line in Chinese" screen_has '导览 1/14'
+    keys : 'tour 14' Enter
+    expect "zh_CN missing: :tour 14, the last step's hint in Chinese" \
+        '最后一步 · Backspace 上一步'
+    keys q
+    expect "q in a tour asks once (in Chinese)" '再按 q 退出'
     quit_clean "zh_CN missing"
     start 80 24 env -u LC_ALL LANG=en_US.UTF-8 "$PEVIZ"
     expect "en_US missing: says so" 'en_US.UTF-8 is not installed'
