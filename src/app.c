@@ -92,6 +92,8 @@ void app_reset(struct app *a)
     a->fps = keep.fps;
     a->screen_w = keep.screen_w;
     a->screen_h = keep.screen_h;
+    a->split = keep.split;              /* how the lecture is shown */
+    a->presenter = keep.presenter;
     a->pe_table = keep.pe_table;
     a->pe_file_name = keep.pe_file_name;
     a->tour = keep.tour;
@@ -115,7 +117,54 @@ static void reset(struct app *a)
 
 static void switch_view(struct app *a, int v)
 {
+    enum view_id old = a->view;
     a->view = (enum view_id)((v + VIEW_COUNT) % VIEW_COUNT);
+    if (a->split == (int)a->view + 1)   /* split: the two trade places */
+        a->split = (int)old + 1;
+}
+
+/* Presenter mode on or off (z, :zoom). */
+static void presenter(struct app *a, int on)
+{
+    a->presenter = on;
+    app_msg(a, 0, on ? "presenter: the panel under the cursor fills the "
+                       "screen; z again returns"
+                     : "presenter off");
+}
+
+/* :split VIEW beside (or below) the current one, :split off. */
+static int split_cmd(struct app *a, const char *arg)
+{
+    char names[96];
+    if (strcmp(arg, "off") == 0) {
+        a->split = 0;
+        app_msg(a, 0, "split off");
+        return 0;
+    }
+    int v = view_parse(arg);
+    views_names(names, sizeof names, " or ");
+    if (v < 0) {
+        app_msg(a, 1, "split: want off or a view: %s", names);
+        return -1;
+    }
+    if (v == (int)a->view) {
+        app_msg(a, 1, "split: %s is the view shown; pick another (%s)",
+                VIEWS[v]->name, names);
+        return -1;
+    }
+    int how = frame_split_fits(a->screen_w > 0 ? a->screen_w : 80,
+                               a->screen_h > 0 ? a->screen_h : 24);
+    if (!how) {
+        app_msg(a, 1, "split: %dx%d is too small for two views (need %d "
+                "columns side by side or %d rows stacked)", a->screen_w,
+                a->screen_h, FRAME_SPLIT_SIDE_W, FRAME_SPLIT_STACK_H);
+        return -1;
+    }
+    a->split = v + 1;
+    app_msg(a, 0, "split: %s %s %s, sharing position and parameters; "
+            ":split off ends it", VIEWS[v]->name,
+            how == 1 ? "beside" : "below", VIEWS[a->view]->name);
+    return 0;
 }
 
 /* Actions of the global table; returns 0 if the action means nothing here. */
@@ -164,6 +213,9 @@ static int do_action(struct app *a, enum action act, int key)
         break;
     case ACT_TOUR:
         tour_begin(a);          /* tour: (re)start at step 1 (tour.h) */
+        break;
+    case ACT_PRESENTER:
+        presenter(a, !a->presenter);
         break;
     case ACT_REDRAW: case ACT_EXPORT:
         break;               /* the loop acts on these: it owns the screen */
@@ -277,6 +329,12 @@ static int global_command(struct app *a, const char *name, const char *arg)
     }
     if (strcmp(name, "tour") == 0)
         return tour_goto_step(a, arg);      /* :tour N (tour.h) */
+    if (strcmp(name, "split") == 0)
+        return split_cmd(a, arg);
+    if (strcmp(name, "zoom") == 0) {
+        presenter(a, strcmp(arg, "off") != 0 && !(a->presenter && !*arg));
+        return 0;
+    }
     if (strcmp(name, "view") == 0) {
         int v = view_parse(arg);
         if (v < 0) {
@@ -334,7 +392,10 @@ int app_tick(struct app *a, double dt)
 
 int app_view_busy(const struct app *a)
 {
-    return a->rt && a->rt->busy[a->view];
+    int second = a->split - 1;
+    return a->rt && (a->rt->busy[a->view] ||
+                     (second >= 0 && second < VIEW_COUNT &&
+                      second != (int)a->view && a->rt->busy[second]));
 }
 
 int app_animating(const struct app *a)

@@ -520,7 +520,9 @@ static int msg_rows_fit(const struct app *a, int W, int H)
     return H - 1 - m < FRAME_MIN_H - 1 ? 0 : m;
 }
 
-void frame_view_size(const struct app *a, int W, int H, int *w, int *h)
+/* The view area: the frame minus the status line, a long message's rows
+ * and the tour caption. */
+static void view_area(const struct app *a, int W, int H, int *w, int *h)
 {
     /* a long message: rows of its own above the status line */
     int mrows = msg_rows_fit(a, W, H);
@@ -529,6 +531,78 @@ void frame_view_size(const struct app *a, int W, int H, int *w, int *h)
               ? tour_panel_rows(a, W, H - 1 - mrows) : 0;
     *w = W;
     *h = H - 1 - mrows - cap;
+}
+
+int frame_split_fits(int W, int H)
+{
+    if (W >= FRAME_SPLIT_SIDE_W && H >= FRAME_MIN_H)
+        return 1;
+    return W >= FRAME_MIN_W && H - 1 >= FRAME_SPLIT_STACK_H ? 2 : 0;
+}
+
+/* Where the views go in the view area: the current one at (0, 0) w x h,
+ * the split's second at (x2, y2) w2 x h2 behind a rule (second < 0:
+ * none). */
+struct areas {
+    int w, h, second, side, x2, y2, w2, h2;
+};
+
+static void split_areas(const struct app *a, int vw, int vh, int W, int H,
+                        struct areas *r)
+{
+    memset(r, 0, sizeof *r);
+    r->w = vw;
+    r->h = vh;
+    r->second = -1;
+    int sv = a->split - 1, how = frame_split_fits(W, H);
+    if (sv < 0 || sv >= VIEW_COUNT || sv == (int)a->view || a->presenter ||
+        !how || (how == 2 && vh < FRAME_SPLIT_STACK_H))
+        return;
+    r->second = sv;
+    r->side = how == 1;
+    if (r->side) {
+        r->w = (vw - 1) / 2;
+        r->x2 = r->w + 1;
+        r->w2 = vw - r->x2;
+        r->h2 = vh;
+    } else {
+        r->h = (vh - 1) / 2;
+        r->y2 = r->h + 1;
+        r->w2 = vw;
+        r->h2 = vh - r->y2;
+    }
+}
+
+void frame_view_size(const struct app *a, int W, int H, int *w, int *h)
+{
+    struct areas r;
+    int vw, vh;
+    view_area(a, W, H, &vw, &vh);
+    split_areas(a, vw, vh, W, H, &r);
+    *w = r.w;
+    *h = r.h;
+}
+
+/* The rule between the two views of a split, the second one's title on
+ * it when stacked, and the second view itself. */
+static void draw_second(const struct app *a, canvas *c,
+                        const struct areas *r, int finish)
+{
+    char hint[HINT_LEN] = "", title[96];
+    rgb axis = ui_color(a->palette, UI_AXIS);
+    if (r->side) {
+        canvas_vline(c, r->w, 0, r->h2, axis);
+    } else {
+        canvas_hline(c, 0, r->h, r->w2, axis);
+        snprintf(title, sizeof title, " %s ", VIEWS[r->second]->title);
+        canvas_text(c, 2, r->h, r->w2 - 2, title,
+                    ui_color(a->palette, UI_ACCENT), RGB_DEFAULT, ATTR_BOLD);
+    }
+    canvas sub = canvas_sub(c, r->x2, r->y2, r->w2, r->h2);
+    int busy = view_frame(a, (enum view_id)r->second, &sub, finish, hint,
+                          sizeof hint);
+    if (a->rt)
+        a->rt->busy[r->second] = busy;
 }
 
 static void compose(const struct app *a, canvas *c, int finish)
@@ -544,13 +618,17 @@ static void compose(const struct app *a, canvas *c, int finish)
     const struct view *v = (unsigned)a->view < VIEW_COUNT ? VIEWS[a->view]
                                                           : NULL;
     int vw, vh, mrows = msg_rows_fit(a, c->w, c->h);
-    frame_view_size(a, c->w, c->h, &vw, &vh);
-    canvas body = canvas_sub(c, 0, 0, vw, vh);
+    struct areas ar;
+    view_area(a, c->w, c->h, &vw, &vh);
+    split_areas(a, vw, vh, c->w, c->h, &ar);
+    canvas body = canvas_sub(c, 0, 0, ar.w, ar.h);
     if (v) {
         int busy = view_frame(a, a->view, &body, finish, hint, sizeof hint);
         if (a->rt)
             a->rt->busy[a->view] = busy;
     }
+    if (ar.second >= 0)
+        draw_second(a, c, &ar, finish);
     if (vh < c->h - 1 - mrows) {
         canvas panel = canvas_sub(c, 0, vh, c->w, c->h - 1 - mrows - vh);
         tour_draw_caption(a, &panel);

@@ -60,6 +60,8 @@ const struct keybind KEYS_GLOBAL[] = {
     { 'M',          ACT_MOUSE,      "M",      "mouse clicks on / off", NULL },
     { 'P',          ACT_PALETTE,    "P",      "next palette", NULL },
     { 'w',          ACT_EXPORT,     "w",      "write the frame (.svg, .txt)", NULL },
+    { 'z',          ACT_PRESENTER,  "z",      "presenter: the panel under "
+                                              "the cursor, full screen", NULL },
     { 'T',          ACT_TOUR,       "T",      "guided tour", NULL },
     { 0,            ACT_NONE,       NULL,     NULL, NULL }
 };

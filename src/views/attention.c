@@ -142,7 +142,10 @@ static void layout_compute(struct att_layout *L, const struct app *a, int w,
     int mrows = h - 4;
     int panel = w / 3 < 20 ? 20 : w / 3 > PANEL_MIN ? PANEL_MIN : w / 3;
     int side_w = w - L->lw - 2 - panel;
-    if (side_w >= 8 && mrows >= 2) {
+    if (a->presenter) {
+        /* presenter: the matrix alone, as large as the area allows */
+        L->px = 2 * mrows < w - L->lw - 1 ? 2 * mrows : w - L->lw - 1;
+    } else if (side_w >= 8 && mrows >= 2) {
         L->side = 1;
         L->px = 2 * mrows < side_w ? 2 * mrows : side_w;
     } else {
@@ -172,6 +175,8 @@ static void layout_compute(struct att_layout *L, const struct app *a, int w,
         L->pnw = w;
         L->pnh = h - L->pny;
     }
+    if (a->presenter)
+        L->pnw = L->pnh = 0;            /* no side panels */
     L->ok = L->legend_y < h;
 }
 

@@ -308,6 +308,39 @@ static rgb rgb_shade(rgb c, double f)
     return RGB((unsigned)(r * f), (unsigned)(g * f), (unsigned)(b * f));
 }
 
+/*
+ * Presenter mode: the band under the cursor alone, its face as large as
+ * the area allows; the readout beside it only where it costs the face
+ * nothing.  0 if the area is too small for a face worth the name.
+ */
+static int layout_presenter(int w, int h, struct clocks_layout *l)
+{
+    int fr = h - 2, readout = w - 4 - 2 * fr >= READOUT_MIN;
+    if (!readout && 2 * fr > w - 4)
+        fr = (w - 4) / 2;
+    if (fr < TOP_MIN - 1)
+        return 0;
+    memset(l, 0, sizeof *l);
+    l->label_w = LABEL_W;
+    l->cpr = 1;
+    l->tiles = 1;
+    l->brows = 0;
+    l->counter_y = -1;
+    l->top_h = h;
+    l->table_y = h;
+    l->face_rows = fr;
+    l->mode = CLOCKS_BIG;
+    return 1;
+}
+
+/* The layout for w x h: presenter mode's single face, or the usual. */
+static void lay(const struct app *a, int w, int h, struct clocks_layout *l)
+{
+    if (a->presenter && layout_presenter(w, h, l))
+        return;
+    clocks_layout(w, h, a->p.d / 2, a->clocks.ghost, a->clocks.counter, l);
+}
+
 static void ctx_init(struct ctx *x, const struct app *a, canvas *c)
 {
     enum palette p = a->palette;
@@ -327,8 +360,7 @@ static void ctx_init(struct ctx *x, const struct app *a, canvas *c)
     x->hand = ui_color(p, UI_TEXT);
     x->ghost = rgb_shade(ui_color(p, UI_PLOT_A), 0.75);
     x->axis = ui_color(p, UI_AXIS);
-    clocks_layout(c->w, c->h, x->half, a->clocks.ghost, a->clocks.counter,
-                  &x->l);
+    lay(a, c->w, c->h, &x->l);
 }
 
 /*
@@ -745,7 +777,9 @@ static void hint_write(const struct ctx *x, char *hint, size_t len)
     hint[0] = 0;
     if (tiles < 1)
         return;
-    if (overview(s, half, tiles)) {
+    if (tiles == 1) {
+        snprintf(hint, len, "band %d of %d", s->band, half);
+    } else if (overview(s, half, tiles)) {
         snprintf(hint, len, "%d of %d bands, evenly spread", tiles, half);
     } else {
         int a0 = tile_band(s, half, tiles, 0);
@@ -764,8 +798,7 @@ struct clocks_rt {
 static void clocks_lay(const struct app *a, void *rt, int w, int h)
 {
     struct clocks_rt *r = rt;
-    clocks_layout(w, h, a->p.d / 2, a->clocks.ghost, a->clocks.counter,
-                  &r->l);
+    lay(a, w, h, &r->l);
     r->cpr = r->l.cpr > 0 ? r->l.cpr : 1;
     r->tiles = r->l.tiles > 0 ? r->l.tiles : 1;
 }
@@ -791,7 +824,8 @@ static void clocks_draw(const struct app *a, void *rt, canvas *c, char *hint,
         draw_too_small(&x);
         break;
     }
-    if (x.l.mode == CLOCKS_BIG || x.l.mode == CLOCKS_SMALL) {
+    if ((x.l.mode == CLOCKS_BIG || x.l.mode == CLOCKS_SMALL) &&
+        x.l.brows > 0) {
         if (x.l.counter_y >= 0)
             counter_draw(&x, x.l.counter_y);
         table_draw(&x);

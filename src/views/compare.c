@@ -41,6 +41,7 @@ struct rpane {
     int64_t n;
     enum layout layout;
     enum precision prec;
+    int id;                 /* its pane: 0 for A, 1 for B, 2 for C */
     int crit;               /* first band whose wavelength exceeds n */
     double slow_turns;      /* turns of the slowest band within n */
 };
@@ -127,6 +128,7 @@ static void resolve_all(const struct app *a, struct rpane *rp, int np,
     *nmax = 1;
     for (int k = 0; k < np; k++) {
         pane_resolve(a, k, &rp[k]);
+        rp[k].id = k;
         if (rp[k].d > *dmax)
             *dmax = rp[k].d;
         if (rp[k].n > *nmax)
@@ -294,13 +296,13 @@ static int ymap_complete(const struct ymap *m)
 
 enum head_line { HL_IDENT, HL_CRIT, HL_SLOW, HL_TAG };
 
-static int cands_ident(const struct app *a, int k, const struct rpane *r,
+static int cands_ident(const struct app *a, const struct rpane *r,
                        char s[][HEAD_LEN])
 {
     char b[24], id[8];
     fmt_base(r->base, b, sizeof b);
-    snprintf(id, sizeof id, "%s%c", a->cmp.active == k ? gl(a, "\u25B6", ">")
-                                                       : " ", 'A' + k);
+    snprintf(id, sizeof id, "%s%c", a->cmp.active == r->id ? gl(a, "\u25B6", ">")
+                                                       : " ", 'A' + r->id);
     long long n = (long long)r->n;
     snprintf(s[0], HEAD_LEN, "%s base=%s d_model=%d n=%lld", id, b, r->d, n);
     snprintf(s[1], HEAD_LEN, "%s base=%s d=%d n=%lld", id, b, r->d, n);
@@ -377,7 +379,7 @@ static int head_cands(const struct app *a, enum head_line line, int k,
                       const struct rpane *r, char s[][HEAD_LEN])
 {
     switch (line) {
-    case HL_IDENT: return cands_ident(a, k, r, s);
+    case HL_IDENT: return cands_ident(a, r, s);
     case HL_CRIT:  return cands_crit(k, r, s);
     case HL_SLOW:  return cands_slow(r, s);
     case HL_TAG:   return cands_tag(a, r, s);
@@ -413,9 +415,9 @@ static void head_row(const struct app *a, canvas *c, const struct geom *g,
         canvas_text(c, g->px[k] + indent, y, g->pw - indent, s[k][i],
                     uc(a, HEAD_COLOUR[line]), RGB_DEFAULT, 0);
         if (line == HL_IDENT) {     /* the pane letter in its plot colour */
-            int attr = a->cmp.active == k ? ATTR_BOLD | ATTR_REVERSE : ATTR_BOLD;
-            canvas_printf(c, g->px[k] + 1, y, 1, pane_rgb(a, k), RGB_DEFAULT,
-                          attr, "%c", 'A' + k);
+            int attr = a->cmp.active == rp[k].id ? ATTR_BOLD | ATTR_REVERSE : ATTR_BOLD;
+            canvas_printf(c, g->px[k] + 1, y, 1, pane_rgb(a, rp[k].id), RGB_DEFAULT,
+                          attr, "%c", 'A' + rp[k].id);
         }
     }
 }
@@ -761,7 +763,7 @@ static void readout_piece(const struct app *a, const struct rpane *rp, int k,
         snprintf(what, sizeof what, "%s err ", precision_name(r->prec));
     } else if (diff) {
         val = cursor_value(a, &rp[0]) - val;
-        snprintf(what, sizeof what, "A%s%c ", gl(a, "\u2212", "-"), 'A' + k);
+        snprintf(what, sizeof what, "A%s%c ", gl(a, "\u2212", "-"), 'A' + r->id);
     } else if (verbose && a->cmp.dim < r->d) {
         int band, is_cos;
         layout_map(r->layout, r->d, a->cmp.dim, &band, &is_cos);
@@ -772,7 +774,7 @@ static void readout_piece(const struct app *a, const struct rpane *rp, int k,
         snprintf(vs, sizeof vs, "%s", inside ? "overflow" : "-");
     else
         num(val, vs, sizeof vs);
-    snprintf(buf, len, " %s %c %s%s", gl(a, "\u2502", "|"), 'A' + k,
+    snprintf(buf, len, " %s %c %s%s", gl(a, "\u2502", "|"), 'A' + r->id,
              verbose || diff ? what : "", vs);
 }
 
@@ -809,10 +811,10 @@ static void heat_hint(const struct app *a, const struct axis *xm,
         strcat(cols, " (exact mean)");
     if (!ymap_complete(ym)) {
         if (ym->ppd)
-            snprintf(rows, sizeof rows, ", dims %d-%d of %d (z: overview)",
+            snprintf(rows, sizeof rows, ", dims %d-%d of %d (y: overview)",
                      ym->dim0, ym->dim0 + ymap_slots(ym) - 1, ym->dmax);
         else
-            snprintf(rows, sizeof rows, ", %d of %d dims evenly spaced (z: all)",
+            snprintf(rows, sizeof rows, ", %d of %d dims evenly spaced (y: all)",
                      ymap_sampled(ym), ym->dmax);
     }
     for (int k = 0; k < np; k++) {
@@ -945,7 +947,7 @@ static void spectrum_ticks(const struct app *a, canvas *c, const struct geom *g,
     }
 }
 
-static void spectrum_plot(const struct app *a, canvas *pc, int k,
+static void spectrum_plot(const struct app *a, canvas *pc,
                           const struct rpane *r, const struct yscale *s)
 {
     int half = r->d / 2, wd = 2 * pc->w;
@@ -966,7 +968,7 @@ static void spectrum_plot(const struct app *a, canvas *pc, int k,
     if (r->crit > 0)
         canvas_line(pc, band_dot(0, half, wd), ys_dot(s, l0),
                     band_dot(r->crit - 1, half, wd),
-                    ys_dot(s, l0 + step * (r->crit - 1)), pane_rgb(a, k));
+                    ys_dot(s, l0 + step * (r->crit - 1)), pane_rgb(a, r->id));
     /* bands that do not turn: a '~' per cell, a mark of their own that
      * reads without colour (the legend shows it) */
     for (int b = r->crit; b < half; b++) {
@@ -1062,7 +1064,7 @@ static void spectrum_readout(const struct app *a, canvas *c,
             char l[24], t[24];
             if (a->cmp.band >= r->d / 2) {
                 len += snprintf(line[v] + len, sizeof line[v] - (size_t)len,
-                                " %s %c -", gl(a, "\u2502", "|"), 'A' + k);
+                                " %s %c -", gl(a, "\u2502", "|"), 'A' + r->id);
                 continue;
             }
             double lw = pe_wavelength(a->cmp.band, r->d, r->base);
@@ -1071,7 +1073,7 @@ static void spectrum_readout(const struct app *a, canvas *c,
             len += snprintf(line[v] + len, sizeof line[v] - (size_t)len,
                             v == 0 ? " %s %c %s=%s, %s turns in n"
                                    : " %s %c %s=%s %s",
-                            gl(a, "\u2502", "|"), 'A' + k, lam, l, t);
+                            gl(a, "\u2502", "|"), 'A' + r->id, lam, l, t);
         }
     }
     const char *cand[2] = { line[0], line[1] };
@@ -1092,7 +1094,7 @@ static void draw_spectrum_mode(const struct app *a, canvas *c,
     spectrum_ticks(a, c, g, &s);
     for (int k = 0; k < g->np; k++) {
         canvas pc = canvas_sub(c, g->px[k], g->body_y, g->pw, ph);
-        spectrum_plot(a, &pc, k, &rp[k], &s);
+        spectrum_plot(a, &pc, &rp[k], &s);
         spectrum_text(a, c, g->px[k] + 1, g->body_y + ph, g->pw - 1, nt, &rp[k]);
         if (g->axis_y >= 0)
             spectrum_axis(a, c, g->px[k], g->pw, g->axis_y, &rp[k]);
@@ -1165,10 +1167,10 @@ static void profile_readout(const struct app *a, canvas *c,
                 num(pe_score((double)a->p.pos, rp[k].d, rp[k].base), sc,
                     sizeof sc);
             if (v == 0)
-                snprintf(line[k], sizeof line[k], " %c base=%s: %s", 'A' + k,
+                snprintf(line[k], sizeof line[k], " %c base=%s: %s", 'A' + rp[k].id,
                          b, sc);
             else
-                snprintf(line[k], sizeof line[k], " %c %s", 'A' + k, sc);
+                snprintf(line[k], sizeof line[k], " %c %s", 'A' + rp[k].id, sc);
             width += text_width(line[k]) + 2 + 2;
         }
         if (width > c->w && v < 2)
@@ -1176,8 +1178,8 @@ static void profile_readout(const struct app *a, canvas *c,
         x += canvas_text(c, x, y, c->w, head, uc(a, UI_TEXT), RGB_DEFAULT, 0) + 1;
         for (int k = 0; k < g->np; k++) {
             char mk[16];    /* the curve and the letter set on it */
-            snprintf(mk, sizeof mk, "%s%c", gl(a, "\u2824", "."), 'A' + k);
-            x = legend_piece(c, x, y, mk, pane_rgb(a, k), line[k] + 2,
+            snprintf(mk, sizeof mk, "%s%c", gl(a, "\u2824", "."), 'A' + rp[k].id);
+            x = legend_piece(c, x, y, mk, pane_rgb(a, rp[k].id), line[k] + 2,
                              uc(a, UI_TEXT));
         }
         char tail[3][96];
@@ -1227,8 +1229,8 @@ static void draw_profile_mode(const struct app *a, canvas *c,
                 v[i] = NAN;
         ser[k].y = v;
         ser[k].n = xm.used;
-        ser[k].col = pane_rgb(a, k);
-        ser[k].mark = g->np > 1 ? (char)('A' + k) : 0;
+        ser[k].col = pane_rgb(a, rp[k].id);
+        ser[k].mark = g->np > 1 ? (char)('A' + rp[k].id) : 0;
         odd |= rp[k].layout != LAYOUT_INTERLEAVED || rp[k].prec != PREC_F64;
     }
     struct plot_spec sp;
@@ -1265,13 +1267,13 @@ static void draw_tiny(const struct app *a, canvas *c, const struct rpane *rp,
     for (int k = 0; k < np && k < c->h; k++) {
         char b[24], s[3][64];
         fmt_base(rp[k].base, b, sizeof b);
-        snprintf(s[0], sizeof s[0], "%c base=%s crit band %d", 'A' + k, b,
+        snprintf(s[0], sizeof s[0], "%c base=%s crit band %d", 'A' + rp[k].id, b,
                  rp[k].crit);
-        snprintf(s[1], sizeof s[1], "%c %s c%d", 'A' + k, b, rp[k].crit);
-        snprintf(s[2], sizeof s[2], "%c", 'A' + k);
+        snprintf(s[1], sizeof s[1], "%c %s c%d", 'A' + rp[k].id, b, rp[k].crit);
+        snprintf(s[2], sizeof s[2], "%c", 'A' + rp[k].id);
         const char *cand[3] = { s[0], s[1], s[2] };
-        text_fit(c, 0, k, c->w, cand, 3, pane_rgb(a, k),
-                 a->cmp.active == k ? ATTR_BOLD : 0);
+        text_fit(c, 0, k, c->w, cand, 3, pane_rgb(a, rp[k].id),
+                 a->cmp.active == rp[k].id ? ATTR_BOLD : 0);
     }
 }
 
@@ -1324,6 +1326,14 @@ static void compare_layout(const struct app *a, void *rt, int w, int h)
     r->h = h;
     r->np = npanes(a);
     resolve_all(a, r->rp, r->np, &r->dmax, &r->nmax);
+    /* presenter: the active pane alone (the diff mode keeps pane A, its
+     * reference, beside the others) */
+    if (a->presenter && a->cmp.mode != PANE_DIFF && r->np > 1) {
+        r->rp[0] = r->rp[a->cmp.active < r->np ? a->cmp.active : 0];
+        r->np = 1;
+        r->dmax = r->rp[0].d;
+        r->nmax = r->rp[0].n;
+    }
     geom_make(w, h, r->np, mode_labw(a, r->dmax), any_tags(r->rp, r->np),
               &r->g);
     r->tiny = w < 24 || h < 5 || r->g.pw < 10;
@@ -1568,7 +1578,7 @@ static int spectrum_inert(struct app *a, int key)
 {
     const char *what = key == 'o' ? "the dimension layout"
                      : key == 'f' ? "the number format"
-                     : key == 'z' ? "which dimensions the rows show"
+                     : key == 'y' ? "which dimensions the rows show"
                      : key == '=' ? "the position zoom" : NULL;
     if (!what)
         return 0;
@@ -1591,7 +1601,7 @@ static int key_dim(struct app *a, void *rt, int key)
     return 1;
 }
 
-/* The panes: + _ [ ] b B d D p v o f z. */
+/* The panes: + _ [ ] b B d D p v o f y. */
 static int key_pane(struct app *a, void *rt, int key)
 {
     (void)rt;
@@ -1610,7 +1620,7 @@ static int key_pane(struct app *a, void *rt, int key)
     case 'v': mode_next(a); break;
     case 'o': layout_next(a); break;
     case 'f': precision_next(a); break;
-    default:    /* z */
+    default:    /* y */
         a->cmp.dims_1to1 = !a->cmp.dims_1to1;
         app_msg(a, 0, a->cmp.dims_1to1 ? "rows: consecutive dimensions"
                                        : "rows: all dimensions, evenly spaced");
@@ -1713,7 +1723,7 @@ static const struct keybind COMPARE_KEYS[] = {
       key_pane },
     { 'o',  ACT_VIEW_KEY, "o",      "active pane: next layout", key_pane },
     { 'f',  ACT_VIEW_KEY, "f",      "active pane: next precision", key_pane },
-    { 'z',  ACT_VIEW_KEY, "z",      "rows: evenly spaced / consecutive",
+    { 'y',  ACT_VIEW_KEY, "y",      "rows: evenly spaced / consecutive",
       key_pane },
     { '=',  ACT_VIEW_KEY, "= -",    "zoom positions in / out", key_zoom },
     { '-',  ACT_VIEW_KEY, NULL,     NULL, key_zoom },

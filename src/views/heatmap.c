@@ -446,9 +446,12 @@ static const int DROP_ORDER[R_COUNT] = {
     R_INSP2, R_RULER, R_LEGEND, R_MARK, R_LABELS, R_INSP1
 };
 
-static void layout_rows(struct heat_layout *L, int w, int h, int *map_h)
+static void layout_rows(struct heat_layout *L, int w, int h, int presenter,
+                        int *map_h)
 {
     int on[R_COUNT] = { 1, w < ONE_LINE_INSPECTOR, 1, 1, 1, 1 }, used = 0;
+    if (presenter)                      /* the map alone, with its scale */
+        on[R_INSP1] = on[R_INSP2] = 0;
     for (int i = 0; i < R_COUNT; i++)
         used += on[i];
     for (int i = 0; i < R_COUNT && h - used < MIN_MAP_ROWS; i++)
@@ -495,7 +498,7 @@ static void layout_make(struct heat_layout *L, const struct app *a, int w,
     memset(L, 0, sizeof *L);
     L->t = heat_table(a);
     L->scale = L->t ? table_scale(tc, L->t) : 1.0;
-    layout_rows(L, w, h, &map_h);
+    layout_rows(L, w, h, a->presenter, &map_h);
     L->map_x = layout_margin(L, a, w);
     geom_make(&L->g, a, w - L->map_x, map_h);
     int spare = map_h - L->g.shown * L->g.bh;   /* axis right under the map */

@@ -176,7 +176,7 @@ static void test_inert_keys(void)
     CHECK(a.att.o.head == 1);
     a.view = VIEW_COMPARE;
     CHECK(app_command(&a, "mode spectrum") == 0);
-    const char *keys = "ofz=";
+    const char *keys = "ofy=";
     for (const char *k = keys; *k; k++) {
         struct compare_state before = a.cmp;
         app_key(&a, *k);
@@ -188,8 +188,84 @@ static void test_inert_keys(void)
     CHECK(app_command(&a, "n 2.5") == -1 && a.p.n == 1000);
 }
 
+/* :split VIEW: both views, each laid out for its half. */
+static void test_split(void)
+{
+    struct app a;
+    int w, h;
+    app_init(&a);
+    a.screen_w = 160;
+    a.screen_h = 48;
+    CHECK(app_command(&a, "split heatmap") == -1);      /* the one shown */
+    CHECK(strstr(a.msg, "pick another") != NULL);
+    CHECK(app_command(&a, "split nosuch") == -1);
+    CHECK(strstr(a.msg, "compare") != NULL);             /* the choices */
+    CHECK(app_command(&a, "split clocks") == 0);
+    CHECK(strstr(a.msg, "clocks beside heatmap") != NULL);
+    a.msg[0] = 0;
+    frame_view_size(&a, 160, 48, &w, &h);
+    CHECK(w == 79 && h == 47);          /* the left half, a rule between */
+    CHECK(frame_has(&a, 160, 48, "PE(0, 0) = sin(0"));  /* heatmap */
+    CHECK(frame_has(&a, 160, 48, "band i=0 of 0..31")); /* clocks */
+    /* the heatmap's cursor column and the clocks turn together */
+    CHECK(app_command(&a, "pos 3") == 0);
+    a.msg[0] = 0;
+    CHECK(frame_has(&a, 160, 48, "PE(3, 0) = sin(3"));
+    CHECK(frame_has(&a, 160, 48, "= PE(3,0)"));
+    /* 80x24: stacked, the second view's title on the rule */
+    a.screen_w = 80;
+    a.screen_h = 24;
+    CHECK(app_command(&a, "split clocks") == 0);
+    CHECK(strstr(a.msg, "below") != NULL);
+    a.msg[0] = 0;
+    frame_view_size(&a, 80, 24, &w, &h);
+    CHECK(w == 80 && h == 11);
+    CHECK(frame_has(&a, 80, 24, " PE clocks "));
+    /* too small for two: refused with what it needs */
+    a.screen_w = 100;
+    a.screen_h = 20;
+    CHECK(app_command(&a, "split attention") == -1);
+    CHECK(strstr(a.msg, "120 columns") && strstr(a.msg, "21 rows"));
+    CHECK(a.split == VIEW_CLOCKS + 1);                   /* unchanged */
+    CHECK(app_command(&a, "split off") == 0 && a.split == 0);
+    frame_view_size(&a, 80, 24, &w, &h);
+    CHECK(w == 80 && h == 23);
+}
+
+/* z / :zoom: the panel under the cursor alone. */
+static void test_presenter(void)
+{
+    struct app a;
+    app_init(&a);
+    a.view = VIEW_CLOCKS;
+    CHECK(app_command(&a, "band 9") == 0);
+    a.msg[0] = 0;
+    CHECK(frame_has(&a, 80, 24, "dims    0,1"));         /* the table */
+    app_key(&a, 'z');
+    CHECK(a.presenter);
+    a.msg[0] = 0;
+    CHECK(!frame_has(&a, 80, 24, "dims    0,1"));        /* one face */
+    CHECK(frame_has(&a, 80, 24, "band 9 of 32"));
+    app_key(&a, 'z');
+    CHECK(!a.presenter);
+    a.view = VIEW_ATTENTION;
+    CHECK(app_command(&a, "zoom") == 0 && a.presenter);
+    a.msg[0] = 0;
+    CHECK(!frame_has(&a, 80, 24, "S against"));          /* no panel */
+    a.view = VIEW_COMPARE;
+    app_key(&a, ']');                                    /* pane B */
+    a.msg[0] = 0;
+    CHECK(frame_has(&a, 80, 24, "B base=500000"));
+    CHECK(!frame_has(&a, 80, 24, "A base=10000"));
+    CHECK(app_command(&a, "zoom off") == 0 && !a.presenter);
+    a.msg[0] = 0;
+    CHECK(frame_has(&a, 80, 24, "A base=10000"));
+}
+
 int main(void)
 {
+    test_split();
+    test_presenter();
     test_inert_keys();
     test_goto_and_restore();
     test_quit_asks_once();
