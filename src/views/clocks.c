@@ -28,6 +28,8 @@
 #define NVALUES 7           /* i, dims, omega, lambda, sin, cos, turns */
 #define TOP_MIN 9           /* rows for the big face area at least */
 #define READOUT_MIN 46      /* columns for the text beside the big face */
+#define FACE_GAP 6          /* the face's "cos" label and three blanks, so
+                               the label never reads as the readout's */
 #define READOUT_LINES 12    /* rows the readout uses when it has them */
 #define BIG_MIN_W 64
 #define TEXT_MIN_W 20
@@ -159,7 +161,7 @@ static int layout_big(int w, int h, int half, int counter,
     /* a third of the height at least: a face worth the name */
     int top_min = h / 3 > TOP_MIN ? h / 3 : TOP_MIN;
     int bmax = (h - counter - top_min + 1) / (l->block_h + 1);
-    int fmax = (w - READOUT_MIN - 4) / 2;
+    int fmax = (w - READOUT_MIN - FACE_GAP) / 2;
 
     if (w < BIG_MIN_W || bmax < 1 || fmax < TOP_MIN - 1)
         return 0;
@@ -315,9 +317,9 @@ static rgb rgb_shade(rgb c, double f)
  */
 static int layout_presenter(int w, int h, struct clocks_layout *l)
 {
-    int fr = h - 2, readout = w - 4 - 2 * fr >= READOUT_MIN;
-    if (!readout && 2 * fr > w - 4)
-        fr = (w - 4) / 2;
+    int fr = h - 2, readout = w - FACE_GAP - 2 * fr >= READOUT_MIN;
+    if (!readout && 2 * fr > w - FACE_GAP)
+        fr = (w - FACE_GAP) / 2;
     if (fr < TOP_MIN - 1)
         return 0;
     memset(l, 0, sizeof *l);
@@ -708,7 +710,7 @@ static void counter_draw(struct ctx *x, int y)
 static void draw_big(struct ctx *x)
 {
     struct clocks_band b;
-    int rx = 2 * x->l.face_rows + 4;    /* face, "cos", a blank */
+    int rx = 2 * x->l.face_rows + FACE_GAP;     /* face, "cos", blanks */
 
     clocks_band_info(&x->a->p, x->a->clocks.band, &b);
     big_face(x, &b);

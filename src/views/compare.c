@@ -841,7 +841,8 @@ static void draw_heat_mode(const struct app *a, canvas *c, const struct geom *g,
     const struct ymap ym = *ymp;
     /* rows are whole dims: the axis follows the last used row */
     struct geom gl_ = *g;
-    int used = ym.ppd ? (ym.dmax * ym.ppd * ym.unit + 1) / 2 : g->body_h;
+    int used = ym.ppd ? (ym.dmax * ym.ppd * ym.unit + 1) / 2
+                      : (ymap_sampled(&ym) * ym.unit + 1) / 2;
     if (used < g->body_h && g->axis_y >= 0) {
         gl_.body_h = used;
         gl_.axis_y = g->body_y + used;

@@ -178,8 +178,29 @@ static void check_marks(void)
     }
 }
 
+/* The big face's "cos" label never runs into the readout beside it. */
+static void check_no_collisions(void)
+{
+    static const int S[][2] = { {80, 24}, {100, 40}, {120, 30}, {160, 48} };
+    for (size_t i = 0; i < sizeof S / sizeof S[0]; i++) {
+        struct app a;
+        app_init(&a);
+        a.view = VIEW_CLOCKS;
+        a.color = COLOR_NONE;
+        char *t = frame_ascii(&a, S[i][0], S[i][1]);
+        CHECK(t != NULL);
+        if (!t)
+            continue;
+        CHECK(strstr(t, "cos turns") == NULL);
+        CHECK(strstr(t, "cos cos") == NULL);
+        CHECK(strstr(t, "cos   ") != NULL);     /* the label, then blanks */
+        free(t);
+    }
+}
+
 int main(void)
 {
+    check_no_collisions();
     check_marks();
     check_heatmap(8, 0, COLOR_NONE, 80, 24);
     check_heatmap(8, 1, COLOR_NONE, 80, 24);
