@@ -205,7 +205,11 @@ static int do_action(struct app *a, enum action act, int key)
         break;
     case ACT_MOUSE:
         a->mouse = !a->mouse;
-        app_msg(a, 0, "mouse %s", a->mouse ? "on" : "off");
+        if (keys_find(VIEWS[a->view]->keys, PK_MOUSE))
+            app_msg(a, 0, "mouse %s", a->mouse ? "on" : "off");
+        else
+            app_msg(a, 0, "mouse %s: clicks move the cursor in the heatmap "
+                    "view; here they do nothing", a->mouse ? "on" : "off");
         break;
     case ACT_PALETTE:
         a->palette = (enum palette)((a->palette + 1) % PAL_COUNT);

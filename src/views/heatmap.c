@@ -1245,7 +1245,10 @@ static const struct keybind HEAT_KEYS[] = {
     { '+',      ACT_VIEW_KEY, "+ -", "zoom in / out", key_zoom },
     { '=',      ACT_VIEW_KEY, NULL, NULL, key_zoom },
     { '-',      ACT_VIEW_KEY, NULL, NULL, key_zoom },
-    /* a click (with M on) moves the cursor to the cell */
+    /* a click (with M on) moves the cursor to the cell; M itself is the
+     * global toggle, listed here where clicks do something */
+    { 'M',      ACT_MOUSE,    "M", "mouse clicks on / off: a click moves "
+                                   "the cursor", NULL },
     { PK_MOUSE, ACT_MOUSE,    NULL, NULL, key_click },
     { 0,        ACT_NONE,     NULL, NULL, NULL }
 };

@@ -183,6 +183,18 @@ static void test_inert_keys(void)
         CHECK(strstr(a.msg, "the spectrum does not show") != NULL);
         CHECK(memcmp(&before, &a.cmp, sizeof before) == 0);
     }
+    /* M where clicks do nothing says so; the help lists M only where
+     * they work (the heatmap) */
+    app_key(&a, 'M');
+    CHECK(a.mouse && strstr(a.msg, "in the heatmap view") != NULL);
+    app_key(&a, 'M');
+    a.help = 1;
+    a.msg[0] = 0;
+    CHECK(!frame_has(&a, 120, 48, "mouse clicks on / off"));
+    a.view = VIEW_HEATMAP;
+    CHECK(frame_has(&a, 120, 48, "mouse clicks on / off"));
+    a.help = 0;
+    a.view = VIEW_COMPARE;
     /* whole numbers in scientific notation, as on the command line */
     CHECK(app_command(&a, "n 1e3") == 0 && a.p.n == 1000);
     CHECK(app_command(&a, "n 2.5") == -1 && a.p.n == 1000);
