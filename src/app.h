@@ -107,9 +107,11 @@ struct app {
     int mouse_x, mouse_y;       /* cell of the last click, set by the loop
                                    before it passes PK_MOUSE to app_key */
     int screen_w, screen_h;     /* size of the screen frames are drawn for
-                                   (0: unknown, views assume 80x24); set by
-                                   the loop and --snapshot, so key handlers
-                                   can step by one column of what is shown */
+                                   (0: unknown, 80x24 is assumed); set by
+                                   the loop and --snapshot, so a key lays
+                                   the view out for the size it gets there
+                                   (frame_view_size) and steps by what is
+                                   drawn */
 
     /* the ':' prompt */
     int prompt_open;

@@ -152,7 +152,7 @@ int utf8_encode(uint32_t cp, char *buf)
  * a value past U+10FFFF) yields U+FFFD and consumes one byte, so the
  * next valid character is never swallowed.
  */
-static uint32_t utf8_next(const char **s)
+uint32_t utf8_next(const char **s)
 {
     const unsigned char *p = (const unsigned char *)*s;
     uint32_t cp, min;

@@ -165,4 +165,8 @@ void canvas_row_utf8(const canvas *c, int y, char *buf, size_t len);
 /* Encode one code point as UTF-8 into buf (>= 5 bytes); returns length. */
 int utf8_encode(uint32_t cp, char *buf);
 
+/* Decode the code point at *s and advance past it; malformed input
+ * gives U+FFFD and advances one byte. */
+uint32_t utf8_next(const char **s);
+
 #endif

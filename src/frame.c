@@ -8,6 +8,7 @@
 
 #include "app.h"
 #include "frame.h"
+#include "text.h"
 #include "tour.h"
 
 #define FRAME_MIN_W 20
@@ -21,72 +22,16 @@
 #define HELP_ABOUT_LINES 16
 #define MSG_MAX_ROWS 3      /* a long message wraps onto at most these */
 
-/* ---- text that fits --------------------------------------------------- */
-
-/* Length in bytes of the UTF-8 sequence starting with byte b. */
-static int utf8_len(unsigned char b)
-{
-    return b < 0xC0 ? 1 : b < 0xE0 ? 2 : b < 0xF0 ? 3 : 4;
-}
-
-/*
- * Copy into out the longest run of whole words of s that is at most
- * width cells wide; a first word wider than width is cut (nothing else
- * can be shown).  Returns the bytes of s consumed, blanks after the
- * line included.
- */
-static size_t wrap_line(const char *s, int width, char *out, size_t outlen)
-{
-    size_t end = 0, i = 0, cap = outlen - 1;
-    out[0] = 0;
-    while (s[i]) {
-        size_t j = i;
-        while (s[j] == ' ')
-            j++;
-        while (s[j] && s[j] != ' ')
-            j++;
-        if (j > cap)
-            break;
-        memcpy(out, s, j);
-        out[j] = 0;
-        if (text_width(out) > width)
-            break;
-        end = i = j;
-    }
-    while (end == 0 && s[i]) {          /* one word wider than the line */
-        size_t l = (size_t)utf8_len((unsigned char)s[i]);
-        if (i + l > cap)
-            break;
-        memcpy(out, s, i + l);
-        out[i + l] = 0;
-        if (text_width(out) > width)
-            break;
-        i += l;
-    }
-    if (end == 0)
-        end = i;
-    out[end] = 0;
-    while (s[end] == ' ')
-        end++;
-    return end;
-}
-
 /* ---- too small --------------------------------------------------------- */
 
-/* The first of the candidates that fits in w cells, or NULL. */
-static const char *first_fit(const char *const *cand, int n, int w)
+/* The first of the candidates that fits, centred on row y (or nothing). */
+static void centre_fit(canvas *c, int y, const char *const *cand, int n,
+                       rgb fg, int attr)
 {
-    for (int i = 0; i < n; i++)
-        if (text_width(cand[i]) <= w)
-            return cand[i];
-    return NULL;
-}
-
-static void centre_text(canvas *c, int y, const char *s, rgb fg, int attr)
-{
-    if (s)
-        canvas_text(c, (c->w - text_width(s)) / 2, y, c->w, s, fg,
-                    RGB_DEFAULT, attr);
+    int i = text_first_fit(cand, n, c->w);
+    if (i >= 0)
+        canvas_text(c, (c->w - text_width(cand[i])) / 2, y, c->w, cand[i],
+                    fg, RGB_DEFAULT, attr);
 }
 
 /* s centred in the span [x, x + w) of row y. */
@@ -112,11 +57,10 @@ static void draw_too_small(const struct app *a, canvas *c)
     rgb warn = ui_color(a->palette, UI_WARN);
     if (c->h >= 2) {
         int y = (c->h - 2) / 2;
-        centre_text(c, y, first_fit(line1, 3, c->w), warn, ATTR_BOLD);
-        centre_text(c, y + 1, first_fit(line2, 3, c->w),
-                    ui_color(a->palette, UI_TEXT), 0);
+        centre_fit(c, y, line1, 3, warn, ATTR_BOLD);
+        centre_fit(c, y + 1, line2, 3, ui_color(a->palette, UI_TEXT), 0);
     } else {
-        centre_text(c, 0, first_fit(one, 5, c->w), warn, ATTR_BOLD);
+        centre_fit(c, 0, one, 5, warn, ATTR_BOLD);
     }
 }
 
@@ -178,7 +122,7 @@ static void status_fit(struct status *s, int w)
         if (!s->on[shorten[i]])
             continue;
         int room = w - (status_width(s) - text_width(t));
-        wrap_line(t, room, buf, sizeof buf);
+        text_wrap_line(t, room, buf, sizeof buf);
         snprintf(t, APP_MSG_LEN, "%s", buf);
         s->on[shorten[i]] = buf[0] != 0;
     }
@@ -200,7 +144,7 @@ static int msg_rows(const struct app *a, int w)
     if (text_width(m) + 2 + text_width(pf) <= w)
         return 0;
     while (*m && n < MSG_MAX_ROWS) {
-        size_t used = wrap_line(m, w, buf, sizeof buf);
+        size_t used = text_wrap_line(m, w, buf, sizeof buf);
         if (used == 0)
             break;
         m += used;
@@ -219,7 +163,7 @@ static void draw_msg_rows(const struct app *a, canvas *c, int y, int rows)
     rgb bg = ui_color(a->palette, UI_STATUS_BG);
     canvas_fill(c, 0, y, c->w, rows, ' ', fg, bg);
     for (int i = 0; i < rows && *m; i++) {
-        size_t used = wrap_line(m, c->w, buf, sizeof buf);
+        size_t used = text_wrap_line(m, c->w, buf, sizeof buf);
         if (used == 0)
             break;
         canvas_text(c, 0, y + i, c->w, buf, fg, bg,
@@ -266,7 +210,7 @@ static void draw_prompt(const struct app *a, canvas *c)
     rgb fg = ui_color(a->palette, UI_TEXT);
     canvas_fill(c, 0, y, c->w, 1, ' ', RGB_DEFAULT, RGB_DEFAULT);
     while (*s && text_width(s) > room)  /* keep the cursor end in view */
-        s += utf8_len((unsigned char)*s);
+        utf8_next(&s);
     int x = canvas_text(c, 0, y, 1, ":", ui_color(a->palette, UI_ACCENT),
                         RGB_DEFAULT, ATTR_BOLD);
     x += canvas_text(c, x, y, room, s, fg, RGB_DEFAULT, 0);
@@ -363,7 +307,7 @@ static int item_lines(const struct help *h, const struct help_item *it,
     if (it->kind == H_HEAD || !*t || tw < 1)
         return 1;
     while (*t) {
-        size_t used = wrap_line(t, tw, buf, sizeof buf);
+        size_t used = text_wrap_line(t, tw, buf, sizeof buf);
         if (used == 0)
             break;
         t += used;
@@ -387,7 +331,7 @@ static void item_draw(const struct app *a, canvas *c, int x, int y,
     canvas_text(c, x, y, colw, it->label, ui_color(a->palette, UI_ACCENT),
                 RGB_DEFAULT, ATTR_BOLD);
     while (*t && tw >= 1) {
-        size_t used = wrap_line(t, tw, buf, sizeof buf);
+        size_t used = text_wrap_line(t, tw, buf, sizeof buf);
         if (used == 0)
             break;
         canvas_text(c, x + tx, y++, tw, buf, ui_color(a->palette, UI_TEXT),
@@ -428,7 +372,7 @@ static int help_wrap_about(struct help *h, const char *about, int width)
 {
     h->nabout = 0;
     while (about && *about && h->nabout < HELP_ABOUT_LINES) {
-        size_t used = wrap_line(about, width, h->about[h->nabout],
+        size_t used = text_wrap_line(about, width, h->about[h->nabout],
                                 sizeof h->about[0]);
         if (used == 0)
             break;

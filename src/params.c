@@ -282,6 +282,31 @@ void fmt_num(double v, int sig, char *buf, size_t len)
     tidy_exponent(buf);
 }
 
+void fmt_sci(double v, int dec, char *buf, size_t len)
+{
+    /* the mantissa rounds to 10.0..0 from here on */
+    static const double CARRY[] = { 9.5, 9.95, 9.995, 9.9995, 9.99995,
+                                    9.999995, 9.9999995 };
+    dec = dec < 0 ? 0 : dec > 6 ? 6 : dec;
+    int e = (int)floor(log10(fabs(v)));
+    double m = v / pow(10, e);
+    if (fabs(m) >= CARRY[dec]) {
+        m /= 10;
+        e++;
+    }
+    snprintf(buf, len, "%.*fe%d", dec, m, e);
+}
+
+void fmt_num_w(double v, int sig, int width, char *buf, size_t len)
+{
+    double a = fabs(v);
+    fmt_num(v, sig, buf, len);
+    if (!isfinite(v) || v == 0 || (a >= 1e-3 && a < pow(10, sig)
+                                   && strlen(buf) <= (size_t)width))
+        return;
+    fmt_sci(v, sig - 1, buf, len);
+}
+
 void params_format(const params *p, char *buf, size_t len)
 {
     char b[32];

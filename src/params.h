@@ -68,6 +68,19 @@ void fmt_base(double base, char *buf, size_t len);
  * "e+" noise: "0.3871", "1.2e-5", "6.2832e4". */
 void fmt_num(double v, int sig, char *buf, size_t len);
 
+/*
+ * The number formatter with a width: v as fmt_num with sig digits when
+ * |v| is in [1e-3, 10^sig) and that takes at most width characters,
+ * else fmt_sci with sig - 1 decimals: "0.3162", "6283", "7.499e-4",
+ * "1.490e4" for sig 4, width 8.  Zero and non-finite values as fmt_num.
+ */
+void fmt_num_w(double v, int sig, int width, char *buf, size_t len);
+
+/* v as a mantissa with dec decimals (0..6) and a plain exponent,
+ * "6.283e4", "-7.5e-4", the mantissa never rounded up to 10.  v finite,
+ * non-zero. */
+void fmt_sci(double v, int dec, char *buf, size_t len);
+
 /* Decimal digits of a non-negative whole number (1 for 0..9). */
 int fmt_digits(int64_t v);
 

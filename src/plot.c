@@ -15,9 +15,7 @@
 
 static void fmt_value(double v, int sig, char *buf, size_t len)
 {
-    if (v == 0)
-        v = 0;          /* no "-0" */
-    fmt_num(v, sig > 0 ? sig : 4, buf, len);
+    fmt_num(v, sig > 0 ? sig : 4, buf, len);     /* never "-0" */
 }
 
 int plot_range(const double *v, int n, double *lo, double *hi)

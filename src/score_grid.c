@@ -39,16 +39,16 @@ static int64_t kind_cost(const struct score_ctx *s, enum score_kind k)
 
 
 /*
- * Everything the cells depend on, compared with memcmp: key_fill zeroes
- * the whole struct (padding too) before setting the fields.  The table
- * pointer stands for the caller's rows, which stay unchanged while
- * loaded.
+ * What the numbers depend on, besides the request: compared with memcmp,
+ * so key_fill zeroes the whole struct (padding too) before setting the
+ * fields.  The table pointer stands for the caller's rows, which stay
+ * unchanged while loaded.
  */
 struct grid_key {
     struct score_opts o;
-    int d, heads, head, split, rows, cols;
+    int d, heads, head;
     double base;
-    int64_t n, train_len, i0, j0, k;
+    int64_t n, train_len;
     const double *table;
 };
 
@@ -58,7 +58,7 @@ enum { TAB_EMPTY = 0, TAB_BUILD, TAB_PREFIX, TAB_READY };
 
 /* Prefix sums of exp(tau T(delta) - M) over delta = -(n-1) .. n-1. */
 struct soft_table {
-    struct grid_key key;        /* window fields zero */
+    struct grid_key key;        /* softmax set */
     int stage;
     int64_t n, next;
     double *c;                  /* [2n]: c[x] = sum over delta < x - n + 1 */
@@ -69,6 +69,7 @@ struct soft_table {
 
 struct score_grid {
     struct grid_key key;
+    struct grid_req req;        /* with key: what the cells are for */
     int have_key, phase, status;
     char why[192];
     int64_t work_total, work_done;
@@ -135,8 +136,7 @@ void grid_free(struct score_grid *g)
     free(g);
 }
 
-static void key_fill(struct grid_key *k, const struct score_ctx *s,
-                     const struct grid_req *r)
+static void key_fill(struct grid_key *k, const struct score_ctx *s)
 {
     memset(k, 0, sizeof *k);
     k->o = s->o;
@@ -147,19 +147,17 @@ static void key_fill(struct grid_key *k, const struct score_ctx *s,
     k->n = s->n;
     k->train_len = s->train_len;
     k->table = s->table;
-    if (r) {
-        k->split = r->split;
-        k->rows = r->rows;
-        k->cols = r->cols;
-        k->i0 = r->i0;
-        k->j0 = r->j0;
-        k->k = r->k;
-    }
 }
 
 static int key_eq(const struct grid_key *a, const struct grid_key *b)
 {
     return memcmp(a, b, sizeof *a) == 0;
+}
+
+static int req_eq(const struct grid_req *a, const struct grid_req *b)
+{
+    return a->i0 == b->i0 && a->j0 == b->j0 && a->k == b->k
+        && a->rows == b->rows && a->cols == b->cols && a->split == b->split;
 }
 
 /* Positions of block b, clipped to n. */
@@ -557,7 +555,7 @@ static int64_t table_work(const struct score_ctx *s)
 static int table_start(struct soft_table *tb, const struct score_ctx *s)
 {
     struct grid_key k;
-    key_fill(&k, s, NULL);
+    key_fill(&k, s);
     k.o.softmax = 1;
     if (tb->stage != TAB_EMPTY && key_eq(&k, &tb->key))
         return 0;
@@ -875,9 +873,10 @@ enum grid_status grid_update(struct score_grid *g, const struct score_ctx *s,
                              double *progress, char *why, size_t whylen)
 {
     struct grid_key k;
-    key_fill(&k, s, r);
-    if (!g->have_key || !key_eq(&k, &g->key)) {
+    key_fill(&k, s);
+    if (!g->have_key || !key_eq(&k, &g->key) || !req_eq(r, &g->req)) {
         g->key = k;
+        g->req = *r;
         g->have_key = 1;
         int e = grid_start(g, s, r);
         if (e == -2) {

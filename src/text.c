@@ -2,6 +2,7 @@
  * text.c - small text helpers (see text.h).
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "text.h"
 
@@ -19,4 +20,68 @@ const char *words_join(const char *const *words, int n, char *buf,
         used += (size_t)w;
     }
     return buf;
+}
+
+int text_first_fit(const char *const *cand, int n, int w)
+{
+    for (int i = 0; i < n; i++)
+        if (cand[i] && text_width(cand[i]) <= w)
+            return i;
+    return -1;
+}
+
+int text_first_fit_rows(const char *rows, size_t stride, int n, int w)
+{
+    for (int i = 0; i < n; i++)
+        if (text_width(rows + (size_t)i * stride) <= w)
+            return i;
+    return -1;
+}
+
+int canvas_text_fit(canvas *c, int x, int y, int w, const char *const *cand,
+                    int n, rgb fg, int attr)
+{
+    int i = text_first_fit(cand, n, w);
+    if (i < 0)
+        i = n - 1;
+    canvas_text(c, x, y, w, cand[i], fg, RGB_DEFAULT, attr);
+    return i;
+}
+
+size_t text_wrap_line(const char *s, int width, char *out, size_t outlen)
+{
+    size_t end = 0, i = 0, cap = outlen - 1;
+    out[0] = 0;
+    while (s[i]) {
+        size_t j = i;
+        while (s[j] == ' ')
+            j++;
+        while (s[j] && s[j] != ' ')
+            j++;
+        if (j > cap)
+            break;
+        memcpy(out, s, j);
+        out[j] = 0;
+        if (text_width(out) > width)
+            break;
+        end = i = j;
+    }
+    while (end == 0 && s[i]) {          /* one word wider than the line */
+        const char *next = s + i;
+        utf8_next(&next);
+        size_t l = (size_t)(next - (s + i));
+        if (i + l > cap)
+            break;
+        memcpy(out, s, i + l);
+        out[i + l] = 0;
+        if (text_width(out) > width)
+            break;
+        i += l;
+    }
+    if (end == 0)
+        end = i;
+    out[end] = 0;
+    while (s[end] == ' ')
+        end++;
+    return end;
 }

@@ -8,8 +8,35 @@
 
 #include <stddef.h>
 
+#include "canvas.h"
+
 /* "a, b or c" from n words (truncated to len).  Returns buf. */
 const char *words_join(const char *const *words, int n, char *buf,
                        size_t len);
+
+/*
+ * The first text that fits: the index of the first of n candidates (the
+ * longest wording first) at most w cells wide, NULL ones skipped; -1
+ * when none fits.
+ */
+int text_first_fit(const char *const *cand, int n, int w);
+
+/* The same over a char [n][stride] array of candidates. */
+int text_first_fit_rows(const char *rows, size_t stride, int n, int w);
+
+/*
+ * Draw at (x, y) the first candidate that fits in w cells, else the last
+ * one cut to w.  Returns the index drawn.
+ */
+int canvas_text_fit(canvas *c, int x, int y, int w, const char *const *cand,
+                    int n, rgb fg, int attr);
+
+/*
+ * Word wrap, one line at a time: copy into out the longest run of whole
+ * words of s that is at most width cells wide; a first word wider than
+ * width is cut (nothing else can be shown).  Returns the bytes of s
+ * consumed, blanks after the line included (0 at the end of s).
+ */
+size_t text_wrap_line(const char *s, int width, char *out, size_t outlen);
 
 #endif

@@ -17,9 +17,11 @@ if [ -z "$objs" ]; then
     exit 1
 fi
 for o in $objs; do
-    # objects (O) in .data or .bss sections, but not .data.rel.ro
+    # objects (O) in .data or .bss sections, but not .data.rel.ro, nor
+    # what a sanitizer adds (__odr_asan.*, __ubsan_*, .L* data)
     found=$(objdump -t "$o" | awk '$3 == "O" && $4 ~ /^\.(data|bss)/ &&
-                                   $4 !~ /^\.data\.rel\.ro/ { print $NF }')
+                                   $4 !~ /^\.data\.rel\.ro/ &&
+                                   $NF !~ /^(__|\.L)/ { print $NF }')
     if [ -n "$found" ]; then
         echo "FAIL: $o holds mutable state:" $found
         fail=$((fail + 1))

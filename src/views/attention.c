@@ -22,6 +22,7 @@
 #include "params.h"
 #include "plot.h"
 #include "score_grid.h"
+#include "text.h"
 
 #define PANEL_MIN 32        /* cells beside the matrix for the panel */
 #define INSPECT_MAX 8       /* inspector lines */
@@ -631,32 +632,16 @@ static void wrap_text(canvas *c, int x, int *y, int w, int ymax,
     const char *p = text;
     while (*p && *y < ymax) {
         char line[LINE_LEN];
-        size_t best = 0, i = 0;
-        while (p[i]) {
-            size_t j = i;
-            while (p[j] == ' ')
-                j++;
-            while (p[j] && p[j] != ' ')
-                j++;
-            if (j >= sizeof line)
-                break;
-            memcpy(line, p, j);
-            line[j] = 0;
-            if (text_width(line) > w)
-                break;
-            best = i = j;
-        }
-        if (best == 0) {    /* one word wider than the row: cut it */
+        size_t used = text_wrap_line(p, w, line, sizeof line);
+        size_t len = strlen(line);
+        if (len == 0 || (p[len] && p[len] != ' ')) {
+            /* one word wider than the row: cut it */
             canvas_text(c, x, *y, w, p, fg, RGB_DEFAULT, attr);
             (*y)++;
             return;
         }
-        memcpy(line, p, best);
-        line[best] = 0;
         canvas_text(c, x, (*y)++, w, line, fg, RGB_DEFAULT, attr);
-        p += best;
-        while (*p == ' ')
-            p++;
+        p += used;
         if (*p && indent) {
             char rest[LINE_LEN];
             snprintf(rest, sizeof rest, "%*s%s", indent, "", p);
@@ -672,9 +657,9 @@ static void wrap_text(canvas *c, int x, int *y, int w, int ymax,
 static void pick_title(char *out, size_t len, int w, char cand[][LINE_LEN],
                        int n)
 {
-    int i = 0;
-    while (i < n - 1 && text_width(cand[i]) > w)
-        i++;
+    int i = text_first_fit_rows(cand[0], LINE_LEN, n, w);
+    if (i < 0)
+        i = n - 1;
     size_t l = strlen(cand[i]) < len ? strlen(cand[i]) : len - 1;
     memcpy(out, cand[i], l);
     out[l] = 0;
@@ -955,6 +940,12 @@ static int att_work(const struct app *a, void *rt, int64_t budget)
     struct grid_req rq = layout_req(&r->L);
     r->st = grid_update(r->grid, s, &rq, budget, &r->prog, r->why,
                         sizeof r->why);
+    if (r->st == GRID_DONE && s->toeplitz && !s->o.softmax) {
+        int64_t kb;         /* the profile against distance, into its cache */
+        int np, dots = 2 * (r->L.pnw - 8);
+        if (dots >= 4)
+            profile_distance(&r->prof, s, r->L.span, dots, &kb, &np);
+    }
     scores_free(s);
     return r->st == GRID_BUSY;
 }

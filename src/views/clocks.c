@@ -19,6 +19,7 @@
 
 #include "app.h"
 #include "peviz/pe.h"
+#include "text.h"
 #include "views/clocks.h"
 
 #define CLOCKS_PI 3.14159265358979323846
@@ -115,30 +116,6 @@ double clocks_deg_mod(double rad)
 static double shown(double v)
 {
     return fabs(v) < 5e-5 ? 0.0 : v;
-}
-
-/*
- * v with 4 significant digits in at most 8 cells: "0.3162", "6283" in
- * 0.001 .. 9999, else "7.499e-4", "1.490e4": never cut short, so the
- * table shows what was computed.
- */
-static void fmt_sig4(double v, char *buf, size_t len)
-{
-    double a = fabs(v);
-
-    fmt_num(v, 4, buf, len);
-    if (!isfinite(v) || v == 0 || (a >= 1e-3 && a < 1e4 &&
-                                   strlen(buf) <= VALUE_W))
-        return;
-    /* one style for small and large values, the exponent without padding
-     * ("7.499e-04" would take 9 cells) */
-    int ex = (int)floor(log10(fabs(v)));
-    double m = v / pow(10.0, ex);
-    if (fabs(m) >= 9.9995) {            /* rounds up to 10.000 */
-        m /= 10;
-        ex++;
-    }
-    snprintf(buf, len, "%.3fe%d", m, ex);
 }
 
 /* Cells a band column needs: values, and "dims 2i,2i+1" of the last band. */
@@ -372,28 +349,17 @@ static void ctx_init(struct ctx *x, const struct app *a, canvas *c)
 static void text_fit(canvas *c, int x, int y, int maxw, rgb fg, int attr,
                      const char *const *variants)
 {
-    const char *s = variants[0];
     char buf[512];
-
-    if (maxw <= 0)
+    int n = 0;
+    while (variants[n])
+        n++;
+    if (maxw <= 0 || n == 0)
         return;
-    for (int k = 0; variants[k]; k++) {
-        s = variants[k];
-        if (text_width(s) <= maxw) {
-            canvas_text(c, x, y, maxw, s, fg, RGB_DEFAULT, attr);
-            return;
-        }
-    }
-    snprintf(buf, sizeof buf, "%s", s);
-    /* cut at the last blank that leaves the rest fitting */
-    for (size_t n = strlen(buf); n > 0; n--) {
-        if (buf[n] == ' ' || buf[n] == 0) {
-            buf[n] = 0;
-            if (text_width(buf) <= maxw)
-                break;
-        }
-    }
-    canvas_text(c, x, y, maxw, buf, fg, RGB_DEFAULT, attr);
+    int i = text_first_fit(variants, n, maxw);
+    if (i < 0)                  /* the last one, cut after a whole word */
+        text_wrap_line(variants[n - 1], maxw, buf, sizeof buf);
+    canvas_text(c, x, y, maxw, i < 0 ? buf : variants[i], fg, RGB_DEFAULT,
+                attr);
 }
 
 static void fit1(struct ctx *x, int px, int y, int maxw, rgb fg, int attr,
@@ -630,9 +596,9 @@ static void tile_draw(struct ctx *x, int px, int y, const struct clocks_band *b,
                   "%d", b->i);
     canvas_printf(x->c, px, ty + 1, vw, x->text, RGB_DEFAULT, 0, "%d,%d",
                   2 * b->i, 2 * b->i + 1);
-    fmt_sig4(b->omega, buf, sizeof buf);
+    fmt_num_w(b->omega, 4, VALUE_W, buf, sizeof buf);
     canvas_text(x->c, px, ty + 2, vw, buf, x->text, RGB_DEFAULT, 0);
-    fmt_sig4(b->lambda, buf, sizeof buf);
+    fmt_num_w(b->lambda, 4, VALUE_W, buf, sizeof buf);
     canvas_text(x->c, px, ty + 3, vw, buf, b->slow ? x->warn : x->text,
                 RGB_DEFAULT, 0);
     if (a->low_bandwidth && a->playing) {
@@ -743,8 +709,8 @@ static void draw_text(struct ctx *x)
     for (int t = 0; t < x->l.tiles; t++) {
         int band = tile_band(s, x->half, x->l.tiles, t);
         clocks_band_info(&x->a->p, band, &b);
-        fmt_sig4(b.omega, om, sizeof om);
-        fmt_sig4(b.lambda, lam, sizeof lam);
+        fmt_num_w(b.omega, 4, VALUE_W, om, sizeof om);
+        fmt_num_w(b.lambda, 4, VALUE_W, lam, sizeof lam);
         if (b.slow)
             snprintf(turns, sizeof turns, "0 %s>n", sy->lam);
         else
@@ -903,59 +869,22 @@ static void zoom_set(struct app *a, const struct clocks_rt *r, int zoom)
     }
 }
 
-static int key_prev(struct app *a, void *rt, int key)
+/* The band cursor: by a band, a row of faces, a page; or to an end. */
+static int key_band(struct app *a, void *rt, int key)
 {
-    (void)key;
-    band_step(a, rt, -1);
-    return 1;
-}
-
-static int key_next(struct app *a, void *rt, int key)
-{
-    (void)key;
-    band_step(a, rt, 1);
-    return 1;
-}
-
-static int key_row_up(struct app *a, void *rt, int key)
-{
-    (void)key;
-    band_step(a, rt, -((struct clocks_rt *)rt)->cpr);
-    return 1;
-}
-
-static int key_row_down(struct app *a, void *rt, int key)
-{
-    (void)key;
-    band_step(a, rt, ((struct clocks_rt *)rt)->cpr);
-    return 1;
-}
-
-static int key_page_back(struct app *a, void *rt, int key)
-{
-    (void)key;
-    band_set(a, rt, a->clocks.band - ((struct clocks_rt *)rt)->tiles);
-    return 1;
-}
-
-static int key_page_on(struct app *a, void *rt, int key)
-{
-    (void)key;
-    band_set(a, rt, a->clocks.band + ((struct clocks_rt *)rt)->tiles);
-    return 1;
-}
-
-static int key_fastest(struct app *a, void *rt, int key)
-{
-    (void)key;
-    band_set(a, rt, 0);
-    return 1;
-}
-
-static int key_slowest(struct app *a, void *rt, int key)
-{
-    (void)key;
-    band_set(a, rt, a->p.d / 2 - 1);
+    const struct clocks_rt *r = rt;
+    int band = a->clocks.band;
+    switch (key) {
+    case PK_LEFT: case 'h':  band_step(a, r, -1); return 1;
+    case PK_RIGHT: case 'l': band_step(a, r, 1); return 1;
+    case PK_UP: case 'k':    band_step(a, r, -r->cpr); return 1;
+    case PK_DOWN: case 'j':  band_step(a, r, r->cpr); return 1;
+    case PK_PGUP: case 'K':  band = band - r->tiles; break;
+    case PK_PGDN: case 'J':  band = band + r->tiles; break;
+    case 'H':                band = 0; break;
+    default:                 band = a->p.d / 2 - 1; break;   /* L */
+    }
+    band_set(a, r, band);
     return 1;
 }
 
@@ -1035,20 +964,20 @@ static int clocks_command(struct app *a, void *rt, const char *name,
 
 /* The view's keys: what each does, and the help card in this order. */
 static const struct keybind CLOCKS_KEYS[] = {
-    { PK_LEFT,  ACT_VIEW_KEY, "Left h",  "previous band", key_prev },
-    { 'h',      ACT_VIEW_KEY, NULL,      NULL, key_prev },
-    { PK_RIGHT, ACT_VIEW_KEY, "Right l", "next band", key_next },
-    { 'l',      ACT_VIEW_KEY, NULL,      NULL, key_next },
-    { PK_UP,    ACT_VIEW_KEY, "Up k",    "band one row up", key_row_up },
-    { 'k',      ACT_VIEW_KEY, NULL,      NULL, key_row_up },
-    { PK_DOWN,  ACT_VIEW_KEY, "Down j",  "band one row down", key_row_down },
-    { 'j',      ACT_VIEW_KEY, NULL,      NULL, key_row_down },
-    { PK_PGUP,  ACT_VIEW_KEY, "K PgUp",  "a page of bands back", key_page_back },
-    { 'K',      ACT_VIEW_KEY, NULL,      NULL, key_page_back },
-    { PK_PGDN,  ACT_VIEW_KEY, "J PgDn",  "a page of bands on", key_page_on },
-    { 'J',      ACT_VIEW_KEY, NULL,      NULL, key_page_on },
-    { 'H',      ACT_VIEW_KEY, "H",       "fastest band", key_fastest },
-    { 'L',      ACT_VIEW_KEY, "L",       "slowest band", key_slowest },
+    { PK_LEFT,  ACT_VIEW_KEY, "Left h",  "previous band", key_band },
+    { 'h',      ACT_VIEW_KEY, NULL,      NULL, key_band },
+    { PK_RIGHT, ACT_VIEW_KEY, "Right l", "next band", key_band },
+    { 'l',      ACT_VIEW_KEY, NULL,      NULL, key_band },
+    { PK_UP,    ACT_VIEW_KEY, "Up k",    "band one row up", key_band },
+    { 'k',      ACT_VIEW_KEY, NULL,      NULL, key_band },
+    { PK_DOWN,  ACT_VIEW_KEY, "Down j",  "band one row down", key_band },
+    { 'j',      ACT_VIEW_KEY, NULL,      NULL, key_band },
+    { PK_PGUP,  ACT_VIEW_KEY, "K PgUp",  "a page of bands back", key_band },
+    { 'K',      ACT_VIEW_KEY, NULL,      NULL, key_band },
+    { PK_PGDN,  ACT_VIEW_KEY, "J PgDn",  "a page of bands on", key_band },
+    { 'J',      ACT_VIEW_KEY, NULL,      NULL, key_band },
+    { 'H',      ACT_VIEW_KEY, "H",       "fastest band", key_band },
+    { 'L',      ACT_VIEW_KEY, "L",       "slowest band", key_band },
     { '+',      ACT_VIEW_KEY, "+",       "consecutive bands", key_zoom },
     { '=',      ACT_VIEW_KEY, NULL,      NULL, key_zoom },
     { '-',      ACT_VIEW_KEY, "-",       "all bands, evenly spread", key_zoom },

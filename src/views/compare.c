@@ -19,6 +19,7 @@
 #include "axis.h"
 #include "peviz/layout.h"
 #include "plot.h"
+#include "text.h"
 #include "peviz/pe.h"
 
 /* Rounded-format evaluations allowed per pane per frame: beyond it a
@@ -63,10 +64,11 @@ struct geom {
 struct ymap {
     int dmax;               /* dimensions in the widest pane */
     int pixels;             /* pixel rows available */
-    int dim0;               /* first dim (1:1 mode) */
-    int ppd;                /* > 0: slots per dim; 0: evenly sampled */
-    int unit;               /* pixels per slot: 2 without half blocks, so
-                               a cell row shows one dimension, else 1 */
+    struct axis ax;         /* dims with rows of their own (ppd > 0) */
+    int dim0;               /* first dim shown (ppd > 0) */
+    int ppd;                /* > 0: pixels per dim; 0: evenly sampled */
+    int unit;               /* pixels a dim takes at least: 2 without half
+                               blocks, so a cell row shows one dim, else 1 */
 };
 
 /* ---- small helpers ---------------------------------------------------- */
@@ -141,20 +143,6 @@ static void num(double v, char *buf, size_t len)
     fmt_num(v, 4, buf, len);
 }
 
-/* Draw the first candidate that fits in w cells; returns its index. */
-static int text_fit(canvas *c, int x, int y, int w, const char *const *cand,
-                    int ncand, rgb fg, int attr)
-{
-    for (int i = 0; i < ncand; i++) {
-        if (cand[i] && text_width(cand[i]) <= w) {
-            canvas_text(c, x, y, w, cand[i], fg, RGB_DEFAULT, attr);
-            return i;
-        }
-    }
-    canvas_text(c, x, y, w, cand[ncand - 1], fg, RGB_DEFAULT, attr);
-    return ncand - 1;
-}
-
 /* Right-aligned text ending at column xr (exclusive). */
 static void text_right(canvas *c, int xr, int y, const char *s, rgb fg)
 {
@@ -224,15 +212,15 @@ static void ymap_init(struct ymap *m, int dmax, int pixels, int one_to_one,
     m->unit = unit > 1 && m->pixels >= 2 ? unit : 1;
     int slots = m->pixels / m->unit;
     m->dim0 = 0;
-    if (dmax <= slots) {
-        m->ppd = slots / dmax;
-    } else if (one_to_one) {
-        m->ppd = 1;
-        m->dim0 = cursor / slots * slots;
-        if (m->dim0 + slots > dmax)
-            m->dim0 = dmax - slots;
-    } else {
-        m->ppd = 0;
+    m->ppd = 0;
+    if (dmax <= slots || one_to_one) {
+        /* every dim on rows of its own: all of them, or the page of the
+         * cursor (axis.h), laid out on slots of unit pixels */
+        axis_init_span(&m->ax, dmax, dmax < slots ? dmax : slots, slots, 0);
+        axis_page(&m->ax, 0, cursor);
+        axis_widen(&m->ax, m->unit);
+        m->ppd = m->ax.m;
+        m->dim0 = (int)m->ax.x0;
     }
 }
 
@@ -251,13 +239,12 @@ static int ymap_sampled(const struct ymap *m)
 /* Dimension shown at pixel row py, or -1. */
 static int ymap_dim(const struct ymap *m, int py)
 {
+    int64_t d0, d1;
     int slots = m->pixels / m->unit, sl = py / m->unit;
     if (py < 0 || sl >= slots)
         return -1;
-    if (m->ppd) {
-        int dim = m->dim0 + sl / m->ppd;
-        return dim < m->dmax ? dim : -1;
-    }
+    if (m->ppd)
+        return axis_range(&m->ax, py, &d0, &d1) == 0 ? (int)d0 : -1;
     /* sampled: whole pairs of neighbouring dims, evenly spaced, so an
      * interleaved pane shows both the sin and the cos of each band it
      * shows (single dims spaced by 2 would show only sines) */
@@ -285,8 +272,7 @@ static int ymap_pixel(const struct ymap *m, int dim)
 /* Whether every dimension has a row of its own. */
 static int ymap_complete(const struct ymap *m)
 {
-    return m->ppd && m->dim0 == 0 &&
-           m->dmax * m->ppd <= m->pixels / m->unit;
+    return m->ppd && m->dim0 == 0 && m->dmax * m->ppd <= m->pixels;
 }
 
 /* ---- header ------------------------------------------------------------- */
@@ -405,10 +391,8 @@ static void head_row(const struct app *a, canvas *c, const struct geom *g,
     int indent = line == HL_IDENT ? 0 : 1;
     for (int k = 0; k < g->np; k++) {
         n[k] = head_cands(a, line, k, &rp[k], s[k]);
-        int i = 0;
-        while (i < n[k] - 1 && text_width(s[k][i]) > g->pw - indent)
-            i++;
-        pick[k] = i;
+        int i = text_first_fit_rows(s[k][0], HEAD_LEN, n[k], g->pw - indent);
+        pick[k] = i < 0 ? n[k] - 1 : i;
     }
     for (int k = 0; k < g->np; k++) {
         int i = pick[k];
@@ -709,7 +693,7 @@ static void draw_heat_legend(const struct app *a, canvas *c,
     snprintf(s[1], sizeof s[1], "%s crit", gl(a, "\u25B8", ">"));
     const char *cand[2] = { s[0], s[1] };
     if (x < c->w)
-        text_fit(c, x, y, c->w - x, cand, 2, uc(a, UI_WARN), 0);
+        canvas_text_fit(c, x, y, c->w - x, cand, 2, uc(a, UI_WARN), 0);
 }
 
 /* The reference card in pane A of the diff mode. */
@@ -798,7 +782,7 @@ static void heat_readout(const struct app *a, canvas *c, const struct geom *g,
         }
     }
     const char *cand[2] = { line[0], line[1] };
-    text_fit(c, 0, g->read_y, c->w, cand, 2, uc(a, UI_TEXT), 0);
+    canvas_text_fit(c, 0, g->read_y, c->w, cand, 2, uc(a, UI_TEXT), 0);
 }
 
 static void heat_hint(const struct app *a, const struct axis *xm,
@@ -841,7 +825,7 @@ static void draw_heat_mode(const struct app *a, canvas *c, const struct geom *g,
     const struct ymap ym = *ymp;
     /* rows are whole dims: the axis follows the last used row */
     struct geom gl_ = *g;
-    int used = ym.ppd ? (ym.dmax * ym.ppd * ym.unit + 1) / 2
+    int used = ym.ppd ? (ym.dmax * ym.ppd + 1) / 2
                       : (ymap_sampled(&ym) * ym.unit + 1) / 2;
     if (used < g->body_h && g->axis_y >= 0) {
         gl_.body_h = used;
@@ -1018,7 +1002,7 @@ static void spectrum_text(const struct app *a, canvas *c, int x, int y, int w,
     snprintf(s[2][2], sizeof s[2][2], "lim %s", v2);
     for (int i = 0; i < lines && i < 3; i++) {
         const char *cand[3] = { s[i][0], s[i][1], s[i][2] };
-        text_fit(c, x, y + i, w, cand, 3, uc(a, i == 0 ? UI_WARN : UI_TEXT), 0);
+        canvas_text_fit(c, x, y + i, w, cand, 3, uc(a, i == 0 ? UI_WARN : UI_TEXT), 0);
     }
 }
 
@@ -1078,7 +1062,7 @@ static void spectrum_readout(const struct app *a, canvas *c,
         }
     }
     const char *cand[2] = { line[0], line[1] };
-    text_fit(c, 0, g->read_y, c->w, cand, 2, uc(a, UI_TEXT), 0);
+    canvas_text_fit(c, 0, g->read_y, c->w, cand, 2, uc(a, UI_TEXT), 0);
 }
 
 static void draw_spectrum_mode(const struct app *a, canvas *c,
@@ -1189,18 +1173,16 @@ static void profile_readout(const struct app *a, canvas *c,
                  gl(a, "\u00B7", "*"), gl(a, "\u03C9", "w"),
                  odd ? ", f64, any layout" : "");
         snprintf(tail[1], sizeof tail[1], "%s", odd ? "(f64 scores)" : "");
-        tail[2][0] = 0;
         if (per) {          /* the curve's points are means: say so first */
             snprintf(tail[0], sizeof tail[0], "curve: each point the mean of "
                      "%s distances", per);
             snprintf(tail[1], sizeof tail[1], "points: means of %s", per);
             snprintf(tail[2], sizeof tail[2], "mean of %s", per);
         }
-        for (int t = 0; t < 3; t++)
-            if (x + text_width(tail[t]) <= c->w) {
-                canvas_text(c, x, y, -1, tail[t], uc(a, UI_DIM), RGB_DEFAULT, 0);
-                break;
-            }
+        int t = text_first_fit_rows(tail[0], sizeof tail[0], per ? 3 : 2,
+                                    c->w - x);
+        if (t >= 0)
+            canvas_text(c, x, y, -1, tail[t], uc(a, UI_DIM), RGB_DEFAULT, 0);
         return;
     }
 }
@@ -1273,8 +1255,8 @@ static void draw_tiny(const struct app *a, canvas *c, const struct rpane *rp,
         snprintf(s[1], sizeof s[1], "%c %s c%d", 'A' + rp[k].id, b, rp[k].crit);
         snprintf(s[2], sizeof s[2], "%c", 'A' + rp[k].id);
         const char *cand[3] = { s[0], s[1], s[2] };
-        text_fit(c, 0, k, c->w, cand, 3, pane_rgb(a, rp[k].id),
-                 a->cmp.active == rp[k].id ? ATTR_BOLD : 0);
+        canvas_text_fit(c, 0, k, c->w, cand, 3, pane_rgb(a, rp[k].id),
+                        a->cmp.active == rp[k].id ? ATTR_BOLD : 0);
     }
 }
 
@@ -1588,7 +1570,9 @@ static int spectrum_inert(struct app *a, int key)
     return 1;
 }
 
-/* k j: one dimension; K J PgUp PgDn: an eighth of them. */
+/* k j: one dimension; K J PgUp PgDn: an eighth of them.  Every dim is
+ * reachable, also those the evenly spaced overview rows skip (the
+ * readout shows them). */
 static int key_dim(struct app *a, void *rt, int key)
 {
     int dm = dims_max(a);

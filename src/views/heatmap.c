@@ -89,13 +89,7 @@ static void fmt4(double v, char *buf, size_t len)
         int dec = 3 - (int)floor(log10(a));
         snprintf(buf, len, "%.*f", dec < 0 ? 0 : dec, v);
     } else {
-        int e = (int)floor(log10(a));
-        double mant = v / pow(10, e);
-        if (fabs(mant) >= 9.9995) {
-            mant /= 10;
-            e++;
-        }
-        snprintf(buf, len, "%.3fe%d", mant, e);
+        fmt_sci(v, 3, buf, len);
     }
 }
 
@@ -108,15 +102,8 @@ static void fmt_lambda(double lam, char *buf, size_t len)
         snprintf(buf, len, "%.3g", lam);
     else if (lam < 1e5)
         snprintf(buf, len, "%.0f", lam);
-    else {
-        int e = (int)floor(log10(lam));
-        double mant = lam / pow(10, e);
-        if (mant >= 9.95) {
-            mant /= 10;
-            e++;
-        }
-        snprintf(buf, len, "%.1fe%d", mant, e);
-    }
+    else
+        fmt_sci(lam, 1, buf, len);
 }
 
 /* "2nd", "3rd", "11th", ... */
@@ -289,11 +276,16 @@ static int table_id_same(const struct table_id *x, const struct table_id *y)
  * (at most the table's 2^22 values); frames that only move the cursor or
  * sweep inside the window reuse them.  Part of the view's runtime object.
  */
+/* The geometry column means belong to. */
+struct means_key {
+    int64_t n, x0, k;
+    int m, ucols, s, j0, shown, half;
+};
+
 struct table_cache {
     struct table_id id;
     int have;
-    int64_t n, x0, k;           /* the geometry the means belong to */
-    int m, ucols, s, j0, shown, half;
+    struct means_key key;
     int ndim;                   /* 2 * shown: dims per column */
     int *dims;                  /* [ndim]: the dimension of each slot */
     double *mean;
@@ -344,29 +336,36 @@ static double table_mean(const struct pe_table *t, int64_t p0, int64_t p1,
     return sum / (double)(p1 - p0);
 }
 
+static struct means_key means_key_of(const struct heat_geom *g, int64_t n)
+{
+    struct means_key k;
+    memset(&k, 0, sizeof k);
+    k.n = n;
+    k.x0 = g->x0;
+    k.k = g->k;
+    k.m = g->m;
+    k.ucols = g->ucols;
+    k.s = g->s;
+    k.j0 = g->j0;
+    k.shown = g->shown;
+    k.half = g->half;
+    return k;
+}
+
 static int table_key_same(const struct table_cache *tc,
                           const struct heat_geom *g, int64_t n,
                           const struct table_id *id)
 {
-    return tc->have && table_id_same(&tc->id, id) && tc->n == n &&
-           tc->x0 == g->x0 && tc->k == g->k && tc->m == g->m &&
-           tc->ucols == g->ucols && tc->s == g->s && tc->j0 == g->j0 &&
-           tc->shown == g->shown && tc->half == g->half;
+    struct means_key k = means_key_of(g, n);
+    return tc->have && table_id_same(&tc->id, id) &&
+           memcmp(&tc->key, &k, sizeof k) == 0;
 }
 
 static void table_key_store(struct table_cache *tc, const struct heat_geom *g,
                             int64_t n, const struct table_id *id)
 {
     tc->id = *id;
-    tc->n = n;
-    tc->x0 = g->x0;
-    tc->k = g->k;
-    tc->m = g->m;
-    tc->ucols = g->ucols;
-    tc->s = g->s;
-    tc->j0 = g->j0;
-    tc->shown = g->shown;
-    tc->half = g->half;
+    tc->key = means_key_of(g, n);
     tc->ndim = 2 * g->shown;
     for (int j = 0; j < tc->ndim; j++)
         tc->dims[j] = 2 * grid_band(g, g->j0 + j / 2) + j % 2;

@@ -73,7 +73,13 @@ resizes_and_quit() {
     local s
     for s in "10 4" "1 1" "30 8" "160 48" "80 24"; do
         t resize-window -t t -x "${s% *}" -y "${s#* }"
-        check "resize to ${s/ /x}" poll_until has_text
+        # A 1x1 pane's only cell is its lower-right corner, which curses
+        # may leave unwritten; there the check is that the pane followed.
+        if [ "$s" = "1 1" ]; then
+            check "resize to 1x1" poll_until [ "$(pane_fmt '#{pane_width}x#{pane_height}')" = 1x1 ]
+        else
+            check "resize to ${s/ /x}" poll_until has_text
+        fi
     done
     expect "still drawing after the resizes" 'S = PE(i)·PE(j)'
     keys q

@@ -105,6 +105,28 @@ headers() {
     quit_clean "q leaves a restored terminal"
 }
 
+# The dimension cursor on dim 63 at d_model 64; d d in the heatmap; back
+# in compare the cursor is on a dimension that exists (15 of 16), and
+# the readout shows its values instead of "A -" for a dim no pane has.
+cursor_clamped() {
+    start_peviz 80 24 --view compare
+    expect "compare at d_model 64" 'compare bases'
+    # shellcheck disable=SC2046  # 70 separate j keys
+    keys $(printf 'j %.0s' $(seq 70))
+    expect "j reaches the last dim" 'dim 63 '
+    keys 1
+    expect "1: the heatmap" 'PE heatmap'
+    keys d d
+    expect "d d: d_model 16" 'd_model=16'
+    keys 4
+    expect "4: back in compare" 'compare bases'
+    expect "the cursor is on dim 15, the last there is" 'dim 15 '
+    check "the readout no longer says dim 63" screen_lacks 'dim 63'
+    check "both panes show a value there" screen_lacks 'A -'
+    quit_clean "q leaves a restored terminal (cursor)"
+}
+
 headers
+cursor_clamped
 stop
 e2e_done

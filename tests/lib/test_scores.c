@@ -275,14 +275,12 @@ static void test_toeplitz_and_temperature(void)
 
 static void test_rows(void)
 {
-    enum scheme sc[] = { SCHEME_SINUSOIDAL, SCHEME_ROPE, SCHEME_ALIBI,
-                         SCHEME_LEARNED, SCHEME_NOPE };
     struct dims p = P(16, 10000, 50);
     double row[50];
-    for (int m = 0; m < 5; m++)
+    for (int m = 0; m < SCHEME_COUNT; m++)   /* every scheme in the table */
         for (int causal = 0; causal < 2; causal++)
             for (int content = 0; content < 2; content++) {
-                struct score_opts o = O(sc[m]);
+                struct score_opts o = O((enum scheme)m);
                 o.causal = causal;
                 o.content = content;
                 struct score_ctx *s = NEW(&p, &o, NULL);
@@ -312,12 +310,10 @@ static void test_rows(void)
 
 static void test_block_means(void)
 {
-    enum scheme sc[] = { SCHEME_SINUSOIDAL, SCHEME_ROPE, SCHEME_ALIBI,
-                         SCHEME_LEARNED, SCHEME_NOPE };
     struct dims p = P(8, 10000, 60);
-    for (int m = 0; m < 5; m++)
+    for (int m = 0; m < SCHEME_COUNT; m++)   /* every scheme in the table */
         for (int content = 0; content < 2; content++) {
-            struct score_opts o = O(sc[m]);
+            struct score_opts o = O((enum scheme)m);
             o.content = content;
             o.q_random = 1;
             struct score_ctx *s = NEW(&p, &o, NULL);
@@ -332,6 +328,120 @@ static void test_block_means(void)
         }
 }
 
+/* The direct score at distance delta: sinusoid, RoPE with q = k = ones
+ * (2 sum cos), ALiBi head 0 of 8 (m = 1/2), NoPE. */
+static double direct_at(enum scheme sc, int d, double base, double delta)
+{
+    switch (sc) {
+    case SCHEME_SINUSOIDAL: return direct_sin(d, base, delta, 0);
+    case SCHEME_ROPE: return 2 * direct_sin(d, base, delta, 0);
+    case SCHEME_ALIBI: return -0.5 * fabs(delta);
+    default: return 0;
+    }
+}
+
+/* Distance means against the mean of direct scores over the range. */
+static void test_distance_means(void)
+{
+    struct dims p = P(16, 500, 300);
+    int64_t r[][2] = { {0, 1}, {0, 7}, {5, 6}, {13, 40}, {100, 299} };
+    for (int m = 0; m < SCHEME_COUNT; m++)
+        for (int temp = 0; temp < 2; temp++) {
+            struct score_opts o = O((enum scheme)m);
+            o.temperature = temp;
+            struct score_ctx *s = NEW(&p, &o, NULL);
+            double tau = temp ? 1 / sqrt(16.0) : 1;
+            for (int t = 0; t < 5; t++) {
+                double sum = 0;
+                for (int64_t dl = r[t][0]; dl < r[t][1]; dl++)
+                    sum += direct_at((enum scheme)m, 16, 500, (double)dl);
+                double want = SCHEMES[m].toeplitz
+                              ? tau * sum / (double)(r[t][1] - r[t][0]) : 0;
+                CHECK_NEAR(scores_distance_mean(s, r[t][0], r[t][1]), want,
+                           1e-9);
+            }
+            /* 37 ranges of 8 side by side, the last one short (296..299) */
+            double v[38];
+            scores_distance_means(s, 299, 8, 38, v);
+            int ok = 1;
+            for (int t = 0; t < 38; t++) {
+                int64_t d0 = 8 * t, d1 = d0 + 8 < 299 ? d0 + 8 : 299;
+                double sum = 0;
+                for (int64_t dl = d0; dl < d1; dl++)
+                    sum += direct_at((enum scheme)m, 16, 500, (double)dl);
+                double want = SCHEMES[m].toeplitz
+                              ? tau * sum / (double)(d1 - d0) : 0;
+                ok &= fabs(v[t] - want) <= 1e-9;
+            }
+            CHECK(ok);
+            scores_free(s);
+        }
+}
+
+/* The table: names round-trip, formulas exist in both spellings, and its
+ * Toeplitz and split flags say what the contexts really do. */
+static void test_scheme_table(void)
+{
+    char list[128];
+    CHECK_STR(scheme_list(list, sizeof list),
+              "sinusoidal, rope, alibi, learned or nope");
+    CHECK(scheme_parse("Rope") < 0 && scheme_parse("") < 0
+          && scheme_parse(NULL) < 0);
+    CHECK_STR(scheme_name(SCHEME_COUNT), "?");
+    struct dims p = P(8, 10000, 24);
+    for (int m = 0; m < SCHEME_COUNT; m++) {
+        const struct scheme_info *si = &SCHEMES[m];
+        CHECK(scheme_parse(si->name) == m);
+        CHECK_STR(scheme_name((enum scheme)m), si->name);
+        const char *f[] = { si->formula, si->formula_ascii,
+                            si->formula_content, si->formula_content_ascii };
+        for (int k = 0; k < 4; k++) {
+            int ascii = 1;
+            for (const char *c = f[k]; c && *c; c++)
+                ascii &= (unsigned char)*c < 0x80;
+            CHECK(f[k] && f[k][0] && (k % 2 == 0 || ascii));
+        }
+        for (int content = 0; content < 2; content++) {
+            struct score_opts o = O((enum scheme)m);
+            o.content = content;
+            struct score_ctx *s = NEW(&p, &o, NULL);
+            CHECK_STR(scores_formula(s, 1), content ? si->formula_content_ascii
+                                                    : si->formula_ascii);
+            /* shifting both positions keeps S exactly when Toeplitz */
+            int shift_same = 1;
+            for (int64_t i = 0; i < 12; i++)
+                for (int64_t j = 0; j < 12; j++)
+                    shift_same &= fabs(scores_at(s, i, j)
+                                       - scores_at(s, i + 9, j + 9)) < 1e-9;
+            CHECK(s->toeplitz == (si->toeplitz && !content));
+            if (s->toeplitz)
+                CHECK(shift_same);
+            if (m == SCHEME_LEARNED || content)
+                CHECK(!shift_same);
+            CHECK(s->split_ok == (si->split && content));
+            CHECK(!s->split_ok || s->nterms == 4);
+            scores_free(s);
+        }
+    }
+}
+
+/* Options compare with memcmp: no padding, equal fields, equal bytes. */
+static void test_opts_memcmp(void)
+{
+    CHECK(sizeof(enum scheme) == sizeof(int));
+    CHECK(sizeof(struct score_opts) == 10 * sizeof(int) + sizeof(int64_t));
+    struct score_opts a, b;
+    memset(&a, 0xa5, sizeof a);
+    memset(&b, 0x5a, sizeof b);
+    scores_defaults(&a);
+    scores_defaults(&b);
+    CHECK(memcmp(&a, &b, sizeof a) == 0);
+    CHECK(a.scheme == SCHEME_SINUSOIDAL && a.heads == 8 && a.scale_emb == 1
+          && a.train_len == -1 && !a.softmax && !a.causal && !a.content);
+    b.head = 3;
+    CHECK(memcmp(&a, &b, sizeof a) != 0);
+}
+
 int main(void)
 {
     test_sinusoidal();
@@ -342,5 +452,8 @@ int main(void)
     test_toeplitz_and_temperature();
     test_rows();
     test_block_means();
+    test_distance_means();
+    test_scheme_table();
+    test_opts_memcmp();
     TEST_END("test_scores");
 }

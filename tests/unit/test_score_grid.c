@@ -54,8 +54,6 @@ static int grid_matches(const struct score_ctx *s, const struct grid_req *r,
 
 static void test_grid(void)
 {
-    enum scheme sc[] = { SCHEME_SINUSOIDAL, SCHEME_ROPE, SCHEME_ALIBI,
-                         SCHEME_LEARNED, SCHEME_NOPE };
     struct dims p = P(8, 10000, 61);
     struct grid_req reqs[] = {
         { 0, 0, 1, 61, 61, 0 },     /* one position per cell */
@@ -63,9 +61,9 @@ static void test_grid(void)
         { 8, 0, 8, 5, 8, 0 },       /* rows start later: diagonal blocks */
         { 0, 24, 3, 10, 12, 0 },    /* columns start later */
     };
-    for (int m = 0; m < 5; m++)
+    for (int m = 0; m < SCHEME_COUNT; m++)   /* every scheme in the table */
         for (int flags = 0; flags < 8; flags++) {
-            struct score_opts o = O(sc[m]);
+            struct score_opts o = O((enum scheme)m);
             o.causal = flags & 1;
             o.content = (flags >> 1) & 1;
             o.softmax = (flags >> 2) & 1;

@@ -1,0 +1,96 @@
+/*
+ * test_text.c - the shared text helpers (text.h) and the number
+ * formatter with a width (params.h), against strings written out here.
+ */
+#include <string.h>
+
+#include "harness.h"
+#include "params.h"
+#include "text.h"
+
+static void test_numbers(void)
+{
+    char b[32];
+    fmt_sci(62831.853, 3, b, sizeof b);
+    CHECK_STR(b, "6.283e4");
+    fmt_sci(-0.00074987, 3, b, sizeof b);
+    CHECK_STR(b, "-7.499e-4");
+    fmt_sci(9999.7, 3, b, sizeof b);            /* carried, not "10.000e3" */
+    CHECK_STR(b, "1.000e4");
+    fmt_sci(4.73e12, 1, b, sizeof b);
+    CHECK_STR(b, "4.7e12");
+    fmt_sci(99.96, 1, b, sizeof b);
+    CHECK_STR(b, "1.0e2");
+    fmt_num_w(0.316227766, 4, 8, b, sizeof b);
+    CHECK_STR(b, "0.3162");
+    fmt_num_w(6283.185, 4, 8, b, sizeof b);
+    CHECK_STR(b, "6283");
+    fmt_num_w(0.000749, 4, 8, b, sizeof b);     /* below 1e-3 */
+    CHECK_STR(b, "7.490e-4");
+    fmt_num_w(14900, 4, 8, b, sizeof b);        /* 10^4 and up */
+    CHECK_STR(b, "1.490e4");
+    fmt_num_w(0.0012345, 4, 5, b, sizeof b);    /* "0.001234" is too wide */
+    CHECK_STR(b, "1.234e-3");
+    fmt_num_w(-0.0, 4, 8, b, sizeof b);
+    CHECK_STR(b, "0");
+}
+
+static void test_join(void)
+{
+    const char *w[] = { "heatmap", "spectrum", "profile", "diff" };
+    char b[64];
+    CHECK_STR(words_join(w, 4, b, sizeof b),
+              "heatmap, spectrum, profile or diff");
+    CHECK_STR(words_join(w, 2, b, sizeof b), "heatmap or spectrum");
+    CHECK_STR(words_join(w, 1, b, sizeof b), "heatmap");
+    CHECK_STR(words_join(w, 0, b, sizeof b), "");
+    CHECK_STR(words_join(w, 4, b, 12), "heatmap, sp");    /* truncated */
+}
+
+static void test_first_fit(void)
+{
+    /* U+03C9 is one cell, U+65E5 two */
+    const char *c[] = { "a long wording", NULL, "\xcf\x89 short",
+                        "\xe6\x97\xa5\xe6\x97\xa5" };
+    CHECK(text_first_fit(c, 4, 14) == 0);
+    CHECK(text_first_fit(c, 4, 13) == 2);       /* NULL skipped */
+    CHECK(text_first_fit(c, 4, 7) == 2);        /* 7 cells, 8 bytes */
+    CHECK(text_first_fit(c, 4, 4) == 3);        /* two wide: 4 cells */
+    CHECK(text_first_fit(c, 4, 3) == -1);
+    char rows[3][16] = { "1 col = 16 pos", "16 pos/col", "x16" };
+    CHECK(text_first_fit_rows(rows[0], sizeof rows[0], 3, 20) == 0);
+    CHECK(text_first_fit_rows(rows[0], sizeof rows[0], 3, 10) == 1);
+    CHECK(text_first_fit_rows(rows[0], sizeof rows[0], 3, 3) == 2);
+    CHECK(text_first_fit_rows(rows[0], sizeof rows[0], 3, 2) == -1);
+}
+
+static void test_wrap(void)
+{
+    const char *s = "the quick  brown fox";
+    char out[64];
+    size_t used = text_wrap_line(s, 9, out, sizeof out);
+    CHECK_STR(out, "the quick");
+    CHECK(used == 11);                          /* both blanks consumed */
+    used += text_wrap_line(s + used, 9, out, sizeof out);
+    CHECK_STR(out, "brown fox");
+    CHECK(used == strlen(s));
+    CHECK(text_wrap_line(s + used, 9, out, sizeof out) == 0 && !out[0]);
+    /* a word wider than the line is cut between characters */
+    CHECK(text_wrap_line("abcdefghij klm", 4, out, sizeof out) == 4);
+    CHECK_STR(out, "abcd");
+    CHECK(text_wrap_line("\xcf\x89\xcf\x89\xcf\x89 x", 2, out, sizeof out)
+          == 4);
+    CHECK_STR(out, "\xcf\x89\xcf\x89");
+    /* the output buffer bounds the line too */
+    CHECK(text_wrap_line("ab cd ef", 80, out, 5) == 3);
+    CHECK_STR(out, "ab");
+}
+
+int main(void)
+{
+    test_numbers();
+    test_join();
+    test_first_fit();
+    test_wrap();
+    TEST_END("test_text");
+}
