@@ -20,7 +20,7 @@ for p in python3 /usr/bin/python3; do
     fi
 done
 PTY="$E2E_DIR/ptyscreen.py"
-cd "$(dirname "$PEVIZ")" || exit 1   # the tour is found in ./assets
+cd "$E2E_DIR/../.." || exit 1   # the tours are found in ./assets
 
 # ---- bytes on a bare pty, rendered by pyte --------------------------------
 
