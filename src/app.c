@@ -11,7 +11,7 @@
 
 #include "app.h"
 #include "frame.h"
-#include "peload.h"
+#include "peviz/tables.h"
 #include "snapshot.h"
 #include "tour.h"
 

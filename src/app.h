@@ -32,6 +32,7 @@ struct heatmap_state {
     int dim0;           /* first dimension shown (scroll) */
     int zoom;           /* 0 = whole sequence fits; each step halves span */
     int64_t x0;         /* first position shown when zoomed */
+    int pca;            /* the principal-component panel instead (p) */
 };
 
 struct clocks_state {
@@ -127,7 +128,7 @@ struct app {
     struct attention_state att;
     struct compare_state cmp;
 
-    /* The table loaded by --pe-file (peload.h), or NULL; owned by main.
+    /* The table loaded by --pe-file (peviz/tables.h), or NULL; owned by main.
      * The learned scheme uses it while d_model matches and it has at
      * least n rows; the heatmap shows it under the same condition. */
     const struct pe_table *pe_table;

@@ -15,7 +15,7 @@ enum {
     O_POS = 256, O_VIEW, O_SCHEME, O_COLOR, O_ASCII, O_FPS, O_MOUSE,
     O_LOWBW, O_PALETTE, O_BASE_B, O_BASE_C, O_TOUR, O_LANG, O_EXPORT,
     O_FORMAT, O_SOFTMAX, O_CAUSAL, O_TEMPERATURE, O_SNAPSHOT, O_SIZE,
-    O_PE_FILE, O_PANE_MODE
+    O_PE_FILE, O_PANE_MODE, O_TENSOR, O_ROW_OFFSET, O_COMPONENTS
 };
 
 struct opt {
@@ -44,12 +44,15 @@ static const struct opt OPTS[] = {
     { "pane-mode", 1, O_PANE_MODE, "MODE", "compare view: " },
     { "tour", 2, O_TOUR, "FILE", "start the guided tour (the shipped one, or FILE)" },
     { "lang", 1, O_LANG, "LANG", "tour language: en or zh" },
-    { "export", 1, O_EXPORT, "WHAT", "print pe, scores or softmax and exit" },
+    { "export", 1, O_EXPORT, "WHAT", "print pe, scores, softmax, pca or pca-variance and exit" },
     { "format", 1, O_FORMAT, "FMT", "export: csv, f32, f64; snapshot: text, ansi, svg" },
     { "softmax", 0, O_SOFTMAX, NULL, "export/attention: softmax per row" },
     { "causal", 0, O_CAUSAL, NULL, "export/attention: causal mask" },
     { "temperature", 0, O_TEMPERATURE, NULL, "export/attention: divide scores by sqrt(d_model)" },
-    { "pe-file", 1, O_PE_FILE, "FILE", "a learned table (.csv or .npy) to show" },
+    { "pe-file", 1, O_PE_FILE, "FILE", "a position table: .safetensors, .gguf, .npy or .csv" },
+    { "tensor", 1, O_TENSOR, "NAME", "--pe-file: the tensor to load (default: picked by name)" },
+    { "row-offset", 1, O_ROW_OFFSET, "K", "--pe-file: skip K rows (default: 2 for RoBERTa/OPT, else 0)" },
+    { "components", 1, O_COMPONENTS, "K", "--export pca/pca-variance: components, 1..min(d, n-1) (default 3)" },
     { "snapshot", 0, O_SNAPSHOT, NULL, "print one frame without a terminal and exit" },
     { "size", 1, O_SIZE, "WxH", "snapshot size in cells (default 80x24)" },
     { "help", 0, 'h', NULL, "this help" },
@@ -153,7 +156,8 @@ static int choose(const char *const *words, const char *arg, int val,
 
 static const char *const COLOR_WORDS[] = { "none", "8", "16", "256",
                                            "truecolor", "auto", NULL };
-static const char *const EXPORT_WORDS[] = { "pe", "scores", "softmax", NULL };
+static const char *const EXPORT_WORDS[] = { "pe", "scores", "softmax", "pca",
+                                            "pca-variance", NULL };
 static const char *const PALETTE_WORDS[] = { "default", "contrast", "mono", NULL };
 static const char *const LANG_WORDS[] = { "en", "zh", NULL };
 
@@ -181,6 +185,41 @@ static int parse_fps(struct cli *c, const char *arg)
     if (parse_long(arg, &v, &why) || v < 1 || v > 60)
         return fail("--fps: '%s': want a whole number in 1..60", arg);
     c->app.fps = (int)v;
+    return 0;
+}
+
+/* A whole number in lo..hi for option val. */
+static int parse_count(int val, const char *arg, long lo, long hi, long *out)
+{
+    long v;
+    const char *why;
+    char lab[32];
+    if (parse_long(arg, &v, &why) || v < lo || v > hi)
+        return fail("%s: '%s': want a whole number in %ld..%ld",
+                    opt_label(val, lab, sizeof lab), arg, lo, hi);
+    *out = v;
+    return 0;
+}
+
+static int parse_table_opt(struct cli *c, int val, const char *arg)
+{
+    long v;
+    if (val == O_TENSOR) {
+        if (!*arg)
+            return fail("--tensor: an empty name; want a tensor's name");
+        c->tensor = arg;
+        return 0;
+    }
+    if (val == O_ROW_OFFSET) {
+        if (parse_count(val, arg, 0, PARAM_N_MAX, &v))
+            return 2;
+        c->row_offset = v;
+        return 0;
+    }
+    if (parse_count(val, arg, 1, PARAM_D_MAX, &v))
+        return 2;
+    c->components = (int)v;
+    c->components_set = 1;
     return 0;
 }
 
@@ -229,7 +268,8 @@ static int parse_choice(struct cli *c, int val, const char *arg)
             c->app.cmp.mode = (enum pane_mode)i;
         break;
     case O_EXPORT:
-        if (!(r = choose(EXPORT_WORDS, arg, val, "pe, scores or softmax", &i))) {
+        if (!(r = choose(EXPORT_WORDS, arg, val,
+                         "pe, scores, softmax, pca or pca-variance", &i))) {
             c->what = (enum export_what)i;
             c->mode = MODE_EXPORT;
         }
@@ -263,6 +303,8 @@ static int parse_one(struct cli *c, int val, const char *arg)
     case O_SNAPSHOT: c->mode = MODE_SNAPSHOT; return 0;
     case O_SIZE: return parse_size(c, arg);
     case O_PE_FILE: c->pe_file = arg; return 0;
+    case O_TENSOR: case O_ROW_OFFSET: case O_COMPONENTS:
+        return parse_table_opt(c, val, arg);
     case 'h': c->mode = MODE_HELP; return 0;
     case 'V': c->mode = MODE_VERSION; return 0;
     default: return parse_choice(c, val, arg);
@@ -292,6 +334,13 @@ static int check_final(struct cli *c, const char *pos_arg)
     /* with --pe-file, n comes from the file: main checks --pos then */
     if (pos_arg && !c->pe_file && cli_set_pos(c))
         return 2;
+    if ((c->tensor || c->row_offset >= 0) && !c->pe_file)
+        return fail("%s: goes with --pe-file", c->tensor ? "--tensor"
+                                                         : "--row-offset");
+    if (c->components_set && !(c->mode == MODE_EXPORT
+                               && (c->what == EXPORT_PCA
+                                   || c->what == EXPORT_PCA_VARIANCE)))
+        return fail("--components: goes with --export pca or pca-variance");
     if (!c->format)
         return 0;
     static const char *const EXPORT_FMT[] = { "csv", "f32", "f64", NULL };
@@ -317,6 +366,8 @@ int cli_parse(struct cli *c, int argc, char **argv)
     c->color_flag = -1;
     c->width = 80;
     c->height = 24;
+    c->row_offset = -1;
+    c->components = 3;
     build_longopts(lo, shorts);
     opterr = 0;
     optind = 0;   /* GNU: a full reset (1 keeps a pointer into the last argv) */
@@ -362,6 +413,7 @@ void cli_usage(FILE *f)
 {
     fputs("usage: peviz [options]           explore positional encodings\n"
           "       peviz --export pe|scores|softmax [--format csv|f32|f64] [options]\n"
+          "       peviz --export pca|pca-variance [--pe-file FILE] [--components K]\n"
           "       peviz --snapshot [--view NAME] [--size WxH] [--format text|ansi|svg]\n\n"
           "options:\n", f);
     for (size_t i = 0; i < NOPTS; i++) {

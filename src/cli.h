@@ -12,7 +12,8 @@
 
 enum cli_mode { MODE_INTERACTIVE = 0, MODE_EXPORT, MODE_SNAPSHOT,
                 MODE_HELP, MODE_VERSION };
-enum export_what { EXPORT_PE = 0, EXPORT_SCORES, EXPORT_SOFTMAX };
+enum export_what { EXPORT_PE = 0, EXPORT_SCORES, EXPORT_SOFTMAX, EXPORT_PCA,
+                   EXPORT_PCA_VARIANCE };
 enum export_format { EXPORT_CSV = 0, EXPORT_F32, EXPORT_F64 };
 
 struct cli {
@@ -23,6 +24,10 @@ struct cli {
     const char *format;        /* as given, checked per mode */
     int width, height;         /* --size */
     const char *pe_file;
+    const char *tensor;        /* --tensor NAME, or NULL: pick by name */
+    long row_offset;           /* --row-offset K, or -1: the known one */
+    int components;            /* --components K (PCA exports), default 3 */
+    int components_set;
     const char *pos_text;      /* --pos, checked once n is final */
     const char *tour;          /* --tour FILE, "" for the shipped tour */
     const char *lang;

@@ -9,10 +9,14 @@
 #include <string.h>
 
 #include "export.h"
+#include "peviz/pca.h"
 #include "peviz/pe.h"
+#include "peviz/tables.h"
 #include "score_grid.h"
 
 #define BLOCK_ROWS 64
+
+static void write_row(FILE *out, const double *row, int64_t cols, int fmt);
 
 static int write_failed(FILE *out)
 {
@@ -49,6 +53,15 @@ static int export_pe_binary(const params *p, int f64, FILE *out)
             break;
     }
     free(buf);
+    return write_failed(out);
+}
+
+/* The loaded table as it is: row by row. */
+static int export_table(const struct pe_table *t, int fmt, FILE *out)
+{
+    for (int64_t i = 0; i < t->n && !ferror(out); i++) {
+        write_row(out, t->v + i * t->d, t->d, fmt);
+    }
     return write_failed(out);
 }
 
@@ -103,6 +116,75 @@ static int export_scores(const struct cli *c, int fmt, FILE *out)
     return write_failed(out);
 }
 
+/* One row of k values in the export's format. */
+static void write_row(FILE *out, const double *row, int64_t cols, int fmt)
+{
+    if (fmt == EXPORT_CSV)
+        csv_row(out, row, cols);
+    else
+        write_binary_row(out, row, cols, fmt == EXPORT_F64);
+}
+
+/* The PCA's lines: ratios (pca-variance) or each row's projections. */
+static void write_pca(const struct cli *c, const struct pe_pca *pca,
+                      const double *v, int fmt, FILE *out)
+{
+    double y[1];
+    if (c->what == EXPORT_PCA_VARIANCE) {
+        for (int i = 0; i < pca->k && !ferror(out); i++) {
+            y[0] = pe_pca_ratio(pca, i);
+            write_row(out, y, 1, fmt);
+        }
+        return;
+    }
+    double *proj = malloc((size_t)pca->k * sizeof *proj);
+    for (int64_t i = 0; proj && i < pca->n && !ferror(out); i++) {
+        pe_pca_project(pca, v + i * pca->d, proj);
+        write_row(out, proj, pca->k, fmt);
+    }
+    free(proj);
+}
+
+/*
+ * --export pca / pca-variance: the principal components of the table
+ * (the loaded one, or the sinusoid at -d, -n), at most 2^22 values.
+ */
+static int export_pca(const struct cli *c, int fmt, FILE *out)
+{
+    const params *p = &c->app.p;
+    const struct pe_table *t = c->app.pe_table;
+    int64_t n = t ? t->n : p->n;
+    int d = t ? t->d : p->d, k = c->components;
+    if ((double)n * d > (double)PE_TABLE_MAX_VALUES)
+        return cli_error("--export %s: %ld x %d values is over the limit of "
+                         "%lld (2^22); lower -n or -d", c->what == EXPORT_PCA
+                         ? "pca" : "pca-variance", (long)n, d,
+                         (long long)PE_TABLE_MAX_VALUES);
+    if (n < 2)
+        return cli_error("--export %s: one position has no variance; want "
+                         "n >= 2", c->what == EXPORT_PCA ? "pca"
+                                                          : "pca-variance");
+    if (k > d || k > n - 1)
+        return cli_error("--components: %d: want 1..%lld for a %ld x %d "
+                         "table", k, (long long)(n - 1 < d ? n - 1 : d),
+                         (long)n, d);
+    double *own = NULL;
+    if (!t && !(own = malloc((size_t)n * (size_t)d * sizeof *own)))
+        return cli_error("--export: out of memory");
+    if (own)
+        pe_fill_f64(0, n, d, p->base, own);
+    const double *v = t ? t->v : own;
+    struct pe_pca pca;
+    int r = pe_pca_compute(v, n, d, k, &pca);
+    if (r == 0)
+        write_pca(c, &pca, v, fmt, out);
+    pe_pca_free(&pca);
+    free(own);
+    if (r)
+        return cli_error("--export: out of memory or no convergence");
+    return write_failed(out);
+}
+
 static int format_of(const char *f)
 {
     if (!f || strcmp(f, "csv") == 0)
@@ -121,8 +203,12 @@ int export_run(const struct cli *c, FILE *out)
                 EXPORT_MAX_CELLS);
         return 2;
     }
+    if (c->what == EXPORT_PCA || c->what == EXPORT_PCA_VARIANCE)
+        return export_pca(c, fmt, out);
     if (c->what != EXPORT_PE)
         return export_scores(c, fmt, out);
+    if (c->app.pe_table)
+        return export_table(c->app.pe_table, fmt, out);
     if (fmt == EXPORT_CSV)
         return export_pe_csv(p, out);
     return export_pe_binary(p, fmt == EXPORT_F64, out);

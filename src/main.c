@@ -12,7 +12,7 @@
 #include "export.h"
 #include "frame.h"
 #include "loop.h"
-#include "peload.h"
+#include "peviz/tables.h"
 #include "snapshot.h"
 #include "tour.h"
 
@@ -64,14 +64,23 @@ static int run_interactive(struct cli *c)
     return r;
 }
 
-/* --pe-file: the table replaces the stand-in; d_model and n come from it. */
+/* --pe-file: the table replaces the stand-in; d_model and n come from it.
+ * What the loader did on the user's behalf (a skipped header, a row
+ * offset) is said on stderr, so stdout stays the export alone. */
 static int load_table(struct cli *c, struct pe_table *t)
 {
     char err[512];
-    if (peload_file(c->pe_file, t, err, sizeof err)) {
+    struct pe_table_opts o;
+    struct pe_table_info info;
+    pe_table_opts_init(&o);
+    o.tensor = c->tensor;
+    o.row_offset = c->row_offset;
+    if (pe_table_load(c->pe_file, &o, t, &info, err, sizeof err)) {
         cli_error("%s", err);
         return 2;
     }
+    if (info.note[0])
+        cli_error("%s: note: %s", c->pe_file, info.note);
     c->app.pe_table = t;
     c->app.pe_file_name = c->pe_file;
     c->app.p.d = t->d;
@@ -114,12 +123,12 @@ int main(int argc, char **argv)
         char err[512];
         if (tour_start(&c.app, c.tour, err, sizeof err)) {
             cli_error("%s", err);
-            peload_free(&table);
+            pe_table_free(&table);
             return 2;
         }
     }
     r = run(&c);
     tour_release(&c.app);
-    peload_free(&table);
+    pe_table_free(&table);
     return r;
 }

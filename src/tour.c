@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "tour.h"
+#include "peviz/tables.h"
 
 #ifndef PEVIZ_DATADIR
 #define PEVIZ_DATADIR "/usr/local/share/peviz"
@@ -437,9 +438,15 @@ static int parse_buffer(struct parse *p, const char *buf, size_t n)
 
 static int read_file(struct parse *p, char **buf, size_t *n)
 {
-    FILE *f = fopen(p->path, "rb");
-    if (!f)
+    char why[160];
+    int fd = pe_open_regular(p->path, why, sizeof why);  /* FIFOs refused */
+    FILE *f = fd >= 0 ? fdopen(fd, "rb") : NULL;
+    if (fd < 0)
+        return fail(p, "%s", why);
+    if (!f) {
+        close(fd);
         return fail(p, "cannot open the tour: %s", strerror(errno));
+    }
     *buf = malloc(TOUR_FILE_MAX + 1);
     if (!*buf) {
         fclose(f);

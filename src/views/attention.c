@@ -20,6 +20,7 @@
 #include "app.h"
 #include "axis.h"
 #include "params.h"
+#include "peviz/tables.h"
 #include "plot.h"
 #include "score_grid.h"
 #include "text.h"
@@ -502,12 +503,16 @@ static void inspect_learned(struct lines *ls, const struct app *a,
     free(pi);
     if (scores_table_used(s))
         add(ls, "S = P(i)%sP(j), P: the --pe-file table", U(a, "\xc2\xb7", "."));
-    else
+    else if (a->pe_table)       /* d or n left the table: say so */
+        add(ls, "stand-in, not the --pe-file table (%lldx%d): it needs "
+            "d_model=%d, n<=%lld", (long long)a->pe_table->n,
+            a->pe_table->d, a->pe_table->d, (long long)a->pe_table->n);
+    if (!scores_table_used(s))
         add(ls, "S = P(i)%sP(j), stand-in table, L = %lld",
             U(a, "\xc2\xb7", "."), (long long)s->train_len);
     num(sqrt(ni), b1, sizeof b1);
     num(sqrt(nj), b2, sizeof b2);
-    num(ni > 0 && nj > 0 ? dp / sqrt(ni * nj) : 0, b3, sizeof b3);
+    num(ni > 0 && nj > 0 ? dp / (sqrt(ni) * sqrt(nj)) : 0, b3, sizeof b3);
     add(ls, "  |P(i)|=%s |P(j)|=%s cos=%s", b1, b2, b3);
     num(dp, b1, sizeof b1);
     add(ls, "  S = %s%s", b1, scores_table_used(s) ? ""

@@ -22,7 +22,8 @@
 
 #include "app.h"
 #include "axis.h"
-#include "peload.h"
+#include "peviz/tables.h"
+#include "views/heat_pca.h"
 #include "views/heatmap.h"
 #include "peviz/pe.h"
 
@@ -240,13 +241,14 @@ static int cursor_col(const struct heat_geom *g, int64_t pos)
 
 /*
  * The table the map shows, or NULL.  Only while d_model is the table's
- * width and n is within its rows (as the learned scheme does): after d/D
- * or N the parameters describe sinusoids the file does not hold.
+ * width: after d/D the parameters describe sinusoids the file does not
+ * hold.  Positions past its rows (after N) are missing, never invented:
+ * a real table has no row there (GPT-2 cannot index position 1024).
  */
 static const struct pe_table *heat_table(const struct app *a)
 {
     const struct pe_table *t = a->pe_table;
-    return t && t->v && t->d == a->p.d && t->n >= a->p.n ? t : NULL;
+    return t && t->v && t->d == a->p.d ? t : NULL;
 }
 
 /* Which table a cached result was computed from.  The loaded table never
@@ -326,11 +328,15 @@ static double table_scale(struct table_cache *tc, const struct pe_table *t)
     return mx;
 }
 
-/* The plain mean of table[p, dim] over p in [p0, p1), rows in order. */
+/* The plain mean of table[p, dim] over the table's rows among p in
+ * [p0, p1), in order; NAN when none is in the table (missing). */
 static double table_mean(const struct pe_table *t, int64_t p0, int64_t p1,
                          int dim)
 {
     double sum = 0;
+    p1 = p1 < t->n ? p1 : t->n;
+    if (p0 >= p1)
+        return NAN;
     for (int64_t p = p0; p < p1; p++)
         sum += t->v[p * t->d + dim];
     return sum / (double)(p1 - p0);
@@ -383,12 +389,15 @@ static void table_fill(struct table_cache *tc, const struct pe_table *t,
         memset(out, 0, (size_t)tc->ndim * sizeof *out);
         if (col_range(g, n, ci * g->m, &p0, &p1))
             continue;
+        p1 = p1 < t->n ? p1 : t->n;
+        for (int j = 0; p0 >= p1 && j < tc->ndim; j++)
+            out[j] = NAN;                   /* past the table: missing */
         for (int64_t p = p0; p < p1; p++) {
             const double *row = t->v + p * t->d;
             for (int j = 0; j < tc->ndim; j++)
                 out[j] += row[tc->dims[j]];
         }
-        for (int j = 0; j < tc->ndim; j++)
+        for (int j = 0; p1 > p0 && j < tc->ndim; j++)
             out[j] /= (double)(p1 - p0);
     }
 }
@@ -514,6 +523,7 @@ struct heat_rt {
     int w, h;
     struct heat_layout L;
     struct table_cache tc;
+    struct heat_pca_rt pca;
 };
 
 static void heat_layout_hook(const struct app *a, void *rt, int w, int h)
@@ -527,6 +537,7 @@ static void heat_layout_hook(const struct app *a, void *rt, int w, int h)
 static void heat_fini(void *rt)
 {
     table_cache_free(&((struct heat_rt *)rt)->tc);
+    heat_pca_free(&((struct heat_rt *)rt)->pca);
 }
 
 /* ---- drawing: the map ------------------------------------------------ */
@@ -542,6 +553,8 @@ static rgb ink_on(rgb bg)
 static void paint_pixels(const struct app *a, canvas *c, int x, int py,
                          int count, double v)
 {
+    if (isnan(v))
+        return;                     /* missing: past a table's rows */
     rgb col = cmap_diverging(a->palette, v);
     int level = cmap_level((v + 1) / 2);
     for (int i = 0; i < count; i++)
@@ -866,6 +879,16 @@ static void inspector_table(const struct app *a, const struct pe_table *t,
 {
     char val[32];
     int dim = cursor_dim(a);
+    if (a->p.pos >= t->n) {
+        snprintf(buf, len, "table[%lld, %d]: missing, the table has rows "
+                 "0..%lld only", (long long)a->p.pos, dim,
+                 (long long)(t->n - 1));
+        if (text_width(buf) > w)
+            snprintf(buf, len, "pos %lld: past the table", (long long)a->p.pos);
+        if (text_width(buf) > w)
+            buf[0] = 0;
+        return;
+    }
     fmt4(t->v[a->p.pos * t->d + dim], val, sizeof val);
     snprintf(buf, len, "table[%lld, %d] = %s", (long long)a->p.pos, dim,
              val);
@@ -883,9 +906,14 @@ static void inspector_column(const struct app *a, const struct heat_layout *L,
     buf[0] = 0;
     if (g->k == 1 || col_range(g, a->p.n, cursor_col(g, a->p.pos), &p0, &p1))
         return;
-    fmt4(L->t ? table_mean(L->t, p0, p1, cursor_dim(a))
-              : pe_value_mean(p0, p1, cursor_dim(a), a->p.d, a->p.base),
-         v, sizeof v);
+    double m = L->t ? table_mean(L->t, p0, p1, cursor_dim(a))
+                    : pe_value_mean(p0, p1, cursor_dim(a), a->p.d, a->p.base);
+    if (isnan(m)) {
+        snprintf(buf, len, "column pos %lld-%lld: past the table",
+                 (long long)p0, (long long)(p1 - 1));
+        return;
+    }
+    fmt4(m, v, sizeof v);
     snprintf(buf, len, "column pos %lld-%lld: mean %s", (long long)p0,
              (long long)(p1 - 1), v);
 }
@@ -960,12 +988,16 @@ static void hint_source(const struct app *a, const struct heat_layout *L,
     buf[0] = 0;
     if (!t)
         return;
-    if (L->t)
+    if (L->t && a->p.n > t->n)
+        snprintf(buf, len, "table %lldx%d from %s, pos %lld.. missing",
+                 (long long)t->n, t->d,
+                 table_file(a) ? table_file(a) : "--pe-file", (long long)t->n);
+    else if (L->t)
         snprintf(buf, len, "table %lldx%d from %s", (long long)t->n, t->d,
                  table_file(a) ? table_file(a) : "--pe-file");
     else
-        snprintf(buf, len, "table %lldx%d not shown: needs d_model=%d, "
-                 "n<=%lld", (long long)t->n, t->d, t->d, (long long)t->n);
+        snprintf(buf, len, "table %lldx%d not shown: needs d_model=%d",
+                 (long long)t->n, t->d, t->d);
 }
 
 /*
@@ -995,7 +1027,8 @@ static void make_hint(const struct app *a, const struct heat_layout *L,
 static int heat_work(const struct app *a, void *rt, int64_t budget)
 {
     struct heat_rt *r = rt;
-    (void)budget;
+    if (a->heat.pca)
+        return heat_pca_work(a, heat_table(a), &r->pca, budget);
     if (r->L.t && r->L.g.rows >= 1 && r->L.g.cols >= 1)
         table_means(&r->tc, r->L.t, &r->L.g, a->p.n);
     return 0;
@@ -1010,6 +1043,13 @@ static void heat_draw(const struct app *a, void *rt, canvas *c, char *hint,
         hint[0] = 0;
     if (c->w < 1 || c->h < 1 || a->p.d < 2 || a->p.n < 1)
         return;
+    if (a->heat.pca) {
+        if (hintlen)
+            snprintf(hint, hintlen, "p: back to the map");
+        heat_pca_draw(a, &r->pca, heat_table(a) ? table_file(a) : NULL, c, 0,
+                      0, c->w, c->h);
+        return;
+    }
     if (hintlen)
         make_hint(a, L, c->w, hint, hintlen);
     if (L->g.rows < 1 || L->g.cols < 1)
@@ -1142,6 +1182,14 @@ static int key_zoom(struct app *a, void *rt, int key)
     return settle(a, rt);
 }
 
+static int key_pca(struct app *a, void *rt, int key)
+{
+    (void)rt;
+    (void)key;
+    a->heat.pca = !a->heat.pca;
+    return 1;
+}
+
 static int key_click(struct app *a, void *rt, int key)
 {
     struct heat_rt *r = rt;
@@ -1244,6 +1292,8 @@ static const struct keybind HEAT_KEYS[] = {
     { '+',      ACT_VIEW_KEY, "+ -", "zoom in / out", key_zoom },
     { '=',      ACT_VIEW_KEY, NULL, NULL, key_zoom },
     { '-',      ACT_VIEW_KEY, NULL, NULL, key_zoom },
+    { 'p',      ACT_VIEW_KEY, "p", "principal components of the table",
+      key_pca },
     /* a click (with M on) moves the cursor to the cell; M itself is the
      * global toggle, listed here where clicks do something */
     { 'M',      ACT_MOUSE,    "M", "mouse clicks on / off: a click moves "

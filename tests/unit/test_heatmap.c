@@ -16,7 +16,7 @@
 #include "harness.h"
 #include "app.h"
 #include "frame.h"
-#include "peload.h"
+#include "peviz/tables.h"
 #include "views/heatmap.h"
 
 #ifndef M_PI
@@ -769,17 +769,27 @@ static void test_table_hint(void)
     /* D: d_model 12, not the table's 6: sinusoids, and the hint says why */
     app_table(&a, &tab, 37);
     CHECK(app_key(&a, 'D') != ACT_NONE && a.p.d == 12);
-    CHECK(frame_has(&a, 160, 48, "table 40x6 not shown: needs d_model=6, "
-                    "n<=40"));
+    CHECK(frame_has(&a, 160, 48, "table 40x6 not shown: needs d_model=6"));
     CHECK(frame_has(&a, 160, 48, "PE(37, 0) = sin("));
     CHECK(frame_has(&a, 160, 48, " +1 sin/cos value"));
     CHECK_NEAR(heatmap_scale(&a), 1.0, 0);
     check_cells(&a, 66, 34);                 /* brute-force sinusoid means */
     CHECK(app_key(&a, 'd') != ACT_NONE && a.p.d == 6);
     CHECK(frame_has(&a, 160, 48, "table[37, 0] = 3.700"));
-    /* N: more positions than the table has rows */
+    /* N: more positions than the table has rows: those are missing,
+     * blank cells and an inspector that says so, never invented values */
     CHECK(app_key(&a, 'N') != ACT_NONE && a.p.n == 80);
-    CHECK(frame_has(&a, 160, 48, "not shown: needs d_model=6, n<=40"));
+    CHECK(frame_has(&a, 160, 48, "table 40x6 from mem-table.csv, pos 40.. "
+                    "missing"));
+    CHECK(isnan(heatmap_cell_value(&a, 150, 0, 160, 68)));
+    CHECK_NEAR(heatmap_cell_value(&a, 0, 0, 160, 68), tab_v[0], 1e-12);
+    a.p.pos = 60;
+    CHECK(frame_has(&a, 160, 48, "table[60, 0]: missing, the table has rows "
+                    "0..39 only"));
+    char *ft = frame_text(&a, 160, 48);
+    CHECK(ft && !strstr(ft, "nan") && !strstr(ft, "inf"));
+    free(ft);
+    a.p.pos = 37;
     CHECK(app_key(&a, 'n') != ACT_NONE && a.p.n == 40);
     check_table_cells(&a, 66, 34);
     /* n below the table's rows: its first n rows */

@@ -54,36 +54,36 @@ static void test_goto_and_restore(void)
     CHECK(tour_running(&a));
     CHECK(a.tour_step == 0);
     int nsteps = a.tour->nsteps;
-    CHECK(nsteps == 14);
+    CHECK(nsteps == 15);
 
-    CHECK(app_command(&a, "tour 10") == 0);     /* :tour N: 1-based */
-    CHECK(a.tour_step == 9);
+    CHECK(app_command(&a, "tour 11") == 0);     /* :tour N: 1-based */
+    CHECK(a.tour_step == 10);
     CHECK(a.view == VIEW_COMPARE);              /* step 10 sets it */
     CHECK(a.p.n == 4096);
     CHECK(app_command(&a, "tour 0") == -1);
     CHECK(a.msg_error);
-    CHECK(strstr(a.msg, "1..14") != NULL);      /* the valid range */
-    CHECK(app_command(&a, "tour 15") == -1);
+    CHECK(strstr(a.msg, "1..15") != NULL);      /* the valid range */
+    CHECK(app_command(&a, "tour 16") == -1);
     CHECK(app_command(&a, "tour 3x") == -1);
     CHECK(app_command(&a, "tour") == -1);
-    CHECK(a.tour_step == 9);                    /* unchanged */
+    CHECK(a.tour_step == 10);                   /* unchanged */
 
     app_key(&a, PK_ENTER);
-    CHECK(a.tour_step == 10);
+    CHECK(a.tour_step == 11);
     app_key(&a, PK_ESC);                        /* back to before */
     CHECK(!tour_running(&a));
     CHECK(a.view == VIEW_CLOCKS);
     CHECK(a.p.d == 128);
     CHECK(a.p.pos == 17);
     CHECK(a.p.n == 128);
-    CHECK(strstr(a.msg, "step 11") != NULL);
+    CHECK(strstr(a.msg, "step 12") != NULL);
 
     CHECK(app_command(&a, "d 256") == 0);       /* a new state ... */
-    app_key(&a, 'T');                           /* T resumes at 11 */
+    app_key(&a, 'T');                           /* T resumes at 12 */
     CHECK(tour_running(&a));
-    CHECK(a.tour_step == 10);
+    CHECK(a.tour_step == 11);
     app_key(&a, PK_BACKSPACE);
-    CHECK(a.tour_step == 9);
+    CHECK(a.tour_step == 10);
     app_key(&a, PK_ESC);                        /* ... is what comes back */
     CHECK(a.p.d == 256);
     CHECK(a.view == VIEW_CLOCKS);
@@ -121,20 +121,20 @@ static void test_chinese_texts(void)
     a.tour_lang = "zh";
     CHECK(tour_start(&a, ZH, err, sizeof err) == 0);
     CHECK(tour_status(&a, st, sizeof st));
-    CHECK_STR(st, "导览 1/14");
-    CHECK(app_command(&a, "tour 14") == 0);
+    CHECK_STR(st, "导览 1/15");
+    CHECK(app_command(&a, "tour 15") == 0);
     CHECK(frame_has(&a, 100, 40, "最后一步 · Backspace 上一步"));
     CHECK(!frame_has(&a, 100, 40, "Enter 下一步"));   /* not on the last */
     app_key(&a, PK_ENTER);
     CHECK(strstr(a.msg, "最后一步") != NULL);
     app_key(&a, PK_ESC);
-    CHECK(strstr(a.msg, "T 从第 14 步继续") != NULL);
+    CHECK(strstr(a.msg, "T 从第 15 步继续") != NULL);
     CHECK(app_command(&a, "tour 99") == -1);
-    CHECK(strstr(a.msg, "1..14") != NULL);
+    CHECK(strstr(a.msg, "1..15") != NULL);
     a.ascii = 1;                                /* no Chinese in ASCII */
     app_key(&a, 'T');
     CHECK(tour_status(&a, st, sizeof st));
-    CHECK_STR(st, "tour 14/14");
+    CHECK_STR(st, "tour 15/15");
     tour_release(&a);
 }
 

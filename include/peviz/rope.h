@@ -1,0 +1,173 @@
+/*
+ * peviz/rope.h - RoPE frequency scaling as real models use it.
+ *
+ * Pure double-precision math, no allocation, no globals.  Notation:
+ *   d        rotary dimensions (head_dim x partial rotary factor), even;
+ *            bands i = 0 .. d/2-1
+ *   theta_i  = base^(-2i/d), the unscaled inverse frequency of band i
+ *   s        the scaling factor;  L  the original trained length
+ *   n        the current sequence length (dynamic NTK and LongRoPE read it)
+ *
+ * Every method gives, per band, the inverse frequency omega_i the model
+ * actually uses, and one attention factor a: the model multiplies cos and
+ * sin by a, so every q.k score is multiplied by a^2.
+ *
+ *   none      omega_i = theta_i, a = 1
+ *   linear    omega_i = theta_i / s, a = 1                (position interp.)
+ *   ntk       base' = base s^(d/(d-2)), omega_i = base'^(-2i/d), a = 1
+ *   dynamic   base' = base ((s max(n,L) / L) - (s - 1))^(d/(d-2)), a = 1
+ *   yarn      corr(r) = d ln(L / (2 pi r)) / (2 ln base);
+ *             lo = corr(beta_fast), hi = corr(beta_slow), floored/ceiled
+ *             when truncating; lo = max(lo, 0), hi = min(hi, d - 1);
+ *             hi += 0.001 when lo == hi;
+ *             r_i = clamp((i - lo)/(hi - lo), 0, 1);
+ *             omega_i = theta_i / s * r_i + theta_i * (1 - r_i);
+ *             a = attention_factor if given, else
+ *                 m(s, mscale) / m(s, mscale_all_dim) if both given, else m(s, 1)
+ *             with m(s, k) = 1 for s <= 1, else 0.1 k ln s + 1
+ *   llama3    w_i = 2 pi / theta_i; w_i < L/high: theta_i (kept);
+ *             w_i > L/low: theta_i / s; otherwise with
+ *             k = (L / w_i - low) / (high - low):
+ *             (1 - k) theta_i / s + k theta_i;  a = 1
+ *   longrope  f = long_factor if n > L else short_factor;
+ *             omega_i = theta_i / f_i;
+ *             a = attention_factor if given, else
+ *                 (s <= 1 ? 1 : sqrt(1 + ln s / ln L))
+ *
+ * Score multiplier: a^2, times m(s, mscale_all_dim)^2 when mscale_all_dim
+ * is given: DeepSeek-V2/V3 attention multiplies its softmax scale by it,
+ * so their net multiplier is m(s, mscale)^2 (1.87385 for V3).
+ */
+#ifndef PEVIZ_ROPE_H
+#define PEVIZ_ROPE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum rope_method {
+    ROPE_NONE = 0, ROPE_LINEAR, ROPE_NTK, ROPE_DYNAMIC, ROPE_YARN,
+    ROPE_LLAMA3, ROPE_LONGROPE, ROPE_METHOD_COUNT
+};
+
+/* What a method did to one band. */
+enum rope_rule {
+    ROPE_KEPT = 0,      /* omega = theta: the original frequency */
+    ROPE_BLENDED,       /* between theta and theta / s */
+    ROPE_INTERPOLATED,  /* omega = theta / s */
+    ROPE_REBASED,       /* ntk / dynamic: a new base */
+    ROPE_RESCALED,      /* longrope: theta / f_i */
+    ROPE_RULE_COUNT
+};
+
+/* The longest LongRoPE factor list: d/2 <= 256, so d <= 512. */
+#define ROPE_FACTORS_MAX 256
+
+/* Defaults of the optional settings. */
+#define ROPE_BETA_FAST_DEFAULT 32.0
+#define ROPE_BETA_SLOW_DEFAULT 1.0
+#define ROPE_LOW_FREQ_DEFAULT 1.0
+#define ROPE_HIGH_FREQ_DEFAULT 4.0
+
+/*
+ * One model's scaling settings: plain data, copyable.  A value 0 in an
+ * optional field (mscale, mscale_all_dim, attention_factor, original_max)
+ * means "not given".
+ */
+typedef struct rope_scaling {
+    enum rope_method method;
+    double factor;              /* s; 1 = no scaling */
+    int64_t original_max;       /* L; 0 = not given */
+    double low_freq_factor;     /* llama3 */
+    double high_freq_factor;    /* llama3 */
+    double beta_fast;           /* yarn */
+    double beta_slow;           /* yarn */
+    int truncate;               /* yarn: floor/ceil the bounds (default 1) */
+    double mscale;              /* yarn: 0 = not given */
+    double mscale_all_dim;      /* yarn: 0 = not given */
+    double attention_factor;    /* yarn, longrope: 0 = not given */
+    int nshort, nlong;          /* longrope: entries in the lists */
+    double short_factor[ROPE_FACTORS_MAX];
+    double long_factor[ROPE_FACTORS_MAX];
+} rope_scaling;
+
+/* method none, factor 1, the defaults above, truncate on, nothing given. */
+void rope_scaling_default(rope_scaling *sc);
+
+/* ---- the method table ------------------------------------------------- */
+
+struct rope_method_info {
+    enum rope_method method;
+    const char *name;           /* "yarn": the --rope-scaling word */
+    const char *title;          /* "YaRN (NTK-by-parts + temperature)" */
+    const char *formula;        /* UTF-8 */
+    const char *formula_ascii;  /* the same in ASCII */
+    int factor_min_one;         /* factor must be >= 1 (else > 0) */
+    int needs_original;         /* L must be given */
+};
+
+extern const struct rope_method_info ROPE_METHODS[ROPE_METHOD_COUNT];
+
+/* The method by name ("none", "linear", ..., also "default" for none and
+ * HF's old "su" for longrope), or -1. */
+int rope_method_parse(const char *name);
+const char *rope_method_name(enum rope_method m);
+const char *rope_rule_name(enum rope_rule r);
+
+/* ---- the math --------------------------------------------------------- */
+
+/* m(s, k): 1 for s <= 1, else 0.1 k ln(s) + 1. */
+double rope_get_mscale(double s, double k);
+
+/* YaRN's correction dimension: d ln(L / (2 pi rotations)) / (2 ln base). */
+double rope_yarn_corr_dim(double rotations, int d, double base, double L);
+
+/* YaRN's ramp bounds after truncation and clamping (as used). */
+void rope_yarn_bounds(const rope_scaling *sc, int d, double base,
+                      double *low, double *high);
+
+/* The base ntk or dynamic NTK uses at sequence length n (base otherwise). */
+double rope_effective_base(const rope_scaling *sc, int d, double base,
+                           int64_t n);
+
+/*
+ * omega[0..d/2-1] after scaling at sequence length n; rule (NULL: not
+ * wanted) gets each band's enum rope_rule.  Returns 0, or -1 (nothing
+ * written) when the settings cannot be evaluated: d odd or < 2, base <= 1,
+ * factor <= 0, L missing where needed, a LongRoPE list not d/2 long, or
+ * d = 2 for ntk/dynamic.
+ */
+int rope_inv_freq(const rope_scaling *sc, int d, double base, int64_t n,
+                  double *omega, unsigned char *rule);
+
+/* The factor a that multiplies cos and sin (scores scale by a^2). */
+double rope_attention_factor(const rope_scaling *sc);
+
+/* What multiplies every q.k score: a^2 (x m(s, mscale_all_dim)^2). */
+double rope_score_multiplier(const rope_scaling *sc);
+
+/* ---- model presets ---------------------------------------------------- */
+
+struct rope_preset {
+    const char *name;           /* "llama3.1-8b" */
+    int d;                      /* rotary dimensions */
+    int head_dim;
+    double base;
+    enum rope_method method;
+    double factor;
+    int64_t original_max;       /* L (the trained length; 0: not given) */
+    double low_freq_factor, high_freq_factor;   /* llama3 (0: default) */
+    double beta_fast, beta_slow;                /* yarn (0: default) */
+    int no_truncate;                            /* yarn */
+    double mscale, mscale_all_dim;              /* yarn (0: not given) */
+    const char *note;           /* "sliding window 4096", ... or "" */
+};
+
+/* The preset's scaling settings in full (defaults where it gives none). */
+void rope_preset_scaling(const struct rope_preset *p, rope_scaling *sc);
+
+/* The table (rope_preset_count entries), and lookup by name (NULL). */
+int rope_preset_count(void);
+const struct rope_preset *rope_preset_at(int i);
+const struct rope_preset *rope_preset_find(const char *name);
+
+#endif /* PEVIZ_ROPE_H */

@@ -1,0 +1,333 @@
+/*
+ * rope.c - RoPE frequency scaling methods and model presets
+ * (see include/peviz/rope.h for the formulas).
+ */
+#include "peviz/rope.h"
+
+#include <math.h>
+#include <string.h>
+
+#define ROPE_PI 3.14159265358979323846
+
+void rope_scaling_default(rope_scaling *sc)
+{
+    memset(sc, 0, sizeof *sc);
+    sc->method = ROPE_NONE;
+    sc->factor = 1.0;
+    sc->low_freq_factor = ROPE_LOW_FREQ_DEFAULT;
+    sc->high_freq_factor = ROPE_HIGH_FREQ_DEFAULT;
+    sc->beta_fast = ROPE_BETA_FAST_DEFAULT;
+    sc->beta_slow = ROPE_BETA_SLOW_DEFAULT;
+    sc->truncate = 1;
+}
+
+/* ---- the method table ------------------------------------------------- */
+
+const struct rope_method_info ROPE_METHODS[ROPE_METHOD_COUNT] = {
+    { ROPE_NONE, "none", "no scaling",
+      "\xcf\x89\xe1\xb5\xa2 = \xce\xb8\xe1\xb5\xa2 = b^(\xe2\x88\x92" "2i/d)",
+      "w_i = theta_i = b^(-2i/d)", 0, 0 },
+    { ROPE_LINEAR, "linear", "position interpolation",
+      "\xcf\x89\xe1\xb5\xa2 = \xce\xb8\xe1\xb5\xa2 / s",
+      "w_i = theta_i / s", 0, 0 },
+    { ROPE_NTK, "ntk", "NTK-aware base change",
+      "b\xe2\x80\xb2 = b\xc2\xb7s^(d/(d\xe2\x88\x92" "2)), "
+      "\xcf\x89\xe1\xb5\xa2 = b\xe2\x80\xb2^(\xe2\x88\x92" "2i/d)",
+      "b' = b*s^(d/(d-2)), w_i = b'^(-2i/d)", 0, 0 },
+    { ROPE_DYNAMIC, "dynamic", "dynamic NTK",
+      "b\xe2\x80\xb2 = b\xc2\xb7(s\xc2\xb7max(n,L)/L \xe2\x88\x92 (s\xe2\x88\x92" "1))^(d/(d\xe2\x88\x92" "2))",
+      "b' = b*(s*max(n,L)/L - (s-1))^(d/(d-2))", 1, 1 },
+    { ROPE_YARN, "yarn", "YaRN: NTK-by-parts + temperature",
+      "\xcf\x89\xe1\xb5\xa2 = \xce\xb8\xe1\xb5\xa2\xc2\xb7(1\xe2\x88\x92r\xe1\xb5\xa2) + "
+      "\xce\xb8\xe1\xb5\xa2/s\xc2\xb7r\xe1\xb5\xa2, r\xe1\xb5\xa2 = clamp((i\xe2\x88\x92lo)/(hi\xe2\x88\x92lo)), "
+      "a = 0.1\xc2\xb7ln s + 1",
+      "w_i = theta_i*(1-r_i) + theta_i/s*r_i, r_i = clamp((i-lo)/(hi-lo)), "
+      "a = 0.1*ln s + 1", 1, 1 },
+    { ROPE_LLAMA3, "llama3", "Llama 3 band-wise rule",
+      "\xce\xbb < L/h: \xce\xb8\xe1\xb5\xa2; \xce\xbb > L/l: \xce\xb8\xe1\xb5\xa2/s; "
+      "else (1\xe2\x88\x92k)\xce\xb8\xe1\xb5\xa2/s + k\xce\xb8\xe1\xb5\xa2, k = (L/\xce\xbb \xe2\x88\x92 l)/(h \xe2\x88\x92 l)",
+      "lambda < L/h: theta_i; lambda > L/l: theta_i/s; "
+      "else (1-k)theta_i/s + k theta_i, k = (L/lambda - l)/(h - l)", 1, 1 },
+    { ROPE_LONGROPE, "longrope", "LongRoPE per-band factors",
+      "\xcf\x89\xe1\xb5\xa2 = \xce\xb8\xe1\xb5\xa2/f\xe1\xb5\xa2 (f = long if n > L, else short), "
+      "a = \xe2\x88\x9a(1 + ln s/ln L)",
+      "w_i = theta_i/f_i (f = long if n > L, else short), a = sqrt(1 + ln s/ln L)",
+      1, 1 },
+};
+
+int rope_method_parse(const char *name)
+{
+    if (!name)
+        return -1;
+    for (int m = 0; m < ROPE_METHOD_COUNT; m++)
+        if (strcmp(name, ROPE_METHODS[m].name) == 0)
+            return m;
+    if (strcmp(name, "default") == 0)
+        return ROPE_NONE;
+    if (strcmp(name, "su") == 0)
+        return ROPE_LONGROPE;
+    return -1;
+}
+
+const char *rope_method_name(enum rope_method m)
+{
+    return (unsigned)m < ROPE_METHOD_COUNT ? ROPE_METHODS[m].name : "?";
+}
+
+const char *rope_rule_name(enum rope_rule r)
+{
+    static const char *const names[ROPE_RULE_COUNT] = {
+        "kept", "blended", "interpolated", "rebased", "rescaled"
+    };
+    return (unsigned)r < ROPE_RULE_COUNT ? names[r] : "?";
+}
+
+/* ---- the math --------------------------------------------------------- */
+
+double rope_get_mscale(double s, double k)
+{
+    return s <= 1.0 ? 1.0 : 0.1 * k * log(s) + 1.0;
+}
+
+double rope_yarn_corr_dim(double rotations, int d, double base, double L)
+{
+    return d * log(L / (rotations * 2.0 * ROPE_PI)) / (2.0 * log(base));
+}
+
+void rope_yarn_bounds(const rope_scaling *sc, int d, double base,
+                      double *low, double *high)
+{
+    double L = (double)sc->original_max;
+    double lo = rope_yarn_corr_dim(sc->beta_fast, d, base, L);
+    double hi = rope_yarn_corr_dim(sc->beta_slow, d, base, L);
+    if (sc->truncate) {
+        lo = floor(lo);
+        hi = ceil(hi);
+    }
+    if (lo < 0)
+        lo = 0;
+    if (hi > d - 1)
+        hi = d - 1;
+    if (lo == hi)
+        hi += 0.001;
+    *low = lo;
+    *high = hi;
+}
+
+double rope_effective_base(const rope_scaling *sc, int d, double base,
+                           int64_t n)
+{
+    double e = (double)d / (d - 2), s = sc->factor;
+    if (sc->method == ROPE_NTK)
+        return base * pow(s, e);
+    if (sc->method == ROPE_DYNAMIC) {
+        double L = (double)sc->original_max;
+        double seq = (double)n > L ? (double)n : L;
+        return base * pow(s * seq / L - (s - 1.0), e);
+    }
+    return base;
+}
+
+/* What every band of one evaluation shares. */
+struct band_ctx {
+    const rope_scaling *sc;
+    int d;
+    double base;        /* the effective base (ntk, dynamic) */
+    double lo, hi;      /* yarn's ramp bounds */
+    const double *f;    /* longrope's factor list */
+};
+
+static double yarn_band(const struct band_ctx *c, int i, double theta, int *rule)
+{
+    double r = (i - c->lo) / (c->hi - c->lo);
+    r = r < 0 ? 0 : r > 1 ? 1 : r;
+    *rule = r == 0 ? ROPE_KEPT : r == 1 ? ROPE_INTERPOLATED : ROPE_BLENDED;
+    return theta / c->sc->factor * r + theta * (1.0 - r);
+}
+
+static double llama3_band(const rope_scaling *sc, double theta, int *rule)
+{
+    double L = (double)sc->original_max, s = sc->factor;
+    double lf = sc->low_freq_factor, hf = sc->high_freq_factor;
+    double w = 2.0 * ROPE_PI / theta;
+    if (w < L / hf) {
+        *rule = ROPE_KEPT;
+        return theta;
+    }
+    if (w > L / lf) {
+        *rule = ROPE_INTERPOLATED;
+        return theta / s;
+    }
+    double k = (L / w - lf) / (hf - lf);
+    *rule = ROPE_BLENDED;
+    return (1.0 - k) * theta / s + k * theta;
+}
+
+static double band_omega(const struct band_ctx *c, int i, int *rule)
+{
+    double theta = pow(c->base, -2.0 * i / c->d);
+    switch (c->sc->method) {
+    case ROPE_LINEAR:
+        *rule = c->sc->factor == 1.0 ? ROPE_KEPT : ROPE_INTERPOLATED;
+        return theta / c->sc->factor;
+    case ROPE_NTK:
+    case ROPE_DYNAMIC:
+        *rule = i == 0 ? ROPE_KEPT : ROPE_REBASED;
+        return theta;
+    case ROPE_YARN:
+        return yarn_band(c, i, theta, rule);
+    case ROPE_LLAMA3:
+        return llama3_band(c->sc, theta, rule);
+    case ROPE_LONGROPE:
+        *rule = ROPE_RESCALED;
+        return theta / c->f[i];
+    default:
+        *rule = ROPE_KEPT;
+        return theta;
+    }
+}
+
+/* Whether the settings can be evaluated at all (see rope_inv_freq). */
+static int evaluable(const rope_scaling *sc, int d, double base, int64_t n)
+{
+    const struct rope_method_info *mi;
+    if ((unsigned)sc->method >= ROPE_METHOD_COUNT || d < 2 || d % 2 ||
+        !(base > 1.0) || !isfinite(base) || !(sc->factor > 0) ||
+        !isfinite(sc->factor) || n < 1)
+        return 0;
+    mi = &ROPE_METHODS[sc->method];
+    if (mi->needs_original && sc->original_max < 1)
+        return 0;
+    if ((sc->method == ROPE_NTK || sc->method == ROPE_DYNAMIC) && d < 4)
+        return 0;
+    if (sc->method == ROPE_LLAMA3 &&
+        !(sc->low_freq_factor > 0 && sc->high_freq_factor > sc->low_freq_factor))
+        return 0;
+    if (sc->method == ROPE_YARN && !(sc->beta_fast > 0 && sc->beta_slow > 0))
+        return 0;
+    if (sc->method == ROPE_LONGROPE &&
+        (sc->nshort != d / 2 || sc->nlong != d / 2))
+        return 0;
+    return 1;
+}
+
+int rope_inv_freq(const rope_scaling *sc, int d, double base, int64_t n,
+                  double *omega, unsigned char *rule)
+{
+    struct band_ctx c = { sc, d, base, 0, 0, NULL };
+    if (!evaluable(sc, d, base, n))
+        return -1;
+    c.base = rope_effective_base(sc, d, base, n);
+    if (sc->method == ROPE_YARN)
+        rope_yarn_bounds(sc, d, base, &c.lo, &c.hi);
+    if (sc->method == ROPE_LONGROPE)
+        c.f = (double)n > (double)sc->original_max ? sc->long_factor
+                                                   : sc->short_factor;
+    for (int i = 0; i < d / 2; i++) {
+        int r;
+        omega[i] = band_omega(&c, i, &r);
+        if (rule)
+            rule[i] = (unsigned char)r;
+    }
+    return 0;
+}
+
+double rope_attention_factor(const rope_scaling *sc)
+{
+    double s = sc->factor;
+    switch (sc->method) {
+    case ROPE_YARN:
+        if (sc->attention_factor > 0)
+            return sc->attention_factor;
+        if (sc->mscale > 0 && sc->mscale_all_dim > 0)
+            return rope_get_mscale(s, sc->mscale) /
+                   rope_get_mscale(s, sc->mscale_all_dim);
+        return rope_get_mscale(s, 1.0);
+    case ROPE_LONGROPE:
+        if (sc->attention_factor > 0)
+            return sc->attention_factor;
+        if (s <= 1.0 || sc->original_max < 2)
+            return 1.0;
+        return sqrt(1.0 + log(s) / log((double)sc->original_max));
+    default:
+        return 1.0;
+    }
+}
+
+double rope_score_multiplier(const rope_scaling *sc)
+{
+    double a = rope_attention_factor(sc);
+    double m = 1.0;
+    if (sc->method == ROPE_YARN && sc->mscale_all_dim > 0)
+        m = rope_get_mscale(sc->factor, sc->mscale_all_dim);
+    return a * a * m * m;
+}
+
+/* ---- model presets ---------------------------------------------------- */
+
+static const struct rope_preset PRESETS[] = {
+    { "llama2-7b", 128, 128, 1e4, ROPE_NONE, 1, 4096, 0, 0, 0, 0, 0, 0, 0,
+      "trained 4096" },
+    { "llama3-8b", 128, 128, 5e5, ROPE_NONE, 1, 8192, 0, 0, 0, 0, 0, 0, 0,
+      "trained 8192" },
+    { "llama3.1-8b", 128, 128, 5e5, ROPE_LLAMA3, 8, 8192, 1, 4, 0, 0, 0, 0, 0,
+      "max 131072" },
+    { "llama3.2-1b", 64, 64, 5e5, ROPE_LLAMA3, 32, 8192, 1, 4, 0, 0, 0, 0, 0,
+      "max 131072" },
+    { "mistral-7b-v0.1", 128, 128, 1e4, ROPE_NONE, 1, 0, 0, 0, 0, 0, 0, 0, 0,
+      "sliding window 4096" },
+    { "mistral-7b-v0.2", 128, 128, 1e6, ROPE_NONE, 1, 32768, 0, 0, 0, 0, 0, 0, 0,
+      "trained 32768" },
+    { "qwen2.5-7b", 128, 128, 1e6, ROPE_NONE, 1, 32768, 0, 0, 0, 0, 0, 0, 0,
+      "trained 32768" },
+    { "qwen2.5-7b-yarn", 128, 128, 1e6, ROPE_YARN, 4, 32768, 0, 0, 0, 0, 0, 0, 0,
+      "static YaRN, 131072" },
+    { "gemma3-global", 256, 256, 1e6, ROPE_LINEAR, 8, 0, 0, 0, 0, 0, 0, 0, 0,
+      "global layers" },
+    { "gemma3-local", 256, 256, 1e4, ROPE_NONE, 1, 0, 0, 0, 0, 0, 0, 0, 0,
+      "sliding layers" },
+    { "gpt-oss-20b", 64, 64, 150000, ROPE_YARN, 32, 4096, 0, 0, 32, 1, 1, 0, 0,
+      "no truncation" },
+    { "gpt-neox-20b", 24, 96, 1e4, ROPE_NONE, 1, 2048, 0, 0, 0, 0, 0, 0, 0,
+      "rotary_pct 0.25, trained 2048" },
+    { "deepseek-v3", 64, 64, 1e4, ROPE_YARN, 40, 4096, 0, 0, 32, 1, 0, 1, 1,
+      "MLA rope part" },
+};
+#define NPRESETS ((int)(sizeof PRESETS / sizeof PRESETS[0]))
+
+int rope_preset_count(void)
+{
+    return NPRESETS;
+}
+
+const struct rope_preset *rope_preset_at(int i)
+{
+    return i >= 0 && i < NPRESETS ? &PRESETS[i] : NULL;
+}
+
+const struct rope_preset *rope_preset_find(const char *name)
+{
+    for (int i = 0; name && i < NPRESETS; i++)
+        if (strcmp(PRESETS[i].name, name) == 0)
+            return &PRESETS[i];
+    return NULL;
+}
+
+void rope_preset_scaling(const struct rope_preset *p, rope_scaling *sc)
+{
+    rope_scaling_default(sc);
+    sc->method = p->method;
+    sc->factor = p->factor;
+    sc->original_max = p->original_max;
+    if (p->low_freq_factor > 0)
+        sc->low_freq_factor = p->low_freq_factor;
+    if (p->high_freq_factor > 0)
+        sc->high_freq_factor = p->high_freq_factor;
+    if (p->beta_fast > 0)
+        sc->beta_fast = p->beta_fast;
+    if (p->beta_slow > 0)
+        sc->beta_slow = p->beta_slow;
+    sc->truncate = !p->no_truncate;
+    sc->mscale = p->mscale;
+    sc->mscale_all_dim = p->mscale_all_dim;
+}

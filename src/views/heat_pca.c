@@ -1,0 +1,260 @@
+/*
+ * heat_pca.c - the heatmap view's principal-component panel (heat_pca.h).
+ */
+#include "views/heat_pca.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "colormap.h"
+#include "peviz/pe.h"
+#include "plot.h"
+#include "text.h"
+#include "views/clocks.h"
+
+#define CURVE_POINTS 4096
+
+void heat_pca_free(struct heat_pca_rt *r)
+{
+    pe_pca_work_free(r->work);
+    pe_pca_free(&r->res);
+    free(r->own);
+    free(r->proj);
+    memset(r, 0, sizeof *r);
+}
+
+/* Start over on table t, or on the sinusoids when t is NULL. */
+static void restart(const struct app *a, const struct pe_table *t,
+                    struct heat_pca_rt *r)
+{
+    heat_pca_free(r);
+    r->n = t ? t->n : a->p.n;
+    r->d = t ? t->d : a->p.d;
+    r->base = t ? 0 : a->p.base;
+    r->src = t ? t->v : NULL;
+    if ((double)r->n * r->d > (double)PE_TABLE_MAX_VALUES || r->n < 3) {
+        r->state = HP_TOO_BIG;
+        return;
+    }
+    if (!t) {
+        r->own = malloc((size_t)r->n * (size_t)r->d * sizeof *r->own);
+        if (r->own)
+            pe_fill_f64(0, r->n, r->d, r->base, r->own);
+        r->src = r->own;
+    }
+    int k = r->d < HEAT_PCA_K ? r->d : HEAT_PCA_K;
+    r->work = r->src ? pe_pca_begin(r->src, r->n, r->d, k) : NULL;
+    r->state = r->work ? HP_BUSY : HP_FAILED;
+}
+
+static int same_source(const struct app *a, const struct pe_table *t,
+                       const struct heat_pca_rt *r)
+{
+    if (r->state == HP_IDLE)
+        return 0;
+    if (t)
+        return r->base == 0 && r->src == t->v && r->n == t->n && r->d == t->d;
+    return r->base == a->p.base && r->n == a->p.n && r->d == a->p.d;
+}
+
+static void project_all(struct heat_pca_rt *r)
+{
+    int k = r->res.k;
+    r->proj = malloc((size_t)r->n * (size_t)k * sizeof *r->proj);
+    if (!r->proj) {
+        r->state = HP_FAILED;
+        return;
+    }
+    for (int64_t p = 0; p < r->n; p++)
+        pe_pca_project(&r->res, r->src + p * r->d, r->proj + p * k);
+    r->state = HP_DONE;
+}
+
+int heat_pca_work(const struct app *a, const struct pe_table *t,
+                  struct heat_pca_rt *r, int64_t budget)
+{
+    if (!same_source(a, t, r))
+        restart(a, t, r);
+    if (r->state != HP_BUSY)
+        return 0;
+    int s = pe_pca_step(r->work, budget);
+    if (s == 1)
+        return 1;
+    if (s < 0 || pe_pca_take(r->work, &r->res)) {
+        r->state = HP_FAILED;
+    } else {
+        project_all(r);
+    }
+    pe_pca_work_free(r->work);
+    r->work = NULL;
+    return 0;
+}
+
+/* ---- drawing ------------------------------------------------------------- */
+
+/* Means of component c over m equal blocks of positions. */
+static void block_means(const struct heat_pca_rt *r, int c, int m, double *out)
+{
+    int k = r->res.k;
+    for (int b = 0; b < m; b++) {
+        int64_t p0 = r->n * b / m, p1 = r->n * (b + 1) / m;
+        double s = 0;
+        for (int64_t p = p0; p < p1; p++)
+            s += r->proj[p * k + c];
+        out[b] = p1 > p0 ? s / (double)(p1 - p0) : NAN;
+    }
+}
+
+static void draw_plot(const struct app *a, const struct heat_pca_rt *r,
+                      canvas *c, int x, int y, int w, int h)
+{
+    int k = r->res.k, m = (int)(r->n < 2 * w ? r->n : 2 * w);
+    double *ys = malloc((size_t)k * (size_t)m * sizeof *ys);
+    struct plot_series ser[HEAT_PCA_K];
+    if (!ys || m < 1)
+        goto out;
+    for (int i = 0; i < k; i++) {
+        block_means(r, i, m, ys + (size_t)i * (size_t)m);
+        /* each curve carries its component's number: they read apart
+         * without colour too */
+        ser[i] = (struct plot_series){ ys + (size_t)i * (size_t)m, m,
+                                      ui_color(a->palette,
+                                               (enum ui_color)(UI_PLOT_A + i)),
+                                      k > 1 ? (char)('1' + i) : 0 };
+    }
+    struct plot_spec sp = {
+        .title = "PC1 PC2 PC3 against position",
+        .xlabel = "pos", .x0 = 0.5 * (double)r->n / m - 0.5,
+        .dx = (double)r->n / m, .xmin = 0, .xmax = (double)(r->n - 1),
+        .x_integer = 1, .zero_line = 1, .mark_x = (double)a->p.pos,
+        .mark_label = "pos",
+    };
+    plot_lines(c, x, y, w, h, &sp, ser, k, a->palette);
+out:
+    free(ys);
+}
+
+/* Dot coordinates of the point (u, v) on a face of radius rad. */
+static void to_dots(double u, double v, double scale, int cx, int cy, int rad,
+                    int *px, int *py)
+{
+    *px = cx + (int)lround(u / scale * rad);
+    *py = cy - (int)lround(v / scale * rad);
+}
+
+static void draw_curve(const struct app *a, const struct heat_pca_rt *r,
+                       canvas *c, int cx, int cy, int rad, double scale)
+{
+    int m = (int)(r->n < CURVE_POINTS ? r->n : CURVE_POINTS);
+    double *u = malloc(2 * (size_t)m * sizeof *u);
+    if (!u)
+        return;
+    block_means(r, 0, m, u);
+    block_means(r, 1, m, u + m);
+    rgb col = ui_color(a->palette, UI_PLOT_A);
+    int px0 = 0, py0 = 0;
+    for (int i = 0; i < m; i++) {
+        int px, py;
+        to_dots(u[i], u[m + i], scale, cx, cy, rad, &px, &py);
+        if (i)
+            canvas_line(c, px0, py0, px, py, col);
+        px0 = px;
+        py0 = py;
+    }
+    free(u);
+}
+
+/* PC1 against PC2 on a clock face: the ring is the largest radius, the
+ * hand points at the cursor's position. */
+static void draw_face(const struct app *a, const struct heat_pca_rt *r,
+                      canvas *c, int x, int y, int w, int h)
+{
+    int k = r->res.k, rows = h - 2 < (w - 4) / 2 ? h - 2 : (w - 4) / 2;
+    if (rows < 3 || k < 2)
+        return;
+    double scale = 0;
+    for (int64_t p = 0; p < r->n; p++)
+        scale = fmax(scale, hypot(r->proj[p * k], r->proj[p * k + 1]));
+    /* 2*rows cells wide, rows tall: a round face of radius 2*rows-1 dots */
+    int rad = 2 * rows - 1, cx = 2 * x + rad, cy = 4 * (y + 1) + rad;
+    if (scale > 0)
+        draw_curve(a, r, c, cx, cy, rad, scale);
+    rgb acc = ui_color(a->palette, UI_ACCENT), txt = ui_color(a->palette, UI_TEXT);
+    canvas_text(c, x + 2 * rows + 1, y + 1 + rows / 2, 3, "PC1", acc,
+                RGB_DEFAULT, ATTR_BOLD);
+    canvas_text(c, x + rows + 1, y, 3, "PC2", acc, RGB_DEFAULT, ATTR_BOLD);
+    if (a->p.pos >= r->n) {             /* past a table's rows: no hand */
+        canvas_printf(c, x, y + h - 1, w, txt, RGB_DEFAULT, 0,
+                      "pos %lld: past the table", (long long)a->p.pos);
+        return;
+    }
+    const double *at = r->proj + a->p.pos * k;
+    struct clock_face f = {
+        .cx = cx, .cy = cy, .r = rad, .angle = atan2(at[1], at[0]),
+        .axes = 1, .ring = ui_color(a->palette, UI_DIM),
+        .hand = ui_color(a->palette, UI_TEXT),
+        .axis = ui_color(a->palette, UI_AXIS), .tip = a->ascii ? '@' : 0,
+    };
+    clocks_face_draw(c, &f);
+    char v1[32], v2[32];
+    fmt_num(at[0], 4, v1, sizeof v1);
+    fmt_num(at[1], 4, v2, sizeof v2);
+    canvas_printf(c, x, y + h - 1, w, txt, RGB_DEFAULT, 0,
+                  "pos %lld: PC1 %s PC2 %s", (long long)a->p.pos, v1, v2);
+}
+
+static void draw_title(const struct app *a, const struct heat_pca_rt *r,
+                       const char *name, canvas *c, int x, int y, int w)
+{
+    char buf[256], pct[3][16];
+    int k = r->res.k;
+    for (int i = 0; i < 3; i++)
+        snprintf(pct[i], sizeof pct[i], "%.1f%%",
+                 i < k ? 100 * pe_pca_ratio(&r->res, i) : 0.0);
+    if (name)
+        snprintf(buf, sizeof buf, "principal components of %s: PC1 %s, PC2 %s, "
+                 "PC3 %s of the variance", name, pct[0], pct[1], pct[2]);
+    else
+        snprintf(buf, sizeof buf, "principal components of the sinusoidal "
+                 "table: PC1 %s, PC2 %s, PC3 %s of the variance", pct[0],
+                 pct[1], pct[2]);
+    canvas_text(c, x, y, w, buf, ui_color(a->palette, UI_TEXT), RGB_DEFAULT,
+                ATTR_BOLD);
+}
+
+static void draw_status(const struct app *a, const struct heat_pca_rt *r,
+                        canvas *c, int x, int y, int w)
+{
+    rgb fg = ui_color(a->palette, UI_TEXT);
+    if (r->state == HP_BUSY)
+        canvas_printf(c, x, y, w, fg, RGB_DEFAULT, 0, "computing the principal "
+                      "components... %d%%",
+                      (int)(100 * pe_pca_progress(r->work)));
+    else if (r->state == HP_TOO_BIG)
+        canvas_printf(c, x, y, w, ui_color(a->palette, UI_WARN), RGB_DEFAULT, 0,
+                      "principal components need 3..%lld positions and n x "
+                      "d_model <= 2^22 values", (long long)PE_TABLE_N_MAX);
+    else
+        canvas_text(c, x, y, w, "principal components: out of memory",
+                    ui_color(a->palette, UI_WARN), RGB_DEFAULT, 0);
+}
+
+void heat_pca_draw(const struct app *a, const struct heat_pca_rt *r,
+                   const char *name, canvas *c, int x, int y, int w, int h)
+{
+    if (w < 1 || h < 1)
+        return;
+    if (r->state != HP_DONE) {
+        draw_status(a, r, c, x, y, w);
+        return;
+    }
+    draw_title(a, r, name, c, x, y, w);
+    int face_w = h - 1 >= 6 && w >= 50 ? 2 * (h - 3) + 4 : 0;
+    if (face_w > w / 2)
+        face_w = w / 2;
+    draw_plot(a, r, c, x, y + 1, w - face_w - (face_w ? 1 : 0), h - 1);
+    if (face_w)
+        draw_face(a, r, c, x + w - face_w, y + 1, face_w, h - 1);
+}

@@ -1,0 +1,51 @@
+/*
+ * heat_pca.h - the heatmap view's principal-component panel (key p): the
+ * table's top components against position, and PC1 against PC2 as a
+ * curve on a clock face whose hand points at the cursor's position.
+ *
+ * The table is the one the heatmap shows (a --pe-file table), else the
+ * sinusoidal table at d_model, n, base (at most 2^22 values).  The
+ * eigenproblem (peviz/pca.h) is worked in slices by the view's work hook,
+ * so keys and signals are served while it runs; the panel shows the
+ * progress meanwhile.  Everything it holds lives in the runtime object.
+ */
+#ifndef PEVIZ_VIEWS_HEAT_PCA_H
+#define PEVIZ_VIEWS_HEAT_PCA_H
+
+#include <stdint.h>
+
+#include "app.h"
+#include "canvas.h"
+#include "peviz/pca.h"
+#include "peviz/tables.h"
+
+#define HEAT_PCA_K 3
+
+enum heat_pca_state { HP_IDLE = 0, HP_BUSY, HP_DONE, HP_FAILED, HP_TOO_BIG };
+
+struct heat_pca_rt {
+    enum heat_pca_state state;
+    /* what the result is of */
+    const double *src;
+    int64_t n;
+    int d;
+    double base;
+    double *own;                    /* the sinusoidal table, when no file */
+    struct pe_pca_work *work;
+    struct pe_pca res;
+    double *proj;                   /* n x k projections */
+};
+
+/* A slice of the computation for table t (NULL: the sinusoids at a's
+ * parameters), restarted when it changes: 1 while more is left. */
+int heat_pca_work(const struct app *a, const struct pe_table *t,
+                  struct heat_pca_rt *r, int64_t budget);
+
+/* The panel in the box (x, y, w, h) of c; name is the table's file name
+ * (NULL: the sinusoidal table). */
+void heat_pca_draw(const struct app *a, const struct heat_pca_rt *r,
+                   const char *name, canvas *c, int x, int y, int w, int h);
+
+void heat_pca_free(struct heat_pca_rt *r);
+
+#endif

@@ -1,0 +1,379 @@
+/*
+ * test_rope.c - the RoPE scaling methods against the formulas written out
+ * again here, and the worked values of real models' settings (NTK base,
+ * Llama 3.1 band split, YaRN bounds for Qwen2.5, Llama-2-YaRN, DeepSeek-V3,
+ * gpt-oss, LongRoPE for Phi-3, dynamic NTK below and above L).
+ */
+#include "peviz/rope.h"
+#include "harness.h"
+
+#include <stdint.h>
+
+#define PI 3.14159265358979323846
+
+/* ---- plain references --------------------------------------------------- */
+
+static double theta(int i, int d, double base)
+{
+    return 1.0 / pow(base, 2.0 * i / d);
+}
+
+static double ref_mscale(double s, double m)
+{
+    if (s <= 1)
+        return 1;
+    return 0.1 * m * log(s) + 1;
+}
+
+/* YaRN as HF writes it: corr dims, floor/ceil, clamps, linear ramp. */
+static void ref_yarn_bounds(int d, double base, double s_unused, double L,
+                            double bf, double bs, int truncate,
+                            double *lo, double *hi)
+{
+    (void)s_unused;
+    double a = d * log(L / (bf * 2 * PI)) / (2 * log(base));
+    double b = d * log(L / (bs * 2 * PI)) / (2 * log(base));
+    if (truncate) {
+        a = floor(a);
+        b = ceil(b);
+    }
+    *lo = a > 0 ? a : 0;
+    *hi = b < d - 1 ? b : d - 1;
+    if (*lo == *hi)
+        *hi += 0.001;
+}
+
+static double ref_yarn(int i, int d, double base, double s, double L,
+                       double bf, double bs, int truncate)
+{
+    double lo, hi;
+    ref_yarn_bounds(d, base, s, L, bf, bs, truncate, &lo, &hi);
+    double ramp = (i - lo) / (hi - lo);
+    if (ramp < 0)
+        ramp = 0;
+    if (ramp > 1)
+        ramp = 1;
+    double extrap = 1 - ramp;
+    double pos = pow(base, 2.0 * i / d);
+    return (1 / (s * pos)) * (1 - extrap) + (1 / pos) * extrap;
+}
+
+static double ref_llama3(int i, int d, double base, double s, double L,
+                         double lf, double hf)
+{
+    double inv = theta(i, d, base), w = 2 * PI / inv;
+    if (w < L / hf)
+        return inv;
+    if (w > L / lf)
+        return inv / s;
+    double sm = (L / w - lf) / (hf - lf);
+    return (1 - sm) * inv / s + sm * inv;
+}
+
+static rope_scaling make(enum rope_method m, double s, int64_t L)
+{
+    rope_scaling sc;
+    rope_scaling_default(&sc);
+    sc.method = m;
+    sc.factor = s;
+    sc.original_max = L;
+    return sc;
+}
+
+/* Max relative error of the library's omegas against a reference. */
+static double rel_err(const double *got, const double *want, int half)
+{
+    double e = 0;
+    for (int i = 0; i < half; i++) {
+        double r = fabs(got[i] - want[i]) / fabs(want[i]);
+        if (r > e)
+            e = r;
+    }
+    return e;
+}
+
+/* ---- methods ------------------------------------------------------------ */
+
+static void test_none_linear(void)
+{
+    double got[64], want[64];
+    rope_scaling sc = make(ROPE_NONE, 1, 0);
+    CHECK(rope_inv_freq(&sc, 128, 1e4, 100, got, NULL) == 0);
+    for (int i = 0; i < 64; i++)
+        want[i] = theta(i, 128, 1e4);
+    CHECK(rel_err(got, want, 64) < 1e-12);
+    sc = make(ROPE_LINEAR, 8, 0);
+    unsigned char rule[64];
+    CHECK(rope_inv_freq(&sc, 128, 1e6, 100, got, rule) == 0);
+    for (int i = 0; i < 64; i++)
+        want[i] = theta(i, 128, 1e6) / 8;
+    CHECK(rel_err(got, want, 64) < 1e-12);
+    CHECK(rule[0] == ROPE_INTERPOLATED && rule[63] == ROPE_INTERPOLATED);
+    CHECK_NEAR(rope_attention_factor(&sc), 1.0, 0);
+    CHECK_NEAR(rope_score_multiplier(&sc), 1.0, 0);
+}
+
+static void test_ntk(void)
+{
+    /* ROPE.md: d=128, base 1e4: s=2 -> 20221.26, 4 -> 40889.94, 8 -> 82684.62 */
+    static const double s[] = { 2, 4, 8 }, want_b[] = { 20221.26, 40889.94, 82684.62 };
+    for (int k = 0; k < 3; k++) {
+        rope_scaling sc = make(ROPE_NTK, s[k], 0);
+        double b = rope_effective_base(&sc, 128, 1e4, 1);
+        CHECK_NEAR(b, want_b[k], 0.006);
+        CHECK_NEAR(b, 1e4 * pow(s[k], 128.0 / 126.0), 1e-9 * b);
+        double got[64], want[64];
+        CHECK(rope_inv_freq(&sc, 128, 1e4, 1, got, NULL) == 0);
+        for (int i = 0; i < 64; i++)
+            want[i] = theta(i, 128, 1e4 * pow(s[k], 128.0 / 126.0));
+        CHECK(rel_err(got, want, 64) < 1e-12);
+    }
+}
+
+static void test_dynamic(void)
+{
+    rope_scaling sc = make(ROPE_DYNAMIC, 2, 4096);
+    /* below and at L: the original base */
+    CHECK_NEAR(rope_effective_base(&sc, 128, 1e4, 1000), 1e4, 1e-9);
+    CHECK_NEAR(rope_effective_base(&sc, 128, 1e4, 4096), 1e4, 1e-9);
+    /* above: ROPE.md 8192 -> 30527.74, 16384 -> 72195.86 */
+    CHECK_NEAR(rope_effective_base(&sc, 128, 1e4, 8192), 30527.74, 0.006);
+    CHECK_NEAR(rope_effective_base(&sc, 128, 1e4, 16384), 72195.86, 0.006);
+    double got[64], want[64];
+    CHECK(rope_inv_freq(&sc, 128, 1e4, 10000, got, NULL) == 0);
+    double b = 1e4 * pow(2.0 * 10000 / 4096 - 1, 128.0 / 126.0);
+    for (int i = 0; i < 64; i++)
+        want[i] = theta(i, 128, b);
+    CHECK(rel_err(got, want, 64) < 1e-12);
+    CHECK(rope_inv_freq(&sc, 128, 1e4, 100, got, NULL) == 0);
+    for (int i = 0; i < 64; i++)
+        want[i] = theta(i, 128, 1e4);
+    CHECK(rel_err(got, want, 64) < 1e-12);
+}
+
+static void test_llama3(void)
+{
+    rope_scaling sc = make(ROPE_LLAMA3, 8, 8192);
+    sc.low_freq_factor = 1;
+    sc.high_freq_factor = 4;
+    double got[64];
+    unsigned char rule[64];
+    CHECK(rope_inv_freq(&sc, 128, 5e5, 131072, got, rule) == 0);
+    int split_ok = 1;
+    for (int i = 0; i < 64; i++) {
+        int want = i <= 28 ? ROPE_KEPT : i <= 34 ? ROPE_BLENDED : ROPE_INTERPOLATED;
+        split_ok &= rule[i] == want;
+        CHECK_NEAR(got[i], ref_llama3(i, 128, 5e5, 8, 8192, 1, 4), 1e-12 * got[i]);
+    }
+    CHECK(split_ok);
+    CHECK_NEAR(theta(29, 128, 5e5), 2.6160992529e-03, 1e-12);
+    CHECK_NEAR(got[29], 2.1665707635e-03, 1e-12);
+    CHECK_NEAR(got[63], 3.0689259889e-07, 1e-16);
+    CHECK_NEAR(2 * PI / theta(28, 128, 5e5), 1956.5, 0.1);
+    CHECK_NEAR(2 * PI / theta(35, 128, 5e5), 8218.7, 0.1);
+    /* Llama 3.2 1B: 15 kept, 3 blended, 14 interpolated */
+    sc.factor = 32;
+    CHECK(rope_inv_freq(&sc, 64, 5e5, 1, got, rule) == 0);
+    int count[ROPE_RULE_COUNT] = { 0 };
+    for (int i = 0; i < 32; i++)
+        count[rule[i]]++;
+    CHECK(count[ROPE_KEPT] == 15 && count[ROPE_BLENDED] == 3 &&
+          count[ROPE_INTERPOLATED] == 14);
+    CHECK_NEAR(rope_score_multiplier(&sc), 1.0, 0);
+}
+
+static void check_yarn_all(const rope_scaling *sc, int d, double base)
+{
+    double got[256];
+    CHECK(rope_inv_freq(sc, d, base, 1, got, NULL) == 0);
+    double e = 0;
+    for (int i = 0; i < d / 2; i++) {
+        double w = ref_yarn(i, d, base, sc->factor, (double)sc->original_max,
+                            sc->beta_fast, sc->beta_slow, sc->truncate);
+        double r = fabs(got[i] - w) / w;
+        e = r > e ? r : e;
+    }
+    CHECK(e < 1e-12);
+}
+
+static void test_yarn(void)
+{
+    double lo, hi;
+    /* Qwen2.5: d=128, base 1e6, s=4, L=32768 */
+    rope_scaling sc = make(ROPE_YARN, 4, 32768);
+    CHECK_NEAR(rope_yarn_corr_dim(32, 128, 1e6, 32768), 23.5959, 1e-4);
+    CHECK_NEAR(rope_yarn_corr_dim(1, 128, 1e6, 32768), 39.6509, 1e-4);
+    rope_yarn_bounds(&sc, 128, 1e6, &lo, &hi);
+    CHECK(lo == 23 && hi == 40);
+    CHECK_NEAR(rope_attention_factor(&sc), 1.1386294, 1e-7);
+    CHECK_NEAR(rope_attention_factor(&sc), 0.1 * log(4) + 1, 1e-15);
+    CHECK_NEAR(rope_score_multiplier(&sc), 1.2964770, 1e-7);
+    double got[64];
+    unsigned char rule[64];
+    CHECK(rope_inv_freq(&sc, 128, 1e6, 1, got, rule) == 0);
+    CHECK_NEAR(got[31], 8.0295972755e-04, 1e-14);
+    CHECK(rule[23] == ROPE_KEPT && rule[24] == ROPE_BLENDED &&
+          rule[39] == ROPE_BLENDED && rule[40] == ROPE_INTERPOLATED);
+    check_yarn_all(&sc, 128, 1e6);
+    /* untruncated */
+    sc.truncate = 0;
+    rope_yarn_bounds(&sc, 128, 1e6, &lo, &hi);
+    CHECK_NEAR(lo, 23.5959, 1e-4);
+    CHECK_NEAR(hi, 39.6509, 1e-4);
+    check_yarn_all(&sc, 128, 1e6);
+
+    /* Llama-2-YaRN-64k: d=128, base 1e4, s=16, L=4096 */
+    sc = make(ROPE_YARN, 16, 4096);
+    rope_yarn_bounds(&sc, 128, 1e4, &lo, &hi);
+    CHECK(lo == 20 && hi == 46);
+    CHECK_NEAR(rope_attention_factor(&sc), 1.2772589, 1e-7);
+    check_yarn_all(&sc, 128, 1e4);
+
+    /* DeepSeek-V3: d=64, base 1e4, s=40, L=4096, mscale 1/1 */
+    sc = make(ROPE_YARN, 40, 4096);
+    sc.mscale = sc.mscale_all_dim = 1;
+    rope_yarn_bounds(&sc, 64, 1e4, &lo, &hi);
+    CHECK(lo == 10 && hi == 23);
+    CHECK_NEAR(rope_attention_factor(&sc), 1.0, 1e-15);
+    CHECK_NEAR(rope_score_multiplier(&sc), 1.87385, 1e-5);
+    CHECK_NEAR(rope_score_multiplier(&sc), pow(ref_mscale(40, 1), 2), 1e-12);
+    check_yarn_all(&sc, 64, 1e4);
+    /* DeepSeek-V2: mscale 0.707 both -> x1.58963 */
+    sc.mscale = sc.mscale_all_dim = 0.707;
+    CHECK_NEAR(rope_score_multiplier(&sc), 1.58963, 1e-5);
+    /* mscale alone is ignored (HF needs both) */
+    sc.mscale_all_dim = 0;
+    CHECK_NEAR(rope_attention_factor(&sc), ref_mscale(40, 1), 1e-15);
+    /* an explicit attention factor wins */
+    sc.attention_factor = 0.75;
+    CHECK_NEAR(rope_attention_factor(&sc), 0.75, 0);
+    CHECK_NEAR(rope_score_multiplier(&sc), 0.5625, 1e-15);
+    /* s <= 1: m(s) = 1 */
+    CHECK_NEAR(rope_get_mscale(1, 1), 1.0, 0);
+    CHECK_NEAR(rope_get_mscale(0.5, 1), 1.0, 0);
+
+    /* gpt-oss: d=64, base 150000, s=32, L=4096, no truncation */
+    sc = make(ROPE_YARN, 32, 4096);
+    sc.truncate = 0;
+    rope_yarn_bounds(&sc, 64, 150000, &lo, &hi);
+    CHECK_NEAR(lo, 8.092779, 1e-6);
+    CHECK_NEAR(hi, 17.398025, 1e-6);
+    CHECK_NEAR(rope_attention_factor(&sc), 1.346574, 1e-6);
+    check_yarn_all(&sc, 64, 150000);
+
+    /* clamps: a tiny L puts both bounds below 0, lo == hi gets +0.001 */
+    sc = make(ROPE_YARN, 4, 6);
+    rope_yarn_bounds(&sc, 64, 1e4, &lo, &hi);
+    CHECK(lo == 0);
+    CHECK_NEAR(hi, 0.001, 1e-15);
+    check_yarn_all(&sc, 64, 1e4);
+    /* a huge L: hi clamps to d - 1, not d/2 - 1 */
+    sc = make(ROPE_YARN, 4, 1000000000000LL);
+    rope_yarn_bounds(&sc, 16, 10, &lo, &hi);
+    CHECK(hi == 15);
+}
+
+static void test_longrope(void)
+{
+    rope_scaling sc = make(ROPE_LONGROPE, 32, 4096);
+    sc.nshort = sc.nlong = 48;
+    for (int i = 0; i < 48; i++) {
+        sc.short_factor[i] = 1.0 + 0.01 * i;
+        sc.long_factor[i] = 1.0 + 0.5 * i;
+    }
+    /* Phi-3-mini-128k: sqrt(1 + ln 32 / ln 4096) */
+    CHECK_NEAR(rope_attention_factor(&sc), 1.190238, 1e-6);
+    CHECK_NEAR(rope_attention_factor(&sc), sqrt(1 + log(32) / log(4096)), 1e-15);
+    double got[48], want[48];
+    CHECK(rope_inv_freq(&sc, 96, 1e4, 4096, got, NULL) == 0);
+    for (int i = 0; i < 48; i++)
+        want[i] = 1 / (sc.short_factor[i] * pow(1e4, 2.0 * i / 96));
+    CHECK(rel_err(got, want, 48) < 1e-12);
+    CHECK(rope_inv_freq(&sc, 96, 1e4, 4097, got, NULL) == 0);
+    for (int i = 0; i < 48; i++)
+        want[i] = 1 / (sc.long_factor[i] * pow(1e4, 2.0 * i / 96));
+    CHECK(rel_err(got, want, 48) < 1e-12);
+    sc.attention_factor = 1.5;
+    CHECK_NEAR(rope_attention_factor(&sc), 1.5, 0);
+    sc.attention_factor = 0;
+    sc.factor = 1;
+    CHECK_NEAR(rope_attention_factor(&sc), 1.0, 0);
+    /* a list of the wrong length cannot be evaluated */
+    sc.nlong = 47;
+    CHECK(rope_inv_freq(&sc, 96, 1e4, 4097, got, NULL) == -1);
+}
+
+static void test_refusals(void)
+{
+    double w[64];
+    rope_scaling sc = make(ROPE_YARN, 4, 0);
+    CHECK(rope_inv_freq(&sc, 128, 1e4, 1, w, NULL) == -1);   /* no L */
+    sc = make(ROPE_LINEAR, 0, 0);
+    CHECK(rope_inv_freq(&sc, 128, 1e4, 1, w, NULL) == -1);   /* factor 0 */
+    sc = make(ROPE_NTK, 2, 0);
+    CHECK(rope_inv_freq(&sc, 2, 1e4, 1, w, NULL) == -1);     /* d/(d-2) */
+    CHECK(rope_inv_freq(&sc, 7, 1e4, 1, w, NULL) == -1);
+    sc = make(ROPE_LLAMA3, 8, 8192);
+    sc.low_freq_factor = 4;
+    sc.high_freq_factor = 1;
+    CHECK(rope_inv_freq(&sc, 128, 1e4, 1, w, NULL) == -1);
+}
+
+static void test_tables(void)
+{
+    for (int m = 0; m < ROPE_METHOD_COUNT; m++) {
+        CHECK(ROPE_METHODS[m].method == (enum rope_method)m);
+        CHECK(rope_method_parse(ROPE_METHODS[m].name) == m);
+        int ascii = 1;
+        for (const char *c = ROPE_METHODS[m].formula_ascii; *c; c++)
+            ascii &= (unsigned char)*c < 0x80;
+        CHECK(ascii);
+    }
+    CHECK(rope_method_parse("default") == ROPE_NONE);
+    CHECK(rope_method_parse("su") == ROPE_LONGROPE);
+    CHECK(rope_method_parse("YARN") == -1);
+    static const char *const names[] = {
+        "llama2-7b", "llama3-8b", "llama3.1-8b", "llama3.2-1b",
+        "mistral-7b-v0.1", "mistral-7b-v0.2", "qwen2.5-7b", "qwen2.5-7b-yarn",
+        "gemma3-global", "gemma3-local", "gpt-oss-20b", "gpt-neox-20b",
+        "deepseek-v3"
+    };
+    for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
+        CHECK(rope_preset_find(names[k]) != NULL);
+    CHECK(rope_preset_find("gpt-5") == NULL);
+    /* presets as ROPE.md gives them */
+    rope_scaling sc;
+    const struct rope_preset *p = rope_preset_find("deepseek-v3");
+    rope_preset_scaling(p, &sc);
+    CHECK(p->d == 64 && p->base == 1e4 && sc.method == ROPE_YARN &&
+          sc.factor == 40 && sc.original_max == 4096 && sc.truncate &&
+          sc.mscale == 1 && sc.mscale_all_dim == 1);
+    CHECK_NEAR(rope_score_multiplier(&sc), 1.87385, 1e-5);
+    p = rope_preset_find("gpt-oss-20b");
+    rope_preset_scaling(p, &sc);
+    CHECK(p->d == 64 && p->base == 150000 && sc.factor == 32 && !sc.truncate &&
+          sc.beta_fast == 32 && sc.beta_slow == 1 && sc.original_max == 4096);
+    p = rope_preset_find("llama3.1-8b");
+    rope_preset_scaling(p, &sc);
+    CHECK(p->d == 128 && p->base == 5e5 && sc.method == ROPE_LLAMA3 &&
+          sc.factor == 8 && sc.low_freq_factor == 1 &&
+          sc.high_freq_factor == 4 && sc.original_max == 8192);
+    p = rope_preset_find("gpt-neox-20b");
+    CHECK(p->d == 24 && p->head_dim == 96);
+    p = rope_preset_find("gemma3-global");
+    rope_preset_scaling(p, &sc);
+    CHECK(p->d == 256 && p->base == 1e6 && sc.method == ROPE_LINEAR && sc.factor == 8);
+}
+
+int main(void)
+{
+    test_none_linear();
+    test_ntk();
+    test_dynamic();
+    test_llama3();
+    test_yarn();
+    test_longrope();
+    test_refusals();
+    test_tables();
+    TEST_END("test_rope");
+}

@@ -1,0 +1,230 @@
+#!/usr/bin/env bash
+# --pe-file end to end: files built here byte by byte (Python's struct,
+# never downloaded) in each format load and export exactly; --export pca
+# and pca-variance match numpy's SVD of the centred table; hostile files
+# (FIFO, device, directory, sparse giants, NaN, huge values) are refused
+# with one line and exit 2, without hanging or reading them; the peak
+# memory of loading one table from a 1 GiB sparse checkpoint stays within
+# the table's size plus a few MiB.
+set -u
+: "${PEVIZ:=./peviz}"
+pass=0 fail=0
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+ok()  { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+
+# A Python with numpy (Debian's python3-numpy may not be the first python3).
+PY=
+for p in python3 /usr/bin/python3; do
+    if "$p" -c 'import numpy' 2>/dev/null; then PY=$p; break; fi
+done
+
+# refused FILE NEEDLE [ARGS...]: exit 2, one stderr line naming FILE, no stdout.
+refused() {
+    local f=$1 needle=$2; shift 2
+    timeout 10 "$PEVIZ" --pe-file "$f" "$@" --export pe >"$tmp/out" 2>"$tmp/err" </dev/null
+    local rc=$? lines
+    lines=$(wc -l <"$tmp/err")
+    if [ $rc -eq 2 ] && [ "$lines" -eq 1 ] && [ ! -s "$tmp/out" ] &&
+        grep -qF "peviz: $f: " "$tmp/err" && grep -qF -- "$needle" "$tmp/err"; then ok
+    else bad "--pe-file $f $*: rc=$rc stderr=$(head -c 300 "$tmp/err")"; fi
+}
+
+# ---- files written byte by byte -------------------------------------------
+python3 - "$tmp" <<'PYEOF'
+import json, struct, sys
+tmp = sys.argv[1]
+rows, cols = 5, 4
+vals = [[(r * 10 + c) / 8.0 - 1.5 for c in range(cols)] for r in range(rows)]
+flat = [v for row in vals for v in row]
+def st(path, tensors, pad=True):
+    hdr, data, off = {}, b"", 0
+    for name, dtype, shape, raw in tensors:
+        hdr[name] = {"dtype": dtype, "shape": shape,
+                     "data_offsets": [off, off + len(raw)]}
+        data += raw
+        off += len(raw)
+    h = json.dumps(hdr).encode()
+    while pad and (8 + len(h)) % 8:
+        h += b" "
+    open(path, "wb").write(struct.pack("<Q", len(h)) + h + data)
+f32 = struct.pack("<%df" % len(flat), *flat)
+f16 = struct.pack("<%de" % len(flat), *flat)
+bf16 = b"".join(struct.pack("<f", v)[2:] for v in flat)   # exact: k/8 values
+f64 = struct.pack("<%dd" % len(flat), *flat)
+wte = struct.pack("<8f", *range(8))
+st(tmp + "/gpt2.safetensors", [("wte.weight", "F32", [2, 4], wte),
+                               ("wpe.weight", "F32", [rows, cols], f32)])
+st(tmp + "/f16.safetensors", [("transformer.wpe.weight", "F16", [rows, cols], f16)])
+st(tmp + "/bf16.safetensors", [("wpe.weight", "BF16", [rows, cols], bf16)])
+st(tmp + "/f64.safetensors", [("wpe.weight", "F64", [rows, cols], f64)])
+st(tmp + "/opt.safetensors", [("model.decoder.embed_positions.weight", "F32",
+                               [rows, cols], f32)])
+st(tmp + "/two.safetensors", [("wpe.weight", "F32", [rows, cols], f32),
+                              ("pos_bias", "F32", [1, 2], struct.pack("<2f", 1, 2))])
+st(tmp + "/nan.safetensors", [("wpe.weight", "F32", [1, 2], struct.pack("<2f", 1, float("nan")))])
+st(tmp + "/huge.safetensors", [("wpe.weight", "F64", [1, 2], struct.pack("<2d", 1, 1.7e308))])
+# GGUF v3: ne = [cols, rows] innermost first
+def s64(s): return struct.pack("<Q", len(s)) + s.encode()
+g = b"GGUF" + struct.pack("<IQQ", 3, 1, 1)
+g += s64("general.architecture") + struct.pack("<I", 8) + s64("gpt2")
+g += s64("pos_embd.weight") + struct.pack("<IQQIQ", 2, cols, rows, 0, 0)
+g += b"\0" * (-len(g) % 32) + f32
+open(tmp + "/gpt2.gguf", "wb").write(g)
+# .npy v1, big-endian float64, Fortran order
+h = "{'descr': '>f8', 'fortran_order': True, 'shape': (%d, %d), }" % (rows, cols)
+h += " " * (-(10 + len(h) + 1) % 64) + "\n"
+colmajor = [vals[r][c] for c in range(cols) for r in range(rows)]
+open(tmp + "/t.npy", "wb").write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(h))
+                                 + h.encode() + struct.pack(">%dd" % len(flat), *colmajor))
+with open(tmp + "/want.csv", "w") as f:
+    for row in vals:
+        f.write(",".join("%.9g" % v for v in row) + "\n")
+with open(tmp + "/t.csv", "w") as f:
+    f.write("\ufeffd0;d1;d2;d3\n")
+    for row in vals:
+        f.write(";".join(repr(v) for v in row) + "\n")
+PYEOF
+
+# --export pe prints the table itself, whatever the format
+for f in gpt2.safetensors f16.safetensors bf16.safetensors f64.safetensors gpt2.gguf t.npy t.csv; do
+    if "$PEVIZ" --pe-file "$tmp/$f" --export pe >"$tmp/out" 2>"$tmp/err" &&
+        cmp -s "$tmp/out" "$tmp/want.csv"; then ok
+    else bad "--export pe --pe-file $f differs: $(head -c 200 "$tmp/err") $(head -n 2 "$tmp/out")"; fi
+done
+# the CSV's header, byte-order mark and separator are said on stderr
+"$PEVIZ" --pe-file "$tmp/t.csv" --export pe 2>"$tmp/err" >/dev/null
+grep -q "note: skipped a UTF-8 byte-order mark; skipped the header line 1 ('d0;d1;d2;d3'); values separated by semicolons" "$tmp/err" && ok ||
+    bad "csv note: $(cat "$tmp/err")"
+# OPT: the offset of 2 applied and said; --row-offset 0 keeps every row
+"$PEVIZ" --pe-file "$tmp/opt.safetensors" --export pe >"$tmp/out" 2>"$tmp/err"
+if tail -n 3 "$tmp/want.csv" | cmp -s - "$tmp/out" && grep -q "starts at row 2" "$tmp/err"; then ok
+else bad "OPT offset: $(cat "$tmp/err")"; fi
+"$PEVIZ" --pe-file "$tmp/opt.safetensors" --row-offset 0 --export pe 2>"$tmp/err" | cmp -s - "$tmp/want.csv" &&
+    [ ! -s "$tmp/err" ] && ok || bad "--row-offset 0"
+# --tensor picks; f64 output is the stored bits
+"$PEVIZ" --pe-file "$tmp/gpt2.safetensors" --tensor wte.weight --export pe >"$tmp/out" &&
+    [ "$(cat "$tmp/out")" = "$(printf '0,1,2,3\n4,5,6,7')" ] && ok || bad "--tensor wte.weight"
+"$PEVIZ" --pe-file "$tmp/f64.safetensors" --export pe --format f64 >"$tmp/out" &&
+    [ "$(od -An -tx1 -v "$tmp/out" | tr -d ' \n')" = "$(tail -c 160 "$tmp/f64.safetensors" | od -An -tx1 -v | tr -d ' \n')" ] &&
+    ok || bad "--format f64 is not the stored bits"
+# scores of the learned scheme are P.P^T of the table
+"$PEVIZ" --pe-file "$tmp/gpt2.safetensors" --scheme learned --export scores >"$tmp/out"
+python3 - "$tmp/out" <<'PYEOF' && ok || bad "scores are not P.P^T"
+import sys
+rows = [[(r * 10 + c) / 8.0 - 1.5 for c in range(4)] for r in range(5)]
+got = [[float(x) for x in l.split(",")] for l in open(sys.argv[1])]
+want = [[sum(a * b for a, b in zip(ri, rj)) for rj in rows] for ri in rows]
+sys.exit(0 if all(abs(g - w) <= 1e-9 * max(1, abs(w)) for gr, wr in zip(got, want)
+                  for g, w in zip(gr, wr)) and len(got) == 5 else 1)
+PYEOF
+
+# values at the bound (1e150): every view and export stays finite on screen
+printf '1e150,-1e150\n-1e150,1e150\n1e150,1e150\n1e149,3\n' >"$tmp/bound.csv"
+for v in heatmap clocks attention compare; do
+    "$PEVIZ" --pe-file "$tmp/bound.csv" --view $v --scheme learned --snapshot --size 120x40 >"$tmp/out" 2>&1
+    grep -qiE 'nan|inf' "$tmp/out" && bad "--view $v shows nan or inf" || ok
+done
+"$PEVIZ" --pe-file "$tmp/bound.csv" --export scores --scheme learned >"$tmp/out" &&
+    [ "$(head -n 1 "$tmp/out")" = "2e+300,-2e+300,0,1e+299" ] && ok || bad "scores at the bound: $(head -n 1 "$tmp/out")"
+
+# ---- refusals ----------------------------------------------------------------
+refused "$tmp/two.safetensors" "2 position tables: wpe.weight, pos_bias; choose one with --tensor NAME"
+refused "$tmp/gpt2.safetensors" "no tensor 'nope'; 2-D tensors: wte.weight, wpe.weight" --tensor nope
+refused "$tmp/nan.safetensors" "row 0, column 1 is not a finite number"
+refused "$tmp/huge.safetensors" "row 0, column 1 is 1.7e+308: beyond"
+refused /dev/zero "a character device, not a regular file"
+refused /dev/urandom "a character device, not a regular file"
+refused "$tmp" "a directory, not a regular file"
+refused "$tmp/missing.npy" "cannot open: No such file or directory"
+mkfifo "$tmp/fifo"
+refused "$tmp/fifo" "a FIFO (pipe), not a regular file"
+timeout 10 "$PEVIZ" --tour "$tmp/fifo" --snapshot >"$tmp/out" 2>"$tmp/err"; rc=$?
+[ $rc -eq 2 ] && grep -q "fifo: a FIFO (pipe), not a regular file" "$tmp/err" && ok ||
+    bad "--tour on a FIFO: rc=$rc $(cat "$tmp/err")"
+head -c 100 "$tmp/gpt2.safetensors" >"$tmp/cut.safetensors"
+refused "$tmp/cut.safetensors" "truncated"
+truncate -s 1G "$tmp/zero.bin"
+refused "$tmp/zero.bin" "header: byte 0"
+printf '0.5,1.5\n2,3\n' >"$tmp/big.csv"; truncate -s 300M "$tmp/big.csv"
+refused "$tmp/big.csv" "a CSV table is at most 256 MiB"
+printf '0x1p3,2\n' >"$tmp/hex.csv"
+refused "$tmp/hex.csv" "line 1, column 0: '0x1p3' is a hex float"
+printf '0,5;1,5\n' >"$tmp/comma.csv"
+refused "$tmp/comma.csv" "'0,5' is a decimal comma"
+for args in "--tensor wpe.weight --export pe" "--row-offset 2 --export pe" "--components 2 --export pe" \
+            "--pe-file $tmp/gpt2.safetensors --row-offset 5 --export pe" \
+            "--export pca --components 0" "--export pca -d 8 -n 5 --components 5"; do
+    "$PEVIZ" $args >"$tmp/out" 2>"$tmp/err"; rc=$?
+    [ $rc -eq 2 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && [ ! -s "$tmp/out" ] && ok ||
+        bad "peviz $args: rc=$rc $(cat "$tmp/err")"
+done
+
+# ---- peak memory: one table out of a 1 GiB sparse checkpoint ----------------
+python3 - "$tmp/sparse.safetensors" <<'PYEOF'
+import json, struct, sys
+tok = 1 << 30
+h = json.dumps({"wte.weight": {"dtype": "F32", "shape": [262144, 1024], "data_offsets": [0, tok]},
+                "wpe.weight": {"dtype": "F32", "shape": [1024, 768],
+                               "data_offsets": [tok, tok + 1024 * 768 * 4]}}).encode()
+with open(sys.argv[1], "wb") as f:
+    f.write(struct.pack("<Q", len(h)) + h)
+    f.truncate(8 + len(h) + tok + 1024 * 768 * 4)
+PYEOF
+printf '1,2\n' >"$tmp/small.csv"
+peak() { /usr/bin/time -f '%M' "$PEVIZ" --pe-file "$1" --export pe --format f32 2>&1 >/dev/null | tail -n 1; }
+base=$(peak "$tmp/small.csv"); big=$(peak "$tmp/sparse.safetensors")
+echo "peak RSS: ${base} KiB for a 2-value CSV, ${big} KiB for wpe (6144 KiB as doubles) of a 1 GiB sparse safetensors"
+[ -n "$base" ] && [ -n "$big" ] && [ $((big - base)) -le $((6144 + 8192)) ] && ok || bad "peak memory $big KiB (base $base)"
+
+# ---- PCA against numpy's SVD -------------------------------------------------
+if [ -z "$PY" ]; then
+    bad "no python3 with numpy (Debian: apt-get install python3-numpy)"
+else
+    # the sinusoidal table itself, and a helix written as CSV
+    "$PY" - "$tmp" <<'PYEOF'
+import numpy as np, sys
+p = np.arange(300)[:, None]
+rng = np.random.default_rng(7)
+a, b, c = np.linalg.qr(rng.standard_normal((24, 3)))[0].T
+helix = 2.0 * np.cos(p * 0.11) * a + 1.5 * np.sin(p * 0.11) * b + 0.01 * p * c + 0.3
+np.savetxt(sys.argv[1] + "/helix.csv", helix, delimiter=",", fmt="%.17g")
+PYEOF
+    for spec in "-d 16 -n 400 -b 10000|sin|4" "-d 32 -n 700 -b 500|sin|4" "--pe-file $tmp/helix.csv|helix|3"; do
+        args=${spec%%|*} kind=${spec#*|} k=${spec##*|}
+        kind=${kind%|*}
+        "$PEVIZ" $args --export pca --components "$k" >"$tmp/pca.csv" 2>"$tmp/err" &&
+        "$PEVIZ" $args --export pca-variance --components "$k" >"$tmp/var.csv" 2>>"$tmp/err"
+        "$PY" - "$tmp" "$kind" "$k" $args <<'PYEOF' && ok || bad "pca $spec differs from numpy: $(cat "$tmp/err")"
+import numpy as np, sys
+tmp, kind, k, args = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4:]
+if kind == "sin":
+    d, n, base = int(args[1]), int(args[3]), float(args[5])
+    p = np.arange(n)[:, None]
+    w = base ** (-2.0 * np.arange(d // 2) / d)
+    x = np.empty((n, d)); x[:, 0::2] = np.sin(p * w); x[:, 1::2] = np.cos(p * w)
+else:
+    x = np.loadtxt(tmp + "/helix.csv", delimiter=",")
+xc = x - x.mean(axis=0)
+u, s, vt = np.linalg.svd(xc, full_matrices=False)
+ratio = s ** 2 / np.sum(s ** 2)
+gaps = np.abs(np.diff(s[:k + 1] ** 2 if kind == "sin" else s[:k] ** 2)) / s[0] ** 2
+assert gaps.min() > 1e-6, "components too close to compare: %r" % gaps
+for i in range(k):                      # sign rule: largest entry positive
+    j = np.argmax(np.abs(vt[i]))
+    if vt[i, j] < 0:
+        vt[i] = -vt[i]
+proj = xc @ vt[:k].T
+got = np.loadtxt(tmp + "/pca.csv", delimiter=",", ndmin=2)
+var = np.loadtxt(tmp + "/var.csv", ndmin=1)
+assert got.shape == proj.shape, (got.shape, proj.shape)
+assert np.max(np.abs(got - proj)) <= 1e-8 * max(1, np.abs(proj).max()), np.max(np.abs(got - proj))
+assert np.max(np.abs(var - ratio[:k])) <= 1e-9, (var, ratio[:k])
+if kind == "helix":
+    assert abs(ratio[:3].sum() - 1) < 1e-12 and abs(var[:3].sum() - 1) < 1e-8
+PYEOF
+    done
+fi
+
+echo "tables: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]

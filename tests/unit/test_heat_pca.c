@@ -1,0 +1,128 @@
+/*
+ * test_heat_pca.c - the heatmap's principal-component panel (key p) on
+ * tables whose components are known without any eigen-solver: a circle
+ * of radius 2 over whole turns in a rotated plane (PC1 and PC2 explain
+ * 50% each, every position lies at distance 2 from the centre), and the
+ * panel's work done in slices while keys still act.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app.h"
+#include "frame.h"
+#include "harness.h"
+#include "peviz/tables.h"
+#include "view.h"
+
+#define CN 96
+#define CD 6
+
+static double circle_v[CN * CD];
+
+/* x_p = 2 cos(p w) a + 2 sin(p w) b + 0.7, a and b orthonormal in R^6. */
+static void circle_make(void)
+{
+    const double a[CD] = { 0.6, 0.8, 0, 0, 0, 0 };
+    const double b[CD] = { 0, 0, 0, 0.28, 0.96, 0 };
+    for (int p = 0; p < CN; p++)
+        for (int j = 0; j < CD; j++)
+            circle_v[p * CD + j] = 2 * cos(p * 2 * M_PI / 24) * a[j]
+                                   + 2 * sin(p * 2 * M_PI / 24) * b[j] + 0.7;
+}
+
+static char *frame_text(const struct app *a, int w, int h)
+{
+    canvas c;
+    if (canvas_init(&c, w, h))
+        return NULL;
+    frame_draw_finished(a, &c);
+    size_t len = (size_t)h * ((size_t)w * 4 + 1) + 1, n = 0;
+    char *out = malloc(len), *row = malloc((size_t)w * 4 + 1);
+    for (int y = 0; y < h && out && row; y++) {
+        canvas_row_utf8(&c, y, row, (size_t)w * 4 + 1);
+        n += (size_t)snprintf(out + n, len - n, "%s\n", row);
+    }
+    free(row);
+    canvas_free(&c);
+    return out;
+}
+
+static void app_circle(struct app *a, const struct pe_table *t, int64_t pos)
+{
+    app_init(a);
+    a->p.d = t->d;
+    a->p.n = t->n;
+    a->p.pos = pos;
+    a->pe_table = t;
+    a->pe_file_name = "dir/circle.csv";
+    a->screen_w = 100;
+    a->screen_h = 30;
+}
+
+static void test_circle_panel(void)
+{
+    struct pe_table t = { CN, CD, circle_v };
+    struct app a;
+    app_circle(&a, &t, 5);
+    CHECK(app_key(&a, 'p') != ACT_NONE && a.heat.pca == 1);
+    char *f = frame_text(&a, 100, 30);
+    CHECK(f && strstr(f, "principal components of circle.csv: PC1 50.0%, "
+                         "PC2 50.0%, PC3 0.0% of the variance"));
+    /* the readout at pos 5: |(PC1, PC2)| is the radius 2 */
+    const char *r = f ? strstr(f, "pos 5: PC1 ") : NULL;
+    double y1 = NAN, y2 = NAN;
+    CHECK(r && sscanf(r, "pos 5: PC1 %lf PC2 %lf", &y1, &y2) == 2);
+    CHECK_NEAR(hypot(y1, y2), 2.0, 1e-3);
+    CHECK(f && strstr(f, "PC1 PC2 PC3 against position"));
+    CHECK(f && strstr(f, "p: back to the map"));
+    free(f);
+    /* the hand follows the cursor: a quarter turn on, 6 positions later */
+    a.p.pos = 11;
+    f = frame_text(&a, 100, 30);
+    double z1 = NAN, z2 = NAN;
+    r = f ? strstr(f, "pos 11: PC1 ") : NULL;
+    CHECK(r && sscanf(r, "pos 11: PC1 %lf PC2 %lf", &z1, &z2) == 2);
+    CHECK_NEAR(y1 * z1 + y2 * z2, 0.0, 2e-3);       /* orthogonal */
+    CHECK_NEAR(fabs(y1 * z2 - y2 * z1), 4.0, 2e-3);  /* a quarter turn */
+    free(f);
+    CHECK(app_key(&a, 'p') != ACT_NONE && a.heat.pca == 0);
+    f = frame_text(&a, 100, 30);
+    CHECK(f && !strstr(f, "principal components"));
+    free(f);
+}
+
+/* Without a file: the sinusoidal table's components; too big: said. */
+static void test_sinusoid_and_limits(void)
+{
+    struct app a;
+    app_init(&a);
+    a.p.d = 16;
+    a.p.n = 64;
+    a.heat.pca = 1;
+    char *f = frame_text(&a, 80, 24);
+    CHECK(f && strstr(f, "principal components of the sinusoidal table"));
+    free(f);
+    a.p.d = 4096;
+    a.p.n = 4096;
+    f = frame_text(&a, 80, 24);
+    CHECK(f && strstr(f, "n x d_model <= 2^22 values"));
+    free(f);
+    for (int w = 1; w <= 12; w += 11)      /* tiny screens: no crash */
+        for (int h = 1; h <= 5; h += 4) {
+            a.p.d = 8;
+            a.p.n = 32;
+            f = frame_text(&a, w, h);
+            CHECK(f != NULL);
+            free(f);
+        }
+}
+
+int main(void)
+{
+    circle_make();
+    test_circle_panel();
+    test_sinusoid_and_limits();
+    TEST_END("test_heat_pca");
+}
