@@ -53,13 +53,28 @@ void app_params_changed(struct app *a)
             VIEWS[v]->params_changed(a);
 }
 
+/* Take next as the parameters if its RoPE scaling fits its d (a
+ * LongRoPE list needs d/2 entries); else say why and keep a->p. */
+static int commit_params(struct app *a, const params *next)
+{
+    char err[APP_MSG_LEN];
+    if (params_check_rope(next, err, sizeof err)) {
+        app_msg(a, 1, "%s", err);
+        return -1;
+    }
+    a->p = *next;
+    app_params_changed(a);
+    return 0;
+}
+
 /* Scale one parameter as the keys do, clamping with a message. */
 static void scale(struct app *a, enum param_id id, double factor)
 {
     char m[APP_MSG_LEN];
-    if (params_scale(&a->p, id, factor, m, sizeof m))
+    params next = a->p;
+    int clamped = params_scale(&next, id, factor, m, sizeof m);
+    if (commit_params(a, &next) == 0 && clamped)
         app_msg(a, 0, "%s", m);
-    app_params_changed(a);
 }
 
 static void move_pos(struct app *a, int64_t delta)
@@ -316,17 +331,39 @@ static char *split_command(char *line, char **arg)
     return line;
 }
 
+/* :model NAME, :scaling METHOD, :factor S, ... (params.h names). */
+static int rope_command(struct app *a, const char *name, const char *arg)
+{
+    int id = rope_opt_parse(name), model = strcmp(name, "model") == 0;
+    char err[APP_MSG_LEN], sc[64];
+    params next = a->p;
+    if (id < 0 && !model)
+        return 1;
+    if (model ? params_set_model(&next, arg, err, sizeof err)
+              : params_set_rope(&next, (enum rope_opt)id, arg, err, sizeof err)) {
+        app_msg(a, 1, "%s", err);
+        return -1;
+    }
+    if (commit_params(a, &next))
+        return -1;
+    params_format_rope(&a->p, sc, sizeof sc);
+    app_msg(a, 0, "%s set: RoPE scaling %s", model ? "model" : ROPE_OPT_NAMES[id], sc);
+    return 0;
+}
+
 static int global_command(struct app *a, const char *name, const char *arg)
 {
     for (size_t i = 0; i < sizeof PARAM_CMDS / sizeof PARAM_CMDS[0]; i++) {
         if (strcmp(name, PARAM_CMDS[i].name))
             continue;
         char err[APP_MSG_LEN];
-        if (params_set(&a->p, PARAM_CMDS[i].id, arg, err, sizeof err)) {
+        params next = a->p;
+        if (params_set(&next, PARAM_CMDS[i].id, arg, err, sizeof err)) {
             app_msg(a, 1, "%s", err);
             return -1;
         }
-        app_params_changed(a);
+        if (commit_params(a, &next))
+            return -1;
         static const char *const SHOWN[] = { "d_model", "base", "seq_len", "pos" };
         app_msg(a, 0, "%s set", SHOWN[PARAM_CMDS[i].id]);
         return 0;
@@ -339,6 +376,9 @@ static int global_command(struct app *a, const char *name, const char *arg)
         presenter(a, strcmp(arg, "off") != 0 && !(a->presenter && !*arg));
         return 0;
     }
+    int r = rope_command(a, name, arg);
+    if (r <= 0)
+        return r;
     if (strcmp(name, "view") == 0) {
         int v = view_parse(arg);
         if (v < 0) {
@@ -454,5 +494,8 @@ struct score_ctx *app_scores_new(const struct app *a)
                                   a->pe_table->d };
         tp = &t;
     }
-    return scores_new(a->p.d, a->p.base, a->p.n, &a->att.o, tp);
+    struct score_ctx *s = scores_new(a->p.d, a->p.base, a->p.n, &a->att.o, tp);
+    if (s)
+        scores_set_rope_scaling(s, &a->p.rope);
+    return s;
 }

@@ -65,6 +65,8 @@ struct pane {
     int64_t n;
     enum layout layout;
     enum precision prec;
+    rope_scaling rope;      /* panes B, C: their RoPE scaling (pane A's is
+                               a->p.rope) */
 };
 
 /* A pane's d <= 0 or n <= 0 means "follow a->p" (the global value). */

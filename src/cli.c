@@ -10,12 +10,15 @@
 #include <string.h>
 
 #include "cli.h"
+#include "config.h"
 
 enum {
     O_POS = 256, O_VIEW, O_SCHEME, O_COLOR, O_ASCII, O_FPS, O_MOUSE,
     O_LOWBW, O_PALETTE, O_BASE_B, O_BASE_C, O_TOUR, O_LANG, O_EXPORT,
     O_FORMAT, O_SOFTMAX, O_CAUSAL, O_TEMPERATURE, O_SNAPSHOT, O_SIZE,
-    O_PE_FILE, O_PANE_MODE, O_TENSOR, O_ROW_OFFSET, O_COMPONENTS
+    O_PE_FILE, O_PANE_MODE, O_TENSOR, O_ROW_OFFSET, O_COMPONENTS,
+    O_MODEL, O_CONFIG, O_LAYER_TYPE, O_NO_TRUNCATE, O_MODEL_B, O_MODEL_C,
+    O_ROPE                      /* O_ROPE + enum rope_opt: the scaling */
 };
 
 struct opt {
@@ -41,6 +44,8 @@ static const struct opt OPTS[] = {
     { "palette", 1, O_PALETTE, "NAME", "default, contrast or mono" },
     { "base-b", 1, O_BASE_B, "BASE", "compare view: base of pane B (default 500000)" },
     { "base-c", 1, O_BASE_C, "BASE", "compare view: add pane C with this base" },
+    { "model-b", 1, O_MODEL_B, "NAME", "compare view: pane B takes a model's RoPE settings" },
+    { "model-c", 1, O_MODEL_C, "NAME", "compare view: add pane C with a model's RoPE settings" },
     { "pane-mode", 1, O_PANE_MODE, "MODE", "compare view: " },
     { "tour", 2, O_TOUR, "FILE", "start the guided tour (the shipped one, or FILE)" },
     { "lang", 1, O_LANG, "LANG", "tour language: en or zh" },
@@ -53,6 +58,22 @@ static const struct opt OPTS[] = {
     { "tensor", 1, O_TENSOR, "NAME", "--pe-file: the tensor to load (default: picked by name)" },
     { "row-offset", 1, O_ROW_OFFSET, "K", "--pe-file: skip K rows (default: 2 for RoBERTa/OPT, else 0)" },
     { "components", 1, O_COMPONENTS, "K", "--export pca/pca-variance: components, 1..min(d, n-1) (default 3)" },
+    { "model", 1, O_MODEL, "NAME", "RoPE settings of a model (d, base, scaling); list: the table" },
+    { "config", 1, O_CONFIG, "FILE", "RoPE settings from a config.json or .gguf file" },
+    { "layer-type", 1, O_LAYER_TYPE, "NAME", "config: the layer type of per-type rope_parameters" },
+    { "rope-scaling", 1, O_ROPE + RO_SCALING, "METHOD", "none, linear, ntk, dynamic, yarn, llama3 or longrope" },
+    { "factor", 1, O_ROPE + RO_FACTOR, "S", "scaling factor s, > 0 (>= 1 for dynamic, yarn, llama3, longrope)" },
+    { "original-max", 1, O_ROPE + RO_ORIGINAL_MAX, "L", "original trained length L, 1..2147483647" },
+    { "low-freq-factor", 1, O_ROPE + RO_LOW_FREQ, "X", "llama3: low frequency factor, > 0 (default 1)" },
+    { "high-freq-factor", 1, O_ROPE + RO_HIGH_FREQ, "Y", "llama3: high frequency factor, > X (default 4)" },
+    { "beta-fast", 1, O_ROPE + RO_BETA_FAST, "A", "yarn: rotations kept, > B (default 32)" },
+    { "beta-slow", 1, O_ROPE + RO_BETA_SLOW, "B", "yarn: rotations interpolated, > 0 (default 1)" },
+    { "no-truncate", 0, O_NO_TRUNCATE, NULL, "yarn: keep the ramp bounds unrounded" },
+    { "mscale", 1, O_ROPE + RO_MSCALE, "M", "yarn: mscale, > 0" },
+    { "mscale-all-dim", 1, O_ROPE + RO_MSCALE_ALL_DIM, "M", "yarn: mscale_all_dim, > 0" },
+    { "attention-factor", 1, O_ROPE + RO_ATTENTION_FACTOR, "F", "yarn, longrope: attention factor, > 0" },
+    { "short-factor", 1, O_ROPE + RO_SHORT_FACTOR, "LIST", "longrope: d/2 factors a,b,... (n <= L)" },
+    { "long-factor", 1, O_ROPE + RO_LONG_FACTOR, "LIST", "longrope: d/2 factors a,b,... (n > L)" },
     { "snapshot", 0, O_SNAPSHOT, NULL, "print one frame without a terminal and exit" },
     { "size", 1, O_SIZE, "WxH", "snapshot size in cells (default 80x24)" },
     { "help", 0, 'h', NULL, "this help" },
@@ -157,7 +178,7 @@ static int choose(const char *const *words, const char *arg, int val,
 static const char *const COLOR_WORDS[] = { "none", "8", "16", "256",
                                            "truecolor", "auto", NULL };
 static const char *const EXPORT_WORDS[] = { "pe", "scores", "softmax", "pca",
-                                            "pca-variance", NULL };
+                                            "pca-variance", "freqs", NULL };
 static const char *const PALETTE_WORDS[] = { "default", "contrast", "mono", NULL };
 static const char *const LANG_WORDS[] = { "en", "zh", NULL };
 
@@ -235,6 +256,20 @@ static int parse_pane_base(struct cli *c, int pane, int val, const char *arg)
     return 0;
 }
 
+static int parse_pane_model(struct cli *c, int pane, const char *arg)
+{
+    params tmp = c->app.p;
+    char err[256];
+    if (params_set_model(&tmp, arg, err, sizeof err))
+        return fail("--%s", err);
+    c->app.cmp.panes[pane].base = tmp.base;
+    c->app.cmp.panes[pane].d = tmp.d;
+    c->app.cmp.panes[pane].rope = tmp.rope;
+    if (pane == 2)
+        c->app.cmp.npanes = 3;
+    return 0;
+}
+
 static int parse_choice(struct cli *c, int val, const char *arg)
 {
     int i = 0, r = 0;
@@ -269,7 +304,7 @@ static int parse_choice(struct cli *c, int val, const char *arg)
         break;
     case O_EXPORT:
         if (!(r = choose(EXPORT_WORDS, arg, val,
-                         "pe, scores, softmax, pca or pca-variance", &i))) {
+                         "pe, scores, softmax, pca, pca-variance or freqs", &i))) {
             c->what = (enum export_what)i;
             c->mode = MODE_EXPORT;
         }
@@ -280,6 +315,14 @@ static int parse_choice(struct cli *c, int val, const char *arg)
         break;
     }
     return r;
+}
+
+static int set_rope(struct cli *c, enum rope_opt id, const char *arg)
+{
+    char err[256];
+    if (params_set_rope(&c->app.p, id, arg, err, sizeof err))
+        return fail("--%s", err);
+    return 0;
 }
 
 static int parse_one(struct cli *c, int val, const char *arg)
@@ -295,6 +338,8 @@ static int parse_one(struct cli *c, int val, const char *arg)
     case O_LOWBW: c->app.low_bandwidth = 1; return 0;
     case O_BASE_B: return parse_pane_base(c, 1, val, arg);
     case O_BASE_C: return parse_pane_base(c, 2, val, arg);
+    case O_MODEL_B: return parse_pane_model(c, 1, arg);
+    case O_MODEL_C: return parse_pane_model(c, 2, arg);
     case O_TOUR: c->tour = arg ? arg : ""; return 0;
     case O_FORMAT: c->format = arg; return 0;
     case O_SOFTMAX: c->app.att.o.softmax = 1; return 0;
@@ -305,9 +350,15 @@ static int parse_one(struct cli *c, int val, const char *arg)
     case O_PE_FILE: c->pe_file = arg; return 0;
     case O_TENSOR: case O_ROW_OFFSET: case O_COMPONENTS:
         return parse_table_opt(c, val, arg);
+    case O_MODEL: case O_CONFIG: case O_LAYER_TYPE:
+        return 0;                         /* applied first, see cli_parse */
+    case O_NO_TRUNCATE: c->app.p.rope.truncate = 0; return 0;
     case 'h': c->mode = MODE_HELP; return 0;
     case 'V': c->mode = MODE_VERSION; return 0;
-    default: return parse_choice(c, val, arg);
+    default:
+        if (val >= O_ROPE && val < O_ROPE + RO_COUNT)
+            return set_rope(c, (enum rope_opt)(val - O_ROPE), arg);
+        return parse_choice(c, val, arg);
     }
 }
 
@@ -354,10 +405,43 @@ static int check_final(struct cli *c, const char *pos_arg)
     return 0;
 }
 
+/*
+ * --model, --config and --layer-type set the starting point wherever they
+ * stand; every other option then changes it (pass two).
+ */
+static int first_pass(struct cli *c, int argc, char **argv,
+                      const struct option *lo, const char *shorts)
+{
+    const char *model = NULL, *config = NULL, *layer = NULL;
+    int val;
+    char err[512], in_order[2 * NOPTS + 4];
+    /* "-" first: words that are not options come back in place (as 1),
+     * so this pass leaves argv in its order for the real one */
+    snprintf(in_order, sizeof in_order, "-%s", shorts);
+    optind = 0;
+    while ((val = getopt_long(argc, argv, in_order, lo, NULL)) != -1) {
+        if (val == O_MODEL)
+            model = optarg;
+        else if (val == O_CONFIG)
+            config = optarg;
+        else if (val == O_LAYER_TYPE)
+            layer = optarg;
+    }
+    if (layer && !config)
+        return fail("--layer-type: goes with --config");
+    if (model && strcmp(model, "list") == 0)
+        c->mode = MODE_MODELS;
+    else if (model && params_set_model(&c->app.p, model, err, sizeof err))
+        return fail("--%s", err);
+    if (config && config_load(config, layer, &c->app.p, err, sizeof err))
+        return fail("%s", err);
+    return 0;
+}
+
 int cli_parse(struct cli *c, int argc, char **argv)
 {
     struct option lo[NOPTS + 1];
-    char shorts[2 * NOPTS + 3];
+    char shorts[2 * NOPTS + 3], err[256];
     const char *pos_arg = NULL;
     int val, r;
 
@@ -370,6 +454,8 @@ int cli_parse(struct cli *c, int argc, char **argv)
     c->components = 3;
     build_longopts(lo, shorts);
     opterr = 0;
+    if ((r = first_pass(c, argc, argv, lo, shorts)))
+        return r;
     optind = 0;   /* GNU: a full reset (1 keeps a pointer into the last argv) */
     while ((val = getopt_long(argc, argv, shorts, lo, NULL)) != -1) {
         if (val == ':')
@@ -386,7 +472,27 @@ int cli_parse(struct cli *c, int argc, char **argv)
     }
     if (optind < argc)
         return fail("'%s': unexpected argument (see peviz --help)", argv[optind]);
+    if (params_check_rope(&c->app.p, err, sizeof err))
+        return fail("--%s", err);
     return check_final(c, pos_arg);
+}
+
+/* --model list: the presets and their settings. */
+void cli_models(FILE *f)
+{
+    fprintf(f, "%-16s %5s %8s %8s  %-26s %s\n", "model", "d", "head_dim",
+            "base", "scaling", "note");
+    for (int i = 0; i < rope_preset_count(); i++) {
+        const struct rope_preset *m = rope_preset_at(i);
+        params p;
+        char b[32], sc[64];
+        params_default(&p);
+        params_set_model(&p, m->name, b, sizeof b);
+        fmt_base(p.base, b, sizeof b);
+        params_format_rope(&p, sc, sizeof sc);
+        fprintf(f, "%-16s %5d %8d %8s  %-26s %s\n", m->name, m->d,
+                m->head_dim, b, sc, m->note);
+    }
 }
 
 /* One key table for --help: labelled rows only (the rest are aliases). */
@@ -413,6 +519,8 @@ void cli_usage(FILE *f)
 {
     fputs("usage: peviz [options]           explore positional encodings\n"
           "       peviz --export pe|scores|softmax [--format csv|f32|f64] [options]\n"
+          "       peviz --export freqs [--model NAME|--config FILE] [options]\n"
+          "       peviz --model list\n"
           "       peviz --export pca|pca-variance [--pe-file FILE] [--components K]\n"
           "       peviz --snapshot [--view NAME] [--size WxH] [--format text|ansi|svg]\n\n"
           "options:\n", f);

@@ -11,9 +11,9 @@
 #include "snapshot.h"
 
 enum cli_mode { MODE_INTERACTIVE = 0, MODE_EXPORT, MODE_SNAPSHOT,
-                MODE_HELP, MODE_VERSION };
+                MODE_HELP, MODE_VERSION, MODE_MODELS };
 enum export_what { EXPORT_PE = 0, EXPORT_SCORES, EXPORT_SOFTMAX, EXPORT_PCA,
-                   EXPORT_PCA_VARIANCE };
+                   EXPORT_PCA_VARIANCE, EXPORT_FREQS };
 enum export_format { EXPORT_CSV = 0, EXPORT_F32, EXPORT_F64 };
 
 struct cli {
@@ -49,6 +49,9 @@ int cli_set_pos(struct cli *c);
  * exit status of every refusal.
  */
 int cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Print the --model table (--model list). */
+void cli_models(FILE *f);
 
 /* Print --help (options from the table, keys from KEYS_GLOBAL). */
 void cli_usage(FILE *f);

@@ -5,16 +5,19 @@
  * header.  f32/f64: raw little-endian, row-major, no header (load with
  * numpy.fromfile(path, dtype).reshape(rows, cols)).
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "export.h"
 #include "peviz/pca.h"
 #include "peviz/pe.h"
+#include "peviz/rope.h"
 #include "peviz/tables.h"
 #include "score_grid.h"
 
 #define BLOCK_ROWS 64
+#define EXPORT_PI 3.14159265358979323846
 
 static void write_row(FILE *out, const double *row, int64_t cols, int fmt);
 
@@ -116,6 +119,25 @@ static int export_scores(const struct cli *c, int fmt, FILE *out)
     return write_failed(out);
 }
 
+/* One line per band: i, omega_i after scaling, 2 pi / omega_i. */
+static int export_freqs(const params *p, FILE *out)
+{
+    double *w = malloc((size_t)(p->d / 2) * sizeof *w);
+    if (!w) {
+        cli_error("--export: out of memory");
+        return 2;
+    }
+    if (rope_inv_freq(&p->rope, p->d, p->base, p->n, w, NULL)) {
+        free(w);
+        cli_error("--export freqs: the scaling settings cannot be evaluated");
+        return 2;
+    }
+    for (int i = 0; i < p->d / 2 && !ferror(out); i++)
+        fprintf(out, "%d,%.9g,%.9g\n", i, w[i], 2.0 * EXPORT_PI / w[i]);
+    free(w);
+    return write_failed(out);
+}
+
 /* One row of k values in the export's format. */
 static void write_row(FILE *out, const double *row, int64_t cols, int fmt)
 {
@@ -197,6 +219,12 @@ int export_run(const struct cli *c, FILE *out)
     const params *p = &c->app.p;
     int64_t cols = c->what == EXPORT_PE ? p->d : p->n;
     int fmt = format_of(c->format);
+    if (c->what == EXPORT_FREQS) {
+        if (fmt != EXPORT_CSV)
+            return cli_error("--format: '%s': want csv with --export freqs",
+                             c->format);
+        return export_freqs(p, out);
+    }
     if ((double)p->n * (double)cols > (double)EXPORT_MAX_CELLS) {
         fprintf(stderr, "peviz: --export: %ld x %ld cells is over the limit of "
                 "%lld (2^28); lower -n or -d\n", (long)p->n, (long)cols,

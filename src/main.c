@@ -98,6 +98,9 @@ static int run(struct cli *c)
     case MODE_VERSION:
         printf("peviz %s\n", PEVIZ_VERSION);
         return 0;
+    case MODE_MODELS:
+        cli_models(stdout);
+        return 0;
     case MODE_EXPORT:
         return export_run(c, stdout);
     case MODE_SNAPSHOT:

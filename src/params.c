@@ -16,6 +16,7 @@ void params_default(params *p)
     p->base = PARAM_BASE_DEFAULT;
     p->n = PARAM_N_DEFAULT;
     p->pos = 0;
+    rope_scaling_default(&p->rope);
 }
 
 /* Skip leading blanks; report whether only blanks follow end. */
@@ -236,6 +237,291 @@ int params_scale(params *p, enum param_id id, double factor,
         break;
     }
     return msg[0] != 0;
+}
+
+/* ---- RoPE scaling ------------------------------------------------------ */
+
+const char *const ROPE_OPT_NAMES[RO_COUNT] = {
+    "rope-scaling", "factor", "original-max", "low-freq-factor",
+    "high-freq-factor", "beta-fast", "beta-slow", "truncate", "mscale",
+    "mscale-all-dim", "attention-factor", "short-factor", "long-factor"
+};
+
+static const char *const ROPE_OPT_RANGES[RO_COUNT] = {
+    "none, linear, ntk, dynamic, yarn, llama3 or longrope",
+    "a finite number > 0", "a whole number in 1..2147483647",
+    "a finite number > 0", "a finite number > 0", "a finite number > 0",
+    "a finite number > 0", "on or off", "a finite number > 0",
+    "a finite number > 0", "a finite number > 0",
+    "1..256 finite numbers > 0, comma separated",
+    "1..256 finite numbers > 0, comma separated"
+};
+
+int rope_opt_parse(const char *name)
+{
+    if (name && strcmp(name, "scaling") == 0)
+        return RO_SCALING;
+    for (int i = 0; name && i < RO_COUNT; i++)
+        if (strcmp(name, ROPE_OPT_NAMES[i]) == 0)
+            return i;
+    return -1;
+}
+
+/* "a,b,c" into out[]: each a finite number > 0.  Count, or -1. */
+static int parse_list(const char *text, double *out, const char **why)
+{
+    char item[64];
+    int n = 0;
+    const char *s = text;
+    for (;;) {
+        const char *comma = strchr(s, ',');
+        size_t len = comma ? (size_t)(comma - s) : strlen(s);
+        if (n == ROPE_FACTORS_MAX) {
+            *why = "too many values";
+            return -1;
+        }
+        if (len >= sizeof item) {
+            *why = "not a number";
+            return -1;
+        }
+        memcpy(item, s, len);
+        item[len] = 0;
+        if (parse_double(item, &out[n], why))
+            return -1;
+        if (!(out[n] > 0)) {
+            *why = "a value is not > 0";
+            return -1;
+        }
+        n++;
+        if (!comma)
+            return n;
+        s = comma + 1;
+    }
+}
+
+static int set_rope_number(rope_scaling *r, enum rope_opt id, double v,
+                           const char **why)
+{
+    if (id == RO_ORIGINAL_MAX) {
+        if (v != floor(v) || v < 1 || v > ROPE_ORIGINAL_MAX_MAX) {
+            *why = v != floor(v) ? "not a whole number" : "out of range";
+            return -1;
+        }
+        r->original_max = (int64_t)v;
+        return 0;
+    }
+    if (!(v > 0)) {
+        *why = "not > 0";
+        return -1;
+    }
+    switch (id) {
+    case RO_FACTOR:           r->factor = v; break;
+    case RO_LOW_FREQ:         r->low_freq_factor = v; break;
+    case RO_HIGH_FREQ:        r->high_freq_factor = v; break;
+    case RO_BETA_FAST:        r->beta_fast = v; break;
+    case RO_BETA_SLOW:        r->beta_slow = v; break;
+    case RO_MSCALE:           r->mscale = v; break;
+    case RO_MSCALE_ALL_DIM:   r->mscale_all_dim = v; break;
+    case RO_ATTENTION_FACTOR: r->attention_factor = v; break;
+    default: break;
+    }
+    return 0;
+}
+
+static int set_rope_value(rope_scaling *r, enum rope_opt id, const char *text,
+                          const char **why)
+{
+    double list[ROPE_FACTORS_MAX], v;
+    int m;
+    switch (id) {
+    case RO_SCALING:
+        if ((m = rope_method_parse(skip_blanks(text))) < 0) {
+            *why = "unknown method";
+            return -1;
+        }
+        r->method = (enum rope_method)m;
+        return 0;
+    case RO_TRUNCATE:
+        text = skip_blanks(text);
+        if (strcmp(text, "on") && strcmp(text, "off")) {
+            *why = "not on or off";
+            return -1;
+        }
+        r->truncate = strcmp(text, "on") == 0;
+        return 0;
+    case RO_SHORT_FACTOR:
+    case RO_LONG_FACTOR:
+        if ((m = parse_list(text, list, why)) < 0)
+            return -1;
+        memcpy(id == RO_SHORT_FACTOR ? r->short_factor : r->long_factor,
+               list, (size_t)m * sizeof list[0]);
+        *(id == RO_SHORT_FACTOR ? &r->nshort : &r->nlong) = m;
+        return 0;
+    default:
+        if (parse_double(text, &v, why))
+            return -1;
+        return set_rope_number(r, id, v, why);
+    }
+}
+
+int params_set_rope(params *p, enum rope_opt id, const char *text,
+                    char *err, size_t errlen)
+{
+    const char *why;
+    char q[40];
+    rope_scaling r = p->rope;
+    if ((unsigned)id >= RO_COUNT)
+        return -1;
+    if (set_rope_value(&r, id, text ? text : "", &why)) {
+        quote_input(text ? text : "", q, sizeof q);
+        snprintf(err, errlen, "%s '%s': %s; want %s", ROPE_OPT_NAMES[id], q,
+                 why, ROPE_OPT_RANGES[id]);
+        return -1;
+    }
+    p->rope = r;
+    return 0;
+}
+
+int params_set_rope_number(params *p, enum rope_opt id, double v,
+                           char *err, size_t errlen)
+{
+    const char *why = "not a number";
+    char b[40];
+    rope_scaling r = p->rope;
+    if (id == RO_TRUNCATE) {
+        p->rope.truncate = v != 0;
+        return 0;
+    }
+    if (id == RO_SCALING || id == RO_SHORT_FACTOR || id == RO_LONG_FACTOR ||
+        (unsigned)id >= RO_COUNT || !isfinite(v) ||
+        set_rope_number(&r, id, v, &why)) {
+        fmt_num(v, 17, b, sizeof b);
+        snprintf(err, errlen, "%s %s: %s; want %s", (unsigned)id < RO_COUNT ?
+                 ROPE_OPT_NAMES[id] : "?", b, why,
+                 (unsigned)id < RO_COUNT ? ROPE_OPT_RANGES[id] : "?");
+        return -1;
+    }
+    p->rope = r;
+    return 0;
+}
+
+int params_set_rope_list(params *p, enum rope_opt id, const double *v, int n,
+                         char *err, size_t errlen)
+{
+    const char *name = id == RO_SHORT_FACTOR ? "short-factor" : "long-factor";
+    if ((id != RO_SHORT_FACTOR && id != RO_LONG_FACTOR) || n < 1 ||
+        n > ROPE_FACTORS_MAX) {
+        snprintf(err, errlen, "%s: %d values; want 1..%d", name, n,
+                 ROPE_FACTORS_MAX);
+        return -1;
+    }
+    for (int i = 0; i < n; i++)
+        if (!isfinite(v[i]) || !(v[i] > 0)) {
+            char b[40];
+            fmt_num(v[i], 17, b, sizeof b);
+            snprintf(err, errlen, "%s: value %d is %s; want finite numbers > 0",
+                     name, i + 1, b);
+            return -1;
+        }
+    memcpy(id == RO_SHORT_FACTOR ? p->rope.short_factor : p->rope.long_factor,
+           v, (size_t)n * sizeof *v);
+    *(id == RO_SHORT_FACTOR ? &p->rope.nshort : &p->rope.nlong) = n;
+    return 0;
+}
+
+/* The checks that need more than one setting (see params.h). */
+static int check_lists(const params *p, char *err, size_t errlen)
+{
+    const rope_scaling *r = &p->rope;
+    int half = p->d / 2;
+    if (half > ROPE_FACTORS_MAX) {
+        snprintf(err, errlen, "rope-scaling longrope: d %d has %d bands; "
+                 "want d <= %d (at most %d factors)", p->d, half,
+                 2 * ROPE_FACTORS_MAX, ROPE_FACTORS_MAX);
+        return -1;
+    }
+    if (r->nshort != half || r->nlong != half) {
+        int bad_short = r->nshort != half;
+        snprintf(err, errlen, "%s: %d values; want exactly d/2 = %d for "
+                 "rope-scaling longrope", bad_short ? "short-factor"
+                 : "long-factor", bad_short ? r->nshort : r->nlong, half);
+        return -1;
+    }
+    return 0;
+}
+
+int params_check_rope(const params *p, char *err, size_t errlen)
+{
+    const rope_scaling *r = &p->rope;
+    const struct rope_method_info *mi = &ROPE_METHODS[r->method];
+    char b[32];
+    fmt_num(r->factor, 10, b, sizeof b);
+    if (mi->factor_min_one && r->factor < 1) {
+        snprintf(err, errlen, "factor %s: want a number >= 1 with "
+                 "rope-scaling %s", b, mi->name);
+        return -1;
+    }
+    if (mi->needs_original && r->original_max < 1) {
+        snprintf(err, errlen, "rope-scaling %s: needs original-max (the "
+                 "trained length L, a whole number in 1..2147483647)", mi->name);
+        return -1;
+    }
+    if ((r->method == ROPE_NTK || r->method == ROPE_DYNAMIC) && p->d < 4) {
+        snprintf(err, errlen, "rope-scaling %s: d %d; want d >= 4 (it "
+                 "uses d/(d-2))", mi->name, p->d);
+        return -1;
+    }
+    if (r->method == ROPE_LLAMA3 && !(r->low_freq_factor < r->high_freq_factor)) {
+        char h[32];
+        fmt_num(r->low_freq_factor, 10, b, sizeof b);
+        fmt_num(r->high_freq_factor, 10, h, sizeof h);
+        snprintf(err, errlen, "low-freq-factor %s: want a number below "
+                 "high-freq-factor %s", b, h);
+        return -1;
+    }
+    if (r->method == ROPE_YARN && !(r->beta_fast > r->beta_slow)) {
+        char h[32];
+        fmt_num(r->beta_fast, 10, b, sizeof b);
+        fmt_num(r->beta_slow, 10, h, sizeof h);
+        snprintf(err, errlen, "beta-fast %s: want a number above "
+                 "beta-slow %s", b, h);
+        return -1;
+    }
+    if (r->method == ROPE_LONGROPE)
+        return check_lists(p, err, errlen);
+    return 0;
+}
+
+int params_set_model(params *p, const char *name, char *err, size_t errlen)
+{
+    const struct rope_preset *m = rope_preset_find(name);
+    if (!m) {
+        char q[40];
+        quote_input(name ? name : "", q, sizeof q);
+        snprintf(err, errlen, "model '%s': unknown; want one of the names "
+                 "peviz --model list prints", q);
+        return -1;
+    }
+    p->d = m->d;
+    p->base = m->base;
+    rope_preset_scaling(m, &p->rope);
+    return 0;
+}
+
+void params_format_rope(const params *p, char *buf, size_t len)
+{
+    const rope_scaling *r = &p->rope;
+    char f[32];
+    if (r->method == ROPE_NONE) {
+        snprintf(buf, len, "none");
+        return;
+    }
+    fmt_num(r->factor, 6, f, sizeof f);
+    if (r->original_max > 0)
+        snprintf(buf, len, "%s s=%s L=%ld", rope_method_name(r->method), f,
+                 (long)r->original_max);
+    else
+        snprintf(buf, len, "%s s=%s", rope_method_name(r->method), f);
 }
 
 /* Drop a "+" and leading zeros from an exponent: "1e+06" -> "1e6". */

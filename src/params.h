@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "peviz/rope.h"
+
 #define PARAM_D_MIN 2
 #define PARAM_D_MAX 65536
 #define PARAM_N_MIN 1
@@ -23,6 +25,8 @@ typedef struct params {
     double base;    /* finite, > 1 */
     int64_t n;      /* seq_len: PARAM_N_MIN .. PARAM_N_MAX */
     int64_t pos;    /* 0 .. n-1 */
+    rope_scaling rope;  /* RoPE frequency scaling (peviz/rope.h); d is
+                           then the number of rotary dimensions */
 } params;
 
 enum param_id { P_D, P_BASE, P_N, P_POS };
@@ -59,6 +63,53 @@ int params_set_pos(params *p, long pos, char *err, size_t errlen);
  */
 int params_scale(params *p, enum param_id id, double factor,
                  char *msg, size_t msglen);
+
+/* ---- RoPE scaling ------------------------------------------------------ */
+
+/* The scaling settings, named as the options and ':' commands are. */
+enum rope_opt {
+    RO_SCALING = 0,     /* "rope-scaling" (":scaling") METHOD */
+    RO_FACTOR, RO_ORIGINAL_MAX, RO_LOW_FREQ, RO_HIGH_FREQ, RO_BETA_FAST,
+    RO_BETA_SLOW, RO_TRUNCATE, RO_MSCALE, RO_MSCALE_ALL_DIM,
+    RO_ATTENTION_FACTOR, RO_SHORT_FACTOR, RO_LONG_FACTOR, RO_COUNT
+};
+
+/* "rope-scaling", "factor", "original-max", ..., "long-factor". */
+extern const char *const ROPE_OPT_NAMES[RO_COUNT];
+
+/* The option by name (also "scaling" for rope-scaling), or -1. */
+int rope_opt_parse(const char *name);
+
+#define ROPE_ORIGINAL_MAX_MAX 2147483647L
+
+/*
+ * Parse text and set one scaling setting, checking its own range
+ * (RO_TRUNCATE takes on/off).  On error leave p unchanged, write
+ * "NAME 'VALUE': why; want RANGE" into err and return -1.  Settings that
+ * depend on each other (low < high, beta_fast > beta_slow, factor >= 1
+ * for some methods, L given, d/2 list entries) are checked by
+ * params_check_rope once all are set.
+ */
+int params_set_rope(params *p, enum rope_opt id, const char *text,
+                    char *err, size_t errlen);
+
+/* The same from a number (RO_TRUNCATE: v != 0 is on) or a list of n
+ * numbers (RO_SHORT_FACTOR, RO_LONG_FACTOR), for files that carry them. */
+int params_set_rope_number(params *p, enum rope_opt id, double v,
+                           char *err, size_t errlen);
+int params_set_rope_list(params *p, enum rope_opt id, const double *v, int n,
+                         char *err, size_t errlen);
+
+/* Whether p's scaling can be used with its d: 0, or -1 with a message
+ * naming the setting, its value and the valid range. */
+int params_check_rope(const params *p, char *err, size_t errlen);
+
+/* Apply a model preset (peviz/rope.h): d, base and the scaling.  -1 with
+ * a message listing the names when unknown. */
+int params_set_model(params *p, const char *name, char *err, size_t errlen);
+
+/* The scaling in a few words: "yarn s=4 L=32768", "none". */
+void params_format_rope(const params *p, char *buf, size_t len);
 
 /* A base as a user would type it: "10000", "500000", "1e6" style never
  * "1e+06"; integers up to 1e7 in full, otherwise short exponent form. */

@@ -48,6 +48,7 @@ struct grid_key {
     struct score_opts o;
     int d, heads, head;
     double base;
+    uint64_t freq_key;          /* the scaled frequencies (RoPE scaling) */
     int64_t n, train_len;
     const double *table;
 };
@@ -141,6 +142,7 @@ static void key_fill(struct grid_key *k, const struct score_ctx *s)
     memset(k, 0, sizeof *k);
     k->o = s->o;
     k->d = s->d;
+    k->freq_key = s->freq_key;
     k->heads = s->heads;
     k->head = s->head;
     k->base = s->base;

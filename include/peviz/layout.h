@@ -16,10 +16,18 @@
  *                dim i = cos band i, dim h+i = sin band i.  The pairing
  *                is concat's; only the halves are swapped.
  *
- * Precision: a model that keeps PE in a narrower format rounds the
- * position, omega, the angle pos*omega and the value sin/cos(angle),
- * each to that format (what happens when a cached RoPE/PE table is built
- * in that type).  f64 is the exact reference.
+ * Precision pipelines (each names where rounding happens; f64 is the
+ * exact reference):
+ *   f64        nothing rounded;
+ *   f32        position, omega, the angle pos*omega and the value each
+ *              rounded to float32;
+ *   bf16, f16  "f32-angle", what current Llama/transformers code does:
+ *              position, omega and the angle in float32, cos/sin computed
+ *              there (rounded to float32), then the value cast to the
+ *              format;
+ *   all-bf16, all-f16   position, omega, the angle and the value each
+ *              rounded to the format: a cached table built in that type,
+ *              the old all-bf16 bug (GPT-NeoX issue 1003).
  */
 #ifndef PEVIZ_LAYOUT_H
 #define PEVIZ_LAYOUT_H
@@ -28,12 +36,21 @@
 
 enum layout { LAYOUT_INTERLEAVED = 0, LAYOUT_CONCAT, LAYOUT_HALF,
               LAYOUT_COUNT };
-enum precision { PREC_F64 = 0, PREC_F32, PREC_BF16, PREC_F16, PREC_COUNT };
+enum precision { PREC_F64 = 0, PREC_F32, PREC_BF16, PREC_F16,
+                 PREC_ALL_BF16, PREC_ALL_F16, PREC_COUNT };
 
 const char *layout_name(enum layout l);        /* "interleaved", ... */
 int layout_parse(const char *s);               /* -1 if unknown */
-const char *precision_name(enum precision p);  /* "f64", "bf16", ... */
-int precision_parse(const char *s);            /* -1 if unknown */
+const char *precision_name(enum precision p);  /* "f64", "bf16", "all-bf16" */
+/* The name, or "f32-angle-bf16" / "f32-angle-f16" for bf16 / f16; -1 if unknown. */
+int precision_parse(const char *s);
+/* Where the pipeline rounds, in words: "f32 angle, bf16 value". */
+const char *precision_pipeline(enum precision p);
+
+/* The format positions, omega and angles are held in, and the format of
+ * the value (PREC_F64, PREC_F32, PREC_BF16 or PREC_F16). */
+enum precision prec_angle_format(enum precision p);
+enum precision prec_value_format(enum precision p);
 
 /*
  * The displayed dimension j (0 <= j < d) of layout l holds band *band,
@@ -44,18 +61,19 @@ void layout_map(enum layout l, int d, int j, int *band, int *is_cos);
 /* The inverse: the displayed dimension holding (band, is_cos). */
 int layout_dim(enum layout l, int d, int band, int is_cos);
 
-/* x rounded to the format (f64: x itself). */
+/* x rounded to the value format of p (f64: x itself). */
 double prec_round(enum precision p, double x);
 
-/* Largest position the format holds exactly as an integer step
- * (2^53, 2^24, 2^8, 2^11): beyond it neighbouring positions merge. */
+/* Largest position the pipeline's angle format holds exactly as an
+ * integer step (2^53, 2^24, 2^8, 2^11): beyond it neighbouring positions
+ * merge. */
 double prec_exact_limit(enum precision p);
 
 /*
- * PE value at position pos, displayed dimension j, as the format would
- * hold it: the position, omega, the angle and the value each rounded.
- * f64 gives pe_value exactly.  NaN when the format overflows (f16 cannot
- * hold positions or angles of 65520 and beyond).
+ * PE value at position pos, displayed dimension j, as the pipeline
+ * computes it (see above).  f64 gives pe_value exactly.  NaN when the
+ * format overflows (all-f16 cannot hold positions or angles of 65520 and
+ * beyond).
  */
 double layout_value(int d, double base, enum layout l, enum precision p,
                     int64_t pos, int j);

@@ -55,7 +55,9 @@ enum rope_rule {
     ROPE_BLENDED,       /* between theta and theta / s */
     ROPE_INTERPOLATED,  /* omega = theta / s */
     ROPE_REBASED,       /* ntk / dynamic: a new base */
-    ROPE_RESCALED,      /* longrope: theta / f_i */
+    ROPE_RESCALED,      /* longrope: theta / f_i, f_i outside [1, s]
+                           (f_i = 1 is kept, s interpolated, between
+                           blended) */
     ROPE_RULE_COUNT
 };
 
@@ -138,6 +140,11 @@ double rope_effective_base(const rope_scaling *sc, int d, double base,
  */
 int rope_inv_freq(const rope_scaling *sc, int d, double base, int64_t n,
                   double *omega, unsigned char *rule);
+
+/* Band i alone (0 <= i < d/2): omega_i after scaling, its rule into
+ * *rule (may be NULL); NAN when the settings cannot be evaluated. */
+double rope_omega(const rope_scaling *sc, int d, double base, int64_t n,
+                  int i, int *rule);
 
 /* The factor a that multiplies cos and sin (scores scale by a^2). */
 double rope_attention_factor(const rope_scaling *sc);

@@ -38,6 +38,7 @@
 #include <stdint.h>
 
 #include "peviz/pe.h"
+#include "peviz/rope.h"
 
 /* Seeds of the fixed random draws (documented so numbers can be redone). */
 #define SCORES_SEED_EMB     UINT64_C(0x5eed0e3b)    /* word embeddings */
@@ -145,7 +146,10 @@ struct score_ctx {
     int d, half;
     int64_t n;
     double base;
-    double tau;                 /* 1/sqrt(d) with the temperature, else 1 */
+    double tau;                 /* 1/sqrt(d) with the temperature, else 1;
+                                   RoPE: times the scaling's multiplier */
+    uint64_t freq_key;          /* hash of omega[] and tau: a cache keyed on
+                                   base must key on this too (scaling) */
     double emb_mul;             /* N(0,1) draw -> embedding entry */
     double slope;               /* ALiBi slope of head o.head */
     int heads, head;
@@ -174,6 +178,15 @@ struct score_ctx *scores_new(int d, double base, int64_t n,
                              const struct score_opts *o,
                              const struct score_table *table);
 void scores_free(struct score_ctx *s);       /* NULL is fine */
+
+/*
+ * RoPE as models run it (peviz/rope.h): for the rope scheme, the
+ * frequencies become the scaled ones at s->n and every score is
+ * multiplied by rope_score_multiplier (a^2); other schemes are left
+ * alone.  Call right after scores_new.  Returns 0, or -1 (context
+ * unchanged) when the settings cannot be evaluated.
+ */
+int scores_set_rope_scaling(struct score_ctx *s, const rope_scaling *sc);
 
 /* Whether the caller's table is the one the learned scheme uses. */
 int scores_table_used(const struct score_ctx *s);

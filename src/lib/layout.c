@@ -14,7 +14,11 @@ static const char *const LAYOUT_NAMES[LAYOUT_COUNT] = {
     "interleaved", "concat", "half"
 };
 static const char *const PREC_NAMES[PREC_COUNT] = {
-    "f64", "f32", "bf16", "f16"
+    "f64", "f32", "bf16", "f16", "all-bf16", "all-f16"
+};
+static const char *const PREC_PIPELINES[PREC_COUNT] = {
+    "f64 throughout", "f32 throughout", "f32 angle, bf16 value",
+    "f32 angle, f16 value", "all bf16", "all f16"
 };
 
 static int name_find(const char *const *names, int count, const char *s)
@@ -42,7 +46,47 @@ const char *precision_name(enum precision p)
 
 int precision_parse(const char *s)
 {
+    if (s && strcmp(s, "f32-angle-bf16") == 0)
+        return PREC_BF16;
+    if (s && strcmp(s, "f32-angle-f16") == 0)
+        return PREC_F16;
     return name_find(PREC_NAMES, PREC_COUNT, s);
+}
+
+const char *precision_pipeline(enum precision p)
+{
+    return (unsigned)p < PREC_COUNT ? PREC_PIPELINES[p] : "?";
+}
+
+enum precision prec_angle_format(enum precision p)
+{
+    switch (p) {
+    case PREC_F32: case PREC_BF16: case PREC_F16: return PREC_F32;
+    case PREC_ALL_BF16: return PREC_BF16;
+    case PREC_ALL_F16:  return PREC_F16;
+    default:            return PREC_F64;
+    }
+}
+
+enum precision prec_value_format(enum precision p)
+{
+    switch (p) {
+    case PREC_ALL_BF16: return PREC_BF16;
+    case PREC_ALL_F16:  return PREC_F16;
+    case PREC_F32: case PREC_BF16: case PREC_F16: return p;
+    default:            return PREC_F64;
+    }
+}
+
+/* x rounded to one of the four formats. */
+static double round_to(enum precision fmt, double x)
+{
+    switch (fmt) {
+    case PREC_F32:  return pe_round_f32(x);
+    case PREC_BF16: return pe_round_bf16(x);
+    case PREC_F16:  return pe_round_f16(x);
+    default:        return x;
+    }
 }
 
 /* ---- layouts ---------------------------------------------------------- */
@@ -85,18 +129,12 @@ int layout_dim(enum layout l, int d, int band, int is_cos)
 
 double prec_round(enum precision p, double x)
 {
-    switch (p) {
-    case PREC_F32:  return pe_round_f32(x);
-    case PREC_BF16: return pe_round_bf16(x);
-    case PREC_F16:  return pe_round_f16(x);
-    case PREC_F64:
-    default:        return x;
-    }
+    return round_to(prec_value_format(p), x);
 }
 
 double prec_exact_limit(enum precision p)
 {
-    switch (p) {
+    switch (prec_angle_format(p)) {
     case PREC_F32:  return 16777216.0;          /* 2^24 */
     case PREC_BF16: return 256.0;               /* 2^8 */
     case PREC_F16:  return 2048.0;              /* 2^11 */
@@ -112,11 +150,14 @@ double layout_value(int d, double base, enum layout l, enum precision p,
     layout_map(l, d, j, &band, &is_cos);
     if (p == PREC_F64)
         return pe_value((double)pos, 2 * band + is_cos, d, base);
-    double w = prec_round(p, pe_omega(band, d, base));
-    double ang = prec_round(p, prec_round(p, (double)pos) * w);
+    enum precision af = prec_angle_format(p), vf = prec_value_format(p);
+    double w = round_to(af, pe_omega(band, d, base));
+    double ang = round_to(af, round_to(af, (double)pos) * w);
     if (!isfinite(ang))
         return NAN;
-    return prec_round(p, is_cos ? cos(ang) : sin(ang));
+    /* cos/sin come out in the angle's format, then are cast */
+    double v = round_to(af, is_cos ? cos(ang) : sin(ang));
+    return round_to(vf, v);
 }
 
 double layout_value_mean(int d, double base, enum layout l,

@@ -178,8 +178,11 @@ static double band_omega(const struct band_ctx *c, int i, int *rule)
         return yarn_band(c, i, theta, rule);
     case ROPE_LLAMA3:
         return llama3_band(c->sc, theta, rule);
-    case ROPE_LONGROPE:
-        *rule = ROPE_RESCALED;
+    case ROPE_LONGROPE:     /* f_i = 1 keeps, s interpolates, between blends */
+        *rule = c->f[i] == 1.0 ? ROPE_KEPT
+              : c->f[i] == c->sc->factor ? ROPE_INTERPOLATED
+              : c->f[i] > 1.0 && c->f[i] < c->sc->factor ? ROPE_BLENDED
+              : ROPE_RESCALED;
         return theta / c->f[i];
     default:
         *rule = ROPE_KEPT;
@@ -211,18 +214,40 @@ static int evaluable(const rope_scaling *sc, int d, double base, int64_t n)
     return 1;
 }
 
+/* What every band shares, once per evaluation. */
+static void ctx_make(struct band_ctx *c, const rope_scaling *sc, int d,
+                     double base, int64_t n)
+{
+    *c = (struct band_ctx){ sc, d, base, 0, 0, NULL };
+    c->base = rope_effective_base(sc, d, base, n);
+    if (sc->method == ROPE_YARN)
+        rope_yarn_bounds(sc, d, base, &c->lo, &c->hi);
+    if (sc->method == ROPE_LONGROPE)
+        c->f = (double)n > (double)sc->original_max ? sc->long_factor
+                                                    : sc->short_factor;
+}
+
+double rope_omega(const rope_scaling *sc, int d, double base, int64_t n,
+                  int i, int *rule)
+{
+    struct band_ctx c;
+    int r;
+    if (!evaluable(sc, d, base, n) || i < 0 || i >= d / 2)
+        return NAN;
+    ctx_make(&c, sc, d, base, n);
+    double w = band_omega(&c, i, &r);
+    if (rule)
+        *rule = r;
+    return w;
+}
+
 int rope_inv_freq(const rope_scaling *sc, int d, double base, int64_t n,
                   double *omega, unsigned char *rule)
 {
-    struct band_ctx c = { sc, d, base, 0, 0, NULL };
+    struct band_ctx c;
     if (!evaluable(sc, d, base, n))
         return -1;
-    c.base = rope_effective_base(sc, d, base, n);
-    if (sc->method == ROPE_YARN)
-        rope_yarn_bounds(sc, d, base, &c.lo, &c.hi);
-    if (sc->method == ROPE_LONGROPE)
-        c.f = (double)n > (double)sc->original_max ? sc->long_factor
-                                                   : sc->short_factor;
+    ctx_make(&c, sc, d, base, n);
     for (int i = 0; i < d / 2; i++) {
         int r;
         omega[i] = band_omega(&c, i, &r);

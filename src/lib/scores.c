@@ -181,6 +181,20 @@ static void ctx_alibi(struct score_ctx *s)
     s->slope = slopes[s->head];
 }
 
+/* FNV-1a over the bits of omega[] and tau. */
+static uint64_t freq_hash(const double *omega, int half, double tau)
+{
+    uint64_t h = UINT64_C(0xcbf29ce484222325);
+    for (int i = 0; i <= half; i++) {
+        uint64_t bits;
+        double v = i < half ? omega[i] : tau;
+        memcpy(&bits, &v, sizeof bits);
+        for (int b = 0; b < 64; b += 8)
+            h = (h ^ ((bits >> b) & 0xff)) * UINT64_C(0x100000001b3);
+    }
+    return h;
+}
+
 struct score_ctx *scores_new(int d, double base, int64_t n,
                              const struct score_opts *o,
                              const struct score_table *table)
@@ -221,7 +235,20 @@ struct score_ctx *scores_new(int d, double base, int64_t n,
     if (table && table->d == s->d && table->n >= s->n && table->v)
         s->table = table->v;
     terms_build(s);
+    s->freq_key = freq_hash(s->omega, s->half, s->tau);
     return s;
+}
+
+int scores_set_rope_scaling(struct score_ctx *s, const rope_scaling *sc)
+{
+    if (s->o.scheme != SCHEME_ROPE)
+        return 0;
+    if (rope_inv_freq(sc, s->d, s->base, s->n, s->omega, NULL))
+        return -1;
+    s->tau = (s->o.temperature ? 1.0 / sqrt((double)s->d) : 1.0) *
+             rope_score_multiplier(sc);
+    s->freq_key = freq_hash(s->omega, s->half, s->tau);
+    return 0;
 }
 
 void scores_free(struct score_ctx *s)

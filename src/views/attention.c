@@ -38,6 +38,7 @@ struct profile_cache {
     /* key */
     int d, scheme, temperature, heads, head, q_random;
     double base;
+    uint64_t freq_key;      /* the scaling (scores.h) */
     int64_t nd, kb;
     /* values */
     int np;
@@ -681,13 +682,14 @@ static void profile_distance(struct profile_cache *pc,
     if (*np > PROFILE_MAX)
         *np = PROFILE_MAX;
     if (pc->valid && pc->d == s->d && pc->base == s->base
+        && pc->freq_key == s->freq_key
         && pc->scheme == (int)s->o.scheme && pc->temperature == s->o.temperature
         && pc->heads == s->heads && pc->head == s->head
         && pc->q_random == s->o.q_random && pc->nd == nd && pc->kb == *kb)
         return;
     *pc = (struct profile_cache){ 1, s->d, (int)s->o.scheme, s->o.temperature,
                                   s->heads, s->head, s->o.q_random, s->base,
-                                  nd, *kb, *np, { 0 } };
+                                  s->freq_key, nd, *kb, *np, { 0 } };
     scores_distance_means(s, nd, *kb, *np, pc->v);
 }
 
@@ -712,16 +714,28 @@ static void profile_spec_distance(const struct app *a, struct att_rt *rt,
     sp->xmin = 0;
     sp->xmax = (double)(L->span - 1);
     sp->xlabel = "i-j";
+    /* RoPE scaling: the trained length L on the distance axis */
+    int64_t Lt = a->p.rope.original_max;
+    if (s->o.scheme == SCHEME_ROPE && Lt > 0 && (double)Lt <= sp->xmax) {
+        sp->mark_x = (double)Lt;
+        sp->mark_label = "L";
+    }
     const char *sv = s->o.temperature ? U(a, "S/\xe2\x88\x9a" "d", "S/sqrt(d)")
                                       : "S";
+    char sc[64] = "";
+    if (s->o.scheme == SCHEME_ROPE && a->p.rope.method != ROPE_NONE) {
+        char m[48];
+        params_format_rope(&a->p, m, sizeof m);
+        snprintf(sc, sizeof sc, ", %s", m);
+    }
     if (kb == 1) {
-        snprintf(cand[0], LINE_LEN, "%s against distance i-j", sv);
+        snprintf(cand[0], LINE_LEN, "%s against distance i-j%s", sv, sc);
         snprintf(cand[1], LINE_LEN, "%s against i-j", sv);
         pick_title(title, tlen, w, cand, 2);
         return;
     }
     snprintf(cand[0], LINE_LEN, "%s against distance i-j, 1 dot = mean of "
-             "%lld", sv, (long long)kb);
+             "%lld%s", sv, (long long)kb, sc);
     snprintf(cand[1], LINE_LEN, "%s against i-j, dot = mean of %lld", sv,
              (long long)kb);
     snprintf(cand[2], LINE_LEN, "%s vs i-j, mean of %lld", sv, (long long)kb);

@@ -95,11 +95,18 @@ void clocks_band_info(const params *p, int i, struct clocks_band *b)
     double pos = (double)p->pos;
 
     b->i = i;
-    b->omega = pe_omega(i, p->d, p->base);
-    b->lambda = pe_wavelength(i, p->d, p->base);
+    b->rule = ROPE_KEPT;
+    b->scaled = p->rope.method != ROPE_NONE;
+    b->omega = b->scaled ? rope_omega(&p->rope, p->d, p->base, p->n, i, &b->rule)
+                         : pe_omega(i, p->d, p->base);
+    if (!isfinite(b->omega)) {          /* settings params.c would refuse */
+        b->omega = pe_omega(i, p->d, p->base);
+        b->scaled = 0;
+    }
+    b->lambda = 2 * CLOCKS_PI / b->omega;
     b->angle = pos * b->omega;
-    b->s = pe_value(pos, 2 * i, p->d, p->base);
-    b->c = pe_value(pos, 2 * i + 1, p->d, p->base);
+    b->s = sin(b->angle);
+    b->c = cos(b->angle);
     b->turns = (long long)floor(b->angle / (2 * CLOCKS_PI));
     b->slow = b->lambda > (double)p->n;
 }
@@ -435,10 +442,22 @@ static int readout_band(struct ctx *x, const struct clocks_band *b,
     snprintf(out[n++].s[1], 160, "band i=%d of 0..%d: dims %d, %d", b->i,
              x->half - 1, 2 * b->i, 2 * b->i + 1);
     rl_set(&out[n], x->text, 0);
-    snprintf(out[n].s[0], 160, "%s = base^(-2i/d) = %s^(-%d/%d) = %s rad/pos",
-             sy->om, base, 2 * b->i, a->p.d, om);
-    snprintf(out[n++].s[1], 160, "%s = %s^(-%d/%d) = %s rad/pos", sy->om,
-             base, 2 * b->i, a->p.d, om);
+    if (b->scaled) {            /* RoPE scaling: the band's rule */
+        char m[48], w0[32];
+        params_format_rope(&a->p, m, sizeof m);
+        fmt_num(pe_omega(b->i, a->p.d, a->p.base), 4, w0, sizeof w0);
+        snprintf(out[n].s[0], 160, "%s = %s rad/pos: %s, band %s (unscaled %s)",
+                 sy->om, om, m, rope_rule_name((enum rope_rule)b->rule), w0);
+        snprintf(out[n].s[1], 160, "%s = %s rad/pos, %s %s", sy->om, om, m,
+                 rope_rule_name((enum rope_rule)b->rule));
+        snprintf(out[n++].s[2], 160, "%s = %s, %s", sy->om, om,
+                 rope_rule_name((enum rope_rule)b->rule));
+    } else {
+        snprintf(out[n].s[0], 160, "%s = base^(-2i/d) = %s^(-%d/%d) = %s rad/pos",
+                 sy->om, base, 2 * b->i, a->p.d, om);
+        snprintf(out[n++].s[1], 160, "%s = %s^(-%d/%d) = %s rad/pos", sy->om,
+                 base, 2 * b->i, a->p.d, om);
+    }
     rl_set(&out[n], b->slow ? x->warn : x->text, 0);
     if (b->slow) {
         snprintf(out[n].s[0], 160, "%s = 2%s/%s = %s pos > n=%lld: never one "

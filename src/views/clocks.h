@@ -52,8 +52,11 @@ struct clocks_band {
     double s, c;            /* PE(pos, 2i) = sin, PE(pos, 2i+1) = cos */
     long long turns;        /* floor(angle / 2 pi): full turns made */
     int slow;               /* lambda > n: no full turn within the sequence */
+    int rule;               /* RoPE scaling: the band's enum rope_rule */
+    int scaled;             /* omega is after a RoPE scaling (not none) */
 };
 
+/* Band i at p->pos, with p's RoPE scaling applied to omega (at n). */
 void clocks_band_info(const params *p, int i, struct clocks_band *b);
 
 /* Angle in degrees reduced to [0, 360). */

@@ -30,6 +30,7 @@
 #define BLANK HUGE_VAL
 #define NPRESETS 4
 #define LOG10_2PI 0.79817986835811504957
+#define M_PI_ 3.14159265358979323846
 
 static const double PRESETS[NPRESETS][2] = {
     { 10000, 500000 }, { 10000, 1e6 }, { 500000, 1e6 }, { 100, 10000 }
@@ -43,6 +44,7 @@ struct rpane {
     enum layout layout;
     enum precision prec;
     int id;                 /* its pane: 0 for A, 1 for B, 2 for C */
+    const rope_scaling *rope;   /* the pane's RoPE scaling */
     int crit;               /* first band whose wavelength exceeds n */
     double slow_turns;      /* turns of the slowest band within n */
 };
@@ -113,6 +115,7 @@ static void pane_resolve(const struct app *a, int k, struct rpane *r)
     r->n = p->n > 0 ? p->n : a->p.n;
     r->layout = p->layout;
     r->prec = p->prec;
+    r->rope = k > 0 ? &p->rope : &a->p.rope;
     r->crit = spectrum_critical_band(r->d, r->base, r->n);
     r->slow_turns = spectrum_slowest_turns(r->d, r->base, r->n);
 }
@@ -339,7 +342,11 @@ static int cands_slow(const struct rpane *r, char s[][HEAD_LEN])
 static int cands_tag(const struct app *a, const struct rpane *r,
                      char s[][HEAD_LEN])
 {
-    const char *pr = precision_name(r->prec);
+    char pr[32];
+    /* bf16 and f16 are the f32-angle pipelines: say so */
+    snprintf(pr, sizeof pr, "%s%s", precision_name(r->prec),
+             prec_angle_format(r->prec) == PREC_F32 && r->prec != PREC_F32
+             ? " (f32 angle)" : "");
     switch (r->layout) {
     case LAYOUT_CONCAT:
         snprintf(s[0], HEAD_LEN, "concat [sin|cos] %s; t2t's order, not its %s spacing",
@@ -892,13 +899,51 @@ static int ys_dot(const struct yscale *s, double v)
     return (int)lround(t * (s->dots - 1));
 }
 
-static struct yscale spectrum_scale(const struct rpane *rp, int np, int rows)
+/* A pane's frequencies after its RoPE scaling (on = 0: none to show). */
+struct scaled {
+    int on;
+    double *w;                  /* [d/2] omega after scaling */
+    unsigned char *rule;        /* [d/2] enum rope_rule */
+    int count[ROPE_RULE_COUNT];
+    double wl_max;              /* longest scaled wavelength */
+};
+
+static void scaled_make(const struct rpane *r, struct scaled *sc)
+{
+    int half = r->d / 2;
+    memset(sc, 0, sizeof *sc);
+    if (r->rope->method == ROPE_NONE)
+        return;
+    sc->w = malloc((size_t)half * sizeof *sc->w);
+    sc->rule = malloc((size_t)half);
+    if (!sc->w || !sc->rule ||
+        rope_inv_freq(r->rope, r->d, r->base, r->n, sc->w, sc->rule))
+        return;
+    sc->on = 1;
+    for (int i = 0; i < half; i++) {
+        sc->count[sc->rule[i]]++;
+        sc->wl_max = fmax(sc->wl_max, 2 * M_PI_ / sc->w[i]);
+    }
+}
+
+static void scaled_free(struct scaled *sc)
+{
+    free(sc->w);
+    free(sc->rule);
+}
+
+static struct yscale spectrum_scale(const struct rpane *rp,
+                                    const struct scaled *sc, int np, int rows)
 {
     double top = LOG10_2PI + 1;
     for (int k = 0; k < np; k++) {
         double l = log10(spectrum_slowest_wavelength(rp[k].d, rp[k].base));
         double ln = log10((double)rp[k].n);
         top = fmax(top, fmax(l, ln));
+        if (sc[k].on)
+            top = fmax(top, log10(sc[k].wl_max));
+        if (sc[k].on && rp[k].rope->original_max > 0)
+            top = fmax(top, log10((double)rp[k].rope->original_max));
     }
     double pad = 0.04 * (top - LOG10_2PI);
     struct yscale s = { LOG10_2PI - pad, top + pad, 4 * rows };
@@ -932,8 +977,46 @@ static void spectrum_ticks(const struct app *a, canvas *c, const struct geom *g,
     }
 }
 
-static void spectrum_plot(const struct app *a, canvas *pc,
-                          const struct rpane *r, const struct yscale *s)
+/* The colour of a band's rule: kept in the pane's colour, blended and
+ * interpolated in the accent and warning colours. */
+static rgb rule_rgb(const struct app *a, int k, int rule)
+{
+    switch (rule) {
+    case ROPE_KEPT:         return pane_rgb(a, k);
+    case ROPE_BLENDED:      return uc(a, UI_ACCENT);
+    case ROPE_INTERPOLATED: return uc(a, UI_WARN);
+    default:                return uc(a, UI_CURSOR);
+    }
+}
+
+/* Scaled wavelengths as dots over the unscaled curve (drawn dim), and the
+ * trained length L as a sparse line. */
+static void spectrum_plot_scaled(const struct app *a, canvas *pc, int k,
+                                 const struct rpane *r, const struct scaled *sc,
+                                 const struct yscale *s)
+{
+    int half = r->d / 2, wd = 2 * pc->w;
+    int64_t L = r->rope->original_max;
+    if (L > 0) {
+        int yl = ys_dot(s, log10((double)L));
+        for (int px = 1; px < wd; px += 4)
+            canvas_dot(pc, px, yl, uc(a, UI_TEXT));
+        char t[32];
+        snprintf(t, sizeof t, "L=%lld", (long long)L);
+        int tw = text_width(t), row = yl / 4 + 1 < pc->h ? yl / 4 + 1 : yl / 4 - 1;
+        canvas_text(pc, pc->w - tw, row, tw, t, uc(a, UI_TEXT), RGB_DEFAULT, 0);
+    }
+    for (int i = 0; i < half; i++) {
+        int x = band_dot(i, half, wd), y = ys_dot(s, log10(2 * M_PI_ / sc->w[i]));
+        canvas_dot(pc, x, y, rule_rgb(a, k, sc->rule[i]));
+        if (y + 1 < s->dots)
+            canvas_dot(pc, x, y + 1, rule_rgb(a, k, sc->rule[i]));
+    }
+}
+
+static void spectrum_plot(const struct app *a, canvas *pc, int k,
+                          const struct rpane *r, const struct scaled *sc,
+                          const struct yscale *s)
 {
     int half = r->d / 2, wd = 2 * pc->w;
     rgb warn = uc(a, UI_WARN), acc = uc(a, UI_ACCENT);
@@ -949,11 +1032,13 @@ static void spectrum_plot(const struct app *a, canvas *pc,
     double step = half > 1 ? (log10(spectrum_slowest_wavelength(r->d, r->base)) - l0)
                              / (half - 1) : 0;
     /* log wavelength is linear in the band: draw straight segments,
-     * bright while bands turn, dim from the critical band on */
+     * bright while bands turn, dim from the critical band on (all dim
+     * under scaled dots) */
     if (r->crit > 0)
         canvas_line(pc, band_dot(0, half, wd), ys_dot(s, l0),
                     band_dot(r->crit - 1, half, wd),
-                    ys_dot(s, l0 + step * (r->crit - 1)), pane_rgb(a, r->id));
+                    ys_dot(s, l0 + step * (r->crit - 1)),
+                    sc->on ? uc(a, UI_DIM) : pane_rgb(a, k));
     /* bands that do not turn: a '~' per cell, a mark of their own that
      * reads without colour (the legend shows it) */
     for (int b = r->crit; b < half; b++) {
@@ -976,11 +1061,43 @@ static void spectrum_plot(const struct app *a, canvas *pc,
         int x = xc + 1 + tw <= pc->w ? xc + 1 : xc - tw;
         canvas_text(pc, x < 0 ? 0 : x, 0, pc->w, t, acc, RGB_DEFAULT, ATTR_BOLD);
     }
+    if (sc->on)
+        spectrum_plot_scaled(a, pc, k, r, sc, s);
+}
+
+static void spectrum_text_scaled(const struct app *a, canvas *c, int x, int y,
+                                 int w, const struct rpane *r,
+                                 const struct scaled *sc)
+{
+    char s[3][128], m[48];
+    params_format_rope(&(params){ .rope = *r->rope }, m, sizeof m);
+    snprintf(s[0], sizeof s[0], "%s: %d kept, %d blended, %d interpolated",
+             m, sc->count[ROPE_KEPT], sc->count[ROPE_BLENDED],
+             sc->count[ROPE_INTERPOLATED]);
+    snprintf(s[1], sizeof s[1], "%s %d/%d/%d kept/blend/interp", m,
+             sc->count[ROPE_KEPT], sc->count[ROPE_BLENDED],
+             sc->count[ROPE_INTERPOLATED]);
+    snprintf(s[2], sizeof s[2], "%d kept %d blend %d interp",
+             sc->count[ROPE_KEPT], sc->count[ROPE_BLENDED],
+             sc->count[ROPE_INTERPOLATED]);
+    if (sc->count[ROPE_REBASED] + sc->count[ROPE_RESCALED] > 0) {
+        snprintf(s[0], sizeof s[0], "%s: every band %s", m,
+                 sc->count[ROPE_REBASED] ? "rebased" : "rescaled");
+        snprintf(s[1], sizeof s[1], "%s", s[0]);
+    }
+    const char *cand[3] = { s[0], s[1], s[2] };
+    canvas_text_fit(c, x, y, w, cand, 3, uc(a, UI_ACCENT), 0);
 }
 
 static void spectrum_text(const struct app *a, canvas *c, int x, int y, int w,
-                          int lines, const struct rpane *r)
+                          int lines, const struct rpane *r,
+                          const struct scaled *sc)
 {
+    if (sc->on && lines > 0) {
+        spectrum_text_scaled(a, c, x, y, w, r, sc);
+        y++;
+        lines--;
+    }
     int half = r->d / 2;
     char s[3][3][128], v1[24], v2[24];
     const char *lam = gl(a, "\u03BB", "wl"), *pi2 = gl(a, "2\u03C0", "2pi");
@@ -1035,8 +1152,35 @@ static int legend_piece(canvas *c, int x, int y, const char *mark, rgb mc,
     return x + 2;
 }
 
+/* One pane's part of the readout for a scaled band: its rule and the
+ * exact omega (and wavelength) before and after. */
+static int scaled_readout(const struct app *a, char *buf, size_t len, int v,
+                          int k, const struct rpane *r, const struct scaled *sc,
+                          int band)
+{
+    double w0 = pe_omega(band, r->d, r->base), w1 = sc->w[band];
+    const char *arrow = gl(a, "\u2192", "->"), *om = gl(a, "\u03C9", "w");
+    const char *lam = gl(a, "\u03BB", "wl");
+    if (v == 0)
+        return snprintf(buf, len, " %s %c %s %s %.10g%s%.10g %s %.8g%s%.8g",
+                        gl(a, "\u2502", "|"), 'A' + k,
+                        rope_rule_name((enum rope_rule)sc->rule[band]), om, w0,
+                        arrow, w1, lam, 2 * M_PI_ / w0, arrow, 2 * M_PI_ / w1);
+    return snprintf(buf, len, " %s %c %s %s %.6g%s%.6g", gl(a, "\u2502", "|"),
+                    'A' + k, rope_rule_name((enum rope_rule)sc->rule[band]), om,
+                    w0, arrow, w1);
+}
+
+/* The omega a pane uses for band b: scaled when it has a scaling. */
+static double band_omega_of(const struct rpane *r, const struct scaled *sc,
+                            int b)
+{
+    return sc->on ? sc->w[b] : pe_omega(b, r->d, r->base);
+}
+
 static void spectrum_readout(const struct app *a, canvas *c,
-                             const struct geom *g, const struct rpane *rp)
+                             const struct geom *g, const struct rpane *rp,
+                             const struct scaled *sc)
 {
     if (g->read_y < 0)
         return;
@@ -1052,6 +1196,11 @@ static void spectrum_readout(const struct app *a, canvas *c,
                                 " %s %c -", gl(a, "\u2502", "|"), 'A' + r->id);
                 continue;
             }
+            if (sc[k].on) {
+                len += scaled_readout(a, line[v] + len, sizeof line[v] - (size_t)len,
+                                      v, r->id, r, &sc[k], a->cmp.band);
+                continue;
+            }
             double lw = pe_wavelength(a->cmp.band, r->d, r->base);
             num(lw, l, sizeof l);
             num((double)r->n / lw, t, sizeof t);
@@ -1060,9 +1209,36 @@ static void spectrum_readout(const struct app *a, canvas *c,
                                    : " %s %c %s=%s %s",
                             gl(a, "\u2502", "|"), 'A' + r->id, lam, l, t);
         }
+        /* the ratio of B to A where the line has room for it */
+        int b = a->cmp.band;
+        char ratio[64];
+        if (g->np < 2 || b >= rp[0].d / 2 || b >= rp[1].d / 2)
+            continue;
+        snprintf(ratio, sizeof ratio, " %s B/A %s %.10g", gl(a, "\u2502", "|"),
+                 gl(a, "\u03C9", "w"), band_omega_of(&rp[1], &sc[1], b) /
+                 band_omega_of(&rp[0], &sc[0], b));
+        if (text_width(line[v]) + text_width(ratio) <= c->w &&
+            (size_t)len + strlen(ratio) < sizeof line[v])
+            strcat(line[v], ratio);
     }
     const char *cand[2] = { line[0], line[1] };
     canvas_text_fit(c, 0, g->read_y, c->w, cand, 2, uc(a, UI_TEXT), 0);
+}
+
+/* The legend when a pane is scaled: what the dot colours mean. */
+static void scaled_legend(const struct app *a, canvas *c, int y)
+{
+    int x = 0;
+    const char *dot = gl(a, "\u2022", "*");
+    x = legend_piece(c, x, y, gl(a, "\u2500", "-"), uc(a, UI_DIM), " unscaled",
+                     uc(a, UI_TEXT));
+    x = legend_piece(c, x, y, dot, pane_rgb(a, 0), " kept", uc(a, UI_TEXT));
+    x = legend_piece(c, x, y, dot, uc(a, UI_ACCENT), " blended", uc(a, UI_TEXT));
+    x = legend_piece(c, x, y, dot, uc(a, UI_WARN), " interpolated", uc(a, UI_TEXT));
+    x = legend_piece(c, x, y, gl(a, "\u2504", "-"), uc(a, UI_WARN), " n",
+                     uc(a, UI_TEXT));
+    legend_piece(c, x, y, gl(a, "\u2508", "."), uc(a, UI_TEXT), " L trained",
+                 uc(a, UI_TEXT));
 }
 
 static void draw_spectrum_mode(const struct app *a, canvas *c,
@@ -1073,18 +1249,27 @@ static void draw_spectrum_mode(const struct app *a, canvas *c,
     int ph = g->body_h - nt;
     if (ph < 1)
         return;
-    struct yscale s = spectrum_scale(rp, g->np, ph);
+    struct scaled sc[COMPARE_MAX_PANES];
+    int any = 0;
+    for (int k = 0; k < g->np; k++) {
+        scaled_make(&rp[k], &sc[k]);
+        any |= sc[k].on;
+    }
+    struct yscale s = spectrum_scale(rp, sc, g->np, ph);
     draw_separators(a, c, g, g->body_y, g->axis_y >= 0 ? g->axis_y + 1
                                                         : g->body_y + g->body_h);
     spectrum_ticks(a, c, g, &s);
     for (int k = 0; k < g->np; k++) {
         canvas pc = canvas_sub(c, g->px[k], g->body_y, g->pw, ph);
-        spectrum_plot(a, &pc, &rp[k], &s);
-        spectrum_text(a, c, g->px[k] + 1, g->body_y + ph, g->pw - 1, nt, &rp[k]);
+        spectrum_plot(a, &pc, rp[k].id, &rp[k], &sc[k], &s);
+        spectrum_text(a, c, g->px[k] + 1, g->body_y + ph, g->pw - 1, nt, &rp[k],
+                      &sc[k]);
         if (g->axis_y >= 0)
             spectrum_axis(a, c, g->px[k], g->pw, g->axis_y, &rp[k]);
     }
-    if (g->legend_y >= 0) {
+    if (g->legend_y >= 0 && any)
+        scaled_legend(a, c, g->legend_y);
+    else if (g->legend_y >= 0) {
         int x = 0, y = g->legend_y;
         /* the marks as the plot draws them: a braille line, '~' */
         x = legend_piece(c, x, y, gl(a, "\u2824\u2824", ".."), pane_rgb(a, 0),
@@ -1099,7 +1284,9 @@ static void draw_spectrum_mode(const struct app *a, canvas *c,
             canvas_text(c, x, y, -1, "y: wavelength in positions (log)",
                         uc(a, UI_DIM), RGB_DEFAULT, 0);
     }
-    spectrum_readout(a, c, g, rp);
+    spectrum_readout(a, c, g, rp, sc);
+    for (int k = 0; k < g->np; k++)
+        scaled_free(&sc[k]);
     snprintf(hint, hintlen, "x = band i, y = wavelength 2%s/%s_i (log); "
              "Left/Right: band", gl(a, "\u03C0", "pi"), gl(a, "\u03C9", "w"));
 }
@@ -1377,6 +1564,8 @@ static params pane_params(const struct app *a, int k)
     params p = a->p;
     p.d = pane_d(a, k);
     p.base = pane_base(a, k);
+    if (k > 0)
+        p.rope = a->cmp.panes[k].rope;
     return p;
 }
 
@@ -1389,9 +1578,11 @@ static void pane_store(struct app *a, int k, const params *p)
                 a->cmp.panes[j].d = a->p.d;
         a->p.d = p->d;
         a->p.base = p->base;
+        a->p.rope = p->rope;
         app_params_changed(a);
     } else {
         a->cmp.panes[k].base = p->base;
+        a->cmp.panes[k].rope = p->rope;
         /* keep following the global d_model while the value equals it */
         if (a->cmp.panes[k].d > 0 || p->d != a->p.d)
             a->cmp.panes[k].d = p->d;
@@ -1413,6 +1604,10 @@ static void pane_scale(struct app *a, enum param_id id, double factor)
     params p = pane_params(a, k);
     char m[APP_MSG_LEN];
     int clamped = params_scale(&p, id, factor, m, sizeof m);
+    if (params_check_rope(&p, m, sizeof m)) {
+        app_msg(a, 1, "pane %c: %s", 'A' + k, m);
+        return;
+    }
     pane_store(a, k, &p);
     if (clamped)
         app_msg(a, 0, "pane %c: %s", 'A' + k, m);
@@ -1487,8 +1682,8 @@ static void precision_next(struct app *a)
 {
     struct pane *p = &a->cmp.panes[a->cmp.active];
     p->prec = (enum precision)((p->prec + 1) % PREC_COUNT);
-    app_msg(a, 0, "pane %c: precision %s", 'A' + a->cmp.active,
-            precision_name(p->prec));
+    app_msg(a, 0, "pane %c: precision %s (%s)", 'A' + a->cmp.active,
+            precision_name(p->prec), precision_pipeline(p->prec));
 }
 
 static void zoom(struct app *a, int in)
@@ -1632,6 +1827,8 @@ static void compare_reset(struct app *a)
     a->cmp.panes[0].base = 10000;
     a->cmp.panes[1].base = 500000;
     a->cmp.panes[2].base = 1e6;
+    for (int k = 0; k < COMPARE_MAX_PANES; k++)
+        rope_scaling_default(&a->cmp.panes[k].rope);
 }
 
 /* ---- ':' commands ------------------------------------------------------- */
@@ -1641,12 +1838,34 @@ static int cmd_pane_param(struct app *a, enum param_id id, const char *arg)
     int k = a->cmp.active;
     params p = pane_params(a, k);
     char err[APP_MSG_LEN];
-    if (params_set(&p, id, arg, err, sizeof err)) {
+    if (params_set(&p, id, arg, err, sizeof err) ||
+        params_check_rope(&p, err, sizeof err)) {
         app_msg(a, 1, "pane %c: %s", 'A' + k, err);
         return 1;
     }
     pane_store(a, k, &p);
     pane_said(a, k);
+    return 1;
+}
+
+/* :model NAME, :scaling METHOD, :factor S, ... for the active pane. */
+static int cmd_pane_rope(struct app *a, const char *name, const char *arg)
+{
+    int k = a->cmp.active, id = rope_opt_parse(name);
+    int model = !strcmp(name, "model");
+    params p = pane_params(a, k);
+    char err[APP_MSG_LEN], sc[64];
+    if (id < 0 && !model)
+        return 0;
+    if ((model ? params_set_model(&p, arg, err, sizeof err)
+               : params_set_rope(&p, (enum rope_opt)id, arg, err, sizeof err)) ||
+        params_check_rope(&p, err, sizeof err)) {
+        app_msg(a, 1, "pane %c: %s", 'A' + k, err);
+        return 1;
+    }
+    pane_store(a, k, &p);
+    params_format_rope(&p, sc, sizeof sc);
+    app_msg(a, 0, "pane %c: d=%d RoPE scaling %s", 'A' + k, p.d, sc);
     return 1;
 }
 
@@ -1667,6 +1886,8 @@ static int compare_command(struct app *a, void *rt, const char *name,
         return cmd_pane_param(a, P_BASE, arg);
     if (!strcmp(name, "d") || !strcmp(name, "d_model"))
         return cmd_pane_param(a, P_D, arg);
+    if (cmd_pane_rope(a, name, arg))
+        return 1;
     if (!strcmp(name, "layout")) {
         v = cmd_choice(a, "layout", layout_parse(arg), "interleaved, concat or half");
         if (v >= 0) {
@@ -1676,7 +1897,7 @@ static int compare_command(struct app *a, void *rt, const char *name,
         return 1;
     }
     if (!strcmp(name, "precision") || !strcmp(name, "prec")) {
-        v = cmd_choice(a, "precision", precision_parse(arg), "f64, f32, bf16 or f16");
+        v = cmd_choice(a, "precision", precision_parse(arg), "f64, f32, bf16, f16, all-bf16 or all-f16");
         if (v >= 0) {
             p->prec = (enum precision)v;
             app_msg(a, 0, "pane %c: precision %s", 'A' + a->cmp.active, arg);

@@ -175,6 +175,32 @@ static void print_targets(int view, const struct fig *s, const struct fig *l)
     }
 }
 
+/*
+ * The compare spectrum after a pane's model or method changes: pane A
+ * switches between two presets, pane B between two scaling methods.
+ */
+static double model_switch_ms(int runs, canvas *c)
+{
+    static const char *const CMDS[4] = { "model llama3.1-8b",
+                                         "model qwen2.5-7b-yarn",
+                                         "scaling none", "scaling yarn" };
+    static struct app a;
+    double t[MAX_RUNS];
+    app_init(&a);
+    a.view = VIEW_COMPARE;
+    app_command(&a, "mode spectrum");
+    app_command(&a, "n 131072");
+    app_key(&a, ']');
+    app_command(&a, "model deepseek-v3");
+    app_key(&a, '[');
+    for (int r = 0; r < runs; r++) {
+        a.cmp.active = r % 2;
+        app_command(&a, CMDS[(r % 2) * 2 + (r / 2) % 2]);
+        t[r] = frame_ms(&a, c);
+    }
+    return median(t, runs);
+}
+
 int main(int argc, char **argv)
 {
     int runs = argc > 1 ? atoi(argv[1]) : 9;
@@ -222,6 +248,9 @@ int main(int argc, char **argv)
            "over %.0f frames  target: each frame <= 8 ms (progressive): "
            "%s\n", "attention", soft[2].fresh, soft[2].done, soft[2].slices,
            verdict(soft[2].fresh <= 8 && soft[2].done / soft[2].slices <= 8));
+    double ms = model_switch_ms(runs, &c);
+    printf("  %-10s spectrum, :model / :scaling of a pane, next frame %.3f ms  "
+           "target <= 16 ms: %s\n", "compare", ms, verdict(ms <= 16));
     canvas_free(&c);
     return 0;
 }

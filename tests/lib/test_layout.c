@@ -144,6 +144,50 @@ static void test_layouts(void)
 
 /* ---- precision ------------------------------------------------------------ */
 
+/* The f32-angle pipelines against C float arithmetic: position, omega,
+ * angle and cos/sin in float, then the value cast (bf16: keep the top 16
+ * bits of the float, rounded to nearest even; f16: within half its
+ * spacing of the float value). */
+static float bf16_of(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, sizeof u);
+    u = (u + 0x7fffu + ((u >> 16) & 1u)) & 0xffff0000u;
+    memcpy(&f, &u, sizeof f);
+    return f;
+}
+
+static void test_f32_angle(int d, double base)
+{
+    int same = 1, close16 = 1;
+    for (int64_t pos = 0; pos < 200000; pos += 1237)
+        for (int j = 0; j < d; j += 5) {
+            float w = (float)pe_omega(j / 2, d, base);
+            float ang = (float)pos * w;
+            float v = (float)(j % 2 ? cos((double)ang) : sin((double)ang));
+            same &= layout_value(d, base, LAYOUT_INTERLEAVED, PREC_BF16, pos, j)
+                    == (double)bf16_of(v);
+            double h = layout_value(d, base, LAYOUT_INTERLEAVED, PREC_F16, pos, j);
+            /* f16: 11 significant bits, half an ulp is 2^-11 relative */
+            close16 &= fabs(h - v) <= fabs(v) * ldexp(1, -11) + ldexp(1, -25);
+        }
+    CHECK(same);
+    CHECK(close16);
+    /* the real pipeline keeps long positions apart: 4097 is not 4096, and
+     * its error at 30001 is a value rounding (< 2^-8), not a wrong angle */
+    CHECK(layout_value(d, base, LAYOUT_INTERLEAVED, PREC_BF16, 4097, 0) !=
+          layout_value(d, base, LAYOUT_INTERLEAVED, PREC_BF16, 4096, 0));
+    CHECK(fabs(layout_value(d, base, LAYOUT_INTERLEAVED, PREC_BF16, 30001, 0)
+               - sin(30001.0)) < 1.0 / 256);
+    CHECK(!isnan(layout_value(d, base, LAYOUT_INTERLEAVED, PREC_F16, 70000, 0)));
+    CHECK(prec_exact_limit(PREC_BF16) == 16777216.0);
+    CHECK(prec_angle_format(PREC_BF16) == PREC_F32 &&
+          prec_value_format(PREC_BF16) == PREC_BF16);
+    CHECK(precision_parse("f32-angle-bf16") == PREC_BF16);
+    CHECK(precision_parse("all-f16") == PREC_ALL_F16);
+    CHECK_STR(precision_pipeline(PREC_BF16), "f32 angle, bf16 value");
+}
+
 static void test_precision(void)
 {
     const int d = 64;
@@ -164,20 +208,21 @@ static void test_precision(void)
     /* f64 is the exact formula */
     CHECK(layout_value(d, base, LAYOUT_INTERLEAVED, PREC_F64, 37, 6) ==
           pe_value(37, 6, d, base));
-    /* bf16 holds 8 significant bits: 4097 becomes 4096 */
-    CHECK(layout_value(d, base, LAYOUT_INTERLEAVED, PREC_BF16, 4097, 0) ==
-          layout_value(d, base, LAYOUT_INTERLEAVED, PREC_BF16, 4096, 0));
-    CHECK(prec_round(PREC_BF16, 257) != 257 && prec_round(PREC_BF16, 256) == 256);
-    CHECK(prec_round(PREC_F16, 2049) != 2049 && prec_round(PREC_F16, 2048) == 2048);
+    /* all-bf16 holds positions in 8 significant bits: 4097 becomes 4096 */
+    CHECK(layout_value(d, base, LAYOUT_INTERLEAVED, PREC_ALL_BF16, 4097, 0) ==
+          layout_value(d, base, LAYOUT_INTERLEAVED, PREC_ALL_BF16, 4096, 0));
+    CHECK(prec_round(PREC_ALL_BF16, 257) != 257 && prec_round(PREC_ALL_BF16, 256) == 256);
+    CHECK(prec_round(PREC_ALL_F16, 2049) != 2049 && prec_round(PREC_ALL_F16, 2048) == 2048);
     CHECK(prec_round(PREC_F32, 16777217.0) != 16777217.0);
-    CHECK(prec_exact_limit(PREC_BF16) == 256 && prec_exact_limit(PREC_F16) == 2048);
-    /* and its error at long context is large (the article's warning) */
-    double err = fabs(layout_value(d, base, LAYOUT_INTERLEAVED, PREC_BF16, 30001, 0)
+    CHECK(prec_exact_limit(PREC_ALL_BF16) == 256 && prec_exact_limit(PREC_ALL_F16) == 2048);
+    /* and its error at long context is large (the old all-bf16 bug) */
+    double err = fabs(layout_value(d, base, LAYOUT_INTERLEAVED, PREC_ALL_BF16, 30001, 0)
                       - sin(30001.0));
     CHECK(err > 0.05);
-    /* f16 cannot hold position 70000: the value is NaN, never made up */
-    CHECK(isnan(layout_value(d, base, LAYOUT_INTERLEAVED, PREC_F16, 70000, 0)));
-    CHECK(!isnan(layout_value(d, base, LAYOUT_INTERLEAVED, PREC_F16, 60000, 0)));
+    /* all-f16 cannot hold position 70000: the value is NaN, never made up */
+    CHECK(isnan(layout_value(d, base, LAYOUT_INTERLEAVED, PREC_ALL_F16, 70000, 0)));
+    CHECK(!isnan(layout_value(d, base, LAYOUT_INTERLEAVED, PREC_ALL_F16, 60000, 0)));
+    test_f32_angle(d, base);
 }
 
 /* Exact column means: closed form for f64, full sums for other formats. */

@@ -5,6 +5,7 @@
  * gpt-oss, LongRoPE for Phi-3, dynamic NTK below and above L).
  */
 #include "peviz/rope.h"
+#include "peviz/scores.h"
 #include "harness.h"
 
 #include <stdint.h>
@@ -215,6 +216,9 @@ static void test_yarn(void)
     CHECK(rule[23] == ROPE_KEPT && rule[24] == ROPE_BLENDED &&
           rule[39] == ROPE_BLENDED && rule[40] == ROPE_INTERPOLATED);
     check_yarn_all(&sc, 128, 1e6);
+    int r1;
+    CHECK(rope_omega(&sc, 128, 1e6, 1, 31, &r1) == got[31] && r1 == ROPE_BLENDED);
+    CHECK(isnan(rope_omega(&sc, 128, 1e6, 1, 64, NULL)));
     /* untruncated */
     sc.truncate = 0;
     rope_yarn_bounds(&sc, 128, 1e6, &lo, &hi);
@@ -298,6 +302,18 @@ static void test_longrope(void)
     sc.attention_factor = 0;
     sc.factor = 1;
     CHECK_NEAR(rope_attention_factor(&sc), 1.0, 0);
+    /* rules: f = 1 kept, f = s interpolated, between blended, else rescaled */
+    unsigned char rule[48];
+    sc.factor = 8;
+    sc.short_factor[0] = 1;
+    sc.short_factor[1] = 8;
+    sc.short_factor[2] = 3;
+    sc.short_factor[3] = 9;
+    sc.short_factor[4] = 0.5;
+    CHECK(rope_inv_freq(&sc, 96, 1e4, 10, got, rule) == 0);
+    CHECK(rule[0] == ROPE_KEPT && rule[1] == ROPE_INTERPOLATED &&
+          rule[2] == ROPE_BLENDED && rule[3] == ROPE_RESCALED &&
+          rule[4] == ROPE_RESCALED);
     /* a list of the wrong length cannot be evaluated */
     sc.nlong = 47;
     CHECK(rope_inv_freq(&sc, 96, 1e4, 4097, got, NULL) == -1);
@@ -365,8 +381,46 @@ static void test_tables(void)
     CHECK(p->d == 256 && p->base == 1e6 && sc.method == ROPE_LINEAR && sc.factor == 8);
 }
 
+/* The RoPE scores with scaling: S(i, j) = a^2 sum_k 2 cos((i-j) omega_k)
+ * for q = k = ones; other schemes are left alone. */
+static void test_scores(void)
+{
+    struct score_opts o;
+    scores_defaults(&o);
+    o.scheme = SCHEME_ROPE;
+    rope_scaling sc = make(ROPE_YARN, 16, 512);
+    sc.mscale = sc.mscale_all_dim = 1;
+    struct score_ctx *s = scores_new(32, 1e4, 64, &o, NULL);
+    CHECK(s != NULL);
+    if (!s)
+        return;
+    uint64_t before = s->freq_key;
+    CHECK(scores_set_rope_scaling(s, &sc) == 0);
+    CHECK(s->freq_key != before);
+    double m = pow(0.1 * log(16) + 1, 2), worst = 0;
+    for (int delta = -5; delta <= 40; delta += 5) {
+        double want = 0;
+        for (int k = 0; k < 16; k++)
+            want += 2 * cos(delta * ref_yarn(k, 32, 1e4, 16, 512, 32, 1, 1));
+        double e = fabs(scores_at(s, delta > 0 ? delta : 0,
+                                  delta > 0 ? 0 : -delta) - m * want);
+        worst = e > worst ? e : worst;
+    }
+    CHECK(worst < 1e-9);
+    scores_free(s);
+    o.scheme = SCHEME_SINUSOIDAL;
+    s = scores_new(32, 1e4, 64, &o, NULL);
+    if (!s)
+        return;
+    before = s->freq_key;
+    CHECK(scores_set_rope_scaling(s, &sc) == 0 && s->freq_key == before);
+    CHECK_NEAR(scores_at(s, 3, 0), scores_at(s, 0, 3), 1e-12);
+    scores_free(s);
+}
+
 int main(void)
 {
+    test_scores();
     test_none_linear();
     test_ntk();
     test_dynamic();

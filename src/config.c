@@ -1,0 +1,417 @@
+/*
+ * config.c - RoPE settings from a transformers config.json (see
+ * config.h).  The keys, as transformers reads them:
+ *   v4: rope_theta, rope_scaling {rope_type | type, factor, ...}
+ *   v5: rope_parameters {rope_theta, rope_type, partial_rotary_factor, ...},
+ *       or one such object per layer type ({full_attention: {...}, ...})
+ *   d:  qk_rope_head_dim (DeepSeek), else head_dim, else
+ *       hidden_size / num_attention_heads; times partial_rotary_factor or
+ *       rotary_pct (truncated to a whole number, as int() does)
+ *   L:  original_max_position_embeddings of the scaling, else the
+ *       top-level one (Phi-3), else max_position_embeddings; dynamic NTK
+ *       reads max_position_embeddings
+ * Every value is set through params.c, so a file is held to the same
+ * ranges as the command line.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+#include "gguf_config.h"
+#include "peviz/json.h"
+
+struct cfg {
+    const char *file;
+    const json_value *root;
+    const json_value *rp;       /* the scaling settings, or NULL */
+    char rp_name[80];           /* its key path: "rope_scaling", ... */
+    params next;
+    char *err;
+    size_t errlen;
+};
+
+/* One line naming the file and the key (keys come from the file: no
+ * control characters get through); returns -1. */
+static int bad(struct cfg *c, const char *obj, const char *key, const char *why)
+{
+    snprintf(c->err, c->errlen, "%s: key '%s%s%s': %s", c->file,
+             obj ? obj : "", obj ? "." : "", key, why);
+    for (char *q = c->err; *q; q++)
+        if ((unsigned char)*q < 0x20 || *q == 0x7f)
+            *q = '?';
+    return -1;
+}
+
+/* 1: found (into *out); 0: absent or null; -1: not a number. */
+static int num(struct cfg *c, const json_value *obj, const char *objname,
+               const char *key, double *out)
+{
+    const json_value *v = json_get(obj, key);
+    if (!v || v->type == JSON_NULL)
+        return 0;
+    if (json_number(v, out))
+        return bad(c, objname, key, "not a number");
+    return 1;
+}
+
+static int need_num(struct cfg *c, const json_value *obj, const char *objname,
+                    const char *key, double *out)
+{
+    int r = num(c, obj, objname, key, out);
+    return r == 0 ? bad(c, objname, key, "missing") : r;
+}
+
+/* A scaling setting from the scaling object, through params.c. */
+static int opt(struct cfg *c, const char *key, enum rope_opt id, int required)
+{
+    double v;
+    char msg[200];
+    int r = required ? need_num(c, c->rp, c->rp_name, key, &v)
+                     : num(c, c->rp, c->rp_name, key, &v);
+    if (r <= 0)
+        return r;
+    if (params_set_rope_number(&c->next, id, v, msg, sizeof msg))
+        return bad(c, c->rp_name, key, msg);
+    return 0;
+}
+
+static int set_number(struct cfg *c, const char *obj, const char *key,
+                      enum rope_opt id, double v)
+{
+    char msg[200];
+    if (params_set_rope_number(&c->next, id, v, msg, sizeof msg))
+        return bad(c, obj, key, msg);
+    return 0;
+}
+
+static int factor_list(struct cfg *c, const char *key, enum rope_opt id)
+{
+    const json_value *a = json_get(c->rp, key);
+    double v[ROPE_FACTORS_MAX];
+    char msg[200];
+    if (!a)
+        return bad(c, c->rp_name, key, "missing");
+    if (a->type != JSON_ARRAY)
+        return bad(c, c->rp_name, key, "not a list of numbers");
+    if (json_count(a) > ROPE_FACTORS_MAX)
+        return bad(c, c->rp_name, key, "more than 256 values");
+    for (size_t i = 0; i < json_count(a); i++)
+        if (json_number(json_at(a, i), &v[i]))
+            return bad(c, c->rp_name, key, "not a list of numbers");
+    if (params_set_rope_list(&c->next, id, v, (int)json_count(a), msg, sizeof msg))
+        return bad(c, c->rp_name, key, msg);
+    return 0;
+}
+
+/* ---- where the settings are ------------------------------------------- */
+
+static int per_layer(struct cfg *c, const json_value *rp, const char *layer)
+{
+    const json_value *e = layer ? json_get(rp, layer) : json_at(rp, 0);
+    if (!e) {
+        char names[160] = "";
+        size_t k = 0;
+        for (size_t i = 0; i < json_count(rp) && k + 1 < sizeof names; i++)
+            k += (size_t)snprintf(names + k, sizeof names - k, "%s%s",
+                                  i ? ", " : "", json_at(rp, i)->key);
+        char why[220];
+        snprintf(why, sizeof why, "no such layer type; the file has %s",
+                 names[0] ? names : "none");
+        return bad(c, "rope_parameters", layer ? layer : "(first)", why);
+    }
+    snprintf(c->rp_name, sizeof c->rp_name, "rope_parameters.%.60s", e->key);
+    if (e->type != JSON_OBJECT)
+        return bad(c, "rope_parameters", e->key, "not an object");
+    c->rp = e;
+    return 0;
+}
+
+static int find_settings(struct cfg *c, const char *layer)
+{
+    const json_value *rp = json_get(c->root, "rope_parameters");
+    if (rp && rp->type != JSON_NULL) {
+        if (rp->type != JSON_OBJECT)
+            return bad(c, NULL, "rope_parameters", "not an object");
+        if (json_get(rp, "rope_type") || json_get(rp, "rope_theta") ||
+            json_get(rp, "type") || json_count(rp) == 0 ||
+            json_at(rp, 0)->type != JSON_OBJECT) {
+            if (layer)
+                return bad(c, "rope_parameters", layer, "no such layer type "
+                           "(one set of settings for every layer)");
+            c->rp = rp;
+            snprintf(c->rp_name, sizeof c->rp_name, "rope_parameters");
+            return 0;
+        }
+        return per_layer(c, rp, layer);
+    }
+    if (layer)
+        return bad(c, NULL, "rope_parameters", "missing (--layer-type needs "
+                   "the per-layer-type form)");
+    snprintf(c->rp_name, sizeof c->rp_name, "rope_scaling");
+    rp = json_get(c->root, "rope_scaling");
+    if (rp && rp->type != JSON_NULL && rp->type != JSON_OBJECT)
+        return bad(c, NULL, "rope_scaling", "not an object");
+    c->rp = rp && rp->type == JSON_OBJECT ? rp : NULL;
+    return 0;
+}
+
+/* ---- base and rotary dimensions ---------------------------------------- */
+
+static int set_base(struct cfg *c)
+{
+    double b;
+    char msg[200];
+    const char *key = "rope_theta", *obj = NULL;
+    int r = num(c, c->rp, c->rp_name, key, &b);
+    if (r > 0)
+        obj = c->rp_name;
+    else if (r == 0 && (r = num(c, c->root, NULL, key, &b)) == 0) {
+        key = "rotary_emb_base";                    /* GPT-NeoX */
+        r = num(c, c->root, NULL, key, &b);
+    }
+    if (r == 0)
+        return bad(c, NULL, "rope_theta", "missing");
+    if (r < 0)
+        return -1;
+    if (params_set_base(&c->next, b, msg, sizeof msg))
+        return bad(c, obj, key, msg);
+    return 0;
+}
+
+static int head_dim(struct cfg *c, double *hd, const char **key)
+{
+    double h, heads;
+    int r;
+    *key = "qk_rope_head_dim";
+    if ((r = num(c, c->root, NULL, *key, hd)) != 0)
+        return r < 0 ? -1 : 1;              /* DeepSeek: rope part alone */
+    *key = "head_dim";
+    if ((r = num(c, c->root, NULL, *key, hd)) != 0)
+        return r < 0 ? -1 : 0;
+    if (need_num(c, c->root, NULL, "hidden_size", &h) < 0 ||
+        need_num(c, c->root, NULL, "num_attention_heads", &heads) < 0)
+        return -1;
+    *key = "hidden_size";
+    if (!(heads >= 1) || h / heads != (double)(long)(h / heads))
+        return bad(c, NULL, "num_attention_heads",
+                   "does not divide hidden_size");
+    *hd = h / heads;
+    return 0;
+}
+
+static int set_dims(struct cfg *c)
+{
+    double hd, f = 1;
+    const char *key, *fkey = NULL;
+    char msg[200];
+    int r = head_dim(c, &hd, &key);
+    if (r < 0)
+        return -1;
+    static const char *const PARTIAL[] = { "partial_rotary_factor", "rotary_pct" };
+    for (int i = 0; r == 0 && i < 2 && !fkey; i++) {
+        int k = num(c, c->rp, c->rp_name, PARTIAL[i], &f);
+        if (k == 0)
+            k = num(c, c->root, NULL, PARTIAL[i], &f);
+        if (k < 0)
+            return -1;
+        if (k > 0)
+            fkey = PARTIAL[i];
+    }
+    if (fkey && !(f > 0 && f <= 1))
+        return bad(c, NULL, fkey, "want a number in (0, 1]");
+    double d = hd * f;
+    d = d > 1e9 ? 1e9 : d < -1e9 ? -1e9 : floor(d);    /* int() rounds down */
+    if (params_set_d(&c->next, (long)d, msg, sizeof msg))
+        return bad(c, NULL, fkey ? fkey : key, msg);
+    return 0;
+}
+
+/* ---- the scaling -------------------------------------------------------- */
+
+static int method(struct cfg *c, enum rope_method *m)
+{
+    const char *key = "rope_type";
+    const json_value *t = json_get(c->rp, key);
+    if (!t) {
+        key = "type";                       /* older transformers */
+        t = json_get(c->rp, key);
+    }
+    *m = ROPE_NONE;
+    if (!t || t->type == JSON_NULL)
+        return 0;
+    if (!json_string(t))
+        return bad(c, c->rp_name, key, "not a string");
+    int k = rope_method_parse(json_string(t));
+    if (k < 0) {
+        char why[120];
+        snprintf(why, sizeof why, "unknown method '%.30s'; want default, "
+                 "linear, ntk, dynamic, yarn, llama3 or longrope", t->str);
+        return bad(c, c->rp_name, key, why);
+    }
+    *m = (enum rope_method)k;
+    return 0;
+}
+
+/* L: the scaling's own key, then the top level, then max_position_embeddings. */
+static int original_length(struct cfg *c, int required, double *L)
+{
+    static const char *const K = "original_max_position_embeddings";
+    int r = num(c, c->rp, c->rp_name, K, L);
+    if (r > 0)
+        return set_number(c, c->rp_name, K, RO_ORIGINAL_MAX, *L);
+    if (r == 0 && (r = num(c, c->root, NULL, K, L)) > 0)
+        return set_number(c, NULL, K, RO_ORIGINAL_MAX, *L);
+    if (r == 0 && (r = num(c, c->root, NULL, "max_position_embeddings", L)) > 0)
+        return set_number(c, NULL, "max_position_embeddings", RO_ORIGINAL_MAX, *L);
+    if (r == 0 && required)
+        return bad(c, NULL, "max_position_embeddings", "missing");
+    *L = 0;
+    return r;
+}
+
+/* The factor, or max_position_embeddings / L when the file has none. */
+static int factor_or_ratio(struct cfg *c, double L)
+{
+    double f, mx;
+    int r = num(c, c->rp, c->rp_name, "factor", &f);
+    if (r != 0)
+        return r < 0 ? -1 : set_number(c, c->rp_name, "factor", RO_FACTOR, f);
+    if ((r = num(c, c->root, NULL, "max_position_embeddings", &mx)) < 0)
+        return -1;
+    if (r == 0 || !(L > 0))
+        return bad(c, c->rp_name, "factor", "missing");
+    return set_number(c, NULL, "max_position_embeddings", RO_FACTOR, mx / L);
+}
+
+static int yarn(struct cfg *c)
+{
+    double L;
+    const json_value *t = json_get(c->rp, "truncate");
+    int on;
+    if (original_length(c, 1, &L) || factor_or_ratio(c, L) ||
+        opt(c, "beta_fast", RO_BETA_FAST, 0) || opt(c, "beta_slow", RO_BETA_SLOW, 0) ||
+        opt(c, "mscale", RO_MSCALE, 0) || opt(c, "mscale_all_dim", RO_MSCALE_ALL_DIM, 0) ||
+        opt(c, "attention_factor", RO_ATTENTION_FACTOR, 0))
+        return -1;
+    if (t && t->type != JSON_NULL) {
+        if (json_bool(t, &on))
+            return bad(c, c->rp_name, "truncate", "not true or false");
+        c->next.rope.truncate = on;
+    }
+    return 0;
+}
+
+static int longrope(struct cfg *c)
+{
+    double L, mx, f;
+    int r = num(c, c->rp, c->rp_name, "factor", &f);
+    if (r < 0 || original_length(c, 1, &L))
+        return -1;
+    if (r > 0) {
+        if (set_number(c, c->rp_name, "factor", RO_FACTOR, f))
+            return -1;
+    } else if ((r = num(c, c->root, NULL, "max_position_embeddings", &mx)) < 0 ||
+               (r > 0 && set_number(c, NULL, "max_position_embeddings",
+                                    RO_FACTOR, mx / L > 1 ? mx / L : 1))) {
+        return -1;
+    }
+    return factor_list(c, "short_factor", RO_SHORT_FACTOR) ||
+           factor_list(c, "long_factor", RO_LONG_FACTOR) ||
+           opt(c, "attention_factor", RO_ATTENTION_FACTOR, 0) ? -1 : 0;
+}
+
+static int set_scaling(struct cfg *c)
+{
+    enum rope_method m;
+    double L, mx;
+    if (method(c, &m))
+        return -1;
+    c->next.rope.method = m;
+    switch (m) {
+    case ROPE_NONE:
+        return original_length(c, 0, &L) < 0 ? -1 : 0;
+    case ROPE_LINEAR:
+    case ROPE_NTK:
+        return opt(c, "factor", RO_FACTOR, 1);
+    case ROPE_DYNAMIC:      /* transformers reads max_position_embeddings */
+        if (need_num(c, c->root, NULL, "max_position_embeddings", &mx) < 0 ||
+            set_number(c, NULL, "max_position_embeddings", RO_ORIGINAL_MAX, mx))
+            return -1;
+        return opt(c, "factor", RO_FACTOR, 1);
+    case ROPE_YARN:
+        return yarn(c);
+    case ROPE_LLAMA3:
+        return opt(c, "factor", RO_FACTOR, 1) ||
+               opt(c, "low_freq_factor", RO_LOW_FREQ, 1) ||
+               opt(c, "high_freq_factor", RO_HIGH_FREQ, 1) ||
+               opt(c, "original_max_position_embeddings", RO_ORIGINAL_MAX, 1)
+               ? -1 : 0;
+    case ROPE_LONGROPE:
+        return longrope(c);
+    default:
+        return 0;
+    }
+}
+
+int config_load_json(const char *name, const char *text, size_t len,
+                     const char *layer_type, params *p,
+                     char *err, size_t errlen)
+{
+    char jerr[160], msg[300];
+    struct json_limits lim = { CONFIG_MAX_BYTES, 32 };
+    json_value *root = json_parse(text, len, &lim, jerr, sizeof jerr);
+    struct cfg c = { name, root, NULL, "", *p, err, errlen };
+    int r = -1;
+    rope_scaling_default(&c.next.rope);
+    if (!root)
+        snprintf(err, errlen, "%s: not JSON: %s", name, jerr);
+    else if (root->type != JSON_OBJECT)
+        snprintf(err, errlen, "%s: not a config.json: the top level is %s, "
+                 "not an object", name, json_type_name(root->type));
+    else if (find_settings(&c, layer_type) == 0 && set_base(&c) == 0 &&
+             set_dims(&c) == 0 && set_scaling(&c) == 0) {
+        if (params_check_rope(&c.next, msg, sizeof msg))
+            snprintf(err, errlen, "%s: %s", name, msg);
+        else
+            r = 0;
+    }
+    if (r == 0)
+        *p = c.next;
+    json_free(root);
+    return r;
+}
+
+int config_load(const char *path, const char *layer_type, params *p,
+                char *err, size_t errlen)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+        return -1;
+    }
+    char magic[4];
+    if (fread(magic, 1, 4, f) == 4 && memcmp(magic, "GGUF", 4) == 0) {
+        fclose(f);
+        return gguf_config_load(path, p, err, errlen);
+    }
+    rewind(f);
+    char *buf = malloc(CONFIG_MAX_BYTES + 1);
+    size_t n = buf ? fread(buf, 1, CONFIG_MAX_BYTES + 1, f) : 0;
+    int rerr = ferror(f);
+    fclose(f);
+    int r = -1;
+    if (!buf)
+        snprintf(err, errlen, "%s: out of memory", path);
+    else if (rerr)
+        snprintf(err, errlen, "%s: read error", path);
+    else if (n > CONFIG_MAX_BYTES)
+        snprintf(err, errlen, "%s: larger than %ld bytes; not a config.json",
+                 path, (long)CONFIG_MAX_BYTES);
+    else
+        r = config_load_json(path, buf, n, layer_type, p, err, errlen);
+    free(buf);
+    return r;
+}

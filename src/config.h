@@ -1,0 +1,31 @@
+/*
+ * config.h - RoPE settings from a model's files: a transformers
+ * config.json (v4 rope_theta + rope_scaling, v5 rope_parameters, also per
+ * layer type) or a llama.cpp GGUF file's metadata.
+ */
+#ifndef PEVIZ_CONFIG_H
+#define PEVIZ_CONFIG_H
+
+#include <stddef.h>
+
+#include "params.h"
+
+/* Largest config.json read (bytes). */
+#define CONFIG_MAX_BYTES (16L << 20)
+
+/*
+ * Read path and set p's d (rotary dimensions), base and scaling; every
+ * value goes through params.c.  layer_type picks an entry of a per-layer
+ * rope_parameters (NULL: the first).  Returns 0, or -1 with one line in
+ * err naming the file and the key ("config.json: key 'rope_theta':
+ * missing"); p is then unchanged.
+ */
+int config_load(const char *path, const char *layer_type, params *p,
+                char *err, size_t errlen);
+
+/* The same on a config.json already in memory (name: for messages). */
+int config_load_json(const char *name, const char *text, size_t len,
+                     const char *layer_type, params *p,
+                     char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,230 @@
+/*
+ * gguf_config.c - RoPE settings from a GGUF file (see gguf_config.h),
+ * with the keys llama.cpp writes, ARCH being general.architecture:
+ *   ARCH.rope.freq_base                 base (llama.cpp's default 10000)
+ *   ARCH.rope.dimension_count           d; else ARCH.attention.key_length,
+ *                                       else embedding_length / head_count
+ *   ARCH.context_length                 L when the scaling gives none
+ *   ARCH.rope.scaling.type              none, linear or yarn
+ *   ARCH.rope.scaling.factor            s
+ *   ARCH.rope.scale_linear              older files: linear scaling by it
+ *   ARCH.rope.scaling.original_context_length   L
+ * and the tensor rope_freqs.weight: d/2 per-band divisors (Llama 3.1's
+ * llama3 rule, baked in), omega_i = theta_i / f_i.  peviz holds those as
+ * LongRoPE factors (both lists the same, attention factor 1, s the
+ * largest divisor), which is the same formula.  Only the header and that
+ * one tensor are read.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "gguf_config.h"
+#include "peviz/gguf.h"
+
+struct gcfg {
+    const char *file;
+    struct gguf *g;
+    char arch[64];
+    params next;
+    char *err;
+    size_t errlen;
+};
+
+static int gbad(struct gcfg *c, const char *key, const char *why)
+{
+    snprintf(c->err, c->errlen, "%s: key '%s': %s", c->file, key, why);
+    for (char *q = c->err; *q; q++)
+        if ((unsigned char)*q < 0x20 || *q == 0x7f)
+            *q = '?';
+    return -1;
+}
+
+/* ARCH.suffix as a number: 1 found, 0 absent, -1 not a number. */
+static int gnum(struct gcfg *c, const char *suffix, double *out, char *key,
+                size_t keylen)
+{
+    snprintf(key, keylen, "%s.%s", c->arch, suffix);
+    const struct gguf_kv *kv = gguf_find_kv(c->g, key);
+    if (!kv)
+        return 0;
+    if (gguf_kv_number(kv, out))
+        return gbad(c, key, "not a number");
+    return 1;
+}
+
+/* Set a scaling value through params.c, naming the key when refused. */
+static int gset(struct gcfg *c, const char *key, enum rope_opt id, double v)
+{
+    char msg[200];
+    if (params_set_rope_number(&c->next, id, v, msg, sizeof msg))
+        return gbad(c, key, msg);
+    return 0;
+}
+
+static int architecture(struct gcfg *c)
+{
+    const struct gguf_kv *kv = gguf_find_kv(c->g, "general.architecture");
+    if (!kv)
+        return gbad(c, "general.architecture", "missing");
+    if (kv->type != GGUF_STRING || !kv->str || !kv->str[0] ||
+        kv->str_len >= sizeof c->arch)
+        return gbad(c, "general.architecture", "not a short string");
+    snprintf(c->arch, sizeof c->arch, "%s", kv->str);
+    return 0;
+}
+
+static int base_and_dims(struct gcfg *c)
+{
+    char key[200], msg[200];
+    double b = 10000, d, e, h;
+    int r = gnum(c, "rope.freq_base", &b, key, sizeof key);
+    if (r < 0)
+        return -1;
+    if (params_set_base(&c->next, b, msg, sizeof msg))
+        return gbad(c, key, msg);
+    if ((r = gnum(c, "rope.dimension_count", &d, key, sizeof key)) == 0)
+        r = gnum(c, "attention.key_length", &d, key, sizeof key);
+    if (r == 0) {
+        char k2[200];
+        int re = gnum(c, "embedding_length", &e, key, sizeof key);
+        int rh = gnum(c, "attention.head_count", &h, k2, sizeof k2);
+        if (re < 0 || rh < 0)
+            return -1;
+        if (re == 0 || rh == 0 || !(h >= 1)) {
+            snprintf(key, sizeof key, "%s.rope.dimension_count", c->arch);
+            return gbad(c, key, "missing (and no embedding_length / head_count)");
+        }
+        d = e / h;
+    }
+    if (r < 0)
+        return -1;
+    if (d != (double)(long)d || params_set_d(&c->next, d > 1e9 ? 1000000000L
+                                             : d < -1e9 ? -1 : (long)d,
+                                             msg, sizeof msg))
+        return gbad(c, key, d != (double)(long)d ? "not a whole number" : msg);
+    return 0;
+}
+
+/* L: original_context_length, else context_length (0: neither). */
+static int lengths(struct gcfg *c, int required)
+{
+    char key[200];
+    double L;
+    int r = gnum(c, "rope.scaling.original_context_length", &L, key, sizeof key);
+    if (r == 0)
+        r = gnum(c, "context_length", &L, key, sizeof key);
+    if (r < 0)
+        return -1;
+    if (r == 0) {
+        snprintf(key, sizeof key, "%s.rope.scaling.original_context_length",
+                 c->arch);
+        return required ? gbad(c, key, "missing") : 0;
+    }
+    return gset(c, key, RO_ORIGINAL_MAX, L);
+}
+
+static int scaling_type(struct gcfg *c, enum rope_method *m)
+{
+    char key[200];
+    snprintf(key, sizeof key, "%s.rope.scaling.type", c->arch);
+    const struct gguf_kv *kv = gguf_find_kv(c->g, key);
+    *m = ROPE_NONE;
+    if (!kv)
+        return 0;
+    if (kv->type != GGUF_STRING || !kv->str)
+        return gbad(c, key, "not a string");
+    if (!strcmp(kv->str, "none"))
+        return 0;
+    if (!strcmp(kv->str, "linear") || !strcmp(kv->str, "yarn")) {
+        *m = kv->str[0] == 'l' ? ROPE_LINEAR : ROPE_YARN;
+        return 0;
+    }
+    char why[120];
+    snprintf(why, sizeof why, "unknown type '%.30s'; want none, linear or yarn",
+             kv->str);
+    return gbad(c, key, why);
+}
+
+static int factor(struct gcfg *c, enum rope_method m)
+{
+    char key[200];
+    double s;
+    int r = gnum(c, "rope.scaling.factor", &s, key, sizeof key);
+    if (r == 0)
+        r = gnum(c, "rope.scale_linear", &s, key, sizeof key);
+    if (r < 0)
+        return -1;
+    if (r == 0) {
+        snprintf(key, sizeof key, "%s.rope.scaling.factor", c->arch);
+        return m == ROPE_NONE ? 0 : gbad(c, key, "missing");
+    }
+    return gset(c, key, RO_FACTOR, s);
+}
+
+/* rope_freqs.weight: d/2 divisors, held as equal LongRoPE lists. */
+static int divisors(struct gcfg *c, const struct gguf_tensor *t)
+{
+    static const char *const K = "rope_freqs.weight";
+    double f[ROPE_FACTORS_MAX], mx = 1;
+    char msg[200];
+    int half = c->next.d / 2;
+    if (t->nelements != (uint64_t)half || half > ROPE_FACTORS_MAX) {
+        snprintf(msg, sizeof msg, "%llu values; want d/2 = %d (at most %d)",
+                 (unsigned long long)t->nelements, half, ROPE_FACTORS_MAX);
+        return gbad(c, K, msg);
+    }
+    if (gguf_read_tensor(c->g, t, f, msg, sizeof msg)) {
+        snprintf(c->err, c->errlen, "%s", msg);
+        return -1;
+    }
+    for (int i = 0; i < half; i++)
+        mx = f[i] > mx ? f[i] : mx;
+    if (params_set_rope_list(&c->next, RO_SHORT_FACTOR, f, half, msg, sizeof msg) ||
+        params_set_rope_list(&c->next, RO_LONG_FACTOR, f, half, msg, sizeof msg))
+        return gbad(c, K, msg);
+    c->next.rope.method = ROPE_LONGROPE;
+    return gset(c, K, RO_FACTOR, mx) || gset(c, K, RO_ATTENTION_FACTOR, 1) ||
+           lengths(c, 1) ? -1 : 0;
+}
+
+static int read_settings(struct gcfg *c)
+{
+    enum rope_method m;
+    char msg[300];
+    if (architecture(c) || base_and_dims(c) || scaling_type(c, &m))
+        return -1;
+    char key[200];
+    double s;
+    int legacy = gnum(c, "rope.scale_linear", &s, key, sizeof key);
+    if (legacy < 0)
+        return -1;
+    if (legacy > 0 && m == ROPE_NONE && s != 1)      /* older files */
+        m = ROPE_LINEAR;
+    c->next.rope.method = m;
+    if (factor(c, m) || lengths(c, m == ROPE_YARN))
+        return -1;
+    const struct gguf_tensor *t = gguf_find_tensor(c->g, "rope_freqs.weight");
+    if (t && m != ROPE_NONE)
+        return gbad(c, "rope_freqs.weight", "present with a scaling type; "
+                    "peviz reads the divisors alone");
+    if (t && divisors(c, t))
+        return -1;
+    if (params_check_rope(&c->next, msg, sizeof msg)) {
+        snprintf(c->err, c->errlen, "%s: %s", c->file, msg);
+        return -1;
+    }
+    return 0;
+}
+
+int gguf_config_load(const char *path, params *p, char *err, size_t errlen)
+{
+    struct gcfg c = { path, NULL, "", *p, err, errlen };
+    rope_scaling_default(&c.next.rope);
+    if (gguf_open(path, &c.g, err, errlen))
+        return -1;
+    int r = read_settings(&c);
+    gguf_close(c.g);
+    if (r == 0)
+        *p = c.next;
+    return r;
+}

@@ -1,0 +1,489 @@
+#!/usr/bin/env bash
+# RoPE scaling from the outside: --export freqs and --export scores
+# --scheme rope against an independent Python evaluation of the formulas
+# (written again below, plain math, no numpy) for every method, real
+# models' settings, config.json files in v4 and v5 form (written here),
+# presets against the same flags, and bad input (exit 2, one stderr line
+# naming the option or the file and key, nothing on stdout).
+set -u
+: "${PEVIZ:=./peviz}"
+pass=0 fail=0
+tmp=$(mktemp -d /tmp/peviz-rope.XXXXXX); trap 'rm -rf "$tmp"' EXIT
+ok()  { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+
+if ! command -v python3 >/dev/null; then
+    echo "rope: python3 is needed"; echo "rope: 0 passed, 1 failed"; exit 1
+fi
+
+# ---- the reference ---------------------------------------------------------
+cat >"$tmp/ref.py" <<'PY'
+"""Reference RoPE scaling, from the formulas (transformers, Meta, YaRN,
+LongRoPE as documented in the README).  Usage: ref.py MANIFEST; each
+line of it names an export of peviz and the settings it was made with
+(d base n m(ethod) s L low high bf bs trunc ms msad af sf lf).  Prints
+"ok" or "FAIL: ..." (the first difference) per line.  Values are printed
+by peviz with %.9g: they must be the reference rounded to 9 digits."""
+import math, sys
+
+def settings(args):
+    c = dict(d=64, base=10000.0, n=128, m="none", s=1.0, L=0, low=1.0,
+             high=4.0, bf=32.0, bs=1.0, trunc=1, ms=0.0, msad=0.0, af=0.0,
+             sf="", lf="")
+    for a in args:
+        k, v = a.split("=", 1)
+        c[k] = v if k in ("m", "sf", "lf") else float(v)
+    c["d"] = int(c["d"]); c["n"] = int(c["n"]); c["trunc"] = int(c["trunc"])
+    return c
+
+def mscale(s, k=1.0):
+    return 1.0 if s <= 1 else 0.1 * k * math.log(s) + 1.0
+
+def omegas(c):
+    d, base, s, L, m = c["d"], c["base"], c["s"], c["L"], c["m"]
+    half = d // 2
+    if m == "ntk":
+        base = base * s ** (d / (d - 2))
+    if m == "dynamic":
+        seq = max(c["n"], L)
+        base = base * ((s * seq / L) - (s - 1)) ** (d / (d - 2))
+    inv = [1.0 / base ** (2 * i / d) for i in range(half)]
+    if m == "linear":
+        return [w / s for w in inv]
+    if m == "yarn":
+        def corr(r):
+            return d * math.log(L / (r * 2 * math.pi)) / (2 * math.log(base))
+        lo, hi = corr(c["bf"]), corr(c["bs"])
+        if c["trunc"]:
+            lo, hi = math.floor(lo), math.ceil(hi)
+        lo, hi = max(lo, 0), min(hi, d - 1)
+        if lo == hi:
+            hi += 0.001
+        out = []
+        for i in range(half):
+            ramp = min(max((i - lo) / (hi - lo), 0.0), 1.0)
+            extrap = 1 - ramp
+            out.append(inv[i] / s * (1 - extrap) + inv[i] * extrap)
+        return out
+    if m == "llama3":
+        out = []
+        for w in inv:
+            wl = 2 * math.pi / w
+            if wl < L / c["high"]:
+                out.append(w)
+            elif wl > L / c["low"]:
+                out.append(w / s)
+            else:
+                k = (L / wl - c["low"]) / (c["high"] - c["low"])
+                out.append((1 - k) * w / s + k * w)
+        return out
+    if m == "longrope":
+        f = [float(x) for x in (c["lf"] if c["n"] > L else c["sf"]).split(",")]
+        return [inv[i] / f[i] for i in range(half)]
+    return inv
+
+def multiplier(c):
+    s, m = c["s"], c["m"]
+    a = 1.0
+    if m == "yarn":
+        if c["af"] > 0:
+            a = c["af"]
+        elif c["ms"] > 0 and c["msad"] > 0:
+            a = mscale(s, c["ms"]) / mscale(s, c["msad"])
+        else:
+            a = mscale(s)
+        if c["msad"] > 0:
+            a *= mscale(s, c["msad"])
+    if m == "longrope":
+        a = c["af"] if c["af"] > 0 else (
+            1.0 if s <= 1 else math.sqrt(1 + math.log(s) / math.log(c["L"])))
+    return a * a
+
+def close(got, want):
+    """got is want printed with %.9g: within half a unit of the 9th digit."""
+    if want == 0:
+        return got == 0
+    unit = 10.0 ** (math.floor(math.log10(abs(want))) - 8)
+    return abs(got - want) <= 0.5 * unit * 1.000001 + abs(want) * 1e-13
+
+def check_freqs(c, text):
+    w = omegas(c)
+    lines = [l for l in text.split("\n") if l]
+    if len(lines) != len(w):
+        return "%d lines, want %d" % (len(lines), len(w))
+    for i, line in enumerate(lines):
+        f = line.split(",")
+        if int(f[0]) != i or not close(float(f[1]), w[i]) or \
+                not close(float(f[2]), 2 * math.pi / w[i]):
+            return "band %d: got %s, want %d,%.12g,%.12g" % (
+                i, line, i, w[i], 2 * math.pi / w[i])
+    return None
+
+def check_scores(c, text):
+    w, mul = omegas(c), multiplier(c)
+    rows = [l for l in text.split("\n") if l]
+    n = c["n"]
+    if len(rows) != n:
+        return "%d rows, want %d" % (len(rows), n)
+    for i, row in enumerate(rows):
+        for j, v in enumerate(float(x) for x in row.split(",")):
+            want = mul * sum(2 * math.cos((i - j) * x) for x in w)
+            if not close(v, want) and abs(v - want) > 1e-9 * c["d"] * mul:
+                return "S(%d,%d) = %.12g, want %.12g" % (i, j, v, want)
+    return None
+
+# The manifest: "kind<TAB>output file<TAB>settings<TAB>what" per case.
+bad = 0
+for line in open(sys.argv[1]):
+    kind, out, ref, what = line.rstrip("\n").split("\t")
+    c = settings(ref.split())
+    text = open(out).read()
+    why = (check_freqs if kind == "freqs" else check_scores)(c, text)
+    if why:
+        bad += 1
+        print("FAIL: %s %s vs %s: %s" % (kind, what, ref, why))
+    else:
+        print("ok")
+PY
+
+# freqs "peviz args" "reference settings": run peviz now, check the output
+# against the reference later, in one Python run (see check_all).
+ncase=0
+case_of() {
+    local kind=$1 args=$2 ref=$3
+    ncase=$((ncase + 1))
+    eval "set -- $args"
+    if [ "$kind" = freqs ]; then
+        "$PEVIZ" --export freqs "$@" >"$tmp/case$ncase" 2>"$tmp/err"
+    else
+        "$PEVIZ" --export scores --scheme rope "$@" >"$tmp/case$ncase" 2>"$tmp/err"
+    fi || { bad "peviz --export $kind $args: exit $? $(head -c 200 "$tmp/err")"; return; }
+    printf '%s\t%s\t%s\t%s\n' "$kind" "$tmp/case$ncase" "$ref" "$args" >>"$tmp/manifest"
+}
+freqs()  { case_of freqs "$1" "$2"; }
+scores() { case_of scores "$1" "$2"; }
+check_all() {
+    local line
+    while IFS= read -r line; do
+        if [ "$line" = ok ]; then ok; else bad "${line#FAIL: }"; fi
+    done < <(python3 "$tmp/ref.py" "$tmp/manifest" 2>&1)
+}
+
+# ---- every method, with flags ----------------------------------------------
+freqs "-d 128 -b 10000" "d=128 base=10000"
+freqs "-d 128 -b 500000 --rope-scaling linear --factor 4" "d=128 base=500000 m=linear s=4"
+freqs "-d 128 -b 10000 --rope-scaling linear --factor 0.5" "d=128 base=10000 m=linear s=0.5"
+for s in 2 4 8; do
+    freqs "-d 128 -b 10000 --rope-scaling ntk --factor $s" "d=128 base=10000 m=ntk s=$s"
+done
+for n in 1000 4096 8192 16384 100000; do
+    freqs "-d 128 -b 10000 --rope-scaling dynamic --factor 2 --original-max 4096 -n $n" \
+          "d=128 base=10000 m=dynamic s=2 L=4096 n=$n"
+done
+freqs "-d 128 -b 1000000 --rope-scaling yarn --factor 4 --original-max 32768" \
+      "d=128 base=1000000 m=yarn s=4 L=32768"
+freqs "-d 128 -b 1000000 --rope-scaling yarn --factor 4 --original-max 32768 --no-truncate" \
+      "d=128 base=1000000 m=yarn s=4 L=32768 trunc=0"
+freqs "-d 128 -b 10000 --rope-scaling yarn --factor 16 --original-max 4096" \
+      "d=128 base=10000 m=yarn s=16 L=4096"
+freqs "-d 96 -b 10000 --rope-scaling yarn --factor 8 --original-max 2048 --beta-fast 16 --beta-slow 2" \
+      "d=96 base=10000 m=yarn s=8 L=2048 bf=16 bs=2"
+freqs "-d 64 -b 10000 --rope-scaling yarn --factor 4 --original-max 6" \
+      "d=64 base=10000 m=yarn s=4 L=6"
+freqs "-d 128 -b 500000 --rope-scaling llama3 --factor 8 --original-max 8192" \
+      "d=128 base=500000 m=llama3 s=8 L=8192"
+freqs "-d 128 -b 500000 --rope-scaling llama3 --factor 16 --original-max 8192 --low-freq-factor 2 --high-freq-factor 8" \
+      "d=128 base=500000 m=llama3 s=16 L=8192 low=2 high=8"
+SF="1,1.05,1.1,1.2,1.3,1.5,1.7,2"; LF="1,2,3,4,6,8,12,16"
+freqs "-d 16 -b 10000 --rope-scaling longrope --factor 32 --original-max 4096 -n 4096 --short-factor $SF --long-factor $LF" \
+      "d=16 base=10000 m=longrope s=32 L=4096 n=4096 sf=$SF lf=$LF"
+freqs "-d 16 -b 10000 --rope-scaling longrope --factor 32 --original-max 4096 -n 4097 --short-factor $SF --long-factor $LF" \
+      "d=16 base=10000 m=longrope s=32 L=4096 n=4097 sf=$SF lf=$LF"
+
+# ---- scores: scaled frequencies and the squared attention factor -----------
+scores "-d 32 -n 24 -b 10000" "d=32 n=24 base=10000"
+scores "-d 32 -n 24 -b 10000 --rope-scaling yarn --factor 16 --original-max 512" \
+       "d=32 n=24 base=10000 m=yarn s=16 L=512"
+scores "-d 32 -n 24 -b 10000 --rope-scaling yarn --factor 40 --original-max 512 --mscale 1 --mscale-all-dim 1" \
+       "d=32 n=24 base=10000 m=yarn s=40 L=512 ms=1 msad=1"
+scores "-d 32 -n 24 -b 10000 --rope-scaling yarn --factor 4 --original-max 512 --attention-factor 0.8" \
+       "d=32 n=24 base=10000 m=yarn s=4 L=512 af=0.8"
+scores "-d 32 -n 24 -b 500000 --rope-scaling llama3 --factor 8 --original-max 64" \
+       "d=32 n=24 base=500000 m=llama3 s=8 L=64"
+scores "-d 32 -n 24 -b 10000 --rope-scaling dynamic --factor 2 --original-max 16" \
+       "d=32 n=24 base=10000 m=dynamic s=2 L=16"
+scores "-d 8 -n 24 -b 10000 --rope-scaling longrope --factor 32 --original-max 16 --short-factor 1,2,3,4 --long-factor 2,4,6,8" \
+       "d=8 n=24 base=10000 m=longrope s=32 L=16 sf=1,2,3,4 lf=2,4,6,8"
+scores "--model deepseek-v3 -n 20" "d=64 n=20 base=10000 m=yarn s=40 L=4096 ms=1 msad=1"
+
+# ---- presets: the same as their flags, and as the reference ---------------
+preset() {
+    local name=$1 flags=$2 ref=$3 n
+    for n in 1000 200000; do
+        eval "set -- $flags"
+        "$PEVIZ" --export freqs -n "$n" "$@" >"$tmp/flags" 2>&1
+        "$PEVIZ" --export freqs -n "$n" --model "$name" >"$tmp/model" 2>&1
+        if cmp -s "$tmp/flags" "$tmp/model" && [ -s "$tmp/model" ]; then ok
+        else bad "--model $name differs from $flags at n=$n"; fi
+        scores_same "$name" "$flags"
+    done
+    freqs "--model $name" "$ref"
+}
+scores_same() {
+    local name=$1 flags=$2
+    eval "set -- $flags"
+    "$PEVIZ" --export scores --scheme rope -n 16 "$@" >"$tmp/sf" 2>&1
+    "$PEVIZ" --export scores --scheme rope -n 16 --model "$name" >"$tmp/sm" 2>&1
+    if cmp -s "$tmp/sf" "$tmp/sm" && [ -s "$tmp/sm" ]; then ok
+    else bad "--model $name scores differ from $flags"; fi
+}
+preset llama2-7b "-d 128 -b 10000 --original-max 4096" "d=128 base=10000"
+preset llama3-8b "-d 128 -b 500000 --original-max 8192" "d=128 base=500000"
+preset llama3.1-8b "-d 128 -b 500000 --rope-scaling llama3 --factor 8 --low-freq-factor 1 --high-freq-factor 4 --original-max 8192" \
+       "d=128 base=500000 m=llama3 s=8 L=8192 low=1 high=4"
+preset llama3.2-1b "-d 64 -b 500000 --rope-scaling llama3 --factor 32 --low-freq-factor 1 --high-freq-factor 4 --original-max 8192" \
+       "d=64 base=500000 m=llama3 s=32 L=8192"
+preset mistral-7b-v0.1 "-d 128 -b 10000" "d=128 base=10000"
+preset mistral-7b-v0.2 "-d 128 -b 1000000 --original-max 32768" "d=128 base=1000000"
+preset qwen2.5-7b "-d 128 -b 1000000 --original-max 32768" "d=128 base=1000000"
+preset qwen2.5-7b-yarn "-d 128 -b 1000000 --rope-scaling yarn --factor 4 --original-max 32768" \
+       "d=128 base=1000000 m=yarn s=4 L=32768"
+preset gemma3-global "-d 256 -b 1000000 --rope-scaling linear --factor 8" "d=256 base=1000000 m=linear s=8"
+preset gemma3-local "-d 256 -b 10000" "d=256 base=10000"
+preset gpt-oss-20b "-d 64 -b 150000 --rope-scaling yarn --factor 32 --original-max 4096 --beta-fast 32 --beta-slow 1 --no-truncate" \
+       "d=64 base=150000 m=yarn s=32 L=4096 trunc=0"
+preset gpt-neox-20b "-d 24 -b 10000 --original-max 2048" "d=24 base=10000"
+preset deepseek-v3 "-d 64 -b 10000 --rope-scaling yarn --factor 40 --original-max 4096 --beta-fast 32 --beta-slow 1 --mscale 1 --mscale-all-dim 1" \
+       "d=64 base=10000 m=yarn s=40 L=4096 ms=1 msad=1"
+# a flag after --model changes the preset; --model anywhere is the start
+"$PEVIZ" --export freqs --factor 16 --model llama3.1-8b >"$tmp/a" 2>&1
+"$PEVIZ" --export freqs --model llama3.1-8b --factor 16 >"$tmp/b" 2>&1
+if cmp -s "$tmp/a" "$tmp/b"; then ok; else bad "--model is not applied first"; fi
+freqs "--model llama3.1-8b --factor 16" "d=128 base=500000 m=llama3 s=16 L=8192"
+n=$("$PEVIZ" --model list | grep -cE '^(llama2-7b|llama3-8b|llama3\.1-8b|llama3\.2-1b|mistral-7b-v0\.[12]|qwen2\.5-7b|qwen2\.5-7b-yarn|gemma3-(global|local)|gpt-oss-20b|gpt-neox-20b|deepseek-v3) ')
+if [ "$n" -eq 13 ]; then ok; else bad "--model list shows $n of the 13 presets"; fi
+
+# ---- config.json, v4 and v5 ------------------------------------------------
+cfg() { printf '%s\n' "$2" >"$tmp/$1"; }
+cfg llama31-v4.json '{"architectures": ["LlamaForCausalLM"], "hidden_size": 4096,
+ "num_attention_heads": 32, "max_position_embeddings": 131072, "rope_theta": 500000.0,
+ "rope_scaling": {"factor": 8.0, "low_freq_factor": 1.0, "high_freq_factor": 4.0,
+ "original_max_position_embeddings": 8192, "rope_type": "llama3"}}'
+cfg llama31-v5.json '{"hidden_size": 4096, "num_attention_heads": 32, "head_dim": 128,
+ "max_position_embeddings": 131072, "rope_parameters": {"rope_theta": 500000.0,
+ "rope_type": "llama3", "factor": 8.0, "low_freq_factor": 1.0, "high_freq_factor": 4.0,
+ "original_max_position_embeddings": 8192}}'
+cfg qwen-yarn-old.json '{"hidden_size": 3584, "num_attention_heads": 28,
+ "max_position_embeddings": 32768, "rope_theta": 1000000.0,
+ "rope_scaling": {"type": "yarn", "factor": 4.0, "original_max_position_embeddings": 32768}}'
+cfg gptoss.json '{"head_dim": 64, "hidden_size": 2880, "num_attention_heads": 64,
+ "rope_theta": 150000, "max_position_embeddings": 131072, "rope_scaling": {"rope_type": "yarn",
+ "factor": 32.0, "beta_fast": 32.0, "beta_slow": 1.0, "truncate": false,
+ "original_max_position_embeddings": 4096}}'
+cfg deepseek.json '{"hidden_size": 7168, "num_attention_heads": 128, "qk_rope_head_dim": 64,
+ "qk_nope_head_dim": 128, "max_position_embeddings": 163840, "rope_theta": 10000,
+ "rope_scaling": {"beta_fast": 32, "beta_slow": 1, "factor": 40, "mscale": 1.0,
+ "mscale_all_dim": 1.0, "original_max_position_embeddings": 4096, "type": "yarn"}}'
+LF48=$(awk 'BEGIN { for (i = 0; i < 48; i++) printf "%s%.6f", i ? "," : "", 1 + 0.37 * i }')
+SF48=$(awk 'BEGIN { for (i = 0; i < 48; i++) printf "%s%.6f", i ? "," : "", 1 + 0.01 * i }')
+cfg phi3.json "{\"hidden_size\": 3072, \"num_attention_heads\": 32,
+ \"max_position_embeddings\": 131072, \"original_max_position_embeddings\": 4096,
+ \"rope_theta\": 10000.0, \"rope_scaling\": {\"type\": \"longrope\",
+ \"long_factor\": [$LF48], \"short_factor\": [$SF48]}}"
+cfg phi2-v5.json '{"hidden_size": 2560, "num_attention_heads": 32, "max_position_embeddings": 2048,
+ "rope_parameters": {"partial_rotary_factor": 0.4, "rope_theta": 10000.0, "rope_type": "default"}}'
+cfg neox.json '{"hidden_size": 6144, "num_attention_heads": 64, "rotary_pct": 0.25,
+ "rotary_emb_base": 10000, "max_position_embeddings": 2048}'
+cfg gemma3-v5.json '{"head_dim": 256, "hidden_size": 2560, "num_attention_heads": 8,
+ "max_position_embeddings": 131072, "rope_parameters": {"full_attention":
+ {"rope_theta": 1000000.0, "rope_type": "linear", "factor": 8.0},
+ "sliding_attention": {"rope_theta": 10000.0, "rope_type": "default"}}}'
+cfg gemma3-v4.json '{"head_dim": 256, "hidden_size": 2560, "num_attention_heads": 8,
+ "rope_theta": 1000000.0, "rope_local_base_freq": 10000.0,
+ "rope_scaling": {"factor": 8.0, "rope_type": "linear"}}'
+cfg dynamic.json '{"hidden_size": 4096, "num_attention_heads": 32, "max_position_embeddings": 4096,
+ "rope_theta": 10000.0, "rope_scaling": {"type": "dynamic", "factor": 2.0}}'
+
+freqs "--config $tmp/llama31-v4.json" "d=128 base=500000 m=llama3 s=8 L=8192"
+freqs "--config $tmp/llama31-v5.json" "d=128 base=500000 m=llama3 s=8 L=8192"
+freqs "--config $tmp/qwen-yarn-old.json" "d=128 base=1000000 m=yarn s=4 L=32768"
+freqs "--config $tmp/gptoss.json" "d=64 base=150000 m=yarn s=32 L=4096 trunc=0"
+freqs "--config $tmp/deepseek.json" "d=64 base=10000 m=yarn s=40 L=4096 ms=1 msad=1"
+freqs "--config $tmp/phi3.json -n 4096" "d=96 base=10000 m=longrope s=32 L=4096 n=4096 sf=$SF48 lf=$LF48"
+freqs "--config $tmp/phi3.json -n 5000" "d=96 base=10000 m=longrope s=32 L=4096 n=5000 sf=$SF48 lf=$LF48"
+scores "--config $tmp/phi3.json -n 12" "d=96 base=10000 m=longrope s=32 L=4096 n=12 sf=$SF48 lf=$LF48"
+scores "--config $tmp/deepseek.json -n 12" "d=64 n=12 base=10000 m=yarn s=40 L=4096 ms=1 msad=1"
+freqs "--config $tmp/phi2-v5.json" "d=32 base=10000"
+freqs "--config $tmp/neox.json" "d=24 base=10000"
+freqs "--config $tmp/gemma3-v5.json" "d=256 base=1000000 m=linear s=8"
+freqs "--config $tmp/gemma3-v5.json --layer-type sliding_attention" "d=256 base=10000"
+freqs "--config $tmp/gemma3-v4.json" "d=256 base=1000000 m=linear s=8"
+freqs "--config $tmp/dynamic.json -n 10000" "d=128 base=10000 m=dynamic s=2 L=4096 n=10000"
+# the same model in v4 and v5 form, and as its preset
+"$PEVIZ" --export freqs --config "$tmp/llama31-v4.json" >"$tmp/v4" 2>&1
+"$PEVIZ" --export freqs --config "$tmp/llama31-v5.json" >"$tmp/v5" 2>&1
+"$PEVIZ" --export freqs --model llama3.1-8b >"$tmp/pr" 2>&1
+if cmp -s "$tmp/v4" "$tmp/v5" && cmp -s "$tmp/v4" "$tmp/pr"; then ok
+else bad "llama3.1 v4, v5 and preset differ"; fi
+# options after --config change it
+freqs "--config $tmp/qwen-yarn-old.json --no-truncate --factor 8" \
+      "d=128 base=1000000 m=yarn s=8 L=32768 trunc=0"
+
+# ---- GGUF: metadata and rope_freqs.weight, files written byte by byte -------
+cat >"$tmp/gguf.py" <<'PY'
+"""Write GGUF v3 files (ggml docs/gguf.md) for the test, and the f32
+divisors of Llama 3.1's llama3 rule as the file holds them."""
+import math, struct, sys
+out = sys.argv[1]
+
+def st(x):
+    b = x.encode()
+    return struct.pack("<Q", len(b)) + b
+def kv_str(k, v): return st(k) + struct.pack("<I", 8) + st(v)
+def kv_u32(k, v): return st(k) + struct.pack("<II", 4, v)
+def kv_f32(k, v): return st(k) + struct.pack("<If", 6, v)
+
+def gguf(kvs, tensors):
+    head = b"GGUF" + struct.pack("<IQQ", 3, len(tensors), len(kvs)) + b"".join(kvs)
+    infos, datas, off = b"", [], 0
+    for name, vals in tensors:
+        infos += st(name) + struct.pack("<IQIQ", 1, len(vals), 0, off)
+        data = struct.pack("<%df" % len(vals), *vals)
+        data += b"\0" * ((-len(data)) % 32)
+        datas.append(data)
+        off += len(data)
+    body = head + infos
+    return body + b"\0" * ((-len(body)) % 32) + b"".join(datas)
+
+def f32(x): return struct.unpack("<f", struct.pack("<f", x))[0]
+
+# llama3 divisors: 1 (fast), 8 (slow), 1/((1-k)/8 + k) between
+div = []
+for i in range(64):
+    w = 1 / 500000 ** (2 * i / 128); wl = 2 * math.pi / w
+    if wl < 8192 / 4: div.append(1.0)
+    elif wl > 8192 / 1: div.append(8.0)
+    else:
+        k = (8192 / wl - 1) / (4 - 1)
+        div.append(1 / ((1 - k) / 8 + k))
+div = [f32(x) for x in div]
+open(out + "/div.txt", "w").write(",".join("%.17g" % x for x in div))
+
+llama = [kv_str("general.architecture", "llama"),
+         kv_f32("llama.rope.freq_base", 500000.0),
+         kv_u32("llama.rope.dimension_count", 128),
+         kv_u32("llama.context_length", 131072)]
+files = {
+  "llama31.gguf": gguf(llama, [("token_embd.weight", [0.5] * 8),
+                               ("rope_freqs.weight", div)]),
+  "llama3.gguf": gguf(llama, [("token_embd.weight", [0.5] * 8)]),
+  "qwen-yarn.gguf": gguf([kv_str("general.architecture", "qwen2"),
+                          kv_f32("qwen2.rope.freq_base", 1e6),
+                          kv_u32("qwen2.embedding_length", 3584),
+                          kv_u32("qwen2.attention.head_count", 28),
+                          kv_str("qwen2.rope.scaling.type", "yarn"),
+                          kv_f32("qwen2.rope.scaling.factor", 4.0),
+                          kv_u32("qwen2.rope.scaling.original_context_length", 32768)], []),
+  "linear-legacy.gguf": gguf([kv_str("general.architecture", "llama"),
+                              kv_u32("llama.rope.dimension_count", 64),
+                              kv_f32("llama.rope.scale_linear", 4.0)], []),
+  "badtype.gguf": gguf([kv_str("general.architecture", "llama"),
+                        kv_u32("llama.rope.dimension_count", 64),
+                        kv_str("llama.rope.scaling.type", "longrope")], []),
+  "noarch.gguf": gguf([kv_u32("llama.rope.dimension_count", 64)], []),
+  "nodims.gguf": gguf([kv_str("general.architecture", "gpt2")], []),
+  "shortfreqs.gguf": gguf(llama, [("rope_freqs.weight", div[:63])]),
+  "nanfreqs.gguf": gguf(llama, [("rope_freqs.weight", div[:5] + [float("nan")] + div[6:])]),
+  "yarn-noL.gguf": gguf([kv_str("general.architecture", "llama"),
+                         kv_u32("llama.rope.dimension_count", 64),
+                         kv_str("llama.rope.scaling.type", "yarn"),
+                         kv_f32("llama.rope.scaling.factor", 4.0)], []),
+}
+for name, data in files.items():
+    open(out + "/" + name, "wb").write(data)
+full = files["llama31.gguf"]
+open(out + "/truncated.gguf", "wb").write(full[:len(full) // 3])
+PY
+python3 "$tmp/gguf.py" "$tmp"
+DIV=$(cat "$tmp/div.txt")
+freqs "--config $tmp/llama31.gguf" "d=128 base=500000 m=longrope s=8 L=131072 n=128 sf=$DIV lf=$DIV af=1"
+freqs "--config $tmp/llama31.gguf -n 200000" "d=128 base=500000 m=longrope s=8 L=131072 n=200000 sf=$DIV lf=$DIV af=1"
+freqs "--config $tmp/llama3.gguf" "d=128 base=500000"
+freqs "--config $tmp/qwen-yarn.gguf" "d=128 base=1000000 m=yarn s=4 L=32768"
+freqs "--config $tmp/linear-legacy.gguf" "d=64 base=10000 m=linear s=4"
+scores "--config $tmp/llama31.gguf -n 12" "d=128 base=500000 m=longrope s=8 L=131072 n=12 sf=$DIV lf=$DIV af=1"
+# the file's divisors give the llama3 rule's frequencies (to f32 storage)
+"$PEVIZ" --export freqs --config "$tmp/llama31.gguf" >"$tmp/g" 2>&1
+"$PEVIZ" --export freqs --model llama3.1-8b >"$tmp/m" 2>&1
+if paste -d, "$tmp/g" "$tmp/m" | awk -F, '{ r = ($2 - $5) / $5; if (r < 0) r = -r;
+        if (r > 1e-7) bad = 1 } END { exit bad }'; then ok
+else bad "rope_freqs.weight does not reproduce llama3.1-8b to f32 precision"; fi
+
+# ---- bad input: exit 2, one line naming the option / file and key ----------
+cfg notjson.json '{"rope_theta": 10000,'
+cfg mrope.json '{"head_dim": 128, "rope_theta": 1e6, "rope_scaling": {"type": "mrope", "factor": 2}}'
+cfg notheta.json '{"head_dim": 128}'
+cfg nodims.json '{"rope_theta": 10000}'
+cfg yarnhalf.json '{"head_dim": 64, "rope_theta": 10000, "rope_scaling": {"rope_type": "yarn", "factor": 0.5, "original_max_position_embeddings": 4096}}'
+cfg shortlist.json '{"head_dim": 8, "rope_theta": 10000, "original_max_position_embeddings": 16, "rope_scaling": {"type": "longrope", "factor": 4, "short_factor": [1, 1, 1], "long_factor": [1, 1, 1, 1]}}'
+cfg dupkey.json '{"head_dim": 64, "rope_theta": 10000, "rope_theta": 500000}'
+cfg llama3nolow.json '{"head_dim": 64, "rope_theta": 5e5, "rope_scaling": {"rope_type": "llama3", "factor": 8, "high_freq_factor": 4, "original_max_position_embeddings": 8192}}'
+cfg array.json '[1, 2, 3]'
+while IFS='|' read -r args want; do
+    [ -z "$args" ] && continue
+    args=${args//@/$tmp}
+    eval "set -- $args"
+    "$PEVIZ" --export freqs "$@" >"$tmp/out" 2>"$tmp/err" </dev/null; rc=$?
+    lines=$(wc -l <"$tmp/err")
+    if [ $rc -eq 2 ] && [ "$lines" -eq 1 ] && [ ! -s "$tmp/out" ] &&
+       grep -qF -- "$want" "$tmp/err"; then ok
+    else bad "peviz $args: rc=$rc stderr=$(head -c 300 "$tmp/err") (want '$want')"; fi
+done <<'TABLE'
+--rope-scaling foo|--rope-scaling 'foo': unknown method
+--factor 0|--factor '0': not > 0
+--factor -1|--factor '-1'
+--factor nan|--factor 'nan': not a number
+--rope-scaling yarn --factor 0.5 --original-max 4096|--factor 0.5: want a number >= 1
+--rope-scaling yarn --factor 4|--rope-scaling yarn: needs original-max
+--original-max 0|--original-max '0': out of range
+--original-max 4096.5|--original-max '4096.5': not a whole number
+--original-max 3000000000|--original-max '3000000000': out of range
+--rope-scaling llama3 --factor 8 --original-max 8192 --low-freq-factor 4 --high-freq-factor 4|--low-freq-factor 4: want a number below high-freq-factor 4
+--low-freq-factor 0|--low-freq-factor '0'
+--rope-scaling yarn --factor 4 --original-max 4096 --beta-fast 1 --beta-slow 1|--beta-fast 1: want a number above beta-slow 1
+--beta-slow 0|--beta-slow '0'
+--mscale -1|--mscale '-1'
+--attention-factor 0|--attention-factor '0'
+--rope-scaling longrope --factor 4 --original-max 16 -d 8 --short-factor 1,1,1 --long-factor 1,1,1,1|--short-factor: 3 values; want exactly d/2 = 4
+--rope-scaling longrope --factor 4 --original-max 16 -d 8 --short-factor 1,1,1,1 --long-factor 1,1,1,1,1|--long-factor: 5 values; want exactly d/2 = 4
+--short-factor 1,,2|--short-factor '1,,2'
+--short-factor 1,inf|--short-factor '1,inf'
+--long-factor ''|--long-factor '': empty
+--model nosuch|--model 'nosuch': unknown
+--rope-scaling ntk --factor 2 -d 2|--rope-scaling ntk: d 2; want d >= 4
+--layer-type full_attention|--layer-type: goes with --config
+--config @/missing.json|missing.json: cannot open
+--config @/notjson.json|notjson.json: not JSON: byte 22: expected a string key
+--config @/mrope.json|mrope.json: key 'rope_scaling.type': unknown method 'mrope'
+--config @/notheta.json|notheta.json: key 'rope_theta': missing
+--config @/nodims.json|nodims.json: key 'hidden_size': missing
+--config @/yarnhalf.json|yarnhalf.json: factor 0.5: want a number >= 1 with rope-scaling yarn
+--config @/shortlist.json|shortlist.json: short-factor: 3 values; want exactly d/2 = 4
+--config @/dupkey.json|dupkey.json: not JSON: byte 52: duplicate key "rope_theta"
+--config @/llama3nolow.json|llama3nolow.json: key 'rope_scaling.low_freq_factor': missing
+--config @/array.json|array.json: not a config.json
+--config @/gemma3-v5.json --layer-type global|gemma3-v5.json: key 'rope_parameters.global': no such layer type; the file has full_attention, sliding_attention
+--config @/llama31-v4.json --layer-type full_attention|llama31-v4.json: key 'rope_parameters': missing
+--format f32|--format: 'f32': want csv with --export freqs
+--config @/badtype.gguf|badtype.gguf: key 'llama.rope.scaling.type': unknown type 'longrope'
+--config @/noarch.gguf|noarch.gguf: key 'general.architecture': missing
+--config @/nodims.gguf|nodims.gguf: key 'gpt2.rope.dimension_count': missing
+--config @/shortfreqs.gguf|shortfreqs.gguf: key 'rope_freqs.weight': 63 values; want d/2 = 64
+--config @/nanfreqs.gguf|nanfreqs.gguf
+--config @/yarn-noL.gguf|yarn-noL.gguf: key 'llama.rope.scaling.original_context_length': missing
+--config @/truncated.gguf|truncated.gguf
+TABLE
+
+check_all
+echo "rope: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
