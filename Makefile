@@ -103,9 +103,11 @@ run: $(BIN)
 test: $(BIN) $(TEST_BINS)
 	@PEVIZ=./$(BIN) BUILD=$(BUILD) CC="$(CC)" LDFLAGS="$(LDFLAGS)" bash tests/run.sh
 
-## asan: the same tests under AddressSanitizer and UBSan
+## asan: the same tests under AddressSanitizer and UBSan (make asan
+##       CC=clang: the same with clang's, in build/asan-clang)
+ASAN_DIR := build/asan$(if $(findstring clang,$(CC)),-clang)
 asan:
-	$(MAKE) --no-print-directory BUILD=build/asan BIN=build/asan/peviz \
+	$(MAKE) --no-print-directory BUILD=$(ASAN_DIR) BIN=$(ASAN_DIR)/peviz \
 	    OPT="-O1 -g $(SAN_FLAGS)" LDFLAGS="$(SAN_FLAGS)" test
 
 ## fuzz: libFuzzer harnesses (clang) for the command line, the prompt and the

@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
+#include <sys/stat.h>
 
 #include "app.h"
 #include "frame.h"
@@ -265,9 +267,24 @@ static void prompt_backspace(struct app *a)
     a->prompt[a->prompt_len] = 0;
 }
 
+/* Inside a bracketed paste everything is text: Enter and Tab become a
+ * space, what cannot be text (Esc, arrows) is dropped, and nothing
+ * submits or closes the prompt. */
+static void paste_key(struct app *a, int key)
+{
+    if (key == PK_ENTER || key == PK_TAB)
+        key = ' ';
+    if (key >= 0x20 && key < PK_BASE && key != 0x7f)
+        prompt_add(a, key);
+}
+
 static enum action prompt_key(struct app *a, int key)
 {
-    if (key == PK_ENTER) {
+    if (key == PK_PASTE_BEGIN || key == PK_PASTE_END) {
+        a->pasting = key == PK_PASTE_BEGIN;
+    } else if (a->pasting) {
+        paste_key(a, key);
+    } else if (key == PK_ENTER) {
         a->prompt_open = 0;
         app_command(a, a->prompt);
     } else if (key == PK_ESC || key == PK_CTRL_C) {
@@ -288,6 +305,9 @@ enum action app_key(struct app *a, int key)
         return ACT_NONE;
     if (a->prompt_open)
         return prompt_key(a, key);
+    a->pasting = 0;
+    if (key == PK_PASTE_BEGIN || key == PK_PASTE_END)
+        return ACT_NONE;        /* a paste marker outside the prompt */
     if (a->help) {
         a->help = 0;
         return key == 'q' ? ACT_NONE : ACT_HELP;
@@ -456,34 +476,103 @@ static int export_one(const canvas *c, const char *path, enum snap_format f,
                                                               : COLOR_TRUE);
 }
 
+#define EXPORT_TRIES 100000    /* suffixes -2 .. before giving up */
+
+/* "peviz-VIEW-STAMP.EXT", or with "-K" before the extension for K > 1. */
+static void export_name(char *buf, size_t len, const struct app *a,
+                        const char *stamp, int k, const char *ext)
+{
+    if (k > 1)
+        snprintf(buf, len, "peviz-%s-%s-%d.%s", VIEWS[a->view]->name, stamp,
+                 k, ext);
+    else
+        snprintf(buf, len, "peviz-%s-%s.%s", VIEWS[a->view]->name, stamp, ext);
+}
+
+/*
+ * Save the pair under the first free stem: never replace a file.  An
+ * .svg whose .txt fails is removed, so a pair is written whole or not
+ * at all.  Returns 0, or -1 with errno.
+ */
+static int export_pair(const canvas *c, const canvas *ct,
+                       const struct app *a, const char *stamp, char *svg,
+                       char *txt, size_t len)
+{
+    int k = 1;
+    struct stat st;
+    /* skip the names taken (cheap), then claim one (safe: a name taken
+     * in between fails with EEXIST and the next is tried) */
+    for (; k < EXPORT_TRIES; k++) {
+        export_name(svg, len, a, stamp, k, "svg");
+        export_name(txt, len, a, stamp, k, "txt");
+        if (lstat(svg, &st) < 0 && errno == ENOENT &&
+            lstat(txt, &st) < 0 && errno == ENOENT)
+            break;
+    }
+    for (; k <= EXPORT_TRIES; k++) {
+        export_name(svg, len, a, stamp, k, "svg");
+        export_name(txt, len, a, stamp, k, "txt");
+        if (export_one(c, svg, SNAP_SVG, a)) {
+            if (errno == EEXIST)
+                continue;
+            return -1;
+        }
+        if (export_one(ct, txt, SNAP_TEXT, a) == 0)
+            return 0;
+        int e = errno;
+        unlink(svg);
+        errno = e;
+        if (e != EEXIST)
+            return -1;
+    }
+    errno = EEXIST;
+    return -1;
+}
+
+/* The working directory, for a message ("." if it cannot be told). */
+static const char *work_dir(char *buf, size_t len)
+{
+    return getcwd(buf, len) ? buf : ".";
+}
+
+/*
+ * The frame as drawn: one frame_draw, never the loop of
+ * frame_draw_finished, so a view still computing (the attention view at
+ * a large n and d) cannot hold the program up; its partial frame is what
+ * the screen shows and what is saved.
+ */
 void app_export_frame(struct app *a, int w, int h)
 {
     canvas c;
-    char stamp[32], svg[96], txt[96];
+    char stamp[32], svg[128], txt[128], dir[512];
     time_t now = time(NULL);
     struct tm tm;
     localtime_r(&now, &tm);
     strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
-    snprintf(svg, sizeof svg, "peviz-%s-%s.svg", VIEWS[a->view]->name, stamp);
-    snprintf(txt, sizeof txt, "peviz-%s-%s.txt", VIEWS[a->view]->name, stamp);
     if (canvas_init(&c, w, h)) {
         app_msg(a, 1, "export: out of memory");
         return;
     }
     a->msg[0] = 0;
-    frame_draw_finished(a, &c);
-    int r = export_one(&c, svg, SNAP_SVG, a);
+    frame_draw(a, &c);
+    int partial = app_view_busy(a);
     /* the text frame has no colour: drawn for it, one value per cell */
+    canvas ct;
     enum color_mode keep = a->color;
+    int bad = canvas_init(&ct, w, h);
     a->color = COLOR_NONE;
-    canvas_clear(&c);
-    frame_draw_finished(a, &c);
+    if (!bad)
+        frame_draw(a, &ct);
     a->color = keep;
-    if (r || export_one(&c, txt, SNAP_TEXT, a))
-        app_msg(a, 1, "export failed: %s", strerror(errno));
+    if (bad || export_pair(&c, &ct, a, stamp, svg, txt, sizeof svg))
+        app_msg(a, 1, "export to %s failed: %s", work_dir(dir, sizeof dir),
+                bad ? "out of memory" : strerror(errno));
     else
-        app_msg(a, 0, "wrote %s and %s", svg, txt);
+        app_msg(a, 0, "wrote %s and %s%s", svg, txt,
+                partial ? " (still computing: the frame as drawn)" : "");
     canvas_free(&c);
+    if (!bad)
+        canvas_free(&ct);
 }
 
 struct score_ctx *app_scores_new(const struct app *a)

@@ -118,6 +118,7 @@ struct app {
 
     /* the ':' prompt */
     int prompt_open;
+    int pasting;                /* inside a bracketed paste: keys are text */
     char prompt[APP_PROMPT_LEN];
     int prompt_len;
 
@@ -195,8 +196,11 @@ void app_params_changed(struct app *a);
 
 /*
  * Write the frame as the terminal shows it (w x h) to the working
- * directory: peviz-VIEW-YYYYmmdd-HHMMSS.svg and .txt, atomically.  The
- * status message names the files or the error.
+ * directory: peviz-VIEW-YYYYmmdd-HHMMSS.svg and .txt, atomically, never
+ * replacing a file (a name taken gets -2, -3, ... before the extension;
+ * an .svg whose .txt fails is removed).  One frame_draw: a view still
+ * computing is saved as drawn, never waited for.  The status message
+ * names the files, or the directory and the error.
  */
 void app_export_frame(struct app *a, int w, int h);
 

@@ -187,6 +187,34 @@ uint32_t utf8_next(const char **s)
     return cp;
 }
 
+void text_scrub(char *s, int utf8)
+{
+    const char *r = s;
+    char *w = s;
+
+    while (*r) {
+        const char *at = r;
+        unsigned char b = (unsigned char)*r;
+        uint32_t cp = b;
+        size_t len;
+
+        if (utf8 && b >= 0x80)
+            cp = utf8_next(&r);
+        else
+            r++;
+        len = (size_t)(r - at);
+
+        if (cp_is_unsafe(cp) || (!utf8 && b >= 0x80) ||
+            (cp == CP_REPLACEMENT && len == 1)) {
+            *w++ = '?';          /* one mark per character or bad byte */
+            continue;
+        }
+        memmove(w, at, len);
+        w += len;
+    }
+    *w = '\0';
+}
+
 int text_width(const char *s)
 {
     int w = 0;

@@ -91,6 +91,16 @@ int canvas_printf(canvas *c, int x, int y, int maxw, rgb fg, rgb bg,
                   int attr, const char *fmt, ...)
     __attribute__((format(printf, 8, 9)));
 
+/*
+ * Make text safe to print on a terminal, in place: every byte a terminal
+ * may act on becomes '?' (C0 controls, DEL, C1 controls both as UTF-8
+ * and as raw bytes 0x80..0x9F such as the 8-bit CSI 0x9B, and any byte
+ * of malformed UTF-8).  With utf8 = 0 (a terminal that is not UTF-8,
+ * where every byte from 0x80 up may be a C1 control) all bytes from 0x80
+ * up become '?'.  The text never grows.
+ */
+void text_scrub(char *s, int utf8);
+
 /* Width in cells of UTF-8 text (as canvas_text would draw it). */
 int text_width(const char *s);
 

@@ -4,6 +4,7 @@
  * with one line on stderr and nothing on stdout.
  */
 #include <getopt.h>
+#include <langinfo.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +18,7 @@ enum {
     O_LOWBW, O_PALETTE, O_BASE_B, O_BASE_C, O_TOUR, O_LANG, O_EXPORT,
     O_FORMAT, O_SOFTMAX, O_CAUSAL, O_TEMPERATURE, O_SNAPSHOT, O_SIZE,
     O_PE_FILE, O_PANE_MODE, O_TENSOR, O_ROW_OFFSET, O_COMPONENTS,
+    O_HEADS, O_HEAD, O_Q, O_SEED, O_TRAIN,
     O_MODEL, O_CONFIG, O_LAYER_TYPE, O_NO_TRUNCATE, O_MODEL_B, O_MODEL_C,
     O_ROPE                      /* O_ROPE + enum rope_opt: the scaling */
 };
@@ -74,6 +76,11 @@ static const struct opt OPTS[] = {
     { "attention-factor", 1, O_ROPE + RO_ATTENTION_FACTOR, "F", "yarn, longrope: attention factor, > 0" },
     { "short-factor", 1, O_ROPE + RO_SHORT_FACTOR, "LIST", "longrope: d/2 factors a,b,... (n <= L)" },
     { "long-factor", 1, O_ROPE + RO_LONG_FACTOR, "LIST", "longrope: d/2 factors a,b,... (n > L)" },
+    { "heads", 1, O_HEADS, "N", "ALiBi: number of heads, 1..64 (default 8)" },
+    { "head", 1, O_HEAD, "H", "ALiBi: the head shown, 1..heads (default 1)" },
+    { "q", 1, O_Q, "Q", "RoPE query and key: ones or random (default ones)" },
+    { "seed", 1, O_SEED, "S", "RoPE random q and k: which draw, 0..4294967295" },
+    { "train", 1, O_TRAIN, "L", "learned: trained length, 0..n (default n/2)" },
     { "snapshot", 0, O_SNAPSHOT, NULL, "print one frame without a terminal and exit" },
     { "size", 1, O_SIZE, "WxH", "snapshot size in cells (default 80x24)" },
     { "help", 0, 'h', NULL, "this help" },
@@ -95,17 +102,10 @@ static const char *opt_names(int val, char *buf, size_t len)
     return "";
 }
 
-/* Replace C0/C1 controls and DEL: a file name or argument must not
- * reach the user's terminal as an escape sequence, even on stderr. */
-static void strip_controls(char *s)
+/* Whether the terminal reading stderr takes UTF-8 (the locale says). */
+static int stderr_utf8(void)
 {
-    unsigned char *u = (unsigned char *)s;
-    for (; *u; u++) {
-        if (*u < 0x20 || *u == 0x7f)
-            *u = '?';
-        else if (u[0] == 0xc2 && u[1] >= 0x80 && u[1] <= 0x9f)
-            u[0] = u[1] = '?';
-    }
+    return strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
 }
 
 int cli_error(const char *fmt, ...)
@@ -115,7 +115,9 @@ int cli_error(const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
-    strip_controls(buf);
+    /* a file name or argument must not reach the user's terminal as
+     * an escape sequence, even on stderr */
+    text_scrub(buf, stderr_utf8());
     fprintf(stderr, "peviz: %s\n", buf);
     return 2;
 }
@@ -144,9 +146,29 @@ static int set_param(struct cli *c, enum param_id id, int val, const char *arg)
     return fail("%s: %s", opt_label(val, lab, sizeof lab), err);
 }
 
-int cli_set_pos(struct cli *c)
+/* --heads before --head (the head's range is the heads), --train once
+ * n is known: in that order whatever the order given. */
+static int set_att(struct cli *c)
 {
-    return set_param(c, P_POS, O_POS, c->pos_text);
+    static const int ORDER[] = { AO_Q, AO_SEED, AO_HEADS, AO_HEAD, AO_TRAIN };
+    static const int VAL[AO_COUNT] = { O_Q, O_HEADS, O_HEAD, O_SEED, O_TRAIN };
+    char err[128], lab[32];
+    for (size_t i = 0; i < sizeof ORDER / sizeof ORDER[0]; i++) {
+        int id = ORDER[i];
+        if (c->att_text[id] && att_opt_set(&c->app.att.o, c->app.p.n,
+                                           (enum att_opt)id, c->att_text[id],
+                                           err, sizeof err))
+            return fail("%s %s: %s", opt_label(VAL[id], lab, sizeof lab),
+                        c->att_text[id], err);
+    }
+    return 0;
+}
+
+int cli_set_late(struct cli *c)
+{
+    if (c->pos_text && set_param(c, P_POS, O_POS, c->pos_text))
+        return 2;
+    return set_att(c);
 }
 
 /* Look a word up in a NULL-ended list; -1 if absent. */
@@ -270,6 +292,20 @@ static int parse_pane_model(struct cli *c, int pane, const char *arg)
     return 0;
 }
 
+/* --export and --snapshot each choose what the run prints: one only. */
+static int set_mode(struct cli *c, enum cli_mode m)
+{
+    static const char *const NAME[] = {
+        [MODE_EXPORT] = "--export", [MODE_SNAPSHOT] = "--snapshot",
+        [MODE_MODELS] = "--model list",
+    };
+    if (c->mode != MODE_INTERACTIVE && c->mode != m)
+        return fail("%s and %s cannot be combined: give one",
+                    NAME[c->mode], NAME[m]);
+    c->mode = m;
+    return 0;
+}
+
 static int parse_choice(struct cli *c, int val, const char *arg)
 {
     int i = 0, r = 0;
@@ -305,8 +341,11 @@ static int parse_choice(struct cli *c, int val, const char *arg)
     case O_EXPORT:
         if (!(r = choose(EXPORT_WORDS, arg, val,
                          "pe, scores, softmax, pca, pca-variance or freqs", &i))) {
+            if (c->mode == MODE_EXPORT && c->what != (enum export_what)i)
+                return fail("--export %s: conflicts with --export %s given "
+                            "before; give one", arg, EXPORT_WORDS[c->what]);
             c->what = (enum export_what)i;
-            c->mode = MODE_EXPORT;
+            r = set_mode(c, MODE_EXPORT);
         }
         break;
     case O_LANG:
@@ -345,7 +384,7 @@ static int parse_one(struct cli *c, int val, const char *arg)
     case O_SOFTMAX: c->app.att.o.softmax = 1; return 0;
     case O_CAUSAL: c->app.att.o.causal = 1; return 0;
     case O_TEMPERATURE: c->app.att.o.temperature = 1; return 0;
-    case O_SNAPSHOT: c->mode = MODE_SNAPSHOT; return 0;
+    case O_SNAPSHOT: return set_mode(c, MODE_SNAPSHOT);
     case O_SIZE: return parse_size(c, arg);
     case O_PE_FILE: c->pe_file = arg; return 0;
     case O_TENSOR: case O_ROW_OFFSET: case O_COMPONENTS:
@@ -353,8 +392,13 @@ static int parse_one(struct cli *c, int val, const char *arg)
     case O_MODEL: case O_CONFIG: case O_LAYER_TYPE:
         return 0;                         /* applied first, see cli_parse */
     case O_NO_TRUNCATE: c->app.p.rope.truncate = 0; return 0;
-    case 'h': c->mode = MODE_HELP; return 0;
-    case 'V': c->mode = MODE_VERSION; return 0;
+    case O_Q: c->att_text[AO_Q] = arg; return 0;
+    case O_HEADS: c->att_text[AO_HEADS] = arg; return 0;
+    case O_HEAD: c->att_text[AO_HEAD] = arg; return 0;
+    case O_SEED: c->att_text[AO_SEED] = arg; return 0;
+    case O_TRAIN: c->att_text[AO_TRAIN] = arg; return 0;
+    case 'h': c->help = 1; return 0;
+    case 'V': c->version = 1; return 0;
     default:
         if (val >= O_ROPE && val < O_ROPE + RO_COUNT)
             return set_rope(c, (enum rope_opt)(val - O_ROPE), arg);
@@ -383,7 +427,7 @@ static int check_final(struct cli *c, const char *pos_arg)
 {
     c->pos_text = pos_arg;
     /* with --pe-file, n comes from the file: main checks --pos then */
-    if (pos_arg && !c->pe_file && cli_set_pos(c))
+    if (!c->pe_file && cli_set_late(c))
         return 2;
     if ((c->tensor || c->row_offset >= 0) && !c->pe_file)
         return fail("%s: goes with --pe-file", c->tensor ? "--tensor"
@@ -472,6 +516,11 @@ int cli_parse(struct cli *c, int argc, char **argv)
     }
     if (optind < argc)
         return fail("'%s': unexpected argument (see peviz --help)", argv[optind]);
+    /* --help and --version answer whatever else is given */
+    if (c->help || c->version) {
+        c->mode = c->help ? MODE_HELP : MODE_VERSION;
+        return 0;
+    }
     if (params_check_rope(&c->app.p, err, sizeof err))
         return fail("--%s", err);
     return check_final(c, pos_arg);

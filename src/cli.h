@@ -31,6 +31,9 @@ struct cli {
     const char *pos_text;      /* --pos, checked once n is final */
     const char *tour;          /* --tour FILE, "" for the shipped tour */
     const char *lang;
+    int help, version;         /* --help, --version given */
+    const char *att_text[AO_COUNT];  /* --q --heads --head --seed --train,
+                                      * checked once n is final */
 };
 
 /*
@@ -39,9 +42,10 @@ struct cli {
  */
 int cli_parse(struct cli *c, int argc, char **argv);
 
-/* Apply --pos against the final n (after a --pe-file table set it):
- * 0, or 2 after the same one-line message. */
-int cli_set_pos(struct cli *c);
+/* Apply --pos and --train against the final n (after a --pe-file table
+ * set it), and the other attention options: 0, or 2 after the same
+ * one-line message. */
+int cli_set_late(struct cli *c);
 
 /*
  * Print "peviz: MESSAGE" on stderr, one line, with control characters

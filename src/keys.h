@@ -17,6 +17,7 @@ enum {
     PK_PGUP, PK_PGDN, PK_HOME, PK_END,
     PK_ENTER, PK_BACKSPACE, PK_ESC, PK_TAB, PK_BTAB, PK_DELETE,
     PK_RESIZE, PK_MOUSE, PK_F1,
+    PK_PASTE_BEGIN, PK_PASTE_END,   /* bracketed paste: text between */
     PK_CTRL_L = 0x0c,
     PK_CTRL_C = 0x03
 };

@@ -19,24 +19,48 @@
 #include <unistd.h>
 
 #include "charset.h"
+#include "cli.h"
 #include "frame.h"
 #include "loop.h"
+#include "snapshot.h"
 
 static volatile sig_atomic_t got_quit;   /* the signal that ends us */
 static volatile sig_atomic_t got_tstp, got_cont;
 static int wake[2] = { -1, -1 };         /* the self-pipe */
 static struct sigaction winch_prev;      /* curses' SIGWINCH handler */
 
-/* Every signal we take over, in groups: what it did before is put back
- * at exit. */
-static const int all_sigs[] = {
-    SIGINT, SIGTERM, SIGHUP, SIGQUIT,        /* leave cleanly */
-    SIGSEGV, SIGABRT, SIGBUS, SIGFPE,        /* crash: restore and die */
-    SIGTSTP, SIGCONT, SIGPIPE, SIGWINCH
+/*
+ * Every signal whose default action ends the process is taken over, so
+ * that no way out leaves the terminal raw, on the alternate screen or
+ * with the cursor hidden.  Two kinds:
+ *  - quit: asynchronous requests to stop (Ctrl-C, kill, timers, I/O
+ *    and real-time signals).  The handler sets a flag; the loop leaves
+ *    through term_close() and exits with 128 + the signal.
+ *  - crash: faults, and limits that must stop work at once (CPU time).
+ *    The handler restores the terminal with async-signal-safe writes,
+ *    removes an unfinished export and dies of the same signal.
+ * SIGXFSZ (a file-size limit) is ignored: the write that crossed the
+ * limit fails with EFBIG and the export says so.  What each signal did
+ * before is put back at exit.
+ */
+#ifndef SIGSTKFLT
+#define SIGSTKFLT 0
+#endif
+#ifndef SIGPWR
+#define SIGPWR 0
+#endif
+static const int crash_sigs[] = {
+    SIGSEGV, SIGABRT, SIGBUS, SIGFPE, SIGILL, SIGTRAP, SIGSYS, SIGXCPU,
+    SIGSTKFLT
 };
-enum { NQUIT = 4, NCRASH = 4,
-       NSIGS = sizeof all_sigs / sizeof all_sigs[0] };
-static struct sigaction saved_sa[NSIGS];
+static const int quit_sigs[] = {
+    SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM,
+    SIGVTALRM, SIGPROF, SIGIO, SIGPWR
+};
+static const int own_sigs[] = { SIGTSTP, SIGCONT, SIGPIPE, SIGXFSZ, SIGWINCH };
+#define MAX_SIG 128                      /* above SIGRTMAX everywhere */
+static struct sigaction saved_sa[MAX_SIG];
+static unsigned char saved[MAX_SIG];     /* saved_sa[sig] holds a value */
 
 /* ---- signals -------------------------------------------------------- */
 
@@ -78,6 +102,7 @@ static void on_winch(int sig)
 static void on_crash(int sig)
 {
     term_emergency_restore();
+    snapshot_abandon();        /* an export cut short leaves no file */
     raise(sig);                /* the handler was reset to the default */
 }
 
@@ -92,22 +117,51 @@ static void handle(int sig, void (*fn)(int), int flags)
     sigaction(sig, &sa, NULL);
 }
 
-/* Installed before curses starts, so curses leaves these to us.  A quit
- * signal that was ignored stays ignored (nohup, background jobs). */
+/* Remember what sig did, once; 0 if it is no signal here. */
+static int save(int sig)
+{
+    if (sig <= 0 || sig >= MAX_SIG || saved[sig])
+        return sig > 0 && sig < MAX_SIG;
+    if (sigaction(sig, NULL, &saved_sa[sig]) < 0)
+        return 0;
+    saved[sig] = 1;
+    return 1;
+}
+
+static int was_ignored(int sig)
+{
+    return saved_sa[sig].sa_handler == SIG_IGN;
+}
+
+/* A quit signal that was ignored stays ignored (nohup, background jobs). */
+static void quit_install(int sig)
+{
+    if (save(sig) && !was_ignored(sig))
+        handle(sig, on_signal, 0);
+}
+
+/* Installed before curses starts, so curses leaves these to us. */
 static void signals_install(void)
 {
-    int i;
+    size_t i;
+    int s;
 
-    for (i = 0; i < NSIGS; i++)
-        sigaction(all_sigs[i], NULL, &saved_sa[i]);
-    for (i = 0; i < NQUIT; i++)
-        if (saved_sa[i].sa_handler != SIG_IGN)
-            handle(all_sigs[i], on_signal, 0);
-    for (i = NQUIT; i < NQUIT + NCRASH; i++)
-        handle(all_sigs[i], on_crash, SA_RESETHAND | SA_NODEFER);
+    for (i = 0; i < sizeof quit_sigs / sizeof quit_sigs[0]; i++)
+        quit_install(quit_sigs[i]);
+    for (s = SIGRTMIN; s <= SIGRTMAX; s++)
+        quit_install(s);
+    for (i = 0; i < sizeof crash_sigs / sizeof crash_sigs[0]; i++) {
+        s = crash_sigs[i];
+        /* a fault is always ours; a limit signal ignored stays so */
+        if (save(s) && !(s == SIGXCPU && was_ignored(s)))
+            handle(s, on_crash, SA_RESETHAND | SA_NODEFER);
+    }
+    for (i = 0; i < sizeof own_sigs / sizeof own_sigs[0]; i++)
+        save(own_sigs[i]);
     handle(SIGTSTP, on_signal, 0);
     handle(SIGCONT, on_signal, 0);
     handle(SIGPIPE, SIG_IGN, 0);
+    handle(SIGXFSZ, SIG_IGN, 0);
 }
 
 /* After curses started (it installs its SIGWINCH handler then). */
@@ -123,10 +177,13 @@ static void winch_install(void)
 
 static void signals_restore(void)
 {
-    int i;
+    int s;
 
-    for (i = 0; i < NSIGS; i++)
-        sigaction(all_sigs[i], &saved_sa[i], NULL);
+    for (s = 1; s < MAX_SIG; s++)
+        if (saved[s]) {
+            sigaction(s, &saved_sa[s], NULL);
+            saved[s] = 0;
+        }
 }
 
 static int wake_open(void)
@@ -397,6 +454,7 @@ static int run(struct app *a, canvas *cv)
             return 0;
         if (a->mouse != mouse)
             term_mouse(mouse = a->mouse);
+        term_paste(a->prompt_open);    /* a paste into the prompt is text */
         if ((dirty || owed(a, &k)) && canvas_fit(cv) == 0)
             redraw(a, cv, &k, keyed);  /* canvas_fit: a new size */
         dirty = keyed = 0;
@@ -431,7 +489,7 @@ int loop_run(struct app *a, const struct term_opts *o)
     if (term_open(o, &a->color, &a->ascii, err, sizeof err) < 0) {
         signals_restore();
         wake_close();
-        fprintf(stderr, "peviz: %s\n", err);
+        cli_error("%s", err);   /* it may quote TERM */
         return 2;
     }
     a->mouse = o->mouse;

@@ -4,6 +4,9 @@
  * Parses the command line, then runs one of: the interactive program,
  * an export to stdout, a snapshot of one frame, --help or --version.
  */
+#include <errno.h>
+#include <locale.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,7 +88,45 @@ static int load_table(struct cli *c, struct pe_table *t)
     c->app.pe_file_name = c->pe_file;
     c->app.p.d = t->d;
     c->app.p.n = t->n;
-    return c->pos_text ? cli_set_pos(c) : 0;
+    return cli_set_late(c);
+}
+
+/* --help, --version: a stdout that cannot take the text (a full disk,
+ * closed) is an error, not a silent success. */
+static int print_info(const struct cli *c)
+{
+    static const char *const NAME[] = {
+        [MODE_HELP] = "--help", [MODE_VERSION] = "--version",
+        [MODE_MODELS] = "--model list",
+    };
+    if (c->mode == MODE_HELP)
+        cli_usage(stdout);
+    else if (c->mode == MODE_MODELS)
+        cli_models(stdout);
+    else
+        printf("peviz %s\n", PEVIZ_VERSION);
+    if (fflush(stdout) == 0 && !ferror(stdout))
+        return 0;
+    cli_error("%s: cannot write to standard output: %s", NAME[c->mode],
+              strerror(errno));
+    return 1;
+}
+
+/* --tour: start it, or (in export mode, which shows no tour) only check
+ * that the file loads, so a bad file is never silently ignored. */
+static int check_tour(struct cli *c)
+{
+    char err[512];
+    struct app scratch = c->app;
+    int show = c->mode == MODE_INTERACTIVE || c->mode == MODE_SNAPSHOT;
+    struct app *a = show ? &c->app : &scratch;
+    if (tour_start(a, c->tour, err, sizeof err)) {
+        cli_error("%s", err);
+        return 2;
+    }
+    if (!show)
+        tour_release(a);
+    return 0;
 }
 
 /* Run the mode the command line chose. */
@@ -93,14 +134,9 @@ static int run(struct cli *c)
 {
     switch (c->mode) {
     case MODE_HELP:
-        cli_usage(stdout);
-        return 0;
     case MODE_VERSION:
-        printf("peviz %s\n", PEVIZ_VERSION);
-        return 0;
     case MODE_MODELS:
-        cli_models(stdout);
-        return 0;
+        return print_info(c);
     case MODE_EXPORT:
         return export_run(c, stdout);
     case MODE_SNAPSHOT:
@@ -115,6 +151,10 @@ int main(int argc, char **argv)
 {
     static struct cli c;
     static struct pe_table table;
+    setlocale(LC_CTYPE, "");    /* messages are filtered for its charset */
+    /* a file-size limit (ulimit -f) makes the write fail with EFBIG, which
+     * every mode reports, instead of killing the program mid-write */
+    signal(SIGXFSZ, SIG_IGN);
     int r = cli_parse(&c, argc, argv);
     if (r)
         return r;
@@ -122,13 +162,10 @@ int main(int argc, char **argv)
         (r = load_table(&c, &table)))
         return r;
     c.app.tour_lang = c.lang;
-    if (c.tour && (c.mode == MODE_INTERACTIVE || c.mode == MODE_SNAPSHOT)) {
-        char err[512];
-        if (tour_start(&c.app, c.tour, err, sizeof err)) {
-            cli_error("%s", err);
-            pe_table_free(&table);
-            return 2;
-        }
+    if (c.tour && c.mode != MODE_HELP && c.mode != MODE_VERSION &&
+        (r = check_tour(&c))) {
+        pe_table_free(&table);
+        return r;
     }
     r = run(&c);
     tour_release(&c.app);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "params.h"
+#include "peviz/scores.h"
 
 void params_default(params *p)
 {
@@ -599,4 +600,69 @@ void params_format(const params *p, char *buf, size_t len)
     fmt_base(p->base, b, sizeof b);
     snprintf(buf, len, "d_model=%d base=%s n=%ld pos=%ld", p->d, b,
              (long)p->n, (long)p->pos);
+}
+
+/* ---- attention options ------------------------------------------------ */
+
+static const char *const ATT_OPTS[AO_COUNT] = { "q", "heads", "head", "seed",
+                                                "train" };
+
+int att_opt_parse(const char *name)
+{
+    for (int i = 0; i < AO_COUNT; i++)
+        if (name && strcmp(name, ATT_OPTS[i]) == 0)
+            return i;
+    return -1;
+}
+
+/* A whole number in [lo, hi], else the message. */
+static int whole_in(const char *text, long lo, long hi, long *v, char *err,
+                    size_t errlen)
+{
+    const char *why;
+    if (parse_long(text, v, &why) == 0 && *v >= lo && *v <= hi)
+        return 0;
+    snprintf(err, errlen, "wants a whole number %ld..%ld", lo, hi);
+    return -1;
+}
+
+int att_opt_set(struct score_opts *o, int64_t n, enum att_opt id,
+                const char *text, char *err, size_t errlen)
+{
+    long v;
+    int heads = o->heads >= 1 ? o->heads : 1;
+    switch (id) {
+    case AO_Q:
+        if (!text || (strcmp(text, "ones") && strcmp(text, "random"))) {
+            snprintf(err, errlen, "wants ones or random (RoPE query and key)");
+            return -1;
+        }
+        o->q_random = strcmp(text, "random") == 0;
+        return 0;
+    case AO_HEADS:
+        if (whole_in(text, 1, SCORES_MAX_HEADS, &v, err, errlen))
+            return -1;
+        o->heads = (int)v;
+        if (o->head >= o->heads)
+            o->head = o->heads - 1;
+        return 0;
+    case AO_HEAD:
+        if (whole_in(text, 1, heads, &v, err, errlen))
+            return -1;
+        o->head = (int)v - 1;
+        return 0;
+    case AO_SEED:
+        if (whole_in(text, 0, 4294967295L, &v, err, errlen))
+            return -1;
+        o->seed = (uint32_t)v;
+        return 0;
+    case AO_TRAIN:
+        if (whole_in(text, 0, (long)n, &v, err, errlen))
+            return -1;
+        o->train_len = v;
+        return 0;
+    default:
+        snprintf(err, errlen, "is not an option");
+        return -1;
+    }
 }

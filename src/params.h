@@ -56,6 +56,28 @@ int params_set_n(params *p, long n, char *err, size_t errlen);
 int params_set_pos(params *p, long pos, char *err, size_t errlen);
 
 /*
+ * The attention options the ':' prompt and the command line share:
+ * :q / --q ones|random, :heads / --heads N (1..SCORES_MAX_HEADS),
+ * :head / --head H (1..heads, shown 1-based, stored 0-based),
+ * :seed / --seed S (0..4294967295: which random q and k),
+ * :train / --train L (0..n, the learned scheme's trained length).
+ */
+struct score_opts;
+enum att_opt { AO_Q = 0, AO_HEADS, AO_HEAD, AO_SEED, AO_TRAIN, AO_COUNT };
+
+/* The option named name ("q", "heads", "head", "seed", "train"), or -1. */
+int att_opt_parse(const char *name);
+
+/*
+ * Parse text and set option id of o, for sequence length n.  On error
+ * leave o unchanged, write "wants ..." with the valid values into err
+ * and return -1.  Fewer heads than the current head moves the head to
+ * the last one.
+ */
+int att_opt_set(struct score_opts *o, int64_t n, enum att_opt id,
+                const char *text, char *err, size_t errlen);
+
+/*
  * Multiply a parameter by factor (0.5, 2, 0.1, 10, ...) as the keys do.
  * A result outside the range is clamped; then msg says so ("d_model is
  * at its maximum 65536") and the return is 1; 0 when unclamped.

@@ -11,6 +11,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -442,6 +443,51 @@ static void file_mode_default(int fd)
     (void)fchmod(fd, 0666 & ~um);
 }
 
+/*
+ * The temporary file being written, for snapshot_abandon(): a signal
+ * that ends the program mid-write must not leave it behind.  Set only
+ * while the name is complete (pending_set is written last).
+ */
+static char pending[4096];
+static volatile sig_atomic_t pending_set;
+
+static void pending_begin(const char *tmp)
+{
+    size_t n = strlen(tmp);
+
+    if (n < sizeof pending) {
+        memcpy(pending, tmp, n + 1);
+        pending_set = 1;
+    }
+}
+
+void snapshot_abandon(void)
+{
+    if (pending_set) {
+        pending_set = 0;
+        unlink(pending);
+    }
+}
+
+/* Give tmp the name path, never replacing a file there: a hard link
+ * fails with EEXIST.  Where the file system has no hard links, an empty
+ * file made with O_EXCL claims the name and the rename fills it. */
+static int publish(const char *tmp, const char *path)
+{
+    int fd;
+
+    if (link(tmp, path) == 0)
+        return 0;
+    if (errno != EPERM && errno != EOPNOTSUPP && errno != ENOSYS &&
+        errno != EMLINK && errno != EXDEV)
+        return -1;
+    fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0600);
+    if (fd < 0)
+        return -1;
+    close(fd);
+    return rename(tmp, path);
+}
+
 /* "dir/.name.XXXXXX" for mkstemp, next to path. */
 static char *temp_name(const char *path)
 {
@@ -477,6 +523,7 @@ int snapshot_save(const char *path, const canvas *c, enum snap_format fmt,
         errno = err;
         return -1;
     }
+    pending_begin(tmp);
     file_mode_default(fd);
     f = fdopen(fd, "w");
     if (!f) {
@@ -490,10 +537,10 @@ int snapshot_save(const char *path, const canvas *c, enum snap_format fmt,
         if (fclose(f) != 0 && !err)
             err = errno ? errno : EIO;
     }
-    if (!err && rename(tmp, path) < 0)
+    if (!err && publish(tmp, path) < 0)
         err = errno;
-    if (err)
-        unlink(tmp);
+    unlink(tmp);               /* published as path, or failed */
+    pending_set = 0;
     free(tmp);
     errno = err;
     return err ? -1 : 0;

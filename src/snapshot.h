@@ -30,10 +30,18 @@ int snapshot_write(FILE *f, const canvas *c, enum snap_format fmt,
                    int ascii, enum color_mode mode);
 
 /*
- * Write to dir/name atomically: a temporary file in dir, fsync, then
- * rename.  Returns 0, or -1 with errno set (no partial file is left).
+ * Write to dir/name atomically: a temporary file in dir, fsync, then a
+ * hard link to the final name.  Never replaces a file: -1 with errno
+ * EEXIST if dir/name exists.  Returns 0, or -1 with errno set (no
+ * partial or temporary file is left).
  */
 int snapshot_save(const char *path, const canvas *c, enum snap_format fmt,
                   int ascii, enum color_mode mode);
+
+/*
+ * For fatal-signal handlers: remove the temporary file of a save that
+ * is under way, if any.  Async-signal-safe (unlink only).
+ */
+void snapshot_abandon(void);
 
 #endif

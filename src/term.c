@@ -27,7 +27,18 @@
 #include "termcaps.h"
 #include "tty.h"
 
-#define MOUSE_OFF "\033[?1000l"
+/* Written on a crash, whatever curses turned on: every mouse reporting
+ * mode (X10/normal, button and any-motion tracking, SGR and UTF-8
+ * coordinates) and bracketed paste, off.  Unknown private modes are
+ * ignored by terminals. */
+#define MODES_OFF "\033[?1000l\033[?1002l\033[?1003l\033[?1005l" \
+                  "\033[?1006l\033[?2004l"
+#define CAN "\030"             /* cancels an escape sequence cut short */
+#define PASTE_ON "\033[?2004h"
+#define PASTE_OFF "\033[?2004l"
+/* curses key codes for the bracketed paste markers (define_key) */
+#define KEY_PASTE_BEGIN (KEY_MAX + 1)
+#define KEY_PASTE_END (KEY_MAX + 2)
 #define PAIR_CACHE 512          /* direct-mapped (fg, bg) -> pair cache */
 #define EOF_WAKES 3             /* readable-but-empty wakes meaning EOF */
 #define SYNC_BEGIN "\033[?2026h"  /* DEC mode 2026: hold the frame ... */
@@ -37,10 +48,11 @@
 static SCREEN *scr;
 static struct termios saved_tio;      /* the tty modes before we started */
 static volatile sig_atomic_t armed;   /* emergency restore has work to do */
-static char reset_buf[256];           /* written on a crash */
+static char reset_buf[512];           /* written on a crash */
 static size_t reset_len;
 static int direct;                    /* terminfo takes RGB colour values */
 static int mouse_on;
+static int paste_on;
 static int empty_wakes;               /* see input_gone() */
 static int sync_ok;                   /* the terminal reported mode 2026 */
 
@@ -76,13 +88,9 @@ static int check_env(char *err, size_t errlen)
     return 0;
 }
 
-/* Append a terminfo string to the reset buffer, dropping $<..> padding. */
-static void reset_add(const char *cap)
+/* Append a string to the reset buffer, dropping $<..> padding. */
+static void reset_add_str(const char *s)
 {
-    const char *s = tigetstr(cap);
-
-    if (!s || s == (char *)-1)
-        return;
     for (; *s && reset_len < sizeof reset_buf - 1; s++) {
         if (s[0] == '$' && s[1] == '<' && strchr(s, '>')) {
             s = strchr(s, '>');
@@ -92,16 +100,24 @@ static void reset_add(const char *cap)
     }
 }
 
+/* ... a terminfo capability, if the terminal has it. */
+static void reset_add(const char *cap)
+{
+    const char *s = tigetstr(cap);
+
+    if (s && s != (char *)-1)
+        reset_add_str(s);
+}
+
 /* Prepare what term_emergency_restore() writes: nothing there may
  * allocate or ask terminfo, so it is built now. */
 static void reset_prepare(void)
 {
     reset_len = 0;
+    reset_add_str(CAN);       /* a frame may have been cut mid-sequence */
     reset_add("sgr0");
-    if (reset_len + sizeof MOUSE_OFF < sizeof reset_buf) {
-        memcpy(reset_buf + reset_len, MOUSE_OFF, sizeof MOUSE_OFF - 1);
-        reset_len += sizeof MOUSE_OFF - 1;
-    }
+    reset_add_str(MODES_OFF);
+    reset_add("rmkx");        /* application cursor keys and keypad off */
     reset_add("cnorm");
     reset_add("rmcup");
 }
@@ -143,6 +159,8 @@ static void setup_input(void)
     nodelay(stdscr, TRUE);
     leaveok(stdscr, TRUE);
     set_escdelay(25);
+    define_key("\033[200~", KEY_PASTE_BEGIN);
+    define_key("\033[201~", KEY_PASTE_END);
     curs_set(0);
     if (tcgetattr(STDIN_FILENO, &t) == 0) {
         t.c_iflag &= ~(tcflag_t)(IXON | IXOFF);
@@ -388,6 +406,7 @@ void term_close(void)
     if (!scr)
         return;
     term_mouse(0);
+    term_paste(0);
     endwin();
     delscreen(scr);
     scr = NULL;
@@ -466,16 +485,40 @@ void term_mouse(int on)
     mouse_on = on;
 }
 
+/* Written straight to the terminal: between frames curses has nothing
+ * buffered, so the order is kept. */
+static void send(const char *s)
+{
+    size_t len = strlen(s), off = 0;
+    ssize_t r;
+
+    while (off < len && ((r = write(STDOUT_FILENO, s + off, len - off)) > 0 ||
+                         (r < 0 && errno == EINTR)))
+        off += r > 0 ? (size_t)r : 0;
+}
+
+void term_paste(int on)
+{
+    if (!scr || on == paste_on)
+        return;
+    send(on ? PASTE_ON : PASTE_OFF);
+    paste_on = on;
+}
+
 void term_suspend(void)
 {
+    int paste = paste_on;
+
     if (!scr)
         return;
+    term_paste(0);             /* the shell gets its own paste mode */
     endwin();
     tcsetattr(STDIN_FILENO, TCSADRAIN, &saved_tio);
     raise(SIGSTOP);            /* cannot be caught: the shell sees a stop */
     /* continued: the next doupdate() re-enters program mode */
     clearok(curscr, TRUE);
     doupdate();
+    term_paste(paste);
 }
 
 /* ---- drawing -------------------------------------------------------- */
@@ -661,6 +704,8 @@ static int key_of_code(wint_t k, int *mx, int *my)
     case KEY_BTAB: return PK_BTAB;
     case KEY_RESIZE: return PK_RESIZE;
     case KEY_F(1): return PK_F1;
+    case KEY_PASTE_BEGIN: return PK_PASTE_BEGIN;
+    case KEY_PASTE_END: return PK_PASTE_END;
     case KEY_MOUSE:
         if (getmouse(&ev) != OK || !(ev.bstate & BUTTON1_PRESSED))
             return PK_NONE;

@@ -68,6 +68,10 @@ void term_invalidate(void);
 /* Enable or disable mouse reporting. */
 void term_mouse(int on);
 
+/* Bracketed paste on or off: while on, pasted text arrives between
+ * PK_PASTE_BEGIN and PK_PASTE_END instead of as typed keys. */
+void term_paste(int on);
+
 /* Ctrl-Z: restore the terminal and stop; on return (SIGCONT) re-enter. */
 void term_suspend(void);
 

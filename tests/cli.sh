@@ -58,6 +58,24 @@ done <<'TABLE'
 --no-such-option
 stray-argument
 -d 4096 -n 1048576 --export pe
+--export pe --snapshot
+--snapshot --export scores
+--export pe --export softmax
+--tour=/nonexistent --export pe
+--tour /nonexistent --export scores
+--heads 0 --export scores
+--heads 65 --export scores
+--head 0 --export scores
+--head 9 --export scores
+--heads 4 --head 5 --export scores
+--head 5 --heads 4 --export scores
+--q two --export scores
+--seed -1 --export scores
+--seed 4294967296 --export scores
+--seed 1.5 --snapshot
+--train 129 --export scores
+--train 9 -n 8 --snapshot
+--train -1 --export scores
 TABLE
 
 # Exit 0 and output on stdout for --help and --version; help lists every key label.
@@ -65,6 +83,22 @@ TABLE
 [ $rc -eq 0 ] && grep -q -- '--d-model' "$tmp/help" && [ ! -s "$tmp/err" ] && ok || bad "--help rc=$rc"
 "$PEVIZ" --version >"$tmp/ver" 2>&1; rc=$?
 [ $rc -eq 0 ] && grep -q '^peviz [0-9]' "$tmp/ver" && ok || bad "--version rc=$rc"
+# ... and exit 1 with one line when stdout cannot take it.
+for opt in --help --version; do
+    if [ -w /dev/full ]; then
+        "$PEVIZ" $opt >/dev/full 2>"$tmp/err"; rc=$?
+        [ $rc -eq 1 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q "^peviz: $opt: .*write" "$tmp/err" &&
+            ok || bad "$opt into /dev/full: rc=$rc $(cat "$tmp/err")"
+    fi
+    "$PEVIZ" $opt >&- 2>"$tmp/err"; rc=$?
+    [ $rc -eq 1 ] && grep -q "^peviz: $opt: .*write" "$tmp/err" && ok || bad "$opt with stdout closed: rc=$rc"
+done
+# A file-size limit: the export reports the failed write (exit 2), it is
+# not killed by SIGXFSZ (exit 153).
+(ulimit -f 1; exec "$PEVIZ" --export pe -d 64 -n 1000 >"$tmp/big.csv" 2>"$tmp/err"); rc=$?
+[ $rc -eq 2 ] && grep -q '^peviz: --export: write error' "$tmp/err" && ok || bad "export over ulimit -f: rc=$rc $(cat "$tmp/err")"
+# --help wins over everything else, in either order.
+"$PEVIZ" --export pe --help >"$tmp/help" 2>"$tmp/err" && grep -q -- '--d-model' "$tmp/help" && ok || bad "--export pe --help"
 
 # The refusal message names the value and the range.
 "$PEVIZ" -d 7 --export pe 2>"$tmp/err" >/dev/null
@@ -77,6 +111,12 @@ grep -q "'nan'" "$tmp/err" && grep -q '> 1' "$tmp/err" && ok || bad "base messag
 ! grep -q "$(printf '\033')" "$tmp/err" && grep -q 'pwned' "$tmp/err" && ok || bad "escape in a file name reached stderr"
 "$PEVIZ" -d "$(printf '8\033[2J')" --export pe 2>"$tmp/err" >/dev/null
 ! grep -q "$(printf '\033')" "$tmp/err" && ok || bad "escape in a value reached stderr"
+# The 8-bit CSI 0x9B, raw and as UTF-8, in a UTF-8 and an 8-bit locale.
+for loc in C.UTF-8 C; do
+    LC_ALL=$loc "$PEVIZ" -d "$(printf '8\2332J\302\2331m')" --export pe 2>"$tmp/err" >/dev/null
+    ! LC_ALL=C grep -q "$(printf '[\200-\237\033]')" "$tmp/err" && grep -q "'8?2J?*1m'" "$tmp/err" &&
+        ok || bad "CSI 0x9B in a value reached stderr ($loc): $(od -c "$tmp/err" | head -3)"
+done
 
 # 1e4 is a valid base and gives the same export as 10000.
 a=$("$PEVIZ" --export pe -d 6 -n 5 -b 1e4); b=$("$PEVIZ" --export pe -d 6 -n 5 -b 10000)
@@ -93,11 +133,31 @@ check_export() { # what python-expression args...
     if python3 - "$tmp/x.csv" "$expr" "$@" <<'PY'
 import math, sys
 path, expr, args = sys.argv[1], sys.argv[2], sys.argv[3:]
-d, base, n = 64, 10000.0, 128
-for k, v in zip(args[::2], args[1::2]):
+d, base, n, heads, head, seed = 64, 10000.0, 128, 8, 1, 0
+for k, v in zip(args, args[1:]):
     if k == '-d': d = int(v)
     if k == '-b': base = float(v)
     if k == '-n': n = int(v)
+    if k == '--heads': heads = int(v)
+    if k == '--head': head = int(v)
+    if k == '--seed': seed = int(v)
+M = (1 << 64) - 1
+def mix(x):     # splitmix64's finaliser: the seeded draws of q and k
+    z = (x + 0x9e3779b97f4a7c15) & M
+    z = ((z ^ (z >> 30)) * 0xbf58476d1ce4e5b9) & M
+    z = ((z ^ (z >> 27)) * 0x94d049bb133111eb) & M
+    return z ^ (z >> 31)
+def gauss(s, i):
+    z = mix(mix(s) ^ i)
+    u1 = ((z >> 11) + 1) * 2.0 ** -53; u2 = (mix(z) >> 11) * 2.0 ** -53
+    return math.sqrt(-2 * math.log(u1)) * math.cos(2 * math.pi * u2)
+def rope(i, j):  # (R(i) q).(R(j) k), q and k seeded N(0,1)
+    q = [gauss(0x5eed0001 ^ seed, x) for x in range(d)]
+    k = [gauss(0x5eed0002 ^ seed, x) for x in range(d)]
+    w = [base ** (-2.0 * t / d) for t in range(d // 2)]
+    return sum((q[2*t]*k[2*t] + q[2*t+1]*k[2*t+1]) * math.cos((i - j) * w[t]) +
+               (q[2*t]*k[2*t+1] - q[2*t+1]*k[2*t]) * math.sin((i - j) * w[t]) for t in range(d // 2))
+def alibi(i, j): return -2.0 ** (-8.0 * head / heads) * abs(i - j)   # heads a power of 2
 om = [base ** (-2.0 * i / d) for i in range(d // 2)]
 def pe(p, j): return math.sin(p * om[j // 2]) if j % 2 == 0 else math.cos(p * om[j // 2])
 def score(a, b): return sum(math.cos((a - b) * w) for w in om)
@@ -121,6 +181,21 @@ check_export pe '[pe(i, j) for j in range(d)]' -d 34 -b 250000 -n 33
 check_export pe '[pe(i, j) for j in range(d)]' -d 2 -b 1.5 -n 17
 check_export scores '[score(i, j) for j in range(n)]' -d 12 -b 3000 -n 20
 check_export softmax '[x for x in softmax_row(i)]' -d 16 -b 900 -n 24
+# --heads --head --q --seed choose what the screen can: ALiBi head 2 of 4,
+# RoPE with seeded random q and k (the default draw and another)
+check_export scores '[alibi(i, j) for j in range(n)]' --scheme alibi --heads 4 --head 2 -d 8 -n 7
+check_export scores '[alibi(i, j) for j in range(n)]' --scheme alibi --head 8 -d 8 -n 5
+check_export scores '[rope(i, j) for j in range(n)]' --scheme rope --q random -d 6 -b 100 -n 5
+check_export scores '[rope(i, j) for j in range(n)]' --scheme rope --q random --seed 7 -d 6 -b 100 -n 5
+# --causal: the masked entries (j > i) are -inf, the rest the scores
+"$PEVIZ" --export scores --causal -d 8 -n 4 >"$tmp/causal.csv"
+[ "$(awk -F, '{ for (j = 1; j <= NF; j++) if ((j > NR) != ($j == "-inf")) bad = 1 } END { print bad + 0 }' "$tmp/causal.csv")" = 0 ] &&
+    ok || bad "--causal: masked entries are not exactly the -inf ones"
+# --train sets the learned scheme's L, on the screen as in the export
+"$PEVIZ" --snapshot --view attention --scheme learned --train 5 -n 16 --size 100x30 >"$tmp/snap" &&
+    grep -q 'L = 5' "$tmp/snap" && ok || bad "--train 5 not shown as L = 5"
+a=$("$PEVIZ" --export scores --scheme learned --train 2 -d 4 -n 6); b=$("$PEVIZ" --export scores --scheme learned --train 5 -d 4 -n 6)
+[ -n "$a" ] && [ "$a" != "$b" ] && ok || bad "--train does not change the learned scores"
 
 # Binary export: f64 equals CSV; f32 within 1e-5 of it; sizes exact.
 "$PEVIZ" --export pe -d 16 -n 300 -b 5e5 --format f64 >"$tmp/pe.f64"
@@ -137,6 +212,44 @@ assert max(abs(a - b) for a, b in zip(csv, f64)) <= 1e-8
 assert max(abs(a - b) for a, b in zip(csv, f32)) <= 1e-5
 PY
 then ok; else bad "binary export differs from csv"; fi
+
+# f64 at the largest positions (n = 2^24) against a reference in exact
+# decimal arithmetic (60 digits): omega = base^(-2i/d) from exp and ln,
+# the angle reduced by a 60-digit pi, sin and cos by their series.  In
+# double the angle pos * omega is ~1e-9 off there.
+far_f64() { # -d D -b BASE: the last 64 rows of -n 2^24
+    "$PEVIZ" --export pe "$@" -n 16777216 --format f64 | tail -c $((64 * $2 * 8)) >"$tmp/far.f64"
+    python3 - "$tmp/far.f64" "$2" "$4" <<'PY'
+import struct, sys
+from decimal import Decimal as D, getcontext
+getcontext().prec = 60
+path, d = sys.argv[1], int(sys.argv[2])
+base = D(float(sys.argv[3]))             # the double the program parsed, exactly
+raw = open(path, 'rb').read()
+assert len(raw) == 64 * d * 8, len(raw)
+vals = struct.unpack('<%dd' % (64 * d), raw)
+PI = D('3.14159265358979323846264338327950288419716939937510582097494')
+def sincos(x):
+    x -= (x / (2 * PI)).to_integral_value() * 2 * PI
+    s, c, t, n = D(0), D(0), D(1), 0
+    while n < 80:                       # x^n / n!, |x| <= pi
+        if n % 4 == 0: c += t
+        if n % 4 == 1: s += t
+        if n % 4 == 2: c -= t
+        if n % 4 == 3: s -= t
+        n += 1
+        t = t * x / n
+    return s, c
+worst = 0
+for i in range(d // 2):
+    w = (base.ln() * D(-2 * i) / D(d)).exp()
+    for r in range(64):
+        s, c = sincos(D(16777216 - 64 + r) * w)
+        worst = max(worst, abs(D(vals[r * d + 2 * i]) - s), abs(D(vals[r * d + 2 * i + 1]) - c))
+sys.exit(0 if worst <= D('1e-9') else (print('worst', float(worst)) or 1))
+PY
+}
+far_f64 -d 4 -b 1.875 && ok || bad "f64 export at 2^24 (-d 4 -b 1.875) differs from the formula by more than 1e-9"
 
 echo "cli: $pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -34,7 +34,9 @@ double pe_wavelength(int i, int d, double base);
 
 /* ---- single values and rows ------------------------------------------ */
 
-/* PE(pos, dim) for 0 <= dim < d. */
+/* PE(pos, dim) for 0 <= dim < d.  The angle pos * omega is formed and
+ * reduced modulo 2*pi in long double: within ~1e-12 of the formula up to
+ * pos = 2^24 (in double it would be ~1e-9 off there). */
 double pe_value(double pos, int dim, int d, double base);
 
 /* Fill out[0..d-1] with the row PE(pos, .). */
@@ -223,11 +225,12 @@ double pe_gauss(uint64_t seed, uint64_t index);
 /*
  * Fill out[r * d + c] = (float) PE(p0 + r, c) for r < rows, by a per-band
  * rotation recurrence re-anchored exactly every 64 positions (angles
- * reduced in double).  Absolute error <= 1e-5 for positions < 2^20.
+ * formed and reduced modulo 2*pi in long double, as pe_value does).
+ * Absolute error <= 1e-5 for positions < 2^24.
  */
 void pe_fill_f32(int64_t p0, int64_t rows, int d, double base, float *out);
 
-/* The same in double, error <= 1e-9. */
+/* The same in double, error <= 1e-9 (about 1e-12) for positions < 2^24. */
 void pe_fill_f64(int64_t p0, int64_t rows, int d, double base, double *out);
 
 #endif /* PEVIZ_PE_H */

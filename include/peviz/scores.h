@@ -54,11 +54,20 @@
 enum scheme { SCHEME_SINUSOIDAL = 0, SCHEME_ROPE, SCHEME_ALIBI,
               SCHEME_LEARNED, SCHEME_NOPE, SCHEME_COUNT };
 
+struct score_ctx;
+
 /*
- * One entry per scheme, indexed by enum scheme: everything that names or
- * describes it.  The command line, the prompt, the help card and the
- * attention view read names and formulas from here.  Formulas come in
- * UTF-8 and in ASCII (--ascii), without and with the content toggle.
+ * One entry per scheme, indexed by enum scheme (src/lib/schemes.c):
+ * everything that names or describes it, and what its scores are made
+ * of.  The command line, the prompt, the help card and the attention
+ * view read names and formulas from here.  Formulas come in UTF-8 and in
+ * ASCII (--ascii), without and with the content toggle.
+ *
+ * build adds the scheme's terms to a new context (scores_term_add,
+ * scores_terms_additive below) from the per-position vectors of enum
+ * score_kind.  Everything else follows from the terms: single scores,
+ * rows, block means (closed forms for the sinusoid, the rotations and
+ * the bias, sums otherwise), distance means and the app's grid.
  */
 struct scheme_info {
     const char *name;               /* "rope": --scheme and :scheme word */
@@ -68,6 +77,7 @@ struct scheme_info {
     const char *formula_content_ascii;
     int toeplitz;                   /* without content S depends on i - j */
     int split;                      /* with content S = e.e + e.p + p.e + p.p */
+    void (*build)(struct score_ctx *s);
 };
 
 extern const struct scheme_info SCHEMES[SCHEME_COUNT];
@@ -96,6 +106,9 @@ struct score_opts {
     int scale_emb;              /* embeddings times sqrt(d) */
     int heads, head;            /* ALiBi: number of heads, current head */
     int q_random;               /* RoPE: 0 = q = k = ones, 1 = seeded */
+    uint32_t seed;              /* RoPE random q, k: which draw (0: the
+                                 * default; SCORES_SEED_Q/K ^ seed); an
+                                 * int's size: no padding (memcmp) */
     int64_t train_len;          /* learned: trained length (-1: n/2) */
 };
 
@@ -257,6 +270,17 @@ struct scores_tri_memo {
 };
 double scores_term_tri_sum(const struct score_ctx *s, int t, int64_t m,
                            struct scores_tri_memo *memo);
+
+/* ---- building blocks for schemes (their build functions) ---------------------- */
+
+/* Add a term: a.b of two kinds (TERM_DOT), or the ALiBi bias. */
+void scores_term_add(struct score_ctx *s, enum term_type type,
+                     enum score_kind a, enum score_kind b, const char *name);
+
+/* S = p.p (has_p) or nothing; with content x = e + p: e.e, e.p, p.e, p.p
+ * (just e.e without p). */
+void scores_terms_additive(struct score_ctx *s, enum score_kind pk,
+                           int has_p);
 
 /* ---- building blocks for cached grids (score_grid on the app side) ----------- */
 

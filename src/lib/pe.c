@@ -38,18 +38,46 @@ double pe_wavelength(int i, int d, double base)
     return 2.0 * PE_PI / pe_omega(i, d, base);
 }
 
+/* ---- exact angles ------------------------------------------------------ */
+
+/*
+ * pos * omega_i reduced modulo 2*pi, for sin and cos.  In double both
+ * omega (pow rounds it: 6e-17 relative) and the product (half an ulp:
+ * 9e-10 at 1.3e7 radians) are off by up to ~1e-9 at positions near
+ * 2^24, so the exported and shown values were not within 1e-9 of the
+ * formula there.  Here omega, the product and the reduction are done in
+ * long double (64-bit significand on x86: 2^-64 relative), the product
+ * of a double position (exact while pos < 2^53) and omega loses at most
+ * 2^-64 of it (1e-12 radians at 2^24), and remainderl() is exact, so
+ * the reduced angle is within ~1e-12 of the true one; its sin and cos
+ * are then taken in double.  TWO_PI_L carries 2*pi to 2^-64 relative:
+ * k * (its error) is below 1e-12 for the 2.7e6 turns of 2^24 positions.
+ */
+#define TWO_PI_L 6.28318530717958647692528676655900577L
+
+static long double omega_l(int i, int d, double base)
+{
+    return powl((long double)base, -2.0L * (long double)i / (long double)d);
+}
+
+/* (x * w) mod 2*pi, in [-pi, pi]. */
+static double angle_l(long double x, long double w)
+{
+    return (double)remainderl(x * w, TWO_PI_L);
+}
+
 /* ---- single values and rows ------------------------------------------ */
 
 double pe_value(double pos, int dim, int d, double base)
 {
-    double a = pos * pe_omega(dim / 2, d, base);
+    double a = angle_l(pos, omega_l(dim / 2, d, base));
     return (dim % 2 == 0) ? sin(a) : cos(a);
 }
 
 void pe_row(double pos, int d, double base, double *out)
 {
     for (int i = 0; 2 * i < d; i++) {
-        double a = pos * pe_omega(i, d, base);
+        double a = angle_l(pos, omega_l(i, d, base));
         out[2 * i] = sin(a);
         if (2 * i + 1 < d)
             out[2 * i + 1] = cos(a);
@@ -100,15 +128,22 @@ static double range_centre(int64_t p0, int64_t p1)
     return (double)p0 + 0.5 * (double)(p1 - p0 - 1);
 }
 
-void pe_range_mean(double w, int64_t p0, int64_t p1,
-                   double *mean_sin, double *mean_cos)
+/* The mean with omega in long double: the phase angle exactly reduced. */
+static void range_mean_l(long double w, int64_t p0, int64_t p1,
+                         double *mean_sin, double *mean_cos)
 {
-    double dn = pe_dirichlet(p1 - p0, w);
-    double a = range_centre(p0, p1) * w;
+    double dn = pe_dirichlet(p1 - p0, (double)w);
+    double a = angle_l(range_centre(p0, p1), w);
     if (mean_sin)
         *mean_sin = sin(a) * dn;
     if (mean_cos)
         *mean_cos = cos(a) * dn;
+}
+
+void pe_range_mean(double w, int64_t p0, int64_t p1,
+                   double *mean_sin, double *mean_cos)
+{
+    range_mean_l(w, p0, p1, mean_sin, mean_cos);
 }
 
 void pe_range_sum(double w, int64_t p0, int64_t p1,
@@ -126,7 +161,7 @@ void pe_range_sum(double w, int64_t p0, int64_t p1,
 double pe_value_mean(int64_t p0, int64_t p1, int dim, int d, double base)
 {
     double ms, mc;
-    pe_range_mean(pe_omega(dim / 2, d, base), p0, p1, &ms, &mc);
+    range_mean_l(omega_l(dim / 2, d, base), p0, p1, &ms, &mc);
     return (dim % 2 == 0) ? ms : mc;
 }
 
@@ -425,6 +460,7 @@ typedef struct {
     double cs[FILL_BANDS], sn[FILL_BANDS];  /* one-step rotation */
     double s[FILL_BANDS], c[FILL_BANDS];    /* current sin, cos */
     double w[FILL_BANDS];
+    long double wl[FILL_BANDS];             /* omega for exact anchors */
     int nb, nv;                             /* real, padded band counts */
 } fill_chunk;
 
@@ -433,7 +469,8 @@ static void fill_setup(fill_chunk *ch, int b0, int half, int d, double base)
     ch->nb = half - b0 < FILL_BANDS ? half - b0 : FILL_BANDS;
     ch->nv = (ch->nb + FILL_GROUP - 1) / FILL_GROUP * FILL_GROUP;
     for (int b = 0; b < ch->nv; b++) {
-        ch->w[b] = b < ch->nb ? pe_omega(b0 + b, d, base) : 0.0;
+        ch->wl[b] = b < ch->nb ? omega_l(b0 + b, d, base) : 0.0L;
+        ch->w[b] = (double)ch->wl[b];
         ch->cs[b] = cos(ch->w[b]);
         ch->sn[b] = sin(ch->w[b]);
         ch->s[b] = 0.0;
@@ -441,13 +478,14 @@ static void fill_setup(fill_chunk *ch, int b0, int half, int d, double base)
     }
 }
 
-/* Exact values at pos, the same expression as pe_value: the recurrence then
+/* Exact values at pos, the same angle as pe_value: the recurrence then
  * drifts only over FILL_ANCHOR steps (~1e-14). */
 static void fill_anchor(fill_chunk *ch, double pos)
 {
     for (int b = 0; b < ch->nb; b++) {
-        ch->s[b] = sin(pos * ch->w[b]);
-        ch->c[b] = cos(pos * ch->w[b]);
+        double a = angle_l(pos, ch->wl[b]);
+        ch->s[b] = sin(a);
+        ch->c[b] = cos(a);
     }
 }
 

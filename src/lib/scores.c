@@ -20,70 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define CHUNK 512               /* dims per pass of the grid (even) */
 #define EL_CHUNK 64             /* dims per step of element loops (even) */
-
-/* ---- the schemes ---------------------------------------------------------- */
-
-/* U+00B7 middle dot, subscript i (U+1D62) and j (U+2C7C). */
-#define DOT "\xc2\xb7"
-#define SUB_I "\xe1\xb5\xa2"
-#define SUB_J "\xe2\xb1\xbc"
-
-const struct scheme_info SCHEMES[SCHEME_COUNT] = {
-    [SCHEME_SINUSOIDAL] = { "sinusoidal",
-        "PE(i)" DOT "PE(j)", "PE(i).PE(j)",
-        "x" SUB_I DOT "x" SUB_J ", x = e + p", "x_i.x_j, x = e + p", 1, 1 },
-    [SCHEME_ROPE] = { "rope",
-        "(R(i)q)" DOT "(R(j)k)", "(R(i)q).(R(j)k)",
-        "(R(i)e" SUB_I ")" DOT "(R(j)e" SUB_J ")", "(R(i)e_i).(R(j)e_j)",
-        1, 0 },
-    [SCHEME_ALIBI] = { "alibi",
-        "-m|i-j|", "-m|i-j|",
-        "e" SUB_I DOT "e" SUB_J " - m|i-j|", "e_i.e_j - m|i-j|", 1, 0 },
-    [SCHEME_LEARNED] = { "learned",
-        "P(i)" DOT "P(j)", "P(i).P(j)",
-        "x" SUB_I DOT "x" SUB_J ", x = e + p", "x_i.x_j, x = e + p", 0, 1 },
-    [SCHEME_NOPE] = { "nope",
-        "0 (no position signal)", "0 (no position signal)",
-        "x" SUB_I DOT "x" SUB_J ", x = e + p", "x_i.x_j, x = e + p", 1, 0 },
-};
-
-const char *scheme_name(enum scheme s)
-{
-    return (unsigned)s < SCHEME_COUNT ? SCHEMES[s].name : "?";
-}
-
-int scheme_parse(const char *name)
-{
-    for (int i = 0; name && i < SCHEME_COUNT; i++)
-        if (strcmp(name, SCHEMES[i].name) == 0)
-            return i;
-    return -1;
-}
-
-const char *scheme_list(char *buf, size_t len)
-{
-    size_t used = 0;
-    if (len)
-        buf[0] = 0;
-    for (int i = 0; i < SCHEME_COUNT && used < len; i++) {
-        const char *sep = i == 0 ? "" : i == SCHEME_COUNT - 1 ? " or " : ", ";
-        int w = snprintf(buf + used, len - used, "%s%s", sep, SCHEMES[i].name);
-        if (w < 0)
-            break;
-        used += (size_t)w;
-    }
-    return buf;
-}
-
-const char *scores_formula(const struct score_ctx *s, int ascii)
-{
-    const struct scheme_info *si = &SCHEMES[s->o.scheme];
-    if (s->o.content)
-        return ascii ? si->formula_content_ascii : si->formula_content;
-    return ascii ? si->formula_ascii : si->formula;
-}
 
 /* ---- the context -------------------------------------------------------- */
 
@@ -108,64 +45,45 @@ int64_t scores_train_len(const struct score_opts *o, int64_t n)
     return o->train_len > n ? n : o->train_len;
 }
 
-static void term_add(struct score_ctx *s, enum term_type type,
+void scores_term_add(struct score_ctx *s, enum term_type type,
                      enum score_kind a, enum score_kind b, const char *name)
 {
     if (s->nterms < SCORES_MAX_TERMS)
         s->terms[s->nterms++] = (struct score_term){ type, a, b, name };
 }
 
-/* x_p = e_p + P_p, S = x.x in four terms; P absent for NoPE. */
-static void terms_additive(struct score_ctx *s, enum score_kind pk, int has_p)
+void scores_terms_additive(struct score_ctx *s, enum score_kind pk,
+                           int has_p)
 {
     if (!s->o.content) {
         if (has_p)
-            term_add(s, TERM_DOT, pk, pk, "p.p");
+            scores_term_add(s, TERM_DOT, pk, pk, "p.p");
         return;
     }
-    term_add(s, TERM_DOT, SK_E, SK_E, "e.e");
+    scores_term_add(s, TERM_DOT, SK_E, SK_E, "e.e");
     if (!has_p)
         return;
-    term_add(s, TERM_DOT, SK_E, pk, "e.p");
-    term_add(s, TERM_DOT, pk, SK_E, "p.e");
-    term_add(s, TERM_DOT, pk, pk, "p.p");
+    scores_term_add(s, TERM_DOT, SK_E, pk, "e.p");
+    scores_term_add(s, TERM_DOT, pk, SK_E, "p.e");
+    scores_term_add(s, TERM_DOT, pk, pk, "p.p");
 }
 
+/* The scheme's own terms (its entry in SCHEMES), then its properties. */
 static void terms_build(struct score_ctx *s)
 {
-    int c = s->o.content;
-    switch (s->o.scheme) {
-    case SCHEME_ROPE:
-        if (c)
-            term_add(s, TERM_DOT, SK_RE, SK_RE, "Re.Re");
-        else    /* q = k (ones): one kind, so the term is symmetric */
-            term_add(s, TERM_DOT, SK_RQ, s->o.q_random ? SK_RK : SK_RQ,
-                     "Rq.Rk");
-        break;
-    case SCHEME_ALIBI:
-        if (c)
-            term_add(s, TERM_DOT, SK_E, SK_E, "e.e");
-        term_add(s, TERM_ALIBI, SK_E, SK_E, "bias");
-        break;
-    case SCHEME_LEARNED:
-        terms_additive(s, SK_PL, 1);
-        break;
-    case SCHEME_NOPE:
-        terms_additive(s, SK_PSIN, 0);
-        break;
-    default:
-        terms_additive(s, SK_PSIN, 1);
-        break;
-    }
-    s->toeplitz = !c && SCHEMES[s->o.scheme].toeplitz;
-    s->split_ok = c && SCHEMES[s->o.scheme].split;
+    const struct scheme_info *si = &SCHEMES[s->o.scheme];
+    si->build(s);
+    s->toeplitz = !s->o.content && si->toeplitz;
+    s->split_ok = s->o.content && si->split;
 }
 
 static void ctx_rope(struct score_ctx *s)
 {
     for (int i = 0; i < s->d; i++) {
-        s->q[i] = s->o.q_random ? pe_gauss(SCORES_SEED_Q, (uint64_t)i) : 1.0;
-        s->k[i] = s->o.q_random ? pe_gauss(SCORES_SEED_K, (uint64_t)i) : 1.0;
+        s->q[i] = s->o.q_random ? pe_gauss(SCORES_SEED_Q ^ s->o.seed,
+                                           (uint64_t)i) : 1.0;
+        s->k[i] = s->o.q_random ? pe_gauss(SCORES_SEED_K ^ s->o.seed,
+                                           (uint64_t)i) : 1.0;
     }
     pe_rope_coeffs(s->q, s->k, s->d, s->ra, s->rb);
 }
@@ -581,25 +499,34 @@ double scores_term_tri_sum(const struct score_ctx *s, int t, int64_t m,
 
 /* ---- means over distances (Toeplitz schemes) ----------------------------- */
 
+/* The rotation term of a Toeplitz context (PE.PE or Rq.Rk), or -1. */
+static int rotation_term(const struct score_ctx *s)
+{
+    for (int t = 0; t < s->nterms; t++) {
+        const struct score_term *tm = &s->terms[t];
+        if (tm->type == TERM_DOT && (tm->a == SK_PSIN || tm->a == SK_RQ))
+            return t;
+    }
+    return -1;
+}
+
 double scores_distance_mean(const struct score_ctx *s, int64_t d0, int64_t d1)
 {
-    int rope = s->o.scheme == SCHEME_ROPE;
     double sum = 0;
     if (!s->toeplitz || d1 <= d0)
         return 0.0;
-    switch (s->o.scheme) {
-    case SCHEME_SINUSOIDAL: case SCHEME_ROPE:
+    for (int t = 0; t < s->nterms; t++) {
+        const struct score_term *tm = &s->terms[t];
+        if (tm->type == TERM_ALIBI) {   /* the mean of -m delta: -m centre */
+            sum += -s->slope * ((double)d0 + 0.5 * (double)(d1 - d0 - 1));
+            continue;
+        }
+        int rope = tm->a == SK_RQ;      /* else PE.PE: a_k = 1, b_k = 0 */
         for (int k = 0; k < s->half; k++) {
             double ms = 0, mc;
             pe_range_mean(s->omega[k], d0, d1, rope ? &ms : NULL, &mc);
             sum += rope ? s->ra[k] * mc + s->rb[k] * ms : mc;
         }
-        break;
-    case SCHEME_ALIBI:      /* the mean of -m delta: -m times the centre */
-        sum = -s->slope * ((double)d0 + 0.5 * (double)(d1 - d0 - 1));
-        break;
-    default:
-        break;
     }
     return s->tau * sum;
 }
@@ -607,11 +534,10 @@ double scores_distance_mean(const struct score_ctx *s, int64_t d0, int64_t d1)
 void scores_distance_means(const struct score_ctx *s, int64_t nd, int64_t k,
                            int np, double *out)
 {
-    int rope = s->o.scheme == SCHEME_ROPE;
-    double *ms = NULL;
-    if (s->toeplitz && (rope || s->o.scheme == SCHEME_SINUSOIDAL))
-        ms = malloc(2 * (size_t)np * sizeof *ms);
-    if (!ms) {          /* other schemes, or out of memory: range by range */
+    int rt = s->toeplitz && s->nterms == 1 ? rotation_term(s) : -1;
+    int rope = rt >= 0 && s->terms[rt].a == SK_RQ;
+    double *ms = rt >= 0 ? malloc(2 * (size_t)np * sizeof *ms) : NULL;
+    if (!ms) {          /* not one rotation, or out of memory: range by range */
         for (int t = 0; t < np; t++) {
             int64_t d0 = t * k, d1 = d0 + k < nd ? d0 + k : nd;
             out[t] = scores_distance_mean(s, d0, d1);
@@ -651,11 +577,10 @@ void scores_run_steps(const struct score_ctx *s, double *steps)
  * are independent, so the inner loops vectorise, and no chain is longer
  * than SCORES_RUN / LANES + LANES steps.
  */
-static void toeplitz_parts(const struct score_ctx *s, const double *steps,
-                           int64_t d0, int len, double *restrict ev,
-                           double *restrict od)
+static void toeplitz_parts(const struct score_ctx *s, int rope,
+                           const double *steps, int64_t d0, int len,
+                           double *restrict ev, double *restrict od)
 {
-    int rope = s->o.scheme == SCHEME_ROPE;
     int full = (len + LANES - 1) / LANES * LANES;   /* ev, od hold this */
     memset(ev, 0, (size_t)full * sizeof *ev);
     memset(od, 0, (size_t)full * sizeof *od);
@@ -684,21 +609,30 @@ static void toeplitz_parts(const struct score_ctx *s, const double *steps,
     }
 }
 
+/* tau T(delta) of any Toeplitz sum of terms, entry by entry. */
+static double toeplitz_at(const struct score_ctx *s, int64_t delta)
+{
+    double sum = 0.0;
+    for (int t = 0; t < s->nterms; t++)
+        sum += scores_term_at(s, t, delta, 0);
+    return s->tau * sum;
+}
+
 void scores_toeplitz_run(const struct score_ctx *s, const double *steps,
                          int64_t d0, int len, double *pos, double *neg)
 {
     double ev[SCORES_RUN], od[SCORES_RUN];
+    int rt = s->nterms == 1 ? rotation_term(s) : -1;
     if (len > SCORES_RUN)
         len = SCORES_RUN;
-    if (s->o.scheme == SCHEME_SINUSOIDAL || s->o.scheme == SCHEME_ROPE) {
-        toeplitz_parts(s, steps, d0, len, ev, od);
-    } else {
+    if (rt < 0) {
         for (int i = 0; i < len; i++) {
-            ev[i] = s->o.scheme == SCHEME_ALIBI ? -s->slope * (double)(d0 + i)
-                                                : 0.0;
-            od[i] = 0.0;
+            pos[i] = toeplitz_at(s, d0 + i);
+            neg[i] = toeplitz_at(s, -(d0 + i));
         }
+        return;
     }
+    toeplitz_parts(s, s->terms[rt].a == SK_RQ, steps, d0, len, ev, od);
     for (int i = 0; i < len; i++) {
         pos[i] = s->tau * (ev[i] + od[i]);
         neg[i] = s->tau * (ev[i] - od[i]);

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "app.h"
+#include "glyph.h"
 #include "axis.h"
 #include "params.h"
 #include "peviz/tables.h"
@@ -37,6 +38,7 @@ struct profile_cache {
     int valid;
     /* key */
     int d, scheme, temperature, heads, head, q_random;
+    uint32_t seed;
     double base;
     uint64_t freq_key;      /* the scaling (scores.h) */
     int64_t nd, kb;
@@ -47,12 +49,6 @@ struct profile_cache {
 
 
 /* ---- small helpers ---------------------------------------------------------- */
-
-/* UTF-8 text, or its ASCII stand-in when the output is ASCII. */
-static const char *U(const struct app *a, const char *utf, const char *ascii)
-{
-    return a->ascii ? ascii : utf;
-}
 
 static int64_t clamp64(int64_t v, int64_t lo, int64_t hi)
 {
@@ -301,8 +297,7 @@ static void draw_axes(canvas *c, const struct app *a, const struct att_layout *L
     plot_yticks(c, 0, L->my, L->lw - 1, (L->rows * L->s + 1) / 2, &ya, fg);
     plot_xticks(c, L->mx, L->tick_y, L->ext, &xa, fg);
     if (L->lw >= 4)
-        canvas_text(c, 0, L->my - 1, L->lw, U(a, "i\xe2\x86\x93j\xe2\x86\x92",
-                                              "i\\j"), dim, RGB_DEFAULT, 0);
+        canvas_text(c, 0, L->my - 1, L->lw, glyph_pick(a->ascii, "i\xe2\x86\x93j\xe2\x86\x92", "i\\j"), dim, RGB_DEFAULT, 0);
     int cx, cy;
     if (s->o.scheme == SCHEME_LEARNED && !scores_table_used(s)) {
         int64_t Lp = s->train_len;
@@ -314,9 +309,9 @@ static void draw_axes(canvas *c, const struct app *a, const struct att_layout *L
         }
     }
     if (cursor_cell(L, a->att.ci, a->att.cj, &cx, &cy)) {
-        canvas_text(c, L->mx + cx, L->my - 1, 1, U(a, "\xe2\x96\xbc", "v"),
+        canvas_text(c, L->mx + cx, L->my - 1, 1, glyph_pick(a->ascii, "\xe2\x96\xbc", "v"),
                     cur, RGB_DEFAULT, ATTR_BOLD);
-        canvas_text(c, L->lw - 1, L->my + cy, 1, U(a, "\xe2\x96\xb6", ">"),
+        canvas_text(c, L->lw - 1, L->my + cy, 1, glyph(a->ascii, GL_PLAY),
                     cur, RGB_DEFAULT, ATTR_BOLD);
     }
 }
@@ -353,7 +348,7 @@ static void draw_split(canvas *c, const struct app *a,
         num(mx, m, sizeof m);
         canvas_printf(c, x, y, L->qw, fg, RGB_DEFAULT, 0, "%s max|%s|=%s",
                       term_label(a, s->terms[t].name, name, sizeof name),
-                      U(a, "\xc2\xb7", "."), m);
+                      glyph(a->ascii, GL_DOT), m);
         draw_cells(c, a, g, L, x, y + 1, t, lo, hi);
         draw_cursor(c, a, L, x, y + 1);
     }
@@ -369,7 +364,7 @@ static void draw_header(canvas *c, const struct app *a, const struct score_ctx *
     int x = canvas_text(c, 0, 0, c->w, name, acc, RGB_DEFAULT, ATTR_BOLD);
     struct { const char *label; int on; } tg[] = {
         { "softmax", s->o.softmax }, { "mask", s->o.causal },
-        { U(a, "1/\xe2\x88\x9a" "d", "1/sqrt(d)"), s->o.temperature },
+        { glyph_pick(a->ascii, "1/\xe2\x88\x9a" "d", "1/sqrt(d)"), s->o.temperature },
         { "content", s->o.content },
     };
     int tw = 0;     /* each toggle: "[label]" when on, " label " off */
@@ -421,7 +416,7 @@ static void join_terms(char *out, size_t len, char parts[][40], int total,
     for (int i = 0; i < total && used + 1 < len; i++) {
         if (total > 4 && i == 2) {
             used += (size_t)snprintf(out + used, len - used, " + %s",
-                                     U(a, "\xe2\x80\xa6", "..."));
+                                     glyph_pick(a->ascii, "\xe2\x80\xa6", "..."));
             i = total - 2;
             continue;
         }
@@ -460,7 +455,7 @@ static void inspect_sinusoid(struct lines *ls, const struct app *a,
     }
     /* one chain: every line equals S, the factor kept in front */
     char r[32];
-    const char *x = U(a, "\xc3\x97", "x");
+    const char *x = glyph(a->ascii, GL_TIMES);
     num(mult * pe_score_w((double)dl, s->omega, s->half), r, sizeof r);
     add(ls, "  = %g (%s)", mult, j1);
     add(ls, "  = %g (%s)", mult, j2);
@@ -475,9 +470,9 @@ static void inspect_rope_random(struct lines *ls, const struct app *a,
     num(s->ra[0], b1, sizeof b1);
     num(s->rb[0], b2, sizeof b2);
     num(s->ra[0] * cos(t) + s->rb[0] * sin(t), b3, sizeof b3);
-    add(ls, "S = %s a%s cos((i-j)%s) + b%s sin(..)", U(a, "\xce\xa3", "sum"),
-        U(a, "\xe2\x82\x96", "_k"), U(a, "\xcf\x89\xe2\x82\x96", "w_k"),
-        U(a, "\xe2\x82\x96", "_k"));
+    add(ls, "S = %s a%s cos((i-j)%s) + b%s sin(..)", glyph(a->ascii, GL_SIGMA),
+        glyph(a->ascii, GL_SUB_K), glyph(a->ascii, GL_OMEGA_K),
+        glyph(a->ascii, GL_SUB_K));
     add(ls, "  band 0: %s cos(%g) + %s sin(%g) = %s", b1, (double)dl, b2,
         (double)dl, b3);
     num(pe_rope_score_ab((double)dl, s->ra, s->rb, s->omega, s->half), b1,
@@ -503,14 +498,14 @@ static void inspect_learned(struct lines *ls, const struct app *a,
     }
     free(pi);
     if (scores_table_used(s))
-        add(ls, "S = P(i)%sP(j), P: the --pe-file table", U(a, "\xc2\xb7", "."));
+        add(ls, "S = P(i)%sP(j), P: the --pe-file table", glyph(a->ascii, GL_DOT));
     else if (a->pe_table)       /* d or n left the table: say so */
         add(ls, "stand-in, not the --pe-file table (%lldx%d): it needs "
             "d_model=%d, n<=%lld", (long long)a->pe_table->n,
             a->pe_table->d, a->pe_table->d, (long long)a->pe_table->n);
     if (!scores_table_used(s))
         add(ls, "S = P(i)%sP(j), stand-in table, L = %lld",
-            U(a, "\xc2\xb7", "."), (long long)s->train_len);
+            glyph(a->ascii, GL_DOT), (long long)s->train_len);
     num(sqrt(ni), b1, sizeof b1);
     num(sqrt(nj), b2, sizeof b2);
     num(ni > 0 && nj > 0 ? dp / (sqrt(ni) * sqrt(nj)) : 0, b3, sizeof b3);
@@ -529,8 +524,8 @@ static void inspect_scheme(struct lines *ls, const struct app *a,
     switch (s->o.scheme) {
     case SCHEME_SINUSOIDAL:
         add(ls, "S = %s cos((i-j)%s), %s = base^(-2k/d)",
-            U(a, "\xce\xa3\xe2\x82\x96", "sum_k"), U(a, "\xcf\x89\xe2\x82\x96", "w_k"),
-            U(a, "\xcf\x89\xe2\x82\x96", "w_k"));
+            glyph_pick(a->ascii, "\xce\xa3\xe2\x82\x96", "sum_k"), glyph(a->ascii, GL_OMEGA_K),
+            glyph(a->ascii, GL_OMEGA_K));
         inspect_sinusoid(ls, a, s, dl, 1);
         break;
     case SCHEME_ROPE:
@@ -538,8 +533,8 @@ static void inspect_scheme(struct lines *ls, const struct app *a,
             inspect_rope_random(ls, a, s, dl);
             break;
         }
-        add(ls, "q = k = ones: S = 2 %s cos((i-j)%s)", U(a, "\xce\xa3", "sum"),
-            U(a, "\xcf\x89\xe2\x82\x96", "w_k"));
+        add(ls, "q = k = ones: S = 2 %s cos((i-j)%s)", glyph(a->ascii, GL_SIGMA),
+            glyph(a->ascii, GL_OMEGA_K));
         inspect_sinusoid(ls, a, s, dl, 2);
         break;
     case SCHEME_ALIBI:
@@ -547,14 +542,17 @@ static void inspect_scheme(struct lines *ls, const struct app *a,
         num(-s->slope * (double)llabs(dl), b2, sizeof b2);
         add(ls, "S = -m|i-j|, head %d of %d: m = %s", s->head + 1, s->heads,
             b1);
-        add(ls, "  = -%s %s %lld = %s", b1, U(a, "\xc3\x97", "x"),
+        add(ls, "  = -%s %s %lld = %s", b1, glyph(a->ascii, GL_TIMES),
             (long long)llabs(dl), b2);
         break;
     case SCHEME_LEARNED:
         inspect_learned(ls, a, s, i, j);
         break;
-    default:
+    case SCHEME_NOPE:
         add(ls, "S = 0: no position signal reaches the score");
+        break;
+    default:        /* a scheme without its own lines: its formula */
+        add(ls, "S = %s", scores_formula(s, a->ascii));
     }
 }
 
@@ -586,7 +584,7 @@ static void inspect_content(struct lines *ls, const struct app *a,
     num(sum, tot, sizeof tot);
     add(ls, "%s = %s", line, tot);
     add(ls, "  e: N(0, 1/d) per entry%s, seeded",
-        s->o.scale_emb ? U(a, ", \xc3\x97\xe2\x88\x9a" "d", ", x sqrt(d)") : "");
+        s->o.scale_emb ? glyph_pick(a->ascii, ", \xc3\x97\xe2\x88\x9a" "d", ", x sqrt(d)") : "");
 }
 
 static void inspector(struct lines *ls, const struct app *a,
@@ -609,7 +607,7 @@ static void inspector(struct lines *ls, const struct app *a,
         num(raw, b1, sizeof b1);
         num(sqrt((double)s->d), b2, sizeof b2);
         num(raw / sqrt((double)s->d), b3, sizeof b3);
-        add(ls, "S/%s = %s / %s = %s", U(a, "\xe2\x88\x9a" "d", "sqrt(d)"), b1,
+        add(ls, "S/%s = %s / %s = %s", glyph_pick(a->ascii, "\xe2\x88\x9a" "d", "sqrt(d)"), b1,
             b2, b3);
     }
     if (s->o.softmax) {
@@ -685,11 +683,12 @@ static void profile_distance(struct profile_cache *pc,
         && pc->freq_key == s->freq_key
         && pc->scheme == (int)s->o.scheme && pc->temperature == s->o.temperature
         && pc->heads == s->heads && pc->head == s->head
-        && pc->q_random == s->o.q_random && pc->nd == nd && pc->kb == *kb)
+        && pc->q_random == s->o.q_random && pc->seed == s->o.seed
+        && pc->nd == nd && pc->kb == *kb)
         return;
     *pc = (struct profile_cache){ 1, s->d, (int)s->o.scheme, s->o.temperature,
-                                  s->heads, s->head, s->o.q_random, s->base,
-                                  s->freq_key, nd, *kb, *np, { 0 } };
+                                  s->heads, s->head, s->o.q_random, s->o.seed,
+                                  s->base, s->freq_key, nd, *kb, *np, { 0 } };
     scores_distance_means(s, nd, *kb, *np, pc->v);
 }
 
@@ -720,7 +719,7 @@ static void profile_spec_distance(const struct app *a, struct att_rt *rt,
         sp->mark_x = (double)Lt;
         sp->mark_label = "L";
     }
-    const char *sv = s->o.temperature ? U(a, "S/\xe2\x88\x9a" "d", "S/sqrt(d)")
+    const char *sv = s->o.temperature ? glyph_pick(a->ascii, "S/\xe2\x88\x9a" "d", "S/sqrt(d)")
                                       : "S";
     char sc[64] = "";
     if (s->o.scheme == SCHEME_ROPE && a->p.rope.method != ROPE_NONE) {
@@ -834,8 +833,8 @@ static void progress_bar(char *out, size_t len, double f, const struct app *a)
     size_t used = (size_t)snprintf(out, len, "[");
     for (int i = 0; i < n && used + 4 < len; i++)
         used += (size_t)snprintf(out + used, len - used, "%s",
-                                 i < full ? U(a, "\xe2\x96\x88", "#")
-                                          : U(a, "\xc2\xb7", "."));
+                                 i < full ? glyph_pick(a->ascii, "\xe2\x96\x88", "#")
+                                          : glyph(a->ascii, GL_DOT));
     snprintf(out + used, len - used, "]");
 }
 
@@ -902,8 +901,8 @@ static void draw_body(canvas *c, const struct app *a, struct att_rt *rt,
         draw_axes(c, a, L, s);
     }
     const char *base_cap = s->o.softmax && !split ? "P(j|i)"
-                         : s->o.temperature ? U(a, "S/\xe2\x88\x9a" "d",
-                                                "S/sqrt(d)")
+                         : s->o.temperature
+                         ? glyph_pick(a->ascii, "S/\xe2\x88\x9a" "d", "S/sqrt(d)")
                          : "S";
     /* a block of k x k positions shows their mean: the legend's ends are
      * means too, and say so */
@@ -1145,8 +1144,14 @@ static int key_split(struct app *a, void *rt, int key)
     const struct score_opts *t = &a->att.o;
     (void)key;
     if (!a->att.split && !(t->content && SCHEMES[t->scheme].split)) {
-        app_msg(a, 0, "the four-term split needs content on (e) and "
-                "sinusoidal or learned");
+        const char *w[SCHEME_COUNT];
+        char names[128];
+        int n = 0;
+        for (int m = 0; m < SCHEME_COUNT; m++)
+            if (SCHEMES[m].split)
+                w[n++] = SCHEMES[m].name;
+        app_msg(a, 0, "the four-term split needs content on (e) and %s",
+                words_join(w, n, names, sizeof names));
         return 1;
     }
     toggle(a, &a->att.split, "four-term split", "on: e.e, e.p, p.e, p.p",
@@ -1218,27 +1223,24 @@ static int att_command(struct app *a, void *rt, const char *name,
 {
     struct score_opts *t = &a->att.o;
     long v, n = (long)a->p.n;
-    if (strcmp(name, "q") == 0) {
-        if (strcmp(arg, "ones") && strcmp(arg, "random")) {
-            app_msg(a, 1, ":q wants ones or random (RoPE query and key)");
+    int opt = att_opt_parse(name);
+    if (opt >= 0) {
+        char err[128];
+        if (att_opt_set(t, a->p.n, (enum att_opt)opt, arg, err, sizeof err)) {
+            app_msg(a, 1, ":%s %s", name, err);
             return 1;
         }
-        t->q_random = strcmp(arg, "random") == 0;
-        app_msg(a, 0, "RoPE q and k: %s", t->q_random ? "seeded N(0,1)"
-                                                      : "all ones");
-    } else if (strcmp(name, "heads") == 0) {
-        if (number_arg(a, "heads", arg, 1, SCORES_MAX_HEADS, &v)) {
-            t->heads = (int)v;
-            set_head(a, t->head < v ? t->head : (int)v - 1);
-        }
-    } else if (strcmp(name, "head") == 0) {
-        if (number_arg(a, "head", arg, 1, t->heads, &v))
-            set_head(a, (int)v - 1);
-    } else if (strcmp(name, "train") == 0) {
-        if (number_arg(a, "train", arg, 0, n, &v)) {
-            t->train_len = v;
-            app_msg(a, 0, "learned: trained length L = %ld", v);
-        }
+        if (opt == AO_Q)
+            app_msg(a, 0, "RoPE q and k: %s", t->q_random ? "seeded N(0,1)"
+                                                          : "all ones");
+        else if (opt == AO_HEADS || opt == AO_HEAD)
+            set_head(a, t->head);       /* names it, with its slope */
+        else if (opt == AO_SEED)
+            app_msg(a, 0, "RoPE random q and k: seed %llu",
+                    (unsigned long long)t->seed);
+        else
+            app_msg(a, 0, "learned: trained length L = %lld",
+                    (long long)t->train_len);
     } else if (strcmp(name, "scheme") == 0) {
         int sc = scheme_parse(arg);
         char list[96];
@@ -1281,8 +1283,8 @@ static const struct keybind ATT_KEYS[] = {
     { ' ', ACT_VIEW_KEY, NULL, NULL, key_inert },
     { ',', ACT_VIEW_KEY, NULL, NULL, key_inert },
     { '.', ACT_VIEW_KEY, NULL, NULL, key_inert },
-    { ':', ACT_PROMPT, ":", ":q ones|random  :heads N  :head h  :train L  "
-      ":scheme NAME  :i N  :j N", NULL },
+    { ':', ACT_PROMPT, ":", ":q ones|random  :seed S  :heads N  :head h  "
+      ":train L  :scheme NAME  :i N  :j N", NULL },
     { PK_UP, ACT_UP, NULL, NULL, key_move },
     { 'k', ACT_UP, NULL, NULL, key_move },
     { PK_DOWN, ACT_DOWN, NULL, NULL, key_move },

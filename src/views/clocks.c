@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "app.h"
+#include "glyph.h"
 #include "peviz/pe.h"
 #include "text.h"
 #include "views/clocks.h"
@@ -274,13 +275,12 @@ struct syms {
     const char *om, *lam, *pi, *deg, *dot, *ccw;
 };
 
-static const struct syms SYM_UTF8 = { "ω", "λ", "π", "°", "·", "↺" };
-static const struct syms SYM_ASCII = { "w", "lam", "pi", " deg", "*", "ccw" };
 
 struct ctx {
     const struct app *a;
     canvas *c;
-    const struct syms *sy;
+    struct syms syms;           /* the symbols (glyph.h) */
+    const struct syms *sy;      /* &syms */
     struct clocks_layout l;
     int half;
     rgb text, dim, warn, accent, cursor, hand, ghost, axis;
@@ -334,7 +334,11 @@ static void ctx_init(struct ctx *x, const struct app *a, canvas *c)
     memset(x, 0, sizeof *x);
     x->a = a;
     x->c = c;
-    x->sy = a->ascii ? &SYM_ASCII : &SYM_UTF8;
+    x->syms = (struct syms){ glyph(a->ascii, GL_OMEGA),
+                             glyph(a->ascii, GL_LAMBDA), glyph(a->ascii, GL_PI),
+                             glyph(a->ascii, GL_DEG), glyph(a->ascii, GL_MUL),
+                             glyph(a->ascii, GL_CCW) };
+    x->sy = &x->syms;
     x->half = a->p.d / 2;
     x->text = ui_color(p, UI_TEXT);
     x->dim = ui_color(p, UI_DIM);

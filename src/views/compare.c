@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "app.h"
+#include "glyph.h"
 #include "axis.h"
 #include "peviz/layout.h"
 #include "plot.h"
@@ -85,12 +86,6 @@ static rgb pane_rgb(const struct app *a, int k)
     return uc(a, (enum ui_color)(UI_PLOT_A + k));
 }
 
-/* UTF-8 text, or its ASCII spelling when the output is ASCII. */
-static const char *gl(const struct app *a, const char *utf, const char *asc)
-{
-    return a->ascii ? asc : utf;
-}
-
 /*
  * Pane A is the global parameters (-b, -d, the status line); panes B and
  * C hold their own base and, once changed, their own d_model.
@@ -107,6 +102,16 @@ static int pane_d(const struct app *a, int k)
     return k > 0 && d > 0 ? d : a->p.d;
 }
 
+/*
+ * log10 of the wavelength of band i, 2*pi * base^(2i/d), from the logs:
+ * at bases near 1e308 the wavelength itself overflows to inf, its log
+ * never does.
+ */
+static double log10_wavelength(int i, int d, double base)
+{
+    return LOG10_2PI + 2.0 * i / d * log10(base);
+}
+
 static void pane_resolve(const struct app *a, int k, struct rpane *r)
 {
     const struct pane *p = &a->cmp.panes[k];
@@ -117,7 +122,8 @@ static void pane_resolve(const struct app *a, int k, struct rpane *r)
     r->prec = p->prec;
     r->rope = k > 0 ? &p->rope : &a->p.rope;
     r->crit = spectrum_critical_band(r->d, r->base, r->n);
-    r->slow_turns = spectrum_slowest_turns(r->d, r->base, r->n);
+    r->slow_turns = pow(10, log10((double)r->n) -
+                        log10_wavelength(r->d / 2 - 1, r->d, r->base));
 }
 
 static int npanes(const struct app *a)
@@ -144,6 +150,21 @@ static void resolve_all(const struct app *a, struct rpane *rp, int np,
 static void num(double v, char *buf, size_t len)
 {
     fmt_num(v, 4, buf, len);
+}
+
+/* The number 10^l as num() shows it, also beyond the largest double. */
+static void num_log10(double l, char *buf, size_t len)
+{
+    double e = floor(l), m = pow(10, l - e);
+    if (l < 300) {
+        num(pow(10, l), buf, len);
+        return;
+    }
+    if (m >= 9.9995) {          /* rounds up to the next power of ten */
+        m = 1;
+        e += 1;
+    }
+    snprintf(buf, len, "%.4ge%.0f", m, e);
 }
 
 /* Right-aligned text ending at column xr (exclusive). */
@@ -290,7 +311,7 @@ static int cands_ident(const struct app *a, const struct rpane *r,
 {
     char b[24], id[8];
     fmt_base(r->base, b, sizeof b);
-    snprintf(id, sizeof id, "%s%c", a->cmp.active == r->id ? gl(a, "\u25B6", ">")
+    snprintf(id, sizeof id, "%s%c", a->cmp.active == r->id ? glyph_pick(a->ascii, "\u25B6", ">")
                                                        : " ", 'A' + r->id);
     long long n = (long long)r->n;
     snprintf(s[0], HEAD_LEN, "%s base=%s d_model=%d n=%lld", id, b, r->d, n);
@@ -350,7 +371,7 @@ static int cands_tag(const struct app *a, const struct rpane *r,
     switch (r->layout) {
     case LAYOUT_CONCAT:
         snprintf(s[0], HEAD_LEN, "concat [sin|cos] %s; t2t's order, not its %s spacing",
-                 pr, gl(a, "\u03C9", "omega"));
+                 pr, glyph_pick(a->ascii, "\u03C9", "omega"));
         snprintf(s[1], HEAD_LEN, "concat [sin|cos] %s (t2t order only)", pr);
         break;
     case LAYOUT_HALF:
@@ -559,10 +580,10 @@ static void draw_crit_gutter(const struct app *a, canvas *c, int x, int y,
             slow |= band > r->crit;
         }
         if (crit)
-            canvas_text(c, x, y + row, 1, gl(a, "\u25B8", ">"), uc(a, UI_WARN),
+            canvas_text(c, x, y + row, 1, glyph(a->ascii, GL_TRI_RIGHT), uc(a, UI_WARN),
                         RGB_DEFAULT, ATTR_BOLD);
         else if (slow)
-            canvas_text(c, x, y + row, 1, gl(a, "\u250A", ":"), uc(a, UI_DIM),
+            canvas_text(c, x, y + row, 1, glyph(a->ascii, GL_VDOTS), uc(a, UI_DIM),
                         RGB_DEFAULT, 0);
     }
 }
@@ -584,7 +605,7 @@ static void draw_dim_labels(const struct app *a, canvas *c,
     if (cur >= 0)
         canvas_printf(c, 0, g->body_y + cur / 2, g->labw, uc(a, UI_CURSOR),
                       RGB_DEFAULT, ATTR_BOLD, "%*d%s", g->labw - 1, a->cmp.dim,
-                      gl(a, "\u25B6", ">"));
+                      glyph(a->ascii, GL_PLAY));
 }
 
 /* Position axis under a pane: first and last position, cursor mark. */
@@ -653,7 +674,7 @@ static void draw_pos_axis(const struct app *a, canvas *c, int x, int w, int y,
     }
     int col = xmap_col(xm, cursor);
     if (col >= 0 && col < w && cursor < nlim)
-        canvas_text(c, x + col, y, 1, gl(a, "\u25B2", "^"), uc(a, UI_CURSOR),
+        canvas_text(c, x + col, y, 1, glyph(a->ascii, GL_TRI_UP), uc(a, UI_CURSOR),
                     RGB_DEFAULT, ATTR_BOLD);
 }
 
@@ -696,8 +717,8 @@ static void draw_heat_legend(const struct app *a, canvas *c,
     x += used + 2;
     char s[2][96];
     snprintf(s[0], sizeof s[0], "%s critical band  %s <1 turn in n",
-             gl(a, "\u25B8", ">"), gl(a, "\u250A", ":"));
-    snprintf(s[1], sizeof s[1], "%s crit", gl(a, "\u25B8", ">"));
+             glyph(a->ascii, GL_TRI_RIGHT), glyph(a->ascii, GL_VDOTS));
+    snprintf(s[1], sizeof s[1], "%s crit", glyph(a->ascii, GL_TRI_RIGHT));
     const char *cand[2] = { s[0], s[1] };
     if (x < c->w)
         canvas_text_fit(c, x, y, c->w - x, cand, 2, uc(a, UI_WARN), 0);
@@ -715,9 +736,9 @@ static void draw_ref_card(const struct app *a, canvas *c, int x, int y, int w,
         if (a->cmp.panes[k].prec != PREC_F64)
             continue;
         snprintf(s[n][0], sizeof s[0][0], "%c shows A %s %c", 'A' + k,
-                 gl(a, "\u2212", "-"), 'A' + k);
+                 glyph(a->ascii, GL_MINUS), 'A' + k);
         snprintf(s[n++][1], sizeof s[0][0], "%c: A%s%c", 'A' + k,
-                 gl(a, "\u2212", "-"), 'A' + k);
+                 glyph(a->ascii, GL_MINUS), 'A' + k);
     }
     snprintf(s[n][0], sizeof s[0][0], "f32/bf16/f16 panes: error vs f64");
     snprintf(s[n++][1], sizeof s[0][0], "f32/bf16/f16: error");
@@ -754,7 +775,7 @@ static void readout_piece(const struct app *a, const struct rpane *rp, int k,
         snprintf(what, sizeof what, "%s err ", precision_name(r->prec));
     } else if (diff) {
         val = cursor_value(a, &rp[0]) - val;
-        snprintf(what, sizeof what, "A%s%c ", gl(a, "\u2212", "-"), 'A' + r->id);
+        snprintf(what, sizeof what, "A%s%c ", glyph_pick(a->ascii, "\u2212", "-"), 'A' + r->id);
     } else if (verbose && a->cmp.dim < r->d) {
         int band, is_cos;
         layout_map(r->layout, r->d, a->cmp.dim, &band, &is_cos);
@@ -765,7 +786,7 @@ static void readout_piece(const struct app *a, const struct rpane *rp, int k,
         snprintf(vs, sizeof vs, "%s", inside ? "overflow" : "-");
     else
         num(val, vs, sizeof vs);
-    snprintf(buf, len, " %s %c %s%s", gl(a, "\u2502", "|"), 'A' + r->id,
+    snprintf(buf, len, " %s %c %s%s", glyph_pick(a->ascii, "\u2502", "|"), 'A' + r->id,
              verbose || diff ? what : "", vs);
 }
 
@@ -896,6 +917,7 @@ struct yscale {
 static int ys_dot(const struct yscale *s, double v)
 {
     double t = (s->hi - v) / (s->hi - s->lo);
+    t = t < 0 ? 0 : t > 1 ? 1 : t;      /* also a NaN: never past an int */
     return (int)lround(t * (s->dots - 1));
 }
 
@@ -937,7 +959,7 @@ static struct yscale spectrum_scale(const struct rpane *rp,
 {
     double top = LOG10_2PI + 1;
     for (int k = 0; k < np; k++) {
-        double l = log10(spectrum_slowest_wavelength(rp[k].d, rp[k].base));
+        double l = log10_wavelength(rp[k].d / 2 - 1, rp[k].d, rp[k].base);
         double ln = log10((double)rp[k].n);
         top = fmax(top, fmax(l, ln));
         if (sc[k].on)
@@ -963,7 +985,8 @@ static void spectrum_ticks(const struct app *a, canvas *c, const struct geom *g,
     if (g->labw < 4)
         return;
     int last = -2;
-    for (int e = (int)ceil(s->lo); e <= (int)floor(s->hi); e++) {
+    /* no wavelength is below 2*pi: the first tick is 10 */
+    for (int e = (int)fmax(ceil(s->lo), 1); e <= (int)floor(s->hi); e++) {
         int row = ys_dot(s, e) / 4;
         if (row == last || row == last + 1)
             continue;
@@ -1028,8 +1051,8 @@ static void spectrum_plot(const struct app *a, canvas *pc, int k,
         for (int py = 0; py < s->dots; py += 2)
             canvas_dot(pc, xc, py, acc);
     }
-    double l0 = log10(pe_wavelength(0, r->d, r->base));
-    double step = half > 1 ? (log10(spectrum_slowest_wavelength(r->d, r->base)) - l0)
+    double l0 = log10_wavelength(0, r->d, r->base);
+    double step = half > 1 ? (log10_wavelength(half - 1, r->d, r->base) - l0)
                              / (half - 1) : 0;
     /* log wavelength is linear in the band: draw straight segments,
      * bright while bands turn, dim from the critical band on (all dim
@@ -1100,12 +1123,12 @@ static void spectrum_text(const struct app *a, canvas *c, int x, int y, int w,
     }
     int half = r->d / 2;
     char s[3][3][128], v1[24], v2[24];
-    const char *lam = gl(a, "\u03BB", "wl"), *pi2 = gl(a, "2\u03C0", "2pi");
-    const char *mul = gl(a, "\u00B7", "*");
-    num(spectrum_slowest_wavelength(r->d, r->base), v1, sizeof v1);
-    num(spectrum_wavelength_limit(r->base), v2, sizeof v2);
+    const char *lam = glyph(a->ascii, GL_LAMBDA_WL), *pi2 = glyph_pick(a->ascii, "2\u03C0", "2pi");
+    const char *mul = glyph(a->ascii, GL_MUL);
+    num_log10(log10_wavelength(half - 1, r->d, r->base), v1, sizeof v1);
+    num_log10(LOG10_2PI + log10(r->base), v2, sizeof v2);   /* 2*pi*base */
     snprintf(s[0][0], sizeof s[0][0], "%d of %d bands turn %s1%s within n",
-             r->crit, half, gl(a, "\u2265", ">="), gl(a, "\u00D7", "x"));
+             r->crit, half, glyph_pick(a->ascii, "\u2265", ">="), glyph(a->ascii, GL_TIMES));
     snprintf(s[0][1], sizeof s[0][1], "%d/%d bands turn in n", r->crit, half);
     snprintf(s[0][2], sizeof s[0][2], "%d/%d turn", r->crit, half);
     snprintf(s[1][0], sizeof s[1][0], "slowest %s = %s%sb^(%d/%d) = %s", lam, pi2,
@@ -1136,7 +1159,7 @@ static void spectrum_axis(const struct app *a, canvas *c, int x, int w, int y,
         canvas_text(c, x + w / 2 - 2, y, 4, "band", uc(a, UI_DIM), RGB_DEFAULT, 0);
     if (a->cmp.band < half) {
         int col = band_dot(a->cmp.band, half, 2 * w) / 2;
-        canvas_text(c, x + col, y, 1, gl(a, "\u25B2", "^"), uc(a, UI_CURSOR),
+        canvas_text(c, x + col, y, 1, glyph(a->ascii, GL_TRI_UP), uc(a, UI_CURSOR),
                     RGB_DEFAULT, ATTR_BOLD);
     }
 }
@@ -1159,14 +1182,14 @@ static int scaled_readout(const struct app *a, char *buf, size_t len, int v,
                           int band)
 {
     double w0 = pe_omega(band, r->d, r->base), w1 = sc->w[band];
-    const char *arrow = gl(a, "\u2192", "->"), *om = gl(a, "\u03C9", "w");
-    const char *lam = gl(a, "\u03BB", "wl");
+    const char *arrow = glyph_pick(a->ascii, "\u2192", "->"), *om = glyph(a->ascii, GL_OMEGA);
+    const char *lam = glyph(a->ascii, GL_LAMBDA_WL);
     if (v == 0)
         return snprintf(buf, len, " %s %c %s %s %.10g%s%.10g %s %.8g%s%.8g",
-                        gl(a, "\u2502", "|"), 'A' + k,
+                        glyph(a->ascii, GL_VBAR), 'A' + k,
                         rope_rule_name((enum rope_rule)sc->rule[band]), om, w0,
                         arrow, w1, lam, 2 * M_PI_ / w0, arrow, 2 * M_PI_ / w1);
-    return snprintf(buf, len, " %s %c %s %s %.6g%s%.6g", gl(a, "\u2502", "|"),
+    return snprintf(buf, len, " %s %c %s %s %.6g%s%.6g", glyph(a->ascii, GL_VBAR),
                     'A' + k, rope_rule_name((enum rope_rule)sc->rule[band]), om,
                     w0, arrow, w1);
 }
@@ -1185,7 +1208,7 @@ static void spectrum_readout(const struct app *a, canvas *c,
     if (g->read_y < 0)
         return;
     char line[2][256];
-    const char *lam = gl(a, "\u03BB", "wl");
+    const char *lam = glyph(a->ascii, GL_LAMBDA_WL);
     for (int v = 0; v < 2; v++) {
         int len = snprintf(line[v], sizeof line[v], "band %d", a->cmp.band);
         for (int k = 0; k < g->np && len < 200; k++) {
@@ -1193,7 +1216,7 @@ static void spectrum_readout(const struct app *a, canvas *c,
             char l[24], t[24];
             if (a->cmp.band >= r->d / 2) {
                 len += snprintf(line[v] + len, sizeof line[v] - (size_t)len,
-                                " %s %c -", gl(a, "\u2502", "|"), 'A' + r->id);
+                                " %s %c -", glyph_pick(a->ascii, "\u2502", "|"), 'A' + r->id);
                 continue;
             }
             if (sc[k].on) {
@@ -1201,21 +1224,21 @@ static void spectrum_readout(const struct app *a, canvas *c,
                                       v, r->id, r, &sc[k], a->cmp.band);
                 continue;
             }
-            double lw = pe_wavelength(a->cmp.band, r->d, r->base);
-            num(lw, l, sizeof l);
-            num((double)r->n / lw, t, sizeof t);
+            double lw = log10_wavelength(a->cmp.band, r->d, r->base);
+            num_log10(lw, l, sizeof l);
+            num(pow(10, log10((double)r->n) - lw), t, sizeof t);
             len += snprintf(line[v] + len, sizeof line[v] - (size_t)len,
                             v == 0 ? " %s %c %s=%s, %s turns in n"
                                    : " %s %c %s=%s %s",
-                            gl(a, "\u2502", "|"), 'A' + r->id, lam, l, t);
+                            glyph_pick(a->ascii, "\u2502", "|"), 'A' + r->id, lam, l, t);
         }
         /* the ratio of B to A where the line has room for it */
         int b = a->cmp.band;
         char ratio[64];
         if (g->np < 2 || b >= rp[0].d / 2 || b >= rp[1].d / 2)
             continue;
-        snprintf(ratio, sizeof ratio, " %s B/A %s %.10g", gl(a, "\u2502", "|"),
-                 gl(a, "\u03C9", "w"), band_omega_of(&rp[1], &sc[1], b) /
+        snprintf(ratio, sizeof ratio, " %s B/A %s %.10g", glyph(a->ascii, GL_VBAR),
+                 glyph(a->ascii, GL_OMEGA), band_omega_of(&rp[1], &sc[1], b) /
                  band_omega_of(&rp[0], &sc[0], b));
         if (text_width(line[v]) + text_width(ratio) <= c->w &&
             (size_t)len + strlen(ratio) < sizeof line[v])
@@ -1229,15 +1252,15 @@ static void spectrum_readout(const struct app *a, canvas *c,
 static void scaled_legend(const struct app *a, canvas *c, int y)
 {
     int x = 0;
-    const char *dot = gl(a, "\u2022", "*");
-    x = legend_piece(c, x, y, gl(a, "\u2500", "-"), uc(a, UI_DIM), " unscaled",
+    const char *dot = glyph_pick(a->ascii, "\u2022", "*");
+    x = legend_piece(c, x, y, glyph_pick(a->ascii, "\u2500", "-"), uc(a, UI_DIM), " unscaled",
                      uc(a, UI_TEXT));
     x = legend_piece(c, x, y, dot, pane_rgb(a, 0), " kept", uc(a, UI_TEXT));
     x = legend_piece(c, x, y, dot, uc(a, UI_ACCENT), " blended", uc(a, UI_TEXT));
     x = legend_piece(c, x, y, dot, uc(a, UI_WARN), " interpolated", uc(a, UI_TEXT));
-    x = legend_piece(c, x, y, gl(a, "\u2504", "-"), uc(a, UI_WARN), " n",
+    x = legend_piece(c, x, y, glyph_pick(a->ascii, "\u2504", "-"), uc(a, UI_WARN), " n",
                      uc(a, UI_TEXT));
-    legend_piece(c, x, y, gl(a, "\u2508", "."), uc(a, UI_TEXT), " L trained",
+    legend_piece(c, x, y, glyph_pick(a->ascii, "\u2508", "."), uc(a, UI_TEXT), " L trained",
                  uc(a, UI_TEXT));
 }
 
@@ -1272,13 +1295,13 @@ static void draw_spectrum_mode(const struct app *a, canvas *c,
     else if (g->legend_y >= 0) {
         int x = 0, y = g->legend_y;
         /* the marks as the plot draws them: a braille line, '~' */
-        x = legend_piece(c, x, y, gl(a, "\u2824\u2824", ".."), pane_rgb(a, 0),
+        x = legend_piece(c, x, y, glyph_pick(a->ascii, "\u2824\u2824", ".."), pane_rgb(a, 0),
                          " bands turning in n", uc(a, UI_TEXT));
         x = legend_piece(c, x, y, "~~", uc(a, UI_DIM), " <1 turn",
                          uc(a, UI_TEXT));
-        x = legend_piece(c, x, y, gl(a, "\u2504", "-"), uc(a, UI_WARN), " n",
+        x = legend_piece(c, x, y, glyph_pick(a->ascii, "\u2504", "-"), uc(a, UI_WARN), " n",
                          uc(a, UI_TEXT));
-        x = legend_piece(c, x, y, gl(a, "\u250A", ":"), uc(a, UI_ACCENT),
+        x = legend_piece(c, x, y, glyph(a->ascii, GL_VDOTS), uc(a, UI_ACCENT),
                          " critical band", uc(a, UI_TEXT));
         if (c->w - x >= 34)
             canvas_text(c, x, y, -1, "y: wavelength in positions (log)",
@@ -1288,7 +1311,7 @@ static void draw_spectrum_mode(const struct app *a, canvas *c,
     for (int k = 0; k < g->np; k++)
         scaled_free(&sc[k]);
     snprintf(hint, hintlen, "x = band i, y = wavelength 2%s/%s_i (log); "
-             "Left/Right: band", gl(a, "\u03C0", "pi"), gl(a, "\u03C9", "w"));
+             "Left/Right: band", glyph(a->ascii, GL_PI), glyph(a->ascii, GL_OMEGA));
 }
 
 /* ---- score against distance ------------------------------------------- */
@@ -1350,14 +1373,14 @@ static void profile_readout(const struct app *a, canvas *c,
         x += canvas_text(c, x, y, c->w, head, uc(a, UI_TEXT), RGB_DEFAULT, 0) + 1;
         for (int k = 0; k < g->np; k++) {
             char mk[16];    /* the curve and the letter set on it */
-            snprintf(mk, sizeof mk, "%s%c", gl(a, "\u2824", "."), 'A' + rp[k].id);
+            snprintf(mk, sizeof mk, "%s%c", glyph_pick(a->ascii, "\u2824", "."), 'A' + rp[k].id);
             x = legend_piece(c, x, y, mk, pane_rgb(a, rp[k].id), line[k] + 2,
                              uc(a, UI_TEXT));
         }
         char tail[3][96];
         snprintf(tail[0], sizeof tail[0], "score = %s cos(%s%s%s_i)%s",
-                 gl(a, "\u03A3", "sum"), gl(a, "\u03B4", "d"),
-                 gl(a, "\u00B7", "*"), gl(a, "\u03C9", "w"),
+                 glyph(a->ascii, GL_SIGMA), glyph_pick(a->ascii, "\u03B4", "d"),
+                 glyph(a->ascii, GL_MUL), glyph(a->ascii, GL_OMEGA),
                  odd ? ", f64, any layout" : "");
         snprintf(tail[1], sizeof tail[1], "%s", odd ? "(f64 scores)" : "");
         if (per) {          /* the curve's points are means: say so first */
@@ -1447,10 +1470,22 @@ static void draw_tiny(const struct app *a, canvas *c, const struct rpane *rp,
     }
 }
 
-static int mode_labw(const struct app *a, int dmax)
+/* The spectrum's gutter: room for its top tick label ("1e308"). */
+static int spectrum_labw(const struct rpane *rp, int np)
+{
+    struct scaled sc[COMPARE_MAX_PANES];
+    for (int k = 0; k < np; k++)
+        scaled_make(&rp[k], &sc[k]);
+    struct yscale s = spectrum_scale(rp, sc, np, 1);
+    char t[16];
+    return (int)fmax(5, snprintf(t, sizeof t, "1e%.0f", floor(s.hi)) + 1);
+}
+
+static int mode_labw(const struct app *a, const struct rpane *rp, int np,
+                     int dmax)
 {
     switch (a->cmp.mode) {
-    case PANE_SPECTRUM: return 5;
+    case PANE_SPECTRUM: return spectrum_labw(rp, np);
     case PANE_PROFILE:  return 0;     /* plot_lines labels its own axis */
     default:            return fmt_digits(dmax - 1) + 2;
     }
@@ -1504,8 +1539,8 @@ static void compare_layout(const struct app *a, void *rt, int w, int h)
         r->dmax = r->rp[0].d;
         r->nmax = r->rp[0].n;
     }
-    geom_make(w, h, r->np, mode_labw(a, r->dmax), any_tags(r->rp, r->np),
-              &r->g);
+    geom_make(w, h, r->np, mode_labw(a, r->rp, r->np, r->dmax),
+              any_tags(r->rp, r->np), &r->g);
     r->tiny = w < 24 || h < 5 || r->g.pw < 10;
     layout_axes(a, r);
 }

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "app.h"
+#include "glyph.h"
 #include "axis.h"
 #include "peviz/tables.h"
 #include "views/heat_pca.h"
@@ -641,9 +642,8 @@ static void draw_dim_label(const struct app *a, canvas *c,
     if (L->t || (dim % 2 && L->g.bh > 1))
         return;         /* a table has no wavelength; or the sin row has it */
     fmt_lambda(pe_wavelength(dim / 2, a->p.d, a->p.base), lam, sizeof lam);
-    /* ASCII has no lambda; a bare 'l' would read as a digit 1 */
     canvas_printf(c, 1 + L->dimw + 2, y, L->map_x - 1 - (3 + L->dimw), fg,
-                  RGB_DEFAULT, 0, "%s %s", a->ascii ? "L" : "\xce\xbb", lam);
+                  RGB_DEFAULT, 0, "%s %s", glyph(a->ascii, GL_LAMBDA_L), lam);
 }
 
 /*
@@ -745,9 +745,9 @@ static void draw_axes_caption(const struct app *a, canvas *c,
         "x: position  y: dimension", "x: pos  y: dim"
     };
     const char *const table[] = {     /* a table's pairs are just dims */
-        a->ascii ? "x: position  y: dimension (top even, bottom odd)"
-                 : "x: position  y: dimension (\xe2\x96\x80 even, "
+        glyph_pick(a->ascii, "x: position  y: dimension (\xe2\x96\x80 even, "
                    "\xe2\x96\x84 odd)",
+                   "x: position  y: dimension (top even, bottom odd)"),
         "x: position  y: dimension", "x: pos  y: dim"
     };
     const char *const *cap = L->t ? table : sincos;

@@ -31,6 +31,14 @@ exits_clean() {   # NAME STATUS: wrap.sh saw STATUS and restored modes
         fail "$name: wanted '$want', got '$(exit_line)'"
     fi
     check "$name: alternate screen left, cursor shown" screen_restored
+    check "$name: cursor keys, keypad and mouse modes off ($(modes))" \
+        [ "$(modes)" = "0 0 0 0 0 0" ]
+}
+
+# What the pane has on: application cursor keys, keypad, the mouse
+# reporting modes and SGR mouse.
+modes() {
+    pane_fmt '#{keypad_cursor_flag} #{keypad_flag} #{mouse_standard_flag} #{mouse_button_flag} #{mouse_any_flag} #{mouse_sgr_flag}'
 }
 
 session() {
@@ -66,7 +74,7 @@ session() {
 signal_run() {
     local name=$1 status=$2 pid
     shift 2
-    start_peviz 80 24
+    start_peviz 80 24 --mouse
     if ! wait_for 'd_model='; then
         fail "$name: did not start"
         return
@@ -83,6 +91,62 @@ signals() {
     signal_run "kill -QUIT" 131 QUIT
     signal_run "kill -SEGV (crash path)" 139 SEGV
     signal_run "kill -ABRT (crash path)" 134 ABRT
+    # every other signal whose default action ends the process
+    local sig
+    for sig in USR1 ALRM IO RTMAX; do
+        signal_run "kill -$sig" $((128 + $(kill -l "$sig"))) "$sig"
+    done
+    for sig in ILL SYS XCPU; do
+        signal_run "kill -$sig (crash path)" $((128 + $(kill -l "$sig"))) "$sig"
+    done
+}
+
+# ---- pasting into the prompt ------------------------------------------------
+
+# Text pasted into the ':' prompt stays text: a newline does not submit,
+# ESC does not close, w does not export and q does not quit.
+paste() {
+    local d="$TMPD/paste"
+    mkdir -p "$d"
+    start 100 24 sh -c 'cd "$1" && exec "$0"' "$PEVIZ" "$d"
+    if ! wait_for 'd_model='; then
+        fail "paste: did not start"
+        return
+    fi
+    keys :
+    t set-buffer -b p "$(printf 'base 5e5\nw\033q')"
+    t paste-buffer -p -b p -t t
+    expect "paste: the text stays in the prompt" ':base 5e5 wq'
+    check "paste: w did not export" [ -z "$(ls -A "$d")" ]
+    check "paste: the base is not set yet" screen_lacks 'base=500000'
+    keys BSpace BSpace BSpace Enter
+    expect "paste: Enter after it runs the command" 'base=500000'
+    keys :
+    t paste-buffer -p -b p -t t
+    keys Escape
+    check "paste: Escape typed after it closes the prompt" \
+        wait_gone ':base 5e5 wq'
+    quit_clean "paste"
+}
+
+# ---- a file-size limit (SIGXFSZ) while writing a frame ----------------------
+
+file_limit() {
+    local d="$TMPD/flimit"
+    mkdir -p "$d"
+    start 200 24 sh -c 'cd "$1" && ulimit -f 16 && exec "$0"' "$PEVIZ" "$d"
+    if ! wait_for 'd_model='; then
+        fail "ulimit -f: did not start"
+        return
+    fi
+    keys w
+    expect "ulimit -f 16, w: the failure is reported" 'failed: File too large'
+    check "ulimit -f 16, w: no file and no temporary file left" \
+        [ -z "$(ls -A "$d")" ]
+    keys D
+    expect "ulimit -f 16, w: still answers keys" 'd_model=128'
+    keys q
+    exits_clean "ulimit -f 16, w, q" 0
 }
 
 # ---- Ctrl-Z and fg, under an interactive shell (job control) ---------------
@@ -207,6 +271,13 @@ refusals() {
     refuse "TERM=dumb" 'dumb' env TERM=dumb "$PEVIZ"
     refuse "TERM unset" 'TERM is not set' env -u TERM "$PEVIZ"
     refuse "unknown TERM" 'unknown terminal' env TERM=peviz-no-such-term "$PEVIZ"
+    # TERM itself is quoted: its escapes (7-bit and 8-bit CSI) must not
+    # reach the terminal
+    refuse "TERM with escapes" 'unknown terminal' sh -c \
+        'TERM=$(printf "x\\033]2;pwned\\007\\2332J") "$0" 2>"$1"; r=$?; cat -v "$1"; exit $r' \
+        "$PEVIZ" "$TMPD/term.err"
+    check "TERM with escapes: quoted without them" \
+        grep -q "TERM=x?]2;pwned??2J" "$TMPD/term.err"
     mkdir -p "$ti"
     printf 'pvnocup|a terminal without cursor addressing,\n\tcols#80, lines#24, bel=^G, cr=\\r,\n' |
         tic -o "$ti" - 2>/dev/null
@@ -216,6 +287,8 @@ refusals() {
 
 session
 signals
+paste
+file_limit
 suspend_resume
 idle
 hangup

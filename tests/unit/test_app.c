@@ -76,6 +76,17 @@ static void test_prompt(void)
     type(&a, ":d 7");
     app_key(&a, PK_ESC);            /* Esc abandons the line */
     CHECK(a.p.d == 512 && !a.prompt_open);
+    /* the attention options the command line shares (--heads ...) */
+    a.view = VIEW_ATTENTION;
+    CHECK(app_command(&a, "heads 4") == 0 && a.att.o.heads == 4);
+    CHECK(app_command(&a, "head 3") == 0 && a.att.o.head == 2);
+    CHECK(strstr(a.msg, "head 3 of 4") != NULL);
+    CHECK(app_command(&a, "heads 2") == 0 && a.att.o.head == 1);
+    CHECK(app_command(&a, "seed 7") == 0 && a.att.o.seed == 7);
+    CHECK(app_command(&a, "q random") == 0 && a.att.o.q_random == 1);
+    CHECK(app_command(&a, "train 100") == 0 && a.att.o.train_len == 100);
+    CHECK(app_command(&a, "head 3") == -1 && a.att.o.head == 1);
+    CHECK_STR(a.msg, ":head wants a whole number 1..2");
 }
 
 /* Hostile ':' commands: a clear error, the state untouched. */

@@ -273,6 +273,25 @@ static void test_controls(void)
     canvas_free(&c);
 }
 
+/* text_scrub: what may reach stderr.  Expected strings written out
+ * byte by byte. */
+static void test_scrub(void)
+{
+    char a[] = "8\x9b" "2J\xc2\x9b" "1m\033]0;t\007\x7f\xe4\xb8\xad\xc3\xa9";
+    char b[] = "8\x9b" "2J\xc2\x9b" "1m\033]0;t\007\x7f\xe4\xb8\xad\xc3\xa9";
+    char c[] = "\x80x\xffy\xc0\xafz\xed\xa0\x80w\xe4\xb8";
+    char d[] = "\xef\xbf\xbd\xd9\x9b ok";   /* U+FFFD, U+065B: kept */
+
+    text_scrub(a, 1);       /* UTF-8: raw and encoded C1 alike */
+    CHECK_STR(a, "8?2J?1m?]0;t??\xe4\xb8\xad\xc3\xa9");
+    text_scrub(b, 0);       /* 8-bit terminal: every byte from 0x80 */
+    CHECK_STR(b, "8?2J??1m?]0;t???????");
+    text_scrub(c, 1);       /* malformed UTF-8: one mark per bad byte */
+    CHECK_STR(c, "?x?y??z???w??");
+    text_scrub(d, 1);
+    CHECK_STR(d, "\xef\xbf\xbd\xd9\x9b ok");
+}
+
 static void test_half(void)
 {
     canvas c;
@@ -569,6 +588,7 @@ int main(void)
     test_sub();
     test_wide();
     test_controls();
+    test_scrub();
     test_half();
     test_braille();
     test_lines();

@@ -121,8 +121,12 @@ static void test_band_angles(void)
             CHECK_NEAR(b.omega, w, 1e-15);
             CHECK_NEAR(b.angle, ang, 1e-9);
             CHECK_NEAR(b.lambda, 2 * PI / w, 1e-9 * b.lambda);
-            CHECK_NEAR(b.s, sin(ang), 1e-12);
-            CHECK_NEAR(b.c, cos(ang), 1e-12);
+            /* the hand's sin and cos from the angle in long double: in
+             * double pos * omega itself is ~1e-11 off at 65535 */
+            long double al = (long double)POS[k] *
+                             powl(10000.0L, -2.0L * i / 16);
+            CHECK_NEAR(b.s, (double)sinl(al), 1e-12);
+            CHECK_NEAR(b.c, (double)cosl(al), 1e-12);
             CHECK(b.turns == (long long)floor(ang / (2 * PI)));
             CHECK(b.slow == (2 * PI / w > 65536.0));
 

@@ -293,6 +293,67 @@ static void test_sizes(void)
     CHECK(drawn);
 }
 
+/* "10", "100", "1000" or "1eN" as a tick label: N, else -1. */
+static int tick_exp(const char *t)
+{
+    if (!strcmp(t, "10") || !strcmp(t, "100") || !strcmp(t, "1000"))
+        return (int)strlen(t) - 1;
+    if (t[0] == '1' && t[1] == 'e' && t[2] && strspn(t + 2, "0123456789") ==
+        strlen(t + 2))
+        return atoi(t + 2);
+    return -1;
+}
+
+/* The spectrum at base 1e308, d_model 65536: the slowest wavelength
+ * (6.1e308) and 2*pi*base overflow a double.  The old code turned -inf
+ * into an int (undefined), drew a "0" tick and cut labels to "e291";
+ * the text showed inf.  Every tick must be a whole label, rising, and
+ * the numbers must match logs computed here in long double. */
+static void test_huge_base(void)
+{
+    struct app a;
+    canvas c;
+    char hint[256], row[2048], want[64];
+    int last = 1 << 30, ticks = 0, bad = 0, found_l = 0, found_t = 0;
+    setup(&a);
+    a.p.n = 128;
+    a.p.base = 1e308;
+    a.p.d = 65536;
+    a.cmp.mode = PANE_SPECTRUM;
+    long double l = log10l(2 * 3.14159265358979323846264338327950288L) +
+                    65534.0L / 65536.0L * 308.0L;
+    long double e = floorl(l);
+    snprintf(want, sizeof want, "%.4Lge%.0Lf", powl(10, l - e), e);
+    CHECK_STR(want, "6.149e308");              /* the test's own figure */
+    CHECK(canvas_init(&c, 80, 24) == 0);
+    view_frame(&a, VIEW_COMPARE, &c, 1, hint, sizeof hint);
+    for (int y = 0; y < 24; y++) {
+        canvas_row_utf8(&c, y, row, sizeof row);
+        bad |= strstr(row, "inf") != NULL || strstr(row, "nan") != NULL;
+        found_l |= strstr(row, want) != NULL;
+        long double turns = log10l(128.0L) - l;
+        char tw[32];
+        snprintf(tw, sizeof tw, "%.4Lge%.0Lf", powl(10, turns - floorl(turns)),
+                 floorl(turns));
+        found_t |= strstr(row, tw) != NULL;
+        if (y < 3 || y > 17)
+            continue;
+        char lab[16] = "";
+        if (sscanf(row, "%15s", lab) != 1 || strspn(lab, "0123456789e") !=
+            strlen(lab))
+            continue;                          /* no tick on this row */
+        int x = tick_exp(lab);                 /* a whole label, rising */
+        ticks++;
+        CHECK(x >= 1 && x < last);
+        last = x >= 0 ? x : last;
+    }
+    CHECK(!bad);
+    CHECK(found_l);
+    CHECK(found_t);                             /* 2.082e-307 turns */
+    CHECK(ticks >= 3);
+    canvas_free(&c);
+}
+
 /* The readout row (the one starting "pos ") of an 80x24 frame. */
 static void readout_row(const struct app *a, char *row, size_t len)
 {
@@ -343,6 +404,7 @@ static void test_cursor_clamped_elsewhere(void)
 int main(void)
 {
     test_pane_modes();
+    test_huge_base();
     test_headers();
     test_keys();
     test_commands();

@@ -325,11 +325,14 @@ static void test_save(void)
     CHECK_STR(buf, "hello\n\n");
     CHECK(stat(path, &st) == 0 && (st.st_mode & 0777) == 0644);
 
-    /* replacing an existing file */
+    /* an existing file is never replaced: EEXIST, the file intact, no
+     * temporary file left */
     canvas_text(&c, 0, 1, -1, "world", RED, RGB_DEFAULT, 0);
-    CHECK(snapshot_save(path, &c, SNAP_TEXT, 0, COLOR_NONE) == 0);
+    errno = 0;
+    CHECK(snapshot_save(path, &c, SNAP_TEXT, 0, COLOR_NONE) == -1);
+    CHECK(errno == EEXIST);
     read_file(path, buf, sizeof buf);
-    CHECK_STR(buf, "hello\nworld\n");
+    CHECK_STR(buf, "hello\n\n");
     CHECK(dir_entries(dir, names, sizeof names) == 1);
 
     /* a relative name saves into the working directory */
@@ -371,7 +374,7 @@ static void test_save(void)
     CHECK(rc == -1);
     CHECK(e == EFBIG);
     read_file(path, buf, sizeof buf);
-    CHECK_STR(buf, "hello\nworld\n");
+    CHECK_STR(buf, "hello\n\n");
     CHECK(dir_entries(dir, names, sizeof names) == 1);
     CHECK_STR(names, "frame.txt ");
 

@@ -1,9 +1,11 @@
 /*
- * test_text.c - the shared text helpers (text.h) and the number
- * formatter with a width (params.h), against strings written out here.
+ * test_text.c - the shared text helpers (text.h), the number formatter
+ * with a width (params.h) and the glyph table (glyph.h), against strings
+ * written out here.
  */
 #include <string.h>
 
+#include "glyph.h"
 #include "harness.h"
 #include "params.h"
 #include "text.h"
@@ -86,8 +88,27 @@ static void test_wrap(void)
     CHECK_STR(out, "ab");
 }
 
+static void test_glyphs(void)
+{
+    CHECK_STR(glyph(0, GL_OMEGA), "\xcf\x89");
+    CHECK_STR(glyph(1, GL_OMEGA), "w");
+    CHECK_STR(glyph(1, GL_LAMBDA_L), "L");
+    CHECK_STR(glyph(0, GL_MINUS), "\xe2\x88\x92");
+    CHECK_STR(glyph(1, GL_COUNT), "?");
+    CHECK_STR(glyph_pick(1, "\xe2\x88\x9a" "d", "sqrt(d)"), "sqrt(d)");
+    int ok = 1;
+    for (int g = 0; g < GL_COUNT; g++) {     /* ASCII really is ASCII */
+        const char *u = glyph(0, (enum glyph)g), *s = glyph(1, (enum glyph)g);
+        ok &= u && s && u[0] && s[0] && (unsigned char)u[0] >= 0x80;
+        for (; s && *s; s++)
+            ok &= (unsigned char)*s < 0x80;
+    }
+    CHECK(ok);
+}
+
 int main(void)
 {
+    test_glyphs();
     test_numbers();
     test_join();
     test_first_fit();
