@@ -109,6 +109,8 @@ void app_reset(struct app *a)
     a->fps = keep.fps;
     a->screen_w = keep.screen_w;
     a->screen_h = keep.screen_h;
+    a->split = keep.split;              /* how the lecture is shown */
+    a->presenter = keep.presenter;
     a->pe_table = keep.pe_table;
     a->pe_file_name = keep.pe_file_name;
     a->tour = keep.tour;
@@ -132,7 +134,54 @@ static void reset(struct app *a)
 
 static void switch_view(struct app *a, int v)
 {
+    enum view_id old = a->view;
     a->view = (enum view_id)((v + VIEW_COUNT) % VIEW_COUNT);
+    if (a->split == (int)a->view + 1)   /* split: the two trade places */
+        a->split = (int)old + 1;
+}
+
+/* Presenter mode on or off (z, :zoom). */
+static void presenter(struct app *a, int on)
+{
+    a->presenter = on;
+    app_msg(a, 0, on ? "presenter: the panel under the cursor fills the "
+                       "screen; z again returns"
+                     : "presenter off");
+}
+
+/* :split VIEW beside (or below) the current one, :split off. */
+static int split_cmd(struct app *a, const char *arg)
+{
+    char names[96];
+    if (strcmp(arg, "off") == 0) {
+        a->split = 0;
+        app_msg(a, 0, "split off");
+        return 0;
+    }
+    int v = view_parse(arg);
+    views_names(names, sizeof names, " or ");
+    if (v < 0) {
+        app_msg(a, 1, "split: want off or a view: %s", names);
+        return -1;
+    }
+    if (v == (int)a->view) {
+        app_msg(a, 1, "split: %s is the view shown; pick another (%s)",
+                VIEWS[v]->name, names);
+        return -1;
+    }
+    int how = frame_split_fits(a->screen_w > 0 ? a->screen_w : 80,
+                               a->screen_h > 0 ? a->screen_h : 24);
+    if (!how) {
+        app_msg(a, 1, "split: %dx%d is too small for two views (need %d "
+                "columns side by side or %d rows stacked)", a->screen_w,
+                a->screen_h, FRAME_SPLIT_SIDE_W, FRAME_SPLIT_STACK_H);
+        return -1;
+    }
+    a->split = v + 1;
+    app_msg(a, 0, "split: %s %s %s, sharing position and parameters; "
+            ":split off ends it", VIEWS[v]->name,
+            how == 1 ? "beside" : "below", VIEWS[a->view]->name);
+    return 0;
 }
 
 /* Actions of the global table; returns 0 if the action means nothing here. */
@@ -173,7 +222,11 @@ static int do_action(struct app *a, enum action act, int key)
         break;
     case ACT_MOUSE:
         a->mouse = !a->mouse;
-        app_msg(a, 0, "mouse %s", a->mouse ? "on" : "off");
+        if (keys_find(VIEWS[a->view]->keys, PK_MOUSE))
+            app_msg(a, 0, "mouse %s", a->mouse ? "on" : "off");
+        else
+            app_msg(a, 0, "mouse %s: clicks move the cursor in the heatmap "
+                    "view; here they do nothing", a->mouse ? "on" : "off");
         break;
     case ACT_PALETTE:
         a->palette = (enum palette)((a->palette + 1) % PAL_COUNT);
@@ -181,6 +234,9 @@ static int do_action(struct app *a, enum action act, int key)
         break;
     case ACT_TOUR:
         tour_begin(a);          /* tour: (re)start at step 1 (tour.h) */
+        break;
+    case ACT_PRESENTER:
+        presenter(a, !a->presenter);
         break;
     case ACT_REDRAW: case ACT_EXPORT:
         break;               /* the loop acts on these: it owns the screen */
@@ -332,6 +388,14 @@ static int global_command(struct app *a, const char *name, const char *arg)
         app_msg(a, 0, "%s set", SHOWN[PARAM_CMDS[i].id]);
         return 0;
     }
+    if (strcmp(name, "tour") == 0)
+        return tour_goto_step(a, arg);      /* :tour N (tour.h) */
+    if (strcmp(name, "split") == 0)
+        return split_cmd(a, arg);
+    if (strcmp(name, "zoom") == 0) {
+        presenter(a, strcmp(arg, "off") != 0 && !(a->presenter && !*arg));
+        return 0;
+    }
     int r = rope_command(a, name, arg);
     if (r <= 0)
         return r;
@@ -392,7 +456,10 @@ int app_tick(struct app *a, double dt)
 
 int app_view_busy(const struct app *a)
 {
-    return a->rt && a->rt->busy[a->view];
+    int second = a->split - 1;
+    return a->rt && (a->rt->busy[a->view] ||
+                     (second >= 0 && second < VIEW_COUNT &&
+                      second != (int)a->view && a->rt->busy[second]));
 }
 
 int app_animating(const struct app *a)
@@ -427,8 +494,9 @@ static void export_name(char *buf, size_t len, const struct app *a,
  * .svg whose .txt fails is removed, so a pair is written whole or not
  * at all.  Returns 0, or -1 with errno.
  */
-static int export_pair(const canvas *c, const struct app *a,
-                       const char *stamp, char *svg, char *txt, size_t len)
+static int export_pair(const canvas *c, const canvas *ct,
+                       const struct app *a, const char *stamp, char *svg,
+                       char *txt, size_t len)
 {
     int k = 1;
     struct stat st;
@@ -449,7 +517,7 @@ static int export_pair(const canvas *c, const struct app *a,
                 continue;
             return -1;
         }
-        if (export_one(c, txt, SNAP_TEXT, a) == 0)
+        if (export_one(ct, txt, SNAP_TEXT, a) == 0)
             return 0;
         int e = errno;
         unlink(svg);
@@ -488,13 +556,23 @@ void app_export_frame(struct app *a, int w, int h)
     a->msg[0] = 0;
     frame_draw(a, &c);
     int partial = app_view_busy(a);
-    if (export_pair(&c, a, stamp, svg, txt, sizeof svg))
+    /* the text frame has no colour: drawn for it, one value per cell */
+    canvas ct;
+    enum color_mode keep = a->color;
+    int bad = canvas_init(&ct, w, h);
+    a->color = COLOR_NONE;
+    if (!bad)
+        frame_draw(a, &ct);
+    a->color = keep;
+    if (bad || export_pair(&c, &ct, a, stamp, svg, txt, sizeof svg))
         app_msg(a, 1, "export to %s failed: %s", work_dir(dir, sizeof dir),
-                strerror(errno));
+                bad ? "out of memory" : strerror(errno));
     else
         app_msg(a, 0, "wrote %s and %s%s", svg, txt,
                 partial ? " (still computing: the frame as drawn)" : "");
     canvas_free(&c);
+    if (!bad)
+        canvas_free(&ct);
 }
 
 struct score_ctx *app_scores_new(const struct app *a)

@@ -91,6 +91,10 @@ struct app {
     enum view_id view;
     int help;                   /* help overlay shown */
     int quit;
+    int split;                  /* :split VIEW: that view + 1 beside (or
+                                   below) the current one; 0: off */
+    int presenter;              /* z / :zoom: the panel under the cursor
+                                   fills the screen */
 
     /* animation: the position sweep */
     int playing;

@@ -107,6 +107,15 @@ void axis_scroll(struct axis *ax, int64_t hint, int64_t cur)
     axis_used(ax);
 }
 
+void axis_widen(struct axis *ax, int f)
+{
+    if (f <= 1)
+        return;
+    ax->m *= f;
+    ax->cells *= f;
+    ax->used *= f;
+}
+
 int axis_range(const struct axis *ax, int c, int64_t *p0, int64_t *p1)
 {
     if (c < 0 || c >= ax->used)

@@ -51,6 +51,10 @@ void axis_init(struct axis *ax, int64_t n, int zoom, int64_t min_span,
 void axis_init_span(struct axis *ax, int64_t n, int64_t span, int cells,
                     int flags);
 
+/* Make every cell f cells (f >= 1): a layout planned on cells/f cells,
+ * spread over all of them (e.g. whole text rows for pixels in pairs). */
+void axis_widen(struct axis *ax, int f);
+
 /* Window by pages: from the stored first item, moved by whole windows
  * until cur is inside (a sweep turns pages, it never scrolls). */
 void axis_page(struct axis *ax, int64_t stored, int64_t cur);

@@ -703,24 +703,25 @@ static int level_of_rgb(rgb c)
     return (int)lround(y / 255.0 * 9.0);
 }
 
-static int half_level(const cell *k)
+int canvas_has_halves(int ascii, enum color_mode mode)
 {
-    int t = k->level_top != LEVEL_NONE ? k->level_top : level_of_rgb(k->fg);
-    int b = k->level_bot != LEVEL_NONE ? k->level_bot : level_of_rgb(k->bg);
-    int m = (t + b + 1) / 2;
-
-    return m > 9 ? 9 : m;
+    return !ascii && mode != COLOR_NONE;
 }
 
-static rgb rgb_mean(rgb a, rgb b)
+/* The one pixel a cell without half blocks shows: the top one, or the
+ * bottom one when nothing was drawn on top. */
+static int top_shown(const cell *k)
 {
-    if (rgb_is_default(a))
-        return b;
-    if (rgb_is_default(b))
-        return a;
-    return RGB(((((a >> 16) & 0xFF) + ((b >> 16) & 0xFF)) / 2),
-               ((((a >> 8) & 0xFF) + ((b >> 8) & 0xFF)) / 2),
-               (((a & 0xFF) + (b & 0xFF)) / 2));
+    return k->level_top != LEVEL_NONE || !rgb_is_default(k->fg);
+}
+
+static int half_level(const cell *k)
+{
+    int lv = top_shown(k) ? k->level_top : k->level_bot;
+    rgb col = top_shown(k) ? k->fg : k->bg;
+    int l = lv != LEVEL_NONE ? lv : level_of_rgb(col);
+
+    return l > 9 ? 9 : l;
 }
 
 static int popcount8(unsigned v)
@@ -813,7 +814,7 @@ cell canvas_resolve(const cell *c, int ascii, enum color_mode mode)
             o.ch = (unsigned char)CANVAS_RAMP[half_level(c)];
         } else if (ascii) {
             o.ch = ' ';
-            o.bg = rgb_mean(c->fg, c->bg);
+            o.bg = top_shown(c) ? c->fg : c->bg;
             o.fg = RGB_DEFAULT;
         } else {
             half_utf8(&o);

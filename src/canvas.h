@@ -157,6 +157,14 @@ enum color_mode {
  */
 cell canvas_resolve(const cell *c, int ascii, enum color_mode mode);
 
+/*
+ * Whether a half-block cell shows both its pixels: only with UTF-8 and
+ * colour.  Otherwise a cell shows one value, its top pixel's (the bottom
+ * one's when the top is empty), never a mix of two; views that put two
+ * values in a cell give each value whole text rows instead.
+ */
+int canvas_has_halves(int ascii, enum color_mode mode);
+
 /* The density ramp, 10 glyphs from empty to full. */
 extern const char CANVAS_RAMP[11];
 

@@ -20,6 +20,7 @@
 #define HELP_LABEL_W 8      /* longer labels push their text right */
 #define HELP_ABOUT_W 76     /* the about text wraps at most this wide */
 #define HELP_ABOUT_LINES 16
+#define MSG_MAX_ROWS 3      /* a long message wraps onto at most these */
 
 /* ---- too small --------------------------------------------------------- */
 
@@ -118,6 +119,8 @@ static void status_fit(struct status *s, int w)
     int shorten[] = { S_MSG, S_PARAMS };
     for (int i = 0; i < 2 && status_width(s) > w; i++) {
         char *t = s->text[shorten[i]];
+        if (!s->on[shorten[i]])
+            continue;
         int room = w - (status_width(s) - text_width(t));
         text_wrap_line(t, room, buf, sizeof buf);
         snprintf(t, APP_MSG_LEN, "%s", buf);
@@ -125,14 +128,62 @@ static void status_fit(struct status *s, int w)
     }
 }
 
+/*
+ * A message that does not fit on the status line next to the parameters
+ * gets rows of its own above it, wrapped at words, so it never loses its
+ * end (an error keeps its valid range).  Returns how many (0: it fits).
+ */
+static int msg_rows(const struct app *a, int w)
+{
+    char pf[APP_MSG_LEN], buf[APP_MSG_LEN];
+    const char *m = a->msg;
+    int n = 0;
+    if (!*m || a->prompt_open)
+        return 0;
+    params_format(&a->p, pf, sizeof pf);
+    if (text_width(m) + 2 + text_width(pf) <= w)
+        return 0;
+    while (*m && n < MSG_MAX_ROWS) {
+        size_t used = text_wrap_line(m, w, buf, sizeof buf);
+        if (used == 0)
+            break;
+        m += used;
+        n++;
+    }
+    return n;
+}
+
+/* The message on its own rows [y, y + rows), wrapped at words. */
+static void draw_msg_rows(const struct app *a, canvas *c, int y, int rows)
+{
+    char buf[APP_MSG_LEN];
+    const char *m = a->msg;
+    rgb fg = a->msg_error ? ui_color(a->palette, UI_WARN)
+                          : ui_color(a->palette, UI_STATUS_FG);
+    rgb bg = ui_color(a->palette, UI_STATUS_BG);
+    canvas_fill(c, 0, y, c->w, rows, ' ', fg, bg);
+    for (int i = 0; i < rows && *m; i++) {
+        size_t used = text_wrap_line(m, c->w, buf, sizeof buf);
+        if (used == 0)
+            break;
+        canvas_text(c, 0, y + i, c->w, buf, fg, bg,
+                    a->msg_error ? ATTR_BOLD : 0);
+        m += used;
+    }
+}
+
 static void draw_status(const struct app *a, canvas *c, const struct view *v,
-                        const char *hint)
+                        const char *hint, int own_rows)
 {
     struct status s;
     int y = c->h - 1, x = 0;
     rgb fg = ui_color(a->palette, UI_STATUS_FG);
     rgb bg = ui_color(a->palette, UI_STATUS_BG);
     status_fill(a, v, hint, &s);
+    if (own_rows > 0) {
+        s.on[S_MSG] = 0;
+        draw_msg_rows(a, c, c->h - 1 - own_rows, own_rows);
+    }
     status_fit(&s, c->w);
     canvas_fill(c, 0, y, c->w, 1, ' ', fg, bg);
     for (int i = 0; i < S_HELP; i++) {
@@ -406,13 +457,96 @@ static void draw_help(const struct app *a, canvas *c, const struct view *v)
 
 /* ---- the frame ---------------------------------------------------------- */
 
-void frame_view_size(const struct app *a, int W, int H, int *w, int *h)
+/* Rows a long message takes above the status line in a W x H frame. */
+static int msg_rows_fit(const struct app *a, int W, int H)
 {
+    int m = W >= FRAME_MIN_W && H >= FRAME_MIN_H ? msg_rows(a, W) : 0;
+    return H - 1 - m < FRAME_MIN_H - 1 ? 0 : m;
+}
+
+/* The view area: the frame minus the status line, a long message's rows
+ * and the tour caption. */
+static void view_area(const struct app *a, int W, int H, int *w, int *h)
+{
+    /* a long message: rows of its own above the status line */
+    int mrows = msg_rows_fit(a, W, H);
     /* tour: the caption panel takes the rows below the view (tour.h) */
     int cap = W >= FRAME_MIN_W && H >= FRAME_MIN_H
-              ? tour_panel_rows(a, W, H - 1) : 0;
+              ? tour_panel_rows(a, W, H - 1 - mrows) : 0;
     *w = W;
-    *h = H - 1 - cap;
+    *h = H - 1 - mrows - cap;
+}
+
+int frame_split_fits(int W, int H)
+{
+    if (W >= FRAME_SPLIT_SIDE_W && H >= FRAME_MIN_H)
+        return 1;
+    return W >= FRAME_MIN_W && H - 1 >= FRAME_SPLIT_STACK_H ? 2 : 0;
+}
+
+/* Where the views go in the view area: the current one at (0, 0) w x h,
+ * the split's second at (x2, y2) w2 x h2 behind a rule (second < 0:
+ * none). */
+struct areas {
+    int w, h, second, side, x2, y2, w2, h2;
+};
+
+static void split_areas(const struct app *a, int vw, int vh, int W, int H,
+                        struct areas *r)
+{
+    memset(r, 0, sizeof *r);
+    r->w = vw;
+    r->h = vh;
+    r->second = -1;
+    int sv = a->split - 1, how = frame_split_fits(W, H);
+    if (sv < 0 || sv >= VIEW_COUNT || sv == (int)a->view || a->presenter ||
+        !how || (how == 2 && vh < FRAME_SPLIT_STACK_H))
+        return;
+    r->second = sv;
+    r->side = how == 1;
+    if (r->side) {
+        r->w = (vw - 1) / 2;
+        r->x2 = r->w + 1;
+        r->w2 = vw - r->x2;
+        r->h2 = vh;
+    } else {
+        r->h = (vh - 1) / 2;
+        r->y2 = r->h + 1;
+        r->w2 = vw;
+        r->h2 = vh - r->y2;
+    }
+}
+
+void frame_view_size(const struct app *a, int W, int H, int *w, int *h)
+{
+    struct areas r;
+    int vw, vh;
+    view_area(a, W, H, &vw, &vh);
+    split_areas(a, vw, vh, W, H, &r);
+    *w = r.w;
+    *h = r.h;
+}
+
+/* The rule between the two views of a split, the second one's title on
+ * it when stacked, and the second view itself. */
+static void draw_second(const struct app *a, canvas *c,
+                        const struct areas *r, int finish)
+{
+    char hint[HINT_LEN] = "", title[96];
+    rgb axis = ui_color(a->palette, UI_AXIS);
+    if (r->side) {
+        canvas_vline(c, r->w, 0, r->h2, axis);
+    } else {
+        canvas_hline(c, 0, r->h, r->w2, axis);
+        snprintf(title, sizeof title, " %s ", VIEWS[r->second]->title);
+        canvas_text(c, 2, r->h, r->w2 - 2, title,
+                    ui_color(a->palette, UI_ACCENT), RGB_DEFAULT, ATTR_BOLD);
+    }
+    canvas sub = canvas_sub(c, r->x2, r->y2, r->w2, r->h2);
+    int busy = view_frame(a, (enum view_id)r->second, &sub, finish, hint,
+                          sizeof hint);
+    if (a->rt)
+        a->rt->busy[r->second] = busy;
 }
 
 static void compose(const struct app *a, canvas *c, int finish)
@@ -427,22 +561,26 @@ static void compose(const struct app *a, canvas *c, int finish)
     }
     const struct view *v = (unsigned)a->view < VIEW_COUNT ? VIEWS[a->view]
                                                           : NULL;
-    int vw, vh;
-    frame_view_size(a, c->w, c->h, &vw, &vh);
-    canvas body = canvas_sub(c, 0, 0, vw, vh);
+    int vw, vh, mrows = msg_rows_fit(a, c->w, c->h);
+    struct areas ar;
+    view_area(a, c->w, c->h, &vw, &vh);
+    split_areas(a, vw, vh, c->w, c->h, &ar);
+    canvas body = canvas_sub(c, 0, 0, ar.w, ar.h);
     if (v) {
         int busy = view_frame(a, a->view, &body, finish, hint, sizeof hint);
         if (a->rt)
             a->rt->busy[a->view] = busy;
     }
-    if (vh < c->h - 1) {
-        canvas panel = canvas_sub(c, 0, vh, c->w, c->h - 1 - vh);
+    if (ar.second >= 0)
+        draw_second(a, c, &ar, finish);
+    if (vh < c->h - 1 - mrows) {
+        canvas panel = canvas_sub(c, 0, vh, c->w, c->h - 1 - mrows - vh);
         tour_draw_caption(a, &panel);
     }
     if (a->prompt_open)
         draw_prompt(a, c);
     else
-        draw_status(a, c, v, hint);
+        draw_status(a, c, v, hint, mrows);
     if (a->help)                /* may cover the status line when tall */
         draw_help(a, c, v);
 }

@@ -57,9 +57,12 @@ const struct keybind KEYS_GLOBAL[] = {
     { 'r',          ACT_RESET,      "r",      "reset to the defaults", NULL },
     { CTRL('L'),    ACT_REDRAW,     "^L",     "redraw the screen", NULL },
     { ':',          ACT_PROMPT,     ":",      "set a value: :d 512 :base 5e5", NULL },
-    { 'M',          ACT_MOUSE,      "M",      "mouse clicks on / off", NULL },
+    /* listed by the views where a click does something (heatmap) */
+    { 'M',          ACT_MOUSE,      NULL,     NULL, NULL },
     { 'P',          ACT_PALETTE,    "P",      "next palette", NULL },
     { 'w',          ACT_EXPORT,     "w",      "write the frame (.svg, .txt)", NULL },
+    { 'z',          ACT_PRESENTER,  "z",      "presenter: the panel under "
+                                              "the cursor, full screen", NULL },
     { 'T',          ACT_TOUR,       "T",      "guided tour", NULL },
     { 0,            ACT_NONE,       NULL,     NULL, NULL }
 };

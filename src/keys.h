@@ -34,7 +34,7 @@ enum action {
     ACT_ZOOM_IN, ACT_ZOOM_OUT, ACT_PLAY, ACT_SLOWER, ACT_FASTER,
     ACT_STEP_BACK, ACT_STEP_FWD,
     ACT_RESET, ACT_REDRAW, ACT_PROMPT, ACT_MOUSE, ACT_PALETTE,
-    ACT_EXPORT, ACT_TOUR,
+    ACT_EXPORT, ACT_TOUR, ACT_PRESENTER,
     ACT_VIEW_KEY     /* handled by the current view's own table */
 };
 

@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "charset.h"
 #include "follow.h"
 #include "cli.h"
 #include "frame.h"
@@ -496,7 +497,7 @@ void loop_follow(struct follow *f)
 
 int loop_run(struct app *a, const struct term_opts *o)
 {
-    char err[256];
+    char err[256], note[APP_MSG_LEN];
     canvas cv;
     int rc;
 
@@ -506,6 +507,7 @@ int loop_run(struct app *a, const struct term_opts *o)
         perror("peviz: pipe");
         return 2;
     }
+    charset_setup(note, sizeof note);
     signals_install();
     if (term_open(o, &a->color, &a->ascii, err, sizeof err) < 0) {
         signals_restore();
@@ -514,6 +516,8 @@ int loop_run(struct app *a, const struct term_opts *o)
         return 2;
     }
     a->mouse = o->mouse;
+    if (note[0] && !a->msg[0])
+        app_msg(a, 0, "%s", note);
     winch_install();
     rc = run(a, &cv);
     term_close();

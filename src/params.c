@@ -28,6 +28,25 @@ static const char *skip_blanks(const char *s)
     return s;
 }
 
+/* A whole number in scientific notation ("1e3", "4.096e3"), taken for
+ * d_model, seq_len and pos alike on the command line and the prompt. */
+static int parse_whole_float(const char *s, long *out, const char **why)
+{
+    double v;
+    if (parse_double(s, &v, why))
+        return -1;
+    if (v != floor(v)) {
+        *why = "not a whole number";
+        return -1;
+    }
+    if (fabs(v) > 9.0e15) {
+        *why = "too large";
+        return -1;
+    }
+    *out = (long)v;
+    return 0;
+}
+
 int parse_long(const char *s, long *out, const char **why)
 {
     char *end;
@@ -41,6 +60,9 @@ int parse_long(const char *s, long *out, const char **why)
     }
     errno = 0;
     long v = strtol(s, &end, 10);
+    if (end != s && (*end == 'e' || *end == 'E' ||
+                     (*end == '.' && strpbrk(end, "eE"))))
+        return parse_whole_float(s, out, why);  /* 1e3, 4.096e3 */
     if (end == s || *skip_blanks(end)) {
         *why = "not a whole number";
         return -1;

@@ -256,6 +256,32 @@ static void draw_series(canvas *plot, const struct frame *f,
     }
 }
 
+/* Cells apart of the letters set on one curve. */
+#define MARK_EVERY 16
+
+/*
+ * Series s's letter on its curve every MARK_EVERY cells, shifted by its
+ * index so the letters of curves that run together do not land on the
+ * same cells; a cell another letter took is skipped.
+ */
+static void mark_series(canvas *plot, const struct frame *f,
+                        const struct plot_series *s, int idx)
+{
+    if (!s->mark || s->n < 2)
+        return;
+    for (int col = 2 + 5 * idx; col < f->pw; col += MARK_EVERY) {
+        int t = (int)lround((double)(2 * col) * (s->n - 1) / (2 * f->pw - 1));
+        if (t < 0 || t >= s->n || !isfinite(s->y[t]))
+            continue;
+        int row = dot_y(f, s->y[t]) / 4;
+        const cell *k = canvas_at(plot, col, row);
+        if (!k || (k->kind == CELL_TEXT && k->ch != ' '))
+            continue;
+        canvas_put(plot, col, row, (uint32_t)(unsigned char)s->mark, s->col,
+                   RGB_DEFAULT, ATTR_BOLD);
+    }
+}
+
 /* +1 at a local maximum, -1 at a local minimum, 0 elsewhere (strict, so
  * a flat stretch is no extreme; the ends count against one neighbour). */
 static int extreme_at(const double *y, int n, int t)
@@ -297,7 +323,7 @@ static int cells_blank(const canvas *plot, int row, int a, int b)
 static int label_extreme(canvas *plot, const struct frame *f,
                          const struct plot_spec *sp,
                          const struct plot_series *s, int t, int kind,
-                         rgb fg)
+                         rgb fg, unsigned char *row_used)
 {
     char buf[LABEL_MAX * 2], v[LABEL_MAX];
     fmt_value(s->y[t], sp->sig, v, sizeof v);
@@ -318,8 +344,8 @@ static int label_extreme(canvas *plot, const struct frame *f,
     for (size_t i = 0; i < sizeof DY / sizeof DY[0]; i++) {
         int row = row0 + dir * DY[i];
         int starts[3] = { col - (len - 1) / 2, col + 2, col - len - 1 };
-        if (row < 0 || row >= f->ph)
-            continue;
+        if (row < 0 || row >= f->ph || (row_used && row_used[row]))
+            continue;           /* one label a row: they stay readable */
         for (int j = 0; j < 3; j++) {
             int a = starts[j];
             if (a < 0 || a + len > f->pw)
@@ -328,6 +354,9 @@ static int label_extreme(canvas *plot, const struct frame *f,
                              a + len < f->pw ? a + len + 1 : a + len))
                 continue;
             canvas_text(plot, a, row, len, buf, fg, RGB_DEFAULT, 0);
+            for (int r = row - 1; row_used && r <= row + 1; r++)
+                if (r >= 0 && r < f->ph)
+                    row_used[r] = 1;    /* and a blank row around it */
             return 1;
         }
     }
@@ -338,7 +367,8 @@ static int label_extreme(canvas *plot, const struct frame *f,
  * most a few: labels must stay readable. */
 static void label_extremes(canvas *plot, const struct frame *f,
                            const struct plot_spec *sp,
-                           const struct plot_series *s, rgb fg)
+                           const struct plot_series *s, rgb fg,
+                           unsigned char *row_used)
 {
     int imax = -1, imin = -1, budget = 2 + f->ph / 4;
     for (int t = 0; t < s->n; t++) {
@@ -352,13 +382,13 @@ static void label_extremes(canvas *plot, const struct frame *f,
     if (imax < 0)
         return;
     if (extreme_at(s->y, s->n, imax) > 0)
-        budget -= label_extreme(plot, f, sp, s, imax, 1, fg);
+        budget -= label_extreme(plot, f, sp, s, imax, 1, fg, row_used);
     if (extreme_at(s->y, s->n, imin) < 0)
-        budget -= label_extreme(plot, f, sp, s, imin, -1, fg);
+        budget -= label_extreme(plot, f, sp, s, imin, -1, fg, row_used);
     for (int t = 0; t < s->n && budget > 0; t++) {
         int k = extreme_at(s->y, s->n, t);
         if (k && t != imax && t != imin)
-            budget -= label_extreme(plot, f, sp, s, t, k, fg);
+            budget -= label_extreme(plot, f, sp, s, t, k, fg, row_used);
     }
 }
 
@@ -484,8 +514,13 @@ void plot_lines(canvas *c, int x, int y, int w, int h,
     zero_and_marker(&plot, &f, sp, f.n, dim);
     for (int i = 0; i < ns; i++)
         draw_series(&plot, &f, &s[i]);
-    if (sp->label_extremes)
+    for (int i = 0; i < ns; i++)
+        mark_series(&plot, &f, &s[i], i);
+    if (sp->label_extremes) {
+        unsigned char *row_used = calloc((size_t)f.ph, 1);
         for (int i = 0; i < ns; i++)
-            label_extremes(&plot, &f, sp, &s[i], fg);
+            label_extremes(&plot, &f, sp, &s[i], fg, row_used);
+        free(row_used);
+    }
     x_axis(c, x, &f, sp, fg, dim);
 }

@@ -67,6 +67,8 @@ struct plot_series {
     const double *y;        /* n values; NAN leaves a gap */
     int n;
     rgb col;
+    char mark;              /* a letter set on the curve at intervals, so
+                               curves read apart without colour (0: none) */
 };
 
 struct plot_spec {

@@ -12,7 +12,6 @@
 
 #include <errno.h>
 #include <langinfo.h>
-#include <locale.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -25,6 +24,7 @@
 
 #include "colormap.h"
 #include "keys.h"
+#include "termcaps.h"
 #include "tty.h"
 
 /* Written on a crash, whatever curses turned on: every mouse reporting
@@ -41,6 +41,9 @@
 #define KEY_PASTE_END (KEY_MAX + 2)
 #define PAIR_CACHE 512          /* direct-mapped (fg, bg) -> pair cache */
 #define EOF_WAKES 3             /* readable-but-empty wakes meaning EOF */
+#define SYNC_BEGIN "\033[?2026h"  /* DEC mode 2026: hold the frame ... */
+#define SYNC_END "\033[?2026l"    /* ... and show it at once */
+#define QUERY_MS 400            /* wait at most this for the answers */
 
 static SCREEN *scr;
 static struct termios saved_tio;      /* the tty modes before we started */
@@ -51,6 +54,7 @@ static int direct;                    /* terminfo takes RGB colour values */
 static int mouse_on;
 static int paste_on;
 static int empty_wakes;               /* see input_gone() */
+static int sync_ok;                   /* the terminal reported mode 2026 */
 
 static struct pair_slot { int fg, bg, pair; } pcache[PAIR_CACHE];
 static long pairs_used;               /* pairs alloc_pair handed out */
@@ -214,24 +218,183 @@ static void setup_color(void)
     pairs_full = 0;
 }
 
+/*
+ * COLUMNS and LINES, when exported, make curses ignore the size the
+ * terminal reports and every resize after it.  Where the terminal can
+ * say its size they are dropped before curses starts; they count only
+ * where it cannot.  (use_env(FALSE) is no help: it drops the terminal's
+ * size as well, for terminfo's fixed 80x24, and resizes stop working.)
+ */
+static void size_source(void)
+{
+    struct winsize ws;
+
+    if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0 &&
+        ws.ws_row > 0) {
+        unsetenv("COLUMNS");
+        unsetenv("LINES");
+    }
+}
+
+/*
+ * Open the screen on a copy of the terminfo entry without REP and
+ * scrolling (termcaps.h), so the bytes suit every emulator that claims
+ * to be an xterm; curses then repaints changed rows instead of
+ * scrolling them.  TERMINFO points at the copy only while curses reads
+ * it.  Where no compiled entry is found, the entry is used as it is.
+ */
+static SCREEN *open_portable(void)
+{
+    const char *term = getenv("TERM"), *old = getenv("TERMINFO");
+    char dir[512], *keep = old ? strdup(old) : NULL;
+    SCREEN *s;
+    int patched = termcaps_portable(term, dir, sizeof dir) == 0;
+
+    if (patched)
+        setenv("TERMINFO", dir, 1);
+    s = newterm(NULL, stdout, stdin);
+    if (patched) {
+        if (keep)
+            setenv("TERMINFO", keep, 1);
+        else
+            unsetenv("TERMINFO");
+        termcaps_remove(dir, term);
+    }
+    free(keep);
+    return s;
+}
+
+/* ---- asking the terminal -------------------------------------------- */
+
+/* Write s straight to the terminal, after what curses has sent. */
+static void send_raw(const char *s)
+{
+    size_t n = strlen(s);
+    ssize_t r;
+
+    fflush(stdout);
+    while (n > 0 && (r = write(STDOUT_FILENO, s, n)) != 0) {
+        if (r < 0) {
+            if (errno == EINTR)
+                continue;
+            return;
+        }
+        s += r;
+        n -= (size_t)r;
+    }
+}
+
+/*
+ * Length of a terminal report starting at s (n bytes): ESC [ ? then
+ * digits, ';' and '$' up to a final letter.  0 if s does not start one,
+ * -1 if it may but is not complete.
+ */
+static int report_len(const char *s, size_t n, char *final)
+{
+    size_t i;
+
+    if (n < 1 || s[0] != '\033')
+        return 0;
+    if (n < 3)
+        return (n < 2 || s[1] == '[') ? -1 : 0;
+    if (s[1] != '[' || s[2] != '?')
+        return 0;
+    for (i = 3; i < n; i++) {
+        char ch = s[i];
+        if ((ch >= '0' && ch <= '9') || ch == ';' || ch == '$')
+            continue;
+        *final = ch;
+        return (int)i + 1;
+    }
+    return -1;
+}
+
+/* Whether the DECRQM answer r (len bytes) says mode 2026 exists:
+ * ESC [ ? 2026 ; Ps $ y with Ps 1 (set), 2 (reset) or 3 (always set). */
+static int sync_answer(const char *r, int len)
+{
+    int ps = 0;
+
+    if (len < 10 || strncmp(r, "\033[?2026;", 8) != 0 ||
+        sscanf(r + 8, "%d", &ps) != 1)
+        return 0;
+    return ps >= 1 && ps <= 3;
+}
+
+/* Take the complete reports out of buf[*i..n), from *i on; bytes that
+ * start none (keys typed early) are stepped over and kept.  Returns the
+ * new length; *done is set once the DA1 answer came. */
+static size_t strip_reports(char *buf, size_t n, size_t *i, int *done)
+{
+    while (*i < n) {
+        char fin = 0;
+        int l = report_len(buf + *i, n - *i, &fin);
+
+        if (l < 0)
+            break;                      /* wait for the rest */
+        if (l == 0) {
+            (*i)++;
+            continue;
+        }
+        if (fin == 'y' && sync_answer(buf + *i, l))
+            sync_ok = 1;
+        *done |= fin == 'c';
+        memmove(buf + *i, buf + *i + l, n - *i - (size_t)l);
+        n -= (size_t)l;
+    }
+    return n;
+}
+
+/*
+ * Ask the terminal whether it has synchronized output (DECRQM for mode
+ * 2026), then for its attributes (DA1), which every terminal answers:
+ * the DA1 answer ends the wait, so a terminal that ignores DECRQM costs
+ * one round trip.  Anything else read meanwhile (keys typed early) goes
+ * back to curses in order.
+ */
+static void query_sync(void)
+{
+    char buf[256];
+    size_t n = 0, i = 0;
+    int done = 0, left = QUERY_MS;
+
+    send_raw("\033[?2026$p\033[c");
+    while (!done && n < sizeof buf && left > 0) {
+        struct pollfd p = { STDIN_FILENO, POLLIN, 0 };
+        ssize_t r;
+
+        left -= 20;
+        if (poll(&p, 1, 20) <= 0)
+            continue;
+        r = read(STDIN_FILENO, buf + n, sizeof buf - n);
+        if (r <= 0)
+            break;
+        n = strip_reports(buf, n + (size_t)r, &i, &done);
+    }
+    while (n > 0)
+        ungetch((unsigned char)buf[--n]);
+}
+
 int term_open(const struct term_opts *o, enum color_mode *mode, int *ascii,
               char *err, size_t errlen)
 {
-    int utf8;
+    /* the caller set LC_CTYPE (charset.h) */
+    int utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
 
-    setlocale(LC_ALL, "");
-    utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
     if (check_env(err, errlen) < 0 || check_terminfo(err, errlen) < 0)
         return -1;
     if (tcgetattr(STDIN_FILENO, &saved_tio) < 0)
         return fail(err, errlen, "cannot read the terminal's modes");
-    scr = newterm(NULL, stdout, stdin);
+    size_source();
+    scr = open_portable();
     if (!scr)
         return fail(err, errlen, "cannot start the terminal (newterm)");
     set_term(scr);
     armed = 1;
     setup_input();
     setup_color();
+    sync_ok = 0;
+    query_sync();
     *mode = color_pick(o->color_flag);
     *ascii = !utf8 || o->ascii_flag;
     term_mouse(o->mouse);
@@ -492,7 +655,11 @@ void term_draw(const canvas *c, int ascii, enum color_mode mode)
         }
     }
     wnoutrefresh(stdscr);
+    if (sync_ok)
+        send_raw(SYNC_BEGIN);
     doupdate();
+    if (sync_ok)
+        send_raw(SYNC_END);
 }
 
 /* ---- input ---------------------------------------------------------- */

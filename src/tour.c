@@ -22,8 +22,38 @@
 #define TOUR_NAME_SHOWN 24      /* bytes of a bad word quoted in an error */
 #define HINT_DEFAULT_UTF8 "Enter next \xc2\xb7 Backspace back \xc2\xb7 Esc leave the tour"
 #define HINT_DEFAULT_ASCII "Enter next | Backspace back | Esc leave the tour"
-#define HINT_LAST_UTF8 "last step \xc2\xb7 Backspace back \xc2\xb7 Esc leave the tour"
 #define HINT_LAST_ASCII "last step | Backspace back | Esc leave the tour"
+
+/* What the tour itself says, in English and Chinese (struct tour.zh). */
+enum { TX_LAST, TX_FIRST, TX_QUIT, TX_HINT_LAST, TX_COUNT };
+static const char *const TEXTS[TX_COUNT][2] = {
+    { "last step: Backspace goes back, Esc leaves the tour",
+      "最后一步："
+      "Backspace 上一步，"
+      "Esc 离开导览" },
+    { "first step: Enter goes on, Esc leaves the tour",
+      "第一步："
+      "Enter 下一步，"
+      "Esc 离开导览" },
+    { "q again quits peviz; Esc leaves the tour",
+      "再按 q 退出 peviz；"
+      "Esc 离开导览" },
+    { "last step · Backspace back · Esc leave the tour",
+      "最后一步 · "
+      "Backspace 上一步 · "
+      "Esc 离开导览" },
+};
+
+/* Chinese where the tour is and the terminal can show it. */
+static int in_zh(const struct app *a)
+{
+    return a->tour && a->tour->zh && !a->ascii;
+}
+
+static const char *tx(const struct app *a, int id)
+{
+    return TEXTS[id][in_zh(a)];
+}
 #define ELLIPSIS "\xe2\x80\xa6"
 
 /* ---- UTF-8 ----------------------------------------------------------- */
@@ -533,13 +563,54 @@ static void tour_goto(struct app *a, int step)
     tour_apply(a, a->tour, step);
 }
 
-int tour_start(struct app *a, const char *path_or_null, char *err,
-               size_t errlen)
+/* Keep the state the tour starts from, for Esc. */
+static void save_before(struct app *a)
+{
+    struct tour *t = a->tour;
+    if (!t || (a->tour_active && t->nsteps > 0))
+        return;                 /* running: the first state is kept */
+    if (!t->before && !(t->before = malloc(sizeof *t->before)))
+        return;
+    *t->before = *a;
+    t->before->tour_active = 0;
+}
+
+/*
+ * Put back the state from before the tour, keeping what the user chose
+ * for output meanwhile (as app_reset does) and the tour itself, which
+ * stays loaded at the step it was left at.
+ */
+static void restore_before(struct app *a)
+{
+    struct tour *t = a->tour;
+    struct app now = *a;
+    if (t->before) {
+        *a = *t->before;
+        a->ascii = now.ascii;
+        a->color = now.color;
+        a->palette = now.palette;
+        a->mouse = now.mouse;
+        a->low_bandwidth = now.low_bandwidth;
+        a->fps = now.fps;
+        a->screen_w = now.screen_w;
+        a->screen_h = now.screen_h;
+        a->tour = now.tour;
+        a->tour_step = now.tour_step;
+        a->tour_lang = now.tour_lang;
+    }
+    a->tour_active = 0;
+    a->help = 0;
+    a->prompt_open = 0;
+}
+
+/* Load the shipped tour (or path) as a->tour; the step is not shown. */
+static int tour_load_into(struct app *a, const char *path_or_null,
+                          char *err, size_t errlen)
 {
     char buf[1024];
     const char *path = path_or_null;
+    const char *lang = a->tour_lang ? a->tour_lang : tour_lang_from_env();
     if (!path || !*path) {
-        const char *lang = a->tour_lang ? a->tour_lang : tour_lang_from_env();
         path = tour_default_path(lang, buf, sizeof buf);
         if (!path) {
             snprintf(err, errlen, "%s: no %s.tour installed (looked next to "
@@ -557,8 +628,18 @@ int tour_start(struct app *a, const char *path_or_null, char *err,
         free(t);
         return -1;
     }
+    t->zh = strcmp(lang, "zh") == 0;
     tour_release(a);
     a->tour = t;
+    return 0;
+}
+
+int tour_start(struct app *a, const char *path_or_null, char *err,
+               size_t errlen)
+{
+    if (tour_load_into(a, path_or_null, err, errlen))
+        return -1;
+    save_before(a);
     tour_goto(a, 0);
     return 0;
 }
@@ -566,6 +647,7 @@ int tour_start(struct app *a, const char *path_or_null, char *err,
 void tour_release(struct app *a)
 {
     if (a->tour) {
+        free(a->tour->before);
         tour_free(a->tour);
         free(a->tour);
     }
@@ -577,10 +659,43 @@ void tour_release(struct app *a)
 void tour_begin(struct app *a)
 {
     char err[APP_MSG_LEN];
-    if (a->tour)
-        tour_goto(a, 0);
-    else if (tour_start(a, NULL, err, sizeof err))
+    if (!a->tour) {
+        if (tour_start(a, NULL, err, sizeof err))
+            app_msg(a, 1, "tour: %s", err);
+        return;
+    }
+    save_before(a);
+    tour_goto(a, a->tour_step >= 0 && a->tour_step < a->tour->nsteps
+                 ? a->tour_step : 0);
+}
+
+int tour_goto_step(struct app *a, const char *arg)
+{
+    char err[APP_MSG_LEN], *end;
+    if (!a->tour && tour_load_into(a, NULL, err, sizeof err)) {
         app_msg(a, 1, "tour: %s", err);
+        return -1;
+    }
+    long n = strtol(arg, &end, 10);
+    while (*end == ' ')
+        end++;
+    if (end == arg || *end || n < 1 || n > a->tour->nsteps) {
+        char shown[24];
+        snprintf(shown, sizeof shown, "%.20s", *arg ? arg : "(none)");
+        for (char *c = shown; *c; c++)
+            if ((unsigned char)*c < 0x20 || *c == 0x7f)
+                *c = '?';
+        if (in_zh(a))
+            app_msg(a, 1, "导览：第 %s 步不在 1..%d 之内", shown,
+                    a->tour->nsteps);
+        else
+            app_msg(a, 1, "tour: step %s is not in 1..%d", shown,
+                    a->tour->nsteps);
+        return -1;
+    }
+    save_before(a);
+    tour_goto(a, (int)n - 1);
+    return 0;
 }
 
 int tour_running(const struct app *a)
@@ -592,23 +707,36 @@ int tour_key(struct app *a, int key)
 {
     if (!tour_running(a))
         return 0;
-    int last = a->tour->nsteps - 1;
+    struct tour *t = a->tour;
+    int last = t->nsteps - 1, asked = t->quit_asked;
+    t->quit_asked = 0;
     switch (key) {
     case PK_ENTER:
         if (a->tour_step < last)
             tour_goto(a, a->tour_step + 1);
         else
-            app_msg(a, 0, "last step: Backspace goes back, Esc leaves the tour");
+            app_msg(a, 0, "%s", tx(a, TX_LAST));
         return 1;
     case PK_BACKSPACE:
         if (a->tour_step > 0)
             tour_goto(a, a->tour_step - 1);
         else
-            app_msg(a, 0, "first step: Enter goes on, Esc leaves the tour");
+            app_msg(a, 0, "%s", tx(a, TX_FIRST));
         return 1;
     case PK_ESC:
-        a->tour_active = 0;
-        app_msg(a, 0, "left the tour; T starts it again");
+        restore_before(a);
+        if (in_zh(a))
+            app_msg(a, 0, "已离开导览，回到原来的状态；T 从第 %d 步继续",
+                    a->tour_step + 1);
+        else
+            app_msg(a, 0, "left the tour, back to where you were; "
+                    "T resumes at step %d", a->tour_step + 1);
+        return 1;
+    case 'q':
+        if (asked)
+            return 0;           /* the second q quits */
+        t->quit_asked = 1;
+        app_msg(a, 0, "%s", tx(a, TX_QUIT));
         return 1;
     default:
         return 0;
@@ -619,7 +747,10 @@ int tour_status(const struct app *a, char *buf, size_t len)
 {
     if (!tour_running(a))
         return 0;
-    snprintf(buf, len, "tour %d/%d", a->tour_step + 1, a->tour->nsteps);
+    if (in_zh(a))
+        snprintf(buf, len, "导览 %d/%d", a->tour_step + 1, a->tour->nsteps);
+    else
+        snprintf(buf, len, "tour %d/%d", a->tour_step + 1, a->tour->nsteps);
     return 1;
 }
 
@@ -853,10 +984,10 @@ static const struct tour_step *shown_step(const struct app *a)
 
 static const char *panel_hint(const struct app *a)
 {
+    if (a->tour_step == a->tour->nsteps - 1)    /* no "Enter next" here */
+        return a->ascii ? HINT_LAST_ASCII : tx(a, TX_HINT_LAST);
     if (a->tour->hint)
         return a->tour->hint;
-    if (a->tour_step == a->tour->nsteps - 1)
-        return a->ascii ? HINT_LAST_ASCII : HINT_LAST_UTF8;
     return a->ascii ? HINT_DEFAULT_ASCII : HINT_DEFAULT_UTF8;
 }
 

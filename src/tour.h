@@ -66,6 +66,10 @@ struct tour {
     char *hint;                 /* the key hint line (NULL: the default) */
     struct tour_step *steps;
     int nsteps;
+    int zh;                     /* status texts in Chinese */
+    int quit_asked;             /* q was pressed once in the tour */
+    struct app *before;         /* the state before the tour (Esc restores
+                                   it), or NULL */
 };
 
 /*
@@ -99,15 +103,25 @@ int tour_start(struct app *a, const char *path_or_null, char *err,
 void tour_release(struct app *a);
 
 /*
- * The 'T' key: restart the loaded tour at its first step, or load the
- * shipped one first; a failure goes to the status line.
+ * The 'T' key: resume the loaded tour at the step it was left at, or
+ * load the shipped one first and start it; the state before is kept for
+ * Esc.  A failure goes to the status line.
  */
 void tour_begin(struct app *a);
 
 /*
+ * ":tour N": show step N (1-based) of the loaded tour, loading the
+ * shipped one first; starts the tour if it was not running.  Returns 0,
+ * or -1 with "tour: step 20 is not in 1..14" (or why it cannot load)
+ * in a->msg.
+ */
+int tour_goto_step(struct app *a, const char *arg);
+
+/*
  * Keys while a tour is running: Enter next step, Backspace previous
- * step, Esc leaves the tour (it stays loaded: T starts it again).
- * Returns 1 if the key was one of these, 0 otherwise.
+ * step, Esc leaves the tour and puts back the state from before it (it
+ * stays loaded: T resumes it), and a first q asks before quitting (a
+ * second q quits).  Returns 1 if the key was taken, 0 otherwise.
  */
 int tour_key(struct app *a, int key);
 

@@ -100,7 +100,11 @@ struct att_rt {
 static void layout_blocks(struct att_layout *L, const struct app *a)
 {
     const struct attention_state *t = &a->att;
-    axis_init(&L->ai, a->p.n, t->zoom, MIN_SPAN, L->px, AXIS_EVEN);
+    /* without half blocks a cell shows one value: blocks are laid out on
+     * pairs of pixels, so a block row fills whole cell rows */
+    int unit = canvas_has_halves(a->ascii, a->color) ? 1 : 2;
+    axis_init(&L->ai, a->p.n, t->zoom, MIN_SPAN, L->px / unit, AXIS_EVEN);
+    axis_widen(&L->ai, unit);
     L->aj = L->ai;
     axis_scroll(&L->ai, t->i0, t->ci);
     axis_scroll(&L->aj, t->j0, t->cj);
@@ -137,7 +141,10 @@ static void layout_compute(struct att_layout *L, const struct app *a, int w,
     int mrows = h - 4;
     int panel = w / 3 < 20 ? 20 : w / 3 > PANEL_MIN ? PANEL_MIN : w / 3;
     int side_w = w - L->lw - 2 - panel;
-    if (side_w >= 8 && mrows >= 2) {
+    if (a->presenter) {
+        /* presenter: the matrix alone, as large as the area allows */
+        L->px = 2 * mrows < w - L->lw - 1 ? 2 * mrows : w - L->lw - 1;
+    } else if (side_w >= 8 && mrows >= 2) {
         L->side = 1;
         L->px = 2 * mrows < side_w ? 2 * mrows : side_w;
     } else {
@@ -167,6 +174,8 @@ static void layout_compute(struct att_layout *L, const struct app *a, int w,
         L->pnw = w;
         L->pnh = h - L->pny;
     }
+    if (a->presenter)
+        L->pnw = L->pnh = 0;            /* no side panels */
     L->ok = L->legend_y < h;
 }
 
@@ -437,15 +446,20 @@ static void inspect_sinusoid(struct lines *ls, const struct app *a,
     }
     join_terms(j1, sizeof j1, ang, s->half, a);
     join_terms(j2, sizeof j2, val, s->half, a);
-    add(ls, "  = %s", j1);
     char tot[32];
     num(pe_score_w((double)dl, s->omega, s->half), tot, sizeof tot);
-    add(ls, "  = %s = %s", j2, tot);
-    if (mult != 1) {
-        char r[32];
-        num(mult * pe_score_w((double)dl, s->omega, s->half), r, sizeof r);
-        add(ls, "  S = %g %s %s = %s", mult, glyph(a->ascii, GL_TIMES), tot, r);
+    if (mult == 1) {
+        add(ls, "  = %s", j1);
+        add(ls, "  = %s = %s", j2, tot);
+        return;
     }
+    /* one chain: every line equals S, the factor kept in front */
+    char r[32];
+    const char *x = glyph(a->ascii, GL_TIMES);
+    num(mult * pe_score_w((double)dl, s->omega, s->half), r, sizeof r);
+    add(ls, "  = %g (%s)", mult, j1);
+    add(ls, "  = %g (%s)", mult, j2);
+    add(ls, "  = %g %s %s = %s", mult, x, tot, r);
 }
 
 static void inspect_rope_random(struct lines *ls, const struct app *a,
@@ -778,7 +792,7 @@ static void draw_profile(canvas *c, const struct app *a, struct att_rt *rt,
     double row[PROFILE_MAX];
     char title[LINE_LEN];
     struct plot_spec sp = { 0 };
-    struct plot_series ser = { NULL, 0, ui_color(a->palette, UI_PLOT_A) };
+    struct plot_series ser = { NULL, 0, ui_color(a->palette, UI_PLOT_A), 0 };
     sp.label_extremes = 1;
     sp.zero_line = 1;
     sp.mark_x = NAN;
@@ -886,9 +900,18 @@ static void draw_body(canvas *c, const struct app *a, struct att_rt *rt,
         draw_cursor(c, a, L, L->mx, L->my);
         draw_axes(c, a, L, s);
     }
-    const char *cap = s->o.softmax && !split ? "P(j|i)"
-                    : s->o.temperature ? glyph_pick(a->ascii, "S/\xe2\x88\x9a" "d", "S/sqrt(d)")
-                    : "S";
+    const char *base_cap = s->o.softmax && !split ? "P(j|i)"
+                         : s->o.temperature
+                         ? glyph_pick(a->ascii, "S/\xe2\x88\x9a" "d", "S/sqrt(d)")
+                         : "S";
+    /* a block of k x k positions shows their mean: the legend's ends are
+     * means too, and say so */
+    char cap[64];
+    if (L->k > 1)
+        snprintf(cap, sizeof cap, "%s mean of %lldx%lld", base_cap,
+                 (long long)L->k, (long long)L->k);
+    else
+        snprintf(cap, sizeof cap, "%s", base_cap);
     struct plot_legend lg = { cap, lo, hi, 0, 4 };
     plot_legend_draw(c, 0, L->legend_y, L->side ? L->pnx - 1 : c->w,
                      a->palette, &lg);
@@ -1140,7 +1163,22 @@ static int key_split(struct app *a, void *rt, int key)
 static int key_head(struct app *a, void *rt, int key)
 {
     (void)rt;
+    if (a->att.o.scheme != SCHEME_ALIBI) {
+        app_msg(a, 0, "%c picks the ALiBi head: only with scheme alibi "
+                "(s cycles the schemes)", key);
+        return 1;
+    }
     set_head(a, a->att.o.head + (key == '}' ? 1 : -1));
+    return 1;
+}
+
+/* Space , . move pos, which this view does not show: say so. */
+static int key_inert(struct app *a, void *rt, int key)
+{
+    (void)rt;
+    app_msg(a, 0, "%s moves pos, which this view does not use: it shows "
+            "every i and j at once; arrows move the cursor",
+            key == ' ' ? "Space" : key == ',' ? "," : ".");
     return 1;
 }
 
@@ -1242,6 +1280,9 @@ static const struct keybind ATT_KEYS[] = {
       key_split },
     { '{', ACT_VIEW_KEY, "{ }", "previous / next ALiBi head", key_head },
     { '}', ACT_VIEW_KEY, NULL, NULL, key_head },
+    { ' ', ACT_VIEW_KEY, NULL, NULL, key_inert },
+    { ',', ACT_VIEW_KEY, NULL, NULL, key_inert },
+    { '.', ACT_VIEW_KEY, NULL, NULL, key_inert },
     { ':', ACT_PROMPT, ":", ":q ones|random  :seed S  :heads N  :head h  "
       ":train L  :scheme NAME  :i N  :j N", NULL },
     { PK_UP, ACT_UP, NULL, NULL, key_move },

@@ -30,6 +30,8 @@
 #define NVALUES 7           /* i, dims, omega, lambda, sin, cos, turns */
 #define TOP_MIN 9           /* rows for the big face area at least */
 #define READOUT_MIN 46      /* columns for the text beside the big face */
+#define FACE_GAP 6          /* the face's "cos" label and three blanks, so
+                               the label never reads as the readout's */
 #define READOUT_LINES 12    /* rows the readout uses when it has them */
 #define BIG_MIN_W 64
 #define TEXT_MIN_W 20
@@ -150,7 +152,7 @@ static int layout_big(int w, int h, int half, int counter,
     /* a third of the height at least: a face worth the name */
     int top_min = h / 3 > TOP_MIN ? h / 3 : TOP_MIN;
     int bmax = (h - counter - top_min + 1) / (l->block_h + 1);
-    int fmax = (w - READOUT_MIN - 4) / 2;
+    int fmax = (w - READOUT_MIN - FACE_GAP) / 2;
 
     if (w < BIG_MIN_W || bmax < 1 || fmax < TOP_MIN - 1)
         return 0;
@@ -298,6 +300,39 @@ static rgb rgb_shade(rgb c, double f)
     return RGB((unsigned)(r * f), (unsigned)(g * f), (unsigned)(b * f));
 }
 
+/*
+ * Presenter mode: the band under the cursor alone, its face as large as
+ * the area allows; the readout beside it only where it costs the face
+ * nothing.  0 if the area is too small for a face worth the name.
+ */
+static int layout_presenter(int w, int h, struct clocks_layout *l)
+{
+    int fr = h - 2, readout = w - FACE_GAP - 2 * fr >= READOUT_MIN;
+    if (!readout && 2 * fr > w - FACE_GAP)
+        fr = (w - FACE_GAP) / 2;
+    if (fr < TOP_MIN - 1)
+        return 0;
+    memset(l, 0, sizeof *l);
+    l->label_w = LABEL_W;
+    l->cpr = 1;
+    l->tiles = 1;
+    l->brows = 0;
+    l->counter_y = -1;
+    l->top_h = h;
+    l->table_y = h;
+    l->face_rows = fr;
+    l->mode = CLOCKS_BIG;
+    return 1;
+}
+
+/* The layout for w x h: presenter mode's single face, or the usual. */
+static void lay(const struct app *a, int w, int h, struct clocks_layout *l)
+{
+    if (a->presenter && layout_presenter(w, h, l))
+        return;
+    clocks_layout(w, h, a->p.d / 2, a->clocks.ghost, a->clocks.counter, l);
+}
+
 static void ctx_init(struct ctx *x, const struct app *a, canvas *c)
 {
     enum palette p = a->palette;
@@ -321,8 +356,7 @@ static void ctx_init(struct ctx *x, const struct app *a, canvas *c)
     x->hand = ui_color(p, UI_TEXT);
     x->ghost = rgb_shade(ui_color(p, UI_PLOT_A), 0.75);
     x->axis = ui_color(p, UI_AXIS);
-    clocks_layout(c->w, c->h, x->half, a->clocks.ghost, a->clocks.counter,
-                  &x->l);
+    lay(a, c->w, c->h, &x->l);
 }
 
 /*
@@ -671,7 +705,7 @@ static void counter_draw(struct ctx *x, int y)
 static void draw_big(struct ctx *x)
 {
     struct clocks_band b;
-    int rx = 2 * x->l.face_rows + 4;    /* face, "cos", a blank */
+    int rx = 2 * x->l.face_rows + FACE_GAP;     /* face, "cos", blanks */
 
     clocks_band_info(&x->a->p, x->a->clocks.band, &b);
     big_face(x, &b);
@@ -740,7 +774,9 @@ static void hint_write(const struct ctx *x, char *hint, size_t len)
     hint[0] = 0;
     if (tiles < 1)
         return;
-    if (overview(s, half, tiles)) {
+    if (tiles == 1) {
+        snprintf(hint, len, "band %d of %d", s->band, half);
+    } else if (overview(s, half, tiles)) {
         snprintf(hint, len, "%d of %d bands, evenly spread", tiles, half);
     } else {
         int a0 = tile_band(s, half, tiles, 0);
@@ -759,8 +795,7 @@ struct clocks_rt {
 static void clocks_lay(const struct app *a, void *rt, int w, int h)
 {
     struct clocks_rt *r = rt;
-    clocks_layout(w, h, a->p.d / 2, a->clocks.ghost, a->clocks.counter,
-                  &r->l);
+    lay(a, w, h, &r->l);
     r->cpr = r->l.cpr > 0 ? r->l.cpr : 1;
     r->tiles = r->l.tiles > 0 ? r->l.tiles : 1;
 }
@@ -786,7 +821,8 @@ static void clocks_draw(const struct app *a, void *rt, canvas *c, char *hint,
         draw_too_small(&x);
         break;
     }
-    if (x.l.mode == CLOCKS_BIG || x.l.mode == CLOCKS_SMALL) {
+    if ((x.l.mode == CLOCKS_BIG || x.l.mode == CLOCKS_SMALL) &&
+        x.l.brows > 0) {
         if (x.l.counter_y >= 0)
             counter_draw(&x, x.l.counter_y);
         table_draw(&x);

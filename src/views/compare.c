@@ -44,6 +44,7 @@ struct rpane {
     int64_t n;
     enum layout layout;
     enum precision prec;
+    int id;                 /* its pane: 0 for A, 1 for B, 2 for C */
     const rope_scaling *rope;   /* the pane's RoPE scaling */
     int crit;               /* first band whose wavelength exceeds n */
     double slow_turns;      /* turns of the slowest band within n */
@@ -69,6 +70,8 @@ struct ymap {
     struct axis ax;         /* dims with rows of their own (ppd > 0) */
     int dim0;               /* first dim shown (ppd > 0) */
     int ppd;                /* > 0: pixels per dim; 0: evenly sampled */
+    int unit;               /* pixels a dim takes at least: 2 without half
+                               blocks, so a cell row shows one dim, else 1 */
 };
 
 /* ---- small helpers ---------------------------------------------------- */
@@ -136,6 +139,7 @@ static void resolve_all(const struct app *a, struct rpane *rp, int np,
     *nmax = 1;
     for (int k = 0; k < np; k++) {
         pane_resolve(a, k, &rp[k]);
+        rp[k].id = k;
         if (rp[k].d > *dmax)
             *dmax = rp[k].d;
         if (rp[k].n > *nmax)
@@ -225,38 +229,53 @@ static int xmap_col(const struct axis *m, int64_t pos)
 }
 
 static void ymap_init(struct ymap *m, int dmax, int pixels, int one_to_one,
-                      int cursor)
+                      int cursor, int unit)
 {
     m->dmax = dmax;
     m->pixels = pixels < 1 ? 1 : pixels;
+    m->unit = unit > 1 && m->pixels >= 2 ? unit : 1;
+    int slots = m->pixels / m->unit;
     m->dim0 = 0;
     m->ppd = 0;
-    if (dmax <= m->pixels || one_to_one) {
+    if (dmax <= slots || one_to_one) {
         /* every dim on rows of its own: all of them, or the page of the
-         * cursor (axis.h) */
-        axis_init_span(&m->ax, dmax, dmax < m->pixels ? dmax : m->pixels,
-                       m->pixels, 0);
+         * cursor (axis.h), laid out on slots of unit pixels */
+        axis_init_span(&m->ax, dmax, dmax < slots ? dmax : slots, slots, 0);
         axis_page(&m->ax, 0, cursor);
+        axis_widen(&m->ax, m->unit);
         m->ppd = m->ax.m;
         m->dim0 = (int)m->ax.x0;
     }
+}
+
+/* How many dimensions fit down the rows. */
+static int ymap_slots(const struct ymap *m)
+{
+    return m->pixels / m->unit;
+}
+
+/* How many are shown when they are sampled: whole sin/cos pairs. */
+static int ymap_sampled(const struct ymap *m)
+{
+    return ymap_slots(m) / 2 * 2;
 }
 
 /* Dimension shown at pixel row py, or -1. */
 static int ymap_dim(const struct ymap *m, int py)
 {
     int64_t d0, d1;
-    if (py < 0 || py >= m->pixels)
+    int slots = m->pixels / m->unit, sl = py / m->unit;
+    if (py < 0 || sl >= slots)
         return -1;
     if (m->ppd)
         return axis_range(&m->ax, py, &d0, &d1) == 0 ? (int)d0 : -1;
     /* sampled: whole pairs of neighbouring dims, evenly spaced, so an
      * interleaved pane shows both the sin and the cos of each band it
      * shows (single dims spaced by 2 would show only sines) */
-    int pairs = m->pixels / 2;
-    if (py >= 2 * pairs)
+    int pairs = slots / 2;
+    if (sl >= 2 * pairs)
         return -1;
-    int dim = 2 * (int)((int64_t)(py / 2) * (m->dmax / 2) / pairs) + py % 2;
+    int dim = 2 * (int)((int64_t)(sl / 2) * (m->dmax / 2) / pairs) + sl % 2;
     return dim < m->dmax ? dim : -1;
 }
 
@@ -287,13 +306,13 @@ static int ymap_complete(const struct ymap *m)
 
 enum head_line { HL_IDENT, HL_CRIT, HL_SLOW, HL_TAG };
 
-static int cands_ident(const struct app *a, int k, const struct rpane *r,
+static int cands_ident(const struct app *a, const struct rpane *r,
                        char s[][HEAD_LEN])
 {
     char b[24], id[8];
     fmt_base(r->base, b, sizeof b);
-    snprintf(id, sizeof id, "%s%c", a->cmp.active == k ? glyph(a->ascii, GL_PLAY)
-                                                       : " ", 'A' + k);
+    snprintf(id, sizeof id, "%s%c", a->cmp.active == r->id ? glyph_pick(a->ascii, "\u25B6", ">")
+                                                       : " ", 'A' + r->id);
     long long n = (long long)r->n;
     snprintf(s[0], HEAD_LEN, "%s base=%s d_model=%d n=%lld", id, b, r->d, n);
     snprintf(s[1], HEAD_LEN, "%s base=%s d=%d n=%lld", id, b, r->d, n);
@@ -374,7 +393,7 @@ static int head_cands(const struct app *a, enum head_line line, int k,
                       const struct rpane *r, char s[][HEAD_LEN])
 {
     switch (line) {
-    case HL_IDENT: return cands_ident(a, k, r, s);
+    case HL_IDENT: return cands_ident(a, r, s);
     case HL_CRIT:  return cands_crit(k, r, s);
     case HL_SLOW:  return cands_slow(r, s);
     case HL_TAG:   return cands_tag(a, r, s);
@@ -408,9 +427,9 @@ static void head_row(const struct app *a, canvas *c, const struct geom *g,
         canvas_text(c, g->px[k] + indent, y, g->pw - indent, s[k][i],
                     uc(a, HEAD_COLOUR[line]), RGB_DEFAULT, 0);
         if (line == HL_IDENT) {     /* the pane letter in its plot colour */
-            int attr = a->cmp.active == k ? ATTR_BOLD | ATTR_REVERSE : ATTR_BOLD;
-            canvas_printf(c, g->px[k] + 1, y, 1, pane_rgb(a, k), RGB_DEFAULT,
-                          attr, "%c", 'A' + k);
+            int attr = a->cmp.active == rp[k].id ? ATTR_BOLD | ATTR_REVERSE : ATTR_BOLD;
+            canvas_printf(c, g->px[k] + 1, y, 1, pane_rgb(a, rp[k].id), RGB_DEFAULT,
+                          attr, "%c", 'A' + rp[k].id);
         }
     }
 }
@@ -605,11 +624,12 @@ static int axis_notes(const struct axis *xm, const struct ymap *ym,
     if (ym && !ymap_complete(ym)) {
         if (ym->ppd) {
             snprintf(rl, sizeof rl, "dims %d-%d", ym->dim0,
-                     ym->dim0 + ym->pixels - 1);
+                     ym->dim0 + ymap_slots(ym) - 1);
             snprintf(rs, sizeof rs, "%s", rl);
         } else {
-            snprintf(rl, sizeof rl, "%d of %d dims", ym->pixels, ym->dmax);
-            snprintf(rs, sizeof rs, "%d/%d dims", ym->pixels, ym->dmax);
+            snprintf(rl, sizeof rl, "%d of %d dims", ymap_sampled(ym),
+                     ym->dmax);
+            snprintf(rs, sizeof rs, "%d/%d dims", ymap_sampled(ym), ym->dmax);
         }
     }
     int n = 0;
@@ -755,7 +775,7 @@ static void readout_piece(const struct app *a, const struct rpane *rp, int k,
         snprintf(what, sizeof what, "%s err ", precision_name(r->prec));
     } else if (diff) {
         val = cursor_value(a, &rp[0]) - val;
-        snprintf(what, sizeof what, "A%s%c ", glyph(a->ascii, GL_MINUS), 'A' + k);
+        snprintf(what, sizeof what, "A%s%c ", glyph_pick(a->ascii, "\u2212", "-"), 'A' + r->id);
     } else if (verbose && a->cmp.dim < r->d) {
         int band, is_cos;
         layout_map(r->layout, r->d, a->cmp.dim, &band, &is_cos);
@@ -766,7 +786,7 @@ static void readout_piece(const struct app *a, const struct rpane *rp, int k,
         snprintf(vs, sizeof vs, "%s", inside ? "overflow" : "-");
     else
         num(val, vs, sizeof vs);
-    snprintf(buf, len, " %s %c %s%s", glyph(a->ascii, GL_VBAR), 'A' + k,
+    snprintf(buf, len, " %s %c %s%s", glyph_pick(a->ascii, "\u2502", "|"), 'A' + r->id,
              verbose || diff ? what : "", vs);
 }
 
@@ -803,11 +823,11 @@ static void heat_hint(const struct app *a, const struct axis *xm,
         strcat(cols, " (exact mean)");
     if (!ymap_complete(ym)) {
         if (ym->ppd)
-            snprintf(rows, sizeof rows, ", dims %d-%d of %d (z: overview)",
-                     ym->dim0, ym->dim0 + ym->pixels - 1, ym->dmax);
+            snprintf(rows, sizeof rows, ", dims %d-%d of %d (y: overview)",
+                     ym->dim0, ym->dim0 + ymap_slots(ym) - 1, ym->dmax);
         else
-            snprintf(rows, sizeof rows, ", %d of %d dims evenly spaced (z: all)",
-                     ym->pixels, ym->dmax);
+            snprintf(rows, sizeof rows, ", %d of %d dims evenly spaced (y: all)",
+                     ymap_sampled(ym), ym->dmax);
     }
     for (int k = 0; k < np; k++) {
         int64_t s = prec_stride(&rp[k], xm, ym);
@@ -833,7 +853,8 @@ static void draw_heat_mode(const struct app *a, canvas *c, const struct geom *g,
     const struct ymap ym = *ymp;
     /* rows are whole dims: the axis follows the last used row */
     struct geom gl_ = *g;
-    int used = ym.ppd ? (ym.dmax * ym.ppd + 1) / 2 : g->body_h;
+    int used = ym.ppd ? (ym.dmax * ym.ppd + 1) / 2
+                      : (ymap_sampled(&ym) * ym.unit + 1) / 2;
     if (used < g->body_h && g->axis_y >= 0) {
         gl_.body_h = used;
         gl_.axis_y = g->body_y + used;
@@ -1041,11 +1062,15 @@ static void spectrum_plot(const struct app *a, canvas *pc, int k,
                     band_dot(r->crit - 1, half, wd),
                     ys_dot(s, l0 + step * (r->crit - 1)),
                     sc->on ? uc(a, UI_DIM) : pane_rgb(a, k));
-    if (r->crit < half)
-        canvas_line(pc, band_dot(r->crit, half, wd),
-                    ys_dot(s, l0 + step * r->crit),
-                    band_dot(half - 1, half, wd),
-                    ys_dot(s, l0 + step * (half - 1)), uc(a, UI_DIM));
+    /* bands that do not turn: a '~' per cell, a mark of their own that
+     * reads without colour (the legend shows it) */
+    for (int b = r->crit; b < half; b++) {
+        int col = band_dot(b, half, wd) / 2;
+        int row = ys_dot(s, l0 + step * b) / 4;
+        const cell *kc = canvas_at(pc, col, row);
+        if (kc && (kc->kind != CELL_TEXT || kc->ch == ' '))
+            canvas_put(pc, col, row, '~', uc(a, UI_DIM), RGB_DEFAULT, 0);
+    }
     /* labels: n on its line, the critical band at the top */
     char t[40];
     /* the curve rises to the right, so the left end of the n line is clear */
@@ -1191,12 +1216,12 @@ static void spectrum_readout(const struct app *a, canvas *c,
             char l[24], t[24];
             if (a->cmp.band >= r->d / 2) {
                 len += snprintf(line[v] + len, sizeof line[v] - (size_t)len,
-                                " %s %c -", glyph(a->ascii, GL_VBAR), 'A' + k);
+                                " %s %c -", glyph_pick(a->ascii, "\u2502", "|"), 'A' + r->id);
                 continue;
             }
             if (sc[k].on) {
                 len += scaled_readout(a, line[v] + len, sizeof line[v] - (size_t)len,
-                                      v, k, r, &sc[k], a->cmp.band);
+                                      v, r->id, r, &sc[k], a->cmp.band);
                 continue;
             }
             double lw = log10_wavelength(a->cmp.band, r->d, r->base);
@@ -1205,7 +1230,7 @@ static void spectrum_readout(const struct app *a, canvas *c,
             len += snprintf(line[v] + len, sizeof line[v] - (size_t)len,
                             v == 0 ? " %s %c %s=%s, %s turns in n"
                                    : " %s %c %s=%s %s",
-                            glyph(a->ascii, GL_VBAR), 'A' + k, lam, l, t);
+                            glyph_pick(a->ascii, "\u2502", "|"), 'A' + r->id, lam, l, t);
         }
         /* the ratio of B to A where the line has room for it */
         int b = a->cmp.band;
@@ -1259,7 +1284,7 @@ static void draw_spectrum_mode(const struct app *a, canvas *c,
     spectrum_ticks(a, c, g, &s);
     for (int k = 0; k < g->np; k++) {
         canvas pc = canvas_sub(c, g->px[k], g->body_y, g->pw, ph);
-        spectrum_plot(a, &pc, k, &rp[k], &sc[k], &s);
+        spectrum_plot(a, &pc, rp[k].id, &rp[k], &sc[k], &s);
         spectrum_text(a, c, g->px[k] + 1, g->body_y + ph, g->pw - 1, nt, &rp[k],
                       &sc[k]);
         if (g->axis_y >= 0)
@@ -1269,10 +1294,11 @@ static void draw_spectrum_mode(const struct app *a, canvas *c,
         scaled_legend(a, c, g->legend_y);
     else if (g->legend_y >= 0) {
         int x = 0, y = g->legend_y;
-        const char *line = glyph_pick(a->ascii, "\u2500", "-");
-        x = legend_piece(c, x, y, line, pane_rgb(a, 0), " bands turning in n",
+        /* the marks as the plot draws them: a braille line, '~' */
+        x = legend_piece(c, x, y, glyph_pick(a->ascii, "\u2824\u2824", ".."), pane_rgb(a, 0),
+                         " bands turning in n", uc(a, UI_TEXT));
+        x = legend_piece(c, x, y, "~~", uc(a, UI_DIM), " <1 turn",
                          uc(a, UI_TEXT));
-        x = legend_piece(c, x, y, line, uc(a, UI_DIM), " <1 turn", uc(a, UI_TEXT));
         x = legend_piece(c, x, y, glyph_pick(a->ascii, "\u2504", "-"), uc(a, UI_WARN), " n",
                          uc(a, UI_TEXT));
         x = legend_piece(c, x, y, glyph(a->ascii, GL_VDOTS), uc(a, UI_ACCENT),
@@ -1318,7 +1344,7 @@ static int profile_values(const struct rpane *r, const struct axis *xm,
  */
 static void profile_readout(const struct app *a, canvas *c,
                             const struct geom *g, const struct rpane *rp,
-                            int odd)
+                            int odd, const char *per)
 {
     if (g->read_y < 0)
         return;
@@ -1336,25 +1362,35 @@ static void profile_readout(const struct app *a, canvas *c,
                 num(pe_score((double)a->p.pos, rp[k].d, rp[k].base), sc,
                     sizeof sc);
             if (v == 0)
-                snprintf(line[k], sizeof line[k], " %c base=%s: %s", 'A' + k,
+                snprintf(line[k], sizeof line[k], " %c base=%s: %s", 'A' + rp[k].id,
                          b, sc);
             else
-                snprintf(line[k], sizeof line[k], " %c %s", 'A' + k, sc);
+                snprintf(line[k], sizeof line[k], " %c %s", 'A' + rp[k].id, sc);
             width += text_width(line[k]) + 2 + 2;
         }
         if (width > c->w && v < 2)
             continue;
         x += canvas_text(c, x, y, c->w, head, uc(a, UI_TEXT), RGB_DEFAULT, 0) + 1;
-        for (int k = 0; k < g->np; k++)
-            x = legend_piece(c, x, y, glyph_pick(a->ascii, "\u2501\u2501", "=="),
-                             pane_rgb(a, k), line[k], uc(a, UI_TEXT));
-        char tail[2][96];
+        for (int k = 0; k < g->np; k++) {
+            char mk[16];    /* the curve and the letter set on it */
+            snprintf(mk, sizeof mk, "%s%c", glyph_pick(a->ascii, "\u2824", "."), 'A' + rp[k].id);
+            x = legend_piece(c, x, y, mk, pane_rgb(a, rp[k].id), line[k] + 2,
+                             uc(a, UI_TEXT));
+        }
+        char tail[3][96];
         snprintf(tail[0], sizeof tail[0], "score = %s cos(%s%s%s_i)%s",
                  glyph(a->ascii, GL_SIGMA), glyph_pick(a->ascii, "\u03B4", "d"),
                  glyph(a->ascii, GL_MUL), glyph(a->ascii, GL_OMEGA),
                  odd ? ", f64, any layout" : "");
         snprintf(tail[1], sizeof tail[1], "%s", odd ? "(f64 scores)" : "");
-        int t = text_first_fit_rows(tail[0], sizeof tail[0], 2, c->w - x);
+        if (per) {          /* the curve's points are means: say so first */
+            snprintf(tail[0], sizeof tail[0], "curve: each point the mean of "
+                     "%s distances", per);
+            snprintf(tail[1], sizeof tail[1], "points: means of %s", per);
+            snprintf(tail[2], sizeof tail[2], "mean of %s", per);
+        }
+        int t = text_first_fit_rows(tail[0], sizeof tail[0], per ? 3 : 2,
+                                    c->w - x);
         if (t >= 0)
             canvas_text(c, x, y, -1, tail[t], uc(a, UI_DIM), RGB_DEFAULT, 0);
         return;
@@ -1386,7 +1422,8 @@ static void draw_profile_mode(const struct app *a, canvas *c,
                 v[i] = NAN;
         ser[k].y = v;
         ser[k].n = xm.used;
-        ser[k].col = pane_rgb(a, k);
+        ser[k].col = pane_rgb(a, rp[k].id);
+        ser[k].mark = g->np > 1 ? (char)('A' + rp[k].id) : 0;
         odd |= rp[k].layout != LAYOUT_INTERLEAVED || rp[k].prec != PREC_F64;
     }
     struct plot_spec sp;
@@ -1404,7 +1441,9 @@ static void draw_profile_mode(const struct app *a, canvas *c,
     int h = g->body_h + (g->axis_y >= 0) + (g->legend_y >= 0);
     plot_lines(c, 0, g->body_y, c->w, h, &sp, ser, g->np, a->palette);
     free(vals);
-    profile_readout(a, c, g, rp, odd);
+    char per[32];
+    snprintf(per, sizeof per, "%lld", (long long)xm.k);
+    profile_readout(a, c, g, rp, odd, xm.k > 1 ? per : NULL);
     if (xm.k > 1)
         snprintf(hint, hintlen, "1 point = mean of %lld distances",
                  (long long)xm.k);
@@ -1421,13 +1460,13 @@ static void draw_tiny(const struct app *a, canvas *c, const struct rpane *rp,
     for (int k = 0; k < np && k < c->h; k++) {
         char b[24], s[3][64];
         fmt_base(rp[k].base, b, sizeof b);
-        snprintf(s[0], sizeof s[0], "%c base=%s crit band %d", 'A' + k, b,
+        snprintf(s[0], sizeof s[0], "%c base=%s crit band %d", 'A' + rp[k].id, b,
                  rp[k].crit);
-        snprintf(s[1], sizeof s[1], "%c %s c%d", 'A' + k, b, rp[k].crit);
-        snprintf(s[2], sizeof s[2], "%c", 'A' + k);
+        snprintf(s[1], sizeof s[1], "%c %s c%d", 'A' + rp[k].id, b, rp[k].crit);
+        snprintf(s[2], sizeof s[2], "%c", 'A' + rp[k].id);
         const char *cand[3] = { s[0], s[1], s[2] };
-        canvas_text_fit(c, 0, k, c->w, cand, 3, pane_rgb(a, k),
-                 a->cmp.active == k ? ATTR_BOLD : 0);
+        canvas_text_fit(c, 0, k, c->w, cand, 3, pane_rgb(a, rp[k].id),
+                        a->cmp.active == rp[k].id ? ATTR_BOLD : 0);
     }
 }
 
@@ -1481,7 +1520,7 @@ static void layout_axes(const struct app *a, struct cmp_rt *r)
     } else if (a->cmp.mode != PANE_SPECTRUM) {
         xmap_init(&r->xm, r->nmax, a->cmp.zoom, a->p.pos, g->pw - 1);
         ymap_init(&r->ym, r->dmax, 2 * g->body_h, a->cmp.dims_1to1,
-                  a->cmp.dim);
+                  a->cmp.dim, canvas_has_halves(a->ascii, a->color) ? 1 : 2);
     }
 }
 
@@ -1492,6 +1531,14 @@ static void compare_layout(const struct app *a, void *rt, int w, int h)
     r->h = h;
     r->np = npanes(a);
     resolve_all(a, r->rp, r->np, &r->dmax, &r->nmax);
+    /* presenter: the active pane alone (the diff mode keeps pane A, its
+     * reference, beside the others) */
+    if (a->presenter && a->cmp.mode != PANE_DIFF && r->np > 1) {
+        r->rp[0] = r->rp[a->cmp.active < r->np ? a->cmp.active : 0];
+        r->np = 1;
+        r->dmax = r->rp[0].d;
+        r->nmax = r->rp[0].n;
+    }
     geom_make(w, h, r->np, mode_labw(a, r->rp, r->np, r->dmax),
               any_tags(r->rp, r->np), &r->g);
     r->tiny = w < 24 || h < 5 || r->g.pw < 10;
@@ -1738,6 +1785,21 @@ static int key_band(struct app *a, void *rt, int key)
     return 1;
 }
 
+/* Keys that change nothing the spectrum shows (one wavelength per
+ * band): say so instead of doing nothing.  1 if key was one. */
+static int spectrum_inert(struct app *a, int key)
+{
+    const char *what = key == 'o' ? "the dimension layout"
+                     : key == 'f' ? "the number format"
+                     : key == 'y' ? "which dimensions the rows show"
+                     : key == '=' ? "the position zoom" : NULL;
+    if (!what)
+        return 0;
+    app_msg(a, 0, "%c sets %s, which the spectrum does not show (one "
+            "wavelength per band); v changes the mode", key, what);
+    return 1;
+}
+
 /* k j: one dimension; K J PgUp PgDn: an eighth of them.  Every dim is
  * reachable, also those the evenly spaced overview rows skip (the
  * readout shows them). */
@@ -1754,10 +1816,12 @@ static int key_dim(struct app *a, void *rt, int key)
     return 1;
 }
 
-/* The panes: + _ [ ] b B d D p v o f z. */
+/* The panes: + _ [ ] b B d D p v o f y. */
 static int key_pane(struct app *a, void *rt, int key)
 {
     (void)rt;
+    if (a->cmp.mode == PANE_SPECTRUM && spectrum_inert(a, key))
+        return 1;
     switch (key) {
     case '+': pane_add(a); break;
     case '_': pane_remove(a); break;
@@ -1771,7 +1835,7 @@ static int key_pane(struct app *a, void *rt, int key)
     case 'v': mode_next(a); break;
     case 'o': layout_next(a); break;
     case 'f': precision_next(a); break;
-    default:    /* z */
+    default:    /* y */
         a->cmp.dims_1to1 = !a->cmp.dims_1to1;
         app_msg(a, 0, a->cmp.dims_1to1 ? "rows: consecutive dimensions"
                                        : "rows: all dimensions, evenly spaced");
@@ -1783,6 +1847,8 @@ static int key_pane(struct app *a, void *rt, int key)
 static int key_zoom(struct app *a, void *rt, int key)
 {
     (void)rt;
+    if (a->cmp.mode == PANE_SPECTRUM && spectrum_inert(a, key))
+        return 1;
     zoom(a, key == '=');
     return 1;
 }
@@ -1898,7 +1964,7 @@ static const struct keybind COMPARE_KEYS[] = {
       key_pane },
     { 'o',  ACT_VIEW_KEY, "o",      "active pane: next layout", key_pane },
     { 'f',  ACT_VIEW_KEY, "f",      "active pane: next precision", key_pane },
-    { 'z',  ACT_VIEW_KEY, "z",      "rows: evenly spaced / consecutive",
+    { 'y',  ACT_VIEW_KEY, "y",      "rows: evenly spaced / consecutive",
       key_pane },
     { '=',  ACT_VIEW_KEY, "= -",    "zoom positions in / out", key_zoom },
     { '-',  ACT_VIEW_KEY, NULL,     NULL, key_zoom },

@@ -51,6 +51,8 @@ struct heat_geom {
     int nb;                 /* bands in the grid: multiples of s, the last */
     int j0, shown;          /* first grid index shown, how many */
     int bh;                 /* cell rows per band (> 1 when bands are few) */
+    int whole;              /* no half blocks: each dimension whole rows
+                               (bh even, sin rows above cos rows) */
 };
 
 /* The view area split into rows; -1 for a row dropped on small screens. */
@@ -164,17 +166,28 @@ static void geom_cols(struct heat_geom *g, const struct app *a)
     g->ucols = g->ax.used;
 }
 
+/* Rows the band grid is planned for: without half blocks a band needs
+ * two (its sine row and its cosine row). */
+static int band_rows(const struct heat_geom *g)
+{
+    int rows = g->rows > 0 ? g->rows : 1;
+    return g->whole && rows > 1 ? rows / 2 : rows;
+}
+
 static void geom_rows(struct heat_geom *g, const struct app *a)
 {
     int rows = g->rows > 0 ? g->rows : 1;
-    int s0 = band_step0(g->half, rows);
+    int s0 = band_step0(g->half, band_rows(g));
     g->s = (int)axis_span(s0, g->zoom, 1);      /* zoom halves the step */
     g->nb = (g->half - 1) / g->s + 1 + ((g->half - 1) % g->s != 0);
+    /* without half blocks the grid is laid out in pairs of rows, so a
+     * band's sine and cosine get whole rows each (bh even) */
+    int unit = g->whole && rows > 1 ? 2 : 1, urows = rows / unit;
     /* grid entries down the rows, one per row or bh rows each, paged */
-    axis_init_span(&g->ay, g->nb, g->nb < rows ? g->nb : rows, rows, 0);
+    axis_init_span(&g->ay, g->nb, g->nb < urows ? g->nb : urows, urows, 0);
     axis_page(&g->ay, grid_index(g, a->heat.dim0 / 2),
               grid_index(g, a->heat.dim / 2));
-    g->bh = g->ay.m;
+    g->bh = g->ay.m * unit;
     g->shown = g->ay.used / g->ay.m;
     g->j0 = (int)g->ay.x0;
 }
@@ -186,7 +199,8 @@ static void geom_make(struct heat_geom *g, const struct app *a, int cols,
     g->cols = cols;
     g->rows = rows;
     g->half = a->p.d / 2;
-    int zmax = zoom_max(a->p.n, band_step0(g->half, rows > 0 ? rows : 1));
+    g->whole = !canvas_has_halves(a->ascii, a->color);
+    int zmax = zoom_max(a->p.n, band_step0(g->half, band_rows(g)));
     g->zoom = a->heat.zoom < 0 ? 0 : a->heat.zoom > zmax ? zmax : a->heat.zoom;
     geom_cols(g, a);
     geom_rows(g, a);
@@ -441,9 +455,12 @@ static const int DROP_ORDER[R_COUNT] = {
     R_INSP2, R_RULER, R_LEGEND, R_MARK, R_LABELS, R_INSP1
 };
 
-static void layout_rows(struct heat_layout *L, int w, int h, int *map_h)
+static void layout_rows(struct heat_layout *L, int w, int h, int presenter,
+                        int *map_h)
 {
     int on[R_COUNT] = { 1, w < ONE_LINE_INSPECTOR, 1, 1, 1, 1 }, used = 0;
+    if (presenter)                      /* the map alone, with its scale */
+        on[R_INSP1] = on[R_INSP2] = 0;
     for (int i = 0; i < R_COUNT; i++)
         used += on[i];
     for (int i = 0; i < R_COUNT && h - used < MIN_MAP_ROWS; i++)
@@ -490,7 +507,7 @@ static void layout_make(struct heat_layout *L, const struct app *a, int w,
     memset(L, 0, sizeof *L);
     L->t = heat_table(a);
     L->scale = L->t ? table_scale(tc, L->t) : 1.0;
-    layout_rows(L, w, h, &map_h);
+    layout_rows(L, w, h, a->presenter, &map_h);
     L->map_x = layout_margin(L, a, w);
     geom_make(&L->g, a, w - L->map_x, map_h);
     int spare = map_h - L->g.shown * L->g.bh;   /* axis right under the map */
@@ -1277,7 +1294,10 @@ static const struct keybind HEAT_KEYS[] = {
     { '-',      ACT_VIEW_KEY, NULL, NULL, key_zoom },
     { 'p',      ACT_VIEW_KEY, "p", "principal components of the table",
       key_pca },
-    /* a click (with M on) moves the cursor to the cell */
+    /* a click (with M on) moves the cursor to the cell; M itself is the
+     * global toggle, listed here where clicks do something */
+    { 'M',      ACT_MOUSE,    "M", "mouse clicks on / off: a click moves "
+                                   "the cursor", NULL },
     { PK_MOUSE, ACT_MOUSE,    NULL, NULL, key_click },
     { 0,        ACT_NONE,     NULL, NULL, NULL }
 };

@@ -325,22 +325,29 @@ static void test_half(void)
     canvas_half(&c, 2, 1, BLUE, 5);
     r = canvas_resolve(canvas_at(&c, 2, 0), 0, COLOR_TRUE);
     CHECK(r.ch == 0x2584 && r.fg == BLUE && r.bg == RGB_DEFAULT);
-    /* ASCII with colour: a space on the mean colour */
+    /* ASCII with colour: a space on the top pixel's colour, never a mix
+     * of the two values (red top, blue bottom: not purple) */
     r = canvas_resolve(canvas_at(&c, 0, 0), 1, COLOR_256);
-    CHECK(r.ch == ' ' && r.bg == RGB(127, 0, 127));
+    CHECK(r.ch == ' ' && r.bg == RED);
     r = canvas_resolve(canvas_at(&c, 2, 0), 1, COLOR_256);
-    CHECK(r.ch == ' ' && r.bg == BLUE);
-    /* no colour: the density ramp by the mean level, colours dropped */
+    CHECK(r.ch == ' ' && r.bg == BLUE);     /* only a bottom: the bottom */
+    /* no colour: the density ramp by the top level (3), colours dropped;
+     * the mean of 3 and 7 (5) is no value that was drawn */
     r = canvas_resolve(canvas_at(&c, 0, 0), 1, COLOR_NONE);
-    CHECK(r.ch == (uint32_t)CANVAS_RAMP[5]);
+    CHECK(r.ch == (uint32_t)CANVAS_RAMP[3]);
     CHECK(r.fg == RGB_DEFAULT && r.bg == RGB_DEFAULT);
     r = canvas_resolve(canvas_at(&c, 0, 0), 0, COLOR_NONE);
-    CHECK(r.ch == (uint32_t)CANVAS_RAMP[5]);
+    CHECK(r.ch == (uint32_t)CANVAS_RAMP[3]);
+    r = canvas_resolve(canvas_at(&c, 2, 0), 0, COLOR_NONE);
+    CHECK(r.ch == (uint32_t)CANVAS_RAMP[5]);    /* only a bottom, level 5 */
+    CHECK(!canvas_has_halves(1, COLOR_256));
+    CHECK(!canvas_has_halves(0, COLOR_NONE));
+    CHECK(canvas_has_halves(0, COLOR_8));
     /* LEVEL_NONE falls back to luminance: white top, black bottom */
     canvas_half(&c, 3, 0, RGB(255, 255, 255), LEVEL_NONE);
     canvas_half(&c, 3, 1, RGB(0, 0, 0), LEVEL_NONE);
     r = canvas_resolve(canvas_at(&c, 3, 0), 0, COLOR_NONE);
-    CHECK(r.ch == (uint32_t)CANVAS_RAMP[5]);
+    CHECK(r.ch == (uint32_t)CANVAS_RAMP[9]);
     canvas_half(&c, 3, 1, RGB(255, 255, 255), LEVEL_NONE);
     r = canvas_resolve(canvas_at(&c, 3, 0), 1, COLOR_NONE);
     CHECK(r.ch == '@');

@@ -17,7 +17,7 @@
 /* Refused in every view. */
 static const char *const GLOBAL_BAD[] = {
     "d 99999999999999999999999", "d nan", "d 7", "d 0", "d -2", "d 65538",
-    "d 1e3", "d 0x40", "d 64abc", "d", "d 6 6", "d \r\b", "d \xff\xfe",
+    "d 1e5", "d 0x40", "d 64abc", "d", "d 6 6", "d \r\b", "d \xff\xfe",
     "base inf", "base -inf", "base nan", "base -0", "base 1", "base 0.5",
     "base 1e400", "base", "base \033[2J", "base 1e4x",
     "n 0", "n -5", "n 1e300", "n 99999999999999999999", "n 2.5", "n",
@@ -53,7 +53,7 @@ static const struct view_bad VIEW_BAD[] = {
     { VIEW_ATTENTION, "head -0x1" }, { VIEW_ATTENTION, "head" },
     { VIEW_ATTENTION, "train -1" }, { VIEW_ATTENTION, "train 129" },
     { VIEW_ATTENTION, "train inf" }, { VIEW_ATTENTION, "train" },
-    { VIEW_ATTENTION, "train 1e2" }, { VIEW_ATTENTION, "seed -1" },
+    { VIEW_ATTENTION, "train 1e3" }, { VIEW_ATTENTION, "seed -1" },
     { VIEW_ATTENTION, "seed 4294967296" }, { VIEW_ATTENTION, "seed" },
     { VIEW_ATTENTION, "seed 1.5" }, { VIEW_ATTENTION, "seed \033[2J" },
     { VIEW_ATTENTION, "scheme" },

@@ -11,7 +11,13 @@ static void test_parse(void)
     CHECK(parse_long(" 37 ", &l, &why) == 0 && l == 37);
     CHECK(parse_long("12abc", &l, &why) == -1);
     CHECK(parse_long("", &l, &why) == -1);
-    CHECK(parse_long("1e3", &l, &why) == -1);
+    /* scientific notation for a whole number, as -n 1e3 and :n 1e3 */
+    CHECK(parse_long("1e3", &l, &why) == 0 && l == 1000);
+    CHECK(parse_long("4.096e3", &l, &why) == 0 && l == 4096);
+    CHECK(parse_long("1.5e0", &l, &why) == -1);      /* 1.5: not whole */
+    CHECK(parse_long("8.0", &l, &why) == -1);        /* plain decimals: no */
+    CHECK(parse_long("1e30", &l, &why) == -1);
+    CHECK(parse_long("1e", &l, &why) == -1);
     CHECK(parse_long("99999999999999999999999", &l, &why) == -1);
     CHECK(parse_double("5e5", &d, &why) == 0 && d == 500000);
     CHECK(parse_double("1e4", &d, &why) == 0 && d == 10000);

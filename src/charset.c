@@ -1,0 +1,67 @@
+/*
+ * charset.c - LC_CTYPE from the environment, LC_NUMERIC at "C", and a
+ * UTF-8 fallback when the named UTF-8 locale is missing (charset.h).
+ */
+#include <ctype.h>
+#include <langinfo.h>
+#include <locale.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "charset.h"
+
+/* UTF-8 locales tried, in order, when the one asked for is missing. */
+static const char *const FALLBACK[] = { "C.UTF-8", "C.utf8", "en_US.UTF-8" };
+
+const char *charset_env_name(void)
+{
+    static const char *const VARS[] = { "LC_ALL", "LC_CTYPE", "LANG" };
+
+    for (size_t i = 0; i < sizeof VARS / sizeof VARS[0]; i++) {
+        const char *v = getenv(VARS[i]);
+        if (v && *v)
+            return v;
+    }
+    return "";
+}
+
+int charset_wants_utf8(const char *name)
+{
+    const char *dot = name ? strchr(name, '.') : NULL;
+    char cs[8];
+    size_t n = 0;
+
+    if (!dot)
+        return 0;
+    for (dot++; *dot && *dot != '@' && n < sizeof cs - 1; dot++)
+        if (*dot != '-')
+            cs[n++] = (char)tolower((unsigned char)*dot);
+    cs[n] = 0;
+    return strcmp(cs, "utf8") == 0;
+}
+
+static int is_utf8(void)
+{
+    return strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
+}
+
+int charset_setup(char *note, size_t notelen)
+{
+    const char *want = charset_env_name();
+
+    if (note && notelen)
+        note[0] = 0;
+    setlocale(LC_ALL, "C");
+    if (setlocale(LC_CTYPE, "") || !charset_wants_utf8(want))
+        return is_utf8();
+    for (size_t i = 0; i < sizeof FALLBACK / sizeof FALLBACK[0]; i++)
+        if (setlocale(LC_CTYPE, FALLBACK[i]) && is_utf8()) {
+            if (note && notelen)
+                snprintf(note, notelen, "locale %s is not installed: "
+                         "characters use %s", want, FALLBACK[i]);
+            return 1;
+        }
+    setlocale(LC_CTYPE, "C");
+    return 0;
+}

@@ -1,0 +1,30 @@
+/*
+ * charset.h - which locale the program runs in.
+ *
+ * Only LC_CTYPE follows the environment (the character set: whether the
+ * terminal takes UTF-8); LC_NUMERIC and everything else stay "C", so
+ * numbers read and print with a decimal point in every locale.  When the
+ * environment asks for UTF-8 but names a locale that is not installed
+ * (LANG=zh_CN.UTF-8 on a machine without it), a UTF-8 locale that exists
+ * (C.UTF-8) takes its place for LC_CTYPE, and a note says so.
+ */
+#ifndef PEVIZ_CHARSET_H
+#define PEVIZ_CHARSET_H
+
+#include <stddef.h>
+
+/*
+ * Set LC_CTYPE from the environment (with the fallback above) and leave
+ * the rest at "C".  Returns 1 when characters are UTF-8.  When the
+ * fallback was taken, note gets one line saying so; else it is "".
+ */
+int charset_setup(char *note, size_t notelen);
+
+/* The locale name the environment gives for LC_CTYPE: LC_ALL, else
+ * LC_CTYPE, else LANG (the first set and non-empty), or "" for none. */
+const char *charset_env_name(void);
+
+/* Whether a locale name asks for UTF-8 ("xx.UTF-8", "xx.utf8", any case). */
+int charset_wants_utf8(const char *name);
+
+#endif
