@@ -531,7 +531,7 @@ int follow_key(struct follow *f, struct app *a, int key)
     if (f->detached || a->help)
         return 0;
     /* keys that change how this screen looks; in a view where one
-     * would change the state instead (z in compare), it is refused */
+     * would change the state instead (none today), it is refused */
     if ((key == '?' || key == PK_F1 || key == 'P' || key == 'z') &&
         !local_key(a, key))
         return 1;

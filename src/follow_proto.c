@@ -80,6 +80,7 @@ static const char *prec_word(int v) { return precision_name((enum precision)v); 
  */
 static const struct field FIELDS[] = {
     ENUM("view", view, view_word, view_parse),
+    INT("split", split, 0, VIEW_COUNT),
     PARAM("d", P_D),
     PARAM("base", P_BASE),
     PARAM("n", P_N),

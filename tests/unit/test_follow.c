@@ -141,10 +141,13 @@ static void test_follow_and_keys(void)
     CHECK(fa.p.d == 256);
     CHECK(strstr(fa.msg, ": F to explore on your own") != NULL);
     CHECK(follow_key(s[1].f, &fa, PK_RIGHT) == 1 && fa.p.pos == 777);
-    /* z changes the compare view's rows (state): refused, undone */
+    /* y changes the compare view's rows (state): refused, undone */
     fa.msg[0] = 0;
-    CHECK(follow_key(s[1].f, &fa, 'z') == 1 && fa.cmp.dims_1to1 == 0);
+    CHECK(follow_key(s[1].f, &fa, 'y') == 1 && fa.cmp.dims_1to1 == 0);
     CHECK(strstr(fa.msg, ": F to explore on your own") != NULL);
+    /* z is presenter mode, how this screen looks: it acts here */
+    CHECK(follow_key(s[1].f, &fa, 'z') == 1 && fa.presenter == 1);
+    CHECK(follow_key(s[1].f, &fa, 'z') == 1 && fa.presenter == 0);
     /* look-only keys act here */
     int pal = fa.palette;
     CHECK(follow_key(s[1].f, &fa, 'P') == 1 && (int)fa.palette != pal);

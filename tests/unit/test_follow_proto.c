@@ -29,6 +29,7 @@ static void odd_state(struct app *a)
 {
     app_init(a);
     a->view = VIEW_COMPARE;
+    a->split = VIEW_CLOCKS + 1;             /* :split clocks */
     a->p.d = 512;
     a->p.base = 123456.789012345;
     a->p.n = 4096;
@@ -74,6 +75,7 @@ static void odd_state(struct app *a)
 static void check_same_state(const struct app *x, const struct app *y)
 {
     CHECK(x->view == y->view);
+    CHECK(x->split == y->split);
     CHECK(x->p.d == y->p.d);
     CHECK(x->p.base == y->p.base);          /* exact: %.17g round trips */
     CHECK(x->p.n == y->p.n);
