@@ -665,8 +665,8 @@ static void draw_pos_axis(const struct app *a, canvas *c, int x, int w, int y,
     int nn = axis_notes(xm, ym, stride, note);
     for (int v = 0; v < nn && room > 0; v++) {
         int tw = text_width(note[v]);
-        if (tw && tw <= room) {
-            canvas_text(c, x + (end - tw) / 2, y, tw, note[v],
+        if (tw && tw <= room) {        /* centred between the end labels */
+            canvas_text(c, x + text_width(lo) + 2 + (room - tw) / 2, y, tw, note[v],
                         uc(a, stride > 1 && v < 2 ? UI_WARN : UI_DIM),
                         RGB_DEFAULT, 0);
             break;
