@@ -1477,6 +1477,8 @@ static int spectrum_labw(const struct rpane *rp, int np)
     for (int k = 0; k < np; k++)
         scaled_make(&rp[k], &sc[k]);
     struct yscale s = spectrum_scale(rp, sc, np, 1);
+    for (int k = 0; k < np; k++)
+        scaled_free(&sc[k]);
     char t[16];
     return (int)fmax(5, snprintf(t, sizeof t, "1e%.0f", floor(s.hi)) + 1);
 }
