@@ -113,7 +113,7 @@ static void check_heatmap(int d, int ascii, enum color_mode mode, int w,
 static char *frame_ascii(struct app *a, int w, int h)
 {
     canvas c;
-    char *out = calloc((size_t)h, (size_t)w + 1), *p = out;
+    char *out = calloc((size_t)h * ((size_t)w + 1) + 1, 1), *p = out;   /* + NUL */
     if (!out || canvas_init(&c, w, h)) {
         free(out);
         return NULL;
