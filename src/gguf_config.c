@@ -52,6 +52,19 @@ static int gnum(struct gcfg *c, const char *suffix, double *out, char *key,
     return 1;
 }
 
+/* The first of two keys that is present; when neither is, key names the
+ * first (the one a message should ask for) and 0 is returned. */
+static int gnum_either(struct gcfg *c, const char *first, const char *second,
+                       double *out, char *key, size_t keylen)
+{
+    int r = gnum(c, first, out, key, keylen);
+    if (r == 0)
+        r = gnum(c, second, out, key, keylen);
+    if (r == 0)
+        snprintf(key, keylen, "%s.%s", c->arch, first);
+    return r;
+}
+
 /* Set a scaling value through params.c, naming the key when refused. */
 static int gset(struct gcfg *c, const char *key, enum rope_opt id, double v)
 {
@@ -110,16 +123,12 @@ static int lengths(struct gcfg *c, int required)
 {
     char key[200];
     double L;
-    int r = gnum(c, "rope.scaling.original_context_length", &L, key, sizeof key);
-    if (r == 0)
-        r = gnum(c, "context_length", &L, key, sizeof key);
+    int r = gnum_either(c, "rope.scaling.original_context_length",
+                        "context_length", &L, key, sizeof key);
     if (r < 0)
         return -1;
-    if (r == 0) {
-        snprintf(key, sizeof key, "%s.rope.scaling.original_context_length",
-                 c->arch);
+    if (r == 0)
         return required ? gbad(c, key, "missing") : 0;
-    }
     return gset(c, key, RO_ORIGINAL_MAX, L);
 }
 
@@ -149,15 +158,12 @@ static int factor(struct gcfg *c, enum rope_method m)
 {
     char key[200];
     double s;
-    int r = gnum(c, "rope.scaling.factor", &s, key, sizeof key);
-    if (r == 0)
-        r = gnum(c, "rope.scale_linear", &s, key, sizeof key);
+    int r = gnum_either(c, "rope.scaling.factor", "rope.scale_linear", &s,
+                        key, sizeof key);
     if (r < 0)
         return -1;
-    if (r == 0) {
-        snprintf(key, sizeof key, "%s.rope.scaling.factor", c->arch);
+    if (r == 0)
         return m == ROPE_NONE ? 0 : gbad(c, key, "missing");
-    }
     return gset(c, key, RO_FACTOR, s);
 }
 
