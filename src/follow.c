@@ -24,9 +24,10 @@
 
 struct client {
     int fd;                      /* -1: free slot */
-    size_t out_len;
+    size_t out_len, out_cap;
     size_t greeted;              /* greeting bytes seen */
-    char out[FOLLOW_OUT_MAX];
+    char *out;                   /* unsent bytes; grown as needed up to
+                                    the whole state + FOLLOW_OUT_MAX */
 };
 
 struct follow {
@@ -189,8 +190,10 @@ struct follow *follow_join(const char *path)
 static void drop(struct client *c)
 {
     close(c->fd);
+    free(c->out);
     c->fd = -1;
-    c->out_len = c->greeted = 0;
+    c->out = NULL;
+    c->out_len = c->out_cap = c->greeted = 0;
 }
 
 void follow_close(struct follow *f)
@@ -239,12 +242,26 @@ static void flush(struct client *c)
     }
 }
 
-/* Queue a message; a follower whose buffer is full stopped reading. */
-static void queue(struct client *c, const char *m, size_t len)
+/* Queue a message; a follower with more than the whole state (full
+ * bytes) and FOLLOW_OUT_MAX unsent stopped reading. */
+static void queue(struct client *c, const char *m, size_t len, size_t full)
 {
-    if (c->out_len + len > sizeof c->out) {
+    size_t need = c->out_len + len;
+    if (need > full + FOLLOW_OUT_MAX) {
         drop(c);
         return;
+    }
+    if (need > c->out_cap) {
+        size_t cap = c->out_cap ? c->out_cap : FOLLOW_OUT_MAX;
+        while (cap < need)
+            cap *= 2;
+        char *o = realloc(c->out, cap);
+        if (!o) {
+            drop(c);
+            return;
+        }
+        c->out = o;
+        c->out_cap = cap;
     }
     memcpy(c->out + c->out_len, m, len);
     c->out_len += len;
@@ -271,7 +288,8 @@ static void accept_all(struct follow *f)
         setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &sndbuf, sizeof sndbuf);
         f->clients[i].fd = fd;
         if (f->full_len > 0)
-            queue(&f->clients[i], f->full, (size_t)f->full_len);
+            queue(&f->clients[i], f->full, (size_t)f->full_len,
+                  (size_t)f->full_len);
     }
     /* out of descriptors: the connection stays queued and the socket
      * readable; stop asking for a while instead of spinning */
@@ -303,12 +321,12 @@ static void broadcast(struct follow *f, const char *cur, int len)
     char delta[FP_BODY_MAX], m[FP_MESSAGE_MAX];
     size_t dl = fp_diff(f->sent, (size_t)f->sent_len, cur, (size_t)len, delta);
     int ml = fp_frame(delta, dl, m, sizeof m);
+    f->full_len = fp_frame(cur, (size_t)len, f->full, sizeof f->full);
     for (int i = 0; ml > 0 && i < FOLLOW_MAX_CLIENTS; i++)
         if (f->clients[i].fd >= 0)
-            queue(&f->clients[i], m, (size_t)ml);
+            queue(&f->clients[i], m, (size_t)ml, (size_t)f->full_len);
     memcpy(f->sent, cur, (size_t)len);
     f->sent_len = len;
-    f->full_len = fp_frame(cur, (size_t)len, f->full, sizeof f->full);
     f->sent_at = now_s();
     f->held = 0;
 }

@@ -18,8 +18,8 @@
 
 #define FOLLOW_MAX_CLIENTS 256   /* followers of one teacher */
 #define FOLLOW_MAX_FDS (FOLLOW_MAX_CLIENTS + 1)
-#define FOLLOW_OUT_MAX 8192      /* unsent bytes per follower before it is
-                                    dropped */
+#define FOLLOW_OUT_MAX 8192      /* unsent bytes per follower, beyond one
+                                    whole state, before it is dropped */
 #define FOLLOW_SNDBUF 4096      /* the kernel's buffer per follower (it
                                     doubles it, and keeps a minimum) */
 #define FOLLOW_PUBLISH_S 0.25    /* sweep frames are published at most this

@@ -12,6 +12,10 @@
 #include "tour.h"
 
 #define LINE_MAX_LEN 128      /* one "name value" line */
+#define ROPE_LINE_MAX 512     /* a RoPE line: every setting at its longest */
+#define NUM_MAX 24            /* the longest exact_text of a list value */
+/* a factor list line: the name, ROPE_FACTORS_MAX values and commas */
+#define LIST_LINE_MAX (32 + ROPE_FACTORS_MAX * NUM_MAX)
 #define TOUR_STEPS_MAX 100000
 
 /* ---- the field table ---------------------------------------------------- */
@@ -29,8 +33,11 @@ enum ftype {
     T_PANE_N,       /* a pane's n: 0 (the global one) or a valid n */
     T_TOUR,         /* "off" or "STEP/STEPS" */
     T_TABLE,        /* the --pe-file's name, or "none": not state */
-    T_ROPE          /* a RoPE scaling setting: params_set_rope; "-" for
-                       a value not given (0) */
+    T_ROPE,         /* pane param's RoPE scaling in one line: the method,
+                       then NAME=VALUE for each setting not at its
+                       default, each through params_set_rope */
+    T_LIST          /* pane param's longrope factor list lo (RO_SHORT_
+                       FACTOR, RO_LONG_FACTOR): "-" (none) or a,b,... */
 };
 
 /* Upper bounds that depend on values read before them. */
@@ -61,7 +68,12 @@ static const char *prec_word(int v) { return precision_name((enum precision)v); 
 
 #define OFF(m) offsetof(struct app, m)
 #define PARAM(nm, id) { nm, T_PARAM, 0, 0, 0, B_FIXED, id, NULL, NULL }
-#define ROPE(nm, id) { nm, T_ROPE, 0, 0, 0, B_FIXED, id, NULL, NULL }
+/* Pane k's RoPE scaling (k = 0: pane A's, the global a->p.rope) and its
+ * two factor lists, which travel only when they change. */
+#define ROPE(nm, k) \
+    { nm, T_ROPE, 0, 0, 0, B_FIXED, k, NULL, NULL }, \
+    { nm ".sf", T_LIST, 0, RO_SHORT_FACTOR, 0, B_FIXED, k, NULL, NULL }, \
+    { nm ".lf", T_LIST, 0, RO_LONG_FACTOR, 0, B_FIXED, k, NULL, NULL }
 #define INT(nm, m, lo, hi) { nm, T_INT, OFF(m), lo, hi, B_FIXED, 0, NULL, NULL }
 #define INTB(nm, t, m, lo, b) { nm, t, OFF(m), lo, 0, b, 0, NULL, NULL }
 #define ENUM(nm, m, w, p) { nm, T_ENUM, OFF(m), 0, 0, B_FIXED, 0, w, p }
@@ -71,6 +83,8 @@ static const char *prec_word(int v) { return precision_name((enum precision)v); 
     { "cmp." #k ".n", T_PANE_N, OFF(cmp.panes[k].n), 0, 0, B_FIXED, 0, NULL, NULL }, \
     ENUM("cmp." #k ".layout", cmp.panes[k].layout, layout_word, layout_parse), \
     ENUM("cmp." #k ".prec", cmp.panes[k].prec, prec_word, precision_parse)
+/* Panes B and C also carry their own scaling (after their d). */
+#define PANE_ROPE(k) PANE(k), ROPE("cmp." #k ".rope", k)
 
 /*
  * The published state, in the order it is sent and must be read: d and
@@ -85,17 +99,7 @@ static const struct field FIELDS[] = {
     PARAM("base", P_BASE),
     PARAM("n", P_N),
     PARAM("pos", P_POS),
-    ROPE("rope", RO_SCALING),
-    ROPE("rope.s", RO_FACTOR),
-    ROPE("rope.L", RO_ORIGINAL_MAX),
-    ROPE("rope.lo", RO_LOW_FREQ),
-    ROPE("rope.hi", RO_HIGH_FREQ),
-    ROPE("rope.bf", RO_BETA_FAST),
-    ROPE("rope.bs", RO_BETA_SLOW),
-    ROPE("rope.trunc", RO_TRUNCATE),
-    ROPE("rope.m", RO_MSCALE),
-    ROPE("rope.mad", RO_MSCALE_ALL_DIM),
-    ROPE("rope.af", RO_ATTENTION_FACTOR),
+    ROPE("rope", 0),
     INT("playing", playing, 0, 1),
     { "speed", T_SPEED, OFF(speed), 0, 0, B_FIXED, 0, NULL, NULL },
     INTB("heat.dim", T_INT, heat.dim, 0, B_DIM),
@@ -130,7 +134,7 @@ static const struct field FIELDS[] = {
     INT("cmp.active", cmp.active, 0, COMPARE_MAX_PANES - 1),
     INT("cmp.preset", cmp.preset, 0, 3),
     ENUM("cmp.mode", cmp.mode, mode_word, pane_mode_parse),
-    PANE(0), PANE(1), PANE(2),
+    PANE(0), PANE_ROPE(1), PANE_ROPE(2),
     INT("cmp.dim", cmp.dim, 0, PARAM_D_MAX - 1),
     INT("cmp.band", cmp.band, 0, PARAM_D_MAX / 2 - 1),
     INT("cmp.dims_1to1", cmp.dims_1to1, 0, 1),
@@ -165,10 +169,12 @@ static int table_char(char c)
            (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-';
 }
 
-/* The shortest text that reads back as exactly x. */
+/* The shortest text that reads back as exactly x.  %.15g already gives
+ * the shortest form when that has at most 15 digits (%g drops trailing
+ * zeros), so three tries at most. */
 static void exact_text(double x, char *v, size_t len)
 {
-    for (int prec = 6; prec <= 17; prec++) {
+    for (int prec = 15; prec <= 17; prec++) {
         snprintf(v, len, "%.*g", prec, x);
         if (strtod(v, NULL) == x)
             return;
@@ -185,9 +191,20 @@ static void param_text(const struct app *a, int id, char *v, size_t len)
     }
 }
 
+/* Pane k's scaling: pane A's is the global one. */
+static const rope_scaling *rope_in(const struct app *a, int k)
+{
+    return k > 0 ? &a->cmp.panes[k].rope : &a->p.rope;
+}
+
+static rope_scaling *rope_of(struct app *a, int k)
+{
+    return k > 0 ? &a->cmp.panes[k].rope : &a->p.rope;
+}
+
 /* The scalar settings of a rope_scaling, by enum rope_opt (NULL: the
- * method, truncate and the lists, which are not doubles). */
-static double *rope_double(rope_scaling *r, int id)
+ * method, L, truncate and the lists, which are not doubles). */
+static const double *rope_double(const rope_scaling *r, int id)
 {
     switch (id) {
     case RO_FACTOR:           return &r->factor;
@@ -202,20 +219,51 @@ static double *rope_double(rope_scaling *r, int id)
     }
 }
 
-static void rope_text(const struct app *a, int id, char *v, size_t len)
+/* Setting id (RO_FACTOR .. RO_ATTENTION_FACTOR) of r as params_set_rope
+ * reads it, into v; 0 when it is at its default (nothing to send). */
+static int rope_setting(const rope_scaling *r, int id, char *v, size_t len)
 {
-    rope_scaling r = a->p.rope;
-    double *x = rope_double(&r, id);
-    if (id == RO_SCALING)
-        snprintf(v, len, "%s", rope_method_name(r.method));
-    else if (id == RO_TRUNCATE)
-        snprintf(v, len, "%s", r.truncate ? "on" : "off");
-    else if (id == RO_ORIGINAL_MAX && r.original_max > 0)
-        snprintf(v, len, "%lld", (long long)r.original_max);
-    else if (x && *x != 0)
-        exact_text(*x, v, len);
+    rope_scaling def;
+    const double *x = rope_double(r, id);
+    rope_scaling_default(&def);
+    if (id == RO_TRUNCATE)
+        snprintf(v, len, "%s", r->truncate ? "on" : "off");
+    else if (id == RO_ORIGINAL_MAX)
+        snprintf(v, len, "%lld", (long long)r->original_max);
     else
-        snprintf(v, len, "-");
+        exact_text(*x, v, len);
+    if (id == RO_TRUNCATE)
+        return r->truncate != def.truncate;
+    if (id == RO_ORIGINAL_MAX)
+        return r->original_max != def.original_max;
+    return *x != *rope_double(&def, id);
+}
+
+/* "yarn factor=4 original-max=32768 truncate=off": the method and the
+ * settings away from their defaults, named as on the command line. */
+static void rope_text(const rope_scaling *r, char *v, size_t len)
+{
+    char x[32];
+    size_t n = (size_t)snprintf(v, len, "%s", rope_method_name(r->method));
+    for (int id = RO_FACTOR; id <= RO_ATTENTION_FACTOR && n < len; id++)
+        if (rope_setting(r, id, x, sizeof x))
+            n += (size_t)snprintf(v + n, len - n, " %s=%s", ROPE_OPT_NAMES[id],
+                                  x);
+}
+
+/* A factor list: "-" when empty, else its values, comma separated. */
+static void list_text(const rope_scaling *r, int id, char *v, size_t len)
+{
+    const double *x = id == RO_SHORT_FACTOR ? r->short_factor : r->long_factor;
+    int m = id == RO_SHORT_FACTOR ? r->nshort : r->nlong;
+    size_t n = 0;
+    snprintf(v, len, "-");
+    for (int i = 0; i < m && n + NUM_MAX + 1 < len; i++) {
+        if (i)
+            v[n++] = ',';
+        exact_text(x[i], v + n, len - n);
+        n += strlen(v + n);
+    }
 }
 
 static void tour_text(const struct app *a, char *v, size_t len)
@@ -245,20 +293,22 @@ void fp_table_name(const struct app *a, char *v, size_t len)
 static void field_text(const struct app *a, const struct field *f,
                        char *v, size_t len)
 {
+    const rope_scaling *r = rope_in(a, f->param);
     switch (f->type) {
     case T_PARAM: param_text(a, f->param, v, len); break;
     case T_SPEED: case T_PANE_BASE: exact_text(dbl_at(a, f), v, len); break;
     case T_ENUM:  snprintf(v, len, "%s", f->word((int)int_at(a, f))); break;
     case T_TOUR:  tour_text(a, v, len); break;
     case T_TABLE: fp_table_name(a, v, len); break;
-    case T_ROPE:  rope_text(a, f->param, v, len); break;
+    case T_ROPE:  rope_text(r, v, len); break;
+    case T_LIST:  list_text(r, (int)f->lo, v, len); break;
     default:      snprintf(v, len, "%lld", int_at(a, f)); break;
     }
 }
 
 int fp_body(const struct app *a, char *buf, size_t len)
 {
-    char v[64];
+    char v[LIST_LINE_MAX];
     size_t n = 0;
     for (size_t i = 0; i < NFIELDS; i++) {
         field_text(a, &FIELDS[i], v, sizeof v);
@@ -445,28 +495,68 @@ static int check_table(const char *v, char *err, size_t errlen)
     return 0;
 }
 
-/* A setting through the one validation; "-" (not given) only where the
- * setting may be absent. */
+/* Every setting back to its default; the factor lists (fields of
+ * their own) stay. */
+static void scalars_default(rope_scaling *r)
+{
+    rope_scaling d;
+    rope_scaling_default(&d);
+    d.nshort = r->nshort;
+    d.nlong = r->nlong;
+    memcpy(d.short_factor, r->short_factor, sizeof d.short_factor);
+    memcpy(d.long_factor, r->long_factor, sizeof d.long_factor);
+    *r = d;
+}
+
+/* "METHOD NAME=VALUE ...": the settings not named are at their
+ * defaults; each named one goes through params_set_rope, as it would
+ * from the command line (--factor 4) or the prompt (:factor 4). */
 static int set_rope(struct app *a, const struct field *f, const char *v,
                     char *err, size_t errlen)
 {
-    char why[APP_MSG_LEN];
-    double *x = rope_double(&a->p.rope, f->param);
-    if (f->param == RO_SCALING && rope_method_parse(v) == ROPE_LONGROPE) {
-        snprintf(err, errlen, "rope: longrope's factor lists are not sent");
-        return -1;
+    char buf[ROPE_LINE_MAX + 1], why[APP_MSG_LEN], seen[RO_COUNT] = { 0 };
+    char *save = NULL, *tok;
+    params p = a->p;
+    p.rope = *rope_of(a, f->param);
+    scalars_default(&p.rope);
+    snprintf(buf, sizeof buf, "%s", v);
+    tok = strtok_r(buf, " ", &save);
+    if (params_set_rope(&p, RO_SCALING, tok ? tok : "", why, sizeof why))
+        goto bad;
+    while ((tok = strtok_r(NULL, " ", &save))) {
+        char *eq = strchr(tok, '=');
+        int id = eq ? (*eq = 0, rope_opt_parse(tok)) : -1;
+        if (id < RO_FACTOR || id > RO_ATTENTION_FACTOR || seen[id]++) {
+            snprintf(why, sizeof why, "want NAME=VALUE, each name once");
+            goto bad;
+        }
+        if (params_set_rope(&p, (enum rope_opt)id, eq + 1, why, sizeof why))
+            goto bad;
     }
-    if (strcmp(v, "-") == 0 && (x || f->param == RO_ORIGINAL_MAX)) {
-        if (x)
-            *x = 0;
-        else
-            a->p.rope.original_max = 0;
+    *rope_of(a, f->param) = p.rope;
+    return 0;
+bad:
+    snprintf(err, errlen, "%s: %s", f->name, why);
+    return -1;
+}
+
+/* A factor list: "-" (none) or what --short-factor takes. */
+static int set_list(struct app *a, const struct field *f, const char *v,
+                    char *err, size_t errlen)
+{
+    char why[APP_MSG_LEN];
+    rope_scaling *r = rope_of(a, f->param);
+    params p = a->p;
+    if (strcmp(v, "-") == 0) {
+        *(f->lo == RO_SHORT_FACTOR ? &r->nshort : &r->nlong) = 0;
         return 0;
     }
-    if (params_set_rope(&a->p, (enum rope_opt)f->param, v, why, sizeof why)) {
+    p.rope = *r;
+    if (params_set_rope(&p, (enum rope_opt)f->lo, v, why, sizeof why)) {
         snprintf(err, errlen, "%s: %s", f->name, why);
         return -1;
     }
+    *r = p.rope;
     return 0;
 }
 
@@ -489,6 +579,7 @@ static int set_field(struct app *a, const struct field *f, const char *v,
     case T_TOUR:  return set_tour(a, v, err, errlen);
     case T_TABLE: return check_table(v, err, errlen);
     case T_ROPE:  return set_rope(a, f, v, err, errlen);
+    case T_LIST:  return set_list(a, f, v, err, errlen);
     default:      return set_bounded(a, f, v, err, errlen);
     }
 }
@@ -501,12 +592,38 @@ static int field_find(const char *name)
     return -1;
 }
 
+/*
+ * Pane k's scaling against the d_model it is drawn with, as the compare
+ * view checks it when it is set.  A pane that follows the global d_model
+ * keeps its scaling when that changes, and then may hold factor lists of
+ * an earlier d (the view draws it unscaled): there the lists need only
+ * be as long as each other and ntk's d >= 4 is not asked.
+ */
+static int pane_rope_check(const struct app *a, int k, char *why, size_t len)
+{
+    params p = a->p;
+    const rope_scaling *r = &a->cmp.panes[k].rope;
+    p.rope = *r;
+    if (a->cmp.panes[k].d > 0)
+        p.d = a->cmp.panes[k].d;
+    else if (r->method == ROPE_LONGROPE)
+        p.d = 2 * r->nshort;
+    else if (p.d < 4)
+        p.d = 4;
+    return params_check_rope(&p, why, len);
+}
+
 /* Relations between fields that one line at a time cannot check. */
 static int consistent(const struct app *a, char *err, size_t errlen)
 {
     char why[APP_MSG_LEN];
+    int k = 1;
+    while (k < COMPARE_MAX_PANES && !pane_rope_check(a, k, why, sizeof why))
+        k++;
     if (params_check_rope(&a->p, why, sizeof why))
         snprintf(err, errlen, "rope: %s", why);
+    else if (k < COMPARE_MAX_PANES)
+        snprintf(err, errlen, "cmp.%d.rope: %s", k, why);
     else if (a->att.o.head >= a->att.o.heads)
         snprintf(err, errlen, "att.head beyond att.heads");
     else if (a->cmp.active >= a->cmp.npanes)
@@ -516,34 +633,55 @@ static int consistent(const struct app *a, char *err, size_t errlen)
     return -1;
 }
 
+/* The longest line a field may take: its name, a space and its value. */
+static size_t line_max(const struct field *f)
+{
+    return f->type == T_LIST ? LIST_LINE_MAX
+           : f->type == T_ROPE ? ROPE_LINE_MAX : LINE_MAX_LEN;
+}
+
+/* The field a line names (the text before its first space), or -1. */
+static int line_field(const char *line, size_t len)
+{
+    char name[LINE_MAX_LEN];
+    const char *sp = memchr(line, ' ', len);
+    size_t n = sp ? (size_t)(sp - line) : sizeof name;
+    if (n >= sizeof name)
+        return -1;
+    memcpy(name, line, n);
+    name[n] = 0;
+    return field_find(name);
+}
+
 /* One line "name value" (no newline) into a; seen marks fields read. */
 static int apply_line(struct app *a, const char *line, size_t len,
                       char *seen, char *err, size_t errlen)
 {
-    char buf[LINE_MAX_LEN + 1];
-    if (len > LINE_MAX_LEN) {
-        snprintf(err, errlen, "line longer than %d bytes", LINE_MAX_LEN);
-        return -1;
-    }
-    memcpy(buf, line, len);
-    buf[len] = 0;
+    char buf[LIST_LINE_MAX + 1];
     for (size_t i = 0; i < len; i++)
-        if ((unsigned char)buf[i] < 0x20 || (unsigned char)buf[i] > 0x7e) {
+        if ((unsigned char)line[i] < 0x20 || (unsigned char)line[i] > 0x7e) {
             snprintf(err, errlen, "byte 0x%02x is not printable ASCII",
-                     (unsigned char)buf[i]);
+                     (unsigned char)line[i]);
             return -1;
         }
-    char *sp = strchr(buf, ' ');
-    int i = sp ? (*sp = 0, field_find(buf)) : -1;
+    int i = line_field(line, len);
     if (i < 0) {
         snprintf(err, errlen, "unknown field");
+        return -1;
+    }
+    if (len > line_max(&FIELDS[i])) {
+        snprintf(err, errlen, "line longer than %zu bytes",
+                 line_max(&FIELDS[i]));
         return -1;
     }
     if (seen[i]++) {
         snprintf(err, errlen, "%s given twice", FIELDS[i].name);
         return -1;
     }
-    return set_field(a, &FIELDS[i], sp + 1, err, errlen);
+    memcpy(buf, line, len);
+    buf[len] = 0;
+    return set_field(a, &FIELDS[i], buf + strlen(FIELDS[i].name) + 1, err,
+                     errlen);
 }
 
 int fp_apply(struct app *a, const char *body, size_t len, char *err,

@@ -166,6 +166,29 @@ send f1 F
 check "f1: F rejoins at the teacher's state (256)" within 10 f1 'd_model=256'
 check "f1: says following again" has f1 "following $SOCKP"
 
+# ---- the compare panes' own scalings reach the followers ----------------------
+
+send tc 4
+check "teacher: compare view" within 50 tc 'B base='
+send tc v ']'
+send tc : 'model qwen2.5-7b-yarn' Enter
+check "teacher: pane B takes yarn" within 50 tc 'yarn s=4 L=32768 24/16/24'
+check "f1 draws pane B's yarn within 1 s" within 10 f1 '24 kept 16 blend 24 interp'
+check "f2 draws pane B's yarn within 1 s" within 10 f2 '24 kept 16 blend 24 interp'
+# longrope with its factor lists, on pane B alone
+send tc : 'd 8' Enter
+send tc : 'short-factor 1,1.5,2,3' Enter
+send tc : 'long-factor 2,4,8,16' Enter
+send tc : 'original-max 64' Enter
+send tc : 'scaling longrope' Enter
+check "teacher: pane B takes longrope" within 50 tc 'longrope s=4 L=64'
+check "f1 draws pane B's longrope factors within 1 s" within 10 f1 '0 kept 1 blend 1 interp'
+check "f2 draws pane B's longrope factors within 1 s" within 10 f2 '0 kept 1 blend 1 interp'
+check "f1: no bad message" eval "! cap f1 | grep -q 'bad message'"
+send tc 2
+check "teacher: back to clocks" within 50 tc 'PE clocks'
+check "f1 back to clocks" within 10 f1 'PE clocks'
+
 # ---- a stopped follower does not hold the teacher up -------------------------
 
 F2PID=$(pid_in f2)

@@ -159,9 +159,11 @@ static void test_round_trip(void)
     CHECK(strstr(m, "\ncmp.0.prec bf16\n") != NULL);
     CHECK(strstr(m, "\nclk.k -77\n") != NULL);
     CHECK(strstr(m, "\nheat.pca 1\n") != NULL);
-    CHECK(strstr(m, "\nrope yarn\nrope.s 4\nrope.L 4096\n") != NULL);
-    CHECK(strstr(m, "\nrope.m 0.707\nrope.mad -\n") != NULL);
-    CHECK(strstr(m, "\nrope.trunc off\n") != NULL);
+    /* a scaling: the method and what is not at its default, by the
+     * command line's names */
+    CHECK(strstr(m, "\nrope yarn factor=4 original-max=4096 beta-fast=16 "
+                    "truncate=off mscale=0.707\nrope.sf -\nrope.lf -\n") != NULL);
+    CHECK(strstr(m, "\ncmp.1.rope none\ncmp.1.rope.sf -\n") != NULL);
     CHECK(strstr(m, "\ntour off\n") != NULL);
 }
 
@@ -234,12 +236,37 @@ static void test_rejections(void)
     refused("heat.pca 2\n", "out of range");
     refused("att.seed 4294967296\n", "out of range");
     refused("att.seed -1\n", "out of range");
-    refused("rope longrope\n", "not sent");
-    refused("rope warp\n", "rope");
-    refused("rope.s 0\n", "rope.s");
-    refused("rope.s -\n", "rope: factor");  /* yarn needs its factor */
-    refused("rope.trunc maybe\n", "rope.trunc");
-    refused("rope.L 0\n", "rope.L");
+    /* longrope wants d/2 = 256 factors in each list (there are none) */
+    refused("rope longrope factor=4 original-max=4096\n",
+            "rope: short-factor: 0 values; want exactly d/2 = 256");
+    refused("rope warp\n", "rope: rope-scaling 'warp': unknown method");
+    refused("rope\n", "unknown field");
+    refused("rope \n", "rope: rope-scaling '': unknown method");
+    refused("rope yarn factor=0 original-max=4096\n", "rope: factor '0'");
+    refused("rope yarn factor=4\n", "needs original-max");
+    refused("rope yarn original-max=0\n", "rope: original-max '0'");
+    refused("rope yarn original-max=4096 truncate=maybe\n", "rope: truncate");
+    refused("rope yarn original-max=4096 factor=4 factor=5\n", "each name once");
+    refused("rope yarn original-max=4096 factor\n", "NAME=VALUE");
+    refused("rope yarn original-max=4096 short-factor=1,2\n", "NAME=VALUE");
+    refused("rope yarn original-max=4096 =4\n", "NAME=VALUE");
+    refused("rope yarn original-max=4096 factor=nan\n", "factor 'nan'");
+    refused("rope llama3 original-max=8192 low-freq-factor=4 "
+            "high-freq-factor=1\n", "rope: low-freq-factor 4");
+    refused("rope.sf 1,x\n", "rope.sf: short-factor '1,x'");
+    refused("rope.lf 1,-2\n", "rope.lf: long-factor");
+    refused("rope.lf 0x1p+0\n", "rope.lf: long-factor");
+    refused("rope.sf\n", "unknown field");
+    refused("rope.sf 1\nrope.sf 2\n", "given twice");
+    /* panes B and C: the same checks, against each pane's own d */
+    refused("cmp.1.rope linear factor=-1\n", "cmp.1.rope: factor '-1'");
+    refused("cmp.1.rope yarn factor=4\n", "cmp.1.rope: rope-scaling yarn: "
+            "needs original-max");
+    refused("cmp.2.rope longrope factor=4 original-max=4096\n",
+            "cmp.2.rope: rope-scaling longrope: d 4096");   /* pinned d */
+    refused("cmp.1.rope longrope factor=4 original-max=4096\ncmp.1.rope.sf "
+            "1,2\ncmp.1.rope.lf 1,2\n", "want exactly d/2 = 64");
+    refused("cmp.1.rope.sf 1,,2\n", "cmp.1.rope.sf");
     refused("speed 0\n", "speed");
     refused("speed inf\n", "speed");
     refused("clk.k 16777217\n", "out of range");
@@ -378,7 +405,6 @@ static void test_framing(void)
     }
     static const struct { const char *in; const char *why; } BAD[] = {
         { "PEVIZ-FOLLOW 1 1073741824\n", "at most" },
-        { "PEVIZ-FOLLOW 1 2049\n", "at most" },
         { "PEVIZ-FOLLOW 1 -5\n", "at most" },
         { "PEVIZ-FOLLOW 2 10\n", "version 2" },
         { "SSH-2.0-OpenSSH_9.2\r\n", "not a peviz" },
@@ -396,6 +422,16 @@ static void test_framing(void)
         CHECK(g.messages == 0);
         CHECK(g.bad == (BAD[i].why != NULL));
         CHECK(!BAD[i].why || strstr(g.err, BAD[i].why));
+    }
+    /* one byte over the largest body */
+    char over[64];
+    snprintf(over, sizeof over, "PEVIZ-FOLLOW 1 %d\n", FP_BODY_MAX + 1);
+    {
+        struct fp_reader r;
+        struct got g = { 0 };
+        fp_reader_init(&r);
+        feed_all(&r, over, strlen(over), 5, &g);
+        CHECK(g.bad && strstr(g.err, "at most 40960"));
     }
     /* a header line that never ends is refused after FP_HEADER_MAX bytes */
     char endless[200];
@@ -443,6 +479,236 @@ static void test_delta(void)
     CHECK(ml > 0 && ml < 80);
 }
 
+
+/* ---- every pane's RoPE scaling, factor lists included -------------------- */
+
+/* n values as a checkpoint stores them: float32 numbers near 1..s, which
+ * take 17 digits as doubles (1.0800000429153442). */
+static void float_factors(double *v, int n, double s)
+{
+    for (int i = 0; i < n; i++)
+        v[i] = (double)(float)(1.0 + (s - 1.0) * i / (n > 1 ? n - 1 : 1) + 0.01);
+}
+
+/* A lecture with a scaling in each pane: A longrope (d 512, 256 factors
+ * a list), B yarn with every setting given, C longrope (d 96: 48). */
+static void scaled_state(struct app *a)
+{
+    odd_state(a);
+    rope_scaling *r = &a->p.rope;
+    rope_scaling_default(r);
+    r->method = ROPE_LONGROPE;
+    r->factor = 32;
+    r->original_max = 4096;
+    r->attention_factor = 1.1902380714238083;
+    r->nshort = r->nlong = 256;
+    float_factors(r->short_factor, 256, 1.5);
+    float_factors(r->long_factor, 256, 40);
+    r = &a->cmp.panes[1].rope;
+    *r = (rope_scaling){ ROPE_YARN, 40, 4096, 1.5, 6, 24, 2, 0, 0.707, 1,
+                         1.25, 0, 0, { 0 }, { 0 } };
+    a->cmp.panes[2].d = 96;
+    r = &a->cmp.panes[2].rope;
+    rope_scaling_default(r);
+    r->method = ROPE_LONGROPE;
+    r->factor = 32;
+    r->original_max = 4096;
+    r->nshort = r->nlong = 48;
+    float_factors(r->short_factor, 48, 1.2);
+    float_factors(r->long_factor, 48, 30);
+}
+
+static void check_same_rope(const rope_scaling *x, const rope_scaling *y)
+{
+    CHECK(x->method == y->method && x->factor == y->factor);
+    CHECK(x->original_max == y->original_max);
+    CHECK(x->low_freq_factor == y->low_freq_factor);
+    CHECK(x->high_freq_factor == y->high_freq_factor);
+    CHECK(x->beta_fast == y->beta_fast && x->beta_slow == y->beta_slow);
+    CHECK(x->truncate == y->truncate && x->mscale == y->mscale);
+    CHECK(x->mscale_all_dim == y->mscale_all_dim);
+    CHECK(x->attention_factor == y->attention_factor);
+    CHECK(x->nshort == y->nshort && x->nlong == y->nlong);
+    for (int i = 0; i < x->nshort && i < ROPE_FACTORS_MAX; i++)
+        CHECK(x->short_factor[i] == y->short_factor[i]);   /* exact */
+    for (int i = 0; i < x->nlong && i < ROPE_FACTORS_MAX; i++)
+        CHECK(x->long_factor[i] == y->long_factor[i]);
+}
+
+static void test_pane_rope(void)
+{
+    static struct app t, f;
+    static char m[FP_MESSAGE_MAX + 1];
+    char err[512];
+    scaled_state(&t);
+    int len = fp_encode(&t, m, sizeof m);
+    CHECK(len > 0);
+    m[len > 0 ? len : 0] = 0;
+    app_init(&f);
+    const char *b = body_of(m);
+    CHECK(fp_apply(&f, b, strlen(b), err, sizeof err) == 0);
+    check_same_state(&f, &t);
+    check_same_rope(&f.p.rope, &t.p.rope);
+    for (int k = 1; k < COMPARE_MAX_PANES; k++)
+        check_same_rope(&f.cmp.panes[k].rope, &t.cmp.panes[k].rope);
+    /* pane B's line: every setting away from its default, by name */
+    CHECK(strstr(m, "\ncmp.1.rope yarn factor=40 original-max=4096 "
+                    "low-freq-factor=1.5 high-freq-factor=6 beta-fast=24 "
+                    "beta-slow=2 truncate=off mscale=0.707 mscale-all-dim=1 "
+                    "attention-factor=1.25\ncmp.1.rope.sf -\n"));
+    /* a list line: 48 decimals, each read back here as exactly the value */
+    const char *at = strstr(m, "\ncmp.2.rope.lf ");
+    CHECK(at != NULL);
+    int nv = 0;
+    for (const char *q = at ? at + 15 : "\n"; *q != '\n'; nv++) {
+        char *end;
+        double x = strtod(q, &end);
+        CHECK(nv < 48 && x == t.cmp.panes[2].rope.long_factor[nv < 48 ? nv : 0]);
+        CHECK(end - q <= 19 && (*end == ',' || *end == '\n'));
+        if (*end != ',' && *end != '\n')
+            break;
+        q = *end == ',' ? end + 1 : end;
+    }
+    CHECK(nv == 48);
+    /* a list of dyadic values takes their short decimal form */
+    t.cmp.panes[2].rope.short_factor[0] = 1.015625;
+    t.cmp.panes[2].rope.short_factor[1] = 3;
+    len = fp_encode(&t, m, sizeof m);
+    m[len > 0 ? len : 0] = 0;
+    CHECK(strstr(m, "\ncmp.2.rope.sf 1.015625,3,") != NULL);
+    /* a pane following the global d keeps lists of an earlier d, as the
+     * teacher's compare view does after a global :d (drawn unscaled) */
+    t.cmp.panes[2].d = 0;
+    len = fp_encode(&t, m, sizeof m);
+    CHECK(len > 0);
+    app_init(&f);
+    CHECK(fp_apply(&f, body_of(m), (size_t)len - (size_t)(body_of(m) - m),
+                   err, sizeof err) == 0);
+    CHECK(f.cmp.panes[2].rope.nshort == 48 && f.p.d == 512);
+    /* ... but still two lists of one length */
+    refused("cmp.2.rope longrope factor=4 original-max=4096\ncmp.2.d 0\n"
+            "cmp.2.rope.sf 1,2\ncmp.2.rope.lf 1,2,3\n", "cmp.2.rope: ");
+}
+
+/* Bytes on the socket for going from state x to state y. */
+static int change_cost(const struct app *x, const struct app *y)
+{
+    static char b0[FP_BODY_MAX], b1[FP_BODY_MAX], d[FP_BODY_MAX],
+                m[FP_MESSAGE_MAX];
+    int l0 = fp_body(x, b0, sizeof b0), l1 = fp_body(y, b1, sizeof b1);
+    if (l0 < 0 || l1 < 0)
+        return -1;
+    size_t dl = fp_diff(b0, (size_t)l0, b1, (size_t)l1, d);
+    return dl ? fp_frame(d, dl, m, sizeof m) : 0;
+}
+
+/* Is key one a follower test may press (no files, prompt, tour, quit)? */
+static int plain_key(const struct keybind *k)
+{
+    return k->key && k->act != ACT_QUIT && k->act != ACT_EXPORT &&
+           k->act != ACT_TOUR && k->act != ACT_PROMPT && k->act != ACT_HELP &&
+           k->act != ACT_MOUSE;
+}
+
+/* Every key of every view, from a lecture with a scaling in each pane
+ * and no factor lists: each costs a follower under 1 KB. */
+static void test_key_costs(void)
+{
+    static struct app t, u;
+    int worst = 0, keys = 0, total = 0;
+    for (int v = 0; v < VIEW_COUNT; v++) {
+        const struct keybind *tables[2] = { KEYS_GLOBAL, VIEWS[v]->keys };
+        for (int ti = 0; ti < 2; ti++)
+            for (const struct keybind *k = tables[ti]; k && k->key; k++) {
+                if (!plain_key(k))
+                    continue;
+                app_init(&t);
+                t.view = (enum view_id)v;
+                t.p.d = 128;
+                t.p.n = 1024;
+                t.p.pos = 500;
+                t.cmp.npanes = 3;
+                t.p.rope = (rope_scaling){ ROPE_YARN, 4, 32768, 1, 4, 32, 1,
+                                           1, 0, 0, 0, 0, 0, { 0 }, { 0 } };
+                t.cmp.panes[1].rope = t.p.rope;
+                t.cmp.panes[2].rope.method = ROPE_LINEAR;
+                t.cmp.panes[2].rope.factor = 8;
+                u = t;
+                app_key(&u, k->key);
+                int c = change_cost(&t, &u);
+                CHECK(c >= 0 && c < 1024);
+                worst = c > worst ? c : worst;
+                total += c;
+                keys++;
+            }
+    }
+    printf("%d keys in %d views: at most %d bytes a key, %d on average\n",
+           keys, VIEW_COUNT, worst, keys ? total / keys : 0);
+    CHECK(keys > 50);
+}
+
+/*
+ * The costliest changes: a pane taking a checkpoint's longrope scaling
+ * (two lists of 64 float32 factors: about 19 bytes a factor), and the
+ * whole state at its largest (three panes, six lists of 256 factors of
+ * 23 digits each, every other value at its longest), which must still
+ * be one message.
+ */
+static void test_worst_costs(void)
+{
+    static struct app t, u;
+    static char m[FP_MESSAGE_MAX];
+    odd_state(&t);
+    u = t;
+    u.cmp.panes[1].d = 128;
+    rope_scaling *r = &u.cmp.panes[1].rope;
+    r->method = ROPE_LONGROPE;
+    r->factor = 32;
+    r->original_max = 4096;
+    r->nshort = r->nlong = 64;
+    float_factors(r->short_factor, 64, 1.2);
+    float_factors(r->long_factor, 64, 30);
+    int c = change_cost(&t, &u);
+    printf("a pane takes longrope with 2 x 64 factors: %d bytes\n", c);
+    /* the bound: two list lines of 64 values of at most 24 bytes, the
+     * RoPE line, the header */
+    CHECK(c > 2 * 64 * 18 && c <= 2 * (16 + 64 * 24) + 512 + 32);
+    /* taking it off costs only the RoPE line (the lists stay) */
+    t = u;
+    u.cmp.panes[1].rope.method = ROPE_NONE;
+    c = change_cost(&t, &u);
+    CHECK(c > 0 && c < 100);
+
+    scaled_state(&t);
+    t.p.d = 512;
+    t.cmp.panes[1].d = t.cmp.panes[2].d = 512;
+    for (int k = 0; k < COMPARE_MAX_PANES; k++) {
+        r = k ? &t.cmp.panes[k].rope : &t.p.rope;
+        r->nshort = r->nlong = ROPE_FACTORS_MAX;
+        for (int i = 0; i < ROPE_FACTORS_MAX; i++)
+            r->short_factor[i] = r->long_factor[i] = 2.2250738585072014e-308 *
+                                                     (1e300 + i);
+    }
+    t.p.rope.method = ROPE_YARN;                /* every setting given */
+    t.p.rope.beta_fast = t.p.rope.factor = 1.2345678901234567e-300 + 33;
+    t.p.rope.low_freq_factor = t.p.rope.high_freq_factor = 1.0000000000000002;
+    t.p.rope.beta_slow = t.p.rope.mscale = t.p.rope.mscale_all_dim =
+        t.p.rope.attention_factor = 2.2250738585072014e-300;
+    t.p.rope.original_max = 2147483647;
+    t.p.rope.truncate = 0;
+    t.cmp.panes[1].rope = t.cmp.panes[2].rope = t.p.rope;
+    int len = fp_encode(&t, m, sizeof m);
+    printf("the largest whole state: %d bytes (at most %d)\n", len,
+           FP_MESSAGE_MAX);
+    CHECK(len > 6 * 256 * 20 && len <= FP_MESSAGE_MAX);
+    /* it is read back whole */
+    app_init(&u);
+    char err[512];
+    const char *b = body_of(m);
+    CHECK(fp_apply(&u, b, (size_t)len - (size_t)(b - m), err, sizeof err) == 0);
+    check_same_rope(&u.cmp.panes[2].rope, &t.cmp.panes[2].rope);
+}
+
 int main(void)
 {
     test_round_trip();
@@ -452,5 +718,8 @@ int main(void)
     test_framing();
     test_delta();
     test_table_name();
+    test_pane_rope();
+    test_key_costs();
+    test_worst_costs();
     TEST_END("follow_proto");
 }
