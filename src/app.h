@@ -23,6 +23,7 @@
 
 struct app;
 struct pe_table;
+struct pe_table_info;
 struct tour;
 
 /* ---- per-view state ----------------------------------------------------- */
@@ -137,6 +138,10 @@ struct app {
     const struct pe_table *pe_table;
     /* The path it was loaded from, as given (for captions), or NULL. */
     const char *pe_file_name;
+    /* What was read (peviz/tables.h): the file, made absolute so that a
+     * follower on the same machine can read the same one, the tensor and
+     * the rows skipped; NULL when there is no table. */
+    const struct pe_table_info *pe_info;
 
     /* The guided tour (tour.h): the loaded script or NULL (owned here:
      * tour_release frees it), the step shown, whether the tour is running

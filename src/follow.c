@@ -18,6 +18,8 @@
 #include "cli.h"
 #include "follow.h"
 #include "follow_proto.h"
+#include "peviz/tables.h"
+#include "tour.h"
 
 #define PATH_SHOWN 96            /* the path as messages show it */
 #define READ_BUDGET 65536        /* bytes a follower reads per wake-up */
@@ -53,7 +55,12 @@ struct follow {
     double retry_at, deadline;
     struct fp_reader rd;
     struct app shadow;           /* the teacher's state, as sent */
-    char table[FP_TABLE_NAME_MAX + 1];  /* the teacher's table, as sent */
+    char table[FP_TABLE_TEXT_MAX + 1];  /* the teacher's table, as sent */
+    char table_done[FP_TABLE_TEXT_MAX + 1];   /* ... as last acted on */
+    char tour[FP_TABLE_TEXT_MAX + 1];   /* the teacher's tour field */
+    char tour_done[FP_TABLE_TEXT_MAX + 1];    /* the tour last acted on */
+    struct pe_table tab;         /* read for the teacher (v NULL: none) */
+    struct pe_table_info tab_info;
     int have_latest;
 };
 
@@ -214,6 +221,7 @@ void follow_close(struct follow *f)
     } else if (f->fd >= 0) {
         close(f->fd);
     }
+    pe_table_free(&f->tab);
     free(f);
 }
 
@@ -419,18 +427,91 @@ static void show_teacher(struct follow *f, struct app *a)
     f->fresh = 0;
 }
 
-/* Say once when the teacher's --pe-file table is not the one here: the
- * table itself is not sent. */
-static void table_check(struct follow *f, struct app *a, const char *body,
-                        size_t len)
+/* Bytes of s outside printable ASCII as '?' (a loader's message may
+ * quote a file). */
+static void printable(char *s)
 {
-    char t[FP_TABLE_NAME_MAX + 1], mine[FP_TABLE_NAME_MAX + 1];
-    if (fp_find(body, len, "table", t, sizeof t) || !strcmp(t, f->table))
+    for (; *s; s++)
+        if ((unsigned char)*s < 0x20 || (unsigned char)*s > 0x7e)
+            *s = '?';
+}
+
+/* Read the table the teacher names; -1 with the loader's reason (its
+ * bytes outside printable ASCII as '?') in err. */
+static int load_teachers(struct follow *f, struct app *a,
+                         const struct fp_table *t, char *err, size_t errlen)
+{
+    struct pe_table nt;
+    struct pe_table_info ni;
+    struct pe_table_opts o;
+    pe_table_opts_init(&o);
+    o.tensor = t->tensor[0] ? t->tensor : NULL;
+    o.row_offset = t->row_offset;
+    if (pe_table_load(t->path, &o, &nt, &ni, err, errlen)) {
+        printable(err);
+        return -1;
+    }
+    pe_table_free(&f->tab);
+    f->tab = nt;
+    f->tab_info = ni;
+    snprintf(f->tab_info.file, sizeof f->tab_info.file, "%s", t->path);
+    a->pe_table = f->shadow.pe_table = &f->tab;
+    a->pe_info = f->shadow.pe_info = &f->tab_info;
+    a->pe_file_name = f->shadow.pe_file_name = f->tab_info.file;
+    return 0;
+}
+
+/* The teacher's --pe-file table, named by its path: read it here unless
+ * this program has it already; say so when it cannot (the rest of the
+ * lecture goes on). */
+static void table_follow(struct follow *f, struct app *a)
+{
+    char mine[FP_TABLE_TEXT_MAX + 1], err[APP_MSG_LEN];
+    struct fp_table t;
+    if (!f->table[0] || !strcmp(f->table, f->table_done))
         return;
-    snprintf(f->table, sizeof f->table, "%s", t);
-    fp_table_name(a, mine, sizeof mine);
-    if (strcmp(t, mine))
-        app_msg(a, 1, "teacher's table: %s; here: %s", t, mine);
+    snprintf(f->table_done, sizeof f->table_done, "%s", f->table);
+    fp_table_text(a, mine, sizeof mine);
+    if (!strcmp(f->table, mine) || fp_table_parse(f->table, &t, NULL, 0))
+        return;
+    if (!t.path[0] && a->pe_table == &f->tab) {    /* an earlier teacher's */
+        a->pe_table = f->shadow.pe_table = NULL;
+        a->pe_info = f->shadow.pe_info = NULL;
+        a->pe_file_name = f->shadow.pe_file_name = NULL;
+        pe_table_free(&f->tab);
+    } else if (!t.path[0])
+        app_msg(a, 1, "teacher's table: none; here: %s", mine);
+    else if (load_teachers(f, a, &t, err, sizeof err))
+        app_msg(a, 1, "teacher's table: %s", err);
+    else
+        app_msg(a, 0, "following %s: read the teacher's table %s", f->shown,
+                t.path);
+}
+
+/* The teacher's tour, by name: load it here unless this program has it
+ * (the shipped one in its own language); say so when it cannot.  The
+ * shadow then holds the new one at the teacher's step. */
+static void tour_follow(struct follow *f, struct app *a)
+{
+    char mine[FP_TABLE_PATH_MAX + 1], err[APP_MSG_LEN], line[sizeof f->tour + 8];
+    const char *name = strchr(f->tour, ' ');
+    if (!name++ || !strcmp(name, f->tour_done))
+        return;
+    snprintf(f->tour_done, sizeof f->tour_done, "%s", name);
+    mine[0] = 0;
+    if (a->tour)
+        fp_tour_name(a->tour, mine, sizeof mine);
+    if (!strcmp(name, mine))
+        return;
+    if (tour_load_as(a, strcmp(name, "shipped") ? name : NULL, err,
+                     sizeof err)) {
+        printable(err);
+        app_msg(a, 1, "teacher's tour: %s", err);
+        return;
+    }
+    f->shadow.tour = a->tour;
+    snprintf(line, sizeof line, "tour %s\n", f->tour);
+    fp_apply(&f->shadow, line, strlen(line), NULL, 0);
 }
 
 /* A whole message: the teacher's state changes; show it unless
@@ -444,10 +525,13 @@ static int take(struct follow *f, struct app *a, const char *body,
         return 1;
     }
     f->have_latest = f->ever = 1;
+    fp_find(body, len, "table", f->table, sizeof f->table);
+    fp_find(body, len, "tour", f->tour, sizeof f->tour);
     if (f->detached)
         return 0;
+    tour_follow(f, a);
     show_teacher(f, a);
-    table_check(f, a, body, len);
+    table_follow(f, a);
     return 1;
 }
 
@@ -535,7 +619,9 @@ int follow_key(struct follow *f, struct app *a, int key)
                     f->shown);
         else if (f->have_latest) {
             f->fresh = 1;
+            tour_follow(f, a);
             show_teacher(f, a);
+            table_follow(f, a);
         }
         else
             app_msg(a, 0, "following %s: waiting for the teacher", f->shown);

@@ -9,10 +9,12 @@
 #include "follow_proto.h"
 #include "peviz/layout.h"
 #include "peviz/scores.h"
+#include "peviz/tables.h"
 #include "tour.h"
 
 #define LINE_MAX_LEN 128      /* one "name value" line */
 #define ROPE_LINE_MAX 512     /* a RoPE line: every setting at its longest */
+#define TABLE_LINE_MAX (6 + FP_TABLE_TEXT_MAX)
 #define NUM_MAX 24            /* the longest exact_text of a list value */
 /* a factor list line: the name, ROPE_FACTORS_MAX values and commas */
 #define LIST_LINE_MAX (32 + ROPE_FACTORS_MAX * NUM_MAX)
@@ -169,6 +171,15 @@ static int table_char(char c)
            (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-';
 }
 
+/* s into v (room for max + 1), each character outside the set as '_'. */
+static void safe_copy(const char *s, char *v, size_t max, int slash)
+{
+    size_t j = 0;
+    for (; *s && j < max; s++)
+        v[j++] = table_char(*s) || (slash && *s == '/') ? *s : '_';
+    v[j] = 0;
+}
+
 /* The shortest text that reads back as exactly x.  %.15g already gives
  * the shortest form when that has at most 15 digits (%g drops trailing
  * zeros), so three tries at most. */
@@ -266,27 +277,86 @@ static void list_text(const rope_scaling *r, int id, char *v, size_t len)
     }
 }
 
-static void tour_text(const struct app *a, char *v, size_t len)
+/* Which tour t is as published: "shipped" (each follower shows it in
+ * its own language) or its absolute path, odd characters as '_'. */
+void fp_tour_name(const struct tour *t, char *v, size_t len)
 {
-    if (a->tour && tour_running(a))
-        snprintf(v, len, "%d/%d", a->tour_step, a->tour->nsteps);
+    if (t->shipped)
+        snprintf(v, len, "shipped");
     else
-        snprintf(v, len, "off");
+        safe_copy(t->abs ? t->abs : t->path, v,
+                  len - 1 < FP_TABLE_PATH_MAX ? len - 1 : FP_TABLE_PATH_MAX, 1);
 }
 
-void fp_table_name(const struct app *a, char *v, size_t len)
+static void tour_text(const struct app *a, char *v, size_t len)
 {
-    const char *s = a->pe_table && a->pe_file_name ? a->pe_file_name : NULL;
-    const char *slash = s ? strrchr(s, '/') : NULL;
-    size_t j = 0;
-    if (slash)
-        s = slash + 1;
-    for (; s && *s && j + 1 < len && j < FP_TABLE_NAME_MAX; s++)
-        v[j++] = table_char(*s) ? *s : '_';
-    if (j == 0)
+    char name[FP_TABLE_PATH_MAX + 1];
+    if (!a->tour || !tour_running(a)) {
+        snprintf(v, len, "off");
+        return;
+    }
+    fp_tour_name(a->tour, name, sizeof name);
+    snprintf(v, len, "%d/%d %s", a->tour_step, a->tour->nsteps, name);
+}
+
+void fp_table_text(const struct app *a, char *v, size_t len)
+{
+    char path[FP_TABLE_PATH_MAX + 1], tensor[FP_TENSOR_MAX + 1] = "";
+    const struct pe_table_info *in = a->pe_table ? a->pe_info : NULL;
+    const char *s = in ? in->file : a->pe_table ? a->pe_file_name : NULL;
+    if (!s || !*s) {
         snprintf(v, len, "none");
-    else
-        v[j] = 0;
+        return;
+    }
+    safe_copy(s, path, FP_TABLE_PATH_MAX, 1);
+    if (in)
+        safe_copy(in->tensor, tensor, FP_TENSOR_MAX, 0);
+    size_t n = (size_t)snprintf(v, len, "%s", path);
+    if (tensor[0] && n < len)
+        n += (size_t)snprintf(v + n, len - n, " tensor=%s", tensor);
+    if (in && in->row_offset > 0 && n < len)
+        snprintf(v + n, len - n, " row-offset=%lld", (long long)in->row_offset);
+}
+
+/* Whether s is 1..max characters of the set. */
+static int safe_text(const char *s, size_t max, int slash)
+{
+    size_t n = 0;
+    for (; s[n]; n++)
+        if (!table_char(s[n]) && !(slash && s[n] == '/'))
+            return 0;
+    return n >= 1 && n <= max;
+}
+
+int fp_table_parse(const char *v, struct fp_table *t, char *err,
+                   size_t errlen)
+{
+    char buf[FP_TABLE_TEXT_MAX + 1], *save = NULL, *tok;
+    const char *why = NULL;
+    memset(t, 0, sizeof *t);
+    snprintf(buf, sizeof buf, "%s", v);
+    tok = strtok_r(buf, " ", &save);
+    if (!tok || !safe_text(tok, FP_TABLE_PATH_MAX, 1))
+        why = "want none or a path of letters, digits, . _ - /";
+    else if (strcmp(tok, "none"))
+        snprintf(t->path, sizeof t->path, "%s", tok);
+    while (!why && (tok = strtok_r(NULL, " ", &save))) {
+        long k;
+        const char *w;
+        if (!strncmp(tok, "tensor=", 7) && !t->tensor[0] &&
+            safe_text(tok + 7, FP_TENSOR_MAX, 0))
+            snprintf(t->tensor, sizeof t->tensor, "%s", tok + 7);
+        else if (!strncmp(tok, "row-offset=", 11) && t->row_offset == 0 &&
+                 !parse_long(tok + 11, &k, &w) && k > 0 && k < PARAM_N_MAX)
+            t->row_offset = k;
+        else
+            why = "want PATH [tensor=NAME] [row-offset=K]";
+    }
+    if (!why && !t->path[0] && (t->tensor[0] || t->row_offset))
+        why = "none has no tensor";
+    if (why && err)
+        snprintf(err, errlen, "table: %s", why);
+    return why ? -1 : 0;
 }
 
 /* The value of one field as text. */
@@ -299,7 +369,7 @@ static void field_text(const struct app *a, const struct field *f,
     case T_SPEED: case T_PANE_BASE: exact_text(dbl_at(a, f), v, len); break;
     case T_ENUM:  snprintf(v, len, "%s", f->word((int)int_at(a, f))); break;
     case T_TOUR:  tour_text(a, v, len); break;
-    case T_TABLE: fp_table_name(a, v, len); break;
+    case T_TABLE: fp_table_text(a, v, len); break;
     case T_ROPE:  rope_text(r, v, len); break;
     case T_LIST:  list_text(r, (int)f->lo, v, len); break;
     default:      snprintf(v, len, "%lld", int_at(a, f)); break;
@@ -452,47 +522,48 @@ static int set_pane(struct app *a, const struct field *f, const char *v,
     return 0;
 }
 
-/* "off" or "S/N": shown only when this program has a tour of N steps
- * loaded (the same tour, perhaps in another language). */
+/* "off" or "S/N NAME": shown only when this program has that tour of N
+ * steps loaded (the shipped one perhaps in another language; follow.c
+ * loads the one named). */
 static int set_tour(struct app *a, const char *v, char *err, size_t errlen)
 {
     long s, n;
-    char num[16];
-    const char *slash = strchr(v, '/'), *why;
+    char num[16], name[FP_TABLE_PATH_MAX + 1];
+    const char *slash = strchr(v, '/'), *sp = strchr(v, ' '), *why;
     if (strcmp(v, "off") == 0) {
         a->tour_active = 0;
         return 0;
     }
-    if (!slash || (size_t)(slash - v) >= sizeof num)
+    if (!slash || !sp || slash > sp || (size_t)(slash - v) >= sizeof num ||
+        (size_t)(sp - slash) >= sizeof num || !safe_text(sp + 1,
+                                                         FP_TABLE_PATH_MAX, 1))
         goto bad;
     memcpy(num, v, (size_t)(slash - v));
     num[slash - v] = 0;
-    if (parse_long(num, &s, &why) || parse_long(slash + 1, &n, &why) ||
-        n < 1 || n > TOUR_STEPS_MAX || s < 0 || s >= n)
+    if (parse_long(num, &s, &why))
         goto bad;
-    a->tour_active = a->tour && a->tour->nsteps == n;
+    memcpy(num, slash + 1, (size_t)(sp - slash - 1));
+    num[sp - slash - 1] = 0;
+    if (parse_long(num, &n, &why) || n < 1 || n > TOUR_STEPS_MAX || s < 0 ||
+        s >= n)
+        goto bad;
+    if (a->tour)
+        fp_tour_name(a->tour, name, sizeof name);
+    a->tour_active = a->tour && a->tour->nsteps == n && !strcmp(name, sp + 1);
     if (a->tour_active)
         a->tour_step = (int)s;
     return 0;
 bad:
-    snprintf(err, errlen, "tour: want off or STEP/STEPS");
+    snprintf(err, errlen, "tour: want off or STEP/STEPS NAME");
     return -1;
 }
 
-/* A table name changes nothing here (follow.c compares it with this
- * program's own table); it must only be a plain short name. */
+/* A table changes nothing here (follow.c reads it); it must only be
+ * a plain path. */
 static int check_table(const char *v, char *err, size_t errlen)
 {
-    size_t n = strlen(v);
-    for (size_t i = 0; i < n; i++)
-        if (!table_char(v[i]))
-            n = 0;
-    if (n == 0 || n > FP_TABLE_NAME_MAX) {
-        snprintf(err, errlen, "table: want a file name of letters, digits, "
-                 ". _ - (at most %d)", FP_TABLE_NAME_MAX);
-        return -1;
-    }
-    return 0;
+    struct fp_table t;
+    return fp_table_parse(v, &t, err, errlen);
 }
 
 /* Every setting back to its default; the factor lists (fields of
@@ -637,7 +708,9 @@ static int consistent(const struct app *a, char *err, size_t errlen)
 static size_t line_max(const struct field *f)
 {
     return f->type == T_LIST ? LIST_LINE_MAX
-           : f->type == T_ROPE ? ROPE_LINE_MAX : LINE_MAX_LEN;
+           : f->type == T_ROPE ? ROPE_LINE_MAX
+           : f->type == T_TABLE || f->type == T_TOUR ? TABLE_LINE_MAX
+           : LINE_MAX_LEN;
 }
 
 /* The field a line names (the text before its first space), or -1. */

@@ -69,10 +69,32 @@ size_t fp_diff(const char *old, size_t olen, const char *cur, size_t clen,
 int fp_apply(struct app *a, const char *body, size_t len,
              char *err, size_t errlen);
 
-/* The name of a's --pe-file table as published: its base name with
- * any character but letters, digits, ". _ -" as '_', or "none". */
-#define FP_TABLE_NAME_MAX 64
-void fp_table_name(const struct app *a, char *v, size_t len);
+/*
+ * The --pe-file table as published, so that a follower on the same
+ * machine can read the same one: "none", or the file's absolute path,
+ * then " tensor=NAME" (a binary format's tensor) and " row-offset=K"
+ * (rows skipped, when not 0).  A character but letters, digits and
+ * ". _ - /" is sent as '_' (such a file is then not found).
+ */
+#define FP_TABLE_PATH_MAX 1023
+#define FP_TENSOR_MAX 159
+#define FP_TABLE_TEXT_MAX (FP_TABLE_PATH_MAX + FP_TENSOR_MAX + 64)
+struct fp_table {
+    char path[FP_TABLE_PATH_MAX + 1];   /* "": none */
+    char tensor[FP_TENSOR_MAX + 1];     /* "": the file's only one */
+    long row_offset;
+};
+void fp_table_text(const struct app *a, char *v, size_t len);
+
+/* A published table text back into t: 0, or -1 with why in err. */
+int fp_table_parse(const char *v, struct fp_table *t, char *err,
+                   size_t errlen);
+
+/* A tour as the tour field names it: "shipped" (a follower shows its
+ * own language's) or its absolute path, odd characters as '_'.  The
+ * field is "off" or "STEP/STEPS NAME". */
+struct tour;
+void fp_tour_name(const struct tour *t, char *v, size_t len);
 
 /* The value of field name in an accepted body, into v: 0, or -1 if the
  * body does not have it. */

@@ -5,6 +5,7 @@
  * an export to stdout, a snapshot of one frame, --help or --version.
  */
 #include <errno.h>
+#include <limits.h>
 #include <locale.h>
 #include <signal.h>
 #include <stdio.h>
@@ -88,6 +89,7 @@ static int run_interactive(struct cli *c)
     int r = loop_run(&c->app, &o);
     loop_follow(NULL);
     follow_close(f);
+    c->app.pe_table = NULL;     /* a follower's own copy is gone */
     views_rt_free(c->app.rt);
     c->app.rt = NULL;
     return r;
@@ -96,22 +98,26 @@ static int run_interactive(struct cli *c)
 /* --pe-file: the table replaces the stand-in; d_model and n come from it.
  * What the loader did on the user's behalf (a skipped header, a row
  * offset) is said on stderr, so stdout stays the export alone. */
-static int load_table(struct cli *c, struct pe_table *t)
+static int load_table(struct cli *c, struct pe_table *t,
+                      struct pe_table_info *info)
 {
-    char err[512];
+    char err[512], abs[PATH_MAX];
     struct pe_table_opts o;
-    struct pe_table_info info;
     pe_table_opts_init(&o);
     o.tensor = c->tensor;
     o.row_offset = c->row_offset;
-    if (pe_table_load(c->pe_file, &o, t, &info, err, sizeof err)) {
+    if (pe_table_load(c->pe_file, &o, t, info, err, sizeof err)) {
         cli_error("%s", err);
         return 2;
     }
-    if (info.note[0])
-        cli_error("%s: note: %s", c->pe_file, info.note);
+    if (info->note[0])
+        cli_error("%s: note: %s", c->pe_file, info->note);
+    /* a follower reads the same file by its absolute path */
+    if (realpath(info->file, abs) && strlen(abs) < sizeof info->file)
+        snprintf(info->file, sizeof info->file, "%s", abs);
     c->app.pe_table = t;
     c->app.pe_file_name = c->pe_file;
+    c->app.pe_info = info;
     c->app.p.d = t->d;
     c->app.p.n = t->n;
     return cli_set_late(c);
@@ -177,6 +183,7 @@ int main(int argc, char **argv)
 {
     static struct cli c;
     static struct pe_table table;
+    static struct pe_table_info info;
     setlocale(LC_CTYPE, "");    /* messages are filtered for its charset */
     /* a file-size limit (ulimit -f) makes the write fail with EFBIG, which
      * every mode reports, instead of killing the program mid-write */
@@ -185,7 +192,7 @@ int main(int argc, char **argv)
     if (r)
         return r;
     if (c.pe_file && c.mode != MODE_HELP && c.mode != MODE_VERSION &&
-        (r = load_table(&c, &table)))
+        (r = load_table(&c, &table, &info)))
         return r;
     c.app.tour_lang = c.lang;
     if (c.tour && c.mode != MODE_HELP && c.mode != MODE_VERSION &&

@@ -533,6 +533,8 @@ int tour_load(struct tour *t, const char *path, const struct app *a,
         r = check_steps(&p, a);
     if (r == 0 && !(t->path = dup_str(path)))
         r = fail(&p, "out of memory");
+    if (r == 0)
+        t->abs = realpath(path, NULL);      /* followers load it by this */
     if (r)
         tour_free(t);
     return r;
@@ -551,6 +553,7 @@ void tour_free(struct tour *t)
     free(t->steps);
     free(t->hint);
     free(t->path);
+    free(t->abs);
     memset(t, 0, sizeof *t);
 }
 
@@ -629,9 +632,16 @@ static int tour_load_into(struct app *a, const char *path_or_null,
         return -1;
     }
     t->zh = strcmp(lang, "zh") == 0;
+    t->shipped = path != path_or_null;
     tour_release(a);
     a->tour = t;
     return 0;
+}
+
+int tour_load_as(struct app *a, const char *path_or_null, char *err,
+                 size_t errlen)
+{
+    return tour_load_into(a, path_or_null, err, errlen);
 }
 
 int tour_start(struct app *a, const char *path_or_null, char *err,

@@ -63,6 +63,8 @@ struct tour_step {
 
 struct tour {
     char *path;
+    char *abs;                  /* path made absolute (NULL: unknown) */
+    int shipped;                /* the shipped tour, in its language */
     char *hint;                 /* the key hint line (NULL: the default) */
     struct tour_step *steps;
     int nsteps;
@@ -98,6 +100,12 @@ int tour_apply(struct app *a, const struct tour *t, int step);
  */
 int tour_start(struct app *a, const char *path_or_null, char *err,
                size_t errlen);
+
+/* Load the tour at path_or_null (NULL or "": the shipped one) as
+ * a->tour without showing a step (a follow-mode follower shows the
+ * teacher's steps).  Returns 0, or -1 with the reason in err. */
+int tour_load_as(struct app *a, const char *path_or_null, char *err,
+                 size_t errlen);
 
 /* Free a->tour and leave the tour (for the end of the program). */
 void tour_release(struct app *a);

@@ -75,6 +75,11 @@ def trickle(c):
 def silent(c):
     time.sleep(30)
 
+def notable(c):
+    body = b'view heatmap\nd 16\ntable /nonexistent/lecture/pe.csv\n'
+    c.sendall(b'PEVIZ-FOLLOW 1 %d\n' % len(body) + body)
+    time.sleep(30)
+
 def serve(srv, fn):
     while True:
         c, _ = srv.accept()
@@ -89,7 +94,7 @@ def serve(srv, fn):
 s = socket.socket(socket.AF_UNIX)
 s.bind('stale.sock')
 s.close()
-for fn in (garbage, oversize, badfield, trickle, silent):
+for fn in (garbage, oversize, badfield, trickle, silent, notable):
     srv = socket.socket(socket.AF_UNIX)
     srv.bind(fn.__name__ + '.sock')
     srv.listen(8)
@@ -216,12 +221,36 @@ check "teacher again" within 50 tc 'd_model=32'
 check "f1 rejoins within 2 s" within 20 f1 'd_model=32'
 check "f2 rejoins within 2 s" within 20 f2 'd_model=32'
 check "f1 shows the attention view" within 10 f1 'attention'
-# a table is named, not sent: a follower without it says so
+# a table goes by its path: followers on this machine read it themselves
 send tc q
 check "teacher quits clean again" exited_clean tc
 t kill-session -t tc
-open_pane tc 100 30 LC_ALL=C.UTF-8 -- --serve "$SOCKP" --pe-file "$E2E_DIR/../data/small-table.csv"
-check "f1 names the teacher's table it lacks" within 20 f1 "teacher's table: small-table.csv; here: none"
+open_pane tc 100 30 LC_ALL=C.UTF-8 -- --serve "$SOCKP" --view heatmap --pe-file "$E2E_DIR/../data/small-table.csv"
+check "teacher shows its table" within 50 tc 'table[0, 0] = 0'
+check "f1 reads the teacher's table" within 20 f1 "read the teacher's table"
+check "f1 draws the table" within 10 f1 'table[0, 0] = 0'
+check "f2 draws the table" within 20 f2 'table[0, 0] = 0'
+check "f2 shows its value legend" has f2 'small-table.csv'
+# a tour file goes by its path too: followers load it and show its steps
+printf '%s\n' 'title Opening' 'set d 32' 'text Caption one of the lecture.' \
+    'title Closing' 'set d 48' 'text Caption two of the lecture.' > lecture.tour
+send tc q
+check "teacher quits clean (table)" exited_clean tc
+t kill-session -t tc
+open_pane tc 100 30 LC_ALL=C.UTF-8 -- --serve "$SOCKP" --tour "$TMPD/lecture.tour"
+check "teacher runs its tour" within 50 tc 'Caption one of the lecture'
+check "f1 shows the teacher's tour step" within 20 f1 'Caption one of the lecture'
+check "f2 shows the teacher's tour step" within 20 f2 'Caption one of the lecture'
+send tc Enter
+check "teacher: step 2" within 50 tc 'Caption two of the lecture'
+check "f1 shows step 2 within 1 s" within 10 f1 'Caption two of the lecture'
+check "f2 shows step 2 within 1 s" within 10 f2 'Caption two of the lecture'
+send f1 Enter
+check "f1: Enter in the tour refused" within 50 f1 "following $SOCKP: F to explore on your own"
+check "f1 still at step 2" has f1 'Caption two of the lecture'
+send tc Escape
+check "teacher leaves its tour" poll_until lacks tc 'Caption two of the lecture'
+check "f1 leaves the tour with it" poll_until lacks f1 'Caption two of the lecture'
 
 # ---- what --serve refuses ----------------------------------------------------
 
@@ -295,6 +324,14 @@ hp oversize 'bad message from oversize.sock: message of 1073741824 bytes'
 hp badfield 'bad message from badfield.sock: line 3: unknown field'
 hp trickle 'bad message from trickle.sock: no whole message in 3 s'
 hp silent 'bad message from silent.sock: no whole message in 3 s'
+# a teacher's table this machine does not have: said, the lecture goes on
+open_pane hn 80 24 LC_ALL=C.UTF-8 -- --follow notable.sock -d 16
+check "missing table: said" within 50 hn "teacher's table: /nonexistent/lecture/pe.csv: cannot open"
+check "missing table: the lecture is drawn" has hn 'PE(0, 0) = sin(0'
+send hn F
+check "missing table: F still works" within 50 hn 'exploring on your own'
+send hn q
+check "missing table: q quits clean" exited_clean hn
 echo not a socket > file.sock
 open_pane hf 80 24 LC_ALL=C.UTF-8 -- --follow file.sock
 check "regular file at the path: said" within 50 hf 'file.sock is not a socket'

@@ -18,6 +18,8 @@
 
 #include "follow.h"
 #include "harness.h"
+#include "peviz/tables.h"
+#include "tour.h"
 
 static char dir[64], sock_path[128];
 
@@ -274,6 +276,97 @@ static void test_hostile(void)
     unlink(sock_path);
 }
 
+
+/* A teacher's --pe-file table goes by its path: a follower on the same
+ * machine reads the file itself; one it cannot read is said, and the
+ * lecture goes on. */
+static void test_tables(void)
+{
+    static struct app ta, fa;
+    struct pe_table tt;
+    struct pe_table_info ti;
+    char path[160], err[512];
+    snprintf(path, sizeof path, "%s/t.csv", dir);
+    FILE *fp = fopen(path, "w");
+    for (int p = 0; p < 3; p++)
+        fprintf(fp, "%d.5,%d,%d,1\n", p, -p, 2 * p);
+    fclose(fp);
+    CHECK(pe_table_load(path, NULL, &tt, &ti, err, sizeof err) == 0);
+    app_init(&ta);
+    app_init(&fa);
+    ta.pe_table = &tt;
+    ta.pe_info = &ti;
+    ta.pe_file_name = "t.csv";
+    ta.p.d = 4;
+    ta.p.n = 3;
+    struct follow *t = follow_serve(sock_path, 0600);
+    struct side s[2] = { { t, &ta }, { follow_join(sock_path), &fa } };
+    PUMP_UNTIL(s, 2, fa.pe_table != NULL);
+    CHECK(fa.pe_table != NULL && fa.pe_table != &tt);  /* its own copy */
+    if (fa.pe_table) {
+        CHECK(fa.pe_table->n == 3 && fa.pe_table->d == 4);
+        for (int p = 0; p < 3; p++) {
+            const double *r = fa.pe_table->v + p * 4;
+            CHECK(r[0] == p + 0.5 && r[1] == -p && r[2] == 2 * p && r[3] == 1);
+        }
+    }
+    CHECK(strstr(fa.msg, "read the teacher's table") && !fa.msg_error);
+    /* a table this machine does not have: said, the lecture goes on */
+    snprintf(ti.file, sizeof ti.file, "%s/gone.csv", dir);
+    ta.p.pos = 2;
+    PUMP_UNTIL(s, 2, fa.p.pos == 2);
+    CHECK(fa.p.pos == 2 && fa.msg_error);
+    CHECK(strstr(fa.msg, "teacher's table: ") && strstr(fa.msg, "gone.csv: cannot open"));
+    ta.p.pos = 1;
+    PUMP_UNTIL(s, 2, fa.p.pos == 1);
+    CHECK(fa.p.pos == 1);
+    /* no table: the one read for the teacher is put away */
+    ta.pe_table = NULL;
+    ta.pe_info = NULL;
+    PUMP_UNTIL(s, 2, fa.pe_table == NULL);
+    CHECK(fa.pe_table == NULL && fa.pe_info == NULL);
+    follow_close(s[1].f);
+    follow_close(t);
+    pe_table_free(&tt);
+}
+
+/* A teacher's own tour goes by its path: a follower loads the file and
+ * shows the teacher's step; one it cannot load is said. */
+static void test_tour(void)
+{
+    static struct app ta, fa;
+    char path[160], err[512];
+    snprintf(path, sizeof path, "%s/l.tour", dir);
+    FILE *fp = fopen(path, "w");
+    fputs("title First\nset d 32\ntext Hello.\n"
+          "title Second\nset d 48\ntext World.\n", fp);
+    fclose(fp);
+    app_init(&ta);
+    app_init(&fa);
+    CHECK(tour_start(&ta, path, err, sizeof err) == 0);
+    CHECK(ta.p.d == 32 && tour_running(&ta));
+    struct follow *t = follow_serve(sock_path, 0600);
+    struct side s[2] = { { t, &ta }, { follow_join(sock_path), &fa } };
+    PUMP_UNTIL(s, 2, tour_running(&fa));
+    CHECK(tour_running(&fa) && fa.tour_step == 0 && fa.p.d == 32);
+    CHECK(fa.tour && fa.tour != ta.tour && fa.tour->nsteps == 2);
+    CHECK(fa.tour && !strcmp(fa.tour->steps[1].title, "Second"));
+    CHECK(tour_key(&ta, PK_ENTER) == 1 && ta.tour_step == 1 && ta.p.d == 48);
+    PUMP_UNTIL(s, 2, fa.tour_step == 1);
+    CHECK(fa.tour_step == 1 && fa.p.d == 48 && tour_running(&fa));
+    /* a tour file this machine does not have */
+    free(ta.tour->abs);
+    ta.tour->abs = strdup("/nonexistent/lecture.tour");
+    ta.p.pos = 3;
+    PUMP_UNTIL(s, 2, fa.p.pos == 3);
+    CHECK(fa.p.pos == 3 && fa.msg_error && !tour_running(&fa));
+    CHECK(strstr(fa.msg, "teacher's tour: /nonexistent/lecture.tour") != NULL);
+    follow_close(s[1].f);
+    follow_close(t);
+    tour_release(&ta);
+    tour_release(&fa);
+}
+
 int main(void)
 {
     snprintf(dir, sizeof dir, "/tmp/peviz-follow.XXXXXX");
@@ -284,6 +377,8 @@ int main(void)
     test_follow_and_keys();
     test_stopped_follower();
     test_hostile();
+    test_tables();
+    test_tour();
     char cmd[128];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     if (system(cmd) != 0)

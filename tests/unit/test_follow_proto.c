@@ -11,6 +11,7 @@
 #include "follow_proto.h"
 #include "harness.h"
 #include "peviz/tables.h"
+#include "tour.h"
 
 static struct pe_table some_table;   /* only its address is used */
 
@@ -282,12 +283,20 @@ static void test_rejections(void)
     refused("view\n", "unknown field");
     refused("\n", "unknown field");
     refused(" d 64\n", "unknown field");
-    refused("table ../../etc/passwd\n", "table");
-    refused("table a b\n", "table");
-    refused("table \n", "table");
-    char longname[100];
-    snprintf(longname, sizeof longname, "table %065d\n", 7);
-    refused(longname, "at most 64");
+    refused("table a b\n", "table: want PATH");
+    refused("table \n", "table: want none or a path");
+    refused("table /x.csv tensor=a tensor=b\n", "table: want PATH");
+    refused("table /x.csv tensor=\n", "table: want PATH");
+    refused("table /x.csv tensor=a:b\n", "table: want PATH");
+    refused("table /x.csv row-offset=-1\n", "table: want PATH");
+    refused("table /x.csv row-offset=1e9\n", "table: want PATH");
+    refused("table none tensor=wpe\n", "none has no tensor");
+    refused("table /a\\b.csv\n", "table: want none or a path");
+    static char longname[1100];
+    memcpy(longname, "table /", 7);
+    memset(longname + 7, 'x', 1023);
+    memcpy(longname + 1030, "\n", 2);
+    refused(longname, "table: want none or a path");
     char big[300];
     memset(big, '1', sizeof big);
     memcpy(big, "pos ", 4);
@@ -309,26 +318,54 @@ static void test_rejections(void)
     CHECK(strstr(err, q.msg) != NULL);
 }
 
-/* The table's name: the base name, odd characters as '_', at most 64. */
-static void test_table_name(void)
+/* The table by its path (absolute, from the loader), tensor and row
+ * offset; odd characters as '_'. */
+static void test_table_text(void)
 {
     struct app a;
-    char v[128], err[256];
+    struct pe_table_info in;
+    struct fp_table t;
+    static char v[FP_TABLE_TEXT_MAX + 1];
+    char err[256];
     app_init(&a);
-    fp_table_name(&a, v, sizeof v);
+    fp_table_text(&a, v, sizeof v);
     CHECK_STR(v, "none");
     a.pe_table = &some_table;
     a.pe_file_name = "/data/my model (v2).npy";
-    fp_table_name(&a, v, sizeof v);
-    CHECK_STR(v, "my_model__v2_.npy");
+    fp_table_text(&a, v, sizeof v);
+    CHECK_STR(v, "/data/my_model__v2_.npy");
     a.pe_file_name = "weights/\x1b[31mred.csv";
-    fp_table_name(&a, v, sizeof v);
-    CHECK_STR(v, "__31mred.csv");
+    fp_table_text(&a, v, sizeof v);
+    CHECK_STR(v, "weights/__31mred.csv");
+    memset(&in, 0, sizeof in);
+    snprintf(in.file, sizeof in.file, "/srv/course/gpt2.safetensors");
+    snprintf(in.tensor, sizeof in.tensor, "wpe.weight");
+    in.row_offset = 2;
+    a.pe_info = &in;
+    fp_table_text(&a, v, sizeof v);
+    CHECK_STR(v, "/srv/course/gpt2.safetensors tensor=wpe.weight row-offset=2");
+    CHECK(fp_table_parse(v, &t, err, sizeof err) == 0);
+    CHECK_STR(t.path, "/srv/course/gpt2.safetensors");
+    CHECK_STR(t.tensor, "wpe.weight");
+    CHECK(t.row_offset == 2);
+    in.tensor[0] = 0;
+    in.row_offset = 0;
+    fp_table_text(&a, v, sizeof v);
+    CHECK_STR(v, "/srv/course/gpt2.safetensors");
+    CHECK(fp_table_parse("none", &t, err, sizeof err) == 0 && !t.path[0]);
+    /* a path at its longest is sent whole */
+    memset(in.file, 'y', FP_TABLE_PATH_MAX);
+    in.file[0] = '/';
+    in.file[FP_TABLE_PATH_MAX] = 0;
+    fp_table_text(&a, v, sizeof v);
+    CHECK(strlen(v) == FP_TABLE_PATH_MAX);
     /* a body names it; fp_find reads it back */
-    char b[FP_BODY_MAX];
+    a.pe_info = NULL;
+    a.pe_file_name = "weights/\x1b[31mred.csv";
+    static char b[FP_BODY_MAX];
     int len = fp_body(&a, b, sizeof b);
     CHECK(fp_find(b, (size_t)len, "table", v, sizeof v) == 0);
-    CHECK_STR(v, "__31mred.csv");
+    CHECK_STR(v, "weights/__31mred.csv");
     CHECK(fp_find(b, (size_t)len, "tab", v, sizeof v) == -1);
     CHECK(fp_find(b, (size_t)len, "d", v, sizeof v) == 0);
     CHECK_STR(v, "64");
@@ -344,13 +381,53 @@ static void test_partial_body(void)
     struct app a;
     char err[256];
     odd_state(&a);
-    const char *b = "n 100\npos 99\ntour 0/3\ncmp.1.d 0\n";
+    const char *b = "n 100\npos 99\ntour 0/3 shipped\ncmp.1.d 0\n";
     CHECK(fp_apply(&a, b, strlen(b), err, sizeof err) == 0);
     CHECK(a.p.n == 100 && a.p.pos == 99 && a.p.d == 512);
     CHECK(a.att.ci == 99);              /* clamped into the new n */
     CHECK(a.tour_active == 0);          /* no tour of 3 steps loaded here */
     CHECK(a.cmp.panes[1].d == 0);
     CHECK(fp_apply(&a, "", 0, err, sizeof err) == 0);
+}
+
+/* A tour by name: its steps are shown only with the same tour here. */
+static void test_tour_name(void)
+{
+    struct app a;
+    struct tour t;
+    char err[256], v[64];
+    static char b[FP_BODY_MAX];
+    odd_state(&a);
+    memset(&t, 0, sizeof t);
+    t.nsteps = 3;
+    t.shipped = 1;
+    a.tour = &t;
+    CHECK(fp_apply(&a, "tour 2/3 shipped\n", 17, err, sizeof err) == 0);
+    CHECK(a.tour_active == 1 && a.tour_step == 2);
+    /* published back the same way */
+    int len = fp_body(&a, b, sizeof b);
+    CHECK(fp_find(b, (size_t)len, "tour", v, sizeof v) == 0);
+    CHECK_STR(v, "2/3 shipped");
+    const char *other = "tour 1/3 /home/t/lecture.tour\n";
+    CHECK(fp_apply(&a, other, strlen(other), err, sizeof err) == 0);
+    CHECK(a.tour_active == 0);          /* another tour: no captions */
+    t.shipped = 0;
+    t.path = "lecture.tour";
+    t.abs = "/home/t/lecture.tour";
+    CHECK(fp_apply(&a, other, strlen(other), err, sizeof err) == 0);
+    CHECK(a.tour_active == 1 && a.tour_step == 1);
+    len = fp_body(&a, b, sizeof b);
+    CHECK(fp_find(b, (size_t)len, "tour", v, sizeof v) == 0);
+    CHECK_STR(v, "1/3 /home/t/lecture.tour");
+    t.nsteps = 4;                       /* the same name, other steps */
+    CHECK(fp_apply(&a, other, strlen(other), err, sizeof err) == 0);
+    CHECK(a.tour_active == 0);
+    a.tour = NULL;
+    refused("tour 1/5\n", "STEP/STEPS NAME");
+    refused("tour 1/5 my tour\n", "STEP/STEPS NAME");
+    refused("tour 1/5 \n", "STEP/STEPS NAME");
+    refused("tour 1 /5 x\n", "STEP/STEPS NAME");
+    refused("tour 9/5 shipped\n", "STEP/STEPS NAME");
 }
 
 /* ---- framing ------------------------------------------------------------ */
@@ -697,10 +774,17 @@ static void test_worst_costs(void)
     t.p.rope.original_max = 2147483647;
     t.p.rope.truncate = 0;
     t.cmp.panes[1].rope = t.cmp.panes[2].rope = t.p.rope;
+    static struct pe_table_info in;             /* a table, every name long */
+    memset(in.file, 'y', FP_TABLE_PATH_MAX);
+    in.file[0] = '/';
+    memset(in.tensor, 'w', FP_TENSOR_MAX);
+    in.row_offset = PARAM_N_MAX - 1;
+    t.pe_table = &some_table;
+    t.pe_info = &in;
     int len = fp_encode(&t, m, sizeof m);
     printf("the largest whole state: %d bytes (at most %d)\n", len,
            FP_MESSAGE_MAX);
-    CHECK(len > 6 * 256 * 20 && len <= FP_MESSAGE_MAX);
+    CHECK(len > 6 * 256 * 20 + FP_TABLE_PATH_MAX && len <= FP_MESSAGE_MAX);
     /* it is read back whole */
     app_init(&u);
     char err[512];
@@ -717,7 +801,8 @@ int main(void)
     test_partial_body();
     test_framing();
     test_delta();
-    test_table_name();
+    test_table_text();
+    test_tour_name();
     test_pane_rope();
     test_key_costs();
     test_worst_costs();
