@@ -363,15 +363,14 @@ int fp_table_parse(const char *v, struct fp_table *t, char *err,
 static void field_text(const struct app *a, const struct field *f,
                        char *v, size_t len)
 {
-    const rope_scaling *r = rope_in(a, f->param);
     switch (f->type) {
     case T_PARAM: param_text(a, f->param, v, len); break;
     case T_SPEED: case T_PANE_BASE: exact_text(dbl_at(a, f), v, len); break;
     case T_ENUM:  snprintf(v, len, "%s", f->word((int)int_at(a, f))); break;
     case T_TOUR:  tour_text(a, v, len); break;
     case T_TABLE: fp_table_text(a, v, len); break;
-    case T_ROPE:  rope_text(r, v, len); break;
-    case T_LIST:  list_text(r, (int)f->lo, v, len); break;
+    case T_ROPE:  rope_text(rope_in(a, f->param), v, len); break;
+    case T_LIST:  list_text(rope_in(a, f->param), (int)f->lo, v, len); break;
     default:      snprintf(v, len, "%lld", int_at(a, f)); break;
     }
 }
