@@ -390,6 +390,37 @@ static void test_partial_body(void)
     CHECK(fp_apply(&a, "", 0, err, sizeof err) == 0);
 }
 
+/* Every view and every compare mode goes by its name, read back from
+ * the one table each (a mode added there is published with no change
+ * here). */
+static void test_enum_names(void)
+{
+    static struct app t, f;
+    static char b[FP_BODY_MAX];
+    char err[256], v[64];
+    for (int m = 0; m < PANE_MODE_COUNT; m++) {
+        odd_state(&t);
+        t.cmp.mode = (enum pane_mode)m;
+        int len = fp_body(&t, b, sizeof b);
+        CHECK(fp_find(b, (size_t)len, "cmp.mode", v, sizeof v) == 0);
+        CHECK(strlen(v) > 2 && strcmp(v, "?") != 0);
+        app_init(&f);
+        CHECK(fp_apply(&f, b, (size_t)len, err, sizeof err) == 0);
+        CHECK(f.cmp.mode == (enum pane_mode)m);
+    }
+    for (int w = 0; w < VIEW_COUNT; w++) {
+        odd_state(&t);
+        t.view = (enum view_id)w;
+        int len = fp_body(&t, b, sizeof b);
+        CHECK(fp_find(b, (size_t)len, "view", v, sizeof v) == 0);
+        CHECK_STR(v, VIEWS[w]->name);
+        app_init(&f);
+        CHECK(fp_apply(&f, b, (size_t)len, err, sizeof err) == 0);
+        CHECK(f.view == (enum view_id)w);
+    }
+    refused("cmp.mode sideways\n", "cmp.mode: unknown value");
+}
+
 /* A tour by name: its steps are shown only with the same tour here. */
 static void test_tour_name(void)
 {
@@ -803,6 +834,7 @@ int main(void)
     test_delta();
     test_table_text();
     test_tour_name();
+    test_enum_names();
     test_pane_rope();
     test_key_costs();
     test_worst_costs();
