@@ -250,11 +250,13 @@ static int rope_setting(const rope_scaling *r, int id, char *v, size_t len)
     return *x != *rope_double(&def, id);
 }
 
-/* "yarn factor=4 original-max=32768 truncate=off": the method and the
- * settings away from their defaults, named as on the command line. */
-static void rope_text(const rope_scaling *r, char *v, size_t len)
+/* Pane k's "yarn factor=4 original-max=32768 truncate=off": the method
+ * and the settings away from their defaults, named as on the command
+ * line. */
+static void rope_text(const struct app *a, int k, char *v, size_t len)
 {
     char x[32];
+    const rope_scaling *r = rope_in(a, k);
     size_t n = (size_t)snprintf(v, len, "%s", rope_method_name(r->method));
     for (int id = RO_FACTOR; id <= RO_ATTENTION_FACTOR && n < len; id++)
         if (rope_setting(r, id, x, sizeof x))
@@ -369,7 +371,7 @@ static void field_text(const struct app *a, const struct field *f,
     case T_ENUM:  snprintf(v, len, "%s", f->word((int)int_at(a, f))); break;
     case T_TOUR:  tour_text(a, v, len); break;
     case T_TABLE: fp_table_text(a, v, len); break;
-    case T_ROPE:  rope_text(rope_in(a, f->param), v, len); break;
+    case T_ROPE:  rope_text(a, f->param, v, len); break;
     case T_LIST:  list_text(rope_in(a, f->param), (int)f->lo, v, len); break;
     default:      snprintf(v, len, "%lld", int_at(a, f)); break;
     }
