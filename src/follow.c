@@ -474,13 +474,17 @@ static void table_follow(struct follow *f, struct app *a)
     fp_table_text(a, mine, sizeof mine);
     if (!strcmp(f->table, mine) || fp_table_parse(f->table, &t, NULL, 0))
         return;
-    if (!t.path[0] && a->pe_table == &f->tab) {    /* an earlier teacher's */
+    if (a->pe_table == &f->tab) {       /* an earlier teacher's: put away */
         a->pe_table = f->shadow.pe_table = NULL;
         a->pe_info = f->shadow.pe_info = NULL;
         a->pe_file_name = f->shadow.pe_file_name = NULL;
         pe_table_free(&f->tab);
-    } else if (!t.path[0])
+        fp_table_text(a, mine, sizeof mine);
+    }
+    if (!t.path[0] && a->pe_table)      /* this program's own --pe-file */
         app_msg(a, 1, "teacher's table: none; here: %s", mine);
+    else if (!t.path[0])
+        return;
     else if (load_teachers(f, a, &t, err, sizeof err))
         app_msg(a, 1, "teacher's table: %s", err);
     else

@@ -317,9 +317,13 @@ static void test_tables(void)
     PUMP_UNTIL(s, 2, fa.p.pos == 2);
     CHECK(fa.p.pos == 2 && fa.msg_error);
     CHECK(strstr(fa.msg, "teacher's table: ") && strstr(fa.msg, "gone.csv: cannot open"));
+    CHECK(fa.pe_table == NULL);         /* not the earlier one instead */
     ta.p.pos = 1;
     PUMP_UNTIL(s, 2, fa.p.pos == 1);
     CHECK(fa.p.pos == 1);
+    snprintf(ti.file, sizeof ti.file, "%s", path);  /* back: read again */
+    PUMP_UNTIL(s, 2, fa.pe_table != NULL);
+    CHECK(fa.pe_table != NULL && fa.pe_table->n == 3);
     /* no table: the one read for the teacher is put away */
     ta.pe_table = NULL;
     ta.pe_info = NULL;
