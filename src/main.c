@@ -113,8 +113,9 @@ static int load_table(struct cli *c, struct pe_table *t,
     if (info->note[0])
         cli_error("%s: note: %s", c->pe_file, info->note);
     /* a follower reads the same file by its absolute path */
-    if (realpath(info->file, abs) && strlen(abs) < sizeof info->file)
-        snprintf(info->file, sizeof info->file, "%s", abs);
+    size_t n;
+    if (realpath(info->file, abs) && (n = strlen(abs)) < sizeof info->file)
+        memcpy(info->file, abs, n + 1);
     c->app.pe_table = t;
     c->app.pe_file_name = c->pe_file;
     c->app.pe_info = info;
