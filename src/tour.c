@@ -600,6 +600,7 @@ static void restore_before(struct app *a)
         a->tour = now.tour;
         a->tour_step = now.tour_step;
         a->tour_lang = now.tour_lang;
+        a->rt = now.rt;         /* made after a --tour started */
     }
     a->tour_active = 0;
     a->help = 0;

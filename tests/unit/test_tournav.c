@@ -72,6 +72,27 @@ static void test_goto_and_restore(void)
     tour_release(&a);
 }
 
+/* --tour starts the tour before the loop makes the views' runtime
+ * handle; Esc puts back the state from then, but keeps the handle (it
+ * was lost, and leaked, before). */
+static void test_esc_keeps_runtime(void)
+{
+    struct app a;
+    char err[256];
+    app_init(&a);
+    a.tour_lang = "en";
+    CHECK(tour_start(&a, EN, err, sizeof err) == 0);
+    CHECK(a.rt == NULL);
+    struct views_rt *rt = views_rt_new();
+    a.rt = rt;
+    app_key(&a, PK_ENTER);
+    app_key(&a, PK_ESC);
+    CHECK(!tour_running(&a));
+    CHECK(a.rt == rt);
+    views_rt_free(rt);
+    tour_release(&a);
+}
+
 static void test_quit_asks_once(void)
 {
     struct app a;
@@ -268,6 +289,7 @@ int main(void)
     test_presenter();
     test_inert_keys();
     test_goto_and_restore();
+    test_esc_keeps_runtime();
     test_quit_asks_once();
     test_chinese_texts();
     test_long_messages();
