@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "app.h"
-#include "frame.h"
+#include "frames.h"
 #include "harness.h"
 #include "peviz/tables.h"
 
@@ -19,23 +19,6 @@
 #define HATCH "\xe2\x95\xb1"
 
 static double tab_v[R * D];
-
-static char *frame_text(const struct app *a, int w, int h)
-{
-    canvas c;
-    if (canvas_init(&c, w, h))
-        return NULL;
-    frame_draw_finished(a, &c);
-    size_t len = (size_t)h * ((size_t)w * 4 + 1) + 1, n = 0;
-    char *out = malloc(len), *row = malloc((size_t)w * 4 + 1);
-    for (int y = 0; y < h && out && row; y++) {
-        canvas_row_utf8(&c, y, row, (size_t)w * 4 + 1);
-        n += (size_t)snprintf(out + n, len - n, "%s\n", row);
-    }
-    free(row);
-    canvas_free(&c);
-    return out;
-}
 
 static void app_short(struct app *a, const struct pe_table *t, int64_t n)
 {
