@@ -522,7 +522,7 @@ static void inspect_learned(struct lines *ls, const struct app *a,
     if (scores_table_used(s))
         add(ls, "S = P(i)%sP(j), P: the --pe-file table", glyph(a->ascii, GL_DOT));
     if (s->rows < s->n)
-        add(ls, "  %s no row: table has %lld positions",
+        add(ls, "  %s no row: table has %lld rows",
             glyph(a->ascii, GL_MISSING), (long long)s->rows);
     else if (a->pe_table)       /* d left the table: say so */
         add(ls, "stand-in, not the --pe-file table (%lldx%d): it needs "

@@ -82,7 +82,7 @@ static void test_short_table(void)
     for (int k = 0; k < D; k++)
         want += tab_v[3 * D + k] * tab_v[3 * D + k];
     CHECK(f && strstr(f, "P: the --pe-file table"));
-    CHECK(f && strstr(f, HATCH " no row: table has 10 positions"));
+    CHECK(f && strstr(f, HATCH " no row: table has 10 rows"));
     CHECK(legend_entry(f));
     CHECK_NEAR(score_shown(f), want, 5e-4 * want);
     /* 14 of 24 positions missing: most of the matrix is hatched */
@@ -104,7 +104,7 @@ static void test_short_table(void)
     a.color = COLOR_NONE;
     a.att.ci = a.att.cj = 0;
     f = frame_text(&a, 80, 24);
-    CHECK(f && count(f, "/") > 100 && strstr(f, "/ no row: table has 10"));
+    CHECK(f && count(f, "/") > 100 && strstr(f, "/ no row: table has 10 rows"));
     CHECK(f && !strstr(f, "nan") && !strstr(f, "inf"));
     free(f);
     /* n within the table: nothing missing, nothing said */
