@@ -54,7 +54,7 @@ struct attention_state {
 
 #define COMPARE_MAX_PANES 3
 enum pane_mode { PANE_HEATMAP = 0, PANE_SPECTRUM, PANE_PROFILE, PANE_DIFF,
-                 PANE_MODE_COUNT };
+                 PANE_RATIO, PANE_MODE_COUNT };
 const char *pane_mode_name(enum pane_mode m);  /* "heatmap", ... */
 int pane_mode_parse(const char *s);            /* -1 if unknown */
 const char *pane_mode_list(char *buf, size_t len);  /* "heatmap, ... or diff" */

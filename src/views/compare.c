@@ -105,6 +105,18 @@ static int npanes(const struct app *a)
     return np < 1 ? 1 : np > COMPARE_MAX_PANES ? COMPARE_MAX_PANES : np;
 }
 
+/* Modes with one value per band (the band cursor moves). */
+static int band_mode(const struct app *a)
+{
+    return a->cmp.mode == PANE_SPECTRUM || a->cmp.mode == PANE_RATIO;
+}
+
+/* Modes that set every pane against pane A. */
+static int compares(const struct app *a)
+{
+    return a->cmp.mode == PANE_DIFF || a->cmp.mode == PANE_RATIO;
+}
+
 static void resolve_all(const struct app *a, struct rpane *rp, int np,
                         int *dmax, int64_t *nmax)
 {
@@ -1051,6 +1063,7 @@ static int mode_labw(const struct app *a, const struct rpane *rp, int np,
 {
     switch (a->cmp.mode) {
     case PANE_SPECTRUM: return cmp_spectrum_labw(rp, np);
+    case PANE_RATIO:    return cmp_ratio_labw();
     case PANE_PROFILE:  return 0;     /* plot_lines labels its own axis */
     default:            return fmt_digits(dmax - 1) + 2;
     }
@@ -1082,7 +1095,7 @@ static void layout_axes(const struct app *a, struct cmp_rt *r)
         if (r->xm.m > 1)
             xmap_init(&r->xm, r->nmax, a->cmp.zoom, a->p.pos,
                       (int)r->xm.span);
-    } else if (a->cmp.mode != PANE_SPECTRUM) {
+    } else if (!band_mode(a)) {
         xmap_init(&r->xm, r->nmax, a->cmp.zoom, a->p.pos, g->pw - 1);
         ymap_init(&r->ym, r->dmax, 2 * g->body_h, a->cmp.dims_1to1,
                   a->cmp.dim, canvas_has_halves(a->ascii, a->color) ? 1 : 2);
@@ -1096,9 +1109,9 @@ static void compare_layout(const struct app *a, void *rt, int w, int h)
     r->h = h;
     r->np = npanes(a);
     resolve_all(a, r->rp, r->np, &r->dmax, &r->nmax);
-    /* presenter: the active pane alone (the diff mode keeps pane A, its
-     * reference, beside the others) */
-    if (a->presenter && a->cmp.mode != PANE_DIFF && r->np > 1) {
+    /* presenter: the active pane alone (the diff and ratio modes keep
+     * pane A, their reference, beside the others) */
+    if (a->presenter && !compares(a) && r->np > 1) {
         r->rp[0] = r->rp[a->cmp.active < r->np ? a->cmp.active : 0];
         r->np = 1;
         r->dmax = r->rp[0].d;
@@ -1129,6 +1142,9 @@ static void compare_draw(const struct app *a, void *rt, canvas *c, char *hint,
         break;
     case PANE_PROFILE:
         draw_profile_mode(a, c, &r->g, r->rp, &r->xm, hint, hintlen);
+        break;
+    case PANE_RATIO:
+        cmp_draw_ratio(a, c, &r->g, r->rp, hint, hintlen);
         break;
     default:    /* heatmap, diff */
         draw_heat_mode(a, c, &r->g, r->rp, &r->xm, &r->ym,
@@ -1330,12 +1346,12 @@ static int key_pos(struct app *a, const struct cmp_rt *r, int key)
     return 1;
 }
 
-/* Left/Right, H L, Home End in the spectrum mode move the band cursor;
- * elsewhere the position moves by drawn columns. */
+/* Left/Right, H L, Home End in the spectrum and ratio modes move the
+ * band cursor; elsewhere the position moves by drawn columns. */
 static int key_band(struct app *a, void *rt, int key)
 {
     int dm = dims_max(a) / 2, step;
-    if (a->cmp.mode != PANE_SPECTRUM)
+    if (!band_mode(a))
         return key_pos(a, rt, key);
     switch (key) {
     case PK_LEFT: case 'h':  step = -1; break;
@@ -1360,8 +1376,9 @@ static int spectrum_inert(struct app *a, int key)
                      : key == '=' ? "the position zoom" : NULL;
     if (!what)
         return 0;
-    app_msg(a, 0, "%c sets %s, which the spectrum does not show (one "
-            "wavelength per band); v changes the mode", key, what);
+    app_msg(a, 0, "%c sets %s, which the %s does not show (one "
+            "value per band); v changes the mode", key, what,
+            a->cmp.mode == PANE_RATIO ? "ratio plot" : "spectrum");
     return 1;
 }
 
@@ -1385,7 +1402,7 @@ static int key_dim(struct app *a, void *rt, int key)
 static int key_pane(struct app *a, void *rt, int key)
 {
     (void)rt;
-    if (a->cmp.mode == PANE_SPECTRUM && spectrum_inert(a, key))
+    if (band_mode(a) && spectrum_inert(a, key))
         return 1;
     switch (key) {
     case '+': pane_add(a); break;
@@ -1412,7 +1429,7 @@ static int key_pane(struct app *a, void *rt, int key)
 static int key_zoom(struct app *a, void *rt, int key)
 {
     (void)rt;
-    if (a->cmp.mode == PANE_SPECTRUM && spectrum_inert(a, key))
+    if (band_mode(a) && spectrum_inert(a, key))
         return 1;
     zoom(a, key == '=');
     return 1;
@@ -1506,7 +1523,7 @@ static int compare_command(struct app *a, void *rt, const char *name,
     }
     if (!strcmp(name, "mode")) {
         v = cmd_choice(a, "mode", pane_mode_parse(arg),
-                       "heatmap, spectrum, profile or diff");
+                       "heatmap, spectrum, profile, diff or ratio");
         if (v >= 0)
             a->cmp.mode = (enum pane_mode)v;
         return 1;
@@ -1525,7 +1542,7 @@ static const struct keybind COMPARE_KEYS[] = {
     { 'd',  ACT_VIEW_KEY, "d D",    "active pane: d_model /2, x2", key_pane },
     { 'D',  ACT_VIEW_KEY, NULL,     NULL, key_pane },
     { 'p',  ACT_VIEW_KEY, "p",      "next preset pair of bases", key_pane },
-    { 'v',  ACT_VIEW_KEY, "v",      "mode: heatmap, spectrum, profile, diff",
+    { 'v',  ACT_VIEW_KEY, "v",      "mode: heatmap, spectrum, profile, diff, ratio",
       key_pane },
     { 'o',  ACT_VIEW_KEY, "o",      "active pane: next layout", key_pane },
     { 'f',  ACT_VIEW_KEY, "f",      "active pane: next precision", key_pane },

@@ -246,10 +246,9 @@ static void spectrum_text(const struct app *a, canvas *c, int x, int y, int w,
     }
 }
 
-static void spectrum_axis(const struct app *a, canvas *c, int x, int w, int y,
-                          const struct rpane *r)
+void cmp_band_axis(const struct app *a, canvas *c, int x, int w, int y,
+                   int half)
 {
-    int half = r->d / 2;
     char hi[24];
     canvas_text(c, x, y, w, "0", cmp_uc(a, UI_AXIS), RGB_DEFAULT, 0);
     snprintf(hi, sizeof hi, "%d", half - 1);
@@ -263,7 +262,6 @@ static void spectrum_axis(const struct app *a, canvas *c, int x, int w, int y,
                     RGB_DEFAULT, ATTR_BOLD);
     }
 }
-
 
 /* One pane's part of the readout for a scaled band: its rule and the
  * exact omega (and wavelength) before and after. */
@@ -378,7 +376,7 @@ void cmp_draw_spectrum(const struct app *a, canvas *c,
         spectrum_text(a, c, g->px[k] + 1, g->body_y + ph, g->pw - 1, nt, &rp[k],
                       &sc[k]);
         if (g->axis_y >= 0)
-            spectrum_axis(a, c, g->px[k], g->pw, g->axis_y, &rp[k]);
+            cmp_band_axis(a, c, g->px[k], g->pw, g->axis_y, rp[k].d / 2);
     }
     if (g->legend_y >= 0 && any)
         scaled_legend(a, c, g->legend_y);

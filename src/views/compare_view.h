@@ -79,8 +79,19 @@ void cmp_scaled_free(struct scaled *sc);
 int cmp_band_dot(int band, int half, int wdots);
 /* The omega pane r uses for band b: scaled when it has a scaling. */
 double cmp_band_omega(const struct rpane *r, const struct scaled *sc, int b);
+/* The band axis under a plot of half bands w cells wide: 0, "band",
+ * half - 1 and the cursor's band. */
+void cmp_band_axis(const struct app *a, canvas *c, int x, int w, int y,
+                   int half);
 void cmp_draw_spectrum(const struct app *a, canvas *c, const struct geom *g,
                        const struct rpane *rp, char *hint, size_t hintlen);
 int cmp_spectrum_labw(const struct rpane *rp, int np);
+
+/* ---- the ratios (compare_ratio.c) ------------------------------------ */
+
+void cmp_draw_ratio(const struct app *a, canvas *c, const struct geom *g,
+                    const struct rpane *rp, char *hint, size_t hintlen);
+/* The gutter for its tick labels ("1/128"). */
+int cmp_ratio_labw(void);
 
 #endif
