@@ -67,6 +67,9 @@ struct pane {
     enum precision prec;
     rope_scaling rope;      /* panes B, C: their RoPE scaling (pane A's is
                                a->p.rope) */
+    int model;              /* 1 + the model preset (peviz/rope.h) the pane
+                               was last set from, 0: none; its name is
+                               shown while the pane keeps its settings */
 };
 
 /* A pane's d <= 0 or n <= 0 means "follow a->p" (the global value). */

@@ -85,6 +85,42 @@ double cmp_log10_wavelength(int i, int d, double base)
     return LOG10_2PI + 2.0 * i / d * log10(base);
 }
 
+/* Whether two scalings are the same settings. */
+static int rope_same(const rope_scaling *x, const rope_scaling *y)
+{
+    if (x->method != y->method || x->factor != y->factor ||
+        x->original_max != y->original_max ||
+        x->low_freq_factor != y->low_freq_factor ||
+        x->high_freq_factor != y->high_freq_factor ||
+        x->beta_fast != y->beta_fast || x->beta_slow != y->beta_slow ||
+        x->truncate != y->truncate || x->mscale != y->mscale ||
+        x->mscale_all_dim != y->mscale_all_dim ||
+        x->attention_factor != y->attention_factor ||
+        x->nshort != y->nshort || x->nlong != y->nlong)
+        return 0;
+    for (int i = 0; i < x->nshort && i < ROPE_FACTORS_MAX; i++)
+        if (x->short_factor[i] != y->short_factor[i])
+            return 0;
+    for (int i = 0; i < x->nlong && i < ROPE_FACTORS_MAX; i++)
+        if (x->long_factor[i] != y->long_factor[i])
+            return 0;
+    return 1;
+}
+
+/* The preset pane k was last set from, while it still has exactly its
+ * settings (a changed factor makes it another model); else -1. */
+static int pane_model(const struct app *a, int k, const struct rpane *r)
+{
+    int m = a->cmp.panes[k].model - 1;
+    params q = a->p;
+    char err[APP_MSG_LEN];
+    if (m < 0 || m >= rope_preset_count() ||
+        params_set_model(&q, rope_preset_at(m)->name, err, sizeof err))
+        return -1;
+    return q.d == r->d && q.base == r->base && rope_same(&q.rope, r->rope)
+           ? m : -1;
+}
+
 static void pane_resolve(const struct app *a, int k, struct rpane *r)
 {
     const struct pane *p = &a->cmp.panes[k];
@@ -97,6 +133,7 @@ static void pane_resolve(const struct app *a, int k, struct rpane *r)
     r->crit = spectrum_critical_band(r->d, r->base, r->n);
     r->slow_turns = pow(10, log10((double)r->n) -
                         cmp_log10_wavelength(r->d / 2 - 1, r->d, r->base));
+    r->model = pane_model(a, k, r);
 }
 
 static int npanes(const struct app *a)
@@ -168,6 +205,36 @@ int cmp_legend_piece(canvas *c, int x, int y, const char *mark, rgb mc,
     x += canvas_text(c, x, y, -1, mark, mc, RGB_DEFAULT, ATTR_BOLD);
     x += canvas_text(c, x, y, -1, text, tc, RGB_DEFAULT, 0);
     return x + 2;
+}
+
+/* Whether cells [x, x + w) of row y are blank (and inside). */
+static int row_clear(const canvas *pc, int x, int y, int w)
+{
+    for (int i = x; i < x + w; i++) {
+        const cell *k = canvas_at(pc, i, y);
+        if (!k || k->kind != CELL_TEXT || k->ch != ' ')
+            return 0;
+    }
+    return 1;
+}
+
+int cmp_label_try(canvas *pc, int x, int y, const char *t, rgb fg, int attr)
+{
+    if (x < 0 || !row_clear(pc, x, y, text_width(t)))
+        return 0;
+    canvas_text(pc, x, y, pc->w, t, fg, RGB_DEFAULT, attr);
+    return 1;
+}
+
+void cmp_label_beside(canvas *pc, int col, int y0, const char *t, rgb fg)
+{
+    int tw = text_width(t);
+    for (int row = y0; row < pc->h; row++)
+        if (cmp_label_try(pc, col + 1, row, t, fg, ATTR_BOLD) ||
+            cmp_label_try(pc, col - tw, row, t, fg, ATTR_BOLD))
+            return;
+    int x = col + 1 + tw <= pc->w ? col + 1 : col - tw;
+    canvas_text(pc, x < 0 ? 0 : x, y0, pc->w, t, fg, RGB_DEFAULT, ATTR_BOLD);
 }
 
 /* ---- geometry ----------------------------------------------------------- */
@@ -295,161 +362,12 @@ static int ymap_complete(const struct ymap *m)
     return m->ppd && m->dim0 == 0 && m->dmax * m->ppd <= m->pixels;
 }
 
-/* ---- header ------------------------------------------------------------- */
-
-#define HEAD_CANDS 6
-#define HEAD_LEN 128
-
-enum head_line { HL_IDENT, HL_CRIT, HL_SLOW, HL_TAG };
-
-static int cands_ident(const struct app *a, const struct rpane *r,
-                       char s[][HEAD_LEN])
-{
-    char b[24], id[8];
-    fmt_base(r->base, b, sizeof b);
-    snprintf(id, sizeof id, "%s%c", a->cmp.active == r->id ? glyph_pick(a->ascii, "\u25B6", ">")
-                                                       : " ", 'A' + r->id);
-    long long n = (long long)r->n;
-    snprintf(s[0], HEAD_LEN, "%s base=%s d_model=%d n=%lld", id, b, r->d, n);
-    snprintf(s[1], HEAD_LEN, "%s base=%s d=%d n=%lld", id, b, r->d, n);
-    snprintf(s[2], HEAD_LEN, "%s b=%s d=%d n=%lld", id, b, r->d, n);
-    snprintf(s[3], HEAD_LEN, "%s b=%s d=%d", id, b, r->d);
-    snprintf(s[4], HEAD_LEN, "%s %s", id, b);
-    return 5;
-}
-
-static int cands_crit(int k, const struct rpane *r, char s[][HEAD_LEN])
-{
-    int h = r->d / 2;
-    (void)k;
-    if (r->crit >= h) {
-        snprintf(s[0], HEAD_LEN, "no critical band: all %d bands turn", h);
-        snprintf(s[1], HEAD_LEN, "all %d bands turn in n", h);
-        snprintf(s[2], HEAD_LEN, "all %d bands turn", h);
-        snprintf(s[3], HEAD_LEN, "all %d turn", h);
-        snprintf(s[4], HEAD_LEN, "all");
-        return 5;
-    }
-    char rng[32];
-    if (r->crit == h - 1)
-        snprintf(rng, sizeof rng, "%d", r->crit);
-    else
-        snprintf(rng, sizeof rng, "%d-%d", r->crit, h - 1);
-    snprintf(s[0], HEAD_LEN, "critical band %d: %s <1 turn in n", r->crit, rng);
-    snprintf(s[1], HEAD_LEN, "critical band %d: %s <1 turn", r->crit, rng);
-    snprintf(s[2], HEAD_LEN, "crit band %d: %s <1 turn", r->crit, rng);
-    snprintf(s[3], HEAD_LEN, "crit %d: %s <1 turn", r->crit, rng);
-    snprintf(s[4], HEAD_LEN, "crit band %d", r->crit);
-    snprintf(s[5], HEAD_LEN, "crit %d", r->crit);
-    return 6;
-}
-
-static int cands_slow(const struct rpane *r, char s[][HEAD_LEN])
-{
-    char t[32];
-    cmp_num(r->slow_turns, t, sizeof t);
-    snprintf(s[0], HEAD_LEN, "slowest band %d: %s turns in n", r->d / 2 - 1, t);
-    snprintf(s[1], HEAD_LEN, "slowest band: %s turns in n", t);
-    snprintf(s[2], HEAD_LEN, "slowest: %s turns", t);
-    snprintf(s[3], HEAD_LEN, "%s turns", t);
-    return 4;
-}
-
-/* The layout and number format, said accurately. */
-static int cands_tag(const struct app *a, const struct rpane *r,
-                     char s[][HEAD_LEN])
-{
-    char pr[32];
-    /* bf16 and f16 are the f32-angle pipelines: say so */
-    snprintf(pr, sizeof pr, "%s%s", precision_name(r->prec),
-             prec_angle_format(r->prec) == PREC_F32 && r->prec != PREC_F32
-             ? " (f32 angle)" : "");
-    switch (r->layout) {
-    case LAYOUT_CONCAT:
-        snprintf(s[0], HEAD_LEN, "concat [sin|cos] %s; t2t's order, not its %s spacing",
-                 pr, glyph_pick(a->ascii, "\u03C9", "omega"));
-        snprintf(s[1], HEAD_LEN, "concat [sin|cos] %s (t2t order only)", pr);
-        break;
-    case LAYOUT_HALF:
-        snprintf(s[0], HEAD_LEN, "half: pairs (i, i+d/2) as rotate_half, [cos|sin] %s", pr);
-        snprintf(s[1], HEAD_LEN, "half (rotate_half pairs) %s", pr);
-        break;
-    case LAYOUT_INTERLEAVED:
-    default:
-        snprintf(s[0], HEAD_LEN, "interleaved sin/cos (paper) %s", pr);
-        snprintf(s[1], HEAD_LEN, "interleaved %s", pr);
-        break;
-    }
-    snprintf(s[2], HEAD_LEN, "%s %s", layout_name(r->layout), pr);
-    snprintf(s[3], HEAD_LEN, "%.4s %s", layout_name(r->layout), pr);
-    return 4;
-}
-
-static int head_cands(const struct app *a, enum head_line line, int k,
-                      const struct rpane *r, char s[][HEAD_LEN])
-{
-    switch (line) {
-    case HL_IDENT: return cands_ident(a, r, s);
-    case HL_CRIT:  return cands_crit(k, r, s);
-    case HL_SLOW:  return cands_slow(r, s);
-    case HL_TAG:   return cands_tag(a, r, s);
-    }
-    return 0;
-}
-
-static const enum ui_color HEAD_COLOUR[] = {
-    [HL_IDENT] = UI_TEXT, [HL_CRIT] = UI_WARN, [HL_SLOW] = UI_TEXT,
-    [HL_TAG] = UI_DIM
-};
-
-/*
- * One header row across the panes, each in the longest wording that fits
- * its pane.  Each pane's text depends on that pane alone, so changing
- * one pane never rewrites another's header.
- */
-static void head_row(const struct app *a, canvas *c, const struct geom *g,
-                     const struct rpane *rp, enum head_line line, int y)
-{
-    char s[COMPARE_MAX_PANES][HEAD_CANDS][HEAD_LEN];
-    int n[COMPARE_MAX_PANES], pick[COMPARE_MAX_PANES];
-    int indent = line == HL_IDENT ? 0 : 1;
-    for (int k = 0; k < g->np; k++) {
-        n[k] = head_cands(a, line, k, &rp[k], s[k]);
-        int i = text_first_fit_rows(s[k][0], HEAD_LEN, n[k], g->pw - indent);
-        pick[k] = i < 0 ? n[k] - 1 : i;
-    }
-    for (int k = 0; k < g->np; k++) {
-        int i = pick[k];
-        canvas_text(c, g->px[k] + indent, y, g->pw - indent, s[k][i],
-                    cmp_uc(a, HEAD_COLOUR[line]), RGB_DEFAULT, 0);
-        if (line == HL_IDENT) {     /* the pane letter in its plot colour */
-            int attr = a->cmp.active == rp[k].id ? ATTR_BOLD | ATTR_REVERSE : ATTR_BOLD;
-            canvas_printf(c, g->px[k] + 1, y, 1, cmp_pane_rgb(a, rp[k].id), RGB_DEFAULT,
-                          attr, "%c", 'A' + rp[k].id);
-        }
-    }
-}
-
 /* Lines between the panes over rows [y0, y1). */
-void cmp_separators(const struct app *a, canvas *c,
-                            const struct geom *g, int y0, int y1)
+void cmp_separators(const struct app *a, canvas *c, const struct geom *g,
+                    int y0, int y1)
 {
     for (int k = 1; k < g->np; k++)
         canvas_vline(c, g->px[k] - 1, y0, y1 - y0, cmp_uc(a, UI_AXIS));
-}
-
-static void draw_headers(const struct app *a, canvas *c, const struct geom *g,
-                         const struct rpane *rp)
-{
-    int y = 0;
-    head_row(a, c, g, rp, HL_IDENT, y++);
-    if (y < g->head_h - g->tags)
-        head_row(a, c, g, rp, HL_CRIT, y++);
-    if (y < g->head_h - g->tags)
-        head_row(a, c, g, rp, HL_SLOW, y++);
-    if (g->tags)
-        head_row(a, c, g, rp, HL_TAG, y);
-    cmp_separators(a, c, g, 0, g->head_h);
 }
 
 /* ---- heatmap and difference grids -------------------------------------- */
@@ -1135,7 +1053,7 @@ static void compare_draw(const struct app *a, void *rt, canvas *c, char *hint,
         snprintf(hint, hintlen, "enlarge the terminal to see the panes");
         return;
     }
-    draw_headers(a, c, &r->g, r->rp);
+    cmp_draw_headers(a, c, &r->g, r->rp);
     switch (a->cmp.mode) {
     case PANE_SPECTRUM:
         cmp_draw_spectrum(a, c, &r->g, r->rp, hint, hintlen);

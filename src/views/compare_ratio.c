@@ -153,37 +153,6 @@ static void vline_text(canvas *pc, int col, const char *g, rgb fg)
         canvas_text(pc, col, y, 1, g, fg, RGB_DEFAULT, 0);
 }
 
-/* Whether cells [x, x + w) of row y are blank. */
-static int row_clear(const canvas *pc, int x, int y, int w)
-{
-    for (int i = x; i < x + w; i++) {
-        const cell *k = canvas_at(pc, i, y);
-        if (!k || k->kind != CELL_TEXT || k->ch != ' ')
-            return 0;
-    }
-    return 1;
-}
-
-/* Label t beside the marker in column col: the highest row from y0 down
- * where it covers nothing, right of the line, else left; else at y0. */
-static void marker_label(canvas *pc, int col, int y0, const char *t, rgb fg)
-{
-    int tw = text_width(t), x = col + 1, y = y0;
-    for (int row = y0; row < pc->h; row++) {
-        if (col + 1 + tw <= pc->w && row_clear(pc, col + 1, row, tw)) {
-            x = col + 1, y = row;
-            break;
-        }
-        if (col - tw >= 0 && row_clear(pc, col - tw, row, tw)) {
-            x = col - tw, y = row;
-            break;
-        }
-    }
-    if (x + tw > pc->w)
-        x = pc->w - tw;
-    canvas_text(pc, x < 0 ? 0 : x, y, pc->w, t, fg, RGB_DEFAULT, ATTR_BOLD);
-}
-
 /* The 1 line, and L and n as vertical lines at pane A's bands. */
 static void ratio_guides(const struct app *a, canvas *pc,
                          const struct rpane *rp, int np,
@@ -212,12 +181,12 @@ static void ratio_marker_labels(const struct app *a, canvas *pc,
     char t[48];
     if (marks[0] >= 0) {
         snprintf(t, sizeof t, "L=%lld", (long long)ratio_L(rp, np));
-        marker_label(pc, cmp_band_dot(marks[0], half, wd) / 2, 0, t,
+        cmp_label_beside(pc, cmp_band_dot(marks[0], half, wd) / 2, 0, t,
                      cmp_uc(a, UI_TEXT));
     }
     if (marks[1] >= 0) {
         snprintf(t, sizeof t, "n=%lld", (long long)rp[0].n);
-        marker_label(pc, cmp_band_dot(marks[1], half, wd) / 2, 0, t,
+        cmp_label_beside(pc, cmp_band_dot(marks[1], half, wd) / 2, 0, t,
                      cmp_uc(a, UI_WARN));
     }
 }

@@ -100,8 +100,14 @@ static void spectrum_ticks(const struct app *a, canvas *c, const struct geom *g,
     }
 }
 
-/* The colour of a band's rule: kept in the pane's colour, blended and
- * interpolated in the accent and warning colours. */
+/* Each rule's colour and its mark, one character that reads without
+ * colour and in ASCII (the legend shows each): kept in the pane's
+ * colour, blended and interpolated in the accent and warning colours. */
+static const char *const RULE_MARK[ROPE_RULE_COUNT] = {
+    [ROPE_KEPT] = "+", [ROPE_BLENDED] = "x", [ROPE_INTERPOLATED] = "#",
+    [ROPE_REBASED] = "%", [ROPE_RESCALED] = "&"
+};
+
 static rgb rule_rgb(const struct app *a, int k, int rule)
 {
     switch (rule) {
@@ -112,28 +118,90 @@ static rgb rule_rgb(const struct app *a, int k, int rule)
     }
 }
 
-/* Scaled wavelengths as dots over the unscaled curve (drawn dim), and the
- * trained length L as a sparse line. */
+/* The marks of the lines, each its own in UTF-8 and in ASCII. */
+static const char *mark_n(int ascii)    { return glyph_pick(ascii, "\u2504", "-"); }
+static const char *mark_L(int ascii)    { return glyph_pick(ascii, "\u2508", "="); }
+static const char *mark_crit(int ascii) { return glyph(ascii, GL_VDOTS); }
+static const char *mark_curve(int ascii)
+{
+    return glyph_pick(ascii, "\u2824\u2824", "..");
+}
+
+/* A text line across row y, every step-th cell. */
+static void hline_text(canvas *pc, int y, int step, const char *g, rgb fg)
+{
+    for (int x = 0; x < pc->w; x += step)
+        canvas_text(pc, x, y, 1, g, fg, RGB_DEFAULT, 0);
+}
+
+/* The scaled bands: one mark per band, by its rule, over the unscaled
+ * curve. */
 static void spectrum_plot_scaled(const struct app *a, canvas *pc, int k,
                                  const struct rpane *r, const struct scaled *sc,
                                  const struct yscale *s)
 {
     int half = r->d / 2, wd = 2 * pc->w;
-    int64_t L = r->rope->original_max;
-    if (L > 0) {
-        int yl = ys_dot(s, log10((double)L));
-        for (int px = 1; px < wd; px += 4)
-            canvas_dot(pc, px, yl, cmp_uc(a, UI_TEXT));
-        char t[32];
-        snprintf(t, sizeof t, "L=%lld", (long long)L);
-        int tw = text_width(t), row = yl / 4 + 1 < pc->h ? yl / 4 + 1 : yl / 4 - 1;
-        canvas_text(pc, pc->w - tw, row, tw, t, cmp_uc(a, UI_TEXT), RGB_DEFAULT, 0);
-    }
     for (int i = 0; i < half; i++) {
-        int x = cmp_band_dot(i, half, wd), y = ys_dot(s, log10(2 * M_PI_ / sc->w[i]));
-        canvas_dot(pc, x, y, rule_rgb(a, k, sc->rule[i]));
-        if (y + 1 < s->dots)
-            canvas_dot(pc, x, y + 1, rule_rgb(a, k, sc->rule[i]));
+        int x = cmp_band_dot(i, half, wd) / 2;
+        int y = ys_dot(s, log10(2 * M_PI_ / sc->w[i])) / 4;
+        canvas_text(pc, x, y, 1, RULE_MARK[sc->rule[i]],
+                    rule_rgb(a, k, sc->rule[i]), RGB_DEFAULT, ATTR_BOLD);
+    }
+}
+
+/* n, L (scaled panes) and the critical band: text lines under the rest. */
+static void spectrum_guides(const struct app *a, canvas *pc,
+                            const struct rpane *r, const struct scaled *sc,
+                            const struct yscale *s)
+{
+    int half = r->d / 2, wd = 2 * pc->w;
+    hline_text(pc, ys_dot(s, log10((double)r->n)) / 4, 1, mark_n(a->ascii),
+               cmp_uc(a, UI_WARN));
+    if (sc->on && r->rope->original_max > 0)
+        hline_text(pc, ys_dot(s, log10((double)r->rope->original_max)) / 4,
+                   2, mark_L(a->ascii), cmp_uc(a, UI_TEXT));
+    if (r->crit < half) {
+        int xc = cmp_band_dot(r->crit, half, wd) / 2;
+        for (int y = 0; y < pc->h; y++)
+            canvas_text(pc, xc, y, 1, mark_crit(a->ascii), cmp_uc(a, UI_ACCENT),
+                        RGB_DEFAULT, 0);
+    }
+}
+
+/* Text t near row y: above or below it, at the left end or the right
+ * end, where it covers nothing; else above at the left. */
+static void label_near(canvas *pc, int y, int right, const char *t, rgb fg)
+{
+    int tw = text_width(t), xs[2] = { 0, pc->w - tw };
+    for (int side = 0; side < 2; side++) {
+        int x = xs[(side + right) % 2];
+        if (cmp_label_try(pc, x, y - 1, t, fg, 0) ||
+            cmp_label_try(pc, x, y + 1, t, fg, 0))
+            return;
+    }
+    canvas_text(pc, xs[right], y > 0 ? y - 1 : y + 1, pc->w, t, fg,
+                RGB_DEFAULT, 0);
+}
+
+/* The labels go on last, beside their lines, over nothing drawn. */
+static void spectrum_labels(const struct app *a, canvas *pc,
+                            const struct rpane *r, const struct scaled *sc,
+                            const struct yscale *s)
+{
+    char t[40];
+    int half = r->d / 2;
+    snprintf(t, sizeof t, "n=%lld", (long long)r->n);
+    label_near(pc, ys_dot(s, log10((double)r->n)) / 4, 0, t,
+               cmp_uc(a, UI_WARN));
+    if (sc->on && r->rope->original_max > 0) {
+        snprintf(t, sizeof t, "L=%lld", (long long)r->rope->original_max);
+        label_near(pc, ys_dot(s, log10((double)r->rope->original_max)) / 4, 1,
+                   t, cmp_uc(a, UI_TEXT));
+    }
+    if (r->crit < half) {
+        snprintf(t, sizeof t, "crit %d", r->crit);
+        cmp_label_beside(pc, cmp_band_dot(r->crit, half, 2 * pc->w) / 2, 0, t,
+                         cmp_uc(a, UI_ACCENT));
     }
 }
 
@@ -142,21 +210,13 @@ static void spectrum_plot(const struct app *a, canvas *pc, int k,
                           const struct yscale *s)
 {
     int half = r->d / 2, wd = 2 * pc->w;
-    rgb warn = cmp_uc(a, UI_WARN), acc = cmp_uc(a, UI_ACCENT);
-    int yn = ys_dot(s, log10((double)r->n));
-    for (int px = 0; px < wd; px += 2)
-        canvas_dot(pc, px, yn, warn);
-    if (r->crit < half) {
-        int xc = cmp_band_dot(r->crit, half, wd);
-        for (int py = 0; py < s->dots; py += 2)
-            canvas_dot(pc, xc, py, acc);
-    }
+    spectrum_guides(a, pc, r, sc, s);
     double l0 = cmp_log10_wavelength(0, r->d, r->base);
     double step = half > 1 ? (cmp_log10_wavelength(half - 1, r->d, r->base) - l0)
                              / (half - 1) : 0;
     /* log wavelength is linear in the band: draw straight segments,
      * bright while bands turn, dim from the critical band on (all dim
-     * under scaled dots) */
+     * under scaled marks) */
     if (r->crit > 0)
         canvas_line(pc, cmp_band_dot(0, half, wd), ys_dot(s, l0),
                     cmp_band_dot(r->crit - 1, half, wd),
@@ -171,21 +231,9 @@ static void spectrum_plot(const struct app *a, canvas *pc, int k,
         if (kc && (kc->kind != CELL_TEXT || kc->ch == ' '))
             canvas_put(pc, col, row, '~', cmp_uc(a, UI_DIM), RGB_DEFAULT, 0);
     }
-    /* labels: n on its line, the critical band at the top */
-    char t[40];
-    /* the curve rises to the right, so the left end of the n line is clear */
-    int row = yn / 4 > 0 ? yn / 4 - 1 : yn / 4 + 1;
-    snprintf(t, sizeof t, "n=%lld", (long long)r->n);
-    canvas_text(pc, 0, row, pc->w, t, warn, RGB_DEFAULT, 0);
-    if (r->crit < half) {
-        int xc = cmp_band_dot(r->crit, half, wd) / 2;
-        snprintf(t, sizeof t, "crit %d", r->crit);
-        int tw = text_width(t);
-        int x = xc + 1 + tw <= pc->w ? xc + 1 : xc - tw;
-        canvas_text(pc, x < 0 ? 0 : x, 0, pc->w, t, acc, RGB_DEFAULT, ATTR_BOLD);
-    }
     if (sc->on)
         spectrum_plot_scaled(a, pc, k, r, sc, s);
+    spectrum_labels(a, pc, r, sc, s);
 }
 
 static void spectrum_text_scaled(const struct app *a, canvas *c, int x, int y,
@@ -336,20 +384,53 @@ static void spectrum_readout(const struct app *a, canvas *c,
     canvas_text_fit(c, 0, g->read_y, c->w, cand, 2, cmp_uc(a, UI_TEXT), 0);
 }
 
-/* The legend when a pane is scaled: what the dot colours mean. */
-static void scaled_legend(const struct app *a, canvas *c, int y)
+/* The legend when a pane is scaled: each mark as the plot draws it, the
+ * rules the panes use. */
+static void scaled_legend(const struct app *a, canvas *c, int y,
+                          const struct scaled *sc, int np)
+{
+    static const char *const WHAT[2][ROPE_RULE_COUNT] = {
+        { " kept", " blended", " interpolated", " rebased", " rescaled" },
+        { " kept", " blend", " interp", " rebased", " rescaled" }
+    };
+    int used[ROPE_RULE_COUNT] = { 0 }, extra = 0;
+    for (int k = 0; k < np; k++)
+        for (int r = 0; r < ROPE_RULE_COUNT; r++)
+            used[r] |= sc[k].on && sc[k].count[r] > 0;
+    used[ROPE_KEPT] = used[ROPE_BLENDED] = used[ROPE_INTERPOLATED] = 1;
+    extra = 10 * (used[ROPE_REBASED] + used[ROPE_RESCALED]);
+    int sh = c->w < 88 + extra, x = 0;      /* the short words */
+    x = cmp_legend_piece(c, x, y, mark_curve(a->ascii), cmp_uc(a, UI_DIM),
+                         " unscaled", cmp_uc(a, UI_TEXT));
+    for (int r = 0; r < ROPE_RULE_COUNT; r++)
+        if (used[r])
+            x = cmp_legend_piece(c, x, y, RULE_MARK[r], rule_rgb(a, 0, r),
+                                 WHAT[sh][r], cmp_uc(a, UI_TEXT));
+    x = cmp_legend_piece(c, x, y, "~", cmp_uc(a, UI_DIM), " <1 turn",
+                         cmp_uc(a, UI_TEXT));
+    x = cmp_legend_piece(c, x, y, mark_n(a->ascii), cmp_uc(a, UI_WARN), " n",
+                         cmp_uc(a, UI_TEXT));
+    x = cmp_legend_piece(c, x, y, mark_L(a->ascii), cmp_uc(a, UI_TEXT),
+                         sh ? " L" : " L trained", cmp_uc(a, UI_TEXT));
+    cmp_legend_piece(c, x, y, mark_crit(a->ascii), cmp_uc(a, UI_ACCENT),
+                     sh ? " crit" : " critical band", cmp_uc(a, UI_TEXT));
+}
+
+/* The legend without scaling. */
+static void plain_legend(const struct app *a, canvas *c, int y)
 {
     int x = 0;
-    const char *dot = glyph_pick(a->ascii, "\u2022", "*");
-    x = cmp_legend_piece(c, x, y, glyph_pick(a->ascii, "\u2500", "-"), cmp_uc(a, UI_DIM), " unscaled",
-                     cmp_uc(a, UI_TEXT));
-    x = cmp_legend_piece(c, x, y, dot, cmp_pane_rgb(a, 0), " kept", cmp_uc(a, UI_TEXT));
-    x = cmp_legend_piece(c, x, y, dot, cmp_uc(a, UI_ACCENT), " blended", cmp_uc(a, UI_TEXT));
-    x = cmp_legend_piece(c, x, y, dot, cmp_uc(a, UI_WARN), " interpolated", cmp_uc(a, UI_TEXT));
-    x = cmp_legend_piece(c, x, y, glyph_pick(a->ascii, "\u2504", "-"), cmp_uc(a, UI_WARN), " n",
-                     cmp_uc(a, UI_TEXT));
-    cmp_legend_piece(c, x, y, glyph_pick(a->ascii, "\u2508", "."), cmp_uc(a, UI_TEXT), " L trained",
-                 cmp_uc(a, UI_TEXT));
+    x = cmp_legend_piece(c, x, y, mark_curve(a->ascii), cmp_pane_rgb(a, 0),
+                         " bands turning in n", cmp_uc(a, UI_TEXT));
+    x = cmp_legend_piece(c, x, y, "~~", cmp_uc(a, UI_DIM), " <1 turn",
+                         cmp_uc(a, UI_TEXT));
+    x = cmp_legend_piece(c, x, y, mark_n(a->ascii), cmp_uc(a, UI_WARN), " n",
+                         cmp_uc(a, UI_TEXT));
+    x = cmp_legend_piece(c, x, y, mark_crit(a->ascii), cmp_uc(a, UI_ACCENT),
+                         " critical band", cmp_uc(a, UI_TEXT));
+    if (c->w - x >= 34)
+        canvas_text(c, x, y, -1, "y: wavelength in positions (log)",
+                    cmp_uc(a, UI_DIM), RGB_DEFAULT, 0);
 }
 
 void cmp_draw_spectrum(const struct app *a, canvas *c,
@@ -379,22 +460,9 @@ void cmp_draw_spectrum(const struct app *a, canvas *c,
             cmp_band_axis(a, c, g->px[k], g->pw, g->axis_y, rp[k].d / 2);
     }
     if (g->legend_y >= 0 && any)
-        scaled_legend(a, c, g->legend_y);
-    else if (g->legend_y >= 0) {
-        int x = 0, y = g->legend_y;
-        /* the marks as the plot draws them: a braille line, '~' */
-        x = cmp_legend_piece(c, x, y, glyph_pick(a->ascii, "\u2824\u2824", ".."), cmp_pane_rgb(a, 0),
-                         " bands turning in n", cmp_uc(a, UI_TEXT));
-        x = cmp_legend_piece(c, x, y, "~~", cmp_uc(a, UI_DIM), " <1 turn",
-                         cmp_uc(a, UI_TEXT));
-        x = cmp_legend_piece(c, x, y, glyph_pick(a->ascii, "\u2504", "-"), cmp_uc(a, UI_WARN), " n",
-                         cmp_uc(a, UI_TEXT));
-        x = cmp_legend_piece(c, x, y, glyph(a->ascii, GL_VDOTS), cmp_uc(a, UI_ACCENT),
-                         " critical band", cmp_uc(a, UI_TEXT));
-        if (c->w - x >= 34)
-            canvas_text(c, x, y, -1, "y: wavelength in positions (log)",
-                        cmp_uc(a, UI_DIM), RGB_DEFAULT, 0);
-    }
+        scaled_legend(a, c, g->legend_y, sc, g->np);
+    else if (g->legend_y >= 0)
+        plain_legend(a, c, g->legend_y);
     spectrum_readout(a, c, g, rp, sc);
     for (int k = 0; k < g->np; k++)
         cmp_scaled_free(&sc[k]);

@@ -25,6 +25,8 @@ struct rpane {
     enum layout layout;
     enum precision prec;
     int id;                 /* its pane: 0 for A, 1 for B, 2 for C */
+    int model;              /* the preset (rope_preset_at) it was set
+                               from and still equals, or -1 */
     const rope_scaling *rope;   /* the pane's RoPE scaling */
     int crit;               /* first band whose wavelength exceeds n */
     double slow_turns;      /* turns of the slowest band within n */
@@ -69,6 +71,17 @@ void cmp_separators(const struct app *a, canvas *c, const struct geom *g,
 /* A legend piece: mark (bold, in mc) then text; returns the x after it. */
 int cmp_legend_piece(canvas *c, int x, int y, const char *mark, rgb mc,
                      const char *text, rgb tc);
+/* Text t at (x, y) of pc if it covers nothing drawn there: 1, else 0. */
+int cmp_label_try(canvas *pc, int x, int y, const char *t, rgb fg, int attr);
+/* Label t beside the vertical marker in column col: on the first row
+ * from y0 down where it covers nothing, right of the line, else left;
+ * else at y0 over what is there. */
+void cmp_label_beside(canvas *pc, int col, int y0, const char *t, rgb fg);
+
+/* ---- the headers (compare_head.c) ------------------------------------ */
+
+void cmp_draw_headers(const struct app *a, canvas *c, const struct geom *g,
+                      const struct rpane *rp);
 
 /* ---- the spectrum (compare_spectrum.c) -------------------------------- */
 
