@@ -1149,6 +1149,109 @@ static void pane_scale(struct app *a, enum param_id id, double factor)
         pane_said(a, k);
 }
 
+/* Pane k's scaling in a few words, after a change. */
+static void rope_said(struct app *a, int k, const char *what)
+{
+    char sc[64];
+    params p = pane_params(a, k);
+    params_format_rope(&p, sc, sizeof sc);
+    app_msg(a, 0, "pane %c: %s: d=%d RoPE scaling %s", 'A' + k, what, p.d, sc);
+}
+
+/* Validate p as pane k's next settings: stored, or refused with the
+ * reason in the status line and nothing changed. */
+static int pane_try(struct app *a, int k, params *p, int bad, const char *err)
+{
+    char why[APP_MSG_LEN];
+    if (bad || params_check_rope(p, why, sizeof why)) {
+        app_msg(a, 1, "pane %c: %s", 'A' + k, bad ? err : why);
+        return -1;
+    }
+    pane_store(a, k, p);
+    return 0;
+}
+
+/* s: the next scaling method the pane's settings allow; the methods
+ * skipped on the way are named with the first one's reason. */
+static void method_next(struct app *a)
+{
+    int k = a->cmp.active;
+    params p = pane_params(a, k);
+    char err[APP_MSG_LEN], why[APP_MSG_LEN] = "", skipped[80] = "";
+    for (int step = 1; step < ROPE_METHOD_COUNT; step++) {
+        params q = p;
+        const char *m = rope_method_name(
+            (enum rope_method)((p.rope.method + step) % ROPE_METHOD_COUNT));
+        if (params_set_rope(&q, RO_SCALING, m, err, sizeof err) == 0 &&
+            params_check_rope(&q, err, sizeof err) == 0) {
+            pane_store(a, k, &q);
+            if (!skipped[0])
+                rope_said(a, k, "method");
+            else
+                app_msg(a, 0, "pane %c: scaling %s; skipped%s: %s", 'A' + k,
+                        m, skipped, why);
+            return;
+        }
+        if (!why[0])
+            snprintf(why, sizeof why, "%s", err);
+        snprintf(skipped + strlen(skipped), sizeof skipped - strlen(skipped),
+                 " %s", m);
+    }
+    app_msg(a, 1, "pane %c: no other method fits: %s", 'A' + k, why);
+}
+
+/* x X: the factor /2, x2, as :factor would set it. */
+static void factor_step(struct app *a, double mul)
+{
+    int k = a->cmp.active;
+    params p = pane_params(a, k);
+    char err[APP_MSG_LEN] = "";
+    if (p.rope.method == ROPE_NONE) {
+        app_msg(a, 1, "pane %c has no scaling: s picks a method, then x X "
+                "set its factor", 'A' + k);
+        return;
+    }
+    int bad = params_set_rope_number(&p, RO_FACTOR, p.rope.factor * mul, err,
+                                     sizeof err);
+    if (pane_try(a, k, &p, bad, err) == 0)
+        rope_said(a, k, "factor");
+}
+
+/* t: YaRN's truncation of its ramp bounds on / off. */
+static void truncate_toggle(struct app *a)
+{
+    int k = a->cmp.active;
+    params p = pane_params(a, k);
+    char err[APP_MSG_LEN] = "";
+    if (p.rope.method != ROPE_YARN) {
+        app_msg(a, 1, "pane %c: truncate is YaRN's; this pane uses %s",
+                'A' + k, rope_method_name(p.rope.method));
+        return;
+    }
+    int bad = params_set_rope(&p, RO_TRUNCATE, p.rope.truncate ? "off" : "on",
+                              err, sizeof err);
+    if (pane_try(a, k, &p, bad, err) == 0)
+        rope_said(a, k, p.rope.truncate ? "truncate on" : "truncate off");
+}
+
+/* m: the next model preset, with its d, base and scaling. */
+static void model_next(struct app *a)
+{
+    int k = a->cmp.active, n = rope_preset_count();
+    int i = (a->cmp.panes[k].model % n + n) % n;  /* the one after it */
+    params p = pane_params(a, k);
+    char err[APP_MSG_LEN] = "";
+    const char *name = rope_preset_at(i)->name;
+    int bad = params_set_model(&p, name, err, sizeof err);
+    if (pane_try(a, k, &p, bad, err))
+        return;
+    a->cmp.panes[k].model = i + 1;
+    char sc[64];
+    params_format_rope(&p, sc, sizeof sc);
+    app_msg(a, 0, "pane %c: model %s (%d of %d): d=%d scaling %s", 'A' + k,
+            name, i + 1, n, p.d, sc);
+}
+
 static void preset_next(struct app *a)
 {
     struct compare_state *s = &a->cmp;
@@ -1316,6 +1419,20 @@ static int key_dim(struct app *a, void *rt, int key)
     return 1;
 }
 
+/* The active pane's RoPE scaling: s x X t m. */
+static int key_rope(struct app *a, void *rt, int key)
+{
+    (void)rt;
+    switch (key) {
+    case 's': method_next(a); break;
+    case 'x': factor_step(a, 0.5); break;
+    case 'X': factor_step(a, 2); break;
+    case 't': truncate_toggle(a); break;
+    default:  model_next(a); break;        /* m */
+    }
+    return 1;
+}
+
 /* The panes: + _ [ ] b B d D p v o f y. */
 static int key_pane(struct app *a, void *rt, int key)
 {
@@ -1399,6 +1516,8 @@ static int cmd_pane_rope(struct app *a, const char *name, const char *arg)
         return 1;
     }
     pane_store(a, k, &p);
+    if (model)
+        a->cmp.panes[k].model = 1 + params_model_index(arg);
     params_format_rope(&p, sc, sizeof sc);
     app_msg(a, 0, "pane %c: d=%d RoPE scaling %s", 'A' + k, p.d, sc);
     return 1;
@@ -1462,6 +1581,14 @@ static const struct keybind COMPARE_KEYS[] = {
     { 'p',  ACT_VIEW_KEY, "p",      "next preset pair of bases", key_pane },
     { 'v',  ACT_VIEW_KEY, "v",      "mode: heatmap, spectrum, profile, diff, ratio",
       key_pane },
+    { 'm',  ACT_VIEW_KEY, "m",      "active pane: next model preset", key_rope },
+    { 's',  ACT_VIEW_KEY, "s",      "active pane: next RoPE scaling method",
+      key_rope },
+    { 'x',  ACT_VIEW_KEY, "x X",    "active pane: scaling factor /2, x2",
+      key_rope },
+    { 'X',  ACT_VIEW_KEY, NULL,     NULL, key_rope },
+    { 't',  ACT_VIEW_KEY, "t",      "active pane: YaRN truncate on / off",
+      key_rope },
     { 'o',  ACT_VIEW_KEY, "o",      "active pane: next layout", key_pane },
     { 'f',  ACT_VIEW_KEY, "f",      "active pane: next precision", key_pane },
     { 'y',  ACT_VIEW_KEY, "y",      "rows: evenly spaced / consecutive",
