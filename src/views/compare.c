@@ -3,12 +3,16 @@
  * with its own base, d_model, dimension layout and number format.
  *
  * Every pane shares the cursor, the zoom and one colour scale, so equal
- * colours mean equal values.  Four modes (v cycles them, all panes
- * together): the PE heatmap, the wavelength spectrum, the score against
- * distance profile (all panes overlaid on one set of axes) and the
- * difference A - X (or, for a lower-precision pane, its error against
- * double).  A header over each pane reads off base, d_model, n, the
- * critical band and the turns of the slowest band within n.
+ * colours mean equal values.  Five modes (v cycles them, all panes
+ * together): the PE heatmap, the wavelength spectrum
+ * (compare_spectrum.c), the score against distance profile (all panes
+ * overlaid on one set of axes), the difference A - X (or, for a
+ * lower-precision pane, its error against double) and the ratio of each
+ * pane's frequencies to A's, band by band (compare_ratio.c).  The
+ * header over each pane (compare_head.c) reads off its model and
+ * scaling, base, d_model, n, the critical band and the turns of the
+ * slowest band within n.  Each pane holds its own RoPE scaling, set by
+ * the ':' commands and the keys m s x X t, through the params checks.
  */
 #include <math.h>
 #include <stdio.h>
@@ -1636,8 +1640,12 @@ const struct view VIEW_COMPARE_DEF = {
         "within n positions) and the turns of the slowest band within n. v "
         "shows every pane as the PE heatmap, the wavelength spectrum, the "
         "score PE(a).PE(b) against the distance a-b (all panes on one set of "
-        "axes) or the difference A - X (a lower-precision pane shows its own "
-        "rounding error instead). Presets (p): 10000|500000, 10000|1e6, "
+        "axes), the difference A - X (a lower-precision pane shows its own "
+        "rounding error instead) or the ratio omega_X/omega_A of each pane's "
+        "frequencies to pane A's, band by band, on a log scale (panes with "
+        "another d are not compared). Each pane holds its own model and "
+        "RoPE scaling: m next model preset, s next method, x X factor /2 "
+        "x2, t YaRN truncate, or :model :scaling :factor ... Presets (p): 10000|500000, 10000|1e6, "
         "500000|1e6, 100|10000. Prompt: :base X and :d N for the active "
         "pane, :layout interleaved|concat|half, :precision f64|f32|bf16|f16, "
         ":mode NAME. Layouts reorder the same values: interleaved is the "
