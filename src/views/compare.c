@@ -14,6 +14,7 @@
  * slowest band within n.  Each pane holds its own RoPE scaling, set by
  * the ':' commands and the keys m s x X t, through the params checks.
  */
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -238,7 +239,14 @@ void cmp_label_beside(canvas *pc, int col, int y0, const char *t, rgb fg)
             cmp_label_try(pc, col - tw, row, t, fg, ATTR_BOLD))
             return;
     int x = col + 1 + tw <= pc->w ? col + 1 : col - tw;
-    canvas_text(pc, x < 0 ? 0 : x, y0, pc->w, t, fg, RGB_DEFAULT, ATTR_BOLD);
+    x = x < 0 ? 0 : x;
+    for (int i = x; i < x + tw; i++) {     /* never over another label */
+        const cell *k = canvas_at(pc, i, y0);
+        if (k && k->kind == CELL_TEXT && k->ch < 128 &&
+            (isalnum((int)k->ch) || k->ch == '='))
+            return;
+    }
+    canvas_text(pc, x, y0, pc->w, t, fg, RGB_DEFAULT, ATTR_BOLD);
 }
 
 /* ---- geometry ----------------------------------------------------------- */

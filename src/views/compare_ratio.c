@@ -312,13 +312,20 @@ static void ratio_legend(const struct app *a, canvas *c, int y,
     }
     x = cmp_legend_piece(c, x, y, glyph_pick(a->ascii, "\u2504", "-"),
                          cmp_uc(a, UI_DIM), " 1: same", cmp_uc(a, UI_TEXT));
+    char t[2][48];
+    const char *lam = glyph(a->ascii, GL_LAMBDA_WL);
+    /* where A's wavelengths pass L and n: long words when they fit */
+    int wide = c->w - x >= 70;
+    snprintf(t[0], sizeof t[0], wide ? " A's first band with %s > L"
+                                     : " %s_A > L", lam);
+    snprintf(t[1], sizeof t[1], wide ? " ... > n" : " %s_A > n", lam);
     if (marks[0] >= 0)
         x = cmp_legend_piece(c, x, y, glyph_pick(a->ascii, "\u2502", "|"),
-                             cmp_uc(a, UI_TEXT), " A's first band with "
-                             "wavelength > L", cmp_uc(a, UI_TEXT));
+                             cmp_uc(a, UI_TEXT), t[0], cmp_uc(a, UI_TEXT));
     if (marks[1] >= 0)
         x = cmp_legend_piece(c, x, y, glyph(a->ascii, GL_VDOTS),
-                             cmp_uc(a, UI_WARN), " > n", cmp_uc(a, UI_TEXT));
+                             cmp_uc(a, UI_WARN), marks[0] >= 0 ? t[1] : t[0],
+                             cmp_uc(a, UI_TEXT));
     if (c->w - x >= 28)
         canvas_printf(c, x, y, -1, cmp_uc(a, UI_DIM), RGB_DEFAULT, 0,
                       "y: %s_X/%s_A per band (log)", glyph(a->ascii, GL_OMEGA),
