@@ -255,10 +255,17 @@ static void ratio_text(const struct app *a, canvas *c, int x, int y, int w,
     canvas_text_fit(c, x, y, w, cand, 3, cmp_pane_rgb(a, s->k), 0);
 }
 
-/* A pane's rule for band b: its scaling's, or "unscaled". */
-static const char *band_rule(const struct scaled *sc, int b)
+/* A pane's rule for band b: its scaling's, or "unscaled"; short: the
+ * words of the spectrum's counts. */
+static const char *band_rule(const struct scaled *sc, int b, int shrt)
 {
-    return sc->on ? rope_rule_name((enum rope_rule)sc->rule[b]) : "unscaled";
+    static const char *const SHORT[ROPE_RULE_COUNT] = {
+        "kept", "blend", "interp", "rebased", "rescaled"
+    };
+    if (!sc->on)
+        return "unscaled";
+    return shrt ? SHORT[sc->rule[b]]
+                : rope_rule_name((enum rope_rule)sc->rule[b]);
 }
 
 /* The readout: band i, each pane's rule and omega, each ratio (%.9g). */
@@ -278,8 +285,8 @@ static void ratio_readout(const struct app *a, canvas *c, const struct geom *g,
                 continue;
             }
             len += snprintf(line[v] + len, sizeof line[v] - (size_t)len,
-                            v == 0 ? " %s %c %s %s %.10g" : " %s %c %.5s %s %.6g",
-                            bar, 'A' + k, band_rule(&sc[k], b), om,
+                            v == 0 ? " %s %c %s %s %.10g" : " %s %c %s %s %.6g",
+                            bar, 'A' + k, band_rule(&sc[k], b, v), om,
                             cmp_band_omega(&rp[k], &sc[k], b));
         }
         for (int j = 0; j < ns; j++) {
