@@ -302,10 +302,15 @@ void cmp_band_axis(const struct app *a, canvas *c, int x, int w, int y,
     snprintf(hi, sizeof hi, "%d", half - 1);
     if (half > 1 && w > text_width(hi) + 2)
         cmp_text_right(c, x + w, y, hi, cmp_uc(a, UI_AXIS));
-    if (w >= 24 && half > 1)
-        canvas_text(c, x + w / 2 - 2, y, 4, "band", cmp_uc(a, UI_DIM), RGB_DEFAULT, 0);
+    int col = a->cmp.band < half ? cmp_band_dot(a->cmp.band, half, 2 * w) / 2
+                                 : -9;
+    if (w >= 24 && half > 1) {      /* "band", clear of the cursor's mark */
+        int lx = w / 2 - 2;
+        if (col >= lx - 1 && col <= lx + 4)
+            lx = col < w / 2 ? col + 2 : col - 5;
+        canvas_text(c, x + lx, y, 4, "band", cmp_uc(a, UI_DIM), RGB_DEFAULT, 0);
+    }
     if (a->cmp.band < half) {
-        int col = cmp_band_dot(a->cmp.band, half, 2 * w) / 2;
         canvas_text(c, x + col, y, 1, glyph(a->ascii, GL_TRI_UP), cmp_uc(a, UI_CURSOR),
                     RGB_DEFAULT, ATTR_BOLD);
     }
@@ -365,7 +370,7 @@ static void spectrum_readout(const struct app *a, canvas *c,
             cmp_num(pow(10, log10((double)r->n) - lw), t, sizeof t);
             len += snprintf(line[v] + len, sizeof line[v] - (size_t)len,
                             v == 0 ? " %s %c %s=%s, %s turns in n"
-                                   : " %s %c %s=%s %s",
+                                   : " %s %c %s=%s %s turns",
                             glyph_pick(a->ascii, "\u2502", "|"), 'A' + r->id, lam, l, t);
         }
         /* the ratio of B to A where the line has room for it */
