@@ -13,7 +13,7 @@
 
 #include "harness.h"
 #include "app.h"
-#include "frame.h"
+#include "frames.h"
 
 #define PI 3.14159265358979323846
 
@@ -59,30 +59,21 @@ static double yarn_omega(int i, int d, double base, double s, double L,
 
 /* ---- the view ------------------------------------------------------------ */
 
-/* The frame at w x h: the readout row (starting "band ") into row, the
- * status hint into hint, the whole text into all. */
+/* The readout row (the one starting "band ") of the w x h frame into
+ * row; the whole frame, status line and all, into all (may be NULL). */
 static void frame_rows(const struct app *a, int w, int h, char *row,
-                       size_t len, char *hint, size_t hlen, char *all,
-                       size_t alen)
+                       size_t len, char *all, size_t alen)
 {
-    canvas c;
+    char *t = frame_text(a, w, h), *r;
     row[0] = 0;
     if (all)
-        all[0] = 0;
-    if (canvas_init(&c, w, h))
-        return;
-    view_frame(a, VIEW_COMPARE, &c, 1, hint, hlen);
-    for (int y = 0; y < c.h; y++) {
-        char r[2048];
-        canvas_row_utf8(&c, y, r, sizeof r);
-        if (strncmp(r, "band ", 5) == 0)
-            snprintf(row, len, "%s", r);
-        if (all && strlen(all) + strlen(r) + 2 < alen) {
-            strcat(all, r);
-            strcat(all, "\n");
+        snprintf(all, alen, "%s", t ? t : "");
+    for (r = t; r && *r; r = strchr(r, '\n') ? strchr(r, '\n') + 1 : NULL)
+        if (strncmp(r, "band ", 5) == 0) {
+            size_t n = strcspn(r, "\n");
+            snprintf(row, len, "%.*s", (int)(n < len ? n : len - 1), r);
         }
-    }
-    canvas_free(&c);
+    free(t);
 }
 
 /* The number after "X/A " in the readout row, NAN when absent. */
@@ -124,12 +115,12 @@ static int close_rel(double got, double want)
 static void test_llama31_vs_llama3(void)
 {
     struct app a;
-    char row[2048], hint[256], all[16384];
+    char row[2048], all[16384];
     setup(&a, "llama3.1-8b", "llama3-8b");
     int bad = 0;
     for (int i = 0; i < 64; i++) {
         a.cmp.band = i;
-        frame_rows(&a, 200, 40, row, sizeof row, hint, sizeof hint, NULL, 0);
+        frame_rows(&a, 200, 40, row, sizeof row, NULL, 0);
         double want = theta(i, 128, 5e5) /
                       llama3_omega(i, 128, 5e5, 8, 8192, 1, 4);
         double got = readout_ratio(row, 'B');
@@ -148,12 +139,12 @@ static void test_llama31_vs_llama3(void)
     CHECK(bad == 0);
     /* band 29's omegas as ROPE.md computes them */
     a.cmp.band = 29;
-    frame_rows(&a, 200, 40, row, sizeof row, hint, sizeof hint, all, sizeof all);
+    frame_rows(&a, 200, 40, row, sizeof row, all, sizeof all);
     CHECK(strstr(row, "0.002166570764") != NULL);    /* A: 2.16657076[35]e-03 */
     CHECK(strstr(row, "0.002616099253") != NULL);    /* B: 2.6160992529e-03 */
     CHECK(strstr(all, "B/A: 29 of 64 bands equal") != NULL);
     CHECK(strstr(all, "L=8192") != NULL && strstr(all, "n=131072") != NULL);
-    CHECK(strstr(hint, "y = ") != NULL);
+    CHECK(strstr(all, "y = \u03C9_X,i / \u03C9_A,i (log)") != NULL);
 }
 
 /* qwen2.5-7b-yarn in both panes, then :truncate off in B: the ramp's
@@ -161,16 +152,16 @@ static void test_llama31_vs_llama3(void)
 static void test_yarn_truncate(void)
 {
     struct app a;
-    char row[2048], hint[256], all[16384];
+    char row[2048], all[16384];
     setup(&a, "qwen2.5-7b-yarn", "qwen2.5-7b-yarn");
-    frame_rows(&a, 200, 40, row, sizeof row, hint, sizeof hint, all, sizeof all);
+    frame_rows(&a, 200, 40, row, sizeof row, all, sizeof all);
     CHECK(strstr(all, "B/A = 1 in all 64 bands") != NULL);
     CHECK(view_command(&a, "truncate", "off") == 1 && !a.msg_error);
     CHECK(a.cmp.panes[1].rope.truncate == 0 && a.p.rope.truncate == 1);
     int bad = 0, differ = 0;
     for (int i = 0; i < 64; i++) {
         a.cmp.band = i;
-        frame_rows(&a, 200, 40, row, sizeof row, hint, sizeof hint, NULL, 0);
+        frame_rows(&a, 200, 40, row, sizeof row, NULL, 0);
         double want = yarn_omega(i, 128, 1e6, 4, 32768, 0) /
                       yarn_omega(i, 128, 1e6, 4, 32768, 1);
         double got = readout_ratio(row, 'B');
@@ -189,18 +180,18 @@ static void test_yarn_truncate(void)
 static void test_other_d(void)
 {
     struct app a;
-    char row[2048], hint[256], all[16384];
+    char row[2048], all[16384];
     setup(&a, "llama3.1-8b", "llama3.2-1b");
     CHECK(a.cmp.panes[1].d == 64);
     a.cmp.band = 3;
-    frame_rows(&a, 200, 40, row, sizeof row, hint, sizeof hint, all, sizeof all);
+    frame_rows(&a, 200, 40, row, sizeof row, all, sizeof all);
     CHECK(isnan(readout_ratio(row, 'B')));
-    CHECK(strstr(hint, "pane B has d=64, A d=128") != NULL);
+    CHECK(strstr(all, "pane B has d=64, A d=128") != NULL);
     CHECK(strstr(all, "not compared") != NULL);
     /* a third pane with A's d is still compared */
     CHECK(app_key(&a, '+') == ACT_VIEW_KEY);
     CHECK(view_command(&a, "model", "llama3-8b") == 1 && !a.msg_error);
-    frame_rows(&a, 200, 40, row, sizeof row, hint, sizeof hint, NULL, 0);
+    frame_rows(&a, 200, 40, row, sizeof row, NULL, 0);
     CHECK(close_rel(readout_ratio(row, 'C'),
                     theta(3, 128, 5e5) / llama3_omega(3, 128, 5e5, 8, 8192, 1, 4)));
 }
