@@ -1616,7 +1616,7 @@ static const struct keybind COMPARE_KEYS[] = {
     { 'J',  ACT_VIEW_KEY, NULL,     NULL, key_dim },
     { PK_PGUP, ACT_VIEW_KEY, NULL,  NULL, key_dim },
     { PK_PGDN, ACT_VIEW_KEY, NULL,  NULL, key_dim },
-    { PK_LEFT, ACT_VIEW_KEY, "h l",  "position by a column; band in the spectrum",
+    { PK_LEFT, ACT_VIEW_KEY, "h l",  "position by a column; band in spectrum, ratio",
       key_band },
     { PK_RIGHT, ACT_VIEW_KEY, NULL, NULL, key_band },
     { 'h',  ACT_VIEW_KEY, NULL,     NULL, key_band },
