@@ -279,6 +279,17 @@ static void spectrum_text(const struct app *a, canvas *c, int x, int y, int w,
              r->crit, half, glyph_pick(a->ascii, "\u2265", ">="), glyph(a->ascii, GL_TIMES));
     snprintf(s[0][1], sizeof s[0][1], "%d/%d bands turn in n", r->crit, half);
     snprintf(s[0][2], sizeof s[0][2], "%d/%d turn", r->crit, half);
+    if (sc->on) {       /* scaled: the bands that turn at the omegas used */
+        int t = 0;
+        for (int i = 0; i < half; i++)
+            t += 2 * M_PI_ / sc->w[i] <= (double)r->n;
+        snprintf(s[0][0], sizeof s[0][0], "%d of %d bands turn %s1%s in n "
+                 "(%d unscaled)", t, half, glyph_pick(a->ascii, "\u2265", ">="),
+                 glyph(a->ascii, GL_TIMES), r->crit);
+        snprintf(s[0][1], sizeof s[0][1], "%d/%d turn in n (%d unscaled)", t,
+                 half, r->crit);
+        snprintf(s[0][2], sizeof s[0][2], "%d/%d turn", t, half);
+    }
     snprintf(s[1][0], sizeof s[1][0], "slowest %s = %s%sb^(%d/%d) = %s", lam, pi2,
              mul, r->d - 2, r->d, v1);
     snprintf(s[1][1], sizeof s[1][1], "slowest %s = %s", lam, v1);

@@ -196,8 +196,28 @@ static void test_other_d(void)
                     theta(3, 128, 5e5) / llama3_omega(3, 128, 5e5, 8, 8192, 1, 4)));
 }
 
+/* The spectrum counts the bands that turn within n at the omegas a
+ * scaled pane uses, beside the unscaled count (the critical band). */
+static void test_spectrum_turns(void)
+{
+    struct app a;
+    char row[2048], all[16384], want[96];
+    setup(&a, "llama3.1-8b", "llama3-8b");
+    a.cmp.mode = PANE_SPECTRUM;
+    int t = 0;
+    for (int i = 0; i < 64; i++)
+        t += 2 * PI / llama3_omega(i, 128, 5e5, 8, 8192, 1, 4) <= 131072;
+    CHECK(t == 39);
+    snprintf(want, sizeof want, "%d of 64 bands turn \u22651\u00D7 in n (49 "
+             "unscaled)", t);
+    frame_rows(&a, 200, 40, row, sizeof row, all, sizeof all);
+    CHECK(strstr(all, want) != NULL);
+    CHECK(strstr(all, "49 of 64 bands turn \u22651\u00D7 within n") != NULL);
+}
+
 int main(void)
 {
+    test_spectrum_turns();
     test_llama31_vs_llama3();
     test_yarn_truncate();
     test_other_d();
