@@ -236,28 +236,47 @@ static void spectrum_plot(const struct app *a, canvas *pc, int k,
     spectrum_labels(a, pc, r, sc, s);
 }
 
+/* Whether the counts name rule r: the three of a ramp always (also at
+ * 0, as for linear), the others when some band has them. */
+static int rule_counted(const struct scaled *sc, int r)
+{
+    return sc->count[r] > 0 || (r <= ROPE_INTERPOLATED &&
+                                sc->count[ROPE_REBASED] == 0);
+}
+
 static void spectrum_text_scaled(const struct app *a, canvas *c, int x, int y,
                                  int w, const struct rpane *r,
                                  const struct scaled *sc)
 {
-    char s[3][128], m[48];
+    static const char *const WORD[3][ROPE_RULE_COUNT] = {
+        { "kept", "blended", "interpolated", "rebased", "rescaled" },
+        { "kept", "blend", "interp", "rebased", "rescaled" },
+        { "+", "x", "#", "%", "&" }         /* the plot's marks */
+    };
+    char s[4][160], m[48];
     params_format_rope(&(params){ .rope = *r->rope }, m, sizeof m);
-    snprintf(s[0], sizeof s[0], "%s: %d kept, %d blended, %d interpolated",
-             m, sc->count[ROPE_KEPT], sc->count[ROPE_BLENDED],
-             sc->count[ROPE_INTERPOLATED]);
-    snprintf(s[1], sizeof s[1], "%s %d/%d/%d kept/blend/interp", m,
-             sc->count[ROPE_KEPT], sc->count[ROPE_BLENDED],
-             sc->count[ROPE_INTERPOLATED]);
-    snprintf(s[2], sizeof s[2], "%d kept %d blend %d interp",
-             sc->count[ROPE_KEPT], sc->count[ROPE_BLENDED],
-             sc->count[ROPE_INTERPOLATED]);
-    if (sc->count[ROPE_REBASED] + sc->count[ROPE_RESCALED] > 0) {
-        snprintf(s[0], sizeof s[0], "%s: every band %s", m,
-                 sc->count[ROPE_REBASED] ? "rebased" : "rescaled");
-        snprintf(s[1], sizeof s[1], "%s", s[0]);
+    size_t n[4];
+    for (int v = 0; v < 4; v++)
+        n[v] = (size_t)snprintf(s[v], sizeof s[v], "%s%s", v < 2 ? m : "",
+                                v == 0 ? ":" : "");
+    for (int k = 0; k < ROPE_RULE_COUNT; k++) {
+        if (!rule_counted(sc, k))
+            continue;
+        int cnt = sc->count[k];
+        n[0] += (size_t)snprintf(s[0] + n[0], sizeof s[0] - n[0], "%s %d %s",
+                                 n[0] > strlen(m) + 1 ? "," : "", cnt, WORD[0][k]);
+        n[1] += (size_t)snprintf(s[1] + n[1], sizeof s[1] - n[1], " %d %s",
+                                 cnt, WORD[1][k]);
+        n[2] += (size_t)snprintf(s[2] + n[2], sizeof s[2] - n[2], "%s%d %s",
+                                 n[2] ? " " : "", cnt, WORD[1][k]);
+        n[3] += (size_t)snprintf(s[3] + n[3], sizeof s[3] - n[3], "%s%d%s",
+                                 n[3] ? " " : "", cnt, WORD[2][k]);
+        if (n[0] >= sizeof s[0] || n[1] >= sizeof s[1] ||
+            n[2] >= sizeof s[2] || n[3] >= sizeof s[3])
+            break;
     }
-    const char *cand[3] = { s[0], s[1], s[2] };
-    canvas_text_fit(c, x, y, w, cand, 3, cmp_uc(a, UI_ACCENT), 0);
+    const char *cand[4] = { s[0], s[1], s[2], s[3] };
+    canvas_text_fit(c, x, y, w, cand, 4, cmp_uc(a, UI_ACCENT), 0);
 }
 
 static void spectrum_text(const struct app *a, canvas *c, int x, int y, int w,
@@ -294,6 +313,15 @@ static void spectrum_text(const struct app *a, canvas *c, int x, int y, int w,
              mul, r->d - 2, r->d, v1);
     snprintf(s[1][1], sizeof s[1][1], "slowest %s = %s", lam, v1);
     snprintf(s[1][2], sizeof s[1][2], "%s %s", lam, v1);
+    if (sc->on) {       /* scaled: the longest wavelength it uses */
+        char v3[24];
+        cmp_num(sc->wl_max, v3, sizeof v3);
+        snprintf(s[1][0], sizeof s[1][0], "slowest %s = %s scaled, %s unscaled",
+                 lam, v3, v1);
+        snprintf(s[1][1], sizeof s[1][1], "slowest %s %s (unscaled %s)", lam,
+                 v3, v1);
+        snprintf(s[1][2], sizeof s[1][2], "slowest %s %s", lam, v3);
+    }
     snprintf(s[2][0], sizeof s[2][0], "limit %s%sbase = %s, never reached", pi2,
              mul, v2);
     snprintf(s[2][1], sizeof s[2][1], "limit %s%sb = %s (not reached)", pi2,
