@@ -306,6 +306,7 @@ static int parse_pane_model(struct cli *c, int pane, const char *arg)
     c->app.cmp.panes[pane].base = tmp.base;
     c->app.cmp.panes[pane].d = tmp.d;
     c->app.cmp.panes[pane].rope = tmp.rope;
+    c->app.cmp.panes[pane].model = 1 + params_model_index(arg);
     if (pane == 2)
         c->app.cmp.npanes = 3;
     return 0;
@@ -518,6 +519,8 @@ static int first_pass(struct cli *c, int argc, char **argv,
         c->mode = MODE_MODELS;
     else if (model && params_set_model(&c->app.p, model, err, sizeof err))
         return fail("--%s", err);
+    else if (model)     /* compare names pane A's model */
+        c->app.cmp.panes[0].model = 1 + params_model_index(model);
     if (config && config_load(config, layer, &c->app.p, err, sizeof err))
         return fail("%s", err);
     return 0;
