@@ -367,6 +367,8 @@ static int rope_command(struct app *a, const char *name, const char *arg)
     }
     if (commit_params(a, &next))
         return -1;
+    if (model)          /* compare names pane A's model */
+        a->cmp.panes[0].model = 1 + params_model_index(arg);
     params_format_rope(&a->p, sc, sizeof sc);
     app_msg(a, 0, "%s set: RoPE scaling %s", model ? "model" : ROPE_OPT_NAMES[id], sc);
     return 0;

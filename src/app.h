@@ -55,7 +55,7 @@ struct attention_state {
 
 #define COMPARE_MAX_PANES 3
 enum pane_mode { PANE_HEATMAP = 0, PANE_SPECTRUM, PANE_PROFILE, PANE_DIFF,
-                 PANE_MODE_COUNT };
+                 PANE_RATIO, PANE_MODE_COUNT };
 const char *pane_mode_name(enum pane_mode m);  /* "heatmap", ... */
 int pane_mode_parse(const char *s);            /* -1 if unknown */
 const char *pane_mode_list(char *buf, size_t len);  /* "heatmap, ... or diff" */
@@ -68,6 +68,9 @@ struct pane {
     enum precision prec;
     rope_scaling rope;      /* panes B, C: their RoPE scaling (pane A's is
                                a->p.rope) */
+    int model;              /* 1 + the model preset (peviz/rope.h) the pane
+                               was last set from, 0: none; its name is
+                               shown while the pane keeps its settings */
 };
 
 /* A pane's d <= 0 or n <= 0 means "follow a->p" (the global value). */

@@ -306,6 +306,7 @@ static int parse_pane_model(struct cli *c, int pane, const char *arg)
     c->app.cmp.panes[pane].base = tmp.base;
     c->app.cmp.panes[pane].d = tmp.d;
     c->app.cmp.panes[pane].rope = tmp.rope;
+    c->app.cmp.panes[pane].model = 1 + params_model_index(arg);
     if (pane == 2)
         c->app.cmp.npanes = 3;
     return 0;
@@ -388,7 +389,7 @@ static int parse_one(struct cli *c, int val, const char *arg)
     switch (val) {
     case 'd': return set_param(c, P_D, val, arg);
     case 'b': return set_param(c, P_BASE, val, arg);
-    case 'n': return set_param(c, P_N, val, arg);
+    case 'n': c->n_set = 1; return set_param(c, P_N, val, arg);
     case O_POS: return 0;                 /* checked once n is known */
     case O_ASCII: c->app.ascii = 1; return 0;
     case O_FPS: return parse_fps(c, arg);
@@ -518,6 +519,8 @@ static int first_pass(struct cli *c, int argc, char **argv,
         c->mode = MODE_MODELS;
     else if (model && params_set_model(&c->app.p, model, err, sizeof err))
         return fail("--%s", err);
+    else if (model)     /* compare names pane A's model */
+        c->app.cmp.panes[0].model = 1 + params_model_index(model);
     if (config && config_load(config, layer, &c->app.p, err, sizeof err))
         return fail("%s", err);
     return 0;

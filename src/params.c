@@ -509,6 +509,14 @@ int params_set_model(params *p, const char *name, char *err, size_t errlen)
     return 0;
 }
 
+int params_model_index(const char *name)
+{
+    for (int i = 0; name && i < rope_preset_count(); i++)
+        if (strcmp(rope_preset_at(i)->name, name) == 0)
+            return i;
+    return -1;
+}
+
 void params_format_rope(const params *p, char *buf, size_t len)
 {
     const rope_scaling *r = &p->rope;

@@ -130,6 +130,9 @@ int params_check_rope(const params *p, char *err, size_t errlen);
  * a message listing the names when unknown. */
 int params_set_model(params *p, const char *name, char *err, size_t errlen);
 
+/* The index of the model preset called name (rope_preset_at), or -1. */
+int params_model_index(const char *name);
+
 /* The scaling in a few words: "yarn s=4 L=32768", "none". */
 void params_format_rope(const params *p, char *buf, size_t len);
 

@@ -161,7 +161,7 @@ int view_command(struct app *a, const char *name, const char *arg)
 }
 
 static const char *const MODE_NAMES[PANE_MODE_COUNT] = {
-    "heatmap", "spectrum", "profile", "diff"
+    "heatmap", "spectrum", "profile", "diff", "ratio"
 };
 
 const char *pane_mode_name(enum pane_mode m)

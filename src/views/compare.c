@@ -3,13 +3,18 @@
  * with its own base, d_model, dimension layout and number format.
  *
  * Every pane shares the cursor, the zoom and one colour scale, so equal
- * colours mean equal values.  Four modes (v cycles them, all panes
- * together): the PE heatmap, the wavelength spectrum, the score against
- * distance profile (all panes overlaid on one set of axes) and the
- * difference A - X (or, for a lower-precision pane, its error against
- * double).  A header over each pane reads off base, d_model, n, the
- * critical band and the turns of the slowest band within n.
+ * colours mean equal values.  Five modes (v cycles them, all panes
+ * together): the PE heatmap, the wavelength spectrum
+ * (compare_spectrum.c), the score against distance profile (all panes
+ * overlaid on one set of axes), the difference A - X (or, for a
+ * lower-precision pane, its error against double) and the ratio of each
+ * pane's frequencies to A's, band by band (compare_ratio.c).  The
+ * header over each pane (compare_head.c) reads off its model and
+ * scaling, base, d_model, n, the critical band and the turns of the
+ * slowest band within n.  Each pane holds its own RoPE scaling, set by
+ * the ':' commands and the keys m s x X t, through the params checks.
  */
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +27,7 @@
 #include "plot.h"
 #include "text.h"
 #include "peviz/pe.h"
+#include "compare_view.h"
 
 /* Rounded-format evaluations allowed per pane per frame: beyond it a
  * lower-precision pane samples its rounding error (see layout.h). */
@@ -30,38 +36,10 @@
 /* Blank cell: outside the pane's own n or d. */
 #define BLANK HUGE_VAL
 #define NPRESETS 4
-#define LOG10_2PI 0.79817986835811504957
-#define M_PI_ 3.14159265358979323846
 
 static const double PRESETS[NPRESETS][2] = {
     { 10000, 500000 }, { 10000, 1e6 }, { 500000, 1e6 }, { 100, 10000 }
 };
-
-/* A pane with the values it inherits from a->p filled in. */
-struct rpane {
-    double base;
-    int d;
-    int64_t n;
-    enum layout layout;
-    enum precision prec;
-    int id;                 /* its pane: 0 for A, 1 for B, 2 for C */
-    const rope_scaling *rope;   /* the pane's RoPE scaling */
-    int crit;               /* first band whose wavelength exceeds n */
-    double slow_turns;      /* turns of the slowest band within n */
-};
-
-/* Where things go on the screen. */
-struct geom {
-    int np;                 /* panes */
-    int labw;               /* left gutter for row / tick labels */
-    int pw;                 /* width of one pane */
-    int px[COMPARE_MAX_PANES];
-    int head_h;             /* header rows */
-    int tags;               /* header has a layout / format row */
-    int body_y, body_h;
-    int axis_y, legend_y, read_y;   /* -1 when absent */
-};
-
 
 /* Dimensions down pixel rows (two per cell row). */
 struct ymap {
@@ -76,14 +54,14 @@ struct ymap {
 
 /* ---- small helpers ---------------------------------------------------- */
 
-static rgb uc(const struct app *a, enum ui_color c)
+rgb cmp_uc(const struct app *a, enum ui_color c)
 {
     return ui_color(a->palette, c);
 }
 
-static rgb pane_rgb(const struct app *a, int k)
+rgb cmp_pane_rgb(const struct app *a, int k)
 {
-    return uc(a, (enum ui_color)(UI_PLOT_A + k));
+    return cmp_uc(a, (enum ui_color)(UI_PLOT_A + k));
 }
 
 /*
@@ -107,9 +85,45 @@ static int pane_d(const struct app *a, int k)
  * at bases near 1e308 the wavelength itself overflows to inf, its log
  * never does.
  */
-static double log10_wavelength(int i, int d, double base)
+double cmp_log10_wavelength(int i, int d, double base)
 {
     return LOG10_2PI + 2.0 * i / d * log10(base);
+}
+
+/* Whether two scalings are the same settings. */
+static int rope_same(const rope_scaling *x, const rope_scaling *y)
+{
+    if (x->method != y->method || x->factor != y->factor ||
+        x->original_max != y->original_max ||
+        x->low_freq_factor != y->low_freq_factor ||
+        x->high_freq_factor != y->high_freq_factor ||
+        x->beta_fast != y->beta_fast || x->beta_slow != y->beta_slow ||
+        x->truncate != y->truncate || x->mscale != y->mscale ||
+        x->mscale_all_dim != y->mscale_all_dim ||
+        x->attention_factor != y->attention_factor ||
+        x->nshort != y->nshort || x->nlong != y->nlong)
+        return 0;
+    for (int i = 0; i < x->nshort && i < ROPE_FACTORS_MAX; i++)
+        if (x->short_factor[i] != y->short_factor[i])
+            return 0;
+    for (int i = 0; i < x->nlong && i < ROPE_FACTORS_MAX; i++)
+        if (x->long_factor[i] != y->long_factor[i])
+            return 0;
+    return 1;
+}
+
+/* The preset pane k was last set from, while it still has exactly its
+ * settings (a changed factor makes it another model); else -1. */
+static int pane_model(const struct app *a, int k, const struct rpane *r)
+{
+    int m = a->cmp.panes[k].model - 1;
+    params q = a->p;
+    char err[APP_MSG_LEN];
+    if (m < 0 || m >= rope_preset_count() ||
+        params_set_model(&q, rope_preset_at(m)->name, err, sizeof err))
+        return -1;
+    return q.d == r->d && q.base == r->base && rope_same(&q.rope, r->rope)
+           ? m : -1;
 }
 
 static void pane_resolve(const struct app *a, int k, struct rpane *r)
@@ -123,13 +137,26 @@ static void pane_resolve(const struct app *a, int k, struct rpane *r)
     r->rope = k > 0 ? &p->rope : &a->p.rope;
     r->crit = spectrum_critical_band(r->d, r->base, r->n);
     r->slow_turns = pow(10, log10((double)r->n) -
-                        log10_wavelength(r->d / 2 - 1, r->d, r->base));
+                        cmp_log10_wavelength(r->d / 2 - 1, r->d, r->base));
+    r->model = pane_model(a, k, r);
 }
 
 static int npanes(const struct app *a)
 {
     int np = a->cmp.npanes;
     return np < 1 ? 1 : np > COMPARE_MAX_PANES ? COMPARE_MAX_PANES : np;
+}
+
+/* Modes with one value per band (the band cursor moves). */
+static int band_mode(const struct app *a)
+{
+    return a->cmp.mode == PANE_SPECTRUM || a->cmp.mode == PANE_RATIO;
+}
+
+/* Modes that set every pane against pane A. */
+static int compares(const struct app *a)
+{
+    return a->cmp.mode == PANE_DIFF || a->cmp.mode == PANE_RATIO;
 }
 
 static void resolve_all(const struct app *a, struct rpane *rp, int np,
@@ -147,17 +174,17 @@ static void resolve_all(const struct app *a, struct rpane *rp, int np,
     }
 }
 
-static void num(double v, char *buf, size_t len)
+void cmp_num(double v, char *buf, size_t len)
 {
     fmt_num(v, 4, buf, len);
 }
 
-/* The number 10^l as num() shows it, also beyond the largest double. */
-static void num_log10(double l, char *buf, size_t len)
+/* The number 10^l as cmp_num() shows it, also beyond the largest double. */
+void cmp_num_log10(double l, char *buf, size_t len)
 {
     double e = floor(l), m = pow(10, l - e);
     if (l < 300) {
-        num(pow(10, l), buf, len);
+        cmp_num(pow(10, l), buf, len);
         return;
     }
     if (m >= 9.9995) {          /* rounds up to the next power of ten */
@@ -168,10 +195,58 @@ static void num_log10(double l, char *buf, size_t len)
 }
 
 /* Right-aligned text ending at column xr (exclusive). */
-static void text_right(canvas *c, int xr, int y, const char *s, rgb fg)
+void cmp_text_right(canvas *c, int xr, int y, const char *s, rgb fg)
 {
     int tw = text_width(s);
     canvas_text(c, xr - tw, y, tw, s, fg, RGB_DEFAULT, 0);
+}
+
+/* Draw a run of coloured legend pieces; returns the x after them. */
+int cmp_legend_piece(canvas *c, int x, int y, const char *mark, rgb mc,
+                        const char *text, rgb tc)
+{
+    if (x >= c->w)
+        return x;
+    x += canvas_text(c, x, y, -1, mark, mc, RGB_DEFAULT, ATTR_BOLD);
+    x += canvas_text(c, x, y, -1, text, tc, RGB_DEFAULT, 0);
+    return x + 2;
+}
+
+/* Whether cells [x, x + w) of row y are blank (and inside). */
+static int row_clear(const canvas *pc, int x, int y, int w)
+{
+    for (int i = x; i < x + w; i++) {
+        const cell *k = canvas_at(pc, i, y);
+        if (!k || k->kind != CELL_TEXT || k->ch != ' ')
+            return 0;
+    }
+    return 1;
+}
+
+int cmp_label_try(canvas *pc, int x, int y, const char *t, rgb fg, int attr)
+{
+    if (x < 0 || !row_clear(pc, x, y, text_width(t)))
+        return 0;
+    canvas_text(pc, x, y, pc->w, t, fg, RGB_DEFAULT, attr);
+    return 1;
+}
+
+void cmp_label_beside(canvas *pc, int col, int y0, const char *t, rgb fg)
+{
+    int tw = text_width(t);
+    for (int row = y0; row < pc->h; row++)
+        if (cmp_label_try(pc, col + 1, row, t, fg, ATTR_BOLD) ||
+            cmp_label_try(pc, col - tw, row, t, fg, ATTR_BOLD))
+            return;
+    int x = col + 1 + tw <= pc->w ? col + 1 : col - tw;
+    x = x < 0 ? 0 : x;
+    for (int i = x; i < x + tw; i++) {     /* never over another label */
+        const cell *k = canvas_at(pc, i, y0);
+        if (k && k->kind == CELL_TEXT && k->ch < 128 &&
+            (isalnum((int)k->ch) || k->ch == '='))
+            return;
+    }
+    canvas_text(pc, x, y0, pc->w, t, fg, RGB_DEFAULT, ATTR_BOLD);
 }
 
 /* ---- geometry ----------------------------------------------------------- */
@@ -299,161 +374,12 @@ static int ymap_complete(const struct ymap *m)
     return m->ppd && m->dim0 == 0 && m->dmax * m->ppd <= m->pixels;
 }
 
-/* ---- header ------------------------------------------------------------- */
-
-#define HEAD_CANDS 6
-#define HEAD_LEN 128
-
-enum head_line { HL_IDENT, HL_CRIT, HL_SLOW, HL_TAG };
-
-static int cands_ident(const struct app *a, const struct rpane *r,
-                       char s[][HEAD_LEN])
-{
-    char b[24], id[8];
-    fmt_base(r->base, b, sizeof b);
-    snprintf(id, sizeof id, "%s%c", a->cmp.active == r->id ? glyph_pick(a->ascii, "\u25B6", ">")
-                                                       : " ", 'A' + r->id);
-    long long n = (long long)r->n;
-    snprintf(s[0], HEAD_LEN, "%s base=%s d_model=%d n=%lld", id, b, r->d, n);
-    snprintf(s[1], HEAD_LEN, "%s base=%s d=%d n=%lld", id, b, r->d, n);
-    snprintf(s[2], HEAD_LEN, "%s b=%s d=%d n=%lld", id, b, r->d, n);
-    snprintf(s[3], HEAD_LEN, "%s b=%s d=%d", id, b, r->d);
-    snprintf(s[4], HEAD_LEN, "%s %s", id, b);
-    return 5;
-}
-
-static int cands_crit(int k, const struct rpane *r, char s[][HEAD_LEN])
-{
-    int h = r->d / 2;
-    (void)k;
-    if (r->crit >= h) {
-        snprintf(s[0], HEAD_LEN, "no critical band: all %d bands turn", h);
-        snprintf(s[1], HEAD_LEN, "all %d bands turn in n", h);
-        snprintf(s[2], HEAD_LEN, "all %d bands turn", h);
-        snprintf(s[3], HEAD_LEN, "all %d turn", h);
-        snprintf(s[4], HEAD_LEN, "all");
-        return 5;
-    }
-    char rng[32];
-    if (r->crit == h - 1)
-        snprintf(rng, sizeof rng, "%d", r->crit);
-    else
-        snprintf(rng, sizeof rng, "%d-%d", r->crit, h - 1);
-    snprintf(s[0], HEAD_LEN, "critical band %d: %s <1 turn in n", r->crit, rng);
-    snprintf(s[1], HEAD_LEN, "critical band %d: %s <1 turn", r->crit, rng);
-    snprintf(s[2], HEAD_LEN, "crit band %d: %s <1 turn", r->crit, rng);
-    snprintf(s[3], HEAD_LEN, "crit %d: %s <1 turn", r->crit, rng);
-    snprintf(s[4], HEAD_LEN, "crit band %d", r->crit);
-    snprintf(s[5], HEAD_LEN, "crit %d", r->crit);
-    return 6;
-}
-
-static int cands_slow(const struct rpane *r, char s[][HEAD_LEN])
-{
-    char t[32];
-    num(r->slow_turns, t, sizeof t);
-    snprintf(s[0], HEAD_LEN, "slowest band %d: %s turns in n", r->d / 2 - 1, t);
-    snprintf(s[1], HEAD_LEN, "slowest band: %s turns in n", t);
-    snprintf(s[2], HEAD_LEN, "slowest: %s turns", t);
-    snprintf(s[3], HEAD_LEN, "%s turns", t);
-    return 4;
-}
-
-/* The layout and number format, said accurately. */
-static int cands_tag(const struct app *a, const struct rpane *r,
-                     char s[][HEAD_LEN])
-{
-    char pr[32];
-    /* bf16 and f16 are the f32-angle pipelines: say so */
-    snprintf(pr, sizeof pr, "%s%s", precision_name(r->prec),
-             prec_angle_format(r->prec) == PREC_F32 && r->prec != PREC_F32
-             ? " (f32 angle)" : "");
-    switch (r->layout) {
-    case LAYOUT_CONCAT:
-        snprintf(s[0], HEAD_LEN, "concat [sin|cos] %s; t2t's order, not its %s spacing",
-                 pr, glyph_pick(a->ascii, "\u03C9", "omega"));
-        snprintf(s[1], HEAD_LEN, "concat [sin|cos] %s (t2t order only)", pr);
-        break;
-    case LAYOUT_HALF:
-        snprintf(s[0], HEAD_LEN, "half: pairs (i, i+d/2) as rotate_half, [cos|sin] %s", pr);
-        snprintf(s[1], HEAD_LEN, "half (rotate_half pairs) %s", pr);
-        break;
-    case LAYOUT_INTERLEAVED:
-    default:
-        snprintf(s[0], HEAD_LEN, "interleaved sin/cos (paper) %s", pr);
-        snprintf(s[1], HEAD_LEN, "interleaved %s", pr);
-        break;
-    }
-    snprintf(s[2], HEAD_LEN, "%s %s", layout_name(r->layout), pr);
-    snprintf(s[3], HEAD_LEN, "%.4s %s", layout_name(r->layout), pr);
-    return 4;
-}
-
-static int head_cands(const struct app *a, enum head_line line, int k,
-                      const struct rpane *r, char s[][HEAD_LEN])
-{
-    switch (line) {
-    case HL_IDENT: return cands_ident(a, r, s);
-    case HL_CRIT:  return cands_crit(k, r, s);
-    case HL_SLOW:  return cands_slow(r, s);
-    case HL_TAG:   return cands_tag(a, r, s);
-    }
-    return 0;
-}
-
-static const enum ui_color HEAD_COLOUR[] = {
-    [HL_IDENT] = UI_TEXT, [HL_CRIT] = UI_WARN, [HL_SLOW] = UI_TEXT,
-    [HL_TAG] = UI_DIM
-};
-
-/*
- * One header row across the panes, each in the longest wording that fits
- * its pane.  Each pane's text depends on that pane alone, so changing
- * one pane never rewrites another's header.
- */
-static void head_row(const struct app *a, canvas *c, const struct geom *g,
-                     const struct rpane *rp, enum head_line line, int y)
-{
-    char s[COMPARE_MAX_PANES][HEAD_CANDS][HEAD_LEN];
-    int n[COMPARE_MAX_PANES], pick[COMPARE_MAX_PANES];
-    int indent = line == HL_IDENT ? 0 : 1;
-    for (int k = 0; k < g->np; k++) {
-        n[k] = head_cands(a, line, k, &rp[k], s[k]);
-        int i = text_first_fit_rows(s[k][0], HEAD_LEN, n[k], g->pw - indent);
-        pick[k] = i < 0 ? n[k] - 1 : i;
-    }
-    for (int k = 0; k < g->np; k++) {
-        int i = pick[k];
-        canvas_text(c, g->px[k] + indent, y, g->pw - indent, s[k][i],
-                    uc(a, HEAD_COLOUR[line]), RGB_DEFAULT, 0);
-        if (line == HL_IDENT) {     /* the pane letter in its plot colour */
-            int attr = a->cmp.active == rp[k].id ? ATTR_BOLD | ATTR_REVERSE : ATTR_BOLD;
-            canvas_printf(c, g->px[k] + 1, y, 1, pane_rgb(a, rp[k].id), RGB_DEFAULT,
-                          attr, "%c", 'A' + rp[k].id);
-        }
-    }
-}
-
 /* Lines between the panes over rows [y0, y1). */
-static void draw_separators(const struct app *a, canvas *c,
-                            const struct geom *g, int y0, int y1)
+void cmp_separators(const struct app *a, canvas *c, const struct geom *g,
+                    int y0, int y1)
 {
     for (int k = 1; k < g->np; k++)
-        canvas_vline(c, g->px[k] - 1, y0, y1 - y0, uc(a, UI_AXIS));
-}
-
-static void draw_headers(const struct app *a, canvas *c, const struct geom *g,
-                         const struct rpane *rp)
-{
-    int y = 0;
-    head_row(a, c, g, rp, HL_IDENT, y++);
-    if (y < g->head_h - g->tags)
-        head_row(a, c, g, rp, HL_CRIT, y++);
-    if (y < g->head_h - g->tags)
-        head_row(a, c, g, rp, HL_SLOW, y++);
-    if (g->tags)
-        head_row(a, c, g, rp, HL_TAG, y);
-    draw_separators(a, c, g, 0, g->head_h);
+        canvas_vline(c, g->px[k] - 1, y0, y1 - y0, cmp_uc(a, UI_AXIS));
 }
 
 /* ---- heatmap and difference grids -------------------------------------- */
@@ -545,7 +471,7 @@ static void draw_grid(const struct app *a, canvas *c, int x, int y,
             if (v == BLANK)
                 continue;
             if (isnan(v)) {
-                canvas_half(c, x + col, 2 * y + py, uc(a, UI_DIM), LEVEL_NONE);
+                canvas_half(c, x + col, 2 * y + py, cmp_uc(a, UI_DIM), LEVEL_NONE);
                 continue;
             }
             double t = v / scale;
@@ -580,10 +506,10 @@ static void draw_crit_gutter(const struct app *a, canvas *c, int x, int y,
             slow |= band > r->crit;
         }
         if (crit)
-            canvas_text(c, x, y + row, 1, glyph(a->ascii, GL_TRI_RIGHT), uc(a, UI_WARN),
+            canvas_text(c, x, y + row, 1, glyph(a->ascii, GL_TRI_RIGHT), cmp_uc(a, UI_WARN),
                         RGB_DEFAULT, ATTR_BOLD);
         else if (slow)
-            canvas_text(c, x, y + row, 1, glyph(a->ascii, GL_VDOTS), uc(a, UI_DIM),
+            canvas_text(c, x, y + row, 1, glyph(a->ascii, GL_VDOTS), cmp_uc(a, UI_DIM),
                         RGB_DEFAULT, 0);
     }
 }
@@ -599,11 +525,11 @@ static void draw_dim_labels(const struct app *a, canvas *c,
     for (int row = 0; row < rows; row += step) {
         int dim = ymap_dim(ym, 2 * row);
         if (dim >= 0 && (cur < 0 || cur / 2 != row))
-            canvas_printf(c, 0, g->body_y + row, g->labw - 1, uc(a, UI_DIM),
+            canvas_printf(c, 0, g->body_y + row, g->labw - 1, cmp_uc(a, UI_DIM),
                           RGB_DEFAULT, 0, "%*d", g->labw - 1, dim);
     }
     if (cur >= 0)
-        canvas_printf(c, 0, g->body_y + cur / 2, g->labw, uc(a, UI_CURSOR),
+        canvas_printf(c, 0, g->body_y + cur / 2, g->labw, cmp_uc(a, UI_CURSOR),
                       RGB_DEFAULT, ATTR_BOLD, "%*d%s", g->labw - 1, a->cmp.dim,
                       glyph(a->ascii, GL_PLAY));
 }
@@ -653,12 +579,12 @@ static void draw_pos_axis(const struct app *a, canvas *c, int x, int w, int y,
         last = nlim - 1;
     snprintf(lo, sizeof lo, "%lld", (long long)xm->x0);
     snprintf(hi, sizeof hi, "%lld", (long long)last);
-    canvas_text(c, x, y, w, lo, uc(a, UI_AXIS), RGB_DEFAULT, 0);
+    canvas_text(c, x, y, w, lo, cmp_uc(a, UI_AXIS), RGB_DEFAULT, 0);
     int end = (int)((last - xm->x0) / xm->k + 1) * xm->m;
     if (end > w)
         end = w;
     if (text_width(lo) + text_width(hi) + 1 < end)
-        text_right(c, x + end, y, hi, uc(a, UI_AXIS));
+        cmp_text_right(c, x + end, y, hi, cmp_uc(a, UI_AXIS));
     /* between the end labels: what a column and a row hold */
     int room = end - text_width(lo) - text_width(hi) - 4;
     char note[5][96];
@@ -667,14 +593,14 @@ static void draw_pos_axis(const struct app *a, canvas *c, int x, int w, int y,
         int tw = text_width(note[v]);
         if (tw && tw <= room) {        /* centred between the end labels */
             canvas_text(c, x + text_width(lo) + 2 + (room - tw) / 2, y, tw, note[v],
-                        uc(a, stride > 1 && v < 2 ? UI_WARN : UI_DIM),
+                        cmp_uc(a, stride > 1 && v < 2 ? UI_WARN : UI_DIM),
                         RGB_DEFAULT, 0);
             break;
         }
     }
     int col = xmap_col(xm, cursor);
     if (col >= 0 && col < w && cursor < nlim)
-        canvas_text(c, x + col, y, 1, glyph(a->ascii, GL_TRI_UP), uc(a, UI_CURSOR),
+        canvas_text(c, x + col, y, 1, glyph(a->ascii, GL_TRI_UP), cmp_uc(a, UI_CURSOR),
                     RGB_DEFAULT, ATTR_BOLD);
 }
 
@@ -683,13 +609,13 @@ static int draw_ramp(const struct app *a, canvas *c, int x, int y, int maxw,
                      double scale)
 {
     char lo[24], hi[24];
-    num(-scale, lo, sizeof lo);
-    num(scale, hi, sizeof hi);
+    cmp_num(-scale, lo, sizeof lo);
+    cmp_num(scale, hi, sizeof hi);
     int n = 12;
     int need = text_width(lo) + n + text_width(hi) + 2;
     if (need > maxw)
         return 0;
-    int cx = x + canvas_text(c, x, y, maxw, lo, uc(a, UI_TEXT), RGB_DEFAULT, 0);
+    int cx = x + canvas_text(c, x, y, maxw, lo, cmp_uc(a, UI_TEXT), RGB_DEFAULT, 0);
     cx++;
     for (int i = 0; i < n; i++) {
         double t = -1 + 2.0 * (i + 0.5) / n;
@@ -698,7 +624,7 @@ static int draw_ramp(const struct app *a, canvas *c, int x, int y, int maxw,
         canvas_half(c, cx + i, 2 * y + 1, col, cmap_level((t + 1) / 2));
     }
     cx += n + 1;
-    canvas_text(c, cx, y, maxw, hi, uc(a, UI_TEXT), RGB_DEFAULT, 0);
+    canvas_text(c, cx, y, maxw, hi, cmp_uc(a, UI_TEXT), RGB_DEFAULT, 0);
     return need;
 }
 
@@ -710,7 +636,7 @@ static void draw_heat_legend(const struct app *a, canvas *c,
     int y = g->legend_y, x = 0;
     const char *lead = diff ? "difference, one scale:" : "PE value, one scale:";
     if (c->w >= 60)
-        x += canvas_text(c, 0, y, -1, lead, uc(a, UI_DIM), RGB_DEFAULT, 0) + 1;
+        x += canvas_text(c, 0, y, -1, lead, cmp_uc(a, UI_DIM), RGB_DEFAULT, 0) + 1;
     int used = draw_ramp(a, c, x, y, c->w - x, scale);
     if (!used)
         return;
@@ -721,7 +647,7 @@ static void draw_heat_legend(const struct app *a, canvas *c,
     snprintf(s[1], sizeof s[1], "%s crit", glyph(a->ascii, GL_TRI_RIGHT));
     const char *cand[2] = { s[0], s[1] };
     if (x < c->w)
-        canvas_text_fit(c, x, y, c->w - x, cand, 2, uc(a, UI_WARN), 0);
+        canvas_text_fit(c, x, y, c->w - x, cand, 2, cmp_uc(a, UI_WARN), 0);
 }
 
 /* The reference card in pane A of the diff mode. */
@@ -746,7 +672,7 @@ static void draw_ref_card(const struct app *a, canvas *c, int x, int y, int w,
         const char *t = text_width(s[i][0]) <= w ? s[i][0] : s[i][1];
         int tw = text_width(t);
         int cx = x + (w > tw ? (w - tw) / 2 : 0);
-        canvas_text(c, cx, y + h / 2 - n / 2 + i, w, t, uc(a, UI_DIM),
+        canvas_text(c, cx, y + h / 2 - n / 2 + i, w, t, cmp_uc(a, UI_DIM),
                     RGB_DEFAULT, 0);
     }
 }
@@ -785,7 +711,7 @@ static void readout_piece(const struct app *a, const struct rpane *rp, int k,
     if (isnan(val))
         snprintf(vs, sizeof vs, "%s", inside ? "overflow" : "-");
     else
-        num(val, vs, sizeof vs);
+        cmp_num(val, vs, sizeof vs);
     snprintf(buf, len, " %s %c %s%s", glyph_pick(a->ascii, "\u2502", "|"), 'A' + r->id,
              verbose || diff ? what : "", vs);
 }
@@ -810,7 +736,7 @@ static void heat_readout(const struct app *a, canvas *c, const struct geom *g,
         }
     }
     const char *cand[2] = { line[0], line[1] };
-    canvas_text_fit(c, 0, g->read_y, c->w, cand, 2, uc(a, UI_TEXT), 0);
+    canvas_text_fit(c, 0, g->read_y, c->w, cand, 2, cmp_uc(a, UI_TEXT), 0);
 }
 
 static void heat_hint(const struct app *a, const struct axis *xm,
@@ -864,7 +790,7 @@ static void draw_heat_mode(const struct app *a, canvas *c, const struct geom *g,
             gl_.read_y = gl_.axis_y + (gl_.legend_y >= 0 ? 2 : 1);
     }
     g = &gl_;
-    draw_separators(a, c, g, g->body_y, g->axis_y >= 0 ? g->axis_y + 1
+    cmp_separators(a, c, g, g->body_y, g->axis_y >= 0 ? g->axis_y + 1
                                                         : g->body_y + g->body_h);
     size_t cells = (size_t)cols * (size_t)ym.pixels;
     double *grid = malloc(sizeof(double) * cells * (size_t)(g->np + 1));
@@ -904,414 +830,6 @@ static void draw_heat_mode(const struct app *a, canvas *c, const struct geom *g,
     draw_heat_legend(a, c, g, scale, diff);
     heat_readout(a, c, g, rp, diff);
     heat_hint(a, &xm, &ym, rp, g->np, hint, hintlen);
-}
-
-/* ---- the wavelength spectrum ------------------------------------------- */
-
-/* Shared vertical scale: log10 of wavelengths, in dot rows. */
-struct yscale {
-    double lo, hi;          /* log10 range shown */
-    int dots;               /* dot rows */
-};
-
-static int ys_dot(const struct yscale *s, double v)
-{
-    double t = (s->hi - v) / (s->hi - s->lo);
-    t = t < 0 ? 0 : t > 1 ? 1 : t;      /* also a NaN: never past an int */
-    return (int)lround(t * (s->dots - 1));
-}
-
-/* A pane's frequencies after its RoPE scaling (on = 0: none to show). */
-struct scaled {
-    int on;
-    double *w;                  /* [d/2] omega after scaling */
-    unsigned char *rule;        /* [d/2] enum rope_rule */
-    int count[ROPE_RULE_COUNT];
-    double wl_max;              /* longest scaled wavelength */
-};
-
-static void scaled_make(const struct rpane *r, struct scaled *sc)
-{
-    int half = r->d / 2;
-    memset(sc, 0, sizeof *sc);
-    if (r->rope->method == ROPE_NONE)
-        return;
-    sc->w = malloc((size_t)half * sizeof *sc->w);
-    sc->rule = malloc((size_t)half);
-    if (!sc->w || !sc->rule ||
-        rope_inv_freq(r->rope, r->d, r->base, r->n, sc->w, sc->rule))
-        return;
-    sc->on = 1;
-    for (int i = 0; i < half; i++) {
-        sc->count[sc->rule[i]]++;
-        sc->wl_max = fmax(sc->wl_max, 2 * M_PI_ / sc->w[i]);
-    }
-}
-
-static void scaled_free(struct scaled *sc)
-{
-    free(sc->w);
-    free(sc->rule);
-}
-
-static struct yscale spectrum_scale(const struct rpane *rp,
-                                    const struct scaled *sc, int np, int rows)
-{
-    double top = LOG10_2PI + 1;
-    for (int k = 0; k < np; k++) {
-        double l = log10_wavelength(rp[k].d / 2 - 1, rp[k].d, rp[k].base);
-        double ln = log10((double)rp[k].n);
-        top = fmax(top, fmax(l, ln));
-        if (sc[k].on)
-            top = fmax(top, log10(sc[k].wl_max));
-        if (sc[k].on && rp[k].rope->original_max > 0)
-            top = fmax(top, log10((double)rp[k].rope->original_max));
-    }
-    double pad = 0.04 * (top - LOG10_2PI);
-    struct yscale s = { LOG10_2PI - pad, top + pad, 4 * rows };
-    return s;
-}
-
-static int band_dot(int band, int half, int wdots)
-{
-    if (half <= 1)
-        return wdots / 2;
-    return (int)lround((double)band * (wdots - 1) / (half - 1));
-}
-
-static void spectrum_ticks(const struct app *a, canvas *c, const struct geom *g,
-                           const struct yscale *s)
-{
-    if (g->labw < 4)
-        return;
-    int last = -2;
-    /* no wavelength is below 2*pi: the first tick is 10 */
-    for (int e = (int)fmax(ceil(s->lo), 1); e <= (int)floor(s->hi); e++) {
-        int row = ys_dot(s, e) / 4;
-        if (row == last || row == last + 1)
-            continue;
-        char t[16];
-        if (e <= 3)
-            snprintf(t, sizeof t, "%.0f", pow(10, e));
-        else
-            snprintf(t, sizeof t, "1e%d", e);
-        text_right(c, g->labw - 1, g->body_y + row, t, uc(a, UI_AXIS));
-        last = row;
-    }
-}
-
-/* The colour of a band's rule: kept in the pane's colour, blended and
- * interpolated in the accent and warning colours. */
-static rgb rule_rgb(const struct app *a, int k, int rule)
-{
-    switch (rule) {
-    case ROPE_KEPT:         return pane_rgb(a, k);
-    case ROPE_BLENDED:      return uc(a, UI_ACCENT);
-    case ROPE_INTERPOLATED: return uc(a, UI_WARN);
-    default:                return uc(a, UI_CURSOR);
-    }
-}
-
-/* Scaled wavelengths as dots over the unscaled curve (drawn dim), and the
- * trained length L as a sparse line. */
-static void spectrum_plot_scaled(const struct app *a, canvas *pc, int k,
-                                 const struct rpane *r, const struct scaled *sc,
-                                 const struct yscale *s)
-{
-    int half = r->d / 2, wd = 2 * pc->w;
-    int64_t L = r->rope->original_max;
-    if (L > 0) {
-        int yl = ys_dot(s, log10((double)L));
-        for (int px = 1; px < wd; px += 4)
-            canvas_dot(pc, px, yl, uc(a, UI_TEXT));
-        char t[32];
-        snprintf(t, sizeof t, "L=%lld", (long long)L);
-        int tw = text_width(t), row = yl / 4 + 1 < pc->h ? yl / 4 + 1 : yl / 4 - 1;
-        canvas_text(pc, pc->w - tw, row, tw, t, uc(a, UI_TEXT), RGB_DEFAULT, 0);
-    }
-    for (int i = 0; i < half; i++) {
-        int x = band_dot(i, half, wd), y = ys_dot(s, log10(2 * M_PI_ / sc->w[i]));
-        canvas_dot(pc, x, y, rule_rgb(a, k, sc->rule[i]));
-        if (y + 1 < s->dots)
-            canvas_dot(pc, x, y + 1, rule_rgb(a, k, sc->rule[i]));
-    }
-}
-
-static void spectrum_plot(const struct app *a, canvas *pc, int k,
-                          const struct rpane *r, const struct scaled *sc,
-                          const struct yscale *s)
-{
-    int half = r->d / 2, wd = 2 * pc->w;
-    rgb warn = uc(a, UI_WARN), acc = uc(a, UI_ACCENT);
-    int yn = ys_dot(s, log10((double)r->n));
-    for (int px = 0; px < wd; px += 2)
-        canvas_dot(pc, px, yn, warn);
-    if (r->crit < half) {
-        int xc = band_dot(r->crit, half, wd);
-        for (int py = 0; py < s->dots; py += 2)
-            canvas_dot(pc, xc, py, acc);
-    }
-    double l0 = log10_wavelength(0, r->d, r->base);
-    double step = half > 1 ? (log10_wavelength(half - 1, r->d, r->base) - l0)
-                             / (half - 1) : 0;
-    /* log wavelength is linear in the band: draw straight segments,
-     * bright while bands turn, dim from the critical band on (all dim
-     * under scaled dots) */
-    if (r->crit > 0)
-        canvas_line(pc, band_dot(0, half, wd), ys_dot(s, l0),
-                    band_dot(r->crit - 1, half, wd),
-                    ys_dot(s, l0 + step * (r->crit - 1)),
-                    sc->on ? uc(a, UI_DIM) : pane_rgb(a, k));
-    /* bands that do not turn: a '~' per cell, a mark of their own that
-     * reads without colour (the legend shows it) */
-    for (int b = r->crit; b < half; b++) {
-        int col = band_dot(b, half, wd) / 2;
-        int row = ys_dot(s, l0 + step * b) / 4;
-        const cell *kc = canvas_at(pc, col, row);
-        if (kc && (kc->kind != CELL_TEXT || kc->ch == ' '))
-            canvas_put(pc, col, row, '~', uc(a, UI_DIM), RGB_DEFAULT, 0);
-    }
-    /* labels: n on its line, the critical band at the top */
-    char t[40];
-    /* the curve rises to the right, so the left end of the n line is clear */
-    int row = yn / 4 > 0 ? yn / 4 - 1 : yn / 4 + 1;
-    snprintf(t, sizeof t, "n=%lld", (long long)r->n);
-    canvas_text(pc, 0, row, pc->w, t, warn, RGB_DEFAULT, 0);
-    if (r->crit < half) {
-        int xc = band_dot(r->crit, half, wd) / 2;
-        snprintf(t, sizeof t, "crit %d", r->crit);
-        int tw = text_width(t);
-        int x = xc + 1 + tw <= pc->w ? xc + 1 : xc - tw;
-        canvas_text(pc, x < 0 ? 0 : x, 0, pc->w, t, acc, RGB_DEFAULT, ATTR_BOLD);
-    }
-    if (sc->on)
-        spectrum_plot_scaled(a, pc, k, r, sc, s);
-}
-
-static void spectrum_text_scaled(const struct app *a, canvas *c, int x, int y,
-                                 int w, const struct rpane *r,
-                                 const struct scaled *sc)
-{
-    char s[3][128], m[48];
-    params_format_rope(&(params){ .rope = *r->rope }, m, sizeof m);
-    snprintf(s[0], sizeof s[0], "%s: %d kept, %d blended, %d interpolated",
-             m, sc->count[ROPE_KEPT], sc->count[ROPE_BLENDED],
-             sc->count[ROPE_INTERPOLATED]);
-    snprintf(s[1], sizeof s[1], "%s %d/%d/%d kept/blend/interp", m,
-             sc->count[ROPE_KEPT], sc->count[ROPE_BLENDED],
-             sc->count[ROPE_INTERPOLATED]);
-    snprintf(s[2], sizeof s[2], "%d kept %d blend %d interp",
-             sc->count[ROPE_KEPT], sc->count[ROPE_BLENDED],
-             sc->count[ROPE_INTERPOLATED]);
-    if (sc->count[ROPE_REBASED] + sc->count[ROPE_RESCALED] > 0) {
-        snprintf(s[0], sizeof s[0], "%s: every band %s", m,
-                 sc->count[ROPE_REBASED] ? "rebased" : "rescaled");
-        snprintf(s[1], sizeof s[1], "%s", s[0]);
-    }
-    const char *cand[3] = { s[0], s[1], s[2] };
-    canvas_text_fit(c, x, y, w, cand, 3, uc(a, UI_ACCENT), 0);
-}
-
-static void spectrum_text(const struct app *a, canvas *c, int x, int y, int w,
-                          int lines, const struct rpane *r,
-                          const struct scaled *sc)
-{
-    if (sc->on && lines > 0) {
-        spectrum_text_scaled(a, c, x, y, w, r, sc);
-        y++;
-        lines--;
-    }
-    int half = r->d / 2;
-    char s[3][3][128], v1[24], v2[24];
-    const char *lam = glyph(a->ascii, GL_LAMBDA_WL), *pi2 = glyph_pick(a->ascii, "2\u03C0", "2pi");
-    const char *mul = glyph(a->ascii, GL_MUL);
-    num_log10(log10_wavelength(half - 1, r->d, r->base), v1, sizeof v1);
-    num_log10(LOG10_2PI + log10(r->base), v2, sizeof v2);   /* 2*pi*base */
-    snprintf(s[0][0], sizeof s[0][0], "%d of %d bands turn %s1%s within n",
-             r->crit, half, glyph_pick(a->ascii, "\u2265", ">="), glyph(a->ascii, GL_TIMES));
-    snprintf(s[0][1], sizeof s[0][1], "%d/%d bands turn in n", r->crit, half);
-    snprintf(s[0][2], sizeof s[0][2], "%d/%d turn", r->crit, half);
-    snprintf(s[1][0], sizeof s[1][0], "slowest %s = %s%sb^(%d/%d) = %s", lam, pi2,
-             mul, r->d - 2, r->d, v1);
-    snprintf(s[1][1], sizeof s[1][1], "slowest %s = %s", lam, v1);
-    snprintf(s[1][2], sizeof s[1][2], "%s %s", lam, v1);
-    snprintf(s[2][0], sizeof s[2][0], "limit %s%sbase = %s, never reached", pi2,
-             mul, v2);
-    snprintf(s[2][1], sizeof s[2][1], "limit %s%sb = %s (not reached)", pi2,
-             mul, v2);
-    snprintf(s[2][2], sizeof s[2][2], "lim %s", v2);
-    for (int i = 0; i < lines && i < 3; i++) {
-        const char *cand[3] = { s[i][0], s[i][1], s[i][2] };
-        canvas_text_fit(c, x, y + i, w, cand, 3, uc(a, i == 0 ? UI_WARN : UI_TEXT), 0);
-    }
-}
-
-static void spectrum_axis(const struct app *a, canvas *c, int x, int w, int y,
-                          const struct rpane *r)
-{
-    int half = r->d / 2;
-    char hi[24];
-    canvas_text(c, x, y, w, "0", uc(a, UI_AXIS), RGB_DEFAULT, 0);
-    snprintf(hi, sizeof hi, "%d", half - 1);
-    if (half > 1 && w > text_width(hi) + 2)
-        text_right(c, x + w, y, hi, uc(a, UI_AXIS));
-    if (w >= 24 && half > 1)
-        canvas_text(c, x + w / 2 - 2, y, 4, "band", uc(a, UI_DIM), RGB_DEFAULT, 0);
-    if (a->cmp.band < half) {
-        int col = band_dot(a->cmp.band, half, 2 * w) / 2;
-        canvas_text(c, x + col, y, 1, glyph(a->ascii, GL_TRI_UP), uc(a, UI_CURSOR),
-                    RGB_DEFAULT, ATTR_BOLD);
-    }
-}
-
-/* Draw a run of coloured legend pieces; returns the x after them. */
-static int legend_piece(canvas *c, int x, int y, const char *mark, rgb mc,
-                        const char *text, rgb tc)
-{
-    if (x >= c->w)
-        return x;
-    x += canvas_text(c, x, y, -1, mark, mc, RGB_DEFAULT, ATTR_BOLD);
-    x += canvas_text(c, x, y, -1, text, tc, RGB_DEFAULT, 0);
-    return x + 2;
-}
-
-/* One pane's part of the readout for a scaled band: its rule and the
- * exact omega (and wavelength) before and after. */
-static int scaled_readout(const struct app *a, char *buf, size_t len, int v,
-                          int k, const struct rpane *r, const struct scaled *sc,
-                          int band)
-{
-    double w0 = pe_omega(band, r->d, r->base), w1 = sc->w[band];
-    const char *arrow = glyph_pick(a->ascii, "\u2192", "->"), *om = glyph(a->ascii, GL_OMEGA);
-    const char *lam = glyph(a->ascii, GL_LAMBDA_WL);
-    if (v == 0)
-        return snprintf(buf, len, " %s %c %s %s %.10g%s%.10g %s %.8g%s%.8g",
-                        glyph(a->ascii, GL_VBAR), 'A' + k,
-                        rope_rule_name((enum rope_rule)sc->rule[band]), om, w0,
-                        arrow, w1, lam, 2 * M_PI_ / w0, arrow, 2 * M_PI_ / w1);
-    return snprintf(buf, len, " %s %c %s %s %.6g%s%.6g", glyph(a->ascii, GL_VBAR),
-                    'A' + k, rope_rule_name((enum rope_rule)sc->rule[band]), om,
-                    w0, arrow, w1);
-}
-
-/* The omega a pane uses for band b: scaled when it has a scaling. */
-static double band_omega_of(const struct rpane *r, const struct scaled *sc,
-                            int b)
-{
-    return sc->on ? sc->w[b] : pe_omega(b, r->d, r->base);
-}
-
-static void spectrum_readout(const struct app *a, canvas *c,
-                             const struct geom *g, const struct rpane *rp,
-                             const struct scaled *sc)
-{
-    if (g->read_y < 0)
-        return;
-    char line[2][256];
-    const char *lam = glyph(a->ascii, GL_LAMBDA_WL);
-    for (int v = 0; v < 2; v++) {
-        int len = snprintf(line[v], sizeof line[v], "band %d", a->cmp.band);
-        for (int k = 0; k < g->np && len < 200; k++) {
-            const struct rpane *r = &rp[k];
-            char l[24], t[24];
-            if (a->cmp.band >= r->d / 2) {
-                len += snprintf(line[v] + len, sizeof line[v] - (size_t)len,
-                                " %s %c -", glyph_pick(a->ascii, "\u2502", "|"), 'A' + r->id);
-                continue;
-            }
-            if (sc[k].on) {
-                len += scaled_readout(a, line[v] + len, sizeof line[v] - (size_t)len,
-                                      v, r->id, r, &sc[k], a->cmp.band);
-                continue;
-            }
-            double lw = log10_wavelength(a->cmp.band, r->d, r->base);
-            num_log10(lw, l, sizeof l);
-            num(pow(10, log10((double)r->n) - lw), t, sizeof t);
-            len += snprintf(line[v] + len, sizeof line[v] - (size_t)len,
-                            v == 0 ? " %s %c %s=%s, %s turns in n"
-                                   : " %s %c %s=%s %s",
-                            glyph_pick(a->ascii, "\u2502", "|"), 'A' + r->id, lam, l, t);
-        }
-        /* the ratio of B to A where the line has room for it */
-        int b = a->cmp.band;
-        char ratio[64];
-        if (g->np < 2 || b >= rp[0].d / 2 || b >= rp[1].d / 2)
-            continue;
-        snprintf(ratio, sizeof ratio, " %s B/A %s %.10g", glyph(a->ascii, GL_VBAR),
-                 glyph(a->ascii, GL_OMEGA), band_omega_of(&rp[1], &sc[1], b) /
-                 band_omega_of(&rp[0], &sc[0], b));
-        if (text_width(line[v]) + text_width(ratio) <= c->w &&
-            (size_t)len + strlen(ratio) < sizeof line[v])
-            strcat(line[v], ratio);
-    }
-    const char *cand[2] = { line[0], line[1] };
-    canvas_text_fit(c, 0, g->read_y, c->w, cand, 2, uc(a, UI_TEXT), 0);
-}
-
-/* The legend when a pane is scaled: what the dot colours mean. */
-static void scaled_legend(const struct app *a, canvas *c, int y)
-{
-    int x = 0;
-    const char *dot = glyph_pick(a->ascii, "\u2022", "*");
-    x = legend_piece(c, x, y, glyph_pick(a->ascii, "\u2500", "-"), uc(a, UI_DIM), " unscaled",
-                     uc(a, UI_TEXT));
-    x = legend_piece(c, x, y, dot, pane_rgb(a, 0), " kept", uc(a, UI_TEXT));
-    x = legend_piece(c, x, y, dot, uc(a, UI_ACCENT), " blended", uc(a, UI_TEXT));
-    x = legend_piece(c, x, y, dot, uc(a, UI_WARN), " interpolated", uc(a, UI_TEXT));
-    x = legend_piece(c, x, y, glyph_pick(a->ascii, "\u2504", "-"), uc(a, UI_WARN), " n",
-                     uc(a, UI_TEXT));
-    legend_piece(c, x, y, glyph_pick(a->ascii, "\u2508", "."), uc(a, UI_TEXT), " L trained",
-                 uc(a, UI_TEXT));
-}
-
-static void draw_spectrum_mode(const struct app *a, canvas *c,
-                               const struct geom *g, const struct rpane *rp,
-                               char *hint, size_t hintlen)
-{
-    int nt = g->body_h >= 10 ? 3 : g->body_h >= 7 ? 2 : g->body_h >= 5 ? 1 : 0;
-    int ph = g->body_h - nt;
-    if (ph < 1)
-        return;
-    struct scaled sc[COMPARE_MAX_PANES];
-    int any = 0;
-    for (int k = 0; k < g->np; k++) {
-        scaled_make(&rp[k], &sc[k]);
-        any |= sc[k].on;
-    }
-    struct yscale s = spectrum_scale(rp, sc, g->np, ph);
-    draw_separators(a, c, g, g->body_y, g->axis_y >= 0 ? g->axis_y + 1
-                                                        : g->body_y + g->body_h);
-    spectrum_ticks(a, c, g, &s);
-    for (int k = 0; k < g->np; k++) {
-        canvas pc = canvas_sub(c, g->px[k], g->body_y, g->pw, ph);
-        spectrum_plot(a, &pc, rp[k].id, &rp[k], &sc[k], &s);
-        spectrum_text(a, c, g->px[k] + 1, g->body_y + ph, g->pw - 1, nt, &rp[k],
-                      &sc[k]);
-        if (g->axis_y >= 0)
-            spectrum_axis(a, c, g->px[k], g->pw, g->axis_y, &rp[k]);
-    }
-    if (g->legend_y >= 0 && any)
-        scaled_legend(a, c, g->legend_y);
-    else if (g->legend_y >= 0) {
-        int x = 0, y = g->legend_y;
-        /* the marks as the plot draws them: a braille line, '~' */
-        x = legend_piece(c, x, y, glyph_pick(a->ascii, "\u2824\u2824", ".."), pane_rgb(a, 0),
-                         " bands turning in n", uc(a, UI_TEXT));
-        x = legend_piece(c, x, y, "~~", uc(a, UI_DIM), " <1 turn",
-                         uc(a, UI_TEXT));
-        x = legend_piece(c, x, y, glyph_pick(a->ascii, "\u2504", "-"), uc(a, UI_WARN), " n",
-                         uc(a, UI_TEXT));
-        x = legend_piece(c, x, y, glyph(a->ascii, GL_VDOTS), uc(a, UI_ACCENT),
-                         " critical band", uc(a, UI_TEXT));
-        if (c->w - x >= 34)
-            canvas_text(c, x, y, -1, "y: wavelength in positions (log)",
-                        uc(a, UI_DIM), RGB_DEFAULT, 0);
-    }
-    spectrum_readout(a, c, g, rp, sc);
-    for (int k = 0; k < g->np; k++)
-        scaled_free(&sc[k]);
-    snprintf(hint, hintlen, "x = band i, y = wavelength 2%s/%s_i (log); "
-             "Left/Right: band", glyph(a->ascii, GL_PI), glyph(a->ascii, GL_OMEGA));
 }
 
 /* ---- score against distance ------------------------------------------- */
@@ -1359,7 +877,7 @@ static void profile_readout(const struct app *a, canvas *c,
             char b[24], sc[24] = "-";
             fmt_base(rp[k].base, b, sizeof b);
             if (a->p.pos < rp[k].n)
-                num(pe_score((double)a->p.pos, rp[k].d, rp[k].base), sc,
+                cmp_num(pe_score((double)a->p.pos, rp[k].d, rp[k].base), sc,
                     sizeof sc);
             if (v == 0)
                 snprintf(line[k], sizeof line[k], " %c base=%s: %s", 'A' + rp[k].id,
@@ -1370,12 +888,12 @@ static void profile_readout(const struct app *a, canvas *c,
         }
         if (width > c->w && v < 2)
             continue;
-        x += canvas_text(c, x, y, c->w, head, uc(a, UI_TEXT), RGB_DEFAULT, 0) + 1;
+        x += canvas_text(c, x, y, c->w, head, cmp_uc(a, UI_TEXT), RGB_DEFAULT, 0) + 1;
         for (int k = 0; k < g->np; k++) {
             char mk[16];    /* the curve and the letter set on it */
             snprintf(mk, sizeof mk, "%s%c", glyph_pick(a->ascii, "\u2824", "."), 'A' + rp[k].id);
-            x = legend_piece(c, x, y, mk, pane_rgb(a, rp[k].id), line[k] + 2,
-                             uc(a, UI_TEXT));
+            x = cmp_legend_piece(c, x, y, mk, cmp_pane_rgb(a, rp[k].id), line[k] + 2,
+                             cmp_uc(a, UI_TEXT));
         }
         char tail[3][96];
         snprintf(tail[0], sizeof tail[0], "score = %s cos(%s%s%s_i)%s",
@@ -1392,7 +910,7 @@ static void profile_readout(const struct app *a, canvas *c,
         int t = text_first_fit_rows(tail[0], sizeof tail[0], per ? 3 : 2,
                                     c->w - x);
         if (t >= 0)
-            canvas_text(c, x, y, -1, tail[t], uc(a, UI_DIM), RGB_DEFAULT, 0);
+            canvas_text(c, x, y, -1, tail[t], cmp_uc(a, UI_DIM), RGB_DEFAULT, 0);
         return;
     }
 }
@@ -1422,7 +940,7 @@ static void draw_profile_mode(const struct app *a, canvas *c,
                 v[i] = NAN;
         ser[k].y = v;
         ser[k].n = xm.used;
-        ser[k].col = pane_rgb(a, rp[k].id);
+        ser[k].col = cmp_pane_rgb(a, rp[k].id);
         ser[k].mark = g->np > 1 ? (char)('A' + rp[k].id) : 0;
         odd |= rp[k].layout != LAYOUT_INTERLEAVED || rp[k].prec != PREC_F64;
     }
@@ -1465,29 +983,17 @@ static void draw_tiny(const struct app *a, canvas *c, const struct rpane *rp,
         snprintf(s[1], sizeof s[1], "%c %s c%d", 'A' + rp[k].id, b, rp[k].crit);
         snprintf(s[2], sizeof s[2], "%c", 'A' + rp[k].id);
         const char *cand[3] = { s[0], s[1], s[2] };
-        canvas_text_fit(c, 0, k, c->w, cand, 3, pane_rgb(a, rp[k].id),
+        canvas_text_fit(c, 0, k, c->w, cand, 3, cmp_pane_rgb(a, rp[k].id),
                         a->cmp.active == rp[k].id ? ATTR_BOLD : 0);
     }
-}
-
-/* The spectrum's gutter: room for its top tick label ("1e308"). */
-static int spectrum_labw(const struct rpane *rp, int np)
-{
-    struct scaled sc[COMPARE_MAX_PANES];
-    for (int k = 0; k < np; k++)
-        scaled_make(&rp[k], &sc[k]);
-    struct yscale s = spectrum_scale(rp, sc, np, 1);
-    for (int k = 0; k < np; k++)
-        scaled_free(&sc[k]);
-    char t[16];
-    return (int)fmax(5, snprintf(t, sizeof t, "1e%.0f", floor(s.hi)) + 1);
 }
 
 static int mode_labw(const struct app *a, const struct rpane *rp, int np,
                      int dmax)
 {
     switch (a->cmp.mode) {
-    case PANE_SPECTRUM: return spectrum_labw(rp, np);
+    case PANE_SPECTRUM: return cmp_spectrum_labw(rp, np);
+    case PANE_RATIO:    return cmp_ratio_labw();
     case PANE_PROFILE:  return 0;     /* plot_lines labels its own axis */
     default:            return fmt_digits(dmax - 1) + 2;
     }
@@ -1519,7 +1025,7 @@ static void layout_axes(const struct app *a, struct cmp_rt *r)
         if (r->xm.m > 1)
             xmap_init(&r->xm, r->nmax, a->cmp.zoom, a->p.pos,
                       (int)r->xm.span);
-    } else if (a->cmp.mode != PANE_SPECTRUM) {
+    } else if (!band_mode(a)) {
         xmap_init(&r->xm, r->nmax, a->cmp.zoom, a->p.pos, g->pw - 1);
         ymap_init(&r->ym, r->dmax, 2 * g->body_h, a->cmp.dims_1to1,
                   a->cmp.dim, canvas_has_halves(a->ascii, a->color) ? 1 : 2);
@@ -1533,9 +1039,9 @@ static void compare_layout(const struct app *a, void *rt, int w, int h)
     r->h = h;
     r->np = npanes(a);
     resolve_all(a, r->rp, r->np, &r->dmax, &r->nmax);
-    /* presenter: the active pane alone (the diff mode keeps pane A, its
-     * reference, beside the others) */
-    if (a->presenter && a->cmp.mode != PANE_DIFF && r->np > 1) {
+    /* presenter: the active pane alone (the diff and ratio modes keep
+     * pane A, their reference, beside the others) */
+    if (a->presenter && !compares(a) && r->np > 1) {
         r->rp[0] = r->rp[a->cmp.active < r->np ? a->cmp.active : 0];
         r->np = 1;
         r->dmax = r->rp[0].d;
@@ -1559,13 +1065,16 @@ static void compare_draw(const struct app *a, void *rt, canvas *c, char *hint,
         snprintf(hint, hintlen, "enlarge the terminal to see the panes");
         return;
     }
-    draw_headers(a, c, &r->g, r->rp);
+    cmp_draw_headers(a, c, &r->g, r->rp);
     switch (a->cmp.mode) {
     case PANE_SPECTRUM:
-        draw_spectrum_mode(a, c, &r->g, r->rp, hint, hintlen);
+        cmp_draw_spectrum(a, c, &r->g, r->rp, hint, hintlen);
         break;
     case PANE_PROFILE:
         draw_profile_mode(a, c, &r->g, r->rp, &r->xm, hint, hintlen);
+        break;
+    case PANE_RATIO:
+        cmp_draw_ratio(a, c, &r->g, r->rp, hint, hintlen);
         break;
     default:    /* heatmap, diff */
         draw_heat_mode(a, c, &r->g, r->rp, &r->xm, &r->ym,
@@ -1650,6 +1159,109 @@ static void pane_scale(struct app *a, enum param_id id, double factor)
         app_msg(a, 0, "pane %c: %s", 'A' + k, m);
     else
         pane_said(a, k);
+}
+
+/* Pane k's scaling in a few words, after a change. */
+static void rope_said(struct app *a, int k, const char *what)
+{
+    char sc[64];
+    params p = pane_params(a, k);
+    params_format_rope(&p, sc, sizeof sc);
+    app_msg(a, 0, "pane %c: %s: d=%d RoPE scaling %s", 'A' + k, what, p.d, sc);
+}
+
+/* Validate p as pane k's next settings: stored, or refused with the
+ * reason in the status line and nothing changed. */
+static int pane_try(struct app *a, int k, params *p, int bad, const char *err)
+{
+    char why[APP_MSG_LEN];
+    if (bad || params_check_rope(p, why, sizeof why)) {
+        app_msg(a, 1, "pane %c: %s", 'A' + k, bad ? err : why);
+        return -1;
+    }
+    pane_store(a, k, p);
+    return 0;
+}
+
+/* s: the next scaling method the pane's settings allow; the methods
+ * skipped on the way are named with the first one's reason. */
+static void method_next(struct app *a)
+{
+    int k = a->cmp.active;
+    params p = pane_params(a, k);
+    char err[APP_MSG_LEN], why[APP_MSG_LEN] = "", skipped[80] = "";
+    for (int step = 1; step < ROPE_METHOD_COUNT; step++) {
+        params q = p;
+        const char *m = rope_method_name(
+            (enum rope_method)((p.rope.method + step) % ROPE_METHOD_COUNT));
+        if (params_set_rope(&q, RO_SCALING, m, err, sizeof err) == 0 &&
+            params_check_rope(&q, err, sizeof err) == 0) {
+            pane_store(a, k, &q);
+            if (!skipped[0])
+                rope_said(a, k, "method");
+            else
+                app_msg(a, 0, "pane %c: scaling %s; skipped%s: %s", 'A' + k,
+                        m, skipped, why);
+            return;
+        }
+        if (!why[0])
+            snprintf(why, sizeof why, "%s", err);
+        snprintf(skipped + strlen(skipped), sizeof skipped - strlen(skipped),
+                 " %s", m);
+    }
+    app_msg(a, 1, "pane %c: no other method fits: %s", 'A' + k, why);
+}
+
+/* x X: the factor /2, x2, as :factor would set it. */
+static void factor_step(struct app *a, double mul)
+{
+    int k = a->cmp.active;
+    params p = pane_params(a, k);
+    char err[APP_MSG_LEN] = "";
+    if (p.rope.method == ROPE_NONE) {
+        app_msg(a, 1, "pane %c has no scaling: s picks a method, then x X "
+                "set its factor", 'A' + k);
+        return;
+    }
+    int bad = params_set_rope_number(&p, RO_FACTOR, p.rope.factor * mul, err,
+                                     sizeof err);
+    if (pane_try(a, k, &p, bad, err) == 0)
+        rope_said(a, k, "factor");
+}
+
+/* t: YaRN's truncation of its ramp bounds on / off. */
+static void truncate_toggle(struct app *a)
+{
+    int k = a->cmp.active;
+    params p = pane_params(a, k);
+    char err[APP_MSG_LEN] = "";
+    if (p.rope.method != ROPE_YARN) {
+        app_msg(a, 1, "pane %c: truncate is YaRN's; this pane uses %s",
+                'A' + k, rope_method_name(p.rope.method));
+        return;
+    }
+    int bad = params_set_rope(&p, RO_TRUNCATE, p.rope.truncate ? "off" : "on",
+                              err, sizeof err);
+    if (pane_try(a, k, &p, bad, err) == 0)
+        rope_said(a, k, p.rope.truncate ? "truncate on" : "truncate off");
+}
+
+/* m: the next model preset, with its d, base and scaling. */
+static void model_next(struct app *a)
+{
+    int k = a->cmp.active, n = rope_preset_count();
+    int i = (a->cmp.panes[k].model % n + n) % n;  /* the one after it */
+    params p = pane_params(a, k);
+    char err[APP_MSG_LEN] = "";
+    const char *name = rope_preset_at(i)->name;
+    int bad = params_set_model(&p, name, err, sizeof err);
+    if (pane_try(a, k, &p, bad, err))
+        return;
+    a->cmp.panes[k].model = i + 1;
+    char sc[64];
+    params_format_rope(&p, sc, sizeof sc);
+    app_msg(a, 0, "pane %c: model %s (%d of %d): d=%d scaling %s", 'A' + k,
+            name, i + 1, n, p.d, sc);
 }
 
 static void preset_next(struct app *a)
@@ -1767,12 +1379,12 @@ static int key_pos(struct app *a, const struct cmp_rt *r, int key)
     return 1;
 }
 
-/* Left/Right, H L, Home End in the spectrum mode move the band cursor;
- * elsewhere the position moves by drawn columns. */
+/* Left/Right, H L, Home End in the spectrum and ratio modes move the
+ * band cursor; elsewhere the position moves by drawn columns. */
 static int key_band(struct app *a, void *rt, int key)
 {
     int dm = dims_max(a) / 2, step;
-    if (a->cmp.mode != PANE_SPECTRUM)
+    if (!band_mode(a))
         return key_pos(a, rt, key);
     switch (key) {
     case PK_LEFT: case 'h':  step = -1; break;
@@ -1797,8 +1409,9 @@ static int spectrum_inert(struct app *a, int key)
                      : key == '=' ? "the position zoom" : NULL;
     if (!what)
         return 0;
-    app_msg(a, 0, "%c sets %s, which the spectrum does not show (one "
-            "wavelength per band); v changes the mode", key, what);
+    app_msg(a, 0, "%c sets %s, which the %s does not show (one "
+            "value per band); v changes the mode", key, what,
+            a->cmp.mode == PANE_RATIO ? "ratio plot" : "spectrum");
     return 1;
 }
 
@@ -1818,11 +1431,25 @@ static int key_dim(struct app *a, void *rt, int key)
     return 1;
 }
 
+/* The active pane's RoPE scaling: s x X t m. */
+static int key_rope(struct app *a, void *rt, int key)
+{
+    (void)rt;
+    switch (key) {
+    case 's': method_next(a); break;
+    case 'x': factor_step(a, 0.5); break;
+    case 'X': factor_step(a, 2); break;
+    case 't': truncate_toggle(a); break;
+    default:  model_next(a); break;        /* m */
+    }
+    return 1;
+}
+
 /* The panes: + _ [ ] b B d D p v o f y. */
 static int key_pane(struct app *a, void *rt, int key)
 {
     (void)rt;
-    if (a->cmp.mode == PANE_SPECTRUM && spectrum_inert(a, key))
+    if (band_mode(a) && spectrum_inert(a, key))
         return 1;
     switch (key) {
     case '+': pane_add(a); break;
@@ -1849,7 +1476,7 @@ static int key_pane(struct app *a, void *rt, int key)
 static int key_zoom(struct app *a, void *rt, int key)
 {
     (void)rt;
-    if (a->cmp.mode == PANE_SPECTRUM && spectrum_inert(a, key))
+    if (band_mode(a) && spectrum_inert(a, key))
         return 1;
     zoom(a, key == '=');
     return 1;
@@ -1901,6 +1528,8 @@ static int cmd_pane_rope(struct app *a, const char *name, const char *arg)
         return 1;
     }
     pane_store(a, k, &p);
+    if (model)
+        a->cmp.panes[k].model = 1 + params_model_index(arg);
     params_format_rope(&p, sc, sizeof sc);
     app_msg(a, 0, "pane %c: d=%d RoPE scaling %s", 'A' + k, p.d, sc);
     return 1;
@@ -1943,7 +1572,7 @@ static int compare_command(struct app *a, void *rt, const char *name,
     }
     if (!strcmp(name, "mode")) {
         v = cmd_choice(a, "mode", pane_mode_parse(arg),
-                       "heatmap, spectrum, profile or diff");
+                       "heatmap, spectrum, profile, diff or ratio");
         if (v >= 0)
             a->cmp.mode = (enum pane_mode)v;
         return 1;
@@ -1962,8 +1591,16 @@ static const struct keybind COMPARE_KEYS[] = {
     { 'd',  ACT_VIEW_KEY, "d D",    "active pane: d_model /2, x2", key_pane },
     { 'D',  ACT_VIEW_KEY, NULL,     NULL, key_pane },
     { 'p',  ACT_VIEW_KEY, "p",      "next preset pair of bases", key_pane },
-    { 'v',  ACT_VIEW_KEY, "v",      "mode: heatmap, spectrum, profile, diff",
+    { 'v',  ACT_VIEW_KEY, "v",      "mode: heatmap, spectrum, profile, diff, ratio",
       key_pane },
+    { 'm',  ACT_VIEW_KEY, "m",      "active pane: next model preset", key_rope },
+    { 's',  ACT_VIEW_KEY, "s",      "active pane: next RoPE scaling method",
+      key_rope },
+    { 'x',  ACT_VIEW_KEY, "x X",    "active pane: scaling factor /2, x2",
+      key_rope },
+    { 'X',  ACT_VIEW_KEY, NULL,     NULL, key_rope },
+    { 't',  ACT_VIEW_KEY, "t",      "active pane: YaRN truncate on / off",
+      key_rope },
     { 'o',  ACT_VIEW_KEY, "o",      "active pane: next layout", key_pane },
     { 'f',  ACT_VIEW_KEY, "f",      "active pane: next precision", key_pane },
     { 'y',  ACT_VIEW_KEY, "y",      "rows: evenly spaced / consecutive",
@@ -1979,7 +1616,7 @@ static const struct keybind COMPARE_KEYS[] = {
     { 'J',  ACT_VIEW_KEY, NULL,     NULL, key_dim },
     { PK_PGUP, ACT_VIEW_KEY, NULL,  NULL, key_dim },
     { PK_PGDN, ACT_VIEW_KEY, NULL,  NULL, key_dim },
-    { PK_LEFT, ACT_VIEW_KEY, "h l",  "position by a column; band in the spectrum",
+    { PK_LEFT, ACT_VIEW_KEY, "h l",  "position by a column; band in spectrum, ratio",
       key_band },
     { PK_RIGHT, ACT_VIEW_KEY, NULL, NULL, key_band },
     { 'h',  ACT_VIEW_KEY, NULL,     NULL, key_band },
@@ -2011,8 +1648,12 @@ const struct view VIEW_COMPARE_DEF = {
         "within n positions) and the turns of the slowest band within n. v "
         "shows every pane as the PE heatmap, the wavelength spectrum, the "
         "score PE(a).PE(b) against the distance a-b (all panes on one set of "
-        "axes) or the difference A - X (a lower-precision pane shows its own "
-        "rounding error instead). Presets (p): 10000|500000, 10000|1e6, "
+        "axes), the difference A - X (a lower-precision pane shows its own "
+        "rounding error instead) or the ratio omega_X/omega_A of each pane's "
+        "frequencies to pane A's, band by band, on a log scale (panes with "
+        "another d are not compared). Each pane holds its own model and "
+        "RoPE scaling: m next model preset, s next method, x X factor /2 "
+        "x2, t YaRN truncate, or :model :scaling :factor ... Presets (p): 10000|500000, 10000|1e6, "
         "500000|1e6, 100|10000. Prompt: :base X and :d N for the active "
         "pane, :layout interleaved|concat|half, :precision f64|f32|bf16|f16, "
         ":mode NAME. Layouts reorder the same values: interleaved is the "

@@ -98,6 +98,8 @@ headers() {
     keys v
     expect "v: difference mode" 'A is the reference'
     keys v
+    expect "v: ratio mode refuses B (another d)" 'B: d=32, A d=64: not compared'
+    keys v
     expect "v: back to the heatmap" 'PE value, one scale'
 
     resize_through 10x4 1x1 30x8 160x48 80x24

@@ -24,7 +24,7 @@ static void test_pane_modes(void)
     CHECK(pane_mode_parse("Diff") < 0);
     CHECK_STR(pane_mode_name(PANE_SPECTRUM), "spectrum");
     CHECK_STR(pane_mode_list(buf, sizeof buf),
-              "heatmap, spectrum, profile or diff");
+              "heatmap, spectrum, profile, diff or ratio");
 }
 
 /* ---- the view ----------------------------------------------------------- */

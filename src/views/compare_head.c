@@ -1,0 +1,201 @@
+/*
+ * compare_head.c - the header over each pane of the compare view: which
+ * pane it is, its model and scaling when it has them, base, d_model and
+ * n; the critical band; the turns of the slowest band within n; the
+ * layout and number format when they are not the defaults.  Each line
+ * takes the longest wording that fits the pane, cut at a word, never
+ * inside one.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "app.h"
+#include "glyph.h"
+#include "text.h"
+#include "compare_view.h"
+
+#define HEAD_CANDS 8
+#define HEAD_LEN 192
+
+enum head_line { HL_IDENT, HL_CRIT, HL_SLOW, HL_TAG };
+
+/* The pane's model and scaling in a few words: "llama3.1-8b llama3 x8",
+ * "ntk x4", "yarn x4 untruncated", "llama3-8b"; "" for neither. */
+static void pane_tag(const struct rpane *r, char *buf, size_t len)
+{
+    const rope_scaling *sc = r->rope;
+    char f[32] = "";
+    const struct rope_preset *m = r->model >= 0 ? rope_preset_at(r->model)
+                                                : NULL;
+    if (sc->method != ROPE_NONE) {
+        fmt_num(sc->factor, 6, f, sizeof f);
+        snprintf(f + strlen(f), sizeof f - strlen(f), "%s",
+                 sc->method == ROPE_YARN && !sc->truncate ? " untruncated" : "");
+    }
+    snprintf(buf, len, "%s%s%s%s%s", m ? m->name : "",
+             m && sc->method != ROPE_NONE ? " " : "",
+             sc->method != ROPE_NONE ? rope_method_name(sc->method) : "",
+             sc->method != ROPE_NONE ? " x" : "", f);
+}
+
+static int cands_ident(const struct app *a, const struct rpane *r,
+                       char s[][HEAD_LEN])
+{
+    char b[24], id[8], t[64];
+    fmt_base(r->base, b, sizeof b);
+    snprintf(id, sizeof id, "%s%c", a->cmp.active == r->id ? glyph_pick(a->ascii, "\u25B6", ">")
+                                                       : " ", 'A' + r->id);
+    long long n = (long long)r->n;
+    pane_tag(r, t, sizeof t);
+    if (!t[0]) {
+        snprintf(s[0], HEAD_LEN, "%s base=%s d_model=%d n=%lld", id, b, r->d, n);
+        snprintf(s[1], HEAD_LEN, "%s base=%s d=%d n=%lld", id, b, r->d, n);
+        snprintf(s[2], HEAD_LEN, "%s b=%s d=%d n=%lld", id, b, r->d, n);
+        snprintf(s[3], HEAD_LEN, "%s b=%s d=%d", id, b, r->d);
+        snprintf(s[4], HEAD_LEN, "%s %s", id, b);
+        return 5;
+    }
+    /* the model and scaling first: base, d and n follow from them */
+    snprintf(s[0], HEAD_LEN, "%s %s base=%s d_model=%d n=%lld", id, t, b, r->d, n);
+    snprintf(s[1], HEAD_LEN, "%s %s base=%s d=%d n=%lld", id, t, b, r->d, n);
+    snprintf(s[2], HEAD_LEN, "%s %s b=%s d=%d n=%lld", id, t, b, r->d, n);
+    snprintf(s[3], HEAD_LEN, "%s %s b=%s d=%d", id, t, b, r->d);
+    snprintf(s[4], HEAD_LEN, "%s %s d=%d", id, t, r->d);
+    snprintf(s[5], HEAD_LEN, "%s %s", id, t);
+    if (r->model < 0 || r->rope->method == ROPE_NONE)
+        return 6;
+    /* narrow: the scaling alone, else the model's name alone */
+    snprintf(s[6], HEAD_LEN, "%s %s", id, strchr(t, ' ') + 1);
+    snprintf(s[7], HEAD_LEN, "%s %s", id, rope_preset_at(r->model)->name);
+    return 8;
+}
+
+static int cands_crit(int k, const struct rpane *r, char s[][HEAD_LEN])
+{
+    int h = r->d / 2;
+    (void)k;
+    if (r->crit >= h) {
+        snprintf(s[0], HEAD_LEN, "no critical band: all %d bands turn", h);
+        snprintf(s[1], HEAD_LEN, "all %d bands turn in n", h);
+        snprintf(s[2], HEAD_LEN, "all %d bands turn", h);
+        snprintf(s[3], HEAD_LEN, "all %d turn", h);
+        snprintf(s[4], HEAD_LEN, "all");
+        return 5;
+    }
+    char rng[32];
+    if (r->crit == h - 1)
+        snprintf(rng, sizeof rng, "%d", r->crit);
+    else
+        snprintf(rng, sizeof rng, "%d-%d", r->crit, h - 1);
+    snprintf(s[0], HEAD_LEN, "critical band %d: %s <1 turn in n", r->crit, rng);
+    snprintf(s[1], HEAD_LEN, "critical band %d: %s <1 turn", r->crit, rng);
+    snprintf(s[2], HEAD_LEN, "crit band %d: %s <1 turn", r->crit, rng);
+    snprintf(s[3], HEAD_LEN, "crit %d: %s <1 turn", r->crit, rng);
+    snprintf(s[4], HEAD_LEN, "crit band %d", r->crit);
+    snprintf(s[5], HEAD_LEN, "crit %d", r->crit);
+    return 6;
+}
+
+static int cands_slow(const struct rpane *r, char s[][HEAD_LEN])
+{
+    char t[32];
+    cmp_num(r->slow_turns, t, sizeof t);
+    snprintf(s[0], HEAD_LEN, "slowest band %d: %s turns in n", r->d / 2 - 1, t);
+    snprintf(s[1], HEAD_LEN, "slowest band: %s turns in n", t);
+    snprintf(s[2], HEAD_LEN, "slowest: %s turns", t);
+    snprintf(s[3], HEAD_LEN, "%s turns", t);
+    return 4;
+}
+
+/* The layout and number format, said accurately. */
+static int cands_tag(const struct app *a, const struct rpane *r,
+                     char s[][HEAD_LEN])
+{
+    char pr[32];
+    /* bf16 and f16 are the f32-angle pipelines: say so */
+    snprintf(pr, sizeof pr, "%s%s", precision_name(r->prec),
+             prec_angle_format(r->prec) == PREC_F32 && r->prec != PREC_F32
+             ? " (f32 angle)" : "");
+    switch (r->layout) {
+    case LAYOUT_CONCAT:
+        snprintf(s[0], HEAD_LEN, "concat [sin|cos] %s; t2t's order, not its %s spacing",
+                 pr, glyph_pick(a->ascii, "\u03C9", "omega"));
+        snprintf(s[1], HEAD_LEN, "concat [sin|cos] %s (t2t order only)", pr);
+        break;
+    case LAYOUT_HALF:
+        snprintf(s[0], HEAD_LEN, "half: pairs (i, i+d/2) as rotate_half, [cos|sin] %s", pr);
+        snprintf(s[1], HEAD_LEN, "half (rotate_half pairs) %s", pr);
+        break;
+    case LAYOUT_INTERLEAVED:
+    default:
+        snprintf(s[0], HEAD_LEN, "interleaved sin/cos (paper) %s", pr);
+        snprintf(s[1], HEAD_LEN, "interleaved %s", pr);
+        break;
+    }
+    snprintf(s[2], HEAD_LEN, "%s %s", layout_name(r->layout), pr);
+    snprintf(s[3], HEAD_LEN, "%.4s %s", layout_name(r->layout), pr);
+    return 4;
+}
+
+static int head_cands(const struct app *a, enum head_line line, int k,
+                      const struct rpane *r, char s[][HEAD_LEN])
+{
+    switch (line) {
+    case HL_IDENT: return cands_ident(a, r, s);
+    case HL_CRIT:  return cands_crit(k, r, s);
+    case HL_SLOW:  return cands_slow(r, s);
+    case HL_TAG:   return cands_tag(a, r, s);
+    }
+    return 0;
+}
+
+static const enum ui_color HEAD_COLOUR[] = {
+    [HL_IDENT] = UI_TEXT, [HL_CRIT] = UI_WARN, [HL_SLOW] = UI_TEXT,
+    [HL_TAG] = UI_DIM
+};
+
+/*
+ * One header row across the panes, each in the longest wording that fits
+ * its pane.  Each pane's text depends on that pane alone, so changing
+ * one pane never rewrites another's header.
+ */
+static void head_row(const struct app *a, canvas *c, const struct geom *g,
+                     const struct rpane *rp, enum head_line line, int y)
+{
+    char s[COMPARE_MAX_PANES][HEAD_CANDS][HEAD_LEN];
+    int n[COMPARE_MAX_PANES], pick[COMPARE_MAX_PANES];
+    int indent = line == HL_IDENT ? 0 : 1;
+    for (int k = 0; k < g->np; k++) {
+        n[k] = head_cands(a, line, k, &rp[k], s[k]);
+        int i = text_first_fit_rows(s[k][0], HEAD_LEN, n[k], g->pw - indent);
+        pick[k] = i < 0 ? n[k] - 1 : i;
+    }
+    for (int k = 0; k < g->np; k++) {
+        char cut[HEAD_LEN];
+        /* nothing fits: the shortest wording, cut after a whole word */
+        text_wrap_line(s[k][pick[k]], g->pw - indent, cut, sizeof cut);
+        canvas_text(c, g->px[k] + indent, y, g->pw - indent, cut,
+                    cmp_uc(a, HEAD_COLOUR[line]), RGB_DEFAULT, 0);
+        if (line == HL_IDENT) {     /* the pane letter in its plot colour */
+            int attr = a->cmp.active == rp[k].id ? ATTR_BOLD | ATTR_REVERSE : ATTR_BOLD;
+            canvas_printf(c, g->px[k] + 1, y, 1, cmp_pane_rgb(a, rp[k].id), RGB_DEFAULT,
+                          attr, "%c", 'A' + rp[k].id);
+        }
+    }
+}
+
+void cmp_draw_headers(const struct app *a, canvas *c, const struct geom *g,
+                      const struct rpane *rp)
+{
+    int y = 0;
+    head_row(a, c, g, rp, HL_IDENT, y++);
+    if (y < g->head_h - g->tags)
+        head_row(a, c, g, rp, HL_CRIT, y++);
+    if (y < g->head_h - g->tags)
+        head_row(a, c, g, rp, HL_SLOW, y++);
+    if (g->tags)
+        head_row(a, c, g, rp, HL_TAG, y);
+    cmp_separators(a, c, g, 0, g->head_h);
+}
+

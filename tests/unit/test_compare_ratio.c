@@ -1,0 +1,225 @@
+/*
+ * test_compare_ratio.c - the compare view's ratio mode: the ratio
+ * omega_B,i / omega_A,i its readout shows for every band, against the
+ * formulas of ROPE.md evaluated here (llama3's band rule, YaRN's ramp
+ * with and without truncation), the rules it names, and panes with
+ * another number of bands, which it refuses.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+#include "app.h"
+#include "frames.h"
+
+#define PI 3.14159265358979323846
+
+/* ---- the formulas, written out again ---------------------------------- */
+
+static double theta(int i, int d, double base)
+{
+    return 1.0 / pow(base, 2.0 * i / d);
+}
+
+/* Meta's apply_scaling (ROPE.md 1.2, llama3). */
+static double llama3_omega(int i, int d, double base, double s, double L,
+                           double low, double high)
+{
+    double t = theta(i, d, base), w = 2 * PI / t;
+    if (w < L / high)
+        return t;
+    if (w > L / low)
+        return t / s;
+    double k = (L / w - low) / (high - low);
+    return (1 - k) * t / s + k * t;
+}
+
+/* HF _compute_yarn_parameters (ROPE.md 1.2, yarn), beta 32 / 1. */
+static double yarn_omega(int i, int d, double base, double s, double L,
+                         int truncate)
+{
+    double lo = d * log(L / (32 * 2 * PI)) / (2 * log(base));
+    double hi = d * log(L / (1 * 2 * PI)) / (2 * log(base));
+    if (truncate) {
+        lo = floor(lo);
+        hi = ceil(hi);
+    }
+    lo = lo < 0 ? 0 : lo;
+    hi = hi > d - 1 ? d - 1 : hi;
+    if (lo == hi)
+        hi += 0.001;
+    double r = (i - lo) / (hi - lo);
+    r = r < 0 ? 0 : r > 1 ? 1 : r;
+    double t = theta(i, d, base);
+    return t / s * r + t * (1 - r);
+}
+
+/* ---- the view ------------------------------------------------------------ */
+
+/* The readout row (the one starting "band ") of the w x h frame into
+ * row; the whole frame, status line and all, into all (may be NULL). */
+static void frame_rows(const struct app *a, int w, int h, char *row,
+                       size_t len, char *all, size_t alen)
+{
+    char *t = frame_text(a, w, h), *r;
+    row[0] = 0;
+    if (all)
+        snprintf(all, alen, "%s", t ? t : "");
+    for (r = t; r && *r; r = strchr(r, '\n') ? strchr(r, '\n') + 1 : NULL)
+        if (strncmp(r, "band ", 5) == 0) {
+            size_t n = strcspn(r, "\n");
+            snprintf(row, len, "%.*s", (int)(n < len ? n : len - 1), r);
+        }
+    free(t);
+}
+
+/* The number after "X/A " in the readout row, NAN when absent. */
+static double readout_ratio(const char *row, char pane)
+{
+    char key[8];
+    snprintf(key, sizeof key, "%c/A ", pane);
+    const char *s = strstr(row, key);
+    return s ? strtod(s + strlen(key), NULL) : NAN;
+}
+
+/* The rule the readout names for pane X ("A kept ..."). */
+static int readout_rule(const char *row, char pane, const char *rule)
+{
+    char key[48];
+    snprintf(key, sizeof key, " %c %s ", pane, rule);
+    return strstr(row, key) != NULL;
+}
+
+static void setup(struct app *a, const char *model_a, const char *model_b)
+{
+    char err[256];
+    app_init(a);
+    a->view = VIEW_COMPARE;
+    a->cmp.mode = PANE_RATIO;
+    a->p.n = 131072;
+    CHECK(params_set_model(&a->p, model_a, err, sizeof err) == 0);
+    a->cmp.active = 1;
+    CHECK(view_command(a, "model", model_b) == 1 && !a->msg_error);
+}
+
+static int close_rel(double got, double want)
+{
+    return fabs(got - want) <= 1e-9 * fabs(want);
+}
+
+/* llama3.1-8b (A) against llama3-8b (B): B/A = theta_i / llama3(theta_i),
+ * 1 in the kept bands 0-28, 8 from band 35 on, between in 29-34. */
+static void test_llama31_vs_llama3(void)
+{
+    struct app a;
+    char row[2048], all[16384];
+    setup(&a, "llama3.1-8b", "llama3-8b");
+    int bad = 0;
+    for (int i = 0; i < 64; i++) {
+        a.cmp.band = i;
+        frame_rows(&a, 200, 40, row, sizeof row, NULL, 0);
+        double want = theta(i, 128, 5e5) /
+                      llama3_omega(i, 128, 5e5, 8, 8192, 1, 4);
+        double got = readout_ratio(row, 'B');
+        if (!close_rel(got, want)) {
+            bad++;
+            fprintf(stderr, "  band %d: B/A %.12g, want %.12g\n  %s\n", i,
+                    got, want, row);
+        }
+        const char *rule = i <= 28 ? "kept" : i <= 34 ? "blended" : "interpolated";
+        if (!readout_rule(row, 'A', rule) || !readout_rule(row, 'B', "unscaled")) {
+            bad++;
+            fprintf(stderr, "  band %d: want A %s, B unscaled\n  %s\n", i,
+                    rule, row);
+        }
+    }
+    CHECK(bad == 0);
+    /* band 29's omegas as ROPE.md computes them */
+    a.cmp.band = 29;
+    frame_rows(&a, 200, 40, row, sizeof row, all, sizeof all);
+    CHECK(strstr(row, "0.002166570764") != NULL);    /* A: 2.16657076[35]e-03 */
+    CHECK(strstr(row, "0.002616099253") != NULL);    /* B: 2.6160992529e-03 */
+    CHECK(strstr(all, "B/A: 29 of 64 bands equal") != NULL);
+    CHECK(strstr(all, "L=8192") != NULL && strstr(all, "n=131072") != NULL);
+    CHECK(strstr(all, "y = \u03C9_X,i / \u03C9_A,i (log)") != NULL);
+}
+
+/* qwen2.5-7b-yarn in both panes, then :truncate off in B: the ramp's
+ * bounds 23.5959 / 39.6509 instead of 23 / 40. */
+static void test_yarn_truncate(void)
+{
+    struct app a;
+    char row[2048], all[16384];
+    setup(&a, "qwen2.5-7b-yarn", "qwen2.5-7b-yarn");
+    frame_rows(&a, 200, 40, row, sizeof row, all, sizeof all);
+    CHECK(strstr(all, "B/A = 1 in all 64 bands") != NULL);
+    CHECK(view_command(&a, "truncate", "off") == 1 && !a.msg_error);
+    CHECK(a.cmp.panes[1].rope.truncate == 0 && a.p.rope.truncate == 1);
+    int bad = 0, differ = 0;
+    for (int i = 0; i < 64; i++) {
+        a.cmp.band = i;
+        frame_rows(&a, 200, 40, row, sizeof row, NULL, 0);
+        double want = yarn_omega(i, 128, 1e6, 4, 32768, 0) /
+                      yarn_omega(i, 128, 1e6, 4, 32768, 1);
+        double got = readout_ratio(row, 'B');
+        differ += want != 1;
+        if (!close_rel(got, want)) {
+            bad++;
+            fprintf(stderr, "  band %d: B/A %.12g, want %.12g\n  %s\n", i,
+                    got, want, row);
+        }
+    }
+    CHECK(bad == 0);
+    CHECK(differ == 16);        /* bands 24..39 lie inside one ramp only */
+}
+
+/* Pane B with d = 64 against A's 128: no ratio, and the status says why. */
+static void test_other_d(void)
+{
+    struct app a;
+    char row[2048], all[16384];
+    setup(&a, "llama3.1-8b", "llama3.2-1b");
+    CHECK(a.cmp.panes[1].d == 64);
+    a.cmp.band = 3;
+    frame_rows(&a, 200, 40, row, sizeof row, all, sizeof all);
+    CHECK(isnan(readout_ratio(row, 'B')));
+    CHECK(strstr(all, "pane B has d=64, A d=128") != NULL);
+    CHECK(strstr(all, "not compared") != NULL);
+    /* a third pane with A's d is still compared */
+    CHECK(app_key(&a, '+') == ACT_VIEW_KEY);
+    CHECK(view_command(&a, "model", "llama3-8b") == 1 && !a.msg_error);
+    frame_rows(&a, 200, 40, row, sizeof row, NULL, 0);
+    CHECK(close_rel(readout_ratio(row, 'C'),
+                    theta(3, 128, 5e5) / llama3_omega(3, 128, 5e5, 8, 8192, 1, 4)));
+}
+
+/* The spectrum counts the bands that turn within n at the omegas a
+ * scaled pane uses, beside the unscaled count (the critical band). */
+static void test_spectrum_turns(void)
+{
+    struct app a;
+    char row[2048], all[16384], want[96];
+    setup(&a, "llama3.1-8b", "llama3-8b");
+    a.cmp.mode = PANE_SPECTRUM;
+    int t = 0;
+    for (int i = 0; i < 64; i++)
+        t += 2 * PI / llama3_omega(i, 128, 5e5, 8, 8192, 1, 4) <= 131072;
+    CHECK(t == 39);
+    snprintf(want, sizeof want, "%d of 64 bands turn \u22651\u00D7 in n (49 "
+             "unscaled)", t);
+    frame_rows(&a, 200, 40, row, sizeof row, all, sizeof all);
+    CHECK(strstr(all, want) != NULL);
+    CHECK(strstr(all, "49 of 64 bands turn \u22651\u00D7 within n") != NULL);
+}
+
+int main(void)
+{
+    test_spectrum_turns();
+    test_llama31_vs_llama3();
+    test_yarn_truncate();
+    test_other_d();
+    TEST_END("test_compare_ratio");
+}
