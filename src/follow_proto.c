@@ -257,11 +257,15 @@ static void rope_text(const struct app *a, int k, char *v, size_t len)
 {
     char x[32];
     const rope_scaling *r = rope_in(a, k);
+    const struct rope_preset *m = rope_preset_at(a->cmp.panes[k].model - 1);
     size_t n = (size_t)snprintf(v, len, "%s", rope_method_name(r->method));
     for (int id = RO_FACTOR; id <= RO_ATTENTION_FACTOR && n < len; id++)
         if (rope_setting(r, id, x, sizeof x))
             n += (size_t)snprintf(v + n, len - n, " %s=%s", ROPE_OPT_NAMES[id],
                                   x);
+    if (m && n < len)           /* the preset it was set from: its header
+                                   names it while the settings are its */
+        snprintf(v + n, len - n, " model=%s", m->name);
 }
 
 /* A factor list: "-" when empty, else its values, comma separated. */
@@ -580,9 +584,10 @@ static void scalars_default(rope_scaling *r)
     *r = d;
 }
 
-/* "METHOD NAME=VALUE ...": the settings not named are at their
- * defaults; each named one goes through params_set_rope, as it would
- * from the command line (--factor 4) or the prompt (:factor 4). */
+/* "METHOD NAME=VALUE ... [model=PRESET]": the settings not named are at
+ * their defaults; each named one goes through params_set_rope, as it
+ * would from the command line (--factor 4) or the prompt (:factor 4),
+ * and a preset's name through the --model lookup. */
 static int set_rope(struct app *a, const struct field *f, const char *v,
                     char *err, size_t errlen)
 {
@@ -595,9 +600,13 @@ static int set_rope(struct app *a, const struct field *f, const char *v,
     tok = strtok_r(buf, " ", &save);
     if (params_set_rope(&p, RO_SCALING, tok ? tok : "", why, sizeof why))
         goto bad;
+    int model = 0;
     while ((tok = strtok_r(NULL, " ", &save))) {
         char *eq = strchr(tok, '=');
         int id = eq ? (*eq = 0, rope_opt_parse(tok)) : -1;
+        if (eq && !strcmp(tok, "model") && !model &&
+            (model = 1 + params_model_index(eq + 1)) > 0)
+            continue;
         if (id < RO_FACTOR || id > RO_ATTENTION_FACTOR || seen[id]++) {
             snprintf(why, sizeof why, "want NAME=VALUE, each name once");
             goto bad;
@@ -606,6 +615,7 @@ static int set_rope(struct app *a, const struct field *f, const char *v,
             goto bad;
     }
     *rope_of(a, f->param) = p.rope;
+    a->cmp.panes[f->param].model = model;
     return 0;
 bad:
     snprintf(err, errlen, "%s: %s", f->name, why);

@@ -421,6 +421,38 @@ static void test_enum_names(void)
     refused("cmp.mode sideways\n", "cmp.mode: unknown value");
 }
 
+/* The preset a pane was set from goes with its scaling, by name (its
+ * header names it). */
+static void test_pane_model(void)
+{
+    static struct app t, f;
+    static char b[FP_BODY_MAX];
+    char err[256], v[512];
+    odd_state(&t);
+    params q = t.p;
+    CHECK(params_set_model(&q, "qwen2.5-7b-yarn", err, sizeof err) == 0);
+    t.cmp.panes[1].rope = q.rope;
+    t.cmp.panes[1].d = q.d;
+    t.cmp.panes[1].base = q.base;
+    t.cmp.panes[1].model = 1 + params_model_index("qwen2.5-7b-yarn");
+    t.cmp.panes[0].model = 1 + params_model_index("llama2-7b");
+    int len = fp_body(&t, b, sizeof b);
+    CHECK(fp_find(b, (size_t)len, "cmp.1.rope", v, sizeof v) == 0);
+    CHECK_STR(v, "yarn factor=4 original-max=32768 model=qwen2.5-7b-yarn");
+    CHECK(fp_find(b, (size_t)len, "rope", v, sizeof v) == 0);
+    CHECK(strstr(v, " model=llama2-7b") != NULL);
+    app_init(&f);
+    CHECK(fp_apply(&f, b, (size_t)len, err, sizeof err) == 0);
+    for (int k = 0; k < COMPARE_MAX_PANES; k++)
+        CHECK(f.cmp.panes[k].model == t.cmp.panes[k].model);
+    CHECK(f.cmp.panes[1].model > 0);
+    /* without the token: no model */
+    CHECK(fp_apply(&f, "cmp.1.rope none\n", 16, err, sizeof err) == 0);
+    CHECK(f.cmp.panes[1].model == 0);
+    refused("cmp.1.rope none model=gpt-5\n", "NAME=VALUE");
+    refused("cmp.1.rope none model=llama2-7b model=llama2-7b\n", "NAME=VALUE");
+}
+
 /* A tour by name: its steps are shown only with the same tour here. */
 static void test_tour_name(void)
 {
@@ -805,6 +837,11 @@ static void test_worst_costs(void)
     t.p.rope.original_max = 2147483647;
     t.p.rope.truncate = 0;
     t.cmp.panes[1].rope = t.cmp.panes[2].rope = t.p.rope;
+    for (int k = 0; k < COMPARE_MAX_PANES; k++)     /* the longest name */
+        for (int i = 0; i < rope_preset_count(); i++)
+            if (!t.cmp.panes[k].model || strlen(rope_preset_at(i)->name) >
+                strlen(rope_preset_at(t.cmp.panes[k].model - 1)->name))
+                t.cmp.panes[k].model = i + 1;
     static struct pe_table_info in;             /* a table, every name long */
     memset(in.file, 'y', FP_TABLE_PATH_MAX);
     in.file[0] = '/';
@@ -835,6 +872,7 @@ int main(void)
     test_table_text();
     test_tour_name();
     test_enum_names();
+    test_pane_model();
     test_pane_rope();
     test_key_costs();
     test_worst_costs();
