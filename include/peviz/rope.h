@@ -114,6 +114,9 @@ extern const struct rope_method_info ROPE_METHODS[ROPE_METHOD_COUNT];
 int rope_method_parse(const char *name);
 const char *rope_method_name(enum rope_method m);
 const char *rope_rule_name(enum rope_rule r);
+/* The rule in at most 7 characters, for a narrow column: "kept",
+ * "blend", "interp", "rebase", "rescale" ("?" out of range). */
+const char *rope_rule_abbrev(enum rope_rule r);
 
 /* ---- the math --------------------------------------------------------- */
 

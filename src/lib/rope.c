@@ -82,6 +82,14 @@ const char *rope_rule_name(enum rope_rule r)
     return (unsigned)r < ROPE_RULE_COUNT ? names[r] : "?";
 }
 
+const char *rope_rule_abbrev(enum rope_rule r)
+{
+    static const char *const names[ROPE_RULE_COUNT] = {
+        "kept", "blend", "interp", "rebase", "rescale"
+    };
+    return (unsigned)r < ROPE_RULE_COUNT ? names[r] : "?";
+}
+
 /* ---- the math --------------------------------------------------------- */
 
 double rope_get_mscale(double s, double k)

@@ -348,6 +348,17 @@ static void test_tables(void)
     CHECK(rope_method_parse("default") == ROPE_NONE);
     CHECK(rope_method_parse("su") == ROPE_LONGROPE);
     CHECK(rope_method_parse("YARN") == -1);
+    /* short rule names: at most 7 characters, each the start of its
+     * full name, all different */
+    static const char *const full[] = { "kept", "blended", "interpolated",
+                                        "rebased", "rescaled" };
+    static const char *const abbr[] = { "kept", "blend", "interp", "rebase",
+                                        "rescale" };
+    for (int r = 0; r < ROPE_RULE_COUNT; r++) {
+        CHECK_STR(rope_rule_name((enum rope_rule)r), full[r]);
+        CHECK_STR(rope_rule_abbrev((enum rope_rule)r), abbr[r]);
+    }
+    CHECK_STR(rope_rule_abbrev(ROPE_RULE_COUNT), "?");
     static const char *const names[] = {
         "llama2-7b", "llama3-8b", "llama3.1-8b", "llama3.2-1b",
         "mistral-7b-v0.1", "mistral-7b-v0.2", "qwen2.5-7b", "qwen2.5-7b-yarn",
