@@ -9,6 +9,19 @@
  *   ARCH.rope.scaling.factor            s
  *   ARCH.rope.scale_linear              older files: linear scaling by it
  *   ARCH.rope.scaling.original_context_length   L
+ *   ARCH.rope.scaling.yarn_beta_fast    YaRN's beta_fast (default 32)
+ *   ARCH.rope.scaling.yarn_beta_slow    YaRN's beta_slow (default 1)
+ *   ARCH.rope.scaling.yarn_log_multiplier  DeepSeek-V2/V3 files
+ *                                       (deepseek*): 0.1 mscale_all_dim,
+ *                                       as llama.cpp's converter writes it;
+ *                                       mscale = mscale_all_dim = v / 0.1
+ *                                       (llama.cpp's rotary factor is then
+ *                                       1 and its scores x m(s, v/0.1)^2)
+ *   ARCH.rope.scaling.finetuned         a bool; checked, changes nothing
+ * Keys that would change the numbers in ways peviz does not model
+ * (rope.scaling.attn_factor, yarn_attn_factor, yarn_ext_factor other
+ * than their neutral values; yarn_log_multiplier of other architectures,
+ * whose converters write it differently) are refused, not ignored.
  * and the tensor rope_freqs.weight: d/2 per-band divisors (Llama 3.1's
  * llama3 rule, baked in), omega_i = theta_i / f_i.  peviz holds those as
  * LongRoPE factors (both lists the same, attention factor 1, s the
@@ -193,6 +206,67 @@ static int divisors(struct gcfg *c, const struct gguf_tensor *t)
            lengths(c, 1) ? -1 : 0;
 }
 
+/* YaRN's betas, as llama.cpp writes them. */
+static int betas(struct gcfg *c)
+{
+    char key[200];
+    double v;
+    int r = gnum(c, "rope.scaling.yarn_beta_fast", &v, key, sizeof key);
+    if (r < 0 || (r > 0 && gset(c, key, RO_BETA_FAST, v)))
+        return -1;
+    r = gnum(c, "rope.scaling.yarn_beta_slow", &v, key, sizeof key);
+    if (r < 0 || (r > 0 && gset(c, key, RO_BETA_SLOW, v)))
+        return -1;
+    return 0;
+}
+
+/* yarn_log_multiplier: DeepSeek's 0.1 mscale_all_dim. */
+static int log_multiplier(struct gcfg *c)
+{
+    char key[200];
+    double v;
+    int r = gnum(c, "rope.scaling.yarn_log_multiplier", &v, key, sizeof key);
+    if (r <= 0)
+        return r;
+    if (strncmp(c->arch, "deepseek", 8) != 0)
+        return gbad(c, key, "its meaning depends on the converter; peviz "
+                    "reads it for deepseek* files only");
+    if (!(v > 0))
+        return gbad(c, key, "want a number > 0 (0.1 mscale_all_dim)");
+    return gset(c, key, RO_MSCALE, v / 0.1) ||
+           gset(c, key, RO_MSCALE_ALL_DIM, v / 0.1) ? -1 : 0;
+}
+
+/* A key peviz does not model: fine at its neutral value(s), else refused. */
+static int neutral(struct gcfg *c, const char *suffix, double ok1, double ok2)
+{
+    char key[200], why[120];
+    double v;
+    int r = gnum(c, suffix, &v, key, sizeof key);
+    if (r <= 0 || v == ok1 || v == ok2)
+        return r < 0 ? -1 : 0;
+    snprintf(why, sizeof why, "%.6g: peviz models only %g%s", v, ok1,
+             ok1 == ok2 ? "" : " (or the default)");
+    return gbad(c, key, why);
+}
+
+static int finetuned(struct gcfg *c)
+{
+    char key[200];
+    snprintf(key, sizeof key, "%s.rope.scaling.finetuned", c->arch);
+    const struct gguf_kv *kv = gguf_find_kv(c->g, key);
+    return kv && kv->type != GGUF_BOOL ? gbad(c, key, "not true or false") : 0;
+}
+
+/* The keys beyond type, factor and length. */
+static int extras(struct gcfg *c)
+{
+    return betas(c) || log_multiplier(c) || finetuned(c) ||
+           neutral(c, "rope.scaling.attn_factor", 1, 1) ||
+           neutral(c, "rope.scaling.yarn_attn_factor", 1, 1) ||
+           neutral(c, "rope.scaling.yarn_ext_factor", 1, -1) ? -1 : 0;
+}
+
 static int read_settings(struct gcfg *c)
 {
     enum rope_method m;
@@ -207,7 +281,7 @@ static int read_settings(struct gcfg *c)
     if (legacy > 0 && m == ROPE_NONE && s != 1)      /* older files */
         m = ROPE_LINEAR;
     c->next.rope.method = m;
-    if (factor(c, m) || lengths(c, m == ROPE_YARN))
+    if (factor(c, m) || lengths(c, m == ROPE_YARN) || extras(c))
         return -1;
     const struct gguf_tensor *t = gguf_find_tensor(c->g, "rope_freqs.weight");
     if (t && m != ROPE_NONE)

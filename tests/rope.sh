@@ -342,6 +342,8 @@ def st(x):
 def kv_str(k, v): return st(k) + struct.pack("<I", 8) + st(v)
 def kv_u32(k, v): return st(k) + struct.pack("<II", 4, v)
 def kv_f32(k, v): return st(k) + struct.pack("<If", 6, v)
+def kv_f64(k, v): return st(k) + struct.pack("<Id", 12, v)
+def kv_bool(k, v): return st(k) + struct.pack("<IB", 7, 1 if v else 0)
 
 def gguf(kvs, tensors):
     head = b"GGUF" + struct.pack("<IQQ", 3, len(tensors), len(kvs)) + b"".join(kvs)
@@ -399,6 +401,44 @@ files = {
                          kv_str("llama.rope.scaling.type", "yarn"),
                          kv_f32("llama.rope.scaling.factor", 4.0)], []),
 }
+# YaRN with every key llama.cpp writes for it (betas, finetuned), and
+# DeepSeek-V2/V3 as llama.cpp's converter writes it: yarn_log_multiplier
+# = 0.1 * mscale_all_dim, stored as f32
+def yarn_file(arch, extra):
+    return gguf([kv_str("general.architecture", arch),
+                 kv_f32(arch + ".rope.freq_base", 10000.0),
+                 kv_u32(arch + ".rope.dimension_count", 64),
+                 kv_str(arch + ".rope.scaling.type", "yarn"),
+                 kv_f32(arch + ".rope.scaling.factor", 40.0),
+                 kv_u32(arch + ".rope.scaling.original_context_length", 4096)]
+                + extra, [])
+files["yarn-betas.gguf"] = yarn_file("qwen3", [
+    kv_f32("qwen3.rope.scaling.yarn_beta_fast", 16.0),
+    kv_f32("qwen3.rope.scaling.yarn_beta_slow", 2.0),
+    kv_bool("qwen3.rope.scaling.finetuned", True),
+    kv_f32("qwen3.rope.scaling.yarn_ext_factor", -1.0),
+    kv_f32("qwen3.rope.scaling.attn_factor", 1.0)])
+files["deepseek2.gguf"] = yarn_file("deepseek2", [
+    kv_f32("deepseek2.rope.scaling.yarn_log_multiplier", 0.1)])
+files["deepseek2-v2.gguf"] = yarn_file("deepseek2", [
+    kv_f64("deepseek2.rope.scaling.yarn_log_multiplier", 0.0707)])
+files["betas-swapped.gguf"] = yarn_file("qwen3", [
+    kv_f32("qwen3.rope.scaling.yarn_beta_fast", 1.0),
+    kv_f32("qwen3.rope.scaling.yarn_beta_slow", 2.0)])
+files["beta-zero.gguf"] = yarn_file("qwen3", [
+    kv_f32("qwen3.rope.scaling.yarn_beta_slow", 0.0)])
+files["beta-string.gguf"] = yarn_file("qwen3", [
+    kv_str("qwen3.rope.scaling.yarn_beta_fast", "32")])
+files["finetuned-str.gguf"] = yarn_file("qwen3", [
+    kv_str("qwen3.rope.scaling.finetuned", "yes")])
+files["logmul-llama.gguf"] = yarn_file("llama", [
+    kv_f32("llama.rope.scaling.yarn_log_multiplier", 0.1)])
+files["attnfactor.gguf"] = yarn_file("qwen3", [
+    kv_f32("qwen3.rope.scaling.attn_factor", 1.5)])
+files["extfactor.gguf"] = yarn_file("qwen3", [
+    kv_f32("qwen3.rope.scaling.yarn_ext_factor", 0.5)])
+# mscale_all_dim as peviz must read it back: the f32 value / 0.1
+open(out + "/ms.txt", "w").write("%.17g %.17g" % (f32(0.1) / 0.1, 0.0707 / 0.1))
 for name, data in files.items():
     open(out + "/" + name, "wb").write(data)
 full = files["llama31.gguf"]
@@ -411,6 +451,18 @@ freqs "--config $tmp/llama31.gguf -n 200000" "d=128 base=500000 m=longrope s=8 L
 freqs "--config $tmp/llama3.gguf" "d=128 base=500000"
 freqs "--config $tmp/qwen-yarn.gguf" "d=128 base=1000000 m=yarn s=4 L=32768"
 freqs "--config $tmp/linear-legacy.gguf" "d=64 base=10000 m=linear s=4"
+read -r MS MS2 <"$tmp/ms.txt"
+freqs "--config $tmp/yarn-betas.gguf" "d=64 base=10000 m=yarn s=40 L=4096 bf=16 bs=2"
+scores "--config $tmp/yarn-betas.gguf -n 12" "d=64 n=12 base=10000 m=yarn s=40 L=4096 bf=16 bs=2"
+freqs "--config $tmp/deepseek2.gguf" "d=64 base=10000 m=yarn s=40 L=4096 ms=$MS msad=$MS"
+scores "--config $tmp/deepseek2.gguf -n 12" "d=64 n=12 base=10000 m=yarn s=40 L=4096 ms=$MS msad=$MS"
+scores "--config $tmp/deepseek2-v2.gguf -n 12" "d=64 n=12 base=10000 m=yarn s=40 L=4096 ms=$MS2 msad=$MS2"
+# the DeepSeek-V3 file scores as the preset: S(0,0) = 64 x (0.1 ln 40 + 1)^2
+"$PEVIZ" --export scores --scheme rope -n 1 --config "$tmp/deepseek2.gguf" >"$tmp/g" 2>&1
+"$PEVIZ" --export scores --scheme rope -n 1 --model deepseek-v3 >"$tmp/m" 2>&1
+if awk -v a="$(cat "$tmp/g")" -v b="$(cat "$tmp/m")" 'BEGIN { r = a / b - 1;
+        exit !(r < 1e-7 && r > -1e-7 && b > 119.92 && b < 119.93) }'; then ok
+else bad "deepseek2.gguf scores $(cat "$tmp/g"), preset $(cat "$tmp/m")"; fi
 scores "--config $tmp/llama31.gguf -n 12" "d=128 base=500000 m=longrope s=8 L=131072 n=12 sf=$DIV lf=$DIV af=1"
 # the file's divisors give the llama3 rule's frequencies (to f32 storage)
 "$PEVIZ" --export freqs --config "$tmp/llama31.gguf" >"$tmp/g" 2>&1
@@ -482,6 +534,13 @@ done <<'TABLE'
 --config @/nanfreqs.gguf|nanfreqs.gguf
 --config @/yarn-noL.gguf|yarn-noL.gguf: key 'llama.rope.scaling.original_context_length': missing
 --config @/truncated.gguf|truncated.gguf
+--config @/betas-swapped.gguf|betas-swapped.gguf: beta-fast 1: want a number above beta-slow 2
+--config @/beta-zero.gguf|beta-zero.gguf: key 'qwen3.rope.scaling.yarn_beta_slow': beta-slow 0: not > 0
+--config @/beta-string.gguf|beta-string.gguf: key 'qwen3.rope.scaling.yarn_beta_fast': not a number
+--config @/finetuned-str.gguf|finetuned-str.gguf: key 'qwen3.rope.scaling.finetuned': not true or false
+--config @/logmul-llama.gguf|logmul-llama.gguf: key 'llama.rope.scaling.yarn_log_multiplier': its meaning depends on the converter
+--config @/attnfactor.gguf|attnfactor.gguf: key 'qwen3.rope.scaling.attn_factor': 1.5: peviz models only 1
+--config @/extfactor.gguf|extfactor.gguf: key 'qwen3.rope.scaling.yarn_ext_factor': 0.5: peviz models only 1
 TABLE
 
 check_all
