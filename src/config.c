@@ -10,6 +10,8 @@
  *   L:  original_max_position_embeddings of the scaling, else the
  *       top-level one (Phi-3), else max_position_embeddings; dynamic NTK
  *       reads max_position_embeddings
+ * A multimodal config (Llama 4, Gemma 3 >= 4B) holds them in its
+ * text_config object: read from there when the top level has none.
  * Every value is set through params.c, so a file is held to the same
  * ranges as the command line.
  */
@@ -25,6 +27,7 @@
 
 struct cfg {
     const char *file;
+    const char *prefix;         /* "text_config." when read from there */
     const json_value *root;
     const json_value *rp;       /* the scaling settings, or NULL */
     char rp_name[80];           /* its key path: "rope_scaling", ... */
@@ -37,7 +40,7 @@ struct cfg {
  * control characters get through); returns -1. */
 static int bad(struct cfg *c, const char *obj, const char *key, const char *why)
 {
-    snprintf(c->err, c->errlen, "%s: key '%s%s%s': %s", c->file,
+    snprintf(c->err, c->errlen, "%s: key '%s%s%s%s': %s", c->file, c->prefix,
              obj ? obj : "", obj ? "." : "", key, why);
     for (char *q = c->err; *q; q++)
         if ((unsigned char)*q < 0x20 || *q == 0x7f)
@@ -356,6 +359,22 @@ static int set_scaling(struct cfg *c)
     }
 }
 
+/* Where the settings are: the top level, or its text_config object when
+ * the top level has none (multimodal configs: Llama 4, Gemma 3 >= 4B). */
+static const json_value *text_root(const json_value *root)
+{
+    static const char *const K[] = { "rope_theta", "rope_parameters",
+                                     "rope_scaling", "head_dim", "hidden_size" };
+    const json_value *t = root && root->type == JSON_OBJECT
+                          ? json_get(root, "text_config") : NULL;
+    if (!t || t->type != JSON_OBJECT)
+        return root;
+    for (size_t k = 0; k < sizeof K / sizeof K[0]; k++)
+        if (json_get(root, K[k]))
+            return root;
+    return t;
+}
+
 int config_load_json(const char *name, const char *text, size_t len,
                      const char *layer_type, params *p,
                      char *err, size_t errlen)
@@ -363,8 +382,10 @@ int config_load_json(const char *name, const char *text, size_t len,
     char jerr[160], msg[300];
     struct json_limits lim = { CONFIG_MAX_BYTES, 32 };
     json_value *root = json_parse(text, len, &lim, jerr, sizeof jerr);
-    struct cfg c = { name, root, NULL, "", *p, err, errlen };
+    struct cfg c = { name, "", text_root(root), NULL, "", *p, err, errlen };
     int r = -1;
+    if (c.root != root)
+        c.prefix = "text_config.";
     rope_scaling_default(&c.next.rope);
     if (!root)
         snprintf(err, errlen, "%s: not JSON: %s", name, jerr);

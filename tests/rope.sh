@@ -325,6 +325,72 @@ freqs "--config $tmp/dynamic.json -n 10000" "d=128 base=10000 m=dynamic s=2 L=40
 "$PEVIZ" --export freqs --model llama3.1-8b >"$tmp/pr" 2>&1
 if cmp -s "$tmp/v4" "$tmp/v5" && cmp -s "$tmp/v4" "$tmp/pr"; then ok
 else bad "llama3.1 v4, v5 and preset differ"; fi
+# ---- more real models (ROPE.md's tables), configs as their files write them
+cfg scout-v4.json '{"architectures": ["Llama4ForConditionalGeneration"], "text_config": {
+ "head_dim": 128, "hidden_size": 5120, "num_attention_heads": 40,
+ "max_position_embeddings": 10485760, "rope_theta": 500000.0, "no_rope_layers": [1, 1, 1, 0],
+ "rope_scaling": {"factor": 16.0, "high_freq_factor": 1.0, "low_freq_factor": 1.0,
+ "original_max_position_embeddings": 8192, "rope_type": "llama3"}}, "vision_config": {"hidden_size": 1408}}'
+cfg scout-v5.json '{"model_type": "llama4", "text_config": {"head_dim": 128,
+ "max_position_embeddings": 10485760, "rope_parameters": {"rope_type": "llama3", "factor": 16.0,
+ "original_max_position_embeddings": 8192, "high_freq_factor": 1.0, "low_freq_factor": 1.0,
+ "rope_theta": 500000.0}}}'
+cfg qwen3-v5.json '{"head_dim": 128, "hidden_size": 4096, "num_attention_heads": 32,
+ "max_position_embeddings": 131072, "rope_parameters": {"rope_theta": 1000000,
+ "rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 32768}}'
+cfg gptoss-v5.json '{"head_dim": 64, "hidden_size": 2880, "num_attention_heads": 64,
+ "max_position_embeddings": 131072, "rope_parameters": {"rope_type": "yarn", "rope_theta": 150000,
+ "factor": 32.0, "beta_fast": 32.0, "beta_slow": 1.0, "truncate": false,
+ "original_max_position_embeddings": 4096}}'
+cfg deepseek-v2.json '{"hidden_size": 2048, "num_attention_heads": 16, "qk_rope_head_dim": 64,
+ "qk_nope_head_dim": 128, "max_position_embeddings": 163840, "rope_theta": 10000,
+ "rope_scaling": {"beta_fast": 32, "beta_slow": 1, "factor": 40, "mscale": 0.707,
+ "mscale_all_dim": 0.707, "original_max_position_embeddings": 4096, "type": "yarn"}}'
+cfg yarn-llama2-64k.json '{"hidden_size": 4096, "num_attention_heads": 32,
+ "max_position_embeddings": 65536, "rope_theta": 10000.0, "rope_scaling": {"factor": 16.0,
+ "finetuned": true, "original_max_position_embeddings": 4096, "type": "yarn"}}'
+cfg pythia.json '{"hidden_size": 4096, "num_attention_heads": 32, "rotary_pct": 0.25,
+ "rotary_emb_base": 10000, "max_position_embeddings": 2048}'
+cfg phi2-v4.json '{"hidden_size": 2560, "num_attention_heads": 32, "partial_rotary_factor": 0.4,
+ "rope_theta": 10000.0, "max_position_embeddings": 2048, "rope_scaling": null}'
+cfg smollm3.json '{"hidden_size": 2048, "num_attention_heads": 16, "rope_theta": 5000000.0,
+ "max_position_embeddings": 65536, "no_rope_layers": [1, 1, 1, 0]}'
+cfg gemma3-4b-v4.json '{"architectures": ["Gemma3ForConditionalGeneration"], "text_config": {
+ "head_dim": 256, "hidden_size": 2560, "num_attention_heads": 8, "rope_theta": 1000000.0,
+ "rope_local_base_freq": 10000.0, "rope_scaling": {"factor": 8.0, "rope_type": "linear"}}}'
+freqs "--config $tmp/scout-v4.json" "d=128 base=500000 m=llama3 s=16 L=8192 low=1 high=1"
+freqs "--config $tmp/scout-v5.json" "d=128 base=500000 m=llama3 s=16 L=8192 low=1 high=1"
+freqs "-d 128 -b 500000 --rope-scaling llama3 --factor 16 --original-max 8192 --low-freq-factor 1 --high-freq-factor 1" \
+      "d=128 base=500000 m=llama3 s=16 L=8192 low=1 high=1"
+scores "--config $tmp/scout-v4.json -n 12" "d=128 n=12 base=500000 m=llama3 s=16 L=8192 low=1 high=1"
+freqs "--config $tmp/qwen3-v5.json" "d=128 base=1000000 m=yarn s=4 L=32768"
+scores "--config $tmp/qwen3-v5.json -n 12" "d=128 n=12 base=1000000 m=yarn s=4 L=32768"
+freqs "--config $tmp/gptoss-v5.json" "d=64 base=150000 m=yarn s=32 L=4096 trunc=0"
+scores "--config $tmp/gptoss-v5.json -n 12" "d=64 n=12 base=150000 m=yarn s=32 L=4096 trunc=0"
+freqs "--config $tmp/deepseek-v2.json" "d=64 base=10000 m=yarn s=40 L=4096 ms=0.707 msad=0.707"
+scores "--config $tmp/deepseek-v2.json -n 12" "d=64 n=12 base=10000 m=yarn s=40 L=4096 ms=0.707 msad=0.707"
+freqs "--config $tmp/yarn-llama2-64k.json" "d=128 base=10000 m=yarn s=16 L=4096"
+scores "--config $tmp/yarn-llama2-64k.json -n 12" "d=128 n=12 base=10000 m=yarn s=16 L=4096"
+freqs "--config $tmp/pythia.json" "d=32 base=10000"
+freqs "--config $tmp/phi2-v4.json" "d=32 base=10000"
+freqs "--config $tmp/smollm3.json" "d=128 base=5000000"
+freqs "--config $tmp/gemma3-4b-v4.json" "d=256 base=1000000 m=linear s=8"
+freqs "-d 128 -b 500000 --rope-scaling llama3 --factor 32 --original-max 8192" \
+      "d=128 base=500000 m=llama3 s=32 L=8192"
+for n in 1 4096 4097 131072; do     # Phi-3's switch: long factors past L
+    freqs "--config $tmp/phi3.json -n $n" "d=96 base=10000 m=longrope s=32 L=4096 n=$n sf=$SF48 lf=$LF48"
+done
+# the scores of a LongRoPE model past L: long factors, x a^2 (L = 16 here)
+scores "-d 8 -n 20 -b 10000 --rope-scaling longrope --factor 4 --original-max 16 --short-factor 1,1,2,2 --long-factor 1,3,5,9" \
+       "d=8 n=20 base=10000 m=longrope s=4 L=16 sf=1,1,2,2 lf=1,3,5,9"
+# the worked figures of ROPE.md, from the exports: DeepSeek-V2 scores x
+# (0.1 * 0.707 ln 40 + 1)^2 = 1.58963, Phi-3-mini-128k a^2 = 1.190238^2
+s00() { "$PEVIZ" --export scores --scheme rope -n 1 "$@" 2>&1; }
+if awk -v v="$(s00 --config "$tmp/deepseek-v2.json")" 'BEGIN { exit !(v / 64 > 1.589625 && v / 64 < 1.589635) }'
+then ok; else bad "DeepSeek-V2 S(0,0)/64 = $(s00 --config "$tmp/deepseek-v2.json"), want 1.58963"; fi
+if awk -v v="$(s00 --config "$tmp/phi3.json")" 'BEGIN { a = sqrt(v / 96); exit !(a > 1.1902375 && a < 1.1902385) }'
+then ok; else bad "Phi-3 attention factor from S(0,0) = $(s00 --config "$tmp/phi3.json"), want 1.190238"; fi
+
 # options after --config change it
 freqs "--config $tmp/qwen-yarn-old.json --no-truncate --factor 8" \
       "d=128 base=1000000 m=yarn s=8 L=32768 trunc=0"
@@ -500,7 +566,7 @@ done <<'TABLE'
 --original-max 0|--original-max '0': out of range
 --original-max 4096.5|--original-max '4096.5': not a whole number
 --original-max 3000000000|--original-max '3000000000': out of range
---rope-scaling llama3 --factor 8 --original-max 8192 --low-freq-factor 4 --high-freq-factor 4|--low-freq-factor 4: want a number below high-freq-factor 4
+--rope-scaling llama3 --factor 8 --original-max 8192 --low-freq-factor 5 --high-freq-factor 4|--low-freq-factor 5: want a number at most high-freq-factor 4
 --low-freq-factor 0|--low-freq-factor '0'
 --rope-scaling yarn --factor 4 --original-max 4096 --beta-fast 1 --beta-slow 1|--beta-fast 1: want a number above beta-slow 1
 --beta-slow 0|--beta-slow '0'

@@ -181,6 +181,23 @@ static void test_llama3(void)
     CHECK(count[ROPE_KEPT] == 15 && count[ROPE_BLENDED] == 3 &&
           count[ROPE_INTERPOLATED] == 14);
     CHECK_NEAR(rope_score_multiplier(&sc), 1.0, 0);
+    /* Llama 4 Scout: factor 16, low = high = 1, L 8192 (transformers only
+     * warns): bands faster than L kept, the others divided by 16, none
+     * blended */
+    sc.factor = 16;
+    sc.high_freq_factor = 1;
+    CHECK(rope_inv_freq(&sc, 128, 5e5, 1, got, rule) == 0);
+    int scout_ok = 1, kept = 0;
+    for (int i = 0; i < 64; i++) {
+        double t = theta(i, 128, 5e5), want = 2 * PI / t < 8192 ? t : t / 16;
+        scout_ok &= fabs(got[i] - want) <= 1e-15 * want &&
+                    rule[i] == (want == t ? ROPE_KEPT : ROPE_INTERPOLATED);
+        kept += want == t;
+    }
+    CHECK(scout_ok);
+    CHECK(kept == 35);      /* the critical band for 8192 is 35 (ROPE.md) */
+    sc.high_freq_factor = 0.5;      /* low > high stays refused */
+    CHECK(rope_inv_freq(&sc, 128, 5e5, 1, got, rule) == -1);
 }
 
 static void check_yarn_all(const rope_scaling *sc, int d, double base)
