@@ -9,7 +9,7 @@ export PEVIZ BUILD
 total_pass=0 total_fail=0
 run_suite() {
     local name=$1; shift
-    local out rc line p f
+    local out rc line p f t0=$SECONDS
     out=$("$@" 2>&1); rc=$?
     line=$(printf '%s\n' "$out" | grep -E '^[^ ]+: [0-9]+ passed, [0-9]+ failed' | tail -n 1)
     if [ -z "$line" ]; then
@@ -21,7 +21,7 @@ run_suite() {
     f=$(printf '%s' "$line" | sed -E 's/.* ([0-9]+) failed.*/\1/')
     if [ "$f" -ne 0 ] || [ "$rc" -ne 0 ]; then printf '%s\n' "$out"; fi
     [ "$rc" -ne 0 ] && [ "$f" -eq 0 ] && f=1
-    echo "$line"
+    echo "$line  ($((SECONDS - t0)) s)"
     total_pass=$((total_pass + p)); total_fail=$((total_fail + f))
 }
 

@@ -189,18 +189,33 @@ static double centre_gap(int64_t i0, int64_t i1, int64_t j0, int64_t j1)
     return 0.5 * (double)((i0 - j0) + (i1 - j1));
 }
 
-double pe_score_block_mean(int64_t i0, int64_t i1, int64_t j0, int64_t j1,
-                           const double *omega, int half)
+/* Mean over the block I x J of sum_k a_k cos((i-j)w_k) + b_k sin((i-j)w_k):
+ * the mean of e^{i(i-j)w} over the block is e^{i(cI-cJ)w} D_|I| D_|J|, its
+ * real part averages the cos term, its imaginary part the sin.  a NULL
+ * means every a_k is 1, b NULL every b_k 0 (the sinusoidal score). */
+static double block_mean(int64_t i0, int64_t i1, int64_t j0, int64_t j1,
+                         const double *a, const double *b,
+                         const double *omega, int half)
 {
     if (i1 <= i0 || j1 <= j0)
         return 0.0;
     double gap = centre_gap(i0, i1, j0, j1);
     double sum = 0.0;
     for (int k = 0; k < half; k++) {
-        double w = omega[k];
-        sum += cos(gap * w) * pe_dirichlet(i1 - i0, w) * pe_dirichlet(j1 - j0, w);
+        double w = omega[k], t = gap * w;
+        double dd = pe_dirichlet(i1 - i0, w) * pe_dirichlet(j1 - j0, w);
+        double term = (a ? a[k] : 1.0) * cos(t);
+        if (b)
+            term += b[k] * sin(t);
+        sum += dd * term;
     }
     return sum;
+}
+
+double pe_score_block_mean(int64_t i0, int64_t i1, int64_t j0, int64_t j1,
+                           const double *omega, int half)
+{
+    return block_mean(i0, i1, j0, j1, NULL, NULL, omega, half);
 }
 
 /* ---- relative positions: M_k ----------------------------------------- */
@@ -257,18 +272,7 @@ double pe_rope_block_mean(int64_t i0, int64_t i1, int64_t j0, int64_t j1,
                           const double *a, const double *b,
                           const double *omega, int half)
 {
-    if (i1 <= i0 || j1 <= j0)
-        return 0.0;
-    /* mean of e^{i(i-j)w} over the block is e^{i(cI-cJ)w} D_|I| D_|J|;
-     * its real part averages the cos term, its imaginary part the sin. */
-    double gap = centre_gap(i0, i1, j0, j1);
-    double sum = 0.0;
-    for (int k = 0; k < half; k++) {
-        double w = omega[k], t = gap * w;
-        double dd = pe_dirichlet(i1 - i0, w) * pe_dirichlet(j1 - j0, w);
-        sum += dd * (a[k] * cos(t) + b[k] * sin(t));
-    }
-    return sum;
+    return block_mean(i0, i1, j0, j1, a, b, omega, half);
 }
 
 /* ---- ALiBi ------------------------------------------------------------ */

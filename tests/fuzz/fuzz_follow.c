@@ -17,34 +17,9 @@
 
 #include "follow_proto.h"
 #include "frame.h"
+#include "fuzz_app.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-static void draw(struct app *a, int w, int h)
-{
-    canvas c;
-
-    if (canvas_init(&c, w, h))
-        return;
-    a->screen_w = w;
-    a->screen_h = h;
-    frame_draw(a, &c);
-    canvas_free(&c);
-}
-
-static void check_state(const struct app *a)
-{
-    if (a->p.d < 2 || a->p.d > 65536 || a->p.d % 2 || a->p.n < 1 ||
-        a->p.pos < 0 || a->p.pos >= a->p.n || !(a->p.base > 1) ||
-        a->view < 0 || a->view >= VIEW_COUNT ||
-        a->heat.dim < 0 || a->heat.dim >= a->p.d ||
-        a->clocks.band < 0 || a->clocks.band >= a->p.d / 2 ||
-        a->att.ci < 0 || a->att.ci >= a->p.n ||
-        a->att.cj < 0 || a->att.cj >= a->p.n ||
-        a->att.o.head < 0 || a->att.o.head >= a->att.o.heads ||
-        a->cmp.active < 0 || a->cmp.active >= a->cmp.npanes)
-        abort();
-}
 
 /* The state's own encoding, applied to a fresh program, encodes the same. */
 static void check_round_trip(const struct app *a)
@@ -71,7 +46,7 @@ static void take(struct app *a, const char *body, size_t len)
             abort();
         return;
     }
-    check_state(a);
+    fuzz_check_state(a);
     check_round_trip(a);
 }
 
@@ -101,6 +76,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (s == FP_MESSAGE)
             take(&a, body, blen);
     }
-    draw(&a, w, h);
+    fuzz_draw(&a, w, h);
     return 0;
 }

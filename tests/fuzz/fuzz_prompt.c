@@ -17,23 +17,12 @@
 
 #include "app.h"
 #include "frame.h"
+#include "fuzz_app.h"
 #include "tour.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 #define MAX_KEYS 2000
-
-static void draw(struct app *a, int w, int h)
-{
-    canvas c;
-
-    if (canvas_init(&c, w, h))
-        return;
-    a->screen_w = w;
-    a->screen_h = h;
-    frame_draw(a, &c);
-    canvas_free(&c);
-}
 
 /* Next key from the bytes at *p; advances *p. */
 static int next_key(const uint8_t *d, size_t n, size_t *p)
@@ -52,15 +41,6 @@ static int next_key(const uint8_t *d, size_t n, size_t *p)
     return cp;
 }
 
-static void check_state(const struct app *a)
-{
-    if (a->p.d < 2 || a->p.d > 65536 || a->p.d % 2 || a->p.n < 1 ||
-        a->p.pos < 0 || a->p.pos >= a->p.n || !(a->p.base > 1) ||
-        a->view < 0 || a->view >= VIEW_COUNT ||
-        !memchr(a->msg, 0, sizeof a->msg))
-        abort();
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     static struct app a;
@@ -76,18 +56,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         line[k++] = (char)data[p++];
     line[k] = 0;
     app_command(&a, line);
-    check_state(&a);
-    draw(&a, w, h);
+    fuzz_check_state(&a);
+    fuzz_draw(&a, w, h);
     p++;                             /* past the '\n' */
     for (int nkeys = 0; p < size && nkeys < MAX_KEYS; nkeys++) {
         int key = next_key(data, size, &p);
         a.mouse_x = key % w;
         a.mouse_y = key % h;
         app_key(&a, key);
-        check_state(&a);
+        fuzz_check_state(&a);
         a.quit = 0;
     }
-    draw(&a, w, h);
+    fuzz_draw(&a, w, h);
     tour_release(&a);
     return 0;
 }

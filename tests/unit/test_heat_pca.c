@@ -12,6 +12,7 @@
 
 #include "app.h"
 #include "frame.h"
+#include "frames.h"
 #include "harness.h"
 #include "peviz/tables.h"
 #include "view.h"
@@ -30,23 +31,6 @@ static void circle_make(void)
         for (int j = 0; j < CD; j++)
             circle_v[p * CD + j] = 2 * cos(p * 2 * M_PI / 24) * a[j]
                                    + 2 * sin(p * 2 * M_PI / 24) * b[j] + 0.7;
-}
-
-static char *frame_text(const struct app *a, int w, int h)
-{
-    canvas c;
-    if (canvas_init(&c, w, h))
-        return NULL;
-    frame_draw_finished(a, &c);
-    size_t len = (size_t)h * ((size_t)w * 4 + 1) + 1, n = 0;
-    char *out = malloc(len), *row = malloc((size_t)w * 4 + 1);
-    for (int y = 0; y < h && out && row; y++) {
-        canvas_row_utf8(&c, y, row, (size_t)w * 4 + 1);
-        n += (size_t)snprintf(out + n, len - n, "%s\n", row);
-    }
-    free(row);
-    canvas_free(&c);
-    return out;
 }
 
 static void app_circle(struct app *a, const struct pe_table *t, int64_t pos)

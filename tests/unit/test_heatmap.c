@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "frames.h"
 #include "harness.h"
 #include "app.h"
 #include "frame.h"
@@ -24,35 +25,6 @@
 #endif
 
 /* ---- helpers ----------------------------------------------------------- */
-
-/* The whole frame of a at w x h as text, rows joined by '\n'. */
-static char *frame_text(const struct app *a, int w, int h)
-{
-    canvas c;
-    if (canvas_init(&c, w, h))
-        return NULL;
-    frame_draw(a, &c);
-    size_t len = (size_t)h * ((size_t)w * 4 + 1) + 1, n = 0;
-    char *out = malloc(len), *row = malloc((size_t)w * 4 + 1);
-    for (int y = 0; y < h && out && row; y++) {
-        canvas_row_utf8(&c, y, row, (size_t)w * 4 + 1);
-        n += (size_t)snprintf(out + n, len - n, "%s\n", row);
-    }
-    free(row);
-    canvas_free(&c);
-    return out;
-}
-
-static int frame_has(const struct app *a, int w, int h, const char *needle)
-{
-    char *t = frame_text(a, w, h);
-    int found = t && strstr(t, needle) != NULL;
-    if (!found)
-        fprintf(stderr, "frame %dx%d lacks \"%s\":\n%s", w, h, needle,
-                t ? t : "(null)");
-    free(t);
-    return found;
-}
 
 static void app_with(struct app *a, int d, double base, int64_t n,
                      int64_t pos)

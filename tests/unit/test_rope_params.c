@@ -7,6 +7,7 @@
 #include "config.h"
 #include "frame.h"
 #include "views/clocks.h"
+#include "frames.h"
 #include "harness.h"
 
 #include <stdlib.h>
@@ -129,23 +130,6 @@ static void test_config(void)
     CHECK(load(g, NULL, &p, err) == 0 && p.base == 1e4 && p.rope.method == ROPE_NONE);
     CHECK(load(g, "full_attention", &p, err) == 0 && p.base == 1e6 &&
           p.rope.method == ROPE_LINEAR && p.rope.factor == 8);
-}
-
-/* Whether any row of the frame contains text. */
-static int frame_has(const struct app *a, int w, int h, const char *text)
-{
-    canvas c;
-    char row[4096];
-    int found = 0;
-    if (canvas_init(&c, w, h))
-        return 0;
-    frame_draw_finished(a, &c);
-    for (int y = 0; y < h && !found; y++) {
-        canvas_row_utf8(&c, y, row, sizeof row);
-        found = strstr(row, text) != NULL;
-    }
-    canvas_free(&c);
-    return found;
 }
 
 /* Each compare pane holds its own model; the spectrum names the rule of

@@ -7,39 +7,12 @@
 
 #include "app.h"
 #include "frame.h"
+#include "frames.h"
 #include "harness.h"
 #include "tour.h"
 
 static const char *const EN = "assets/tours/en.tour";
 static const char *const ZH = "assets/tours/zh.tour";
-
-/* The frame at w x h as UTF-8 rows joined by newlines. */
-static char *frame_text(const struct app *a, int w, int h)
-{
-    canvas c;
-    char *out = calloc((size_t)h, (size_t)w * 4 + 2), *p = out;
-    if (!out || canvas_init(&c, w, h)) {
-        free(out);
-        return NULL;
-    }
-    frame_draw(a, &c);
-    for (int y = 0; y < h; y++) {
-        canvas_row_utf8(&c, y, p, (size_t)w * 4 + 1);
-        p += strlen(p);
-        *p++ = '\n';
-    }
-    *p = 0;
-    canvas_free(&c);
-    return out;
-}
-
-static int frame_has(const struct app *a, int w, int h, const char *s)
-{
-    char *t = frame_text(a, w, h);
-    int r = t && strstr(t, s) != NULL;
-    free(t);
-    return r;
-}
 
 static void test_goto_and_restore(void)
 {
