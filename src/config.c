@@ -198,7 +198,7 @@ static int head_dim(struct cfg *c, double *hd, const char **key)
         need_num(c, c->root, NULL, "num_attention_heads", &heads) < 0)
         return -1;
     *key = "hidden_size";
-    if (!(heads >= 1) || h / heads != (double)(long)(h / heads))
+    if (!(heads >= 1) || h / heads != floor(h / heads))   /* no cast: h may be huge */
         return bad(c, NULL, "num_attention_heads",
                    "does not divide hidden_size");
     *hd = h / heads;
@@ -225,8 +225,12 @@ static int set_dims(struct cfg *c)
     }
     if (fkey && !(f > 0 && f <= 1))
         return bad(c, NULL, fkey, "want a number in (0, 1]");
-    double d = hd * f;
-    d = d > 1e9 ? 1e9 : d < -1e9 ? -1e9 : floor(d);    /* int() rounds down */
+    double d = floor(hd * f);       /* int() rounds down */
+    if (fabs(d) > 1e9) {            /* named as it is, never cast */
+        snprintf(msg, sizeof msg, "%g rotary dimensions: out of range; want "
+                 "an even number in %d..%d", d, PARAM_D_MIN, PARAM_D_MAX);
+        return bad(c, NULL, fkey ? fkey : key, msg);
+    }
     if (params_set_d(&c->next, (long)d, msg, sizeof msg))
         return bad(c, NULL, fkey ? fkey : key, msg);
     return 0;

@@ -28,6 +28,7 @@
  * largest divisor), which is the same formula.  Only the header and that
  * one tensor are read.
  */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -124,10 +125,15 @@ static int base_and_dims(struct gcfg *c)
     }
     if (r < 0)
         return -1;
-    if (d != (double)(long)d || params_set_d(&c->next, d > 1e9 ? 1000000000L
-                                             : d < -1e9 ? -1 : (long)d,
-                                             msg, sizeof msg))
-        return gbad(c, key, d != (double)(long)d ? "not a whole number" : msg);
+    if (d != floor(d))              /* NaN too */
+        return gbad(c, key, "not a whole number");
+    if (fabs(d) > 1e9) {            /* no long needed (nor always holds it) */
+        snprintf(msg, sizeof msg, "%g: out of range; want an even number in "
+                 "%d..%d", d, PARAM_D_MIN, PARAM_D_MAX);
+        return gbad(c, key, msg);
+    }
+    if (params_set_d(&c->next, (long)d, msg, sizeof msg))
+        return gbad(c, key, msg);
     return 0;
 }
 
@@ -296,15 +302,32 @@ static int read_settings(struct gcfg *c)
     return 0;
 }
 
-int gguf_config_load(const char *path, params *p, char *err, size_t errlen)
+/* The settings of an opened file (closed here); p changes on success. */
+static int load(const char *name, struct gguf *g, params *p, char *err,
+                size_t errlen)
 {
-    struct gcfg c = { path, NULL, "", *p, err, errlen };
+    struct gcfg c = { name, g, "", *p, err, errlen };
     rope_scaling_default(&c.next.rope);
-    if (gguf_open(path, &c.g, err, errlen))
-        return -1;
     int r = read_settings(&c);
-    gguf_close(c.g);
+    gguf_close(g);
     if (r == 0)
         *p = c.next;
     return r;
+}
+
+int gguf_config_load(const char *path, params *p, char *err, size_t errlen)
+{
+    struct gguf *g;
+    if (gguf_open(path, &g, err, errlen))
+        return -1;
+    return load(path, g, p, err, errlen);
+}
+
+int gguf_config_load_buffer(const char *name, const unsigned char *buf,
+                            size_t len, params *p, char *err, size_t errlen)
+{
+    struct gguf *g;
+    if (gguf_open_buffer(name, buf, len, &g, err, errlen))
+        return -1;
+    return load(name, g, p, err, errlen);
 }

@@ -503,6 +503,10 @@ files["attnfactor.gguf"] = yarn_file("qwen3", [
     kv_f32("qwen3.rope.scaling.attn_factor", 1.5)])
 files["extfactor.gguf"] = yarn_file("qwen3", [
     kv_f32("qwen3.rope.scaling.yarn_ext_factor", 0.5)])
+# dimension counts no long holds, and NaN (the fuzzer's find)
+for v, nm in ((-1.0384e34, "dims-huge"), (float("nan"), "dims-nan"), (64.5, "dims-half")):
+    files[nm + ".gguf"] = gguf([kv_str("general.architecture", "llama"),
+                                kv_f32("llama.rope.dimension_count", v)], [])
 # mscale_all_dim as peviz must read it back: the f32 value / 0.1
 open(out + "/ms.txt", "w").write("%.17g %.17g" % (f32(0.1) / 0.1, 0.0707 / 0.1))
 for name, data in files.items():
@@ -547,6 +551,8 @@ cfg shortlist.json '{"head_dim": 8, "rope_theta": 10000, "original_max_position_
 cfg dupkey.json '{"head_dim": 64, "rope_theta": 10000, "rope_theta": 500000}'
 cfg llama3nolow.json '{"head_dim": 64, "rope_theta": 5e5, "rope_scaling": {"rope_type": "llama3", "factor": 8, "high_freq_factor": 4, "original_max_position_embeddings": 8192}}'
 cfg array.json '[1, 2, 3]'
+cfg hugehidden.json '{"hidden_size": 4.096e131, "num_attention_heads": 32, "rope_theta": 1e4}'
+cfg hugehead.json '{"head_dim": 1e300, "rope_theta": 1e4}'
 while IFS='|' read -r args want; do
     [ -z "$args" ] && continue
     args=${args//@/$tmp}
@@ -590,6 +596,8 @@ done <<'TABLE'
 --config @/dupkey.json|dupkey.json: not JSON: byte 52: duplicate key "rope_theta"
 --config @/llama3nolow.json|llama3nolow.json: key 'rope_scaling.low_freq_factor': missing
 --config @/array.json|array.json: not a config.json
+--config @/hugehidden.json|hugehidden.json: key 'hidden_size': 1.28e+130 rotary dimensions: out of range; want an even number in 2..65536
+--config @/hugehead.json|hugehead.json: key 'head_dim': 1e+300 rotary dimensions: out of range
 --config @/gemma3-v5.json --layer-type global|gemma3-v5.json: key 'rope_parameters.global': no such layer type; the file has full_attention, sliding_attention
 --config @/llama31-v4.json --layer-type full_attention|llama31-v4.json: key 'rope_parameters': missing
 --format f32|--format: 'f32': want csv with --export freqs
@@ -600,6 +608,9 @@ done <<'TABLE'
 --config @/nanfreqs.gguf|nanfreqs.gguf
 --config @/yarn-noL.gguf|yarn-noL.gguf: key 'llama.rope.scaling.original_context_length': missing
 --config @/truncated.gguf|truncated.gguf
+--config @/dims-huge.gguf|dims-huge.gguf: key 'llama.rope.dimension_count': -1.0384e+34: out of range; want an even number in 2..65536
+--config @/dims-nan.gguf|dims-nan.gguf: key 'llama.rope.dimension_count': not a whole number
+--config @/dims-half.gguf|dims-half.gguf: key 'llama.rope.dimension_count': not a whole number
 --config @/betas-swapped.gguf|betas-swapped.gguf: beta-fast 1: want a number above beta-slow 2
 --config @/beta-zero.gguf|beta-zero.gguf: key 'qwen3.rope.scaling.yarn_beta_slow': beta-slow 0: not > 0
 --config @/beta-string.gguf|beta-string.gguf: key 'qwen3.rope.scaling.yarn_beta_fast': not a number
