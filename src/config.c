@@ -31,6 +31,8 @@ struct cfg {
     const json_value *root;
     const json_value *rp;       /* the scaling settings, or NULL */
     char rp_name[80];           /* its key path: "rope_scaling", ... */
+    int local;                  /* v4 Gemma 3 sliding layers: the base is
+                                   rope_local_base_freq, no scaling */
     params next;
     char *err;
     size_t errlen;
@@ -150,9 +152,21 @@ static int find_settings(struct cfg *c, const char *layer)
         }
         return per_layer(c, rp, layer);
     }
-    if (layer)
+    if (layer && json_get(c->root, "rope_local_base_freq")) {
+        /* v4 Gemma 3: full layers rope_theta + rope_scaling, sliding
+         * layers rope_local_base_freq unscaled */
+        c->local = strcmp(layer, "sliding_attention") == 0;
+        if (!c->local && strcmp(layer, "full_attention") != 0)
+            return bad(c, NULL, layer, "no such layer type; the file has "
+                       "full_attention, sliding_attention");
+        if (c->local) {
+            c->rp = NULL;
+            return 0;
+        }
+    } else if (layer) {
         return bad(c, NULL, "rope_parameters", "missing (--layer-type needs "
                    "the per-layer-type form)");
+    }
     snprintf(c->rp_name, sizeof c->rp_name, "rope_scaling");
     rp = json_get(c->root, "rope_scaling");
     if (rp && rp->type != JSON_NULL && rp->type != JSON_OBJECT)
@@ -167,16 +181,17 @@ static int set_base(struct cfg *c)
 {
     double b;
     char msg[200];
-    const char *key = "rope_theta", *obj = NULL;
-    int r = num(c, c->rp, c->rp_name, key, &b);
+    const char *key = c->local ? "rope_local_base_freq" : "rope_theta";
+    const char *first = key, *obj = NULL;
+    int r = c->local ? 0 : num(c, c->rp, c->rp_name, key, &b);
     if (r > 0)
         obj = c->rp_name;
-    else if (r == 0 && (r = num(c, c->root, NULL, key, &b)) == 0) {
+    else if (r == 0 && (r = num(c, c->root, NULL, key, &b)) == 0 && !c->local) {
         key = "rotary_emb_base";                    /* GPT-NeoX */
         r = num(c, c->root, NULL, key, &b);
     }
     if (r == 0)
-        return bad(c, NULL, "rope_theta", "missing");
+        return bad(c, NULL, first, "missing");
     if (r < 0)
         return -1;
     if (params_set_base(&c->next, b, msg, sizeof msg))
@@ -386,7 +401,7 @@ int config_load_json(const char *name, const char *text, size_t len,
     char jerr[160], msg[300];
     struct json_limits lim = { CONFIG_MAX_BYTES, 32 };
     json_value *root = json_parse(text, len, &lim, jerr, sizeof jerr);
-    struct cfg c = { name, "", text_root(root), NULL, "", *p, err, errlen };
+    struct cfg c = { name, "", text_root(root), NULL, "", 0, *p, err, errlen };
     int r = -1;
     if (c.root != root)
         c.prefix = "text_config.";

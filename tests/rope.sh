@@ -318,6 +318,8 @@ freqs "--config $tmp/neox.json" "d=24 base=10000"
 freqs "--config $tmp/gemma3-v5.json" "d=256 base=1000000 m=linear s=8"
 freqs "--config $tmp/gemma3-v5.json --layer-type sliding_attention" "d=256 base=10000"
 freqs "--config $tmp/gemma3-v4.json" "d=256 base=1000000 m=linear s=8"
+freqs "--config $tmp/gemma3-v4.json --layer-type full_attention" "d=256 base=1000000 m=linear s=8"
+freqs "--config $tmp/gemma3-v4.json --layer-type sliding_attention" "d=256 base=10000"
 freqs "--config $tmp/dynamic.json -n 10000" "d=128 base=10000 m=dynamic s=2 L=4096 n=10000"
 # the same model in v4 and v5 form, and as its preset
 "$PEVIZ" --export freqs --config "$tmp/llama31-v4.json" >"$tmp/v4" 2>&1
@@ -358,6 +360,14 @@ cfg smollm3.json '{"hidden_size": 2048, "num_attention_heads": 16, "rope_theta":
 cfg gemma3-4b-v4.json '{"architectures": ["Gemma3ForConditionalGeneration"], "text_config": {
  "head_dim": 256, "hidden_size": 2560, "num_attention_heads": 8, "rope_theta": 1000000.0,
  "rope_local_base_freq": 10000.0, "rope_scaling": {"factor": 8.0, "rope_type": "linear"}}}'
+# dynamic NTK reads max_position_embeddings even when the scaling names
+# an original length (transformers' Lm), at the current n
+cfg dynamic-both.json '{"hidden_size": 4096, "num_attention_heads": 32, "max_position_embeddings": 8192,
+ "rope_theta": 10000.0, "rope_scaling": {"rope_type": "dynamic", "factor": 2.0,
+ "original_max_position_embeddings": 4096}}'
+for n in 4096 8192 12000 65536; do
+    freqs "--config $tmp/dynamic-both.json -n $n" "d=128 base=10000 m=dynamic s=2 L=8192 n=$n"
+done
 freqs "--config $tmp/scout-v4.json" "d=128 base=500000 m=llama3 s=16 L=8192 low=1 high=1"
 freqs "--config $tmp/scout-v5.json" "d=128 base=500000 m=llama3 s=16 L=8192 low=1 high=1"
 freqs "-d 128 -b 500000 --rope-scaling llama3 --factor 16 --original-max 8192 --low-freq-factor 1 --high-freq-factor 1" \
@@ -375,6 +385,7 @@ freqs "--config $tmp/pythia.json" "d=32 base=10000"
 freqs "--config $tmp/phi2-v4.json" "d=32 base=10000"
 freqs "--config $tmp/smollm3.json" "d=128 base=5000000"
 freqs "--config $tmp/gemma3-4b-v4.json" "d=256 base=1000000 m=linear s=8"
+freqs "--config $tmp/gemma3-4b-v4.json --layer-type sliding_attention" "d=256 base=10000"
 freqs "-d 128 -b 500000 --rope-scaling llama3 --factor 32 --original-max 8192" \
       "d=128 base=500000 m=llama3 s=32 L=8192"
 for n in 1 4096 4097 131072; do     # Phi-3's switch: long factors past L
@@ -507,6 +518,11 @@ files["extfactor.gguf"] = yarn_file("qwen3", [
 for v, nm in ((-1.0384e34, "dims-huge"), (float("nan"), "dims-nan"), (64.5, "dims-half")):
     files[nm + ".gguf"] = gguf([kv_str("general.architecture", "llama"),
                                 kv_f32("llama.rope.dimension_count", v)], [])
+files["linear.gguf"] = gguf([kv_str("general.architecture", "gemma3"),
+                            kv_f32("gemma3.rope.freq_base", 1e6),
+                            kv_u32("gemma3.attention.key_length", 256),
+                            kv_str("gemma3.rope.scaling.type", "linear"),
+                            kv_f32("gemma3.rope.scaling.factor", 8.0)], [])
 # mscale_all_dim as peviz must read it back: the f32 value / 0.1
 open(out + "/ms.txt", "w").write("%.17g %.17g" % (f32(0.1) / 0.1, 0.0707 / 0.1))
 for name, data in files.items():
@@ -522,6 +538,7 @@ freqs "--config $tmp/llama3.gguf" "d=128 base=500000"
 freqs "--config $tmp/qwen-yarn.gguf" "d=128 base=1000000 m=yarn s=4 L=32768"
 freqs "--config $tmp/linear-legacy.gguf" "d=64 base=10000 m=linear s=4"
 read -r MS MS2 <"$tmp/ms.txt"
+freqs "--config $tmp/linear.gguf" "d=256 base=1000000 m=linear s=8"
 freqs "--config $tmp/yarn-betas.gguf" "d=64 base=10000 m=yarn s=40 L=4096 bf=16 bs=2"
 scores "--config $tmp/yarn-betas.gguf -n 12" "d=64 n=12 base=10000 m=yarn s=40 L=4096 bf=16 bs=2"
 freqs "--config $tmp/deepseek2.gguf" "d=64 base=10000 m=yarn s=40 L=4096 ms=$MS msad=$MS"
@@ -600,6 +617,7 @@ done <<'TABLE'
 --config @/hugehead.json|hugehead.json: key 'head_dim': 1e+300 rotary dimensions: out of range
 --config @/gemma3-v5.json --layer-type global|gemma3-v5.json: key 'rope_parameters.global': no such layer type; the file has full_attention, sliding_attention
 --config @/llama31-v4.json --layer-type full_attention|llama31-v4.json: key 'rope_parameters': missing
+--config @/gemma3-v4.json --layer-type local|gemma3-v4.json: key 'local': no such layer type; the file has full_attention, sliding_attention
 --format f32|--format: 'f32': want csv with --export freqs
 --config @/badtype.gguf|badtype.gguf: key 'llama.rope.scaling.type': unknown type 'longrope'
 --config @/noarch.gguf|noarch.gguf: key 'general.architecture': missing
