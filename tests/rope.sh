@@ -202,6 +202,10 @@ freqs "-d 16 -b 10000 --rope-scaling longrope --factor 32 --original-max 4096 -n
 
 # ---- scores: scaled frequencies and the squared attention factor -----------
 scores "-d 32 -n 24 -b 10000" "d=32 n=24 base=10000"
+scores "-d 32 -n 24 -b 10000 --rope-scaling linear --factor 4" "d=32 n=24 base=10000 m=linear s=4"
+scores "-d 32 -n 24 -b 10000 --rope-scaling ntk --factor 8" "d=32 n=24 base=10000 m=ntk s=8"
+scores "-d 32 -n 24 -b 10000 --rope-scaling yarn --factor 16 --original-max 512 --no-truncate --beta-fast 20 --beta-slow 2" \
+       "d=32 n=24 base=10000 m=yarn s=16 L=512 trunc=0 bf=20 bs=2"
 scores "-d 32 -n 24 -b 10000 --rope-scaling yarn --factor 16 --original-max 512" \
        "d=32 n=24 base=10000 m=yarn s=16 L=512"
 scores "-d 32 -n 24 -b 10000 --rope-scaling yarn --factor 40 --original-max 512 --mscale 1 --mscale-all-dim 1" \
