@@ -5,7 +5,7 @@
  *   ARCH.rope.dimension_count           d; else ARCH.attention.key_length,
  *                                       else embedding_length / head_count
  *   ARCH.context_length                 L when the scaling gives none
- *   ARCH.rope.scaling.type              none, linear or yarn
+ *   ARCH.rope.scaling.type              none, linear, yarn or longrope
  *   ARCH.rope.scaling.factor            s
  *   ARCH.rope.scale_linear              older files: linear scaling by it
  *   ARCH.rope.scaling.original_context_length   L
@@ -18,10 +18,16 @@
  *                                       (llama.cpp's rotary factor is then
  *                                       1 and its scores x m(s, v/0.1)^2)
  *   ARCH.rope.scaling.finetuned         a bool; checked, changes nothing
+ *   ARCH.rope.scaling.attn_factor       yarn, longrope: the attention
+ *                                       factor a (transformers' value, as
+ *                                       the converters copy it)
  * Keys that would change the numbers in ways peviz does not model
- * (rope.scaling.attn_factor, yarn_attn_factor, yarn_ext_factor other
+ * (attn_factor of other methods, yarn_attn_factor, yarn_ext_factor other
  * than their neutral values; yarn_log_multiplier of other architectures,
  * whose converters write it differently) are refused, not ignored.
+ * Phi-3 files carry LongRoPE as the tensors rope_factors_long.weight and
+ * rope_factors_short.weight (d/2 factors each; no scaling type): L is
+ * rope.scaling.original_context_length, s = context_length / L.
  * and the tensor rope_freqs.weight: d/2 per-band divisors (Llama 3.1's
  * llama3 rule, baked in), omega_i = theta_i / f_i.  peviz holds those as
  * LongRoPE factors (both lists the same, attention factor 1, s the
@@ -163,13 +169,18 @@ static int scaling_type(struct gcfg *c, enum rope_method *m)
         return gbad(c, key, "not a string");
     if (!strcmp(kv->str, "none"))
         return 0;
-    if (!strcmp(kv->str, "linear") || !strcmp(kv->str, "yarn")) {
-        *m = kv->str[0] == 'l' ? ROPE_LINEAR : ROPE_YARN;
-        return 0;
-    }
+    static const struct { const char *name; enum rope_method m; } T[] = {
+        { "linear", ROPE_LINEAR }, { "yarn", ROPE_YARN },
+        { "longrope", ROPE_LONGROPE }
+    };
+    for (size_t k = 0; k < sizeof T / sizeof T[0]; k++)
+        if (!strcmp(kv->str, T[k].name)) {
+            *m = T[k].m;
+            return 0;
+        }
     char why[120];
-    snprintf(why, sizeof why, "unknown type '%.30s'; want none, linear or yarn",
-             kv->str);
+    snprintf(why, sizeof why, "unknown type '%.30s'; want none, linear, yarn "
+             "or longrope", kv->str);
     return gbad(c, key, why);
 }
 
@@ -181,9 +192,29 @@ static int factor(struct gcfg *c, enum rope_method m)
                         key, sizeof key);
     if (r < 0)
         return -1;
-    if (r == 0)
-        return m == ROPE_NONE ? 0 : gbad(c, key, "missing");
+    if (r == 0)         /* LongRoPE: from the lengths (see longrope) */
+        return m == ROPE_NONE || m == ROPE_LONGROPE ? 0 : gbad(c, key, "missing");
     return gset(c, key, RO_FACTOR, s);
+}
+
+/* A tensor of d/2 per-band factors into f, and into the list id. */
+static int band_list(struct gcfg *c, const struct gguf_tensor *t,
+                     enum rope_opt id, double *f)
+{
+    char msg[200];
+    int half = c->next.d / 2;
+    if (t->nelements != (uint64_t)half || half > ROPE_FACTORS_MAX) {
+        snprintf(msg, sizeof msg, "%llu values; want d/2 = %d (at most %d)",
+                 (unsigned long long)t->nelements, half, ROPE_FACTORS_MAX);
+        return gbad(c, t->name, msg);
+    }
+    if (gguf_read_tensor(c->g, t, f, msg, sizeof msg)) {
+        snprintf(c->err, c->errlen, "%s", msg);
+        return -1;
+    }
+    if (params_set_rope_list(&c->next, id, f, half, msg, sizeof msg))
+        return gbad(c, t->name, msg);
+    return 0;
 }
 
 /* rope_freqs.weight: d/2 divisors, held as equal LongRoPE lists. */
@@ -191,22 +222,10 @@ static int divisors(struct gcfg *c, const struct gguf_tensor *t)
 {
     static const char *const K = "rope_freqs.weight";
     double f[ROPE_FACTORS_MAX], mx = 1;
-    char msg[200];
-    int half = c->next.d / 2;
-    if (t->nelements != (uint64_t)half || half > ROPE_FACTORS_MAX) {
-        snprintf(msg, sizeof msg, "%llu values; want d/2 = %d (at most %d)",
-                 (unsigned long long)t->nelements, half, ROPE_FACTORS_MAX);
-        return gbad(c, K, msg);
-    }
-    if (gguf_read_tensor(c->g, t, f, msg, sizeof msg)) {
-        snprintf(c->err, c->errlen, "%s", msg);
+    if (band_list(c, t, RO_SHORT_FACTOR, f) || band_list(c, t, RO_LONG_FACTOR, f))
         return -1;
-    }
-    for (int i = 0; i < half; i++)
+    for (int i = 0; i < c->next.d / 2; i++)
         mx = f[i] > mx ? f[i] : mx;
-    if (params_set_rope_list(&c->next, RO_SHORT_FACTOR, f, half, msg, sizeof msg) ||
-        params_set_rope_list(&c->next, RO_LONG_FACTOR, f, half, msg, sizeof msg))
-        return gbad(c, K, msg);
     c->next.rope.method = ROPE_LONGROPE;
     return gset(c, K, RO_FACTOR, mx) || gset(c, K, RO_ATTENTION_FACTOR, 1) ||
            lengths(c, 1) ? -1 : 0;
@@ -264,13 +283,52 @@ static int finetuned(struct gcfg *c)
     return kv && kv->type != GGUF_BOOL ? gbad(c, key, "not true or false") : 0;
 }
 
-/* The keys beyond type, factor and length. */
-static int extras(struct gcfg *c)
+/* rope.scaling.attn_factor: the converters write transformers'
+ * attention factor (yarn: Olmo's attention_factor; longrope: Phi-3's
+ * sqrt(1 + ln s / ln L)), the factor a on cos and sin. */
+static int attn_factor(struct gcfg *c, enum rope_method m)
 {
-    return betas(c) || log_multiplier(c) || finetuned(c) ||
-           neutral(c, "rope.scaling.attn_factor", 1, 1) ||
+    char key[200];
+    double v;
+    if (m != ROPE_YARN && m != ROPE_LONGROPE)
+        return neutral(c, "rope.scaling.attn_factor", 1, 1);
+    int r = gnum(c, "rope.scaling.attn_factor", &v, key, sizeof key);
+    return r <= 0 ? r : gset(c, key, RO_ATTENTION_FACTOR, v);
+}
+
+/* The keys beyond type, factor and length. */
+static int extras(struct gcfg *c, enum rope_method m)
+{
+    return betas(c) || log_multiplier(c) || finetuned(c) || attn_factor(c, m) ||
            neutral(c, "rope.scaling.yarn_attn_factor", 1, 1) ||
            neutral(c, "rope.scaling.yarn_ext_factor", 1, -1) ? -1 : 0;
+}
+
+/* Phi-3's LongRoPE: rope_factors_long/short.weight, L the original
+ * context length, s = context_length / L unless the file gives it, the
+ * attention factor from rope.scaling.attn_factor (see extras) or the
+ * LongRoPE default. */
+static int longrope(struct gcfg *c, const struct gguf_tensor *tl,
+                    const struct gguf_tensor *ts)
+{
+    char key[200];
+    double f[ROPE_FACTORS_MAX], L, n, s;
+    int r;
+    if (!tl || !ts)
+        return gbad(c, tl ? "rope_factors_short.weight" : "rope_factors_long.weight",
+                    "missing (LongRoPE needs both factor lists)");
+    if (band_list(c, tl, RO_LONG_FACTOR, f) || band_list(c, ts, RO_SHORT_FACTOR, f))
+        return -1;
+    if ((r = gnum(c, "rope.scaling.original_context_length", &L, key,
+                  sizeof key)) <= 0)
+        return r < 0 ? -1 : gbad(c, key, "missing (LongRoPE's L)");
+    if (gset(c, key, RO_ORIGINAL_MAX, L))
+        return -1;
+    if ((r = gnum(c, "rope.scaling.factor", &s, key, sizeof key)) != 0)
+        return r < 0 ? -1 : 0;          /* set by factor() */
+    if ((r = gnum(c, "context_length", &n, key, sizeof key)) < 0)
+        return -1;
+    return r > 0 && n > L ? gset(c, key, RO_FACTOR, n / L) : 0;
 }
 
 static int read_settings(struct gcfg *c)
@@ -286,10 +344,18 @@ static int read_settings(struct gcfg *c)
         return -1;
     if (legacy > 0 && m == ROPE_NONE && s != 1)      /* older files */
         m = ROPE_LINEAR;
-    c->next.rope.method = m;
-    if (factor(c, m) || lengths(c, m == ROPE_YARN) || extras(c))
-        return -1;
     const struct gguf_tensor *t = gguf_find_tensor(c->g, "rope_freqs.weight");
+    const struct gguf_tensor *tl = gguf_find_tensor(c->g, "rope_factors_long.weight");
+    const struct gguf_tensor *ts = gguf_find_tensor(c->g, "rope_factors_short.weight");
+    if ((tl || ts) && (m == ROPE_NONE || m == ROPE_LONGROPE))
+        m = ROPE_LONGROPE;              /* Phi-3 files give no type */
+    else if (tl || ts)
+        return gbad(c, tl ? tl->name : ts->name, "present with a scaling type "
+                    "other than longrope");
+    c->next.rope.method = m;
+    if (factor(c, m) || (m != ROPE_LONGROPE && lengths(c, m == ROPE_YARN)) ||
+        (m == ROPE_LONGROPE && longrope(c, tl, ts)) || extras(c, m))
+        return -1;
     if (t && m != ROPE_NONE)
         return gbad(c, "rope_freqs.weight", "present with a scaling type; "
                     "peviz reads the divisors alone");

@@ -472,7 +472,7 @@ files = {
                               kv_f32("llama.rope.scale_linear", 4.0)], []),
   "badtype.gguf": gguf([kv_str("general.architecture", "llama"),
                         kv_u32("llama.rope.dimension_count", 64),
-                        kv_str("llama.rope.scaling.type", "longrope")], []),
+                        kv_str("llama.rope.scaling.type", "su")], []),
   "noarch.gguf": gguf([kv_u32("llama.rope.dimension_count", 64)], []),
   "nodims.gguf": gguf([kv_str("general.architecture", "gpt2")], []),
   "shortfreqs.gguf": gguf(llama, [("rope_freqs.weight", div[:63])]),
@@ -514,8 +514,37 @@ files["finetuned-str.gguf"] = yarn_file("qwen3", [
     kv_str("qwen3.rope.scaling.finetuned", "yes")])
 files["logmul-llama.gguf"] = yarn_file("llama", [
     kv_f32("llama.rope.scaling.yarn_log_multiplier", 0.1)])
-files["attnfactor.gguf"] = yarn_file("qwen3", [
-    kv_f32("qwen3.rope.scaling.attn_factor", 1.5)])
+files["attnfactor.gguf"] = yarn_file("olmo2", [
+    kv_f32("olmo2.rope.scaling.attn_factor", 1.5)])
+files["attnfactor-linear.gguf"] = gguf([kv_str("general.architecture", "llama"),
+                                       kv_u32("llama.rope.dimension_count", 64),
+                                       kv_str("llama.rope.scaling.type", "linear"),
+                                       kv_f32("llama.rope.scaling.factor", 2.0),
+                                       kv_f32("llama.rope.scaling.attn_factor", 1.5)], [])
+# Phi-3-mini-128k as llama.cpp's converter writes it: no scaling type, the
+# two LongRoPE lists as tensors, the attention factor as a key
+lf = [f32(1 + 0.37 * i) for i in range(48)]
+sf = [f32(1 + 0.01 * i) for i in range(48)]
+af = f32(math.sqrt(1 + math.log(32) / math.log(4096)))
+phi3 = [kv_str("general.architecture", "phi3"),
+        kv_f32("phi3.rope.freq_base", 10000.0),
+        kv_u32("phi3.rope.dimension_count", 96),
+        kv_u32("phi3.context_length", 131072),
+        kv_u32("phi3.rope.scaling.original_context_length", 4096)]
+files["phi3.gguf"] = gguf(phi3 + [kv_f32("phi3.rope.scaling.attn_factor", af)],
+                          [("rope_factors_long.weight", lf), ("rope_factors_short.weight", sf)])
+files["phi3-noaf.gguf"] = gguf(phi3, [("rope_factors_long.weight", lf),
+                                      ("rope_factors_short.weight", sf)])
+files["phi3-typed.gguf"] = gguf(phi3 + [kv_str("phi3.rope.scaling.type", "longrope")],
+                                [("rope_factors_long.weight", lf), ("rope_factors_short.weight", sf)])
+files["phi3-onelist.gguf"] = gguf(phi3, [("rope_factors_long.weight", lf)])
+files["phi3-noL.gguf"] = gguf(phi3[:4], [("rope_factors_long.weight", lf),
+                                         ("rope_factors_short.weight", sf)])
+files["phi3-yarn.gguf"] = gguf(phi3 + [kv_str("phi3.rope.scaling.type", "yarn")],
+                               [("rope_factors_long.weight", lf), ("rope_factors_short.weight", sf)])
+files["longrope-notensors.gguf"] = gguf(phi3 + [kv_str("phi3.rope.scaling.type", "longrope")], [])
+open(out + "/phi3.txt", "w").write("%s %s %.17g" % (
+    ",".join("%.17g" % x for x in lf), ",".join("%.17g" % x for x in sf), af))
 files["extfactor.gguf"] = yarn_file("qwen3", [
     kv_f32("qwen3.rope.scaling.yarn_ext_factor", 0.5)])
 # dimension counts no long holds, and NaN (the fuzzer's find)
@@ -543,8 +572,16 @@ freqs "--config $tmp/qwen-yarn.gguf" "d=128 base=1000000 m=yarn s=4 L=32768"
 freqs "--config $tmp/linear-legacy.gguf" "d=64 base=10000 m=linear s=4"
 read -r MS MS2 <"$tmp/ms.txt"
 freqs "--config $tmp/linear.gguf" "d=256 base=1000000 m=linear s=8"
+scores "--config $tmp/attnfactor.gguf -n 12" "d=64 n=12 base=10000 m=yarn s=40 L=4096 af=1.5"
+read -r PLF PSF PAF <"$tmp/phi3.txt"
+for n in 12 4096 4097 131072; do
+    freqs "--config $tmp/phi3.gguf -n $n" "d=96 base=10000 m=longrope s=32 L=4096 n=$n sf=$PSF lf=$PLF af=$PAF"
+done
+freqs "--config $tmp/phi3-typed.gguf -n 5000" "d=96 base=10000 m=longrope s=32 L=4096 n=5000 sf=$PSF lf=$PLF"
+scores "--config $tmp/phi3.gguf -n 12" "d=96 n=12 base=10000 m=longrope s=32 L=4096 sf=$PSF lf=$PLF af=$PAF"
+scores "--config $tmp/phi3-noaf.gguf -n 12" "d=96 n=12 base=10000 m=longrope s=32 L=4096 sf=$PSF lf=$PLF"
 freqs "--config $tmp/yarn-betas.gguf" "d=64 base=10000 m=yarn s=40 L=4096 bf=16 bs=2"
-scores "--config $tmp/yarn-betas.gguf -n 12" "d=64 n=12 base=10000 m=yarn s=40 L=4096 bf=16 bs=2"
+scores "--config $tmp/yarn-betas.gguf -n 12" "d=64 n=12 base=10000 m=yarn s=40 L=4096 bf=16 bs=2 af=1"
 freqs "--config $tmp/deepseek2.gguf" "d=64 base=10000 m=yarn s=40 L=4096 ms=$MS msad=$MS"
 scores "--config $tmp/deepseek2.gguf -n 12" "d=64 n=12 base=10000 m=yarn s=40 L=4096 ms=$MS msad=$MS"
 scores "--config $tmp/deepseek2-v2.gguf -n 12" "d=64 n=12 base=10000 m=yarn s=40 L=4096 ms=$MS2 msad=$MS2"
@@ -623,7 +660,7 @@ done <<'TABLE'
 --config @/llama31-v4.json --layer-type full_attention|llama31-v4.json: key 'rope_parameters': missing
 --config @/gemma3-v4.json --layer-type local|gemma3-v4.json: key 'local': no such layer type; the file has full_attention, sliding_attention
 --format f32|--format: 'f32': want csv with --export freqs
---config @/badtype.gguf|badtype.gguf: key 'llama.rope.scaling.type': unknown type 'longrope'
+--config @/badtype.gguf|badtype.gguf: key 'llama.rope.scaling.type': unknown type 'su'; want none, linear, yarn or longrope
 --config @/noarch.gguf|noarch.gguf: key 'general.architecture': missing
 --config @/nodims.gguf|nodims.gguf: key 'gpt2.rope.dimension_count': missing
 --config @/shortfreqs.gguf|shortfreqs.gguf: key 'rope_freqs.weight': 63 values; want d/2 = 64
@@ -638,7 +675,11 @@ done <<'TABLE'
 --config @/beta-string.gguf|beta-string.gguf: key 'qwen3.rope.scaling.yarn_beta_fast': not a number
 --config @/finetuned-str.gguf|finetuned-str.gguf: key 'qwen3.rope.scaling.finetuned': not true or false
 --config @/logmul-llama.gguf|logmul-llama.gguf: key 'llama.rope.scaling.yarn_log_multiplier': its meaning depends on the converter
---config @/attnfactor.gguf|attnfactor.gguf: key 'qwen3.rope.scaling.attn_factor': 1.5: peviz models only 1
+--config @/attnfactor-linear.gguf|attnfactor-linear.gguf: key 'llama.rope.scaling.attn_factor': 1.5: peviz models only 1
+--config @/phi3-onelist.gguf|phi3-onelist.gguf: key 'rope_factors_short.weight': missing (LongRoPE needs both factor lists)
+--config @/phi3-noL.gguf|phi3-noL.gguf: key 'phi3.rope.scaling.original_context_length': missing (LongRoPE's L)
+--config @/phi3-yarn.gguf|phi3-yarn.gguf: key 'rope_factors_long.weight': present with a scaling type other than longrope
+--config @/longrope-notensors.gguf|longrope-notensors.gguf: key 'rope_factors_long.weight': missing (LongRoPE needs both factor lists)
 --config @/extfactor.gguf|extfactor.gguf: key 'qwen3.rope.scaling.yarn_ext_factor': 0.5: peviz models only 1
 TABLE
 
