@@ -101,10 +101,11 @@ run: $(BIN)
 
 ## test: build, then run unit, command-line, golden and terminal tests
 test: $(BIN) $(TEST_BINS)
-	@PEVIZ=./$(BIN) BUILD=$(BUILD) CC="$(CC)" LDFLAGS="$(LDFLAGS)" bash tests/run.sh
+	@PEVIZ=./$(BIN) BUILD=$(BUILD) CC="$(CC)" LDFLAGS="$(LDFLAGS)" E2E="$(E2E)" bash tests/run.sh
 
 ## asan: the same tests under AddressSanitizer and UBSan (make asan
-##       CC=clang: the same with clang's, in build/asan-clang)
+##       CC=clang: the same with clang's, in build/asan-clang; E2E=0 on
+##       any test target leaves out the terminal tests in tmux)
 ASAN_DIR := build/asan$(if $(findstring clang,$(CC)),-clang)
 asan:
 	$(MAKE) --no-print-directory BUILD=$(ASAN_DIR) BIN=$(ASAN_DIR)/peviz \

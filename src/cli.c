@@ -388,7 +388,7 @@ static int parse_one(struct cli *c, int val, const char *arg)
     switch (val) {
     case 'd': return set_param(c, P_D, val, arg);
     case 'b': return set_param(c, P_BASE, val, arg);
-    case 'n': return set_param(c, P_N, val, arg);
+    case 'n': c->n_set = 1; return set_param(c, P_N, val, arg);
     case O_POS: return 0;                 /* checked once n is known */
     case O_ASCII: c->app.ascii = 1; return 0;
     case O_FPS: return parse_fps(c, arg);

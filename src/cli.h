@@ -29,6 +29,7 @@ struct cli {
     int components;            /* --components K (PCA exports), default 3 */
     int components_set;
     const char *pos_text;      /* --pos, checked once n is final */
+    int n_set;                 /* -n given: it overrides a table's rows */
     const char *tour;          /* --tour FILE, "" for the shipped tour */
     const char *lang;
     const char *serve;         /* --serve PATH (follow.h) */

@@ -59,10 +59,11 @@ static int export_pe_binary(const params *p, int f64, FILE *out)
     return write_failed(out);
 }
 
-/* The loaded table as it is: row by row. */
-static int export_table(const struct pe_table *t, int fmt, FILE *out)
+/* The loaded table as it is, its first n rows: row by row. */
+static int export_table(const struct pe_table *t, int64_t n, int fmt,
+                        FILE *out)
 {
-    for (int64_t i = 0; i < t->n && !ferror(out); i++) {
+    for (int64_t i = 0; i < n && !ferror(out); i++) {
         write_row(out, t->v + i * t->d, t->d, fmt);
     }
     return write_failed(out);
@@ -179,7 +180,7 @@ static int export_pca(const struct cli *c, int fmt, FILE *out)
 {
     const params *p = &c->app.p;
     const struct pe_table *t = c->app.pe_table;
-    int64_t n = t ? t->n : p->n;
+    int64_t n = p->n;           /* a table's first n rows (table_short) */
     int d = t ? t->d : p->d, k = c->components;
     if ((double)n * d > (double)PE_TABLE_MAX_VALUES)
         return cli_error("--export %s: %ld x %d values is over the limit of "
@@ -211,6 +212,27 @@ static int export_pca(const struct cli *c, int fmt, FILE *out)
     return write_failed(out);
 }
 
+/*
+ * A loaded table has no row past its length (GPT-2 cannot index position
+ * 1024): an export that reads it at more positions (-n over its rows)
+ * refuses rather than invent the rest.  The table is read by pe, pca,
+ * pca-variance, and scores and softmax of the learned scheme.
+ */
+static int table_short(const struct cli *c)
+{
+    const struct pe_table *t = c->app.pe_table;
+    int reads = c->what == EXPORT_PE || c->what == EXPORT_PCA
+                || c->what == EXPORT_PCA_VARIANCE
+                || c->app.att.o.scheme == SCHEME_LEARNED;
+    if (!t || !reads || c->app.p.n <= t->n)
+        return 0;
+    return cli_error("%s: table has %lld rows, n=%lld: positions from %lld "
+                     "have no row to export; want -n 1..%lld",
+                     c->app.pe_file_name ? c->app.pe_file_name : "--pe-file",
+                     (long long)t->n, (long long)c->app.p.n, (long long)t->n,
+                     (long long)t->n);
+}
+
 static int format_of(const char *f)
 {
     if (!f || strcmp(f, "csv") == 0)
@@ -235,12 +257,14 @@ int export_run(const struct cli *c, FILE *out)
                 EXPORT_MAX_CELLS);
         return 2;
     }
+    if (table_short(c))
+        return 2;
     if (c->what == EXPORT_PCA || c->what == EXPORT_PCA_VARIANCE)
         return export_pca(c, fmt, out);
     if (c->what != EXPORT_PE)
         return export_scores(c, fmt, out);
     if (c->app.pe_table)
-        return export_table(c->app.pe_table, fmt, out);
+        return export_table(c->app.pe_table, p->n, fmt, out);
     if (fmt == EXPORT_CSV)
         return export_pe_csv(p, out);
     return export_pe_binary(p, fmt == EXPORT_F64, out);

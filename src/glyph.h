@@ -26,6 +26,7 @@ enum glyph {
     GL_TRI_RIGHT,       /* ▸      > */
     GL_PLAY,            /* ▶      > */
     GL_TRI_UP,          /* ▲      ^ */
+    GL_MISSING,         /* ╱      /      no value: past a table's rows */
     GL_COUNT
 };
 

@@ -93,7 +93,8 @@ static int run_interactive(struct cli *c)
     return r;
 }
 
-/* --pe-file: the table replaces the stand-in; d_model and n come from it.
+/* --pe-file: the table replaces the stand-in; d_model and n come from it
+ * (n from -n when given: past the table's rows, positions are missing).
  * What the loader did on the user's behalf (a skipped header, a row
  * offset) is said on stderr, so stdout stays the export alone. */
 static int load_table(struct cli *c, struct pe_table *t)
@@ -113,7 +114,8 @@ static int load_table(struct cli *c, struct pe_table *t)
     c->app.pe_table = t;
     c->app.pe_file_name = c->pe_file;
     c->app.p.d = t->d;
-    c->app.p.n = t->n;
+    if (!c->n_set)
+        c->app.p.n = t->n;
     return cli_set_late(c);
 }
 

@@ -49,7 +49,7 @@ struct grid_key {
     int d, heads, head;
     double base;
     uint64_t freq_key;          /* the scaled frequencies (RoPE scaling) */
-    int64_t n, train_len;
+    int64_t n, train_len, rows;
     const double *table;
 };
 
@@ -149,6 +149,7 @@ static void key_fill(struct grid_key *k, const struct score_ctx *s)
     k->n = s->n;
     k->train_len = s->train_len;
     k->table = s->table;
+    k->rows = s->rows;
 }
 
 static int key_eq(const struct grid_key *a, const struct grid_key *b)
@@ -162,7 +163,9 @@ static int req_eq(const struct grid_req *a, const struct grid_req *b)
         && a->rows == b->rows && a->cols == b->cols && a->split == b->split;
 }
 
-/* Positions of block b, clipped to n. */
+/* Positions of block b, clipped to n: the positions that have scores
+ * (s->rows, below n past a loaded table's end), so blocks past them are
+ * empty and their cells NAN. */
 static void blk_range(const struct score_grid *g, int64_t b, int64_t n,
                       int64_t *p0, int64_t *p1)
 {
@@ -245,7 +248,7 @@ static int64_t raw_work(struct score_grid *g, const struct score_ctx *s)
     int64_t positions = 0, w = 0;
     for (int b = 0; b < g->nblk; b++) {
         int64_t p0, p1;
-        blk_range(g, g->blk[b], s->n, &p0, &p1);
+        blk_range(g, g->blk[b], s->rows, &p0, &p1);
         positions += p1 - p0;
     }
     for (int u = 0; u < g->nkind; u++) {
@@ -349,7 +352,7 @@ static void block_begin(struct score_grid *g, const struct score_ctx *s,
                         int k0, int k1, int64_t *budget)
 {
     int64_t p0, p1;
-    blk_range(g, g->blk[g->bi], s->n, &p0, &p1);
+    blk_range(g, g->blk[g->bi], s->rows, &p0, &p1);
     for (int u = 0; u < g->nkind; u++) {
         double *v = vec_at(g, g->bi, u);
         if (scores_kind_closed(g->kinds[u]) && p1 > p0)
@@ -385,7 +388,7 @@ static int phase_vec(struct score_grid *g, const struct score_ctx *s,
     chunk_dims(g, s, &k0, &k1);
     while (g->bi < g->nblk) {
         int64_t p0, p1;
-        blk_range(g, g->blk[g->bi], s->n, &p0, &p1);
+        blk_range(g, g->blk[g->bi], s->rows, &p0, &p1);
         if (g->pos < 0)
             block_begin(g, s, k0, k1, budget);
         if (g->brute) {
@@ -456,10 +459,10 @@ static void phase_final(struct score_grid *g, const struct score_ctx *s)
     memset(memo, 0, sizeof memo);
     for (int r = 0; r < g->rows; r++) {
         int64_t i0, i1, rb = g->rb0 + r;
-        blk_range(g, rb, s->n, &i0, &i1);
+        blk_range(g, rb, s->rows, &i0, &i1);
         for (int c = 0; c < g->cols; c++) {
             int64_t j0, j1, cb = g->cb0 + c;
-            blk_range(g, cb, s->n, &j0, &j1);
+            blk_range(g, cb, s->rows, &j0, &j1);
             size_t at = (size_t)r * g->cols + c;
             int hidden = i1 <= i0 || j1 <= j0 || (s->o.causal && cb > rb);
             int diag = s->o.causal && cb == rb;
@@ -611,7 +614,7 @@ static int keys_step(struct score_grid *g, const struct score_ctx *s,
     int64_t per = 0;
     for (int u = 0; u < nk; u++)
         per += kind_cost(s, kk[u]) * s->d;
-    while (g->kdone < s->n) {
+    while (g->kdone < s->rows) {
         if (*budget <= 0)
             return 1;
         scores_side_vec(s, kk, nk, g->kdone, g->keys + (size_t)g->kdone * s->d,
@@ -629,18 +632,20 @@ static void direct_row(struct score_grid *g, const struct score_ctx *s,
 {
     enum score_kind qk[SK_COUNT];
     int nq = scores_side_kinds(s, 0, qk);
-    int64_t lim = s->o.causal ? i + 1 : s->n;
+    int64_t lim = s->o.causal ? i + 1 : s->rows;
     scores_side_vec(s, qk, nq, i, g->qbuf, g->qbuf + s->d);
     for (int64_t j = 0; j < lim; j++)
         out[j] = s->tau * (scores_dot(g->qbuf, g->keys + (size_t)j * s->d, s->d)
                            + scores_bias(s, i, j));
-    pe_softmax(out, (size_t)s->n, (size_t)lim);
+    pe_softmax(out, (size_t)s->rows, (size_t)lim);
+    for (int64_t j = s->rows; j < s->n; j++)
+        out[j] = NAN;               /* no row: missing (scores.h) */
 }
 
 static int direct_step(struct score_grid *g, const struct score_ctx *s,
                        int64_t *budget)
 {
-    int64_t span_end = min64((g->rb0 + g->rows) * g->k, s->n);
+    int64_t span_end = min64((g->rb0 + g->rows) * g->k, s->rows);
     int64_t per = s->n * (s->d + COST_EXP);
     if (g->srow < 0)
         g->srow = g->rb0 * g->k;
@@ -652,7 +657,7 @@ static int direct_step(struct score_grid *g, const struct score_ctx *s,
         direct_row(g, s, i, g->rowbuf);
         for (int c = 0; c < g->cols; c++) {
             int64_t j0, j1;
-            blk_range(g, g->cb0 + c, s->n, &j0, &j1);
+            blk_range(g, g->cb0 + c, s->rows, &j0, &j1);
             double sum = 0.0;
             for (int64_t j = j0; j < j1; j++)
                 sum += g->rowbuf[j];
@@ -670,8 +675,8 @@ static void soft_final(struct score_grid *g, const struct score_ctx *s)
     for (int r = 0; r < g->rows; r++)
         for (int c = 0; c < g->cols; c++) {
             int64_t i0, i1, j0, j1;
-            blk_range(g, g->rb0 + r, s->n, &i0, &i1);
-            blk_range(g, g->cb0 + c, s->n, &j0, &j1);
+            blk_range(g, g->rb0 + r, s->rows, &i0, &i1);
+            blk_range(g, g->cb0 + c, s->rows, &j0, &j1);
             double *v = &g->pcell[(size_t)r * g->cols + c];
             if (i1 <= i0 || j1 <= j0 || (s->o.causal && j0 > i1 - 1))
                 *v = NAN;
@@ -684,7 +689,8 @@ static void soft_final(struct score_grid *g, const struct score_ctx *s)
 
 static int direct_setup(struct score_grid *g, const struct score_ctx *s)
 {
-    int64_t span = min64((g->rb0 + g->rows) * g->k, s->n) - g->rb0 * g->k;
+    int64_t span = max64(min64((g->rb0 + g->rows) * g->k, s->rows)
+                         - g->rb0 * g->k, 0);
     double keys = (double)s->n * s->d;
     char v[32];
     if (keys > (double)GRID_KEYS_CAP) {
@@ -954,7 +960,7 @@ static void table_row(const struct score_grid *g, const struct score_ctx *s,
 int grid_softmax_at(struct score_grid *g, const struct score_ctx *s,
                     int64_t i, int64_t j, double *p, double *cols_out)
 {
-    if (g->status != GRID_DONE || !s->o.softmax || i < 0 || i >= s->n
+    if (g->status != GRID_DONE || !s->o.softmax || i < 0 || i >= s->rows
         || j < 0 || j >= s->n)
         return -1;
     if (g->soft == SOFT_TABLE && !g->tab.ill) {
@@ -976,7 +982,7 @@ int grid_softmax_at(struct score_grid *g, const struct score_ctx *s,
     *p = g->cur_row[j];
     for (int cc = 0; cols_out && cc < g->cols; cc++) {
         int64_t j0, j1;
-        blk_range(g, g->cb0 + cc, s->n, &j0, &j1);
+        blk_range(g, g->cb0 + cc, s->rows, &j0, &j1);
         double sum = 0.0;
         for (int64_t jj = j0; jj < j1; jj++)
             sum += g->cur_row[jj];

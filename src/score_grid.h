@@ -57,7 +57,9 @@ enum grid_status grid_update(struct score_grid *g, const struct score_ctx *s,
                              double *progress, char *why, size_t whylen);
 
 /* After GRID_DONE: the cell (r, c) as shown (softmax weights when on);
- * NAN where the mask hides the whole block or outside n. */
+ * NAN where the mask hides the whole block, outside n, or past s->rows
+ * (a loaded table's end: missing; a block across it is the mean of its
+ * part before the end). */
 double grid_cell(const struct score_grid *g, int r, int c);
 
 /* Term t's block mean at (r, c), temperature applied (split requested). */
@@ -66,7 +68,8 @@ double grid_term(const struct score_grid *g, int t, int r, int c);
 /*
  * Softmax of query row i (after GRID_DONE with softmax on): P(i, j) into
  * *p, and when cols_out is non-NULL the mean weight over each of the
- * request's column blocks.  Returns 0, or -1 when not available.
+ * request's column blocks.  Returns 0, or -1 when not available (also
+ * for a missing query i >= s->rows); a missing key j gives NAN.
  */
 int grid_softmax_at(struct score_grid *g, const struct score_ctx *s,
                     int64_t i, int64_t j, double *p, double *cols_out);

@@ -4,8 +4,8 @@
 # and pca-variance match numpy's SVD of the centred table; hostile files
 # (FIFO, device, directory, sparse giants, NaN, huge values) are refused
 # with one line and exit 2, without hanging or reading them; the peak
-# memory of loading one table from a 1 GiB sparse checkpoint stays within
-# the table's size plus a few MiB.
+# memory of loading one table from a 2 GiB sparse checkpoint stays within
+# the table's size plus a few MiB; -n past a table's rows refuses exports.
 set -u
 : "${PEVIZ:=./peviz}"
 pass=0 fail=0
@@ -19,10 +19,12 @@ for p in python3 /usr/bin/python3; do
     if "$p" -c 'import numpy' 2>/dev/null; then PY=$p; break; fi
 done
 
-# refused FILE NEEDLE [ARGS...]: exit 2, one stderr line naming FILE, no stdout.
+# refused FILE NEEDLE [ARGS...]: exit 2, one stderr line naming FILE, no
+# stdout; ARGS end with --export pe unless they choose an export.
 refused() {
-    local f=$1 needle=$2; shift 2
-    timeout 10 "$PEVIZ" --pe-file "$f" "$@" --export pe >"$tmp/out" 2>"$tmp/err" </dev/null
+    local f=$1 needle=$2 exp=(--export pe); shift 2
+    case " $* " in *" --export "*) exp=() ;; esac
+    timeout 10 "$PEVIZ" --pe-file "$f" "$@" "${exp[@]}" >"$tmp/out" 2>"$tmp/err" </dev/null
     local rc=$? lines
     lines=$(wc -l <"$tmp/err")
     if [ $rc -eq 2 ] && [ "$lines" -eq 1 ] && [ ! -s "$tmp/out" ] &&
@@ -128,6 +130,95 @@ done
 "$PEVIZ" --pe-file "$tmp/bound.csv" --export scores --scheme learned >"$tmp/out" &&
     [ "$(head -n 1 "$tmp/out")" = "2e+300,-2e+300,0,1e+299" ] && ok || bad "scores at the bound: $(head -n 1 "$tmp/out")"
 
+# ---- -n against the table's rows ---------------------------------------------
+# -n below the rows: the first n rows; past them an export refuses, one
+# line, rather than invent rows the table does not have
+"$PEVIZ" --pe-file "$tmp/gpt2.safetensors" -n 3 --export pe 2>"$tmp/err" | cmp -s - <(head -n 3 "$tmp/want.csv") &&
+    [ ! -s "$tmp/err" ] && ok || bad "-n 3 --export pe: not the first 3 rows"
+for what in "--scheme learned --export scores" "--scheme learned --export softmax" "--export pe" "--export pca"; do
+    refused "$tmp/gpt2.safetensors" "table has 5 rows, n=8: positions from 5 have no row" -n 8 $what
+done
+"$PEVIZ" --pe-file "$tmp/gpt2.safetensors" -n 8 --scheme sinusoidal --export scores >"$tmp/out" 2>"$tmp/err" &&
+    [ "$(wc -l <"$tmp/out")" -eq 8 ] && ok || bad "-n 8 sinusoidal scores (table unread): $(cat "$tmp/err")"
+
+# every view draws with n past the table's rows, without nan or inf on screen
+for v in heatmap clocks attention compare; do
+    "$PEVIZ" --pe-file "$tmp/gpt2.safetensors" -n 8 --view $v --scheme learned --snapshot --size 80x24 >"$tmp/out" 2>&1 &&
+        ! grep -qiE 'nan|inf' "$tmp/out" && ok || bad "--view $v -n 8 past the table: $(head -c 200 "$tmp/out")"
+done
+
+# ---- hostile files of every kind, each built here ------------------------------
+python3 - "$tmp" <<'PYEOF'
+import json, struct, sys, os
+tmp = sys.argv[1]
+flat = [(r * 10 + c) / 8.0 - 1.5 for r in range(5) for c in range(4)]
+f32 = struct.pack("<20f", *flat)
+def st(path, hdr, data, extra=0):
+    h = json.dumps(hdr).encode()
+    h += b" " * (-(8 + len(h)) % 8)
+    open(path, "wb").write(struct.pack("<Q", len(h) + extra) + h + data)
+def T(dtype, shape, a, b): return {"dtype": dtype, "shape": shape, "data_offsets": [a, b]}
+st(tmp + "/overlap.safetensors", {"wte": T("F32", [2, 4], 0, 32), "wpe.weight": T("F32", [5, 4], 16, 96)}, f32 + f32[:16])
+st(tmp + "/gap.safetensors", {"wte": T("F32", [2, 4], 0, 32), "wpe.weight": T("F32", [5, 4], 40, 120)}, b"\0" * 40 + f32)
+st(tmp + "/mismatch.safetensors", {"wpe.weight": T("F32", [5, 4], 0, 40)}, f32[:40])
+st(tmp + "/hugeshape.safetensors", {"wpe.weight": T("F32", [2**40, 2**40], 0, 8)}, f32[:8])
+st(tmp + "/hdrpast.safetensors", {"wpe.weight": T("F32", [5, 4], 0, 80)}, f32, extra=1000)
+st(tmp + "/f16nan.safetensors", {"wpe.weight": T("F16", [1, 2], 0, 4)}, struct.pack("<2H", 0x3c00, 0x7e00))
+st(tmp + "/bf16inf.safetensors", {"wpe.weight": T("BF16", [1, 2], 0, 4)}, struct.pack("<2H", 0x3f80, 0x7f80))
+os.mkdir(tmp + "/shard")           # a sharded checkpoint and its index
+st(tmp + "/shard/model-00001-of-00002.safetensors", {"wte.weight": T("F32", [2, 4], 0, 32)}, f32[:32])
+st(tmp + "/shard/model-00002-of-00002.safetensors", {"wpe.weight": T("F32", [5, 4], 0, 80)}, f32)
+json.dump({"metadata": {"total_size": 112}, "weight_map": {
+    "wte.weight": "model-00001-of-00002.safetensors", "wpe.weight": "model-00002-of-00002.safetensors"}},
+    open(tmp + "/shard/model.safetensors.index.json", "w"))
+os.mkdir(tmp + "/badshard")
+json.dump({"weight_map": {"wpe.weight": "model-00009-of-00009.safetensors"}},
+          open(tmp + "/badshard/model.safetensors.index.json", "w"))
+def s64(s): return struct.pack("<Q", len(s)) + s.encode()
+def gguf(dims, off=0, data=f32, order="<", ver=3):
+    g = b"GGUF" + struct.pack(order + "IQQ", ver, 1, 0)
+    g += s64("pos_embd.weight") + struct.pack("<I", len(dims))
+    g += b"".join(struct.pack("<Q", d) for d in dims) + struct.pack("<IQ", 0, off)
+    return g + b"\0" * (-len(g) % 32) + data
+open(tmp + "/be.gguf", "wb").write(gguf([4, 5], order=">"))
+open(tmp + "/v1.gguf", "wb").write(b"GGUF" + struct.pack("<III", 1, 1, 0) + b"\0" * 40)
+open(tmp + "/short.gguf", "wb").write(gguf([4, 5], data=f32[:40]))
+open(tmp + "/huge.gguf", "wb").write(gguf([2**40, 2**40]))
+open(tmp + "/past.gguf", "wb").write(gguf([4, 5], off=1 << 40))
+def npy(path, descr, shape, data):
+    h = "{'descr': '%s', 'fortran_order': False, 'shape': %s, }" % (descr, shape)
+    h += " " * (-(10 + len(h) + 1) % 64) + "\n"
+    open(path, "wb").write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(h)) + h.encode() + data)
+npy(tmp + "/huge.npy", "<f4", "(1099511627776, 768)", f32)
+npy(tmp + "/short.npy", "<f4", "(5, 4)", f32[:40])
+npy(tmp + "/inf.npy", "<f8", "(1, 2)", struct.pack("<2d", 1, float("inf")))
+PYEOF
+refused "$tmp/overlap.safetensors" "begins at 16, where the previous one ends at 32: an overlap"
+refused "$tmp/gap.safetensors" "begins at 40, where the previous one ends at 32: a gap"
+refused "$tmp/mismatch.safetensors" "40 bytes of data, its shape and F32 need 80"
+refused "$tmp/hugeshape.safetensors" "'shape' too large"
+refused "$tmp/hdrpast.safetensors" "truncated: the header needs 1088 bytes, the file has 168"
+refused "$tmp/f16nan.safetensors" "row 0, column 1 is not a finite number"
+refused "$tmp/bf16inf.safetensors" "row 0, column 1 is not a finite number"
+refused "$tmp/be.gguf" "a big-endian GGUF file (version 3 byte-swapped): not supported"
+refused "$tmp/v1.gguf" "GGUF version 1: want 2 or 3"
+refused "$tmp/short.gguf" "truncated: tensor 'pos_embd.weight' needs bytes 0..80 of the data, which has 40"
+refused "$tmp/huge.gguf" "dimensions too large"
+refused "$tmp/past.gguf" "needs bytes 1099511627776..1099511627856"
+refused "$tmp/huge.npy" "1099511627776 rows: at most 16777216 positions"
+refused "$tmp/short.npy" "truncated: the data needs 80 bytes, the file has 40"
+refused "$tmp/inf.npy" "row 0, column 1 is not a finite number"
+# the index is followed to the shard that holds the table, and said
+"$PEVIZ" --pe-file "$tmp/shard/model.safetensors.index.json" --export pe >"$tmp/out" 2>"$tmp/err" &&
+    cmp -s "$tmp/out" "$tmp/want.csv" && grep -q "'wpe.weight' is in .*model-00002-of-00002.safetensors" "$tmp/err" &&
+    ok || bad "sharded index: $(cat "$tmp/err")"
+"$PEVIZ" --pe-file "$tmp/badshard/model.safetensors.index.json" --export pe >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 2 ] && [ ! -s "$tmp/out" ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] &&
+    grep -q "model-00009-of-00009.safetensors: cannot open" "$tmp/err" && ok || bad "missing shard: $(cat "$tmp/err")"
+# unreadable (root reads anything: then there is nothing to refuse)
+cp "$tmp/gpt2.safetensors" "$tmp/locked.safetensors"; chmod 000 "$tmp/locked.safetensors"
+if [ "$(id -u)" -ne 0 ]; then refused "$tmp/locked.safetensors" "cannot open: Permission denied"; fi
+
 # ---- refusals ----------------------------------------------------------------
 refused "$tmp/two.safetensors" "2 position tables: wpe.weight, pos_bias; choose one with --tensor NAME"
 refused "$tmp/gpt2.safetensors" "no tensor 'nope'; 2-D tensors: wte.weight, wpe.weight" --tensor nope
@@ -160,22 +251,49 @@ for args in "--tensor wpe.weight --export pe" "--row-offset 2 --export pe" "--co
         bad "peviz $args: rc=$rc $(cat "$tmp/err")"
 done
 
-# ---- peak memory: one table out of a 1 GiB sparse checkpoint ----------------
+# ---- peak memory: one table out of a 2 GiB sparse checkpoint ----------------
 python3 - "$tmp/sparse.safetensors" <<'PYEOF'
 import json, struct, sys
-tok = 1 << 30
-h = json.dumps({"wte.weight": {"dtype": "F32", "shape": [262144, 1024], "data_offsets": [0, tok]},
+tok = 1 << 31
+h = json.dumps({"wte.weight": {"dtype": "F32", "shape": [524288, 1024], "data_offsets": [0, tok]},
                 "wpe.weight": {"dtype": "F32", "shape": [1024, 768],
                                "data_offsets": [tok, tok + 1024 * 768 * 4]}}).encode()
 with open(sys.argv[1], "wb") as f:
     f.write(struct.pack("<Q", len(h)) + h)
     f.truncate(8 + len(h) + tok + 1024 * 768 * 4)
 PYEOF
-printf '1,2\n' >"$tmp/small.csv"
-peak() { /usr/bin/time -f '%M' "$PEVIZ" --pe-file "$1" --export pe --format f32 2>&1 >/dev/null | tail -n 1; }
-base=$(peak "$tmp/small.csv"); big=$(peak "$tmp/sparse.safetensors")
-echo "peak RSS: ${base} KiB for a 2-value CSV, ${big} KiB for wpe (6144 KiB as doubles) of a 1 GiB sparse safetensors"
-[ -n "$base" ] && [ -n "$big" ] && [ $((big - base)) -le $((6144 + 8192)) ] && ok || bad "peak memory $big KiB (base $base)"
+# Peak resident set (VmHWM) of peviz itself, read from /proc while it
+# waits on a full stdout pipe, after the table is loaded (the export is
+# 3 MiB, the pipe holds 64 KiB): no /usr/bin/time needed (Debian installs
+# it only on request), and unlike a child's ru_maxrss it does not count
+# the launcher's own pages from before exec.
+peak() {
+    python3 - "$PEVIZ" "$@" <<'PYEOF'
+import re, select, subprocess, sys, time
+p = subprocess.Popen(sys.argv[1:], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+select.select([p.stdout], [], [], 60)           # the export has begun
+hwm, same, t0 = 0, 0, time.monotonic()
+while same < 5 and time.monotonic() - t0 < 60:  # until it settles, blocked
+    try:
+        m = re.search(r"VmHWM:\s+(\d+)", open("/proc/%d/status" % p.pid).read())
+    except OSError:
+        m = None
+    if not m:
+        break
+    same = same + 1 if int(m.group(1)) == hwm else 0
+    hwm = int(m.group(1))
+    time.sleep(0.05)
+p.communicate()
+print(hwm if p.returncode == 0 and hwm else "")
+PYEOF
+}
+base=$(peak -d 768 -n 1024 --export pe --format f32)
+big=$(peak --pe-file "$tmp/sparse.safetensors" --export pe --format f32)
+echo "peak RSS: ${base} KiB for the sinusoid 1024 x 768 (no file), ${big} KiB for wpe (6144 KiB as doubles) of a 2 GiB sparse safetensors"
+# over the same export without a file (the program, its libraries and, in
+# sanitizer builds, their shadow memory): the table as doubles plus 8 MiB
+[ -n "$base" ] && [ -n "$big" ] && [ $((big - base)) -le $((6144 + 8192)) ] && ok ||
+    bad "peak memory $big KiB (sinusoid $base KiB)"
 
 # ---- PCA against numpy's SVD -------------------------------------------------
 if [ -z "$PY" ]; then

@@ -15,7 +15,9 @@
  *               m_h the paper's slope of head h among H heads
  *   learned     S = P(i).P(j), P the math library's stand-in table
  *               (pe_learned: trained rows before L, initial noise from L
- *               on; NOT a trained table) or a table loaded by --pe-file
+ *               on; NOT a trained table) or a table loaded by --pe-file.
+ *               A loaded table has no row past its length R: every score
+ *               involving a position >= R is missing (NAN), see rows.
  *   nope        S = 0
  * Content (toggle): word embeddings e_p with entries N(0, 1/d) drawn from
  * a fixed seed, times sqrt(d) when scaling is on, x_p = e_p + P_p and
@@ -121,7 +123,8 @@ int64_t scores_train_len(const struct score_opts *o, int64_t n);
 /*
  * A learned table given by the caller (e.g. loaded from a file): n rows
  * of d values, row-major, v[p * d + dim].  Not copied: it must outlive
- * the contexts built from it.
+ * the contexts built from it.  n may be below the context's n: the
+ * positions past it are missing (score_ctx.rows).
  */
 struct score_table {
     const double *v;
@@ -169,6 +172,15 @@ struct score_ctx {
     int64_t train_len;          /* L of the learned stand-in */
     pe_learned learned;
     const double *table;        /* the caller's learned rows (d each) or NULL */
+    int64_t table_n;            /* its rows */
+    /* Positions [0, rows) have a score; rows < n only when the learned
+     * scheme reads a caller's table shorter than n.  A position >= rows
+     * has no row at all (GPT-2 cannot index position 1024), so every
+     * score, term, softmax weight and vector entry involving it is NAN:
+     * missing, never invented.  Block means are over the block's part
+     * below rows (NAN when none is); softmax rows are over the keys
+     * below rows. */
+    int64_t rows;
     double *omega;              /* [half] */
     double *q, *k;              /* [d] RoPE query and key */
     double *ra, *rb;            /* [half] RoPE coefficients of q, k */
@@ -184,8 +196,9 @@ struct score_ctx {
 
 /*
  * Build a context for d_model d, base and n positions.  table (may be
- * NULL) is used by the learned scheme when its d matches and it has at
- * least n rows.  Returns NULL when out of memory.
+ * NULL) is used by the learned scheme when its d matches; with fewer
+ * than n rows, the positions past them are missing (rows above).
+ * Returns NULL when out of memory.
  */
 struct score_ctx *scores_new(int d, double base, int64_t n,
                              const struct score_opts *o,
@@ -213,15 +226,18 @@ const char *scores_formula(const struct score_ctx *s, int ascii);
 void scores_vec(const struct score_ctx *s, enum score_kind kind, int64_t p,
                 int k0, int k1, double *out);
 
-/* Term t at (i, j), before the temperature and the mask. */
+/* Term t at (i, j), before the temperature and the mask (NAN missing). */
 double scores_term_at(const struct score_ctx *s, int t, int64_t i, int64_t j);
 
-/* S(i, j) with the temperature; -INFINITY where the mask hides it. */
+/* S(i, j) with the temperature; -INFINITY where the mask hides it; NAN
+ * when i or j is missing (>= rows), mask or not. */
 double scores_at(const struct score_ctx *s, int64_t i, int64_t j);
 
 /*
  * Row i into row[0..n-1]: S(i, .) (masked -INFINITY), or with softmax the
  * weights (masked exactly 0, each row sums to 1).  O(n d) per row.
+ * Keys j >= rows are NAN and the weights sum to 1 over the others; a
+ * missing query i gives a row of NAN.
  * Returns 0, or -1 when out of memory (row untouched).
  */
 int scores_row(const struct score_ctx *s, int64_t i, int softmax, double *row);
@@ -232,7 +248,9 @@ int scores_row(const struct score_ctx *s, int64_t i, int softmax, double *row);
  * Exact mean of S over the block i in [i0,i1), j in [j0,j1), ignoring the
  * mask (temperature applied).  Closed forms where they exist, otherwise
  * the dot of the two mean vectors (O(block * d) for embeddings and
- * learned rows).
+ * learned rows).  Missing positions (>= rows) are left out: the mean is
+ * over [i0, min(i1, rows)) x [j0, min(j1, rows)), NAN when that is empty.
+ * An empty block gives 0.
  */
 double scores_block_mean(const struct score_ctx *s, int64_t i0, int64_t i1,
                          int64_t j0, int64_t j1);

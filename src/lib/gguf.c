@@ -490,8 +490,16 @@ static int parse_preamble(struct gguf *g, struct rd *r, uint64_t *nt,
         return fail(g, "not a GGUF file (no \"GGUF\" magic)");
     if (rd_u32(r, &g->version))
         return -1;
-    if (g->version == 0x03000000u || g->version == 0x02000000u)
-        return fail(g, "a big-endian GGUF file: not supported");
+    /* The format's files are little-endian; big-endian ones (written for
+     * big-endian machines) are told by their byte-swapped version.
+     * Version 1 had 32-bit lengths and counts and is obsolete. */
+    if (g->version >= 0x01000000u && (g->version & 0xFFFFFFu) == 0)
+        return fail(g, "a big-endian GGUF file (version %u byte-swapped): "
+                    "not supported; peviz reads little-endian GGUF only",
+                    g->version >> 24);
+    if (g->version == 1)
+        return fail(g, "GGUF version 1: want 2 or 3 (version 1, with 32-bit "
+                    "lengths and counts, is obsolete: re-save the file)");
     if (g->version != 2 && g->version != 3)
         return fail(g, "GGUF version %u: want 2 or 3", g->version);
     if (rd_u(r, 8, nt) || rd_u(r, 8, nkv))

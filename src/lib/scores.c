@@ -68,6 +68,22 @@ void scores_terms_additive(struct score_ctx *s, enum score_kind pk,
     scores_term_add(s, TERM_DOT, pk, pk, "p.p");
 }
 
+/* Whether a dot term of s reads vectors of kind k. */
+static int uses_kind(const struct score_ctx *s, enum score_kind k)
+{
+    for (int t = 0; t < s->nterms; t++)
+        if (s->terms[t].type == TERM_DOT
+            && (s->terms[t].a == k || s->terms[t].b == k))
+            return 1;
+    return 0;
+}
+
+/* Whether position p has no row (past a caller's shorter table). */
+static int missing(const struct score_ctx *s, int64_t p)
+{
+    return p >= s->rows;
+}
+
 /* The scheme's own terms (its entry in SCHEMES), then its properties. */
 static void terms_build(struct score_ctx *s)
 {
@@ -150,9 +166,14 @@ struct score_ctx *scores_new(int d, double base, int64_t n,
     s->train_len = scores_train_len(o, s->n);
     s->learned = (pe_learned){ s->d, s->base, s->train_len,
                                SCORES_SEED_LEARNED };
-    if (table && table->d == s->d && table->n >= s->n && table->v)
+    if (table && table->d == s->d && table->n > 0 && table->v) {
         s->table = table->v;
+        s->table_n = table->n;
+    }
     terms_build(s);
+    s->rows = s->n;
+    if (s->table && s->table_n < s->n && uses_kind(s, SK_PL))
+        s->rows = s->table_n;
     s->freq_key = freq_hash(s->omega, s->half, s->tau);
     return s;
 }
@@ -234,8 +255,9 @@ void scores_vec(const struct score_ctx *s, enum score_kind kind, int64_t p,
         break;
     case SK_PL:
         for (int dim = k0; dim < k1; dim++)
-            out[dim - k0] = s->table ? s->table[row + (uint64_t)dim]
-                                     : pe_learned_value(&s->learned, p, dim);
+            out[dim - k0] = !s->table ? pe_learned_value(&s->learned, p, dim)
+                          : p < s->table_n ? s->table[row + (uint64_t)dim]
+                          : NAN;            /* no row: missing */
         break;
     default:
         memset(out, 0, (size_t)(k1 - k0) * sizeof *out);
@@ -287,6 +309,8 @@ double scores_term_at(const struct score_ctx *s, int t, int64_t i, int64_t j)
 {
     const struct score_term *tm = &s->terms[t];
     double delta = (double)(i - j);
+    if (missing(s, i) || missing(s, j))
+        return NAN;
     if (tm->type == TERM_ALIBI)
         return pe_alibi_bias(s->slope, i, j, 0);
     if (tm->a == SK_PSIN && tm->b == SK_PSIN)
@@ -305,6 +329,8 @@ double scores_term_at(const struct score_ctx *s, int t, int64_t i, int64_t j)
 
 double scores_at(const struct score_ctx *s, int64_t i, int64_t j)
 {
+    if (missing(s, i) || missing(s, j))
+        return NAN;
     if (s->o.causal && j > i)
         return -INFINITY;
     double sum = 0.0;
@@ -364,7 +390,7 @@ static int row_by_vectors(const struct score_ctx *s, int64_t i, double *row)
         return -1;
     double *x = buf, *y = buf + s->d, *tmp = buf + 2 * s->d;
     scores_side_vec(s, qk, nq, i, x, tmp);
-    for (int64_t j = 0; j < s->n; j++) {
+    for (int64_t j = 0; j < s->rows; j++) {
         if (s->o.causal && j > i) {
             row[j] = -INFINITY;
             continue;
@@ -401,6 +427,11 @@ static const double *rowtab_get(const struct score_ctx *s)
 int scores_row(const struct score_ctx *s, int64_t i, int softmax, double *row)
 {
     const double *tab = s->toeplitz ? rowtab_get(s) : NULL;
+    if (missing(s, i)) {
+        for (int64_t j = 0; j < s->n; j++)
+            row[j] = NAN;
+        return 0;
+    }
     if (tab) {
         for (int64_t j = 0; j < s->n; j++)
             row[j] = tab[i - j + s->n - 1];
@@ -410,9 +441,11 @@ int scores_row(const struct score_ctx *s, int64_t i, int softmax, double *row)
     } else if (row_by_vectors(s, i, row)) {
         return -1;
     }
-    if (softmax)
-        pe_softmax(row, (size_t)s->n, s->o.causal ? (size_t)i + 1
-                                                  : (size_t)s->n);
+    if (softmax)        /* over the keys that exist: j < rows */
+        pe_softmax(row, (size_t)s->rows, s->o.causal ? (size_t)i + 1
+                                                     : (size_t)s->rows);
+    for (int64_t j = s->rows; j < s->n; j++)
+        row[j] = NAN;
     return 0;
 }
 
@@ -435,10 +468,24 @@ static void vec_sum(const struct score_ctx *s, enum score_kind kind,
     }
 }
 
+/* Cut a block's ends to the positions that have rows; 1 when nothing
+ * is left (i0 or j0 missing). */
+static int clip_present(const struct score_ctx *s, int64_t i0, int64_t *i1,
+                        int64_t j0, int64_t *j1)
+{
+    if (*i1 > s->rows)
+        *i1 = s->rows;
+    if (*j1 > s->rows)
+        *j1 = s->rows;
+    return *i1 <= i0 || *j1 <= j0;
+}
+
 double scores_term_block_mean(const struct score_ctx *s, int t, int64_t i0,
                               int64_t i1, int64_t j0, int64_t j1)
 {
     const struct score_term *tm = &s->terms[t];
+    if (i1 > i0 && j1 > j0 && clip_present(s, i0, &i1, j0, &j1))
+        return NAN;
     if (tm->type == TERM_ALIBI)
         return pe_alibi_block_mean(s->slope, i0, i1, j0, j1);
     if (tm->a == SK_PSIN && tm->b == SK_PSIN)
@@ -461,6 +508,8 @@ double scores_block_mean(const struct score_ctx *s, int64_t i0, int64_t i1,
 {
     if (i1 <= i0 || j1 <= j0)
         return 0.0;
+    if (clip_present(s, i0, &i1, j0, &j1))
+        return NAN;
     double sum = 0.0;
     for (int t = 0; t < s->nterms; t++)
         sum += scores_term_block_mean(s, t, i0, i1, j0, j1);

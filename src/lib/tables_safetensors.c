@@ -185,10 +185,12 @@ static int check_tiling(struct tload *l, struct st_file *f)
     for (size_t i = 0; i < f->count && !r; i++) {
         if (by[i].begin != at)
             r = filesrc_fail(l->src, "tensor '%s' begins at %llu, where %s "
-                             "(offsets must tile the data)", by[i].name,
-                             (unsigned long long)by[i].begin,
-                             i ? "the previous one ends at" : "the data "
-                             "starts:");
+                             "%llu: %s (offsets must tile the data)",
+                             by[i].name, (unsigned long long)by[i].begin,
+                             i ? "the previous one ends at"
+                               : "the data starts at",
+                             (unsigned long long)at,
+                             by[i].begin < at ? "an overlap" : "a gap");
         at = by[i].end;
     }
     free(by);

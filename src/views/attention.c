@@ -228,16 +228,38 @@ static void pixel(canvas *c, const struct app *a, int x, int py, double v,
                 1 + (int)lround(t * 8));
 }
 
-/* The blocks of one matrix (or one term) with its top-left at (x, y). */
+/* Whether block row r or column c starts past the positions with rows
+ * (a loaded table shorter than n): its cells are missing, not masked. */
+static int block_missing(const struct att_layout *L, const struct score_ctx *s,
+                         int r, int c)
+{
+    return L->i0 + r * L->k >= s->rows || L->j0 + c * L->k >= s->rows;
+}
+
+/* A cell whose pixels are all missing: the mark, dim, on no colour. */
+static void missing_mark(canvas *c, const struct app *a, int x, int y)
+{
+    canvas_text(c, x, y, 1, glyph(a->ascii, GL_MISSING),
+                ui_color(a->palette, UI_DIM), RGB_DEFAULT, 0);
+}
+
+/* The blocks of one matrix (or one term) with its top-left at (x, y):
+ * masked cells blank, missing ones (past a table's rows) marked. */
 static void draw_cells(canvas *c, const struct app *a,
                        const struct score_grid *g, const struct att_layout *L,
-                       int x, int y, int t, double lo, double hi)
+                       const struct score_ctx *s, int x, int y, int t,
+                       double lo, double hi)
 {
     int hpx = L->rows * L->s, wpx = L->cols * L->s;
     for (int cy = 0; cy < (hpx + 1) / 2; cy++) {
         int top = 2 * cy, bot = 2 * cy + 1;
         for (int px = 0; px < wpx; px++) {
             int cc = px / L->s;
+            if (block_missing(L, s, top / L->s, cc)
+                && (bot >= hpx || block_missing(L, s, bot / L->s, cc))) {
+                missing_mark(c, a, x + px, y + cy);
+                continue;
+            }
             double vt = shown_cell(g, t, top / L->s, cc);
             double vb = bot < hpx ? shown_cell(g, t, bot / L->s, cc) : NAN;
             if (!isfinite(vt) && !isfinite(vb)) {
@@ -349,7 +371,7 @@ static void draw_split(canvas *c, const struct app *a,
         canvas_printf(c, x, y, L->qw, fg, RGB_DEFAULT, 0, "%s max|%s|=%s",
                       term_label(a, s->terms[t].name, name, sizeof name),
                       glyph(a->ascii, GL_DOT), m);
-        draw_cells(c, a, g, L, x, y + 1, t, lo, hi);
+        draw_cells(c, a, g, L, s, x, y + 1, t, lo, hi);
         draw_cursor(c, a, L, x, y + 1);
     }
 }
@@ -499,10 +521,13 @@ static void inspect_learned(struct lines *ls, const struct app *a,
     free(pi);
     if (scores_table_used(s))
         add(ls, "S = P(i)%sP(j), P: the --pe-file table", glyph(a->ascii, GL_DOT));
-    else if (a->pe_table)       /* d or n left the table: say so */
+    if (s->rows < s->n)
+        add(ls, "  %s no row: table has %lld rows",
+            glyph(a->ascii, GL_MISSING), (long long)s->rows);
+    else if (a->pe_table)       /* d left the table: say so */
         add(ls, "stand-in, not the --pe-file table (%lldx%d): it needs "
-            "d_model=%d, n<=%lld", (long long)a->pe_table->n,
-            a->pe_table->d, a->pe_table->d, (long long)a->pe_table->n);
+            "d_model=%d", (long long)a->pe_table->n, a->pe_table->d,
+            a->pe_table->d);
     if (!scores_table_used(s))
         add(ls, "S = P(i)%sP(j), stand-in table, L = %lld",
             glyph(a->ascii, GL_DOT), (long long)s->train_len);
@@ -587,14 +612,30 @@ static void inspect_content(struct lines *ls, const struct app *a,
         s->o.scale_emb ? glyph_pick(a->ascii, ", \xc3\x97\xe2\x88\x9a" "d", ", x sqrt(d)") : "");
 }
 
+/* A position past a loaded table's rows: no row, so no score. */
+static void inspect_missing(struct lines *ls, const struct app *a,
+                            const struct score_ctx *s, int64_t p)
+{
+    add(ls, "S: missing (%s). Position %lld has no row: the table has %lld "
+        "positions, 0..%lld, and a model with it cannot index past them",
+        glyph(a->ascii, GL_MISSING), (long long)p, (long long)s->rows,
+        (long long)s->rows - 1);
+}
+
 static void inspector(struct lines *ls, const struct app *a,
                       const struct score_ctx *s, struct att_rt *rt)
 {
     const struct att_layout *L = &rt->L;
     int64_t i = a->att.ci, j = a->att.cj;
     memset(ls, 0, sizeof *ls);
+    int miss = i >= s->rows || j >= s->rows;
     add(ls, "i = %lld  j = %lld  i-j = %lld%s", (long long)i, (long long)j,
-        (long long)(i - j), s->o.causal && j > i ? "  (masked)" : "");
+        (long long)(i - j), miss ? "  (missing)"
+                            : s->o.causal && j > i ? "  (masked)" : "");
+    if (miss) {
+        inspect_missing(ls, a, s, i >= s->rows ? i : j);
+        return;
+    }
     if (s->o.content)
         inspect_content(ls, a, s, i, j);
     else
@@ -623,8 +664,14 @@ static void inspector(struct lines *ls, const struct app *a,
         int r = (int)((i - L->i0) / L->k), c = (int)((j - L->j0) / L->k);
         double v = grid_cell(rt->grid, r, c);
         num(v, b1, sizeof b1);
-        add(ls, "cell: mean over %lld x %lld positions = %s",
-            (long long)L->k, (long long)L->k, isfinite(v) ? b1 : "masked");
+        int r0 = L->i0 + r * L->k + L->k > s->rows, c0 = L->j0 + c * L->k
+                                                       + L->k > s->rows;
+        if (isfinite(v) && (r0 || c0))  /* across the table's end */
+            add(ls, "cell: mean over its positions below %lld = %s",
+                (long long)s->rows, b1);
+        else
+            add(ls, "cell: mean over %lld x %lld positions = %s",
+                (long long)L->k, (long long)L->k, isfinite(v) ? b1 : "masked");
     }
 }
 
@@ -770,8 +817,16 @@ static void profile_spec_row(const struct app *a, struct att_rt *rt,
     int learned = s->o.scheme == SCHEME_LEARNED && !scores_table_used(s);
     sp->mark_x = learned ? (double)s->train_len : (double)a->att.ci;
     sp->mark_label = learned ? "L" : "j=i";
+    if (s->rows < s->n) {       /* the table's end: no rows past it */
+        sp->mark_x = (double)s->rows;
+        sp->mark_label = "no row";
+    }
     const char *what = s->o.softmax ? "P(j|i)" : "S(i,j)";
-    if (L->k == 1 || s->o.softmax) {
+    if (a->att.ci >= s->rows) {
+        snprintf(cand[0], LINE_LEN, "row i=%lld: missing, the table has %lld "
+                 "positions", (long long)a->att.ci, (long long)s->rows);
+        snprintf(cand[1], LINE_LEN, "row i=%lld: missing", (long long)a->att.ci);
+    } else if (L->k == 1 || s->o.softmax) {
         snprintf(cand[0], LINE_LEN, "%s of row i=%lld across keys j", what,
                  (long long)a->att.ci);
         snprintf(cand[1], LINE_LEN, "%s, i=%lld, against j", what,
@@ -879,6 +934,9 @@ static void make_hint(const struct app *a, const struct att_layout *L,
         progress_bar(bar, sizeof bar, prog, a);
         snprintf(hint, len, "computing %s %d%%", bar, (int)(prog * 100));
         return;
+    } else if (s->rows < s->n) {
+        snprintf(extra, sizeof extra, "%s no row from %lld",
+                 glyph(a->ascii, GL_MISSING), (long long)s->rows);
     } else if (s->o.content) {
         energy_hint(a, s, extra, sizeof extra);
     }
@@ -896,7 +954,7 @@ static void draw_body(canvas *c, const struct app *a, struct att_rt *rt,
     if (split) {
         draw_split(c, a, rt->grid, L, s, lo, hi);
     } else {
-        draw_cells(c, a, rt->grid, L, L->mx, L->my, -1, lo, hi);
+        draw_cells(c, a, rt->grid, L, s, L->mx, L->my, -1, lo, hi);
         draw_cursor(c, a, L, L->mx, L->my);
         draw_axes(c, a, L, s);
     }
@@ -913,8 +971,14 @@ static void draw_body(canvas *c, const struct app *a, struct att_rt *rt,
     else
         snprintf(cap, sizeof cap, "%s", base_cap);
     struct plot_legend lg = { cap, lo, hi, 0, 4 };
-    plot_legend_draw(c, 0, L->legend_y, L->side ? L->pnx - 1 : c->w,
-                     a->palette, &lg);
+    int lw = L->side ? L->pnx - 1 : c->w;
+    char miss[48] = "";
+    if (s->rows < s->n)     /* the legend's entry for the missing mark */
+        snprintf(miss, sizeof miss, " %s no row", glyph(a->ascii, GL_MISSING));
+    int used = plot_legend_draw(c, 0, L->legend_y, lw - text_width(miss),
+                                a->palette, &lg);
+    canvas_text(c, used, L->legend_y, lw - used, miss,
+                ui_color(a->palette, UI_DIM), RGB_DEFAULT, 0);
     draw_panel(c, a, rt, s);
 }
 

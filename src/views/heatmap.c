@@ -572,6 +572,13 @@ static void draw_band_table(const struct app *a, canvas *c,
     for (int col = 0; col < g->ucols; col++) {
         double top = table_cell(L->t, means, g, a->p.n, col, slot, 0);
         double bot = table_cell(L->t, means, g, a->p.n, col, slot, 1);
+        if (isnan(top) && isnan(bot)) {     /* past the rows: marked */
+            for (int r = 0; r < g->bh; r++)
+                canvas_text(c, L->map_x + col, py / 2 + r, 1,
+                            glyph(a->ascii, GL_MISSING),
+                            ui_color(a->palette, UI_DIM), RGB_DEFAULT, 0);
+            continue;
+        }
         paint_pixels(a, c, L->map_x + col, py, g->bh, top / L->scale);
         paint_pixels(a, c, L->map_x + col, py + g->bh, g->bh,
                      bot / L->scale);
@@ -803,7 +810,14 @@ static const char *legend_text(const struct app *a,
 static void draw_legend(const struct app *a, canvas *c,
                         const struct heat_layout *L, int w)
 {
-    char lo[40], hi[40], capbuf[160];
+    char lo[40], hi[40], capbuf[160], miss[32] = "";
+    if (L->t && a->p.n > L->t->n)   /* the entry for the missing mark */
+        snprintf(miss, sizeof miss, "  %s no row", glyph(a->ascii, GL_MISSING));
+    if (text_width(miss) + 24 < w) {
+        w -= text_width(miss);
+        canvas_text(c, w, L->legend_y, -1, miss, ui_color(a->palette, UI_DIM),
+                    RGB_DEFAULT, 0);
+    }
     const char *cap = legend_text(a, L, w, lo, hi, capbuf, sizeof capbuf);
     int y = L->legend_y, sw = LEGEND_W;
     int lw = text_width(lo), hw = text_width(hi);
@@ -989,9 +1003,10 @@ static void hint_source(const struct app *a, const struct heat_layout *L,
     if (!t)
         return;
     if (L->t && a->p.n > t->n)
-        snprintf(buf, len, "table %lldx%d from %s, pos %lld.. missing",
+        snprintf(buf, len, "table %lldx%d from %s, %s no row from %lld",
                  (long long)t->n, t->d,
-                 table_file(a) ? table_file(a) : "--pe-file", (long long)t->n);
+                 table_file(a) ? table_file(a) : "--pe-file",
+                 glyph(a->ascii, GL_MISSING), (long long)t->n);
     else if (L->t)
         snprintf(buf, len, "table %lldx%d from %s", (long long)t->n, t->d,
                  table_file(a) ? table_file(a) : "--pe-file");

@@ -176,9 +176,9 @@ static void test_learned_nope(void)
         d += v[5 * 16 + k] * v[9 * 16 + k];
     CHECK_NEAR(scores_at(s, 5, 9), d, 1e-12);
     scores_free(s);
-    struct score_table small = { v, 10, 16 };
-    s = NEW(&p, &o, &small);
-    CHECK(!scores_table_used(s));
+    struct score_table narrow = { v, 40, 8 };      /* d differs */
+    s = NEW(&p, &o, &narrow);
+    CHECK(!scores_table_used(s) && s->rows == 40);
     scores_free(s);
 
     o = O(SCHEME_NOPE);
@@ -191,6 +191,129 @@ static void test_learned_nope(void)
     CHECK(scores_row(s, 9, 1, row) == 0);
     for (int j = 0; j < 40; j++)
         CHECK(j <= 9 ? fabs(row[j] - 0.1) < 1e-15 : row[j] == 0.0);
+    scores_free(s);
+}
+
+/* Row i of a short table: the values the test wrote (R = 10 rows). */
+#define SHORT_R 10
+static double short_v(int64_t p, int k)
+{
+    return sin(0.3 * (double)p + 0.7 * k) + 0.1 * (double)k;
+}
+
+/* e_p as documented: N(0, 1/d) draws, times sqrt(d) when scaled. */
+static double emb(int64_t p, int k, int d)
+{
+    return pe_gauss(SCORES_SEED_EMB, (uint64_t)(p * d + k));
+}
+
+/* x_i . x_j with x = e + P (content) or P alone, by plain loops. */
+static double short_dot(int64_t i, int64_t j, int d, int content)
+{
+    double sum = 0;
+    for (int k = 0; k < d; k++)
+        sum += (short_v(i, k) + (content ? emb(i, k, d) : 0))
+               * (short_v(j, k) + (content ? emb(j, k, d) : 0));
+    return sum;
+}
+
+/*
+ * A loaded table shorter than n: positions past its R rows have no
+ * row, so every score involving one is NAN (masked or not), rows and
+ * softmax weights are over the keys below R, block means over the part
+ * of the block below R.  The references are loops over the values
+ * written here.
+ */
+static void test_short_table(void)
+{
+    enum { D = 16, N = 40 };
+    double v[SHORT_R * D];
+    for (int p = 0; p < SHORT_R; p++)
+        for (int k = 0; k < D; k++)
+            v[p * D + k] = short_v(p, k);
+    struct score_table tab = { v, SHORT_R, D };
+    struct dims p = P(D, 10000, N);
+    for (int content = 0; content < 2; content++)
+        for (int causal = 0; causal < 2; causal++) {
+            struct score_opts o = O(SCHEME_LEARNED);
+            o.content = content;
+            o.causal = causal;
+            struct score_ctx *s = NEW(&p, &o, &tab);
+            CHECK(scores_table_used(s) && s->rows == SHORT_R && s->n == N);
+            CHECK_NEAR(scores_at(s, 7, 3), short_dot(7, 3, D, content), 1e-12);
+            CHECK_NEAR(scores_at(s, 9, 9), short_dot(9, 9, D, content), 1e-12);
+            CHECK(isnan(scores_at(s, 10, 3)) && isnan(scores_at(s, 3, 10)));
+            CHECK(isnan(scores_at(s, 39, 39)) && isnan(scores_at(s, 0, 25)));
+            for (int t = 0; t < s->nterms; t++)
+                CHECK(isnan(scores_term_at(s, t, 2, 12))
+                      && isfinite(scores_term_at(s, t, 2, 9)));
+            double pl[D];
+            scores_vec(s, SK_PL, 12, 0, D, pl);
+            CHECK(isnan(pl[0]) && isnan(pl[D - 1]));
+            scores_vec(s, SK_PL, 9, 0, D, pl);
+            CHECK(pl[3] == v[9 * D + 3]);
+
+            double row[N];
+            CHECK(scores_row(s, 6, 0, row) == 0);
+            for (int j = 0; j < N; j++) {
+                if (j >= SHORT_R)
+                    CHECK(isnan(row[j]));
+                else if (causal && j > 6)
+                    CHECK(isinf(row[j]) && row[j] < 0);
+                else
+                    CHECK_NEAR(row[j], short_dot(6, j, D, content), 1e-12);
+            }
+            /* softmax over the keys that exist: j < R (and j <= i) */
+            CHECK(scores_row(s, 6, 1, row) == 0);
+            int lim = causal ? 7 : SHORT_R;
+            double mx = -INFINITY, z = 0, sum = 0;
+            for (int j = 0; j < lim; j++)
+                mx = fmax(mx, short_dot(6, j, D, content));
+            for (int j = 0; j < lim; j++)
+                z += exp(short_dot(6, j, D, content) - mx);
+            for (int j = 0; j < N; j++) {
+                if (j >= SHORT_R) {
+                    CHECK(isnan(row[j]));
+                    continue;
+                }
+                double want = j < lim ? exp(short_dot(6, j, D, content) - mx)
+                                        / z : 0.0;
+                CHECK_NEAR(row[j], want, 1e-12);
+                sum += row[j];
+            }
+            CHECK_NEAR(sum, 1.0, 1e-12);
+            CHECK(scores_row(s, 15, 1, row) == 0);  /* a missing query */
+            for (int j = 0; j < N; j++)
+                CHECK(isnan(row[j]));
+
+            /* block means: over [5, 10) x [8, 10) of [5, 20) x [8, 30) */
+            double want = 0;
+            for (int i = 5; i < SHORT_R; i++)
+                for (int j = 8; j < SHORT_R; j++)
+                    want += short_dot(i, j, D, content);
+            want /= 5.0 * 2.0;
+            CHECK_NEAR(scores_block_mean(s, 5, 20, 8, 30), want, 1e-12);
+            double terms = 0;
+            for (int t = 0; t < s->nterms; t++)
+                terms += scores_term_block_mean(s, t, 5, 20, 8, 30);
+            CHECK_NEAR(terms, want, 1e-12);
+            CHECK(isnan(scores_block_mean(s, 10, 20, 0, 5)));
+            CHECK(isnan(scores_block_mean(s, 0, 5, 12, 40)));
+            CHECK(isnan(scores_term_block_mean(s, 0, 30, 40, 30, 40)));
+            CHECK(scores_block_mean(s, 3, 3, 0, 5) == 0.0);   /* empty */
+            scores_free(s);
+        }
+    /* other schemes never read the table: every position is there */
+    struct score_opts o = O(SCHEME_SINUSOIDAL);
+    struct score_ctx *s = NEW(&p, &o, &tab);
+    CHECK(s->rows == N && isfinite(scores_at(s, 30, 39)));
+    scores_free(s);
+    /* n within the table: nothing missing */
+    struct dims small = P(D, 10000, 8);
+    o = O(SCHEME_LEARNED);
+    s = NEW(&small, &o, &tab);
+    CHECK(s->rows == 8 && scores_table_used(s));
+    CHECK_NEAR(scores_at(s, 7, 2), short_dot(7, 2, D, 0), 1e-12);
     scores_free(s);
 }
 
@@ -448,6 +571,7 @@ int main(void)
     test_rope();
     test_alibi();
     test_learned_nope();
+    test_short_table();
     test_content();
     test_toeplitz_and_temperature();
     test_rows();

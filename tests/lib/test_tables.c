@@ -688,10 +688,12 @@ static void test_st_hostile(void)
     st_raw(&b, "{\"wpe\":{\"dtype\":\"F32\",\"shape\":[1,2],\"data_offsets\":[8,0]}}", 8);
     CHECK(fails_with(&b, n, NULL, "'data_offsets' is not [BEGIN, END]"));
     st_raw(&b, "{\"wpe\":{\"dtype\":\"F32\",\"shape\":[1,2],\"data_offsets\":[4,12]}}", 12);
-    CHECK(fails_with(&b, n, NULL, "tensor 'wpe' begins at 4"));
+    CHECK(fails_with(&b, n, NULL, "tensor 'wpe' begins at 4, where the data "
+                     "starts at 0: a gap"));
     st_raw(&b, "{\"a\":{\"dtype\":\"F32\",\"shape\":[1,2],\"data_offsets\":[0,8]},"
            "\"wpe\":{\"dtype\":\"F32\",\"shape\":[1,2],\"data_offsets\":[4,12]}}", 12);
-    CHECK(fails_with(&b, n, NULL, "tensor 'wpe' begins at 4, where the previous one ends at"));
+    CHECK(fails_with(&b, n, NULL, "tensor 'wpe' begins at 4, where the previous "
+                     "one ends at 8: an overlap"));
     st_raw(&b, "{\"wpe\":{\"dtype\":\"F32\",\"shape\":[1,2],\"data_offsets\":[0,8]}}", 4);
     CHECK(fails_with(&b, n, NULL, "truncated: the tensors cover 8 bytes of data, the file has 4"));
     st_raw(&b, "{\"wpe\":{\"dtype\":\"F32\",\"shape\":[1,2],\"data_offsets\":[0,8]}}", 9);

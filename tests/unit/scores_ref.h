@@ -39,7 +39,8 @@ static struct score_opts O(enum scheme sc)
 }
 
 /* Brute mean of S (or of the softmax weights) over a block, unmasked
- * entries only for S; NAN when every entry is masked. */
+ * entries only for S, present ones only (a short table's missing
+ * positions are NAN); NAN when every entry is masked or missing. */
 static double brute_block(const struct score_ctx *s, int64_t i0, int64_t i1,
                           int64_t j0, int64_t j1, int softmax)
 {
@@ -50,8 +51,8 @@ static double brute_block(const struct score_ctx *s, int64_t i0, int64_t i1,
             scores_row(s, i, 1, row);
         for (int64_t j = j0; j < j1; j++) {
             double v = softmax ? row[j] : scores_at(s, i, j);
-            if (!softmax && isinf(v))
-                continue;
+            if (isnan(v) || (!softmax && isinf(v)))
+                continue;           /* missing (past a table), masked */
             sum += v;
             cnt++;
         }

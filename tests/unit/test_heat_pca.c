@@ -77,6 +77,53 @@ static void test_circle_panel(void)
     free(f);
 }
 
+/*
+ * A helix as GPT-2's table traces one: a slow turn along c (one over the
+ * 96 positions) and a fast ellipse of radii 2 and 1.5 in the plane of a
+ * and b (four turns), a, b, c orthonormal.  Over whole turns the three
+ * are orthogonal, so the components are known by hand: PC1 = 3 cos(p v)
+ * along c, PC2 = 2 cos(p w) along a, PC3 = 1.5 sin(p w) along b, with
+ * variances 4.5, 2 and 1.125: 100% in three components.
+ */
+#define HN 96
+static double helix_v[HN * CD];
+
+static void test_helix_panel(void)
+{
+    const double a[CD] = { 0.6, 0.8, 0, 0, 0, 0 };
+    const double b[CD] = { 0, 0, 0, 0.28, 0.96, 0 };
+    const double c[CD] = { 0, 0, 0.6, 0, 0, 0.8 };
+    double w = 2 * M_PI / 24, v = 2 * M_PI / HN;
+    for (int p = 0; p < HN; p++)
+        for (int j = 0; j < CD; j++)
+            helix_v[p * CD + j] = 2 * cos(p * w) * a[j]
+                                  + 1.5 * sin(p * w) * b[j]
+                                  + 3 * cos(p * v) * c[j] + 0.3;
+    double tot = 4.5 + 2 + 1.125;
+    char want[160];
+    snprintf(want, sizeof want, "principal components of helix.csv: PC1 "
+             "%.1f%%, PC2 %.1f%%, PC3 %.1f%% of the variance",
+             100 * 4.5 / tot, 100 * 2 / tot, 100 * 1.125 / tot);
+    struct pe_table t = { HN, CD, helix_v };
+    struct app ap;
+    app_circle(&ap, &t, 5);
+    ap.pe_file_name = "helix.csv";
+    CHECK(app_key(&ap, 'p') != ACT_NONE && ap.heat.pca == 1);
+    for (int64_t pos = 5; pos < HN; pos += 40) {
+        ap.p.pos = pos;
+        char *f = frame_text(&ap, 100, 30), at[32];
+        CHECK(f && strstr(f, want));
+        snprintf(at, sizeof at, "pos %lld: PC1 ", (long long)pos);
+        const char *r = f ? strstr(f, at) : NULL;
+        double y1 = NAN, y2 = NAN;
+        CHECK(r && sscanf(r + strlen(at) - 4, "PC1 %lf PC2 %lf", &y1, &y2)
+                   == 2);
+        CHECK_NEAR(y1, 3 * cos((double)pos * v), 1e-3);
+        CHECK_NEAR(y2, 2 * cos((double)pos * w), 1e-3);
+        free(f);
+    }
+}
+
 /* Without a file: the sinusoidal table's components; too big: said. */
 static void test_sinusoid_and_limits(void)
 {
@@ -107,6 +154,7 @@ int main(void)
 {
     circle_make();
     test_circle_panel();
+    test_helix_panel();
     test_sinusoid_and_limits();
     TEST_END("test_heat_pca");
 }

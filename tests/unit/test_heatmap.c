@@ -751,8 +751,17 @@ static void test_table_hint(void)
     /* N: more positions than the table has rows: those are missing,
      * blank cells and an inspector that says so, never invented values */
     CHECK(app_key(&a, 'N') != ACT_NONE && a.p.n == 80);
-    CHECK(frame_has(&a, 160, 48, "table 40x6 from mem-table.csv, pos 40.. "
-                    "missing"));
+    CHECK(frame_has(&a, 160, 48, "table 40x6 from mem-table.csv, "
+                    "\xe2\x95\xb1 no row from 40"));
+    CHECK(frame_has(&a, 160, 48, "\xe2\x95\xb1 no row\n"));  /* legend */
+    a.ascii = 1;        /* the mark fills the missing columns, no colour */
+    enum color_mode was = a.color;
+    a.color = COLOR_NONE;
+    char *fm = frame_text(&a, 160, 48);
+    CHECK(fm && strstr(fm, "//////////") && strstr(fm, "/ no row from 40"));
+    free(fm);
+    a.ascii = 0;
+    a.color = was;
     CHECK(isnan(heatmap_cell_value(&a, 150, 0, 160, 68)));
     CHECK_NEAR(heatmap_cell_value(&a, 0, 0, 160, 68), tab_v[0], 1e-12);
     a.p.pos = 60;

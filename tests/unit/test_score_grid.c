@@ -77,6 +77,53 @@ static void test_grid(void)
         }
 }
 
+/*
+ * A loaded table of 10 rows at n = 61: cells past row 10 are NAN
+ * (missing), cells across it the mean of their part before it, softmax
+ * over the keys that exist; in every combination of the toggles.
+ */
+static void test_short_table(void)
+{
+    enum { R = 10, D = 8 };
+    double v[R * D];
+    for (int i = 0; i < R * D; i++)
+        v[i] = sin(0.37 * i) + 0.05 * (i % 5);
+    struct score_table tab = { v, R, D };
+    struct dims p = P(D, 10000, 61);
+    struct grid_req reqs[] = {
+        { 0, 0, 1, 61, 61, 0 }, { 0, 0, 4, 16, 16, 0 },
+        { 8, 0, 8, 5, 8, 0 }, { 0, 6, 3, 10, 12, 0 },
+    };
+    for (int flags = 0; flags < 8; flags++) {
+        struct score_opts o = O(SCHEME_LEARNED);
+        o.causal = flags & 1;
+        o.content = (flags >> 1) & 1;
+        o.softmax = (flags >> 2) & 1;
+        struct score_ctx *s = NEW(&p, &o, &tab);
+        CHECK(s->rows == R);
+        for (size_t r = 0; r < sizeof reqs / sizeof reqs[0]; r++)
+            CHECK(grid_matches(s, &reqs[r], GRID_SLICE, 1e-9));
+        CHECK(grid_matches(s, &reqs[1], 50, 1e-9));
+        struct score_grid *g = grid_new();
+        enum grid_status st;
+        grid_run(g, s, &reqs[1], GRID_SLICE, &st);
+        CHECK(st == GRID_DONE && isnan(grid_cell(g, 3, 0))
+              && isnan(grid_cell(g, 0, 3)) && isfinite(grid_cell(g, 2, 0)));
+        if (o.softmax) {
+            double pij, cols[16], row[61];
+            CHECK(grid_softmax_at(g, s, 12, 0, &pij, cols) == -1);
+            CHECK(grid_softmax_at(g, s, 9, 40, &pij, cols) == 0
+                  && isnan(pij) && isnan(cols[5]));
+            CHECK(grid_softmax_at(g, s, 9, 3, &pij, cols) == 0);
+            scores_row(s, 9, 1, row);
+            CHECK_NEAR(pij, row[3], 1e-12);
+            CHECK_NEAR(cols[2], (row[8] + row[9]) / 2, 1e-12);
+        }
+        grid_free(g);
+        scores_free(s);
+    }
+}
+
 /* The four terms of the split add up to the cell; e.p is p.e transposed. */
 static void test_split(void)
 {
@@ -208,6 +255,7 @@ static void test_large(void)
 int main(void)
 {
     test_grid();
+    test_short_table();
     test_split();
     test_softmax_at();
     test_ill_conditioned();
