@@ -67,7 +67,7 @@ static const struct opt OPTS[] = {
     { "follow", 1, O_FOLLOW, "PATH", "follow the teacher at PATH on this terminal" },
     { "model", 1, O_MODEL, "NAME", "RoPE settings of a model (d, base, scaling); list: the table" },
     { "config", 1, O_CONFIG, "FILE", "RoPE settings from a config.json or .gguf file" },
-    { "layer-type", 1, O_LAYER_TYPE, "NAME", "config: the layer type of per-type rope_parameters" },
+    { "layer-type", 1, O_LAYER_TYPE, "NAME", "config: the layer type (per-type rope_parameters, Gemma 3 v4)" },
     { "rope-scaling", 1, O_ROPE + RO_SCALING, "METHOD", "none, linear, ntk, dynamic, yarn, llama3 or longrope" },
     { "factor", 1, O_ROPE + RO_FACTOR, "S", "scaling factor s, > 0 (>= 1 for dynamic, yarn, llama3, longrope)" },
     { "original-max", 1, O_ROPE + RO_ORIGINAL_MAX, "L", "original trained length L, 1..2147483647" },

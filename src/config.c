@@ -10,6 +10,8 @@
  *   L:  original_max_position_embeddings of the scaling, else the
  *       top-level one (Phi-3), else max_position_embeddings; dynamic NTK
  *       reads max_position_embeddings
+ * A multimodal config (Llama 4, Gemma 3 >= 4B) holds them in its
+ * text_config object: read from there when the top level has none.
  * Every value is set through params.c, so a file is held to the same
  * ranges as the command line.
  */
@@ -25,9 +27,12 @@
 
 struct cfg {
     const char *file;
+    const char *prefix;         /* "text_config." when read from there */
     const json_value *root;
     const json_value *rp;       /* the scaling settings, or NULL */
     char rp_name[80];           /* its key path: "rope_scaling", ... */
+    int local;                  /* v4 Gemma 3 sliding layers: the base is
+                                   rope_local_base_freq, no scaling */
     params next;
     char *err;
     size_t errlen;
@@ -37,7 +42,7 @@ struct cfg {
  * control characters get through); returns -1. */
 static int bad(struct cfg *c, const char *obj, const char *key, const char *why)
 {
-    snprintf(c->err, c->errlen, "%s: key '%s%s%s': %s", c->file,
+    snprintf(c->err, c->errlen, "%s: key '%s%s%s%s': %s", c->file, c->prefix,
              obj ? obj : "", obj ? "." : "", key, why);
     for (char *q = c->err; *q; q++)
         if ((unsigned char)*q < 0x20 || *q == 0x7f)
@@ -147,9 +152,21 @@ static int find_settings(struct cfg *c, const char *layer)
         }
         return per_layer(c, rp, layer);
     }
-    if (layer)
+    if (layer && json_get(c->root, "rope_local_base_freq")) {
+        /* v4 Gemma 3: full layers rope_theta + rope_scaling, sliding
+         * layers rope_local_base_freq unscaled */
+        c->local = strcmp(layer, "sliding_attention") == 0;
+        if (!c->local && strcmp(layer, "full_attention") != 0)
+            return bad(c, NULL, layer, "no such layer type; the file has "
+                       "full_attention, sliding_attention");
+        if (c->local) {
+            c->rp = NULL;
+            return 0;
+        }
+    } else if (layer) {
         return bad(c, NULL, "rope_parameters", "missing (--layer-type needs "
                    "the per-layer-type form)");
+    }
     snprintf(c->rp_name, sizeof c->rp_name, "rope_scaling");
     rp = json_get(c->root, "rope_scaling");
     if (rp && rp->type != JSON_NULL && rp->type != JSON_OBJECT)
@@ -164,16 +181,17 @@ static int set_base(struct cfg *c)
 {
     double b;
     char msg[200];
-    const char *key = "rope_theta", *obj = NULL;
-    int r = num(c, c->rp, c->rp_name, key, &b);
+    const char *key = c->local ? "rope_local_base_freq" : "rope_theta";
+    const char *first = key, *obj = NULL;
+    int r = c->local ? 0 : num(c, c->rp, c->rp_name, key, &b);
     if (r > 0)
         obj = c->rp_name;
-    else if (r == 0 && (r = num(c, c->root, NULL, key, &b)) == 0) {
+    else if (r == 0 && (r = num(c, c->root, NULL, key, &b)) == 0 && !c->local) {
         key = "rotary_emb_base";                    /* GPT-NeoX */
         r = num(c, c->root, NULL, key, &b);
     }
     if (r == 0)
-        return bad(c, NULL, "rope_theta", "missing");
+        return bad(c, NULL, first, "missing");
     if (r < 0)
         return -1;
     if (params_set_base(&c->next, b, msg, sizeof msg))
@@ -195,7 +213,7 @@ static int head_dim(struct cfg *c, double *hd, const char **key)
         need_num(c, c->root, NULL, "num_attention_heads", &heads) < 0)
         return -1;
     *key = "hidden_size";
-    if (!(heads >= 1) || h / heads != (double)(long)(h / heads))
+    if (!(heads >= 1) || h / heads != floor(h / heads))   /* no cast: h may be huge */
         return bad(c, NULL, "num_attention_heads",
                    "does not divide hidden_size");
     *hd = h / heads;
@@ -222,8 +240,12 @@ static int set_dims(struct cfg *c)
     }
     if (fkey && !(f > 0 && f <= 1))
         return bad(c, NULL, fkey, "want a number in (0, 1]");
-    double d = hd * f;
-    d = d > 1e9 ? 1e9 : d < -1e9 ? -1e9 : floor(d);    /* int() rounds down */
+    double d = floor(hd * f);       /* int() rounds down */
+    if (fabs(d) > 1e9) {            /* named as it is, never cast */
+        snprintf(msg, sizeof msg, "%g rotary dimensions: out of range; want "
+                 "an even number in %d..%d", d, PARAM_D_MIN, PARAM_D_MAX);
+        return bad(c, NULL, fkey ? fkey : key, msg);
+    }
     if (params_set_d(&c->next, (long)d, msg, sizeof msg))
         return bad(c, NULL, fkey ? fkey : key, msg);
     return 0;
@@ -356,6 +378,22 @@ static int set_scaling(struct cfg *c)
     }
 }
 
+/* Where the settings are: the top level, or its text_config object when
+ * the top level has none (multimodal configs: Llama 4, Gemma 3 >= 4B). */
+static const json_value *text_root(const json_value *root)
+{
+    static const char *const K[] = { "rope_theta", "rope_parameters",
+                                     "rope_scaling", "head_dim", "hidden_size" };
+    const json_value *t = root && root->type == JSON_OBJECT
+                          ? json_get(root, "text_config") : NULL;
+    if (!t || t->type != JSON_OBJECT)
+        return root;
+    for (size_t k = 0; k < sizeof K / sizeof K[0]; k++)
+        if (json_get(root, K[k]))
+            return root;
+    return t;
+}
+
 int config_load_json(const char *name, const char *text, size_t len,
                      const char *layer_type, params *p,
                      char *err, size_t errlen)
@@ -363,8 +401,10 @@ int config_load_json(const char *name, const char *text, size_t len,
     char jerr[160], msg[300];
     struct json_limits lim = { CONFIG_MAX_BYTES, 32 };
     json_value *root = json_parse(text, len, &lim, jerr, sizeof jerr);
-    struct cfg c = { name, root, NULL, "", *p, err, errlen };
+    struct cfg c = { name, "", text_root(root), NULL, "", 0, *p, err, errlen };
     int r = -1;
+    if (c.root != root)
+        c.prefix = "text_config.";
     rope_scaling_default(&c.next.rope);
     if (!root)
         snprintf(err, errlen, "%s: not JSON: %s", name, jerr);

@@ -5,16 +5,36 @@
  *   ARCH.rope.dimension_count           d; else ARCH.attention.key_length,
  *                                       else embedding_length / head_count
  *   ARCH.context_length                 L when the scaling gives none
- *   ARCH.rope.scaling.type              none, linear or yarn
+ *   ARCH.rope.scaling.type              none, linear, yarn or longrope
  *   ARCH.rope.scaling.factor            s
  *   ARCH.rope.scale_linear              older files: linear scaling by it
  *   ARCH.rope.scaling.original_context_length   L
+ *   ARCH.rope.scaling.yarn_beta_fast    YaRN's beta_fast (default 32)
+ *   ARCH.rope.scaling.yarn_beta_slow    YaRN's beta_slow (default 1)
+ *   ARCH.rope.scaling.yarn_log_multiplier  DeepSeek-V2/V3 files
+ *                                       (deepseek*): 0.1 mscale_all_dim,
+ *                                       as llama.cpp's converter writes it;
+ *                                       mscale = mscale_all_dim = v / 0.1
+ *                                       (llama.cpp's rotary factor is then
+ *                                       1 and its scores x m(s, v/0.1)^2)
+ *   ARCH.rope.scaling.finetuned         a bool; checked, changes nothing
+ *   ARCH.rope.scaling.attn_factor       yarn, longrope: the attention
+ *                                       factor a (transformers' value, as
+ *                                       the converters copy it)
+ * Keys that would change the numbers in ways peviz does not model
+ * (attn_factor of other methods, yarn_attn_factor, yarn_ext_factor other
+ * than their neutral values; yarn_log_multiplier of other architectures,
+ * whose converters write it differently) are refused, not ignored.
+ * Phi-3 files carry LongRoPE as the tensors rope_factors_long.weight and
+ * rope_factors_short.weight (d/2 factors each; no scaling type): L is
+ * rope.scaling.original_context_length, s = context_length / L.
  * and the tensor rope_freqs.weight: d/2 per-band divisors (Llama 3.1's
  * llama3 rule, baked in), omega_i = theta_i / f_i.  peviz holds those as
  * LongRoPE factors (both lists the same, attention factor 1, s the
  * largest divisor), which is the same formula.  Only the header and that
  * one tensor are read.
  */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -111,10 +131,15 @@ static int base_and_dims(struct gcfg *c)
     }
     if (r < 0)
         return -1;
-    if (d != (double)(long)d || params_set_d(&c->next, d > 1e9 ? 1000000000L
-                                             : d < -1e9 ? -1 : (long)d,
-                                             msg, sizeof msg))
-        return gbad(c, key, d != (double)(long)d ? "not a whole number" : msg);
+    if (d != floor(d))              /* NaN too */
+        return gbad(c, key, "not a whole number");
+    if (fabs(d) > 1e9) {            /* no long needed (nor always holds it) */
+        snprintf(msg, sizeof msg, "%g: out of range; want an even number in "
+                 "%d..%d", d, PARAM_D_MIN, PARAM_D_MAX);
+        return gbad(c, key, msg);
+    }
+    if (params_set_d(&c->next, (long)d, msg, sizeof msg))
+        return gbad(c, key, msg);
     return 0;
 }
 
@@ -144,13 +169,18 @@ static int scaling_type(struct gcfg *c, enum rope_method *m)
         return gbad(c, key, "not a string");
     if (!strcmp(kv->str, "none"))
         return 0;
-    if (!strcmp(kv->str, "linear") || !strcmp(kv->str, "yarn")) {
-        *m = kv->str[0] == 'l' ? ROPE_LINEAR : ROPE_YARN;
-        return 0;
-    }
+    static const struct { const char *name; enum rope_method m; } T[] = {
+        { "linear", ROPE_LINEAR }, { "yarn", ROPE_YARN },
+        { "longrope", ROPE_LONGROPE }
+    };
+    for (size_t k = 0; k < sizeof T / sizeof T[0]; k++)
+        if (!strcmp(kv->str, T[k].name)) {
+            *m = T[k].m;
+            return 0;
+        }
     char why[120];
-    snprintf(why, sizeof why, "unknown type '%.30s'; want none, linear or yarn",
-             kv->str);
+    snprintf(why, sizeof why, "unknown type '%.30s'; want none, linear, yarn "
+             "or longrope", kv->str);
     return gbad(c, key, why);
 }
 
@@ -162,9 +192,29 @@ static int factor(struct gcfg *c, enum rope_method m)
                         key, sizeof key);
     if (r < 0)
         return -1;
-    if (r == 0)
-        return m == ROPE_NONE ? 0 : gbad(c, key, "missing");
+    if (r == 0)         /* LongRoPE: from the lengths (see longrope) */
+        return m == ROPE_NONE || m == ROPE_LONGROPE ? 0 : gbad(c, key, "missing");
     return gset(c, key, RO_FACTOR, s);
+}
+
+/* A tensor of d/2 per-band factors into f, and into the list id. */
+static int band_list(struct gcfg *c, const struct gguf_tensor *t,
+                     enum rope_opt id, double *f)
+{
+    char msg[200];
+    int half = c->next.d / 2;
+    if (t->nelements != (uint64_t)half || half > ROPE_FACTORS_MAX) {
+        snprintf(msg, sizeof msg, "%llu values; want d/2 = %d (at most %d)",
+                 (unsigned long long)t->nelements, half, ROPE_FACTORS_MAX);
+        return gbad(c, t->name, msg);
+    }
+    if (gguf_read_tensor(c->g, t, f, msg, sizeof msg)) {
+        snprintf(c->err, c->errlen, "%s", msg);
+        return -1;
+    }
+    if (params_set_rope_list(&c->next, id, f, half, msg, sizeof msg))
+        return gbad(c, t->name, msg);
+    return 0;
 }
 
 /* rope_freqs.weight: d/2 divisors, held as equal LongRoPE lists. */
@@ -172,25 +222,113 @@ static int divisors(struct gcfg *c, const struct gguf_tensor *t)
 {
     static const char *const K = "rope_freqs.weight";
     double f[ROPE_FACTORS_MAX], mx = 1;
-    char msg[200];
-    int half = c->next.d / 2;
-    if (t->nelements != (uint64_t)half || half > ROPE_FACTORS_MAX) {
-        snprintf(msg, sizeof msg, "%llu values; want d/2 = %d (at most %d)",
-                 (unsigned long long)t->nelements, half, ROPE_FACTORS_MAX);
-        return gbad(c, K, msg);
-    }
-    if (gguf_read_tensor(c->g, t, f, msg, sizeof msg)) {
-        snprintf(c->err, c->errlen, "%s", msg);
+    if (band_list(c, t, RO_SHORT_FACTOR, f) || band_list(c, t, RO_LONG_FACTOR, f))
         return -1;
-    }
-    for (int i = 0; i < half; i++)
+    for (int i = 0; i < c->next.d / 2; i++)
         mx = f[i] > mx ? f[i] : mx;
-    if (params_set_rope_list(&c->next, RO_SHORT_FACTOR, f, half, msg, sizeof msg) ||
-        params_set_rope_list(&c->next, RO_LONG_FACTOR, f, half, msg, sizeof msg))
-        return gbad(c, K, msg);
     c->next.rope.method = ROPE_LONGROPE;
     return gset(c, K, RO_FACTOR, mx) || gset(c, K, RO_ATTENTION_FACTOR, 1) ||
            lengths(c, 1) ? -1 : 0;
+}
+
+/* YaRN's betas, as llama.cpp writes them. */
+static int betas(struct gcfg *c)
+{
+    char key[200];
+    double v;
+    int r = gnum(c, "rope.scaling.yarn_beta_fast", &v, key, sizeof key);
+    if (r < 0 || (r > 0 && gset(c, key, RO_BETA_FAST, v)))
+        return -1;
+    r = gnum(c, "rope.scaling.yarn_beta_slow", &v, key, sizeof key);
+    if (r < 0 || (r > 0 && gset(c, key, RO_BETA_SLOW, v)))
+        return -1;
+    return 0;
+}
+
+/* yarn_log_multiplier: DeepSeek's 0.1 mscale_all_dim. */
+static int log_multiplier(struct gcfg *c)
+{
+    char key[200];
+    double v;
+    int r = gnum(c, "rope.scaling.yarn_log_multiplier", &v, key, sizeof key);
+    if (r <= 0)
+        return r;
+    if (strncmp(c->arch, "deepseek", 8) != 0)
+        return gbad(c, key, "its meaning depends on the converter; peviz "
+                    "reads it for deepseek* files only");
+    if (!(v > 0))
+        return gbad(c, key, "want a number > 0 (0.1 mscale_all_dim)");
+    return gset(c, key, RO_MSCALE, v / 0.1) ||
+           gset(c, key, RO_MSCALE_ALL_DIM, v / 0.1) ? -1 : 0;
+}
+
+/* A key peviz does not model: fine at its neutral value(s), else refused. */
+static int neutral(struct gcfg *c, const char *suffix, double ok1, double ok2)
+{
+    char key[200], why[120];
+    double v;
+    int r = gnum(c, suffix, &v, key, sizeof key);
+    if (r <= 0 || v == ok1 || v == ok2)
+        return r < 0 ? -1 : 0;
+    snprintf(why, sizeof why, "%.6g: peviz models only %g%s", v, ok1,
+             ok1 == ok2 ? "" : " (or the default)");
+    return gbad(c, key, why);
+}
+
+static int finetuned(struct gcfg *c)
+{
+    char key[200];
+    snprintf(key, sizeof key, "%s.rope.scaling.finetuned", c->arch);
+    const struct gguf_kv *kv = gguf_find_kv(c->g, key);
+    return kv && kv->type != GGUF_BOOL ? gbad(c, key, "not true or false") : 0;
+}
+
+/* rope.scaling.attn_factor: the converters write transformers'
+ * attention factor (yarn: Olmo's attention_factor; longrope: Phi-3's
+ * sqrt(1 + ln s / ln L)), the factor a on cos and sin. */
+static int attn_factor(struct gcfg *c, enum rope_method m)
+{
+    char key[200];
+    double v;
+    if (m != ROPE_YARN && m != ROPE_LONGROPE)
+        return neutral(c, "rope.scaling.attn_factor", 1, 1);
+    int r = gnum(c, "rope.scaling.attn_factor", &v, key, sizeof key);
+    return r <= 0 ? r : gset(c, key, RO_ATTENTION_FACTOR, v);
+}
+
+/* The keys beyond type, factor and length. */
+static int extras(struct gcfg *c, enum rope_method m)
+{
+    return betas(c) || log_multiplier(c) || finetuned(c) || attn_factor(c, m) ||
+           neutral(c, "rope.scaling.yarn_attn_factor", 1, 1) ||
+           neutral(c, "rope.scaling.yarn_ext_factor", 1, -1) ? -1 : 0;
+}
+
+/* Phi-3's LongRoPE: rope_factors_long/short.weight, L the original
+ * context length, s = context_length / L unless the file gives it, the
+ * attention factor from rope.scaling.attn_factor (see extras) or the
+ * LongRoPE default. */
+static int longrope(struct gcfg *c, const struct gguf_tensor *tl,
+                    const struct gguf_tensor *ts)
+{
+    char key[200];
+    double f[ROPE_FACTORS_MAX], L, n, s;
+    int r;
+    if (!tl || !ts)
+        return gbad(c, tl ? "rope_factors_short.weight" : "rope_factors_long.weight",
+                    "missing (LongRoPE needs both factor lists)");
+    if (band_list(c, tl, RO_LONG_FACTOR, f) || band_list(c, ts, RO_SHORT_FACTOR, f))
+        return -1;
+    if ((r = gnum(c, "rope.scaling.original_context_length", &L, key,
+                  sizeof key)) <= 0)
+        return r < 0 ? -1 : gbad(c, key, "missing (LongRoPE's L)");
+    if (gset(c, key, RO_ORIGINAL_MAX, L))
+        return -1;
+    if ((r = gnum(c, "rope.scaling.factor", &s, key, sizeof key)) != 0)
+        return r < 0 ? -1 : 0;          /* set by factor() */
+    if ((r = gnum(c, "context_length", &n, key, sizeof key)) < 0)
+        return -1;
+    return r > 0 && n > L ? gset(c, key, RO_FACTOR, n / L) : 0;
 }
 
 static int read_settings(struct gcfg *c)
@@ -206,10 +344,18 @@ static int read_settings(struct gcfg *c)
         return -1;
     if (legacy > 0 && m == ROPE_NONE && s != 1)      /* older files */
         m = ROPE_LINEAR;
-    c->next.rope.method = m;
-    if (factor(c, m) || lengths(c, m == ROPE_YARN))
-        return -1;
     const struct gguf_tensor *t = gguf_find_tensor(c->g, "rope_freqs.weight");
+    const struct gguf_tensor *tl = gguf_find_tensor(c->g, "rope_factors_long.weight");
+    const struct gguf_tensor *ts = gguf_find_tensor(c->g, "rope_factors_short.weight");
+    if ((tl || ts) && (m == ROPE_NONE || m == ROPE_LONGROPE))
+        m = ROPE_LONGROPE;              /* Phi-3 files give no type */
+    else if (tl || ts)
+        return gbad(c, tl ? tl->name : ts->name, "present with a scaling type "
+                    "other than longrope");
+    c->next.rope.method = m;
+    if (factor(c, m) || (m != ROPE_LONGROPE && lengths(c, m == ROPE_YARN)) ||
+        (m == ROPE_LONGROPE && longrope(c, tl, ts)) || extras(c, m))
+        return -1;
     if (t && m != ROPE_NONE)
         return gbad(c, "rope_freqs.weight", "present with a scaling type; "
                     "peviz reads the divisors alone");
@@ -222,15 +368,32 @@ static int read_settings(struct gcfg *c)
     return 0;
 }
 
-int gguf_config_load(const char *path, params *p, char *err, size_t errlen)
+/* The settings of an opened file (closed here); p changes on success. */
+static int load(const char *name, struct gguf *g, params *p, char *err,
+                size_t errlen)
 {
-    struct gcfg c = { path, NULL, "", *p, err, errlen };
+    struct gcfg c = { name, g, "", *p, err, errlen };
     rope_scaling_default(&c.next.rope);
-    if (gguf_open(path, &c.g, err, errlen))
-        return -1;
     int r = read_settings(&c);
-    gguf_close(c.g);
+    gguf_close(g);
     if (r == 0)
         *p = c.next;
     return r;
+}
+
+int gguf_config_load(const char *path, params *p, char *err, size_t errlen)
+{
+    struct gguf *g;
+    if (gguf_open(path, &g, err, errlen))
+        return -1;
+    return load(path, g, p, err, errlen);
+}
+
+int gguf_config_load_buffer(const char *name, const unsigned char *buf,
+                            size_t len, params *p, char *err, size_t errlen)
+{
+    struct gguf *g;
+    if (gguf_open_buffer(name, buf, len, &g, err, errlen))
+        return -1;
+    return load(name, g, p, err, errlen);
 }

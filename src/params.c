@@ -472,11 +472,11 @@ int params_check_rope(const params *p, char *err, size_t errlen)
                  "uses d/(d-2))", mi->name, p->d);
         return -1;
     }
-    if (r->method == ROPE_LLAMA3 && !(r->low_freq_factor < r->high_freq_factor)) {
+    if (r->method == ROPE_LLAMA3 && !(r->low_freq_factor <= r->high_freq_factor)) {
         char h[32];
         fmt_num(r->low_freq_factor, 10, b, sizeof b);
         fmt_num(r->high_freq_factor, 10, h, sizeof h);
-        snprintf(err, errlen, "low-freq-factor %s: want a number below "
+        snprintf(err, errlen, "low-freq-factor %s: want a number at most "
                  "high-freq-factor %s", b, h);
         return -1;
     }

@@ -202,6 +202,10 @@ freqs "-d 16 -b 10000 --rope-scaling longrope --factor 32 --original-max 4096 -n
 
 # ---- scores: scaled frequencies and the squared attention factor -----------
 scores "-d 32 -n 24 -b 10000" "d=32 n=24 base=10000"
+scores "-d 32 -n 24 -b 10000 --rope-scaling linear --factor 4" "d=32 n=24 base=10000 m=linear s=4"
+scores "-d 32 -n 24 -b 10000 --rope-scaling ntk --factor 8" "d=32 n=24 base=10000 m=ntk s=8"
+scores "-d 32 -n 24 -b 10000 --rope-scaling yarn --factor 16 --original-max 512 --no-truncate --beta-fast 20 --beta-slow 2" \
+       "d=32 n=24 base=10000 m=yarn s=16 L=512 trunc=0 bf=20 bs=2"
 scores "-d 32 -n 24 -b 10000 --rope-scaling yarn --factor 16 --original-max 512" \
        "d=32 n=24 base=10000 m=yarn s=16 L=512"
 scores "-d 32 -n 24 -b 10000 --rope-scaling yarn --factor 40 --original-max 512 --mscale 1 --mscale-all-dim 1" \
@@ -318,6 +322,8 @@ freqs "--config $tmp/neox.json" "d=24 base=10000"
 freqs "--config $tmp/gemma3-v5.json" "d=256 base=1000000 m=linear s=8"
 freqs "--config $tmp/gemma3-v5.json --layer-type sliding_attention" "d=256 base=10000"
 freqs "--config $tmp/gemma3-v4.json" "d=256 base=1000000 m=linear s=8"
+freqs "--config $tmp/gemma3-v4.json --layer-type full_attention" "d=256 base=1000000 m=linear s=8"
+freqs "--config $tmp/gemma3-v4.json --layer-type sliding_attention" "d=256 base=10000"
 freqs "--config $tmp/dynamic.json -n 10000" "d=128 base=10000 m=dynamic s=2 L=4096 n=10000"
 # the same model in v4 and v5 form, and as its preset
 "$PEVIZ" --export freqs --config "$tmp/llama31-v4.json" >"$tmp/v4" 2>&1
@@ -325,6 +331,81 @@ freqs "--config $tmp/dynamic.json -n 10000" "d=128 base=10000 m=dynamic s=2 L=40
 "$PEVIZ" --export freqs --model llama3.1-8b >"$tmp/pr" 2>&1
 if cmp -s "$tmp/v4" "$tmp/v5" && cmp -s "$tmp/v4" "$tmp/pr"; then ok
 else bad "llama3.1 v4, v5 and preset differ"; fi
+# ---- more real models (ROPE.md's tables), configs as their files write them
+cfg scout-v4.json '{"architectures": ["Llama4ForConditionalGeneration"], "text_config": {
+ "head_dim": 128, "hidden_size": 5120, "num_attention_heads": 40,
+ "max_position_embeddings": 10485760, "rope_theta": 500000.0, "no_rope_layers": [1, 1, 1, 0],
+ "rope_scaling": {"factor": 16.0, "high_freq_factor": 1.0, "low_freq_factor": 1.0,
+ "original_max_position_embeddings": 8192, "rope_type": "llama3"}}, "vision_config": {"hidden_size": 1408}}'
+cfg scout-v5.json '{"model_type": "llama4", "text_config": {"head_dim": 128,
+ "max_position_embeddings": 10485760, "rope_parameters": {"rope_type": "llama3", "factor": 16.0,
+ "original_max_position_embeddings": 8192, "high_freq_factor": 1.0, "low_freq_factor": 1.0,
+ "rope_theta": 500000.0}}}'
+cfg qwen3-v5.json '{"head_dim": 128, "hidden_size": 4096, "num_attention_heads": 32,
+ "max_position_embeddings": 131072, "rope_parameters": {"rope_theta": 1000000,
+ "rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 32768}}'
+cfg gptoss-v5.json '{"head_dim": 64, "hidden_size": 2880, "num_attention_heads": 64,
+ "max_position_embeddings": 131072, "rope_parameters": {"rope_type": "yarn", "rope_theta": 150000,
+ "factor": 32.0, "beta_fast": 32.0, "beta_slow": 1.0, "truncate": false,
+ "original_max_position_embeddings": 4096}}'
+cfg deepseek-v2.json '{"hidden_size": 2048, "num_attention_heads": 16, "qk_rope_head_dim": 64,
+ "qk_nope_head_dim": 128, "max_position_embeddings": 163840, "rope_theta": 10000,
+ "rope_scaling": {"beta_fast": 32, "beta_slow": 1, "factor": 40, "mscale": 0.707,
+ "mscale_all_dim": 0.707, "original_max_position_embeddings": 4096, "type": "yarn"}}'
+cfg yarn-llama2-64k.json '{"hidden_size": 4096, "num_attention_heads": 32,
+ "max_position_embeddings": 65536, "rope_theta": 10000.0, "rope_scaling": {"factor": 16.0,
+ "finetuned": true, "original_max_position_embeddings": 4096, "type": "yarn"}}'
+cfg pythia.json '{"hidden_size": 4096, "num_attention_heads": 32, "rotary_pct": 0.25,
+ "rotary_emb_base": 10000, "max_position_embeddings": 2048}'
+cfg phi2-v4.json '{"hidden_size": 2560, "num_attention_heads": 32, "partial_rotary_factor": 0.4,
+ "rope_theta": 10000.0, "max_position_embeddings": 2048, "rope_scaling": null}'
+cfg smollm3.json '{"hidden_size": 2048, "num_attention_heads": 16, "rope_theta": 5000000.0,
+ "max_position_embeddings": 65536, "no_rope_layers": [1, 1, 1, 0]}'
+cfg gemma3-4b-v4.json '{"architectures": ["Gemma3ForConditionalGeneration"], "text_config": {
+ "head_dim": 256, "hidden_size": 2560, "num_attention_heads": 8, "rope_theta": 1000000.0,
+ "rope_local_base_freq": 10000.0, "rope_scaling": {"factor": 8.0, "rope_type": "linear"}}}'
+# dynamic NTK reads max_position_embeddings even when the scaling names
+# an original length (transformers' Lm), at the current n
+cfg dynamic-both.json '{"hidden_size": 4096, "num_attention_heads": 32, "max_position_embeddings": 8192,
+ "rope_theta": 10000.0, "rope_scaling": {"rope_type": "dynamic", "factor": 2.0,
+ "original_max_position_embeddings": 4096}}'
+for n in 4096 8192 12000 65536; do
+    freqs "--config $tmp/dynamic-both.json -n $n" "d=128 base=10000 m=dynamic s=2 L=8192 n=$n"
+done
+freqs "--config $tmp/scout-v4.json" "d=128 base=500000 m=llama3 s=16 L=8192 low=1 high=1"
+freqs "--config $tmp/scout-v5.json" "d=128 base=500000 m=llama3 s=16 L=8192 low=1 high=1"
+freqs "-d 128 -b 500000 --rope-scaling llama3 --factor 16 --original-max 8192 --low-freq-factor 1 --high-freq-factor 1" \
+      "d=128 base=500000 m=llama3 s=16 L=8192 low=1 high=1"
+scores "--config $tmp/scout-v4.json -n 12" "d=128 n=12 base=500000 m=llama3 s=16 L=8192 low=1 high=1"
+freqs "--config $tmp/qwen3-v5.json" "d=128 base=1000000 m=yarn s=4 L=32768"
+scores "--config $tmp/qwen3-v5.json -n 12" "d=128 n=12 base=1000000 m=yarn s=4 L=32768"
+freqs "--config $tmp/gptoss-v5.json" "d=64 base=150000 m=yarn s=32 L=4096 trunc=0"
+scores "--config $tmp/gptoss-v5.json -n 12" "d=64 n=12 base=150000 m=yarn s=32 L=4096 trunc=0"
+freqs "--config $tmp/deepseek-v2.json" "d=64 base=10000 m=yarn s=40 L=4096 ms=0.707 msad=0.707"
+scores "--config $tmp/deepseek-v2.json -n 12" "d=64 n=12 base=10000 m=yarn s=40 L=4096 ms=0.707 msad=0.707"
+freqs "--config $tmp/yarn-llama2-64k.json" "d=128 base=10000 m=yarn s=16 L=4096"
+scores "--config $tmp/yarn-llama2-64k.json -n 12" "d=128 n=12 base=10000 m=yarn s=16 L=4096"
+freqs "--config $tmp/pythia.json" "d=32 base=10000"
+freqs "--config $tmp/phi2-v4.json" "d=32 base=10000"
+freqs "--config $tmp/smollm3.json" "d=128 base=5000000"
+freqs "--config $tmp/gemma3-4b-v4.json" "d=256 base=1000000 m=linear s=8"
+freqs "--config $tmp/gemma3-4b-v4.json --layer-type sliding_attention" "d=256 base=10000"
+freqs "-d 128 -b 500000 --rope-scaling llama3 --factor 32 --original-max 8192" \
+      "d=128 base=500000 m=llama3 s=32 L=8192"
+for n in 1 4096 4097 131072; do     # Phi-3's switch: long factors past L
+    freqs "--config $tmp/phi3.json -n $n" "d=96 base=10000 m=longrope s=32 L=4096 n=$n sf=$SF48 lf=$LF48"
+done
+# the scores of a LongRoPE model past L: long factors, x a^2 (L = 16 here)
+scores "-d 8 -n 20 -b 10000 --rope-scaling longrope --factor 4 --original-max 16 --short-factor 1,1,2,2 --long-factor 1,3,5,9" \
+       "d=8 n=20 base=10000 m=longrope s=4 L=16 sf=1,1,2,2 lf=1,3,5,9"
+# the worked figures of ROPE.md, from the exports: DeepSeek-V2 scores x
+# (0.1 * 0.707 ln 40 + 1)^2 = 1.58963, Phi-3-mini-128k a^2 = 1.190238^2
+s00() { "$PEVIZ" --export scores --scheme rope -n 1 "$@" 2>&1; }
+if awk -v v="$(s00 --config "$tmp/deepseek-v2.json")" 'BEGIN { exit !(v / 64 > 1.589625 && v / 64 < 1.589635) }'
+then ok; else bad "DeepSeek-V2 S(0,0)/64 = $(s00 --config "$tmp/deepseek-v2.json"), want 1.58963"; fi
+if awk -v v="$(s00 --config "$tmp/phi3.json")" 'BEGIN { a = sqrt(v / 96); exit !(a > 1.1902375 && a < 1.1902385) }'
+then ok; else bad "Phi-3 attention factor from S(0,0) = $(s00 --config "$tmp/phi3.json"), want 1.190238"; fi
+
 # options after --config change it
 freqs "--config $tmp/qwen-yarn-old.json --no-truncate --factor 8" \
       "d=128 base=1000000 m=yarn s=8 L=32768 trunc=0"
@@ -342,6 +423,8 @@ def st(x):
 def kv_str(k, v): return st(k) + struct.pack("<I", 8) + st(v)
 def kv_u32(k, v): return st(k) + struct.pack("<II", 4, v)
 def kv_f32(k, v): return st(k) + struct.pack("<If", 6, v)
+def kv_f64(k, v): return st(k) + struct.pack("<Id", 12, v)
+def kv_bool(k, v): return st(k) + struct.pack("<IB", 7, 1 if v else 0)
 
 def gguf(kvs, tensors):
     head = b"GGUF" + struct.pack("<IQQ", 3, len(tensors), len(kvs)) + b"".join(kvs)
@@ -389,7 +472,7 @@ files = {
                               kv_f32("llama.rope.scale_linear", 4.0)], []),
   "badtype.gguf": gguf([kv_str("general.architecture", "llama"),
                         kv_u32("llama.rope.dimension_count", 64),
-                        kv_str("llama.rope.scaling.type", "longrope")], []),
+                        kv_str("llama.rope.scaling.type", "su")], []),
   "noarch.gguf": gguf([kv_u32("llama.rope.dimension_count", 64)], []),
   "nodims.gguf": gguf([kv_str("general.architecture", "gpt2")], []),
   "shortfreqs.gguf": gguf(llama, [("rope_freqs.weight", div[:63])]),
@@ -399,6 +482,82 @@ files = {
                          kv_str("llama.rope.scaling.type", "yarn"),
                          kv_f32("llama.rope.scaling.factor", 4.0)], []),
 }
+# YaRN with every key llama.cpp writes for it (betas, finetuned), and
+# DeepSeek-V2/V3 as llama.cpp's converter writes it: yarn_log_multiplier
+# = 0.1 * mscale_all_dim, stored as f32
+def yarn_file(arch, extra):
+    return gguf([kv_str("general.architecture", arch),
+                 kv_f32(arch + ".rope.freq_base", 10000.0),
+                 kv_u32(arch + ".rope.dimension_count", 64),
+                 kv_str(arch + ".rope.scaling.type", "yarn"),
+                 kv_f32(arch + ".rope.scaling.factor", 40.0),
+                 kv_u32(arch + ".rope.scaling.original_context_length", 4096)]
+                + extra, [])
+files["yarn-betas.gguf"] = yarn_file("qwen3", [
+    kv_f32("qwen3.rope.scaling.yarn_beta_fast", 16.0),
+    kv_f32("qwen3.rope.scaling.yarn_beta_slow", 2.0),
+    kv_bool("qwen3.rope.scaling.finetuned", True),
+    kv_f32("qwen3.rope.scaling.yarn_ext_factor", -1.0),
+    kv_f32("qwen3.rope.scaling.attn_factor", 1.0)])
+files["deepseek2.gguf"] = yarn_file("deepseek2", [
+    kv_f32("deepseek2.rope.scaling.yarn_log_multiplier", 0.1)])
+files["deepseek2-v2.gguf"] = yarn_file("deepseek2", [
+    kv_f64("deepseek2.rope.scaling.yarn_log_multiplier", 0.0707)])
+files["betas-swapped.gguf"] = yarn_file("qwen3", [
+    kv_f32("qwen3.rope.scaling.yarn_beta_fast", 1.0),
+    kv_f32("qwen3.rope.scaling.yarn_beta_slow", 2.0)])
+files["beta-zero.gguf"] = yarn_file("qwen3", [
+    kv_f32("qwen3.rope.scaling.yarn_beta_slow", 0.0)])
+files["beta-string.gguf"] = yarn_file("qwen3", [
+    kv_str("qwen3.rope.scaling.yarn_beta_fast", "32")])
+files["finetuned-str.gguf"] = yarn_file("qwen3", [
+    kv_str("qwen3.rope.scaling.finetuned", "yes")])
+files["logmul-llama.gguf"] = yarn_file("llama", [
+    kv_f32("llama.rope.scaling.yarn_log_multiplier", 0.1)])
+files["attnfactor.gguf"] = yarn_file("olmo2", [
+    kv_f32("olmo2.rope.scaling.attn_factor", 1.5)])
+files["attnfactor-linear.gguf"] = gguf([kv_str("general.architecture", "llama"),
+                                       kv_u32("llama.rope.dimension_count", 64),
+                                       kv_str("llama.rope.scaling.type", "linear"),
+                                       kv_f32("llama.rope.scaling.factor", 2.0),
+                                       kv_f32("llama.rope.scaling.attn_factor", 1.5)], [])
+# Phi-3-mini-128k as llama.cpp's converter writes it: no scaling type, the
+# two LongRoPE lists as tensors, the attention factor as a key
+lf = [f32(1 + 0.37 * i) for i in range(48)]
+sf = [f32(1 + 0.01 * i) for i in range(48)]
+af = f32(math.sqrt(1 + math.log(32) / math.log(4096)))
+phi3 = [kv_str("general.architecture", "phi3"),
+        kv_f32("phi3.rope.freq_base", 10000.0),
+        kv_u32("phi3.rope.dimension_count", 96),
+        kv_u32("phi3.context_length", 131072),
+        kv_u32("phi3.rope.scaling.original_context_length", 4096)]
+files["phi3.gguf"] = gguf(phi3 + [kv_f32("phi3.rope.scaling.attn_factor", af)],
+                          [("rope_factors_long.weight", lf), ("rope_factors_short.weight", sf)])
+files["phi3-noaf.gguf"] = gguf(phi3, [("rope_factors_long.weight", lf),
+                                      ("rope_factors_short.weight", sf)])
+files["phi3-typed.gguf"] = gguf(phi3 + [kv_str("phi3.rope.scaling.type", "longrope")],
+                                [("rope_factors_long.weight", lf), ("rope_factors_short.weight", sf)])
+files["phi3-onelist.gguf"] = gguf(phi3, [("rope_factors_long.weight", lf)])
+files["phi3-noL.gguf"] = gguf(phi3[:4], [("rope_factors_long.weight", lf),
+                                         ("rope_factors_short.weight", sf)])
+files["phi3-yarn.gguf"] = gguf(phi3 + [kv_str("phi3.rope.scaling.type", "yarn")],
+                               [("rope_factors_long.weight", lf), ("rope_factors_short.weight", sf)])
+files["longrope-notensors.gguf"] = gguf(phi3 + [kv_str("phi3.rope.scaling.type", "longrope")], [])
+open(out + "/phi3.txt", "w").write("%s %s %.17g" % (
+    ",".join("%.17g" % x for x in lf), ",".join("%.17g" % x for x in sf), af))
+files["extfactor.gguf"] = yarn_file("qwen3", [
+    kv_f32("qwen3.rope.scaling.yarn_ext_factor", 0.5)])
+# dimension counts no long holds, and NaN (the fuzzer's find)
+for v, nm in ((-1.0384e34, "dims-huge"), (float("nan"), "dims-nan"), (64.5, "dims-half")):
+    files[nm + ".gguf"] = gguf([kv_str("general.architecture", "llama"),
+                                kv_f32("llama.rope.dimension_count", v)], [])
+files["linear.gguf"] = gguf([kv_str("general.architecture", "gemma3"),
+                            kv_f32("gemma3.rope.freq_base", 1e6),
+                            kv_u32("gemma3.attention.key_length", 256),
+                            kv_str("gemma3.rope.scaling.type", "linear"),
+                            kv_f32("gemma3.rope.scaling.factor", 8.0)], [])
+# mscale_all_dim as peviz must read it back: the f32 value / 0.1
+open(out + "/ms.txt", "w").write("%.17g %.17g" % (f32(0.1) / 0.1, 0.0707 / 0.1))
 for name, data in files.items():
     open(out + "/" + name, "wb").write(data)
 full = files["llama31.gguf"]
@@ -411,6 +570,27 @@ freqs "--config $tmp/llama31.gguf -n 200000" "d=128 base=500000 m=longrope s=8 L
 freqs "--config $tmp/llama3.gguf" "d=128 base=500000"
 freqs "--config $tmp/qwen-yarn.gguf" "d=128 base=1000000 m=yarn s=4 L=32768"
 freqs "--config $tmp/linear-legacy.gguf" "d=64 base=10000 m=linear s=4"
+read -r MS MS2 <"$tmp/ms.txt"
+freqs "--config $tmp/linear.gguf" "d=256 base=1000000 m=linear s=8"
+scores "--config $tmp/attnfactor.gguf -n 12" "d=64 n=12 base=10000 m=yarn s=40 L=4096 af=1.5"
+read -r PLF PSF PAF <"$tmp/phi3.txt"
+for n in 12 4096 4097 131072; do
+    freqs "--config $tmp/phi3.gguf -n $n" "d=96 base=10000 m=longrope s=32 L=4096 n=$n sf=$PSF lf=$PLF af=$PAF"
+done
+freqs "--config $tmp/phi3-typed.gguf -n 5000" "d=96 base=10000 m=longrope s=32 L=4096 n=5000 sf=$PSF lf=$PLF"
+scores "--config $tmp/phi3.gguf -n 12" "d=96 n=12 base=10000 m=longrope s=32 L=4096 sf=$PSF lf=$PLF af=$PAF"
+scores "--config $tmp/phi3-noaf.gguf -n 12" "d=96 n=12 base=10000 m=longrope s=32 L=4096 sf=$PSF lf=$PLF"
+freqs "--config $tmp/yarn-betas.gguf" "d=64 base=10000 m=yarn s=40 L=4096 bf=16 bs=2"
+scores "--config $tmp/yarn-betas.gguf -n 12" "d=64 n=12 base=10000 m=yarn s=40 L=4096 bf=16 bs=2 af=1"
+freqs "--config $tmp/deepseek2.gguf" "d=64 base=10000 m=yarn s=40 L=4096 ms=$MS msad=$MS"
+scores "--config $tmp/deepseek2.gguf -n 12" "d=64 n=12 base=10000 m=yarn s=40 L=4096 ms=$MS msad=$MS"
+scores "--config $tmp/deepseek2-v2.gguf -n 12" "d=64 n=12 base=10000 m=yarn s=40 L=4096 ms=$MS2 msad=$MS2"
+# the DeepSeek-V3 file scores as the preset: S(0,0) = 64 x (0.1 ln 40 + 1)^2
+"$PEVIZ" --export scores --scheme rope -n 1 --config "$tmp/deepseek2.gguf" >"$tmp/g" 2>&1
+"$PEVIZ" --export scores --scheme rope -n 1 --model deepseek-v3 >"$tmp/m" 2>&1
+if awk -v a="$(cat "$tmp/g")" -v b="$(cat "$tmp/m")" 'BEGIN { r = a / b - 1;
+        exit !(r < 1e-7 && r > -1e-7 && b > 119.92 && b < 119.93) }'; then ok
+else bad "deepseek2.gguf scores $(cat "$tmp/g"), preset $(cat "$tmp/m")"; fi
 scores "--config $tmp/llama31.gguf -n 12" "d=128 base=500000 m=longrope s=8 L=131072 n=12 sf=$DIV lf=$DIV af=1"
 # the file's divisors give the llama3 rule's frequencies (to f32 storage)
 "$PEVIZ" --export freqs --config "$tmp/llama31.gguf" >"$tmp/g" 2>&1
@@ -429,6 +609,8 @@ cfg shortlist.json '{"head_dim": 8, "rope_theta": 10000, "original_max_position_
 cfg dupkey.json '{"head_dim": 64, "rope_theta": 10000, "rope_theta": 500000}'
 cfg llama3nolow.json '{"head_dim": 64, "rope_theta": 5e5, "rope_scaling": {"rope_type": "llama3", "factor": 8, "high_freq_factor": 4, "original_max_position_embeddings": 8192}}'
 cfg array.json '[1, 2, 3]'
+cfg hugehidden.json '{"hidden_size": 4.096e131, "num_attention_heads": 32, "rope_theta": 1e4}'
+cfg hugehead.json '{"head_dim": 1e300, "rope_theta": 1e4}'
 while IFS='|' read -r args want; do
     [ -z "$args" ] && continue
     args=${args//@/$tmp}
@@ -441,23 +623,23 @@ while IFS='|' read -r args want; do
 done <<'TABLE'
 --rope-scaling foo|--rope-scaling 'foo': unknown method
 --factor 0|--factor '0': not > 0
---factor -1|--factor '-1'
+--factor -1|--factor '-1': not > 0; want a finite number > 0
 --factor nan|--factor 'nan': not a number
 --rope-scaling yarn --factor 0.5 --original-max 4096|--factor 0.5: want a number >= 1
 --rope-scaling yarn --factor 4|--rope-scaling yarn: needs original-max
 --original-max 0|--original-max '0': out of range
 --original-max 4096.5|--original-max '4096.5': not a whole number
 --original-max 3000000000|--original-max '3000000000': out of range
---rope-scaling llama3 --factor 8 --original-max 8192 --low-freq-factor 4 --high-freq-factor 4|--low-freq-factor 4: want a number below high-freq-factor 4
---low-freq-factor 0|--low-freq-factor '0'
+--rope-scaling llama3 --factor 8 --original-max 8192 --low-freq-factor 5 --high-freq-factor 4|--low-freq-factor 5: want a number at most high-freq-factor 4
+--low-freq-factor 0|--low-freq-factor '0': not > 0; want a finite number > 0
 --rope-scaling yarn --factor 4 --original-max 4096 --beta-fast 1 --beta-slow 1|--beta-fast 1: want a number above beta-slow 1
---beta-slow 0|--beta-slow '0'
---mscale -1|--mscale '-1'
---attention-factor 0|--attention-factor '0'
+--beta-slow 0|--beta-slow '0': not > 0; want a finite number > 0
+--mscale -1|--mscale '-1': not > 0; want a finite number > 0
+--attention-factor 0|--attention-factor '0': not > 0; want a finite number > 0
 --rope-scaling longrope --factor 4 --original-max 16 -d 8 --short-factor 1,1,1 --long-factor 1,1,1,1|--short-factor: 3 values; want exactly d/2 = 4
 --rope-scaling longrope --factor 4 --original-max 16 -d 8 --short-factor 1,1,1,1 --long-factor 1,1,1,1,1|--long-factor: 5 values; want exactly d/2 = 4
---short-factor 1,,2|--short-factor '1,,2'
---short-factor 1,inf|--short-factor '1,inf'
+--short-factor 1,,2|--short-factor '1,,2': empty; want 1..256 finite numbers > 0, comma separated
+--short-factor 1,inf|--short-factor '1,inf': not a number; want 1..256 finite numbers > 0
 --long-factor ''|--long-factor '': empty
 --model nosuch|--model 'nosuch': unknown
 --rope-scaling ntk --factor 2 -d 2|--rope-scaling ntk: d 2; want d >= 4
@@ -472,16 +654,33 @@ done <<'TABLE'
 --config @/dupkey.json|dupkey.json: not JSON: byte 52: duplicate key "rope_theta"
 --config @/llama3nolow.json|llama3nolow.json: key 'rope_scaling.low_freq_factor': missing
 --config @/array.json|array.json: not a config.json
+--config @/hugehidden.json|hugehidden.json: key 'hidden_size': 1.28e+130 rotary dimensions: out of range; want an even number in 2..65536
+--config @/hugehead.json|hugehead.json: key 'head_dim': 1e+300 rotary dimensions: out of range
 --config @/gemma3-v5.json --layer-type global|gemma3-v5.json: key 'rope_parameters.global': no such layer type; the file has full_attention, sliding_attention
 --config @/llama31-v4.json --layer-type full_attention|llama31-v4.json: key 'rope_parameters': missing
+--config @/gemma3-v4.json --layer-type local|gemma3-v4.json: key 'local': no such layer type; the file has full_attention, sliding_attention
 --format f32|--format: 'f32': want csv with --export freqs
---config @/badtype.gguf|badtype.gguf: key 'llama.rope.scaling.type': unknown type 'longrope'
+--config @/badtype.gguf|badtype.gguf: key 'llama.rope.scaling.type': unknown type 'su'; want none, linear, yarn or longrope
 --config @/noarch.gguf|noarch.gguf: key 'general.architecture': missing
 --config @/nodims.gguf|nodims.gguf: key 'gpt2.rope.dimension_count': missing
 --config @/shortfreqs.gguf|shortfreqs.gguf: key 'rope_freqs.weight': 63 values; want d/2 = 64
 --config @/nanfreqs.gguf|nanfreqs.gguf
 --config @/yarn-noL.gguf|yarn-noL.gguf: key 'llama.rope.scaling.original_context_length': missing
 --config @/truncated.gguf|truncated.gguf
+--config @/dims-huge.gguf|dims-huge.gguf: key 'llama.rope.dimension_count': -1.0384e+34: out of range; want an even number in 2..65536
+--config @/dims-nan.gguf|dims-nan.gguf: key 'llama.rope.dimension_count': not a whole number
+--config @/dims-half.gguf|dims-half.gguf: key 'llama.rope.dimension_count': not a whole number
+--config @/betas-swapped.gguf|betas-swapped.gguf: beta-fast 1: want a number above beta-slow 2
+--config @/beta-zero.gguf|beta-zero.gguf: key 'qwen3.rope.scaling.yarn_beta_slow': beta-slow 0: not > 0
+--config @/beta-string.gguf|beta-string.gguf: key 'qwen3.rope.scaling.yarn_beta_fast': not a number
+--config @/finetuned-str.gguf|finetuned-str.gguf: key 'qwen3.rope.scaling.finetuned': not true or false
+--config @/logmul-llama.gguf|logmul-llama.gguf: key 'llama.rope.scaling.yarn_log_multiplier': its meaning depends on the converter
+--config @/attnfactor-linear.gguf|attnfactor-linear.gguf: key 'llama.rope.scaling.attn_factor': 1.5: peviz models only 1
+--config @/phi3-onelist.gguf|phi3-onelist.gguf: key 'rope_factors_short.weight': missing (LongRoPE needs both factor lists)
+--config @/phi3-noL.gguf|phi3-noL.gguf: key 'phi3.rope.scaling.original_context_length': missing (LongRoPE's L)
+--config @/phi3-yarn.gguf|phi3-yarn.gguf: key 'rope_factors_long.weight': present with a scaling type other than longrope
+--config @/longrope-notensors.gguf|longrope-notensors.gguf: key 'rope_factors_long.weight': missing (LongRoPE needs both factor lists)
+--config @/extfactor.gguf|extfactor.gguf: key 'qwen3.rope.scaling.yarn_ext_factor': 0.5: peviz models only 1
 TABLE
 
 check_all

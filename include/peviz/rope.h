@@ -28,7 +28,9 @@
  *   llama3    w_i = 2 pi / theta_i; w_i < L/high: theta_i (kept);
  *             w_i > L/low: theta_i / s; otherwise with
  *             k = (L / w_i - low) / (high - low):
- *             (1 - k) theta_i / s + k theta_i;  a = 1
+ *             (1 - k) theta_i / s + k theta_i;  a = 1.  low = high is
+ *             allowed (Llama 4 Scout: 1 and 1): no band is blended, and
+ *             a band with w_i = L/low exactly keeps theta_i (k = 1)
  *   longrope  f = long_factor if n > L else short_factor;
  *             omega_i = theta_i / f_i;
  *             a = attention_factor if given, else
@@ -114,6 +116,9 @@ extern const struct rope_method_info ROPE_METHODS[ROPE_METHOD_COUNT];
 int rope_method_parse(const char *name);
 const char *rope_method_name(enum rope_method m);
 const char *rope_rule_name(enum rope_rule r);
+/* The rule in at most 7 characters, for a narrow column: "kept",
+ * "blend", "interp", "rebase", "rescale" ("?" out of range). */
+const char *rope_rule_abbrev(enum rope_rule r);
 
 /* ---- the math --------------------------------------------------------- */
 

@@ -82,6 +82,14 @@ const char *rope_rule_name(enum rope_rule r)
     return (unsigned)r < ROPE_RULE_COUNT ? names[r] : "?";
 }
 
+const char *rope_rule_abbrev(enum rope_rule r)
+{
+    static const char *const names[ROPE_RULE_COUNT] = {
+        "kept", "blend", "interp", "rebase", "rescale"
+    };
+    return (unsigned)r < ROPE_RULE_COUNT ? names[r] : "?";
+}
+
 /* ---- the math --------------------------------------------------------- */
 
 double rope_get_mscale(double s, double k)
@@ -158,6 +166,11 @@ static double llama3_band(const rope_scaling *sc, double theta, int *rule)
         *rule = ROPE_INTERPOLATED;
         return theta / s;
     }
+    if (hf == lf) {         /* w = L/low = L/high exactly: the limit from
+                               the high side (k = 1), not 0/0 */
+        *rule = ROPE_KEPT;
+        return theta;
+    }
     double k = (L / w - lf) / (hf - lf);
     *rule = ROPE_BLENDED;
     return (1.0 - k) * theta / s + k * theta;
@@ -204,7 +217,7 @@ static int evaluable(const rope_scaling *sc, int d, double base, int64_t n)
     if ((sc->method == ROPE_NTK || sc->method == ROPE_DYNAMIC) && d < 4)
         return 0;
     if (sc->method == ROPE_LLAMA3 &&
-        !(sc->low_freq_factor > 0 && sc->high_freq_factor > sc->low_freq_factor))
+        !(sc->low_freq_factor > 0 && sc->high_freq_factor >= sc->low_freq_factor))
         return 0;
     if (sc->method == ROPE_YARN && !(sc->beta_fast > 0 && sc->beta_slow > 0))
         return 0;

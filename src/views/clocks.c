@@ -187,7 +187,7 @@ static int layout_small(int h, int half, int counter,
     return 1;
 }
 
-void clocks_layout(int w, int h, int half, int ghost, int counter,
+void clocks_layout(int w, int h, int half, int extra, int counter,
                    struct clocks_layout *l)
 {
     int vw = value_width(half);
@@ -198,7 +198,7 @@ void clocks_layout(int w, int h, int half, int ghost, int counter,
     l->cpr = 1;
     l->fr = h >= 22 ? 4 : 3;     /* 16 dots across draw a rounder face */
     l->pitch = (vw > 2 * l->fr ? vw : 2 * l->fr) + 1;
-    l->block_h = l->fr + NVALUES + (ghost ? 1 : 0);
+    l->block_h = l->fr + NVALUES + (extra > 0 ? extra : 0);
     counter = counter ? 1 : 0;
     if (half < 1)
         half = 1;
@@ -289,8 +289,33 @@ struct ctx {
     const struct syms *sy;      /* &syms */
     struct clocks_layout l;
     int half;
+    int rule_row;               /* the table names each band's RoPE rule */
+    unsigned rules;             /* 1 << enum rope_rule: rules some band has */
     rgb text, dim, warn, accent, cursor, hand, ghost, axis;
 };
+
+/* Whether a RoPE scaling is on, so each band has a rule to name. */
+static int has_rule_row(const struct app *a)
+{
+    return a->p.rope.method != ROPE_NONE;
+}
+
+/* The rules (1 << enum rope_rule) some band follows: what the legend
+ * explains. */
+static unsigned rules_present(const params *p)
+{
+    int half = p->d / 2;
+    unsigned mask = 0;
+    double *w = malloc(sizeof *w * (size_t)half);
+    unsigned char *r = malloc((size_t)half);
+
+    if (w && r && rope_inv_freq(&p->rope, p->d, p->base, p->n, w, r) == 0)
+        for (int i = 0; i < half; i++)
+            mask |= 1u << r[i];
+    free(w);
+    free(r);
+    return mask;
+}
 
 static rgb rgb_shade(rgb c, double f)
 {
@@ -330,7 +355,8 @@ static void lay(const struct app *a, int w, int h, struct clocks_layout *l)
 {
     if (a->presenter && layout_presenter(w, h, l))
         return;
-    clocks_layout(w, h, a->p.d / 2, a->clocks.ghost, a->clocks.counter, l);
+    clocks_layout(w, h, a->p.d / 2, (a->clocks.ghost ? 1 : 0) + has_rule_row(a),
+                  a->clocks.counter, l);
 }
 
 static void ctx_init(struct ctx *x, const struct app *a, canvas *c)
@@ -346,6 +372,8 @@ static void ctx_init(struct ctx *x, const struct app *a, canvas *c)
                              glyph(a->ascii, GL_CCW) };
     x->sy = &x->syms;
     x->half = a->p.d / 2;
+    x->rule_row = has_rule_row(a);
+    x->rules = x->rule_row ? rules_present(&a->p) : 0;
     x->text = ui_color(p, UI_TEXT);
     x->dim = ui_color(p, UI_DIM);
     x->warn = ui_color(p, UI_WARN);
@@ -527,10 +555,69 @@ static int readout_ghost(struct ctx *x, const struct clocks_band *b,
     return 1;
 }
 
+/* What each short name in the rule row means, in three widths; every
+ * '@' stands for theta, the unscaled frequency. */
+static const char *const RULE_LEGEND[3][ROPE_RULE_COUNT] = {
+    { "kept = @ (unchanged)", "blend = between @ and @/s",
+      "interp = @/s (interpolated)", "rebase = b'^(-2i/d) (a new base b')",
+      "rescale = @/f_i (f_i outside 1..s)" },
+    { "kept = @", "blend = @..@/s", "interp = @/s", "rebase = new base b'",
+      "rescale = @/f_i" },
+    { "kept=@", "blend=@..@/s", "interp=@/s", "rebase=b'", "rescale=@/f_i" },
+};
+
+/* Append tmpl to line (k bytes used of len) with '@' spelled th; the new
+ * length (at most len - 1). */
+static size_t put_theta(char *line, size_t len, size_t k, const char *tmpl,
+                        const char *th)
+{
+    for (; *tmpl && k + 1 < len; tmpl++) {
+        const char *s = *tmpl == '@' ? th : NULL;
+        if (!s) {
+            line[k++] = *tmpl;
+            continue;
+        }
+        size_t n = strlen(s);
+        if (k + n >= len)
+            break;
+        memcpy(line + k, s, n);
+        k += n;
+    }
+    line[k] = 0;
+    return k;
+}
+
+/* The legend of the rule row: the rules some band follows. */
+static int readout_rules(struct ctx *x, struct rline *out)
+{
+    const char *th = glyph_pick(x->a->ascii, "\xce\xb8", "theta");
+
+    rl_set(out, x->dim, 0);
+    for (int f = 0; f < 3; f++) {
+        char *line = out->s[f];
+        size_t len = sizeof out->s[f];
+        size_t k = put_theta(line, len, 0, f < 2 ? "rule: " : "", th);
+        int first = 1;
+        for (int r = 0; r < ROPE_RULE_COUNT; r++) {
+            if (!(x->rules & (1u << r)))
+                continue;
+            if (!first)
+                k = put_theta(line, len, k, f == 0 ? "; " : f == 1 ? ", " : " ",
+                              th);
+            k = put_theta(line, len, k, RULE_LEGEND[f][r], th);
+            first = 0;
+        }
+    }
+    return 1;
+}
+
 static int readout_legend(struct ctx *x, struct rline *out)
 {
     const struct syms *sy = x->sy;
     int n = 0;
+
+    if (x->rule_row)            /* first: it explains the table's words */
+        n += readout_rules(x, out);
 
     rl_set(&out[n], x->dim, 0);
     snprintf(out[n].s[0], 160, "hand angle = pos%s%s from 3 o'clock, turning "
@@ -589,17 +676,36 @@ static void table_labels(struct ctx *x, int y)
 {
     const struct syms *sy = x->sy;
     char om[16], lam[16], kw[16];
-    const char *lab[NVALUES + 1];
-    int fr = x->l.fr, n = NVALUES + (x->a->clocks.ghost ? 1 : 0);
+    const char *lab[NVALUES + 2];
+    int fr = x->l.fr, n = 0;
 
     snprintf(om, sizeof om, "%s rad", sy->om);
     snprintf(lam, sizeof lam, "%s pos", sy->lam);
     snprintf(kw, sizeof kw, "k%s deg", sy->om);
-    lab[0] = "i"; lab[1] = "dims"; lab[2] = om; lab[3] = lam;
-    lab[4] = "sin"; lab[5] = "cos"; lab[6] = "turns"; lab[7] = kw;
+    lab[n++] = "i"; lab[n++] = "dims"; lab[n++] = om; lab[n++] = lam;
+    if (x->rule_row)
+        lab[n++] = "rule";
+    lab[n++] = "sin"; lab[n++] = "cos"; lab[n++] = "turns";
+    if (x->a->clocks.ghost)
+        lab[n++] = kw;
     for (int k = 0; k < n; k++)
         canvas_text(x->c, 0, y + fr + k, LABEL_W - 1, lab[k], x->dim,
                     RGB_DEFAULT, 0);
+}
+
+/* The band's rule, short: plain for kept, bold for what the scaling
+ * changed (colour is a help, the word is the message). */
+static const char *rule_word(const struct clocks_band *b)
+{
+    return b->scaled ? rope_rule_abbrev((enum rope_rule)b->rule) : "-";
+}
+
+static void rule_cell(struct ctx *x, int px, int y, int w,
+                      const struct clocks_band *b)
+{
+    int kept = !b->scaled || b->rule == ROPE_KEPT;
+    canvas_text(x->c, px, y, w, rule_word(b), kept ? x->text : x->accent,
+                RGB_DEFAULT, kept ? 0 : ATTR_BOLD);
 }
 
 static void tile_draw(struct ctx *x, int px, int y, const struct clocks_band *b,
@@ -617,7 +723,7 @@ static void tile_draw(struct ctx *x, int px, int y, const struct clocks_band *b,
         .hand = x->hand, .ghost_col = x->ghost, .axis = x->axis,
         .tip = a->ascii ? '@' : 0,
     };
-    int ty = y + fr;
+    int ty = y + fr, rr = x->rule_row;  /* the rule row pushes the rest down */
 
     clocks_face_draw(x->c, &f);
     canvas_printf(x->c, px, ty, vw, is_cursor ? x->cursor : x->text,
@@ -630,26 +736,28 @@ static void tile_draw(struct ctx *x, int px, int y, const struct clocks_band *b,
     fmt_num_w(b->lambda, 4, VALUE_W, buf, sizeof buf);
     canvas_text(x->c, px, ty + 3, vw, buf, b->slow ? x->warn : x->text,
                 RGB_DEFAULT, 0);
+    if (rr)
+        rule_cell(x, px, ty + 4, vw, b);
     if (a->low_bandwidth && a->playing) {
         /* low-bandwidth sweep: only the hands move; the numbers of every
          * tile would change each frame, so they wait for a pause */
-        canvas_text(x->c, px, ty + 4, vw, " ...", x->dim, RGB_DEFAULT, 0);
-        canvas_text(x->c, px, ty + 5, vw, " ...", x->dim, RGB_DEFAULT, 0);
+        canvas_text(x->c, px, ty + rr + 4, vw, " ...", x->dim, RGB_DEFAULT, 0);
+        canvas_text(x->c, px, ty + rr + 5, vw, " ...", x->dim, RGB_DEFAULT, 0);
     } else {
-        canvas_printf(x->c, px, ty + 4, vw, x->text, RGB_DEFAULT, 0, "% .4f",
-                      shown(b->s));
-        canvas_printf(x->c, px, ty + 5, vw, x->text, RGB_DEFAULT, 0, "% .4f",
-                      shown(b->c));
+        canvas_printf(x->c, px, ty + rr + 4, vw, x->text, RGB_DEFAULT, 0,
+                      "% .4f", shown(b->s));
+        canvas_printf(x->c, px, ty + rr + 5, vw, x->text, RGB_DEFAULT, 0,
+                      "% .4f", shown(b->c));
     }
     if (b->slow)
-        canvas_printf(x->c, px, ty + 6, vw, x->warn, RGB_DEFAULT, 0, "0 %s>n",
-                      x->sy->lam);
+        canvas_printf(x->c, px, ty + rr + 6, vw, x->warn, RGB_DEFAULT, 0,
+                      "0 %s>n", x->sy->lam);
     else
-        canvas_printf(x->c, px, ty + 6, vw, x->text, RGB_DEFAULT, 0, "%lld",
-                      b->turns);
+        canvas_printf(x->c, px, ty + rr + 6, vw, x->text, RGB_DEFAULT, 0,
+                      "%lld", b->turns);
     if (a->clocks.ghost)
-        canvas_printf(x->c, px, ty + 7, vw, x->ghost, RGB_DEFAULT, 0, "%5.1f",
-                      clocks_deg_mod((double)a->clocks.k * b->omega));
+        canvas_printf(x->c, px, ty + rr + 7, vw, x->ghost, RGB_DEFAULT, 0,
+                      "%5.1f", clocks_deg_mod((double)a->clocks.k * b->omega));
 }
 
 static void table_draw(struct ctx *x)
@@ -732,8 +840,9 @@ static void draw_text(struct ctx *x)
 
     snprintf(lw, sizeof lw, "%s pos", sy->lam);
     snprintf(ow, sizeof ow, "%s rad/pos", sy->om);
-    snprintf(line, sizeof line, "%6s %7s %7s %7s %9s %9s  %s", "i", "sin",
-             "cos", "turns", lw, ow, "dims");
+    snprintf(line, sizeof line, "%6s %7s %7s %7s %9s %9s  %-*s%s", "i", "sin",
+             "cos", "turns", lw, ow, x->rule_row ? 8 : 0,
+             x->rule_row ? "rule" : "", "dims");
     fit1(x, 0, 0, x->c->w, x->dim, 0, line);
     for (int t = 0; t < x->l.tiles; t++) {
         int band = tile_band(s, x->half, x->l.tiles, t);
@@ -744,9 +853,10 @@ static void draw_text(struct ctx *x)
             snprintf(turns, sizeof turns, "0 %s>n", sy->lam);
         else
             snprintf(turns, sizeof turns, "%lld", b.turns);
-        snprintf(line, sizeof line, "%6d % .4f % .4f %7s %9s %9s  %d,%d",
-                 b.i, shown(b.s), shown(b.c), turns, lam, om, 2 * b.i,
-                 2 * b.i + 1);
+        snprintf(line, sizeof line, "%6d % .4f % .4f %7s %9s %9s  %-*s%d,%d",
+                 b.i, shown(b.s), shown(b.c), turns, lam, om,
+                 x->rule_row ? 8 : 0, x->rule_row ? rule_word(&b) : "",
+                 2 * b.i, 2 * b.i + 1);
         fit1(x, 0, 1 + t, x->c->w, band == s->band ? x->cursor : x->text,
              band == s->band ? ATTR_REVERSE : 0, line);
     }
@@ -1034,6 +1144,9 @@ const struct view VIEW_CLOCKS_DEF = {
         "a binary counter; slow bands barely move, and those whose "
         "wavelength 2*pi/omega_i exceeds n never finish one turn. The ghost "
         "hand shows pos+k: every hand is turned by k*omega_i, the rotation "
-        "M_k that makes PE(pos+k) a linear function of PE(pos). Commands: "
+        "M_k that makes PE(pos+k) a linear function of PE(pos). With a RoPE "
+        "scaling the hands turn at the scaled omega_i and a rule row names "
+        "what the scaling did to each band: kept, blend(ed), interp(olated), "
+        "rebase(d) or rescale(d). Commands: "
         ":k N sets the ghost offset, :band N picks a band.",
 };

@@ -86,10 +86,12 @@ struct clocks_layout {
 };
 
 /*
- * Lay out a w x h view for half bands, with the ghost row and the
- * counter strip when asked.  Pure: the same input gives the same layout.
+ * Lay out a w x h view for half bands, with extra value rows under each
+ * face beyond the seven (the ghost's k*omega row, the RoPE scaling's rule
+ * row) and the counter strip when asked.  Pure: the same input gives the
+ * same layout.
  */
-void clocks_layout(int w, int h, int half, int ghost, int counter,
+void clocks_layout(int w, int h, int half, int extra, int counter,
                    struct clocks_layout *l);
 
 /*

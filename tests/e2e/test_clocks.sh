@@ -90,7 +90,42 @@ sweep() {
     check "sweep, then q" wait_for 'EXIT=0'
 }
 
+# Every word of the table's rule row is a whole rule name (none clipped).
+rule_words_ok() {
+    local row w
+    row=$(capture | grep -m 1 '^rule ') || return 1
+    for w in ${row#rule }; do
+        case $w in kept | blend | interp | rebase | rescale) ;; *) return 1 ;; esac
+    done
+}
+
+# A model with RoPE scaling: its rule under every face, with a legend,
+# whole words at every size.
+rope_rules() {
+    start_peviz 80 24 --model llama3.1-8b --view clocks
+    expect "llama3.1-8b: the rule under each face" \
+        'rule    kept     kept     kept     kept     interp   interp   interp   interp'
+    expect "the legend names the rules" \
+        'rule: kept = θ, blend = θ..θ/s, interp = θ/s'
+    check "80x24: rule words whole" rule_words_ok
+    keys : 'band 31' Enter
+    keys +
+    expect "bands around 31 are blended" 'blend    blend    blend    blend'
+    check "zoomed: rule words whole" rule_words_ok
+    resize_through 160x48
+    check "160x48: rule words whole" poll_until rule_words_ok
+    expect "160x48: the long legend" 'rule: kept = θ (unchanged); blend = between θ and θ/s'
+    resize_through 97x31 123x27 80x24
+    check "after resizes: rule words whole" poll_until rule_words_ok
+    quit_clean "rope rules"
+    start_peviz 80 24 --model llama3.1-8b --view clocks --ascii
+    expect "ascii: the legend" 'kept=theta blend=theta..theta/s interp=theta/s'
+    check "ascii: rule words whole" rule_words_ok
+    quit_clean "rope rules, ascii"
+}
+
 view_keys
 sweep
+rope_rules
 stop
 e2e_done

@@ -1,7 +1,7 @@
 /*
- * fuzz_config.c - libFuzzer harness for config.json import: any input is
- * refused with one line naming the file, or gives settings that pass
- * params_check_rope and evaluate to finite, positive frequencies.
+ * fuzz_config.c - libFuzzer harness for config.json and GGUF import: any
+ * input is refused with one line naming the file, or gives settings that
+ * pass params_check_rope and evaluate to finite, positive frequencies.
  */
 #include <math.h>
 #include <stddef.h>
@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "config.h"
+#include "gguf_config.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -46,6 +47,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             check(&p);
         else if (strncmp(err, "f.json: ", 8) != 0 || strchr(err, '\n'))
             abort();               /* one line, naming the file */
+    }
+    if (size >= 4 && memcmp(data, "GGUF", 4) == 0) {
+        params p;
+        char err[512];
+        params_default(&p);
+        err[0] = 0;
+        if (gguf_config_load_buffer("f.gguf", data, size, &p, err,
+                                    sizeof err) == 0)
+            check(&p);
+        else if (strncmp(err, "f.gguf: ", 8) != 0 || strchr(err, '\n'))
+            abort();
     }
     return 0;
 }

@@ -181,6 +181,23 @@ static void test_llama3(void)
     CHECK(count[ROPE_KEPT] == 15 && count[ROPE_BLENDED] == 3 &&
           count[ROPE_INTERPOLATED] == 14);
     CHECK_NEAR(rope_score_multiplier(&sc), 1.0, 0);
+    /* Llama 4 Scout: factor 16, low = high = 1, L 8192 (transformers only
+     * warns): bands faster than L kept, the others divided by 16, none
+     * blended */
+    sc.factor = 16;
+    sc.high_freq_factor = 1;
+    CHECK(rope_inv_freq(&sc, 128, 5e5, 1, got, rule) == 0);
+    int scout_ok = 1, kept = 0;
+    for (int i = 0; i < 64; i++) {
+        double t = theta(i, 128, 5e5), want = 2 * PI / t < 8192 ? t : t / 16;
+        scout_ok &= fabs(got[i] - want) <= 1e-15 * want &&
+                    rule[i] == (want == t ? ROPE_KEPT : ROPE_INTERPOLATED);
+        kept += want == t;
+    }
+    CHECK(scout_ok);
+    CHECK(kept == 35);      /* the critical band for 8192 is 35 (ROPE.md) */
+    sc.high_freq_factor = 0.5;      /* low > high stays refused */
+    CHECK(rope_inv_freq(&sc, 128, 5e5, 1, got, rule) == -1);
 }
 
 static void check_yarn_all(const rope_scaling *sc, int d, double base)
@@ -348,6 +365,17 @@ static void test_tables(void)
     CHECK(rope_method_parse("default") == ROPE_NONE);
     CHECK(rope_method_parse("su") == ROPE_LONGROPE);
     CHECK(rope_method_parse("YARN") == -1);
+    /* short rule names: at most 7 characters, each the start of its
+     * full name, all different */
+    static const char *const full[] = { "kept", "blended", "interpolated",
+                                        "rebased", "rescaled" };
+    static const char *const abbr[] = { "kept", "blend", "interp", "rebase",
+                                        "rescale" };
+    for (int r = 0; r < ROPE_RULE_COUNT; r++) {
+        CHECK_STR(rope_rule_name((enum rope_rule)r), full[r]);
+        CHECK_STR(rope_rule_abbrev((enum rope_rule)r), abbr[r]);
+    }
+    CHECK_STR(rope_rule_abbrev(ROPE_RULE_COUNT), "?");
     static const char *const names[] = {
         "llama2-7b", "llama3-8b", "llama3.1-8b", "llama3.2-1b",
         "mistral-7b-v0.1", "mistral-7b-v0.2", "qwen2.5-7b", "qwen2.5-7b-yarn",

@@ -351,6 +351,180 @@ static void test_overview(void)
     CHECK(clocks_tile_band(&s, 32, 8, 0) == 13);
 }
 
+/* ---- the RoPE rule row ---------------------------------------------------- */
+
+/* Llama 3.1's rule for band i, from Meta's apply_scaling written again:
+ * 0 kept, 1 blended, 2 interpolated. */
+static int llama31_rule(int i)
+{
+    double w = 2 * PI * pow(5e5, 2.0 * i / 128);
+    return w < 8192.0 / 4 ? 0 : w > 8192.0 ? 2 : 1;
+}
+
+static void app_llama31(struct app *a, long pos)
+{
+    app_clocks(a, 128, pos);
+    a->p.base = 5e5;
+    rope_preset_scaling(rope_preset_find("llama3.1-8b"), &a->p.rope);
+}
+
+/* The words of the row that starts with label, after it, into w[]. */
+static int row_words(const canvas *c, const char *label, char w[][32], int max)
+{
+    char row[4096];
+    int n = 0;
+    if (row_starting(c, label, row, sizeof row) < 0)
+        return -1;
+    for (char *t = strtok(row + strlen(label), " "); t && n < max;
+         t = strtok(NULL, " "))
+        snprintf(w[n++], 32, "%s", t);
+    return n;
+}
+
+/* Under every face its band's rule, as the formula gives it. */
+static void test_rule_row(void)
+{
+    static const char *const WORD[3] = { "kept", "blend", "interp" };
+    struct app a;
+    char hint[256], bands[64][32], rules[64][32];
+    canvas c;
+
+    app_llama31(&a, 0);
+    for (int zoom = 0; zoom < 2; zoom++)
+        for (int b0 = 0; b0 < 64; b0 += 9) {
+            a.clocks.zoom = zoom;
+            a.clocks.band = b0;
+            draw(&a, &c, 160, 48, hint, sizeof hint);
+            int nb = row_words(&c, "i ", bands, 64);
+            int nr = row_words(&c, "rule ", rules, 64);
+            CHECK(nb >= 16 && nr >= 16);
+            int ok = 1;
+            for (int t = 0; t < nb && t < nr; t++)
+                ok &= strcmp(rules[t], WORD[llama31_rule(atoi(bands[t]))]) == 0;
+            CHECK(ok);
+            canvas_free(&c);
+        }
+    /* the split ROPE.md computes: 0..28 kept, 29..34 blended, 35.. */
+    CHECK(llama31_rule(28) == 0 && llama31_rule(29) == 1 &&
+          llama31_rule(34) == 1 && llama31_rule(35) == 2);
+    /* the legend at 80x24 names the three rules */
+    draw(&a, &c, 80, 23, hint, sizeof hint);
+    CHECK(canvas_has(&c, "rule: kept = \xce\xb8, blend = \xce\xb8..\xce\xb8/s, "
+                         "interp = \xce\xb8/s"));
+    canvas_free(&c);
+    /* no scaling: no rule row, the table as before */
+    app_clocks(&a, 128, 0);
+    draw(&a, &c, 80, 23, hint, sizeof hint);
+    CHECK(row_words(&c, "rule ", rules, 64) < 0 && !canvas_has(&c, "rule:"));
+    canvas_free(&c);
+}
+
+/* Every word a rule row or its legend may show, whole. */
+static int allowed_word(const char *w)
+{
+    static const char *const OK[] = {
+        "kept", "blend", "interp", "rebase", "rescale", "-", "rule:", "=",
+        "between", "and", "(unchanged);", "(unchanged),", "(unchanged)",
+        "(interpolated)", "(interpolated);", "(interpolated),", "(a", "new",
+        "base", "b')", "b'^(-2i/d)", "(f_i", "outside", "1..s)",
+        "1..s);", "b'", "b',", "b';", "b')",
+        NULL
+    };
+    static const char *const TH[] = { "\xce\xb8", "theta", NULL };
+    static const char *const FORM[] = {     /* '@' is theta */
+        "@", "@,", "@;", "@/s", "@/s,", "@/s;", "@..@/s", "@..@/s,",
+        "@/f_i", "@/f_i,", "kept=@", "blend=@..@/s", "interp=@/s",
+        "rescale=@/f_i", "rebase=b'", NULL
+    };
+    char buf[64];
+    for (int k = 0; OK[k]; k++)
+        if (strcmp(w, OK[k]) == 0)
+            return 1;
+    for (int t = 0; TH[t]; t++)
+        for (int f = 0; FORM[f]; f++) {
+            size_t k = 0;
+            for (const char *q = FORM[f]; *q && k + 8 < sizeof buf; q++)
+                k += (size_t)snprintf(buf + k, sizeof buf - k, "%s",
+                                      *q == '@' ? TH[t] : (char[2]){ *q, 0 });
+            if (strcmp(w, buf) == 0)
+                return 1;
+        }
+    return 0;
+}
+
+/* Where the rule legend starts in a row, or NULL. */
+static const char *legend_at(const char *row)
+{
+    static const char *const START[] = { "rule: ", " kept=", " blend=",
+                                         " interp=", " rebase=", " rescale=" };
+    for (size_t k = 0; k < sizeof START / sizeof START[0]; k++) {
+        const char *p = strstr(row, START[k]);
+        if (p)
+            return p;
+    }
+    return NULL;
+}
+
+/* Whether every word of the rule row and of the legend is whole. */
+static int words_whole(const canvas *c)
+{
+    char row[4096];
+    int ok = 1;
+    for (int y = 0; y < c->h; y++) {
+        canvas_row_utf8(c, y, row, sizeof row);
+        const char *from = strncmp(row, "rule ", 5) == 0 ? row + 5
+                         : legend_at(row);
+        if (!from)
+            continue;
+        char tmp[4096];
+        snprintf(tmp, sizeof tmp, "%s", from);
+        for (char *t = strtok(tmp, " "); t; t = strtok(NULL, " "))
+            if (!allowed_word(t)) {
+                printf("  clipped word '%s' in row %d: %s\n", t, y, row);
+                ok = 0;
+            }
+    }
+    return ok;
+}
+
+/* At every size, in ASCII too, the rule words and the legend are never cut
+ * inside a word, for methods with every kind of rule. */
+static void test_rule_words_whole(void)
+{
+    struct app a;
+    char hint[256];
+    for (int m = 0; m < 4; m++)
+        for (int ascii = 0; ascii < 2; ascii++) {
+            app_llama31(&a, 3000);
+            a.p.n = 16384;
+            if (m == 1) {       /* ntk: kept and rebased */
+                a.p.rope.method = ROPE_NTK;
+                a.p.rope.factor = 4;
+            } else if (m == 2) { /* longrope: every other kind */
+                static const double F[4] = { 1, 1.5, 8, 0.5 };
+                a.p.d = 8;
+                a.p.rope.method = ROPE_LONGROPE;
+                a.p.rope.original_max = 64;
+                a.p.rope.nshort = a.p.rope.nlong = 4;
+                memcpy(a.p.rope.short_factor, F, sizeof F);
+                memcpy(a.p.rope.long_factor, F, sizeof F);
+            } else if (m == 3) { /* linear: interpolated alone */
+                a.p.rope.method = ROPE_LINEAR;
+            }
+            a.ascii = ascii;
+            int ok = 1;
+            for (int w = 20; w <= 200; w += 9)
+                for (int h = 5; h <= 60; h += 5) {
+                    canvas c;
+                    a.clocks.ghost = (w / 9) & 1;
+                    draw(&a, &c, w, h, hint, sizeof hint);
+                    ok &= words_whole(&c);
+                    canvas_free(&c);
+                }
+            CHECK(ok);
+        }
+}
+
 /* ---- keys and commands ---------------------------------------------------- */
 
 static int key(struct app *a, int k)
@@ -448,6 +622,8 @@ int main(void)
     test_stable_layout();
     test_sizes();
     test_overview();
+    test_rule_row();
+    test_rule_words_whole();
     test_keys();
     test_commands();
     TEST_END("test_clocks");
