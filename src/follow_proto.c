@@ -268,17 +268,41 @@ static void rope_text(const struct app *a, int k, char *v, size_t len)
         snprintf(v + n, len - n, " model=%s", m->name);
 }
 
-/* A factor list: "-" when empty, else its values, comma separated. */
+/* The shortest text that strtof reads back as exactly the float x. */
+static void float_text(double x, char *v, size_t len)
+{
+    for (int prec = 1; prec <= 9; prec++) {
+        snprintf(v, len, "%.*g", prec, x);
+        if ((double)strtof(v, NULL) == x)
+            return;
+    }
+}
+
+/* Whether every value is a float32 widened (a checkpoint's factors are:
+ * config.json spells 1.08 as 1.0800000429153442, GGUF stores f32). */
+static int all_float(const double *x, int m)
+{
+    for (int i = 0; i < m; i++)
+        if ((double)(float)x[i] != x[i])
+            return 0;
+    return m > 0;
+}
+
+/* A factor list: "-" when empty, else its values, comma separated; when
+ * every value is a float32, "f32:" and each float's shortest text, which
+ * is half as long (1.08 rather than 1.0800000429153442). */
 static void list_text(const rope_scaling *r, int id, char *v, size_t len)
 {
     const double *x = id == RO_SHORT_FACTOR ? r->short_factor : r->long_factor;
-    int m = id == RO_SHORT_FACTOR ? r->nshort : r->nlong;
+    int m = id == RO_SHORT_FACTOR ? r->nshort : r->nlong, f32 = all_float(x, m);
     size_t n = 0;
     snprintf(v, len, "-");
+    if (f32 && m > 0)
+        n = (size_t)snprintf(v, len, "f32:");
     for (int i = 0; i < m && n + NUM_MAX + 1 < len; i++) {
         if (i)
             v[n++] = ',';
-        exact_text(x[i], v + n, len - n);
+        (f32 ? float_text : exact_text)(x[i], v + n, len - n);
         n += strlen(v + n);
     }
 }
@@ -622,7 +646,27 @@ bad:
     return -1;
 }
 
-/* A factor list: "-" (none) or what --short-factor takes. */
+/* The values of an "f32:" list: plain decimals (no hex, inf or nan), each
+ * read as a float and widened; -1 when one is not. */
+static int float_list(const char *v, double *x, int max)
+{
+    int m = 0;
+    for (;;) {
+        size_t k = strspn(v, "0123456789.eE+-");
+        char *end;
+        if (k == 0 || m == max)
+            return -1;
+        x[m++] = (double)strtof(v, &end);
+        if (end != v + k || (*end && *end != ','))
+            return -1;
+        if (!*end)
+            return m;
+        v = end + 1;
+    }
+}
+
+/* A factor list: "-" (none), what --short-factor takes, or "f32:" and
+ * float32 values. */
 static int set_list(struct app *a, const struct field *f, const char *v,
                     char *err, size_t errlen)
 {
@@ -634,7 +678,18 @@ static int set_list(struct app *a, const struct field *f, const char *v,
         return 0;
     }
     p.rope = *r;
-    if (params_set_rope(&p, (enum rope_opt)f->lo, v, why, sizeof why)) {
+    int rc;
+    if (strncmp(v, "f32:", 4) == 0) {
+        double x[ROPE_FACTORS_MAX];
+        int m = float_list(v + 4, x, ROPE_FACTORS_MAX);
+        rc = m < 0 ? (snprintf(why, sizeof why, "not a list of float32 "
+                               "numbers"), -1)
+                   : params_set_rope_list(&p, (enum rope_opt)f->lo, x, m,
+                                          why, sizeof why);
+    } else {
+        rc = params_set_rope(&p, (enum rope_opt)f->lo, v, why, sizeof why);
+    }
+    if (rc) {
         snprintf(err, errlen, "%s: %s", f->name, why);
         return -1;
     }

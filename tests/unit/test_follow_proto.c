@@ -257,6 +257,14 @@ static void test_rejections(void)
     refused("rope.sf 1,x\n", "rope.sf: short-factor '1,x'");
     refused("rope.lf 1,-2\n", "rope.lf: long-factor");
     refused("rope.lf 0x1p+0\n", "rope.lf: long-factor");
+    refused("rope.lf f32:\n", "rope.lf: not a list of float32 numbers");
+    refused("rope.lf f32:1,,2\n", "rope.lf: not a list of float32 numbers");
+    refused("rope.lf f32:1,2,\n", "rope.lf: not a list of float32 numbers");
+    refused("rope.lf f32:0x1p+0\n", "rope.lf: not a list of float32 numbers");
+    refused("rope.lf f32:inf\n", "rope.lf: not a list of float32 numbers");
+    refused("rope.lf f32:1e39\n", "rope.lf: long-factor: value 1 is inf");
+    refused("rope.lf f32:1,-2\n", "rope.lf: long-factor: value 2 is -2");
+    refused("rope.sf f32:1.5e\n", "rope.sf: not a list of float32 numbers");
     refused("rope.sf\n", "unknown field");
     refused("rope.sf 1\nrope.sf 2\n", "given twice");
     /* panes B and C: the same checks, against each pane's own d */
@@ -696,15 +704,16 @@ static void test_pane_rope(void)
                     "low-freq-factor=1.5 high-freq-factor=6 beta-fast=24 "
                     "beta-slow=2 truncate=off mscale=0.707 mscale-all-dim=1 "
                     "attention-factor=1.25\ncmp.1.rope.sf -\n"));
-    /* a list line: 48 decimals, each read back here as exactly the value */
-    const char *at = strstr(m, "\ncmp.2.rope.lf ");
+    /* a list line of float32 factors: "f32:" and 48 decimals, each read
+     * back here as a float, widened, exactly the value */
+    const char *at = strstr(m, "\ncmp.2.rope.lf f32:");
     CHECK(at != NULL);
     int nv = 0;
-    for (const char *q = at ? at + 15 : "\n"; *q != '\n'; nv++) {
+    for (const char *q = at ? at + 19 : "\n"; *q != '\n'; nv++) {
         char *end;
-        double x = strtod(q, &end);
+        double x = (double)strtof(q, &end);
         CHECK(nv < 48 && x == t.cmp.panes[2].rope.long_factor[nv < 48 ? nv : 0]);
-        CHECK(end - q <= 19 && (*end == ',' || *end == '\n'));
+        CHECK(end - q <= 12 && (*end == ',' || *end == '\n'));
         if (*end != ',' && *end != '\n')
             break;
         q = *end == ',' ? end + 1 : end;
@@ -715,7 +724,15 @@ static void test_pane_rope(void)
     t.cmp.panes[2].rope.short_factor[1] = 3;
     len = fp_encode(&t, m, sizeof m);
     m[len > 0 ? len : 0] = 0;
-    CHECK(strstr(m, "\ncmp.2.rope.sf 1.015625,3,") != NULL);
+    CHECK(strstr(m, "\ncmp.2.rope.sf f32:1.015625,3,") != NULL);
+    /* one value that is no float32 makes the whole list doubles, exact */
+    t.cmp.panes[2].rope.short_factor[1] = 0.1;
+    len = fp_encode(&t, m, sizeof m);
+    m[len > 0 ? len : 0] = 0;
+    CHECK(strstr(m, "\ncmp.2.rope.sf 1.015625,0.1,") != NULL);
+    app_init(&f);
+    CHECK(fp_apply(&f, body_of(m), strlen(body_of(m)), err, sizeof err) == 0);
+    CHECK(f.cmp.panes[2].rope.short_factor[1] == 0.1);
     /* a pane following the global d keeps lists of an earlier d, as the
      * teacher's compare view does after a global :d (drawn unscaled) */
     t.cmp.panes[2].d = 0;
@@ -789,7 +806,8 @@ static void test_key_costs(void)
 
 /*
  * The costliest changes: a pane taking a checkpoint's longrope scaling
- * (two lists of 64 float32 factors: about 19 bytes a factor), and the
+ * (two lists of 64 float32 factors: under 1 KB, since a float32 travels
+ * as its own shortest text), any float32 factors, and the
  * whole state at its largest (three panes, six lists of 256 factors of
  * 23 digits each, every other value at its longest), which must still
  * be one message.
@@ -806,13 +824,23 @@ static void test_worst_costs(void)
     r->factor = 32;
     r->original_max = 4096;
     r->nshort = r->nlong = 64;
+    /* a checkpoint's factors: config.json's float32 spellings of numbers
+     * with two decimals (Phi-3's 1.0800000429153442 for 1.08) */
+    for (int i = 0; i < 64; i++) {
+        r->short_factor[i] = (double)(float)(1.0 + 0.01 * (i % 7));
+        r->long_factor[i] = (double)(float)(1.0 + 0.37 * i);
+    }
+    int c = change_cost(&t, &u);
+    printf("a pane takes a checkpoint's longrope, 2 x 64 factors: %d bytes\n",
+           c);
+    CHECK(c > 2 * 64 * 2 && c < 1024);
+    /* any float32 factors: at most 9 digits, a sign, a point and an
+     * exponent (13 bytes) a value, the RoPE line, the header */
     float_factors(r->short_factor, 64, 1.2);
     float_factors(r->long_factor, 64, 30);
-    int c = change_cost(&t, &u);
-    printf("a pane takes longrope with 2 x 64 factors: %d bytes\n", c);
-    /* the bound: two list lines of 64 values of at most 24 bytes, the
-     * RoPE line, the header */
-    CHECK(c > 2 * 64 * 18 && c <= 2 * (16 + 64 * 24) + 512 + 32);
+    c = change_cost(&t, &u);
+    printf("a pane takes longrope with 2 x 64 any float32: %d bytes\n", c);
+    CHECK(c > 2 * 64 * 8 && c <= 2 * (20 + 64 * 14) + 512 + 32);
     /* taking it off costs only the RoPE line (the lists stay) */
     t = u;
     u.cmp.panes[1].rope.method = ROPE_NONE;
