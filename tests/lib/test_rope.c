@@ -7,68 +7,18 @@
 #include "peviz/rope.h"
 #include "peviz/scores.h"
 #include "harness.h"
+#include "rope_ref.h"
 
 #include <stdint.h>
 
-#define PI 3.14159265358979323846
 
 /* ---- plain references --------------------------------------------------- */
-
-static double theta(int i, int d, double base)
-{
-    return 1.0 / pow(base, 2.0 * i / d);
-}
 
 static double ref_mscale(double s, double m)
 {
     if (s <= 1)
         return 1;
     return 0.1 * m * log(s) + 1;
-}
-
-/* YaRN as HF writes it: corr dims, floor/ceil, clamps, linear ramp. */
-static void ref_yarn_bounds(int d, double base, double s_unused, double L,
-                            double bf, double bs, int truncate,
-                            double *lo, double *hi)
-{
-    (void)s_unused;
-    double a = d * log(L / (bf * 2 * PI)) / (2 * log(base));
-    double b = d * log(L / (bs * 2 * PI)) / (2 * log(base));
-    if (truncate) {
-        a = floor(a);
-        b = ceil(b);
-    }
-    *lo = a > 0 ? a : 0;
-    *hi = b < d - 1 ? b : d - 1;
-    if (*lo == *hi)
-        *hi += 0.001;
-}
-
-static double ref_yarn(int i, int d, double base, double s, double L,
-                       double bf, double bs, int truncate)
-{
-    double lo, hi;
-    ref_yarn_bounds(d, base, s, L, bf, bs, truncate, &lo, &hi);
-    double ramp = (i - lo) / (hi - lo);
-    if (ramp < 0)
-        ramp = 0;
-    if (ramp > 1)
-        ramp = 1;
-    double extrap = 1 - ramp;
-    double pos = pow(base, 2.0 * i / d);
-    return (1 / (s * pos)) * (1 - extrap) + (1 / pos) * extrap;
-}
-
-static double ref_llama3(int i, int d, double base, double s, double L,
-                         double lf, double hf)
-{
-    double inv = theta(i, d, base), w = 2 * PI / inv;
-    if (w < L / hf)
-        return inv;
-    if (w > L / lf)
-        return inv / s;
-    double sm = (L / w - lf) / (hf - lf);
-    return (1 - sm) * inv / s + sm * inv;
 }
 
 static rope_scaling make(enum rope_method m, double s, int64_t L)
@@ -101,13 +51,13 @@ static void test_none_linear(void)
     rope_scaling sc = make(ROPE_NONE, 1, 0);
     CHECK(rope_inv_freq(&sc, 128, 1e4, 100, got, NULL) == 0);
     for (int i = 0; i < 64; i++)
-        want[i] = theta(i, 128, 1e4);
+        want[i] = ref_theta(i, 128, 1e4);
     CHECK(rel_err(got, want, 64) < 1e-12);
     sc = make(ROPE_LINEAR, 8, 0);
     unsigned char rule[64];
     CHECK(rope_inv_freq(&sc, 128, 1e6, 100, got, rule) == 0);
     for (int i = 0; i < 64; i++)
-        want[i] = theta(i, 128, 1e6) / 8;
+        want[i] = ref_theta(i, 128, 1e6) / 8;
     CHECK(rel_err(got, want, 64) < 1e-12);
     CHECK(rule[0] == ROPE_INTERPOLATED && rule[63] == ROPE_INTERPOLATED);
     CHECK_NEAR(rope_attention_factor(&sc), 1.0, 0);
@@ -126,7 +76,7 @@ static void test_ntk(void)
         double got[64], want[64];
         CHECK(rope_inv_freq(&sc, 128, 1e4, 1, got, NULL) == 0);
         for (int i = 0; i < 64; i++)
-            want[i] = theta(i, 128, 1e4 * pow(s[k], 128.0 / 126.0));
+            want[i] = ref_theta(i, 128, 1e4 * pow(s[k], 128.0 / 126.0));
         CHECK(rel_err(got, want, 64) < 1e-12);
     }
 }
@@ -144,11 +94,11 @@ static void test_dynamic(void)
     CHECK(rope_inv_freq(&sc, 128, 1e4, 10000, got, NULL) == 0);
     double b = 1e4 * pow(2.0 * 10000 / 4096 - 1, 128.0 / 126.0);
     for (int i = 0; i < 64; i++)
-        want[i] = theta(i, 128, b);
+        want[i] = ref_theta(i, 128, b);
     CHECK(rel_err(got, want, 64) < 1e-12);
     CHECK(rope_inv_freq(&sc, 128, 1e4, 100, got, NULL) == 0);
     for (int i = 0; i < 64; i++)
-        want[i] = theta(i, 128, 1e4);
+        want[i] = ref_theta(i, 128, 1e4);
     CHECK(rel_err(got, want, 64) < 1e-12);
 }
 
@@ -167,11 +117,11 @@ static void test_llama3(void)
         CHECK_NEAR(got[i], ref_llama3(i, 128, 5e5, 8, 8192, 1, 4), 1e-12 * got[i]);
     }
     CHECK(split_ok);
-    CHECK_NEAR(theta(29, 128, 5e5), 2.6160992529e-03, 1e-12);
+    CHECK_NEAR(ref_theta(29, 128, 5e5), 2.6160992529e-03, 1e-12);
     CHECK_NEAR(got[29], 2.1665707635e-03, 1e-12);
     CHECK_NEAR(got[63], 3.0689259889e-07, 1e-16);
-    CHECK_NEAR(2 * PI / theta(28, 128, 5e5), 1956.5, 0.1);
-    CHECK_NEAR(2 * PI / theta(35, 128, 5e5), 8218.7, 0.1);
+    CHECK_NEAR(2 * REF_PI / ref_theta(28, 128, 5e5), 1956.5, 0.1);
+    CHECK_NEAR(2 * REF_PI / ref_theta(35, 128, 5e5), 8218.7, 0.1);
     /* Llama 3.2 1B: 15 kept, 3 blended, 14 interpolated */
     sc.factor = 32;
     CHECK(rope_inv_freq(&sc, 64, 5e5, 1, got, rule) == 0);
@@ -189,7 +139,7 @@ static void test_llama3(void)
     CHECK(rope_inv_freq(&sc, 128, 5e5, 1, got, rule) == 0);
     int scout_ok = 1, kept = 0;
     for (int i = 0; i < 64; i++) {
-        double t = theta(i, 128, 5e5), want = 2 * PI / t < 8192 ? t : t / 16;
+        double t = ref_theta(i, 128, 5e5), want = 2 * REF_PI / t < 8192 ? t : t / 16;
         scout_ok &= fabs(got[i] - want) <= 1e-15 * want &&
                     rule[i] == (want == t ? ROPE_KEPT : ROPE_INTERPOLATED);
         kept += want == t;

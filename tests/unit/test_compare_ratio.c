@@ -14,48 +14,8 @@
 #include "harness.h"
 #include "app.h"
 #include "frames.h"
+#include "rope_ref.h"
 
-#define PI 3.14159265358979323846
-
-/* ---- the formulas, written out again ---------------------------------- */
-
-static double theta(int i, int d, double base)
-{
-    return 1.0 / pow(base, 2.0 * i / d);
-}
-
-/* Meta's apply_scaling (ROPE.md 1.2, llama3). */
-static double llama3_omega(int i, int d, double base, double s, double L,
-                           double low, double high)
-{
-    double t = theta(i, d, base), w = 2 * PI / t;
-    if (w < L / high)
-        return t;
-    if (w > L / low)
-        return t / s;
-    double k = (L / w - low) / (high - low);
-    return (1 - k) * t / s + k * t;
-}
-
-/* HF _compute_yarn_parameters (ROPE.md 1.2, yarn), beta 32 / 1. */
-static double yarn_omega(int i, int d, double base, double s, double L,
-                         int truncate)
-{
-    double lo = d * log(L / (32 * 2 * PI)) / (2 * log(base));
-    double hi = d * log(L / (1 * 2 * PI)) / (2 * log(base));
-    if (truncate) {
-        lo = floor(lo);
-        hi = ceil(hi);
-    }
-    lo = lo < 0 ? 0 : lo;
-    hi = hi > d - 1 ? d - 1 : hi;
-    if (lo == hi)
-        hi += 0.001;
-    double r = (i - lo) / (hi - lo);
-    r = r < 0 ? 0 : r > 1 ? 1 : r;
-    double t = theta(i, d, base);
-    return t / s * r + t * (1 - r);
-}
 
 /* ---- the view ------------------------------------------------------------ */
 
@@ -121,8 +81,8 @@ static void test_llama31_vs_llama3(void)
     for (int i = 0; i < 64; i++) {
         a.cmp.band = i;
         frame_rows(&a, 200, 40, row, sizeof row, NULL, 0);
-        double want = theta(i, 128, 5e5) /
-                      llama3_omega(i, 128, 5e5, 8, 8192, 1, 4);
+        double want = ref_theta(i, 128, 5e5) /
+                      ref_llama3(i, 128, 5e5, 8, 8192, 1, 4);
         double got = readout_ratio(row, 'B');
         if (!close_rel(got, want)) {
             bad++;
@@ -162,8 +122,8 @@ static void test_yarn_truncate(void)
     for (int i = 0; i < 64; i++) {
         a.cmp.band = i;
         frame_rows(&a, 200, 40, row, sizeof row, NULL, 0);
-        double want = yarn_omega(i, 128, 1e6, 4, 32768, 0) /
-                      yarn_omega(i, 128, 1e6, 4, 32768, 1);
+        double want = ref_yarn(i, 128, 1e6, 4, 32768, 32, 1, 0) /
+                      ref_yarn(i, 128, 1e6, 4, 32768, 32, 1, 1);
         double got = readout_ratio(row, 'B');
         differ += want != 1;
         if (!close_rel(got, want)) {
@@ -193,7 +153,7 @@ static void test_other_d(void)
     CHECK(view_command(&a, "model", "llama3-8b") == 1 && !a.msg_error);
     frame_rows(&a, 200, 40, row, sizeof row, NULL, 0);
     CHECK(close_rel(readout_ratio(row, 'C'),
-                    theta(3, 128, 5e5) / llama3_omega(3, 128, 5e5, 8, 8192, 1, 4)));
+                    ref_theta(3, 128, 5e5) / ref_llama3(3, 128, 5e5, 8, 8192, 1, 4)));
 }
 
 /* The spectrum counts the bands that turn within n at the omegas a
@@ -206,7 +166,7 @@ static void test_spectrum_turns(void)
     a.cmp.mode = PANE_SPECTRUM;
     int t = 0;
     for (int i = 0; i < 64; i++)
-        t += 2 * PI / llama3_omega(i, 128, 5e5, 8, 8192, 1, 4) <= 131072;
+        t += 2 * REF_PI / ref_llama3(i, 128, 5e5, 8, 8192, 1, 4) <= 131072;
     CHECK(t == 39);
     snprintf(want, sizeof want, "%d of 64 bands turn \u22651\u00D7 in n (49 "
              "unscaled)", t);
