@@ -499,7 +499,7 @@ static void tour_follow(struct follow *f, struct app *a)
 {
     char mine[FP_TABLE_PATH_MAX + 1], err[APP_MSG_LEN], line[sizeof f->tour + 8];
     const char *name = strchr(f->tour, ' ');
-    if (!name++ || !strcmp(name, f->tour_done))
+    if (!name || !strcmp(++name, f->tour_done))
         return;
     snprintf(f->tour_done, sizeof f->tour_done, "%s", name);
     mine[0] = 0;
