@@ -46,13 +46,19 @@ static void round_once(struct side *s, int n)
     for (int r_ = 0; r_ < 300 && !(cond); r_++) round_once(s, n); \
 } while (0)
 
+/* A stream socket and the address of path, for connect or bind. */
+static int raw_socket(const char *path, struct sockaddr_un *sa)
+{
+    memset(sa, 0, sizeof *sa);
+    sa->sun_family = AF_UNIX;
+    snprintf(sa->sun_path, sizeof sa->sun_path, "%s", path);
+    return socket(AF_UNIX, SOCK_STREAM, 0);
+}
+
 static int connect_raw(const char *path)
 {
     struct sockaddr_un sa;
-    int fd = socket(AF_UNIX, SOCK_STREAM, 0);
-    memset(&sa, 0, sizeof sa);
-    sa.sun_family = AF_UNIX;
-    snprintf(sa.sun_path, sizeof sa.sun_path, "%s", path);
+    int fd = raw_socket(path, &sa);
     if (connect(fd, (struct sockaddr *)&sa, sizeof sa) < 0) {
         close(fd);
         return -1;
@@ -63,10 +69,7 @@ static int connect_raw(const char *path)
 static int listen_raw(const char *path)
 {
     struct sockaddr_un sa;
-    int fd = socket(AF_UNIX, SOCK_STREAM, 0);
-    memset(&sa, 0, sizeof sa);
-    sa.sun_family = AF_UNIX;
-    snprintf(sa.sun_path, sizeof sa.sun_path, "%s", path);
+    int fd = raw_socket(path, &sa);
     if (bind(fd, (struct sockaddr *)&sa, sizeof sa) < 0 || listen(fd, 4) < 0) {
         close(fd);
         return -1;
