@@ -101,18 +101,24 @@ signals() {
     done
 }
 
+# start_in LABEL DIR W H SETUP: peviz at W x H working in DIR (made here),
+# after the shell words SETUP; fails LABEL and returns 1 if it did not start.
+start_in() {
+    local label=$1 d=$2 w=$3 h=$4 setup=$5
+    mkdir -p "$d"
+    start "$w" "$h" sh -c "cd \"\$1\" && $setup exec \"\$0\"" "$PEVIZ" "$d"
+    wait_for 'd_model=' && return 0
+    fail "$label: did not start"
+    return 1
+}
+
 # ---- pasting into the prompt ------------------------------------------------
 
 # Text pasted into the ':' prompt stays text: a newline does not submit,
 # ESC does not close, w does not export and q does not quit.
 paste() {
     local d="$TMPD/paste"
-    mkdir -p "$d"
-    start 100 24 sh -c 'cd "$1" && exec "$0"' "$PEVIZ" "$d"
-    if ! wait_for 'd_model='; then
-        fail "paste: did not start"
-        return
-    fi
+    start_in "paste" "$d" 100 24 "" || return
     keys :
     t set-buffer -b p "$(printf 'base 5e5\nw\033q')"
     t paste-buffer -p -b p -t t
@@ -133,12 +139,7 @@ paste() {
 
 file_limit() {
     local d="$TMPD/flimit"
-    mkdir -p "$d"
-    start 200 24 sh -c 'cd "$1" && ulimit -f 16 && exec "$0"' "$PEVIZ" "$d"
-    if ! wait_for 'd_model='; then
-        fail "ulimit -f: did not start"
-        return
-    fi
+    start_in "ulimit -f" "$d" 200 24 "ulimit -f 16 &&" || return
     keys w
     expect "ulimit -f 16, w: the failure is reported" 'failed: File too large'
     check "ulimit -f 16, w: no file and no temporary file left" \
