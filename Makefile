@@ -112,7 +112,7 @@ asan:
 	    OPT="-O1 -g $(SAN_FLAGS)" LDFLAGS="$(SAN_FLAGS)" test
 
 ## fuzz: libFuzzer harnesses (clang) for the command line, the prompt and the
-##       file parsers, FUZZ_SECONDS each (default 60)
+##       file parsers, FUZZ_SECONDS each (default 60; FUZZ_SEED=N repeats a run)
 FUZZ_SECONDS ?= 60
 FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BINS := $(FUZZ_SRCS:tests/fuzz/%.c=$(BUILD)/%)
@@ -121,7 +121,7 @@ fuzz:
 	    OPT="-O1 -g -fsanitize=fuzzer-no-link $(SAN_FLAGS)" fuzz-run
 
 fuzz-run: $(FUZZ_BINS)
-	@FUZZ_SECONDS=$(FUZZ_SECONDS) BUILD=$(BUILD) bash tests/fuzz/run.sh $(FUZZ_BINS)
+	@FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_SEED="$(FUZZ_SEED)" BUILD=$(BUILD) bash tests/fuzz/run.sh $(FUZZ_BINS)
 
 $(BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(LIB_OBJS)
 	@echo "  FUZZ  $@"

@@ -451,6 +451,34 @@ static int check_lists(const params *p, char *err, size_t errlen)
     return 0;
 }
 
+/* Every band's frequency a finite number > 0 at the shortest and the
+ * longest n (dynamic's frequencies only fall as n grows; longrope reads
+ * its short list at n = 1, its long one at n > L): a huge factor or base
+ * could otherwise overflow the effective base, or underflow a band to 0. */
+static int check_finite(const params *p, char *err, size_t errlen)
+{
+    static const int64_t at[2] = { PARAM_N_MIN, PARAM_N_MAX };
+    if (p->rope.method == ROPE_NONE)
+        return 0;
+    for (int k = 0; k < 2; k++)
+        for (int i = 0; i < p->d / 2; i++) {
+            double w = rope_omega(&p->rope, p->d, p->base, at[k], i, NULL);
+            if (w > 0 && isfinite(w))
+                continue;
+            char f[32], b[32];
+            int lr = p->rope.method == ROPE_LONGROPE;
+            fmt_num(p->rope.factor, 6, f, sizeof f);
+            fmt_num(p->base, 6, b, sizeof b);
+            snprintf(err, errlen, "rope-scaling %s: band %d has no finite "
+                     "frequency > 0 at n=%ld with base %s and factor %s; "
+                     "want a smaller %s or base", rope_method_name(p->rope.method),
+                     i, (long)at[k], b, f, !lr ? "factor" : k ? "long-factor"
+                     : "short-factor");
+            return -1;
+        }
+    return 0;
+}
+
 int params_check_rope(const params *p, char *err, size_t errlen)
 {
     const rope_scaling *r = &p->rope;
@@ -488,9 +516,9 @@ int params_check_rope(const params *p, char *err, size_t errlen)
                  "beta-slow %s", b, h);
         return -1;
     }
-    if (r->method == ROPE_LONGROPE)
-        return check_lists(p, err, errlen);
-    return 0;
+    if (r->method == ROPE_LONGROPE && check_lists(p, err, errlen))
+        return -1;
+    return check_finite(p, err, errlen);
 }
 
 int params_set_model(params *p, const char *name, char *err, size_t errlen)

@@ -25,6 +25,7 @@ line of it names an export of peviz and the settings it was made with
 "ok" or "FAIL: ..." (the first difference) per line.  Values are printed
 by peviz with %.9g: they must be the reference rounded to 9 digits."""
 import math, sys
+from fractions import Fraction
 
 def settings(args):
     c = dict(d=64, base=10000.0, n=128, m="none", s=1.0, L=0, low=1.0,
@@ -46,7 +47,10 @@ def omegas(c):
         base = base * s ** (d / (d - 2))
     if m == "dynamic":
         seq = max(c["n"], L)
-        base = base * ((s * seq / L) - (s - 1)) ** (d / (d - 2))
+        # in exact rationals: floats cancel s*seq/L - (s-1) to 0 for a
+        # huge s even where it is 1 (seq = L)
+        inner = Fraction(s) * Fraction(seq) / Fraction(L) - (Fraction(s) - 1)
+        base = base * float(inner) ** (d / (d - 2))
     inv = [1.0 / base ** (2 * i / d) for i in range(half)]
     if m == "linear":
         return [w / s for w in inv]
@@ -179,6 +183,11 @@ done
 for n in 1000 4096 8192 16384 100000; do
     freqs "-d 128 -b 10000 --rope-scaling dynamic --factor 2 --original-max 4096 -n $n" \
           "d=128 base=10000 m=dynamic s=2 L=4096 n=$n"
+done
+# a factor so large that s - 1 rounds to s: still the unscaled base at n <= L
+for n in 100 4096 4097; do
+    freqs "-d 64 -b 10000 --rope-scaling dynamic --factor 1e20 --original-max 4096 -n $n" \
+          "d=64 base=10000 m=dynamic s=1e20 L=4096 n=$n"
 done
 freqs "-d 128 -b 1000000 --rope-scaling yarn --factor 4 --original-max 32768" \
       "d=128 base=1000000 m=yarn s=4 L=32768"
@@ -643,6 +652,10 @@ done <<'TABLE'
 --long-factor ''|--long-factor '': empty
 --model nosuch|--model 'nosuch': unknown
 --rope-scaling ntk --factor 2 -d 2|--rope-scaling ntk: d 2; want d >= 4
+--rope-scaling ntk --factor 1e300|--rope-scaling ntk: band 1 has no finite frequency > 0 at n=1 with base 10000 and factor 1e300; want a smaller factor or base
+--rope-scaling dynamic --factor 1e200 --original-max 4096 -d 4|--rope-scaling dynamic: band 1 has no finite frequency > 0 at n=16777216
+--rope-scaling longrope --factor 4 --original-max 16 -d 4 -b 1e300 --short-factor 1,1e308 --long-factor 1,1|--rope-scaling longrope: band 1 has no finite frequency > 0 at n=1 with base 1e300 and factor 4; want a smaller short-factor or base
+--rope-scaling longrope --factor 4 --original-max 16 -d 4 -b 1e300 --short-factor 1,1 --long-factor 1,1e308|want a smaller long-factor or base
 --layer-type full_attention|--layer-type: goes with --config
 --config @/missing.json|missing.json: cannot open
 --config @/notjson.json|notjson.json: not JSON: byte 22: expected a string key

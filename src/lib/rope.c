@@ -131,7 +131,9 @@ double rope_effective_base(const rope_scaling *sc, int d, double base,
     if (sc->method == ROPE_DYNAMIC) {
         double L = (double)sc->original_max;
         double seq = (double)n > L ? (double)n : L;
-        return base * pow(s * seq / L - (s - 1.0), e);
+        /* s*seq/L - (s-1), written so that seq = L gives exactly 1 for
+         * any s (the other order cancels to 0 once s - 1 rounds to s). */
+        return base * pow(1.0 + s * ((seq - L) / L), e);
     }
     return base;
 }

@@ -6,6 +6,10 @@
 # saved under $BUILD/artifacts/NAME/ and fails the run.
 # Prints "fuzz: N passed, M failed" last.
 #
+# FUZZ_SEED=N fixes libFuzzer's random seed, so runs start with the same
+# mutations (CI uses one; without it each run explores new ground).  An
+# input that failed belongs in the seed corpus, so every run replays it.
+#
 # FUZZ_MERGE=1 refreshes the seed corpus on purpose: the seeds and what
 # the run found are merged into the smallest set that keeps every edge
 # reached (-use_counters=0: edges, not hit counts), which keeps the
@@ -23,14 +27,15 @@ for bin in "$@"; do
     seeds=tests/fuzz/corpus/$name
     art=$BUILD/artifacts/$name
     mkdir -p "$scratch/$name" "$art" "$seeds"
-    dict=()
+    dict=() seed=()
+    [ -n "${FUZZ_SEED:-}" ] && seed=(-seed="$FUZZ_SEED")
     [ -f "tests/fuzz/$name.dict" ] && dict=(-dict="tests/fuzz/$name.dict")
     log=$BUILD/fuzz-$name.log
     # -close_fd_mask=3: the parsers' own messages go nowhere; libFuzzer
     # and the sanitizers keep a copy of stderr for their reports.
     TMPDIR="$scratch" "$bin" -max_total_time="$FUZZ_SECONDS" -timeout=20 \
         -rss_limit_mb=2048 -print_final_stats=1 \
-        -close_fd_mask=3 -artifact_prefix="$art/" "${dict[@]}" \
+        -close_fd_mask=3 -artifact_prefix="$art/" "${dict[@]}" "${seed[@]}" \
         "$scratch/$name" "$seeds" >"$log" 2>&1
     rc=$?
     n=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
