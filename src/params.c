@@ -451,29 +451,42 @@ static int check_lists(const params *p, char *err, size_t errlen)
     return 0;
 }
 
-/* Every band's frequency a finite number > 0 at the shortest and the
- * longest n (dynamic's frequencies only fall as n grows; longrope reads
- * its short list at n = 1, its long one at n > L): a huge factor or base
- * could otherwise overflow the effective base, or underflow a band to 0. */
+/* check_finite's message: the band, and what to make smaller. */
+static void finite_error(const params *p, int band, int64_t n, char *err,
+                         size_t errlen)
+{
+    const rope_scaling *r = &p->rope;
+    char f[32], b[32];
+    fmt_num(r->factor, 6, f, sizeof f);
+    fmt_num(p->base, 6, b, sizeof b);
+    if (r->method == ROPE_NONE) {
+        snprintf(err, errlen, "base %s: band %d's frequency leaves the range "
+                 "of a double at d_model %d; want a smaller base", b, band, p->d);
+        return;
+    }
+    snprintf(err, errlen, "rope-scaling %s: band %d's frequency leaves the "
+             "range of a double at n=%ld with base %s and factor %s; want a "
+             "smaller %s or base", rope_method_name(r->method), band, (long)n,
+             b, f, r->method != ROPE_LONGROPE ? "factor"
+             : n > r->original_max ? "long-factor" : "short-factor");
+}
+
+/* Every band's frequency and wavelength 2pi/omega finite and > 0, at the
+ * shortest and the longest n where n matters (dynamic's frequencies only
+ * fall as n grows; longrope reads its short list at n = 1, its long one
+ * at n > L): a huge base or factor could otherwise overflow the effective
+ * base, or take a band's frequency to 0 or its wavelength to inf. */
 static int check_finite(const params *p, char *err, size_t errlen)
 {
     static const int64_t at[2] = { PARAM_N_MIN, PARAM_N_MAX };
-    if (p->rope.method == ROPE_NONE)
-        return 0;
-    for (int k = 0; k < 2; k++)
+    const rope_scaling *r = &p->rope;
+    int nat = r->method == ROPE_DYNAMIC || r->method == ROPE_LONGROPE ? 2 : 1;
+    for (int k = 0; k < nat; k++)
         for (int i = 0; i < p->d / 2; i++) {
-            double w = rope_omega(&p->rope, p->d, p->base, at[k], i, NULL);
-            if (w > 0 && isfinite(w))
+            double w = rope_omega(r, p->d, p->base, at[k], i, NULL);
+            if (w > 0 && isfinite(w) && isfinite(6.283185307179586 / w))
                 continue;
-            char f[32], b[32];
-            int lr = p->rope.method == ROPE_LONGROPE;
-            fmt_num(p->rope.factor, 6, f, sizeof f);
-            fmt_num(p->base, 6, b, sizeof b);
-            snprintf(err, errlen, "rope-scaling %s: band %d has no finite "
-                     "frequency > 0 at n=%ld with base %s and factor %s; "
-                     "want a smaller %s or base", rope_method_name(p->rope.method),
-                     i, (long)at[k], b, f, !lr ? "factor" : k ? "long-factor"
-                     : "short-factor");
+            finite_error(p, i, at[k], err, errlen);
             return -1;
         }
     return 0;
@@ -627,7 +640,11 @@ void fmt_num_w(double v, int sig, int width, char *buf, size_t len)
     if (!isfinite(v) || v == 0 || (a >= 1e-3 && a < pow(10, sig)
                                    && strlen(buf) <= (size_t)width))
         return;
-    fmt_sci(v, sig - 1, buf, len);
+    for (int dec = sig - 1; dec >= 0; dec--) {  /* never clipped mid-number */
+        fmt_sci(v, dec, buf, len);
+        if (strlen(buf) <= (size_t)width)
+            return;
+    }
 }
 
 void params_format(const params *p, char *buf, size_t len)

@@ -147,8 +147,10 @@ void fmt_num(double v, int sig, char *buf, size_t len);
 /*
  * The number formatter with a width: v as fmt_num with sig digits when
  * |v| is in [1e-3, 10^sig) and that takes at most width characters,
- * else fmt_sci with sig - 1 decimals: "0.3162", "6283", "7.499e-4",
- * "1.490e4" for sig 4, width 8.  Zero and non-finite values as fmt_num.
+ * else fmt_sci with sig - 1 decimals, fewer while it is wider than width
+ * (a cell clips text, and a clipped exponent is a wrong number):
+ * "0.3162", "6283", "7.499e-4", "1.490e4", "1.0e-160" for sig 4, width 8.
+ * Zero and non-finite values as fmt_num.
  */
 void fmt_num_w(double v, int sig, int width, char *buf, size_t len);
 

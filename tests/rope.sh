@@ -652,10 +652,12 @@ done <<'TABLE'
 --long-factor ''|--long-factor '': empty
 --model nosuch|--model 'nosuch': unknown
 --rope-scaling ntk --factor 2 -d 2|--rope-scaling ntk: d 2; want d >= 4
---rope-scaling ntk --factor 1e300|--rope-scaling ntk: band 1 has no finite frequency > 0 at n=1 with base 10000 and factor 1e300; want a smaller factor or base
---rope-scaling dynamic --factor 1e200 --original-max 4096 -d 4|--rope-scaling dynamic: band 1 has no finite frequency > 0 at n=16777216
---rope-scaling longrope --factor 4 --original-max 16 -d 4 -b 1e300 --short-factor 1,1e308 --long-factor 1,1|--rope-scaling longrope: band 1 has no finite frequency > 0 at n=1 with base 1e300 and factor 4; want a smaller short-factor or base
+--rope-scaling ntk --factor 1e300|--rope-scaling ntk: band 1's frequency leaves the range of a double at n=1 with base 10000 and factor 1e300; want a smaller factor or base
+--rope-scaling dynamic --factor 1e200 --original-max 4096 -d 4|--rope-scaling dynamic: band 1's frequency leaves the range of a double at n=16777216
+--rope-scaling longrope --factor 4 --original-max 16 -d 4 -b 1e300 --short-factor 1,1e308 --long-factor 1,1|--rope-scaling longrope: band 1's frequency leaves the range of a double at n=1 with base 1e300 and factor 4; want a smaller short-factor or base
 --rope-scaling longrope --factor 4 --original-max 16 -d 4 -b 1e300 --short-factor 1,1 --long-factor 1,1e308|want a smaller long-factor or base
+-b 1e308 -d 65536|--base 1e308: band 32711's frequency leaves the range of a double at d_model 65536; want a smaller base
+--rope-scaling linear --factor 1e160 -d 4 -b 1e300|--rope-scaling linear: band 1's frequency leaves the range of a double at n=1 with base 1e300 and factor 1e160
 --layer-type full_attention|--layer-type: goes with --config
 --config @/missing.json|missing.json: cannot open
 --config @/notjson.json|notjson.json: not JSON: byte 22: expected a string key

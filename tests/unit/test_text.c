@@ -31,8 +31,16 @@ static void test_numbers(void)
     CHECK_STR(b, "7.490e-4");
     fmt_num_w(14900, 4, 8, b, sizeof b);        /* 10^4 and up */
     CHECK_STR(b, "1.490e4");
-    fmt_num_w(0.0012345, 4, 5, b, sizeof b);    /* "0.001234" is too wide */
-    CHECK_STR(b, "1.234e-3");
+    fmt_num_w(0.0012345, 4, 7, b, sizeof b);    /* "0.001234" is too wide */
+    CHECK_STR(b, "1.23e-3");
+    fmt_num_w(0.0012345, 4, 5, b, sizeof b);
+    CHECK_STR(b, "1e-3");
+    fmt_num_w(0.0012345, 4, 6, b, sizeof b);    /* fewer decimals to fit */
+    CHECK_STR(b, "1.2e-3");
+    fmt_num_w(1e-160, 4, 8, b, sizeof b);       /* not "1.000e-1" clipped */
+    CHECK_STR(b, "1.0e-160");
+    fmt_num_w(-6.283e160, 4, 8, b, sizeof b);
+    CHECK_STR(b, "-6.3e160");
     fmt_num_w(-0.0, 4, 8, b, sizeof b);
     CHECK_STR(b, "0");
 }
