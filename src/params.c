@@ -647,6 +647,16 @@ void fmt_num_w(double v, int sig, int width, char *buf, size_t len)
     }
 }
 
+void fmt_count(double v, int width, char *buf, size_t len)
+{
+    if (isfinite(v) && fabs(v) < 9007199254740992.0) {     /* 2^53 */
+        snprintf(buf, len, "%.0f", v == 0 ? 0 : v);
+        if (strlen(buf) <= (size_t)width)
+            return;
+    }
+    fmt_num_w(v, 4, width, buf, len);
+}
+
 void params_format(const params *p, char *buf, size_t len)
 {
     char b[32];

@@ -159,6 +159,12 @@ void fmt_num_w(double v, int sig, int width, char *buf, size_t len);
  * non-zero. */
 void fmt_sci(double v, int dec, char *buf, size_t len);
 
+/* A whole count (e.g. full turns) in at most width characters: in full
+ * when its digits fit and a double holds it exactly (< 2^53), else as
+ * fmt_num_w with 4 digits: "2670176", "2.021e301".  Never a wrapped
+ * integer conversion. */
+void fmt_count(double v, int width, char *buf, size_t len);
+
 /* Decimal digits of a non-negative whole number (1 for 0..9). */
 int fmt_digits(int64_t v);
 

@@ -114,7 +114,7 @@ void clocks_band_info(const params *p, int i, struct clocks_band *b)
         b->s = pe_value(pos, 2 * i, p->d, p->base);
         b->c = pe_value(pos, 2 * i + 1, p->d, p->base);
     }
-    b->turns = (long long)floor(b->angle / (2 * CLOCKS_PI));
+    b->turns = floor(b->angle / (2 * CLOCKS_PI));
     b->slow = b->lambda > (double)p->n;
 }
 
@@ -452,11 +452,15 @@ static void rl_set(struct rline *r, rgb fg, int attr)
     r->attr = attr;
 }
 
+#define TURNS_W 16          /* the readout's turns: whole below 1e16 */
+
 /* Width of the turns field: enough for the most turns within n. */
 static int turns_width(const params *p, double omega)
 {
-    double most = floor((double)(p->n - 1) * omega / (2 * CLOCKS_PI));
-    return most < 1e17 ? fmt_digits((long long)most) : 18;
+    char most[32];
+    fmt_count(floor((double)(p->n - 1) * omega / (2 * CLOCKS_PI)), TURNS_W,
+              most, sizeof most);
+    return (int)strlen(most);
 }
 
 static int readout_band(struct ctx *x, const struct clocks_band *b,
@@ -464,10 +468,11 @@ static int readout_band(struct ctx *x, const struct clocks_band *b,
 {
     const struct app *a = x->a;
     const struct syms *sy = x->sy;
-    char om[32], lam[32], base[32], ang[32];
+    char om[32], lam[32], base[32], ang[32], tn[32];
     long long pos = (long long)a->p.pos;
-    int n = 0;
+    int n = 0, tw = turns_width(&a->p, b->omega);
 
+    fmt_count(b->turns, TURNS_W, tn, sizeof tn);
     fmt_num(b->omega, 4, om, sizeof om);
     fmt_num(b->lambda, 4, lam, sizeof lam);
     fmt_num(b->angle, 6, ang, sizeof ang);
@@ -518,12 +523,10 @@ static int readout_band(struct ctx *x, const struct clocks_band *b,
              shown(b->c), pos, 2 * b->i + 1);
     rl_set(&out[n], x->text, 0);
     snprintf(out[n].s[0], 160,
-             "turns %*lld + %5.1f%s  (angle pos%s%s = %s rad)",
-             turns_width(&a->p, b->omega), b->turns, clocks_deg_mod(b->angle),
-             sy->deg, sy->dot, sy->om, ang);
-    snprintf(out[n++].s[1], 160, "turns %*lld + %5.1f%s",
-             turns_width(&a->p, b->omega), b->turns, clocks_deg_mod(b->angle),
-             sy->deg);
+             "turns %*s + %5.1f%s  (angle pos%s%s = %s rad)", tw, tn,
+             clocks_deg_mod(b->angle), sy->deg, sy->dot, sy->om, ang);
+    snprintf(out[n++].s[1], 160, "turns %*s + %5.1f%s", tw, tn,
+             clocks_deg_mod(b->angle), sy->deg);
     return n;
 }
 
@@ -752,9 +755,10 @@ static void tile_draw(struct ctx *x, int px, int y, const struct clocks_band *b,
     if (b->slow)
         canvas_printf(x->c, px, ty + rr + 6, vw, x->warn, RGB_DEFAULT, 0,
                       "0 %s>n", x->sy->lam);
-    else
-        canvas_printf(x->c, px, ty + rr + 6, vw, x->text, RGB_DEFAULT, 0,
-                      "%lld", b->turns);
+    else {
+        fmt_count(b->turns, vw, buf, sizeof buf);
+        canvas_text(x->c, px, ty + rr + 6, vw, buf, x->text, RGB_DEFAULT, 0);
+    }
     if (a->clocks.ghost)
         canvas_printf(x->c, px, ty + rr + 7, vw, x->ghost, RGB_DEFAULT, 0,
                       "%5.1f", clocks_deg_mod((double)a->clocks.k * b->omega));
@@ -852,7 +856,7 @@ static void draw_text(struct ctx *x)
         if (b.slow)
             snprintf(turns, sizeof turns, "0 %s>n", sy->lam);
         else
-            snprintf(turns, sizeof turns, "%lld", b.turns);
+            fmt_count(b.turns, 7, turns, sizeof turns);
         snprintf(line, sizeof line, "%6d % .4f % .4f %7s %9s %9s  %-*s%d,%d",
                  b.i, shown(b.s), shown(b.c), turns, lam, om,
                  x->rule_row ? 8 : 0, x->rule_row ? rule_word(&b) : "",

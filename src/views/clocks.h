@@ -50,7 +50,7 @@ struct clocks_band {
     double lambda;          /* wavelength, positions */
     double angle;           /* pos * omega, radians (not reduced) */
     double s, c;            /* PE(pos, 2i) = sin, PE(pos, 2i+1) = cos */
-    long long turns;        /* floor(angle / 2 pi): full turns made */
+    double turns;           /* floor(angle / 2 pi): full turns made */
     int slow;               /* lambda > n: no full turn within the sequence */
     int rule;               /* RoPE scaling: the band's enum rope_rule */
     int scaled;             /* omega is after a RoPE scaling (not none) */

@@ -127,7 +127,7 @@ static void test_band_angles(void)
                              powl(10000.0L, -2.0L * i / 16);
             CHECK_NEAR(b.s, (double)sinl(al), 1e-12);
             CHECK_NEAR(b.c, (double)cosl(al), 1e-12);
-            CHECK(b.turns == (long long)floor(ang / (2 * PI)));
+            CHECK(b.turns == floor(ang / (2 * PI)));
             CHECK(b.slow == (2 * PI / w > 65536.0));
 
             /* draw it: the dot at the expected tip is set */
@@ -611,6 +611,27 @@ static void test_commands(void)
     canvas_free(&c);
 }
 
+/* More full turns than a long long holds (linear s = 1e-300: omega =
+ * 1e300 rad/pos): the count in exponent form, never a wrapped integer. */
+static void test_huge_turns(void)
+{
+    struct app a;
+    char hint[256], err[200], want[32];
+    canvas c;
+
+    app_clocks(&a, 64, 127);
+    CHECK(params_set_rope(&a.p, RO_SCALING, "linear", err, sizeof err) == 0);
+    CHECK(params_set_rope(&a.p, RO_FACTOR, "1e-300", err, sizeof err) == 0);
+    /* band 0: floor(127 * 1e300 / 2pi) = 2.0213e301 full turns */
+    snprintf(want, sizeof want, "turns %.3e", floor(127e300 / (2 * PI)));
+    CHECK_STR(want, "turns 2.021e+301");
+    draw(&a, &c, 80, 24, hint, sizeof hint);
+    CHECK(canvas_has(&c, "turns 2.021e301 + "));
+    CHECK(canvas_has(&c, "turns   2.02e301 "));     /* the table's cell */
+    CHECK(!canvas_has(&c, "-922337"));
+    canvas_free(&c);
+}
+
 int main(void)
 {
     test_hand_end();
@@ -626,5 +647,6 @@ int main(void)
     test_rule_words_whole();
     test_keys();
     test_commands();
+    test_huge_turns();
     TEST_END("test_clocks");
 }

@@ -43,6 +43,16 @@ static void test_numbers(void)
     CHECK_STR(b, "-6.3e160");
     fmt_num_w(-0.0, 4, 8, b, sizeof b);
     CHECK_STR(b, "0");
+    fmt_count(2670176, 8, b, sizeof b);         /* whole while it fits */
+    CHECK_STR(b, "2670176");
+    fmt_count(123456789, 8, b, sizeof b);
+    CHECK_STR(b, "1.235e8");
+    fmt_count(2.0213e301, 16, b, sizeof b);     /* no wrapped long long */
+    CHECK_STR(b, "2.021e301");
+    fmt_count(9007199254740992.0, 20, b, sizeof b);     /* 2^53: inexact */
+    CHECK_STR(b, "9.007e15");
+    fmt_count(-0.0, 8, b, sizeof b);
+    CHECK_STR(b, "0");
 }
 
 static void test_join(void)
