@@ -85,3 +85,20 @@ size_t text_wrap_line(const char *s, int width, char *out, size_t outlen)
         end++;
     return end;
 }
+
+/* x of tw cells centred in [l, r), or -1 when it does not fit. */
+static int centred(int l, int r, int tw)
+{
+    return tw <= r - l ? l + (r - l - tw) / 2 : -1;
+}
+
+int text_place_clear(int l, int r, int tw, int mark)
+{
+    int x = centred(l, r, tw);
+    if (x < 0 || mark < x - 1 || mark > x + tw)
+        return x;
+    int left = centred(l, mark - 1, tw), right = centred(mark + 2, r, tw);
+    if (left < 0 || right < 0)
+        return left < 0 ? right : left;
+    return mark - 1 - l >= r - mark - 2 ? left : right;
+}

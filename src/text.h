@@ -32,6 +32,14 @@ int canvas_text_fit(canvas *c, int x, int y, int w, const char *const *cand,
                     int n, rgb fg, int attr);
 
 /*
+ * Where a label tw cells wide goes in the cells [l, r) of a row that
+ * holds a one-cell mark at column mark (e.g. an axis's cursor): centred,
+ * else centred on the wider side of the mark, a blank cell from it.
+ * The label's x, or -1 when it fits nowhere clear of the mark.
+ */
+int text_place_clear(int l, int r, int tw, int mark);
+
+/*
  * Word wrap, one line at a time: copy into out the longest run of whole
  * words of s that is at most width cells wide; a first word wider than
  * width is cut (nothing else can be shown).  Returns the bytes of s

@@ -579,27 +579,35 @@ static void draw_pos_axis(const struct app *a, canvas *c, int x, int w, int y,
         last = nlim - 1;
     snprintf(lo, sizeof lo, "%lld", (long long)xm->x0);
     snprintf(hi, sizeof hi, "%lld", (long long)last);
-    canvas_text(c, x, y, w, lo, cmp_uc(a, UI_AXIS), RGB_DEFAULT, 0);
+    int col = cursor < nlim ? xmap_col(xm, cursor) : -1;
+    if (col >= w)
+        col = -1;
+    int wl = text_width(lo), wh = text_width(hi);
     int end = (int)((last - xm->x0) / xm->k + 1) * xm->m;
     if (end > w)
         end = w;
-    if (text_width(lo) + text_width(hi) + 1 < end)
-        cmp_text_right(c, x + end, y, hi, cmp_uc(a, UI_AXIS));
-    /* between the end labels: what a column and a row hold */
-    int room = end - text_width(lo) - text_width(hi) - 4;
+    /* the cursor's mark never covers a label: the first is left out
+     * under it (it marks 0), the last ends before it */
+    if (col < 0 || col >= wl)
+        canvas_text(c, x, y, w, lo, cmp_uc(a, UI_AXIS), RGB_DEFAULT, 0);
+    int hx = col >= end - wh && col < end ? col : end;
+    if (wl + wh + 1 < hx)
+        cmp_text_right(c, x + hx, y, hi, cmp_uc(a, UI_AXIS));
+    /* between the end labels, clear of the mark: what a column and a
+     * row hold */
     char note[5][96];
     int nn = axis_notes(xm, ym, stride, note);
-    for (int v = 0; v < nn && room > 0; v++) {
+    for (int v = 0; v < nn; v++) {
         int tw = text_width(note[v]);
-        if (tw && tw <= room) {        /* centred between the end labels */
-            canvas_text(c, x + text_width(lo) + 2 + (room - tw) / 2, y, tw, note[v],
+        int nx = tw ? text_place_clear(wl + 2, hx - wh - 2, tw, col) : -1;
+        if (nx >= 0) {
+            canvas_text(c, x + nx, y, tw, note[v],
                         cmp_uc(a, stride > 1 && v < 2 ? UI_WARN : UI_DIM),
                         RGB_DEFAULT, 0);
             break;
         }
     }
-    int col = xmap_col(xm, cursor);
-    if (col >= 0 && col < w && cursor < nlim)
+    if (col >= 0)
         canvas_text(c, x + col, y, 1, glyph(a->ascii, GL_TRI_UP), cmp_uc(a, UI_CURSOR),
                     RGB_DEFAULT, ATTR_BOLD);
 }

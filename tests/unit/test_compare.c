@@ -13,6 +13,7 @@
 #include "harness.h"
 #include "app.h"
 #include "frame.h"
+#include "frames.h"
 #include "peviz/layout.h"
 #include "peviz/pe.h"
 
@@ -401,6 +402,53 @@ static void test_cursor_clamped_elsewhere(void)
         fprintf(stderr, "  readout: %s\n", row);
 }
 
+/* Whether every cursor mark of the frame's axis rows stands clear: the
+ * word before it blank or the whole last position hi, a blank after it. */
+static int marks_clear(const char *t, const char *hi)
+{
+    static const char MARK[] = "\xe2\x96\xb2";        /* the cursor's mark */
+    for (const char *m = strstr(t, MARK); m; m = strstr(m + 3, MARK)) {
+        const char *w = m;
+        while (w > t && w[-1] != ' ' && w[-1] != '\n' && (w[-1] & 0xC0) != 0x80
+               && (unsigned char)w[-1] < 0x80)
+            w--;
+        char after = m[3];
+        if ((w != m && ((size_t)(m - w) != strlen(hi) || strncmp(w, hi, m - w)))
+            || (after != ' ' && after != '\n' && (unsigned char)after < 0x80)) {
+            fprintf(stderr, "mark over a label near \"%.*s\"\n", (int)(m - w) + 4, w);
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* The position axis under the panes: the cursor's mark never covers a
+ * digit of an end label or a letter of the note between them. */
+static void test_axis_labels_whole(void)
+{
+    static const long CASE[][2] = {         /* n, pos */
+        { 16777216, 16777215 }, { 128, 127 }, { 4096, 1000 }, { 1, 0 },
+        { 2, 1 }, { 16777216, 8000000 },
+    };
+    static const int SZ[][2] = { { 80, 24 }, { 60, 20 }, { 160, 48 } };
+    struct app a;
+    char hi[24];
+    for (size_t k = 0; k < sizeof CASE / sizeof CASE[0]; k++)
+        for (size_t z = 0; z < 3; z++) {
+            setup(&a);
+            a.p.n = CASE[k][0];
+            a.p.pos = CASE[k][1];
+            snprintf(hi, sizeof hi, "%ld", CASE[k][0] - 1);
+            char *t = frame_text(&a, SZ[z][0], SZ[z][1]);
+            CHECK(t && marks_clear(t, hi));
+            if (CASE[k][1] == CASE[k][0] - 1 && CASE[k][0] >= 128) {
+                strcat(hi, "\xe2\x96\xb2");       /* the last label, whole */
+                CHECK(t && strstr(t, hi));
+            }
+            free(t);
+        }
+}
+
 int main(void)
 {
     test_pane_modes();
@@ -412,5 +460,6 @@ int main(void)
     test_sizes();
     test_cursor_clamped_elsewhere();
     test_pos_keys();
+    test_axis_labels_whole();
     TEST_END("test_compare");
 }

@@ -55,6 +55,17 @@ static void test_numbers(void)
     CHECK_STR(b, "0");
 }
 
+static void test_place_clear(void)
+{
+    CHECK(text_place_clear(2, 22, 10, -1) == 7);    /* centred */
+    CHECK(text_place_clear(2, 22, 10, 3) == 7);     /* the mark outside */
+    CHECK(text_place_clear(2, 22, 10, 6) == 10);    /* a blank cell apart */
+    CHECK(text_place_clear(2, 22, 10, 12) == -1);   /* no side holds it */
+    CHECK(text_place_clear(2, 40, 10, 20) == 26);   /* the wider side: right */
+    CHECK(text_place_clear(2, 40, 10, 25) == 8);    /* ... and left */
+    CHECK(text_place_clear(2, 8, 10, -1) == -1);
+}
+
 static void test_join(void)
 {
     const char *w[] = { "heatmap", "spectrum", "profile", "diff" };
@@ -128,6 +139,7 @@ int main(void)
 {
     test_glyphs();
     test_numbers();
+    test_place_clear();
     test_join();
     test_first_fit();
     test_wrap();
