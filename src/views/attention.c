@@ -676,7 +676,8 @@ static void inspector(struct lines *ls, const struct app *a,
 }
 
 /* Word-wrap text into rows of at most w cells, from row *y;
- * continuation rows are indented by indent cells. */
+ * continuation rows are indented by indent cells.  c NULL: only count
+ * the rows (*y advances as if drawn). */
 static void wrap_text(canvas *c, int x, int *y, int w, int ymax,
                       const char *text, rgb fg, int attr, int indent)
 {
@@ -687,11 +688,14 @@ static void wrap_text(canvas *c, int x, int *y, int w, int ymax,
         size_t len = strlen(line);
         if (len == 0 || (p[len] && p[len] != ' ')) {
             /* one word wider than the row: cut it */
-            canvas_text(c, x, *y, w, p, fg, RGB_DEFAULT, attr);
+            if (c)
+                canvas_text(c, x, *y, w, p, fg, RGB_DEFAULT, attr);
             (*y)++;
             return;
         }
-        canvas_text(c, x, (*y)++, w, line, fg, RGB_DEFAULT, attr);
+        if (c)
+            canvas_text(c, x, *y, w, line, fg, RGB_DEFAULT, attr);
+        (*y)++;
         p += used;
         if (*p && indent) {
             char rest[LINE_LEN];
@@ -700,6 +704,14 @@ static void wrap_text(canvas *c, int x, int *y, int w, int ymax,
             return;
         }
     }
+}
+
+/* Rows text takes wrapped as wrap_text does, counted up to ymax - y. */
+static int wrap_rows(int w, int y, int ymax, const char *text, int indent)
+{
+    int y1 = y;
+    wrap_text(NULL, 0, &y1, w, ymax + 1, text, 0, 0, indent);
+    return y1 - y;
 }
 
 /* ---- the profile --------------------------------------------------------------- */
@@ -874,9 +886,12 @@ static void draw_panel(canvas *c, const struct app *a, struct att_rt *rt,
     int y = L->pny, ymax = L->pny + L->pnh;
     int irows = L->side ? INSPECT_MAX : 3;
     rgb fg = ui_color(a->palette, UI_TEXT);
-    for (int i = 0; i < ls.n && y < L->pny + irows && y < ymax; i++)
-        wrap_text(c, L->pnx, &y, L->pnw, L->pny + irows, ls.s[i], fg,
-                  i == 0 ? ATTR_BOLD : 0, 4);
+    int ylim = L->pny + irows < ymax ? L->pny + irows : ymax;
+    /* whole lines only: a line cut at the last row would lose its value */
+    for (int i = 0; i < ls.n && y < ylim; i++)
+        if (y + wrap_rows(L->pnw, y, ylim, ls.s[i], 4) <= ylim)
+            wrap_text(c, L->pnx, &y, L->pnw, ylim, ls.s[i], fg,
+                      i == 0 ? ATTR_BOLD : 0, 4);
     y++;
     if (ymax - y >= 5)
         draw_profile(c, a, rt, s, L->pnx, y, L->pnw, ymax - y);
