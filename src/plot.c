@@ -248,6 +248,8 @@ static void draw_series(canvas *plot, const struct frame *f,
         int x = dot_x(f, t, s->n), y = dot_y(f, s->y[t]);
         if (have)
             canvas_line(plot, px, py, x, y, s->col);
+        else if (s->n == 1)     /* a lone point: a dash, clear of a marker */
+            canvas_line(plot, x - 2, y, x + 2, y, s->col);
         else
             canvas_dot(plot, x, y, s->col);
         px = x;
@@ -453,8 +455,8 @@ static void x_axis(canvas *c, int x, const struct frame *f,
     }
     if (f->n < 1 || sp->dx == 0)
         return;
-    struct plot_axis ax = {
-        .v0 = sp->x0, .bias = 0.25,
+    struct plot_axis ax = {     /* a lone point is drawn mid-plot */
+        .v0 = sp->x0 - (f->n > 1 ? 0 : f->pw / 2), .bias = 0.25,
         .per_cell = f->n > 1 ? 2.0 * (f->n - 1) * fabs(sp->dx)
                                / (2 * f->pw - 1) : 1.0,
         .vmin = sp->xmax > sp->xmin ? sp->xmin : sp->x0,

@@ -928,7 +928,7 @@ static void draw_profile_mode(const struct app *a, canvas *c,
                               const struct axis *xmp, char *hint,
                               size_t hintlen)
 {
-    if (xmp->cells < 2 || g->body_h < 1)
+    if (xmp->cells < 1 || g->body_h < 1)
         return;
     const struct axis xm = *xmp;
     double *vals = malloc(sizeof(double) * (size_t)xm.used * (size_t)g->np);

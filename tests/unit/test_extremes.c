@@ -53,8 +53,75 @@ static void test_attention_cell_line(void)
         }
 }
 
+/* The code point at cell column col of row y of t (one cell each), or 0. */
+static unsigned cp_at(const char *t, int y, int col)
+{
+    for (; y > 0 && t; y--)
+        t = strchr(t, '\n') ? strchr(t, '\n') + 1 : NULL;
+    for (int c = 0; t && *t && *t != '\n'; c++) {
+        unsigned u = (unsigned char)*t++;
+        int more = u >= 0xF0 ? 3 : u >= 0xE0 ? 2 : u >= 0xC0 ? 1 : 0;
+        u &= more ? 0x3F >> more : 0x7F;
+        for (; more && *t; more--)
+            u = (u << 6) | ((unsigned char)*t++ & 0x3F);
+        if (c == col)
+            return u;
+    }
+    return 0;
+}
+
+static int is_braille(unsigned u)
+{
+    return u > 0x2800 && u <= 0x28FF;
+}
+
+/*
+ * A plot of one point (n = 1): the point drawn as a dash, and the axis's
+ * one label "0" under it.  Compare's profile drew nothing at all; the
+ * attention profile put its point mid-plot and the "0" at the left end.
+ */
+static void check_lone_point(const char *t, const char *what)
+{
+    int corner = -1, col0 = -1, dash = 0;
+    for (int y = 0; y < 60 && corner < 0; y++)
+        for (int c = 0; c < 200 && corner < 0; c++)
+            if (cp_at(t, y, c) == 0x2514)         /* the axes' corner */
+                corner = y;
+    for (int c = 0; corner >= 0 && c < 200 && col0 < 0; c++)
+        if (cp_at(t, corner + 1, c) == '0')
+            col0 = c;
+    for (int y = corner - 1; col0 > 0 && y >= 0 && y > corner - 40; y--)
+        dash |= is_braille(cp_at(t, y, col0 - 1)) && is_braille(cp_at(t, y, col0))
+                && is_braille(cp_at(t, y, col0 + 1));
+    if (!dash)
+        fprintf(stderr, "%s: no dash over the \"0\" (column %d):\n%s", what,
+                col0, t);
+    CHECK(dash);
+}
+
+static void test_lone_point(void)
+{
+    struct app a;
+    for (int z = 0; z < NSIZES; z++) {
+        app_view(&a, VIEW_COMPARE, 1, 0);
+        a.cmp.mode = PANE_PROFILE;
+        char *t = frame_text(&a, SIZES[z][0], SIZES[z][1]);
+        CHECK(t != NULL);
+        if (t)
+            check_lone_point(t, "compare profile");
+        free(t);
+        app_view(&a, VIEW_ATTENTION, 1, 0);
+        t = frame_text(&a, SIZES[z][0], SIZES[z][1]);
+        CHECK(t != NULL);
+        if (t && strstr(t, "\xe2\x94\x94"))
+            check_lone_point(t, "attention profile");
+        free(t);
+    }
+}
+
 int main(void)
 {
     test_attention_cell_line();
+    test_lone_point();
     TEST_END("test_extremes");
 }
