@@ -109,8 +109,7 @@ static int cell_of(const struct plot_axis *ax, double v)
     return (int)floor((v - ax->v0) / ax->per_cell + ax->bias + 1e-9);
 }
 
-/* Round step (1, 2, 5 x 10^k) at least min_step. */
-static double nice_step(double min_step, int integer)
+double plot_nice_step(double min_step, int integer)
 {
     if (!(min_step > 0))
         return 1;
@@ -141,7 +140,7 @@ static int tick_values(const struct plot_axis *ax, int room, int width,
     if (ax->vmax != ax->vmin)
         vals[nv++] = ax->vmax;
     double cells_per_value = 1.0 / ax->per_cell;
-    double step = nice_step((width + 2) / cells_per_value, ax->integer);
+    double step = plot_nice_step((width + 2) / cells_per_value, ax->integer);
     if (room <= 0 || !isfinite(step))
         return nv;
     for (double v = ceil(ax->vmin / step) * step; v < ax->vmax

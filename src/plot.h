@@ -47,6 +47,9 @@ struct plot_axis {
     int integer;            /* label integers only, written in full */
 };
 
+/* Round step (1, 2, 5 x 10^k) at least min_step; integer: at least 1. */
+double plot_nice_step(double min_step, int integer);
+
 /*
  * Labels along row y, cells [x, x + w): vmin and vmax first when they fit,
  * then round values (1, 2, 5 x 10^k steps) between, each centred on its

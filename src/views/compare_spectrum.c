@@ -12,6 +12,7 @@
 
 #include "app.h"
 #include "glyph.h"
+#include "plot.h"
 #include "text.h"
 #include "peviz/pe.h"
 #include "compare_view.h"
@@ -79,16 +80,18 @@ int cmp_band_dot(int band, int half, int wdots)
     return (int)lround((double)band * (wdots - 1) / (half - 1));
 }
 
+/* Powers of ten up the y axis: every step-th decade, the step round and
+ * at least a row, so that a label never stands for a row far from it. */
 static void spectrum_ticks(const struct app *a, canvas *c, const struct geom *g,
                            const struct yscale *s)
 {
     if (g->labw < 4)
         return;
-    int last = -2;
+    int last = -2, step = (int)plot_nice_step(4 * (s->hi - s->lo) / s->dots, 1);
     /* no wavelength is below 2*pi: the first tick is 10 */
-    for (int e = (int)fmax(ceil(s->lo), 1); e <= (int)floor(s->hi); e++) {
+    for (int e = step > 1 ? step : 1; e <= (int)floor(s->hi); e += step) {
         int row = ys_dot(s, e) / 4;
-        if (row == last || row == last + 1)
+        if (row == last)
             continue;
         char t[16];
         if (e <= 3)

@@ -355,6 +355,46 @@ static void test_huge_base(void)
     canvas_free(&c);
 }
 
+/*
+ * The spectrum's y labels at base 1e300: powers of ten one round step
+ * apart, each on the row of its value.  They were the first power to land
+ * on each row: 1e284, 1e261, ..., 1e32, 1e10, 10, uneven, "1e10" some 11
+ * decades from the row it stood on.
+ */
+static void test_spectrum_ticks_even(void)
+{
+    static const double BASE[] = { 1e300, 1e100, 1e30 };
+    static const int SZ[][2] = { { 80, 24 }, { 60, 20 }, { 160, 48 } };
+    struct app a;
+    for (int b = 0; b < 3; b++)
+        for (int z = 0; z < 3; z++) {
+            setup(&a);
+            a.p.n = 128;
+            a.p.base = BASE[b];
+            a.cmp.mode = PANE_SPECTRUM;
+            char *t = frame_text(&a, SZ[z][0], SZ[z][1]);
+            int e[64], rows[64], n = 0, y = 0;
+            for (char *r = t; r && *r && n < 64; y++) {
+                char lab[16] = "";
+                if (sscanf(r, "%15s", lab) == 1 && tick_exp(lab) > 0 && y > 2) {
+                    rows[n] = y;
+                    e[n++] = tick_exp(lab);
+                }
+                r = strchr(r, '\n');
+                r = r ? r + 1 : NULL;
+            }
+            CHECK(n >= 3);
+            /* the rows from the top: 4 dots each over [lo, hi] decades */
+            for (int i = 2; i < n; i++) {
+                CHECK(e[i - 1] - e[i] == e[0] - e[1]);
+                double per_row = (double)(e[0] - e[i]) / (rows[i] - rows[0]);
+                CHECK(fabs((e[i - 1] - e[i]) / per_row - (rows[i] - rows[i - 1]))
+                      <= 1.01);
+            }
+            free(t);
+        }
+}
+
 /* The readout row (the one starting "pos ") of an 80x24 frame. */
 static void readout_row(const struct app *a, char *row, size_t len)
 {
@@ -461,5 +501,6 @@ int main(void)
     test_cursor_clamped_elsewhere();
     test_pos_keys();
     test_axis_labels_whole();
+    test_spectrum_ticks_even();
     TEST_END("test_compare");
 }
