@@ -1001,7 +1001,7 @@ static int mode_labw(const struct app *a, const struct rpane *rp, int np,
 {
     switch (a->cmp.mode) {
     case PANE_SPECTRUM: return cmp_spectrum_labw(rp, np);
-    case PANE_RATIO:    return cmp_ratio_labw();
+    case PANE_RATIO:    return cmp_ratio_labw(rp, np);
     case PANE_PROFILE:  return 0;     /* plot_lines labels its own axis */
     default:            return fmt_digits(dmax - 1) + 2;
     }

@@ -16,6 +16,7 @@
 
 #include "app.h"
 #include "glyph.h"
+#include "plot.h"
 #include "text.h"
 #include "peviz/pe.h"
 #include "compare_view.h"
@@ -38,8 +39,19 @@ struct rscale {
     int dots;
 };
 
-int cmp_ratio_labw(void)
+/* Band i's frequency in pane r, after its scaling. */
+static double pane_omega(const struct rpane *r, int i)
 {
+    return r->rope->method == ROPE_NONE ? pe_omega(i, r->d, r->base)
+           : rope_omega(r->rope, r->d, r->base, r->n, i, NULL);
+}
+
+int cmp_ratio_labw(const struct rpane *rp, int np)
+{
+    for (int k = 1; k < np; k++)
+        for (int i = 0; rp[k].d == rp[0].d && i < rp[0].d / 2; i++)
+            if (log10(pane_omega(&rp[k], i) / pane_omega(&rp[0], i)) < -90)
+                return RATIO_LABW + 1;      /* room for "1e-100" */
     return RATIO_LABW;
 }
 
@@ -107,25 +119,29 @@ static void ratio_label(int e2, int e10, char *buf, size_t len)
         snprintf(buf, len, "1/%.0f", ldexp(1, -e2));
 }
 
-/* Ticks at powers of two (of ten past 1/128..128), 1 always, never on
- * neighbouring rows. */
+/* Ticks at powers of two (of ten, a round number of decades apart, past
+ * 1/128..128), 1 always, never on neighbouring rows, never a label wider
+ * than the gutter. */
 static void ratio_ticks(const struct app *a, canvas *c, const struct geom *g,
                         const struct rscale *s)
 {
     int dec = s->hi - s->lo > 2 * log10(128), one = rs_dot(s, 0) / 4;
-    double step = dec ? 1 : log10(2);
-    int e0 = (int)ceil(s->lo / step), e1 = (int)floor(s->hi / step);
+    double step = dec ? plot_nice_step(8 * (s->hi - s->lo) / s->dots, 1)
+                      : log10(2);
+    int e0 = (int)ceil(s->lo / step), e1 = (int)floor(s->hi / step), last = -9;
     char t[16];
     for (int e = e0; e <= e1; e++) {
-        int row = rs_dot(s, e * step) / 4, prev = e > e0 ?
-                  rs_dot(s, (e - 1) * step) / 4 : -9;
-        if (e != 0 && (abs(row - one) < 2 || abs(row - prev) < 2))
+        int row = rs_dot(s, e * step) / 4;
+        if (e != 0 && (abs(row - one) < 2 || abs(row - last) < 2))
             continue;
-        ratio_label(dec ? 0 : e, dec ? e : 0, t, sizeof t);
+        ratio_label(dec ? 0 : e, dec ? (int)lround(e * step) : 0, t, sizeof t);
         if (dec && e == 0)
             snprintf(t, sizeof t, "1");
+        if (text_width(t) >= g->labw)
+            continue;
         cmp_text_right(c, g->labw - 1, g->body_y + row, t,
                        cmp_uc(a, e == 0 ? UI_TEXT : UI_AXIS));
+        last = row;
     }
 }
 
@@ -241,8 +257,8 @@ static void ratio_text(const struct app *a, canvas *c, int x, int y, int w,
         snprintf(t[1], sizeof t[1], "%c/A = 1 in all %d bands", L, half);
         snprintf(t[2], sizeof t[2], "%c/A = 1", L);
     } else {
-        snprintf(lo, sizeof lo, "%.6g", pow(10, s->lr[s->ilo]));
-        snprintf(hi, sizeof hi, "%.6g", pow(10, s->lr[s->ihi]));
+        fmt_num(pow(10, s->lr[s->ilo]), 6, lo, sizeof lo);
+        fmt_num(pow(10, s->lr[s->ihi]), 6, hi, sizeof hi);
         snprintf(t[0], sizeof t[0], "%c/A: %d of %d bands equal, least %s "
                  "(band %d), most %s (band %d)", L, s->equal, half, lo,
                  s->ilo, hi, s->ihi);

@@ -104,7 +104,8 @@ int cmp_spectrum_labw(const struct rpane *rp, int np);
 
 void cmp_draw_ratio(const struct app *a, canvas *c, const struct geom *g,
                     const struct rpane *rp, char *hint, size_t hintlen);
-/* The gutter for its tick labels ("1/128"). */
-int cmp_ratio_labw(void);
+/* The gutter for its tick labels: "1/128", or "1e-100" when a ratio to
+ * pane A falls that far. */
+int cmp_ratio_labw(const struct rpane *rp, int np);
 
 #endif

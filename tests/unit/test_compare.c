@@ -375,8 +375,9 @@ static void test_spectrum_ticks_even(void)
             char *t = frame_text(&a, SZ[z][0], SZ[z][1]);
             int e[64], rows[64], n = 0, y = 0;
             for (char *r = t; r && *r && n < 64; y++) {
-                char lab[16] = "";
-                if (sscanf(r, "%15s", lab) == 1 && tick_exp(lab) > 0 && y > 2) {
+                char lab[16] = "", line[64];
+                snprintf(line, sizeof line, "%.*s", (int)strcspn(r, "\n"), r);
+                if (sscanf(line, "%15s", lab) == 1 && tick_exp(lab) > 0 && y > 2) {
                     rows[n] = y;
                     e[n++] = tick_exp(lab);
                 }

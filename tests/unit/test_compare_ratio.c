@@ -175,9 +175,65 @@ static void test_spectrum_turns(void)
     CHECK(strstr(all, "49 of 64 bands turn \u22651\u00D7 within n") != NULL);
 }
 
+/* A tick label's power of ten ("1e-50", "1e250"), or 999 if not one. */
+static int tick_pow10(const char *t)
+{
+    int e;
+    char rest;
+    return sscanf(t, "1e%d%c", &e, &rest) == 1 ? e : 999;
+}
+
+/*
+ * Bases far apart: the ratio B/A spans hundreds of decades.  The y axis
+ * labelled only "1" (every decade's row was next to the last decade's), a
+ * label like "1e-100" would lose its "1" at the gutter's edge, and the
+ * summary said "1.27093e+285".  Now: labels a round number of decades
+ * apart over the ratios of the last band, log10 = (62/64) log10(bA/bB).
+ */
+static void test_extreme_bases(void)
+{
+    static const double B[][2] = { { 1e300, 5e5 }, { 10, 1e300 }, { 10, 1e120 } };
+    static const int SZ[][2] = { { 80, 24 }, { 160, 48 } };
+    struct app a;
+    for (int k = 0; k < 3; k++)
+        for (int z = 0; z < 2; z++) {
+            app_init(&a);
+            a.view = VIEW_COMPARE;
+            a.cmp.mode = PANE_RATIO;
+            a.p.base = B[k][0];
+            a.cmp.panes[1].base = B[k][1];
+            double last = 62.0 / 64 * (log10(B[k][0]) - log10(B[k][1]));
+            double pad = 0.06 * fabs(last) + 1;     /* the scale's margin */
+            double lo = fmin(0, last) - pad, hi = fmax(0, last) + pad;
+            char *t = frame_text(&a, SZ[z][0], SZ[z][1]);
+            int e[64], n = 0, clipped = 0;
+            for (char *r = t; r && *r && n < 64;) {
+                char tok[16] = "", line[64];
+                snprintf(line, sizeof line, "%.*s", (int)strcspn(r, "\n"), r);
+                if (sscanf(line, "%15s", tok) == 1 && tick_pow10(tok) != 999)
+                    e[n++] = tick_pow10(tok);
+                clipped |= tok[0] == 'e' && tok[1] == '-';
+                r = strchr(r, '\n');
+                r = r ? r + 1 : NULL;
+            }
+            CHECK(n >= 3 && !clipped);
+            for (int i = 0; i < n; i++)
+                CHECK(e[i] >= lo && e[i] <= hi && e[i] != 0);
+            int even = 1;
+            for (int i = 2; i < n; i++)
+                even &= e[i - 1] - e[i] == e[0] - e[1];
+            if (!even)
+                fprintf(stderr, "uneven labels:\n%s", t);
+            CHECK(even);
+            CHECK(t && !strstr(t, "e+"));
+            free(t);
+        }
+}
+
 int main(void)
 {
     test_spectrum_turns();
+    test_extreme_bases();
     test_llama31_vs_llama3();
     test_yarn_truncate();
     test_other_d();
