@@ -44,7 +44,10 @@ static void restart(const struct app *a, const struct pe_table *t,
             pe_fill_f64(0, r->n, r->d, r->base, r->own);
         r->src = r->own;
     }
+    /* n centred rows span at most n - 1 directions */
     int k = r->d < HEAT_PCA_K ? r->d : HEAT_PCA_K;
+    if (k > r->n - 1)
+        k = (int)r->n - 1;
     r->work = r->src ? pe_pca_begin(r->src, r->n, r->d, k) : NULL;
     r->state = r->work ? HP_BUSY : HP_FAILED;
 }
@@ -205,23 +208,27 @@ static void draw_face(const struct app *a, const struct heat_pca_rt *r,
                   "pos %lld: PC1 %s PC2 %s", (long long)a->p.pos, v1, v2);
 }
 
+/* The title: the components' shares of the variance, in the longest
+ * wording that fits (the table's name first to go). */
 static void draw_title(const struct app *a, const struct heat_pca_rt *r,
                        const char *name, canvas *c, int x, int y, int w)
 {
-    char buf[256], pct[3][16];
+    char t[5][256], pct[3][16], sh[64];
     int k = r->res.k;
     for (int i = 0; i < 3; i++)
         snprintf(pct[i], sizeof pct[i], "%.1f%%",
                  i < k ? 100 * pe_pca_ratio(&r->res, i) : 0.0);
-    if (name)
-        snprintf(buf, sizeof buf, "principal components of %s: PC1 %s, PC2 %s, "
-                 "PC3 %s of the variance", name, pct[0], pct[1], pct[2]);
-    else
-        snprintf(buf, sizeof buf, "principal components of the sinusoidal "
-                 "table: PC1 %s, PC2 %s, PC3 %s of the variance", pct[0],
-                 pct[1], pct[2]);
-    canvas_text(c, x, y, w, buf, ui_color(a->palette, UI_TEXT), RGB_DEFAULT,
-                ATTR_BOLD);
+    snprintf(sh, sizeof sh, "PC1 %s, PC2 %s, PC3 %s", pct[0], pct[1], pct[2]);
+    name = name ? name : "the sinusoidal table";
+    snprintf(t[0], sizeof t[0], "principal components of %s: %s of the "
+             "variance", name, sh);
+    snprintf(t[1], sizeof t[1], "PCs of %s: %s of the variance", name, sh);
+    snprintf(t[2], sizeof t[2], "principal components: %s of the variance", sh);
+    snprintf(t[3], sizeof t[3], "variance: %s", sh);
+    snprintf(t[4], sizeof t[4], "PC1 %s PC2 %s PC3 %s", pct[0], pct[1], pct[2]);
+    const char *cand[5] = { t[0], t[1], t[2], t[3], t[4] };
+    canvas_text_fit(c, x, y, w, cand, 5, ui_color(a->palette, UI_TEXT),
+                    ATTR_BOLD);
 }
 
 static void draw_status(const struct app *a, const struct heat_pca_rt *r,

@@ -133,7 +133,10 @@ static void test_sinusoid_and_limits(void)
     a.p.n = 64;
     a.heat.pca = 1;
     char *f = frame_text(&a, 80, 24);
-    CHECK(f && strstr(f, "principal components of the sinusoidal table"));
+    CHECK(f && strstr(f, "PCs of the sinusoidal table: PC1 "));
+    free(f);
+    f = frame_text(&a, 100, 24);
+    CHECK(f && strstr(f, "principal components of the sinusoidal table: "));
     free(f);
     a.p.d = 4096;
     a.p.n = 4096;
@@ -150,11 +153,50 @@ static void test_sinusoid_and_limits(void)
         }
 }
 
+/* The first row of a frame, as text. */
+static void first_row(const char *f, char *out, size_t len)
+{
+    snprintf(out, len, "%.*s", f ? (int)strcspn(f, "\n") : 0, f ? f : "");
+}
+
+/*
+ * n = 3: two directions at most, so two components, not "out of memory"
+ * (three were asked of pe_pca_begin, which refuses k > n - 1).  And the
+ * title is a whole wording at every width, its last share never cut:
+ * "... PC2" at 60 columns, "... of t" at 80.
+ */
+static void test_few_rows_and_title(void)
+{
+    static const int W[] = { 40, 50, 60, 80, 100, 160 };
+    struct app a;
+    app_init(&a);
+    a.p.d = 64;
+    a.p.n = 3;
+    a.heat.pca = 1;
+    char *f = frame_text(&a, 80, 24), row[512];
+    CHECK(f && !strstr(f, "out of memory") && strstr(f, "PC1 "));
+    free(f);
+    a.p.n = 128;
+    for (int i = 0; i < 6; i++) {
+        f = frame_text(&a, W[i], 24);
+        first_row(f, row, sizeof row);
+        size_t n = strlen(row);
+        while (n && row[n - 1] == ' ')
+            row[--n] = 0;
+        int whole = n > 1 && (row[n - 1] == '%' || strcmp(row + n - 8, "variance") == 0);
+        if (!whole)
+            fprintf(stderr, "%d columns: \"%s\"\n", W[i], row);
+        CHECK(whole);
+        free(f);
+    }
+}
+
 int main(void)
 {
     circle_make();
     test_circle_panel();
     test_helix_panel();
     test_sinusoid_and_limits();
+    test_few_rows_and_title();
     TEST_END("test_heat_pca");
 }
