@@ -42,10 +42,17 @@ int canvas_text_fit(canvas *c, int x, int y, int w, const char *const *cand,
                     int n, rgb fg, int attr)
 {
     int i = text_first_fit(cand, n, w);
-    if (i < 0)
-        i = n - 1;
-    canvas_text(c, x, y, w, cand[i], fg, RGB_DEFAULT, attr);
-    return i;
+    if (i >= 0) {
+        canvas_text(c, x, y, w, cand[i], fg, RGB_DEFAULT, attr);
+        return i;
+    }
+    /* none fits: the last one's whole words, never half a word or number */
+    char line[512];
+    size_t len = text_wrap_line(cand[n - 1], w, line, sizeof line);
+    const char *rest = cand[n - 1] + strlen(line);
+    if (len && (*rest == 0 || *rest == ' '))
+        canvas_text(c, x, y, w, line, fg, RGB_DEFAULT, attr);
+    return n - 1;
 }
 
 size_t text_wrap_line(const char *s, int width, char *out, size_t outlen)

@@ -66,6 +66,36 @@ static void test_place_clear(void)
     CHECK(text_place_clear(2, 8, 10, -1) == -1);
 }
 
+/* The row y of c as text, trailing blanks dropped. */
+static void row_text(const canvas *c, int y, char *out, size_t len)
+{
+    canvas_row_utf8(c, y, out, len);
+    size_t n = strlen(out);
+    while (n && out[n - 1] == ' ')
+        out[--n] = 0;
+}
+
+/* When no candidate fits: the last one's whole words, never a cut word
+ * or number ("20.37 t" was drawn for "20.37 turns"). */
+static void test_fit_fallback(void)
+{
+    canvas c;
+    char row[128];
+    const char *words[] = { "alpha beta gamma delta", "alpha beta gamma" };
+    const char *num[] = { "12345678901" };
+    CHECK(canvas_init(&c, 20, 3) == 0);
+    CHECK(canvas_text_fit(&c, 0, 0, 20, words, 2, 0xFFFFFF, 0) == 1);
+    row_text(&c, 0, row, sizeof row);
+    CHECK_STR(row, "alpha beta gamma");
+    CHECK(canvas_text_fit(&c, 0, 1, 13, words, 2, 0xFFFFFF, 0) == 1);
+    row_text(&c, 1, row, sizeof row);
+    CHECK_STR(row, "alpha beta");
+    CHECK(canvas_text_fit(&c, 0, 2, 8, num, 1, 0xFFFFFF, 0) == 0);
+    row_text(&c, 2, row, sizeof row);
+    CHECK_STR(row, "");
+    canvas_free(&c);
+}
+
 static void test_join(void)
 {
     const char *w[] = { "heatmap", "spectrum", "profile", "diff" };
@@ -140,6 +170,7 @@ int main(void)
     test_glyphs();
     test_numbers();
     test_place_clear();
+    test_fit_fallback();
     test_join();
     test_first_fit();
     test_wrap();
