@@ -520,10 +520,13 @@ static void draw_dim_labels(const struct app *a, canvas *c,
 {
     if (g->labw < 2)
         return;
-    int rows = g->body_h, step = rows > 12 ? 2 : 1;
+    int rows = g->body_h, step = rows > 12 ? 2 : 1, last = -1;
     int cur = ymap_pixel(ym, a->cmp.dim);
     for (int row = 0; row < rows; row += step) {
         int dim = ymap_dim(ym, 2 * row);
+        if (dim == last)            /* a dim rows tall: labelled once */
+            continue;
+        last = dim;
         if (dim >= 0 && (cur < 0 || cur / 2 != row))
             canvas_printf(c, 0, g->body_y + row, g->labw - 1, cmp_uc(a, UI_DIM),
                           RGB_DEFAULT, 0, "%*d", g->labw - 1, dim);

@@ -119,9 +119,44 @@ static void test_lone_point(void)
     }
 }
 
+/*
+ * Compare's dimension labels when a dimension is several rows tall
+ * (d_model 2 or 4): each once, rising.  They read "0 0 0 0 1 1 1 1".
+ */
+static void test_compare_dim_labels(void)
+{
+    static const int D[] = { 2, 4, 8 };
+    struct app a;
+    for (int k = 0; k < 3; k++)
+        for (int z = 0; z < NSIZES; z++) {
+            app_view(&a, VIEW_COMPARE, 128, 0);
+            a.p.d = D[k];
+            char *t = frame_text(&a, SIZES[z][0], SIZES[z][1]);
+            int last = -1, rising = 1, y = 0;
+            for (char *r = t; r && *r; y++) {
+                char line[16];
+                int dim;
+                snprintf(line, sizeof line, "%.*s", (int)strcspn(r, "\n"), r);
+                /* a label: digits at the line's start, before the panes */
+                if (y >= 3 && sscanf(line, "%d", &dim) == 1 && line[0] == ' ') {
+                    rising &= dim > last;
+                    last = dim;
+                }
+                r = strchr(r, '\n');
+                r = r ? r + 1 : NULL;
+            }
+            if (!rising)
+                fprintf(stderr, "d=%d %dx%d:\n%s", D[k], SIZES[z][0],
+                        SIZES[z][1], t);
+            CHECK(t && rising);
+            free(t);
+        }
+}
+
 int main(void)
 {
     test_attention_cell_line();
     test_lone_point();
+    test_compare_dim_labels();
     TEST_END("test_extremes");
 }
