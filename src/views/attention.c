@@ -675,34 +675,28 @@ static void inspector(struct lines *ls, const struct app *a,
     }
 }
 
-/* Word-wrap text into rows of at most w cells, from row *y;
- * continuation rows are indented by indent cells.  c NULL: only count
- * the rows (*y advances as if drawn). */
+/* Word-wrap text into rows of at most w cells, from row *y; every
+ * continuation row is indented by indent cells.  c NULL: only count the
+ * rows (*y advances as if drawn). */
 static void wrap_text(canvas *c, int x, int *y, int w, int ymax,
                       const char *text, rgb fg, int attr, int indent)
 {
     const char *p = text;
-    while (*p && *y < ymax) {
+    for (int ix = 0; *p && *y < ymax; ix = indent < w ? indent : 0) {
         char line[LINE_LEN];
-        size_t used = text_wrap_line(p, w, line, sizeof line);
+        size_t used = text_wrap_line(p, w - ix, line, sizeof line);
         size_t len = strlen(line);
         if (len == 0 || (p[len] && p[len] != ' ')) {
             /* one word wider than the row: cut it */
             if (c)
-                canvas_text(c, x, *y, w, p, fg, RGB_DEFAULT, attr);
+                canvas_text(c, x + ix, *y, w - ix, p, fg, RGB_DEFAULT, attr);
             (*y)++;
             return;
         }
         if (c)
-            canvas_text(c, x, *y, w, line, fg, RGB_DEFAULT, attr);
+            canvas_text(c, x + ix, *y, w - ix, line, fg, RGB_DEFAULT, attr);
         (*y)++;
         p += used;
-        if (*p && indent) {
-            char rest[LINE_LEN];
-            snprintf(rest, sizeof rest, "%*s%s", indent, "", p);
-            wrap_text(c, x, y, w, ymax, rest, fg, attr, 0);
-            return;
-        }
     }
 }
 

@@ -153,10 +153,33 @@ static void test_compare_dim_labels(void)
         }
 }
 
+/*
+ * An inspector line wrapped over three rows keeps its indent on the third
+ * (at 60x20, ALiBi head 64 of 64: "m =" then "0.003906" flush with the
+ * lines' starts, read as a statement of its own).  The grid ends two
+ * blanks before the panel; continuation rows start 4 further in.
+ */
+static void test_wrap_indent(void)
+{
+    struct app a;
+    app_view(&a, VIEW_ATTENTION, 16777216, 0);
+    a.att.o.scheme = SCHEME_ALIBI;
+    a.att.o.heads = 64;
+    a.att.o.head = 63;
+    char *t = frame_text(&a, 60, 20);
+    CHECK(t && strstr(t, "head 64"));
+    int ok = t && strstr(t, "      0.003906 ");
+    if (!ok)
+        fprintf(stderr, "%s", t);
+    CHECK(ok);
+    free(t);
+}
+
 int main(void)
 {
     test_attention_cell_line();
     test_lone_point();
     test_compare_dim_labels();
+    test_wrap_indent();
     TEST_END("test_extremes");
 }
