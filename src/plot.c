@@ -43,6 +43,14 @@ static rgb legend_colour(enum palette pal, const struct plot_legend *lg,
     return cmap_sequential(pal, t);
 }
 
+/* Cells of the colour strip when room cells hold it and caption (at
+ * most 16). */
+static int legend_strip(int room, const char *caption)
+{
+    int strip = room - (caption ? text_width(caption) + 1 : 0);
+    return strip > 16 ? 16 : strip;
+}
+
 int plot_legend_draw(canvas *c, int x, int y, int w, enum palette pal,
                      const struct plot_legend *lg)
 {
@@ -50,24 +58,22 @@ int plot_legend_draw(canvas *c, int x, int y, int w, enum palette pal,
     fmt_value(lg->lo, lg->sig, lo, sizeof lo);
     fmt_value(lg->hi, lg->sig, hi, sizeof hi);
     int lw = text_width(lo), hw = text_width(hi);
-    int cw = lg->caption ? text_width(lg->caption) + 1 : 0;
-    int strip = w - lw - hw - 2 - cw;
-    if (strip > 16)
-        strip = 16;
-    if (strip < 4 && cw) {          /* the caption goes first */
-        strip += cw;
-        cw = 0;
-        if (strip > 16)
-            strip = 16;
-    }
+    /* the caption gives way first: to its brief form, then to none */
+    const char *cap = lg->caption;
+    int strip = legend_strip(w - lw - hw - 2, cap);
+    if (strip < 4 && cap && lg->brief)
+        strip = legend_strip(w - lw - hw - 2, cap = lg->brief);
+    if (strip < 4 && cap)
+        strip = legend_strip(w - lw - hw - 2, cap = NULL);
+    int cw = cap ? text_width(cap) + 1 : 0;
     if (strip < 2)
         return 0;
     rgb fg = ui_color(pal, UI_TEXT);
     if (lg->lo == lg->hi) {         /* one value: a swatch and "all = v" */
         int cx = x;
         if (cw)
-            cx += canvas_text(c, cx, y, cw, lg->caption,
-                              ui_color(pal, UI_DIM), RGB_DEFAULT, 0) + 1;
+            cx += canvas_text(c, cx, y, cw, cap, ui_color(pal, UI_DIM),
+                              RGB_DEFAULT, 0) + 1;
         rgb col = legend_colour(pal, lg, 0.5);
         canvas_half(c, cx, 2 * y, col, 5);
         canvas_half(c, cx, 2 * y + 1, col, 5);
@@ -78,7 +84,7 @@ int plot_legend_draw(canvas *c, int x, int y, int w, enum palette pal,
     }
     int cx = x;
     if (cw)
-        cx += canvas_text(c, cx, y, cw, lg->caption, ui_color(pal, UI_DIM),
+        cx += canvas_text(c, cx, y, cw, cap, ui_color(pal, UI_DIM),
                           RGB_DEFAULT, 0) + 1;
     cx += canvas_text(c, cx, y, lw, lo, fg, RGB_DEFAULT, 0) + 1;
     for (int i = 0; i < strip; i++) {

@@ -16,6 +16,8 @@
 
 struct plot_legend {
     const char *caption;    /* "score", "P(j|i)"; NULL: none */
+    const char *brief;      /* a shorter caption, for when the caption
+                               leaves no room ("S" for "S mean of 7x7") */
     double lo, hi;          /* the real min and max of what is shown */
     int diverging;          /* strip from cmap_diverging(lo..hi), else
                                cmap_sequential(0..1) */

@@ -979,7 +979,7 @@ static void draw_body(canvas *c, const struct app *a, struct att_rt *rt,
                  (long long)L->k, (long long)L->k);
     else
         snprintf(cap, sizeof cap, "%s", base_cap);
-    struct plot_legend lg = { cap, lo, hi, 0, 4 };
+    struct plot_legend lg = { cap, base_cap, lo, hi, 0, 4 };
     int lw = L->side ? L->pnx - 1 : c->w;
     char miss[48] = "";
     if (s->rows < s->n)     /* the legend's entry for the missing mark */

@@ -10,6 +10,7 @@
 #include "app.h"
 #include "frames.h"
 #include "harness.h"
+#include "plot.h"
 
 static const int SIZES[][2] = { { 60, 20 }, { 80, 24 }, { 160, 48 },
                                 { 50, 16 } };
@@ -175,11 +176,36 @@ static void test_wrap_indent(void)
     free(t);
 }
 
+/*
+ * A colour legend too narrow for its caption ("S mean of 137x137") keeps
+ * the brief one ("S"): it showed "-0.4786 [strip] 17.99", two numbers of
+ * nothing in particular.
+ */
+static void test_legend_brief(void)
+{
+    canvas c;
+    char row[256];
+    struct plot_legend lg = { "S mean of 137x137", "S", -0.4786, 17.99, 0, 4 };
+    CHECK(canvas_init(&c, 60, 3) == 0);
+    CHECK(plot_legend_draw(&c, 0, 0, 60, PAL_DEFAULT, &lg) > 0);
+    canvas_row_utf8(&c, 0, row, sizeof row);
+    CHECK(strncmp(row, "S mean of 137x137 -0.4786 ", 26) == 0);
+    CHECK(plot_legend_draw(&c, 0, 1, 30, PAL_DEFAULT, &lg) > 0);
+    canvas_row_utf8(&c, 1, row, sizeof row);
+    CHECK(strncmp(row, "S -0.4786 ", 10) == 0);
+    lg.brief = NULL;                    /* no brief form: no caption */
+    CHECK(plot_legend_draw(&c, 0, 2, 30, PAL_DEFAULT, &lg) > 0);
+    canvas_row_utf8(&c, 2, row, sizeof row);
+    CHECK(strncmp(row, "-0.4786 ", 8) == 0);
+    canvas_free(&c);
+}
+
 int main(void)
 {
     test_attention_cell_line();
     test_lone_point();
     test_compare_dim_labels();
     test_wrap_indent();
+    test_legend_brief();
     TEST_END("test_extremes");
 }
