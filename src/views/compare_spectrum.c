@@ -340,22 +340,20 @@ void cmp_band_axis(const struct app *a, canvas *c, int x, int w, int y,
                    int half)
 {
     char hi[24];
-    canvas_text(c, x, y, w, "0", cmp_uc(a, UI_AXIS), RGB_DEFAULT, 0);
-    snprintf(hi, sizeof hi, "%d", half - 1);
-    if (half > 1 && w > text_width(hi) + 2)
-        cmp_text_right(c, x + w, y, hi, cmp_uc(a, UI_AXIS));
     int col = a->cmp.band < half ? cmp_band_dot(a->cmp.band, half, 2 * w) / 2
-                                 : -9;
-    if (w >= 24 && half > 1) {      /* "band", clear of the cursor's mark */
-        int lx = w / 2 - 2;
-        if (col >= lx - 1 && col <= lx + 4)
-            lx = col < w / 2 ? col + 2 : col - 5;
+                                 : -1;
+    canvas_text(c, x, y, w, "0", cmp_uc(a, UI_AXIS), RGB_DEFAULT, 0);
+    /* the last label ends before the cursor's mark, never under it */
+    snprintf(hi, sizeof hi, "%d", half - 1);
+    int wh = text_width(hi), hx = col >= w - wh && col < w ? col : w;
+    if (half > 1 && hx > wh + 2)
+        cmp_text_right(c, x + hx, y, hi, cmp_uc(a, UI_AXIS));
+    int lx = text_place_clear(0, w, 4, col);
+    if (w >= 24 && half > 1 && lx >= 0)     /* "band", clear of the mark */
         canvas_text(c, x + lx, y, 4, "band", cmp_uc(a, UI_DIM), RGB_DEFAULT, 0);
-    }
-    if (a->cmp.band < half) {
+    if (col >= 0)
         canvas_text(c, x + col, y, 1, glyph(a->ascii, GL_TRI_UP), cmp_uc(a, UI_CURSOR),
                     RGB_DEFAULT, ATTR_BOLD);
-    }
 }
 
 /* One pane's part of the readout for a scaled band: its rule and the

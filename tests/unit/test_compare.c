@@ -490,6 +490,27 @@ static void test_axis_labels_whole(void)
         }
 }
 
+/* The band axis of the spectrum and ratio modes: the mark at the last
+ * band left "204▲" of 2047; now "2047▲", whole. */
+static void test_band_axis_whole(void)
+{
+    static const enum pane_mode M[] = { PANE_SPECTRUM, PANE_RATIO };
+    static const int BAND[] = { 0, 700, 1024, 2047 };
+    struct app a;
+    for (int m = 0; m < 2; m++)
+        for (int b = 0; b < 4; b++) {
+            setup(&a);
+            a.p.d = 4096;
+            a.cmp.mode = M[m];
+            a.cmp.band = BAND[b];
+            char *t = frame_text(&a, 80, 24);
+            CHECK(t && marks_clear(t, "2047"));
+            if (BAND[b] == 2047)
+                CHECK(t && strstr(t, "2047\xe2\x96\xb2"));
+            free(t);
+        }
+}
+
 int main(void)
 {
     test_pane_modes();
@@ -503,5 +524,6 @@ int main(void)
     test_pos_keys();
     test_axis_labels_whole();
     test_spectrum_ticks_even();
+    test_band_axis_whole();
     TEST_END("test_compare");
 }
