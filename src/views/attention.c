@@ -487,7 +487,7 @@ static void inspect_sinusoid(struct lines *ls, const struct app *a,
 static void inspect_rope_random(struct lines *ls, const struct app *a,
                                 const struct score_ctx *s, int64_t dl)
 {
-    char b1[32], b2[32], b3[32];
+    char b1[32], b2[32], b3[32], b4[32];
     double t = (double)dl * s->omega[0];
     num(s->ra[0], b1, sizeof b1);
     num(s->rb[0], b2, sizeof b2);
@@ -495,8 +495,8 @@ static void inspect_rope_random(struct lines *ls, const struct app *a,
     add(ls, "S = %s a%s cos((i-j)%s) + b%s sin(..)", glyph(a->ascii, GL_SIGMA),
         glyph(a->ascii, GL_SUB_K), glyph(a->ascii, GL_OMEGA_K),
         glyph(a->ascii, GL_SUB_K));
-    add(ls, "  band 0: %s cos(%g) + %s sin(%g) = %s", b1, (double)dl, b2,
-        (double)dl, b3);
+    num(t, b4, sizeof b4);      /* (i-j) omega_0, omega_0 = 1 */
+    add(ls, "  band 0: %s cos(%s) + %s sin(%s) = %s", b1, b4, b2, b4, b3);
     num(pe_rope_score_ab((double)dl, s->ra, s->rb, s->omega, s->half), b1,
         sizeof b1);
     add(ls, "  all %d bands: S = %s", s->half, b1);

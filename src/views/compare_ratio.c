@@ -284,7 +284,7 @@ static const char *band_rule(const struct scaled *sc, int b, int shrt)
                 : rope_rule_name((enum rope_rule)sc->rule[b]);
 }
 
-/* The readout: band i, each pane's rule and omega, each ratio (%.9g). */
+/* The readout: band i, each pane's rule and omega, each ratio (10 digits). */
 static void ratio_readout(const struct app *a, canvas *c, const struct geom *g,
                           const struct rpane *rp, const struct scaled *sc,
                           const struct ratio_series *s, int ns)
@@ -300,18 +300,21 @@ static void ratio_readout(const struct app *a, canvas *c, const struct geom *g,
                                 " %s %c -", bar, 'A' + k);
                 continue;
             }
+            char w[32];
+            fmt_num(cmp_band_omega(&rp[k], &sc[k], b), v == 0 ? 10 : 6, w,
+                    sizeof w);
             len += snprintf(line[v] + len, sizeof line[v] - (size_t)len,
-                            v == 0 ? " %s %c %s %s %.10g" : " %s %c %s %s %.6g",
-                            bar, 'A' + k, band_rule(&sc[k], b, v), om,
-                            cmp_band_omega(&rp[k], &sc[k], b));
+                            " %s %c %s %s %s", bar, 'A' + k,
+                            band_rule(&sc[k], b, v), om, w);
         }
         for (int j = 0; j < ns; j++) {
             if (!s[j].ok || b >= rp[0].d / 2)
                 continue;
+            char q[32];
+            fmt_num(cmp_band_omega(&rp[s[j].k], &sc[s[j].k], b) /
+                    cmp_band_omega(&rp[0], &sc[0], b), 10, q, sizeof q);
             len += snprintf(line[v] + len, sizeof line[v] - (size_t)len,
-                            " %s %c/A %.10g", bar, 'A' + s[j].k,
-                            cmp_band_omega(&rp[s[j].k], &sc[s[j].k], b) /
-                            cmp_band_omega(&rp[0], &sc[0], b));
+                            " %s %c/A %s", bar, 'A' + s[j].k, q);
         }
     }
     const char *cand[3] = { line[0], line[1], line[2] };

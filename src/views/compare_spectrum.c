@@ -365,14 +365,19 @@ static int scaled_readout(const struct app *a, char *buf, size_t len, int v,
     double w0 = pe_omega(band, r->d, r->base), w1 = sc->w[band];
     const char *arrow = glyph_pick(a->ascii, "\u2192", "->"), *om = glyph(a->ascii, GL_OMEGA);
     const char *lam = glyph(a->ascii, GL_LAMBDA_WL);
+    char n[4][32];
+    fmt_num(w0, v == 0 ? 10 : 6, n[0], sizeof n[0]);
+    fmt_num(w1, v == 0 ? 10 : 6, n[1], sizeof n[1]);
+    fmt_num(2 * M_PI_ / w0, 8, n[2], sizeof n[2]);
+    fmt_num(2 * M_PI_ / w1, 8, n[3], sizeof n[3]);
     if (v == 0)
-        return snprintf(buf, len, " %s %c %s %s %.10g%s%.10g %s %.8g%s%.8g",
+        return snprintf(buf, len, " %s %c %s %s %s%s%s %s %s%s%s",
                         glyph(a->ascii, GL_VBAR), 'A' + k,
-                        rope_rule_name((enum rope_rule)sc->rule[band]), om, w0,
-                        arrow, w1, lam, 2 * M_PI_ / w0, arrow, 2 * M_PI_ / w1);
-    return snprintf(buf, len, " %s %c %s %s %.6g%s%.6g", glyph(a->ascii, GL_VBAR),
+                        rope_rule_name((enum rope_rule)sc->rule[band]), om, n[0],
+                        arrow, n[1], lam, n[2], arrow, n[3]);
+    return snprintf(buf, len, " %s %c %s %s %s%s%s", glyph(a->ascii, GL_VBAR),
                     'A' + k, rope_rule_name((enum rope_rule)sc->rule[band]), om,
-                    w0, arrow, w1);
+                    n[0], arrow, n[1]);
 }
 
 /* The omega a pane uses for band b: scaled when it has a scaling. */
@@ -418,9 +423,11 @@ static void spectrum_readout(const struct app *a, canvas *c,
         char ratio[64];
         if (g->np < 2 || b >= rp[0].d / 2 || b >= rp[1].d / 2)
             continue;
-        snprintf(ratio, sizeof ratio, " %s B/A %s %.10g", glyph(a->ascii, GL_VBAR),
-                 glyph(a->ascii, GL_OMEGA), cmp_band_omega(&rp[1], &sc[1], b) /
-                 cmp_band_omega(&rp[0], &sc[0], b));
+        char q[32];
+        fmt_num(cmp_band_omega(&rp[1], &sc[1], b) /
+                cmp_band_omega(&rp[0], &sc[0], b), 10, q, sizeof q);
+        snprintf(ratio, sizeof ratio, " %s B/A %s %s", glyph(a->ascii, GL_VBAR),
+                 glyph(a->ascii, GL_OMEGA), q);
         if (text_width(line[v]) + text_width(ratio) <= c->w &&
             (size_t)len + strlen(ratio) < sizeof line[v])
             strcat(line[v], ratio);

@@ -227,6 +227,16 @@ static void test_extreme_bases(void)
             CHECK(even);
             CHECK(t && !strstr(t, "e+"));
             free(t);
+            /* the readout at the last band: B/A to 10 digits, no "e+" */
+            char row[512], all[16384];
+            a.cmp.band = 31;
+            frame_rows(&a, SZ[z][0], SZ[z][1], row, sizeof row, all, sizeof all);
+            double want = pow(10, last);        /* (bA/bB)^(62/64) */
+            CHECK(close_rel(readout_ratio(row, 'B'), want));
+            CHECK(!strstr(all, "e+"));
+            a.cmp.mode = PANE_SPECTRUM;
+            frame_rows(&a, SZ[z][0], SZ[z][1], row, sizeof row, all, sizeof all);
+            CHECK(!strstr(all, "e+"));
         }
 }
 
