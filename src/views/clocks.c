@@ -389,22 +389,16 @@ static void ctx_init(struct ctx *x, const struct app *a, canvas *c)
 
 /*
  * Text that fits maxw: the first variant that fits whole, else the last
- * one cut at a word boundary (never mid-word).  Variants end with NULL.
+ * one's whole words (canvas_text_fit).  Variants end with NULL.
  */
 static void text_fit(canvas *c, int x, int y, int maxw, rgb fg, int attr,
                      const char *const *variants)
 {
-    char buf[512];
     int n = 0;
     while (variants[n])
         n++;
-    if (maxw <= 0 || n == 0)
-        return;
-    int i = text_first_fit(variants, n, maxw);
-    if (i < 0)                  /* the last one, cut after a whole word */
-        text_wrap_line(variants[n - 1], maxw, buf, sizeof buf);
-    canvas_text(c, x, y, maxw, i < 0 ? buf : variants[i], fg, RGB_DEFAULT,
-                attr);
+    if (maxw > 0 && n > 0)
+        canvas_text_fit(c, x, y, maxw, variants, n, fg, attr);
 }
 
 static void fit1(struct ctx *x, int px, int y, int maxw, rgb fg, int attr,
@@ -498,8 +492,9 @@ static int readout_band(struct ctx *x, const struct clocks_band *b,
     } else {
         snprintf(out[n].s[0], 160, "%s = base^(-2i/d) = %s^(-%d/%d) = %s rad/pos",
                  sy->om, base, 2 * b->i, a->p.d, om);
-        snprintf(out[n++].s[1], 160, "%s = %s^(-%d/%d) = %s rad/pos", sy->om,
+        snprintf(out[n].s[1], 160, "%s = %s^(-%d/%d) = %s rad/pos", sy->om,
                  base, 2 * b->i, a->p.d, om);
+        snprintf(out[n++].s[2], 160, "%s = %s rad/pos", sy->om, om);
     }
     rl_set(&out[n], b->slow ? x->warn : x->text, 0);
     if (b->slow) {
@@ -516,11 +511,13 @@ static int readout_band(struct ctx *x, const struct clocks_band *b,
     }
     n++;
     rl_set(&out[n], x->text, 0);
-    snprintf(out[n++].s[0], 160, "sin = % .4f (height)  = PE(%lld,%d)",
+    snprintf(out[n].s[0], 160, "sin = % .4f (height)  = PE(%lld,%d)",
              shown(b->s), pos, 2 * b->i);
+    snprintf(out[n++].s[1], 160, "sin = % .4f (height)", shown(b->s));
     rl_set(&out[n], x->text, 0);
-    snprintf(out[n++].s[0], 160, "cos = % .4f (reach)   = PE(%lld,%d)",
+    snprintf(out[n].s[0], 160, "cos = % .4f (reach)   = PE(%lld,%d)",
              shown(b->c), pos, 2 * b->i + 1);
+    snprintf(out[n++].s[1], 160, "cos = % .4f (reach)", shown(b->c));
     rl_set(&out[n], x->text, 0);
     snprintf(out[n].s[0], 160,
              "turns %*s + %5.1f%s  (angle pos%s%s = %s rad)", tw, tn,

@@ -632,6 +632,44 @@ static void test_huge_turns(void)
     canvas_free(&c);
 }
 
+/*
+ * The readout's omega line at every width from 62 to 100 columns, at the
+ * longest base and d_model: its value is always there.  At 68, 70 and 72
+ * columns it read "ω = 1.234567891e299^(-65534/65536) =", the number cut
+ * off with the last word.
+ */
+static void test_omega_line_widths(void)
+{
+    struct app a;
+    char hint[256];
+    canvas c;
+    double want = pow(1.234567891e299, -65534.0 / 65536);
+    app_clocks(&a, 65536, 16777215);
+    a.p.n = 16777216;
+    a.p.base = 1.234567891e299;
+    a.clocks.band = 32767;
+    int shown = 0;
+    for (int w = 62; w <= 100; w++) {
+        char row[512];
+        int has = 0;                    /* narrow: a table without readout */
+        double got = 0;
+        draw(&a, &c, w, 24, hint, sizeof hint);
+        for (int y = 0; y < c.h && !has; y++) {
+            canvas_row_utf8(&c, y, row, sizeof row);
+            char *om = strstr(row, "\xcf\x89 = ");
+            has = om != NULL;
+            if (has && strrchr(om, '=') && strstr(om, "rad/pos"))
+                got = strtod(strrchr(om, '=') + 1, NULL);
+        }
+        shown += has;
+        if (has && fabs(got / want - 1) > 1e-3)
+            fprintf(stderr, "%d columns: omega %g, want %g\n", w, got, want);
+        CHECK(!has || fabs(got / want - 1) <= 1e-3);
+        canvas_free(&c);
+    }
+    CHECK(shown >= 30);
+}
+
 int main(void)
 {
     test_hand_end();
@@ -648,5 +686,6 @@ int main(void)
     test_keys();
     test_commands();
     test_huge_turns();
+    test_omega_line_widths();
     TEST_END("test_clocks");
 }
