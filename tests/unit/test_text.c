@@ -93,6 +93,11 @@ static void test_fit_fallback(void)
     CHECK(canvas_text_fit(&c, 0, 2, 8, num, 1, 0xFFFFFF, 0) == 0);
     row_text(&c, 2, row, sizeof row);
     CHECK_STR(row, "");
+    /* an "=" whose value does not fit goes with it */
+    const char *eq[] = { "w = 2^(-62/64) = 1.334e-4" };
+    CHECK(canvas_text_fit(&c, 0, 2, 20, eq, 1, 0xFFFFFF, 0) == 0);
+    row_text(&c, 2, row, sizeof row);
+    CHECK_STR(row, "w = 2^(-62/64)");
     canvas_free(&c);
 }
 
