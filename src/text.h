@@ -26,8 +26,8 @@ int text_first_fit_rows(const char *rows, size_t stride, int n, int w);
 
 /*
  * Draw at (x, y) the first candidate that fits in w cells, else as many
- * whole words of the last one as fit, less a trailing "=" whose value is
- * cut off (nothing when its first word is wider: never half a word or a
+ * whole words of the last one as fit, less a trailing "=" or ":" whose
+ * value is cut off (nothing when its first word is wider: never half a word or a
  * number).  Returns the candidate's index.
  */
 int canvas_text_fit(canvas *c, int x, int y, int w, const char *const *cand,

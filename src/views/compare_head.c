@@ -163,20 +163,16 @@ static const enum ui_color HEAD_COLOUR[] = {
 static void head_row(const struct app *a, canvas *c, const struct geom *g,
                      const struct rpane *rp, enum head_line line, int y)
 {
-    char s[COMPARE_MAX_PANES][HEAD_CANDS][HEAD_LEN];
-    int n[COMPARE_MAX_PANES], pick[COMPARE_MAX_PANES];
+    char s[HEAD_CANDS][HEAD_LEN];
     int indent = line == HL_IDENT ? 0 : 1;
     for (int k = 0; k < g->np; k++) {
-        n[k] = head_cands(a, line, k, &rp[k], s[k]);
-        int i = text_first_fit_rows(s[k][0], HEAD_LEN, n[k], g->pw - indent);
-        pick[k] = i < 0 ? n[k] - 1 : i;
-    }
-    for (int k = 0; k < g->np; k++) {
-        char cut[HEAD_LEN];
-        /* nothing fits: the shortest wording, cut after a whole word */
-        text_wrap_line(s[k][pick[k]], g->pw - indent, cut, sizeof cut);
-        canvas_text(c, g->px[k] + indent, y, g->pw - indent, cut,
-                    cmp_uc(a, HEAD_COLOUR[line]), RGB_DEFAULT, 0);
+        const char *cand[HEAD_CANDS];
+        int n = head_cands(a, line, k, &rp[k], s);
+        for (int i = 0; i < n; i++)
+            cand[i] = s[i];
+        /* nothing fits: the shortest wording's whole words */
+        canvas_text_fit(c, g->px[k] + indent, y, g->pw - indent, cand, n,
+                        cmp_uc(a, HEAD_COLOUR[line]), 0);
         if (line == HL_IDENT) {     /* the pane letter in its plot colour */
             int attr = a->cmp.active == rp[k].id ? ATTR_BOLD | ATTR_REVERSE : ATTR_BOLD;
             canvas_printf(c, g->px[k] + 1, y, 1, cmp_pane_rgb(a, rp[k].id), RGB_DEFAULT,

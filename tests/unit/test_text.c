@@ -98,6 +98,10 @@ static void test_fit_fallback(void)
     CHECK(canvas_text_fit(&c, 0, 2, 20, eq, 1, 0xFFFFFF, 0) == 0);
     row_text(&c, 2, row, sizeof row);
     CHECK_STR(row, "w = 2^(-62/64)");
+    const char *colon[] = { "slowest band 31: 0.002717 turns in n" };
+    CHECK(canvas_text_fit(&c, 0, 2, 20, colon, 1, 0xFFFFFF, 0) == 0);
+    row_text(&c, 2, row, sizeof row);
+    CHECK_STR(row, "slowest band 31");
     canvas_free(&c);
 }
 
