@@ -201,6 +201,18 @@ void cmp_text_right(canvas *c, int xr, int y, const char *s, rgb fg)
     canvas_text(c, xr - tw, y, tw, s, fg, RGB_DEFAULT, 0);
 }
 
+int cmp_axis_ends(const struct app *a, canvas *c, int x, int y, int end,
+                  const char *lo, const char *hi, int col)
+{
+    int wl = text_width(lo), wh = hi ? text_width(hi) : 0;
+    if (col < 0 || col >= wl)
+        canvas_text(c, x, y, end, lo, cmp_uc(a, UI_AXIS), RGB_DEFAULT, 0);
+    int hx = col >= end - wh && col < end ? col : end;
+    if (hi && wl + wh + 1 < hx)
+        cmp_text_right(c, x + hx, y, hi, cmp_uc(a, UI_AXIS));
+    return hx;
+}
+
 /* Draw a run of coloured legend pieces; returns the x after them. */
 int cmp_legend_piece(canvas *c, int x, int y, const char *mark, rgb mc,
                         const char *text, rgb tc)
@@ -589,13 +601,7 @@ static void draw_pos_axis(const struct app *a, canvas *c, int x, int w, int y,
     int end = (int)((last - xm->x0) / xm->k + 1) * xm->m;
     if (end > w)
         end = w;
-    /* the cursor's mark never covers a label: the first is left out
-     * under it (it marks 0), the last ends before it */
-    if (col < 0 || col >= wl)
-        canvas_text(c, x, y, w, lo, cmp_uc(a, UI_AXIS), RGB_DEFAULT, 0);
-    int hx = col >= end - wh && col < end ? col : end;
-    if (wl + wh + 1 < hx)
-        cmp_text_right(c, x + hx, y, hi, cmp_uc(a, UI_AXIS));
+    int hx = cmp_axis_ends(a, c, x, y, end, lo, hi, col);
     /* between the end labels, clear of the mark: what a column and a
      * row hold */
     char note[5][96];

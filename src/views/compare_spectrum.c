@@ -342,12 +342,8 @@ void cmp_band_axis(const struct app *a, canvas *c, int x, int w, int y,
     char hi[24];
     int col = a->cmp.band < half ? cmp_band_dot(a->cmp.band, half, 2 * w) / 2
                                  : -1;
-    canvas_text(c, x, y, w, "0", cmp_uc(a, UI_AXIS), RGB_DEFAULT, 0);
-    /* the last label ends before the cursor's mark, never under it */
     snprintf(hi, sizeof hi, "%d", half - 1);
-    int wh = text_width(hi), hx = col >= w - wh && col < w ? col : w;
-    if (half > 1 && hx > wh + 2)
-        cmp_text_right(c, x + hx, y, hi, cmp_uc(a, UI_AXIS));
+    cmp_axis_ends(a, c, x, y, w, "0", half > 1 ? hi : NULL, col);
     int lx = text_place_clear(0, w, 4, col);
     if (w >= 24 && half > 1 && lx >= 0)     /* "band", clear of the mark */
         canvas_text(c, x + lx, y, 4, "band", cmp_uc(a, UI_DIM), RGB_DEFAULT, 0);

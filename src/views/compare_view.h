@@ -65,6 +65,13 @@ void cmp_num(double v, char *buf, size_t len);
 void cmp_num_log10(double l, char *buf, size_t len);
 /* Right-aligned text ending at column xr (exclusive). */
 void cmp_text_right(canvas *c, int xr, int y, const char *s, rgb fg);
+/* An axis row's end labels in [x, x + end) of row y, around the cursor's
+ * mark at column col (-1: none): lo at the left unless the mark covers
+ * it, hi (NULL: none) ending at end or, if the mark would cover it, just
+ * before the mark; nothing when they would touch.  Returns where hi ends
+ * (end or col). */
+int cmp_axis_ends(const struct app *a, canvas *c, int x, int y, int end,
+                  const char *lo, const char *hi, int col);
 /* Lines between the panes over rows [y0, y1). */
 void cmp_separators(const struct app *a, canvas *c, const struct geom *g,
                     int y0, int y1);
