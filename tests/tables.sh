@@ -24,7 +24,8 @@ done
 refused() {
     local f=$1 needle=$2 exp=(--export pe); shift 2
     case " $* " in *" --export "*) exp=() ;; esac
-    timeout 10 "$PEVIZ" --pe-file "$f" "$@" "${exp[@]}" >"$tmp/out" 2>"$tmp/err" </dev/null
+    # AS: a command to run peviz under (unquoted: its words), or none
+    timeout 10 ${AS:-} "$PEVIZ" --pe-file "$f" "$@" "${exp[@]}" >"$tmp/out" 2>"$tmp/err" </dev/null
     local rc=$? lines
     lines=$(wc -l <"$tmp/err")
     if [ $rc -eq 2 ] && [ "$lines" -eq 1 ] && [ ! -s "$tmp/out" ] &&
@@ -215,9 +216,15 @@ refused "$tmp/inf.npy" "row 0, column 1 is not a finite number"
 "$PEVIZ" --pe-file "$tmp/badshard/model.safetensors.index.json" --export pe >"$tmp/out" 2>"$tmp/err"
 [ $? -eq 2 ] && [ ! -s "$tmp/out" ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] &&
     grep -q "model-00009-of-00009.safetensors: cannot open" "$tmp/err" && ok || bad "missing shard: $(cat "$tmp/err")"
-# unreadable (root reads anything: then there is nothing to refuse)
+# unreadable: root reads anything, so as root peviz runs without the
+# capabilities that let it (setpriv drops them, as for any other user)
 cp "$tmp/gpt2.safetensors" "$tmp/locked.safetensors"; chmod 000 "$tmp/locked.safetensors"
-if [ "$(id -u)" -ne 0 ]; then refused "$tmp/locked.safetensors" "cannot open: Permission denied"; fi
+if [ "$(id -u)" -ne 0 ]; then
+    refused "$tmp/locked.safetensors" "cannot open: Permission denied"
+elif command -v setpriv >/dev/null; then
+    AS="setpriv --bounding-set=-all --inh-caps=-all" \
+        refused "$tmp/locked.safetensors" "cannot open: Permission denied"
+fi
 
 # ---- refusals ----------------------------------------------------------------
 refused "$tmp/two.safetensors" "2 position tables: wpe.weight, pos_bias; choose one with --tensor NAME"

@@ -1,4 +1,3 @@
-# shellcheck shell=bash
 # Helpers for the end-to-end tests: a private tmux server per scenario
 # (its own socket, fixed size, pinned TERM and locale), bounded waits,
 # and pass/fail counters.  Source it, then call e2e_init NAME.

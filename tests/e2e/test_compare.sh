@@ -113,7 +113,7 @@ headers() {
 cursor_clamped() {
     start_peviz 80 24 --view compare
     expect "compare at d_model 64" 'compare bases'
-    # shellcheck disable=SC2046  # 70 separate j keys
+    # 70 separate j keys: unquoted on purpose
     keys $(printf 'j %.0s' $(seq 70))
     expect "j reaches the last dim" 'dim 63 '
     keys 1

@@ -1,7 +1,8 @@
 /*
  * fuzz_config.c - libFuzzer harness for config.json and GGUF import: any
  * input is refused with one line naming the file, or gives settings that
- * pass params_check_rope and evaluate to finite, positive frequencies.
+ * pass params_check_rope and evaluate to finite, positive frequencies with
+ * finite wavelengths.
  */
 #include <math.h>
 #include <stddef.h>
@@ -26,7 +27,7 @@ static void check(const params *p)
         if (rope_inv_freq(&p->rope, p->d, p->base, n, w, NULL))
             abort();
         for (int i = 0; i < p->d / 2; i++)
-            if (!(w[i] > 0) || !isfinite(w[i]))
+            if (!(w[i] > 0) || !isfinite(w[i]) || !isfinite(6.283185307179586 / w[i]))
                 abort();
         double m = rope_score_multiplier(&p->rope);
         if (!(m > 0) || !isfinite(m))

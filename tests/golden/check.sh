@@ -18,7 +18,7 @@ while IFS='|' read -r name args; do
         echo "golden $name: no $want (run: make golden)"
         fail=$((fail + 1)); continue
     fi
-    # shellcheck disable=SC2086  # the arguments are separate words
+    # the arguments are separate words: unquoted on purpose
     if ! "$PEVIZ" --snapshot $args >"$tmp/got" 2>"$tmp/err"; then
         echo "golden $name: peviz --snapshot $args failed:"; cat "$tmp/err"
         fail=$((fail + 1)); continue

@@ -13,7 +13,7 @@ while IFS='|' read -r name args; do
     case $name in '' | '#'*) continue ;; esac
     case $name in *"${1:-}"*) ;; *) continue ;; esac
     out=$dir/$name.txt
-    # shellcheck disable=SC2086  # the arguments are separate words
+    # the arguments are separate words: unquoted on purpose
     "$PEVIZ" --snapshot $args >"$out.new"
     if cmp -s "$out.new" "$out" 2>/dev/null; then
         rm -f "$out.new"
