@@ -658,13 +658,15 @@ static void draw_heat_legend(const struct app *a, canvas *c,
     if (!used)
         return;
     x += used + 2;
-    char s[2][96];
+    char s[3][96];
     snprintf(s[0], sizeof s[0], "%s critical band  %s <1 turn in n",
              glyph(a->ascii, GL_TRI_RIGHT), glyph(a->ascii, GL_VDOTS));
-    snprintf(s[1], sizeof s[1], "%s crit", glyph(a->ascii, GL_TRI_RIGHT));
-    const char *cand[2] = { s[0], s[1] };
+    snprintf(s[1], sizeof s[1], "%s crit  %s <1 turn",      /* both marks */
+             glyph(a->ascii, GL_TRI_RIGHT), glyph(a->ascii, GL_VDOTS));
+    snprintf(s[2], sizeof s[2], "%s crit", glyph(a->ascii, GL_TRI_RIGHT));
+    const char *cand[3] = { s[0], s[1], s[2] };
     if (x < c->w)
-        canvas_text_fit(c, x, y, c->w - x, cand, 2, cmp_uc(a, UI_WARN), 0);
+        canvas_text_fit(c, x, y, c->w - x, cand, 3, cmp_uc(a, UI_WARN), 0);
 }
 
 /* The reference card in pane A of the diff mode. */

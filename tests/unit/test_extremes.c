@@ -200,6 +200,20 @@ static void test_legend_brief(void)
     canvas_free(&c);
 }
 
+/* Compare's legend at 60 to 79 columns names both of the gutter's marks:
+ * it said "▸ crit" and left "┊" (bands under one turn) unexplained. */
+static void test_compare_legend_marks(void)
+{
+    struct app a;
+    for (int w = 60; w < 80; w += 4) {
+        app_view(&a, VIEW_COMPARE, 128, 0);
+        char *t = frame_text(&a, w, 20);
+        CHECK(t && strstr(t, "\xe2\x96\xb8 crit") &&
+              strstr(t, "\xe2\x94\x8a <1 turn"));
+        free(t);
+    }
+}
+
 int main(void)
 {
     test_attention_cell_line();
@@ -207,5 +221,6 @@ int main(void)
     test_compare_dim_labels();
     test_wrap_indent();
     test_legend_brief();
+    test_compare_legend_marks();
     TEST_END("test_extremes");
 }
