@@ -412,6 +412,7 @@ static void draw_header(canvas *c, const struct app *a, const struct score_ctx *
 
 struct lines {
     char s[INSPECT_MAX][LINE_LEN];
+    char brief[INSPECT_MAX][64];    /* shown when s does not fit, if set */
     int n;
 };
 
@@ -426,6 +427,14 @@ static void add(struct lines *ls, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(ls->s[ls->n++], LINE_LEN, fmt, ap);
     va_end(ap);
+}
+
+/* A short form of the last line added, for a panel without room for it. */
+static void add_brief(struct lines *ls, const char *label, const char *value)
+{
+    if (ls->n > 0)
+        snprintf(ls->brief[ls->n - 1], sizeof ls->brief[0], "%s = %s", label,
+                 value);
 }
 
 /* Terms 0, 1, ..., last of a sum: all when there are at most 4, else
@@ -672,6 +681,7 @@ static void inspector(struct lines *ls, const struct app *a,
         else
             add(ls, "cell: mean over %lld x %lld positions = %s",
                 (long long)L->k, (long long)L->k, isfinite(v) ? b1 : "masked");
+        add_brief(ls, "cell mean", isfinite(v) ? b1 : "masked");
     }
 }
 
@@ -881,11 +891,16 @@ static void draw_panel(canvas *c, const struct app *a, struct att_rt *rt,
     int irows = L->side ? INSPECT_MAX : 3;
     rgb fg = ui_color(a->palette, UI_TEXT);
     int ylim = L->pny + irows < ymax ? L->pny + irows : ymax;
-    /* whole lines only: a line cut at the last row would lose its value */
-    for (int i = 0; i < ls.n && y < ylim; i++)
-        if (y + wrap_rows(L->pnw, y, ylim, ls.s[i], 4) <= ylim)
-            wrap_text(c, L->pnx, &y, L->pnw, ylim, ls.s[i], fg,
+    /* whole lines only (a line cut at the last row would lose its
+     * value), else the line's brief form */
+    for (int i = 0; i < ls.n && y < ylim; i++) {
+        const char *t = ls.s[i];
+        if (y + wrap_rows(L->pnw, y, ylim, t, 4) > ylim)
+            t = ls.brief[i];
+        if (t[0] && y + wrap_rows(L->pnw, y, ylim, t, 4) <= ylim)
+            wrap_text(c, L->pnx, &y, L->pnw, ylim, t, fg,
                       i == 0 ? ATTR_BOLD : 0, 4);
+    }
     y++;
     if (ymax - y >= 5)
         draw_profile(c, a, rt, s, L->pnx, y, L->pnw, ymax - y);

@@ -33,8 +33,8 @@ static int has_value_after(const char *s)
     return 0;
 }
 
-/* The attention inspector's cell line, whole or not at all: at 60x20
- * with n = 2^24 it stopped after "cell: mean over", its value lost. */
+/* The attention inspector's cell line, whole or in its brief form: at
+ * 60x20 with n = 2^24 it stopped after "cell: mean over", value lost. */
 static void test_attention_cell_line(void)
 {
     static const int64_t N[] = { 128, 4096, 16777216 };
@@ -46,6 +46,10 @@ static void test_attention_cell_line(void)
             CHECK(t != NULL);
             const char *line = t ? strstr(t, "cell: mean") : NULL;
             int ok = !line || has_value_after(line);
+            /* no room for it: its brief form, the value kept */
+            if (N[k] == 16777216 && SIZES[z][0] == 60)
+                ok &= line || (t && strstr(t, "cell mean = 0") &&
+                               has_value_after(strstr(t, "cell mean = ")));
             if (!ok)
                 fprintf(stderr, "n=%lld %dx%d:\n%s", (long long)N[k],
                         SIZES[z][0], SIZES[z][1], t);
