@@ -143,6 +143,7 @@ struct band_ctx {
     const rope_scaling *sc;
     int d;
     double base;        /* the effective base (ntk, dynamic) */
+    int rebased;        /* whether it differs from the given base */
     double lo, hi;      /* yarn's ramp bounds */
     const double *f;    /* longrope's factor list */
 };
@@ -187,7 +188,7 @@ static double band_omega(const struct band_ctx *c, int i, int *rule)
         return theta / c->sc->factor;
     case ROPE_NTK:
     case ROPE_DYNAMIC:
-        *rule = i == 0 ? ROPE_KEPT : ROPE_REBASED;
+        *rule = i == 0 || !c->rebased ? ROPE_KEPT : ROPE_REBASED;
         return theta;
     case ROPE_YARN:
         return yarn_band(c, i, theta, rule);
@@ -233,8 +234,9 @@ static int evaluable(const rope_scaling *sc, int d, double base, int64_t n)
 static void ctx_make(struct band_ctx *c, const rope_scaling *sc, int d,
                      double base, int64_t n)
 {
-    *c = (struct band_ctx){ sc, d, base, 0, 0, NULL };
+    *c = (struct band_ctx){ sc, d, base, 0, 0, 0, NULL };
     c->base = rope_effective_base(sc, d, base, n);
+    c->rebased = c->base != base;   /* dynamic at n <= L, or s = 1, keeps it */
     if (sc->method == ROPE_YARN)
         rope_yarn_bounds(sc, d, base, &c->lo, &c->hi);
     if (sc->method == ROPE_LONGROPE)

@@ -96,10 +96,16 @@ static void test_dynamic(void)
     for (int i = 0; i < 64; i++)
         want[i] = ref_theta(i, 128, b);
     CHECK(rel_err(got, want, 64) < 1e-12);
-    CHECK(rope_inv_freq(&sc, 128, 1e4, 100, got, NULL) == 0);
+    unsigned char rule[64];
+    CHECK(rope_inv_freq(&sc, 128, 1e4, 100, got, rule) == 0);
     for (int i = 0; i < 64; i++)
         want[i] = ref_theta(i, 128, 1e4);
     CHECK(rel_err(got, want, 64) < 1e-12);
+    /* below L the base is the model's own: every band kept, none rebased */
+    CHECK(rule[1] == ROPE_KEPT && rule[63] == ROPE_KEPT);
+    CHECK(rope_inv_freq(&sc, 128, 1e4, 4097, got, rule) == 0);
+    CHECK(rule[0] == ROPE_KEPT && rule[1] == ROPE_REBASED &&
+          rule[63] == ROPE_REBASED);
 }
 
 static void test_llama3(void)
