@@ -645,13 +645,28 @@ static int draw_ramp(const struct app *a, canvas *c, int x, int y, int maxw,
     return need;
 }
 
+/* Whether a pane has a RoPE scaling: the heatmap, diff and profile modes
+ * draw the sinusoidal PE at each pane's base, which scaling leaves as is
+ * (the spectrum and ratio modes show what it does). */
+static int any_scaled(const struct rpane *rp, int np)
+{
+    for (int k = 0; k < np; k++)
+        if (rp[k].rope && rp[k].rope->method != ROPE_NONE)
+            return 1;
+    return 0;
+}
+
 static void draw_heat_legend(const struct app *a, canvas *c,
-                             const struct geom *g, double scale, int diff)
+                             const struct geom *g, double scale, int diff,
+                             int scaled)
 {
     if (g->legend_y < 0)
         return;
     int y = g->legend_y, x = 0;
-    const char *lead = diff ? "difference, one scale:" : "PE value, one scale:";
+    const char *lead = scaled ? (diff ? "unscaled PE difference:"
+                                      : "unscaled PE value:")
+                              : diff ? "difference, one scale:"
+                                     : "PE value, one scale:";
     if (c->w >= 60)
         x += canvas_text(c, 0, y, -1, lead, cmp_uc(a, UI_DIM), RGB_DEFAULT, 0) + 1;
     int used = draw_ramp(a, c, x, y, c->w - x, scale);
@@ -846,7 +861,7 @@ static void draw_heat_mode(const struct app *a, canvas *c, const struct geom *g,
     }
     free(grid);
     draw_dim_labels(a, c, g, &ym);
-    draw_heat_legend(a, c, g, scale, diff);
+    draw_heat_legend(a, c, g, scale, diff, any_scaled(rp, g->np));
     heat_readout(a, c, g, rp, diff);
     heat_hint(a, &xm, &ym, rp, g->np, hint, hintlen);
 }
@@ -915,9 +930,10 @@ static void profile_readout(const struct app *a, canvas *c,
                              cmp_uc(a, UI_TEXT));
         }
         char tail[3][96];
-        snprintf(tail[0], sizeof tail[0], "score = %s cos(%s%s%s_i)%s",
+        snprintf(tail[0], sizeof tail[0], "score = %s cos(%s%s%s_i)%s%s",
                  glyph(a->ascii, GL_SIGMA), glyph_pick(a->ascii, "\u03B4", "d"),
                  glyph(a->ascii, GL_MUL), glyph(a->ascii, GL_OMEGA),
+                 any_scaled(rp, g->np) ? ", unscaled" : "",
                  odd ? ", f64, any layout" : "");
         snprintf(tail[1], sizeof tail[1], "%s", odd ? "(f64 scores)" : "");
         if (per) {          /* the curve's points are means: say so first */

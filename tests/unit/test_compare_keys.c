@@ -106,9 +106,31 @@ static void test_model_keys(void)
     CHECK(strstr(row, "B yarn x4 untruncated") != NULL);
 }
 
+/* The heatmap, diff and profile modes draw the sinusoidal PE at each
+ * pane's base: with a scaled pane their legend says it is unscaled. */
+static void test_unscaled_modes(void)
+{
+    struct app a;
+    setup(&a);
+    CHECK(frame_has(&a, 80, 24, "PE value, one scale:"));
+    a.cmp.active = 1;
+    CHECK(view_command(&a, "model", "llama3.1-8b") == 1 && !a.msg_error);
+    CHECK(frame_has(&a, 80, 24, "unscaled PE value:"));
+    a.cmp.mode = PANE_DIFF;
+    CHECK(frame_has(&a, 80, 24, "unscaled PE difference:"));
+    a.cmp.mode = PANE_PROFILE;
+    a.p.n = 100;                    /* one distance a point: the formula */
+    CHECK(frame_has(&a, 160, 48, "cos(\xce\xb4\xc2\xb7\xcf\x89_i), unscaled"));
+    a.cmp.mode = PANE_SPECTRUM;     /* the mode that shows the scaling */
+    char *t = frame_text(&a, 80, 24);
+    CHECK(t && !strstr(t, "unscaled PE"));
+    free(t);
+}
+
 int main(void)
 {
     test_method_factor();
     test_model_keys();
+    test_unscaled_modes();
     TEST_END("test_compare_keys");
 }
