@@ -39,19 +39,18 @@ struct rscale {
     int dots;
 };
 
-/* Band i's frequency in pane r, after its scaling. */
-static double pane_omega(const struct rpane *r, int i)
-{
-    return r->rope->method == ROPE_NONE ? pe_omega(i, r->d, r->base)
-           : rope_omega(r->rope, r->d, r->base, r->n, i, NULL);
-}
-
 int cmp_ratio_labw(const struct rpane *rp, int np)
 {
-    for (int k = 1; k < np; k++)
-        for (int i = 0; rp[k].d == rp[0].d && i < rp[0].d / 2; i++)
-            if (log10(pane_omega(&rp[k], i) / pane_omega(&rp[0], i)) < -90)
-                return RATIO_LABW + 1;      /* room for "1e-100" */
+    struct scaled sc[COMPARE_MAX_PANES];
+    int wide = 0;
+    cmp_scaled_make(rp, np, sc);
+    for (int k = 1; k < np && !wide; k++)
+        for (int i = 0; rp[k].d == rp[0].d && i < rp[0].d / 2 && !wide; i++)
+            wide = log10(cmp_band_omega(&rp[k], &sc[k], i) /
+                         cmp_band_omega(&rp[0], &sc[0], i)) < -90;
+    cmp_scaled_free(sc, np);
+    if (wide)
+        return RATIO_LABW + 1;      /* room for "1e-100" */
     return RATIO_LABW;
 }
 
@@ -387,9 +386,7 @@ void cmp_draw_ratio(const struct app *a, canvas *c, const struct geom *g,
     }
     struct scaled sc[COMPARE_MAX_PANES];
     struct ratio_series s[COMPARE_MAX_PANES - 1];
-    memset(sc, 0, sizeof sc);
-    for (int k = 0; k < g->np; k++)
-        cmp_scaled_make(&rp[k], &sc[k]);
+    cmp_scaled_make(rp, g->np, sc);
     for (int j = 0; j < ns; j++)
         series_make(rp, sc, j + 1, &s[j]);
     struct rscale ys = ratio_scale(s, ns, half, ph);
@@ -412,6 +409,5 @@ void cmp_draw_ratio(const struct app *a, canvas *c, const struct geom *g,
     ratio_hint(a, rp, s, ns, hint, hintlen);
     for (int j = 0; j < ns; j++)
         free(s[j].lr);
-    for (int k = 0; k < g->np; k++)
-        cmp_scaled_free(&sc[k]);
+    cmp_scaled_free(sc, g->np);
 }

@@ -31,7 +31,7 @@ static int ys_dot(const struct yscale *s, double v)
 }
 
 
-void cmp_scaled_make(const struct rpane *r, struct scaled *sc)
+static void scaled_make(const struct rpane *r, struct scaled *sc)
 {
     int half = r->d / 2;
     memset(sc, 0, sizeof *sc);
@@ -49,10 +49,22 @@ void cmp_scaled_make(const struct rpane *r, struct scaled *sc)
     }
 }
 
-void cmp_scaled_free(struct scaled *sc)
+int cmp_scaled_make(const struct rpane *rp, int np, struct scaled *sc)
 {
-    free(sc->w);
-    free(sc->rule);
+    int any = 0;
+    for (int k = 0; k < np; k++) {
+        scaled_make(&rp[k], &sc[k]);
+        any |= sc[k].on;
+    }
+    return any;
+}
+
+void cmp_scaled_free(struct scaled *sc, int np)
+{
+    for (int k = 0; k < np; k++) {
+        free(sc[k].w);
+        free(sc[k].rule);
+    }
 }
 
 static struct yscale spectrum_scale(const struct rpane *rp,
@@ -490,11 +502,7 @@ void cmp_draw_spectrum(const struct app *a, canvas *c,
     if (ph < 1)
         return;
     struct scaled sc[COMPARE_MAX_PANES];
-    int any = 0;
-    for (int k = 0; k < g->np; k++) {
-        cmp_scaled_make(&rp[k], &sc[k]);
-        any |= sc[k].on;
-    }
+    int any = cmp_scaled_make(rp, g->np, sc);
     struct yscale s = spectrum_scale(rp, sc, g->np, ph);
     cmp_separators(a, c, g, g->body_y, g->axis_y >= 0 ? g->axis_y + 1
                                                         : g->body_y + g->body_h);
@@ -512,8 +520,7 @@ void cmp_draw_spectrum(const struct app *a, canvas *c,
     else if (g->legend_y >= 0)
         plain_legend(a, c, g->legend_y);
     spectrum_readout(a, c, g, rp, sc);
-    for (int k = 0; k < g->np; k++)
-        cmp_scaled_free(&sc[k]);
+    cmp_scaled_free(sc, g->np);
     snprintf(hint, hintlen, "x = band i, y = wavelength 2%s/%s_i (log); "
              "Left/Right: band", glyph(a->ascii, GL_PI), glyph(a->ascii, GL_OMEGA));
 }
@@ -522,12 +529,9 @@ void cmp_draw_spectrum(const struct app *a, canvas *c,
 int cmp_spectrum_labw(const struct rpane *rp, int np)
 {
     struct scaled sc[COMPARE_MAX_PANES];
-    memset(sc, 0, sizeof sc);
-    for (int k = 0; k < np; k++)
-        cmp_scaled_make(&rp[k], &sc[k]);
+    cmp_scaled_make(rp, np, sc);
     struct yscale s = spectrum_scale(rp, sc, np, 1);
-    for (int k = 0; k < np; k++)
-        cmp_scaled_free(&sc[k]);
+    cmp_scaled_free(sc, np);
     char t[16];
     return (int)fmax(5, snprintf(t, sizeof t, "1e%.0f", floor(s.hi)) + 1);
 }

@@ -92,9 +92,11 @@ void cmp_draw_headers(const struct app *a, canvas *c, const struct geom *g,
 
 /* ---- the spectrum (compare_spectrum.c) -------------------------------- */
 
-/* The pane's scaled frequencies (sc->on = 0 when it has no scaling). */
-void cmp_scaled_make(const struct rpane *r, struct scaled *sc);
-void cmp_scaled_free(struct scaled *sc);
+/* Each of the np panes' scaled frequencies (sc[k].on = 0 when pane k
+ * has no scaling); returns whether any pane has them.  Free with
+ * cmp_scaled_free. */
+int cmp_scaled_make(const struct rpane *rp, int np, struct scaled *sc);
+void cmp_scaled_free(struct scaled *sc, int np);
 /* The dot column of band of half bands across wdots dots. */
 int cmp_band_dot(int band, int half, int wdots);
 /* The omega pane r uses for band b: scaled when it has a scaling. */
