@@ -49,11 +49,11 @@ int canvas_text_fit(canvas *c, int x, int y, int w, const char *const *cand,
     /* none fits: the last one's whole words, never half a word or number,
      * nor an "=" or ":" whose value was cut off */
     char line[512];
-    size_t len = text_wrap_line(cand[n - 1], w, line, sizeof line);
-    const char *rest = cand[n - 1] + strlen(line);
-    if (*rest != 0 && *rest != ' ')
-        return n - 1;
-    for (len = strlen(line); len && strchr(" =:", line[len - 1]);)
+    text_wrap_line(cand[n - 1], w, line, sizeof line);
+    size_t len = strlen(line);
+    if (cand[n - 1][len] != 0 && cand[n - 1][len] != ' ')
+        return n - 1;               /* its first word was cut */
+    while (len && strchr(" =:", line[len - 1]))
         line[--len] = 0;
     canvas_text(c, x, y, w, line, fg, RGB_DEFAULT, attr);
     return n - 1;
