@@ -21,8 +21,13 @@
  *   ARCH.rope.scaling.attn_factor       yarn, longrope: the attention
  *                                       factor a (transformers' value, as
  *                                       the converters copy it)
+ *   ARCH.rope.scaling.yarn_attn_factor  yarn: a, as attn_factor (the
+ *                                       converters copy transformers'
+ *                                       attention_factor into it)
+ *   ARCH.rope.scaling.yarn_ext_factor   yarn: the extrapolation factor e,
+ *                                       0..1 (-1: the default 1)
  * Keys that would change the numbers in ways peviz does not model
- * (attn_factor of other methods, yarn_attn_factor, yarn_ext_factor other
+ * (attn_factor, yarn_attn_factor and yarn_ext_factor of other methods
  * than their neutral values; yarn_log_multiplier of other architectures,
  * whose converters write it differently) are refused, not ignored.
  * Phi-3 files carry LongRoPE as the tensors rope_factors_long.weight and
@@ -296,12 +301,50 @@ static int attn_factor(struct gcfg *c, enum rope_method m)
     return r <= 0 ? r : gset(c, key, RO_ATTENTION_FACTOR, v);
 }
 
+/* yarn_attn_factor: the converters copy transformers' attention_factor
+ * (or attn_factor) into it, so for yarn it is a, as attn_factor is; a
+ * file giving both must agree.  Neutral (1) for other methods. */
+static int yarn_attn_factor(struct gcfg *c, enum rope_method m)
+{
+    char key[200], k2[200];
+    double v, w;
+    if (m != ROPE_YARN)
+        return neutral(c, "rope.scaling.yarn_attn_factor", 1, 1);
+    int r = gnum(c, "rope.scaling.yarn_attn_factor", &v, key, sizeof key);
+    if (r <= 0)
+        return r;
+    int r2 = gnum(c, "rope.scaling.attn_factor", &w, k2, sizeof k2);
+    if (r2 < 0)
+        return -1;
+    if (r2 > 0 && w != v)
+        return gbad(c, key, "differs from rope.scaling.attn_factor; want one "
+                    "attention factor");
+    return gset(c, key, RO_ATTENTION_FACTOR, v);
+}
+
+/* yarn_ext_factor: YaRN's extrapolation factor e in 0..1 (the share of
+ * each band's kept part kept; llama.cpp's -1 means the default 1).
+ * Neutral (1 or -1) for other methods. */
+static int ext_factor(struct gcfg *c, enum rope_method m)
+{
+    char key[200];
+    double v;
+    if (m != ROPE_YARN)
+        return neutral(c, "rope.scaling.yarn_ext_factor", 1, -1);
+    int r = gnum(c, "rope.scaling.yarn_ext_factor", &v, key, sizeof key);
+    if (r <= 0 || v == -1)
+        return r < 0 ? -1 : 0;
+    if (!(v >= 0 && v <= 1))
+        return gbad(c, key, "want a number in 0..1 (or -1, the default)");
+    c->next.rope.ext_factor = v;
+    return 0;
+}
+
 /* The keys beyond type, factor and length. */
 static int extras(struct gcfg *c, enum rope_method m)
 {
     return betas(c) || log_multiplier(c) || finetuned(c) || attn_factor(c, m) ||
-           neutral(c, "rope.scaling.yarn_attn_factor", 1, 1) ||
-           neutral(c, "rope.scaling.yarn_ext_factor", 1, -1) ? -1 : 0;
+           yarn_attn_factor(c, m) || ext_factor(c, m) ? -1 : 0;
 }
 
 /* Phi-3's LongRoPE: rope_factors_long/short.weight, L the original

@@ -521,11 +521,11 @@ int params_check_rope(const params *p, char *err, size_t errlen)
                  "high-freq-factor %s", b, h);
         return -1;
     }
-    if (r->method == ROPE_YARN && !(r->beta_fast > r->beta_slow)) {
+    if (r->method == ROPE_YARN && !(r->beta_fast >= r->beta_slow)) {
         char h[32];
         fmt_num(r->beta_fast, 10, b, sizeof b);
         fmt_num(r->beta_slow, 10, h, sizeof h);
-        snprintf(err, errlen, "beta-fast %s: want a number above "
+        snprintf(err, errlen, "beta-fast %s: want a number at least "
                  "beta-slow %s", b, h);
         return -1;
     }

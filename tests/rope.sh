@@ -21,7 +21,8 @@ cat >"$tmp/ref.py" <<'PY'
 """Reference RoPE scaling, from the formulas (transformers, Meta, YaRN,
 LongRoPE as documented in the README).  Usage: ref.py MANIFEST; each
 line of it names an export of peviz and the settings it was made with
-(d base n m(ethod) s L low high bf bs trunc ms msad af sf lf).  Prints
+(d base n m(ethod) s L low high bf bs trunc ef ms msad mla af sf lf; mla=0:
+an architecture whose attention does not add DeepSeek's m(s, msad)^2).  Prints
 "ok" or "FAIL: ..." (the first difference) per line.  Values are printed
 by peviz with %.9g: they must be the reference rounded to 9 digits."""
 import math, sys
@@ -29,7 +30,7 @@ from fractions import Fraction
 
 def settings(args):
     c = dict(d=64, base=10000.0, n=128, m="none", s=1.0, L=0, low=1.0,
-             high=4.0, bf=32.0, bs=1.0, trunc=1, ms=0.0, msad=0.0, af=0.0,
+             high=4.0, bf=32.0, bs=1.0, trunc=1, ef=1.0, ms=0.0, msad=0.0, mla=1, af=0.0,
              sf="", lf="")
     for a in args:
         k, v = a.split("=", 1)
@@ -66,7 +67,7 @@ def omegas(c):
         out = []
         for i in range(half):
             ramp = min(max((i - lo) / (hi - lo), 0.0), 1.0)
-            extrap = 1 - ramp
+            extrap = c["ef"] * (1 - ramp)     # llama.cpp's ext_factor
             out.append(inv[i] / s * (1 - extrap) + inv[i] * extrap)
         return out
     if m == "llama3":
@@ -96,7 +97,7 @@ def multiplier(c):
             a = mscale(s, c["ms"]) / mscale(s, c["msad"])
         else:
             a = mscale(s)
-        if c["msad"] > 0:
+        if c["msad"] > 0 and c["mla"]:
             a *= mscale(s, c["msad"])
     if m == "longrope":
         a = c["af"] if c["af"] > 0 else (
@@ -340,6 +341,7 @@ freqs "--config $tmp/dynamic.json -n 10000" "d=128 base=10000 m=dynamic s=2 L=40
 "$PEVIZ" --export freqs --model llama3.1-8b >"$tmp/pr" 2>&1
 if cmp -s "$tmp/v4" "$tmp/v5" && cmp -s "$tmp/v4" "$tmp/pr"; then ok
 else bad "llama3.1 v4, v5 and preset differ"; fi
+s00x() { "$PEVIZ" --export scores --scheme rope -n 1 "$@" 2>&1; }
 # ---- more real models (ROPE.md's tables), configs as their files write them
 cfg scout-v4.json '{"architectures": ["Llama4ForConditionalGeneration"], "text_config": {
  "head_dim": 128, "hidden_size": 5120, "num_attention_heads": 40,
@@ -407,6 +409,41 @@ done
 # the scores of a LongRoPE model past L: long factors, x a^2 (L = 16 here)
 scores "-d 8 -n 20 -b 10000 --rope-scaling longrope --factor 4 --original-max 16 --short-factor 1,1,2,2 --long-factor 1,3,5,9" \
        "d=8 n=20 base=10000 m=longrope s=4 L=16 sf=1,1,2,2 lf=1,3,5,9"
+# DeepSeek's extra m(s, mscale_all_dim)^2 belongs to its attention (MLA):
+# a Ministral 3 config (transformers 5, YaRN with mscale = mscale_all_dim)
+# scores a^2 = 1 times q.k, as transformers' Ministral3Attention does;
+# DeepSeek-V3, Kimi K2 and GLM-4.7-Flash configs keep the factor, and so
+# does a config that names no architecture but has MLA's qk_rope_head_dim
+cfg ministral3.json '{"architectures": ["Mistral3ForConditionalGeneration"], "model_type": "mistral3",
+ "text_config": {"model_type": "ministral3", "head_dim": 128, "hidden_size": 5120,
+ "num_attention_heads": 32, "max_position_embeddings": 262144, "rope_parameters": {
+ "rope_type": "yarn", "rope_theta": 1000000000.0, "factor": 16.0, "original_max_position_embeddings": 16384,
+ "beta_fast": 32.0, "beta_slow": 1.0, "mscale": 1.0, "mscale_all_dim": 1.0, "llama_4_scaling_beta": 0.1}}}'
+cfg yarn-llama-msad.json '{"architectures": ["LlamaForCausalLM"], "head_dim": 64, "rope_theta": 10000,
+ "max_position_embeddings": 65536, "rope_scaling": {"rope_type": "yarn", "factor": 8.0,
+ "original_max_position_embeddings": 8192, "mscale": 0.8, "mscale_all_dim": 0.5}}'
+cfg ds-v3-named.json '{"architectures": ["DeepseekV3ForCausalLM"], "model_type": "deepseek_v3",
+ "qk_rope_head_dim": 64, "max_position_embeddings": 163840, "rope_theta": 10000,
+ "rope_scaling": {"beta_fast": 32, "beta_slow": 1, "factor": 40, "mscale": 1.0,
+ "mscale_all_dim": 1.0, "original_max_position_embeddings": 4096, "type": "yarn"}}'
+cfg kimi-k2.json '{"architectures": ["DeepseekV3ForCausalLM"], "model_type": "kimi_k2",
+ "qk_rope_head_dim": 64, "max_position_embeddings": 131072, "rope_theta": 50000.0,
+ "rope_scaling": {"beta_fast": 1.0, "beta_slow": 1.0, "factor": 32.0, "mscale": 1.0,
+ "mscale_all_dim": 1.0, "original_max_position_embeddings": 4096, "type": "yarn"}}'
+cfg glm-flash.json '{"architectures": ["Glm4MoeLiteForCausalLM"], "model_type": "glm4_moe_lite",
+ "qk_rope_head_dim": 64, "max_position_embeddings": 202752, "rope_parameters": {"rope_theta": 1000000,
+ "rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 32768, "mscale_all_dim": 0.9}}'
+scores "--config $tmp/ministral3.json -n 12" "d=128 n=12 base=1000000000 m=yarn s=16 L=16384 ms=1 msad=1 mla=0"
+scores "--config $tmp/yarn-llama-msad.json -n 12" "d=64 n=12 base=10000 m=yarn s=8 L=8192 ms=0.8 msad=0.5 mla=0"
+scores "--config $tmp/ds-v3-named.json -n 12" "d=64 n=12 base=10000 m=yarn s=40 L=4096 ms=1 msad=1"
+scores "--config $tmp/glm-flash.json -n 12" "d=64 n=12 base=1000000 m=yarn s=4 L=32768 msad=0.9"
+if [ "$(s00x --config "$tmp/ministral3.json")" = 128 ]; then ok
+else bad "Ministral 3 S(0,0) = $(s00x --config "$tmp/ministral3.json"), want 128 (q.k = d, a = 1)"; fi
+# Kimi K2 as DeepSeek-V3: a = 1, scores x (0.1 ln 32 + 1)^2 = 1.81161
+if awk -v v="$(s00x --config "$tmp/kimi-k2.json")" 'BEGIN { m = 0.1 * log(32) + 1;
+        exit !(v / (64 * m * m) - 1 < 1e-8 && v / (64 * m * m) - 1 > -1e-8) }'
+then ok; else bad "Kimi K2 S(0,0) = $(s00x --config "$tmp/kimi-k2.json"), want 64 x 1.81161"; fi
+
 # the worked figures of ROPE.md, from the exports: DeepSeek-V2 scores x
 # (0.1 * 0.707 ln 40 + 1)^2 = 1.58963, Phi-3-mini-128k a^2 = 1.190238^2
 s00() { "$PEVIZ" --export scores --scheme rope -n 1 "$@" 2>&1; }
@@ -555,7 +592,23 @@ files["longrope-notensors.gguf"] = gguf(phi3 + [kv_str("phi3.rope.scaling.type",
 open(out + "/phi3.txt", "w").write("%s %s %.17g" % (
     ",".join("%.17g" % x for x in lf), ",".join("%.17g" % x for x in sf), af))
 files["extfactor.gguf"] = yarn_file("qwen3", [
+    kv_f32("qwen3.rope.scaling.yarn_ext_factor", 1.5)])
+# every YaRN key llama.cpp's converter writes, away from its default: the
+# betas, yarn_attn_factor (transformers' attention_factor) and
+# yarn_ext_factor (the kept share of each band's ramp)
+files["yarn-all.gguf"] = yarn_file("qwen3", [
+    kv_f32("qwen3.rope.scaling.yarn_beta_fast", 8.0),
+    kv_f32("qwen3.rope.scaling.yarn_beta_slow", 0.5),
+    kv_f32("qwen3.rope.scaling.yarn_attn_factor", 1.25),
     kv_f32("qwen3.rope.scaling.yarn_ext_factor", 0.5)])
+files["yarn-twoaf.gguf"] = yarn_file("qwen3", [
+    kv_f32("qwen3.rope.scaling.yarn_attn_factor", 1.25),
+    kv_f32("qwen3.rope.scaling.attn_factor", 1.5)])
+files["extfactor-linear.gguf"] = gguf([kv_str("general.architecture", "llama"),
+                                      kv_u32("llama.rope.dimension_count", 64),
+                                      kv_str("llama.rope.scaling.type", "linear"),
+                                      kv_f32("llama.rope.scaling.factor", 2.0),
+                                      kv_f32("llama.rope.scaling.yarn_ext_factor", 0.5)], [])
 # dimension counts no long holds, and NaN (the fuzzer's find)
 for v, nm in ((-1.0384e34, "dims-huge"), (float("nan"), "dims-nan"), (64.5, "dims-half")):
     files[nm + ".gguf"] = gguf([kv_str("general.architecture", "llama"),
@@ -589,6 +642,8 @@ done
 freqs "--config $tmp/phi3-typed.gguf -n 5000" "d=96 base=10000 m=longrope s=32 L=4096 n=5000 sf=$PSF lf=$PLF"
 scores "--config $tmp/phi3.gguf -n 12" "d=96 n=12 base=10000 m=longrope s=32 L=4096 sf=$PSF lf=$PLF af=$PAF"
 scores "--config $tmp/phi3-noaf.gguf -n 12" "d=96 n=12 base=10000 m=longrope s=32 L=4096 sf=$PSF lf=$PLF"
+freqs "--config $tmp/yarn-all.gguf" "d=64 base=10000 m=yarn s=40 L=4096 bf=8 bs=0.5 ef=0.5"
+scores "--config $tmp/yarn-all.gguf -n 12" "d=64 n=12 base=10000 m=yarn s=40 L=4096 bf=8 bs=0.5 ef=0.5 af=1.25"
 freqs "--config $tmp/yarn-betas.gguf" "d=64 base=10000 m=yarn s=40 L=4096 bf=16 bs=2"
 scores "--config $tmp/yarn-betas.gguf -n 12" "d=64 n=12 base=10000 m=yarn s=40 L=4096 bf=16 bs=2 af=1"
 freqs "--config $tmp/deepseek2.gguf" "d=64 base=10000 m=yarn s=40 L=4096 ms=$MS msad=$MS"
@@ -641,7 +696,7 @@ done <<'TABLE'
 --original-max 3000000000|--original-max '3000000000': out of range
 --rope-scaling llama3 --factor 8 --original-max 8192 --low-freq-factor 5 --high-freq-factor 4|--low-freq-factor 5: want a number at most high-freq-factor 4
 --low-freq-factor 0|--low-freq-factor '0': not > 0; want a finite number > 0
---rope-scaling yarn --factor 4 --original-max 4096 --beta-fast 1 --beta-slow 1|--beta-fast 1: want a number above beta-slow 1
+--rope-scaling yarn --factor 4 --original-max 4096 --beta-fast 1 --beta-slow 2|--beta-fast 1: want a number at least beta-slow 2
 --beta-slow 0|--beta-slow '0': not > 0; want a finite number > 0
 --mscale -1|--mscale '-1': not > 0; want a finite number > 0
 --attention-factor 0|--attention-factor '0': not > 0; want a finite number > 0
@@ -685,7 +740,7 @@ done <<'TABLE'
 --config @/dims-huge.gguf|dims-huge.gguf: key 'llama.rope.dimension_count': -1.0384e+34: out of range; want an even number in 2..65536
 --config @/dims-nan.gguf|dims-nan.gguf: key 'llama.rope.dimension_count': not a whole number
 --config @/dims-half.gguf|dims-half.gguf: key 'llama.rope.dimension_count': not a whole number
---config @/betas-swapped.gguf|betas-swapped.gguf: beta-fast 1: want a number above beta-slow 2
+--config @/betas-swapped.gguf|betas-swapped.gguf: beta-fast 1: want a number at least beta-slow 2
 --config @/beta-zero.gguf|beta-zero.gguf: key 'qwen3.rope.scaling.yarn_beta_slow': beta-slow 0: not > 0
 --config @/beta-string.gguf|beta-string.gguf: key 'qwen3.rope.scaling.yarn_beta_fast': not a number
 --config @/finetuned-str.gguf|finetuned-str.gguf: key 'qwen3.rope.scaling.finetuned': not true or false
@@ -695,7 +750,9 @@ done <<'TABLE'
 --config @/phi3-noL.gguf|phi3-noL.gguf: key 'phi3.rope.scaling.original_context_length': missing (LongRoPE's L)
 --config @/phi3-yarn.gguf|phi3-yarn.gguf: key 'rope_factors_long.weight': present with a scaling type other than longrope
 --config @/longrope-notensors.gguf|longrope-notensors.gguf: key 'rope_factors_long.weight': missing (LongRoPE needs both factor lists)
---config @/extfactor.gguf|extfactor.gguf: key 'qwen3.rope.scaling.yarn_ext_factor': 0.5: peviz models only 1
+--config @/extfactor.gguf|extfactor.gguf: key 'qwen3.rope.scaling.yarn_ext_factor': want a number in 0..1 (or -1, the default)
+--config @/extfactor-linear.gguf|extfactor-linear.gguf: key 'llama.rope.scaling.yarn_ext_factor': 0.5: peviz models only 1 (or the default)
+--config @/yarn-twoaf.gguf|yarn-twoaf.gguf: key 'qwen3.rope.scaling.yarn_attn_factor': differs from rope.scaling.attn_factor; want one attention factor
 TABLE
 
 check_all
