@@ -203,6 +203,14 @@ static int export_pca(const struct cli *c, int fmt, FILE *out)
     const double *v = t ? t->v : own;
     struct pe_pca pca;
     int r = pe_pca_compute(v, n, d, k, &pca);
+    if (r == 0 && pca.rank < k)
+        fprintf(stderr, "peviz: --export %s: the table has rank %d: "
+                "component%s %d%s%.0d %s variance 0 and project%s to 0\n",
+                c->what == EXPORT_PCA ? "pca" : "pca-variance", pca.rank,
+                k - pca.rank > 1 ? "s" : "", pca.rank + 1,
+                k - pca.rank > 1 ? ".." : "", k - pca.rank > 1 ? k : 0,
+                k - pca.rank > 1 ? "have" : "has",
+                k - pca.rank > 1 ? "" : "s");
     if (r == 0)
         write_pca(c, &pca, v, fmt, out);
     pe_pca_free(&pca);
