@@ -13,6 +13,7 @@
 #include "cli.h"
 #include "follow.h"
 #include "config.h"
+#include "peviz/freqcheck.h"
 
 enum {
     O_POS = 256, O_VIEW, O_SCHEME, O_COLOR, O_ASCII, O_FPS, O_MOUSE,
@@ -22,6 +23,7 @@ enum {
     O_SERVE, O_FOLLOW, O_SERVE_MODE,
     O_HEADS, O_HEAD, O_Q, O_SEED, O_TRAIN,
     O_MODEL, O_CONFIG, O_LAYER_TYPE, O_NO_TRUNCATE, O_MODEL_B, O_MODEL_C,
+    O_CHECK_FREQS,
     O_ROPE                      /* O_ROPE + enum rope_opt: the scaling */
 };
 
@@ -59,7 +61,7 @@ static const struct opt OPTS[] = {
     { "causal", 0, O_CAUSAL, NULL, "export/attention: causal mask" },
     { "temperature", 0, O_TEMPERATURE, NULL, "export/attention: divide scores by sqrt(d_model)" },
     { "pe-file", 1, O_PE_FILE, "FILE", "a position table: .safetensors, .gguf, .npy or .csv" },
-    { "tensor", 1, O_TENSOR, "NAME", "--pe-file: the tensor to load (default: picked by name)" },
+    { "tensor", 1, O_TENSOR, "NAME", "--pe-file, --check-freqs: the tensor to load (default: picked by name)" },
     { "row-offset", 1, O_ROW_OFFSET, "K", "--pe-file: skip K rows (default: 2 for RoBERTa/OPT, else 0)" },
     { "components", 1, O_COMPONENTS, "K", "--export pca/pca-variance: components, 1..min(d, n-1) (default 3)" },
     { "serve", 1, O_SERVE, "PATH", "teach: publish the state on a Unix socket at PATH" },
@@ -67,6 +69,7 @@ static const struct opt OPTS[] = {
     { "follow", 1, O_FOLLOW, "PATH", "follow the teacher at PATH on this terminal" },
     { "model", 1, O_MODEL, "NAME", "RoPE settings of a model (d, base, scaling); list: the table" },
     { "config", 1, O_CONFIG, "FILE", "RoPE settings from a config.json or .gguf file" },
+    { "check-freqs", 1, O_CHECK_FREQS, "FILE", "compare a dumped inv_freq (.npy, .csv, safetensors, GGUF) with the settings; exit 0 match, 1 differ" },
     { "layer-type", 1, O_LAYER_TYPE, "NAME", "config: the layer type (per-type rope_parameters, Gemma 3 v4)" },
     { "rope-scaling", 1, O_ROPE + RO_SCALING, "METHOD", "none, linear, ntk, dynamic, yarn, llama3 or longrope" },
     { "factor", 1, O_ROPE + RO_FACTOR, "S", "scaling factor s, > 0 (>= 1 for dynamic, yarn, llama3, longrope)" },
@@ -317,7 +320,7 @@ static int set_mode(struct cli *c, enum cli_mode m)
 {
     static const char *const NAME[] = {
         [MODE_EXPORT] = "--export", [MODE_SNAPSHOT] = "--snapshot",
-        [MODE_MODELS] = "--model list",
+        [MODE_MODELS] = "--model list", [MODE_CHECK_FREQS] = "--check-freqs",
     };
     if (c->mode != MODE_INTERACTIVE && c->mode != m)
         return fail("%s and %s cannot be combined: give one",
@@ -407,6 +410,7 @@ static int parse_one(struct cli *c, int val, const char *arg)
     case O_SNAPSHOT: return set_mode(c, MODE_SNAPSHOT);
     case O_SIZE: return parse_size(c, arg);
     case O_PE_FILE: c->pe_file = arg; return 0;
+    case O_CHECK_FREQS: c->check_freqs = arg; return set_mode(c, MODE_CHECK_FREQS);
     case O_SERVE: c->serve = arg; return 0;
     case O_FOLLOW: c->follow = arg; return 0;
     case O_SERVE_MODE: return parse_mode(c, arg);
@@ -471,9 +475,12 @@ static int check_final(struct cli *c, const char *pos_arg)
     /* with --pe-file, n comes from the file: main checks --pos then */
     if (!c->pe_file && cli_set_late(c))
         return 2;
-    if ((c->tensor || c->row_offset >= 0) && !c->pe_file)
-        return fail("%s: goes with --pe-file", c->tensor ? "--tensor"
-                                                         : "--row-offset");
+    if (c->tensor && !c->pe_file && !c->check_freqs)
+        return fail("--tensor: goes with --pe-file or --check-freqs");
+    if (c->row_offset >= 0 && !c->pe_file)
+        return fail("--row-offset: goes with --pe-file");
+    if (c->check_freqs && c->pe_file)
+        return fail("--check-freqs and --pe-file: give one file");
     if (c->components_set && !(c->mode == MODE_EXPORT
                                && (c->what == EXPORT_PCA
                                    || c->what == EXPORT_PCA_VARIANCE)))
@@ -571,6 +578,49 @@ int cli_parse(struct cli *c, int argc, char **argv)
     return check_final(c, pos_arg);
 }
 
+/* ---- --check-freqs ------------------------------------------------------ */
+
+/* What the settings are, for the verdict: "yarn factor=4 ..." or "none". */
+static void settings_text(const struct cli *c, char *buf, size_t len)
+{
+    char sc[160], b[32];
+    params_format_rope(&c->app.p, sc, sizeof sc);
+    fmt_base(c->app.p.base, b, sizeof b);
+    snprintf(buf, len, "d %d, base %s, %s", c->app.p.d, b, sc);
+}
+
+int cli_check_freqs(const struct cli *c, FILE *out)
+{
+    static struct freq_file f;
+    static struct freq_check r;
+    char err[600], set[240];
+    const params *p = &c->app.p;
+    if (freq_file_load(c->check_freqs, c->tensor, &f, err, sizeof err))
+        return cli_error("--check-freqs: %s", err);
+    int k = freq_check(&f, &p->rope, p->d, p->base, p->n, &r, err, sizeof err);
+    if (k < 0)
+        return cli_error("--check-freqs: %s", err);
+    settings_text(c, set, sizeof set);
+    for (int i = 0; i < r.ndiff; i++)
+        fprintf(out, "band %d: expected %.10g, found %.10g, relative error "
+                "%.3g\n", r.band[i].band, r.band[i].expected, r.band[i].found,
+                r.band[i].rel);
+    if (k == 0)
+        fprintf(out, "match: %d bands within %.3g (%s) of %s\n", r.nbands,
+                f.tol, f.what, set);
+    else
+        fprintf(out, "differs: %d of %d bands beyond %.3g (%s) of %s; "
+                "worst relative error %.3g\n", r.ndiff, r.nbands, f.tol,
+                f.what, set, r.worst);
+    if (k && r.variant[0])
+        fprintf(out, "matches %s\n", r.variant);
+    else if (k)
+        fprintf(out, "no known variant reproduces it\n");
+    if (fflush(out) != 0 || ferror(out))
+        return cli_error("--check-freqs: cannot write to standard output");
+    return k;
+}
+
 /* --model list: the presets and their settings. */
 void cli_models(FILE *f)
 {
@@ -615,6 +665,7 @@ void cli_usage(FILE *f)
           "       peviz --export pe|scores|softmax [--format csv|f32|f64] [options]\n"
           "       peviz --export freqs [--model NAME|--config FILE] [options]\n"
           "       peviz --model list\n"
+          "       peviz --check-freqs FILE [--tensor NAME] [--model NAME|--config FILE] [options]\n"
           "       peviz --export pca|pca-variance [--pe-file FILE] [--components K]\n"
           "       peviz --snapshot [--view NAME] [--size WxH] [--format text|ansi|svg]\n"
           "       peviz --serve PATH [options]     teach: publish the state at PATH\n"

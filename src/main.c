@@ -176,6 +176,8 @@ static int run(struct cli *c)
         return export_run(c, stdout);
     case MODE_SNAPSHOT:
         return run_snapshot(c);
+    case MODE_CHECK_FREQS:
+        return cli_check_freqs(c, stdout);
     case MODE_INTERACTIVE:
         break;
     }

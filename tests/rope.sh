@@ -755,6 +755,100 @@ done <<'TABLE'
 --config @/yarn-twoaf.gguf|yarn-twoaf.gguf: key 'qwen3.rope.scaling.yarn_attn_factor': differs from rope.scaling.attn_factor; want one attention factor
 TABLE
 
+# ---- --check-freqs: dumps written here with each known port bug ------------
+cat >"$tmp/dumps.py" <<'PY'
+import math, struct, sys, json
+out = sys.argv[1]
+def f32(x): return struct.unpack("<f", struct.pack("<f", x))[0]
+def npy(name, v, code):
+    h = "{'descr': '<%s', 'fortran_order': False, 'shape': (%d,), }" % (code, len(v))
+    h += " " * ((64 - (10 + len(h) + 1) % 64) % 64) + "\n"
+    open(out + "/" + name, "wb").write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(h))
+        + h.encode() + struct.pack("<%d%s" % (len(v), "d" if code == "f8" else "f"), *v))
+def text(name, v):
+    open(out + "/" + name, "w").write("inv_freq\n" + "".join("%.17g\n" % x for x in v))
+def theta(i, d, b): return 1.0 / b ** (2 * i / d)
+def yarn(d, b, s, L, bf=32, bs=1, trunc=True, top=None):
+    c = lambda r: d * math.log(L / (r * 2 * math.pi)) / (2 * math.log(b))
+    lo, hi = c(bf), c(bs)
+    if trunc: lo, hi = math.floor(lo), math.ceil(hi)
+    lo, hi = max(lo, 0), min(hi, d - 1 if top is None else top)
+    if lo == hi: hi += 0.001
+    v = []
+    for i in range(d // 2):
+        r = min(max((i - lo) / (hi - lo), 0), 1)
+        v.append(theta(i, d, b) / s * r + theta(i, d, b) * (1 - r))
+    return v
+def llama3(d, b, s, L, lf=1, hf=4):
+    v = []
+    for i in range(d // 2):
+        t = theta(i, d, b); w = 2 * math.pi / t
+        if w < L / hf: v.append(t)
+        elif w > L / lf: v.append(t / s)
+        else:
+            k = (L / w - lf) / (hf - lf); v.append((1 - k) * t / s + k * t)
+    return v
+npy("qwen-ok.npy", yarn(128, 1e6, 4, 32768), "f8")
+npy("qwen-notrunc.npy", yarn(128, 1e6, 4, 32768, trunc=False), "f8")
+text("qwen-swapped.csv", yarn(128, 1e6, 4, 32768, bf=1, bs=32))
+npy("ds-top.npy", yarn(64, 1e4, 8, 131072, top=31), "f8")
+npy("l31-linear.npy", [theta(i, 128, 5e5) / 8 for i in range(64)], "f4")
+text("l31-base.csv", llama3(128, 1e4, 8, 8192))
+npy("l31-ok.npy", llama3(128, 5e5, 8, 8192), "f4")
+# float32 pow, d 96 (2i/96 is no float32 number), kept in f64
+npy("f32pow.npy", [f32(1.0 / f32(f32(1e4) ** f32(2 * i / 96))) for i in range(48)], "f8")
+# a safetensors checkpoint's rotary buffer next to another tensor
+v = yarn(64, 1e4, 8, 131072, top=31)
+hdr = json.dumps({"w": {"dtype": "F32", "shape": [2], "data_offsets": [0, 8]},
+                  "layers.0.rotary_emb.inv_freq": {"dtype": "F64", "shape": [32],
+                  "data_offsets": [8, 8 + 8 * 32]}}).encode()
+open(out + "/top.safetensors", "wb").write(struct.pack("<Q", len(hdr)) + hdr
+    + struct.pack("<2f", 1, 2) + struct.pack("<32d", *v))
+open(out + "/bad.csv", "w").write("1e-3,2e-3\nabc,1\n")
+PY
+python3 "$tmp/dumps.py" "$tmp"
+# check_freqs "args" status "last stdout line"
+check_freqs() {
+    local args=$1 want=$2 last=$3 got
+    eval "set -- $args"
+    "$PEVIZ" "$@" >"$tmp/cf.out" 2>"$tmp/cf.err"
+    got=$?
+    if [ "$got" = "$want" ] && [ "$(tail -n 1 "$tmp/cf.out")" = "$last" ] &&
+       [ ! -s "$tmp/cf.err" ]; then ok
+    else bad "peviz $args: exit $got (want $want), last line '$(tail -n 1 "$tmp/cf.out")' (want '$last') $(head -c 200 "$tmp/cf.err")"; fi
+}
+check_freqs "--check-freqs $tmp/qwen-ok.npy --model qwen2.5-7b-yarn" 0 \
+    "match: 64 bands within 1e-12 (npy f64) of d 128, base 1000000, yarn s=4 L=32768"
+check_freqs "--check-freqs $tmp/qwen-notrunc.npy --model qwen2.5-7b-yarn" 1 "matches yarn with truncate off"
+check_freqs "--check-freqs $tmp/qwen-swapped.csv --model qwen2.5-7b-yarn" 1 \
+    "matches yarn with beta_fast and beta_slow swapped"
+check_freqs "--check-freqs $tmp/ds-top.npy -d 64 -b 10000 --rope-scaling yarn --factor 8 --original-max 131072" 1 \
+    "matches yarn with the ramp clamped at d/2-1 = 31 instead of d-1 = 63"
+check_freqs "--check-freqs $tmp/top.safetensors --tensor layers.0.rotary_emb.inv_freq -d 64 -b 10000 --rope-scaling yarn --factor 8 --original-max 131072" 1 \
+    "matches yarn with the ramp clamped at d/2-1 = 31 instead of d-1 = 63"
+check_freqs "--check-freqs $tmp/l31-linear.npy --model llama3.1-8b" 1 "matches llama3 applied as plain linear scaling by 8"
+check_freqs "--check-freqs $tmp/l31-base.csv --model llama3.1-8b" 1 "matches base 10000 instead of 500000"
+check_freqs "--check-freqs $tmp/l31-ok.npy --model llama3.1-8b" 0 \
+    "match: 64 bands within 2.38e-07 (npy f32) of d 128, base 500000, llama3 s=8 L=8192"
+check_freqs "--check-freqs $tmp/f32pow.npy -d 96" 1 "matches inv_freq computed by float32 pow"
+check_freqs "--check-freqs $tmp/llama31.gguf --model llama3.1-8b" 0 \
+    "match: 64 bands within 2.38e-07 (gguf rope_freqs.weight F32) of d 128, base 500000, llama3 s=8 L=8192"
+# one line per differing band: band, expected, found, relative error
+"$PEVIZ" --check-freqs "$tmp/qwen-notrunc.npy" --model qwen2.5-7b-yarn >"$tmp/cf.out"
+if grep -q '^band 39: expected 6.490394321e-05, found 6.187806812e-05, relative error 0.0466$' "$tmp/cf.out" &&
+   [ "$(grep -c '^band ' "$tmp/cf.out")" = 16 ]; then ok
+else bad "--check-freqs band lines: $(head -c 300 "$tmp/cf.out")"; fi
+# malformed: exit 2, one line on stderr, nothing on stdout
+for f in bad.csv nope.npy; do
+    "$PEVIZ" --check-freqs "$tmp/$f" --model llama3.1-8b >"$tmp/cf.out" 2>"$tmp/cf.err"
+    r=$?
+    if [ "$r" = 2 ] && [ ! -s "$tmp/cf.out" ] && [ "$(wc -l <"$tmp/cf.err")" = 1 ]; then ok
+    else bad "--check-freqs $f: exit $r, $(head -c 200 "$tmp/cf.err")"; fi
+done
+"$PEVIZ" --check-freqs "$tmp/qwen-ok.npy" --model llama3.1-8b -d 64 >"$tmp/cf.out" 2>"$tmp/cf.err"
+if [ $? = 2 ] && grep -q "64 values; the settings have d/2 = 32 bands" "$tmp/cf.err"; then ok
+else bad "--check-freqs with the wrong d: $(cat "$tmp/cf.err")"; fi
+
 check_all
 echo "rope: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
