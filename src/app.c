@@ -395,6 +395,10 @@ static int global_command(struct app *a, const char *name, const char *arg)
         return tour_goto_step(a, arg);      /* :tour N (tour.h) */
     if (strcmp(name, "split") == 0)
         return split_cmd(a, arg);
+    if (strcmp(name, "pca") == 0) {     /* the heatmap's panel, from any view */
+        switch_view(a, VIEW_HEATMAP);
+        return view_command(a, name, arg) && !a->msg_error ? 0 : -1;
+    }
     if (strcmp(name, "zoom") == 0) {
         presenter(a, strcmp(arg, "off") != 0 && !(a->presenter && !*arg));
         return 0;

@@ -28,12 +28,16 @@ struct tour;
 
 /* ---- per-view state ----------------------------------------------------- */
 
+#define HEAT_PCA_MAX 64         /* the highest component :pca I J takes */
+
 struct heatmap_state {
     int dim;            /* cursor dimension */
     int dim0;           /* first dimension shown (scroll) */
     int zoom;           /* 0 = whole sequence fits; each step halves span */
     int64_t x0;         /* first position shown when zoomed */
     int pca;            /* the principal-component panel instead (p) */
+    int pca_i, pca_j;   /* the pair drawn against each other, 1-based
+                           (:pca I J, { } [ ]); 0: components 1 and 2 */
 };
 
 struct clocks_state {

@@ -471,7 +471,7 @@ int config_load_json(const char *name, const char *text, size_t len,
                  "not an object", name, json_type_name(root->type));
     else if (find_settings(&c, layer_type) == 0 && set_base(&c) == 0 &&
              set_dims(&c) == 0 && set_scaling(&c) == 0) {
-        c.next.rope.softmax_mscale = mla_family(root, c.root);
+        c.next.rope.plain_softmax = !mla_family(root, c.root);
         if (params_check_rope(&c.next, msg, sizeof msg))
             snprintf(err, errlen, "%s: %s", name, msg);
         else

@@ -38,8 +38,10 @@ enum ftype {
     T_ROPE,         /* pane param's RoPE scaling in one line: the method,
                        then NAME=VALUE for each setting not at its
                        default, each through params_set_rope */
-    T_LIST          /* pane param's longrope factor list lo (RO_SHORT_
+    T_LIST,         /* pane param's longrope factor list lo (RO_SHORT_
                        FACTOR, RO_LONG_FACTOR): "-" (none) or a,b,... */
+    T_PCA           /* the heatmap's PCA panel: "0" or "1", then the
+                       pair "I J" when :pca chose one */
 };
 
 /* Upper bounds that depend on values read before them. */
@@ -108,7 +110,7 @@ static const struct field FIELDS[] = {
     INTB("heat.dim0", T_INT, heat.dim0, 0, B_DIM),
     INT("heat.zoom", heat.zoom, 0, 64),
     INTB("heat.x0", T_I64, heat.x0, 0, B_POS),
-    INT("heat.pca", heat.pca, 0, 1),
+    { "heat.pca", T_PCA, 0, 0, 0, B_FIXED, 0, NULL, NULL },
     INTB("clk.band", T_INT, clocks.band, 0, B_BAND),
     INTB("clk.band0", T_INT, clocks.band0, 0, B_BAND),
     INT("clk.zoom", clocks.zoom, 0, 1),
@@ -401,6 +403,13 @@ static void field_text(const struct app *a, const struct field *f,
     case T_TABLE: fp_table_text(a, v, len); break;
     case T_ROPE:  rope_text(a, f->param, v, len); break;
     case T_LIST:  list_text(rope_in(a, f->param), (int)f->lo, v, len); break;
+    case T_PCA:
+        if (a->heat.pca_i || a->heat.pca_j)
+            snprintf(v, len, "%d %d %d", a->heat.pca, a->heat.pca_i,
+                     a->heat.pca_j);
+        else
+            snprintf(v, len, "%d", a->heat.pca);
+        break;
     default:      snprintf(v, len, "%lld", int_at(a, f)); break;
     }
 }
@@ -697,6 +706,23 @@ static int set_list(struct app *a, const struct field *f, const char *v,
     return 0;
 }
 
+/* "0", "1", or either with the pair "I J" (1..HEAT_PCA_MAX, or 0 0). */
+static int set_pca(struct app *a, const char *v, char *err, size_t errlen)
+{
+    int on, i = 0, j = 0, used = 0;
+    int k = sscanf(v, "%d%n %d %d%n", &on, &used, &i, &j, &used);
+    if ((k != 1 && k != 3) || v[used] || (on != 0 && on != 1) || i < 0 ||
+        j < 0 || i > HEAT_PCA_MAX || j > HEAT_PCA_MAX || (i == j && i)) {
+        snprintf(err, errlen, "heat.pca: want 0 or 1, then I J in 1..%d",
+                 HEAT_PCA_MAX);
+        return -1;
+    }
+    a->heat.pca = on;
+    a->heat.pca_i = i;
+    a->heat.pca_j = j;
+    return 0;
+}
+
 static int set_field(struct app *a, const struct field *f, const char *v,
                      char *err, size_t errlen)
 {
@@ -717,6 +743,7 @@ static int set_field(struct app *a, const struct field *f, const char *v,
     case T_TABLE: return check_table(v, err, errlen);
     case T_ROPE:  return set_rope(a, f, v, err, errlen);
     case T_LIST:  return set_list(a, f, v, err, errlen);
+    case T_PCA:   return set_pca(a, v, err, errlen);
     default:      return set_bounded(a, f, v, err, errlen);
     }
 }

@@ -336,7 +336,7 @@ static int ext_factor(struct gcfg *c, enum rope_method m)
         return r < 0 ? -1 : 0;
     if (!(v >= 0 && v <= 1))
         return gbad(c, key, "want a number in 0..1 (or -1, the default)");
-    c->next.rope.ext_factor = v;
+    c->next.rope.ext_complement = 1 - v;
     return 0;
 }
 

@@ -19,8 +19,6 @@ void rope_scaling_default(rope_scaling *sc)
     sc->beta_fast = ROPE_BETA_FAST_DEFAULT;
     sc->beta_slow = ROPE_BETA_SLOW_DEFAULT;
     sc->truncate = 1;
-    sc->softmax_mscale = 1;
-    sc->ext_factor = 1.0;
 }
 
 /* ---- the method table ------------------------------------------------- */
@@ -154,8 +152,8 @@ static double yarn_band(const struct band_ctx *c, int i, double theta, int *rule
 {
     double r = (i - c->lo) / (c->hi - c->lo);
     r = r < 0 ? 0 : r > 1 ? 1 : r;
-    if (c->sc->ext_factor != 1.0)       /* the kept share 1 - r, times e */
-        r = 1.0 - c->sc->ext_factor * (1.0 - r);
+    if (c->sc->ext_complement != 0)     /* the kept share 1 - r, times e */
+        r = 1.0 - (1.0 - c->sc->ext_complement) * (1.0 - r);
     *rule = r == 0 ? ROPE_KEPT : r == 1 ? ROPE_INTERPOLATED : ROPE_BLENDED;
     return theta / c->sc->factor * r + theta * (1.0 - r);
 }
@@ -227,7 +225,8 @@ static int evaluable(const rope_scaling *sc, int d, double base, int64_t n)
         !(sc->low_freq_factor > 0 && sc->high_freq_factor >= sc->low_freq_factor))
         return 0;
     if (sc->method == ROPE_YARN && !(sc->beta_fast > 0 && sc->beta_slow > 0 &&
-                                     sc->ext_factor >= 0 && sc->ext_factor <= 1))
+                                     sc->ext_complement >= 0 &&
+                                     sc->ext_complement <= 1))
         return 0;
     if (sc->method == ROPE_LONGROPE &&
         (sc->nshort != d / 2 || sc->nlong != d / 2))
@@ -305,7 +304,7 @@ double rope_score_multiplier(const rope_scaling *sc)
 {
     double a = rope_attention_factor(sc);
     double m = 1.0;
-    if (sc->method == ROPE_YARN && sc->mscale_all_dim > 0 && sc->softmax_mscale)
+    if (sc->method == ROPE_YARN && sc->mscale_all_dim > 0 && !sc->plain_softmax)
         m = rope_get_mscale(sc->factor, sc->mscale_all_dim);
     return a * a * m * m;
 }

@@ -1205,6 +1205,25 @@ static int key_pca(struct app *a, void *rt, int key)
     return 1;
 }
 
+/* { } step the pair's first component, [ ] its second (the panel opens). */
+static int key_pca_pair(struct app *a, void *rt, int key)
+{
+    (void)rt;
+    return heat_pca_step(a, key == '[' || key == ']',
+                         key == '}' || key == ']' ? 1 : -1);
+}
+
+/* :pca I J, :pca, :pca off (heat_pca.h). */
+static int heat_command(struct app *a, void *rt, const char *name,
+                        const char *arg)
+{
+    (void)rt;
+    if (strcmp(name, "pca") != 0)
+        return 0;
+    heat_pca_command(a, arg);
+    return 1;
+}
+
 static int key_click(struct app *a, void *rt, int key)
 {
     struct heat_rt *r = rt;
@@ -1309,6 +1328,12 @@ static const struct keybind HEAT_KEYS[] = {
     { '-',      ACT_VIEW_KEY, NULL, NULL, key_zoom },
     { 'p',      ACT_VIEW_KEY, "p", "principal components of the table",
       key_pca },
+    { '{',      ACT_VIEW_KEY, "{ } [ ]", "principal components: the pair's "
+                                         "first / second one down, up "
+                                         "(:pca I J)", key_pca_pair },
+    { '}',      ACT_VIEW_KEY, NULL, NULL, key_pca_pair },
+    { '[',      ACT_VIEW_KEY, NULL, NULL, key_pca_pair },
+    { ']',      ACT_VIEW_KEY, NULL, NULL, key_pca_pair },
     /* a click (with M on) moves the cursor to the cell; M itself is the
      * global toggle, listed here where clicks do something */
     { 'M',      ACT_MOUSE,    "M", "mouse clicks on / off: a click moves "
@@ -1327,6 +1352,7 @@ const struct view VIEW_HEATMAP_DEF = {
     .work = heat_work,
     .draw = heat_draw,
     .keys = HEAT_KEYS,
+    .command = heat_command,
     .fini = heat_fini,
     .about =
         "Columns are positions, rows are frequency bands: the upper half of "

@@ -37,7 +37,7 @@ static void odd_state(struct app *a)
     a->p.pos = 4000;
     a->playing = 1;
     a->speed = 16.5;
-    a->heat = (struct heatmap_state){ 300, 256, 3, 1024, 1 };
+    a->heat = (struct heatmap_state){ 300, 256, 3, 1024, 1, 0, 0 };
     a->clocks = (struct clocks_state){ 200, 192, 1, 1, -77, 1 };
     a->att.o.scheme = SCHEME_ALIBI;
     a->att.o.softmax = a->att.o.causal = a->att.o.temperature = 1;
@@ -86,6 +86,7 @@ static void check_same_state(const struct app *x, const struct app *y)
     CHECK(x->heat.dim == y->heat.dim && x->heat.dim0 == y->heat.dim0);
     CHECK(x->heat.zoom == y->heat.zoom && x->heat.x0 == y->heat.x0);
     CHECK(x->heat.pca == y->heat.pca);
+    CHECK(x->heat.pca_i == y->heat.pca_i && x->heat.pca_j == y->heat.pca_j);
     CHECK(x->clocks.band == y->clocks.band && x->clocks.band0 == y->clocks.band0);
     CHECK(x->clocks.zoom == y->clocks.zoom && x->clocks.ghost == y->clocks.ghost);
     CHECK(x->clocks.k == y->clocks.k && x->clocks.counter == y->clocks.counter);
@@ -217,6 +218,23 @@ static void refused(const char *body, const char *why_has)
     }
 }
 
+/* :pca I J travels in heat.pca's line, only when a pair is chosen. */
+static void test_pca_pair(void)
+{
+    struct app t, f;
+    char body[8192], err[256];
+    odd_state(&t);
+    t.heat.pca_i = 2;
+    t.heat.pca_j = 5;
+    int n = fp_body(&t, body, sizeof body);
+    CHECK(n > 0 && strstr(body, "\nheat.pca 1 2 5\n") != NULL);
+    odd_state(&f);
+    CHECK(fp_apply(&f, body, (size_t)n, err, sizeof err) == 0);
+    CHECK(f.heat.pca == 1 && f.heat.pca_i == 2 && f.heat.pca_j == 5);
+    CHECK(fp_apply(&f, "heat.pca 0\n", 11, err, sizeof err) == 0);
+    CHECK(f.heat.pca == 0 && f.heat.pca_i == 0 && f.heat.pca_j == 0);
+}
+
 static void test_rejections(void)
 {
     refused("colour red\n", "unknown field");
@@ -234,7 +252,10 @@ static void test_rejections(void)
     refused("heat.dim 512\n", "out of range");
     refused("d 64\nheat.dim 64\n", "out of range");
     refused("playing 2\n", "out of range");
-    refused("heat.pca 2\n", "out of range");
+    refused("heat.pca 2\n", "want 0 or 1");
+    refused("heat.pca 1 3 3\n", "want 0 or 1");
+    refused("heat.pca 1 2 65\n", "want 0 or 1");
+    refused("heat.pca 1 2\n", "want 0 or 1");
     refused("att.seed 4294967296\n", "out of range");
     refused("att.seed -1\n", "out of range");
     /* longrope wants d/2 = 256 factors in each list (there are none) */
@@ -654,7 +675,7 @@ static void scaled_state(struct app *a)
     float_factors(r->long_factor, 256, 40);
     r = &a->cmp.panes[1].rope;
     *r = (rope_scaling){ ROPE_YARN, 40, 4096, 1.5, 6, 24, 2, 0, 0.707, 1,
-                         1.25, 0, 0, { 0 }, { 0 } };
+                         1.25, 0, 0, { 0 }, { 0 }, 0, 0 };
     a->cmp.panes[2].d = 96;
     r = &a->cmp.panes[2].rope;
     rope_scaling_default(r);
@@ -786,7 +807,8 @@ static void test_key_costs(void)
                 t.p.pos = 500;
                 t.cmp.npanes = 3;
                 t.p.rope = (rope_scaling){ ROPE_YARN, 4, 32768, 1, 4, 32, 1,
-                                           1, 0, 0, 0, 0, 0, { 0 }, { 0 } };
+                                           1, 0, 0, 0, 0, 0, { 0 }, { 0 },
+                                           0, 0 };
                 t.cmp.panes[1].rope = t.p.rope;
                 t.cmp.panes[2].rope.method = ROPE_LINEAR;
                 t.cmp.panes[2].rope.factor = 8;
@@ -894,6 +916,7 @@ int main(void)
     test_round_trip();
     test_size();
     test_rejections();
+    test_pca_pair();
     test_partial_body();
     test_framing();
     test_delta();
