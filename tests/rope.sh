@@ -559,7 +559,16 @@ files["beta-string.gguf"] = yarn_file("qwen3", [
 files["finetuned-str.gguf"] = yarn_file("qwen3", [
     kv_str("qwen3.rope.scaling.finetuned", "yes")])
 files["logmul-llama.gguf"] = yarn_file("llama", [
-    kv_f32("llama.rope.scaling.yarn_log_multiplier", 0.1)])
+    kv_f32("llama.rope.scaling.yarn_log_multiplier", 0.5)])
+# Ministral 3 from Mistral's own format: yarn_log_multiplier = mscale_all_dim
+# (1), mscale 1: a = 1, and no DeepSeek score factor
+files["ministral3.gguf"] = yarn_file("mistral3", [
+    kv_f32("mistral3.rope.scaling.yarn_log_multiplier", 1.0)])
+files["logmul-linear.gguf"] = gguf([kv_str("general.architecture", "llama"),
+                                   kv_u32("llama.rope.dimension_count", 64),
+                                   kv_str("llama.rope.scaling.type", "linear"),
+                                   kv_f32("llama.rope.scaling.factor", 2.0),
+                                   kv_f32("llama.rope.scaling.yarn_log_multiplier", 0.1)], [])
 files["attnfactor.gguf"] = yarn_file("olmo2", [
     kv_f32("olmo2.rope.scaling.attn_factor", 1.5)])
 files["attnfactor-linear.gguf"] = gguf([kv_str("general.architecture", "llama"),
@@ -648,6 +657,8 @@ freqs "--config $tmp/yarn-betas.gguf" "d=64 base=10000 m=yarn s=40 L=4096 bf=16 
 scores "--config $tmp/yarn-betas.gguf -n 12" "d=64 n=12 base=10000 m=yarn s=40 L=4096 bf=16 bs=2 af=1"
 freqs "--config $tmp/deepseek2.gguf" "d=64 base=10000 m=yarn s=40 L=4096 ms=$MS msad=$MS"
 scores "--config $tmp/deepseek2.gguf -n 12" "d=64 n=12 base=10000 m=yarn s=40 L=4096 ms=$MS msad=$MS"
+scores "--config $tmp/logmul-llama.gguf -n 12" "d=64 n=12 base=10000 m=yarn s=40 L=4096 ms=1 msad=0.5 mla=0"
+scores "--config $tmp/ministral3.gguf -n 12" "d=64 n=12 base=10000 m=yarn s=40 L=4096 ms=1 msad=1 mla=0"
 scores "--config $tmp/deepseek2-v2.gguf -n 12" "d=64 n=12 base=10000 m=yarn s=40 L=4096 ms=$MS2 msad=$MS2"
 # the DeepSeek-V3 file scores as the preset: S(0,0) = 64 x (0.1 ln 40 + 1)^2
 "$PEVIZ" --export scores --scheme rope -n 1 --config "$tmp/deepseek2.gguf" >"$tmp/g" 2>&1
@@ -744,7 +755,7 @@ done <<'TABLE'
 --config @/beta-zero.gguf|beta-zero.gguf: key 'qwen3.rope.scaling.yarn_beta_slow': beta-slow 0: not > 0
 --config @/beta-string.gguf|beta-string.gguf: key 'qwen3.rope.scaling.yarn_beta_fast': not a number
 --config @/finetuned-str.gguf|finetuned-str.gguf: key 'qwen3.rope.scaling.finetuned': not true or false
---config @/logmul-llama.gguf|logmul-llama.gguf: key 'llama.rope.scaling.yarn_log_multiplier': its meaning depends on the converter
+--config @/logmul-linear.gguf|logmul-linear.gguf: key 'llama.rope.scaling.yarn_log_multiplier': 0.1: peviz models only 0
 --config @/attnfactor-linear.gguf|attnfactor-linear.gguf: key 'llama.rope.scaling.attn_factor': 1.5: peviz models only 1
 --config @/phi3-onelist.gguf|phi3-onelist.gguf: key 'rope_factors_short.weight': missing (LongRoPE needs both factor lists)
 --config @/phi3-noL.gguf|phi3-noL.gguf: key 'phi3.rope.scaling.original_context_length': missing (LongRoPE's L)
