@@ -16,17 +16,18 @@
  *                 "band,omega[,...]" (peviz --export freqs) give omega
  *
  * Tolerance: what the file's type can hold, a relative error of
- *   f64 1e-12, f32 2^-22 (4 ulp), f16 2^-9, bf16 2^-6; text: one unit of
- *   the last digit at its longest number's precision (%.9g: 1e-8; at
- *   least 1e-12).
+ *   f64 1e-12, f32 2^-22 (4 ulp), f16 2^-9, bf16 2^-6; text: each
+ *   number's own, one unit of its last printed digit relative to it (at
+ *   least 1e-12; "%.9g" gives 1e-8 at most, "%.6f" what its decimals
+ *   hold), an integer such as "1" held to the file's finest.
  *
  * Known variants, tried in this order when the file differs: yarn with
  * truncation toggled, yarn with beta_fast and beta_slow swapped, yarn
  * with its ramp's top clamped at d/2-1 instead of d-1, no scaling at
  * all, llama3's rule applied as plain linear scaling, a wrong base (the
  * one band 1 implies, and the usual bases), and inv_freq computed by
- * float32 pow (when every value is a float32 number, in a file of wider
- * type; held to float32's tolerance).
+ * float32 pow (when every value is a float32 number to the file's
+ * precision, in a file of wider type; held to float32's tolerance).
  */
 #ifndef PEVIZ_FREQCHECK_H
 #define PEVIZ_FREQCHECK_H
@@ -45,7 +46,10 @@ struct freq_file {
     double v[FREQ_FILE_MAX];
     enum freq_dtype dtype;
     int divisors;               /* GGUF rope_freqs.weight: v are f_i */
-    double tol;                 /* the relative tolerance its type fits */
+    double tol;                 /* the relative tolerance its type fits
+                                   (text: the largest of tolv) */
+    double tolv[FREQ_FILE_MAX]; /* each value's own (text: one unit of its
+                                   last printed digit) */
     char what[96];              /* "npy <f4", "gguf rope_freqs.weight F32" */
 };
 

@@ -43,13 +43,16 @@ static double rel_err(double want, double got)
     return isfinite(r) ? r : INFINITY;
 }
 
-/* Whether every band of got is within tol of want. */
+/* Whether every band of got is within its tolerance of want: tol[i]
+ * (NULL: none), at least floor. */
 static int all_within(const double *want, const double *got, int nb,
-                      double tol)
+                      const double *tol, double floor_)
 {
-    for (int i = 0; i < nb; i++)
-        if (!(rel_err(want[i], got[i]) <= tol))
+    for (int i = 0; i < nb; i++) {
+        double t = tol && tol[i] > floor_ ? tol[i] : floor_;
+        if (!(rel_err(want[i], got[i]) <= t))
             return 0;
+    }
     return 1;
 }
 
@@ -61,7 +64,7 @@ struct vctx {
     double base;
     int64_t n;
     const double *found;
-    double tol;
+    const double *tol;          /* each band's */
     const double *expected;
 };
 
@@ -72,8 +75,8 @@ static int try_settings(const struct vctx *c, const rope_scaling *v,
     double w[FREQ_FILE_MAX];
     if (rope_inv_freq(v, c->d, base, c->n, w, NULL) != 0)
         return 0;
-    return !all_within(c->expected, w, c->d / 2, 0) &&
-           all_within(w, c->found, c->d / 2, c->tol);
+    return !all_within(c->expected, w, c->d / 2, NULL, 0) &&
+           all_within(w, c->found, c->d / 2, c->tol, 0);
 }
 
 /* YaRN's beta that puts corr() at dimension x: corr is
@@ -188,7 +191,7 @@ static int f32_pow_variant(const struct vctx *c, char *name, size_t len)
 {
     double w[FREQ_FILE_MAX];
     for (int i = 0; i < c->d / 2; i++)      /* a float32 computation's */
-        if ((double)(float)c->found[i] != c->found[i])
+        if (rel_err((double)(float)c->found[i], c->found[i]) > c->tol[i])
             return 0;
     if (rope_inv_freq(c->sc, c->d, c->base, c->n, w, NULL) != 0)
         return 0;
@@ -196,9 +199,7 @@ static int f32_pow_variant(const struct vctx *c, char *name, size_t len)
     for (int i = 0; i < c->d / 2; i++)
         w[i] = (double)(float)(w[i] * (theta_f32(b, i, c->d) /
                                        pow(b, -2.0 * i / c->d)));
-    double tol = c->tol > freq_dtype_tol(FD_F32) ? c->tol
-                                                 : freq_dtype_tol(FD_F32);
-    if (all_within(w, c->found, c->d / 2, tol)) {
+    if (all_within(w, c->found, c->d / 2, c->tol, freq_dtype_tol(FD_F32))) {
         snprintf(name, len, "inv_freq computed by float32 pow");
         return 1;
     }
@@ -228,13 +229,13 @@ int freq_check(const struct freq_file *f, const rope_scaling *sc, int d,
     for (int i = 0; i < d / 2; i++) {
         double r = rel_err(want[i], found[i]);
         out->worst = r > out->worst ? r : out->worst;
-        if (!(r <= f->tol))
+        if (!(r <= f->tolv[i]))
             out->band[out->ndiff++] = (struct freq_band){ i, want[i],
                                                           found[i], r };
     }
     if (out->ndiff == 0)
         return 0;
-    struct vctx c = { sc, d, base, n, found, f->tol, want };
+    struct vctx c = { sc, d, base, n, found, f->tolv, want };
     if (!scaling_variants(&c, out->variant, sizeof out->variant) &&
         !base_variants(&c, out->variant, sizeof out->variant))
         f32_pow_variant(&c, out->variant, sizeof out->variant);

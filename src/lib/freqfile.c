@@ -119,6 +119,8 @@ static int read_values(const struct src *s, uint64_t off, int64_t count,
     f->n = (int)count;
     f->dtype = t;
     f->tol = freq_dtype_tol(t);
+    for (int i = 0; i < f->n; i++)
+        f->tolv[i] = f->tol;
     return 0;
 }
 
@@ -367,6 +369,8 @@ static int load_gguf(const struct src *s, const char *tensor,
             f->n = (int)t->nelements;
             f->dtype = dt;
             f->tol = freq_dtype_tol(dt);
+            for (int i = 0; i < f->n; i++)
+                f->tolv[i] = f->tol;
             f->divisors = !strcmp(t->name, "rope_freqs.weight");
             snprintf(f->what, sizeof f->what, "gguf %s %s", t->name,
                      gguf_type_name(t->type, tn, sizeof tn));
@@ -378,31 +382,34 @@ static int load_gguf(const struct src *s, const char *tensor,
 
 /* ---- text ------------------------------------------------------------------ */
 
-/* Significant digits of a decimal number's text. */
-static int sig_digits(const char *p, const char *end)
+/* One unit of a decimal number's last printed digit (0: an integer
+ * without exponent, whose precision the text does not say). */
+static double last_unit(const char *p, const char *end)
 {
-    int n = 0, lead = 1;
-    for (; p < end && *p != 'e' && *p != 'E'; p++)
-        if (isdigit((unsigned char)*p)) {
-            if (*p != '0')
-                lead = 0;
-            if (!lead)
-                n++;
-        }
-    return n;
+    int frac = 0, dot = 0, exp = 0;
+    for (; p < end && *p != 'e' && *p != 'E'; p++) {
+        if (*p == '.')
+            dot = 1;
+        else if (dot && isdigit((unsigned char)*p))
+            frac++;
+    }
+    if (p < end)
+        exp = atoi(p + 1);
+    else if (!dot)
+        return 0;
+    return pow(10, exp - frac);
 }
 
 struct text_state {
-    int line, lines, first_is_band, header_skipped, sig;
-    int ncol;                   /* fields per line, when "band,omega" */
+    int line, lines, first_is_band, header_skipped;
 };
 
 /* One line's fields into f (or its omega for "band,omega" lines). */
 static int text_line(const struct src *s, char *ln, struct text_state *st,
                      struct freq_file *f, char *err, size_t errlen)
 {
-    double vals[FREQ_FILE_MAX + 1];
-    int sig[FREQ_FILE_MAX + 1], nv = 0;
+    double vals[FREQ_FILE_MAX + 1], unit[FREQ_FILE_MAX + 1];
+    int nv = 0;
     char why[160], *p = ln;
     for (;;) {
         while (*p == ' ' || *p == '\t' || *p == ',' || *p == ';' || *p == '\r')
@@ -426,7 +433,7 @@ static int text_line(const struct src *s, char *ln, struct text_state *st,
         }
         if (nv > FREQ_FILE_MAX)
             return ferr(s, err, errlen, "more than 256 values on a line");
-        sig[nv] = sig_digits(p, end);
+        unit[nv] = last_unit(p, end);
         vals[nv++] = v;
         p = end;
     }
@@ -447,8 +454,8 @@ static int text_line(const struct src *s, char *ln, struct text_state *st,
                      "frequency > 0", st->line, vals[k]);
             return ferr(s, err, errlen, why);
         }
+        f->tolv[f->n] = unit[k] / vals[k];  /* 0: an integer, see below */
         f->v[f->n++] = vals[k];
-        st->sig = st->sig > sig[k] ? st->sig : sig[k];  /* "1" is exact */
     }
     return 0;
 }
@@ -468,7 +475,7 @@ static int load_text(const struct src *s, struct freq_file *f, char *err,
         free(t);
         return ferr(s, err, errlen, "not text, .npy, safetensors or GGUF");
     }
-    struct text_state st = { 0, 0, 0, 0, 0, 0 };
+    struct text_state st = { 0, 0, 0, 0 };
     int r = 0;
     char *save = t, *ln;
     while (r == 0 && (ln = save) != NULL && *ln) {
@@ -484,10 +491,19 @@ static int load_text(const struct src *s, struct freq_file *f, char *err,
         return -1;
     if (f->n == 0)
         return ferr(s, err, errlen, "no numbers");
-    double unit = pow(10, 1 - st.sig);
+    /* integers ("1" from %g) take the finest precision in the file */
+    double fine = INFINITY;
+    for (int i = 0; i < f->n; i++)
+        if (f->tolv[i] > 0 && f->tolv[i] < fine)
+            fine = f->tolv[i];
     f->dtype = FD_TEXT;
-    f->tol = unit > 1e-12 ? unit : 1e-12;
-    snprintf(f->what, sizeof f->what, "text, %d significant digits", st.sig);
+    f->tol = 0;
+    for (int i = 0; i < f->n; i++) {
+        double u = f->tolv[i] > 0 ? f->tolv[i] : isfinite(fine) ? fine : 1e-12;
+        f->tolv[i] = u > 1e-12 ? u : 1e-12;
+        f->tol = f->tolv[i] > f->tol ? f->tolv[i] : f->tol;
+    }
+    snprintf(f->what, sizeof f->what, "text, to its last digits");
     return 0;
 }
 

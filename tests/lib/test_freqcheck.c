@@ -205,6 +205,44 @@ static void test_f32_pow(void)
     b_free(&b);
 }
 
+/* Text holds what its digits hold: "%.6f" (absolute) and "%.9g"
+ * (relative) dumps of the right values match; a "%.9g" dump of float32
+ * pow is named, each number being a float32 value to 9 digits. */
+static void test_text_precision(void)
+{
+    struct bytes b = { 0 };
+    rope_scaling sc;
+    char line[64];
+    rope_scaling_default(&sc);
+    for (int i = 0; i < 32; i++) {
+        snprintf(line, sizeof line, "%.6f\n", ref_theta(i, 64, 1e4));
+        b_text(&b, line);
+    }
+    CHECK(check(&b, NULL, &sc, 64, 1e4, "") == 0);
+    b_free(&b);
+    for (int i = 0; i < 48; i++) {
+        snprintf(line, sizeof line, "%.9g,", ref_theta(i, 96, 1e4));
+        b_text(&b, line);
+    }
+    CHECK(check(&b, NULL, &sc, 96, 1e4, "") == 0);
+    b_free(&b);
+    for (int i = 0; i < 48; i++) {
+        snprintf(line, sizeof line, "%.9g\n",
+                 (double)(1.0f / powf(10000.0f, (float)(2 * i) / 96.0f)));
+        b_text(&b, line);
+    }
+    CHECK(check(&b, NULL, &sc, 96, 1e4, "inv_freq computed by float32 pow") == 1);
+    b_free(&b);
+    /* band 20 printed to 6 digits (one unit: 3.2e-6 of it), off by 3e-5 */
+    for (int i = 0; i < 32; i++) {
+        double v = ref_theta(i, 64, 1e4) * (i == 20 ? 1 + 3e-5 : 1);
+        snprintf(line, sizeof line, i == 20 ? "%.6g\n" : "%.17g\n", v);
+        b_text(&b, line);
+    }
+    CHECK(check(&b, NULL, &sc, 64, 1e4, "") == 1);
+    b_free(&b);
+}
+
 static void test_tolerance_and_errors(void)
 {
     struct freq_file f;
@@ -248,6 +286,7 @@ int main(void)
     test_yarn_bugs();
     test_llama3_bugs();
     test_f32_pow();
+    test_text_precision();
     test_tolerance_and_errors();
     TEST_END("test_freqcheck");
 }
