@@ -27,7 +27,7 @@
  * all, llama3's rule applied as plain linear scaling, a wrong base (the
  * one band 1 implies, and the usual bases), and inv_freq computed by
  * float32 pow (when every value is a float32 number to the file's
- * precision, in a file of wider type; held to float32's tolerance).
+ * precision, in a file of wider type; held to 8 float32 ulp).
  */
 #ifndef PEVIZ_FREQCHECK_H
 #define PEVIZ_FREQCHECK_H

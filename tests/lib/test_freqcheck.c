@@ -203,6 +203,24 @@ static void test_f32_pow(void)
     npy(&b, v, 48, 0);
     CHECK(check(&b, NULL, &sc, 96, 1e4, "inv_freq computed by float32 pow") == 1);
     b_free(&b);
+    /* llama3 in float32 throughout (as a float32 tensor program does it),
+     * kept in f64 */
+    double v64[64];
+    rope_preset_scaling(rope_preset_find("llama3.1-8b"), &sc);
+    for (int i = 0; i < 64; i++) {
+        float inv = 1.0f / powf(500000.0f, (float)(2 * i) / 128.0f);
+        float wl = 2.0f * (float)REF_PI / inv, out = inv;
+        if (wl > 8192.0f) {
+            out = inv / 8.0f;
+        } else if (wl >= 2048.0f) {
+            float k = (8192.0f / wl - 1.0f) / 3.0f;
+            out = (1.0f - k) * inv / 8.0f + k * inv;
+        }
+        v64[i] = out;
+    }
+    npy(&b, v64, 64, 0);
+    CHECK(check(&b, NULL, &sc, 128, 5e5, "inv_freq computed by float32 pow") == 1);
+    b_free(&b);
 }
 
 /* Text holds what its digits hold: "%.6f" (absolute) and "%.9g"
