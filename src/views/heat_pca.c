@@ -160,7 +160,7 @@ static void draw_plot(const struct app *a, const struct heat_pca_rt *r,
     plotted(a, r, comp, &k);
     double *ys = malloc((size_t)(k ? k : 1) * (size_t)m * sizeof *ys);
     struct plot_series ser[HEAT_PCA_K];
-    char title[64];
+    char title[96];
     int at = 0;
     if (!ys || m < 1 || k < 1)
         goto out;
@@ -175,7 +175,14 @@ static void draw_plot(const struct app *a, const struct heat_pca_rt *r,
         at += snprintf(title + at, sizeof title - (size_t)at, "PC%d ",
                        comp[i] + 1);
     }
-    snprintf(title + at, sizeof title - (size_t)at, "against position");
+    at += snprintf(title + at, sizeof title - (size_t)at, "against position");
+    for (int i = 0; i < k; i++)         /* past the rank: 0, and said */
+        if (comp[i] >= r->res.rank) {
+            snprintf(title + at, sizeof title - (size_t)at, " (PC%d%s = 0: "
+                     "rank %d)", comp[i] + 1, i + 1 < k ? " on" : "",
+                     r->res.rank);
+            break;
+        }
     struct plot_spec sp = {
         .title = title,
         .xlabel = "pos", .x0 = 0.5 * (double)r->n / m - 0.5,

@@ -59,7 +59,7 @@ static void test_circle_panel(void)
     double y1 = NAN, y2 = NAN;
     CHECK(r && sscanf(r, "pos 5: PC1 %lf PC2 %lf", &y1, &y2) == 2);
     CHECK_NEAR(hypot(y1, y2), 2.0, 1e-3);
-    CHECK(f && strstr(f, "PC1 PC2 PC3 against position"));
+    CHECK(f && strstr(f, "PC1 PC2 PC3 against position (PC3 = 0: rank 2)"));
     CHECK(f && strstr(f, "p: back to the map"));
     free(f);
     /* the hand follows the cursor: a quarter turn on, 6 positions later */
