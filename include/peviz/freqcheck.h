@@ -27,7 +27,8 @@
  * all, llama3's rule applied as plain linear scaling, a wrong base (the
  * one band 1 implies, and the usual bases), and inv_freq computed by
  * float32 pow (when every value is a float32 number to the file's
- * precision, in a file of wider type; held to 8 float32 ulp).
+ * precision; held to 8 float32 ulp), alone or with one of the others
+ * (", and inv_freq by float32 pow").
  */
 #ifndef PEVIZ_FREQCHECK_H
 #define PEVIZ_FREQCHECK_H

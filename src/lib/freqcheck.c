@@ -66,17 +66,47 @@ struct vctx {
     const double *found;
     const double *tol;          /* each band's */
     const double *expected;
+    int f32;                    /* every found value a float32 number */
+    int with_f32;               /* set: the variant matched with float32 pow */
 };
 
-/* Whether settings v reproduce the file (and differ from the expected). */
-static int try_settings(const struct vctx *c, const rope_scaling *v,
-                        double base)
+/* 8 float32 ulp: float32 pow, and a float32 blend (llama3, yarn) that
+ * rounds a few times more. */
+#define F32_POW_TOL 0x1p-21
+
+/* theta_i as float32 computes it: 1 / powf(base, (float)2i / d). */
+static double theta_f32(double base, int i, int d)
+{
+    float x = (float)(2 * i) / (float)d;
+    return (double)(1.0f / powf((float)base, x));
+}
+
+/* w (settings v at base) as a float32 program computes it: each band
+ * rescaled by what float32 pow makes of theta_i, rounded to float32. */
+static void to_f32_pow(const struct vctx *c, const rope_scaling *v,
+                       double base, double *w)
+{
+    double b = rope_effective_base(v, c->d, base, c->n);
+    for (int i = 0; i < c->d / 2; i++)
+        w[i] = (double)(float)(w[i] * (theta_f32(b, i, c->d) /
+                                       pow(b, -2.0 * i / c->d)));
+}
+
+/* Whether settings v reproduce the file (and differ from the expected);
+ * for a file of float32 numbers also as float32 pow computes them. */
+static int try_settings(struct vctx *c, const rope_scaling *v, double base)
 {
     double w[FREQ_FILE_MAX];
+    int nb = c->d / 2;
     if (rope_inv_freq(v, c->d, base, c->n, w, NULL) != 0)
         return 0;
-    return !all_within(c->expected, w, c->d / 2, NULL, 0) &&
-           all_within(w, c->found, c->d / 2, c->tol, 0);
+    if (!all_within(c->expected, w, nb, NULL, 0) &&
+        all_within(w, c->found, nb, c->tol, 0))
+        return 1;
+    if (!c->f32 || all_within(c->expected, w, nb, NULL, F32_POW_TOL))
+        return 0;
+    to_f32_pow(c, v, base, w);
+    return c->with_f32 = all_within(w, c->found, nb, c->tol, F32_POW_TOL);
 }
 
 /* YaRN's beta that puts corr() at dimension x: corr is
@@ -87,7 +117,7 @@ static double beta_at(const struct vctx *c, double x)
            pow(c->base, -2.0 * x / c->d);
 }
 
-static int yarn_variants(const struct vctx *c, char *name, size_t len)
+static int yarn_variants(struct vctx *c, char *name, size_t len)
 {
     rope_scaling v = *c->sc;
     double lo, hi;
@@ -120,7 +150,7 @@ static int yarn_variants(const struct vctx *c, char *name, size_t len)
     return 0;
 }
 
-static int scaling_variants(const struct vctx *c, char *name, size_t len)
+static int scaling_variants(struct vctx *c, char *name, size_t len)
 {
     rope_scaling v;
     if (c->sc->method == ROPE_YARN && yarn_variants(c, name, len))
@@ -159,7 +189,7 @@ static double implied_base(const struct vctx *c)
     return round(b / e) * e;
 }
 
-static int base_variants(const struct vctx *c, char *name, size_t len)
+static int base_variants(struct vctx *c, char *name, size_t len)
 {
     static const double USUAL[] = { 1e4, 1e5, 1.5e5, 5e5, 1e6, 5e6, 1e7,
                                     1e8, 1e9, 2e4, 5e4 };
@@ -180,31 +210,26 @@ static int base_variants(const struct vctx *c, char *name, size_t len)
     return 0;
 }
 
-/* theta_i as float32 computes it: 1 / powf(base, (float)2i / d). */
-static double theta_f32(double base, int i, int d)
-{
-    float x = (float)(2 * i) / (float)d;
-    return (double)(1.0f / powf((float)base, x));
-}
-
 static int f32_pow_variant(const struct vctx *c, char *name, size_t len)
 {
     double w[FREQ_FILE_MAX];
-    for (int i = 0; i < c->d / 2; i++)      /* a float32 computation's */
-        if (rel_err((double)(float)c->found[i], c->found[i]) > c->tol[i])
-            return 0;
-    if (rope_inv_freq(c->sc, c->d, c->base, c->n, w, NULL) != 0)
+    if (!c->f32 || rope_inv_freq(c->sc, c->d, c->base, c->n, w, NULL) != 0)
         return 0;
-    double b = rope_effective_base(c->sc, c->d, c->base, c->n);
-    for (int i = 0; i < c->d / 2; i++)
-        w[i] = (double)(float)(w[i] * (theta_f32(b, i, c->d) /
-                                       pow(b, -2.0 * i / c->d)));
-    /* 8 ulp: a float32 blend (llama3, yarn) rounds a few times more */
-    if (all_within(w, c->found, c->d / 2, c->tol, 0x1p-21)) {
+    to_f32_pow(c, c->sc, c->base, w);
+    if (all_within(w, c->found, c->d / 2, c->tol, F32_POW_TOL)) {
         snprintf(name, len, "inv_freq computed by float32 pow");
         return 1;
     }
     return 0;
+}
+
+/* Whether every found value is a float32 number (to its precision). */
+static int all_f32(const struct vctx *c)
+{
+    for (int i = 0; i < c->d / 2; i++)
+        if (rel_err((double)(float)c->found[i], c->found[i]) > c->tol[i])
+            return 0;
+    return 1;
 }
 
 /* ---- the check ----------------------------------------------------------- */
@@ -236,9 +261,16 @@ int freq_check(const struct freq_file *f, const rope_scaling *sc, int d,
     }
     if (out->ndiff == 0)
         return 0;
-    struct vctx c = { sc, d, base, n, found, f->tolv, want };
-    if (!scaling_variants(&c, out->variant, sizeof out->variant) &&
-        !base_variants(&c, out->variant, sizeof out->variant))
-        f32_pow_variant(&c, out->variant, sizeof out->variant);
+    struct vctx c = { sc, d, base, n, found, f->tolv, want, 0, 0 };
+    c.f32 = f->dtype == FD_F32 ||
+            (f->dtype != FD_F16 && f->dtype != FD_BF16 && all_f32(&c));
+    if (f32_pow_variant(&c, out->variant, sizeof out->variant))
+        return 1;
+    if ((scaling_variants(&c, out->variant, sizeof out->variant) ||
+         base_variants(&c, out->variant, sizeof out->variant)) && c.with_f32) {
+        size_t k = strlen(out->variant);
+        snprintf(out->variant + k, sizeof out->variant - k,
+                 ", and inv_freq by float32 pow");
+    }
     return 1;
 }

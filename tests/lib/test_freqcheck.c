@@ -221,6 +221,28 @@ static void test_f32_pow(void)
     npy(&b, v64, 64, 0);
     CHECK(check(&b, NULL, &sc, 128, 5e5, "inv_freq computed by float32 pow") == 1);
     b_free(&b);
+    /* the same float32 llama3 kept as float32: within 4 ulp, or named */
+    npy(&b, v64, 64, 1);
+    int k = check(&b, NULL, &sc, 128, 5e5, NULL);
+    CHECK(k == 0 || k == 1);
+    if (k == 1)
+        CHECK(check(&b, NULL, &sc, 128, 5e5, "inv_freq computed by float32 pow") == 1);
+    b_free(&b);
+    /* YaRN without truncation, in float32 throughout, kept in f64: both
+     * named (d 96, where float32's 2i/d is not exact) */
+    rope_scaling y = yarn(4, 32768);
+    double lo = 96 * log(32768 / (32 * 2 * REF_PI)) / (2 * log(1e6));
+    double hi = 96 * log(32768 / (1 * 2 * REF_PI)) / (2 * log(1e6));
+    for (int i = 0; i < 48; i++) {
+        float t = 1.0f / powf(1e6f, (float)(2 * i) / 96.0f);
+        float r = (float)((i - lo) / (hi - lo));
+        r = r < 0 ? 0 : r > 1 ? 1 : r;
+        v64[i] = (double)(t / 4.0f * r + t * (1.0f - r));
+    }
+    npy(&b, v64, 48, 0);
+    CHECK(check(&b, NULL, &y, 96, 1e6, "yarn with truncate off, and inv_freq "
+                "by float32 pow") == 1);
+    b_free(&b);
 }
 
 /* Text holds what its digits hold: "%.6f" (absolute) and "%.9g"
