@@ -1328,8 +1328,7 @@ static const struct keybind HEAT_KEYS[] = {
     { '-',      ACT_VIEW_KEY, NULL, NULL, key_zoom },
     { 'p',      ACT_VIEW_KEY, "p", "principal components of the table",
       key_pca },
-    { '{',      ACT_VIEW_KEY, "{ } [ ]", "principal components: the pair's "
-                                         "first / second one down, up "
+    { '{',      ACT_VIEW_KEY, "{ } [ ]", "the pair of components drawn "
                                          "(:pca I J)", key_pca_pair },
     { '}',      ACT_VIEW_KEY, NULL, NULL, key_pca_pair },
     { '[',      ACT_VIEW_KEY, NULL, NULL, key_pca_pair },
