@@ -101,6 +101,8 @@ static int rope_same(const rope_scaling *x, const rope_scaling *y)
         x->truncate != y->truncate || x->mscale != y->mscale ||
         x->mscale_all_dim != y->mscale_all_dim ||
         x->attention_factor != y->attention_factor ||
+        x->ext_complement != y->ext_complement ||
+        x->plain_softmax != y->plain_softmax ||
         x->nshort != y->nshort || x->nlong != y->nlong)
         return 0;
     for (int i = 0; i < x->nshort && i < ROPE_FACTORS_MAX; i++)
