@@ -265,6 +265,12 @@ static void rope_text(const struct app *a, int k, char *v, size_t len)
         if (rope_setting(r, id, x, sizeof x))
             n += (size_t)snprintf(v + n, len - n, " %s=%s", ROPE_OPT_NAMES[id],
                                   x);
+    if (r->ext_complement != 0 && n < len) {    /* a GGUF's yarn_ext_factor */
+        exact_text(r->ext_complement, x, sizeof x);
+        n += (size_t)snprintf(v + n, len - n, " ext-complement=%s", x);
+    }
+    if (r->plain_softmax && n < len)    /* not DeepSeek's score factor */
+        n += (size_t)snprintf(v + n, len - n, " plain-softmax=1");
     if (m && n < len)           /* the preset it was set from: its header
                                    names it while the settings are its */
         snprintf(v + n, len - n, " model=%s", m->name);
@@ -621,10 +627,32 @@ static void scalars_default(rope_scaling *r)
  * their defaults; each named one goes through params_set_rope, as it
  * would from the command line (--factor 4) or the prompt (:factor 4),
  * and a preset's name through the --model lookup. */
+/* The two settings only files give (no option names them):
+ * ext-complement=C (1 - YaRN's extrapolation factor, 0..1) and
+ * plain-softmax=1 (no DeepSeek score factor); 0 when tok is one of them,
+ * read; -1 otherwise. */
+static int rope_extra(rope_scaling *r, const char *tok, const char *v,
+                      char *seen)
+{
+    double x;
+    const char *why;
+    if (!strcmp(tok, "ext-complement") && !seen[0]++ &&
+        !parse_double(v, &x, &why) && x > 0 && x <= 1) {
+        r->ext_complement = x;
+        return 0;
+    }
+    if (!strcmp(tok, "plain-softmax") && !seen[1]++ && !strcmp(v, "1")) {
+        r->plain_softmax = 1;
+        return 0;
+    }
+    return -1;
+}
+
 static int set_rope(struct app *a, const struct field *f, const char *v,
                     char *err, size_t errlen)
 {
     char buf[ROPE_LINE_MAX + 1], why[APP_MSG_LEN], seen[RO_COUNT] = { 0 };
+    char seen_x[2] = { 0, 0 };
     char *save = NULL, *tok;
     params p = a->p;
     p.rope = *rope_of(a, f->param);
@@ -639,6 +667,8 @@ static int set_rope(struct app *a, const struct field *f, const char *v,
         int id = eq ? (*eq = 0, rope_opt_parse(tok)) : -1;
         if (eq && !strcmp(tok, "model") && !model &&
             (model = 1 + params_model_index(eq + 1)) > 0)
+            continue;
+        if (eq && rope_extra(&p.rope, tok, eq + 1, seen_x) == 0)
             continue;
         if (id < RO_FACTOR || id > RO_ATTENTION_FACTOR || seen[id]++) {
             snprintf(why, sizeof why, "want NAME=VALUE, each name once");

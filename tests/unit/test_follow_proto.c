@@ -697,11 +697,42 @@ static void check_same_rope(const rope_scaling *x, const rope_scaling *y)
     CHECK(x->truncate == y->truncate && x->mscale == y->mscale);
     CHECK(x->mscale_all_dim == y->mscale_all_dim);
     CHECK(x->attention_factor == y->attention_factor);
+    CHECK(x->ext_complement == y->ext_complement);
+    CHECK(x->plain_softmax == y->plain_softmax);
     CHECK(x->nshort == y->nshort && x->nlong == y->nlong);
     for (int i = 0; i < x->nshort && i < ROPE_FACTORS_MAX; i++)
         CHECK(x->short_factor[i] == y->short_factor[i]);   /* exact */
     for (int i = 0; i < x->nlong && i < ROPE_FACTORS_MAX; i++)
         CHECK(x->long_factor[i] == y->long_factor[i]);
+}
+
+/* What only files give travels too: a GGUF's yarn_ext_factor (as
+ * 1 - e) and a non-DeepSeek config's plain softmax. */
+static void test_file_only_rope(void)
+{
+    static struct app t, f;
+    static char m[FP_MESSAGE_MAX + 1];
+    char err[512];
+    odd_state(&t);
+    rope_scaling *r = &t.p.rope;
+    rope_scaling_default(r);
+    r->method = ROPE_YARN;
+    r->factor = 16;
+    r->original_max = 16384;
+    r->mscale = r->mscale_all_dim = 1;
+    r->ext_complement = 0.7;
+    r->plain_softmax = 1;
+    int len = fp_encode(&t, m, sizeof m);
+    CHECK(len > 0);
+    m[len > 0 ? len : 0] = 0;
+    CHECK(strstr(m, "\nrope yarn factor=16 original-max=16384 mscale=1 "
+                    "mscale-all-dim=1 ext-complement=0.7 plain-softmax=1\n"));
+    app_init(&f);
+    const char *b = body_of(m);
+    CHECK(fp_apply(&f, b, strlen(b), err, sizeof err) == 0);
+    check_same_rope(&f.p.rope, &t.p.rope);
+    refused("rope yarn factor=4 original-max=64 ext-complement=2\n", "NAME=VALUE");
+    refused("rope yarn factor=4 original-max=64 plain-softmax=0\n", "NAME=VALUE");
 }
 
 static void test_pane_rope(void)
@@ -917,6 +948,7 @@ int main(void)
     test_size();
     test_rejections();
     test_pca_pair();
+    test_file_only_rope();
     test_partial_body();
     test_framing();
     test_delta();
