@@ -29,12 +29,23 @@ const char *freq_dtype_name(enum freq_dtype t)
     return (unsigned)t <= FD_TEXT ? N[t] : "?";
 }
 
+/* theta_i, the unscaled bands, at base (rope.h's: method none). */
+static void thetas(int d, double base, double *theta)
+{
+    rope_scaling none;
+    rope_scaling_default(&none);
+    rope_inv_freq(&none, d, base, 1, theta, NULL);
+}
+
 /* The frequencies the file holds (divisors: theta_i / f_i). */
 static void found_of(const struct freq_file *f, int d, double base,
                      double *found)
 {
+    double theta[FREQ_FILE_MAX];
+    if (f->divisors)
+        thetas(d, base, theta);
     for (int i = 0; i < f->n; i++)
-        found[i] = f->divisors ? pow(base, -2.0 * i / d) / f->v[i] : f->v[i];
+        found[i] = f->divisors ? theta[i] / f->v[i] : f->v[i];
 }
 
 static double rel_err(double want, double got)
@@ -86,10 +97,10 @@ static double theta_f32(double base, int i, int d)
 static void to_f32_pow(const struct vctx *c, const rope_scaling *v,
                        double base, double *w)
 {
-    double b = rope_effective_base(v, c->d, base, c->n);
+    double b = rope_effective_base(v, c->d, base, c->n), theta[FREQ_FILE_MAX];
+    thetas(c->d, b, theta);
     for (int i = 0; i < c->d / 2; i++)
-        w[i] = (double)(float)(w[i] * (theta_f32(b, i, c->d) /
-                                       pow(b, -2.0 * i / c->d)));
+        w[i] = (double)(float)(w[i] * (theta_f32(b, i, c->d) / theta[i]));
 }
 
 /* Whether settings v reproduce the file (and differ from the expected);
