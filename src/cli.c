@@ -205,7 +205,8 @@ static int choose(const char *const *words, const char *arg, int val,
 static const char *const COLOR_WORDS[] = { "none", "8", "16", "256",
                                            "truecolor", "auto", NULL };
 static const char *const EXPORT_WORDS[] = { "pe", "scores", "softmax", "pca",
-                                            "pca-variance", "freqs", NULL };
+                                            "pca-variance", "freqs", "bands",
+                                            NULL };
 static const char *const PALETTE_WORDS[] = { "default", "contrast", "mono", NULL };
 static const char *const LANG_WORDS[] = { "en", "zh", NULL };
 
@@ -360,7 +361,8 @@ static int parse_choice(struct cli *c, int val, const char *arg)
         break;
     case O_EXPORT:
         if (!(r = choose(EXPORT_WORDS, arg, val,
-                         "pe, scores, softmax, pca, pca-variance or freqs", &i))) {
+                         "pe, scores, softmax, pca, pca-variance, freqs "
+                         "or bands", &i))) {
             if (c->mode == MODE_EXPORT && c->what != (enum export_what)i)
                 return fail("--export %s: conflicts with --export %s given "
                             "before; give one", arg, EXPORT_WORDS[c->what]);
@@ -613,7 +615,7 @@ void cli_usage(FILE *f)
 {
     fputs("usage: peviz [options]           explore positional encodings\n"
           "       peviz --export pe|scores|softmax [--format csv|f32|f64] [options]\n"
-          "       peviz --export freqs [--model NAME|--config FILE] [options]\n"
+          "       peviz --export freqs|bands [--model NAME|--config FILE] [options]\n"
           "       peviz --model list\n"
           "       peviz --export pca|pca-variance [--pe-file FILE] [--components K]\n"
           "       peviz --snapshot [--view NAME] [--size WxH] [--format text|ansi|svg]\n"

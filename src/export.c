@@ -13,11 +13,11 @@
 #include "peviz/pca.h"
 #include "peviz/pe.h"
 #include "peviz/rope.h"
+#include "plans.h"
 #include "peviz/tables.h"
 #include "score_grid.h"
 
 #define BLOCK_ROWS 64
-#define EXPORT_PI 3.14159265358979323846
 
 static void write_row(FILE *out, const double *row, int64_t cols, int fmt);
 
@@ -124,22 +124,39 @@ static int export_scores(const struct cli *c, int fmt, FILE *out)
     return write_failed(out);
 }
 
+/* The plan of the settings, or NULL after the message when the scaling
+ * cannot be evaluated. */
+static const pe_plan *export_plan(const params *p, const char *what)
+{
+    const pe_plan *pl = plan_of(p);
+    if (!pl->invalid)
+        return pl;
+    cli_error("--export %s: the scaling settings cannot be evaluated", what);
+    return NULL;
+}
+
 /* One line per band: i, omega_i after scaling, 2 pi / omega_i. */
 static int export_freqs(const params *p, FILE *out)
 {
-    double *w = malloc((size_t)(p->d / 2) * sizeof *w);
-    if (!w) {
-        cli_error("--export: out of memory");
+    const pe_plan *pl = export_plan(p, "freqs");
+    if (!pl)
         return 2;
-    }
-    if (rope_inv_freq(&p->rope, p->d, p->base, p->n, w, NULL)) {
-        free(w);
-        cli_error("--export freqs: the scaling settings cannot be evaluated");
+    for (int i = 0; i < pl->half && !ferror(out); i++)
+        fprintf(out, "%d,%.9g,%.9g\n", i, pl->omega[i], pl->wavelength[i]);
+    return write_failed(out);
+}
+
+/* The plan as a table: a header, then one line per band. */
+static int export_bands(const params *p, FILE *out)
+{
+    const pe_plan *pl = export_plan(p, "bands");
+    if (!pl)
         return 2;
-    }
-    for (int i = 0; i < p->d / 2 && !ferror(out); i++)
-        fprintf(out, "%d,%.9g,%.9g\n", i, w[i], 2.0 * EXPORT_PI / w[i]);
-    free(w);
+    fprintf(out, "band,rule,omega_base,omega,wavelength,turns_in_n\n");
+    for (int i = 0; i < pl->half && !ferror(out); i++)
+        fprintf(out, "%d,%s,%.9g,%.9g,%.9g,%.9g\n", i,
+                rope_rule_name(pl->rule[i]), pl->omega_base[i], pl->omega[i],
+                pl->wavelength[i], pl->turns[i]);
     return write_failed(out);
 }
 
@@ -245,11 +262,13 @@ int export_run(const struct cli *c, FILE *out)
     const params *p = &c->app.p;
     int64_t cols = c->what == EXPORT_PE ? p->d : p->n;
     int fmt = format_of(c->format);
-    if (c->what == EXPORT_FREQS) {
+    if (c->what == EXPORT_FREQS || c->what == EXPORT_BANDS) {
+        const char *w = c->what == EXPORT_FREQS ? "freqs" : "bands";
         if (fmt != EXPORT_CSV)
-            return cli_error("--format: '%s': want csv with --export freqs",
-                             c->format);
-        return export_freqs(p, out);
+            return cli_error("--format: '%s': want csv with --export %s",
+                             c->format, w);
+        return c->what == EXPORT_FREQS ? export_freqs(p, out)
+                                       : export_bands(p, out);
     }
     if ((double)p->n * (double)cols > (double)EXPORT_MAX_CELLS) {
         fprintf(stderr, "peviz: --export: %ld x %ld cells is over the limit of "
