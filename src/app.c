@@ -13,6 +13,7 @@
 
 #include "app.h"
 #include "frame.h"
+#include "plans.h"
 #include "peviz/tables.h"
 #include "snapshot.h"
 #include "tour.h"
@@ -588,6 +589,6 @@ struct score_ctx *app_scores_new(const struct app *a)
     }
     struct score_ctx *s = scores_new(a->p.d, a->p.base, a->p.n, &a->att.o, tp);
     if (s)
-        scores_set_rope_scaling(s, &a->p.rope);
+        scores_set_plan(s, plan_of(&a->p));
     return s;
 }
