@@ -13,6 +13,7 @@
 #include "cli.h"
 #include "follow.h"
 #include "config.h"
+#include "plans.h"
 
 enum {
     O_POS = 256, O_VIEW, O_SCHEME, O_COLOR, O_ASCII, O_FPS, O_MOUSE,
@@ -521,10 +522,14 @@ static int first_pass(struct cli *c, int argc, char **argv,
         c->mode = MODE_MODELS;
     else if (model && params_set_model(&c->app.p, model, err, sizeof err))
         return fail("--%s", err);
-    else if (model)     /* compare names pane A's model */
+    else if (model) {   /* compare names pane A's model */
         c->app.cmp.panes[0].model = 1 + params_model_index(model);
+        app_set_source(&c->app, model, 0);
+    }
     if (config && config_load(config, layer, &c->app.p, err, sizeof err))
         return fail("%s", err);
+    if (config)
+        app_set_source(&c->app, config, 1);
     return 0;
 }
 
@@ -573,21 +578,47 @@ int cli_parse(struct cli *c, int argc, char **argv)
     return check_final(c, pos_arg);
 }
 
-/* --model list: the presets and their settings. */
+/* The ramp's settings of a scaling for --model list: "low 1 high 4"
+ * (llama3), "beta 32/1" (yarn), "-" otherwise. */
+static void ramp_text(const rope_scaling *r, char *buf, size_t len)
+{
+    char x[24], y[24];
+    if (r->method != ROPE_LLAMA3 && r->method != ROPE_YARN) {
+        snprintf(buf, len, "-");
+        return;
+    }
+    fmt_num(r->method == ROPE_LLAMA3 ? r->low_freq_factor : r->beta_fast, 6,
+            x, sizeof x);
+    fmt_num(r->method == ROPE_LLAMA3 ? r->high_freq_factor : r->beta_slow, 6,
+            y, sizeof y);
+    snprintf(buf, len, r->method == ROPE_LLAMA3 ? "low %s high %s"
+                                                : "beta %s/%s", x, y);
+}
+
+/* --model list: the presets, their settings and what the plan of each
+ * at its maximum context gives (a, the score multiplier). */
 void cli_models(FILE *f)
 {
-    fprintf(f, "%-16s %5s %8s %8s  %-26s %s\n", "model", "d", "head_dim",
-            "base", "scaling", "note");
+    fprintf(f, "%-16s %4s %8s %8s  %-8s %6s %7s %-13s %8s %10s %7s  %s\n",
+            "model", "d", "head_dim", "base", "scaling", "factor",
+            "orig_L", "ramp", "a", "score_mult", "max_ctx", "note");
     for (int i = 0; i < rope_preset_count(); i++) {
         const struct rope_preset *m = rope_preset_at(i);
         params p;
-        char b[32], sc[64];
+        char b[32], s[32], L[24], ramp[40], fa[24], fm[24];
         params_default(&p);
         params_set_model(&p, m->name, b, sizeof b);
+        const pe_plan *pl = plan_of(&p);
         fmt_base(p.base, b, sizeof b);
-        params_format_rope(&p, sc, sizeof sc);
-        fprintf(f, "%-16s %5d %8d %8s  %-26s %s\n", m->name, m->d,
-                m->head_dim, b, sc, m->note);
+        fmt_num(p.rope.factor, 6, s, sizeof s);
+        snprintf(L, sizeof L, "%ld", (long)p.rope.original_max);
+        ramp_text(&p.rope, ramp, sizeof ramp);
+        fmt_num(pl->a, 6, fa, sizeof fa);
+        fmt_num(pl->mult, 6, fm, sizeof fm);
+        fprintf(f, "%-16s %4d %8d %8s  %-8s %6s %7s %-13s %8s %10s %7ld  %s\n",
+                m->name, m->d, m->head_dim, b, rope_method_name(p.rope.method),
+                s, p.rope.original_max > 0 ? L : "-", ramp, fa, fm,
+                (long)m->max_context, m->note);
     }
 }
 

@@ -66,10 +66,10 @@ static void draw_too_small(const struct app *a, canvas *c)
 
 /* ---- the status line --------------------------------------------------- */
 
-enum { S_TITLE, S_PARAMS, S_PLAY, S_HINT, S_MSG, S_HELP, S_COUNT };
+enum { S_TITLE, S_PARAMS, S_MODEL, S_PLAY, S_HINT, S_MSG, S_HELP, S_COUNT };
 
 /* Parts given up, first to last, when the line is too narrow. */
-static const int S_DROP[] = { S_HELP, S_HINT, S_TITLE, S_PLAY };
+static const int S_DROP[] = { S_HELP, S_HINT, S_TITLE, S_PLAY, S_MODEL };
 
 struct status {
     char text[S_COUNT][APP_MSG_LEN];
@@ -97,6 +97,7 @@ static void status_fill(const struct app *a, const struct view *v,
         snprintf(s->text[S_TITLE], APP_MSG_LEN, "%s  %s", tour,
                  v ? v->title : "peviz");
     params_format(&a->p, s->text[S_PARAMS], APP_MSG_LEN);
+    app_source_format(a, s->text[S_MODEL], APP_MSG_LEN);
     if (a->playing) {
         char sp[32];
         fmt_num(a->speed, 6, sp, sizeof sp);

@@ -547,7 +547,17 @@ int params_set_model(params *p, const char *name, char *err, size_t errlen)
     p->d = m->d;
     p->base = m->base;
     rope_preset_scaling(m, &p->rope);
+    params_set_context(p, (double)m->max_context);
     return 0;
+}
+
+void params_set_context(params *p, double ctx)
+{
+    if (!(ctx >= 1) || ctx != floor(ctx))
+        return;
+    p->n = ctx > (double)PARAM_N_MAX ? PARAM_N_MAX : (int64_t)ctx;
+    if (p->pos >= p->n)
+        p->pos = p->n - 1;
 }
 
 int params_model_index(const char *name)
