@@ -68,8 +68,12 @@ static void draw_too_small(const struct app *a, canvas *c)
 
 enum { S_TITLE, S_PARAMS, S_MODEL, S_PLAY, S_HINT, S_MSG, S_HELP, S_COUNT };
 
-/* Parts given up, first to last, when the line is too narrow. */
-static const int S_DROP[] = { S_HELP, S_HINT, S_TITLE, S_PLAY, S_MODEL };
+/* Parts given up, first to last, when the line is too narrow; while a
+ * message shows (until the next key) the model gives way first. */
+static const int S_DROP[2][5] = {
+    { S_HELP, S_HINT, S_TITLE, S_PLAY, S_MODEL },
+    { S_HELP, S_MODEL, S_HINT, S_TITLE, S_PLAY },
+};
 
 struct status {
     char text[S_COUNT][APP_MSG_LEN];
@@ -114,9 +118,10 @@ static void status_fill(const struct app *a, const struct view *v,
 static void status_fit(struct status *s, int w)
 {
     char buf[APP_MSG_LEN];
-    for (size_t i = 0; i < sizeof S_DROP / sizeof S_DROP[0]; i++)
+    const int *drop = S_DROP[s->on[S_MSG] ? 1 : 0];
+    for (size_t i = 0; i < sizeof S_DROP[0] / sizeof S_DROP[0][0]; i++)
         if (status_width(s) > w)
-            s->on[S_DROP[i]] = 0;
+            s->on[drop[i]] = 0;
     int shorten[] = { S_MSG, S_PARAMS };
     for (int i = 0; i < 2 && status_width(s) > w; i++) {
         char *t = s->text[shorten[i]];

@@ -54,7 +54,8 @@ int pe_plan_compute(pe_plan *pl, const rope_scaling *sc, int d, double base,
     pl->extra = pl->mult / (pl->a * pl->a);
     for (int i = 0; i < pl->half; i++) {
         pl->wavelength[i] = PLAN_TWO_PI / pl->omega[i];
-        pl->turns[i] = (double)n / pl->wavelength[i];
+        pl->turns[i] = (double)n * pl->omega[i] / PLAN_TWO_PI;  /* finite
+                                           even where the wavelength is not */
     }
     critical(pl->omega, pl->half, n, &pl->crit, &pl->nturn);
     critical(pl->omega_base, pl->half, n, &pl->crit_base, &pl->nturn_base);
