@@ -78,6 +78,7 @@ static const int S_DROP[2][5] = {
 struct status {
     char text[S_COUNT][APP_MSG_LEN];
     int on[S_COUNT];
+    char model_short[APP_MSG_LEN];  /* the model's name alone */
 };
 
 static int status_width(const struct status *s)
@@ -102,6 +103,8 @@ static void status_fill(const struct app *a, const struct view *v,
                  v ? v->title : "peviz");
     params_format(&a->p, s->text[S_PARAMS], APP_MSG_LEN);
     app_source_format(a, s->text[S_MODEL], APP_MSG_LEN);
+    snprintf(s->model_short, sizeof s->model_short, "%s", a->source[0]
+             ? a->source : s->text[S_MODEL]);
     if (a->playing) {
         char sp[32];
         fmt_num(a->speed, 6, sp, sizeof sp);
@@ -119,9 +122,12 @@ static void status_fit(struct status *s, int w)
 {
     char buf[APP_MSG_LEN];
     const int *drop = S_DROP[s->on[S_MSG] ? 1 : 0];
-    for (size_t i = 0; i < sizeof S_DROP[0] / sizeof S_DROP[0][0]; i++)
+    for (size_t i = 0; i < sizeof S_DROP[0] / sizeof S_DROP[0][0]; i++) {
+        if (status_width(s) > w && drop[i] == S_TITLE && s->on[S_MODEL])
+            snprintf(s->text[S_MODEL], APP_MSG_LEN, "%s", s->model_short);
         if (status_width(s) > w)
             s->on[drop[i]] = 0;
+    }
     int shorten[] = { S_MSG, S_PARAMS };
     for (int i = 0; i < 2 && status_width(s) > w; i++) {
         char *t = s->text[shorten[i]];

@@ -609,6 +609,18 @@ static int readout_legend(struct ctx *x, struct rline *out)
     const struct syms *sy = x->sy;
     int n = 0;
 
+    if (x->a->pe_table) {       /* beside a loaded table: say what these are */
+        const char *f = x->a->pe_file_name ? x->a->pe_file_name : "--pe-file";
+        const char *sl = strrchr(f, '/');
+        char b[32];
+        fmt_base(x->a->p.base, b, sizeof b);
+        rl_set(&out[n], x->warn, 0);
+        snprintf(out[n].s[0], 160, "clocks of the %s at base %s, not of the "
+                 "table %s (a table has no frequencies)", x->rule_row ?
+                 "RoPE frequencies" : "sinusoid", b, sl && sl[1] ? sl + 1 : f);
+        snprintf(out[n++].s[1], 160, "%s clocks, not the table",
+                 x->rule_row ? "RoPE" : "sinusoid");
+    }
     if (x->rule_row) {          /* first: it explains the table's words */
         const pe_plan *pl = plan_of(&x->a->p);
         rl_set(&out[n], x->text, 0);

@@ -102,10 +102,11 @@ static int cands_crit(int k, const struct rpane *r, char s[][HEAD_LEN])
              un, rng);
     snprintf(s[1], HEAD_LEN, "critical band %d%s: %s <1 turn", r->crit, un, rng);
     snprintf(s[2], HEAD_LEN, "crit band %d%s: %s <1 turn", r->crit, unl, rng);
-    snprintf(s[3], HEAD_LEN, "crit %d%s", r->crit, unl);
-    snprintf(s[4], HEAD_LEN, "crit band %d", r->crit);
-    snprintf(s[5], HEAD_LEN, "crit %d", r->crit);
-    return 6;
+    snprintf(s[3], HEAD_LEN, "crit %d%s: %s <1 turn", r->crit, unl, rng);
+    snprintf(s[4], HEAD_LEN, "crit %d: %s <1 turn", r->crit, rng);
+    snprintf(s[5], HEAD_LEN, "crit %d%s", r->crit, unl);
+    snprintf(s[6], HEAD_LEN, "crit %d", r->crit);
+    return 7;
 }
 
 static int cands_slow(const struct rpane *r, char s[][HEAD_LEN])
