@@ -492,6 +492,21 @@ static int config_command(struct app *a, const char *arg)
     return 0;
 }
 
+/* :pe-file FILE: a table as --pe-file loads it; a refusal changes
+ * nothing. */
+static int table_command(struct app *a, const char *arg)
+{
+    char err[APP_MSG_LEN];
+    if (app_load_table(a, arg, err, sizeof err)) {
+        app_msg(a, 1, "%s", err);
+        return -1;
+    }
+    app_msg(a, 0, "pe-file %s: %lld x %d table (d_model=%d n=%lld)",
+            a->pe_file_name, (long long)a->pe_table->n, a->pe_table->d,
+            a->p.d, (long long)a->p.n);
+    return 0;
+}
+
 static int global_command(struct app *a, const char *name, const char *arg)
 {
     for (size_t i = 0; i < sizeof PARAM_CMDS / sizeof PARAM_CMDS[0]; i++) {
@@ -515,6 +530,8 @@ static int global_command(struct app *a, const char *name, const char *arg)
         return split_cmd(a, arg);
     if (strcmp(name, "config") == 0)
         return config_command(a, arg);
+    if (strcmp(name, "pe-file") == 0)
+        return table_command(a, arg);
     if (strcmp(name, "zoom") == 0) {
         presenter(a, strcmp(arg, "off") != 0 && !(a->presenter && !*arg));
         return 0;

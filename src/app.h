@@ -194,6 +194,13 @@ void app_set_source(struct app *a, const char *name, int is_file);
  * settings were changed since is named "(from NAME, changed)". */
 void app_source_format(const struct app *a, char *buf, size_t len);
 
+/* :pe-file FILE: load a position table as --pe-file does (d and n from
+ * it); 0, or -1 with one line in err and nothing changed. */
+int app_load_table(struct app *a, const char *path, char *err, size_t errlen);
+
+/* Free the tables :pe-file loaded (at exit). */
+void app_tables_free(void);
+
 /* Set the status-line message (printf style); error != 0 marks it red. */
 void app_msg(struct app *a, int error, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

@@ -11,6 +11,7 @@
 #include "cli.h"
 #include "harness.h"
 #include "plans.h"
+#include "peviz/tables.h"
 
 static void type(struct app *a, const char *s)
 {
@@ -134,6 +135,35 @@ static void test_plan_once(void)
     CHECK(plan_of(&a.p)->crit != p1->crit || p1->n == 8192);
 }
 
+/* :pe-file FILE at the prompt: the table, d and n from it; r keeps it;
+ * a refusal changes nothing. */
+static void test_pe_file(void)
+{
+    static struct app a;
+    app_init(&a);
+    type(&a, ":pe-file tests/data/nosuch.npy\r");
+    CHECK(a.msg_error && a.pe_table == NULL && a.p.d == 64 && a.p.n == 128);
+    type(&a, ":pe-file tests/data/small-table.csv\r");
+    CHECK(!a.msg_error && a.pe_table != NULL);
+    if (!a.pe_table)
+        return;
+    CHECK(a.p.d == a.pe_table->d && a.p.n == a.pe_table->n);
+    CHECK_STR(a.pe_file_name, "tests/data/small-table.csv");
+    const struct pe_table *t = a.pe_table;
+    params before = a.p;
+    type(&a, ":pe-file tests/data\r");        /* a directory: refused */
+    CHECK(a.msg_error && a.pe_table == t);
+    CHECK(memcmp(&a.p, &before, sizeof before) == 0);
+    type(&a, "dd");
+    app_key(&a, 'r');                           /* r keeps the table */
+    CHECK(a.pe_table == t && a.p.d == t->d && a.p.n == t->n);
+    type(&a, ":pe-file tests/data/small-table.csv\r");  /* again: a new one */
+    CHECK(!a.msg_error && a.pe_table != NULL && a.pe_table != t);
+    app_key(&a, 'R');
+    app_key(&a, 'R');
+    CHECK(a.pe_table == NULL && a.p.d == 64 && a.p.n == 128);
+}
+
 int main(void)
 {
     char dir[] = "/tmp/peviz-model-XXXXXX";
@@ -146,5 +176,6 @@ int main(void)
     }
     test_reset();
     test_plan_once();
+    test_pe_file();
     TEST_END("test_model_source");
 }
