@@ -117,11 +117,27 @@ static int source_kept(const struct app *a)
            memcmp(&a->p.rope, &a->source_p.rope, sizeof a->p.rope) == 0;
 }
 
+/* The preset pane A was set from while the settings are still its (a
+ * follower knows the model only so), or NULL. */
+static const char *pane_a_model(const struct app *a)
+{
+    const struct rope_preset *m = rope_preset_at(a->cmp.panes[0].model - 1);
+    params q = a->p;
+    char err[APP_MSG_LEN];
+    if (!m || params_set_model(&q, m->name, err, sizeof err))
+        return NULL;
+    return q.d == a->p.d && q.base == a->p.base &&
+           memcmp(&q.rope, &a->p.rope, sizeof q.rope) == 0 ? m->name : NULL;
+}
+
 void app_source_format(const struct app *a, char *buf, size_t len)
 {
     char sc[64];
+    const char *m = a->source[0] ? NULL : pane_a_model(a);
     params_format_rope(&a->p, sc, sizeof sc);
-    if (!a->source[0])
+    if (m)
+        snprintf(buf, len, "%s: %s", m, sc);
+    else if (!a->source[0])
         snprintf(buf, len, "%s", a->p.rope.method == ROPE_NONE ? ""
                                  : sc);
     else if (source_kept(a))
