@@ -206,7 +206,18 @@ def attention(c, B, S, F, n):
         mean = sum(S[i][j] for i in range(K) for j in range(K)) / (K * K)
         check("%s attention cell %s vs %g" % (c, m.group(2), mean),
               agrees(m.group(2), mean))
-    m = re.search(r"mul(?:tiplier)?", text)
+    m = re.search(r"S mean of ([0-9]+)x\1 (%s) \S+ (%s)" % (NUM, NUM), text)
+    check("%s attention legend" % c, m is not None)
+    if m:                       # the colour scale: the least and largest cell
+        K, cells = int(m.group(1)), []
+        for r in range(0, n, K):
+            for q in range(0, n, K):
+                rr, cc = range(r, min(r + K, n)), range(q, min(q + K, n))
+                cells.append(sum(S[i][j] for i in rr for j in cc) /
+                             (len(rr) * len(cc)))
+        check("%s attention legend %s..%s vs %g..%g" % (
+              c, m.group(2), m.group(3), min(cells), max(cells)),
+              agrees(m.group(2), min(cells)) and agrees(m.group(3), max(cells)))
 
 def spectrum(c, B, F, n):
     A = [l.split("\u2502")[0] for l in F]       # pane A: left of the line
