@@ -146,6 +146,11 @@ void app_source_format(const struct app *a, char *buf, size_t len)
         snprintf(buf, len, "%s (from %s, changed)", sc, a->source);
 }
 
+int app_rope_cache(const struct app *a)
+{
+    return a->source[0] || a->p.rope.method != ROPE_NONE;
+}
+
 void app_reset(struct app *a)
 {
     char source[APP_SOURCE_LEN];

@@ -194,6 +194,11 @@ void app_set_source(struct app *a, const char *name, int is_file);
  * settings were changed since is named "(from NAME, changed)". */
 void app_source_format(const struct app *a, char *buf, size_t len);
 
+/* Whether the PE shown and exported is a RoPE model's cos/sin cache
+ * (a model, a config or a scaling is set): a cos(p omega_i), a sin(p
+ * omega_i) at the plan's scaled omega; else the sinusoidal PE. */
+int app_rope_cache(const struct app *a);
+
 /* :pe-file FILE: load a position table as --pe-file does (d and n from
  * it); 0, or -1 with one line in err and nothing changed. */
 int app_load_table(struct app *a, const char *path, char *err, size_t errlen);

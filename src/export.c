@@ -59,6 +59,29 @@ static int export_pe_binary(const params *p, int f64, FILE *out)
     return write_failed(out);
 }
 
+/* A RoPE model's cos/sin cache (app_rope_cache): row p is a sin(p
+ * omega_i), a cos(p omega_i) per band, the heatmap's dims, at the plan's
+ * omega; the angle in long double. */
+static int export_cache(const params *p, int fmt, FILE *out)
+{
+    const pe_plan *pl = plan_of(p);
+    double *row = malloc((size_t)p->d * sizeof *row);
+    if (!row) {
+        cli_error("--export: out of memory");
+        return 2;
+    }
+    for (int64_t r = 0; r < p->n && !ferror(out); r++) {
+        for (int i = 0; i < pl->half; i++) {
+            long double ang = (long double)r * pl->omega[i];
+            row[2 * i] = pl->a * (double)sinl(ang);
+            row[2 * i + 1] = pl->a * (double)cosl(ang);
+        }
+        write_row(out, row, p->d, fmt);
+    }
+    free(row);
+    return write_failed(out);
+}
+
 /* The loaded table as it is, its first n rows: row by row. */
 static int export_table(const struct pe_table *t, int64_t n, int fmt,
                         FILE *out)
@@ -284,6 +307,8 @@ int export_run(const struct cli *c, FILE *out)
         return export_scores(c, fmt, out);
     if (c->app.pe_table)
         return export_table(c->app.pe_table, p->n, fmt, out);
+    if (app_rope_cache(&c->app))
+        return export_cache(p, fmt, out);
     if (fmt == EXPORT_CSV)
         return export_pe_csv(p, out);
     return export_pe_binary(p, fmt == EXPORT_F64, out);

@@ -82,10 +82,12 @@ for c in "${cases[@]}"; do
     set -- $c -n $N
     printf '%s\n' "$c" >"$d/what"
     "$PEVIZ" "$@" --export bands >"$d/bands" 2>"$d/err" &&
-    "$PEVIZ" "$@" --export scores --scheme rope >"$d/scores" 2>>"$d/err" || {
+    "$PEVIZ" "$@" --export scores --scheme rope >"$d/scores" 2>>"$d/err" &&
+    "$PEVIZ" "$@" --export pe >"$d/pe" 2>>"$d/err" || {
         bad "$c: export failed: $(head -c 200 "$d/err")"; continue; }
     for v in heatmap clocks attention; do
         "$PEVIZ" "$@" --scheme rope --view $v --size 160x48 --color none \
+            $([ $v = heatmap ] && echo --pos 37) \
             --snapshot >"$d/$v" 2>>"$d/err" || bad "$c: snapshot $v failed"
     done
     "$PEVIZ" "$@" --view compare --pane-mode spectrum --size 160x48 \
@@ -145,8 +147,14 @@ def load(d):
 def frame(d, v):
     return open(os.path.join(d, v), encoding="utf-8").read().split("\n")
 
-def heatmap(c, B, F, n):
+def heatmap(c, B, F, n, d):
     top = F[0]
+    pe = [float(x) for x in open(os.path.join(d, "pe")).read().split("\n")[37].split(",")]
+    m = re.match(r"(?:cache|PE)\(37, 0\) = .* = (%s)   " % NUM, top)
+    check("%s heatmap value at pos 37: %r" % (c, top), m is not None)
+    if m:
+        check("%s heatmap value %s vs --export pe %g" % (c, m.group(1), pe[0]),
+              agrees(m.group(1), pe[0]))
     m = re.search(r"band i=0  (?:ω' = [^=]+ = (%s)|omega=(%s) rad/pos)"
                   r"  wavelength=(%s) pos" % (NUM, NUM, NUM), top)
     check("%s heatmap inspector band 0: %r" % (c, top), m is not None)
@@ -294,7 +302,7 @@ for d in sorted(os.listdir(root)):
         continue
     c = open(os.path.join(p, "what")).read().strip().replace(root + "/", "")
     B, S = load(p)
-    heatmap(c, B, frame(p, "heatmap"), n)
+    heatmap(c, B, frame(p, "heatmap"), n, p)
     clocks(c, B, frame(p, "clocks"), n)
     attention(c, B, S, frame(p, "attention"), n)
     spectrum(c, B, frame(p, "spectrum"), n)

@@ -492,7 +492,7 @@ static void layout_rows(struct heat_layout *L, int w, int h, int presenter,
  * sinusoidal PE. */
 static int heat_rope(const struct app *a)
 {
-    return a->source[0] || a->p.rope.method != ROPE_NONE;
+    return app_rope_cache(a);
 }
 
 /* The factor the cache is multiplied by: a (1 for the PE). */
