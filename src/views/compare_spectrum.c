@@ -263,7 +263,7 @@ static void spectrum_text_scaled(const struct app *a, canvas *c, int x, int y,
         { "kept", "blend", "interp", "rebased", "rescaled" },
         { "+", "x", "#", "%", "&" }         /* the plot's marks */
     };
-    char s[6][160], m[48], rng[2][128];
+    char s[6][200], m[48], rng[2][128];
     params_format_rope(&(params){ .rope = *r->rope }, m, sizeof m);
     /* the rules as band ranges first: "kept 0-28 · blend 29-34 · ..." */
     pe_plan_rule_ranges(r->plan, glyph_pick(a->ascii, "\u2013", "-"),
