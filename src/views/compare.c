@@ -1563,6 +1563,13 @@ static int cmd_pane_rope(struct app *a, const char *name, const char *arg)
     pane_store(a, k, &p);
     if (model)
         a->cmp.panes[k].model = 1 + params_model_index(arg);
+    if (model && k == 0) {      /* pane A is the global setting: the model's
+                                   n too, and the status line names it */
+        a->p.n = p.n;
+        a->p.pos = a->p.pos < p.n ? a->p.pos : p.n - 1;
+        app_params_changed(a);
+        app_set_source(a, arg, 0);
+    }
     params_format_rope(&p, sc, sizeof sc);
     app_msg(a, 0, "pane %c: d=%d RoPE scaling %s", 'A' + k, p.d, sc);
     return 1;

@@ -164,6 +164,21 @@ static void test_pe_file(void)
     CHECK(a.pe_table == NULL && a.p.d == 64 && a.p.n == 128);
 }
 
+/* In the compare view :model sets pane A, the global settings: n too. */
+static void test_compare_model(void)
+{
+    static struct app a;
+    app_init(&a);
+    a.view = VIEW_COMPARE;
+    type(&a, ":model deepseek-v3\r");
+    CHECK(!a.msg_error && a.p.d == 64 && a.p.n == 163840);
+    CHECK_STR(status(&a), "deepseek-v3: yarn s=40 L=4096");
+    app_key(&a, ']');                       /* pane B: its own, n shared */
+    type(&a, ":model llama2-7b\r");
+    CHECK(!a.msg_error && a.p.n == 163840 && a.p.d == 64);
+    CHECK_STR(status(&a), "deepseek-v3: yarn s=40 L=4096");
+}
+
 int main(void)
 {
     char dir[] = "/tmp/peviz-model-XXXXXX";
@@ -177,5 +192,6 @@ int main(void)
     test_reset();
     test_plan_once();
     test_pe_file();
+    test_compare_model();
     TEST_END("test_model_source");
 }
