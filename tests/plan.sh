@@ -90,9 +90,11 @@ for c in "${cases[@]}"; do
             $([ $v = heatmap ] && echo --pos 37) \
             --snapshot >"$d/$v" 2>>"$d/err" || bad "$c: snapshot $v failed"
     done
-    "$PEVIZ" "$@" --view compare --pane-mode spectrum --size 160x48 \
-        --color none --snapshot >"$d/spectrum" 2>>"$d/err" ||
-        bad "$c: snapshot spectrum failed"
+    for m in spectrum ratio; do
+        "$PEVIZ" "$@" --view compare --pane-mode $m --size 160x48 \
+            --color none --snapshot >"$d/$m" 2>>"$d/err" ||
+            bad "$c: snapshot $m failed"
+    done
 done
 
 cat >"$tmp/check.py" <<'PY'
@@ -270,6 +272,23 @@ def spectrum(c, B, F, n):
     elif m:
         check("%s readout λ %s vs %g" % (c, m.group(2), B["lam"][0]), agrees(m.group(2), B["lam"][0]))
 
+def ratio(c, B, F, n):
+    """Band 0's readout: A's rule and omega, and B (base 500000, band 0:
+    omega 1) over A."""
+    text = "\n".join(F)
+    m = re.search(r"band 0 \u2502 A (\w+) ω (%s) \u2502 B \w+ ω (%s) \u2502 B/A (%s)"
+                  % (NUM, NUM, NUM), text)
+    check("%s ratio readout" % c, m is not None)
+    if not m:
+        return
+    scaled = B["w"] != B["w0"] or any(r != "kept" for r in B["rule"])
+    want = B["rule"][0] if m.group(1) != "unscaled" else "kept"
+    check("%s ratio rule %s vs %s" % (c, m.group(1), B["rule"][0]),
+          want == B["rule"][0] and (m.group(1) != "unscaled" or not scaled))
+    check("%s ratio ω %s vs %g" % (c, m.group(2), B["w"][0]), agrees(m.group(2), B["w"][0]))
+    check("%s ratio B/A %s vs %g" % (c, m.group(4), 1 / B["w"][0]),
+          agrees(m.group(4), float(m.group(3)) / B["w"][0]))
+
 def model_list(root):
     lines = open(os.path.join(root, "list")).read().split("\n")
     end = lines[0].index("score_mult") + len("score_mult")
@@ -298,7 +317,7 @@ root = sys.argv[1]
 n = int(sys.argv[2])
 for d in sorted(os.listdir(root)):
     p = os.path.join(root, d)
-    if not os.path.isdir(p) or not os.path.exists(os.path.join(p, "spectrum")):
+    if not os.path.isdir(p) or not os.path.exists(os.path.join(p, "ratio")):
         continue
     c = open(os.path.join(p, "what")).read().strip().replace(root + "/", "")
     B, S = load(p)
@@ -306,6 +325,7 @@ for d in sorted(os.listdir(root)):
     clocks(c, B, frame(p, "clocks"), n)
     attention(c, B, S, frame(p, "attention"), n)
     spectrum(c, B, frame(p, "spectrum"), n)
+    ratio(c, B, frame(p, "ratio"), n)
 model_list(root)
 for f in fails:
     print("FAIL: " + f)
