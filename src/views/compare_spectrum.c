@@ -290,10 +290,12 @@ static void spectrum_text_scaled(const struct app *a, canvas *c, int x, int y,
             n[2] >= sizeof s[2] || n[3] >= sizeof s[3])
             break;
     }
+    char s6[128];
     snprintf(s[4], sizeof s[4], "%s: %s", m, rng[0]);
     snprintf(s[5], sizeof s[5], "%s", rng[0]);
-    const char *cand[6] = { s[4], s[5], s[0], s[1], s[2], s[3] };
-    canvas_text_fit(c, x, y, w, cand, 6, cmp_uc(a, UI_ACCENT), 0);
+    snprintf(s6, sizeof s6, "%s", rng[1]);     /* the ranges, compact */
+    const char *cand[7] = { s[4], s[5], s6, s[0], s[1], s[2], s[3] };
+    canvas_text_fit(c, x, y, w, cand, 7, cmp_uc(a, UI_ACCENT), 0);
 }
 
 static void spectrum_text(const struct app *a, canvas *c, int x, int y, int w,
