@@ -164,6 +164,14 @@ void app_reset(struct app *a)
     a->source_p = sp;
     a->p = sp;                          /* the model's settings and n */
     a->p.pos = 0;
+    if (a->pe_table) {                  /* a loaded table's d and n win */
+        params t = a->p;
+        char err[APP_MSG_LEN];
+        t.d = a->pe_table->d;
+        t.n = a->pe_table->n;
+        if (params_check_rope(&t, err, sizeof err) == 0)
+            a->p = t;
+    }
     a->cmp.panes[0].model = model;
     app_params_changed(a);
 }

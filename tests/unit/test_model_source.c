@@ -164,6 +164,23 @@ static void test_pe_file(void)
     CHECK(a.pe_table == NULL && a.p.d == 64 && a.p.n == 128);
 }
 
+/* A model and a table: r keeps both, with the table's d and n. */
+static void test_model_and_table(void)
+{
+    static struct app a;
+    app_init(&a);
+    type(&a, ":model llama2-7b\r");
+    type(&a, ":pe-file tests/data/small-table.csv\r");
+    CHECK(!a.msg_error && a.pe_table != NULL);
+    if (!a.pe_table)
+        return;
+    type(&a, "NN");
+    app_key(&a, 'r');
+    CHECK(a.pe_table != NULL && a.p.d == a.pe_table->d &&
+          a.p.n == a.pe_table->n && a.p.base == 1e4);
+    CHECK_STR(a.source, "llama2-7b");
+}
+
 /* In the compare view :model sets pane A, the global settings: n too. */
 static void test_compare_model(void)
 {
@@ -193,5 +210,6 @@ int main(void)
     test_plan_once();
     test_pe_file();
     test_compare_model();
+    test_model_and_table();
     TEST_END("test_model_source");
 }
