@@ -219,6 +219,14 @@ def attention(c, B, S, F, n):
         mean = sum(S[i][j] for i in range(K) for j in range(K)) / (K * K)
         check("%s attention cell %s vs %g" % (c, m.group(2), mean),
               agrees(m.group(2), mean))
+    m = re.search(r"1 dot = mean of ([0-9]+)[^\n]*\n[^\n]*?(%s)\u2502" % NUM, text)
+    check("%s attention profile" % c, m is not None)
+    if m:                       # its top: the largest mean of K distances
+        K = int(m.group(1))
+        T = [S[dd][0] for dd in range(n)]
+        top = max(sum(T[k:k + K]) / len(T[k:k + K]) for k in range(0, n, K))
+        check("%s attention profile top %s vs %g" % (c, m.group(2), top),
+              agrees(m.group(2), top))
     m = re.search(r"S mean of ([0-9]+)x\1 (%s) \S+ (%s)" % (NUM, NUM), text)
     check("%s attention legend" % c, m is not None)
     if m:                       # the colour scale: the least and largest cell
