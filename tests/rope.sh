@@ -619,6 +619,8 @@ DIV=$(cat "$tmp/div.txt")
 freqs "--config $tmp/llama31.gguf" "d=128 base=500000 m=longrope s=8 L=131072 n=128 sf=$DIV lf=$DIV af=1"
 freqs "--config $tmp/llama31.gguf -n 200000" "d=128 base=500000 m=longrope s=8 L=131072 n=200000 sf=$DIV lf=$DIV af=1"
 freqs "--config $tmp/llama3.gguf" "d=128 base=500000"
+# n is the file's context_length (turns_in_n at n = 131072)
+bands "--config $tmp/llama3.gguf" "d=128 base=500000 n=131072"
 freqs "--config $tmp/qwen-yarn.gguf" "d=128 base=1000000 m=yarn s=4 L=32768"
 freqs "--config $tmp/linear-legacy.gguf" "d=64 base=10000 m=linear s=4"
 read -r MS MS2 <"$tmp/ms.txt"
