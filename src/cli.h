@@ -13,7 +13,7 @@
 enum cli_mode { MODE_INTERACTIVE = 0, MODE_EXPORT, MODE_SNAPSHOT,
                 MODE_HELP, MODE_VERSION, MODE_MODELS };
 enum export_what { EXPORT_PE = 0, EXPORT_SCORES, EXPORT_SOFTMAX, EXPORT_PCA,
-                   EXPORT_PCA_VARIANCE, EXPORT_FREQS };
+                   EXPORT_PCA_VARIANCE, EXPORT_FREQS, EXPORT_BANDS };
 enum export_format { EXPORT_CSV = 0, EXPORT_F32, EXPORT_F64 };
 
 struct cli {

@@ -66,14 +66,19 @@ static void draw_too_small(const struct app *a, canvas *c)
 
 /* ---- the status line --------------------------------------------------- */
 
-enum { S_TITLE, S_PARAMS, S_PLAY, S_HINT, S_MSG, S_HELP, S_COUNT };
+enum { S_TITLE, S_PARAMS, S_MODEL, S_PLAY, S_HINT, S_MSG, S_HELP, S_COUNT };
 
-/* Parts given up, first to last, when the line is too narrow. */
-static const int S_DROP[] = { S_HELP, S_HINT, S_TITLE, S_PLAY };
+/* Parts given up, first to last, when the line is too narrow; while a
+ * message shows (until the next key) the model gives way first. */
+static const int S_DROP[2][5] = {
+    { S_HELP, S_HINT, S_TITLE, S_PLAY, S_MODEL },
+    { S_HELP, S_MODEL, S_HINT, S_TITLE, S_PLAY },
+};
 
 struct status {
     char text[S_COUNT][APP_MSG_LEN];
     int on[S_COUNT];
+    char model_short[APP_MSG_LEN];  /* the model's name alone */
 };
 
 static int status_width(const struct status *s)
@@ -97,6 +102,9 @@ static void status_fill(const struct app *a, const struct view *v,
         snprintf(s->text[S_TITLE], APP_MSG_LEN, "%s  %s", tour,
                  v ? v->title : "peviz");
     params_format(&a->p, s->text[S_PARAMS], APP_MSG_LEN);
+    app_source_format(a, s->text[S_MODEL], APP_MSG_LEN);
+    snprintf(s->model_short, sizeof s->model_short, "%s", a->source[0]
+             ? a->source : s->text[S_MODEL]);
     if (a->playing) {
         char sp[32];
         fmt_num(a->speed, 6, sp, sizeof sp);
@@ -113,9 +121,13 @@ static void status_fill(const struct app *a, const struct view *v,
 static void status_fit(struct status *s, int w)
 {
     char buf[APP_MSG_LEN];
-    for (size_t i = 0; i < sizeof S_DROP / sizeof S_DROP[0]; i++)
+    const int *drop = S_DROP[s->on[S_MSG] ? 1 : 0];
+    for (size_t i = 0; i < sizeof S_DROP[0] / sizeof S_DROP[0][0]; i++) {
+        if (status_width(s) > w && drop[i] == S_TITLE && s->on[S_MODEL])
+            snprintf(s->text[S_MODEL], APP_MSG_LEN, "%s", s->model_short);
         if (status_width(s) > w)
-            s->on[S_DROP[i]] = 0;
+            s->on[drop[i]] = 0;
+    }
     int shorten[] = { S_MSG, S_PARAMS };
     for (int i = 0; i < 2 && status_width(s) > w; i++) {
         char *t = s->text[shorten[i]];

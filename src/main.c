@@ -206,5 +206,6 @@ int main(int argc, char **argv)
     r = run(&c);
     tour_release(&c.app);
     pe_table_free(&table);
+    app_tables_free();
     return r;
 }

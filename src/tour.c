@@ -243,6 +243,7 @@ static int key_forbidden(int key)
     switch (keys_lookup(KEYS_GLOBAL, key)) {
     case ACT_QUIT: case ACT_HELP: case ACT_PROMPT: case ACT_TOUR:
     case ACT_EXPORT: case ACT_REDRAW: case ACT_MOUSE: case ACT_RESET:
+    case ACT_RESET_ALL:
         return 1;
     default:
         return key == PK_ENTER || key == PK_BACKSPACE || key == PK_ESC;
@@ -482,7 +483,7 @@ static int apply_step(struct app *a, const struct tour_step *s,
                       const struct tour_cmd **bad)
 {
     *bad = NULL;
-    app_reset(a);
+    app_reset_defaults(a);
     for (int i = 0; i < s->ncmd; i++)
         if (run_cmd(a, &s->cmds[i])) {
             *bad = &s->cmds[i];

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "app.h"
+#include "plans.h"
 #include "glyph.h"
 #include "axis.h"
 #include "params.h"
@@ -460,9 +461,42 @@ static void join_terms(char *out, size_t len, char parts[][40], int total,
     }
 }
 
+/* The plan's score multiplier as a chain factor: its name ("a²": the
+ * attention factor squared; "m²": DeepSeek's softmax mscale squared;
+ * "a²m²" both) and value; 1 when there is none. */
+static double plan_factor(const struct app *a, char *name, size_t len)
+{
+    const pe_plan *pl = plan_of(&a->p);
+    const char *sq = glyph_pick(a->ascii, "\xc2\xb2", "^2");
+    if (pl->extra == 1 || pl->a != 1)
+        snprintf(name, len, "a%s%s%s", sq, pl->extra != 1 ? "m" : "",
+                 pl->extra != 1 ? sq : "");
+    else
+        snprintf(name, len, "m%s", sq);
+    return pl->mult;
+}
+
+/* The last line of a chain with a multiplier: "= 2 × 32 × a² (a² =
+ * 1.87385) = 119.927". */
+static void add_factor(struct lines *ls, const struct app *a, double mult,
+                       const char *tot, double value, double fac,
+                       const char *fname)
+{
+    char f[32], r[32];
+    const char *x = glyph(a->ascii, GL_TIMES);
+    fmt_num(fac, 6, f, sizeof f);
+    fmt_num(mult * value * fac, 6, r, sizeof r);
+    if (mult == 1)
+        add(ls, "  = %s %s %s (%s = %s) = %s", tot, x, fname, fname, f, r);
+    else
+        add(ls, "  = %g %s %s %s %s (%s = %s) = %s", mult, x, tot, x, fname,
+            fname, f, r);
+    add_brief(ls, "S", r);
+}
+
 static void inspect_sinusoid(struct lines *ls, const struct app *a,
                              const struct score_ctx *s, int64_t dl,
-                             double mult)
+                             double mult, double fac, const char *fname)
 {
     char ang[4][40], val[4][40], j1[LINE_LEN], j2[LINE_LEN];
     for (int slot = 0; slot < 4; slot++) {
@@ -478,23 +512,30 @@ static void inspect_sinusoid(struct lines *ls, const struct app *a,
     join_terms(j1, sizeof j1, ang, s->half, a);
     join_terms(j2, sizeof j2, val, s->half, a);
     char tot[32];
-    num(pe_score_w((double)dl, s->omega, s->half), tot, sizeof tot);
+    double sum = pe_score_w((double)dl, s->omega, s->half);
+    num(sum, tot, sizeof tot);
     if (mult == 1) {
         add(ls, "  = %s", j1);
-        add(ls, "  = %s = %s", j2, tot);
+        add(ls, fac == 1 ? "  = %s = %s" : "  = %s", j2, tot);
+        if (fac != 1)
+            add_factor(ls, a, 1, tot, sum, fac, fname);
         return;
     }
     /* one chain: every line equals S, the factor kept in front */
     char r[32];
     const char *x = glyph(a->ascii, GL_TIMES);
-    num(mult * pe_score_w((double)dl, s->omega, s->half), r, sizeof r);
+    num(mult * sum, r, sizeof r);
     add(ls, "  = %g (%s)", mult, j1);
     add(ls, "  = %g (%s)", mult, j2);
-    add(ls, "  = %g %s %s = %s", mult, x, tot, r);
+    if (fac == 1)
+        add(ls, "  = %g %s %s = %s", mult, x, tot, r);
+    else
+        add_factor(ls, a, mult, tot, sum, fac, fname);
 }
 
 static void inspect_rope_random(struct lines *ls, const struct app *a,
-                                const struct score_ctx *s, int64_t dl)
+                                const struct score_ctx *s, int64_t dl,
+                                double fac, const char *fname)
 {
     char b1[32], b2[32], b3[32], b4[32];
     double t = (double)dl * s->omega[0];
@@ -506,9 +547,14 @@ static void inspect_rope_random(struct lines *ls, const struct app *a,
         glyph(a->ascii, GL_SUB_K));
     num(t, b4, sizeof b4);      /* (i-j) omega_0, omega_0 = 1 */
     add(ls, "  band 0: %s cos(%s) + %s sin(%s) = %s", b1, b4, b2, b4, b3);
-    num(pe_rope_score_ab((double)dl, s->ra, s->rb, s->omega, s->half), b1,
-        sizeof b1);
-    add(ls, "  all %d bands: S = %s", s->half, b1);
+    double sum = pe_rope_score_ab((double)dl, s->ra, s->rb, s->omega, s->half);
+    num(sum, b1, sizeof b1);
+    if (fac == 1) {
+        add(ls, "  all %d bands: S = %s", s->half, b1);
+        return;
+    }
+    add(ls, "  all %d bands: %s", s->half, b1);
+    add_factor(ls, a, 1, b1, sum, fac, fname);
 }
 
 /* P(i).P(j) with the two norms and the cosine between the rows. */
@@ -554,22 +600,25 @@ static void inspect_scheme(struct lines *ls, const struct app *a,
                            const struct score_ctx *s, int64_t i, int64_t j)
 {
     int64_t dl = i - j;
-    char b1[32], b2[32];
+    char b1[32], b2[32], fname[16];
+    double fac = plan_factor(a, fname, sizeof fname);
     switch (s->o.scheme) {
     case SCHEME_SINUSOIDAL:
         add(ls, "S = %s cos((i-j)%s), %s = base^(-2k/d)",
             glyph_pick(a->ascii, "\xce\xa3\xe2\x82\x96", "sum_k"), glyph(a->ascii, GL_OMEGA_K),
             glyph(a->ascii, GL_OMEGA_K));
-        inspect_sinusoid(ls, a, s, dl, 1);
+        inspect_sinusoid(ls, a, s, dl, 1, 1, "");
         break;
     case SCHEME_ROPE:
         if (s->o.q_random) {
-            inspect_rope_random(ls, a, s, dl);
+            inspect_rope_random(ls, a, s, dl, fac, fname);
             break;
         }
-        add(ls, "q = k = ones: S = 2 %s cos((i-j)%s)", glyph(a->ascii, GL_SIGMA),
-            glyph(a->ascii, GL_OMEGA_K));
-        inspect_sinusoid(ls, a, s, dl, 2);
+        add(ls, "q = k = ones: S = 2 %s cos((i-j)%s)%s%s%s%s",
+            glyph(a->ascii, GL_SIGMA), glyph(a->ascii, GL_OMEGA_K),
+            fac != 1 ? " " : "", fac != 1 ? glyph(a->ascii, GL_TIMES) : "",
+            fac != 1 ? " " : "", fac != 1 ? fname : "");
+        inspect_sinusoid(ls, a, s, dl, 2, fac, fname);
         break;
     case SCHEME_ALIBI:
         num(s->slope, b1, sizeof b1);
@@ -650,8 +699,11 @@ static void inspector(struct lines *ls, const struct app *a,
     else
         inspect_scheme(ls, a, s, i, j);
     double raw = 0;
+    char fname[16];
     for (int t = 0; t < s->nterms; t++)
         raw += scores_term_at(s, t, i, j);
+    if (s->o.scheme == SCHEME_ROPE)     /* the score multiplier: S itself */
+        raw *= plan_factor(a, fname, sizeof fname);
     char b1[32], b2[32], b3[32];
     if (s->o.temperature) {
         num(raw, b1, sizeof b1);

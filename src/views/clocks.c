@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "app.h"
+#include "plans.h"
 #include "glyph.h"
 #include "peviz/pe.h"
 #include "text.h"
@@ -95,16 +96,13 @@ void clocks_band_info(const params *p, int i, struct clocks_band *b)
 {
     double pos = (double)p->pos;
 
+    const pe_plan *pl = plan_of(p);     /* unscaled where it cannot scale */
+
     b->i = i;
-    b->rule = ROPE_KEPT;
-    b->scaled = p->rope.method != ROPE_NONE;
-    b->omega = b->scaled ? rope_omega(&p->rope, p->d, p->base, p->n, i, &b->rule)
-                         : pe_omega(i, p->d, p->base);
-    if (!isfinite(b->omega)) {          /* settings params.c would refuse */
-        b->omega = pe_omega(i, p->d, p->base);
-        b->scaled = 0;
-    }
-    b->lambda = 2 * CLOCKS_PI / b->omega;
+    b->scaled = pl->scaled;
+    b->rule = pl->rule[i];
+    b->omega = pl->omega[i];
+    b->lambda = pl->wavelength[i];
     b->angle = pos * b->omega;
     if (b->scaled) {                    /* the angle in long double, as pe.h */
         long double al = (long double)pos * b->omega;
@@ -304,16 +302,11 @@ static int has_rule_row(const struct app *a)
  * explains. */
 static unsigned rules_present(const params *p)
 {
-    int half = p->d / 2;
+    const pe_plan *pl = plan_of(p);
     unsigned mask = 0;
-    double *w = malloc(sizeof *w * (size_t)half);
-    unsigned char *r = malloc((size_t)half);
 
-    if (w && r && rope_inv_freq(&p->rope, p->d, p->base, p->n, w, r) == 0)
-        for (int i = 0; i < half; i++)
-            mask |= 1u << r[i];
-    free(w);
-    free(r);
+    for (int i = 0; pl->scaled && i < pl->half; i++)
+        mask |= 1u << pl->rule[i];
     return mask;
 }
 
@@ -482,7 +475,7 @@ static int readout_band(struct ctx *x, const struct clocks_band *b,
     if (b->scaled) {            /* RoPE scaling: the band's rule */
         char m[48], w0[32];
         params_format_rope(&a->p, m, sizeof m);
-        fmt_num(pe_omega(b->i, a->p.d, a->p.base), 4, w0, sizeof w0);
+        fmt_num(plan_of(&a->p)->omega_base[b->i], 4, w0, sizeof w0);
         snprintf(out[n].s[0], 160, "%s = %s rad/pos: %s, band %s (unscaled %s)",
                  sy->om, om, m, rope_rule_name((enum rope_rule)b->rule), w0);
         snprintf(out[n].s[1], 160, "%s = %s rad/pos, %s %s", sy->om, om, m,
@@ -616,8 +609,28 @@ static int readout_legend(struct ctx *x, struct rline *out)
     const struct syms *sy = x->sy;
     int n = 0;
 
-    if (x->rule_row)            /* first: it explains the table's words */
-        n += readout_rules(x, out);
+    if (x->a->pe_table) {       /* beside a loaded table: say what these are */
+        const char *f = x->a->pe_file_name ? x->a->pe_file_name : "--pe-file";
+        const char *sl = strrchr(f, '/');
+        char b[32];
+        fmt_base(x->a->p.base, b, sizeof b);
+        rl_set(&out[n], x->warn, 0);
+        snprintf(out[n].s[0], 160, "clocks of the %s at base %s, not of the "
+                 "table %s (a table has no frequencies)", x->rule_row ?
+                 "RoPE frequencies" : "sinusoid", b, sl && sl[1] ? sl + 1 : f);
+        snprintf(out[n++].s[1], 160, "%s clocks, not the table",
+                 x->rule_row ? "RoPE" : "sinusoid");
+    }
+    if (x->rule_row) {          /* first: it explains the table's words */
+        const pe_plan *pl = plan_of(&x->a->p);
+        rl_set(&out[n], x->text, 0);
+        snprintf(out[n].s[0], 160, "bands: ");
+        pe_plan_rule_ranges(pl, glyph_pick(x->a->ascii, "\u2013", "-"),
+                            glyph_pick(x->a->ascii, " \u00b7 ", ", "),
+                            out[n].s[0] + 7, 160 - 7);
+        pe_plan_rule_ranges(pl, "-", " ", out[n++].s[1], 160);
+        n += readout_rules(x, out + n);
+    }
 
     rl_set(&out[n], x->dim, 0);
     snprintf(out[n].s[0], 160, "hand angle = pos%s%s from 3 o'clock, turning "
@@ -651,7 +664,7 @@ static int readout_legend(struct ctx *x, struct rline *out)
 static void readout_draw(struct ctx *x, int rx, int rows,
                          const struct clocks_band *b)
 {
-    struct rline lines[16];
+    struct rline lines[20];
     int n = readout_band(x, b, lines);
 
     n += readout_ghost(x, b, lines + n);

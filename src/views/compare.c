@@ -80,14 +80,9 @@ static int pane_d(const struct app *a, int k)
     return k > 0 && d > 0 ? d : a->p.d;
 }
 
-/*
- * log10 of the wavelength of band i, 2*pi * base^(2i/d), from the logs:
- * at bases near 1e308 the wavelength itself overflows to inf, its log
- * never does.
- */
-double cmp_log10_wavelength(int i, int d, double base)
+double cmp_log10_wavelength(const struct rpane *r, int i)
 {
-    return LOG10_2PI + 2.0 * i / d * log10(base);
+    return LOG10_2PI - log10(r->plan->omega_base[i]);
 }
 
 /* Whether two scalings are the same settings. */
@@ -135,9 +130,12 @@ static void pane_resolve(const struct app *a, int k, struct rpane *r)
     r->layout = p->layout;
     r->prec = p->prec;
     r->rope = k > 0 ? &p->rope : &a->p.rope;
-    r->crit = spectrum_critical_band(r->d, r->base, r->n);
-    r->slow_turns = pow(10, log10((double)r->n) -
-                        cmp_log10_wavelength(r->d / 2 - 1, r->d, r->base));
+    r->plan = plan_get(r->rope, r->d, r->base, r->n);
+    r->crit = r->plan->crit;
+    r->crit_base = r->plan->crit_base;
+    r->slow_turns = r->plan->turns[r->d / 2 - 1];
+    r->slow_turns_base = pow(10, log10((double)r->n) -
+                             cmp_log10_wavelength(r, r->d / 2 - 1));
     r->model = pane_model(a, k, r);
 }
 
@@ -1565,6 +1563,13 @@ static int cmd_pane_rope(struct app *a, const char *name, const char *arg)
     pane_store(a, k, &p);
     if (model)
         a->cmp.panes[k].model = 1 + params_model_index(arg);
+    if (model && k == 0) {      /* pane A is the global setting: the model's
+                                   n too, and the status line names it */
+        a->p.n = p.n;
+        a->p.pos = a->p.pos < p.n ? a->p.pos : p.n - 1;
+        app_params_changed(a);
+        app_set_source(a, arg, 0);
+    }
     params_format_rope(&p, sc, sizeof sc);
     app_msg(a, 0, "pane %c: d=%d RoPE scaling %s", 'A' + k, p.d, sc);
     return 1;
