@@ -14,16 +14,44 @@
 /* UTF-8 locales tried, in order, when the one asked for is missing. */
 static const char *const FALLBACK[] = { "C.UTF-8", "C.utf8", "en_US.UTF-8" };
 
-const char *charset_env_name(void)
-{
-    static const char *const VARS[] = { "LC_ALL", "LC_CTYPE", "LANG" };
+static const char *const VARS[] = { "LC_ALL", "LC_CTYPE", "LANG" };
 
+/* The first of VARS that is set and not empty, or -1. */
+static int env_index(void)
+{
     for (size_t i = 0; i < sizeof VARS / sizeof VARS[0]; i++) {
         const char *v = getenv(VARS[i]);
         if (v && *v)
-            return v;
+            return (int)i;
     }
-    return "";
+    return -1;
+}
+
+const char *charset_env_name(void)
+{
+    int i = env_index();
+    return i < 0 ? "" : getenv(VARS[i]);
+}
+
+void charset_why_not_utf8(char *buf, size_t len)
+{
+    const char *cs = nl_langinfo(CODESET);
+    int i = env_index();
+    char val[40];
+    size_t n = 0;
+
+    if (strcmp(cs, "ANSI_X3.4-1968") == 0)
+        cs = "ASCII";
+    if (i < 0) {
+        snprintf(buf, len, "no locale is set (LC_ALL, LC_CTYPE and LANG "
+                 "are empty): %s", cs);
+        return;
+    }
+    /* the value as the user set it, printable ASCII only */
+    for (const char *v = getenv(VARS[i]); *v && n < sizeof val - 1; v++)
+        val[n++] = *v > 0x20 && *v < 0x7f ? *v : '?';
+    val[n] = 0;
+    snprintf(buf, len, "%s=%s is %s", VARS[i], val, cs);
 }
 
 int charset_wants_utf8(const char *name)

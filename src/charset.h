@@ -24,6 +24,13 @@ int charset_setup(char *note, size_t notelen);
  * LC_CTYPE, else LANG (the first set and non-empty), or "" for none. */
 const char *charset_env_name(void);
 
+/*
+ * Why the characters are not UTF-8, for a message: "LANG=C is ASCII",
+ * "LC_ALL=ja_JP.eucJP is EUC-JP", or "no locale is set (LC_ALL, LC_CTYPE
+ * and LANG are empty): ASCII".  Call after charset_setup.
+ */
+void charset_why_not_utf8(char *buf, size_t len);
+
 /* Whether a locale name asks for UTF-8 ("xx.UTF-8", "xx.utf8", any case). */
 int charset_wants_utf8(const char *name);
 

@@ -24,6 +24,7 @@
 #include "frame.h"
 #include "loop.h"
 #include "snapshot.h"
+#include "tour.h"
 
 static volatile sig_atomic_t got_quit;   /* the signal that ends us */
 static volatile sig_atomic_t got_tstp, got_cont;
@@ -516,6 +517,7 @@ int loop_run(struct app *a, const struct term_opts *o)
         return 2;
     }
     a->mouse = o->mouse;
+    tour_fit_terminal(a);       /* now that a->ascii is known */
     if (note[0] && !a->msg[0])
         app_msg(a, 0, "%s", note);
     winch_install();
