@@ -352,28 +352,73 @@ static const char *term_label(const struct app *a, const char *name,
     return buf;
 }
 
+/* The largest |value| among the cells term t shows (block means when a
+ * cell holds k x k positions). */
+static double term_max(const struct score_grid *g, const struct att_layout *L,
+                       int t)
+{
+    double mx = 0;
+    for (int r = 0; r < L->rows; r++)
+        for (int cc = 0; cc < L->cols; cc++) {
+            double v = fabs(grid_term(g, t, r, cc));
+            if (isfinite(v) && v > mx)
+                mx = v;
+        }
+    return mx;
+}
+
+/* A term's header: "e·e max|·|=551.9" (with blocks "max|mean|") where the
+ * quadrant is wide enough, else "e·e 551.9" under a note in the row above
+ * the maps that says what the number is.  Returns 1 when the note is
+ * needed. */
+static int term_header(const struct app *a, const struct att_layout *L,
+                       const char *name, double mx, char *buf, size_t len)
+{
+    char m[32];
+    num(mx, m, sizeof m);
+    snprintf(buf, len, "%s max|%s|=%s", name,
+             L->k > 1 ? "mean" : glyph(a->ascii, GL_DOT), m);
+    if (text_width(buf) <= L->qw)
+        return 0;
+    snprintf(buf, len, "%s %s", name, m);
+    return 1;
+}
+
+/* The note above the maps, in the longest form that fits w cells. */
+static void draw_split_note(canvas *c, const struct app *a,
+                            const struct att_layout *L, int w)
+{
+    char full[96], mid[32];
+    if (L->k > 1) {
+        snprintf(full, sizeof full, "largest |mean of %lldx%lld| per term:",
+                 (long long)L->k, (long long)L->k);
+        snprintf(mid, sizeof mid, "max |mean| per term:");
+    } else {
+        snprintf(full, sizeof full, "largest |value| per term:");
+        snprintf(mid, sizeof mid, "max |value| per term:");
+    }
+    const char *pick = text_width(full) <= w ? full : mid;
+    canvas_text(c, 0, L->my - 1, w, pick, ui_color(a->palette, UI_DIM),
+                RGB_DEFAULT, 0);
+}
+
 static void draw_split(canvas *c, const struct app *a,
                        const struct score_grid *g, const struct att_layout *L,
                        const struct score_ctx *s, double lo, double hi)
 {
     rgb fg = ui_color(a->palette, UI_TEXT);
+    int note = 0;
     for (int t = 0; t < s->nterms && t < 4; t++) {
         int x = L->mx + (t % 2) * (L->qw + 1), y = L->my + (t / 2) * (L->qh + 1);
-        double mx = 0;
-        for (int r = 0; r < L->rows; r++)
-            for (int cc = 0; cc < L->cols; cc++) {
-                double v = fabs(grid_term(g, t, r, cc));
-                if (isfinite(v) && v > mx)
-                    mx = v;
-            }
-        char name[16], m[32];
-        num(mx, m, sizeof m);
-        canvas_printf(c, x, y, L->qw, fg, RGB_DEFAULT, 0, "%s max|%s|=%s",
-                      term_label(a, s->terms[t].name, name, sizeof name),
-                      glyph(a->ascii, GL_DOT), m);
+        char name[16], head[80];
+        term_label(a, s->terms[t].name, name, sizeof name);
+        note |= term_header(a, L, name, term_max(g, L, t), head, sizeof head);
+        canvas_text(c, x, y, L->qw, head, fg, RGB_DEFAULT, 0);
         draw_cells(c, a, g, L, s, x, y + 1, t, lo, hi);
         draw_cursor(c, a, L, x, y + 1);
     }
+    if (note)
+        draw_split_note(c, a, L, L->side ? L->pnx - 1 : c->w);
 }
 
 /* ---- the header ------------------------------------------------------------- */
@@ -982,10 +1027,14 @@ static void draw_body(canvas *c, const struct app *a, struct att_rt *rt,
         draw_cursor(c, a, L, L->mx, L->my);
         draw_axes(c, a, L, s);
     }
+    /* the four maps share the scale of the terms, not of S */
     const char *base_cap = s->o.softmax && !split ? "P(j|i)"
+                         : s->o.temperature && split
+                         ? glyph_pick(a->ascii, "terms/\xe2\x88\x9a" "d",
+                                      "terms/sqrt(d)")
                          : s->o.temperature
                          ? glyph_pick(a->ascii, "S/\xe2\x88\x9a" "d", "S/sqrt(d)")
-                         : "S";
+                         : split ? "terms" : "S";
     /* a block of k x k positions shows their mean: the legend's ends are
      * means too, and say so */
     char cap[64];

@@ -1,0 +1,93 @@
+/*
+ * test_classroom: what the tour's screens show at 80x24, the size of a
+ * projector in a lecture hall: the term maps of the embedding-scaling
+ * step, label collisions, the clocks' presenter zoom, profiles without
+ * colour.
+ */
+#include <math.h>
+#include <stdlib.h>
+
+#include "app.h"
+#include "frame.h"
+#include "frames.h"
+#include "harness.h"
+#include "params.h"
+#include "tour.h"
+
+static const char *const EN = "assets/tours/en.tour";
+
+/* Start the English tour at the step whose title starts with title. */
+static int tour_at(struct app *a, const char *title)
+{
+    char err[256], cmd[32];
+    app_init(a);
+    a->tour_lang = "en";
+    if (tour_start(a, EN, err, sizeof err))
+        return -1;
+    for (int i = 0; i < a->tour->nsteps; i++)
+        if (strncmp(a->tour->steps[i].title, title, strlen(title)) == 0) {
+            snprintf(cmd, sizeof cmd, "tour %d", i + 1);
+            return app_command(a, cmd);
+        }
+    return -1;
+}
+
+/* p.p of positions i and j: sum over the bands of cos((i - j) omega_b). */
+static double pp(int64_t i, int64_t j, int d, double base)
+{
+    double s = 0;
+    for (int b = 0; b < d / 2; b++)
+        s += cos((double)(i - j) * pow(base, -2.0 * b / d));
+    return s;
+}
+
+/* The largest |mean| of p.p over the k x k blocks of n positions. */
+static double pp_block_max(int64_t n, int64_t k, int d, double base)
+{
+    double best = 0;
+    for (int64_t i0 = 0; i0 < n; i0 += k)
+        for (int64_t j0 = 0; j0 < n; j0 += k) {
+            double sum = 0;
+            int64_t cnt = 0;
+            for (int64_t i = i0; i < i0 + k && i < n; i++)
+                for (int64_t j = j0; j < j0 + k && j < n; j++, cnt++)
+                    sum += pp(i, j, d, base);
+            if (fabs(sum / (double)cnt) > best)
+                best = fabs(sum / (double)cnt);
+        }
+    return best;
+}
+
+/* Step 8: the four term maps.  Their maxima are whole (not cut to
+ * "e·e max|·"), the maxima of block means say so, and the shared
+ * legend scales the terms, not S. */
+static void test_term_maps(void)
+{
+    struct app a;
+    char want[64], m[32];
+    CHECK(tour_at(&a, "Why embeddings are scaled") == 0);
+    char *f = frame_text(&a, 80, 24);
+    CHECK(f && strstr(f, "e\xc2\xb7" "e max|") == NULL);   /* not cut */
+    CHECK(f && strstr(f, "max |mean| per term:") != NULL);
+    CHECK(f && strstr(f, "cell: mean over 22 x 22 positions") != NULL);
+    fmt_num(pp_block_max(128, 22, 512, 10000), 4, m, sizeof m);
+    snprintf(want, sizeof want, "p\xc2\xb7p %s", m);
+    CHECK(f && strstr(f, want) != NULL);
+    CHECK(f && strstr(f, "\nterms ") != NULL);              /* the legend */
+    CHECK(f && strstr(f, "\nS ") == NULL);
+    if (t_fail)
+        fprintf(stderr, "%s", f ? f : "");
+    free(f);
+    /* wide enough: the whole header on each map, no note */
+    f = frame_text(&a, 160, 48);
+    CHECK(f && strstr(f, "p\xc2\xb7p max|mean|=") != NULL);
+    CHECK(f && strstr(f, "per term:") == NULL);
+    free(f);
+    tour_release(&a);
+}
+
+int main(void)
+{
+    test_term_maps();
+    TEST_END("test_classroom");
+}
