@@ -1012,6 +1012,18 @@ static void make_hint(const struct app *a, const struct att_layout *L,
     snprintf(hint, len, "%s%s%s", cells, extra[0] ? "  " : "", extra);
 }
 
+/* The first x in [x0, x1) of row y that is not blank, or x1: where a
+ * label of the panel beside the legend starts. */
+static int first_drawn(const canvas *c, int y, int x0, int x1)
+{
+    for (int x = x0 > 0 ? x0 : 0; x < x1; x++) {
+        const cell *k = canvas_at(c, x, y);
+        if (k && k->ch != ' ' && k->ch != 0)
+            return x;
+    }
+    return x1;
+}
+
 /* The computed matrix (or its four terms), its legend and the panel. */
 static void draw_body(canvas *c, const struct app *a, struct att_rt *rt,
                       const struct score_ctx *s)
@@ -1044,7 +1056,8 @@ static void draw_body(canvas *c, const struct app *a, struct att_rt *rt,
     else
         snprintf(cap, sizeof cap, "%s", base_cap);
     struct plot_legend lg = { cap, base_cap, lo, hi, 0, 4 };
-    int lw = L->side ? L->pnx - 1 : c->w;
+    draw_panel(c, a, rt, s);    /* first: the legend ends before its labels */
+    int lw = L->side ? first_drawn(c, L->legend_y, L->pnx, c->w) - 3 : c->w;
     char miss[48] = "";
     if (s->rows < s->n)     /* the legend's entry for the missing mark */
         snprintf(miss, sizeof miss, " %s no row", glyph(a->ascii, GL_MISSING));
@@ -1052,7 +1065,6 @@ static void draw_body(canvas *c, const struct app *a, struct att_rt *rt,
                                 a->palette, &lg);
     canvas_text(c, used, L->legend_y, lw - used, miss,
                 ui_color(a->palette, UI_DIM), RGB_DEFAULT, 0);
-    draw_panel(c, a, rt, s);
 }
 
 /* ---- the hooks ------------------------------------------------------------ */

@@ -86,8 +86,71 @@ static void test_term_maps(void)
     tour_release(&a);
 }
 
+/* The row of text t that starts with prefix (a pointer into t), or NULL. */
+static const char *row_starting(const char *t, const char *prefix)
+{
+    for (const char *r = t; r && *r; r = strchr(r, '\n') ? strchr(r, '\n') + 1
+                                                        : NULL)
+        if (strncmp(r, prefix, strlen(prefix)) == 0)
+            return r;
+    return NULL;
+}
+
+/* On the legend row "S ... hi   label│": at least two blanks between
+ * the legend's last number and the profile's y label. */
+static int legend_apart(const char *row)
+{
+    const char *bar = strstr(row, "\xe2\x94\x82"), *nl = strchr(row, '\n');
+    if (!bar || (nl && bar > nl))
+        return 1;               /* no profile beside the legend */
+    const char *p = bar;
+    while (p > row && p[-1] != ' ')
+        p--;                    /* the label before the axis */
+    if (p == bar)
+        return 1;               /* no label on this row */
+    int blanks = 0;
+    while (p > row && p[-1] == ' ') {
+        p--;
+        blanks++;
+    }
+    return p == row || blanks >= 2;
+}
+
+/* The attention legend never runs into the profile's y label. */
+static void test_legend_apart(void)
+{
+    static const char *const NAMES[] = { "sinusoidal", "rope", "alibi",
+                                           "learned" };
+    int bad = 0, seen = 0;
+    for (int h = 20; h <= 30; h++)
+        for (int sc = 0; sc < 4; sc++)
+            for (int col = 0; col < 2; col++) {
+                struct app a;
+                char cmd[32];
+                app_init(&a);
+                a.color = col ? COLOR_256 : COLOR_NONE;
+                snprintf(cmd, sizeof cmd, "scheme %s", NAMES[sc]);
+                app_command(&a, "view attention");
+                app_command(&a, cmd);
+                char *f = frame_text(&a, 80, h);
+                const char *r = f ? row_starting(f, "S ") : NULL;
+                if (r) {
+                    seen++;
+                    if (!legend_apart(r)) {
+                        bad++;
+                        fprintf(stderr, "80x%d %s: %.*s\n", h, cmd,
+                                (int)(strchr(r, '\n') - r), r);
+                    }
+                }
+                free(f);
+            }
+    CHECK(seen > 40);
+    CHECK(bad == 0);
+}
+
 int main(void)
 {
+    test_legend_apart();
     test_term_maps();
     TEST_END("test_classroom");
 }
