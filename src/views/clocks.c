@@ -30,8 +30,9 @@
 #define NVALUES 7           /* i, dims, omega, lambda, sin, cos, turns */
 #define TOP_MIN 9           /* rows for the big face area at least */
 #define READOUT_MIN 46      /* columns for the text beside the big face */
-#define FACE_GAP 6          /* the face's "cos" label and three blanks, so
-                               the label never reads as the readout's */
+#define FACE_GAP 7          /* a blank, the face's "cos" label and three
+                               blanks, so the label neither touches the
+                               face nor reads as the readout's */
 #define READOUT_LINES 12    /* rows the readout uses when it has them */
 #define BIG_MIN_W 64
 #define TEXT_MIN_W 20
@@ -425,7 +426,7 @@ static void big_face(struct ctx *x, const struct clocks_band *b)
 
     clocks_face_draw(x->c, &f);
     /* axis names where the axes leave the face: cos right, sin up */
-    canvas_text(x->c, fw, fy + (dots / 2 - 1) / 4, 3, "cos", x->accent,
+    canvas_text(x->c, fw + 1, fy + (dots / 2 - 1) / 4, 3, "cos", x->accent,
                 RGB_DEFAULT, ATTR_BOLD);
     canvas_text(x->c, f.cx / 2 - 1 > 0 ? f.cx / 2 - 1 : 0, 0, 3, "sin",
                 x->accent, RGB_DEFAULT, ATTR_BOLD);
