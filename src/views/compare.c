@@ -243,12 +243,29 @@ int cmp_label_try(canvas *pc, int x, int y, const char *t, rgb fg, int attr)
     return 1;
 }
 
+/* Whether cell (x, y) holds no curve (braille dots): a label beside a
+ * line keeps a cell from any curve on either side, or it reads as the
+ * curve's. */
+static int no_curve(const canvas *pc, int x, int y)
+{
+    const cell *k = canvas_at(pc, x, y);
+    return x < 0 || x >= pc->w || !k || k->ch < 0x2800 || k->ch > 0x28FF;
+}
+
+/* The label t at (x, y) if its cells are blank and no curve touches it. */
+static int beside_try(canvas *pc, int x, int y, const char *t, rgb fg)
+{
+    int tw = text_width(t);
+    return no_curve(pc, x - 1, y) && no_curve(pc, x + tw, y) &&
+           cmp_label_try(pc, x, y, t, fg, ATTR_BOLD);
+}
+
 void cmp_label_beside(canvas *pc, int col, int y0, const char *t, rgb fg)
 {
     int tw = text_width(t);
     for (int row = y0; row < pc->h; row++)
-        if (cmp_label_try(pc, col + 1, row, t, fg, ATTR_BOLD) ||
-            cmp_label_try(pc, col - tw, row, t, fg, ATTR_BOLD))
+        if (beside_try(pc, col + 1, row, t, fg) ||
+            beside_try(pc, col - tw, row, t, fg))
             return;
     int x = col + 1 + tw <= pc->w ? col + 1 : col - tw;
     x = x < 0 ? 0 : x;
