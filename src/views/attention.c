@@ -78,6 +78,8 @@ struct att_layout {
     int rows, cols;         /* blocks shown */
     int ext;                /* matrix extent in pixels (blocks * s) */
     int qw, qh;             /* split: quadrant size in cells */
+    int no_gain;            /* presenter: the matrix is no larger than
+                               without it (the height limits both) */
     int tick_y, legend_y;
     int pnx, pny, pnw, pnh; /* the panel */
 };
@@ -141,10 +143,7 @@ static void layout_compute(struct att_layout *L, const struct app *a, int w,
     int mrows = h - 4;
     int panel = w / 3 < 20 ? 20 : w / 3 > PANEL_MIN ? PANEL_MIN : w / 3;
     int side_w = w - L->lw - 2 - panel;
-    if (a->presenter) {
-        /* presenter: the matrix alone, as large as the area allows */
-        L->px = 2 * mrows < w - L->lw - 1 ? 2 * mrows : w - L->lw - 1;
-    } else if (side_w >= 8 && mrows >= 2) {
+    if (side_w >= 8 && mrows >= 2) {
         L->side = 1;
         L->px = 2 * mrows < side_w ? 2 * mrows : side_w;
     } else {
@@ -153,6 +152,14 @@ static void layout_compute(struct att_layout *L, const struct app *a, int w,
         if (m < 2)
             m = mrows < 2 ? mrows : 2;
         L->px = 2 * m < w - L->lw - 1 ? 2 * m : w - L->lw - 1;
+    }
+    if (a->presenter) {
+        /* presenter: the matrix alone, as large as the area allows; the
+         * height may already have limited it as much without zoom */
+        int px = 2 * mrows < w - L->lw - 1 ? 2 * mrows : w - L->lw - 1;
+        L->no_gain = px <= L->px;
+        L->side = 0;
+        L->px = px;
     }
     if (split)
         layout_split(L);
@@ -1122,6 +1129,17 @@ static void att_fini(void *rt)
     grid_free(((struct att_rt *)rt)->grid);
 }
 
+/* Presenter at a height that limits the matrix as much as without it:
+ * say so under the legend, rather than seem to do nothing. */
+static void draw_no_gain(canvas *c, const struct app *a,
+                         const struct att_layout *L)
+{
+    const char *msg = "zoom: the window's height limits the matrix as "
+                      "much as without zoom; a taller window shows it larger";
+    int y = L->legend_y + 1;
+    wrap_text(c, 0, &y, c->w, c->h, msg, ui_color(a->palette, UI_DIM), 0, 0);
+}
+
 static void att_draw(const struct app *a, void *rt, canvas *c, char *hint,
                      size_t hintlen)
 {
@@ -1153,6 +1171,8 @@ static void att_draw(const struct app *a, void *rt, canvas *c, char *hint,
                     ui_color(a->palette, UI_DIM), RGB_DEFAULT, 0);
     } else {
         draw_body(c, a, r, s);
+        if (L->no_gain)
+            draw_no_gain(c, a, L);
     }
     scores_free(s);
 }

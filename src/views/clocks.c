@@ -649,19 +649,87 @@ static int readout_legend(struct ctx *x, struct rline *out)
     return n;
 }
 
+/* The shortest wording of a readout line. */
+static const char *rl_short(const struct rline *r)
+{
+    return r->s[2][0] ? r->s[2] : r->s[1][0] ? r->s[1] : r->s[0];
+}
+
+/* text_wrap_line, but a line that does not end the text ends after its
+ * last ", " or ": " when it has one: a phrase is not split. */
+static size_t wrap_phrase(const char *t, int w, char *buf, size_t len)
+{
+    size_t used = text_wrap_line(t, w, buf, len);
+    if (used == 0 || !t[used])
+        return used;
+    for (size_t i = strlen(buf); i > 1; i--)
+        if (buf[i - 1] == ' ' && (buf[i - 2] == ',' || buf[i - 2] == ':')) {
+            buf[i - 1] = 0;
+            return i;
+        }
+    return used;
+}
+
+/* Rows line r takes in w cells: 1 if a wording fits, else its shortest
+ * wording wrapped at blanks (continuation rows indented by 2). */
+static int rl_rows(const struct rline *r, int w, char *buf, size_t len)
+{
+    const char *v[3] = { r->s[0], r->s[1][0] ? r->s[1] : NULL,
+                         r->s[2][0] ? r->s[2] : NULL };
+    if (text_first_fit(v, 3, w) >= 0)
+        return 1;
+    const char *t = rl_short(r);
+    int rows = 0;
+    for (int ind = 0; *t && w - ind > 0; ind = 2, rows++) {
+        size_t used = wrap_phrase(t, w - ind, buf, len);
+        if (used == 0)
+            return rows + 99;   /* a word wider than the line */
+        t += used;
+    }
+    return rows;
+}
+
+/* Draw line r wrapped from row *y (as rl_rows counts it). */
+static void rl_wrap_draw(struct ctx *x, int rx, int *y, const struct rline *r)
+{
+    char buf[200];
+    const char *t = rl_short(r);
+    int w = x->c->w - rx;
+    for (int ind = 0; *t && w - ind > 0; ind = 2) {
+        size_t used = wrap_phrase(t, w - ind, buf, sizeof buf);
+        if (used == 0)
+            return;
+        canvas_text(x->c, rx + ind, (*y)++, w - ind, buf, r->fg, RGB_DEFAULT,
+                    r->attr);
+        t += used;
+    }
+}
+
 static void readout_draw(struct ctx *x, int rx, int rows,
                          const struct clocks_band *b)
 {
     struct rline lines[16];
+    char buf[200];
     int n = readout_band(x, b, lines);
 
     n += readout_ghost(x, b, lines + n);
-    int legend = n, y = 0;
+    int legend = n, y = 0, need = 0;
     n += readout_legend(x, lines + n);
+    if (x->l.brows == 0)
+        n--;                    /* no table (presenter): no table legend */
+    for (int k = 0; k < n; k++)
+        need += rl_rows(&lines[k], x->c->w - rx, buf, sizeof buf);
+    /* lines too long for the width wrap whole where the rows hold them
+     * all; else each keeps the whole words that fit */
+    int wrap = need > n && need + 1 <= rows;
     for (int k = 0; k < n && y < rows; k++) {
         /* a blank line before the legend when there is room for it */
-        if (k == legend && rows >= n + 1)
+        if (k == legend && rows >= (wrap ? need : n) + 1)
             y++;
+        if (wrap && rl_rows(&lines[k], x->c->w - rx, buf, sizeof buf) > 1) {
+            rl_wrap_draw(x, rx, &y, &lines[k]);
+            continue;
+        }
         const char *v[4] = { lines[k].s[0], NULL, NULL, NULL };
         int m = 1;
         for (int j = 1; j < 3; j++)

@@ -32,6 +32,22 @@ static int tour_at(struct app *a, const char *title)
     return -1;
 }
 
+/* frame_text with the blanks at the end of each row taken off. */
+static char *frame_trim(const struct app *a, int w, int h)
+{
+    char *f = frame_text(a, w, h), *o = f;
+    if (!f)
+        return NULL;
+    for (const char *i = f; *i; i++) {
+        if (*i == '\n')
+            while (o > f && o[-1] == ' ')
+                o--;
+        *o++ = *i;
+    }
+    *o = 0;
+    return f;
+}
+
 /* p.p of positions i and j: sum over the bands of cos((i - j) omega_b). */
 static double pp(int64_t i, int64_t j, int d, double base)
 {
@@ -75,8 +91,6 @@ static void test_term_maps(void)
     CHECK(f && strstr(f, want) != NULL);
     CHECK(f && strstr(f, "\nterms ") != NULL);              /* the legend */
     CHECK(f && strstr(f, "\nS ") == NULL);
-    if (t_fail)
-        fprintf(stderr, "%s", f ? f : "");
     free(f);
     /* wide enough: the whole header on each map, no note */
     f = frame_text(&a, 160, 48);
@@ -148,8 +162,38 @@ static void test_legend_apart(void)
     CHECK(bad == 0);
 }
 
+/* Presenter zoom at 80x24: the clocks' readout keeps whole phrases
+ * (wrapped, not cut) and names no table it hides; the attention matrix,
+ * which the height limits as much without zoom, says so. */
+static void test_presenter_80x24(void)
+{
+    struct app a;
+    app_init(&a);
+    CHECK(app_command(&a, "view clocks") == 0);
+    CHECK(app_command(&a, "d 8") == 0);
+    char *f = frame_text(&a, 80, 24);
+    CHECK(f && strstr(f, "table: ") != NULL);   /* the table is shown */
+    free(f);
+    CHECK(app_command(&a, "zoom") == 0 && a.presenter);
+    a.msg[0] = 0;
+    f = frame_trim(&a, 80, 24);
+    CHECK(f && strstr(f, "table: ") == NULL);   /* no table, no legend */
+    CHECK(f && strstr(f, "  counter-clockwise\n") != NULL);  /* wrapped */
+    CHECK(f && strstr(f, "right = cos = PE(pos,2i+1),\n") != NULL);
+    CHECK(f && strstr(f, "  up = sin\n") != NULL);
+    CHECK(f && strstr(f, "up =\n") == NULL);   /* never cut mid-phrase */
+    free(f);
+    CHECK(app_command(&a, "view attention") == 0 && a.presenter);
+    a.msg[0] = 0;
+    CHECK(frame_has(&a, 80, 24, "zoom: the window's height limits"));
+    f = frame_text(&a, 80, 48);                 /* taller: it grows */
+    CHECK(f && strstr(f, "zoom: the window") == NULL);
+    free(f);
+}
+
 int main(void)
 {
+    test_presenter_80x24();
     test_legend_apart();
     test_term_maps();
     TEST_END("test_classroom");
