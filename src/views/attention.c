@@ -915,7 +915,8 @@ static void draw_profile(canvas *c, const struct app *a, struct att_rt *rt,
     double row[PROFILE_MAX];
     char title[LINE_LEN];
     struct plot_spec sp = { 0 };
-    struct plot_series ser = { NULL, 0, ui_color(a->palette, UI_PLOT_A), 0 };
+    struct plot_series ser = { NULL, 0, ui_color(a->palette, UI_PLOT_A), 0,
+                               PLOT_SOLID };
     sp.label_extremes = 1;
     sp.zero_line = 1;
     sp.mark_x = NAN;

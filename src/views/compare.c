@@ -942,7 +942,8 @@ static void profile_readout(const struct app *a, canvas *c,
         x += canvas_text(c, x, y, c->w, head, cmp_uc(a, UI_TEXT), RGB_DEFAULT, 0) + 1;
         for (int k = 0; k < g->np; k++) {
             char mk[16];    /* the curve and the letter set on it */
-            snprintf(mk, sizeof mk, "%s%c", glyph_pick(a->ascii, "\u2824", "."), 'A' + rp[k].id);
+            snprintf(mk, sizeof mk, "%s%c", plot_style_sample(k, a->ascii),
+                     'A' + rp[k].id);
             x = cmp_legend_piece(c, x, y, mk, cmp_pane_rgb(a, rp[k].id), line[k] + 2,
                              cmp_uc(a, UI_TEXT));
         }
@@ -994,6 +995,7 @@ static void draw_profile_mode(const struct app *a, canvas *c,
         ser[k].n = xm.used;
         ser[k].col = cmp_pane_rgb(a, rp[k].id);
         ser[k].mark = g->np > 1 ? (char)('A' + rp[k].id) : 0;
+        ser[k].style = k;       /* solid, dotted, sparse: apart in mono */
         odd |= rp[k].layout != LAYOUT_INTERLEAVED || rp[k].prec != PREC_F64;
     }
     struct plot_spec sp;

@@ -12,6 +12,7 @@
 #include "frames.h"
 #include "harness.h"
 #include "params.h"
+#include "plot.h"
 #include "tour.h"
 
 static const char *const EN = "assets/tours/en.tour";
@@ -191,8 +192,53 @@ static void test_presenter_80x24(void)
     free(f);
 }
 
+/* Braille dots set in the canvas. */
+static int braille_dots(const canvas *c)
+{
+    int n = 0;
+    for (int y = 0; y < c->h; y++)
+        for (int x = 0; x < c->w; x++) {
+            uint32_t ch = canvas_at(c, x, y)->ch;
+            if (ch >= 0x2800 && ch <= 0x28FF)
+                n += __builtin_popcount(ch - 0x2800);
+        }
+    return n;
+}
+
+/* A flat curve of 80 points in each line style: solid sets every dot
+ * column of the plot, dotted every other, sparse one in three; so two
+ * curves that cross stay apart without colour. */
+static void test_line_styles(void)
+{
+    double y[80];
+    int count[PLOT_STYLES];
+    for (int i = 0; i < 80; i++)
+        y[i] = 1.0;
+    for (int st = 0; st < PLOT_STYLES; st++) {
+        canvas c;
+        struct plot_spec sp;
+        struct plot_series ser = { y, 80, RGB_DEFAULT, 0, st };
+        memset(&sp, 0, sizeof sp);
+        sp.xmin = 0;
+        sp.xmax = 79;
+        sp.dx = 1;
+        sp.mark_x = NAN;            /* no cursor line */
+        CHECK(canvas_init(&c, 45, 8) == 0);
+        plot_lines(&c, 0, 0, 45, 8, &sp, &ser, 1, PAL_DEFAULT);
+        count[st] = braille_dots(&c);
+        canvas_free(&c);
+    }
+    int pw = 45 - 3 - 1;            /* the labels "1.5" and "0.5" */
+    CHECK(count[PLOT_SOLID] == 2 * pw);
+    CHECK(abs(count[PLOT_DOTTED] - pw) <= 1);
+    CHECK(abs(count[PLOT_SPARSE] - 2 * pw / 3) <= 1);
+    if (t_fail)
+        fprintf(stderr, "dots: %d %d %d\n", count[0], count[1], count[2]);
+}
+
 int main(void)
 {
+    test_line_styles();
     test_presenter_80x24();
     test_legend_apart();
     test_term_maps();
