@@ -236,8 +236,28 @@ static void test_line_styles(void)
         fprintf(stderr, "dots: %d %d %d\n", count[0], count[1], count[2]);
 }
 
+/* The last step says what T does, and T does it: after Esc it comes
+ * back to the step left, it does not start over. */
+static void test_last_step_t(void)
+{
+    struct app a;
+    CHECK(tour_at(&a, "Your turn") == 0);
+    int last = a.tour->nsteps - 1;
+    CHECK(a.tour_step == last);
+    const char *text = a.tour->steps[last].text;
+    CHECK(strstr(text, "T comes back to this step") != NULL);
+    CHECK(strstr(text, "T starts the tour again") == NULL);
+    app_key(&a, PK_ESC);
+    CHECK(!tour_running(&a));
+    app_key(&a, 'T');
+    CHECK(tour_running(&a) && a.tour_step == last);
+    CHECK(app_command(&a, "tour 1") == 0 && a.tour_step == 0);
+    tour_release(&a);
+}
+
 int main(void)
 {
+    test_last_step_t();
     test_line_styles();
     test_presenter_80x24();
     test_legend_apart();
