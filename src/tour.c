@@ -797,6 +797,21 @@ int tour_key(struct app *a, int key)
     }
 }
 
+const char *tour_word(const struct app *a, const char *en)
+{
+    static const char *const WORDS[][2] = {
+        { "PE heatmap", "PE 热图" }, { "PE clocks", "PE 时钟" },
+        { "attention", "注意力" }, { "compare bases", "比较 base" },
+        { "? help", "? 帮助" },
+    };
+    if (!tour_running(a) || !in_zh(a))
+        return en;
+    for (size_t i = 0; i < sizeof WORDS / sizeof WORDS[0]; i++)
+        if (strcmp(en, WORDS[i][0]) == 0)
+            return WORDS[i][1];
+    return en;
+}
+
 int tour_status(const struct app *a, char *buf, size_t len)
 {
     if (!tour_running(a))

@@ -147,6 +147,10 @@ int tour_key(struct app *a, int key);
 /* Whether a tour is running (a caption panel is shown). */
 int tour_running(const struct app *a);
 
+/* The status line's own words (a view's title, "? help") in the tour's
+ * language: Chinese while a Chinese tour runs, else en itself. */
+const char *tour_word(const struct app *a, const char *en);
+
 /* "tour 3/12" into buf when a tour is running; returns 0 if none. */
 int tour_status(const struct app *a, char *buf, size_t len);
 

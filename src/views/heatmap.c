@@ -1027,14 +1027,21 @@ static void hint_source(const struct app *a, const struct heat_layout *L,
 static void make_hint(const struct app *a, const struct heat_layout *L,
                       int w, char *hint, size_t len)
 {
-    char geom[128], src[160], par[128];
+    char geom[128], src[160], par[128], miss[64] = "";
     make_hint_geom(&L->g, L->t != NULL, geom, sizeof geom);
     hint_source(a, L, src, sizeof src);
     params_format(&a->p, par, sizeof par);
     int room = w - text_width(VIEW_HEATMAP_DEF.title) - text_width(par) -
                2 * 2;
+    if (L->t && a->p.n > L->t->n)   /* what the hatching means, at least */
+        snprintf(miss, sizeof miss, "%s no row from %lld",
+                 glyph(a->ascii, GL_MISSING), (long long)L->t->n);
     if (src[0] && text_width(src) + 2 + text_width(geom) <= room)
         snprintf(hint, len, "%s, %s", src, geom);
+    else if (miss[0] && text_width(miss) + 2 + text_width(geom) <= room)
+        snprintf(hint, len, "%s, %s", miss, geom);
+    else if (miss[0])
+        snprintf(hint, len, "%s", miss);
     else
         snprintf(hint, len, "%s", geom);
 }

@@ -255,8 +255,52 @@ static void test_last_step_t(void)
     tour_release(&a);
 }
 
+/* :help opens the help card; a view's own command elsewhere says
+ * which view takes it, not "unknown command". */
+static void test_commands(void)
+{
+    struct app a;
+    app_init(&a);
+    CHECK(app_command(&a, "help") == 0 && a.help);
+    a.help = 0;
+    CHECK(app_command(&a, "k 3") == -1 && a.msg_error);
+    CHECK_STR(a.msg, ":k: clocks only (2 or :view clocks shows it)");
+    CHECK(app_command(&a, "scheme rope") == -1);
+    CHECK_STR(a.msg, ":scheme: attention only (3 or :view attention shows it)");
+    CHECK(app_command(&a, "i 3") == -1);
+    CHECK_STR(a.msg, ":i: clocks and attention only");
+    CHECK(app_command(&a, "frobnicate") == -1);
+    CHECK(strstr(a.msg, "unknown command :frobnicate") != NULL);
+    CHECK(app_command(&a, "view clocks") == 0);
+    CHECK(app_command(&a, "k 3") == 0 && a.clocks.k == 3);
+}
+
+/* A Chinese tour: the status line's own words are Chinese too. */
+static void test_zh_status(void)
+{
+    struct app a;
+    char err[256];
+    app_init(&a);
+    a.tour_lang = "zh";
+    CHECK(tour_start(&a, "assets/tours/zh.tour", err, sizeof err) == 0);
+    char *f = frame_trim(&a, 100, 30);
+    const char *last = f ? strrchr(f, '\n') : NULL;
+    while (last && last > f && last[-1] != '\n')
+        last--;
+    CHECK(last && strncmp(last, "\xe5\xaf\xbc\xe8\xa7\x88 1/", 9) == 0);
+    CHECK(last && strstr(last, "\xe6\xb3\xa8\xe6\x84\x8f\xe5\x8a\x9b") != NULL);
+    CHECK(last && strstr(last, "? \xe5\xb8\xae\xe5\x8a\xa9") != NULL);
+    CHECK(last && strstr(last, "? help") == NULL);
+    free(f);
+    tour_release(&a);
+    app_init(&a);                   /* no tour: English */
+    CHECK(frame_has(&a, 100, 30, "? help"));
+}
+
 int main(void)
 {
+    test_commands();
+    test_zh_status();
     test_last_step_t();
     test_line_styles();
     test_presenter_80x24();
