@@ -29,7 +29,7 @@ run_suite() {
 for t in "$BUILD"/tests/test_*; do
     [ -x "$t" ] && run_suite "$(basename "$t")" "$t"
 done
-for s in tests/lib/check.sh tests/cli.sh tests/rope.sh tests/tables.sh tests/docs.sh tests/views_state.sh tests/golden/check.sh tests/valgrind.sh tests/e2e/*.sh; do
+for s in tests/lib/check.sh tests/cli.sh tests/rope.sh tests/tables.sh tests/docs.sh tests/views_state.sh tests/tour_files.sh tests/golden/check.sh tests/valgrind.sh tests/e2e/*.sh; do
     [ -f "$s" ] || continue
     case "$s" in */lib.sh|*/wrap.sh) continue ;; esac
     case "$s" in tests/e2e/*) [ "${E2E:-1}" = 0 ] && continue ;; esac
