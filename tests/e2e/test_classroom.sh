@@ -3,7 +3,10 @@
 # conditions of a lecture hall: LANG=C, NO_COLOR=1, TERM=vt100.
 # - the Chinese tour on an ASCII-only terminal: one message why, and the
 #   English tour instead of rows of '?';
-# - with a UTF-8 locale the Chinese tour runs.
+# - with a UTF-8 locale the Chinese tour runs;
+# - --record writes a valid asciicast v3 file: a marker per tour step
+#   (--autoplay runs the tour unattended), nothing while the screen is at
+#   rest, an exit event, and the terminal restored on every exit.
 . "$(dirname "$0")/lib.sh"
 e2e_init test_classroom
 e2e_need_tmux
@@ -33,5 +36,79 @@ zh_on_ascii() {
     stop
 }
 
+# cast_ok FILE STEPS STATUS: the header, every event well formed, STEPS
+# markers "1/N ..".."N/N .." in order each after the output of its step,
+# and the last event the exit status.
+cast_ok() {
+    python3 - "$@" <<'PY'
+import json, sys
+path, steps, status = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+lines = open(path, encoding='utf-8').read().splitlines()
+bad = []
+h = json.loads(lines[0])
+if h.get('version') != 3 or h['term'].get('cols') != 80 or h['term'].get('rows') != 24:
+    bad.append('header %r' % h)
+ev = [json.loads(l) for l in lines[1:] if not l.startswith('#')]
+for e in ev:
+    if not (isinstance(e, list) and len(e) == 3 and isinstance(e[0], (int, float))
+            and e[0] >= 0 and e[1] in ('o', 'm', 'r', 'x') and isinstance(e[2], str)):
+        bad.append('event %r' % (e,))
+marks = [e[2] for e in ev if e[1] == 'm']
+want = ['%d/%d ' % (i, steps) for i in range(1, steps + 1)]
+if len(marks) != steps or any(not m.startswith(w) for m, w in zip(marks, want)):
+    bad.append('markers %r' % marks)
+for i, e in enumerate(ev):
+    if e[1] == 'm' and (i == 0 or ev[i - 1][1] not in ('o', 'm')):
+        bad.append('marker %r before any frame' % e[2])
+if not ev or ev[-1][1] != 'x' or ev[-1][2] != status:
+    bad.append('last event %r' % (ev[-1] if ev else None,))
+for b in bad:
+    print('  ' + b)
+sys.exit(1 if bad else 0)
+PY
+}
+
+record_tour() {
+    local cast="$TMPD/tour.cast" steps
+    steps=$(grep -c '^title' assets/tours/en.tour)
+    start_peviz 80 24 --tour --record "$cast" --autoplay 0.2
+    if poll_for 200 screen_has 'EXIT='; then
+        check "--record --autoplay: the tour ran to its end, tty restored" \
+            [ "$(exit_line)" = "EXIT=0 TTY=restored" ]
+    else
+        fail "--record --autoplay: did not end within 20 s"
+    fi
+    check "--record --autoplay: a valid cast, $steps markers in order" \
+        cast_ok "$cast" "$steps" 0
+    stop
+}
+
+record_idle() {
+    local cast="$TMPD/idle.cast" a
+    start_peviz 80 24 --record "$cast"
+    expect "--record: the program runs" 'd_model='
+    poll_until [ "$(size_of "$cast")" -gt 1000 ]
+    check "--record: nothing is written while the screen is at rest" \
+        quiet "$cast"
+    a=$(size_of "$cast")
+    keys D
+    expect "--record: D doubles d_model" 'd_model=128'
+    check "--record: a change is recorded" \
+        poll_until [ "$(size_of "$cast")" -gt "$a" ]
+    kill -TERM "$(child_pid)"
+    check "--record: SIGTERM ends it, tty restored" \
+        poll_until [ "$(exit_line)" = "EXIT=143 TTY=restored" ]
+    check "--record: the cast ends with the exit status" \
+        sh -c "tail -n 1 '$cast' | grep -q '\"x\", \"143\"'"
+    stop
+    : >"$TMPD/taken.cast"
+    "$PEVIZ" --record "$TMPD/taken.cast" >"$TMPD/out" 2>"$TMPD/err" </dev/null
+    a=$?
+    check "--record onto an existing file: exit 2, the file untouched" \
+        sh -c "[ $a -eq 2 ] && grep -q 'exists' '$TMPD/err' && [ ! -s '$TMPD/taken.cast' ]"
+}
+
 zh_on_ascii
+record_tour
+record_idle
 e2e_done
