@@ -574,10 +574,11 @@ static void draw_dim_labels(const struct app *a, canvas *c,
 static int axis_notes(const struct axis *xm, const struct ymap *ym,
                       int64_t stride, char s[][96])
 {
-    char rl[40] = "", rs[40] = "", cl[48] = "", cs[48] = "";
-    if (xm->k > 1) {
+    char rl[40] = "", rs[40] = "", cl[48] = "", cs[48] = "", ct[48] = "";
+    if (xm->k > 1) {    /* one wording in every pane: the same axis */
         axis_caption(xm, "col", "cols", "pos", cl, sizeof cl);
-        axis_caption_short(xm, "col", "pos", cs, sizeof cs);
+        snprintf(cs, sizeof cs, "%s", cl);
+        axis_caption_short(xm, "col", "pos", ct, sizeof ct);
     }
     if (ym && !ymap_complete(ym)) {
         if (ym->ppd) {
@@ -597,7 +598,11 @@ static int axis_notes(const struct axis *xm, const struct ymap *ym,
     }
     snprintf(s[n++], 96, "%s%s%s", rl, rl[0] && cl[0] ? ", " : "", cl);
     snprintf(s[n++], 96, "%s%s%s", rs, rs[0] && cs[0] ? ", " : "", cs);
-    snprintf(s[n++], 96, "%s", rs[0] ? rs : cs);
+    /* the column's size before the rows' note: every pane names the
+     * shared position axis alike (the status line has the rows) */
+    snprintf(s[n++], 96, "%s", cs[0] ? cs : rs);
+    if (ct[0])          /* narrow panes: all of them this short form */
+        snprintf(s[n++], 96, "%s", ct);
     return n;
 }
 
@@ -621,7 +626,7 @@ static void draw_pos_axis(const struct app *a, canvas *c, int x, int w, int y,
     int hx = cmp_axis_ends(a, c, x, y, end, lo, hi, col);
     /* between the end labels, clear of the mark: what a column and a
      * row hold */
-    char note[5][96];
+    char note[6][96];
     int nn = axis_notes(xm, ym, stride, note);
     for (int v = 0; v < nn; v++) {
         int tw = text_width(note[v]);

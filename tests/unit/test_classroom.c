@@ -297,8 +297,42 @@ static void test_zh_status(void)
     CHECK(frame_has(&a, 100, 30, "? help"));
 }
 
+/* Count of needle in the row of t that holds mark. */
+static int count_in_row(const char *t, const char *mark, const char *needle)
+{
+    const char *m = t ? strstr(t, mark) : NULL;
+    if (!m)
+        return -1;
+    while (m > t && m[-1] != '\n')
+        m--;
+    const char *end = strchr(m, '\n');
+    int n = 0;
+    for (const char *p = strstr(m, needle); p && (!end || p < end);
+         p = strstr(p + 1, needle))
+        n++;
+    return n;
+}
+
+/* The compare panes share the position axis: they name its columns
+ * alike, whatever else each pane's axis row says. */
+static void test_compare_axis_alike(void)
+{
+    struct app a;
+    app_init(&a);
+    CHECK(app_command(&a, "view compare") == 0);
+    char *f = frame_text(&a, 80, 24);
+    CHECK(count_in_row(f, "\xe2\x96\xb2", "1 col = 4 pos") == 2);
+    CHECK(count_in_row(f, "\xe2\x96\xb2", "pos/col") == 0);
+    free(f);
+    a.color = COLOR_NONE;
+    f = frame_text(&a, 80, 24);
+    CHECK(count_in_row(f, "\xe2\x96\xb2", "1 col = 4 pos") == 2);
+    free(f);
+}
+
 int main(void)
 {
+    test_compare_axis_alike();
     test_commands();
     test_zh_status();
     test_last_step_t();
