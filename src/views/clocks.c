@@ -21,6 +21,7 @@
 #include "glyph.h"
 #include "peviz/pe.h"
 #include "text.h"
+#include "views/bigdigits.h"
 #include "views/clocks.h"
 
 #define CLOCKS_PI 3.14159265358979323846
@@ -65,6 +66,16 @@ static void dotted(canvas *c, int x0, int y0, int x1, int y1, rgb col)
     }
 }
 
+/* A line thick dots wider: copies moved by up to a dot each way. */
+static void thick_line(canvas *c, int x0, int y0, int x1, int y1, rgb col,
+                       int thick)
+{
+    int lo = thick >= 2 ? -1 : 0;
+    for (int dx = lo; dx <= (thick ? 1 : 0); dx++)
+        for (int dy = lo; dy <= (thick ? 1 : 0); dy++)
+            canvas_line(c, x0 + dx, y0 + dy, x1 + dx, y1 + dy, col);
+}
+
 void clocks_face_draw(canvas *c, const struct clock_face *f)
 {
     int len = clocks_hand_len(f->r), tx, ty;
@@ -74,13 +85,14 @@ void clocks_face_draw(canvas *c, const struct clock_face *f)
         dotted(c, f->cx - f->r, f->cy, f->cx + f->r, f->cy, f->axis);
         dotted(c, f->cx, f->cy - f->r, f->cx, f->cy + f->r, f->axis);
     }
-    canvas_circle(c, f->cx, f->cy, f->r, 1.0, f->ring);
+    for (int k = 0; k <= f->thick && f->r - k > 0; k++)   /* rim inwards */
+        canvas_circle(c, f->cx, f->cy, f->r - k, 1.0, f->ring);
     if (f->ghost) {
         int gx, gy;
         clocks_hand_end(f->cx, f->cy, len, f->ghost_angle, &gx, &gy);
         canvas_line(c, f->cx, f->cy, gx, gy, f->ghost_col);
     }
-    canvas_line(c, f->cx, f->cy, tx, ty, f->hand);
+    thick_line(c, f->cx, f->cy, tx, ty, f->hand, f->thick);
     if (f->axes) {
         /* the tip's projections, as ticks on the axes: how far right (cos)
          * and how high (sin).  Ticks, not guide lines, so that a frame of
@@ -422,6 +434,8 @@ static void big_face(struct ctx *x, const struct clocks_band *b)
         .ghost_angle = ((double)a->p.pos + (double)a->clocks.k) * b->omega,
         .axes = 1, .ring = b->slow ? x->dim : x->cursor, .hand = x->hand,
         .ghost_col = x->ghost, .axis = x->axis, .tip = a->ascii ? '@' : 0,
+        /* from the back of the room: thick hand and rim */
+        .thick = a->presenter || a->palette == PAL_CONTRAST ? 2 : 0,
     };
 
     clocks_face_draw(x->c, &f);
@@ -705,26 +719,21 @@ static void rl_wrap_draw(struct ctx *x, int rx, int *y, const struct rline *r)
     }
 }
 
-static void readout_draw(struct ctx *x, int rx, int rows,
-                         const struct clocks_band *b)
+/* Lines [k0, k1) from row y0 up to row rows: wrapped whole where the
+ * rows hold them all, else each keeping the words that fit; with gap, a
+ * blank row before line gap_at when there is room.  Returns the next
+ * free row. */
+static int draw_lines(struct ctx *x, int rx, int y0, int rows,
+                      const struct rline *lines, int k0, int k1, int gap_at,
+                      int whole)
 {
-    struct rline lines[16];
     char buf[200];
-    int n = readout_band(x, b, lines);
-
-    n += readout_ghost(x, b, lines + n);
-    int legend = n, y = 0, need = 0;
-    n += readout_legend(x, lines + n);
-    if (x->l.brows == 0)
-        n--;                    /* no table (presenter): no table legend */
-    for (int k = 0; k < n; k++)
+    int y = y0, need = 0, cnt = k1 - k0;
+    for (int k = k0; k < k1; k++)
         need += rl_rows(&lines[k], x->c->w - rx, buf, sizeof buf);
-    /* lines too long for the width wrap whole where the rows hold them
-     * all; else each keeps the whole words that fit */
-    int wrap = need > n && need + 1 <= rows;
-    for (int k = 0; k < n && y < rows; k++) {
-        /* a blank line before the legend when there is room for it */
-        if (k == legend && rows >= (wrap ? need : n) + 1)
+    int wrap = need > cnt && y0 + need + 1 <= rows;
+    for (int k = k0; k < k1 && y < rows; k++) {
+        if (k == gap_at && rows - y0 >= (wrap ? need : cnt) + 1)
             y++;
         if (wrap && rl_rows(&lines[k], x->c->w - rx, buf, sizeof buf) > 1) {
             rl_wrap_draw(x, rx, &y, &lines[k]);
@@ -735,8 +744,55 @@ static void readout_draw(struct ctx *x, int rx, int rows,
         for (int j = 1; j < 3; j++)
             if (lines[k].s[j][0])
                 v[m++] = lines[k].s[j];
+        if (whole && text_first_fit(v, m, x->c->w - rx) < 0)
+            continue;           /* never half a phrase */
         text_fit(x->c, rx, y++, x->c->w - rx, lines[k].fg, lines[k].attr, v);
     }
+    return y;
+}
+
+/* Presenter: the position, omega and lambda in the big block font, as
+ * many as the rows from y hold.  Returns the next free row. */
+static int big_numbers(struct ctx *x, int rx, int y, int rows,
+                       const struct clocks_band *b)
+{
+    const struct app *a = x->a;
+    int halves = canvas_has_halves(a->ascii, a->color), h = big_rows(halves);
+    char v[3][32];
+    const char *lab[3] = { "pos", x->sy->om, x->sy->lam };
+    snprintf(v[0], sizeof v[0], "%lld", (long long)a->p.pos);
+    fmt_num(b->omega, 4, v[1], sizeof v[1]);
+    fmt_num(b->lambda, 4, v[2], sizeof v[2]);
+    for (int i = 0; i < 3 && y + h <= rows; i++) {
+        if (!big_draw(x->c, rx + 4, y, x->c->w - rx - 4, v[i], x->hand, halves,
+                      a->ascii))
+            continue;
+        canvas_text(x->c, rx, y + h / 2, 3, lab[i], x->accent, RGB_DEFAULT,
+                    ATTR_BOLD);
+        y += h + 1;
+    }
+    return y;
+}
+
+static void readout_draw(struct ctx *x, int rx, int rows,
+                         const struct clocks_band *b)
+{
+    struct rline lines[16];
+    int n = readout_band(x, b, lines);
+
+    n += readout_ghost(x, b, lines + n);
+    int legend = n;
+    n += readout_legend(x, lines + n);
+    if (x->l.brows == 0)
+        n--;                    /* no table (presenter): no table legend */
+    if (!x->a->presenter || x->l.brows != 0) {
+        draw_lines(x, rx, 0, rows, lines, 0, n, legend, 0);
+        return;
+    }
+    /* presenter: the band, its key numbers large, then the legend */
+    int y = draw_lines(x, rx, 0, rows, lines, 0, legend, -1, 1);
+    y = big_numbers(x, rx, y + 1, rows, b);
+    draw_lines(x, rx, y, rows, lines, legend, n, -1, 1);
 }
 
 /* ---- the table of small faces ----------------------------------------- */
@@ -790,7 +846,7 @@ static void tile_draw(struct ctx *x, int px, int y, const struct clocks_band *b,
         .ghost_angle = ((double)a->p.pos + (double)a->clocks.k) * b->omega,
         .ring = is_cursor ? x->cursor : b->slow ? x->dim : x->accent,
         .hand = x->hand, .ghost_col = x->ghost, .axis = x->axis,
-        .tip = a->ascii ? '@' : 0,
+        .tip = a->ascii ? '@' : 0, .thick = a->palette == PAL_CONTRAST,
     };
     int ty = y + fr, rr = x->rule_row;  /* the rule row pushes the rest down */
 

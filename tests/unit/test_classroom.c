@@ -179,11 +179,19 @@ static void test_presenter_80x24(void)
     a.msg[0] = 0;
     f = frame_trim(&a, 80, 24);
     CHECK(f && strstr(f, "table: ") == NULL);   /* no table, no legend */
-    CHECK(f && strstr(f, "  counter-clockwise\n") != NULL);  /* wrapped */
-    CHECK(f && strstr(f, "right = cos = PE(pos,2i+1),\n") != NULL);
-    CHECK(f && strstr(f, "  up = sin\n") != NULL);
     CHECK(f && strstr(f, "up =\n") == NULL);   /* never cut mid-phrase */
+    CHECK(f && strstr(f, "o'clock,\n") == NULL);
+    CHECK(f && strstr(f, "PE(pos,2i+1),\n") == NULL);
     free(f);
+    /* the key numbers in the block font: pos 37 ("3" then "7") */
+    CHECK(app_command(&a, "pos 37") == 0);
+    a.color = COLOR_NONE;
+    a.msg[0] = 0;
+    f = frame_trim(&a, 80, 24);
+    CHECK(f && strstr(f, "pos \xe2\x96\x88\xe2\x96\x88\xe2\x96\x88   "
+                        "\xe2\x96\x88\n") != NULL);
+    free(f);
+    a.color = COLOR_256;
     CHECK(app_command(&a, "view attention") == 0 && a.presenter);
     a.msg[0] = 0;
     CHECK(frame_has(&a, 80, 24, "zoom: the window's height limits"));
@@ -330,8 +338,44 @@ static void test_compare_axis_alike(void)
     free(f);
 }
 
+/* Braille dots in the frame's text. */
+static int frame_dots(const struct app *a, int w, int h)
+{
+    canvas c;
+    int n = 0;
+    if (canvas_init(&c, w, h))
+        return -1;
+    frame_draw_finished(a, &c);
+    n = braille_dots(&c);
+    canvas_free(&c);
+    return n;
+}
+
+/* --palette contrast and presenter zoom draw the faces thick: the same
+ * faces take many more dots than the thin ones. */
+static void test_thick_faces(void)
+{
+    struct app a;
+    app_init(&a);
+    CHECK(app_command(&a, "view clocks") == 0);
+    CHECK(app_command(&a, "d 8") == 0);
+    CHECK(app_command(&a, "pos 37") == 0);
+    int thin = frame_dots(&a, 80, 24);
+    a.palette = PAL_CONTRAST;
+    int thick = frame_dots(&a, 80, 24);
+    CHECK(thin > 100 && thick > thin * 3 / 2);
+    a.palette = PAL_DEFAULT;
+    CHECK(app_command(&a, "zoom") == 0);
+    int zthin = frame_dots(&a, 80, 24);
+    CHECK(zthin > thin);        /* the big face alone, thick */
+    if (t_fail)
+        fprintf(stderr, "dots: thin %d contrast %d zoom %d\n", thin, thick,
+                zthin);
+}
+
 int main(void)
 {
+    test_thick_faces();
     test_compare_axis_alike();
     test_commands();
     test_zh_status();
