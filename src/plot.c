@@ -66,6 +66,18 @@ int plot_legend_draw(canvas *c, int x, int y, int w, enum palette pal,
     if (strip < 4 && cap)
         strip = legend_strip(w - lw - hw - 2, cap = NULL);
     int cw = cap ? text_width(cap) + 1 : 0;
+    if (lg->lo == lg->hi) {         /* the value whole before the caption */
+        int need = 2 + 6 + lw;      /* swatch, "all = ", v */
+        cap = lg->caption;
+        if (cap && text_width(cap) + 1 + need > w)
+            cap = lg->brief;
+        if (cap && text_width(cap) + 1 + need > w)
+            cap = NULL;
+        if (need > w)
+            return 0;
+        cw = cap ? text_width(cap) + 1 : 0;
+        strip = 2;
+    }
     if (strip < 2)
         return 0;
     rgb fg = ui_color(pal, UI_TEXT);

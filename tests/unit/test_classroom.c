@@ -373,8 +373,31 @@ static void test_thick_faces(void)
                 zthin);
 }
 
+/* A legend of one value keeps the value: "all = 0", never "all =". */
+static void test_legend_one_value(void)
+{
+    int bad = 0;
+    for (int h = 10; h <= 30; h++) {
+        struct app a;
+        app_init(&a);
+        a.color = COLOR_NONE;
+        a.ascii = 1;
+        app_command(&a, "view attention");
+        app_command(&a, "scheme nope");
+        char *f = frame_text(&a, 80, h);
+        const char *r = f ? strstr(f, "all =") : NULL;
+        if (r && strncmp(r, "all = 0", 7) != 0) {
+            bad++;
+            fprintf(stderr, "80x%d: %.30s\n", h, r);
+        }
+        free(f);
+    }
+    CHECK(bad == 0);
+}
+
 int main(void)
 {
+    test_legend_one_value();
     test_thick_faces();
     test_compare_axis_alike();
     test_commands();
