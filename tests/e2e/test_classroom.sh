@@ -83,21 +83,24 @@ record_tour() {
     stop
 }
 
+exit_is() { [ "$(exit_line)" = "$1" ]; }
+bigger_than() { [ "$(size_of "$1")" -gt "$2" ]; }
+
 record_idle() {
     local cast="$TMPD/idle.cast" a
     start_peviz 80 24 --record "$cast"
     expect "--record: the program runs" 'd_model='
-    poll_until [ "$(size_of "$cast")" -gt 1000 ]
+    poll_until bigger_than "$cast" 1000
     check "--record: nothing is written while the screen is at rest" \
         quiet "$cast"
     a=$(size_of "$cast")
     keys D
     expect "--record: D doubles d_model" 'd_model=128'
     check "--record: a change is recorded" \
-        poll_until [ "$(size_of "$cast")" -gt "$a" ]
+        poll_until bigger_than "$cast" "$a"
     kill -TERM "$(child_pid)"
     check "--record: SIGTERM ends it, tty restored" \
-        poll_until [ "$(exit_line)" = "EXIT=143 TTY=restored" ]
+        poll_until exit_is "EXIT=143 TTY=restored"
     check "--record: the cast ends with the exit status" \
         sh -c "tail -n 1 '$cast' | grep -q '\"x\", \"143\"'"
     stop
