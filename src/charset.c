@@ -2,8 +2,13 @@
  * charset.c - LC_CTYPE from the environment, LC_NUMERIC at "C", and a
  * UTF-8 fallback when the named UTF-8 locale is missing (charset.h).
  */
+#define _POSIX_C_SOURCE 200809L
+
 #include <ctype.h>
 #include <langinfo.h>
+#include <poll.h>
+#include <termios.h>
+#include <unistd.h>
 #include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -92,4 +97,75 @@ int charset_setup(char *note, size_t notelen)
         }
     setlocale(LC_CTYPE, "C");
     return 0;
+}
+
+const char *charset_use_utf8(void)
+{
+    for (size_t i = 0; i < sizeof FALLBACK / sizeof FALLBACK[0]; i++)
+        if (setlocale(LC_CTYPE, FALLBACK[i]) && is_utf8())
+            return FALLBACK[i];
+    setlocale(LC_CTYPE, "");
+    return NULL;
+}
+
+/* Write all of s; -1 on an error. */
+static int put_all(const char *s, size_t n)
+{
+    while (n > 0) {
+        ssize_t r = write(STDOUT_FILENO, s, n);
+        if (r <= 0)
+            return -1;
+        s += r;
+        n -= (size_t)r;
+    }
+    return 0;
+}
+
+/* The column of a report "ESC [ row ; col R" in buf, or -1. */
+static int report_col(const char *buf, size_t n)
+{
+    for (size_t i = 0; i + 1 < n; i++) {
+        int row, col;
+        char end;
+        if (buf[i] == '\033' && buf[i + 1] == '[' &&
+            sscanf(buf + i + 2, "%d;%d%c", &row, &col, &end) == 3 &&
+            end == 'R')
+            return col;
+    }
+    return -1;
+}
+
+int charset_probe_terminal(int ms)
+{
+    struct termios old, raw;
+    char buf[64];
+    size_t n = 0;
+    if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO) ||
+        tcgetattr(STDIN_FILENO, &old) != 0)
+        return 0;
+    raw = old;
+    raw.c_lflag &= ~(tcflag_t)(ICANON | ECHO);
+    raw.c_cc[VMIN] = 0;
+    raw.c_cc[VTIME] = 0;
+    if (tcsetattr(STDIN_FILENO, TCSANOW, &raw) != 0)
+        return 0;
+    /* U+4E2D, two columns wide; then where is the cursor? */
+    static const char PROBE[] = "\r\xe4\xb8\xad\033[6n";
+    int ok = put_all(PROBE, sizeof PROBE - 1) == 0;
+    for (int left = ms; ok && left > 0 && n < sizeof buf - 1; left -= 20) {
+        struct pollfd p = { STDIN_FILENO, POLLIN, 0 };
+        if (poll(&p, 1, 20) <= 0)
+            continue;
+        ssize_t r = read(STDIN_FILENO, buf + n, sizeof buf - 1 - n);
+        if (r <= 0)
+            break;
+        n += (size_t)r;
+        buf[n] = 0;
+        if (memchr(buf, 'R', n))
+            break;
+    }
+    buf[n] = 0;
+    put_all("\r\033[K", sizeof "\r\033[K" - 1);
+    tcsetattr(STDIN_FILENO, TCSANOW, &old);
+    return report_col(buf, n) == 3;
 }

@@ -561,6 +561,28 @@ void loop_follow(struct follow *f)
     fol = f;
 }
 
+/*
+ * The shipped Chinese tour in a locale that is not UTF-8 (LANG=C): if
+ * the terminal itself takes UTF-8 and a UTF-8 locale is installed, use
+ * that locale, so the tour shows in Chinese; otherwise the terminal
+ * opens in ASCII and tour_fit_terminal runs the English tour.
+ */
+static void zh_terminal(const struct app *a, const struct term_opts *o,
+                        int utf8, char *note, size_t len)
+{
+    char was[48];
+    if (utf8 || o->ascii_flag || !a->tour || !a->tour->zh ||
+        !a->tour->shipped)
+        return;
+    charset_why_not_utf8(was, sizeof was);
+    if (!charset_probe_terminal(300))
+        return;
+    const char *loc = charset_use_utf8();
+    if (loc)
+        snprintf(note, len, "%s, but the terminal takes UTF-8: the Chinese "
+                 "tour uses %s", was, loc);
+}
+
 int loop_run(struct app *a, const struct term_opts *o)
 {
     char err[256], note[APP_MSG_LEN];
@@ -573,7 +595,8 @@ int loop_run(struct app *a, const struct term_opts *o)
         perror("peviz: pipe");
         return 2;
     }
-    charset_setup(note, sizeof note);
+    int utf8 = charset_setup(note, sizeof note);
+    zh_terminal(a, o, utf8, note, sizeof note);
     signals_install();
     if (term_open(o, &a->color, &a->ascii, err, sizeof err) < 0) {
         signals_restore();

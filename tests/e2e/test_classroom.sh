@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # What a classroom sees at 80x24 in a real terminal (tmux), under the
 # conditions of a lecture hall: LANG=C, NO_COLOR=1, TERM=vt100.
-# - the Chinese tour on an ASCII-only terminal: one message why, and the
+# - the Chinese tour under LANG=C: on a terminal that takes UTF-8 (it
+#   answers the probe) in a UTF-8 locale that is installed, with a note;
+#   on an ASCII-only one (--ascii, or no answer) one message why, and the
 #   English tour instead of rows of '?';
 # - with a UTF-8 locale the Chinese tour runs;
 # - --record writes a valid asciicast v3 file: a marker per tour step
@@ -12,28 +14,65 @@ e2e_init test_classroom
 e2e_need_tmux
 cd "$E2E_DIR/../.." || exit 1   # the tours are found in ./assets
 
+exit_is() { [ "$(exit_line)" = "$1" ]; }
+bigger_than() { [ "$(size_of "$1")" -gt "$2" ]; }
+
 # Runs of '?' that a Chinese caption turns into on an ASCII terminal.
 no_question_runs() { ! capture | grep -q '? ? ?\|???'; }
 
 zh_on_ascii() {
+    # tmux takes UTF-8 whatever LANG says: the probe finds it
     start 80 24 env -u LC_ALL -u LC_CTYPE LANG=C "$PEVIZ" --tour --lang zh
-    expect "LANG=C --lang zh: says why once" \
-        'the Chinese tour needs a UTF-8 terminal; LANG=C is ASCII'
-    expect "LANG=C --lang zh: the English tour runs" \
+    expect "LANG=C --lang zh on a UTF-8 terminal: says which locale" \
+        'LANG=C is ASCII, but the terminal takes UTF-8: the Chinese tour uses'
+    expect "LANG=C --lang zh on a UTF-8 terminal: the Chinese tour" \
+        '注意力为什么需要位置'
+    keys q q
+    check "LANG=C --lang zh: q q quits, tty restored" \
+        poll_until exit_is "EXIT=0 TTY=restored"
+    # --ascii: ASCII only, whatever the locale
+    start_peviz 80 24 --tour --lang zh --ascii
+    expect "--ascii --lang zh: says why once" \
+        'the Chinese tour needs a UTF-8 terminal; --ascii draws ASCII only'
+    expect "--ascii --lang zh: the English tour runs" \
         '1/17 Why attention needs positions'
-    check "LANG=C --lang zh: no rows of '?'" no_question_runs
+    check "--ascii --lang zh: no rows of '?'" no_question_runs
     keys Enter
-    expect "LANG=C --lang zh: Enter goes on in English" '2/17 The PE matrix'
-    check "LANG=C --lang zh: the message was said once" \
+    expect "--ascii --lang zh: Enter goes on in English" '2/17 The PE matrix'
+    check "--ascii --lang zh: the message was said once" \
         poll_until screen_lacks 'the Chinese tour needs'
     keys q
-    expect "LANG=C --lang zh: q asks once" "q again quits"
-    quit_clean "LANG=C --lang zh"
+    expect "--ascii --lang zh: q asks once" "q again quits"
+    quit_clean "--ascii --lang zh"
     start_peviz 80 24 --tour --lang zh
     expect "C.UTF-8 --lang zh: the Chinese tour runs" '注意力为什么需要位置'
     check "C.UTF-8 --lang zh: no message about ASCII" \
         screen_lacks 'needs a UTF-8 terminal'
     stop
+}
+
+# A terminal that does not answer the probe (script(1)'s bare pty): LANG=C
+# means ASCII, and the English tour runs with one message why.
+zh_no_answer() {
+    local out="$TMPD/script.out" fifo="$TMPD/script.in"
+    if ! command -v script >/dev/null 2>&1; then
+        echo "SKIP zh_no_answer: script(1) is not installed"
+        return
+    fi
+    mkfifo "$fifo"
+    env -u LC_ALL -u LC_CTYPE LANG=C TERM=xterm \
+        script -qfc "$PEVIZ --tour --lang zh" /dev/null <"$fifo" >"$out" 2>&1 &
+    local pid=$!
+    exec 3>"$fifo"
+    check "no answer, LANG=C --lang zh: says why" \
+        poll_until grep -qa 'the Chinese tour needs a UTF-8 terminal; LANG=C is ASCII' "$out"
+    check "no answer, LANG=C --lang zh: the English tour" \
+        grep -qa 'Why attention needs positions' "$out"
+    printf 'qq' >&3
+    exec 3>&-
+    poll_until sh -c "! kill -0 $pid 2>/dev/null"
+    wait "$pid"
+    check "no answer: q q quits with 0" [ $? -eq 0 ]
 }
 
 # cast_ok FILE STEPS STATUS: the header, every event well formed, STEPS
@@ -83,9 +122,6 @@ record_tour() {
     stop
 }
 
-exit_is() { [ "$(exit_line)" = "$1" ]; }
-bigger_than() { [ "$(size_of "$1")" -gt "$2" ]; }
-
 record_idle() {
     local cast="$TMPD/idle.cast" a
     start_peviz 80 24 --record "$cast"
@@ -112,6 +148,7 @@ record_idle() {
 }
 
 zh_on_ascii
+zh_no_answer
 record_tour
 record_idle
 e2e_done
