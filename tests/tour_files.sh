@@ -152,5 +152,33 @@ check "--slides without --tour: exit 2" sh -c "[ $? -eq 2 ] && [ ! -e '$tmp/x' ]
 "$PEVIZ" --tour "$tmp/value.tour" --slides "$tmp/bad" >/dev/null 2>&1
 check "--slides with a bad tour: no DIR" [ ! -e "$tmp/bad" ]
 
+# ---- refused combinations: exit 2, one line on stderr, nothing on stdout ----
+
+while IFS= read -r args; do
+    [ -z "$args" ] && continue
+    eval "set -- $args"
+    "$PEVIZ" "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
+    rc=$?
+    check "peviz $args: refused (rc=$rc, $(head -c 120 "$tmp/err"))" \
+        sh -c "[ $rc -eq 2 ] && [ \$(wc -l <'$tmp/err') -eq 1 ] && [ ! -s '$tmp/out' ]"
+done <<'TABLE'
+--check
+--check --export pe
+--tour --check --snapshot
+--slides
+--slides ''
+--tour --slides ''
+--tour --slides x --check
+--autoplay 2
+--tour --autoplay 0
+--tour --autoplay 5000
+--tour --autoplay abc
+--tour --autoplay 2 --snapshot
+--record x.cast --export pe
+--record ''
+--record x.cast --follow /tmp/none.sock
+TABLE
+check "no file was created by a refused --record" [ ! -e x.cast ]
+
 echo "tour_files: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
