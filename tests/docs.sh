@@ -104,7 +104,7 @@ if command -v groff >/dev/null 2>&1; then
         sed -e 's/‐/-/g' -e 's/−/-/g' -e 's/’/'"'"'/g' -e 's/‘/`/g' >"$TMP/man.txt"
     check "the man page renders" test -s "$TMP/man.txt"
 else
-    echo "SKIP: groff is not installed; checking the man page source only"
+    echo "SKIP docs: groff is not installed; checking the man page source only (Debian: apt-get install groff-base)"
     sed -e 's/\\-/-/g' -e 's/\\e/\\/g' "$MAN" >"$TMP/man.txt"
 fi
 check "the KEYS section is marked for regeneration" \
