@@ -164,6 +164,9 @@ record_idle() {
     expect "--record: D doubles d_model" 'd_model=128'
     check "--record: a change is recorded" \
         poll_until bigger_than "$cast" "$a"
+    t resize-window -t t -x 100 -y 30
+    check "--record: a new size is a resize event" \
+        poll_until grep -q '"r", "100x30"' "$cast"
     kill -TERM "$(child_pid)"
     check "--record: SIGTERM ends it, tty restored" \
         poll_until exit_is "EXIT=143 TTY=restored"
