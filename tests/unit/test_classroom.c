@@ -6,6 +6,7 @@
  */
 #include <math.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "app.h"
 #include "frame.h"
@@ -13,6 +14,7 @@
 #include "harness.h"
 #include "params.h"
 #include "plot.h"
+#include "record.h"
 #include "tour.h"
 
 static const char *const EN = "assets/tours/en.tour";
@@ -395,8 +397,66 @@ static void test_legend_one_value(void)
     CHECK(bad == 0);
 }
 
+/* Lines of file path that contain needle. */
+static int lines_with(const char *path, const char *needle)
+{
+    char line[65536];
+    int n = 0;
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return -1;
+    while (fgets(line, sizeof line, f))
+        n += strstr(line, needle) != NULL;
+    fclose(f);
+    return n;
+}
+
+/* The recording: a header, one output event per changed frame (none for
+ * an equal one), the marker after its frame, a quote and an escape
+ * escaped, the exit status last; an existing file is never replaced. */
+static void test_record_events(void)
+{
+    char path[] = "/tmp/peviz-rec-XXXXXX", err[256];
+    int fd = mkstemp(path);
+    CHECK(fd >= 0);
+    close(fd);
+    CHECK(record_open(path, err, sizeof err) == -1);    /* it exists */
+    CHECK(strstr(err, "exists") != NULL);
+    unlink(path);
+    CHECK(record_open(path, err, sizeof err) == 0);
+    canvas c;
+    CHECK(canvas_init(&c, 20, 3) == 0);
+    canvas_text(&c, 0, 0, 20, "say \"hi\"", RGB_DEFAULT, RGB_DEFAULT, 0);
+    record_frame(&c, 0, COLOR_256, "1/2 first");
+    record_frame(&c, 0, COLOR_256, NULL);              /* the same: nothing */
+    canvas_text(&c, 0, 1, 20, "next", RGB_DEFAULT, RGB_DEFAULT, 0);
+    record_frame(&c, 0, COLOR_256, "2/2 second");
+    CHECK(record_close(3, err, sizeof err) == 0);
+    canvas_free(&c);
+    CHECK(lines_with(path, "{\"version\": 3, \"term\": {\"cols\": 20, "
+                           "\"rows\": 3") == 1);
+    CHECK(lines_with(path, "\"o\", ") == 2);
+    CHECK(lines_with(path, "\"m\", \"1/2 first\"]") == 1);
+    CHECK(lines_with(path, "say \\\"hi\\\"") == 2);   /* say \"hi\" */
+    CHECK(lines_with(path, "\\u001b[H") == 2);
+    CHECK(lines_with(path, "\"x\", \"3\"]") == 1);
+    /* the order: o m o m x */
+    FILE *f = fopen(path, "r");
+    char line[65536], order[16] = "";
+    size_t k = 0;
+    while (f && fgets(line, sizeof line, f) && k < sizeof order - 1)
+        if (line[0] == '[')
+            order[k++] = strstr(line, "\"o\"") ? 'o' : strstr(line, "\"m\"")
+                         ? 'm' : strstr(line, "\"x\"") ? 'x' : '?';
+    if (f)
+        fclose(f);
+    CHECK_STR(order, "omomx");
+    unlink(path);
+}
+
 int main(void)
 {
+    test_record_events();
     test_legend_one_value();
     test_thick_faces();
     test_compare_axis_alike();
