@@ -561,6 +561,10 @@ static int global_command(struct app *a, const char *name, const char *arg)
         return config_command(a, arg);
     if (strcmp(name, "pe-file") == 0)
         return table_command(a, arg);
+    if (strcmp(name, "help") == 0 || strcmp(name, "h") == 0) {
+        a->help = 1;            /* the help card of this view, as ? */
+        return 0;
+    }
     if (strcmp(name, "zoom") == 0) {
         presenter(a, strcmp(arg, "off") != 0 && !(a->presenter && !*arg));
         return 0;
@@ -582,6 +586,42 @@ static int global_command(struct app *a, const char *name, const char *arg)
     return 1;   /* not a global command */
 }
 
+/* The ':' commands only one view (or two) takes: outside them, say
+ * where they work instead of "unknown command". */
+static const struct { const char *name; enum view_id v[2]; } VIEW_ONLY[] = {
+    { "k", { VIEW_CLOCKS, VIEW_CLOCKS } },
+    { "band", { VIEW_CLOCKS, VIEW_CLOCKS } },
+    { "i", { VIEW_CLOCKS, VIEW_ATTENTION } },
+    { "j", { VIEW_ATTENTION, VIEW_ATTENTION } },
+    { "scheme", { VIEW_ATTENTION, VIEW_ATTENTION } },
+    { "q", { VIEW_ATTENTION, VIEW_ATTENTION } },
+    { "heads", { VIEW_ATTENTION, VIEW_ATTENTION } },
+    { "head", { VIEW_ATTENTION, VIEW_ATTENTION } },
+    { "seed", { VIEW_ATTENTION, VIEW_ATTENTION } },
+    { "train", { VIEW_ATTENTION, VIEW_ATTENTION } },
+    { "mode", { VIEW_COMPARE, VIEW_COMPARE } },
+    { "layout", { VIEW_COMPARE, VIEW_COMPARE } },
+    { "prec", { VIEW_COMPARE, VIEW_COMPARE } },
+    { "precision", { VIEW_COMPARE, VIEW_COMPARE } },
+};
+
+static int other_view_command(struct app *a, const char *name)
+{
+    for (size_t i = 0; i < sizeof VIEW_ONLY / sizeof VIEW_ONLY[0]; i++) {
+        enum view_id v0 = VIEW_ONLY[i].v[0], v1 = VIEW_ONLY[i].v[1];
+        if (strcmp(name, VIEW_ONLY[i].name) != 0)
+            continue;
+        if (v0 == v1)
+            app_msg(a, 1, ":%s: %s only (%d or :view %s shows it)", name,
+                    VIEWS[v0]->name, (int)v0 + 1, VIEWS[v0]->name);
+        else
+            app_msg(a, 1, ":%s: %s and %s only", name, VIEWS[v0]->name,
+                    VIEWS[v1]->name);
+        return 1;
+    }
+    return 0;
+}
+
 int app_command(struct app *a, const char *line)
 {
     char buf[APP_PROMPT_LEN], *arg;
@@ -598,6 +638,8 @@ int app_command(struct app *a, const char *line)
     int r = global_command(a, name, arg);
     if (r <= 0)
         return r;
+    if (other_view_command(a, name))
+        return -1;
     char shown[24];
     size_t j = 0;
     for (const char *s = name; *s && j < 20; s++)

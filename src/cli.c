@@ -23,6 +23,7 @@ enum {
     O_SERVE, O_FOLLOW, O_SERVE_MODE,
     O_HEADS, O_HEAD, O_Q, O_SEED, O_TRAIN,
     O_MODEL, O_CONFIG, O_LAYER_TYPE, O_NO_TRUNCATE, O_MODEL_B, O_MODEL_C,
+    O_CHECK, O_SLIDES, O_RECORD, O_AUTOPLAY,
     O_ROPE                      /* O_ROPE + enum rope_opt: the scaling */
 };
 
@@ -54,6 +55,10 @@ static const struct opt OPTS[] = {
     { "pane-mode", 1, O_PANE_MODE, "MODE", "compare view: " },
     { "tour", 2, O_TOUR, "FILE", "start the guided tour (the shipped one, or FILE)" },
     { "lang", 1, O_LANG, "LANG", "tour language: en or zh" },
+    { "check", 0, O_CHECK, NULL, "--tour: check the tour file and exit, without a terminal" },
+    { "slides", 1, O_SLIDES, "DIR", "--tour: write every step as SVG and text, and DIR/index.html" },
+    { "record", 1, O_RECORD, "FILE", "record the session as an asciicast v3 file (.cast)" },
+    { "autoplay", 1, O_AUTOPLAY, "SECONDS", "--tour: go on to the next step every SECONDS, quit after the last" },
     { "export", 1, O_EXPORT, "WHAT", "print pe, scores, softmax, pca, pca-variance, freqs or bands and exit" },
     { "format", 1, O_FORMAT, "FMT", "export: csv, f32, f64; snapshot: text, ansi, svg" },
     { "softmax", 0, O_SOFTMAX, NULL, "export/attention: softmax per row" },
@@ -228,6 +233,17 @@ static int parse_size(struct cli *c, const char *arg)
     return 0;
 }
 
+static int parse_autoplay(struct cli *c, const char *arg)
+{
+    char *end;
+    double v = strtod(arg, &end);
+    if (end == arg || *end || !(v >= 0.1 && v <= 3600))
+        return fail("--autoplay: '%s': want seconds per step in 0.1..3600",
+                    arg);
+    c->autoplay = v;
+    return 0;
+}
+
 static int parse_fps(struct cli *c, const char *arg)
 {
     long v;
@@ -319,7 +335,8 @@ static int set_mode(struct cli *c, enum cli_mode m)
 {
     static const char *const NAME[] = {
         [MODE_EXPORT] = "--export", [MODE_SNAPSHOT] = "--snapshot",
-        [MODE_MODELS] = "--model list",
+        [MODE_MODELS] = "--model list", [MODE_CHECK] = "--check",
+        [MODE_SLIDES] = "--slides",
     };
     if (c->mode != MODE_INTERACTIVE && c->mode != m)
         return fail("%s and %s cannot be combined: give one",
@@ -408,6 +425,12 @@ static int parse_one(struct cli *c, int val, const char *arg)
     case O_CAUSAL: c->app.att.o.causal = 1; return 0;
     case O_TEMPERATURE: c->app.att.o.temperature = 1; return 0;
     case O_SNAPSHOT: return set_mode(c, MODE_SNAPSHOT);
+    case O_CHECK: return set_mode(c, MODE_CHECK);
+    case O_SLIDES:
+        c->slides = arg;
+        return set_mode(c, MODE_SLIDES);
+    case O_RECORD: c->record = arg; return 0;
+    case O_AUTOPLAY: return parse_autoplay(c, arg);
     case O_SIZE: return parse_size(c, arg);
     case O_PE_FILE: c->pe_file = arg; return 0;
     case O_SERVE: c->serve = arg; return 0;
@@ -465,10 +488,32 @@ static int check_follow(const struct cli *c)
     return 0;
 }
 
+/* --check, --slides, --autoplay and --record go with a tour or the
+ * interactive program. */
+static int check_tour_opts(const struct cli *c)
+{
+    if ((c->mode == MODE_CHECK || c->mode == MODE_SLIDES) && !c->tour)
+        return fail("%s: goes with --tour (the shipped tour or --tour=FILE)",
+                    c->mode == MODE_CHECK ? "--check" : "--slides");
+    if (c->mode == MODE_SLIDES && !*c->slides)
+        return fail("--slides: needs a directory");
+    if (c->autoplay > 0 && !c->tour)
+        return fail("--autoplay: goes with --tour");
+    if ((c->record || c->autoplay > 0) && c->mode != MODE_INTERACTIVE &&
+        c->mode != MODE_HELP && c->mode != MODE_VERSION)
+        return fail("%s: goes with the interactive program",
+                    c->record ? "--record" : "--autoplay");
+    if (c->record && (!*c->record || c->follow))
+        return fail("--record: %s", c->follow
+                    ? "a follower does not record; record on the teacher's side"
+                    : "needs a file name");
+    return 0;
+}
+
 /* Checks that need every option first: --pos against n, formats. */
 static int check_final(struct cli *c, const char *pos_arg)
 {
-    if (check_follow(c))
+    if (check_follow(c) || check_tour_opts(c))
         return 2;
     c->pos_text = pos_arg;
     /* with --pe-file, n comes from the file: main checks --pos then */
@@ -650,6 +695,9 @@ void cli_usage(FILE *f)
           "       peviz --model list\n"
           "       peviz --export pca|pca-variance [--pe-file FILE] [--components K]\n"
           "       peviz --snapshot [--view NAME] [--size WxH] [--format text|ansi|svg]\n"
+          "       peviz --tour[=FILE] --check      check a tour file\n"
+          "       peviz --tour[=FILE] --slides DIR [--size WxH] [--lang L]\n"
+          "       peviz --tour --record FILE.cast [--autoplay SECONDS]\n"
           "       peviz --serve PATH [options]     teach: publish the state at PATH\n"
           "       peviz --follow PATH              follow a teacher on this terminal\n\n"
           "options:\n", f);

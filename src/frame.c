@@ -8,6 +8,7 @@
 
 #include "app.h"
 #include "frame.h"
+#include "peviz/tables.h"
 #include "text.h"
 #include "tour.h"
 
@@ -92,16 +93,33 @@ static int status_width(const struct status *s)
     return w + 2 * (n > 0 ? n - 1 : 0);
 }
 
+/* The parameters for the status line.  Where the view shows a loaded
+ * table's values (the heatmap, learned attention), base plays no part:
+ * it is left out. */
+static void status_params(const struct app *a, char *buf, size_t len)
+{
+    int table = a->pe_table && a->pe_table->d == a->p.d &&
+                (a->view == VIEW_HEATMAP ||
+                 (a->view == VIEW_ATTENTION &&
+                  a->att.o.scheme == SCHEME_LEARNED));
+    if (!table) {
+        params_format(&a->p, buf, len);
+        return;
+    }
+    snprintf(buf, len, "d_model=%d n=%ld pos=%ld", a->p.d, (long)a->p.n,
+             (long)a->p.pos);
+}
+
 static void status_fill(const struct app *a, const struct view *v,
                         const char *hint, struct status *s)
 {
     memset(s, 0, sizeof *s);
-    snprintf(s->text[S_TITLE], APP_MSG_LEN, "%s", v ? v->title : "peviz");
+    const char *title = v ? tour_word(a, v->title) : "peviz";
+    snprintf(s->text[S_TITLE], APP_MSG_LEN, "%s", title);
     char tour[32];                      /* tour: "tour 3/12 PE heatmap" */
     if (tour_status(a, tour, sizeof tour))
-        snprintf(s->text[S_TITLE], APP_MSG_LEN, "%s  %s", tour,
-                 v ? v->title : "peviz");
-    params_format(&a->p, s->text[S_PARAMS], APP_MSG_LEN);
+        snprintf(s->text[S_TITLE], APP_MSG_LEN, "%s  %s", tour, title);
+    status_params(a, s->text[S_PARAMS], APP_MSG_LEN);
     app_source_format(a, s->text[S_MODEL], APP_MSG_LEN);
     snprintf(s->model_short, sizeof s->model_short, "%s", a->source[0]
              ? a->source : s->text[S_MODEL]);
@@ -112,7 +130,7 @@ static void status_fill(const struct app *a, const struct view *v,
     }
     snprintf(s->text[S_HINT], APP_MSG_LEN, "%s", hint);
     snprintf(s->text[S_MSG], APP_MSG_LEN, "%s", a->msg);
-    snprintf(s->text[S_HELP], APP_MSG_LEN, "? help");
+    snprintf(s->text[S_HELP], APP_MSG_LEN, "%s", tour_word(a, "? help"));
     for (int i = 0; i < S_COUNT; i++)
         s->on[i] = s->text[i][0] != 0;
 }
@@ -152,7 +170,7 @@ static int msg_rows(const struct app *a, int w)
     int n = 0;
     if (!*m || a->prompt_open)
         return 0;
-    params_format(&a->p, pf, sizeof pf);
+    status_params(a, pf, sizeof pf);
     if (text_width(m) + 2 + text_width(pf) <= w)
         return 0;
     while (*m && n < MSG_MAX_ROWS) {

@@ -79,6 +79,8 @@ struct att_layout {
     int rows, cols;         /* blocks shown */
     int ext;                /* matrix extent in pixels (blocks * s) */
     int qw, qh;             /* split: quadrant size in cells */
+    int no_gain;            /* presenter: the matrix is no larger than
+                               without it (the height limits both) */
     int tick_y, legend_y;
     int pnx, pny, pnw, pnh; /* the panel */
 };
@@ -142,10 +144,7 @@ static void layout_compute(struct att_layout *L, const struct app *a, int w,
     int mrows = h - 4;
     int panel = w / 3 < 20 ? 20 : w / 3 > PANEL_MIN ? PANEL_MIN : w / 3;
     int side_w = w - L->lw - 2 - panel;
-    if (a->presenter) {
-        /* presenter: the matrix alone, as large as the area allows */
-        L->px = 2 * mrows < w - L->lw - 1 ? 2 * mrows : w - L->lw - 1;
-    } else if (side_w >= 8 && mrows >= 2) {
+    if (side_w >= 8 && mrows >= 2) {
         L->side = 1;
         L->px = 2 * mrows < side_w ? 2 * mrows : side_w;
     } else {
@@ -154,6 +153,14 @@ static void layout_compute(struct att_layout *L, const struct app *a, int w,
         if (m < 2)
             m = mrows < 2 ? mrows : 2;
         L->px = 2 * m < w - L->lw - 1 ? 2 * m : w - L->lw - 1;
+    }
+    if (a->presenter) {
+        /* presenter: the matrix alone, as large as the area allows; the
+         * height may already have limited it as much without zoom */
+        int px = 2 * mrows < w - L->lw - 1 ? 2 * mrows : w - L->lw - 1;
+        L->no_gain = px <= L->px;
+        L->side = 0;
+        L->px = px;
     }
     if (split)
         layout_split(L);
@@ -353,28 +360,73 @@ static const char *term_label(const struct app *a, const char *name,
     return buf;
 }
 
+/* The largest |value| among the cells term t shows (block means when a
+ * cell holds k x k positions). */
+static double term_max(const struct score_grid *g, const struct att_layout *L,
+                       int t)
+{
+    double mx = 0;
+    for (int r = 0; r < L->rows; r++)
+        for (int cc = 0; cc < L->cols; cc++) {
+            double v = fabs(grid_term(g, t, r, cc));
+            if (isfinite(v) && v > mx)
+                mx = v;
+        }
+    return mx;
+}
+
+/* A term's header: "e·e max|·|=551.9" (with blocks "max|mean|") where the
+ * quadrant is wide enough, else "e·e 551.9" under a note in the row above
+ * the maps that says what the number is.  Returns 1 when the note is
+ * needed. */
+static int term_header(const struct app *a, const struct att_layout *L,
+                       const char *name, double mx, char *buf, size_t len)
+{
+    char m[32];
+    num(mx, m, sizeof m);
+    snprintf(buf, len, "%s max|%s|=%s", name,
+             L->k > 1 ? "mean" : glyph(a->ascii, GL_DOT), m);
+    if (text_width(buf) <= L->qw)
+        return 0;
+    snprintf(buf, len, "%s %s", name, m);
+    return 1;
+}
+
+/* The note above the maps, in the longest form that fits w cells. */
+static void draw_split_note(canvas *c, const struct app *a,
+                            const struct att_layout *L, int w)
+{
+    char full[96], mid[32];
+    if (L->k > 1) {
+        snprintf(full, sizeof full, "largest |mean of %lldx%lld| per term:",
+                 (long long)L->k, (long long)L->k);
+        snprintf(mid, sizeof mid, "max |mean| per term:");
+    } else {
+        snprintf(full, sizeof full, "largest |value| per term:");
+        snprintf(mid, sizeof mid, "max |value| per term:");
+    }
+    const char *pick = text_width(full) <= w ? full : mid;
+    canvas_text(c, 0, L->my - 1, w, pick, ui_color(a->palette, UI_DIM),
+                RGB_DEFAULT, 0);
+}
+
 static void draw_split(canvas *c, const struct app *a,
                        const struct score_grid *g, const struct att_layout *L,
                        const struct score_ctx *s, double lo, double hi)
 {
     rgb fg = ui_color(a->palette, UI_TEXT);
+    int note = 0;
     for (int t = 0; t < s->nterms && t < 4; t++) {
         int x = L->mx + (t % 2) * (L->qw + 1), y = L->my + (t / 2) * (L->qh + 1);
-        double mx = 0;
-        for (int r = 0; r < L->rows; r++)
-            for (int cc = 0; cc < L->cols; cc++) {
-                double v = fabs(grid_term(g, t, r, cc));
-                if (isfinite(v) && v > mx)
-                    mx = v;
-            }
-        char name[16], m[32];
-        num(mx, m, sizeof m);
-        canvas_printf(c, x, y, L->qw, fg, RGB_DEFAULT, 0, "%s max|%s|=%s",
-                      term_label(a, s->terms[t].name, name, sizeof name),
-                      glyph(a->ascii, GL_DOT), m);
+        char name[16], head[80];
+        term_label(a, s->terms[t].name, name, sizeof name);
+        note |= term_header(a, L, name, term_max(g, L, t), head, sizeof head);
+        canvas_text(c, x, y, L->qw, head, fg, RGB_DEFAULT, 0);
         draw_cells(c, a, g, L, s, x, y + 1, t, lo, hi);
         draw_cursor(c, a, L, x, y + 1);
     }
+    if (note)
+        draw_split_note(c, a, L, L->side ? L->pnx - 1 : c->w);
 }
 
 /* ---- the header ------------------------------------------------------------- */
@@ -915,7 +967,8 @@ static void draw_profile(canvas *c, const struct app *a, struct att_rt *rt,
     double row[PROFILE_MAX];
     char title[LINE_LEN];
     struct plot_spec sp = { 0 };
-    struct plot_series ser = { NULL, 0, ui_color(a->palette, UI_PLOT_A), 0 };
+    struct plot_series ser = { NULL, 0, ui_color(a->palette, UI_PLOT_A), 0,
+                               PLOT_SOLID };
     sp.label_extremes = 1;
     sp.zero_line = 1;
     sp.mark_x = NAN;
@@ -1019,6 +1072,18 @@ static void make_hint(const struct app *a, const struct att_layout *L,
     snprintf(hint, len, "%s%s%s", cells, extra[0] ? "  " : "", extra);
 }
 
+/* The first x in [x0, x1) of row y that is not blank, or x1: where a
+ * label of the panel beside the legend starts. */
+static int first_drawn(const canvas *c, int y, int x0, int x1)
+{
+    for (int x = x0 > 0 ? x0 : 0; x < x1; x++) {
+        const cell *k = canvas_at(c, x, y);
+        if (k && k->ch != ' ' && k->ch != 0)
+            return x;
+    }
+    return x1;
+}
+
 /* The computed matrix (or its four terms), its legend and the panel. */
 static void draw_body(canvas *c, const struct app *a, struct att_rt *rt,
                       const struct score_ctx *s)
@@ -1034,10 +1099,14 @@ static void draw_body(canvas *c, const struct app *a, struct att_rt *rt,
         draw_cursor(c, a, L, L->mx, L->my);
         draw_axes(c, a, L, s);
     }
+    /* the four maps share the scale of the terms, not of S */
     const char *base_cap = s->o.softmax && !split ? "P(j|i)"
+                         : s->o.temperature && split
+                         ? glyph_pick(a->ascii, "terms/\xe2\x88\x9a" "d",
+                                      "terms/sqrt(d)")
                          : s->o.temperature
                          ? glyph_pick(a->ascii, "S/\xe2\x88\x9a" "d", "S/sqrt(d)")
-                         : "S";
+                         : split ? "terms" : "S";
     /* a block of k x k positions shows their mean: the legend's ends are
      * means too, and say so */
     char cap[64];
@@ -1047,7 +1116,8 @@ static void draw_body(canvas *c, const struct app *a, struct att_rt *rt,
     else
         snprintf(cap, sizeof cap, "%s", base_cap);
     struct plot_legend lg = { cap, base_cap, lo, hi, 0, 4 };
-    int lw = L->side ? L->pnx - 1 : c->w;
+    draw_panel(c, a, rt, s);    /* first: the legend ends before its labels */
+    int lw = L->side ? first_drawn(c, L->legend_y, L->pnx, c->w) - 3 : c->w;
     char miss[48] = "";
     if (s->rows < s->n)     /* the legend's entry for the missing mark */
         snprintf(miss, sizeof miss, " %s no row", glyph(a->ascii, GL_MISSING));
@@ -1055,7 +1125,6 @@ static void draw_body(canvas *c, const struct app *a, struct att_rt *rt,
                                 a->palette, &lg);
     canvas_text(c, used, L->legend_y, lw - used, miss,
                 ui_color(a->palette, UI_DIM), RGB_DEFAULT, 0);
-    draw_panel(c, a, rt, s);
 }
 
 /* ---- the hooks ------------------------------------------------------------ */
@@ -1113,6 +1182,17 @@ static void att_fini(void *rt)
     grid_free(((struct att_rt *)rt)->grid);
 }
 
+/* Presenter at a height that limits the matrix as much as without it:
+ * say so under the legend, rather than seem to do nothing. */
+static void draw_no_gain(canvas *c, const struct app *a,
+                         const struct att_layout *L)
+{
+    const char *msg = "zoom: the window's height limits the matrix as "
+                      "much as without zoom; a taller window shows it larger";
+    int y = L->legend_y + 1;
+    wrap_text(c, 0, &y, c->w, c->h, msg, ui_color(a->palette, UI_DIM), 0, 0);
+}
+
 static void att_draw(const struct app *a, void *rt, canvas *c, char *hint,
                      size_t hintlen)
 {
@@ -1144,6 +1224,8 @@ static void att_draw(const struct app *a, void *rt, canvas *c, char *hint,
                     ui_color(a->palette, UI_DIM), RGB_DEFAULT, 0);
     } else {
         draw_body(c, a, r, s);
+        if (L->no_gain)
+            draw_no_gain(c, a, L);
     }
     scores_free(s);
 }

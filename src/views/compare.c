@@ -241,12 +241,29 @@ int cmp_label_try(canvas *pc, int x, int y, const char *t, rgb fg, int attr)
     return 1;
 }
 
+/* Whether cell (x, y) holds no curve (braille dots): a label beside a
+ * line keeps a cell from any curve on either side, or it reads as the
+ * curve's. */
+static int no_curve(const canvas *pc, int x, int y)
+{
+    const cell *k = canvas_at(pc, x, y);
+    return x < 0 || x >= pc->w || !k || k->ch < 0x2800 || k->ch > 0x28FF;
+}
+
+/* The label t at (x, y) if its cells are blank and no curve touches it. */
+static int beside_try(canvas *pc, int x, int y, const char *t, rgb fg)
+{
+    int tw = text_width(t);
+    return no_curve(pc, x - 1, y) && no_curve(pc, x + tw, y) &&
+           cmp_label_try(pc, x, y, t, fg, ATTR_BOLD);
+}
+
 void cmp_label_beside(canvas *pc, int col, int y0, const char *t, rgb fg)
 {
     int tw = text_width(t);
     for (int row = y0; row < pc->h; row++)
-        if (cmp_label_try(pc, col + 1, row, t, fg, ATTR_BOLD) ||
-            cmp_label_try(pc, col - tw, row, t, fg, ATTR_BOLD))
+        if (beside_try(pc, col + 1, row, t, fg) ||
+            beside_try(pc, col - tw, row, t, fg))
             return;
     int x = col + 1 + tw <= pc->w ? col + 1 : col - tw;
     x = x < 0 ? 0 : x;
@@ -555,10 +572,11 @@ static void draw_dim_labels(const struct app *a, canvas *c,
 static int axis_notes(const struct axis *xm, const struct ymap *ym,
                       int64_t stride, char s[][96])
 {
-    char rl[40] = "", rs[40] = "", cl[48] = "", cs[48] = "";
-    if (xm->k > 1) {
+    char rl[40] = "", rs[40] = "", cl[48] = "", cs[48] = "", ct[48] = "";
+    if (xm->k > 1) {    /* one wording in every pane: the same axis */
         axis_caption(xm, "col", "cols", "pos", cl, sizeof cl);
-        axis_caption_short(xm, "col", "pos", cs, sizeof cs);
+        snprintf(cs, sizeof cs, "%s", cl);
+        axis_caption_short(xm, "col", "pos", ct, sizeof ct);
     }
     if (ym && !ymap_complete(ym)) {
         if (ym->ppd) {
@@ -578,7 +596,11 @@ static int axis_notes(const struct axis *xm, const struct ymap *ym,
     }
     snprintf(s[n++], 96, "%s%s%s", rl, rl[0] && cl[0] ? ", " : "", cl);
     snprintf(s[n++], 96, "%s%s%s", rs, rs[0] && cs[0] ? ", " : "", cs);
-    snprintf(s[n++], 96, "%s", rs[0] ? rs : cs);
+    /* the column's size before the rows' note: every pane names the
+     * shared position axis alike (the status line has the rows) */
+    snprintf(s[n++], 96, "%s", cs[0] ? cs : rs);
+    if (ct[0])          /* narrow panes: all of them this short form */
+        snprintf(s[n++], 96, "%s", ct);
     return n;
 }
 
@@ -602,7 +624,7 @@ static void draw_pos_axis(const struct app *a, canvas *c, int x, int w, int y,
     int hx = cmp_axis_ends(a, c, x, y, end, lo, hi, col);
     /* between the end labels, clear of the mark: what a column and a
      * row hold */
-    char note[5][96];
+    char note[6][96];
     int nn = axis_notes(xm, ym, stride, note);
     for (int v = 0; v < nn; v++) {
         int tw = text_width(note[v]);
@@ -923,7 +945,8 @@ static void profile_readout(const struct app *a, canvas *c,
         x += canvas_text(c, x, y, c->w, head, cmp_uc(a, UI_TEXT), RGB_DEFAULT, 0) + 1;
         for (int k = 0; k < g->np; k++) {
             char mk[16];    /* the curve and the letter set on it */
-            snprintf(mk, sizeof mk, "%s%c", glyph_pick(a->ascii, "\u2824", "."), 'A' + rp[k].id);
+            snprintf(mk, sizeof mk, "%s%c", plot_style_sample(k, a->ascii),
+                     'A' + rp[k].id);
             x = cmp_legend_piece(c, x, y, mk, cmp_pane_rgb(a, rp[k].id), line[k] + 2,
                              cmp_uc(a, UI_TEXT));
         }
@@ -975,6 +998,7 @@ static void draw_profile_mode(const struct app *a, canvas *c,
         ser[k].n = xm.used;
         ser[k].col = cmp_pane_rgb(a, rp[k].id);
         ser[k].mark = g->np > 1 ? (char)('A' + rp[k].id) : 0;
+        ser[k].style = k;       /* solid, dotted, sparse: apart in mono */
         odd |= rp[k].layout != LAYOUT_INTERLEAVED || rp[k].prec != PREC_F64;
     }
     struct plot_spec sp;

@@ -770,22 +770,25 @@ static void draw_axis(const struct app *a, canvas *c,
         draw_tick(a, c, L, end, endx);
 }
 
-/* What the axes mean, in the longest form that ends before x_end. */
+/* What the axes mean, in the longest form that ends before x_end: how
+ * a band's two dimensions share a row with half blocks, or (without
+ * them) that each has rows of its own, the sine or even one on top. */
 static void draw_axes_caption(const struct app *a, canvas *c,
                               const struct heat_layout *L, int x_end)
 {
-    static const char *const sincos[] = {
+    static const char *const halves[2] = {
         "x: position  y: dimension (\xe2\x96\x80 sin, \xe2\x96\x84 cos)",
+        "x: position  y: dimension (\xe2\x96\x80 even, \xe2\x96\x84 odd)",
+    };
+    static const char *const rows[2] = {
+        "x: position  y: dimension (sin row above cos row)",
+        "x: position  y: dimension (even row above odd row)",
+    };
+    const char *const cap[] = {
+        (L->g.whole ? rows : halves)[L->t != NULL],
         "x: position  y: dimension", "x: pos  y: dim"
     };
-    const char *const table[] = {     /* a table's pairs are just dims */
-        glyph_pick(a->ascii, "x: position  y: dimension (\xe2\x96\x80 even, "
-                   "\xe2\x96\x84 odd)",
-                   "x: position  y: dimension (top even, bottom odd)"),
-        "x: position  y: dimension", "x: pos  y: dim"
-    };
-    const char *const *cap = L->t ? table : sincos;
-    for (size_t i = 0; i < sizeof sincos / sizeof sincos[0]; i++) {
+    for (size_t i = 0; i < sizeof cap / sizeof cap[0]; i++) {
         int x = x_end - 2 - text_width(cap[i]);  /* under the map if it can */
         if (x >= 0) {
             canvas_text(c, x < L->map_x ? x : L->map_x, L->legend_y, -1,
@@ -1155,14 +1158,21 @@ static void hint_source(const struct app *a, const struct heat_layout *L,
 static void make_hint(const struct app *a, const struct heat_layout *L,
                       int w, char *hint, size_t len)
 {
-    char geom[128], src[160], par[128];
+    char geom[128], src[160], par[128], miss[64] = "";
     make_hint_geom(&L->g, L->t != NULL, geom, sizeof geom);
     hint_source(a, L, src, sizeof src);
     params_format(&a->p, par, sizeof par);
     int room = w - text_width(VIEW_HEATMAP_DEF.title) - text_width(par) -
                2 * 2;
+    if (L->t && a->p.n > L->t->n)   /* what the hatching means, at least */
+        snprintf(miss, sizeof miss, "%s no row from %lld",
+                 glyph(a->ascii, GL_MISSING), (long long)L->t->n);
     if (src[0] && text_width(src) + 2 + text_width(geom) <= room)
         snprintf(hint, len, "%s, %s", src, geom);
+    else if (miss[0] && text_width(miss) + 2 + text_width(geom) <= room)
+        snprintf(hint, len, "%s, %s", miss, geom);
+    else if (miss[0])
+        snprintf(hint, len, "%s", miss);
     else
         snprintf(hint, len, "%s", geom);
 }
