@@ -11,9 +11,12 @@
  *                 one dimension > 1
  *   GGUF          the tensor rope_freqs.weight (or the one named): d/2
  *                 divisors f_i, so the frequencies are theta_i / f_i
- *   CSV / text    numbers separated by commas, blanks, tabs or
- *                 semicolons, one header line skipped; lines
- *                 "band,omega[,...]" (peviz --export freqs) give omega
+ *   CSV / text    numbers separated by commas, blanks, tabs,
+ *                 semicolons or brackets, one header line skipped;
+ *                 lines "band,omega[,...]" (peviz --export freqs) give
+ *                 omega; a printed list, numpy array or torch tensor
+ *                ("tensor([1.0000e+00, ...], dtype=torch.float64)")
+ *                 reads as its numbers
  *
  * Tolerance: what the file's type can hold, a relative error of
  *   f64 1e-12, f32 2^-22 (4 ulp), f16 2^-9, bf16 2^-6; text: each

@@ -405,6 +405,21 @@ struct text_state {
 };
 
 /* One line's fields into f (or its omega for "band,omega" lines). */
+#define TEXT_SEP " \t,;\r[]()"
+
+/* The words a printed array carries around its numbers: Python's and
+ * numpy's "array(", torch's "tensor(" and its "dtype=...",
+ * "device=...", "requires_grad=..."; their length, or 0. */
+static size_t array_word(const char *p)
+{
+    static const char *const W[] = { "tensor", "array", "dtype=", "device=",
+                                      "requires_grad=", "grad_fn=" };
+    for (size_t k = 0; k < sizeof W / sizeof W[0]; k++)
+        if (!strncmp(p, W[k], strlen(W[k])))
+            return strlen(W[k]) + strcspn(p + strlen(W[k]), TEXT_SEP);
+    return 0;
+}
+
 static int text_line(const struct src *s, char *ln, struct text_state *st,
                      struct freq_file *f, char *err, size_t errlen)
 {
@@ -412,15 +427,19 @@ static int text_line(const struct src *s, char *ln, struct text_state *st,
     int nv = 0;
     char why[160], *p = ln;
     for (;;) {
-        while (*p == ' ' || *p == '\t' || *p == ',' || *p == ';' || *p == '\r')
-            p++;
+        p += strspn(p, TEXT_SEP);
         if (!*p)
             break;
+        size_t w = array_word(p);
+        if (w) {
+            p += w;
+            continue;
+        }
         char *end;
         errno = 0;
         double v = strtod(p, &end);
         const char *odd = strpbrk(p, "xXnNiI");     /* hex, nan, inf */
-        int bad = end == p || (*end && !strchr(" \t,;\r", *end)) ||
+        int bad = end == p || (*end && !strchr(TEXT_SEP, *end)) ||
                   (odd && odd < end);
         if (bad) {
             if (st->lines == 0 && nv == 0 && !st->header_skipped) {

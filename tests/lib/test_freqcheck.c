@@ -283,6 +283,38 @@ static void test_text_precision(void)
     b_free(&b);
 }
 
+/* Printed arrays: a Python list, numpy's print, torch's tensor (4
+ * decimals of a mantissa: held to them). */
+static void test_printed_arrays(void)
+{
+    struct bytes b = { 0 };
+    rope_scaling sc;
+    char line[64];
+    rope_scaling_default(&sc);
+    b_text(&b, "[");
+    for (int i = 0; i < 8; i++) {
+        snprintf(line, sizeof line, "%s%.17g", i ? ", " : "", ref_theta(i, 16, 1e4));
+        b_text(&b, line);
+    }
+    b_text(&b, "]\n");
+    CHECK(check(&b, NULL, &sc, 16, 1e4, "") == 0);
+    b_free(&b);
+    b_text(&b, "tensor([");
+    for (int i = 0; i < 8; i++) {
+        snprintf(line, sizeof line, "%s%.4e", i ? ", " : "", ref_theta(i, 16, 1e4));
+        b_text(&b, line);
+        if (i == 3)
+            b_text(&b, ",\n        ");
+    }
+    b_text(&b, "], dtype=torch.float64)\n");
+    CHECK(check(&b, NULL, &sc, 16, 1e4, "") == 0);
+    b_free(&b);
+    b_text(&b, "array([1.0, 0.1, 0.01, 0.001])\n");      /* base 1e4 at d 8 */
+    CHECK(check(&b, NULL, &sc, 8, 1e4, "") == 0);
+    CHECK(check(&b, NULL, &sc, 8, 5e5, "base 10000 instead of 500000") == 1);
+    b_free(&b);
+}
+
 static void test_tolerance_and_errors(void)
 {
     struct freq_file f;
@@ -327,6 +359,7 @@ int main(void)
     test_llama3_bugs();
     test_f32_pow();
     test_text_precision();
+    test_printed_arrays();
     test_tolerance_and_errors();
     TEST_END("test_freqcheck");
 }
