@@ -420,6 +420,34 @@ static size_t array_word(const char *p)
     return 0;
 }
 
+/* One line's nv numbers (and the unit of each one's last digit) into f;
+ * of "band,omega[,...]" lines, whose first field counts 0, 1, 2, ...,
+ * the omega alone. */
+static int text_store(const struct src *s, struct text_state *st,
+                      const double *vals, const double *unit, int nv,
+                      struct freq_file *f, char *err, size_t errlen)
+{
+    char why[160];
+    if (st->lines == 0)
+        st->first_is_band = nv >= 2 && vals[0] == 0;
+    int banded = st->first_is_band && vals[0] == st->lines && nv >= 2;
+    if (st->first_is_band && !banded)
+        return ferr(s, err, errlen, "lines 'band,omega' out of order");
+    st->lines++;
+    for (int k = banded ? 1 : 0; k < (banded ? 2 : nv); k++) {
+        if (f->n >= FREQ_FILE_MAX)
+            return ferr(s, err, errlen, "more than 256 values");
+        if (!isfinite(vals[k]) || !(vals[k] > 0)) {
+            snprintf(why, sizeof why, "line %d: %g; want a finite "
+                     "frequency > 0", st->line, vals[k]);
+            return ferr(s, err, errlen, why);
+        }
+        f->tolv[f->n] = unit[k] / vals[k];  /* 0: an integer, see below */
+        f->v[f->n++] = vals[k];
+    }
+    return 0;
+}
+
 static int text_line(const struct src *s, char *ln, struct text_state *st,
                      struct freq_file *f, char *err, size_t errlen)
 {
@@ -436,7 +464,6 @@ static int text_line(const struct src *s, char *ln, struct text_state *st,
             continue;
         }
         char *end;
-        errno = 0;
         double v = strtod(p, &end);
         const char *odd = strpbrk(p, "xXnNiI");     /* hex, nan, inf */
         int bad = end == p || (*end && !strchr(TEXT_SEP, *end)) ||
@@ -456,27 +483,7 @@ static int text_line(const struct src *s, char *ln, struct text_state *st,
         vals[nv++] = v;
         p = end;
     }
-    if (nv == 0)
-        return 0;
-    /* "band,omega[,...]" lines: the first field counts 0, 1, 2, ... */
-    if (st->lines == 0)
-        st->first_is_band = nv >= 2 && vals[0] == 0;
-    int banded = st->first_is_band && vals[0] == st->lines && nv >= 2;
-    if (st->first_is_band && !banded)
-        return ferr(s, err, errlen, "lines 'band,omega' out of order");
-    st->lines++;
-    for (int k = banded ? 1 : 0; k < (banded ? 2 : nv); k++) {
-        if (f->n >= FREQ_FILE_MAX)
-            return ferr(s, err, errlen, "more than 256 values");
-        if (!isfinite(vals[k]) || !(vals[k] > 0)) {
-            snprintf(why, sizeof why, "line %d: %g; want a finite "
-                     "frequency > 0", st->line, vals[k]);
-            return ferr(s, err, errlen, why);
-        }
-        f->tolv[f->n] = unit[k] / vals[k];  /* 0: an integer, see below */
-        f->v[f->n++] = vals[k];
-    }
-    return 0;
+    return nv ? text_store(s, st, vals, unit, nv, f, err, errlen) : 0;
 }
 
 static int load_text(const struct src *s, struct freq_file *f, char *err,
