@@ -67,6 +67,11 @@ double pe_dirichlet(int64_t n, double w);
 /* Exact mean of PE(p, dim) over p in [p0, p1). */
 double pe_value_mean(int64_t p0, int64_t p1, int dim, int d, double base);
 
+/* The same for cols ranges [p0[c], p1[c]) of one dim (p1[c] > p0[c]),
+ * into out[c]: the frequency is formed once for them all. */
+void pe_value_means(const int64_t *p0, const int64_t *p1, int cols, int dim,
+                    int d, double base, double *out);
+
 /* ---- sinusoidal scores ------------------------------------------------ */
 
 /* PE(a).PE(b) = sum_i cos(delta * omega_i), delta = a - b.  O(d/2). */

@@ -160,6 +160,10 @@ double layout_value(int d, double base, enum layout l, enum precision p,
     return round_to(vf, v);
 }
 
+static double rounding_mean(int d, double base, enum layout l,
+                            enum precision p, int64_t p0, int64_t p1, int j,
+                            int64_t stride);
+
 double layout_value_mean(int d, double base, enum layout l,
                          enum precision p, int64_t p0, int64_t p1, int j,
                          int64_t stride)
@@ -171,6 +175,30 @@ double layout_value_mean(int d, double base, enum layout l,
     double exact = pe_value_mean(p0, p1, 2 * band + is_cos, d, base);
     if (p == PREC_F64)
         return exact;
+    return exact + rounding_mean(d, base, l, p, p0, p1, j, stride);
+}
+
+void layout_value_means(int d, double base, enum layout l, enum precision p,
+                        const int64_t *p0, const int64_t *p1, int cols, int j,
+                        int64_t stride, double *out)
+{
+    int band, is_cos;
+    layout_map(l, d, j, &band, &is_cos);
+    pe_value_means(p0, p1, cols, 2 * band + is_cos, d, base, out);
+    if (p == PREC_F64)
+        return;
+    for (int c = 0; c < cols; c++)
+        out[c] += rounding_mean(d, base, l, p, p0[c], p1[c], j, stride);
+}
+
+/* The mean rounding error of format p over every stride-th position of
+ * [p0, p1) (stride 1: exact). */
+static double rounding_mean(int d, double base, enum layout l,
+                            enum precision p, int64_t p0, int64_t p1, int j,
+                            int64_t stride)
+{
+    int band, is_cos;
+    layout_map(l, d, j, &band, &is_cos);
     if (stride < 1)
         stride = 1;
     /* Centre the sample in the range so a coarse stride is not biased
@@ -182,7 +210,7 @@ double layout_value_mean(int d, double base, enum layout l,
         double v = layout_value(d, base, l, p, q, j);
         err += v - pe_value((double)q, 2 * band + is_cos, d, base);
     }
-    return exact + err / (double)count;
+    return err / (double)count;
 }
 
 /* ---- the spectrum ----------------------------------------------------- */

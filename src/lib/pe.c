@@ -165,6 +165,40 @@ double pe_value_mean(int64_t p0, int64_t p1, int dim, int d, double base)
     return (dim % 2 == 0) ? ms : mc;
 }
 
+#define MEANS_ANCHOR 16   /* ranges between exact angles (pe_value_means) */
+
+void pe_value_means(const int64_t *p0, const int64_t *p1, int cols, int dim,
+                    int d, double base, double *out)
+{
+    long double w = omega_l(dim / 2, d, base);
+    int64_t len = -1;
+    double dn = 0.0, sn = 0.0, cs = 1.0, rs = 0.0, rc = 1.0, step = 0.0;
+    for (int c = 0; c < cols; c++) {
+        if (p1[c] - p0[c] != len) {     /* ranges mostly share a length */
+            len = p1[c] - p0[c];
+            dn = pe_dirichlet(len, (double)w);
+        }
+        double ctr = range_centre(p0[c], p1[c]);
+        if (c % MEANS_ANCHOR == 0 || ctr - range_centre(p0[c - 1], p1[c - 1])
+                                     != step) {
+            double a = angle_l(ctr, w);     /* exact, as pe_value_mean */
+            sn = sin(a);
+            cs = cos(a);
+            if (c + 1 < cols) {             /* the step to the next centre */
+                step = range_centre(p0[c + 1], p1[c + 1]) - ctr;
+                double b = angle_l(step, w);
+                rs = sin(b);
+                rc = cos(b);
+            }
+        } else {                            /* rotate on by step */
+            double t = sn * rc + cs * rs;
+            cs = cs * rc - sn * rs;
+            sn = t;
+        }
+        out[c] = ((dim % 2 == 0) ? sn : cs) * dn;
+    }
+}
+
 /* ---- sinusoidal scores ------------------------------------------------ */
 
 double pe_score(double delta, int d, double base)
