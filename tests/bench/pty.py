@@ -18,6 +18,7 @@ How it measures (printed with the table too):
 
 Never fails: prints MISSED next to a figure over its target; exit 0.
 Usage: BUILD=build pty.py PEVIZ [quick]   (BUILD: where bench/peak_rss is)
+PTY_ONLY="latency bandwidth tour slow rss" picks sections.
 """
 import os
 import sys
@@ -296,6 +297,44 @@ def run_latency():
     return hwms
 
 
+# ---- the tour ----------------------------------------------------------------
+
+def run_tour():
+    """Enter to the next step's frame, for every step of the shipped tour
+    at 200x60: the end of the first burst after Enter (the step drawn)
+    and the last byte before SETTLE_GAP of silence (work in slices
+    done)."""
+    print()
+    print('Tour: Enter to the next step at 200x60 (ms; first burst, settled)')
+    c = Child(['--tour'], 200, 60)
+    if c.first_frame(limit=60) is None:
+        c.close()
+        print('  NO DATA: no first frame within 60 s')
+        return
+    step, rows = 1, []
+    while True:
+        t0 = c.send(b'\r')
+        b = c.burst(first_timeout=3.0)
+        done = c.settle()
+        if b is None:
+            break
+        step += 1
+        rows.append((step, (b[1] - t0) * 1e3, ((done or b[1]) - t0) * 1e3))
+        if b'last step' in c.recent:
+            break
+        c.recent = b''
+    c.close()
+    if not rows:
+        print('  NO DATA: Enter drew no step')
+        return
+    for step, drawn, settled in rows:
+        print('  step %2d  drawn %7.1f  settled %7.1f  target drawn <= 100: %s'
+              % (step, drawn, settled, verdict(drawn <= 100)))
+    worst = max(rows, key=lambda r: r[1])
+    print('  (%d steps; slowest: step %d, %.1f ms)' % (len(rows) + 1,
+                                                     worst[0], worst[1]))
+
+
 # ---- bytes and CPU -----------------------------------------------------------
 
 def measure_anim(c):
@@ -513,6 +552,8 @@ def main():
     hwms = run_latency() if not only or 'latency' in only else []
     if not only or 'bandwidth' in only:
         run_bandwidth()
+    if not only or 'tour' in only:
+        run_tour()
     if not only or 'slow' in only:
         run_slow_link()
     if not only or 'rss' in only:
