@@ -515,7 +515,8 @@ static int table_prefix(struct soft_table *tb, int causal, int64_t *budget,
         int64_t end = min64(tb->next + PREFIX_SLICE, 2 * n);
         double run = tb->run, comp = tb->comp, mx = tb->mx;
         for (int64_t x = tb->next; x < end; x++) {
-            double e = (causal && x < n) ? 0.0 : exp(tb->c[x] - mx);
+            double v = tb->c[x] - mx;      /* exp underflows below -745 */
+            double e = (causal && x < n) || v < -746.0 ? 0.0 : exp(v);
             double y = e - comp, t = run + y;   /* Kahan */
             comp = (t - run) - y;
             run = t;

@@ -68,7 +68,9 @@ static void bitrev(double *z, size_t n, size_t i0, size_t i1, size_t *jp)
     *jp = j;
 }
 
-/* Butterflies of stage len over blocks [b0, b1) (each len points). */
+/* Decimation in frequency: natural order in, bit-reversed order out.
+ * Butterflies of stage len over blocks [b0, b1) (each len points):
+ * x + y, and (x - y) times the stage's twiddle. */
 static void stage(double *restrict z, const double *restrict tw, size_t len,
                   size_t b0, size_t b1)
 {
@@ -78,33 +80,51 @@ static void stage(double *restrict z, const double *restrict tw, size_t len,
         double *x = z + 2 * b * len, *y = x + 2 * h;
         for (size_t j = 0; j < h; j++) {
             double wr = t[2 * j], wi = t[2 * j + 1];
-            double yr = y[2 * j] * wr - y[2 * j + 1] * wi;
-            double yi = y[2 * j] * wi + y[2 * j + 1] * wr;
             double xr = x[2 * j], xi = x[2 * j + 1];
-            x[2 * j] = xr + yr;
-            x[2 * j + 1] = xi + yi;
-            y[2 * j] = xr - yr;
-            y[2 * j + 1] = xi - yi;
+            double dr = xr - y[2 * j], di = xi - y[2 * j + 1];
+            x[2 * j] = xr + y[2 * j];
+            x[2 * j + 1] = xi + y[2 * j + 1];
+            y[2 * j] = dr * wr - di * wi;
+            y[2 * j + 1] = dr * wi + di * wr;
         }
     }
 }
 
-/* The first two stages at once (twiddles 1 and +-i). */
-static void radix4_first(double *z, size_t n, int sign)
+/* The last two stages at once (twiddles 1 and sign i) over n points. */
+static void radix4_last(double *z, size_t n, int sign)
 {
     for (size_t i = 0; i + 4 <= n; i += 4) {
         double *p = z + 2 * i;
-        double ar = p[0] + p[2], ai = p[1] + p[3];
-        double br = p[0] - p[2], bi = p[1] - p[3];
-        double cr = p[4] + p[6], ci = p[5] + p[7];
-        double dr = p[4] - p[6], di = p[5] - p[7];
-        /* d times e^{sign i pi / 2} = sign i */
-        double er = -sign * di, ei = sign * dr;
-        p[0] = ar + cr; p[1] = ai + ci;
-        p[4] = ar - cr; p[5] = ai - ci;
-        p[2] = br + er; p[3] = bi + ei;
-        p[6] = br - er; p[7] = bi - ei;
+        double ar = p[0] + p[4], ai = p[1] + p[5];     /* stage 4 */
+        double br = p[2] + p[6], bi = p[3] + p[7];
+        double cr = p[0] - p[4], ci = p[1] - p[5];
+        double dr = p[2] - p[6], di = p[3] - p[7];
+        double er = -sign * di, ei = sign * dr;        /* d times sign i */
+        p[0] = ar + br; p[1] = ai + bi;                 /* stage 2 */
+        p[2] = ar - br; p[3] = ai - bi;
+        p[4] = cr + er; p[5] = ci + ei;
+        p[6] = cr - er; p[7] = ci - ei;
     }
+}
+
+/* The reverse of the lg-bit number i. */
+static size_t rev_bits(size_t i, size_t n)
+{
+    size_t r = 0;
+    for (size_t b = 1; b < n; b <<= 1, i >>= 1)
+        r = (r << 1) | (i & 1);
+    return r;
+}
+
+/* The bit-reversed counter r (of n = 2^p) moved on by one. */
+static size_t rev_next(size_t r, size_t n)
+{
+    size_t bit = n >> 1;
+    while (bit && (r & bit)) {
+        r ^= bit;
+        bit >>= 1;
+    }
+    return r | bit;
 }
 
 static int pow2(size_t n)
@@ -122,28 +142,28 @@ int pv_fft(double *z, size_t n, int sign)
     if (!tw)
         return -1;
     twiddles(tw, n, sign);
-    size_t j = 0;
-    bitrev(z, n, 0, n, &j);
-    size_t len = 2;
-    if (n >= 4) {
-        radix4_first(z, n, sign);
-        len = 8;
-    }
-    for (; len <= n; len <<= 1)
+    size_t len = n;
+    for (; len >= 8; len >>= 1)
         stage(z, tw, len, 0, n / len);
+    if (n >= 4)
+        radix4_last(z, n, sign);
+    else
+        stage(z, tw, 2, 0, 1);
+    size_t j = 0;
+    bitrev(z, n, 0, n, &j);             /* into natural order */
     free(tw);
     return 0;
 }
 
 /* ---- the cosine sums ------------------------------------------------------ */
 
-enum { ST_SPREAD = 0, ST_BITREV, ST_FFT, ST_OUT, ST_DONE };
+enum { ST_SPREAD = 0, ST_FFT, ST_OUT, ST_DONE };
 
 struct pv_cos_plan {
     int m;
     int64_t n;
-    int s, r;                   /* phases; the current one */
-    int64_t q;                  /* modes -q .. q per phase */
+    int s, r;                   /* segments (even); the next one */
+    int64_t q;                  /* modes -q .. q-1 per segment */
     size_t grid;                /* N: complex points */
     double tau, h;              /* Gaussian exp(-x^2 / 4 tau); spacing */
     double *w, *a, *b;          /* [m] each */
@@ -151,7 +171,7 @@ struct pv_cos_plan {
     double *e3;                 /* [2 SPREAD]: exp(-(j h)^2 / 4 tau) */
     double *deconv;             /* [q + 1] */
     int stage;
-    size_t len, pos, rev;       /* FFT stage, block or entry, bit reverse */
+    size_t len, pos;            /* FFT stage, block */
 };
 
 void pv_cos_free(pv_cos_plan *p)
@@ -166,30 +186,26 @@ void pv_cos_free(pv_cos_plan *p)
     free(p);
 }
 
-/* Phases and grid: N = 2^p >= 2 (2q + 1), N <= GRID_MAX where n allows. */
+/* Grid and segments: a pair of segments of M = N/2 distances each per
+ * transform, N = 2^p in [GRID_MIN, GRID_MAX], as small as covers all
+ * 2n - 1 distances with one pair where it can. */
 static void plan_size(pv_cos_plan *p)
 {
-    int s = 2;                  /* phases go in pairs */
-    for (;;) {
-        int64_t q = (p->n + s - 2) / s;
-        size_t grid = GRID_MIN;
-        while (grid < 2 * (size_t)(2 * q + 1))
-            grid <<= 1;
-        if (grid <= GRID_MAX || q < 2 * SPREAD) {
-            p->s = s;
-            p->q = q;
-            p->grid = grid;
-            return;
-        }
-        s *= 2;
-    }
+    int64_t want = 2 * p->n - 1;
+    size_t grid = GRID_MIN;
+    while (grid < GRID_MAX && (int64_t)grid < want)
+        grid <<= 1;
+    int64_t m = (int64_t)grid / 2, seg = (want + m - 1) / m;
+    p->grid = grid;
+    p->q = m / 2;
+    p->s = (int)(seg + (seg & 1));
 }
 
 /* Gaussian width for oversampling R = N / M (Greengard and Lee), the
- * spread table and the deconvolution factors h / phi^(q). */
+ * spread table and the deconvolution factors h / phi^(t). */
 static void plan_kernel(pv_cos_plan *p)
 {
-    double big_m = (double)(2 * p->q + 1), r = (double)p->grid / big_m;
+    double big_m = (double)(2 * p->q), r = (double)p->grid / big_m;
     p->tau = NU_PI * SPREAD / (big_m * big_m * r * (r - 0.5));
     p->h = 2.0 * NU_PI / (double)p->grid;
     for (int j = -SPREAD + 1; j <= SPREAD; j++) {
@@ -269,9 +285,8 @@ int64_t pv_cos_work(const pv_cos_plan *p)
     int lg = 0;
     while (((size_t)1 << lg) < p->grid)
         lg++;
-    int64_t per = spread_cost(p) + COST_ENTRY * (int64_t)p->grid
-                  + COST_BFLY * (int64_t)p->grid / 2 * lg
-                  + COST_ENTRY * (2 * p->q + 1);
+    int64_t per = spread_cost(p) + COST_BFLY * (int64_t)p->grid / 2 * lg
+                  + COST_ENTRY * (2 * p->q);
     return per * (p->s / 2);
 }
 
@@ -283,39 +298,49 @@ static void spread_one(pv_cos_plan *p, long double u, double vr, double vi)
     size_t grid = p->grid;
     long double fl = floorl(u);
     double xi = (double)(u - fl) * p->h;
-    double e1 = exp(-xi * xi / (4.0 * p->tau));
     double e2 = exp(xi * p->h / (2.0 * p->tau));
-    double e2j = pow(e2, -SPREAD + 1);
+    /* E1 E2^(1 - SPREAD) in one exp */
+    double e1e2 = exp(-xi * xi / (4.0 * p->tau)
+                      + (1 - SPREAD) * xi * p->h / (2.0 * p->tau));
     long double lr = fmodl(fl, (long double)grid);
     size_t l0 = (size_t)(lr < 0 ? lr + (long double)grid : lr);
     for (int j = -SPREAD + 1; j <= SPREAD; j++) {
-        double gw = e1 * e2j * p->e3[j + SPREAD - 1];
+        double gw = e1e2 * p->e3[j + SPREAD - 1];
         /* grid is a power of two: the wrap of size_t keeps l right */
         size_t l = (l0 + grid + (size_t)(int64_t)j) & (grid - 1);
         p->z[2 * l] += vr * gw;
         p->z[2 * l + 1] += vi * gw;
-        e2j *= e2;
+        e1e2 *= e2;
     }
 }
 
+/* The centre of segment j: it holds the distances centre + t, t in
+ * [-q, q). */
+static int64_t seg_centre(const pv_cos_plan *p, int j)
+{
+    return -(p->n - 1) + (int64_t)j * 2 * p->q + p->q;
+}
+
 /*
- * Spread phases r and r + 1 into one grid.  Phase r's sources sit at
- * x = s w_k with weights v = (a_k - i b_k) e^{i r w_k} / 2, each with a
- * mirror conj(v) at -x: that grid is conjugate-symmetric, so its
- * transform is real (and is Re F).  Phase r + 1 goes in times i, so the
- * real part of the transform is phase r and the imaginary part phase
- * r + 1.  Positions in grid units are formed in long double: an error e
- * there turns mode q by 2 pi q e / N.
+ * Spread segments r and r + 1 into one grid.  Segment j's sources sit at
+ * x = w_k with weights v = (a_k - i b_k) e^{i c_j w_k} / 2 (c_j its
+ * centre), each with a mirror conj(v) at -x: that grid is conjugate-
+ * symmetric, so its transform is real (and is Re F).  Segment r + 1 goes
+ * in times i, so the real part of the transform is segment r and the
+ * imaginary part segment r + 1.  Positions in grid units and the angles
+ * c_j w_k are formed in long double: an error e in a position turns
+ * mode t by 2 pi t e / N.
  */
 static void spread(pv_cos_plan *p)
 {
     memset(p->z, 0, 2 * p->grid * sizeof *p->z);
     for (int k = 0; k < p->m; k++) {
-        long double u = (long double)p->s * p->w[k] * (long double)p->grid
+        long double u = (long double)p->w[k] * (long double)p->grid
                         / (2.0L * NU_PI_L);
         double v[2][2];
         for (int h = 0; h < 2; h++) {
-            double t = (double)(p->r + h) * p->w[k];
+            double t = (double)remainderl((long double)seg_centre(p, p->r + h)
+                                          * p->w[k], 2.0L * NU_PI_L);
             double cr = cos(t), ci = sin(t);
             v[h][0] = 0.5 * (p->a[k] * cr + p->b[k] * ci);
             v[h][1] = 0.5 * (p->a[k] * ci - p->b[k] * cr);
@@ -326,26 +351,33 @@ static void spread(pv_cos_plan *p)
     }
 }
 
-/* Modes of phases r, r + 1 into f: delta = s q + r (+ 1), f = the real
- * (imaginary) part of G(q) times h / phi^(q). */
+/* Modes of segments r, r + 1 into f: delta = c + t, f = the real
+ * (imaginary) part of G(t) times h / phi^(t).  The transform left mode
+ * l (t mod N) at the bit reverse of l. */
 static void output(const pv_cos_plan *p, double *f)
 {
     int64_t n = p->n;
-    for (int64_t q = -p->q; q <= p->q; q++) {
-        size_t l = (size_t)(q < 0 ? q + (int64_t)p->grid : q);
-        double dc = p->deconv[q < 0 ? -q : q];
+    size_t grid = p->grid;
+    size_t r = rev_bits(grid - (size_t)p->q, grid);
+    int64_t c[2] = { seg_centre(p, p->r), seg_centre(p, p->r + 1) };
+    for (int64_t t = -p->q; t < p->q; t++) {
+        if (t == 0)
+            r = 0;
+        double dc = p->deconv[t < 0 ? -t : t];
         for (int h = 0; h < 2; h++) {
-            int64_t dl = (int64_t)p->s * q + p->r + h;
+            int64_t dl = c[h] + t;
             if (dl > -n && dl < n)
-                f[dl + n - 1] = p->z[2 * l + h] * dc;
+                f[dl + n - 1] = p->z[2 * r + h] * dc;
         }
+        r = rev_next(r, grid);
     }
 }
 
-/* One FFT stage (or part of it) within the budget; 1 when it ran out. */
+/* The FFT's stages (or part of one) within the budget, len = N down to
+ * 8, then the last two as one pass; 1 when the budget ran out. */
 static int fft_step(pv_cos_plan *p, int64_t *budget)
 {
-    while (p->len <= p->grid) {
+    while (p->len >= 4) {
         size_t blocks = p->grid / p->len;
         size_t per = p->len / 2;
         while (p->pos < blocks) {
@@ -356,29 +388,17 @@ static int fft_step(pv_cos_plan *p, int64_t *budget)
             if ((uint64_t)fit < take)
                 take = (size_t)fit;
             if (p->len == 4)
-                radix4_first(p->z + 2 * 4 * p->pos, 4 * take, 1);
+                radix4_last(p->z + 2 * 4 * p->pos, 4 * take, 1);
             else
                 stage(p->z, p->tw, p->len, p->pos, p->pos + take);
             p->pos += take;
-            *budget -= COST_BFLY * (int64_t)(take * per * (p->len == 4 ? 2 : 1));
+            *budget -= COST_BFLY * (int64_t)(take * per
+                                             * (p->len == 4 ? 2 : 1));
         }
         p->pos = 0;
-        p->len <<= 1;
-    }
-    return 0;
-}
-
-static int bitrev_step(pv_cos_plan *p, int64_t *budget)
-{
-    while (p->pos < p->grid) {
-        if (*budget <= 0)
-            return 1;
-        size_t take = p->grid - p->pos;
-        if ((uint64_t)(*budget / COST_ENTRY + 1) < take)
-            take = (size_t)(*budget / COST_ENTRY + 1);
-        bitrev(p->z, p->grid, p->pos, p->pos + take, &p->rev);
-        p->pos += take;
-        *budget -= COST_ENTRY * (int64_t)take;
+        p->len >>= 1;
+        if (p->len == 2)
+            break;
     }
     return 0;
 }
@@ -392,14 +412,8 @@ int pv_cos_step(pv_cos_plan *p, double *f, int64_t *budget)
         case ST_SPREAD:
             spread(p);
             *budget -= spread_cost(p);
-            p->stage = ST_BITREV;
-            p->pos = p->rev = 0;
-            break;
-        case ST_BITREV:
-            if (bitrev_step(p, budget))
-                return 1;
             p->stage = ST_FFT;
-            p->len = 4;         /* stages 2 and 4 as one radix-4 pass */
+            p->len = p->grid;
             p->pos = 0;
             break;
         case ST_FFT:
@@ -409,7 +423,7 @@ int pv_cos_step(pv_cos_plan *p, double *f, int64_t *budget)
             break;
         default:
             output(p, f);
-            *budget -= COST_ENTRY * (2 * p->q + 1);
+            *budget -= COST_ENTRY * (2 * p->q);
             p->r += 2;
             p->stage = p->r < p->s ? ST_SPREAD : ST_DONE;
         }

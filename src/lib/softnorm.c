@@ -164,7 +164,7 @@ int scores_softmax_norms(const struct score_ctx *s, double *z, double *shift)
     for (int64_t x = causal ? n - 1 : 0; x < 2 * n - 1; x++)
         mx = t[x] > mx ? t[x] : mx;
     for (int64_t x = causal ? n - 1 : 0; x < 2 * n - 1; x++)
-        t[x] = exp(t[x] - mx);
+        t[x] = t[x] - mx < -746.0 ? 0.0 : exp(t[x] - mx);   /* underflow */
     /* row i sees delta = i - j in [i - (n-1), i], or [0, i] causal */
     struct dd w = { 0.0, 0.0 };
     for (int64_t x = causal ? n - 1 : 0; x < n; x++)
