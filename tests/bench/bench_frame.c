@@ -1,7 +1,8 @@
 /*
  * bench_frame.c - what one frame costs to compute, per view, without a
  * terminal: app_init + frame_draw into a 200x60 canvas, the same path the
- * terminal and --snapshot take.
+ * terminal and --snapshot take.  Times are the thread's CPU time, so
+ * other work on a shared machine does not count.
  *
  * For each view and each case (small: d 64, n 128; large: d 4096, n 2^20)
  * it times, as medians of several runs:
@@ -58,10 +59,12 @@ struct fig {
     double slices;                            /* frames until not busy */
 };
 
+/* The thread's CPU time (user and system): what the frame costs, not
+ * what other processes on a shared machine took meanwhile. */
 static double now_ms(void)
 {
     struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
     return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
 }
 
@@ -223,9 +226,9 @@ int main(int argc, char **argv)
         printf("bench_frame: out of memory\n");
         return 0;
     }
-    printf("Frame compute at %dx%d (frame_draw into a canvas, ms, median "
-           "of %d runs; the large softmax cases %d)\n", W, H, runs,
-           runs / 2 + 1);
+    printf("Frame compute at %dx%d (frame_draw into a canvas, ms of the "
+           "thread's CPU time, median of %d runs; the large softmax cases "
+           "%d)\n", W, H, runs, runs / 2 + 1);
     printf("  %-10s %-10s %9s %9s %7s %9s %9s %9s\n", "view", "case", "new",
            "done", "frames", "again", "cursor", "tick");
     for (int v = 0; v < VIEW_COUNT; v++)
