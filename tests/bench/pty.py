@@ -440,8 +440,8 @@ def run_bandwidth():
     print('  (frame0 B: the first full screen; B/fr: bytes per frame, a frame '
           'being a burst of output;\n   CPU%%: child utime+stime per second '
           'of animation, %d ticks/s; idle B/t: bytes/ticks over %.0f s;\n'
-          '   targets: verdicts at 4 and at 16 pos/s; NO DATA: no frame came '
-          'where one was due, a failure;\n   attention has no sweep (it shows '
+          '   targets: verdicts at 4 and at 16 pos/s; a row with no frame where '
+          'one was due says so and fails;\n   attention has no sweep (it shows '
           'every i and j at once; Space only says so): first screen and '
           'idle only)' % (TICK, IDLE_S))
 

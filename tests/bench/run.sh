@@ -74,6 +74,7 @@ main() {
     echo "peviz make bench, $(date '+%Y-%m-%d %H:%M %Z')"
     echo "machine: $(nproc) cores,$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2), $(. /etc/os-release && echo "$PRETTY_NAME"), $(${CC:-cc} --version | head -n 1)"
     echo "binary: $PEVIZ (one thread; the default build, no -march=native unless NATIVE=1)"
+    echo "load average at the start: $(cut -d' ' -f1-3 /proc/loadavg) (other work on the machine slows the pty rows)"
     echo
     if want frame; then
         local runs=9
@@ -99,6 +100,7 @@ main() {
 
 mkdir -p "$BUILD/bench"
 main 2>&1 | tee "$OUT"
+echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$OUT"
 missed=$(grep -c 'MISSED' "$OUT")
 nodata=$(grep -c 'NO DATA' "$OUT")
 echo
