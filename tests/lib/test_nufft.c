@@ -198,7 +198,7 @@ static void check_norms(const struct score_opts *o, int d, double base,
         rows[r] = (int64_t)((urand() + 1) / 2 * (double)(n - 1));
     double worst = 0;
     for (int r = 0; r < 12; r++) {
-        int64_t i = rows[r];
+        int64_t i = rows[r] < 0 ? 0 : rows[r] < n ? rows[r] : n - 1;
         long double sum = 0;
         for (int64_t j = 0; j <= (o->causal ? i : n - 1); j++)
             sum += expl(tab[i - j + n - 1] - (long double)shift);
