@@ -876,6 +876,28 @@ static void test_value_means(void)
         }
 }
 
+/* pe_values_step (angles rotated between exact anchors) against
+ * pe_value value by value, near 0 and far out, small and large steps. */
+static void test_values_step(void)
+{
+    int64_t starts[] = { 0, 12345, (int64_t)1 << 30 };
+    int64_t steps[] = { 1, 7, 4099 };
+    int dims[] = { 0, 1, 510, 511 };
+    double out[300];
+    for (int a = 0; a < 3; a++)
+        for (int b = 0; b < 3; b++)
+            for (int c = 0; c < 4; c++) {
+                pe_values_step(starts[a], steps[b], 300, dims[c], 512, 10000,
+                               out);
+                double worst = 0;
+                for (int i = 0; i < 300; i++)
+                    worst = fmax(worst, fabs(out[i] - pe_value(
+                        (double)(starts[a] + i * steps[b]), dims[c], 512,
+                        10000)));
+                CHECK_NEAR(worst, 0, 1e-13);
+            }
+}
+
 int main(void)
 {
     test_seed_d4();
@@ -888,6 +910,7 @@ int main(void)
     test_dirichlet();
     test_value_mean();
     test_value_means();
+    test_values_step();
     test_score_block_mean();
     test_rope();
     test_alibi_slopes();
