@@ -232,7 +232,7 @@ struct clockw {
     int pending;        /* a frame was skipped: the screen is behind */
     int lag;            /* animation frames in a row the terminal lagged */
     double lag_s;       /* ... and the time they were held up, in s */
-    double hold;        /* low bandwidth: no animation frame before this */
+    double hold;        /* paced (pace_rate): no animation frame before this */
     int stalled;        /* busy frames in a row that did no work */
 };
 
@@ -316,6 +316,17 @@ static int owed(const struct app *a, const struct clockw *k)
     return k->pending || app_view_busy(a);
 }
 
+/* The byte rate animation frames are paced to: --low-bandwidth's, or
+ * the view's own for this screen (0: none). */
+static double pace_rate(const struct app *a, const canvas *cv)
+{
+    const struct view *v = (unsigned)a->view < VIEW_COUNT ? VIEWS[a->view]
+                                                          : NULL;
+    if (a->low_bandwidth)
+        return LOWBW_RATE;
+    return v && v->pace > 0 ? v->pace * (double)cv->w * (double)cv->h : 0.0;
+}
+
 /* Make the canvas match the terminal. */
 static int canvas_fit(canvas *cv)
 {
@@ -373,7 +384,7 @@ static void record_shown(const struct app *a, const canvas *cv)
  */
 static void redraw(struct app *a, canvas *cv, struct clockw *k, int keyed)
 {
-    double t0 = now_s(), t1;
+    double t0 = now_s(), t1, rate = pace_rate(a, cv);
     long long bytes;
     int busy;
 
@@ -394,13 +405,13 @@ static void redraw(struct app *a, canvas *cv, struct clockw *k, int keyed)
         return;
     }
     t1 = now_s();
-    bytes = a->low_bandwidth && !keyed ? term_written() : -1;
+    bytes = rate > 0 && !keyed ? term_written() : -1;
     term_draw(cv, a->ascii, a->color);
     record_shown(a, cv);
     k->shown = now_s();
     k->pending = 0;
     if (bytes >= 0 && (bytes = term_written() - bytes) >= 0)
-        k->hold = k->shown + fmin((double)bytes / LOWBW_RATE, LOWBW_HOLD);
+        k->hold = k->shown + fmin((double)bytes / rate, LOWBW_HOLD);
     if (!keyed && !busy)
         lag_count(a, k, k->shown - t1 > frame_period(a), k->shown - t1);
 }

@@ -52,6 +52,31 @@ struct ymap {
                                blocks, so a cell row shows one dim, else 1 */
 };
 
+/*
+ * What the heat, diff and profile modes draw depends on the panes'
+ * parameters and the axes only: it is computed in the view's work hook
+ * when they change (compared with memcmp: the key is zeroed before its
+ * fields are set) and the frames in between only compose the canvas.
+ */
+struct cmp_key {
+    int mode, np, cols;
+    struct {
+        double base;
+        int64_t n;
+        int d, layout, prec;
+    } p[COMPARE_MAX_PANES];
+    struct axis xm;
+    struct ymap ym;
+};
+
+struct cmp_cache {
+    int valid;
+    struct cmp_key key;
+    double *v;              /* heat: np grids of cols x pixels; profile:
+                               np rows of xm.used points; NULL: no memory */
+    double scale;           /* diff: the colour scale */
+};
+
 /* ---- small helpers ---------------------------------------------------- */
 
 rgb cmp_uc(const struct app *a, enum ui_color c)
@@ -425,29 +450,49 @@ static int64_t prec_stride(const struct rpane *r, const struct axis *xm,
 
 /*
  * Fill out[py * cols + col] with the pane's column means (BLANK outside
- * its n or d).  exact != 0 forces f64 (the reference for errors).
+ * its n or d).  exact != 0 forces f64 (the reference for errors).  The
+ * column ranges are the same on every row and each row is one dim: its
+ * frequency is formed once (layout_value_means).
  */
 static void grid_fill(const struct rpane *r, const struct axis *xm,
                       const struct ymap *ym, int exact, double *out)
 {
     enum precision p = exact ? PREC_F64 : r->prec;
     int64_t stride = prec_stride(r, xm, ym);
+    int cols = xm->cells, live = 0;
+    int64_t *p0 = malloc(2 * (size_t)(cols > 0 ? cols : 1) * sizeof *p0);
+    int *at = malloc((size_t)(cols > 0 ? cols : 1) * sizeof *at);
+    double *v = malloc((size_t)(cols > 0 ? cols : 1) * sizeof *v);
+    if (!p0 || !at || !v) {
+        for (size_t i = 0; i < (size_t)ym->pixels * (size_t)cols; i++)
+            out[i] = NAN;
+        free(p0); free(at); free(v);
+        return;
+    }
+    int64_t *p1 = p0 + cols;
+    for (int col = 0; col < cols; col++) {
+        int64_t a0, a1;
+        if (!xmap_range(xm, col, &a0, &a1) || a0 >= r->n)
+            continue;
+        p0[live] = a0;
+        p1[live] = a1 > r->n ? r->n : a1;
+        at[live++] = col;
+    }
     for (int py = 0; py < ym->pixels; py++) {
         int dim = ymap_dim(ym, py);
-        for (int col = 0; col < xm->cells; col++) {
-            int64_t p0, p1;
-            double *o = &out[(size_t)py * (size_t)xm->cells + (size_t)col];
-            if (dim < 0 || dim >= r->d || !xmap_range(xm, col, &p0, &p1) ||
-                p0 >= r->n) {
-                *o = BLANK;
-                continue;
-            }
-            if (p1 > r->n)
-                p1 = r->n;
-            *o = layout_value_mean(r->d, r->base, r->layout, p, p0, p1, dim,
-                                   stride);
-        }
+        double *row = &out[(size_t)py * (size_t)cols];
+        for (int col = 0; col < cols; col++)
+            row[col] = BLANK;
+        if (dim < 0 || dim >= r->d)
+            continue;
+        layout_value_means(r->d, r->base, r->layout, p, p0, p1, live, dim,
+                           stride, v);
+        for (int i = 0; i < live; i++)
+            row[at[i]] = v[i];
     }
+    free(p0);
+    free(at);
+    free(v);
 }
 
 /* What pane k shows in the diff mode: its rounding error when it has a
@@ -825,8 +870,8 @@ static void heat_hint(const struct app *a, const struct axis *xm,
 
 static void draw_heat_mode(const struct app *a, canvas *c, const struct geom *g,
                            const struct rpane *rp, const struct axis *xmp,
-                           const struct ymap *ymp, int diff, char *hint,
-                           size_t hintlen)
+                           const struct ymap *ymp, const struct cmp_cache *cache,
+                           int diff, char *hint, size_t hintlen)
 {
     int cols = g->pw - 1;
     if (cols < 1 || g->body_h < 1)
@@ -849,24 +894,11 @@ static void draw_heat_mode(const struct app *a, canvas *c, const struct geom *g,
     cmp_separators(a, c, g, g->body_y, g->axis_y >= 0 ? g->axis_y + 1
                                                         : g->body_y + g->body_h);
     size_t cells = (size_t)cols * (size_t)ym.pixels;
-    double *grid = malloc(sizeof(double) * cells * (size_t)(g->np + 1));
+    const double *grid = cache->v;
+    double scale = cache->scale;
     if (!grid) {
         snprintf(hint, hintlen, "out of memory");
         return;
-    }
-    double *ref = grid + cells * (size_t)g->np, scale = 1;
-    for (int k = 0; k < g->np; k++) {
-        if (diff)
-            grid_diff(rp, k, &xm, &ym, ref, grid + cells * (size_t)k);
-        else
-            grid_fill(&rp[k], &xm, &ym, 0, grid + cells * (size_t)k);
-    }
-    if (diff) {
-        double m = 0;
-        for (size_t i = 0; i < cells * (size_t)g->np; i++)
-            if (grid[i] != BLANK && !isnan(grid[i]) && fabs(grid[i]) > m)
-                m = fabs(grid[i]);
-        scale = m > 0 ? nice_up(m) : 1;
     }
     for (int k = 0; k < g->np; k++) {
         int x = g->px[k];
@@ -881,7 +913,6 @@ static void draw_heat_mode(const struct app *a, canvas *c, const struct geom *g,
             draw_pos_axis(a, c, x + 1, cols, g->axis_y, &xm, a->p.pos, rp[k].n,
                           k == 0 ? &ym : NULL, prec_stride(&rp[k], &xm, &ym));
     }
-    free(grid);
     draw_dim_labels(a, c, g, &ym);
     draw_heat_legend(a, c, g, scale, diff, any_scaled(rp, g->np));
     heat_readout(a, c, g, rp, diff);
@@ -975,13 +1006,14 @@ static void profile_readout(const struct app *a, canvas *c,
 
 static void draw_profile_mode(const struct app *a, canvas *c,
                               const struct geom *g, const struct rpane *rp,
-                              const struct axis *xmp, char *hint,
+                              const struct axis *xmp,
+                              const struct cmp_cache *cache, char *hint,
                               size_t hintlen)
 {
     if (xmp->cells < 1 || g->body_h < 1)
         return;
     const struct axis xm = *xmp;
-    double *vals = malloc(sizeof(double) * (size_t)xm.used * (size_t)g->np);
+    double *vals = cache->v;
     if (!vals) {
         snprintf(hint, hintlen, "out of memory");
         return;
@@ -989,14 +1021,7 @@ static void draw_profile_mode(const struct app *a, canvas *c,
     struct plot_series ser[COMPARE_MAX_PANES];
     int odd = 0;
     for (int k = 0; k < g->np; k++) {
-        double *v = vals + (size_t)xm.used * (size_t)k;
-        if (profile_values(&rp[k], &xm, v))
-            for (int i = 0; i < xm.used; i++)
-                v[i] = BLANK;
-        for (int i = 0; i < xm.used; i++)
-            if (v[i] == BLANK)
-                v[i] = NAN;
-        ser[k].y = v;
+        ser[k].y = vals + (size_t)xm.used * (size_t)k;
         ser[k].n = xm.used;
         ser[k].col = cmp_pane_rgb(a, rp[k].id);
         ser[k].mark = g->np > 1 ? (char)('A' + rp[k].id) : 0;
@@ -1017,7 +1042,6 @@ static void draw_profile_mode(const struct app *a, canvas *c,
     /* the plot's axis and tick rows take the axis and legend rows */
     int h = g->body_h + (g->axis_y >= 0) + (g->legend_y >= 0);
     plot_lines(c, 0, g->body_y, c->w, h, &sp, ser, g->np, a->palette);
-    free(vals);
     char per[32];
     snprintf(per, sizeof per, "%lld", (long long)xm.k);
     profile_readout(a, c, g, rp, odd, xm.k > 1 ? per : NULL);
@@ -1026,6 +1050,83 @@ static void draw_profile_mode(const struct app *a, canvas *c,
                  (long long)xm.k);
     else
         snprintf(hint, hintlen, "1 point = 1 distance");
+}
+
+/* ---- the cache (the work hook) -------------------------------------------- */
+
+/* The np heat or diff grids and the diff's colour scale into cache->v. */
+static void heat_compute(const struct rpane *rp, int np, int cols,
+                         const struct axis *xm, const struct ymap *ym,
+                         int diff, struct cmp_cache *cache)
+{
+    size_t cells = (size_t)cols * (size_t)ym->pixels;
+    double *grid = malloc(sizeof(double) * cells * (size_t)(np + 1));
+    cache->v = grid;
+    cache->scale = 1;
+    if (!grid)
+        return;
+    double *ref = grid + cells * (size_t)np;
+    for (int k = 0; k < np; k++) {
+        if (diff)
+            grid_diff(rp, k, xm, ym, ref, grid + cells * (size_t)k);
+        else
+            grid_fill(&rp[k], xm, ym, 0, grid + cells * (size_t)k);
+    }
+    if (diff) {
+        double m = 0;
+        for (size_t i = 0; i < cells * (size_t)np; i++)
+            if (grid[i] != BLANK && !isnan(grid[i]) && fabs(grid[i]) > m)
+                m = fabs(grid[i]);
+        cache->scale = m > 0 ? nice_up(m) : 1;
+    }
+}
+
+/* Each pane's score against distance (NAN past its n) into cache->v. */
+static void profile_compute(const struct rpane *rp, int np,
+                            const struct axis *xm, struct cmp_cache *cache)
+{
+    double *vals = malloc(sizeof(double) * (size_t)(xm->used > 0 ? xm->used
+                                                                 : 1)
+                          * (size_t)np);
+    cache->v = vals;
+    if (!vals)
+        return;
+    for (int k = 0; k < np; k++) {
+        double *v = vals + (size_t)xm->used * (size_t)k;
+        if (profile_values(&rp[k], xm, v))
+            for (int i = 0; i < xm->used; i++)
+                v[i] = BLANK;
+        for (int i = 0; i < xm->used; i++)
+            if (v[i] == BLANK)
+                v[i] = NAN;
+    }
+}
+
+static void cache_key(const struct app *a, const struct rpane *rp, int np,
+                      int cols, const struct axis *xm, const struct ymap *ym,
+                      struct cmp_key *k)
+{
+    memset(k, 0, sizeof *k);
+    k->mode = (int)a->cmp.mode;
+    k->np = np;
+    k->cols = cols;
+    for (int i = 0; i < np; i++) {
+        k->p[i].base = rp[i].base;
+        k->p[i].n = rp[i].n;
+        k->p[i].d = rp[i].d;
+        k->p[i].layout = (int)rp[i].layout;
+        k->p[i].prec = (int)rp[i].prec;
+    }
+    k->xm = *xm;
+    if (ym)
+        k->ym = *ym;
+}
+
+static void cache_drop(struct cmp_cache *cache)
+{
+    free(cache->v);
+    cache->v = NULL;
+    cache->valid = 0;
 }
 
 /* ---- the whole view ----------------------------------------------------- */
@@ -1068,6 +1169,7 @@ struct cmp_rt {
     int tiny;               /* too small for panes: one line each */
     struct axis xm;         /* positions (heatmap, diff) or distances */
     struct ymap ym;         /* dims down (heatmap, diff) */
+    struct cmp_cache cache; /* what the heat, diff or profile mode draws */
 };
 
 /* The axes of the mode: positions across a pane and dims down it, or
@@ -1112,6 +1214,39 @@ static void compare_layout(const struct app *a, void *rt, int w, int h)
     layout_axes(a, r);
 }
 
+/* The heat, diff or profile values for the present key, when it changed. */
+static int compare_work(const struct app *a, void *rt, int64_t budget)
+{
+    struct cmp_rt *r = rt;
+    enum pane_mode m = a->cmp.mode;
+    struct cmp_key k;
+    (void)budget;
+    if (r->tiny || m == PANE_SPECTRUM || m == PANE_RATIO)
+        return 0;
+    int cols = r->g.pw - 1;
+    if (m == PANE_PROFILE ? r->xm.cells < 1 || r->g.body_h < 1
+                          : cols < 1 || r->g.body_h < 1)
+        return 0;
+    cache_key(a, r->rp, r->np, cols, &r->xm, m == PANE_PROFILE ? NULL
+                                                               : &r->ym, &k);
+    if (r->cache.valid && memcmp(&k, &r->cache.key, sizeof k) == 0)
+        return 0;
+    cache_drop(&r->cache);
+    if (m == PANE_PROFILE)
+        profile_compute(r->rp, r->np, &r->xm, &r->cache);
+    else
+        heat_compute(r->rp, r->np, cols, &r->xm, &r->ym, m == PANE_DIFF,
+                     &r->cache);
+    r->cache.key = k;
+    r->cache.valid = r->cache.v != NULL;
+    return 0;
+}
+
+static void compare_fini(void *rt)
+{
+    cache_drop(&((struct cmp_rt *)rt)->cache);
+}
+
 static void compare_draw(const struct app *a, void *rt, canvas *c, char *hint,
                          size_t hintlen)
 {
@@ -1130,13 +1265,14 @@ static void compare_draw(const struct app *a, void *rt, canvas *c, char *hint,
         cmp_draw_spectrum(a, c, &r->g, r->rp, hint, hintlen);
         break;
     case PANE_PROFILE:
-        draw_profile_mode(a, c, &r->g, r->rp, &r->xm, hint, hintlen);
+        draw_profile_mode(a, c, &r->g, r->rp, &r->xm, &r->cache, hint,
+                          hintlen);
         break;
     case PANE_RATIO:
         cmp_draw_ratio(a, c, &r->g, r->rp, hint, hintlen);
         break;
     default:    /* heatmap, diff */
-        draw_heat_mode(a, c, &r->g, r->rp, &r->xm, &r->ym,
+        draw_heat_mode(a, c, &r->g, r->rp, &r->xm, &r->ym, &r->cache,
                        a->cmp.mode == PANE_DIFF, hint, hintlen);
         break;
     }
@@ -1702,7 +1838,9 @@ const struct view VIEW_COMPARE_DEF = {
     .reset = compare_reset,
     .params_changed = clamp_cursor,
     .layout = compare_layout,
+    .work = compare_work,
     .draw = compare_draw,
+    .fini = compare_fini,
     .command = compare_command,
     .keys = COMPARE_KEYS,
     .about =
