@@ -46,6 +46,7 @@ void app_msg(struct app *a, int error, const char *fmt, ...)
     vsnprintf(a->msg, sizeof a->msg, fmt, ap);
     va_end(ap);
     a->msg_error = error;
+    a->msg_over = app_view_busy(a);
 }
 
 void app_params_changed(struct app *a)
@@ -298,6 +299,11 @@ static enum action prompt_key(struct app *a, int key)
         prompt_add(a, key);
     }
     return ACT_PROMPT;
+}
+
+void app_paste_cut(struct app *a)
+{
+    a->pasting = 0;
 }
 
 enum action app_key(struct app *a, int key)
@@ -559,13 +565,20 @@ void app_export_frame(struct app *a, int w, int h)
     a->msg[0] = 0;
     frame_draw(a, &c);
     int partial = app_view_busy(a);
-    /* the text frame has no colour: drawn for it, one value per cell */
+    /* the text frame has no colour: drawn for it, one value per cell.
+     * Its layout differs from the screen's, so it gets runtime objects
+     * of its own: the screen's work in progress is kept. */
     canvas ct;
     enum color_mode keep = a->color;
+    struct views_rt *screen = a->rt;
     int bad = canvas_init(&ct, w, h);
     a->color = COLOR_NONE;
+    a->rt = screen ? views_rt_new() : NULL;
     if (!bad)
         frame_draw(a, &ct);
+    partial |= a->rt && app_view_busy(a);
+    views_rt_free(a->rt);
+    a->rt = screen;
     a->color = keep;
     if (bad || export_pair(&c, &ct, a, stamp, svg, txt, sizeof svg))
         app_msg(a, 1, "export to %s failed: %s", work_dir(dir, sizeof dir),

@@ -129,6 +129,9 @@ struct app {
     /* one-line message in the status line, and whether it is an error */
     char msg[APP_MSG_LEN];
     int msg_error;
+    int msg_over;               /* posted while the view computed: drawn
+                                   over the view's last rows, so the view
+                                   keeps its size and its work */
 
     struct heatmap_state heat;
     struct clocks_state clocks;
@@ -181,6 +184,10 @@ void app_msg(struct app *a, int error, const char *fmt, ...)
  * (ACT_NONE if the key meant nothing).
  */
 enum action app_key(struct app *a, int key);
+
+/* A bracketed paste whose end marker never came: the keys from now on
+ * are typed ones again (Esc, Enter and Backspace work in the prompt). */
+void app_paste_cut(struct app *a);
 
 /* Run a ':' command line ("d 512", "base 5e5"); errors go to a->msg.
  * Returns 0 on success, -1 on error (state unchanged). */

@@ -468,8 +468,9 @@ static int msg_rows_fit(const struct app *a, int W, int H)
  * and the tour caption. */
 static void view_area(const struct app *a, int W, int H, int *w, int *h)
 {
-    /* a long message: rows of its own above the status line */
-    int mrows = msg_rows_fit(a, W, H);
+    /* a long message: rows of its own above the status line, unless it
+     * came while the view computed (a new size would start that over) */
+    int mrows = a->msg_over ? 0 : msg_rows_fit(a, W, H);
     /* tour: the caption panel takes the rows below the view (tour.h) */
     int cap = W >= FRAME_MIN_W && H >= FRAME_MIN_H
               ? tour_panel_rows(a, W, H - 1 - mrows) : 0;

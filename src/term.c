@@ -55,6 +55,8 @@ static int mouse_on;
 static int paste_on;
 static int empty_wakes;               /* see input_gone() */
 static int sync_ok;                   /* the terminal reported mode 2026 */
+static int queued;                    /* keys read during the probes wait
+                                         in curses, not on the descriptor */
 
 static struct pair_slot { int fg, bg, pair; } pcache[PAIR_CACHE];
 static long pairs_used;               /* pairs alloc_pair handed out */
@@ -371,8 +373,14 @@ static void query_sync(void)
             break;
         n = strip_reports(buf, n + (size_t)r, &i, &done);
     }
+    queued = n > 0;
     while (n > 0)
         ungetch((unsigned char)buf[--n]);
+}
+
+int term_queued(void)
+{
+    return scr && queued;
 }
 
 int term_open(const struct term_opts *o, enum color_mode *mode, int *ascii,
@@ -774,6 +782,7 @@ int term_key(int *mx, int *my)
         errno = 0;
         r = wgetch(stdscr);
         if (r == ERR) {
+            queued = 0;
             if (errno == EIO || input_gone())
                 return -2;
             return PK_NONE;
