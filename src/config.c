@@ -401,7 +401,7 @@ int config_load_json(const char *name, const char *text, size_t len,
                      char *err, size_t errlen)
 {
     char jerr[160], msg[300];
-    struct json_limits lim = { CONFIG_MAX_BYTES, 32 };
+    struct json_limits lim = { CONFIG_MAX_BYTES, 32, 0 };
     if (len >= 3 && !memcmp(text, "\xef\xbb\xbf", 3)) {
         text += 3;              /* a UTF-8 byte-order mark, as CSV takes */
         len -= 3;
