@@ -19,6 +19,7 @@
 #include "follow.h"
 #include "follow_proto.h"
 #include "peviz/tables.h"
+#include "sockfile.h"
 #include "tour.h"
 
 #define PATH_SHOWN 96            /* the path as messages show it */
@@ -111,63 +112,6 @@ static int socket_to(const char *path, struct sockaddr_un *sa)
     return socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 }
 
-/* What is at path: 0 free (or a stale socket, now removed), else -1
- * after one line on stderr. */
-static int path_free(const char *path)
-{
-    struct stat st;
-    struct sockaddr_un sa;
-    const char *why = NULL;
-    if (lstat(path, &st) < 0) {
-        if (errno == ENOENT)
-            return 0;
-        why = strerror(errno);
-    } else if (!S_ISSOCK(st.st_mode)) {
-        why = S_ISDIR(st.st_mode) ? "a directory; refusing to replace it"
-              : "exists and is not a socket; refusing to replace it";
-    } else {
-        int fd = socket_to(path, &sa), e = 0;
-        if (fd >= 0 && connect(fd, (struct sockaddr *)&sa, sizeof sa) < 0)
-            e = errno;
-        if (fd >= 0)
-            close(fd);
-        if (fd < 0 || e != ECONNREFUSED)
-            why = "a socket in use (another teacher?); refusing to replace it";
-        else if (unlink(path) < 0)
-            why = "cannot remove the stale socket";
-    }
-    if (!why)
-        return 0;
-    cli_error("--serve: %s: %s", path, why);
-    return -1;
-}
-
-/* Bind with nothing but the owner able to connect from the first
- * instant, then widen to mode. */
-static int listen_at(struct follow *f, unsigned mode)
-{
-    struct sockaddr_un sa;
-    struct stat st;
-    int fd = socket_to(f->path, &sa);
-    if (fd < 0) {
-        cli_error("--serve: socket: %s", strerror(errno));
-        return -1;
-    }
-    mode_t old = umask(0177);
-    int r = bind(fd, (struct sockaddr *)&sa, sizeof sa);
-    umask(old);
-    if (r < 0 || chmod(f->path, (mode_t)mode) < 0 || listen(fd, 64) < 0 ||
-        stat(f->path, &st) < 0) {
-        cli_error("--serve: %s: %s", f->path, strerror(errno));
-        close(fd);
-        return -1;
-    }
-    f->lfd = fd;
-    f->dev = st.st_dev;
-    f->ino = st.st_ino;
-    return 0;
-}
-
 struct follow *follow_serve(const char *path, unsigned mode)
 {
     struct follow *f = follow_new(path, 1);
@@ -181,11 +125,17 @@ struct follow *follow_serve(const char *path, unsigned mode)
     }
     for (int i = 0; i < FOLLOW_MAX_CLIENTS; i++)
         f->clients[i].fd = -1;
-    if (path_free(path) || listen_at(f, mode)) {
+    struct sockfile sf;
+    char err[256];
+    if (sockfile_listen(path, mode, 64, &sf, err, sizeof err)) {
+        cli_error("--serve: %s: %s", f->shown, err);
         free(f->clients);
         free(f);
         return NULL;
     }
+    f->lfd = sf.fd;
+    f->dev = sf.dev;
+    f->ino = sf.ino;
     return f;
 }
 
@@ -214,7 +164,7 @@ void follow_close(struct follow *f)
                 drop(&f->clients[i]);
         close(f->lfd);
         /* only the file we made: never one a later teacher put there */
-        if (stat(f->path, &st) == 0 && st.st_dev == f->dev &&
+        if (lstat(f->path, &st) == 0 && st.st_dev == f->dev &&
             st.st_ino == f->ino)
             unlink(f->path);
         free(f->clients);
