@@ -29,6 +29,9 @@ struct client {
     int fd;                      /* -1: free slot */
     size_t out_len, out_cap;
     size_t greeted;              /* greeting bytes seen */
+    int follower;                /* greeted in full: it gets the state */
+    uid_t uid;                   /* who connected */
+    double since;                /* when it was accepted */
     char *out;                   /* unsent bytes; grown as needed up to
                                     the whole state + FOLLOW_OUT_MAX */
 };
@@ -151,6 +154,7 @@ static void drop(struct client *c)
     c->fd = -1;
     c->out = NULL;
     c->out_len = c->out_cap = c->greeted = 0;
+    c->follower = 0;
 }
 
 void follow_close(struct follow *f)
@@ -179,6 +183,15 @@ int follow_clients(const struct follow *f)
 {
     int n = 0;
     for (int i = 0; f->serving && i < FOLLOW_MAX_CLIENTS; i++)
+        n += f->clients[i].fd >= 0 && f->clients[i].follower;
+    return n;
+}
+
+/* Connections now, greeted or not. */
+static int connections(const struct follow *f)
+{
+    int n = 0;
+    for (int i = 0; i < FOLLOW_MAX_CLIENTS; i++)
         n += f->clients[i].fd >= 0;
     return n;
 }
@@ -226,38 +239,9 @@ static void queue(struct client *c, const char *m, size_t len, size_t full)
     flush(c);
 }
 
-static void accept_all(struct follow *f)
-{
-    int fd;
-    while ((fd = accept4(f->lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC)) >= 0 ||
-           errno == EINTR || errno == ECONNABORTED) {
-        if (fd < 0)
-            continue;
-        int i = 0;
-        while (i < FOLLOW_MAX_CLIENTS && f->clients[i].fd >= 0)
-            i++;
-        if (i == FOLLOW_MAX_CLIENTS) {
-            close(fd);           /* full: this one waits and retries */
-            continue;
-        }
-        /* a small kernel buffer: a follower that stops reading fills it
-         * and then ours soon, and is dropped */
-        int sndbuf = FOLLOW_SNDBUF;
-        setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &sndbuf, sizeof sndbuf);
-        f->clients[i].fd = fd;
-        if (f->full_len > 0)
-            queue(&f->clients[i], f->full, (size_t)f->full_len,
-                  (size_t)f->full_len);
-    }
-    /* out of descriptors: the connection stays queued and the socket
-     * readable; stop asking for a while instead of spinning */
-    if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS ||
-        errno == ENOMEM)
-        f->accept_at = now_s() + FOLLOW_RETRY_S;
-}
-
-/* A follower sends its greeting and nothing else. */
-static void read_client(struct client *c)
+/* A follower sends its greeting and nothing else; once it is whole the
+ * follower gets the whole state. */
+static void read_client(struct follow *f, struct client *c)
 {
     static const char G[] = FP_GREETING;
     char buf[64];
@@ -270,6 +254,111 @@ static void read_client(struct client *c)
         return;
     }
     c->greeted += (size_t)r;
+    if (c->greeted == sizeof G - 1 && !c->follower) {
+        c->follower = 1;
+        if (f->full_len > 0)
+            queue(c, f->full, (size_t)f->full_len, (size_t)f->full_len);
+    }
+}
+
+/* Say there is no room (best effort: nothing was sent on fd yet, its
+ * buffer is empty); the caller hangs up. */
+static void say_busy(struct follow *f, int fd)
+{
+    char m[64];
+    int n = snprintf(m, sizeof m, FP_BUSY_FMT, FP_VERSION, connections(f));
+    if (send(fd, m, (size_t)n, MSG_NOSIGNAL | MSG_DONTWAIT) < 0)
+        return;                 /* it is not reading: nothing to say */
+}
+
+/* The oldest peer not yet greeted (of uid, unless any), or NULL; *n:
+ * how many there are. */
+static struct client *oldest_pending(const struct follow *f, uid_t uid, int any,
+                                     int *n)
+{
+    struct client *o = NULL;
+    *n = 0;
+    for (int i = 0; i < FOLLOW_MAX_CLIENTS; i++) {
+        struct client *c = &f->clients[i];
+        if (c->fd < 0 || c->follower || (!any && c->uid != uid))
+            continue;
+        ++*n;
+        if (!o || c->since < o->since)
+            o = c;
+    }
+    return o;
+}
+
+/* Make room for one more peer of uid: a peer still silent gives way
+ * (its greeting may have come: read it first).  0, or -1: no room. */
+static int make_room(struct follow *f, uid_t uid)
+{
+    for (int tries = 0; tries < FOLLOW_MAX_CLIENTS; tries++) {
+        int mine, all, used = connections(f);
+        struct client *m = oldest_pending(f, uid, 0, &mine);
+        struct client *o = oldest_pending(f, uid, 1, &all);
+        struct client *c = mine >= FOLLOW_PENDING_PER_SOURCE ? m
+                           : all >= FOLLOW_PENDING_MAX ||
+                             used >= FOLLOW_MAX_CLIENTS ? o : NULL;
+        if (!c)
+            return used < FOLLOW_MAX_CLIENTS ? 0 : -1;
+        read_client(f, c);
+        if (c->fd >= 0 && !c->follower) {
+            say_busy(f, c->fd);
+            drop(c);
+        }
+    }
+    return -1;
+}
+
+static void accept_one(struct follow *f, int fd)
+{
+    struct ucred cr = { 0, (uid_t)-1, 0 };
+    socklen_t crl = sizeof cr;
+    getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cr, &crl);
+    if (make_room(f, cr.uid)) {
+        say_busy(f, fd);        /* every slot holds a follower */
+        close(fd);
+        return;
+    }
+    int i = 0;
+    while (f->clients[i].fd >= 0)
+        i++;
+    /* a small kernel buffer: a follower that stops reading fills it
+     * and then ours soon, and is dropped */
+    int sndbuf = FOLLOW_SNDBUF;
+    setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &sndbuf, sizeof sndbuf);
+    struct client *c = &f->clients[i];
+    c->fd = fd;
+    c->uid = cr.uid;
+    c->since = now_s();
+    read_client(f, c);          /* a follower greets as it connects */
+}
+
+static void accept_all(struct follow *f)
+{
+    int fd;
+    while ((fd = accept4(f->lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC)) >= 0 ||
+           errno == EINTR || errno == ECONNABORTED) {
+        if (fd >= 0)
+            accept_one(f, fd);
+    }
+    /* out of descriptors: the connection stays queued and the socket
+     * readable; stop asking for a while instead of spinning */
+    if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS ||
+        errno == ENOMEM)
+        f->accept_at = now_s() + FOLLOW_RETRY_S;
+}
+
+/* Peers that have not greeted in time give their slot back. */
+static void greet_deadline(struct follow *f)
+{
+    double t = now_s();
+    for (int i = 0; i < FOLLOW_MAX_CLIENTS; i++) {
+        struct client *c = &f->clients[i];
+        if (c->fd >= 0 && !c->follower && t >= c->since + FOLLOW_GREET_S)
+            drop(c);
+    }
 }
 
 /* Send what changed since the last message; keep the whole state for
@@ -281,7 +370,7 @@ static void broadcast(struct follow *f, const char *cur, int len)
     int ml = fp_frame(delta, dl, m, sizeof m);
     f->full_len = fp_frame(cur, (size_t)len, f->full, sizeof f->full);
     for (int i = 0; ml > 0 && i < FOLLOW_MAX_CLIENTS; i++)
-        if (f->clients[i].fd >= 0)
+        if (f->clients[i].fd >= 0 && f->clients[i].follower)
             queue(&f->clients[i], m, (size_t)ml, (size_t)f->full_len);
     memcpy(f->sent, cur, (size_t)len);
     f->sent_len = len;
@@ -312,12 +401,13 @@ static void teacher_events(struct follow *f, const struct pollfd *p, int n)
             if (p[k].revents & (POLLERR | POLLNVAL))
                 drop(c);
             else if (p[k].revents & (POLLIN | POLLHUP))
-                read_client(c);
+                read_client(f, c);
             if (c->fd >= 0 && (p[k].revents & POLLOUT))
                 flush(c);
             break;
         }
     }
+    greet_deadline(f);
     if (n > 0 && (p[0].revents & POLLIN))
         accept_all(f);
 }
@@ -515,6 +605,13 @@ static int read_teacher(struct follow *f, struct app *a)
                 hang_up(f, a, err);
                 return 1;
             }
+            if (s == FP_BUSY) {     /* no room there now: try again */
+                long busy = f->rd.busy;
+                hang_up(f, a, NULL);
+                if (!f->detached)
+                    app_msg(a, 1, "teacher busy: %ld connections", busy);
+                return 1;
+            }
             if (s == FP_MESSAGE)
                 changed |= take(f, a, body, blen);
         }
@@ -633,7 +730,11 @@ int follow_wait_ms(const struct follow *f)
     if (f->serving) {
         int w = f->held ? ms_until(f->sent_at + FOLLOW_PUBLISH_S) : -1;
         int b = f->accept_at > now_s() ? ms_until(f->accept_at) : -1;
-        return w < 0 ? b : b < 0 ? w : w < b ? w : b;
+        int n;
+        const struct client *o = oldest_pending(f, 0, 1, &n);
+        int g = o ? ms_until(o->since + FOLLOW_GREET_S) : -1;
+        w = w < 0 ? b : b < 0 ? w : w < b ? w : b;
+        return w < 0 ? g : g < 0 ? w : w < g ? w : g;
     }
     if (f->fd < 0)
         return ms_until(f->retry_at);

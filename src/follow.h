@@ -26,6 +26,13 @@
                                     often; keys at once */
 #define FOLLOW_RETRY_S 0.5       /* a follower tries to reconnect this often */
 #define FOLLOW_STALL_S 3.0       /* a message must be whole this soon */
+/* A peer gets nothing until it has greeted; until then it holds a slot
+ * only this long, and each user (SO_PEERCRED) at most so many such
+ * slots, all users together at most FOLLOW_PENDING_MAX: a newer peer
+ * takes the oldest one's place.  Silent peers cannot lock followers out. */
+#define FOLLOW_GREET_S 1.0
+#define FOLLOW_PENDING_PER_SOURCE 8
+#define FOLLOW_PENDING_MAX 32
 
 struct follow;
 
@@ -74,7 +81,8 @@ void follow_publish(struct follow *f, const struct app *a, int keyed);
  */
 int follow_key(struct follow *f, struct app *a, int key);
 
-/* Teacher: followers connected now (for the bench and tests). */
+/* Teacher: followers connected now, greeted (for the status line, the
+ * bench and tests). */
 int follow_clients(const struct follow *f);
 
 #endif

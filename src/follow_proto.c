@@ -923,6 +923,14 @@ static int feed_header(struct fp_reader *r, const char *data, size_t n,
             continue;
         }
         r->buf[r->have] = 0;
+        long ver, cnt;
+        int end = 0;
+        if (sscanf(r->buf, "PEVIZ-FOLLOW %ld busy %ld%n", &ver, &cnt, &end) == 2 &&
+            !r->buf[end] && ver == FP_VERSION && cnt >= 0 && cnt <= 1000000) {
+            fp_reader_init(r);
+            r->busy = cnt;
+            return FP_BUSY;
+        }
         long len = header_parse(r->buf, err, errlen);
         if (len < 0)
             return FP_BAD;
@@ -943,7 +951,7 @@ int fp_feed(struct fp_reader *r, const char *data, size_t n, size_t *used,
     if (!r->header_done) {
         int s = feed_header(r, data, n, used, err, errlen);
         if (s != FP_MESSAGE)
-            return s;
+            return s;   /* FP_BUSY too */
     }
     size_t take = r->body - r->have;
     if (take > n - *used)

@@ -31,6 +31,9 @@
 #define FP_VERSION 1
 #define FP_MAGIC "PEVIZ-FOLLOW"
 #define FP_GREETING "PEVIZ-FOLLOW 1\n"
+/* A teacher that has no room says so, in place of a header, and hangs
+ * up: "PEVIZ-FOLLOW 1 busy N" (N: its connections). */
+#define FP_BUSY_FMT "PEVIZ-FOLLOW %d busy %d\n"
 #define FP_HEADER_MAX 32       /* "PEVIZ-FOLLOW 1 12345\n" fits */
 /* A longer body is refused unread.  The whole state fits with every
  * value at its longest, six longrope factor lists of 256 values
@@ -107,17 +110,19 @@ struct fp_reader {
     size_t have;        /* bytes in buf */
     size_t body;        /* body length, once the header is read (else 0) */
     int header_done;
+    long busy;          /* after FP_BUSY: the teacher's connections */
 };
 
-enum fp_status { FP_BAD = -1, FP_MORE = 0, FP_MESSAGE = 1 };
+enum fp_status { FP_BAD = -1, FP_MORE = 0, FP_MESSAGE = 1, FP_BUSY = 2 };
 
 void fp_reader_init(struct fp_reader *r);
 
 /*
  * Feed up to n bytes of data.  *used says how many were taken.  Returns
  * FP_MESSAGE with the body at *body (length *blen, valid until the next
- * call), FP_MORE when more bytes are needed, or FP_BAD with the reason in
- * err (then the stream is unusable: close it).
+ * call), FP_MORE when more bytes are needed, FP_BUSY when the teacher has
+ * no room (r->busy: its connections; it hangs up), or FP_BAD with the
+ * reason in err (then the stream is unusable: close it).
  */
 int fp_feed(struct fp_reader *r, const char *data, size_t n, size_t *used,
             const char **body, size_t *blen, char *err, size_t errlen);

@@ -7,6 +7,7 @@
  * Waits are bounded (rounds of at most 10 ms), never timed.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,11 +18,12 @@
 #include <unistd.h>
 
 #include "follow.h"
+#include "follow_proto.h"
 #include "harness.h"
 #include "peviz/tables.h"
 #include "tour.h"
 
-static char dir[64], sock_path[128];
+static char dir[64], sock_path[96];
 
 struct side { struct follow *f; struct app *a; };
 
@@ -374,6 +376,78 @@ static void test_tour(void)
     tour_release(&fa);
 }
 
+/* A non-blocking connection to the teacher at sock_path, greeting or
+ * not; the teacher gets a round to accept it (its queue is short). */
+static int peer(struct side *t, int greet)
+{
+    struct sockaddr_un sa;
+    int fd = raw_socket(sock_path, &sa);
+    fcntl(fd, F_SETFL, O_NONBLOCK);
+    for (int k = 0; k < 50 && connect(fd, (struct sockaddr *)&sa, sizeof sa) < 0;
+         k++)
+        round_once(t, 1);
+    if (greet && send(fd, FP_GREETING, sizeof FP_GREETING - 1, 0) < 0)
+        t_fail++;
+    round_once(t, 1);
+    return fd;
+}
+
+/* Of n descriptors, how many the teacher has not hung up on. */
+static int still_open(const int *fd, int n)
+{
+    int open_ = 0;
+    for (int i = 0; i < n; i++) {
+        char b[256];
+        ssize_t r;
+        while ((r = recv(fd[i], b, sizeof b, MSG_DONTWAIT)) > 0)
+            ;
+        open_ += r < 0 && (errno == EAGAIN || errno == EWOULDBLOCK);
+    }
+    return open_;
+}
+
+/* 256 peers that connect and then neither greet nor read, before a real
+ * follower: the follower is served at once; the silent ones give way
+ * (at most FOLLOW_PENDING_PER_SOURCE of one user wait at a time) and are
+ * dropped after FOLLOW_GREET_S.  Followers filling every slot: the next
+ * one is told "teacher busy: N connections". */
+static void test_idle_peers(void)
+{
+    static struct app ta, fa, fb;
+    static int fd[FOLLOW_MAX_CLIENTS];
+    app_init(&ta);
+    app_init(&fa);
+    app_init(&fb);
+    ta.p.d = 32;
+    struct side t[1] = { { follow_serve(sock_path, 0600), &ta } };
+    for (int i = 0; i < FOLLOW_MAX_CLIENTS; i++)
+        fd[i] = peer(t, 0);
+    CHECK(follow_clients(t[0].f) == 0);
+    struct side s[2] = { t[0], { follow_join(sock_path), &fa } };
+    PUMP_UNTIL(s, 2, fa.p.d == 32);
+    CHECK(fa.p.d == 32 && strstr(fa.msg, "following") != NULL);
+    CHECK(follow_clients(t[0].f) == 1);
+    CHECK(still_open(fd, FOLLOW_MAX_CLIENTS) <= FOLLOW_PENDING_PER_SOURCE);
+    PUMP_UNTIL(t, 1, still_open(fd, FOLLOW_MAX_CLIENTS) == 0);
+    CHECK(still_open(fd, FOLLOW_MAX_CLIENTS) == 0);
+    CHECK(fa.p.d == 32 && !strstr(fa.msg, "teacher left"));
+    for (int i = 0; i < FOLLOW_MAX_CLIENTS; i++)
+        close(fd[i]);
+    /* every slot a follower (this one and 255 that greet) */
+    for (int i = 0; i < FOLLOW_MAX_CLIENTS - 1; i++)
+        fd[i] = peer(t, 1);
+    PUMP_UNTIL(t, 1, follow_clients(t[0].f) == FOLLOW_MAX_CLIENTS);
+    CHECK(follow_clients(t[0].f) == FOLLOW_MAX_CLIENTS);
+    struct side u[2] = { t[0], { follow_join(sock_path), &fb } };
+    PUMP_UNTIL(u, 2, strstr(fb.msg, "busy") != NULL);
+    CHECK_STR(fb.msg, "teacher busy: 256 connections");
+    for (int i = 0; i < FOLLOW_MAX_CLIENTS - 1; i++)
+        close(fd[i]);
+    follow_close(u[1].f);
+    follow_close(s[1].f);
+    follow_close(t[0].f);
+}
+
 int main(void)
 {
     snprintf(dir, sizeof dir, "/tmp/peviz-follow.XXXXXX");
@@ -386,6 +460,7 @@ int main(void)
     test_hostile();
     test_tables();
     test_tour();
+    test_idle_peers();
     char cmd[128];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     if (system(cmd) != 0)
