@@ -115,6 +115,7 @@ void app_reset(struct app *a)
     a->pe_table = keep.pe_table;
     a->pe_file_name = keep.pe_file_name;
     a->pe_info = keep.pe_info;
+    memcpy(a->pe_digest, keep.pe_digest, sizeof a->pe_digest);
     a->tour = keep.tour;
     a->tour_step = keep.tour_step;
     a->tour_active = keep.tour_active;

@@ -148,6 +148,9 @@ struct app {
      * follower on the same machine can read the same one, the tensor and
      * the rows skipped; NULL when there is no table. */
     const struct pe_table_info *pe_info;
+    /* Its content hash (fp_table_digest), when it is published or
+     * compared with a teacher's: "" otherwise. */
+    char pe_digest[65];
 
     /* The guided tour (tour.h): the loaded script or NULL (owned here:
      * tour_release frees it), the step shown, whether the tour is running

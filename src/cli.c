@@ -19,7 +19,7 @@ enum {
     O_LOWBW, O_PALETTE, O_BASE_B, O_BASE_C, O_TOUR, O_LANG, O_EXPORT,
     O_FORMAT, O_SOFTMAX, O_CAUSAL, O_TEMPERATURE, O_SNAPSHOT, O_SIZE,
     O_PE_FILE, O_PANE_MODE, O_TENSOR, O_ROW_OFFSET, O_COMPONENTS,
-    O_SERVE, O_FOLLOW, O_SERVE_MODE,
+    O_SERVE, O_FOLLOW, O_SERVE_MODE, O_FILES,
     O_HEADS, O_HEAD, O_Q, O_SEED, O_TRAIN,
     O_MODEL, O_CONFIG, O_LAYER_TYPE, O_NO_TRUNCATE, O_MODEL_B, O_MODEL_C,
     O_ROPE                      /* O_ROPE + enum rope_opt: the scaling */
@@ -65,6 +65,7 @@ static const struct opt OPTS[] = {
     { "serve", 1, O_SERVE, "PATH", "teach: publish the state on a Unix socket at PATH" },
     { "serve-mode", 1, O_SERVE_MODE, "MODE", "--serve socket permissions, octal (default 0600)" },
     { "follow", 1, O_FOLLOW, "PATH", "follow the teacher at PATH on this terminal" },
+    { "files", 1, O_FILES, "DIR", "--follow: read the teacher's table and tour from DIR only" },
     { "model", 1, O_MODEL, "NAME", "RoPE settings of a model (d, base, scaling); list: the table" },
     { "config", 1, O_CONFIG, "FILE", "RoPE settings from a config.json or .gguf file" },
     { "layer-type", 1, O_LAYER_TYPE, "NAME", "config: the layer type (per-type rope_parameters, Gemma 3 v4)" },
@@ -409,6 +410,7 @@ static int parse_one(struct cli *c, int val, const char *arg)
     case O_PE_FILE: c->pe_file = arg; return 0;
     case O_SERVE: c->serve = arg; return 0;
     case O_FOLLOW: c->follow = arg; return 0;
+    case O_FILES: c->files = arg; return 0;
     case O_SERVE_MODE: return parse_mode(c, arg);
     case O_TENSOR: case O_ROW_OFFSET: case O_COMPONENTS:
         return parse_table_opt(c, val, arg);
@@ -453,6 +455,10 @@ static int check_follow(const struct cli *c)
                     "not both");
     if (c->serve_mode_set && !c->serve)
         return fail("--serve-mode: goes with --serve");
+    if (c->files && !c->follow)
+        return fail("--files: goes with --follow");
+    if (c->files && !*c->files)
+        return fail("--files: needs a directory");
     if ((c->serve || c->follow) && c->mode != MODE_INTERACTIVE &&
         c->mode != MODE_HELP && c->mode != MODE_VERSION)
         return fail("%s: goes with the interactive program, not --export "

@@ -17,6 +17,7 @@
 
 #include "cli.h"
 #include "follow.h"
+#include "follow_files.h"
 #include "follow_proto.h"
 #include "peviz/tables.h"
 #include "sockfile.h"
@@ -63,6 +64,7 @@ struct follow {
     char table_done[FP_TABLE_TEXT_MAX + 1];   /* ... as last acted on */
     char tour[FP_TABLE_TEXT_MAX + 1];   /* the teacher's tour field */
     char tour_done[FP_TABLE_TEXT_MAX + 1];    /* the tour last acted on */
+    struct ffiles *files;        /* --files DIR, or NULL: none opened */
     struct pe_table tab;         /* read for the teacher (v NULL: none) */
     struct pe_table_info tab_info;
     int have_latest;
@@ -142,9 +144,16 @@ struct follow *follow_serve(const char *path, unsigned mode)
     return f;
 }
 
-struct follow *follow_join(const char *path)
+struct follow *follow_join(const char *path, const char *files)
 {
-    return follow_new(path, 0);
+    char err[512];
+    struct follow *f = follow_new(path, 0);
+    if (f && files && !(f->files = ffiles_open(files, err, sizeof err))) {
+        cli_error("%s", err);
+        free(f);
+        return NULL;
+    }
+    return f;
 }
 
 static void drop(struct client *c)
@@ -175,6 +184,7 @@ void follow_close(struct follow *f)
     } else if (f->fd >= 0) {
         close(f->fd);
     }
+    ffiles_close(f->files);
     pe_table_free(&f->tab);
     free(f);
 }
@@ -456,13 +466,13 @@ static void try_connect(struct follow *f, struct app *a)
 }
 
 /* Show the teacher's state (the published fields of the shadow). */
-static void show_teacher(struct follow *f, struct app *a)
+static void show_teacher(struct follow *f, struct app *a, int said)
 {
     char body[FP_BODY_MAX], err[2 * APP_MSG_LEN];
     int len = fp_body(&f->shadow, body, sizeof body);
     if (len > 0)
         fp_apply(a, body, (size_t)len, err, sizeof err);
-    if (f->fresh)
+    if (f->fresh && !said)      /* not over what the tour had to say */
         app_msg(a, 0, "following %s", f->shown);
     f->fresh = 0;
 }
@@ -476,37 +486,56 @@ static void printable(char *s)
             *s = '?';
 }
 
-/* Read the table the teacher names; -1 with the loader's reason (its
- * bytes outside printable ASCII as '?') in err. */
-static int load_teachers(struct follow *f, struct app *a,
-                         const struct fp_table *t, char *err, size_t errlen)
+/* The teacher's table read here (by table_follow) is put away. */
+static void put_away(struct follow *f, struct app *a)
+{
+    if (a->pe_table == &f->tab) {
+        a->pe_table = NULL;
+        a->pe_info = NULL;
+        a->pe_file_name = NULL;
+        a->pe_digest[0] = 0;
+    }
+    f->shadow.pe_table = NULL;
+    f->shadow.pe_info = NULL;
+    f->shadow.pe_file_name = NULL;
+    f->shadow.pe_digest[0] = 0;
+    pe_table_free(&f->tab);
+}
+
+/* A table read from --files ended: shown if it is the teacher's. */
+static int table_arrived(struct follow *f, struct app *a)
 {
     struct pe_table nt;
     struct pe_table_info ni;
-    struct pe_table_opts o;
-    pe_table_opts_init(&o);
-    o.tensor = t->tensor[0] ? t->tensor : NULL;
-    o.row_offset = t->row_offset;
-    if (pe_table_load(t->path, &o, &nt, &ni, err, errlen)) {
-        printable(err);
-        return -1;
+    char why[APP_MSG_LEN];
+    int r = ffiles_table_take(f->files, &nt, &ni, why, sizeof why);
+    if (r < 0) {
+        printable(why);
+        app_msg(a, 1, "teacher's table: %s", why);
+        return 1;
     }
-    pe_table_free(&f->tab);
+    if (r == 0)
+        return 0;
+    put_away(f, a);
     f->tab = nt;
     f->tab_info = ni;
-    snprintf(f->tab_info.file, sizeof f->tab_info.file, "%s", t->path);
+    fp_table_digest(&f->tab, f->shadow.pe_digest);
     a->pe_table = f->shadow.pe_table = &f->tab;
     a->pe_info = f->shadow.pe_info = &f->tab_info;
     a->pe_file_name = f->shadow.pe_file_name = f->tab_info.file;
-    return 0;
+    memcpy(a->pe_digest, f->shadow.pe_digest, sizeof a->pe_digest);
+    app_msg(a, 0, "following %s: read the teacher's table %s", f->shown,
+            f->tab_info.file);
+    return 1;
 }
 
-/* The teacher's --pe-file table, named by its path: read it here unless
- * this program has it already; say so when it cannot (the rest of the
- * lecture goes on). */
+/* The teacher's --pe-file table, named by base name and content hash:
+ * read in the background from --files unless this program has it
+ * already; without --files nothing is opened, and that is said (the
+ * rest of the lecture goes on). */
 static void table_follow(struct follow *f, struct app *a)
 {
-    char mine[FP_TABLE_TEXT_MAX + 1], err[APP_MSG_LEN];
+    char mine[FP_TABLE_TEXT_MAX + 1], why[APP_MSG_LEN];
     struct fp_table t;
     if (!f->table[0] || !strcmp(f->table, f->table_done))
         return;
@@ -514,48 +543,91 @@ static void table_follow(struct follow *f, struct app *a)
     fp_table_text(a, mine, sizeof mine);
     if (!strcmp(f->table, mine) || fp_table_parse(f->table, &t, NULL, 0))
         return;
-    if (a->pe_table == &f->tab) {       /* an earlier teacher's: put away */
-        a->pe_table = f->shadow.pe_table = NULL;
-        a->pe_info = f->shadow.pe_info = NULL;
-        a->pe_file_name = f->shadow.pe_file_name = NULL;
-        pe_table_free(&f->tab);
-        fp_table_text(a, mine, sizeof mine);
-    }
+    if (f->files)
+        ffiles_table_cancel(f->files);  /* a newer table, or none */
+    put_away(f, a);                     /* an earlier teacher's */
+    fp_table_text(a, mine, sizeof mine);
     if (!t.path[0] && a->pe_table)      /* this program's own --pe-file */
         app_msg(a, 1, "teacher's table: none; here: %s", mine);
     else if (!t.path[0])
         return;
-    else if (load_teachers(f, a, &t, err, sizeof err))
-        app_msg(a, 1, "teacher's table: %s", err);
-    else
-        app_msg(a, 0, "following %s: read the teacher's table %s", f->shown,
+    else if (!f->files)
+        app_msg(a, 1, "the teacher loaded %s: not shown here (see --files)",
                 t.path);
+    else if (ffiles_table_start(f->files, &t, why, sizeof why)) {
+        printable(why);
+        app_msg(a, 1, "teacher's table: %s", why);
+    } else {
+        app_msg(a, 0, "following %s: reading the teacher's table %s",
+                f->shown, t.path);
+    }
 }
 
-/* The teacher's tour, by name: load it here unless this program has it
- * (the shipped one in its own language); say so when it cannot.  The
- * shadow then holds the new one at the teacher's step. */
-static void tour_follow(struct follow *f, struct app *a)
+/* Load the tour the teacher names from --files into a: 0, or -1 with
+ * why in err. */
+static int tour_from_files(struct follow *f, struct app *a, const char *name,
+                           char *err, size_t errlen)
+{
+    char path[64];
+    int fd = ffiles_openat(f->files, name, err, errlen);
+    if (fd < 0)
+        return -1;
+    snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+    int r = tour_load_as(a, path, err, errlen);
+    close(fd);
+    if (r) {                    /* "/proc/self/fd/N:LINE: ..." */
+        size_t pl = strlen(path);
+        if (!strncmp(err, path, pl)) {
+            char rest[APP_MSG_LEN];
+            snprintf(rest, sizeof rest, "%s", err + pl);
+            snprintf(err, errlen, "%.100s%.150s", name, rest);
+        }
+        return -1;
+    }
+    char *p = strdup(name);     /* named as the teacher names it */
+    if (p) {
+        free(a->tour->path);
+        free(a->tour->abs);
+        a->tour->path = p;
+        a->tour->abs = NULL;
+    }
+    return 0;
+}
+
+/* The teacher's tour, by name: the shipped one in this program's own
+ * language, or a file read from --files by its base name; say so when
+ * it cannot (then 1).  The shadow then holds the new one at the
+ * teacher's step. */
+static int tour_follow(struct follow *f, struct app *a)
 {
     char mine[FP_TABLE_PATH_MAX + 1], err[APP_MSG_LEN], line[sizeof f->tour + 8];
     const char *name = strchr(f->tour, ' ');
+    int r;
     if (!name || !strcmp(++name, f->tour_done))
-        return;
+        return 0;
     snprintf(f->tour_done, sizeof f->tour_done, "%s", name);
     mine[0] = 0;
     if (a->tour)
         fp_tour_name(a->tour, mine, sizeof mine);
     if (!strcmp(name, mine))
-        return;
-    if (tour_load_as(a, strcmp(name, "shipped") ? name : NULL, err,
-                     sizeof err)) {
+        return 0;
+    if (!strcmp(name, "shipped"))
+        r = tour_load_as(a, NULL, err, sizeof err);
+    else if (!f->files) {
+        app_msg(a, 1, "the teacher loaded %s: not shown here (see --files)",
+                name);
+        return 1;
+    } else
+        r = tour_from_files(f, a, name, err, sizeof err);
+    if (r) {
         printable(err);
         app_msg(a, 1, "teacher's tour: %s", err);
-        return;
+        return 1;
     }
     f->shadow.tour = a->tour;
     snprintf(line, sizeof line, "tour %s\n", f->tour);
     fp_apply(&f->shadow, line, strlen(line), NULL, 0);
+    return 0;
 }
 
 /* A whole message: the teacher's state changes; show it unless
@@ -573,8 +645,7 @@ static int take(struct follow *f, struct app *a, const char *body,
     fp_find(body, len, "tour", f->tour, sizeof f->tour);
     if (f->detached)
         return 0;
-    tour_follow(f, a);
-    show_teacher(f, a);
+    show_teacher(f, a, tour_follow(f, a));
     table_follow(f, a);
     return 1;
 }
@@ -626,10 +697,14 @@ static int read_teacher(struct follow *f, struct app *a)
 static int follower_events(struct follow *f, struct app *a,
                            const struct pollfd *p, int n)
 {
-    int changed = 0;
+    int changed = 0, wake = ffiles_wake_fd(f->files);
     double t = now_s();
-    if (f->fd >= 0 && n > 0 && p[0].fd == f->fd && p[0].revents)
-        changed |= read_teacher(f, a);
+    for (int k = 0; k < n; k++) {
+        if (p[k].fd == wake && wake >= 0 && p[k].revents)
+            changed |= table_arrived(f, a);
+        else if (p[k].fd == f->fd && f->fd >= 0 && p[k].revents)
+            changed |= read_teacher(f, a);
+    }
     if (f->fd >= 0 && f->deadline > 0 && t >= f->deadline) {
         hang_up(f, a, "no whole message in 3 s");
         changed = 1;
@@ -670,8 +745,7 @@ int follow_key(struct follow *f, struct app *a, int key)
                     f->shown);
         else if (f->have_latest) {
             f->fresh = 1;
-            tour_follow(f, a);
-            show_teacher(f, a);
+            show_teacher(f, a, tour_follow(f, a));
             table_follow(f, a);
         }
         else
@@ -702,8 +776,11 @@ int follow_pollfds(const struct follow *f, struct pollfd *p)
     if (!f)
         return 0;
     if (!f->serving) {
+        int wake = ffiles_wake_fd(f->files);
         if (f->fd >= 0)
             p[n++] = (struct pollfd){ f->fd, POLLIN, 0 };
+        if (wake >= 0)              /* a table read in the background */
+            p[n++] = (struct pollfd){ wake, POLLIN, 0 };
         return n;
     }
     /* the listening socket, or a stand-in while accepting is paused */

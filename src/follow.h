@@ -47,9 +47,11 @@ extern const struct keybind KEYS_FOLLOW[];
  */
 struct follow *follow_serve(const char *path, unsigned mode);
 
-/* Follower of the teacher at path (which need not exist yet).  NULL
- * after one line on stderr (path too long, out of memory). */
-struct follow *follow_join(const char *path);
+/* Follower of the teacher at path (which need not exist yet), reading
+ * the teacher's table and tour only from the directory files (NULL:
+ * none; see follow_files.h).  NULL after one line on stderr (path too
+ * long, files not a directory, out of memory). */
+struct follow *follow_join(const char *path, const char *files);
 
 /* Close everything; the teacher removes its socket file. */
 void follow_close(struct follow *f);

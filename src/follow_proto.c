@@ -10,6 +10,7 @@
 #include "peviz/layout.h"
 #include "peviz/scores.h"
 #include "peviz/tables.h"
+#include "sha256.h"
 #include "tour.h"
 
 #define LINE_MAX_LEN 128      /* one "name value" line */
@@ -309,13 +310,20 @@ static void list_text(const rope_scaling *r, int id, char *v, size_t len)
 
 /* Which tour t is as published: "shipped" (each follower shows it in
  * its own language) or its absolute path, odd characters as '_'. */
+/* The last name of a path. */
+static const char *base_name(const char *path)
+{
+    const char *s = strrchr(path, '/');
+    return s ? s + 1 : path;
+}
+
 void fp_tour_name(const struct tour *t, char *v, size_t len)
 {
     if (t->shipped)
         snprintf(v, len, "shipped");
     else
-        safe_copy(t->abs ? t->abs : t->path, v,
-                  len - 1 < FP_TABLE_PATH_MAX ? len - 1 : FP_TABLE_PATH_MAX, 1);
+        safe_copy(base_name(t->abs ? t->abs : t->path), v,
+                  len - 1 < FP_TABLE_PATH_MAX ? len - 1 : FP_TABLE_PATH_MAX, 0);
 }
 
 static void tour_text(const struct app *a, char *v, size_t len)
@@ -338,10 +346,12 @@ void fp_table_text(const struct app *a, char *v, size_t len)
         snprintf(v, len, "none");
         return;
     }
-    safe_copy(s, path, FP_TABLE_PATH_MAX, 1);
+    safe_copy(base_name(s), path, FP_TABLE_PATH_MAX, 0);
     if (in)
         safe_copy(in->tensor, tensor, FP_TENSOR_MAX, 0);
     size_t n = (size_t)snprintf(v, len, "%s", path);
+    if (strlen(a->pe_digest) == 64 && n < len)
+        n += (size_t)snprintf(v + n, len - n, " sha256=%s", a->pe_digest);
     if (tensor[0] && n < len)
         n += (size_t)snprintf(v + n, len - n, " tensor=%s", tensor);
     if (in && in->row_offset > 0 && n < len)
@@ -376,17 +386,44 @@ int fp_table_parse(const char *v, struct fp_table *t, char *err,
         if (!strncmp(tok, "tensor=", 7) && !t->tensor[0] &&
             safe_text(tok + 7, FP_TENSOR_MAX, 0))
             snprintf(t->tensor, sizeof t->tensor, "%s", tok + 7);
+        else if (!strncmp(tok, "sha256=", 7) && !t->sha256[0] &&
+                 strlen(tok + 7) == 64 && strspn(tok + 7, "0123456789abcdef") == 64)
+            snprintf(t->sha256, sizeof t->sha256, "%s", tok + 7);
         else if (!strncmp(tok, "row-offset=", 11) && t->row_offset == 0 &&
                  !parse_long(tok + 11, &k, &w) && k > 0 && k < PARAM_N_MAX)
             t->row_offset = k;
         else
-            why = "want PATH [tensor=NAME] [row-offset=K]";
+            why = "want NAME [sha256=HEX] [tensor=NAME] [row-offset=K]";
     }
-    if (!why && !t->path[0] && (t->tensor[0] || t->row_offset))
+    if (!why && !t->path[0] && (t->tensor[0] || t->row_offset || t->sha256[0]))
         why = "none has no tensor";
     if (why && err)
         snprintf(err, errlen, "table: %s", why);
     return why ? -1 : 0;
+}
+
+void fp_table_digest(const struct pe_table *t, char hex[65])
+{
+    struct sha256 h;
+    unsigned char b[8 * 512];
+    uint64_t dims[2] = { (uint64_t)t->n, (uint64_t)t->d };
+    size_t total = (size_t)t->n * (size_t)t->d, k = 0;
+    sha256_init(&h);
+    for (int i = 0; i < 2; i++, k = 0) {
+        for (int j = 0; j < 8; j++)
+            b[k++] = (unsigned char)(dims[i] >> (8 * j));
+        sha256_add(&h, b, 8);
+    }
+    for (size_t i = 0; i < total;) {
+        for (k = 0; k < sizeof b && i < total; i++) {
+            uint64_t u;
+            memcpy(&u, &t->v[i], 8);
+            for (int j = 0; j < 8; j++)
+                b[k++] = (unsigned char)(u >> (8 * j));
+        }
+        sha256_add(&h, b, k);
+    }
+    sha256_hex(&h, hex);
 }
 
 /* The value of one field as text. */

@@ -73,28 +73,38 @@ int fp_apply(struct app *a, const char *body, size_t len,
              char *err, size_t errlen);
 
 /*
- * The --pe-file table as published, so that a follower on the same
- * machine can read the same one: "none", or the file's absolute path,
- * then " tensor=NAME" (a binary format's tensor) and " row-offset=K"
+ * The --pe-file table as published, so that a follower can read its own
+ * copy from the directory its student names (--files): "none", or the
+ * file's base name, then " sha256=HEX" (fp_table_digest of the table
+ * read), " tensor=NAME" (a binary format's tensor) and " row-offset=K"
  * (rows skipped, when not 0).  A character but letters, digits and
- * ". _ - /" is sent as '_' (such a file is then not found).
+ * ". _ -" is sent as '_' (such a file is then not found).  A follower
+ * takes a path too (an older teacher's), but reads only base names.
  */
 #define FP_TABLE_PATH_MAX 1023
 #define FP_TENSOR_MAX 159
-#define FP_TABLE_TEXT_MAX (FP_TABLE_PATH_MAX + FP_TENSOR_MAX + 64)
+#define FP_TABLE_TEXT_MAX (FP_TABLE_PATH_MAX + FP_TENSOR_MAX + 136)
 struct fp_table {
-    char path[FP_TABLE_PATH_MAX + 1];   /* "": none */
+    char path[FP_TABLE_PATH_MAX + 1];   /* the name sent; "": none */
     char tensor[FP_TENSOR_MAX + 1];     /* "": the file's only one */
     long row_offset;
+    char sha256[65];                    /* "": none sent */
 };
 void fp_table_text(const struct app *a, char *v, size_t len);
+
+/* The content hash of a table: SHA-256 of its rows and columns (each 8
+ * bytes, little-endian) and its values (binary64, little-endian), as 64
+ * hex digits: the same table read from CSV or safetensors has the same
+ * hash. */
+struct pe_table;
+void fp_table_digest(const struct pe_table *t, char hex[65]);
 
 /* A published table text back into t: 0, or -1 with why in err. */
 int fp_table_parse(const char *v, struct fp_table *t, char *err,
                    size_t errlen);
 
 /* A tour as the tour field names it: "shipped" (a follower shows its
- * own language's) or its absolute path, odd characters as '_'.  The
+ * own language's) or its file's base name, odd characters as '_'.  The
  * field is "off" or "STEP/STEPS NAME". */
 struct tour;
 void fp_tour_name(const struct tour *t, char *v, size_t len);

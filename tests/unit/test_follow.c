@@ -114,7 +114,7 @@ static void test_refusals(void)
     memset(longp, 'x', sizeof longp - 1);
     longp[sizeof longp - 1] = 0;
     CHECK(follow_serve(longp, 0600) == NULL);
-    CHECK(follow_join(longp) == NULL);
+    CHECK(follow_join(longp, NULL) == NULL);
 }
 
 static void test_follow_and_keys(void)
@@ -130,8 +130,8 @@ static void test_follow_and_keys(void)
     if (!t)
         return;
     CHECK(stat(sock_path, &st) == 0 && (st.st_mode & 0777) == 0600);
-    struct side s[3] = { { t, &ta }, { follow_join(sock_path), &fa },
-                         { follow_join(sock_path), &fb } };
+    struct side s[3] = { { t, &ta }, { follow_join(sock_path, NULL), &fa },
+                         { follow_join(sock_path, NULL), &fb } };
     ta.p.d = 256;
     ta.p.n = 1000;
     ta.p.pos = 777;
@@ -241,7 +241,7 @@ static void hostile(const char *what, const char *send_this, size_t len,
     app_init(&fa);
     fa.p.d = 16;
     int l = listen_raw(sock_path);
-    struct side s[1] = { { follow_join(sock_path), &fa } };
+    struct side s[1] = { { follow_join(sock_path, NULL), &fa } };
     round_once(s, 1);                   /* connects (the backlog takes it) */
     int c = accept(l, NULL, NULL);
     CHECK(c >= 0);
@@ -274,7 +274,7 @@ static void test_hostile(void)
     app_init(&fa);
     FILE *fp = fopen(sock_path, "w");
     fclose(fp);
-    struct side s[1] = { { follow_join(sock_path), &fa } };
+    struct side s[1] = { { follow_join(sock_path, NULL), &fa } };
     round_once(s, 1);
     CHECK(strstr(fa.msg, "is not a socket") != NULL);
     follow_close(s[0].f);
@@ -282,31 +282,53 @@ static void test_hostile(void)
 }
 
 
-/* A teacher's --pe-file table goes by its path: a follower on the same
- * machine reads the file itself; one it cannot read is said, and the
- * lecture goes on. */
+/* A file of text in dir. */
+static void put(const char *name, const char *text)
+{
+    char path[160];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *fp = fopen(path, "w");
+    fputs(text, fp);
+    fclose(fp);
+}
+
+/* The teacher's table t as its app publishes it, file named name. */
+static void teach_table(struct app *ta, const struct pe_table *t,
+                        struct pe_table_info *ti, const char *name)
+{
+    snprintf(ti->file, sizeof ti->file, "/somewhere/else/%s", name);
+    ta->pe_table = t;
+    ta->pe_info = ti;
+    ta->pe_file_name = ti->file;
+    fp_table_digest(t, ta->pe_digest);
+}
+
+/* A teacher's --pe-file table goes by base name and content hash: a
+ * follower reads its own copy from --files DIR in the background (the
+ * teacher's path is never opened), checks the hash, and says what it
+ * cannot read; without --files nothing is opened at all. */
 static void test_tables(void)
 {
-    static struct app ta, fa;
+    static struct app ta, fa, fn;
     struct pe_table tt;
     struct pe_table_info ti;
-    char path[160], err[512];
-    snprintf(path, sizeof path, "%s/t.csv", dir);
-    FILE *fp = fopen(path, "w");
-    for (int p = 0; p < 3; p++)
-        fprintf(fp, "%d.5,%d,%d,1\n", p, -p, 2 * p);
-    fclose(fp);
+    char path[160], err[512], files[128];
+    snprintf(files, sizeof files, "%s/files", dir);
+    mkdir(files, 0700);
+    put("files/t.csv", "0.5,0,0,1\n1.5,-1,2,1\n2.5,-2,4,1\n");
+    put("files/other.csv", "9,9,9,9\n9,9,9,9\n9,9,9,9\n");
+    snprintf(path, sizeof path, "%s/t.csv", files);
     CHECK(pe_table_load(path, NULL, &tt, &ti, err, sizeof err) == 0);
     app_init(&ta);
     app_init(&fa);
-    ta.pe_table = &tt;
-    ta.pe_info = &ti;
-    ta.pe_file_name = "t.csv";
+    app_init(&fn);
+    teach_table(&ta, &tt, &ti, "t.csv");
     ta.p.d = 4;
     ta.p.n = 3;
     struct follow *t = follow_serve(sock_path, 0600);
-    struct side s[2] = { { t, &ta }, { follow_join(sock_path), &fa } };
-    PUMP_UNTIL(s, 2, fa.pe_table != NULL);
+    struct side s[3] = { { t, &ta }, { follow_join(sock_path, files), &fa },
+                         { follow_join(sock_path, NULL), &fn } };
+    PUMP_UNTIL(s, 3, fa.pe_table != NULL && strstr(fn.msg, "not shown"));
     CHECK(fa.pe_table != NULL && fa.pe_table != &tt);  /* its own copy */
     if (fa.pe_table) {
         CHECK(fa.pe_table->n == 3 && fa.pe_table->d == 4);
@@ -315,65 +337,136 @@ static void test_tables(void)
             CHECK(r[0] == p + 0.5 && r[1] == -p && r[2] == 2 * p && r[3] == 1);
         }
     }
-    CHECK(strstr(fa.msg, "read the teacher's table") && !fa.msg_error);
-    /* a table this machine does not have: said, the lecture goes on */
-    snprintf(ti.file, sizeof ti.file, "%s/gone.csv", dir);
+    CHECK(strstr(fa.msg, "read the teacher's table t.csv") && !fa.msg_error);
+    CHECK_STR(fn.msg, "the teacher loaded t.csv: not shown here (see --files)");
+    CHECK(fn.pe_table == NULL && fn.p.d == 4);  /* the lecture goes on */
+    /* a file of that name with other values: refused by its hash */
+    teach_table(&ta, &tt, &ti, "other.csv");
     ta.p.pos = 2;
-    PUMP_UNTIL(s, 2, fa.p.pos == 2);
-    CHECK(fa.p.pos == 2 && fa.msg_error);
-    CHECK(strstr(fa.msg, "teacher's table: ") && strstr(fa.msg, "gone.csv: cannot open"));
-    CHECK(fa.pe_table == NULL);         /* not the earlier one instead */
+    PUMP_UNTIL(s, 3, fa.msg_error);
+    CHECK(fa.p.pos == 2 && fa.msg_error && fa.pe_table == NULL);
+    CHECK_STR(fa.msg, "teacher's table: other.csv: not the teacher's (its "
+              "content hash differs)");
+    /* one --files does not have: said, the lecture goes on */
+    teach_table(&ta, &tt, &ti, "gone.csv");
     ta.p.pos = 1;
-    PUMP_UNTIL(s, 2, fa.p.pos == 1);
-    CHECK(fa.p.pos == 1);
-    snprintf(ti.file, sizeof ti.file, "%s", path);  /* back: read again */
-    PUMP_UNTIL(s, 2, fa.pe_table != NULL);
+    PUMP_UNTIL(s, 3, fa.p.pos == 1);
+    CHECK(fa.p.pos == 1 && fa.msg_error && fa.pe_table == NULL);
+    CHECK(strstr(fa.msg, "teacher's table: ") && strstr(fa.msg, "files/gone.csv: "
+          "No such file or directory"));
+    teach_table(&ta, &tt, &ti, "t.csv");    /* back: read again */
+    PUMP_UNTIL(s, 3, fa.pe_table != NULL);
     CHECK(fa.pe_table != NULL && fa.pe_table->n == 3);
     /* no table: the one read for the teacher is put away */
     ta.pe_table = NULL;
     ta.pe_info = NULL;
-    PUMP_UNTIL(s, 2, fa.pe_table == NULL);
+    ta.pe_digest[0] = 0;
+    PUMP_UNTIL(s, 3, fa.pe_table == NULL);
     CHECK(fa.pe_table == NULL && fa.pe_info == NULL);
+    follow_close(s[2].f);
     follow_close(s[1].f);
     follow_close(t);
     pe_table_free(&tt);
 }
 
-/* A teacher's own tour goes by its path: a follower loads the file and
- * shows the teacher's step; one it cannot load is said. */
+/* A hostile teacher names files outside --files: /etc/passwd, "..",
+ * a symlink out, a FIFO, a directory; none is opened or shown, each is
+ * said on the status line and the lecture goes on.  A raw teacher
+ * written here, speaking the protocol. */
+static void test_hostile_names(void)
+{
+    static struct app fa;
+    static const struct { const char *table, *want; } CASES[] = {
+        { "/etc/passwd", "/etc/passwd: not a plain file name" },
+        { "../follow-secret", "../follow-secret: not a plain file name" },
+        { "..", "..: not a plain file name" },
+        { ".hidden", ".hidden: not a plain file name" },
+        { "link.csv", "link.csv: a symlink; only regular files are read" },
+        { "fifo.csv", "fifo.csv: not a regular file" },
+        { "sub", "sub: not a regular file" },
+    };
+    char files[128], p[200];
+    snprintf(files, sizeof files, "%s/hfiles", dir);
+    mkdir(files, 0700);
+    put("follow-secret", "1,2\n3,4\n");
+    snprintf(p, sizeof p, "%s/link.csv", files);
+    CHECK(symlink("/etc/passwd", p) == 0);
+    snprintf(p, sizeof p, "%s/fifo.csv", files);
+    CHECK(mkfifo(p, 0600) == 0);
+    snprintf(p, sizeof p, "%s/sub", files);
+    CHECK(mkdir(p, 0700) == 0);
+    for (size_t i = 0; i < sizeof CASES / sizeof CASES[0]; i++) {
+        char body[512], msg[600];
+        int l = listen_raw(sock_path);
+        app_init(&fa);
+        struct side s[1] = { { follow_join(sock_path, files), &fa } };
+        for (int r = 0; r < 3; r++)         /* it connects */
+            round_once(s, 1);
+        int c = accept(l, NULL, NULL);
+        int n = snprintf(body, sizeof body, "d 16\npos %zu\ntable %s sha256=%s\n",
+                         i + 1, CASES[i].table, "0123456789abcdef0123456789abcdef"
+                         "0123456789abcdef0123456789abcdef");
+        int m = snprintf(msg, sizeof msg, "PEVIZ-FOLLOW 1 %d\n%s", n, body);
+        CHECK(c >= 0 && send(c, msg, (size_t)m, MSG_NOSIGNAL) == m);
+        PUMP_UNTIL(s, 1, fa.p.pos == (int64_t)i + 1 && fa.msg_error);
+        CHECK(fa.p.d == 16 && fa.p.pos == (int64_t)i + 1);
+        CHECK(fa.pe_table == NULL);
+        if (!strstr(fa.msg, CASES[i].want))
+            fprintf(stderr, "  '%s': %s\n", CASES[i].table, fa.msg);
+        CHECK(strstr(fa.msg, CASES[i].want) != NULL);
+        CHECK(strstr(fa.msg, "root:") == NULL);
+        close(c);
+        close(l);
+        unlink(sock_path);
+        follow_close(s[0].f);
+    }
+}
+
+/* A teacher's own tour goes by its base name: a follower loads its copy
+ * from --files and shows the teacher's step; one it cannot load, or
+ * without --files, is said. */
 static void test_tour(void)
 {
-    static struct app ta, fa;
-    char path[160], err[512];
+    static struct app ta, fa, fn;
+    char path[160], err[512], files[128];
+    snprintf(files, sizeof files, "%s/tfiles", dir);
+    mkdir(files, 0700);
+    static const char TOUR[] = "title First\nset d 32\ntext Hello.\n"
+                               "title Second\nset d 48\ntext World.\n";
+    put("l.tour", TOUR);
+    put("tfiles/l.tour", TOUR);
     snprintf(path, sizeof path, "%s/l.tour", dir);
-    FILE *fp = fopen(path, "w");
-    fputs("title First\nset d 32\ntext Hello.\n"
-          "title Second\nset d 48\ntext World.\n", fp);
-    fclose(fp);
     app_init(&ta);
     app_init(&fa);
+    app_init(&fn);
     CHECK(tour_start(&ta, path, err, sizeof err) == 0);
     CHECK(ta.p.d == 32 && tour_running(&ta));
     struct follow *t = follow_serve(sock_path, 0600);
-    struct side s[2] = { { t, &ta }, { follow_join(sock_path), &fa } };
-    PUMP_UNTIL(s, 2, tour_running(&fa));
+    struct side s[3] = { { t, &ta }, { follow_join(sock_path, files), &fa },
+                         { follow_join(sock_path, NULL), &fn } };
+    PUMP_UNTIL(s, 3, tour_running(&fa) && fn.msg_error);
     CHECK(tour_running(&fa) && fa.tour_step == 0 && fa.p.d == 32);
     CHECK(fa.tour && fa.tour != ta.tour && fa.tour->nsteps == 2);
     CHECK(fa.tour && !strcmp(fa.tour->steps[1].title, "Second"));
+    CHECK_STR(fn.msg, "the teacher loaded l.tour: not shown here (see --files)");
+    CHECK(!tour_running(&fn) && fn.p.d == 32);
     CHECK(tour_key(&ta, PK_ENTER) == 1 && ta.tour_step == 1 && ta.p.d == 48);
-    PUMP_UNTIL(s, 2, fa.tour_step == 1);
+    PUMP_UNTIL(s, 3, fa.tour_step == 1);
     CHECK(fa.tour_step == 1 && fa.p.d == 48 && tour_running(&fa));
-    /* a tour file this machine does not have */
+    /* a tour file --files does not have */
     free(ta.tour->abs);
-    ta.tour->abs = strdup("/nonexistent/lecture.tour");
+    ta.tour->abs = strdup("/srv/lecture/other.tour");
     ta.p.pos = 3;
-    PUMP_UNTIL(s, 2, fa.p.pos == 3);
+    PUMP_UNTIL(s, 3, fa.p.pos == 3);
     CHECK(fa.p.pos == 3 && fa.msg_error && !tour_running(&fa));
-    CHECK(strstr(fa.msg, "teacher's tour: /nonexistent/lecture.tour") != NULL);
+    CHECK(strstr(fa.msg, "teacher's tour: ") && strstr(fa.msg, "tfiles/other.tour: "
+          "No such file or directory"));
+    follow_close(s[2].f);
     follow_close(s[1].f);
     follow_close(t);
     tour_release(&ta);
     tour_release(&fa);
+    tour_release(&fn);
 }
 
 /* A non-blocking connection to the teacher at sock_path, greeting or
@@ -423,7 +516,7 @@ static void test_idle_peers(void)
     for (int i = 0; i < FOLLOW_MAX_CLIENTS; i++)
         fd[i] = peer(t, 0);
     CHECK(follow_clients(t[0].f) == 0);
-    struct side s[2] = { t[0], { follow_join(sock_path), &fa } };
+    struct side s[2] = { t[0], { follow_join(sock_path, NULL), &fa } };
     PUMP_UNTIL(s, 2, fa.p.d == 32);
     CHECK(fa.p.d == 32 && strstr(fa.msg, "following") != NULL);
     CHECK(follow_clients(t[0].f) == 1);
@@ -438,7 +531,7 @@ static void test_idle_peers(void)
         fd[i] = peer(t, 1);
     PUMP_UNTIL(t, 1, follow_clients(t[0].f) == FOLLOW_MAX_CLIENTS);
     CHECK(follow_clients(t[0].f) == FOLLOW_MAX_CLIENTS);
-    struct side u[2] = { t[0], { follow_join(sock_path), &fb } };
+    struct side u[2] = { t[0], { follow_join(sock_path, NULL), &fb } };
     PUMP_UNTIL(u, 2, strstr(fb.msg, "busy") != NULL);
     CHECK_STR(fb.msg, "teacher busy: 256 connections");
     for (int i = 0; i < FOLLOW_MAX_CLIENTS - 1; i++)
@@ -459,6 +552,7 @@ int main(void)
     test_stopped_follower();
     test_hostile();
     test_tables();
+    test_hostile_names();
     test_tour();
     test_idle_peers();
     char cmd[128];
