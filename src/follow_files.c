@@ -181,6 +181,11 @@ static int launch(struct ffiles *ff, const struct fp_table *t, char *why,
 int ffiles_table_start(struct ffiles *ff, const struct fp_table *t,
                        char *why, size_t len)
 {
+    if (!ffiles_plain(t->path)) {
+        snprintf(why, len, "%.100s: not a plain file name; only files in "
+                 "--files are read", t->path);
+        return -1;
+    }
     if (!t->sha256[0]) {
         snprintf(why, len, "%.100s: the teacher sent no content hash", t->path);
         return -1;

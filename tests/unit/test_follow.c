@@ -15,6 +15,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "follow.h"
@@ -422,6 +423,89 @@ static void test_hostile_names(void)
     }
 }
 
+static double now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
+}
+
+/* Rounds as round_once does them, for n rounds or until cond; the
+ * longest time the follower (s[1]) spent in follow_events, in ms. */
+#define PUMP_TIMED(s, rounds, cond, worst) do { \
+    for (int r_ = 0; r_ < (rounds) && !(cond); r_++) { \
+        struct pollfd p_[4 * FOLLOW_MAX_FDS]; \
+        follow_publish(s[0].f, s[0].a, 1); \
+        int n0_ = follow_pollfds(s[0].f, p_); \
+        int n1_ = follow_pollfds(s[1].f, p_ + n0_); \
+        poll(p_, (nfds_t)(n0_ + n1_), 10); \
+        follow_events(s[0].f, s[0].a, p_, n0_); \
+        double t0_ = now_ms(); \
+        follow_events(s[1].f, s[1].a, p_ + n0_, n1_); \
+        double dt_ = now_ms() - t0_; \
+        if (dt_ > (worst)) (worst) = dt_; \
+    } \
+} while (0)
+
+/* A teacher alternating a large CSV (8 MB, a second or more to read)
+ * and a small one: the follower never waits for a read (each newer
+ * table cancels the one under way), ends on the teacher's last table,
+ * and closes at once in the middle of a read (q). */
+static void test_table_freeze(void)
+{
+    static struct app ta, fa;
+    double bv[4] = { 0 };          /* the teacher's stand-in: its hash is sent */
+    struct pe_table small, big = { 1, 4, bv };
+    struct pe_table_info si, bi;
+    char path[200], err[512], files[128];
+    double worst = 0;
+    snprintf(files, sizeof files, "%s/bfiles", dir);
+    mkdir(files, 0700);
+    snprintf(path, sizeof path, "%s/big.csv", files);
+    FILE *fp = fopen(path, "w");
+    for (int r = 0; r < 60000; r++)
+        for (int c = 0; c < 16; c++)
+            fprintf(fp, "%d.%06d%c", r % 7, (r * 16 + c) % 999999, c < 15 ? ',' : '\n');
+    fclose(fp);
+    put("bfiles/small.csv", "1,2,3,4\n5,6,7,8\n");
+    snprintf(path, sizeof path, "%s/small.csv", files);
+    CHECK(pe_table_load(path, NULL, &small, &si, err, sizeof err) == 0);
+    memset(&bi, 0, sizeof bi);
+    app_init(&ta);
+    app_init(&fa);
+    ta.p.d = 4;
+    struct follow *t = follow_serve(sock_path, 0600);
+    struct side s[2] = { { t, &ta }, { follow_join(sock_path, files), &fa } };
+    PUMP_UNTIL(s, 2, fa.p.d == 4);
+    for (int k = 0; k < 6; k++) {       /* big, small, big, ... */
+        teach_table(&ta, k % 2 ? &small : &big, k % 2 ? &si : &bi,
+                    k % 2 ? "small.csv" : "big.csv");
+        if (k % 2 == 0)                 /* any hash: it is never finished */
+            snprintf(ta.pe_digest, sizeof ta.pe_digest, "%064d", 0);
+        ta.p.pos = k + 1;
+        PUMP_TIMED(s, 300, fa.p.pos == k + 1, worst);
+        CHECK(fa.p.pos == k + 1);
+    }
+    PUMP_TIMED(s, 300, fa.pe_table != NULL, worst);
+    CHECK(fa.pe_table && fa.pe_table->n == 2 && fa.pe_table->v[7] == 8);
+    CHECK(strstr(fa.msg, "read the teacher's table small.csv") != NULL);
+    printf("the follower's longest event handling while tables alternate: "
+           "%.1f ms\n", worst);
+    CHECK(worst < 100);
+    /* the big one again, and the follower closes in the middle (q) */
+    teach_table(&ta, &big, &bi, "big.csv");
+    snprintf(ta.pe_digest, sizeof ta.pe_digest, "%064d", 0);
+    ta.p.pos = 9;
+    PUMP_TIMED(s, 300, fa.p.pos == 9, worst);
+    double t0 = now_ms();
+    follow_close(s[1].f);
+    double closing = now_ms() - t0;
+    printf("closed in the middle of an 8 MB read in %.1f ms\n", closing);
+    CHECK(closing < 100);
+    follow_close(t);
+    pe_table_free(&small);
+}
+
 /* A teacher's own tour goes by its base name: a follower loads its copy
  * from --files and shows the teacher's step; one it cannot load, or
  * without --files, is said. */
@@ -553,6 +637,7 @@ int main(void)
     test_hostile();
     test_tables();
     test_hostile_names();
+    test_table_freeze();
     test_tour();
     test_idle_peers();
     char cmd[128];
