@@ -116,6 +116,8 @@ void app_reset(struct app *a)
     a->pe_file_name = keep.pe_file_name;
     a->pe_info = keep.pe_info;
     memcpy(a->pe_digest, keep.pe_digest, sizeof a->pe_digest);
+    memcpy(a->follow_status, keep.follow_status, sizeof a->follow_status);
+    memcpy(a->follow_short, keep.follow_short, sizeof a->follow_short);
     a->tour = keep.tour;
     a->tour_step = keep.tour_step;
     a->tour_active = keep.tour_active;

@@ -127,6 +127,11 @@ struct app {
     int prompt_len;
 
     /* one-line message in the status line, and whether it is an error */
+    /* follow mode on the status line (follow.c): "serving l.sock · 3
+     * following" / "following l.sock", and a short form for narrow
+     * lines ("3 following"); "" when not in follow mode */
+    char follow_status[96];
+    char follow_short[32];
     char msg[APP_MSG_LEN];
     int msg_error;
     int msg_over;               /* posted while the view computed: drawn

@@ -31,6 +31,9 @@ struct client {
     size_t out_len, out_cap;
     size_t greeted;              /* greeting bytes seen */
     int follower;                /* greeted in full: it gets the state */
+    char line[48];               /* a "term ..." line coming in */
+    size_t line_len;
+    char term[40];               /* "80x24 256 en": its terminal, or "" */
     uid_t uid;                   /* who connected */
     double since;                /* when it was accepted */
     char *out;                   /* unsent bytes; grown as needed up to
@@ -68,10 +71,13 @@ struct follow {
     struct pe_table tab;         /* read for the teacher (v NULL: none) */
     struct pe_table_info tab_info;
     int have_latest;
+    int counted;                 /* teacher: followers the status showed */
+    int term_w, term_h;          /* follower: the terminal last said */
+    int term_color;
 };
 
 const struct keybind KEYS_FOLLOW[] = {
-    { 'F', ACT_NONE, "F", "follow mode: explore on your own / rejoin", NULL },
+    { 'F', ACT_NONE, "F", "follower: explore on your own / rejoin; teacher: who follows", NULL },
     { 0, ACT_NONE, NULL, NULL, NULL }
 };
 
@@ -99,11 +105,14 @@ static struct follow *follow_new(const char *path, int serving)
     f->serving = serving;
     f->lfd = f->fd = -1;
     snprintf(f->path, sizeof f->path, "%s", path);
+    /* shown by its base name: status lines keep room for the lecture */
+    const char *base = strrchr(path, '/');
+    base = base && base[1] ? base + 1 : path;
     size_t j = 0;
-    for (const unsigned char *s = (const unsigned char *)path;
+    for (const unsigned char *s = (const unsigned char *)base;
          *s && j + 4 < sizeof f->shown; s++)
         f->shown[j++] = *s < 0x20 || *s == 0x7f || *s >= 0x80 ? '?' : (char)*s;
-    if (strlen(path) >= sizeof f->shown - 4)
+    if (strlen(base) >= sizeof f->shown - 4)
         memcpy(f->shown + j, "...", 4);
     fp_reader_init(&f->rd);
     return f;
@@ -164,6 +173,8 @@ static void drop(struct client *c)
     c->out = NULL;
     c->out_len = c->out_cap = c->greeted = 0;
     c->follower = 0;
+    c->line_len = 0;
+    c->term[0] = 0;
 }
 
 void follow_close(struct follow *f)
@@ -249,8 +260,48 @@ static void queue(struct client *c, const char *m, size_t len, size_t full)
     flush(c);
 }
 
-/* A follower sends its greeting and nothing else; once it is whole the
- * follower gets the whole state. */
+/* A follower's terminal, "term 80x24 256 en": 0 (kept in c->term), or
+ * -1 (not such a line). */
+static int term_line(struct client *c)
+{
+    static const char *const COLORS[] = { "none", "8", "16", "256",
+                                          "truecolor" };
+    char col[12], lang[4];
+    int w, h, end = 0, ok = 0;
+    c->line[c->line_len] = 0;
+    if (sscanf(c->line, "term %5dx%5d %11s %3s%n", &w, &h, col, lang, &end)
+        != 4 || c->line[end] || w < 1 || h < 1 || strlen(lang) != 2 ||
+        lang[0] < 'a' || lang[0] > 'z' || lang[1] < 'a' || lang[1] > 'z')
+        return -1;
+    for (size_t i = 0; i < sizeof COLORS / sizeof COLORS[0]; i++)
+        ok |= !strcmp(col, COLORS[i]);
+    if (!ok)
+        return -1;
+    snprintf(c->term, sizeof c->term, "%dx%d %s %s", w, h, col, lang);
+    return 0;
+}
+
+/* After its greeting a follower sends only lines saying its terminal;
+ * anything else drops it. */
+static int take_lines(struct client *c, const char *b, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (b[i] == '\n') {
+            if (term_line(c))
+                return -1;
+            c->line_len = 0;
+        } else if (c->line_len + 1 >= sizeof c->line || b[i] < 0x20 ||
+                   b[i] > 0x7e) {
+            return -1;
+        } else {
+            c->line[c->line_len++] = b[i];
+        }
+    }
+    return 0;
+}
+
+/* A follower sends its greeting, then lines saying its terminal; once
+ * the greeting is whole the follower gets the whole state. */
 static void read_client(struct follow *f, struct client *c)
 {
     static const char G[] = FP_GREETING;
@@ -258,12 +309,16 @@ static void read_client(struct follow *f, struct client *c)
     ssize_t r = recv(c->fd, buf, sizeof buf, MSG_DONTWAIT);
     if (r < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
         return;
-    if (r <= 0 || c->greeted + (size_t)r > sizeof G - 1 ||
-        memcmp(buf, G + c->greeted, (size_t)r)) {
+    size_t g = r > 0 && c->greeted < sizeof G - 1
+               ? sizeof G - 1 - c->greeted : 0;
+    if (g > (size_t)(r > 0 ? r : 0))
+        g = (size_t)r;
+    if (r <= 0 || memcmp(buf, G + c->greeted, g) ||
+        take_lines(c, buf + g, (size_t)r - g)) {
         drop(c);
         return;
     }
-    c->greeted += (size_t)r;
+    c->greeted += g;
     if (c->greeted == sizeof G - 1 && !c->follower) {
         c->follower = 1;
         if (f->full_len > 0)
@@ -437,6 +492,26 @@ static void hang_up(struct follow *f, struct app *a, const char *why)
         app_msg(a, 0, "teacher left, waiting");
 }
 
+/* Tell the teacher this terminal: size, colours, language (for its
+ * list of followers).  Best effort: a full buffer drops it. */
+static void send_term(struct follow *f, const struct app *a)
+{
+    static const char *const COLORS[] = { "none", "8", "16", "256",
+                                          "truecolor" };
+    char m[64];
+    int w = a->screen_w > 0 ? a->screen_w : 80;
+    int h = a->screen_h > 0 ? a->screen_h : 24;
+    int c = (unsigned)a->color <= COLOR_TRUE ? (int)a->color : 0;
+    const char *lang = a->tour_lang ? a->tour_lang : tour_lang_from_env();
+    int n = snprintf(m, sizeof m, "term %dx%d %s %.2s\n", w, h, COLORS[c],
+                     strlen(lang) == 2 ? lang : "en");
+    if (send(f->fd, m, (size_t)n, MSG_NOSIGNAL | MSG_DONTWAIT) == n) {
+        f->term_w = w;
+        f->term_h = h;
+        f->term_color = c;
+    }
+}
+
 static void try_connect(struct follow *f, struct app *a)
 {
     struct sockaddr_un sa;
@@ -458,6 +533,7 @@ static void try_connect(struct follow *f, struct app *a)
         return;
     }
     f->fd = fd;
+    send_term(f, a);
     f->deadline = now_s() + FOLLOW_STALL_S;
     f->fresh = 1;
     f->shadow = *a;             /* the first message sets every field */
@@ -705,6 +781,9 @@ static int follower_events(struct follow *f, struct app *a,
         else if (p[k].fd == f->fd && f->fd >= 0 && p[k].revents)
             changed |= read_teacher(f, a);
     }
+    if (f->fd >= 0 && (a->screen_w != f->term_w || a->screen_h != f->term_h ||
+                       (int)a->color != f->term_color) && a->screen_w > 0)
+        send_term(f, a);        /* resized: the teacher's list says so */
     if (f->fd >= 0 && f->deadline > 0 && t >= f->deadline) {
         hang_up(f, a, "no whole message in 3 s");
         changed = 1;
@@ -734,8 +813,53 @@ static int local_key(struct app *a, int key)
     return -1;
 }
 
+/* Teacher: who follows, grouped by terminal, most common first:
+ * "3 following: 2 at 80x24 256 en, 1 at 120x40 truecolor zh". */
+static void list_followers(const struct follow *f, struct app *a)
+{
+    static int seen[FOLLOW_MAX_CLIENTS];
+    char m[APP_MSG_LEN];
+    int total = follow_clients(f), left = total;
+    size_t n = (size_t)snprintf(m, sizeof m, "%d following", total);
+    memset(seen, 0, sizeof seen);
+    while (left > 0 && n + 40 < sizeof m) {
+        int best = -1, count = 0;
+        for (int i = 0; i < FOLLOW_MAX_CLIENTS; i++) {
+            const struct client *c = &f->clients[i];
+            int k = 0;
+            if (c->fd < 0 || !c->follower || seen[i])
+                continue;
+            for (int j = i; j < FOLLOW_MAX_CLIENTS; j++)
+                k += f->clients[j].fd >= 0 && f->clients[j].follower &&
+                     !seen[j] && !strcmp(f->clients[j].term, c->term);
+            if (k > count) {
+                count = k;
+                best = i;
+            }
+        }
+        if (best < 0)
+            break;
+        const char *term = f->clients[best].term;
+        n += (size_t)snprintf(m + n, sizeof m - n, "%s %d at %s",
+                              left == total ? ":" : ",", count,
+                              term[0] ? term : "a terminal not said");
+        for (int j = 0; j < FOLLOW_MAX_CLIENTS; j++)
+            if (f->clients[j].fd >= 0 && f->clients[j].follower &&
+                !strcmp(f->clients[j].term, term))
+                seen[j] = 1;
+        left -= count;
+    }
+    if (left > 0 && left < total && n < sizeof m)
+        snprintf(m + n, sizeof m - n, ", %d more", left);
+    app_msg(a, 0, "%s", m);
+}
+
 int follow_key(struct follow *f, struct app *a, int key)
 {
+    if (f && f->serving && key == 'F' && !a->prompt_open && !a->help) {
+        list_followers(f, a);
+        return 1;
+    }
     if (!f || f->serving)
         return 0;
     if (key == 'F' && !a->prompt_open && !a->help) {
@@ -825,7 +949,29 @@ int follow_events(struct follow *f, struct app *a, const struct pollfd *p,
         return 0;
     if (f->serving) {
         teacher_events(f, p, n);
-        return 0;
+        return follow_clients(f) != f->counted;     /* the status line */
     }
     return follower_events(f, a, p, n);
+}
+
+void follow_status(struct follow *f, struct app *a)
+{
+    const char *dot = a->ascii ? "-" : "\xc2\xb7";
+    if (!f) {
+        a->follow_status[0] = a->follow_short[0] = 0;
+    } else if (f->serving) {
+        f->counted = follow_clients(f);
+        snprintf(a->follow_status, sizeof a->follow_status,
+                 "serving %.48s %s %d following", f->shown, dot, f->counted);
+        snprintf(a->follow_short, sizeof a->follow_short, "%d following",
+                 f->counted);
+    } else {
+        const char *st = f->detached ? "on your own, F: follow"
+                         : f->fd >= 0 && f->ever ? "following" : "waiting for";
+        snprintf(a->follow_status, sizeof a->follow_status, "%s %.48s", st,
+                 f->shown);
+        snprintf(a->follow_short, sizeof a->follow_short, "%s",
+                 f->detached ? "on your own" : f->fd >= 0 && f->ever
+                 ? "following" : "waiting");
+    }
 }

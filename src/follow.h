@@ -71,6 +71,12 @@ int follow_wait_ms(const struct follow *f);
 int follow_events(struct follow *f, struct app *a, const struct pollfd *p,
                   int n);
 
+/* What the status line says of follow mode, into a->follow_status and
+ * a->follow_short: "serving l.sock · 3 following" ("3 following"), or
+ * "following l.sock" ("following"), "waiting for l.sock", "on your own,
+ * F: follow l.sock"; empty when f is NULL. */
+void follow_status(struct follow *f, struct app *a);
+
 /* Teacher: send the state to every follower if it changed; keyed: now,
  * else (a sweep frame) at most every FOLLOW_PUBLISH_S. */
 void follow_publish(struct follow *f, const struct app *a, int keyed);

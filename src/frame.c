@@ -66,13 +66,16 @@ static void draw_too_small(const struct app *a, canvas *c)
 
 /* ---- the status line --------------------------------------------------- */
 
-enum { S_TITLE, S_PARAMS, S_PLAY, S_HINT, S_MSG, S_HELP, S_COUNT };
+enum { S_TITLE, S_PARAMS, S_PLAY, S_HINT, S_FOLLOW, S_MSG, S_HELP, S_COUNT };
 
-/* Parts given up, first to last, when the line is too narrow. */
-static const int S_DROP[] = { S_HELP, S_HINT, S_TITLE, S_PLAY };
+/* Parts given up, first to last, when the line is too narrow; S_COUNT
+ * stands for the follow-mode part's short form taking its place. */
+static const int S_DROP[] = { S_HELP, S_HINT, S_COUNT, S_FOLLOW, S_TITLE,
+                              S_PLAY };
 
 struct status {
     char text[S_COUNT][APP_MSG_LEN];
+    char follow_short[APP_MSG_LEN];
     int on[S_COUNT];
 };
 
@@ -103,6 +106,8 @@ static void status_fill(const struct app *a, const struct view *v,
         snprintf(s->text[S_PLAY], APP_MSG_LEN, "\xe2\x96\xb6 %s pos/s", sp);
     }
     snprintf(s->text[S_HINT], APP_MSG_LEN, "%s", hint);
+    snprintf(s->text[S_FOLLOW], APP_MSG_LEN, "%s", a->follow_status);
+    snprintf(s->follow_short, APP_MSG_LEN, "%s", a->follow_short);
     snprintf(s->text[S_MSG], APP_MSG_LEN, "%s", a->msg);
     snprintf(s->text[S_HELP], APP_MSG_LEN, "? help");
     for (int i = 0; i < S_COUNT; i++)
@@ -113,9 +118,14 @@ static void status_fill(const struct app *a, const struct view *v,
 static void status_fit(struct status *s, int w)
 {
     char buf[APP_MSG_LEN];
-    for (size_t i = 0; i < sizeof S_DROP / sizeof S_DROP[0]; i++)
-        if (status_width(s) > w)
+    for (size_t i = 0; i < sizeof S_DROP / sizeof S_DROP[0]; i++) {
+        if (status_width(s) <= w)
+            break;
+        if (S_DROP[i] == S_COUNT && s->follow_short[0])
+            snprintf(s->text[S_FOLLOW], APP_MSG_LEN, "%s", s->follow_short);
+        else if (S_DROP[i] < S_COUNT)
             s->on[S_DROP[i]] = 0;
+    }
     int shorten[] = { S_MSG, S_PARAMS };
     for (int i = 0; i < 2 && status_width(s) > w; i++) {
         char *t = s->text[shorten[i]];

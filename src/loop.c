@@ -476,6 +476,7 @@ static int run(struct app *a, canvas *cv)
         if (a->mouse != mouse)
             term_mouse(mouse = a->mouse);
         term_paste(a->prompt_open);    /* a paste into the prompt is text */
+        follow_status(fol, a);
         if ((dirty || owed(a, &k)) && canvas_fit(cv) == 0)
             redraw(a, cv, &k, keyed);  /* canvas_fit: a new size */
         follow_publish(fol, a, keyed);

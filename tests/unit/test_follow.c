@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "follow.h"
+#include "frames.h"
 #include "follow_proto.h"
 #include "harness.h"
 #include "peviz/tables.h"
@@ -625,6 +626,83 @@ static void test_idle_peers(void)
     follow_close(t[0].f);
 }
 
+/* The last row of a's frame at w x h. */
+static void status_row(const struct app *a, int w, int h, char *row, size_t len)
+{
+    char *t = frame_text(a, w, h), *last = t;
+    for (char *q = t; q && *q; q++)
+        if (*q == '\n' && q[1])
+            last = q + 1;
+    snprintf(row, len, "%.*s", last ? (int)strcspn(last, "\n") : 0,
+             last ? last : "");
+    free(t);
+}
+
+/* The teacher's status line counts the followers that greeted; F lists
+ * their terminals; a follower's line keeps the view title and tour step
+ * at 80 columns and names the socket by its base name; a terminal line
+ * that is not one drops its peer. */
+static void test_status(void)
+{
+    static struct app ta, fa;
+    char row[1024], err[256], path[160];
+    app_init(&ta);
+    app_init(&fa);
+    fa.screen_w = 80;
+    fa.screen_h = 24;
+    fa.color = COLOR_256;
+    fa.tour_lang = "en";
+    struct side t[1] = { { follow_serve(sock_path, 0600), &ta } };
+    struct side s[2] = { t[0], { follow_join(sock_path, NULL), &fa } };
+    int idle = peer(t, 0);              /* connected, never greets */
+    int other = peer(t, 1);
+    static const char TERM[] = "term 120x40 truecolor zh\n";
+    CHECK(send(other, TERM, sizeof TERM - 1, 0) == (ssize_t)sizeof TERM - 1);
+    PUMP_UNTIL(s, 2, follow_clients(t[0].f) == 2 && fa.p.d == 64);
+    for (int r = 0; r < 5; r++)
+        round_once(s, 2);
+    follow_status(t[0].f, &ta);
+    CHECK_STR(ta.follow_status, "serving l.sock \xc2\xb7 2 following");
+    CHECK_STR(ta.follow_short, "2 following");
+    ta.ascii = 1;
+    follow_status(t[0].f, &ta);
+    CHECK_STR(ta.follow_status, "serving l.sock - 2 following");
+    CHECK(follow_key(t[0].f, &ta, 'F') == 1);
+    CHECK_STR(ta.msg, "2 following: 1 at 120x40 truecolor zh, 1 at 80x24 256 en");
+    ta.msg[0] = 0;
+    status_row(&ta, 80, 24, row, sizeof row);
+    CHECK(strstr(row, "serving l.sock - 2 following") != NULL);
+    /* at 62 columns the short form, the title kept */
+    status_row(&ta, 62, 24, row, sizeof row);
+    CHECK(strstr(row, "PE heatmap") && strstr(row, "2 following") &&
+          !strstr(row, "serving"));
+    /* a follower in a tour, 80 columns, a long socket path: the tour
+     * step, the title and the socket's base name */
+    snprintf(path, sizeof path, "%s/l.tour", dir);
+    put("l.tour", "title First\nset d 32\ntext Hello.\n"
+        "title Second\nset d 48\ntext World.\n");
+    CHECK(tour_start(&fa, path, err, sizeof err) == 0);
+    follow_status(s[1].f, &fa);
+    CHECK_STR(fa.follow_status, "following l.sock");
+    fa.msg[0] = 0;
+    status_row(&fa, 80, 24, row, sizeof row);
+    if (!strstr(row, "tour 1/2") || !strstr(row, "PE heatmap") ||
+        !strstr(row, "following l.sock"))
+        fprintf(stderr, "  status: %s\n", row);
+    CHECK(strstr(row, "tour 1/2") && strstr(row, "PE heatmap") &&
+          strstr(row, "following l.sock") && !strstr(row, dir));
+    tour_release(&fa);
+    /* a terminal line with a control byte: dropped */
+    static const char BAD[] = "term 80x24 256 en\x1b[2J\n";
+    CHECK(send(other, BAD, sizeof BAD - 1, 0) == (ssize_t)sizeof BAD - 1);
+    PUMP_UNTIL(t, 1, follow_clients(t[0].f) == 1);
+    CHECK(follow_clients(t[0].f) == 1);
+    close(idle);
+    close(other);
+    follow_close(s[1].f);
+    follow_close(t[0].f);
+}
+
 int main(void)
 {
     snprintf(dir, sizeof dir, "/tmp/peviz-follow.XXXXXX");
@@ -640,6 +718,7 @@ int main(void)
     test_table_freeze();
     test_tour();
     test_idle_peers();
+    test_status();
     char cmd[128];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     if (system(cmd) != 0)
