@@ -112,6 +112,9 @@ void app_reset(struct app *a)
     a->screen_h = keep.screen_h;
     a->split = keep.split;              /* how the lecture is shown */
     a->presenter = keep.presenter;
+    a->share_zoom = keep.share_zoom;
+    a->point = keep.point;
+    memcpy(a->note, keep.note, sizeof a->note);
     a->pe_table = keep.pe_table;
     a->pe_file_name = keep.pe_file_name;
     a->pe_info = keep.pe_info;
@@ -383,6 +386,41 @@ static int rope_command(struct app *a, const char *name, const char *arg)
     return 0;
 }
 
+/* :note TEXT shows TEXT on every follower's screen; :note alone clears
+ * it.  Printable ASCII, as the protocol carries it. */
+static int note_cmd(struct app *a, const char *arg)
+{
+    size_t n = strlen(arg);
+    for (size_t i = 0; i < n; i++)
+        if ((unsigned char)arg[i] < 0x20 || (unsigned char)arg[i] > 0x7e) {
+            app_msg(a, 1, "note: letters, digits, spaces and ASCII "
+                    "punctuation only");
+            return -1;
+        }
+    if (n > APP_NOTE_MAX) {
+        app_msg(a, 1, "note: at most %d characters (this one has %zu)",
+                APP_NOTE_MAX, n);
+        return -1;
+    }
+    memcpy(a->note, arg, n + 1);
+    app_msg(a, 0, n ? "note shown" : "note cleared");
+    return 0;
+}
+
+/* :share zoom [off]: followers' presenter mode follows this one's. */
+static int share_cmd(struct app *a, const char *arg)
+{
+    if (strncmp(arg, "zoom", 4) || (arg[4] && strcmp(arg + 4, " off") &&
+                                    strcmp(arg + 4, " on"))) {
+        app_msg(a, 1, "share: want zoom, zoom on or zoom off");
+        return -1;
+    }
+    a->share_zoom = strcmp(arg + 4, " off") != 0;
+    app_msg(a, 0, a->share_zoom ? "share zoom: followers' presenter mode "
+            "follows yours" : "share zoom off");
+    return 0;
+}
+
 static int global_command(struct app *a, const char *name, const char *arg)
 {
     for (size_t i = 0; i < sizeof PARAM_CMDS / sizeof PARAM_CMDS[0]; i++) {
@@ -406,6 +444,16 @@ static int global_command(struct app *a, const char *name, const char *arg)
         return split_cmd(a, arg);
     if (strcmp(name, "zoom") == 0) {
         presenter(a, strcmp(arg, "off") != 0 && !(a->presenter && !*arg));
+        return 0;
+    }
+    if (strcmp(name, "note") == 0)
+        return note_cmd(a, arg);
+    if (strcmp(name, "share") == 0)
+        return share_cmd(a, arg);
+    if (strcmp(name, "point") == 0) {
+        a->point = strcmp(arg, "off") != 0 && !(a->point && !*arg);
+        app_msg(a, 0, a->point ? "point: followers see what the cursor is on"
+                               : "point off");
         return 0;
     }
     int r = rope_command(a, name, arg);

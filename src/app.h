@@ -88,6 +88,7 @@ struct compare_state {
 /* ---- the application ---------------------------------------------------- */
 
 #define APP_MSG_LEN 256
+#define APP_NOTE_MAX 80         /* :note: printable ASCII (the protocol's) */
 #define APP_PROMPT_LEN 256
 
 struct app {
@@ -99,6 +100,11 @@ struct app {
                                    below) the current one; 0: off */
     int presenter;              /* z / :zoom: the panel under the cursor
                                    fills the screen */
+    /* for a class in follow mode (follow.h), set on the teacher: */
+    int share_zoom;             /* :share zoom: followers take presenter */
+    int point;                  /* :point: followers are shown what the
+                                   cursor is on, highlighted */
+    char note[APP_NOTE_MAX + 1];    /* :note TEXT: a line on every screen */
 
     /* animation: the position sweep */
     int playing;

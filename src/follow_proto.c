@@ -39,8 +39,11 @@ enum ftype {
     T_ROPE,         /* pane param's RoPE scaling in one line: the method,
                        then NAME=VALUE for each setting not at its
                        default, each through params_set_rope */
-    T_LIST          /* pane param's longrope factor list lo (RO_SHORT_
+    T_LIST,         /* pane param's longrope factor list lo (RO_SHORT_
                        FACTOR, RO_LONG_FACTOR): "-" (none) or a,b,... */
+    T_PRESENTER,    /* "-" (each screen its own), else 0 or 1: the
+                       teacher's, taken while share.zoom is on */
+    T_NOTE          /* "-" (none) or ":" and the text */
 };
 
 /* Upper bounds that depend on values read before them. */
@@ -142,6 +145,10 @@ static const struct field FIELDS[] = {
     INT("cmp.band", cmp.band, 0, PARAM_D_MAX / 2 - 1),
     INT("cmp.dims_1to1", cmp.dims_1to1, 0, 1),
     INT("cmp.zoom", cmp.zoom, 0, 64),
+    INT("share.zoom", share_zoom, 0, 1),
+    { "presenter", T_PRESENTER, 0, 0, 0, B_FIXED, 0, NULL, NULL },
+    INT("point", point, 0, 1),
+    { "note", T_NOTE, 0, 0, 0, B_FIXED, 0, NULL, NULL },
     { "tour", T_TOUR, 0, 0, 0, B_FIXED, 0, NULL, NULL },
     { "table", T_TABLE, 0, 0, 0, B_FIXED, 0, NULL, NULL },
 };
@@ -436,6 +443,10 @@ static void field_text(const struct app *a, const struct field *f,
     case T_ENUM:  snprintf(v, len, "%s", f->word((int)int_at(a, f))); break;
     case T_TOUR:  tour_text(a, v, len); break;
     case T_TABLE: fp_table_text(a, v, len); break;
+    case T_PRESENTER:
+        snprintf(v, len, "%s", !a->share_zoom ? "-" : a->presenter ? "1" : "0");
+        break;
+    case T_NOTE:  snprintf(v, len, "%s%s", a->note[0] ? ":" : "-", a->note); break;
     case T_ROPE:  rope_text(a, f->param, v, len); break;
     case T_LIST:  list_text(rope_in(a, f->param), (int)f->lo, v, len); break;
     default:      snprintf(v, len, "%lld", int_at(a, f)); break;
@@ -752,6 +763,22 @@ static int set_field(struct app *a, const struct field *f, const char *v,
         return set_pane(a, f, v, err, errlen);
     case T_TOUR:  return set_tour(a, v, err, errlen);
     case T_TABLE: return check_table(v, err, errlen);
+    case T_PRESENTER:
+        if (strcmp(v, "-") && strcmp(v, "0") && strcmp(v, "1")) {
+            snprintf(err, errlen, "presenter: want -, 0 or 1");
+            return -1;
+        }
+        if (a->share_zoom && *v != '-')
+            a->presenter = *v == '1';
+        return 0;
+    case T_NOTE:
+        if ((strcmp(v, "-") && *v != ':') || strlen(v) > APP_NOTE_MAX + 1) {
+            snprintf(err, errlen, "note: want - or :TEXT of at most %d "
+                     "characters", APP_NOTE_MAX);
+            return -1;
+        }
+        snprintf(a->note, sizeof a->note, "%s", *v == ':' ? v + 1 : "");
+        return 0;
     case T_ROPE:  return set_rope(a, f, v, err, errlen);
     case T_LIST:  return set_list(a, f, v, err, errlen);
     default:      return set_bounded(a, f, v, err, errlen);

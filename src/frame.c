@@ -8,6 +8,7 @@
 
 #include "app.h"
 #include "frame.h"
+#include "glyph.h"
 #include "text.h"
 #include "tour.h"
 
@@ -560,6 +561,49 @@ static void draw_second(const struct app *a, canvas *c,
         a->rt->busy[r->second] = busy;
 }
 
+/* What the cursor is on, as :point shows it. */
+static void point_text(const struct app *a, char *t, size_t len)
+{
+    switch (a->view) {
+    case VIEW_CLOCKS:
+        snprintf(t, len, "band i=%d", a->clocks.band);
+        break;
+    case VIEW_ATTENTION:
+        snprintf(t, len, "cell i=%lld, j=%lld", (long long)a->att.ci,
+                 (long long)a->att.cj);
+        break;
+    case VIEW_COMPARE:
+        snprintf(t, len, "band %d", a->cmp.band);
+        break;
+    default:
+        snprintf(t, len, "pos %lld, dim %d", (long long)a->p.pos, a->heat.dim);
+        break;
+    }
+}
+
+/* Follow mode's lines for the class, over the view's last rows from y
+ * up: the teacher's :note, and with :point what the cursor is on. */
+static void draw_class(const struct app *a, canvas *c, int y)
+{
+    char t[APP_MSG_LEN], what[64];
+    rgb fg = ui_color(a->palette, UI_ACCENT);
+    if (c->w < FRAME_MIN_W || c->h < FRAME_MIN_H || a->help)
+        return;
+    if (a->note[0] && y >= 1) {
+        snprintf(t, sizeof t, "%s %s", glyph(a->ascii, GL_PLAY), a->note);
+        canvas_fill(c, 0, y, c->w, 1, ' ', RGB_DEFAULT, RGB_DEFAULT);
+        canvas_text(c, 0, y--, c->w, t, fg, RGB_DEFAULT, ATTR_BOLD);
+    }
+    if (a->point && y >= 1) {
+        point_text(a, what, sizeof what);
+        snprintf(t, sizeof t, "%s look here: %s", glyph(a->ascii, GL_PLAY),
+                 what);
+        canvas_fill(c, 0, y, c->w, 1, ' ', RGB_DEFAULT, RGB_DEFAULT);
+        canvas_text(c, 0, y, c->w, t, fg, RGB_DEFAULT,
+                    ATTR_BOLD | ATTR_REVERSE);
+    }
+}
+
 static void compose(const struct app *a, canvas *c, int finish)
 {
     char hint[HINT_LEN] = "";
@@ -588,6 +632,7 @@ static void compose(const struct app *a, canvas *c, int finish)
         canvas panel = canvas_sub(c, 0, vh, c->w, c->h - 1 - mrows - vh);
         tour_draw_caption(a, &panel);
     }
+    draw_class(a, c, c->h - 2 - mrows);
     if (a->prompt_open)
         draw_prompt(a, c);
     else

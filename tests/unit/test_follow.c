@@ -703,6 +703,53 @@ static void test_status(void)
     follow_close(t[0].f);
 }
 
+/* The teacher's :note, :share zoom and :point reach followers of two
+ * sizes, each drawing them for its own screen. */
+static void test_class(void)
+{
+    static struct app ta, fa, fb;
+    app_init(&ta);
+    app_init(&fa);
+    app_init(&fb);
+    struct follow *t = follow_serve(sock_path, 0600);
+    struct side s[3] = { { t, &ta }, { follow_join(sock_path, NULL), &fa },
+                         { follow_join(sock_path, NULL), &fb } };
+    PUMP_UNTIL(s, 3, follow_clients(t) == 2);
+    CHECK(app_command(&ta, "note Watch the slow bands") == 0);
+    CHECK(app_command(&ta, "view clocks") == 0 && app_command(&ta, "band 3") == 0);
+    CHECK(app_command(&ta, "point") == 0);
+    PUMP_UNTIL(s, 3, fa.point && fb.point && fa.note[0] && fb.note[0]);
+    CHECK_STR(fa.note, "Watch the slow bands");
+    CHECK(frame_has(&fa, 80, 24, "Watch the slow bands"));
+    CHECK(frame_has(&fb, 60, 20, "Watch the slow bands"));
+    CHECK(frame_has(&fa, 80, 24, "look here: band i=3"));
+    CHECK(frame_has(&fb, 60, 20, "look here: band i=3"));
+    CHECK(frame_has(&ta, 100, 30, "look here: band i=3"));
+    /* presenter mode: each its own, until shared */
+    CHECK(follow_key(s[1].f, &fa, 'z') == 1 && fa.presenter == 1);
+    CHECK(follow_key(s[1].f, &fa, 'z') == 1 && fa.presenter == 0);
+    CHECK(app_command(&ta, "share zoom") == 0);
+    app_key(&ta, 'z');
+    CHECK(ta.presenter == 1);
+    PUMP_UNTIL(s, 3, fa.presenter && fb.presenter);
+    CHECK(fa.presenter == 1 && fb.presenter == 1);
+    CHECK(follow_key(s[1].f, &fa, 'z') == 1 && fa.presenter == 1);  /* shared */
+    app_key(&ta, 'z');
+    PUMP_UNTIL(s, 3, !fa.presenter && !fb.presenter);
+    CHECK(fa.presenter == 0 && fb.presenter == 0);
+    /* cleared */
+    CHECK(app_command(&ta, "note") == 0 && app_command(&ta, "point off") == 0);
+    PUMP_UNTIL(s, 3, !fa.note[0] && !fb.point);
+    CHECK(!fa.note[0] && !fb.note[0] && !fa.point);
+    char *ft = frame_text(&fa, 80, 24);
+    CHECK(ft && !strstr(ft, "Watch"));
+    free(ft);
+    CHECK(app_command(&ta, "note caf\xc3\xa9") == -1 && ta.msg_error);
+    follow_close(s[2].f);
+    follow_close(s[1].f);
+    follow_close(t);
+}
+
 int main(void)
 {
     snprintf(dir, sizeof dir, "/tmp/peviz-follow.XXXXXX");
@@ -719,6 +766,7 @@ int main(void)
     test_tour();
     test_idle_peers();
     test_status();
+    test_class();
     char cmd[128];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     if (system(cmd) != 0)

@@ -196,11 +196,23 @@ static void test_size(void)
     int len = fp_encode(&t, m, sizeof m);
     printf("largest state message: %d bytes\n", len);
     CHECK(len > 0 && len <= FP_MESSAGE_MAX);
-    /* a lecture's state (every field set, RoPE scaling on) under 1 KB */
+    /* the defaults; a lecture's state (every field set, RoPE scaling on,
+     * a note of 80 characters, a table with its content hash) under
+     * 1.2 KB: the whole state, sent once to a follower that connects */
+    app_init(&t);
+    len = fp_encode(&t, m, sizeof m);
+    printf("the defaults' whole state: %d bytes\n", len);
     odd_state(&t);
     len = fp_encode(&t, m, sizeof m);
     printf("a lecture's whole state: %d bytes\n", len);
-    CHECK(len > 0 && len <= 1024);
+    CHECK(len > 0 && len <= 1024 + 64);
+    memset(t.note, 'n', APP_NOTE_MAX);
+    t.note[APP_NOTE_MAX] = 0;
+    memset(t.pe_digest, 'f', 64);
+    t.pe_digest[64] = 0;
+    len = fp_encode(&t, m, sizeof m);
+    printf("... with a note and a table's hash: %d bytes\n", len);
+    CHECK(len > 0 && len <= 1228);
 }
 
 /* A refused body leaves the state exactly as it was. */
@@ -940,9 +952,35 @@ static void test_digest(void)
     CHECK(strcmp(h1, h2) != 0 && strcmp(h1, h3) != 0 && strlen(h1) == 64);
 }
 
+/* :note, :share zoom and :point travel as fields of their own; a
+ * follower takes the teacher's presenter mode only while it is shared. */
+static void test_class_fields(void)
+{
+    struct app a;
+    char err[256], body[300];
+    app_init(&a);
+    CHECK(fp_apply(&a, "note :Look at band 3, slow!\n", 28, err, sizeof err) == 0);
+    CHECK_STR(a.note, "Look at band 3, slow!");
+    CHECK(fp_apply(&a, "note -\n", 7, err, sizeof err) == 0 && !a.note[0]);
+    a.presenter = 0;
+    CHECK(fp_apply(&a, "presenter 1\n", 12, err, sizeof err) == 0);
+    CHECK(a.presenter == 0);            /* not shared: each its own */
+    CHECK(fp_apply(&a, "share.zoom 1\npresenter 1\n", 25, err, sizeof err) == 0);
+    CHECK(a.presenter == 1 && a.share_zoom == 1);
+    CHECK(fp_apply(&a, "point 1\n", 8, err, sizeof err) == 0 && a.point == 1);
+    refused("note hello\n", "note: want - or :TEXT");
+    snprintf(body, sizeof body, "note :%081d\n", 0);
+    refused(body, "note: want - or :TEXT of at most 80");
+    refused("note :caf\xc3\xa9\n", "not printable ASCII");
+    refused("presenter 2\n", "presenter: want -, 0 or 1");
+    refused("point 2\n", "point");
+    refused("share.zoom -1\n", "share.zoom");
+}
+
 int main(void)
 {
     test_digest();
+    test_class_fields();
     test_round_trip();
     test_size();
     test_rejections();
