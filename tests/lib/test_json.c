@@ -312,6 +312,19 @@ static long child_parse_peak(const char *elem, int *refused, char *err,
     return kib;
 }
 
+/* A sanitizer's redzones and quarantine are not the reader's memory:
+ * there the peak is printed, not held to 64 MB. */
+#if defined(__SANITIZE_ADDRESS__)
+#define SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define SANITIZED 1
+#endif
+#endif
+#ifndef SANITIZED
+#define SANITIZED 0
+#endif
+
 /* Every JSON input within 64 MB: a 16 MiB array of small values is
  * refused once its values would need more than the budget, instead of
  * costing 50 times its size. */
@@ -324,7 +337,7 @@ static void test_memory_budget(void)
         long kib = child_parse_peak(ELEMS[i], &refused, err, sizeof err);
         printf("16 MiB array of %s: peak %ld KiB, %s\n", ELEMS[i], kib,
                refused ? err : "parsed");
-        CHECK(kib > 0 && kib <= 64L * 1024);
+        CHECK(kib > 0 && (kib <= 64L * 1024 || SANITIZED));
         CHECK(refused && strstr(err, "MiB of values") != NULL);
     }
 }
