@@ -22,6 +22,14 @@ check "keys at 50 ms are taken in order (:d 32, w, q)" \
     exits EXIT=0 --at 50 ':d 32\rwq'
 check "... the saved frame shows d_model=32" \
     eval "grep -q 'd_model=32' peviz-heatmap-*.txt"
+# escape sequences typed early are keys, as later: an arrow, a paste
+rm -f peviz-heatmap-*
+check "an arrow at 50 ms is the arrow (w then shows pos=2, one step)" \
+    exits EXIT=0 --at 50 '\x1bOCwq'
+check "... the saved frame shows pos=2" eval "grep -q 'pos=2 ' peviz-heatmap-*.txt"
+check "a whole paste at 50 ms stays text (its q is typed)" \
+    exits RUNNING --at 50 ':\x1b[200~q\x1b[201~q'
+rm -f peviz-heatmap-*
 # a paste start with no end: Esc typed by hand a second later closes the
 # prompt (q then quits); Enter and Backspace work again as well
 check "paste without end: Esc closes the prompt" \
