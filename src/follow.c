@@ -67,6 +67,7 @@ struct follow {
     char table_done[FP_TABLE_TEXT_MAX + 1];   /* ... as last acted on */
     char tour[FP_TABLE_TEXT_MAX + 1];   /* the teacher's tour field */
     char tour_done[FP_TABLE_TEXT_MAX + 1];    /* the tour last acted on */
+    char tour_sha[80];           /* its content hash, or "-" */
     struct ffiles *files;        /* --files DIR, or NULL: none opened */
     struct pe_table tab;         /* read for the teacher (v NULL: none) */
     struct pe_table_info tab_info;
@@ -651,6 +652,12 @@ static int tour_from_files(struct follow *f, struct app *a, const char *name,
     snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
     int r = tour_load_as(a, path, err, errlen);
     close(fd);
+    if (r == 0 && strcmp(a->tour->sha256, f->tour_sha)) {
+        tour_release(a);        /* another file of that name */
+        snprintf(err, errlen, "%.100s: not the teacher's (its content hash "
+                 "differs)", name);
+        return -1;
+    }
     if (r) {                    /* "/proc/self/fd/N:LINE: ..." */
         size_t pl = strlen(path);
         if (!strncmp(err, path, pl)) {
@@ -698,6 +705,7 @@ static int tour_follow(struct follow *f, struct app *a)
     if (r) {
         printable(err);
         app_msg(a, 1, "teacher's tour: %s", err);
+        f->shadow.tour = a->tour;       /* NULL if a wrong one was read */
         return 1;
     }
     f->shadow.tour = a->tour;
@@ -719,6 +727,7 @@ static int take(struct follow *f, struct app *a, const char *body,
     f->have_latest = f->ever = 1;
     fp_find(body, len, "table", f->table, sizeof f->table);
     fp_find(body, len, "tour", f->tour, sizeof f->tour);
+    fp_find(body, len, "tour.sha256", f->tour_sha, sizeof f->tour_sha);
     if (f->detached)
         return 0;
     show_teacher(f, a, tour_follow(f, a));

@@ -43,7 +43,8 @@ enum ftype {
                        FACTOR, RO_LONG_FACTOR): "-" (none) or a,b,... */
     T_PRESENTER,    /* "-" (each screen its own), else 0 or 1: the
                        teacher's, taken while share.zoom is on */
-    T_NOTE          /* "-" (none) or ":" and the text */
+    T_NOTE,         /* "-" (none) or ":" and the text */
+    T_TOUR_SHA      /* the tour file's content hash, or "-": not state */
 };
 
 /* Upper bounds that depend on values read before them. */
@@ -150,6 +151,7 @@ static const struct field FIELDS[] = {
     INT("point", point, 0, 1),
     { "note", T_NOTE, 0, 0, 0, B_FIXED, 0, NULL, NULL },
     { "tour", T_TOUR, 0, 0, 0, B_FIXED, 0, NULL, NULL },
+    { "tour.sha256", T_TOUR_SHA, 0, 0, 0, B_FIXED, 0, NULL, NULL },
     { "table", T_TABLE, 0, 0, 0, B_FIXED, 0, NULL, NULL },
 };
 #define NFIELDS (sizeof FIELDS / sizeof FIELDS[0])
@@ -447,6 +449,10 @@ static void field_text(const struct app *a, const struct field *f,
         snprintf(v, len, "%s", !a->share_zoom ? "-" : a->presenter ? "1" : "0");
         break;
     case T_NOTE:  snprintf(v, len, "%s%s", a->note[0] ? ":" : "-", a->note); break;
+    case T_TOUR_SHA:
+        snprintf(v, len, "%s", a->tour && tour_running(a) && !a->tour->shipped &&
+                 strlen(a->tour->sha256) == 64 ? a->tour->sha256 : "-");
+        break;
     case T_ROPE:  rope_text(a, f->param, v, len); break;
     case T_LIST:  list_text(rope_in(a, f->param), (int)f->lo, v, len); break;
     default:      snprintf(v, len, "%lld", int_at(a, f)); break;
@@ -770,6 +776,13 @@ static int set_field(struct app *a, const struct field *f, const char *v,
         }
         if (a->share_zoom && *v != '-')
             a->presenter = *v == '1';
+        return 0;
+    case T_TOUR_SHA:
+        if (strcmp(v, "-") && (strlen(v) != 64 ||
+                               strspn(v, "0123456789abcdef") != 64)) {
+            snprintf(err, errlen, "tour.sha256: want - or 64 hex digits");
+            return -1;
+        }
         return 0;
     case T_NOTE:
         if ((strcmp(v, "-") && *v != ':') || strlen(v) > APP_NOTE_MAX + 1) {

@@ -538,6 +538,16 @@ static void test_tour(void)
     CHECK(tour_key(&ta, PK_ENTER) == 1 && ta.tour_step == 1 && ta.p.d == 48);
     PUMP_UNTIL(s, 3, fa.tour_step == 1);
     CHECK(fa.tour_step == 1 && fa.p.d == 48 && tour_running(&fa));
+    /* a file of that name with other steps: refused by its hash */
+    put("tfiles/m.tour", "title First\nset d 32\ntext Hello.\n"
+        "title Second\nset d 48\ntext Not the teacher's.\n");
+    free(ta.tour->abs);
+    ta.tour->abs = strdup("/srv/lecture/m.tour");
+    ta.p.pos = 2;
+    PUMP_UNTIL(s, 3, fa.p.pos == 2);
+    CHECK(fa.p.pos == 2 && fa.msg_error && !tour_running(&fa));
+    CHECK_STR(fa.msg, "teacher's tour: m.tour: not the teacher's (its content "
+              "hash differs)");
     /* a tour file --files does not have */
     free(ta.tour->abs);
     ta.tour->abs = strdup("/srv/lecture/other.tour");
