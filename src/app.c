@@ -246,6 +246,9 @@ static int do_action(struct app *a, enum action act, int key)
     case ACT_PRESENTER:
         presenter(a, !a->presenter);
         break;
+    case ACT_POINT:
+        app_command(a, a->point ? "point off" : "point on");
+        break;
     case ACT_REDRAW: case ACT_EXPORT:
         break;               /* the loop acts on these: it owns the screen */
     default:

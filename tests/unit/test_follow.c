@@ -727,8 +727,11 @@ static void test_class(void)
     PUMP_UNTIL(s, 3, follow_clients(t) == 2);
     CHECK(app_command(&ta, "note Watch the slow bands") == 0);
     CHECK(app_command(&ta, "view clocks") == 0 && app_command(&ta, "band 3") == 0);
-    CHECK(app_command(&ta, "point") == 0);
+    app_key(&ta, 'O');                  /* :point, as a key */
+    CHECK(ta.point == 1);
     PUMP_UNTIL(s, 3, fa.point && fb.point && fa.note[0] && fb.note[0]);
+    CHECK(follow_key(s[2].f, &fb, 'O') == 1 && fb.point == 1 &&
+          strstr(fb.msg, "F to explore"));  /* a follower's: refused */
     CHECK_STR(fa.note, "Watch the slow bands");
     CHECK(frame_has(&fa, 80, 24, "Watch the slow bands"));
     CHECK(frame_has(&fb, 60, 20, "Watch the slow bands"));
