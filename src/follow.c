@@ -25,6 +25,7 @@
 
 #define PATH_SHOWN 96            /* the path as messages show it */
 #define READ_BUDGET 65536        /* bytes a follower reads per wake-up */
+#define ACCEPT_BATCH 32          /* connections a teacher takes per wake-up */
 
 struct client {
     int fd;                      /* -1: free slot */
@@ -403,12 +404,17 @@ static void accept_one(struct follow *f, int fd)
 
 static void accept_all(struct follow *f)
 {
-    int fd;
-    while ((fd = accept4(f->lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC)) >= 0 ||
-           errno == EINTR || errno == ECONNABORTED) {
+    int fd, n = 0;
+    /* a bounded batch: a peer reconnecting as fast as it can must not
+     * keep the teacher from its keys (the rest wait for the next wake) */
+    while (n++ < ACCEPT_BATCH &&
+           ((fd = accept4(f->lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC)) >= 0 ||
+            errno == EINTR || errno == ECONNABORTED)) {
         if (fd >= 0)
             accept_one(f, fd);
     }
+    if (n > ACCEPT_BATCH)
+        return;
     /* out of descriptors: the connection stays queued and the socket
      * readable; stop asking for a while instead of spinning */
     if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS ||

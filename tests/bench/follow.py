@@ -95,11 +95,13 @@ def connect(path):
 
 
 class Idle:
-    """IDLE connections that never greet nor read, each made again as
-    soon as the teacher drops it (a peer trying to lock followers out)."""
+    """IDLE connections that never greet nor read; with again, each made
+    again as soon as the teacher drops it (a peer trying to lock
+    followers out)."""
 
-    def __init__(self, path):
+    def __init__(self, path, again):
         self.path = path
+        self.again = again      # made again once dropped
         self.stop = False
         self.made = 0
         self.thread = threading.Thread(target=self.run, daemon=True)
@@ -125,10 +127,10 @@ class Idle:
             for s in r:             # readable: closed by the teacher
                 live.remove(s)
                 s.close()
-                n = self.one()
+                n = self.one() if self.again else None
                 if n:
                     live.append(n)
-            while len(live) < IDLE and not self.stop:
+            while self.again and len(live) < IDLE and not self.stop:
                 n = self.one()
                 if not n:
                     time.sleep(0.01)
@@ -209,10 +211,14 @@ def main():
               FOLLOWERS - 1 - readers.closed, FOLLOWERS - 1))
     after = latencies(c)
     row('%d, the stopped one dropped' % (FOLLOWERS - 1), after, 16)
-    idle = Idle(path)
-    time.sleep(1.5)
+    idle = Idle(path, False)
     with_idle = latencies(c)
     row('%d + %d idle peers' % (FOLLOWERS - 1, IDLE), with_idle, 16)
+    idle.finish()
+    idle = Idle(path, True)
+    time.sleep(1.5)
+    with_idle = latencies(c)
+    row('%d + %d idle, made again' % (FOLLOWERS - 1, IDLE), with_idle, 16)
     t0 = time.monotonic()
     late = connect(path)
     r, _, _ = select.select([late], [], [], 5)
