@@ -19,7 +19,9 @@
  * outside printable ASCII or a value out of range refuses the whole
  * message; the state is then unchanged.
  *
- * The follower sends only the greeting FP_GREETING.
+ * The follower sends the greeting FP_GREETING, then only lines saying
+ * its terminal ("term 80x24 256 en", when it changes); a teacher with no
+ * room answers the greeting with FP_BUSY_FMT and hangs up.
  */
 #ifndef PEVIZ_FOLLOW_PROTO_H
 #define PEVIZ_FOLLOW_PROTO_H

@@ -397,30 +397,36 @@ static void test_hostile_names(void)
     CHECK(mkfifo(p, 0600) == 0);
     snprintf(p, sizeof p, "%s/sub", files);
     CHECK(mkdir(p, 0700) == 0);
-    for (size_t i = 0; i < sizeof CASES / sizeof CASES[0]; i++) {
+    for (size_t i = 0; i < 2 * sizeof CASES / sizeof CASES[0]; i++) {
         char body[512], msg[600];
+        size_t k = i % (sizeof CASES / sizeof CASES[0]);
+        int tour = i >= sizeof CASES / sizeof CASES[0];   /* then as tours */
         int l = listen_raw(sock_path);
         app_init(&fa);
         struct side s[1] = { { follow_join(sock_path, files), &fa } };
         for (int r = 0; r < 3; r++)         /* it connects */
             round_once(s, 1);
         int c = accept(l, NULL, NULL);
-        int n = snprintf(body, sizeof body, "d 16\npos %zu\ntable %s sha256=%s\n",
-                         i + 1, CASES[i].table, "0123456789abcdef0123456789abcdef"
-                         "0123456789abcdef0123456789abcdef");
+        int n = tour ? snprintf(body, sizeof body, "d 16\npos %zu\ntour 0/3 %s\n",
+                                i + 1, CASES[k].table)
+                     : snprintf(body, sizeof body, "d 16\npos %zu\ntable %s sha256=%s\n",
+                                i + 1, CASES[k].table, "0123456789abcdef0123456789abcdef"
+                                "0123456789abcdef0123456789abcdef");
         int m = snprintf(msg, sizeof msg, "PEVIZ-FOLLOW 1 %d\n%s", n, body);
         CHECK(c >= 0 && send(c, msg, (size_t)m, MSG_NOSIGNAL) == m);
         PUMP_UNTIL(s, 1, fa.p.pos == (int64_t)i + 1 && fa.msg_error);
         CHECK(fa.p.d == 16 && fa.p.pos == (int64_t)i + 1);
-        CHECK(fa.pe_table == NULL);
-        if (!strstr(fa.msg, CASES[i].want))
-            fprintf(stderr, "  '%s': %s\n", CASES[i].table, fa.msg);
-        CHECK(strstr(fa.msg, CASES[i].want) != NULL);
+        CHECK(fa.pe_table == NULL && !tour_running(&fa));
+        if (!strstr(fa.msg, CASES[k].want))
+            fprintf(stderr, "  '%s': %s\n", CASES[k].table, fa.msg);
+        CHECK(strstr(fa.msg, CASES[k].want) != NULL);
+        CHECK(strstr(fa.msg, tour ? "teacher's tour" : "teacher's table") != NULL);
         CHECK(strstr(fa.msg, "root:") == NULL);
         close(c);
         close(l);
         unlink(sock_path);
         follow_close(s[0].f);
+        tour_release(&fa);
     }
 }
 
