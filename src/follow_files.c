@@ -112,8 +112,20 @@ int ffiles_openat(const struct ffiles *ff, const char *name, char *why,
                  "are read", name);
         return -1;
     }
-    /* no symlink followed, no wait for a FIFO's writer, no terminal
-     * taken: then anything but a regular file is put back unread */
+    /* looked at before it is opened, so that no device is ever opened;
+     * then no symlink followed, no wait for a FIFO's writer, no terminal
+     * taken, and it must be the same regular file */
+    struct stat first;
+    if (fstatat(ff->dfd, name, &first, AT_SYMLINK_NOFOLLOW) < 0) {
+        snprintf(why, len, "%.100s/%.100s: %s", ff->dir, name, strerror(errno));
+        return -1;
+    }
+    if (!S_ISREG(first.st_mode)) {
+        snprintf(why, len, "%.100s/%.100s: %s", ff->dir, name,
+                 S_ISLNK(first.st_mode) ? "a symlink; only regular files are "
+                 "read" : "not a regular file");
+        return -1;
+    }
     int fd = openat(ff->dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK |
                     O_NOCTTY | O_CLOEXEC);
     if (fd < 0) {
@@ -121,7 +133,8 @@ int ffiles_openat(const struct ffiles *ff, const char *name, char *why,
                  ? "a symlink; only regular files are read" : strerror(errno));
         return -1;
     }
-    if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+    if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
+        st.st_dev != first.st_dev || st.st_ino != first.st_ino) {
         snprintf(why, len, "%.100s/%.100s: not a regular file", ff->dir, name);
         close(fd);
         return -1;

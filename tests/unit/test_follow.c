@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
@@ -386,6 +387,7 @@ static void test_hostile_names(void)
         { "link.csv", "link.csv: a symlink; only regular files are read" },
         { "fifo.csv", "fifo.csv: not a regular file" },
         { "sub", "sub: not a regular file" },
+        { "zero.csv", "zero.csv: not a regular file" },
     };
     char files[128], p[200];
     snprintf(files, sizeof files, "%s/hfiles", dir);
@@ -397,6 +399,10 @@ static void test_hostile_names(void)
     CHECK(mkfifo(p, 0600) == 0);
     snprintf(p, sizeof p, "%s/sub", files);
     CHECK(mkdir(p, 0700) == 0);
+    /* a device like /dev/zero (a FIFO where devices cannot be made) */
+    snprintf(p, sizeof p, "%s/zero.csv", files);
+    if (mknod(p, S_IFCHR | 0600, makedev(1, 5)) != 0)
+        CHECK(mkfifo(p, 0600) == 0);
     for (size_t i = 0; i < 2 * sizeof CASES / sizeof CASES[0]; i++) {
         char body[512], msg[600];
         size_t k = i % (sizeof CASES / sizeof CASES[0]);
