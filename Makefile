@@ -99,29 +99,42 @@ $(BUILD)/bench/%: tests/bench/%.c $(LIB_OBJS)
 run: $(BIN)
 	./$(BIN)
 
-## test: build, then run unit, command-line, golden and terminal tests
+## test: build, then run unit, command-line, golden and terminal tests,
+##       several suites at once (T=NAME or T='e2e/*' runs some, T=list
+##       names them; JOBS=N suites at a time)
 test: $(BIN) $(TEST_BINS)
-	@PEVIZ=./$(BIN) BUILD=$(BUILD) CC="$(CC)" LDFLAGS="$(LDFLAGS)" E2E="$(E2E)" bash tests/run.sh
+	@PEVIZ=./$(BIN) BUILD=$(BUILD) CC="$(CC)" LDFLAGS="$(LDFLAGS)" E2E="$(E2E)" \
+	    T="$(T)" JOBS="$(JOBS)" bash tests/run.sh
 
 ## asan: the same tests under AddressSanitizer and UBSan (make asan
-##       CC=clang: the same with clang's, in build/asan-clang; E2E=0 on
-##       any test target leaves out the terminal tests in tmux)
-ASAN_DIR := build/asan$(if $(findstring clang,$(CC)),-clang)
+##       CC=clang: the same with clang's, in build/fuzz, whose objects
+##       make fuzz then reuses; E2E=0 on any test target leaves out the
+##       terminal tests in tmux)
+ifneq ($(findstring clang,$(CC)),)
+ASAN_DIR := build/fuzz
+ASAN_OPT := -O1 -g -fsanitize=fuzzer-no-link $(SAN_FLAGS)
+else
+ASAN_DIR := build/asan
+ASAN_OPT := -O1 -g $(SAN_FLAGS)
+endif
 asan:
 	$(MAKE) --no-print-directory BUILD=$(ASAN_DIR) BIN=$(ASAN_DIR)/peviz \
-	    OPT="-O1 -g $(SAN_FLAGS)" LDFLAGS="$(SAN_FLAGS)" test
+	    OPT="$(ASAN_OPT)" LDFLAGS="$(SAN_FLAGS)" test
 
 ## fuzz: libFuzzer harnesses (clang) for the command line, the prompt and the
-##       file parsers, FUZZ_SECONDS each (default 60; FUZZ_SEED=N repeats a run)
+##       file parsers, FUZZ_SECONDS each (default 60), or a fixed number
+##       of inputs each (FUZZ_RUNS=N, or FUZZ_RUNS=budget: the counts in
+##       tests/fuzz/budget.txt); FUZZ_SEED=N repeats a run
 FUZZ_SECONDS ?= 60
 FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BINS := $(FUZZ_SRCS:tests/fuzz/%.c=$(BUILD)/%)
 fuzz:
 	$(MAKE) --no-print-directory CC=clang BUILD=build/fuzz \
-	    OPT="-O1 -g -fsanitize=fuzzer-no-link $(SAN_FLAGS)" fuzz-run
+	    OPT="-O1 -g -fsanitize=fuzzer-no-link $(SAN_FLAGS)" LDFLAGS="$(SAN_FLAGS)" fuzz-run
 
 fuzz-run: $(FUZZ_BINS)
-	@FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_SEED="$(FUZZ_SEED)" BUILD=$(BUILD) bash tests/fuzz/run.sh $(FUZZ_BINS)
+	@FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_RUNS="$(FUZZ_RUNS)" FUZZ_SEED="$(FUZZ_SEED)" \
+	    BUILD=$(BUILD) bash tests/fuzz/run.sh $(FUZZ_BINS)
 
 $(BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(LIB_OBJS)
 	@echo "  FUZZ  $@"

@@ -90,6 +90,7 @@ struct compare_state {
 #define APP_MSG_LEN 256
 #define APP_NOTE_MAX 80         /* :note: printable ASCII (the protocol's) */
 #define APP_PROMPT_LEN 256
+#define APP_SOURCE_LEN 64
 
 struct app {
     params p;                   /* d_model, base, n, pos */
@@ -149,6 +150,14 @@ struct app {
     struct attention_state att;
     struct compare_state cmp;
 
+    /* Where the RoPE settings came from: a model preset's name or a
+     * config file's base name ("" none), shown in the status line, and
+     * the parameters as it set them (n its context), which r returns to.
+     * R once asks for confirm_reset; R again drops it too. */
+    char source[APP_SOURCE_LEN];
+    params source_p;
+    int confirm_reset;
+
     /* The table loaded by --pe-file (peviz/tables.h), or NULL; owned by main.
      * The learned scheme uses it while d_model matches and it has at
      * least n rows; the heatmap shows it under the same condition. */
@@ -184,9 +193,35 @@ void app_init(struct app *a);
 /*
  * Back to the defaults, keeping what the user chose for output (ASCII,
  * colours, palette, mouse, fps), the screen size, a loaded --pe-file
- * table (whose d and n come back too) and the tour.
+ * table (whose d and n come back too), the tour, and the model or config
+ * the settings came from (its parameters come back): the r key.
  */
 void app_reset(struct app *a);
+
+/* The same without the model or config: the defaults (a tour step). */
+void app_reset_defaults(struct app *a);
+
+/* Remember that the parameters now come from a model preset (is_file 0:
+ * name) or a config file (its path; the base name is kept). */
+void app_set_source(struct app *a, const char *name, int is_file);
+
+/* The source and the scaling for the status line: "deepseek-v3: yarn
+ * s=40 L=4096", "config.json: llama3 s=8 L=8192", "yarn s=4 L=32768"
+ * (flags alone), "" with no source and no scaling.  A source whose
+ * settings were changed since is named "(from NAME, changed)". */
+void app_source_format(const struct app *a, char *buf, size_t len);
+
+/* Whether the PE shown and exported is a RoPE model's cos/sin cache
+ * (a model, a config or a scaling is set): a cos(p omega_i), a sin(p
+ * omega_i) at the plan's scaled omega; else the sinusoidal PE. */
+int app_rope_cache(const struct app *a);
+
+/* :pe-file FILE: load a position table as --pe-file does (d and n from
+ * it); 0, or -1 with one line in err and nothing changed. */
+int app_load_table(struct app *a, const char *path, char *err, size_t errlen);
+
+/* Free the tables :pe-file loaded (at exit). */
+void app_tables_free(void);
 
 /* Set the status-line message (printf style); error != 0 marks it red. */
 void app_msg(struct app *a, int error, const char *fmt, ...)

@@ -11,9 +11,10 @@
 #include "snapshot.h"
 
 enum cli_mode { MODE_INTERACTIVE = 0, MODE_EXPORT, MODE_SNAPSHOT,
-                MODE_HELP, MODE_VERSION, MODE_MODELS };
+                MODE_HELP, MODE_VERSION, MODE_MODELS, MODE_CHECK,
+                MODE_SLIDES };
 enum export_what { EXPORT_PE = 0, EXPORT_SCORES, EXPORT_SOFTMAX, EXPORT_PCA,
-                   EXPORT_PCA_VARIANCE, EXPORT_FREQS };
+                   EXPORT_PCA_VARIANCE, EXPORT_FREQS, EXPORT_BANDS };
 enum export_format { EXPORT_CSV = 0, EXPORT_F32, EXPORT_F64 };
 
 struct cli {
@@ -32,6 +33,9 @@ struct cli {
     int n_set;                 /* -n given: it overrides a table's rows */
     const char *tour;          /* --tour FILE, "" for the shipped tour */
     const char *lang;
+    const char *slides;        /* --slides DIR */
+    const char *record;        /* --record FILE.cast */
+    double autoplay;           /* --autoplay SECONDS per step, 0: off */
     const char *serve;         /* --serve PATH (follow.h) */
     const char *follow;        /* --follow PATH */
     const char *files;         /* --files DIR: the teacher's files */

@@ -424,8 +424,12 @@ int config_load_json(const char *name, const char *text, size_t len,
         else
             r = 0;
     }
-    if (r == 0)
+    if (r == 0) {
+        double mx;
+        if (num(&c, c.root, NULL, "max_position_embeddings", &mx) > 0)
+            params_set_context(&c.next, mx);    /* n: the model's context */
         *p = c.next;
+    }
     json_free(root);
     return r;
 }

@@ -450,11 +450,13 @@ static void broadcast(struct follow *f, const char *cur, int len)
     f->held = 0;
 }
 
-void follow_publish(struct follow *f, const struct app *a, int keyed)
+void follow_publish(struct follow *f, struct app *a, int keyed)
 {
     char cur[FP_BODY_MAX];
     if (!f || !f->serving)
         return;
+    if (a->pe_table && !a->pe_digest[0])    /* a table loaded since */
+        fp_table_digest(a->pe_table, a->pe_digest);
     int len = fp_body(a, cur, sizeof cur);
     if (len <= 0)
         return;

@@ -78,8 +78,9 @@ int follow_events(struct follow *f, struct app *a, const struct pollfd *p,
 void follow_status(struct follow *f, struct app *a);
 
 /* Teacher: send the state to every follower if it changed; keyed: now,
- * else (a sweep frame) at most every FOLLOW_PUBLISH_S. */
-void follow_publish(struct follow *f, const struct app *a, int keyed);
+ * else (a sweep frame) at most every FOLLOW_PUBLISH_S.  A table without
+ * its content hash (a->pe_digest) gets it here first. */
+void follow_publish(struct follow *f, struct app *a, int keyed);
 
 /*
  * Follower: a key.  Returns 1 if it was taken here: F (detach, rejoin),

@@ -9,6 +9,7 @@
 #include "app.h"
 #include "frame.h"
 #include "glyph.h"
+#include "peviz/tables.h"
 #include "text.h"
 #include "tour.h"
 
@@ -67,17 +68,23 @@ static void draw_too_small(const struct app *a, canvas *c)
 
 /* ---- the status line --------------------------------------------------- */
 
-enum { S_TITLE, S_PARAMS, S_PLAY, S_HINT, S_FOLLOW, S_MSG, S_HELP, S_COUNT };
+enum { S_TITLE, S_PARAMS, S_MODEL, S_PLAY, S_HINT, S_FOLLOW, S_MSG, S_HELP,
+       S_COUNT };
 
-/* Parts given up, first to last, when the line is too narrow; S_COUNT
+/* Parts given up, first to last, when the line is too narrow; while a
+ * message shows (until the next key) the model gives way first.  S_COUNT
  * stands for the follow-mode part's short form taking its place. */
-static const int S_DROP[] = { S_HELP, S_HINT, S_COUNT, S_FOLLOW, S_TITLE,
-                              S_PLAY };
+#define S_DROPS 7
+static const int S_DROP[2][S_DROPS] = {
+    { S_HELP, S_HINT, S_COUNT, S_FOLLOW, S_TITLE, S_PLAY, S_MODEL },
+    { S_HELP, S_MODEL, S_HINT, S_COUNT, S_FOLLOW, S_TITLE, S_PLAY },
+};
 
 struct status {
     char text[S_COUNT][APP_MSG_LEN];
     char follow_short[APP_MSG_LEN];
     int on[S_COUNT];
+    char model_short[APP_MSG_LEN];  /* the model's name alone */
 };
 
 static int status_width(const struct status *s)
@@ -91,16 +98,36 @@ static int status_width(const struct status *s)
     return w + 2 * (n > 0 ? n - 1 : 0);
 }
 
+/* The parameters for the status line.  Where the view shows a loaded
+ * table's values (the heatmap, learned attention), base plays no part:
+ * it is left out. */
+static void status_params(const struct app *a, char *buf, size_t len)
+{
+    int table = a->pe_table && a->pe_table->d == a->p.d &&
+                (a->view == VIEW_HEATMAP ||
+                 (a->view == VIEW_ATTENTION &&
+                  a->att.o.scheme == SCHEME_LEARNED));
+    if (!table) {
+        params_format(&a->p, buf, len);
+        return;
+    }
+    snprintf(buf, len, "d_model=%d n=%ld pos=%ld", a->p.d, (long)a->p.n,
+             (long)a->p.pos);
+}
+
 static void status_fill(const struct app *a, const struct view *v,
                         const char *hint, struct status *s)
 {
     memset(s, 0, sizeof *s);
-    snprintf(s->text[S_TITLE], APP_MSG_LEN, "%s", v ? v->title : "peviz");
+    const char *title = v ? tour_word(a, v->title) : "peviz";
+    snprintf(s->text[S_TITLE], APP_MSG_LEN, "%s", title);
     char tour[32];                      /* tour: "tour 3/12 PE heatmap" */
     if (tour_status(a, tour, sizeof tour))
-        snprintf(s->text[S_TITLE], APP_MSG_LEN, "%s  %s", tour,
-                 v ? v->title : "peviz");
-    params_format(&a->p, s->text[S_PARAMS], APP_MSG_LEN);
+        snprintf(s->text[S_TITLE], APP_MSG_LEN, "%s  %s", tour, title);
+    status_params(a, s->text[S_PARAMS], APP_MSG_LEN);
+    app_source_format(a, s->text[S_MODEL], APP_MSG_LEN);
+    snprintf(s->model_short, sizeof s->model_short, "%s", a->source[0]
+             ? a->source : s->text[S_MODEL]);
     if (a->playing) {
         char sp[32];
         fmt_num(a->speed, 6, sp, sizeof sp);
@@ -110,7 +137,7 @@ static void status_fill(const struct app *a, const struct view *v,
     snprintf(s->text[S_FOLLOW], APP_MSG_LEN, "%s", a->follow_status);
     snprintf(s->follow_short, APP_MSG_LEN, "%s", a->follow_short);
     snprintf(s->text[S_MSG], APP_MSG_LEN, "%s", a->msg);
-    snprintf(s->text[S_HELP], APP_MSG_LEN, "? help");
+    snprintf(s->text[S_HELP], APP_MSG_LEN, "%s", tour_word(a, "? help"));
     for (int i = 0; i < S_COUNT; i++)
         s->on[i] = s->text[i][0] != 0;
 }
@@ -119,13 +146,16 @@ static void status_fill(const struct app *a, const struct view *v,
 static void status_fit(struct status *s, int w)
 {
     char buf[APP_MSG_LEN];
-    for (size_t i = 0; i < sizeof S_DROP / sizeof S_DROP[0]; i++) {
+    const int *drop = S_DROP[s->on[S_MSG] ? 1 : 0];
+    for (size_t i = 0; i < S_DROPS; i++) {
+        if (status_width(s) > w && drop[i] == S_TITLE && s->on[S_MODEL])
+            snprintf(s->text[S_MODEL], APP_MSG_LEN, "%s", s->model_short);
         if (status_width(s) <= w)
-            break;
-        if (S_DROP[i] == S_COUNT && s->follow_short[0])
+            continue;
+        if (drop[i] == S_COUNT && s->follow_short[0])
             snprintf(s->text[S_FOLLOW], APP_MSG_LEN, "%s", s->follow_short);
-        else if (S_DROP[i] < S_COUNT)
-            s->on[S_DROP[i]] = 0;
+        else if (drop[i] < S_COUNT)
+            s->on[drop[i]] = 0;
     }
     int shorten[] = { S_MSG, S_PARAMS };
     for (int i = 0; i < 2 && status_width(s) > w; i++) {
@@ -151,7 +181,7 @@ static int msg_rows(const struct app *a, int w)
     int n = 0;
     if (!*m || a->prompt_open)
         return 0;
-    params_format(&a->p, pf, sizeof pf);
+    status_params(a, pf, sizeof pf);
     if (text_width(m) + 2 + text_width(pf) <= w)
         return 0;
     while (*m && n < MSG_MAX_ROWS) {

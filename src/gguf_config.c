@@ -368,6 +368,15 @@ static int read_settings(struct gcfg *c)
     return 0;
 }
 
+/* n: the model's context length, when the file gives it. */
+static void context(struct gcfg *c)
+{
+    char key[200];
+    double n;
+    if (gnum(c, "context_length", &n, key, sizeof key) > 0)
+        params_set_context(&c->next, n);
+}
+
 /* The settings of an opened file (closed here); p changes on success. */
 static int load(const char *name, struct gguf *g, params *p, char *err,
                 size_t errlen)
@@ -375,6 +384,8 @@ static int load(const char *name, struct gguf *g, params *p, char *err,
     struct gcfg c = { name, g, "", *p, err, errlen };
     rope_scaling_default(&c.next.rope);
     int r = read_settings(&c);
+    if (r == 0)
+        context(&c);
     gguf_close(g);
     if (r == 0)
         *p = c.next;

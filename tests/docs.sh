@@ -27,7 +27,14 @@ trap 'rm -rf "$TMP"' EXIT
 
 if ! "$PEVIZ" --help >"$TMP/help" 2>"$TMP/help.err"; then
     bad "$PEVIZ --help failed"
-    echo "docs: $pass passed, $fail failed"
+    # The README counts the tour's steps as the shipped tours have them.
+steps=$(grep -c '^title' assets/tours/en.tour)
+check "README does not say the tour has $steps steps" \
+    sh -c "tr '\n' ' ' <README.md | tr -s ' ' | grep -q 'ideas in $steps steps'"
+check "zh.tour has as many steps as en.tour" \
+    test "$(grep -c '^title' assets/tours/zh.tour)" = "$steps"
+
+echo "docs: $pass passed, $fail failed"
     exit 1
 fi
 
@@ -97,7 +104,7 @@ if command -v groff >/dev/null 2>&1; then
         sed -e 's/‐/-/g' -e 's/−/-/g' -e 's/’/'"'"'/g' -e 's/‘/`/g' >"$TMP/man.txt"
     check "the man page renders" test -s "$TMP/man.txt"
 else
-    echo "SKIP: groff is not installed; checking the man page source only"
+    echo "SKIP docs: groff is not installed; checking the man page source only (Debian: apt-get install groff-base)"
     sed -e 's/\\-/-/g' -e 's/\\e/\\/g' "$MAN" >"$TMP/man.txt"
 fi
 check "the KEYS section is marked for regeneration" \
@@ -186,6 +193,13 @@ for t in assets/tours/*.tour; do
     check "--snapshot --tour=$t exits $? ($(head -c 200 "$TMP/err"))" \
         grep -q "tour 1/" "$TMP/out"
 done
+
+# The README counts the tour's steps as the shipped tours have them.
+steps=$(grep -c '^title' assets/tours/en.tour)
+check "README does not say the tour has $steps steps" \
+    sh -c "tr '\n' ' ' <README.md | tr -s ' ' | grep -q 'ideas in $steps steps'"
+check "zh.tour has as many steps as en.tour" \
+    test "$(grep -c '^title' assets/tours/zh.tour)" = "$steps"
 
 echo "docs: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -136,13 +136,45 @@ def check_scores(c, text):
                 return "S(%d,%d) = %.12g, want %.12g" % (i, j, v, want)
     return None
 
+def ref_rule(c, w0, w):
+    """The rule from the numbers alone: kept, interpolated (w0 / s),
+    rebased (ntk, dynamic), else blended (between w0 / s and w0)."""
+    if c["m"] in ("ntk", "dynamic") and w != w0:
+        return "rebased"
+    if abs(w / w0 - 1) < 1e-12:
+        return "kept"
+    if abs(w * c["s"] / w0 - 1) < 1e-12:
+        return "interpolated"
+    return "blended"
+
+def check_bands(c, text):
+    w = omegas(c)
+    d, base, n = c["d"], c["base"], c["n"]
+    lines = [l for l in text.split("\n") if l]
+    if not lines or lines[0] != "band,rule,omega_base,omega,wavelength,turns_in_n":
+        return "header %r" % (lines[0] if lines else "")
+    if len(lines) != len(w) + 1:
+        return "%d lines, want %d" % (len(lines), len(w) + 1)
+    for i, line in enumerate(lines[1:]):
+        f = line.split(",")
+        w0 = 1.0 / base ** (2 * i / d)
+        lam = 2 * math.pi / w[i]
+        want = [float(i), w0, w[i], lam, n / lam]
+        got = [float(f[0])] + [float(x) for x in f[2:]]
+        if len(f) != 6 or f[1] != ref_rule(c, w0, w[i]) or \
+                not all(close(g, x) for g, x in zip(got, want)):
+            return "band %d: got %s, want %d,%s,%.12g,%.12g,%.12g,%.12g" % (
+                i, line, i, ref_rule(c, w0, w[i]), w0, w[i], lam, n / lam)
+    return None
+
 # The manifest: "kind<TAB>output file<TAB>settings<TAB>what" per case.
 bad = 0
 for line in open(sys.argv[1]):
     kind, out, ref, what = line.rstrip("\n").split("\t")
     c = settings(ref.split())
     text = open(out).read()
-    why = (check_freqs if kind == "freqs" else check_scores)(c, text)
+    why = dict(freqs=check_freqs, bands=check_bands,
+               scores=check_scores)[kind](c, text)
     if why:
         bad += 1
         print("FAIL: %s %s vs %s: %s" % (kind, what, ref, why))
@@ -157,8 +189,8 @@ case_of() {
     local kind=$1 args=$2 ref=$3
     ncase=$((ncase + 1))
     eval "set -- $args"
-    if [ "$kind" = freqs ]; then
-        "$PEVIZ" --export freqs "$@" >"$tmp/case$ncase" 2>"$tmp/err"
+    if [ "$kind" != scores ]; then
+        "$PEVIZ" --export "$kind" "$@" >"$tmp/case$ncase" 2>"$tmp/err"
     else
         "$PEVIZ" --export scores --scheme rope "$@" >"$tmp/case$ncase" 2>"$tmp/err"
     fi || { bad "peviz --export $kind $args: exit $? $(head -c 200 "$tmp/err")"; return; }
@@ -166,6 +198,7 @@ case_of() {
 }
 freqs()  { case_of freqs "$1" "$2"; }
 scores() { case_of scores "$1" "$2"; }
+bands()  { case_of bands "$1" "$2"; }
 check_all() {
     local line
     while IFS= read -r line; do
@@ -208,6 +241,15 @@ freqs "-d 16 -b 10000 --rope-scaling longrope --factor 32 --original-max 4096 -n
       "d=16 base=10000 m=longrope s=32 L=4096 n=4096 sf=$SF lf=$LF"
 freqs "-d 16 -b 10000 --rope-scaling longrope --factor 32 --original-max 4096 -n 4097 --short-factor $SF --long-factor $LF" \
       "d=16 base=10000 m=longrope s=32 L=4096 n=4097 sf=$SF lf=$LF"
+
+# ---- bands: the plan as a table (rule, omega before and after, turns) ------
+bands "-d 64 -b 10000" "d=64 base=10000"
+bands "--model llama3.1-8b -n 131072" "d=128 base=500000 m=llama3 s=8 L=8192 n=131072"
+bands "--model qwen2.5-7b-yarn -n 100000" "d=128 base=1000000 m=yarn s=4 L=32768 n=100000"
+bands "--model gpt-oss-20b -n 4096" "d=64 base=150000 m=yarn s=32 L=4096 trunc=0 n=4096"
+bands "-d 96 -b 10000 --rope-scaling linear --factor 4 -n 500" "d=96 base=10000 m=linear s=4 n=500"
+bands "-d 128 -b 10000 --rope-scaling dynamic --factor 2 --original-max 4096 -n 16384" \
+      "d=128 base=10000 m=dynamic s=2 L=4096 n=16384"
 
 # ---- scores: scaled frequencies and the squared attention factor -----------
 scores "-d 32 -n 24 -b 10000" "d=32 n=24 base=10000"
@@ -577,6 +619,8 @@ DIV=$(cat "$tmp/div.txt")
 freqs "--config $tmp/llama31.gguf" "d=128 base=500000 m=longrope s=8 L=131072 n=128 sf=$DIV lf=$DIV af=1"
 freqs "--config $tmp/llama31.gguf -n 200000" "d=128 base=500000 m=longrope s=8 L=131072 n=200000 sf=$DIV lf=$DIV af=1"
 freqs "--config $tmp/llama3.gguf" "d=128 base=500000"
+# n is the file's context_length (turns_in_n at n = 131072)
+bands "--config $tmp/llama3.gguf" "d=128 base=500000 n=131072"
 freqs "--config $tmp/qwen-yarn.gguf" "d=128 base=1000000 m=yarn s=4 L=32768"
 freqs "--config $tmp/linear-legacy.gguf" "d=64 base=10000 m=linear s=4"
 read -r MS MS2 <"$tmp/ms.txt"

@@ -1,40 +1,137 @@
 #!/usr/bin/env bash
-# Runs every test suite and prints one closing line "N passed, M failed".
-# Each suite prints "<name>: N passed, M failed" as its last line.
-# E2E=0 leaves out the terminal tests in tmux (tests/e2e).
+# Runs the test suites and prints one closing line
+# "N passed, M failed, K skipped", then the five slowest suites.
+#
+# Each suite prints "<name>: N passed, M failed" as its last result line,
+# optionally followed by ", K skipped", and one line
+# "SKIP <suite>: <why> (Debian: apt-get install <package>)" for each part
+# it could not run because an optional tool is missing. A skip never
+# counts as a pass.
+#
+# T=GLOB runs the suites whose name matches (T=test_pe, T=cli,
+# T='e2e/*'); the names are those `T=list` prints. E2E=0 leaves out the
+# terminal tests in tmux (tests/e2e). JOBS=N runs N suites at once
+# (default: the cores plus one; the terminal suites use private tmux
+# servers and temporary files, so they do not meet).
 set -u
 cd "$(dirname "$0")/.."
-: "${PEVIZ:=./peviz}" "${BUILD:=build}"
+: "${PEVIZ:=./peviz}" "${BUILD:=build}" "${T:=}" "${JOBS:=}"
 export PEVIZ BUILD
+[ -n "$JOBS" ] || JOBS=$(( $(nproc 2>/dev/null || echo 1) + 1 ))
 
-total_pass=0 total_fail=0
-run_suite() {
-    local name=$1; shift
-    local out rc line p f t0=$SECONDS
-    out=$("$@" 2>&1); rc=$?
-    line=$(printf '%s\n' "$out" | grep -E '^[^ ]+: [0-9]+ passed, [0-9]+ failed' | tail -n 1)
+sname() { local s=${1#tests/}; printf '%s' "${s%.sh}"; }
+
+# name<TAB>command: the slow terminal suites first, so that they overlap
+# the many short ones.
+suites() {
+    local s t listed=
+    if [ "${E2E:-1}" != 0 ]; then
+        for s in tests/e2e/test_*.sh; do printf '%s\tbash %s\n' "$(sname "$s")" "$s"; done
+    fi
+    # every tests/*.sh but this one; valgrind, the slowest, first
+    for s in tests/valgrind.sh tests/*.sh tests/golden/check.sh tests/lib/check.sh; do
+        case $s in tests/run.sh) continue ;; esac
+        case " $listed " in *" $s "*) continue ;; esac
+        listed="$listed $s"
+        [ -f "$s" ] && printf '%s\tbash %s\n' "$(sname "$s")" "$s"
+    done
+    for t in "$BUILD"/tests/test_*; do
+        [ -x "$t" ] || continue
+        s=unit
+        [ -f "tests/lib/$(basename "$t").c" ] && s=lib
+        printf '%s/%s\t%s\n' "$s" "$(basename "$t")" "$t"
+    done | sort
+}
+
+# The suite's name (its path without tests/ and .sh) matches T, whole or
+# after its last slash (T=test_pe finds lib/test_pe, T=cli finds cli).
+wanted() {
+    local name=$1
+    [ -z "$T" ] && return 0
+    case $name in $T) return 0 ;; esac
+    case ${name##*/} in $T) return 0 ;; esac
+    return 1
+}
+
+if [ "$T" = list ]; then
+    suites | cut -f1
+    exit 0
+fi
+
+OUT=$(mktemp -d /tmp/peviz-run.XXXXXX)
+trap 'rm -rf "$OUT"' EXIT
+
+# The suites start python3 hundreds of times. Where python3 is a
+# version manager's shim (a shell script that looks the version up on
+# every start, about ten times the interpreter's own start-up), put the
+# interpreter it resolves to first on PATH: the same python3, started
+# directly.
+if py=$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null) &&
+    [ -x "$py" ] && [ "$(command -v python3)" != "$py" ]; then
+    mkdir -p "$OUT/bin" && ln -s "$py" "$OUT/bin/python3" && PATH="$OUT/bin:$PATH"
+fi
+total_pass=0 total_fail=0 total_skip=0 ran=0
+
+# run_one N NAME CMD: the suite's output in N.out, its status and
+# seconds in N.rc
+run_one() {
+    local n=$1 cmd=$3 t0=$EPOCHREALTIME rc
+    $cmd >"$OUT/$n.out" 2>&1 </dev/null   # words: "bash tests/x.sh" or a binary
+    rc=$?
+    awk -v rc="$rc" -v a="$t0" -v b="$EPOCHREALTIME" \
+        'BEGIN { printf "%d %.3f\n", rc, b - a }' >"$OUT/$n.rc.tmp"
+    mv "$OUT/$n.rc.tmp" "$OUT/$n.rc"
+}
+
+# collect N NAME: add up what suite N said, print its line (all of its
+# output when it failed) and its SKIP lines
+collect() {
+    local n=$1 name=$2 rc secs line p f k
+    read -r rc secs <"$OUT/$n.rc"
+    line=$(grep -E '^[^ ]+: [0-9]+ passed, [0-9]+ failed' "$OUT/$n.out" | tail -n 1)
     if [ -z "$line" ]; then
-        printf '%s\n' "$out"
+        cat "$OUT/$n.out"
         echo "$name: no result line (exit $rc)"
-        total_fail=$((total_fail + 1)); return
+        total_fail=$((total_fail + 1))
+        printf '%s %s\n' "$secs" "$name" >>"$OUT/times"
+        return
     fi
     p=$(printf '%s' "$line" | sed -E 's/.*: ([0-9]+) passed.*/\1/')
     f=$(printf '%s' "$line" | sed -E 's/.* ([0-9]+) failed.*/\1/')
-    if [ "$f" -ne 0 ] || [ "$rc" -ne 0 ]; then printf '%s\n' "$out"; fi
+    k=0
+    case $line in *skipped*) k=$(printf '%s' "$line" | sed -E 's/.* ([0-9]+) skipped.*/\1/') ;; esac
+    if [ "$f" -ne 0 ] || [ "$rc" -ne 0 ]; then cat "$OUT/$n.out"; fi
     [ "$rc" -ne 0 ] && [ "$f" -eq 0 ] && f=1
-    echo "$line  ($((SECONDS - t0)) s)"
-    total_pass=$((total_pass + p)); total_fail=$((total_fail + f))
+    grep -E '^SKIP ' "$OUT/$n.out"
+    printf '%s  (%.1f s)\n' "$line" "$secs"
+    printf '%s %s\n' "$secs" "$name" >>"$OUT/times"
+    total_pass=$((total_pass + p)) total_fail=$((total_fail + f)) total_skip=$((total_skip + k))
 }
 
-for t in "$BUILD"/tests/test_*; do
-    [ -x "$t" ] && run_suite "$(basename "$t")" "$t"
-done
-for s in tests/lib/check.sh tests/cli.sh tests/rope.sh tests/tables.sh tests/docs.sh tests/views_state.sh tests/golden/check.sh tests/valgrind.sh tests/e2e/*.sh; do
-    [ -f "$s" ] || continue
-    case "$s" in */lib.sh|*/wrap.sh) continue ;; esac
-    case "$s" in tests/e2e/*) [ "${E2E:-1}" = 0 ] && continue ;; esac
-    run_suite "$s" bash "$s"
-done
+declare -A names=() running=()
+n=0
+while IFS=$'\t' read -r name cmd; do
+    wanted "$name" || continue
+    n=$((n + 1)); names[$n]=$name; ran=$((ran + 1))
+    while [ "${#running[@]}" -ge "$JOBS" ]; do
+        wait -n 2>/dev/null
+        for i in "${!running[@]}"; do
+            if [ -f "$OUT/$i.rc" ]; then collect "$i" "${names[$i]}"; unset "running[$i]"; fi
+        done
+    done
+    run_one "$n" "$name" "$cmd" &
+    running[$n]=$!
+done < <(suites)
+wait
+for i in "${!running[@]}"; do collect "$i" "${names[$i]}"; done
 
-echo "${total_pass} passed, ${total_fail} failed"
+if [ "$ran" -eq 0 ]; then
+    echo "no suite matches T='$T' (T=list names them)"
+    exit 2
+fi
+echo "${total_pass} passed, ${total_fail} failed, ${total_skip} skipped"
+if [ "$ran" -gt 1 ]; then
+    echo "slowest suites:"
+    sort -rn "$OUT/times" | head -n 5 | awk '{ printf "  %6.1f s  %s\n", $1, $2 }'
+fi
 [ "$total_fail" -eq 0 ]

@@ -11,15 +11,18 @@ cd "$(dirname "$0")/.."
 NAME=valgrind
 pass=0 fail=0
 
-done_line() { echo "$NAME: $pass passed, $fail failed"; [ "$fail" -eq 0 ]; }
+skip=0
+done_line() { echo "$NAME: $pass passed, $fail failed, $skip skipped"; [ "$fail" -eq 0 ]; }
 
 if ! command -v valgrind >/dev/null 2>&1; then
-    echo "SKIP $NAME: valgrind is not installed"
+    echo "SKIP $NAME: valgrind is not installed (Debian: apt-get install valgrind)"
+    skip=1
     done_line
     exit $?
 fi
 if grep -qa -e __asan_init -e __ubsan_handle "$PEVIZ"; then
-    echo "SKIP $NAME: $PEVIZ is a sanitizer build"
+    echo "SKIP $NAME: $PEVIZ is a sanitizer build, and memcheck cannot run beside a sanitizer (make test runs it)"
+    skip=1
     done_line
     exit $?
 fi

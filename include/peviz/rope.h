@@ -172,6 +172,8 @@ struct rope_preset {
     int no_truncate;                            /* yarn */
     double mscale, mscale_all_dim;              /* yarn (0: not given) */
     const char *note;           /* "sliding window 4096", ... or "" */
+    int64_t max_context;        /* max_position_embeddings: the longest
+                                   sequence the model is served with */
 };
 
 /* The preset's scaling settings in full (defaults where it gives none). */

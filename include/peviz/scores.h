@@ -214,6 +214,16 @@ void scores_free(struct score_ctx *s);       /* NULL is fine */
  */
 int scores_set_rope_scaling(struct score_ctx *s, const rope_scaling *sc);
 
+/*
+ * The same from a frequency plan (peviz/plan.h) made for the context's
+ * d, base and n: its omega and its score multiplier, so the scores use
+ * exactly the numbers every other reader of the plan shows.  Returns 0,
+ * or -1 (context unchanged) when the plan is for other settings or
+ * could not evaluate its scaling.
+ */
+struct pe_plan;
+int scores_set_plan(struct score_ctx *s, const struct pe_plan *pl);
+
 /* Whether the caller's table is the one the learned scheme uses. */
 int scores_table_used(const struct score_ctx *s);
 

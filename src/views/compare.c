@@ -80,14 +80,9 @@ static int pane_d(const struct app *a, int k)
     return k > 0 && d > 0 ? d : a->p.d;
 }
 
-/*
- * log10 of the wavelength of band i, 2*pi * base^(2i/d), from the logs:
- * at bases near 1e308 the wavelength itself overflows to inf, its log
- * never does.
- */
-double cmp_log10_wavelength(int i, int d, double base)
+double cmp_log10_wavelength(const struct rpane *r, int i)
 {
-    return LOG10_2PI + 2.0 * i / d * log10(base);
+    return LOG10_2PI - log10(r->plan->omega_base[i]);
 }
 
 /* Whether two scalings are the same settings. */
@@ -135,9 +130,12 @@ static void pane_resolve(const struct app *a, int k, struct rpane *r)
     r->layout = p->layout;
     r->prec = p->prec;
     r->rope = k > 0 ? &p->rope : &a->p.rope;
-    r->crit = spectrum_critical_band(r->d, r->base, r->n);
-    r->slow_turns = pow(10, log10((double)r->n) -
-                        cmp_log10_wavelength(r->d / 2 - 1, r->d, r->base));
+    r->plan = plan_get(r->rope, r->d, r->base, r->n);
+    r->crit = r->plan->crit;
+    r->crit_base = r->plan->crit_base;
+    r->slow_turns = r->plan->turns[r->d / 2 - 1];
+    r->slow_turns_base = pow(10, log10((double)r->n) -
+                             cmp_log10_wavelength(r, r->d / 2 - 1));
     r->model = pane_model(a, k, r);
 }
 
@@ -243,12 +241,29 @@ int cmp_label_try(canvas *pc, int x, int y, const char *t, rgb fg, int attr)
     return 1;
 }
 
+/* Whether cell (x, y) holds no curve (braille dots): a label beside a
+ * line keeps a cell from any curve on either side, or it reads as the
+ * curve's. */
+static int no_curve(const canvas *pc, int x, int y)
+{
+    const cell *k = canvas_at(pc, x, y);
+    return x < 0 || x >= pc->w || !k || k->ch < 0x2800 || k->ch > 0x28FF;
+}
+
+/* The label t at (x, y) if its cells are blank and no curve touches it. */
+static int beside_try(canvas *pc, int x, int y, const char *t, rgb fg)
+{
+    int tw = text_width(t);
+    return no_curve(pc, x - 1, y) && no_curve(pc, x + tw, y) &&
+           cmp_label_try(pc, x, y, t, fg, ATTR_BOLD);
+}
+
 void cmp_label_beside(canvas *pc, int col, int y0, const char *t, rgb fg)
 {
     int tw = text_width(t);
     for (int row = y0; row < pc->h; row++)
-        if (cmp_label_try(pc, col + 1, row, t, fg, ATTR_BOLD) ||
-            cmp_label_try(pc, col - tw, row, t, fg, ATTR_BOLD))
+        if (beside_try(pc, col + 1, row, t, fg) ||
+            beside_try(pc, col - tw, row, t, fg))
             return;
     int x = col + 1 + tw <= pc->w ? col + 1 : col - tw;
     x = x < 0 ? 0 : x;
@@ -557,10 +572,11 @@ static void draw_dim_labels(const struct app *a, canvas *c,
 static int axis_notes(const struct axis *xm, const struct ymap *ym,
                       int64_t stride, char s[][96])
 {
-    char rl[40] = "", rs[40] = "", cl[48] = "", cs[48] = "";
-    if (xm->k > 1) {
+    char rl[40] = "", rs[40] = "", cl[48] = "", cs[48] = "", ct[48] = "";
+    if (xm->k > 1) {    /* one wording in every pane: the same axis */
         axis_caption(xm, "col", "cols", "pos", cl, sizeof cl);
-        axis_caption_short(xm, "col", "pos", cs, sizeof cs);
+        snprintf(cs, sizeof cs, "%s", cl);
+        axis_caption_short(xm, "col", "pos", ct, sizeof ct);
     }
     if (ym && !ymap_complete(ym)) {
         if (ym->ppd) {
@@ -580,7 +596,11 @@ static int axis_notes(const struct axis *xm, const struct ymap *ym,
     }
     snprintf(s[n++], 96, "%s%s%s", rl, rl[0] && cl[0] ? ", " : "", cl);
     snprintf(s[n++], 96, "%s%s%s", rs, rs[0] && cs[0] ? ", " : "", cs);
-    snprintf(s[n++], 96, "%s", rs[0] ? rs : cs);
+    /* the column's size before the rows' note: every pane names the
+     * shared position axis alike (the status line has the rows) */
+    snprintf(s[n++], 96, "%s", cs[0] ? cs : rs);
+    if (ct[0])          /* narrow panes: all of them this short form */
+        snprintf(s[n++], 96, "%s", ct);
     return n;
 }
 
@@ -604,7 +624,7 @@ static void draw_pos_axis(const struct app *a, canvas *c, int x, int w, int y,
     int hx = cmp_axis_ends(a, c, x, y, end, lo, hi, col);
     /* between the end labels, clear of the mark: what a column and a
      * row hold */
-    char note[5][96];
+    char note[6][96];
     int nn = axis_notes(xm, ym, stride, note);
     for (int v = 0; v < nn; v++) {
         int tw = text_width(note[v]);
@@ -925,7 +945,8 @@ static void profile_readout(const struct app *a, canvas *c,
         x += canvas_text(c, x, y, c->w, head, cmp_uc(a, UI_TEXT), RGB_DEFAULT, 0) + 1;
         for (int k = 0; k < g->np; k++) {
             char mk[16];    /* the curve and the letter set on it */
-            snprintf(mk, sizeof mk, "%s%c", glyph_pick(a->ascii, "\u2824", "."), 'A' + rp[k].id);
+            snprintf(mk, sizeof mk, "%s%c", plot_style_sample(k, a->ascii),
+                     'A' + rp[k].id);
             x = cmp_legend_piece(c, x, y, mk, cmp_pane_rgb(a, rp[k].id), line[k] + 2,
                              cmp_uc(a, UI_TEXT));
         }
@@ -977,6 +998,7 @@ static void draw_profile_mode(const struct app *a, canvas *c,
         ser[k].n = xm.used;
         ser[k].col = cmp_pane_rgb(a, rp[k].id);
         ser[k].mark = g->np > 1 ? (char)('A' + rp[k].id) : 0;
+        ser[k].style = k;       /* solid, dotted, sparse: apart in mono */
         odd |= rp[k].layout != LAYOUT_INTERLEAVED || rp[k].prec != PREC_F64;
     }
     struct plot_spec sp;
@@ -1565,6 +1587,13 @@ static int cmd_pane_rope(struct app *a, const char *name, const char *arg)
     pane_store(a, k, &p);
     if (model)
         a->cmp.panes[k].model = 1 + params_model_index(arg);
+    if (model && k == 0) {      /* pane A is the global setting: the model's
+                                   n too, and the status line names it */
+        a->p.n = p.n;
+        a->p.pos = a->p.pos < p.n ? a->p.pos : p.n - 1;
+        app_params_changed(a);
+        app_set_source(a, arg, 0);
+    }
     params_format_rope(&p, sc, sizeof sc);
     app_msg(a, 0, "pane %c: d=%d RoPE scaling %s", 'A' + k, p.d, sc);
     return 1;

@@ -120,12 +120,12 @@ static void draw_plot(const struct app *a, const struct heat_pca_rt *r,
         goto out;
     for (int i = 0; i < k; i++) {
         block_means(r, i, m, ys + (size_t)i * (size_t)m);
-        /* each curve carries its component's number: they read apart
-         * without colour too */
+        /* each curve carries its component's number and its own line
+         * style: they read apart without colour too */
         ser[i] = (struct plot_series){ ys + (size_t)i * (size_t)m, m,
                                       ui_color(a->palette,
                                                (enum ui_color)(UI_PLOT_A + i)),
-                                      k > 1 ? (char)('1' + i) : 0 };
+                                      k > 1 ? (char)('1' + i) : 0, i };
     }
     struct plot_spec sp = {
         .title = "PC1 PC2 PC3 against position",

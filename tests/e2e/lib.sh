@@ -14,6 +14,7 @@ unset TMUX
 E2E_NAME=e2e
 PASS=0
 FAIL=0
+SKIPPED=0
 SOCK=
 TMPD=
 
@@ -31,17 +32,49 @@ e2e_cleanup() {
 
 # The closing line; the exit status says whether anything failed.
 e2e_done() {
-    echo "$E2E_NAME: $PASS passed, $FAIL failed"
+    echo "$E2E_NAME: $PASS passed, $FAIL failed, $SKIPPED skipped"
     [ "$FAIL" -eq 0 ]
 }
 
-# Without tmux the rest cannot run: say so and count nothing more.
+# tmux is required, not optional: without it the suite fails, saying why.
 e2e_need_tmux() {
     if ! command -v tmux >/dev/null 2>&1; then
-        echo "SKIP $E2E_NAME: tmux is not installed; the terminal tests need it"
+        FAIL=$((FAIL + 1))
+        echo "FAIL $E2E_NAME: tmux is not installed; the terminal tests need it (Debian: apt-get install tmux)"
         e2e_done
         exit $?
     fi
+}
+
+# e2e_skip WHY PACKAGE FUNCTION...: an optional tool is missing, so the
+# FUNCTIONs cannot run. Say so in one line and count as skipped every
+# check they make: they run once in a subshell where each check only
+# counts, and nothing starts a program.
+e2e_skip() {
+    local why=$1 pkg=$2 n
+    shift 2
+    n=$(
+        exec >/dev/null 2>&1
+        : >"$TMPD/skip.count"
+        pass() { echo >>"$TMPD/skip.count"; }
+        fail() { echo >>"$TMPD/skip.count"; }
+        check() { echo >>"$TMPD/skip.count"; }
+        expect() { echo >>"$TMPD/skip.count"; }
+        pty() { :; }
+        start_raw() { :; }
+        start() { :; }
+        keys() { :; }
+        capture() { :; }
+        wait_for() { :; }
+        quiet_pane() { :; }
+        tmux_keys() { :; }
+        stop() { :; }
+        for f in "$@"; do "$f"; done
+        wc -l <"$TMPD/skip.count" >"$TMPD/skip.n"
+    )
+    n=$(cat "$TMPD/skip.n" 2>/dev/null || echo 1)
+    SKIPPED=$((SKIPPED + n))
+    echo "SKIP $E2E_NAME: $why (Debian: apt-get install $pkg)"
 }
 
 pass() {

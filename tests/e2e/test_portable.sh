@@ -137,13 +137,18 @@ sync_output() {
 # ---- locales (in tmux) -------------------------------------------------------
 
 decimal_comma() {
-    local loc=$TMPD/locales
-    mkdir -p "$loc"
-    if ! localedef -i de_DE -f UTF-8 "$loc/de_DE.UTF-8" >/dev/null 2>&1; then
-        echo "SKIP decimal comma: localedef cannot build de_DE.UTF-8 here"
-        return
+    LOC=$TMPD/locales
+    mkdir -p "$LOC"
+    if localedef -i de_DE -f UTF-8 "$LOC/de_DE.UTF-8" >/dev/null 2>&1; then
+        decimal_comma_checks
+    else
+        e2e_skip "decimal comma: localedef cannot build de_DE.UTF-8 here" \
+            locales decimal_comma_checks
     fi
-    start 80 24 env LOCPATH="$loc" LC_ALL=de_DE.UTF-8 "$PEVIZ"
+}
+
+decimal_comma_checks() {
+    start 80 24 env LOCPATH="$LOC" LC_ALL=de_DE.UTF-8 "$PEVIZ"
     expect "de_DE: starts" 'd_model=64'
     keys : 'base 1.5' Enter
     expect "de_DE: :base 1.5 accepted, shown with a point" 'base=1.5 '
@@ -196,7 +201,8 @@ if [ -n "$PY" ]; then
     second_emulator
     sync_output
 else
-    echo "SKIP pty checks: no python3 with pyte (Debian: python3-pyte)"
+    e2e_skip "the pty checks need a second emulator, and no python3 has pyte" \
+        python3-pyte portable_bytes second_emulator sync_output
 fi
 decimal_comma
 columns_lines

@@ -10,7 +10,8 @@ e2e_init test_soak
 
 : "${SOAK_KEYS:=1500}" "${SOAK_SEEDS:=1 2 3}"
 if ! command -v python3 >/dev/null 2>&1; then
-    echo "SKIP test_soak: python3 is not installed; the soak needs it"
+    FAIL=$((FAIL + 1))
+    echo "FAIL test_soak: python3 is not installed; the soak needs it (Debian: apt-get install python3)"
     e2e_done
     exit $?
 fi

@@ -360,6 +360,13 @@ static void test_tables(void)
     teach_table(&ta, &tt, &ti, "t.csv");    /* back: read again */
     PUMP_UNTIL(s, 3, fa.pe_table != NULL);
     CHECK(fa.pe_table != NULL && fa.pe_table->n == 3);
+    /* :pe-file on the teacher during the lecture: hashed as published,
+     * read by the follower from --files */
+    snprintf(path, sizeof path, "%s/other.csv", files);
+    CHECK(app_load_table(&ta, path, err, sizeof err) == 0 && !ta.pe_digest[0]);
+    PUMP_UNTIL(s, 3, fa.pe_table && fa.pe_table->v[0] == 9);
+    CHECK(ta.pe_digest[0] && fa.pe_table && fa.pe_table->v[0] == 9);
+    CHECK(strstr(fa.msg, "read the teacher's table other.csv") != NULL);
     /* no table: the one read for the teacher is put away */
     ta.pe_table = NULL;
     ta.pe_info = NULL;
