@@ -24,7 +24,7 @@ endif
 CPPFLAGS += -Iinclude -Isrc $(NCURSES_CFLAGS) -D_XOPEN_SOURCE_EXTENDED \
             -DPEVIZ_VERSION='"$(VERSION)"' -DPEVIZ_DATADIR='"$(DATADIR)"'
 CFLAGS   += -std=c11 $(OPT) $(WARN) -MMD -MP
-LDLIBS   += $(NCURSES_LIBS) -lm
+LDLIBS   += $(NCURSES_LIBS) -lm -pthread
 
 ifeq ($(V),1)
 Q :=

@@ -48,6 +48,7 @@ void app_msg(struct app *a, int error, const char *fmt, ...)
     vsnprintf(a->msg, sizeof a->msg, fmt, ap);
     va_end(ap);
     a->msg_error = error;
+    a->msg_over = app_view_busy(a);
 }
 
 void app_params_changed(struct app *a)
@@ -190,9 +191,15 @@ void app_reset_defaults(struct app *a)
     a->screen_h = keep.screen_h;
     a->split = keep.split;              /* how the lecture is shown */
     a->presenter = keep.presenter;
+    a->share_zoom = keep.share_zoom;
+    a->point = keep.point;
+    memcpy(a->note, keep.note, sizeof a->note);
     a->pe_table = keep.pe_table;
     a->pe_file_name = keep.pe_file_name;
     a->pe_info = keep.pe_info;
+    memcpy(a->pe_digest, keep.pe_digest, sizeof a->pe_digest);
+    memcpy(a->follow_status, keep.follow_status, sizeof a->follow_status);
+    memcpy(a->follow_short, keep.follow_short, sizeof a->follow_short);
     a->tour = keep.tour;
     a->tour_step = keep.tour_step;
     a->tour_active = keep.tour_active;
@@ -346,6 +353,9 @@ static int do_action(struct app *a, enum action act, int key)
     case ACT_PRESENTER:
         presenter(a, !a->presenter);
         break;
+    case ACT_POINT:
+        app_command(a, a->point ? "point off" : "point on");
+        break;
     case ACT_REDRAW: case ACT_EXPORT:
         break;               /* the loop acts on these: it owns the screen */
     default:
@@ -405,6 +415,11 @@ static enum action prompt_key(struct app *a, int key)
         prompt_add(a, key);
     }
     return ACT_PROMPT;
+}
+
+void app_paste_cut(struct app *a)
+{
+    a->pasting = 0;
 }
 
 enum action app_key(struct app *a, int key)
@@ -486,6 +501,41 @@ static int rope_command(struct app *a, const char *name, const char *arg)
     }
     params_format_rope(&a->p, sc, sizeof sc);
     app_msg(a, 0, "%s set: RoPE scaling %s", model ? "model" : ROPE_OPT_NAMES[id], sc);
+    return 0;
+}
+
+/* :note TEXT shows TEXT on every follower's screen; :note alone clears
+ * it.  Printable ASCII, as the protocol carries it. */
+static int note_cmd(struct app *a, const char *arg)
+{
+    size_t n = strlen(arg);
+    for (size_t i = 0; i < n; i++)
+        if ((unsigned char)arg[i] < 0x20 || (unsigned char)arg[i] > 0x7e) {
+            app_msg(a, 1, "note: letters, digits, spaces and ASCII "
+                    "punctuation only");
+            return -1;
+        }
+    if (n > APP_NOTE_MAX) {
+        app_msg(a, 1, "note: at most %d characters (this one has %zu)",
+                APP_NOTE_MAX, n);
+        return -1;
+    }
+    memcpy(a->note, arg, n + 1);
+    app_msg(a, 0, n ? "note shown" : "note cleared");
+    return 0;
+}
+
+/* :share zoom [off]: followers' presenter mode follows this one's. */
+static int share_cmd(struct app *a, const char *arg)
+{
+    if (strncmp(arg, "zoom", 4) || (arg[4] && strcmp(arg + 4, " off") &&
+                                    strcmp(arg + 4, " on"))) {
+        app_msg(a, 1, "share: want zoom, zoom on or zoom off");
+        return -1;
+    }
+    a->share_zoom = strcmp(arg + 4, " off") != 0;
+    app_msg(a, 0, a->share_zoom ? "share zoom: followers' presenter mode "
+            "follows yours" : "share zoom off");
     return 0;
 }
 
@@ -571,6 +621,16 @@ static int global_command(struct app *a, const char *name, const char *arg)
     }
     if (strcmp(name, "zoom") == 0) {
         presenter(a, strcmp(arg, "off") != 0 && !(a->presenter && !*arg));
+        return 0;
+    }
+    if (strcmp(name, "note") == 0)
+        return note_cmd(a, arg);
+    if (strcmp(name, "share") == 0)
+        return share_cmd(a, arg);
+    if (strcmp(name, "point") == 0) {
+        a->point = strcmp(arg, "off") != 0 && !(a->point && !*arg);
+        app_msg(a, 0, a->point ? "point: followers see what the cursor is on"
+                               : "point off");
         return 0;
     }
     int r = rope_command(a, name, arg);
@@ -771,13 +831,20 @@ void app_export_frame(struct app *a, int w, int h)
     a->msg[0] = 0;
     frame_draw(a, &c);
     int partial = app_view_busy(a);
-    /* the text frame has no colour: drawn for it, one value per cell */
+    /* the text frame has no colour: drawn for it, one value per cell.
+     * Its layout differs from the screen's, so it gets runtime objects
+     * of its own: the screen's work in progress is kept. */
     canvas ct;
     enum color_mode keep = a->color;
+    struct views_rt *screen = a->rt;
     int bad = canvas_init(&ct, w, h);
     a->color = COLOR_NONE;
+    a->rt = screen ? views_rt_new() : NULL;
     if (!bad)
         frame_draw(a, &ct);
+    partial |= a->rt && app_view_busy(a);
+    views_rt_free(a->rt);
+    a->rt = screen;
     a->color = keep;
     if (bad || export_pair(&c, &ct, a, stamp, svg, txt, sizeof svg))
         app_msg(a, 1, "export to %s failed: %s", work_dir(dir, sizeof dir),

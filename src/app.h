@@ -92,6 +92,7 @@ struct compare_state {
 /* ---- the application ---------------------------------------------------- */
 
 #define APP_MSG_LEN 256
+#define APP_NOTE_MAX 80         /* :note: printable ASCII (the protocol's) */
 #define APP_PROMPT_LEN 256
 #define APP_SOURCE_LEN 64
 
@@ -104,6 +105,11 @@ struct app {
                                    below) the current one; 0: off */
     int presenter;              /* z / :zoom: the panel under the cursor
                                    fills the screen */
+    /* for a class in follow mode (follow.h), set on the teacher: */
+    int share_zoom;             /* :share zoom: followers take presenter */
+    int point;                  /* :point: followers are shown what the
+                                   cursor is on, highlighted */
+    char note[APP_NOTE_MAX + 1];    /* :note TEXT: a line on every screen */
 
     /* animation: the position sweep */
     int playing;
@@ -132,8 +138,16 @@ struct app {
     int prompt_len;
 
     /* one-line message in the status line, and whether it is an error */
+    /* follow mode on the status line (follow.c): "serving l.sock · 3
+     * following" / "following l.sock", and a short form for narrow
+     * lines ("3 following"); "" when not in follow mode */
+    char follow_status[96];
+    char follow_short[32];
     char msg[APP_MSG_LEN];
     int msg_error;
+    int msg_over;               /* posted while the view computed: drawn
+                                   over the view's last rows, so the view
+                                   keeps its size and its work */
 
     struct heatmap_state heat;
     struct clocks_state clocks;
@@ -158,6 +172,9 @@ struct app {
      * follower on the same machine can read the same one, the tensor and
      * the rows skipped; NULL when there is no table. */
     const struct pe_table_info *pe_info;
+    /* Its content hash (fp_table_digest), when it is published or
+     * compared with a teacher's: "" otherwise. */
+    char pe_digest[65];
 
     /* The guided tour (tour.h): the loaded script or NULL (owned here:
      * tour_release frees it), the step shown, whether the tour is running
@@ -220,6 +237,10 @@ void app_msg(struct app *a, int error, const char *fmt, ...)
  * (ACT_NONE if the key meant nothing).
  */
 enum action app_key(struct app *a, int key);
+
+/* A bracketed paste whose end marker never came: the keys from now on
+ * are typed ones again (Esc, Enter and Backspace work in the prompt). */
+void app_paste_cut(struct app *a);
 
 /* Run a ':' command line ("d 512", "base 5e5"); errors go to a->msg.
  * Returns 0 on success, -1 on error (state unchanged). */

@@ -52,7 +52,7 @@ int app_load_table(struct app *a, const char *path, char *err, size_t errlen)
     }
     size_t n;
     if (realpath(info.file, abs) && (n = strlen(abs)) < sizeof info.file)
-        memcpy(info.file, abs, n + 1);      /* followers read it there */
+        memcpy(info.file, abs, n + 1);      /* named in full in captions */
     pe_table_free(&s->t);
     s->t = t;
     s->info = info;
@@ -60,6 +60,7 @@ int app_load_table(struct app *a, const char *path, char *err, size_t errlen)
     a->pe_table = &s->t;
     a->pe_info = &s->info;
     a->pe_file_name = s->name;
+    a->pe_digest[0] = 0;        /* a teacher hashes it when it publishes */
     a->p = next;
     app_params_changed(a);
     return 0;

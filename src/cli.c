@@ -21,7 +21,7 @@ enum {
     O_LOWBW, O_PALETTE, O_BASE_B, O_BASE_C, O_TOUR, O_LANG, O_EXPORT,
     O_FORMAT, O_SOFTMAX, O_CAUSAL, O_TEMPERATURE, O_SNAPSHOT, O_SIZE,
     O_PE_FILE, O_PANE_MODE, O_TENSOR, O_ROW_OFFSET, O_COMPONENTS,
-    O_SERVE, O_FOLLOW, O_SERVE_MODE,
+    O_SERVE, O_FOLLOW, O_SERVE_MODE, O_FILES,
     O_HEADS, O_HEAD, O_Q, O_SEED, O_TRAIN,
     O_MODEL, O_CONFIG, O_LAYER_TYPE, O_NO_TRUNCATE, O_MODEL_B, O_MODEL_C,
     O_CHECK, O_SLIDES, O_RECORD, O_AUTOPLAY,
@@ -73,6 +73,7 @@ static const struct opt OPTS[] = {
     { "serve", 1, O_SERVE, "PATH", "teach: publish the state on a Unix socket at PATH" },
     { "serve-mode", 1, O_SERVE_MODE, "MODE", "--serve socket permissions, octal (default 0600)" },
     { "follow", 1, O_FOLLOW, "PATH", "follow the teacher at PATH on this terminal" },
+    { "files", 1, O_FILES, "DIR", "--follow: read the teacher's table and tour from DIR only" },
     { "model", 1, O_MODEL, "NAME", "RoPE settings of a model (d, base, scaling, n); list: the table" },
     { "config", 1, O_CONFIG, "FILE", "RoPE settings from a config.json or .gguf file" },
     { "check-freqs", 1, O_CHECK_FREQS, "FILE", "compare a dumped inv_freq (.npy, .csv, safetensors, GGUF) with the settings; exit 0 match, 1 differ" },
@@ -440,6 +441,7 @@ static int parse_one(struct cli *c, int val, const char *arg)
     case O_CHECK_FREQS: c->check_freqs = arg; return set_mode(c, MODE_CHECK_FREQS);
     case O_SERVE: c->serve = arg; return 0;
     case O_FOLLOW: c->follow = arg; return 0;
+    case O_FILES: c->files = arg; return 0;
     case O_SERVE_MODE: return parse_mode(c, arg);
     case O_TENSOR: case O_ROW_OFFSET: case O_COMPONENTS:
         return parse_table_opt(c, val, arg);
@@ -484,6 +486,10 @@ static int check_follow(const struct cli *c)
                     "not both");
     if (c->serve_mode_set && !c->serve)
         return fail("--serve-mode: goes with --serve");
+    if (c->files && !c->follow)
+        return fail("--files: goes with --follow");
+    if (c->files && !*c->files)
+        return fail("--files: needs a directory");
     if ((c->serve || c->follow) && c->mode != MODE_INTERACTIVE &&
         c->mode != MODE_HELP && c->mode != MODE_VERSION)
         return fail("%s: goes with the interactive program, not --export "

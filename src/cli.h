@@ -39,6 +39,7 @@ struct cli {
     double autoplay;           /* --autoplay SECONDS per step, 0: off */
     const char *serve;         /* --serve PATH (follow.h) */
     const char *follow;        /* --follow PATH */
+    const char *files;         /* --files DIR: the teacher's files */
     unsigned serve_mode;       /* --serve-mode, default 0600 */
     int serve_mode_set;
     int help, version;         /* --help, --version given */

@@ -22,10 +22,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "config.h"
 #include "gguf_config.h"
 #include "peviz/json.h"
+#include "peviz/tables.h"
 
 struct cfg {
     const char *file;
@@ -457,7 +459,11 @@ int config_load_json(const char *name, const char *text, size_t len,
                      char *err, size_t errlen)
 {
     char jerr[160], msg[300];
-    struct json_limits lim = { CONFIG_MAX_BYTES, 32 };
+    struct json_limits lim = { CONFIG_MAX_BYTES, 32, 0 };
+    if (len >= 3 && !memcmp(text, "\xef\xbb\xbf", 3)) {
+        text += 3;              /* a UTF-8 byte-order mark, as CSV takes */
+        len -= 3;
+    }
     json_value *root = json_parse(text, len, &lim, jerr, sizeof jerr);
     struct cfg c = { name, "", text_root(root), NULL, "", 0, *p, err, errlen };
     int r = -1;
@@ -490,9 +496,15 @@ int config_load_json(const char *name, const char *text, size_t len,
 int config_load(const char *path, const char *layer_type, params *p,
                 char *err, size_t errlen)
 {
-    FILE *f = fopen(path, "rb");
+    char why[160];
+    /* opened without waiting (a FIFO would block for a writer), then
+     * refused unless a regular file */
+    int fd = pe_open_regular(path, why, sizeof why);
+    FILE *f = fd >= 0 ? fdopen(fd, "rb") : NULL;
     if (!f) {
-        snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        snprintf(err, errlen, "%s: %s", path, fd >= 0 ? strerror(errno) : why);
         return -1;
     }
     char magic[4];

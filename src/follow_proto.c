@@ -10,6 +10,7 @@
 #include "peviz/layout.h"
 #include "peviz/scores.h"
 #include "peviz/tables.h"
+#include "sha256.h"
 #include "tour.h"
 
 #define LINE_MAX_LEN 128      /* one "name value" line */
@@ -40,8 +41,12 @@ enum ftype {
                        default, each through params_set_rope */
     T_LIST,         /* pane param's longrope factor list lo (RO_SHORT_
                        FACTOR, RO_LONG_FACTOR): "-" (none) or a,b,... */
-    T_PCA           /* the heatmap's PCA panel: "0" or "1", then the
+    T_PCA,          /* the heatmap's PCA panel: "0" or "1", then the
                        pair "I J" when :pca chose one */
+    T_PRESENTER,    /* "-" (each screen its own), else 0 or 1: the
+                       teacher's, taken while share.zoom is on */
+    T_NOTE,         /* "-" (none) or ":" and the text */
+    T_TOUR_SHA      /* the tour file's content hash, or "-": not state */
 };
 
 /* Upper bounds that depend on values read before them. */
@@ -143,7 +148,12 @@ static const struct field FIELDS[] = {
     INT("cmp.band", cmp.band, 0, PARAM_D_MAX / 2 - 1),
     INT("cmp.dims_1to1", cmp.dims_1to1, 0, 1),
     INT("cmp.zoom", cmp.zoom, 0, 64),
+    INT("share.zoom", share_zoom, 0, 1),
+    { "presenter", T_PRESENTER, 0, 0, 0, B_FIXED, 0, NULL, NULL },
+    INT("point", point, 0, 1),
+    { "note", T_NOTE, 0, 0, 0, B_FIXED, 0, NULL, NULL },
     { "tour", T_TOUR, 0, 0, 0, B_FIXED, 0, NULL, NULL },
+    { "tour.sha256", T_TOUR_SHA, 0, 0, 0, B_FIXED, 0, NULL, NULL },
     { "table", T_TABLE, 0, 0, 0, B_FIXED, 0, NULL, NULL },
 };
 #define NFIELDS (sizeof FIELDS / sizeof FIELDS[0])
@@ -317,13 +327,20 @@ static void list_text(const rope_scaling *r, int id, char *v, size_t len)
 
 /* Which tour t is as published: "shipped" (each follower shows it in
  * its own language) or its absolute path, odd characters as '_'. */
+/* The last name of a path. */
+static const char *base_name(const char *path)
+{
+    const char *s = strrchr(path, '/');
+    return s ? s + 1 : path;
+}
+
 void fp_tour_name(const struct tour *t, char *v, size_t len)
 {
     if (t->shipped)
         snprintf(v, len, "shipped");
     else
-        safe_copy(t->abs ? t->abs : t->path, v,
-                  len - 1 < FP_TABLE_PATH_MAX ? len - 1 : FP_TABLE_PATH_MAX, 1);
+        safe_copy(base_name(t->abs ? t->abs : t->path), v,
+                  len - 1 < FP_TABLE_PATH_MAX ? len - 1 : FP_TABLE_PATH_MAX, 0);
 }
 
 static void tour_text(const struct app *a, char *v, size_t len)
@@ -346,10 +363,12 @@ void fp_table_text(const struct app *a, char *v, size_t len)
         snprintf(v, len, "none");
         return;
     }
-    safe_copy(s, path, FP_TABLE_PATH_MAX, 1);
+    safe_copy(base_name(s), path, FP_TABLE_PATH_MAX, 0);
     if (in)
         safe_copy(in->tensor, tensor, FP_TENSOR_MAX, 0);
     size_t n = (size_t)snprintf(v, len, "%s", path);
+    if (strlen(a->pe_digest) == 64 && n < len)
+        n += (size_t)snprintf(v + n, len - n, " sha256=%s", a->pe_digest);
     if (tensor[0] && n < len)
         n += (size_t)snprintf(v + n, len - n, " tensor=%s", tensor);
     if (in && in->row_offset > 0 && n < len)
@@ -384,17 +403,44 @@ int fp_table_parse(const char *v, struct fp_table *t, char *err,
         if (!strncmp(tok, "tensor=", 7) && !t->tensor[0] &&
             safe_text(tok + 7, FP_TENSOR_MAX, 0))
             snprintf(t->tensor, sizeof t->tensor, "%s", tok + 7);
+        else if (!strncmp(tok, "sha256=", 7) && !t->sha256[0] &&
+                 strlen(tok + 7) == 64 && strspn(tok + 7, "0123456789abcdef") == 64)
+            snprintf(t->sha256, sizeof t->sha256, "%s", tok + 7);
         else if (!strncmp(tok, "row-offset=", 11) && t->row_offset == 0 &&
                  !parse_long(tok + 11, &k, &w) && k > 0 && k < PARAM_N_MAX)
             t->row_offset = k;
         else
-            why = "want PATH [tensor=NAME] [row-offset=K]";
+            why = "want NAME [sha256=HEX] [tensor=NAME] [row-offset=K]";
     }
-    if (!why && !t->path[0] && (t->tensor[0] || t->row_offset))
+    if (!why && !t->path[0] && (t->tensor[0] || t->row_offset || t->sha256[0]))
         why = "none has no tensor";
     if (why && err)
         snprintf(err, errlen, "table: %s", why);
     return why ? -1 : 0;
+}
+
+void fp_table_digest(const struct pe_table *t, char hex[65])
+{
+    struct sha256 h;
+    unsigned char b[8 * 512];
+    uint64_t dims[2] = { (uint64_t)t->n, (uint64_t)t->d };
+    size_t total = (size_t)t->n * (size_t)t->d, k = 0;
+    sha256_init(&h);
+    for (int i = 0; i < 2; i++, k = 0) {
+        for (int j = 0; j < 8; j++)
+            b[k++] = (unsigned char)(dims[i] >> (8 * j));
+        sha256_add(&h, b, 8);
+    }
+    for (size_t i = 0; i < total;) {
+        for (k = 0; k < sizeof b && i < total; i++) {
+            uint64_t u;
+            memcpy(&u, &t->v[i], 8);
+            for (int j = 0; j < 8; j++)
+                b[k++] = (unsigned char)(u >> (8 * j));
+        }
+        sha256_add(&h, b, k);
+    }
+    sha256_hex(&h, hex);
 }
 
 /* The value of one field as text. */
@@ -407,6 +453,14 @@ static void field_text(const struct app *a, const struct field *f,
     case T_ENUM:  snprintf(v, len, "%s", f->word((int)int_at(a, f))); break;
     case T_TOUR:  tour_text(a, v, len); break;
     case T_TABLE: fp_table_text(a, v, len); break;
+    case T_PRESENTER:
+        snprintf(v, len, "%s", !a->share_zoom ? "-" : a->presenter ? "1" : "0");
+        break;
+    case T_NOTE:  snprintf(v, len, "%s%s", a->note[0] ? ":" : "-", a->note); break;
+    case T_TOUR_SHA:
+        snprintf(v, len, "%s", a->tour && tour_running(a) && !a->tour->shipped &&
+                 strlen(a->tour->sha256) == 64 ? a->tour->sha256 : "-");
+        break;
     case T_ROPE:  rope_text(a, f->param, v, len); break;
     case T_LIST:  list_text(rope_in(a, f->param), (int)f->lo, v, len); break;
     case T_PCA:
@@ -771,6 +825,29 @@ static int set_field(struct app *a, const struct field *f, const char *v,
         return set_pane(a, f, v, err, errlen);
     case T_TOUR:  return set_tour(a, v, err, errlen);
     case T_TABLE: return check_table(v, err, errlen);
+    case T_PRESENTER:
+        if (strcmp(v, "-") && strcmp(v, "0") && strcmp(v, "1")) {
+            snprintf(err, errlen, "presenter: want -, 0 or 1");
+            return -1;
+        }
+        if (a->share_zoom && *v != '-')
+            a->presenter = *v == '1';
+        return 0;
+    case T_TOUR_SHA:
+        if (strcmp(v, "-") && (strlen(v) != 64 ||
+                               strspn(v, "0123456789abcdef") != 64)) {
+            snprintf(err, errlen, "tour.sha256: want - or 64 hex digits");
+            return -1;
+        }
+        return 0;
+    case T_NOTE:
+        if ((strcmp(v, "-") && *v != ':') || strlen(v) > APP_NOTE_MAX + 1) {
+            snprintf(err, errlen, "note: want - or :TEXT of at most %d "
+                     "characters", APP_NOTE_MAX);
+            return -1;
+        }
+        snprintf(a->note, sizeof a->note, "%s", *v == ':' ? v + 1 : "");
+        return 0;
     case T_ROPE:  return set_rope(a, f, v, err, errlen);
     case T_LIST:  return set_list(a, f, v, err, errlen);
     case T_PCA:   return set_pca(a, v, err, errlen);
@@ -980,6 +1057,14 @@ static int feed_header(struct fp_reader *r, const char *data, size_t n,
             continue;
         }
         r->buf[r->have] = 0;
+        long ver, cnt;
+        int end = 0;
+        if (sscanf(r->buf, "PEVIZ-FOLLOW %ld busy %ld%n", &ver, &cnt, &end) == 2 &&
+            !r->buf[end] && ver == FP_VERSION && cnt >= 0 && cnt <= 1000000) {
+            fp_reader_init(r);
+            r->busy = cnt;
+            return FP_BUSY;
+        }
         long len = header_parse(r->buf, err, errlen);
         if (len < 0)
             return FP_BAD;
@@ -1000,7 +1085,7 @@ int fp_feed(struct fp_reader *r, const char *data, size_t n, size_t *used,
     if (!r->header_done) {
         int s = feed_header(r, data, n, used, err, errlen);
         if (s != FP_MESSAGE)
-            return s;
+            return s;   /* FP_BUSY too */
     }
     size_t take = r->body - r->have;
     if (take > n - *used)

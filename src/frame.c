@@ -8,6 +8,7 @@
 
 #include "app.h"
 #include "frame.h"
+#include "glyph.h"
 #include "peviz/tables.h"
 #include "text.h"
 #include "tour.h"
@@ -67,17 +68,21 @@ static void draw_too_small(const struct app *a, canvas *c)
 
 /* ---- the status line --------------------------------------------------- */
 
-enum { S_TITLE, S_PARAMS, S_MODEL, S_PLAY, S_HINT, S_MSG, S_HELP, S_COUNT };
+enum { S_TITLE, S_PARAMS, S_MODEL, S_PLAY, S_HINT, S_FOLLOW, S_MSG, S_HELP,
+       S_COUNT };
 
 /* Parts given up, first to last, when the line is too narrow; while a
- * message shows (until the next key) the model gives way first. */
-static const int S_DROP[2][5] = {
-    { S_HELP, S_HINT, S_TITLE, S_PLAY, S_MODEL },
-    { S_HELP, S_MODEL, S_HINT, S_TITLE, S_PLAY },
+ * message shows (until the next key) the model gives way first.  S_COUNT
+ * stands for the follow-mode part's short form taking its place. */
+#define S_DROPS 7
+static const int S_DROP[2][S_DROPS] = {
+    { S_HELP, S_HINT, S_COUNT, S_FOLLOW, S_TITLE, S_PLAY, S_MODEL },
+    { S_HELP, S_MODEL, S_HINT, S_COUNT, S_FOLLOW, S_TITLE, S_PLAY },
 };
 
 struct status {
     char text[S_COUNT][APP_MSG_LEN];
+    char follow_short[APP_MSG_LEN];
     int on[S_COUNT];
     char model_short[APP_MSG_LEN];  /* the model's name alone */
 };
@@ -129,6 +134,8 @@ static void status_fill(const struct app *a, const struct view *v,
         snprintf(s->text[S_PLAY], APP_MSG_LEN, "\xe2\x96\xb6 %s pos/s", sp);
     }
     snprintf(s->text[S_HINT], APP_MSG_LEN, "%s", hint);
+    snprintf(s->text[S_FOLLOW], APP_MSG_LEN, "%s", a->follow_status);
+    snprintf(s->follow_short, APP_MSG_LEN, "%s", a->follow_short);
     snprintf(s->text[S_MSG], APP_MSG_LEN, "%s", a->msg);
     snprintf(s->text[S_HELP], APP_MSG_LEN, "%s", tour_word(a, "? help"));
     for (int i = 0; i < S_COUNT; i++)
@@ -140,10 +147,14 @@ static void status_fit(struct status *s, int w)
 {
     char buf[APP_MSG_LEN];
     const int *drop = S_DROP[s->on[S_MSG] ? 1 : 0];
-    for (size_t i = 0; i < sizeof S_DROP[0] / sizeof S_DROP[0][0]; i++) {
+    for (size_t i = 0; i < S_DROPS; i++) {
         if (status_width(s) > w && drop[i] == S_TITLE && s->on[S_MODEL])
             snprintf(s->text[S_MODEL], APP_MSG_LEN, "%s", s->model_short);
-        if (status_width(s) > w)
+        if (status_width(s) <= w)
+            continue;
+        if (drop[i] == S_COUNT && s->follow_short[0])
+            snprintf(s->text[S_FOLLOW], APP_MSG_LEN, "%s", s->follow_short);
+        else if (drop[i] < S_COUNT)
             s->on[drop[i]] = 0;
     }
     int shorten[] = { S_MSG, S_PARAMS };
@@ -498,8 +509,9 @@ static int msg_rows_fit(const struct app *a, int W, int H)
  * and the tour caption. */
 static void view_area(const struct app *a, int W, int H, int *w, int *h)
 {
-    /* a long message: rows of its own above the status line */
-    int mrows = msg_rows_fit(a, W, H);
+    /* a long message: rows of its own above the status line, unless it
+     * came while the view computed (a new size would start that over) */
+    int mrows = a->msg_over ? 0 : msg_rows_fit(a, W, H);
     /* tour: the caption panel takes the rows below the view (tour.h) */
     int cap = W >= FRAME_MIN_W && H >= FRAME_MIN_H
               ? tour_panel_rows(a, W, H - 1 - mrows) : 0;
@@ -579,6 +591,49 @@ static void draw_second(const struct app *a, canvas *c,
         a->rt->busy[r->second] = busy;
 }
 
+/* What the cursor is on, as :point shows it. */
+static void point_text(const struct app *a, char *t, size_t len)
+{
+    switch (a->view) {
+    case VIEW_CLOCKS:
+        snprintf(t, len, "band i=%d", a->clocks.band);
+        break;
+    case VIEW_ATTENTION:
+        snprintf(t, len, "cell i=%lld, j=%lld", (long long)a->att.ci,
+                 (long long)a->att.cj);
+        break;
+    case VIEW_COMPARE:
+        snprintf(t, len, "band %d", a->cmp.band);
+        break;
+    default:
+        snprintf(t, len, "pos %lld, dim %d", (long long)a->p.pos, a->heat.dim);
+        break;
+    }
+}
+
+/* Follow mode's lines for the class, over the view's last rows from y
+ * up: the teacher's :note, and with :point what the cursor is on. */
+static void draw_class(const struct app *a, canvas *c, int y)
+{
+    char t[APP_MSG_LEN], what[64];
+    rgb fg = ui_color(a->palette, UI_ACCENT);
+    if (c->w < FRAME_MIN_W || c->h < FRAME_MIN_H || a->help)
+        return;
+    if (a->note[0] && y >= 1) {
+        snprintf(t, sizeof t, "%s %s", glyph(a->ascii, GL_PLAY), a->note);
+        canvas_fill(c, 0, y, c->w, 1, ' ', RGB_DEFAULT, RGB_DEFAULT);
+        canvas_text(c, 0, y--, c->w, t, fg, RGB_DEFAULT, ATTR_BOLD);
+    }
+    if (a->point && y >= 1) {
+        point_text(a, what, sizeof what);
+        snprintf(t, sizeof t, "%s look here: %s", glyph(a->ascii, GL_PLAY),
+                 what);
+        canvas_fill(c, 0, y, c->w, 1, ' ', RGB_DEFAULT, RGB_DEFAULT);
+        canvas_text(c, 0, y, c->w, t, fg, RGB_DEFAULT,
+                    ATTR_BOLD | ATTR_REVERSE);
+    }
+}
+
 static void compose(const struct app *a, canvas *c, int finish)
 {
     char hint[HINT_LEN] = "";
@@ -607,6 +662,7 @@ static void compose(const struct app *a, canvas *c, int finish)
         canvas panel = canvas_sub(c, 0, vh, c->w, c->h - 1 - mrows - vh);
         tour_draw_caption(a, &panel);
     }
+    draw_class(a, c, c->h - 2 - mrows);
     if (a->prompt_open)
         draw_prompt(a, c);
     else

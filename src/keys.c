@@ -65,6 +65,8 @@ const struct keybind KEYS_GLOBAL[] = {
     { 'z',          ACT_PRESENTER,  "z",      "presenter: the panel under "
                                               "the cursor, full screen", NULL },
     { 'T',          ACT_TOUR,       "T",      "guided tour", NULL },
+    { 'O',          ACT_POINT,      "O",      "point: show followers what "
+                                              "the cursor is on (:point)", NULL },
     { 0,            ACT_NONE,       NULL,     NULL, NULL }
 };
 

@@ -447,14 +447,24 @@ static int on_key(struct app *a, int key, int mx, int my)
     return 1;
 }
 
+/* A terminal sends a paste in one burst: a key this long after the last
+ * one inside a paste was typed, and the paste's end marker was lost. */
+#define PASTE_GAP_S 0.3
+
 /* Read every waiting key.  Returns -1 when the terminal is gone. */
 static int drain_keys(struct app *a, int *dirty)
 {
+    static double last;         /* when the last key came */
     int k, mx = 0, my = 0;
 
     while (!a->quit && (k = term_key(&mx, &my)) != PK_NONE) {
+        double t = now_s();
+
         if (k == -2)
             return -1;
+        if (a->pasting && t - last > PASTE_GAP_S)
+            app_paste_cut(a);
+        last = t;
         *dirty |= on_key(a, k, mx, my);
     }
     return 0;
@@ -542,14 +552,15 @@ static int run(struct app *a, canvas *cv)
         if (a->mouse != mouse)
             term_mouse(mouse = a->mouse);
         term_paste(a->prompt_open);    /* a paste into the prompt is text */
+        follow_status(fol, a);
         if ((dirty || owed(a, &k)) && canvas_fit(cv) == 0)
             redraw(a, cv, &k, keyed);  /* canvas_fit: a new size */
         follow_publish(fol, a, keyed);
         dirty = keyed = 0;
         nf = follow_pollfds(fol, p + 2);
-        if (poll(p, (nfds_t)(2 + nf),
-                 wait_min(wait_min(wait_ms(a, &k), follow_wait_ms(fol)),
-                          autoplay_wait_ms(a))) < 0 &&
+        if (poll(p, (nfds_t)(2 + nf), term_queued() ? 0
+                 : wait_min(wait_min(wait_ms(a, &k), follow_wait_ms(fol)),
+                            autoplay_wait_ms(a))) < 0 &&
             errno != EINTR)
             return 1;
         wake_drain();

@@ -15,6 +15,7 @@
 #include "cli.h"
 #include "export.h"
 #include "follow.h"
+#include "follow_proto.h"
 #include "frame.h"
 #include "loop.h"
 #include "peviz/tables.h"
@@ -77,7 +78,7 @@ static int run_interactive(struct cli *c)
     if (c->serve && !(f = follow_serve(c->serve, c->serve_mode)))
         return 2;
     if (c->follow) {
-        if (!(f = follow_join(c->follow)))
+        if (!(f = follow_join(c->follow, c->files)))
             return 2;
         follower_tour(c);
     }
@@ -128,10 +129,13 @@ static int load_table(struct cli *c, struct pe_table *t,
     }
     if (info->note[0])
         cli_error("%s: note: %s", c->pe_file, info->note);
-    /* a follower reads the same file by its absolute path */
+    /* named by its absolute path (captions); a follower gets its base
+     * name and its content hash, against which it checks its own copy */
     size_t n;
     if (realpath(info->file, abs) && (n = strlen(abs)) < sizeof info->file)
         memcpy(info->file, abs, n + 1);
+    if (c->serve || c->follow)
+        fp_table_digest(t, c->app.pe_digest);
     c->app.pe_table = t;
     c->app.pe_file_name = c->pe_file;
     c->app.pe_info = info;

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "charset.h"
+#include "sha256.h"
 #include "tour.h"
 #include "peviz/tables.h"
 
@@ -529,8 +530,13 @@ int tour_load(struct tour *t, const char *path, const struct app *a,
     size_t n = 0;
     memset(t, 0, sizeof *t);
     int r = read_file(&p, &buf, &n);
-    if (r == 0)
+    if (r == 0) {
+        struct sha256 h;
+        sha256_init(&h);
+        sha256_add(&h, buf, n);
+        sha256_hex(&h, t->sha256);
         r = parse_buffer(&p, buf, n);
+    }
     free(buf);
     if (r == 0)
         r = check_steps(&p, a);

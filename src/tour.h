@@ -65,6 +65,7 @@ struct tour {
     char *path;
     char *abs;                  /* path made absolute (NULL: unknown) */
     int shipped;                /* the shipped tour, in its language */
+    char sha256[65];            /* the file's content hash (follow mode) */
     char *hint;                 /* the key hint line (NULL: the default) */
     struct tour_step *steps;
     int nsteps;

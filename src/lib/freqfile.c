@@ -316,7 +316,7 @@ static int load_safetensors(const struct src *s, const char *tensor,
         free(h);
         return ferr(s, err, errlen, "cannot read the safetensors header");
     }
-    struct json_limits lim = { (size_t)hl + 1, 16 };
+    struct json_limits lim = { .max_bytes = (size_t)hl + 1, .max_depth = 16 };
     json_value *root = json_parse(h, (size_t)hl, &lim, jerr, sizeof jerr);
     free(h);
     int r = -1;

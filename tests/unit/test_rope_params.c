@@ -10,7 +10,11 @@
 #include "frames.h"
 #include "harness.h"
 
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static int set(params *p, enum rope_opt id, const char *v)
 {
@@ -130,6 +134,31 @@ static void test_config(void)
     CHECK(load(g, NULL, &p, err) == 0 && p.base == 1e4 && p.rope.method == ROPE_NONE);
     CHECK(load(g, "full_attention", &p, err) == 0 && p.base == 1e6 &&
           p.rope.method == ROPE_LINEAR && p.rope.factor == 8);
+    /* a UTF-8 byte-order mark (Windows editors write one) is skipped */
+    CHECK(load("\xef\xbb\xbf{\"head_dim\": 96, \"rope_theta\": 5e5}", NULL,
+               &p, err) == 0 && p.d == 96 && p.base == 5e5);
+    CHECK(load("\xef\xbb{\"head_dim\": 96, \"rope_theta\": 5e5}", NULL,
+               &p, err) == -1);                      /* half a mark is not */
+}
+
+/* --config on a FIFO is refused at once, without waiting for a writer
+ * (the alarm ends a test that would hang). */
+static void test_config_fifo(void)
+{
+    char dir[] = "/tmp/peviz-cfg-XXXXXX", path[64], err[256];
+    params p, before;
+    params_default(&p);
+    before = p;
+    CHECK(mkdtemp(dir) != NULL);
+    snprintf(path, sizeof path, "%s/config.json", dir);
+    CHECK(mkfifo(path, 0600) == 0);
+    alarm(5);
+    CHECK(config_load(path, NULL, &p, err, sizeof err) == -1);
+    alarm(0);
+    CHECK(strstr(err, "a FIFO (pipe), not a regular file") != NULL);
+    CHECK(memcmp(&p, &before, sizeof p) == 0);
+    unlink(path);
+    rmdir(dir);
 }
 
 /* Each compare pane holds its own model; the spectrum names the rule of
@@ -213,5 +242,6 @@ int main(void)
     test_ranges();
     test_commands();
     test_config();
+    test_config_fifo();
     TEST_END("test_rope_params");
 }
