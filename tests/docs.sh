@@ -27,14 +27,7 @@ trap 'rm -rf "$TMP"' EXIT
 
 if ! "$PEVIZ" --help >"$TMP/help" 2>"$TMP/help.err"; then
     bad "$PEVIZ --help failed"
-    # The README counts the tour's steps as the shipped tours have them.
-steps=$(grep -c '^title' assets/tours/en.tour)
-check "README does not say the tour has $steps steps" \
-    sh -c "tr '\n' ' ' <README.md | tr -s ' ' | grep -q 'ideas in $steps steps'"
-check "zh.tour has as many steps as en.tour" \
-    test "$(grep -c '^title' assets/tours/zh.tour)" = "$steps"
-
-echo "docs: $pass passed, $fail failed"
+    echo "docs: $pass passed, $fail failed"
     exit 1
 fi
 
