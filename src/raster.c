@@ -330,3 +330,16 @@ void raster_overlay(struct image *im, const canvas *c, int ox, int oy,
                 }
         }
 }
+
+int raster_image(const struct view_raster *r, rgb dflt, struct image *out)
+{
+    int W = r->w * r->cw, H = r->h * r->ch;
+    if (image_init(out, W, H) < 0)
+        return -1;
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++) {
+            rgb v = r->px[(size_t)y * (size_t)W + (size_t)x];
+            image_set(out, x, y, v & RGB_DEFAULT ? dflt : v);
+        }
+    return 0;
+}

@@ -56,6 +56,9 @@ int raster_canvas(const canvas *c, int ascii, enum color_mode mode, int cw,
 void raster_overlay(struct image *im, const canvas *c, int ox, int oy,
                     const struct view_raster *r);
 
+/* r's pixels as a new image, RGB_DEFAULT ones as dflt: 0, or -1. */
+int raster_image(const struct view_raster *r, rgb dflt, struct image *out);
+
 /* A cell's pixels into im at (px, py): exposed for the image encoders'
  * tests and the frame writer. */
 void raster_cell(struct image *im, int px, int py, int cw, int ch,
