@@ -22,6 +22,7 @@
 #include "follow.h"
 #include "cli.h"
 #include "frame.h"
+#include "gfx_live.h"
 #include "loop.h"
 #include "snapshot.h"
 
@@ -371,7 +372,9 @@ static void redraw(struct app *a, canvas *cv, struct clockw *k, int keyed)
     }
     t1 = now_s();
     bytes = a->low_bandwidth && !keyed ? term_written() : -1;
+    gfx_live_before(a, cv);
     term_draw(cv, a->ascii, a->color);
+    gfx_live_after();
     k->shown = now_s();
     k->pending = 0;
     if (bytes >= 0 && (bytes = term_written() - bytes) >= 0)
@@ -387,10 +390,13 @@ static int on_key(struct app *a, int key, int mx, int my)
 {
     enum action act;
 
-    if (key == PK_RESIZE)
+    if (key == PK_RESIZE) {
+        gfx_live_forget();      /* the screen is repainted: images too */
         return 1;               /* the canvas is fitted before drawing */
+    }
     if (key == PK_CTRL_L) {
         term_invalidate();
+        gfx_live_forget();
         return 1;
     }
     if (follow_key(fol, a, key))    /* a follower: read-only keys */
@@ -402,6 +408,7 @@ static int on_key(struct app *a, int key, int mx, int my)
     act = app_key(a, key);
     if (act == ACT_REDRAW) {
         term_invalidate();
+        gfx_live_forget();
     } else if (act == ACT_EXPORT) {   /* the frame as this screen shows it */
         int w, h;
 
@@ -439,6 +446,7 @@ static int on_signals(int *dirty)
     if (got_cont) {
         got_cont = 0;
         term_invalidate();
+        gfx_live_forget();
         *dirty = 1;
     }
     return -1;
@@ -518,8 +526,10 @@ int loop_run(struct app *a, const struct term_opts *o)
     a->mouse = o->mouse;
     if (note[0] && !a->msg[0])
         app_msg(a, 0, "%s", note);
+    gfx_live_start(a, (enum gfx_mode)o->graphics);
     winch_install();
     rc = run(a, &cv);
+    gfx_live_stop();
     term_close();
     signals_restore();
     wake_close();

@@ -106,7 +106,8 @@ static void follower_tour(struct cli *c)
 
 static int run_interactive(struct cli *c)
 {
-    struct term_opts o = { c->color_flag, c->app.ascii, c->app.mouse };
+    struct term_opts o = { c->color_flag, c->app.ascii, c->app.mouse,
+                           c->graphics };
     struct follow *f = NULL;
     if (c->serve && !(f = follow_serve(c->serve, c->serve_mode)))
         return 2;

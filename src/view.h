@@ -129,11 +129,12 @@ int view_frame(const struct app *a, enum view_id id, canvas *c, int finish,
 
 /*
  * The data area of view id laid out in a w x h area, as pixels (the
- * view's raster hook, all its work done): 0 with r filled (free r->px),
- * or -1 when the view has none.
+ * view's raster hook, after all its work when finish is set; else from
+ * what its runtime object holds now): 0 with r filled (free r->px), or
+ * -1 when the view has none.
  */
 int view_raster(const struct app *a, enum view_id id, int w, int h, int cw,
-                int ch, struct view_raster *r);
+                int ch, int finish, struct view_raster *r);
 
 /* The current view's table row for key, after a fresh layout for the
  * size the view gets: 1 if the row's fn took the key. */

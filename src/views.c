@@ -102,7 +102,7 @@ void view_rt_done(enum view_id v, void *tmp)
 /* ---- the hooks in a frame, a key, a command ---------------------------- */
 
 int view_raster(const struct app *a, enum view_id id, int w, int h, int cw,
-                int ch, struct view_raster *r)
+                int ch, int finish, struct view_raster *r)
 {
     const struct view *v = VIEWS[id];
     void *tmp, *rt;
@@ -111,7 +111,7 @@ int view_raster(const struct app *a, enum view_id id, int w, int h, int cw,
         return -1;
     if (v->layout)
         v->layout(a, rt, w, h);
-    if (v->work)
+    if (v->work && finish)
         while (v->work(a, rt, VIEW_WORK_SLICE))
             ;
     got = v->raster(a, rt, cw, ch, r);

@@ -17,6 +17,7 @@
 #include "colormap.h"
 #include "frame.h"
 #include "gfx.h"
+#include "gfx_probe.h"
 #include "raster.h"
 #include "view.h"
 #include "views/heatmap.h"
@@ -92,7 +93,7 @@ static int pic_make(struct pic *p, int d, int64_t n, int W, int H)
     p->a.screen_h = H;
     frame_view_size(&p->a, W, H, &vw, &vh);
     heatmap_map_rect(&p->a, vw, vh, &mx, &my, &p->cols, &p->rows);
-    if (view_raster(&p->a, VIEW_HEATMAP, vw, vh, CW, CH, &p->r))
+    if (view_raster(&p->a, VIEW_HEATMAP, vw, vh, CW, CH, 1, &p->r))
         return -1;
     return raster_image(&p->r, RASTER_BG, &p->im);
 }
@@ -396,8 +397,75 @@ static void test_base64(void)
     CHECK(gfx_mode_parse("sixel") == GFX_SIXEL && gfx_mode_parse("x") < 0);
 }
 
+/* ---- the probe's parser ---------------------------------------------------- */
+
+/* Feed s in pieces of k bytes, as a slow link would: the keys left. */
+static size_t feed(struct gfx_probe *p, const char *s, size_t k, char *keys)
+{
+    char buf[512];
+    size_t n = 0, partial, len = strlen(s);
+    memset(p, 0, sizeof *p);
+    for (size_t at = 0; at < len; at += k) {
+        size_t m = len - at < k ? len - at : k;
+        memcpy(buf + n, s + at, m);
+        n = gfx_probe_feed(p, buf, n + m, &partial);
+    }
+    memcpy(keys, buf, n);
+    keys[n] = 0;
+    return n;
+}
+
+static void test_probe(void)
+{
+    struct gfx_probe p;
+    char keys[64], why[64];
+    /* kitty: the graphics reply comes before DA1; a key typed between */
+    for (size_t k = 1; k <= 64; k *= 4) {
+        feed(&p, "\033_Gi=31;OK\033\\j\033[6;20;10t\033[?62;22c", k, keys);
+        CHECK(p.kitty && p.answered && !p.sixel && p.cell_w == 10 &&
+              p.cell_h == 20);
+        CHECK_STR(keys, "j");
+        CHECK(gfx_choose(GFX_AUTO, &p, NULL, NULL, 0, why, sizeof why) ==
+              GFX_KITTY);
+        CHECK(gfx_choose(GFX_AUTO, &p, NULL, NULL, 1, why, sizeof why) ==
+              GFX_CELLS);                       /* tmux: no placeholders */
+    }
+    /* xterm with sixel: XTVERSION, then DA1 listing 4 */
+    feed(&p, "\033P>|XTerm(390)\033\\\033[?63;1;2;4;6;9;15;22c", 5, keys);
+    CHECK(!p.kitty && p.sixel && p.answered && keys[0] == 0);
+    CHECK_STR(p.version, "XTerm(390)");
+    CHECK(gfx_choose(GFX_AUTO, &p, NULL, NULL, 0, why, sizeof why) ==
+          GFX_SIXEL);
+    /* 4 as the level, or 14 and 44, is not attribute 4 */
+    feed(&p, "\033[?4;14;44c", 64, keys);
+    CHECK(p.answered && !p.sixel);
+    /* a graphics reply after DA1 is not kitty's answer */
+    feed(&p, "\033[?62;22c\033_Gi=31;OK\033\\", 64, keys);
+    CHECK(p.answered && !p.kitty);
+    /* iTerm2 by XTVERSION or by the environment */
+    feed(&p, "\033P>|iTerm2 3.5.0\033\\\033[?62;4c", 3, keys);
+    CHECK(gfx_choose(GFX_AUTO, &p, NULL, NULL, 0, why, sizeof why) ==
+          GFX_ITERM2);
+    feed(&p, "\033[?62;22c", 64, keys);
+    CHECK(gfx_choose(GFX_AUTO, &p, "iTerm.app", NULL, 0, why, sizeof why) ==
+          GFX_ITERM2);
+    CHECK(gfx_choose(GFX_AUTO, &p, NULL, NULL, 0, why, sizeof why) ==
+          GFX_CELLS);
+    /* no answer: cells, and forced modes win */
+    memset(&p, 0, sizeof p);
+    CHECK(gfx_choose(GFX_AUTO, &p, NULL, NULL, 0, why, sizeof why) ==
+          GFX_CELLS);
+    CHECK_STR(why, "no answer in 200 ms");
+    CHECK(gfx_choose(GFX_SIXEL, &p, NULL, NULL, 1, why, sizeof why) ==
+          GFX_SIXEL);
+    /* arrow keys and other escapes are keys, kept in order */
+    feed(&p, "\033[Ax\033OB\033[?62c", 2, keys);
+    CHECK_STR(keys, "\033[Ax\033OB");
+}
+
 int main(void)
 {
+    test_probe();
     test_base64();
     test_kitty();
     test_sixel();
