@@ -153,11 +153,15 @@ void gfx_kitty_delete(struct gbuf *b, unsigned id)
 
 /* ---- sixel ------------------------------------------------------------------ */
 
-/* Nearest palette entry of each colour, cached by its top 5 bits a channel. */
+/* Nearest palette entry of each colour: a direct-mapped cache keyed by
+ * the whole colour (a clash costs a fresh search, never a wrong entry). */
+#define QCACHE 65536
+
 struct quant {
     const uint32_t *pal;
     int n;
-    int16_t cache[32768];
+    uint32_t key[QCACHE];       /* colour + 1; 0: empty */
+    uint8_t val[QCACHE];
 };
 
 static int nearest(const uint32_t *pal, int n, uint32_t c)
@@ -177,16 +181,17 @@ static int nearest(const uint32_t *pal, int n, uint32_t c)
     return best;
 }
 
-/* The register of colour c: exact where the palette has c, else the
- * nearest entry (cached per 15-bit colour). */
+/* The register of colour c: the nearest entry (exact where the
+ * palette has c). */
 static int quant_index(struct quant *q, uint32_t c)
 {
-    int key = (int)((c >> 9 & 0x7C00) | (c >> 6 & 0x3E0) | (c >> 3 & 0x1F));
-    int k = q->cache[key];
-    if (k >= 0 && q->pal[k] == c)
-        return k;
-    k = nearest(q->pal, q->n, c);
-    q->cache[key] = (int16_t)k;
+    c &= 0xFFFFFF;
+    uint32_t slot = (c * 2654435761u) >> 16;
+    if (q->key[slot] == c + 1)
+        return q->val[slot];
+    int k = nearest(q->pal, q->n, c);
+    q->key[slot] = c + 1;
+    q->val[slot] = (uint8_t)k;
     return k;
 }
 
@@ -199,14 +204,22 @@ static void sixel_run(struct gbuf *b, int ch, int count)
             gbuf_put(b, (char[]){ (char)ch }, 1);
 }
 
-/* One band of six rows from y0: a pass per register used in it. */
+/* One band of six rows from y0: a pass per register used in it.  bits
+ * (n x w) is scratch: each register's six-pixel columns, built in one
+ * pass over the band's pixels. */
 static void sixel_band(struct gbuf *b, const uint8_t *idx, int w, int h,
-                       int y0, int n, uint8_t *used)
+                       int y0, int n, uint8_t *used, uint8_t *bits)
 {
     memset(used, 0, (size_t)n);
-    for (int y = y0; y < y0 + 6 && y < h; y++)
-        for (int x = 0; x < w; x++)
-            used[idx[(size_t)y * (size_t)w + (size_t)x]] = 1;
+    for (int r = 0; r < 6 && y0 + r < h; r++)
+        for (int x = 0; x < w; x++) {
+            int k = idx[(size_t)(y0 + r) * (size_t)w + (size_t)x];
+            if (!used[k]) {
+                used[k] = 1;
+                memset(bits + (size_t)k * (size_t)w, 0, (size_t)w);
+            }
+            bits[(size_t)k * (size_t)w + (size_t)x] |= (uint8_t)(1 << r);
+        }
     int first = 1;
     for (int k = 0; k < n; k++) {
         if (!used[k])
@@ -215,13 +228,10 @@ static void sixel_band(struct gbuf *b, const uint8_t *idx, int w, int h,
             gbuf_put(b, "$", 1);
         first = 0;
         gbuf_printf(b, "#%d", k);
+        const uint8_t *col = bits + (size_t)k * (size_t)w;
         int run_ch = -1, run = 0;
         for (int x = 0; x < w; x++) {
-            int bits = 0;
-            for (int r = 0; r < 6 && y0 + r < h; r++)
-                if (idx[(size_t)(y0 + r) * (size_t)w + (size_t)x] == k)
-                    bits |= 1 << r;
-            int ch = 63 + bits;
+            int ch = 63 + col[x];
             if (ch != run_ch) {
                 sixel_run(b, run_ch, run);
                 run_ch = ch;
@@ -242,15 +252,17 @@ int gfx_sixel(struct gbuf *b, const struct image *im, const uint32_t *pal,
         return -1;
     struct quant *q = malloc(sizeof *q);
     uint8_t *idx = malloc((size_t)im->w * (size_t)im->h + 1);
+    uint8_t *bits = malloc((size_t)n * (size_t)im->w + 1);
     uint8_t used[256];
-    if (!q || !idx) {
+    if (!q || !idx || !bits) {
         free(q);
         free(idx);
+        free(bits);
         return -1;
     }
     q->pal = pal;
     q->n = n;
-    memset(q->cache, 0xFF, sizeof q->cache);
+    memset(q->key, 0, sizeof q->key);
     for (int y = 0; y < im->h; y++)
         for (int x = 0; x < im->w; x++)
             idx[(size_t)y * (size_t)im->w + (size_t)x] =
@@ -263,9 +275,10 @@ int gfx_sixel(struct gbuf *b, const struct image *im, const uint32_t *pal,
                     (int)((pal[k] >> 8 & 0xFF) * 100 + 127) / 255,
                     (int)((pal[k] & 0xFF) * 100 + 127) / 255);
     for (int y0 = 0; y0 < im->h; y0 += 6)
-        sixel_band(b, idx, im->w, im->h, y0, n, used);
+        sixel_band(b, idx, im->w, im->h, y0, n, used, bits);
     gbuf_puts(b, "\033\\");
     free(idx);
+    free(bits);
     return b->failed ? -1 : 0;
 }
 

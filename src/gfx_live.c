@@ -30,7 +30,9 @@ static struct {
     uint64_t hash;              /* of its pixels */
     struct gbuf out;            /* queued for gfx_live_after */
     long long bytes;
-} L = { GFX_CELLS, 0, 0, 0, 0, 0, 0, 0, 0, { NULL, 0, 0, 0 }, 0 };
+    int view;                   /* the view it shows */
+    cell *seen;                 /* the image's cells as last drawn (w x h) */
+} L = { GFX_CELLS, 0, 0, 0, 0, 0, 0, 0, 0, { NULL, 0, 0, 0 }, 0, -1, NULL };
 
 enum gfx_mode gfx_live_mode(void)
 {
@@ -170,13 +172,14 @@ static void blank_covered(canvas *cv, const struct view_raster *r)
 }
 
 /* Queue the image r, or turn images off when it is over the
- * low-bandwidth budget (and say so). */
-static void send(struct app *a, const struct view_raster *r, uint64_t hash)
+ * low-bandwidth budget (and say so: returns 1, the frame must be drawn
+ * again). */
+static int send(struct app *a, const struct view_raster *r, uint64_t hash)
 {
     size_t before = L.out.len;
     if (encode(a, r) < 0) {
         L.out.len = before;
-        return;
+        return 0;
     }
     size_t cost = L.out.len - before;
     if (a->low_bandwidth && cost > GFX_LOWBW_IMAGE) {
@@ -185,7 +188,7 @@ static void send(struct app *a, const struct view_raster *r, uint64_t hash)
         app_msg(a, 0, "graphics: cells (an image of %zu KB is over the "
                 "low-bandwidth budget)", (cost + 1023) / 1024);
         L.mode = GFX_CELLS;
-        return;
+        return 1;
     }
     L.shown = 1;
     L.hash = hash;
@@ -193,6 +196,40 @@ static void send(struct app *a, const struct view_raster *r, uint64_t hash)
     L.y = r->y;
     L.w = r->w;
     L.h = r->h;
+    return 0;
+}
+
+/* Whether the image's cells still show what they showed when it was
+ * sent: every cell that is a half block now and was one then has the
+ * same colours (cells the cursor or a mark covers now or covered then
+ * are not compared).  Cheap: the raster is computed only when not. */
+static int cells_same(const struct app *a, const canvas *cv)
+{
+    if (!L.shown || !L.seen || (int)a->view != L.view)
+        return 0;
+    for (int y = 0; y < L.h; y++)
+        for (int x = 0; x < L.w; x++) {
+            const cell *k = canvas_at(cv, L.x + x, L.y + y);
+            const cell *o = &L.seen[y * L.w + x];
+            if (!k)
+                return 0;
+            if (raster_covers(k) && raster_covers(o) &&
+                (k->fg != o->fg || k->bg != o->bg))
+                return 0;
+        }
+    return 1;
+}
+
+static void cells_keep(const struct app *a, const canvas *cv)
+{
+    free(L.seen);
+    L.seen = malloc((size_t)L.w * (size_t)L.h * sizeof *L.seen + 1);
+    L.view = (int)a->view;
+    for (int y = 0; L.seen && y < L.h; y++)
+        for (int x = 0; x < L.w; x++) {
+            const cell *k = canvas_at(cv, L.x + x, L.y + y);
+            L.seen[y * L.w + x] = *k;
+        }
 }
 
 static int wanted(const struct app *a)
@@ -201,26 +238,35 @@ static int wanted(const struct app *a)
            (a->view == VIEW_HEATMAP || a->view == VIEW_ATTENTION);
 }
 
-void gfx_live_before(struct app *a, canvas *cv)
+int gfx_live_before(struct app *a, canvas *cv)
 {
     struct view_raster r;
-    int w, h;
+    int w, h, again = 0;
     if (L.mode == GFX_CELLS)
-        return;
+        return 0;
+    if (wanted(a) && cells_same(a, cv)) {
+        struct view_raster same = { L.x, L.y, L.w, L.h, L.cw, L.ch, NULL };
+        if (L.mode == GFX_KITTY)
+            blank_covered(cv, &same);
+        return 0;
+    }
     frame_view_size(a, cv->w, cv->h, &w, &h);
     if (!wanted(a) || view_raster(a, a->view, w, h, L.cw, L.ch, 0, &r) < 0) {
         take_off();
-        return;
+        return 0;
     }
     uint64_t hash = hash_raster(&r);
     if (L.shown && L.mode != GFX_KITTY &&
         (r.x != L.x || r.y != L.y || r.w != L.w || r.h != L.h))
         take_off();
     if (!L.shown || hash != L.hash)
-        send(a, &r, hash);
+        again = send(a, &r, hash);
+    if (L.shown)
+        cells_keep(a, cv);
     if (L.mode == GFX_KITTY && L.shown)
         blank_covered(cv, &r);
     free(r.px);
+    return again;
 }
 
 void gfx_live_after(void)
@@ -243,5 +289,7 @@ void gfx_live_stop(void)
     take_off();
     gfx_live_after();
     gbuf_free(&L.out);
+    free(L.seen);
+    L.seen = NULL;
     L.mode = GFX_CELLS;
 }

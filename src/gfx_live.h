@@ -26,8 +26,9 @@ struct app;
 void gfx_live_start(struct app *a, enum gfx_mode want);
 
 /* The frame cv is drawn, not yet shown: find the image, blank what it
- * covers (kitty), queue its bytes if its pixels changed. */
-void gfx_live_before(struct app *a, canvas *cv);
+ * covers (kitty), queue its bytes if its pixels changed.  Returns 1 when
+ * it turned images off and said so: draw the frame again. */
+int gfx_live_before(struct app *a, canvas *cv);
 
 /* After term_draw: write the queued image bytes. */
 void gfx_live_after(void);

@@ -372,7 +372,10 @@ static void redraw(struct app *a, canvas *cv, struct clockw *k, int keyed)
     }
     t1 = now_s();
     bytes = a->low_bandwidth && !keyed ? term_written() : -1;
-    gfx_live_before(a, cv);
+    if (gfx_live_before(a, cv)) {   /* images off: the message shows */
+        canvas_clear(cv);
+        frame_draw(a, cv);
+    }
     term_draw(cv, a->ascii, a->color);
     gfx_live_after();
     k->shown = now_s();

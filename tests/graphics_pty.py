@@ -65,13 +65,14 @@ class Term:
     """peviz on a pty of W x H cells of CW x CH pixels; answer(kind) says what
     the far end replies to each query."""
 
-    def __init__(self, answers, extra=()):
-        self.answers, self.out, self.t_probe = answers, b"", None
+    def __init__(self, answers, extra=(), env_add=None, args=None):
+        self.answers, self.out, self.t_probe = answers, bytearray(), None
         pid, fd = pty.fork()
         if pid == 0:
             env = {k: v for k, v in os.environ.items() if k not in ("TMUX", "TERM_PROGRAM", "LC_TERMINAL")}
             env.update(TERM="xterm-256color", LANG="C.UTF-8", LC_ALL="C.UTF-8")
-            os.execvpe(PEVIZ, [PEVIZ] + ARGS + list(extra), env)
+            env.update(env_add or {})
+            os.execvpe(PEVIZ, [PEVIZ] + (ARGS if args is None else args) + list(extra), env)
         fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", H, W, W * CW, H * CH))
         self.pid, self.fd, self.seen = pid, fd, 0
 
@@ -86,7 +87,7 @@ class Term:
                     return
                 self.out += data
                 self.reply()
-            if until and until in self.out[max(0, start - 64):]:
+            if until and self.out.find(until, max(0, start - 64)) >= 0:
                 return
 
     def reply(self):
@@ -242,6 +243,19 @@ def test_sixel():
     t.close()
 
 
+def test_low_bandwidth():
+    """kitty, but --low-bandwidth: an image over the budget gives way to
+    cells, and the status line says so."""
+    t = Term({"kitty": b"\x1b_Gi=31;OK\x1b\\", "cell": b"\x1b[6;%d;%dt" % (CH, CW), "da1": b"\x1b[?62;22c"},
+             extra=["--low-bandwidth"])
+    t.pump(3.0, until=b"over the low-bandwidth budget")
+    t.pump(0.3)
+    check(b"graphics: cells (an image of" in t.out and b"over the low-bandwidth budget" in t.out,
+          "low-bandwidth: the status line says images gave way to cells")
+    check(b"\x1b_Ga=T" not in t.out, "low-bandwidth: no image bytes")
+    t.close()
+
+
 def test_silent():
     """Nothing answers: the DA1 peviz asks first goes unanswered, so the
     graphics probe is not sent at all; cells, no image bytes, no word."""
@@ -274,9 +288,11 @@ def test_deaf():
     t.close()
 
 
-test_kitty()
-test_sixel()
-test_silent()
-test_deaf()
-print("graphics: %d passed, %d failed" % (passed, failed))
-sys.exit(1 if failed else 0)
+if __name__ == "__main__":
+    test_kitty()
+    test_sixel()
+    test_low_bandwidth()
+    test_silent()
+    test_deaf()
+    print("graphics: %d passed, %d failed" % (passed, failed))
+    sys.exit(1 if failed else 0)

@@ -3,7 +3,8 @@
 # and the binary export against the write floor.  Prints a table; nothing
 # here fails the build: a figure over its target is marked MISSED and the
 # script still exits 0.  BENCH_QUICK=1 takes fewer samples; BENCH_ONLY="frame
-# pty follow export" and PTY_ONLY="latency bandwidth slow rss" pick sections.
+# pty follow graphics export" and PTY_ONLY="latency bandwidth slow rss" pick
+# sections.
 set -u
 PEVIZ=${PEVIZ:-./peviz}
 BUILD=${BUILD:-build}
@@ -86,6 +87,11 @@ main() {
         echo
         BUILD="$BUILD" python3 tests/bench/follow.py "$PEVIZ" ${BENCH_QUICK:+quick} ||
             echo "  (follow.py stopped with status $?)"
+    fi
+    if want graphics; then
+        echo
+        python3 tests/bench/graphics.py "$PEVIZ" ${BENCH_QUICK:+quick} ||
+            echo "  (graphics.py stopped with status $?)"
     fi
     if want export; then
         TMPF=$(mktemp /tmp/peviz-bench.XXXXXX)
