@@ -10,7 +10,7 @@
 #include "view.h"
 
 int frame_image(const struct app *a, const canvas *c, int cw, int ch,
-                struct image *out)
+                int finish, struct image *out)
 {
     struct view_raster r;
     int w, h;
@@ -20,7 +20,7 @@ int frame_image(const struct app *a, const canvas *c, int cw, int ch,
         return 0;
     /* the current view sits at the frame's top-left corner */
     frame_view_size(a, c->w, c->h, &w, &h);
-    if (view_raster(a, a->view, w, h, cw, ch, 1, &r) == 0) {
+    if (view_raster(a, a->view, w, h, cw, ch, finish, &r) == 0) {
         raster_overlay(out, c, 0, 0, &r);
         free(r.px);
     }

@@ -18,9 +18,11 @@ struct app;
 
 /*
  * Frame c, as frame_draw drew it for a, into a new image of
- * (c->w * cw) x (c->h * ch) pixels.  0, or -1 when out of memory.
+ * (c->w * cw) x (c->h * ch) pixels; with finish set the view's work is
+ * all done first, else a view still computing gives its cells.  0, or -1
+ * when out of memory.
  */
 int frame_image(const struct app *a, const canvas *c, int cw, int ch,
-                struct image *out);
+                int finish, struct image *out);
 
 #endif

@@ -52,7 +52,7 @@ static int run_snapshot_png(struct cli *c)
     c->app.screen_w = c->width;
     c->app.screen_h = c->height;
     frame_draw_finished(&c->app, &cv);
-    int r = frame_image(&c->app, &cv, cw, ch, &im);
+    int r = frame_image(&c->app, &cv, cw, ch, 1, &im);
     canvas_free(&cv);
     if (r)
         return cli_error("--snapshot: out of memory");

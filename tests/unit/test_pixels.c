@@ -46,7 +46,7 @@ static int frame_png(const struct app *a, canvas *cv, int W, int H,
     if (canvas_init(cv, W, H))
         return -1;
     frame_draw_finished(a, cv);
-    if (frame_image(a, cv, CW, CH, &im))
+    if (frame_image(a, cv, CW, CH, 1, &im))
         return -1;
     int r = png_encode(&im, &buf, &len);
     image_free(&im);
