@@ -256,6 +256,41 @@ def test_low_bandwidth():
     t.close()
 
 
+def test_follow():
+    """A teacher on cells and a student on kitty: each probes its own
+    terminal and sees its best picture of the same state."""
+    import tempfile
+    sock = os.path.join(tempfile.mkdtemp(prefix="peviz-gfx-"), "s")
+    kitty = {"kitty": b"\x1b_Gi=31;OK\x1b\\", "cell": b"\x1b[6;%d;%dt" % (CH, CW), "da1": b"\x1b[?62;22c"}
+    teacher = Term({"da1": b"\x1b[?62;22c"}, extra=["--serve", sock])
+    teacher.pump(3.0, until=b"PE heatmap")
+    student = Term(kitty, args=["--follow", sock])
+    student.pump(4.0, until=b"\x1b_Ga=T")
+    student.pump(0.5)
+    teacher.pump(0.2)
+    check(len(kitty_images(student.out)) >= 1, "follow: the student on kitty gets an image")
+    check(b"\x1b_Ga=T" not in teacher.out, "follow: the teacher on cells sends none")
+    mark = student.send(b"")
+    teacher.send(b":base 500\r")
+    teacher.pump(0.5)
+    student.pump(2.0)
+    imgs = kitty_images(student.out[mark:])
+    check(len(imgs) == 1, "follow: the teacher's parameter change gives the student a new image")
+    if imgs:
+        x0, y0, w, h, rgb = imgs[-1]
+        bad, total = compare(lambda x, y: tuple(rgb[(y * w + x) * 3:(y * w + x) * 3 + 3]), x0, y0, w, h,
+                             snapshot(["-b", "500"]), 0)
+        check(total > 1000 and bad <= total // 100,
+              "follow: the student's image = snapshot of the teacher's state (%d of %d differ)" % (bad, total))
+    student.close()
+    teacher.close()
+    try:
+        os.unlink(sock)
+        os.rmdir(os.path.dirname(sock))
+    except OSError:
+        pass
+
+
 def test_silent():
     """Nothing answers: the DA1 peviz asks first goes unanswered, so the
     graphics probe is not sent at all; cells, no image bytes, no word."""
@@ -292,6 +327,7 @@ if __name__ == "__main__":
     test_kitty()
     test_sixel()
     test_low_bandwidth()
+    test_follow()
     test_silent()
     test_deaf()
     print("graphics: %d passed, %d failed" % (passed, failed))
