@@ -279,6 +279,12 @@ void gfx_live_after(void)
     L.out.failed = 0;
 }
 
+void gfx_live_hide(void)
+{
+    take_off();
+    gfx_live_after();
+}
+
 void gfx_live_forget(void)
 {
     L.shown = 0;

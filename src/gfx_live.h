@@ -33,6 +33,10 @@ int gfx_live_before(struct app *a, canvas *cv);
 /* After term_draw: write the queued image bytes. */
 void gfx_live_after(void);
 
+/* Take the image off now (Ctrl-Z: the shell gets a clean screen); the
+ * next frame sends it again. */
+void gfx_live_hide(void);
+
 /* The screen was cleared and repainted: send the image again. */
 void gfx_live_forget(void);
 

@@ -443,6 +443,7 @@ static int on_signals(int *dirty)
         return 128 + got_quit;
     if (got_tstp) {
         got_tstp = 0;
+        gfx_live_hide();
         term_suspend();
         *dirty = 1;
     }
