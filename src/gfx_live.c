@@ -31,8 +31,9 @@ static struct {
     struct gbuf out;            /* queued for gfx_live_after */
     long long bytes;
     int view;                   /* the view it shows */
+    int vw, vh;                 /* the view area it was laid out in */
     cell *seen;                 /* the image's cells as last drawn (w x h) */
-} L = { GFX_CELLS, 0, 0, 0, 0, 0, 0, 0, 0, { NULL, 0, 0, 0 }, 0, -1, NULL };
+} L = { GFX_CELLS, 0, 0, 0, 0, 0, 0, 0, 0, { NULL, 0, 0, 0 }, 0, -1, 0, 0, NULL };
 
 enum gfx_mode gfx_live_mode(void)
 {
@@ -199,19 +200,30 @@ static int send(struct app *a, const struct view_raster *r, uint64_t hash)
     return 0;
 }
 
+/* Cells that may change kind between frames without the data changing:
+ * the cursor's old and new cell, and marks beside it. */
+#define KIND_CHANGES_MAX 8
+
 /* Whether the image's cells still show what they showed when it was
- * sent: every cell that is a half block now and was one then has the
- * same colours (cells the cursor or a mark covers now or covered then
- * are not compared).  Cheap: the raster is computed only when not. */
-static int cells_same(const struct app *a, const canvas *cv)
+ * sent: the view area has the same size, every cell that is a half block
+ * now and was one then has the same colours, and only a few cells turned
+ * from half blocks to text or back (the cursor moving; not a view that
+ * replaced its picture with a progress line).  Cheap: the raster is
+ * computed only when not. */
+static int cells_same(const struct app *a, const canvas *cv, int vw, int vh)
 {
-    if (!L.shown || !L.seen || (int)a->view != L.view)
+    int kinds = 0;
+    if (!L.shown || !L.seen || (int)a->view != L.view || vw != L.vw ||
+        vh != L.vh)
         return 0;
     for (int y = 0; y < L.h; y++)
         for (int x = 0; x < L.w; x++) {
             const cell *k = canvas_at(cv, L.x + x, L.y + y);
             const cell *o = &L.seen[y * L.w + x];
             if (!k)
+                return 0;
+            if (raster_covers(k) != raster_covers(o) &&
+                ++kinds > KIND_CHANGES_MAX)
                 return 0;
             if (raster_covers(k) && raster_covers(o) &&
                 (k->fg != o->fg || k->bg != o->bg))
@@ -220,8 +232,11 @@ static int cells_same(const struct app *a, const canvas *cv)
     return 1;
 }
 
-static void cells_keep(const struct app *a, const canvas *cv)
+static void cells_keep(const struct app *a, const canvas *cv, int vw,
+                       int vh)
 {
+    L.vw = vw;
+    L.vh = vh;
     free(L.seen);
     L.seen = malloc((size_t)L.w * (size_t)L.h * sizeof *L.seen + 1);
     L.view = (int)a->view;
@@ -244,13 +259,13 @@ int gfx_live_before(struct app *a, canvas *cv)
     int w, h, again = 0;
     if (L.mode == GFX_CELLS)
         return 0;
-    if (wanted(a) && cells_same(a, cv)) {
+    frame_view_size(a, cv->w, cv->h, &w, &h);
+    if (wanted(a) && cells_same(a, cv, w, h)) {
         struct view_raster same = { L.x, L.y, L.w, L.h, L.cw, L.ch, NULL };
         if (L.mode == GFX_KITTY)
             blank_covered(cv, &same);
         return 0;
     }
-    frame_view_size(a, cv->w, cv->h, &w, &h);
     if (!wanted(a) || view_raster(a, a->view, w, h, L.cw, L.ch, 0, &r) < 0) {
         take_off();
         return 0;
@@ -262,7 +277,7 @@ int gfx_live_before(struct app *a, canvas *cv)
     if (!L.shown || hash != L.hash)
         again = send(a, &r, hash);
     if (L.shown)
-        cells_keep(a, cv);
+        cells_keep(a, cv, w, h);
     if (L.mode == GFX_KITTY && L.shown)
         blank_covered(cv, &r);
     free(r.px);
