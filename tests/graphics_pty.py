@@ -55,8 +55,9 @@ def png_pixels(data):
     return w, h, rows
 
 
-def snapshot(extra):
-    out = subprocess.run([PEVIZ, "--snapshot", "--format", "png", "--size", "%dx%d" % (W, H)] + ARGS + extra,
+def snapshot(extra, args=None):
+    out = subprocess.run([PEVIZ, "--snapshot", "--format", "png", "--size", "%dx%d" % (W, H)]
+                         + (ARGS if args is None else args) + extra,
                          capture_output=True, check=True).stdout
     return png_pixels(out)
 
@@ -225,6 +226,28 @@ def test_kitty():
     check(b"\x1b_Ga=d,d=I" in t.out[mark:], "kitty: the image is deleted at exit")
 
 
+def test_attention():
+    """The attention matrix as a kitty image, equal to the snapshot's."""
+    args = ["-n", "96", "-d", "32", "--view", "attention", "--causal"]
+    t = Term({"kitty": b"\x1b_Gi=31;OK\x1b\\", "cell": b"\x1b[6;%d;%dt" % (CH, CW), "da1": b"\x1b[?62;22c"},
+             args=args)
+    t.pump(3.0, until=b"\x1b_Ga=T")
+    t.pump(0.5)
+    imgs = kitty_images(t.out)
+    check(len(imgs) == 1, "attention: one kitty image (%d)" % len(imgs))
+    if imgs:
+        x0, y0, w, h, rgb = imgs[-1]
+        snap = snapshot([], args)
+        bad, total = compare(lambda x, y: tuple(rgb[(y * w + x) * 3:(y * w + x) * 3 + 3]), x0, y0, w, h,
+                             snap, 0)
+        # masked cells (above the diagonal) are the background in both
+        check(total > 1000 and bad <= total // 100, "attention image = snapshot (%d of %d differ)" % (bad, total))
+    mark = t.send(b"l")
+    t.pump(0.6)
+    check(b"\x1b_G" not in t.out[mark:], "attention: a cursor move sends no image bytes")
+    t.close()
+
+
 def test_sixel():
     t = Term({"xtversion": b"\x1bP>|XTerm(390)\x1b\\", "cell": b"\x1b[6;%d;%dt" % (CH, CW),
               "da1": b"\x1b[?63;1;2;4;6;9;15;22c"})
@@ -325,6 +348,7 @@ def test_deaf():
 
 if __name__ == "__main__":
     test_kitty()
+    test_attention()
     test_sixel()
     test_low_bandwidth()
     test_follow()
