@@ -26,6 +26,7 @@ enum {
     O_MODEL, O_CONFIG, O_LAYER_TYPE, O_NO_TRUNCATE, O_MODEL_B, O_MODEL_C,
     O_CHECK, O_SLIDES, O_RECORD, O_AUTOPLAY,
     O_CHECK_FREQS,
+    O_SCALE, O_GRAPHICS,
     O_ROPE                      /* O_ROPE + enum rope_opt: the scaling */
 };
 
@@ -62,7 +63,7 @@ static const struct opt OPTS[] = {
     { "record", 1, O_RECORD, "FILE", "record the session as an asciicast v3 file (.cast)" },
     { "autoplay", 1, O_AUTOPLAY, "SECONDS", "--tour: go on to the next step every SECONDS, quit after the last" },
     { "export", 1, O_EXPORT, "WHAT", "print pe, scores, softmax, pca, pca-variance, freqs or bands and exit" },
-    { "format", 1, O_FORMAT, "FMT", "export: csv, f32, f64; snapshot: text, ansi, svg" },
+    { "format", 1, O_FORMAT, "FMT", "export: csv, f32, f64; snapshot: text, ansi, svg, png" },
     { "softmax", 0, O_SOFTMAX, NULL, "export/attention: softmax per row" },
     { "causal", 0, O_CAUSAL, NULL, "export/attention: causal mask" },
     { "temperature", 0, O_TEMPERATURE, NULL, "export/attention: divide scores by sqrt(d_model)" },
@@ -98,6 +99,8 @@ static const struct opt OPTS[] = {
     { "train", 1, O_TRAIN, "L", "learned: trained length, 0..n (default n/2)" },
     { "snapshot", 0, O_SNAPSHOT, NULL, "print one frame without a terminal and exit" },
     { "size", 1, O_SIZE, "WxH", "snapshot size in cells (default 80x24)" },
+    { "scale", 1, O_SCALE, "K", "PNG snapshot: 8K x 16K pixels a cell, K in 1..8 (default 1)" },
+    { "graphics", 1, O_GRAPHICS, "MODE", "images: auto, kitty, sixel, iterm2 or cells (default auto)" },
     { "help", 0, 'h', NULL, "this help" },
     { "version", 0, 'V', NULL, "version" },
 };
@@ -245,6 +248,26 @@ static int parse_autoplay(struct cli *c, const char *arg)
         return fail("--autoplay: '%s': want seconds per step in 0.1..3600",
                     arg);
     c->autoplay = v;
+    return 0;
+}
+
+static int parse_scale(struct cli *c, const char *arg)
+{
+    long v;
+    const char *why;
+    if (parse_long(arg, &v, &why) || v < 1 || v > 8)
+        return fail("--scale: '%s': want a whole number in 1..8", arg);
+    c->scale = (int)v;
+    return 0;
+}
+
+static int parse_graphics(struct cli *c, const char *arg)
+{
+    int m = gfx_mode_parse(arg);
+    if (m < 0)
+        return fail("--graphics: '%s': want auto, kitty, sixel, iterm2 or "
+                    "cells", arg);
+    c->graphics = m;
     return 0;
 }
 
@@ -437,6 +460,8 @@ static int parse_one(struct cli *c, int val, const char *arg)
     case O_RECORD: c->record = arg; return 0;
     case O_AUTOPLAY: return parse_autoplay(c, arg);
     case O_SIZE: return parse_size(c, arg);
+    case O_SCALE: return parse_scale(c, arg);
+    case O_GRAPHICS: return parse_graphics(c, arg);
     case O_PE_FILE: c->pe_file = arg; return 0;
     case O_CHECK_FREQS: c->check_freqs = arg; return set_mode(c, MODE_CHECK_FREQS);
     case O_SERVE: c->serve = arg; return 0;
@@ -540,14 +565,17 @@ static int check_final(struct cli *c, const char *pos_arg)
                                && (c->what == EXPORT_PCA
                                    || c->what == EXPORT_PCA_VARIANCE)))
         return fail("--components: goes with --export pca or pca-variance");
+    if (c->scale && !(c->mode == MODE_SNAPSHOT && c->format &&
+                      strcmp(c->format, "png") == 0))
+        return fail("--scale: goes with --snapshot --format png");
     if (!c->format)
         return 0;
     static const char *const EXPORT_FMT[] = { "csv", "f32", "f64", NULL };
-    static const char *const SNAP_FMT[] = { "text", "ansi", "svg", NULL };
+    static const char *const SNAP_FMT[] = { "text", "ansi", "svg", "png", NULL };
     if (c->mode == MODE_EXPORT && word_index(EXPORT_FMT, c->format) < 0)
         return fail("--format: '%s': want csv, f32 or f64 with --export", c->format);
     if (c->mode == MODE_SNAPSHOT && word_index(SNAP_FMT, c->format) < 0)
-        return fail("--format: '%s': want text, ansi or svg with --snapshot", c->format);
+        return fail("--format: '%s': want text, ansi, svg or png with --snapshot", c->format);
     if (c->mode != MODE_EXPORT && c->mode != MODE_SNAPSHOT)
         return fail("--format: goes with --export or --snapshot");
     return 0;
@@ -604,6 +632,7 @@ int cli_parse(struct cli *c, int argc, char **argv)
     c->color_flag = -1;
     c->width = 80;
     c->height = 24;
+    c->graphics = GFX_AUTO;
     c->serve_mode = 0600;
     c->row_offset = -1;
     c->components = 3;
@@ -752,10 +781,10 @@ void cli_usage(FILE *f)
           "       peviz --model list\n"
           "       peviz --check-freqs FILE [--tensor NAME] [--model NAME|--config FILE] [options]\n"
           "       peviz --export pca|pca-variance [--pe-file FILE] [--components K]\n"
-          "       peviz --snapshot [--view NAME] [--size WxH] [--format text|ansi|svg]\n"
           "       peviz --tour[=FILE] --check      check a tour file\n"
           "       peviz --tour[=FILE] --slides DIR [--size WxH] [--lang L]\n"
           "       peviz --tour --record FILE.cast [--autoplay SECONDS]\n"
+          "       peviz --snapshot [--view NAME] [--size WxH] [--format text|ansi|svg|png [--scale K]]\n"
           "       peviz --serve PATH [options]     teach: publish the state at PATH\n"
           "       peviz --follow PATH              follow a teacher on this terminal\n\n"
           "options:\n", f);

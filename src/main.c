@@ -17,12 +17,17 @@
 #include "follow.h"
 #include "follow_proto.h"
 #include "frame.h"
+#include "frame_image.h"
 #include "loop.h"
 #include "peviz/tables.h"
 #include "record.h"
 #include "slides.h"
+#include "png_out.h"
 #include "snapshot.h"
 #include "tour.h"
+
+/* A PNG frame holds at most this many pixels. */
+#define PNG_MAX_PIXELS 100000000
 
 /* Colour mode of a snapshot: --color wins; --format ansi alone means 256. */
 static enum color_mode snapshot_color(const struct cli *c, enum snap_format f)
@@ -32,8 +37,39 @@ static enum color_mode snapshot_color(const struct cli *c, enum snap_format f)
     return f == SNAP_TEXT ? COLOR_NONE : f == SNAP_SVG ? COLOR_TRUE : COLOR_256;
 }
 
+/* --snapshot --format png: the frame as pixels on stdout. */
+static int run_snapshot_png(struct cli *c)
+{
+    int k = c->scale ? c->scale : 1;
+    int cw = FRAME_IMAGE_CW * k, ch = FRAME_IMAGE_CH * k;
+    if ((double)c->width * cw * (double)c->height * ch > PNG_MAX_PIXELS)
+        return cli_error("--scale: %dx%d cells at scale %d is over %d "
+                         "million pixels; want a smaller --size or --scale",
+                         c->width, c->height, k, PNG_MAX_PIXELS / 1000000);
+    canvas cv;
+    struct image im;
+    if (canvas_init(&cv, c->width, c->height))
+        return cli_error("--snapshot: out of memory");
+    c->app.color = c->color_flag >= 0 ? (enum color_mode)c->color_flag
+                                      : COLOR_TRUE;
+    c->app.screen_w = c->width;
+    c->app.screen_h = c->height;
+    frame_draw_finished(&c->app, &cv);
+    int r = frame_image(&c->app, &cv, cw, ch, 1, &im);
+    canvas_free(&cv);
+    if (r)
+        return cli_error("--snapshot: out of memory");
+    r = png_write(stdout, &im);
+    image_free(&im);
+    if (r || fflush(stdout))
+        return cli_error("--snapshot: PNG write error");
+    return 0;
+}
+
 static int run_snapshot(struct cli *c)
 {
+    if (c->format && strcmp(c->format, "png") == 0)
+        return run_snapshot_png(c);
     enum snap_format f = SNAP_TEXT;
     if (c->format)
         f = (enum snap_format)snap_format_parse(c->format);
@@ -73,7 +109,8 @@ static void follower_tour(struct cli *c)
 
 static int run_interactive(struct cli *c)
 {
-    struct term_opts o = { c->color_flag, c->app.ascii, c->app.mouse };
+    struct term_opts o = { c->color_flag, c->app.ascii, c->app.mouse,
+                           c->graphics };
     struct follow *f = NULL;
     if (c->serve && !(f = follow_serve(c->serve, c->serve_mode)))
         return 2;

@@ -19,6 +19,7 @@
 
 #include "app.h"
 #include "plans.h"
+#include "raster.h"
 #include "glyph.h"
 #include "axis.h"
 #include "params.h"
@@ -1230,6 +1231,42 @@ static void att_draw(const struct app *a, void *rt, canvas *c, char *hint,
     scores_free(s);
 }
 
+/* ---- pixels (view.h's raster hook) ------------------------------------------ */
+
+/* The matrix at cw x ch pixels a cell, block by block as its half
+ * blocks show it: a block is s cells wide and s half cells tall.  Masked
+ * and missing blocks are RGB_DEFAULT (their cells show).  The split's
+ * four terms stay cells. */
+static int att_raster(const struct app *a, void *rt, int cw, int ch,
+                      struct view_raster *r)
+{
+    struct att_rt *t = rt;
+    const struct att_layout *L = &t->L;
+    struct score_ctx *s;
+    if (!L->ok || t->split || t->st != GRID_DONE || !t->grid || ch < 2 ||
+        !(s = app_scores_new(a)))
+        return -1;
+    double lo = 0, hi = 0;
+    shown_range(t->grid, L, 0, &lo, &hi);
+    int hpx = L->rows * L->s, W = L->cols * L->s * cw, H = (hpx + 1) / 2 * ch;
+    *r = (struct view_raster){ L->mx, L->my, L->cols * L->s, (hpx + 1) / 2,
+                               cw, ch, NULL };
+    r->px = malloc((size_t)W * (size_t)H * sizeof *r->px + 1);
+    for (int y = 0; r->px && y < H; y++) {
+        int hp = y / (ch / 2), br = hp / L->s;
+        for (int x = 0; x < W; x++) {
+            int bc = x / cw / L->s;
+            double v = hp < hpx && !block_missing(L, s, br, bc)
+                       ? shown_cell(t->grid, -1, br, bc) : NAN;
+            double f = hi > lo ? (v - lo) / (hi - lo) : 0.5;
+            r->px[(size_t)y * (size_t)W + (size_t)x] =
+                isfinite(v) ? cmap_sequential(a->palette, f) : RGB_DEFAULT;
+        }
+    }
+    scores_free(s);
+    return r->px ? 0 : -1;
+}
+
 /* ---- state ------------------------------------------------------------------ */
 
 static void att_reset(struct app *a)
@@ -1558,4 +1595,5 @@ const struct view VIEW_ATTENTION_DEF = {
     .keys = ATT_KEYS,
     .command = att_command,
     .fini = att_fini,
+    .raster = att_raster,
 };
