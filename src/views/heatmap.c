@@ -1440,7 +1440,7 @@ static int heat_raster(const struct app *a, void *rt, int cw, int ch,
         return -1;
     for (int slot = 0; slot < g->shown; slot++) {
         int band = grid_band(g, g->j0 + slot);
-        double w = pe_omega(band, a->p.d, a->p.base);
+        double w = plan_of(&a->p)->omega[band];     /* as the cells */
         for (int x = 0; x < W; x++) {
             int64_t q0, q1;
             rgb cs = RGB_DEFAULT, cc = RGB_DEFAULT;
