@@ -36,6 +36,11 @@ void scores_defaults(struct score_opts *o)
     o->heads = 8;
     o->scale_emb = 1;
     o->train_len = -1;
+    o->buckets = 32;
+    o->max_distance = 128;
+    o->r1 = 1.0;
+    o->r2 = 0.5;
+    o->xpos_base = 512.0;
 }
 
 int64_t scores_train_len(const struct score_opts *o, int64_t n)
@@ -49,7 +54,15 @@ void scores_term_add(struct score_ctx *s, enum term_type type,
                      enum score_kind a, enum score_kind b, const char *name)
 {
     if (s->nterms < SCORES_MAX_TERMS)
-        s->terms[s->nterms++] = (struct score_term){ type, a, b, name };
+        s->terms[s->nterms++] = (struct score_term){ type, a, b, name, NULL };
+}
+
+void scores_dist_add(struct score_ctx *s, const struct dist_ops *ops,
+                     const char *name)
+{
+    if (s->nterms < SCORES_MAX_TERMS)
+        s->terms[s->nterms++] = (struct score_term){ TERM_DIST, SK_E, SK_E,
+                                                     name, ops };
 }
 
 void scores_terms_additive(struct score_ctx *s, enum score_kind pk,
@@ -148,7 +161,8 @@ struct score_ctx *scores_new(int d, double base, int64_t n,
     s->k = malloc((size_t)s->d * sizeof *s->k);
     s->ra = malloc((size_t)s->half * sizeof *s->ra);
     s->rb = malloc((size_t)s->half * sizeof *s->rb);
-    if (!s->omega || !s->q || !s->k || !s->ra || !s->rb) {
+    s->dband = malloc((size_t)s->half * sizeof *s->dband);
+    if (!s->omega || !s->q || !s->k || !s->ra || !s->rb || !s->dband) {
         scores_free(s);
         return NULL;
     }
@@ -199,6 +213,7 @@ void scores_free(struct score_ctx *s)
     free(s->k);
     free(s->ra);
     free(s->rb);
+    free(s->dband);
     if (s->rowtab)
         free(s->rowtab->t);
     free(s->rowtab);
@@ -229,6 +244,19 @@ static void rotate_pairs(const struct score_ctx *s, int64_t p, int k0, int k1,
     }
 }
 
+/* xPos: each pair times zeta_band^(sign (p - n/2) / gamma), positions
+ * centred as the reference does (the centre cancels in q.k). */
+static void xpos_scale_pairs(const struct score_ctx *s, int64_t p, int sign,
+                             int k0, int k1, double *v)
+{
+    double e = sign * ((double)p - (double)(s->n / 2)) / s->xpos_gamma;
+    for (int dim = k0; dim < k1; dim += 2) {
+        double m = pow(s->dband[dim / 2], e);
+        v[dim - k0] *= m;
+        v[dim - k0 + 1] *= m;
+    }
+}
+
 void scores_vec(const struct score_ctx *s, enum score_kind kind, int64_t p,
                 int k0, int k1, double *out)
 {
@@ -246,12 +274,14 @@ void scores_vec(const struct score_ctx *s, enum score_kind kind, int64_t p,
                (size_t)(k1 - k0) * sizeof *out);
         rotate_pairs(s, p, k0, k1, out);
         break;
-    case SK_E: case SK_RE:
+    case SK_E: case SK_RE: case SK_XQ: case SK_XK:
         for (int dim = k0; dim < k1; dim++)
             out[dim - k0] = s->emb_mul
                             * pe_gauss(SCORES_SEED_EMB, row + (uint64_t)dim);
-        if (kind == SK_RE)
+        if (kind != SK_E)
             rotate_pairs(s, p, k0, k1, out);
+        if (kind == SK_XQ || kind == SK_XK)
+            xpos_scale_pairs(s, p, kind == SK_XQ ? 1 : -1, k0, k1, out);
         break;
     case SK_PL:
         for (int dim = k0; dim < k1; dim++)
@@ -311,8 +341,8 @@ double scores_term_at(const struct score_ctx *s, int t, int64_t i, int64_t j)
     double delta = (double)(i - j);
     if (missing(s, i) || missing(s, j))
         return NAN;
-    if (tm->type == TERM_ALIBI)
-        return pe_alibi_bias(s->slope, i, j, 0);
+    if (tm->type == TERM_DIST)
+        return tm->dist->at(s, i - j);
     if (tm->a == SK_PSIN && tm->b == SK_PSIN)
         return pe_score_w(delta, s->omega, s->half);
     if (tm->a == SK_RQ && (tm->b == SK_RK || tm->b == SK_RQ))
@@ -374,10 +404,11 @@ void scores_side_vec(const struct score_ctx *s, const enum score_kind *kinds,
 
 double scores_bias(const struct score_ctx *s, int64_t i, int64_t j)
 {
+    double sum = 0.0;
     for (int t = 0; t < s->nterms; t++)
-        if (s->terms[t].type == TERM_ALIBI)
-            return pe_alibi_bias(s->slope, i, j, 0);
-    return 0.0;
+        if (s->terms[t].type == TERM_DIST)
+            sum += s->terms[t].dist->at(s, i - j);
+    return sum;
 }
 
 /* Raw scores of row i through query/key vectors (non-Toeplitz schemes). */
@@ -486,8 +517,9 @@ double scores_term_block_mean(const struct score_ctx *s, int t, int64_t i0,
     const struct score_term *tm = &s->terms[t];
     if (i1 > i0 && j1 > j0 && clip_present(s, i0, &i1, j0, &j1))
         return NAN;
-    if (tm->type == TERM_ALIBI)
-        return pe_alibi_block_mean(s->slope, i0, i1, j0, j1);
+    if (tm->type == TERM_DIST)
+        return i1 <= i0 || j1 <= j0 ? 0.0
+               : dist_block_mean(s, tm->dist, i0, i1, j0, j1);
     if (tm->a == SK_PSIN && tm->b == SK_PSIN)
         return pe_score_block_mean(i0, i1, j0, j1, s->omega, s->half);
     if (tm->a == SK_RQ && (tm->b == SK_RK || tm->b == SK_RQ))
@@ -528,6 +560,8 @@ double scores_term_tri_sum(const struct score_ctx *s, int t, int64_t m,
 {
     if (m <= 0)
         return 0.0;
+    if (s->terms[t].type == TERM_DIST)
+        return dist_tri_sum(s, s->terms[t].dist, m);
     if (m == 1)
         return scores_term_at(s, t, 0, 0);
     for (int i = 0; i < memo->n; i++)
@@ -566,8 +600,8 @@ double scores_distance_mean(const struct score_ctx *s, int64_t d0, int64_t d1)
         return 0.0;
     for (int t = 0; t < s->nterms; t++) {
         const struct score_term *tm = &s->terms[t];
-        if (tm->type == TERM_ALIBI) {   /* the mean of -m delta: -m centre */
-            sum += -s->slope * ((double)d0 + 0.5 * (double)(d1 - d0 - 1));
+        if (tm->type == TERM_DIST) {
+            sum += dist_range_mean(s, tm->dist, d0, d1);
             continue;
         }
         int rope = tm->a == SK_RQ;      /* else PE.PE: a_k = 1, b_k = 0 */

@@ -451,14 +451,63 @@ static void test_block_means(void)
         }
 }
 
+/* T5's bucket of rel = j - i (causal, 32 buckets, max distance 128),
+ * the reference's steps in float32. */
+static int ref_t5_bucket(long rel)
+{
+    long r = rel < 0 ? -rel : 0;
+    if (r < 16)
+        return (int)r;
+    float x = (float)r / 16.0f, l = logf(x);
+    float q = l / (float)log(128.0 / 16.0), v = q * 16.0f;
+    long b = 16 + (long)v;
+    return b > 31 ? 31 : (int)b;
+}
+
+/* The T5 stand-in at delta: -m times the first distance of the bucket
+ * (m = 1/2, head 0 of 8). */
+static double ref_t5_standin(double delta)
+{
+    int b = ref_t5_bucket((long)-delta);
+    long first = 0;
+    while (ref_t5_bucket(-first) != b)
+        first++;
+    return -0.5 * (double)first;
+}
+
+/* Sandwich, head 1 of 8: sum_{k=1..d/2} cos(delta base^(-2k/d)) - d/2. */
+static double ref_sandwich(int d, double base, double delta)
+{
+    double s = 0;
+    for (int k = 1; k <= d / 2; k++)
+        s += cos(delta * pow(base, -2.0 * k / d));
+    return (s - d / 2.0) / 1.0;
+}
+
+/* xPos with q = k = ones: 2 sum_k zeta_k^(delta/512) cos(delta w_k). */
+static double ref_xpos(int d, double base, double delta)
+{
+    double s = 0;
+    for (int k = 0; k < d / 2; k++)
+        s += 2 * pow((2.0 * k + 0.4 * d) / (1.4 * d), delta / 512.0)
+             * cos(delta * omega(k, d, base));
+    return s;
+}
+
 /* The direct score at distance delta: sinusoid, RoPE with q = k = ones
- * (2 sum cos), ALiBi head 0 of 8 (m = 1/2), NoPE. */
+ * (2 sum cos), ALiBi head 0 of 8 (m = 1/2), NoPE, and the distance
+ * schemes at their defaults (r1 = 1, r2 = 1/2, gamma = 512). */
 static double direct_at(enum scheme sc, int d, double base, double delta)
 {
     switch (sc) {
     case SCHEME_SINUSOIDAL: return direct_sin(d, base, delta, 0);
     case SCHEME_ROPE: return 2 * direct_sin(d, base, delta, 0);
     case SCHEME_ALIBI: return -0.5 * fabs(delta);
+    case SCHEME_T5: return ref_t5_standin(delta);
+    case SCHEME_KERPLE_LOG: return -log(1 + 0.5 * fabs(delta));
+    case SCHEME_KERPLE_POWER: return -sqrt(fabs(delta));
+    case SCHEME_SANDWICH: return ref_sandwich(d, base, delta);
+    case SCHEME_XPOS: return ref_xpos(d, base, delta);
     default: return 0;
     }
 }
@@ -505,9 +554,10 @@ static void test_distance_means(void)
  * Toeplitz and split flags say what the contexts really do. */
 static void test_scheme_table(void)
 {
-    char list[128];
+    char list[160];
     CHECK_STR(scheme_list(list, sizeof list),
-              "sinusoidal, rope, alibi, learned or nope");
+              "sinusoidal, rope, alibi, learned, nope, t5, kerple-log, "
+              "kerple-power, sandwich or xpos");
     CHECK(scheme_parse("Rope") < 0 && scheme_parse("") < 0
           && scheme_parse(NULL) < 0);
     CHECK_STR(scheme_name(SCHEME_COUNT), "?");
@@ -552,7 +602,8 @@ static void test_scheme_table(void)
 static void test_opts_memcmp(void)
 {
     CHECK(sizeof(enum scheme) == sizeof(int));
-    CHECK(sizeof(struct score_opts) == 10 * sizeof(int) + sizeof(int64_t));
+    CHECK(sizeof(struct score_opts) == 14 * sizeof(int) + sizeof(int64_t)
+                                        + 3 * sizeof(double));
     struct score_opts a, b;
     memset(&a, 0xa5, sizeof a);
     memset(&b, 0x5a, sizeof b);
