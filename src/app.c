@@ -112,6 +112,7 @@ void app_reset(struct app *a)
     a->split = keep.split;              /* how the lecture is shown */
     a->presenter = keep.presenter;
     a->pe_table = keep.pe_table;
+    a->t5_table = keep.t5_table;
     a->pe_file_name = keep.pe_file_name;
     a->pe_info = keep.pe_info;
     a->tour = keep.tour;
@@ -589,5 +590,8 @@ struct score_ctx *app_scores_new(const struct app *a)
     struct score_ctx *s = scores_new(a->p.d, a->p.base, a->p.n, &a->att.o, tp);
     if (s)
         scores_set_rope_scaling(s, &a->p.rope);
+    if (s && a->t5_table)   /* a bucket count that differs keeps the stand-in */
+        scores_set_t5_table(s, a->t5_table->v, (int)a->t5_table->n,
+                            a->t5_table->d);
     return s;
 }

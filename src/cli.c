@@ -20,7 +20,8 @@ enum {
     O_FORMAT, O_SOFTMAX, O_CAUSAL, O_TEMPERATURE, O_SNAPSHOT, O_SIZE,
     O_PE_FILE, O_PANE_MODE, O_TENSOR, O_ROW_OFFSET, O_COMPONENTS,
     O_SERVE, O_FOLLOW, O_SERVE_MODE,
-    O_HEADS, O_HEAD, O_Q, O_SEED, O_TRAIN,
+    O_HEADS, O_HEAD, O_Q, O_SEED, O_TRAIN, O_BUCKETS, O_MAXD, O_BIDIR,
+    O_R1, O_R2, O_XPOS_BASE,
     O_MODEL, O_CONFIG, O_LAYER_TYPE, O_NO_TRUNCATE, O_MODEL_B, O_MODEL_C,
     O_ROPE                      /* O_ROPE + enum rope_opt: the scaling */
 };
@@ -86,6 +87,12 @@ static const struct opt OPTS[] = {
     { "q", 1, O_Q, "Q", "RoPE query and key: ones or random (default ones)" },
     { "seed", 1, O_SEED, "S", "RoPE random q and k: which draw, 0..4294967295" },
     { "train", 1, O_TRAIN, "L", "learned: trained length, 0..n (default n/2)" },
+    { "buckets", 1, O_BUCKETS, "N", "t5: relative buckets, 4..1024 (default 32)" },
+    { "max-distance", 1, O_MAXD, "M", "t5: distance of the last bucket (default 128)" },
+    { "bidirectional", 0, O_BIDIR, NULL, "t5: encoder buckets, the future has its own half" },
+    { "r1", 1, O_R1, "R", "kerple: r1 > 0 (default 1)" },
+    { "r2", 1, O_R2, "R", "kerple: r2 > 0, <= 2 for kerple-power (default 0.5)" },
+    { "xpos-scale-base", 1, O_XPOS_BASE, "G", "xpos: scale base gamma > 0 (default 512)" },
     { "snapshot", 0, O_SNAPSHOT, NULL, "print one frame without a terminal and exit" },
     { "size", 1, O_SIZE, "WxH", "snapshot size in cells (default 80x24)" },
     { "help", 0, 'h', NULL, "this help" },
@@ -155,8 +162,12 @@ static int set_param(struct cli *c, enum param_id id, int val, const char *arg)
  * n is known: in that order whatever the order given. */
 static int set_att(struct cli *c)
 {
-    static const int ORDER[] = { AO_Q, AO_SEED, AO_HEADS, AO_HEAD, AO_TRAIN };
-    static const int VAL[AO_COUNT] = { O_Q, O_HEADS, O_HEAD, O_SEED, O_TRAIN };
+    static const int ORDER[] = { AO_Q, AO_SEED, AO_HEADS, AO_HEAD, AO_TRAIN,
+                                 AO_BUCKETS, AO_MAXD, AO_R1, AO_R2,
+                                 AO_XPOS_BASE };
+    static const int VAL[AO_COUNT] = { O_Q, O_HEADS, O_HEAD, O_SEED, O_TRAIN,
+                                       O_BUCKETS, O_MAXD, O_R1, O_R2,
+                                       O_XPOS_BASE };
     char err[128], lab[32];
     for (size_t i = 0; i < sizeof ORDER / sizeof ORDER[0]; i++) {
         int id = ORDER[i];
@@ -166,6 +177,8 @@ static int set_att(struct cli *c)
             return fail("%s %s: %s", opt_label(VAL[id], lab, sizeof lab),
                         c->att_text[id], err);
     }
+    if (att_t5_check(&c->app.att.o, err, sizeof err))
+        return fail("--max-distance %d: %s", c->app.att.o.max_distance, err);
     return 0;
 }
 
@@ -420,6 +433,12 @@ static int parse_one(struct cli *c, int val, const char *arg)
     case O_HEAD: c->att_text[AO_HEAD] = arg; return 0;
     case O_SEED: c->att_text[AO_SEED] = arg; return 0;
     case O_TRAIN: c->att_text[AO_TRAIN] = arg; return 0;
+    case O_BUCKETS: c->att_text[AO_BUCKETS] = arg; return 0;
+    case O_MAXD: c->att_text[AO_MAXD] = arg; return 0;
+    case O_R1: c->att_text[AO_R1] = arg; return 0;
+    case O_R2: c->att_text[AO_R2] = arg; return 0;
+    case O_XPOS_BASE: c->att_text[AO_XPOS_BASE] = arg; return 0;
+    case O_BIDIR: c->app.att.o.bidirectional = 1; return 0;
     case 'h': c->help = 1; return 0;
     case 'V': c->version = 1; return 0;
     default:

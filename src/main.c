@@ -95,6 +95,24 @@ static int run_interactive(struct cli *c)
     return r;
 }
 
+/* --scheme t5 --pe-file: the table is the bias W [buckets x heads]; its
+ * rows must be the bucket count.  d_model and n stay. */
+static int t5_table(struct cli *c, const struct pe_table *t)
+{
+    if (cli_set_late(c))        /* --buckets first */
+        return 2;
+    if (t->n != c->app.att.o.buckets || t->d > SCORES_MAX_HEADS) {
+        cli_error("%s: a T5 bias table is [buckets, heads]: this one is "
+                  "%lld x %d, want %d rows (--buckets) and 1..%d heads",
+                  c->pe_file, (long long)t->n, t->d, c->app.att.o.buckets,
+                  SCORES_MAX_HEADS);
+        return 2;
+    }
+    c->app.t5_table = t;
+    c->app.pe_file_name = c->pe_file;
+    return 0;
+}
+
 /* --pe-file: the table replaces the stand-in; d_model and n come from it
  * (n from -n when given: past the table's rows, positions are missing).
  * What the loader did on the user's behalf (a skipped header, a row
@@ -113,6 +131,8 @@ static int load_table(struct cli *c, struct pe_table *t,
     }
     if (info->note[0])
         cli_error("%s: note: %s", c->pe_file, info->note);
+    if (c->app.att.o.scheme == SCHEME_T5)
+        return t5_table(c, t);
     /* a follower reads the same file by its absolute path */
     size_t n;
     if (realpath(info->file, abs) && (n = strlen(abs)) < sizeof info->file)

@@ -667,8 +667,10 @@ void params_format(const params *p, char *buf, size_t len)
 
 /* ---- attention options ------------------------------------------------ */
 
-static const char *const ATT_OPTS[AO_COUNT] = { "q", "heads", "head", "seed",
-                                                "train" };
+static const char *const ATT_OPTS[AO_COUNT] = {
+    "q", "heads", "head", "seed", "train", "buckets", "max-distance", "r1",
+    "r2", "xpos-scale-base"
+};
 
 int att_opt_parse(const char *name)
 {
@@ -687,6 +689,63 @@ static int whole_in(const char *text, long lo, long hi, long *v, char *err,
         return 0;
     snprintf(err, errlen, "wants a whole number %ld..%ld", lo, hi);
     return -1;
+}
+
+/* A finite number > 0 (and <= hi), else the message. */
+static int positive_in(const char *text, double hi, double *v, char *err,
+                       size_t errlen)
+{
+    const char *why;
+    if (parse_double(text, v, &why) == 0 && isfinite(*v) && *v > 0
+        && *v <= hi)
+        return 0;
+    if (hi < HUGE_VAL)
+        snprintf(err, errlen, "wants a number > 0 and <= %g", hi);
+    else
+        snprintf(err, errlen, "wants a finite number > 0");
+    return -1;
+}
+
+int att_t5_check(const struct score_opts *o, char *err, size_t errlen)
+{
+    int side = o->bidirectional ? o->buckets / 2 : o->buckets;
+    if (o->max_distance > side / 2)
+        return 0;
+    snprintf(err, errlen, "wants more than %d, the exact buckets of a side "
+             "(%d buckets, %s)", side / 2, o->buckets,
+             o->bidirectional ? "bidirectional" : "causal");
+    return -1;
+}
+
+/* The options of the distance schemes (T5, KERPLE, xPos). */
+static int att_dist_set(struct score_opts *o, enum att_opt id,
+                        const char *text, char *err, size_t errlen)
+{
+    long v;
+    double x;
+    switch (id) {
+    case AO_BUCKETS:
+        if (whole_in(text, 4, SCORES_T5_MAX_BUCKETS, &v, err, errlen))
+            return -1;
+        o->buckets = (int)v;
+        return 0;
+    case AO_MAXD:
+        if (whole_in(text, 1, PARAM_N_MAX, &v, err, errlen))
+            return -1;
+        o->max_distance = (int)v;
+        return 0;
+    case AO_R1: case AO_XPOS_BASE:
+        if (positive_in(text, HUGE_VAL, &x, err, errlen))
+            return -1;
+        *(id == AO_R1 ? &o->r1 : &o->xpos_base) = x;
+        return 0;
+    default:    /* AO_R2: kerple-power wants at most 2 */
+        if (positive_in(text, o->scheme == SCHEME_KERPLE_POWER ? 2 : HUGE_VAL,
+                        &x, err, errlen))
+            return -1;
+        o->r2 = x;
+        return 0;
+    }
 }
 
 int att_opt_set(struct score_opts *o, int64_t n, enum att_opt id,
@@ -724,6 +783,8 @@ int att_opt_set(struct score_opts *o, int64_t n, enum att_opt id,
             return -1;
         o->train_len = v;
         return 0;
+    case AO_BUCKETS: case AO_MAXD: case AO_R1: case AO_R2: case AO_XPOS_BASE:
+        return att_dist_set(o, id, text, err, errlen);
     default:
         snprintf(err, errlen, "is not an option");
         return -1;

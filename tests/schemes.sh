@@ -1,0 +1,197 @@
+#!/usr/bin/env bash
+# The distance schemes from the outside: --export scores for t5,
+# kerple-log, kerple-power, sandwich and xpos against an independent
+# Python evaluation (written again below from the published formulas,
+# plain math, float32 emulated with struct for T5's bucket log), T5 bucket
+# edges against the reference algorithm and the edges listed for 32/128,
+# a bias table loaded with --pe-file, and bad input (exit 2, one stderr
+# line, nothing on stdout).
+set -u
+: "${PEVIZ:=./peviz}"
+pass=0 fail=0
+tmp=$(mktemp -d /tmp/peviz-schemes.XXXXXX); trap 'rm -rf "$tmp"' EXIT
+ok()  { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+
+if ! command -v python3 >/dev/null; then
+    echo "schemes: python3 is needed"; echo "schemes: 0 passed, 1 failed"; exit 1
+fi
+
+cat >"$tmp/ref.py" <<'PY'
+"""Reference values.  ref.py KIND FILE ARGS...: compares the CSV export in
+FILE with the formula; prints ok or FAIL: the first difference."""
+import math, struct, sys
+
+def f32(x):
+    return struct.unpack("f", struct.pack("f", x))[0]
+
+def bucket(rel, bidir, nb, md):
+    """T5Attention._relative_position_bucket, its float32 steps."""
+    ret, n = 0, nb
+    if bidir:
+        n //= 2
+        ret += n if rel > 0 else 0
+        rel = abs(rel)
+    else:
+        rel = -min(rel, 0)
+    me = n // 2
+    if rel < me:
+        return ret + rel
+    x = f32(f32(rel) / f32(me))
+    l = f32(math.log(x))
+    q = f32(l / f32(math.log(md / me)))
+    r = f32(q * f32(n - me))
+    return ret + min(me + int(r), n - 1)
+
+def slopes(h):
+    def pow2(h):
+        start = 2 ** (-2 ** -(math.log2(h) - 3))
+        return [start * start ** i for i in range(h)]
+    if math.log2(h).is_integer():
+        return pow2(h)
+    c = 2 ** math.floor(math.log2(h))
+    return pow2(c) + pow2(2 * c)[0::2][: h - c]
+
+def first_distance(b, bidir, nb, md):
+    side = nb // 2 if bidir else nb
+    sb = b % side
+    for dist in range(0, 40 * md + 40):
+        if bucket(-dist, bidir, nb, md) == sb:
+            return dist
+    return float("nan")
+
+def value(kind, a, i, j):
+    dl = i - j
+    if kind == "t5":                       # table W[b, h] = b + 1000 h
+        b = bucket(j - i, a["bidir"], a["nb"], a["md"])
+        if a["table"]:
+            return b + 1000 * (a["head"] - 1)
+        m = slopes(a["heads"])[a["head"] - 1]
+        return -m * first_distance(b, a["bidir"], a["nb"], a["md"])
+    if kind == "kerple-log":
+        return -a["r1"] * math.log(1 + a["r2"] * abs(dl))
+    if kind == "kerple-power":
+        return -a["r1"] * abs(dl) ** a["r2"]
+    d = a["d"]
+    if kind == "sandwich":
+        s = sum(math.cos(dl / a["base"] ** (2 * k / d))
+                for k in range(1, d // 2 + 1))
+        return (s - d / 2) / (a["head"] * 8 / a["heads"])
+    if kind == "xpos":                     # q = k = ones
+        s = 0.0
+        for k in range(d // 2):
+            z = (2 * k + 0.4 * d) / (1.4 * d)
+            s += 2 * z ** (dl / a["g"]) * math.cos(dl * a["base"] ** (-2 * k / d))
+        return s
+    raise SystemExit("kind?")
+
+def main():
+    kind, path = sys.argv[1], sys.argv[2]
+    a = dict(bidir=0, nb=32, md=128, table=0, head=1, heads=8, r1=1.0,
+             r2=0.5, d=64, base=10000.0, g=512.0)
+    for kv in sys.argv[3:]:
+        k, v = kv.split("=")
+        a[k] = float(v) if k in ("r1", "r2", "base", "g") else int(v)
+    rows = [list(map(float, l.split(","))) for l in open(path)]
+    for i, row in enumerate(rows):
+        for j, got in enumerate(row):
+            want = value(kind, a, i, j)
+            if abs(got - want) > 1e-8 * max(1.0, abs(want)):
+                print("FAIL: %s %s: S(%d,%d) = %r, want %r"
+                      % (kind, " ".join(sys.argv[3:]), i, j, got, want))
+                return
+    print("ok")
+
+main()
+PY
+
+# check NAME KIND "REF ARGS" PEVIZ ARGS...: export, then compare
+check() {
+    local name=$1 kind=$2 refargs=$3; shift 3
+    if ! "$PEVIZ" --export scores --scheme "$kind" "$@" >"$tmp/out.csv" 2>"$tmp/err"; then
+        bad "$name: exit $? ($(head -c 200 "$tmp/err"))"; return
+    fi
+    local r; r=$(python3 "$tmp/ref.py" "$kind" "$tmp/out.csv" $refargs)
+    [ "$r" = ok ] && ok || bad "$name: $r"
+}
+
+# ---- T5: a table whose entries name their bucket ------------------------------
+python3 - "$tmp" <<'PY'
+import sys
+for nb in (8, 16, 32, 64, 100):
+    with open("%s/w%d.csv" % (sys.argv[1], nb), "w") as f:
+        for b in range(nb):
+            f.write(",".join(str(b + 1000 * h) for h in range(4)) + "\n")
+PY
+for set in "32 128 0" "32 128 1" "64 256 1" "16 40 0" "100 1000 1" "8 20 0" "8 5 1"; do
+    read -r nb md bi <<<"$set"
+    flag=; [ "$bi" = 1 ] && flag=--bidirectional
+    check "t5 table $set" t5 "nb=$nb md=$md bidir=$bi table=1 head=3" \
+        -n 300 --buckets "$nb" --max-distance "$md" $flag \
+        --pe-file "$tmp/w$nb.csv" --head 3
+done
+check "t5 stand-in 32/128" t5 "head=3" -n 200 --head 3
+check "t5 stand-in bidirectional 16 heads" t5 "bidir=1 nb=24 md=77 heads=16 head=11" \
+    -n 160 --bidirectional --buckets 24 --max-distance 77 --heads 16 --head 11
+
+# The edges listed for 32/128 (first distance of each bucket), from the
+# last row: distance i - 0 = i.
+"$PEVIZ" --export scores --scheme t5 -n 200 --pe-file "$tmp/w32.csv" >"$tmp/c.csv" 2>/dev/null
+edges=$(python3 - "$tmp/c.csv" <<'PY'
+import sys
+rows = [l.split(",") for l in open(sys.argv[1])]
+col = [int(float(r[0])) for r in rows]      # S(i, 0): distance i
+print(" ".join("%d->%d" % (i, b) for i, b in enumerate(col)
+               if i >= 16 and b != col[i - 1]))
+PY
+)
+want="16->16 19->17 21->18 24->19 27->20 31->21 35->22 40->23 46->24 52->25 59->26 67->27 77->28 87->29 99->30 113->31"
+[ "$edges" = "$want" ] && ok || bad "t5 causal edges: $edges"
+"$PEVIZ" --export scores --scheme t5 --bidirectional -n 200 --pe-file "$tmp/w32.csv" >"$tmp/c.csv" 2>/dev/null
+edges=$(python3 - "$tmp/c.csv" <<'PY'
+import sys
+rows = [l.split(",") for l in open(sys.argv[1])]
+past = [int(float(r[0])) for r in rows]     # S(i, 0): the past at i
+fut = [int(float(x)) for x in rows[0]]      # S(0, j): the future at j
+p = " ".join("%d->%d" % (i, b) for i, b in enumerate(past) if i >= 8 and b != past[i - 1])
+f = " ".join("%d->%d" % (i, b) for i, b in enumerate(fut) if i >= 8 and b != fut[i - 1])
+print(p + " | " + f)
+PY
+)
+want="8->8 12->9 16->10 23->11 32->12 46->13 64->14 91->15 | 8->24 12->25 16->26 23->27 32->28 46->29 64->30 91->31"
+[ "$edges" = "$want" ] && ok || bad "t5 bidirectional edges: $edges"
+
+# ---- KERPLE, Sandwich, xPos ----------------------------------------------------
+check "kerple-log" kerple-log "r1=1.7 r2=0.23" -n 90 --r1 1.7 --r2 0.23
+check "kerple-log defaults" kerple-log "" -n 40
+check "kerple-power" kerple-power "r1=0.61 r2=1.37" -n 90 --r1 0.61 --r2 1.37
+check "sandwich d128 head 1" sandwich "d=128" -n 70 -d 128
+check "sandwich head 5 of 12" sandwich "d=48 heads=12 head=5 base=500" \
+    -n 70 -d 48 --heads 12 --head 5 -b 500
+check "xpos" xpos "d=32 g=512" -n 120 -d 32
+check "xpos gamma 37" xpos "d=16 g=37 base=900" -n 80 -d 16 --xpos-scale-base 37 -b 900
+
+# The values listed for Sandwich, d' = 128, head 1 of 8.
+got=$("$PEVIZ" --export scores --scheme sandwich -d 128 -n 1001 | head -1 |
+      python3 -c 'import sys; r=sys.stdin.read().split(","); print(" ".join("%.4g" % float(r[k]) for k in (1, 10, 100, 1000)))')
+[ "$got" = "-1.447 -19.34 -33.32 -53.39" ] && ok || bad "sandwich listed values: $got"
+
+# ---- bad input ------------------------------------------------------------------
+refuse() {
+    local name=$1; shift
+    "$PEVIZ" "$@" >"$tmp/o" 2>"$tmp/e"; local rc=$?
+    if [ $rc -eq 2 ] && [ ! -s "$tmp/o" ] && [ "$(wc -l <"$tmp/e")" -eq 1 ]; then ok
+    else bad "$name: rc=$rc, stdout $(wc -c <"$tmp/o") bytes, stderr: $(cat "$tmp/e")"; fi
+}
+refuse "buckets 3" --export scores --scheme t5 --buckets 3 -n 4
+refuse "max-distance at the exact buckets" --export scores --scheme t5 --max-distance 16 -n 4
+refuse "bidirectional max-distance" --export scores --scheme t5 --bidirectional --buckets 64 --max-distance 16 -n 4
+refuse "r2 over 2 for power" --export scores --scheme kerple-power --r2 2.5 -n 4
+refuse "r1 zero" --export scores --scheme kerple-log --r1 0 -n 4
+refuse "r1 nan" --export scores --scheme kerple-log --r1 nan -n 4
+refuse "xpos base negative" --export scores --scheme xpos --xpos-scale-base -3 -n 4
+refuse "t5 table rows" --export scores --scheme t5 --buckets 16 --pe-file "$tmp/w32.csv" -n 4
+refuse "t5 table heads" --export scores --scheme t5 --pe-file "$tmp/w32.csv" --buckets 32 --heads 2 --head 3 -n 4
+
+echo "schemes: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
