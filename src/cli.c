@@ -342,7 +342,7 @@ static int set_mode(struct cli *c, enum cli_mode m)
 static int parse_choice(struct cli *c, int val, const char *arg)
 {
     int i = 0, r = 0;
-    char want[128];
+    char want[192];
     switch (val) {
     case O_VIEW:
         if ((i = view_parse(arg)) < 0) {
@@ -646,7 +646,7 @@ void cli_usage(FILE *f)
         snprintf(left + n, sizeof left - (size_t)n, "--%s%s%s%s", OPTS[i].name,
                  OPTS[i].has_arg == 2 ? "[=" : OPTS[i].arg ? " " : "",
                  OPTS[i].arg ? OPTS[i].arg : "", OPTS[i].has_arg == 2 ? "]" : "");
-        char names[128];
+        char names[192];
         fprintf(f, "  %-26s %s%s\n", left, OPTS[i].help,
                 opt_names(OPTS[i].val, names, sizeof names));
     }

@@ -35,7 +35,7 @@
 #define SW_A "(sum_k cos((i-j)w_k) - d/2) / (8h/H)"
 #define XP_F SIGMA SUB_K " " ZETA SUB_K "^((i-j)/" GAMMA ") [(R(i)q)" DOT \
              "(R(j)k)]" SUB_K
-#define XP_A "sum_k zeta_k^((i-j)/g) [(R(i)q).(R(j)k)]_k"
+#define XP_A "sum_k zeta_k^((i-j)/gamma) [(R(i)q).(R(j)k)]_k"
 
 /* PE(i).PE(j); with content x = e + PE in four terms. */
 static void build_sinusoidal(struct score_ctx *s)

@@ -1472,8 +1472,11 @@ static int att_command(struct app *a, void *rt, const char *name,
     long v, n = (long)a->p.n;
     int opt = att_opt_parse(name);
     if (opt >= 0) {
-        char err[128];
-        if (att_opt_set(t, a->p.n, (enum att_opt)opt, arg, err, sizeof err)) {
+        char err[160];
+        struct score_opts was = *t;
+        if (att_opt_set(t, a->p.n, (enum att_opt)opt, arg, err, sizeof err)
+            || att_t5_check(t, err, sizeof err)) {
+            *t = was;
             app_msg(a, 1, ":%s %s", name, err);
             return 1;
         }
@@ -1485,12 +1488,19 @@ static int att_command(struct app *a, void *rt, const char *name,
         else if (opt == AO_SEED)
             app_msg(a, 0, "RoPE random q and k: seed %llu",
                     (unsigned long long)t->seed);
+        else if (opt == AO_BUCKETS || opt == AO_MAXD)
+            app_msg(a, 0, "t5: %d buckets, max distance %d", t->buckets,
+                    t->max_distance);
+        else if (opt == AO_R1 || opt == AO_R2)
+            app_msg(a, 0, "kerple: r1 = %g, r2 = %g", t->r1, t->r2);
+        else if (opt == AO_XPOS_BASE)
+            app_msg(a, 0, "xpos: scale base %g", t->xpos_base);
         else
             app_msg(a, 0, "learned: trained length L = %lld",
                     (long long)t->train_len);
     } else if (strcmp(name, "scheme") == 0) {
         int sc = scheme_parse(arg);
-        char list[96];
+        char list[160];
         if (sc < 0)
             app_msg(a, 1, ":scheme wants %s", scheme_list(list, sizeof list));
         else {
@@ -1568,7 +1578,12 @@ static const char ATT_ABOUT[] =
     ":heads N). learned: P(i).P(j) for a stand-in table, a model and not a "
     "trained one: rows before L (:train L, default n/2) follow a scaled "
     "sinusoid, later rows are untouched N(0,0.02^2) noise; --pe-file loads "
-    "a real table. nope: S = 0. t divides by sqrt(d), m takes softmax per "
+    "a real table. nope: S = 0. t5: W[bucket(j-i), h], exact buckets for "
+    "short distances, log-spaced up to --max-distance (u: the bucket map); "
+    "W from --pe-file or a stand-in. kerple-log: -r1 ln(1 + r2|i-j|), "
+    "kerple-power: -r1|i-j|^r2. sandwich: (sum_k cos((i-j) w_k) - d/2) / "
+    "(8h/H). xpos: RoPE whose band k decays as zeta_k^((i-j)/gamma). "
+    "t divides by sqrt(d), m takes softmax per "
     "row, a hides keys after the query. e adds seeded word embeddings with "
     "N(0,1/d) entries (times sqrt(d) while E is on): S = x_i.x_j with "
     "x = e + p = e.e + e.p + p.e + p.p, and f shows the four terms. The "
