@@ -144,6 +144,9 @@ struct app {
      * checkpoint's relative_attention_bias.weight), or NULL: the
      * stand-in.  It sets neither d_model nor n. */
     const struct pe_table *t5_table;
+    /* --qk: query and key rows [2 x d_model] or per head [2H x d_model]
+     * (rows 2h and 2h+1: head h), used by rope and xpos; or NULL. */
+    const struct pe_table *qk_table;
     /* The path it was loaded from, as given (for captions), or NULL. */
     const char *pe_file_name;
     /* What was read (peviz/tables.h): the file, made absolute so that a

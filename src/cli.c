@@ -21,7 +21,7 @@ enum {
     O_PE_FILE, O_PANE_MODE, O_TENSOR, O_ROW_OFFSET, O_COMPONENTS,
     O_SERVE, O_FOLLOW, O_SERVE_MODE,
     O_HEADS, O_HEAD, O_Q, O_SEED, O_TRAIN, O_BUCKETS, O_MAXD, O_BIDIR,
-    O_R1, O_R2, O_XPOS_BASE,
+    O_R1, O_R2, O_XPOS_BASE, O_PAIRS, O_ROTARY, O_QK,
     O_MODEL, O_CONFIG, O_LAYER_TYPE, O_NO_TRUNCATE, O_MODEL_B, O_MODEL_C,
     O_ROPE                      /* O_ROPE + enum rope_opt: the scaling */
 };
@@ -93,6 +93,9 @@ static const struct opt OPTS[] = {
     { "r1", 1, O_R1, "R", "kerple: r1 > 0 (default 1)" },
     { "r2", 1, O_R2, "R", "kerple: r2 > 0, <= 2 for kerple-power (default 0.5)" },
     { "xpos-scale-base", 1, O_XPOS_BASE, "G", "xpos: scale base gamma > 0 (default 512)" },
+    { "rope-layout", 1, O_PAIRS, "L", "rope, xpos: pairs interleaved (2k,2k+1) or half (k,k+R/2)" },
+    { "rotary-dims", 1, O_ROTARY, "R", "rope, xpos: rotate the first R dims, even (default all)" },
+    { "qk", 1, O_QK, "FILE", "rope, xpos: q and k from a 2 x d table (.npy, .csv, .safetensors)" },
     { "snapshot", 0, O_SNAPSHOT, NULL, "print one frame without a terminal and exit" },
     { "size", 1, O_SIZE, "WxH", "snapshot size in cells (default 80x24)" },
     { "help", 0, 'h', NULL, "this help" },
@@ -164,10 +167,10 @@ static int set_att(struct cli *c)
 {
     static const int ORDER[] = { AO_Q, AO_SEED, AO_HEADS, AO_HEAD, AO_TRAIN,
                                  AO_BUCKETS, AO_MAXD, AO_R1, AO_R2,
-                                 AO_XPOS_BASE };
+                                 AO_XPOS_BASE, AO_PAIRS, AO_ROTARY };
     static const int VAL[AO_COUNT] = { O_Q, O_HEADS, O_HEAD, O_SEED, O_TRAIN,
                                        O_BUCKETS, O_MAXD, O_R1, O_R2,
-                                       O_XPOS_BASE };
+                                       O_XPOS_BASE, O_PAIRS, O_ROTARY };
     char err[128], lab[32];
     for (size_t i = 0; i < sizeof ORDER / sizeof ORDER[0]; i++) {
         int id = ORDER[i];
@@ -439,6 +442,9 @@ static int parse_one(struct cli *c, int val, const char *arg)
     case O_R2: c->att_text[AO_R2] = arg; return 0;
     case O_XPOS_BASE: c->att_text[AO_XPOS_BASE] = arg; return 0;
     case O_BIDIR: c->app.att.o.bidirectional = 1; return 0;
+    case O_PAIRS: c->att_text[AO_PAIRS] = arg; return 0;
+    case O_ROTARY: c->att_text[AO_ROTARY] = arg; return 0;
+    case O_QK: c->qk_file = arg; return 0;
     case 'h': c->help = 1; return 0;
     case 'V': c->version = 1; return 0;
     default:
@@ -490,9 +496,10 @@ static int check_final(struct cli *c, const char *pos_arg)
     /* with --pe-file, n comes from the file: main checks --pos then */
     if (!c->pe_file && cli_set_late(c))
         return 2;
-    if ((c->tensor || c->row_offset >= 0) && !c->pe_file)
-        return fail("%s: goes with --pe-file", c->tensor ? "--tensor"
-                                                         : "--row-offset");
+    if (c->tensor && !c->pe_file && !c->qk_file)
+        return fail("--tensor: goes with --pe-file or --qk");
+    if (c->row_offset >= 0 && !c->pe_file)
+        return fail("--row-offset: goes with --pe-file");
     if (c->components_set && !(c->mode == MODE_EXPORT
                                && (c->what == EXPORT_PCA
                                    || c->what == EXPORT_PCA_VARIANCE)))
@@ -538,10 +545,14 @@ static int first_pass(struct cli *c, int argc, char **argv,
         c->mode = MODE_MODELS;
     else if (model && params_set_model(&c->app.p, model, err, sizeof err))
         return fail("--%s", err);
-    else if (model)     /* compare names pane A's model */
+    else if (model) {   /* compare names pane A's model */
         c->app.cmp.panes[0].model = 1 + params_model_index(model);
+        c->app.att.o.qk_pairs = params_model_pairs(model);
+    }
     if (config && config_load(config, layer, &c->app.p, err, sizeof err))
         return fail("%s", err);
+    if (config && config_qk_pairs(config) >= 0)     /* --rope-layout wins */
+        c->app.att.o.qk_pairs = config_qk_pairs(config);
     return 0;
 }
 

@@ -558,6 +558,12 @@ int params_model_index(const char *name)
     return -1;
 }
 
+int params_model_pairs(const char *name)
+{
+    return name && strncmp(name, "deepseek", 8) == 0 ? QK_INTERLEAVED
+                                                      : QK_HALF;
+}
+
 void params_format_rope(const params *p, char *buf, size_t len)
 {
     const rope_scaling *r = &p->rope;
@@ -669,7 +675,7 @@ void params_format(const params *p, char *buf, size_t len)
 
 static const char *const ATT_OPTS[AO_COUNT] = {
     "q", "heads", "head", "seed", "train", "buckets", "max-distance", "r1",
-    "r2", "xpos-scale-base"
+    "r2", "xpos-scale-base", "rope-layout", "rotary-dims"
 };
 
 int att_opt_parse(const char *name)
@@ -785,6 +791,22 @@ int att_opt_set(struct score_opts *o, int64_t n, enum att_opt id,
         return 0;
     case AO_BUCKETS: case AO_MAXD: case AO_R1: case AO_R2: case AO_XPOS_BASE:
         return att_dist_set(o, id, text, err, errlen);
+    case AO_PAIRS:
+        if (qk_pairs_parse(text) < 0) {
+            snprintf(err, errlen, "wants interleaved or half");
+            return -1;
+        }
+        o->qk_pairs = qk_pairs_parse(text);
+        return 0;
+    case AO_ROTARY:
+        if (whole_in(text, 2, PARAM_D_MAX, &v, err, errlen))
+            return -1;
+        if (v % 2) {
+            snprintf(err, errlen, "wants an even number of dimensions");
+            return -1;
+        }
+        o->rotary_dims = (int)v;
+        return 0;
     default:
         snprintf(err, errlen, "is not an option");
         return -1;

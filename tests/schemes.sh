@@ -176,6 +176,131 @@ got=$("$PEVIZ" --export scores --scheme sandwich -d 128 -n 1001 | head -1 |
       python3 -c 'import sys; r=sys.stdin.read().split(","); print(" ".join("%.4g" % float(r[k]) for k in (1, 10, 100, 1000)))')
 [ "$got" = "-1.447 -19.34 -33.32 -53.39" ] && ok || bad "sandwich listed values: $got"
 
+# ---- RoPE layouts, partial rotary, q and k from a file -------------------------
+cat >"$tmp/rope.py" <<'PY'
+"""rope.py FILE QK d base R pairs scheme [head] [g]: the export in FILE
+against q and k rotated directly (pairs interleaved (2k, 2k+1) or half
+(k, k + R/2), band k at base^(-2k/R), dims >= R unrotated; xpos also
+scales band k of q by zeta^(i/g) and of k by zeta^(-j/g))."""
+import math, sys
+path, qkf, d, base, R, pairs, scheme = sys.argv[1:8]
+d, base, R = int(d), float(base), int(R)
+head = int(sys.argv[8]) if len(sys.argv) > 8 else 0
+g = float(sys.argv[9]) if len(sys.argv) > 9 else 512.0
+rows = [list(map(float, l.split(","))) for l in open(qkf)]
+q, k = rows[2 * head], rows[2 * head + 1]
+def pair(b):
+    return (2 * b, 2 * b + 1) if pairs == "interleaved" else (b, b + R // 2)
+def turn(v, p, sign):
+    v = list(v)
+    for b in range(R // 2):
+        x, y = pair(b)
+        t = p * base ** (-2 * b / R)
+        c, s = math.cos(t), math.sin(t)
+        v[x], v[y] = v[x] * c - v[y] * s, v[x] * s + v[y] * c
+        if scheme == "xpos":
+            z = ((2 * b + 0.4 * R) / (1.4 * R)) ** (sign * p / g)
+            v[x] *= z; v[y] *= z
+    return v
+out = [list(map(float, l.split(","))) for l in open(path)]
+for i, row in enumerate(out):
+    qi = turn(q, i, 1)
+    for j, got in enumerate(row):
+        want = sum(a * b for a, b in zip(qi, turn(k, j, -1)))
+        if abs(got - want) > 1e-8 * max(1, abs(want)):
+            print("FAIL: S(%d,%d) = %r, want %r" % (i, j, got, want)); sys.exit()
+print("ok")
+PY
+python3 - "$tmp" <<'PY'
+import json, random, struct, sys
+random.seed(7)
+t = sys.argv[1]
+def rows(n, d):
+    return [[round(random.gauss(0, 1), 6) for _ in range(d)] for _ in range(n)]
+for d in (8, 16, 24):
+    with open("%s/qk%d.csv" % (t, d), "w") as f:
+        for r in rows(2, d):
+            f.write(",".join(map(str, r)) + "\n")
+with open("%s/qk3.csv" % t, "w") as f:       # 3 rows: no whole pair
+    for r in rows(3, 8):
+        f.write(",".join(map(str, r)) + "\n")
+# per-head pairs: 3 heads of d = 16
+with open("%s/qkh.csv" % t, "w") as f:
+    for r in rows(6, 16):
+        f.write(",".join(map(str, r)) + "\n")
+# the same 2 x 16 rows as .npy (f8) and .safetensors (F64, tensor "qk")
+r = [list(map(float, l.split(","))) for l in open("%s/qk16.csv" % t)]
+flat = [x for row in r for x in row]
+hdr = "{'descr': '<f8', 'fortran_order': False, 'shape': (2, 16), }"
+hdr += " " * (118 - len(hdr)) + "\n"
+with open("%s/qk16.npy" % t, "wb") as f:
+    f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(hdr)) + hdr.encode())
+    f.write(struct.pack("<32d", *flat))
+h = json.dumps({"qk": {"dtype": "F64", "shape": [2, 16],
+                       "data_offsets": [0, 256]}}).encode()
+with open("%s/qk16.safetensors" % t, "wb") as f:
+    f.write(struct.pack("<Q", len(h)) + h + struct.pack("<32d", *flat))
+PY
+# rope_check NAME FILE d base R pairs scheme head g -- PEVIZ ARGS
+rope_check() {
+    local name=$1 qkf=$2 d=$3 base=$4 R=$5 pairs=$6 scheme=$7 head=$8 g=$9
+    shift 10
+    if ! "$PEVIZ" --export scores --scheme "$scheme" -d "$d" -b "$base" \
+         --rope-layout "$pairs" "$@" >"$tmp/r.csv" 2>"$tmp/err"; then
+        bad "$name: exit ($(head -c 200 "$tmp/err"))"; return
+    fi
+    local r; r=$(python3 "$tmp/rope.py" "$tmp/r.csv" "$tmp/$qkf" "$d" "$base" "$R" "$pairs" "$scheme" "$head" "$g")
+    [ "$r" = ok ] && ok || bad "$name: $r"
+}
+for pairs in interleaved half; do
+    rope_check "rope $pairs d8" qk8.csv 8 10000 8 $pairs rope 0 512 -- -n 40 --qk "$tmp/qk8.csv"
+    rope_check "rope $pairs d16 base 500 R 12" qk16.csv 16 500 12 $pairs rope 0 512 -- \
+        -n 50 --qk "$tmp/qk16.csv" --rotary-dims 12
+    rope_check "rope $pairs d24 R 8" qk24.csv 24 10000 8 $pairs rope 0 512 -- \
+        -n 30 --qk "$tmp/qk24.csv" --rotary-dims 8
+    rope_check "xpos $pairs d16 g 40" qk16.csv 16 300 16 $pairs xpos 0 40 -- \
+        -n 30 --qk "$tmp/qk16.csv" --xpos-scale-base 40
+    rope_check "rope $pairs head 3 of 3" qkh.csv 16 10000 16 $pairs rope 2 512 -- \
+        -n 30 --qk "$tmp/qkh.csv" --heads 3 --head 3
+done
+rope_check "rope npy" qk16.csv 16 10000 16 half rope 0 512 -- -n 30 --qk "$tmp/qk16.npy"
+rope_check "rope safetensors" qk16.csv 16 10000 16 half rope 0 512 -- \
+    -n 30 --qk "$tmp/qk16.safetensors" --tensor qk
+# The wrong layout changes the scores with real q and k, not with ones.
+"$PEVIZ" --export scores --scheme rope -d 16 -n 20 --qk "$tmp/qk16.csv" >"$tmp/a.csv"
+"$PEVIZ" --export scores --scheme rope -d 16 -n 20 --qk "$tmp/qk16.csv" --rope-layout half >"$tmp/b.csv"
+cmp -s "$tmp/a.csv" "$tmp/b.csv" && bad "layouts agree on real q and k" || ok
+"$PEVIZ" --export scores --scheme rope -d 16 -n 20 >"$tmp/a.csv"
+"$PEVIZ" --export scores --scheme rope -d 16 -n 20 --rope-layout half >"$tmp/b.csv"
+cmp -s "$tmp/a.csv" "$tmp/b.csv" && ok || bad "layouts differ on q = k = ones"
+
+# Config and presets set the family's pairs; --rope-layout overrides.
+printf '{"model_type": "llama", "hidden_size": 64, "num_attention_heads": 4, "rope_theta": 10000}\n' >"$tmp/llama.json"
+printf '{"model_type": "gptj", "hidden_size": 128, "num_attention_heads": 4, "rotary_dim": 16, "rope_theta": 10000}\n' >"$tmp/gptj.json"
+same_as() {     # NAME PAIRS CONFIG-ARGS...: equal to -d 16 --rope-layout PAIRS
+    local name=$1 pairs=$2; shift 2
+    "$PEVIZ" --export scores --scheme rope -n 24 --qk "$tmp/qk16.csv" "$@" >"$tmp/a.csv" 2>&1
+    "$PEVIZ" --export scores --scheme rope -n 24 --qk "$tmp/qk16.csv" -d 16 \
+        --rope-layout "$pairs" >"$tmp/b.csv" 2>&1
+    cmp -s "$tmp/a.csv" "$tmp/b.csv" && ok || bad "$name: not $pairs pairs"
+}
+same_as "llama config: half" half --config "$tmp/llama.json"
+same_as "gptj config: interleaved, rotary_dim 16" interleaved --config "$tmp/gptj.json"
+same_as "gptj config, --rope-layout half" half --config "$tmp/gptj.json" --rope-layout half
+python3 - "$tmp" <<'PY'
+import random, sys
+random.seed(11)
+with open(sys.argv[1] + "/qk64.csv", "w") as f:
+    for _ in range(2):
+        f.write(",".join("%.5f" % random.gauss(0, 1) for _ in range(64)) + "\n")
+PY
+"$PEVIZ" --export scores --scheme rope -n 24 --model deepseek-v3 --qk "$tmp/qk64.csv" >"$tmp/a.csv"
+"$PEVIZ" --export scores --scheme rope -n 24 --model deepseek-v3 --qk "$tmp/qk64.csv" --rope-layout interleaved >"$tmp/b.csv"
+"$PEVIZ" --export scores --scheme rope -n 24 --model qwen2.5-7b -d 64 --qk "$tmp/qk64.csv" >"$tmp/c.csv"
+"$PEVIZ" --export scores --scheme rope -n 24 --model qwen2.5-7b -d 64 --qk "$tmp/qk64.csv" --rope-layout half >"$tmp/e.csv"
+cmp -s "$tmp/a.csv" "$tmp/b.csv" && cmp -s "$tmp/c.csv" "$tmp/e.csv" && ok \
+    || bad "presets: deepseek-v3 interleaved, qwen2.5 half"
+
 # ---- bad input ------------------------------------------------------------------
 refuse() {
     local name=$1; shift
@@ -191,6 +316,11 @@ refuse "r1 zero" --export scores --scheme kerple-log --r1 0 -n 4
 refuse "r1 nan" --export scores --scheme kerple-log --r1 nan -n 4
 refuse "xpos base negative" --export scores --scheme xpos --xpos-scale-base -3 -n 4
 refuse "t5 table rows" --export scores --scheme t5 --buckets 16 --pe-file "$tmp/w32.csv" -n 4
+refuse "qk columns" --export scores --scheme rope -d 16 --qk "$tmp/qk8.csv" -n 4
+refuse "qk odd rows" --export scores --scheme rope -d 8 --qk "$tmp/qk3.csv" -n 4
+refuse "rope-layout word" --export scores --scheme rope --rope-layout rotate -n 4
+refuse "rotary-dims odd" --export scores --scheme rope --rotary-dims 7 -n 4
+refuse "tensor without a file" --export scores --scheme rope --tensor qk -n 4
 refuse "t5 table heads" --export scores --scheme t5 --pe-file "$tmp/w32.csv" --buckets 32 --heads 2 --head 3 -n 4
 
 echo "schemes: $pass passed, $fail failed"

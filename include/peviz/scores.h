@@ -97,6 +97,19 @@ const char *scheme_list(char *buf, size_t len);
 /* ---- options ----------------------------------------------------------------- */
 
 /*
+ * Which dimensions of q and k form a rotated pair (R the rotary width):
+ * interleaved (GPT-J, Meta's original code, view_as_complex) pairs
+ * (2k, 2k+1); half (rotate_half: GPT-NeoX, transformers' Llama) pairs
+ * (k, k + R/2).  The frequencies are the same; with q = k = ones the
+ * scores are too, with real q and k they are not.  Dimensions >= R pass
+ * through unrotated and add their plain dot product; the R/2 bands turn
+ * at base^(-2k/R).
+ */
+enum qk_pairs { QK_INTERLEAVED = 0, QK_HALF, QK_PAIRS_COUNT };
+const char *qk_pairs_name(int p);           /* "interleaved", "half" */
+int qk_pairs_parse(const char *name);       /* -1 if unknown */
+
+/*
  * Everything about a scheme the scores depend on, as plain data: ints
  * and an int64, no pointers and no floating point, so two option sets
  * are the same exactly when memcmp says so.  That makes it usable as
@@ -118,6 +131,10 @@ struct score_opts {
     int buckets;                /* T5: number of buckets (default 32) */
     int max_distance;           /* T5: max_distance (default 128) */
     int bidirectional;          /* T5: encoder buckets (both sides) */
+    int qk_pairs;               /* rope, xpos: enum qk_pairs, which dims of
+                                 * q and k form band k's pair */
+    int rotary_dims;            /* rope, xpos: R, the first R dims rotate
+                                 * (0 or >= d: all) */
     int pad_;                   /* keeps the doubles aligned: zero */
     /* The doubles below are compared by their bits (memcmp): two
      * settings are the same exactly when every bit is. */
@@ -234,7 +251,10 @@ struct score_ctx {
      * below rows. */
     int64_t rows;
     double *omega;              /* [half] */
-    double *q, *k;              /* [d] RoPE query and key */
+    double *q, *k;              /* [d] RoPE query and key, in pair order:
+                                   dims (2k, 2k+1) form band k */
+    int rotary;                 /* R: dims rotated (the rest: omega 0) */
+    int qk_given;               /* q, k are the caller's (scores_set_qk) */
     double *ra, *rb;            /* [half] RoPE coefficients of q, k */
     int nterms;
     struct score_term terms[SCORES_MAX_TERMS];
@@ -265,6 +285,14 @@ void scores_free(struct score_ctx *s);       /* NULL is fine */
  * unchanged) when the settings cannot be evaluated.
  */
 int scores_set_rope_scaling(struct score_ctx *s, const rope_scaling *sc);
+
+/*
+ * The caller's query and key (d values each, in the model's own order;
+ * the context's qk_pairs says which dims pair) for rope and xpos, in
+ * place of ones or the seeded draw.  Copied.  Call after
+ * scores_set_rope_scaling.
+ */
+void scores_set_qk(struct score_ctx *s, const double *q, const double *k);
 
 /* Whether the caller's table is the one the learned scheme uses. */
 int scores_table_used(const struct score_ctx *s);

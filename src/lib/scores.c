@@ -106,15 +106,87 @@ static void terms_build(struct score_ctx *s)
     s->split_ok = s->o.content && si->split;
 }
 
+static uint64_t freq_hash(const double *omega, int half, double tau);
+
+const char *qk_pairs_name(int p)
+{
+    return p == QK_HALF ? "half" : p == QK_INTERLEAVED ? "interleaved" : "?";
+}
+
+int qk_pairs_parse(const char *name)
+{
+    for (int p = 0; name && p < QK_PAIRS_COUNT; p++)
+        if (strcmp(name, qk_pairs_name(p)) == 0)
+            return p;
+    return -1;
+}
+
+/* Whether the scheme rotates q and k (the pairs and R apply). */
+static int rotary_scheme(const struct score_ctx *s)
+{
+    return s->o.scheme == SCHEME_ROPE || s->o.scheme == SCHEME_XPOS;
+}
+
+/* v (the model's order) into pair order: half pairs (k, k + R/2) of the
+ * rotary part become (2k, 2k+1); the rest stays. */
+static void to_pairs(const struct score_ctx *s, const double *v, double *out)
+{
+    int r = s->rotary;
+    memcpy(out, v, (size_t)s->d * sizeof *out);
+    if (s->o.qk_pairs != QK_HALF || !rotary_scheme(s))
+        return;
+    for (int k = 0; k < r / 2; k++) {
+        out[2 * k] = v[k];
+        out[2 * k + 1] = v[k + r / 2];
+    }
+}
+
+/* q and k in the model's order -> pair order and the coefficients. */
+static void qk_arrange(struct score_ctx *s, const double *q, const double *k)
+{
+    to_pairs(s, q, s->q);
+    to_pairs(s, k, s->k);
+    pe_rope_coeffs(s->q, s->k, s->d, s->ra, s->rb);
+}
+
+/* R/2 bands at base^(-2k/R), the rest unrotated (omega 0). */
+static void rotary_omegas(struct score_ctx *s)
+{
+    if (s->rotary >= s->d)
+        return;
+    pe_omegas(s->rotary, s->base, s->omega);
+    for (int k = s->rotary / 2; k < s->half; k++)
+        s->omega[k] = 0.0;
+}
+
 static void ctx_rope(struct score_ctx *s)
 {
+    int r = s->o.rotary_dims;
+    s->rotary = rotary_scheme(s) && r >= 2 && r < s->d ? r & ~1 : s->d;
+    double *q = malloc(2 * (size_t)s->d * sizeof *q);
+    if (!q)             /* pairs as given: the caller's order */
+        q = s->q;
+    double *k = q == s->q ? s->k : q + s->d;
     for (int i = 0; i < s->d; i++) {
-        s->q[i] = s->o.q_random ? pe_gauss(SCORES_SEED_Q ^ s->o.seed,
-                                           (uint64_t)i) : 1.0;
-        s->k[i] = s->o.q_random ? pe_gauss(SCORES_SEED_K ^ s->o.seed,
-                                           (uint64_t)i) : 1.0;
+        q[i] = s->o.q_random ? pe_gauss(SCORES_SEED_Q ^ s->o.seed,
+                                        (uint64_t)i) : 1.0;
+        k[i] = s->o.q_random ? pe_gauss(SCORES_SEED_K ^ s->o.seed,
+                                        (uint64_t)i) : 1.0;
     }
-    pe_rope_coeffs(s->q, s->k, s->d, s->ra, s->rb);
+    if (q != s->q) {
+        qk_arrange(s, q, k);
+        free(q);
+    } else {
+        pe_rope_coeffs(s->q, s->k, s->d, s->ra, s->rb);
+    }
+}
+
+void scores_set_qk(struct score_ctx *s, const double *q, const double *k)
+{
+    qk_arrange(s, q, k);
+    s->qk_given = 1;
+    uint64_t h = freq_hash(s->ra, s->half, 0.0) ^ freq_hash(s->rb, s->half, 1.0);
+    s->freq_key ^= h * UINT64_C(0x9e3779b97f4a7c15);
 }
 
 static void ctx_alibi(struct score_ctx *s)
@@ -173,6 +245,7 @@ struct score_ctx *scores_new(int d, double base, int64_t n,
     }
     pe_omegas(s->d, s->base, s->omega);
     ctx_rope(s);
+    rotary_omegas(s);
     ctx_alibi(s);
     s->tau = o->temperature ? 1.0 / sqrt((double)s->d) : 1.0;
     /* entries N(0, 1/d); scaling by sqrt(d) makes them N(0, 1) */
@@ -196,8 +269,10 @@ int scores_set_rope_scaling(struct score_ctx *s, const rope_scaling *sc)
 {
     if (s->o.scheme != SCHEME_ROPE)
         return 0;
-    if (rope_inv_freq(sc, s->d, s->base, s->n, s->omega, NULL))
+    if (rope_inv_freq(sc, s->rotary, s->base, s->n, s->omega, NULL))
         return -1;
+    for (int k = s->rotary / 2; k < s->half; k++)
+        s->omega[k] = 0.0;      /* dims past R pass through */
     s->tau = (s->o.temperature ? 1.0 / sqrt((double)s->d) : 1.0) *
              rope_score_multiplier(sc);
     s->freq_key = freq_hash(s->omega, s->half, s->tau);

@@ -18,8 +18,10 @@ void xpos_setup(struct score_ctx *s)
 {
     s->xpos_gamma = isfinite(s->o.xpos_base) && s->o.xpos_base > 0
                     ? s->o.xpos_base : 512.0;
+    double r = s->rotary;       /* partial rotary: the rest do not decay */
     for (int k = 0; k < s->half; k++)
-        s->dband[k] = (2.0 * k + 0.4 * s->d) / (1.4 * s->d);
+        s->dband[k] = k < s->rotary / 2 ? (2.0 * k + 0.4 * r) / (1.4 * r)
+                                        : 1.0;
 }
 
 static double xpos_at(const struct score_ctx *s, int64_t delta)

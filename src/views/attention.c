@@ -511,6 +511,35 @@ static void inspect_rope_random(struct lines *ls, const struct app *a,
     add(ls, "  all %d bands: S = %s", s->half, b1);
 }
 
+/* Which dims pair, and the score the other layout gives the same q and
+ * k: what a port that pairs them wrongly computes. */
+static void inspect_pairs(struct lines *ls, const struct app *a,
+                          const struct score_ctx *s, int64_t dl)
+{
+    char b1[32], b2[32];
+    int half = s->o.qk_pairs == QK_HALF;
+    add(ls, "  pairs %s: dims %s, R = %d of %d%s", qk_pairs_name(half),
+        half ? "(k, k+R/2)" : "(2k, 2k+1)", s->rotary, s->d,
+        s->qk_given ? ", q and k from --qk" : "");
+    struct app *b = malloc(sizeof *b);
+    if (!b)
+        return;
+    *b = *a;
+    b->att.o.qk_pairs = half ? QK_INTERLEAVED : QK_HALF;
+    struct score_ctx *o = app_scores_new(b);
+    free(b);
+    if (!o)
+        return;
+    double x = pe_rope_score_ab((double)dl, o->ra, o->rb, o->omega, o->half);
+    double y = pe_rope_score_ab((double)dl, s->ra, s->rb, s->omega, s->half);
+    num(x, b1, sizeof b1);
+    num(fabs(x - y) <= 1e-12 * (fabs(x) + fabs(y)) ? 0.0 : x - y, b2,
+        sizeof b2);
+    add(ls, "  as %s pairs (a wrong port): S = %s, drift %s",
+        qk_pairs_name(!half), b1, b2);
+    scores_free(o);
+}
+
 /* P(i).P(j) with the two norms and the cosine between the rows. */
 static void inspect_learned(struct lines *ls, const struct app *a,
                             const struct score_ctx *s, int64_t i, int64_t j)
@@ -686,8 +715,9 @@ static void inspect_scheme(struct lines *ls, const struct app *a,
         inspect_sinusoid(ls, a, s, dl, 1);
         break;
     case SCHEME_ROPE:
-        if (s->o.q_random) {
+        if (s->o.q_random || s->qk_given) {
             inspect_rope_random(ls, a, s, dl);
+            inspect_pairs(ls, a, s, dl);
             break;
         }
         add(ls, "q = k = ones: S = 2 %s cos((i-j)%s)", glyph(a->ascii, GL_SIGMA),
@@ -1495,6 +1525,11 @@ static int att_command(struct app *a, void *rt, const char *name,
             app_msg(a, 0, "kerple: r1 = %g, r2 = %g", t->r1, t->r2);
         else if (opt == AO_XPOS_BASE)
             app_msg(a, 0, "xpos: scale base %g", t->xpos_base);
+        else if (opt == AO_PAIRS || opt == AO_ROTARY)
+            app_msg(a, 0, "rope pairs %s, rotary dims %d%s",
+                    qk_pairs_name(t->qk_pairs), t->rotary_dims ? t->rotary_dims
+                                                               : a->p.d,
+                    t->rotary_dims >= a->p.d || !t->rotary_dims ? " (all)" : "");
         else
             app_msg(a, 0, "learned: trained length L = %lld",
                     (long long)t->train_len);
@@ -1545,7 +1580,8 @@ static const struct keybind ATT_KEYS[] = {
     { '.', ACT_VIEW_KEY, NULL, NULL, key_inert },
     { ':', ACT_PROMPT, ":", ":q ones|random  :seed S  :heads N  :head h  "
       ":train L  :buckets N  :max-distance M  :r1 R  :r2 R  "
-      ":xpos-scale-base G  :scheme NAME  :i N  :j N", NULL },
+      ":xpos-scale-base G  :rope-layout L  :rotary-dims R  :scheme NAME  "
+      ":i N  :j N", NULL },
     { PK_UP, ACT_UP, NULL, NULL, key_move },
     { 'k', ACT_UP, NULL, NULL, key_move },
     { PK_DOWN, ACT_DOWN, NULL, NULL, key_move },

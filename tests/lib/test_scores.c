@@ -602,7 +602,7 @@ static void test_scheme_table(void)
 static void test_opts_memcmp(void)
 {
     CHECK(sizeof(enum scheme) == sizeof(int));
-    CHECK(sizeof(struct score_opts) == 14 * sizeof(int) + sizeof(int64_t)
+    CHECK(sizeof(struct score_opts) == 16 * sizeof(int) + sizeof(int64_t)
                                         + 3 * sizeof(double));
     struct score_opts a, b;
     memset(&a, 0xa5, sizeof a);
@@ -614,6 +614,65 @@ static void test_opts_memcmp(void)
           && a.train_len == -1 && !a.softmax && !a.causal && !a.content);
     b.head = 3;
     CHECK(memcmp(&a, &b, sizeof a) != 0);
+}
+
+/* (R(i)q).(R(j)k) with half pairs (b, b + R/2) over the first R dims,
+ * band b at base^(-2b/R), the rest unrotated. */
+static double direct_half(int d, int R, double base, const double *q,
+                          const double *k, double i, double j)
+{
+    double s = 0;
+    for (int b = 0; b < R / 2; b++) {
+        double w = pow(base, -2.0 * b / R), ti = i * w, tj = j * w;
+        double q0 = q[b], q1 = q[b + R / 2], k0 = k[b], k1 = k[b + R / 2];
+        double qx = q0 * cos(ti) - q1 * sin(ti), qy = q0 * sin(ti) + q1 * cos(ti);
+        double kx = k0 * cos(tj) - k1 * sin(tj), ky = k0 * sin(tj) + k1 * cos(tj);
+        s += qx * kx + qy * ky;
+    }
+    for (int x = R; x < d; x++)
+        s += q[x] * k[x];
+    return s;
+}
+
+/* Half pairs and partial rotary with given q and k: single scores against
+ * the rotation done directly, block and distance means against brute
+ * force; q = k = ones gives the same scores in both layouts. */
+static void test_pairs_partial(void)
+{
+    double q[16], k[16];
+    for (int x = 0; x < 16; x++) {
+        q[x] = sin(1.7 * x + 0.3);
+        k[x] = cos(0.9 * x * x - 1.1);
+    }
+    struct dims p = P(16, 500, 300);
+    for (int R = 6; R <= 16; R += 10) {
+        struct score_opts o = O(SCHEME_ROPE);
+        o.qk_pairs = QK_HALF;
+        o.rotary_dims = R;
+        struct score_ctx *s = NEW(&p, &o, NULL);
+        scores_set_qk(s, q, k);
+        int64_t pr[][2] = { {0, 0}, {5, 2}, {2, 5}, {299, 3}, {77, 150} };
+        for (int t = 0; t < 5; t++)
+            CHECK_NEAR(scores_at(s, pr[t][0], pr[t][1]),
+                       direct_half(16, R, 500, q, k, (double)pr[t][0],
+                                   (double)pr[t][1]), 1e-9);
+        int64_t b[][4] = { {0, 7, 0, 7}, {3, 20, 11, 13}, {40, 60, 0, 25} };
+        for (int t = 0; t < 3; t++)
+            CHECK_NEAR(scores_block_mean(s, b[t][0], b[t][1], b[t][2], b[t][3]),
+                       brute_block(s, b[t][0], b[t][1], b[t][2], b[t][3], 0),
+                       1e-9);
+        double sum = 0;
+        for (int64_t dl = 13; dl < 40; dl++)
+            sum += scores_at(s, dl, 0);
+        CHECK_NEAR(scores_distance_mean(s, 13, 40), sum / 27, 1e-9);
+        scores_free(s);
+    }
+    struct score_opts a = O(SCHEME_ROPE), h = O(SCHEME_ROPE);
+    h.qk_pairs = QK_HALF;
+    struct score_ctx *sa = NEW(&p, &a, NULL), *sh = NEW(&p, &h, NULL);
+    CHECK_NEAR(scores_at(sa, 40, 3), scores_at(sh, 40, 3), 1e-12);
+    scores_free(sa);
+    scores_free(sh);
 }
 
 int main(void)
@@ -630,5 +689,6 @@ int main(void)
     test_distance_means();
     test_scheme_table();
     test_opts_memcmp();
+    test_pairs_partial();
     TEST_END("test_scores");
 }
