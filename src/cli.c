@@ -21,7 +21,8 @@ enum {
     O_PE_FILE, O_PANE_MODE, O_TENSOR, O_ROW_OFFSET, O_COMPONENTS,
     O_SERVE, O_FOLLOW, O_SERVE_MODE,
     O_HEADS, O_HEAD, O_Q, O_SEED, O_TRAIN, O_BUCKETS, O_MAXD, O_BIDIR,
-    O_R1, O_R2, O_XPOS_BASE, O_PAIRS, O_ROTARY, O_QK,
+    O_R1, O_R2, O_XPOS_BASE, O_PAIRS, O_ROTARY, O_QK, O_TUNING, O_FLOOR,
+    O_ATTN, O_CONTENT,
     O_MODEL, O_CONFIG, O_LAYER_TYPE, O_NO_TRUNCATE, O_MODEL_B, O_MODEL_C,
     O_ROPE                      /* O_ROPE + enum rope_opt: the scaling */
 };
@@ -96,6 +97,10 @@ static const struct opt OPTS[] = {
     { "rope-layout", 1, O_PAIRS, "L", "rope, xpos: pairs interleaved (2k,2k+1) or half (k,k+R/2)" },
     { "rotary-dims", 1, O_ROTARY, "R", "rope, xpos: rotate the first R dims, even (default all)" },
     { "qk", 1, O_QK, "FILE", "rope, xpos: q and k from a 2 x d table (.npy, .csv, .safetensors)" },
+    { "temperature-tuning", 0, O_TUNING, NULL, "nope, rope: Llama 4's query scale log(floor((i+1)/F)+1) A + 1" },
+    { "floor-scale", 1, O_FLOOR, "F", "--temperature-tuning: floor_scale > 0 (default 8192)" },
+    { "attn-scale", 1, O_ATTN, "A", "--temperature-tuning: attn_scale > 0 (default 0.1)" },
+    { "content", 0, O_CONTENT, NULL, "export/attention: add the seeded word embeddings (e)" },
     { "snapshot", 0, O_SNAPSHOT, NULL, "print one frame without a terminal and exit" },
     { "size", 1, O_SIZE, "WxH", "snapshot size in cells (default 80x24)" },
     { "help", 0, 'h', NULL, "this help" },
@@ -167,10 +172,12 @@ static int set_att(struct cli *c)
 {
     static const int ORDER[] = { AO_Q, AO_SEED, AO_HEADS, AO_HEAD, AO_TRAIN,
                                  AO_BUCKETS, AO_MAXD, AO_R1, AO_R2,
-                                 AO_XPOS_BASE, AO_PAIRS, AO_ROTARY };
+                                 AO_XPOS_BASE, AO_PAIRS, AO_ROTARY,
+                                 AO_FLOOR, AO_ATTN };
     static const int VAL[AO_COUNT] = { O_Q, O_HEADS, O_HEAD, O_SEED, O_TRAIN,
                                        O_BUCKETS, O_MAXD, O_R1, O_R2,
-                                       O_XPOS_BASE, O_PAIRS, O_ROTARY };
+                                       O_XPOS_BASE, O_PAIRS, O_ROTARY,
+                                       O_FLOOR, O_ATTN };
     char err[128], lab[32];
     for (size_t i = 0; i < sizeof ORDER / sizeof ORDER[0]; i++) {
         int id = ORDER[i];
@@ -182,6 +189,13 @@ static int set_att(struct cli *c)
     }
     if (att_t5_check(&c->app.att.o, err, sizeof err))
         return fail("--max-distance %d: %s", c->app.att.o.max_distance, err);
+    const struct score_opts *o = &c->app.att.o;
+    if ((c->att_text[AO_FLOOR] || c->att_text[AO_ATTN]) && !o->temp_tuning)
+        return fail("%s: goes with --temperature-tuning",
+                    c->att_text[AO_FLOOR] ? "--floor-scale" : "--attn-scale");
+    if (o->temp_tuning && o->scheme != SCHEME_NOPE && o->scheme != SCHEME_ROPE)
+        return fail("--temperature-tuning: scales the query of nope and rope "
+                    "layers; want --scheme nope or rope");
     return 0;
 }
 
@@ -445,6 +459,10 @@ static int parse_one(struct cli *c, int val, const char *arg)
     case O_PAIRS: c->att_text[AO_PAIRS] = arg; return 0;
     case O_ROTARY: c->att_text[AO_ROTARY] = arg; return 0;
     case O_QK: c->qk_file = arg; return 0;
+    case O_TUNING: c->app.att.o.temp_tuning = 1; return 0;
+    case O_FLOOR: c->att_text[AO_FLOOR] = arg; return 0;
+    case O_ATTN: c->att_text[AO_ATTN] = arg; return 0;
+    case O_CONTENT: c->app.att.o.content = 1; return 0;
     case 'h': c->help = 1; return 0;
     case 'V': c->version = 1; return 0;
     default:
@@ -553,6 +571,13 @@ static int first_pass(struct cli *c, int argc, char **argv,
         return fail("%s", err);
     if (config && config_qk_pairs(config) >= 0)     /* --rope-layout wins */
         c->app.att.o.qk_pairs = config_qk_pairs(config);
+    if (config && config_llama4_beta(config) > 0) {
+        if (c->app.p.rope.original_max <= 0)
+            return fail("%s: llama_4_scaling_beta needs the original length "
+                        "(original_max_position_embeddings)", config);
+        c->app.att.o.beta = config_llama4_beta(config);
+        c->app.att.o.beta_len = c->app.p.rope.original_max;
+    }
     return 0;
 }
 

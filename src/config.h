@@ -32,6 +32,10 @@ int config_load(const char *path, const char *layer_type, params *p,
  */
 int config_qk_pairs(const char *path);
 
+/* Ministral 3's llama_4_scaling_beta (rope_parameters or rope_scaling,
+ * also under text_config), or 0 when the config has none. */
+double config_llama4_beta(const char *path);
+
 /* The same on a config.json already in memory (name: for messages). */
 int config_load_json(const char *name, const char *text, size_t len,
                      const char *layer_type, params *p,

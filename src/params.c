@@ -675,7 +675,8 @@ void params_format(const params *p, char *buf, size_t len)
 
 static const char *const ATT_OPTS[AO_COUNT] = {
     "q", "heads", "head", "seed", "train", "buckets", "max-distance", "r1",
-    "r2", "xpos-scale-base", "rope-layout", "rotary-dims"
+    "r2", "xpos-scale-base", "rope-layout", "rotary-dims", "floor-scale",
+    "attn-scale"
 };
 
 int att_opt_parse(const char *name)
@@ -740,10 +741,11 @@ static int att_dist_set(struct score_opts *o, enum att_opt id,
             return -1;
         o->max_distance = (int)v;
         return 0;
-    case AO_R1: case AO_XPOS_BASE:
+    case AO_R1: case AO_XPOS_BASE: case AO_FLOOR: case AO_ATTN:
         if (positive_in(text, HUGE_VAL, &x, err, errlen))
             return -1;
-        *(id == AO_R1 ? &o->r1 : &o->xpos_base) = x;
+        *(id == AO_R1 ? &o->r1 : id == AO_XPOS_BASE ? &o->xpos_base
+          : id == AO_FLOOR ? &o->floor_scale : &o->attn_scale) = x;
         return 0;
     default:    /* AO_R2: kerple-power wants at most 2 */
         if (positive_in(text, o->scheme == SCHEME_KERPLE_POWER ? 2 : HUGE_VAL,
@@ -790,6 +792,7 @@ int att_opt_set(struct score_opts *o, int64_t n, enum att_opt id,
         o->train_len = v;
         return 0;
     case AO_BUCKETS: case AO_MAXD: case AO_R1: case AO_R2: case AO_XPOS_BASE:
+    case AO_FLOOR: case AO_ATTN:
         return att_dist_set(o, id, text, err, errlen);
     case AO_PAIRS:
         if (qk_pairs_parse(text) < 0) {

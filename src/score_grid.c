@@ -31,7 +31,8 @@ static int64_t kind_cost(const struct score_ctx *s, enum score_kind k)
 {
     switch (k) {
     case SK_E: return COST_GAUSS;
-    case SK_RE: case SK_XQ: case SK_XK: return COST_GAUSS + 2 * COST_TRIG;
+    case SK_RE: case SK_XQ: case SK_XK: case SK_EG:
+        return COST_GAUSS + 2 * COST_TRIG;
     case SK_PL: return s->table ? 1 : COST_LEARNED;
     default: return COST_TRIG;
     }

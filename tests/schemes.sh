@@ -301,6 +301,53 @@ PY
 cmp -s "$tmp/a.csv" "$tmp/b.csv" && cmp -s "$tmp/c.csv" "$tmp/e.csv" && ok \
     || bad "presets: deepseek-v3 interleaved, qwen2.5 half"
 
+# ---- query scales: Llama 4 temperature tuning, Ministral 3 beta ----------------
+# ratio.py A B KIND P1 P2: every entry of A is B's times g(i)
+cat >"$tmp/ratio.py" <<'PY'
+import math, sys
+a = [list(map(float, l.split(","))) for l in open(sys.argv[1])]
+b = [list(map(float, l.split(","))) for l in open(sys.argv[2])]
+kind, p1, p2 = sys.argv[3], float(sys.argv[4]), float(sys.argv[5])
+def g(i):
+    if kind == "llama4":                      # floor_scale p1, attn_scale p2
+        return math.log(math.floor((i + 1) / p1) + 1) * p2 + 1
+    return 1 + p1 * math.log(1 + math.floor(i / p2))   # beta p1, L p2
+seen = set()
+for i, (ra, rb) in enumerate(zip(a, b)):
+    seen.add(round(g(i), 12))
+    for j, (x, y) in enumerate(zip(ra, rb)):
+        if abs(x - g(i) * y) > 1e-8 * max(1, abs(x)):
+            print("FAIL: S(%d,%d) = %r, want %r x %r" % (i, j, x, g(i), y)); sys.exit()
+print("ok" if len(seen) > 2 else "FAIL: g takes %d values" % len(seen))
+PY
+for fa in "4 0.1" "3 0.37" "7 2.5"; do
+    read -r fs as <<<"$fa"
+    "$PEVIZ" --export scores --scheme nope --content --temperature-tuning \
+        --floor-scale "$fs" --attn-scale "$as" -n 40 -d 8 >"$tmp/a.csv"
+    "$PEVIZ" --export scores --scheme nope --content -n 40 -d 8 >"$tmp/b.csv"
+    r=$(python3 "$tmp/ratio.py" "$tmp/a.csv" "$tmp/b.csv" llama4 "$fs" "$as")
+    [ "$r" = ok ] && ok || bad "nope temperature tuning $fa: $r"
+done
+# the defaults 8192 and 0.1: row 8191 is the first scaled one
+"$PEVIZ" --export scores --scheme nope --content --temperature-tuning -n 8193 -d 2 \
+    | sed -n '8191p;8192p' | cut -d, -f1 >"$tmp/a.csv"
+"$PEVIZ" --export scores --scheme nope --content -n 8193 -d 2 \
+    | sed -n '8191p;8192p' | cut -d, -f1 >"$tmp/b.csv"
+r=$(python3 -c '
+import math, sys
+a = [float(l) for l in open(sys.argv[1])]; b = [float(l) for l in open(sys.argv[2])]
+ok = abs(a[0] - b[0]) < 1e-12 and abs(a[1] - (math.log(2) * 0.1 + 1) * b[1]) < 1e-8 * abs(a[1])
+print("ok" if ok else "FAIL: %r %r" % (a, b))' "$tmp/a.csv" "$tmp/b.csv")
+[ "$r" = ok ] && ok || bad "temperature tuning defaults: $r"
+for beta in 0.1 0.35; do
+    printf '{"model_type": "ministral3", "hidden_size": 64, "num_attention_heads": 4, "max_position_embeddings": 256, "rope_parameters": {"rope_type": "yarn", "rope_theta": 10000, "factor": 4, "original_max_position_embeddings": 7, "llama_4_scaling_beta": %s}}\n' "$beta" >"$tmp/m.json"
+    printf '{"model_type": "ministral3", "hidden_size": 64, "num_attention_heads": 4, "max_position_embeddings": 256, "rope_parameters": {"rope_type": "yarn", "rope_theta": 10000, "factor": 4, "original_max_position_embeddings": 7}}\n' >"$tmp/m0.json"
+    "$PEVIZ" --export scores --scheme rope --config "$tmp/m.json" -n 40 --qk "$tmp/qk16.csv" >"$tmp/a.csv"
+    "$PEVIZ" --export scores --scheme rope --config "$tmp/m0.json" -n 40 --qk "$tmp/qk16.csv" >"$tmp/b.csv"
+    r=$(python3 "$tmp/ratio.py" "$tmp/a.csv" "$tmp/b.csv" ministral "$beta" 7)
+    [ "$r" = ok ] && ok || bad "ministral beta $beta: $r"
+done
+
 # ---- bad input ------------------------------------------------------------------
 refuse() {
     local name=$1; shift
@@ -321,6 +368,9 @@ refuse "qk odd rows" --export scores --scheme rope -d 8 --qk "$tmp/qk3.csv" -n 4
 refuse "rope-layout word" --export scores --scheme rope --rope-layout rotate -n 4
 refuse "rotary-dims odd" --export scores --scheme rope --rotary-dims 7 -n 4
 refuse "tensor without a file" --export scores --scheme rope --tensor qk -n 4
+refuse "floor-scale without tuning" --export scores --scheme nope --floor-scale 4 -n 4
+refuse "tuning on alibi" --export scores --scheme alibi --temperature-tuning -n 4
+refuse "attn-scale zero" --export scores --scheme nope --temperature-tuning --attn-scale 0 -n 4
 refuse "t5 table heads" --export scores --scheme t5 --pe-file "$tmp/w32.csv" --buckets 32 --heads 2 --head 3 -n 4
 
 echo "schemes: $pass passed, $fail failed"

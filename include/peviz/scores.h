@@ -140,6 +140,15 @@ struct score_opts {
      * settings are the same exactly when every bit is. */
     double r1, r2;              /* KERPLE: -r1 ln(1 + r2|i-j|), -r1|i-j|^r2 */
     double xpos_base;           /* xPos: scale base gamma (default 512) */
+    /* The query scale g(i) multiplying row i's dot terms (see
+     * scores_qscale): Llama 4's temperature tuning in NoPE layers, and
+     * Ministral 3's llama_4_scaling_beta in every layer. */
+    int temp_tuning;            /* Llama 4: on / off */
+    int pad2_;                  /* zero */
+    double floor_scale;         /* Llama 4: floor_scale (8192) */
+    double attn_scale;          /* Llama 4: attn_scale (0.1) */
+    double beta;                /* Ministral 3: beta (0: off) */
+    int64_t beta_len;           /* Ministral 3: the original length L */
 };
 
 /* Defaults: sinusoidal, 8 heads, L = n/2, scaling on, toggles off. */
@@ -172,6 +181,8 @@ enum score_kind {
     SK_RE,          /* R(p) e_p: RoPE applied to the embedding */
     SK_XQ,          /* xPos query: band k of R(p) e_p times zeta_k^(c/g) */
     SK_XK,          /* xPos key: times zeta_k^(-c/g), c = p - n/2 */
+    SK_EG,          /* g(p) e_p: the query scale times the embedding */
+    SK_RQG,         /* g(p) R(p) q */
     SK_COUNT
 };
 
@@ -299,6 +310,18 @@ int scores_table_used(const struct score_ctx *s);
 
 /* The formula of S as the context computes it (content or not). */
 const char *scores_formula(const struct score_ctx *s, int ascii);
+
+/*
+ * The query scale at position p, 1 when off:
+ *   Llama 4 (temp_tuning):  log(floor((p + 1) / floor_scale) + 1) attn_scale + 1
+ *   Ministral 3 (beta > 0): 1 + beta ln(1 + floor(p / beta_len))
+ * (both: their product).  It multiplies every dot term of row p, so S is
+ * no longer a function of i - j once it varies below n.
+ */
+double scores_qscale(const struct score_ctx *s, int64_t p);
+
+/* Whether the query scale varies over the context's positions. */
+int scores_qscaled(const struct score_ctx *s);
 
 /* ---- single scores ------------------------------------------------------------ */
 

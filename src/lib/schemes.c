@@ -43,10 +43,14 @@ static void build_sinusoidal(struct score_ctx *s)
     scores_terms_additive(s, SK_PSIN, 1);
 }
 
-/* (R(i)q).(R(j)k); with content the embeddings are rotated. */
+/* (R(i)q).(R(j)k); with content the embeddings are rotated.  A query
+ * scale that varies (Ministral 3) scales the query side. */
 static void build_rope(struct score_ctx *s)
 {
-    if (s->o.content)
+    if (!s->o.content && scores_qscaled(s))
+        scores_term_add(s, TERM_DOT, SK_RQG, s->o.q_random ? SK_RK : SK_RQ,
+                        "gRq.Rk");
+    else if (s->o.content)
         scores_term_add(s, TERM_DOT, SK_RE, SK_RE, "Re.Re");
     else    /* q = k (ones): one kind, so the term is symmetric */
         scores_term_add(s, TERM_DOT, SK_RQ, s->o.q_random ? SK_RK : SK_RQ,
@@ -110,10 +114,14 @@ static void build_learned(struct score_ctx *s)
     scores_terms_additive(s, SK_PL, 1);
 }
 
-/* Nothing from the positions: 0, or e.e with content. */
+/* Nothing from the positions: 0, or e.e with content, whose query side
+ * Llama 4's temperature tuning scales (g(i) e_i).e_j. */
 static void build_nope(struct score_ctx *s)
 {
-    scores_terms_additive(s, SK_PSIN, 0);
+    if (s->o.content && scores_qscaled(s))
+        scores_term_add(s, TERM_DOT, SK_EG, SK_E, "ge.e");
+    else
+        scores_terms_additive(s, SK_PSIN, 0);
 }
 
 const struct scheme_info SCHEMES[SCHEME_COUNT] = {

@@ -41,6 +41,25 @@ void scores_defaults(struct score_opts *o)
     o->r1 = 1.0;
     o->r2 = 0.5;
     o->xpos_base = 512.0;
+    o->floor_scale = 8192.0;
+    o->attn_scale = 0.1;
+}
+
+double scores_qscale(const struct score_ctx *s, int64_t p)
+{
+    const struct score_opts *o = &s->o;
+    double g = 1.0;
+    if (o->temp_tuning && o->floor_scale > 0)
+        g *= log(floor((double)(p + 1) / o->floor_scale) + 1.0)
+             * o->attn_scale + 1.0;
+    if (o->beta > 0 && o->beta_len > 0)
+        g *= 1.0 + o->beta * log(1.0 + floor((double)p / (double)o->beta_len));
+    return g;
+}
+
+int scores_qscaled(const struct score_ctx *s)
+{
+    return s->n > 0 && scores_qscale(s, s->n - 1) != 1.0;
 }
 
 int64_t scores_train_len(const struct score_opts *o, int64_t n)
@@ -102,7 +121,8 @@ static void terms_build(struct score_ctx *s)
 {
     const struct scheme_info *si = &SCHEMES[s->o.scheme];
     si->build(s);
-    s->toeplitz = !s->o.content && si->toeplitz;
+    s->toeplitz = !s->o.content && si->toeplitz && !uses_kind(s, SK_EG)
+                  && !uses_kind(s, SK_RQG);
     s->split_ok = s->o.content && si->split;
 }
 
@@ -185,6 +205,12 @@ void scores_set_qk(struct score_ctx *s, const double *q, const double *k)
 {
     qk_arrange(s, q, k);
     s->qk_given = 1;
+    for (int t = 0; t < s->nterms; t++) {   /* q = k was one kind: now two */
+        struct score_term *tm = &s->terms[t];
+        if (tm->type == TERM_DOT && (tm->a == SK_RQ || tm->a == SK_RQG)
+            && tm->b == SK_RQ)
+            tm->b = SK_RK;
+    }
     uint64_t h = freq_hash(s->ra, s->half, 0.0) ^ freq_hash(s->rb, s->half, 1.0);
     s->freq_key ^= h * UINT64_C(0x9e3779b97f4a7c15);
 }
@@ -357,6 +383,11 @@ void scores_vec(const struct score_ctx *s, enum score_kind kind, int64_t p,
             rotate_pairs(s, p, k0, k1, out);
         if (kind == SK_XQ || kind == SK_XK)
             xpos_scale_pairs(s, p, kind == SK_XQ ? 1 : -1, k0, k1, out);
+        break;
+    case SK_EG: case SK_RQG:
+        scores_vec(s, kind == SK_EG ? SK_E : SK_RQ, p, k0, k1, out);
+        for (int dim = k0; dim < k1; dim++)
+            out[dim - k0] *= scores_qscale(s, p);
         break;
     case SK_PL:
         for (int dim = k0; dim < k1; dim++)

@@ -798,6 +798,31 @@ static void inspect_missing(struct lines *ls, const struct app *a,
         (long long)s->rows - 1);
 }
 
+/* The query scale of row i and where it comes from. */
+static void inspect_qscale(struct lines *ls, const struct app *a,
+                           const struct score_ctx *s, int64_t i)
+{
+    const struct score_opts *o = &s->o;
+    char b1[32], b2[32], b3[32];
+    if (!o->temp_tuning && !(o->beta > 0 && o->beta_len > 0))
+        return;
+    num(scores_qscale(s, i), b3, sizeof b3);
+    if (o->temp_tuning) {
+        num(o->floor_scale, b1, sizeof b1);
+        num(o->attn_scale, b2, sizeof b2);
+        add(ls, "g(i) = log(floor((i+1)/%s)+1)%s%s + 1: Llama 4 temperature "
+            "tuning", b1, glyph(a->ascii, GL_MUL), b2);
+    }
+    if (o->beta > 0 && o->beta_len > 0) {
+        num(o->beta, b1, sizeof b1);
+        add(ls, "g(i) = 1 + %s ln(1 + floor(i/%lld)): Ministral 3 beta", b1,
+            (long long)o->beta_len);
+    }
+    add(ls, "  query scaled: g(%lld) = %s%s", (long long)i, b3,
+        s->o.scheme == SCHEME_NOPE && !s->o.content
+        ? " (S = 0: e shows it)" : "");
+}
+
 static void inspector(struct lines *ls, const struct app *a,
                       const struct score_ctx *s, struct att_rt *rt)
 {
@@ -816,6 +841,7 @@ static void inspector(struct lines *ls, const struct app *a,
         inspect_content(ls, a, s, i, j);
     else
         inspect_scheme(ls, a, s, i, j);
+    inspect_qscale(ls, a, s, i);
     double raw = 0;
     for (int t = 0; t < s->nterms; t++)
         raw += scores_term_at(s, t, i, j);
@@ -1525,6 +1551,10 @@ static int att_command(struct app *a, void *rt, const char *name,
             app_msg(a, 0, "kerple: r1 = %g, r2 = %g", t->r1, t->r2);
         else if (opt == AO_XPOS_BASE)
             app_msg(a, 0, "xpos: scale base %g", t->xpos_base);
+        else if (opt == AO_FLOOR || opt == AO_ATTN)
+            app_msg(a, 0, "temperature tuning%s: floor_scale %g, attn_scale %g",
+                    t->temp_tuning ? "" : " (off: --temperature-tuning)",
+                    t->floor_scale, t->attn_scale);
         else if (opt == AO_PAIRS || opt == AO_ROTARY)
             app_msg(a, 0, "rope pairs %s, rotary dims %d%s",
                     qk_pairs_name(t->qk_pairs), t->rotary_dims ? t->rotary_dims
@@ -1580,8 +1610,8 @@ static const struct keybind ATT_KEYS[] = {
     { '.', ACT_VIEW_KEY, NULL, NULL, key_inert },
     { ':', ACT_PROMPT, ":", ":q ones|random  :seed S  :heads N  :head h  "
       ":train L  :buckets N  :max-distance M  :r1 R  :r2 R  "
-      ":xpos-scale-base G  :rope-layout L  :rotary-dims R  :scheme NAME  "
-      ":i N  :j N", NULL },
+      ":xpos-scale-base G  :rope-layout L  :rotary-dims R  :floor-scale F  "
+      ":attn-scale A  :scheme NAME  :i N  :j N", NULL },
     { PK_UP, ACT_UP, NULL, NULL, key_move },
     { 'k', ACT_UP, NULL, NULL, key_move },
     { PK_DOWN, ACT_DOWN, NULL, NULL, key_move },
