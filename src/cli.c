@@ -177,7 +177,7 @@ static int set_att(struct cli *c)
     static const int VAL[AO_COUNT] = { O_Q, O_HEADS, O_HEAD, O_SEED, O_TRAIN,
                                        O_BUCKETS, O_MAXD, O_R1, O_R2,
                                        O_XPOS_BASE, O_PAIRS, O_ROTARY,
-                                       O_FLOOR, O_ATTN };
+                                       O_FLOOR, O_ATTN, O_TUNING };
     char err[128], lab[32];
     for (size_t i = 0; i < sizeof ORDER / sizeof ORDER[0]; i++) {
         int id = ORDER[i];

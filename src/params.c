@@ -676,7 +676,7 @@ void params_format(const params *p, char *buf, size_t len)
 static const char *const ATT_OPTS[AO_COUNT] = {
     "q", "heads", "head", "seed", "train", "buckets", "max-distance", "r1",
     "r2", "xpos-scale-base", "rope-layout", "rotary-dims", "floor-scale",
-    "attn-scale"
+    "attn-scale", "temperature-tuning"
 };
 
 int att_opt_parse(const char *name)
@@ -794,6 +794,13 @@ int att_opt_set(struct score_opts *o, int64_t n, enum att_opt id,
     case AO_BUCKETS: case AO_MAXD: case AO_R1: case AO_R2: case AO_XPOS_BASE:
     case AO_FLOOR: case AO_ATTN:
         return att_dist_set(o, id, text, err, errlen);
+    case AO_TUNING:
+        if (!text || (strcmp(text, "on") && strcmp(text, "off"))) {
+            snprintf(err, errlen, "wants on or off");
+            return -1;
+        }
+        o->temp_tuning = strcmp(text, "on") == 0;
+        return 0;
     case AO_PAIRS:
         if (qk_pairs_parse(text) < 0) {
             snprintf(err, errlen, "wants interleaved or half");

@@ -68,12 +68,13 @@ int params_set_pos(params *p, long pos, char *err, size_t errlen);
  * interleaved|half and :rotary-dims / --rotary-dims R (rope and xpos:
  * even, 2..65536; R >= d_model rotates every dimension), :floor-scale /
  * --floor-scale F and :attn-scale / --attn-scale A (Llama 4's
- * temperature tuning, > 0).
+ * temperature tuning, > 0), :temperature-tuning on|off (--temperature-
+ * tuning).
  */
 struct score_opts;
 enum att_opt { AO_Q = 0, AO_HEADS, AO_HEAD, AO_SEED, AO_TRAIN, AO_BUCKETS,
                AO_MAXD, AO_R1, AO_R2, AO_XPOS_BASE, AO_PAIRS, AO_ROTARY,
-               AO_FLOOR, AO_ATTN, AO_COUNT };
+               AO_FLOOR, AO_ATTN, AO_TUNING, AO_COUNT };
 
 /* T5: the message when max_distance is not past the exact buckets of a
  * side (buckets/4 bidirectional, buckets/2 causal); 0 when it is. */

@@ -1551,7 +1551,7 @@ static int att_command(struct app *a, void *rt, const char *name,
             app_msg(a, 0, "kerple: r1 = %g, r2 = %g", t->r1, t->r2);
         else if (opt == AO_XPOS_BASE)
             app_msg(a, 0, "xpos: scale base %g", t->xpos_base);
-        else if (opt == AO_FLOOR || opt == AO_ATTN)
+        else if (opt == AO_FLOOR || opt == AO_ATTN || opt == AO_TUNING)
             app_msg(a, 0, "temperature tuning%s: floor_scale %g, attn_scale %g",
                     t->temp_tuning ? "" : " (off: --temperature-tuning)",
                     t->floor_scale, t->attn_scale);
@@ -1611,7 +1611,8 @@ static const struct keybind ATT_KEYS[] = {
     { ':', ACT_PROMPT, ":", ":q ones|random  :seed S  :heads N  :head h  "
       ":train L  :buckets N  :max-distance M  :r1 R  :r2 R  "
       ":xpos-scale-base G  :rope-layout L  :rotary-dims R  :floor-scale F  "
-      ":attn-scale A  :scheme NAME  :i N  :j N", NULL },
+      ":attn-scale A  :temperature-tuning on|off  :scheme NAME  :i N  :j N",
+      NULL },
     { PK_UP, ACT_UP, NULL, NULL, key_move },
     { 'k', ACT_UP, NULL, NULL, key_move },
     { PK_DOWN, ACT_DOWN, NULL, NULL, key_move },
