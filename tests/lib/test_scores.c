@@ -675,6 +675,40 @@ static void test_pairs_partial(void)
     scores_free(sh);
 }
 
+/* xPos's closed forms against the sum over distances (its value alone)
+ * on large blocks, triangles and ranges, causal-style blocks below the
+ * diagonal and straddling it. */
+static void test_xpos_closed(void)
+{
+    struct dims p = P(32, 10000, 5000);
+    for (int rnd = 0; rnd < 2; rnd++) {
+        struct score_opts o = O(SCHEME_XPOS);
+        o.q_random = rnd;
+        o.xpos_base = rnd ? 97 : 512;
+        struct score_ctx *s = NEW(&p, &o, NULL);
+        struct dist_ops gen = { DIST_XPOS.at, NULL, NULL, NULL, NULL };
+        int64_t b[][4] = { {100, 3000, 0, 2000}, {4000, 4999, 3990, 4001},
+                           {7, 8, 3, 4}, {2500, 2600, 0, 40} };
+        for (int t = 0; t < 4; t++) {
+            double want = dist_block_mean(s, &gen, b[t][0], b[t][1], b[t][2],
+                                          b[t][3]);
+            CHECK_NEAR(dist_block_mean(s, &DIST_XPOS, b[t][0], b[t][1],
+                                       b[t][2], b[t][3]), want,
+                       1e-9 * (1 + fabs(want)));
+        }
+        int64_t ms[] = { 1, 2, 17, 1000, 4999 };
+        for (int t = 0; t < 5; t++) {
+            double want = dist_tri_sum(s, &gen, ms[t]);
+            CHECK_NEAR(dist_tri_sum(s, &DIST_XPOS, ms[t]), want,
+                       1e-9 * (1 + fabs(want)));
+        }
+        double want = dist_range_mean(s, &gen, 13, 4000);
+        CHECK_NEAR(dist_range_mean(s, &DIST_XPOS, 13, 4000), want,
+                   1e-9 * (1 + fabs(want)));
+        scores_free(s);
+    }
+}
+
 int main(void)
 {
     test_sinusoidal();
@@ -690,5 +724,6 @@ int main(void)
     test_scheme_table();
     test_opts_memcmp();
     test_pairs_partial();
+    test_xpos_closed();
     TEST_END("test_scores");
 }
