@@ -1356,9 +1356,20 @@ static void set_head(struct app *a, int h)
     double slopes[SCORES_MAX_HEADS];
     pe_alibi_slopes(heads, slopes);
     char m[32];
+    int h1 = a->att.o.head + 1;
+    if (a->att.o.scheme == SCHEME_SANDWICH) {
+        num(8.0 * h1 / heads, m, sizeof m);
+        app_msg(a, 0, "Sandwich head %d of %d: divisor 8h/H = %s", h1, heads,
+                m);
+        return;
+    }
     num(slopes[a->att.o.head], m, sizeof m);
-    app_msg(a, 0, "ALiBi head %d of %d: slope m = %s", a->att.o.head + 1, heads,
-            m);
+    if (a->att.o.scheme == SCHEME_T5)
+        app_msg(a, 0, "T5 head %d of %d: column %d of W%s%s", h1, heads, h1,
+                a->t5_table ? "" : ", the stand-in's slope m = ",
+                a->t5_table ? "" : m);
+    else
+        app_msg(a, 0, "ALiBi head %d of %d: slope m = %s", h1, heads, m);
 }
 
 static int key_zoom(struct app *a, void *rt, int key)
