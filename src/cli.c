@@ -516,6 +516,11 @@ static int check_final(struct cli *c, const char *pos_arg)
         return 2;
     if (c->tensor && !c->pe_file && !c->qk_file)
         return fail("--tensor: goes with --pe-file or --qk");
+    enum scheme sc = c->app.att.o.scheme;
+    if (c->qk_file && c->mode == MODE_EXPORT && sc != SCHEME_ROPE
+        && sc != SCHEME_XPOS)
+        return fail("--qk: rotates q and k for --scheme rope or xpos, not %s",
+                    scheme_name(sc));
     if (c->row_offset >= 0 && !c->pe_file)
         return fail("--row-offset: goes with --pe-file");
     if (c->components_set && !(c->mode == MODE_EXPORT

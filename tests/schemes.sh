@@ -371,6 +371,7 @@ refuse "tensor without a file" --export scores --scheme rope --tensor qk -n 4
 refuse "floor-scale without tuning" --export scores --scheme nope --floor-scale 4 -n 4
 refuse "tuning on alibi" --export scores --scheme alibi --temperature-tuning -n 4
 refuse "attn-scale zero" --export scores --scheme nope --temperature-tuning --attn-scale 0 -n 4
+refuse "qk with alibi" --export scores --scheme alibi -d 8 --qk "$tmp/qk8.csv" -n 4
 refuse "t5 table heads" --export scores --scheme t5 --pe-file "$tmp/w32.csv" --buckets 32 --heads 2 --head 3 -n 4
 
 echo "schemes: $pass passed, $fail failed"
