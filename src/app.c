@@ -196,6 +196,8 @@ void app_reset_defaults(struct app *a)
     a->point = keep.point;
     memcpy(a->note, keep.note, sizeof a->note);
     a->pe_table = keep.pe_table;
+    a->t5_table = keep.t5_table;
+    a->qk_table = keep.qk_table;
     a->pe_file_name = keep.pe_file_name;
     a->pe_info = keep.pe_info;
     memcpy(a->pe_digest, keep.pe_digest, sizeof a->pe_digest);
@@ -891,5 +893,13 @@ struct score_ctx *app_scores_new(const struct app *a)
     struct score_ctx *s = scores_new(a->p.d, a->p.base, a->p.n, &a->att.o, tp);
     if (s)
         scores_set_plan(s, plan_of(&a->p));
+    const struct pe_table *qk = a->qk_table;
+    if (s && qk && qk->d == s->d && qk->n >= 2) {
+        int64_t h = qk->n / 2 > s->head ? s->head : qk->n / 2 - 1;
+        scores_set_qk(s, qk->v + 2 * h * qk->d, qk->v + (2 * h + 1) * qk->d);
+    }
+    if (s && a->t5_table)   /* a bucket count that differs keeps the stand-in */
+        scores_set_t5_table(s, a->t5_table->v, (int)a->t5_table->n,
+                            a->t5_table->d);
     return s;
 }

@@ -46,6 +46,7 @@ struct cli {
     unsigned serve_mode;       /* --serve-mode, default 0600 */
     int serve_mode_set;
     int help, version;         /* --help, --version given */
+    const char *qk_file;        /* --qk: the query and key table */
     const char *att_text[AO_COUNT];  /* --q --heads --head --seed --train,
                                       * checked once n is final */
 };
