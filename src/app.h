@@ -18,6 +18,7 @@
 #include "keys.h"
 #include "params.h"
 #include "peviz/layout.h"
+#include "peviz/mpos.h"
 #include "peviz/scores.h"
 #include "view.h"
 
@@ -134,6 +135,10 @@ struct app {
     struct clocks_state clocks;
     struct attention_state att;
     struct compare_state cmp;
+
+    /* Positions with more than one axis (--sequence, --grid; peviz/mpos.h):
+     * mode MPOS_OFF for the plain 1-D sequence of n positions. */
+    struct mpos_conf mp;
 
     /* The table loaded by --pe-file (peviz/tables.h), or NULL; owned by main.
      * The learned scheme uses it while d_model matches and it has at

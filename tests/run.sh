@@ -28,7 +28,7 @@ suites() {
     if [ "${E2E:-1}" != 0 ]; then
         for s in tests/e2e/test_*.sh; do printf '%s\tbash %s\n' "$(sname "$s")" "$s"; done
     fi
-    for s in tests/valgrind.sh tests/cli.sh tests/rope.sh tests/tables.sh \
+    for s in tests/valgrind.sh tests/cli.sh tests/rope.sh tests/mpos.sh tests/tables.sh \
              tests/docs.sh tests/views_state.sh tests/golden/check.sh tests/lib/check.sh; do
         [ -f "$s" ] && printf '%s\tbash %s\n' "$(sname "$s")" "$s"
     done
