@@ -74,6 +74,14 @@ struct pane {
                                shown while the pane keeps its settings */
 };
 
+/* The grid view (src/views/grid.c): the key token k (the query is
+ * p.pos), and whether the scores are plain 1-D RoPE's instead. */
+struct grid_state {
+    int64_t key;
+    int one_d;
+    int pad_;               /* no padding bytes: memcmp */
+};
+
 /* A pane's d <= 0 or n <= 0 means "follow a->p" (the global value). */
 struct compare_state {
     int npanes, active, preset;
@@ -135,6 +143,7 @@ struct app {
     struct clocks_state clocks;
     struct attention_state att;
     struct compare_state cmp;
+    struct grid_state grid;
 
     /* Positions with more than one axis (--sequence, --grid; peviz/mpos.h):
      * mode MPOS_OFF for the plain 1-D sequence of n positions. */

@@ -1,0 +1,100 @@
+/*
+ * test_grid.c - the grid view: keys move the query by a token or by a
+ * row of its image, HJKL the key, x swaps them, c switches to 1-D RoPE
+ * (whose inspector then shows the token index on every axis); the
+ * inspector's score is the one evaluated here from the ids; r keeps the
+ * sequence and its n.
+ */
+#include <math.h>
+
+#include "app.h"
+#include "frames.h"
+#include "harness.h"
+#include "peviz/mpos.h"
+
+static void setup(struct app *a, const char *spec, int d)
+{
+    char err[256];
+    app_init(a);
+    a->p.d = d;
+    CHECK(mpos_parse_sequence(&a->mp, spec, err, sizeof err) == 0);
+    a->p.n = mpos_count(&a->mp);
+    a->view = VIEW_GRID;
+    a->screen_w = 80;
+    a->screen_h = 24;
+}
+
+static void test_keys(void)
+{
+    struct app a;
+    /* text:3, a 4x6 image (2x3 tokens at 3..8), text:2 */
+    setup(&a, "text:3,image:4x6,text:2", 16);
+    a.p.pos = 4;                        /* row 0, column 1 */
+    app_key(&a, 'j');
+    CHECK(a.p.pos == 7);                /* one row down: + 3 */
+    app_key(&a, 'k');
+    CHECK(a.p.pos == 4);
+    app_key(&a, 'l');
+    CHECK(a.p.pos == 5);
+    a.p.pos = 1;                        /* text: down is one token */
+    app_key(&a, 'j');
+    CHECK(a.p.pos == 2);
+    app_key(&a, 'L');
+    app_key(&a, 'L');
+    CHECK(a.grid.key == 2 && a.p.pos == 2);
+    app_key(&a, 'J');                   /* text: one token */
+    CHECK(a.grid.key == 3);
+    app_key(&a, 'J');                   /* image: a row */
+    CHECK(a.grid.key == 6);
+    app_key(&a, 'x');
+    CHECK(a.p.pos == 6 && a.grid.key == 2);
+}
+
+static void test_inspector(void)
+{
+    struct app a;
+    struct mpos_tok q, k;
+    char want[64];
+    setup(&a, "text:3,image:4x6,text:2", 16);
+    a.p.pos = 7;
+    a.grid.key = 9;
+    CHECK(frame_has(&a, 80, 24, "Q 7 image t3 h4 w4"));
+    CHECK(frame_has(&a, 80, 24, "k 9 text t6 h6 w6"));
+    /* S = sum over 8 slots (sections 2,3,3) of 2 cos(delta omega) */
+    mpos_token(&a.mp, 7, &q);
+    mpos_token(&a.mp, 9, &k);
+    static const int AX[8] = { 0, 0, 1, 1, 1, 2, 2, 2 };
+    double s = 0;
+    for (int i = 0; i < 8; i++)
+        s += 2 * cos((double)(q.id[AX[i]] - k.id[AX[i]]) *
+                     pow(10000, -2.0 * i / 16));
+    snprintf(want, sizeof want, "S(Q,k) = %.4g of 16", s);
+    CHECK(frame_has(&a, 80, 24, want));
+    CHECK(frame_has(&a, 80, 24, "tthhhwww"));
+    app_key(&a, 'c');
+    CHECK(a.grid.one_d == 1);
+    CHECK(frame_has(&a, 80, 24, "1-D RoPE (c)"));
+    s = 0;
+    for (int i = 0; i < 8; i++)
+        s += 2 * cos(-2.0 * pow(10000, -2.0 * i / 16));
+    snprintf(want, sizeof want, "S(Q,k) = %.4g of 16", s);
+    CHECK(frame_has(&a, 80, 24, want));
+}
+
+static void test_reset_keeps(void)
+{
+    struct app a;
+    setup(&a, "text:2,image:4x4", 16);
+    a.p.n = 99;                         /* changed behind the view's back */
+    CHECK(frame_has(&a, 80, 24, "r resets"));
+    app_reset(&a);
+    CHECK(a.p.n == 6 && a.mp.mode == MPOS_MROPE);
+}
+
+int main(void)
+{
+    test_keys();
+    test_inspector();
+    test_reset_keeps();
+    TEST_END("test_grid");
+}
