@@ -127,6 +127,10 @@ static void grid_lay(const struct app *a, void *rt, int w, int h)
     r->gx = 1;
     r->gy = 2;
     int aw = r->panel_x - 2, ah = r->strip_y - 3;
+    if (aw < 2 || ah < 1) {
+        snprintf(r->why, sizeof r->why, "too small");
+        return;
+    }
     r->b = 1;
     while (r->gw > 0 && ((r->gw + r->b - 1) / r->b * 2 > aw ||
                          (r->gh + r->b - 1) / r->b > ah))
@@ -137,9 +141,7 @@ static void grid_lay(const struct app *a, void *rt, int w, int h)
         r->z++;
     r->cols = r->gw > 0 ? (r->gw + r->b - 1) / r->b : 0;
     r->rows = r->gh > 0 ? (r->gh + r->b - 1) / r->b : 0;
-    r->ok = aw > 0 && ah > 0;
-    if (!r->ok)
-        snprintf(r->why, sizeof r->why, "too small");
+    r->ok = 1;
 }
 
 /* ---- scores --------------------------------------------------------------- */

@@ -91,8 +91,25 @@ static void test_reset_keeps(void)
     CHECK(a.p.n == 6 && a.mp.mode == MPOS_MROPE);
 }
 
+/* Every size down to 1x1 draws (under the sanitizers: without an
+ * overflow in the block search when no room is left for the grid). */
+static void test_sizes(void)
+{
+    struct app a;
+    setup(&a, "text:4,image:16x24,text:3", 64);
+    a.p.pos = 30;
+    for (int w = 1; w <= 44; w += 3)
+        for (int h = 1; h <= 12; h++) {
+            char *t = frame_text(&a, w, h);
+            CHECK(t != NULL);
+            free(t);
+        }
+    CHECK(frame_has(&a, 20, 5, "too small"));
+}
+
 int main(void)
 {
+    test_sizes();
     test_keys();
     test_inspector();
     test_reset_keeps();
