@@ -158,6 +158,17 @@ int mpos_plan(const struct mpos_conf *c, int d, double base,
  * mode and segments: 0, or -1 (c unchanged) for any other name. */
 int mpos_preset(const char *name, struct mpos_conf *c);
 
+/*
+ * c as one line of text that mpos_parse_text reads back exactly: "off",
+ * "axial WxH", or "mrope SPEC merge=M tps=X spg=S split=0|1
+ * sec=T,H,W inter=0|1" (sec 0,0,0: the default).  Returns the length,
+ * or -1 if it does not fit (MPOS_TEXT_MAX bytes always do).
+ */
+#define MPOS_TEXT_MAX 1600
+int mpos_format(const struct mpos_conf *c, char *buf, size_t len);
+int mpos_parse_text(struct mpos_conf *c, const char *s, char *err,
+                    size_t errlen);
+
 /* "t", "h", "w" (ViT with vit set: "-", "y", "x"). */
 const char *mpos_axis_name(int axis, int vit);
 

@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -451,4 +452,117 @@ int mpos_preset(const char *name, struct mpos_conf *c)
             return 0;
         }
     return -1;
+}
+
+/* ---- as text ---------------------------------------------------------------- */
+
+static int put(char *buf, size_t len, size_t *at, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static int put(char *buf, size_t len, size_t *at, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(buf + *at, *at < len ? len - *at : 0, fmt, ap);
+    va_end(ap);
+    if (n < 0 || *at + (size_t)n >= len)
+        return -1;
+    *at += (size_t)n;
+    return 0;
+}
+
+int mpos_format(const struct mpos_conf *c, char *buf, size_t len)
+{
+    size_t at = 0;
+    int r = 0;
+    if (c->mode == MPOS_OFF)
+        r = put(buf, len, &at, "off");
+    else if (c->mode == MPOS_AXIAL)
+        r = put(buf, len, &at, "axial %dx%d", c->grid_w, c->grid_h);
+    else {
+        r = put(buf, len, &at, "mrope ");
+        for (int k = 0; !r && k < c->nseg; k++) {
+            const struct mpos_seg *g = &c->seg[k];
+            const char *sep = k ? "," : "";
+            if (g->kind == MPOS_TEXT)
+                r = put(buf, len, &at, "%stext:%lld", sep, (long long)g->len);
+            else if (g->kind == MPOS_IMAGE)
+                r = put(buf, len, &at, "%simage:%dx%d", sep, g->h, g->w);
+            else
+                r = put(buf, len, &at, "%svideo:%dx%dx%d", sep, g->t, g->h, g->w);
+        }
+        if (!r)
+            r = put(buf, len, &at, " merge=%d tps=%.17g spg=%.17g split=%d "
+                    "sec=%d,%d,%d inter=%d", c->rules.merge,
+                    c->rules.tokens_per_second, c->rules.second_per_grid,
+                    c->rules.split_frames, c->section[0], c->section[1],
+                    c->section[2], c->interleaved);
+    }
+    return r ? -1 : (int)at;
+}
+
+/* The mrope settings after the sequence: every one, in order. */
+static int parse_rules(struct mpos_conf *c, const char *s)
+{
+    int merge, split, inter, sec[3], used = -1;
+    double tps, spg;
+    if (sscanf(s, " merge=%d tps=%lf spg=%lf split=%d sec=%d,%d,%d inter=%d%n",
+               &merge, &tps, &spg, &split, &sec[0], &sec[1], &sec[2], &inter,
+               &used) != 8 || used < 0 || s[used])
+        return -1;
+    if (merge < 1 || merge > 16 || !(tps >= 0 && tps <= 1000) ||
+        !(spg > 0 && spg <= 3600) || (split != 0 && split != 1) ||
+        (inter != 0 && inter != 1))
+        return -1;
+    for (int k = 0; k < 3; k++)
+        if (sec[k] < 0 || sec[k] > MPOS_SLOTS_MAX)
+            return -1;
+    c->rules.merge = merge;
+    c->rules.tokens_per_second = tps;
+    c->rules.second_per_grid = spg;
+    c->rules.split_frames = split;
+    memcpy(c->section, sec, sizeof sec);
+    c->interleaved = inter;
+    return 0;
+}
+
+int mpos_parse_text(struct mpos_conf *c, const char *s, char *err,
+                    size_t errlen)
+{
+    struct mpos_conf next;
+    char spec[MPOS_TEXT_MAX];
+    int w, h, used = -1;
+    mpos_conf_default(&next);
+    if (strcmp(s, "off") == 0) {
+        *c = next;
+        return 0;
+    }
+    if (sscanf(s, "axial %dx%d%n", &w, &h, &used) == 2 && used > 0 &&
+        !s[used] && w >= 1 && h >= 1 && w <= MPOS_GRID_MAX &&
+        h <= MPOS_GRID_MAX && (int64_t)w * h <= MPOS_TOKENS_MAX) {
+        next.mode = MPOS_AXIAL;
+        next.grid_w = w;
+        next.grid_h = h;
+        *c = next;
+        return 0;
+    }
+    const char *sp = strncmp(s, "mrope ", 6) == 0 ? strchr(s + 6, ' ') : NULL;
+    if (!sp || (size_t)(sp - s - 6) >= sizeof spec) {
+        snprintf(err, errlen, "want off, axial WxH or mrope SPEC merge=M "
+                 "tps=X spg=S split=0|1 sec=T,H,W inter=0|1");
+        return -1;
+    }
+    memcpy(spec, s + 6, (size_t)(sp - s - 6));
+    spec[sp - s - 6] = 0;
+    if (mpos_parse_sequence(&next, spec, err, errlen))
+        return -1;
+    if (parse_rules(&next, sp)) {
+        snprintf(err, errlen, "want merge=M tps=X spg=S split=0|1 "
+                 "sec=T,H,W inter=0|1 after the sequence");
+        return -1;
+    }
+    if (mpos_check(&next, err, errlen))
+        return -1;
+    *c = next;
+    return 0;
 }

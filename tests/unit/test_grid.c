@@ -8,6 +8,7 @@
 #include <math.h>
 
 #include "app.h"
+#include "follow_proto.h"
 #include "frames.h"
 #include "harness.h"
 #include "peviz/mpos.h"
@@ -107,8 +108,58 @@ static void test_sizes(void)
     CHECK(frame_has(&a, 20, 5, "too small"));
 }
 
+/* Follow mode: a follower gets the sequence, its rules and sections,
+ * the grid view's key and 1-D switch exactly; a bad mpos line or one
+ * whose sections do not fit d is refused and changes nothing. */
+static void test_follow(void)
+{
+    struct app t, f, before;
+    char body[FP_BODY_MAX], err[256];
+    setup(&t, "text:3,image:4x6,video:3x2x4,text:2", 24);
+    t.mp.rules.tokens_per_second = 2;
+    t.mp.rules.second_per_grid = 0.7;
+    t.mp.section[0] = 6; t.mp.section[1] = 3; t.mp.section[2] = 3;
+    t.mp.interleaved = 1;
+    t.grid.key = 7;
+    t.grid.one_d = 1;
+    int len = fp_body(&t, body, sizeof body);
+    CHECK(len > 0);
+    CHECK(strstr(body, "\nmpos mrope text:3,image:4x6,video:3x2x4,text:2 "
+                       "merge=2 tps=2 spg=0.69999999999999996 split=0 "
+                       "sec=6,3,3 inter=1\n") != NULL);
+    app_init(&f);
+    CHECK(fp_apply(&f, body, (size_t)len, err, sizeof err) == 0);
+    CHECK(memcmp(&f.mp, &t.mp, sizeof f.mp) == 0);
+    CHECK(f.grid.key == 7 && f.grid.one_d == 1 && f.p.n == t.p.n);
+    setup(&t, "text:1", 16);
+    t.mp.mode = MPOS_AXIAL;
+    t.mp.grid_w = 5;
+    t.mp.grid_h = 3;
+    t.p.n = 15;
+    len = fp_body(&t, body, sizeof body);
+    CHECK(strstr(body, "\nmpos axial 5x3\n") != NULL);
+    CHECK(fp_apply(&f, body, (size_t)len, err, sizeof err) == 0);
+    CHECK(f.mp.mode == MPOS_AXIAL && f.mp.grid_w == 5 && f.mp.grid_h == 3);
+    static const char *const BAD[] = {
+        "mpos mrope text:0 merge=2 tps=0 spg=1 split=0 sec=0,0,0 inter=0\n",
+        "mpos mrope image:5x4 merge=2 tps=0 spg=1 split=0 sec=0,0,0 inter=0\n",
+        "mpos mrope text:3 merge=2 tps=0 spg=0 split=0 sec=0,0,0 inter=0\n",
+        "mpos mrope text:3 merge=2\n",
+        "mpos axial 0x3\n",
+        "mpos sideways\n",
+        "mpos mrope text:3 merge=2 tps=0 spg=1 split=0 sec=9,9,9 inter=0\n",
+    };
+    for (size_t i = 0; i < sizeof BAD / sizeof BAD[0]; i++) {
+        before = f;
+        CHECK(fp_apply(&f, BAD[i], strlen(BAD[i]), err, sizeof err) == -1);
+        CHECK(strstr(err, "mpos") != NULL);
+        CHECK(memcmp(&f, &before, sizeof f) == 0);
+    }
+}
+
 int main(void)
 {
+    test_follow();
     test_sizes();
     test_keys();
     test_inspector();
