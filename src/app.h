@@ -148,6 +148,9 @@ struct app {
     /* Positions with more than one axis (--sequence, --grid; peviz/mpos.h):
      * mode MPOS_OFF for the plain 1-D sequence of n positions. */
     struct mpos_conf mp;
+    /* What the command line set (r and each tour step start from it;
+     * the grid view's :sequence and :grid change only mp). */
+    struct mpos_conf mp_start;
 
     /* The table loaded by --pe-file (peviz/tables.h), or NULL; owned by main.
      * The learned scheme uses it while d_model matches and it has at

@@ -594,6 +594,7 @@ int cli_parse(struct cli *c, int argc, char **argv)
         return fail("--%s", err);
     if (mpos_cli_finish(c, err, sizeof err))
         return fail("%s", err);
+    c->app.mp_start = c->app.mp;
     return check_final(c, pos_arg);
 }
 

@@ -482,6 +482,75 @@ static int key_one_d(struct app *a, void *rt, int key)
     return 1;
 }
 
+/* Put next in place of the positions, if its slots fit d: n follows. */
+static int take(struct app *a, const struct mpos_conf *next, const char *cmd,
+                const char *arg)
+{
+    char err[200];
+    unsigned char *axis = malloc((size_t)a->p.d / 2 + 1);
+    int r = !axis ? -1 : mpos_check(next, err, sizeof err) ? -1
+            : mpos_axes(next, a->p.d / 2, axis, err, sizeof err);
+    free(axis);
+    if (r) {
+        app_msg(a, 1, ":%s %.40s: %s", cmd, arg, axis ? err : "out of memory");
+        return 1;
+    }
+    a->mp = *next;
+    a->p.n = mpos_count(next);
+    if (a->p.pos >= a->p.n)
+        a->p.pos = a->p.n - 1;
+    app_params_changed(a);
+    app_msg(a, 0, ":%s %.40s: %lld tokens", cmd, arg, (long long)a->p.n);
+    return 1;
+}
+
+/* :sequence SPEC, :grid WxH, :section T,H,W, :interleaved on|off. */
+static int grid_command(struct app *a, void *rt, const char *name,
+                        const char *arg)
+{
+    struct mpos_conf next = a->mp;
+    char err[200];
+    int w, h, s[3], used = -1;
+    (void)rt;
+    if (strcmp(name, "sequence") == 0) {
+        if (next.mode != MPOS_MROPE)
+            mpos_conf_default(&next);
+        if (mpos_parse_sequence(&next, arg, err, sizeof err) == 0)
+            return take(a, &next, name, arg);
+    } else if (strcmp(name, "grid") == 0) {
+        snprintf(err, sizeof err, "want WxH patches, each 1..%d",
+                 MPOS_GRID_MAX);
+        if (sscanf(arg, "%dx%d%n", &w, &h, &used) == 2 && used > 0 &&
+            !arg[used] && w >= 1 && h >= 1 && w <= MPOS_GRID_MAX &&
+            h <= MPOS_GRID_MAX && (int64_t)w * h <= MPOS_TOKENS_MAX) {
+            mpos_conf_default(&next);
+            next.mode = MPOS_AXIAL;
+            next.grid_w = w;
+            next.grid_h = h;
+            return take(a, &next, name, arg);
+        }
+    } else if (strcmp(name, "section") == 0) {
+        snprintf(err, sizeof err, "want T,H,W slots, summing to d/2");
+        if (sscanf(arg, "%d,%d,%d%n", &s[0], &s[1], &s[2], &used) == 3 &&
+            used > 0 && !arg[used] && s[0] >= 0 && s[1] >= 0 && s[2] >= 0 &&
+            s[0] + s[1] + s[2] > 0 && next.mode == MPOS_MROPE) {
+            memcpy(next.section, s, sizeof s);
+            return take(a, &next, name, arg);
+        }
+    } else if (strcmp(name, "interleaved") == 0) {
+        snprintf(err, sizeof err, "want on or off, with a :sequence");
+        if ((!strcmp(arg, "on") || !strcmp(arg, "off")) &&
+            next.mode == MPOS_MROPE) {
+            next.interleaved = !strcmp(arg, "on");
+            return take(a, &next, name, arg);
+        }
+    } else {
+        return 0;
+    }
+    app_msg(a, 1, ":%s %.40s: %s", name, arg, err);
+    return 1;
+}
+
 static const struct keybind GRID_KEYS[] = {
     { PK_LEFT,  ACT_VIEW_KEY, "arrows hjkl", "move the query Q (up, down: a row)", key_query },
     { 'h',      ACT_VIEW_KEY, NULL,      NULL, key_query },
@@ -516,6 +585,7 @@ const struct view VIEW_GRID_DEF = {
     .layout = grid_lay,
     .draw = grid_draw,
     .keys = GRID_KEYS,
+    .command = grid_command,
     .fini = grid_fini,
     .about =
         "Positions with more than one axis. With --sequence a token's "

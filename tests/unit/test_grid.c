@@ -20,6 +20,7 @@ static void setup(struct app *a, const char *spec, int d)
     a->p.d = d;
     CHECK(mpos_parse_sequence(&a->mp, spec, err, sizeof err) == 0);
     a->p.n = mpos_count(&a->mp);
+    a->mp_start = a->mp;                /* as the command line leaves it */
     a->view = VIEW_GRID;
     a->screen_w = 80;
     a->screen_h = 24;
@@ -157,8 +158,34 @@ static void test_follow(void)
     }
 }
 
+/* :sequence, :grid, :section, :interleaved change the positions and n;
+ * bad values say why and change nothing; r goes back to what the
+ * command line gave, so a tour step's sequence never leaks on. */
+static void test_commands(void)
+{
+    struct app a, before;
+    setup(&a, "text:2", 16);
+    CHECK(app_command(&a, "sequence text:3,image:4x6,text:2") == 0);
+    CHECK(a.p.n == 11 && a.mp.nseg == 3 && !a.msg_error);
+    CHECK(app_command(&a, "section 4,2,2") == 0);
+    CHECK(a.mp.section[0] == 4 && a.mp.section[2] == 2 && !a.msg_error);
+    CHECK(app_command(&a, "interleaved on") == 0 && a.mp.interleaved == 1);
+    before = a;
+    app_command(&a, "section 4,4,4");      /* 12 slots, not 8 */
+    CHECK(a.msg_error && strstr(a.msg, "sums to 12"));
+    CHECK(memcmp(&a.mp, &before.mp, sizeof a.mp) == 0 && a.p.n == 11);
+    app_command(&a, "sequence image:3x4");
+    CHECK(a.msg_error && strstr(a.msg, "not a multiple"));
+    CHECK(memcmp(&a.mp, &before.mp, sizeof a.mp) == 0);
+    CHECK(app_command(&a, "grid 5x3") == 0 && a.p.n == 15 && !a.msg_error);
+    CHECK(a.mp.mode == MPOS_AXIAL);
+    app_reset(&a);
+    CHECK(a.mp.mode == MPOS_MROPE && a.mp.nseg == 1 && a.p.n == 2);
+}
+
 int main(void)
 {
+    test_commands();
     test_follow();
     test_sizes();
     test_keys();
