@@ -133,6 +133,12 @@ static int check_given(const struct cli *c, char *err, size_t errlen)
                  "a vision-language sequence; give one");
         return -1;
     }
+    if ((g & (1u << MO_SEQUENCE | 1u << MO_GRID)) && c->pe_file) {
+        snprintf(err, errlen, "%s and --pe-file: the table's rows are "
+                 "positions 0..n-1, not a multi-axis sequence; give one",
+                 g & 1u << MO_GRID ? "--grid" : "--sequence");
+        return -1;
+    }
     for (int k = MO_SPATIAL_MERGE; k <= MO_INTERLEAVED; k++)
         if ((g & 1u << k) && !(g & 1u << MO_SEQUENCE)) {
             snprintf(err, errlen, "%s: goes with --sequence", OPT_NAME[k]);
@@ -205,7 +211,7 @@ static int export_ids(const struct cli *c, FILE *out)
     if (c->format && strcmp(c->format, "csv") != 0)
         return cli_error("--format: '%s': want csv with --export "
                          "position-ids", c->format);
-    enum { BLOCK = 4096 };
+    enum { BLOCK = 512 };
     struct mpos_tok tok[BLOCK];
     int64_t n = mpos_count(m);
     for (int64_t i = 0; i < n && !ferror(out); i += BLOCK) {

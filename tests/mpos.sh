@@ -282,6 +282,8 @@ refuse "the sequence has 8 tokens" --export scores --sequence text:8 -n 9
 refuse "--export position-ids: goes with --sequence" --export position-ids
 refuse "--tokens-per-second: '-1'" --export position-ids --sequence text:1 --tokens-per-second -1
 refuse "--second-per-grid: '0'" --export position-ids --sequence text:1 --second-per-grid 0
+refuse "--sequence and --pe-file" --export scores --sequence text:3 --pe-file /nonexistent.csv
+refuse "--grid and --pe-file" --export scores --grid 3x3 --pe-file /nonexistent.csv
 refuse "want csv with --export position-ids" --export position-ids --sequence text:1 --format f32
 
 echo "mpos: $pass passed, $fail failed"
