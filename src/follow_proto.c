@@ -145,7 +145,7 @@ static const struct field FIELDS[] = {
     INT("cmp.dims_1to1", cmp.dims_1to1, 0, 1),
     INT("cmp.zoom", cmp.zoom, 0, 64),
     INTB("grid.key", T_I64, grid.key, 0, B_POS),
-    INT("grid.one_d", grid.one_d, 0, 1),
+    INT("grid.one_d", grid.one_d, 0, 2),
     { "tour", T_TOUR, 0, 0, 0, B_FIXED, 0, NULL, NULL },
     { "table", T_TABLE, 0, 0, 0, B_FIXED, 0, NULL, NULL },
 };

@@ -39,6 +39,7 @@ struct grid_rt {
     int b;                      /* patches per cell side (large frames) */
     int z;                      /* cell rows per patch (small frames) */
     int gx, gy, cols, rows;     /* where the grid goes, in cells */
+    int gx2;                    /* side by side: the 1-D grid's x */
     int panel_x, strip_y;
 };
 
@@ -127,6 +128,8 @@ static void grid_lay(const struct app *a, void *rt, int w, int h)
     r->gx = 1;
     r->gy = 2;
     int aw = r->panel_x - 2, ah = r->strip_y - 3;
+    if (a->grid.one_d == 2)             /* two grids side by side */
+        aw = aw / 2 - 1;
     if (aw < 2 || ah < 1) {
         snprintf(r->why, sizeof r->why, "too small");
         return;
@@ -141,21 +144,28 @@ static void grid_lay(const struct app *a, void *rt, int w, int h)
         r->z++;
     r->cols = r->gw > 0 ? (r->gw + r->b - 1) / r->b : 0;
     r->rows = r->gh > 0 ? (r->gh + r->b - 1) / r->b : 0;
+    r->gx2 = r->gx + 2 * r->z * r->cols + 2;
     r->ok = 1;
 }
 
 /* ---- scores --------------------------------------------------------------- */
 
-/* The tokens' ids as M-RoPE (or 1-D RoPE: every axis the index). */
-static void ids_of(const struct app *a, int64_t i, int64_t id[3])
+/* The tokens' ids as M-RoPE (or, one_d, 1-D RoPE: every axis the index). */
+static void ids_as(const struct app *a, int one_d, int64_t i, int64_t id[3])
 {
     struct mpos_tok t;
-    if (a->grid.one_d) {
+    if (one_d) {
         id[0] = id[1] = id[2] = i;
         return;
     }
     mpos_token(&a->mp, i, &t);
     memcpy(id, t.id, sizeof t.id);
+}
+
+/* As the panel and the strip show them: 1-D only when c chose it alone. */
+static void ids_of(const struct app *a, int64_t i, int64_t id[3])
+{
+    ids_as(a, a->grid.one_d == 1, i, id);
 }
 
 static double score(const struct grid_rt *r, const int64_t qi[3],
@@ -166,14 +176,14 @@ static double score(const struct grid_rt *r, const int64_t qi[3],
 
 /* The block mean of cell (cx, cy) of the shown frame. */
 static double cell_mean(const struct app *a, const struct grid_rt *r,
-                        const int64_t q[3], int cx, int cy)
+                        int one_d, const int64_t q[3], int cx, int cy)
 {
     double s = 0;
     int k = 0;
     for (int y = cy * r->b; y < (cy + 1) * r->b && y < r->gh; y++)
         for (int x = cx * r->b; x < (cx + 1) * r->b && x < r->gw; x++) {
             int64_t id[3];
-            ids_of(a, r->first + (int64_t)y * r->gw + x, id);
+            ids_as(a, one_d, r->first + (int64_t)y * r->gw + x, id);
             s += score(r, q, id);
             k++;
         }
@@ -198,11 +208,11 @@ static void shade(const struct app *a, canvas *c, int x, int y, double t)
 
 /* A patch cell pair at patch-cell (cx, cy), z x z patches big. */
 static void patch_at(const struct app *a, const struct grid_rt *r,
-                     canvas *c, int cx, int cy, double t)
+                     canvas *c, int gx, int cx, int cy, double t)
 {
     for (int dy = 0; dy < r->z; dy++)
         for (int dx = 0; dx < 2 * r->z; dx++)
-            shade(a, c, r->gx + 2 * r->z * cx + dx, r->gy + r->z * cy + dy, t);
+            shade(a, c, gx + 2 * r->z * cx + dx, r->gy + r->z * cy + dy, t);
 }
 
 /* Token i's cell in the shown frame into *cx, *cy: 0, or -1 if not in it. */
@@ -216,38 +226,42 @@ static int cell_of(const struct grid_rt *r, int64_t i, int *cx, int *cy)
     return 0;
 }
 
+/* The shown frame at column gx, scored as M-RoPE or (one_d) 1-D RoPE. */
 static void draw_patches(const struct app *a, const struct grid_rt *r,
-                         canvas *c, const int64_t q[3])
+                         canvas *c, int gx, int one_d, int legend_w)
 {
     rgb dim = ui_color(a->palette, UI_DIM), cur = ui_color(a->palette, UI_CURSOR);
     double *v = malloc((size_t)r->rows * (size_t)r->cols * sizeof *v);
     double lo = INFINITY, hi = -INFINITY;
+    int64_t q[3];
     int x, y;
     if (!v)
         return;
+    ids_as(a, one_d, a->p.pos, q);
     for (int cy = 0; cy < r->rows; cy++)
         for (int cx = 0; cx < r->cols; cx++) {
-            double m = v[cy * r->cols + cx] = cell_mean(a, r, q, cx, cy);
+            double m = v[cy * r->cols + cx] = cell_mean(a, r, one_d, q, cx, cy);
             lo = m < lo ? m : lo;
             hi = m > hi ? m : hi;
         }
-    canvas_box(c, r->gx - 1, r->gy - 1, 2 * r->z * r->cols + 2,
-               r->z * r->rows + 2, dim, NULL);
+    canvas_box(c, gx - 1, r->gy - 1, 2 * r->z * r->cols + 2,
+               r->z * r->rows + 2, dim, a->grid.one_d != 2 ? NULL : one_d
+               ? "1-D" : a->mp.mode == MPOS_AXIAL ? "2-D" : "M-RoPE");
     for (int cy = 0; cy < r->rows; cy++)
         for (int cx = 0; cx < r->cols; cx++)
-            patch_at(a, r, c, cx, cy, unit(v[cy * r->cols + cx], lo, hi));
+            patch_at(a, r, c, gx, cx, cy, unit(v[cy * r->cols + cx], lo, hi));
     free(v);
     if (cell_of(r, a->grid.key, &x, &y) == 0)
-        canvas_put(c, r->gx + 2 * r->z * x + 2 * r->z - 1, r->gy + r->z * y,
+        canvas_put(c, gx + 2 * r->z * x + 2 * r->z - 1, r->gy + r->z * y,
                    'k', cur, RGB_DEFAULT, ATTR_REVERSE | ATTR_BOLD);
     if (cell_of(r, a->p.pos, &x, &y) == 0)
-        canvas_put(c, r->gx + 2 * r->z * x, r->gy + r->z * y, 'Q', cur,
+        canvas_put(c, gx + 2 * r->z * x, r->gy + r->z * y, 'Q', cur,
                    RGB_DEFAULT, ATTR_REVERSE | ATTR_BOLD);
     if (r->gy + r->z * r->rows + 1 < r->strip_y)
-        canvas_printf(c, r->gx - 1, r->gy + r->z * r->rows + 1, r->panel_x - 1,
-                  ui_color(a->palette, UI_TEXT), RGB_DEFAULT, 0,
-                      "S from Q%s: %.6g .. %.6g (densest)", r->b > 1
-                      ? " (cell: block mean)" : "", lo, hi);
+        canvas_printf(c, gx - 1, r->gy + r->z * r->rows + 1, legend_w,
+                      ui_color(a->palette, UI_TEXT), RGB_DEFAULT, 0,
+                      a->grid.one_d == 2 ? "%.5g..%.5g" :
+                      "S from Q: %.6g .. %.6g (densest)", lo, hi);
 }
 
 static char kind_letter(const struct mpos_conf *m, int64_t i)
@@ -362,12 +376,15 @@ static void draw_title(const struct app *a, const struct grid_rt *r,
 {
     rgb txt = ui_color(a->palette, UI_TEXT);
     int sec[3];
-    const char *pe = a->grid.one_d ? "1-D RoPE (c)" : "M-RoPE";
+    static const char *const PE[] = { "M-RoPE", "1-D RoPE (c)",
+                                      "M-RoPE | 1-D (c)" };
+    const char *pe = PE[a->grid.one_d];
     mpos_section(&a->mp, r->slots, sec);
     if (a->mp.mode == MPOS_AXIAL)
         canvas_printf(c, 0, 0, -1, txt, RGB_DEFAULT, ATTR_BOLD,
-                      "%s %dx%d patches, d %d, base %g", a->grid.one_d
-                      ? "1-D RoPE (c)" : "2-D RoPE", r->gw, r->gh, a->p.d,
+                      "%s %dx%d patches, d %d, base %g", a->grid.one_d == 1
+                      ? "1-D RoPE (c)" : a->grid.one_d ? "2-D | 1-D (c)"
+                      : "2-D RoPE", r->gw, r->gh, a->p.d,
                       a->p.base);
     else if (r->seg >= 0)
         canvas_printf(c, 0, 0, -1, txt, RGB_DEFAULT, ATTR_BOLD,
@@ -397,8 +414,12 @@ static void grid_draw(const struct app *a, void *rt, canvas *c, char *hint,
         canvas_text(c, 1, 3, r->panel_x - 1, "frame too large to draw here;"
                     " use --export scores", ui_color(a->palette, UI_WARN),
                     RGB_DEFAULT, 0);
-    else if (r->gh > 0)
-        draw_patches(a, r, c, q);
+    else if (r->gh > 0 && a->grid.one_d == 2) {
+        draw_patches(a, r, c, r->gx, 0, r->gx2 - r->gx);
+        draw_patches(a, r, c, r->gx2, 1, r->panel_x - r->gx2);
+    } else if (r->gh > 0) {
+        draw_patches(a, r, c, r->gx, a->grid.one_d, r->panel_x - 1);
+    }
     draw_panel(a, r, c, q);
     draw_strip(a, r, c, q);
     snprintf(hint, hintlen, "Q %lld  k %lld", (long long)a->p.pos,
@@ -476,9 +497,12 @@ static int key_one_d(struct app *a, void *rt, int key)
 {
     (void)rt;
     (void)key;
-    a->grid.one_d = !a->grid.one_d;
-    app_msg(a, 0, "%s", a->grid.one_d ? "1-D RoPE: every axis the token index"
-                                      : "multi-axis positions");
+    static const char *const SAY[] = {
+        "multi-axis positions", "1-D RoPE: every axis the token index",
+        "multi-axis positions beside 1-D RoPE",
+    };
+    a->grid.one_d = a->grid.one_d == 0 ? 2 : a->grid.one_d == 2 ? 1 : 0;
+    app_msg(a, 0, "%s", SAY[a->grid.one_d]);
     return 1;
 }
 
@@ -565,7 +589,7 @@ static const struct keybind GRID_KEYS[] = {
     { 'K',      ACT_VIEW_KEY, NULL,      NULL, key_key },
     { 'L',      ACT_VIEW_KEY, NULL,      NULL, key_key },
     { 'x',      ACT_VIEW_KEY, "x",       "swap Q and k", key_swap },
-    { 'c',      ACT_VIEW_KEY, "c",       "compare: 1-D RoPE on the same tokens", key_one_d },
+    { 'c',      ACT_VIEW_KEY, "c",       "compare: beside 1-D RoPE, then 1-D alone", key_one_d },
     { 0,        ACT_NONE,     NULL,      NULL, NULL }
 };
 

@@ -73,7 +73,13 @@ static void test_inspector(void)
     snprintf(want, sizeof want, "S(Q,k) = %.4g of 16", s);
     CHECK(frame_has(&a, 80, 24, want));
     CHECK(frame_has(&a, 80, 24, "tthhhwww"));
-    app_key(&a, 'c');
+    app_key(&a, 'c');                   /* first: side by side */
+    CHECK(a.grid.one_d == 2);
+    CHECK(frame_has(&a, 80, 24, "M-RoPE | 1-D (c)"));
+    CHECK(frame_has(&a, 80, 24, "─ 1-D ─"));
+    CHECK(frame_has(&a, 80, 24, "─ M-RoPE ─"));
+    CHECK(frame_has(&a, 80, 24, want));  /* the panel stays M-RoPE's */
+    app_key(&a, 'c');                   /* then 1-D alone */
     CHECK(a.grid.one_d == 1);
     CHECK(frame_has(&a, 80, 24, "1-D RoPE (c)"));
     s = 0;
@@ -81,6 +87,8 @@ static void test_inspector(void)
         s += 2 * cos(-2.0 * pow(10000, -2.0 * i / 16));
     snprintf(want, sizeof want, "S(Q,k) = %.4g of 16", s);
     CHECK(frame_has(&a, 80, 24, want));
+    app_key(&a, 'c');
+    CHECK(a.grid.one_d == 0);
 }
 
 static void test_reset_keeps(void)
@@ -122,7 +130,7 @@ static void test_follow(void)
     t.mp.section[0] = 6; t.mp.section[1] = 3; t.mp.section[2] = 3;
     t.mp.interleaved = 1;
     t.grid.key = 7;
-    t.grid.one_d = 1;
+    t.grid.one_d = 2;
     int len = fp_body(&t, body, sizeof body);
     CHECK(len > 0);
     CHECK(strstr(body, "\nmpos mrope text:3,image:4x6,video:3x2x4,text:2 "
@@ -131,7 +139,7 @@ static void test_follow(void)
     app_init(&f);
     CHECK(fp_apply(&f, body, (size_t)len, err, sizeof err) == 0);
     CHECK(memcmp(&f.mp, &t.mp, sizeof f.mp) == 0);
-    CHECK(f.grid.key == 7 && f.grid.one_d == 1 && f.p.n == t.p.n);
+    CHECK(f.grid.key == 7 && f.grid.one_d == 2 && f.p.n == t.p.n);
     setup(&t, "text:1", 16);
     t.mp.mode = MPOS_AXIAL;
     t.mp.grid_w = 5;
