@@ -260,8 +260,10 @@ static void draw_patches(const struct app *a, const struct grid_rt *r,
     if (r->gy + r->z * r->rows + 1 < r->strip_y)
         canvas_printf(c, gx - 1, r->gy + r->z * r->rows + 1, legend_w,
                       ui_color(a->palette, UI_TEXT), RGB_DEFAULT, 0,
-                      a->grid.one_d == 2 ? "%.5g..%.5g" :
-                      "S from Q: %.6g .. %.6g (densest)", lo, hi);
+                      a->grid.one_d == 2 ? "%s%.5g..%.5g" :
+                      "S from Q%s: %.6g .. %.6g (densest)",
+                      r->b < 2 ? "" : a->grid.one_d == 2 ? "means "
+                      : " (cell: block mean)", lo, hi);
 }
 
 static char kind_letter(const struct mpos_conf *m, int64_t i)
