@@ -12,7 +12,9 @@
 #include <sys/stat.h>
 
 #include "app.h"
+#include "config.h"
 #include "frame.h"
+#include "plans.h"
 #include "peviz/tables.h"
 #include "snapshot.h"
 #include "tour.h"
@@ -48,6 +50,7 @@ void app_msg(struct app *a, int error, const char *fmt, ...)
     vsnprintf(a->msg, sizeof a->msg, fmt, ap);
     va_end(ap);
     a->msg_error = error;
+    a->msg_over = app_view_busy(a);
 }
 
 void app_params_changed(struct app *a)
@@ -99,7 +102,84 @@ static void set_speed(struct app *a, double factor)
     app_msg(a, 0, "sweep speed %g pos/s", s);
 }
 
+void app_set_source(struct app *a, const char *name, int is_file)
+{
+    const char *b = is_file && strrchr(name, '/') ? strrchr(name, '/') + 1
+                                                 : name;
+    snprintf(a->source, sizeof a->source, "%s", b);
+    for (char *q = a->source; *q; q++)     /* a file name shown on screen */
+        if ((unsigned char)*q < 0x20 || *q == 0x7f)
+            *q = '?';
+    a->source_p = a->p;
+}
+
+/* Whether p still has the source's d, base and scaling. */
+static int source_kept(const struct app *a)
+{
+    return a->p.d == a->source_p.d && a->p.base == a->source_p.base &&
+           memcmp(&a->p.rope, &a->source_p.rope, sizeof a->p.rope) == 0;
+}
+
+/* The preset pane A was set from while the settings are still its (a
+ * follower knows the model only so), or NULL. */
+static const char *pane_a_model(const struct app *a)
+{
+    const struct rope_preset *m = rope_preset_at(a->cmp.panes[0].model - 1);
+    params q = a->p;
+    char err[APP_MSG_LEN];
+    if (!m || params_set_model(&q, m->name, err, sizeof err))
+        return NULL;
+    return q.d == a->p.d && q.base == a->p.base &&
+           memcmp(&q.rope, &a->p.rope, sizeof q.rope) == 0 ? m->name : NULL;
+}
+
+void app_source_format(const struct app *a, char *buf, size_t len)
+{
+    char sc[64];
+    const char *m = a->source[0] ? NULL : pane_a_model(a);
+    params_format_rope(&a->p, sc, sizeof sc);
+    if (m)
+        snprintf(buf, len, "%s: %s", m, sc);
+    else if (!a->source[0])
+        snprintf(buf, len, "%s", a->p.rope.method == ROPE_NONE ? ""
+                                 : sc);
+    else if (source_kept(a))
+        snprintf(buf, len, "%s: %s", a->source, sc);
+    else
+        snprintf(buf, len, "%s (from %s, changed)", sc, a->source);
+}
+
+int app_rope_cache(const struct app *a)
+{
+    return a->source[0] || a->p.rope.method != ROPE_NONE;
+}
+
 void app_reset(struct app *a)
+{
+    char source[APP_SOURCE_LEN];
+    params sp = a->source_p;
+    int model = a->cmp.panes[0].model;
+    snprintf(source, sizeof source, "%s", a->source);
+    app_reset_defaults(a);
+    if (!source[0])
+        return;
+    memcpy(a->source, source, sizeof source);
+    a->source_p = sp;
+    a->p = sp;                          /* the model's settings and n */
+    a->p.pos = 0;
+    if (a->pe_table) {                  /* a loaded table's d and n win */
+        params t = a->p;
+        char err[APP_MSG_LEN];
+        t.d = a->pe_table->d;
+        t.n = a->pe_table->n;
+        if (params_check_rope(&t, err, sizeof err) == 0)
+            a->p = t;
+    }
+    a->cmp.panes[0].model = model;
+    app_params_changed(a);
+}
+
+void app_reset_defaults(struct app *a)
 {
     struct app keep = *a;
     app_init(a);
@@ -113,9 +193,15 @@ void app_reset(struct app *a)
     a->screen_h = keep.screen_h;
     a->split = keep.split;              /* how the lecture is shown */
     a->presenter = keep.presenter;
+    a->share_zoom = keep.share_zoom;
+    a->point = keep.point;
+    memcpy(a->note, keep.note, sizeof a->note);
     a->pe_table = keep.pe_table;
     a->pe_file_name = keep.pe_file_name;
     a->pe_info = keep.pe_info;
+    memcpy(a->pe_digest, keep.pe_digest, sizeof a->pe_digest);
+    memcpy(a->follow_status, keep.follow_status, sizeof a->follow_status);
+    memcpy(a->follow_short, keep.follow_short, sizeof a->follow_short);
     a->tour = keep.tour;
     a->tour_step = keep.tour_step;
     a->tour_active = keep.tour_active;
@@ -135,7 +221,34 @@ static void reset(struct app *a)
     enum view_id v = a->view;
     app_reset(a);
     a->view = v;
-    app_msg(a, 0, "reset to the defaults");
+    if (a->source[0])
+        app_msg(a, 0, "reset to the defaults of %s (R resets everything)",
+                a->source);
+    else
+        app_msg(a, 0, "reset to the defaults");
+}
+
+/* R: ask first; R again resets the model, config and table too. */
+static void reset_all(struct app *a, int confirmed)
+{
+    enum view_id v = a->view;
+    if (!confirmed) {
+        a->confirm_reset = 1;
+        app_msg(a, 0, "R again: reset everything, also %s%s%s; any other "
+                "key keeps them", a->source[0] ? a->source : "the model",
+                a->pe_table ? " and the table " : "",
+                a->pe_table && a->pe_file_name ? a->pe_file_name : "");
+        return;
+    }
+    app_reset_defaults(a);
+    a->pe_table = NULL;                 /* main still owns and frees it */
+    a->pe_file_name = NULL;
+    a->pe_info = NULL;
+    a->p.d = PARAM_D_DEFAULT;
+    a->p.n = PARAM_N_DEFAULT;
+    a->view = v;
+    app_params_changed(a);
+    app_msg(a, 0, "reset everything to the defaults");
 }
 
 static void switch_view(struct app *a, int v)
@@ -221,6 +334,7 @@ static int do_action(struct app *a, enum action act, int key)
     case ACT_SLOWER:     set_speed(a, 0.5); break;
     case ACT_FASTER:     set_speed(a, 2); break;
     case ACT_RESET:      reset(a); break;
+    case ACT_RESET_ALL:  reset_all(a, 0); break;
     case ACT_PROMPT:
         a->prompt_open = 1;
         a->prompt_len = 0;
@@ -243,6 +357,9 @@ static int do_action(struct app *a, enum action act, int key)
         break;
     case ACT_PRESENTER:
         presenter(a, !a->presenter);
+        break;
+    case ACT_POINT:
+        app_command(a, a->point ? "point off" : "point on");
         break;
     case ACT_REDRAW: case ACT_EXPORT:
         break;               /* the loop acts on these: it owns the screen */
@@ -305,6 +422,11 @@ static enum action prompt_key(struct app *a, int key)
     return ACT_PROMPT;
 }
 
+void app_paste_cut(struct app *a)
+{
+    a->pasting = 0;
+}
+
 enum action app_key(struct app *a, int key)
 {
     if (key == PK_RESIZE || key == PK_NONE)
@@ -319,6 +441,12 @@ enum action app_key(struct app *a, int key)
         return key == 'q' ? ACT_NONE : ACT_HELP;
     }
     a->msg[0] = 0;
+    int confirm = a->confirm_reset;     /* R asked: only R again confirms */
+    a->confirm_reset = 0;
+    if (confirm && keys_lookup(KEYS_GLOBAL, key) == ACT_RESET_ALL) {
+        reset_all(a, 1);
+        return ACT_RESET_ALL;
+    }
     if (tour_key(a, key))       /* tour: Enter, Backspace, Esc (tour.h) */
         return ACT_TOUR;
     if (view_key(a, key))
@@ -372,10 +500,94 @@ static int rope_command(struct app *a, const char *name, const char *arg)
     }
     if (commit_params(a, &next))
         return -1;
-    if (model)          /* compare names pane A's model */
+    if (model) {        /* compare names pane A's model */
         a->cmp.panes[0].model = 1 + params_model_index(arg);
+        app_set_source(a, arg, 0);
+    }
     params_format_rope(&a->p, sc, sizeof sc);
     app_msg(a, 0, "%s set: RoPE scaling %s", model ? "model" : ROPE_OPT_NAMES[id], sc);
+    return 0;
+}
+
+/* :note TEXT shows TEXT on every follower's screen; :note alone clears
+ * it.  Printable ASCII, as the protocol carries it. */
+static int note_cmd(struct app *a, const char *arg)
+{
+    size_t n = strlen(arg);
+    for (size_t i = 0; i < n; i++)
+        if ((unsigned char)arg[i] < 0x20 || (unsigned char)arg[i] > 0x7e) {
+            app_msg(a, 1, "note: letters, digits, spaces and ASCII "
+                    "punctuation only");
+            return -1;
+        }
+    if (n > APP_NOTE_MAX) {
+        app_msg(a, 1, "note: at most %d characters (this one has %zu)",
+                APP_NOTE_MAX, n);
+        return -1;
+    }
+    memcpy(a->note, arg, n + 1);
+    app_msg(a, 0, n ? "note shown" : "note cleared");
+    return 0;
+}
+
+/* :share zoom [off]: followers' presenter mode follows this one's. */
+static int share_cmd(struct app *a, const char *arg)
+{
+    if (strncmp(arg, "zoom", 4) || (arg[4] && strcmp(arg + 4, " off") &&
+                                    strcmp(arg + 4, " on"))) {
+        app_msg(a, 1, "share: want zoom, zoom on or zoom off");
+        return -1;
+    }
+    a->share_zoom = strcmp(arg + 4, " off") != 0;
+    app_msg(a, 0, a->share_zoom ? "share zoom: followers' presenter mode "
+            "follows yours" : "share zoom off");
+    return 0;
+}
+
+/* :config FILE [LAYER]: the settings of a config.json or .gguf file,
+ * checked as --config checks them; a refusal changes nothing. */
+static int config_command(struct app *a, const char *arg)
+{
+    char err[APP_MSG_LEN], path[APP_PROMPT_LEN], sc[64];
+    params next = a->p;
+    snprintf(path, sizeof path, "%s", arg);
+    char *layer = strchr(path, ' ');
+    if (layer) {
+        *layer++ = 0;
+        while (*layer == ' ')
+            layer++;
+    }
+    if (!path[0]) {
+        app_msg(a, 1, "config: want a config.json or .gguf file name");
+        return -1;
+    }
+    if (config_load(path, layer && *layer ? layer : NULL, &next, err,
+                    sizeof err)) {
+        app_msg(a, 1, "%s", err);
+        return -1;
+    }
+    if (commit_params(a, &next))
+        return -1;
+    a->cmp.panes[0].model = 0;
+    app_set_source(a, path, 1);
+    params_format_rope(&a->p, sc, sizeof sc);
+    app_msg(a, 0, "config %s: d=%d n=%ld RoPE scaling %s", a->source, a->p.d,
+            (long)a->p.n, sc);
+    return 0;
+}
+
+/* :pe-file FILE: a table as --pe-file loads it; a refusal changes
+ * nothing. */
+static int table_command(struct app *a, const char *arg)
+{
+    char err[APP_MSG_LEN];
+    if (app_load_table(a, arg, err, sizeof err)) {
+        app_msg(a, 1, "%s", err);
+        return -1;
+    }
+    app_msg(a, 0, "pe-file %s: %lld x %d table (d_model=%d n=%lld)",
+            a->pe_file_name, (long long)a->pe_table->n, a->pe_table->d,
+            a->p.d, (long long)a->p.n);
     return 0;
 }
 
@@ -400,8 +612,30 @@ static int global_command(struct app *a, const char *name, const char *arg)
         return tour_goto_step(a, arg);      /* :tour N (tour.h) */
     if (strcmp(name, "split") == 0)
         return split_cmd(a, arg);
+    if (strcmp(name, "config") == 0)
+        return config_command(a, arg);
+    if (strcmp(name, "pe-file") == 0)
+        return table_command(a, arg);
+    if (strcmp(name, "help") == 0 || strcmp(name, "h") == 0) {
+        a->help = 1;            /* the help card of this view, as ? */
+        return 0;
+    }
+    if (strcmp(name, "pca") == 0) {     /* the heatmap's panel, from any view */
+        switch_view(a, VIEW_HEATMAP);
+        return view_command(a, name, arg) && !a->msg_error ? 0 : -1;
+    }
     if (strcmp(name, "zoom") == 0) {
         presenter(a, strcmp(arg, "off") != 0 && !(a->presenter && !*arg));
+        return 0;
+    }
+    if (strcmp(name, "note") == 0)
+        return note_cmd(a, arg);
+    if (strcmp(name, "share") == 0)
+        return share_cmd(a, arg);
+    if (strcmp(name, "point") == 0) {
+        a->point = strcmp(arg, "off") != 0 && !(a->point && !*arg);
+        app_msg(a, 0, a->point ? "point: followers see what the cursor is on"
+                               : "point off");
         return 0;
     }
     int r = rope_command(a, name, arg);
@@ -421,6 +655,42 @@ static int global_command(struct app *a, const char *name, const char *arg)
     return 1;   /* not a global command */
 }
 
+/* The ':' commands only one view (or two) takes: outside them, say
+ * where they work instead of "unknown command". */
+static const struct { const char *name; enum view_id v[2]; } VIEW_ONLY[] = {
+    { "k", { VIEW_CLOCKS, VIEW_CLOCKS } },
+    { "band", { VIEW_CLOCKS, VIEW_CLOCKS } },
+    { "i", { VIEW_CLOCKS, VIEW_ATTENTION } },
+    { "j", { VIEW_ATTENTION, VIEW_ATTENTION } },
+    { "scheme", { VIEW_ATTENTION, VIEW_ATTENTION } },
+    { "q", { VIEW_ATTENTION, VIEW_ATTENTION } },
+    { "heads", { VIEW_ATTENTION, VIEW_ATTENTION } },
+    { "head", { VIEW_ATTENTION, VIEW_ATTENTION } },
+    { "seed", { VIEW_ATTENTION, VIEW_ATTENTION } },
+    { "train", { VIEW_ATTENTION, VIEW_ATTENTION } },
+    { "mode", { VIEW_COMPARE, VIEW_COMPARE } },
+    { "layout", { VIEW_COMPARE, VIEW_COMPARE } },
+    { "prec", { VIEW_COMPARE, VIEW_COMPARE } },
+    { "precision", { VIEW_COMPARE, VIEW_COMPARE } },
+};
+
+static int other_view_command(struct app *a, const char *name)
+{
+    for (size_t i = 0; i < sizeof VIEW_ONLY / sizeof VIEW_ONLY[0]; i++) {
+        enum view_id v0 = VIEW_ONLY[i].v[0], v1 = VIEW_ONLY[i].v[1];
+        if (strcmp(name, VIEW_ONLY[i].name) != 0)
+            continue;
+        if (v0 == v1)
+            app_msg(a, 1, ":%s: %s only (%d or :view %s shows it)", name,
+                    VIEWS[v0]->name, (int)v0 + 1, VIEWS[v0]->name);
+        else
+            app_msg(a, 1, ":%s: %s and %s only", name, VIEWS[v0]->name,
+                    VIEWS[v1]->name);
+        return 1;
+    }
+    return 0;
+}
+
 int app_command(struct app *a, const char *line)
 {
     char buf[APP_PROMPT_LEN], *arg;
@@ -437,6 +707,8 @@ int app_command(struct app *a, const char *line)
     int r = global_command(a, name, arg);
     if (r <= 0)
         return r;
+    if (other_view_command(a, name))
+        return -1;
     char shown[24];
     size_t j = 0;
     for (const char *s = name; *s && j < 20; s++)
@@ -564,13 +836,20 @@ void app_export_frame(struct app *a, int w, int h)
     a->msg[0] = 0;
     frame_draw(a, &c);
     int partial = app_view_busy(a);
-    /* the text frame has no colour: drawn for it, one value per cell */
+    /* the text frame has no colour: drawn for it, one value per cell.
+     * Its layout differs from the screen's, so it gets runtime objects
+     * of its own: the screen's work in progress is kept. */
     canvas ct;
     enum color_mode keep = a->color;
+    struct views_rt *screen = a->rt;
     int bad = canvas_init(&ct, w, h);
     a->color = COLOR_NONE;
+    a->rt = screen ? views_rt_new() : NULL;
     if (!bad)
         frame_draw(a, &ct);
+    partial |= a->rt && app_view_busy(a);
+    views_rt_free(a->rt);
+    a->rt = screen;
     a->color = keep;
     if (bad || export_pair(&c, &ct, a, stamp, svg, txt, sizeof svg))
         app_msg(a, 1, "export to %s failed: %s", work_dir(dir, sizeof dir),
@@ -593,6 +872,6 @@ struct score_ctx *app_scores_new(const struct app *a)
     }
     struct score_ctx *s = scores_new(a->p.d, a->p.base, a->p.n, &a->att.o, tp);
     if (s)
-        scores_set_rope_scaling(s, &a->p.rope);
+        scores_set_plan(s, plan_of(&a->p));
     return s;
 }

@@ -29,12 +29,16 @@ struct tour;
 
 /* ---- per-view state ----------------------------------------------------- */
 
+#define HEAT_PCA_MAX 64         /* the highest component :pca I J takes */
+
 struct heatmap_state {
     int dim;            /* cursor dimension */
     int dim0;           /* first dimension shown (scroll) */
     int zoom;           /* 0 = whole sequence fits; each step halves span */
     int64_t x0;         /* first position shown when zoomed */
     int pca;            /* the principal-component panel instead (p) */
+    int pca_i, pca_j;   /* the pair drawn against each other, 1-based
+                           (:pca I J, { } [ ]); 0: components 1 and 2 */
 };
 
 struct clocks_state {
@@ -97,7 +101,9 @@ struct compare_state {
 /* ---- the application ---------------------------------------------------- */
 
 #define APP_MSG_LEN 256
+#define APP_NOTE_MAX 80         /* :note: printable ASCII (the protocol's) */
 #define APP_PROMPT_LEN 256
+#define APP_SOURCE_LEN 64
 
 struct app {
     params p;                   /* d_model, base, n, pos */
@@ -108,6 +114,11 @@ struct app {
                                    below) the current one; 0: off */
     int presenter;              /* z / :zoom: the panel under the cursor
                                    fills the screen */
+    /* for a class in follow mode (follow.h), set on the teacher: */
+    int share_zoom;             /* :share zoom: followers take presenter */
+    int point;                  /* :point: followers are shown what the
+                                   cursor is on, highlighted */
+    char note[APP_NOTE_MAX + 1];    /* :note TEXT: a line on every screen */
 
     /* animation: the position sweep */
     int playing;
@@ -136,8 +147,16 @@ struct app {
     int prompt_len;
 
     /* one-line message in the status line, and whether it is an error */
+    /* follow mode on the status line (follow.c): "serving l.sock · 3
+     * following" / "following l.sock", and a short form for narrow
+     * lines ("3 following"); "" when not in follow mode */
+    char follow_status[96];
+    char follow_short[32];
     char msg[APP_MSG_LEN];
     int msg_error;
+    int msg_over;               /* posted while the view computed: drawn
+                                   over the view's last rows, so the view
+                                   keeps its size and its work */
 
     struct heatmap_state heat;
     struct clocks_state clocks;
@@ -152,6 +171,14 @@ struct app {
      * the grid view's :sequence and :grid change only mp). */
     struct mpos_conf mp_start;
 
+    /* Where the RoPE settings came from: a model preset's name or a
+     * config file's base name ("" none), shown in the status line, and
+     * the parameters as it set them (n its context), which r returns to.
+     * R once asks for confirm_reset; R again drops it too. */
+    char source[APP_SOURCE_LEN];
+    params source_p;
+    int confirm_reset;
+
     /* The table loaded by --pe-file (peviz/tables.h), or NULL; owned by main.
      * The learned scheme uses it while d_model matches and it has at
      * least n rows; the heatmap shows it under the same condition. */
@@ -162,6 +189,9 @@ struct app {
      * follower on the same machine can read the same one, the tensor and
      * the rows skipped; NULL when there is no table. */
     const struct pe_table_info *pe_info;
+    /* Its content hash (fp_table_digest), when it is published or
+     * compared with a teacher's: "" otherwise. */
+    char pe_digest[65];
 
     /* The guided tour (tour.h): the loaded script or NULL (owned here:
      * tour_release frees it), the step shown, whether the tour is running
@@ -184,9 +214,35 @@ void app_init(struct app *a);
 /*
  * Back to the defaults, keeping what the user chose for output (ASCII,
  * colours, palette, mouse, fps), the screen size, a loaded --pe-file
- * table (whose d and n come back too) and the tour.
+ * table (whose d and n come back too), the tour, and the model or config
+ * the settings came from (its parameters come back): the r key.
  */
 void app_reset(struct app *a);
+
+/* The same without the model or config: the defaults (a tour step). */
+void app_reset_defaults(struct app *a);
+
+/* Remember that the parameters now come from a model preset (is_file 0:
+ * name) or a config file (its path; the base name is kept). */
+void app_set_source(struct app *a, const char *name, int is_file);
+
+/* The source and the scaling for the status line: "deepseek-v3: yarn
+ * s=40 L=4096", "config.json: llama3 s=8 L=8192", "yarn s=4 L=32768"
+ * (flags alone), "" with no source and no scaling.  A source whose
+ * settings were changed since is named "(from NAME, changed)". */
+void app_source_format(const struct app *a, char *buf, size_t len);
+
+/* Whether the PE shown and exported is a RoPE model's cos/sin cache
+ * (a model, a config or a scaling is set): a cos(p omega_i), a sin(p
+ * omega_i) at the plan's scaled omega; else the sinusoidal PE. */
+int app_rope_cache(const struct app *a);
+
+/* :pe-file FILE: load a position table as --pe-file does (d and n from
+ * it); 0, or -1 with one line in err and nothing changed. */
+int app_load_table(struct app *a, const char *path, char *err, size_t errlen);
+
+/* Free the tables :pe-file loaded (at exit). */
+void app_tables_free(void);
 
 /* Set the status-line message (printf style); error != 0 marks it red. */
 void app_msg(struct app *a, int error, const char *fmt, ...)
@@ -198,6 +254,10 @@ void app_msg(struct app *a, int error, const char *fmt, ...)
  * (ACT_NONE if the key meant nothing).
  */
 enum action app_key(struct app *a, int key);
+
+/* A bracketed paste whose end marker never came: the keys from now on
+ * are typed ones again (Esc, Enter and Backspace work in the prompt). */
+void app_paste_cut(struct app *a);
 
 /* Run a ':' command line ("d 512", "base 5e5"); errors go to a->msg.
  * Returns 0 on success, -1 on error (state unchanged). */

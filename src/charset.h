@@ -24,6 +24,26 @@ int charset_setup(char *note, size_t notelen);
  * LC_CTYPE, else LANG (the first set and non-empty), or "" for none. */
 const char *charset_env_name(void);
 
+/*
+ * Why the characters are not UTF-8, for a message: "LANG=C is ASCII",
+ * "LC_ALL=ja_JP.eucJP is EUC-JP", or "no locale is set (LC_ALL, LC_CTYPE
+ * and LANG are empty): ASCII".  Call after charset_setup.
+ */
+void charset_why_not_utf8(char *buf, size_t len);
+
+/*
+ * Ask the terminal on stdin/stdout whether it takes UTF-8: a wide
+ * character is written at the start of the row, then a cursor position
+ * report is asked for; a UTF-8 terminal has moved the cursor two
+ * columns.  The probe is erased and the tty modes put back.  Returns 1
+ * for UTF-8, 0 otherwise (no answer within ms milliseconds, not a tty).
+ */
+int charset_probe_terminal(int ms);
+
+/* Use a UTF-8 locale for LC_CTYPE (C.UTF-8 or the next installed);
+ * returns its name, or NULL when none is installed. */
+const char *charset_use_utf8(void);
+
 /* Whether a locale name asks for UTF-8 ("xx.UTF-8", "xx.utf8", any case). */
 int charset_wants_utf8(const char *name);
 

@@ -15,15 +15,19 @@
 #include "config.h"
 #include "mpos_cli.h"
 #include "mpos_config.h"
+#include "plans.h"
+#include "peviz/freqcheck.h"
 
 enum {
     O_POS = 256, O_VIEW, O_SCHEME, O_COLOR, O_ASCII, O_FPS, O_MOUSE,
     O_LOWBW, O_PALETTE, O_BASE_B, O_BASE_C, O_TOUR, O_LANG, O_EXPORT,
     O_FORMAT, O_SOFTMAX, O_CAUSAL, O_TEMPERATURE, O_SNAPSHOT, O_SIZE,
     O_PE_FILE, O_PANE_MODE, O_TENSOR, O_ROW_OFFSET, O_COMPONENTS,
-    O_SERVE, O_FOLLOW, O_SERVE_MODE,
+    O_SERVE, O_FOLLOW, O_SERVE_MODE, O_FILES,
     O_HEADS, O_HEAD, O_Q, O_SEED, O_TRAIN,
     O_MODEL, O_CONFIG, O_LAYER_TYPE, O_NO_TRUNCATE, O_MODEL_B, O_MODEL_C,
+    O_CHECK, O_SLIDES, O_RECORD, O_AUTOPLAY,
+    O_CHECK_FREQS,
     O_ROPE,                     /* O_ROPE + enum rope_opt: the scaling */
     O_MPOS = O_ROPE + RO_COUNT  /* O_MPOS + enum mpos_opt (mpos_cli.h) */
 };
@@ -56,27 +60,33 @@ static const struct opt OPTS[] = {
     { "pane-mode", 1, O_PANE_MODE, "MODE", "compare view: " },
     { "tour", 2, O_TOUR, "FILE", "start the guided tour (the shipped one, or FILE)" },
     { "lang", 1, O_LANG, "LANG", "tour language: en or zh" },
-    { "export", 1, O_EXPORT, "WHAT", "print pe, scores, softmax, pca or pca-variance and exit" },
+    { "check", 0, O_CHECK, NULL, "--tour: check the tour file and exit, without a terminal" },
+    { "slides", 1, O_SLIDES, "DIR", "--tour: write every step as SVG and text, and DIR/index.html" },
+    { "record", 1, O_RECORD, "FILE", "record the session as an asciicast v3 file (.cast)" },
+    { "autoplay", 1, O_AUTOPLAY, "SECONDS", "--tour: go on to the next step every SECONDS, quit after the last" },
+    { "export", 1, O_EXPORT, "WHAT", "print pe, scores, softmax, pca, pca-variance, freqs or bands and exit" },
     { "format", 1, O_FORMAT, "FMT", "export: csv, f32, f64; snapshot: text, ansi, svg" },
     { "softmax", 0, O_SOFTMAX, NULL, "export/attention: softmax per row" },
     { "causal", 0, O_CAUSAL, NULL, "export/attention: causal mask" },
     { "temperature", 0, O_TEMPERATURE, NULL, "export/attention: divide scores by sqrt(d_model)" },
     { "pe-file", 1, O_PE_FILE, "FILE", "a position table: .safetensors, .gguf, .npy or .csv" },
-    { "tensor", 1, O_TENSOR, "NAME", "--pe-file: the tensor to load (default: picked by name)" },
+    { "tensor", 1, O_TENSOR, "NAME", "--pe-file, --check-freqs: the tensor to load (default: picked by name)" },
     { "row-offset", 1, O_ROW_OFFSET, "K", "--pe-file: skip K rows (default: 2 for RoBERTa/OPT, else 0)" },
     { "components", 1, O_COMPONENTS, "K", "--export pca/pca-variance: components, 1..min(d, n-1) (default 3)" },
     { "serve", 1, O_SERVE, "PATH", "teach: publish the state on a Unix socket at PATH" },
     { "serve-mode", 1, O_SERVE_MODE, "MODE", "--serve socket permissions, octal (default 0600)" },
     { "follow", 1, O_FOLLOW, "PATH", "follow the teacher at PATH on this terminal" },
-    { "model", 1, O_MODEL, "NAME", "RoPE settings of a model (d, base, scaling); list: the table" },
+    { "files", 1, O_FILES, "DIR", "--follow: read the teacher's table and tour from DIR only" },
+    { "model", 1, O_MODEL, "NAME", "RoPE settings of a model (d, base, scaling, n); list: the table" },
     { "config", 1, O_CONFIG, "FILE", "RoPE settings from a config.json or .gguf file" },
+    { "check-freqs", 1, O_CHECK_FREQS, "FILE", "compare a dumped inv_freq (.npy, .csv, safetensors, GGUF) with the settings; exit 0 match, 1 differ" },
     { "layer-type", 1, O_LAYER_TYPE, "NAME", "config: the layer type (per-type rope_parameters, Gemma 3 v4)" },
     { "rope-scaling", 1, O_ROPE + RO_SCALING, "METHOD", "none, linear, ntk, dynamic, yarn, llama3 or longrope" },
     { "factor", 1, O_ROPE + RO_FACTOR, "S", "scaling factor s, > 0 (>= 1 for dynamic, yarn, llama3, longrope)" },
     { "original-max", 1, O_ROPE + RO_ORIGINAL_MAX, "L", "original trained length L, 1..2147483647" },
     { "low-freq-factor", 1, O_ROPE + RO_LOW_FREQ, "X", "llama3: low frequency factor, > 0 (default 1)" },
-    { "high-freq-factor", 1, O_ROPE + RO_HIGH_FREQ, "Y", "llama3: high frequency factor, > X (default 4)" },
-    { "beta-fast", 1, O_ROPE + RO_BETA_FAST, "A", "yarn: rotations kept, > B (default 32)" },
+    { "high-freq-factor", 1, O_ROPE + RO_HIGH_FREQ, "Y", "llama3: high frequency factor, >= X (default 4)" },
+    { "beta-fast", 1, O_ROPE + RO_BETA_FAST, "A", "yarn: rotations kept, >= B (default 32)" },
     { "beta-slow", 1, O_ROPE + RO_BETA_SLOW, "B", "yarn: rotations interpolated, > 0 (default 1)" },
     { "no-truncate", 0, O_NO_TRUNCATE, NULL, "yarn: keep the ramp bounds unrounded" },
     { "mscale", 1, O_ROPE + RO_MSCALE, "M", "yarn: mscale, > 0" },
@@ -216,7 +226,7 @@ static int choose(const char *const *words, const char *arg, int val,
 static const char *const COLOR_WORDS[] = { "none", "8", "16", "256",
                                            "truecolor", "auto", NULL };
 static const char *const EXPORT_WORDS[] = { "pe", "scores", "softmax", "pca",
-                                            "pca-variance", "freqs",
+                                            "pca-variance", "freqs", "bands",
                                             "position-ids", NULL };
 static const char *const PALETTE_WORDS[] = { "default", "contrast", "mono", NULL };
 static const char *const LANG_WORDS[] = { "en", "zh", NULL };
@@ -235,6 +245,17 @@ static int parse_size(struct cli *c, const char *arg)
         return fail("--size: '%s': want WxH with W and H in 1..1000", arg);
     c->width = (int)w;
     c->height = (int)h;
+    return 0;
+}
+
+static int parse_autoplay(struct cli *c, const char *arg)
+{
+    char *end;
+    double v = strtod(arg, &end);
+    if (end == arg || *end || !(v >= 0.1 && v <= 3600))
+        return fail("--autoplay: '%s': want seconds per step in 0.1..3600",
+                    arg);
+    c->autoplay = v;
     return 0;
 }
 
@@ -329,7 +350,9 @@ static int set_mode(struct cli *c, enum cli_mode m)
 {
     static const char *const NAME[] = {
         [MODE_EXPORT] = "--export", [MODE_SNAPSHOT] = "--snapshot",
-        [MODE_MODELS] = "--model list",
+        [MODE_MODELS] = "--model list", [MODE_CHECK] = "--check",
+        [MODE_SLIDES] = "--slides",
+        [MODE_CHECK_FREQS] = "--check-freqs",
     };
     if (c->mode != MODE_INTERACTIVE && c->mode != m)
         return fail("%s and %s cannot be combined: give one",
@@ -372,8 +395,8 @@ static int parse_choice(struct cli *c, int val, const char *arg)
         break;
     case O_EXPORT:
         if (!(r = choose(EXPORT_WORDS, arg, val,
-                         "pe, scores, softmax, pca, pca-variance, freqs or "
-                         "position-ids", &i))) {
+                         "pe, scores, softmax, pca, pca-variance, freqs, "
+                         "bands or position-ids", &i))) {
             if (c->mode == MODE_EXPORT && c->what != (enum export_what)i)
                 return fail("--export %s: conflicts with --export %s given "
                             "before; give one", arg, EXPORT_WORDS[c->what]);
@@ -418,10 +441,18 @@ static int parse_one(struct cli *c, int val, const char *arg)
     case O_CAUSAL: c->app.att.o.causal = 1; return 0;
     case O_TEMPERATURE: c->app.att.o.temperature = 1; return 0;
     case O_SNAPSHOT: return set_mode(c, MODE_SNAPSHOT);
+    case O_CHECK: return set_mode(c, MODE_CHECK);
+    case O_SLIDES:
+        c->slides = arg;
+        return set_mode(c, MODE_SLIDES);
+    case O_RECORD: c->record = arg; return 0;
+    case O_AUTOPLAY: return parse_autoplay(c, arg);
     case O_SIZE: return parse_size(c, arg);
     case O_PE_FILE: c->pe_file = arg; return 0;
+    case O_CHECK_FREQS: c->check_freqs = arg; return set_mode(c, MODE_CHECK_FREQS);
     case O_SERVE: c->serve = arg; return 0;
     case O_FOLLOW: c->follow = arg; return 0;
+    case O_FILES: c->files = arg; return 0;
     case O_SERVE_MODE: return parse_mode(c, arg);
     case O_TENSOR: case O_ROW_OFFSET: case O_COMPONENTS:
         return parse_table_opt(c, val, arg);
@@ -473,6 +504,10 @@ static int check_follow(const struct cli *c)
                     "not both");
     if (c->serve_mode_set && !c->serve)
         return fail("--serve-mode: goes with --serve");
+    if (c->files && !c->follow)
+        return fail("--files: goes with --follow");
+    if (c->files && !*c->files)
+        return fail("--files: needs a directory");
     if ((c->serve || c->follow) && c->mode != MODE_INTERACTIVE &&
         c->mode != MODE_HELP && c->mode != MODE_VERSION)
         return fail("%s: goes with the interactive program, not --export "
@@ -482,18 +517,43 @@ static int check_follow(const struct cli *c)
     return 0;
 }
 
+/* --check, --slides, --autoplay and --record go with a tour or the
+ * interactive program. */
+static int check_tour_opts(const struct cli *c)
+{
+    if ((c->mode == MODE_CHECK || c->mode == MODE_SLIDES) && !c->tour)
+        return fail("%s: goes with --tour (the shipped tour or --tour=FILE)",
+                    c->mode == MODE_CHECK ? "--check" : "--slides");
+    if (c->mode == MODE_SLIDES && !*c->slides)
+        return fail("--slides: needs a directory");
+    if (c->autoplay > 0 && !c->tour)
+        return fail("--autoplay: goes with --tour");
+    if ((c->record || c->autoplay > 0) && c->mode != MODE_INTERACTIVE &&
+        c->mode != MODE_HELP && c->mode != MODE_VERSION)
+        return fail("%s: goes with the interactive program",
+                    c->record ? "--record" : "--autoplay");
+    if (c->record && (!*c->record || c->follow))
+        return fail("--record: %s", c->follow
+                    ? "a follower does not record; record on the teacher's side"
+                    : "needs a file name");
+    return 0;
+}
+
 /* Checks that need every option first: --pos against n, formats. */
 static int check_final(struct cli *c, const char *pos_arg)
 {
-    if (check_follow(c))
+    if (check_follow(c) || check_tour_opts(c))
         return 2;
     c->pos_text = pos_arg;
     /* with --pe-file, n comes from the file: main checks --pos then */
     if (!c->pe_file && cli_set_late(c))
         return 2;
-    if ((c->tensor || c->row_offset >= 0) && !c->pe_file)
-        return fail("%s: goes with --pe-file", c->tensor ? "--tensor"
-                                                         : "--row-offset");
+    if (c->tensor && !c->pe_file && !c->check_freqs)
+        return fail("--tensor: goes with --pe-file or --check-freqs");
+    if (c->row_offset >= 0 && !c->pe_file)
+        return fail("--row-offset: goes with --pe-file");
+    if (c->check_freqs && c->pe_file)
+        return fail("--check-freqs and --pe-file: give one file");
     if (c->components_set && !(c->mode == MODE_EXPORT
                                && (c->what == EXPORT_PCA
                                    || c->what == EXPORT_PCA_VARIANCE)))
@@ -539,14 +599,18 @@ static int first_pass(struct cli *c, int argc, char **argv,
         c->mode = MODE_MODELS;
     else if (model && params_set_model(&c->app.p, model, err, sizeof err))
         return fail("--%s", err);
-    else if (model)     /* compare names pane A's model */
+    else if (model) {   /* compare names pane A's model */
         c->app.cmp.panes[0].model = 1 + params_model_index(model);
+        app_set_source(&c->app, model, 0);
+    }
     if (model)          /* a vision-language model: its M-RoPE too */
         mpos_preset(model, &c->app.mp);
     c->base_set = model || config;
     if (config && (config_load(config, layer, &c->app.p, err, sizeof err) ||
                    mpos_config_load(config, &c->app.mp, err, sizeof err)))
         return fail("%s", err);
+    if (config)
+        app_set_source(&c->app, config, 1);
     return 0;
 }
 
@@ -598,21 +662,90 @@ int cli_parse(struct cli *c, int argc, char **argv)
     return check_final(c, pos_arg);
 }
 
-/* --model list: the presets and their settings. */
+/* ---- --check-freqs ------------------------------------------------------ */
+
+/* What the settings are, for the verdict: "yarn factor=4 ..." or "none". */
+static void settings_text(const struct cli *c, char *buf, size_t len)
+{
+    char sc[160], b[32];
+    params_format_rope(&c->app.p, sc, sizeof sc);
+    fmt_base(c->app.p.base, b, sizeof b);
+    snprintf(buf, len, "d %d, base %s, %s", c->app.p.d, b, sc);
+}
+
+int cli_check_freqs(const struct cli *c, FILE *out)
+{
+    static struct freq_file f;
+    static struct freq_check r;
+    char err[600], set[240];
+    const params *p = &c->app.p;
+    if (freq_file_load(c->check_freqs, c->tensor, &f, err, sizeof err))
+        return cli_error("--check-freqs: %s", err);
+    int k = freq_check(&f, &p->rope, p->d, p->base, p->n, &r, err, sizeof err);
+    if (k < 0)
+        return cli_error("--check-freqs: %s", err);
+    settings_text(c, set, sizeof set);
+    for (int i = 0; i < r.ndiff; i++)
+        fprintf(out, "band %d: expected %.10g, found %.10g, relative error "
+                "%.3g\n", r.band[i].band, r.band[i].expected, r.band[i].found,
+                r.band[i].rel);
+    if (k == 0)
+        fprintf(out, "match: %d bands within %.3g (%s) of %s\n", r.nbands,
+                f.tol, f.what, set);
+    else
+        fprintf(out, "differs: %d of %d bands beyond %.3g (%s) of %s; "
+                "worst relative error %.3g\n", r.ndiff, r.nbands, f.tol,
+                f.what, set, r.worst);
+    if (k && r.variant[0])
+        fprintf(out, "matches %s\n", r.variant);
+    else if (k)
+        fprintf(out, "no known variant reproduces it\n");
+    if (fflush(out) != 0 || ferror(out))
+        return cli_error("--check-freqs: cannot write to standard output");
+    return k;
+}
+
+/* The ramp's settings of a scaling for --model list: "low 1 high 4"
+ * (llama3), "beta 32/1" (yarn), "-" otherwise. */
+static void ramp_text(const rope_scaling *r, char *buf, size_t len)
+{
+    char x[24], y[24];
+    if (r->method != ROPE_LLAMA3 && r->method != ROPE_YARN) {
+        snprintf(buf, len, "-");
+        return;
+    }
+    fmt_num(r->method == ROPE_LLAMA3 ? r->low_freq_factor : r->beta_fast, 6,
+            x, sizeof x);
+    fmt_num(r->method == ROPE_LLAMA3 ? r->high_freq_factor : r->beta_slow, 6,
+            y, sizeof y);
+    snprintf(buf, len, r->method == ROPE_LLAMA3 ? "low %s high %s"
+                                                : "beta %s/%s", x, y);
+}
+
+/* --model list: the presets, their settings and what the plan of each
+ * at its maximum context gives (a, the score multiplier). */
 void cli_models(FILE *f)
 {
-    fprintf(f, "%-16s %5s %8s %8s  %-26s %s\n", "model", "d", "head_dim",
-            "base", "scaling", "note");
+    fprintf(f, "%-16s %4s %8s %8s  %-8s %6s %7s %-13s %8s %10s %7s  %s\n",
+            "model", "d", "head_dim", "base", "scaling", "factor",
+            "orig_L", "ramp", "a", "score_mult", "max_ctx", "note");
     for (int i = 0; i < rope_preset_count(); i++) {
         const struct rope_preset *m = rope_preset_at(i);
         params p;
-        char b[32], sc[64];
+        char b[32], s[32], L[24], ramp[40], fa[24], fm[24];
         params_default(&p);
         params_set_model(&p, m->name, b, sizeof b);
+        const pe_plan *pl = plan_of(&p);
         fmt_base(p.base, b, sizeof b);
-        params_format_rope(&p, sc, sizeof sc);
-        fprintf(f, "%-16s %5d %8d %8s  %-26s %s\n", m->name, m->d,
-                m->head_dim, b, sc, m->note);
+        fmt_num(p.rope.factor, 6, s, sizeof s);
+        snprintf(L, sizeof L, "%ld", (long)p.rope.original_max);
+        ramp_text(&p.rope, ramp, sizeof ramp);
+        fmt_num(pl->a, 6, fa, sizeof fa);
+        fmt_num(pl->mult, 6, fm, sizeof fm);
+        fprintf(f, "%-16s %4d %8d %8s  %-8s %6s %7s %-13s %8s %10s %7ld  %s\n",
+                m->name, m->d, m->head_dim, b, rope_method_name(p.rope.method),
+                s, p.rope.original_max > 0 ? L : "-", ramp, fa, fm,
+                (long)m->max_context, m->note);
     }
 }
 
@@ -640,11 +773,15 @@ void cli_usage(FILE *f)
 {
     fputs("usage: peviz [options]           explore positional encodings\n"
           "       peviz --export pe|scores|softmax [--format csv|f32|f64] [options]\n"
-          "       peviz --export freqs [--model NAME|--config FILE] [options]\n"
+          "       peviz --export freqs|bands [--model NAME|--config FILE] [options]\n"
           "       peviz --model list\n"
+          "       peviz --check-freqs FILE [--tensor NAME] [--model NAME|--config FILE] [options]\n"
           "       peviz --export position-ids|scores --sequence SPEC|--grid WxH [options]\n"
           "       peviz --export pca|pca-variance [--pe-file FILE] [--components K]\n"
           "       peviz --snapshot [--view NAME] [--size WxH] [--format text|ansi|svg]\n"
+          "       peviz --tour[=FILE] --check      check a tour file\n"
+          "       peviz --tour[=FILE] --slides DIR [--size WxH] [--lang L]\n"
+          "       peviz --tour --record FILE.cast [--autoplay SECONDS]\n"
           "       peviz --serve PATH [options]     teach: publish the state at PATH\n"
           "       peviz --follow PATH              follow a teacher on this terminal\n\n"
           "options:\n", f);

@@ -11,9 +11,11 @@
 #include "snapshot.h"
 
 enum cli_mode { MODE_INTERACTIVE = 0, MODE_EXPORT, MODE_SNAPSHOT,
-                MODE_HELP, MODE_VERSION, MODE_MODELS };
+                MODE_HELP, MODE_VERSION, MODE_MODELS, MODE_CHECK,
+                MODE_SLIDES, MODE_CHECK_FREQS };
 enum export_what { EXPORT_PE = 0, EXPORT_SCORES, EXPORT_SOFTMAX, EXPORT_PCA,
-                   EXPORT_PCA_VARIANCE, EXPORT_FREQS, EXPORT_POSITION_IDS };
+                   EXPORT_PCA_VARIANCE, EXPORT_FREQS, EXPORT_BANDS,
+                   EXPORT_POSITION_IDS };
 enum export_format { EXPORT_CSV = 0, EXPORT_F32, EXPORT_F64 };
 
 struct cli {
@@ -25,6 +27,7 @@ struct cli {
     int width, height;         /* --size */
     const char *pe_file;
     const char *tensor;        /* --tensor NAME, or NULL: pick by name */
+    const char *check_freqs;   /* --check-freqs FILE */
     long row_offset;           /* --row-offset K, or -1: the known one */
     int components;            /* --components K (PCA exports), default 3 */
     int components_set;
@@ -34,8 +37,12 @@ struct cli {
     unsigned mpos_given;       /* bit k: mpos option k given (mpos_cli.h) */
     const char *tour;          /* --tour FILE, "" for the shipped tour */
     const char *lang;
+    const char *slides;        /* --slides DIR */
+    const char *record;        /* --record FILE.cast */
+    double autoplay;           /* --autoplay SECONDS per step, 0: off */
     const char *serve;         /* --serve PATH (follow.h) */
     const char *follow;        /* --follow PATH */
+    const char *files;         /* --files DIR: the teacher's files */
     unsigned serve_mode;       /* --serve-mode, default 0600 */
     int serve_mode_set;
     int help, version;         /* --help, --version given */
@@ -60,6 +67,13 @@ int cli_set_late(struct cli *c);
  * exit status of every refusal.
  */
 int cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/*
+ * --check-freqs: compare the file's inv_freq with the settings, one line
+ * per differing band on stdout, then the verdict.  Returns 0 (match),
+ * 1 (differs) or 2 (a file that cannot be read: one line on stderr).
+ */
+int cli_check_freqs(const struct cli *c, FILE *out);
 
 /* Print the --model table (--model list). */
 void cli_models(FILE *f);

@@ -117,6 +117,14 @@ static int chan(rgb c, int shift)
     return (int)((c >> shift) & 0xFF);
 }
 
+/* lround for 0 <= x < 2^31, inline: x - (int)x is exact there, so a
+ * half rounds up as lround's does (away from zero). */
+static int round_pos(double x)
+{
+    int r = (int)x;
+    return x - r >= 0.5 ? r + 1 : r;
+}
+
 static rgb stops_at(const struct stops *s, double t)
 {
     double f = unit_clamp(t) * (s->n - 1);
@@ -129,9 +137,9 @@ static rgb stops_at(const struct stops *s, double t)
     u = f - i;
     a = s->c[i];
     b = s->c[i + 1];
-    return RGB((rgb)lround(chan(a, 16) + u * (chan(b, 16) - chan(a, 16))),
-               (rgb)lround(chan(a, 8) + u * (chan(b, 8) - chan(a, 8))),
-               (rgb)lround(chan(a, 0) + u * (chan(b, 0) - chan(a, 0))));
+    return RGB((rgb)round_pos(chan(a, 16) + u * (chan(b, 16) - chan(a, 16))),
+               (rgb)round_pos(chan(a, 8) + u * (chan(b, 8) - chan(a, 8))),
+               (rgb)round_pos(chan(a, 0) + u * (chan(b, 0) - chan(a, 0))));
 }
 
 rgb cmap_diverging(enum palette p, double v)
@@ -155,7 +163,7 @@ rgb cmap_sequential(enum palette p, double t)
 
 int cmap_level(double t)
 {
-    return (int)lround(unit_clamp(t) * 9);
+    return round_pos(unit_clamp(t) * 9);
 }
 
 /*

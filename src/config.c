@@ -12,6 +12,8 @@
  *       reads max_position_embeddings
  * A multimodal config (Llama 4, Gemma 3 >= 4B) holds them in its
  * text_config object: read from there when the top level has none.
+ * DeepSeek's extra score factor m(s, mscale_all_dim)^2 is kept only for
+ * the architectures whose attention applies it (see mla_family).
  * Every value is set through params.c, so a file is held to the same
  * ranges as the command line.
  */
@@ -20,10 +22,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "config.h"
 #include "gguf_config.h"
 #include "peviz/json.h"
+#include "peviz/tables.h"
 
 struct cfg {
     const char *file;
@@ -380,6 +384,62 @@ static int set_scaling(struct cfg *c)
     }
 }
 
+/* ---- the architecture ---------------------------------------------------- */
+
+/* Whether name is one whose attention (DeepSeek's MLA) multiplies its
+ * softmax scale by m(s, mscale_all_dim)^2: DeepSeek-V2, V3 and V3.2, and
+ * the models built on V3's attention (Kimi K2, GLM-4.7-Flash, LongCat-
+ * Flash).  Model types and class names ("DeepseekV3ForCausalLM") alike. */
+static int mla_name(const char *name)
+{
+    static const char *const T[] = {
+        "deepseek_v2", "deepseek_v3", "deepseek_v32", "kimi_k2",
+        "glm4_moe_lite", "longcat_flash", "DeepseekV2", "DeepseekV3",
+        "DeepseekV32", "Glm4MoeLite", "LongcatFlash"
+    };
+    for (size_t k = 0; name && k < sizeof T / sizeof T[0]; k++)
+        if (strncmp(name, T[k], strlen(T[k])) == 0 &&
+            (name[strlen(T[k])] == 0 || (name[strlen(T[k])] >= 'A' &&
+                                         name[strlen(T[k])] <= 'Z')))
+            return 1;
+    return 0;
+}
+
+/* Of obj's model_type and architectures: 1 an MLA name, 0 other names,
+ * -1 none given. */
+static int names_mla(const json_value *obj)
+{
+    const json_value *t = json_get(obj, "model_type");
+    const json_value *a = json_get(obj, "architectures");
+    int named = 0;
+    if (t && json_string(t)) {
+        if (mla_name(json_string(t)))
+            return 1;
+        named = 1;
+    }
+    for (size_t i = 0; a && a->type == JSON_ARRAY && i < json_count(a); i++)
+        if (json_string(json_at(a, i))) {
+            if (mla_name(json_string(json_at(a, i))))
+                return 1;
+            named = 1;
+        }
+    return named ? 0 : -1;
+}
+
+/* Whether the model is of the DeepSeek MLA family: named so at the top
+ * level or in text_config; with no name at all, when it has MLA's
+ * qk_rope_head_dim. */
+static int mla_family(const json_value *root, const json_value *text)
+{
+    int r = names_mla(root);
+    int t = text != root ? names_mla(text) : -1;
+    if (r == 1 || t == 1)
+        return 1;
+    if (r == 0 || t == 0)
+        return 0;
+    return json_get(text, "qk_rope_head_dim") != NULL;
+}
+
 /* Where the settings are: the top level, or its text_config object when
  * the top level has none (multimodal configs: Llama 4, Gemma 3 >= 4B). */
 static const json_value *text_root(const json_value *root)
@@ -401,7 +461,11 @@ int config_load_json(const char *name, const char *text, size_t len,
                      char *err, size_t errlen)
 {
     char jerr[160], msg[300];
-    struct json_limits lim = { CONFIG_MAX_BYTES, 32 };
+    struct json_limits lim = { CONFIG_MAX_BYTES, 32, 0 };
+    if (len >= 3 && !memcmp(text, "\xef\xbb\xbf", 3)) {
+        text += 3;              /* a UTF-8 byte-order mark, as CSV takes */
+        len -= 3;
+    }
     json_value *root = json_parse(text, len, &lim, jerr, sizeof jerr);
     struct cfg c = { name, "", text_root(root), NULL, "", 0, *p, err, errlen };
     int r = -1;
@@ -415,13 +479,18 @@ int config_load_json(const char *name, const char *text, size_t len,
                  "not an object", name, json_type_name(root->type));
     else if (find_settings(&c, layer_type) == 0 && set_base(&c) == 0 &&
              set_dims(&c) == 0 && set_scaling(&c) == 0) {
+        c.next.rope.plain_softmax = !mla_family(root, c.root);
         if (params_check_rope(&c.next, msg, sizeof msg))
             snprintf(err, errlen, "%s: %s", name, msg);
         else
             r = 0;
     }
-    if (r == 0)
+    if (r == 0) {
+        double mx;
+        if (num(&c, c.root, NULL, "max_position_embeddings", &mx) > 0)
+            params_set_context(&c.next, mx);    /* n: the model's context */
         *p = c.next;
+    }
     json_free(root);
     return r;
 }
@@ -429,9 +498,15 @@ int config_load_json(const char *name, const char *text, size_t len,
 int config_load(const char *path, const char *layer_type, params *p,
                 char *err, size_t errlen)
 {
-    FILE *f = fopen(path, "rb");
+    char why[160];
+    /* opened without waiting (a FIFO would block for a writer), then
+     * refused unless a regular file */
+    int fd = pe_open_regular(path, why, sizeof why);
+    FILE *f = fd >= 0 ? fdopen(fd, "rb") : NULL;
     if (!f) {
-        snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        snprintf(err, errlen, "%s: %s", path, fd >= 0 ? strerror(errno) : why);
         return -1;
     }
     char magic[4];

@@ -14,11 +14,11 @@
 #include "peviz/pca.h"
 #include "peviz/pe.h"
 #include "peviz/rope.h"
+#include "plans.h"
 #include "peviz/tables.h"
 #include "score_grid.h"
 
 #define BLOCK_ROWS 64
-#define EXPORT_PI 3.14159265358979323846
 
 static void write_row(FILE *out, const double *row, int64_t cols, int fmt);
 
@@ -57,6 +57,29 @@ static int export_pe_binary(const params *p, int f64, FILE *out)
             break;
     }
     free(buf);
+    return write_failed(out);
+}
+
+/* A RoPE model's cos/sin cache (app_rope_cache): row p is a sin(p
+ * omega_i), a cos(p omega_i) per band, the heatmap's dims, at the plan's
+ * omega; the angle in long double. */
+static int export_cache(const params *p, int fmt, FILE *out)
+{
+    const pe_plan *pl = plan_of(p);
+    double *row = malloc((size_t)p->d * sizeof *row);
+    if (!row) {
+        cli_error("--export: out of memory");
+        return 2;
+    }
+    for (int64_t r = 0; r < p->n && !ferror(out); r++) {
+        for (int i = 0; i < pl->half; i++) {
+            long double ang = (long double)r * pl->omega[i];
+            row[2 * i] = pl->a * (double)sinl(ang);
+            row[2 * i + 1] = pl->a * (double)cosl(ang);
+        }
+        write_row(out, row, p->d, fmt);
+    }
+    free(row);
     return write_failed(out);
 }
 
@@ -125,22 +148,39 @@ static int export_scores(const struct cli *c, int fmt, FILE *out)
     return write_failed(out);
 }
 
+/* The plan of the settings, or NULL after the message when the scaling
+ * cannot be evaluated. */
+static const pe_plan *export_plan(const params *p, const char *what)
+{
+    const pe_plan *pl = plan_of(p);
+    if (!pl->invalid)
+        return pl;
+    cli_error("--export %s: the scaling settings cannot be evaluated", what);
+    return NULL;
+}
+
 /* One line per band: i, omega_i after scaling, 2 pi / omega_i. */
 static int export_freqs(const params *p, FILE *out)
 {
-    double *w = malloc((size_t)(p->d / 2) * sizeof *w);
-    if (!w) {
-        cli_error("--export: out of memory");
+    const pe_plan *pl = export_plan(p, "freqs");
+    if (!pl)
         return 2;
-    }
-    if (rope_inv_freq(&p->rope, p->d, p->base, p->n, w, NULL)) {
-        free(w);
-        cli_error("--export freqs: the scaling settings cannot be evaluated");
+    for (int i = 0; i < pl->half && !ferror(out); i++)
+        fprintf(out, "%d,%.9g,%.9g\n", i, pl->omega[i], pl->wavelength[i]);
+    return write_failed(out);
+}
+
+/* The plan as a table: a header, then one line per band. */
+static int export_bands(const params *p, FILE *out)
+{
+    const pe_plan *pl = export_plan(p, "bands");
+    if (!pl)
         return 2;
-    }
-    for (int i = 0; i < p->d / 2 && !ferror(out); i++)
-        fprintf(out, "%d,%.9g,%.9g\n", i, w[i], 2.0 * EXPORT_PI / w[i]);
-    free(w);
+    fprintf(out, "band,rule,omega_base,omega,wavelength,turns_in_n\n");
+    for (int i = 0; i < pl->half && !ferror(out); i++)
+        fprintf(out, "%d,%s,%.9g,%.9g,%.9g,%.9g\n", i,
+                rope_rule_name(pl->rule[i]), pl->omega_base[i], pl->omega[i],
+                pl->wavelength[i], pl->turns[i]);
     return write_failed(out);
 }
 
@@ -204,6 +244,14 @@ static int export_pca(const struct cli *c, int fmt, FILE *out)
     const double *v = t ? t->v : own;
     struct pe_pca pca;
     int r = pe_pca_compute(v, n, d, k, &pca);
+    if (r == 0 && pca.rank < k)
+        fprintf(stderr, "peviz: --export %s: the table has rank %d: "
+                "component%s %d%s%.0d %s variance 0 and project%s to 0\n",
+                c->what == EXPORT_PCA ? "pca" : "pca-variance", pca.rank,
+                k - pca.rank > 1 ? "s" : "", pca.rank + 1,
+                k - pca.rank > 1 ? ".." : "", k - pca.rank > 1 ? k : 0,
+                k - pca.rank > 1 ? "have" : "has",
+                k - pca.rank > 1 ? "" : "s");
     if (r == 0)
         write_pca(c, &pca, v, fmt, out);
     pe_pca_free(&pca);
@@ -246,11 +294,13 @@ int export_run(const struct cli *c, FILE *out)
     const params *p = &c->app.p;
     int64_t cols = c->what == EXPORT_PE ? p->d : p->n;
     int fmt = format_of(c->format);
-    if (c->what == EXPORT_FREQS) {
+    if (c->what == EXPORT_FREQS || c->what == EXPORT_BANDS) {
+        const char *w = c->what == EXPORT_FREQS ? "freqs" : "bands";
         if (fmt != EXPORT_CSV)
-            return cli_error("--format: '%s': want csv with --export freqs",
-                             c->format);
-        return export_freqs(p, out);
+            return cli_error("--format: '%s': want csv with --export %s",
+                             c->format, w);
+        return c->what == EXPORT_FREQS ? export_freqs(p, out)
+                                       : export_bands(p, out);
     }
     if (c->what == EXPORT_POSITION_IDS)
         return mpos_export_run(c, out);
@@ -270,6 +320,8 @@ int export_run(const struct cli *c, FILE *out)
         return export_scores(c, fmt, out);
     if (c->app.pe_table)
         return export_table(c->app.pe_table, p->n, fmt, out);
+    if (app_rope_cache(&c->app))
+        return export_cache(p, fmt, out);
     if (fmt == EXPORT_CSV)
         return export_pe_csv(p, out);
     return export_pe_binary(p, fmt == EXPORT_F64, out);

@@ -17,17 +17,26 @@
 
 #include "cli.h"
 #include "follow.h"
+#include "follow_files.h"
 #include "follow_proto.h"
 #include "peviz/tables.h"
+#include "sockfile.h"
 #include "tour.h"
 
 #define PATH_SHOWN 96            /* the path as messages show it */
 #define READ_BUDGET 65536        /* bytes a follower reads per wake-up */
+#define ACCEPT_BATCH 32          /* connections a teacher takes per wake-up */
 
 struct client {
     int fd;                      /* -1: free slot */
     size_t out_len, out_cap;
     size_t greeted;              /* greeting bytes seen */
+    int follower;                /* greeted in full: it gets the state */
+    char line[48];               /* a "term ..." line coming in */
+    size_t line_len;
+    char term[40];               /* "80x24 256 en": its terminal, or "" */
+    uid_t uid;                   /* who connected */
+    double since;                /* when it was accepted */
     char *out;                   /* unsent bytes; grown as needed up to
                                     the whole state + FOLLOW_OUT_MAX */
 };
@@ -59,13 +68,18 @@ struct follow {
     char table_done[FP_TABLE_TEXT_MAX + 1];   /* ... as last acted on */
     char tour[FP_TABLE_TEXT_MAX + 1];   /* the teacher's tour field */
     char tour_done[FP_TABLE_TEXT_MAX + 1];    /* the tour last acted on */
+    char tour_sha[80];           /* its content hash, or "-" */
+    struct ffiles *files;        /* --files DIR, or NULL: none opened */
     struct pe_table tab;         /* read for the teacher (v NULL: none) */
     struct pe_table_info tab_info;
     int have_latest;
+    int counted;                 /* teacher: followers the status showed */
+    int term_w, term_h;          /* follower: the terminal last said */
+    int term_color;
 };
 
 const struct keybind KEYS_FOLLOW[] = {
-    { 'F', ACT_NONE, "F", "follow mode: explore on your own / rejoin", NULL },
+    { 'F', ACT_NONE, "F", "follower: explore on your own / rejoin; teacher: who follows", NULL },
     { 0, ACT_NONE, NULL, NULL, NULL }
 };
 
@@ -93,11 +107,14 @@ static struct follow *follow_new(const char *path, int serving)
     f->serving = serving;
     f->lfd = f->fd = -1;
     snprintf(f->path, sizeof f->path, "%s", path);
+    /* shown by its base name: status lines keep room for the lecture */
+    const char *base = strrchr(path, '/');
+    base = base && base[1] ? base + 1 : path;
     size_t j = 0;
-    for (const unsigned char *s = (const unsigned char *)path;
+    for (const unsigned char *s = (const unsigned char *)base;
          *s && j + 4 < sizeof f->shown; s++)
         f->shown[j++] = *s < 0x20 || *s == 0x7f || *s >= 0x80 ? '?' : (char)*s;
-    if (strlen(path) >= sizeof f->shown - 4)
+    if (strlen(base) >= sizeof f->shown - 4)
         memcpy(f->shown + j, "...", 4);
     fp_reader_init(&f->rd);
     return f;
@@ -109,63 +126,6 @@ static int socket_to(const char *path, struct sockaddr_un *sa)
     sa->sun_family = AF_UNIX;
     snprintf(sa->sun_path, sizeof sa->sun_path, "%s", path);
     return socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-}
-
-/* What is at path: 0 free (or a stale socket, now removed), else -1
- * after one line on stderr. */
-static int path_free(const char *path)
-{
-    struct stat st;
-    struct sockaddr_un sa;
-    const char *why = NULL;
-    if (lstat(path, &st) < 0) {
-        if (errno == ENOENT)
-            return 0;
-        why = strerror(errno);
-    } else if (!S_ISSOCK(st.st_mode)) {
-        why = S_ISDIR(st.st_mode) ? "a directory; refusing to replace it"
-              : "exists and is not a socket; refusing to replace it";
-    } else {
-        int fd = socket_to(path, &sa), e = 0;
-        if (fd >= 0 && connect(fd, (struct sockaddr *)&sa, sizeof sa) < 0)
-            e = errno;
-        if (fd >= 0)
-            close(fd);
-        if (fd < 0 || e != ECONNREFUSED)
-            why = "a socket in use (another teacher?); refusing to replace it";
-        else if (unlink(path) < 0)
-            why = "cannot remove the stale socket";
-    }
-    if (!why)
-        return 0;
-    cli_error("--serve: %s: %s", path, why);
-    return -1;
-}
-
-/* Bind with nothing but the owner able to connect from the first
- * instant, then widen to mode. */
-static int listen_at(struct follow *f, unsigned mode)
-{
-    struct sockaddr_un sa;
-    struct stat st;
-    int fd = socket_to(f->path, &sa);
-    if (fd < 0) {
-        cli_error("--serve: socket: %s", strerror(errno));
-        return -1;
-    }
-    mode_t old = umask(0177);
-    int r = bind(fd, (struct sockaddr *)&sa, sizeof sa);
-    umask(old);
-    if (r < 0 || chmod(f->path, (mode_t)mode) < 0 || listen(fd, 64) < 0 ||
-        stat(f->path, &st) < 0) {
-        cli_error("--serve: %s: %s", f->path, strerror(errno));
-        close(fd);
-        return -1;
-    }
-    f->lfd = fd;
-    f->dev = st.st_dev;
-    f->ino = st.st_ino;
-    return 0;
 }
 
 struct follow *follow_serve(const char *path, unsigned mode)
@@ -181,17 +141,30 @@ struct follow *follow_serve(const char *path, unsigned mode)
     }
     for (int i = 0; i < FOLLOW_MAX_CLIENTS; i++)
         f->clients[i].fd = -1;
-    if (path_free(path) || listen_at(f, mode)) {
+    struct sockfile sf;
+    char err[256];
+    if (sockfile_listen(path, mode, 64, &sf, err, sizeof err)) {
+        cli_error("--serve: %s: %s", f->shown, err);
         free(f->clients);
         free(f);
         return NULL;
     }
+    f->lfd = sf.fd;
+    f->dev = sf.dev;
+    f->ino = sf.ino;
     return f;
 }
 
-struct follow *follow_join(const char *path)
+struct follow *follow_join(const char *path, const char *files)
 {
-    return follow_new(path, 0);
+    char err[512];
+    struct follow *f = follow_new(path, 0);
+    if (f && files && !(f->files = ffiles_open(files, err, sizeof err))) {
+        cli_error("%s", err);
+        free(f);
+        return NULL;
+    }
+    return f;
 }
 
 static void drop(struct client *c)
@@ -201,6 +174,9 @@ static void drop(struct client *c)
     c->fd = -1;
     c->out = NULL;
     c->out_len = c->out_cap = c->greeted = 0;
+    c->follower = 0;
+    c->line_len = 0;
+    c->term[0] = 0;
 }
 
 void follow_close(struct follow *f)
@@ -214,13 +190,14 @@ void follow_close(struct follow *f)
                 drop(&f->clients[i]);
         close(f->lfd);
         /* only the file we made: never one a later teacher put there */
-        if (stat(f->path, &st) == 0 && st.st_dev == f->dev &&
+        if (lstat(f->path, &st) == 0 && st.st_dev == f->dev &&
             st.st_ino == f->ino)
             unlink(f->path);
         free(f->clients);
     } else if (f->fd >= 0) {
         close(f->fd);
     }
+    ffiles_close(f->files);
     pe_table_free(&f->tab);
     free(f);
 }
@@ -229,6 +206,15 @@ int follow_clients(const struct follow *f)
 {
     int n = 0;
     for (int i = 0; f->serving && i < FOLLOW_MAX_CLIENTS; i++)
+        n += f->clients[i].fd >= 0 && f->clients[i].follower;
+    return n;
+}
+
+/* Connections now, greeted or not. */
+static int connections(const struct follow *f)
+{
+    int n = 0;
+    for (int i = 0; i < FOLLOW_MAX_CLIENTS; i++)
         n += f->clients[i].fd >= 0;
     return n;
 }
@@ -276,29 +262,159 @@ static void queue(struct client *c, const char *m, size_t len, size_t full)
     flush(c);
 }
 
+/* A follower's terminal, "term 80x24 256 en": 0 (kept in c->term), or
+ * -1 (not such a line). */
+static int term_line(struct client *c)
+{
+    static const char *const COLORS[] = { "none", "8", "16", "256",
+                                          "truecolor" };
+    char col[12], lang[4];
+    int w, h, end = 0, ok = 0;
+    c->line[c->line_len] = 0;
+    if (sscanf(c->line, "term %5dx%5d %11s %3s%n", &w, &h, col, lang, &end)
+        != 4 || c->line[end] || w < 1 || h < 1 || strlen(lang) != 2 ||
+        lang[0] < 'a' || lang[0] > 'z' || lang[1] < 'a' || lang[1] > 'z')
+        return -1;
+    for (size_t i = 0; i < sizeof COLORS / sizeof COLORS[0]; i++)
+        ok |= !strcmp(col, COLORS[i]);
+    if (!ok)
+        return -1;
+    snprintf(c->term, sizeof c->term, "%dx%d %s %s", w, h, col, lang);
+    return 0;
+}
+
+/* After its greeting a follower sends only lines saying its terminal;
+ * anything else drops it. */
+static int take_lines(struct client *c, const char *b, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (b[i] == '\n') {
+            if (term_line(c))
+                return -1;
+            c->line_len = 0;
+        } else if (c->line_len + 1 >= sizeof c->line || b[i] < 0x20 ||
+                   b[i] > 0x7e) {
+            return -1;
+        } else {
+            c->line[c->line_len++] = b[i];
+        }
+    }
+    return 0;
+}
+
+/* A follower sends its greeting, then lines saying its terminal; once
+ * the greeting is whole the follower gets the whole state. */
+static void read_client(struct follow *f, struct client *c)
+{
+    static const char G[] = FP_GREETING;
+    char buf[64];
+    ssize_t r = recv(c->fd, buf, sizeof buf, MSG_DONTWAIT);
+    if (r < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
+        return;
+    size_t g = r > 0 && c->greeted < sizeof G - 1
+               ? sizeof G - 1 - c->greeted : 0;
+    if (g > (size_t)(r > 0 ? r : 0))
+        g = (size_t)r;
+    if (r <= 0 || memcmp(buf, G + c->greeted, g) ||
+        take_lines(c, buf + g, (size_t)r - g)) {
+        drop(c);
+        return;
+    }
+    c->greeted += g;
+    if (c->greeted == sizeof G - 1 && !c->follower) {
+        c->follower = 1;
+        if (f->full_len > 0)
+            queue(c, f->full, (size_t)f->full_len, (size_t)f->full_len);
+    }
+}
+
+/* Say there is no room (best effort: nothing was sent on fd yet, its
+ * buffer is empty); the caller hangs up. */
+static void say_busy(struct follow *f, int fd)
+{
+    char m[64];
+    int n = snprintf(m, sizeof m, FP_BUSY_FMT, FP_VERSION, connections(f));
+    if (send(fd, m, (size_t)n, MSG_NOSIGNAL | MSG_DONTWAIT) < 0)
+        return;                 /* it is not reading: nothing to say */
+}
+
+/* The oldest peer not yet greeted (of uid, unless any), or NULL; *n:
+ * how many there are. */
+static struct client *oldest_pending(const struct follow *f, uid_t uid, int any,
+                                     int *n)
+{
+    struct client *o = NULL;
+    *n = 0;
+    for (int i = 0; i < FOLLOW_MAX_CLIENTS; i++) {
+        struct client *c = &f->clients[i];
+        if (c->fd < 0 || c->follower || (!any && c->uid != uid))
+            continue;
+        ++*n;
+        if (!o || c->since < o->since)
+            o = c;
+    }
+    return o;
+}
+
+/* Make room for one more peer of uid: a peer still silent gives way
+ * (its greeting may have come: read it first).  0, or -1: no room. */
+static int make_room(struct follow *f, uid_t uid)
+{
+    for (int tries = 0; tries < FOLLOW_MAX_CLIENTS; tries++) {
+        int mine, all, used = connections(f);
+        struct client *m = oldest_pending(f, uid, 0, &mine);
+        struct client *o = oldest_pending(f, uid, 1, &all);
+        struct client *c = mine >= FOLLOW_PENDING_PER_SOURCE ? m
+                           : all >= FOLLOW_PENDING_MAX ||
+                             used >= FOLLOW_MAX_CLIENTS ? o : NULL;
+        if (!c)
+            return used < FOLLOW_MAX_CLIENTS ? 0 : -1;
+        read_client(f, c);
+        if (c->fd >= 0 && !c->follower) {
+            say_busy(f, c->fd);
+            drop(c);
+        }
+    }
+    return -1;
+}
+
+static void accept_one(struct follow *f, int fd)
+{
+    struct ucred cr = { 0, (uid_t)-1, 0 };
+    socklen_t crl = sizeof cr;
+    getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cr, &crl);
+    if (make_room(f, cr.uid)) {
+        say_busy(f, fd);        /* every slot holds a follower */
+        close(fd);
+        return;
+    }
+    int i = 0;
+    while (f->clients[i].fd >= 0)
+        i++;
+    /* a small kernel buffer: a follower that stops reading fills it
+     * and then ours soon, and is dropped */
+    int sndbuf = FOLLOW_SNDBUF;
+    setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &sndbuf, sizeof sndbuf);
+    struct client *c = &f->clients[i];
+    c->fd = fd;
+    c->uid = cr.uid;
+    c->since = now_s();
+    read_client(f, c);          /* a follower greets as it connects */
+}
+
 static void accept_all(struct follow *f)
 {
-    int fd;
-    while ((fd = accept4(f->lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC)) >= 0 ||
-           errno == EINTR || errno == ECONNABORTED) {
-        if (fd < 0)
-            continue;
-        int i = 0;
-        while (i < FOLLOW_MAX_CLIENTS && f->clients[i].fd >= 0)
-            i++;
-        if (i == FOLLOW_MAX_CLIENTS) {
-            close(fd);           /* full: this one waits and retries */
-            continue;
-        }
-        /* a small kernel buffer: a follower that stops reading fills it
-         * and then ours soon, and is dropped */
-        int sndbuf = FOLLOW_SNDBUF;
-        setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &sndbuf, sizeof sndbuf);
-        f->clients[i].fd = fd;
-        if (f->full_len > 0)
-            queue(&f->clients[i], f->full, (size_t)f->full_len,
-                  (size_t)f->full_len);
+    int fd, n = 0;
+    /* a bounded batch: a peer reconnecting as fast as it can must not
+     * keep the teacher from its keys (the rest wait for the next wake) */
+    while (n++ < ACCEPT_BATCH &&
+           ((fd = accept4(f->lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC)) >= 0 ||
+            errno == EINTR || errno == ECONNABORTED)) {
+        if (fd >= 0)
+            accept_one(f, fd);
     }
+    if (n > ACCEPT_BATCH)
+        return;
     /* out of descriptors: the connection stays queued and the socket
      * readable; stop asking for a while instead of spinning */
     if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS ||
@@ -306,20 +422,15 @@ static void accept_all(struct follow *f)
         f->accept_at = now_s() + FOLLOW_RETRY_S;
 }
 
-/* A follower sends its greeting and nothing else. */
-static void read_client(struct client *c)
+/* Peers that have not greeted in time give their slot back. */
+static void greet_deadline(struct follow *f)
 {
-    static const char G[] = FP_GREETING;
-    char buf[64];
-    ssize_t r = recv(c->fd, buf, sizeof buf, MSG_DONTWAIT);
-    if (r < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
-        return;
-    if (r <= 0 || c->greeted + (size_t)r > sizeof G - 1 ||
-        memcmp(buf, G + c->greeted, (size_t)r)) {
-        drop(c);
-        return;
+    double t = now_s();
+    for (int i = 0; i < FOLLOW_MAX_CLIENTS; i++) {
+        struct client *c = &f->clients[i];
+        if (c->fd >= 0 && !c->follower && t >= c->since + FOLLOW_GREET_S)
+            drop(c);
     }
-    c->greeted += (size_t)r;
 }
 
 /* Send what changed since the last message; keep the whole state for
@@ -331,7 +442,7 @@ static void broadcast(struct follow *f, const char *cur, int len)
     int ml = fp_frame(delta, dl, m, sizeof m);
     f->full_len = fp_frame(cur, (size_t)len, f->full, sizeof f->full);
     for (int i = 0; ml > 0 && i < FOLLOW_MAX_CLIENTS; i++)
-        if (f->clients[i].fd >= 0)
+        if (f->clients[i].fd >= 0 && f->clients[i].follower)
             queue(&f->clients[i], m, (size_t)ml, (size_t)f->full_len);
     memcpy(f->sent, cur, (size_t)len);
     f->sent_len = len;
@@ -339,11 +450,13 @@ static void broadcast(struct follow *f, const char *cur, int len)
     f->held = 0;
 }
 
-void follow_publish(struct follow *f, const struct app *a, int keyed)
+void follow_publish(struct follow *f, struct app *a, int keyed)
 {
     char cur[FP_BODY_MAX];
     if (!f || !f->serving)
         return;
+    if (a->pe_table && !a->pe_digest[0])    /* a table loaded since */
+        fp_table_digest(a->pe_table, a->pe_digest);
     int len = fp_body(a, cur, sizeof cur);
     if (len <= 0)
         return;
@@ -362,12 +475,13 @@ static void teacher_events(struct follow *f, const struct pollfd *p, int n)
             if (p[k].revents & (POLLERR | POLLNVAL))
                 drop(c);
             else if (p[k].revents & (POLLIN | POLLHUP))
-                read_client(c);
+                read_client(f, c);
             if (c->fd >= 0 && (p[k].revents & POLLOUT))
                 flush(c);
             break;
         }
     }
+    greet_deadline(f);
     if (n > 0 && (p[0].revents & POLLIN))
         accept_all(f);
 }
@@ -385,6 +499,26 @@ static void hang_up(struct follow *f, struct app *a, const char *why)
         app_msg(a, 1, "bad message from %s: %s", f->shown, why);
     else if (!f->detached)
         app_msg(a, 0, "teacher left, waiting");
+}
+
+/* Tell the teacher this terminal: size, colours, language (for its
+ * list of followers).  Best effort: a full buffer drops it. */
+static void send_term(struct follow *f, const struct app *a)
+{
+    static const char *const COLORS[] = { "none", "8", "16", "256",
+                                          "truecolor" };
+    char m[64];
+    int w = a->screen_w > 0 ? a->screen_w : 80;
+    int h = a->screen_h > 0 ? a->screen_h : 24;
+    int c = (unsigned)a->color <= COLOR_TRUE ? (int)a->color : 0;
+    const char *lang = a->tour_lang ? a->tour_lang : tour_lang_from_env();
+    int n = snprintf(m, sizeof m, "term %dx%d %s %.2s\n", w, h, COLORS[c],
+                     strlen(lang) == 2 ? lang : "en");
+    if (send(f->fd, m, (size_t)n, MSG_NOSIGNAL | MSG_DONTWAIT) == n) {
+        f->term_w = w;
+        f->term_h = h;
+        f->term_color = c;
+    }
 }
 
 static void try_connect(struct follow *f, struct app *a)
@@ -408,6 +542,7 @@ static void try_connect(struct follow *f, struct app *a)
         return;
     }
     f->fd = fd;
+    send_term(f, a);
     f->deadline = now_s() + FOLLOW_STALL_S;
     f->fresh = 1;
     f->shadow = *a;             /* the first message sets every field */
@@ -416,13 +551,13 @@ static void try_connect(struct follow *f, struct app *a)
 }
 
 /* Show the teacher's state (the published fields of the shadow). */
-static void show_teacher(struct follow *f, struct app *a)
+static void show_teacher(struct follow *f, struct app *a, int said)
 {
     char body[FP_BODY_MAX], err[2 * APP_MSG_LEN];
     int len = fp_body(&f->shadow, body, sizeof body);
     if (len > 0)
         fp_apply(a, body, (size_t)len, err, sizeof err);
-    if (f->fresh)
+    if (f->fresh && !said)      /* not over what the tour had to say */
         app_msg(a, 0, "following %s", f->shown);
     f->fresh = 0;
 }
@@ -436,37 +571,56 @@ static void printable(char *s)
             *s = '?';
 }
 
-/* Read the table the teacher names; -1 with the loader's reason (its
- * bytes outside printable ASCII as '?') in err. */
-static int load_teachers(struct follow *f, struct app *a,
-                         const struct fp_table *t, char *err, size_t errlen)
+/* The teacher's table read here (by table_follow) is put away. */
+static void put_away(struct follow *f, struct app *a)
+{
+    if (a->pe_table == &f->tab) {
+        a->pe_table = NULL;
+        a->pe_info = NULL;
+        a->pe_file_name = NULL;
+        a->pe_digest[0] = 0;
+    }
+    f->shadow.pe_table = NULL;
+    f->shadow.pe_info = NULL;
+    f->shadow.pe_file_name = NULL;
+    f->shadow.pe_digest[0] = 0;
+    pe_table_free(&f->tab);
+}
+
+/* A table read from --files ended: shown if it is the teacher's. */
+static int table_arrived(struct follow *f, struct app *a)
 {
     struct pe_table nt;
     struct pe_table_info ni;
-    struct pe_table_opts o;
-    pe_table_opts_init(&o);
-    o.tensor = t->tensor[0] ? t->tensor : NULL;
-    o.row_offset = t->row_offset;
-    if (pe_table_load(t->path, &o, &nt, &ni, err, errlen)) {
-        printable(err);
-        return -1;
+    char why[APP_MSG_LEN];
+    int r = ffiles_table_take(f->files, &nt, &ni, why, sizeof why);
+    if (r < 0) {
+        printable(why);
+        app_msg(a, 1, "teacher's table: %s", why);
+        return 1;
     }
-    pe_table_free(&f->tab);
+    if (r == 0)
+        return 0;
+    put_away(f, a);
     f->tab = nt;
     f->tab_info = ni;
-    snprintf(f->tab_info.file, sizeof f->tab_info.file, "%s", t->path);
+    fp_table_digest(&f->tab, f->shadow.pe_digest);
     a->pe_table = f->shadow.pe_table = &f->tab;
     a->pe_info = f->shadow.pe_info = &f->tab_info;
     a->pe_file_name = f->shadow.pe_file_name = f->tab_info.file;
-    return 0;
+    memcpy(a->pe_digest, f->shadow.pe_digest, sizeof a->pe_digest);
+    app_msg(a, 0, "following %s: read the teacher's table %s", f->shown,
+            f->tab_info.file);
+    return 1;
 }
 
-/* The teacher's --pe-file table, named by its path: read it here unless
- * this program has it already; say so when it cannot (the rest of the
- * lecture goes on). */
+/* The teacher's --pe-file table, named by base name and content hash:
+ * read in the background from --files unless this program has it
+ * already; without --files nothing is opened, and that is said (the
+ * rest of the lecture goes on). */
 static void table_follow(struct follow *f, struct app *a)
 {
-    char mine[FP_TABLE_TEXT_MAX + 1], err[APP_MSG_LEN];
+    char mine[FP_TABLE_TEXT_MAX + 1], why[APP_MSG_LEN];
     struct fp_table t;
     if (!f->table[0] || !strcmp(f->table, f->table_done))
         return;
@@ -474,48 +628,98 @@ static void table_follow(struct follow *f, struct app *a)
     fp_table_text(a, mine, sizeof mine);
     if (!strcmp(f->table, mine) || fp_table_parse(f->table, &t, NULL, 0))
         return;
-    if (a->pe_table == &f->tab) {       /* an earlier teacher's: put away */
-        a->pe_table = f->shadow.pe_table = NULL;
-        a->pe_info = f->shadow.pe_info = NULL;
-        a->pe_file_name = f->shadow.pe_file_name = NULL;
-        pe_table_free(&f->tab);
-        fp_table_text(a, mine, sizeof mine);
-    }
+    if (f->files)
+        ffiles_table_cancel(f->files);  /* a newer table, or none */
+    put_away(f, a);                     /* an earlier teacher's */
+    fp_table_text(a, mine, sizeof mine);
     if (!t.path[0] && a->pe_table)      /* this program's own --pe-file */
         app_msg(a, 1, "teacher's table: none; here: %s", mine);
     else if (!t.path[0])
         return;
-    else if (load_teachers(f, a, &t, err, sizeof err))
-        app_msg(a, 1, "teacher's table: %s", err);
-    else
-        app_msg(a, 0, "following %s: read the teacher's table %s", f->shown,
+    else if (!f->files)
+        app_msg(a, 1, "the teacher loaded %s: not shown here (see --files)",
                 t.path);
+    else if (ffiles_table_start(f->files, &t, why, sizeof why)) {
+        printable(why);
+        app_msg(a, 1, "teacher's table: %s", why);
+    } else {
+        app_msg(a, 0, "following %s: reading the teacher's table %s",
+                f->shown, t.path);
+    }
 }
 
-/* The teacher's tour, by name: load it here unless this program has it
- * (the shipped one in its own language); say so when it cannot.  The
- * shadow then holds the new one at the teacher's step. */
-static void tour_follow(struct follow *f, struct app *a)
+/* Load the tour the teacher names from --files into a: 0, or -1 with
+ * why in err. */
+static int tour_from_files(struct follow *f, struct app *a, const char *name,
+                           char *err, size_t errlen)
+{
+    char path[64];
+    int fd = ffiles_openat(f->files, name, err, errlen);
+    if (fd < 0)
+        return -1;
+    snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+    int r = tour_load_as(a, path, err, errlen);
+    close(fd);
+    if (r == 0 && strcmp(a->tour->sha256, f->tour_sha)) {
+        tour_release(a);        /* another file of that name */
+        snprintf(err, errlen, "%.100s: not the teacher's (its content hash "
+                 "differs)", name);
+        return -1;
+    }
+    if (r) {                    /* "/proc/self/fd/N:LINE: ..." */
+        size_t pl = strlen(path);
+        if (!strncmp(err, path, pl)) {
+            char rest[APP_MSG_LEN];
+            snprintf(rest, sizeof rest, "%s", err + pl);
+            snprintf(err, errlen, "%.100s%.150s", name, rest);
+        }
+        return -1;
+    }
+    char *p = strdup(name);     /* named as the teacher names it */
+    if (p) {
+        free(a->tour->path);
+        free(a->tour->abs);
+        a->tour->path = p;
+        a->tour->abs = NULL;
+    }
+    return 0;
+}
+
+/* The teacher's tour, by name: the shipped one in this program's own
+ * language, or a file read from --files by its base name; say so when
+ * it cannot (then 1).  The shadow then holds the new one at the
+ * teacher's step. */
+static int tour_follow(struct follow *f, struct app *a)
 {
     char mine[FP_TABLE_PATH_MAX + 1], err[APP_MSG_LEN], line[sizeof f->tour + 8];
     const char *name = strchr(f->tour, ' ');
+    int r;
     if (!name || !strcmp(++name, f->tour_done))
-        return;
+        return 0;
     snprintf(f->tour_done, sizeof f->tour_done, "%s", name);
     mine[0] = 0;
     if (a->tour)
         fp_tour_name(a->tour, mine, sizeof mine);
     if (!strcmp(name, mine))
-        return;
-    if (tour_load_as(a, strcmp(name, "shipped") ? name : NULL, err,
-                     sizeof err)) {
+        return 0;
+    if (!strcmp(name, "shipped"))
+        r = tour_load_as(a, NULL, err, sizeof err);
+    else if (!f->files) {
+        app_msg(a, 1, "the teacher loaded %s: not shown here (see --files)",
+                name);
+        return 1;
+    } else
+        r = tour_from_files(f, a, name, err, sizeof err);
+    if (r) {
         printable(err);
         app_msg(a, 1, "teacher's tour: %s", err);
-        return;
+        f->shadow.tour = a->tour;       /* NULL if a wrong one was read */
+        return 1;
     }
     f->shadow.tour = a->tour;
     snprintf(line, sizeof line, "tour %s\n", f->tour);
     fp_apply(&f->shadow, line, strlen(line), NULL, 0);
+    return 0;
 }
 
 /* A whole message: the teacher's state changes; show it unless
@@ -531,10 +735,10 @@ static int take(struct follow *f, struct app *a, const char *body,
     f->have_latest = f->ever = 1;
     fp_find(body, len, "table", f->table, sizeof f->table);
     fp_find(body, len, "tour", f->tour, sizeof f->tour);
+    fp_find(body, len, "tour.sha256", f->tour_sha, sizeof f->tour_sha);
     if (f->detached)
         return 0;
-    tour_follow(f, a);
-    show_teacher(f, a);
+    show_teacher(f, a, tour_follow(f, a));
     table_follow(f, a);
     return 1;
 }
@@ -565,6 +769,13 @@ static int read_teacher(struct follow *f, struct app *a)
                 hang_up(f, a, err);
                 return 1;
             }
+            if (s == FP_BUSY) {     /* no room there now: try again */
+                long busy = f->rd.busy;
+                hang_up(f, a, NULL);
+                if (!f->detached)
+                    app_msg(a, 1, "teacher busy: %ld connections", busy);
+                return 1;
+            }
             if (s == FP_MESSAGE)
                 changed |= take(f, a, body, blen);
         }
@@ -579,10 +790,17 @@ static int read_teacher(struct follow *f, struct app *a)
 static int follower_events(struct follow *f, struct app *a,
                            const struct pollfd *p, int n)
 {
-    int changed = 0;
+    int changed = 0, wake = ffiles_wake_fd(f->files);
     double t = now_s();
-    if (f->fd >= 0 && n > 0 && p[0].fd == f->fd && p[0].revents)
-        changed |= read_teacher(f, a);
+    for (int k = 0; k < n; k++) {
+        if (p[k].fd == wake && wake >= 0 && p[k].revents)
+            changed |= table_arrived(f, a);
+        else if (p[k].fd == f->fd && f->fd >= 0 && p[k].revents)
+            changed |= read_teacher(f, a);
+    }
+    if (f->fd >= 0 && (a->screen_w != f->term_w || a->screen_h != f->term_h ||
+                       (int)a->color != f->term_color) && a->screen_w > 0)
+        send_term(f, a);        /* resized: the teacher's list says so */
     if (f->fd >= 0 && f->deadline > 0 && t >= f->deadline) {
         hang_up(f, a, "no whole message in 3 s");
         changed = 1;
@@ -612,8 +830,53 @@ static int local_key(struct app *a, int key)
     return -1;
 }
 
+/* Teacher: who follows, grouped by terminal, most common first:
+ * "3 following: 2 at 80x24 256 en, 1 at 120x40 truecolor zh". */
+static void list_followers(const struct follow *f, struct app *a)
+{
+    static int seen[FOLLOW_MAX_CLIENTS];
+    char m[APP_MSG_LEN];
+    int total = follow_clients(f), left = total;
+    size_t n = (size_t)snprintf(m, sizeof m, "%d following", total);
+    memset(seen, 0, sizeof seen);
+    while (left > 0 && n + 40 < sizeof m) {
+        int best = -1, count = 0;
+        for (int i = 0; i < FOLLOW_MAX_CLIENTS; i++) {
+            const struct client *c = &f->clients[i];
+            int k = 0;
+            if (c->fd < 0 || !c->follower || seen[i])
+                continue;
+            for (int j = i; j < FOLLOW_MAX_CLIENTS; j++)
+                k += f->clients[j].fd >= 0 && f->clients[j].follower &&
+                     !seen[j] && !strcmp(f->clients[j].term, c->term);
+            if (k > count) {
+                count = k;
+                best = i;
+            }
+        }
+        if (best < 0)
+            break;
+        const char *term = f->clients[best].term;
+        n += (size_t)snprintf(m + n, sizeof m - n, "%s %d at %s",
+                              left == total ? ":" : ",", count,
+                              term[0] ? term : "a terminal not said");
+        for (int j = 0; j < FOLLOW_MAX_CLIENTS; j++)
+            if (f->clients[j].fd >= 0 && f->clients[j].follower &&
+                !strcmp(f->clients[j].term, term))
+                seen[j] = 1;
+        left -= count;
+    }
+    if (left > 0 && left < total && n < sizeof m)
+        snprintf(m + n, sizeof m - n, ", %d more", left);
+    app_msg(a, 0, "%s", m);
+}
+
 int follow_key(struct follow *f, struct app *a, int key)
 {
+    if (f && f->serving && key == 'F' && !a->prompt_open && !a->help) {
+        list_followers(f, a);
+        return 1;
+    }
     if (!f || f->serving)
         return 0;
     if (key == 'F' && !a->prompt_open && !a->help) {
@@ -623,8 +886,7 @@ int follow_key(struct follow *f, struct app *a, int key)
                     f->shown);
         else if (f->have_latest) {
             f->fresh = 1;
-            tour_follow(f, a);
-            show_teacher(f, a);
+            show_teacher(f, a, tour_follow(f, a));
             table_follow(f, a);
         }
         else
@@ -655,8 +917,11 @@ int follow_pollfds(const struct follow *f, struct pollfd *p)
     if (!f)
         return 0;
     if (!f->serving) {
+        int wake = ffiles_wake_fd(f->files);
         if (f->fd >= 0)
             p[n++] = (struct pollfd){ f->fd, POLLIN, 0 };
+        if (wake >= 0)              /* a table read in the background */
+            p[n++] = (struct pollfd){ wake, POLLIN, 0 };
         return n;
     }
     /* the listening socket, or a stand-in while accepting is paused */
@@ -683,7 +948,11 @@ int follow_wait_ms(const struct follow *f)
     if (f->serving) {
         int w = f->held ? ms_until(f->sent_at + FOLLOW_PUBLISH_S) : -1;
         int b = f->accept_at > now_s() ? ms_until(f->accept_at) : -1;
-        return w < 0 ? b : b < 0 ? w : w < b ? w : b;
+        int n;
+        const struct client *o = oldest_pending(f, 0, 1, &n);
+        int g = o ? ms_until(o->since + FOLLOW_GREET_S) : -1;
+        w = w < 0 ? b : b < 0 ? w : w < b ? w : b;
+        return w < 0 ? g : g < 0 ? w : w < g ? w : g;
     }
     if (f->fd < 0)
         return ms_until(f->retry_at);
@@ -697,7 +966,29 @@ int follow_events(struct follow *f, struct app *a, const struct pollfd *p,
         return 0;
     if (f->serving) {
         teacher_events(f, p, n);
-        return 0;
+        return follow_clients(f) != f->counted;     /* the status line */
     }
     return follower_events(f, a, p, n);
+}
+
+void follow_status(struct follow *f, struct app *a)
+{
+    const char *dot = a->ascii ? "-" : "\xc2\xb7";
+    if (!f) {
+        a->follow_status[0] = a->follow_short[0] = 0;
+    } else if (f->serving) {
+        f->counted = follow_clients(f);
+        snprintf(a->follow_status, sizeof a->follow_status,
+                 "serving %.48s %s %d following", f->shown, dot, f->counted);
+        snprintf(a->follow_short, sizeof a->follow_short, "%d following",
+                 f->counted);
+    } else {
+        const char *st = f->detached ? "on your own, F: follow"
+                         : f->fd >= 0 && f->ever ? "following" : "waiting for";
+        snprintf(a->follow_status, sizeof a->follow_status, "%s %.48s", st,
+                 f->shown);
+        snprintf(a->follow_short, sizeof a->follow_short, "%s",
+                 f->detached ? "on your own" : f->fd >= 0 && f->ever
+                 ? "following" : "waiting");
+    }
 }

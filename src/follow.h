@@ -26,6 +26,13 @@
                                     often; keys at once */
 #define FOLLOW_RETRY_S 0.5       /* a follower tries to reconnect this often */
 #define FOLLOW_STALL_S 3.0       /* a message must be whole this soon */
+/* A peer gets nothing until it has greeted; until then it holds a slot
+ * only this long, and each user (SO_PEERCRED) at most so many such
+ * slots, all users together at most FOLLOW_PENDING_MAX: a newer peer
+ * takes the oldest one's place.  Silent peers cannot lock followers out. */
+#define FOLLOW_GREET_S 1.0
+#define FOLLOW_PENDING_PER_SOURCE 8
+#define FOLLOW_PENDING_MAX 32
 
 struct follow;
 
@@ -40,9 +47,11 @@ extern const struct keybind KEYS_FOLLOW[];
  */
 struct follow *follow_serve(const char *path, unsigned mode);
 
-/* Follower of the teacher at path (which need not exist yet).  NULL
- * after one line on stderr (path too long, out of memory). */
-struct follow *follow_join(const char *path);
+/* Follower of the teacher at path (which need not exist yet), reading
+ * the teacher's table and tour only from the directory files (NULL:
+ * none; see follow_files.h).  NULL after one line on stderr (path too
+ * long, files not a directory, out of memory). */
+struct follow *follow_join(const char *path, const char *files);
 
 /* Close everything; the teacher removes its socket file. */
 void follow_close(struct follow *f);
@@ -62,9 +71,16 @@ int follow_wait_ms(const struct follow *f);
 int follow_events(struct follow *f, struct app *a, const struct pollfd *p,
                   int n);
 
+/* What the status line says of follow mode, into a->follow_status and
+ * a->follow_short: "serving l.sock · 3 following" ("3 following"), or
+ * "following l.sock" ("following"), "waiting for l.sock", "on your own,
+ * F: follow l.sock"; empty when f is NULL. */
+void follow_status(struct follow *f, struct app *a);
+
 /* Teacher: send the state to every follower if it changed; keyed: now,
- * else (a sweep frame) at most every FOLLOW_PUBLISH_S. */
-void follow_publish(struct follow *f, const struct app *a, int keyed);
+ * else (a sweep frame) at most every FOLLOW_PUBLISH_S.  A table without
+ * its content hash (a->pe_digest) gets it here first. */
+void follow_publish(struct follow *f, struct app *a, int keyed);
 
 /*
  * Follower: a key.  Returns 1 if it was taken here: F (detach, rejoin),
@@ -74,7 +90,8 @@ void follow_publish(struct follow *f, const struct app *a, int keyed);
  */
 int follow_key(struct follow *f, struct app *a, int key);
 
-/* Teacher: followers connected now (for the bench and tests). */
+/* Teacher: followers connected now, greeted (for the status line, the
+ * bench and tests). */
 int follow_clients(const struct follow *f);
 
 #endif

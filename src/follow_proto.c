@@ -10,6 +10,7 @@
 #include "peviz/layout.h"
 #include "peviz/scores.h"
 #include "peviz/tables.h"
+#include "sha256.h"
 #include "tour.h"
 
 #define LINE_MAX_LEN 128      /* one "name value" line */
@@ -40,6 +41,12 @@ enum ftype {
                        default, each through params_set_rope */
     T_LIST,         /* pane param's longrope factor list lo (RO_SHORT_
                        FACTOR, RO_LONG_FACTOR): "-" (none) or a,b,... */
+    T_PCA,          /* the heatmap's PCA panel: "0" or "1", then the
+                       pair "I J" when :pca chose one */
+    T_PRESENTER,    /* "-" (each screen its own), else 0 or 1: the
+                       teacher's, taken while share.zoom is on */
+    T_NOTE,         /* "-" (none) or ":" and the text */
+    T_TOUR_SHA,     /* the tour file's content hash, or "-": not state */
     T_MPOS          /* the multi-axis positions (peviz/mpos.h), one line
                        as mpos_format writes it */
 };
@@ -111,7 +118,7 @@ static const struct field FIELDS[] = {
     INTB("heat.dim0", T_INT, heat.dim0, 0, B_DIM),
     INT("heat.zoom", heat.zoom, 0, 64),
     INTB("heat.x0", T_I64, heat.x0, 0, B_POS),
-    INT("heat.pca", heat.pca, 0, 1),
+    { "heat.pca", T_PCA, 0, 0, 0, B_FIXED, 0, NULL, NULL },
     INTB("clk.band", T_INT, clocks.band, 0, B_BAND),
     INTB("clk.band0", T_INT, clocks.band0, 0, B_BAND),
     INT("clk.zoom", clocks.zoom, 0, 1),
@@ -146,7 +153,12 @@ static const struct field FIELDS[] = {
     INT("cmp.zoom", cmp.zoom, 0, 64),
     INTB("grid.key", T_I64, grid.key, 0, B_POS),
     INT("grid.one_d", grid.one_d, 0, 2),
+    INT("share.zoom", share_zoom, 0, 1),
+    { "presenter", T_PRESENTER, 0, 0, 0, B_FIXED, 0, NULL, NULL },
+    INT("point", point, 0, 1),
+    { "note", T_NOTE, 0, 0, 0, B_FIXED, 0, NULL, NULL },
     { "tour", T_TOUR, 0, 0, 0, B_FIXED, 0, NULL, NULL },
+    { "tour.sha256", T_TOUR_SHA, 0, 0, 0, B_FIXED, 0, NULL, NULL },
     { "table", T_TABLE, 0, 0, 0, B_FIXED, 0, NULL, NULL },
 };
 #define NFIELDS (sizeof FIELDS / sizeof FIELDS[0])
@@ -268,6 +280,12 @@ static void rope_text(const struct app *a, int k, char *v, size_t len)
         if (rope_setting(r, id, x, sizeof x))
             n += (size_t)snprintf(v + n, len - n, " %s=%s", ROPE_OPT_NAMES[id],
                                   x);
+    if (r->ext_complement != 0 && n < len) {    /* a GGUF's yarn_ext_factor */
+        exact_text(r->ext_complement, x, sizeof x);
+        n += (size_t)snprintf(v + n, len - n, " ext-complement=%s", x);
+    }
+    if (r->plain_softmax && n < len)    /* not DeepSeek's score factor */
+        n += (size_t)snprintf(v + n, len - n, " plain-softmax=1");
     if (m && n < len)           /* the preset it was set from: its header
                                    names it while the settings are its */
         snprintf(v + n, len - n, " model=%s", m->name);
@@ -314,13 +332,20 @@ static void list_text(const rope_scaling *r, int id, char *v, size_t len)
 
 /* Which tour t is as published: "shipped" (each follower shows it in
  * its own language) or its absolute path, odd characters as '_'. */
+/* The last name of a path. */
+static const char *base_name(const char *path)
+{
+    const char *s = strrchr(path, '/');
+    return s ? s + 1 : path;
+}
+
 void fp_tour_name(const struct tour *t, char *v, size_t len)
 {
     if (t->shipped)
         snprintf(v, len, "shipped");
     else
-        safe_copy(t->abs ? t->abs : t->path, v,
-                  len - 1 < FP_TABLE_PATH_MAX ? len - 1 : FP_TABLE_PATH_MAX, 1);
+        safe_copy(base_name(t->abs ? t->abs : t->path), v,
+                  len - 1 < FP_TABLE_PATH_MAX ? len - 1 : FP_TABLE_PATH_MAX, 0);
 }
 
 static void tour_text(const struct app *a, char *v, size_t len)
@@ -343,10 +368,12 @@ void fp_table_text(const struct app *a, char *v, size_t len)
         snprintf(v, len, "none");
         return;
     }
-    safe_copy(s, path, FP_TABLE_PATH_MAX, 1);
+    safe_copy(base_name(s), path, FP_TABLE_PATH_MAX, 0);
     if (in)
         safe_copy(in->tensor, tensor, FP_TENSOR_MAX, 0);
     size_t n = (size_t)snprintf(v, len, "%s", path);
+    if (strlen(a->pe_digest) == 64 && n < len)
+        n += (size_t)snprintf(v + n, len - n, " sha256=%s", a->pe_digest);
     if (tensor[0] && n < len)
         n += (size_t)snprintf(v + n, len - n, " tensor=%s", tensor);
     if (in && in->row_offset > 0 && n < len)
@@ -381,17 +408,44 @@ int fp_table_parse(const char *v, struct fp_table *t, char *err,
         if (!strncmp(tok, "tensor=", 7) && !t->tensor[0] &&
             safe_text(tok + 7, FP_TENSOR_MAX, 0))
             snprintf(t->tensor, sizeof t->tensor, "%s", tok + 7);
+        else if (!strncmp(tok, "sha256=", 7) && !t->sha256[0] &&
+                 strlen(tok + 7) == 64 && strspn(tok + 7, "0123456789abcdef") == 64)
+            snprintf(t->sha256, sizeof t->sha256, "%s", tok + 7);
         else if (!strncmp(tok, "row-offset=", 11) && t->row_offset == 0 &&
                  !parse_long(tok + 11, &k, &w) && k > 0 && k < PARAM_N_MAX)
             t->row_offset = k;
         else
-            why = "want PATH [tensor=NAME] [row-offset=K]";
+            why = "want NAME [sha256=HEX] [tensor=NAME] [row-offset=K]";
     }
-    if (!why && !t->path[0] && (t->tensor[0] || t->row_offset))
+    if (!why && !t->path[0] && (t->tensor[0] || t->row_offset || t->sha256[0]))
         why = "none has no tensor";
     if (why && err)
         snprintf(err, errlen, "table: %s", why);
     return why ? -1 : 0;
+}
+
+void fp_table_digest(const struct pe_table *t, char hex[65])
+{
+    struct sha256 h;
+    unsigned char b[8 * 512];
+    uint64_t dims[2] = { (uint64_t)t->n, (uint64_t)t->d };
+    size_t total = (size_t)t->n * (size_t)t->d, k = 0;
+    sha256_init(&h);
+    for (int i = 0; i < 2; i++, k = 0) {
+        for (int j = 0; j < 8; j++)
+            b[k++] = (unsigned char)(dims[i] >> (8 * j));
+        sha256_add(&h, b, 8);
+    }
+    for (size_t i = 0; i < total;) {
+        for (k = 0; k < sizeof b && i < total; i++) {
+            uint64_t u;
+            memcpy(&u, &t->v[i], 8);
+            for (int j = 0; j < 8; j++)
+                b[k++] = (unsigned char)(u >> (8 * j));
+        }
+        sha256_add(&h, b, k);
+    }
+    sha256_hex(&h, hex);
 }
 
 /* The value of one field as text. */
@@ -404,9 +458,24 @@ static void field_text(const struct app *a, const struct field *f,
     case T_ENUM:  snprintf(v, len, "%s", f->word((int)int_at(a, f))); break;
     case T_TOUR:  tour_text(a, v, len); break;
     case T_TABLE: fp_table_text(a, v, len); break;
+    case T_PRESENTER:
+        snprintf(v, len, "%s", !a->share_zoom ? "-" : a->presenter ? "1" : "0");
+        break;
+    case T_NOTE:  snprintf(v, len, "%s%s", a->note[0] ? ":" : "-", a->note); break;
+    case T_TOUR_SHA:
+        snprintf(v, len, "%s", a->tour && tour_running(a) && !a->tour->shipped &&
+                 strlen(a->tour->sha256) == 64 ? a->tour->sha256 : "-");
+        break;
     case T_ROPE:  rope_text(a, f->param, v, len); break;
     case T_LIST:  list_text(rope_in(a, f->param), (int)f->lo, v, len); break;
     case T_MPOS:  mpos_format(&a->mp, v, len); break;
+    case T_PCA:
+        if (a->heat.pca_i || a->heat.pca_j)
+            snprintf(v, len, "%d %d %d", a->heat.pca, a->heat.pca_i,
+                     a->heat.pca_j);
+        else
+            snprintf(v, len, "%d", a->heat.pca);
+        break;
     default:      snprintf(v, len, "%lld", int_at(a, f)); break;
     }
 }
@@ -618,10 +687,32 @@ static void scalars_default(rope_scaling *r)
  * their defaults; each named one goes through params_set_rope, as it
  * would from the command line (--factor 4) or the prompt (:factor 4),
  * and a preset's name through the --model lookup. */
+/* The two settings only files give (no option names them):
+ * ext-complement=C (1 - YaRN's extrapolation factor, 0..1) and
+ * plain-softmax=1 (no DeepSeek score factor); 0 when tok is one of them,
+ * read; -1 otherwise. */
+static int rope_extra(rope_scaling *r, const char *tok, const char *v,
+                      char *seen)
+{
+    double x;
+    const char *why;
+    if (!strcmp(tok, "ext-complement") && !seen[0]++ &&
+        !parse_double(v, &x, &why) && x > 0 && x <= 1) {
+        r->ext_complement = x;
+        return 0;
+    }
+    if (!strcmp(tok, "plain-softmax") && !seen[1]++ && !strcmp(v, "1")) {
+        r->plain_softmax = 1;
+        return 0;
+    }
+    return -1;
+}
+
 static int set_rope(struct app *a, const struct field *f, const char *v,
                     char *err, size_t errlen)
 {
     char buf[ROPE_LINE_MAX + 1], why[APP_MSG_LEN], seen[RO_COUNT] = { 0 };
+    char seen_x[2] = { 0, 0 };
     char *save = NULL, *tok;
     params p = a->p;
     p.rope = *rope_of(a, f->param);
@@ -636,6 +727,8 @@ static int set_rope(struct app *a, const struct field *f, const char *v,
         int id = eq ? (*eq = 0, rope_opt_parse(tok)) : -1;
         if (eq && !strcmp(tok, "model") && !model &&
             (model = 1 + params_model_index(eq + 1)) > 0)
+            continue;
+        if (eq && rope_extra(&p.rope, tok, eq + 1, seen_x) == 0)
             continue;
         if (id < RO_FACTOR || id > RO_ATTENTION_FACTOR || seen[id]++) {
             snprintf(why, sizeof why, "want NAME=VALUE, each name once");
@@ -703,6 +796,23 @@ static int set_list(struct app *a, const struct field *f, const char *v,
     return 0;
 }
 
+/* "0", "1", or either with the pair "I J" (1..HEAT_PCA_MAX, or 0 0). */
+static int set_pca(struct app *a, const char *v, char *err, size_t errlen)
+{
+    int on, i = 0, j = 0, used = 0;
+    int k = sscanf(v, "%d%n %d %d%n", &on, &used, &i, &j, &used);
+    if ((k != 1 && k != 3) || v[used] || (on != 0 && on != 1) || i < 0 ||
+        j < 0 || i > HEAT_PCA_MAX || j > HEAT_PCA_MAX || (i == j && i)) {
+        snprintf(err, errlen, "heat.pca: want 0 or 1, then I J in 1..%d",
+                 HEAT_PCA_MAX);
+        return -1;
+    }
+    a->heat.pca = on;
+    a->heat.pca_i = i;
+    a->heat.pca_j = j;
+    return 0;
+}
+
 static int set_field(struct app *a, const struct field *f, const char *v,
                      char *err, size_t errlen)
 {
@@ -721,6 +831,29 @@ static int set_field(struct app *a, const struct field *f, const char *v,
         return set_pane(a, f, v, err, errlen);
     case T_TOUR:  return set_tour(a, v, err, errlen);
     case T_TABLE: return check_table(v, err, errlen);
+    case T_PRESENTER:
+        if (strcmp(v, "-") && strcmp(v, "0") && strcmp(v, "1")) {
+            snprintf(err, errlen, "presenter: want -, 0 or 1");
+            return -1;
+        }
+        if (a->share_zoom && *v != '-')
+            a->presenter = *v == '1';
+        return 0;
+    case T_TOUR_SHA:
+        if (strcmp(v, "-") && (strlen(v) != 64 ||
+                               strspn(v, "0123456789abcdef") != 64)) {
+            snprintf(err, errlen, "tour.sha256: want - or 64 hex digits");
+            return -1;
+        }
+        return 0;
+    case T_NOTE:
+        if ((strcmp(v, "-") && *v != ':') || strlen(v) > APP_NOTE_MAX + 1) {
+            snprintf(err, errlen, "note: want - or :TEXT of at most %d "
+                     "characters", APP_NOTE_MAX);
+            return -1;
+        }
+        snprintf(a->note, sizeof a->note, "%s", *v == ':' ? v + 1 : "");
+        return 0;
     case T_ROPE:  return set_rope(a, f, v, err, errlen);
     case T_LIST:  return set_list(a, f, v, err, errlen);
     case T_MPOS:
@@ -729,6 +862,7 @@ static int set_field(struct app *a, const struct field *f, const char *v,
             return -1;
         }
         return 0;
+    case T_PCA:   return set_pca(a, v, err, errlen);
     default:      return set_bounded(a, f, v, err, errlen);
     }
 }
@@ -954,6 +1088,14 @@ static int feed_header(struct fp_reader *r, const char *data, size_t n,
             continue;
         }
         r->buf[r->have] = 0;
+        long ver, cnt;
+        int end = 0;
+        if (sscanf(r->buf, "PEVIZ-FOLLOW %ld busy %ld%n", &ver, &cnt, &end) == 2 &&
+            !r->buf[end] && ver == FP_VERSION && cnt >= 0 && cnt <= 1000000) {
+            fp_reader_init(r);
+            r->busy = cnt;
+            return FP_BUSY;
+        }
         long len = header_parse(r->buf, err, errlen);
         if (len < 0)
             return FP_BAD;
@@ -974,7 +1116,7 @@ int fp_feed(struct fp_reader *r, const char *data, size_t n, size_t *used,
     if (!r->header_done) {
         int s = feed_header(r, data, n, used, err, errlen);
         if (s != FP_MESSAGE)
-            return s;
+            return s;   /* FP_BUSY too */
     }
     size_t take = r->body - r->have;
     if (take > n - *used)

@@ -19,7 +19,9 @@
  * outside printable ASCII or a value out of range refuses the whole
  * message; the state is then unchanged.
  *
- * The follower sends only the greeting FP_GREETING.
+ * The follower sends the greeting FP_GREETING, then only lines saying
+ * its terminal ("term 80x24 256 en", when it changes); a teacher with no
+ * room answers the greeting with FP_BUSY_FMT and hangs up.
  */
 #ifndef PEVIZ_FOLLOW_PROTO_H
 #define PEVIZ_FOLLOW_PROTO_H
@@ -31,6 +33,9 @@
 #define FP_VERSION 1
 #define FP_MAGIC "PEVIZ-FOLLOW"
 #define FP_GREETING "PEVIZ-FOLLOW 1\n"
+/* A teacher that has no room says so, in place of a header, and hangs
+ * up: "PEVIZ-FOLLOW 1 busy N" (N: its connections). */
+#define FP_BUSY_FMT "PEVIZ-FOLLOW %d busy %d\n"
 #define FP_HEADER_MAX 32       /* "PEVIZ-FOLLOW 1 12345\n" fits */
 /* A longer body is refused unread.  The whole state fits with every
  * value at its longest, six longrope factor lists of 256 values
@@ -70,28 +75,38 @@ int fp_apply(struct app *a, const char *body, size_t len,
              char *err, size_t errlen);
 
 /*
- * The --pe-file table as published, so that a follower on the same
- * machine can read the same one: "none", or the file's absolute path,
- * then " tensor=NAME" (a binary format's tensor) and " row-offset=K"
+ * The --pe-file table as published, so that a follower can read its own
+ * copy from the directory its student names (--files): "none", or the
+ * file's base name, then " sha256=HEX" (fp_table_digest of the table
+ * read), " tensor=NAME" (a binary format's tensor) and " row-offset=K"
  * (rows skipped, when not 0).  A character but letters, digits and
- * ". _ - /" is sent as '_' (such a file is then not found).
+ * ". _ -" is sent as '_' (such a file is then not found).  A follower
+ * takes a path too (an older teacher's), but reads only base names.
  */
 #define FP_TABLE_PATH_MAX 1023
 #define FP_TENSOR_MAX 159
-#define FP_TABLE_TEXT_MAX (FP_TABLE_PATH_MAX + FP_TENSOR_MAX + 64)
+#define FP_TABLE_TEXT_MAX (FP_TABLE_PATH_MAX + FP_TENSOR_MAX + 136)
 struct fp_table {
-    char path[FP_TABLE_PATH_MAX + 1];   /* "": none */
+    char path[FP_TABLE_PATH_MAX + 1];   /* the name sent; "": none */
     char tensor[FP_TENSOR_MAX + 1];     /* "": the file's only one */
     long row_offset;
+    char sha256[65];                    /* "": none sent */
 };
 void fp_table_text(const struct app *a, char *v, size_t len);
+
+/* The content hash of a table: SHA-256 of its rows and columns (each 8
+ * bytes, little-endian) and its values (binary64, little-endian), as 64
+ * hex digits: the same table read from CSV or safetensors has the same
+ * hash. */
+struct pe_table;
+void fp_table_digest(const struct pe_table *t, char hex[65]);
 
 /* A published table text back into t: 0, or -1 with why in err. */
 int fp_table_parse(const char *v, struct fp_table *t, char *err,
                    size_t errlen);
 
 /* A tour as the tour field names it: "shipped" (a follower shows its
- * own language's) or its absolute path, odd characters as '_'.  The
+ * own language's) or its file's base name, odd characters as '_'.  The
  * field is "off" or "STEP/STEPS NAME". */
 struct tour;
 void fp_tour_name(const struct tour *t, char *v, size_t len);
@@ -107,17 +122,19 @@ struct fp_reader {
     size_t have;        /* bytes in buf */
     size_t body;        /* body length, once the header is read (else 0) */
     int header_done;
+    long busy;          /* after FP_BUSY: the teacher's connections */
 };
 
-enum fp_status { FP_BAD = -1, FP_MORE = 0, FP_MESSAGE = 1 };
+enum fp_status { FP_BAD = -1, FP_MORE = 0, FP_MESSAGE = 1, FP_BUSY = 2 };
 
 void fp_reader_init(struct fp_reader *r);
 
 /*
  * Feed up to n bytes of data.  *used says how many were taken.  Returns
  * FP_MESSAGE with the body at *body (length *blen, valid until the next
- * call), FP_MORE when more bytes are needed, or FP_BAD with the reason in
- * err (then the stream is unusable: close it).
+ * call), FP_MORE when more bytes are needed, FP_BUSY when the teacher has
+ * no room (r->busy: its connections; it hangs up), or FP_BAD with the
+ * reason in err (then the stream is unusable: close it).
  */
 int fp_feed(struct fp_reader *r, const char *data, size_t n, size_t *used,
             const char **body, size_t *blen, char *err, size_t errlen);

@@ -8,6 +8,8 @@
 
 #include "app.h"
 #include "frame.h"
+#include "glyph.h"
+#include "peviz/tables.h"
 #include "text.h"
 #include "tour.h"
 
@@ -66,14 +68,23 @@ static void draw_too_small(const struct app *a, canvas *c)
 
 /* ---- the status line --------------------------------------------------- */
 
-enum { S_TITLE, S_PARAMS, S_PLAY, S_HINT, S_MSG, S_HELP, S_COUNT };
+enum { S_TITLE, S_PARAMS, S_MODEL, S_PLAY, S_HINT, S_FOLLOW, S_MSG, S_HELP,
+       S_COUNT };
 
-/* Parts given up, first to last, when the line is too narrow. */
-static const int S_DROP[] = { S_HELP, S_HINT, S_TITLE, S_PLAY };
+/* Parts given up, first to last, when the line is too narrow; while a
+ * message shows (until the next key) the model gives way first.  S_COUNT
+ * stands for the follow-mode part's short form taking its place. */
+#define S_DROPS 7
+static const int S_DROP[2][S_DROPS] = {
+    { S_HELP, S_HINT, S_COUNT, S_FOLLOW, S_TITLE, S_PLAY, S_MODEL },
+    { S_HELP, S_MODEL, S_HINT, S_COUNT, S_FOLLOW, S_TITLE, S_PLAY },
+};
 
 struct status {
     char text[S_COUNT][APP_MSG_LEN];
+    char follow_short[APP_MSG_LEN];
     int on[S_COUNT];
+    char model_short[APP_MSG_LEN];  /* the model's name alone */
 };
 
 static int status_width(const struct status *s)
@@ -87,24 +98,46 @@ static int status_width(const struct status *s)
     return w + 2 * (n > 0 ? n - 1 : 0);
 }
 
+/* The parameters for the status line.  Where the view shows a loaded
+ * table's values (the heatmap, learned attention), base plays no part:
+ * it is left out. */
+static void status_params(const struct app *a, char *buf, size_t len)
+{
+    int table = a->pe_table && a->pe_table->d == a->p.d &&
+                (a->view == VIEW_HEATMAP ||
+                 (a->view == VIEW_ATTENTION &&
+                  a->att.o.scheme == SCHEME_LEARNED));
+    if (!table) {
+        params_format(&a->p, buf, len);
+        return;
+    }
+    snprintf(buf, len, "d_model=%d n=%ld pos=%ld", a->p.d, (long)a->p.n,
+             (long)a->p.pos);
+}
+
 static void status_fill(const struct app *a, const struct view *v,
                         const char *hint, struct status *s)
 {
     memset(s, 0, sizeof *s);
-    snprintf(s->text[S_TITLE], APP_MSG_LEN, "%s", v ? v->title : "peviz");
+    const char *title = v ? tour_word(a, v->title) : "peviz";
+    snprintf(s->text[S_TITLE], APP_MSG_LEN, "%s", title);
     char tour[32];                      /* tour: "tour 3/12 PE heatmap" */
     if (tour_status(a, tour, sizeof tour))
-        snprintf(s->text[S_TITLE], APP_MSG_LEN, "%s  %s", tour,
-                 v ? v->title : "peviz");
-    params_format(&a->p, s->text[S_PARAMS], APP_MSG_LEN);
+        snprintf(s->text[S_TITLE], APP_MSG_LEN, "%s  %s", tour, title);
+    status_params(a, s->text[S_PARAMS], APP_MSG_LEN);
+    app_source_format(a, s->text[S_MODEL], APP_MSG_LEN);
+    snprintf(s->model_short, sizeof s->model_short, "%s", a->source[0]
+             ? a->source : s->text[S_MODEL]);
     if (a->playing) {
         char sp[32];
         fmt_num(a->speed, 6, sp, sizeof sp);
         snprintf(s->text[S_PLAY], APP_MSG_LEN, "\xe2\x96\xb6 %s pos/s", sp);
     }
     snprintf(s->text[S_HINT], APP_MSG_LEN, "%s", hint);
+    snprintf(s->text[S_FOLLOW], APP_MSG_LEN, "%s", a->follow_status);
+    snprintf(s->follow_short, APP_MSG_LEN, "%s", a->follow_short);
     snprintf(s->text[S_MSG], APP_MSG_LEN, "%s", a->msg);
-    snprintf(s->text[S_HELP], APP_MSG_LEN, "? help");
+    snprintf(s->text[S_HELP], APP_MSG_LEN, "%s", tour_word(a, "? help"));
     for (int i = 0; i < S_COUNT; i++)
         s->on[i] = s->text[i][0] != 0;
 }
@@ -113,9 +146,17 @@ static void status_fill(const struct app *a, const struct view *v,
 static void status_fit(struct status *s, int w)
 {
     char buf[APP_MSG_LEN];
-    for (size_t i = 0; i < sizeof S_DROP / sizeof S_DROP[0]; i++)
-        if (status_width(s) > w)
-            s->on[S_DROP[i]] = 0;
+    const int *drop = S_DROP[s->on[S_MSG] ? 1 : 0];
+    for (size_t i = 0; i < S_DROPS; i++) {
+        if (status_width(s) > w && drop[i] == S_TITLE && s->on[S_MODEL])
+            snprintf(s->text[S_MODEL], APP_MSG_LEN, "%s", s->model_short);
+        if (status_width(s) <= w)
+            continue;
+        if (drop[i] == S_COUNT && s->follow_short[0])
+            snprintf(s->text[S_FOLLOW], APP_MSG_LEN, "%s", s->follow_short);
+        else if (drop[i] < S_COUNT)
+            s->on[drop[i]] = 0;
+    }
     int shorten[] = { S_MSG, S_PARAMS };
     for (int i = 0; i < 2 && status_width(s) > w; i++) {
         char *t = s->text[shorten[i]];
@@ -140,7 +181,7 @@ static int msg_rows(const struct app *a, int w)
     int n = 0;
     if (!*m || a->prompt_open)
         return 0;
-    params_format(&a->p, pf, sizeof pf);
+    status_params(a, pf, sizeof pf);
     if (text_width(m) + 2 + text_width(pf) <= w)
         return 0;
     while (*m && n < MSG_MAX_ROWS) {
@@ -468,8 +509,9 @@ static int msg_rows_fit(const struct app *a, int W, int H)
  * and the tour caption. */
 static void view_area(const struct app *a, int W, int H, int *w, int *h)
 {
-    /* a long message: rows of its own above the status line */
-    int mrows = msg_rows_fit(a, W, H);
+    /* a long message: rows of its own above the status line, unless it
+     * came while the view computed (a new size would start that over) */
+    int mrows = a->msg_over ? 0 : msg_rows_fit(a, W, H);
     /* tour: the caption panel takes the rows below the view (tour.h) */
     int cap = W >= FRAME_MIN_W && H >= FRAME_MIN_H
               ? tour_panel_rows(a, W, H - 1 - mrows) : 0;
@@ -549,6 +591,49 @@ static void draw_second(const struct app *a, canvas *c,
         a->rt->busy[r->second] = busy;
 }
 
+/* What the cursor is on, as :point shows it. */
+static void point_text(const struct app *a, char *t, size_t len)
+{
+    switch (a->view) {
+    case VIEW_CLOCKS:
+        snprintf(t, len, "band i=%d", a->clocks.band);
+        break;
+    case VIEW_ATTENTION:
+        snprintf(t, len, "cell i=%lld, j=%lld", (long long)a->att.ci,
+                 (long long)a->att.cj);
+        break;
+    case VIEW_COMPARE:
+        snprintf(t, len, "band %d", a->cmp.band);
+        break;
+    default:
+        snprintf(t, len, "pos %lld, dim %d", (long long)a->p.pos, a->heat.dim);
+        break;
+    }
+}
+
+/* Follow mode's lines for the class, over the view's last rows from y
+ * up: the teacher's :note, and with :point what the cursor is on. */
+static void draw_class(const struct app *a, canvas *c, int y)
+{
+    char t[APP_MSG_LEN], what[64];
+    rgb fg = ui_color(a->palette, UI_ACCENT);
+    if (c->w < FRAME_MIN_W || c->h < FRAME_MIN_H || a->help)
+        return;
+    if (a->note[0] && y >= 1) {
+        snprintf(t, sizeof t, "%s %s", glyph(a->ascii, GL_PLAY), a->note);
+        canvas_fill(c, 0, y, c->w, 1, ' ', RGB_DEFAULT, RGB_DEFAULT);
+        canvas_text(c, 0, y--, c->w, t, fg, RGB_DEFAULT, ATTR_BOLD);
+    }
+    if (a->point && y >= 1) {
+        point_text(a, what, sizeof what);
+        snprintf(t, sizeof t, "%s look here: %s", glyph(a->ascii, GL_PLAY),
+                 what);
+        canvas_fill(c, 0, y, c->w, 1, ' ', RGB_DEFAULT, RGB_DEFAULT);
+        canvas_text(c, 0, y, c->w, t, fg, RGB_DEFAULT,
+                    ATTR_BOLD | ATTR_REVERSE);
+    }
+}
+
 static void compose(const struct app *a, canvas *c, int finish)
 {
     char hint[HINT_LEN] = "";
@@ -577,6 +662,7 @@ static void compose(const struct app *a, canvas *c, int finish)
         canvas panel = canvas_sub(c, 0, vh, c->w, c->h - 1 - mrows - vh);
         tour_draw_caption(a, &panel);
     }
+    draw_class(a, c, c->h - 2 - mrows);
     if (a->prompt_open)
         draw_prompt(a, c);
     else

@@ -16,15 +16,24 @@
  *                                       as llama.cpp's converter writes it;
  *                                       mscale = mscale_all_dim = v / 0.1
  *                                       (llama.cpp's rotary factor is then
- *                                       1 and its scores x m(s, v/0.1)^2)
+ *                                       1 and its scores x m(s, v/0.1)^2);
+ *                                       other architectures: mscale 1,
+ *                                       mscale_all_dim v, no score factor
+ *                                       (a = m(s, 1) / m(s, v), as
+ *                                       llama.cpp's context computes it)
  *   ARCH.rope.scaling.finetuned         a bool; checked, changes nothing
  *   ARCH.rope.scaling.attn_factor       yarn, longrope: the attention
  *                                       factor a (transformers' value, as
  *                                       the converters copy it)
+ *   ARCH.rope.scaling.yarn_attn_factor  yarn: a, as attn_factor (the
+ *                                       converters copy transformers'
+ *                                       attention_factor into it)
+ *   ARCH.rope.scaling.yarn_ext_factor   yarn: the extrapolation factor e,
+ *                                       0..1 (-1: the default 1)
  * Keys that would change the numbers in ways peviz does not model
- * (attn_factor of other methods, yarn_attn_factor, yarn_ext_factor other
- * than their neutral values; yarn_log_multiplier of other architectures,
- * whose converters write it differently) are refused, not ignored.
+ * (attn_factor, yarn_attn_factor, yarn_ext_factor and
+ * yarn_log_multiplier of methods other than yarn, away from their
+ * neutral values) are refused, not ignored.
  * Phi-3 files carry LongRoPE as the tensors rope_factors_long.weight and
  * rope_factors_short.weight (d/2 factors each; no scaling type): L is
  * rope.scaling.original_context_length, s = context_length / L.
@@ -245,23 +254,6 @@ static int betas(struct gcfg *c)
     return 0;
 }
 
-/* yarn_log_multiplier: DeepSeek's 0.1 mscale_all_dim. */
-static int log_multiplier(struct gcfg *c)
-{
-    char key[200];
-    double v;
-    int r = gnum(c, "rope.scaling.yarn_log_multiplier", &v, key, sizeof key);
-    if (r <= 0)
-        return r;
-    if (strncmp(c->arch, "deepseek", 8) != 0)
-        return gbad(c, key, "its meaning depends on the converter; peviz "
-                    "reads it for deepseek* files only");
-    if (!(v > 0))
-        return gbad(c, key, "want a number > 0 (0.1 mscale_all_dim)");
-    return gset(c, key, RO_MSCALE, v / 0.1) ||
-           gset(c, key, RO_MSCALE_ALL_DIM, v / 0.1) ? -1 : 0;
-}
-
 /* A key peviz does not model: fine at its neutral value(s), else refused. */
 static int neutral(struct gcfg *c, const char *suffix, double ok1, double ok2)
 {
@@ -273,6 +265,33 @@ static int neutral(struct gcfg *c, const char *suffix, double ok1, double ok2)
     snprintf(why, sizeof why, "%.6g: peviz models only %g%s", v, ok1,
              ok1 == ok2 ? "" : " (or the default)");
     return gbad(c, key, why);
+}
+
+/* yarn_log_multiplier: DeepSeek's 0.1 mscale_all_dim (deepseek* files,
+ * whose attention adds m(s, v/0.1)^2 to the scores); for any other
+ * architecture mscale_all_dim itself, with mscale 1 and no score factor,
+ * as llama.cpp's context applies it (a = m(s, 1) / m(s, v)); 0 is
+ * "not given". */
+static int log_multiplier(struct gcfg *c, enum rope_method m)
+{
+    char key[200];
+    double v;
+    int r = gnum(c, "rope.scaling.yarn_log_multiplier", &v, key, sizeof key);
+    if (r <= 0)
+        return r;
+    if (m != ROPE_YARN)
+        return neutral(c, "rope.scaling.yarn_log_multiplier", 0, 0);
+    if (strncmp(c->arch, "deepseek", 8) != 0) {
+        if (v == 0)
+            return 0;
+        c->next.rope.plain_softmax = 1;
+        return gset(c, key, RO_MSCALE, 1) ||
+               gset(c, key, RO_MSCALE_ALL_DIM, v) ? -1 : 0;
+    }
+    if (!(v > 0))
+        return gbad(c, key, "want a number > 0 (0.1 mscale_all_dim)");
+    return gset(c, key, RO_MSCALE, v / 0.1) ||
+           gset(c, key, RO_MSCALE_ALL_DIM, v / 0.1) ? -1 : 0;
 }
 
 static int finetuned(struct gcfg *c)
@@ -296,12 +315,50 @@ static int attn_factor(struct gcfg *c, enum rope_method m)
     return r <= 0 ? r : gset(c, key, RO_ATTENTION_FACTOR, v);
 }
 
+/* yarn_attn_factor: the converters copy transformers' attention_factor
+ * (or attn_factor) into it, so for yarn it is a, as attn_factor is; a
+ * file giving both must agree.  Neutral (1) for other methods. */
+static int yarn_attn_factor(struct gcfg *c, enum rope_method m)
+{
+    char key[200], k2[200];
+    double v, w;
+    if (m != ROPE_YARN)
+        return neutral(c, "rope.scaling.yarn_attn_factor", 1, 1);
+    int r = gnum(c, "rope.scaling.yarn_attn_factor", &v, key, sizeof key);
+    if (r <= 0)
+        return r;
+    int r2 = gnum(c, "rope.scaling.attn_factor", &w, k2, sizeof k2);
+    if (r2 < 0)
+        return -1;
+    if (r2 > 0 && w != v)
+        return gbad(c, key, "differs from rope.scaling.attn_factor; want one "
+                    "attention factor");
+    return gset(c, key, RO_ATTENTION_FACTOR, v);
+}
+
+/* yarn_ext_factor: YaRN's extrapolation factor e in 0..1 (the share of
+ * each band's kept part kept; llama.cpp's -1 means the default 1).
+ * Neutral (1 or -1) for other methods. */
+static int ext_factor(struct gcfg *c, enum rope_method m)
+{
+    char key[200];
+    double v;
+    if (m != ROPE_YARN)
+        return neutral(c, "rope.scaling.yarn_ext_factor", 1, -1);
+    int r = gnum(c, "rope.scaling.yarn_ext_factor", &v, key, sizeof key);
+    if (r <= 0 || v == -1)
+        return r < 0 ? -1 : 0;
+    if (!(v >= 0 && v <= 1))
+        return gbad(c, key, "want a number in 0..1 (or -1, the default)");
+    c->next.rope.ext_complement = 1 - v;
+    return 0;
+}
+
 /* The keys beyond type, factor and length. */
 static int extras(struct gcfg *c, enum rope_method m)
 {
-    return betas(c) || log_multiplier(c) || finetuned(c) || attn_factor(c, m) ||
-           neutral(c, "rope.scaling.yarn_attn_factor", 1, 1) ||
-           neutral(c, "rope.scaling.yarn_ext_factor", 1, -1) ? -1 : 0;
+    return betas(c) || log_multiplier(c, m) || finetuned(c) || attn_factor(c, m) ||
+           yarn_attn_factor(c, m) || ext_factor(c, m) ? -1 : 0;
 }
 
 /* Phi-3's LongRoPE: rope_factors_long/short.weight, L the original
@@ -368,6 +425,15 @@ static int read_settings(struct gcfg *c)
     return 0;
 }
 
+/* n: the model's context length, when the file gives it. */
+static void context(struct gcfg *c)
+{
+    char key[200];
+    double n;
+    if (gnum(c, "context_length", &n, key, sizeof key) > 0)
+        params_set_context(&c->next, n);
+}
+
 /* The settings of an opened file (closed here); p changes on success. */
 static int load(const char *name, struct gguf *g, params *p, char *err,
                 size_t errlen)
@@ -375,6 +441,8 @@ static int load(const char *name, struct gguf *g, params *p, char *err,
     struct gcfg c = { name, g, "", *p, err, errlen };
     rope_scaling_default(&c.next.rope);
     int r = read_settings(&c);
+    if (r == 0)
+        context(&c);
     gguf_close(g);
     if (r == 0)
         *p = c.next;

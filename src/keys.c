@@ -54,7 +54,8 @@ const struct keybind KEYS_GLOBAL[] = {
     { '>',          ACT_FASTER,     NULL,     NULL, NULL },
     { ',',          ACT_STEP_BACK,  ", .",    "one position back / on", NULL },
     { '.',          ACT_STEP_FWD,   NULL,     NULL, NULL },
-    { 'r',          ACT_RESET,      "r",      "reset to the defaults", NULL },
+    { 'r',          ACT_RESET,      "r",      "reset the view; keeps the model, config and table", NULL },
+    { 'R',          ACT_RESET_ALL,  "R",      "reset everything (asks first)", NULL },
     { CTRL('L'),    ACT_REDRAW,     "^L",     "redraw the screen", NULL },
     { ':',          ACT_PROMPT,     ":",      "set a value: :d 512 :base 5e5", NULL },
     /* listed by the views where a click does something (heatmap) */
@@ -64,6 +65,8 @@ const struct keybind KEYS_GLOBAL[] = {
     { 'z',          ACT_PRESENTER,  "z",      "presenter: the panel under "
                                               "the cursor, full screen", NULL },
     { 'T',          ACT_TOUR,       "T",      "guided tour", NULL },
+    { 'O',          ACT_POINT,      "O",      "point: show followers what "
+                                              "the cursor is on (:point)", NULL },
     { 0,            ACT_NONE,       NULL,     NULL, NULL }
 };
 

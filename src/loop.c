@@ -23,13 +23,19 @@
 #include "cli.h"
 #include "frame.h"
 #include "loop.h"
+#include "record.h"
 #include "snapshot.h"
+#include "tour.h"
 
 static volatile sig_atomic_t got_quit;   /* the signal that ends us */
 static volatile sig_atomic_t got_tstp, got_cont;
 static int wake[2] = { -1, -1 };         /* the self-pipe */
 static struct sigaction winch_prev;      /* curses' SIGWINCH handler */
 static struct follow *fol;               /* follow mode, or NULL */
+static double autoplay_s;                /* --autoplay: seconds a step */
+static double autoplay_next;             /* when the next step is due */
+static int autoplay_step = -1;           /* the step it was set for */
+static int rec_step = -1;                /* the tour step last marked */
 
 /*
  * Every signal whose default action ends the process is taken over, so
@@ -226,7 +232,7 @@ struct clockw {
     int pending;        /* a frame was skipped: the screen is behind */
     int lag;            /* animation frames in a row the terminal lagged */
     double lag_s;       /* ... and the time they were held up, in s */
-    double hold;        /* low bandwidth: no animation frame before this */
+    double hold;        /* paced (pace_rate): no animation frame before this */
     int stalled;        /* busy frames in a row that did no work */
 };
 
@@ -310,6 +316,17 @@ static int owed(const struct app *a, const struct clockw *k)
     return k->pending || app_view_busy(a);
 }
 
+/* The byte rate animation frames are paced to: --low-bandwidth's, or
+ * the view's own for this screen (0: none). */
+static double pace_rate(const struct app *a, const canvas *cv)
+{
+    const struct view *v = (unsigned)a->view < VIEW_COUNT ? VIEWS[a->view]
+                                                          : NULL;
+    if (a->low_bandwidth)
+        return LOWBW_RATE;
+    return v && v->pace > 0 ? v->pace * (double)cv->w * (double)cv->h : 0.0;
+}
+
 /* Make the canvas match the terminal. */
 static int canvas_fit(canvas *cv)
 {
@@ -341,6 +358,24 @@ static void lag_count(struct app *a, struct clockw *k, int lagged,
             "(%d frames/s, small updates)", LOWBW_FPS);
 }
 
+/* --record: the frame as shown, with a marker when a tour step is
+ * shown for the first time since the last marker. */
+static void record_shown(const struct app *a, const canvas *cv)
+{
+    char label[160];
+    const char *mark = NULL;
+    if (!record_active())
+        return;
+    int step = tour_running(a) ? a->tour_step : -1;
+    if (step >= 0 && step != rec_step) {
+        snprintf(label, sizeof label, "%d/%d %s", step + 1, a->tour->nsteps,
+                 a->tour->steps[step].title);
+        mark = label;
+    }
+    rec_step = step;
+    record_frame(cv, a->ascii, a->color, mark);
+}
+
 /*
  * Compute the frame and show it.  A frame a key asked for is shown at
  * once.  Otherwise (the sweep moved, or a slice of unfinished work was
@@ -349,7 +384,7 @@ static void lag_count(struct app *a, struct clockw *k, int lagged,
  */
 static void redraw(struct app *a, canvas *cv, struct clockw *k, int keyed)
 {
-    double t0 = now_s(), t1;
+    double t0 = now_s(), t1, rate = pace_rate(a, cv);
     long long bytes;
     int busy;
 
@@ -370,12 +405,13 @@ static void redraw(struct app *a, canvas *cv, struct clockw *k, int keyed)
         return;
     }
     t1 = now_s();
-    bytes = a->low_bandwidth && !keyed ? term_written() : -1;
+    bytes = rate > 0 && !keyed ? term_written() : -1;
     term_draw(cv, a->ascii, a->color);
+    record_shown(a, cv);
     k->shown = now_s();
     k->pending = 0;
     if (bytes >= 0 && (bytes = term_written() - bytes) >= 0)
-        k->hold = k->shown + fmin((double)bytes / LOWBW_RATE, LOWBW_HOLD);
+        k->hold = k->shown + fmin((double)bytes / rate, LOWBW_HOLD);
     if (!keyed && !busy)
         lag_count(a, k, k->shown - t1 > frame_period(a), k->shown - t1);
 }
@@ -411,14 +447,24 @@ static int on_key(struct app *a, int key, int mx, int my)
     return 1;
 }
 
+/* A terminal sends a paste in one burst: a key this long after the last
+ * one inside a paste was typed, and the paste's end marker was lost. */
+#define PASTE_GAP_S 0.3
+
 /* Read every waiting key.  Returns -1 when the terminal is gone. */
 static int drain_keys(struct app *a, int *dirty)
 {
+    static double last;         /* when the last key came */
     int k, mx = 0, my = 0;
 
     while (!a->quit && (k = term_key(&mx, &my)) != PK_NONE) {
+        double t = now_s();
+
         if (k == -2)
             return -1;
+        if (a->pasting && t - last > PASTE_GAP_S)
+            app_paste_cut(a);
+        last = t;
         *dirty |= on_key(a, k, mx, my);
     }
     return 0;
@@ -450,6 +496,46 @@ static int wait_min(int x, int y)
     return x < 0 ? y : y < 0 ? x : x < y ? x : y;
 }
 
+/* --autoplay: the next tour step every autoplay_s seconds, and the end
+ * of the program after the last one has been shown as long.  A step
+ * reached by hand restarts the count.  1 if the step changed. */
+static int autoplay_tick(struct app *a)
+{
+    double t = now_s();
+    if (autoplay_s <= 0 || !tour_running(a))
+        return 0;
+    if (a->tour_step != autoplay_step) {
+        autoplay_step = a->tour_step;
+        autoplay_next = t + autoplay_s;
+        return 0;
+    }
+    if (t < autoplay_next)
+        return 0;
+    if (a->tour_step + 1 >= a->tour->nsteps) {
+        a->quit = 1;
+        return 1;
+    }
+    tour_key(a, PK_ENTER);
+    return 1;
+}
+
+/* Milliseconds until autoplay_tick has work, or -1. */
+static int autoplay_wait_ms(const struct app *a)
+{
+    if (autoplay_s <= 0 || !tour_running(a))
+        return -1;
+    if (a->tour_step != autoplay_step)
+        return 0;
+    double ms = ceil((autoplay_next - now_s()) * 1000.0);
+    return ms < 0 ? 0 : (int)ms;
+}
+
+void loop_autoplay(double seconds)
+{
+    autoplay_s = seconds;
+    autoplay_step = -1;
+}
+
 static int run(struct app *a, canvas *cv)
 {
     struct clockw k;
@@ -466,13 +552,15 @@ static int run(struct app *a, canvas *cv)
         if (a->mouse != mouse)
             term_mouse(mouse = a->mouse);
         term_paste(a->prompt_open);    /* a paste into the prompt is text */
+        follow_status(fol, a);
         if ((dirty || owed(a, &k)) && canvas_fit(cv) == 0)
             redraw(a, cv, &k, keyed);  /* canvas_fit: a new size */
         follow_publish(fol, a, keyed);
         dirty = keyed = 0;
         nf = follow_pollfds(fol, p + 2);
-        if (poll(p, (nfds_t)(2 + nf), wait_min(wait_ms(a, &k),
-                                              follow_wait_ms(fol))) < 0 &&
+        if (poll(p, (nfds_t)(2 + nf), term_queued() ? 0
+                 : wait_min(wait_min(wait_ms(a, &k), follow_wait_ms(fol)),
+                            autoplay_wait_ms(a))) < 0 &&
             errno != EINTR)
             return 1;
         wake_drain();
@@ -486,13 +574,35 @@ static int run(struct app *a, canvas *cv)
         if (drain_keys(a, &dirty) < 0)
             return 1;
         keyed = dirty;             /* keys, resizes, signals: show at once */
-        dirty |= tick(a, &k) | fev;
+        dirty |= tick(a, &k) | fev | autoplay_tick(a);
     }
 }
 
 void loop_follow(struct follow *f)
 {
     fol = f;
+}
+
+/*
+ * The shipped Chinese tour in a locale that is not UTF-8 (LANG=C): if
+ * the terminal itself takes UTF-8 and a UTF-8 locale is installed, use
+ * that locale, so the tour shows in Chinese; otherwise the terminal
+ * opens in ASCII and tour_fit_terminal runs the English tour.
+ */
+static void zh_terminal(const struct app *a, const struct term_opts *o,
+                        int utf8, char *note, size_t len)
+{
+    char was[48];
+    if (utf8 || o->ascii_flag || !a->tour || !a->tour->zh ||
+        !a->tour->shipped)
+        return;
+    charset_why_not_utf8(was, sizeof was);
+    if (!charset_probe_terminal(300))
+        return;
+    const char *loc = charset_use_utf8();
+    if (loc)
+        snprintf(note, len, "%s, but the terminal takes UTF-8: the Chinese "
+                 "tour uses %s", was, loc);
 }
 
 int loop_run(struct app *a, const struct term_opts *o)
@@ -507,7 +617,8 @@ int loop_run(struct app *a, const struct term_opts *o)
         perror("peviz: pipe");
         return 2;
     }
-    charset_setup(note, sizeof note);
+    int utf8 = charset_setup(note, sizeof note);
+    zh_terminal(a, o, utf8, note, sizeof note);
     signals_install();
     if (term_open(o, &a->color, &a->ascii, err, sizeof err) < 0) {
         signals_restore();
@@ -516,6 +627,7 @@ int loop_run(struct app *a, const struct term_opts *o)
         return 2;
     }
     a->mouse = o->mouse;
+    tour_fit_terminal(a);       /* now that a->ascii is known */
     if (note[0] && !a->msg[0])
         app_msg(a, 0, "%s", note);
     winch_install();

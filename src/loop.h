@@ -23,4 +23,9 @@ int loop_run(struct app *a, const struct term_opts *o);
 struct follow;
 void loop_follow(struct follow *f);
 
+/* --autoplay for the next loop_run: a running tour goes on to its next
+ * step every seconds, and the program ends after the last one has been
+ * shown as long; 0: off. */
+void loop_autoplay(double seconds);
+
 #endif

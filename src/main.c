@@ -15,9 +15,12 @@
 #include "cli.h"
 #include "export.h"
 #include "follow.h"
+#include "follow_proto.h"
 #include "frame.h"
 #include "loop.h"
 #include "peviz/tables.h"
+#include "record.h"
+#include "slides.h"
 #include "snapshot.h"
 #include "tour.h"
 
@@ -75,7 +78,7 @@ static int run_interactive(struct cli *c)
     if (c->serve && !(f = follow_serve(c->serve, c->serve_mode)))
         return 2;
     if (c->follow) {
-        if (!(f = follow_join(c->follow)))
+        if (!(f = follow_join(c->follow, c->files)))
             return 2;
         follower_tour(c);
     }
@@ -85,9 +88,22 @@ static int run_interactive(struct cli *c)
         follow_close(f);
         return 2;
     }
+    char err[512];
+    if (c->record && record_open(c->record, err, sizeof err)) {
+        cli_error("%s", err);
+        follow_close(f);
+        views_rt_free(c->app.rt);
+        c->app.rt = NULL;
+        return 2;
+    }
     loop_follow(f);
+    loop_autoplay(c->autoplay);
     int r = loop_run(&c->app, &o);
     loop_follow(NULL);
+    if (c->record && record_close(r, err, sizeof err)) {
+        cli_error("%s", err);
+        r = r ? r : 2;
+    }
     follow_close(f);
     c->app.pe_table = NULL;     /* a follower's own copy is gone */
     views_rt_free(c->app.rt);
@@ -113,10 +129,13 @@ static int load_table(struct cli *c, struct pe_table *t,
     }
     if (info->note[0])
         cli_error("%s: note: %s", c->pe_file, info->note);
-    /* a follower reads the same file by its absolute path */
+    /* named by its absolute path (captions); a follower gets its base
+     * name and its content hash, against which it checks its own copy */
     size_t n;
     if (realpath(info->file, abs) && (n = strlen(abs)) < sizeof info->file)
         memcpy(info->file, abs, n + 1);
+    if (c->serve || c->follow)
+        fp_table_digest(t, c->app.pe_digest);
     c->app.pe_table = t;
     c->app.pe_file_name = c->pe_file;
     c->app.pe_info = info;
@@ -153,15 +172,38 @@ static int check_tour(struct cli *c)
 {
     char err[512];
     struct app scratch = c->app;
-    int show = c->mode == MODE_INTERACTIVE || c->mode == MODE_SNAPSHOT;
+    int show = c->mode == MODE_INTERACTIVE || c->mode == MODE_SNAPSHOT ||
+               c->mode == MODE_SLIDES;
     struct app *a = show ? &c->app : &scratch;
     if (tour_start(a, c->tour, err, sizeof err)) {
         cli_error("%s", err);
         return 2;
     }
+    if (a->msg[0] && c->mode == MODE_SLIDES)
+        cli_error("%s", a->msg);        /* e.g. why the tour is English */
+    if (c->mode == MODE_CHECK)          /* stdout: what was checked */
+        printf("%s: %d steps, every one applies\n", a->tour->path,
+               a->tour->nsteps);
     if (!show)
         tour_release(a);
     return 0;
+}
+
+/* --slides DIR: every step of the tour as SVG and text, and index.html. */
+static int run_slides(struct cli *c)
+{
+    char err[512];
+    enum color_mode svg = c->color_flag >= 0 ? (enum color_mode)c->color_flag
+                                             : COLOR_TRUE;
+    int n = slides_write(&c->app, c->slides, c->width, c->height, svg, err,
+                         sizeof err);
+    if (n < 0) {
+        cli_error("%s", err);
+        return 2;
+    }
+    printf("%s: %d steps, %dx%d: index.html, step-01.svg .. step-%02d.svg "
+           "and .txt\n", c->slides, n, c->width, c->height, n);
+    return fflush(stdout) == 0 ? 0 : 2;
 }
 
 /* Run the mode the command line chose. */
@@ -176,6 +218,12 @@ static int run(struct cli *c)
         return export_run(c, stdout);
     case MODE_SNAPSHOT:
         return run_snapshot(c);
+    case MODE_CHECK:
+        return fflush(stdout) == 0 ? 0 : 2;     /* check_tour did it */
+    case MODE_SLIDES:
+        return run_slides(c);
+    case MODE_CHECK_FREQS:
+        return cli_check_freqs(c, stdout);
     case MODE_INTERACTIVE:
         break;
     }
@@ -206,5 +254,6 @@ int main(int argc, char **argv)
     r = run(&c);
     tour_release(&c.app);
     pe_table_free(&table);
+    app_tables_free();
     return r;
 }

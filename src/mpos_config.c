@@ -112,7 +112,7 @@ int mpos_config_load(const char *path, struct mpos_conf *m, char *err,
         free(buf);
         return 0;   /* config_load said what was wrong, or GGUF: no keys */
     }
-    struct json_limits lim = { CONFIG_MAX_BYTES, 32 };
+    struct json_limits lim = { CONFIG_MAX_BYTES, 32, 0 };
     char jerr[160];
     json_value *root = json_parse(buf, n, &lim, jerr, sizeof jerr);
     struct mpos_conf next = *m;

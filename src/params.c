@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "params.h"
+#include "peviz/plan.h"
 #include "peviz/scores.h"
 
 void params_default(params *p)
@@ -479,16 +480,21 @@ static void finite_error(const params *p, int band, int64_t n, char *err,
 static int check_finite(const params *p, char *err, size_t errlen)
 {
     static const int64_t at[2] = { PARAM_N_MIN, PARAM_N_MAX };
+    static pe_plan pl;      /* the plan the views will read, checked */
     const rope_scaling *r = &p->rope;
     int nat = r->method == ROPE_DYNAMIC || r->method == ROPE_LONGROPE ? 2 : 1;
-    for (int k = 0; k < nat; k++)
-        for (int i = 0; i < p->d / 2; i++) {
-            double w = rope_omega(r, p->d, p->base, at[k], i, NULL);
-            if (w > 0 && isfinite(w) && isfinite(6.283185307179586 / w))
-                continue;
-            finite_error(p, i, at[k], err, errlen);
+    for (int k = 0; k < nat; k++) {
+        int bad = pe_plan_compute(&pl, r, p->d, p->base, at[k]) ? 0
+                  : pl.invalid ? 0 : -1;
+        for (int i = 0; bad < 0 && i < p->d / 2; i++)
+            if (!(pl.omega[i] > 0 && isfinite(pl.omega[i]) &&
+                  isfinite(pl.wavelength[i])))
+                bad = i;
+        if (bad >= 0) {
+            finite_error(p, bad, at[k], err, errlen);
             return -1;
         }
+    }
     return 0;
 }
 
@@ -521,11 +527,11 @@ int params_check_rope(const params *p, char *err, size_t errlen)
                  "high-freq-factor %s", b, h);
         return -1;
     }
-    if (r->method == ROPE_YARN && !(r->beta_fast > r->beta_slow)) {
+    if (r->method == ROPE_YARN && !(r->beta_fast >= r->beta_slow)) {
         char h[32];
         fmt_num(r->beta_fast, 10, b, sizeof b);
         fmt_num(r->beta_slow, 10, h, sizeof h);
-        snprintf(err, errlen, "beta-fast %s: want a number above "
+        snprintf(err, errlen, "beta-fast %s: want a number at least "
                  "beta-slow %s", b, h);
         return -1;
     }
@@ -547,7 +553,17 @@ int params_set_model(params *p, const char *name, char *err, size_t errlen)
     p->d = m->d;
     p->base = m->base;
     rope_preset_scaling(m, &p->rope);
+    params_set_context(p, (double)m->max_context);
     return 0;
+}
+
+void params_set_context(params *p, double ctx)
+{
+    if (!(ctx >= 1) || ctx != floor(ctx))
+        return;
+    p->n = ctx > (double)PARAM_N_MAX ? PARAM_N_MAX : (int64_t)ctx;
+    if (p->pos >= p->n)
+        p->pos = p->n - 1;
 }
 
 int params_model_index(const char *name)

@@ -130,6 +130,10 @@ int params_check_rope(const params *p, char *err, size_t errlen);
  * a message listing the names when unknown. */
 int params_set_model(params *p, const char *name, char *err, size_t errlen);
 
+/* Take a model's context length (max_position_embeddings) as n, clamped
+ * into 1..PARAM_N_MAX (pos follows); ctx <= 0 or not whole: no change. */
+void params_set_context(params *p, double ctx);
+
 /* The index of the model preset called name (rope_preset_at), or -1. */
 int params_model_index(const char *name);
 

@@ -66,6 +66,18 @@ int plot_legend_draw(canvas *c, int x, int y, int w, enum palette pal,
     if (strip < 4 && cap)
         strip = legend_strip(w - lw - hw - 2, cap = NULL);
     int cw = cap ? text_width(cap) + 1 : 0;
+    if (lg->lo == lg->hi) {         /* the value whole before the caption */
+        int need = 2 + 6 + lw;      /* swatch, "all = ", v */
+        cap = lg->caption;
+        if (cap && text_width(cap) + 1 + need > w)
+            cap = lg->brief;
+        if (cap && text_width(cap) + 1 + need > w)
+            cap = NULL;
+        if (need > w)
+            return 0;
+        cw = cap ? text_width(cap) + 1 : 0;
+        strip = 2;
+    }
     if (strip < 2)
         return 0;
     rgb fg = ui_color(pal, UI_TEXT);
@@ -241,17 +253,51 @@ static int dot_y(const struct frame *f, double v)
     return d < 0 ? 0 : d >= py ? py - 1 : d;
 }
 
+const char *plot_style_sample(int style, int ascii)
+{
+    static const char *const UTF8[PLOT_STYLES] = {
+        "\xe2\xa0\xa4\xe2\xa0\xa4", "\xe2\xa0\x84\xe2\xa0\x84",
+        "\xe2\xa0\x84 \xe2\xa0\x84",
+    };
+    static const char *const ASCII[PLOT_STYLES] = { "--", ". .", ".  ." };
+    if (style < 0 || style >= PLOT_STYLES)
+        style = PLOT_SOLID;
+    return ascii ? ASCII[style] : UTF8[style];
+}
+
+/* A line from the previous point with every period-th dot set, the
+ * count going on from segment to segment (*phase) so the pattern runs
+ * along the whole curve. */
+static void pattern_line(canvas *plot, int x0, int y0, int x1, int y1,
+                         rgb col, int period, long *phase)
+{
+    int dx = abs(x1 - x0), dy = abs(y1 - y0);
+    int steps = dx > dy ? dx : dy;
+    for (int i = 1; i <= steps; i++, (*phase)++) {
+        if (*phase % period)
+            continue;
+        double t = (double)i / steps;
+        canvas_dot(plot, (int)lround(x0 + t * (x1 - x0)),
+                   (int)lround(y0 + t * (y1 - y0)), col);
+    }
+}
+
 static void draw_series(canvas *plot, const struct frame *f,
                         const struct plot_series *s)
 {
     int have = 0, px = 0, py = 0;
+    int period = s->style == PLOT_DOTTED ? 2 : s->style == PLOT_SPARSE ? 3
+                                                                       : 1;
+    long phase = 0;
     for (int t = 0; t < s->n; t++) {
         if (!isfinite(s->y[t])) {
             have = 0;
             continue;
         }
         int x = dot_x(f, t, s->n), y = dot_y(f, s->y[t]);
-        if (have)
+        if (have && period > 1)
+            pattern_line(plot, px, py, x, y, s->col, period, &phase);
+        else if (have)
             canvas_line(plot, px, py, x, y, s->col);
         else if (s->n == 1)     /* a lone point: a dash, clear of a marker */
             canvas_line(plot, x - 2, y, x + 2, y, s->col);

@@ -74,7 +74,16 @@ struct plot_series {
     rgb col;
     char mark;              /* a letter set on the curve at intervals, so
                                curves read apart without colour (0: none) */
+    int style;              /* enum plot_style: curves that cross stay
+                               apart without colour */
 };
+
+/* How a curve's line is drawn: every dot, every other dot, one in three. */
+enum plot_style { PLOT_SOLID = 0, PLOT_DOTTED, PLOT_SPARSE, PLOT_STYLES };
+
+/* A short sample of each style for a legend ("⠤⠤", "⠄⠄", "⠄⠀⠄"): the
+ * same dots a horizontal stretch of the curve shows. */
+const char *plot_style_sample(int style, int ascii);
 
 struct plot_spec {
     const char *title;      /* first row (NULL: no title row) */

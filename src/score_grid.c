@@ -63,8 +63,9 @@ struct soft_table {
     int stage;
     int64_t n, next;
     double *c;                  /* [2n]: c[x] = sum over delta < x - n + 1 */
-    double *steps;              /* [half][4]: scores_run_steps */
+    struct scores_table_job *job;   /* tau T(delta) by a non-uniform FFT */
     double mx, e0, total;
+    double run, comp;           /* the prefix pass so far (Kahan) */
     int ill;                    /* too ill-conditioned for prefix sums */
 };
 
@@ -133,7 +134,7 @@ void grid_free(struct score_grid *g)
         return;
     raw_free(g);
     free(g->tab.c);
-    free(g->tab.steps);
+    scores_table_job_free(g->tab.job);
     free(g);
 }
 
@@ -487,76 +488,82 @@ static void phase_final(struct score_grid *g, const struct score_ctx *s)
 
 /* ---- softmax: the Toeplitz prefix table ---------------------------------- */
 
-/* tau T(delta) for delta in [d0, d0 + len) and its mirror -delta. */
-static void table_fill(struct soft_table *tb, const struct score_ctx *s,
-                       int64_t d0, int len)
-{
-    double pos[SCORES_RUN], neg[SCORES_RUN];
-    int64_t n = tb->n;
-    scores_toeplitz_run(s, tb->steps, d0, len, pos, neg);
-    for (int i = 0; i < len; i++) {
-        int64_t dl = d0 + i;
-        tb->c[n + dl] = pos[i];
-        if (dl > 0)
-            tb->c[n - dl] = neg[i];
-    }
-}
+#define PREFIX_SLICE 65536     /* entries of the prefix pass per budget check */
 
-/* exp(v - mx) summed into prefix sums in place (compensated). */
-static void table_prefix(struct soft_table *tb, int causal)
+/* The largest tau T(delta) the rows see, then exp(v - mx) summed into
+ * prefix sums in place (compensated), PREFIX_SLICE entries at a time;
+ * 1 while unfinished. */
+static int table_prefix(struct soft_table *tb, int causal, int64_t *budget,
+                        int64_t *done)
 {
     int64_t n = tb->n;
-    double mx = -INFINITY;
-    for (int64_t x = causal ? n : 1; x < 2 * n; x++)
-        if (tb->c[x] > mx)
-            mx = tb->c[x];
-    tb->mx = mx;
-    tb->e0 = exp(tb->c[n] - mx);
-    double run = 0.0, comp = 0.0;
-    for (int64_t x = 1; x < 2 * n; x++) {
-        double e = (causal && x < n) ? 0.0 : exp(tb->c[x] - mx);
-        double y = e - comp, t = run + y;   /* Kahan */
-        comp = (t - run) - y;
-        run = t;
-        tb->c[x] = run;
+    if (tb->next == 0) {
+        double mx = -INFINITY;
+        for (int64_t x = causal ? n : 1; x < 2 * n; x++)
+            if (tb->c[x] > mx)
+                mx = tb->c[x];
+        tb->mx = mx;
+        tb->e0 = exp(tb->c[n] - mx);
+        tb->run = tb->comp = 0.0;
+        tb->next = 1;
+        *budget -= 2 * n;
+        *done += 2 * n;
+    }
+    while (tb->next < 2 * n) {
+        if (*budget <= 0)
+            return 1;
+        int64_t end = min64(tb->next + PREFIX_SLICE, 2 * n);
+        double run = tb->run, comp = tb->comp, mx = tb->mx;
+        for (int64_t x = tb->next; x < end; x++) {
+            double v = tb->c[x] - mx;      /* exp underflows below -745 */
+            double e = (causal && x < n) || v < -746.0 ? 0.0 : exp(v);
+            double y = e - comp, t = run + y;   /* Kahan */
+            comp = (t - run) - y;
+            run = t;
+            tb->c[x] = run;
+        }
+        tb->run = run;
+        tb->comp = comp;
+        *budget -= (end - tb->next) * COST_EXP;
+        *done += (end - tb->next) * COST_EXP;
+        tb->next = end;
     }
     tb->c[0] = 0.0;
-    tb->total = run;
+    tb->total = tb->run;
     /* Differences of prefix sums lose up to eps * total; a row's sum is at
      * least e0 (delta = 0 is in every row). */
     tb->ill = 2.0 * DBL_EPSILON * tb->total / tb->e0 > 1e-9;
+    return 0;
 }
 
-/* Build the table in slices; 1 while unfinished. */
+/* Build the table in slices; 1 while unfinished.  The job writes
+ * tau T(delta) at its t[delta + n - 1], here c[n + delta]: t = c + 1. */
 static int table_step(struct soft_table *tb, const struct score_ctx *s,
                       int64_t *budget, int64_t *done)
 {
-    int64_t per = (int64_t)(s->half + 1) * SCORES_RUN;
-    while (tb->stage == TAB_BUILD && tb->next < tb->n) {
-        if (*budget <= 0)
-            return 1;
-        int len = (int)min64(SCORES_RUN, tb->n - tb->next);
-        table_fill(tb, s, tb->next, len);
-        tb->next += len;
-        *budget -= per;
-        *done += per;
-    }
     if (tb->stage == TAB_BUILD) {
-        if (*budget <= 0)
+        int64_t b0 = *budget;
+        int more = scores_table_job_step(tb->job, s, tb->c + 1, budget);
+        *done += b0 - *budget;
+        if (more)
             return 1;
-        table_prefix(tb, s->o.causal);
-        *budget -= 2 * tb->n * COST_EXP;
-        *done += 2 * tb->n * COST_EXP;
+        tb->stage = TAB_PREFIX;
+        tb->next = 0;
+    }
+    if (tb->stage == TAB_PREFIX) {
+        if (*budget <= 0 || table_prefix(tb, s->o.causal, budget, done))
+            return 1;
         tb->stage = TAB_READY;
     }
     return 0;
 }
 
-static int64_t table_work(const struct score_ctx *s)
+static int64_t table_work(const struct soft_table *tb)
 {
-    return s->n * (int64_t)(s->half + 1) + 2 * s->n * COST_EXP;
+    return scores_table_job_work(tb->job) + 2 * tb->n * (COST_EXP + 1);
 }
 
+/* A new table for s, keeping the buffers when n is unchanged. */
 static int table_start(struct soft_table *tb, const struct score_ctx *s)
 {
     struct grid_key k;
@@ -564,16 +571,18 @@ static int table_start(struct soft_table *tb, const struct score_ctx *s)
     k.o.softmax = 1;
     if (tb->stage != TAB_EMPTY && key_eq(&k, &tb->key))
         return 0;
-    free(tb->c);
-    free(tb->steps);
-    memset(tb, 0, sizeof *tb);
-    tb->c = malloc(2 * (size_t)s->n * sizeof *tb->c);
-    tb->steps = malloc(4 * (size_t)s->half * sizeof *tb->steps);
-    if (!tb->c || !tb->steps)
+    if (!tb->c || tb->n != s->n) {
+        free(tb->c);
+        tb->c = malloc(2 * (size_t)s->n * sizeof *tb->c);
+    }
+    tb->job = scores_table_job_renew(tb->job, s);
+    tb->stage = TAB_EMPTY;
+    if (!tb->c || !tb->job)
         return -1;
-    scores_run_steps(s, tb->steps);
     tb->key = k;
     tb->n = s->n;
+    tb->next = 0;
+    tb->ill = 0;
     tb->stage = TAB_BUILD;
     return 0;
 }
@@ -590,10 +599,7 @@ static void table_cells_row(struct score_grid *g, const struct score_ctx *s,
         invz[i - i0] = 1.0 / (c[i + n] - c[i]);
     for (int b = 0; b <= g->cols; b++) {
         int64_t jb = min64((g->cb0 + b) * g->k, n), off = n - jb;
-        double sum = 0.0;
-        for (int64_t i = i0; i < i1; i++)
-            sum += c[i + off] * invz[i - i0];
-        a[b] = sum;
+        a[b] = scores_dot(c + i0 + off, invz, (int)(i1 - i0));
     }
     for (int cc = 0; cc < g->cols; cc++) {
         int64_t j0, j1;
@@ -732,7 +738,7 @@ static int soft_setup(struct score_grid *g, const struct score_ctx *s)
             return -2;
         g->soft = SOFT_TABLE;
         if (g->tab.stage != TAB_READY)
-            g->work_total += table_work(s);
+            g->work_total += table_work(&g->tab);
         g->work_total += min64((g->rb0 + g->rows) * g->k, s->n)
                          * (g->cols + 1);
         g->r = 0;

@@ -55,6 +55,12 @@ static int mouse_on;
 static int paste_on;
 static int empty_wakes;               /* see input_gone() */
 static int sync_ok;                   /* the terminal reported mode 2026 */
+/* Input read while the start-up probes waited for their answers: kept
+ * in order and taken before anything new.  Escape sequences are decoded
+ * here with curses' own table (key_defined), as curses would have. */
+#define EARLY_MAX 256
+static int early[EARLY_MAX];
+static int early_n, early_at;
 
 static struct pair_slot { int fg, bg, pair; } pcache[PAIR_CACHE];
 static long pairs_used;               /* pairs alloc_pair handed out */
@@ -345,6 +351,48 @@ static size_t strip_reports(char *buf, size_t n, size_t *i, int *done)
     return n;
 }
 
+/* The bytes buf[0..n) as keys into early[]: an escape sequence curses
+ * knows as its key code, any other byte as itself.  key_defined answers
+ * for the first whole sequence a string starts with, so the length is
+ * the shortest string it knows. */
+static void early_queue(const char *buf, size_t n)
+{
+    early_n = early_at = 0;
+    for (size_t i = 0; i < n && early_n < EARLY_MAX;) {
+        int code = 0;
+        size_t len = 1, most = n - i < 16 ? n - i : 16;
+        for (size_t l = 2; buf[i] == '\033' && l <= most; l++) {
+            char seq[17];
+            memcpy(seq, buf + i, l);
+            seq[l] = 0;
+            int k = key_defined(seq);
+            if (k > 0 && k != KEY_MOUSE) {  /* a click needs curses' own
+                                               reading: dropped */
+                code = k;
+                len = l;
+                break;
+            }
+        }
+        early[early_n++] = code ? code : (unsigned char)buf[i];
+        i += len;
+    }
+}
+
+/* The next input: an early one, else curses'. */
+static int next_in(void)
+{
+    return early_at < early_n ? early[early_at++] : wgetch(stdscr);
+}
+
+/* Put back b, the last next_in() gave. */
+static void put_back(int b)
+{
+    if (early_at > 0 && early[early_at - 1] == b)
+        early_at--;
+    else
+        ungetch(b);
+}
+
 /*
  * Ask the terminal whether it has synchronized output (DECRQM for mode
  * 2026), then for its attributes (DA1), which every terminal answers:
@@ -371,8 +419,12 @@ static void query_sync(void)
             break;
         n = strip_reports(buf, n + (size_t)r, &i, &done);
     }
-    while (n > 0)
-        ungetch((unsigned char)buf[--n]);
+    early_queue(buf, n);
+}
+
+int term_queued(void)
+{
+    return scr && early_at < early_n;
 }
 
 int term_open(const struct term_opts *o, enum color_mode *mode, int *ascii,
@@ -748,11 +800,11 @@ static int utf8_key(int lead)
         return PK_NONE;           /* a continuation byte, or never valid */
     wtimeout(stdscr, 50);         /* a character's bytes come together */
     for (i = 0; i < need; i++) {
-        b = wgetch(stdscr);
+        b = next_in();
         if (b == ERR)
             break;
         if (b < 0x80 || b > 0xBF) {
-            ungetch(b);           /* the next key: keep it */
+            put_back(b);          /* the next key: keep it */
             break;
         }
         cp = cp << 6 | (b & 0x3F);
@@ -772,7 +824,7 @@ int term_key(int *mx, int *my)
         return -2;
     for (;;) {
         errno = 0;
-        r = wgetch(stdscr);
+        r = next_in();
         if (r == ERR) {
             if (errno == EIO || input_gone())
                 return -2;

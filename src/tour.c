@@ -6,12 +6,15 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include <errno.h>
+#include <langinfo.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "charset.h"
+#include "sha256.h"
 #include "tour.h"
 #include "peviz/tables.h"
 
@@ -243,6 +246,7 @@ static int key_forbidden(int key)
     switch (keys_lookup(KEYS_GLOBAL, key)) {
     case ACT_QUIT: case ACT_HELP: case ACT_PROMPT: case ACT_TOUR:
     case ACT_EXPORT: case ACT_REDRAW: case ACT_MOUSE: case ACT_RESET:
+    case ACT_RESET_ALL:
         return 1;
     default:
         return key == PK_ENTER || key == PK_BACKSPACE || key == PK_ESC;
@@ -482,7 +486,7 @@ static int apply_step(struct app *a, const struct tour_step *s,
                       const struct tour_cmd **bad)
 {
     *bad = NULL;
-    app_reset(a);
+    app_reset_defaults(a);
     for (int i = 0; i < s->ncmd; i++)
         if (run_cmd(a, &s->cmds[i])) {
             *bad = &s->cmds[i];
@@ -526,8 +530,13 @@ int tour_load(struct tour *t, const char *path, const struct app *a,
     size_t n = 0;
     memset(t, 0, sizeof *t);
     int r = read_file(&p, &buf, &n);
-    if (r == 0)
+    if (r == 0) {
+        struct sha256 h;
+        sha256_init(&h);
+        sha256_add(&h, buf, n);
+        sha256_hex(&h, t->sha256);
         r = parse_buffer(&p, buf, n);
+    }
     free(buf);
     if (r == 0)
         r = check_steps(&p, a);
@@ -614,7 +623,12 @@ static int tour_load_into(struct app *a, const char *path_or_null,
     char buf[1024];
     const char *path = path_or_null;
     const char *lang = a->tour_lang ? a->tour_lang : tour_lang_from_env();
+    int fell_back = 0;
     if (!path || !*path) {
+        if (strcmp(lang, "zh") == 0 && a->ascii) {
+            lang = "en";        /* the terminal cannot show Chinese */
+            fell_back = 1;
+        }
         path = tour_default_path(lang, buf, sizeof buf);
         if (!path) {
             snprintf(err, errlen, "%s: no %s.tour installed (looked next to "
@@ -634,6 +648,7 @@ static int tour_load_into(struct app *a, const char *path_or_null,
     }
     t->zh = strcmp(lang, "zh") == 0;
     t->shipped = path != path_or_null;
+    t->fell_back = fell_back;
     tour_release(a);
     a->tour = t;
     return 0;
@@ -645,6 +660,20 @@ int tour_load_as(struct app *a, const char *path_or_null, char *err,
     return tour_load_into(a, path_or_null, err, errlen);
 }
 
+/* Say once why the English tour runs where Chinese was asked for. */
+static void say_fell_back(struct app *a)
+{
+    char why[96];
+    if (!a->tour || !a->tour->fell_back)
+        return;
+    a->tour->fell_back = 0;
+    if (strcmp(nl_langinfo(CODESET), "UTF-8") == 0)
+        snprintf(why, sizeof why, "--ascii draws ASCII only");
+    else
+        charset_why_not_utf8(why, sizeof why);
+    app_msg(a, 0, "the Chinese tour needs a UTF-8 terminal; %s", why);
+}
+
 int tour_start(struct app *a, const char *path_or_null, char *err,
                size_t errlen)
 {
@@ -652,7 +681,28 @@ int tour_start(struct app *a, const char *path_or_null, char *err,
         return -1;
     save_before(a);
     tour_goto(a, 0);
+    say_fell_back(a);
     return 0;
+}
+
+void tour_fit_terminal(struct app *a)
+{
+    char err[APP_MSG_LEN];
+    struct tour *t = a->tour;
+    if (!t || !t->zh || !t->shipped || !a->ascii)
+        return;
+    struct app *before = t->before;
+    int step = a->tour_step, active = a->tour_active;
+    t->before = NULL;           /* kept across the reload, for Esc */
+    if (tour_load_into(a, NULL, err, sizeof err)) {
+        t->before = before;     /* no English tour: keep what there is */
+        return;
+    }
+    a->tour->before = before;
+    a->tour_step = step < a->tour->nsteps ? step : 0;
+    if (active)
+        tour_goto(a, a->tour_step);
+    say_fell_back(a);
 }
 
 void tour_release(struct app *a)
@@ -752,6 +802,21 @@ int tour_key(struct app *a, int key)
     default:
         return 0;
     }
+}
+
+const char *tour_word(const struct app *a, const char *en)
+{
+    static const char *const WORDS[][2] = {
+        { "PE heatmap", "PE 热图" }, { "PE clocks", "PE 时钟" },
+        { "attention", "注意力" }, { "compare bases", "比较 base" },
+        { "? help", "? 帮助" },
+    };
+    if (!tour_running(a) || !in_zh(a))
+        return en;
+    for (size_t i = 0; i < sizeof WORDS / sizeof WORDS[0]; i++)
+        if (strcmp(en, WORDS[i][0]) == 0)
+            return WORDS[i][1];
+    return en;
 }
 
 int tour_status(const struct app *a, char *buf, size_t len)

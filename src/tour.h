@@ -65,10 +65,14 @@ struct tour {
     char *path;
     char *abs;                  /* path made absolute (NULL: unknown) */
     int shipped;                /* the shipped tour, in its language */
+    char sha256[65];            /* the file's content hash (follow mode) */
     char *hint;                 /* the key hint line (NULL: the default) */
     struct tour_step *steps;
     int nsteps;
     int zh;                     /* status texts in Chinese */
+    int fell_back;              /* the shipped Chinese tour was asked for
+                                   on an ASCII-only terminal: this is the
+                                   English one */
     int quit_asked;             /* q was pressed once in the tour */
     struct app *before;         /* the state before the tour (Esc restores
                                    it), or NULL */
@@ -94,7 +98,8 @@ int tour_apply(struct app *a, const struct tour *t, int step);
 
 /*
  * Load the tour at path_or_null (NULL or "": the shipped tour in the
- * language a->tour_lang, or from the locale when that is NULL), make it
+ * language a->tour_lang, or from the locale when that is NULL; English
+ * when that is Chinese and a->ascii is set, with a note why), make it
  * a->tour (freeing any previous one) and show its first step.
  * Returns 0, or -1 with the reason in err (a unchanged).
  */
@@ -106,6 +111,13 @@ int tour_start(struct app *a, const char *path_or_null, char *err,
  * teacher's steps).  Returns 0, or -1 with the reason in err. */
 int tour_load_as(struct app *a, const char *path_or_null, char *err,
                  size_t errlen);
+
+/*
+ * Once the terminal is open (a->ascii known): a shipped Chinese tour on
+ * a terminal that shows only ASCII is replaced by the English one at the
+ * same step, and the status line says why, once.
+ */
+void tour_fit_terminal(struct app *a);
 
 /* Free a->tour and leave the tour (for the end of the program). */
 void tour_release(struct app *a);
@@ -135,6 +147,10 @@ int tour_key(struct app *a, int key);
 
 /* Whether a tour is running (a caption panel is shown). */
 int tour_running(const struct app *a);
+
+/* The status line's own words (a view's title, "? help") in the tour's
+ * language: Chinese while a Chinese tour runs, else en itself. */
+const char *tour_word(const struct app *a, const char *en);
 
 /* "tour 3/12" into buf when a tour is running; returns 0 if none. */
 int tour_status(const struct app *a, char *buf, size_t len);

@@ -33,6 +33,10 @@ int term_open(const struct term_opts *o, enum color_mode *mode, int *ascii,
 /* Leave curses and restore the terminal (idempotent). */
 void term_close(void);
 
+/* Whether keys read while the start-up probes waited for their answers
+ * are still queued (they wake no poll(): read them with term_key). */
+int term_queued(void);
+
 /* Current size in cells. */
 void term_size(int *w, int *h);
 

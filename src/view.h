@@ -74,6 +74,10 @@ struct view {
                    const char *arg);
     /* Free what rt holds (not rt itself).  NULL: nothing to free. */
     void (*fini)(void *rt);
+    /* Animation frames are paced to at most this many bytes per second
+     * per cell of the screen (a frame of B bytes holds the next one back
+     * B / (pace * cells) s); 0: only the frame rate paces them. */
+    double pace;
 };
 
 #define VIEW_EXTERN_(id, name) extern const struct view VIEW_##id##_DEF;

@@ -76,6 +76,13 @@ stray-argument
 --train 129 --export scores
 --train 9 -n 8 --snapshot
 --train -1 --export scores
+--tensor inv_freq --export pe
+--check-freqs /nonexistent/inv_freq.npy
+--check-freqs /dev/null
+--check-freqs a.npy --pe-file b.npy
+--check-freqs a.npy --export freqs
+--check-freqs a.npy --snapshot
+--check-freqs
 TABLE
 
 # Exit 0 and output on stdout for --help and --version; help lists every key label.

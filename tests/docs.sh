@@ -187,5 +187,12 @@ for t in assets/tours/*.tour; do
         grep -q "tour 1/" "$TMP/out"
 done
 
+# The README counts the tour's steps as the shipped tours have them.
+steps=$(grep -c '^title' assets/tours/en.tour)
+check "README does not say the tour has $steps steps" \
+    sh -c "tr '\n' ' ' <README.md | tr -s ' ' | grep -q 'ideas in $steps steps'"
+check "zh.tour has as many steps as en.tour" \
+    test "$(grep -c '^title' assets/tours/zh.tour)" = "$steps"
+
 echo "docs: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

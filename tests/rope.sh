@@ -21,7 +21,8 @@ cat >"$tmp/ref.py" <<'PY'
 """Reference RoPE scaling, from the formulas (transformers, Meta, YaRN,
 LongRoPE as documented in the README).  Usage: ref.py MANIFEST; each
 line of it names an export of peviz and the settings it was made with
-(d base n m(ethod) s L low high bf bs trunc ms msad af sf lf).  Prints
+(d base n m(ethod) s L low high bf bs trunc ef ms msad mla af sf lf; mla=0:
+an architecture whose attention does not add DeepSeek's m(s, msad)^2).  Prints
 "ok" or "FAIL: ..." (the first difference) per line.  Values are printed
 by peviz with %.9g: they must be the reference rounded to 9 digits."""
 import math, sys
@@ -29,7 +30,7 @@ from fractions import Fraction
 
 def settings(args):
     c = dict(d=64, base=10000.0, n=128, m="none", s=1.0, L=0, low=1.0,
-             high=4.0, bf=32.0, bs=1.0, trunc=1, ms=0.0, msad=0.0, af=0.0,
+             high=4.0, bf=32.0, bs=1.0, trunc=1, ef=1.0, ms=0.0, msad=0.0, mla=1, af=0.0,
              sf="", lf="")
     for a in args:
         k, v = a.split("=", 1)
@@ -66,7 +67,7 @@ def omegas(c):
         out = []
         for i in range(half):
             ramp = min(max((i - lo) / (hi - lo), 0.0), 1.0)
-            extrap = 1 - ramp
+            extrap = c["ef"] * (1 - ramp)     # llama.cpp's ext_factor
             out.append(inv[i] / s * (1 - extrap) + inv[i] * extrap)
         return out
     if m == "llama3":
@@ -96,7 +97,7 @@ def multiplier(c):
             a = mscale(s, c["ms"]) / mscale(s, c["msad"])
         else:
             a = mscale(s)
-        if c["msad"] > 0:
+        if c["msad"] > 0 and c["mla"]:
             a *= mscale(s, c["msad"])
     if m == "longrope":
         a = c["af"] if c["af"] > 0 else (
@@ -136,13 +137,45 @@ def check_scores(c, text):
                 return "S(%d,%d) = %.12g, want %.12g" % (i, j, v, want)
     return None
 
+def ref_rule(c, w0, w):
+    """The rule from the numbers alone: kept, interpolated (w0 / s),
+    rebased (ntk, dynamic), else blended (between w0 / s and w0)."""
+    if c["m"] in ("ntk", "dynamic") and w != w0:
+        return "rebased"
+    if abs(w / w0 - 1) < 1e-12:
+        return "kept"
+    if abs(w * c["s"] / w0 - 1) < 1e-12:
+        return "interpolated"
+    return "blended"
+
+def check_bands(c, text):
+    w = omegas(c)
+    d, base, n = c["d"], c["base"], c["n"]
+    lines = [l for l in text.split("\n") if l]
+    if not lines or lines[0] != "band,rule,omega_base,omega,wavelength,turns_in_n":
+        return "header %r" % (lines[0] if lines else "")
+    if len(lines) != len(w) + 1:
+        return "%d lines, want %d" % (len(lines), len(w) + 1)
+    for i, line in enumerate(lines[1:]):
+        f = line.split(",")
+        w0 = 1.0 / base ** (2 * i / d)
+        lam = 2 * math.pi / w[i]
+        want = [float(i), w0, w[i], lam, n / lam]
+        got = [float(f[0])] + [float(x) for x in f[2:]]
+        if len(f) != 6 or f[1] != ref_rule(c, w0, w[i]) or \
+                not all(close(g, x) for g, x in zip(got, want)):
+            return "band %d: got %s, want %d,%s,%.12g,%.12g,%.12g,%.12g" % (
+                i, line, i, ref_rule(c, w0, w[i]), w0, w[i], lam, n / lam)
+    return None
+
 # The manifest: "kind<TAB>output file<TAB>settings<TAB>what" per case.
 bad = 0
 for line in open(sys.argv[1]):
     kind, out, ref, what = line.rstrip("\n").split("\t")
     c = settings(ref.split())
     text = open(out).read()
-    why = (check_freqs if kind == "freqs" else check_scores)(c, text)
+    why = dict(freqs=check_freqs, bands=check_bands,
+               scores=check_scores)[kind](c, text)
     if why:
         bad += 1
         print("FAIL: %s %s vs %s: %s" % (kind, what, ref, why))
@@ -157,8 +190,8 @@ case_of() {
     local kind=$1 args=$2 ref=$3
     ncase=$((ncase + 1))
     eval "set -- $args"
-    if [ "$kind" = freqs ]; then
-        "$PEVIZ" --export freqs "$@" >"$tmp/case$ncase" 2>"$tmp/err"
+    if [ "$kind" != scores ]; then
+        "$PEVIZ" --export "$kind" "$@" >"$tmp/case$ncase" 2>"$tmp/err"
     else
         "$PEVIZ" --export scores --scheme rope "$@" >"$tmp/case$ncase" 2>"$tmp/err"
     fi || { bad "peviz --export $kind $args: exit $? $(head -c 200 "$tmp/err")"; return; }
@@ -166,6 +199,7 @@ case_of() {
 }
 freqs()  { case_of freqs "$1" "$2"; }
 scores() { case_of scores "$1" "$2"; }
+bands()  { case_of bands "$1" "$2"; }
 check_all() {
     local line
     while IFS= read -r line; do
@@ -208,6 +242,15 @@ freqs "-d 16 -b 10000 --rope-scaling longrope --factor 32 --original-max 4096 -n
       "d=16 base=10000 m=longrope s=32 L=4096 n=4096 sf=$SF lf=$LF"
 freqs "-d 16 -b 10000 --rope-scaling longrope --factor 32 --original-max 4096 -n 4097 --short-factor $SF --long-factor $LF" \
       "d=16 base=10000 m=longrope s=32 L=4096 n=4097 sf=$SF lf=$LF"
+
+# ---- bands: the plan as a table (rule, omega before and after, turns) ------
+bands "-d 64 -b 10000" "d=64 base=10000"
+bands "--model llama3.1-8b -n 131072" "d=128 base=500000 m=llama3 s=8 L=8192 n=131072"
+bands "--model qwen2.5-7b-yarn -n 100000" "d=128 base=1000000 m=yarn s=4 L=32768 n=100000"
+bands "--model gpt-oss-20b -n 4096" "d=64 base=150000 m=yarn s=32 L=4096 trunc=0 n=4096"
+bands "-d 96 -b 10000 --rope-scaling linear --factor 4 -n 500" "d=96 base=10000 m=linear s=4 n=500"
+bands "-d 128 -b 10000 --rope-scaling dynamic --factor 2 --original-max 4096 -n 16384" \
+      "d=128 base=10000 m=dynamic s=2 L=4096 n=16384"
 
 # ---- scores: scaled frequencies and the squared attention factor -----------
 scores "-d 32 -n 24 -b 10000" "d=32 n=24 base=10000"
@@ -340,6 +383,7 @@ freqs "--config $tmp/dynamic.json -n 10000" "d=128 base=10000 m=dynamic s=2 L=40
 "$PEVIZ" --export freqs --model llama3.1-8b >"$tmp/pr" 2>&1
 if cmp -s "$tmp/v4" "$tmp/v5" && cmp -s "$tmp/v4" "$tmp/pr"; then ok
 else bad "llama3.1 v4, v5 and preset differ"; fi
+s00x() { "$PEVIZ" --export scores --scheme rope -n 1 "$@" 2>&1; }
 # ---- more real models (ROPE.md's tables), configs as their files write them
 cfg scout-v4.json '{"architectures": ["Llama4ForConditionalGeneration"], "text_config": {
  "head_dim": 128, "hidden_size": 5120, "num_attention_heads": 40,
@@ -407,6 +451,41 @@ done
 # the scores of a LongRoPE model past L: long factors, x a^2 (L = 16 here)
 scores "-d 8 -n 20 -b 10000 --rope-scaling longrope --factor 4 --original-max 16 --short-factor 1,1,2,2 --long-factor 1,3,5,9" \
        "d=8 n=20 base=10000 m=longrope s=4 L=16 sf=1,1,2,2 lf=1,3,5,9"
+# DeepSeek's extra m(s, mscale_all_dim)^2 belongs to its attention (MLA):
+# a Ministral 3 config (transformers 5, YaRN with mscale = mscale_all_dim)
+# scores a^2 = 1 times q.k, as transformers' Ministral3Attention does;
+# DeepSeek-V3, Kimi K2 and GLM-4.7-Flash configs keep the factor, and so
+# does a config that names no architecture but has MLA's qk_rope_head_dim
+cfg ministral3.json '{"architectures": ["Mistral3ForConditionalGeneration"], "model_type": "mistral3",
+ "text_config": {"model_type": "ministral3", "head_dim": 128, "hidden_size": 5120,
+ "num_attention_heads": 32, "max_position_embeddings": 262144, "rope_parameters": {
+ "rope_type": "yarn", "rope_theta": 1000000000.0, "factor": 16.0, "original_max_position_embeddings": 16384,
+ "beta_fast": 32.0, "beta_slow": 1.0, "mscale": 1.0, "mscale_all_dim": 1.0, "llama_4_scaling_beta": 0.1}}}'
+cfg yarn-llama-msad.json '{"architectures": ["LlamaForCausalLM"], "head_dim": 64, "rope_theta": 10000,
+ "max_position_embeddings": 65536, "rope_scaling": {"rope_type": "yarn", "factor": 8.0,
+ "original_max_position_embeddings": 8192, "mscale": 0.8, "mscale_all_dim": 0.5}}'
+cfg ds-v3-named.json '{"architectures": ["DeepseekV3ForCausalLM"], "model_type": "deepseek_v3",
+ "qk_rope_head_dim": 64, "max_position_embeddings": 163840, "rope_theta": 10000,
+ "rope_scaling": {"beta_fast": 32, "beta_slow": 1, "factor": 40, "mscale": 1.0,
+ "mscale_all_dim": 1.0, "original_max_position_embeddings": 4096, "type": "yarn"}}'
+cfg kimi-k2.json '{"architectures": ["DeepseekV3ForCausalLM"], "model_type": "kimi_k2",
+ "qk_rope_head_dim": 64, "max_position_embeddings": 131072, "rope_theta": 50000.0,
+ "rope_scaling": {"beta_fast": 1.0, "beta_slow": 1.0, "factor": 32.0, "mscale": 1.0,
+ "mscale_all_dim": 1.0, "original_max_position_embeddings": 4096, "type": "yarn"}}'
+cfg glm-flash.json '{"architectures": ["Glm4MoeLiteForCausalLM"], "model_type": "glm4_moe_lite",
+ "qk_rope_head_dim": 64, "max_position_embeddings": 202752, "rope_parameters": {"rope_theta": 1000000,
+ "rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 32768, "mscale_all_dim": 0.9}}'
+scores "--config $tmp/ministral3.json -n 12" "d=128 n=12 base=1000000000 m=yarn s=16 L=16384 ms=1 msad=1 mla=0"
+scores "--config $tmp/yarn-llama-msad.json -n 12" "d=64 n=12 base=10000 m=yarn s=8 L=8192 ms=0.8 msad=0.5 mla=0"
+scores "--config $tmp/ds-v3-named.json -n 12" "d=64 n=12 base=10000 m=yarn s=40 L=4096 ms=1 msad=1"
+scores "--config $tmp/glm-flash.json -n 12" "d=64 n=12 base=1000000 m=yarn s=4 L=32768 msad=0.9"
+if [ "$(s00x --config "$tmp/ministral3.json")" = 128 ]; then ok
+else bad "Ministral 3 S(0,0) = $(s00x --config "$tmp/ministral3.json"), want 128 (q.k = d, a = 1)"; fi
+# Kimi K2 as DeepSeek-V3: a = 1, scores x (0.1 ln 32 + 1)^2 = 1.81161
+if awk -v v="$(s00x --config "$tmp/kimi-k2.json")" 'BEGIN { m = 0.1 * log(32) + 1;
+        exit !(v / (64 * m * m) - 1 < 1e-8 && v / (64 * m * m) - 1 > -1e-8) }'
+then ok; else bad "Kimi K2 S(0,0) = $(s00x --config "$tmp/kimi-k2.json"), want 64 x 1.81161"; fi
+
 # the worked figures of ROPE.md, from the exports: DeepSeek-V2 scores x
 # (0.1 * 0.707 ln 40 + 1)^2 = 1.58963, Phi-3-mini-128k a^2 = 1.190238^2
 s00() { "$PEVIZ" --export scores --scheme rope -n 1 "$@" 2>&1; }
@@ -522,7 +601,16 @@ files["beta-string.gguf"] = yarn_file("qwen3", [
 files["finetuned-str.gguf"] = yarn_file("qwen3", [
     kv_str("qwen3.rope.scaling.finetuned", "yes")])
 files["logmul-llama.gguf"] = yarn_file("llama", [
-    kv_f32("llama.rope.scaling.yarn_log_multiplier", 0.1)])
+    kv_f32("llama.rope.scaling.yarn_log_multiplier", 0.5)])
+# Ministral 3 from Mistral's own format: yarn_log_multiplier = mscale_all_dim
+# (1), mscale 1: a = 1, and no DeepSeek score factor
+files["ministral3.gguf"] = yarn_file("mistral3", [
+    kv_f32("mistral3.rope.scaling.yarn_log_multiplier", 1.0)])
+files["logmul-linear.gguf"] = gguf([kv_str("general.architecture", "llama"),
+                                   kv_u32("llama.rope.dimension_count", 64),
+                                   kv_str("llama.rope.scaling.type", "linear"),
+                                   kv_f32("llama.rope.scaling.factor", 2.0),
+                                   kv_f32("llama.rope.scaling.yarn_log_multiplier", 0.1)], [])
 files["attnfactor.gguf"] = yarn_file("olmo2", [
     kv_f32("olmo2.rope.scaling.attn_factor", 1.5)])
 files["attnfactor-linear.gguf"] = gguf([kv_str("general.architecture", "llama"),
@@ -555,7 +643,23 @@ files["longrope-notensors.gguf"] = gguf(phi3 + [kv_str("phi3.rope.scaling.type",
 open(out + "/phi3.txt", "w").write("%s %s %.17g" % (
     ",".join("%.17g" % x for x in lf), ",".join("%.17g" % x for x in sf), af))
 files["extfactor.gguf"] = yarn_file("qwen3", [
+    kv_f32("qwen3.rope.scaling.yarn_ext_factor", 1.5)])
+# every YaRN key llama.cpp's converter writes, away from its default: the
+# betas, yarn_attn_factor (transformers' attention_factor) and
+# yarn_ext_factor (the kept share of each band's ramp)
+files["yarn-all.gguf"] = yarn_file("qwen3", [
+    kv_f32("qwen3.rope.scaling.yarn_beta_fast", 8.0),
+    kv_f32("qwen3.rope.scaling.yarn_beta_slow", 0.5),
+    kv_f32("qwen3.rope.scaling.yarn_attn_factor", 1.25),
     kv_f32("qwen3.rope.scaling.yarn_ext_factor", 0.5)])
+files["yarn-twoaf.gguf"] = yarn_file("qwen3", [
+    kv_f32("qwen3.rope.scaling.yarn_attn_factor", 1.25),
+    kv_f32("qwen3.rope.scaling.attn_factor", 1.5)])
+files["extfactor-linear.gguf"] = gguf([kv_str("general.architecture", "llama"),
+                                      kv_u32("llama.rope.dimension_count", 64),
+                                      kv_str("llama.rope.scaling.type", "linear"),
+                                      kv_f32("llama.rope.scaling.factor", 2.0),
+                                      kv_f32("llama.rope.scaling.yarn_ext_factor", 0.5)], [])
 # dimension counts no long holds, and NaN (the fuzzer's find)
 for v, nm in ((-1.0384e34, "dims-huge"), (float("nan"), "dims-nan"), (64.5, "dims-half")):
     files[nm + ".gguf"] = gguf([kv_str("general.architecture", "llama"),
@@ -577,6 +681,8 @@ DIV=$(cat "$tmp/div.txt")
 freqs "--config $tmp/llama31.gguf" "d=128 base=500000 m=longrope s=8 L=131072 n=128 sf=$DIV lf=$DIV af=1"
 freqs "--config $tmp/llama31.gguf -n 200000" "d=128 base=500000 m=longrope s=8 L=131072 n=200000 sf=$DIV lf=$DIV af=1"
 freqs "--config $tmp/llama3.gguf" "d=128 base=500000"
+# n is the file's context_length (turns_in_n at n = 131072)
+bands "--config $tmp/llama3.gguf" "d=128 base=500000 n=131072"
 freqs "--config $tmp/qwen-yarn.gguf" "d=128 base=1000000 m=yarn s=4 L=32768"
 freqs "--config $tmp/linear-legacy.gguf" "d=64 base=10000 m=linear s=4"
 read -r MS MS2 <"$tmp/ms.txt"
@@ -589,10 +695,14 @@ done
 freqs "--config $tmp/phi3-typed.gguf -n 5000" "d=96 base=10000 m=longrope s=32 L=4096 n=5000 sf=$PSF lf=$PLF"
 scores "--config $tmp/phi3.gguf -n 12" "d=96 n=12 base=10000 m=longrope s=32 L=4096 sf=$PSF lf=$PLF af=$PAF"
 scores "--config $tmp/phi3-noaf.gguf -n 12" "d=96 n=12 base=10000 m=longrope s=32 L=4096 sf=$PSF lf=$PLF"
+freqs "--config $tmp/yarn-all.gguf" "d=64 base=10000 m=yarn s=40 L=4096 bf=8 bs=0.5 ef=0.5"
+scores "--config $tmp/yarn-all.gguf -n 12" "d=64 n=12 base=10000 m=yarn s=40 L=4096 bf=8 bs=0.5 ef=0.5 af=1.25"
 freqs "--config $tmp/yarn-betas.gguf" "d=64 base=10000 m=yarn s=40 L=4096 bf=16 bs=2"
 scores "--config $tmp/yarn-betas.gguf -n 12" "d=64 n=12 base=10000 m=yarn s=40 L=4096 bf=16 bs=2 af=1"
 freqs "--config $tmp/deepseek2.gguf" "d=64 base=10000 m=yarn s=40 L=4096 ms=$MS msad=$MS"
 scores "--config $tmp/deepseek2.gguf -n 12" "d=64 n=12 base=10000 m=yarn s=40 L=4096 ms=$MS msad=$MS"
+scores "--config $tmp/logmul-llama.gguf -n 12" "d=64 n=12 base=10000 m=yarn s=40 L=4096 ms=1 msad=0.5 mla=0"
+scores "--config $tmp/ministral3.gguf -n 12" "d=64 n=12 base=10000 m=yarn s=40 L=4096 ms=1 msad=1 mla=0"
 scores "--config $tmp/deepseek2-v2.gguf -n 12" "d=64 n=12 base=10000 m=yarn s=40 L=4096 ms=$MS2 msad=$MS2"
 # the DeepSeek-V3 file scores as the preset: S(0,0) = 64 x (0.1 ln 40 + 1)^2
 "$PEVIZ" --export scores --scheme rope -n 1 --config "$tmp/deepseek2.gguf" >"$tmp/g" 2>&1
@@ -641,7 +751,7 @@ done <<'TABLE'
 --original-max 3000000000|--original-max '3000000000': out of range
 --rope-scaling llama3 --factor 8 --original-max 8192 --low-freq-factor 5 --high-freq-factor 4|--low-freq-factor 5: want a number at most high-freq-factor 4
 --low-freq-factor 0|--low-freq-factor '0': not > 0; want a finite number > 0
---rope-scaling yarn --factor 4 --original-max 4096 --beta-fast 1 --beta-slow 1|--beta-fast 1: want a number above beta-slow 1
+--rope-scaling yarn --factor 4 --original-max 4096 --beta-fast 1 --beta-slow 2|--beta-fast 1: want a number at least beta-slow 2
 --beta-slow 0|--beta-slow '0': not > 0; want a finite number > 0
 --mscale -1|--mscale '-1': not > 0; want a finite number > 0
 --attention-factor 0|--attention-factor '0': not > 0; want a finite number > 0
@@ -685,18 +795,114 @@ done <<'TABLE'
 --config @/dims-huge.gguf|dims-huge.gguf: key 'llama.rope.dimension_count': -1.0384e+34: out of range; want an even number in 2..65536
 --config @/dims-nan.gguf|dims-nan.gguf: key 'llama.rope.dimension_count': not a whole number
 --config @/dims-half.gguf|dims-half.gguf: key 'llama.rope.dimension_count': not a whole number
---config @/betas-swapped.gguf|betas-swapped.gguf: beta-fast 1: want a number above beta-slow 2
+--config @/betas-swapped.gguf|betas-swapped.gguf: beta-fast 1: want a number at least beta-slow 2
 --config @/beta-zero.gguf|beta-zero.gguf: key 'qwen3.rope.scaling.yarn_beta_slow': beta-slow 0: not > 0
 --config @/beta-string.gguf|beta-string.gguf: key 'qwen3.rope.scaling.yarn_beta_fast': not a number
 --config @/finetuned-str.gguf|finetuned-str.gguf: key 'qwen3.rope.scaling.finetuned': not true or false
---config @/logmul-llama.gguf|logmul-llama.gguf: key 'llama.rope.scaling.yarn_log_multiplier': its meaning depends on the converter
+--config @/logmul-linear.gguf|logmul-linear.gguf: key 'llama.rope.scaling.yarn_log_multiplier': 0.1: peviz models only 0
 --config @/attnfactor-linear.gguf|attnfactor-linear.gguf: key 'llama.rope.scaling.attn_factor': 1.5: peviz models only 1
 --config @/phi3-onelist.gguf|phi3-onelist.gguf: key 'rope_factors_short.weight': missing (LongRoPE needs both factor lists)
 --config @/phi3-noL.gguf|phi3-noL.gguf: key 'phi3.rope.scaling.original_context_length': missing (LongRoPE's L)
 --config @/phi3-yarn.gguf|phi3-yarn.gguf: key 'rope_factors_long.weight': present with a scaling type other than longrope
 --config @/longrope-notensors.gguf|longrope-notensors.gguf: key 'rope_factors_long.weight': missing (LongRoPE needs both factor lists)
---config @/extfactor.gguf|extfactor.gguf: key 'qwen3.rope.scaling.yarn_ext_factor': 0.5: peviz models only 1
+--config @/extfactor.gguf|extfactor.gguf: key 'qwen3.rope.scaling.yarn_ext_factor': want a number in 0..1 (or -1, the default)
+--config @/extfactor-linear.gguf|extfactor-linear.gguf: key 'llama.rope.scaling.yarn_ext_factor': 0.5: peviz models only 1 (or the default)
+--config @/yarn-twoaf.gguf|yarn-twoaf.gguf: key 'qwen3.rope.scaling.yarn_attn_factor': differs from rope.scaling.attn_factor; want one attention factor
 TABLE
+
+# ---- --check-freqs: dumps written here with each known port bug ------------
+cat >"$tmp/dumps.py" <<'PY'
+import math, struct, sys, json
+out = sys.argv[1]
+def f32(x): return struct.unpack("<f", struct.pack("<f", x))[0]
+def npy(name, v, code):
+    h = "{'descr': '<%s', 'fortran_order': False, 'shape': (%d,), }" % (code, len(v))
+    h += " " * ((64 - (10 + len(h) + 1) % 64) % 64) + "\n"
+    open(out + "/" + name, "wb").write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(h))
+        + h.encode() + struct.pack("<%d%s" % (len(v), "d" if code == "f8" else "f"), *v))
+def text(name, v):
+    open(out + "/" + name, "w").write("inv_freq\n" + "".join("%.17g\n" % x for x in v))
+def theta(i, d, b): return 1.0 / b ** (2 * i / d)
+def yarn(d, b, s, L, bf=32, bs=1, trunc=True, top=None):
+    c = lambda r: d * math.log(L / (r * 2 * math.pi)) / (2 * math.log(b))
+    lo, hi = c(bf), c(bs)
+    if trunc: lo, hi = math.floor(lo), math.ceil(hi)
+    lo, hi = max(lo, 0), min(hi, d - 1 if top is None else top)
+    if lo == hi: hi += 0.001
+    v = []
+    for i in range(d // 2):
+        r = min(max((i - lo) / (hi - lo), 0), 1)
+        v.append(theta(i, d, b) / s * r + theta(i, d, b) * (1 - r))
+    return v
+def llama3(d, b, s, L, lf=1, hf=4):
+    v = []
+    for i in range(d // 2):
+        t = theta(i, d, b); w = 2 * math.pi / t
+        if w < L / hf: v.append(t)
+        elif w > L / lf: v.append(t / s)
+        else:
+            k = (L / w - lf) / (hf - lf); v.append((1 - k) * t / s + k * t)
+    return v
+npy("qwen-ok.npy", yarn(128, 1e6, 4, 32768), "f8")
+npy("qwen-notrunc.npy", yarn(128, 1e6, 4, 32768, trunc=False), "f8")
+text("qwen-swapped.csv", yarn(128, 1e6, 4, 32768, bf=1, bs=32))
+npy("ds-top.npy", yarn(64, 1e4, 8, 131072, top=31), "f8")
+npy("l31-linear.npy", [theta(i, 128, 5e5) / 8 for i in range(64)], "f4")
+text("l31-base.csv", llama3(128, 1e4, 8, 8192))
+npy("l31-ok.npy", llama3(128, 5e5, 8, 8192), "f4")
+# float32 pow, d 96 (2i/96 is no float32 number), kept in f64
+npy("f32pow.npy", [f32(1.0 / f32(f32(1e4) ** f32(2 * i / 96))) for i in range(48)], "f8")
+# a safetensors checkpoint's rotary buffer next to another tensor
+v = yarn(64, 1e4, 8, 131072, top=31)
+hdr = json.dumps({"w": {"dtype": "F32", "shape": [2], "data_offsets": [0, 8]},
+                  "layers.0.rotary_emb.inv_freq": {"dtype": "F64", "shape": [32],
+                  "data_offsets": [8, 8 + 8 * 32]}}).encode()
+open(out + "/top.safetensors", "wb").write(struct.pack("<Q", len(hdr)) + hdr
+    + struct.pack("<2f", 1, 2) + struct.pack("<32d", *v))
+open(out + "/bad.csv", "w").write("1e-3,2e-3\nabc,1\n")
+PY
+python3 "$tmp/dumps.py" "$tmp"
+# check_freqs "args" status "last stdout line"
+check_freqs() {
+    local args=$1 want=$2 last=$3 got
+    eval "set -- $args"
+    "$PEVIZ" "$@" >"$tmp/cf.out" 2>"$tmp/cf.err"
+    got=$?
+    if [ "$got" = "$want" ] && [ "$(tail -n 1 "$tmp/cf.out")" = "$last" ] &&
+       [ ! -s "$tmp/cf.err" ]; then ok
+    else bad "peviz $args: exit $got (want $want), last line '$(tail -n 1 "$tmp/cf.out")' (want '$last') $(head -c 200 "$tmp/cf.err")"; fi
+}
+check_freqs "--check-freqs $tmp/qwen-ok.npy --model qwen2.5-7b-yarn" 0 \
+    "match: 64 bands within 1e-12 (npy f64) of d 128, base 1000000, yarn s=4 L=32768"
+check_freqs "--check-freqs $tmp/qwen-notrunc.npy --model qwen2.5-7b-yarn" 1 "matches yarn with truncate off"
+check_freqs "--check-freqs $tmp/qwen-swapped.csv --model qwen2.5-7b-yarn" 1 \
+    "matches yarn with beta_fast and beta_slow swapped"
+check_freqs "--check-freqs $tmp/ds-top.npy -d 64 -b 10000 --rope-scaling yarn --factor 8 --original-max 131072" 1 \
+    "matches yarn with the ramp clamped at d/2-1 = 31 instead of d-1 = 63"
+check_freqs "--check-freqs $tmp/top.safetensors --tensor layers.0.rotary_emb.inv_freq -d 64 -b 10000 --rope-scaling yarn --factor 8 --original-max 131072" 1 \
+    "matches yarn with the ramp clamped at d/2-1 = 31 instead of d-1 = 63"
+check_freqs "--check-freqs $tmp/l31-linear.npy --model llama3.1-8b" 1 "matches llama3 applied as plain linear scaling by 8"
+check_freqs "--check-freqs $tmp/l31-base.csv --model llama3.1-8b" 1 "matches base 10000 instead of 500000"
+check_freqs "--check-freqs $tmp/l31-ok.npy --model llama3.1-8b" 0 \
+    "match: 64 bands within 2.38e-07 (npy f32) of d 128, base 500000, llama3 s=8 L=8192"
+check_freqs "--check-freqs $tmp/f32pow.npy -d 96" 1 "matches inv_freq computed by float32 pow"
+check_freqs "--check-freqs $tmp/llama31.gguf --model llama3.1-8b" 0 \
+    "match: 64 bands within 2.38e-07 (gguf rope_freqs.weight F32) of d 128, base 500000, llama3 s=8 L=8192"
+# one line per differing band: band, expected, found, relative error
+"$PEVIZ" --check-freqs "$tmp/qwen-notrunc.npy" --model qwen2.5-7b-yarn >"$tmp/cf.out"
+if grep -q '^band 39: expected 6.490394321e-05, found 6.187806812e-05, relative error 0.0466$' "$tmp/cf.out" &&
+   [ "$(grep -c '^band ' "$tmp/cf.out")" = 16 ]; then ok
+else bad "--check-freqs band lines: $(head -c 300 "$tmp/cf.out")"; fi
+# malformed: exit 2, one line on stderr, nothing on stdout
+for f in bad.csv nope.npy; do
+    "$PEVIZ" --check-freqs "$tmp/$f" --model llama3.1-8b >"$tmp/cf.out" 2>"$tmp/cf.err"
+    r=$?
+    if [ "$r" = 2 ] && [ ! -s "$tmp/cf.out" ] && [ "$(wc -l <"$tmp/cf.err")" = 1 ]; then ok
+    else bad "--check-freqs $f: exit $r, $(head -c 200 "$tmp/cf.err")"; fi
+done
+"$PEVIZ" --check-freqs "$tmp/qwen-ok.npy" --model llama3.1-8b -d 64 >"$tmp/cf.out" 2>"$tmp/cf.err"
+if [ $? = 2 ] && grep -q "64 values; the settings have d/2 = 32 bands" "$tmp/cf.err"; then ok
+else bad "--check-freqs with the wrong d: $(cat "$tmp/cf.err")"; fi
 
 check_all
 echo "rope: $pass passed, $fail failed"

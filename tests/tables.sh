@@ -436,5 +436,17 @@ for spec in "-d 16 -n 400 -b 10000|sin|4" "-d 32 -n 700 -b 500|sin|4" "--pe-file
         bad "pca $spec differs from numpy's SVD: $(cat "$tmp/err")"
 done
 
+# a 5 x 6 table of rank 1 (rows c_p u): components past the rank have
+# variance 0, project to exactly 0 and are named on stderr
+printf '1,2,3,4,5,6\n2,4,6,8,10,12\n-1,-2,-3,-4,-5,-6\n0.5,1,1.5,2,2.5,3\n3,6,9,12,15,18\n' >"$tmp/rank1.csv"
+if "$PEVIZ" --pe-file "$tmp/rank1.csv" -n 5 --export pca --components 3 >"$tmp/r1" 2>"$tmp/r1err" &&
+   awk -F, 'BEGIN { m = (1 + 2 - 1 + 0.5 + 3) / 5; u = sqrt(1 + 4 + 9 + 16 + 25 + 36) }
+        { c = (NR == 1 ? 1 : NR == 2 ? 2 : NR == 3 ? -1 : NR == 4 ? 0.5 : 3) - m;
+          w = c * u; if (w < 0) w = -w; a = $1 < 0 ? -$1 : $1
+          if ($2 != 0 || $3 != 0 || a - w > 1e-7 * u || w - a > 1e-7 * u) bad = 1 }
+        END { exit bad || NR != 5 }' "$tmp/r1" &&
+   grep -q "rank 1: components 2..3 have variance 0 and project to 0" "$tmp/r1err"; then ok
+else bad "rank-1 table: $(head -c 300 "$tmp/r1") / $(cat "$tmp/r1err")"; fi
+
 echo "tables: $pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ]

@@ -51,10 +51,18 @@ typedef struct json_value {
 struct json_limits {
     size_t max_bytes;       /* longest input accepted */
     int max_depth;          /* deepest nesting of arrays and objects */
+    size_t max_memory;      /* bytes the tree may take (0: the default) */
 };
 
 #define JSON_DEFAULT_MAX_BYTES 100000000u
 #define JSON_DEFAULT_MAX_DEPTH 64
+/* A value takes some 70 bytes of tree for as little as 2 bytes of text:
+ * the tree's allocations are counted (with the allocator's overhead) and
+ * a document that would need more is refused ("byte N: more than 24 MiB
+ * of values").  24 MiB holds 130,000 values in one array, more in small
+ * containers: a config.json has hundreds, a safetensors header about ten
+ * per tensor. */
+#define JSON_DEFAULT_MAX_MEMORY ((size_t)24 << 20)
 
 /*
  * Parse text[0..len-1] (need not be NUL-ended).  lim NULL: the defaults

@@ -89,6 +89,12 @@ double layout_value_mean(int d, double base, enum layout l,
                          enum precision p, int64_t p0, int64_t p1, int j,
                          int64_t stride);
 
+/* The same for cols ranges [p0[c], p1[c]) of one slot j (p1[c] > p0[c]),
+ * into out[c]: the frequency is formed once for the row. */
+void layout_value_means(int d, double base, enum layout l, enum precision p,
+                        const int64_t *p0, const int64_t *p1, int cols, int j,
+                        int64_t stride, double *out);
+
 /* ---- the wavelength spectrum ----------------------------------------- */
 /*
  * wavelength_i = 2*pi / omega_i = 2*pi * base^(2i/d) grows with i.  A band

@@ -8,6 +8,10 @@
  * largest-magnitude entry is positive (the first such entry on a tie).
  *   projection  y_k(p) = (x_p - mu) . v_k
  *   explained   r_k = lambda_k / trace(C)    (sum over all k of r_k = 1)
+ * A component whose eigenvalue is within rounding of 0 (m ulp of the
+ * largest: beyond the table's rank, e.g. a 5 x 6 table of rank 1 has one)
+ * gets lambda_k = 0 and v_k = 0, not a direction made of rounding noise;
+ * rank counts the others.
  * The eigenproblem is solved on the smaller of the d x d covariance and
  * the n x n Gram matrix (the same nonzero eigenvalues), by Householder
  * tridiagonalisation and the implicit QL method: every eigenpair to
@@ -29,6 +33,9 @@ struct pe_pca {
     double *dir;            /* [k * d]: v_1, v_2, ... */
     double *var;            /* [k]: lambda_k, the variance along v_k */
     double total;           /* trace(C): the total variance */
+    int rank;               /* components 1..rank have variance; those
+                               beyond the table's rank have var 0 and a
+                               zero direction, so they project to 0 */
 };
 
 struct pe_pca_work;

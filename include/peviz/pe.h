@@ -67,6 +67,17 @@ double pe_dirichlet(int64_t n, double w);
 /* Exact mean of PE(p, dim) over p in [p0, p1). */
 double pe_value_mean(int64_t p0, int64_t p1, int dim, int d, double base);
 
+/* PE(p, dim) at p = p0, p0 + step, ... (count values) into out: the
+ * frequency formed once, the angle exact (as pe_value) every few values
+ * and rotated on by the step in between (within ~1e-15 of pe_value). */
+void pe_values_step(int64_t p0, int64_t step, int count, int dim, int d,
+                    double base, double *out);
+
+/* The same for cols ranges [p0[c], p1[c]) of one dim (p1[c] > p0[c]),
+ * into out[c]: the frequency is formed once for them all. */
+void pe_value_means(const int64_t *p0, const int64_t *p1, int cols, int dim,
+                    int d, double base, double *out);
+
 /* ---- sinusoidal scores ------------------------------------------------ */
 
 /* PE(a).PE(b) = sum_i cos(delta * omega_i), delta = a - b.  O(d/2). */

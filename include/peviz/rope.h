@@ -22,6 +22,9 @@
  *             hi += 0.001 when lo == hi;
  *             r_i = clamp((i - lo)/(hi - lo), 0, 1);
  *             omega_i = theta_i / s * r_i + theta_i * (1 - r_i);
+ *             with an extrapolation factor e (llama.cpp's ext_factor,
+ *             default 1; ext_complement = 1 - e) the kept share 1 - r_i
+ *             is e (1 - r_i);
  *             a = attention_factor if given, else
  *                 m(s, mscale) / m(s, mscale_all_dim) if both given, else m(s, 1)
  *             with m(s, k) = 1 for s <= 1, else 0.1 k ln s + 1
@@ -37,8 +40,10 @@
  *                 (s <= 1 ? 1 : sqrt(1 + ln s / ln L))
  *
  * Score multiplier: a^2, times m(s, mscale_all_dim)^2 when mscale_all_dim
- * is given: DeepSeek-V2/V3 attention multiplies its softmax scale by it,
- * so their net multiplier is m(s, mscale)^2 (1.87385 for V3).
+ * is given and plain_softmax is not set: the DeepSeek-V2/V3 family's
+ * attention (MLA) multiplies its softmax scale by it, so their net
+ * multiplier is m(s, mscale)^2 (1.87385 for V3).  Other architectures
+ * (Ministral 3, ...) use mscale_all_dim in a alone.
  */
 #ifndef PEVIZ_ROPE_H
 #define PEVIZ_ROPE_H
@@ -92,6 +97,14 @@ typedef struct rope_scaling {
     int nshort, nlong;          /* longrope: entries in the lists */
     double short_factor[ROPE_FACTORS_MAX];
     double long_factor[ROPE_FACTORS_MAX];
+    double ext_complement;      /* yarn: 1 - e, e the extrapolation factor
+                                   (llama.cpp's ext_factor, 0..1): the
+                                   share of each band's kept part that is
+                                   kept is e; 0 (e = 1) is YaRN itself */
+    int plain_softmax;          /* yarn: 1 when the attention does not
+                                   multiply its softmax scale by
+                                   m(s, mscale_all_dim)^2; 0 (the default)
+                                   when it does, as DeepSeek's MLA */
 } rope_scaling;
 
 /* method none, factor 1, the defaults above, truncate on, nothing given. */
@@ -154,7 +167,8 @@ double rope_omega(const rope_scaling *sc, int d, double base, int64_t n,
 /* The factor a that multiplies cos and sin (scores scale by a^2). */
 double rope_attention_factor(const rope_scaling *sc);
 
-/* What multiplies every q.k score: a^2 (x m(s, mscale_all_dim)^2). */
+/* What multiplies every q.k score: a^2 (x m(s, mscale_all_dim)^2 unless
+ * plain_softmax is set). */
 double rope_score_multiplier(const rope_scaling *sc);
 
 /* ---- model presets ---------------------------------------------------- */
@@ -172,6 +186,8 @@ struct rope_preset {
     int no_truncate;                            /* yarn */
     double mscale, mscale_all_dim;              /* yarn (0: not given) */
     const char *note;           /* "sliding window 4096", ... or "" */
+    int64_t max_context;        /* max_position_embeddings: the longest
+                                   sequence the model is served with */
 };
 
 /* The preset's scaling settings in full (defaults where it gives none). */

@@ -214,6 +214,16 @@ void scores_free(struct score_ctx *s);       /* NULL is fine */
  */
 int scores_set_rope_scaling(struct score_ctx *s, const rope_scaling *sc);
 
+/*
+ * The same from a frequency plan (peviz/plan.h) made for the context's
+ * d, base and n: its omega and its score multiplier, so the scores use
+ * exactly the numbers every other reader of the plan shows.  Returns 0,
+ * or -1 (context unchanged) when the plan is for other settings or
+ * could not evaluate its scaling.
+ */
+struct pe_plan;
+int scores_set_plan(struct score_ctx *s, const struct pe_plan *pl);
+
 /* Whether the caller's table is the one the learned scheme uses. */
 int scores_table_used(const struct score_ctx *s);
 
@@ -340,5 +350,45 @@ double scores_bias(const struct score_ctx *s, int64_t i, int64_t j);
 void scores_run_steps(const struct score_ctx *s, double *steps);
 void scores_toeplitz_run(const struct score_ctx *s, const double *steps,
                          int64_t d0, int len, double *pos, double *neg);
+
+/* ---- Toeplitz tables and softmax normalisers (src/lib/softnorm.c) ------- */
+
+/*
+ * tau T(delta) for every delta in [-(n-1), n-1] of a Toeplitz context,
+ * without the mask, into t[delta + n - 1].  The rotation terms (PE.PE,
+ * Rq.Rk: sum_k a_k cos(delta w_k) + b_k sin(delta w_k)) come from one
+ * non-uniform FFT (peviz/nufft.h) in O(n log n + d), not O(n d); the
+ * ALiBi bias entry by entry.  Error near 1e-14 of tau sum_k |a_k| + |b_k|.
+ * In slices: a job is made (or remade, keeping its buffers when n is
+ * unchanged) for a context, then stepped with a budget of work units
+ * (about one butterfly each) until it returns 0, each step given a
+ * context with the same parameters (it may be rebuilt between steps).
+ * NULL when the context is not Toeplitz or out of memory (old is then
+ * freed).
+ */
+struct scores_table_job;
+struct scores_table_job *scores_table_job_renew(struct scores_table_job *old,
+                                                const struct score_ctx *s);
+int64_t scores_table_job_work(const struct scores_table_job *j);
+int scores_table_job_step(struct scores_table_job *j,
+                          const struct score_ctx *s, double *t,
+                          int64_t *budget);
+void scores_table_job_free(struct scores_table_job *j);   /* NULL is fine */
+
+/* All at once.  Returns 0, or -1 (not Toeplitz, out of memory). */
+int scores_toeplitz_table(const struct score_ctx *s, double *t);
+
+/*
+ * Softmax normalisers of a Toeplitz context: for each query i in [0, n),
+ * z[i] = sum over the keys j it sees (j <= i with the causal mask) of
+ * exp(S(i, j) - *shift), *shift the largest S any row sees, so every
+ * z[i] >= exp(S(i, i) - shift) > 0 and the weights are
+ * exp(S(i, j) - shift) / z[i].  From the table above, the rows are
+ * sliding windows of it (causal: prefix sums), summed in double-double
+ * so each z[i] is accurate to a few ulps of itself, however far apart
+ * the rows' sizes are.  O(n log n + d) in all.
+ * Returns 0, or -1 (not Toeplitz, out of memory).
+ */
+int scores_softmax_norms(const struct score_ctx *s, double *z, double *shift);
 
 #endif

@@ -56,6 +56,9 @@ struct pe_table {
 struct pe_table_opts {
     const char *tensor;     /* a tensor name, or NULL: pick by name */
     int64_t row_offset;     /* rows to skip, or -1: the known offset */
+    const volatile int *cancel; /* non-NULL: once *cancel is set (by
+                               another thread) the load stops within a
+                               read of 64 KiB, refused "cancelled" */
 };
 
 /* What was loaded, for messages; every string NUL-terminated. */
@@ -82,6 +85,13 @@ int pe_table_load_buffer(const char *name, const unsigned char *buf,
                          size_t len, const struct pe_table_opts *o,
                          struct pe_table *t, struct pe_table_info *info,
                          char *err, size_t errlen);
+
+/* The same from fd, a regular file opened by the caller (not closed
+ * here), named name in messages.  A sharded index is refused: its
+ * shards would be looked up by path. */
+int pe_table_load_fd(int fd, const char *name, const struct pe_table_opts *o,
+                     struct pe_table *t, struct pe_table_info *info,
+                     char *err, size_t errlen);
 
 void pe_table_free(struct pe_table *t);
 

@@ -90,12 +90,28 @@ int pe_open_regular(const char *path, char *why, size_t len)
     return fd;
 }
 
+int filesrc_adopt(struct filesrc *s, int fd, const char *name, char *err,
+                  size_t errlen)
+{
+    struct stat st;
+    *s = (struct filesrc){ name, -1, NULL, 0, err, errlen, NULL };
+    if (fstat(fd, &st) != 0)
+        return filesrc_fail(s, "cannot stat: %s", strerror(errno));
+    if (!S_ISREG(st.st_mode))
+        return filesrc_fail(s, "%s, not a regular file", kind_of(st.st_mode));
+    s->fd = dup(fd);            /* filesrc_close closes its own */
+    if (s->fd < 0)
+        return filesrc_fail(s, "cannot read: %s", strerror(errno));
+    s->size = st.st_size > 0 ? (uint64_t)st.st_size : 0;
+    return 0;
+}
+
 int filesrc_open(struct filesrc *s, const char *path, char *err,
                  size_t errlen)
 {
     struct stat st;
     char why[160];
-    *s = (struct filesrc){ path, -1, NULL, 0, err, errlen };
+    *s = (struct filesrc){ path, -1, NULL, 0, err, errlen, NULL };
     int fd = pe_open_regular(path, why, sizeof why);
     if (fd < 0)
         return filesrc_fail(s, "%s", why);
@@ -112,7 +128,7 @@ void filesrc_buffer(struct filesrc *s, const char *name,
                     const unsigned char *buf, size_t len, char *err,
                     size_t errlen)
 {
-    *s = (struct filesrc){ name, -1, buf, len, err, errlen };
+    *s = (struct filesrc){ name, -1, buf, len, err, errlen, NULL };
 }
 
 void filesrc_close(struct filesrc *s)
@@ -136,6 +152,8 @@ int filesrc_read(const struct filesrc *s, uint64_t off, void *dst,
     }
     unsigned char *p = dst;
     while (len) {
+        if (s->cancel && *s->cancel)
+            return filesrc_fail(s, "cancelled");
         ssize_t got = pread(s->fd, p, len, (off_t)off);
         if (got < 0 && errno == EINTR)
             continue;

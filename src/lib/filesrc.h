@@ -25,11 +25,17 @@ struct filesrc {
     uint64_t size;              /* bytes in the file or buffer */
     char *err;
     size_t errlen;
+    const volatile int *cancel; /* set: every read fails "cancelled" */
 };
 
 /* Open path (regular files only).  0, or -1 with the message in err. */
 int filesrc_open(struct filesrc *s, const char *path, char *err,
                  size_t errlen);
+
+/* A source over fd, opened by the caller (regular files only; not
+ * closed by filesrc_close).  0, or -1 with the message in err. */
+int filesrc_adopt(struct filesrc *s, int fd, const char *name, char *err,
+                  size_t errlen);
 
 /* A source over len bytes of memory (not copied). */
 void filesrc_buffer(struct filesrc *s, const char *name,

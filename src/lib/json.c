@@ -21,6 +21,7 @@ struct parser {
     char *err;
     size_t errlen;
     int failed;
+    size_t used, budget;    /* bytes of tree allocated, and the most */
 };
 
 static void fail_at(struct parser *p, size_t at, const char *fmt, ...)
@@ -47,6 +48,20 @@ static void oom(struct parser *p)
     p->failed = 1;
     if (p->err && p->errlen)
         snprintf(p->err, p->errlen, "out of memory");
+}
+
+/* Count an allocation of n bytes as the allocator spends it (a header,
+ * 16-byte steps, 32 at least): 0, or -1 once over the budget. */
+static int charge(struct parser *p, size_t n)
+{
+    size_t cost = n < 24 ? 32 : (n + 8 + 15) & ~(size_t)15;
+    if (cost > p->budget - p->used) {
+        fail_at(p, p->pos, "more than %zu MiB of values: too many for this "
+                "reader", p->budget >> 20);
+        return -1;
+    }
+    p->used += cost;
+    return 0;
 }
 
 static void skip_ws(struct parser *p)
@@ -213,6 +228,8 @@ static char *parse_string(struct parser *p, size_t *out_len)
     size_t start = p->pos++, end = p->pos, n = 0;
     while (end < p->len && p->s[end] != '"')
         end += p->s[end] == '\\' ? 2 : 1;
+    if (charge(p, end - start + 1))
+        return NULL;
     char *buf = malloc(end - start + 1);
     if (!buf) {
         oom(p);
@@ -316,6 +333,8 @@ static int parse_number(struct parser *p, json_value *v)
         return -1;
     }
     size_t n = end - p->pos;
+    if (charge(p, n + 1))
+        return -1;
     char *text = malloc(n + 1);
     if (!text) {
         oom(p);
@@ -346,6 +365,11 @@ static json_value *grow(struct parser *p, json_value **items, size_t *cap,
 {
     if (count == *cap) {
         size_t nc = *cap ? *cap * 2 : 4;
+        /* the new block counts while the old one is still held */
+        if (charge(p, nc * sizeof **items))
+            return NULL;
+        if (*cap)
+            p->used -= (*cap * sizeof **items + 8 + 15) & ~(size_t)15;
         json_value *ni = realloc(*items, nc * sizeof *ni);
         if (!ni) {
             oom(p);
@@ -504,10 +528,13 @@ json_value *json_parse(const char *text, size_t len,
                        const struct json_limits *lim, char *err, size_t errlen)
 {
     struct parser p = { (const unsigned char *)text, len, 0, 0,
-                        JSON_DEFAULT_MAX_DEPTH, err, errlen, 0 };
+                        JSON_DEFAULT_MAX_DEPTH, err, errlen, 0, 0,
+                        JSON_DEFAULT_MAX_MEMORY };
     size_t max_bytes = lim ? lim->max_bytes : JSON_DEFAULT_MAX_BYTES;
     if (lim)
         p.max_depth = lim->max_depth;
+    if (lim && lim->max_memory)
+        p.budget = lim->max_memory;
     if (err && errlen)
         err[0] = 0;
     if (!text && len) {

@@ -160,6 +160,10 @@ double layout_value(int d, double base, enum layout l, enum precision p,
     return round_to(vf, v);
 }
 
+static double rounding_mean(int d, double base, enum layout l,
+                            enum precision p, int64_t p0, int64_t p1, int j,
+                            int64_t stride);
+
 double layout_value_mean(int d, double base, enum layout l,
                          enum precision p, int64_t p0, int64_t p1, int j,
                          int64_t stride)
@@ -171,18 +175,61 @@ double layout_value_mean(int d, double base, enum layout l,
     double exact = pe_value_mean(p0, p1, 2 * band + is_cos, d, base);
     if (p == PREC_F64)
         return exact;
+    return exact + rounding_mean(d, base, l, p, p0, p1, j, stride);
+}
+
+void layout_value_means(int d, double base, enum layout l, enum precision p,
+                        const int64_t *p0, const int64_t *p1, int cols, int j,
+                        int64_t stride, double *out)
+{
+    int band, is_cos;
+    layout_map(l, d, j, &band, &is_cos);
+    pe_value_means(p0, p1, cols, 2 * band + is_cos, d, base, out);
+    if (p == PREC_F64)
+        return;
+    for (int c = 0; c < cols; c++)
+        out[c] += rounding_mean(d, base, l, p, p0[c], p1[c], j, stride);
+}
+
+/* The mean rounding error of format p over every stride-th position of
+ * [p0, p1) (stride 1: exact): layout_value less pe_value, the rounded
+ * frequency and the exact one formed once per range. */
+static double rounding_mean(int d, double base, enum layout l,
+                            enum precision p, int64_t p0, int64_t p1, int j,
+                            int64_t stride)
+{
+    int band, is_cos;
+    layout_map(l, d, j, &band, &is_cos);
     if (stride < 1)
         stride = 1;
+    enum precision af = prec_angle_format(p), vf = prec_value_format(p);
+    double w = round_to(af, pe_omega(band, d, base)), ex[256];
     /* Centre the sample in the range so a coarse stride is not biased
      * towards its start. */
     int64_t start = p0 + ((p1 - p0 - 1) % stride) / 2;
-    double err = 0.0;
-    int64_t count = 0;
-    for (int64_t q = start; q < p1; q += stride, count++) {
-        double v = layout_value(d, base, l, p, q, j);
-        err += v - pe_value((double)q, 2 * band + is_cos, d, base);
+    int64_t count = (p1 - 1 - start) / stride + 1;
+    double err = 0.0, last_q = NAN, last_v = NAN;
+    double exact_q = prec_exact_limit(p);   /* integers below: unrounded */
+    for (int64_t i0 = 0; i0 < count; i0 += 256) {
+        int m = count - i0 < 256 ? (int)(count - i0) : 256;
+        int64_t q0 = start + i0 * stride;
+        pe_values_step(q0, stride, m, 2 * band + is_cos, d, base, ex);
+        for (int i = 0; i < m; i++) {
+            double q = (double)(q0 + (int64_t)i * stride);
+            double qr = q < exact_q ? q : round_to(af, q);
+            if (qr != last_q) {     /* a short format holds runs of q */
+                double ang = round_to(af, qr * w);
+                last_q = qr;
+                if (!isfinite(ang))
+                    last_v = NAN;
+                else    /* as layout_value: sin/cos in the angle's format */
+                    last_v = round_to(vf, round_to(af, is_cos ? cos(ang)
+                                                              : sin(ang)));
+            }
+            err += last_v - ex[i];
+        }
     }
-    return exact + err / (double)count;
+    return err / (double)count;
 }
 
 /* ---- the spectrum ----------------------------------------------------- */

@@ -351,9 +351,20 @@ static void direction(struct pe_pca_work *w, int c, double *v)
         v[j] *= scale;
 }
 
+/* The eigenvalues below which a component is rounding, not variance:
+ * the solver's error on each is about m ulp of the largest one. */
+static double rank_floor(const struct pe_pca_work *w)
+{
+    double big = 0;
+    for (int c = 0; c < w->m; c++)
+        big = w->diag[c] > big ? w->diag[c] : big;
+    return big * (double)w->m * 0x1p-49;
+}
+
 static void finish(struct pe_pca_work *w)
 {
     char *used = calloc((size_t)w->m, 1);
+    double floor_ = rank_floor(w);
     for (int r = 0; r < w->k; r++) {
         int best = -1;
         for (int c = 0; c < w->m; c++)
@@ -361,8 +372,17 @@ static void finish(struct pe_pca_work *w)
                 best = c;
         if (used)
             used[best] = 1;
-        w->out.var[r] = w->diag[best] > 0 ? w->diag[best] : 0;
-        direction(w, best, w->out.dir + (size_t)r * (size_t)w->d);
+        double *v = w->out.dir + (size_t)r * (size_t)w->d;
+        if (!(w->diag[best] > floor_)) {    /* beyond the rank: no direction
+                                               (a Gram eigenvector of 0 maps
+                                               to rounding noise), var 0 */
+            w->out.var[r] = 0;
+            memset(v, 0, (size_t)w->d * sizeof *v);
+            continue;
+        }
+        w->out.var[r] = w->diag[best];
+        w->out.rank = r + 1;
+        direction(w, best, v);
     }
     free(used);
     w->out.n = w->n;

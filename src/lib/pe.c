@@ -165,6 +165,61 @@ double pe_value_mean(int64_t p0, int64_t p1, int dim, int d, double base)
     return (dim % 2 == 0) ? ms : mc;
 }
 
+#define MEANS_ANCHOR 16   /* values between exact angles (pe_value_means,
+                             pe_values_step) */
+
+void pe_values_step(int64_t p0, int64_t step, int count, int dim, int d,
+                    double base, double *out)
+{
+    long double w = omega_l(dim / 2, d, base);
+    double b = angle_l((double)step, w), rs = sin(b), rc = cos(b);
+    double sn = 0.0, cs = 1.0;
+    for (int i = 0; i < count; i++) {
+        if (i % MEANS_ANCHOR == 0) {
+            double a = angle_l((double)(p0 + (int64_t)i * step), w);
+            sn = sin(a);
+            cs = cos(a);
+        } else {
+            double t = sn * rc + cs * rs;
+            cs = cs * rc - sn * rs;
+            sn = t;
+        }
+        out[i] = (dim % 2 == 0) ? sn : cs;
+    }
+}
+
+void pe_value_means(const int64_t *p0, const int64_t *p1, int cols, int dim,
+                    int d, double base, double *out)
+{
+    long double w = omega_l(dim / 2, d, base);
+    int64_t len = -1;
+    double dn = 0.0, sn = 0.0, cs = 1.0, rs = 0.0, rc = 1.0, step = 0.0;
+    for (int c = 0; c < cols; c++) {
+        if (p1[c] - p0[c] != len) {     /* ranges mostly share a length */
+            len = p1[c] - p0[c];
+            dn = pe_dirichlet(len, (double)w);
+        }
+        double ctr = range_centre(p0[c], p1[c]);
+        if (c % MEANS_ANCHOR == 0 || ctr - range_centre(p0[c - 1], p1[c - 1])
+                                     != step) {
+            double a = angle_l(ctr, w);     /* exact, as pe_value_mean */
+            sn = sin(a);
+            cs = cos(a);
+            if (c + 1 < cols) {             /* the step to the next centre */
+                step = range_centre(p0[c + 1], p1[c + 1]) - ctr;
+                double b = angle_l(step, w);
+                rs = sin(b);
+                rc = cos(b);
+            }
+        } else {                            /* rotate on by step */
+            double t = sn * rc + cs * rs;
+            cs = cs * rc - sn * rs;
+            sn = t;
+        }
+        out[c] = ((dim % 2 == 0) ? sn : cs) * dn;
+    }
+}
+
 /* ---- sinusoidal scores ------------------------------------------------ */
 
 double pe_score(double delta, int d, double base)
@@ -401,6 +456,19 @@ static double round_format(double x, int frac, int emin, int emax)
     if (raw == 0)
         return copysign(0.0, x);    /* double subnormals: below every format */
     int e = raw - 1023;
+    if (e >= emin) {
+        /* A normal result: round the bits in place, half to even; a carry
+         * runs into the exponent by itself. */
+        uint64_t sign = u & (UINT64_C(1) << 63), mask;
+        mask = (UINT64_C(1) << (52 - frac)) - 1;
+        uint64_t v = (u & ~sign) + (mask >> 1) + ((u >> (52 - frac)) & 1);
+        v &= ~mask;
+        if ((int)(v >> 52) - 1023 > emax)
+            return copysign(INFINITY, x);
+        v |= sign;
+        memcpy(&x, &v, sizeof x);
+        return x;
+    }
     uint64_t mant = (u & ((UINT64_C(1) << 52) - 1)) | (UINT64_C(1) << 52);
     /* Low bits to drop: more when x falls in the format's subnormal range. */
     int drop = 52 - frac + (e < emin ? emin - e : 0);
@@ -417,7 +485,10 @@ static double round_format(double x, int frac, int emin, int emax)
 
 double pe_round_f32(double x)
 {
-    return round_format(x, 23, -126, 127);
+    /* The hardware's conversion rounds once, to nearest even, into the
+     * same normals, subnormals and infinities as round_format(23, -126,
+     * 127), and is much faster. */
+    return (double)(float)x;
 }
 
 double pe_round_bf16(double x)

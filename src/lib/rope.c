@@ -152,6 +152,8 @@ static double yarn_band(const struct band_ctx *c, int i, double theta, int *rule
 {
     double r = (i - c->lo) / (c->hi - c->lo);
     r = r < 0 ? 0 : r > 1 ? 1 : r;
+    if (c->sc->ext_complement != 0)     /* the kept share 1 - r, times e */
+        r = 1.0 - (1.0 - c->sc->ext_complement) * (1.0 - r);
     *rule = r == 0 ? ROPE_KEPT : r == 1 ? ROPE_INTERPOLATED : ROPE_BLENDED;
     return theta / c->sc->factor * r + theta * (1.0 - r);
 }
@@ -222,7 +224,9 @@ static int evaluable(const rope_scaling *sc, int d, double base, int64_t n)
     if (sc->method == ROPE_LLAMA3 &&
         !(sc->low_freq_factor > 0 && sc->high_freq_factor >= sc->low_freq_factor))
         return 0;
-    if (sc->method == ROPE_YARN && !(sc->beta_fast > 0 && sc->beta_slow > 0))
+    if (sc->method == ROPE_YARN && !(sc->beta_fast > 0 && sc->beta_slow > 0 &&
+                                     sc->ext_complement >= 0 &&
+                                     sc->ext_complement <= 1))
         return 0;
     if (sc->method == ROPE_LONGROPE &&
         (sc->nshort != d / 2 || sc->nlong != d / 2))
@@ -300,7 +304,7 @@ double rope_score_multiplier(const rope_scaling *sc)
 {
     double a = rope_attention_factor(sc);
     double m = 1.0;
-    if (sc->method == ROPE_YARN && sc->mscale_all_dim > 0)
+    if (sc->method == ROPE_YARN && sc->mscale_all_dim > 0 && !sc->plain_softmax)
         m = rope_get_mscale(sc->factor, sc->mscale_all_dim);
     return a * a * m * m;
 }
@@ -309,37 +313,37 @@ double rope_score_multiplier(const rope_scaling *sc)
 
 static const struct rope_preset PRESETS[] = {
     { "llama2-7b", 128, 128, 1e4, ROPE_NONE, 1, 4096, 0, 0, 0, 0, 0, 0, 0,
-      "trained 4096" },
+      "trained 4096", 4096 },
     { "llama3-8b", 128, 128, 5e5, ROPE_NONE, 1, 8192, 0, 0, 0, 0, 0, 0, 0,
-      "trained 8192" },
+      "trained 8192", 8192 },
     { "llama3.1-8b", 128, 128, 5e5, ROPE_LLAMA3, 8, 8192, 1, 4, 0, 0, 0, 0, 0,
-      "max 131072" },
+      "Llama 3.1 rule", 131072 },
     { "llama3.2-1b", 64, 64, 5e5, ROPE_LLAMA3, 32, 8192, 1, 4, 0, 0, 0, 0, 0,
-      "max 131072" },
+      "Llama 3.2 1B/3B", 131072 },
     { "mistral-7b-v0.1", 128, 128, 1e4, ROPE_NONE, 1, 0, 0, 0, 0, 0, 0, 0, 0,
-      "sliding window 4096" },
+      "sliding window 4096", 32768 },
     { "mistral-7b-v0.2", 128, 128, 1e6, ROPE_NONE, 1, 32768, 0, 0, 0, 0, 0, 0, 0,
-      "trained 32768" },
+      "trained 32768", 32768 },
     { "qwen2.5-7b", 128, 128, 1e6, ROPE_NONE, 1, 32768, 0, 0, 0, 0, 0, 0, 0,
-      "trained 32768" },
+      "trained 32768", 32768 },
     { "qwen2.5-7b-yarn", 128, 128, 1e6, ROPE_YARN, 4, 32768, 0, 0, 0, 0, 0, 0, 0,
-      "static YaRN, 131072" },
+      "static YaRN", 131072 },
     { "gemma3-global", 256, 256, 1e6, ROPE_LINEAR, 8, 0, 0, 0, 0, 0, 0, 0, 0,
-      "global layers" },
+      "global layers", 131072 },
     { "gemma3-local", 256, 256, 1e4, ROPE_NONE, 1, 0, 0, 0, 0, 0, 0, 0, 0,
-      "sliding layers" },
+      "sliding layers", 131072 },
     { "gpt-oss-20b", 64, 64, 150000, ROPE_YARN, 32, 4096, 0, 0, 32, 1, 1, 0, 0,
-      "no truncation" },
+      "no truncation", 131072 },
     { "gpt-neox-20b", 24, 96, 1e4, ROPE_NONE, 1, 2048, 0, 0, 0, 0, 0, 0, 0,
-      "rotary_pct 0.25, trained 2048" },
+      "rotary_pct 0.25, trained 2048", 2048 },
     { "deepseek-v3", 64, 64, 1e4, ROPE_YARN, 40, 4096, 0, 0, 32, 1, 0, 1, 1,
-      "MLA rope part" },
+      "MLA rope part", 163840 },
     { "qwen2-vl-7b", 128, 128, 1e6, ROPE_NONE, 1, 32768, 0, 0, 0, 0, 0, 0, 0,
-      "M-RoPE 16,24,24" },
+      "M-RoPE 16,24,24", 32768 },
     { "qwen2.5-vl-7b", 128, 128, 1e6, ROPE_NONE, 1, 128000, 0, 0, 0, 0, 0, 0, 0,
-      "M-RoPE 16,24,24, 2 tokens/s" },
+      "M-RoPE 16,24,24, 2 tokens/s", 128000 },
     { "qwen3-vl", 128, 128, 5e6, ROPE_NONE, 1, 262144, 0, 0, 0, 0, 0, 0, 0,
-      "M-RoPE interleaved 24,20,20" },
+      "M-RoPE interleaved 24,20,20", 262144 },
 };
 #define NPRESETS ((int)(sizeof PRESETS / sizeof PRESETS[0]))
 

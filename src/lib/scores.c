@@ -14,6 +14,7 @@
  * (src/score_grid.c).
  */
 #include "peviz/scores.h"
+#include "peviz/plan.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -186,6 +187,18 @@ int scores_set_rope_scaling(struct score_ctx *s, const rope_scaling *sc)
         return -1;
     s->tau = (s->o.temperature ? 1.0 / sqrt((double)s->d) : 1.0) *
              rope_score_multiplier(sc);
+    s->freq_key = freq_hash(s->omega, s->half, s->tau);
+    return 0;
+}
+
+int scores_set_plan(struct score_ctx *s, const struct pe_plan *pl)
+{
+    if (s->o.scheme != SCHEME_ROPE)
+        return 0;
+    if (pl->d != s->d || pl->base != s->base || pl->n != s->n || pl->invalid)
+        return -1;
+    memcpy(s->omega, pl->omega, (size_t)s->half * sizeof *s->omega);
+    s->tau = (s->o.temperature ? 1.0 / sqrt((double)s->d) : 1.0) * pl->mult;
     s->freq_key = freq_hash(s->omega, s->half, s->tau);
     return 0;
 }

@@ -17,6 +17,7 @@ void pe_table_opts_init(struct pe_table_opts *o)
 {
     o->tensor = NULL;
     o->row_offset = -1;
+    o->cancel = NULL;
 }
 
 void pe_table_free(struct pe_table *t)
@@ -314,6 +315,24 @@ int pe_table_load(const char *path, const struct pe_table_opts *o,
     if (filesrc_open(&s, path, err, errlen))
         return -1;
     init_load(&l, &s, o, info ? info : &local, path);
+    s.cancel = l.o.cancel;
+    int r = load(&l, t);
+    filesrc_close(&s);
+    return r;
+}
+
+int pe_table_load_fd(int fd, const char *name, const struct pe_table_opts *o,
+                     struct pe_table *t, struct pe_table_info *info,
+                     char *err, size_t errlen)
+{
+    struct pe_table_info local;
+    struct filesrc s;
+    struct tload l;
+    memset(t, 0, sizeof *t);
+    if (filesrc_adopt(&s, fd, name, err, errlen))
+        return -1;
+    init_load(&l, &s, o, info ? info : &local, NULL);
+    s.cancel = l.o.cancel;
     int r = load(&l, t);
     filesrc_close(&s);
     return r;

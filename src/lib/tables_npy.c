@@ -103,6 +103,11 @@ static int scan_shape(struct scan *p, struct npy_header *h)
 static int header_value(struct tload *l, struct scan *p, struct npy_header *h,
                         const char *key)
 {
+    int seen = strcmp(key, "descr") == 0 ? h->have_descr
+               : strcmp(key, "fortran_order") == 0 ? h->have_order
+               : strcmp(key, "shape") == 0 ? h->have_shape : 0;
+    if (seen)                   /* which one would count is anyone's guess */
+        return filesrc_fail(l->src, "header: '%s' given twice", key);
     if (strcmp(key, "descr") == 0) {
         if (scan_string(p, h->descr, sizeof h->descr))
             return filesrc_fail(l->src, "header: 'descr' is not a short "

@@ -87,7 +87,7 @@ static json_value *parse_json(struct tload *l, const char *text, size_t len,
                               const char *what)
 {
     char jerr[160];
-    struct json_limits lim = { (size_t)ST_HEADER_MAX, 16 };
+    struct json_limits lim = { (size_t)ST_HEADER_MAX, 16, 0 };
     json_value *doc = json_parse(text, len, &lim, jerr, sizeof jerr);
     if (!doc)
         filesrc_fail(l->src, "%s: %s", what, jerr);

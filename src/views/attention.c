@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "app.h"
+#include "plans.h"
 #include "glyph.h"
 #include "axis.h"
 #include "params.h"
@@ -78,6 +79,8 @@ struct att_layout {
     int rows, cols;         /* blocks shown */
     int ext;                /* matrix extent in pixels (blocks * s) */
     int qw, qh;             /* split: quadrant size in cells */
+    int no_gain;            /* presenter: the matrix is no larger than
+                               without it (the height limits both) */
     int tick_y, legend_y;
     int pnx, pny, pnw, pnh; /* the panel */
 };
@@ -141,10 +144,7 @@ static void layout_compute(struct att_layout *L, const struct app *a, int w,
     int mrows = h - 4;
     int panel = w / 3 < 20 ? 20 : w / 3 > PANEL_MIN ? PANEL_MIN : w / 3;
     int side_w = w - L->lw - 2 - panel;
-    if (a->presenter) {
-        /* presenter: the matrix alone, as large as the area allows */
-        L->px = 2 * mrows < w - L->lw - 1 ? 2 * mrows : w - L->lw - 1;
-    } else if (side_w >= 8 && mrows >= 2) {
+    if (side_w >= 8 && mrows >= 2) {
         L->side = 1;
         L->px = 2 * mrows < side_w ? 2 * mrows : side_w;
     } else {
@@ -153,6 +153,14 @@ static void layout_compute(struct att_layout *L, const struct app *a, int w,
         if (m < 2)
             m = mrows < 2 ? mrows : 2;
         L->px = 2 * m < w - L->lw - 1 ? 2 * m : w - L->lw - 1;
+    }
+    if (a->presenter) {
+        /* presenter: the matrix alone, as large as the area allows; the
+         * height may already have limited it as much without zoom */
+        int px = 2 * mrows < w - L->lw - 1 ? 2 * mrows : w - L->lw - 1;
+        L->no_gain = px <= L->px;
+        L->side = 0;
+        L->px = px;
     }
     if (split)
         layout_split(L);
@@ -352,28 +360,73 @@ static const char *term_label(const struct app *a, const char *name,
     return buf;
 }
 
+/* The largest |value| among the cells term t shows (block means when a
+ * cell holds k x k positions). */
+static double term_max(const struct score_grid *g, const struct att_layout *L,
+                       int t)
+{
+    double mx = 0;
+    for (int r = 0; r < L->rows; r++)
+        for (int cc = 0; cc < L->cols; cc++) {
+            double v = fabs(grid_term(g, t, r, cc));
+            if (isfinite(v) && v > mx)
+                mx = v;
+        }
+    return mx;
+}
+
+/* A term's header: "e·e max|·|=551.9" (with blocks "max|mean|") where the
+ * quadrant is wide enough, else "e·e 551.9" under a note in the row above
+ * the maps that says what the number is.  Returns 1 when the note is
+ * needed. */
+static int term_header(const struct app *a, const struct att_layout *L,
+                       const char *name, double mx, char *buf, size_t len)
+{
+    char m[32];
+    num(mx, m, sizeof m);
+    snprintf(buf, len, "%s max|%s|=%s", name,
+             L->k > 1 ? "mean" : glyph(a->ascii, GL_DOT), m);
+    if (text_width(buf) <= L->qw)
+        return 0;
+    snprintf(buf, len, "%s %s", name, m);
+    return 1;
+}
+
+/* The note above the maps, in the longest form that fits w cells. */
+static void draw_split_note(canvas *c, const struct app *a,
+                            const struct att_layout *L, int w)
+{
+    char full[96], mid[32];
+    if (L->k > 1) {
+        snprintf(full, sizeof full, "largest |mean of %lldx%lld| per term:",
+                 (long long)L->k, (long long)L->k);
+        snprintf(mid, sizeof mid, "max |mean| per term:");
+    } else {
+        snprintf(full, sizeof full, "largest |value| per term:");
+        snprintf(mid, sizeof mid, "max |value| per term:");
+    }
+    const char *pick = text_width(full) <= w ? full : mid;
+    canvas_text(c, 0, L->my - 1, w, pick, ui_color(a->palette, UI_DIM),
+                RGB_DEFAULT, 0);
+}
+
 static void draw_split(canvas *c, const struct app *a,
                        const struct score_grid *g, const struct att_layout *L,
                        const struct score_ctx *s, double lo, double hi)
 {
     rgb fg = ui_color(a->palette, UI_TEXT);
+    int note = 0;
     for (int t = 0; t < s->nterms && t < 4; t++) {
         int x = L->mx + (t % 2) * (L->qw + 1), y = L->my + (t / 2) * (L->qh + 1);
-        double mx = 0;
-        for (int r = 0; r < L->rows; r++)
-            for (int cc = 0; cc < L->cols; cc++) {
-                double v = fabs(grid_term(g, t, r, cc));
-                if (isfinite(v) && v > mx)
-                    mx = v;
-            }
-        char name[16], m[32];
-        num(mx, m, sizeof m);
-        canvas_printf(c, x, y, L->qw, fg, RGB_DEFAULT, 0, "%s max|%s|=%s",
-                      term_label(a, s->terms[t].name, name, sizeof name),
-                      glyph(a->ascii, GL_DOT), m);
+        char name[16], head[80];
+        term_label(a, s->terms[t].name, name, sizeof name);
+        note |= term_header(a, L, name, term_max(g, L, t), head, sizeof head);
+        canvas_text(c, x, y, L->qw, head, fg, RGB_DEFAULT, 0);
         draw_cells(c, a, g, L, s, x, y + 1, t, lo, hi);
         draw_cursor(c, a, L, x, y + 1);
     }
+    if (note)
+        draw_split_note(c, a, L, L->side ? L->pnx - 1 : c->w);
 }
 
 /* ---- the header ------------------------------------------------------------- */
@@ -460,9 +513,42 @@ static void join_terms(char *out, size_t len, char parts[][40], int total,
     }
 }
 
+/* The plan's score multiplier as a chain factor: its name ("a²": the
+ * attention factor squared; "m²": DeepSeek's softmax mscale squared;
+ * "a²m²" both) and value; 1 when there is none. */
+static double plan_factor(const struct app *a, char *name, size_t len)
+{
+    const pe_plan *pl = plan_of(&a->p);
+    const char *sq = glyph_pick(a->ascii, "\xc2\xb2", "^2");
+    if (pl->extra == 1 || pl->a != 1)
+        snprintf(name, len, "a%s%s%s", sq, pl->extra != 1 ? "m" : "",
+                 pl->extra != 1 ? sq : "");
+    else
+        snprintf(name, len, "m%s", sq);
+    return pl->mult;
+}
+
+/* The last line of a chain with a multiplier: "= 2 × 32 × a² (a² =
+ * 1.87385) = 119.927". */
+static void add_factor(struct lines *ls, const struct app *a, double mult,
+                       const char *tot, double value, double fac,
+                       const char *fname)
+{
+    char f[32], r[32];
+    const char *x = glyph(a->ascii, GL_TIMES);
+    fmt_num(fac, 6, f, sizeof f);
+    fmt_num(mult * value * fac, 6, r, sizeof r);
+    if (mult == 1)
+        add(ls, "  = %s %s %s (%s = %s) = %s", tot, x, fname, fname, f, r);
+    else
+        add(ls, "  = %g %s %s %s %s (%s = %s) = %s", mult, x, tot, x, fname,
+            fname, f, r);
+    add_brief(ls, "S", r);
+}
+
 static void inspect_sinusoid(struct lines *ls, const struct app *a,
                              const struct score_ctx *s, int64_t dl,
-                             double mult)
+                             double mult, double fac, const char *fname)
 {
     char ang[4][40], val[4][40], j1[LINE_LEN], j2[LINE_LEN];
     for (int slot = 0; slot < 4; slot++) {
@@ -478,23 +564,30 @@ static void inspect_sinusoid(struct lines *ls, const struct app *a,
     join_terms(j1, sizeof j1, ang, s->half, a);
     join_terms(j2, sizeof j2, val, s->half, a);
     char tot[32];
-    num(pe_score_w((double)dl, s->omega, s->half), tot, sizeof tot);
+    double sum = pe_score_w((double)dl, s->omega, s->half);
+    num(sum, tot, sizeof tot);
     if (mult == 1) {
         add(ls, "  = %s", j1);
-        add(ls, "  = %s = %s", j2, tot);
+        add(ls, fac == 1 ? "  = %s = %s" : "  = %s", j2, tot);
+        if (fac != 1)
+            add_factor(ls, a, 1, tot, sum, fac, fname);
         return;
     }
     /* one chain: every line equals S, the factor kept in front */
     char r[32];
     const char *x = glyph(a->ascii, GL_TIMES);
-    num(mult * pe_score_w((double)dl, s->omega, s->half), r, sizeof r);
+    num(mult * sum, r, sizeof r);
     add(ls, "  = %g (%s)", mult, j1);
     add(ls, "  = %g (%s)", mult, j2);
-    add(ls, "  = %g %s %s = %s", mult, x, tot, r);
+    if (fac == 1)
+        add(ls, "  = %g %s %s = %s", mult, x, tot, r);
+    else
+        add_factor(ls, a, mult, tot, sum, fac, fname);
 }
 
 static void inspect_rope_random(struct lines *ls, const struct app *a,
-                                const struct score_ctx *s, int64_t dl)
+                                const struct score_ctx *s, int64_t dl,
+                                double fac, const char *fname)
 {
     char b1[32], b2[32], b3[32], b4[32];
     double t = (double)dl * s->omega[0];
@@ -506,9 +599,14 @@ static void inspect_rope_random(struct lines *ls, const struct app *a,
         glyph(a->ascii, GL_SUB_K));
     num(t, b4, sizeof b4);      /* (i-j) omega_0, omega_0 = 1 */
     add(ls, "  band 0: %s cos(%s) + %s sin(%s) = %s", b1, b4, b2, b4, b3);
-    num(pe_rope_score_ab((double)dl, s->ra, s->rb, s->omega, s->half), b1,
-        sizeof b1);
-    add(ls, "  all %d bands: S = %s", s->half, b1);
+    double sum = pe_rope_score_ab((double)dl, s->ra, s->rb, s->omega, s->half);
+    num(sum, b1, sizeof b1);
+    if (fac == 1) {
+        add(ls, "  all %d bands: S = %s", s->half, b1);
+        return;
+    }
+    add(ls, "  all %d bands: %s", s->half, b1);
+    add_factor(ls, a, 1, b1, sum, fac, fname);
 }
 
 /* P(i).P(j) with the two norms and the cosine between the rows. */
@@ -554,22 +652,25 @@ static void inspect_scheme(struct lines *ls, const struct app *a,
                            const struct score_ctx *s, int64_t i, int64_t j)
 {
     int64_t dl = i - j;
-    char b1[32], b2[32];
+    char b1[32], b2[32], fname[16];
+    double fac = plan_factor(a, fname, sizeof fname);
     switch (s->o.scheme) {
     case SCHEME_SINUSOIDAL:
         add(ls, "S = %s cos((i-j)%s), %s = base^(-2k/d)",
             glyph_pick(a->ascii, "\xce\xa3\xe2\x82\x96", "sum_k"), glyph(a->ascii, GL_OMEGA_K),
             glyph(a->ascii, GL_OMEGA_K));
-        inspect_sinusoid(ls, a, s, dl, 1);
+        inspect_sinusoid(ls, a, s, dl, 1, 1, "");
         break;
     case SCHEME_ROPE:
         if (s->o.q_random) {
-            inspect_rope_random(ls, a, s, dl);
+            inspect_rope_random(ls, a, s, dl, fac, fname);
             break;
         }
-        add(ls, "q = k = ones: S = 2 %s cos((i-j)%s)", glyph(a->ascii, GL_SIGMA),
-            glyph(a->ascii, GL_OMEGA_K));
-        inspect_sinusoid(ls, a, s, dl, 2);
+        add(ls, "q = k = ones: S = 2 %s cos((i-j)%s)%s%s%s%s",
+            glyph(a->ascii, GL_SIGMA), glyph(a->ascii, GL_OMEGA_K),
+            fac != 1 ? " " : "", fac != 1 ? glyph(a->ascii, GL_TIMES) : "",
+            fac != 1 ? " " : "", fac != 1 ? fname : "");
+        inspect_sinusoid(ls, a, s, dl, 2, fac, fname);
         break;
     case SCHEME_ALIBI:
         num(s->slope, b1, sizeof b1);
@@ -650,8 +751,11 @@ static void inspector(struct lines *ls, const struct app *a,
     else
         inspect_scheme(ls, a, s, i, j);
     double raw = 0;
+    char fname[16];
     for (int t = 0; t < s->nterms; t++)
         raw += scores_term_at(s, t, i, j);
+    if (s->o.scheme == SCHEME_ROPE)     /* the score multiplier: S itself */
+        raw *= plan_factor(a, fname, sizeof fname);
     char b1[32], b2[32], b3[32];
     if (s->o.temperature) {
         num(raw, b1, sizeof b1);
@@ -863,7 +967,8 @@ static void draw_profile(canvas *c, const struct app *a, struct att_rt *rt,
     double row[PROFILE_MAX];
     char title[LINE_LEN];
     struct plot_spec sp = { 0 };
-    struct plot_series ser = { NULL, 0, ui_color(a->palette, UI_PLOT_A), 0 };
+    struct plot_series ser = { NULL, 0, ui_color(a->palette, UI_PLOT_A), 0,
+                               PLOT_SOLID };
     sp.label_extremes = 1;
     sp.zero_line = 1;
     sp.mark_x = NAN;
@@ -967,6 +1072,18 @@ static void make_hint(const struct app *a, const struct att_layout *L,
     snprintf(hint, len, "%s%s%s", cells, extra[0] ? "  " : "", extra);
 }
 
+/* The first x in [x0, x1) of row y that is not blank, or x1: where a
+ * label of the panel beside the legend starts. */
+static int first_drawn(const canvas *c, int y, int x0, int x1)
+{
+    for (int x = x0 > 0 ? x0 : 0; x < x1; x++) {
+        const cell *k = canvas_at(c, x, y);
+        if (k && k->ch != ' ' && k->ch != 0)
+            return x;
+    }
+    return x1;
+}
+
 /* The computed matrix (or its four terms), its legend and the panel. */
 static void draw_body(canvas *c, const struct app *a, struct att_rt *rt,
                       const struct score_ctx *s)
@@ -982,10 +1099,14 @@ static void draw_body(canvas *c, const struct app *a, struct att_rt *rt,
         draw_cursor(c, a, L, L->mx, L->my);
         draw_axes(c, a, L, s);
     }
+    /* the four maps share the scale of the terms, not of S */
     const char *base_cap = s->o.softmax && !split ? "P(j|i)"
+                         : s->o.temperature && split
+                         ? glyph_pick(a->ascii, "terms/\xe2\x88\x9a" "d",
+                                      "terms/sqrt(d)")
                          : s->o.temperature
                          ? glyph_pick(a->ascii, "S/\xe2\x88\x9a" "d", "S/sqrt(d)")
-                         : "S";
+                         : split ? "terms" : "S";
     /* a block of k x k positions shows their mean: the legend's ends are
      * means too, and say so */
     char cap[64];
@@ -995,7 +1116,8 @@ static void draw_body(canvas *c, const struct app *a, struct att_rt *rt,
     else
         snprintf(cap, sizeof cap, "%s", base_cap);
     struct plot_legend lg = { cap, base_cap, lo, hi, 0, 4 };
-    int lw = L->side ? L->pnx - 1 : c->w;
+    draw_panel(c, a, rt, s);    /* first: the legend ends before its labels */
+    int lw = L->side ? first_drawn(c, L->legend_y, L->pnx, c->w) - 3 : c->w;
     char miss[48] = "";
     if (s->rows < s->n)     /* the legend's entry for the missing mark */
         snprintf(miss, sizeof miss, " %s no row", glyph(a->ascii, GL_MISSING));
@@ -1003,7 +1125,6 @@ static void draw_body(canvas *c, const struct app *a, struct att_rt *rt,
                                 a->palette, &lg);
     canvas_text(c, used, L->legend_y, lw - used, miss,
                 ui_color(a->palette, UI_DIM), RGB_DEFAULT, 0);
-    draw_panel(c, a, rt, s);
 }
 
 /* ---- the hooks ------------------------------------------------------------ */
@@ -1061,6 +1182,17 @@ static void att_fini(void *rt)
     grid_free(((struct att_rt *)rt)->grid);
 }
 
+/* Presenter at a height that limits the matrix as much as without it:
+ * say so under the legend, rather than seem to do nothing. */
+static void draw_no_gain(canvas *c, const struct app *a,
+                         const struct att_layout *L)
+{
+    const char *msg = "zoom: the window's height limits the matrix as "
+                      "much as without zoom; a taller window shows it larger";
+    int y = L->legend_y + 1;
+    wrap_text(c, 0, &y, c->w, c->h, msg, ui_color(a->palette, UI_DIM), 0, 0);
+}
+
 static void att_draw(const struct app *a, void *rt, canvas *c, char *hint,
                      size_t hintlen)
 {
@@ -1092,6 +1224,8 @@ static void att_draw(const struct app *a, void *rt, canvas *c, char *hint,
                     ui_color(a->palette, UI_DIM), RGB_DEFAULT, 0);
     } else {
         draw_body(c, a, r, s);
+        if (L->no_gain)
+            draw_no_gain(c, a, L);
     }
     scores_free(s);
 }

@@ -18,9 +18,11 @@
 #include <string.h>
 
 #include "app.h"
+#include "plans.h"
 #include "glyph.h"
 #include "peviz/pe.h"
 #include "text.h"
+#include "views/bigdigits.h"
 #include "views/clocks.h"
 
 #define CLOCKS_PI 3.14159265358979323846
@@ -30,8 +32,9 @@
 #define NVALUES 7           /* i, dims, omega, lambda, sin, cos, turns */
 #define TOP_MIN 9           /* rows for the big face area at least */
 #define READOUT_MIN 46      /* columns for the text beside the big face */
-#define FACE_GAP 6          /* the face's "cos" label and three blanks, so
-                               the label never reads as the readout's */
+#define FACE_GAP 7          /* a blank, the face's "cos" label and three
+                               blanks, so the label neither touches the
+                               face nor reads as the readout's */
 #define READOUT_LINES 12    /* rows the readout uses when it has them */
 #define BIG_MIN_W 64
 #define TEXT_MIN_W 20
@@ -64,6 +67,16 @@ static void dotted(canvas *c, int x0, int y0, int x1, int y1, rgb col)
     }
 }
 
+/* A line thick dots wider: copies moved by up to a dot each way. */
+static void thick_line(canvas *c, int x0, int y0, int x1, int y1, rgb col,
+                       int thick)
+{
+    int lo = thick >= 2 ? -1 : 0;
+    for (int dx = lo; dx <= (thick ? 1 : 0); dx++)
+        for (int dy = lo; dy <= (thick ? 1 : 0); dy++)
+            canvas_line(c, x0 + dx, y0 + dy, x1 + dx, y1 + dy, col);
+}
+
 void clocks_face_draw(canvas *c, const struct clock_face *f)
 {
     int len = clocks_hand_len(f->r), tx, ty;
@@ -73,13 +86,14 @@ void clocks_face_draw(canvas *c, const struct clock_face *f)
         dotted(c, f->cx - f->r, f->cy, f->cx + f->r, f->cy, f->axis);
         dotted(c, f->cx, f->cy - f->r, f->cx, f->cy + f->r, f->axis);
     }
-    canvas_circle(c, f->cx, f->cy, f->r, 1.0, f->ring);
+    for (int k = 0; k <= f->thick && f->r - k > 0; k++)   /* rim inwards */
+        canvas_circle(c, f->cx, f->cy, f->r - k, 1.0, f->ring);
     if (f->ghost) {
         int gx, gy;
         clocks_hand_end(f->cx, f->cy, len, f->ghost_angle, &gx, &gy);
         canvas_line(c, f->cx, f->cy, gx, gy, f->ghost_col);
     }
-    canvas_line(c, f->cx, f->cy, tx, ty, f->hand);
+    thick_line(c, f->cx, f->cy, tx, ty, f->hand, f->thick);
     if (f->axes) {
         /* the tip's projections, as ticks on the axes: how far right (cos)
          * and how high (sin).  Ticks, not guide lines, so that a frame of
@@ -95,16 +109,13 @@ void clocks_band_info(const params *p, int i, struct clocks_band *b)
 {
     double pos = (double)p->pos;
 
+    const pe_plan *pl = plan_of(p);     /* unscaled where it cannot scale */
+
     b->i = i;
-    b->rule = ROPE_KEPT;
-    b->scaled = p->rope.method != ROPE_NONE;
-    b->omega = b->scaled ? rope_omega(&p->rope, p->d, p->base, p->n, i, &b->rule)
-                         : pe_omega(i, p->d, p->base);
-    if (!isfinite(b->omega)) {          /* settings params.c would refuse */
-        b->omega = pe_omega(i, p->d, p->base);
-        b->scaled = 0;
-    }
-    b->lambda = 2 * CLOCKS_PI / b->omega;
+    b->scaled = pl->scaled;
+    b->rule = pl->rule[i];
+    b->omega = pl->omega[i];
+    b->lambda = pl->wavelength[i];
     b->angle = pos * b->omega;
     if (b->scaled) {                    /* the angle in long double, as pe.h */
         long double al = (long double)pos * b->omega;
@@ -304,16 +315,11 @@ static int has_rule_row(const struct app *a)
  * explains. */
 static unsigned rules_present(const params *p)
 {
-    int half = p->d / 2;
+    const pe_plan *pl = plan_of(p);
     unsigned mask = 0;
-    double *w = malloc(sizeof *w * (size_t)half);
-    unsigned char *r = malloc((size_t)half);
 
-    if (w && r && rope_inv_freq(&p->rope, p->d, p->base, p->n, w, r) == 0)
-        for (int i = 0; i < half; i++)
-            mask |= 1u << r[i];
-    free(w);
-    free(r);
+    for (int i = 0; pl->scaled && i < pl->half; i++)
+        mask |= 1u << pl->rule[i];
     return mask;
 }
 
@@ -421,11 +427,13 @@ static void big_face(struct ctx *x, const struct clocks_band *b)
         .ghost_angle = ((double)a->p.pos + (double)a->clocks.k) * b->omega,
         .axes = 1, .ring = b->slow ? x->dim : x->cursor, .hand = x->hand,
         .ghost_col = x->ghost, .axis = x->axis, .tip = a->ascii ? '@' : 0,
+        /* from the back of the room: thick hand and rim */
+        .thick = a->presenter || a->palette == PAL_CONTRAST ? 2 : 0,
     };
 
     clocks_face_draw(x->c, &f);
     /* axis names where the axes leave the face: cos right, sin up */
-    canvas_text(x->c, fw, fy + (dots / 2 - 1) / 4, 3, "cos", x->accent,
+    canvas_text(x->c, fw + 1, fy + (dots / 2 - 1) / 4, 3, "cos", x->accent,
                 RGB_DEFAULT, ATTR_BOLD);
     canvas_text(x->c, f.cx / 2 - 1 > 0 ? f.cx / 2 - 1 : 0, 0, 3, "sin",
                 x->accent, RGB_DEFAULT, ATTR_BOLD);
@@ -482,7 +490,7 @@ static int readout_band(struct ctx *x, const struct clocks_band *b,
     if (b->scaled) {            /* RoPE scaling: the band's rule */
         char m[48], w0[32];
         params_format_rope(&a->p, m, sizeof m);
-        fmt_num(pe_omega(b->i, a->p.d, a->p.base), 4, w0, sizeof w0);
+        fmt_num(plan_of(&a->p)->omega_base[b->i], 4, w0, sizeof w0);
         snprintf(out[n].s[0], 160, "%s = %s rad/pos: %s, band %s (unscaled %s)",
                  sy->om, om, m, rope_rule_name((enum rope_rule)b->rule), w0);
         snprintf(out[n].s[1], 160, "%s = %s rad/pos, %s %s", sy->om, om, m,
@@ -616,8 +624,28 @@ static int readout_legend(struct ctx *x, struct rline *out)
     const struct syms *sy = x->sy;
     int n = 0;
 
-    if (x->rule_row)            /* first: it explains the table's words */
-        n += readout_rules(x, out);
+    if (x->a->pe_table) {       /* beside a loaded table: say what these are */
+        const char *f = x->a->pe_file_name ? x->a->pe_file_name : "--pe-file";
+        const char *sl = strrchr(f, '/');
+        char b[32];
+        fmt_base(x->a->p.base, b, sizeof b);
+        rl_set(&out[n], x->warn, 0);
+        snprintf(out[n].s[0], 160, "clocks of the %s at base %s, not of the "
+                 "table %s (a table has no frequencies)", x->rule_row ?
+                 "RoPE frequencies" : "sinusoid", b, sl && sl[1] ? sl + 1 : f);
+        snprintf(out[n++].s[1], 160, "%s clocks, not the table",
+                 x->rule_row ? "RoPE" : "sinusoid");
+    }
+    if (x->rule_row) {          /* first: it explains the table's words */
+        const pe_plan *pl = plan_of(&x->a->p);
+        rl_set(&out[n], x->text, 0);
+        snprintf(out[n].s[0], 160, "bands: ");
+        pe_plan_rule_ranges(pl, glyph_pick(x->a->ascii, "\u2013", "-"),
+                            glyph_pick(x->a->ascii, " \u00b7 ", ", "),
+                            out[n].s[0] + 7, 160 - 7);
+        pe_plan_rule_ranges(pl, "-", " ", out[n++].s[1], 160);
+        n += readout_rules(x, out + n);
+    }
 
     rl_set(&out[n], x->dim, 0);
     snprintf(out[n].s[0], 160, "hand angle = pos%s%s from 3 o'clock, turning "
@@ -648,26 +676,136 @@ static int readout_legend(struct ctx *x, struct rline *out)
     return n;
 }
 
-static void readout_draw(struct ctx *x, int rx, int rows,
-                         const struct clocks_band *b)
+/* The shortest wording of a readout line. */
+static const char *rl_short(const struct rline *r)
 {
-    struct rline lines[16];
-    int n = readout_band(x, b, lines);
+    return r->s[2][0] ? r->s[2] : r->s[1][0] ? r->s[1] : r->s[0];
+}
 
-    n += readout_ghost(x, b, lines + n);
-    int legend = n, y = 0;
-    n += readout_legend(x, lines + n);
-    for (int k = 0; k < n && y < rows; k++) {
-        /* a blank line before the legend when there is room for it */
-        if (k == legend && rows >= n + 1)
+/* text_wrap_line, but a line that does not end the text ends after its
+ * last ", " or ": " when it has one: a phrase is not split. */
+static size_t wrap_phrase(const char *t, int w, char *buf, size_t len)
+{
+    size_t used = text_wrap_line(t, w, buf, len);
+    if (used == 0 || !t[used])
+        return used;
+    for (size_t i = strlen(buf); i > 1; i--)
+        if (buf[i - 1] == ' ' && (buf[i - 2] == ',' || buf[i - 2] == ':')) {
+            buf[i - 1] = 0;
+            return i;
+        }
+    return used;
+}
+
+/* Rows line r takes in w cells: 1 if a wording fits, else its shortest
+ * wording wrapped at blanks (continuation rows indented by 2). */
+static int rl_rows(const struct rline *r, int w, char *buf, size_t len)
+{
+    const char *v[3] = { r->s[0], r->s[1][0] ? r->s[1] : NULL,
+                         r->s[2][0] ? r->s[2] : NULL };
+    if (text_first_fit(v, 3, w) >= 0)
+        return 1;
+    const char *t = rl_short(r);
+    int rows = 0;
+    for (int ind = 0; *t && w - ind > 0; ind = 2, rows++) {
+        size_t used = wrap_phrase(t, w - ind, buf, len);
+        if (used == 0)
+            return rows + 99;   /* a word wider than the line */
+        t += used;
+    }
+    return rows;
+}
+
+/* Draw line r wrapped from row *y (as rl_rows counts it). */
+static void rl_wrap_draw(struct ctx *x, int rx, int *y, const struct rline *r)
+{
+    char buf[200];
+    const char *t = rl_short(r);
+    int w = x->c->w - rx;
+    for (int ind = 0; *t && w - ind > 0; ind = 2) {
+        size_t used = wrap_phrase(t, w - ind, buf, sizeof buf);
+        if (used == 0)
+            return;
+        canvas_text(x->c, rx + ind, (*y)++, w - ind, buf, r->fg, RGB_DEFAULT,
+                    r->attr);
+        t += used;
+    }
+}
+
+/* Lines [k0, k1) from row y0 up to row rows: wrapped whole where the
+ * rows hold them all, else each keeping the words that fit; with gap, a
+ * blank row before line gap_at when there is room.  Returns the next
+ * free row. */
+static int draw_lines(struct ctx *x, int rx, int y0, int rows,
+                      const struct rline *lines, int k0, int k1, int gap_at,
+                      int whole)
+{
+    char buf[200];
+    int y = y0, need = 0, cnt = k1 - k0;
+    for (int k = k0; k < k1; k++)
+        need += rl_rows(&lines[k], x->c->w - rx, buf, sizeof buf);
+    int wrap = need > cnt && y0 + need + 1 <= rows;
+    for (int k = k0; k < k1 && y < rows; k++) {
+        if (k == gap_at && rows - y0 >= (wrap ? need : cnt) + 1)
             y++;
+        if (wrap && rl_rows(&lines[k], x->c->w - rx, buf, sizeof buf) > 1) {
+            rl_wrap_draw(x, rx, &y, &lines[k]);
+            continue;
+        }
         const char *v[4] = { lines[k].s[0], NULL, NULL, NULL };
         int m = 1;
         for (int j = 1; j < 3; j++)
             if (lines[k].s[j][0])
                 v[m++] = lines[k].s[j];
+        if (whole && text_first_fit(v, m, x->c->w - rx) < 0)
+            continue;           /* never half a phrase */
         text_fit(x->c, rx, y++, x->c->w - rx, lines[k].fg, lines[k].attr, v);
     }
+    return y;
+}
+
+/* Presenter: the position, omega and lambda in the big block font, as
+ * many as the rows from y hold.  Returns the next free row. */
+static int big_numbers(struct ctx *x, int rx, int y, int rows,
+                       const struct clocks_band *b)
+{
+    const struct app *a = x->a;
+    int halves = canvas_has_halves(a->ascii, a->color), h = big_rows(halves);
+    char v[3][32];
+    const char *lab[3] = { "pos", x->sy->om, x->sy->lam };
+    snprintf(v[0], sizeof v[0], "%lld", (long long)a->p.pos);
+    fmt_num(b->omega, 4, v[1], sizeof v[1]);
+    fmt_num(b->lambda, 4, v[2], sizeof v[2]);
+    for (int i = 0; i < 3 && y + h <= rows; i++) {
+        if (!big_draw(x->c, rx + 4, y, x->c->w - rx - 4, v[i], x->hand, halves,
+                      a->ascii))
+            continue;
+        canvas_text(x->c, rx, y + h / 2, 3, lab[i], x->accent, RGB_DEFAULT,
+                    ATTR_BOLD);
+        y += h + 1;
+    }
+    return y;
+}
+
+static void readout_draw(struct ctx *x, int rx, int rows,
+                         const struct clocks_band *b)
+{
+    struct rline lines[20];
+    int n = readout_band(x, b, lines);
+
+    n += readout_ghost(x, b, lines + n);
+    int legend = n;
+    n += readout_legend(x, lines + n);
+    if (x->l.brows == 0)
+        n--;                    /* no table (presenter): no table legend */
+    if (!x->a->presenter || x->l.brows != 0) {
+        draw_lines(x, rx, 0, rows, lines, 0, n, legend, 0);
+        return;
+    }
+    /* presenter: the band, its key numbers large, then the legend */
+    int y = draw_lines(x, rx, 0, rows, lines, 0, legend, -1, 1);
+    y = big_numbers(x, rx, y + 1, rows, b);
+    draw_lines(x, rx, y, rows, lines, legend, n, -1, 1);
 }
 
 /* ---- the table of small faces ----------------------------------------- */
@@ -721,7 +859,7 @@ static void tile_draw(struct ctx *x, int px, int y, const struct clocks_band *b,
         .ghost_angle = ((double)a->p.pos + (double)a->clocks.k) * b->omega,
         .ring = is_cursor ? x->cursor : b->slow ? x->dim : x->accent,
         .hand = x->hand, .ghost_col = x->ghost, .axis = x->axis,
-        .tip = a->ascii ? '@' : 0,
+        .tip = a->ascii ? '@' : 0, .thick = a->palette == PAL_CONTRAST,
     };
     int ty = y + fr, rr = x->rule_row;  /* the rule row pushes the rest down */
 
@@ -1136,6 +1274,11 @@ const struct view VIEW_CLOCKS_DEF = {
     .draw = clocks_draw,
     .command = clocks_command,
     .keys = CLOCKS_KEYS,
+    /* Every hand and number of the faces and the table moves in a frame
+     * of the sweep: at 16 pos/s and 10 frames/s that is 5 KB/s at 80x24.
+     * Paced to 1800 B/s there, under 2 KB/s over any few seconds: fewer
+     * frames at high speed, each still turning every face. */
+    .pace = 1800.0 / (80 * 24),
     .about =
         "Each band i of the encoding is a clock hand that turns omega_i = "
         "base^(-2i/d) radians per position. At position pos the hand stands "

@@ -35,6 +35,8 @@ struct clock_face {
     int axes;               /* the cos (horizontal) and sin (vertical) axes
                                with the tip's projections on them */
     rgb ring, hand, ghost_col, axis;
+    int thick;              /* 0: one dot wide; 1: hand and rim two dots;
+                               2: three (read from the back of a room) */
     uint32_t tip;           /* 0, or a text glyph over the hand's tip: the
                                ASCII rendering of braille shows dot counts
                                only, so the tip would not stand out */

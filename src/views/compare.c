@@ -52,6 +52,31 @@ struct ymap {
                                blocks, so a cell row shows one dim, else 1 */
 };
 
+/*
+ * What the heat, diff and profile modes draw depends on the panes'
+ * parameters and the axes only: it is computed in the view's work hook
+ * when they change (compared with memcmp: the key is zeroed before its
+ * fields are set) and the frames in between only compose the canvas.
+ */
+struct cmp_key {
+    int mode, np, cols;
+    struct {
+        double base;
+        int64_t n;
+        int d, layout, prec;
+    } p[COMPARE_MAX_PANES];
+    struct axis xm;
+    struct ymap ym;
+};
+
+struct cmp_cache {
+    int valid;
+    struct cmp_key key;
+    double *v;              /* heat: np grids of cols x pixels; profile:
+                               np rows of xm.used points; NULL: no memory */
+    double scale;           /* diff: the colour scale */
+};
+
 /* ---- small helpers ---------------------------------------------------- */
 
 rgb cmp_uc(const struct app *a, enum ui_color c)
@@ -80,14 +105,9 @@ static int pane_d(const struct app *a, int k)
     return k > 0 && d > 0 ? d : a->p.d;
 }
 
-/*
- * log10 of the wavelength of band i, 2*pi * base^(2i/d), from the logs:
- * at bases near 1e308 the wavelength itself overflows to inf, its log
- * never does.
- */
-double cmp_log10_wavelength(int i, int d, double base)
+double cmp_log10_wavelength(const struct rpane *r, int i)
 {
-    return LOG10_2PI + 2.0 * i / d * log10(base);
+    return LOG10_2PI - log10(r->plan->omega_base[i]);
 }
 
 /* Whether two scalings are the same settings. */
@@ -101,6 +121,8 @@ static int rope_same(const rope_scaling *x, const rope_scaling *y)
         x->truncate != y->truncate || x->mscale != y->mscale ||
         x->mscale_all_dim != y->mscale_all_dim ||
         x->attention_factor != y->attention_factor ||
+        x->ext_complement != y->ext_complement ||
+        x->plain_softmax != y->plain_softmax ||
         x->nshort != y->nshort || x->nlong != y->nlong)
         return 0;
     for (int i = 0; i < x->nshort && i < ROPE_FACTORS_MAX; i++)
@@ -135,9 +157,12 @@ static void pane_resolve(const struct app *a, int k, struct rpane *r)
     r->layout = p->layout;
     r->prec = p->prec;
     r->rope = k > 0 ? &p->rope : &a->p.rope;
-    r->crit = spectrum_critical_band(r->d, r->base, r->n);
-    r->slow_turns = pow(10, log10((double)r->n) -
-                        cmp_log10_wavelength(r->d / 2 - 1, r->d, r->base));
+    r->plan = plan_get(r->rope, r->d, r->base, r->n);
+    r->crit = r->plan->crit;
+    r->crit_base = r->plan->crit_base;
+    r->slow_turns = r->plan->turns[r->d / 2 - 1];
+    r->slow_turns_base = pow(10, log10((double)r->n) -
+                             cmp_log10_wavelength(r, r->d / 2 - 1));
     r->model = pane_model(a, k, r);
 }
 
@@ -243,12 +268,29 @@ int cmp_label_try(canvas *pc, int x, int y, const char *t, rgb fg, int attr)
     return 1;
 }
 
+/* Whether cell (x, y) holds no curve (braille dots): a label beside a
+ * line keeps a cell from any curve on either side, or it reads as the
+ * curve's. */
+static int no_curve(const canvas *pc, int x, int y)
+{
+    const cell *k = canvas_at(pc, x, y);
+    return x < 0 || x >= pc->w || !k || k->ch < 0x2800 || k->ch > 0x28FF;
+}
+
+/* The label t at (x, y) if its cells are blank and no curve touches it. */
+static int beside_try(canvas *pc, int x, int y, const char *t, rgb fg)
+{
+    int tw = text_width(t);
+    return no_curve(pc, x - 1, y) && no_curve(pc, x + tw, y) &&
+           cmp_label_try(pc, x, y, t, fg, ATTR_BOLD);
+}
+
 void cmp_label_beside(canvas *pc, int col, int y0, const char *t, rgb fg)
 {
     int tw = text_width(t);
     for (int row = y0; row < pc->h; row++)
-        if (cmp_label_try(pc, col + 1, row, t, fg, ATTR_BOLD) ||
-            cmp_label_try(pc, col - tw, row, t, fg, ATTR_BOLD))
+        if (beside_try(pc, col + 1, row, t, fg) ||
+            beside_try(pc, col - tw, row, t, fg))
             return;
     int x = col + 1 + tw <= pc->w ? col + 1 : col - tw;
     x = x < 0 ? 0 : x;
@@ -408,29 +450,49 @@ static int64_t prec_stride(const struct rpane *r, const struct axis *xm,
 
 /*
  * Fill out[py * cols + col] with the pane's column means (BLANK outside
- * its n or d).  exact != 0 forces f64 (the reference for errors).
+ * its n or d).  exact != 0 forces f64 (the reference for errors).  The
+ * column ranges are the same on every row and each row is one dim: its
+ * frequency is formed once (layout_value_means).
  */
 static void grid_fill(const struct rpane *r, const struct axis *xm,
                       const struct ymap *ym, int exact, double *out)
 {
     enum precision p = exact ? PREC_F64 : r->prec;
     int64_t stride = prec_stride(r, xm, ym);
+    int cols = xm->cells, live = 0;
+    int64_t *p0 = malloc(2 * (size_t)(cols > 0 ? cols : 1) * sizeof *p0);
+    int *at = malloc((size_t)(cols > 0 ? cols : 1) * sizeof *at);
+    double *v = malloc((size_t)(cols > 0 ? cols : 1) * sizeof *v);
+    if (!p0 || !at || !v) {
+        for (size_t i = 0; i < (size_t)ym->pixels * (size_t)cols; i++)
+            out[i] = NAN;
+        free(p0); free(at); free(v);
+        return;
+    }
+    int64_t *p1 = p0 + cols;
+    for (int col = 0; col < cols; col++) {
+        int64_t a0, a1;
+        if (!xmap_range(xm, col, &a0, &a1) || a0 >= r->n)
+            continue;
+        p0[live] = a0;
+        p1[live] = a1 > r->n ? r->n : a1;
+        at[live++] = col;
+    }
     for (int py = 0; py < ym->pixels; py++) {
         int dim = ymap_dim(ym, py);
-        for (int col = 0; col < xm->cells; col++) {
-            int64_t p0, p1;
-            double *o = &out[(size_t)py * (size_t)xm->cells + (size_t)col];
-            if (dim < 0 || dim >= r->d || !xmap_range(xm, col, &p0, &p1) ||
-                p0 >= r->n) {
-                *o = BLANK;
-                continue;
-            }
-            if (p1 > r->n)
-                p1 = r->n;
-            *o = layout_value_mean(r->d, r->base, r->layout, p, p0, p1, dim,
-                                   stride);
-        }
+        double *row = &out[(size_t)py * (size_t)cols];
+        for (int col = 0; col < cols; col++)
+            row[col] = BLANK;
+        if (dim < 0 || dim >= r->d)
+            continue;
+        layout_value_means(r->d, r->base, r->layout, p, p0, p1, live, dim,
+                           stride, v);
+        for (int i = 0; i < live; i++)
+            row[at[i]] = v[i];
     }
+    free(p0);
+    free(at);
+    free(v);
 }
 
 /* What pane k shows in the diff mode: its rounding error when it has a
@@ -557,10 +619,11 @@ static void draw_dim_labels(const struct app *a, canvas *c,
 static int axis_notes(const struct axis *xm, const struct ymap *ym,
                       int64_t stride, char s[][96])
 {
-    char rl[40] = "", rs[40] = "", cl[48] = "", cs[48] = "";
-    if (xm->k > 1) {
+    char rl[40] = "", rs[40] = "", cl[48] = "", cs[48] = "", ct[48] = "";
+    if (xm->k > 1) {    /* one wording in every pane: the same axis */
         axis_caption(xm, "col", "cols", "pos", cl, sizeof cl);
-        axis_caption_short(xm, "col", "pos", cs, sizeof cs);
+        snprintf(cs, sizeof cs, "%s", cl);
+        axis_caption_short(xm, "col", "pos", ct, sizeof ct);
     }
     if (ym && !ymap_complete(ym)) {
         if (ym->ppd) {
@@ -580,7 +643,11 @@ static int axis_notes(const struct axis *xm, const struct ymap *ym,
     }
     snprintf(s[n++], 96, "%s%s%s", rl, rl[0] && cl[0] ? ", " : "", cl);
     snprintf(s[n++], 96, "%s%s%s", rs, rs[0] && cs[0] ? ", " : "", cs);
-    snprintf(s[n++], 96, "%s", rs[0] ? rs : cs);
+    /* the column's size before the rows' note: every pane names the
+     * shared position axis alike (the status line has the rows) */
+    snprintf(s[n++], 96, "%s", cs[0] ? cs : rs);
+    if (ct[0])          /* narrow panes: all of them this short form */
+        snprintf(s[n++], 96, "%s", ct);
     return n;
 }
 
@@ -604,7 +671,7 @@ static void draw_pos_axis(const struct app *a, canvas *c, int x, int w, int y,
     int hx = cmp_axis_ends(a, c, x, y, end, lo, hi, col);
     /* between the end labels, clear of the mark: what a column and a
      * row hold */
-    char note[5][96];
+    char note[6][96];
     int nn = axis_notes(xm, ym, stride, note);
     for (int v = 0; v < nn; v++) {
         int tw = text_width(note[v]);
@@ -803,8 +870,8 @@ static void heat_hint(const struct app *a, const struct axis *xm,
 
 static void draw_heat_mode(const struct app *a, canvas *c, const struct geom *g,
                            const struct rpane *rp, const struct axis *xmp,
-                           const struct ymap *ymp, int diff, char *hint,
-                           size_t hintlen)
+                           const struct ymap *ymp, const struct cmp_cache *cache,
+                           int diff, char *hint, size_t hintlen)
 {
     int cols = g->pw - 1;
     if (cols < 1 || g->body_h < 1)
@@ -827,24 +894,11 @@ static void draw_heat_mode(const struct app *a, canvas *c, const struct geom *g,
     cmp_separators(a, c, g, g->body_y, g->axis_y >= 0 ? g->axis_y + 1
                                                         : g->body_y + g->body_h);
     size_t cells = (size_t)cols * (size_t)ym.pixels;
-    double *grid = malloc(sizeof(double) * cells * (size_t)(g->np + 1));
+    const double *grid = cache->v;
+    double scale = cache->scale;
     if (!grid) {
         snprintf(hint, hintlen, "out of memory");
         return;
-    }
-    double *ref = grid + cells * (size_t)g->np, scale = 1;
-    for (int k = 0; k < g->np; k++) {
-        if (diff)
-            grid_diff(rp, k, &xm, &ym, ref, grid + cells * (size_t)k);
-        else
-            grid_fill(&rp[k], &xm, &ym, 0, grid + cells * (size_t)k);
-    }
-    if (diff) {
-        double m = 0;
-        for (size_t i = 0; i < cells * (size_t)g->np; i++)
-            if (grid[i] != BLANK && !isnan(grid[i]) && fabs(grid[i]) > m)
-                m = fabs(grid[i]);
-        scale = m > 0 ? nice_up(m) : 1;
     }
     for (int k = 0; k < g->np; k++) {
         int x = g->px[k];
@@ -859,7 +913,6 @@ static void draw_heat_mode(const struct app *a, canvas *c, const struct geom *g,
             draw_pos_axis(a, c, x + 1, cols, g->axis_y, &xm, a->p.pos, rp[k].n,
                           k == 0 ? &ym : NULL, prec_stride(&rp[k], &xm, &ym));
     }
-    free(grid);
     draw_dim_labels(a, c, g, &ym);
     draw_heat_legend(a, c, g, scale, diff, any_scaled(rp, g->np));
     heat_readout(a, c, g, rp, diff);
@@ -925,7 +978,8 @@ static void profile_readout(const struct app *a, canvas *c,
         x += canvas_text(c, x, y, c->w, head, cmp_uc(a, UI_TEXT), RGB_DEFAULT, 0) + 1;
         for (int k = 0; k < g->np; k++) {
             char mk[16];    /* the curve and the letter set on it */
-            snprintf(mk, sizeof mk, "%s%c", glyph_pick(a->ascii, "\u2824", "."), 'A' + rp[k].id);
+            snprintf(mk, sizeof mk, "%s%c", plot_style_sample(k, a->ascii),
+                     'A' + rp[k].id);
             x = cmp_legend_piece(c, x, y, mk, cmp_pane_rgb(a, rp[k].id), line[k] + 2,
                              cmp_uc(a, UI_TEXT));
         }
@@ -952,13 +1006,14 @@ static void profile_readout(const struct app *a, canvas *c,
 
 static void draw_profile_mode(const struct app *a, canvas *c,
                               const struct geom *g, const struct rpane *rp,
-                              const struct axis *xmp, char *hint,
+                              const struct axis *xmp,
+                              const struct cmp_cache *cache, char *hint,
                               size_t hintlen)
 {
     if (xmp->cells < 1 || g->body_h < 1)
         return;
     const struct axis xm = *xmp;
-    double *vals = malloc(sizeof(double) * (size_t)xm.used * (size_t)g->np);
+    double *vals = cache->v;
     if (!vals) {
         snprintf(hint, hintlen, "out of memory");
         return;
@@ -966,17 +1021,11 @@ static void draw_profile_mode(const struct app *a, canvas *c,
     struct plot_series ser[COMPARE_MAX_PANES];
     int odd = 0;
     for (int k = 0; k < g->np; k++) {
-        double *v = vals + (size_t)xm.used * (size_t)k;
-        if (profile_values(&rp[k], &xm, v))
-            for (int i = 0; i < xm.used; i++)
-                v[i] = BLANK;
-        for (int i = 0; i < xm.used; i++)
-            if (v[i] == BLANK)
-                v[i] = NAN;
-        ser[k].y = v;
+        ser[k].y = vals + (size_t)xm.used * (size_t)k;
         ser[k].n = xm.used;
         ser[k].col = cmp_pane_rgb(a, rp[k].id);
         ser[k].mark = g->np > 1 ? (char)('A' + rp[k].id) : 0;
+        ser[k].style = k;       /* solid, dotted, sparse: apart in mono */
         odd |= rp[k].layout != LAYOUT_INTERLEAVED || rp[k].prec != PREC_F64;
     }
     struct plot_spec sp;
@@ -993,7 +1042,6 @@ static void draw_profile_mode(const struct app *a, canvas *c,
     /* the plot's axis and tick rows take the axis and legend rows */
     int h = g->body_h + (g->axis_y >= 0) + (g->legend_y >= 0);
     plot_lines(c, 0, g->body_y, c->w, h, &sp, ser, g->np, a->palette);
-    free(vals);
     char per[32];
     snprintf(per, sizeof per, "%lld", (long long)xm.k);
     profile_readout(a, c, g, rp, odd, xm.k > 1 ? per : NULL);
@@ -1002,6 +1050,83 @@ static void draw_profile_mode(const struct app *a, canvas *c,
                  (long long)xm.k);
     else
         snprintf(hint, hintlen, "1 point = 1 distance");
+}
+
+/* ---- the cache (the work hook) -------------------------------------------- */
+
+/* The np heat or diff grids and the diff's colour scale into cache->v. */
+static void heat_compute(const struct rpane *rp, int np, int cols,
+                         const struct axis *xm, const struct ymap *ym,
+                         int diff, struct cmp_cache *cache)
+{
+    size_t cells = (size_t)cols * (size_t)ym->pixels;
+    double *grid = malloc(sizeof(double) * cells * (size_t)(np + 1));
+    cache->v = grid;
+    cache->scale = 1;
+    if (!grid)
+        return;
+    double *ref = grid + cells * (size_t)np;
+    for (int k = 0; k < np; k++) {
+        if (diff)
+            grid_diff(rp, k, xm, ym, ref, grid + cells * (size_t)k);
+        else
+            grid_fill(&rp[k], xm, ym, 0, grid + cells * (size_t)k);
+    }
+    if (diff) {
+        double m = 0;
+        for (size_t i = 0; i < cells * (size_t)np; i++)
+            if (grid[i] != BLANK && !isnan(grid[i]) && fabs(grid[i]) > m)
+                m = fabs(grid[i]);
+        cache->scale = m > 0 ? nice_up(m) : 1;
+    }
+}
+
+/* Each pane's score against distance (NAN past its n) into cache->v. */
+static void profile_compute(const struct rpane *rp, int np,
+                            const struct axis *xm, struct cmp_cache *cache)
+{
+    double *vals = malloc(sizeof(double) * (size_t)(xm->used > 0 ? xm->used
+                                                                 : 1)
+                          * (size_t)np);
+    cache->v = vals;
+    if (!vals)
+        return;
+    for (int k = 0; k < np; k++) {
+        double *v = vals + (size_t)xm->used * (size_t)k;
+        if (profile_values(&rp[k], xm, v))
+            for (int i = 0; i < xm->used; i++)
+                v[i] = BLANK;
+        for (int i = 0; i < xm->used; i++)
+            if (v[i] == BLANK)
+                v[i] = NAN;
+    }
+}
+
+static void cache_key(const struct app *a, const struct rpane *rp, int np,
+                      int cols, const struct axis *xm, const struct ymap *ym,
+                      struct cmp_key *k)
+{
+    memset(k, 0, sizeof *k);
+    k->mode = (int)a->cmp.mode;
+    k->np = np;
+    k->cols = cols;
+    for (int i = 0; i < np; i++) {
+        k->p[i].base = rp[i].base;
+        k->p[i].n = rp[i].n;
+        k->p[i].d = rp[i].d;
+        k->p[i].layout = (int)rp[i].layout;
+        k->p[i].prec = (int)rp[i].prec;
+    }
+    k->xm = *xm;
+    if (ym)
+        k->ym = *ym;
+}
+
+static void cache_drop(struct cmp_cache *cache)
+{
+    free(cache->v);
+    cache->v = NULL;
+    cache->valid = 0;
 }
 
 /* ---- the whole view ----------------------------------------------------- */
@@ -1044,6 +1169,7 @@ struct cmp_rt {
     int tiny;               /* too small for panes: one line each */
     struct axis xm;         /* positions (heatmap, diff) or distances */
     struct ymap ym;         /* dims down (heatmap, diff) */
+    struct cmp_cache cache; /* what the heat, diff or profile mode draws */
 };
 
 /* The axes of the mode: positions across a pane and dims down it, or
@@ -1088,6 +1214,39 @@ static void compare_layout(const struct app *a, void *rt, int w, int h)
     layout_axes(a, r);
 }
 
+/* The heat, diff or profile values for the present key, when it changed. */
+static int compare_work(const struct app *a, void *rt, int64_t budget)
+{
+    struct cmp_rt *r = rt;
+    enum pane_mode m = a->cmp.mode;
+    struct cmp_key k;
+    (void)budget;
+    if (r->tiny || m == PANE_SPECTRUM || m == PANE_RATIO)
+        return 0;
+    int cols = r->g.pw - 1;
+    if (m == PANE_PROFILE ? r->xm.cells < 1 || r->g.body_h < 1
+                          : cols < 1 || r->g.body_h < 1)
+        return 0;
+    cache_key(a, r->rp, r->np, cols, &r->xm, m == PANE_PROFILE ? NULL
+                                                               : &r->ym, &k);
+    if (r->cache.valid && memcmp(&k, &r->cache.key, sizeof k) == 0)
+        return 0;
+    cache_drop(&r->cache);
+    if (m == PANE_PROFILE)
+        profile_compute(r->rp, r->np, &r->xm, &r->cache);
+    else
+        heat_compute(r->rp, r->np, cols, &r->xm, &r->ym, m == PANE_DIFF,
+                     &r->cache);
+    r->cache.key = k;
+    r->cache.valid = r->cache.v != NULL;
+    return 0;
+}
+
+static void compare_fini(void *rt)
+{
+    cache_drop(&((struct cmp_rt *)rt)->cache);
+}
+
 static void compare_draw(const struct app *a, void *rt, canvas *c, char *hint,
                          size_t hintlen)
 {
@@ -1106,13 +1265,14 @@ static void compare_draw(const struct app *a, void *rt, canvas *c, char *hint,
         cmp_draw_spectrum(a, c, &r->g, r->rp, hint, hintlen);
         break;
     case PANE_PROFILE:
-        draw_profile_mode(a, c, &r->g, r->rp, &r->xm, hint, hintlen);
+        draw_profile_mode(a, c, &r->g, r->rp, &r->xm, &r->cache, hint,
+                          hintlen);
         break;
     case PANE_RATIO:
         cmp_draw_ratio(a, c, &r->g, r->rp, hint, hintlen);
         break;
     default:    /* heatmap, diff */
-        draw_heat_mode(a, c, &r->g, r->rp, &r->xm, &r->ym,
+        draw_heat_mode(a, c, &r->g, r->rp, &r->xm, &r->ym, &r->cache,
                        a->cmp.mode == PANE_DIFF, hint, hintlen);
         break;
     }
@@ -1565,6 +1725,13 @@ static int cmd_pane_rope(struct app *a, const char *name, const char *arg)
     pane_store(a, k, &p);
     if (model)
         a->cmp.panes[k].model = 1 + params_model_index(arg);
+    if (model && k == 0) {      /* pane A is the global setting: the model's
+                                   n too, and the status line names it */
+        a->p.n = p.n;
+        a->p.pos = a->p.pos < p.n ? a->p.pos : p.n - 1;
+        app_params_changed(a);
+        app_set_source(a, arg, 0);
+    }
     params_format_rope(&p, sc, sizeof sc);
     app_msg(a, 0, "pane %c: d=%d RoPE scaling %s", 'A' + k, p.d, sc);
     return 1;
@@ -1671,7 +1838,9 @@ const struct view VIEW_COMPARE_DEF = {
     .reset = compare_reset,
     .params_changed = clamp_cursor,
     .layout = compare_layout,
+    .work = compare_work,
     .draw = compare_draw,
+    .fini = compare_fini,
     .command = compare_command,
     .keys = COMPARE_KEYS,
     .about =

@@ -71,13 +71,23 @@ static int cands_ident(const struct app *a, const struct rpane *r,
     return 8;
 }
 
+/* The critical band from the pane's scaled plan, the unscaled one
+ * beside it when they differ: "critical band 39 (49 unscaled)". */
 static int cands_crit(int k, const struct rpane *r, char s[][HEAD_LEN])
 {
     int h = r->d / 2;
+    char un[32] = "", unl[32] = "";
     (void)k;
+    if (r->crit != r->crit_base && r->crit_base >= h) {
+        snprintf(un, sizeof un, " (none unscaled)");
+        snprintf(unl, sizeof unl, " (none unsc.)");
+    } else if (r->crit != r->crit_base) {
+        snprintf(un, sizeof un, " (%d unscaled)", r->crit_base);
+        snprintf(unl, sizeof unl, " (%d unsc.)", r->crit_base);
+    }
     if (r->crit >= h) {
-        snprintf(s[0], HEAD_LEN, "no critical band: all %d bands turn", h);
-        snprintf(s[1], HEAD_LEN, "all %d bands turn in n", h);
+        snprintf(s[0], HEAD_LEN, "no critical band: all %d bands turn%s", h, un);
+        snprintf(s[1], HEAD_LEN, "all %d bands turn in n%s", h, unl);
         snprintf(s[2], HEAD_LEN, "all %d bands turn", h);
         snprintf(s[3], HEAD_LEN, "all %d turn", h);
         snprintf(s[4], HEAD_LEN, "all");
@@ -88,24 +98,33 @@ static int cands_crit(int k, const struct rpane *r, char s[][HEAD_LEN])
         snprintf(rng, sizeof rng, "%d", r->crit);
     else
         snprintf(rng, sizeof rng, "%d-%d", r->crit, h - 1);
-    snprintf(s[0], HEAD_LEN, "critical band %d: %s <1 turn in n", r->crit, rng);
-    snprintf(s[1], HEAD_LEN, "critical band %d: %s <1 turn", r->crit, rng);
-    snprintf(s[2], HEAD_LEN, "crit band %d: %s <1 turn", r->crit, rng);
-    snprintf(s[3], HEAD_LEN, "crit %d: %s <1 turn", r->crit, rng);
-    snprintf(s[4], HEAD_LEN, "crit band %d", r->crit);
-    snprintf(s[5], HEAD_LEN, "crit %d", r->crit);
-    return 6;
+    snprintf(s[0], HEAD_LEN, "critical band %d%s: %s <1 turn in n", r->crit,
+             un, rng);
+    snprintf(s[1], HEAD_LEN, "critical band %d%s: %s <1 turn", r->crit, un, rng);
+    snprintf(s[2], HEAD_LEN, "crit band %d%s: %s <1 turn", r->crit, unl, rng);
+    snprintf(s[3], HEAD_LEN, "crit %d%s: %s <1 turn", r->crit, unl, rng);
+    snprintf(s[4], HEAD_LEN, "crit %d: %s <1 turn", r->crit, rng);
+    snprintf(s[5], HEAD_LEN, "crit %d%s", r->crit, unl);
+    snprintf(s[6], HEAD_LEN, "crit %d", r->crit);
+    return 7;
 }
 
 static int cands_slow(const struct rpane *r, char s[][HEAD_LEN])
 {
-    char t[32];
+    char t[32], u[48] = "";
     cmp_num(r->slow_turns, t, sizeof t);
-    snprintf(s[0], HEAD_LEN, "slowest band %d: %s turns in n", r->d / 2 - 1, t);
-    snprintf(s[1], HEAD_LEN, "slowest band: %s turns in n", t);
-    snprintf(s[2], HEAD_LEN, "slowest: %s turns", t);
-    snprintf(s[3], HEAD_LEN, "%s turns", t);
-    return 4;
+    if (r->plan->scaled && r->slow_turns != r->slow_turns_base) {
+        char b[32];
+        cmp_num(r->slow_turns_base, b, sizeof b);
+        snprintf(u, sizeof u, " (%s unscaled)", b);
+    }
+    snprintf(s[0], HEAD_LEN, "slowest band %d: %s turns in n%s", r->d / 2 - 1,
+             t, u);
+    snprintf(s[1], HEAD_LEN, "slowest band: %s turns in n%s", t, u);
+    snprintf(s[2], HEAD_LEN, "slowest: %s turns%s", t, u);
+    snprintf(s[3], HEAD_LEN, "slowest: %s turns", t);
+    snprintf(s[4], HEAD_LEN, "%s turns", t);
+    return 5;
 }
 
 /* The layout and number format, said accurately. */

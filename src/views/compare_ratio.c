@@ -148,7 +148,7 @@ static void ratio_ticks(const struct app *a, canvas *c, const struct geom *g,
 static int band_past(const struct rpane *r, double len)
 {
     for (int i = 0; i < r->d / 2; i++)
-        if (cmp_log10_wavelength(i, r->d, r->base) > log10(len))
+        if (cmp_log10_wavelength(r, i) > log10(len))
             return i;
     return -1;
 }
@@ -343,14 +343,17 @@ static void ratio_legend(const struct app *a, canvas *c, int y,
     int wide = c->w - x >= 70;
     snprintf(t[0], sizeof t[0], wide ? " A's first band with %s > L"
                                      : " %s_A > L", lam);
-    snprintf(t[1], sizeof t[1], wide ? " ... > n" : " %s_A > n", lam);
+    if (marks[0] >= 0)
+        snprintf(t[1], sizeof t[1], wide ? " ... > n" : " %s_A > n", lam);
+    else            /* no L: the n mark alone, named in full */
+        snprintf(t[1], sizeof t[1], wide ? " A's first band with %s > n"
+                                         : " %s_A > n", lam);
     if (marks[0] >= 0)
         x = cmp_legend_piece(c, x, y, glyph_pick(a->ascii, "\u2502", "|"),
                              cmp_uc(a, UI_TEXT), t[0], cmp_uc(a, UI_TEXT));
     if (marks[1] >= 0)
         x = cmp_legend_piece(c, x, y, glyph(a->ascii, GL_VDOTS),
-                             cmp_uc(a, UI_WARN), marks[0] >= 0 ? t[1] : t[0],
-                             cmp_uc(a, UI_TEXT));
+                             cmp_uc(a, UI_WARN), t[1], cmp_uc(a, UI_TEXT));
     if (c->w - x >= 28)
         canvas_printf(c, x, y, -1, cmp_uc(a, UI_DIM), RGB_DEFAULT, 0,
                       "y: %s_X/%s_A per band (log)", glyph(a->ascii, GL_OMEGA),

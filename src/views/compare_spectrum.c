@@ -35,13 +35,10 @@ static void scaled_make(const struct rpane *r, struct scaled *sc)
 {
     int half = r->d / 2;
     memset(sc, 0, sizeof *sc);
-    if (r->rope->method == ROPE_NONE)
+    if (!r->plan->scaled)
         return;
-    sc->w = malloc((size_t)half * sizeof *sc->w);
-    sc->rule = malloc((size_t)half);
-    if (!sc->w || !sc->rule ||
-        rope_inv_freq(r->rope, r->d, r->base, r->n, sc->w, sc->rule))
-        return;
+    sc->w = r->plan->omega;
+    sc->rule = r->plan->rule;
     sc->on = 1;
     for (int i = 0; i < half; i++) {
         sc->count[sc->rule[i]]++;
@@ -61,10 +58,8 @@ int cmp_scaled_make(const struct rpane *rp, int np, struct scaled *sc)
 
 void cmp_scaled_free(struct scaled *sc, int np)
 {
-    for (int k = 0; k < np; k++) {
-        free(sc[k].w);
-        free(sc[k].rule);
-    }
+    for (int k = 0; k < np; k++)        /* the plan's: nothing to free */
+        sc[k] = (struct scaled){ 0 };
 }
 
 static struct yscale spectrum_scale(const struct rpane *rp,
@@ -72,7 +67,7 @@ static struct yscale spectrum_scale(const struct rpane *rp,
 {
     double top = LOG10_2PI + 1;
     for (int k = 0; k < np; k++) {
-        double l = cmp_log10_wavelength(rp[k].d / 2 - 1, rp[k].d, rp[k].base);
+        double l = cmp_log10_wavelength(&rp[k], rp[k].d / 2 - 1);
         double ln = log10((double)rp[k].n);
         top = fmax(top, fmax(l, ln));
         if (sc[k].on)
@@ -226,20 +221,20 @@ static void spectrum_plot(const struct app *a, canvas *pc, int k,
 {
     int half = r->d / 2, wd = 2 * pc->w;
     spectrum_guides(a, pc, r, sc, s);
-    double l0 = cmp_log10_wavelength(0, r->d, r->base);
-    double step = half > 1 ? (cmp_log10_wavelength(half - 1, r->d, r->base) - l0)
+    double l0 = cmp_log10_wavelength(r, 0);
+    double step = half > 1 ? (cmp_log10_wavelength(r, half - 1) - l0)
                              / (half - 1) : 0;
     /* log wavelength is linear in the band: draw straight segments,
      * bright while bands turn, dim from the critical band on (all dim
      * under scaled marks) */
-    if (r->crit > 0)
+    if (r->crit_base > 0)
         canvas_line(pc, cmp_band_dot(0, half, wd), ys_dot(s, l0),
-                    cmp_band_dot(r->crit - 1, half, wd),
-                    ys_dot(s, l0 + step * (r->crit - 1)),
+                    cmp_band_dot(r->crit_base - 1, half, wd),
+                    ys_dot(s, l0 + step * (r->crit_base - 1)),
                     sc->on ? cmp_uc(a, UI_DIM) : cmp_pane_rgb(a, k));
     /* bands that do not turn: a '~' per cell, a mark of their own that
      * reads without colour (the legend shows it) */
-    for (int b = r->crit; b < half; b++) {
+    for (int b = r->crit_base; b < half; b++) {
         int col = cmp_band_dot(b, half, wd) / 2;
         int row = ys_dot(s, l0 + step * b) / 4;
         const cell *kc = canvas_at(pc, col, row);
@@ -268,8 +263,13 @@ static void spectrum_text_scaled(const struct app *a, canvas *c, int x, int y,
         { "kept", "blend", "interp", "rebased", "rescaled" },
         { "+", "x", "#", "%", "&" }         /* the plot's marks */
     };
-    char s[4][160], m[48];
+    char s[6][200], m[48], rng[2][128];
     params_format_rope(&(params){ .rope = *r->rope }, m, sizeof m);
+    /* the rules as band ranges first: "kept 0-28 · blend 29-34 · ..." */
+    pe_plan_rule_ranges(r->plan, glyph_pick(a->ascii, "\u2013", "-"),
+                        glyph_pick(a->ascii, " \u00b7 ", ", "), rng[0],
+                        sizeof rng[0]);
+    pe_plan_rule_ranges(r->plan, "-", " ", rng[1], sizeof rng[1]);
     size_t n[4];
     for (int v = 0; v < 4; v++)
         n[v] = (size_t)snprintf(s[v], sizeof s[v], "%s%s", v < 2 ? m : "",
@@ -290,8 +290,12 @@ static void spectrum_text_scaled(const struct app *a, canvas *c, int x, int y,
             n[2] >= sizeof s[2] || n[3] >= sizeof s[3])
             break;
     }
-    const char *cand[4] = { s[0], s[1], s[2], s[3] };
-    canvas_text_fit(c, x, y, w, cand, 4, cmp_uc(a, UI_ACCENT), 0);
+    char s6[128];
+    snprintf(s[4], sizeof s[4], "%s: %s", m, rng[0]);
+    snprintf(s[5], sizeof s[5], "%s", rng[0]);
+    snprintf(s6, sizeof s6, "%s", rng[1]);     /* the ranges, compact */
+    const char *cand[7] = { s[4], s[5], s6, s[0], s[1], s[2], s[3] };
+    canvas_text_fit(c, x, y, w, cand, 7, cmp_uc(a, UI_ACCENT), 0);
 }
 
 static void spectrum_text(const struct app *a, canvas *c, int x, int y, int w,
@@ -307,21 +311,19 @@ static void spectrum_text(const struct app *a, canvas *c, int x, int y, int w,
     char s[3][3][128], v1[24], v2[24];
     const char *lam = glyph(a->ascii, GL_LAMBDA_WL), *pi2 = glyph_pick(a->ascii, "2\u03C0", "2pi");
     const char *mul = glyph(a->ascii, GL_MUL);
-    cmp_num_log10(cmp_log10_wavelength(half - 1, r->d, r->base), v1, sizeof v1);
+    cmp_num_log10(cmp_log10_wavelength(r, half - 1), v1, sizeof v1);
     cmp_num_log10(LOG10_2PI + log10(r->base), v2, sizeof v2);   /* 2*pi*base */
     snprintf(s[0][0], sizeof s[0][0], "%d of %d bands turn %s1%s within n",
              r->crit, half, glyph_pick(a->ascii, "\u2265", ">="), glyph(a->ascii, GL_TIMES));
     snprintf(s[0][1], sizeof s[0][1], "%d/%d bands turn in n", r->crit, half);
     snprintf(s[0][2], sizeof s[0][2], "%d/%d turn", r->crit, half);
     if (sc->on) {       /* scaled: the bands that turn at the omegas used */
-        int t = 0;
-        for (int i = 0; i < half; i++)
-            t += 2 * M_PI_ / sc->w[i] <= (double)r->n;
+        int t = r->plan->nturn;
         snprintf(s[0][0], sizeof s[0][0], "%d of %d bands turn %s1%s in n "
                  "(%d unscaled)", t, half, glyph_pick(a->ascii, "\u2265", ">="),
-                 glyph(a->ascii, GL_TIMES), r->crit);
+                 glyph(a->ascii, GL_TIMES), r->plan->nturn_base);
         snprintf(s[0][1], sizeof s[0][1], "%d/%d turn in n (%d unscaled)", t,
-                 half, r->crit);
+                 half, r->plan->nturn_base);
         snprintf(s[0][2], sizeof s[0][2], "%d/%d turn", t, half);
     }
     snprintf(s[1][0], sizeof s[1][0], "slowest %s = %s%sb^(%d/%d) = %s", lam, pi2,
@@ -370,14 +372,14 @@ static int scaled_readout(const struct app *a, char *buf, size_t len, int v,
                           int k, const struct rpane *r, const struct scaled *sc,
                           int band)
 {
-    double w0 = pe_omega(band, r->d, r->base), w1 = sc->w[band];
+    double w0 = r->plan->omega_base[band], w1 = sc->w[band];
     const char *arrow = glyph_pick(a->ascii, "\u2192", "->"), *om = glyph(a->ascii, GL_OMEGA);
     const char *lam = glyph(a->ascii, GL_LAMBDA_WL);
     char n[4][32];
     fmt_num(w0, v == 0 ? 10 : 6, n[0], sizeof n[0]);
     fmt_num(w1, v == 0 ? 10 : 6, n[1], sizeof n[1]);
     fmt_num(2 * M_PI_ / w0, 8, n[2], sizeof n[2]);
-    fmt_num(2 * M_PI_ / w1, 8, n[3], sizeof n[3]);
+    fmt_num(r->plan->wavelength[band], 8, n[3], sizeof n[3]);
     if (v == 0)
         return snprintf(buf, len, " %s %c %s %s %s%s%s %s %s%s%s",
                         glyph(a->ascii, GL_VBAR), 'A' + k,
@@ -392,7 +394,8 @@ static int scaled_readout(const struct app *a, char *buf, size_t len, int v,
 double cmp_band_omega(const struct rpane *r, const struct scaled *sc,
                             int b)
 {
-    return sc->on ? sc->w[b] : pe_omega(b, r->d, r->base);
+    (void)sc;
+    return r->plan->omega[b];
 }
 
 static void spectrum_readout(const struct app *a, canvas *c,
@@ -418,7 +421,7 @@ static void spectrum_readout(const struct app *a, canvas *c,
                                       v, r->id, r, &sc[k], a->cmp.band);
                 continue;
             }
-            double lw = cmp_log10_wavelength(a->cmp.band, r->d, r->base);
+            double lw = cmp_log10_wavelength(r, a->cmp.band);
             cmp_num_log10(lw, l, sizeof l);
             cmp_num(pow(10, log10((double)r->n) - lw), t, sizeof t);
             len += snprintf(line[v] + len, sizeof line[v] - (size_t)len,

@@ -13,6 +13,7 @@
 #include "app.h"
 #include "peviz/layout.h"
 #include "peviz/rope.h"
+#include "plans.h"
 
 #define LOG10_2PI 0.79817986835811504957
 #define M_PI_ 3.14159265358979323846
@@ -28,8 +29,12 @@ struct rpane {
     int model;              /* the preset (rope_preset_at) it was set
                                from and still equals, or -1 */
     const rope_scaling *rope;   /* the pane's RoPE scaling */
-    int crit;               /* first band whose wavelength exceeds n */
-    double slow_turns;      /* turns of the slowest band within n */
+    const pe_plan *plan;    /* its frequency plan (plans.h): every band
+                               number the pane shows comes from it */
+    int crit;               /* first band whose scaled wavelength exceeds n */
+    int crit_base;          /* the same unscaled */
+    double slow_turns;      /* turns of the slowest band within n (scaled) */
+    double slow_turns_base; /* the same unscaled */
 };
 
 /* Where things go on the screen. */
@@ -44,11 +49,12 @@ struct geom {
     int axis_y, legend_y, read_y;   /* -1 when absent */
 };
 
-/* A pane's frequencies after its RoPE scaling (on = 0: none to show). */
+/* A pane's frequencies after its RoPE scaling (on = 0: none to show):
+ * its plan's arrays. */
 struct scaled {
     int on;
-    double *w;                  /* [d/2] omega after scaling */
-    unsigned char *rule;        /* [d/2] enum rope_rule */
+    const double *w;            /* [d/2] omega after scaling */
+    const unsigned char *rule;  /* [d/2] enum rope_rule */
     int count[ROPE_RULE_COUNT];
     double wl_max;              /* longest scaled wavelength */
 };
@@ -58,8 +64,9 @@ struct scaled {
 rgb cmp_uc(const struct app *a, enum ui_color c);
 /* Pane k's plot colour. */
 rgb cmp_pane_rgb(const struct app *a, int k);
-/* log10 of band i's unscaled wavelength 2 pi base^(2i/d), never inf. */
-double cmp_log10_wavelength(int i, int d, double base);
+/* log10 of band i's unscaled wavelength 2 pi / theta_i (the pane's
+ * plan). */
+double cmp_log10_wavelength(const struct rpane *r, int i);
 /* A number to 4 significant digits; 10^l the same, also past 1e308. */
 void cmp_num(double v, char *buf, size_t len);
 void cmp_num_log10(double l, char *buf, size_t len);

@@ -25,6 +25,23 @@ void heat_pca_free(struct heat_pca_rt *r)
     memset(r, 0, sizeof *r);
 }
 
+void heat_pca_pair(const struct app *a, int *i, int *j)
+{
+    *i = a->heat.pca_i > 0 ? a->heat.pca_i - 1 : 0;
+    *j = a->heat.pca_j > 0 ? a->heat.pca_j - 1 : 1;
+    if (*i == *j)
+        *j = *i == 0 ? 1 : 0;
+}
+
+/* The components to compute: the three plotted and the pair. */
+static int wanted(const struct app *a)
+{
+    int i, j;
+    heat_pca_pair(a, &i, &j);
+    int k = i + 1 > j + 1 ? i + 1 : j + 1;
+    return k > HEAT_PCA_K ? k : HEAT_PCA_K;
+}
+
 /* Start over on table t, or on the sinusoids when t is NULL. */
 static void restart(const struct app *a, const struct pe_table *t,
                     struct heat_pca_rt *r)
@@ -45,7 +62,8 @@ static void restart(const struct app *a, const struct pe_table *t,
         r->src = r->own;
     }
     /* n centred rows span at most n - 1 directions */
-    int k = r->d < HEAT_PCA_K ? r->d : HEAT_PCA_K;
+    r->want = wanted(a);
+    int k = r->d < r->want ? r->d : r->want;
     if (k > r->n - 1)
         k = (int)r->n - 1;
     r->work = r->src ? pe_pca_begin(r->src, r->n, r->d, k) : NULL;
@@ -55,7 +73,7 @@ static void restart(const struct app *a, const struct pe_table *t,
 static int same_source(const struct app *a, const struct pe_table *t,
                        const struct heat_pca_rt *r)
 {
-    if (r->state == HP_IDLE)
+    if (r->state == HP_IDLE || r->want < wanted(a))
         return 0;
     if (t)
         return r->base == 0 && r->src == t->v && r->n == t->n && r->d == t->d;
@@ -110,25 +128,63 @@ static void block_means(const struct heat_pca_rt *r, int c, int m, double *out)
     }
 }
 
+/* The label of component c (0-based) on its curve: 1..9, then a, b, ... */
+static char comp_mark(int c)
+{
+    return c < 9 ? (char)('1' + c) : (char)('a' + (c - 9) % 26);
+}
+
+/* The components the line plot shows: the first three, or the pair
+ * when :pca chose another; how many into *k. */
+static void plotted(const struct app *a, const struct heat_pca_rt *r,
+                    int *comp, int *k)
+{
+    int i, j;
+    heat_pca_pair(a, &i, &j);
+    *k = 0;
+    if (i == 0 && j == 1) {
+        for (int c = 0; c < r->res.k && c < HEAT_PCA_K; c++)
+            comp[(*k)++] = c;
+        return;
+    }
+    if (i < r->res.k)
+        comp[(*k)++] = i;
+    if (j < r->res.k)
+        comp[(*k)++] = j;
+}
+
 static void draw_plot(const struct app *a, const struct heat_pca_rt *r,
                       canvas *c, int x, int y, int w, int h)
 {
-    int k = r->res.k, m = (int)(r->n < 2 * w ? r->n : 2 * w);
-    double *ys = malloc((size_t)k * (size_t)m * sizeof *ys);
+    int comp[HEAT_PCA_K], k, m = (int)(r->n < 2 * w ? r->n : 2 * w);
+    plotted(a, r, comp, &k);
+    double *ys = malloc((size_t)(k ? k : 1) * (size_t)m * sizeof *ys);
     struct plot_series ser[HEAT_PCA_K];
-    if (!ys || m < 1)
+    char title[96];
+    int at = 0;
+    if (!ys || m < 1 || k < 1)
         goto out;
     for (int i = 0; i < k; i++) {
-        block_means(r, i, m, ys + (size_t)i * (size_t)m);
-        /* each curve carries its component's number: they read apart
-         * without colour too */
+        block_means(r, comp[i], m, ys + (size_t)i * (size_t)m);
+        /* each curve carries its component's number and its own line
+         * style: they read apart without colour too */
         ser[i] = (struct plot_series){ ys + (size_t)i * (size_t)m, m,
                                       ui_color(a->palette,
                                                (enum ui_color)(UI_PLOT_A + i)),
-                                      k > 1 ? (char)('1' + i) : 0 };
+                                      k > 1 ? comp_mark(comp[i]) : 0, i };
+        at += snprintf(title + at, sizeof title - (size_t)at, "PC%d ",
+                       comp[i] + 1);
     }
+    at += snprintf(title + at, sizeof title - (size_t)at, "against position");
+    for (int i = 0; i < k; i++)         /* past the rank: 0, and said */
+        if (comp[i] >= r->res.rank) {
+            snprintf(title + at, sizeof title - (size_t)at, " (PC%d%s = 0: "
+                     "rank %d)", comp[i] + 1, i + 1 < k ? " on" : "",
+                     r->res.rank);
+            break;
+        }
     struct plot_spec sp = {
-        .title = "PC1 PC2 PC3 against position",
+        .title = title,
         .xlabel = "pos", .x0 = 0.5 * (double)r->n / m - 0.5,
         .dx = (double)r->n / m, .xmin = 0, .xmax = (double)(r->n - 1),
         .x_integer = 1, .zero_line = 1, .mark_x = (double)a->p.pos,
@@ -148,14 +204,15 @@ static void to_dots(double u, double v, double scale, int cx, int cy, int rad,
 }
 
 static void draw_curve(const struct app *a, const struct heat_pca_rt *r,
-                       canvas *c, int cx, int cy, int rad, double scale)
+                       int pi, int pj, canvas *c, int cx, int cy, int rad,
+                       double scale)
 {
     int m = (int)(r->n < CURVE_POINTS ? r->n : CURVE_POINTS);
     double *u = malloc(2 * (size_t)m * sizeof *u);
     if (!u)
         return;
-    block_means(r, 0, m, u);
-    block_means(r, 1, m, u + m);
+    block_means(r, pi, m, u);
+    block_means(r, pj, m, u + m);
     rgb col = ui_color(a->palette, UI_PLOT_A);
     int px0 = 0, py0 = 0;
     for (int i = 0; i < m; i++) {
@@ -169,25 +226,45 @@ static void draw_curve(const struct app *a, const struct heat_pca_rt *r,
     free(u);
 }
 
-/* PC1 against PC2 on a clock face: the ring is the largest radius, the
- * hand points at the cursor's position. */
+/* What is said of component c beyond the table's rank ("" if not). */
+static const char *beyond(const struct heat_pca_rt *r, int c, char *buf,
+                          size_t len)
+{
+    buf[0] = 0;
+    if (c >= r->res.rank)
+        snprintf(buf, len, " (PC%d: beyond rank %d, 0)", c + 1, r->res.rank);
+    return buf;
+}
+
+/* The pair on a clock face: the ring is the largest radius, the hand
+ * points at the cursor's position. */
 static void draw_face(const struct app *a, const struct heat_pca_rt *r,
                       canvas *c, int x, int y, int w, int h)
 {
-    int k = r->res.k, rows = h - 2 < (w - 4) / 2 ? h - 2 : (w - 4) / 2;
+    int k = r->res.k, rows = h - 2 < (w - 4) / 2 ? h - 2 : (w - 4) / 2, pi, pj;
+    heat_pca_pair(a, &pi, &pj);
+    rgb acc = ui_color(a->palette, UI_ACCENT), txt = ui_color(a->palette, UI_TEXT);
     if (rows < 3 || k < 2)
         return;
+    if (pi >= k || pj >= k) {
+        canvas_printf(c, x, y + h - 1, w, txt, RGB_DEFAULT, 0, "PC%d: the "
+                      "table has %d components", (pi > pj ? pi : pj) + 1, k);
+        return;
+    }
     double scale = 0;
     for (int64_t p = 0; p < r->n; p++)
-        scale = fmax(scale, hypot(r->proj[p * k], r->proj[p * k + 1]));
+        scale = fmax(scale, hypot(r->proj[p * k + pi], r->proj[p * k + pj]));
     /* 2*rows cells wide, rows tall: a round face of radius 2*rows-1 dots */
     int rad = 2 * rows - 1, cx = 2 * x + rad, cy = 4 * (y + 1) + rad;
     if (scale > 0)
-        draw_curve(a, r, c, cx, cy, rad, scale);
-    rgb acc = ui_color(a->palette, UI_ACCENT), txt = ui_color(a->palette, UI_TEXT);
-    canvas_text(c, x + 2 * rows + 1, y + 1 + rows / 2, 3, "PC1", acc,
-                RGB_DEFAULT, ATTR_BOLD);
-    canvas_text(c, x + rows + 1, y, 3, "PC2", acc, RGB_DEFAULT, ATTR_BOLD);
+        draw_curve(a, r, pi, pj, c, cx, cy, rad, scale);
+    char li[16], lj[16], note[48];
+    snprintf(li, sizeof li, "PC%d", pi + 1);
+    snprintf(lj, sizeof lj, "PC%d", pj + 1);
+    canvas_text(c, x + 2 * rows + 1, y + 1 + rows / 2, (int)strlen(li), li,
+                acc, RGB_DEFAULT, ATTR_BOLD);
+    canvas_text(c, x + rows + 1, y, (int)strlen(lj), lj, acc, RGB_DEFAULT,
+                ATTR_BOLD);
     if (a->p.pos >= r->n) {             /* past a table's rows: no hand */
         canvas_printf(c, x, y + h - 1, w, txt, RGB_DEFAULT, 0,
                       "pos %lld: past the table", (long long)a->p.pos);
@@ -195,17 +272,19 @@ static void draw_face(const struct app *a, const struct heat_pca_rt *r,
     }
     const double *at = r->proj + a->p.pos * k;
     struct clock_face f = {
-        .cx = cx, .cy = cy, .r = rad, .angle = atan2(at[1], at[0]),
+        .cx = cx, .cy = cy, .r = rad, .angle = atan2(at[pj], at[pi]),
         .axes = 1, .ring = ui_color(a->palette, UI_DIM),
         .hand = ui_color(a->palette, UI_TEXT),
         .axis = ui_color(a->palette, UI_AXIS), .tip = a->ascii ? '@' : 0,
     };
     clocks_face_draw(c, &f);
     char v1[32], v2[32];
-    fmt_num(at[0], 4, v1, sizeof v1);
-    fmt_num(at[1], 4, v2, sizeof v2);
+    fmt_num(at[pi], 4, v1, sizeof v1);
+    fmt_num(at[pj], 4, v2, sizeof v2);
+    beyond(r, pi > pj ? pi : pj, note, sizeof note);
     canvas_printf(c, x, y + h - 1, w, txt, RGB_DEFAULT, 0,
-                  "pos %lld: PC1 %s PC2 %s", (long long)a->p.pos, v1, v2);
+                  "pos %lld: PC%d %s PC%d %s%s", (long long)a->p.pos, pi + 1,
+                  v1, pj + 1, v2, note);
 }
 
 /* The title: the components' shares of the variance, in the longest
@@ -214,18 +293,34 @@ static void draw_title(const struct app *a, const struct heat_pca_rt *r,
                        const char *name, canvas *c, int x, int y, int w)
 {
     char t[5][256], pct[3][16], sh[64];
-    int k = r->res.k;
-    for (int i = 0; i < 3; i++)
+    int k = r->res.k, comp[3] = { 0, 1, 2 }, nc = 3, pi, pj;
+    heat_pca_pair(a, &pi, &pj);
+    if (pi != 0 || pj != 1) {           /* the pair :pca chose */
+        comp[0] = pi;
+        comp[1] = pj;
+        nc = 2;
+    }
+    for (int i = 0; i < nc; i++)
         snprintf(pct[i], sizeof pct[i], "%.1f%%",
-                 i < k ? 100 * pe_pca_ratio(&r->res, i) : 0.0);
-    snprintf(sh, sizeof sh, "PC1 %s, PC2 %s, PC3 %s", pct[0], pct[1], pct[2]);
+                 comp[i] < k ? 100 * pe_pca_ratio(&r->res, comp[i]) : 0.0);
+    if (nc == 3)
+        snprintf(sh, sizeof sh, "PC1 %s, PC2 %s, PC3 %s", pct[0], pct[1],
+                 pct[2]);
+    else
+        snprintf(sh, sizeof sh, "PC%d %s, PC%d %s", pi + 1, pct[0], pj + 1,
+                 pct[1]);
     name = name ? name : "the sinusoidal table";
     snprintf(t[0], sizeof t[0], "principal components of %s: %s of the "
              "variance", name, sh);
     snprintf(t[1], sizeof t[1], "PCs of %s: %s of the variance", name, sh);
     snprintf(t[2], sizeof t[2], "principal components: %s of the variance", sh);
     snprintf(t[3], sizeof t[3], "variance: %s", sh);
-    snprintf(t[4], sizeof t[4], "PC1 %s PC2 %s PC3 %s", pct[0], pct[1], pct[2]);
+    if (nc == 3)
+        snprintf(t[4], sizeof t[4], "PC1 %s PC2 %s PC3 %s", pct[0], pct[1],
+                 pct[2]);
+    else
+        snprintf(t[4], sizeof t[4], "PC%d %s PC%d %s", pi + 1, pct[0], pj + 1,
+                 pct[1]);
     const char *cand[5] = { t[0], t[1], t[2], t[3], t[4] };
     canvas_text_fit(c, x, y, w, cand, 5, ui_color(a->palette, UI_TEXT),
                     ATTR_BOLD);
@@ -264,4 +359,50 @@ void heat_pca_draw(const struct app *a, const struct heat_pca_rt *r,
     draw_plot(a, r, c, x, y + 1, w - face_w - (face_w ? 1 : 0), h - 1);
     if (face_w)
         draw_face(a, r, c, x + w - face_w, y + 1, face_w, h - 1);
+}
+
+/* ---- choosing the pair ---------------------------------------------------- */
+
+int heat_pca_command(struct app *a, const char *arg)
+{
+    int i, j, used = 0;
+    while (*arg == ' ')
+        arg++;
+    if (strcmp(arg, "off") == 0) {
+        a->heat.pca = 0;
+        app_msg(a, 0, "principal components off");
+        return 0;
+    }
+    if (!*arg) {
+        i = 1;
+        j = 2;
+    } else if (sscanf(arg, "%d %d %n", &i, &j, &used) != 2 || arg[used] ||
+               i < 1 || j < 1 || i > HEAT_PCA_MAX || j > HEAT_PCA_MAX ||
+               i == j) {
+        app_msg(a, 1, "pca: want two different components I J in 1..%d "
+                "(:pca 2 3), or off", HEAT_PCA_MAX);
+        return -1;
+    }
+    a->heat.pca = 1;
+    a->heat.pca_i = i;
+    a->heat.pca_j = j;
+    app_msg(a, 0, "principal components: PC%d against PC%d", i, j);
+    return 0;
+}
+
+int heat_pca_step(struct app *a, int which, int delta)
+{
+    int i, j;
+    heat_pca_pair(a, &i, &j);
+    int *c = which ? &j : &i, other = which ? i : j;
+    int next = *c + delta;
+    if (next == other)
+        next += delta;
+    if (next < 0 || next >= HEAT_PCA_MAX)
+        return 0;
+    *c = next;
+    a->heat.pca = 1;
+    a->heat.pca_i = i + 1;
+    a->heat.pca_j = j + 1;
+    return 1;
 }

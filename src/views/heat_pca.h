@@ -1,7 +1,8 @@
 /*
  * heat_pca.h - the heatmap view's principal-component panel (key p): the
- * table's top components against position, and PC1 against PC2 as a
- * curve on a clock face whose hand points at the cursor's position.
+ * table's top components against position, and a pair of components
+ * (PC1 and PC2 unless :pca I J or { } [ ] choose others) as a curve on a
+ * clock face whose hand points at the cursor's position.
  *
  * The table is the one the heatmap shows (a --pe-file table), else the
  * sinusoidal table at d_model, n, base (at most 2^22 values).  The
@@ -31,6 +32,7 @@ struct heat_pca_rt {
     int d;
     double base;
     double *own;                    /* the sinusoidal table, when no file */
+    int want;                       /* components asked for */
     struct pe_pca_work *work;
     struct pe_pca res;
     double *proj;                   /* n x k projections */
@@ -47,5 +49,16 @@ void heat_pca_draw(const struct app *a, const struct heat_pca_rt *r,
                    const char *name, canvas *c, int x, int y, int w, int h);
 
 void heat_pca_free(struct heat_pca_rt *r);
+
+/* The pair a's state asks for, 0-based, *i != *j (default 0 and 1). */
+void heat_pca_pair(const struct app *a, int *i, int *j);
+
+/* ":pca I J" (1 <= I, J <= HEAT_PCA_MAX, I != J): opens the panel on that
+ * pair; ":pca" alone on 1 and 2, ":pca off" closes it.  0, or -1 with
+ * the message set. */
+int heat_pca_command(struct app *a, const char *arg);
+
+/* The keys { } (first component) and [ ] (second) step the pair. */
+int heat_pca_step(struct app *a, int which, int delta);
 
 #endif

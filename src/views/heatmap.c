@@ -27,6 +27,7 @@
 #include "views/heat_pca.h"
 #include "views/heatmap.h"
 #include "peviz/pe.h"
+#include "plans.h"
 
 #define MIN_SPAN 8          /* zooming in stops at this many positions */
 #define MIN_MAP_ROWS 4      /* chrome rows give way below this */
@@ -483,6 +484,34 @@ static void layout_rows(struct heat_layout *L, int w, int h, int presenter,
 
 /* Margin: "d 12  λ 6.28" and a cursor mark; none on narrow screens.
  * A table has no wavelengths: just "d 12". */
+/* ---- what the map shows: the PE or a RoPE model's cache ---------------- */
+
+/* Whether the map shows a RoPE model's cos/sin cache (a model, a config
+ * or a scaling is set): cos and sin at the plan's scaled omega, times the
+ * attention factor a as transformers multiplies them.  Else the
+ * sinusoidal PE. */
+static int heat_rope(const struct app *a)
+{
+    return app_rope_cache(a);
+}
+
+/* The factor the cache is multiplied by: a (1 for the PE). */
+static double heat_amp(const struct app *a)
+{
+    return heat_rope(a) ? plan_of(&a->p)->a : 1.0;
+}
+
+/* sin (even dim) or cos (odd dim) of pos omega_i, omega the plan's; the
+ * angle in long double as pe.h forms it. */
+static double heat_unit(const struct app *a, int64_t pos, int dim)
+{
+    const pe_plan *pl = plan_of(&a->p);
+    if (!pl->scaled)
+        return pe_value((double)pos, dim, a->p.d, a->p.base);
+    long double ang = (long double)pos * pl->omega[dim / 2];
+    return (double)(dim % 2 ? cosl(ang) : sinl(ang));
+}
+
 static int layout_margin(struct heat_layout *L, const struct app *a, int w)
 {
     char lam[16];
@@ -491,8 +520,7 @@ static int layout_margin(struct heat_layout *L, const struct app *a, int w)
         L->lamw = 0;
         return w >= 1 + L->dimw + 2 + 16 ? 1 + L->dimw + 2 : 0;
     }
-    fmt_lambda(pe_wavelength(a->p.d / 2 - 1, a->p.d, a->p.base), lam,
-               sizeof lam);
+    fmt_lambda(plan_of(&a->p)->wavelength[a->p.d / 2 - 1], lam, sizeof lam);
     L->dimw = fmt_digits(a->p.d - 1);
     L->lamw = (int)strlen(lam) < 4 ? 4 : (int)strlen(lam);
     int margin = 1 + L->dimw + 4 + L->lamw + 2;     /* "d12  λ 6.28 ▶" */
@@ -506,7 +534,7 @@ static void layout_make(struct heat_layout *L, const struct app *a, int w,
     int map_h;
     memset(L, 0, sizeof *L);
     L->t = heat_table(a);
-    L->scale = L->t ? table_scale(tc, L->t) : 1.0;
+    L->scale = L->t ? table_scale(tc, L->t) : heat_amp(a);
     layout_rows(L, w, h, a->presenter, &map_h);
     L->map_x = layout_margin(L, a, w);
     geom_make(&L->g, a, w - L->map_x, map_h);
@@ -590,7 +618,7 @@ static void draw_band(const struct app *a, canvas *c,
                       const struct heat_layout *L, int slot)
 {
     const struct heat_geom *g = &L->g;
-    double w = pe_omega(grid_band(g, g->j0 + slot), a->p.d, a->p.base);
+    double w = plan_of(&a->p)->omega[grid_band(g, g->j0 + slot)];
     int py = 2 * L->map_y + slot * 2 * g->bh;
     double ms[BAND_CHUNK], mc[BAND_CHUNK];
     int ranges = (g->ucols + g->m - 1) / g->m;  /* column j / m: range j */
@@ -631,8 +659,7 @@ static void draw_cursor(const struct app *a, canvas *c,
     if (L->map_x > 0)
         canvas_put(c, L->map_x - 1, y, 0x25B6, cur, RGB_DEFAULT, ATTR_BOLD);
     double v = L->t ? L->t->v[a->p.pos * L->t->d + cursor_dim(a)] / L->scale
-                    : pe_value((double)a->p.pos, cursor_dim(a), a->p.d,
-                               a->p.base);
+                    : heat_unit(a, a->p.pos, cursor_dim(a));
     rgb bg = cmap_diverging(a->palette, v);
     canvas_put(c, x, y, 0x25CF, ink_on(bg), bg, ATTR_BOLD);
 }
@@ -648,7 +675,7 @@ static void draw_dim_label(const struct app *a, canvas *c,
                   dim);
     if (L->t || (dim % 2 && L->g.bh > 1))
         return;         /* a table has no wavelength; or the sin row has it */
-    fmt_lambda(pe_wavelength(dim / 2, a->p.d, a->p.base), lam, sizeof lam);
+    fmt_lambda(plan_of(&a->p)->wavelength[dim / 2], lam, sizeof lam);
     canvas_printf(c, 1 + L->dimw + 2, y, L->map_x - 1 - (3 + L->dimw), fg,
                   RGB_DEFAULT, 0, "%s %s", glyph(a->ascii, GL_LAMBDA_L), lam);
 }
@@ -771,22 +798,25 @@ static void draw_axis(const struct app *a, canvas *c,
         draw_tick(a, c, L, end, endx);
 }
 
-/* What the axes mean, in the longest form that ends before x_end. */
+/* What the axes mean, in the longest form that ends before x_end: how
+ * a band's two dimensions share a row with half blocks, or (without
+ * them) that each has rows of its own, the sine or even one on top. */
 static void draw_axes_caption(const struct app *a, canvas *c,
                               const struct heat_layout *L, int x_end)
 {
-    static const char *const sincos[] = {
+    static const char *const halves[2] = {
         "x: position  y: dimension (\xe2\x96\x80 sin, \xe2\x96\x84 cos)",
+        "x: position  y: dimension (\xe2\x96\x80 even, \xe2\x96\x84 odd)",
+    };
+    static const char *const rows[2] = {
+        "x: position  y: dimension (sin row above cos row)",
+        "x: position  y: dimension (even row above odd row)",
+    };
+    const char *const cap[] = {
+        (L->g.whole ? rows : halves)[L->t != NULL],
         "x: position  y: dimension", "x: pos  y: dim"
     };
-    const char *const table[] = {     /* a table's pairs are just dims */
-        glyph_pick(a->ascii, "x: position  y: dimension (\xe2\x96\x80 even, "
-                   "\xe2\x96\x84 odd)",
-                   "x: position  y: dimension (top even, bottom odd)"),
-        "x: position  y: dimension", "x: pos  y: dim"
-    };
-    const char *const *cap = L->t ? table : sincos;
-    for (size_t i = 0; i < sizeof sincos / sizeof sincos[0]; i++) {
+    for (size_t i = 0; i < sizeof cap / sizeof cap[0]; i++) {
         int x = x_end - 2 - text_width(cap[i]);  /* under the map if it can */
         if (x >= 0) {
             canvas_text(c, x < L->map_x ? x : L->map_x, L->legend_y, -1,
@@ -813,6 +843,23 @@ static const char *legend_text(const struct app *a,
                                char *hi, char *cap, size_t len)
 {
     char m[32];
+    if (!L->t && heat_rope(a)) {    /* the cache: a x cos/sin, scaled */
+        if (L->scale != 1)
+            fmt4(L->scale, m, sizeof m);
+        else
+            snprintf(m, sizeof m, "1");
+        snprintf(lo, len, "-%s ", m);
+        snprintf(hi, len, " +%s", m);
+        snprintf(cap, len, L->scale != 1 ? " a\xc2\xb7" "cos/sin: RoPE cache at "
+                 "scaled \xcf\x89" : " cos/sin: RoPE cache at scaled "
+                 "\xcf\x89");
+        if (a->ascii)
+            snprintf(cap, len, L->scale != 1 ? " a*cos/sin: RoPE cache at "
+                     "scaled w" : " cos/sin: RoPE cache at scaled w");
+        if (text_width(lo) + 9 + text_width(hi) + text_width(cap) <= w)
+            return cap;
+        return L->scale != 1 ? " a\xc2\xb7" "cos/sin cache" : " cos/sin cache";
+    }
     if (!L->t) {
         snprintf(lo, len, "-1 ");
         snprintf(hi, len, " +1");
@@ -885,7 +932,7 @@ static void inspector_formula(const struct app *a, int w, char *buf,
 {
     int dim = cursor_dim(a), i = dim / 2;
     long long pos = (long long)a->p.pos;
-    double angle = (double)a->p.pos * pe_omega(i, a->p.d, a->p.base);
+    double angle = (double)a->p.pos * plan_of(&a->p)->omega[i];
     char base[32], ang[32], val[32];
     fmt_base(a->p.base, base, sizeof base);
     fmt4(angle, ang, sizeof ang);
@@ -903,13 +950,86 @@ static void inspector_formula(const struct app *a, int w, char *buf,
         buf[0] = 0;
 }
 
+/* How the plan made band i's omega, short: "θ/8 (interp)". */
+static void rule_formula(const struct app *a, int i, char *buf, size_t len)
+{
+    const pe_plan *pl = plan_of(&a->p);
+    const char *th = glyph_pick(a->ascii, "\xce\xb8", "theta");
+    char s[32];
+    fmt_num(pl->sc.factor, 6, s, sizeof s);
+    switch (pl->scaled ? pl->rule[i] : ROPE_KEPT) {
+    case ROPE_INTERPOLATED:
+        snprintf(buf, len, "%s/%s (interp)", th, s);
+        break;
+    case ROPE_BLENDED:
+        snprintf(buf, len, "between %s/%s and %s (blend)", th, s, th);
+        break;
+    case ROPE_REBASED:
+        snprintf(buf, len, "b'^(-2i/d) (rebase)");
+        break;
+    case ROPE_RESCALED:
+        snprintf(buf, len, "%s/f_i (rescale)", th);
+        break;
+    default:
+        snprintf(buf, len, "%s (kept)", th);
+    }
+}
+
+/* The cache at the cursor: "cache(37, 6) = 1.139 × sin(37 × 3.069e-7) =
+ * 1.293e-5", shorter while it does not fit. */
+static void inspector_cache(const struct app *a, int w, char *buf,
+                            size_t len)
+{
+    int dim = cursor_dim(a), i = dim / 2;
+    long long pos = (long long)a->p.pos;
+    const pe_plan *pl = plan_of(&a->p);
+    char om[32], ang[32], val[32], amp[32] = "";
+    const char *fn = dim % 2 ? "cos" : "sin", *x = glyph(a->ascii, GL_TIMES);
+    fmt4(pl->omega[i], om, sizeof om);
+    fmt4((double)pos * pl->omega[i], ang, sizeof ang);
+    fmt4(heat_amp(a) * heat_unit(a, a->p.pos, dim), val, sizeof val);
+    if (heat_amp(a) != 1) {
+        char f[24];
+        fmt_num(heat_amp(a), 6, f, sizeof f);
+        snprintf(amp, sizeof amp, "%s %s ", f, x);
+    }
+    snprintf(buf, len, "cache(%lld, %d) = %s%s(%lld %s %s) = %s%s(%s) = %s",
+             pos, dim, amp, fn, pos, x, om, amp, fn, ang, val);
+    if (text_width(buf) > w)
+        snprintf(buf, len, "cache(%lld, %d) = %s%s(%s) = %s", pos, dim, amp,
+                 fn, ang, val);
+    if (text_width(buf) > w)
+        snprintf(buf, len, "cache(%lld, %d) = %s", pos, dim, val);
+    if (text_width(buf) > w)
+        buf[0] = 0;
+}
+
+/* "band i=63  ω' = θ/8 (interp) = 3.069e-7  λ = 2.047e7 pos  × a =
+ * 1.139": the scaled band as the cache uses it. */
+static void inspector_cache_band(const struct app *a, char *buf, size_t len)
+{
+    int i = cursor_dim(a) / 2;
+    const pe_plan *pl = plan_of(&a->p);
+    char w[32], lam[32], r[64], f[48] = "";
+    fmt4(pl->omega[i], w, sizeof w);
+    fmt4(pl->wavelength[i], lam, sizeof lam);
+    rule_formula(a, i, r, sizeof r);
+    if (heat_amp(a) != 1) {
+        char v[16];
+        fmt_num(heat_amp(a), 6, v, sizeof v);
+        snprintf(f, sizeof f, "  %s a = %s", glyph(a->ascii, GL_TIMES), v);
+    }
+    snprintf(buf, len, "band i=%d  %s' = %s = %s  wavelength=%s pos%s", i,
+             glyph(a->ascii, GL_OMEGA), r, w, lam, f);
+}
+
 /* "band i=3  omega=0.4217 rad/pos  wavelength=14.90 pos" */
 static void inspector_band(const struct app *a, char *buf, size_t len)
 {
     int i = cursor_dim(a) / 2;
     char w[32], lam[32];
-    fmt4(pe_omega(i, a->p.d, a->p.base), w, sizeof w);
-    fmt4(pe_wavelength(i, a->p.d, a->p.base), lam, sizeof lam);
+    fmt4(plan_of(&a->p)->omega[i], w, sizeof w);
+    fmt4(plan_of(&a->p)->wavelength[i], lam, sizeof lam);
     snprintf(buf, len, "band i=%d  omega=%s rad/pos  wavelength=%s pos", i,
              w, lam);
 }
@@ -938,6 +1058,17 @@ static void inspector_table(const struct app *a, const struct pe_table *t,
         buf[0] = 0;
 }
 
+/* The mean of the map's value of dim over [p0, p1): the PE's exact mean,
+ * or a times the cache's mean at the plan's omega. */
+static double heat_mean(const struct app *a, int64_t p0, int64_t p1, int dim)
+{
+    double ms, mc;
+    if (!heat_rope(a))
+        return pe_value_mean(p0, p1, dim, a->p.d, a->p.base);
+    pe_range_mean(plan_of(&a->p)->omega[dim / 2], p0, p1, &ms, &mc);
+    return heat_amp(a) * (dim % 2 ? mc : ms);
+}
+
 /* What the cursor's cell shows when its column holds several positions. */
 static void inspector_column(const struct app *a, const struct heat_layout *L,
                              char *buf, size_t len)
@@ -949,7 +1080,7 @@ static void inspector_column(const struct app *a, const struct heat_layout *L,
     if (g->k == 1 || col_range(g, a->p.n, cursor_col(g, a->p.pos), &p0, &p1))
         return;
     double m = L->t ? table_mean(L->t, p0, p1, cursor_dim(a))
-                    : pe_value_mean(p0, p1, cursor_dim(a), a->p.d, a->p.base);
+                    : heat_mean(a, p0, p1, cursor_dim(a));
     if (isnan(m)) {
         snprintf(buf, len, "column pos %lld-%lld: past the table",
                  (long long)p0, (long long)(p1 - 1));
@@ -977,10 +1108,13 @@ static int put_parts(canvas *c, int x, int y, int w, const char *const *parts,
 static void draw_inspector(const struct app *a, canvas *c,
                            const struct heat_layout *L, int w)
 {
-    char f[256], b[160] = "", col[160];
+    char f[256], b[256] = "", col[160];
     rgb fg = ui_color(a->palette, UI_TEXT);
     if (L->t) {
         inspector_table(a, L->t, w, f, sizeof f);
+    } else if (heat_rope(a)) {
+        inspector_cache(a, w, f, sizeof f);
+        inspector_cache_band(a, b, sizeof b);
     } else {
         inspector_formula(a, w, f, sizeof f);
         inspector_band(a, b, sizeof b);
@@ -1052,14 +1186,21 @@ static void hint_source(const struct app *a, const struct heat_layout *L,
 static void make_hint(const struct app *a, const struct heat_layout *L,
                       int w, char *hint, size_t len)
 {
-    char geom[128], src[160], par[128];
+    char geom[128], src[160], par[128], miss[64] = "";
     make_hint_geom(&L->g, L->t != NULL, geom, sizeof geom);
     hint_source(a, L, src, sizeof src);
     params_format(&a->p, par, sizeof par);
     int room = w - text_width(VIEW_HEATMAP_DEF.title) - text_width(par) -
                2 * 2;
+    if (L->t && a->p.n > L->t->n)   /* what the hatching means, at least */
+        snprintf(miss, sizeof miss, "%s no row from %lld",
+                 glyph(a->ascii, GL_MISSING), (long long)L->t->n);
     if (src[0] && text_width(src) + 2 + text_width(geom) <= room)
         snprintf(hint, len, "%s, %s", src, geom);
+    else if (miss[0] && text_width(miss) + 2 + text_width(geom) <= room)
+        snprintf(hint, len, "%s, %s", miss, geom);
+    else if (miss[0])
+        snprintf(hint, len, "%s", miss);
     else
         snprintf(hint, len, "%s", geom);
 }
@@ -1233,6 +1374,25 @@ static int key_pca(struct app *a, void *rt, int key)
     return 1;
 }
 
+/* { } step the pair's first component, [ ] its second (the panel opens). */
+static int key_pca_pair(struct app *a, void *rt, int key)
+{
+    (void)rt;
+    return heat_pca_step(a, key == '[' || key == ']',
+                         key == '}' || key == ']' ? 1 : -1);
+}
+
+/* :pca I J, :pca, :pca off (heat_pca.h). */
+static int heat_command(struct app *a, void *rt, const char *name,
+                        const char *arg)
+{
+    (void)rt;
+    if (strcmp(name, "pca") != 0)
+        return 0;
+    heat_pca_command(a, arg);
+    return 1;
+}
+
 static int key_click(struct app *a, void *rt, int key)
 {
     struct heat_rt *r = rt;
@@ -1288,14 +1448,14 @@ double heatmap_cell_value(const struct app *a, int col, int py, int ncols,
         return table_cell(t, NULL, &g, a->p.n, col, py / (2 * g.bh),
                           py % (2 * g.bh) >= g.bh);
     double ms, mc;
-    pe_range_mean(pe_omega(dim / 2, a->p.d, a->p.base), p0, p1, &ms, &mc);
-    return dim % 2 ? mc : ms;
+    pe_range_mean(plan_of(&a->p)->omega[dim / 2], p0, p1, &ms, &mc);
+    return heat_amp(a) * (dim % 2 ? mc : ms);
 }
 
 double heatmap_scale(const struct app *a)
 {
     const struct pe_table *t = heat_table(a);
-    return t ? table_scale(NULL, t) : 1.0;
+    return t ? table_scale(NULL, t) : heat_amp(a);
 }
 
 void heatmap_map_rect(const struct app *a, int w, int h, int *x, int *y,
@@ -1337,6 +1497,11 @@ static const struct keybind HEAT_KEYS[] = {
     { '-',      ACT_VIEW_KEY, NULL, NULL, key_zoom },
     { 'p',      ACT_VIEW_KEY, "p", "principal components of the table",
       key_pca },
+    { '{',      ACT_VIEW_KEY, "{ } [ ]", "the pair of components drawn "
+                                         "(:pca I J)", key_pca_pair },
+    { '}',      ACT_VIEW_KEY, NULL, NULL, key_pca_pair },
+    { '[',      ACT_VIEW_KEY, NULL, NULL, key_pca_pair },
+    { ']',      ACT_VIEW_KEY, NULL, NULL, key_pca_pair },
     /* a click (with M on) moves the cursor to the cell; M itself is the
      * global toggle, listed here where clicks do something */
     { 'M',      ACT_MOUSE,    "M", "mouse clicks on / off: a click moves "
@@ -1355,6 +1520,7 @@ const struct view VIEW_HEATMAP_DEF = {
     .work = heat_work,
     .draw = heat_draw,
     .keys = HEAT_KEYS,
+    .command = heat_command,
     .fini = heat_fini,
     .about =
         "Columns are positions, rows are frequency bands: the upper half of "

@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
 """follow.py - the teacher's keypress-to-frame time in follow mode, with
-no follower and with 60 followers of which one is stopped (connected,
-never reading), and what a follower receives per key.
+no follower, with 60 followers of which one is stopped (connected,
+never reading), and with 256 idle peers besides (connecting, never
+greeting nor reading, made again as soon as dropped); what a follower
+receives per key; how soon a follower joining amid the idle peers is
+served.
 
 How it measures (printed with the table too):
 - The teacher (peviz --serve) runs on a pty of 200x60, as in pty.py;
@@ -34,6 +37,7 @@ P = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(P)
 
 FOLLOWERS = 60
+IDLE = 256          # peers that connect and never greet nor read
 SAMPLES = 10 if P.QUICK else 30
 FLOOD = 400
 GREETING = b'PEVIZ-FOLLOW 1\n'
@@ -88,6 +92,56 @@ def connect(path):
             if time.monotonic() > end:
                 raise
             time.sleep(0.05)
+
+
+class Idle:
+    """IDLE connections that never greet nor read; with again, each made
+    again as soon as the teacher drops it (a peer trying to lock
+    followers out)."""
+
+    def __init__(self, path, again):
+        self.path = path
+        self.again = again      # made again once dropped
+        self.stop = False
+        self.made = 0
+        self.thread = threading.Thread(target=self.run, daemon=True)
+        self.thread.start()
+
+    def one(self):
+        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        s.setblocking(False)
+        try:
+            s.connect(self.path)
+        except (BlockingIOError, InterruptedError):
+            pass
+        except OSError:
+            s.close()
+            return None
+        self.made += 1
+        return s
+
+    def run(self):
+        live = [x for x in (self.one() for _ in range(IDLE)) if x]
+        while not self.stop:
+            r, _, _ = select.select(live, [], [], 0.05)
+            for s in r:             # readable: closed by the teacher
+                live.remove(s)
+                s.close()
+                n = self.one() if self.again else None
+                if n:
+                    live.append(n)
+            while self.again and len(live) < IDLE and not self.stop:
+                n = self.one()
+                if not n:
+                    time.sleep(0.01)
+                    break
+                live.append(n)
+        for s in live:
+            s.close()
+
+    def finish(self):
+        self.stop = True
+        self.thread.join()
 
 
 def dropped(s):
@@ -157,6 +211,29 @@ def main():
               FOLLOWERS - 1 - readers.closed, FOLLOWERS - 1))
     after = latencies(c)
     row('%d, the stopped one dropped' % (FOLLOWERS - 1), after, 16)
+    idle = Idle(path, False)
+    with_idle = latencies(c)
+    row('%d + %d idle peers' % (FOLLOWERS - 1, IDLE), with_idle, 16)
+    idle.finish()
+    idle = Idle(path, True)
+    time.sleep(1.5)
+    with_idle = latencies(c)
+    row('%d + %d idle, made again' % (FOLLOWERS - 1, IDLE), with_idle, 16)
+    t0 = time.monotonic()
+    late = connect(path)
+    r, _, _ = select.select([late], [], [], 5)
+    served = (time.monotonic() - t0) * 1000
+    got = b''
+    try:
+        got = late.recv(1 << 16) if r else b''
+    except OSError:
+        pass
+    print('  a follower joining amid them got the state in %.1f ms %s; '
+          '%d idle connections were made' % (
+              served, P.verdict(got.startswith(b'PEVIZ-FOLLOW 1 ') and
+                                served < 1000), idle.made))
+    late.close()
+    idle.finish()
     print('  teacher peak memory (VmHWM): %d KB' % c.hwm_kb())
     readers.finish()
     for s in socks:

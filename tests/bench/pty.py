@@ -18,6 +18,7 @@ How it measures (printed with the table too):
 
 Never fails: prints MISSED next to a figure over its target; exit 0.
 Usage: BUILD=build pty.py PEVIZ [quick]   (BUILD: where bench/peak_rss is)
+PTY_ONLY="latency bandwidth tour slow rss" picks sections.
 """
 import os
 import sys
@@ -47,9 +48,13 @@ ANIM_S = 2.0 if QUICK else 4.0
 IDLE_S = 2.0 if QUICK else 5.0
 
 VIEWS = ['heatmap', 'clocks', 'attention', 'compare']
+# Views where Space runs the sweep of pos; attention shows every i and j
+# at once and answers Space with a message only, so it has no sweep row.
+SWEEPS = ['heatmap', 'clocks', 'compare']
 SMALL = ['-d', '64', '-n', '128']
 LARGE = ['-d', '4096', '-n', str(1 << 20)]
 RIGHT, LEFT = b'\x1bOC', b'\x1bOD'   # what xterm sends in keypad mode
+CLEAR = b'\x1b[2J'      # the first frame clears the screen
 
 
 def verdict(ok):
@@ -73,6 +78,10 @@ class Child:
                 os._exit(127)
         self.pid, self.fd = pid, fd
         self.total = 0
+        self.recent = b''       # the latest output, for checks on its text
+
+    def keep(self, data):
+        self.recent = (self.recent + data)[-(1 << 16):]
 
     def read_for(self, timeout):
         """Bytes that arrive within timeout s: [(t, n), ...]."""
@@ -92,6 +101,7 @@ class Child:
             if not data:
                 return out
             self.total += len(data)
+            self.keep(data)
             out.append((time.monotonic(), len(data)))
 
     def burst(self, first_timeout=2.0):
@@ -120,6 +130,7 @@ class Child:
         if not data:
             return None
         self.total += len(data)
+        self.keep(data)
         return (time.monotonic(), len(data))
 
     def settle(self, gap=SETTLE_GAP, limit=30.0):
@@ -132,6 +143,31 @@ class Child:
                 return last
             last = c[0]
         return last
+
+    def first_frame(self, limit=20.0):
+        """Read until the first full screen has arrived (the screen clear
+        of the first frame, then SETTLE_GAP of silence): the program may
+        wait for its terminal probes first, and keys sent before that
+        frame would measure nothing.  The bytes so far, or None when no
+        frame came within limit s."""
+        end = time.monotonic() + limit
+        tail = b''
+        while time.monotonic() < end:
+            r, _, _ = select.select([self.fd], [], [], 0.05)
+            if not r:
+                continue
+            try:
+                data = os.read(self.fd, 1 << 16)
+            except OSError:
+                return None
+            if not data:
+                return None
+            self.total += len(data)
+            if CLEAR in tail + data:
+                self.settle()
+                return self.total
+            tail = data[-(len(CLEAR) - 1):]
+        return None
 
     def send(self, keys):
         # The time is taken before the write: the write wakes peviz, which
@@ -209,7 +245,9 @@ def latency(view, case, params):
     pressed first (and waited for), so D is 2048 -> 4096 in the large
     case, b is 100000 -> 10000, and so on."""
     c = Child(['--view', view] + params, 200, 60)
-    c.settle(limit=60)
+    if c.first_frame(limit=60) is None:
+        c.close()
+        return [(name, [], []) for name, _, _ in KEYS], 0
     rows = []
     for name, inv, key in KEYS:
         burst, done = [], []
@@ -240,16 +278,61 @@ def run_latency():
             rows, hwm = latency(view, case, params)
             hwms.append((view, case, hwm))
             for name, burst, done in rows:
+                if not burst:
+                    print('  %-10s %-6s %-6s %8s %8s %8s  NO DATA (no press '
+                          'drew a frame)' % (view, case, name, '-', '-', '-'))
+                    continue
                 p99 = pct(burst, 99)
-                print('  %-10s %-6s %-6s %8.1f %8.1f %8.1f  <= %d: %s' % (
+                lost = SAMPLES - len(burst)
+                print('  %-10s %-6s %-6s %8.1f %8.1f %8.1f  <= %d: %s%s' % (
                     view, case, name, median(burst), p99, median(done),
-                    target, verdict(p99 <= target)))
+                    target, verdict(p99 <= target and not lost),
+                    ' (%d of %d presses drew nothing)' % (lost, SAMPLES)
+                    if lost else ''))
                 sys.stdout.flush()
                 worst[case] = max(worst.get(case, 0), p99)
     print('  (settled: p50 to the last byte before %d ms of silence, i.e. '
           'work spread over several frames included)'
           % (SETTLE_GAP * 1e3))
     return hwms
+
+
+# ---- the tour ----------------------------------------------------------------
+
+def run_tour():
+    """Enter to the next step's frame, for every step of the shipped tour
+    at 200x60: the end of the first burst after Enter (the step drawn)
+    and the last byte before SETTLE_GAP of silence (work in slices
+    done)."""
+    print()
+    print('Tour: Enter to the next step at 200x60 (ms; first burst, settled)')
+    c = Child(['--tour'], 200, 60)
+    if c.first_frame(limit=60) is None:
+        c.close()
+        print('  NO DATA: no first frame within 60 s')
+        return
+    step, rows = 1, []
+    while True:
+        t0 = c.send(b'\r')
+        b = c.burst(first_timeout=3.0)
+        done = c.settle()
+        if b is None:
+            break
+        step += 1
+        rows.append((step, (b[1] - t0) * 1e3, ((done or b[1]) - t0) * 1e3))
+        if b'last step' in c.recent:
+            break
+        c.recent = b''
+    c.close()
+    if not rows:
+        print('  NO DATA: Enter drew no step')
+        return
+    for step, drawn, settled in rows:
+        print('  step %2d  drawn %7.1f  settled %7.1f  target drawn <= 100: %s'
+              % (step, drawn, settled, verdict(drawn <= 100)))
+    worst = max(rows, key=lambda r: r[1])
+    print('  (%d steps; slowest: step %d, %.1f ms)' % (len(rows) + 1,
+                                                     worst[0], worst[1]))
 
 
 # ---- bytes and CPU -----------------------------------------------------------
@@ -277,14 +360,20 @@ def animate(view, w, h, low):
     args = ['--view', view, '--fps', '10'] + (['--low-bandwidth'] if low
                                               else [])
     c = Child(args, w, h)
-    c.settle()
-    first = c.total
-    c.send(b' ')
-    slow = measure_anim(c)
-    c.send(b'>>')               # 4 -> 16 positions per second
-    fast = measure_anim(c)
-    c.send(b' ')
-    c.settle()
+    first = c.first_frame()
+    if first is None:
+        c.close()
+        return None, None, None, None
+    slow = fast = None
+    if view in SWEEPS:
+        c.send(b' ')
+        slow = measure_anim(c)
+        c.send(b'>>')           # 4 -> 16 positions per second
+        c.recent = b''
+        fast = measure_anim(c)
+        fast['speed_ok'] = b'16 pos/s' in c.recent
+        c.send(b' ')
+        c.settle()
     idle = None
     if not low:
         k1, b1 = c.ticks(), c.total
@@ -310,7 +399,27 @@ def run_bandwidth():
         for w, h in ((80, 24), (160, 48)):
             for low in (False, True):
                 first, sl, fa, idle = animate(view, w, h, low)
+                mode = 'low-bw' if low else 'default'
+                if first is None:
+                    print('  %-10s %-7s %-8s NO DATA: no first frame within '
+                          '20 s' % (view, '%dx%d' % (w, h), mode))
+                    continue
                 notes = []
+                if sl is None:
+                    istr = '%d/%d' % idle if idle is not None else '-'
+                    if idle is not None:
+                        notes.append('idle 0/0: %s' % verdict(idle == (0, 0)))
+                    print('  %-10s %-7s %-8s %8d | %-26s | %-26s | %8s  %s'
+                          % (view, '%dx%d' % (w, h), mode, first,
+                             '(no sweep in this view)', '', istr,
+                             '; '.join(notes)))
+                    continue
+                if not fa['speed_ok']:
+                    notes.append('MISSED: no "16 pos/s" on the screen after >>')
+                for what, m in (('4', sl), ('16', fa)):
+                    if m['fps'] == 0:
+                        notes.append('NO DATA at %s pos/s (no frame while '
+                                     'sweeping)' % what)
                 if w == 80:
                     lim = 2048 if (low or view == 'clocks') else 20480
                     notes.append('B/s <= %d: %s, %s' % (
@@ -324,15 +433,17 @@ def run_bandwidth():
                     notes.append('idle 0/0: %s' % verdict(idle == (0, 0)))
                 print('  %-10s %-7s %-8s %8d | %5.1f %6.0f %6.0f %5.2f | '
                       '%5.1f %6.0f %6.0f %5.2f | %8s  %s'
-                      % (view, '%dx%d' % (w, h), 'low-bw' if low else
-                         'default', first, sl['fps'], sl['bpf'], sl['bps'],
+                      % (view, '%dx%d' % (w, h), mode, first, sl['fps'], sl['bpf'], sl['bps'],
                          sl['cpu'], fa['fps'], fa['bpf'], fa['bps'],
                          fa['cpu'], istr, '; '.join(notes)))
                 sys.stdout.flush()
     print('  (frame0 B: the first full screen; B/fr: bytes per frame, a frame '
           'being a burst of output;\n   CPU%%: child utime+stime per second '
           'of animation, %d ticks/s; idle B/t: bytes/ticks over %.0f s;\n'
-          '   targets: verdicts at 4 and at 16 pos/s)' % (TICK, IDLE_S))
+          '   targets: verdicts at 4 and at 16 pos/s; a row with no frame where '
+          'one was due says so and fails;\n   attention has no sweep (it shows '
+          'every i and j at once; Space only says so): first screen and '
+          'idle only)' % (TICK, IDLE_S))
 
 
 def slow_link(view, rate, secs):
@@ -340,7 +451,9 @@ def slow_link(view, rate, secs):
     the sweep runs at 16 pos/s, 30 fps.  Then catch up and count the
     frames per second: 5 or fewer means low-bandwidth mode came on."""
     c = Child(['--view', view], 160, 48)
-    c.settle()
+    if c.first_frame() is None:
+        c.close()
+        return None
     c.send(b'>>')
     c.settle()
     c.send(b' ')
@@ -373,6 +486,9 @@ def run_slow_link():
           'they have nothing to switch for.)')
     for view in ('heatmap', 'clocks'):
         fps = slow_link(view, 500, 15.0)
+        if fps is None:
+            print('  %-10s NO DATA: no first frame within 20 s' % view)
+            continue
         print('  %-10s frames/s afterwards %5.1f: switched itself on: %s'
               % (view, fps, 'yes' if fps <= 5.5 else 'no  MISSED'))
         sys.stdout.flush()
@@ -436,6 +552,8 @@ def main():
     hwms = run_latency() if not only or 'latency' in only else []
     if not only or 'bandwidth' in only:
         run_bandwidth()
+    if not only or 'tour' in only:
+        run_tour()
     if not only or 'slow' in only:
         run_slow_link()
     if not only or 'rss' in only:

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # run.sh - make bench: frame compute, keypress latency, bytes, CPU, memory
-# and the binary export against the write floor.  Prints a table; nothing
-# here fails the build: a figure over its target is marked MISSED and the
-# script still exits 0.  BENCH_QUICK=1 takes fewer samples; BENCH_ONLY="frame
-# pty follow export" and PTY_ONLY="latency bandwidth slow rss" pick sections.
+# and the binary export against the write floor.  Prints a table; a figure
+# over its target is marked MISSED, a row that measured nothing NO DATA,
+# and either makes the script exit 1 (after the whole table).
+# BENCH_QUICK=1 takes fewer samples; BENCH_ONLY="frame pty follow export"
+# and PTY_ONLY="latency bandwidth slow rss" pick sections.
 set -u
 PEVIZ=${PEVIZ:-./peviz}
 BUILD=${BUILD:-build}
@@ -73,19 +74,23 @@ main() {
     echo "peviz make bench, $(date '+%Y-%m-%d %H:%M %Z')"
     echo "machine: $(nproc) cores,$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2), $(. /etc/os-release && echo "$PRETTY_NAME"), $(${CC:-cc} --version | head -n 1)"
     echo "binary: $PEVIZ (one thread; the default build, no -march=native unless NATIVE=1)"
+    echo "load average at the start: $(cut -d' ' -f1-3 /proc/loadavg) (other work on the machine slows the pty rows)"
     echo
     if want frame; then
-        "$BUILD/bench/bench_frame" 9 || echo "  (bench_frame stopped with status $?)"
+        local runs=9
+        [ -n "${BENCH_QUICK:-}" ] && runs=5
+        "$BUILD/bench/bench_frame" $runs ||
+            echo "  (bench_frame stopped with status $?: NO DATA)"
         echo
     fi
     if want pty; then
         BUILD="$BUILD" python3 tests/bench/pty.py "$PEVIZ" ${BENCH_QUICK:+quick} ||
-            echo "  (pty.py stopped with status $?)"
+            echo "  (pty.py stopped with status $?: NO DATA)"
     fi
     if want follow; then
         echo
         BUILD="$BUILD" python3 tests/bench/follow.py "$PEVIZ" ${BENCH_QUICK:+quick} ||
-            echo "  (follow.py stopped with status $?)"
+            echo "  (follow.py stopped with status $?: NO DATA)"
     fi
     if want export; then
         TMPF=$(mktemp /tmp/peviz-bench.XXXXXX)
@@ -95,6 +100,14 @@ main() {
 
 mkdir -p "$BUILD/bench"
 main 2>&1 | tee "$OUT"
+echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$OUT"
+missed=$(grep -c 'MISSED' "$OUT")
+nodata=$(grep -c 'NO DATA' "$OUT")
 echo
 echo "(saved in $OUT)"
+if [ "$missed" -gt 0 ] || [ "$nodata" -gt 0 ]; then
+    echo "bench: FAILED: $missed row(s) with MISSED, $nodata with NO DATA"
+    exit 1
+fi
+echo "bench: every row measured and within its target"
 exit 0

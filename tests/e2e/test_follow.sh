@@ -109,7 +109,10 @@ trap 'kill "$HOSTILE" 2>/dev/null; e2e_cleanup' EXIT
 
 # ---- followers first: they wait ---------------------------------------------
 
-open_pane f1 80 24 LC_ALL=C.UTF-8 -- --follow "$SOCKP"
+# f1 reads the teacher's files from its own directory; f2 has none
+mkdir files
+cp "$E2E_DIR/../data/small-table.csv" files/
+open_pane f1 80 24 LC_ALL=C.UTF-8 -- --follow "$SOCKP" --files files
 open_pane f2 60 20 LANG=C NO_COLOR=1 -- --follow "$SOCKP"
 check "f1 waits for a teacher" within 50 f1 "no teacher at $SOCKP yet, waiting"
 check "f2 waits for a teacher" within 50 f2 "no teacher at $SOCKP"
@@ -177,9 +180,9 @@ send tc 4
 check "teacher: compare view" within 50 tc 'B base='
 send tc v ']'
 send tc : 'model qwen2.5-7b-yarn' Enter
-check "teacher: pane B takes yarn" within 50 tc '24 kept 16 blend 24 interp'
-check "f1 draws pane B's yarn within 1 s" within 10 f1 '24 kept 16 blend 24 interp'
-check "f2 draws pane B's yarn within 1 s" within 10 f2 '24 kept 16 blend 24 interp'
+check "teacher: pane B takes yarn" within 50 tc 'blend 24'
+check "f1 draws pane B's yarn within 1 s" within 10 f1 'blend 24'
+check "f2 draws pane B's yarn within 1 s" within 10 f2 'blend 24'
 check "f1 names pane B's model" has f1 'B qwen2.5-7b-yarn yarn x4'
 check "f2 names pane B's model" has f2 'B qwen2.5-7b-yarn yarn x4'
 # longrope with its factor lists, on pane B alone
@@ -188,8 +191,8 @@ send tc : 'short-factor 1,1.5,2,3' Enter
 send tc : 'long-factor 2,4,8,16' Enter
 send tc : 'original-max 64' Enter
 send tc : 'scaling longrope' Enter
-check "teacher: pane B takes longrope" within 50 tc '0 kept 1 blend 1 interp 2 rescaled'
-check "f1 draws pane B's longrope factors within 1 s" within 10 f1 '0 kept 1 blend 1 interp 2 rescaled'
+check "teacher: pane B takes longrope" within 50 tc 'rescale 2'
+check "f1 draws pane B's longrope factors within 1 s" within 10 f1 'rescale 2'
 check "f2 draws pane B's longrope within 1 s" within 10 f2 'B longrope x4'
 check "f1: no bad message" eval "! cap f1 | grep -q 'bad message'"
 send tc 2
@@ -229,24 +232,26 @@ check "teacher quits clean again" exited_clean tc
 t kill-session -t tc
 open_pane tc 100 30 LC_ALL=C.UTF-8 -- --serve "$SOCKP" --view heatmap --pe-file "$E2E_DIR/../data/small-table.csv"
 check "teacher shows its table" within 50 tc 'table[0, 0] = 0'
-check "f1 reads the teacher's table" within 20 f1 "read the teacher's table"
+check "f1 reads the teacher's table from --files" within 20 f1 "read the teacher's table small-table.csv"
 check "f1 draws the table" within 10 f1 'table[0, 0] = 0'
-check "f2 draws the table" within 20 f2 'table[0, 0] = 0'
-check "f2 shows its value legend" has f2 'small-table.csv'
-# a tour file goes by its path too: followers load it and show its steps
+check "f1 shows its value legend" has f1 'small-table.csv'
+check "f2 (no --files) says so and opens nothing" within 20 f2 'the teacher loaded small-table.csv: not shown'
+check "f2 draws the lecture without it" has f2 'PE(0, 0) = sin(0'
+# a tour file goes by its base name too: f1 loads its copy, f2 says so
 printf '%s\n' 'title Opening' 'set d 32' 'text Caption one of the lecture.' \
     'title Closing' 'set d 48' 'text Caption two of the lecture.' > lecture.tour
+cp lecture.tour files/
 send tc q
 check "teacher quits clean (table)" exited_clean tc
 t kill-session -t tc
 open_pane tc 100 30 LC_ALL=C.UTF-8 -- --serve "$SOCKP" --tour "$TMPD/lecture.tour"
 check "teacher runs its tour" within 50 tc 'Caption one of the lecture'
 check "f1 shows the teacher's tour step" within 20 f1 'Caption one of the lecture'
-check "f2 shows the teacher's tour step" within 20 f2 'Caption one of the lecture'
+check "f2 (no --files): the tour not shown, said" within 20 f2 'the teacher loaded lecture.tour'
 send tc Enter
 check "teacher: step 2" within 50 tc 'Caption two of the lecture'
 check "f1 shows step 2 within 1 s" within 10 f1 'Caption two of the lecture'
-check "f2 shows step 2 within 1 s" within 10 f2 'Caption two of the lecture'
+check "f2 follows the step's settings" within 10 f2 'd_model=48'
 send f1 Enter
 check "f1: Enter in the tour refused" within 50 f1 "following $SOCKP: F to explore on your own"
 check "f1 still at step 2" has f1 'Caption two of the lecture'
@@ -293,6 +298,9 @@ bad_args "--serve-mode 0444 (owner cannot write)" 'owner read and write' --serve
 bad_args "--serve-mode 0x1ff" 'octal' --serve new.sock --serve-mode 0x1ff
 bad_args "--serve-mode 01777" 'octal' --serve new.sock --serve-mode 01777
 bad_args "--serve and --follow together" 'not both' --serve new.sock --follow l.sock
+bad_args "--files without --follow" 'goes with --follow' --files files
+bad_args "--files on a regular file" 'plain.txt: not a directory' --follow new.sock --files plain.txt
+bad_args "--files on a missing directory" 'No such file' --follow new.sock --files nowhere
 bad_args "--serve with --snapshot" 'interactive' --serve new.sock --snapshot
 bad_args "--follow with --export" 'interactive' --follow l.sock --export pe
 bad_args "--serve ''" 'needs a socket path' --serve ''
@@ -327,8 +335,8 @@ hp badfield 'bad message from badfield.sock: line 3: unknown field'
 hp trickle 'bad message from trickle.sock: no whole message in 3 s'
 hp silent 'bad message from silent.sock: no whole message in 3 s'
 # a teacher's table this machine does not have: said, the lecture goes on
-open_pane hn 80 24 LC_ALL=C.UTF-8 -- --follow notable.sock -d 16
-check "missing table: said" within 50 hn "teacher's table: /nonexistent/lecture/pe.csv: cannot open"
+open_pane hn 80 24 LC_ALL=C.UTF-8 -- --follow notable.sock -d 16 --files files
+check "a teacher's path: not opened, said" within 50 hn "teacher's table: /nonexistent/lecture/pe.csv: not a plain file name"
 check "missing table: the lecture is drawn" has hn 'PE(0, 0) = sin(0'
 send hn F
 check "missing table: F still works" within 50 hn 'exploring on your own'

@@ -46,7 +46,7 @@ static void walk(const json_value *v, int depth, int max_depth)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    static const struct json_limits small = { 4096, 6 };
+    static const struct json_limits small = { 4096, 6, 0 };
     const struct json_limits *lims[2] = { NULL, &small };
     for (int k = 0; k < 2; k++) {
         char err[128];

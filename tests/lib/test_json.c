@@ -10,7 +10,12 @@
 
 #include <locale.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 static json_value *parse(const char *s, char *err)
 {
@@ -203,7 +208,7 @@ static void test_refusals(void)
 static void test_limits(void)
 {
     char err[128], deep[200];
-    struct json_limits lim = { 1000, 8 };
+    struct json_limits lim = { 1000, 8, 0 };
     memset(deep, '[', 8);
     memset(deep + 8, ']', 8);
     json_value *v = json_parse(deep, 16, &lim, err, sizeof err);
@@ -260,6 +265,83 @@ static void test_many_keys(void)
     free(s);
 }
 
+/*
+ * Peak memory of parsing 16 MiB made of one element repeated inside one
+ * array ("[0,0,...]"), in a child of its own: its peak RSS in KiB (input
+ * included) and whether the parse was refused, with the message.
+ */
+static long child_parse_peak(const char *elem, int *refused, char *err,
+                             size_t errlen)
+{
+    int fd[2];
+    if (pipe(fd))
+        return -1;
+    pid_t pid = fork();
+    if (pid == 0) {
+        size_t max = (size_t)16 << 20, el = strlen(elem), n = 1;
+        char *t = malloc(max), e[128] = "";
+        struct rusage ru;
+        if (!t)
+            _exit(1);
+        t[0] = '[';
+        while (n + el + 2 < max) {
+            memcpy(t + n, elem, el);
+            n += el;
+            t[n++] = ',';
+        }
+        t[n - 1] = ']';
+        struct json_limits lim = { max, 32, 0 };
+        json_value *v = json_parse(t, n, &lim, e, sizeof e);
+        getrusage(RUSAGE_SELF, &ru);
+        dprintf(fd[1], "%ld %d %s", ru.ru_maxrss, v == NULL, e);
+        _exit(0);
+    }
+    close(fd[1]);
+    char buf[256];
+    ssize_t r = pid > 0 ? read(fd[0], buf, sizeof buf - 1) : -1;
+    close(fd[0]);
+    int st = 0;
+    if (pid < 0 || waitpid(pid, &st, 0) != pid || r <= 0)
+        return -1;
+    buf[r] = 0;
+    long kib = -1;
+    int off = 0;
+    if (sscanf(buf, "%ld %d %n", &kib, refused, &off) < 2)
+        return -1;
+    snprintf(err, errlen, "%s", buf + off);
+    return kib;
+}
+
+/* A sanitizer's redzones and quarantine are not the reader's memory:
+ * there the peak is printed, not held to 64 MB. */
+#if defined(__SANITIZE_ADDRESS__)
+#define SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define SANITIZED 1
+#endif
+#endif
+#ifndef SANITIZED
+#define SANITIZED 0
+#endif
+
+/* Every JSON input within 64 MB: a 16 MiB array of small values is
+ * refused once its values would need more than the budget, instead of
+ * costing 50 times its size. */
+static void test_memory_budget(void)
+{
+    static const char *const ELEMS[] = { "0", "\"\"", "[]", "{}", "1.5e3" };
+    for (size_t i = 0; i < sizeof ELEMS / sizeof ELEMS[0]; i++) {
+        char err[128];
+        int refused = 0;
+        long kib = child_parse_peak(ELEMS[i], &refused, err, sizeof err);
+        printf("16 MiB array of %s: peak %ld KiB, %s\n", ELEMS[i], kib,
+               refused ? err : "parsed");
+        CHECK(kib > 0 && (kib <= 64L * 1024 || SANITIZED));
+        CHECK(refused && strstr(err, "MiB of values") != NULL);
+    }
+}
+
 int main(void)
 {
     test_config_like();
@@ -269,5 +351,6 @@ int main(void)
     test_refusals();
     test_limits();
     test_many_keys();
+    test_memory_budget();
     TEST_END("test_json");
 }

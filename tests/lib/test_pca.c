@@ -69,7 +69,14 @@ static void check_result(const double *v, int64_t n, int d,
     }
     CHECK(worst < 1e-12);
     CHECK_NEAR(p->total, trace, 1e-12 * fmax(1, trace));
-    for (int k = 0; k < p->k; k++) {
+    CHECK(p->rank >= 0 && p->rank <= p->k);
+    for (int k = p->rank; k < p->k; k++) {     /* beyond the rank: zero */
+        int zero = p->var[k] == 0;
+        for (int a = 0; a < d; a++)
+            zero &= p->dir[(size_t)k * d + a] == 0;
+        CHECK(zero);
+    }
+    for (int k = 0; k < p->rank; k++) {
         const double *u = p->dir + (size_t)k * d;
         double res = 0, big = 0;
         int at = 0;
@@ -201,6 +208,54 @@ static void test_gram_path(void)
     free(v);
 }
 
+/* Rows x_p = c_p u + b: rank 1.  PC1 is +-u/|u| with variance
+ * var(c) |u|^2 and projections +-(c_p - mean c)|u|; every other component
+ * has variance 0, no direction and projections exactly 0 (the Gram path,
+ * n < d, used to normalise rounding noise into a direction). */
+static void check_rank_one(int64_t n, int d, int k)
+{
+    double *v = malloc((size_t)n * d * sizeof *v), *u = random_table(1, d);
+    double *c = malloc((size_t)n * sizeof *c), cbar = 0, cvar = 0, uu = 0;
+    for (int64_t p = 0; p < n; p++)
+        cbar += (c[p] = 4 * urand() - 2) / (double)n;
+    for (int64_t p = 0; p < n; p++)
+        cvar += (c[p] - cbar) * (c[p] - cbar) / (double)n;
+    for (int j = 0; j < d; j++)
+        uu += u[j] * u[j];
+    for (int64_t p = 0; p < n; p++)
+        for (int j = 0; j < d; j++)
+            v[p * d + j] = c[p] * u[j] + 0.25 * j;
+    struct pe_pca pc;
+    CHECK(pe_pca_compute(v, n, d, k, &pc) == 0);
+    CHECK(pc.rank == 1);
+    CHECK_NEAR(pc.var[0], cvar * uu, 1e-12 * cvar * uu);
+    CHECK_NEAR(pe_pca_ratio(&pc, 0), 1.0, 1e-12);
+    double y[8], worst = 0, beyond = 0;
+    for (int64_t p = 0; p < n; p++) {
+        pe_pca_project(&pc, v + p * d, y);
+        worst = fmax(worst, fabs(fabs(y[0]) - fabs(c[p] - cbar) * sqrt(uu)));
+        for (int i = 1; i < k; i++)
+            beyond = fmax(beyond, fabs(y[i]));
+    }
+    CHECK(worst < 1e-12);
+    CHECK(beyond == 0);
+    for (int i = 1; i < k; i++)
+        CHECK(pc.var[i] == 0 && pe_pca_ratio(&pc, i) == 0);
+    check_result(v, n, d, &pc, 1e-12);
+    pe_pca_free(&pc);
+    free(v);
+    free(u);
+    free(c);
+}
+
+static void test_rank_deficient(void)
+{
+    check_rank_one(5, 6, 3);        /* the Gram path: fewer rows than columns */
+    check_rank_one(5, 6, 4);
+    check_rank_one(4, 9, 3);
+    check_rank_one(30, 6, 4);       /* the covariance path */
+}
+
 /* Sliced work gives bit-identical results to the one-shot computation. */
 static void test_slices(void)
 {
@@ -234,6 +289,7 @@ int main(void)
     test_random();
     test_circle_and_helix();
     test_gram_path();
+    test_rank_deficient();
     test_slices();
     TEST_END("test_pca");
 }

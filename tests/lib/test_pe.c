@@ -848,6 +848,56 @@ static void test_fill(void)
     check_fill(-100, 100, 32, 1e4);
 }
 
+/* pe_value_means (one frequency, angles rotated between anchors)
+ * against pe_value_mean range by range: equal steps, a shorter last
+ * range, uneven steps, far positions, both dims of a band. */
+static void test_value_means(void)
+{
+    int64_t p0[200], p1[200];
+    double out[200];
+    int64_t ks[] = { 1, 7, 5243, 1 << 20 };
+    int dims[] = { 0, 1, 62, 63, 4094, 4095 };
+    for (int t = 0; t < 4; t++)
+        for (int u = 0; u < 6; u++) {
+            int d = dims[u] < 64 ? 64 : 4096, cols = 0;
+            for (int64_t p = 12345 * (t % 2); cols < 200; cols++) {
+                int64_t k = ks[t] + (cols % 37 == 5 ? 3 : 0);  /* uneven */
+                p0[cols] = p;
+                p1[cols] = p + (cols == 199 ? (k + 1) / 2 : k);
+                p = p1[cols];
+            }
+            pe_value_means(p0, p1, cols, dims[u], d, 10000, out);
+            double worst = 0;
+            for (int c = 0; c < cols; c++)
+                worst = fmax(worst, fabs(out[c] - pe_value_mean(p0[c], p1[c],
+                                                                dims[u], d,
+                                                                10000)));
+            CHECK_NEAR(worst, 0, 1e-13);
+        }
+}
+
+/* pe_values_step (angles rotated between exact anchors) against
+ * pe_value value by value, near 0 and far out, small and large steps. */
+static void test_values_step(void)
+{
+    int64_t starts[] = { 0, 12345, (int64_t)1 << 30 };
+    int64_t steps[] = { 1, 7, 4099 };
+    int dims[] = { 0, 1, 510, 511 };
+    double out[300];
+    for (int a = 0; a < 3; a++)
+        for (int b = 0; b < 3; b++)
+            for (int c = 0; c < 4; c++) {
+                pe_values_step(starts[a], steps[b], 300, dims[c], 512, 10000,
+                               out);
+                double worst = 0;
+                for (int i = 0; i < 300; i++)
+                    worst = fmax(worst, fabs(out[i] - pe_value(
+                        (double)(starts[a] + i * steps[b]), dims[c], 512,
+                        10000)));
+                CHECK_NEAR(worst, 0, 1e-13);
+            }
+}
+
 int main(void)
 {
     test_seed_d4();
@@ -859,6 +909,8 @@ int main(void)
     test_range_sums();
     test_dirichlet();
     test_value_mean();
+    test_value_means();
+    test_values_step();
     test_score_block_mean();
     test_rope();
     test_alibi_slopes();

@@ -156,6 +156,40 @@ static void test_llama3(void)
     CHECK(rope_inv_freq(&sc, 128, 5e5, 1, got, rule) == -1);
 }
 
+/*
+ * A band whose wavelength is exactly L/low or L/high (in doubles): d 4,
+ * base 16 make theta_1 = 1/4 and w_1 = 8 pi exactly; L is searched for
+ * one whose L / (L / w) gives w back.  With low = high (Llama 4 Scout's
+ * kind) the band is kept (k's limit from the fast side), never 0/0; with
+ * low < high, w = L/low is the blend's end (k = 0: theta/s) and w = L/high
+ * its start (k = 1: theta).  Every value finite.
+ */
+static void test_llama3_boundary(void)
+{
+    double w = 2 * REF_PI / 0.25, got[2], f = 0, L = 0;
+    unsigned char rule[2];
+    CHECK(pow(16, -2.0 / 4) == 0.25);
+    for (int l = 1000; l < 200000 && !f; l++)
+        if ((double)l / ((double)l / w) == w) {
+            L = l;
+            f = L / w;
+        }
+    CHECK(f > 0);
+    rope_scaling sc = make(ROPE_LLAMA3, 8, (int64_t)L);
+    sc.low_freq_factor = sc.high_freq_factor = f;
+    CHECK(rope_inv_freq(&sc, 4, 16, 1, got, rule) == 0);
+    CHECK(isfinite(got[1]) && got[1] == 0.25 && rule[1] == ROPE_KEPT);
+    CHECK(got[0] == 1 && rule[0] == ROPE_KEPT);     /* w = 2 pi < L/high */
+    CHECK(rope_omega(&sc, 4, 16, 1, 1, NULL) == 0.25);
+    sc.high_freq_factor = 2 * f;                    /* w = L/low: k = 0 */
+    CHECK(rope_inv_freq(&sc, 4, 16, 1, got, rule) == 0);
+    CHECK(isfinite(got[1]) && fabs(got[1] - 0.25 / 8) <= 1e-17);
+    sc.low_freq_factor = f / 2;                     /* w = L/high: k = 1 */
+    sc.high_freq_factor = f;
+    CHECK(rope_inv_freq(&sc, 4, 16, 1, got, rule) == 0);
+    CHECK(isfinite(got[1]) && fabs(got[1] - 0.25) <= 1e-16);
+}
+
 static void check_yarn_all(const rope_scaling *sc, int d, double base)
 {
     double got[256];
@@ -409,6 +443,7 @@ int main(void)
     test_ntk();
     test_dynamic();
     test_llama3();
+    test_llama3_boundary();
     test_yarn();
     test_longrope();
     test_refusals();

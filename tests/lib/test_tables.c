@@ -216,6 +216,13 @@ static void test_npy_bad(void)
     npy(&b, 1, "{'descr': '<f4', 'fortran_order': False, 'shape': (2, 4), "
         "'extra': 1}", 0, &d);
     CHECK(fails_with(&b, "t.npy", NULL, "unknown key 'extra'"));
+    /* a key given twice is named as such, whichever comes second */
+    npy(&b, 1, "{'descr': '<f4', 'descr': '<f8', 'fortran_order': False, "
+        "'shape': (2, 4)}", 0, &d);
+    CHECK(fails_with(&b, "t.npy", NULL, "header: 'descr' given twice"));
+    npy(&b, 1, "{'descr': '<f4', 'fortran_order': False, 'shape': (2, 4), "
+        "'shape': (2, 4)}", 0, &d);
+    CHECK(fails_with(&b, "t.npy", NULL, "header: 'shape' given twice"));
     npy(&b, 1, "['not', 'a', 'dict']", 0, &d);
     CHECK(fails_with(&b, "t.npy", NULL, "not a dictionary"));
     npy(&b, 1, "{'descr': '<f4, 'fortran_order': False}", 0, &d);

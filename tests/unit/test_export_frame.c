@@ -9,6 +9,8 @@
 #include <unistd.h>
 
 #include "app.h"
+#include "canvas.h"
+#include "frame.h"
 #include "harness.h"
 
 static char dir[] = "/tmp/peviz-test-export-XXXXXX";
@@ -116,6 +118,57 @@ static void test_busy_view(void)
     clean();
 }
 
+/* One frame of the loop (one slice of work) at 80x24: the percentage its
+ * "computing" line shows, -1 when it shows none. */
+static int frame_percent(struct app *a)
+{
+    canvas c;
+    char row[4 * 80 + 1];
+    int pct = -1;
+    if (canvas_init(&c, 80, 24))
+        return -1;
+    frame_draw(a, &c);
+    for (int y = 0; y < 24 && pct < 0; y++) {
+        canvas_row_utf8(&c, y, row, sizeof row);
+        const char *s = strstr(row, "computing");
+        const char *p = s ? strchr(s, '%') : NULL;
+        while (p && p > s && p[-1] >= '0' && p[-1] <= '9')
+            p--;
+        if (p && *p != '%')
+            pct = atoi(p);
+    }
+    canvas_free(&c);
+    return pct;
+}
+
+/* w while the attention view computes keeps the work done so far: the
+ * next frame goes on from where the last one stopped, not from 0%. */
+static void test_busy_keeps_work(void)
+{
+    struct app a;
+    int before = -1, after;
+    app_init(&a);
+    a.rt = views_rt_new();
+    CHECK(a.rt != NULL);
+    a.view = VIEW_ATTENTION;
+    a.p.n = 1 << 20;
+    a.p.d = 8192;
+    a.color = COLOR_256;        /* the screen's layout has half blocks */
+    a.att.o.softmax = 1;
+    app_params_changed(&a);
+    for (int i = 0; i < 2000 && before < 5; i++)
+        before = frame_percent(&a);
+    CHECK(before >= 5 && before < 90);
+    app_export_frame(&a, 80, 24);
+    CHECK(strstr(a.msg, "still computing") != NULL);
+    after = frame_percent(&a);
+    if (after < before)
+        fprintf(stderr, "  %d%% before w, %d%% after\n", before, after);
+    CHECK(after >= before);
+    views_rt_free(a.rt);
+    clean();
+}
+
 int main(void)
 {
     char cwd[4096];
@@ -125,6 +178,7 @@ int main(void)
     test_no_overwrite();
     test_failure();
     test_busy_view();
+    test_busy_keeps_work();
     clean();
     CHECK(chdir(cwd) == 0);
     rmdir(dir);

@@ -4,6 +4,7 @@
  * fits in 1 KB, and bad messages are refused whole, leaving the state
  * as it was.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 #include "follow_proto.h"
 #include "harness.h"
 #include "peviz/tables.h"
+#include "sha256.h"
 #include "tour.h"
 
 static struct pe_table some_table;   /* only its address is used */
@@ -37,7 +39,7 @@ static void odd_state(struct app *a)
     a->p.pos = 4000;
     a->playing = 1;
     a->speed = 16.5;
-    a->heat = (struct heatmap_state){ 300, 256, 3, 1024, 1 };
+    a->heat = (struct heatmap_state){ 300, 256, 3, 1024, 1, 0, 0 };
     a->clocks = (struct clocks_state){ 200, 192, 1, 1, -77, 1 };
     a->att.o.scheme = SCHEME_ALIBI;
     a->att.o.softmax = a->att.o.causal = a->att.o.temperature = 1;
@@ -86,6 +88,7 @@ static void check_same_state(const struct app *x, const struct app *y)
     CHECK(x->heat.dim == y->heat.dim && x->heat.dim0 == y->heat.dim0);
     CHECK(x->heat.zoom == y->heat.zoom && x->heat.x0 == y->heat.x0);
     CHECK(x->heat.pca == y->heat.pca);
+    CHECK(x->heat.pca_i == y->heat.pca_i && x->heat.pca_j == y->heat.pca_j);
     CHECK(x->clocks.band == y->clocks.band && x->clocks.band0 == y->clocks.band0);
     CHECK(x->clocks.zoom == y->clocks.zoom && x->clocks.ghost == y->clocks.ghost);
     CHECK(x->clocks.k == y->clocks.k && x->clocks.counter == y->clocks.counter);
@@ -194,12 +197,23 @@ static void test_size(void)
     int len = fp_encode(&t, m, sizeof m);
     printf("largest state message: %d bytes\n", len);
     CHECK(len > 0 && len <= FP_MESSAGE_MAX);
-    /* a lecture's state (every field set, RoPE scaling on, no
-     * multi-axis sequence) about 1 KB */
+    /* the defaults; a lecture's state (every field set, RoPE scaling on,
+     * a note of 80 characters, a table with its content hash) under
+     * 1.2 KB: the whole state, sent once to a follower that connects */
+    app_init(&t);
+    len = fp_encode(&t, m, sizeof m);
+    printf("the defaults' whole state: %d bytes\n", len);
     odd_state(&t);
     len = fp_encode(&t, m, sizeof m);
     printf("a lecture's whole state: %d bytes\n", len);
-    CHECK(len > 0 && len <= 1088);
+    CHECK(len > 0 && len <= 1024 + 96);   /* + mpos off, grid.* */
+    memset(t.note, 'n', APP_NOTE_MAX);
+    t.note[APP_NOTE_MAX] = 0;
+    memset(t.pe_digest, 'f', 64);
+    t.pe_digest[64] = 0;
+    len = fp_encode(&t, m, sizeof m);
+    printf("... with a note and a table's hash: %d bytes\n", len);
+    CHECK(len > 0 && len <= 1228);
 }
 
 /* A refused body leaves the state exactly as it was. */
@@ -216,6 +230,23 @@ static void refused(const char *body, const char *why_has)
         fprintf(stderr, "  body %.40s: err '%s' lacks '%s'\n", body, err, why_has);
         CHECK(0);
     }
+}
+
+/* :pca I J travels in heat.pca's line, only when a pair is chosen. */
+static void test_pca_pair(void)
+{
+    struct app t, f;
+    char body[8192], err[256];
+    odd_state(&t);
+    t.heat.pca_i = 2;
+    t.heat.pca_j = 5;
+    int n = fp_body(&t, body, sizeof body);
+    CHECK(n > 0 && strstr(body, "\nheat.pca 1 2 5\n") != NULL);
+    odd_state(&f);
+    CHECK(fp_apply(&f, body, (size_t)n, err, sizeof err) == 0);
+    CHECK(f.heat.pca == 1 && f.heat.pca_i == 2 && f.heat.pca_j == 5);
+    CHECK(fp_apply(&f, "heat.pca 0\n", 11, err, sizeof err) == 0);
+    CHECK(f.heat.pca == 0 && f.heat.pca_i == 0 && f.heat.pca_j == 0);
 }
 
 static void test_rejections(void)
@@ -235,7 +266,10 @@ static void test_rejections(void)
     refused("heat.dim 512\n", "out of range");
     refused("d 64\nheat.dim 64\n", "out of range");
     refused("playing 2\n", "out of range");
-    refused("heat.pca 2\n", "out of range");
+    refused("heat.pca 2\n", "want 0 or 1");
+    refused("heat.pca 1 3 3\n", "want 0 or 1");
+    refused("heat.pca 1 2 65\n", "want 0 or 1");
+    refused("heat.pca 1 2\n", "want 0 or 1");
     refused("att.seed 4294967296\n", "out of range");
     refused("att.seed -1\n", "out of range");
     /* longrope wants d/2 = 256 factors in each list (there are none) */
@@ -292,14 +326,19 @@ static void test_rejections(void)
     refused("view\n", "unknown field");
     refused("\n", "unknown field");
     refused(" d 64\n", "unknown field");
-    refused("table a b\n", "table: want PATH");
+    refused("table a b\n", "table: want NAME");
     refused("table \n", "table: want none or a path");
-    refused("table /x.csv tensor=a tensor=b\n", "table: want PATH");
-    refused("table /x.csv tensor=\n", "table: want PATH");
-    refused("table /x.csv tensor=a:b\n", "table: want PATH");
-    refused("table /x.csv row-offset=-1\n", "table: want PATH");
-    refused("table /x.csv row-offset=1e9\n", "table: want PATH");
+    refused("table /x.csv tensor=a tensor=b\n", "table: want NAME");
+    refused("table /x.csv tensor=\n", "table: want NAME");
+    refused("table /x.csv tensor=a:b\n", "table: want NAME");
+    refused("table /x.csv row-offset=-1\n", "table: want NAME");
+    refused("table /x.csv row-offset=1e9\n", "table: want NAME");
     refused("table none tensor=wpe\n", "none has no tensor");
+    refused("table x.csv sha256=0123\n", "table: want NAME");     /* short */
+    refused("table x.csv sha256=0123456789ABCDEF0123456789abcdef"
+            "0123456789abcdef0123456789abcdef\n", "table: want NAME");
+    refused("table none sha256=0123456789abcdef0123456789abcdef"
+            "0123456789abcdef0123456789abcdef\n", "none has no tensor");
     refused("table /a\\b.csv\n", "table: want none or a path");
     static char longname[1100];
     memcpy(longname, "table /", 7);
@@ -327,8 +366,8 @@ static void test_rejections(void)
     CHECK(strstr(err, q.msg) != NULL);
 }
 
-/* The table by its path (absolute, from the loader), tensor and row
- * offset; odd characters as '_'. */
+/* The table by its file's base name (the loader's path is absolute),
+ * content hash, tensor and row offset; odd characters as '_'. */
 static void test_table_text(void)
 {
     struct app a;
@@ -342,39 +381,48 @@ static void test_table_text(void)
     a.pe_table = &some_table;
     a.pe_file_name = "/data/my model (v2).npy";
     fp_table_text(&a, v, sizeof v);
-    CHECK_STR(v, "/data/my_model__v2_.npy");
+    CHECK_STR(v, "my_model__v2_.npy");
     a.pe_file_name = "weights/\x1b[31mred.csv";
     fp_table_text(&a, v, sizeof v);
-    CHECK_STR(v, "weights/__31mred.csv");
+    CHECK_STR(v, "__31mred.csv");
     memset(&in, 0, sizeof in);
     snprintf(in.file, sizeof in.file, "/srv/course/gpt2.safetensors");
     snprintf(in.tensor, sizeof in.tensor, "wpe.weight");
     in.row_offset = 2;
     a.pe_info = &in;
+    snprintf(a.pe_digest, sizeof a.pe_digest, "%s", "0123456789abcdef"
+             "0123456789abcdef0123456789abcdef0123456789abcdef");
     fp_table_text(&a, v, sizeof v);
-    CHECK_STR(v, "/srv/course/gpt2.safetensors tensor=wpe.weight row-offset=2");
+    CHECK_STR(v, "gpt2.safetensors sha256=0123456789abcdef0123456789abcdef"
+              "0123456789abcdef0123456789abcdef tensor=wpe.weight row-offset=2");
     CHECK(fp_table_parse(v, &t, err, sizeof err) == 0);
-    CHECK_STR(t.path, "/srv/course/gpt2.safetensors");
+    CHECK_STR(t.path, "gpt2.safetensors");
+    CHECK_STR(t.sha256, a.pe_digest);
     CHECK_STR(t.tensor, "wpe.weight");
     CHECK(t.row_offset == 2);
     in.tensor[0] = 0;
     in.row_offset = 0;
+    a.pe_digest[0] = 0;
     fp_table_text(&a, v, sizeof v);
-    CHECK_STR(v, "/srv/course/gpt2.safetensors");
+    CHECK_STR(v, "gpt2.safetensors");
     CHECK(fp_table_parse("none", &t, err, sizeof err) == 0 && !t.path[0]);
-    /* a path at its longest is sent whole */
+    /* an older teacher's path is taken (a follower reads base names
+     * only, from --files) */
+    CHECK(fp_table_parse("/srv/x.csv", &t, err, sizeof err) == 0);
+    CHECK_STR(t.path, "/srv/x.csv");
+    /* a name at its longest is sent whole */
     memset(in.file, 'y', FP_TABLE_PATH_MAX);
     in.file[0] = '/';
     in.file[FP_TABLE_PATH_MAX] = 0;
     fp_table_text(&a, v, sizeof v);
-    CHECK(strlen(v) == FP_TABLE_PATH_MAX);
+    CHECK(strlen(v) == FP_TABLE_PATH_MAX - 1);
     /* a body names it; fp_find reads it back */
     a.pe_info = NULL;
     a.pe_file_name = "weights/\x1b[31mred.csv";
     static char b[FP_BODY_MAX];
     int len = fp_body(&a, b, sizeof b);
     CHECK(fp_find(b, (size_t)len, "table", v, sizeof v) == 0);
-    CHECK_STR(v, "weights/__31mred.csv");
+    CHECK_STR(v, "__31mred.csv");
     CHECK(fp_find(b, (size_t)len, "tab", v, sizeof v) == -1);
     CHECK(fp_find(b, (size_t)len, "d", v, sizeof v) == 0);
     CHECK_STR(v, "64");
@@ -480,7 +528,7 @@ static void test_tour_name(void)
     int len = fp_body(&a, b, sizeof b);
     CHECK(fp_find(b, (size_t)len, "tour", v, sizeof v) == 0);
     CHECK_STR(v, "2/3 shipped");
-    const char *other = "tour 1/3 /home/t/lecture.tour\n";
+    const char *other = "tour 1/3 lecture.tour\n";
     CHECK(fp_apply(&a, other, strlen(other), err, sizeof err) == 0);
     CHECK(a.tour_active == 0);          /* another tour: no captions */
     t.shipped = 0;
@@ -490,7 +538,7 @@ static void test_tour_name(void)
     CHECK(a.tour_active == 1 && a.tour_step == 1);
     len = fp_body(&a, b, sizeof b);
     CHECK(fp_find(b, (size_t)len, "tour", v, sizeof v) == 0);
-    CHECK_STR(v, "1/3 /home/t/lecture.tour");
+    CHECK_STR(v, "1/3 lecture.tour");      /* its base name */
     t.nsteps = 4;                       /* the same name, other steps */
     CHECK(fp_apply(&a, other, strlen(other), err, sizeof err) == 0);
     CHECK(a.tour_active == 0);
@@ -655,7 +703,7 @@ static void scaled_state(struct app *a)
     float_factors(r->long_factor, 256, 40);
     r = &a->cmp.panes[1].rope;
     *r = (rope_scaling){ ROPE_YARN, 40, 4096, 1.5, 6, 24, 2, 0, 0.707, 1,
-                         1.25, 0, 0, { 0 }, { 0 } };
+                         1.25, 0, 0, { 0 }, { 0 }, 0, 0 };
     a->cmp.panes[2].d = 96;
     r = &a->cmp.panes[2].rope;
     rope_scaling_default(r);
@@ -677,11 +725,42 @@ static void check_same_rope(const rope_scaling *x, const rope_scaling *y)
     CHECK(x->truncate == y->truncate && x->mscale == y->mscale);
     CHECK(x->mscale_all_dim == y->mscale_all_dim);
     CHECK(x->attention_factor == y->attention_factor);
+    CHECK(x->ext_complement == y->ext_complement);
+    CHECK(x->plain_softmax == y->plain_softmax);
     CHECK(x->nshort == y->nshort && x->nlong == y->nlong);
     for (int i = 0; i < x->nshort && i < ROPE_FACTORS_MAX; i++)
         CHECK(x->short_factor[i] == y->short_factor[i]);   /* exact */
     for (int i = 0; i < x->nlong && i < ROPE_FACTORS_MAX; i++)
         CHECK(x->long_factor[i] == y->long_factor[i]);
+}
+
+/* What only files give travels too: a GGUF's yarn_ext_factor (as
+ * 1 - e) and a non-DeepSeek config's plain softmax. */
+static void test_file_only_rope(void)
+{
+    static struct app t, f;
+    static char m[FP_MESSAGE_MAX + 1];
+    char err[512];
+    odd_state(&t);
+    rope_scaling *r = &t.p.rope;
+    rope_scaling_default(r);
+    r->method = ROPE_YARN;
+    r->factor = 16;
+    r->original_max = 16384;
+    r->mscale = r->mscale_all_dim = 1;
+    r->ext_complement = 0.7;
+    r->plain_softmax = 1;
+    int len = fp_encode(&t, m, sizeof m);
+    CHECK(len > 0);
+    m[len > 0 ? len : 0] = 0;
+    CHECK(strstr(m, "\nrope yarn factor=16 original-max=16384 mscale=1 "
+                    "mscale-all-dim=1 ext-complement=0.7 plain-softmax=1\n"));
+    app_init(&f);
+    const char *b = body_of(m);
+    CHECK(fp_apply(&f, b, strlen(b), err, sizeof err) == 0);
+    check_same_rope(&f.p.rope, &t.p.rope);
+    refused("rope yarn factor=4 original-max=64 ext-complement=2\n", "NAME=VALUE");
+    refused("rope yarn factor=4 original-max=64 plain-softmax=0\n", "NAME=VALUE");
 }
 
 static void test_pane_rope(void)
@@ -787,7 +866,8 @@ static void test_key_costs(void)
                 t.p.pos = 500;
                 t.cmp.npanes = 3;
                 t.p.rope = (rope_scaling){ ROPE_YARN, 4, 32768, 1, 4, 32, 1,
-                                           1, 0, 0, 0, 0, 0, { 0 }, { 0 } };
+                                           1, 0, 0, 0, 0, 0, { 0 }, { 0 },
+                                           0, 0 };
                 t.cmp.panes[1].rope = t.p.rope;
                 t.cmp.panes[2].rope.method = ROPE_LINEAR;
                 t.cmp.panes[2].rope.factor = 8;
@@ -890,11 +970,75 @@ static void test_worst_costs(void)
     check_same_rope(&u.cmp.panes[2].rope, &t.cmp.panes[2].rope);
 }
 
+/* SHA-256 against digests computed elsewhere (FIPS 180-4's "abc", the
+ * empty message, 1000 'a's across block boundaries); the table hash is
+ * the same for the same values however they were read, and differs for
+ * one value changed by one ulp or for the same values in another shape. */
+static void test_digest(void)
+{
+    struct sha256 h;
+    char hex[65];
+    static char a1000[1000];
+    sha256_init(&h);
+    sha256_add(&h, "abc", 3);
+    sha256_hex(&h, hex);
+    CHECK_STR(hex, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    sha256_init(&h);
+    sha256_hex(&h, hex);
+    CHECK_STR(hex, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+    memset(a1000, 'a', sizeof a1000);
+    sha256_init(&h);
+    sha256_add(&h, a1000, 100);         /* in pieces: the same */
+    sha256_add(&h, a1000, 900);
+    sha256_hex(&h, hex);
+    CHECK_STR(hex, "41edece42d63e8d9bf515a9ba6932e1c20cbc9f5a5d134645adb5db1b9737ea3");
+    double v[4] = { 0.5, -1.0, 2.0, 3.0 }, w[4];
+    struct pe_table t = { 2, 2, v }, u = { 2, 2, w }, r = { 1, 4, v };
+    char h1[65], h2[65], h3[65];
+    memcpy(w, v, sizeof v);
+    fp_table_digest(&t, h1);
+    fp_table_digest(&u, h2);
+    CHECK_STR(h1, h2);
+    w[3] = nextafter(3.0, 4.0);
+    fp_table_digest(&u, h2);
+    fp_table_digest(&r, h3);
+    CHECK(strcmp(h1, h2) != 0 && strcmp(h1, h3) != 0 && strlen(h1) == 64);
+}
+
+/* :note, :share zoom and :point travel as fields of their own; a
+ * follower takes the teacher's presenter mode only while it is shared. */
+static void test_class_fields(void)
+{
+    struct app a;
+    char err[256], body[300];
+    app_init(&a);
+    CHECK(fp_apply(&a, "note :Look at band 3, slow!\n", 28, err, sizeof err) == 0);
+    CHECK_STR(a.note, "Look at band 3, slow!");
+    CHECK(fp_apply(&a, "note -\n", 7, err, sizeof err) == 0 && !a.note[0]);
+    a.presenter = 0;
+    CHECK(fp_apply(&a, "presenter 1\n", 12, err, sizeof err) == 0);
+    CHECK(a.presenter == 0);            /* not shared: each its own */
+    CHECK(fp_apply(&a, "share.zoom 1\npresenter 1\n", 25, err, sizeof err) == 0);
+    CHECK(a.presenter == 1 && a.share_zoom == 1);
+    CHECK(fp_apply(&a, "point 1\n", 8, err, sizeof err) == 0 && a.point == 1);
+    refused("note hello\n", "note: want - or :TEXT");
+    snprintf(body, sizeof body, "note :%081d\n", 0);
+    refused(body, "note: want - or :TEXT of at most 80");
+    refused("note :caf\xc3\xa9\n", "not printable ASCII");
+    refused("presenter 2\n", "presenter: want -, 0 or 1");
+    refused("point 2\n", "point");
+    refused("share.zoom -1\n", "share.zoom");
+}
+
 int main(void)
 {
+    test_digest();
+    test_class_fields();
     test_round_trip();
     test_size();
     test_rejections();
+    test_pca_pair();
+    test_file_only_rope();
     test_partial_body();
     test_framing();
     test_delta();

@@ -59,7 +59,7 @@ static void test_circle_panel(void)
     double y1 = NAN, y2 = NAN;
     CHECK(r && sscanf(r, "pos 5: PC1 %lf PC2 %lf", &y1, &y2) == 2);
     CHECK_NEAR(hypot(y1, y2), 2.0, 1e-3);
-    CHECK(f && strstr(f, "PC1 PC2 PC3 against position"));
+    CHECK(f && strstr(f, "PC1 PC2 PC3 against position (PC3 = 0: rank 2)"));
     CHECK(f && strstr(f, "p: back to the map"));
     free(f);
     /* the hand follows the cursor: a quarter turn on, 6 positions later */
@@ -122,6 +122,66 @@ static void test_helix_panel(void)
         CHECK_NEAR(y2, 2 * cos((double)pos * w), 1e-3);
         free(f);
     }
+}
+
+/* The pair read off the panel at pos: "pos P: PCi x PCj y". */
+static int pair_at(const char *f, int64_t pos, int i, int j, double *x,
+                   double *y)
+{
+    char at[48], mid[16];
+    int gi = 0, gj = 0, used = 0;
+    snprintf(at, sizeof at, "pos %lld: PC", (long long)pos);
+    const char *r = f ? strstr(f, at) : NULL;
+    if (!r || sscanf(r + strlen(at), "%d %lf PC%d %n", &gi, x, &gj, &used) != 3)
+        return 0;
+    snprintf(mid, sizeof mid, "%d", j);
+    return gi == i && gj == j && sscanf(r + strlen(at) + used, "%lf", y) == 1
+           && mid[0];
+}
+
+/*
+ * :pca I J draws any pair: on the helix, PC2 against PC3 is the fast
+ * ellipse 2 cos(p w), 1.5 sin(p w) (known by hand, as above); the keys
+ * step the pair; from another view the command opens the heatmap's
+ * panel; components past the table's rank read 0 and say so.
+ */
+static void test_pairs(void)
+{
+    struct pe_table t = { HN, CD, helix_v };
+    struct app a;
+    double w = 2 * M_PI / 24, x = NAN, y = NAN;
+    app_circle(&a, &t, 7);
+    a.view = VIEW_CLOCKS;
+    CHECK(app_command(&a, "pca 2 3") == 0);
+    CHECK(a.view == VIEW_HEATMAP && a.heat.pca == 1);
+    char *f = frame_text(&a, 100, 30);
+    CHECK(pair_at(f, 7, 2, 3, &x, &y));
+    CHECK_NEAR(x, 2 * cos(7 * w), 1e-3);
+    CHECK_NEAR(y, 1.5 * sin(7 * w), 1e-3);
+    CHECK(f && strstr(f, "PC2 PC3 against position") != NULL &&
+          strstr(f, "principal components: PC2 against PC3") != NULL);
+    free(f);
+    /* ] steps the second one: PC2 against PC4, nothing there (rank 3) */
+    CHECK(app_key(&a, ']') != ACT_NONE && a.heat.pca_j == 4);
+    f = frame_text(&a, 100, 30);
+    CHECK(pair_at(f, 7, 2, 4, &x, &y));
+    CHECK_NEAR(x, 2 * cos(7 * w), 1e-3);
+    CHECK(y == 0);
+    CHECK(f && strstr(f, "(PC4: beyond rank 3, 0)") != NULL);
+    free(f);
+    /* { steps the first one down to PC1, [ the second back to PC3 */
+    CHECK(app_key(&a, '{') != ACT_NONE && a.heat.pca_i == 1);
+    CHECK(app_key(&a, '[') != ACT_NONE && a.heat.pca_j == 3);
+    f = frame_text(&a, 100, 30);
+    CHECK(pair_at(f, 7, 1, 3, &x, &y));
+    CHECK_NEAR(x, 3 * cos(7 * 2 * M_PI / HN), 1e-3);
+    CHECK_NEAR(y, 1.5 * sin(7 * w), 1e-3);
+    free(f);
+    /* refusals change nothing; :pca off closes the panel */
+    CHECK(app_command(&a, "pca 3 3") == -1 && a.heat.pca_i == 1);
+    CHECK(app_command(&a, "pca 0 2") == -1);
+    CHECK(app_command(&a, "pca 2 x") == -1 && a.heat.pca_j == 3);
+    CHECK(app_command(&a, "pca off") == 0 && a.heat.pca == 0);
 }
 
 /* Without a file: the sinusoidal table's components; too big: said. */
@@ -196,6 +256,7 @@ int main(void)
     circle_make();
     test_circle_panel();
     test_helix_panel();
+    test_pairs();
     test_sinusoid_and_limits();
     test_few_rows_and_title();
     TEST_END("test_heat_pca");

@@ -799,7 +799,7 @@ static void test_table_sweep(void)
             bad += r.ch >= 0x80 || r.ch < 0x20;
         }
     CHECK(bad == 0);
-    CHECK(frame_has(&a, 120, 40, "(top even, bottom odd)"));
+    CHECK(frame_has(&a, 120, 40, "(even row above odd row)"));
     canvas_free(&c1);
 }
 

@@ -139,8 +139,8 @@ static int count_char(const char *s, const char *end, char ch)
 }
 
 /* Overlaid series have marks of their own, shown in the legend, with no
- * colour at all: the profile's curves carry A and B, the spectrum's
- * bands that never turn are '~'. */
+ * colour at all: the profile's curves carry A and B and their line
+ * styles (-- and . .), the spectrum's bands that never turn are '~'. */
 static void check_marks(void)
 {
     struct app a;
@@ -155,8 +155,8 @@ static void check_marks(void)
         char *legend = strstr(t, "distance 0:");
         CHECK(legend != NULL);
         if (legend) {
-            CHECK(strstr(legend, ".A base=10000") != NULL);
-            CHECK(strstr(legend, ".B base=500000") != NULL);
+            CHECK(strstr(legend, "--A base=10000") != NULL);
+            CHECK(strstr(legend, ". .B base=500000") != NULL);
             /* the plot above the legend: letters on both curves */
             char *plot = strchr(t, '\n') + 1;
             plot = strchr(plot, '\n') + 1;

@@ -1,0 +1,79 @@
+/*
+ * peviz/plan.h - the frequency plan: every band of one setting, once.
+ *
+ * For one set of RoPE settings (base, rotary dimensions d, scaling,
+ * sequence length n) the plan holds, per band i = 0 .. d/2-1:
+ *   omega_base[i]  theta_i = base^(-2i/d), before scaling
+ *   omega[i]       the frequency the model uses (peviz/rope.h)
+ *   rule[i]        what the scaling did (enum rope_rule)
+ *   wavelength[i]  2 pi / omega[i] in positions
+ *   turns[i]       n / wavelength[i]: full turns within n
+ * and for the whole setting the attention factor a (cos and sin are
+ * multiplied by it), the score multiplier (a^2, times DeepSeek's
+ * m(s, mscale_all_dim)^2 where that architecture applies it: see
+ * rope_score_multiplier) and the critical band: the first band with less
+ * than one turn in n, scaled and unscaled.
+ *
+ * Plain data with no pointers: copy it, compare it, keep it in static
+ * storage.  Everything that shows a band frequency reads one of these.
+ */
+#ifndef PEVIZ_PLAN_H
+#define PEVIZ_PLAN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "peviz/rope.h"
+
+/* d <= 65536: at most 32768 bands. */
+#define PE_PLAN_MAX_BANDS 32768
+
+typedef struct pe_plan {
+    /* the settings it was computed for */
+    int d;                  /* rotary dimensions */
+    int half;               /* d / 2 bands */
+    double base;
+    int64_t n;
+    rope_scaling sc;
+    int scaled;             /* a scaling method other than none is used */
+    int invalid;            /* the scaling could not be evaluated: omega
+                               is the unscaled theta (and scaled is 0) */
+    double a;               /* attention factor */
+    double extra;           /* DeepSeek's softmax factor (1: none) */
+    double mult;            /* score multiplier: a^2 x extra */
+    int crit;               /* first band with < 1 turn in n; half: none */
+    int crit_base;          /* the same for the unscaled theta */
+    int nturn, nturn_base;  /* bands with >= 1 turn in n */
+    double omega_base[PE_PLAN_MAX_BANDS];
+    double omega[PE_PLAN_MAX_BANDS];
+    double wavelength[PE_PLAN_MAX_BANDS];
+    double turns[PE_PLAN_MAX_BANDS];
+    unsigned char rule[PE_PLAN_MAX_BANDS];
+} pe_plan;
+
+/*
+ * Compute the plan for sc at d, base and n.  Returns 0, or -1 (plan
+ * unchanged) when d is odd, < 2 or > 2 PE_PLAN_MAX_BANDS, base <= 1 or
+ * n < 1.  Settings the scaling cannot evaluate (rope_inv_freq) give the
+ * unscaled plan with invalid set.  sc NULL: no scaling.
+ */
+int pe_plan_compute(pe_plan *pl, const rope_scaling *sc, int d, double base,
+                    int64_t n);
+
+/* Whether pl was computed for exactly these settings. */
+int pe_plan_matches(const pe_plan *pl, const rope_scaling *sc, int d,
+                    double base, int64_t n);
+
+/*
+ * The rules as ranges of consecutive bands with the same rule:
+ * "kept 0-28 · blend 29-34 · interp 35-63" (dash and sep as given, e.g.
+ * "\u2013" and " \u00b7 ").  A range of one band is written "7".
+ * Returns the number of ranges; buf gets "" when the plan is unscaled.
+ */
+int pe_plan_rule_ranges(const pe_plan *pl, const char *dash, const char *sep,
+                        char *buf, size_t len);
+
+/* Full turns of band i in m positions: m omega_i / 2 pi. */
+double pe_plan_turns_in(const pe_plan *pl, int i, double m);
+
+#endif /* PEVIZ_PLAN_H */

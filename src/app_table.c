@@ -1,0 +1,73 @@
+/*
+ * app_table.c - :pe-file FILE at the prompt: a position table loaded as
+ * --pe-file loads it, with the same checks.  The tables live here, two
+ * in turn: the one on screen is never freed, the one before it is freed
+ * when a third is loaded (or at exit).
+ */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app.h"
+#include "peviz/tables.h"
+
+struct slot {
+    struct pe_table t;
+    struct pe_table_info info;
+    char name[APP_PROMPT_LEN];
+};
+
+static struct slot slots[2];
+
+/* The slot the app does not show (its table can go). */
+static struct slot *free_slot(const struct app *a)
+{
+    return a->pe_table == &slots[0].t ? &slots[1] : &slots[0];
+}
+
+int app_load_table(struct app *a, const char *path, char *err, size_t errlen)
+{
+    struct pe_table_opts o;
+    struct slot *s = free_slot(a);
+    struct pe_table t = { 0 };
+    struct pe_table_info info;
+    char abs[PATH_MAX];
+    pe_table_opts_init(&o);
+    if (!path || !path[0]) {
+        snprintf(err, errlen, "pe-file: want a .safetensors, .gguf, .npy "
+                 "or .csv file name");
+        return -1;
+    }
+    if (pe_table_load(path, &o, &t, &info, err, errlen))
+        return -1;
+    params next = a->p;
+    next.d = t.d;
+    next.n = t.n;
+    if (next.pos >= next.n)
+        next.pos = next.n - 1;
+    if (params_check_rope(&next, err, errlen)) {   /* a list d no longer fits */
+        pe_table_free(&t);
+        return -1;
+    }
+    size_t n;
+    if (realpath(info.file, abs) && (n = strlen(abs)) < sizeof info.file)
+        memcpy(info.file, abs, n + 1);      /* named in full in captions */
+    pe_table_free(&s->t);
+    s->t = t;
+    s->info = info;
+    snprintf(s->name, sizeof s->name, "%s", path);
+    a->pe_table = &s->t;
+    a->pe_info = &s->info;
+    a->pe_file_name = s->name;
+    a->pe_digest[0] = 0;        /* a teacher hashes it when it publishes */
+    a->p = next;
+    app_params_changed(a);
+    return 0;
+}
+
+void app_tables_free(void)
+{
+    for (int i = 0; i < 2; i++)
+        pe_table_free(&slots[i].t);
+}

@@ -1,0 +1,444 @@
+/*
+ * nufft.c - a radix-2 FFT and the sums of cosines at non-uniform
+ * frequencies (see include/peviz/nufft.h).
+ */
+#include "peviz/nufft.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NU_PI 3.14159265358979323846
+#define NU_PI_L 3.141592653589793238462643383279502884L
+#define SPREAD 16               /* grid points each side of a source */
+#define GRID_MAX ((size_t)1 << 17)  /* complex points per phase, at most */
+#define GRID_MIN 256            /* small grids wrap the kernel: less exact */
+/* Work units, about a nanosecond each on the reference machine. */
+#define COST_BFLY 3             /* one butterfly */
+#define COST_SOURCE 300         /* one source spread, with its mirror */
+#define COST_ENTRY 3            /* one grid entry cleared, permuted, read */
+#define TW_EXACT 32             /* twiddles between exact sin/cos */
+
+/* ---- the FFT ------------------------------------------------------------- */
+
+/*
+ * Twiddles of every stage side by side: stage len (2, 4, ..., n) keeps
+ * e^{sign 2 pi i j / len} for j < len/2 at tw[2 (len/2 - 1 + j)].  Each
+ * run of TW_EXACT starts from an exact sin/cos and rotates from there.
+ */
+static void twiddles(double *tw, size_t n, int sign)
+{
+    for (size_t len = 2; len <= n; len <<= 1) {
+        double *t = tw + 2 * (len / 2 - 1);
+        double step = sign * 2.0 * NU_PI / (double)len;
+        double cs = cos(step), sn = sin(step);
+        for (size_t j = 0; j < len / 2; j++) {
+            if (j % TW_EXACT == 0) {
+                t[2 * j] = cos(step * (double)j);
+                t[2 * j + 1] = sin(step * (double)j);
+            } else {
+                double re = t[2 * j - 2], im = t[2 * j - 1];
+                t[2 * j] = re * cs - im * sn;
+                t[2 * j + 1] = re * sn + im * cs;
+            }
+        }
+    }
+}
+
+/* Bit-reversal permutation of entries [i0, i1); *j is the reverse of i0
+ * and is left at the reverse of i1. */
+static void bitrev(double *z, size_t n, size_t i0, size_t i1, size_t *jp)
+{
+    size_t j = *jp;
+    for (size_t i = i0; i < i1; i++) {
+        if (i < j) {
+            double re = z[2 * i], im = z[2 * i + 1];
+            z[2 * i] = z[2 * j];
+            z[2 * i + 1] = z[2 * j + 1];
+            z[2 * j] = re;
+            z[2 * j + 1] = im;
+        }
+        size_t bit = n >> 1;
+        while (bit && (j & bit)) {
+            j ^= bit;
+            bit >>= 1;
+        }
+        j |= bit;
+    }
+    *jp = j;
+}
+
+/* Decimation in frequency: natural order in, bit-reversed order out.
+ * Butterflies of stage len over blocks [b0, b1) (each len points):
+ * x + y, and (x - y) times the stage's twiddle. */
+static void stage(double *restrict z, const double *restrict tw, size_t len,
+                  size_t b0, size_t b1)
+{
+    size_t h = len / 2;
+    const double *t = tw + 2 * (h - 1);
+    for (size_t b = b0; b < b1; b++) {
+        double *x = z + 2 * b * len, *y = x + 2 * h;
+        for (size_t j = 0; j < h; j++) {
+            double wr = t[2 * j], wi = t[2 * j + 1];
+            double xr = x[2 * j], xi = x[2 * j + 1];
+            double dr = xr - y[2 * j], di = xi - y[2 * j + 1];
+            x[2 * j] = xr + y[2 * j];
+            x[2 * j + 1] = xi + y[2 * j + 1];
+            y[2 * j] = dr * wr - di * wi;
+            y[2 * j + 1] = dr * wi + di * wr;
+        }
+    }
+}
+
+/* The last two stages at once (twiddles 1 and sign i) over n points. */
+static void radix4_last(double *z, size_t n, int sign)
+{
+    for (size_t i = 0; i + 4 <= n; i += 4) {
+        double *p = z + 2 * i;
+        double ar = p[0] + p[4], ai = p[1] + p[5];     /* stage 4 */
+        double br = p[2] + p[6], bi = p[3] + p[7];
+        double cr = p[0] - p[4], ci = p[1] - p[5];
+        double dr = p[2] - p[6], di = p[3] - p[7];
+        double er = -sign * di, ei = sign * dr;        /* d times sign i */
+        p[0] = ar + br; p[1] = ai + bi;                 /* stage 2 */
+        p[2] = ar - br; p[3] = ai - bi;
+        p[4] = cr + er; p[5] = ci + ei;
+        p[6] = cr - er; p[7] = ci - ei;
+    }
+}
+
+/* The reverse of the lg-bit number i. */
+static size_t rev_bits(size_t i, size_t n)
+{
+    size_t r = 0;
+    for (size_t b = 1; b < n; b <<= 1, i >>= 1)
+        r = (r << 1) | (i & 1);
+    return r;
+}
+
+/* The bit-reversed counter r (of n = 2^p) moved on by one. */
+static size_t rev_next(size_t r, size_t n)
+{
+    size_t bit = n >> 1;
+    while (bit && (r & bit)) {
+        r ^= bit;
+        bit >>= 1;
+    }
+    return r | bit;
+}
+
+static int pow2(size_t n)
+{
+    return n && !(n & (n - 1));
+}
+
+int pv_fft(double *z, size_t n, int sign)
+{
+    if (!pow2(n))
+        return -1;
+    if (n == 1)
+        return 0;
+    double *tw = malloc(2 * n * sizeof *tw);
+    if (!tw)
+        return -1;
+    twiddles(tw, n, sign);
+    size_t len = n;
+    for (; len >= 8; len >>= 1)
+        stage(z, tw, len, 0, n / len);
+    if (n >= 4)
+        radix4_last(z, n, sign);
+    else
+        stage(z, tw, 2, 0, 1);
+    size_t j = 0;
+    bitrev(z, n, 0, n, &j);             /* into natural order */
+    free(tw);
+    return 0;
+}
+
+/* ---- the cosine sums ------------------------------------------------------ */
+
+enum { ST_SPREAD = 0, ST_FFT, ST_OUT, ST_DONE };
+
+struct pv_cos_plan {
+    int m;
+    int64_t n;
+    int s, r;                   /* segments (even); the next one */
+    int64_t q;                  /* modes -q .. q-1 per segment */
+    size_t grid;                /* N: complex points */
+    double tau, h;              /* Gaussian exp(-x^2 / 4 tau); spacing */
+    double *w, *a, *b;          /* [m] each */
+    double *z, *tw;             /* [2N] each */
+    double *e3;                 /* [2 SPREAD]: exp(-(j h)^2 / 4 tau) */
+    double *deconv;             /* [q + 1] */
+    int stage;
+    size_t len, pos;            /* FFT stage, block */
+};
+
+void pv_cos_free(pv_cos_plan *p)
+{
+    if (!p)
+        return;
+    free(p->w);
+    free(p->z);
+    free(p->tw);
+    free(p->e3);
+    free(p->deconv);
+    free(p);
+}
+
+/* Grid and segments: a pair of segments of M = N/2 distances each per
+ * transform, N = 2^p in [GRID_MIN, GRID_MAX], as small as covers all
+ * 2n - 1 distances with one pair where it can. */
+static void plan_size(pv_cos_plan *p)
+{
+    int64_t want = 2 * p->n - 1;
+    size_t grid = GRID_MIN;
+    while (grid < GRID_MAX && (int64_t)grid < want)
+        grid <<= 1;
+    int64_t m = (int64_t)grid / 2, seg = (want + m - 1) / m;
+    p->grid = grid;
+    p->q = m / 2;
+    p->s = (int)(seg + (seg & 1));
+}
+
+/* Gaussian width for oversampling R = N / M (Greengard and Lee), the
+ * spread table and the deconvolution factors h / phi^(t). */
+static void plan_kernel(pv_cos_plan *p)
+{
+    double big_m = (double)(2 * p->q), r = (double)p->grid / big_m;
+    p->tau = NU_PI * SPREAD / (big_m * big_m * r * (r - 0.5));
+    p->h = 2.0 * NU_PI / (double)p->grid;
+    for (int j = -SPREAD + 1; j <= SPREAD; j++) {
+        double x = j * p->h;
+        p->e3[j + SPREAD - 1] = exp(-x * x / (4.0 * p->tau));
+    }
+    double c = p->h / sqrt(4.0 * NU_PI * p->tau);
+    for (int64_t q = 0; q <= p->q; q++)
+        p->deconv[q] = c * exp((double)q * (double)q * p->tau);
+}
+
+/* Copy the frequencies and coefficients; 0, or -1 when out of memory. */
+static int plan_coeffs(pv_cos_plan *p, const double *w, const double *a,
+                       const double *b, int m)
+{
+    if (!p->w || p->m != m) {
+        free(p->w);
+        p->w = malloc(3 * (size_t)(m > 0 ? m : 1) * sizeof *p->w);
+        if (!p->w)
+            return -1;
+    }
+    p->m = m;
+    p->a = p->w + m;
+    p->b = p->a + m;
+    for (int k = 0; k < m; k++) {
+        p->w[k] = w[k];
+        p->a[k] = a[k];
+        p->b[k] = b ? b[k] : 0.0;
+    }
+    p->r = 0;
+    p->stage = ST_SPREAD;
+    return 0;
+}
+
+pv_cos_plan *pv_cos_renew(pv_cos_plan *old, const double *w, const double *a,
+                          const double *b, int m, int64_t n)
+{
+    if (old && old->n == n && n >= 1 && m >= 0) {
+        if (plan_coeffs(old, w, a, b, m) == 0)
+            return old;
+    }
+    pv_cos_free(old);
+    if (n < 1 || m < 0)
+        return NULL;
+    pv_cos_plan *p = calloc(1, sizeof *p);
+    if (!p)
+        return NULL;
+    p->n = n;
+    plan_size(p);
+    p->z = malloc(2 * p->grid * sizeof *p->z);
+    p->tw = malloc(2 * p->grid * sizeof *p->tw);
+    p->e3 = malloc(2 * SPREAD * sizeof *p->e3);
+    p->deconv = malloc((size_t)(p->q + 1) * sizeof *p->deconv);
+    if (!p->z || !p->tw || !p->e3 || !p->deconv
+        || plan_coeffs(p, w, a, b, m)) {
+        pv_cos_free(p);
+        return NULL;
+    }
+    twiddles(p->tw, p->grid, 1);
+    plan_kernel(p);
+    return p;
+}
+
+pv_cos_plan *pv_cos_new(const double *w, const double *a, const double *b,
+                        int m, int64_t n)
+{
+    return pv_cos_renew(NULL, w, a, b, m, n);
+}
+
+static int64_t spread_cost(const pv_cos_plan *p)
+{
+    return (int64_t)p->m * COST_SOURCE + (int64_t)p->grid;
+}
+
+int64_t pv_cos_work(const pv_cos_plan *p)
+{
+    int lg = 0;
+    while (((size_t)1 << lg) < p->grid)
+        lg++;
+    int64_t per = spread_cost(p) + COST_BFLY * (int64_t)p->grid / 2 * lg
+                  + COST_ENTRY * (2 * p->q);
+    return per * (p->s / 2);
+}
+
+/* Add v (re, im) times the Gaussian around grid position u (in grid
+ * units, any real) into z: exp(-(xi - j h)^2 / 4 tau) = E1 E2^j E3(j),
+ * xi the offset from grid point l0 (fast Gaussian gridding). */
+static void spread_one(pv_cos_plan *p, long double u, double vr, double vi)
+{
+    size_t grid = p->grid;
+    long double fl = floorl(u);
+    double xi = (double)(u - fl) * p->h;
+    double e2 = exp(xi * p->h / (2.0 * p->tau));
+    /* E1 E2^(1 - SPREAD) in one exp */
+    double e1e2 = exp(-xi * xi / (4.0 * p->tau)
+                      + (1 - SPREAD) * xi * p->h / (2.0 * p->tau));
+    long double lr = fmodl(fl, (long double)grid);
+    size_t l0 = (size_t)(lr < 0 ? lr + (long double)grid : lr);
+    for (int j = -SPREAD + 1; j <= SPREAD; j++) {
+        double gw = e1e2 * p->e3[j + SPREAD - 1];
+        /* grid is a power of two: the wrap of size_t keeps l right */
+        size_t l = (l0 + grid + (size_t)(int64_t)j) & (grid - 1);
+        p->z[2 * l] += vr * gw;
+        p->z[2 * l + 1] += vi * gw;
+        e1e2 *= e2;
+    }
+}
+
+/* The centre of segment j: it holds the distances centre + t, t in
+ * [-q, q). */
+static int64_t seg_centre(const pv_cos_plan *p, int j)
+{
+    return -(p->n - 1) + (int64_t)j * 2 * p->q + p->q;
+}
+
+/*
+ * Spread segments r and r + 1 into one grid.  Segment j's sources sit at
+ * x = w_k with weights v = (a_k - i b_k) e^{i c_j w_k} / 2 (c_j its
+ * centre), each with a mirror conj(v) at -x: that grid is conjugate-
+ * symmetric, so its transform is real (and is Re F).  Segment r + 1 goes
+ * in times i, so the real part of the transform is segment r and the
+ * imaginary part segment r + 1.  Positions in grid units and the angles
+ * c_j w_k are formed in long double: an error e in a position turns
+ * mode t by 2 pi t e / N.
+ */
+static void spread(pv_cos_plan *p)
+{
+    memset(p->z, 0, 2 * p->grid * sizeof *p->z);
+    for (int k = 0; k < p->m; k++) {
+        long double u = (long double)p->w[k] * (long double)p->grid
+                        / (2.0L * NU_PI_L);
+        double v[2][2];
+        for (int h = 0; h < 2; h++) {
+            double t = (double)remainderl((long double)seg_centre(p, p->r + h)
+                                          * p->w[k], 2.0L * NU_PI_L);
+            double cr = cos(t), ci = sin(t);
+            v[h][0] = 0.5 * (p->a[k] * cr + p->b[k] * ci);
+            v[h][1] = 0.5 * (p->a[k] * ci - p->b[k] * cr);
+        }
+        /* at x: v0 + i v1; at -x: conj(v0) + i conj(v1) */
+        spread_one(p, u, v[0][0] - v[1][1], v[0][1] + v[1][0]);
+        spread_one(p, -u, v[0][0] + v[1][1], -v[0][1] + v[1][0]);
+    }
+}
+
+/* Modes of segments r, r + 1 into f: delta = c + t, f = the real
+ * (imaginary) part of G(t) times h / phi^(t).  The transform left mode
+ * l (t mod N) at the bit reverse of l. */
+static void output(const pv_cos_plan *p, double *f)
+{
+    int64_t n = p->n;
+    size_t grid = p->grid;
+    size_t r = rev_bits(grid - (size_t)p->q, grid);
+    int64_t c[2] = { seg_centre(p, p->r), seg_centre(p, p->r + 1) };
+    for (int64_t t = -p->q; t < p->q; t++) {
+        if (t == 0)
+            r = 0;
+        double dc = p->deconv[t < 0 ? -t : t];
+        for (int h = 0; h < 2; h++) {
+            int64_t dl = c[h] + t;
+            if (dl > -n && dl < n)
+                f[dl + n - 1] = p->z[2 * r + h] * dc;
+        }
+        r = rev_next(r, grid);
+    }
+}
+
+/* The FFT's stages (or part of one) within the budget, len = N down to
+ * 8, then the last two as one pass; 1 when the budget ran out. */
+static int fft_step(pv_cos_plan *p, int64_t *budget)
+{
+    while (p->len >= 4) {
+        size_t blocks = p->grid / p->len;
+        size_t per = p->len / 2;
+        while (p->pos < blocks) {
+            if (*budget <= 0)
+                return 1;
+            size_t take = blocks - p->pos;
+            int64_t fit = *budget / (COST_BFLY * (int64_t)per) + 1;
+            if ((uint64_t)fit < take)
+                take = (size_t)fit;
+            if (p->len == 4)
+                radix4_last(p->z + 2 * 4 * p->pos, 4 * take, 1);
+            else
+                stage(p->z, p->tw, p->len, p->pos, p->pos + take);
+            p->pos += take;
+            *budget -= COST_BFLY * (int64_t)(take * per
+                                             * (p->len == 4 ? 2 : 1));
+        }
+        p->pos = 0;
+        p->len >>= 1;
+        if (p->len == 2)
+            break;
+    }
+    return 0;
+}
+
+int pv_cos_step(pv_cos_plan *p, double *f, int64_t *budget)
+{
+    while (p->stage != ST_DONE) {
+        if (*budget <= 0)
+            return 1;
+        switch (p->stage) {
+        case ST_SPREAD:
+            spread(p);
+            *budget -= spread_cost(p);
+            p->stage = ST_FFT;
+            p->len = p->grid;
+            p->pos = 0;
+            break;
+        case ST_FFT:
+            if (fft_step(p, budget))
+                return 1;
+            p->stage = ST_OUT;
+            break;
+        default:
+            output(p, f);
+            *budget -= COST_ENTRY * (2 * p->q);
+            p->r += 2;
+            p->stage = p->r < p->s ? ST_SPREAD : ST_DONE;
+        }
+    }
+    return 0;
+}
+
+int pv_cos_sums(const double *w, const double *a, const double *b, int m,
+                int64_t n, double *f)
+{
+    pv_cos_plan *p = pv_cos_new(w, a, b, m, n);
+    if (!p)
+        return -1;
+    int64_t budget = INT64_MAX;
+    pv_cos_step(p, f, &budget);
+    pv_cos_free(p);
+    return 0;
+}

@@ -1,0 +1,212 @@
+/*
+ * record.c - write the frames shown as an asciicast v3 file (record.h).
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "record.h"
+#include "snapshot.h"
+
+static struct {
+    FILE *f;
+    char *path;
+    int w, h;               /* size of the last frame (0: none yet) */
+    char *last;             /* the last frame's bytes */
+    size_t last_len;
+    double t_last;          /* when the last event was written */
+    int failed;             /* errno of the first write error, or 0 */
+} rec;
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+int record_open(const char *path, char *err, size_t errlen)
+{
+    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd < 0) {
+        snprintf(err, errlen, "--record: %s: %s", path, errno == EEXIST
+                 ? "exists; name a new file (a recording never replaces one)"
+                 : strerror(errno));
+        return -1;
+    }
+    memset(&rec, 0, sizeof rec);
+    rec.f = fdopen(fd, "w");
+    rec.path = strdup(path);
+    if (!rec.f || !rec.path) {
+        snprintf(err, errlen, "--record: %s: out of memory", path);
+        if (rec.f)
+            fclose(rec.f);
+        else
+            close(fd);
+        free(rec.path);
+        memset(&rec, 0, sizeof rec);
+        return -1;
+    }
+    return 0;
+}
+
+int record_active(void)
+{
+    return rec.f != NULL && !rec.failed;
+}
+
+/* s[0 .. n) as the inside of a JSON string. */
+static void json_put(FILE *f, const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        unsigned char ch = (unsigned char)s[i];
+        if (ch == '"' || ch == '\\')
+            fprintf(f, "\\%c", ch);
+        else if (ch == '\n')
+            fputs("\\n", f);
+        else if (ch == '\r')
+            fputs("\\r", f);
+        else if (ch < 0x20 || ch == 0x7f)
+            fprintf(f, "\\u%04x", ch);
+        else
+            fputc(ch, f);
+    }
+}
+
+/* One event: the interval since the last one, its code and data. */
+static void event(char code, const char *data, size_t n)
+{
+    double t = now_s();
+    fprintf(rec.f, "[%.3f, \"%c\", \"", rec.t_last > 0 ? t - rec.t_last : 0.0,
+            code);
+    json_put(rec.f, data, n);
+    fputs("\"]\n", rec.f);
+    rec.t_last = t;
+    if (fflush(rec.f) != 0 || ferror(rec.f))
+        rec.failed = errno ? errno : EIO;
+}
+
+static void header(int w, int h)
+{
+    const char *term = getenv("TERM");
+    fprintf(rec.f, "{\"version\": 3, \"term\": {\"cols\": %d, \"rows\": %d",
+            w, h);
+    if (term && *term) {
+        fputs(", \"type\": \"", rec.f);
+        json_put(rec.f, term, strlen(term));
+        fputc('"', rec.f);
+    }
+    fprintf(rec.f, "}, \"timestamp\": %lld, \"title\": \"peviz\"}\n",
+            (long long)time(NULL));
+    rec.t_last = now_s();
+}
+
+/*
+ * The bytes that paint c over the whole screen: home, each row with its
+ * colours, the rest of the row cleared, rows joined by CR LF (the last
+ * without, so nothing scrolls).
+ */
+static char *paint(const canvas *c, int ascii, enum color_mode mode,
+                   size_t *len)
+{
+    char *body = NULL, *out = NULL;
+    size_t blen = 0, olen = 0;
+    FILE *m = open_memstream(&body, &blen);
+    if (!m)
+        return NULL;
+    int bad = snapshot_write(m, c, SNAP_ANSI, ascii, mode);
+    if (fclose(m) != 0 || bad) {
+        free(body);
+        return NULL;
+    }
+    FILE *o = open_memstream(&out, &olen);
+    if (!o) {
+        free(body);
+        return NULL;
+    }
+    fputs("\033[?25l\033[H", o);
+    for (size_t i = 0; i < blen; i++) {
+        if (body[i] != '\n') {
+            fputc(body[i], o);
+            continue;
+        }
+        fputs("\033[0m\033[K", o);
+        if (i + 1 < blen)
+            fputs("\r\n", o);
+    }
+    free(body);
+    if (fclose(o) != 0) {
+        free(out);
+        return NULL;
+    }
+    *len = olen;
+    return out;
+}
+
+void record_frame(const canvas *c, int ascii, enum color_mode mode,
+                  const char *label)
+{
+    size_t n = 0;
+    if (!record_active())
+        return;
+    if (rec.w == 0)
+        header(c->w, c->h);
+    char *bytes = paint(c, ascii, mode, &n);
+    if (!bytes) {
+        rec.failed = ENOMEM;
+        return;
+    }
+    int resized = rec.w && (rec.w != c->w || rec.h != c->h);
+    int same = !resized && rec.last && n == rec.last_len &&
+               memcmp(bytes, rec.last, n) == 0;
+    if (same && !label) {
+        free(bytes);
+        return;                 /* nothing changed: nothing is written */
+    }
+    if (resized) {
+        char sz[32];
+        snprintf(sz, sizeof sz, "%dx%d", c->w, c->h);
+        event('r', sz, strlen(sz));
+    }
+    if (!same)
+        event('o', bytes, n);
+    if (label)                  /* after the frame: a player that pauses
+                                   on it shows the step */
+        event('m', label, strlen(label));
+    rec.w = c->w;
+    rec.h = c->h;
+    free(rec.last);
+    rec.last = bytes;
+    rec.last_len = n;
+}
+
+int record_close(int status, char *err, size_t errlen)
+{
+    int r = 0;
+    if (!rec.f)
+        return 0;
+    if (!rec.failed) {
+        char st[16];
+        if (rec.w == 0)
+            header(80, 24);     /* no frame was shown: a valid empty cast */
+        snprintf(st, sizeof st, "%d", status);
+        event('x', st, strlen(st));
+    }
+    if (fclose(rec.f) != 0 && !rec.failed)
+        rec.failed = errno ? errno : EIO;
+    if (rec.failed) {
+        snprintf(err, errlen, "--record: %s: %s", rec.path,
+                 strerror(rec.failed));
+        r = -1;
+    }
+    free(rec.path);
+    free(rec.last);
+    memset(&rec, 0, sizeof rec);
+    return r;
+}

@@ -1,0 +1,261 @@
+/*
+ * slides.c - write a tour as slides: SVG and text per step, index.html.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "frame.h"
+#include "slides.h"
+#include "snapshot.h"
+#include "tour.h"
+
+#define PATH_LEN 4096
+
+/* What one file holds: written by fn into f. */
+typedef int (*writer)(FILE *f, const void *arg);
+
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+/* dir itself, created if missing; a file in its place is an error. */
+static int make_dir(const char *dir, char *err, size_t errlen)
+{
+    struct stat st;
+    if (mkdir(dir, 0777) == 0)
+        return 0;
+    if (errno != EEXIST)
+        return fail(err, errlen, "%s: cannot create the directory: %s", dir,
+                    strerror(errno));
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+        return fail(err, errlen, "%s: exists and is not a directory", dir);
+    return 0;
+}
+
+/*
+ * dir/name written by fn: into a temporary file in dir, flushed to disk,
+ * then renamed over name, so dir/name is always a whole file.  The
+ * temporary file is removed on any failure.
+ */
+static int write_atomic(const char *dir, const char *name, writer fn,
+                        const void *arg, char *err, size_t errlen)
+{
+    char tmp[PATH_LEN], path[PATH_LEN];
+    if (snprintf(tmp, sizeof tmp, "%s/.%s.XXXXXX", dir, name) >=
+            (int)sizeof tmp ||
+        snprintf(path, sizeof path, "%s/%s", dir, name) >= (int)sizeof path)
+        return fail(err, errlen, "%s: path too long", dir);
+    int fd = mkstemp(tmp);
+    if (fd < 0)
+        return fail(err, errlen, "%s: cannot write in it: %s", dir,
+                    strerror(errno));
+    fchmod(fd, 0644);
+    FILE *f = fdopen(fd, "w");
+    int bad = !f || fn(f, arg) != 0 || fflush(f) != 0 || ferror(f) ||
+              fsync(fileno(f)) != 0;
+    int saved = errno;
+    if (f ? fclose(f) != 0 : close(fd) != 0)
+        bad = 1;
+    if (!bad && rename(tmp, path) == 0)
+        return 0;
+    saved = bad ? saved : errno;
+    unlink(tmp);
+    return fail(err, errlen, "%s: cannot write: %s", path,
+                strerror(saved ? saved : EIO));
+}
+
+/* ---- one step ---------------------------------------------------------- */
+
+struct step_out {
+    const canvas *c;
+    int ascii;
+    enum color_mode mode;
+    const struct tour_step *s;
+    int num, total;
+};
+
+static int put_svg(FILE *f, const void *arg)
+{
+    const struct step_out *o = arg;
+    return snapshot_write(f, o->c, SNAP_SVG, o->ascii, o->mode);
+}
+
+/* The screen as text, then the whole caption: the panel may have had to
+ * cut it short. */
+static int put_text(FILE *f, const void *arg)
+{
+    const struct step_out *o = arg;
+    if (snapshot_write(f, o->c, SNAP_TEXT, o->ascii, COLOR_NONE))
+        return -1;
+    fprintf(f, "\n%d/%d %s\n\n%s\n", o->num, o->total, o->s->title,
+            o->s->text);
+    return ferror(f) ? -1 : 0;
+}
+
+/* Draw step i of a's tour at w x h in colour mode into c. */
+static void draw_step(struct app *a, int i, canvas *c, enum color_mode mode)
+{
+    a->tour_step = i;
+    a->tour_active = 1;
+    tour_apply(a, a->tour, i);
+    a->color = mode;
+    a->screen_w = c->w;
+    a->screen_h = c->h;
+    canvas_clear(c);
+    frame_draw_finished(a, c);
+}
+
+static int write_step(struct app *a, const char *dir, int i, canvas *c,
+                      enum color_mode svg_mode, char *err, size_t errlen)
+{
+    char name[32];
+    struct step_out o = { c, a->ascii, svg_mode, &a->tour->steps[i], i + 1,
+                          a->tour->nsteps };
+    draw_step(a, i, c, svg_mode);
+    snprintf(name, sizeof name, "step-%02d.svg", i + 1);
+    if (write_atomic(dir, name, put_svg, &o, err, errlen))
+        return -1;
+    draw_step(a, i, c, COLOR_NONE);     /* text: the layout without colour */
+    snprintf(name, sizeof name, "step-%02d.txt", i + 1);
+    return write_atomic(dir, name, put_text, &o, err, errlen);
+}
+
+/* ---- index.html -------------------------------------------------------- */
+
+static void html_escaped(FILE *f, const char *s, size_t n)
+{
+    for (size_t i = 0; i < n && s[i]; i++) {
+        switch (s[i]) {
+        case '&': fputs("&amp;", f); break;
+        case '<': fputs("&lt;", f); break;
+        case '>': fputs("&gt;", f); break;
+        case '"': fputs("&quot;", f); break;
+        default: fputc(s[i], f);
+        }
+    }
+}
+
+/* The caption: each line of the step's text a paragraph. */
+static void html_caption(FILE *f, const char *text)
+{
+    while (*text) {
+        const char *nl = strchr(text, '\n');
+        size_t n = nl ? (size_t)(nl - text) : strlen(text);
+        if (n > 0) {
+            fputs("<p>", f);
+            html_escaped(f, text, n);
+            fputs("</p>\n", f);
+        }
+        text += n + (nl != NULL);
+    }
+}
+
+static const char HTML_HEAD[] =
+    "<!DOCTYPE html>\n<html lang=\"%s\">\n<head>\n<meta charset=\"utf-8\">\n"
+    "<title>peviz tour</title>\n<style>\n"
+    "body { margin: 0; background: #1e1e1e; color: #d0d0d0;"
+    " font-family: sans-serif; }\n"
+    "section { padding: 1em 2em; }\n"
+    "html.js section { display: none; }\n"
+    "html.js section.on { display: block; }\n"
+    "h1 { font-size: 1.3em; margin: 0 0 .5em; }\n"
+    "img { display: block; width: 100%%; max-height: 75vh;"
+    " object-fit: contain; }\n"
+    "p { max-width: 60em; line-height: 1.4; margin: .4em 0; }\n"
+    "nav { margin-top: 1em; color: #888; }\n"
+    "a { color: #8cf; }\n"
+    "</style>\n</head>\n<body>\n";
+
+/* Arrow keys, Page Up/Down, Space, Home and End page; #sN is the step
+ * shown (so a link or a reload keeps the place).  Inline: nothing is
+ * fetched from anywhere. */
+static const char HTML_SCRIPT[] =
+    "<script>\n"
+    "(function () {\n"
+    "  var s = document.getElementsByTagName('section'), at = 0;\n"
+    "  document.documentElement.className = 'js';\n"
+    "  function show(i) {\n"
+    "    if (i < 0 || i >= s.length) return;\n"
+    "    s[at].className = ''; at = i; s[at].className = 'on';\n"
+    "    if (location.hash !== '#s' + (i + 1))\n"
+    "      history.replaceState(null, '', '#s' + (i + 1));\n"
+    "  }\n"
+    "  document.addEventListener('keydown', function (e) {\n"
+    "    var k = e.key;\n"
+    "    if (k === 'ArrowRight' || k === 'PageDown' || k === ' ') show(at + 1);\n"
+    "    else if (k === 'ArrowLeft' || k === 'PageUp') show(at - 1);\n"
+    "    else if (k === 'Home') show(0);\n"
+    "    else if (k === 'End') show(s.length - 1);\n"
+    "    else return;\n"
+    "    e.preventDefault();\n"
+    "  });\n"
+    "  var m = /^#s(\\d+)$/.exec(location.hash);\n"
+    "  show(m ? Math.min(+m[1], s.length) - 1 : 0);\n"
+    "  s[at].className = 'on';\n"
+    "})();\n"
+    "</script>\n";
+
+struct index_out {
+    const struct tour *t;
+};
+
+static int put_index(FILE *f, const void *arg)
+{
+    const struct tour *t = ((const struct index_out *)arg)->t;
+    fprintf(f, HTML_HEAD, t->zh ? "zh" : "en");
+    for (int i = 0; i < t->nsteps; i++) {
+        const struct tour_step *s = &t->steps[i];
+        fprintf(f, "<section id=\"s%d\">\n<h1>%d/%d ", i + 1, i + 1,
+                t->nsteps);
+        html_escaped(f, s->title, strlen(s->title));
+        fprintf(f, "</h1>\n<img src=\"step-%02d.svg\" alt=\"", i + 1);
+        html_escaped(f, s->title, strlen(s->title));
+        fputs("\">\n", f);
+        html_caption(f, s->text);
+        fprintf(f, "<nav>%d/%d", i + 1, t->nsteps);
+        if (i > 0)
+            fprintf(f, " \xc2\xb7 <a href=\"#s%d\">previous</a>", i);
+        if (i + 1 < t->nsteps)
+            fprintf(f, " \xc2\xb7 <a href=\"#s%d\">next</a>", i + 2);
+        fprintf(f, " \xc2\xb7 <a href=\"step-%02d.txt\">text</a>"
+                " \xc2\xb7 \xe2\x86\x90 \xe2\x86\x92 page</nav>\n</section>\n",
+                i + 1);
+    }
+    fputs(HTML_SCRIPT, f);
+    fputs("</body>\n</html>\n", f);
+    return ferror(f) ? -1 : 0;
+}
+
+int slides_write(struct app *a, const char *dir, int w, int h,
+                 enum color_mode svg_mode, char *err, size_t errlen)
+{
+    canvas c;
+    if (!a->tour || a->tour->nsteps < 1)
+        return fail(err, errlen, "--slides: no tour loaded");
+    if (make_dir(dir, err, errlen))
+        return -1;
+    if (canvas_init(&c, w, h))
+        return fail(err, errlen, "--slides: out of memory");
+    int r = 0;
+    for (int i = 0; i < a->tour->nsteps && r == 0; i++)
+        r = write_step(a, dir, i, &c, svg_mode, err, errlen);
+    canvas_free(&c);
+    struct index_out o = { a->tour };
+    if (r == 0)
+        r = write_atomic(dir, "index.html", put_index, &o, err, errlen);
+    return r ? -1 : a->tour->nsteps;
+}

@@ -1,0 +1,29 @@
+/*
+ * sockfile.h - a listening Unix socket put at a path without a window:
+ * nothing at the path but a socket verified stale (nobody listens on it)
+ * is ever removed or replaced, whatever others do to the path meanwhile.
+ *
+ * The socket is bound in a private directory (mode 0700) made next to
+ * the path, given its mode there, then linked to the path, which fails
+ * if anything is there.  A stale socket there is exchanged with ours in
+ * one step (renameat2 RENAME_EXCHANGE); what came out is removed only if
+ * it is that same stale socket, else exchanged back and refused.
+ */
+#ifndef PEVIZ_SOCKFILE_H
+#define PEVIZ_SOCKFILE_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+struct sockfile {
+    int fd;                     /* listening, non-blocking, close-on-exec */
+    dev_t dev;
+    ino_t ino;                  /* the socket file at the path */
+};
+
+/* 0, or -1 with why in err ("exists and is not a socket; refusing to
+ * replace it", "a socket in use ...", a system error). */
+int sockfile_listen(const char *path, unsigned mode, int backlog,
+                    struct sockfile *s, char *err, size_t errlen);
+
+#endif

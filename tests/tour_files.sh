@@ -1,0 +1,184 @@
+#!/usr/bin/env bash
+# Tours outside the terminal:
+# - --tour FILE --check validates a tour without a terminal: exit 0 and
+#   the step count, or exit 2 and one "FILE:LINE: what" line;
+# - --slides DIR writes every step of the shipped tours, in both
+#   languages, as SVG (each one parses) and text, and an index.html that
+#   shows them in order and pages with an inline script only; files are
+#   written only inside DIR, through temporary files renamed into place.
+set -u
+cd "$(dirname "$0")/.." || exit 1
+: "${PEVIZ:=./peviz}"
+pass=0 fail=0
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+check() {
+    local what=$1; shift
+    if "$@"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $what"; fi
+}
+steps=$(grep -c '^title' assets/tours/en.tour)
+
+# ---- --check ---------------------------------------------------------------
+
+"$PEVIZ" --tour=assets/tours/en.tour --check >"$tmp/out" 2>"$tmp/err" </dev/null
+rc=$?
+check "--check a good tour: exit 0" [ "$rc" -eq 0 ]
+check "--check a good tour: says its $steps steps" \
+    grep -q "assets/tours/en.tour: $steps steps" "$tmp/out"
+check "--check a good tour: nothing on stderr" [ ! -s "$tmp/err" ]
+
+# refused: exit 2, one stderr line naming file and line, nothing on stdout
+refused() {
+    local file=$1 want=$2
+    "$PEVIZ" --tour "$file" --check >"$tmp/out" 2>"$tmp/err" </dev/null
+    local rc=$?
+    [ "$rc" -eq 2 ] && [ ! -s "$tmp/out" ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] &&
+        grep -qF -- "$want" "$tmp/err" && return 0
+    echo "  --check $file: rc=$rc stderr=$(head -c 300 "$tmp/err")" >&2
+    return 1
+}
+printf 'title A\ntext fine\n\nset d 7\n' >"$tmp/value.tour"
+check "--check: a refused command, by line" \
+    refused "$tmp/value.tour" "$tmp/value.tour:4: set d 7: d_model 7"
+printf 'title A\ntext fine\nkey Escape\n' >"$tmp/key.tour"
+check "--check: an unknown key, by line" \
+    refused "$tmp/key.tour" "$tmp/key.tour:3: key: unknown key 'Escape'"
+printf '# only comments\n\n' >"$tmp/empty.tour"
+check "--check: no steps" refused "$tmp/empty.tour" "$tmp/empty.tour: no steps"
+printf 'set d 8\ntitle A\n' >"$tmp/early.tour"
+check "--check: set before the first title" \
+    refused "$tmp/early.tour" "$tmp/early.tour:1: set before the first title"
+printf 'title A\nfrobnicate\n' >"$tmp/dir.tour"
+check "--check: an unknown directive" \
+    refused "$tmp/dir.tour" "$tmp/dir.tour:2: unknown directive 'frobnicate'"
+"$PEVIZ" --check >"$tmp/out" 2>"$tmp/err" </dev/null
+check "--check without --tour: exit 2 and why" \
+    sh -c "[ $? -eq 2 ] && grep -q 'goes with --tour' '$tmp/err'"
+
+# ---- --slides ----------------------------------------------------------------
+
+# slides_ok DIR N LANG: N steps in DIR, each SVG parses, each text holds
+# its step's title, index.html shows step-01..N in order, scripts inline.
+slides_ok() {
+    python3 - "$1" "$2" "$3" <<'PY'
+import glob, html.parser, os, sys, xml.etree.ElementTree as ET
+d, n, lang = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+bad = []
+names = sorted(os.listdir(d))
+want = ['index.html'] + ['step-%02d.%s' % (i, e) for i in range(1, n + 1)
+                         for e in ('svg', 'txt')]
+if names != sorted(want):
+    bad.append('files: %s' % names)
+for i in range(1, n + 1):
+    root = ET.parse(os.path.join(d, 'step-%02d.svg' % i)).getroot()
+    if not root.tag.endswith('svg'):
+        bad.append('step %d: root %s' % (i, root.tag))
+class P(html.parser.HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.img, self.ids, self.ext, self.h1, self.inh1 = [], [], [], [], 0
+    def handle_starttag(self, t, a):
+        a = dict(a)
+        if t == 'img': self.img.append(a.get('src'))
+        if t == 'section': self.ids.append(a.get('id'))
+        if t == 'script' and 'src' in a: self.ext.append(a['src'])
+        if t in ('link', 'iframe') or (t == 'img' and '//' in a.get('src', '')):
+            self.ext.append(a)
+        if t == 'h1': self.inh1 = 1; self.h1.append('')
+    def handle_endtag(self, t):
+        if t == 'h1': self.inh1 = 0
+    def handle_data(self, s):
+        if self.inh1: self.h1[-1] += s
+p = P()
+page = open(os.path.join(d, 'index.html'), encoding='utf-8').read()
+p.feed(page)
+if p.img != ['step-%02d.svg' % i for i in range(1, n + 1)]:
+    bad.append('index images: %s' % p.img)
+if p.ids != ['s%d' % i for i in range(1, n + 1)]:
+    bad.append('index sections: %s' % p.ids)
+if p.ext:
+    bad.append('external: %s' % p.ext)
+if 'ArrowRight' not in page or 'ArrowLeft' not in page:
+    bad.append('no arrow keys')
+if ('lang="%s"' % lang) not in page:
+    bad.append('lang')
+for i in range(1, n + 1):
+    txt = open(os.path.join(d, 'step-%02d.txt' % i), encoding='utf-8').read()
+    title = p.h1[i - 1].split(' ', 1)[1]
+    if ('\n%d/%d %s\n' % (i, n, title)) not in txt:
+        bad.append('step %d text lacks its title %r' % (i, title))
+    if ('%d/%d' % (i, n)) not in txt.split('\n%d/%d ' % (i, n))[0]:
+        bad.append('step %d: the screen lacks the step count' % i)
+for b in bad:
+    print('  ' + b)
+sys.exit(1 if bad else 0)
+PY
+}
+
+for lang in en zh; do
+    d="$tmp/slides-$lang"
+    "$PEVIZ" --tour --lang "$lang" --slides "$d" --size 100x30 \
+        >"$tmp/out" 2>"$tmp/err" </dev/null
+    rc=$?
+    check "--slides $lang: exit 0 ($(head -c 200 "$tmp/err"))" [ "$rc" -eq 0 ]
+    check "--slides $lang: says $steps steps" grep -q "$steps steps" "$tmp/out"
+    check "--slides $lang: $steps steps, SVGs parse, index in order" \
+        slides_ok "$d" "$steps" "$lang"
+done
+check "--slides: the screen size is --size" \
+    grep -q 'width="800" height="480"' "$tmp/slides-en/step-01.svg"
+check "--slides zh: Chinese captions" grep -q '注意力' "$tmp/slides-zh/index.html"
+
+# only inside DIR: the parent holds DIR and nothing new
+mkdir "$tmp/parent"
+(cd "$tmp/parent" && "$OLDPWD/$PEVIZ" --tour="$OLDPWD/assets/tours/en.tour" \
+     --slides out >/dev/null 2>&1)
+check "--slides: writes only inside DIR" \
+    [ "$(ls -A "$tmp/parent")" = "out" ]
+# again into the same DIR: the files are replaced, no temporary is left
+before=$(ls -A "$tmp/parent/out" | wc -l)
+(cd "$tmp/parent" && "$OLDPWD/$PEVIZ" --tour="$OLDPWD/assets/tours/en.tour" \
+     --slides out >/dev/null 2>&1)
+check "--slides again: same files, no temporary left" \
+    [ "$(ls -A "$tmp/parent/out" | wc -l)" -eq "$before" ]
+# a file where DIR should be: refused
+: >"$tmp/afile"
+"$PEVIZ" --tour --slides "$tmp/afile" >"$tmp/out" 2>"$tmp/err" </dev/null
+rc=$?
+check "--slides onto a file: exit 2, one line" \
+    sh -c "[ $rc -eq 2 ] && [ \$(wc -l <'$tmp/err') -eq 1 ] && grep -q 'not a directory' '$tmp/err'"
+"$PEVIZ" --slides "$tmp/x" >"$tmp/out" 2>"$tmp/err" </dev/null
+check "--slides without --tour: exit 2" sh -c "[ $? -eq 2 ] && [ ! -e '$tmp/x' ]"
+# a bad tour: nothing is written
+"$PEVIZ" --tour "$tmp/value.tour" --slides "$tmp/bad" >/dev/null 2>&1
+check "--slides with a bad tour: no DIR" [ ! -e "$tmp/bad" ]
+
+# ---- refused combinations: exit 2, one line on stderr, nothing on stdout ----
+
+while IFS= read -r args; do
+    [ -z "$args" ] && continue
+    eval "set -- $args"
+    "$PEVIZ" "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
+    rc=$?
+    check "peviz $args: refused (rc=$rc, $(head -c 120 "$tmp/err"))" \
+        sh -c "[ $rc -eq 2 ] && [ \$(wc -l <'$tmp/err') -eq 1 ] && [ ! -s '$tmp/out' ]"
+done <<'TABLE'
+--check
+--check --export pe
+--tour --check --snapshot
+--slides
+--slides ''
+--tour --slides ''
+--tour --slides x --check
+--autoplay 2
+--tour --autoplay 0
+--tour --autoplay 5000
+--tour --autoplay abc
+--tour --autoplay 2 --snapshot
+--record x.cast --export pe
+--record ''
+--record x.cast --follow /tmp/none.sock
+TABLE
+check "no file was created by a refused --record" [ ! -e x.cast ]
+
+echo "tour_files: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
