@@ -14,6 +14,8 @@ VERSION  := 0.1.0
 
 NCURSES_CFLAGS := $(shell $(PKG_CONFIG) --cflags ncursesw 2>/dev/null)
 NCURSES_LIBS   := $(shell $(PKG_CONFIG) --libs ncursesw 2>/dev/null || echo -lncursesw)
+PNG_CFLAGS     := $(shell $(PKG_CONFIG) --cflags libpng zlib 2>/dev/null)
+PNG_LIBS       := $(shell $(PKG_CONFIG) --libs libpng zlib 2>/dev/null || echo -lpng -lz)
 
 WARN     := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
             -Wformat=2 -pedantic -Werror
@@ -21,10 +23,10 @@ OPT      ?= -O2 -g
 ifeq ($(NATIVE),1)
 OPT      += -march=native
 endif
-CPPFLAGS += -Iinclude -Isrc $(NCURSES_CFLAGS) -D_XOPEN_SOURCE_EXTENDED \
+CPPFLAGS += -Iinclude -Isrc $(NCURSES_CFLAGS) $(PNG_CFLAGS) -D_XOPEN_SOURCE_EXTENDED \
             -DPEVIZ_VERSION='"$(VERSION)"' -DPEVIZ_DATADIR='"$(DATADIR)"'
 CFLAGS   += -std=c11 $(OPT) $(WARN) -MMD -MP
-LDLIBS   += $(NCURSES_LIBS) -lm -pthread
+LDLIBS   += $(NCURSES_LIBS) $(PNG_LIBS) -lm -pthread
 
 ifeq ($(V),1)
 Q :=

@@ -15,6 +15,7 @@
 #include "config.h"
 #include "frame.h"
 #include "plans.h"
+#include "frame_image.h"
 #include "peviz/tables.h"
 #include "snapshot.h"
 #include "tour.h"
@@ -197,6 +198,8 @@ void app_reset_defaults(struct app *a)
     a->point = keep.point;
     memcpy(a->note, keep.note, sizeof a->note);
     a->pe_table = keep.pe_table;
+    a->t5_table = keep.t5_table;
+    a->qk_table = keep.qk_table;
     a->pe_file_name = keep.pe_file_name;
     a->pe_info = keep.pe_info;
     memcpy(a->pe_digest, keep.pe_digest, sizeof a->pe_digest);
@@ -769,38 +772,60 @@ static void export_name(char *buf, size_t len, const struct app *a,
         snprintf(buf, len, "peviz-%s-%s.%s", VIEWS[a->view]->name, stamp, ext);
 }
 
-/*
- * Save the pair under the first free stem: never replace a file.  An
- * .svg whose .txt fails is removed, so a pair is written whole or not
- * at all.  Returns 0, or -1 with errno.
- */
-static int export_pair(const canvas *c, const canvas *ct,
-                       const struct app *a, const char *stamp, char *svg,
-                       char *txt, size_t len)
+/* The frame as pixels (the PNG of --snapshot --format png), or -1. */
+static int export_png(const canvas *c, struct app *a, const char *path)
 {
-    int k = 1;
+    struct image im;
+    enum color_mode keep = a->color;
+    a->color = COLOR_TRUE;
+    int r = frame_image(a, c, FRAME_IMAGE_CW, FRAME_IMAGE_CH, 0, &im);
+    a->color = keep;
+    if (r)
+        return -1;
+    r = snapshot_save_png(path, &im);
+    image_free(&im);
+    return r;
+}
+
+/* The three names of stem k; 1 if none of them exists. */
+static int export_names(const struct app *a, const char *stamp, int k,
+                        char *const name[3], size_t len)
+{
+    static const char *const EXT[3] = { "svg", "txt", "png" };
     struct stat st;
+    int free_all = 1;
+    for (int i = 0; i < 3; i++) {
+        export_name(name[i], len, a, stamp, k, EXT[i]);
+        free_all &= lstat(name[i], &st) < 0 && errno == ENOENT;
+    }
+    return free_all;
+}
+
+/*
+ * Save the .svg, .txt and .png under the first free stem: never replace
+ * a file.  When one fails the ones written are removed, so the three
+ * are written whole or not at all.  Returns 0, or -1 with errno.
+ */
+static int export_pair(const canvas *c, const canvas *ct, struct app *a,
+                       const char *stamp, char *svg, char *txt, char *png,
+                       size_t len)
+{
+    char *const name[3] = { svg, txt, png };
+    int k = 1;
     /* skip the names taken (cheap), then claim one (safe: a name taken
      * in between fails with EEXIST and the next is tried) */
-    for (; k < EXPORT_TRIES; k++) {
-        export_name(svg, len, a, stamp, k, "svg");
-        export_name(txt, len, a, stamp, k, "txt");
-        if (lstat(svg, &st) < 0 && errno == ENOENT &&
-            lstat(txt, &st) < 0 && errno == ENOENT)
-            break;
-    }
+    while (k < EXPORT_TRIES && !export_names(a, stamp, k, name, len))
+        k++;
     for (; k <= EXPORT_TRIES; k++) {
-        export_name(svg, len, a, stamp, k, "svg");
-        export_name(txt, len, a, stamp, k, "txt");
-        if (export_one(c, svg, SNAP_SVG, a)) {
-            if (errno == EEXIST)
-                continue;
-            return -1;
-        }
-        if (export_one(ct, txt, SNAP_TEXT, a) == 0)
+        export_names(a, stamp, k, name, len);
+        int done = 0, e = 0;
+        if (export_one(c, svg, SNAP_SVG, a) == 0 && ++done &&
+            export_one(ct, txt, SNAP_TEXT, a) == 0 && ++done &&
+            export_png(c, a, png) == 0)
             return 0;
-        int e = errno;
-        unlink(svg);
+        e = errno;
+        for (int i = 0; i < done; i++)
+            unlink(name[i]);
         errno = e;
         if (e != EEXIST)
             return -1;
@@ -824,7 +849,7 @@ static const char *work_dir(char *buf, size_t len)
 void app_export_frame(struct app *a, int w, int h)
 {
     canvas c;
-    char stamp[32], svg[128], txt[128], dir[512];
+    char stamp[32], svg[128], txt[128], png[128], dir[512];
     time_t now = time(NULL);
     struct tm tm;
     localtime_r(&now, &tm);
@@ -851,11 +876,11 @@ void app_export_frame(struct app *a, int w, int h)
     views_rt_free(a->rt);
     a->rt = screen;
     a->color = keep;
-    if (bad || export_pair(&c, &ct, a, stamp, svg, txt, sizeof svg))
+    if (bad || export_pair(&c, &ct, a, stamp, svg, txt, png, sizeof svg))
         app_msg(a, 1, "export to %s failed: %s", work_dir(dir, sizeof dir),
                 bad ? "out of memory" : strerror(errno));
     else
-        app_msg(a, 0, "wrote %s and %s%s", svg, txt,
+        app_msg(a, 0, "wrote %s, %s and %s%s", svg, txt, png,
                 partial ? " (still computing: the frame as drawn)" : "");
     canvas_free(&c);
     if (!bad)
@@ -873,5 +898,13 @@ struct score_ctx *app_scores_new(const struct app *a)
     struct score_ctx *s = scores_new(a->p.d, a->p.base, a->p.n, &a->att.o, tp);
     if (s)
         scores_set_plan(s, plan_of(&a->p));
+    const struct pe_table *qk = a->qk_table;
+    if (s && qk && qk->d == s->d && qk->n >= 2) {
+        int64_t h = qk->n / 2 > s->head ? s->head : qk->n / 2 - 1;
+        scores_set_qk(s, qk->v + 2 * h * qk->d, qk->v + (2 * h + 1) * qk->d);
+    }
+    if (s && a->t5_table)   /* a bucket count that differs keeps the stand-in */
+        scores_set_t5_table(s, a->t5_table->v, (int)a->t5_table->n,
+                            a->t5_table->d);
     return s;
 }

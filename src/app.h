@@ -53,6 +53,7 @@ struct clocks_state {
 struct attention_state {
     struct score_opts o;        /* scheme and toggles (peviz/scores.h) */
     int split;                  /* show the four terms of the cell */
+    int bucket_map;             /* t5: the bucket map in the inspector */
     int64_t ci, cj;             /* cursor: query i, key j */
     int zoom;
     int64_t i0, j0;
@@ -183,6 +184,13 @@ struct app {
      * The learned scheme uses it while d_model matches and it has at
      * least n rows; the heatmap shows it under the same condition. */
     const struct pe_table *pe_table;
+    /* --scheme t5 --pe-file: the bias table W [buckets x heads] (a
+     * checkpoint's relative_attention_bias.weight), or NULL: the
+     * stand-in.  It sets neither d_model nor n. */
+    const struct pe_table *t5_table;
+    /* --qk: query and key rows [2 x d_model] or per head [2H x d_model]
+     * (rows 2h and 2h+1: head h), used by rope and xpos; or NULL. */
+    const struct pe_table *qk_table;
     /* The path it was loaded from, as given (for captions), or NULL. */
     const char *pe_file_name;
     /* What was read (peviz/tables.h): the file, made absolute so that a

@@ -24,10 +24,13 @@ enum {
     O_FORMAT, O_SOFTMAX, O_CAUSAL, O_TEMPERATURE, O_SNAPSHOT, O_SIZE,
     O_PE_FILE, O_PANE_MODE, O_TENSOR, O_ROW_OFFSET, O_COMPONENTS,
     O_SERVE, O_FOLLOW, O_SERVE_MODE, O_FILES,
-    O_HEADS, O_HEAD, O_Q, O_SEED, O_TRAIN,
+    O_HEADS, O_HEAD, O_Q, O_SEED, O_TRAIN, O_BUCKETS, O_MAXD, O_BIDIR,
+    O_R1, O_R2, O_XPOS_BASE, O_PAIRS, O_ROTARY, O_QK, O_TUNING, O_FLOOR,
+    O_ATTN, O_CONTENT,
     O_MODEL, O_CONFIG, O_LAYER_TYPE, O_NO_TRUNCATE, O_MODEL_B, O_MODEL_C,
     O_CHECK, O_SLIDES, O_RECORD, O_AUTOPLAY,
     O_CHECK_FREQS,
+    O_SCALE, O_GRAPHICS,
     O_ROPE,                     /* O_ROPE + enum rope_opt: the scaling */
     O_MPOS = O_ROPE + RO_COUNT  /* O_MPOS + enum mpos_opt (mpos_cli.h) */
 };
@@ -65,12 +68,12 @@ static const struct opt OPTS[] = {
     { "record", 1, O_RECORD, "FILE", "record the session as an asciicast v3 file (.cast)" },
     { "autoplay", 1, O_AUTOPLAY, "SECONDS", "--tour: go on to the next step every SECONDS, quit after the last" },
     { "export", 1, O_EXPORT, "WHAT", "print pe, scores, softmax, pca, pca-variance, freqs or bands and exit" },
-    { "format", 1, O_FORMAT, "FMT", "export: csv, f32, f64; snapshot: text, ansi, svg" },
+    { "format", 1, O_FORMAT, "FMT", "export: csv, f32, f64; snapshot: text, ansi, svg, png" },
     { "softmax", 0, O_SOFTMAX, NULL, "export/attention: softmax per row" },
     { "causal", 0, O_CAUSAL, NULL, "export/attention: causal mask" },
     { "temperature", 0, O_TEMPERATURE, NULL, "export/attention: divide scores by sqrt(d_model)" },
     { "pe-file", 1, O_PE_FILE, "FILE", "a position table: .safetensors, .gguf, .npy or .csv" },
-    { "tensor", 1, O_TENSOR, "NAME", "--pe-file, --check-freqs: the tensor to load (default: picked by name)" },
+    { "tensor", 1, O_TENSOR, "NAME", "--pe-file, --check-freqs, --qk: the tensor to load (default: picked by name)" },
     { "row-offset", 1, O_ROW_OFFSET, "K", "--pe-file: skip K rows (default: 2 for RoBERTa/OPT, else 0)" },
     { "components", 1, O_COMPONENTS, "K", "--export pca/pca-variance: components, 1..min(d, n-1) (default 3)" },
     { "serve", 1, O_SERVE, "PATH", "teach: publish the state on a Unix socket at PATH" },
@@ -107,8 +110,23 @@ static const struct opt OPTS[] = {
     { "q", 1, O_Q, "Q", "RoPE query and key: ones or random (default ones)" },
     { "seed", 1, O_SEED, "S", "RoPE random q and k: which draw, 0..4294967295" },
     { "train", 1, O_TRAIN, "L", "learned: trained length, 0..n (default n/2)" },
+    { "buckets", 1, O_BUCKETS, "N", "t5: relative buckets, 4..1024 (default 32)" },
+    { "max-distance", 1, O_MAXD, "M", "t5: distance of the last bucket (default 128)" },
+    { "bidirectional", 0, O_BIDIR, NULL, "t5: encoder buckets, the future has its own half" },
+    { "r1", 1, O_R1, "R", "kerple: r1 > 0 (default 1)" },
+    { "r2", 1, O_R2, "R", "kerple: r2 > 0, <= 2 for kerple-power (default 0.5)" },
+    { "xpos-scale-base", 1, O_XPOS_BASE, "G", "xpos: scale base gamma > 0 (default 512)" },
+    { "rope-layout", 1, O_PAIRS, "L", "rope, xpos: pairs interleaved (2k,2k+1) or half (k,k+R/2)" },
+    { "rotary-dims", 1, O_ROTARY, "R", "rope, xpos: rotate the first R dims, even (default all)" },
+    { "qk", 1, O_QK, "FILE", "rope, xpos: q and k from a 2 x d table (.npy, .csv, .safetensors)" },
+    { "temperature-tuning", 0, O_TUNING, NULL, "nope, rope: Llama 4's query scale log(floor((i+1)/F)+1) A + 1" },
+    { "floor-scale", 1, O_FLOOR, "F", "--temperature-tuning: floor_scale > 0 (default 8192)" },
+    { "attn-scale", 1, O_ATTN, "A", "--temperature-tuning: attn_scale > 0 (default 0.1)" },
+    { "content", 0, O_CONTENT, NULL, "export/attention: add the seeded word embeddings (e)" },
     { "snapshot", 0, O_SNAPSHOT, NULL, "print one frame without a terminal and exit" },
     { "size", 1, O_SIZE, "WxH", "snapshot size in cells (default 80x24)" },
+    { "scale", 1, O_SCALE, "K", "PNG snapshot: 8K x 16K pixels a cell, K in 1..8 (default 1)" },
+    { "graphics", 1, O_GRAPHICS, "MODE", "images: auto, kitty, sixel, iterm2 or cells (default auto)" },
     { "help", 0, 'h', NULL, "this help" },
     { "version", 0, 'V', NULL, "version" },
 };
@@ -176,8 +194,14 @@ static int set_param(struct cli *c, enum param_id id, int val, const char *arg)
  * n is known: in that order whatever the order given. */
 static int set_att(struct cli *c)
 {
-    static const int ORDER[] = { AO_Q, AO_SEED, AO_HEADS, AO_HEAD, AO_TRAIN };
-    static const int VAL[AO_COUNT] = { O_Q, O_HEADS, O_HEAD, O_SEED, O_TRAIN };
+    static const int ORDER[] = { AO_Q, AO_SEED, AO_HEADS, AO_HEAD, AO_TRAIN,
+                                 AO_BUCKETS, AO_MAXD, AO_R1, AO_R2,
+                                 AO_XPOS_BASE, AO_PAIRS, AO_ROTARY,
+                                 AO_FLOOR, AO_ATTN };
+    static const int VAL[AO_COUNT] = { O_Q, O_HEADS, O_HEAD, O_SEED, O_TRAIN,
+                                       O_BUCKETS, O_MAXD, O_R1, O_R2,
+                                       O_XPOS_BASE, O_PAIRS, O_ROTARY,
+                                       O_FLOOR, O_ATTN, O_TUNING };
     char err[128], lab[32];
     for (size_t i = 0; i < sizeof ORDER / sizeof ORDER[0]; i++) {
         int id = ORDER[i];
@@ -187,6 +211,15 @@ static int set_att(struct cli *c)
             return fail("%s %s: %s", opt_label(VAL[id], lab, sizeof lab),
                         c->att_text[id], err);
     }
+    if (att_t5_check(&c->app.att.o, err, sizeof err))
+        return fail("--max-distance %d: %s", c->app.att.o.max_distance, err);
+    const struct score_opts *o = &c->app.att.o;
+    if ((c->att_text[AO_FLOOR] || c->att_text[AO_ATTN]) && !o->temp_tuning)
+        return fail("%s: goes with --temperature-tuning",
+                    c->att_text[AO_FLOOR] ? "--floor-scale" : "--attn-scale");
+    if (o->temp_tuning && o->scheme != SCHEME_NOPE && o->scheme != SCHEME_ROPE)
+        return fail("--temperature-tuning: scales the query of nope and rope "
+                    "layers; want --scheme nope or rope");
     return 0;
 }
 
@@ -256,6 +289,26 @@ static int parse_autoplay(struct cli *c, const char *arg)
         return fail("--autoplay: '%s': want seconds per step in 0.1..3600",
                     arg);
     c->autoplay = v;
+    return 0;
+}
+
+static int parse_scale(struct cli *c, const char *arg)
+{
+    long v;
+    const char *why;
+    if (parse_long(arg, &v, &why) || v < 1 || v > 8)
+        return fail("--scale: '%s': want a whole number in 1..8", arg);
+    c->scale = (int)v;
+    return 0;
+}
+
+static int parse_graphics(struct cli *c, const char *arg)
+{
+    int m = gfx_mode_parse(arg);
+    if (m < 0)
+        return fail("--graphics: '%s': want auto, kitty, sixel, iterm2 or "
+                    "cells", arg);
+    c->graphics = m;
     return 0;
 }
 
@@ -364,7 +417,7 @@ static int set_mode(struct cli *c, enum cli_mode m)
 static int parse_choice(struct cli *c, int val, const char *arg)
 {
     int i = 0, r = 0;
-    char want[128];
+    char want[192];
     switch (val) {
     case O_VIEW:
         if ((i = view_parse(arg)) < 0) {
@@ -448,6 +501,8 @@ static int parse_one(struct cli *c, int val, const char *arg)
     case O_RECORD: c->record = arg; return 0;
     case O_AUTOPLAY: return parse_autoplay(c, arg);
     case O_SIZE: return parse_size(c, arg);
+    case O_SCALE: return parse_scale(c, arg);
+    case O_GRAPHICS: return parse_graphics(c, arg);
     case O_PE_FILE: c->pe_file = arg; return 0;
     case O_CHECK_FREQS: c->check_freqs = arg; return set_mode(c, MODE_CHECK_FREQS);
     case O_SERVE: c->serve = arg; return 0;
@@ -464,6 +519,19 @@ static int parse_one(struct cli *c, int val, const char *arg)
     case O_HEAD: c->att_text[AO_HEAD] = arg; return 0;
     case O_SEED: c->att_text[AO_SEED] = arg; return 0;
     case O_TRAIN: c->att_text[AO_TRAIN] = arg; return 0;
+    case O_BUCKETS: c->att_text[AO_BUCKETS] = arg; return 0;
+    case O_MAXD: c->att_text[AO_MAXD] = arg; return 0;
+    case O_R1: c->att_text[AO_R1] = arg; return 0;
+    case O_R2: c->att_text[AO_R2] = arg; return 0;
+    case O_XPOS_BASE: c->att_text[AO_XPOS_BASE] = arg; return 0;
+    case O_BIDIR: c->app.att.o.bidirectional = 1; return 0;
+    case O_PAIRS: c->att_text[AO_PAIRS] = arg; return 0;
+    case O_ROTARY: c->att_text[AO_ROTARY] = arg; return 0;
+    case O_QK: c->qk_file = arg; return 0;
+    case O_TUNING: c->app.att.o.temp_tuning = 1; return 0;
+    case O_FLOOR: c->att_text[AO_FLOOR] = arg; return 0;
+    case O_ATTN: c->att_text[AO_ATTN] = arg; return 0;
+    case O_CONTENT: c->app.att.o.content = 1; return 0;
     case 'h': c->help = 1; return 0;
     case 'V': c->version = 1; return 0;
     default:
@@ -548,8 +616,13 @@ static int check_final(struct cli *c, const char *pos_arg)
     /* with --pe-file, n comes from the file: main checks --pos then */
     if (!c->pe_file && cli_set_late(c))
         return 2;
-    if (c->tensor && !c->pe_file && !c->check_freqs)
-        return fail("--tensor: goes with --pe-file or --check-freqs");
+    if (c->tensor && !c->pe_file && !c->check_freqs && !c->qk_file)
+        return fail("--tensor: goes with --pe-file, --check-freqs or --qk");
+    enum scheme sc = c->app.att.o.scheme;
+    if (c->qk_file && c->mode == MODE_EXPORT && sc != SCHEME_ROPE
+        && sc != SCHEME_XPOS)
+        return fail("--qk: rotates q and k for --scheme rope or xpos, not %s",
+                    scheme_name(sc));
     if (c->row_offset >= 0 && !c->pe_file)
         return fail("--row-offset: goes with --pe-file");
     if (c->check_freqs && c->pe_file)
@@ -558,14 +631,17 @@ static int check_final(struct cli *c, const char *pos_arg)
                                && (c->what == EXPORT_PCA
                                    || c->what == EXPORT_PCA_VARIANCE)))
         return fail("--components: goes with --export pca or pca-variance");
+    if (c->scale && !(c->mode == MODE_SNAPSHOT && c->format &&
+                      strcmp(c->format, "png") == 0))
+        return fail("--scale: goes with --snapshot --format png");
     if (!c->format)
         return 0;
     static const char *const EXPORT_FMT[] = { "csv", "f32", "f64", NULL };
-    static const char *const SNAP_FMT[] = { "text", "ansi", "svg", NULL };
+    static const char *const SNAP_FMT[] = { "text", "ansi", "svg", "png", NULL };
     if (c->mode == MODE_EXPORT && word_index(EXPORT_FMT, c->format) < 0)
         return fail("--format: '%s': want csv, f32 or f64 with --export", c->format);
     if (c->mode == MODE_SNAPSHOT && word_index(SNAP_FMT, c->format) < 0)
-        return fail("--format: '%s': want text, ansi or svg with --snapshot", c->format);
+        return fail("--format: '%s': want text, ansi, svg or png with --snapshot", c->format);
     if (c->mode != MODE_EXPORT && c->mode != MODE_SNAPSHOT)
         return fail("--format: goes with --export or --snapshot");
     return 0;
@@ -602,6 +678,7 @@ static int first_pass(struct cli *c, int argc, char **argv,
     else if (model) {   /* compare names pane A's model */
         c->app.cmp.panes[0].model = 1 + params_model_index(model);
         app_set_source(&c->app, model, 0);
+        c->app.att.o.qk_pairs = params_model_pairs(model);
     }
     if (model)          /* a vision-language model: its M-RoPE too */
         mpos_preset(model, &c->app.mp);
@@ -611,6 +688,15 @@ static int first_pass(struct cli *c, int argc, char **argv,
         return fail("%s", err);
     if (config)
         app_set_source(&c->app, config, 1);
+    if (config && config_qk_pairs(config) >= 0)     /* --rope-layout wins */
+        c->app.att.o.qk_pairs = config_qk_pairs(config);
+    if (config && config_llama4_beta(config) > 0) {
+        if (c->app.p.rope.original_max <= 0)
+            return fail("%s: llama_4_scaling_beta needs the original length "
+                        "(original_max_position_embeddings)", config);
+        c->app.att.o.beta = config_llama4_beta(config);
+        c->app.att.o.beta_len = c->app.p.rope.original_max;
+    }
     return 0;
 }
 
@@ -626,6 +712,7 @@ int cli_parse(struct cli *c, int argc, char **argv)
     c->color_flag = -1;
     c->width = 80;
     c->height = 24;
+    c->graphics = GFX_AUTO;
     c->serve_mode = 0600;
     c->row_offset = -1;
     c->components = 3;
@@ -778,10 +865,10 @@ void cli_usage(FILE *f)
           "       peviz --check-freqs FILE [--tensor NAME] [--model NAME|--config FILE] [options]\n"
           "       peviz --export position-ids|scores --sequence SPEC|--grid WxH [options]\n"
           "       peviz --export pca|pca-variance [--pe-file FILE] [--components K]\n"
-          "       peviz --snapshot [--view NAME] [--size WxH] [--format text|ansi|svg]\n"
           "       peviz --tour[=FILE] --check      check a tour file\n"
           "       peviz --tour[=FILE] --slides DIR [--size WxH] [--lang L]\n"
           "       peviz --tour --record FILE.cast [--autoplay SECONDS]\n"
+          "       peviz --snapshot [--view NAME] [--size WxH] [--format text|ansi|svg|png [--scale K]]\n"
           "       peviz --serve PATH [options]     teach: publish the state at PATH\n"
           "       peviz --follow PATH              follow a teacher on this terminal\n\n"
           "options:\n", f);
@@ -792,7 +879,7 @@ void cli_usage(FILE *f)
         snprintf(left + n, sizeof left - (size_t)n, "--%s%s%s%s", OPTS[i].name,
                  OPTS[i].has_arg == 2 ? "[=" : OPTS[i].arg ? " " : "",
                  OPTS[i].arg ? OPTS[i].arg : "", OPTS[i].has_arg == 2 ? "]" : "");
-        char names[128];
+        char names[192];
         fprintf(f, "  %-26s %s%s\n", left, OPTS[i].help,
                 opt_names(OPTS[i].val, names, sizeof names));
     }

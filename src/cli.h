@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "app.h"
+#include "gfx.h"
 #include "snapshot.h"
 
 enum cli_mode { MODE_INTERACTIVE = 0, MODE_EXPORT, MODE_SNAPSHOT,
@@ -25,6 +26,8 @@ struct cli {
     enum export_what what;
     const char *format;        /* as given, checked per mode */
     int width, height;         /* --size */
+    int scale;                 /* --scale K (PNG snapshot), 0: not given */
+    int graphics;              /* --graphics: enum gfx_mode */
     const char *pe_file;
     const char *tensor;        /* --tensor NAME, or NULL: pick by name */
     const char *check_freqs;   /* --check-freqs FILE */
@@ -46,6 +49,7 @@ struct cli {
     unsigned serve_mode;       /* --serve-mode, default 0600 */
     int serve_mode_set;
     int help, version;         /* --help, --version given */
+    const char *qk_file;        /* --qk: the query and key table */
     const char *att_text[AO_COUNT];  /* --q --heads --head --seed --train,
                                       * checked once n is final */
 };

@@ -6,7 +6,8 @@
  *       or one such object per layer type ({full_attention: {...}, ...})
  *   d:  qk_rope_head_dim (DeepSeek), else head_dim, else
  *       hidden_size / num_attention_heads; times partial_rotary_factor or
- *       rotary_pct (truncated to a whole number, as int() does)
+ *       rotary_pct (truncated to a whole number, as int() does), or
+ *       rotary_dim itself (GPT-J, CodeGen)
  *   L:  original_max_position_embeddings of the scaling, else the
  *       top-level one (Phi-3), else max_position_embeddings; dynamic NTK
  *       reads max_position_embeddings
@@ -224,6 +225,22 @@ static int head_dim(struct cfg *c, double *hd, const char **key)
     return 0;
 }
 
+/* GPT-J, CodeGen: rotary_dim, the count itself.  1 when set, 0 when
+ * absent, -1 on error. */
+static int rotary_dim(struct cfg *c)
+{
+    double r;
+    char msg[200];
+    int k = num(c, c->root, NULL, "rotary_dim", &r);
+    if (k <= 0)
+        return k;
+    if (r != floor(r) || fabs(r) > 1e9)
+        return bad(c, NULL, "rotary_dim", "want an even whole number");
+    if (params_set_d(&c->next, (long)r, msg, sizeof msg))
+        return bad(c, NULL, "rotary_dim", msg);
+    return 1;
+}
+
 static int set_dims(struct cfg *c)
 {
     double hd, f = 1;
@@ -232,6 +249,9 @@ static int set_dims(struct cfg *c)
     int r = head_dim(c, &hd, &key);
     if (r < 0)
         return -1;
+    int rd = rotary_dim(c);
+    if (rd != 0)
+        return rd < 0 ? -1 : 0;
     static const char *const PARTIAL[] = { "partial_rotary_factor", "rotary_pct" };
     for (int i = 0; r == 0 && i < 2 && !fkey; i++) {
         int k = num(c, c->rp, c->rp_name, PARTIAL[i], &f);

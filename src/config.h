@@ -23,6 +23,19 @@
 int config_load(const char *path, const char *layer_type, params *p,
                 char *err, size_t errlen);
 
+/*
+ * The pairing of q and k dims the model family uses (enum qk_pairs in
+ * peviz/scores.h): interleaved for GPT-J, CodeGen, ChatGLM and configs
+ * with rope_interleave true (DeepSeek V2/V3's checkpoints), half
+ * (rotate_half) for the rest of transformers' families; -1 when path is
+ * not a readable config.json (a GGUF file: its pairs are not read).
+ */
+int config_qk_pairs(const char *path);
+
+/* Ministral 3's llama_4_scaling_beta (rope_parameters or rope_scaling,
+ * also under text_config), or 0 when the config has none. */
+double config_llama4_beta(const char *path);
+
 /* The same on a config.json already in memory (name: for messages). */
 int config_load_json(const char *name, const char *text, size_t len,
                      const char *layer_type, params *p,

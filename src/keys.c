@@ -61,7 +61,7 @@ const struct keybind KEYS_GLOBAL[] = {
     /* listed by the views where a click does something (heatmap) */
     { 'M',          ACT_MOUSE,      NULL,     NULL, NULL },
     { 'P',          ACT_PALETTE,    "P",      "next palette", NULL },
-    { 'w',          ACT_EXPORT,     "w",      "write the frame (.svg, .txt)", NULL },
+    { 'w',          ACT_EXPORT,     "w",      "write the frame (.svg, .txt, .png)", NULL },
     { 'z',          ACT_PRESENTER,  "z",      "presenter: the panel under "
                                               "the cursor, full screen", NULL },
     { 'T',          ACT_TOUR,       "T",      "guided tour", NULL },

@@ -22,6 +22,7 @@
 #include "follow.h"
 #include "cli.h"
 #include "frame.h"
+#include "gfx_live.h"
 #include "loop.h"
 #include "record.h"
 #include "snapshot.h"
@@ -406,8 +407,13 @@ static void redraw(struct app *a, canvas *cv, struct clockw *k, int keyed)
     }
     t1 = now_s();
     bytes = rate > 0 && !keyed ? term_written() : -1;
+    if (gfx_live_before(a, cv)) {   /* images off: the message shows */
+        canvas_clear(cv);
+        frame_draw(a, cv);
+    }
     term_draw(cv, a->ascii, a->color);
     record_shown(a, cv);
+    gfx_live_after();
     k->shown = now_s();
     k->pending = 0;
     if (bytes >= 0 && (bytes = term_written() - bytes) >= 0)
@@ -423,10 +429,13 @@ static int on_key(struct app *a, int key, int mx, int my)
 {
     enum action act;
 
-    if (key == PK_RESIZE)
+    if (key == PK_RESIZE) {
+        gfx_live_forget();      /* the screen is repainted: images too */
         return 1;               /* the canvas is fitted before drawing */
+    }
     if (key == PK_CTRL_L) {
         term_invalidate();
+        gfx_live_forget();
         return 1;
     }
     if (follow_key(fol, a, key))    /* a follower: read-only keys */
@@ -438,6 +447,7 @@ static int on_key(struct app *a, int key, int mx, int my)
     act = app_key(a, key);
     if (act == ACT_REDRAW) {
         term_invalidate();
+        gfx_live_forget();
     } else if (act == ACT_EXPORT) {   /* the frame as this screen shows it */
         int w, h;
 
@@ -479,12 +489,14 @@ static int on_signals(int *dirty)
         return 128 + got_quit;
     if (got_tstp) {
         got_tstp = 0;
+        gfx_live_hide();
         term_suspend();
         *dirty = 1;
     }
     if (got_cont) {
         got_cont = 0;
         term_invalidate();
+        gfx_live_forget();
         *dirty = 1;
     }
     return -1;
@@ -630,8 +642,10 @@ int loop_run(struct app *a, const struct term_opts *o)
     tour_fit_terminal(a);       /* now that a->ascii is known */
     if (note[0] && !a->msg[0])
         app_msg(a, 0, "%s", note);
+    gfx_live_start(a, (enum gfx_mode)o->graphics);
     winch_install();
     rc = run(a, &cv);
+    gfx_live_stop();
     term_close();
     signals_restore();
     wake_close();

@@ -17,12 +17,17 @@
 #include "follow.h"
 #include "follow_proto.h"
 #include "frame.h"
+#include "frame_image.h"
 #include "loop.h"
 #include "peviz/tables.h"
 #include "record.h"
 #include "slides.h"
+#include "png_out.h"
 #include "snapshot.h"
 #include "tour.h"
+
+/* A PNG frame holds at most this many pixels. */
+#define PNG_MAX_PIXELS 100000000
 
 /* Colour mode of a snapshot: --color wins; --format ansi alone means 256. */
 static enum color_mode snapshot_color(const struct cli *c, enum snap_format f)
@@ -32,8 +37,39 @@ static enum color_mode snapshot_color(const struct cli *c, enum snap_format f)
     return f == SNAP_TEXT ? COLOR_NONE : f == SNAP_SVG ? COLOR_TRUE : COLOR_256;
 }
 
+/* --snapshot --format png: the frame as pixels on stdout. */
+static int run_snapshot_png(struct cli *c)
+{
+    int k = c->scale ? c->scale : 1;
+    int cw = FRAME_IMAGE_CW * k, ch = FRAME_IMAGE_CH * k;
+    if ((double)c->width * cw * (double)c->height * ch > PNG_MAX_PIXELS)
+        return cli_error("--scale: %dx%d cells at scale %d is over %d "
+                         "million pixels; want a smaller --size or --scale",
+                         c->width, c->height, k, PNG_MAX_PIXELS / 1000000);
+    canvas cv;
+    struct image im;
+    if (canvas_init(&cv, c->width, c->height))
+        return cli_error("--snapshot: out of memory");
+    c->app.color = c->color_flag >= 0 ? (enum color_mode)c->color_flag
+                                      : COLOR_TRUE;
+    c->app.screen_w = c->width;
+    c->app.screen_h = c->height;
+    frame_draw_finished(&c->app, &cv);
+    int r = frame_image(&c->app, &cv, cw, ch, 1, &im);
+    canvas_free(&cv);
+    if (r)
+        return cli_error("--snapshot: out of memory");
+    r = png_write(stdout, &im);
+    image_free(&im);
+    if (r || fflush(stdout))
+        return cli_error("--snapshot: PNG write error");
+    return 0;
+}
+
 static int run_snapshot(struct cli *c)
 {
+    if (c->format && strcmp(c->format, "png") == 0)
+        return run_snapshot_png(c);
     enum snap_format f = SNAP_TEXT;
     if (c->format)
         f = (enum snap_format)snap_format_parse(c->format);
@@ -73,7 +109,8 @@ static void follower_tour(struct cli *c)
 
 static int run_interactive(struct cli *c)
 {
-    struct term_opts o = { c->color_flag, c->app.ascii, c->app.mouse };
+    struct term_opts o = { c->color_flag, c->app.ascii, c->app.mouse,
+                           c->graphics };
     struct follow *f = NULL;
     if (c->serve && !(f = follow_serve(c->serve, c->serve_mode)))
         return 2;
@@ -111,6 +148,24 @@ static int run_interactive(struct cli *c)
     return r;
 }
 
+/* --scheme t5 --pe-file: the table is the bias W [buckets x heads]; its
+ * rows must be the bucket count.  d_model and n stay. */
+static int t5_table(struct cli *c, const struct pe_table *t)
+{
+    if (cli_set_late(c))        /* --buckets first */
+        return 2;
+    if (t->n != c->app.att.o.buckets || t->d > SCORES_MAX_HEADS) {
+        cli_error("%s: a T5 bias table is [buckets, heads]: this one is "
+                  "%lld x %d, want %d rows (--buckets) and 1..%d heads",
+                  c->pe_file, (long long)t->n, t->d, c->app.att.o.buckets,
+                  SCORES_MAX_HEADS);
+        return 2;
+    }
+    c->app.t5_table = t;
+    c->app.pe_file_name = c->pe_file;
+    return 0;
+}
+
 /* --pe-file: the table replaces the stand-in; d_model and n come from it
  * (n from -n when given: past the table's rows, positions are missing).
  * What the loader did on the user's behalf (a skipped header, a row
@@ -129,6 +184,8 @@ static int load_table(struct cli *c, struct pe_table *t,
     }
     if (info->note[0])
         cli_error("%s: note: %s", c->pe_file, info->note);
+    if (c->app.att.o.scheme == SCHEME_T5)
+        return t5_table(c, t);
     /* named by its absolute path (captions); a follower gets its base
      * name and its content hash, against which it checks its own copy */
     size_t n;
@@ -143,6 +200,31 @@ static int load_table(struct cli *c, struct pe_table *t,
     if (!c->n_set)
         c->app.p.n = t->n;
     return cli_set_late(c);
+}
+
+/* --qk: q and k rows, 2 x d_model or 2H x d_model (a pair per head),
+ * loaded once d_model is known. */
+static int load_qk(struct cli *c, struct pe_table *t)
+{
+    char err[512];
+    struct pe_table_info info;
+    struct pe_table_opts o;
+    pe_table_opts_init(&o);
+    o.tensor = c->pe_file ? NULL : c->tensor;
+    o.row_offset = 0;
+    if (pe_table_load(c->qk_file, &o, t, &info, err, sizeof err)) {
+        cli_error("%s", err);
+        return 2;
+    }
+    if (t->d != c->app.p.d || t->n % 2 || t->n > 2 * SCORES_MAX_HEADS) {
+        cli_error("%s: a q/k table is 2 x d_model (row 0 q, row 1 k) or "
+                  "2H x d_model, a pair per head: this one is %lld x %d, "
+                  "d_model is %d", c->qk_file, (long long)t->n, t->d,
+                  c->app.p.d);
+        return 2;
+    }
+    c->app.qk_table = t;
+    return 0;
 }
 
 /* --help, --version: a stdout that cannot take the text (a full disk,
@@ -235,6 +317,7 @@ int main(int argc, char **argv)
     static struct cli c;
     static struct pe_table table;
     static struct pe_table_info info;
+    static struct pe_table qk;
     setlocale(LC_CTYPE, "");    /* messages are filtered for its charset */
     /* a file-size limit (ulimit -f) makes the write fail with EFBIG, which
      * every mode reports, instead of killing the program mid-write */
@@ -245,15 +328,22 @@ int main(int argc, char **argv)
     if (c.pe_file && c.mode != MODE_HELP && c.mode != MODE_VERSION &&
         (r = load_table(&c, &table, &info)))
         return r;
+    if (c.qk_file && c.mode != MODE_HELP && c.mode != MODE_VERSION &&
+        (r = load_qk(&c, &qk))) {
+        pe_table_free(&table);
+        return r;
+    }
     c.app.tour_lang = c.lang;
     if (c.tour && c.mode != MODE_HELP && c.mode != MODE_VERSION &&
         (r = check_tour(&c))) {
         pe_table_free(&table);
+        pe_table_free(&qk);
         return r;
     }
     r = run(&c);
     tour_release(&c.app);
     pe_table_free(&table);
     app_tables_free();
+    pe_table_free(&qk);
     return r;
 }

@@ -574,6 +574,12 @@ int params_model_index(const char *name)
     return -1;
 }
 
+int params_model_pairs(const char *name)
+{
+    return name && strncmp(name, "deepseek", 8) == 0 ? QK_INTERLEAVED
+                                                      : QK_HALF;
+}
+
 void params_format_rope(const params *p, char *buf, size_t len)
 {
     const rope_scaling *r = &p->rope;
@@ -683,8 +689,11 @@ void params_format(const params *p, char *buf, size_t len)
 
 /* ---- attention options ------------------------------------------------ */
 
-static const char *const ATT_OPTS[AO_COUNT] = { "q", "heads", "head", "seed",
-                                                "train" };
+static const char *const ATT_OPTS[AO_COUNT] = {
+    "q", "heads", "head", "seed", "train", "buckets", "max-distance", "r1",
+    "r2", "xpos-scale-base", "rope-layout", "rotary-dims", "floor-scale",
+    "attn-scale", "temperature-tuning"
+};
 
 int att_opt_parse(const char *name)
 {
@@ -703,6 +712,64 @@ static int whole_in(const char *text, long lo, long hi, long *v, char *err,
         return 0;
     snprintf(err, errlen, "wants a whole number %ld..%ld", lo, hi);
     return -1;
+}
+
+/* A finite number > 0 (and <= hi), else the message. */
+static int positive_in(const char *text, double hi, double *v, char *err,
+                       size_t errlen)
+{
+    const char *why;
+    if (parse_double(text, v, &why) == 0 && isfinite(*v) && *v > 0
+        && *v <= hi)
+        return 0;
+    if (hi < HUGE_VAL)
+        snprintf(err, errlen, "wants a number > 0 and <= %g", hi);
+    else
+        snprintf(err, errlen, "wants a finite number > 0");
+    return -1;
+}
+
+int att_t5_check(const struct score_opts *o, char *err, size_t errlen)
+{
+    int side = o->bidirectional ? o->buckets / 2 : o->buckets;
+    if (o->max_distance > side / 2)
+        return 0;
+    snprintf(err, errlen, "wants more than %d, the exact buckets of a side "
+             "(%d buckets, %s)", side / 2, o->buckets,
+             o->bidirectional ? "bidirectional" : "causal");
+    return -1;
+}
+
+/* The options of the distance schemes (T5, KERPLE, xPos). */
+static int att_dist_set(struct score_opts *o, enum att_opt id,
+                        const char *text, char *err, size_t errlen)
+{
+    long v;
+    double x;
+    switch (id) {
+    case AO_BUCKETS:
+        if (whole_in(text, 4, SCORES_T5_MAX_BUCKETS, &v, err, errlen))
+            return -1;
+        o->buckets = (int)v;
+        return 0;
+    case AO_MAXD:
+        if (whole_in(text, 1, PARAM_N_MAX, &v, err, errlen))
+            return -1;
+        o->max_distance = (int)v;
+        return 0;
+    case AO_R1: case AO_XPOS_BASE: case AO_FLOOR: case AO_ATTN:
+        if (positive_in(text, HUGE_VAL, &x, err, errlen))
+            return -1;
+        *(id == AO_R1 ? &o->r1 : id == AO_XPOS_BASE ? &o->xpos_base
+          : id == AO_FLOOR ? &o->floor_scale : &o->attn_scale) = x;
+        return 0;
+    default:    /* AO_R2: kerple-power wants at most 2 */
+        if (positive_in(text, o->scheme == SCHEME_KERPLE_POWER ? 2 : HUGE_VAL,
+                        &x, err, errlen))
+            return -1;
+        o->r2 = x;
+        return 0;
+    }
 }
 
 int att_opt_set(struct score_opts *o, int64_t n, enum att_opt id,
@@ -739,6 +806,32 @@ int att_opt_set(struct score_opts *o, int64_t n, enum att_opt id,
         if (whole_in(text, 0, (long)n, &v, err, errlen))
             return -1;
         o->train_len = v;
+        return 0;
+    case AO_BUCKETS: case AO_MAXD: case AO_R1: case AO_R2: case AO_XPOS_BASE:
+    case AO_FLOOR: case AO_ATTN:
+        return att_dist_set(o, id, text, err, errlen);
+    case AO_TUNING:
+        if (!text || (strcmp(text, "on") && strcmp(text, "off"))) {
+            snprintf(err, errlen, "wants on or off");
+            return -1;
+        }
+        o->temp_tuning = strcmp(text, "on") == 0;
+        return 0;
+    case AO_PAIRS:
+        if (qk_pairs_parse(text) < 0) {
+            snprintf(err, errlen, "wants interleaved or half");
+            return -1;
+        }
+        o->qk_pairs = qk_pairs_parse(text);
+        return 0;
+    case AO_ROTARY:
+        if (whole_in(text, 2, PARAM_D_MAX, &v, err, errlen))
+            return -1;
+        if (v % 2) {
+            snprintf(err, errlen, "wants an even number of dimensions");
+            return -1;
+        }
+        o->rotary_dims = (int)v;
         return 0;
     default:
         snprintf(err, errlen, "is not an option");

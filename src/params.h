@@ -60,12 +60,28 @@ int params_set_pos(params *p, long pos, char *err, size_t errlen);
  * :q / --q ones|random, :heads / --heads N (1..SCORES_MAX_HEADS),
  * :head / --head H (1..heads, shown 1-based, stored 0-based),
  * :seed / --seed S (0..4294967295: which random q and k),
- * :train / --train L (0..n, the learned scheme's trained length).
+ * :train / --train L (0..n, the learned scheme's trained length),
+ * :buckets / --buckets N (T5, 4..1024), :max-distance / --max-distance M
+ * (T5, more than the exact buckets of a side), :r1, :r2 / --r1, --r2
+ * (KERPLE, > 0; r2 <= 2 for kerple-power), :xpos-scale-base /
+ * --xpos-scale-base G (xPos, > 0), :rope-layout / --rope-layout
+ * interleaved|half and :rotary-dims / --rotary-dims R (rope and xpos:
+ * even, 2..65536; R >= d_model rotates every dimension), :floor-scale /
+ * --floor-scale F and :attn-scale / --attn-scale A (Llama 4's
+ * temperature tuning, > 0), :temperature-tuning on|off (--temperature-
+ * tuning).
  */
 struct score_opts;
-enum att_opt { AO_Q = 0, AO_HEADS, AO_HEAD, AO_SEED, AO_TRAIN, AO_COUNT };
+enum att_opt { AO_Q = 0, AO_HEADS, AO_HEAD, AO_SEED, AO_TRAIN, AO_BUCKETS,
+               AO_MAXD, AO_R1, AO_R2, AO_XPOS_BASE, AO_PAIRS, AO_ROTARY,
+               AO_FLOOR, AO_ATTN, AO_TUNING, AO_COUNT };
 
-/* The option named name ("q", "heads", "head", "seed", "train"), or -1. */
+/* T5: the message when max_distance is not past the exact buckets of a
+ * side (buckets/4 bidirectional, buckets/2 causal); 0 when it is. */
+int att_t5_check(const struct score_opts *o, char *err, size_t errlen);
+
+/* The option named name ("q", "heads", "head", "seed", "train", ...),
+ * or -1. */
 int att_opt_parse(const char *name);
 
 /*
@@ -136,6 +152,10 @@ void params_set_context(params *p, double ctx);
 
 /* The index of the model preset called name (rope_preset_at), or -1. */
 int params_model_index(const char *name);
+
+/* The q/k pairs (enum qk_pairs) of a preset's family as transformers
+ * runs it: rotate_half (half), but DeepSeek's checkpoints interleave. */
+int params_model_pairs(const char *name);
 
 /* The scaling in a few words: "yarn s=4 L=32768", "none". */
 void params_format_rope(const params *p, char *buf, size_t len);

@@ -31,7 +31,8 @@ static int64_t kind_cost(const struct score_ctx *s, enum score_kind k)
 {
     switch (k) {
     case SK_E: return COST_GAUSS;
-    case SK_RE: return COST_GAUSS + COST_TRIG;
+    case SK_RE: case SK_XQ: case SK_XK: case SK_EG:
+        return COST_GAUSS + 2 * COST_TRIG;
     case SK_PL: return s->table ? 1 : COST_LEARNED;
     default: return COST_TRIG;
     }
@@ -443,8 +444,8 @@ static double tri_mean(const struct score_grid *g, const struct score_ctx *s,
 {
     const struct score_term *tm = &s->terms[t];
     double cnt = 0.5 * (double)m * (double)(m + 1), sum;
-    if (tm->type == TERM_ALIBI)         /* sum of -m (i-j), j <= i */
-        sum = -s->slope * (double)(m - 1) * (double)m * (double)(m + 1) / 6.0;
+    if (tm->type == TERM_DIST)          /* its row's triangle sum */
+        sum = dist_tri_sum(s, tm->dist, m);
     else if (g->brute)
         sum = g->tri[(size_t)slot * s->nterms + t];
     else
@@ -474,8 +475,8 @@ static void phase_final(struct score_grid *g, const struct score_ctx *s)
                     m = NAN;
                 else if (diag)
                     m = tri_mean(g, s, t, g->rslot[r], i1 - i0, memo);
-                else if (s->terms[t].type == TERM_ALIBI)
-                    m = pe_alibi_block_mean(s->slope, i0, i1, j0, j1);
+                else if (s->terms[t].type == TERM_DIST)
+                    m = dist_block_mean(s, s->terms[t].dist, i0, i1, j0, j1);
                 else
                     m = *v / area;
                 *v = s->tau * m;

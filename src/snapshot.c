@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "colormap.h"
+#include "png_out.h"
 
 static const char *const FORMAT_NAMES[] = { "text", "ansi", "svg" };
 
@@ -502,8 +503,30 @@ static char *temp_name(const char *path)
     return t;
 }
 
-int snapshot_save(const char *path, const canvas *c, enum snap_format fmt,
-                  int ascii, enum color_mode mode)
+/* What a save writes into its temporary file: 0, or -1 on an error. */
+typedef int (*save_fn)(FILE *f, const void *ctx);
+
+struct canvas_save {
+    const canvas *c;
+    enum snap_format fmt;
+    int ascii;
+    enum color_mode mode;
+};
+
+static int write_canvas(FILE *f, const void *ctx)
+{
+    const struct canvas_save *cs = ctx;
+    return snapshot_write(f, cs->c, cs->fmt, cs->ascii, cs->mode);
+}
+
+static int write_png(FILE *f, const void *ctx)
+{
+    return png_write(f, ctx);
+}
+
+/* Write through fn into a temporary file next to path, then publish it
+ * under path (never replacing a file). */
+static int save_atomic(const char *path, save_fn fn, const void *ctx)
 {
     char *tmp;
     FILE *f;
@@ -531,7 +554,7 @@ int snapshot_save(const char *path, const canvas *c, enum snap_format fmt,
         close(fd);
     } else {
         errno = 0;
-        if (snapshot_write(f, c, fmt, ascii, mode) < 0 || fsync(fd) < 0)
+        if (fn(f, ctx) < 0 || fflush(f) != 0 || ferror(f) || fsync(fd) < 0)
             err = errno ? errno : EIO;
         errno = 0;
         if (fclose(f) != 0 && !err)
@@ -544,4 +567,16 @@ int snapshot_save(const char *path, const canvas *c, enum snap_format fmt,
     free(tmp);
     errno = err;
     return err ? -1 : 0;
+}
+
+int snapshot_save(const char *path, const canvas *c, enum snap_format fmt,
+                  int ascii, enum color_mode mode)
+{
+    struct canvas_save cs = { c, fmt, ascii, mode };
+    return save_atomic(path, write_canvas, &cs);
+}
+
+int snapshot_save_png(const char *path, const struct image *im)
+{
+    return save_atomic(path, write_png, im);
 }

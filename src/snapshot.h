@@ -38,6 +38,10 @@ int snapshot_write(FILE *f, const canvas *c, enum snap_format fmt,
 int snapshot_save(const char *path, const canvas *c, enum snap_format fmt,
                   int ascii, enum color_mode mode);
 
+/* An image (raster.h) as a PNG at path, saved as snapshot_save does. */
+struct image;
+int snapshot_save_png(const char *path, const struct image *im);
+
 /*
  * For fatal-signal handlers: remove the temporary file of a save that
  * is under way, if any.  Async-signal-safe (unlink only).

@@ -23,6 +23,7 @@
 #include <wchar.h>
 
 #include "colormap.h"
+#include "gfx_probe.h"
 #include "keys.h"
 #include "termcaps.h"
 #include "tty.h"
@@ -351,13 +352,12 @@ static size_t strip_reports(char *buf, size_t n, size_t *i, int *done)
     return n;
 }
 
-/* The bytes buf[0..n) as keys into early[]: an escape sequence curses
+/* The bytes buf[0..n) as keys appended to early[]: an escape sequence curses
  * knows as its key code, any other byte as itself.  key_defined answers
  * for the first whole sequence a string starts with, so the length is
  * the shortest string it knows. */
 static void early_queue(const char *buf, size_t n)
 {
-    early_n = early_at = 0;
     for (size_t i = 0; i < n && early_n < EARLY_MAX;) {
         int code = 0;
         size_t len = 1, most = n - i < 16 ? n - i : 16;
@@ -398,14 +398,15 @@ static void put_back(int b)
  * 2026), then for its attributes (DA1), which every terminal answers:
  * the DA1 answer ends the wait, so a terminal that ignores DECRQM costs
  * one round trip.  Anything else read meanwhile (keys typed early) goes
- * back to curses in order.
+ * back to curses in order.  Returns 1 if the DA1 answer came.
  */
-static void query_sync(void)
+static int query_sync(void)
 {
     char buf[256];
     size_t n = 0, i = 0;
     int done = 0, left = QUERY_MS;
 
+    early_n = early_at = 0;
     send_raw("\033[?2026$p\033[c");
     while (!done && n < sizeof buf && left > 0) {
         struct pollfd p = { STDIN_FILENO, POLLIN, 0 };
@@ -420,11 +421,53 @@ static void query_sync(void)
         n = strip_reports(buf, n + (size_t)r, &i, &done);
     }
     early_queue(buf, n);
+    return done;
 }
 
 int term_queued(void)
 {
     return scr && early_at < early_n;
+}
+
+/* The graphics probe (gfx_probe.c does the asking and parsing); keys
+ * typed meanwhile join the early queue.  A terminal that did not answer
+ * DA1 just now will not answer it again: it is not asked. */
+static struct gfx_probe gprobe;
+
+static void query_graphics(int want)
+{
+    char keys[256];
+    size_t n = 0;
+
+    memset(&gprobe, 0, sizeof gprobe);
+    if (want != GFX_AUTO)
+        return;
+    fflush(stdout);
+    if (gfx_probe_run(STDIN_FILENO, STDOUT_FILENO, &gprobe, keys, sizeof keys,
+                      &n) < 0)
+        return;
+    early_queue(keys, n);
+}
+
+void term_graphics_probe(struct gfx_probe *out)
+{
+    *out = gprobe;
+}
+
+void term_write_raw(const char *s, size_t n)
+{
+    ssize_t r;
+
+    fflush(stdout);
+    while (n > 0 && (r = write(STDOUT_FILENO, s, n)) != 0) {
+        if (r < 0) {
+            if (errno == EINTR)
+                continue;
+            return;
+        }
+        s += r;
+        n -= (size_t)r;
+    }
 }
 
 int term_open(const struct term_opts *o, enum color_mode *mode, int *ascii,
@@ -446,7 +489,7 @@ int term_open(const struct term_opts *o, enum color_mode *mode, int *ascii,
     setup_input();
     setup_color();
     sync_ok = 0;
-    query_sync();
+    query_graphics(query_sync() ? o->graphics : GFX_CELLS);
     *mode = color_pick(o->color_flag);
     *ascii = !utf8 || o->ascii_flag;
     term_mouse(o->mouse);

@@ -16,10 +16,13 @@
 
 #include "canvas.h"
 
+struct gfx_probe;
+
 struct term_opts {
     int color_flag;      /* -1: auto, else enum color_mode from --color */
     int ascii_flag;      /* 1: --ascii forces ASCII */
     int mouse;           /* report mouse clicks */
+    int graphics;        /* enum gfx_mode: GFX_AUTO asks the terminal */
 };
 
 /*
@@ -29,6 +32,13 @@ struct term_opts {
  */
 int term_open(const struct term_opts *o, enum color_mode *mode, int *ascii,
               char *err, size_t errlen);
+
+/* What the graphics probe at term_open found (gfx_probe.h; all zero
+ * when --graphics named a mode and nothing was asked). */
+void term_graphics_probe(struct gfx_probe *out);
+
+/* Write s straight to the terminal after what curses has sent (images). */
+void term_write_raw(const char *s, size_t n);
 
 /* Leave curses and restore the terminal (idempotent). */
 void term_close(void);

@@ -23,6 +23,7 @@
 #include "keys.h"
 
 struct app;
+struct view_raster;
 
 /* The views, in the order of keys 1..N and Tab: one line each.
  * VIEW(ID, name): ID names VIEW_ID and VIEW_ID_DEF (in src/views/name.c). */
@@ -78,6 +79,14 @@ struct view {
      * per cell of the screen (a frame of B bytes holds the next one back
      * B / (pace * cells) s); 0: only the frame rate paces them. */
     double pace;
+    /*
+     * Its data area as pixels, after layout (and all work): cw x ch
+     * pixels per cell, the same values the cells show at a finer grain.
+     * Fills r (raster.h) and returns 0, or -1 when it has none now.
+     * NULL: the view's data areas are drawn from its cells alone.
+     */
+    int (*raster)(const struct app *a, void *rt, int cw, int ch,
+                  struct view_raster *r);
 };
 
 #define VIEW_EXTERN_(id, name) extern const struct view VIEW_##id##_DEF;
@@ -122,6 +131,15 @@ void view_rt_done(enum view_id v, void *tmp);
  */
 int view_frame(const struct app *a, enum view_id id, canvas *c, int finish,
                char *hint, size_t hintlen);
+
+/*
+ * The data area of view id laid out in a w x h area, as pixels (the
+ * view's raster hook, after all its work when finish is set; else from
+ * what its runtime object holds now): 0 with r filled (free r->px), or
+ * -1 when the view has none.
+ */
+int view_raster(const struct app *a, enum view_id id, int w, int h, int cw,
+                int ch, int finish, struct view_raster *r);
 
 /* The current view's table row for key, after a fresh layout for the
  * size the view gets: 1 if the row's fn took the key. */

@@ -101,6 +101,24 @@ void view_rt_done(enum view_id v, void *tmp)
 
 /* ---- the hooks in a frame, a key, a command ---------------------------- */
 
+int view_raster(const struct app *a, enum view_id id, int w, int h, int cw,
+                int ch, int finish, struct view_raster *r)
+{
+    const struct view *v = VIEWS[id];
+    void *tmp, *rt;
+    int got = -1;
+    if (!v->raster || cw < 1 || ch < 1 || !(rt = view_rt_get(a, id, &tmp)))
+        return -1;
+    if (v->layout)
+        v->layout(a, rt, w, h);
+    if (v->work && finish)
+        while (v->work(a, rt, VIEW_WORK_SLICE))
+            ;
+    got = v->raster(a, rt, cw, ch, r);
+    view_rt_done(id, tmp);
+    return got;
+}
+
 int view_frame(const struct app *a, enum view_id id, canvas *c, int finish,
                char *hint, size_t hintlen)
 {

@@ -48,7 +48,17 @@ done <<'TABLE'
 --view nowhere --snapshot
 --scheme wrong --export scores
 --color 17 --snapshot
---format png --snapshot
+--format bmp --snapshot
+--format png --snapshot --scale 9
+--format png --snapshot --scale 0
+--format png --snapshot --scale 2x
+--scale 2 --snapshot
+--scale 2 --format svg --snapshot
+--scale 2 --export pe
+--format png --snapshot --size 1000x1000 --scale 8
+--graphics sixels
+--graphics ''
+--graphics kitty --graphics bogus
 --format svg --export pe
 --size 80 --snapshot
 --size 0x10 --snapshot
@@ -257,6 +267,20 @@ sys.exit(0 if worst <= D('1e-9') else (print('worst', float(worst)) or 1))
 PY
 }
 far_f64 -d 4 -b 1.875 && ok || bad "f64 export at 2^24 (-d 4 -b 1.875) differs from the formula by more than 1e-9"
+
+# --snapshot --format png: a PNG of 8K x 16K pixels a cell (IHDR read here)
+png_size() {
+    python3 -c 'import sys, struct
+b = open(sys.argv[1], "rb").read()
+assert b[:8] == b"\x89PNG\r\n\x1a\n" and b[12:16] == b"IHDR", "not a PNG"
+print("%dx%d" % struct.unpack(">II", b[16:24]))' "$1"
+}
+"$PEVIZ" --snapshot --format png --size 100x30 -n 1024 >"$tmp/a.png" 2>"$tmp/err" &&
+    [ "$(png_size "$tmp/a.png")" = 800x480 ] && [ ! -s "$tmp/err" ] && ok ||
+    bad "--snapshot --format png at 100x30 is not an 800x480 PNG"
+"$PEVIZ" --snapshot --format png --scale 2 --size 40x10 --view clocks >"$tmp/b.png" &&
+    [ "$(png_size "$tmp/b.png")" = 640x320 ] && ok ||
+    bad "--snapshot --format png --scale 2 at 40x10 is not a 640x320 PNG"
 
 echo "cli: $pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -9,7 +9,8 @@
 # counts as a pass.
 #
 # T=GLOB runs the suites whose name matches (T=test_pe, T=cli,
-# T='e2e/*'); the names are those `T=list` prints. E2E=0 leaves out the
+# T='e2e/*', several: T='lib/* unit/* cli'); the names are those
+# `T=list` prints. E2E=0 leaves out the
 # terminal tests in tmux (tests/e2e). JOBS=N runs N suites at once
 # (default: the cores plus one; the terminal suites use private tmux
 # servers and temporary files, so they do not meet).
@@ -43,13 +44,17 @@ suites() {
     done | sort
 }
 
-# The suite's name (its path without tests/ and .sh) matches T, whole or
-# after its last slash (T=test_pe finds lib/test_pe, T=cli finds cli).
+# The suite's name (its path without tests/ and .sh) matches a word of T,
+# whole or after its last slash (T=test_pe finds lib/test_pe, T=cli cli).
 wanted() {
-    local name=$1
+    local name=$1 glob
     [ -z "$T" ] && return 0
-    case $name in $T) return 0 ;; esac
-    case ${name##*/} in $T) return 0 ;; esac
+    set -f                      # T's words are patterns, not file names
+    for glob in $T; do
+        case $name in $glob) set +f; return 0 ;; esac
+        case ${name##*/} in $glob) set +f; return 0 ;; esac
+    done
+    set +f
     return 1
 }
 

@@ -50,11 +50,14 @@
 
 #define SCORES_MAX_HEADS 64
 #define SCORES_MAX_TERMS 4
+#define SCORES_T5_MAX_BUCKETS 1024
 
 /* ---- the schemes ---------------------------------------------------------- */
 
 enum scheme { SCHEME_SINUSOIDAL = 0, SCHEME_ROPE, SCHEME_ALIBI,
-              SCHEME_LEARNED, SCHEME_NOPE, SCHEME_COUNT };
+              SCHEME_LEARNED, SCHEME_NOPE, SCHEME_T5, SCHEME_KERPLE_LOG,
+              SCHEME_KERPLE_POWER, SCHEME_SANDWICH, SCHEME_XPOS,
+              SCHEME_COUNT };
 
 struct score_ctx;
 
@@ -94,6 +97,19 @@ const char *scheme_list(char *buf, size_t len);
 /* ---- options ----------------------------------------------------------------- */
 
 /*
+ * Which dimensions of q and k form a rotated pair (R the rotary width):
+ * interleaved (GPT-J, Meta's original code, view_as_complex) pairs
+ * (2k, 2k+1); half (rotate_half: GPT-NeoX, transformers' Llama) pairs
+ * (k, k + R/2).  The frequencies are the same; with q = k = ones the
+ * scores are too, with real q and k they are not.  Dimensions >= R pass
+ * through unrotated and add their plain dot product; the R/2 bands turn
+ * at base^(-2k/R).
+ */
+enum qk_pairs { QK_INTERLEAVED = 0, QK_HALF, QK_PAIRS_COUNT };
+const char *qk_pairs_name(int p);           /* "interleaved", "half" */
+int qk_pairs_parse(const char *name);       /* -1 if unknown */
+
+/*
  * Everything about a scheme the scores depend on, as plain data: ints
  * and an int64, no pointers and no floating point, so two option sets
  * are the same exactly when memcmp says so.  That makes it usable as
@@ -112,6 +128,27 @@ struct score_opts {
                                  * default; SCORES_SEED_Q/K ^ seed); an
                                  * int's size: no padding (memcmp) */
     int64_t train_len;          /* learned: trained length (-1: n/2) */
+    int buckets;                /* T5: number of buckets (default 32) */
+    int max_distance;           /* T5: max_distance (default 128) */
+    int bidirectional;          /* T5: encoder buckets (both sides) */
+    int qk_pairs;               /* rope, xpos: enum qk_pairs, which dims of
+                                 * q and k form band k's pair */
+    int rotary_dims;            /* rope, xpos: R, the first R dims rotate
+                                 * (0 or >= d: all) */
+    int pad_;                   /* keeps the doubles aligned: zero */
+    /* The doubles below are compared by their bits (memcmp): two
+     * settings are the same exactly when every bit is. */
+    double r1, r2;              /* KERPLE: -r1 ln(1 + r2|i-j|), -r1|i-j|^r2 */
+    double xpos_base;           /* xPos: scale base gamma (default 512) */
+    /* The query scale g(i) multiplying row i's dot terms (see
+     * scores_qscale): Llama 4's temperature tuning in NoPE layers, and
+     * Ministral 3's llama_4_scaling_beta in every layer. */
+    int temp_tuning;            /* Llama 4: on / off */
+    int pad2_;                  /* zero */
+    double floor_scale;         /* Llama 4: floor_scale (8192) */
+    double attn_scale;          /* Llama 4: attn_scale (0.1) */
+    double beta;                /* Ministral 3: beta (0: off) */
+    int64_t beta_len;           /* Ministral 3: the original length L */
 };
 
 /* Defaults: sinusoidal, 8 heads, L = n/2, scaling on, toggles off. */
@@ -142,16 +179,44 @@ enum score_kind {
     SK_E,           /* the embedding of position p, scaled (see above) */
     SK_PL,          /* the learned row P(p) */
     SK_RE,          /* R(p) e_p: RoPE applied to the embedding */
+    SK_XQ,          /* xPos query: band k of R(p) e_p times zeta_k^(c/g) */
+    SK_XK,          /* xPos key: times zeta_k^(-c/g), c = p - n/2 */
+    SK_EG,          /* g(p) e_p: the query scale times the embedding */
+    SK_RQG,         /* g(p) R(p) q */
     SK_COUNT
 };
 
-enum term_type { TERM_DOT = 0, TERM_ALIBI };
+enum term_type { TERM_DOT = 0, TERM_DIST };
 
-/* One additive part of S: a.b of two kinds at i and j, or the ALiBi bias. */
+/*
+ * The operations row of a term that is a function f(i - j) of the
+ * distance alone (TERM_DIST: ALiBi, T5, KERPLE, Sandwich, xPos).  Only at
+ * is required; every other entry may be NULL and then follows from at
+ * (src/lib/dist.c): a block's mean sums f over its distinct distances,
+ * each weighted by how often it occurs (|I| + |J| - 1 values), and a
+ * piecewise-constant f (run) is summed a run at a time.
+ */
+struct dist_ops {
+    double (*at)(const struct score_ctx *s, int64_t delta);
+    /* f(delta), and in *end the first distance after delta with another
+     * value (piecewise-constant schemes) */
+    double (*run)(const struct score_ctx *s, int64_t delta, int64_t *end);
+    /* the exact mean over i in [i0,i1), j in [j0,j1) */
+    double (*block_mean)(const struct score_ctx *s, int64_t i0, int64_t i1,
+                         int64_t j0, int64_t j1);
+    /* the sum over the lower triangle j <= i of an m x m square */
+    double (*tri_sum)(const struct score_ctx *s, int64_t m);
+    /* the mean over the distances [d0, d1) */
+    double (*range_mean)(const struct score_ctx *s, int64_t d0, int64_t d1);
+};
+
+/* One additive part of S: a.b of two kinds at i and j, or a function of
+ * the distance (dist). */
 struct score_term {
     enum term_type type;
     enum score_kind a, b;       /* query side, key side (TERM_DOT) */
     const char *name;           /* "e.e", "p.p", "bias", ... */
+    const struct dist_ops *dist;    /* TERM_DIST */
 };
 
 struct score_rowtab;
@@ -169,6 +234,21 @@ struct score_ctx {
     double emb_mul;             /* N(0,1) draw -> embedding entry */
     double slope;               /* ALiBi slope of head o.head */
     int heads, head;
+    /* T5: bucket count and max distance as used, the first distance of
+     * each bucket on one side (edge[b], b < side buckets; edge[side] is
+     * past the last), and the bias table W[bucket * w_heads + head]: the
+     * caller's (scores_set_t5_table) or the stand-in (t5_own). */
+    int t5_buckets, t5_maxd, t5_side;
+    int64_t t5_edge[SCORES_T5_MAX_BUCKETS + 1];
+    const double *t5_w;
+    int t5_w_heads;
+    int t5_real;                /* t5_w is the caller's table */
+    double t5_own[SCORES_T5_MAX_BUCKETS];   /* stand-in column of head */
+    double r1, r2;              /* KERPLE, checked */
+    double xpos_gamma;          /* xPos scale base */
+    /* [half] per-band constants of a distance scheme: xPos's decay
+     * bases zeta_k, Sandwich's frequencies 10000^(-2(k+1)/d) */
+    double *dband;
     int64_t train_len;          /* L of the learned stand-in */
     pe_learned learned;
     const double *table;        /* the caller's learned rows (d each) or NULL */
@@ -182,7 +262,10 @@ struct score_ctx {
      * below rows. */
     int64_t rows;
     double *omega;              /* [half] */
-    double *q, *k;              /* [d] RoPE query and key */
+    double *q, *k;              /* [d] RoPE query and key, in pair order:
+                                   dims (2k, 2k+1) form band k */
+    int rotary;                 /* R: dims rotated (the rest: omega 0) */
+    int qk_given;               /* q, k are the caller's (scores_set_qk) */
     double *ra, *rb;            /* [half] RoPE coefficients of q, k */
     int nterms;
     struct score_term terms[SCORES_MAX_TERMS];
@@ -224,11 +307,31 @@ int scores_set_rope_scaling(struct score_ctx *s, const rope_scaling *sc);
 struct pe_plan;
 int scores_set_plan(struct score_ctx *s, const struct pe_plan *pl);
 
+/*
+ * The caller's query and key (d values each, in the model's own order;
+ * the context's qk_pairs says which dims pair) for rope and xpos, in
+ * place of ones or the seeded draw.  Copied.  Call after
+ * scores_set_rope_scaling.
+ */
+void scores_set_qk(struct score_ctx *s, const double *q, const double *k);
+
 /* Whether the caller's table is the one the learned scheme uses. */
 int scores_table_used(const struct score_ctx *s);
 
 /* The formula of S as the context computes it (content or not). */
 const char *scores_formula(const struct score_ctx *s, int ascii);
+
+/*
+ * The query scale at position p, 1 when off:
+ *   Llama 4 (temp_tuning):  log(floor((p + 1) / floor_scale) + 1) attn_scale + 1
+ *   Ministral 3 (beta > 0): 1 + beta ln(1 + floor(p / beta_len))
+ * (both: their product).  It multiplies every dot term of row p, so S is
+ * no longer a function of i - j once it varies below n.
+ */
+double scores_qscale(const struct score_ctx *s, int64_t p);
+
+/* Whether the query scale varies over the context's positions. */
+int scores_qscaled(const struct score_ctx *s);
 
 /* ---- single scores ------------------------------------------------------------ */
 
@@ -301,9 +404,43 @@ double scores_term_tri_sum(const struct score_ctx *s, int t, int64_t m,
 
 /* ---- building blocks for schemes (their build functions) ---------------------- */
 
-/* Add a term: a.b of two kinds (TERM_DOT), or the ALiBi bias. */
+/* Add a dot term a.b of two kinds (TERM_DOT). */
 void scores_term_add(struct score_ctx *s, enum term_type type,
                      enum score_kind a, enum score_kind b, const char *name);
+
+/* Add a term that is a function of i - j (TERM_DIST), with its row. */
+void scores_dist_add(struct score_ctx *s, const struct dist_ops *ops,
+                     const char *name);
+
+/* A distance term's block mean, lower-triangle sum and range mean:
+ * the row's own entry when it has one, else the general sums. */
+double dist_block_mean(const struct score_ctx *s, const struct dist_ops *o,
+                       int64_t i0, int64_t i1, int64_t j0, int64_t j1);
+double dist_tri_sum(const struct score_ctx *s, const struct dist_ops *o,
+                    int64_t m);
+double dist_range_mean(const struct score_ctx *s, const struct dist_ops *o,
+                       int64_t d0, int64_t d1);
+
+/* The rows of the schemes (src/lib/dist.c, t5.c, kerple.c, xpos.c). */
+extern const struct dist_ops DIST_ALIBI, DIST_T5, DIST_KERPLE_LOG,
+    DIST_KERPLE_POWER, DIST_SANDWICH, DIST_XPOS;
+
+/* ---- T5 buckets (src/lib/t5.c) ------------------------------------------------ */
+
+/* The bucket of rel = j - i, as T5's _relative_position_bucket computes
+ * it (the log in float32, truncated toward zero). */
+int t5_bucket(int64_t rel, int bidirectional, int buckets, int max_distance);
+
+/*
+ * The caller's bias table W [buckets x heads] (e.g. a checkpoint's
+ * relative_attention_bias.weight), not copied.  Returns 0, or -1 (the
+ * stand-in stays) when its rows are not the context's bucket count.
+ */
+int scores_set_t5_table(struct score_ctx *s, const double *w, int buckets,
+                        int heads);
+
+/* The T5 bias W[bucket, head] the context uses. */
+double t5_weight(const struct score_ctx *s, int bucket);
 
 /* S = p.p (has_p) or nothing; with content x = e + p: e.e, e.p, p.e, p.p
  * (just e.e without p). */
@@ -336,7 +473,7 @@ int scores_side_kinds(const struct score_ctx *s, int key_side,
 void scores_side_vec(const struct score_ctx *s, const enum score_kind *kinds,
                      int nk, int64_t p, double *out, double *tmp);
 
-/* The ALiBi bias of (i, j) when the scheme has one, else 0. */
+/* The distance terms (ALiBi, T5, ...) at (i, j) summed, else 0. */
 double scores_bias(const struct score_ctx *s, int64_t i, int64_t j);
 
 /*

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "peviz/scores.h"
+#include "schemes_impl.h"
 
 /* U+00B7 middle dot, subscript i (U+1D62) and j (U+2C7C). */
 #define DOT "\xc2\xb7"
@@ -17,6 +18,24 @@
 #define SUB_J "\xe2\xb1\xbc"
 #define X_DOT_X "x" SUB_I DOT "x" SUB_J ", x = e + p"
 #define X_DOT_X_ASCII "x_i.x_j, x = e + p"
+#define SUB_1 "\xe2\x82\x81"
+#define SUB_2 "\xe2\x82\x82"
+#define SUB_K "\xe2\x82\x96"
+#define SIGMA "\xce\xa3"
+#define ZETA "\xce\xb6"
+#define GAMMA "\xce\xb3"
+#define OMEGA "\xcf\x89"
+#define EE "e" SUB_I DOT "e" SUB_J " + "
+#define T5_F "W[bucket(j-i), h]"
+#define KL_F "-r" SUB_1 " ln(1 + r" SUB_2 "|i-j|)"
+#define KL_A "-r1 ln(1 + r2|i-j|)"
+#define KP_F "-r" SUB_1 "|i-j|^r" SUB_2
+#define KP_A "-r1 |i-j|^r2"
+#define SW_F "(" SIGMA SUB_K " cos((i-j)" OMEGA SUB_K ") - d/2) / (8h/H)"
+#define SW_A "(sum_k cos((i-j)w_k) - d/2) / (8h/H)"
+#define XP_F SIGMA SUB_K " " ZETA SUB_K "^((i-j)/" GAMMA ") [(R(i)q)" DOT \
+             "(R(j)k)]" SUB_K
+#define XP_A "sum_k zeta_k^((i-j)/gamma) [(R(i)q).(R(j)k)]_k"
 
 /* PE(i).PE(j); with content x = e + PE in four terms. */
 static void build_sinusoidal(struct score_ctx *s)
@@ -24,10 +43,14 @@ static void build_sinusoidal(struct score_ctx *s)
     scores_terms_additive(s, SK_PSIN, 1);
 }
 
-/* (R(i)q).(R(j)k); with content the embeddings are rotated. */
+/* (R(i)q).(R(j)k); with content the embeddings are rotated.  A query
+ * scale that varies (Ministral 3) scales the query side. */
 static void build_rope(struct score_ctx *s)
 {
-    if (s->o.content)
+    if (!s->o.content && scores_qscaled(s))
+        scores_term_add(s, TERM_DOT, SK_RQG, s->o.q_random ? SK_RK : SK_RQ,
+                        "gRq.Rk");
+    else if (s->o.content)
         scores_term_add(s, TERM_DOT, SK_RE, SK_RE, "Re.Re");
     else    /* q = k (ones): one kind, so the term is symmetric */
         scores_term_add(s, TERM_DOT, SK_RQ, s->o.q_random ? SK_RK : SK_RQ,
@@ -39,7 +62,50 @@ static void build_alibi(struct score_ctx *s)
 {
     if (s->o.content)
         scores_term_add(s, TERM_DOT, SK_E, SK_E, "e.e");
-    scores_term_add(s, TERM_ALIBI, SK_E, SK_E, "bias");
+    scores_dist_add(s, &DIST_ALIBI, "bias");
+}
+
+/* A bias of i - j, added to e.e with content. */
+static void build_bias(struct score_ctx *s, const struct dist_ops *ops)
+{
+    if (s->o.content)
+        scores_term_add(s, TERM_DOT, SK_E, SK_E, "e.e");
+    scores_dist_add(s, ops, "bias");
+}
+
+static void build_t5(struct score_ctx *s)
+{
+    t5_setup(s);
+    build_bias(s, &DIST_T5);
+}
+
+static void build_kerple_log(struct score_ctx *s)
+{
+    kerple_setup(s);
+    build_bias(s, &DIST_KERPLE_LOG);
+}
+
+static void build_kerple_power(struct score_ctx *s)
+{
+    kerple_setup(s);
+    build_bias(s, &DIST_KERPLE_POWER);
+}
+
+static void build_sandwich(struct score_ctx *s)
+{
+    sandwich_setup(s);
+    build_bias(s, &DIST_SANDWICH);
+}
+
+/* RoPE with a per-band decay; with content the scaled, rotated
+ * embeddings themselves. */
+static void build_xpos(struct score_ctx *s)
+{
+    xpos_setup(s);
+    if (s->o.content)
+        scores_term_add(s, TERM_DOT, SK_XQ, SK_XK, "Xe.Xe");
+    else
+        scores_dist_add(s, &DIST_XPOS, "xpos");
 }
 
 /* P(i).P(j), P the loaded table or the stand-in. */
@@ -48,10 +114,14 @@ static void build_learned(struct score_ctx *s)
     scores_terms_additive(s, SK_PL, 1);
 }
 
-/* Nothing from the positions: 0, or e.e with content. */
+/* Nothing from the positions: 0, or e.e with content, whose query side
+ * Llama 4's temperature tuning scales (g(i) e_i).e_j. */
 static void build_nope(struct score_ctx *s)
 {
-    scores_terms_additive(s, SK_PSIN, 0);
+    if (s->o.content && scores_qscaled(s))
+        scores_term_add(s, TERM_DOT, SK_EG, SK_E, "ge.e");
+    else
+        scores_terms_additive(s, SK_PSIN, 0);
 }
 
 const struct scheme_info SCHEMES[SCHEME_COUNT] = {
@@ -72,6 +142,17 @@ const struct scheme_info SCHEMES[SCHEME_COUNT] = {
     [SCHEME_NOPE] = { "nope",
         "0 (no position signal)", "0 (no position signal)",
         X_DOT_X, X_DOT_X_ASCII, 1, 0, build_nope },
+    [SCHEME_T5] = { "t5", T5_F, T5_F, EE T5_F, "e_i.e_j + " T5_F,
+        1, 0, build_t5 },
+    [SCHEME_KERPLE_LOG] = { "kerple-log", KL_F, KL_A, EE KL_F,
+        "e_i.e_j + " KL_A, 1, 0, build_kerple_log },
+    [SCHEME_KERPLE_POWER] = { "kerple-power", KP_F, KP_A, EE KP_F,
+        "e_i.e_j + " KP_A, 1, 0, build_kerple_power },
+    [SCHEME_SANDWICH] = { "sandwich", SW_F, SW_A, EE SW_F, "e_i.e_j + " SW_A,
+        1, 0, build_sandwich },
+    [SCHEME_XPOS] = { "xpos", XP_F, XP_A,
+        "(R" ZETA "(i)e" SUB_I ")" DOT "(R" ZETA "(j)e" SUB_J ")",
+        "(Rz(i)e_i).(Rz(j)e_j)", 1, 0, build_xpos },
 };
 
 const char *scheme_name(enum scheme s)

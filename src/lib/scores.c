@@ -37,6 +37,30 @@ void scores_defaults(struct score_opts *o)
     o->heads = 8;
     o->scale_emb = 1;
     o->train_len = -1;
+    o->buckets = 32;
+    o->max_distance = 128;
+    o->r1 = 1.0;
+    o->r2 = 0.5;
+    o->xpos_base = 512.0;
+    o->floor_scale = 8192.0;
+    o->attn_scale = 0.1;
+}
+
+double scores_qscale(const struct score_ctx *s, int64_t p)
+{
+    const struct score_opts *o = &s->o;
+    double g = 1.0;
+    if (o->temp_tuning && o->floor_scale > 0)
+        g *= log(floor((double)(p + 1) / o->floor_scale) + 1.0)
+             * o->attn_scale + 1.0;
+    if (o->beta > 0 && o->beta_len > 0)
+        g *= 1.0 + o->beta * log(1.0 + floor((double)p / (double)o->beta_len));
+    return g;
+}
+
+int scores_qscaled(const struct score_ctx *s)
+{
+    return s->n > 0 && scores_qscale(s, s->n - 1) != 1.0;
 }
 
 int64_t scores_train_len(const struct score_opts *o, int64_t n)
@@ -50,7 +74,15 @@ void scores_term_add(struct score_ctx *s, enum term_type type,
                      enum score_kind a, enum score_kind b, const char *name)
 {
     if (s->nterms < SCORES_MAX_TERMS)
-        s->terms[s->nterms++] = (struct score_term){ type, a, b, name };
+        s->terms[s->nterms++] = (struct score_term){ type, a, b, name, NULL };
+}
+
+void scores_dist_add(struct score_ctx *s, const struct dist_ops *ops,
+                     const char *name)
+{
+    if (s->nterms < SCORES_MAX_TERMS)
+        s->terms[s->nterms++] = (struct score_term){ TERM_DIST, SK_E, SK_E,
+                                                     name, ops };
 }
 
 void scores_terms_additive(struct score_ctx *s, enum score_kind pk,
@@ -90,19 +122,98 @@ static void terms_build(struct score_ctx *s)
 {
     const struct scheme_info *si = &SCHEMES[s->o.scheme];
     si->build(s);
-    s->toeplitz = !s->o.content && si->toeplitz;
+    s->toeplitz = !s->o.content && si->toeplitz && !uses_kind(s, SK_EG)
+                  && !uses_kind(s, SK_RQG);
     s->split_ok = s->o.content && si->split;
+}
+
+static uint64_t freq_hash(const double *omega, int half, double tau);
+
+const char *qk_pairs_name(int p)
+{
+    return p == QK_HALF ? "half" : p == QK_INTERLEAVED ? "interleaved" : "?";
+}
+
+int qk_pairs_parse(const char *name)
+{
+    for (int p = 0; name && p < QK_PAIRS_COUNT; p++)
+        if (strcmp(name, qk_pairs_name(p)) == 0)
+            return p;
+    return -1;
+}
+
+/* Whether the scheme rotates q and k (the pairs and R apply). */
+static int rotary_scheme(const struct score_ctx *s)
+{
+    return s->o.scheme == SCHEME_ROPE || s->o.scheme == SCHEME_XPOS;
+}
+
+/* v (the model's order) into pair order: half pairs (k, k + R/2) of the
+ * rotary part become (2k, 2k+1); the rest stays. */
+static void to_pairs(const struct score_ctx *s, const double *v, double *out)
+{
+    int r = s->rotary;
+    memcpy(out, v, (size_t)s->d * sizeof *out);
+    if (s->o.qk_pairs != QK_HALF || !rotary_scheme(s))
+        return;
+    for (int k = 0; k < r / 2; k++) {
+        out[2 * k] = v[k];
+        out[2 * k + 1] = v[k + r / 2];
+    }
+}
+
+/* q and k in the model's order -> pair order and the coefficients. */
+static void qk_arrange(struct score_ctx *s, const double *q, const double *k)
+{
+    to_pairs(s, q, s->q);
+    to_pairs(s, k, s->k);
+    pe_rope_coeffs(s->q, s->k, s->d, s->ra, s->rb);
+}
+
+/* R/2 bands at base^(-2k/R), the rest unrotated (omega 0). */
+static void rotary_omegas(struct score_ctx *s)
+{
+    if (s->rotary >= s->d)
+        return;
+    pe_omegas(s->rotary, s->base, s->omega);
+    for (int k = s->rotary / 2; k < s->half; k++)
+        s->omega[k] = 0.0;
 }
 
 static void ctx_rope(struct score_ctx *s)
 {
+    int r = s->o.rotary_dims;
+    s->rotary = rotary_scheme(s) && r >= 2 && r < s->d ? r & ~1 : s->d;
+    double *q = malloc(2 * (size_t)s->d * sizeof *q);
+    if (!q)             /* pairs as given: the caller's order */
+        q = s->q;
+    double *k = q == s->q ? s->k : q + s->d;
     for (int i = 0; i < s->d; i++) {
-        s->q[i] = s->o.q_random ? pe_gauss(SCORES_SEED_Q ^ s->o.seed,
-                                           (uint64_t)i) : 1.0;
-        s->k[i] = s->o.q_random ? pe_gauss(SCORES_SEED_K ^ s->o.seed,
-                                           (uint64_t)i) : 1.0;
+        q[i] = s->o.q_random ? pe_gauss(SCORES_SEED_Q ^ s->o.seed,
+                                        (uint64_t)i) : 1.0;
+        k[i] = s->o.q_random ? pe_gauss(SCORES_SEED_K ^ s->o.seed,
+                                        (uint64_t)i) : 1.0;
     }
-    pe_rope_coeffs(s->q, s->k, s->d, s->ra, s->rb);
+    if (q != s->q) {
+        qk_arrange(s, q, k);
+        free(q);
+    } else {
+        pe_rope_coeffs(s->q, s->k, s->d, s->ra, s->rb);
+    }
+}
+
+void scores_set_qk(struct score_ctx *s, const double *q, const double *k)
+{
+    qk_arrange(s, q, k);
+    s->qk_given = 1;
+    for (int t = 0; t < s->nterms; t++) {   /* q = k was one kind: now two */
+        struct score_term *tm = &s->terms[t];
+        if (tm->type == TERM_DOT && (tm->a == SK_RQ || tm->a == SK_RQG)
+            && tm->b == SK_RQ)
+            tm->b = SK_RK;
+    }
+    uint64_t h = freq_hash(s->ra, s->half, 0.0) ^ freq_hash(s->rb, s->half, 1.0);
+    s->freq_key ^= h * UINT64_C(0x9e3779b97f4a7c15);
 }
 
 static void ctx_alibi(struct score_ctx *s)
@@ -149,7 +260,8 @@ struct score_ctx *scores_new(int d, double base, int64_t n,
     s->k = malloc((size_t)s->d * sizeof *s->k);
     s->ra = malloc((size_t)s->half * sizeof *s->ra);
     s->rb = malloc((size_t)s->half * sizeof *s->rb);
-    if (!s->omega || !s->q || !s->k || !s->ra || !s->rb) {
+    s->dband = malloc((size_t)s->half * sizeof *s->dband);
+    if (!s->omega || !s->q || !s->k || !s->ra || !s->rb || !s->dband) {
         scores_free(s);
         return NULL;
     }
@@ -160,6 +272,7 @@ struct score_ctx *scores_new(int d, double base, int64_t n,
     }
     pe_omegas(s->d, s->base, s->omega);
     ctx_rope(s);
+    rotary_omegas(s);
     ctx_alibi(s);
     s->tau = o->temperature ? 1.0 / sqrt((double)s->d) : 1.0;
     /* entries N(0, 1/d); scaling by sqrt(d) makes them N(0, 1) */
@@ -183,8 +296,10 @@ int scores_set_rope_scaling(struct score_ctx *s, const rope_scaling *sc)
 {
     if (s->o.scheme != SCHEME_ROPE)
         return 0;
-    if (rope_inv_freq(sc, s->d, s->base, s->n, s->omega, NULL))
+    if (rope_inv_freq(sc, s->rotary, s->base, s->n, s->omega, NULL))
         return -1;
+    for (int k = s->rotary / 2; k < s->half; k++)
+        s->omega[k] = 0.0;      /* dims past R pass through */
     s->tau = (s->o.temperature ? 1.0 / sqrt((double)s->d) : 1.0) *
              rope_score_multiplier(sc);
     s->freq_key = freq_hash(s->omega, s->half, s->tau);
@@ -197,6 +312,9 @@ int scores_set_plan(struct score_ctx *s, const struct pe_plan *pl)
         return 0;
     if (pl->d != s->d || pl->base != s->base || pl->n != s->n || pl->invalid)
         return -1;
+    if (s->rotary != s->d)      /* the plan is for every dim: R < d turns
+                                   fewer bands, at base^(-2k/R) */
+        return scores_set_rope_scaling(s, &pl->sc);
     memcpy(s->omega, pl->omega, (size_t)s->half * sizeof *s->omega);
     s->tau = (s->o.temperature ? 1.0 / sqrt((double)s->d) : 1.0) * pl->mult;
     s->freq_key = freq_hash(s->omega, s->half, s->tau);
@@ -212,6 +330,7 @@ void scores_free(struct score_ctx *s)
     free(s->k);
     free(s->ra);
     free(s->rb);
+    free(s->dband);
     if (s->rowtab)
         free(s->rowtab->t);
     free(s->rowtab);
@@ -242,6 +361,19 @@ static void rotate_pairs(const struct score_ctx *s, int64_t p, int k0, int k1,
     }
 }
 
+/* xPos: each pair times zeta_band^(sign (p - n/2) / gamma), positions
+ * centred as the reference does (the centre cancels in q.k). */
+static void xpos_scale_pairs(const struct score_ctx *s, int64_t p, int sign,
+                             int k0, int k1, double *v)
+{
+    double e = sign * ((double)p - (double)(s->n / 2)) / s->xpos_gamma;
+    for (int dim = k0; dim < k1; dim += 2) {
+        double m = pow(s->dband[dim / 2], e);
+        v[dim - k0] *= m;
+        v[dim - k0 + 1] *= m;
+    }
+}
+
 void scores_vec(const struct score_ctx *s, enum score_kind kind, int64_t p,
                 int k0, int k1, double *out)
 {
@@ -259,12 +391,19 @@ void scores_vec(const struct score_ctx *s, enum score_kind kind, int64_t p,
                (size_t)(k1 - k0) * sizeof *out);
         rotate_pairs(s, p, k0, k1, out);
         break;
-    case SK_E: case SK_RE:
+    case SK_E: case SK_RE: case SK_XQ: case SK_XK:
         for (int dim = k0; dim < k1; dim++)
             out[dim - k0] = s->emb_mul
                             * pe_gauss(SCORES_SEED_EMB, row + (uint64_t)dim);
-        if (kind == SK_RE)
+        if (kind != SK_E)
             rotate_pairs(s, p, k0, k1, out);
+        if (kind == SK_XQ || kind == SK_XK)
+            xpos_scale_pairs(s, p, kind == SK_XQ ? 1 : -1, k0, k1, out);
+        break;
+    case SK_EG: case SK_RQG:
+        scores_vec(s, kind == SK_EG ? SK_E : SK_RQ, p, k0, k1, out);
+        for (int dim = k0; dim < k1; dim++)
+            out[dim - k0] *= scores_qscale(s, p);
         break;
     case SK_PL:
         for (int dim = k0; dim < k1; dim++)
@@ -324,8 +463,8 @@ double scores_term_at(const struct score_ctx *s, int t, int64_t i, int64_t j)
     double delta = (double)(i - j);
     if (missing(s, i) || missing(s, j))
         return NAN;
-    if (tm->type == TERM_ALIBI)
-        return pe_alibi_bias(s->slope, i, j, 0);
+    if (tm->type == TERM_DIST)
+        return tm->dist->at(s, i - j);
     if (tm->a == SK_PSIN && tm->b == SK_PSIN)
         return pe_score_w(delta, s->omega, s->half);
     if (tm->a == SK_RQ && (tm->b == SK_RK || tm->b == SK_RQ))
@@ -387,10 +526,11 @@ void scores_side_vec(const struct score_ctx *s, const enum score_kind *kinds,
 
 double scores_bias(const struct score_ctx *s, int64_t i, int64_t j)
 {
+    double sum = 0.0;
     for (int t = 0; t < s->nterms; t++)
-        if (s->terms[t].type == TERM_ALIBI)
-            return pe_alibi_bias(s->slope, i, j, 0);
-    return 0.0;
+        if (s->terms[t].type == TERM_DIST)
+            sum += s->terms[t].dist->at(s, i - j);
+    return sum;
 }
 
 /* Raw scores of row i through query/key vectors (non-Toeplitz schemes). */
@@ -499,8 +639,9 @@ double scores_term_block_mean(const struct score_ctx *s, int t, int64_t i0,
     const struct score_term *tm = &s->terms[t];
     if (i1 > i0 && j1 > j0 && clip_present(s, i0, &i1, j0, &j1))
         return NAN;
-    if (tm->type == TERM_ALIBI)
-        return pe_alibi_block_mean(s->slope, i0, i1, j0, j1);
+    if (tm->type == TERM_DIST)
+        return i1 <= i0 || j1 <= j0 ? 0.0
+               : dist_block_mean(s, tm->dist, i0, i1, j0, j1);
     if (tm->a == SK_PSIN && tm->b == SK_PSIN)
         return pe_score_block_mean(i0, i1, j0, j1, s->omega, s->half);
     if (tm->a == SK_RQ && (tm->b == SK_RK || tm->b == SK_RQ))
@@ -541,6 +682,8 @@ double scores_term_tri_sum(const struct score_ctx *s, int t, int64_t m,
 {
     if (m <= 0)
         return 0.0;
+    if (s->terms[t].type == TERM_DIST)
+        return dist_tri_sum(s, s->terms[t].dist, m);
     if (m == 1)
         return scores_term_at(s, t, 0, 0);
     for (int i = 0; i < memo->n; i++)
@@ -579,8 +722,8 @@ double scores_distance_mean(const struct score_ctx *s, int64_t d0, int64_t d1)
         return 0.0;
     for (int t = 0; t < s->nterms; t++) {
         const struct score_term *tm = &s->terms[t];
-        if (tm->type == TERM_ALIBI) {   /* the mean of -m delta: -m centre */
-            sum += -s->slope * ((double)d0 + 0.5 * (double)(d1 - d0 - 1));
+        if (tm->type == TERM_DIST) {
+            sum += dist_range_mean(s, tm->dist, d0, d1);
             continue;
         }
         int rope = tm->a == SK_RQ;      /* else PE.PE: a_k = 1, b_k = 0 */

@@ -19,6 +19,7 @@
 
 #include "app.h"
 #include "plans.h"
+#include "raster.h"
 #include "glyph.h"
 #include "axis.h"
 #include "params.h"
@@ -609,6 +610,35 @@ static void inspect_rope_random(struct lines *ls, const struct app *a,
     add_factor(ls, a, 1, b1, sum, fac, fname);
 }
 
+/* Which dims pair, and the score the other layout gives the same q and
+ * k: what a port that pairs them wrongly computes. */
+static void inspect_pairs(struct lines *ls, const struct app *a,
+                          const struct score_ctx *s, int64_t dl)
+{
+    char b1[32], b2[32];
+    int half = s->o.qk_pairs == QK_HALF;
+    add(ls, "  pairs %s: dims %s, R = %d of %d%s", qk_pairs_name(half),
+        half ? "(k, k+R/2)" : "(2k, 2k+1)", s->rotary, s->d,
+        s->qk_given ? ", q and k from --qk" : "");
+    struct app *b = malloc(sizeof *b);
+    if (!b)
+        return;
+    *b = *a;
+    b->att.o.qk_pairs = half ? QK_INTERLEAVED : QK_HALF;
+    struct score_ctx *o = app_scores_new(b);
+    free(b);
+    if (!o)
+        return;
+    double x = pe_rope_score_ab((double)dl, o->ra, o->rb, o->omega, o->half);
+    double y = pe_rope_score_ab((double)dl, s->ra, s->rb, s->omega, s->half);
+    num(x, b1, sizeof b1);
+    num(fabs(x - y) <= 1e-12 * (fabs(x) + fabs(y)) ? 0.0 : x - y, b2,
+        sizeof b2);
+    add(ls, "  as %s pairs (a wrong port): S = %s, drift %s",
+        qk_pairs_name(!half), b1, b2);
+    scores_free(o);
+}
+
 /* P(i).P(j) with the two norms and the cosine between the rows. */
 static void inspect_learned(struct lines *ls, const struct app *a,
                             const struct score_ctx *s, int64_t i, int64_t j)
@@ -648,6 +678,129 @@ static void inspect_learned(struct lines *ls, const struct app *a,
           ? "  (a row past L: untrained noise)" : "  (trained rows)");
 }
 
+/* A bucket's distances on its side: "35..39", "113 and on", "none". */
+static void bucket_range(const struct score_ctx *s, int sb, char *buf,
+                         size_t len)
+{
+    int64_t lo = s->t5_edge[sb], hi = s->t5_edge[sb + 1];
+    if (lo == INT64_MAX || hi == lo)
+        snprintf(buf, len, "no distance");
+    else if (hi == INT64_MAX)
+        snprintf(buf, len, "%lld and on", (long long)lo);
+    else if (hi - 1 == lo)
+        snprintf(buf, len, "%lld", (long long)lo);
+    else
+        snprintf(buf, len, "%lld..%lld", (long long)lo, (long long)hi - 1);
+}
+
+/* T5: the bucket of j - i, its distances, and W at it. */
+static void inspect_t5(struct lines *ls, const struct app *a,
+                       const struct score_ctx *s, int64_t dl)
+{
+    char b1[32], rng[48];
+    int b = t5_bucket(-dl, s->o.bidirectional, s->t5_buckets, s->t5_maxd);
+    int future = s->o.bidirectional && b >= s->t5_side;
+    add(ls, "S = W[bucket(j-i), h]: %d buckets, %s, max distance %d",
+        s->t5_buckets, s->o.bidirectional ? "bidirectional" : "causal",
+        s->t5_maxd);
+    bucket_range(s, b % s->t5_side, rng, sizeof rng);
+    if (!s->o.bidirectional && dl < 0)
+        add(ls, "  j-i = %lld: the future, bucket 0 (causal buckets)",
+            (long long)-dl);
+    else
+        add(ls, "  j-i = %lld: bucket %d = %s distances %s",
+            (long long)-dl, b, future ? "future" : "past", rng);
+    num(t5_weight(s, b), b1, sizeof b1);
+    if (s->t5_real)
+        add(ls, "  W[%d, head %d] = %s (the --pe-file table)", b,
+            (s->head < s->t5_w_heads ? s->head : s->t5_w_heads - 1) + 1, b1);
+    else
+        add(ls, "  W[%d, head %d] = %s: stand-in -m%sfirst distance, not "
+            "trained", b, s->head + 1, b1, glyph(a->ascii, GL_MUL));
+}
+
+/* The bucket map of one side: "b: first distance" for every bucket. */
+static void t5_map(struct lines *ls, const struct score_ctx *s)
+{
+    char line[LINE_LEN];
+    size_t used = 0;
+    add(ls, "bucket map (%s side; first distance of each):",
+        s->o.bidirectional ? "each" : "past");
+    line[0] = 0;
+    for (int b = 0; b < s->t5_side; b++) {
+        int64_t e = s->t5_edge[b];
+        if (e == INT64_MAX)
+            used += (size_t)snprintf(line + used, sizeof line - used,
+                                     " %d:-", b);
+        else
+            used += (size_t)snprintf(line + used, sizeof line - used,
+                                     " %d:%lld", b, (long long)e);
+        if (used > 60 || b == s->t5_side - 1 || used >= sizeof line) {
+            add(ls, " %s", line);
+            used = 0;
+            line[0] = 0;
+        }
+    }
+    if (s->o.bidirectional)
+        add(ls, "  the future side: bucket + %d", s->t5_side);
+}
+
+/* KERPLE log and power with r1, r2 and the value. */
+static void inspect_kerple(struct lines *ls, const struct app *a,
+                           const struct score_ctx *s, int64_t dl)
+{
+    char b1[32], b2[32], b3[32];
+    int power = s->o.scheme == SCHEME_KERPLE_POWER;
+    num(s->r1, b1, sizeof b1);
+    num(s->r2, b2, sizeof b2);
+    num(scores_bias(s, dl, 0), b3, sizeof b3);
+    add(ls, "S = %s, r1 = %s, r2 = %s", scores_formula(s, a->ascii), b1, b2);
+    if (power)
+        add(ls, "  = -%s %s %lld^%s = %s", b1, glyph(a->ascii, GL_TIMES),
+            (long long)llabs(dl), b2, b3);
+    else
+        add(ls, "  = -%s %s ln(1 + %s %s %lld) = %s", b1,
+            glyph(a->ascii, GL_TIMES), b2, glyph(a->ascii, GL_TIMES),
+            (long long)llabs(dl), b3);
+}
+
+/* Sandwich: the cosine sum, the head's divisor and the value. */
+static void inspect_sandwich(struct lines *ls, const struct app *a,
+                             const struct score_ctx *s, int64_t dl)
+{
+    char b1[32], b2[32], b3[32];
+    double c = pe_score_w((double)dl, s->dband, s->half);
+    add(ls, "S = %s, %s = base^(-2k/d), k = 1..d/2",
+        scores_formula(s, a->ascii), glyph(a->ascii, GL_OMEGA_K));
+    num(c, b1, sizeof b1);
+    num(8.0 * (s->head + 1) / s->heads, b2, sizeof b2);
+    num(scores_bias(s, dl, 0), b3, sizeof b3);
+    add(ls, "  head %d of %d: (%s - %d) / %s = %s", s->head + 1, s->heads,
+        b1, s->half, b2, b3);
+}
+
+/* xPos: zeta and the decay of the pair for the first and last band. */
+static void inspect_xpos(struct lines *ls, const struct app *a,
+                         const struct score_ctx *s, int64_t dl)
+{
+    char b1[32], b2[32], b3[32];
+    const char *z = glyph_pick(a->ascii, "\xce\xb6", "zeta");
+    const char *g = glyph_pick(a->ascii, "\xce\xb3", "gamma");
+    num(s->xpos_gamma, b1, sizeof b1);
+    add(ls, "S = %s, %s = %s", scores_formula(s, a->ascii), g, b1);
+    add(ls, "  %s%s = (2k + 0.4d)/(1.4d); decay of this pair %s%s^((i-j)/%s)",
+        z, glyph(a->ascii, GL_SUB_K), z, glyph(a->ascii, GL_SUB_K), g);
+    int ks[2] = { 0, s->half - 1 };
+    for (int t = 0; t < (s->half > 1 ? 2 : 1); t++) {
+        int k = ks[t];
+        num(s->dband[k], b2, sizeof b2);
+        num(pow(s->dband[k], (double)dl / s->xpos_gamma), b3, sizeof b3);
+        add(ls, "  band %d: %s = %s, decay %s", k, z, b2, b3);
+    }
+    num(scores_bias(s, dl, 0), b1, sizeof b1);
+    add(ls, "  all %d bands: S = %s", s->half, b1);
+}
+
 static void inspect_scheme(struct lines *ls, const struct app *a,
                            const struct score_ctx *s, int64_t i, int64_t j)
 {
@@ -662,8 +815,9 @@ static void inspect_scheme(struct lines *ls, const struct app *a,
         inspect_sinusoid(ls, a, s, dl, 1, 1, "");
         break;
     case SCHEME_ROPE:
-        if (s->o.q_random) {
+        if (s->o.q_random || s->qk_given) {
             inspect_rope_random(ls, a, s, dl, fac, fname);
+            inspect_pairs(ls, a, s, dl);
             break;
         }
         add(ls, "q = k = ones: S = 2 %s cos((i-j)%s)%s%s%s%s",
@@ -685,6 +839,20 @@ static void inspect_scheme(struct lines *ls, const struct app *a,
         break;
     case SCHEME_NOPE:
         add(ls, "S = 0: no position signal reaches the score");
+        break;
+    case SCHEME_T5:
+        inspect_t5(ls, a, s, dl);
+        if (a->att.bucket_map)
+            t5_map(ls, s);
+        break;
+    case SCHEME_KERPLE_LOG: case SCHEME_KERPLE_POWER:
+        inspect_kerple(ls, a, s, dl);
+        break;
+    case SCHEME_SANDWICH:
+        inspect_sandwich(ls, a, s, dl);
+        break;
+    case SCHEME_XPOS:
+        inspect_xpos(ls, a, s, dl);
         break;
     default:        /* a scheme without its own lines: its formula */
         add(ls, "S = %s", scores_formula(s, a->ascii));
@@ -732,6 +900,31 @@ static void inspect_missing(struct lines *ls, const struct app *a,
         (long long)s->rows - 1);
 }
 
+/* The query scale of row i and where it comes from. */
+static void inspect_qscale(struct lines *ls, const struct app *a,
+                           const struct score_ctx *s, int64_t i)
+{
+    const struct score_opts *o = &s->o;
+    char b1[32], b2[32], b3[32];
+    if (!o->temp_tuning && !(o->beta > 0 && o->beta_len > 0))
+        return;
+    num(scores_qscale(s, i), b3, sizeof b3);
+    if (o->temp_tuning) {
+        num(o->floor_scale, b1, sizeof b1);
+        num(o->attn_scale, b2, sizeof b2);
+        add(ls, "g(i) = log(floor((i+1)/%s)+1)%s%s + 1: Llama 4 temperature "
+            "tuning", b1, glyph(a->ascii, GL_MUL), b2);
+    }
+    if (o->beta > 0 && o->beta_len > 0) {
+        num(o->beta, b1, sizeof b1);
+        add(ls, "g(i) = 1 + %s ln(1 + floor(i/%lld)): Ministral 3 beta", b1,
+            (long long)o->beta_len);
+    }
+    add(ls, "  query scaled: g(%lld) = %s%s", (long long)i, b3,
+        s->o.scheme == SCHEME_NOPE && !s->o.content
+        ? " (S = 0: e shows it)" : "");
+}
+
 static void inspector(struct lines *ls, const struct app *a,
                       const struct score_ctx *s, struct att_rt *rt)
 {
@@ -750,6 +943,7 @@ static void inspector(struct lines *ls, const struct app *a,
         inspect_content(ls, a, s, i, j);
     else
         inspect_scheme(ls, a, s, i, j);
+    inspect_qscale(ls, a, s, i);
     double raw = 0;
     char fname[16];
     for (int t = 0; t < s->nterms; t++)
@@ -1230,6 +1424,42 @@ static void att_draw(const struct app *a, void *rt, canvas *c, char *hint,
     scores_free(s);
 }
 
+/* ---- pixels (view.h's raster hook) ------------------------------------------ */
+
+/* The matrix at cw x ch pixels a cell, block by block as its half
+ * blocks show it: a block is s cells wide and s half cells tall.  Masked
+ * and missing blocks are RGB_DEFAULT (their cells show).  The split's
+ * four terms stay cells. */
+static int att_raster(const struct app *a, void *rt, int cw, int ch,
+                      struct view_raster *r)
+{
+    struct att_rt *t = rt;
+    const struct att_layout *L = &t->L;
+    struct score_ctx *s;
+    if (!L->ok || t->split || t->st != GRID_DONE || !t->grid || ch < 2 ||
+        !(s = app_scores_new(a)))
+        return -1;
+    double lo = 0, hi = 0;
+    shown_range(t->grid, L, 0, &lo, &hi);
+    int hpx = L->rows * L->s, W = L->cols * L->s * cw, H = (hpx + 1) / 2 * ch;
+    *r = (struct view_raster){ L->mx, L->my, L->cols * L->s, (hpx + 1) / 2,
+                               cw, ch, NULL };
+    r->px = malloc((size_t)W * (size_t)H * sizeof *r->px + 1);
+    for (int y = 0; r->px && y < H; y++) {
+        int hp = y / (ch / 2), br = hp / L->s;
+        for (int x = 0; x < W; x++) {
+            int bc = x / cw / L->s;
+            double v = hp < hpx && !block_missing(L, s, br, bc)
+                       ? shown_cell(t->grid, -1, br, bc) : NAN;
+            double f = hi > lo ? (v - lo) / (hi - lo) : 0.5;
+            r->px[(size_t)y * (size_t)W + (size_t)x] =
+                isfinite(v) ? cmap_sequential(a->palette, f) : RGB_DEFAULT;
+        }
+    }
+    scores_free(s);
+    return r->px ? 0 : -1;
+}
+
 /* ---- state ------------------------------------------------------------------ */
 
 static void att_reset(struct app *a)
@@ -1297,9 +1527,20 @@ static void set_head(struct app *a, int h)
     double slopes[SCORES_MAX_HEADS];
     pe_alibi_slopes(heads, slopes);
     char m[32];
+    int h1 = a->att.o.head + 1;
+    if (a->att.o.scheme == SCHEME_SANDWICH) {
+        num(8.0 * h1 / heads, m, sizeof m);
+        app_msg(a, 0, "Sandwich head %d of %d: divisor 8h/H = %s", h1, heads,
+                m);
+        return;
+    }
     num(slopes[a->att.o.head], m, sizeof m);
-    app_msg(a, 0, "ALiBi head %d of %d: slope m = %s", a->att.o.head + 1, heads,
-            m);
+    if (a->att.o.scheme == SCHEME_T5)
+        app_msg(a, 0, "T5 head %d of %d: column %d of W%s%s", h1, heads, h1,
+                a->t5_table ? "" : ", the stand-in's slope m = ",
+                a->t5_table ? "" : m);
+    else
+        app_msg(a, 0, "ALiBi head %d of %d: slope m = %s", h1, heads, m);
 }
 
 static int key_zoom(struct app *a, void *rt, int key)
@@ -1382,12 +1623,34 @@ static int key_split(struct app *a, void *rt, int key)
     return 1;
 }
 
+/* u: the T5 bucket map in the inspector. */
+static int key_buckets(struct app *a, void *rt, int key)
+{
+    (void)rt;
+    (void)key;
+    if (a->att.o.scheme != SCHEME_T5) {
+        app_msg(a, 0, "u shows the T5 bucket map: only with scheme t5 "
+                "(s cycles the schemes)");
+        return 1;
+    }
+    toggle(a, &a->att.bucket_map, "bucket map", "on: distance -> bucket "
+           "edges in the inspector", "off");
+    return 1;
+}
+
+/* The schemes with a head: ALiBi's slope, T5's column, Sandwich's
+ * divisor. */
+static int has_head(enum scheme sc)
+{
+    return sc == SCHEME_ALIBI || sc == SCHEME_T5 || sc == SCHEME_SANDWICH;
+}
+
 static int key_head(struct app *a, void *rt, int key)
 {
     (void)rt;
-    if (a->att.o.scheme != SCHEME_ALIBI) {
-        app_msg(a, 0, "%c picks the ALiBi head: only with scheme alibi "
-                "(s cycles the schemes)", key);
+    if (!has_head(a->att.o.scheme)) {
+        app_msg(a, 0, "%c picks the head: only with scheme alibi, t5 or "
+                "sandwich (s cycles the schemes)", key);
         return 1;
     }
     set_head(a, a->att.o.head + (key == '}' ? 1 : -1));
@@ -1447,8 +1710,11 @@ static int att_command(struct app *a, void *rt, const char *name,
     long v, n = (long)a->p.n;
     int opt = att_opt_parse(name);
     if (opt >= 0) {
-        char err[128];
-        if (att_opt_set(t, a->p.n, (enum att_opt)opt, arg, err, sizeof err)) {
+        char err[160];
+        struct score_opts was = *t;
+        if (att_opt_set(t, a->p.n, (enum att_opt)opt, arg, err, sizeof err)
+            || att_t5_check(t, err, sizeof err)) {
+            *t = was;
             app_msg(a, 1, ":%s %s", name, err);
             return 1;
         }
@@ -1460,12 +1726,28 @@ static int att_command(struct app *a, void *rt, const char *name,
         else if (opt == AO_SEED)
             app_msg(a, 0, "RoPE random q and k: seed %llu",
                     (unsigned long long)t->seed);
+        else if (opt == AO_BUCKETS || opt == AO_MAXD)
+            app_msg(a, 0, "t5: %d buckets, max distance %d", t->buckets,
+                    t->max_distance);
+        else if (opt == AO_R1 || opt == AO_R2)
+            app_msg(a, 0, "kerple: r1 = %g, r2 = %g", t->r1, t->r2);
+        else if (opt == AO_XPOS_BASE)
+            app_msg(a, 0, "xpos: scale base %g", t->xpos_base);
+        else if (opt == AO_FLOOR || opt == AO_ATTN || opt == AO_TUNING)
+            app_msg(a, 0, "temperature tuning%s: floor_scale %g, attn_scale %g",
+                    t->temp_tuning ? "" : " (off: --temperature-tuning)",
+                    t->floor_scale, t->attn_scale);
+        else if (opt == AO_PAIRS || opt == AO_ROTARY)
+            app_msg(a, 0, "rope pairs %s, rotary dims %d%s",
+                    qk_pairs_name(t->qk_pairs), t->rotary_dims ? t->rotary_dims
+                                                               : a->p.d,
+                    t->rotary_dims >= a->p.d || !t->rotary_dims ? " (all)" : "");
         else
             app_msg(a, 0, "learned: trained length L = %lld",
                     (long long)t->train_len);
     } else if (strcmp(name, "scheme") == 0) {
         int sc = scheme_parse(arg);
-        char list[96];
+        char list[160];
         if (sc < 0)
             app_msg(a, 1, ":scheme wants %s", scheme_list(list, sizeof list));
         else {
@@ -1488,8 +1770,8 @@ static int att_command(struct app *a, void *rt, const char *name,
 /* The view's keys: what each does, and the help card.  Rows without a
  * label do a global action (cursor, zoom) by whole drawn blocks. */
 static const struct keybind ATT_KEYS[] = {
-    { 's', ACT_VIEW_KEY, "s", "next scheme: sinusoidal rope alibi learned nope",
-      key_scheme },
+    { 's', ACT_VIEW_KEY, "s", "next scheme: sinusoidal rope alibi learned "
+      "nope t5 kerple-log kerple-power sandwich xpos", key_scheme },
     { 'm', ACT_VIEW_KEY, "m", "softmax per row on / off", key_toggle },
     { 'a', ACT_VIEW_KEY, "a", "causal mask on / off", key_toggle },
     { 't', ACT_VIEW_KEY, "t", "divide scores by sqrt(d_model) on / off",
@@ -1500,13 +1782,19 @@ static const struct keybind ATT_KEYS[] = {
       key_toggle },
     { 'f', ACT_VIEW_KEY, "f", "split S into e.e e.p p.e p.p (content on)",
       key_split },
-    { '{', ACT_VIEW_KEY, "{ }", "previous / next ALiBi head", key_head },
+    { '{', ACT_VIEW_KEY, "{ }", "previous / next head (alibi, t5, sandwich)",
+      key_head },
+    { 'u', ACT_VIEW_KEY, "u", "t5: bucket map (distance -> bucket edges)",
+      key_buckets },
     { '}', ACT_VIEW_KEY, NULL, NULL, key_head },
     { ' ', ACT_VIEW_KEY, NULL, NULL, key_inert },
     { ',', ACT_VIEW_KEY, NULL, NULL, key_inert },
     { '.', ACT_VIEW_KEY, NULL, NULL, key_inert },
     { ':', ACT_PROMPT, ":", ":q ones|random  :seed S  :heads N  :head h  "
-      ":train L  :scheme NAME  :i N  :j N", NULL },
+      ":train L  :buckets N  :max-distance M  :r1 R  :r2 R  "
+      ":xpos-scale-base G  :rope-layout L  :rotary-dims R  :floor-scale F  "
+      ":attn-scale A  :temperature-tuning on|off  :scheme NAME  :i N  :j N",
+      NULL },
     { PK_UP, ACT_UP, NULL, NULL, key_move },
     { 'k', ACT_UP, NULL, NULL, key_move },
     { PK_DOWN, ACT_DOWN, NULL, NULL, key_move },
@@ -1539,7 +1827,12 @@ static const char ATT_ABOUT[] =
     ":heads N). learned: P(i).P(j) for a stand-in table, a model and not a "
     "trained one: rows before L (:train L, default n/2) follow a scaled "
     "sinusoid, later rows are untouched N(0,0.02^2) noise; --pe-file loads "
-    "a real table. nope: S = 0. t divides by sqrt(d), m takes softmax per "
+    "a real table. nope: S = 0. t5: W[bucket(j-i), h], exact buckets for "
+    "short distances, log-spaced up to --max-distance (u: the bucket map); "
+    "W from --pe-file or a stand-in. kerple-log: -r1 ln(1 + r2|i-j|), "
+    "kerple-power: -r1|i-j|^r2. sandwich: (sum_k cos((i-j) w_k) - d/2) / "
+    "(8h/H). xpos: RoPE whose band k decays as zeta_k^((i-j)/gamma). "
+    "t divides by sqrt(d), m takes softmax per "
     "row, a hides keys after the query. e adds seeded word embeddings with "
     "N(0,1/d) entries (times sqrt(d) while E is on): S = x_i.x_j with "
     "x = e + p = e.e + e.p + p.e + p.p, and f shows the four terms. The "
@@ -1558,4 +1851,5 @@ const struct view VIEW_ATTENTION_DEF = {
     .keys = ATT_KEYS,
     .command = att_command,
     .fini = att_fini,
+    .raster = att_raster,
 };

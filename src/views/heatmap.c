@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "app.h"
+#include "raster.h"
 #include "glyph.h"
 #include "axis.h"
 #include "peviz/tables.h"
@@ -1417,6 +1418,72 @@ static void heat_params_changed(struct app *a)
         a->heat.x0 = 0;
 }
 
+/* ---- pixels (view.h's raster hook) ------------------------------------ */
+
+/* Positions of pixel i of the cw across map column col: the column's
+ * run split evenly, one position per pixel where they fit (a position
+ * then spans several pixels).  0, or -1 for an empty column. */
+static int px_range(const struct heat_geom *g, int64_t n, int col, int i,
+                    int cw, int64_t *q0, int64_t *q1)
+{
+    int64_t p0, p1;
+    if (col_range(g, n, col, &p0, &p1))
+        return -1;
+    *q0 = p0 + (p1 - p0) * i / cw;
+    *q1 = p0 + (p1 - p0) * (i + 1) / cw;
+    if (*q1 <= *q0)
+        *q1 = *q0 + 1;
+    return 0;
+}
+
+/* Colour of dimension dim over [q0, q1): the exact mean, as cells. */
+static rgb px_color(const struct app *a, const struct heat_layout *L,
+                    int64_t q0, int64_t q1, int dim, double w)
+{
+    double ms, mc, v;
+    if (L->t) {
+        v = table_mean(L->t, q0, q1, dim) / L->scale;
+    } else {
+        pe_range_mean(w, q0, q1, &ms, &mc);
+        v = dim % 2 ? mc : ms;
+    }
+    return isnan(v) ? RGB_DEFAULT : cmap_diverging(a->palette, v);
+}
+
+/* The map at cw x ch pixels a cell: each band slot's upper half its
+ * sine dimension, its lower half its cosine, as the half blocks. */
+static int heat_raster(const struct app *a, void *rt, int cw, int ch,
+                       struct view_raster *r)
+{
+    const struct heat_layout *L = &((struct heat_rt *)rt)->L;
+    const struct heat_geom *g = &L->g;
+    if (a->heat.pca || a->p.d < 2 || a->p.n < 1 || g->ucols < 1 ||
+        g->shown < 1)
+        return -1;
+    int W = g->ucols * cw, sh = g->bh * ch;
+    *r = (struct view_raster){ L->map_x, L->map_y, g->ucols, g->shown * g->bh,
+                               cw, ch, NULL };
+    r->px = malloc((size_t)W * (size_t)(sh * g->shown) * sizeof *r->px);
+    if (!r->px)
+        return -1;
+    for (int slot = 0; slot < g->shown; slot++) {
+        int band = grid_band(g, g->j0 + slot);
+        double w = plan_of(&a->p)->omega[band];     /* as the cells */
+        for (int x = 0; x < W; x++) {
+            int64_t q0, q1;
+            rgb cs = RGB_DEFAULT, cc = RGB_DEFAULT;
+            if (!px_range(g, a->p.n, x / cw, x % cw, cw, &q0, &q1)) {
+                cs = px_color(a, L, q0, q1, 2 * band, w);
+                cc = px_color(a, L, q0, q1, 2 * band + 1, w);
+            }
+            for (int y = 0; y < sh; y++)
+                r->px[(size_t)(slot * sh + y) * (size_t)W + (size_t)x] =
+                    y < sh / 2 ? cs : cc;
+        }
+    }
+    return 0;
+}
+
 /* ---- for tests (heatmap.h) -------------------------------------------- */
 
 int heatmap_col_range(const struct app *a, int col, int ncols, int npix,
@@ -1522,6 +1589,7 @@ const struct view VIEW_HEATMAP_DEF = {
     .keys = HEAT_KEYS,
     .command = heat_command,
     .fini = heat_fini,
+    .raster = heat_raster,
     .about =
         "Columns are positions, rows are frequency bands: the upper half of "
         "a row is the band's sine dimension (2i), the lower half its cosine "

@@ -3,7 +3,7 @@
 # and the binary export against the write floor.  Prints a table; a figure
 # over its target is marked MISSED, a row that measured nothing NO DATA,
 # and either makes the script exit 1 (after the whole table).
-# BENCH_QUICK=1 takes fewer samples; BENCH_ONLY="frame pty follow export"
+# BENCH_QUICK=1 takes fewer samples; BENCH_ONLY="frame pty follow graphics export"
 # and PTY_ONLY="latency bandwidth slow rss" pick sections.
 set -u
 PEVIZ=${PEVIZ:-./peviz}
@@ -91,6 +91,11 @@ main() {
         echo
         BUILD="$BUILD" python3 tests/bench/follow.py "$PEVIZ" ${BENCH_QUICK:+quick} ||
             echo "  (follow.py stopped with status $?: NO DATA)"
+    fi
+    if want graphics; then
+        echo
+        python3 tests/bench/graphics.py "$PEVIZ" ${BENCH_QUICK:+quick} ||
+            echo "  (graphics.py stopped with status $?)"
     fi
     if want export; then
         TMPF=$(mktemp /tmp/peviz-bench.XXXXXX)

@@ -17,7 +17,7 @@ keys_and_toggles() {
     expect "s: alibi" 'S = -m|i-j|'
     keys '}'
     expect "}: next ALiBi head" 'head 2 of 8: m = 0.25'
-    keys s s s
+    keys s s s s s s s s
     expect "s cycles back to sinusoidal" 'S = PE(i)·PE(j)'
     keys m
     expect "m: softmax on" '[softmax]'

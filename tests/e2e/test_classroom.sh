@@ -31,6 +31,8 @@ zh_on_ascii() {
     check "LANG=C --lang zh: q q quits, tty restored" \
         poll_until exit_is "EXIT=0 TTY=restored"
     # --ascii: ASCII only, whatever the locale
+    local steps
+    steps=$(grep -c '^title' "$E2E_DIR/../../assets/tours/en.tour")
     start_peviz 80 24 --tour --lang zh --ascii
     steps=$(grep -c '^title' assets/tours/en.tour)
     expect "--ascii --lang zh: says why once" \

@@ -451,14 +451,63 @@ static void test_block_means(void)
         }
 }
 
+/* T5's bucket of rel = j - i (causal, 32 buckets, max distance 128),
+ * the reference's steps in float32. */
+static int ref_t5_bucket(long rel)
+{
+    long r = rel < 0 ? -rel : 0;
+    if (r < 16)
+        return (int)r;
+    float x = (float)r / 16.0f, l = logf(x);
+    float q = l / (float)log(128.0 / 16.0), v = q * 16.0f;
+    long b = 16 + (long)v;
+    return b > 31 ? 31 : (int)b;
+}
+
+/* The T5 stand-in at delta: -m times the first distance of the bucket
+ * (m = 1/2, head 0 of 8). */
+static double ref_t5_standin(double delta)
+{
+    int b = ref_t5_bucket((long)-delta);
+    long first = 0;
+    while (ref_t5_bucket(-first) != b)
+        first++;
+    return -0.5 * (double)first;
+}
+
+/* Sandwich, head 1 of 8: sum_{k=1..d/2} cos(delta base^(-2k/d)) - d/2. */
+static double ref_sandwich(int d, double base, double delta)
+{
+    double s = 0;
+    for (int k = 1; k <= d / 2; k++)
+        s += cos(delta * pow(base, -2.0 * k / d));
+    return (s - d / 2.0) / 1.0;
+}
+
+/* xPos with q = k = ones: 2 sum_k zeta_k^(delta/512) cos(delta w_k). */
+static double ref_xpos(int d, double base, double delta)
+{
+    double s = 0;
+    for (int k = 0; k < d / 2; k++)
+        s += 2 * pow((2.0 * k + 0.4 * d) / (1.4 * d), delta / 512.0)
+             * cos(delta * omega(k, d, base));
+    return s;
+}
+
 /* The direct score at distance delta: sinusoid, RoPE with q = k = ones
- * (2 sum cos), ALiBi head 0 of 8 (m = 1/2), NoPE. */
+ * (2 sum cos), ALiBi head 0 of 8 (m = 1/2), NoPE, and the distance
+ * schemes at their defaults (r1 = 1, r2 = 1/2, gamma = 512). */
 static double direct_at(enum scheme sc, int d, double base, double delta)
 {
     switch (sc) {
     case SCHEME_SINUSOIDAL: return direct_sin(d, base, delta, 0);
     case SCHEME_ROPE: return 2 * direct_sin(d, base, delta, 0);
     case SCHEME_ALIBI: return -0.5 * fabs(delta);
+    case SCHEME_T5: return ref_t5_standin(delta);
+    case SCHEME_KERPLE_LOG: return -log(1 + 0.5 * fabs(delta));
+    case SCHEME_KERPLE_POWER: return -sqrt(fabs(delta));
+    case SCHEME_SANDWICH: return ref_sandwich(d, base, delta);
+    case SCHEME_XPOS: return ref_xpos(d, base, delta);
     default: return 0;
     }
 }
@@ -505,9 +554,10 @@ static void test_distance_means(void)
  * Toeplitz and split flags say what the contexts really do. */
 static void test_scheme_table(void)
 {
-    char list[128];
+    char list[160];
     CHECK_STR(scheme_list(list, sizeof list),
-              "sinusoidal, rope, alibi, learned or nope");
+              "sinusoidal, rope, alibi, learned, nope, t5, kerple-log, "
+              "kerple-power, sandwich or xpos");
     CHECK(scheme_parse("Rope") < 0 && scheme_parse("") < 0
           && scheme_parse(NULL) < 0);
     CHECK_STR(scheme_name(SCHEME_COUNT), "?");
@@ -552,7 +602,8 @@ static void test_scheme_table(void)
 static void test_opts_memcmp(void)
 {
     CHECK(sizeof(enum scheme) == sizeof(int));
-    CHECK(sizeof(struct score_opts) == 10 * sizeof(int) + sizeof(int64_t));
+    CHECK(sizeof(struct score_opts) == 18 * sizeof(int) + 2 * sizeof(int64_t)
+                                        + 6 * sizeof(double));
     struct score_opts a, b;
     memset(&a, 0xa5, sizeof a);
     memset(&b, 0x5a, sizeof b);
@@ -563,6 +614,99 @@ static void test_opts_memcmp(void)
           && a.train_len == -1 && !a.softmax && !a.causal && !a.content);
     b.head = 3;
     CHECK(memcmp(&a, &b, sizeof a) != 0);
+}
+
+/* (R(i)q).(R(j)k) with half pairs (b, b + R/2) over the first R dims,
+ * band b at base^(-2b/R), the rest unrotated. */
+static double direct_half(int d, int R, double base, const double *q,
+                          const double *k, double i, double j)
+{
+    double s = 0;
+    for (int b = 0; b < R / 2; b++) {
+        double w = pow(base, -2.0 * b / R), ti = i * w, tj = j * w;
+        double q0 = q[b], q1 = q[b + R / 2], k0 = k[b], k1 = k[b + R / 2];
+        double qx = q0 * cos(ti) - q1 * sin(ti), qy = q0 * sin(ti) + q1 * cos(ti);
+        double kx = k0 * cos(tj) - k1 * sin(tj), ky = k0 * sin(tj) + k1 * cos(tj);
+        s += qx * kx + qy * ky;
+    }
+    for (int x = R; x < d; x++)
+        s += q[x] * k[x];
+    return s;
+}
+
+/* Half pairs and partial rotary with given q and k: single scores against
+ * the rotation done directly, block and distance means against brute
+ * force; q = k = ones gives the same scores in both layouts. */
+static void test_pairs_partial(void)
+{
+    double q[16], k[16];
+    for (int x = 0; x < 16; x++) {
+        q[x] = sin(1.7 * x + 0.3);
+        k[x] = cos(0.9 * x * x - 1.1);
+    }
+    struct dims p = P(16, 500, 300);
+    for (int R = 6; R <= 16; R += 10) {
+        struct score_opts o = O(SCHEME_ROPE);
+        o.qk_pairs = QK_HALF;
+        o.rotary_dims = R;
+        struct score_ctx *s = NEW(&p, &o, NULL);
+        scores_set_qk(s, q, k);
+        int64_t pr[][2] = { {0, 0}, {5, 2}, {2, 5}, {299, 3}, {77, 150} };
+        for (int t = 0; t < 5; t++)
+            CHECK_NEAR(scores_at(s, pr[t][0], pr[t][1]),
+                       direct_half(16, R, 500, q, k, (double)pr[t][0],
+                                   (double)pr[t][1]), 1e-9);
+        int64_t b[][4] = { {0, 7, 0, 7}, {3, 20, 11, 13}, {40, 60, 0, 25} };
+        for (int t = 0; t < 3; t++)
+            CHECK_NEAR(scores_block_mean(s, b[t][0], b[t][1], b[t][2], b[t][3]),
+                       brute_block(s, b[t][0], b[t][1], b[t][2], b[t][3], 0),
+                       1e-9);
+        double sum = 0;
+        for (int64_t dl = 13; dl < 40; dl++)
+            sum += scores_at(s, dl, 0);
+        CHECK_NEAR(scores_distance_mean(s, 13, 40), sum / 27, 1e-9);
+        scores_free(s);
+    }
+    struct score_opts a = O(SCHEME_ROPE), h = O(SCHEME_ROPE);
+    h.qk_pairs = QK_HALF;
+    struct score_ctx *sa = NEW(&p, &a, NULL), *sh = NEW(&p, &h, NULL);
+    CHECK_NEAR(scores_at(sa, 40, 3), scores_at(sh, 40, 3), 1e-12);
+    scores_free(sa);
+    scores_free(sh);
+}
+
+/* xPos's closed forms against the sum over distances (its value alone)
+ * on large blocks, triangles and ranges, causal-style blocks below the
+ * diagonal and straddling it. */
+static void test_xpos_closed(void)
+{
+    struct dims p = P(32, 10000, 5000);
+    for (int rnd = 0; rnd < 2; rnd++) {
+        struct score_opts o = O(SCHEME_XPOS);
+        o.q_random = rnd;
+        o.xpos_base = rnd ? 97 : 512;
+        struct score_ctx *s = NEW(&p, &o, NULL);
+        struct dist_ops gen = { DIST_XPOS.at, NULL, NULL, NULL, NULL };
+        int64_t b[][4] = { {100, 3000, 0, 2000}, {4000, 4999, 3990, 4001},
+                           {7, 8, 3, 4}, {2500, 2600, 0, 40} };
+        for (int t = 0; t < 4; t++) {
+            double want = dist_block_mean(s, &gen, b[t][0], b[t][1], b[t][2],
+                                          b[t][3]);
+            CHECK_NEAR(dist_block_mean(s, &DIST_XPOS, b[t][0], b[t][1],
+                                       b[t][2], b[t][3]), want,
+                       1e-9 * (1 + fabs(want)));
+        }
+        int64_t ms[] = { 1, 2, 17, 1000, 4999 };
+        for (int t = 0; t < 5; t++) {
+            double want = dist_tri_sum(s, &gen, ms[t]);
+            CHECK_NEAR(dist_tri_sum(s, &DIST_XPOS, ms[t]), want,
+                       1e-9 * (1 + fabs(want)));
+        }
+        double want = dist_range_mean(s, &gen, 13, 4000);
+        CHECK_NEAR(dist_range_mean(s, &DIST_XPOS, 13, 4000), want,
+                   1e-9 * (1 + fabs(want)));
+        scores_free(s);
+    }
 }
 
 int main(void)
@@ -579,5 +723,7 @@ int main(void)
     test_distance_means();
     test_scheme_table();
     test_opts_memcmp();
+    test_pairs_partial();
+    test_xpos_closed();
     TEST_END("test_scores");
 }

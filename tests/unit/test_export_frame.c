@@ -16,7 +16,7 @@
 static char dir[] = "/tmp/peviz-test-export-XXXXXX";
 
 /* Files in the directory whose name ends in ext and, if want is not
- * NULL, whose text contains want; hidden (temporary) files count too. */
+ * NULL, whose bytes contain want; hidden (temporary) files count too. */
 static int count(const char *ext, const char *want)
 {
     DIR *d = opendir(".");
@@ -36,7 +36,10 @@ static int count(const char *ext, const char *want)
         buf[r] = 0;
         if (f)
             fclose(f);
-        n += strstr(buf, want) != NULL;
+        size_t wl = strlen(want), i = 0;     /* binary files too */
+        while (i + wl <= r && memcmp(buf + i, want, wl))
+            i++;
+        n += i + wl <= r;
     }
     if (d)
         closedir(d);
@@ -70,6 +73,9 @@ static void test_no_overwrite(void)
     CHECK(count(".txt", "d_model=64 ") == 1);   /* the first, intact */
     CHECK(count(".txt", "d_model=128 ") == 30);
     CHECK(count(".svg", "</svg>") == 31);      /* every one complete */
+    CHECK(count(".png", NULL) == 31);
+    CHECK(count(".png", "IEND") == 31);        /* PNGs, each complete */
+    CHECK(count(".png", "\x89PNG\r\n") == 31);
     clean();
 }
 
@@ -113,7 +119,8 @@ static void test_busy_view(void)
     CHECK(strstr(a.msg, "wrote peviz-attention-") == a.msg);
     CHECK(strstr(a.msg, "still computing") != NULL);
     CHECK(app_view_busy(&a));                   /* the work is not done */
-    CHECK(count(".txt", NULL) == 1 && count(".svg", NULL) == 1);
+    CHECK(count(".txt", NULL) == 1 && count(".svg", NULL) == 1 &&
+          count(".png", NULL) == 1);
     views_rt_free(a.rt);
     clean();
 }

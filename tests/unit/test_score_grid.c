@@ -77,6 +77,41 @@ static void test_grid(void)
         }
 }
 
+/* RoPE with a given q and k in half pairs over 6 rotary dims, and the
+ * query scales (Llama 4 on nope with content, Ministral 3 on rope): the
+ * grid against brute force in every combination of the toggles. */
+static void test_grid_qk_qscale(void)
+{
+    struct dims p = P(8, 10000, 61);
+    struct grid_req reqs[] = { { 0, 0, 1, 61, 61, 0 }, { 0, 0, 4, 16, 16, 0 },
+                               { 8, 0, 8, 5, 8, 0 } };
+    double q[8], k[8];
+    for (int x = 0; x < 8; x++) {
+        q[x] = sin(1.3 * x + 0.2);
+        k[x] = cos(0.7 * x * x);
+    }
+    for (int kind = 0; kind < 3; kind++)
+        for (int flags = 0; flags < 4; flags++) {
+            struct score_opts o = O(kind == 1 ? SCHEME_NOPE : SCHEME_ROPE);
+            o.causal = flags & 1;
+            o.softmax = (flags >> 1) & 1;
+            o.qk_pairs = QK_HALF;
+            o.rotary_dims = 6;
+            o.content = kind == 1;
+            o.temp_tuning = kind == 1;
+            o.floor_scale = 4;
+            o.beta = kind == 2 ? 0.1 : 0;
+            o.beta_len = 5;
+            struct score_ctx *s = NEW(&p, &o, NULL);
+            if (kind != 1)
+                scores_set_qk(s, q, k);
+            CHECK(!s->toeplitz == (kind != 0));
+            for (size_t r = 0; r < sizeof reqs / sizeof reqs[0]; r++)
+                CHECK(grid_matches(s, &reqs[r], GRID_SLICE, 1e-9));
+            scores_free(s);
+        }
+}
+
 /*
  * A loaded table of 10 rows at n = 61: cells past row 10 are NAN
  * (missing), cells across it the mean of their part before it, softmax
@@ -255,6 +290,7 @@ static void test_large(void)
 int main(void)
 {
     test_grid();
+    test_grid_qk_qscale();
     test_short_table();
     test_split();
     test_softmax_at();

@@ -1,0 +1,316 @@
+/*
+ * gfx_live.c - images of the data areas on the live terminal (gfx_live.h).
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include "gfx_live.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include "app.h"
+#include "colormap.h"
+#include "frame.h"
+#include "gfx_probe.h"
+#include "raster.h"
+#include "tty.h"
+#include "view.h"
+
+#define KITTY_ID 4242u          /* the one image this program shows */
+#define DEFAULT_CW 10           /* kitty scales to the cells: a guess is safe */
+#define DEFAULT_CH 20
+
+static struct {
+    enum gfx_mode mode;
+    int cw, ch;
+    int shown;                  /* an image is on screen */
+    int x, y, w, h;             /* its cells */
+    uint64_t hash;              /* of its pixels */
+    struct gbuf out;            /* queued for gfx_live_after */
+    long long bytes;
+    int view;                   /* the view it shows */
+    int vw, vh;                 /* the view area it was laid out in */
+    cell *seen;                 /* the image's cells as last drawn (w x h) */
+} L = { GFX_CELLS, 0, 0, 0, 0, 0, 0, 0, 0, { NULL, 0, 0, 0 }, 0, -1, 0, 0, NULL };
+
+enum gfx_mode gfx_live_mode(void)
+{
+    return L.mode;
+}
+
+long long gfx_live_bytes(void)
+{
+    return L.bytes;
+}
+
+/* Pixels a cell: the probe's CSI 16 t answer, else the window's pixel
+ * size over its cells; 0 when neither says. */
+static void cell_pixels(const struct gfx_probe *p, int *cw, int *ch)
+{
+    struct winsize ws;
+    *cw = p->cell_w;
+    *ch = p->cell_h;
+    if (*cw > 0 && *ch > 0)
+        return;
+    *cw = *ch = 0;
+    if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col &&
+        ws.ws_row && ws.ws_xpixel && ws.ws_ypixel) {
+        *cw = ws.ws_xpixel / ws.ws_col;
+        *ch = ws.ws_ypixel / ws.ws_row;
+    }
+}
+
+void gfx_live_start(struct app *a, enum gfx_mode want)
+{
+    struct gfx_probe p;
+    char why[64];
+    const char *tp = getenv("TERM_PROGRAM"), *lt = getenv("LC_TERMINAL"),
+               *tmux = getenv("TMUX");
+    term_graphics_probe(&p);
+    L.mode = gfx_choose(want, &p, tp, lt, tmux && *tmux, why, sizeof why);
+    cell_pixels(&p, &L.cw, &L.ch);
+    if (L.mode == GFX_KITTY && (L.cw < 2 || L.ch < 2)) {
+        L.cw = DEFAULT_CW;
+        L.ch = DEFAULT_CH;
+    }
+    if (L.mode != GFX_CELLS && L.mode != GFX_KITTY && (L.cw < 2 || L.ch < 2)) {
+        L.mode = GFX_CELLS;
+        if (!a->msg[0])
+            app_msg(a, 0, "graphics: cells (%s, but the cell size in pixels is "
+                    "unknown)", why);
+        return;
+    }
+    /* once, unless another start-up note holds the line; auto finding
+     * nothing says nothing (cells, as always) */
+    if (!a->msg[0] && (want != GFX_AUTO || L.mode != GFX_CELLS))
+        app_msg(a, 0, "graphics: %s (%s)", L.mode == GFX_CELLS ? "cells"
+                : gfx_mode_name(L.mode), why);
+}
+
+static uint64_t hash_raster(const struct view_raster *r)
+{
+    uint64_t h = 1469598103934665603ull;
+    int meta[6] = { r->x, r->y, r->w, r->h, r->cw, r->ch };
+    const unsigned char *m = (const unsigned char *)meta;
+    for (size_t i = 0; i < sizeof meta; i++)
+        h = (h ^ m[i]) * 1099511628211ull;
+    size_t n = (size_t)r->w * (size_t)r->cw * (size_t)r->h * (size_t)r->ch;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ r->px[i]) * 1099511628211ull;
+    return h;
+}
+
+/* Overwrite cells (x, y, w, h) with spaces: sixel and iTerm2 pixels are
+ * not cleared by ED or EL everywhere; then curses repaints them all. */
+static void blank_area(int x, int y, int w, int h)
+{
+    gbuf_puts(&L.out, "\0337\033[0m");
+    for (int r = 0; r < h; r++) {
+        gbuf_printf(&L.out, "\033[%d;%dH", y + r + 1, x + 1);
+        for (int c = 0; c < w; c++)
+            gbuf_put(&L.out, " ", 1);
+    }
+    gbuf_puts(&L.out, "\0338");
+    term_invalidate();
+}
+
+static void take_off(void)
+{
+    if (!L.shown)
+        return;
+    if (L.mode == GFX_KITTY)
+        gfx_kitty_delete(&L.out, KITTY_ID);
+    else
+        blank_area(L.x, L.y, L.w, L.h);
+    L.shown = 0;
+}
+
+/* The sixel palette: the view's colour map at 255 levels and the
+ * background of empty pixels. */
+static void palette_for(const struct app *a, uint32_t *pal)
+{
+    for (int k = 0; k < 255; k++)
+        pal[k] = a->view == VIEW_ATTENTION
+                 ? cmap_sequential(a->palette, k / 254.0)
+                 : cmap_diverging(a->palette, -1 + 2.0 * k / 254);
+    pal[255] = RASTER_BG;
+}
+
+/* The image's escape bytes, at its top-left cell, the cursor kept. */
+static int encode(const struct app *a, const struct view_raster *r)
+{
+    struct image im;
+    uint32_t pal[256];
+    int rc;
+    if (raster_image(r, RASTER_BG, &im) < 0)
+        return -1;
+    gbuf_printf(&L.out, "\0337\033[%d;%dH", r->y + 1, r->x + 1);
+    if (L.mode == GFX_KITTY) {
+        rc = gfx_kitty(&L.out, &im, KITTY_ID, r->w, r->h);
+    } else if (L.mode == GFX_SIXEL) {
+        palette_for(a, pal);
+        rc = gfx_sixel(&L.out, &im, pal, 256);
+    } else {
+        rc = gfx_iterm2(&L.out, &im);
+    }
+    gbuf_puts(&L.out, "\0338");
+    image_free(&im);
+    return rc;
+}
+
+/* Cells the image lies under, blanked so that kitty shows it (text glyphs
+ * would cover it); what raster_covers leaves (cursor, marks) stays. */
+static void blank_covered(canvas *cv, const struct view_raster *r)
+{
+    for (int y = r->y; y < r->y + r->h; y++)
+        for (int x = r->x; x < r->x + r->w; x++) {
+            cell *k = canvas_at(cv, x, y);
+            if (raster_covers(k))
+                canvas_put(cv, x, y, ' ', RGB_DEFAULT, RGB_DEFAULT, 0);
+        }
+}
+
+/* Queue the image r, or turn images off when it is over the
+ * low-bandwidth budget (and say so: returns 1, the frame must be drawn
+ * again). */
+static int send(struct app *a, const struct view_raster *r, uint64_t hash)
+{
+    size_t before = L.out.len;
+    if (encode(a, r) < 0) {
+        L.out.len = before;
+        return 0;
+    }
+    size_t cost = L.out.len - before;
+    if (a->low_bandwidth && cost > GFX_LOWBW_IMAGE) {
+        L.out.len = before;
+        take_off();
+        app_msg(a, 0, "graphics: cells (an image of %zu KB is over the "
+                "low-bandwidth budget)", (cost + 1023) / 1024);
+        L.mode = GFX_CELLS;
+        return 1;
+    }
+    L.shown = 1;
+    L.hash = hash;
+    L.x = r->x;
+    L.y = r->y;
+    L.w = r->w;
+    L.h = r->h;
+    return 0;
+}
+
+/* Cells that may change kind between frames without the data changing:
+ * the cursor's old and new cell, and marks beside it. */
+#define KIND_CHANGES_MAX 8
+
+/* Whether the image's cells still show what they showed when it was
+ * sent: the view area has the same size, every cell that is a half block
+ * now and was one then has the same colours, and only a few cells turned
+ * from half blocks to text or back (the cursor moving; not a view that
+ * replaced its picture with a progress line).  Cheap: the raster is
+ * computed only when not. */
+static int cells_same(const struct app *a, const canvas *cv, int vw, int vh)
+{
+    int kinds = 0;
+    if (!L.shown || !L.seen || (int)a->view != L.view || vw != L.vw ||
+        vh != L.vh)
+        return 0;
+    for (int y = 0; y < L.h; y++)
+        for (int x = 0; x < L.w; x++) {
+            const cell *k = canvas_at(cv, L.x + x, L.y + y);
+            const cell *o = &L.seen[y * L.w + x];
+            if (!k)
+                return 0;
+            if (raster_covers(k) != raster_covers(o) &&
+                ++kinds > KIND_CHANGES_MAX)
+                return 0;
+            if (raster_covers(k) && raster_covers(o) &&
+                (k->fg != o->fg || k->bg != o->bg))
+                return 0;
+        }
+    return 1;
+}
+
+static void cells_keep(const struct app *a, const canvas *cv, int vw,
+                       int vh)
+{
+    L.vw = vw;
+    L.vh = vh;
+    free(L.seen);
+    L.seen = malloc((size_t)L.w * (size_t)L.h * sizeof *L.seen + 1);
+    L.view = (int)a->view;
+    for (int y = 0; L.seen && y < L.h; y++)
+        for (int x = 0; x < L.w; x++) {
+            const cell *k = canvas_at(cv, L.x + x, L.y + y);
+            L.seen[y * L.w + x] = *k;
+        }
+}
+
+static int wanted(const struct app *a)
+{
+    return !a->help && a->split == 0 &&
+           (a->view == VIEW_HEATMAP || a->view == VIEW_ATTENTION);
+}
+
+int gfx_live_before(struct app *a, canvas *cv)
+{
+    struct view_raster r;
+    int w, h, again = 0;
+    if (L.mode == GFX_CELLS)
+        return 0;
+    frame_view_size(a, cv->w, cv->h, &w, &h);
+    if (wanted(a) && cells_same(a, cv, w, h)) {
+        struct view_raster same = { L.x, L.y, L.w, L.h, L.cw, L.ch, NULL };
+        if (L.mode == GFX_KITTY)
+            blank_covered(cv, &same);
+        return 0;
+    }
+    if (!wanted(a) || view_raster(a, a->view, w, h, L.cw, L.ch, 0, &r) < 0) {
+        take_off();
+        return 0;
+    }
+    uint64_t hash = hash_raster(&r);
+    if (L.shown && L.mode != GFX_KITTY &&
+        (r.x != L.x || r.y != L.y || r.w != L.w || r.h != L.h))
+        take_off();
+    if (!L.shown || hash != L.hash)
+        again = send(a, &r, hash);
+    if (L.shown)
+        cells_keep(a, cv, w, h);
+    if (L.mode == GFX_KITTY && L.shown)
+        blank_covered(cv, &r);
+    free(r.px);
+    return again;
+}
+
+void gfx_live_after(void)
+{
+    if (L.out.len) {
+        term_write_raw(L.out.p, L.out.len);
+        L.bytes += (long long)L.out.len;
+    }
+    L.out.len = 0;
+    L.out.failed = 0;
+}
+
+void gfx_live_hide(void)
+{
+    take_off();
+    gfx_live_after();
+}
+
+void gfx_live_forget(void)
+{
+    L.shown = 0;
+}
+
+void gfx_live_stop(void)
+{
+    take_off();
+    gfx_live_after();
+    gbuf_free(&L.out);
+    free(L.seen);
+    L.seen = NULL;
+    L.mode = GFX_CELLS;
+}

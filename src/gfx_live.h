@@ -1,0 +1,55 @@
+/*
+ * gfx_live.h - the data areas as images on the terminal the program
+ * runs on: the mode chosen once at start (gfx_probe.h), the image of the
+ * current view's data area (heatmap, attention matrix) sent only when
+ * its pixels change, the cells drawn over it.
+ *
+ * kitty: the covered cells are blanked and the image lies under the
+ * text (z=-1), so the cursor and marks drawn as cells show on top, and a
+ * cursor move costs no image bytes.  Sixel and iTerm2 images cover the
+ * cells; they are written after doupdate(), and a cell curses repaints
+ * later (the cursor moving) shows its half block over the image.  When
+ * an image goes away its cells are overwritten with spaces and the
+ * screen repainted.  Data flows down: the loop calls in, nothing here
+ * calls the loop.
+ */
+#ifndef PEVIZ_GFX_LIVE_H
+#define PEVIZ_GFX_LIVE_H
+
+#include "canvas.h"
+#include "gfx.h"
+
+struct app;
+
+/* After term_open: choose the mode (want: --graphics), say it once in
+ * the status line (an image mode, or any mode --graphics named). */
+void gfx_live_start(struct app *a, enum gfx_mode want);
+
+/* The frame cv is drawn, not yet shown: find the image, blank what it
+ * covers (kitty), queue its bytes if its pixels changed.  Returns 1 when
+ * it turned images off and said so: draw the frame again. */
+int gfx_live_before(struct app *a, canvas *cv);
+
+/* After term_draw: write the queued image bytes. */
+void gfx_live_after(void);
+
+/* Take the image off now (Ctrl-Z: the shell gets a clean screen); the
+ * next frame sends it again. */
+void gfx_live_hide(void);
+
+/* The screen was cleared and repainted: send the image again. */
+void gfx_live_forget(void);
+
+/* At exit: take the image off (kitty deletes it). */
+void gfx_live_stop(void);
+
+enum gfx_mode gfx_live_mode(void);
+
+/* Image bytes written so far. */
+long long gfx_live_bytes(void);
+
+/* An image bigger than this turns images off in low-bandwidth mode
+ * (the pacing allows about 1500 bytes a second, two seconds at most). */
+#define GFX_LOWBW_IMAGE 3000
+
+#endif

@@ -1,0 +1,210 @@
+/*
+ * gfx_probe.c - asking the terminal which images it shows (gfx_probe.h).
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include "gfx_probe.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+/* End of a string report from i on: the index after ESC \ (or BEL), or
+ * -1 if it has not come yet. */
+static int string_end(const char *s, size_t n, size_t i)
+{
+    for (; i < n; i++) {
+        if (s[i] == '\a')
+            return (int)i + 1;
+        if (s[i] == '\033' && i + 1 < n)
+            return s[i + 1] == '\\' ? (int)i + 2 : -2;
+        if (s[i] == '\033')
+            return -1;
+    }
+    return -1;
+}
+
+/* A CSI report: DA1 (ESC [ ? ... c) or the cell size (ESC [ 6 ; h ; w t). */
+static int csi_report(struct gfx_probe *p, const char *s, size_t n)
+{
+    size_t i = 2;
+    if (n < 3)
+        return -1;
+    if (s[2] == '?')
+        i = 3;
+    else if (s[2] != '6')
+        return 0;
+    for (; i < n; i++) {
+        char ch = s[i];
+        if ((ch >= '0' && ch <= '9') || ch == ';')
+            continue;
+        if (ch == 'c' && s[2] == '?') {
+            p->answered = 1;
+            /* a DA1 reply: the first number is the level, the rest
+             * the attributes */
+            const char *q = s + 3;
+            int first = 1;
+            while (q < s + i) {
+                long v = strtol(q, (char **)&q, 10);
+                if (!first && v == 4)
+                    p->sixel = 1;
+                first = 0;
+                if (*q == ';')
+                    q++;
+                else
+                    break;
+            }
+            return (int)i + 1;
+        }
+        if (ch == 't' && s[2] == '6') {
+            int h = 0, w = 0;
+            if (sscanf(s + 2, "6;%d;%dt", &h, &w) == 2 && h > 0 && w > 0 &&
+                h < 1000 && w < 1000) {
+                p->cell_h = h;
+                p->cell_w = w;
+            }
+            return (int)i + 1;
+        }
+        return 0;
+    }
+    return -1;
+}
+
+int gfx_probe_report(struct gfx_probe *p, const char *s, size_t n)
+{
+    if (n < 1 || s[0] != '\033')
+        return 0;
+    if (n < 2)
+        return -1;
+    if (s[1] == '[')
+        return csi_report(p, s, n);
+    if (s[1] == '_' || s[1] == 'P') {
+        if (n < 3)
+            return -1;
+        if ((s[1] == '_' && s[2] != 'G') || (s[1] == 'P' && s[2] != '>'))
+            return 0;
+        int e = string_end(s, n, 2);
+        if (e == -1)
+            return -1;
+        if (e < 0)
+            return 0;
+        if (s[1] == '_' && !p->answered)
+            p->kitty = 1;
+        if (s[1] == 'P') {          /* ESC P > | text ESC \ */
+            size_t t = n > 3 && s[3] == '|' ? 4 : 3, len = (size_t)e - 2 - t;
+            if (len >= sizeof p->version)
+                len = sizeof p->version - 1;
+            memcpy(p->version, s + t, len);
+            p->version[len] = 0;
+        }
+        return e;
+    }
+    return 0;
+}
+
+size_t gfx_probe_feed(struct gfx_probe *p, char *buf, size_t n,
+                      size_t *partial)
+{
+    size_t i = 0;
+    *partial = 0;
+    while (i < n) {
+        int l = gfx_probe_report(p, buf + i, n - i);
+        if (l < 0) {
+            *partial = n - i;
+            break;
+        }
+        if (l == 0) {
+            i++;
+            continue;
+        }
+        memmove(buf + i, buf + i + l, n - i - (size_t)l);
+        n -= (size_t)l;
+    }
+    return n;
+}
+
+static long now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
+}
+
+static int write_all(int fd, const char *s, size_t n)
+{
+    while (n > 0) {
+        ssize_t r = write(fd, s, n);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            return -1;
+        s += r;
+        n -= (size_t)r;
+    }
+    return 0;
+}
+
+int gfx_probe_run(int in, int out, struct gfx_probe *p, char *keys,
+                  size_t cap, size_t *nkeys)
+{
+    char buf[512];
+    size_t n = 0, partial = 0;
+    long t0 = now_ms(), left;
+    memset(p, 0, sizeof *p);
+    *nkeys = 0;
+    if (write_all(out, GFX_PROBE_QUERY, sizeof GFX_PROBE_QUERY - 1) < 0)
+        return -1;
+    while (!p->answered && (left = GFX_PROBE_MS - (now_ms() - t0)) > 0 &&
+           n < sizeof buf) {
+        struct pollfd pf = { in, POLLIN, 0 };
+        if (poll(&pf, 1, (int)left) <= 0)
+            continue;
+        ssize_t r = read(in, buf + n, sizeof buf - n);
+        if (r <= 0)
+            break;
+        n = gfx_probe_feed(p, buf, n + (size_t)r, &partial);
+    }
+    p->ms = (int)(now_ms() - t0);
+    *nkeys = n < cap ? n : cap;
+    memcpy(keys, buf, *nkeys);
+    return 0;
+}
+
+static int has(const char *s, const char *word)
+{
+    return s && strstr(s, word) != NULL;
+}
+
+enum gfx_mode gfx_choose(enum gfx_mode want, const struct gfx_probe *p,
+                         const char *term_program, const char *lc_terminal,
+                         int in_tmux, char *why, size_t len)
+{
+    if (want != GFX_AUTO) {
+        snprintf(why, len, "--graphics %s", gfx_mode_name(want));
+        return want;
+    }
+    if (in_tmux) {
+        snprintf(why, len, "inside tmux");
+        return GFX_CELLS;
+    }
+    if (p->kitty) {
+        snprintf(why, len, "kitty graphics reply");
+        return GFX_KITTY;
+    }
+    if (has(p->version, "iTerm2") || has(term_program, "iTerm.app") ||
+        has(lc_terminal, "iTerm2")) {
+        snprintf(why, len, "%s", p->version[0] ? "XTVERSION" : "environment");
+        return GFX_ITERM2;
+    }
+    if (p->sixel) {
+        snprintf(why, len, "DA1 attribute 4");
+        return GFX_SIXEL;
+    }
+    snprintf(why, len, p->answered ? "no graphics in the answers"
+                                   : "no answer in %d ms", GFX_PROBE_MS);
+    return GFX_CELLS;
+}

@@ -1,0 +1,65 @@
+/*
+ * gfx_probe.h - which images the terminal shows, asked, never assumed:
+ * a kitty graphics query, XTVERSION, the cell size in pixels (CSI 16 t)
+ * and DA1 last, which every terminal answers.  A graphics reply before
+ * the DA1 answer means kitty graphics; DA1 attribute 4 means sixel; an
+ * XTVERSION naming iTerm2 (or TERM_PROGRAM / LC_TERMINAL) means iTerm2
+ * inline images.  The parser is pure; gfx_probe_run does the I/O.
+ */
+#ifndef PEVIZ_GFX_PROBE_H
+#define PEVIZ_GFX_PROBE_H
+
+#include <stddef.h>
+
+#include "gfx.h"
+
+/* What is sent: kitty query (id 31, a 1x1 RGB image, query only),
+ * XTVERSION, the cell size in pixels, DA1. */
+#define GFX_PROBE_QUERY "\033_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\033\\" \
+                        "\033[>q\033[16t\033[c"
+
+/* The longest wait for the answers, in all. */
+#define GFX_PROBE_MS 200
+
+struct gfx_probe {
+    int answered;           /* the DA1 answer came */
+    int kitty;              /* a graphics reply came before it */
+    int sixel;              /* DA1 listed attribute 4 */
+    int cell_w, cell_h;     /* pixels a cell (CSI 16 t), 0 unknown */
+    char version[64];       /* XTVERSION's text, "" if none */
+    int ms;                 /* how long the probe waited */
+};
+
+/*
+ * One report at s (n bytes): its length once parsed into p, 0 when s
+ * starts no report of the probe's (a key), -1 when it may but is not
+ * complete yet.
+ */
+int gfx_probe_report(struct gfx_probe *p, const char *s, size_t n);
+
+/* Take the complete reports out of buf[0..n): returns the bytes left
+ * (keys typed meanwhile, in order); *partial is how many of them at the
+ * end may begin a report still arriving. */
+size_t gfx_probe_feed(struct gfx_probe *p, char *buf, size_t n,
+                      size_t *partial);
+
+/*
+ * Send GFX_PROBE_QUERY on fd out and read fd in until the DA1 answer or
+ * GFX_PROBE_MS.  Bytes that were no report (keys) go to keys (at most
+ * cap), their number in *nkeys.  0, or -1 if the query could not be
+ * written.
+ */
+int gfx_probe_run(int in, int out, struct gfx_probe *p, char *keys,
+                  size_t cap, size_t *nkeys);
+
+/*
+ * The mode to use: want unless it is GFX_AUTO; else from p and the
+ * environment (term_program: $TERM_PROGRAM, lc_terminal: $LC_TERMINAL,
+ * in_tmux: $TMUX set).  why gets a short reason ("kitty graphics
+ * reply", "no answer in 200 ms").
+ */
+enum gfx_mode gfx_choose(enum gfx_mode want, const struct gfx_probe *p,
+                         const char *term_program, const char *lc_terminal,
+                         int in_tmux, char *why, size_t len);
+
+#endif

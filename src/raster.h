@@ -1,0 +1,67 @@
+/*
+ * raster.h - frames as pixels: a canvas drawn cell by cell into an RGB
+ * image (text with the bitmap font of font.h; half blocks, block
+ * elements, braille and box drawing drawn as shapes), and the pixel
+ * rasters views give for their data areas (view.h's raster hook).
+ */
+#ifndef PEVIZ_RASTER_H
+#define PEVIZ_RASTER_H
+
+#include <stdint.h>
+
+#include "canvas.h"
+
+/* The terminal's default colours in pixel output (a dark theme, as the
+ * SVG snapshot has). */
+#define RASTER_BG 0x1E1E1Eu
+#define RASTER_FG 0xD0D0D0u
+
+/* An RGB image: 3 bytes a pixel, rows top to bottom. */
+struct image {
+    int w, h;
+    uint8_t *rgb;
+};
+
+int image_init(struct image *im, int w, int h);   /* 0, or -1: ENOMEM */
+void image_free(struct image *im);
+void image_set(struct image *im, int x, int y, rgb c);
+rgb image_get(const struct image *im, int x, int y);
+
+/*
+ * A view's data area as pixels: cells (x, y) .. (x+w-1, y+h-1) of the
+ * view's area at cw x ch pixels per cell; px holds (w*cw) x (h*ch)
+ * colours row by row (malloc'd; the caller frees it), RGB_DEFAULT where
+ * the cells show through.
+ */
+struct view_raster {
+    int x, y, w, h;
+    int cw, ch;
+    rgb *px;
+};
+
+/* Cell (cx, cy)'s pixels come from px: a half-block cell (the data
+ * areas' picture); text drawn over the data (cursor, marks) stays. */
+int raster_covers(const cell *k);
+
+/*
+ * Canvas c drawn into a new image of (c->w * cw) x (c->h * ch) pixels,
+ * every cell as canvas_resolve shows it with ascii and mode.  0, or -1
+ * when out of memory.
+ */
+int raster_canvas(const canvas *c, int ascii, enum color_mode mode, int cw,
+                  int ch, struct image *out);
+
+/* r's pixels over im, r's cells offset by (ox, oy) cells, wherever the
+ * cell of c below is one raster_covers takes. */
+void raster_overlay(struct image *im, const canvas *c, int ox, int oy,
+                    const struct view_raster *r);
+
+/* r's pixels as a new image, RGB_DEFAULT ones as dflt: 0, or -1. */
+int raster_image(const struct view_raster *r, rgb dflt, struct image *out);
+
+/* A cell's pixels into im at (px, py): exposed for the image encoders'
+ * tests and the frame writer. */
+void raster_cell(struct image *im, int px, int py, int cw, int ch,
+                 const cell *r);
+
+#endif

@@ -1,0 +1,474 @@
+/*
+ * test_gfx.c - the terminal image encoders, decoded here: kitty APCs
+ * (chunks, keys, base64, zlib), sixel DCS (registers in percent, bands,
+ * repeats) and iTerm2 OSC 1337 (a base64 PNG).  The image is the
+ * heatmap's data area at a 10 x 20 pixel cell; decoded pixels are
+ * compared with the colour map of PE means computed here by brute force.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+#include "png_decode.h"
+#include "app.h"
+#include "colormap.h"
+#include "frame.h"
+#include "gfx.h"
+#include "gfx_probe.h"
+#include "raster.h"
+#include "view.h"
+#include "views/heatmap.h"
+
+#define CW 10
+#define CH 20
+
+/* ---- decoding helpers ---------------------------------------------------- */
+
+static int b64v(int c)
+{
+    if (c >= 'A' && c <= 'Z') return c - 'A';
+    if (c >= 'a' && c <= 'z') return c - 'a' + 26;
+    if (c >= '0' && c <= '9') return c - '0' + 52;
+    if (c == '+') return 62;
+    if (c == '/') return 63;
+    return -1;
+}
+
+/* Base64 of s[0..n) into out (room for n * 3 / 4 bytes): length, -1 bad. */
+static long b64_decode(const char *s, size_t n, uint8_t *out)
+{
+    long o = 0;
+    if (n % 4)
+        return -1;
+    for (size_t i = 0; i < n; i += 4) {
+        int v[4];
+        for (int k = 0; k < 4; k++)
+            v[k] = s[i + k] == '=' ? 0 : b64v(s[i + k]);
+        if (v[0] < 0 || v[1] < 0 || v[2] < 0 || v[3] < 0)
+            return -1;
+        uint32_t w = (uint32_t)v[0] << 18 | (uint32_t)v[1] << 12 |
+                     (uint32_t)v[2] << 6 | (uint32_t)v[3];
+        out[o++] = (uint8_t)(w >> 16);
+        if (s[i + 2] != '=')
+            out[o++] = (uint8_t)(w >> 8);
+        if (s[i + 3] != '=')
+            out[o++] = (uint8_t)w;
+    }
+    return o;
+}
+
+/* The value of key k in "a=T,f=24,..." (or ";"-separated), or -1. */
+static long key_of(const char *keys, size_t n, const char *k)
+{
+    size_t kl = strlen(k);
+    for (size_t i = 0; i + kl + 1 < n; i++)
+        if ((i == 0 || keys[i - 1] == ',' || keys[i - 1] == ';') &&
+            !strncmp(keys + i, k, kl) &&
+            keys[i + kl] == '=')
+            return strtol(keys + i + kl + 1, NULL, 10);
+    return -1;
+}
+
+/* ---- the picture ------------------------------------------------------------- */
+
+struct pic {
+    struct app a;
+    struct view_raster r;
+    struct image im;
+    int cols, rows;
+};
+
+static int pic_make(struct pic *p, int d, int64_t n, int W, int H)
+{
+    int vw, vh, mx, my;
+    app_init(&p->a);
+    p->a.p.d = d;
+    p->a.p.n = n;
+    p->a.p.pos = n / 2;
+    p->a.color = COLOR_TRUE;
+    p->a.screen_w = W;
+    p->a.screen_h = H;
+    frame_view_size(&p->a, W, H, &vw, &vh);
+    heatmap_map_rect(&p->a, vw, vh, &mx, &my, &p->cols, &p->rows);
+    if (view_raster(&p->a, VIEW_HEATMAP, vw, vh, CW, CH, 1, &p->r))
+        return -1;
+    return raster_image(&p->r, RASTER_BG, &p->im);
+}
+
+static void pic_free(struct pic *p)
+{
+    free(p->r.px);
+    image_free(&p->im);
+}
+
+/* The colour PE shows at image pixel (x, y), by brute force; 0 if the
+ * pixel shows nothing. */
+static int pic_want(const struct pic *p, int x, int y, rgb *want)
+{
+    int64_t p0, p1;
+    int dim = heatmap_pixel_dim(&p->a, y / (CH / 2), p->cols, 2 * p->rows);
+    if (dim < 0 || heatmap_col_range(&p->a, x / CW, p->cols, 2 * p->rows,
+                                     &p0, &p1))
+        return 0;
+    int64_t q0 = p0 + (p1 - p0) * (x % CW) / CW,
+            q1 = p0 + (p1 - p0) * (x % CW + 1) / CW;
+    if (q1 <= q0)
+        q1 = q0 + 1;
+    double w = pow(p->a.p.base, -(double)(dim / 2 * 2) / p->a.p.d), s = 0;
+    for (int64_t q = q0; q < q1; q++)
+        s += dim % 2 ? cos((double)q * w) : sin((double)q * w);
+    *want = cmap_diverging(p->a.palette, s / (double)(q1 - q0));
+    return 1;
+}
+
+/* Sampled pixels of a decoded RGB buffer against the formula: bad ones. */
+static int pic_compare(const struct pic *p, const uint8_t *rgbbuf, int tol,
+                       int *checked)
+{
+    int bad = 0;
+    *checked = 0;
+    for (int y = 1; y < p->im.h; y += 7)
+        for (int x = 0; x < p->im.w; x += 5) {
+            rgb want;
+            if (!pic_want(p, x, y, &want))
+                continue;
+            const uint8_t *q = rgbbuf + ((size_t)y * (size_t)p->im.w + (size_t)x) * 3;
+            int e = abs(q[0] - (int)(want >> 16)) > tol ||
+                    abs(q[1] - (int)(want >> 8 & 0xFF)) > tol ||
+                    abs(q[2] - (int)(want & 0xFF)) > tol;
+            if (e && bad++ < 3)
+                fprintf(stderr, "pixel (%d, %d): %02x%02x%02x, want %06x\n",
+                        x, y, q[0], q[1], q[2], (unsigned)want);
+            (*checked)++;
+        }
+    return bad;
+}
+
+/* ---- kitty ---------------------------------------------------------------------- */
+
+/* Decode a kitty transmission: checks its chunks and keys, returns the
+ * RGB pixels (free them) or NULL. */
+static uint8_t *kitty_decode(const char *s, size_t n, int *w, int *h,
+                             long *id)
+{
+    char *b64 = malloc(n + 1);
+    size_t bn = 0, at = 0;
+    int chunks = 0, last_m = 1, ok = 1;
+    *w = *h = 0;
+    while (at < n && ok) {
+        if (strncmp(s + at, "\033_G", 3)) {
+            ok = 0;
+            break;
+        }
+        const char *semi = memchr(s + at, ';', n - at);
+        const char *end = semi ? strstr(semi, "\033\\") : NULL;
+        if (!semi || !end) {
+            ok = 0;
+            break;
+        }
+        size_t kl = (size_t)(semi - (s + at + 3));
+        const char *keys = s + at + 3;
+        long m = key_of(keys, kl, "m");
+        if (chunks == 0) {
+            *w = (int)key_of(keys, kl, "s");
+            *h = (int)key_of(keys, kl, "v");
+            *id = key_of(keys, kl, "i");
+            ok = key_of(keys, kl, "f") == 24 && strstr(keys, "o=z") &&
+                 key_of(keys, kl, "q") == 2 && key_of(keys, kl, "C") == 1 &&
+                 strstr(keys, "a=T") < semi;
+        }
+        size_t dl = (size_t)(end - semi - 1);
+        ok = ok && last_m == 1 && (m == 0 || m == 1) && dl <= 4096 &&
+             (m == 0 || dl % 4 == 0);
+        memcpy(b64 + bn, semi + 1, dl);
+        bn += dl;
+        last_m = (int)m;
+        chunks++;
+        at = (size_t)(end + 2 - s);
+    }
+    uint8_t *z = malloc(bn), *px = NULL;
+    long zn = ok && last_m == 0 ? b64_decode(b64, bn, z) : -1;
+    if (zn > 0 && *w > 0 && *h > 0) {
+        uLongf rn = (uLongf)*w * (uLongf)*h * 3;
+        px = malloc(rn);
+        if (uncompress(px, &rn, z, (uLong)zn) != Z_OK ||
+            rn != (uLongf)*w * (uLongf)*h * 3) {
+            free(px);
+            px = NULL;
+        }
+    }
+    free(b64);
+    free(z);
+    return px;
+}
+
+static void test_kitty(void)
+{
+    struct pic p;
+    struct gbuf b = { 0 };
+    int w, h, checked;
+    long id;
+    CHECK(pic_make(&p, 64, 1024, 160, 48) == 0);
+    CHECK(gfx_kitty(&b, &p.im, 7, p.r.w, p.r.h) == 0);
+    CHECK(b.len > 4096 * 2);            /* several chunks */
+    uint8_t *px = kitty_decode(b.p, b.len, &w, &h, &id);
+    CHECK(px != NULL);
+    if (px) {
+        CHECK(w == p.im.w && h == p.im.h && id == 7);
+        CHECK(memcmp(px, p.im.rgb, (size_t)w * (size_t)h * 3) == 0);
+        CHECK(pic_compare(&p, px, 2, &checked) == 0);
+        CHECK(checked > 2000);
+    }
+    free(px);
+    gbuf_free(&b);
+    pic_free(&p);
+    /* a tiny image: one chunk, m=0 */
+    struct image im;
+    CHECK(image_init(&im, 2, 1) == 0);
+    image_set(&im, 0, 0, 0x123456);
+    image_set(&im, 1, 0, 0xABCDEF);
+    CHECK(gfx_kitty(&b, &im, 9, 1, 1) == 0);
+    px = kitty_decode(b.p, b.len, &w, &h, &id);
+    CHECK(px && w == 2 && h == 1 && px[0] == 0x12 && px[5] == 0xEF);
+    CHECK(strstr(b.p, ",m=0;") != NULL && strstr(b.p, "m=1") == NULL);
+    free(px);
+    gbuf_free(&b);
+    image_free(&im);
+}
+
+/* ---- sixel ------------------------------------------------------------------------ */
+
+static int num(const char **s)
+{
+    int v = 0;
+    while (**s >= '0' && **s <= '9')
+        v = v * 10 + *(*s)++ - '0';
+    return v;
+}
+
+/* Decode a sixel DCS into RGB (free it): NULL if malformed. */
+static uint8_t *sixel_decode(const char *s, int *w, int *h)
+{
+    uint32_t reg[256] = { 0 };
+    int k = 0, x = 0, y = 0;
+    uint8_t *px = NULL;
+    if (strncmp(s, "\033Pq\"", 4))
+        return NULL;
+    s += 4;
+    num(&s);
+    s++;
+    num(&s);
+    s++;
+    *w = num(&s);
+    s++;
+    *h = num(&s);
+    px = calloc((size_t)*w * (size_t)*h * 3 + 1, 1);
+    while (*s && *s != '\033') {
+        int c = *s, rep = 1;
+        if (c == '#') {
+            s++;
+            k = num(&s);
+            if (*s == ';') {            /* #k;2;r;g;b */
+                s++;
+                if (num(&s) != 2 || k > 255)
+                    goto bad;
+                int rgb3[3];
+                for (int i = 0; i < 3; i++) {
+                    s++;
+                    rgb3[i] = (num(&s) * 255 + 50) / 100;
+                }
+                reg[k] = RGB((rgb)rgb3[0], (rgb)rgb3[1], (rgb)rgb3[2]);
+            }
+            continue;
+        }
+        if (c == '$') { x = 0; s++; continue; }
+        if (c == '-') { x = 0; y += 6; s++; continue; }
+        if (c == '!') {
+            s++;
+            rep = num(&s);
+            c = *s;
+        }
+        if (c < 63 || c > 126)
+            goto bad;
+        for (int i = 0; i < rep; i++, x++)
+            for (int r = 0; r < 6; r++)
+                if ((c - 63) >> r & 1 && x < *w && y + r < *h) {
+                    uint8_t *q = px + ((size_t)(y + r) * (size_t)*w + (size_t)x) * 3;
+                    q[0] = (uint8_t)(reg[k] >> 16);
+                    q[1] = (uint8_t)(reg[k] >> 8);
+                    q[2] = (uint8_t)reg[k];
+                }
+        s++;
+    }
+    if (strcmp(s, "\033\\"))
+        goto bad;
+    return px;
+bad:
+    free(px);
+    return NULL;
+}
+
+static void test_sixel(void)
+{
+    struct pic p;
+    struct gbuf b = { 0 };
+    uint32_t pal[256];
+    int w, h, checked;
+    CHECK(pic_make(&p, 64, 1024, 160, 48) == 0);
+    for (int k = 0; k < 256; k++)       /* the colour map, 256 levels */
+        pal[k] = cmap_diverging(p.a.palette, -1 + 2.0 * k / 255);
+    CHECK(gfx_sixel(&b, &p.im, pal, 256) == 0);
+    uint8_t *px = sixel_decode(b.p, &w, &h);
+    CHECK(px != NULL);
+    if (px) {
+        CHECK(w == p.im.w && h == p.im.h);
+        CHECK(pic_compare(&p, px, 8, &checked) == 0);
+        CHECK(checked > 2000);
+    }
+    CHECK(strstr(b.p, "#255;2;") != NULL && strstr(b.p, "!") != NULL);
+    free(px);
+    gbuf_free(&b);
+    pic_free(&p);
+    /* exact palette colours come back within the percent rounding */
+    struct image im;
+    uint32_t two[2] = { 0xFF0000, 0x0000FF };
+    CHECK(image_init(&im, 5, 7) == 0);
+    for (int y = 0; y < 7; y++)
+        for (int x = 0; x < 5; x++)
+            image_set(&im, x, y, (x + y) % 2 ? 0x0000F0 : 0xF00000);
+    CHECK(gfx_sixel(&b, &im, two, 2) == 0);
+    CHECK(strstr(b.p, "#0;2;100;0;0#1;2;0;0;100") != NULL);
+    px = sixel_decode(b.p, &w, &h);
+    CHECK(px && w == 5 && h == 7);
+    if (px) {
+        CHECK(px[0] == 255 && px[2] == 0);                 /* (0,0): red */
+        CHECK(px[3] == 0 && px[5] == 255);                 /* (1,0): blue */
+        CHECK(px[(6 * 5 + 4) * 3] == 255);                 /* (4,6): red */
+    }
+    free(px);
+    gbuf_free(&b);
+    image_free(&im);
+}
+
+/* ---- iTerm2 ---------------------------------------------------------------------------- */
+
+static void test_iterm2(void)
+{
+    struct pic p;
+    struct gbuf b = { 0 };
+    int w, h, checked;
+    char want[96];
+    CHECK(pic_make(&p, 32, 300, 100, 30) == 0);
+    CHECK(gfx_iterm2(&b, &p.im) == 0);
+    CHECK(!strncmp(b.p, "\033]1337;File=inline=1;", 21));
+    snprintf(want, sizeof want, ";width=%dpx;height=%dpx;preserveAspectRatio=0:",
+             p.im.w, p.im.h);
+    CHECK(strstr(b.p, want) != NULL);
+    CHECK(b.len > 0 && b.p[b.len - 1] == '\a');
+    const char *colon = strchr(b.p, ':');
+    long size = key_of(b.p + 12, (size_t)(colon - b.p - 12), "size");
+    uint8_t *png = malloc(b.len), *px = NULL;
+    long n = colon ? b64_decode(colon + 1, (size_t)(b.p + b.len - 1 - colon - 1), png) : -1;
+    CHECK(n > 0 && n == size);
+    CHECK(n > 0 && png_decode(png, (size_t)n, &w, &h, &px) == 0);
+    if (px) {
+        CHECK(w == p.im.w && h == p.im.h);
+        CHECK(memcmp(px, p.im.rgb, (size_t)w * (size_t)h * 3) == 0);
+        CHECK(pic_compare(&p, px, 2, &checked) == 0);
+        CHECK(checked > 500);
+    }
+    free(px);
+    free(png);
+    gbuf_free(&b);
+    pic_free(&p);
+}
+
+static void test_base64(void)
+{
+    struct gbuf b = { 0 };
+    gfx_base64(&b, (const uint8_t *)"Man", 3);
+    gfx_base64(&b, (const uint8_t *)"Ma", 2);
+    gfx_base64(&b, (const uint8_t *)"M", 1);
+    CHECK_STR(b.p, "TWFuTWE=TQ==");
+    gbuf_free(&b);
+    CHECK(gfx_mode_parse("sixel") == GFX_SIXEL && gfx_mode_parse("x") < 0);
+}
+
+/* ---- the probe's parser ---------------------------------------------------- */
+
+/* Feed s in pieces of k bytes, as a slow link would: the keys left. */
+static size_t feed(struct gfx_probe *p, const char *s, size_t k, char *keys)
+{
+    char buf[512];
+    size_t n = 0, partial, len = strlen(s);
+    memset(p, 0, sizeof *p);
+    for (size_t at = 0; at < len; at += k) {
+        size_t m = len - at < k ? len - at : k;
+        memcpy(buf + n, s + at, m);
+        n = gfx_probe_feed(p, buf, n + m, &partial);
+    }
+    memcpy(keys, buf, n);
+    keys[n] = 0;
+    return n;
+}
+
+static void test_probe(void)
+{
+    struct gfx_probe p;
+    char keys[64], why[64];
+    /* kitty: the graphics reply comes before DA1; a key typed between */
+    for (size_t k = 1; k <= 64; k *= 4) {
+        feed(&p, "\033_Gi=31;OK\033\\j\033[6;20;10t\033[?62;22c", k, keys);
+        CHECK(p.kitty && p.answered && !p.sixel && p.cell_w == 10 &&
+              p.cell_h == 20);
+        CHECK_STR(keys, "j");
+        CHECK(gfx_choose(GFX_AUTO, &p, NULL, NULL, 0, why, sizeof why) ==
+              GFX_KITTY);
+        CHECK(gfx_choose(GFX_AUTO, &p, NULL, NULL, 1, why, sizeof why) ==
+              GFX_CELLS);                       /* tmux: no placeholders */
+    }
+    /* xterm with sixel: XTVERSION, then DA1 listing 4 */
+    feed(&p, "\033P>|XTerm(390)\033\\\033[?63;1;2;4;6;9;15;22c", 5, keys);
+    CHECK(!p.kitty && p.sixel && p.answered && keys[0] == 0);
+    CHECK_STR(p.version, "XTerm(390)");
+    CHECK(gfx_choose(GFX_AUTO, &p, NULL, NULL, 0, why, sizeof why) ==
+          GFX_SIXEL);
+    /* 4 as the level, or 14 and 44, is not attribute 4 */
+    feed(&p, "\033[?4;14;44c", 64, keys);
+    CHECK(p.answered && !p.sixel);
+    /* a graphics reply after DA1 is not kitty's answer */
+    feed(&p, "\033[?62;22c\033_Gi=31;OK\033\\", 64, keys);
+    CHECK(p.answered && !p.kitty);
+    /* iTerm2 by XTVERSION or by the environment */
+    feed(&p, "\033P>|iTerm2 3.5.0\033\\\033[?62;4c", 3, keys);
+    CHECK(gfx_choose(GFX_AUTO, &p, NULL, NULL, 0, why, sizeof why) ==
+          GFX_ITERM2);
+    feed(&p, "\033[?62;22c", 64, keys);
+    CHECK(gfx_choose(GFX_AUTO, &p, "iTerm.app", NULL, 0, why, sizeof why) ==
+          GFX_ITERM2);
+    CHECK(gfx_choose(GFX_AUTO, &p, NULL, NULL, 0, why, sizeof why) ==
+          GFX_CELLS);
+    /* no answer: cells, and forced modes win */
+    memset(&p, 0, sizeof p);
+    CHECK(gfx_choose(GFX_AUTO, &p, NULL, NULL, 0, why, sizeof why) ==
+          GFX_CELLS);
+    CHECK_STR(why, "no answer in 200 ms");
+    CHECK(gfx_choose(GFX_SIXEL, &p, NULL, NULL, 1, why, sizeof why) ==
+          GFX_SIXEL);
+    /* arrow keys and other escapes are keys, kept in order */
+    feed(&p, "\033[Ax\033OB\033[?62c", 2, keys);
+    CHECK_STR(keys, "\033[Ax\033OB");
+}
+
+int main(void)
+{
+    test_probe();
+    test_base64();
+    test_kitty();
+    test_sixel();
+    test_iterm2();
+    TEST_END("test_gfx");
+}

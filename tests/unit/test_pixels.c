@@ -1,0 +1,216 @@
+/*
+ * test_pixels.c - frames as pixels: the PNG of a heatmap frame decoded
+ * here (png_decode.h) and its data area compared, at sampled pixels,
+ * with the colour map of PE means computed here by brute force over the
+ * positions each pixel column holds; and the shapes drawn for text,
+ * half blocks, braille and box drawing checked pixel by pixel.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+#include "png_decode.h"
+#include "app.h"
+#include "colormap.h"
+#include "frame.h"
+#include "frame_image.h"
+#include "png_out.h"
+#include "views/heatmap.h"
+
+#define CW 8
+#define CH 16
+
+static void app_with(struct app *a, int d, double base, int64_t n,
+                     int W, int H)
+{
+    app_init(a);
+    a->p.d = d;
+    a->p.base = base;
+    a->p.n = n;
+    a->p.pos = n / 3;
+    a->color = COLOR_TRUE;
+    a->screen_w = W;
+    a->screen_h = H;
+}
+
+/* Frame of a as a PNG, decoded: 0 with *px (RGB, free it), or -1. */
+static int frame_png(const struct app *a, canvas *cv, int W, int H,
+                     uint8_t **px, int *w, int *h)
+{
+    struct image im;
+    uint8_t *buf;
+    size_t len;
+    if (canvas_init(cv, W, H))
+        return -1;
+    frame_draw_finished(a, cv);
+    if (frame_image(a, cv, CW, CH, 1, &im))
+        return -1;
+    int r = png_encode(&im, &buf, &len);
+    image_free(&im);
+    if (r)
+        return -1;
+    r = png_decode(buf, len, w, h, px);
+    free(buf);
+    return r;
+}
+
+static int color_close(const uint8_t *p, rgb want)
+{
+    return abs(p[0] - (int)(want >> 16 & 0xFF)) <= 2 &&
+           abs(p[1] - (int)(want >> 8 & 0xFF)) <= 2 &&
+           abs(p[2] - (int)(want & 0xFF)) <= 2;
+}
+
+/* PE(q, dim) averaged over q in [q0, q1), one term at a time. */
+static double brute_mean(int64_t q0, int64_t q1, int dim, int d, double base)
+{
+    double w = pow(base, -(double)(dim / 2 * 2) / d), s = 0;
+    for (int64_t q = q0; q < q1; q++)
+        s += dim % 2 ? cos((double)q * w) : sin((double)q * w);
+    return s / (double)(q1 - q0);
+}
+
+/*
+ * Every 3rd pixel column and 5th pixel row of the map: the colour of the
+ * brute-force mean over the pixel's share of its column's positions
+ * (split evenly over the cell's CW pixels).  Returns pixels checked;
+ * *distinct counts horizontally adjacent sampled pairs that differ.
+ */
+static int check_map(const struct app *a, int W, int H, int *distinct)
+{
+    canvas cv;
+    uint8_t *px;
+    int w, h, vw, vh, mx, my, cols, rows, checked = 0, bad = 0;
+    if (frame_png(a, &cv, W, H, &px, &w, &h)) {
+        CHECK(!"frame as PNG");
+        return 0;
+    }
+    CHECK(w == W * CW && h == H * CH);
+    frame_view_size(a, W, H, &vw, &vh);
+    heatmap_map_rect(a, vw, vh, &mx, &my, &cols, &rows);
+    *distinct = 0;
+    for (int y = my * CH; y < (my + rows) * CH; y += 5)
+        for (int x = mx * CW; x < (mx + cols) * CW; x += 3) {
+            int col = x / CW - mx, hp = (y - my * CH) / (CH / 2);
+            int64_t p0, p1;
+            const cell *k = canvas_at(&cv, x / CW, y / CH);
+            int dim = heatmap_pixel_dim(a, hp, cols, 2 * rows);
+            if (k->kind != CELL_HALF || dim < 0 ||
+                heatmap_col_range(a, col, cols, 2 * rows, &p0, &p1))
+                continue;
+            int i = x % CW;
+            int64_t q0 = p0 + (p1 - p0) * i / CW, q1 = p0 + (p1 - p0) * (i + 1) / CW;
+            if (q1 <= q0)
+                q1 = q0 + 1;
+            double v = brute_mean(q0, q1, dim, a->p.d, a->p.base);
+            const uint8_t *p = px + ((size_t)y * (size_t)w + (size_t)x) * 3;
+            if (!color_close(p, cmap_diverging(a->palette, v)) && bad++ < 3)
+                fprintf(stderr, "pixel (%d, %d) dim %d pos %lld..%lld: "
+                        "%02x%02x%02x, want %06x\n", x, y, dim, (long long)q0,
+                        (long long)q1, p[0], p[1], p[2],
+                        (unsigned)cmap_diverging(a->palette, v));
+            if (x + 3 < (mx + cols) * CW && memcmp(p, p + 9, 3))
+                (*distinct)++;
+            checked++;
+        }
+    CHECK(bad == 0);
+    free(px);
+    canvas_free(&cv);
+    return checked;
+}
+
+static void test_heatmap_png(void)
+{
+    struct app a;
+    int distinct;
+    /* 1024 positions over about 130 columns: one position per pixel */
+    app_with(&a, 64, 10000, 1024, 160, 48);
+    CHECK(check_map(&a, 160, 48, &distinct) > 2000);
+    CHECK(distinct > 1000);
+    /* 40000: each pixel is the exact mean of several positions */
+    app_with(&a, 128, 10000, 40000, 160, 48);
+    CHECK(check_map(&a, 160, 48, &distinct) > 2000);
+    /* fewer positions than pixels: one position spans several */
+    app_with(&a, 16, 100, 50, 120, 30);
+    CHECK(check_map(&a, 120, 30, &distinct) > 500);
+    /* zoomed in, in another palette */
+    app_with(&a, 64, 500000, 100000, 100, 40);
+    a.heat.zoom = 3;
+    a.palette = PAL_CONTRAST;
+    CHECK(check_map(&a, 100, 40, &distinct) > 500);
+}
+
+/* ---- shapes of one cell -------------------------------------------------- */
+
+static rgb cell_px(const cell *k, int x, int y)
+{
+    struct image im;
+    if (image_init(&im, CW, CH))
+        return 0xFFFFFFFF;
+    raster_cell(&im, 0, 0, CW, CH, k);
+    rgb v = image_get(&im, x, y);
+    image_free(&im);
+    return v;
+}
+
+static cell mk(uint32_t ch, int kind)
+{
+    cell k = { ch, RGB(255, 0, 0), RGB(0, 0, 255), 0, (uint8_t)kind,
+               LEVEL_NONE, LEVEL_NONE };
+    return k;
+}
+
+static void test_shapes(void)
+{
+    const rgb FG = RGB(255, 0, 0), BG = RGB(0, 0, 255);
+    cell k = mk(0x2580, CELL_HALF);          /* upper half: fg over bg */
+    CHECK(cell_px(&k, 3, 0) == FG && cell_px(&k, 3, CH / 2 - 1) == FG);
+    CHECK(cell_px(&k, 3, CH / 2) == BG && cell_px(&k, 7, CH - 1) == BG);
+    k = mk(0x2584, CELL_TEXT);               /* lower half */
+    CHECK(cell_px(&k, 0, 0) == BG && cell_px(&k, 0, CH - 1) == FG);
+    k = mk(0x2801, CELL_BRAILLE);            /* dot 1 only: upper left */
+    int top_left = 0, elsewhere = 0;
+    for (int y = 0; y < CH; y++)
+        for (int x = 0; x < CW; x++)
+            if (cell_px(&k, x, y) == FG) {
+                if (x < CW / 2 && y < CH / 4)
+                    top_left++;
+                else
+                    elsewhere++;
+            }
+    CHECK(top_left > 0 && elsewhere == 0);
+    k = mk(0x2500, CELL_BOX);                /* ─: across the middle */
+    CHECK(cell_px(&k, 0, CH / 2) == FG && cell_px(&k, CW - 1, CH / 2) == FG);
+    CHECK(cell_px(&k, CW / 2, 0) == BG && cell_px(&k, CW / 2, CH - 1) == BG);
+    k = mk(0x250C, CELL_BOX);                /* ┌: right and down only */
+    CHECK(cell_px(&k, CW - 1, CH / 2) == FG && cell_px(&k, CW / 2, CH - 1) == FG);
+    CHECK(cell_px(&k, 0, CH / 2) == BG && cell_px(&k, CW / 2, 0) == BG);
+    /* 'I' of the font: a bar in the middle column, serifs top and bottom */
+    k = mk('I', CELL_TEXT);
+    int ink = 0;
+    for (int y = 0; y < CH; y++)
+        ink += cell_px(&k, (CW - 5) / 2 + 2, y) == FG;  /* font column 2 */
+    CHECK(ink >= 12);
+    CHECK(cell_px(&k, 0, CH / 2) == BG && cell_px(&k, CW - 1, CH / 2) == BG);
+    k = mk(' ', CELL_TEXT);
+    CHECK(cell_px(&k, CW / 2, CH / 2) == BG);
+    k = mk(0x4E2D, CELL_TEXT);               /* any other glyph: a box */
+    ink = 0;
+    for (int y = 0; y < CH; y++)
+        for (int x = 0; x < CW; x++)
+            ink += cell_px(&k, x, y) == FG;
+    CHECK(ink > 10);
+    k = mk('x', CELL_TEXT);                  /* default colours: the theme */
+    k.bg = RGB_DEFAULT;
+    CHECK(cell_px(&k, 0, 0) == RASTER_BG);
+}
+
+int main(void)
+{
+    test_heatmap_png();
+    test_shapes();
+    TEST_END("test_pixels");
+}
