@@ -39,6 +39,8 @@ void app_init(struct app *a)
     a->fps = 30;
     a->color = COLOR_256;
     a->palette = PAL_DEFAULT;
+    mpos_conf_default(&a->mp);
+    mpos_conf_default(&a->mp_start);
     views_init(a);
 }
 
@@ -208,6 +210,9 @@ void app_reset_defaults(struct app *a)
     a->tour_active = keep.tour_active;
     a->tour_lang = keep.tour_lang;
     a->rt = keep.rt;
+    a->mp = a->mp_start = keep.mp_start;    /* the sequence sets n */
+    if (a->mp.mode != MPOS_OFF)
+        a->p.n = mpos_count(&a->mp);
     if (a->pe_table) {                  /* a loaded table sets d and n */
         a->p.d = a->pe_table->d;
         a->p.n = a->pe_table->n;

@@ -18,6 +18,7 @@
 #include "keys.h"
 #include "params.h"
 #include "peviz/layout.h"
+#include "peviz/mpos.h"
 #include "peviz/scores.h"
 #include "view.h"
 
@@ -76,6 +77,14 @@ struct pane {
     int model;              /* 1 + the model preset (peviz/rope.h) the pane
                                was last set from, 0: none; its name is
                                shown while the pane keeps its settings */
+};
+
+/* The grid view (src/views/grid.c): the key token k (the query is
+ * p.pos), and whether the scores are plain 1-D RoPE's instead. */
+struct grid_state {
+    int64_t key;
+    int one_d;
+    int pad_;               /* no padding bytes: memcmp */
 };
 
 /* A pane's d <= 0 or n <= 0 means "follow a->p" (the global value). */
@@ -154,6 +163,14 @@ struct app {
     struct clocks_state clocks;
     struct attention_state att;
     struct compare_state cmp;
+    struct grid_state grid;
+
+    /* Positions with more than one axis (--sequence, --grid; peviz/mpos.h):
+     * mode MPOS_OFF for the plain 1-D sequence of n positions. */
+    struct mpos_conf mp;
+    /* What the command line set (r and each tour step start from it;
+     * the grid view's :sequence and :grid change only mp). */
+    struct mpos_conf mp_start;
 
     /* Where the RoPE settings came from: a model preset's name or a
      * config file's base name ("" none), shown in the status line, and

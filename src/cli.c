@@ -13,6 +13,8 @@
 #include "cli.h"
 #include "follow.h"
 #include "config.h"
+#include "mpos_cli.h"
+#include "mpos_config.h"
 #include "plans.h"
 #include "peviz/freqcheck.h"
 
@@ -29,7 +31,8 @@ enum {
     O_CHECK, O_SLIDES, O_RECORD, O_AUTOPLAY,
     O_CHECK_FREQS,
     O_SCALE, O_GRAPHICS,
-    O_ROPE                      /* O_ROPE + enum rope_opt: the scaling */
+    O_ROPE,                     /* O_ROPE + enum rope_opt: the scaling */
+    O_MPOS = O_ROPE + RO_COUNT  /* O_MPOS + enum mpos_opt (mpos_cli.h) */
 };
 
 struct opt {
@@ -94,6 +97,14 @@ static const struct opt OPTS[] = {
     { "attention-factor", 1, O_ROPE + RO_ATTENTION_FACTOR, "F", "yarn, longrope: attention factor, > 0" },
     { "short-factor", 1, O_ROPE + RO_SHORT_FACTOR, "LIST", "longrope: d/2 factors a,b,... (n <= L)" },
     { "long-factor", 1, O_ROPE + RO_LONG_FACTOR, "LIST", "longrope: d/2 factors a,b,... (n > L)" },
+    { "sequence", 1, O_MPOS + MO_SEQUENCE, "SPEC", "M-RoPE: text:N,image:HxW,video:TxHxW (grid before merge)" },
+    { "spatial-merge", 1, O_MPOS + MO_SPATIAL_MERGE, "M", "--sequence: spatial merge size, 1..16 (default 2)" },
+    { "tokens-per-second", 1, O_MPOS + MO_TOKENS_PER_SECOND, "X", "--sequence: video t = frame x S x X, 0..1000 (default 0)" },
+    { "second-per-grid", 1, O_MPOS + MO_SECOND_PER_GRID, "S", "--sequence: seconds per video frame grid, > 0 (default 1)" },
+    { "split-frames", 0, O_MPOS + MO_SPLIT_FRAMES, NULL, "--sequence: each video frame a block of its own (Qwen3-VL)" },
+    { "mrope-section", 1, O_MPOS + MO_SECTION, "T,H,W", "--sequence: slots per axis, sum d/2 (default 16,24,24 at d 128)" },
+    { "mrope-interleaved", 0, O_MPOS + MO_INTERLEAVED, NULL, "--sequence: slots interleaved t,h,w (Qwen3-VL)" },
+    { "grid", 1, O_MPOS + MO_GRID, "WxH", "2-D axial RoPE over W x H ViT patches (base 100 unless given)" },
     { "heads", 1, O_HEADS, "N", "ALiBi: number of heads, 1..64 (default 8)" },
     { "head", 1, O_HEAD, "H", "ALiBi: the head shown, 1..heads (default 1)" },
     { "q", 1, O_Q, "Q", "RoPE query and key: ones or random (default ones)" },
@@ -249,7 +260,7 @@ static const char *const COLOR_WORDS[] = { "none", "8", "16", "256",
                                            "truecolor", "auto", NULL };
 static const char *const EXPORT_WORDS[] = { "pe", "scores", "softmax", "pca",
                                             "pca-variance", "freqs", "bands",
-                                            NULL };
+                                            "position-ids", NULL };
 static const char *const PALETTE_WORDS[] = { "default", "contrast", "mono", NULL };
 static const char *const LANG_WORDS[] = { "en", "zh", NULL };
 
@@ -437,8 +448,8 @@ static int parse_choice(struct cli *c, int val, const char *arg)
         break;
     case O_EXPORT:
         if (!(r = choose(EXPORT_WORDS, arg, val,
-                         "pe, scores, softmax, pca, pca-variance, freqs "
-                         "or bands", &i))) {
+                         "pe, scores, softmax, pca, pca-variance, freqs, "
+                         "bands or position-ids", &i))) {
             if (c->mode == MODE_EXPORT && c->what != (enum export_what)i)
                 return fail("--export %s: conflicts with --export %s given "
                             "before; give one", arg, EXPORT_WORDS[c->what]);
@@ -466,7 +477,7 @@ static int parse_one(struct cli *c, int val, const char *arg)
 {
     switch (val) {
     case 'd': return set_param(c, P_D, val, arg);
-    case 'b': return set_param(c, P_BASE, val, arg);
+    case 'b': c->base_set = 1; return set_param(c, P_BASE, val, arg);
     case 'n': c->n_set = 1; return set_param(c, P_N, val, arg);
     case O_POS: return 0;                 /* checked once n is known */
     case O_ASCII: c->app.ascii = 1; return 0;
@@ -526,6 +537,13 @@ static int parse_one(struct cli *c, int val, const char *arg)
     default:
         if (val >= O_ROPE && val < O_ROPE + RO_COUNT)
             return set_rope(c, (enum rope_opt)(val - O_ROPE), arg);
+        if (val >= O_MPOS && val < O_MPOS + MO_COUNT) {
+            char err[256];
+            if (mpos_cli_set(c, (enum mpos_opt)(val - O_MPOS), arg, err,
+                             sizeof err))
+                return fail("%s", err);
+            return 0;
+        }
         return parse_choice(c, val, arg);
     }
 }
@@ -662,7 +680,11 @@ static int first_pass(struct cli *c, int argc, char **argv,
         app_set_source(&c->app, model, 0);
         c->app.att.o.qk_pairs = params_model_pairs(model);
     }
-    if (config && config_load(config, layer, &c->app.p, err, sizeof err))
+    if (model)          /* a vision-language model: its M-RoPE too */
+        mpos_preset(model, &c->app.mp);
+    c->base_set = model || config;
+    if (config && (config_load(config, layer, &c->app.p, err, sizeof err) ||
+                   mpos_config_load(config, &c->app.mp, err, sizeof err)))
         return fail("%s", err);
     if (config)
         app_set_source(&c->app, config, 1);
@@ -721,6 +743,9 @@ int cli_parse(struct cli *c, int argc, char **argv)
     }
     if (params_check_rope(&c->app.p, err, sizeof err))
         return fail("--%s", err);
+    if (mpos_cli_finish(c, err, sizeof err))
+        return fail("%s", err);
+    c->app.mp_start = c->app.mp;
     return check_final(c, pos_arg);
 }
 
@@ -838,6 +863,7 @@ void cli_usage(FILE *f)
           "       peviz --export freqs|bands [--model NAME|--config FILE] [options]\n"
           "       peviz --model list\n"
           "       peviz --check-freqs FILE [--tensor NAME] [--model NAME|--config FILE] [options]\n"
+          "       peviz --export position-ids|scores --sequence SPEC|--grid WxH [options]\n"
           "       peviz --export pca|pca-variance [--pe-file FILE] [--components K]\n"
           "       peviz --tour[=FILE] --check      check a tour file\n"
           "       peviz --tour[=FILE] --slides DIR [--size WxH] [--lang L]\n"

@@ -15,7 +15,8 @@ enum cli_mode { MODE_INTERACTIVE = 0, MODE_EXPORT, MODE_SNAPSHOT,
                 MODE_HELP, MODE_VERSION, MODE_MODELS, MODE_CHECK,
                 MODE_SLIDES, MODE_CHECK_FREQS };
 enum export_what { EXPORT_PE = 0, EXPORT_SCORES, EXPORT_SOFTMAX, EXPORT_PCA,
-                   EXPORT_PCA_VARIANCE, EXPORT_FREQS, EXPORT_BANDS };
+                   EXPORT_PCA_VARIANCE, EXPORT_FREQS, EXPORT_BANDS,
+                   EXPORT_POSITION_IDS };
 enum export_format { EXPORT_CSV = 0, EXPORT_F32, EXPORT_F64 };
 
 struct cli {
@@ -35,6 +36,8 @@ struct cli {
     int components_set;
     const char *pos_text;      /* --pos, checked once n is final */
     int n_set;                 /* -n given: it overrides a table's rows */
+    int base_set;              /* -b, --model or --config chose the base */
+    unsigned mpos_given;       /* bit k: mpos option k given (mpos_cli.h) */
     const char *tour;          /* --tour FILE, "" for the shipped tour */
     const char *lang;
     const char *slides;        /* --slides DIR */

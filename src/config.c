@@ -291,6 +291,8 @@ static int method(struct cfg *c, enum rope_method *m)
     if (!json_string(t))
         return bad(c, c->rp_name, key, "not a string");
     int k = rope_method_parse(json_string(t));
+    if (strcmp(json_string(t), "mrope") == 0)
+        k = ROPE_NONE;      /* Qwen2-VL: transformers reads it as default */
     if (k < 0) {
         char why[120];
         snprintf(why, sizeof why, "unknown method '%.30s'; want default, "

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "export.h"
+#include "mpos_cli.h"
 #include "peviz/pca.h"
 #include "peviz/pe.h"
 #include "peviz/rope.h"
@@ -301,12 +302,16 @@ int export_run(const struct cli *c, FILE *out)
         return c->what == EXPORT_FREQS ? export_freqs(p, out)
                                        : export_bands(p, out);
     }
+    if (c->what == EXPORT_POSITION_IDS)
+        return mpos_export_run(c, out);
     if ((double)p->n * (double)cols > (double)EXPORT_MAX_CELLS) {
         fprintf(stderr, "peviz: --export: %ld x %ld cells is over the limit of "
                 "%lld (2^28); lower -n or -d\n", (long)p->n, (long)cols,
                 EXPORT_MAX_CELLS);
         return 2;
     }
+    if (mpos_export_wanted(c))
+        return mpos_export_run(c, out);
     if (table_short(c))
         return 2;
     if (c->what == EXPORT_PCA || c->what == EXPORT_PCA_VARIANCE)

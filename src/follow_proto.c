@@ -46,7 +46,9 @@ enum ftype {
     T_PRESENTER,    /* "-" (each screen its own), else 0 or 1: the
                        teacher's, taken while share.zoom is on */
     T_NOTE,         /* "-" (none) or ":" and the text */
-    T_TOUR_SHA      /* the tour file's content hash, or "-": not state */
+    T_TOUR_SHA,     /* the tour file's content hash, or "-": not state */
+    T_MPOS          /* the multi-axis positions (peviz/mpos.h), one line
+                       as mpos_format writes it */
 };
 
 /* Upper bounds that depend on values read before them. */
@@ -108,6 +110,7 @@ static const struct field FIELDS[] = {
     PARAM("base", P_BASE),
     PARAM("n", P_N),
     PARAM("pos", P_POS),
+    { "mpos", T_MPOS, 0, 0, 0, B_FIXED, 0, NULL, NULL },
     ROPE("rope", 0),
     INT("playing", playing, 0, 1),
     { "speed", T_SPEED, OFF(speed), 0, 0, B_FIXED, 0, NULL, NULL },
@@ -148,6 +151,8 @@ static const struct field FIELDS[] = {
     INT("cmp.band", cmp.band, 0, PARAM_D_MAX / 2 - 1),
     INT("cmp.dims_1to1", cmp.dims_1to1, 0, 1),
     INT("cmp.zoom", cmp.zoom, 0, 64),
+    INTB("grid.key", T_I64, grid.key, 0, B_POS),
+    INT("grid.one_d", grid.one_d, 0, 2),
     INT("share.zoom", share_zoom, 0, 1),
     { "presenter", T_PRESENTER, 0, 0, 0, B_FIXED, 0, NULL, NULL },
     INT("point", point, 0, 1),
@@ -463,6 +468,7 @@ static void field_text(const struct app *a, const struct field *f,
         break;
     case T_ROPE:  rope_text(a, f->param, v, len); break;
     case T_LIST:  list_text(rope_in(a, f->param), (int)f->lo, v, len); break;
+    case T_MPOS:  mpos_format(&a->mp, v, len); break;
     case T_PCA:
         if (a->heat.pca_i || a->heat.pca_j)
             snprintf(v, len, "%d %d %d", a->heat.pca, a->heat.pca_i,
@@ -850,6 +856,12 @@ static int set_field(struct app *a, const struct field *f, const char *v,
         return 0;
     case T_ROPE:  return set_rope(a, f, v, err, errlen);
     case T_LIST:  return set_list(a, f, v, err, errlen);
+    case T_MPOS:
+        if (mpos_parse_text(&a->mp, v, why, sizeof why)) {
+            snprintf(err, errlen, "mpos: %s", why);
+            return -1;
+        }
+        return 0;
     case T_PCA:   return set_pca(a, v, err, errlen);
     default:      return set_bounded(a, f, v, err, errlen);
     }
@@ -884,6 +896,22 @@ static int pane_rope_check(const struct app *a, int k, char *why, size_t len)
     return params_check_rope(&p, why, len);
 }
 
+/* The multi-axis positions' slot layout against d. */
+static int mpos_fits(const struct app *a, char *why, size_t len)
+{
+    unsigned char *axis;
+    int r;
+    if (a->mp.mode == MPOS_OFF)
+        return 0;
+    if (!(axis = malloc((size_t)a->p.d / 2 + 1))) {
+        snprintf(why, len, "out of memory");
+        return -1;
+    }
+    r = mpos_axes(&a->mp, a->p.d / 2, axis, why, len);
+    free(axis);
+    return r;
+}
+
 /* Relations between fields that one line at a time cannot check. */
 static int consistent(const struct app *a, char *err, size_t errlen)
 {
@@ -899,6 +927,8 @@ static int consistent(const struct app *a, char *err, size_t errlen)
         snprintf(err, errlen, "att.head beyond att.heads");
     else if (a->cmp.active >= a->cmp.npanes)
         snprintf(err, errlen, "cmp.active beyond cmp.panes");
+    else if (mpos_fits(a, why, sizeof why))
+        snprintf(err, errlen, "mpos: %s", why);
     else
         return 0;
     return -1;
@@ -910,6 +940,7 @@ static size_t line_max(const struct field *f)
     return f->type == T_LIST ? LIST_LINE_MAX
            : f->type == T_ROPE ? ROPE_LINE_MAX
            : f->type == T_TABLE || f->type == T_TOUR ? TABLE_LINE_MAX
+           : f->type == T_MPOS ? MPOS_TEXT_MAX + 8
            : LINE_MAX_LEN;
 }
 

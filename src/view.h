@@ -31,7 +31,8 @@ struct view_raster;
     VIEW(HEATMAP, heatmap)       \
     VIEW(CLOCKS, clocks)         \
     VIEW(ATTENTION, attention)   \
-    VIEW(COMPARE, compare)
+    VIEW(COMPARE, compare)       \
+    VIEW(GRID, grid)
 
 #define VIEW_ENUM_(id, name) VIEW_##id,
 enum view_id { VIEW_LIST(VIEW_ENUM_) VIEW_COUNT };

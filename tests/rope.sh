@@ -720,7 +720,7 @@ else bad "rope_freqs.weight does not reproduce llama3.1-8b to f32 precision"; fi
 
 # ---- bad input: exit 2, one line naming the option / file and key ----------
 cfg notjson.json '{"rope_theta": 10000,'
-cfg mrope.json '{"head_dim": 128, "rope_theta": 1e6, "rope_scaling": {"type": "mrope", "factor": 2}}'
+cfg unknown.json '{"head_dim": 128, "rope_theta": 1e6, "rope_scaling": {"type": "spiral", "factor": 2}}'
 cfg notheta.json '{"head_dim": 128}'
 cfg nodims.json '{"rope_theta": 10000}'
 cfg yarnhalf.json '{"head_dim": 64, "rope_theta": 10000, "rope_scaling": {"rope_type": "yarn", "factor": 0.5, "original_max_position_embeddings": 4096}}'
@@ -771,7 +771,7 @@ done <<'TABLE'
 --layer-type full_attention|--layer-type: goes with --config
 --config @/missing.json|missing.json: cannot open
 --config @/notjson.json|notjson.json: not JSON: byte 22: expected a string key
---config @/mrope.json|mrope.json: key 'rope_scaling.type': unknown method 'mrope'
+--config @/unknown.json|unknown.json: key 'rope_scaling.type': unknown method 'spiral'
 --config @/notheta.json|notheta.json: key 'rope_theta': missing
 --config @/nodims.json|nodims.json: key 'hidden_size': missing
 --config @/yarnhalf.json|yarnhalf.json: factor 0.5: want a number >= 1 with rope-scaling yarn

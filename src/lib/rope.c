@@ -338,6 +338,12 @@ static const struct rope_preset PRESETS[] = {
       "rotary_pct 0.25, trained 2048", 2048 },
     { "deepseek-v3", 64, 64, 1e4, ROPE_YARN, 40, 4096, 0, 0, 32, 1, 0, 1, 1,
       "MLA rope part", 163840 },
+    { "qwen2-vl-7b", 128, 128, 1e6, ROPE_NONE, 1, 32768, 0, 0, 0, 0, 0, 0, 0,
+      "M-RoPE 16,24,24", 32768 },
+    { "qwen2.5-vl-7b", 128, 128, 1e6, ROPE_NONE, 1, 128000, 0, 0, 0, 0, 0, 0, 0,
+      "M-RoPE 16,24,24, 2 tokens/s", 128000 },
+    { "qwen3-vl", 128, 128, 5e6, ROPE_NONE, 1, 262144, 0, 0, 0, 0, 0, 0, 0,
+      "M-RoPE interleaved 24,20,20", 262144 },
 };
 #define NPRESETS ((int)(sizeof PRESETS / sizeof PRESETS[0]))
 

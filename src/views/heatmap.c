@@ -682,6 +682,33 @@ static void draw_dim_label(const struct app *a, canvas *c,
 }
 
 /*
+ * With a --sequence (peviz/mpos.h): the axis that turns each row's
+ * band under M-RoPE, a letter t, h or w right of its dimension number,
+ * on every row.  (A --grid's 2-D RoPE turns at other frequencies than
+ * these rows': no letters.)
+ */
+static void draw_axis_letters(const struct app *a, canvas *c,
+                              const struct heat_layout *L)
+{
+    const struct heat_geom *g = &L->g;
+    int slots = a->p.d / 2;
+    char err[160];
+    unsigned char *axis;
+    if (a->mp.mode != MPOS_MROPE || L->t || L->map_x < L->dimw + 3 ||
+        !(axis = malloc((size_t)slots + 1)))
+        return;
+    if (mpos_axes(&a->mp, slots, axis, err, sizeof err) == 0)
+        for (int r = 0; r < g->shown * g->bh; r++) {
+            int band = pixel_dim(g, 2 * r) / 2;
+            if (band >= 0 && band < slots)
+                canvas_text(c, 1 + L->dimw + 1, L->map_y + r, 1,
+                            mpos_axis_name(axis[band], 0),
+                            ui_color(a->palette, UI_ACCENT), RGB_DEFAULT, 0);
+        }
+    free(axis);
+}
+
+/*
  * Dimension labels at the rows where a dimension starts: every band when
  * bands are several rows tall, else every third row and the last one.
  */
@@ -704,6 +731,7 @@ static void draw_margin(const struct app *a, canvas *c,
     }
     int cy = dim_pixel(g, cursor_dim(a));
     draw_dim_label(a, c, L, L->map_y + cy / 2, pixel_dim(g, cy));
+    draw_axis_letters(a, c, L);
 }
 
 /* Smallest step of 1, 2 or 5 times a power of ten that is >= min. */

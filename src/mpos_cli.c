@@ -1,0 +1,305 @@
+/*
+ * mpos_cli.c - --sequence, --grid and the M-RoPE options, their late
+ * checks, and the exports they change (position-ids; scores and softmax
+ * over the sequence or the patch grid).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mpos_cli.h"
+#include "params.h"
+
+static const char *const OPT_NAME[MO_COUNT] = {
+    "--sequence", "--spatial-merge", "--tokens-per-second",
+    "--second-per-grid", "--split-frames", "--mrope-section",
+    "--mrope-interleaved", "--grid",
+};
+
+/* "16,24,24": three whole numbers >= 0. */
+static int parse_section(struct mpos_conf *m, const char *arg, char *err,
+                         size_t errlen)
+{
+    long v[3];
+    const char *s = arg, *why;
+    char buf[32];
+    for (int k = 0; k < 3; k++) {
+        const char *e = k < 2 ? strchr(s, ',') : s + strlen(s);
+        if (!e || e - s >= (long)sizeof buf || e == s)
+            goto bad;
+        memcpy(buf, s, (size_t)(e - s));
+        buf[e - s] = 0;
+        if (parse_long(buf, &v[k], &why) || v[k] < 0 || v[k] > MPOS_SLOTS_MAX)
+            goto bad;
+        s = e + 1;
+    }
+    if (v[0] + v[1] + v[2] == 0)
+        goto bad;
+    for (int k = 0; k < 3; k++)
+        m->section[k] = (int)v[k];
+    return 0;
+bad:
+    snprintf(err, errlen, "--mrope-section: '%s': want T,H,W: three whole "
+             "numbers of slots, e.g. 16,24,24", arg);
+    return -1;
+}
+
+/* "16x14": columns x rows, each 1..MPOS_GRID_MAX. */
+static int parse_grid(struct mpos_conf *m, const char *arg, char *err,
+                      size_t errlen)
+{
+    long w, h;
+    const char *why, *x = strchr(arg, 'x');
+    char buf[32];
+    if (!x || x - arg >= (long)sizeof buf)
+        goto bad;
+    memcpy(buf, arg, (size_t)(x - arg));
+    buf[x - arg] = 0;
+    if (parse_long(buf, &w, &why) || parse_long(x + 1, &h, &why) ||
+        w < 1 || h < 1 || w > MPOS_GRID_MAX || h > MPOS_GRID_MAX ||
+        w * h > MPOS_TOKENS_MAX)
+        goto bad;
+    m->mode = MPOS_AXIAL;
+    m->grid_w = (int)w;
+    m->grid_h = (int)h;
+    return 0;
+bad:
+    snprintf(err, errlen, "--grid: '%s': want WxH patches (columns x rows), "
+             "each 1..%d, e.g. 14x14", arg, MPOS_GRID_MAX);
+    return -1;
+}
+
+static int parse_real(const char *name, const char *arg, double lo,
+                      double hi, int lo_open, double *out, char *err,
+                      size_t errlen)
+{
+    double v;
+    const char *why;
+    if (parse_double(arg, &v, &why) || v > hi || v < lo || (lo_open && v == lo)) {
+        snprintf(err, errlen, "%s: '%s': want a number %s %g and <= %g",
+                 name, arg, lo_open ? ">" : ">=", lo, hi);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+int mpos_cli_set(struct cli *c, enum mpos_opt id, const char *arg,
+                 char *err, size_t errlen)
+{
+    struct mpos_conf *m = &c->app.mp;
+    long v;
+    const char *why;
+    c->mpos_given |= 1u << id;
+    switch (id) {
+    case MO_SEQUENCE:
+        return mpos_parse_sequence(m, arg, err, errlen);
+    case MO_SPATIAL_MERGE:
+        if (parse_long(arg, &v, &why) || v < 1 || v > 16) {
+            snprintf(err, errlen, "--spatial-merge: '%s': want a whole "
+                     "number in 1..16", arg);
+            return -1;
+        }
+        m->rules.merge = (int)v;
+        return 0;
+    case MO_TOKENS_PER_SECOND:
+        return parse_real(OPT_NAME[id], arg, 0, 1000, 0,
+                          &m->rules.tokens_per_second, err, errlen);
+    case MO_SECOND_PER_GRID:
+        return parse_real(OPT_NAME[id], arg, 0, 3600, 1,
+                          &m->rules.second_per_grid, err, errlen);
+    case MO_SPLIT_FRAMES:
+        m->rules.split_frames = 1;
+        return 0;
+    case MO_SECTION:
+        return parse_section(m, arg, err, errlen);
+    case MO_INTERLEAVED:
+        m->interleaved = 1;
+        return 0;
+    case MO_GRID:
+        return parse_grid(m, arg, err, errlen);
+    case MO_COUNT:
+        break;
+    }
+    return 0;
+}
+
+/* The options that shape a sequence, given without one. */
+static int check_given(const struct cli *c, char *err, size_t errlen)
+{
+    unsigned g = c->mpos_given;
+    if ((g & 1u << MO_SEQUENCE) && (g & 1u << MO_GRID)) {
+        snprintf(err, errlen, "--grid and --sequence: a ViT patch grid or "
+                 "a vision-language sequence; give one");
+        return -1;
+    }
+    if ((g & (1u << MO_SEQUENCE | 1u << MO_GRID)) && c->pe_file) {
+        snprintf(err, errlen, "%s and --pe-file: the table's rows are "
+                 "positions 0..n-1, not a multi-axis sequence; give one",
+                 g & 1u << MO_GRID ? "--grid" : "--sequence");
+        return -1;
+    }
+    for (int k = MO_SPATIAL_MERGE; k <= MO_INTERLEAVED; k++)
+        if ((g & 1u << k) && !(g & 1u << MO_SEQUENCE)) {
+            snprintf(err, errlen, "%s: goes with --sequence", OPT_NAME[k]);
+            return -1;
+        }
+    return 0;
+}
+
+int mpos_cli_finish(struct cli *c, char *err, size_t errlen)
+{
+    struct mpos_conf *m = &c->app.mp;
+    params *p = &c->app.p;
+    if (check_given(c, err, errlen))
+        return -1;
+    if (m->mode == MPOS_OFF)
+        return 0;
+    if (mpos_check(m, err, errlen))
+        return -1;
+    unsigned char *axis = malloc((size_t)p->d / 2 + 1);
+    if (!axis) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    int r = mpos_axes(m, p->d / 2, axis, err, errlen);
+    free(axis);
+    if (r)
+        return -1;
+    int64_t n = mpos_count(m);
+    if (c->n_set && p->n != n) {
+        snprintf(err, errlen, "-n/--seq-len: %lld: the %s has %lld tokens; "
+                 "leave -n out", (long long)p->n, m->mode == MPOS_AXIAL
+                 ? "grid" : "sequence", (long long)n);
+        return -1;
+    }
+    p->n = n;
+    if (p->pos >= n)
+        p->pos = n - 1;
+    if (m->mode == MPOS_AXIAL && !c->base_set)
+        p->base = 100;
+    return 0;
+}
+
+int mpos_export_wanted(const struct cli *c)
+{
+    return c->what == EXPORT_POSITION_IDS ||
+           (c->app.mp.mode != MPOS_OFF &&
+            (c->what == EXPORT_SCORES || c->what == EXPORT_SOFTMAX));
+}
+
+static int write_done(FILE *out)
+{
+    if (fflush(out) == 0 && !ferror(out))
+        return 0;
+    return cli_error("--export: write error");
+}
+
+static const char *kind_name(const struct mpos_conf *m, enum mpos_kind k)
+{
+    static const char *const N[] = { "text", "image", "video" };
+    return m->mode == MPOS_AXIAL ? "patch" : N[k];
+}
+
+/* One line per token: token,kind,t,h,w. */
+static int export_ids(const struct cli *c, FILE *out)
+{
+    const struct mpos_conf *m = &c->app.mp;
+    if (m->mode == MPOS_OFF)
+        return cli_error("--export position-ids: goes with --sequence SPEC "
+                         "or --grid WxH");
+    if (c->format && strcmp(c->format, "csv") != 0)
+        return cli_error("--format: '%s': want csv with --export "
+                         "position-ids", c->format);
+    enum { BLOCK = 512 };
+    struct mpos_tok tok[BLOCK];
+    int64_t n = mpos_count(m);
+    for (int64_t i = 0; i < n && !ferror(out); i += BLOCK) {
+        int64_t k = n - i < BLOCK ? n - i : BLOCK;
+        mpos_fill(m, i, k, tok);
+        for (int64_t j = 0; j < k; j++)
+            fprintf(out, "%lld,%s,%lld,%lld,%lld\n", (long long)(i + j),
+                    kind_name(m, tok[j].kind), (long long)tok[j].id[0],
+                    (long long)tok[j].id[1], (long long)tok[j].id[2]);
+    }
+    return write_done(out);
+}
+
+/* Row i: scores (masked -inf past i when causal), or their softmax. */
+static void score_row(const struct cli *c, const struct mpos_tok *tok,
+                      int64_t n, int64_t i, const double *omega,
+                      const unsigned char *axis, double mult, double *row)
+{
+    const struct score_opts *o = &c->app.att.o;
+    int slots = c->app.p.d / 2;
+    int softmax = c->what == EXPORT_SOFTMAX || o->softmax;
+    double scale = o->temperature ? 1.0 / sqrt((double)c->app.p.d) : 1.0;
+    double top = -INFINITY, sum = 0;
+    for (int64_t j = 0; j < n; j++) {
+        row[j] = (o->causal && j > i) ? -INFINITY
+                 : scale * mult * mpos_score(omega, axis, slots, tok[i].id,
+                                             tok[j].id);
+        if (row[j] > top)
+            top = row[j];
+    }
+    if (!softmax)
+        return;
+    for (int64_t j = 0; j < n; j++)
+        sum += row[j] = isinf(row[j]) ? 0 : exp(row[j] - top);
+    for (int64_t j = 0; j < n; j++)
+        row[j] /= sum;
+}
+
+static void put_row(FILE *out, const double *row, int64_t n, const char *f)
+{
+    int f64 = f && strcmp(f, "f64") == 0, f32 = f && strcmp(f, "f32") == 0;
+    for (int64_t j = 0; j < n; j++) {
+        if (f64) {
+            fwrite(&row[j], sizeof row[j], 1, out);
+        } else if (f32) {
+            float v = (float)row[j];
+            fwrite(&v, sizeof v, 1, out);
+        } else {
+            fprintf(out, j ? ",%.9g" : "%.9g", row[j]);
+        }
+    }
+    if (!f64 && !f32)
+        fputc('\n', out);
+}
+
+static int export_scores(const struct cli *c, FILE *out)
+{
+    const params *p = &c->app.p;
+    int64_t n = p->n;
+    char err[256];
+    double mult, *omega = malloc((size_t)(p->d / 2) * sizeof *omega);
+    unsigned char *axis = malloc((size_t)(p->d / 2));
+    struct mpos_tok *tok = malloc((size_t)n * sizeof *tok);
+    double *row = malloc((size_t)n * sizeof *row);
+    int r = 0;
+    if (!omega || !axis || !tok || !row)
+        r = cli_error("--export: out of memory");
+    else if (mpos_plan(&c->app.mp, p->d, p->base, &p->rope, n, omega, axis,
+                       &mult, err, sizeof err))
+        r = cli_error("%s", err);
+    if (!r) {
+        mpos_fill(&c->app.mp, 0, n, tok);
+        for (int64_t i = 0; i < n && !ferror(out); i++) {
+            score_row(c, tok, n, i, omega, axis, mult, row);
+            put_row(out, row, n, c->format);
+        }
+        r = write_done(out);
+    }
+    free(omega);
+    free(axis);
+    free(tok);
+    free(row);
+    return r;
+}
+
+int mpos_export_run(const struct cli *c, FILE *out)
+{
+    if (c->what == EXPORT_POSITION_IDS)
+        return export_ids(c, out);
+    return export_scores(c, out);
+}
