@@ -274,9 +274,8 @@ static SCREEN *open_portable(void)
 /* ---- asking the terminal -------------------------------------------- */
 
 /* Write s straight to the terminal, after what curses has sent. */
-static void send_raw(const char *s)
+void term_write_raw(const char *s, size_t n)
 {
-    size_t n = strlen(s);
     ssize_t r;
 
     fflush(stdout);
@@ -289,6 +288,11 @@ static void send_raw(const char *s)
         s += r;
         n -= (size_t)r;
     }
+}
+
+static void send_raw(const char *s)
+{
+    term_write_raw(s, strlen(s));
 }
 
 /*
@@ -454,21 +458,6 @@ void term_graphics_probe(struct gfx_probe *out)
     *out = gprobe;
 }
 
-void term_write_raw(const char *s, size_t n)
-{
-    ssize_t r;
-
-    fflush(stdout);
-    while (n > 0 && (r = write(STDOUT_FILENO, s, n)) != 0) {
-        if (r < 0) {
-            if (errno == EINTR)
-                continue;
-            return;
-        }
-        s += r;
-        n -= (size_t)r;
-    }
-}
 
 int term_open(const struct term_opts *o, enum color_mode *mode, int *ascii,
               char *err, size_t errlen)
