@@ -65,7 +65,6 @@ done <"$tmp/list"
 for f in llama3 yarn linear; do cases+=("--config $tmp/$f.json"); done
 # n from the model: the status line of a small frame
 for c in "${cases[@]}"; do
-    # shellcheck disable=SC2086
     set -- $c
     n=$("$PEVIZ" "$@" --snapshot --size 200x6 | tail -n 1 |
         sed -nE 's/.* n=([0-9]+) .*/\1/p')
@@ -81,7 +80,6 @@ N=256
 k=0
 for c in "${cases[@]}"; do
     k=$((k + 1)); d="$tmp/c$k"; mkdir "$d"
-    # shellcheck disable=SC2086
     set -- $c -n $N
     printf '%s\n' "$c" >"$d/what"
     "$PEVIZ" "$@" --export bands >"$d/bands" 2>"$d/err" &&
