@@ -481,12 +481,7 @@ int config_load_json(const char *name, const char *text, size_t len,
                      char *err, size_t errlen)
 {
     char jerr[160], msg[300];
-    struct json_limits lim = { CONFIG_MAX_BYTES, 32, 0 };
-    if (len >= 3 && !memcmp(text, "\xef\xbb\xbf", 3)) {
-        text += 3;              /* a UTF-8 byte-order mark, as CSV takes */
-        len -= 3;
-    }
-    json_value *root = json_parse(text, len, &lim, jerr, sizeof jerr);
+    json_value *root = config_json(text, len, jerr, sizeof jerr);
     struct cfg c = { name, "", text_root(root), NULL, "", 0, *p, err, errlen };
     int r = -1;
     if (c.root != root)
@@ -515,8 +510,18 @@ int config_load_json(const char *name, const char *text, size_t len,
     return r;
 }
 
-int config_load(const char *path, const char *layer_type, params *p,
-                char *err, size_t errlen)
+json_value *config_json(const char *text, size_t len, char *jerr,
+                        size_t jerrlen)
+{
+    struct json_limits lim = { CONFIG_MAX_BYTES, 32, 0 };
+    if (len >= 3 && !memcmp(text, "\xef\xbb\xbf", 3)) {
+        text += 3;              /* a UTF-8 byte-order mark, as CSV takes */
+        len -= 3;
+    }
+    return json_parse(text, len, &lim, jerr, jerrlen);
+}
+
+char *config_read(const char *path, size_t *n, char *err, size_t errlen)
 {
     char why[160];
     /* opened without waiting (a FIFO would block for a writer), then
@@ -527,23 +532,33 @@ int config_load(const char *path, const char *layer_type, params *p,
         if (fd >= 0)
             close(fd);
         snprintf(err, errlen, "%s: %s", path, fd >= 0 ? strerror(errno) : why);
-        return -1;
+        return NULL;
     }
-    char magic[4];
-    if (fread(magic, 1, 4, f) == 4 && memcmp(magic, "GGUF", 4) == 0) {
-        fclose(f);
-        return gguf_config_load(path, p, err, errlen);
-    }
-    rewind(f);
     char *buf = malloc(CONFIG_MAX_BYTES + 1);
-    size_t n = buf ? fread(buf, 1, CONFIG_MAX_BYTES + 1, f) : 0;
+    *n = buf ? fread(buf, 1, 4, f) : 0;
+    if (buf && !(*n == 4 && memcmp(buf, "GGUF", 4) == 0))   /* GGUF: read
+                                                   by gguf_config_load */
+        *n += fread(buf + *n, 1, CONFIG_MAX_BYTES + 1 - *n, f);
     int rerr = ferror(f);
     fclose(f);
-    int r = -1;
+    if (!buf || rerr) {
+        snprintf(err, errlen, "%s: %s", path, buf ? "read error" : "out of memory");
+        free(buf);
+        return NULL;
+    }
+    return buf;
+}
+
+int config_load(const char *path, const char *layer_type, params *p,
+                char *err, size_t errlen)
+{
+    size_t n;
+    char *buf = config_read(path, &n, err, errlen);
     if (!buf)
-        snprintf(err, errlen, "%s: out of memory", path);
-    else if (rerr)
-        snprintf(err, errlen, "%s: read error", path);
+        return -1;
+    int r = -1;
+    if (n >= 4 && memcmp(buf, "GGUF", 4) == 0)
+        r = gguf_config_load(path, p, err, errlen);
     else if (n > CONFIG_MAX_BYTES)
         snprintf(err, errlen, "%s: larger than %ld bytes; not a config.json",
                  path, (long)CONFIG_MAX_BYTES);

@@ -36,6 +36,18 @@ int config_qk_pairs(const char *path);
  * also under text_config), or 0 when the config has none. */
 double config_llama4_beta(const char *path);
 
+/* The regular file at path (opened without waiting; a FIFO or device is
+ * refused) in a new buffer of *n bytes, at most CONFIG_MAX_BYTES + 1 of
+ * them, or only the magic "GGUF" of a GGUF file; NULL with one line in
+ * err. */
+char *config_read(const char *path, size_t *n, char *err, size_t errlen);
+
+/* config.json text parsed within the config limits, a UTF-8 byte-order
+ * mark skipped; NULL with the reason in jerr. */
+struct json_value;
+struct json_value *config_json(const char *text, size_t len, char *jerr,
+                               size_t jerrlen);
+
 /* The same on a config.json already in memory (name: for messages). */
 int config_load_json(const char *name, const char *text, size_t len,
                      const char *layer_type, params *p,

@@ -7,12 +7,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "config.h"
 #include "peviz/json.h"
 #include "peviz/scores.h"
-#include "peviz/tables.h"
 
 static int family_pairs(const json_value *root)
 {
@@ -46,36 +44,19 @@ static double family_beta(const json_value *root)
     return 0.0;
 }
 
-/* The parsed config.json at path, or NULL (not one, or GGUF).  Opened
- * as config_load opens it: without waiting, a regular file only, and a
- * UTF-8 byte-order mark skipped. */
+/* The parsed config.json at path, or NULL (not one, or GGUF), read as
+ * config_load reads it. */
 static json_value *read_config(const char *path)
 {
-    char why[160];
-    int fd = pe_open_regular(path, why, sizeof why);
-    FILE *f = fd >= 0 ? fdopen(fd, "rb") : NULL;
-    if (!f) {
-        if (fd >= 0)
-            close(fd);
-        return NULL;
-    }
-    char *buf = malloc(CONFIG_MAX_BYTES + 1);
-    size_t n = buf ? fread(buf, 1, CONFIG_MAX_BYTES + 1, f) : 0;
-    fclose(f);
+    char err[200], jerr[160];
+    size_t n;
+    char *buf = config_read(path, &n, err, sizeof err);
     json_value *root = NULL;
-    const char *text = buf;
-    if (buf && n >= 3 && !memcmp(buf, "\xef\xbb\xbf", 3)) {
-        text += 3;
-        n -= 3;
-    }
-    if (buf && n >= 1 && n <= CONFIG_MAX_BYTES && text[0] != 'G') {
-        char jerr[160];
-        struct json_limits lim = { .max_bytes = CONFIG_MAX_BYTES, .max_depth = 32 };
-        root = json_parse(text, n, &lim, jerr, sizeof jerr);
-        if (root && root->type != JSON_OBJECT) {
-            json_free(root);
-            root = NULL;
-        }
+    if (buf && n >= 1 && n <= CONFIG_MAX_BYTES && memcmp(buf, "GGUF", n < 4 ? n : 4))
+        root = config_json(buf, n, jerr, sizeof jerr);
+    if (root && root->type != JSON_OBJECT) {
+        json_free(root);
+        root = NULL;
     }
     free(buf);
     return root;
