@@ -83,6 +83,17 @@ class Child:
     def keep(self, data):
         self.recent = (self.recent + data)[-(1 << 16):]
 
+    def read_chunk(self):
+        """One read of what the program wrote, counted; None at its end."""
+        try:
+            data = os.read(self.fd, 1 << 16)
+        except OSError:
+            return None
+        if not data:
+            return None
+        self.total += len(data)
+        return data
+
     def read_for(self, timeout):
         """Bytes that arrive within timeout s: [(t, n), ...]."""
         out = []
@@ -94,13 +105,9 @@ class Child:
             r, _, _ = select.select([self.fd], [], [], left)
             if not r:
                 return out
-            try:
-                data = os.read(self.fd, 1 << 16)
-            except OSError:
+            data = self.read_chunk()
+            if data is None:
                 return out
-            if not data:
-                return out
-            self.total += len(data)
             self.keep(data)
             out.append((time.monotonic(), len(data)))
 
@@ -123,13 +130,9 @@ class Child:
         r, _, _ = select.select([self.fd], [], [], gap)
         if not r:
             return None
-        try:
-            data = os.read(self.fd, 1 << 16)
-        except OSError:
+        data = self.read_chunk()
+        if data is None:
             return None
-        if not data:
-            return None
-        self.total += len(data)
         self.keep(data)
         return (time.monotonic(), len(data))
 
@@ -156,13 +159,9 @@ class Child:
             r, _, _ = select.select([self.fd], [], [], 0.05)
             if not r:
                 continue
-            try:
-                data = os.read(self.fd, 1 << 16)
-            except OSError:
+            data = self.read_chunk()
+            if data is None:
                 return None
-            if not data:
-                return None
-            self.total += len(data)
             if CLEAR in tail + data:
                 self.settle()
                 return self.total
