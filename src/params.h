@@ -125,7 +125,7 @@ int rope_opt_parse(const char *name);
  * Parse text and set one scaling setting, checking its own range
  * (RO_TRUNCATE takes on/off).  On error leave p unchanged, write
  * "NAME 'VALUE': why; want RANGE" into err and return -1.  Settings that
- * depend on each other (low <= high, beta_fast > beta_slow, factor >= 1
+ * depend on each other (low <= high, beta_fast >= beta_slow, factor >= 1
  * for some methods, L given, d/2 list entries) are checked by
  * params_check_rope once all are set.
  */
