@@ -50,24 +50,24 @@ static const struct opt OPTS[] = {
     { "pos", 1, O_POS, "P", "position under the cursor, 0..n-1 (default 0)" },
     { "view", 1, O_VIEW, "NAME", "" },
     { "scheme", 1, O_SCHEME, "NAME", "" },
-    { "color", 1, O_COLOR, "MODE", "auto, none, 8, 16, 256 or truecolor" },
+    { "color", 1, O_COLOR, "MODE", "" },
     { "ascii", 0, O_ASCII, NULL, "draw with ASCII only" },
     { "fps", 1, O_FPS, "N", "animation frames per second, 1..60 (default 30)" },
     { "mouse", 0, O_MOUSE, NULL, "react to mouse clicks" },
     { "low-bandwidth", 0, O_LOWBW, NULL, "at most 5 frames per second, small updates" },
-    { "palette", 1, O_PALETTE, "NAME", "default, contrast or mono" },
+    { "palette", 1, O_PALETTE, "NAME", "" },
     { "base-b", 1, O_BASE_B, "BASE", "compare view: base of pane B (default 500000)" },
     { "base-c", 1, O_BASE_C, "BASE", "compare view: add pane C with this base" },
     { "model-b", 1, O_MODEL_B, "NAME", "compare view: pane B takes a model's RoPE settings" },
     { "model-c", 1, O_MODEL_C, "NAME", "compare view: add pane C with a model's RoPE settings" },
     { "pane-mode", 1, O_PANE_MODE, "MODE", "compare view: " },
     { "tour", 2, O_TOUR, "FILE", "start the guided tour (the shipped one, or FILE)" },
-    { "lang", 1, O_LANG, "LANG", "tour language: en or zh" },
+    { "lang", 1, O_LANG, "LANG", "tour language: " },
     { "check", 0, O_CHECK, NULL, "--tour: check the tour file and exit, without a terminal" },
     { "slides", 1, O_SLIDES, "DIR", "--tour: write every step as SVG and text, and DIR/index.html" },
     { "record", 1, O_RECORD, "FILE", "record the session as an asciicast v3 file (.cast)" },
     { "autoplay", 1, O_AUTOPLAY, "SECONDS", "--tour: go on to the next step every SECONDS, quit after the last" },
-    { "export", 1, O_EXPORT, "WHAT", "print pe, scores, softmax, pca, pca-variance, freqs or bands and exit" },
+    { "export", 1, O_EXPORT, "WHAT", "print and exit: " },
     { "format", 1, O_FORMAT, "FMT", "export: csv, f32, f64; snapshot: text, ansi, svg, png" },
     { "softmax", 0, O_SOFTMAX, NULL, "export/attention: softmax per row" },
     { "causal", 0, O_CAUSAL, NULL, "export/attention: causal mask" },
@@ -84,7 +84,7 @@ static const struct opt OPTS[] = {
     { "config", 1, O_CONFIG, "FILE", "RoPE settings from a config.json or .gguf file" },
     { "check-freqs", 1, O_CHECK_FREQS, "FILE", "compare a dumped inv_freq (.npy, .csv, safetensors, GGUF) with the settings; exit 0 match, 1 differ" },
     { "layer-type", 1, O_LAYER_TYPE, "NAME", "config: the layer type (per-type rope_parameters, Gemma 3 v4)" },
-    { "rope-scaling", 1, O_ROPE + RO_SCALING, "METHOD", "none, linear, ntk, dynamic, yarn, llama3 or longrope" },
+    { "rope-scaling", 1, O_ROPE + RO_SCALING, "METHOD", "" },
     { "factor", 1, O_ROPE + RO_FACTOR, "S", "scaling factor s, > 0 (>= 1 for dynamic, yarn, llama3, longrope)" },
     { "original-max", 1, O_ROPE + RO_ORIGINAL_MAX, "L", "original trained length L, 1..2147483647" },
     { "low-freq-factor", 1, O_ROPE + RO_LOW_FREQ, "X", "llama3: low frequency factor, > 0 (default 1)" },
@@ -132,6 +132,39 @@ static const struct opt OPTS[] = {
 };
 #define NOPTS (sizeof OPTS / sizeof OPTS[0])
 
+/* The words an option takes, in the order --help lists them (COLOR:
+ * auto first, then the values of color_flag from 0). */
+static const char *const COLOR_WORDS[] = { "auto", "none", "8", "16", "256",
+                                           "truecolor", NULL };
+static const char *const EXPORT_WORDS[] = { "pe", "scores", "softmax", "pca",
+                                            "pca-variance", "freqs", "bands",
+                                            "position-ids", NULL };
+static const char *const PALETTE_WORDS[] = { "default", "contrast", "mono", NULL };
+static const char *const LANG_WORDS[] = { "en", "zh", NULL };
+
+static const char *const *opt_words(int val)
+{
+    return val == O_COLOR ? COLOR_WORDS : val == O_PALETTE ? PALETTE_WORDS
+         : val == O_EXPORT ? EXPORT_WORDS : LANG_WORDS;
+}
+
+/* words as "a, b or c" (truncated to len).  Returns buf. */
+static const char *words_names(const char *const *words, char *buf,
+                               size_t len)
+{
+    size_t used = 0;
+    if (len)
+        buf[0] = 0;
+    for (int i = 0; words[i] && used < len; i++) {
+        const char *sep = i == 0 ? "" : words[i + 1] ? ", " : " or ";
+        int w = snprintf(buf + used, len - used, "%s%s", sep, words[i]);
+        if (w < 0)
+            break;
+        used += (size_t)w;
+    }
+    return buf;
+}
+
 /* The names an option takes when they come from a table ("" if not). */
 static const char *opt_names(int val, char *buf, size_t len)
 {
@@ -139,6 +172,11 @@ static const char *opt_names(int val, char *buf, size_t len)
         return scheme_list(buf, len);
     if (val == O_PANE_MODE)
         return pane_mode_list(buf, len);
+    if (val == O_ROPE + RO_SCALING)
+        return rope_method_names(buf, len, " or ");
+    if (val == O_COLOR || val == O_PALETTE || val == O_EXPORT
+        || val == O_LANG)
+        return words_names(opt_words(val), buf, len);
     if (val == O_VIEW) {
         views_names(buf, len, " or ");
         return buf;
@@ -256,13 +294,6 @@ static int choose(const char *const *words, const char *arg, int val,
     return chosen(word_index(words, arg), arg, val, want, out);
 }
 
-static const char *const COLOR_WORDS[] = { "none", "8", "16", "256",
-                                           "truecolor", "auto", NULL };
-static const char *const EXPORT_WORDS[] = { "pe", "scores", "softmax", "pca",
-                                            "pca-variance", "freqs", "bands",
-                                            "position-ids", NULL };
-static const char *const PALETTE_WORDS[] = { "default", "contrast", "mono", NULL };
-static const char *const LANG_WORDS[] = { "en", "zh", NULL };
 
 static int parse_size(struct cli *c, const char *arg)
 {
@@ -434,11 +465,13 @@ static int parse_choice(struct cli *c, int val, const char *arg)
             c->app.att.o.scheme = (enum scheme)i;
         break;
     case O_COLOR:
-        if (!(r = choose(COLOR_WORDS, arg, val, "auto, none, 8, 16, 256 or truecolor", &i)))
-            c->color_flag = i == 5 ? -1 : i;
+        if (!(r = choose(COLOR_WORDS, arg, val,
+                         opt_names(val, want, sizeof want), &i)))
+            c->color_flag = i - 1;      /* auto: -1 */
         break;
     case O_PALETTE:
-        if (!(r = choose(PALETTE_WORDS, arg, val, "default, contrast or mono", &i)))
+        if (!(r = choose(PALETTE_WORDS, arg, val,
+                         opt_names(val, want, sizeof want), &i)))
             c->app.palette = (enum palette)i;
         break;
     case O_PANE_MODE:
@@ -448,8 +481,7 @@ static int parse_choice(struct cli *c, int val, const char *arg)
         break;
     case O_EXPORT:
         if (!(r = choose(EXPORT_WORDS, arg, val,
-                         "pe, scores, softmax, pca, pca-variance, freqs, "
-                         "bands or position-ids", &i))) {
+                         opt_names(val, want, sizeof want), &i))) {
             if (c->mode == MODE_EXPORT && c->what != (enum export_what)i)
                 return fail("--export %s: conflicts with --export %s given "
                             "before; give one", arg, EXPORT_WORDS[c->what]);
@@ -458,7 +490,8 @@ static int parse_choice(struct cli *c, int val, const char *arg)
         }
         break;
     case O_LANG:
-        if (!(r = choose(LANG_WORDS, arg, val, "en or zh", &i)))
+        if (!(r = choose(LANG_WORDS, arg, val,
+                         opt_names(val, want, sizeof want), &i)))
             c->lang = arg;
         break;
     }
