@@ -186,7 +186,8 @@ enum score_kind {
     SK_COUNT
 };
 
-enum term_type { TERM_DOT = 0, TERM_DIST };
+/* The types of terms, each with its operations row (TERM_OPS below). */
+enum term_type { TERM_DOT = 0, TERM_DIST, TERM_TYPE_COUNT };
 
 /*
  * The operations row of a term that is a function f(i - j) of the
@@ -218,6 +219,46 @@ struct score_term {
     const char *name;           /* "e.e", "p.p", "bias", ... */
     const struct dist_ops *dist;    /* TERM_DIST */
 };
+
+struct scores_tri_memo;
+
+/*
+ * The operations row of a term type (TERM_OPS[type], src/lib/scores.c):
+ * everything single scores, rows, block means, distance means and the
+ * grid ask of a term, so none of them tests the type.  Positions given
+ * are present (below rows) and blocks not empty.
+ *   at          the term at (i, j), before the temperature
+ *   block_mean  its exact mean over i in [i0,i1), j in [j0,j1)
+ *   tri_sum     term t's sum over the lower triangle j <= i of an m x m
+ *               square (Toeplitz contexts; memo as scores_term_tri_sum)
+ *   range_mean  its mean over the distances [d0, d1) (Toeplitz)
+ *   bias        its part at (i, j) that the vectors do not give: the
+ *               whole term when vectors is 0, else 0
+ *   vectors     1: the term is a(i).b(j) of two kinds, so sums of the
+ *               kinds over blocks give its block means (the grid sums
+ *               them); 0: the row's own means are used
+ * TERM_DOT is a dot of two kinds (closed forms for the sinusoid and the
+ * rotations), TERM_DIST a function of i - j given by a struct dist_ops.
+ */
+struct term_ops {
+    double (*at)(const struct score_ctx *s, const struct score_term *tm,
+                 int64_t i, int64_t j);
+    double (*block_mean)(const struct score_ctx *s,
+                         const struct score_term *tm, int64_t i0, int64_t i1,
+                         int64_t j0, int64_t j1);
+    double (*tri_sum)(const struct score_ctx *s, int t, int64_t m,
+                      struct scores_tri_memo *memo);
+    double (*range_mean)(const struct score_ctx *s,
+                         const struct score_term *tm, int64_t d0, int64_t d1);
+    double (*bias)(const struct score_ctx *s, const struct score_term *tm,
+                   int64_t i, int64_t j);
+    int vectors;
+};
+
+extern const struct term_ops TERM_OPS[TERM_TYPE_COUNT];
+
+/* The row of term t of s. */
+#define SCORES_TERM_OPS(s, t) (&TERM_OPS[(s)->terms[t].type])
 
 struct score_rowtab;
 
@@ -447,7 +488,7 @@ double t5_weight(const struct score_ctx *s, int bucket);
 void scores_terms_additive(struct score_ctx *s, enum score_kind pk,
                            int has_p);
 
-/* ---- building blocks for cached grids (score_grid on the app side) ----------- */
+/* ---- building blocks for cached grids (peviz/score_grid.h) ------------------ */
 
 /* Whether kind's range sums have a closed form (sinusoids, rotations). */
 int scores_kind_closed(enum score_kind k);

@@ -25,7 +25,7 @@
 #include "params.h"
 #include "peviz/tables.h"
 #include "plot.h"
-#include "score_grid.h"
+#include "peviz/score_grid.h"
 #include "text.h"
 
 #define PANEL_MIN 32        /* cells beside the matrix for the panel */

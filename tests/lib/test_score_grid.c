@@ -1,6 +1,6 @@
 /*
- * test_score_grid.c - the app's sliced, cached grid of score cells
- * (src/score_grid.c) against brute force over the library's scores:
+ * test_score_grid.c - the library's sliced, cached grid of score cells
+ * (src/lib/score_grid.c) against brute force over the library's scores:
  * every cell, the four-term split, softmax rows and the limits.
  */
 #include <math.h>
@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "harness.h"
-#include "score_grid.h"
+#include "peviz/score_grid.h"
 #include "scores_ref.h"
 
 /* Run the grid to completion in slices of budget; returns calls made. */
