@@ -54,10 +54,12 @@
 
 /* ---- the schemes ---------------------------------------------------------- */
 
+/* The schemes code names; the table (SCHEMES) may hold more rows after
+ * them, and more are registered at run time: scheme_count() has them
+ * all. */
 enum scheme { SCHEME_SINUSOIDAL = 0, SCHEME_ROPE, SCHEME_ALIBI,
               SCHEME_LEARNED, SCHEME_NOPE, SCHEME_T5, SCHEME_KERPLE_LOG,
-              SCHEME_KERPLE_POWER, SCHEME_SANDWICH, SCHEME_XPOS,
-              SCHEME_COUNT };
+              SCHEME_KERPLE_POWER, SCHEME_SANDWICH, SCHEME_XPOS };
 
 struct score_ctx;
 
@@ -85,7 +87,23 @@ struct scheme_info {
     void (*build)(struct score_ctx *s);
 };
 
-extern const struct scheme_info SCHEMES[SCHEME_COUNT];
+/* The built-in rows, the first indexed by enum scheme. */
+extern const struct scheme_info SCHEMES[];
+
+/*
+ * More schemes at run time: the row (not copied: it must outlive its
+ * use) gets the next number, scheme_count() - 1, and from then on
+ * every lookup, list, parse and context knows it like a built-in one.
+ * Its build function uses the building blocks below (scores_term_add,
+ * scores_dist_add with its own struct dist_ops, ...).  Call before
+ * other threads use the table.  Returns the number, or -1 when the name
+ * is missing or taken, build is NULL, or SCHEME_MAX rows are in use.
+ */
+#define SCHEME_MAX 64
+int scheme_register(const struct scheme_info *si);
+int scheme_count(void);
+/* The row of scheme s, or NULL out of range. */
+const struct scheme_info *scheme_info(int s);
 
 const char *scheme_name(enum scheme s);     /* "?" when out of range */
 int scheme_parse(const char *name);         /* -1 if unknown (or NULL) */

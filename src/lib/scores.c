@@ -120,7 +120,7 @@ static int missing(const struct score_ctx *s, int64_t p)
 /* The scheme's own terms (its entry in SCHEMES), then its properties. */
 static void terms_build(struct score_ctx *s)
 {
-    const struct scheme_info *si = &SCHEMES[s->o.scheme];
+    const struct scheme_info *si = scheme_info(s->o.scheme);
     si->build(s);
     s->toeplitz = !s->o.content && si->toeplitz && !uses_kind(s, SK_EG)
                   && !uses_kind(s, SK_RQG);
@@ -249,7 +249,7 @@ struct score_ctx *scores_new(int d, double base, int64_t n,
     if (!s)
         return NULL;
     s->o = *o;
-    if ((unsigned)s->o.scheme >= SCHEME_COUNT)
+    if (!scheme_info(s->o.scheme))
         s->o.scheme = SCHEME_SINUSOIDAL;
     s->d = d;
     s->half = d / 2;

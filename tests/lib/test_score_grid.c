@@ -61,7 +61,7 @@ static void test_grid(void)
         { 8, 0, 8, 5, 8, 0 },       /* rows start later: diagonal blocks */
         { 0, 24, 3, 10, 12, 0 },    /* columns start later */
     };
-    for (int m = 0; m < SCHEME_COUNT; m++)   /* every scheme in the table */
+    for (int m = 0; m < scheme_count(); m++)   /* every scheme in the table */
         for (int flags = 0; flags < 8; flags++) {
             struct score_opts o = O((enum scheme)m);
             o.causal = flags & 1;

@@ -400,7 +400,7 @@ static void test_rows(void)
 {
     struct dims p = P(16, 10000, 50);
     double row[50];
-    for (int m = 0; m < SCHEME_COUNT; m++)   /* every scheme in the table */
+    for (int m = 0; m < scheme_count(); m++)   /* every scheme in the table */
         for (int causal = 0; causal < 2; causal++)
             for (int content = 0; content < 2; content++) {
                 struct score_opts o = O((enum scheme)m);
@@ -434,7 +434,7 @@ static void test_rows(void)
 static void test_block_means(void)
 {
     struct dims p = P(8, 10000, 60);
-    for (int m = 0; m < SCHEME_COUNT; m++)   /* every scheme in the table */
+    for (int m = 0; m < scheme_count(); m++)   /* every scheme in the table */
         for (int content = 0; content < 2; content++) {
             struct score_opts o = O((enum scheme)m);
             o.content = content;
@@ -517,7 +517,7 @@ static void test_distance_means(void)
 {
     struct dims p = P(16, 500, 300);
     int64_t r[][2] = { {0, 1}, {0, 7}, {5, 6}, {13, 40}, {100, 299} };
-    for (int m = 0; m < SCHEME_COUNT; m++)
+    for (int m = 0; m < scheme_count(); m++)
         for (int temp = 0; temp < 2; temp++) {
             struct score_opts o = O((enum scheme)m);
             o.temperature = temp;
@@ -527,7 +527,7 @@ static void test_distance_means(void)
                 double sum = 0;
                 for (int64_t dl = r[t][0]; dl < r[t][1]; dl++)
                     sum += direct_at((enum scheme)m, 16, 500, (double)dl);
-                double want = SCHEMES[m].toeplitz
+                double want = scheme_info(m)->toeplitz
                               ? tau * sum / (double)(r[t][1] - r[t][0]) : 0;
                 CHECK_NEAR(scores_distance_mean(s, r[t][0], r[t][1]), want,
                            1e-9);
@@ -541,7 +541,7 @@ static void test_distance_means(void)
                 double sum = 0;
                 for (int64_t dl = d0; dl < d1; dl++)
                     sum += direct_at((enum scheme)m, 16, 500, (double)dl);
-                double want = SCHEMES[m].toeplitz
+                double want = scheme_info(m)->toeplitz
                               ? tau * sum / (double)(d1 - d0) : 0;
                 ok &= fabs(v[t] - want) <= 1e-9;
             }
@@ -560,10 +560,11 @@ static void test_scheme_table(void)
               "kerple-power, sandwich or xpos");
     CHECK(scheme_parse("Rope") < 0 && scheme_parse("") < 0
           && scheme_parse(NULL) < 0);
-    CHECK_STR(scheme_name(SCHEME_COUNT), "?");
+    CHECK_STR(scheme_name((enum scheme)scheme_count()), "?");
+    CHECK(scheme_info(-1) == NULL && scheme_info(scheme_count()) == NULL);
     struct dims p = P(8, 10000, 24);
-    for (int m = 0; m < SCHEME_COUNT; m++) {
-        const struct scheme_info *si = &SCHEMES[m];
+    for (int m = 0; m < scheme_count(); m++) {
+        const struct scheme_info *si = scheme_info(m);
         CHECK(scheme_parse(si->name) == m);
         CHECK_STR(scheme_name((enum scheme)m), si->name);
         const char *f[] = { si->formula, si->formula_ascii,
