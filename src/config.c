@@ -400,8 +400,10 @@ static int set_scaling(struct cfg *c)
                ? -1 : 0;
     case ROPE_LONGROPE:
         return longrope(c);
-    default:
-        return 0;
+    default:        /* a method only the table knows: its factor and L */
+        return opt(c, "factor", RO_FACTOR, 0) ||
+               original_length(c, rope_method_info((int)m)->needs_original,
+                               &L) < 0 ? -1 : 0;
     }
 }
 
