@@ -51,9 +51,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The methods code names; the table (ROPE_METHODS) may hold more rows
+ * after them, and more are registered at run time: rope_method_count()
+ * has them all. */
 enum rope_method {
     ROPE_NONE = 0, ROPE_LINEAR, ROPE_NTK, ROPE_DYNAMIC, ROPE_YARN,
-    ROPE_LLAMA3, ROPE_LONGROPE, ROPE_METHOD_COUNT
+    ROPE_LLAMA3, ROPE_LONGROPE
 };
 
 /* What a method did to one band. */
@@ -143,7 +146,7 @@ struct rope_bands {
  *                     naming the setting, its value and the valid range
  */
 struct rope_method_info {
-    enum rope_method method;    /* its index (a registered row: ignored) */
+    enum rope_method method;    /* its enum value (only rows code names) */
     const char *name;           /* "yarn": the --rope-scaling word */
     const char *title;          /* "YaRN (NTK-by-parts + temperature)" */
     const char *formula;        /* UTF-8 */
@@ -160,8 +163,8 @@ struct rope_method_info {
     int (*validate)(const rope_scaling *sc, int d, char *err, size_t errlen);
 };
 
-/* The built-in rows, indexed by enum rope_method. */
-extern const struct rope_method_info ROPE_METHODS[ROPE_METHOD_COUNT];
+/* The built-in rows, the first indexed by enum rope_method. */
+extern const struct rope_method_info ROPE_METHODS[];
 
 /*
  * More methods at run time: the row (not copied: it must outlive its

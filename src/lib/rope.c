@@ -257,7 +257,7 @@ static int longrope_validate(const rope_scaling *sc, int d, char *err,
 
 /* ---- the method table ------------------------------------------------- */
 
-const struct rope_method_info ROPE_METHODS[ROPE_METHOD_COUNT] = {
+const struct rope_method_info ROPE_METHODS[] = {
     [ROPE_NONE] = { .method = ROPE_NONE, .name = "none",
       .title = "no scaling",
       .formula = "\xcf\x89\xe1\xb5\xa2 = \xce\xb8\xe1\xb5\xa2 = b^(\xe2\x88\x92" "2i/d)",
@@ -310,21 +310,23 @@ const struct rope_method_info ROPE_METHODS[ROPE_METHOD_COUNT] = {
       .attention_factor = longrope_attention, .validate = longrope_validate },
 };
 
+#define NBUILTIN ((int)(sizeof ROPE_METHODS / sizeof ROPE_METHODS[0]))
+
 /* The rows registered at run time, after the built-in ones. */
-static const struct rope_method_info *extra[ROPE_METHOD_MAX - ROPE_METHOD_COUNT];
+static const struct rope_method_info *extra[ROPE_METHOD_MAX];
 static int nextra;
 
 int rope_method_count(void)
 {
-    return ROPE_METHOD_COUNT + nextra;
+    return NBUILTIN + nextra;
 }
 
 const struct rope_method_info *rope_method_info(int m)
 {
-    if (m >= 0 && m < ROPE_METHOD_COUNT)
+    if (m >= 0 && m < NBUILTIN)
         return &ROPE_METHODS[m];
-    if (m >= ROPE_METHOD_COUNT && m < rope_method_count())
-        return extra[m - ROPE_METHOD_COUNT];
+    if (m >= NBUILTIN && m < rope_method_count())
+        return extra[m - NBUILTIN];
     return NULL;
 }
 

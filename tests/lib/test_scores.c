@@ -554,10 +554,16 @@ static void test_distance_means(void)
  * Toeplitz and split flags say what the contexts really do. */
 static void test_scheme_table(void)
 {
-    char list[160];
-    CHECK_STR(scheme_list(list, sizeof list),
-              "sinusoidal, rope, alibi, learned, nope, t5, kerple-log, "
-              "kerple-power, sandwich or xpos");
+    char list[512], want[512] = "";
+    /* every row by name, ", " between and " or " before the last; the
+     * built-in ones first, in enum scheme's order */
+    for (int m = 0; m < scheme_count(); m++)
+        snprintf(want + strlen(want), sizeof want - strlen(want), "%s%s",
+                 m == 0 ? "" : m == scheme_count() - 1 ? " or " : ", ",
+                 scheme_info(m)->name);
+    CHECK_STR(scheme_list(list, sizeof list), want);
+    CHECK(strncmp(list, "sinusoidal, rope, alibi, learned, nope, t5, "
+                  "kerple-log, kerple-power, sandwich", 78) == 0);
     CHECK(scheme_parse("Rope") < 0 && scheme_parse("") < 0
           && scheme_parse(NULL) < 0);
     CHECK_STR(scheme_name((enum scheme)scheme_count()), "?");
