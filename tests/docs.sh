@@ -161,6 +161,9 @@ for o in view scheme color palette rope-scaling pane-mode lang; do
     check "--help lists no names for --$o" test -n "$want"
     got=$(readme_row "$o")
     check "README's --$o row lists '$got', --help '$want'" test "$got" = "$want"
+    for name in $(printf '%s' "$want" | tr -d ','); do
+        check "--$o $name is not in $MAN" grep -qwF -- "$name" "$TMP/man.txt"
+    done
     syn=$(grep -oE -- "\[--$o [a-z0-9|-]+\|[a-z0-9|-]+\]" "$README" | head -n 1)
     if [ -n "$syn" ]; then
         syn=$(printf '%s' "$syn" | sed -E "s/^\[--$o //; s/\]\$//; s/\|/, /g")
