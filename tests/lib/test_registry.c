@@ -8,9 +8,9 @@
  * objects are linked in (see the Makefile) and driven as main drives
  * them: cli_parse, then export_run.
  *
- * The scheme "halfln": S = -ln(1 + |i-j|) / 2, a T5-like bias from a
+ * The scheme "reg-halfln": S = -ln(1 + |i-j|) / 2, a T5-like bias from a
  * distance row with only its value (the rest follows, src/lib/dist.c).
- * The method "evenband": even bands divided by s, odd bands kept, a =
+ * The method "reg-evenband": even bands divided by s, odd bands kept, a =
  * 1.25, and s must be in 2..8.
  */
 #include <math.h>
@@ -43,7 +43,7 @@ static void build_halfln(struct score_ctx *s)
 }
 
 static const struct scheme_info HALFLN = {
-    .name = "halfln", .formula = "-ln(1 + |i-j|)/2",
+    .name = "reg-halfln", .formula = "-ln(1 + |i-j|)/2",
     .formula_ascii = "-ln(1 + |i-j|)/2",
     .formula_content = "e.e - ln(1 + |i-j|)/2",
     .formula_content_ascii = "e.e - ln(1 + |i-j|)/2",
@@ -71,14 +71,14 @@ static int evenband_validate(const rope_scaling *sc, int d, char *err,
     (void)d;
     if (sc->factor < 2 || sc->factor > 8) {
         snprintf(err, errlen, "factor %g: want 2..8 with rope-scaling "
-                 "evenband", sc->factor);
+                 "reg-evenband", sc->factor);
         return -1;
     }
     return 0;
 }
 
 static const struct rope_method_info EVENBAND = {
-    .name = "evenband", .title = "even bands interpolated",
+    .name = "reg-evenband", .title = "even bands interpolated",
     .formula = "w_i = theta_i / s (i even), theta_i (i odd)",
     .formula_ascii = "w_i = theta_i / s (i even), theta_i (i odd)",
     .omega = evenband_omega, .attention_factor = evenband_attention,
@@ -86,6 +86,12 @@ static const struct rope_method_info EVENBAND = {
 };
 
 /* ---- driving the program ----------------------------------------------- */
+
+static int ends_with(const char *s, const char *tail)
+{
+    size_t n = strlen(s), k = strlen(tail);
+    return n >= k && strcmp(s + n - k, tail) == 0;
+}
 
 static char out_text[65536], err_text[4096];
 
@@ -161,13 +167,14 @@ static void test_register(int *scheme, int *method)
     struct rope_method_info su = EVENBAND;
     su.name = "su";                                 /* longrope's alias */
     CHECK(rope_method_register(&su) == -1);
-    CHECK(scheme_parse("halfln") == *scheme && scheme_info(*scheme) == &HALFLN);
-    CHECK(rope_method_parse("evenband") == *method);
-    CHECK_STR(scheme_name((enum scheme)*scheme), "halfln");
-    CHECK_STR(rope_method_name((enum rope_method)*method), "evenband");
-    CHECK(strstr(scheme_list(list, sizeof list), ", xpos or halfln") != NULL);
-    CHECK(strstr(rope_method_names(list, sizeof list, " or "),
-                 ", longrope or evenband") != NULL);
+    CHECK(scheme_parse("reg-halfln") == *scheme && scheme_info(*scheme) == &HALFLN);
+    CHECK(rope_method_parse("reg-evenband") == *method);
+    CHECK_STR(scheme_name((enum scheme)*scheme), "reg-halfln");
+    CHECK_STR(rope_method_name((enum rope_method)*method), "reg-evenband");
+    CHECK(ends_with(scheme_list(list, sizeof list), ", xpos or reg-halfln")
+          || ends_with(list, " or reg-halfln"));
+    CHECK(ends_with(rope_method_names(list, sizeof list, " or "),
+                    " or reg-evenband"));
 }
 
 /* The library evaluates the method through its row, and the one
@@ -190,14 +197,14 @@ static void test_library(int method)
     CHECK_NEAR(rope_score_multiplier(&sc), 1.5625, 0);
     sc.factor = 9;
     CHECK(rope_check(&sc, 8, 100, err, sizeof err) == -1);
-    CHECK_STR(err, "factor 9: want 2..8 with rope-scaling evenband");
+    CHECK_STR(err, "factor 9: want 2..8 with rope-scaling reg-evenband");
     CHECK(rope_inv_freq(&sc, 8, 100, 1, w, NULL) == -1);
 }
 
 /* --scheme halfln --export scores: each entry against the formula. */
 static void test_export_scheme(void)
 {
-    const char *args[] = { "--scheme", "halfln", "--export", "scores",
+    const char *args[] = { "--scheme", "reg-halfln", "--export", "scores",
                            "-n", "6", "-d", "4", NULL };
     double v[64];
     CHECK(run(args) == 0);
@@ -206,7 +213,7 @@ static void test_export_scheme(void)
         for (int j = 0; j < 6; j++)
             CHECK_NEAR(v[i * 6 + j], -0.5 * log1p(fabs((double)(i - j))),
                        1e-8);
-    const char *causal[] = { "--scheme", "halfln", "--export", "softmax",
+    const char *causal[] = { "--scheme", "reg-halfln", "--export", "softmax",
                              "--causal", "-n", "3", "-d", "4", NULL };
     CHECK(run(causal) == 0 && csv_values(v, 64) == 9);
     double e1 = exp(-0.5 * log1p(1.0)), e2 = exp(-0.5 * log1p(2.0));
@@ -215,11 +222,11 @@ static void test_export_scheme(void)
     CHECK(v[5] == 0);
 }
 
-/* --rope-scaling evenband: the frequencies and RoPE's scores. */
+/* --rope-scaling reg-evenband: the frequencies and RoPE's scores. */
 static void test_export_method(void)
 {
     const char *freqs[] = { "-d", "8", "-b", "100", "--rope-scaling",
-                            "evenband", "--factor", "4", "--export", "freqs",
+                            "reg-evenband", "--factor", "4", "--export", "freqs",
                             NULL };
     double v[64];
     CHECK(run(freqs) == 0);
@@ -232,7 +239,7 @@ static void test_export_method(void)
     }
     /* q = k = ones: S(i, j) = a^2 sum_k 2 cos((i-j) w_k), a = 1.25 */
     const char *scores[] = { "-d", "8", "-b", "100", "-n", "5", "--scheme",
-                             "rope", "--rope-scaling", "evenband", "--factor",
+                             "rope", "--rope-scaling", "reg-evenband", "--factor",
                              "4", "--export", "scores", NULL };
     CHECK(run(scores) == 0);
     CHECK(csv_values(v, 64) == 25);
@@ -253,21 +260,23 @@ static void test_cli_lists(void)
 {
     const char *bad_scheme[] = { "--scheme", "nosuch", NULL };
     CHECK(run(bad_scheme) == 2);
-    CHECK(strstr(err_text, "sandwich, xpos or halfln") != NULL);
+    CHECK(strstr(err_text, "sandwich, xpos") != NULL
+          && ends_with(err_text, " or reg-halfln\n"));
     const char *bad_method[] = { "--rope-scaling", "nosuch", NULL };
     CHECK(run(bad_method) == 2);
-    CHECK(strstr(err_text, "longrope or evenband") != NULL);
-    const char *bad_factor[] = { "--rope-scaling", "evenband", "--factor",
+    CHECK(strstr(err_text, "yarn, llama3, longrope") != NULL
+          && ends_with(err_text, " or reg-evenband\n"));
+    const char *bad_factor[] = { "--rope-scaling", "reg-evenband", "--factor",
                                  "1", "--export", "freqs", NULL };
     CHECK(run(bad_factor) == 2);
-    CHECK(strstr(err_text, "factor 1: want 2..8 with rope-scaling evenband")
+    CHECK(strstr(err_text, "factor 1: want 2..8 with rope-scaling reg-evenband")
           != NULL);
     const char *help[] = { "--help", NULL };
     CHECK(run(help) == 0);
     CHECK(strstr(out_text, "--scheme NAME          sinusoidal, rope, ")
           != NULL);
-    CHECK(strstr(out_text, "xpos or halfln\n") != NULL);
-    CHECK(strstr(out_text, "yarn, llama3, longrope or evenband\n") != NULL);
+    CHECK(strstr(out_text, " or reg-halfln\n") != NULL);
+    CHECK(strstr(out_text, " or reg-evenband\n") != NULL);
 }
 
 /* A config.json naming the method: the reader goes by the table. */
@@ -277,7 +286,7 @@ static void test_config(void)
     int fd = mkstemp(path);
     const char *json = "{\"rope_theta\": 100, \"head_dim\": 8, "
                        "\"num_attention_heads\": 1, \"hidden_size\": 8, "
-                       "\"rope_scaling\": {\"rope_type\": \"evenband\", "
+                       "\"rope_scaling\": {\"rope_type\": \"reg-evenband\", "
                        "\"factor\": 2}}";
     CHECK(fd >= 0 && write(fd, json, strlen(json)) == (ssize_t)strlen(json));
     close(fd);
