@@ -68,7 +68,7 @@ static const struct opt OPTS[] = {
     { "record", 1, O_RECORD, "FILE", "record the session as an asciicast v3 file (.cast)" },
     { "autoplay", 1, O_AUTOPLAY, "SECONDS", "--tour: go on to the next step every SECONDS, quit after the last" },
     { "export", 1, O_EXPORT, "WHAT", "print and exit: " },
-    { "format", 1, O_FORMAT, "FMT", "export: csv, f32, f64; snapshot: text, ansi, svg, png" },
+    { "format", 1, O_FORMAT, "FMT", "" },
     { "softmax", 0, O_SOFTMAX, NULL, "export/attention: softmax per row" },
     { "causal", 0, O_CAUSAL, NULL, "export/attention: causal mask" },
     { "temperature", 0, O_TEMPERATURE, NULL, "export/attention: divide scores by sqrt(d_model)" },
@@ -85,7 +85,7 @@ static const struct opt OPTS[] = {
     { "check-freqs", 1, O_CHECK_FREQS, "FILE", "compare a dumped inv_freq (.npy, .csv, safetensors, GGUF) with the settings; exit 0 match, 1 differ" },
     { "layer-type", 1, O_LAYER_TYPE, "NAME", "config: the layer type (per-type rope_parameters, Gemma 3 v4)" },
     { "rope-scaling", 1, O_ROPE + RO_SCALING, "METHOD", "" },
-    { "factor", 1, O_ROPE + RO_FACTOR, "S", "scaling factor s, > 0 (>= 1 for dynamic, yarn, llama3, longrope)" },
+    { "factor", 1, O_ROPE + RO_FACTOR, "S", "scaling factor s, > 0 (>= 1 for " },
     { "original-max", 1, O_ROPE + RO_ORIGINAL_MAX, "L", "original trained length L, 1..2147483647" },
     { "low-freq-factor", 1, O_ROPE + RO_LOW_FREQ, "X", "llama3: low frequency factor, > 0 (default 1)" },
     { "high-freq-factor", 1, O_ROPE + RO_HIGH_FREQ, "Y", "llama3: high frequency factor, >= X (default 4)" },
@@ -126,7 +126,7 @@ static const struct opt OPTS[] = {
     { "snapshot", 0, O_SNAPSHOT, NULL, "print one frame without a terminal and exit" },
     { "size", 1, O_SIZE, "WxH", "snapshot size in cells (default 80x24)" },
     { "scale", 1, O_SCALE, "K", "PNG snapshot: 8K x 16K pixels a cell, K in 1..8 (default 1)" },
-    { "graphics", 1, O_GRAPHICS, "MODE", "images: auto, kitty, sixel, iterm2 or cells (default auto)" },
+    { "graphics", 1, O_GRAPHICS, "MODE", "images (default auto): " },
     { "help", 0, 'h', NULL, "this help" },
     { "version", 0, 'V', NULL, "version" },
 };
@@ -148,20 +148,70 @@ static const char *const *opt_words(int val)
          : val == O_EXPORT ? EXPORT_WORDS : LANG_WORDS;
 }
 
-/* words as "a, b or c" (truncated to len).  Returns buf. */
-static const char *words_names(const char *const *words, char *buf,
-                               size_t len)
+static const char *const EXPORT_FMT[] = { "csv", "f32", "f64", NULL };
+static const char *const SNAP_FMT[] = { "text", "ansi", "svg", "png", NULL };
+
+/* words as "a, b" + sep_last + "c" (truncated to len).  Returns buf. */
+static const char *words_list(const char *const *words, char *buf,
+                              size_t len, const char *sep_last)
 {
     size_t used = 0;
     if (len)
         buf[0] = 0;
     for (int i = 0; words[i] && used < len; i++) {
-        const char *sep = i == 0 ? "" : words[i + 1] ? ", " : " or ";
+        const char *sep = i == 0 ? "" : words[i + 1] ? ", " : sep_last;
         int w = snprintf(buf + used, len - used, "%s%s", sep, words[i]);
         if (w < 0)
             break;
         used += (size_t)w;
     }
+    return buf;
+}
+
+static const char *words_names(const char *const *words, char *buf,
+                               size_t len)
+{
+    return words_list(words, buf, len, " or ");
+}
+
+/* The graphics modes as "a, b or c". */
+static const char *gfx_names(char *buf, size_t len)
+{
+    const char *w[GFX_MODE_COUNT + 1];
+    for (int m = 0; m < GFX_MODE_COUNT; m++)
+        w[m] = gfx_mode_name((enum gfx_mode)m);
+    w[GFX_MODE_COUNT] = NULL;
+    return words_names(w, buf, len);
+}
+
+/* The methods whose factor must be >= 1, "a, b, c)". */
+static const char *factor_methods(char *buf, size_t len)
+{
+    size_t used = 0;
+    if (len)
+        buf[0] = 0;
+    for (int m = 0; m < rope_method_count() && used < len; m++) {
+        const struct rope_method_info *mi = rope_method_info(m);
+        if (!mi->factor_min_one)
+            continue;
+        int w = snprintf(buf + used, len - used, "%s%s", used ? ", " : "",
+                         mi->name);
+        if (w < 0)
+            break;
+        used += (size_t)w;
+    }
+    if (used < len)
+        snprintf(buf + used, len - used, ")");
+    return buf;
+}
+
+/* --format's help: the formats of each mode. */
+static const char *format_names(char *buf, size_t len)
+{
+    char e[64], t[64];
+    snprintf(buf, len, "export: %s; snapshot: %s",
+             words_list(EXPORT_FMT, e, sizeof e, ", "),
+             words_list(SNAP_FMT, t, sizeof t, ", "));
     return buf;
 }
 
@@ -174,6 +224,12 @@ static const char *opt_names(int val, char *buf, size_t len)
         return pane_mode_list(buf, len);
     if (val == O_ROPE + RO_SCALING)
         return rope_method_names(buf, len, " or ");
+    if (val == O_GRAPHICS)
+        return gfx_names(buf, len);
+    if (val == O_ROPE + RO_FACTOR)
+        return factor_methods(buf, len);
+    if (val == O_FORMAT)
+        return format_names(buf, len);
     if (val == O_COLOR || val == O_PALETTE || val == O_EXPORT
         || val == O_LANG)
         return words_names(opt_words(val), buf, len);
@@ -336,9 +392,10 @@ static int parse_scale(struct cli *c, const char *arg)
 static int parse_graphics(struct cli *c, const char *arg)
 {
     int m = gfx_mode_parse(arg);
+    char names[96];
     if (m < 0)
-        return fail("--graphics: '%s': want auto, kitty, sixel, iterm2 or "
-                    "cells", arg);
+        return fail("--graphics: '%s': want %s", arg,
+                    gfx_names(names, sizeof names));
     c->graphics = m;
     return 0;
 }
@@ -669,12 +726,13 @@ static int check_final(struct cli *c, const char *pos_arg)
         return fail("--scale: goes with --snapshot --format png");
     if (!c->format)
         return 0;
-    static const char *const EXPORT_FMT[] = { "csv", "f32", "f64", NULL };
-    static const char *const SNAP_FMT[] = { "text", "ansi", "svg", "png", NULL };
+    char names[96];
     if (c->mode == MODE_EXPORT && word_index(EXPORT_FMT, c->format) < 0)
-        return fail("--format: '%s': want csv, f32 or f64 with --export", c->format);
+        return fail("--format: '%s': want %s with --export", c->format,
+                    words_names(EXPORT_FMT, names, sizeof names));
     if (c->mode == MODE_SNAPSHOT && word_index(SNAP_FMT, c->format) < 0)
-        return fail("--format: '%s': want text, ansi, svg or png with --snapshot", c->format);
+        return fail("--format: '%s': want %s with --snapshot", c->format,
+                    words_names(SNAP_FMT, names, sizeof names));
     if (c->mode != MODE_EXPORT && c->mode != MODE_SNAPSHOT)
         return fail("--format: goes with --export or --snapshot");
     return 0;

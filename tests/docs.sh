@@ -156,7 +156,7 @@ readme_row() {      # the valid values of the option's README table row
     grep -E -- "^\| \`--$1\` \|" "$README" | head -n 1 | awk -F' [|] ' '{print $3}' |
         sed -E 's/ \([a-z0-9]+\) \|$//; s/ \|$//'
 }
-for o in view scheme color palette rope-scaling pane-mode lang; do
+for o in view scheme color palette rope-scaling pane-mode lang graphics; do
     want=$(help_names "$o")
     check "--help lists no names for --$o" test -n "$want"
     got=$(readme_row "$o")
