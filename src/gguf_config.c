@@ -178,18 +178,22 @@ static int scaling_type(struct gcfg *c, enum rope_method *m)
         return gbad(c, key, "not a string");
     if (!strcmp(kv->str, "none"))
         return 0;
-    static const struct { const char *name; enum rope_method m; } T[] = {
-        { "linear", ROPE_LINEAR }, { "yarn", ROPE_YARN },
-        { "longrope", ROPE_LONGROPE }
-    };
-    for (size_t k = 0; k < sizeof T / sizeof T[0]; k++)
-        if (!strcmp(kv->str, T[k].name)) {
-            *m = T[k].m;
+    /* the types llama.cpp writes (none: above), by our methods' names */
+    static const enum rope_method T[] = { ROPE_LINEAR, ROPE_YARN,
+                                          ROPE_LONGROPE };
+    const size_t nt = sizeof T / sizeof T[0];
+    for (size_t k = 0; k < nt; k++)
+        if (!strcmp(kv->str, rope_method_name(T[k]))) {
+            *m = T[k];
             return 0;
         }
-    char why[120];
-    snprintf(why, sizeof why, "unknown type '%.30s'; want none, linear, yarn "
-             "or longrope", kv->str);
+    char why[160];
+    size_t used = (size_t)snprintf(why, sizeof why, "unknown type '%.30s'; "
+                                   "want none", kv->str);
+    for (size_t k = 0; k < nt && used < sizeof why; k++)
+        used += (size_t)snprintf(why + used, sizeof why - used, "%s%s",
+                                 k == nt - 1 ? " or " : ", ",
+                                 rope_method_name(T[k]));
     return gbad(c, key, why);
 }
 
