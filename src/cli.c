@@ -151,21 +151,14 @@ static const char *const *opt_words(int val)
 static const char *const EXPORT_FMT[] = { "csv", "f32", "f64", NULL };
 static const char *const SNAP_FMT[] = { "text", "ansi", "svg", "png", NULL };
 
-/* words as "a, b" + sep_last + "c" (truncated to len).  Returns buf. */
+/* words (NULL-terminated) as "a, b" + sep_last + "c".  Returns buf. */
 static const char *words_list(const char *const *words, char *buf,
                               size_t len, const char *sep_last)
 {
-    size_t used = 0;
-    if (len)
-        buf[0] = 0;
-    for (int i = 0; words[i] && used < len; i++) {
-        const char *sep = i == 0 ? "" : words[i + 1] ? ", " : sep_last;
-        int w = snprintf(buf + used, len - used, "%s%s", sep, words[i]);
-        if (w < 0)
-            break;
-        used += (size_t)w;
-    }
-    return buf;
+    int n = 0;
+    while (words[n])
+        n++;
+    return fmt_names(buf, len, words, n, sep_last);
 }
 
 static const char *words_names(const char *const *words, char *buf,
@@ -187,21 +180,13 @@ static const char *gfx_names(char *buf, size_t len)
 /* The methods whose factor must be >= 1, "a, b, c)". */
 static const char *factor_methods(char *buf, size_t len)
 {
-    size_t used = 0;
-    if (len)
-        buf[0] = 0;
-    for (int m = 0; m < rope_method_count() && used < len; m++) {
-        const struct rope_method_info *mi = rope_method_info(m);
-        if (!mi->factor_min_one)
-            continue;
-        int w = snprintf(buf + used, len - used, "%s%s", used ? ", " : "",
-                         mi->name);
-        if (w < 0)
-            break;
-        used += (size_t)w;
-    }
-    if (used < len)
-        snprintf(buf + used, len - used, ")");
+    const char *names[ROPE_METHOD_MAX];
+    int n = 0;
+    for (int m = 0; m < rope_method_count(); m++)
+        if (rope_method_info(m)->factor_min_one)
+            names[n++] = rope_method_info(m)->name;
+    fmt_names(buf, len, names, n, ", ");
+    snprintf(buf + strlen(buf), len - strlen(buf), ")");
     return buf;
 }
 

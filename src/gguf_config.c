@@ -187,13 +187,12 @@ static int scaling_type(struct gcfg *c, enum rope_method *m)
             *m = T[k];
             return 0;
         }
-    char why[160];
-    size_t used = (size_t)snprintf(why, sizeof why, "unknown type '%.30s'; "
-                                   "want none", kv->str);
-    for (size_t k = 0; k < nt && used < sizeof why; k++)
-        used += (size_t)snprintf(why + used, sizeof why - used, "%s%s",
-                                 k == nt - 1 ? " or " : ", ",
-                                 rope_method_name(T[k]));
+    const char *names[1 + sizeof T / sizeof T[0]] = { "none" };
+    char why[160], list[100];
+    for (size_t k = 0; k < nt; k++)
+        names[k + 1] = rope_method_name(T[k]);
+    snprintf(why, sizeof why, "unknown type '%.30s'; want %s", kv->str,
+             fmt_names(list, sizeof list, names, (int)nt + 1, " or "));
     return gbad(c, key, why);
 }
 

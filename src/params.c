@@ -689,11 +689,12 @@ int att_opt_set(struct score_opts *o, int64_t n, enum att_opt id,
         return 0;
     case AO_PAIRS:
         if (qk_pairs_parse(text) < 0) {
-            size_t used = (size_t)snprintf(err, errlen, "wants");
-            for (int k = 0; k < QK_PAIRS_COUNT && used < errlen; k++)
-                used += (size_t)snprintf(err + used, errlen - used, "%s%s",
-                                         k == 0 ? " " : k == QK_PAIRS_COUNT - 1
-                                         ? " or " : ", ", qk_pairs_name(k));
+            const char *names[QK_PAIRS_COUNT];
+            char list[64];
+            for (int k = 0; k < QK_PAIRS_COUNT; k++)
+                names[k] = qk_pairs_name(k);
+            snprintf(err, errlen, "wants %s", fmt_names(list, sizeof list,
+                     names, QK_PAIRS_COUNT, " or "));
             return -1;
         }
         o->qk_pairs = qk_pairs_parse(text);

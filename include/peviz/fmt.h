@@ -41,4 +41,9 @@ void fmt_count(double v, int width, char *buf, size_t len);
 /* Decimal digits of a non-negative whole number (1 for 0..9). */
 int fmt_digits(int64_t v);
 
+/* n names as a list for messages and help: "a, b" + sep_last + "c"
+ * (sep_last ", " or " or "), truncated to len.  Returns buf. */
+const char *fmt_names(char *buf, size_t len, const char *const *names, int n,
+                      const char *sep_last);
+
 #endif

@@ -89,3 +89,19 @@ void fmt_count(double v, int width, char *buf, size_t len)
     }
     fmt_num_w(v, 4, width, buf, len);
 }
+
+const char *fmt_names(char *buf, size_t len, const char *const *names, int n,
+                      const char *sep_last)
+{
+    size_t used = 0;
+    if (len)
+        buf[0] = 0;
+    for (int i = 0; i < n && used < len; i++) {
+        const char *sep = i == 0 ? "" : i == n - 1 ? sep_last : ", ";
+        int w = snprintf(buf + used, len - used, "%s%s", sep, names[i]);
+        if (w < 0)
+            break;
+        used += (size_t)w;
+    }
+    return buf;
+}

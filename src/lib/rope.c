@@ -359,19 +359,10 @@ const char *rope_method_name(enum rope_method m)
 
 const char *rope_method_names(char *buf, size_t len, const char *sep_last)
 {
-    size_t used = 0;
-    int count = rope_method_count();
-    if (len)
-        buf[0] = 0;
-    for (int m = 0; m < count && used < len; m++) {
-        const char *sep = m == 0 ? "" : m == count - 1 ? sep_last : ", ";
-        int w = snprintf(buf + used, len - used, "%s%s", sep,
-                         rope_method_info(m)->name);
-        if (w < 0)
-            break;
-        used += (size_t)w;
-    }
-    return buf;
+    const char *names[ROPE_METHOD_MAX];
+    for (int m = 0; m < rope_method_count(); m++)
+        names[m] = rope_method_info(m)->name;
+    return fmt_names(buf, len, names, rope_method_count(), sep_last);
 }
 
 const char *rope_rule_name(enum rope_rule r)

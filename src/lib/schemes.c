@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "peviz/fmt.h"
 #include "peviz/scores.h"
 #include "schemes_impl.h"
 
@@ -200,19 +201,10 @@ int scheme_parse(const char *name)
 
 const char *scheme_list(char *buf, size_t len)
 {
-    size_t used = 0;
-    int count = scheme_count();
-    if (len)
-        buf[0] = 0;
-    for (int i = 0; i < count && used < len; i++) {
-        const char *sep = i == 0 ? "" : i == count - 1 ? " or " : ", ";
-        int w = snprintf(buf + used, len - used, "%s%s", sep,
-                         scheme_info(i)->name);
-        if (w < 0)
-            break;
-        used += (size_t)w;
-    }
-    return buf;
+    const char *names[SCHEME_MAX];
+    for (int i = 0; i < scheme_count(); i++)
+        names[i] = scheme_info(i)->name;
+    return fmt_names(buf, len, names, scheme_count(), " or ");
 }
 
 const char *scores_formula(const struct score_ctx *s, int ascii)
