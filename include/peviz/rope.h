@@ -1,7 +1,8 @@
 /*
  * peviz/rope.h - RoPE frequency scaling as real models use it.
  *
- * Pure double-precision math, no allocation, no globals.  Notation:
+ * Pure double-precision math, no allocation; no globals but the methods
+ * registered at start-up (rope_method_register).  Notation:
  *   d        rotary dimensions (head_dim x partial rotary factor), even;
  *            bands i = 0 .. d/2-1
  *   theta_i  = base^(-2i/d), the unscaled inverse frequency of band i

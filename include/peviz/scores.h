@@ -2,7 +2,8 @@
  * peviz/scores.h - attention scores S(i, j) for every position scheme, their
  * exact block means, distance means and softmax; the attention view, the
  * compare view's profile and --export scores|softmax all use them.
- * Part of libpeviz: libc and libm only, no state outside the context.
+ * Part of libpeviz: libc and libm only, no state outside the context but
+ * the schemes registered at start-up (scheme_register).
  *
  * Definitions (also in the README and the view's help card).  i is the
  * query position, j the key position, d = d_model, w_k = base^(-2k/d):
