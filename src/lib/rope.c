@@ -59,7 +59,7 @@ void rope_yarn_bounds(const rope_scaling *sc, int d, double base,
 
 /* ---- the methods' hooks ------------------------------------------------ */
 
-/* "NAME VALUE: want ..." with the value as typed back (10 digits). */
+/* The one-line message into err (when there is one); returns -1. */
 static int refuse(char *err, size_t errlen, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 static int refuse(char *err, size_t errlen, const char *fmt, ...)
