@@ -579,6 +579,12 @@ static void test_scheme_table(void)
           && scheme_parse(NULL) < 0);
     CHECK_STR(scheme_name((enum scheme)scheme_count()), "?");
     CHECK(scheme_info(-1) == NULL && scheme_info(scheme_count()) == NULL);
+    /* every term type has its whole operations row: the readers call
+     * each hook without testing for it */
+    for (int t = 0; t < TERM_TYPE_COUNT; t++)
+        CHECK(TERM_OPS[t].at && TERM_OPS[t].block_mean && TERM_OPS[t].tri_sum
+              && TERM_OPS[t].range_mean && TERM_OPS[t].bias);
+    CHECK(TERM_OPS[TERM_DOT].vectors && !TERM_OPS[TERM_DIST].vectors);
     struct dims p = P(8, 10000, 24);
     for (int m = 0; m < scheme_count(); m++) {
         const struct scheme_info *si = scheme_info(m);
