@@ -25,16 +25,27 @@
 struct app;
 struct view_raster;
 
-/* The views, in the order of keys 1..N and Tab: one line each.
- * VIEW(ID, name): ID names VIEW_ID and VIEW_ID_DEF (in src/views/name.c). */
-#define VIEW_LIST(VIEW)          \
-    VIEW(HEATMAP, heatmap)       \
-    VIEW(CLOCKS, clocks)         \
-    VIEW(ATTENTION, attention)   \
-    VIEW(COMPARE, compare)       \
-    VIEW(GRID, grid)
+/*
+ * The views, in the order of keys 1..N and Tab: one line each,
+ *     VIEW(ID, name, settings type, member)
+ * ID names VIEW_ID and VIEW_ID_DEF (in src/views/name.c).  The view's
+ * settings type is declared in src/views/name.h (the build includes
+ * that header in app.h for each line) and is a member of struct app.
+ * A view without settings says struct view_none (and has no header).
+ */
+#define VIEW_LIST(VIEW)                                        \
+    VIEW(HEATMAP, heatmap, struct heatmap_state, heat)         \
+    VIEW(CLOCKS, clocks, struct clocks_state, clocks)          \
+    VIEW(ATTENTION, attention, struct attention_state, att)    \
+    VIEW(COMPARE, compare, struct compare_state, cmp)          \
+    VIEW(GRID, grid, struct grid_state, grid)
 
-#define VIEW_ENUM_(id, name) VIEW_##id,
+/* The settings of a view that keeps none in struct app. */
+struct view_none {
+    char none_;
+};
+
+#define VIEW_ENUM_(id, name, type, member) VIEW_##id,
 enum view_id { VIEW_LIST(VIEW_ENUM_) VIEW_COUNT };
 #undef VIEW_ENUM_
 
@@ -89,7 +100,8 @@ struct view {
                   struct view_raster *r);
 };
 
-#define VIEW_EXTERN_(id, name) extern const struct view VIEW_##id##_DEF;
+#define VIEW_EXTERN_(id, name, type, member) \
+    extern const struct view VIEW_##id##_DEF;
 VIEW_LIST(VIEW_EXTERN_)
 #undef VIEW_EXTERN_
 
