@@ -148,6 +148,11 @@ struct app {
     struct views_rt *rt;
 };
 
+/* The member of struct app that holds 1 + the model preset the global
+ * RoPE scaling (p.rope) was set from, 0: none (the compare view shows it
+ * as pane A's): for offsetof. */
+#define APP_ROPE_MODEL cmp.panes[0].model
+
 /* Defaults for everything (params_default, heatmap view, 30 fps, ...). */
 void app_init(struct app *a);
 

@@ -23,6 +23,7 @@
 #include "keys.h"
 
 struct app;
+struct state_field;
 struct view_raster;
 
 /*
@@ -98,6 +99,14 @@ struct view {
      */
     int (*raster)(const struct app *a, void *rt, int cw, int ch,
                   struct view_raster *r);
+    /*
+     * Its settings as follow mode publishes them (state_field.h): rows
+     * in the order they go on the wire, ended by a row whose name is
+     * NULL; NULL: none.  fields_check: relations between them that one
+     * row at a time cannot check; 0, or -1 with "name: why" in err.
+     */
+    const struct state_field *fields;
+    int (*fields_check)(const struct app *a, char *err, size_t errlen);
 };
 
 #define VIEW_EXTERN_(id, name, type, member) \

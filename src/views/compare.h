@@ -11,6 +11,7 @@
 
 #include "params.h"
 #include "peviz/layout.h"
+#include "state_field.h"
 
 #define COMPARE_MAX_PANES 3
 enum pane_mode { PANE_HEATMAP = 0, PANE_SPECTRUM, PANE_PROFILE, PANE_DIFF,
@@ -43,5 +44,11 @@ struct compare_state {
     int zoom;           /* 0 = all positions fit; each step halves the span;
                          * the shown window is the page holding a->p.pos */
 };
+
+/* Its rows of the follow-mode state (compare_fields.c, state_field.h),
+ * and the relations between them one row cannot check. */
+struct app;
+extern const struct state_field COMPARE_FIELDS[];
+int compare_fields_check(const struct app *a, char *err, size_t errlen);
 
 #endif
