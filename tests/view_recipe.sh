@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# The README's recipe for a view, tried: a copy of the sources gets a
+# view with settings of its own (src/views/demo.h and demo.c, written
+# here) and one line in VIEW_LIST, nothing else; the copy builds with
+# -Werror, --help names the view and numbers it 1..6, --view demo
+# --snapshot draws it with the settings its reset hook chose, and the
+# views after it keep working.
+#
+# Ends with "view_recipe: N passed, M failed"; exits non-zero on failure.
+set -u
+cd "$(dirname "$0")/.."
+: "${CC:=cc}"
+
+pass=0 fail=0
+check() {
+    local what=$1; shift
+    if "$@"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $what"; fi
+}
+done_() { echo "view_recipe: $pass passed, $fail failed"; [ "$fail" -eq 0 ]; exit; }
+
+TMP=$(mktemp -d /tmp/peviz-view.XXXXXX)
+[ -n "${KEEP:-}" ] || trap 'rm -rf "$TMP"' EXIT
+cp -r Makefile src include "$TMP/"
+
+# ---- the view's own files -------------------------------------------------
+
+cat >"$TMP/src/views/demo.h" <<'EOF'
+#ifndef PEVIZ_VIEWS_DEMO_H
+#define PEVIZ_VIEWS_DEMO_H
+struct demo_state {
+    int level;
+    int shown;
+};
+#endif
+EOF
+cat >"$TMP/src/views/demo.c" <<'EOF'
+#include "app.h"
+#include "state_field.h"
+
+static void demo_reset(struct app *a)
+{
+    a->demo.level = 7;
+    a->demo.shown = 1;
+}
+
+static void demo_draw(const struct app *a, void *rt, canvas *c, char *hint,
+                      size_t hintlen)
+{
+    (void)rt, (void)hint, (void)hintlen;
+    canvas_printf(c, 0, 0, c->w, RGB_DEFAULT, RGB_DEFAULT, 0,
+                  "demo level=%d d=%d", a->demo.level, a->p.d);
+}
+
+static const struct state_field DEMO_FIELDS[] = {
+    SF_ROW_INT("demo.level", demo.level, 0, 9),
+    { 0 }
+};
+
+const struct view VIEW_DEMO_DEF = {
+    .name = "demo",
+    .title = "demo view",
+    .reset = demo_reset,
+    .draw = demo_draw,
+    .fields = DEMO_FIELDS,
+};
+EOF
+
+# ---- one line in the list ---------------------------------------------------
+
+sed -i 's/^\( *\)VIEW(GRID, /\1VIEW(DEMO, demo, struct demo_state, demo) \\\n&/' \
+    "$TMP/src/view.h"
+diff src/view.h "$TMP/src/view.h" >"$TMP/list.diff"
+check "the list gets exactly one line ($(tr '\n' ' ' <"$TMP/list.diff"))" \
+    test "$(grep -c '^[<>]' "$TMP/list.diff")" = 1
+others() {
+    diff -rq src "$TMP/src" | grep -v -e '^Files src/view.h and .* differ$' \
+        -e "^Only in $TMP/src/views: demo\.[ch]\$"
+}
+check "and nothing else changes ($(others | head -c 200))" test -z "$(others)"
+
+# ---- it builds and runs ---------------------------------------------------------
+
+if ! make -s -C "$TMP" -j"$(nproc 2>/dev/null || echo 2)" CC="$CC" OPT=-O0 \
+        BUILD="$TMP/build" BIN="$TMP/peviz" >"$TMP/build.log" 2>&1; then
+    check "the copy with the demo view builds: $(grep -m3 error "$TMP/build.log")" false
+    done_
+fi
+P=$TMP/peviz
+"$P" --help >"$TMP/help" 2>&1
+check "--help: --view names demo in its place" \
+    grep -qE -- '--view NAME +heatmap, clocks, attention, compare, demo or grid$' "$TMP/help"
+check "--help: the views' keys are 1..6" \
+    grep -qE '^  1\.\.6 +heatmap, clocks, attention, compare, demo, grid$' "$TMP/help"
+"$P" --snapshot --view demo --size 80x6 -d 32 >"$TMP/demo" 2>&1
+check "--view demo --snapshot: its settings as reset chose them" \
+    grep -q '^demo level=7 d=32' "$TMP/demo"
+check "--view demo --snapshot: its title in the status line" \
+    grep -q 'demo view' "$TMP/demo"
+: "${PEVIZ:=./peviz}"
+same_grid() {
+    cmp -s <("$P" --snapshot --view grid --size 80x24 2>&1) \
+        <("$PEVIZ" --snapshot --view grid --size 80x24 2>&1)
+}
+check "the view after it draws as before (grid, 80x24)" same_grid
+done_
