@@ -3,8 +3,8 @@
 # view with settings of its own (src/views/demo.h and demo.c, written
 # here) and one line in VIEW_LIST, nothing else; the copy builds with
 # -Werror, --help names the view and numbers it 1..6, --view demo
-# --snapshot draws it with the settings its reset hook chose, and the
-# views after it keep working.
+# --snapshot draws it with the settings its reset hook chose, the views
+# after it keep working, and the documentation checks still hold.
 #
 # Ends with "view_recipe: N passed, M failed"; exits non-zero on failure.
 set -u
@@ -102,4 +102,6 @@ same_grid() {
         <("$PEVIZ" --snapshot --view grid --size 80x24 2>&1)
 }
 check "the view after it draws as before (grid, 80x24)" same_grid
+check "tests/docs.sh holds with the demo view (no README or man edit)" \
+    sh -c "PEVIZ='$P' bash tests/docs.sh >'$TMP/docs.log' 2>&1"
 done_
