@@ -119,11 +119,12 @@ extern const struct view *const VIEWS[VIEW_COUNT];
 /* View by name, or -1. */
 int view_parse(const char *name);
 
-/* "heatmap, clocks, attention or compare" (sep_last: " or "). */
+/* The names in the list's order: "heatmap, clocks, ... or grid"
+ * (sep_last: " or "). */
 void views_names(char *buf, size_t len, const char *sep_last);
 
-/* The help label and text of the row binding keys 1..N to the views
- * ("1 2 3 4", "heatmap, clocks, attention, compare"). */
+/* The help label and text of the row binding keys 1..N to the views:
+ * "1..N" (or "1 2 3" for up to four views) and their names. */
 void views_keys_text(char *label, size_t llen, char *help, size_t hlen);
 
 /* ---- runtime objects --------------------------------------------------- */
