@@ -13,6 +13,7 @@
 #include "harness.h"
 #include "peviz/tables.h"
 #include "sha256.h"
+#include "state_field.h"
 #include "tour.h"
 
 static struct pe_table some_table;   /* only its address is used */
@@ -1030,8 +1031,58 @@ static void test_class_fields(void)
     refused("share.zoom -1\n", "share.zoom");
 }
 
+/*
+ * The wire's fields, in order, as the protocol has always sent them: the
+ * protocol's own, each view's rows (struct view's fields) in the order
+ * of VIEW_LIST, then the tail.  Each view's table, walked here, gives
+ * the same names in the same places.
+ */
+static const char *const WIRE[] = {
+    "view", "split", "d", "base", "n", "pos", "mpos", "rope", "rope.sf",
+    "rope.lf", "playing", "speed", "heat.dim", "heat.dim0", "heat.zoom",
+    "heat.x0", "heat.pca", "clk.band", "clk.band0", "clk.zoom", "clk.ghost",
+    "clk.k", "clk.counter", "att.scheme", "att.softmax", "att.causal",
+    "att.temperature", "att.content", "att.scale_emb", "att.split",
+    "att.heads", "att.head", "att.q_random", "att.seed", "att.train", "att.i",
+    "att.j", "att.zoom", "att.i0", "att.j0", "cmp.panes", "cmp.active",
+    "cmp.preset", "cmp.mode", "cmp.0.base", "cmp.0.d", "cmp.0.n",
+    "cmp.0.layout", "cmp.0.prec", "cmp.1.base", "cmp.1.d", "cmp.1.n",
+    "cmp.1.layout", "cmp.1.prec", "cmp.1.rope", "cmp.1.rope.sf",
+    "cmp.1.rope.lf", "cmp.2.base", "cmp.2.d", "cmp.2.n", "cmp.2.layout",
+    "cmp.2.prec", "cmp.2.rope", "cmp.2.rope.sf", "cmp.2.rope.lf", "cmp.dim",
+    "cmp.band", "cmp.dims_1to1", "cmp.zoom", "grid.key", "grid.one_d",
+    "share.zoom", "presenter", "point", "note", "tour", "tour.sha256",
+    "table",
+};
+
+static void test_wire_order(void)
+{
+    struct app a;
+    static char body[FP_BODY_MAX + 1];
+    size_t nw = sizeof WIRE / sizeof WIRE[0], i = 0, first = 0, k = 0;
+    app_init(&a);
+    int len = fp_body(&a, body, sizeof body - 1);
+    CHECK(len > 0);
+    body[len > 0 ? len : 0] = 0;
+    for (const char *at = body; *at && i < nw; i++) {
+        size_t l = strlen(WIRE[i]);
+        CHECK(strncmp(at, WIRE[i], l) == 0 && at[l] == ' ');
+        at = strchr(at, '\n') + 1;
+        CHECK(i + 1 < nw || *at == 0);
+    }
+    CHECK(i == nw);
+    while (first < nw && strcmp(WIRE[first], "speed"))
+        first++;
+    for (int v = 0; v < VIEW_COUNT; v++)
+        for (const struct state_field *f = VIEWS[v]->fields; f && f->name;
+             f++, k++)
+            CHECK(first + 1 + k < nw && !strcmp(f->name, WIRE[first + 1 + k]));
+    CHECK(first + 1 + k < nw && !strcmp(WIRE[first + 1 + k], "share.zoom"));
+}
+
 int main(void)
 {
+    test_wire_order();
     test_digest();
     test_class_fields();
     test_round_trip();
