@@ -1034,8 +1034,8 @@ static void test_class_fields(void)
 /*
  * The wire's fields, in order, as the protocol has always sent them: the
  * protocol's own, each view's rows (struct view's fields) in the order
- * of VIEW_LIST, then the tail.  Each view's table, walked here, gives
- * the same names in the same places.
+ * of VIEW_LIST, then the protocol's tail.  A view added to the list
+ * adds its rows among the views' and moves nothing else.
  */
 static const char *const WIRE[] = {
     "view", "split", "d", "base", "n", "pos", "mpos", "rope", "rope.sf",
@@ -1055,29 +1055,51 @@ static const char *const WIRE[] = {
     "table",
 };
 
+#define WIRE_N (sizeof WIRE / sizeof WIRE[0])
+
+/* The index of name in names[0 .. n), or n. */
+static size_t name_at(const char *const *names, size_t n, const char *name)
+{
+    size_t i = 0;
+    while (i < n && strcmp(names[i], name))
+        i++;
+    return i;
+}
+
 static void test_wire_order(void)
 {
     struct app a;
     static char body[FP_BODY_MAX + 1];
-    size_t nw = sizeof WIRE / sizeof WIRE[0], i = 0, first = 0, k = 0;
+    const char *names[512];
+    size_t n = 0, w = 0, k;
     app_init(&a);
     int len = fp_body(&a, body, sizeof body - 1);
     CHECK(len > 0);
     body[len > 0 ? len : 0] = 0;
-    for (const char *at = body; *at && i < nw; i++) {
-        size_t l = strlen(WIRE[i]);
-        CHECK(strncmp(at, WIRE[i], l) == 0 && at[l] == ' ');
-        at = strchr(at, '\n') + 1;
-        CHECK(i + 1 < nw || *at == 0);
+    for (char *at = body, *nl; *at && n < 512; at = nl + 1) {
+        nl = strchr(at, '\n');
+        *strchr(at, ' ') = 0;
+        names[n++] = at;
     }
-    CHECK(i == nw);
-    while (first < nw && strcmp(WIRE[first], "speed"))
-        first++;
+    /* every field of WIRE, in its order */
+    for (size_t i = 0; i < n && w < WIRE_N; i++)
+        w += strcmp(names[i], WIRE[w]) == 0;
+    CHECK(w == WIRE_N);
+    /* the protocol's head and tail exactly, the views' rows between */
+    size_t s = name_at(names, n, "speed"), e = name_at(names, n, "share.zoom");
+    size_t ws = name_at(WIRE, WIRE_N, "speed");
+    size_t we = name_at(WIRE, WIRE_N, "share.zoom");
+    CHECK(s == ws && s < n && e < n && n - e == WIRE_N - we);
+    for (k = 0; k <= s && k < n; k++)
+        CHECK(strcmp(names[k], WIRE[k]) == 0);
+    for (k = 0; e + k < n && we + k < WIRE_N; k++)
+        CHECK(strcmp(names[e + k], WIRE[we + k]) == 0);
+    k = s + 1;
     for (int v = 0; v < VIEW_COUNT; v++)
         for (const struct state_field *f = VIEWS[v]->fields; f && f->name;
              f++, k++)
-            CHECK(first + 1 + k < nw && !strcmp(f->name, WIRE[first + 1 + k]));
-    CHECK(first + 1 + k < nw && !strcmp(WIRE[first + 1 + k], "share.zoom"));
+            CHECK(k < e && strcmp(f->name, names[k]) == 0);
+    CHECK(k == e);
 }
 
 int main(void)
