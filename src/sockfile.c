@@ -23,7 +23,8 @@ struct place {
     const char *path, *base;
     char priv[48];              /* the private directory's name */
     struct stat ours;           /* the socket we bound */
-    struct stat stale;          /* one verified stale (st_ino 0: none) */
+    struct stat stale[TRIES];   /* the sockets verified stale, one a try */
+    int nstale;
     char *err;
     size_t errlen;
 };
@@ -116,6 +117,9 @@ static int stale_at(struct place *p, struct stat *st)
     struct sockaddr_un sa;
     if (fstatat(p->dfd, p->base, st, AT_SYMLINK_NOFOLLOW) < 0)
         return errno == ENOENT ? 0 : why(p, "%s", strerror(errno));
+    if (same(st, &p->ours))     /* ours, swapped in from elsewhere: our
+                                   own connect could not tell it */
+        return 0;
     if (S_ISDIR(st->st_mode))
         return why(p, "%s", "a directory; refusing to replace it");
     if (!S_ISSOCK(st->st_mode))
@@ -174,21 +178,30 @@ static int place(struct place *p)
         if ((r = stale_at(p, &st)) < 0)
             return -1;
         if (r > 0)
-            p->stale = st;
+            p->stale[p->nstale++] = st;
         if (r > 0 && (r = replace_stale(p, &st)) != 0)
             return r > 0 ? 0 : -1;
     }
     return why(p, "%s", "keeps changing while starting; refusing to replace it");
 }
 
-/* Remove our directory and what is left in it: our socket, or the
- * stale one verified (a swap back may bring either); nothing else. */
+/* Whether st is one of the sockets verified stale. */
+static int was_stale(const struct place *p, const struct stat *st)
+{
+    for (int k = 0; k < p->nstale; k++)
+        if (same(st, &p->stale[k]))
+            return 1;
+    return 0;
+}
+
+/* Remove our directory and what is left in it: our socket, or a stale
+ * one verified (a swap back may bring any of them); nothing else. */
 static void tidy(struct place *p)
 {
     struct stat st;
     if (p->pfd >= 0) {
         if (fstatat(p->pfd, "s", &st, AT_SYMLINK_NOFOLLOW) == 0 &&
-            (same(&st, &p->ours) || (p->stale.st_ino && same(&st, &p->stale))))
+            (same(&st, &p->ours) || was_stale(p, &st)))
             unlinkat(p->pfd, "s", 0);
         close(p->pfd);
         unlinkat(p->dfd, p->priv, AT_REMOVEDIR);  /* only if empty */
@@ -200,7 +213,8 @@ static void tidy(struct place *p)
 int sockfile_listen(const char *path, unsigned mode, int backlog,
                     struct sockfile *s, char *err, size_t errlen)
 {
-    struct place p = { -1, -1, path, path, "", { 0 }, { 0 }, err, errlen };
+    struct place p = { .dfd = -1, .pfd = -1, .path = path, .base = path,
+                       .err = err, .errlen = errlen };
     err[0] = 0;
     int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
     if (fd < 0)
