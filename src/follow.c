@@ -15,7 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "errline.h"
 #include "follow.h"
 #include "follow_files.h"
 #include "follow_proto.h"

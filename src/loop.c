@@ -20,7 +20,7 @@
 
 #include "charset.h"
 #include "follow.h"
-#include "cli.h"
+#include "errline.h"
 #include "frame.h"
 #include "gfx_live.h"
 #include "loop.h"
