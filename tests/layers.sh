@@ -29,13 +29,12 @@ UP_MAX=3
 # extension left off; the library's modules are lib/NAME).
 FLOORS='
 library:  lib/*
-base:     canvas keys glyph font charset sha256 text geom axis colormap
+base:     canvas keys glyph font charset sha256 text geom axis colormap errline
           termcaps sockfile raster png_out gfx gfx_probe term
 model:    params plans score_grid plot config gguf_config mpos_config
 app:      app
 views:    views views/*
 frame:    frame frame_image snapshot record gfx_live
-export:   export
 tour:     tour slides
 follow:   follow_proto follow_files follow
 cli:      cli
@@ -180,7 +179,7 @@ for n, fs in by_name.items():
         for f in fs:
             mod[f] = n
 for f in files:
-    if f in mod or not f.endswith('.h') and False:
+    if f in mod:
         continue
     if f.endswith('.c'):
         best, score = None, 0
