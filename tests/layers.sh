@@ -7,7 +7,7 @@
 # declares is part of that module (pe_cells.c of pe, app_table.c of app);
 # a header without a .c that one module defines is part of it (tty.h of
 # term, view.h of views); a header that several files define
-# (tables_impl.h) is a module of its own.  Module A imports module B when
+# (tables_formats.h) is a module of its own.  Module A imports module B when
 # a file of A #includes a file of B, or uses (names) a function or
 # variable that a header it includes declares and B defines.  Names
 # built by token pasting in a macro are not seen.
