@@ -287,14 +287,4 @@ struct score_ctx *app_scores_new(const struct app *a);
 /* Called after d/base/n/pos change: every view clamps its own state. */
 void app_params_changed(struct app *a);
 
-/*
- * Write the frame as the terminal shows it (w x h) to the working
- * directory: peviz-VIEW-YYYYmmdd-HHMMSS.svg and .txt, atomically, never
- * replacing a file (a name taken gets -2, -3, ... before the extension;
- * an .svg whose .txt fails is removed).  One frame_draw: a view still
- * computing is saved as drawn, never waited for.  The status message
- * names the files, or the directory and the error.
- */
-void app_export_frame(struct app *a, int w, int h);
-
 #endif

@@ -22,6 +22,7 @@
 #include "follow.h"
 #include "errline.h"
 #include "frame.h"
+#include "frame_export.h"
 #include "gfx_live.h"
 #include "loop.h"
 #include "record.h"
@@ -452,7 +453,7 @@ static int on_key(struct app *a, int key, int mx, int my)
         int w, h;
 
         term_size(&w, &h);
-        app_export_frame(a, w, h);
+        frame_export(a, w, h);
     }
     return 1;
 }
