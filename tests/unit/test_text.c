@@ -8,6 +8,7 @@
 #include "glyph.h"
 #include "harness.h"
 #include "params.h"
+#include "canvas.h"
 #include "text.h"
 
 static void test_numbers(void)

@@ -17,6 +17,7 @@
 #include "frame.h"
 #include "peviz/layout.h"
 #include "peviz/pe.h"
+#include "text.h"
 #include "tour.h"
 
 static const char *const TOURS[] = { "assets/tours/en.tour",
@@ -101,11 +102,11 @@ static int starts_with_closing(const char *s)
  * enough for a character and its punctuation.  Returns the failures. */
 static int wrap_check(const char *text, int width)
 {
-    struct tour_line ln[512];
+    struct text_line ln[512];
     char all[8192], got[8192], buf[1024];
     size_t na = 0, ng = 0;
     int bad = 0;
-    int n = tour_caption_lines(text, width, ln, 512);
+    int n = text_wrap_lines(text, width, ln, 512);
     squeeze(text, (int)strlen(text), all, &na);
     if (n > 512)
         return 1;
@@ -137,25 +138,25 @@ static void test_wrap(void)
     CHECK(bad == 0);
 
     /* Latin words break at blanks when they fit. */
-    struct tour_line ln[16];
+    struct text_line ln[16];
     const char *s = "alpha beta gamma delta";
-    CHECK(tour_caption_lines(s, 11, ln, 16) == 2);
+    CHECK(text_wrap_lines(s, 11, ln, 16) == 2);
     CHECK(ln[0].len == 10 && strncmp(s + ln[0].off, "alpha beta", 10) == 0);
     CHECK(ln[1].cells == 11);
     /* a lone operator stays with the word before it */
     s = "ab = cd";
-    CHECK(tour_caption_lines(s, 4, ln, 16) == 2);
+    CHECK(text_wrap_lines(s, 4, ln, 16) == 2);
     CHECK(ln[0].len == 4 && strncmp(s + ln[0].off, "ab =", 4) == 0);
     /* CJK breaks between characters, never before ，or 。 */
     s = "一二三，四五。";
-    CHECK(tour_caption_lines(s, 6, ln, 16) == 3);
+    CHECK(text_wrap_lines(s, 6, ln, 16) == 3);
     CHECK(ln[0].cells == 4 && ln[1].cells == 6);  /* 一二 / 三，四 / 五。 */
     /* paragraphs: a blank line between them */
-    CHECK(tour_caption_lines("a\n\nb", 10, ln, 16) == 3);
+    CHECK(text_wrap_lines("a\n\nb", 10, ln, 16) == 3);
     CHECK(ln[1].len == 0);
-    CHECK(tour_caption_lines("a\nb", 10, ln, 16) == 2);
-    CHECK(tour_caption_lines("abc", 1, ln, 16) == 0);
-    CHECK(tour_caption_lines("", 10, ln, 16) == 0);
+    CHECK(text_wrap_lines("a\nb", 10, ln, 16) == 2);
+    CHECK(text_wrap_lines("abc", 1, ln, 16) == 0);
+    CHECK(text_wrap_lines("", 10, ln, 16) == 0);
 }
 
 /* ---- the shipped tours ------------------------------------------------- */
@@ -180,7 +181,7 @@ static void check_step(struct app *a, int w, int h, const char *tourname)
         for (int x = 0; x < w; x++)
             same &= cells_equal(canvas_at(&full, x, y),
                                 canvas_at(&alone, x, y));
-    int lines = tour_caption_lines(s->text, tour_text_width(w), NULL, 0);
+    int lines = text_wrap_lines(s->text, tour_text_width(w), NULL, 0);
     int fits = k == lines + 2;          /* rule, text, key hint */
     char count[32];
     snprintf(count, sizeof count, "%d/%d", a->tour_step + 1,
