@@ -9,10 +9,9 @@
 
 #include "app.h"
 #include "config.h"
-#include "frame.h"
+#include "geom.h"
 #include "plans.h"
 #include "peviz/tables.h"
-#include "tour.h"
 
 #define SPEED_MIN 0.125
 #define SPEED_MAX 1048576.0
@@ -349,9 +348,6 @@ static int do_action(struct app *a, enum action act, int key)
         a->palette = (enum palette)((a->palette + 1) % PAL_COUNT);
         app_msg(a, 0, "palette %s", palette_name(a->palette));
         break;
-    case ACT_TOUR:
-        tour_begin(a);          /* tour: (re)start at step 1 (tour.h) */
-        break;
     case ACT_PRESENTER:
         presenter(a, !a->presenter);
         break;
@@ -360,6 +356,8 @@ static int do_action(struct app *a, enum action act, int key)
         break;
     case ACT_REDRAW: case ACT_EXPORT:
         break;               /* the loop acts on these: it owns the screen */
+    case ACT_TOUR:
+        break;               /* the tour acts on it: it feeds the keys */
     default:
         return 0;
     }
@@ -424,28 +422,36 @@ void app_paste_cut(struct app *a)
     a->pasting = 0;
 }
 
-enum action app_key(struct app *a, int key)
+int app_key_take(struct app *a, int key, enum action *act)
 {
+    *act = ACT_NONE;
     if (key == PK_RESIZE || key == PK_NONE)
-        return ACT_NONE;
-    if (a->prompt_open)
-        return prompt_key(a, key);
+        return 1;
+    if (a->prompt_open) {
+        *act = prompt_key(a, key);
+        return 1;
+    }
     a->pasting = 0;
     if (key == PK_PASTE_BEGIN || key == PK_PASTE_END)
-        return ACT_NONE;        /* a paste marker outside the prompt */
+        return 1;               /* a paste marker outside the prompt */
     if (a->help) {
         a->help = 0;
-        return key == 'q' ? ACT_NONE : ACT_HELP;
+        *act = key == 'q' ? ACT_NONE : ACT_HELP;
+        return 1;
     }
     a->msg[0] = 0;
     int confirm = a->confirm_reset;     /* R asked: only R again confirms */
     a->confirm_reset = 0;
     if (confirm && keys_lookup(KEYS_GLOBAL, key) == ACT_RESET_ALL) {
         reset_all(a, 1);
-        return ACT_RESET_ALL;
+        *act = ACT_RESET_ALL;
+        return 1;
     }
-    if (tour_key(a, key))       /* tour: Enter, Backspace, Esc (tour.h) */
-        return ACT_TOUR;
+    return 0;
+}
+
+enum action app_key_act(struct app *a, int key)
+{
     if (view_key(a, key))
         return ACT_VIEW_KEY;
     enum action act = keys_lookup(KEYS_GLOBAL, key);
@@ -459,6 +465,12 @@ enum action app_key(struct app *a, int key)
     return act;
 }
 
+enum action app_key(struct app *a, int key)
+{
+    enum action act;
+    return app_key_take(a, key, &act) ? act : app_key_act(a, key);
+}
+
 /* ---- ':' commands ---------------------------------------------------- */
 
 static const struct { const char *name; enum param_id id; } PARAM_CMDS[] = {
@@ -467,7 +479,7 @@ static const struct { const char *name; enum param_id id; } PARAM_CMDS[] = {
 };
 
 /* Split "name  arg..." in place: returns the name, *arg the rest. */
-static char *split_command(char *line, char **arg)
+char *app_command_split(char *line, char **arg)
 {
     while (*line == ' ' || *line == '\t' || *line == ':')
         line++;
@@ -605,8 +617,6 @@ static int global_command(struct app *a, const char *name, const char *arg)
         app_msg(a, 0, "%s set", SHOWN[PARAM_CMDS[i].id]);
         return 0;
     }
-    if (strcmp(name, "tour") == 0)
-        return tour_goto_step(a, arg);      /* :tour N (tour.h) */
     if (strcmp(name, "split") == 0)
         return split_cmd(a, arg);
     if (strcmp(name, "config") == 0)
@@ -692,7 +702,7 @@ int app_command(struct app *a, const char *line)
 {
     char buf[APP_PROMPT_LEN], *arg;
     snprintf(buf, sizeof buf, "%s", line);
-    char *name = split_command(buf, &arg);
+    char *name = app_command_split(buf, &arg);
     if (!*name)
         return 0;
     a->msg[0] = 0;

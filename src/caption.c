@@ -16,11 +16,6 @@
 #define HINT_LAST_ASCII "last step | Backspace back | Esc leave the tour"
 #define ELLIPSIS "\xe2\x80\xa6"
 
-int tour_running(const struct app *a)
-{
-    return a->tour && a->tour_active && a->tour->nsteps > 0;
-}
-
 int tour_zh(const struct app *a)
 {
     return a->tour && a->tour->zh && !a->ascii;
@@ -51,13 +46,6 @@ int tour_status(const struct app *a, char *buf, size_t len)
 
 #define PANEL_MAX_LINES 64
 
-static const struct tour_step *shown_step(const struct app *a)
-{
-    return tour_running(a) && a->tour_step >= 0 &&
-           a->tour_step < a->tour->nsteps ? &a->tour->steps[a->tour_step]
-                                          : NULL;
-}
-
 static const char *panel_hint(const struct app *a)
 {
     if (a->tour_step == a->tour->nsteps - 1)    /* no "Enter next" here */
@@ -65,21 +53,6 @@ static const char *panel_hint(const struct app *a)
     if (a->tour->hint)
         return a->tour->hint;
     return a->ascii ? HINT_DEFAULT_ASCII : HINT_DEFAULT_UTF8;
-}
-
-int tour_text_width(int w)
-{
-    return w - 2 < TOUR_TEXT_COLS ? w - 2 : TOUR_TEXT_COLS;
-}
-
-int tour_panel_rows(const struct app *a, int w, int h)
-{
-    const struct tour_step *s = shown_step(a);
-    int cap = h / 2;
-    if (!s || w < 8 || cap < 2)
-        return 0;
-    int rows = 2 + text_wrap_lines(s->text, tour_text_width(w), NULL, 0);
-    return rows < cap ? rows : cap;
 }
 
 /* Line ln of text at (x, y); with more != 0 it ends in an ellipsis.
@@ -134,7 +107,7 @@ static void draw_rule(const struct app *a, canvas *c,
 
 void tour_draw_caption(const struct app *a, canvas *c)
 {
-    const struct tour_step *s = shown_step(a);
+    const struct tour_step *s = tour_shown_step(a);
     struct text_line lines[PANEL_MAX_LINES], hl;
     if (!s || c->w < 8 || c->h < 1)
         return;

@@ -445,7 +445,7 @@ static int on_key(struct app *a, int key, int mx, int my)
         a->mouse_x = mx;
         a->mouse_y = my;
     }
-    act = app_key(a, key);
+    act = tour_offer_key(a, key);
     if (act == ACT_REDRAW) {
         term_invalidate();
         gfx_live_forget();

@@ -365,7 +365,7 @@ static int read_file(struct parse *p, char **buf, size_t *n)
 static int run_cmd(struct app *a, const struct tour_cmd *c)
 {
     if (c->kind == TOUR_SET)
-        return app_command(a, c->arg);
+        return tour_command(a, c->arg);
     if (app_key(a, c->key) != ACT_NONE)
         return 0;
     char b[16];
@@ -698,6 +698,35 @@ static int readable(const char *dir, const char *lang, char *buf, size_t len)
 {
     int n = snprintf(buf, len, "%s/%s.tour", dir, lang);
     return n > 0 && (size_t)n < len && access(buf, R_OK) == 0;
+}
+
+int tour_command(struct app *a, const char *line)
+{
+    char buf[APP_PROMPT_LEN], *arg;
+    snprintf(buf, sizeof buf, "%s", line);
+    if (strcmp(app_command_split(buf, &arg), "tour") != 0)
+        return app_command(a, line);
+    a->msg[0] = 0;
+    a->msg_error = 0;
+    return tour_goto_step(a, arg);
+}
+
+enum action tour_offer_key(struct app *a, int key)
+{
+    enum action act;
+    if (a->prompt_open && !a->pasting && key == PK_ENTER) {
+        a->prompt_open = 0;     /* the prompt's line, :tour N included */
+        tour_command(a, a->prompt);
+        return ACT_PROMPT;
+    }
+    if (app_key_take(a, key, &act))
+        return act;
+    if (tour_key(a, key))
+        return ACT_TOUR;
+    act = app_key_act(a, key);
+    if (act == ACT_TOUR)
+        tour_begin(a);          /* T: (re)start the tour */
+    return act;
 }
 
 const char *tour_default_path(const char *lang, char *buf, size_t len)

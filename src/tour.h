@@ -105,6 +105,22 @@ int tour_key(struct app *a, int key);
 
 
 /*
+ * A ':' command line from a person (the prompt, a test): ":tour N" is the
+ * tour's own (tour_goto_step), every other line goes to app_command.
+ * Returns what that returns.
+ */
+int tour_command(struct app *a, const char *line);
+
+/*
+ * A key from the keyboard, offered to the tour first: the prompt's
+ * Enter runs the line through tour_command; then the app's own modes
+ * (app_key_take); then the tour's keys while it runs (tour_key); then
+ * the view's and the global keys (app_key_act), where T (ACT_TOUR)
+ * starts or resumes the tour.  Returns the action, as app_key does.
+ */
+enum action tour_offer_key(struct app *a, int key);
+
+/*
  * Where the shipped tour for lang ("en", "zh") is: the first readable of
  * EXE/../share/peviz/tours/LANG.tour (an installed program), EXE/assets/
  * tours (the source tree the program was built in), PEVIZ_DATADIR/tours
