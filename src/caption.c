@@ -35,10 +35,8 @@ int tour_status(const struct app *a, char *buf, size_t len)
 {
     if (!tour_running(a))
         return 0;
-    if (tour_zh(a))
-        snprintf(buf, len, "导览 %d/%d", a->tour_step + 1, a->tour->nsteps);
-    else
-        snprintf(buf, len, "tour %d/%d", a->tour_step + 1, a->tour->nsteps);
+    snprintf(buf, len, "%s %d/%d", tour_say(a, "tour"), a->tour_step + 1,
+             a->tour->nsteps);
     return 1;
 }
 

@@ -506,7 +506,7 @@ int text_wrap_lines(const char *text, int width, struct text_line *lines,
 static const char *const ZH[][2] = {
     { "PE heatmap", "PE 热图" }, { "PE clocks", "PE 时钟" },
     { "attention", "注意力" }, { "compare bases", "比较 base" },
-    { "? help", "? 帮助" },
+    { "? help", "? 帮助" }, { "tour", "导览" },
     { "last step: Backspace goes back, Esc leaves the tour",
       "最后一步："
       "Backspace 上一步，"
