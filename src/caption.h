@@ -14,7 +14,6 @@
 #include "canvas.h"
 #include "tour_data.h"
 
-
 /* Chinese where the tour is and the terminal can show it. */
 int tour_zh(const struct app *a);
 

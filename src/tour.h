@@ -2,9 +2,11 @@
  * tour.h - the guided tour: a plain-text script of steps, each of which
  * sets up the program (view, parameters, toggles) and shows a caption.
  *
- * A step is a list of ':' commands, run through app_command() exactly as
- * a user would type them at the prompt, optionally a few key presses, and
- * a caption.  Every step starts from the defaults (the output options
+ * A step is a list of ':' commands, run through tour_command() (and so
+ * app_command()) exactly as a user would type them at the prompt,
+ * optionally a few key presses, and a caption.  The tour is a command
+ * source above the app: it feeds the app keys and lines and is never
+ * called back by it.  Every step starts from the defaults (the output options
  * such as colour, palette and ASCII are kept), so a step looks the same
  * whether it is reached with Enter, with Backspace or by starting over.
  *

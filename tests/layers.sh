@@ -18,6 +18,7 @@
 #
 #   bash tests/layers.sh            check
 #   bash tests/layers.sh --graph    print every module's floor and imports
+#   bash tests/layers.sh --modules  print each file's module and floor
 #
 # Ends with "layers: N passed, M failed"; exits non-zero on any failure.
 set -u
@@ -246,6 +247,11 @@ def result(ok, text):
         print('FAIL: ' + text)
 
 
+if sys.argv[1:] == ['--modules']:
+    for f in files:
+        fl = floors[floor_of[mod[f]]][0] if mod[f] in floor_of else '?'
+        print(f, mod[f], floor_of.get(mod[f], -1), fl)
+    sys.exit(0)
 if sys.argv[1:] == ['--graph']:
     for m in sorted(modules, key=lambda m: (floor_of.get(m, -1), m)):
         fl = floors[floor_of[m]][0] if m in floor_of else '?'
