@@ -518,6 +518,9 @@ static const char *const ZH[][2] = {
     { "q again quits peviz; Esc leaves the tour",
       "再按 q 退出 peviz；"
       "Esc 离开导览" },
+    { "tour: step %s is not in 1..%d", "导览：第 %s 步不在 1..%d 之内" },
+    { "left the tour, back to where you were; T resumes at step %d",
+      "已离开导览，回到原来的状态；T 从第 %d 步继续" },
     { "last step \xc2\xb7 Backspace back \xc2\xb7 Esc leave the tour",
       "最后一步 · "
       "Backspace 上一步 · "

@@ -111,7 +111,8 @@ int text_wrap_lines(const char *text, int width, struct text_line *out,
                     int max);
 
 /* The Chinese for one of the program's English texts (the status line's
- * words, the tour's own messages), or en itself when it has none. */
+ * words, the tour's own messages), or en itself when it has none.  A
+ * printf format's Chinese takes the same conversions in the same order. */
 const char *text_zh(const char *en);
 
 #endif

@@ -461,6 +461,20 @@ void tour_free(struct tour *t)
 
 /* ---- running the tour ------------------------------------------------ */
 
+/* app_msg in the tour's language: fmt is the English, and its Chinese
+ * (text_zh) takes the same arguments in the same order. */
+static void say(struct app *a, int error, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void say(struct app *a, int error, const char *fmt, ...)
+{
+    char buf[APP_MSG_LEN];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, tour_say(a, fmt), ap);
+    va_end(ap);
+    app_msg(a, error, "%s", buf);
+}
+
 static void tour_goto(struct app *a, int step)
 {
     a->tour_step = step;
@@ -639,12 +653,7 @@ int tour_goto_step(struct app *a, const char *arg)
         for (char *c = shown; *c; c++)
             if ((unsigned char)*c < 0x20 || *c == 0x7f)
                 *c = '?';
-        if (tour_zh(a))
-            app_msg(a, 1, "导览：第 %s 步不在 1..%d 之内", shown,
-                    a->tour->nsteps);
-        else
-            app_msg(a, 1, "tour: step %s is not in 1..%d", shown,
-                    a->tour->nsteps);
+        say(a, 1, "tour: step %s is not in 1..%d", shown, a->tour->nsteps);
         return -1;
     }
     save_before(a);
@@ -664,28 +673,24 @@ int tour_key(struct app *a, int key)
         if (a->tour_step < last)
             tour_goto(a, a->tour_step + 1);
         else
-            app_msg(a, 0, "%s", tour_say(a, "last step: Backspace goes back, Esc leaves the tour"));
+            say(a, 0, "last step: Backspace goes back, Esc leaves the tour");
         return 1;
     case PK_BACKSPACE:
         if (a->tour_step > 0)
             tour_goto(a, a->tour_step - 1);
         else
-            app_msg(a, 0, "%s", tour_say(a, "first step: Enter goes on, Esc leaves the tour"));
+            say(a, 0, "first step: Enter goes on, Esc leaves the tour");
         return 1;
     case PK_ESC:
         restore_before(a);
-        if (tour_zh(a))
-            app_msg(a, 0, "已离开导览，回到原来的状态；T 从第 %d 步继续",
-                    a->tour_step + 1);
-        else
-            app_msg(a, 0, "left the tour, back to where you were; "
-                    "T resumes at step %d", a->tour_step + 1);
+        say(a, 0, "left the tour, back to where you were; T resumes at "
+            "step %d", a->tour_step + 1);
         return 1;
     case 'q':
         if (asked)
             return 0;           /* the second q quits */
         t->quit_asked = 1;
-        app_msg(a, 0, "%s", tour_say(a, "q again quits peviz; Esc leaves the tour"));
+        say(a, 0, "q again quits peviz; Esc leaves the tour");
         return 1;
     default:
         return 0;

@@ -284,6 +284,45 @@ static void test_presenter(void)
     CHECK(frame_has(&a, 80, 24, "A base=10000"));
 }
 
+/* Type a line at the prompt: ':', its characters, Enter. */
+static void type_line(struct app *a, const char *line, int through_tour)
+{
+    enum action (*key)(struct app *, int) = through_tour ? tour_offer_key
+                                                         : app_key;
+    key(a, ':');
+    for (const char *c = line; *c; c++)
+        key(a, (unsigned char)*c);
+    key(a, PK_ENTER);
+}
+
+/* The tour feeds the app, never the other way round: :tour N typed at
+ * the prompt reaches the tour only through tour_offer_key; the app alone
+ * does not know the command, and its T only names the action. */
+static void test_command_source(void)
+{
+    struct app a;
+    char err[256];
+    app_init(&a);
+    a.tour_lang = "en";
+    CHECK(tour_start(&a, EN, err, sizeof err) == 0);
+    type_line(&a, "tour 3", 1);
+    CHECK(!a.prompt_open);
+    CHECK(a.tour_step == 2);
+    CHECK(!a.msg_error);
+    type_line(&a, "tour 2", 0);                 /* the app alone */
+    CHECK(a.tour_step == 2);
+    CHECK(a.msg_error && strstr(a.msg, "unknown command :tour"));
+    type_line(&a, "d 256", 1);                  /* other lines: the app's */
+    CHECK(a.p.d == 256 && !a.msg_error);
+    tour_offer_key(&a, PK_ESC);
+    CHECK(!tour_running(&a));
+    CHECK(app_key(&a, 'T') == ACT_TOUR);        /* named, not done */
+    CHECK(!tour_running(&a));
+    CHECK(tour_offer_key(&a, 'T') == ACT_TOUR); /* the tour does it */
+    CHECK(tour_running(&a) && a.tour_step == 2);
+    tour_release(&a);
+}
+
 int main(void)
 {
     test_split();
@@ -294,5 +333,6 @@ int main(void)
     test_quit_asks_once();
     test_chinese_texts();
     test_long_messages();
+    test_command_source();
     TEST_END("test_tournav");
 }
