@@ -18,7 +18,8 @@
 int tour_zh(const struct app *a);
 
 /* en in the tour's language: Chinese when tour_zh, else en itself. */
-const char *tour_say(const struct app *a, const char *en);
+const char *tour_say(const struct app *a, const char *en)
+    __attribute__((format_arg(2)));
 
 /* The status line's own words (a view's title, "? help") in the tour's
  * language: Chinese while a Chinese tour runs, else en itself. */

@@ -113,6 +113,6 @@ int text_wrap_lines(const char *text, int width, struct text_line *out,
 /* The Chinese for one of the program's English texts (the status line's
  * words, the tour's own messages), or en itself when it has none.  A
  * printf format's Chinese takes the same conversions in the same order. */
-const char *text_zh(const char *en);
+const char *text_zh(const char *en) __attribute__((format_arg(1)));
 
 #endif
