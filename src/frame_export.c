@@ -1,5 +1,5 @@
 /*
- * frame_export.c - the 'e' key: the frame as the terminal shows it, saved
+ * frame_export.c - the 'w' key: the frame as the terminal shows it, saved
  * as .svg, .txt and .png under names of its own (frame_export.h).
  */
 #include <errno.h>
