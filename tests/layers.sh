@@ -33,7 +33,7 @@ library:  lib/*
 base:     canvas keys glyph font charset sha256 text geom axis colormap errline
           termcaps sockfile raster png_out gfx gfx_probe term
 model:    params plans score_grid plot config gguf_config mpos_config
-          tour_data
+          tour_data state_field
 app:      app
 caption:  caption
 views:    views views/*
@@ -54,6 +54,9 @@ views    app        the view interface (view.h) and the list of views: the
                     under views/ implements it
 areas    app        where things go on the screen (areas.h): a view lays out
                     for the size the app'"'"'s state leaves it
+follow_impl    follow    follow mode in three files: the driver (follow.c),
+follow_teacher follow    the server and the follower'"'"'s client, which share
+follow_student follow    follow_impl.h and follow.h'"'"'s limits
 '
 
 # Circles tolerated for now, one "allow MODULE..." line each (the
