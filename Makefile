@@ -87,6 +87,14 @@ $(BUILD)/tests/%: tests/lib/%.c $(LIBPEVIZ)
 	@echo "  TEST  $@"
 	$(Q)$(CC) -Iinclude -Itests/unit $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIBPEVIZ) -lm
 
+# A library test that drives the program's command line and export with
+# what it registered in the library's tables links the program too.
+LIB_APP_TESTS := $(BUILD)/tests/test_registry
+$(LIB_APP_TESTS): $(BUILD)/tests/%: tests/lib/%.c $(LIB_OBJS)
+	@mkdir -p $(dir $@)
+	@echo "  TEST  $@"
+	$(Q)$(CC) $(CPPFLAGS) -Itests/unit $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB_OBJS) $(LDLIBS)
+
 $(BIN): $(MAIN_OBJ) $(LIB_OBJS)
 	@echo "  LD    $@"
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)

@@ -48,25 +48,25 @@ static const struct opt OPTS[] = {
     { "pos", 1, O_POS, "P", "position under the cursor, 0..n-1 (default 0)" },
     { "view", 1, O_VIEW, "NAME", "" },
     { "scheme", 1, O_SCHEME, "NAME", "" },
-    { "color", 1, O_COLOR, "MODE", "auto, none, 8, 16, 256 or truecolor" },
+    { "color", 1, O_COLOR, "MODE", "" },
     { "ascii", 0, O_ASCII, NULL, "draw with ASCII only" },
     { "fps", 1, O_FPS, "N", "animation frames per second, 1..60 (default 30)" },
     { "mouse", 0, O_MOUSE, NULL, "react to mouse clicks" },
     { "low-bandwidth", 0, O_LOWBW, NULL, "at most 5 frames per second, small updates" },
-    { "palette", 1, O_PALETTE, "NAME", "default, contrast or mono" },
+    { "palette", 1, O_PALETTE, "NAME", "" },
     { "base-b", 1, O_BASE_B, "BASE", "compare view: base of pane B (default 500000)" },
     { "base-c", 1, O_BASE_C, "BASE", "compare view: add pane C with this base" },
     { "model-b", 1, O_MODEL_B, "NAME", "compare view: pane B takes a model's RoPE settings" },
     { "model-c", 1, O_MODEL_C, "NAME", "compare view: add pane C with a model's RoPE settings" },
     { "pane-mode", 1, O_PANE_MODE, "MODE", "compare view: " },
     { "tour", 2, O_TOUR, "FILE", "start the guided tour (the shipped one, or FILE)" },
-    { "lang", 1, O_LANG, "LANG", "tour language: en or zh" },
+    { "lang", 1, O_LANG, "LANG", "tour language: " },
     { "check", 0, O_CHECK, NULL, "--tour: check the tour file and exit, without a terminal" },
     { "slides", 1, O_SLIDES, "DIR", "--tour: write every step as SVG and text, and DIR/index.html" },
     { "record", 1, O_RECORD, "FILE", "record the session as an asciicast v3 file (.cast)" },
     { "autoplay", 1, O_AUTOPLAY, "SECONDS", "--tour: go on to the next step every SECONDS, quit after the last" },
-    { "export", 1, O_EXPORT, "WHAT", "print pe, scores, softmax, pca, pca-variance, freqs or bands and exit" },
-    { "format", 1, O_FORMAT, "FMT", "export: csv, f32, f64; snapshot: text, ansi, svg, png" },
+    { "export", 1, O_EXPORT, "WHAT", "print and exit: " },
+    { "format", 1, O_FORMAT, "FMT", "" },
     { "softmax", 0, O_SOFTMAX, NULL, "export/attention: softmax per row" },
     { "causal", 0, O_CAUSAL, NULL, "export/attention: causal mask" },
     { "temperature", 0, O_TEMPERATURE, NULL, "export/attention: divide scores by sqrt(d_model)" },
@@ -82,8 +82,8 @@ static const struct opt OPTS[] = {
     { "config", 1, O_CONFIG, "FILE", "RoPE settings from a config.json or .gguf file" },
     { "check-freqs", 1, O_CHECK_FREQS, "FILE", "compare a dumped inv_freq (.npy, .csv, safetensors, GGUF) with the settings; exit 0 match, 1 differ" },
     { "layer-type", 1, O_LAYER_TYPE, "NAME", "config: the layer type (per-type rope_parameters, Gemma 3 v4)" },
-    { "rope-scaling", 1, O_ROPE + RO_SCALING, "METHOD", "none, linear, ntk, dynamic, yarn, llama3 or longrope" },
-    { "factor", 1, O_ROPE + RO_FACTOR, "S", "scaling factor s, > 0 (>= 1 for dynamic, yarn, llama3, longrope)" },
+    { "rope-scaling", 1, O_ROPE + RO_SCALING, "METHOD", "" },
+    { "factor", 1, O_ROPE + RO_FACTOR, "S", "scaling factor s, > 0 (>= 1 for " },
     { "original-max", 1, O_ROPE + RO_ORIGINAL_MAX, "L", "original trained length L, 1..2147483647" },
     { "low-freq-factor", 1, O_ROPE + RO_LOW_FREQ, "X", "llama3: low frequency factor, > 0 (default 1)" },
     { "high-freq-factor", 1, O_ROPE + RO_HIGH_FREQ, "Y", "llama3: high frequency factor, >= X (default 4)" },
@@ -124,11 +124,79 @@ static const struct opt OPTS[] = {
     { "snapshot", 0, O_SNAPSHOT, NULL, "print one frame without a terminal and exit" },
     { "size", 1, O_SIZE, "WxH", "snapshot size in cells (default 80x24)" },
     { "scale", 1, O_SCALE, "K", "PNG snapshot: 8K x 16K pixels a cell, K in 1..8 (default 1)" },
-    { "graphics", 1, O_GRAPHICS, "MODE", "images: auto, kitty, sixel, iterm2 or cells (default auto)" },
+    { "graphics", 1, O_GRAPHICS, "MODE", "images (default auto): " },
     { "help", 0, 'h', NULL, "this help" },
     { "version", 0, 'V', NULL, "version" },
 };
 #define NOPTS (sizeof OPTS / sizeof OPTS[0])
+
+/* The words an option takes, in the order --help lists them (COLOR:
+ * auto first, then the values of color_flag from 0). */
+static const char *const COLOR_WORDS[] = { "auto", "none", "8", "16", "256",
+                                           "truecolor", NULL };
+static const char *const EXPORT_WORDS[] = { "pe", "scores", "softmax", "pca",
+                                            "pca-variance", "freqs", "bands",
+                                            "position-ids", NULL };
+static const char *const PALETTE_WORDS[] = { "default", "contrast", "mono", NULL };
+static const char *const LANG_WORDS[] = { "en", "zh", NULL };
+
+static const char *const *opt_words(int val)
+{
+    return val == O_COLOR ? COLOR_WORDS : val == O_PALETTE ? PALETTE_WORDS
+         : val == O_EXPORT ? EXPORT_WORDS : LANG_WORDS;
+}
+
+static const char *const EXPORT_FMT[] = { "csv", "f32", "f64", NULL };
+static const char *const SNAP_FMT[] = { "text", "ansi", "svg", "png", NULL };
+
+/* words (NULL-terminated) as "a, b" + sep_last + "c".  Returns buf. */
+static const char *words_list(const char *const *words, char *buf,
+                              size_t len, const char *sep_last)
+{
+    int n = 0;
+    while (words[n])
+        n++;
+    return fmt_names(buf, len, words, n, sep_last);
+}
+
+static const char *words_names(const char *const *words, char *buf,
+                               size_t len)
+{
+    return words_list(words, buf, len, " or ");
+}
+
+/* The graphics modes as "a, b or c". */
+static const char *gfx_names(char *buf, size_t len)
+{
+    const char *w[GFX_MODE_COUNT + 1];
+    for (int m = 0; m < GFX_MODE_COUNT; m++)
+        w[m] = gfx_mode_name((enum gfx_mode)m);
+    w[GFX_MODE_COUNT] = NULL;
+    return words_names(w, buf, len);
+}
+
+/* The methods whose factor must be >= 1, "a, b, c)". */
+static const char *factor_methods(char *buf, size_t len)
+{
+    const char *names[ROPE_METHOD_MAX];
+    int n = 0;
+    for (int m = 0; m < rope_method_count(); m++)
+        if (rope_method_info(m)->factor_min_one)
+            names[n++] = rope_method_info(m)->name;
+    fmt_names(buf, len, names, n, ", ");
+    snprintf(buf + strlen(buf), len - strlen(buf), ")");
+    return buf;
+}
+
+/* --format's help: the formats of each mode. */
+static const char *format_names(char *buf, size_t len)
+{
+    char e[64], t[64];
+    snprintf(buf, len, "export: %s; snapshot: %s",
+             words_list(EXPORT_FMT, e, sizeof e, ", "),
+             words_list(SNAP_FMT, t, sizeof t, ", "));
+    return buf;
+}
 
 /* The names an option takes when they come from a table ("" if not). */
 static const char *opt_names(int val, char *buf, size_t len)
@@ -137,6 +205,17 @@ static const char *opt_names(int val, char *buf, size_t len)
         return scheme_list(buf, len);
     if (val == O_PANE_MODE)
         return pane_mode_list(buf, len);
+    if (val == O_ROPE + RO_SCALING)
+        return rope_method_names(buf, len, " or ");
+    if (val == O_GRAPHICS)
+        return gfx_names(buf, len);
+    if (val == O_ROPE + RO_FACTOR)
+        return factor_methods(buf, len);
+    if (val == O_FORMAT)
+        return format_names(buf, len);
+    if (val == O_COLOR || val == O_PALETTE || val == O_EXPORT
+        || val == O_LANG)
+        return words_names(opt_words(val), buf, len);
     if (val == O_VIEW) {
         views_names(buf, len, " or ");
         return buf;
@@ -234,13 +313,6 @@ static int choose(const char *const *words, const char *arg, int val,
     return chosen(word_index(words, arg), arg, val, want, out);
 }
 
-static const char *const COLOR_WORDS[] = { "none", "8", "16", "256",
-                                           "truecolor", "auto", NULL };
-static const char *const EXPORT_WORDS[] = { "pe", "scores", "softmax", "pca",
-                                            "pca-variance", "freqs", "bands",
-                                            "position-ids", NULL };
-static const char *const PALETTE_WORDS[] = { "default", "contrast", "mono", NULL };
-static const char *const LANG_WORDS[] = { "en", "zh", NULL };
 
 static int parse_size(struct cli *c, const char *arg)
 {
@@ -283,9 +355,10 @@ static int parse_scale(struct cli *c, const char *arg)
 static int parse_graphics(struct cli *c, const char *arg)
 {
     int m = gfx_mode_parse(arg);
+    char names[96];
     if (m < 0)
-        return fail("--graphics: '%s': want auto, kitty, sixel, iterm2 or "
-                    "cells", arg);
+        return fail("--graphics: '%s': want %s", arg,
+                    gfx_names(names, sizeof names));
     c->graphics = m;
     return 0;
 }
@@ -412,11 +485,13 @@ static int parse_choice(struct cli *c, int val, const char *arg)
             c->app.att.o.scheme = (enum scheme)i;
         break;
     case O_COLOR:
-        if (!(r = choose(COLOR_WORDS, arg, val, "auto, none, 8, 16, 256 or truecolor", &i)))
-            c->color_flag = i == 5 ? -1 : i;
+        if (!(r = choose(COLOR_WORDS, arg, val,
+                         opt_names(val, want, sizeof want), &i)))
+            c->color_flag = i - 1;      /* auto: -1 */
         break;
     case O_PALETTE:
-        if (!(r = choose(PALETTE_WORDS, arg, val, "default, contrast or mono", &i)))
+        if (!(r = choose(PALETTE_WORDS, arg, val,
+                         opt_names(val, want, sizeof want), &i)))
             c->app.palette = (enum palette)i;
         break;
     case O_PANE_MODE:
@@ -426,8 +501,7 @@ static int parse_choice(struct cli *c, int val, const char *arg)
         break;
     case O_EXPORT:
         if (!(r = choose(EXPORT_WORDS, arg, val,
-                         "pe, scores, softmax, pca, pca-variance, freqs, "
-                         "bands or position-ids", &i))) {
+                         opt_names(val, want, sizeof want), &i))) {
             if (c->mode == MODE_EXPORT && c->what != (enum export_what)i)
                 return fail("--export %s: conflicts with --export %s given "
                             "before; give one", arg, EXPORT_WORDS[c->what]);
@@ -436,7 +510,8 @@ static int parse_choice(struct cli *c, int val, const char *arg)
         }
         break;
     case O_LANG:
-        if (!(r = choose(LANG_WORDS, arg, val, "en or zh", &i)))
+        if (!(r = choose(LANG_WORDS, arg, val,
+                         opt_names(val, want, sizeof want), &i)))
             c->lang = arg;
         break;
     }
@@ -614,12 +689,13 @@ static int check_final(struct cli *c, const char *pos_arg)
         return fail("--scale: goes with --snapshot --format png");
     if (!c->format)
         return 0;
-    static const char *const EXPORT_FMT[] = { "csv", "f32", "f64", NULL };
-    static const char *const SNAP_FMT[] = { "text", "ansi", "svg", "png", NULL };
+    char names[96];
     if (c->mode == MODE_EXPORT && word_index(EXPORT_FMT, c->format) < 0)
-        return fail("--format: '%s': want csv, f32 or f64 with --export", c->format);
+        return fail("--format: '%s': want %s with --export", c->format,
+                    words_names(EXPORT_FMT, names, sizeof names));
     if (c->mode == MODE_SNAPSHOT && word_index(SNAP_FMT, c->format) < 0)
-        return fail("--format: '%s': want text, ansi, svg or png with --snapshot", c->format);
+        return fail("--format: '%s': want %s with --snapshot", c->format,
+                    words_names(SNAP_FMT, names, sizeof names));
     if (c->mode != MODE_EXPORT && c->mode != MODE_SNAPSHOT)
         return fail("--format: goes with --export or --snapshot");
     return 0;

@@ -294,9 +294,10 @@ static int method(struct cfg *c, enum rope_method *m)
     if (strcmp(json_string(t), "mrope") == 0)
         k = ROPE_NONE;      /* Qwen2-VL: transformers reads it as default */
     if (k < 0) {
-        char why[120];
-        snprintf(why, sizeof why, "unknown method '%.30s'; want default, "
-                 "linear, ntk, dynamic, yarn, llama3 or longrope", t->str);
+        char why[256], names[160];
+        rope_method_names(names, sizeof names, " or ");
+        snprintf(why, sizeof why, "unknown method '%.30s'; want %s (none "
+                 "is also read as default)", t->str, names);
         return bad(c, c->rp_name, key, why);
     }
     *m = (enum rope_method)k;
@@ -399,8 +400,10 @@ static int set_scaling(struct cfg *c)
                ? -1 : 0;
     case ROPE_LONGROPE:
         return longrope(c);
-    default:
-        return 0;
+    default:        /* a method only the table knows: its factor and L */
+        return opt(c, "factor", RO_FACTOR, 0) ||
+               original_length(c, rope_method_info((int)m)->needs_original,
+                               &L) < 0 ? -1 : 0;
     }
 }
 

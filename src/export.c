@@ -16,7 +16,7 @@
 #include "peviz/rope.h"
 #include "plans.h"
 #include "peviz/tables.h"
-#include "score_grid.h"
+#include "peviz/score_grid.h"
 
 #define BLOCK_ROWS 64
 

@@ -178,18 +178,21 @@ static int scaling_type(struct gcfg *c, enum rope_method *m)
         return gbad(c, key, "not a string");
     if (!strcmp(kv->str, "none"))
         return 0;
-    static const struct { const char *name; enum rope_method m; } T[] = {
-        { "linear", ROPE_LINEAR }, { "yarn", ROPE_YARN },
-        { "longrope", ROPE_LONGROPE }
-    };
-    for (size_t k = 0; k < sizeof T / sizeof T[0]; k++)
-        if (!strcmp(kv->str, T[k].name)) {
-            *m = T[k].m;
+    /* the types llama.cpp writes (none: above), by our methods' names */
+    static const enum rope_method T[] = { ROPE_LINEAR, ROPE_YARN,
+                                          ROPE_LONGROPE };
+    const size_t nt = sizeof T / sizeof T[0];
+    for (size_t k = 0; k < nt; k++)
+        if (!strcmp(kv->str, rope_method_name(T[k]))) {
+            *m = T[k];
             return 0;
         }
-    char why[120];
-    snprintf(why, sizeof why, "unknown type '%.30s'; want none, linear, yarn "
-             "or longrope", kv->str);
+    const char *names[1 + sizeof T / sizeof T[0]] = { "none" };
+    char why[160], list[100];
+    for (size_t k = 0; k < nt; k++)
+        names[k + 1] = rope_method_name(T[k]);
+    snprintf(why, sizeof why, "unknown type '%.30s'; want %s", kv->str,
+             fmt_names(list, sizeof list, names, (int)nt + 1, " or "));
     return gbad(c, key, why);
 }
 

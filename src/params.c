@@ -250,7 +250,7 @@ const char *const ROPE_OPT_NAMES[RO_COUNT] = {
 };
 
 static const char *const ROPE_OPT_RANGES[RO_COUNT] = {
-    "none, linear, ntk, dynamic, yarn, llama3 or longrope",
+    NULL,       /* the method names: rope_method_names */
     "a finite number > 0", "a whole number in 1..2147483647",
     "a finite number > 0", "a finite number > 0", "a finite number > 0",
     "a finite number > 0", "on or off", "a finite number > 0",
@@ -258,6 +258,14 @@ static const char *const ROPE_OPT_RANGES[RO_COUNT] = {
     "1..256 finite numbers > 0, comma separated",
     "1..256 finite numbers > 0, comma separated"
 };
+
+/* What option id takes, for its messages. */
+static const char *rope_opt_range(int id, char *buf, size_t len)
+{
+    if (id == RO_SCALING)
+        return rope_method_names(buf, len, " or ");
+    return (unsigned)id < RO_COUNT ? ROPE_OPT_RANGES[id] : "?";
+}
 
 int rope_opt_parse(const char *name)
 {
@@ -370,14 +378,14 @@ int params_set_rope(params *p, enum rope_opt id, const char *text,
                     char *err, size_t errlen)
 {
     const char *why;
-    char q[40];
+    char q[40], range[256];
     rope_scaling r = p->rope;
     if ((unsigned)id >= RO_COUNT)
         return -1;
     if (set_rope_value(&r, id, text ? text : "", &why)) {
         quote_input(text ? text : "", q, sizeof q);
         snprintf(err, errlen, "%s '%s': %s; want %s", ROPE_OPT_NAMES[id], q,
-                 why, ROPE_OPT_RANGES[id]);
+                 why, rope_opt_range(id, range, sizeof range));
         return -1;
     }
     p->rope = r;
@@ -388,7 +396,7 @@ int params_set_rope_number(params *p, enum rope_opt id, double v,
                            char *err, size_t errlen)
 {
     const char *why = "not a number";
-    char b[40];
+    char b[40], range[256];
     rope_scaling r = p->rope;
     if (id == RO_TRUNCATE) {
         p->rope.truncate = v != 0;
@@ -400,7 +408,7 @@ int params_set_rope_number(params *p, enum rope_opt id, double v,
         fmt_num(v, 17, b, sizeof b);
         snprintf(err, errlen, "%s %s: %s; want %s", (unsigned)id < RO_COUNT ?
                  ROPE_OPT_NAMES[id] : "?", b, why,
-                 (unsigned)id < RO_COUNT ? ROPE_OPT_RANGES[id] : "?");
+                 rope_opt_range(id, range, sizeof range));
         return -1;
     }
     p->rope = r;
@@ -428,27 +436,6 @@ int params_set_rope_list(params *p, enum rope_opt id, const double *v, int n,
     memcpy(id == RO_SHORT_FACTOR ? p->rope.short_factor : p->rope.long_factor,
            v, (size_t)n * sizeof *v);
     *(id == RO_SHORT_FACTOR ? &p->rope.nshort : &p->rope.nlong) = n;
-    return 0;
-}
-
-/* The checks that need more than one setting (see params.h). */
-static int check_lists(const params *p, char *err, size_t errlen)
-{
-    const rope_scaling *r = &p->rope;
-    int half = p->d / 2;
-    if (half > ROPE_FACTORS_MAX) {
-        snprintf(err, errlen, "rope-scaling longrope: d %d has %d bands; "
-                 "want d <= %d (at most %d factors)", p->d, half,
-                 2 * ROPE_FACTORS_MAX, ROPE_FACTORS_MAX);
-        return -1;
-    }
-    if (r->nshort != half || r->nlong != half) {
-        int bad_short = r->nshort != half;
-        snprintf(err, errlen, "%s: %d values; want exactly d/2 = %d for "
-                 "rope-scaling longrope", bad_short ? "short-factor"
-                 : "long-factor", bad_short ? r->nshort : r->nlong, half);
-        return -1;
-    }
     return 0;
 }
 
@@ -482,7 +469,8 @@ static int check_finite(const params *p, char *err, size_t errlen)
     static const int64_t at[2] = { PARAM_N_MIN, PARAM_N_MAX };
     static pe_plan pl;      /* the plan the views will read, checked */
     const rope_scaling *r = &p->rope;
-    int nat = r->method == ROPE_DYNAMIC || r->method == ROPE_LONGROPE ? 2 : 1;
+    const struct rope_method_info *mi = rope_method_info((int)r->method);
+    int nat = mi && mi->reads_n ? 2 : 1;
     for (int k = 0; k < nat; k++) {
         int bad = pe_plan_compute(&pl, r, p->d, p->base, at[k]) ? 0
                   : pl.invalid ? 0 : -1;
@@ -500,42 +488,7 @@ static int check_finite(const params *p, char *err, size_t errlen)
 
 int params_check_rope(const params *p, char *err, size_t errlen)
 {
-    const rope_scaling *r = &p->rope;
-    const struct rope_method_info *mi = &ROPE_METHODS[r->method];
-    char b[32];
-    fmt_num(r->factor, 10, b, sizeof b);
-    if (mi->factor_min_one && r->factor < 1) {
-        snprintf(err, errlen, "factor %s: want a number >= 1 with "
-                 "rope-scaling %s", b, mi->name);
-        return -1;
-    }
-    if (mi->needs_original && r->original_max < 1) {
-        snprintf(err, errlen, "rope-scaling %s: needs original-max (the "
-                 "trained length L, a whole number in 1..2147483647)", mi->name);
-        return -1;
-    }
-    if ((r->method == ROPE_NTK || r->method == ROPE_DYNAMIC) && p->d < 4) {
-        snprintf(err, errlen, "rope-scaling %s: d %d; want d >= 4 (it "
-                 "uses d/(d-2))", mi->name, p->d);
-        return -1;
-    }
-    if (r->method == ROPE_LLAMA3 && !(r->low_freq_factor <= r->high_freq_factor)) {
-        char h[32];
-        fmt_num(r->low_freq_factor, 10, b, sizeof b);
-        fmt_num(r->high_freq_factor, 10, h, sizeof h);
-        snprintf(err, errlen, "low-freq-factor %s: want a number at most "
-                 "high-freq-factor %s", b, h);
-        return -1;
-    }
-    if (r->method == ROPE_YARN && !(r->beta_fast >= r->beta_slow)) {
-        char h[32];
-        fmt_num(r->beta_fast, 10, b, sizeof b);
-        fmt_num(r->beta_slow, 10, h, sizeof h);
-        snprintf(err, errlen, "beta-fast %s: want a number at least "
-                 "beta-slow %s", b, h);
-        return -1;
-    }
-    if (r->method == ROPE_LONGROPE && check_lists(p, err, errlen))
+    if (rope_check(&p->rope, p->d, p->base, err, errlen))
         return -1;
     return check_finite(p, err, errlen);
 }
@@ -594,89 +547,6 @@ void params_format_rope(const params *p, char *buf, size_t len)
                  (long)r->original_max);
     else
         snprintf(buf, len, "%s s=%s", rope_method_name(r->method), f);
-}
-
-/* Drop a "+" and leading zeros from an exponent: "1e+06" -> "1e6". */
-static void tidy_exponent(char *s)
-{
-    char *e = strchr(s, 'e');
-    if (!e)
-        return;
-    char *src = e + 1, *dst = e + 1;
-    if (*src == '+')
-        src++;
-    else if (*src == '-')
-        *dst++ = *src++;
-    while (*src == '0' && src[1])
-        src++;
-    memmove(dst, src, strlen(src) + 1);
-}
-
-void fmt_base(double base, char *buf, size_t len)
-{
-    if (isfinite(base) && base == floor(base) && fabs(base) < 1e7)
-        snprintf(buf, len, "%.0f", base);
-    else if (isfinite(base) && fabs(base) < 1e7)
-        snprintf(buf, len, "%.10g", base);
-    else {
-        snprintf(buf, len, "%.10g", base);
-        tidy_exponent(buf);
-    }
-}
-
-int fmt_digits(int64_t v)
-{
-    int n = 1;
-    for (; v >= 10; v /= 10)
-        n++;
-    return n;
-}
-
-void fmt_num(double v, int sig, char *buf, size_t len)
-{
-    if (v == 0)
-        v = 0;          /* never print "-0" */
-    snprintf(buf, len, "%.*g", sig, v);
-    tidy_exponent(buf);
-}
-
-void fmt_sci(double v, int dec, char *buf, size_t len)
-{
-    /* the mantissa rounds to 10.0..0 from here on */
-    static const double CARRY[] = { 9.5, 9.95, 9.995, 9.9995, 9.99995,
-                                    9.999995, 9.9999995 };
-    dec = dec < 0 ? 0 : dec > 6 ? 6 : dec;
-    int e = (int)floor(log10(fabs(v)));
-    double m = v / pow(10, e);
-    if (fabs(m) >= CARRY[dec]) {
-        m /= 10;
-        e++;
-    }
-    snprintf(buf, len, "%.*fe%d", dec, m, e);
-}
-
-void fmt_num_w(double v, int sig, int width, char *buf, size_t len)
-{
-    double a = fabs(v);
-    fmt_num(v, sig, buf, len);
-    if (!isfinite(v) || v == 0 || (a >= 1e-3 && a < pow(10, sig)
-                                   && strlen(buf) <= (size_t)width))
-        return;
-    for (int dec = sig - 1; dec >= 0; dec--) {  /* never clipped mid-number */
-        fmt_sci(v, dec, buf, len);
-        if (strlen(buf) <= (size_t)width)
-            return;
-    }
-}
-
-void fmt_count(double v, int width, char *buf, size_t len)
-{
-    if (isfinite(v) && fabs(v) < 9007199254740992.0) {     /* 2^53 */
-        snprintf(buf, len, "%.0f", v == 0 ? 0 : v);
-        if (strlen(buf) <= (size_t)width)
-            return;
-    }
-    fmt_num_w(v, 4, width, buf, len);
 }
 
 void params_format(const params *p, char *buf, size_t len)
@@ -847,7 +717,12 @@ int att_opt_set(struct score_opts *o, int64_t n, enum att_opt id,
         return 0;
     case AO_PAIRS:
         if (qk_pairs_parse(text) < 0) {
-            snprintf(err, errlen, "wants interleaved or half");
+            const char *names[QK_PAIRS_COUNT];
+            char list[64];
+            for (int k = 0; k < QK_PAIRS_COUNT; k++)
+                names[k] = qk_pairs_name(k);
+            snprintf(err, errlen, "wants %s", fmt_names(list, sizeof list,
+                     names, QK_PAIRS_COUNT, " or "));
             return -1;
         }
         o->qk_pairs = qk_pairs_parse(text);

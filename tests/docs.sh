@@ -157,6 +157,32 @@ while IFS= read -r o; do
     check "option $o is not in $README" grep -qF -- "$o" "$README"
 done <"$TMP/opts"
 
+# Lists of names the README types by hand: each must be the list --help
+# prints from the program's tables (the option's table row, and the
+# synopsis "[--opt a|b|c]" where it has one).
+help_names() {      # "a, b or c" after the option in --help -> "a, b, c"
+    grep -E -- "^ +--$1 [A-Z]+ " "$TMP/help" | sed -E 's/^ +--[a-z-]+ [A-Z]+ +//;
+        s/^[^:]*: //; s/ or /, /'
+}
+readme_row() {      # the valid values of the option's README table row
+    grep -E -- "^\| \`--$1\` \|" "$README" | head -n 1 | awk -F' [|] ' '{print $3}' |
+        sed -E 's/ \([a-z0-9]+\) \|$//; s/ \|$//'
+}
+for o in scheme color palette rope-scaling pane-mode lang graphics; do
+    want=$(help_names "$o")
+    check "--help lists no names for --$o" test -n "$want"
+    got=$(readme_row "$o")
+    check "README's --$o row lists '$got', --help '$want'" test "$got" = "$want"
+    for name in $(printf '%s' "$want" | tr -d ','); do
+        check "--$o $name is not in $MAN" grep -qwF -- "$name" "$TMP/man.txt"
+    done
+    syn=$(grep -oE -- "\[--$o [a-z0-9|-]+\|[a-z0-9|-]+\]" "$README" | head -n 1)
+    if [ -n "$syn" ]; then
+        syn=$(printf '%s' "$syn" | sed -E "s/^\[--$o //; s/\]\$//; s/\|/, /g")
+        check "README's synopsis lists --$o '$syn', --help '$want'" test "$syn" = "$want"
+    fi
+done
+
 for section in NAME SYNOPSIS DESCRIPTION OPTIONS KEYS COMMANDS "THE MATH" \
                "TOUR FILES" FILES ENVIRONMENT "EXIT STATUS"; do
     check "$MAN has no $section section" grep -q "^$section\$" "$TMP/man.txt"

@@ -32,7 +32,7 @@ FLOORS='
 library:  lib/*
 base:     canvas keys glyph font charset sha256 text geom axis colormap errline
           termcaps sockfile raster png_out gfx gfx_probe term
-model:    params plans score_grid plot config gguf_config mpos_config
+model:    params plans plot config gguf_config mpos_config
           tour_data state_field
 app:      app
 caption:  caption

@@ -1,7 +1,8 @@
 /*
  * peviz/rope.h - RoPE frequency scaling as real models use it.
  *
- * Pure double-precision math, no allocation, no globals.  Notation:
+ * Pure double-precision math, no allocation; no globals but the methods
+ * registered at start-up (rope_method_register).  Notation:
  *   d        rotary dimensions (head_dim x partial rotary factor), even;
  *            bands i = 0 .. d/2-1
  *   theta_i  = base^(-2i/d), the unscaled inverse frequency of band i
@@ -51,9 +52,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The methods code names; the table (ROPE_METHODS) may hold more rows
+ * after them, and more are registered at run time: rope_method_count()
+ * has them all. */
 enum rope_method {
     ROPE_NONE = 0, ROPE_LINEAR, ROPE_NTK, ROPE_DYNAMIC, ROPE_YARN,
-    ROPE_LLAMA3, ROPE_LONGROPE, ROPE_METHOD_COUNT
+    ROPE_LLAMA3, ROPE_LONGROPE
 };
 
 /* What a method did to one band. */
@@ -112,26 +116,95 @@ void rope_scaling_default(rope_scaling *sc);
 
 /* ---- the method table ------------------------------------------------- */
 
+/*
+ * What every band of one evaluation shares, made once per evaluation:
+ * the common fields first, then the method's prepare hook fills in its
+ * own (the effective base, YaRN's ramp bounds, LongRoPE's list).
+ */
+struct rope_bands {
+    const rope_scaling *sc;
+    int d;
+    int64_t n;
+    double base;        /* the base the bands use (ntk, dynamic: a new one) */
+    int rebased;        /* base differs from the given one */
+    double lo, hi;      /* yarn's ramp bounds */
+    const double *f;    /* longrope's factor list for n */
+};
+
+/*
+ * One row per method: its names, its formulas and its behaviour.  Every
+ * hook may be NULL (then: nothing to prepare, theta kept, a = 1, no
+ * further softmax factor, nothing more to check).
+ *   prepare           fill in the method's part of struct rope_bands
+ *   omega             band i's omega from theta_i = base^(-2i/d), the
+ *                     rule (enum rope_rule) into *rule
+ *   attention_factor  a, multiplying cos and sin (scores: a^2)
+ *   softmax_factor    what the attention multiplies its softmax scale
+ *                     by besides (DeepSeek's MLA: m(s, mscale_all_dim));
+ *                     the score multiplier is (a x it)^2
+ *   validate          the method's own rules, after the common ones
+ *                     (rope_check): 0, or -1 with a one-line message
+ *                     naming the setting, its value and the valid range
+ */
 struct rope_method_info {
-    enum rope_method method;
+    enum rope_method method;    /* its enum value (only rows code names) */
     const char *name;           /* "yarn": the --rope-scaling word */
     const char *title;          /* "YaRN (NTK-by-parts + temperature)" */
     const char *formula;        /* UTF-8 */
     const char *formula_ascii;  /* the same in ASCII */
     int factor_min_one;         /* factor must be >= 1 (else > 0) */
     int needs_original;         /* L must be given */
+    const char *alias;          /* another name it is read by, or NULL */
+    int reads_n;                /* omega depends on n */
+    void (*prepare)(struct rope_bands *c);
+    double (*omega)(const struct rope_bands *c, int i, double theta,
+                    int *rule);
+    double (*attention_factor)(const rope_scaling *sc);
+    double (*softmax_factor)(const rope_scaling *sc);
+    int (*validate)(const rope_scaling *sc, int d, char *err, size_t errlen);
 };
 
-extern const struct rope_method_info ROPE_METHODS[ROPE_METHOD_COUNT];
+/* The built-in rows, the first indexed by enum rope_method. */
+extern const struct rope_method_info ROPE_METHODS[];
 
-/* The method by name ("none", "linear", ..., also "default" for none and
- * HF's old "su" for longrope), or -1. */
+/*
+ * More methods at run time: the row (not copied: it must outlive its
+ * use) gets the next id, rope_method_count() - 1, and from then on every
+ * lookup, list, parse and evaluation knows it like a built-in one.  Call
+ * before other threads use the table.  Returns the id, or -1 when the
+ * name is missing or taken, or ROPE_METHOD_MAX rows are in use.
+ */
+#define ROPE_METHOD_MAX 32
+int rope_method_register(const struct rope_method_info *mi);
+int rope_method_count(void);
+/* The row of method m, or NULL out of range. */
+const struct rope_method_info *rope_method_info(int m);
+
+/* The method by name (a row's name or alias: "default" is none and HF's
+ * old "su" longrope), or -1. */
 int rope_method_parse(const char *name);
 const char *rope_method_name(enum rope_method m);
+/* The names as a list for messages and help: "none, linear, ..., yarn,
+ * llama3 or longrope" with sep_last " or " (truncated to len).
+ * Returns buf. */
+const char *rope_method_names(char *buf, size_t len, const char *sep_last);
 const char *rope_rule_name(enum rope_rule r);
 /* The rule in at most 7 characters, for a narrow column: "kept",
  * "blend", "interp", "rebase", "rescale" ("?" out of range). */
 const char *rope_rule_abbrev(enum rope_rule r);
+
+/*
+ * The one validator of scaling settings for d rotary dimensions and a
+ * base: the method known, d even and >= 2, base finite and > 1, factor
+ * finite and > 0 (>= 1 where the row says so), L given where needed,
+ * then the row's validate hook (ntk/dynamic: d >= 4; llama3:
+ * 0 < low <= high; yarn: beta_fast >= beta_slow > 0, as transformers
+ * requires, and 0 <= 1 - e <= 1; longrope: d/2 factors in each list).
+ * Returns 0, or -1 with a one-line message in err (err may be NULL).
+ * rope_inv_freq and rope_omega evaluate exactly what this accepts.
+ */
+int rope_check(const rope_scaling *sc, int d, double base, char *err,
+               size_t errlen);
 
 /* ---- the math --------------------------------------------------------- */
 
@@ -152,9 +225,7 @@ double rope_effective_base(const rope_scaling *sc, int d, double base,
 /*
  * omega[0..d/2-1] after scaling at sequence length n; rule (NULL: not
  * wanted) gets each band's enum rope_rule.  Returns 0, or -1 (nothing
- * written) when the settings cannot be evaluated: d odd or < 2, base <= 1,
- * factor <= 0, L missing where needed, a LongRoPE list not d/2 long, or
- * d = 2 for ntk/dynamic.
+ * written) when rope_check refuses the settings or n < 1.
  */
 int rope_inv_freq(const rope_scaling *sc, int d, double base, int64_t n,
                   double *omega, unsigned char *rule);

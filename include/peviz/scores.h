@@ -2,7 +2,8 @@
  * peviz/scores.h - attention scores S(i, j) for every position scheme, their
  * exact block means, distance means and softmax; the attention view, the
  * compare view's profile and --export scores|softmax all use them.
- * Part of libpeviz: libc and libm only, no state outside the context.
+ * Part of libpeviz: libc and libm only, no state outside the context but
+ * the schemes registered at start-up (scheme_register).
  *
  * Definitions (also in the README and the view's help card).  i is the
  * query position, j the key position, d = d_model, w_k = base^(-2k/d):
@@ -54,10 +55,12 @@
 
 /* ---- the schemes ---------------------------------------------------------- */
 
+/* The schemes code names; the table (SCHEMES) may hold more rows after
+ * them, and more are registered at run time: scheme_count() has them
+ * all. */
 enum scheme { SCHEME_SINUSOIDAL = 0, SCHEME_ROPE, SCHEME_ALIBI,
               SCHEME_LEARNED, SCHEME_NOPE, SCHEME_T5, SCHEME_KERPLE_LOG,
-              SCHEME_KERPLE_POWER, SCHEME_SANDWICH, SCHEME_XPOS,
-              SCHEME_COUNT };
+              SCHEME_KERPLE_POWER, SCHEME_SANDWICH, SCHEME_XPOS };
 
 struct score_ctx;
 
@@ -85,7 +88,23 @@ struct scheme_info {
     void (*build)(struct score_ctx *s);
 };
 
-extern const struct scheme_info SCHEMES[SCHEME_COUNT];
+/* The built-in rows, the first indexed by enum scheme. */
+extern const struct scheme_info SCHEMES[];
+
+/*
+ * More schemes at run time: the row (not copied: it must outlive its
+ * use) gets the next number, scheme_count() - 1, and from then on
+ * every lookup, list, parse and context knows it like a built-in one.
+ * Its build function uses the building blocks below (scores_term_add,
+ * scores_dist_add with its own struct dist_ops, ...).  Call before
+ * other threads use the table.  Returns the number, or -1 when the name
+ * is missing or taken, build is NULL, or SCHEME_MAX rows are in use.
+ */
+#define SCHEME_MAX 64
+int scheme_register(const struct scheme_info *si);
+int scheme_count(void);
+/* The row of scheme s, or NULL out of range. */
+const struct scheme_info *scheme_info(int s);
 
 const char *scheme_name(enum scheme s);     /* "?" when out of range */
 int scheme_parse(const char *name);         /* -1 if unknown (or NULL) */
@@ -186,7 +205,8 @@ enum score_kind {
     SK_COUNT
 };
 
-enum term_type { TERM_DOT = 0, TERM_DIST };
+/* The types of terms, each with its operations row (TERM_OPS below). */
+enum term_type { TERM_DOT = 0, TERM_DIST, TERM_TYPE_COUNT };
 
 /*
  * The operations row of a term that is a function f(i - j) of the
@@ -218,6 +238,46 @@ struct score_term {
     const char *name;           /* "e.e", "p.p", "bias", ... */
     const struct dist_ops *dist;    /* TERM_DIST */
 };
+
+struct scores_tri_memo;
+
+/*
+ * The operations row of a term type (TERM_OPS[type], src/lib/scores.c):
+ * everything single scores, rows, block means, distance means and the
+ * grid ask of a term, so none of them tests the type.  Positions given
+ * are present (below rows) and blocks not empty.
+ *   at          the term at (i, j), before the temperature
+ *   block_mean  its exact mean over i in [i0,i1), j in [j0,j1)
+ *   tri_sum     term t's sum over the lower triangle j <= i of an m x m
+ *               square (Toeplitz contexts; memo as scores_term_tri_sum)
+ *   range_mean  its mean over the distances [d0, d1) (Toeplitz)
+ *   bias        its part at (i, j) that the vectors do not give: the
+ *               whole term when vectors is 0, else 0
+ *   vectors     1: the term is a(i).b(j) of two kinds, so sums of the
+ *               kinds over blocks give its block means (the grid sums
+ *               them); 0: the row's own means are used
+ * TERM_DOT is a dot of two kinds (closed forms for the sinusoid and the
+ * rotations), TERM_DIST a function of i - j given by a struct dist_ops.
+ */
+struct term_ops {
+    double (*at)(const struct score_ctx *s, const struct score_term *tm,
+                 int64_t i, int64_t j);
+    double (*block_mean)(const struct score_ctx *s,
+                         const struct score_term *tm, int64_t i0, int64_t i1,
+                         int64_t j0, int64_t j1);
+    double (*tri_sum)(const struct score_ctx *s, int t, int64_t m,
+                      struct scores_tri_memo *memo);
+    double (*range_mean)(const struct score_ctx *s,
+                         const struct score_term *tm, int64_t d0, int64_t d1);
+    double (*bias)(const struct score_ctx *s, const struct score_term *tm,
+                   int64_t i, int64_t j);
+    int vectors;
+};
+
+extern const struct term_ops TERM_OPS[TERM_TYPE_COUNT];
+
+/* The row of term t of s. */
+#define SCORES_TERM_OPS(s, t) (&TERM_OPS[(s)->terms[t].type])
 
 struct score_rowtab;
 
@@ -447,7 +507,7 @@ double t5_weight(const struct score_ctx *s, int bucket);
 void scores_terms_additive(struct score_ctx *s, enum score_kind pk,
                            int has_p);
 
-/* ---- building blocks for cached grids (score_grid on the app side) ----------- */
+/* ---- building blocks for cached grids (peviz/score_grid.h) ------------------ */
 
 /* Whether kind's range sums have a closed form (sinusoids, rotations). */
 int scores_kind_closed(enum score_kind k);

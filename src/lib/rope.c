@@ -3,8 +3,12 @@
  * (see include/peviz/rope.h for the formulas).
  */
 #include "peviz/rope.h"
+#include "peviz/fmt.h"
+#include "rope_impl.h"
 
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 #define ROPE_PI 3.14159265358979323846
@@ -19,75 +23,6 @@ void rope_scaling_default(rope_scaling *sc)
     sc->beta_fast = ROPE_BETA_FAST_DEFAULT;
     sc->beta_slow = ROPE_BETA_SLOW_DEFAULT;
     sc->truncate = 1;
-}
-
-/* ---- the method table ------------------------------------------------- */
-
-const struct rope_method_info ROPE_METHODS[ROPE_METHOD_COUNT] = {
-    { ROPE_NONE, "none", "no scaling",
-      "\xcf\x89\xe1\xb5\xa2 = \xce\xb8\xe1\xb5\xa2 = b^(\xe2\x88\x92" "2i/d)",
-      "w_i = theta_i = b^(-2i/d)", 0, 0 },
-    { ROPE_LINEAR, "linear", "position interpolation",
-      "\xcf\x89\xe1\xb5\xa2 = \xce\xb8\xe1\xb5\xa2 / s",
-      "w_i = theta_i / s", 0, 0 },
-    { ROPE_NTK, "ntk", "NTK-aware base change",
-      "b\xe2\x80\xb2 = b\xc2\xb7s^(d/(d\xe2\x88\x92" "2)), "
-      "\xcf\x89\xe1\xb5\xa2 = b\xe2\x80\xb2^(\xe2\x88\x92" "2i/d)",
-      "b' = b*s^(d/(d-2)), w_i = b'^(-2i/d)", 0, 0 },
-    { ROPE_DYNAMIC, "dynamic", "dynamic NTK",
-      "b\xe2\x80\xb2 = b\xc2\xb7(s\xc2\xb7max(n,L)/L \xe2\x88\x92 (s\xe2\x88\x92" "1))^(d/(d\xe2\x88\x92" "2))",
-      "b' = b*(s*max(n,L)/L - (s-1))^(d/(d-2))", 1, 1 },
-    { ROPE_YARN, "yarn", "YaRN: NTK-by-parts + temperature",
-      "\xcf\x89\xe1\xb5\xa2 = \xce\xb8\xe1\xb5\xa2\xc2\xb7(1\xe2\x88\x92r\xe1\xb5\xa2) + "
-      "\xce\xb8\xe1\xb5\xa2/s\xc2\xb7r\xe1\xb5\xa2, r\xe1\xb5\xa2 = clamp((i\xe2\x88\x92lo)/(hi\xe2\x88\x92lo)), "
-      "a = 0.1\xc2\xb7ln s + 1",
-      "w_i = theta_i*(1-r_i) + theta_i/s*r_i, r_i = clamp((i-lo)/(hi-lo)), "
-      "a = 0.1*ln s + 1", 1, 1 },
-    { ROPE_LLAMA3, "llama3", "Llama 3 band-wise rule",
-      "\xce\xbb < L/h: \xce\xb8\xe1\xb5\xa2; \xce\xbb > L/l: \xce\xb8\xe1\xb5\xa2/s; "
-      "else (1\xe2\x88\x92k)\xce\xb8\xe1\xb5\xa2/s + k\xce\xb8\xe1\xb5\xa2, k = (L/\xce\xbb \xe2\x88\x92 l)/(h \xe2\x88\x92 l)",
-      "lambda < L/h: theta_i; lambda > L/l: theta_i/s; "
-      "else (1-k)theta_i/s + k theta_i, k = (L/lambda - l)/(h - l)", 1, 1 },
-    { ROPE_LONGROPE, "longrope", "LongRoPE per-band factors",
-      "\xcf\x89\xe1\xb5\xa2 = \xce\xb8\xe1\xb5\xa2/f\xe1\xb5\xa2 (f = long if n > L, else short), "
-      "a = \xe2\x88\x9a(1 + ln s/ln L)",
-      "w_i = theta_i/f_i (f = long if n > L, else short), a = sqrt(1 + ln s/ln L)",
-      1, 1 },
-};
-
-int rope_method_parse(const char *name)
-{
-    if (!name)
-        return -1;
-    for (int m = 0; m < ROPE_METHOD_COUNT; m++)
-        if (strcmp(name, ROPE_METHODS[m].name) == 0)
-            return m;
-    if (strcmp(name, "default") == 0)
-        return ROPE_NONE;
-    if (strcmp(name, "su") == 0)
-        return ROPE_LONGROPE;
-    return -1;
-}
-
-const char *rope_method_name(enum rope_method m)
-{
-    return (unsigned)m < ROPE_METHOD_COUNT ? ROPE_METHODS[m].name : "?";
-}
-
-const char *rope_rule_name(enum rope_rule r)
-{
-    static const char *const names[ROPE_RULE_COUNT] = {
-        "kept", "blended", "interpolated", "rebased", "rescaled"
-    };
-    return (unsigned)r < ROPE_RULE_COUNT ? names[r] : "?";
-}
-
-const char *rope_rule_abbrev(enum rope_rule r)
-{
-    static const char *const names[ROPE_RULE_COUNT] = {
-        "kept", "blend", "interp", "rebase", "rescale"
-    };
-    return (unsigned)r < ROPE_RULE_COUNT ? names[r] : "?";
 }
 
 /* ---- the math --------------------------------------------------------- */
@@ -122,33 +57,68 @@ void rope_yarn_bounds(const rope_scaling *sc, int d, double base,
     *high = hi;
 }
 
-double rope_effective_base(const rope_scaling *sc, int d, double base,
-                           int64_t n)
+/* ---- the methods' hooks ------------------------------------------------ */
+
+/* The one-line message into err (when there is one); returns -1. */
+static int refuse(char *err, size_t errlen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static int refuse(char *err, size_t errlen, const char *fmt, ...)
 {
-    double e = (double)d / (d - 2), s = sc->factor;
-    if (sc->method == ROPE_NTK)
-        return base * pow(s, e);
-    if (sc->method == ROPE_DYNAMIC) {
-        double L = (double)sc->original_max;
-        double seq = (double)n > L ? (double)n : L;
-        /* s*seq/L - (s-1), written so that seq = L gives exactly 1 for
-         * any s (the other order cancels to 0 once s - 1 rounds to s). */
-        return base * pow(1.0 + s * ((seq - L) / L), e);
+    va_list ap;
+    if (err && errlen) {
+        va_start(ap, fmt);
+        vsnprintf(err, errlen, fmt, ap);
+        va_end(ap);
     }
-    return base;
+    return -1;
 }
 
-/* What every band of one evaluation shares. */
-struct band_ctx {
-    const rope_scaling *sc;
-    int d;
-    double base;        /* the effective base (ntk, dynamic) */
-    int rebased;        /* whether it differs from the given base */
-    double lo, hi;      /* yarn's ramp bounds */
-    const double *f;    /* longrope's factor list */
-};
+static double linear_omega(const struct rope_bands *c, int i, double theta,
+                           int *rule)
+{
+    (void)i;
+    *rule = c->sc->factor == 1.0 ? ROPE_KEPT : ROPE_INTERPOLATED;
+    return theta / c->sc->factor;
+}
 
-static double yarn_band(const struct band_ctx *c, int i, double theta, int *rule)
+static void ntk_prepare(struct rope_bands *c)
+{
+    c->base *= pow(c->sc->factor, (double)c->d / (c->d - 2));
+}
+
+static void dynamic_prepare(struct rope_bands *c)
+{
+    double L = (double)c->sc->original_max, s = c->sc->factor;
+    double seq = (double)c->n > L ? (double)c->n : L;
+    /* s*seq/L - (s-1), written so that seq = L gives exactly 1 for any s
+     * (the other order cancels to 0 once s - 1 rounds to s). */
+    c->base *= pow(1.0 + s * ((seq - L) / L), (double)c->d / (c->d - 2));
+}
+
+static double rebased_omega(const struct rope_bands *c, int i, double theta,
+                            int *rule)
+{
+    *rule = i == 0 || !c->rebased ? ROPE_KEPT : ROPE_REBASED;
+    return theta;
+}
+
+/* d/(d-2) needs d >= 4. */
+static int ntk_validate(const rope_scaling *sc, int d, char *err,
+                        size_t errlen)
+{
+    if (d < 4)
+        return refuse(err, errlen, "rope-scaling %s: d %d; want d >= 4 (it "
+                      "uses d/(d-2))", rope_method_name(sc->method), d);
+    return 0;
+}
+
+static void yarn_prepare(struct rope_bands *c)
+{
+    rope_yarn_bounds(c->sc, c->d, c->base, &c->lo, &c->hi);
+}
+
+static double yarn_omega(const struct rope_bands *c, int i, double theta,
+                         int *rule)
 {
     double r = (i - c->lo) / (c->hi - c->lo);
     r = r < 0 ? 0 : r > 1 ? 1 : r;
@@ -158,11 +128,54 @@ static double yarn_band(const struct band_ctx *c, int i, double theta, int *rule
     return theta / c->sc->factor * r + theta * (1.0 - r);
 }
 
-static double llama3_band(const rope_scaling *sc, double theta, int *rule)
+static double yarn_attention(const rope_scaling *sc)
 {
+    double s = sc->factor;
+    if (sc->attention_factor > 0)
+        return sc->attention_factor;
+    if (sc->mscale > 0 && sc->mscale_all_dim > 0)
+        return rope_get_mscale(s, sc->mscale) /
+               rope_get_mscale(s, sc->mscale_all_dim);
+    return rope_get_mscale(s, 1.0);
+}
+
+static double yarn_softmax(const rope_scaling *sc)
+{
+    if (sc->mscale_all_dim > 0 && !sc->plain_softmax)
+        return rope_get_mscale(sc->factor, sc->mscale_all_dim);
+    return 1.0;
+}
+
+/* transformers' rule: beta_fast (default 32) at least beta_slow
+ * (default 1), both > 0; the ramp runs from the fast bound up. */
+static int yarn_validate(const rope_scaling *sc, int d, char *err,
+                         size_t errlen)
+{
+    char b[32], h[32];
+    (void)d;
+    fmt_num(sc->beta_fast, 10, b, sizeof b);
+    fmt_num(sc->beta_slow, 10, h, sizeof h);
+    if (!(sc->beta_slow > 0))
+        return refuse(err, errlen, "beta-slow %s: want a finite number > 0", h);
+    if (!(sc->beta_fast >= sc->beta_slow) || !isfinite(sc->beta_fast))
+        return refuse(err, errlen, "beta-fast %s: want a number at least "
+                      "beta-slow %s", b, h);
+    if (!(sc->ext_complement >= 0 && sc->ext_complement <= 1)) {
+        fmt_num(1.0 - sc->ext_complement, 10, b, sizeof b);
+        return refuse(err, errlen, "extrapolation factor %s: want a number "
+                      "in 0..1", b);
+    }
+    return 0;
+}
+
+static double llama3_omega(const struct rope_bands *c, int i, double theta,
+                           int *rule)
+{
+    const rope_scaling *sc = c->sc;
     double L = (double)sc->original_max, s = sc->factor;
     double lf = sc->low_freq_factor, hf = sc->high_freq_factor;
     double w = 2.0 * ROPE_PI / theta;
+    (void)i;
     if (w < L / hf) {
         *rule = ROPE_KEPT;
         return theta;
@@ -181,82 +194,270 @@ static double llama3_band(const rope_scaling *sc, double theta, int *rule)
     return (1.0 - k) * theta / s + k * theta;
 }
 
-static double band_omega(const struct band_ctx *c, int i, int *rule)
+static int llama3_validate(const rope_scaling *sc, int d, char *err,
+                           size_t errlen)
 {
-    double theta = pow(c->base, -2.0 * i / c->d);
-    switch (c->sc->method) {
-    case ROPE_LINEAR:
-        *rule = c->sc->factor == 1.0 ? ROPE_KEPT : ROPE_INTERPOLATED;
-        return theta / c->sc->factor;
-    case ROPE_NTK:
-    case ROPE_DYNAMIC:
-        *rule = i == 0 || !c->rebased ? ROPE_KEPT : ROPE_REBASED;
-        return theta;
-    case ROPE_YARN:
-        return yarn_band(c, i, theta, rule);
-    case ROPE_LLAMA3:
-        return llama3_band(c->sc, theta, rule);
-    case ROPE_LONGROPE:     /* f_i = 1 keeps, s interpolates, between blends */
-        *rule = c->f[i] == 1.0 ? ROPE_KEPT
-              : c->f[i] == c->sc->factor ? ROPE_INTERPOLATED
-              : c->f[i] > 1.0 && c->f[i] < c->sc->factor ? ROPE_BLENDED
-              : ROPE_RESCALED;
-        return theta / c->f[i];
-    default:
-        *rule = ROPE_KEPT;
-        return theta;
+    char b[32], h[32];
+    (void)d;
+    fmt_num(sc->low_freq_factor, 10, b, sizeof b);
+    fmt_num(sc->high_freq_factor, 10, h, sizeof h);
+    if (!(sc->low_freq_factor > 0))
+        return refuse(err, errlen, "low-freq-factor %s: want a finite "
+                      "number > 0", b);
+    if (!(sc->low_freq_factor <= sc->high_freq_factor) ||
+        !isfinite(sc->high_freq_factor))
+        return refuse(err, errlen, "low-freq-factor %s: want a number at "
+                      "most high-freq-factor %s", b, h);
+    return 0;
+}
+
+static void longrope_prepare(struct rope_bands *c)
+{
+    c->f = (double)c->n > (double)c->sc->original_max ? c->sc->long_factor
+                                                      : c->sc->short_factor;
+}
+
+/* f_i = 1 keeps, s interpolates, between blends. */
+static double longrope_omega(const struct rope_bands *c, int i, double theta,
+                             int *rule)
+{
+    double f = c->f[i], s = c->sc->factor;
+    *rule = f == 1.0 ? ROPE_KEPT : f == s ? ROPE_INTERPOLATED
+          : f > 1.0 && f < s ? ROPE_BLENDED : ROPE_RESCALED;
+    return theta / f;
+}
+
+static double longrope_attention(const rope_scaling *sc)
+{
+    double s = sc->factor;
+    if (sc->attention_factor > 0)
+        return sc->attention_factor;
+    if (s <= 1.0 || sc->original_max < 2)
+        return 1.0;
+    return sqrt(1.0 + log(s) / log((double)sc->original_max));
+}
+
+static int longrope_validate(const rope_scaling *sc, int d, char *err,
+                             size_t errlen)
+{
+    int half = d / 2;
+    if (half > ROPE_FACTORS_MAX)
+        return refuse(err, errlen, "rope-scaling longrope: d %d has %d "
+                      "bands; want d <= %d (at most %d factors)", d, half,
+                      2 * ROPE_FACTORS_MAX, ROPE_FACTORS_MAX);
+    if (sc->nshort != half || sc->nlong != half) {
+        int bad_short = sc->nshort != half;
+        return refuse(err, errlen, "%s: %d values; want exactly d/2 = %d "
+                      "for rope-scaling longrope", bad_short ? "short-factor"
+                      : "long-factor", bad_short ? sc->nshort : sc->nlong,
+                      half);
     }
+    return 0;
 }
 
-/* Whether the settings can be evaluated at all (see rope_inv_freq). */
-static int evaluable(const rope_scaling *sc, int d, double base, int64_t n)
+/* ---- the method table ------------------------------------------------- */
+
+const struct rope_method_info ROPE_METHODS[] = {
+    [ROPE_NONE] = { .method = ROPE_NONE, .name = "none",
+      .title = "no scaling",
+      .formula = "\xcf\x89\xe1\xb5\xa2 = \xce\xb8\xe1\xb5\xa2 = b^(\xe2\x88\x92" "2i/d)",
+      .formula_ascii = "w_i = theta_i = b^(-2i/d)", .alias = "default" },
+    [ROPE_LINEAR] = { .method = ROPE_LINEAR, .name = "linear",
+      .title = "position interpolation",
+      .formula = "\xcf\x89\xe1\xb5\xa2 = \xce\xb8\xe1\xb5\xa2 / s",
+      .formula_ascii = "w_i = theta_i / s", .omega = linear_omega },
+    [ROPE_NTK] = { .method = ROPE_NTK, .name = "ntk",
+      .title = "NTK-aware base change",
+      .formula = "b\xe2\x80\xb2 = b\xc2\xb7s^(d/(d\xe2\x88\x92" "2)), "
+      "\xcf\x89\xe1\xb5\xa2 = b\xe2\x80\xb2^(\xe2\x88\x92" "2i/d)",
+      .formula_ascii = "b' = b*s^(d/(d-2)), w_i = b'^(-2i/d)",
+      .prepare = ntk_prepare, .omega = rebased_omega,
+      .validate = ntk_validate },
+    [ROPE_DYNAMIC] = { .method = ROPE_DYNAMIC, .name = "dynamic",
+      .title = "dynamic NTK",
+      .formula = "b\xe2\x80\xb2 = b\xc2\xb7(s\xc2\xb7max(n,L)/L \xe2\x88\x92 (s\xe2\x88\x92" "1))^(d/(d\xe2\x88\x92" "2))",
+      .formula_ascii = "b' = b*(s*max(n,L)/L - (s-1))^(d/(d-2))",
+      .factor_min_one = 1, .needs_original = 1, .reads_n = 1,
+      .prepare = dynamic_prepare, .omega = rebased_omega,
+      .validate = ntk_validate },
+    [ROPE_YARN] = { .method = ROPE_YARN, .name = "yarn",
+      .title = "YaRN: NTK-by-parts + temperature",
+      .formula = "\xcf\x89\xe1\xb5\xa2 = \xce\xb8\xe1\xb5\xa2\xc2\xb7(1\xe2\x88\x92r\xe1\xb5\xa2) + "
+      "\xce\xb8\xe1\xb5\xa2/s\xc2\xb7r\xe1\xb5\xa2, r\xe1\xb5\xa2 = clamp((i\xe2\x88\x92lo)/(hi\xe2\x88\x92lo)), "
+      "a = 0.1\xc2\xb7ln s + 1",
+      .formula_ascii = "w_i = theta_i*(1-r_i) + theta_i/s*r_i, "
+      "r_i = clamp((i-lo)/(hi-lo)), a = 0.1*ln s + 1",
+      .factor_min_one = 1, .needs_original = 1,
+      .prepare = yarn_prepare, .omega = yarn_omega,
+      .attention_factor = yarn_attention, .softmax_factor = yarn_softmax,
+      .validate = yarn_validate },
+    [ROPE_LLAMA3] = { .method = ROPE_LLAMA3, .name = "llama3",
+      .title = "Llama 3 band-wise rule",
+      .formula = "\xce\xbb < L/h: \xce\xb8\xe1\xb5\xa2; \xce\xbb > L/l: \xce\xb8\xe1\xb5\xa2/s; "
+      "else (1\xe2\x88\x92k)\xce\xb8\xe1\xb5\xa2/s + k\xce\xb8\xe1\xb5\xa2, k = (L/\xce\xbb \xe2\x88\x92 l)/(h \xe2\x88\x92 l)",
+      .formula_ascii = "lambda < L/h: theta_i; lambda > L/l: theta_i/s; "
+      "else (1-k)theta_i/s + k theta_i, k = (L/lambda - l)/(h - l)",
+      .factor_min_one = 1, .needs_original = 1,
+      .omega = llama3_omega, .validate = llama3_validate },
+    [ROPE_LONGROPE] = { .method = ROPE_LONGROPE, .name = "longrope",
+      .title = "LongRoPE per-band factors",
+      .formula = "\xcf\x89\xe1\xb5\xa2 = \xce\xb8\xe1\xb5\xa2/f\xe1\xb5\xa2 (f = long if n > L, else short), "
+      "a = \xe2\x88\x9a(1 + ln s/ln L)",
+      .formula_ascii = "w_i = theta_i/f_i (f = long if n > L, else short), "
+      "a = sqrt(1 + ln s/ln L)",
+      .factor_min_one = 1, .needs_original = 1, .alias = "su", .reads_n = 1,
+      .prepare = longrope_prepare, .omega = longrope_omega,
+      .attention_factor = longrope_attention, .validate = longrope_validate },
+};
+
+#define NBUILTIN ((int)(sizeof ROPE_METHODS / sizeof ROPE_METHODS[0]))
+
+/* The rows registered at run time, after the built-in ones. */
+static const struct rope_method_info *extra[ROPE_METHOD_MAX];
+static int nextra;
+
+int rope_method_count(void)
 {
-    const struct rope_method_info *mi;
-    if ((unsigned)sc->method >= ROPE_METHOD_COUNT || d < 2 || d % 2 ||
-        !(base > 1.0) || !isfinite(base) || !(sc->factor > 0) ||
-        !isfinite(sc->factor) || n < 1)
-        return 0;
-    mi = &ROPE_METHODS[sc->method];
+    return NBUILTIN + nextra;
+}
+
+const struct rope_method_info *rope_method_info(int m)
+{
+    if (m >= 0 && m < NBUILTIN)
+        return &ROPE_METHODS[m];
+    if (m >= NBUILTIN && m < rope_method_count())
+        return extra[m - NBUILTIN];
+    return NULL;
+}
+
+int rope_method_register(const struct rope_method_info *mi)
+{
+    if (!mi || !mi->name || !mi->name[0] || rope_method_parse(mi->name) >= 0
+        || (mi->alias && rope_method_parse(mi->alias) >= 0)
+        || rope_method_count() >= ROPE_METHOD_MAX)
+        return -1;
+    extra[nextra++] = mi;
+    return rope_method_count() - 1;
+}
+
+int rope_method_parse(const char *name)
+{
+    for (int m = 0; name && m < rope_method_count(); m++) {
+        const struct rope_method_info *mi = rope_method_info(m);
+        if (strcmp(name, mi->name) == 0
+            || (mi->alias && strcmp(name, mi->alias) == 0))
+            return m;
+    }
+    return -1;
+}
+
+const char *rope_method_name(enum rope_method m)
+{
+    const struct rope_method_info *mi = rope_method_info((int)m);
+    return mi ? mi->name : "?";
+}
+
+const char *rope_method_names(char *buf, size_t len, const char *sep_last)
+{
+    const char *names[ROPE_METHOD_MAX];
+    for (int m = 0; m < rope_method_count(); m++)
+        names[m] = rope_method_info(m)->name;
+    return fmt_names(buf, len, names, rope_method_count(), sep_last);
+}
+
+const char *rope_rule_name(enum rope_rule r)
+{
+    static const char *const names[ROPE_RULE_COUNT] = {
+        "kept", "blended", "interpolated", "rebased", "rescaled"
+    };
+    return (unsigned)r < ROPE_RULE_COUNT ? names[r] : "?";
+}
+
+const char *rope_rule_abbrev(enum rope_rule r)
+{
+    static const char *const names[ROPE_RULE_COUNT] = {
+        "kept", "blend", "interp", "rebase", "rescale"
+    };
+    return (unsigned)r < ROPE_RULE_COUNT ? names[r] : "?";
+}
+
+/* ---- the validator and the evaluation ---------------------------------- */
+
+int rope_check(const rope_scaling *sc, int d, double base, char *err,
+               size_t errlen)
+{
+    const struct rope_method_info *mi = rope_method_info((int)sc->method);
+    char b[32];
+    if (!mi)
+        return refuse(err, errlen, "rope-scaling: method %d is unknown",
+                      (int)sc->method);
+    if (d < 2 || d % 2)
+        return refuse(err, errlen, "d %d: want an even number >= 2", d);
+    fmt_num(base, 10, b, sizeof b);
+    if (!(base > 1.0) || !isfinite(base))
+        return refuse(err, errlen, "base %s: want a finite number > 1", b);
+    fmt_num(sc->factor, 10, b, sizeof b);
+    if (!(sc->factor > 0) || !isfinite(sc->factor))
+        return refuse(err, errlen, "factor %s: want a finite number > 0", b);
+    if (mi->factor_min_one && sc->factor < 1)
+        return refuse(err, errlen, "factor %s: want a number >= 1 with "
+                      "rope-scaling %s", b, mi->name);
     if (mi->needs_original && sc->original_max < 1)
-        return 0;
-    if ((sc->method == ROPE_NTK || sc->method == ROPE_DYNAMIC) && d < 4)
-        return 0;
-    if (sc->method == ROPE_LLAMA3 &&
-        !(sc->low_freq_factor > 0 && sc->high_freq_factor >= sc->low_freq_factor))
-        return 0;
-    if (sc->method == ROPE_YARN && !(sc->beta_fast > 0 && sc->beta_slow > 0 &&
-                                     sc->ext_complement >= 0 &&
-                                     sc->ext_complement <= 1))
-        return 0;
-    if (sc->method == ROPE_LONGROPE &&
-        (sc->nshort != d / 2 || sc->nlong != d / 2))
-        return 0;
-    return 1;
+        return refuse(err, errlen, "rope-scaling %s: needs original-max (the "
+                      "trained length L, a whole number in 1..2147483647)",
+                      mi->name);
+    return mi->validate ? mi->validate(sc, d, err, errlen) : 0;
 }
 
-/* What every band shares, once per evaluation. */
-static void ctx_make(struct band_ctx *c, const rope_scaling *sc, int d,
-                     double base, int64_t n)
+/* What every band shares, once per evaluation (sc's method known). */
+static void bands_make(struct rope_bands *c, const rope_scaling *sc, int d,
+                       double base, int64_t n)
 {
-    *c = (struct band_ctx){ sc, d, base, 0, 0, 0, NULL };
-    c->base = rope_effective_base(sc, d, base, n);
+    const struct rope_method_info *mi = rope_method_info((int)sc->method);
+    *c = (struct rope_bands){ .sc = sc, .d = d, .n = n, .base = base };
+    if (mi && mi->prepare)
+        mi->prepare(c);
     c->rebased = c->base != base;   /* dynamic at n <= L, or s = 1, keeps it */
-    if (sc->method == ROPE_YARN)
-        rope_yarn_bounds(sc, d, base, &c->lo, &c->hi);
-    if (sc->method == ROPE_LONGROPE)
-        c->f = (double)n > (double)sc->original_max ? sc->long_factor
-                                                    : sc->short_factor;
+}
+
+static double band(const struct rope_bands *c, int i, int *rule)
+{
+    const struct rope_method_info *mi = rope_method_info((int)c->sc->method);
+    double theta = pow(c->base, -2.0 * i / c->d);
+    *rule = ROPE_KEPT;
+    return mi->omega ? mi->omega(c, i, theta, rule) : theta;
+}
+
+double rope_effective_base(const rope_scaling *sc, int d, double base,
+                           int64_t n)
+{
+    struct rope_bands c;
+    bands_make(&c, sc, d, base, n);
+    return c.base;
+}
+
+void rope_eval(const rope_scaling *sc, int d, double base, int64_t n,
+               double *omega, unsigned char *rule)
+{
+    struct rope_bands c;
+    bands_make(&c, sc, d, base, n);
+    for (int i = 0; i < d / 2; i++) {
+        int r;
+        omega[i] = band(&c, i, &r);
+        if (rule)
+            rule[i] = (unsigned char)r;
+    }
 }
 
 double rope_omega(const rope_scaling *sc, int d, double base, int64_t n,
                   int i, int *rule)
 {
-    struct band_ctx c;
+    struct rope_bands c;
     int r;
-    if (!evaluable(sc, d, base, n) || i < 0 || i >= d / 2)
+    if (rope_check(sc, d, base, NULL, 0) || n < 1 || i < 0 || i >= d / 2)
         return NAN;
-    ctx_make(&c, sc, d, base, n);
-    double w = band_omega(&c, i, &r);
+    bands_make(&c, sc, d, base, n);
+    double w = band(&c, i, &r);
     if (rule)
         *rule = r;
     return w;
@@ -265,85 +466,81 @@ double rope_omega(const rope_scaling *sc, int d, double base, int64_t n,
 int rope_inv_freq(const rope_scaling *sc, int d, double base, int64_t n,
                   double *omega, unsigned char *rule)
 {
-    struct band_ctx c;
-    if (!evaluable(sc, d, base, n))
+    if (rope_check(sc, d, base, NULL, 0) || n < 1)
         return -1;
-    ctx_make(&c, sc, d, base, n);
-    for (int i = 0; i < d / 2; i++) {
-        int r;
-        omega[i] = band_omega(&c, i, &r);
-        if (rule)
-            rule[i] = (unsigned char)r;
-    }
+    rope_eval(sc, d, base, n, omega, rule);
     return 0;
 }
 
 double rope_attention_factor(const rope_scaling *sc)
 {
-    double s = sc->factor;
-    switch (sc->method) {
-    case ROPE_YARN:
-        if (sc->attention_factor > 0)
-            return sc->attention_factor;
-        if (sc->mscale > 0 && sc->mscale_all_dim > 0)
-            return rope_get_mscale(s, sc->mscale) /
-                   rope_get_mscale(s, sc->mscale_all_dim);
-        return rope_get_mscale(s, 1.0);
-    case ROPE_LONGROPE:
-        if (sc->attention_factor > 0)
-            return sc->attention_factor;
-        if (s <= 1.0 || sc->original_max < 2)
-            return 1.0;
-        return sqrt(1.0 + log(s) / log((double)sc->original_max));
-    default:
-        return 1.0;
-    }
+    const struct rope_method_info *mi = rope_method_info((int)sc->method);
+    return mi && mi->attention_factor ? mi->attention_factor(sc) : 1.0;
 }
 
 double rope_score_multiplier(const rope_scaling *sc)
 {
+    const struct rope_method_info *mi = rope_method_info((int)sc->method);
     double a = rope_attention_factor(sc);
-    double m = 1.0;
-    if (sc->method == ROPE_YARN && sc->mscale_all_dim > 0 && !sc->plain_softmax)
-        m = rope_get_mscale(sc->factor, sc->mscale_all_dim);
+    double m = mi && mi->softmax_factor ? mi->softmax_factor(sc) : 1.0;
     return a * a * m * m;
 }
 
 /* ---- model presets ---------------------------------------------------- */
 
 static const struct rope_preset PRESETS[] = {
-    { "llama2-7b", 128, 128, 1e4, ROPE_NONE, 1, 4096, 0, 0, 0, 0, 0, 0, 0,
-      "trained 4096", 4096 },
-    { "llama3-8b", 128, 128, 5e5, ROPE_NONE, 1, 8192, 0, 0, 0, 0, 0, 0, 0,
-      "trained 8192", 8192 },
-    { "llama3.1-8b", 128, 128, 5e5, ROPE_LLAMA3, 8, 8192, 1, 4, 0, 0, 0, 0, 0,
-      "Llama 3.1 rule", 131072 },
-    { "llama3.2-1b", 64, 64, 5e5, ROPE_LLAMA3, 32, 8192, 1, 4, 0, 0, 0, 0, 0,
-      "Llama 3.2 1B/3B", 131072 },
-    { "mistral-7b-v0.1", 128, 128, 1e4, ROPE_NONE, 1, 0, 0, 0, 0, 0, 0, 0, 0,
-      "sliding window 4096", 32768 },
-    { "mistral-7b-v0.2", 128, 128, 1e6, ROPE_NONE, 1, 32768, 0, 0, 0, 0, 0, 0, 0,
-      "trained 32768", 32768 },
-    { "qwen2.5-7b", 128, 128, 1e6, ROPE_NONE, 1, 32768, 0, 0, 0, 0, 0, 0, 0,
-      "trained 32768", 32768 },
-    { "qwen2.5-7b-yarn", 128, 128, 1e6, ROPE_YARN, 4, 32768, 0, 0, 0, 0, 0, 0, 0,
-      "static YaRN", 131072 },
-    { "gemma3-global", 256, 256, 1e6, ROPE_LINEAR, 8, 0, 0, 0, 0, 0, 0, 0, 0,
-      "global layers", 131072 },
-    { "gemma3-local", 256, 256, 1e4, ROPE_NONE, 1, 0, 0, 0, 0, 0, 0, 0, 0,
-      "sliding layers", 131072 },
-    { "gpt-oss-20b", 64, 64, 150000, ROPE_YARN, 32, 4096, 0, 0, 32, 1, 1, 0, 0,
-      "no truncation", 131072 },
-    { "gpt-neox-20b", 24, 96, 1e4, ROPE_NONE, 1, 2048, 0, 0, 0, 0, 0, 0, 0,
-      "rotary_pct 0.25, trained 2048", 2048 },
-    { "deepseek-v3", 64, 64, 1e4, ROPE_YARN, 40, 4096, 0, 0, 32, 1, 0, 1, 1,
-      "MLA rope part", 163840 },
-    { "qwen2-vl-7b", 128, 128, 1e6, ROPE_NONE, 1, 32768, 0, 0, 0, 0, 0, 0, 0,
-      "M-RoPE 16,24,24", 32768 },
-    { "qwen2.5-vl-7b", 128, 128, 1e6, ROPE_NONE, 1, 128000, 0, 0, 0, 0, 0, 0, 0,
-      "M-RoPE 16,24,24, 2 tokens/s", 128000 },
-    { "qwen3-vl", 128, 128, 5e6, ROPE_NONE, 1, 262144, 0, 0, 0, 0, 0, 0, 0,
-      "M-RoPE interleaved 24,20,20", 262144 },
+    { .name = "llama2-7b", .d = 128, .head_dim = 128, .base = 1e4,
+      .method = ROPE_NONE, .factor = 1, .original_max = 4096,
+      .note = "trained 4096", .max_context = 4096 },
+    { .name = "llama3-8b", .d = 128, .head_dim = 128, .base = 5e5,
+      .method = ROPE_NONE, .factor = 1, .original_max = 8192,
+      .note = "trained 8192", .max_context = 8192 },
+    { .name = "llama3.1-8b", .d = 128, .head_dim = 128, .base = 5e5,
+      .method = ROPE_LLAMA3, .factor = 8, .original_max = 8192,
+      .low_freq_factor = 1, .high_freq_factor = 4, .note = "Llama 3.1 rule",
+      .max_context = 131072 },
+    { .name = "llama3.2-1b", .d = 64, .head_dim = 64, .base = 5e5,
+      .method = ROPE_LLAMA3, .factor = 32, .original_max = 8192,
+      .low_freq_factor = 1, .high_freq_factor = 4, .note = "Llama 3.2 1B/3B",
+      .max_context = 131072 },
+    { .name = "mistral-7b-v0.1", .d = 128, .head_dim = 128, .base = 1e4,
+      .method = ROPE_NONE, .factor = 1, .note = "sliding window 4096",
+      .max_context = 32768 },
+    { .name = "mistral-7b-v0.2", .d = 128, .head_dim = 128, .base = 1e6,
+      .method = ROPE_NONE, .factor = 1, .original_max = 32768,
+      .note = "trained 32768", .max_context = 32768 },
+    { .name = "qwen2.5-7b", .d = 128, .head_dim = 128, .base = 1e6,
+      .method = ROPE_NONE, .factor = 1, .original_max = 32768,
+      .note = "trained 32768", .max_context = 32768 },
+    { .name = "qwen2.5-7b-yarn", .d = 128, .head_dim = 128, .base = 1e6,
+      .method = ROPE_YARN, .factor = 4, .original_max = 32768,
+      .note = "static YaRN", .max_context = 131072 },
+    { .name = "gemma3-global", .d = 256, .head_dim = 256, .base = 1e6,
+      .method = ROPE_LINEAR, .factor = 8, .note = "global layers",
+      .max_context = 131072 },
+    { .name = "gemma3-local", .d = 256, .head_dim = 256, .base = 1e4,
+      .method = ROPE_NONE, .factor = 1, .note = "sliding layers",
+      .max_context = 131072 },
+    { .name = "gpt-oss-20b", .d = 64, .head_dim = 64, .base = 150000,
+      .method = ROPE_YARN, .factor = 32, .original_max = 4096,
+      .beta_fast = 32, .beta_slow = 1, .no_truncate = 1,
+      .note = "no truncation", .max_context = 131072 },
+    { .name = "gpt-neox-20b", .d = 24, .head_dim = 96, .base = 1e4,
+      .method = ROPE_NONE, .factor = 1, .original_max = 2048,
+      .note = "rotary_pct 0.25, trained 2048", .max_context = 2048 },
+    { .name = "deepseek-v3", .d = 64, .head_dim = 64, .base = 1e4,
+      .method = ROPE_YARN, .factor = 40, .original_max = 4096,
+      .beta_fast = 32, .beta_slow = 1, .mscale = 1, .mscale_all_dim = 1,
+      .note = "MLA rope part", .max_context = 163840 },
+    { .name = "qwen2-vl-7b", .d = 128, .head_dim = 128, .base = 1e6,
+      .method = ROPE_NONE, .factor = 1, .original_max = 32768,
+      .note = "M-RoPE 16,24,24", .max_context = 32768 },
+    { .name = "qwen2.5-vl-7b", .d = 128, .head_dim = 128, .base = 1e6,
+      .method = ROPE_NONE, .factor = 1, .original_max = 128000,
+      .note = "M-RoPE 16,24,24, 2 tokens/s", .max_context = 128000 },
+    { .name = "qwen3-vl", .d = 128, .head_dim = 128, .base = 5e6,
+      .method = ROPE_NONE, .factor = 1, .original_max = 262144,
+      .note = "M-RoPE interleaved 24,20,20", .max_context = 262144 },
 };
 #define NPRESETS ((int)(sizeof PRESETS / sizeof PRESETS[0]))
 

@@ -1,14 +1,15 @@
 /*
  * schemes.c - the attention schemes: the SCHEMES table (names, formula
  * text, properties) and each scheme's build function, which says what S
- * is made of (see peviz/scores.h).  Adding a scheme: a value in enum
- * scheme, its entry here and its build function (here or in a file of
- * its own under src/lib/); the rest of the library, the command line,
- * the prompt and the views go by the table.
+ * is made of (see peviz/scores.h).  Adding a scheme: its entry at the
+ * end of SCHEMES and its build function (here or in a file of its own
+ * under src/lib/); the rest of the library, the command line, the
+ * prompt and the views go by the table.
  */
 #include <stdio.h>
 #include <string.h>
 
+#include "peviz/fmt.h"
 #include "peviz/scores.h"
 #include "schemes_impl.h"
 
@@ -124,7 +125,7 @@ static void build_nope(struct score_ctx *s)
         scores_terms_additive(s, SK_PSIN, 0);
 }
 
-const struct scheme_info SCHEMES[SCHEME_COUNT] = {
+const struct scheme_info SCHEMES[] = {
     [SCHEME_SINUSOIDAL] = { "sinusoidal",
         "PE(i)" DOT "PE(j)", "PE(i).PE(j)", X_DOT_X, X_DOT_X_ASCII,
         1, 1, build_sinusoidal },
@@ -155,37 +156,60 @@ const struct scheme_info SCHEMES[SCHEME_COUNT] = {
         "(Rz(i)e_i).(Rz(j)e_j)", 1, 0, build_xpos },
 };
 
+#define NBUILTIN ((int)(sizeof SCHEMES / sizeof SCHEMES[0]))
+
+/* The rows registered at run time, after the built-in ones. */
+static const struct scheme_info *extra[SCHEME_MAX];
+static int nextra;
+
+int scheme_count(void)
+{
+    return NBUILTIN + nextra;
+}
+
+const struct scheme_info *scheme_info(int s)
+{
+    if (s >= 0 && s < NBUILTIN)
+        return &SCHEMES[s];
+    if (s >= NBUILTIN && s < scheme_count())
+        return extra[s - NBUILTIN];
+    return NULL;
+}
+
+int scheme_register(const struct scheme_info *si)
+{
+    if (!si || !si->name || !si->name[0] || !si->build
+        || scheme_parse(si->name) >= 0 || scheme_count() >= SCHEME_MAX)
+        return -1;
+    extra[nextra++] = si;
+    return scheme_count() - 1;
+}
+
 const char *scheme_name(enum scheme s)
 {
-    return (unsigned)s < SCHEME_COUNT ? SCHEMES[s].name : "?";
+    const struct scheme_info *si = scheme_info((int)s);
+    return si ? si->name : "?";
 }
 
 int scheme_parse(const char *name)
 {
-    for (int i = 0; name && i < SCHEME_COUNT; i++)
-        if (strcmp(name, SCHEMES[i].name) == 0)
+    for (int i = 0; name && i < scheme_count(); i++)
+        if (strcmp(name, scheme_info(i)->name) == 0)
             return i;
     return -1;
 }
 
 const char *scheme_list(char *buf, size_t len)
 {
-    size_t used = 0;
-    if (len)
-        buf[0] = 0;
-    for (int i = 0; i < SCHEME_COUNT && used < len; i++) {
-        const char *sep = i == 0 ? "" : i == SCHEME_COUNT - 1 ? " or " : ", ";
-        int w = snprintf(buf + used, len - used, "%s%s", sep, SCHEMES[i].name);
-        if (w < 0)
-            break;
-        used += (size_t)w;
-    }
-    return buf;
+    const char *names[SCHEME_MAX];
+    for (int i = 0; i < scheme_count(); i++)
+        names[i] = scheme_info(i)->name;
+    return fmt_names(buf, len, names, scheme_count(), " or ");
 }
 
 const char *scores_formula(const struct score_ctx *s, int ascii)
 {
-    const struct scheme_info *si = &SCHEMES[s->o.scheme];
+    const struct scheme_info *si = scheme_info(s->o.scheme);
     if (s->o.content)
         return ascii ? si->formula_content_ascii : si->formula_content;
     return ascii ? si->formula_ascii : si->formula;

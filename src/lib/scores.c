@@ -11,7 +11,7 @@
  * have closed forms (pe_range_mean).  Embeddings and learned rows have
  * none: their block sums are summed entry by entry.  The sliced, cached
  * grid of cells a view shows is built from these on the app side
- * (src/score_grid.c).
+ * (src/lib/score_grid.c).
  */
 #include "peviz/scores.h"
 #include "peviz/plan.h"
@@ -108,7 +108,7 @@ void scores_terms_additive(struct score_ctx *s, enum score_kind pk,
 static int uses_kind(const struct score_ctx *s, enum score_kind k)
 {
     for (int t = 0; t < s->nterms; t++)
-        if (s->terms[t].type == TERM_DOT
+        if (SCORES_TERM_OPS(s, t)->vectors
             && (s->terms[t].a == k || s->terms[t].b == k))
             return 1;
     return 0;
@@ -123,7 +123,7 @@ static int missing(const struct score_ctx *s, int64_t p)
 /* The scheme's own terms (its entry in SCHEMES), then its properties. */
 static void terms_build(struct score_ctx *s)
 {
-    const struct scheme_info *si = &SCHEMES[s->o.scheme];
+    const struct scheme_info *si = scheme_info(s->o.scheme);
     si->build(s);
     s->toeplitz = !s->o.content && si->toeplitz && !uses_kind(s, SK_EG)
                   && !uses_kind(s, SK_RQG);
@@ -211,7 +211,7 @@ void scores_set_qk(struct score_ctx *s, const double *q, const double *k)
     s->qk_given = 1;
     for (int t = 0; t < s->nterms; t++) {   /* q = k was one kind: now two */
         struct score_term *tm = &s->terms[t];
-        if (tm->type == TERM_DOT && (tm->a == SK_RQ || tm->a == SK_RQG)
+        if (TERM_OPS[tm->type].vectors && (tm->a == SK_RQ || tm->a == SK_RQG)
             && tm->b == SK_RQ)
             tm->b = SK_RK;
     }
@@ -252,7 +252,7 @@ struct score_ctx *scores_new(int d, double base, int64_t n,
     if (!s)
         return NULL;
     s->o = *o;
-    if ((unsigned)s->o.scheme >= SCHEME_COUNT)
+    if (!scheme_info(s->o.scheme))
         s->o.scheme = SCHEME_SINUSOIDAL;
     s->d = d;
     s->half = d / 2;
@@ -462,14 +462,12 @@ double scores_dot(const double *a, const double *b, int len)
 
 /* ---- single scores ------------------------------------------------------- */
 
-double scores_term_at(const struct score_ctx *s, int t, int64_t i, int64_t j)
+/* a(i).b(j): closed forms for the sinusoid and the rotations, else the
+ * two vectors entry by entry. */
+static double dot_at(const struct score_ctx *s, const struct score_term *tm,
+                     int64_t i, int64_t j)
 {
-    const struct score_term *tm = &s->terms[t];
     double delta = (double)(i - j);
-    if (missing(s, i) || missing(s, j))
-        return NAN;
-    if (tm->type == TERM_DIST)
-        return tm->dist->at(s, i - j);
     if (tm->a == SK_PSIN && tm->b == SK_PSIN)
         return pe_score_w(delta, s->omega, s->half);
     if (tm->a == SK_RQ && (tm->b == SK_RK || tm->b == SK_RQ))
@@ -482,6 +480,13 @@ double scores_term_at(const struct score_ctx *s, int t, int64_t i, int64_t j)
         sum += scores_dot(va, vb, k1 - k0);
     }
     return sum;
+}
+
+double scores_term_at(const struct score_ctx *s, int t, int64_t i, int64_t j)
+{
+    if (missing(s, i) || missing(s, j))
+        return NAN;
+    return SCORES_TERM_OPS(s, t)->at(s, &s->terms[t], i, j);
 }
 
 double scores_at(const struct score_ctx *s, int64_t i, int64_t j)
@@ -501,7 +506,7 @@ int scores_side_kinds(const struct score_ctx *s, int key_side,
 {
     int n = 0;
     for (int t = 0; t < s->nterms; t++) {
-        if (s->terms[t].type != TERM_DOT)
+        if (!SCORES_TERM_OPS(s, t)->vectors)
             continue;
         enum score_kind k = key_side ? s->terms[t].b : s->terms[t].a;
         int seen = 0;
@@ -533,8 +538,7 @@ double scores_bias(const struct score_ctx *s, int64_t i, int64_t j)
 {
     double sum = 0.0;
     for (int t = 0; t < s->nterms; t++)
-        if (s->terms[t].type == TERM_DIST)
-            sum += s->terms[t].dist->at(s, i - j);
+        sum += SCORES_TERM_OPS(s, t)->bias(s, &s->terms[t], i, j);
     return sum;
 }
 
@@ -661,15 +665,11 @@ static int clip_present(const struct score_ctx *s, int64_t i0, int64_t *i1,
     return *i1 <= i0 || *j1 <= j0;
 }
 
-double scores_term_block_mean(const struct score_ctx *s, int t, int64_t i0,
-                              int64_t i1, int64_t j0, int64_t j1)
+/* mean(a over I) . mean(b over J). */
+static double dot_block_mean(const struct score_ctx *s,
+                             const struct score_term *tm, int64_t i0,
+                             int64_t i1, int64_t j0, int64_t j1)
 {
-    const struct score_term *tm = &s->terms[t];
-    if (i1 > i0 && j1 > j0 && clip_present(s, i0, &i1, j0, &j1))
-        return NAN;
-    if (tm->type == TERM_DIST)
-        return i1 <= i0 || j1 <= j0 ? 0.0
-               : dist_block_mean(s, tm->dist, i0, i1, j0, j1);
     if (tm->a == SK_PSIN && tm->b == SK_PSIN)
         return pe_score_block_mean(i0, i1, j0, j1, s->omega, s->half);
     if (tm->a == SK_RQ && (tm->b == SK_RK || tm->b == SK_RQ))
@@ -683,6 +683,15 @@ double scores_term_block_mean(const struct score_ctx *s, int t, int64_t i0,
         sum += scores_dot(va, vb, k1 - k0);
     }
     return sum / ((double)(i1 - i0) * (double)(j1 - j0));
+}
+
+double scores_term_block_mean(const struct score_ctx *s, int t, int64_t i0,
+                              int64_t i1, int64_t j0, int64_t j1)
+{
+    if (i1 > i0 && j1 > j0 && clip_present(s, i0, &i1, j0, &j1))
+        return NAN;
+    return SCORES_TERM_OPS(s, t)->block_mean(s, &s->terms[t], i0, i1, j0,
+                                             j1);
 }
 
 double scores_block_mean(const struct score_ctx *s, int64_t i0, int64_t i1,
@@ -710,8 +719,12 @@ double scores_term_tri_sum(const struct score_ctx *s, int t, int64_t m,
 {
     if (m <= 0)
         return 0.0;
-    if (s->terms[t].type == TERM_DIST)
-        return dist_tri_sum(s, s->terms[t].dist, m);
+    return SCORES_TERM_OPS(s, t)->tri_sum(s, t, m, memo);
+}
+
+static double dot_tri_sum(const struct score_ctx *s, int t, int64_t m,
+                          struct scores_tri_memo *memo)
+{
     if (m == 1)
         return scores_term_at(s, t, 0, 0);
     for (int i = 0; i < memo->n; i++)
@@ -737,10 +750,27 @@ static int rotation_term(const struct score_ctx *s)
 {
     for (int t = 0; t < s->nterms; t++) {
         const struct score_term *tm = &s->terms[t];
-        if (tm->type == TERM_DOT && (tm->a == SK_PSIN || tm->a == SK_RQ))
+        if (TERM_OPS[tm->type].vectors
+            && (tm->a == SK_PSIN || tm->a == SK_RQ))
             return t;
     }
     return -1;
+}
+
+/* The rotation term of a Toeplitz context over distances: per band
+ * D_len(w) (cos(c w), sin(c w)). */
+static double dot_range_mean(const struct score_ctx *s,
+                             const struct score_term *tm, int64_t d0,
+                             int64_t d1)
+{
+    int rope = tm->a == SK_RQ;      /* else PE.PE: a_k = 1, b_k = 0 */
+    double sum = 0;
+    for (int k = 0; k < s->half; k++) {
+        double ms = 0, mc;
+        pe_range_mean(s->omega[k], d0, d1, rope ? &ms : NULL, &mc);
+        sum += rope ? s->ra[k] * mc + s->rb[k] * ms : mc;
+    }
+    return sum;
 }
 
 double scores_distance_mean(const struct score_ctx *s, int64_t d0, int64_t d1)
@@ -748,19 +778,8 @@ double scores_distance_mean(const struct score_ctx *s, int64_t d0, int64_t d1)
     double sum = 0;
     if (!s->toeplitz || d1 <= d0)
         return 0.0;
-    for (int t = 0; t < s->nterms; t++) {
-        const struct score_term *tm = &s->terms[t];
-        if (tm->type == TERM_DIST) {
-            sum += dist_range_mean(s, tm->dist, d0, d1);
-            continue;
-        }
-        int rope = tm->a == SK_RQ;      /* else PE.PE: a_k = 1, b_k = 0 */
-        for (int k = 0; k < s->half; k++) {
-            double ms = 0, mc;
-            pe_range_mean(s->omega[k], d0, d1, rope ? &ms : NULL, &mc);
-            sum += rope ? s->ra[k] * mc + s->rb[k] * ms : mc;
-        }
-    }
+    for (int t = 0; t < s->nterms; t++)
+        sum += SCORES_TERM_OPS(s, t)->range_mean(s, &s->terms[t], d0, d1);
     return s->tau * sum;
 }
 
@@ -871,3 +890,50 @@ void scores_toeplitz_run(const struct score_ctx *s, const double *steps,
         neg[i] = s->tau * (ev[i] - od[i]);
     }
 }
+
+/* ---- the operations rows of the term types -------------------------------- */
+
+static double dot_bias(const struct score_ctx *s, const struct score_term *tm,
+                       int64_t i, int64_t j)
+{
+    (void)s; (void)tm; (void)i; (void)j;
+    return 0.0;
+}
+
+static double dist_at(const struct score_ctx *s, const struct score_term *tm,
+                      int64_t i, int64_t j)
+{
+    return tm->dist->at(s, i - j);
+}
+
+static double dist_term_block_mean(const struct score_ctx *s,
+                                   const struct score_term *tm, int64_t i0,
+                                   int64_t i1, int64_t j0, int64_t j1)
+{
+    return i1 <= i0 || j1 <= j0 ? 0.0
+           : dist_block_mean(s, tm->dist, i0, i1, j0, j1);
+}
+
+static double dist_term_tri_sum(const struct score_ctx *s, int t, int64_t m,
+                                struct scores_tri_memo *memo)
+{
+    (void)memo;
+    return dist_tri_sum(s, s->terms[t].dist, m);
+}
+
+static double dist_term_range_mean(const struct score_ctx *s,
+                                   const struct score_term *tm, int64_t d0,
+                                   int64_t d1)
+{
+    return dist_range_mean(s, tm->dist, d0, d1);
+}
+
+const struct term_ops TERM_OPS[TERM_TYPE_COUNT] = {
+    [TERM_DOT] = { .at = dot_at, .block_mean = dot_block_mean,
+                   .tri_sum = dot_tri_sum, .range_mean = dot_range_mean,
+                   .bias = dot_bias, .vectors = 1 },
+    [TERM_DIST] = { .at = dist_at, .block_mean = dist_term_block_mean,
+                    .tri_sum = dist_term_tri_sum,
+                    .range_mean = dist_term_range_mean, .bias = dist_at,
+                    .vectors = 0 },
+};

@@ -27,7 +27,7 @@ static int rot_term(const struct score_ctx *s)
 {
     for (int t = 0; t < s->nterms; t++) {
         const struct score_term *tm = &s->terms[t];
-        if (tm->type == TERM_DOT && (tm->a == SK_PSIN || tm->a == SK_RQ))
+        if (TERM_OPS[tm->type].vectors && (tm->a == SK_PSIN || tm->a == SK_RQ))
             return t;
     }
     return -1;

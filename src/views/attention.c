@@ -25,7 +25,7 @@
 #include "params.h"
 #include "peviz/tables.h"
 #include "plot.h"
-#include "score_grid.h"
+#include "peviz/score_grid.h"
 #include "state_field.h"
 #include "text.h"
 
@@ -1329,7 +1329,7 @@ static void draw_body(canvas *c, const struct app *a, struct att_rt *rt,
 static int split_shown(const struct app *a)
 {
     return a->att.split && a->att.o.content
-           && SCHEMES[a->att.o.scheme].split;
+           && scheme_info(a->att.o.scheme)->split;
 }
 
 static void att_layout_hook(const struct app *a, void *rt, int w, int h)
@@ -1568,7 +1568,7 @@ static int key_scheme(struct app *a, void *rt, int key)
     struct score_opts *t = &a->att.o;
     (void)rt;
     (void)key;
-    t->scheme = (enum scheme)((t->scheme + 1) % SCHEME_COUNT);
+    t->scheme = (enum scheme)((t->scheme + 1) % scheme_count());
     app_msg(a, 0, "scheme %s", scheme_name(t->scheme));
     return 1;
 }
@@ -1607,13 +1607,13 @@ static int key_split(struct app *a, void *rt, int key)
 {
     const struct score_opts *t = &a->att.o;
     (void)key;
-    if (!a->att.split && !(t->content && SCHEMES[t->scheme].split)) {
-        const char *w[SCHEME_COUNT];
+    if (!a->att.split && !(t->content && scheme_info(t->scheme)->split)) {
+        const char *w[SCHEME_MAX];
         char names[128];
         int n = 0;
-        for (int m = 0; m < SCHEME_COUNT; m++)
-            if (SCHEMES[m].split)
-                w[n++] = SCHEMES[m].name;
+        for (int m = 0; m < scheme_count(); m++)
+            if (scheme_info(m)->split)
+                w[n++] = scheme_info(m)->name;
         app_msg(a, 0, "the four-term split needs content on (e) and %s",
                 words_join(w, n, names, sizeof names));
         return 1;
@@ -1771,8 +1771,8 @@ static int att_command(struct app *a, void *rt, const char *name,
 /* The view's keys: what each does, and the help card.  Rows without a
  * label do a global action (cursor, zoom) by whole drawn blocks. */
 static const struct keybind ATT_KEYS[] = {
-    { 's', ACT_VIEW_KEY, "s", "next scheme: sinusoidal rope alibi learned "
-      "nope t5 kerple-log kerple-power sandwich xpos", key_scheme },
+    { 's', ACT_VIEW_KEY, "s", "next scheme, in the order --scheme lists "
+      "them", key_scheme },
     { 'm', ACT_VIEW_KEY, "m", "softmax per row on / off", key_toggle },
     { 'a', ACT_VIEW_KEY, "a", "causal mask on / off", key_toggle },
     { 't', ACT_VIEW_KEY, "t", "divide scores by sqrt(d_model) on / off",

@@ -1385,10 +1385,10 @@ static void method_next(struct app *a)
     int k = a->cmp.active;
     params p = pane_params(a, k);
     char err[APP_MSG_LEN], why[APP_MSG_LEN] = "", skipped[80] = "";
-    for (int step = 1; step < ROPE_METHOD_COUNT; step++) {
+    for (int step = 1; step < rope_method_count(); step++) {
         params q = p;
         const char *m = rope_method_name(
-            (enum rope_method)((p.rope.method + step) % ROPE_METHOD_COUNT));
+            (enum rope_method)((p.rope.method + step) % rope_method_count()));
         if (params_set_rope(&q, RO_SCALING, m, err, sizeof err) == 0 &&
             params_check_rope(&q, err, sizeof err) == 0) {
             pane_store(a, k, &q);

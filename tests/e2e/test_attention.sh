@@ -7,6 +7,13 @@
 e2e_init test_attention
 e2e_need_tmux
 
+# How many schemes the s key steps through: the names --help lists for
+# --scheme ("a, b or c").
+scheme_count() {
+    "$PEVIZ" --help | sed -n 's/^ *--scheme NAME *//p' | sed 's/ or /, /' |
+        tr ',' '\n' | grep -c .
+}
+
 keys_and_toggles() {
     start_peviz 80 24 --view attention -d 8 -n 16
     expect "starts in the attention view" 'S = PE(i)·PE(j)'
@@ -17,7 +24,10 @@ keys_and_toggles() {
     expect "s: alibi" 'S = -m|i-j|'
     keys '}'
     expect "}: next ALiBi head" 'head 2 of 8: m = 0.25'
-    keys s s s s s s s s
+    # the rest of the schemes --help lists, then sinusoidal again
+    local rest=() k
+    for ((k = 2; k < $(scheme_count); k++)); do rest+=(s); done
+    keys "${rest[@]}"
     expect "s cycles back to sinusoidal" 'S = PE(i)·PE(j)'
     keys m
     expect "m: softmax on" '[softmax]'

@@ -342,19 +342,75 @@ static void test_refusals(void)
     CHECK(rope_inv_freq(&sc, 128, 1e4, 1, w, NULL) == -1);
 }
 
+/*
+ * One rule for YaRN's betas, transformers' (it warns when beta_fast <
+ * beta_slow): beta_fast >= beta_slow > 0.  The evaluation and the
+ * program's check once disagreed: rope_inv_freq computed an inverted
+ * ramp for betas 1/32 that the command line refused.  Now whatever
+ * rope_check refuses is not evaluated, and its message is the one the
+ * program prints.
+ */
+static void test_yarn_beta_rule(void)
+{
+    double w[64], lo, hi;
+    char err[160];
+    rope_scaling sc = make(ROPE_YARN, 4, 32768);
+    sc.beta_fast = 1;
+    sc.beta_slow = 32;
+    CHECK(rope_inv_freq(&sc, 128, 1e6, 1, w, NULL) == -1);
+    CHECK(isnan(rope_omega(&sc, 128, 1e6, 1, 31, NULL)));
+    CHECK(rope_check(&sc, 128, 1e6, err, sizeof err) == -1);
+    CHECK_STR(err, "beta-fast 1: want a number at least beta-slow 32");
+    sc.beta_fast = 32;      /* equal betas: allowed, the ramp is a step */
+    CHECK(rope_check(&sc, 128, 1e6, err, sizeof err) == 0);
+    CHECK(rope_inv_freq(&sc, 128, 1e6, 1, w, NULL) == 0);
+    rope_yarn_bounds(&sc, 128, 1e6, &lo, &hi);
+    CHECK(lo == 23 && hi == 24);    /* floor and ceil of 23.5959 */
+    sc.beta_slow = 0;
+    CHECK(rope_check(&sc, 128, 1e6, err, sizeof err) == -1);
+    CHECK_STR(err, "beta-slow 0: want a finite number > 0");
+    /* the other methods' rules, with their messages */
+    sc = make(ROPE_LLAMA3, 8, 8192);
+    sc.low_freq_factor = 4;
+    sc.high_freq_factor = 1;
+    CHECK(rope_check(&sc, 128, 5e5, err, sizeof err) == -1);
+    CHECK_STR(err, "low-freq-factor 4: want a number at most "
+              "high-freq-factor 1");
+    sc = make(ROPE_DYNAMIC, 0.5, 4096);
+    CHECK(rope_check(&sc, 128, 1e4, err, sizeof err) == -1);
+    CHECK_STR(err, "factor 0.5: want a number >= 1 with rope-scaling dynamic");
+    CHECK(rope_inv_freq(&sc, 128, 1e4, 1, w, NULL) == -1);
+    sc = make(ROPE_NTK, 2, 0);
+    CHECK(rope_check(&sc, 2, 1e4, err, sizeof err) == -1);
+    CHECK_STR(err, "rope-scaling ntk: d 2; want d >= 4 (it uses d/(d-2))");
+    sc = make(ROPE_YARN, 4, 0);
+    CHECK(rope_check(&sc, 128, 1e4, NULL, 0) == -1);    /* err may be NULL */
+}
+
 static void test_tables(void)
 {
-    for (int m = 0; m < ROPE_METHOD_COUNT; m++) {
-        CHECK(ROPE_METHODS[m].method == (enum rope_method)m);
-        CHECK(rope_method_parse(ROPE_METHODS[m].name) == m);
+    for (int m = 0; m < rope_method_count(); m++) {
+        const struct rope_method_info *mi = rope_method_info(m);
+        CHECK(m > ROPE_LONGROPE || mi->method == (enum rope_method)m);
+        CHECK(rope_method_parse(mi->name) == m);
         int ascii = 1;
-        for (const char *c = ROPE_METHODS[m].formula_ascii; *c; c++)
+        for (const char *c = mi->formula_ascii; *c; c++)
             ascii &= (unsigned char)*c < 0x80;
         CHECK(ascii);
     }
     CHECK(rope_method_parse("default") == ROPE_NONE);
     CHECK(rope_method_parse("su") == ROPE_LONGROPE);
     CHECK(rope_method_parse("YARN") == -1);
+    char list[160];
+    CHECK(strncmp(rope_method_names(list, sizeof list, " or "),
+                  "none, linear, ntk, dynamic, yarn, llama3", 40) == 0);
+    CHECK(strcmp(strrchr(list, ' ') + 1,
+                 rope_method_name((enum rope_method)(rope_method_count() - 1)))
+          == 0 && strstr(list, " or ") != NULL);
+    CHECK_STR(rope_method_names(list, 12, " or "), "none, linea");
+    CHECK(rope_method_info(-1) == NULL
+          && rope_method_info(rope_method_count()) == NULL);
+    CHECK_STR(rope_method_name((enum rope_method)rope_method_count()), "?");
     /* short rule names: at most 7 characters, each the start of its
      * full name, all different */
     static const char *const full[] = { "kept", "blended", "interpolated",
@@ -447,6 +503,7 @@ int main(void)
     test_yarn();
     test_longrope();
     test_refusals();
+    test_yarn_beta_rule();
     test_tables();
     TEST_END("test_rope");
 }

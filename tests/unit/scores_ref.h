@@ -1,7 +1,7 @@
 /*
  * scores_ref.h - independent evaluations of the score definitions (plain
  * loops over sin, cos and the seeded draws) shared by test_scores (the
- * library) and test_score_grid (the app's cached grid).
+ * library) and test_score_grid (the library's cached grid).
  */
 #ifndef PEVIZ_TEST_SCORES_REF_H
 #define PEVIZ_TEST_SCORES_REF_H

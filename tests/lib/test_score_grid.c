@@ -1,6 +1,6 @@
 /*
- * test_score_grid.c - the app's sliced, cached grid of score cells
- * (src/score_grid.c) against brute force over the library's scores:
+ * test_score_grid.c - the library's sliced, cached grid of score cells
+ * (src/lib/score_grid.c) against brute force over the library's scores:
  * every cell, the four-term split, softmax rows and the limits.
  */
 #include <math.h>
@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "harness.h"
-#include "score_grid.h"
+#include "peviz/score_grid.h"
 #include "scores_ref.h"
 
 /* Run the grid to completion in slices of budget; returns calls made. */
@@ -61,7 +61,7 @@ static void test_grid(void)
         { 8, 0, 8, 5, 8, 0 },       /* rows start later: diagonal blocks */
         { 0, 24, 3, 10, 12, 0 },    /* columns start later */
     };
-    for (int m = 0; m < SCHEME_COUNT; m++)   /* every scheme in the table */
+    for (int m = 0; m < scheme_count(); m++)   /* every scheme in the table */
         for (int flags = 0; flags < 8; flags++) {
             struct score_opts o = O((enum scheme)m);
             o.causal = flags & 1;

@@ -4,9 +4,9 @@
  * numbers come from libpeviz (peviz/scores.h); this file decides the
  * order of the work, its budget, the progress and what is cached.
  */
-#include "score_grid.h"
+#include "peviz/score_grid.h"
 
-#include "params.h"     /* fmt_num */
+#include "peviz/fmt.h"
 
 #include <float.h>
 #include <math.h>
@@ -232,7 +232,7 @@ static void kinds_setup(struct score_grid *g, const struct score_ctx *s)
         g->kslot[i] = -1;
     for (int t = 0; t < s->nterms; t++) {
         const struct score_term *tm = &s->terms[t];
-        if (tm->type != TERM_DOT)
+        if (!SCORES_TERM_OPS(s, t)->vectors)
             continue;
         enum score_kind two[2] = { tm->a, tm->b };
         for (int u = 0; u < 2; u++)
@@ -341,7 +341,7 @@ static void block_position(struct score_grid *g, const struct score_ctx *s,
         return;
     for (int t = 0; t < s->nterms; t++) {
         const struct score_term *tm = &s->terms[t];
-        if (tm->type != TERM_DOT)
+        if (!SCORES_TERM_OPS(s, t)->vectors)
             continue;
         g->tri[(size_t)slot * s->nterms + t] +=
             scores_dot(g->tmp + (size_t)g->kslot[tm->a] * CHUNK,
@@ -425,7 +425,7 @@ static int phase_cells(struct score_grid *g, const struct score_ctx *s,
         for (int c = 0; c < g->cols; c++)
             for (int t = 0; t < s->nterms; t++) {
                 const struct score_term *tm = &s->terms[t];
-                if (tm->type != TERM_DOT)
+                if (!SCORES_TERM_OPS(s, t)->vectors)
                     continue;
                 g->term[(size_t)t * rc + (size_t)g->r * g->cols + c] +=
                     scores_dot(vec_at(g, g->rslot[g->r], g->kslot[tm->a]),
@@ -442,13 +442,10 @@ static int phase_cells(struct score_grid *g, const struct score_ctx *s,
 static double tri_mean(const struct score_grid *g, const struct score_ctx *s,
                        int t, int slot, int64_t m, struct scores_tri_memo *memo)
 {
-    const struct score_term *tm = &s->terms[t];
     double cnt = 0.5 * (double)m * (double)(m + 1), sum;
-    if (tm->type == TERM_DIST)          /* its row's triangle sum */
-        sum = dist_tri_sum(s, tm->dist, m);
-    else if (g->brute)
+    if (SCORES_TERM_OPS(s, t)->vectors && g->brute)   /* summed here */
         sum = g->tri[(size_t)slot * s->nterms + t];
-    else
+    else                                /* the term's row */
         sum = scores_term_tri_sum(s, t, m, &memo[t]);
     return sum / cnt;
 }
@@ -475,8 +472,8 @@ static void phase_final(struct score_grid *g, const struct score_ctx *s)
                     m = NAN;
                 else if (diag)
                     m = tri_mean(g, s, t, g->rslot[r], i1 - i0, memo);
-                else if (s->terms[t].type == TERM_DIST)
-                    m = dist_block_mean(s, s->terms[t].dist, i0, i1, j0, j1);
+                else if (!SCORES_TERM_OPS(s, t)->vectors)  /* its row */
+                    m = scores_term_block_mean(s, t, i0, i1, j0, j1);
                 else
                     m = *v / area;
                 *v = s->tau * m;
@@ -828,7 +825,8 @@ static int raw_toeplitz(struct score_grid *g, const struct score_ctx *s)
     int ok = !g->brute;
     for (int t = 0; t < s->nterms && ok; t++) {
         const struct score_term *tm = &s->terms[t];
-        ok = tm->type != TERM_DOT || (tm->a == SK_PSIN && tm->b == SK_PSIN)
+        ok = !SCORES_TERM_OPS(s, t)->vectors
+             || (tm->a == SK_PSIN && tm->b == SK_PSIN)
              || (tm->a == SK_RQ && tm->b == SK_RK);
     }
     double *work = ok ? malloc(sizeof *work * (size_t)(2 * (g->rows + g->cols)
@@ -838,7 +836,7 @@ static int raw_toeplitz(struct score_grid *g, const struct score_ctx *s)
     for (int t = 0; t < s->nterms; t++) {
         const struct score_term *tm = &s->terms[t];
         double *v = g->term + (size_t)t * rc;
-        if (tm->type != TERM_DOT)
+        if (!SCORES_TERM_OPS(s, t)->vectors)
             continue;
         int rope = tm->a == SK_RQ;
         pe_toeplitz_cells(s->omega, rope ? s->ra : NULL, rope ? s->rb : NULL,

@@ -1,8 +1,9 @@
 /*
- * score_grid.h - the cached grid of block cells the attention view shows,
- * computed in slices between frames.  The numbers are libpeviz's
- * (peviz/scores.h); this is the job around them: what to compute, in
- * which order, within which budget, and what to keep.
+ * peviz/score_grid.h - the cached grid of block cells the attention
+ * view shows, computed in slices between frames.  The numbers are
+ * peviz/scores.h's; this is the job around them: what to compute, in
+ * which order, within which budget, and what to keep.  Part of
+ * libpeviz: libc and libm only, all state in the grid.
  */
 #ifndef PEVIZ_SCORE_GRID_H
 #define PEVIZ_SCORE_GRID_H
