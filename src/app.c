@@ -3,22 +3,15 @@
  * commands change it.  Every parameter change goes through params.c, so
  * the keys, the prompt and the command line accept the same values.
  */
-#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
-#include <sys/stat.h>
 
 #include "app.h"
 #include "config.h"
-#include "frame.h"
+#include "geom.h"
 #include "plans.h"
-#include "frame_image.h"
 #include "peviz/tables.h"
-#include "snapshot.h"
-#include "tour.h"
 
 #define SPEED_MIN 0.125
 #define SPEED_MAX 1048576.0
@@ -355,9 +348,6 @@ static int do_action(struct app *a, enum action act, int key)
         a->palette = (enum palette)((a->palette + 1) % PAL_COUNT);
         app_msg(a, 0, "palette %s", palette_name(a->palette));
         break;
-    case ACT_TOUR:
-        tour_begin(a);          /* tour: (re)start at step 1 (tour.h) */
-        break;
     case ACT_PRESENTER:
         presenter(a, !a->presenter);
         break;
@@ -366,6 +356,8 @@ static int do_action(struct app *a, enum action act, int key)
         break;
     case ACT_REDRAW: case ACT_EXPORT:
         break;               /* the loop acts on these: it owns the screen */
+    case ACT_TOUR:
+        break;               /* the tour acts on it: it feeds the keys */
     default:
         return 0;
     }
@@ -430,28 +422,36 @@ void app_paste_cut(struct app *a)
     a->pasting = 0;
 }
 
-enum action app_key(struct app *a, int key)
+int app_key_take(struct app *a, int key, enum action *act)
 {
+    *act = ACT_NONE;
     if (key == PK_RESIZE || key == PK_NONE)
-        return ACT_NONE;
-    if (a->prompt_open)
-        return prompt_key(a, key);
+        return 1;
+    if (a->prompt_open) {
+        *act = prompt_key(a, key);
+        return 1;
+    }
     a->pasting = 0;
     if (key == PK_PASTE_BEGIN || key == PK_PASTE_END)
-        return ACT_NONE;        /* a paste marker outside the prompt */
+        return 1;               /* a paste marker outside the prompt */
     if (a->help) {
         a->help = 0;
-        return key == 'q' ? ACT_NONE : ACT_HELP;
+        *act = key == 'q' ? ACT_NONE : ACT_HELP;
+        return 1;
     }
     a->msg[0] = 0;
     int confirm = a->confirm_reset;     /* R asked: only R again confirms */
     a->confirm_reset = 0;
     if (confirm && keys_lookup(KEYS_GLOBAL, key) == ACT_RESET_ALL) {
         reset_all(a, 1);
-        return ACT_RESET_ALL;
+        *act = ACT_RESET_ALL;
+        return 1;
     }
-    if (tour_key(a, key))       /* tour: Enter, Backspace, Esc (tour.h) */
-        return ACT_TOUR;
+    return 0;
+}
+
+enum action app_key_act(struct app *a, int key)
+{
     if (view_key(a, key))
         return ACT_VIEW_KEY;
     enum action act = keys_lookup(KEYS_GLOBAL, key);
@@ -465,6 +465,12 @@ enum action app_key(struct app *a, int key)
     return act;
 }
 
+enum action app_key(struct app *a, int key)
+{
+    enum action act;
+    return app_key_take(a, key, &act) ? act : app_key_act(a, key);
+}
+
 /* ---- ':' commands ---------------------------------------------------- */
 
 static const struct { const char *name; enum param_id id; } PARAM_CMDS[] = {
@@ -473,7 +479,7 @@ static const struct { const char *name; enum param_id id; } PARAM_CMDS[] = {
 };
 
 /* Split "name  arg..." in place: returns the name, *arg the rest. */
-static char *split_command(char *line, char **arg)
+char *app_command_split(char *line, char **arg)
 {
     while (*line == ' ' || *line == '\t' || *line == ':')
         line++;
@@ -611,8 +617,6 @@ static int global_command(struct app *a, const char *name, const char *arg)
         app_msg(a, 0, "%s set", SHOWN[PARAM_CMDS[i].id]);
         return 0;
     }
-    if (strcmp(name, "tour") == 0)
-        return tour_goto_step(a, arg);      /* :tour N (tour.h) */
     if (strcmp(name, "split") == 0)
         return split_cmd(a, arg);
     if (strcmp(name, "config") == 0)
@@ -698,7 +702,7 @@ int app_command(struct app *a, const char *line)
 {
     char buf[APP_PROMPT_LEN], *arg;
     snprintf(buf, sizeof buf, "%s", line);
-    char *name = split_command(buf, &arg);
+    char *name = app_command_split(buf, &arg);
     if (!*name)
         return 0;
     a->msg[0] = 0;
@@ -748,143 +752,6 @@ int app_view_busy(const struct app *a)
 int app_animating(const struct app *a)
 {
     return a->playing || app_view_busy(a);
-}
-
-/* ---- frame export ---------------------------------------------------- */
-
-static int export_one(const canvas *c, const char *path, enum snap_format f,
-                      const struct app *a)
-{
-    return snapshot_save(path, c, f, a->ascii, f == SNAP_TEXT ? COLOR_NONE
-                                                              : COLOR_TRUE);
-}
-
-#define EXPORT_TRIES 100000    /* suffixes -2 .. before giving up */
-
-/* "peviz-VIEW-STAMP.EXT", or with "-K" before the extension for K > 1. */
-static void export_name(char *buf, size_t len, const struct app *a,
-                        const char *stamp, int k, const char *ext)
-{
-    if (k > 1)
-        snprintf(buf, len, "peviz-%s-%s-%d.%s", VIEWS[a->view]->name, stamp,
-                 k, ext);
-    else
-        snprintf(buf, len, "peviz-%s-%s.%s", VIEWS[a->view]->name, stamp, ext);
-}
-
-/* The frame as pixels (the PNG of --snapshot --format png), or -1. */
-static int export_png(const canvas *c, struct app *a, const char *path)
-{
-    struct image im;
-    enum color_mode keep = a->color;
-    a->color = COLOR_TRUE;
-    int r = frame_image(a, c, FRAME_IMAGE_CW, FRAME_IMAGE_CH, 0, &im);
-    a->color = keep;
-    if (r)
-        return -1;
-    r = snapshot_save_png(path, &im);
-    image_free(&im);
-    return r;
-}
-
-/* The three names of stem k; 1 if none of them exists. */
-static int export_names(const struct app *a, const char *stamp, int k,
-                        char *const name[3], size_t len)
-{
-    static const char *const EXT[3] = { "svg", "txt", "png" };
-    struct stat st;
-    int free_all = 1;
-    for (int i = 0; i < 3; i++) {
-        export_name(name[i], len, a, stamp, k, EXT[i]);
-        free_all &= lstat(name[i], &st) < 0 && errno == ENOENT;
-    }
-    return free_all;
-}
-
-/*
- * Save the .svg, .txt and .png under the first free stem: never replace
- * a file.  When one fails the ones written are removed, so the three
- * are written whole or not at all.  Returns 0, or -1 with errno.
- */
-static int export_pair(const canvas *c, const canvas *ct, struct app *a,
-                       const char *stamp, char *svg, char *txt, char *png,
-                       size_t len)
-{
-    char *const name[3] = { svg, txt, png };
-    int k = 1;
-    /* skip the names taken (cheap), then claim one (safe: a name taken
-     * in between fails with EEXIST and the next is tried) */
-    while (k < EXPORT_TRIES && !export_names(a, stamp, k, name, len))
-        k++;
-    for (; k <= EXPORT_TRIES; k++) {
-        export_names(a, stamp, k, name, len);
-        int done = 0, e = 0;
-        if (export_one(c, svg, SNAP_SVG, a) == 0 && ++done &&
-            export_one(ct, txt, SNAP_TEXT, a) == 0 && ++done &&
-            export_png(c, a, png) == 0)
-            return 0;
-        e = errno;
-        for (int i = 0; i < done; i++)
-            unlink(name[i]);
-        errno = e;
-        if (e != EEXIST)
-            return -1;
-    }
-    errno = EEXIST;
-    return -1;
-}
-
-/* The working directory, for a message ("." if it cannot be told). */
-static const char *work_dir(char *buf, size_t len)
-{
-    return getcwd(buf, len) ? buf : ".";
-}
-
-/*
- * The frame as drawn: one frame_draw, never the loop of
- * frame_draw_finished, so a view still computing (the attention view at
- * a large n and d) cannot hold the program up; its partial frame is what
- * the screen shows and what is saved.
- */
-void app_export_frame(struct app *a, int w, int h)
-{
-    canvas c;
-    char stamp[32], svg[128], txt[128], png[128], dir[512];
-    time_t now = time(NULL);
-    struct tm tm;
-    localtime_r(&now, &tm);
-    strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
-    if (canvas_init(&c, w, h)) {
-        app_msg(a, 1, "export: out of memory");
-        return;
-    }
-    a->msg[0] = 0;
-    frame_draw(a, &c);
-    int partial = app_view_busy(a);
-    /* the text frame has no colour: drawn for it, one value per cell.
-     * Its layout differs from the screen's, so it gets runtime objects
-     * of its own: the screen's work in progress is kept. */
-    canvas ct;
-    enum color_mode keep = a->color;
-    struct views_rt *screen = a->rt;
-    int bad = canvas_init(&ct, w, h);
-    a->color = COLOR_NONE;
-    a->rt = screen ? views_rt_new() : NULL;
-    if (!bad)
-        frame_draw(a, &ct);
-    partial |= a->rt && app_view_busy(a);
-    views_rt_free(a->rt);
-    a->rt = screen;
-    a->color = keep;
-    if (bad || export_pair(&c, &ct, a, stamp, svg, txt, png, sizeof svg))
-        app_msg(a, 1, "export to %s failed: %s", work_dir(dir, sizeof dir),
-                bad ? "out of memory" : strerror(errno));
-    else
-        app_msg(a, 0, "wrote %s, %s and %s%s", svg, txt, png,
-                partial ? " (still computing: the frame as drawn)" : "");
-    canvas_free(&c);
-    if (!bad)
-        canvas_free(&ct);
 }
 
 struct score_ctx *app_scores_new(const struct app *a)

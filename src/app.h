@@ -196,9 +196,20 @@ void app_msg(struct app *a, int error, const char *fmt, ...)
 /*
  * Feed one key: the prompt (when open), the help overlay, the current
  * view's handler, then the global table.  Returns the action taken
- * (ACT_NONE if the key meant nothing).
+ * (ACT_NONE if the key meant nothing).  ACT_TOUR (T), ACT_REDRAW and
+ * ACT_EXPORT are for the command source above to carry out: the tour,
+ * the loop.  app_key is app_key_take, then app_key_act.
  */
 enum action app_key(struct app *a, int key);
+
+/* The keys the app's own modes take first: anything while the prompt
+ * is open, the key that closes the help card, R's confirmation.  1 with
+ * the action in *act if it took the key (the message is cleared when it
+ * did not). */
+int app_key_take(struct app *a, int key, enum action *act);
+
+/* Then the current view's key table and the global one. */
+enum action app_key_act(struct app *a, int key);
 
 /* A bracketed paste whose end marker never came: the keys from now on
  * are typed ones again (Esc, Enter and Backspace work in the prompt). */
@@ -207,6 +218,10 @@ void app_paste_cut(struct app *a);
 /* Run a ':' command line ("d 512", "base 5e5"); errors go to a->msg.
  * Returns 0 on success, -1 on error (state unchanged). */
 int app_command(struct app *a, const char *line);
+
+/* Split a ':' command line in place: returns its name (leading blanks
+ * and ':' skipped), *arg the rest after the blanks. */
+char *app_command_split(char *line, char **arg);
 
 /* Advance the sweep by dt seconds (when playing). Returns 1 if pos moved. */
 int app_tick(struct app *a, double dt);
@@ -223,15 +238,5 @@ struct score_ctx *app_scores_new(const struct app *a);
 
 /* Called after d/base/n/pos change: every view clamps its own state. */
 void app_params_changed(struct app *a);
-
-/*
- * Write the frame as the terminal shows it (w x h) to the working
- * directory: peviz-VIEW-YYYYmmdd-HHMMSS.svg and .txt, atomically, never
- * replacing a file (a name taken gets -2, -3, ... before the extension;
- * an .svg whose .txt fails is removed).  One frame_draw: a view still
- * computing is saved as drawn, never waited for.  The status message
- * names the files, or the directory and the error.
- */
-void app_export_frame(struct app *a, int w, int h);
 
 #endif

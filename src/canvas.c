@@ -19,7 +19,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define CP_REPLACEMENT 0xFFFDu
 #define CP_UPPER_HALF 0x2580u
 #define CP_LOWER_HALF 0x2584u
 #define CP_BRAILLE 0x2800u
@@ -29,202 +28,6 @@
 #define CANVAS_MAX_SIDE 16384
 
 const char CANVAS_RAMP[11] = " .:-=+*#%@";
-
-/* ---- code points ------------------------------------------------------ */
-
-struct cp_range {
-    uint32_t lo, hi;
-};
-
-/*
- * East Asian Wide and Fullwidth blocks (the common ones: CJK, Hangul,
- * kana, fullwidth forms, emoji), sorted for binary search.
- */
-static const struct cp_range WIDE[] = {
-    {0x1100, 0x115F},   /* Hangul Jamo initial consonants */
-    {0x2E80, 0xA4CF},   /* CJK radicals .. Yi */
-    {0xAC00, 0xD7A3},   /* Hangul syllables */
-    {0xF900, 0xFAFF},   /* CJK compatibility ideographs */
-    {0xFE30, 0xFE4F},   /* CJK compatibility forms */
-    {0xFF00, 0xFF60},   /* fullwidth forms */
-    {0xFFE0, 0xFFE6},   /* fullwidth signs */
-    {0x1F300, 0x1F64F}, /* pictographs, emoticons */
-    {0x1F680, 0x1F6FF}, /* transport and map symbols */
-    {0x1F900, 0x1F9FF}, /* supplemental pictographs */
-    {0x20000, 0x3FFFD}, /* CJK extensions B.. */
-};
-
-/*
- * Code points that take no cell: combining marks (they would stack on
- * the previous glyph, which a one-code-point cell cannot hold) and
- * invisible format characters (zero-width spaces, bidi overrides, BOM,
- * variation selectors, tags), which could reorder or hide text.
- */
-static const struct cp_range ZERO[] = {
-    {0x0300, 0x036F}, {0x0483, 0x0489}, {0x0591, 0x05BD}, {0x05BF, 0x05BF},
-    {0x05C1, 0x05C2}, {0x05C4, 0x05C5}, {0x05C7, 0x05C7}, {0x0610, 0x061A},
-    {0x061C, 0x061C}, {0x064B, 0x065F}, {0x0670, 0x0670}, {0x06D6, 0x06DC},
-    {0x06DF, 0x06E4}, {0x06E7, 0x06E8}, {0x06EA, 0x06ED}, {0x0E31, 0x0E31},
-    {0x0E34, 0x0E3A}, {0x0E47, 0x0E4E}, {0x1AB0, 0x1AFF}, {0x1DC0, 0x1DFF},
-    {0x200B, 0x200F}, {0x2028, 0x202E}, {0x2060, 0x206F}, {0x20D0, 0x20FF},
-    {0x302A, 0x302D}, {0x3099, 0x309A}, {0xFE00, 0xFE0F}, {0xFE20, 0xFE2F},
-    {0xFEFF, 0xFEFF}, {0xFFF9, 0xFFFB}, {0xE0000, 0xE007F},
-    {0xE0100, 0xE01EF},
-};
-
-static int range_find(const struct cp_range *t, size_t n, uint32_t cp)
-{
-    size_t lo = 0, hi = n;
-
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (cp < t[mid].lo)
-            hi = mid;
-        else if (cp > t[mid].hi)
-            lo = mid + 1;
-        else
-            return 1;
-    }
-    return 0;
-}
-
-/* Code points that must never reach a terminal as themselves. */
-static int cp_is_unsafe(uint32_t cp)
-{
-    return cp < 0x20 || (cp >= 0x7F && cp <= 0x9F) ||
-           (cp >= 0xD800 && cp <= 0xDFFF) || cp > 0x10FFFF;
-}
-
-int cp_width(uint32_t cp)
-{
-    if (cp_is_unsafe(cp))
-        return 1;                 /* shown as U+FFFD */
-    if (cp < 0x300)
-        return 1;
-    if (range_find(ZERO, sizeof ZERO / sizeof ZERO[0], cp))
-        return 0;
-    if (range_find(WIDE, sizeof WIDE / sizeof WIDE[0], cp))
-        return 2;
-    return 1;
-}
-
-/* The code point a cell may hold in place of cp. */
-static uint32_t cp_sanitize(uint32_t cp)
-{
-    if (cp_is_unsafe(cp) || cp_width(cp) == 0)
-        return CP_REPLACEMENT;
-    return cp;
-}
-
-int utf8_encode(uint32_t cp, char *buf)
-{
-    if (cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
-        cp = CP_REPLACEMENT;
-    if (cp < 0x80) {
-        buf[0] = (char)cp;
-        buf[1] = '\0';
-        return 1;
-    }
-    if (cp < 0x800) {
-        buf[0] = (char)(0xC0 | (cp >> 6));
-        buf[1] = (char)(0x80 | (cp & 0x3F));
-        buf[2] = '\0';
-        return 2;
-    }
-    if (cp < 0x10000) {
-        buf[0] = (char)(0xE0 | (cp >> 12));
-        buf[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
-        buf[2] = (char)(0x80 | (cp & 0x3F));
-        buf[3] = '\0';
-        return 3;
-    }
-    buf[0] = (char)(0xF0 | (cp >> 18));
-    buf[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
-    buf[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
-    buf[3] = (char)(0x80 | (cp & 0x3F));
-    buf[4] = '\0';
-    return 4;
-}
-
-/*
- * Decode one code point at *s and advance.  Malformed input (a stray
- * continuation byte, a truncated sequence, an overlong form, a surrogate,
- * a value past U+10FFFF) yields U+FFFD and consumes one byte, so the
- * next valid character is never swallowed.
- */
-uint32_t utf8_next(const char **s)
-{
-    const unsigned char *p = (const unsigned char *)*s;
-    uint32_t cp, min;
-    int len, i;
-
-    if (p[0] < 0x80) {
-        *s += 1;
-        return p[0];
-    }
-    if (p[0] >= 0xC2 && p[0] <= 0xDF) {
-        len = 2; cp = p[0] & 0x1Fu; min = 0x80;
-    } else if (p[0] >= 0xE0 && p[0] <= 0xEF) {
-        len = 3; cp = p[0] & 0x0Fu; min = 0x800;
-    } else if (p[0] >= 0xF0 && p[0] <= 0xF4) {
-        len = 4; cp = p[0] & 0x07u; min = 0x10000;
-    } else {
-        *s += 1;
-        return CP_REPLACEMENT;
-    }
-    for (i = 1; i < len; i++) {
-        if ((p[i] & 0xC0) != 0x80) {   /* also stops at the NUL */
-            *s += 1;
-            return CP_REPLACEMENT;
-        }
-        cp = (cp << 6) | (p[i] & 0x3Fu);
-    }
-    if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) {
-        *s += 1;
-        return CP_REPLACEMENT;
-    }
-    *s += len;
-    return cp;
-}
-
-void text_scrub(char *s, int utf8)
-{
-    const char *r = s;
-    char *w = s;
-
-    while (*r) {
-        const char *at = r;
-        unsigned char b = (unsigned char)*r;
-        uint32_t cp = b;
-        size_t len;
-
-        if (utf8 && b >= 0x80)
-            cp = utf8_next(&r);
-        else
-            r++;
-        len = (size_t)(r - at);
-
-        if (cp_is_unsafe(cp) || (!utf8 && b >= 0x80) ||
-            (cp == CP_REPLACEMENT && len == 1)) {
-            *w++ = '?';          /* one mark per character or bad byte */
-            continue;
-        }
-        memmove(w, at, len);
-        w += len;
-    }
-    *w = '\0';
-}
-
-int text_width(const char *s)
-{
-    int w = 0;
-
-    if (!s)
-        return 0;
-    while (*s)
-        w += cp_width(utf8_next(&s));
-    return w;
-}
 
 /* ---- the grid ----------------------------------------------------------- */
 
@@ -455,6 +258,29 @@ int canvas_printf(canvas *c, int x, int y, int maxw, rgb fg, rgb bg,
 }
 
 /* ---- pixels: half-blocks and braille ---------------------------------- */
+
+/* ---- text that fits -------------------------------------------------- */
+
+int canvas_text_fit(canvas *c, int x, int y, int w, const char *const *cand,
+                    int n, rgb fg, int attr)
+{
+    int i = text_first_fit(cand, n, w);
+    if (i >= 0) {
+        canvas_text(c, x, y, w, cand[i], fg, RGB_DEFAULT, attr);
+        return i;
+    }
+    /* none fits: the last one's whole words, never half a word or number,
+     * nor an "=" or ":" whose value was cut off */
+    char line[512];
+    text_wrap_line(cand[n - 1], w, line, sizeof line);
+    size_t len = strlen(line);
+    if (cand[n - 1][len] != 0 && cand[n - 1][len] != ' ')
+        return n - 1;               /* its first word was cut */
+    while (len && strchr(" =:", line[len - 1]))
+        line[--len] = 0;
+    canvas_text(c, x, y, w, line, fg, RGB_DEFAULT, attr);
+    return n - 1;
+}
 
 void canvas_half(canvas *c, int x, int py, rgb col, int level)
 {

@@ -17,6 +17,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "text.h"
+
 typedef uint32_t rgb;                 /* 0xRRGGBB */
 #define RGB_DEFAULT 0x01000000u       /* the terminal's default colour */
 #define RGB(r, g, b) ((rgb)(((r) << 16) | ((g) << 8) | (b)))
@@ -91,21 +93,15 @@ int canvas_printf(canvas *c, int x, int y, int maxw, rgb fg, rgb bg,
                   int attr, const char *fmt, ...)
     __attribute__((format(printf, 8, 9)));
 
+
 /*
- * Make text safe to print on a terminal, in place: every byte a terminal
- * may act on becomes '?' (C0 controls, DEL, C1 controls both as UTF-8
- * and as raw bytes 0x80..0x9F such as the 8-bit CSI 0x9B, and any byte
- * of malformed UTF-8).  With utf8 = 0 (a terminal that is not UTF-8,
- * where every byte from 0x80 up may be a C1 control) all bytes from 0x80
- * up become '?'.  The text never grows.
+ * Draw at (x, y) the first candidate that fits in w cells, else as many
+ * whole words of the last one as fit, less a trailing "=" or ":" whose
+ * value is cut off (nothing when its first word is wider: never half a word or a
+ * number).  Returns the candidate's index.
  */
-void text_scrub(char *s, int utf8);
-
-/* Width in cells of UTF-8 text (as canvas_text would draw it). */
-int text_width(const char *s);
-
-/* Width in cells of one code point: 0, 1 or 2. */
-int cp_width(uint32_t cp);
+int canvas_text_fit(canvas *c, int x, int y, int w, const char *const *cand,
+                    int n, rgb fg, int attr);
 
 /*
  * Half-block pixel: pixel row py (0 .. 2h-1) of column x gets colour col
@@ -172,11 +168,5 @@ extern const char CANVAS_RAMP[11];
  * the right halves of wide glyphs skipped; at most len-1 bytes. */
 void canvas_row_utf8(const canvas *c, int y, char *buf, size_t len);
 
-/* Encode one code point as UTF-8 into buf (>= 5 bytes); returns length. */
-int utf8_encode(uint32_t cp, char *buf);
-
-/* Decode the code point at *s and advance past it; malformed input
- * gives U+FFFD and advances one byte. */
-uint32_t utf8_next(const char **s);
 
 #endif

@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "app.h"
+#include "errline.h"
 #include "gfx.h"
 #include "snapshot.h"
 
@@ -65,12 +66,7 @@ int cli_parse(struct cli *c, int argc, char **argv);
  * one-line message. */
 int cli_set_late(struct cli *c);
 
-/*
- * Print "peviz: MESSAGE" on stderr, one line, with control characters
- * replaced so that user text cannot smuggle escapes.  Returns 2, the
- * exit status of every refusal.
- */
-int cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* cli_error: the one-line refusal (errline.h). */
 
 /*
  * --check-freqs: compare the file's inv_freq with the settings, one line

@@ -15,7 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "errline.h"
 #include "follow_impl.h"
 #include "sockfile.h"
 #include "tour.h"

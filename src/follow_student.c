@@ -358,7 +358,7 @@ static int local_key(struct app *a, int key)
 {
     char before[FP_BODY_MAX], after[FP_BODY_MAX];
     int lb = fp_body(a, before, sizeof before);
-    app_key(a, key);
+    tour_offer_key(a, key);
     int la = fp_body(a, after, sizeof after);
     if (la == lb && lb > 0 && !memcmp(before, after, (size_t)lb))
         return 0;

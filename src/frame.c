@@ -7,14 +7,13 @@
 #include <string.h>
 
 #include "app.h"
+#include "areas.h"
+#include "caption.h"
 #include "frame.h"
 #include "glyph.h"
 #include "peviz/tables.h"
 #include "text.h"
-#include "tour.h"
 
-#define FRAME_MIN_W 20
-#define FRAME_MIN_H 5
 #define HINT_LEN 128
 #define HELP_MAX_ITEMS 128
 #define HELP_MAX_COLS 3
@@ -22,7 +21,6 @@
 #define HELP_LABEL_W 8      /* longer labels push their text right */
 #define HELP_ABOUT_W 76     /* the about text wraps at most this wide */
 #define HELP_ABOUT_LINES 16
-#define MSG_MAX_ROWS 3      /* a long message wraps onto at most these */
 
 /* ---- too small --------------------------------------------------------- */
 
@@ -98,23 +96,6 @@ static int status_width(const struct status *s)
     return w + 2 * (n > 0 ? n - 1 : 0);
 }
 
-/* The parameters for the status line.  Where the view shows a loaded
- * table's values (the heatmap, learned attention), base plays no part:
- * it is left out. */
-static void status_params(const struct app *a, char *buf, size_t len)
-{
-    int table = a->pe_table && a->pe_table->d == a->p.d &&
-                (a->view == VIEW_HEATMAP ||
-                 (a->view == VIEW_ATTENTION &&
-                  a->att.o.scheme == SCHEME_LEARNED));
-    if (!table) {
-        params_format(&a->p, buf, len);
-        return;
-    }
-    snprintf(buf, len, "d_model=%d n=%ld pos=%ld", a->p.d, (long)a->p.n,
-             (long)a->p.pos);
-}
-
 static void status_fill(const struct app *a, const struct view *v,
                         const char *hint, struct status *s)
 {
@@ -124,7 +105,7 @@ static void status_fill(const struct app *a, const struct view *v,
     char tour[32];                      /* tour: "tour 3/12 PE heatmap" */
     if (tour_status(a, tour, sizeof tour))
         snprintf(s->text[S_TITLE], APP_MSG_LEN, "%s  %s", tour, title);
-    status_params(a, s->text[S_PARAMS], APP_MSG_LEN);
+    frame_status_params(a, s->text[S_PARAMS], APP_MSG_LEN);
     app_source_format(a, s->text[S_MODEL], APP_MSG_LEN);
     snprintf(s->model_short, sizeof s->model_short, "%s", a->source[0]
              ? a->source : s->text[S_MODEL]);
@@ -167,31 +148,6 @@ static void status_fit(struct status *s, int w)
         snprintf(t, APP_MSG_LEN, "%s", buf);
         s->on[shorten[i]] = buf[0] != 0;
     }
-}
-
-/*
- * A message that does not fit on the status line next to the parameters
- * gets rows of its own above it, wrapped at words, so it never loses its
- * end (an error keeps its valid range).  Returns how many (0: it fits).
- */
-static int msg_rows(const struct app *a, int w)
-{
-    char pf[APP_MSG_LEN], buf[APP_MSG_LEN];
-    const char *m = a->msg;
-    int n = 0;
-    if (!*m || a->prompt_open)
-        return 0;
-    status_params(a, pf, sizeof pf);
-    if (text_width(m) + 2 + text_width(pf) <= w)
-        return 0;
-    while (*m && n < MSG_MAX_ROWS) {
-        size_t used = text_wrap_line(m, w, buf, sizeof buf);
-        if (used == 0)
-            break;
-        m += used;
-        n++;
-    }
-    return n;
 }
 
 /* The message on its own rows [y, y + rows), wrapped at words. */
@@ -498,81 +454,10 @@ static void draw_help(const struct app *a, canvas *c, const struct view *v)
 
 /* ---- the frame ---------------------------------------------------------- */
 
-/* Rows a long message takes above the status line in a W x H frame. */
-static int msg_rows_fit(const struct app *a, int W, int H)
-{
-    int m = W >= FRAME_MIN_W && H >= FRAME_MIN_H ? msg_rows(a, W) : 0;
-    return H - 1 - m < FRAME_MIN_H - 1 ? 0 : m;
-}
-
-/* The view area: the frame minus the status line, a long message's rows
- * and the tour caption. */
-static void view_area(const struct app *a, int W, int H, int *w, int *h)
-{
-    /* a long message: rows of its own above the status line, unless it
-     * came while the view computed (a new size would start that over) */
-    int mrows = a->msg_over ? 0 : msg_rows_fit(a, W, H);
-    /* tour: the caption panel takes the rows below the view (tour.h) */
-    int cap = W >= FRAME_MIN_W && H >= FRAME_MIN_H
-              ? tour_panel_rows(a, W, H - 1 - mrows) : 0;
-    *w = W;
-    *h = H - 1 - mrows - cap;
-}
-
-int frame_split_fits(int W, int H)
-{
-    if (W >= FRAME_SPLIT_SIDE_W && H >= FRAME_MIN_H)
-        return 1;
-    return W >= FRAME_MIN_W && H - 1 >= FRAME_SPLIT_STACK_H ? 2 : 0;
-}
-
-/* Where the views go in the view area: the current one at (0, 0) w x h,
- * the split's second at (x2, y2) w2 x h2 behind a rule (second < 0:
- * none). */
-struct areas {
-    int w, h, second, side, x2, y2, w2, h2;
-};
-
-static void split_areas(const struct app *a, int vw, int vh, int W, int H,
-                        struct areas *r)
-{
-    memset(r, 0, sizeof *r);
-    r->w = vw;
-    r->h = vh;
-    r->second = -1;
-    int sv = a->split - 1, how = frame_split_fits(W, H);
-    if (sv < 0 || sv >= VIEW_COUNT || sv == (int)a->view || a->presenter ||
-        !how || (how == 2 && vh < FRAME_SPLIT_STACK_H))
-        return;
-    r->second = sv;
-    r->side = how == 1;
-    if (r->side) {
-        r->w = (vw - 1) / 2;
-        r->x2 = r->w + 1;
-        r->w2 = vw - r->x2;
-        r->h2 = vh;
-    } else {
-        r->h = (vh - 1) / 2;
-        r->y2 = r->h + 1;
-        r->w2 = vw;
-        r->h2 = vh - r->y2;
-    }
-}
-
-void frame_view_size(const struct app *a, int W, int H, int *w, int *h)
-{
-    struct areas r;
-    int vw, vh;
-    view_area(a, W, H, &vw, &vh);
-    split_areas(a, vw, vh, W, H, &r);
-    *w = r.w;
-    *h = r.h;
-}
-
 /* The rule between the two views of a split, the second one's title on
  * it when stacked, and the second view itself. */
 static void draw_second(const struct app *a, canvas *c,
-                        const struct areas *r, int finish)
+                        const struct frame_areas *r, int finish)
 {
     char hint[HINT_LEN] = "", title[96];
     rgb axis = ui_color(a->palette, UI_AXIS);
@@ -646,10 +531,9 @@ static void compose(const struct app *a, canvas *c, int finish)
     }
     const struct view *v = (unsigned)a->view < VIEW_COUNT ? VIEWS[a->view]
                                                           : NULL;
-    int vw, vh, mrows = msg_rows_fit(a, c->w, c->h);
-    struct areas ar;
-    view_area(a, c->w, c->h, &vw, &vh);
-    split_areas(a, vw, vh, c->w, c->h, &ar);
+    int vw, vh, mrows = frame_msg_rows(a, c->w, c->h);
+    struct frame_areas ar;
+    frame_areas(a, c->w, c->h, &vw, &vh, &ar);
     canvas body = canvas_sub(c, 0, 0, ar.w, ar.h);
     if (v) {
         int busy = view_frame(a, a->view, &body, finish, hint, sizeof hint);

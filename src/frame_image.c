@@ -6,7 +6,7 @@
 #include <stdlib.h>
 
 #include "app.h"
-#include "frame.h"
+#include "areas.h"
 #include "view.h"
 
 int frame_image(const struct app *a, const canvas *c, int cw, int ch,

@@ -12,7 +12,7 @@
 
 #include "app.h"
 #include "colormap.h"
-#include "frame.h"
+#include "areas.h"
 #include "gfx_probe.h"
 #include "raster.h"
 #include "tty.h"

@@ -20,8 +20,9 @@
 
 #include "charset.h"
 #include "follow.h"
-#include "cli.h"
+#include "errline.h"
 #include "frame.h"
+#include "frame_export.h"
 #include "gfx_live.h"
 #include "loop.h"
 #include "record.h"
@@ -444,7 +445,7 @@ static int on_key(struct app *a, int key, int mx, int my)
         a->mouse_x = mx;
         a->mouse_y = my;
     }
-    act = app_key(a, key);
+    act = tour_offer_key(a, key);
     if (act == ACT_REDRAW) {
         term_invalidate();
         gfx_live_forget();
@@ -452,7 +453,7 @@ static int on_key(struct app *a, int key, int mx, int my)
         int w, h;
 
         term_size(&w, &h);
-        app_export_frame(a, w, h);
+        frame_export(a, w, h);
     }
     return 1;
 }

@@ -1,10 +1,210 @@
 /*
- * text.c - small text helpers (see text.h).
+ * text.c - the text layer (text.h): UTF-8 decoding and encoding, the
+ * width of code points and strings, making text safe for a terminal,
+ * word wrap, and the small helpers the views and the frame share.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "text.h"
+
+/* ---- code points ------------------------------------------------------ */
+
+struct cp_range {
+    uint32_t lo, hi;
+};
+
+/*
+ * East Asian Wide and Fullwidth blocks (the common ones: CJK, Hangul,
+ * kana, fullwidth forms, emoji), sorted for binary search.
+ */
+static const struct cp_range WIDE[] = {
+    {0x1100, 0x115F},   /* Hangul Jamo initial consonants */
+    {0x2E80, 0xA4CF},   /* CJK radicals .. Yi */
+    {0xAC00, 0xD7A3},   /* Hangul syllables */
+    {0xF900, 0xFAFF},   /* CJK compatibility ideographs */
+    {0xFE30, 0xFE4F},   /* CJK compatibility forms */
+    {0xFF00, 0xFF60},   /* fullwidth forms */
+    {0xFFE0, 0xFFE6},   /* fullwidth signs */
+    {0x1F300, 0x1F64F}, /* pictographs, emoticons */
+    {0x1F680, 0x1F6FF}, /* transport and map symbols */
+    {0x1F900, 0x1F9FF}, /* supplemental pictographs */
+    {0x20000, 0x3FFFD}, /* CJK extensions B.. */
+};
+
+/*
+ * Code points that take no cell: combining marks (they would stack on
+ * the previous glyph, which a one-code-point cell cannot hold) and
+ * invisible format characters (zero-width spaces, bidi overrides, BOM,
+ * variation selectors, tags), which could reorder or hide text.
+ */
+static const struct cp_range ZERO[] = {
+    {0x0300, 0x036F}, {0x0483, 0x0489}, {0x0591, 0x05BD}, {0x05BF, 0x05BF},
+    {0x05C1, 0x05C2}, {0x05C4, 0x05C5}, {0x05C7, 0x05C7}, {0x0610, 0x061A},
+    {0x061C, 0x061C}, {0x064B, 0x065F}, {0x0670, 0x0670}, {0x06D6, 0x06DC},
+    {0x06DF, 0x06E4}, {0x06E7, 0x06E8}, {0x06EA, 0x06ED}, {0x0E31, 0x0E31},
+    {0x0E34, 0x0E3A}, {0x0E47, 0x0E4E}, {0x1AB0, 0x1AFF}, {0x1DC0, 0x1DFF},
+    {0x200B, 0x200F}, {0x2028, 0x202E}, {0x2060, 0x206F}, {0x20D0, 0x20FF},
+    {0x302A, 0x302D}, {0x3099, 0x309A}, {0xFE00, 0xFE0F}, {0xFE20, 0xFE2F},
+    {0xFEFF, 0xFEFF}, {0xFFF9, 0xFFFB}, {0xE0000, 0xE007F},
+    {0xE0100, 0xE01EF},
+};
+
+static int range_find(const struct cp_range *t, size_t n, uint32_t cp)
+{
+    size_t lo = 0, hi = n;
+
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (cp < t[mid].lo)
+            hi = mid;
+        else if (cp > t[mid].hi)
+            lo = mid + 1;
+        else
+            return 1;
+    }
+    return 0;
+}
+
+/* Code points that must never reach a terminal as themselves. */
+static int cp_is_unsafe(uint32_t cp)
+{
+    return cp < 0x20 || (cp >= 0x7F && cp <= 0x9F) ||
+           (cp >= 0xD800 && cp <= 0xDFFF) || cp > 0x10FFFF;
+}
+
+int cp_width(uint32_t cp)
+{
+    if (cp_is_unsafe(cp))
+        return 1;                 /* shown as U+FFFD */
+    if (cp < 0x300)
+        return 1;
+    if (range_find(ZERO, sizeof ZERO / sizeof ZERO[0], cp))
+        return 0;
+    if (range_find(WIDE, sizeof WIDE / sizeof WIDE[0], cp))
+        return 2;
+    return 1;
+}
+
+/* The code point a cell may hold in place of cp. */
+uint32_t cp_sanitize(uint32_t cp)
+{
+    if (cp_is_unsafe(cp) || cp_width(cp) == 0)
+        return CP_REPLACEMENT;
+    return cp;
+}
+
+int utf8_encode(uint32_t cp, char *buf)
+{
+    if (cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+        cp = CP_REPLACEMENT;
+    if (cp < 0x80) {
+        buf[0] = (char)cp;
+        buf[1] = '\0';
+        return 1;
+    }
+    if (cp < 0x800) {
+        buf[0] = (char)(0xC0 | (cp >> 6));
+        buf[1] = (char)(0x80 | (cp & 0x3F));
+        buf[2] = '\0';
+        return 2;
+    }
+    if (cp < 0x10000) {
+        buf[0] = (char)(0xE0 | (cp >> 12));
+        buf[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
+        buf[2] = (char)(0x80 | (cp & 0x3F));
+        buf[3] = '\0';
+        return 3;
+    }
+    buf[0] = (char)(0xF0 | (cp >> 18));
+    buf[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
+    buf[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
+    buf[3] = (char)(0x80 | (cp & 0x3F));
+    buf[4] = '\0';
+    return 4;
+}
+
+long utf8_decode(const unsigned char *s, size_t n, int *len)
+{
+    static const long MIN[5] = { 0, 0, 0x80, 0x800, 0x10000 };
+    unsigned char b = s[0];
+    int l = b < 0x80 ? 1 : b < 0xC2 ? 0 : b < 0xE0 ? 2 : b < 0xF0 ? 3
+          : b < 0xF5 ? 4 : 0;
+    long cp;
+
+    if (l == 0 || (size_t)l > n)
+        return -1;
+    cp = l == 1 ? b : b & (0x7F >> l);
+    for (int i = 1; i < l; i++) {
+        if ((s[i] & 0xC0) != 0x80)      /* also stops at the NUL */
+            return -1;
+        cp = (cp << 6) | (s[i] & 0x3F);
+    }
+    if (cp < MIN[l] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+        return -1;
+    *len = l;
+    return cp;
+}
+
+uint32_t utf8_next(const char **s)
+{
+    int len;
+    long cp = utf8_decode((const unsigned char *)*s, 4, &len);
+    if (cp < 0) {               /* malformed: U+FFFD for one byte, so the
+                                   next valid character is never lost */
+        *s += 1;
+        return CP_REPLACEMENT;
+    }
+    *s += len;
+    return (uint32_t)cp;
+}
+
+uint32_t utf8_at(const char *s, int *len)
+{
+    const char *p = s;
+    uint32_t cp = utf8_next(&p);
+    *len = (int)(p - s);
+    return cp;
+}
+
+void text_scrub(char *s, int utf8)
+{
+    const char *r = s;
+    char *w = s;
+
+    while (*r) {
+        const char *at = r;
+        unsigned char b = (unsigned char)*r;
+        uint32_t cp = b;
+        size_t len;
+
+        if (utf8 && b >= 0x80)
+            cp = utf8_next(&r);
+        else
+            r++;
+        len = (size_t)(r - at);
+
+        if (cp_is_unsafe(cp) || (!utf8 && b >= 0x80) ||
+            (cp == CP_REPLACEMENT && len == 1)) {
+            *w++ = '?';          /* one mark per character or bad byte */
+            continue;
+        }
+        memmove(w, at, len);
+        w += len;
+    }
+    *w = '\0';
+}
+
+int text_width(const char *s)
+{
+    int w = 0;
+
+    if (!s)
+        return 0;
+    while (*s)
+        w += cp_width(utf8_next(&s));
+    return w;
+}
 
 const char *words_join(const char *const *words, int n, char *buf,
                        size_t len)
@@ -36,27 +236,6 @@ int text_first_fit_rows(const char *rows, size_t stride, int n, int w)
         if (text_width(rows + (size_t)i * stride) <= w)
             return i;
     return -1;
-}
-
-int canvas_text_fit(canvas *c, int x, int y, int w, const char *const *cand,
-                    int n, rgb fg, int attr)
-{
-    int i = text_first_fit(cand, n, w);
-    if (i >= 0) {
-        canvas_text(c, x, y, w, cand[i], fg, RGB_DEFAULT, attr);
-        return i;
-    }
-    /* none fits: the last one's whole words, never half a word or number,
-     * nor an "=" or ":" whose value was cut off */
-    char line[512];
-    text_wrap_line(cand[n - 1], w, line, sizeof line);
-    size_t len = strlen(line);
-    if (cand[n - 1][len] != 0 && cand[n - 1][len] != ' ')
-        return n - 1;               /* its first word was cut */
-    while (len && strchr(" =:", line[len - 1]))
-        line[--len] = 0;
-    canvas_text(c, x, y, w, line, fg, RGB_DEFAULT, attr);
-    return n - 1;
 }
 
 size_t text_wrap_line(const char *s, int width, char *out, size_t outlen)
@@ -112,4 +291,246 @@ int text_place_clear(int l, int r, int tw, int mark)
     if (left < 0 || right < 0)
         return left < 0 ? right : left;
     return mark - 1 - l >= r - mark - 2 ? left : right;
+}
+
+/* ---- joining lines, Latin and CJK ----------------------------------- */
+
+uint32_t utf8_last(const char *s)
+{
+    size_t n = strlen(s);
+    while (n > 0 && ((unsigned char)s[n - 1] & 0xC0) == 0x80)
+        n--;
+    int l;
+    return n > 0 ? utf8_at(s + n - 1, &l) : 0;
+}
+
+/* Quotation marks that Chinese text sets without blanks around them. */
+static int is_quote(uint32_t cp)
+{
+    return cp == 0x2018 || cp == 0x2019 || cp == 0x201C || cp == 0x201D;
+}
+
+/* Full-width punctuation (，。：；、（） etc.): it has its own spacing. */
+static int is_wide_punct(uint32_t cp)
+{
+    return (cp >= 0x3000 && cp <= 0x303F) ||
+           (cp >= 0xFF01 && cp <= 0xFF0F) || (cp >= 0xFF1A && cp <= 0xFF20) ||
+           (cp >= 0xFF3B && cp <= 0xFF40) || (cp >= 0xFF5B && cp <= 0xFF65);
+}
+
+int text_join_blank(uint32_t a, uint32_t b)
+{
+    int wa = cp_width(a) == 2, wb = cp_width(b) == 2;
+    return !((wa && (wb || is_quote(b))) || (is_quote(a) && wb) ||
+             is_wide_punct(a));
+}
+
+/* ---- wrapping lines, Latin and CJK ----------------------------------- */
+
+/* Punctuation that must not start a line, and that must not end one. */
+static int no_line_start(uint32_t cp)
+{
+    static const uint32_t S[] = {
+        0x3001, 0x3002, 0xFF0C, 0xFF0E, 0xFF1A, 0xFF1B, 0xFF01, 0xFF1F,
+        0xFF09, 0x300B, 0x300D, 0x300F, 0x3011, 0x3015, 0x201D, 0x2019,
+        0x2026, 0x00B7, 0x30FC, 0xFF5E, ',', '.', ';', ':', '!', '?', ')',
+        ']', '}', '%',
+    };
+    for (size_t i = 0; i < sizeof S / sizeof S[0]; i++)
+        if (S[i] == cp)
+            return 1;
+    return 0;
+}
+
+static int no_line_end(uint32_t cp)
+{
+    static const uint32_t E[] = {
+        0xFF08, 0x300A, 0x300C, 0x300E, 0x3010, 0x3014, 0x201C, 0x2018,
+    };
+    for (size_t i = 0; i < sizeof E / sizeof E[0]; i++)
+        if (E[i] == cp)
+            return 1;
+    return 0;
+}
+
+/* Whether a line may break between the characters a and b (no blank). */
+static int may_break(uint32_t a, uint32_t b)
+{
+    if (no_line_start(b) || no_line_end(a))
+        return 0;
+    return cp_width(a) == 2 || cp_width(b) == 2;
+}
+
+/* A blank, a lone operator such as = or *, then a blank or the end of
+ * the line: a line should not start with the operator. */
+static int lone_operator(const char *s)
+{
+    return s[0] == ' ' && s[1] && strchr("=*+-<>", s[1]) &&
+           (s[2] == ' ' || s[2] == '\n' || s[2] == 0);
+}
+
+/* The end of the unbreakable piece starting at s[i] (not a blank, not
+ * the end of a paragraph); its width in *w.  A lone operator after it
+ * ("x =") belongs to it. */
+static int piece_end(const char *s, int i, int *w)
+{
+    int l;
+    uint32_t prev = utf8_at(s + i, &l);
+    *w = cp_width(prev);
+    i += l;
+    for (;;) {
+        if (lone_operator(s + i)) {
+            *w += 2;
+            prev = (unsigned char)s[i + 1];
+            i += 2;
+            continue;
+        }
+        if (!s[i] || s[i] == ' ' || s[i] == '\n')
+            break;
+        uint32_t cp = utf8_at(s + i, &l);
+        if (may_break(prev, cp))
+            break;
+        *w += cp_width(cp);
+        prev = cp;
+        i += l;
+    }
+    return i;
+}
+
+struct wrap {
+    struct text_line *out;
+    int max, count;
+    int start, end, cells;      /* the line being filled; start < 0: none */
+};
+
+static void wrap_emit(struct wrap *w, int off, int len, int cells)
+{
+    if (w->count < w->max) {
+        w->out[w->count].off = off;
+        w->out[w->count].len = len;
+        w->out[w->count].cells = cells;
+    }
+    w->count++;
+}
+
+static void wrap_flush(struct wrap *w)
+{
+    if (w->start >= 0)
+        wrap_emit(w, w->start, w->end - w->start, w->cells);
+    w->start = -1;
+    w->cells = 0;
+}
+
+/* A piece wider than the line: cut it between characters. */
+static void wrap_cut(struct wrap *w, const char *s, int i, int e, int width)
+{
+    while (i < e) {
+        int start, cells = 0, l, end;
+        while (i < e && s[i] == ' ')    /* the blank of a lone operator */
+            i++;
+        start = i;
+        while (i < e) {
+            int cw = cp_width(utf8_at(s + i, &l));
+            if (cells + cw > width)
+                break;
+            cells += cw;
+            i += l;
+        }
+        if (i == start)         /* a wide character on a 1-cell line */
+            return;
+        for (end = i; s[end - 1] == ' '; end--)
+            cells--;
+        w->start = start;
+        w->end = end;
+        w->cells = cells;
+        if (i < e)
+            wrap_flush(w);
+    }
+}
+
+/* One paragraph s[i .. '\n' or end); returns where it ended. */
+static int wrap_paragraph(struct wrap *w, const char *s, int i, int width)
+{
+    int gap = 0;
+    w->start = -1;
+    w->cells = 0;
+    while (s[i] && s[i] != '\n') {
+        if (s[i] == ' ') {
+            gap++;
+            i++;
+            continue;
+        }
+        int pw, e = piece_end(s, i, &pw);
+        if (w->start >= 0 && w->cells + gap + pw <= width) {
+            w->cells += gap + pw;
+            w->end = e;
+        } else {
+            wrap_flush(w);
+            if (pw > width) {
+                wrap_cut(w, s, i, e, width);
+            } else {
+                w->start = i;
+                w->end = e;
+                w->cells = pw;
+            }
+        }
+        gap = 0;
+        i = e;
+    }
+    wrap_flush(w);
+    return i;
+}
+
+int text_wrap_lines(const char *text, int width, struct text_line *lines,
+                    int max)
+{
+    struct wrap w = { lines, lines ? max : 0, 0, -1, 0, 0 };
+    int i = 0;
+    if (width < 2 || !text || !*text)
+        return 0;
+    for (;;) {
+        int before = w.count;
+        i = wrap_paragraph(&w, text, i, width);
+        if (w.count == before)
+            wrap_emit(&w, i, 0, 0);         /* an empty line: a blank */
+        if (text[i] != '\n')
+            break;
+        i++;
+    }
+    return w.count;
+}
+
+/* ---- Chinese ----------------------------------------------------------- */
+
+/* What the program says in English, and in Chinese (the tour's language). */
+static const char *const ZH[][2] = {
+    { "PE heatmap", "PE 热图" }, { "PE clocks", "PE 时钟" },
+    { "attention", "注意力" }, { "compare bases", "比较 base" },
+    { "? help", "? 帮助" }, { "tour", "导览" },
+    { "last step: Backspace goes back, Esc leaves the tour",
+      "最后一步："
+      "Backspace 上一步，"
+      "Esc 离开导览" },
+    { "first step: Enter goes on, Esc leaves the tour",
+      "第一步："
+      "Enter 下一步，"
+      "Esc 离开导览" },
+    { "q again quits peviz; Esc leaves the tour",
+      "再按 q 退出 peviz；"
+      "Esc 离开导览" },
+    { "tour: step %s is not in 1..%d", "导览：第 %s 步不在 1..%d 之内" },
+    { "left the tour, back to where you were; T resumes at step %d",
+      "已离开导览，回到原来的状态；T 从第 %d 步继续" },
+    { "last step \xc2\xb7 Backspace back \xc2\xb7 Esc leave the tour",
+      "最后一步 · "
+      "Backspace 上一步 · "
+      "Esc 离开导览" },
+};
+
+const char *text_zh(const char *en)
+{
+    for (size_t i = 0; i < sizeof ZH / sizeof ZH[0]; i++)
+        if (strcmp(en, ZH[i][0]) == 0)
+            return ZH[i][1];
+    return en;
 }

@@ -1,7 +1,7 @@
 /*
  * tour.c - the guided tour: read a tour file, check every step against a
- * scratch copy of the program, step through it, and lay out and draw the
- * caption panel.  The format is described in tour.h.
+ * scratch copy of the program, and step through it (the caption panel is
+ * caption.c's).  The format is described in tour.h.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -15,6 +15,7 @@
 
 #include "charset.h"
 #include "sha256.h"
+#include "text.h"
 #include "tour.h"
 #include "peviz/tables.h"
 
@@ -23,81 +24,7 @@
 #endif
 
 #define TOUR_NAME_SHOWN 24      /* bytes of a bad word quoted in an error */
-#define HINT_DEFAULT_UTF8 "Enter next \xc2\xb7 Backspace back \xc2\xb7 Esc leave the tour"
-#define HINT_DEFAULT_ASCII "Enter next | Backspace back | Esc leave the tour"
-#define HINT_LAST_ASCII "last step | Backspace back | Esc leave the tour"
-
-/* What the tour itself says, in English and Chinese (struct tour.zh). */
-enum { TX_LAST, TX_FIRST, TX_QUIT, TX_HINT_LAST, TX_COUNT };
-static const char *const TEXTS[TX_COUNT][2] = {
-    { "last step: Backspace goes back, Esc leaves the tour",
-      "最后一步："
-      "Backspace 上一步，"
-      "Esc 离开导览" },
-    { "first step: Enter goes on, Esc leaves the tour",
-      "第一步："
-      "Enter 下一步，"
-      "Esc 离开导览" },
-    { "q again quits peviz; Esc leaves the tour",
-      "再按 q 退出 peviz；"
-      "Esc 离开导览" },
-    { "last step · Backspace back · Esc leave the tour",
-      "最后一步 · "
-      "Backspace 上一步 · "
-      "Esc 离开导览" },
-};
-
-/* Chinese where the tour is and the terminal can show it. */
-static int in_zh(const struct app *a)
-{
-    return a->tour && a->tour->zh && !a->ascii;
-}
-
-static const char *tx(const struct app *a, int id)
-{
-    return TEXTS[id][in_zh(a)];
-}
-#define ELLIPSIS "\xe2\x80\xa6"
-
 /* ---- UTF-8 ----------------------------------------------------------- */
-
-/*
- * Decode the code point at s[0 .. n): its length in *len.  Returns -1 for
- * a malformed sequence (stray continuation, truncation, overlong form,
- * surrogate, beyond U+10FFFF).
- */
-static long utf8_decode(const unsigned char *s, size_t n, int *len)
-{
-    static const long MIN[5] = { 0, 0, 0x80, 0x800, 0x10000 };
-    unsigned char b = s[0];
-    int l = b < 0x80 ? 1 : b < 0xC2 ? 0 : b < 0xE0 ? 2 : b < 0xF0 ? 3
-          : b < 0xF5 ? 4 : 0;
-    long cp;
-
-    if (l == 0 || (size_t)l > n)
-        return -1;
-    cp = l == 1 ? b : b & (0x7F >> l);
-    for (int i = 1; i < l; i++) {
-        if ((s[i] & 0xC0) != 0x80)
-            return -1;
-        cp = (cp << 6) | (s[i] & 0x3F);
-    }
-    if (cp < MIN[l] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
-        return -1;
-    *len = l;
-    return cp;
-}
-
-/* Decode text that is known to be valid (tour.c made it so), advancing. */
-static uint32_t utf8_step(const char *s, int *len)
-{
-    long cp = utf8_decode((const unsigned char *)s, 4, len);
-    if (cp < 0) {               /* not ours: count it as one odd byte */
-        *len = 1;
-        return 0xFFFD;
-    }
-    return (uint32_t)cp;
-}
 
 /*
  * Copy the line s[0 .. n) into out (>= 3n + 1 bytes) with control
@@ -285,40 +212,6 @@ static int do_key(struct parse *p, char *arg)
     return any ? 0 : fail(p, "key needs key names, e.g. 'key m a'");
 }
 
-/* The code point s ends with (s non-empty, valid UTF-8). */
-static uint32_t last_cp(const char *s)
-{
-    size_t n = strlen(s);
-    while (n > 0 && ((unsigned char)s[n - 1] & 0xC0) == 0x80)
-        n--;
-    int l;
-    return n > 0 ? utf8_step(s + n - 1, &l) : 0;
-}
-
-/* Quotation marks that Chinese text sets without blanks around them. */
-static int is_quote(uint32_t cp)
-{
-    return cp == 0x2018 || cp == 0x2019 || cp == 0x201C || cp == 0x201D;
-}
-
-/* Full-width punctuation (，。：；、（） etc.): it has its own spacing. */
-static int is_wide_punct(uint32_t cp)
-{
-    return (cp >= 0x3000 && cp <= 0x303F) ||
-           (cp >= 0xFF01 && cp <= 0xFF0F) || (cp >= 0xFF1A && cp <= 0xFF20) ||
-           (cp >= 0xFF3B && cp <= 0xFF40) || (cp >= 0xFF5B && cp <= 0xFF65);
-}
-
-/* Whether two text lines ending in a and starting with b join with a
- * blank: not inside Chinese text (wide characters, their quotes, after
- * full-width punctuation), as in English otherwise. */
-static int join_blank(uint32_t a, uint32_t b)
-{
-    int wa = cp_width(a) == 2, wb = cp_width(b) == 2;
-    return !((wa && (wb || is_quote(b))) || (is_quote(a) && wb) ||
-             is_wide_punct(a));
-}
-
 /* Append to the step's caption (kept as lines separated by '\n'; an
  * empty line separates paragraphs).  Consecutive text lines join with
  * a blank, except between two double-width characters (Chinese needs
@@ -353,7 +246,7 @@ static int do_text(struct parse *p, const char *arg, int own_line)
     }
     if (own_line)
         return caption_add(p, at_break ? "" : "\n", arg, "\n");
-    const char *sep = at_break || !join_blank(last_cp(t), utf8_step(arg, &l))
+    const char *sep = at_break || !text_join_blank(utf8_last(t), utf8_at(arg, &l))
                       ? "" : " ";
     return caption_add(p, sep, arg, "");
 }
@@ -472,7 +365,7 @@ static int read_file(struct parse *p, char **buf, size_t *n)
 static int run_cmd(struct app *a, const struct tour_cmd *c)
 {
     if (c->kind == TOUR_SET)
-        return app_command(a, c->arg);
+        return tour_command(a, c->arg);
     if (app_key(a, c->key) != ACT_NONE)
         return 0;
     char b[16];
@@ -567,6 +460,20 @@ void tour_free(struct tour *t)
 }
 
 /* ---- running the tour ------------------------------------------------ */
+
+/* app_msg in the tour's language: fmt is the English, and its Chinese
+ * (text_zh) takes the same arguments in the same order. */
+static void say(struct app *a, int error, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void say(struct app *a, int error, const char *fmt, ...)
+{
+    char buf[APP_MSG_LEN];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, tour_say(a, fmt), ap);
+    va_end(ap);
+    app_msg(a, error, "%s", buf);
+}
 
 static void tour_goto(struct app *a, int step)
 {
@@ -746,22 +653,12 @@ int tour_goto_step(struct app *a, const char *arg)
         for (char *c = shown; *c; c++)
             if ((unsigned char)*c < 0x20 || *c == 0x7f)
                 *c = '?';
-        if (in_zh(a))
-            app_msg(a, 1, "导览：第 %s 步不在 1..%d 之内", shown,
-                    a->tour->nsteps);
-        else
-            app_msg(a, 1, "tour: step %s is not in 1..%d", shown,
-                    a->tour->nsteps);
+        say(a, 1, "tour: step %s is not in 1..%d", shown, a->tour->nsteps);
         return -1;
     }
     save_before(a);
     tour_goto(a, (int)n - 1);
     return 0;
-}
-
-int tour_running(const struct app *a)
-{
-    return a->tour && a->tour_active && a->tour->nsteps > 0;
 }
 
 int tour_key(struct app *a, int key)
@@ -776,58 +673,28 @@ int tour_key(struct app *a, int key)
         if (a->tour_step < last)
             tour_goto(a, a->tour_step + 1);
         else
-            app_msg(a, 0, "%s", tx(a, TX_LAST));
+            say(a, 0, "last step: Backspace goes back, Esc leaves the tour");
         return 1;
     case PK_BACKSPACE:
         if (a->tour_step > 0)
             tour_goto(a, a->tour_step - 1);
         else
-            app_msg(a, 0, "%s", tx(a, TX_FIRST));
+            say(a, 0, "first step: Enter goes on, Esc leaves the tour");
         return 1;
     case PK_ESC:
         restore_before(a);
-        if (in_zh(a))
-            app_msg(a, 0, "已离开导览，回到原来的状态；T 从第 %d 步继续",
-                    a->tour_step + 1);
-        else
-            app_msg(a, 0, "left the tour, back to where you were; "
-                    "T resumes at step %d", a->tour_step + 1);
+        say(a, 0, "left the tour, back to where you were; T resumes at "
+            "step %d", a->tour_step + 1);
         return 1;
     case 'q':
         if (asked)
             return 0;           /* the second q quits */
         t->quit_asked = 1;
-        app_msg(a, 0, "%s", tx(a, TX_QUIT));
+        say(a, 0, "q again quits peviz; Esc leaves the tour");
         return 1;
     default:
         return 0;
     }
-}
-
-const char *tour_word(const struct app *a, const char *en)
-{
-    static const char *const WORDS[][2] = {
-        { "PE heatmap", "PE 热图" }, { "PE clocks", "PE 时钟" },
-        { "attention", "注意力" }, { "compare bases", "比较 base" },
-        { "? help", "? 帮助" },
-    };
-    if (!tour_running(a) || !in_zh(a))
-        return en;
-    for (size_t i = 0; i < sizeof WORDS / sizeof WORDS[0]; i++)
-        if (strcmp(en, WORDS[i][0]) == 0)
-            return WORDS[i][1];
-    return en;
-}
-
-int tour_status(const struct app *a, char *buf, size_t len)
-{
-    if (!tour_running(a))
-        return 0;
-    if (in_zh(a))
-        snprintf(buf, len, "导览 %d/%d", a->tour_step + 1, a->tour->nsteps);
-    else
-        snprintf(buf, len, "tour %d/%d", a->tour_step + 1, a->tour->nsteps);
-    return 1;
 }
 
 /* ---- finding the shipped tours --------------------------------------- */
@@ -836,6 +703,35 @@ static int readable(const char *dir, const char *lang, char *buf, size_t len)
 {
     int n = snprintf(buf, len, "%s/%s.tour", dir, lang);
     return n > 0 && (size_t)n < len && access(buf, R_OK) == 0;
+}
+
+int tour_command(struct app *a, const char *line)
+{
+    char buf[APP_PROMPT_LEN], *arg;
+    snprintf(buf, sizeof buf, "%s", line);
+    if (strcmp(app_command_split(buf, &arg), "tour") != 0)
+        return app_command(a, line);
+    a->msg[0] = 0;
+    a->msg_error = 0;
+    return tour_goto_step(a, arg);
+}
+
+enum action tour_offer_key(struct app *a, int key)
+{
+    enum action act;
+    if (a->prompt_open && !a->pasting && key == PK_ENTER) {
+        a->prompt_open = 0;     /* the prompt's line, :tour N included */
+        tour_command(a, a->prompt);
+        return ACT_PROMPT;
+    }
+    if (app_key_take(a, key, &act))
+        return act;
+    if (tour_key(a, key))
+        return ACT_TOUR;
+    act = app_key_act(a, key);
+    if (act == ACT_TOUR)
+        tour_begin(a);          /* T: (re)start the tour */
+    return act;
 }
 
 const char *tour_default_path(const char *lang, char *buf, size_t len)
@@ -870,293 +766,4 @@ const char *tour_lang_from_env(void)
             return strncmp(v, "zh", 2) == 0 ? "zh" : "en";
     }
     return "en";
-}
-
-/* ---- wrapping the caption -------------------------------------------- */
-
-/* Punctuation that must not start a line, and that must not end one. */
-static int no_line_start(uint32_t cp)
-{
-    static const uint32_t S[] = {
-        0x3001, 0x3002, 0xFF0C, 0xFF0E, 0xFF1A, 0xFF1B, 0xFF01, 0xFF1F,
-        0xFF09, 0x300B, 0x300D, 0x300F, 0x3011, 0x3015, 0x201D, 0x2019,
-        0x2026, 0x00B7, 0x30FC, 0xFF5E, ',', '.', ';', ':', '!', '?', ')',
-        ']', '}', '%',
-    };
-    for (size_t i = 0; i < sizeof S / sizeof S[0]; i++)
-        if (S[i] == cp)
-            return 1;
-    return 0;
-}
-
-static int no_line_end(uint32_t cp)
-{
-    static const uint32_t E[] = {
-        0xFF08, 0x300A, 0x300C, 0x300E, 0x3010, 0x3014, 0x201C, 0x2018,
-    };
-    for (size_t i = 0; i < sizeof E / sizeof E[0]; i++)
-        if (E[i] == cp)
-            return 1;
-    return 0;
-}
-
-/* Whether a line may break between the characters a and b (no blank). */
-static int may_break(uint32_t a, uint32_t b)
-{
-    if (no_line_start(b) || no_line_end(a))
-        return 0;
-    return cp_width(a) == 2 || cp_width(b) == 2;
-}
-
-/* A blank, a lone operator such as = or *, then a blank or the end of
- * the line: a line should not start with the operator. */
-static int lone_operator(const char *s)
-{
-    return s[0] == ' ' && s[1] && strchr("=*+-<>", s[1]) &&
-           (s[2] == ' ' || s[2] == '\n' || s[2] == 0);
-}
-
-/* The end of the unbreakable piece starting at s[i] (not a blank, not
- * the end of a paragraph); its width in *w.  A lone operator after it
- * ("x =") belongs to it. */
-static int piece_end(const char *s, int i, int *w)
-{
-    int l;
-    uint32_t prev = utf8_step(s + i, &l);
-    *w = cp_width(prev);
-    i += l;
-    for (;;) {
-        if (lone_operator(s + i)) {
-            *w += 2;
-            prev = (unsigned char)s[i + 1];
-            i += 2;
-            continue;
-        }
-        if (!s[i] || s[i] == ' ' || s[i] == '\n')
-            break;
-        uint32_t cp = utf8_step(s + i, &l);
-        if (may_break(prev, cp))
-            break;
-        *w += cp_width(cp);
-        prev = cp;
-        i += l;
-    }
-    return i;
-}
-
-struct wrap {
-    struct tour_line *out;
-    int max, count;
-    int start, end, cells;      /* the line being filled; start < 0: none */
-};
-
-static void wrap_emit(struct wrap *w, int off, int len, int cells)
-{
-    if (w->count < w->max) {
-        w->out[w->count].off = off;
-        w->out[w->count].len = len;
-        w->out[w->count].cells = cells;
-    }
-    w->count++;
-}
-
-static void wrap_flush(struct wrap *w)
-{
-    if (w->start >= 0)
-        wrap_emit(w, w->start, w->end - w->start, w->cells);
-    w->start = -1;
-    w->cells = 0;
-}
-
-/* A piece wider than the line: cut it between characters. */
-static void wrap_cut(struct wrap *w, const char *s, int i, int e, int width)
-{
-    while (i < e) {
-        int start, cells = 0, l, end;
-        while (i < e && s[i] == ' ')    /* the blank of a lone operator */
-            i++;
-        start = i;
-        while (i < e) {
-            int cw = cp_width(utf8_step(s + i, &l));
-            if (cells + cw > width)
-                break;
-            cells += cw;
-            i += l;
-        }
-        if (i == start)         /* a wide character on a 1-cell line */
-            return;
-        for (end = i; s[end - 1] == ' '; end--)
-            cells--;
-        w->start = start;
-        w->end = end;
-        w->cells = cells;
-        if (i < e)
-            wrap_flush(w);
-    }
-}
-
-/* One paragraph s[i .. '\n' or end); returns where it ended. */
-static int wrap_paragraph(struct wrap *w, const char *s, int i, int width)
-{
-    int gap = 0;
-    w->start = -1;
-    w->cells = 0;
-    while (s[i] && s[i] != '\n') {
-        if (s[i] == ' ') {
-            gap++;
-            i++;
-            continue;
-        }
-        int pw, e = piece_end(s, i, &pw);
-        if (w->start >= 0 && w->cells + gap + pw <= width) {
-            w->cells += gap + pw;
-            w->end = e;
-        } else {
-            wrap_flush(w);
-            if (pw > width) {
-                wrap_cut(w, s, i, e, width);
-            } else {
-                w->start = i;
-                w->end = e;
-                w->cells = pw;
-            }
-        }
-        gap = 0;
-        i = e;
-    }
-    wrap_flush(w);
-    return i;
-}
-
-int tour_caption_lines(const char *text, int width, struct tour_line *lines,
-                       int max)
-{
-    struct wrap w = { lines, lines ? max : 0, 0, -1, 0, 0 };
-    int i = 0;
-    if (width < 2 || !text || !*text)
-        return 0;
-    for (;;) {
-        int before = w.count;
-        i = wrap_paragraph(&w, text, i, width);
-        if (w.count == before)
-            wrap_emit(&w, i, 0, 0);         /* an empty line: a blank */
-        if (text[i] != '\n')
-            break;
-        i++;
-    }
-    return w.count;
-}
-
-/* ---- the caption panel ----------------------------------------------- */
-
-#define PANEL_MAX_LINES 64
-
-static const struct tour_step *shown_step(const struct app *a)
-{
-    return tour_running(a) && a->tour_step >= 0 &&
-           a->tour_step < a->tour->nsteps ? &a->tour->steps[a->tour_step]
-                                          : NULL;
-}
-
-static const char *panel_hint(const struct app *a)
-{
-    if (a->tour_step == a->tour->nsteps - 1)    /* no "Enter next" here */
-        return a->ascii ? HINT_LAST_ASCII : tx(a, TX_HINT_LAST);
-    if (a->tour->hint)
-        return a->tour->hint;
-    return a->ascii ? HINT_DEFAULT_ASCII : HINT_DEFAULT_UTF8;
-}
-
-int tour_text_width(int w)
-{
-    return w - 2 < TOUR_TEXT_COLS ? w - 2 : TOUR_TEXT_COLS;
-}
-
-int tour_panel_rows(const struct app *a, int w, int h)
-{
-    const struct tour_step *s = shown_step(a);
-    int cap = h / 2;
-    if (!s || w < 8 || cap < 2)
-        return 0;
-    int rows = 2 + tour_caption_lines(s->text, tour_text_width(w), NULL, 0);
-    return rows < cap ? rows : cap;
-}
-
-/* Line ln of text at (x, y); with more != 0 it ends in an ellipsis.
- * Returns the cells drawn. */
-static int draw_line(canvas *c, int x, int y, int width, const char *text,
-                      const struct tour_line *ln, int more, rgb fg, int attr)
-{
-    char buf[TOUR_TEXT_MAX];
-    int len = ln->len < (int)sizeof buf - 8 ? ln->len : (int)sizeof buf - 8;
-    memcpy(buf, text + ln->off, (size_t)len);
-    buf[len] = 0;
-    if (more) {
-        /* drop characters from the end until " ..." fits */
-        int cells = ln->cells, l;
-        while (len > 0 && cells + 2 > width) {
-            int b = len - 1;
-            while (b > 0 && ((unsigned char)buf[b] & 0xC0) == 0x80)
-                b--;
-            cells -= cp_width(utf8_step(buf + b, &l));
-            len = b;
-        }
-        while (len > 0 && buf[len - 1] == ' ')
-            len--;
-        strcpy(buf + len, " " ELLIPSIS);
-    }
-    return canvas_text(c, x, y, width, buf, fg, RGB_DEFAULT, attr);
-}
-
-/* The rule: "── 3/12 · Title ─────", the title cut at a word if needed. */
-static void draw_rule(const struct app *a, canvas *c,
-                      const struct tour_step *s)
-{
-    char count[32];
-    struct tour_line ln;
-    rgb axis = ui_color(a->palette, UI_AXIS);
-    rgb acc = ui_color(a->palette, UI_ACCENT);
-    canvas_hline(c, 0, 0, c->w, axis);
-    snprintf(count, sizeof count, " %d/%d ", a->tour_step + 1,
-             a->tour->nsteps);
-    int x = 2 + canvas_text(c, 2, 0, c->w - 2, count, acc, RGB_DEFAULT, 0);
-    int room = c->w - x - 3;
-    if (room < 2)
-        return;
-    int n = tour_caption_lines(s->title, room - 2, &ln, 1);
-    canvas_put(c, x - 1, 0, ' ', acc, RGB_DEFAULT, 0);
-    if (n > 0) {
-        x += draw_line(c, x, 0, room - 2, s->title, &ln, n > 1, acc,
-                       ATTR_BOLD);
-        canvas_put(c, x, 0, ' ', acc, RGB_DEFAULT, 0);
-    }
-}
-
-void tour_draw_caption(const struct app *a, canvas *c)
-{
-    const struct tour_step *s = shown_step(a);
-    struct tour_line lines[PANEL_MAX_LINES], hl;
-    if (!s || c->w < 8 || c->h < 1)
-        return;
-    canvas_fill(c, 0, 0, c->w, c->h, ' ', RGB_DEFAULT, RGB_DEFAULT);
-    draw_rule(a, c, s);
-    int width = tour_text_width(c->w);
-    int n = tour_caption_lines(s->text, width, lines, PANEL_MAX_LINES);
-    int room = c->h - 1, hint = 1;
-    if (n > room - 1) {             /* the text first, the hint if room */
-        hint = 0;
-    } else {
-        room--;
-    }
-    int shown = n < room ? n : room;
-    if (shown > PANEL_MAX_LINES)
-        shown = PANEL_MAX_LINES;
-    rgb text = ui_color(a->palette, UI_TEXT);
-    for (int i = 0; i < shown; i++)
-        draw_line(c, 1, 1 + i, width, s->text, &lines[i],
-                  i == shown - 1 && shown < n, text, 0);
-    const char *h = panel_hint(a);
-    if (hint && tour_caption_lines(h, width, &hl, 1) > 0)
-        draw_line(c, 1, c->h - 1, width, h, &hl, 0,
-                  ui_color(a->palette, UI_DIM), 0);
 }

@@ -2,9 +2,11 @@
  * tour.h - the guided tour: a plain-text script of steps, each of which
  * sets up the program (view, parameters, toggles) and shows a caption.
  *
- * A step is a list of ':' commands, run through app_command() exactly as
- * a user would type them at the prompt, optionally a few key presses, and
- * a caption.  Every step starts from the defaults (the output options
+ * A step is a list of ':' commands, run through tour_command() (and so
+ * app_command()) exactly as a user would type them at the prompt,
+ * optionally a few key presses, and a caption.  The tour is a command
+ * source above the app: it feeds the app keys and lines and is never
+ * called back by it.  Every step starts from the defaults (the output options
  * such as colour, palette and ASCII are kept), so a step looks the same
  * whether it is reached with Enter, with Backspace or by starting over.
  *
@@ -34,49 +36,7 @@
 #include <stddef.h>
 
 #include "app.h"
-#include "canvas.h"
-
-#define TOUR_LINE_MAX 1024      /* bytes in one line of a tour file */
-#define TOUR_FILE_MAX (1 << 20) /* bytes in a tour file */
-#define TOUR_MAX_STEPS 256
-#define TOUR_MAX_CMDS 32        /* set and key actions in one step */
-#define TOUR_TEXT_MAX 8192      /* bytes of caption in one step */
-#define TOUR_TEXT_COLS 96       /* captions wrap at most this wide (cells):
-                                   longer lines are hard to read */
-
-enum tour_cmd_kind { TOUR_SET = 0, TOUR_KEY };
-
-struct tour_cmd {
-    enum tour_cmd_kind kind;
-    char *arg;                  /* TOUR_SET: the ':' command line */
-    int key;                    /* TOUR_KEY: the key code */
-    int line;                   /* where it was written */
-};
-
-struct tour_step {
-    char *title;
-    char *text;                 /* lines separated by '\n'; an empty line
-                                   separates paragraphs */
-    struct tour_cmd *cmds;
-    int ncmd, line;
-};
-
-struct tour {
-    char *path;
-    char *abs;                  /* path made absolute (NULL: unknown) */
-    int shipped;                /* the shipped tour, in its language */
-    char sha256[65];            /* the file's content hash (follow mode) */
-    char *hint;                 /* the key hint line (NULL: the default) */
-    struct tour_step *steps;
-    int nsteps;
-    int zh;                     /* status texts in Chinese */
-    int fell_back;              /* the shipped Chinese tour was asked for
-                                   on an ASCII-only terminal: this is the
-                                   English one */
-    int quit_asked;             /* q was pressed once in the tour */
-    struct app *before;         /* the state before the tour (Esc restores
-                                   it), or NULL */
-};
+#include "caption.h"
 
 /*
  * Read and check the tour at path: every step is applied to a scratch
@@ -145,15 +105,22 @@ int tour_goto_step(struct app *a, const char *arg);
  */
 int tour_key(struct app *a, int key);
 
-/* Whether a tour is running (a caption panel is shown). */
-int tour_running(const struct app *a);
 
-/* The status line's own words (a view's title, "? help") in the tour's
- * language: Chinese while a Chinese tour runs, else en itself. */
-const char *tour_word(const struct app *a, const char *en);
+/*
+ * A ':' command line from a person (the prompt, a test): ":tour N" is the
+ * tour's own (tour_goto_step), every other line goes to app_command.
+ * Returns what that returns.
+ */
+int tour_command(struct app *a, const char *line);
 
-/* "tour 3/12" into buf when a tour is running; returns 0 if none. */
-int tour_status(const struct app *a, char *buf, size_t len);
+/*
+ * A key from the keyboard, offered to the tour first: the prompt's
+ * Enter runs the line through tour_command; then the app's own modes
+ * (app_key_take); then the tour's keys while it runs (tour_key); then
+ * the view's and the global keys (app_key_act), where T (ACT_TOUR)
+ * starts or resumes the tour.  Returns the action, as app_key does.
+ */
+enum action tour_offer_key(struct app *a, int key);
 
 /*
  * Where the shipped tour for lang ("en", "zh") is: the first readable of
@@ -167,38 +134,5 @@ const char *tour_default_path(const char *lang, char *buf, size_t len);
 /* "zh" if the first set of LC_ALL, LC_MESSAGES, LANG starts with zh,
  * else "en". */
 const char *tour_lang_from_env(void);
-
-/* ---- the caption ---------------------------------------------------- */
-
-/* One wrapped line: bytes [off, off + len) of the text, cells wide. */
-struct tour_line {
-    int off, len, cells;
-};
-
-/*
- * Wrap text (lines separated by '\n', each wrapped on its own; an empty
- * one gives a blank line) to width cells: Latin words break at blanks,
- * and a line may also break between two double-width (CJK) characters,
- * but never before closing punctuation such as ，。） nor after opening
- * punctuation such as （“.  A word wider than the line is cut between
- * characters.  No line is wider than width.  Fills at most max lines;
- * returns how many lines the whole text needs (0 when width < 2).
- */
-int tour_caption_lines(const char *text, int width, struct tour_line *lines,
-                       int max);
-
-/* The width in cells captions wrap to on a screen w cells wide. */
-int tour_text_width(int w);
-
-/*
- * Rows the caption panel needs when a frame w x h (status line excluded)
- * is drawn: a rule with the step and title, the text wrapped to
- * tour_text_width(w) and the key hint, at most half of h.  0 when no tour
- * is running.
- */
-int tour_panel_rows(const struct app *a, int w, int h);
-
-/* Draw the caption panel into c (its own rows, below the view). */
-void tour_draw_caption(const struct app *a, canvas *c);
 
 #endif

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "app.h"
-#include "frame.h"
+#include "areas.h"
 #include "text.h"
 
 #define VIEW_ENTRY_(id, name, type, member) [VIEW_##id] = &VIEW_##id##_DEF,

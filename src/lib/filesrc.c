@@ -4,7 +4,6 @@
 #define _POSIX_C_SOURCE 200809L   /* pread, fstat, O_NONBLOCK */
 
 #include "filesrc.h"
-#include "peviz/tables.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -66,7 +65,7 @@ static const char *kind_of(mode_t m)
     return "not a regular file";
 }
 
-int pe_open_regular(const char *path, char *why, size_t len)
+int filesrc_open_regular(const char *path, char *why, size_t len)
 {
     struct stat st;
     int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY);
@@ -112,7 +111,7 @@ int filesrc_open(struct filesrc *s, const char *path, char *err,
     struct stat st;
     char why[160];
     *s = (struct filesrc){ path, -1, NULL, 0, err, errlen, NULL };
-    int fd = pe_open_regular(path, why, sizeof why);
+    int fd = filesrc_open_regular(path, why, sizeof why);
     if (fd < 0)
         return filesrc_fail(s, "%s", why);
     if (fstat(fd, &st) != 0) {

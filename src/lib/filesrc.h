@@ -28,6 +28,15 @@ struct filesrc {
     const volatile int *cancel; /* set: every read fails "cancelled" */
 };
 
+/*
+ * Open path read-only without blocking (a FIFO with no writer returns at
+ * once) and refuse anything but a regular file, before a byte is read.
+ * Returns the descriptor (blocking mode restored), or -1 with why set to
+ * e.g. "a FIFO (pipe), not a regular file" or "cannot open: ..."
+ * (peviz/tables.h: pe_open_regular).
+ */
+int filesrc_open_regular(const char *path, char *why, size_t len);
+
 /* Open path (regular files only).  0, or -1 with the message in err. */
 int filesrc_open(struct filesrc *s, const char *path, char *err,
                  size_t errlen);

@@ -2,7 +2,7 @@
  * tables_csv.c - a table from CSV text, read in blocks: one position per
  * line, the memory bounded by the table (and one line) whatever the file.
  */
-#include "tables_impl.h"
+#include "tables_formats.h"
 
 #include <errno.h>
 #include <locale.h>

@@ -3,7 +3,7 @@
  * the chosen 2-D tensor, ne[0] = d (innermost) and ne[1] = positions, so
  * its rows are the table's rows as stored.
  */
-#include "tables_impl.h"
+#include "tables_formats.h"
 
 #include <stdio.h>
 #include <string.h>

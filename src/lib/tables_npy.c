@@ -5,7 +5,7 @@
  *   'shape': (n, d), } padded with spaces and '\n' | the data.
  * The data must be exactly n*d items; only the rows kept are read.
  */
-#include "tables_impl.h"
+#include "tables_formats.h"
 
 #include <stdio.h>
 #include <string.h>

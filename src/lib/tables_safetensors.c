@@ -11,7 +11,7 @@
  * A sharded checkpoint's model.safetensors.index.json ({"weight_map":
  * {NAME: SHARD}}) is followed to the shard that holds the tensor.
  */
-#include "tables_impl.h"
+#include "tables_formats.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -32,7 +32,7 @@ static const char *scratch_path(void)
 static void draw_steps(struct app *a, struct tour *t)
 {
     static const int SIZES[][2] = { { 1, 1 }, { 12, 5 }, { 40, 12 } };
-    struct tour_line lines[16];
+    struct text_line lines[16];
 
     a->tour = t;
     a->tour_active = 1;
@@ -40,7 +40,7 @@ static void draw_steps(struct app *a, struct tour *t)
         a->tour_step = i;
         if (tour_apply(a, t, i))
             abort();               /* tour_load accepted it: cannot fail */
-        tour_caption_lines(t->steps[i].text, 1 + i * 7, lines, 16);
+        text_wrap_lines(t->steps[i].text, 1 + i * 7, lines, 16);
         for (size_t s = 0; s < sizeof SIZES / sizeof SIZES[0]; s++) {
             canvas c;
             if (canvas_init(&c, SIZES[s][0], SIZES[s][1]))

@@ -30,7 +30,7 @@ static int tour_at(struct app *a, const char *title)
     for (int i = 0; i < a->tour->nsteps; i++)
         if (strncmp(a->tour->steps[i].title, title, strlen(title)) == 0) {
             snprintf(cmd, sizeof cmd, "tour %d", i + 1);
-            return app_command(a, cmd);
+            return tour_command(a, cmd);
         }
     return -1;
 }
@@ -147,8 +147,8 @@ static void test_legend_apart(void)
                 app_init(&a);
                 a.color = col ? COLOR_256 : COLOR_NONE;
                 snprintf(cmd, sizeof cmd, "scheme %s", NAMES[sc]);
-                app_command(&a, "view attention");
-                app_command(&a, cmd);
+                tour_command(&a, "view attention");
+                tour_command(&a, cmd);
                 char *f = frame_text(&a, 80, h);
                 const char *r = f ? row_starting(f, "S ") : NULL;
                 if (r) {
@@ -172,12 +172,12 @@ static void test_presenter_80x24(void)
 {
     struct app a;
     app_init(&a);
-    CHECK(app_command(&a, "view clocks") == 0);
-    CHECK(app_command(&a, "d 8") == 0);
+    CHECK(tour_command(&a, "view clocks") == 0);
+    CHECK(tour_command(&a, "d 8") == 0);
     char *f = frame_text(&a, 80, 24);
     CHECK(f && strstr(f, "table: ") != NULL);   /* the table is shown */
     free(f);
-    CHECK(app_command(&a, "zoom") == 0 && a.presenter);
+    CHECK(tour_command(&a, "zoom") == 0 && a.presenter);
     a.msg[0] = 0;
     f = frame_trim(&a, 80, 24);
     CHECK(f && strstr(f, "table: ") == NULL);   /* no table, no legend */
@@ -186,7 +186,7 @@ static void test_presenter_80x24(void)
     CHECK(f && strstr(f, "PE(pos,2i+1),\n") == NULL);
     free(f);
     /* the key numbers in the block font: pos 37 ("3" then "7") */
-    CHECK(app_command(&a, "pos 37") == 0);
+    CHECK(tour_command(&a, "pos 37") == 0);
     a.color = COLOR_NONE;
     a.msg[0] = 0;
     f = frame_trim(&a, 80, 24);
@@ -194,7 +194,7 @@ static void test_presenter_80x24(void)
                         "\xe2\x96\x88\n") != NULL);
     free(f);
     a.color = COLOR_256;
-    CHECK(app_command(&a, "view attention") == 0 && a.presenter);
+    CHECK(tour_command(&a, "view attention") == 0 && a.presenter);
     a.msg[0] = 0;
     CHECK(frame_has(&a, 80, 24, "zoom: the window's height limits"));
     f = frame_text(&a, 80, 48);                 /* taller: it grows */
@@ -257,11 +257,11 @@ static void test_last_step_t(void)
     const char *text = a.tour->steps[last].text;
     CHECK(strstr(text, "T comes back to this step") != NULL);
     CHECK(strstr(text, "T starts the tour again") == NULL);
-    app_key(&a, PK_ESC);
+    tour_offer_key(&a, PK_ESC);
     CHECK(!tour_running(&a));
-    app_key(&a, 'T');
+    tour_offer_key(&a, 'T');
     CHECK(tour_running(&a) && a.tour_step == last);
-    CHECK(app_command(&a, "tour 1") == 0 && a.tour_step == 0);
+    CHECK(tour_command(&a, "tour 1") == 0 && a.tour_step == 0);
     tour_release(&a);
 }
 
@@ -271,18 +271,18 @@ static void test_commands(void)
 {
     struct app a;
     app_init(&a);
-    CHECK(app_command(&a, "help") == 0 && a.help);
+    CHECK(tour_command(&a, "help") == 0 && a.help);
     a.help = 0;
-    CHECK(app_command(&a, "k 3") == -1 && a.msg_error);
+    CHECK(tour_command(&a, "k 3") == -1 && a.msg_error);
     CHECK_STR(a.msg, ":k: clocks only (2 or :view clocks shows it)");
-    CHECK(app_command(&a, "scheme rope") == -1);
+    CHECK(tour_command(&a, "scheme rope") == -1);
     CHECK_STR(a.msg, ":scheme: attention only (3 or :view attention shows it)");
-    CHECK(app_command(&a, "i 3") == -1);
+    CHECK(tour_command(&a, "i 3") == -1);
     CHECK_STR(a.msg, ":i: clocks and attention only");
-    CHECK(app_command(&a, "frobnicate") == -1);
+    CHECK(tour_command(&a, "frobnicate") == -1);
     CHECK(strstr(a.msg, "unknown command :frobnicate") != NULL);
-    CHECK(app_command(&a, "view clocks") == 0);
-    CHECK(app_command(&a, "k 3") == 0 && a.clocks.k == 3);
+    CHECK(tour_command(&a, "view clocks") == 0);
+    CHECK(tour_command(&a, "k 3") == 0 && a.clocks.k == 3);
 }
 
 /* A Chinese tour: the status line's own words are Chinese too. */
@@ -329,7 +329,7 @@ static void test_compare_axis_alike(void)
 {
     struct app a;
     app_init(&a);
-    CHECK(app_command(&a, "view compare") == 0);
+    CHECK(tour_command(&a, "view compare") == 0);
     char *f = frame_text(&a, 80, 24);
     CHECK(count_in_row(f, "\xe2\x96\xb2", "1 col = 4 pos") == 2);
     CHECK(count_in_row(f, "\xe2\x96\xb2", "pos/col") == 0);
@@ -359,15 +359,15 @@ static void test_thick_faces(void)
 {
     struct app a;
     app_init(&a);
-    CHECK(app_command(&a, "view clocks") == 0);
-    CHECK(app_command(&a, "d 8") == 0);
-    CHECK(app_command(&a, "pos 37") == 0);
+    CHECK(tour_command(&a, "view clocks") == 0);
+    CHECK(tour_command(&a, "d 8") == 0);
+    CHECK(tour_command(&a, "pos 37") == 0);
     int thin = frame_dots(&a, 80, 24);
     a.palette = PAL_CONTRAST;
     int thick = frame_dots(&a, 80, 24);
     CHECK(thin > 100 && thick > thin * 3 / 2);
     a.palette = PAL_DEFAULT;
-    CHECK(app_command(&a, "zoom") == 0);
+    CHECK(tour_command(&a, "zoom") == 0);
     int zthin = frame_dots(&a, 80, 24);
     CHECK(zthin > thin);        /* the big face alone, thick */
     if (t_fail)
@@ -384,8 +384,8 @@ static void test_legend_one_value(void)
         app_init(&a);
         a.color = COLOR_NONE;
         a.ascii = 1;
-        app_command(&a, "view attention");
-        app_command(&a, "scheme nope");
+        tour_command(&a, "view attention");
+        tour_command(&a, "scheme nope");
         char *f = frame_text(&a, 80, h);
         const char *r = f ? strstr(f, "all =") : NULL;
         if (r && strncmp(r, "all = 0", 7) != 0) {

@@ -11,6 +11,7 @@
 #include "app.h"
 #include "canvas.h"
 #include "frame.h"
+#include "frame_export.h"
 #include "harness.h"
 
 static char dir[] = "/tmp/peviz-test-export-XXXXXX";
@@ -61,11 +62,11 @@ static void test_no_overwrite(void)
 {
     struct app a;
     app_init(&a);
-    app_export_frame(&a, 80, 24);
+    frame_export(&a, 80, 24);
     CHECK(strncmp(a.msg, "wrote peviz-heatmap-", 20) == 0);
     app_key(&a, 'D');                           /* d_model 128 from here */
     for (int i = 0; i < 30; i++) {
-        app_export_frame(&a, 80, 24);
+        frame_export(&a, 80, 24);
         CHECK(strncmp(a.msg, "wrote peviz-heatmap-", 20) == 0);
     }
     CHECK(count(".svg", NULL) == 31);
@@ -92,7 +93,7 @@ static void test_failure(void)
     tiny = old;
     tiny.rlim_cur = 100;
     setrlimit(RLIMIT_FSIZE, &tiny);
-    app_export_frame(&a, 80, 24);
+    frame_export(&a, 80, 24);
     setrlimit(RLIMIT_FSIZE, &old);
     CHECK(a.msg_error == 1);
     snprintf(want, sizeof want, "export to %s failed: %s", dir,
@@ -115,7 +116,7 @@ static void test_busy_view(void)
     a.p.d = 65536;
     a.att.o.softmax = 1;
     app_params_changed(&a);
-    app_export_frame(&a, 80, 24);
+    frame_export(&a, 80, 24);
     CHECK(strstr(a.msg, "wrote peviz-attention-") == a.msg);
     CHECK(strstr(a.msg, "still computing") != NULL);
     CHECK(app_view_busy(&a));                   /* the work is not done */
@@ -166,7 +167,7 @@ static void test_busy_keeps_work(void)
     for (int i = 0; i < 2000 && before < 5; i++)
         before = frame_percent(&a);
     CHECK(before >= 5 && before < 90);
-    app_export_frame(&a, 80, 24);
+    frame_export(&a, 80, 24);
     CHECK(strstr(a.msg, "still computing") != NULL);
     after = frame_percent(&a);
     if (after < before)

@@ -15,6 +15,7 @@
 #include "png_decode.h"
 #include "app.h"
 #include "colormap.h"
+#include "areas.h"
 #include "frame.h"
 #include "gfx.h"
 #include "gfx_probe.h"

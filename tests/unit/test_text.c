@@ -8,6 +8,7 @@
 #include "glyph.h"
 #include "harness.h"
 #include "params.h"
+#include "canvas.h"
 #include "text.h"
 
 static void test_numbers(void)
@@ -174,6 +175,48 @@ static void test_glyphs(void)
     CHECK(ok);
 }
 
+/* The printf conversions of fmt in order ("%s%d"), "%%" left out. */
+static void conversions(const char *fmt, char *out, size_t len)
+{
+    size_t o = 0;
+    for (const char *p = fmt; *p && o + 3 < len; p++) {
+        if (*p != '%')
+            continue;
+        if (p[1] == '%') {
+            p++;
+            continue;
+        }
+        out[o++] = '%';
+        while (p[1] && !strchr("sdfgiuxc", p[1]))
+            p++;
+        out[o++] = p[1];
+    }
+    out[o] = 0;
+}
+
+/* The Chinese texts: every one used has its own, a format keeps its
+ * conversions, and a text without one comes back as itself. */
+static void test_zh(void)
+{
+    static const char *const EN[] = {
+        "PE heatmap", "? help", "tour",
+        "last step: Backspace goes back, Esc leaves the tour",
+        "tour: step %s is not in 1..%d",
+        "left the tour, back to where you were; T resumes at step %d",
+    };
+    for (size_t i = 0; i < sizeof EN / sizeof EN[0]; i++) {
+        char ce[32], cz[32];
+        const char *zh = text_zh(EN[i]);
+        CHECK(zh != EN[i] && strcmp(zh, EN[i]) != 0);
+        conversions(EN[i], ce, sizeof ce);
+        conversions(zh, cz, sizeof cz);
+        CHECK_STR(cz, ce);
+    }
+    CHECK_STR(text_zh("tour"), "\xe5\xaf\xbc\xe8\xa7\x88");   /* 导览 */
+    const char *none = "no such text";
+    CHECK(text_zh(none) == none);
+}
+
 int main(void)
 {
     test_glyphs();
@@ -183,5 +226,6 @@ int main(void)
     test_join();
     test_first_fit();
     test_wrap();
+    test_zh();
     TEST_END("test_text");
 }

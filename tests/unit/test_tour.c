@@ -17,6 +17,7 @@
 #include "frame.h"
 #include "peviz/layout.h"
 #include "peviz/pe.h"
+#include "text.h"
 #include "tour.h"
 
 static const char *const TOURS[] = { "assets/tours/en.tour",
@@ -101,11 +102,11 @@ static int starts_with_closing(const char *s)
  * enough for a character and its punctuation.  Returns the failures. */
 static int wrap_check(const char *text, int width)
 {
-    struct tour_line ln[512];
+    struct text_line ln[512];
     char all[8192], got[8192], buf[1024];
     size_t na = 0, ng = 0;
     int bad = 0;
-    int n = tour_caption_lines(text, width, ln, 512);
+    int n = text_wrap_lines(text, width, ln, 512);
     squeeze(text, (int)strlen(text), all, &na);
     if (n > 512)
         return 1;
@@ -137,25 +138,25 @@ static void test_wrap(void)
     CHECK(bad == 0);
 
     /* Latin words break at blanks when they fit. */
-    struct tour_line ln[16];
+    struct text_line ln[16];
     const char *s = "alpha beta gamma delta";
-    CHECK(tour_caption_lines(s, 11, ln, 16) == 2);
+    CHECK(text_wrap_lines(s, 11, ln, 16) == 2);
     CHECK(ln[0].len == 10 && strncmp(s + ln[0].off, "alpha beta", 10) == 0);
     CHECK(ln[1].cells == 11);
     /* a lone operator stays with the word before it */
     s = "ab = cd";
-    CHECK(tour_caption_lines(s, 4, ln, 16) == 2);
+    CHECK(text_wrap_lines(s, 4, ln, 16) == 2);
     CHECK(ln[0].len == 4 && strncmp(s + ln[0].off, "ab =", 4) == 0);
     /* CJK breaks between characters, never before ，or 。 */
     s = "一二三，四五。";
-    CHECK(tour_caption_lines(s, 6, ln, 16) == 3);
+    CHECK(text_wrap_lines(s, 6, ln, 16) == 3);
     CHECK(ln[0].cells == 4 && ln[1].cells == 6);  /* 一二 / 三，四 / 五。 */
     /* paragraphs: a blank line between them */
-    CHECK(tour_caption_lines("a\n\nb", 10, ln, 16) == 3);
+    CHECK(text_wrap_lines("a\n\nb", 10, ln, 16) == 3);
     CHECK(ln[1].len == 0);
-    CHECK(tour_caption_lines("a\nb", 10, ln, 16) == 2);
-    CHECK(tour_caption_lines("abc", 1, ln, 16) == 0);
-    CHECK(tour_caption_lines("", 10, ln, 16) == 0);
+    CHECK(text_wrap_lines("a\nb", 10, ln, 16) == 2);
+    CHECK(text_wrap_lines("abc", 1, ln, 16) == 0);
+    CHECK(text_wrap_lines("", 10, ln, 16) == 0);
 }
 
 /* ---- the shipped tours ------------------------------------------------- */
@@ -180,7 +181,7 @@ static void check_step(struct app *a, int w, int h, const char *tourname)
         for (int x = 0; x < w; x++)
             same &= cells_equal(canvas_at(&full, x, y),
                                 canvas_at(&alone, x, y));
-    int lines = tour_caption_lines(s->text, tour_text_width(w), NULL, 0);
+    int lines = text_wrap_lines(s->text, tour_text_width(w), NULL, 0);
     int fits = k == lines + 2;          /* rule, text, key hint */
     char count[32];
     snprintf(count, sizeof count, "%d/%d", a->tour_step + 1,
@@ -399,7 +400,7 @@ static void test_errors(void)
     CHECK(tour_load(&t, "/nonexistent/dir/x.tour", &a, err, sizeof err) < 0);
     CHECK(error_is(err, "/nonexistent/dir/x.tour", 0, "cannot open"));
     /* a failed start leaves the program as it was */
-    app_command(&a, "d 128");
+    tour_command(&a, "d 128");
     CHECK(tour_start(&a, "/nonexistent/x.tour", err, sizeof err) < 0);
     CHECK(a.tour == NULL && a.p.d == 128);
 }
@@ -462,42 +463,42 @@ static void test_keys(void)
           a.clocks.ghost == 1);
     CHECK(a.palette == PAL_CONTRAST && a.ascii == 1);   /* kept */
     CHECK(a.msg[0] == 0);
-    app_key(&a, PK_ENTER);
+    tour_offer_key(&a, PK_ENTER);
     CHECK(a.tour_step == 1 && a.view == VIEW_ATTENTION);
     CHECK(a.att.o.scheme == SCHEME_ALIBI && a.att.o.causal && a.att.o.softmax);
     CHECK(a.p.d == 64);                 /* each step starts from defaults */
-    app_key(&a, PK_ENTER);
+    tour_offer_key(&a, PK_ENTER);
     CHECK(a.tour_step == 2 && a.view == VIEW_COMPARE &&
           a.cmp.mode == PANE_SPECTRUM);
-    app_key(&a, PK_ENTER);              /* the last step stays */
+    tour_offer_key(&a, PK_ENTER);              /* the last step stays */
     CHECK(a.tour_step == 2 && strstr(a.msg, "last step"));
-    app_key(&a, PK_BACKSPACE);
+    tour_offer_key(&a, PK_BACKSPACE);
     CHECK(a.tour_step == 1 && a.att.o.scheme == SCHEME_ALIBI);
-    app_key(&a, 'D');                   /* other keys keep working */
+    tour_offer_key(&a, 'D');                   /* other keys keep working */
     CHECK(a.p.d == 128 && tour_running(&a));
-    app_key(&a, 'r');                   /* reset keeps the tour */
+    tour_offer_key(&a, 'r');                   /* reset keeps the tour */
     CHECK(a.tour != NULL && tour_running(&a));
-    app_key(&a, PK_BACKSPACE);
-    app_key(&a, PK_BACKSPACE);
+    tour_offer_key(&a, PK_BACKSPACE);
+    tour_offer_key(&a, PK_BACKSPACE);
     CHECK(a.tour_step == 0 && strstr(a.msg, "first step"));
-    app_key(&a, PK_ESC);
+    tour_offer_key(&a, PK_ESC);
     CHECK(!tour_running(&a) && a.tour != NULL);
     CHECK(tour_panel_rows(&a, 80, 23) == 0);
     char st[32];
     CHECK(tour_status(&a, st, sizeof st) == 0);
-    app_key(&a, PK_ENTER);              /* no longer the tour's */
+    tour_offer_key(&a, PK_ENTER);              /* no longer the tour's */
     CHECK(a.tour_step == 0);
-    app_key(&a, 'T');                   /* T starts it again */
+    tour_offer_key(&a, 'T');                   /* T starts it again */
     CHECK(tour_running(&a) && a.tour_step == 0 && a.view == VIEW_CLOCKS);
     CHECK(tour_status(&a, st, sizeof st) && strcmp(st, "tour 1/3") == 0);
     /* the prompt takes Enter and Backspace while open */
-    app_key(&a, ':');
-    app_key(&a, 'x');
-    app_key(&a, PK_BACKSPACE);
-    app_key(&a, 'p');
-    app_key(&a, ' ');
-    app_key(&a, '5');
-    app_key(&a, PK_ENTER);
+    tour_offer_key(&a, ':');
+    tour_offer_key(&a, 'x');
+    tour_offer_key(&a, PK_BACKSPACE);
+    tour_offer_key(&a, 'p');
+    tour_offer_key(&a, ' ');
+    tour_offer_key(&a, '5');
+    tour_offer_key(&a, PK_ENTER);
     CHECK(a.tour_step == 0 && a.p.pos == 5);
     tour_release(&a);
     CHECK(a.tour == NULL && !tour_running(&a));
@@ -549,7 +550,7 @@ static void test_env(void)
     CHECK(tour_start(&a, NULL, err, sizeof err) < 0 &&
           strstr(err, "no xx.tour"));
     a.tour_lang = NULL;
-    app_key(&a, 'T');                   /* lazily loads the shipped one */
+    tour_offer_key(&a, 'T');                   /* lazily loads the shipped one */
     CHECK(tour_running(&a) && strstr(a.tour->path, "en.tour"));
     tour_release(&a);
 }
@@ -602,11 +603,11 @@ static void test_keys_step_drawn_cells(void)
     CHECK(a.view == VIEW_ATTENTION && a.p.n == 4096);
     long long k = px_positions(&a);
     CHECK(k > 1);
-    app_key(&a, 'j');
+    tour_offer_key(&a, 'j');
     CHECK(a.att.ci == k && a.att.cj == 0);
-    app_key(&a, 'l');
+    tour_offer_key(&a, 'l');
     CHECK(a.att.ci == k && a.att.cj == k);
-    app_key(&a, 'J');
+    tour_offer_key(&a, 'J');
     CHECK(a.att.ci == 9 * k);
     CHECK(px_positions(&a) == k);       /* moving does not rescale */
     if (a.att.ci != 9 * k)

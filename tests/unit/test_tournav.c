@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "app.h"
+#include "areas.h"
 #include "frame.h"
 #include "frames.h"
 #include "harness.h"
@@ -20,9 +21,9 @@ static void test_goto_and_restore(void)
     char err[256];
     app_init(&a);
     a.tour_lang = "en";
-    CHECK(app_command(&a, "d 128") == 0);
-    CHECK(app_command(&a, "view clocks") == 0);
-    CHECK(app_command(&a, "pos 17") == 0);
+    CHECK(tour_command(&a, "d 128") == 0);
+    CHECK(tour_command(&a, "view clocks") == 0);
+    CHECK(tour_command(&a, "pos 17") == 0);
     CHECK(tour_start(&a, EN, err, sizeof err) == 0);
     CHECK(tour_running(&a));
     CHECK(a.tour_step == 0);
@@ -37,22 +38,22 @@ static void test_goto_and_restore(void)
     snprintf(range, sizeof range, "1..%d", nsteps);
     snprintf(resume, sizeof resume, "step %d", cmp + 2);
 
-    CHECK(app_command(&a, cmd) == 0);           /* :tour N: 1-based */
+    CHECK(tour_command(&a, cmd) == 0);           /* :tour N: 1-based */
     CHECK(a.tour_step == cmp);
     CHECK(a.view == VIEW_COMPARE);              /* the step sets it */
     CHECK(a.p.n == 4096);
-    CHECK(app_command(&a, "tour 0") == -1);
+    CHECK(tour_command(&a, "tour 0") == -1);
     CHECK(a.msg_error);
     CHECK(strstr(a.msg, range) != NULL);        /* the valid range */
     snprintf(cmd, sizeof cmd, "tour %d", nsteps + 1);
-    CHECK(app_command(&a, cmd) == -1);
-    CHECK(app_command(&a, "tour 3x") == -1);
-    CHECK(app_command(&a, "tour") == -1);
+    CHECK(tour_command(&a, cmd) == -1);
+    CHECK(tour_command(&a, "tour 3x") == -1);
+    CHECK(tour_command(&a, "tour") == -1);
     CHECK(a.tour_step == cmp);                  /* unchanged */
 
-    app_key(&a, PK_ENTER);
+    tour_offer_key(&a, PK_ENTER);
     CHECK(a.tour_step == cmp + 1);
-    app_key(&a, PK_ESC);                        /* back to before */
+    tour_offer_key(&a, PK_ESC);                        /* back to before */
     CHECK(!tour_running(&a));
     CHECK(a.view == VIEW_CLOCKS);
     CHECK(a.p.d == 128);
@@ -60,13 +61,13 @@ static void test_goto_and_restore(void)
     CHECK(a.p.n == 128);
     CHECK(strstr(a.msg, resume) != NULL);
 
-    CHECK(app_command(&a, "d 256") == 0);       /* a new state ... */
-    app_key(&a, 'T');                           /* T resumes there */
+    CHECK(tour_command(&a, "d 256") == 0);       /* a new state ... */
+    tour_offer_key(&a, 'T');                           /* T resumes there */
     CHECK(tour_running(&a));
     CHECK(a.tour_step == cmp + 1);
-    app_key(&a, PK_BACKSPACE);
+    tour_offer_key(&a, PK_BACKSPACE);
     CHECK(a.tour_step == cmp);
-    app_key(&a, PK_ESC);                        /* ... is what comes back */
+    tour_offer_key(&a, PK_ESC);                        /* ... is what comes back */
     CHECK(a.p.d == 256);
     CHECK(a.view == VIEW_CLOCKS);
     tour_release(&a);
@@ -85,8 +86,8 @@ static void test_esc_keeps_runtime(void)
     CHECK(a.rt == NULL);
     struct views_rt *rt = views_rt_new();
     a.rt = rt;
-    app_key(&a, PK_ENTER);
-    app_key(&a, PK_ESC);
+    tour_offer_key(&a, PK_ENTER);
+    tour_offer_key(&a, PK_ESC);
     CHECK(!tour_running(&a));
     CHECK(a.rt == rt);
     views_rt_free(rt);
@@ -99,20 +100,20 @@ static void test_quit_asks_once(void)
     char err[256];
     app_init(&a);
     CHECK(tour_start(&a, EN, err, sizeof err) == 0);
-    app_key(&a, 'q');
+    tour_offer_key(&a, 'q');
     CHECK(!a.quit);
     CHECK(strstr(a.msg, "q again quits") != NULL);
-    app_key(&a, 'q');
+    tour_offer_key(&a, 'q');
     CHECK(a.quit);
     a.quit = 0;
-    app_key(&a, 'q');                           /* asks again ... */
+    tour_offer_key(&a, 'q');                           /* asks again ... */
     CHECK(!a.quit);
-    app_key(&a, PK_ENTER);                      /* ... another key forgets */
-    app_key(&a, 'q');
+    tour_offer_key(&a, PK_ENTER);                      /* ... another key forgets */
+    tour_offer_key(&a, 'q');
     CHECK(!a.quit);
     tour_release(&a);
     app_init(&a);                               /* no tour: q quits */
-    app_key(&a, 'q');
+    tour_offer_key(&a, 'q');
     CHECK(a.quit);
 }
 
@@ -128,19 +129,19 @@ static void test_chinese_texts(void)
     snprintf(want, sizeof want, "导览 1/%d", n);
     CHECK_STR(st, want);
     snprintf(cmd, sizeof cmd, "tour %d", n);
-    CHECK(app_command(&a, cmd) == 0);
+    CHECK(tour_command(&a, cmd) == 0);
     CHECK(frame_has(&a, 100, 40, "最后一步 · Backspace 上一步"));
     CHECK(!frame_has(&a, 100, 40, "Enter 下一步"));   /* not on the last */
-    app_key(&a, PK_ENTER);
+    tour_offer_key(&a, PK_ENTER);
     CHECK(strstr(a.msg, "最后一步") != NULL);
-    app_key(&a, PK_ESC);
+    tour_offer_key(&a, PK_ESC);
     snprintf(want, sizeof want, "T 从第 %d 步继续", n);
     CHECK(strstr(a.msg, want) != NULL);
-    CHECK(app_command(&a, "tour 99") == -1);
+    CHECK(tour_command(&a, "tour 99") == -1);
     snprintf(want, sizeof want, "1..%d", n);
     CHECK(strstr(a.msg, want) != NULL);
     a.ascii = 1;                                /* no Chinese in ASCII */
-    app_key(&a, 'T');
+    tour_offer_key(&a, 'T');
     CHECK(tour_status(&a, st, sizeof st));
     snprintf(want, sizeof want, "tour %d/%d", n, n);
     CHECK_STR(st, want);
@@ -153,7 +154,7 @@ static void test_long_messages(void)
     struct app a;
     app_init(&a);
     a.view = VIEW_COMPARE;
-    CHECK(app_command(&a, "d 7") == -1);
+    CHECK(tour_command(&a, "d 7") == -1);
     CHECK(strstr(a.msg, "2..65536") != NULL);
     CHECK(frame_has(&a, 80, 24, "2..65536"));
     CHECK(frame_has(&a, 80, 24, "d_model=64"));  /* the status line too */
@@ -173,30 +174,30 @@ static void test_inert_keys(void)
     struct app a;
     app_init(&a);
     a.view = VIEW_ATTENTION;
-    app_key(&a, ' ');
+    tour_offer_key(&a, ' ');
     CHECK(!a.playing);
     CHECK(strstr(a.msg, "Space moves pos") != NULL);
-    app_key(&a, ',');
+    tour_offer_key(&a, ',');
     CHECK(strstr(a.msg, "does not use") != NULL);
-    app_key(&a, '}');
+    tour_offer_key(&a, '}');
     CHECK(strstr(a.msg, "only with scheme alibi") != NULL);
-    CHECK(app_command(&a, "scheme alibi") == 0);
-    app_key(&a, '}');
+    CHECK(tour_command(&a, "scheme alibi") == 0);
+    tour_offer_key(&a, '}');
     CHECK(a.att.o.head == 1);
     a.view = VIEW_COMPARE;
-    CHECK(app_command(&a, "mode spectrum") == 0);
+    CHECK(tour_command(&a, "mode spectrum") == 0);
     const char *keys = "ofy=";
     for (const char *k = keys; *k; k++) {
         struct compare_state before = a.cmp;
-        app_key(&a, *k);
+        tour_offer_key(&a, *k);
         CHECK(strstr(a.msg, "the spectrum does not show") != NULL);
         CHECK(memcmp(&before, &a.cmp, sizeof before) == 0);
     }
     /* M where clicks do nothing says so; the help lists M only where
      * they work (the heatmap) */
-    app_key(&a, 'M');
+    tour_offer_key(&a, 'M');
     CHECK(a.mouse && strstr(a.msg, "in the heatmap view") != NULL);
-    app_key(&a, 'M');
+    tour_offer_key(&a, 'M');
     a.help = 1;
     a.msg[0] = 0;
     CHECK(!frame_has(&a, 120, 48, "mouse clicks on / off"));
@@ -205,8 +206,8 @@ static void test_inert_keys(void)
     a.help = 0;
     a.view = VIEW_COMPARE;
     /* whole numbers in scientific notation, as on the command line */
-    CHECK(app_command(&a, "n 1e3") == 0 && a.p.n == 1000);
-    CHECK(app_command(&a, "n 2.5") == -1 && a.p.n == 1000);
+    CHECK(tour_command(&a, "n 1e3") == 0 && a.p.n == 1000);
+    CHECK(tour_command(&a, "n 2.5") == -1 && a.p.n == 1000);
 }
 
 /* :split VIEW: both views, each laid out for its half. */
@@ -217,11 +218,11 @@ static void test_split(void)
     app_init(&a);
     a.screen_w = 160;
     a.screen_h = 48;
-    CHECK(app_command(&a, "split heatmap") == -1);      /* the one shown */
+    CHECK(tour_command(&a, "split heatmap") == -1);      /* the one shown */
     CHECK(strstr(a.msg, "pick another") != NULL);
-    CHECK(app_command(&a, "split nosuch") == -1);
+    CHECK(tour_command(&a, "split nosuch") == -1);
     CHECK(strstr(a.msg, "compare") != NULL);             /* the choices */
-    CHECK(app_command(&a, "split clocks") == 0);
+    CHECK(tour_command(&a, "split clocks") == 0);
     CHECK(strstr(a.msg, "clocks beside heatmap") != NULL);
     a.msg[0] = 0;
     frame_view_size(&a, 160, 48, &w, &h);
@@ -229,14 +230,14 @@ static void test_split(void)
     CHECK(frame_has(&a, 160, 48, "PE(0, 0) = sin(0"));  /* heatmap */
     CHECK(frame_has(&a, 160, 48, "band i=0 of 0..31")); /* clocks */
     /* the heatmap's cursor column and the clocks turn together */
-    CHECK(app_command(&a, "pos 3") == 0);
+    CHECK(tour_command(&a, "pos 3") == 0);
     a.msg[0] = 0;
     CHECK(frame_has(&a, 160, 48, "PE(3, 0) = sin(3"));
     CHECK(frame_has(&a, 160, 48, "= PE(3,0)"));
     /* 80x24: stacked, the second view's title on the rule */
     a.screen_w = 80;
     a.screen_h = 24;
-    CHECK(app_command(&a, "split clocks") == 0);
+    CHECK(tour_command(&a, "split clocks") == 0);
     CHECK(strstr(a.msg, "below") != NULL);
     a.msg[0] = 0;
     frame_view_size(&a, 80, 24, &w, &h);
@@ -245,10 +246,10 @@ static void test_split(void)
     /* too small for two: refused with what it needs */
     a.screen_w = 100;
     a.screen_h = 20;
-    CHECK(app_command(&a, "split attention") == -1);
+    CHECK(tour_command(&a, "split attention") == -1);
     CHECK(strstr(a.msg, "120 columns") && strstr(a.msg, "21 rows"));
     CHECK(a.split == VIEW_CLOCKS + 1);                   /* unchanged */
-    CHECK(app_command(&a, "split off") == 0 && a.split == 0);
+    CHECK(tour_command(&a, "split off") == 0 && a.split == 0);
     frame_view_size(&a, 80, 24, &w, &h);
     CHECK(w == 80 && h == 23);
 }
@@ -259,28 +260,67 @@ static void test_presenter(void)
     struct app a;
     app_init(&a);
     a.view = VIEW_CLOCKS;
-    CHECK(app_command(&a, "band 9") == 0);
+    CHECK(tour_command(&a, "band 9") == 0);
     a.msg[0] = 0;
     CHECK(frame_has(&a, 80, 24, "dims    0,1"));         /* the table */
-    app_key(&a, 'z');
+    tour_offer_key(&a, 'z');
     CHECK(a.presenter);
     a.msg[0] = 0;
     CHECK(!frame_has(&a, 80, 24, "dims    0,1"));        /* one face */
     CHECK(frame_has(&a, 80, 24, "band 9 of 32"));
-    app_key(&a, 'z');
+    tour_offer_key(&a, 'z');
     CHECK(!a.presenter);
     a.view = VIEW_ATTENTION;
-    CHECK(app_command(&a, "zoom") == 0 && a.presenter);
+    CHECK(tour_command(&a, "zoom") == 0 && a.presenter);
     a.msg[0] = 0;
     CHECK(!frame_has(&a, 80, 24, "S against"));          /* no panel */
     a.view = VIEW_COMPARE;
-    app_key(&a, ']');                                    /* pane B */
+    tour_offer_key(&a, ']');                                    /* pane B */
     a.msg[0] = 0;
     CHECK(frame_has(&a, 80, 24, "B base=500000"));
     CHECK(!frame_has(&a, 80, 24, "A base=10000"));
-    CHECK(app_command(&a, "zoom off") == 0 && !a.presenter);
+    CHECK(tour_command(&a, "zoom off") == 0 && !a.presenter);
     a.msg[0] = 0;
     CHECK(frame_has(&a, 80, 24, "A base=10000"));
+}
+
+/* Type a line at the prompt: ':', its characters, Enter. */
+static void type_line(struct app *a, const char *line, int through_tour)
+{
+    enum action (*key)(struct app *, int) = through_tour ? tour_offer_key
+                                                         : app_key;
+    key(a, ':');
+    for (const char *c = line; *c; c++)
+        key(a, (unsigned char)*c);
+    key(a, PK_ENTER);
+}
+
+/* The tour feeds the app, never the other way round: :tour N typed at
+ * the prompt reaches the tour only through tour_offer_key; the app alone
+ * does not know the command, and its T only names the action. */
+static void test_command_source(void)
+{
+    struct app a;
+    char err[256];
+    app_init(&a);
+    a.tour_lang = "en";
+    CHECK(tour_start(&a, EN, err, sizeof err) == 0);
+    type_line(&a, "tour 3", 1);
+    CHECK(!a.prompt_open);
+    CHECK(a.tour_step == 2);
+    CHECK(!a.msg_error);
+    type_line(&a, "tour 2", 0);                 /* the app alone */
+    CHECK(a.tour_step == 2);
+    CHECK(a.msg_error && strstr(a.msg, "unknown command :tour"));
+    type_line(&a, "d 256", 1);                  /* other lines: the app's */
+    CHECK(a.p.d == 256 && !a.msg_error);
+    tour_offer_key(&a, PK_ESC);
+    CHECK(!tour_running(&a));
+    CHECK(app_key(&a, 'T') == ACT_TOUR);        /* named, not done */
+    CHECK(!tour_running(&a));
+    CHECK(tour_offer_key(&a, 'T') == ACT_TOUR); /* the tour does it */
+    CHECK(tour_running(&a) && a.tour_step == 2);
+    tour_release(&a);
 }
 
 int main(void)
@@ -293,5 +333,6 @@ int main(void)
     test_quit_asks_once();
     test_chinese_texts();
     test_long_messages();
+    test_command_source();
     TEST_END("test_tournav");
 }

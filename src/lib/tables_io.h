@@ -1,13 +1,13 @@
 /*
- * tables_impl.h - (library-internal) what the per-format table loaders
- * share: the load in progress, notes, the shape and value rules, reading
- * a stored matrix by offset and choosing a tensor by name.
+ * tables_io.h - (library-internal) what the per-format table readers
+ * share, below them: the load in progress, notes, the shape and value
+ * rules, reading a stored matrix by offset and choosing a tensor by name.
  */
-#ifndef PEVIZ_TABLES_IMPL_H
-#define PEVIZ_TABLES_IMPL_H
+#ifndef PEVIZ_TABLES_IO_H
+#define PEVIZ_TABLES_IO_H
 
 #include "filesrc.h"
-#include "peviz/tables.h"
+#include "peviz/pe_table.h"
 
 struct tload {
     struct filesrc *src;
@@ -15,12 +15,6 @@ struct tload {
     struct pe_table_info *info;     /* never NULL */
     const char *path;               /* the file's path; NULL for memory */
 };
-
-int tables_npy(struct tload *l, struct pe_table *t);
-int tables_csv(struct tload *l, struct pe_table *t);
-int tables_gguf(struct tload *l, struct pe_table *t);
-int tables_safetensors(struct tload *l, struct pe_table *t);
-int tables_st_index(struct tload *l, struct pe_table *t);
 
 /* Append a sentence to info->note ("; " between sentences). */
 void tables_note(struct tload *l, const char *fmt, ...)

@@ -1,0 +1,16 @@
+/*
+ * errline.h - the one-line refusal on stderr ("peviz: MESSAGE"), below
+ * every module that refuses something: the command line, follow mode,
+ * the loop's start-up.
+ */
+#ifndef PEVIZ_ERRLINE_H
+#define PEVIZ_ERRLINE_H
+
+/*
+ * Print "peviz: MESSAGE" on stderr, one line, with control characters
+ * replaced so that user text cannot smuggle escapes.  Returns 2, the
+ * exit status of every refusal.
+ */
+int cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif
