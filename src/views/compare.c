@@ -151,15 +151,9 @@ static void compare_layout(const struct app *a, void *rt, int w, int h)
     const struct cmp_mode *m = mode_of(a);
     f->w = w;
     f->h = h;
-    cmp_resolve(a, f);
     /* presenter: the active pane alone (the diff and ratio modes keep
      * pane A, their reference, beside the others) */
-    if (a->presenter && !m->vs_a && f->np > 1) {
-        f->rp[0] = f->rp[a->cmp.active < f->np ? a->cmp.active : 0];
-        f->np = 1;
-        f->dmax = f->rp[0].d;
-        f->nmax = f->rp[0].n;
-    }
+    cmp_resolve(a, f, a->presenter && !m->vs_a);
     memset(&f->xm, 0, sizeof f->xm);
     memset(&f->ym, 0, sizeof f->ym);
     m->layout(a, f);

@@ -110,7 +110,7 @@ int cmp_npanes(const struct app *a)
 }
 
 
-void cmp_resolve(const struct app *a, struct cmp_frame *f)
+void cmp_resolve(const struct app *a, struct cmp_frame *f, int alone)
 {
     f->np = cmp_npanes(a);
     f->dmax = 2;
@@ -123,6 +123,12 @@ void cmp_resolve(const struct app *a, struct cmp_frame *f)
             f->dmax = r->d;
         if (r->n > f->nmax)
             f->nmax = r->n;
+    }
+    if (alone && f->np > 1) {
+        f->rp[0] = f->rp[a->cmp.active < f->np ? a->cmp.active : 0];
+        f->np = 1;
+        f->dmax = f->rp[0].d;
+        f->nmax = f->rp[0].n;
     }
 }
 
@@ -324,20 +330,13 @@ static void scaled_make(const struct rpane *r, struct scaled *sc)
     }
 }
 
-int cmp_scaled_make(const struct rpane *rp, int np, struct scaled *sc)
+void cmp_scaled_make(struct cmp_frame *f)
 {
-    int any = 0;
-    for (int k = 0; k < np; k++) {
-        scaled_make(&rp[k], &sc[k]);
-        any |= sc[k].on;
+    f->sc_any = 0;
+    for (int k = 0; k < f->np; k++) {
+        scaled_make(&f->rp[k], &f->sc[k]);
+        f->sc_any |= f->sc[k].on;
     }
-    return any;
-}
-
-void cmp_scaled_free(struct scaled *sc, int np)
-{
-    for (int k = 0; k < np; k++)        /* the plan's: nothing to free */
-        sc[k] = (struct scaled){ 0 };
 }
 
 int cmp_band_dot(int band, int half, int wdots)

@@ -139,17 +139,9 @@ static int diff_piece(const struct app *a, const struct rpane *rp, int k,
     return 1;
 }
 
-static void diff_readout(const struct app *a, canvas *c,
-                         const struct cmp_frame *f)
-{
-    cmp_grid_readout(a, c, f, diff_piece);
-}
+CMP_GRID_READOUT(diff_readout, diff_piece)
 
 const struct cmp_mode CMP_DIFF = {
-    .name = "diff",
-    .vs_a = 1,
-    .layout = cmp_grid_layout,
-    .work = diff_work,
-    .draw = diff_draw,
-    .readout = diff_readout,
+    .name = "diff", .vs_a = 1, .layout = cmp_grid_layout, .work = diff_work,
+    .draw = diff_draw, .readout = diff_readout,
 };

@@ -46,16 +46,9 @@ static int heatmap_piece(const struct app *a, const struct rpane *rp, int k,
     return 1;
 }
 
-static void heatmap_readout(const struct app *a, canvas *c,
-                            const struct cmp_frame *f)
-{
-    cmp_grid_readout(a, c, f, heatmap_piece);
-}
+CMP_GRID_READOUT(heatmap_readout, heatmap_piece)
 
 const struct cmp_mode CMP_HEATMAP = {
-    .name = "heatmap",
-    .layout = cmp_grid_layout,
-    .work = heatmap_work,
-    .draw = heatmap_draw,
-    .readout = heatmap_readout,
+    .name = "heatmap", .layout = cmp_grid_layout, .work = heatmap_work,
+    .draw = heatmap_draw, .readout = heatmap_readout,
 };

@@ -185,9 +185,6 @@ static void profile_layout(const struct app *a, struct cmp_frame *f)
 }
 
 const struct cmp_mode CMP_PROFILE = {
-    .name = "profile",
-    .layout = profile_layout,
-    .work = profile_work,
-    .draw = profile_draw,
-    .readout = profile_readout,
+    .name = "profile", .layout = profile_layout, .work = profile_work,
+    .draw = profile_draw, .readout = profile_readout,
 };

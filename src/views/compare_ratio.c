@@ -273,16 +273,14 @@ static const char *band_rule(const struct scaled *sc, int b, int shrt)
 static void ratio_readout(const struct app *a, canvas *c,
                           const struct cmp_frame *f)
 {
-    const struct geom *g = &f->g;
+    int b = a->cmp.band, np = f->np;
     const struct rpane *rp = f->rp;
-    struct scaled sc[COMPARE_MAX_PANES];
+    const struct scaled *sc = f->sc;
     char line[3][320];
-    cmp_scaled_make(rp, g->np, sc);
-    int b = a->cmp.band;
     const char *bar = glyph(a->ascii, GL_VBAR), *om = glyph(a->ascii, GL_OMEGA);
     for (int v = 0; v < 3; v++) {
         int len = snprintf(line[v], sizeof line[v], "band %d", b);
-        for (int k = 0; k < g->np && v < 2; k++) {
+        for (int k = 0; k < np && v < 2; k++) {
             if (b >= rp[k].d / 2) {
                 len += snprintf(line[v] + len, sizeof line[v] - (size_t)len,
                                 " %s %c -", bar, 'A' + k);
@@ -295,7 +293,7 @@ static void ratio_readout(const struct app *a, canvas *c,
                             " %s %c %s %s %s", bar, 'A' + k,
                             band_rule(&sc[k], b, v), om, w);
         }
-        for (int k = 1; k < g->np; k++) {
+        for (int k = 1; k < np; k++) {
             if (rp[k].d != rp[0].d || b >= rp[0].d / 2)
                 continue;
             char q[32];
@@ -306,8 +304,7 @@ static void ratio_readout(const struct app *a, canvas *c,
         }
     }
     const char *cand[3] = { line[0], line[1], line[2] };
-    canvas_text_fit(c, 0, g->read_y, c->w, cand, 3, cmp_uc(a, UI_TEXT), 0);
-    cmp_scaled_free(sc, g->np);
+    canvas_text_fit(c, 0, f->g.read_y, c->w, cand, 3, cmp_uc(a, UI_TEXT), 0);
 }
 
 static void ratio_legend(const struct app *a, canvas *c, int y,
@@ -381,11 +378,9 @@ static int ratio_draw(const struct app *a, canvas *c,
         return -1;
     }
     (void)v;
-    struct scaled sc[COMPARE_MAX_PANES];
     struct ratio_series s[COMPARE_MAX_PANES - 1];
-    cmp_scaled_make(rp, g->np, sc);
     for (int j = 0; j < ns; j++)
-        series_make(rp, sc, j + 1, &s[j]);
+        series_make(rp, f->sc, j + 1, &s[j]);
     struct rscale ys = ratio_scale(s, ns, half, ph);
     canvas pc = canvas_sub(c, g->labw, g->body_y, pw, ph);
     int marks[2];
@@ -404,7 +399,6 @@ static int ratio_draw(const struct app *a, canvas *c,
     ratio_hint(a, rp, s, ns, hint, hintlen);
     for (int j = 0; j < ns; j++)
         free(s[j].lr);
-    cmp_scaled_free(sc, g->np);
     return 0;
 }
 
@@ -413,24 +407,18 @@ static int ratio_draw(const struct app *a, canvas *c,
 static void ratio_layout(const struct app *a, struct cmp_frame *f)
 {
     const struct rpane *rp = f->rp;
-    struct scaled sc[COMPARE_MAX_PANES];
+    const struct scaled *sc = f->sc;
     int wide = 0;
     (void)a;
-    cmp_scaled_make(rp, f->np, sc);
+    cmp_scaled_make(f);
     for (int k = 1; k < f->np && !wide; k++)
         for (int i = 0; rp[k].d == rp[0].d && i < rp[0].d / 2 && !wide; i++)
             wide = log10(cmp_band_omega(&rp[k], &sc[k], i) /
                          cmp_band_omega(&rp[0], &sc[0], i)) < -90;
-    cmp_scaled_free(sc, f->np);
     cmp_geom_make(f, wide ? RATIO_LABW + 1 : RATIO_LABW);
 }
 
 const struct cmp_mode CMP_RATIO = {
-    .name = "ratio",
-    .bands = 1,
-    .noun = "ratio plot",
-    .vs_a = 1,
-    .layout = ratio_layout,
-    .draw = ratio_draw,
-    .readout = ratio_readout,
+    .name = "ratio", .bands = 1, .noun = "ratio plot", .vs_a = 1,
+    .layout = ratio_layout, .draw = ratio_draw, .readout = ratio_readout,
 };

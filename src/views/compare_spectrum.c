@@ -340,9 +340,8 @@ static void spectrum_readout(const struct app *a, canvas *c,
 {
     const struct geom *g = &f->g;
     const struct rpane *rp = f->rp;
-    struct scaled sc[COMPARE_MAX_PANES];
+    const struct scaled *sc = f->sc;
     char line[2][256];
-    cmp_scaled_make(rp, g->np, sc);
     const char *lam = glyph(a->ascii, GL_LAMBDA_WL);
     for (int v = 0; v < 2; v++) {
         int len = snprintf(line[v], sizeof line[v], "band %d", a->cmp.band);
@@ -383,7 +382,6 @@ static void spectrum_readout(const struct app *a, canvas *c,
     }
     const char *cand[2] = { line[0], line[1] };
     canvas_text_fit(c, 0, g->read_y, c->w, cand, 2, cmp_uc(a, UI_TEXT), 0);
-    cmp_scaled_free(sc, g->np);
 }
 
 /* The legend when a pane is scaled: each mark as the plot draws it, the
@@ -446,8 +444,7 @@ static int spectrum_draw(const struct app *a, canvas *c,
     (void)v;
     if (ph < 1)
         return -1;
-    struct scaled sc[COMPARE_MAX_PANES];
-    int any = cmp_scaled_make(rp, g->np, sc);
+    const struct scaled *sc = f->sc;
     struct yscale s = spectrum_scale(rp, sc, g->np, ph);
     cmp_body_separators(a, c, g);
     spectrum_ticks(a, c, g, &s);
@@ -459,11 +456,10 @@ static int spectrum_draw(const struct app *a, canvas *c,
         if (g->axis_y >= 0)
             cmp_band_axis(a, c, g->px[k], g->pw, g->axis_y, rp[k].d / 2);
     }
-    if (g->legend_y >= 0 && any)
+    if (g->legend_y >= 0 && f->sc_any)
         scaled_legend(a, c, g->legend_y, sc, g->np);
     else if (g->legend_y >= 0)
         plain_legend(a, c, g->legend_y);
-    cmp_scaled_free(sc, g->np);
     snprintf(hint, hintlen, "x = band i, y = wavelength 2%s/%s_i (log); "
              "Left/Right: band", glyph(a->ascii, GL_PI), glyph(a->ascii, GL_OMEGA));
     return 0;
@@ -472,10 +468,8 @@ static int spectrum_draw(const struct app *a, canvas *c,
 /* The spectrum's gutter: room for its top tick label ("1e308"). */
 static void spectrum_layout(const struct app *a, struct cmp_frame *f)
 {
-    struct scaled sc[COMPARE_MAX_PANES];
-    cmp_scaled_make(f->rp, f->np, sc);
-    struct yscale s = spectrum_scale(f->rp, sc, f->np, 1);
-    cmp_scaled_free(sc, f->np);
+    cmp_scaled_make(f);
+    struct yscale s = spectrum_scale(f->rp, f->sc, f->np, 1);
     char t[16];
     (void)a;
     cmp_geom_make(f, (int)fmax(5, snprintf(t, sizeof t, "1e%.0f",
@@ -483,10 +477,7 @@ static void spectrum_layout(const struct app *a, struct cmp_frame *f)
 }
 
 const struct cmp_mode CMP_SPECTRUM = {
-    .name = "spectrum",
-    .bands = 1,
-    .noun = "spectrum",
-    .layout = spectrum_layout,
-    .draw = spectrum_draw,
+    .name = "spectrum", .bands = 1, .noun = "spectrum",
+    .layout = spectrum_layout, .draw = spectrum_draw,
     .readout = spectrum_readout,
 };

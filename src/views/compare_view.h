@@ -95,6 +95,9 @@ struct cmp_frame {
     struct geom g;
     struct axis xm;         /* positions (heatmap, diff) or distances */
     struct ymap ym;         /* dims down (heatmap, diff) */
+    struct scaled sc[COMPARE_MAX_PANES];    /* the bands (spectrum, ratio):
+                               cmp_scaled_make */
+    int sc_any;             /* some pane's sc is on */
 };
 
 /* What a mode's work computed for the frames that follow: v, malloc'd
@@ -139,8 +142,9 @@ double cmp_pane_base(const struct app *a, int k);
 int cmp_pane_d(const struct app *a, int k);
 /* The panes shown (1 .. COMPARE_MAX_PANES). */
 int cmp_npanes(const struct app *a);
-/* f->rp, f->np, f->dmax, f->nmax from the settings. */
-void cmp_resolve(const struct app *a, struct cmp_frame *f);
+/* f->rp, f->np, f->dmax, f->nmax from the settings; alone: the active
+ * pane only (presenting). */
+void cmp_resolve(const struct app *a, struct cmp_frame *f, int alone);
 /* f->g for a left gutter of labw columns. */
 void cmp_geom_make(struct cmp_frame *f, int labw);
 
@@ -197,11 +201,9 @@ int cmp_xmap_range(const struct axis *m, int col, int64_t *p0, int64_t *p1);
 
 /* ---- bands across (compare_common.c) ---------------------------------- */
 
-/* Each of the np panes' scaled frequencies (sc[k].on = 0 when pane k
- * has no scaling); returns whether any pane has them.  Free with
- * cmp_scaled_free. */
-int cmp_scaled_make(const struct rpane *rp, int np, struct scaled *sc);
-void cmp_scaled_free(struct scaled *sc, int np);
+/* f->sc: each pane's scaled frequencies (sc[k].on = 0 when pane k has
+ * no scaling), and f->sc_any. */
+void cmp_scaled_make(struct cmp_frame *f);
 /* The dot column of band of half bands across wdots dots. */
 int cmp_band_dot(int band, int half, int wdots);
 /* The omega pane r uses for band b: scaled when it has a scaling. */
@@ -246,5 +248,12 @@ typedef int (*cmp_piece_fn)(const struct app *a, const struct rpane *rp,
                             double *val);
 void cmp_grid_readout(const struct app *a, canvas *c,
                       const struct cmp_frame *f, cmp_piece_fn piece);
+/* A grid mode's readout hook fn, made of its piece. */
+#define CMP_GRID_READOUT(fn, piece)                                         \
+    static void fn(const struct app *a, canvas *c,                          \
+                   const struct cmp_frame *f)                               \
+    {                                                                       \
+        cmp_grid_readout(a, c, f, piece);                                   \
+    }
 
 #endif
