@@ -708,67 +708,50 @@ static int compare_command(struct app *a, void *rt, const char *name,
     return 0;
 }
 
-/* The view's keys: what each does, and the help card. */
+/* The view's keys: what each does, and the help card.  KEY starts a line
+ * of the card; ALSO binds one more key to it, doing the same. */
+#define KEY(k, label, help, fn) { (k), ACT_VIEW_KEY, (label), (help), (fn) }
+#define ALSO(k, fn) { (k), ACT_VIEW_KEY, NULL, NULL, (fn) }
+/* A global key (act) that the view takes over the bands. */
+#define BAND(k, act) { (k), (act), NULL, NULL, key_band }
+
 static const struct keybind COMPARE_KEYS[] = {
-    { '+',  ACT_VIEW_KEY, "+",      "add pane C (base 1e6)", key_pane },
-    { '_',  ACT_VIEW_KEY, "_",      "remove pane C", key_pane },
-    { '[',  ACT_VIEW_KEY, "[ ]",    "previous / next active pane", key_pane },
-    { ']',  ACT_VIEW_KEY, NULL,     NULL, key_pane },
-    { 'b',  ACT_VIEW_KEY, "b B",    "active pane: base /10, x10", key_pane },
-    { 'B',  ACT_VIEW_KEY, NULL,     NULL, key_pane },
-    { 'd',  ACT_VIEW_KEY, "d D",    "active pane: d_model /2, x2", key_pane },
-    { 'D',  ACT_VIEW_KEY, NULL,     NULL, key_pane },
-    { 'p',  ACT_VIEW_KEY, "p",      "next preset pair of bases", key_pane },
-    { 'v',  ACT_VIEW_KEY, "v",      "mode: heatmap, spectrum, profile, diff, ratio",
-      key_pane },
-    { 'm',  ACT_VIEW_KEY, "m",      "active pane: next model preset", key_rope },
-    { 's',  ACT_VIEW_KEY, "s",      "active pane: next RoPE scaling method",
-      key_rope },
-    { 'x',  ACT_VIEW_KEY, "x X",    "active pane: scaling factor /2, x2",
-      key_rope },
-    { 'X',  ACT_VIEW_KEY, NULL,     NULL, key_rope },
-    { 't',  ACT_VIEW_KEY, "t",      "active pane: YaRN truncate on / off",
-      key_rope },
-    { 'o',  ACT_VIEW_KEY, "o",      "active pane: next layout", key_pane },
-    { 'f',  ACT_VIEW_KEY, "f",      "active pane: next precision", key_pane },
-    { 'y',  ACT_VIEW_KEY, "y",      "rows: evenly spaced / consecutive",
-      key_pane },
-    { '=',  ACT_VIEW_KEY, "= -",    "zoom positions in / out", key_zoom },
-    { '-',  ACT_VIEW_KEY, NULL,     NULL, key_zoom },
-    { PK_UP, ACT_VIEW_KEY, "k j",   "dimension (K J PgUp PgDn: faster)",
-      key_dim },
-    { PK_DOWN, ACT_VIEW_KEY, NULL,  NULL, key_dim },
-    { 'k',  ACT_VIEW_KEY, NULL,     NULL, key_dim },
-    { 'j',  ACT_VIEW_KEY, NULL,     NULL, key_dim },
-    { 'K',  ACT_VIEW_KEY, NULL,     NULL, key_dim },
-    { 'J',  ACT_VIEW_KEY, NULL,     NULL, key_dim },
-    { PK_PGUP, ACT_VIEW_KEY, NULL,  NULL, key_dim },
-    { PK_PGDN, ACT_VIEW_KEY, NULL,  NULL, key_dim },
-    { PK_LEFT, ACT_VIEW_KEY, "h l",  "position by a column; band in spectrum, ratio",
-      key_band },
-    { PK_RIGHT, ACT_VIEW_KEY, NULL, NULL, key_band },
-    { 'h',  ACT_VIEW_KEY, NULL,     NULL, key_band },
-    { 'l',  ACT_VIEW_KEY, NULL,     NULL, key_band },
+    KEY('+', "+", "add pane C (base 1e6)", key_pane),
+    KEY('_', "_", "remove pane C", key_pane),
+    KEY('[', "[ ]", "previous / next active pane", key_pane),
+    ALSO(']', key_pane),
+    KEY('b', "b B", "active pane: base /10, x10", key_pane), ALSO('B', key_pane),
+    KEY('d', "d D", "active pane: d_model /2, x2", key_pane), ALSO('D', key_pane),
+    KEY('p', "p", "next preset pair of bases", key_pane),
+    KEY('v', "v", "mode: heatmap, spectrum, profile, diff, ratio", key_pane),
+    KEY('m', "m", "active pane: next model preset", key_rope),
+    KEY('s', "s", "active pane: next RoPE scaling method", key_rope),
+    KEY('x', "x X", "active pane: scaling factor /2, x2", key_rope),
+    ALSO('X', key_rope),
+    KEY('t', "t", "active pane: YaRN truncate on / off", key_rope),
+    KEY('o', "o", "active pane: next layout", key_pane),
+    KEY('f', "f", "active pane: next precision", key_pane),
+    KEY('y', "y", "rows: evenly spaced / consecutive", key_pane),
+    KEY('=', "= -", "zoom positions in / out", key_zoom), ALSO('-', key_zoom),
+    KEY(PK_UP, "k j", "dimension (K J PgUp PgDn: faster)", key_dim),
+    ALSO(PK_DOWN, key_dim), ALSO('k', key_dim), ALSO('j', key_dim),
+    ALSO('K', key_dim), ALSO('J', key_dim), ALSO(PK_PGUP, key_dim),
+    ALSO(PK_PGDN, key_dim),
+    KEY(PK_LEFT, "h l", "position by a column; band in spectrum, ratio",
+        key_band),
+    ALSO(PK_RIGHT, key_band), ALSO('h', key_band), ALSO('l', key_band),
     /* the global keys, but over the bands in the spectrum */
-    { 'H',  ACT_FAST_LEFT, NULL,    NULL, key_band },
-    { 'L',  ACT_FAST_RIGHT, NULL,   NULL, key_band },
-    { PK_HOME, ACT_HOME,  NULL,     NULL, key_band },
-    { PK_END, ACT_END,    NULL,     NULL, key_band },
-    { 0,    ACT_NONE,     NULL,     NULL, NULL }
+    BAND('H', ACT_FAST_LEFT), BAND('L', ACT_FAST_RIGHT),
+    BAND(PK_HOME, ACT_HOME), BAND(PK_END, ACT_END),
+    { 0, ACT_NONE, NULL, NULL, NULL }
 };
 
 const struct view VIEW_COMPARE_DEF = {
-    .name = "compare",
-    .title = "compare bases",
-    .rt_size = sizeof(struct cmp_rt),
-    .reset = compare_reset,
-    .params_changed = clamp_cursor,
-    .layout = compare_layout,
-    .work = compare_work,
-    .draw = compare_draw,
-    .fini = compare_fini,
-    .command = compare_command,
-    .keys = COMPARE_KEYS,
+    .name = "compare", .title = "compare bases",
+    .rt_size = sizeof(struct cmp_rt), .reset = compare_reset,
+    .params_changed = clamp_cursor, .layout = compare_layout,
+    .work = compare_work, .draw = compare_draw, .fini = compare_fini,
+    .command = compare_command, .keys = COMPARE_KEYS,
     .about =
         "Two or three encodings side by side, sharing the cursor, the zoom and "
         "one colour scale, so equal colours mean equal values. Pane A is the "
