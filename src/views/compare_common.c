@@ -26,6 +26,13 @@ rgb cmp_pane_rgb(const struct app *a, int k)
     return cmp_uc(a, (enum ui_color)(UI_PLOT_A + k));
 }
 
+double cmp_log10_wavelength(const struct rpane *r, int i)
+{
+    return LOG10_2PI - log10(r->plan->omega_base[i]);
+}
+
+/* ---- the panes as drawn ----------------------------------------------- */
+
 /*
  * Pane A is the global parameters (-b, -d, the status line); panes B and
  * C hold their own base and, once changed, their own d_model.
@@ -40,11 +47,6 @@ int cmp_pane_d(const struct app *a, int k)
 {
     int d = a->cmp.panes[k].d;
     return k > 0 && d > 0 ? d : a->p.d;
-}
-
-double cmp_log10_wavelength(const struct rpane *r, int i)
-{
-    return LOG10_2PI - log10(r->plan->omega_base[i]);
 }
 
 /* Whether two scalings are the same settings. */
@@ -109,7 +111,6 @@ int cmp_npanes(const struct app *a)
     return np < 1 ? 1 : np > COMPARE_MAX_PANES ? COMPARE_MAX_PANES : np;
 }
 
-
 void cmp_resolve(const struct app *a, struct cmp_frame *f, int alone)
 {
     f->np = cmp_npanes(a);
@@ -139,6 +140,8 @@ int cmp_any_scaled(const struct rpane *rp, int np)
             return 1;
     return 0;
 }
+
+/* ---- numbers, labels and legends -------------------------------------- */
 
 void cmp_num(double v, char *buf, size_t len)
 {
@@ -275,6 +278,20 @@ void cmp_geom_make(struct cmp_frame *f, int labw)
     g->body_h = (g->axis_y >= 0 ? g->axis_y : bottom) - g->body_y;
 }
 
+/* Lines between the panes over rows [y0, y1). */
+void cmp_separators(const struct app *a, canvas *c, const struct geom *g,
+                    int y0, int y1)
+{
+    for (int k = 1; k < g->np; k++)
+        canvas_vline(c, g->px[k] - 1, y0, y1 - y0, cmp_uc(a, UI_AXIS));
+}
+
+void cmp_body_separators(const struct app *a, canvas *c, const struct geom *g)
+{
+    cmp_separators(a, c, g, g->body_y, g->axis_y >= 0 ? g->axis_y + 1
+                                                        : g->body_y + g->body_h);
+}
+
 /* ---- positions across ------------------------------------------------- */
 
 /* Positions (or distances) across cols columns at the zoom level: the
@@ -290,20 +307,6 @@ void cmp_xmap_init(struct axis *m, int64_t nmax, int zoom, int64_t cursor,
 int cmp_xmap_range(const struct axis *m, int col, int64_t *p0, int64_t *p1)
 {
     return axis_range(m, col, p0, p1) == 0;
-}
-
-/* Lines between the panes over rows [y0, y1). */
-void cmp_separators(const struct app *a, canvas *c, const struct geom *g,
-                    int y0, int y1)
-{
-    for (int k = 1; k < g->np; k++)
-        canvas_vline(c, g->px[k] - 1, y0, y1 - y0, cmp_uc(a, UI_AXIS));
-}
-
-void cmp_body_separators(const struct app *a, canvas *c, const struct geom *g)
-{
-    cmp_separators(a, c, g, g->body_y, g->axis_y >= 0 ? g->axis_y + 1
-                                                        : g->body_y + g->body_h);
 }
 
 void cmp_axis_mark(const struct app *a, canvas *c, int x, int y, int col)

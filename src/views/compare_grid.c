@@ -239,7 +239,6 @@ static void draw_dim_labels(const struct app *a, canvas *c,
                       glyph(a->ascii, GL_PLAY));
 }
 
-/* Position axis under a pane: first and last position, cursor mark. */
 /*
  * What a column and a row stand for, for the axis row: candidates from
  * long to short (stride > 1: this pane samples its rounding error).
@@ -279,6 +278,7 @@ static int axis_notes(const struct axis *xm, const struct ymap *ym,
     return n;
 }
 
+/* Position axis under a pane: first and last position, cursor mark. */
 static void draw_pos_axis(const struct app *a, canvas *c, int x, int w, int y,
                           const struct axis *xm, int64_t cursor, int64_t nlim,
                           const struct ymap *ym, int64_t stride)
