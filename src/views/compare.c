@@ -662,10 +662,24 @@ static int cmd_pane_rope(struct app *a, const char *name, const char *arg)
     return 1;
 }
 
-static int cmd_choice(struct app *a, const char *what, int v, const char *want)
+/* The names of the ':' commands' choices, by number. */
+static const char *layout_word(int i) { return layout_name((enum layout)i); }
+static const char *prec_word(int i) { return precision_name((enum precision)i); }
+static const char *mode_word(int i) { return pane_mode_name((enum pane_mode)i); }
+
+/* v, the choice parsed; when none (v < 0), the error names the count
+ * choices word(i) there are. */
+static int cmd_choice(struct app *a, const char *what, int v,
+                      const char *(*word)(int), int count)
 {
-    if (v < 0)
-        app_msg(a, 1, "%s: want %s", what, want);
+    const char *w[16];
+    char want[160];
+    int n = count < 16 ? count : 16;
+    if (v >= 0)
+        return v;
+    for (int i = 0; i < n; i++)
+        w[i] = word(i);
+    app_msg(a, 1, "%s: want %s", what, words_join(w, n, want, sizeof want));
     return v;
 }
 
@@ -673,7 +687,7 @@ static int compare_command(struct app *a, void *rt, const char *name,
                            const char *arg)
 {
     struct pane *p = &a->cmp.panes[a->cmp.active];
-    int v;
+    int v, k = 'A' + a->cmp.active;
     (void)rt;
     if (!strcmp(name, "base") || !strcmp(name, "b"))
         return cmd_pane_param(a, P_BASE, arg);
@@ -682,30 +696,28 @@ static int compare_command(struct app *a, void *rt, const char *name,
     if (cmd_pane_rope(a, name, arg))
         return 1;
     if (!strcmp(name, "layout")) {
-        v = cmd_choice(a, "layout", layout_parse(arg), "interleaved, concat or half");
+        v = cmd_choice(a, "layout", layout_parse(arg), layout_word,
+                       LAYOUT_COUNT);
         if (v >= 0) {
             p->layout = (enum layout)v;
-            app_msg(a, 0, "pane %c: layout %s", 'A' + a->cmp.active, arg);
+            app_msg(a, 0, "pane %c: layout %s", k, arg);
         }
-        return 1;
-    }
-    if (!strcmp(name, "precision") || !strcmp(name, "prec")) {
-        v = cmd_choice(a, "precision", precision_parse(arg), "f64, f32, bf16, f16, all-bf16 or all-f16");
+    } else if (!strcmp(name, "precision") || !strcmp(name, "prec")) {
+        v = cmd_choice(a, "precision", precision_parse(arg), prec_word,
+                       PREC_COUNT);
         if (v >= 0) {
             p->prec = (enum precision)v;
-            app_msg(a, 0, "pane %c: precision %s", 'A' + a->cmp.active, arg);
+            app_msg(a, 0, "pane %c: precision %s", k, arg);
         }
-        return 1;
-    }
-    if (!strcmp(name, "mode")) {
-        char want[96];
-        v = cmd_choice(a, "mode", pane_mode_parse(arg),
-                       pane_mode_list(want, sizeof want));
+    } else if (!strcmp(name, "mode")) {
+        v = cmd_choice(a, "mode", pane_mode_parse(arg), mode_word,
+                       PANE_MODE_COUNT);
         if (v >= 0)
             a->cmp.mode = (enum pane_mode)v;
-        return 1;
+    } else {
+        return 0;
     }
-    return 0;
+    return 1;
 }
 
 /* The view's keys: what each does, and the help card.  KEY starts a line

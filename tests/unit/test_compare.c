@@ -219,6 +219,11 @@ static void test_commands(void)
     CHECK(view_command(&a, "mode", "profile") == 1 && a.cmp.mode == PANE_PROFILE);
     CHECK(view_command(&a, "mode", "x") == 1 && a.msg_error);
     CHECK_STR(a.msg, "mode: want heatmap, spectrum, profile, diff or ratio");
+    CHECK(view_command(&a, "layout", "x") == 1 && a.msg_error);
+    CHECK_STR(a.msg, "layout: want interleaved, concat or half");
+    CHECK(view_command(&a, "prec", "f8") == 1 && a.msg_error);
+    CHECK_STR(a.msg,
+              "precision: want f64, f32, bf16, f16, all-bf16 or all-f16");
     CHECK(a.cmp.mode == PANE_PROFILE);
     CHECK(view_command(&a, "heads", "3") == 0);
 }
