@@ -28,6 +28,9 @@
 struct score_rowtab {
     int tried;
     double *t;                  /* [2n - 1]: t[delta + n - 1] */
+    int keys_tried;
+    double *keys;               /* [rows x d]: the key side's vector of
+                                   each position (row_by_vectors) */
 };
 
 void scores_defaults(struct score_opts *o)
@@ -331,8 +334,10 @@ void scores_free(struct score_ctx *s)
     free(s->ra);
     free(s->rb);
     free(s->dband);
-    if (s->rowtab)
+    if (s->rowtab) {
         free(s->rowtab->t);
+        free(s->rowtab->keys);
+    }
     free(s->rowtab);
     free(s);
 }
@@ -533,6 +538,26 @@ double scores_bias(const struct score_ctx *s, int64_t i, int64_t j)
     return sum;
 }
 
+#define KEYTAB_MAX (INT64_C(1) << 22)    /* doubles: 32 MiB */
+
+/* Every key position's side vector, built at the first row that needs
+ * them (rows x d within KEYTAB_MAX; else NULL and each row makes its
+ * own): an export of all rows then costs one vector a position, not
+ * one a cell. */
+static const double *keytab_get(const struct score_ctx *s,
+                                const enum score_kind *kk, int nk,
+                                double *tmp)
+{
+    struct score_rowtab *rt = s->rowtab;
+    if (!rt || rt->keys_tried || s->rows * s->d > KEYTAB_MAX)
+        return rt ? rt->keys : NULL;
+    rt->keys_tried = 1;
+    rt->keys = malloc((size_t)(s->rows * s->d) * sizeof *rt->keys);
+    for (int64_t j = 0; rt->keys && j < s->rows; j++)
+        scores_side_vec(s, kk, nk, j, rt->keys + j * s->d, tmp);
+    return rt->keys;
+}
+
 /* Raw scores of row i through query/key vectors (non-Toeplitz schemes). */
 static int row_by_vectors(const struct score_ctx *s, int64_t i, double *row)
 {
@@ -542,14 +567,17 @@ static int row_by_vectors(const struct score_ctx *s, int64_t i, double *row)
     if (!buf)
         return -1;
     double *x = buf, *y = buf + s->d, *tmp = buf + 2 * s->d;
+    const double *keys = keytab_get(s, kk, nk, tmp);
     scores_side_vec(s, qk, nq, i, x, tmp);
     for (int64_t j = 0; j < s->rows; j++) {
         if (s->o.causal && j > i) {
             row[j] = -INFINITY;
             continue;
         }
-        scores_side_vec(s, kk, nk, j, y, tmp);
-        row[j] = s->tau * (scores_dot(x, y, s->d) + scores_bias(s, i, j));
+        const double *yj = keys ? keys + j * s->d : y;
+        if (!keys)
+            scores_side_vec(s, kk, nk, j, y, tmp);
+        row[j] = s->tau * (scores_dot(x, yj, s->d) + scores_bias(s, i, j));
     }
     free(buf);
     return 0;

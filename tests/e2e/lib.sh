@@ -149,15 +149,16 @@ poll_for() {
     done
 }
 
-# Poll until COMMAND succeeds, at most 5 s.
-poll_until() { poll_for 50 "$@"; }
+# Poll until COMMAND succeeds, at most 10 s (a sanitizer build on a
+# loaded machine can take seconds to draw or to end).
+poll_until() { poll_for 100 "$@"; }
 
 screen_has() { capture | grep -qF -- "$1"; }
 screen_lacks() { ! screen_has "$1"; }
 wait_for() { poll_until screen_has "$1"; }
 wait_gone() { poll_until screen_lacks "$1"; }
 
-# expect NAME TEXT: pass once TEXT is on the screen (within 5 s).
+# expect NAME TEXT: pass once TEXT is on the screen (within 10 s).
 expect() {
     if wait_for "$2"; then pass "$1"; else fail "$1 (wanted '$2')"; fi
 }

@@ -118,6 +118,17 @@ class Pty:
             self.pump(0.1)
         return want in self.text()
 
+    def wait_exit(self, limit=15.0):
+        """Once the program has left the alternate screen it is on its way
+        out: give it time to end (a sanitizer build checks for leaks at
+        exit, which a loaded machine makes slow) before it counts as
+        still running."""
+        end = time.monotonic() + limit
+        while (self.status is None and b'\x1b[?1049l' in self.out
+               and time.monotonic() < end):
+            self.pump(0.05)
+            self.reap()
+
     def reap(self, block=False):
         if self.status is not None:
             return
@@ -153,6 +164,7 @@ def main():
         os.write(p.master, KEYS.get(k, k.encode()))
         p.quiet()
     p.reap()
+    p.wait_exit()
     print(p.text())
     if p.status is None:
         os.kill(p.pid, signal.SIGKILL)

@@ -27,6 +27,7 @@
 #define SWAPS 20000
 
 static char dir[64];
+static int quiet = -1;           /* /dev/null */
 
 static int stale_socket(const char *path)
 {
@@ -116,7 +117,12 @@ static void race(int link, unsigned mode)
             break;
         }
         pid_t pid = swapper(path, other);
+        int err = dup(2);       /* the refusals' lines go nowhere; the
+                                   checks' own lines are still shown */
+        dup2(quiet, 2);
         struct follow *t = follow_serve(path, mode);
+        dup2(err, 2);
+        close(err);
         kill(pid, SIGKILL);     /* between two exchanges: each is atomic */
         waitpid(pid, NULL, 0);
         served += t != NULL;
@@ -150,11 +156,9 @@ int main(void)
     snprintf(dir, sizeof dir, "/tmp/peviz-serve.XXXXXX");
     if (!mkdtemp(dir))
         return 1;
-    int null = open("/dev/null", O_WRONLY), err = dup(2);
-    dup2(null, 2);              /* the refusals' lines */
+    quiet = open("/dev/null", O_WRONLY);
     race(0, 0600);
     race(1, 0666);
-    dup2(err, 2);
     char cmd[128];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     if (system(cmd) != 0)
