@@ -50,6 +50,12 @@ TEST_BINS += $(CORE_TEST_SRCS:tests/lib/%.c=$(BUILD)/tests/%)
 BENCH_SRCS := $(wildcard tests/bench/*.c)
 BENCH_BINS := $(BENCH_SRCS:tests/bench/%.c=$(BUILD)/bench/%)
 
+# app.h includes the header of each view with settings (src/views/NAME.h)
+# through this one, made from the VIEW_LIST lines of src/view.h: a view is
+# its own files and one line of that list.
+VIEW_HEADERS := $(BUILD)/gen/view_headers.h
+CPPFLAGS += -I$(BUILD)/gen
+
 # float-cast-overflow: gcc leaves a float-to-int conversion out of range
 # out of -fsanitize=undefined (clang has it there)
 SAN_FLAGS := -fsanitize=address,undefined,float-cast-overflow \
@@ -85,7 +91,13 @@ $(BIN): $(MAIN_OBJ) $(LIB_OBJS)
 	@echo "  LD    $@"
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-$(BUILD)/%.o: %.c
+$(VIEW_HEADERS): src/view.h
+	@mkdir -p $(dir $@)
+	$(Q)sed -n -e '/struct view_none/d' \
+	    -e 's|^ *VIEW([A-Z0-9_]*, *\([a-z0-9_]*\),.*|#include "views/\1.h"|p' \
+	    $< >$@.tmp && mv $@.tmp $@
+
+$(BUILD)/%.o: %.c | $(VIEW_HEADERS)
 	@mkdir -p $(dir $@)
 	@echo "  CC    $<"
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<

@@ -2,6 +2,9 @@
  * app.h - the application state (one struct, all parameters) and the
  * interface every view implements.
  *
+ * Each view declares its own settings type in its header; struct app
+ * holds one of each, as VIEW_LIST names them.
+ *
  * The loop owns one struct app.  Keys become actions; actions change the
  * state through app_* functions (validated via params.h); views read the
  * state and draw it into a canvas.  The same draw path serves the
@@ -21,83 +24,12 @@
 #include "peviz/mpos.h"
 #include "peviz/scores.h"
 #include "view.h"
+#include "view_headers.h"   /* src/views/NAME.h of each VIEW_LIST line */
 
 struct app;
 struct pe_table;
 struct pe_table_info;
 struct tour;
-
-/* ---- per-view state ----------------------------------------------------- */
-
-#define HEAT_PCA_MAX 64         /* the highest component :pca I J takes */
-
-struct heatmap_state {
-    int dim;            /* cursor dimension */
-    int dim0;           /* first dimension shown (scroll) */
-    int zoom;           /* 0 = whole sequence fits; each step halves span */
-    int64_t x0;         /* first position shown when zoomed */
-    int pca;            /* the principal-component panel instead (p) */
-    int pca_i, pca_j;   /* the pair drawn against each other, 1-based
-                           (:pca I J, { } [ ]); 0: components 1 and 2 */
-};
-
-struct clocks_state {
-    int band;           /* band under the cursor */
-    int band0;          /* first band shown when paging */
-    int zoom;           /* 0 = evenly spaced overview, 1 = consecutive */
-    int ghost;          /* ghost hand at pos + k shown */
-    long k;             /* offset of the ghost hand */
-    int counter;        /* binary counter strip shown */
-};
-
-struct attention_state {
-    struct score_opts o;        /* scheme and toggles (peviz/scores.h) */
-    int split;                  /* show the four terms of the cell */
-    int bucket_map;             /* t5: the bucket map in the inspector */
-    int64_t ci, cj;             /* cursor: query i, key j */
-    int zoom;
-    int64_t i0, j0;
-};
-
-#define COMPARE_MAX_PANES 3
-enum pane_mode { PANE_HEATMAP = 0, PANE_SPECTRUM, PANE_PROFILE, PANE_DIFF,
-                 PANE_RATIO, PANE_MODE_COUNT };
-const char *pane_mode_name(enum pane_mode m);  /* "heatmap", ... */
-int pane_mode_parse(const char *s);            /* -1 if unknown */
-const char *pane_mode_list(char *buf, size_t len);  /* "heatmap, ... or diff" */
-
-struct pane {
-    double base;
-    int d;
-    int64_t n;
-    enum layout layout;
-    enum precision prec;
-    rope_scaling rope;      /* panes B, C: their RoPE scaling (pane A's is
-                               a->p.rope) */
-    int model;              /* 1 + the model preset (peviz/rope.h) the pane
-                               was last set from, 0: none; its name is
-                               shown while the pane keeps its settings */
-};
-
-/* The grid view (src/views/grid.c): the key token k (the query is
- * p.pos), and whether the scores are plain 1-D RoPE's instead. */
-struct grid_state {
-    int64_t key;
-    int one_d;
-    int pad_;               /* no padding bytes: memcmp */
-};
-
-/* A pane's d <= 0 or n <= 0 means "follow a->p" (the global value). */
-struct compare_state {
-    int npanes, active, preset;
-    enum pane_mode mode;
-    struct pane panes[COMPARE_MAX_PANES];
-    int dim;            /* shared cursor dimension (displayed order) */
-    int band;           /* shared cursor band (spectrum mode) */
-    int dims_1to1;      /* 0: rows show evenly spaced dims; 1: consecutive */
-    int zoom;           /* 0 = all positions fit; each step halves the span;
-                         * the shown window is the page holding a->p.pos */
-};
 
 /* ---- the application ---------------------------------------------------- */
 
@@ -159,11 +91,11 @@ struct app {
                                    over the view's last rows, so the view
                                    keeps its size and its work */
 
-    struct heatmap_state heat;
-    struct clocks_state clocks;
-    struct attention_state att;
-    struct compare_state cmp;
-    struct grid_state grid;
+    /* Each view's settings (its type in src/views/NAME.h), one member
+     * per line of VIEW_LIST (view.h): heat, clocks, att, cmp, grid. */
+#define APP_VIEW_MEMBER_(id, name, type, member) type member;
+    VIEW_LIST(APP_VIEW_MEMBER_)
+#undef APP_VIEW_MEMBER_
 
     /* Positions with more than one axis (--sequence, --grid; peviz/mpos.h):
      * mode MPOS_OFF for the plain 1-D sequence of n positions. */
@@ -215,6 +147,11 @@ struct app {
      * the state, NULL when there is none (frames then use scratch ones). */
     struct views_rt *rt;
 };
+
+/* The member of struct app that holds 1 + the model preset the global
+ * RoPE scaling (p.rope) was set from, 0: none (the compare view shows it
+ * as pane A's): for offsetof. */
+#define APP_ROPE_MODEL cmp.panes[0].model
 
 /* Defaults for everything (params_default, heatmap view, 30 fps, ...). */
 void app_init(struct app *a);

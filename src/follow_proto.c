@@ -7,10 +7,9 @@
 #include <string.h>
 
 #include "follow_proto.h"
-#include "peviz/layout.h"
-#include "peviz/scores.h"
 #include "peviz/tables.h"
 #include "sha256.h"
+#include "state_field.h"
 #include "tour.h"
 
 #define LINE_MAX_LEN 128      /* one "name value" line */
@@ -23,160 +22,84 @@
 
 /* ---- the field table ---------------------------------------------------- */
 
-enum ftype {
-    T_PARAM,        /* d, base, n, pos: params_set */
-    T_INT,          /* int at off, bounded */
-    T_I64,          /* int64_t at off, bounded */
-    T_LONG,         /* long at off, bounded */
-    T_U32,          /* uint32_t at off, bounded */
-    T_SPEED,        /* double at off: the sweep speed */
-    T_ENUM,         /* int-sized enum at off, by name */
-    T_PANE_BASE,    /* a pane's base: params_set_base */
-    T_PANE_D,       /* a pane's d: 0 (the global one) or a valid d */
-    T_PANE_N,       /* a pane's n: 0 (the global one) or a valid n */
-    T_TOUR,         /* "off" or "STEP/STEPS" */
-    T_TABLE,        /* the --pe-file's name, or "none": not state */
-    T_ROPE,         /* pane param's RoPE scaling in one line: the method,
-                       then NAME=VALUE for each setting not at its
-                       default, each through params_set_rope */
-    T_LIST,         /* pane param's longrope factor list lo (RO_SHORT_
-                       FACTOR, RO_LONG_FACTOR): "-" (none) or a,b,... */
-    T_PCA,          /* the heatmap's PCA panel: "0" or "1", then the
-                       pair "I J" when :pca chose one */
-    T_PRESENTER,    /* "-" (each screen its own), else 0 or 1: the
-                       teacher's, taken while share.zoom is on */
-    T_NOTE,         /* "-" (none) or ":" and the text */
-    T_TOUR_SHA,     /* the tour file's content hash, or "-": not state */
-    T_MPOS          /* the multi-axis positions (peviz/mpos.h), one line
-                       as mpos_format writes it */
-};
-
-/* Upper bounds that depend on values read before them. */
-enum bound { B_FIXED, B_DIM, B_BAND, B_POS, B_LEN, B_HEAD };
-
-struct field {
-    const char *name;
-    enum ftype type;
-    size_t off;
-    long long lo, hi;       /* B_FIXED: the range; else lo only */
-    enum bound bound;
-    int param;              /* T_PARAM: enum param_id */
-    const char *(*word)(int);   /* T_ENUM: value -> name */
-    int (*parse)(const char *); /* T_ENUM: name -> value, -1 */
-};
-
 #define SPEED_LO 0.125
 #define SPEED_HI 1048576.0
+#define FIELDS_MAX 256        /* rows of the protocol and of every view */
 
 static const char *view_word(int v)
 {
     return (unsigned)v < VIEW_COUNT ? VIEWS[v]->name : "?";
 }
-static const char *scheme_word(int v) { return scheme_name((enum scheme)v); }
-static const char *mode_word(int v) { return pane_mode_name((enum pane_mode)v); }
-static const char *layout_word(int v) { return layout_name((enum layout)v); }
-static const char *prec_word(int v) { return precision_name((enum precision)v); }
 
-#define OFF(m) offsetof(struct app, m)
-#define PARAM(nm, id) { nm, T_PARAM, 0, 0, 0, B_FIXED, id, NULL, NULL }
-/* Pane k's RoPE scaling (k = 0: pane A's, the global a->p.rope) and its
- * two factor lists, which travel only when they change. */
-#define ROPE(nm, k) \
-    { nm, T_ROPE, 0, 0, 0, B_FIXED, k, NULL, NULL }, \
-    { nm ".sf", T_LIST, 0, RO_SHORT_FACTOR, 0, B_FIXED, k, NULL, NULL }, \
-    { nm ".lf", T_LIST, 0, RO_LONG_FACTOR, 0, B_FIXED, k, NULL, NULL }
-#define INT(nm, m, lo, hi) { nm, T_INT, OFF(m), lo, hi, B_FIXED, 0, NULL, NULL }
-#define INTB(nm, t, m, lo, b) { nm, t, OFF(m), lo, 0, b, 0, NULL, NULL }
-#define ENUM(nm, m, w, p) { nm, T_ENUM, OFF(m), 0, 0, B_FIXED, 0, w, p }
-#define PANE(k) \
-    { "cmp." #k ".base", T_PANE_BASE, OFF(cmp.panes[k].base), 0, 0, B_FIXED, 0, NULL, NULL }, \
-    { "cmp." #k ".d", T_PANE_D, OFF(cmp.panes[k].d), 0, 0, B_FIXED, 0, NULL, NULL }, \
-    { "cmp." #k ".n", T_PANE_N, OFF(cmp.panes[k].n), 0, 0, B_FIXED, 0, NULL, NULL }, \
-    ENUM("cmp." #k ".layout", cmp.panes[k].layout, layout_word, layout_parse), \
-    ENUM("cmp." #k ".prec", cmp.panes[k].prec, prec_word, precision_parse)
-/* Panes B and C also carry their own scaling (after their d). */
-#define PANE_ROPE(k) PANE(k), ROPE("cmp." #k ".rope", k)
+#define ROW(nm, t) { .name = nm, .type = t }
 
 /*
- * The published state, in the order it is sent and must be read: d and
- * n come before every bound that depends on them.  What only changes
- * how a screen looks (palette, help card, colours, glyphs, language)
- * is not here: each follower keeps its own.
+ * The published state, in the order it is sent and must be read: these
+ * rows, each view's (struct view's fields) in the order of VIEW_LIST,
+ * then TAIL.  d and n come before every bound that depends on them.
+ * What only changes how a screen looks (palette, help card, colours,
+ * glyphs, language) is not here: each follower keeps its own.
  */
-static const struct field FIELDS[] = {
-    ENUM("view", view, view_word, view_parse),
-    INT("split", split, 0, VIEW_COUNT),
-    PARAM("d", P_D),
-    PARAM("base", P_BASE),
-    PARAM("n", P_N),
-    PARAM("pos", P_POS),
-    { "mpos", T_MPOS, 0, 0, 0, B_FIXED, 0, NULL, NULL },
-    ROPE("rope", 0),
-    INT("playing", playing, 0, 1),
-    { "speed", T_SPEED, OFF(speed), 0, 0, B_FIXED, 0, NULL, NULL },
-    INTB("heat.dim", T_INT, heat.dim, 0, B_DIM),
-    INTB("heat.dim0", T_INT, heat.dim0, 0, B_DIM),
-    INT("heat.zoom", heat.zoom, 0, 64),
-    INTB("heat.x0", T_I64, heat.x0, 0, B_POS),
-    { "heat.pca", T_PCA, 0, 0, 0, B_FIXED, 0, NULL, NULL },
-    INTB("clk.band", T_INT, clocks.band, 0, B_BAND),
-    INTB("clk.band0", T_INT, clocks.band0, 0, B_BAND),
-    INT("clk.zoom", clocks.zoom, 0, 1),
-    INT("clk.ghost", clocks.ghost, 0, 1),
-    { "clk.k", T_LONG, OFF(clocks.k), -PARAM_N_MAX, PARAM_N_MAX, B_FIXED, 0, NULL, NULL },
-    INT("clk.counter", clocks.counter, 0, 1),
-    ENUM("att.scheme", att.o.scheme, scheme_word, scheme_parse),
-    INT("att.softmax", att.o.softmax, 0, 1),
-    INT("att.causal", att.o.causal, 0, 1),
-    INT("att.temperature", att.o.temperature, 0, 1),
-    INT("att.content", att.o.content, 0, 1),
-    INT("att.scale_emb", att.o.scale_emb, 0, 1),
-    INT("att.split", att.split, 0, 1),
-    INT("att.heads", att.o.heads, 1, SCORES_MAX_HEADS),
-    INTB("att.head", T_INT, att.o.head, 0, B_HEAD),
-    INT("att.q_random", att.o.q_random, 0, 1),
-    { "att.seed", T_U32, OFF(att.o.seed), 0, 4294967295LL, B_FIXED, 0, NULL, NULL },
-    INTB("att.train", T_I64, att.o.train_len, -1, B_LEN),
-    INTB("att.i", T_I64, att.ci, 0, B_POS),
-    INTB("att.j", T_I64, att.cj, 0, B_POS),
-    INT("att.zoom", att.zoom, 0, 64),
-    INTB("att.i0", T_I64, att.i0, 0, B_POS),
-    INTB("att.j0", T_I64, att.j0, 0, B_POS),
-    INT("cmp.panes", cmp.npanes, 2, COMPARE_MAX_PANES),
-    INT("cmp.active", cmp.active, 0, COMPARE_MAX_PANES - 1),
-    INT("cmp.preset", cmp.preset, 0, 3),
-    ENUM("cmp.mode", cmp.mode, mode_word, pane_mode_parse),
-    PANE(0), PANE_ROPE(1), PANE_ROPE(2),
-    INT("cmp.dim", cmp.dim, 0, PARAM_D_MAX - 1),
-    INT("cmp.band", cmp.band, 0, PARAM_D_MAX / 2 - 1),
-    INT("cmp.dims_1to1", cmp.dims_1to1, 0, 1),
-    INT("cmp.zoom", cmp.zoom, 0, 64),
-    INTB("grid.key", T_I64, grid.key, 0, B_POS),
-    INT("grid.one_d", grid.one_d, 0, 2),
-    INT("share.zoom", share_zoom, 0, 1),
-    { "presenter", T_PRESENTER, 0, 0, 0, B_FIXED, 0, NULL, NULL },
-    INT("point", point, 0, 1),
-    { "note", T_NOTE, 0, 0, 0, B_FIXED, 0, NULL, NULL },
-    { "tour", T_TOUR, 0, 0, 0, B_FIXED, 0, NULL, NULL },
-    { "tour.sha256", T_TOUR_SHA, 0, 0, 0, B_FIXED, 0, NULL, NULL },
-    { "table", T_TABLE, 0, 0, 0, B_FIXED, 0, NULL, NULL },
+static const struct state_field HEAD[] = {
+    SF_ROW_ENUM("view", view, view_word, view_parse),
+    SF_ROW_INT("split", split, 0, VIEW_COUNT),
+    { .name = "d", .type = SF_PARAM, .param = P_D },
+    { .name = "base", .type = SF_PARAM, .param = P_BASE },
+    { .name = "n", .type = SF_PARAM, .param = P_N },
+    { .name = "pos", .type = SF_PARAM, .param = P_POS },
+    ROW("mpos", SF_MPOS),
+    SF_ROWS_ROPE("rope", p.rope, APP_ROPE_MODEL),
+    SF_ROW_INT("playing", playing, 0, 1),
+    { .name = "speed", .type = SF_SPEED, .off = SF_OFF(speed) },
+    { 0 }
 };
-#define NFIELDS (sizeof FIELDS / sizeof FIELDS[0])
+
+static const struct state_field TAIL[] = {
+    SF_ROW_INT("share.zoom", share_zoom, 0, 1),
+    ROW("presenter", SF_PRESENTER),
+    SF_ROW_INT("point", point, 0, 1),
+    ROW("note", SF_NOTE),
+    ROW("tour", SF_TOUR),
+    ROW("tour.sha256", SF_TOUR_SHA),
+    ROW("table", SF_TABLE),
+    { 0 }
+};
+
+/* Every row, in the order of the wire. */
+struct fields {
+    const struct state_field *f[FIELDS_MAX];
+    size_t n;
+};
+
+static void add_rows(struct fields *t, const struct state_field *rows)
+{
+    for (; rows && rows->name && t->n < FIELDS_MAX; rows++)
+        t->f[t->n++] = rows;
+}
+
+static void fields_get(struct fields *t)
+{
+    t->n = 0;
+    add_rows(t, HEAD);
+    for (int v = 0; v < VIEW_COUNT; v++)
+        add_rows(t, VIEWS[v]->fields);
+    add_rows(t, TAIL);
+}
 
 /* ---- encoding ----------------------------------------------------------- */
 
-static long long int_at(const struct app *a, const struct field *f)
+static long long int_at(const struct app *a, const struct state_field *f)
 {
     const char *p = (const char *)a + f->off;
     switch (f->type) {
-    case T_I64:  return *(const int64_t *)(const void *)p;
-    case T_LONG: return *(const long *)(const void *)p;
-    case T_U32:  return *(const uint32_t *)(const void *)p;
+    case SF_I64:  return *(const int64_t *)(const void *)p;
+    case SF_LONG: return *(const long *)(const void *)p;
+    case SF_U32:  return *(const uint32_t *)(const void *)p;
     default:     return *(const int *)(const void *)p;
     }
 }
 
-static double dbl_at(const struct app *a, const struct field *f)
+static double dbl_at(const struct app *a, const struct state_field *f)
 {
     return *(const double *)(const void *)((const char *)a + f->off);
 }
@@ -219,15 +142,22 @@ static void param_text(const struct app *a, int id, char *v, size_t len)
     }
 }
 
-/* Pane k's scaling: pane A's is the global one. */
-static const rope_scaling *rope_in(const struct app *a, int k)
+/* The RoPE scaling of a SF_ROPE or SF_LIST row, and the preset its
+ * SF_ROPE row says it came from. */
+static const rope_scaling *rope_in(const struct app *a,
+                                   const struct state_field *f)
 {
-    return k > 0 ? &a->cmp.panes[k].rope : &a->p.rope;
+    return (const rope_scaling *)(const void *)((const char *)a + f->off);
 }
 
-static rope_scaling *rope_of(struct app *a, int k)
+static rope_scaling *rope_of(struct app *a, const struct state_field *f)
 {
-    return k > 0 ? &a->cmp.panes[k].rope : &a->p.rope;
+    return (rope_scaling *)(void *)((char *)a + f->off);
+}
+
+static int *model_of(struct app *a, const struct state_field *f)
+{
+    return (int *)(void *)((char *)a + f->aux);
 }
 
 /* The scalar settings of a rope_scaling, by enum rope_opt (NULL: the
@@ -267,14 +197,15 @@ static int rope_setting(const rope_scaling *r, int id, char *v, size_t len)
     return *x != *rope_double(&def, id);
 }
 
-/* Pane k's "yarn factor=4 original-max=32768 truncate=off": the method
- * and the settings away from their defaults, named as on the command
- * line. */
-static void rope_text(const struct app *a, int k, char *v, size_t len)
+/* "yarn factor=4 original-max=32768 truncate=off": the method and the
+ * settings away from their defaults, named as on the command line. */
+static void rope_text(const struct app *a, const struct state_field *f,
+                      char *v, size_t len)
 {
     char x[32];
-    const rope_scaling *r = rope_in(a, k);
-    const struct rope_preset *m = rope_preset_at(a->cmp.panes[k].model - 1);
+    const rope_scaling *r = rope_in(a, f);
+    int model = *(const int *)(const void *)((const char *)a + f->aux);
+    const struct rope_preset *m = rope_preset_at(model - 1);
     size_t n = (size_t)snprintf(v, len, "%s", rope_method_name(r->method));
     for (int id = RO_FACTOR; id <= RO_ATTENTION_FACTOR && n < len; id++)
         if (rope_setting(r, id, x, sizeof x))
@@ -449,33 +380,27 @@ void fp_table_digest(const struct pe_table *t, char hex[65])
 }
 
 /* The value of one field as text. */
-static void field_text(const struct app *a, const struct field *f,
+static void field_text(const struct app *a, const struct state_field *f,
                        char *v, size_t len)
 {
     switch (f->type) {
-    case T_PARAM: param_text(a, f->param, v, len); break;
-    case T_SPEED: case T_PANE_BASE: exact_text(dbl_at(a, f), v, len); break;
-    case T_ENUM:  snprintf(v, len, "%s", f->word((int)int_at(a, f))); break;
-    case T_TOUR:  tour_text(a, v, len); break;
-    case T_TABLE: fp_table_text(a, v, len); break;
-    case T_PRESENTER:
+    case SF_PARAM: param_text(a, f->param, v, len); break;
+    case SF_SPEED: case SF_BASE: exact_text(dbl_at(a, f), v, len); break;
+    case SF_ENUM:  snprintf(v, len, "%s", f->word((int)int_at(a, f))); break;
+    case SF_TOUR:  tour_text(a, v, len); break;
+    case SF_TABLE: fp_table_text(a, v, len); break;
+    case SF_PRESENTER:
         snprintf(v, len, "%s", !a->share_zoom ? "-" : a->presenter ? "1" : "0");
         break;
-    case T_NOTE:  snprintf(v, len, "%s%s", a->note[0] ? ":" : "-", a->note); break;
-    case T_TOUR_SHA:
+    case SF_NOTE:  snprintf(v, len, "%s%s", a->note[0] ? ":" : "-", a->note); break;
+    case SF_TOUR_SHA:
         snprintf(v, len, "%s", a->tour && tour_running(a) && !a->tour->shipped &&
                  strlen(a->tour->sha256) == 64 ? a->tour->sha256 : "-");
         break;
-    case T_ROPE:  rope_text(a, f->param, v, len); break;
-    case T_LIST:  list_text(rope_in(a, f->param), (int)f->lo, v, len); break;
-    case T_MPOS:  mpos_format(&a->mp, v, len); break;
-    case T_PCA:
-        if (a->heat.pca_i || a->heat.pca_j)
-            snprintf(v, len, "%d %d %d", a->heat.pca, a->heat.pca_i,
-                     a->heat.pca_j);
-        else
-            snprintf(v, len, "%d", a->heat.pca);
-        break;
+    case SF_ROPE:  rope_text(a, f, v, len); break;
+    case SF_LIST:  list_text(rope_in(a, f), (int)f->lo, v, len); break;
+    case SF_MPOS:  mpos_format(&a->mp, v, len); break;
+    case SF_HOOK:  f->text(a, v, len); break;
     default:      snprintf(v, len, "%lld", int_at(a, f)); break;
     }
 }
@@ -484,9 +409,11 @@ int fp_body(const struct app *a, char *buf, size_t len)
 {
     char v[LIST_LINE_MAX];
     size_t n = 0;
-    for (size_t i = 0; i < NFIELDS; i++) {
-        field_text(a, &FIELDS[i], v, sizeof v);
-        int w = snprintf(buf + n, len - n, "%s %s\n", FIELDS[i].name, v);
+    struct fields t;
+    fields_get(&t);
+    for (size_t i = 0; i < t.n; i++) {
+        field_text(a, t.f[i], v, sizeof v);
+        int w = snprintf(buf + n, len - n, "%s %s\n", t.f[i]->name, v);
         if (w < 0 || (size_t)w >= len - n)
             return -1;
         n += (size_t)w;
@@ -536,30 +463,31 @@ size_t fp_diff(const char *old, size_t olen, const char *cur, size_t clen,
 
 /* ---- decoding ----------------------------------------------------------- */
 
-static long long bound_hi(const struct app *a, const struct field *f)
+static long long bound_hi(const struct app *a, const struct state_field *f)
 {
     switch (f->bound) {
-    case B_DIM:  return a->p.d - 1;
-    case B_BAND: return a->p.d / 2 - 1;
-    case B_POS:  return a->p.n - 1;
-    case B_LEN:  return a->p.n;
-    case B_HEAD: return a->att.o.heads - 1;
+    case SF_DIM:  return a->p.d - 1;
+    case SF_BAND: return a->p.d / 2 - 1;
+    case SF_POS:  return a->p.n - 1;
+    case SF_LEN:  return a->p.n;
+    case SF_BELOW: return *(const int *)(const void *)((const char *)a +
+                                                       f->aux) - 1;
     default:     return f->hi;
     }
 }
 
-static void set_int(struct app *a, const struct field *f, long long v)
+static void set_int(struct app *a, const struct state_field *f, long long v)
 {
     char *p = (char *)a + f->off;
     switch (f->type) {
-    case T_I64:  *(int64_t *)(void *)p = (int64_t)v; break;
-    case T_LONG: *(long *)(void *)p = (long)v; break;
-    case T_U32:  *(uint32_t *)(void *)p = (uint32_t)v; break;
+    case SF_I64:  *(int64_t *)(void *)p = (int64_t)v; break;
+    case SF_LONG: *(long *)(void *)p = (long)v; break;
+    case SF_U32:  *(uint32_t *)(void *)p = (uint32_t)v; break;
     default:     *(int *)(void *)p = (int)v; break;
     }
 }
 
-static int set_bounded(struct app *a, const struct field *f, const char *v,
+static int set_bounded(struct app *a, const struct state_field *f, const char *v,
                        char *err, size_t errlen)
 {
     long x;
@@ -578,7 +506,7 @@ static int set_bounded(struct app *a, const struct field *f, const char *v,
     return 0;
 }
 
-static int set_speed(struct app *a, const struct field *f, const char *v,
+static int set_speed(struct app *a, const struct state_field *f, const char *v,
                      char *err, size_t errlen)
 {
     double x;
@@ -591,7 +519,7 @@ static int set_speed(struct app *a, const struct field *f, const char *v,
     return 0;
 }
 
-static int set_enum(struct app *a, const struct field *f, const char *v,
+static int set_enum(struct app *a, const struct state_field *f, const char *v,
                     char *err, size_t errlen)
 {
     int x = f->parse(v);
@@ -603,16 +531,16 @@ static int set_enum(struct app *a, const struct field *f, const char *v,
     return 0;
 }
 
-/* A pane's base, d or n, validated as the global one would be; d and n
- * may also be 0 (the pane follows the global value). */
-static int set_pane(struct app *a, const struct field *f, const char *v,
+/* A base, d or n of its own, validated as the global one would be; d
+ * and n may also be 0 (it follows the global value). */
+static int set_own(struct app *a, const struct state_field *f, const char *v,
                     char *err, size_t errlen)
 {
     params p = a->p;
     char why[APP_MSG_LEN];
     char *dst = (char *)a + f->off;
-    int zero = f->type != T_PANE_BASE && strcmp(v, "0") == 0;
-    int id = f->type == T_PANE_BASE ? P_BASE : f->type == T_PANE_D ? P_D : P_N;
+    int zero = f->type != SF_BASE && strcmp(v, "0") == 0;
+    int id = f->type == SF_BASE ? P_BASE : f->type == SF_D0 ? P_D : P_N;
     if (!zero && params_set(&p, (enum param_id)id, v, why, sizeof why)) {
         snprintf(err, errlen, "%s: %s", f->name, why);
         return -1;
@@ -708,14 +636,14 @@ static int rope_extra(rope_scaling *r, const char *tok, const char *v,
     return -1;
 }
 
-static int set_rope(struct app *a, const struct field *f, const char *v,
+static int set_rope(struct app *a, const struct state_field *f, const char *v,
                     char *err, size_t errlen)
 {
     char buf[ROPE_LINE_MAX + 1], why[APP_MSG_LEN], seen[RO_COUNT] = { 0 };
     char seen_x[2] = { 0, 0 };
     char *save = NULL, *tok;
     params p = a->p;
-    p.rope = *rope_of(a, f->param);
+    p.rope = *rope_of(a, f);
     scalars_default(&p.rope);
     snprintf(buf, sizeof buf, "%s", v);
     tok = strtok_r(buf, " ", &save);
@@ -737,8 +665,8 @@ static int set_rope(struct app *a, const struct field *f, const char *v,
         if (params_set_rope(&p, (enum rope_opt)id, eq + 1, why, sizeof why))
             goto bad;
     }
-    *rope_of(a, f->param) = p.rope;
-    a->cmp.panes[f->param].model = model;
+    *rope_of(a, f) = p.rope;
+    *model_of(a, f) = model;
     return 0;
 bad:
     snprintf(err, errlen, "%s: %s", f->name, why);
@@ -766,11 +694,11 @@ static int float_list(const char *v, double *x, int max)
 
 /* A factor list: "-" (none), what --short-factor takes, or "f32:" and
  * float32 values. */
-static int set_list(struct app *a, const struct field *f, const char *v,
+static int set_list(struct app *a, const struct state_field *f, const char *v,
                     char *err, size_t errlen)
 {
     char why[APP_MSG_LEN];
-    rope_scaling *r = rope_of(a, f->param);
+    rope_scaling *r = rope_of(a, f);
     params p = a->p;
     if (strcmp(v, "-") == 0) {
         *(f->lo == RO_SHORT_FACTOR ? &r->nshort : &r->nlong) = 0;
@@ -796,42 +724,25 @@ static int set_list(struct app *a, const struct field *f, const char *v,
     return 0;
 }
 
-/* "0", "1", or either with the pair "I J" (1..HEAT_PCA_MAX, or 0 0). */
-static int set_pca(struct app *a, const char *v, char *err, size_t errlen)
-{
-    int on, i = 0, j = 0, used = 0;
-    int k = sscanf(v, "%d%n %d %d%n", &on, &used, &i, &j, &used);
-    if ((k != 1 && k != 3) || v[used] || (on != 0 && on != 1) || i < 0 ||
-        j < 0 || i > HEAT_PCA_MAX || j > HEAT_PCA_MAX || (i == j && i)) {
-        snprintf(err, errlen, "heat.pca: want 0 or 1, then I J in 1..%d",
-                 HEAT_PCA_MAX);
-        return -1;
-    }
-    a->heat.pca = on;
-    a->heat.pca_i = i;
-    a->heat.pca_j = j;
-    return 0;
-}
-
-static int set_field(struct app *a, const struct field *f, const char *v,
+static int set_field(struct app *a, const struct state_field *f, const char *v,
                      char *err, size_t errlen)
 {
     char why[APP_MSG_LEN];
     switch (f->type) {
-    case T_PARAM:
+    case SF_PARAM:
         if (params_set(&a->p, (enum param_id)f->param, v, why, sizeof why)) {
             snprintf(err, errlen, "%s", why);
             return -1;
         }
         app_params_changed(a);
         return 0;
-    case T_SPEED: return set_speed(a, f, v, err, errlen);
-    case T_ENUM:  return set_enum(a, f, v, err, errlen);
-    case T_PANE_BASE: case T_PANE_D: case T_PANE_N:
-        return set_pane(a, f, v, err, errlen);
-    case T_TOUR:  return set_tour(a, v, err, errlen);
-    case T_TABLE: return check_table(v, err, errlen);
-    case T_PRESENTER:
+    case SF_SPEED: return set_speed(a, f, v, err, errlen);
+    case SF_ENUM:  return set_enum(a, f, v, err, errlen);
+    case SF_BASE: case SF_D0: case SF_N0:
+        return set_own(a, f, v, err, errlen);
+    case SF_TOUR:  return set_tour(a, v, err, errlen);
+    case SF_TABLE: return check_table(v, err, errlen);
+    case SF_PRESENTER:
         if (strcmp(v, "-") && strcmp(v, "0") && strcmp(v, "1")) {
             snprintf(err, errlen, "presenter: want -, 0 or 1");
             return -1;
@@ -839,14 +750,14 @@ static int set_field(struct app *a, const struct field *f, const char *v,
         if (a->share_zoom && *v != '-')
             a->presenter = *v == '1';
         return 0;
-    case T_TOUR_SHA:
+    case SF_TOUR_SHA:
         if (strcmp(v, "-") && (strlen(v) != 64 ||
                                strspn(v, "0123456789abcdef") != 64)) {
             snprintf(err, errlen, "tour.sha256: want - or 64 hex digits");
             return -1;
         }
         return 0;
-    case T_NOTE:
+    case SF_NOTE:
         if ((strcmp(v, "-") && *v != ':') || strlen(v) > APP_NOTE_MAX + 1) {
             snprintf(err, errlen, "note: want - or :TEXT of at most %d "
                      "characters", APP_NOTE_MAX);
@@ -854,46 +765,25 @@ static int set_field(struct app *a, const struct field *f, const char *v,
         }
         snprintf(a->note, sizeof a->note, "%s", *v == ':' ? v + 1 : "");
         return 0;
-    case T_ROPE:  return set_rope(a, f, v, err, errlen);
-    case T_LIST:  return set_list(a, f, v, err, errlen);
-    case T_MPOS:
+    case SF_ROPE:  return set_rope(a, f, v, err, errlen);
+    case SF_LIST:  return set_list(a, f, v, err, errlen);
+    case SF_MPOS:
         if (mpos_parse_text(&a->mp, v, why, sizeof why)) {
             snprintf(err, errlen, "mpos: %s", why);
             return -1;
         }
         return 0;
-    case T_PCA:   return set_pca(a, v, err, errlen);
+    case SF_HOOK:  return f->set(a, v, err, errlen);
     default:      return set_bounded(a, f, v, err, errlen);
     }
 }
 
-static int field_find(const char *name)
+static int field_find(const struct fields *t, const char *name)
 {
-    for (size_t i = 0; i < NFIELDS; i++)
-        if (strcmp(FIELDS[i].name, name) == 0)
+    for (size_t i = 0; i < t->n; i++)
+        if (strcmp(t->f[i]->name, name) == 0)
             return (int)i;
     return -1;
-}
-
-/*
- * Pane k's scaling against the d_model it is drawn with, as the compare
- * view checks it when it is set.  A pane that follows the global d_model
- * keeps its scaling when that changes, and then may hold factor lists of
- * an earlier d (the view draws it unscaled): there the lists need only
- * be as long as each other and ntk's d >= 4 is not asked.
- */
-static int pane_rope_check(const struct app *a, int k, char *why, size_t len)
-{
-    params p = a->p;
-    const rope_scaling *r = &a->cmp.panes[k].rope;
-    p.rope = *r;
-    if (a->cmp.panes[k].d > 0)
-        p.d = a->cmp.panes[k].d;
-    else if (r->method == ROPE_LONGROPE)
-        p.d = 2 * r->nshort;
-    else if (p.d < 4)
-        p.d = 4;
-    return params_check_rope(&p, why, len);
 }
 
 /* The multi-axis positions' slot layout against d. */
@@ -916,36 +806,32 @@ static int mpos_fits(const struct app *a, char *why, size_t len)
 static int consistent(const struct app *a, char *err, size_t errlen)
 {
     char why[APP_MSG_LEN];
-    int k = 1;
-    while (k < COMPARE_MAX_PANES && !pane_rope_check(a, k, why, sizeof why))
-        k++;
-    if (params_check_rope(&a->p, why, sizeof why))
+    if (params_check_rope(&a->p, why, sizeof why)) {
         snprintf(err, errlen, "rope: %s", why);
-    else if (k < COMPARE_MAX_PANES)
-        snprintf(err, errlen, "cmp.%d.rope: %s", k, why);
-    else if (a->att.o.head >= a->att.o.heads)
-        snprintf(err, errlen, "att.head beyond att.heads");
-    else if (a->cmp.active >= a->cmp.npanes)
-        snprintf(err, errlen, "cmp.active beyond cmp.panes");
-    else if (mpos_fits(a, why, sizeof why))
+        return -1;
+    }
+    for (int v = 0; v < VIEW_COUNT; v++)
+        if (VIEWS[v]->fields_check && VIEWS[v]->fields_check(a, err, errlen))
+            return -1;
+    if (mpos_fits(a, why, sizeof why)) {
         snprintf(err, errlen, "mpos: %s", why);
-    else
-        return 0;
-    return -1;
+        return -1;
+    }
+    return 0;
 }
 
 /* The longest line a field may take: its name, a space and its value. */
-static size_t line_max(const struct field *f)
+static size_t line_max(const struct state_field *f)
 {
-    return f->type == T_LIST ? LIST_LINE_MAX
-           : f->type == T_ROPE ? ROPE_LINE_MAX
-           : f->type == T_TABLE || f->type == T_TOUR ? TABLE_LINE_MAX
-           : f->type == T_MPOS ? MPOS_TEXT_MAX + 8
+    return f->type == SF_LIST ? LIST_LINE_MAX
+           : f->type == SF_ROPE ? ROPE_LINE_MAX
+           : f->type == SF_TABLE || f->type == SF_TOUR ? TABLE_LINE_MAX
+           : f->type == SF_MPOS ? MPOS_TEXT_MAX + 8
            : LINE_MAX_LEN;
 }
 
 /* The field a line names (the text before its first space), or -1. */
-static int line_field(const char *line, size_t len)
+static int line_field(const struct fields *t, const char *line, size_t len)
 {
     char name[LINE_MAX_LEN];
     const char *sp = memchr(line, ' ', len);
@@ -954,12 +840,12 @@ static int line_field(const char *line, size_t len)
         return -1;
     memcpy(name, line, n);
     name[n] = 0;
-    return field_find(name);
+    return field_find(t, name);
 }
 
 /* One line "name value" (no newline) into a; seen marks fields read. */
-static int apply_line(struct app *a, const char *line, size_t len,
-                      char *seen, char *err, size_t errlen)
+static int apply_line(struct app *a, const struct fields *t, const char *line,
+                      size_t len, char *seen, char *err, size_t errlen)
 {
     char buf[LIST_LINE_MAX + 1];
     for (size_t i = 0; i < len; i++)
@@ -968,32 +854,33 @@ static int apply_line(struct app *a, const char *line, size_t len,
                      (unsigned char)line[i]);
             return -1;
         }
-    int i = line_field(line, len);
+    int i = line_field(t, line, len);
     if (i < 0) {
         snprintf(err, errlen, "unknown field");
         return -1;
     }
-    if (len > line_max(&FIELDS[i])) {
-        snprintf(err, errlen, "line longer than %zu bytes",
-                 line_max(&FIELDS[i]));
+    const struct state_field *f = t->f[i];
+    if (len > line_max(f)) {
+        snprintf(err, errlen, "line longer than %zu bytes", line_max(f));
         return -1;
     }
     if (seen[i]++) {
-        snprintf(err, errlen, "%s given twice", FIELDS[i].name);
+        snprintf(err, errlen, "%s given twice", f->name);
         return -1;
     }
     memcpy(buf, line, len);
     buf[len] = 0;
-    return set_field(a, &FIELDS[i], buf + strlen(FIELDS[i].name) + 1, err,
-                     errlen);
+    return set_field(a, f, buf + strlen(f->name) + 1, err, errlen);
 }
 
 int fp_apply(struct app *a, const char *body, size_t len, char *err,
              size_t errlen)
 {
-    char seen[NFIELDS], why[2 * APP_MSG_LEN];
+    char seen[FIELDS_MAX], why[2 * APP_MSG_LEN];
     struct app t = *a;
+    struct fields rows;
     int line = 0;
+    fields_get(&rows);
     memset(seen, 0, sizeof seen);
     if (len > FP_BODY_MAX || (len && body[len - 1] != '\n')) {
         snprintf(err, errlen, "body not ended by a newline");
@@ -1002,7 +889,7 @@ int fp_apply(struct app *a, const char *body, size_t len, char *err,
     for (size_t at = 0; at < len; line++) {
         const char *nl = memchr(body + at, '\n', len - at);
         size_t l = (size_t)(nl - (body + at));
-        if (apply_line(&t, body + at, l, seen, why, sizeof why)) {
+        if (apply_line(&t, &rows, body + at, l, seen, why, sizeof why)) {
             snprintf(err, errlen, "line %d: %s", line + 1, why);
             return -1;
         }

@@ -45,8 +45,9 @@
 
 /*
  * The whole published state of a as a body: one line per field, always
- * the same fields in the same order.  Derived from a through the field
- * table only: a new field is one row there.  Returns the length, or -1
+ * the same fields in the same order.  Derived from a through the rows
+ * of state_field.h only (the protocol's own, then each view's in the
+ * order of VIEW_LIST): a new field is one row in its view's table.  Returns the length, or -1
  * if it does not fit (cannot happen with FP_BODY_MAX bytes).
  */
 int fp_body(const struct app *a, char *buf, size_t len);

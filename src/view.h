@@ -23,18 +23,30 @@
 #include "keys.h"
 
 struct app;
+struct state_field;
 struct view_raster;
 
-/* The views, in the order of keys 1..N and Tab: one line each.
- * VIEW(ID, name): ID names VIEW_ID and VIEW_ID_DEF (in src/views/name.c). */
-#define VIEW_LIST(VIEW)          \
-    VIEW(HEATMAP, heatmap)       \
-    VIEW(CLOCKS, clocks)         \
-    VIEW(ATTENTION, attention)   \
-    VIEW(COMPARE, compare)       \
-    VIEW(GRID, grid)
+/*
+ * The views, in the order of keys 1..N and Tab: one line each,
+ *     VIEW(ID, name, settings type, member)
+ * ID names VIEW_ID and VIEW_ID_DEF (in src/views/name.c).  The view's
+ * settings type is declared in src/views/name.h (the build includes
+ * that header in app.h for each line) and is a member of struct app.
+ * A view without settings says struct view_none (and has no header).
+ */
+#define VIEW_LIST(VIEW)                                        \
+    VIEW(HEATMAP, heatmap, struct heatmap_state, heat)         \
+    VIEW(CLOCKS, clocks, struct clocks_state, clocks)          \
+    VIEW(ATTENTION, attention, struct attention_state, att)    \
+    VIEW(COMPARE, compare, struct compare_state, cmp)          \
+    VIEW(GRID, grid, struct grid_state, grid)
 
-#define VIEW_ENUM_(id, name) VIEW_##id,
+/* The settings of a view that keeps none in struct app. */
+struct view_none {
+    char none_;
+};
+
+#define VIEW_ENUM_(id, name, type, member) VIEW_##id,
 enum view_id { VIEW_LIST(VIEW_ENUM_) VIEW_COUNT };
 #undef VIEW_ENUM_
 
@@ -87,9 +99,18 @@ struct view {
      */
     int (*raster)(const struct app *a, void *rt, int cw, int ch,
                   struct view_raster *r);
+    /*
+     * Its settings as follow mode publishes them (state_field.h): rows
+     * in the order they go on the wire, ended by a row whose name is
+     * NULL; NULL: none.  fields_check: relations between them that one
+     * row at a time cannot check; 0, or -1 with "name: why" in err.
+     */
+    const struct state_field *fields;
+    int (*fields_check)(const struct app *a, char *err, size_t errlen);
 };
 
-#define VIEW_EXTERN_(id, name) extern const struct view VIEW_##id##_DEF;
+#define VIEW_EXTERN_(id, name, type, member) \
+    extern const struct view VIEW_##id##_DEF;
 VIEW_LIST(VIEW_EXTERN_)
 #undef VIEW_EXTERN_
 
@@ -98,11 +119,12 @@ extern const struct view *const VIEWS[VIEW_COUNT];
 /* View by name, or -1. */
 int view_parse(const char *name);
 
-/* "heatmap, clocks, attention or compare" (sep_last: " or "). */
+/* The names in the list's order: "heatmap, clocks, ... or grid"
+ * (sep_last: " or "). */
 void views_names(char *buf, size_t len, const char *sep_last);
 
-/* The help label and text of the row binding keys 1..N to the views
- * ("1 2 3 4", "heatmap, clocks, attention, compare"). */
+/* The help label and text of the row binding keys 1..N to the views:
+ * "1..N" (or "1 2 3" for up to four views) and their names. */
 void views_keys_text(char *label, size_t llen, char *help, size_t hlen);
 
 /* ---- runtime objects --------------------------------------------------- */

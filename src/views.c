@@ -11,7 +11,7 @@
 #include "frame.h"
 #include "text.h"
 
-#define VIEW_ENTRY_(id, name) [VIEW_##id] = &VIEW_##id##_DEF,
+#define VIEW_ENTRY_(id, name, type, member) [VIEW_##id] = &VIEW_##id##_DEF,
 const struct view *const VIEWS[VIEW_COUNT] = { VIEW_LIST(VIEW_ENTRY_) };
 #undef VIEW_ENTRY_
 

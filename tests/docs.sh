@@ -47,7 +47,19 @@ key_lines() {
             print "KEY\t" label "\t" help
         }' "$TMP/help"
 }
-key_lines >"$TMP/keys"
+# The row of the views' number keys ("1..5  heatmap, clocks, ...") is
+# documented as "1..N": its label and names come from the view list, so
+# that a new view is its files and one line of that list.
+VIEW_NAMES=$(sed -n 's/^ *--view NAME  *//p' "$TMP/help" | sed 's/ or /, /')
+VIEWS_LABEL=1..N
+VIEWS_HELP="the views, numbered in the order --view lists them"
+views_row() {
+    awk -F '\t' -v names="$VIEW_NAMES" -v l="$VIEWS_LABEL" -v h="$VIEWS_HELP" '
+        $1 == "KEY" && $3 == names { print "KEY\t" l "\t" h; found = 1; next }
+        { print }
+        END { if (!found) print "UNPARSED\tno key row for the views (" names ")" }'
+}
+key_lines | views_row >"$TMP/keys"
 
 # roff for one piece of text: escapes, and the arrows as groff glyphs.
 roff_escape() {

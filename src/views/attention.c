@@ -26,6 +26,7 @@
 #include "peviz/tables.h"
 #include "plot.h"
 #include "score_grid.h"
+#include "state_field.h"
 #include "text.h"
 
 #define PANEL_MIN 32        /* cells beside the matrix for the panel */
@@ -1838,6 +1839,42 @@ static const char ATT_ABOUT[] =
     "x = e + p = e.e + e.p + p.e + p.p, and f shows the four terms. The "
     "profile shows S against distance, or the cursor row.";
 
+/* ---- follow mode ---------------------------------------------------------- */
+
+static const char *scheme_word(int v) { return scheme_name((enum scheme)v); }
+
+static const struct state_field ATT_FIELDS[] = {
+    SF_ROW_ENUM("att.scheme", att.o.scheme, scheme_word, scheme_parse),
+    SF_ROW_INT("att.softmax", att.o.softmax, 0, 1),
+    SF_ROW_INT("att.causal", att.o.causal, 0, 1),
+    SF_ROW_INT("att.temperature", att.o.temperature, 0, 1),
+    SF_ROW_INT("att.content", att.o.content, 0, 1),
+    SF_ROW_INT("att.scale_emb", att.o.scale_emb, 0, 1),
+    SF_ROW_INT("att.split", att.split, 0, 1),
+    SF_ROW_INT("att.heads", att.o.heads, 1, SCORES_MAX_HEADS),
+    { .name = "att.head", .type = SF_INT, .off = SF_OFF(att.o.head),
+      .bound = SF_BELOW, .aux = SF_OFF(att.o.heads) },
+    SF_ROW_INT("att.q_random", att.o.q_random, 0, 1),
+    { .name = "att.seed", .type = SF_U32, .off = SF_OFF(att.o.seed),
+      .hi = 4294967295LL },
+    SF_ROW_BOUND("att.train", SF_I64, att.o.train_len, -1, SF_LEN),
+    SF_ROW_BOUND("att.i", SF_I64, att.ci, 0, SF_POS),
+    SF_ROW_BOUND("att.j", SF_I64, att.cj, 0, SF_POS),
+    SF_ROW_INT("att.zoom", att.zoom, 0, 64),
+    SF_ROW_BOUND("att.i0", SF_I64, att.i0, 0, SF_POS),
+    SF_ROW_BOUND("att.j0", SF_I64, att.j0, 0, SF_POS),
+    { 0 }
+};
+
+/* att.head is read before att.heads may have come down. */
+static int att_fields_check(const struct app *a, char *err, size_t errlen)
+{
+    if (a->att.o.head < a->att.o.heads)
+        return 0;
+    snprintf(err, errlen, "att.head beyond att.heads");
+    return -1;
+}
+
 const struct view VIEW_ATTENTION_DEF = {
     .name = "attention",
     .title = "attention",
@@ -1852,4 +1889,6 @@ const struct view VIEW_ATTENTION_DEF = {
     .command = att_command,
     .fini = att_fini,
     .raster = att_raster,
+    .fields = ATT_FIELDS,
+    .fields_check = att_fields_check,
 };

@@ -21,6 +21,7 @@
 #include "plans.h"
 #include "glyph.h"
 #include "peviz/pe.h"
+#include "state_field.h"
 #include "text.h"
 #include "views/bigdigits.h"
 #include "views/clocks.h"
@@ -1264,6 +1265,17 @@ static const struct keybind CLOCKS_KEYS[] = {
     { 0,        ACT_NONE,     NULL,      NULL, NULL }
 };
 
+static const struct state_field CLOCKS_FIELDS[] = {
+    SF_ROW_BOUND("clk.band", SF_INT, clocks.band, 0, SF_BAND),
+    SF_ROW_BOUND("clk.band0", SF_INT, clocks.band0, 0, SF_BAND),
+    SF_ROW_INT("clk.zoom", clocks.zoom, 0, 1),
+    SF_ROW_INT("clk.ghost", clocks.ghost, 0, 1),
+    { .name = "clk.k", .type = SF_LONG, .off = SF_OFF(clocks.k),
+      .lo = -PARAM_N_MAX, .hi = PARAM_N_MAX },
+    SF_ROW_INT("clk.counter", clocks.counter, 0, 1),
+    { 0 }
+};
+
 const struct view VIEW_CLOCKS_DEF = {
     .name = "clocks",
     .title = "PE clocks",
@@ -1274,6 +1286,7 @@ const struct view VIEW_CLOCKS_DEF = {
     .draw = clocks_draw,
     .command = clocks_command,
     .keys = CLOCKS_KEYS,
+    .fields = CLOCKS_FIELDS,
     /* Every hand and number of the faces and the table moves in a frame
      * of the sweep: at 16 pos/s and 10 frames/s that is 5 KB/s at 80x24.
      * Paced to 1800 B/s there, under 2 KB/s over any few seconds: fewer

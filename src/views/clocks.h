@@ -1,5 +1,6 @@
 /*
- * clocks.h - the pure parts of the clocks view, shared with its tests.
+ * clocks.h - the clocks view's settings and its pure parts, shared
+ * with its tests.
  *
  * Band i of a sinusoidal PE is a clock: its hand stands at the angle
  * pos * omega_i, measured from the +x axis (3 o'clock) and turning
@@ -14,6 +15,16 @@
 
 #include "canvas.h"
 #include "params.h"
+
+/* The clocks view's settings in struct app (a->clocks). */
+struct clocks_state {
+    int band;           /* band under the cursor */
+    int band0;          /* first band shown when paging */
+    int zoom;           /* 0 = evenly spaced overview, 1 = consecutive */
+    int ghost;          /* ghost hand at pos + k shown */
+    long k;             /* offset of the ghost hand */
+    int counter;        /* binary counter strip shown */
+};
 
 /*
  * Tip of a hand of length r (dots) from the centre (cx, cy) at angle
@@ -102,7 +113,6 @@ void clocks_layout(int w, int h, int half, int extra, int counter,
  * band, both included; otherwise consecutive bands from a start that
  * keeps the cursor band (s->band) in view.
  */
-struct clocks_state;
 int clocks_tile_band(const struct clocks_state *s, int half, int tiles,
                      int t);
 

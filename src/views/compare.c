@@ -764,6 +764,7 @@ const struct view VIEW_COMPARE_DEF = {
     .params_changed = clamp_cursor, .layout = compare_layout,
     .work = compare_work, .draw = compare_draw, .fini = compare_fini,
     .command = compare_command, .keys = COMPARE_KEYS,
+    .fields = COMPARE_FIELDS, .fields_check = compare_fields_check,
     .about =
         "Two or three encodings side by side, sharing the cursor, the zoom and "
         "one colour scale, so equal colours mean equal values. Pane A is the "

@@ -20,6 +20,7 @@
 
 #include "app.h"
 #include "peviz/mpos.h"
+#include "state_field.h"
 
 #define GRID_VIEW_MAX_PATCHES 65536     /* frames drawn (H x W tokens) */
 #define GRID_STRIP_MAX_WORK (INT64_C(1) << 24)   /* tokens x slots */
@@ -602,6 +603,12 @@ static void grid_fini(void *rt)
     free(r->axis);
 }
 
+static const struct state_field GRID_FIELDS[] = {
+    SF_ROW_BOUND("grid.key", SF_I64, grid.key, 0, SF_POS),
+    SF_ROW_INT("grid.one_d", grid.one_d, 0, 2),
+    { 0 }
+};
+
 const struct view VIEW_GRID_DEF = {
     .name = "grid",
     .title = "multi-axis positions",
@@ -611,6 +618,7 @@ const struct view VIEW_GRID_DEF = {
     .layout = grid_lay,
     .draw = grid_draw,
     .keys = GRID_KEYS,
+    .fields = GRID_FIELDS,
     .command = grid_command,
     .fini = grid_fini,
     .about =

@@ -29,6 +29,7 @@
 #include "views/heatmap.h"
 #include "peviz/pe.h"
 #include "plans.h"
+#include "state_field.h"
 
 #define MIN_SPAN 8          /* zooming in stops at this many positions */
 #define MIN_MAP_ROWS 4      /* chrome rows give way below this */
@@ -1577,6 +1578,44 @@ static const struct keybind HEAT_KEYS[] = {
     { 0,        ACT_NONE,     NULL, NULL, NULL }
 };
 
+/* ---- follow mode ---------------------------------------------------------- */
+
+/* "0" or "1" (the PCA panel), then the pair "I J" when :pca chose one. */
+static void pca_text(const struct app *a, char *v, size_t len)
+{
+    if (a->heat.pca_i || a->heat.pca_j)
+        snprintf(v, len, "%d %d %d", a->heat.pca, a->heat.pca_i,
+                 a->heat.pca_j);
+    else
+        snprintf(v, len, "%d", a->heat.pca);
+}
+
+/* "0", "1", or either with the pair "I J" (1..HEAT_PCA_MAX, or 0 0). */
+static int pca_set(struct app *a, const char *v, char *err, size_t errlen)
+{
+    int on, i = 0, j = 0, used = 0;
+    int k = sscanf(v, "%d%n %d %d%n", &on, &used, &i, &j, &used);
+    if ((k != 1 && k != 3) || v[used] || (on != 0 && on != 1) || i < 0 ||
+        j < 0 || i > HEAT_PCA_MAX || j > HEAT_PCA_MAX || (i == j && i)) {
+        snprintf(err, errlen, "heat.pca: want 0 or 1, then I J in 1..%d",
+                 HEAT_PCA_MAX);
+        return -1;
+    }
+    a->heat.pca = on;
+    a->heat.pca_i = i;
+    a->heat.pca_j = j;
+    return 0;
+}
+
+static const struct state_field HEAT_FIELDS[] = {
+    SF_ROW_BOUND("heat.dim", SF_INT, heat.dim, 0, SF_DIM),
+    SF_ROW_BOUND("heat.dim0", SF_INT, heat.dim0, 0, SF_DIM),
+    SF_ROW_INT("heat.zoom", heat.zoom, 0, 64),
+    SF_ROW_BOUND("heat.x0", SF_I64, heat.x0, 0, SF_POS),
+    { .name = "heat.pca", .type = SF_HOOK, .text = pca_text, .set = pca_set },
+    { 0 }
+};
+
 const struct view VIEW_HEATMAP_DEF = {
     .name = "heatmap",
     .title = "PE heatmap",
@@ -1590,6 +1629,7 @@ const struct view VIEW_HEATMAP_DEF = {
     .command = heat_command,
     .fini = heat_fini,
     .raster = heat_raster,
+    .fields = HEAT_FIELDS,
     .about =
         "Columns are positions, rows are frequency bands: the upper half of "
         "a row is the band's sine dimension (2i), the lower half its cosine "

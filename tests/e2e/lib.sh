@@ -179,6 +179,12 @@ exit_line() { capture | grep -o 'EXIT=[0-9]* TTY=[a-zA-Z]*' | tail -n 1; }
 # Size of a file in bytes (0 if missing): for logs of raw output.
 size_of() { stat -c %s "$1" 2>/dev/null || echo 0; }
 
+# The views in the order of their number keys, as --help names them
+# ("--view NAME  heatmap, clocks, ... or grid"): one word each.
+e2e_views() {
+    "$PEVIZ" --help | sed -n 's/^ *--view NAME  *//p' | sed 's/,//g; s/ or / /'
+}
+
 # Output has stopped: the log did not grow for half a second.
 quiet() {
     local a b

@@ -54,7 +54,7 @@ portable_bytes() {
         grep -q '^EXIT=0$' "$TMPD/tour.txt"
     check "tour: wrote frames" [ "$(size_of "$TMPD/tour.bin")" -gt 20000 ]
     check "tour: no REP, scroll or scroll-region bytes" bytes_portable "$TMPD/tour.bin"
-    for v in heatmap clocks attention compare; do
+    for v in $(e2e_views); do
         pty "c-$v" "${env[@]}" --env LANG=C --wait d_model= \
             "${SCROLL_KEYS[@]}" --key q -- "$PEVIZ" --view "$v" --color none
         check "LANG=C $v: exits 0" grep -q '^EXIT=0$' "$TMPD/c-$v.txt"

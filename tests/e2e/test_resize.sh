@@ -10,7 +10,7 @@
 e2e_init test_resize
 
 : "${RESIZE_SEED:=1}" "${RESIZES:=200}"
-VIEWS="heatmap clocks attention compare"
+VIEWS=$(e2e_views)
 SIZES="1x1 2x2 10x3 80x24 300x100"
 
 # ---- snapshots: every view at every size (no tmux needed) -----------------

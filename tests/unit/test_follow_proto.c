@@ -13,6 +13,7 @@
 #include "harness.h"
 #include "peviz/tables.h"
 #include "sha256.h"
+#include "state_field.h"
 #include "tour.h"
 
 static struct pe_table some_table;   /* only its address is used */
@@ -1030,8 +1031,80 @@ static void test_class_fields(void)
     refused("share.zoom -1\n", "share.zoom");
 }
 
+/*
+ * The wire's fields, in order, as the protocol has always sent them: the
+ * protocol's own, each view's rows (struct view's fields) in the order
+ * of VIEW_LIST, then the protocol's tail.  A view added to the list
+ * adds its rows among the views' and moves nothing else.
+ */
+static const char *const WIRE[] = {
+    "view", "split", "d", "base", "n", "pos", "mpos", "rope", "rope.sf",
+    "rope.lf", "playing", "speed", "heat.dim", "heat.dim0", "heat.zoom",
+    "heat.x0", "heat.pca", "clk.band", "clk.band0", "clk.zoom", "clk.ghost",
+    "clk.k", "clk.counter", "att.scheme", "att.softmax", "att.causal",
+    "att.temperature", "att.content", "att.scale_emb", "att.split",
+    "att.heads", "att.head", "att.q_random", "att.seed", "att.train", "att.i",
+    "att.j", "att.zoom", "att.i0", "att.j0", "cmp.panes", "cmp.active",
+    "cmp.preset", "cmp.mode", "cmp.0.base", "cmp.0.d", "cmp.0.n",
+    "cmp.0.layout", "cmp.0.prec", "cmp.1.base", "cmp.1.d", "cmp.1.n",
+    "cmp.1.layout", "cmp.1.prec", "cmp.1.rope", "cmp.1.rope.sf",
+    "cmp.1.rope.lf", "cmp.2.base", "cmp.2.d", "cmp.2.n", "cmp.2.layout",
+    "cmp.2.prec", "cmp.2.rope", "cmp.2.rope.sf", "cmp.2.rope.lf", "cmp.dim",
+    "cmp.band", "cmp.dims_1to1", "cmp.zoom", "grid.key", "grid.one_d",
+    "share.zoom", "presenter", "point", "note", "tour", "tour.sha256",
+    "table",
+};
+
+#define WIRE_N (sizeof WIRE / sizeof WIRE[0])
+
+/* The index of name in names[0 .. n), or n. */
+static size_t name_at(const char *const *names, size_t n, const char *name)
+{
+    size_t i = 0;
+    while (i < n && strcmp(names[i], name))
+        i++;
+    return i;
+}
+
+static void test_wire_order(void)
+{
+    struct app a;
+    static char body[FP_BODY_MAX + 1];
+    const char *names[512];
+    size_t n = 0, w = 0, k;
+    app_init(&a);
+    int len = fp_body(&a, body, sizeof body - 1);
+    CHECK(len > 0);
+    body[len > 0 ? len : 0] = 0;
+    for (char *at = body, *nl; *at && n < 512; at = nl + 1) {
+        nl = strchr(at, '\n');
+        *strchr(at, ' ') = 0;
+        names[n++] = at;
+    }
+    /* every field of WIRE, in its order */
+    for (size_t i = 0; i < n && w < WIRE_N; i++)
+        w += strcmp(names[i], WIRE[w]) == 0;
+    CHECK(w == WIRE_N);
+    /* the protocol's head and tail exactly, the views' rows between */
+    size_t s = name_at(names, n, "speed"), e = name_at(names, n, "share.zoom");
+    size_t ws = name_at(WIRE, WIRE_N, "speed");
+    size_t we = name_at(WIRE, WIRE_N, "share.zoom");
+    CHECK(s == ws && s < n && e < n && n - e == WIRE_N - we);
+    for (k = 0; k <= s && k < n; k++)
+        CHECK(strcmp(names[k], WIRE[k]) == 0);
+    for (k = 0; e + k < n && we + k < WIRE_N; k++)
+        CHECK(strcmp(names[e + k], WIRE[we + k]) == 0);
+    k = s + 1;
+    for (int v = 0; v < VIEW_COUNT; v++)
+        for (const struct state_field *f = VIEWS[v]->fields; f && f->name;
+             f++, k++)
+            CHECK(k < e && strcmp(f->name, names[k]) == 0);
+    CHECK(k == e);
+}
+
 int main(void)
 {
+    test_wire_order();
     test_digest();
     test_class_fields();
     test_round_trip();

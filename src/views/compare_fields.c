@@ -1,0 +1,76 @@
+/*
+ * compare_fields.c - the compare view's settings as follow mode
+ * publishes them (state_field.h): the panes, each one's base, d, n,
+ * layout and format, panes B's and C's own RoPE scaling, the cursor.
+ */
+#include <stdio.h>
+
+#include "app.h"
+#include "peviz/layout.h"
+#include "state_field.h"
+
+static const char *mode_word(int v) { return pane_mode_name((enum pane_mode)v); }
+static const char *layout_word(int v) { return layout_name((enum layout)v); }
+static const char *prec_word(int v) { return precision_name((enum precision)v); }
+
+#define PANE(k) \
+    { .name = "cmp." #k ".base", .type = SF_BASE, \
+      .off = SF_OFF(cmp.panes[k].base) }, \
+    { .name = "cmp." #k ".d", .type = SF_D0, .off = SF_OFF(cmp.panes[k].d) }, \
+    { .name = "cmp." #k ".n", .type = SF_N0, .off = SF_OFF(cmp.panes[k].n) }, \
+    SF_ROW_ENUM("cmp." #k ".layout", cmp.panes[k].layout, layout_word, \
+                layout_parse), \
+    SF_ROW_ENUM("cmp." #k ".prec", cmp.panes[k].prec, prec_word, \
+                precision_parse)
+/* Panes B and C also carry their own scaling (after their d); pane A's
+ * is the global one. */
+#define PANE_ROPE(k) PANE(k), \
+    SF_ROWS_ROPE("cmp." #k ".rope", cmp.panes[k].rope, cmp.panes[k].model)
+
+const struct state_field COMPARE_FIELDS[] = {
+    SF_ROW_INT("cmp.panes", cmp.npanes, 2, COMPARE_MAX_PANES),
+    SF_ROW_INT("cmp.active", cmp.active, 0, COMPARE_MAX_PANES - 1),
+    SF_ROW_INT("cmp.preset", cmp.preset, 0, 3),
+    SF_ROW_ENUM("cmp.mode", cmp.mode, mode_word, pane_mode_parse),
+    PANE(0), PANE_ROPE(1), PANE_ROPE(2),
+    SF_ROW_INT("cmp.dim", cmp.dim, 0, PARAM_D_MAX - 1),
+    SF_ROW_INT("cmp.band", cmp.band, 0, PARAM_D_MAX / 2 - 1),
+    SF_ROW_INT("cmp.dims_1to1", cmp.dims_1to1, 0, 1),
+    SF_ROW_INT("cmp.zoom", cmp.zoom, 0, 64),
+    { 0 }
+};
+
+/*
+ * Pane k's scaling against the d_model it is drawn with, as the compare
+ * view checks it when it is set.  A pane that follows the global d_model
+ * keeps its scaling when that changes, and then may hold factor lists of
+ * an earlier d (the view draws it unscaled): there the lists need only
+ * be as long as each other and ntk's d >= 4 is not asked.
+ */
+static int pane_rope_check(const struct app *a, int k, char *why, size_t len)
+{
+    params p = a->p;
+    const rope_scaling *r = &a->cmp.panes[k].rope;
+    p.rope = *r;
+    if (a->cmp.panes[k].d > 0)
+        p.d = a->cmp.panes[k].d;
+    else if (r->method == ROPE_LONGROPE)
+        p.d = 2 * r->nshort;
+    else if (p.d < 4)
+        p.d = 4;
+    return params_check_rope(&p, why, len);
+}
+
+int compare_fields_check(const struct app *a, char *err, size_t errlen)
+{
+    char why[APP_MSG_LEN];
+    for (int k = 1; k < COMPARE_MAX_PANES; k++)
+        if (pane_rope_check(a, k, why, sizeof why)) {
+            snprintf(err, errlen, "cmp.%d.rope: %s", k, why);
+            return -1;
+        }
+    if (a->cmp.active < a->cmp.npanes)
+        return 0;
+    snprintf(err, errlen, "cmp.active beyond cmp.panes");
+    return -1;
+}
