@@ -4,18 +4,19 @@
  *
  * Every pane shares the cursor, the zoom and one colour scale, so equal
  * colours mean equal values.  Five modes (v cycles them, all panes
- * together), each a row of MODES in a file of its own: the PE heatmap
- * (compare_heatmap.c), the wavelength spectrum (compare_spectrum.c),
- * the score against distance profile (compare_profile.c: all panes
- * overlaid on one set of axes), the difference A - X (compare_diff.c:
- * or, for a lower-precision pane, its error against double) and the
- * ratio of each pane's frequencies to A's, band by band
- * (compare_ratio.c).  The header over each pane (compare_head.c) reads
- * off its model and scaling, base, d_model, n, the critical band and
- * the turns of the slowest band within n.  Each pane holds its own RoPE
- * scaling, set by the ':' commands and the keys m s x X t, through the
- * params checks.  This file holds the view's hooks, which hand each
- * frame to the mode's row, its keys and its ':' commands.
+ * together), each a row of the table in compare_modes.c and a file of
+ * its own: the PE heatmap (compare_heatmap.c), the wavelength spectrum
+ * (compare_spectrum.c), the score against distance profile
+ * (compare_profile.c: all panes overlaid on one set of axes), the
+ * difference A - X (compare_diff.c: or, for a lower-precision pane, its
+ * error against double) and the ratio of each pane's frequencies to
+ * A's, band by band (compare_ratio.c).  The header over each pane
+ * (compare_head.c) reads off its model and scaling, base, d_model, n,
+ * the critical band and the turns of the slowest band within n.  Each
+ * pane holds its own RoPE scaling, set by the ':' commands and the keys
+ * m s x X t, through the params checks.  This file holds the view's
+ * hooks, which hand each frame to the mode's row, its keys and its ':'
+ * commands.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,37 +32,10 @@ static const double PRESETS[NPRESETS][2] = {
     { 10000, 500000 }, { 10000, 1e6 }, { 500000, 1e6 }, { 100, 10000 }
 };
 
-/* The pane modes, in the order of enum pane_mode (v cycles them). */
-static const struct cmp_mode *const MODES[PANE_MODE_COUNT] = {
-    [PANE_HEATMAP] = &CMP_HEATMAP, [PANE_SPECTRUM] = &CMP_SPECTRUM,
-    [PANE_PROFILE] = &CMP_PROFILE, [PANE_DIFF] = &CMP_DIFF,
-    [PANE_RATIO] = &CMP_RATIO
-};
-
+/* The row of the mode shown. */
 static const struct cmp_mode *mode_of(const struct app *a)
 {
-    return MODES[(unsigned)a->cmp.mode < PANE_MODE_COUNT ? a->cmp.mode : 0];
-}
-
-const char *pane_mode_name(enum pane_mode m)
-{
-    return (unsigned)m < PANE_MODE_COUNT ? MODES[m]->name : "?";
-}
-
-int pane_mode_parse(const char *s)
-{
-    for (int i = 0; s && i < PANE_MODE_COUNT; i++)
-        if (strcmp(s, MODES[i]->name) == 0)
-            return i;
-    return -1;
-}
-
-const char *pane_mode_list(char *buf, size_t len)
-{
-    const char *names[PANE_MODE_COUNT];
-    for (int i = 0; i < PANE_MODE_COUNT; i++)
-        names[i] = MODES[i]->name;
-    return words_join(names, PANE_MODE_COUNT, buf, len);
+    return cmp_mode_at((int)a->cmp.mode);
 }
 
 /* Modes with one value per band (the band cursor moves). */

@@ -2,8 +2,10 @@
  * compare_view.h - what the compare view's files share.  Internal to
  * src/views/.  The files stand in floors, each calling only downwards:
  *
- *   compare.c            the view: hooks, keys, ':' commands, and the
- *                        table of pane modes it dispatches to
+ *   compare.c            the view: hooks, keys, ':' commands
+ *   compare_fields.c     its settings as follow mode publishes them
+ *   compare_modes.c      the table of pane modes the view dispatches to,
+ *                        and their names
  *   compare_heatmap.c    one file per pane mode, each exporting its row
  *   compare_spectrum.c   (struct cmp_mode); no mode calls another
  *   compare_profile.c
@@ -134,6 +136,9 @@ struct cmp_mode {
 
 extern const struct cmp_mode CMP_HEATMAP, CMP_SPECTRUM, CMP_PROFILE,
                              CMP_DIFF, CMP_RATIO;
+/* The row of mode m (compare_modes.c); the first for a value out of
+ * range. */
+const struct cmp_mode *cmp_mode_at(int m);
 
 /* ---- the panes as drawn (compare_common.c) ---------------------------- */
 
