@@ -117,7 +117,7 @@ static const struct opt OPTS[] = {
     { "r2", 1, O_R2, "R", "kerple: r2 > 0, <= 2 for kerple-power (default 0.5)" },
     { "xpos-scale-base", 1, O_XPOS_BASE, "G", "xpos: scale base gamma > 0 (default 512)" },
     { "rope-layout", 1, O_PAIRS, "L", "rope, xpos: pairs interleaved (2k,2k+1) or half (k,k+R/2)" },
-    { "rotary-dims", 1, O_ROTARY, "R", "rope, xpos: rotate the first R dims, even (default all)" },
+    { "rotary-dims", 1, O_ROTARY, "R", "rope, xpos: rotate the first R dims, even, or all (default)" },
     { "qk", 1, O_QK, "FILE", "rope, xpos: q and k from a 2 x d table (.npy, .csv, .safetensors)" },
     { "temperature-tuning", 0, O_TUNING, NULL, "nope, rope: Llama 4's query scale log(floor((i+1)/F)+1) A + 1" },
     { "floor-scale", 1, O_FLOOR, "F", "--temperature-tuning: floor_scale > 0 (default 8192)" },

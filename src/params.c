@@ -772,6 +772,34 @@ static int att_dist_set(struct score_opts *o, enum att_opt id,
     }
 }
 
+void att_opt_text(const struct score_opts *o, enum att_opt id, char *buf,
+                  size_t len)
+{
+    switch (id) {
+    case AO_Q:       snprintf(buf, len, o->q_random ? "random" : "ones"); break;
+    case AO_HEADS:   snprintf(buf, len, "%d", o->heads); break;
+    case AO_HEAD:    snprintf(buf, len, "%d", o->head + 1); break;
+    case AO_SEED:    snprintf(buf, len, "%lu", (unsigned long)o->seed); break;
+    case AO_TRAIN:   snprintf(buf, len, "%lld", (long long)o->train_len); break;
+    case AO_BUCKETS: snprintf(buf, len, "%d", o->buckets); break;
+    case AO_MAXD:    snprintf(buf, len, "%d", o->max_distance); break;
+    case AO_R1:      snprintf(buf, len, "%.17g", o->r1); break;
+    case AO_R2:      snprintf(buf, len, "%.17g", o->r2); break;
+    case AO_XPOS_BASE: snprintf(buf, len, "%.17g", o->xpos_base); break;
+    case AO_FLOOR:   snprintf(buf, len, "%.17g", o->floor_scale); break;
+    case AO_ATTN:    snprintf(buf, len, "%.17g", o->attn_scale); break;
+    case AO_TUNING:  snprintf(buf, len, o->temp_tuning ? "on" : "off"); break;
+    case AO_PAIRS:   snprintf(buf, len, "%s", qk_pairs_name(o->qk_pairs)); break;
+    case AO_ROTARY:
+        if (o->rotary_dims)
+            snprintf(buf, len, "%d", o->rotary_dims);
+        else
+            snprintf(buf, len, "all");
+        break;
+    default:         snprintf(buf, len, "?"); break;
+    }
+}
+
 int att_opt_set(struct score_opts *o, int64_t n, enum att_opt id,
                 const char *text, char *err, size_t errlen)
 {
@@ -825,6 +853,10 @@ int att_opt_set(struct score_opts *o, int64_t n, enum att_opt id,
         o->qk_pairs = qk_pairs_parse(text);
         return 0;
     case AO_ROTARY:
+        if (text && strcmp(text, "all") == 0) {
+            o->rotary_dims = 0;
+            return 0;
+        }
         if (whole_in(text, 2, PARAM_D_MAX, &v, err, errlen))
             return -1;
         if (v % 2) {

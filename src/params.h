@@ -93,6 +93,11 @@ int att_opt_parse(const char *name);
 int att_opt_set(struct score_opts *o, int64_t n, enum att_opt id,
                 const char *text, char *err, size_t errlen);
 
+/* The option's value as att_opt_set takes it back exactly ("512",
+ * "half", "on", a double to 17 digits, "all" for every dim rotating). */
+void att_opt_text(const struct score_opts *o, enum att_opt id, char *buf,
+                  size_t len);
+
 /*
  * Multiply a parameter by factor (0.5, 2, 0.1, 10, ...) as the keys do.
  * A result outside the range is clamped; then msg says so ("d_model is

@@ -1843,6 +1843,42 @@ static const char ATT_ABOUT[] =
 
 static const char *scheme_word(int v) { return scheme_name((enum scheme)v); }
 
+/* A family's setting on the wire as att_opt_text writes it, taken back
+ * through att_opt_set: checked as its command-line option is. */
+static int opt_set(struct app *a, enum att_opt id, const char *name,
+                   const char *v, char *err, size_t errlen)
+{
+    char why[128];
+    if (att_opt_set(&a->att.o, a->p.n, id, v, why, sizeof why) == 0)
+        return 0;
+    snprintf(err, errlen, "%s: %s", name, why);
+    return -1;
+}
+
+#define ATT_OPT(fn, id)                                                     \
+    static void fn##_text(const struct app *a, char *v, size_t len)         \
+    {                                                                       \
+        att_opt_text(&a->att.o, id, v, len);                                \
+    }                                                                       \
+    static int fn##_set(struct app *a, const char *v, char *err,            \
+                        size_t errlen)                                      \
+    {                                                                       \
+        return opt_set(a, id, "att." #fn, v, err, errlen);                  \
+    }
+ATT_OPT(buckets, AO_BUCKETS)
+ATT_OPT(max_distance, AO_MAXD)
+ATT_OPT(r1, AO_R1)
+ATT_OPT(r2, AO_R2)
+ATT_OPT(xpos_base, AO_XPOS_BASE)
+ATT_OPT(pairs, AO_PAIRS)
+ATT_OPT(rotary, AO_ROTARY)
+ATT_OPT(tuning, AO_TUNING)
+ATT_OPT(floor_scale, AO_FLOOR)
+ATT_OPT(attn_scale, AO_ATTN)
+#undef ATT_OPT
+#define ATT_OPT_ROW(fn) { .name = "att." #fn, .type = SF_HOOK,           \
+                          .text = fn##_text, .set = fn##_set }
+
 static const struct state_field ATT_FIELDS[] = {
     SF_ROW_ENUM("att.scheme", att.o.scheme, scheme_word, scheme_parse),
     SF_ROW_INT("att.softmax", att.o.softmax, 0, 1),
@@ -1863,6 +1899,19 @@ static const struct state_field ATT_FIELDS[] = {
     SF_ROW_INT("att.zoom", att.zoom, 0, 64),
     SF_ROW_BOUND("att.i0", SF_I64, att.i0, 0, SF_POS),
     SF_ROW_BOUND("att.j0", SF_I64, att.j0, 0, SF_POS),
+    /* the families' settings, after att.scheme (r2's range is the
+     * scheme's), each checked as its command-line option is */
+    ATT_OPT_ROW(buckets),
+    ATT_OPT_ROW(max_distance),
+    SF_ROW_INT("att.bidirectional", att.o.bidirectional, 0, 1),
+    ATT_OPT_ROW(r1),
+    ATT_OPT_ROW(r2),
+    ATT_OPT_ROW(xpos_base),
+    ATT_OPT_ROW(pairs),
+    ATT_OPT_ROW(rotary),
+    ATT_OPT_ROW(tuning),
+    ATT_OPT_ROW(floor_scale),
+    ATT_OPT_ROW(attn_scale),
     { 0 }
 };
 

@@ -55,6 +55,19 @@ static void odd_state(struct app *a)
     a->att.zoom = 5;
     a->att.i0 = 2048;
     a->att.j0 = 1;
+    /* the families' settings, none at its default; doubles that take
+     * 17 digits */
+    a->att.o.buckets = 48;
+    a->att.o.max_distance = 300;
+    a->att.o.bidirectional = 1;
+    a->att.o.r1 = 0.1 + 0.2;
+    a->att.o.r2 = 1.0 / 3;
+    a->att.o.xpos_base = 511.99999999999994;
+    a->att.o.qk_pairs = QK_INTERLEAVED;
+    a->att.o.rotary_dims = 48;
+    a->att.o.temp_tuning = 1;
+    a->att.o.floor_scale = 4096.5;
+    a->att.o.attn_scale = 0.30000000000000004;
     a->cmp.npanes = 3;
     a->cmp.active = 2;
     a->cmp.preset = 3;
@@ -200,21 +213,23 @@ static void test_size(void)
     CHECK(len > 0 && len <= FP_MESSAGE_MAX);
     /* the defaults; a lecture's state (every field set, RoPE scaling on,
      * a note of 80 characters, a table with its content hash) under
-     * 1.2 KB: the whole state, sent once to a follower that connects */
+     * 1.5 KB: the whole state, sent once to a follower that connects
+     * (a change sends only its own lines: test_delta) */
     app_init(&t);
     len = fp_encode(&t, m, sizeof m);
     printf("the defaults' whole state: %d bytes\n", len);
     odd_state(&t);
     len = fp_encode(&t, m, sizeof m);
     printf("a lecture's whole state: %d bytes\n", len);
-    CHECK(len > 0 && len <= 1024 + 96);   /* + mpos off, grid.* */
+    /* + mpos off, grid.*, the attention families' eleven settings */
+    CHECK(len > 0 && len <= 1400);
     memset(t.note, 'n', APP_NOTE_MAX);
     t.note[APP_NOTE_MAX] = 0;
     memset(t.pe_digest, 'f', 64);
     t.pe_digest[64] = 0;
     len = fp_encode(&t, m, sizeof m);
     printf("... with a note and a table's hash: %d bytes\n", len);
-    CHECK(len > 0 && len <= 1228);
+    CHECK(len > 0 && len <= 1480);
 }
 
 /* A refused body leaves the state exactly as it was. */
@@ -273,6 +288,15 @@ static void test_rejections(void)
     refused("heat.pca 1 2\n", "want 0 or 1");
     refused("att.seed 4294967296\n", "out of range");
     refused("att.seed -1\n", "out of range");
+    /* the families' settings, as their options are checked */
+    refused("att.buckets 3\n", "att.buckets");
+    refused("att.r1 0\n", "att.r1");
+    refused("att.r2 nan\n", "att.r2");
+    refused("att.scheme kerple-power\natt.r2 2.5\n", "att.r2");
+    refused("att.pairs diagonal\n", "att.pairs: wants interleaved or half");
+    refused("att.rotary 7\n", "att.rotary: wants an even number");
+    refused("att.tuning maybe\n", "att.tuning: wants on or off");
+    refused("att.floor_scale -1\n", "att.floor_scale");
     /* longrope wants d/2 = 256 factors in each list (there are none) */
     refused("rope longrope factor=4 original-max=4096\n",
             "rope: short-factor: 0 values; want exactly d/2 = 256");
