@@ -177,25 +177,3 @@ int view_command(struct app *a, const char *name, const char *arg)
     view_rt_done(id, tmp);
     return r;
 }
-
-static const char *const MODE_NAMES[PANE_MODE_COUNT] = {
-    "heatmap", "spectrum", "profile", "diff", "ratio"
-};
-
-const char *pane_mode_name(enum pane_mode m)
-{
-    return (unsigned)m < PANE_MODE_COUNT ? MODE_NAMES[m] : "?";
-}
-
-int pane_mode_parse(const char *s)
-{
-    for (int i = 0; s && i < PANE_MODE_COUNT; i++)
-        if (strcmp(s, MODE_NAMES[i]) == 0)
-            return i;
-    return -1;
-}
-
-const char *pane_mode_list(char *buf, size_t len)
-{
-    return words_join(MODE_NAMES, PANE_MODE_COUNT, buf, len);
-}

@@ -4,59 +4,51 @@
  *
  * Every pane shares the cursor, the zoom and one colour scale, so equal
  * colours mean equal values.  Five modes (v cycles them, all panes
- * together): the PE heatmap, the wavelength spectrum
- * (compare_spectrum.c), the score against distance profile (all panes
- * overlaid on one set of axes), the difference A - X (or, for a
- * lower-precision pane, its error against double) and the ratio of each
- * pane's frequencies to A's, band by band (compare_ratio.c).  The
- * header over each pane (compare_head.c) reads off its model and
- * scaling, base, d_model, n, the critical band and the turns of the
- * slowest band within n.  Each pane holds its own RoPE scaling, set by
- * the ':' commands and the keys m s x X t, through the params checks.
+ * together), each a row of the table in compare_modes.c and a file of
+ * its own: the PE heatmap (compare_heatmap.c), the wavelength spectrum
+ * (compare_spectrum.c), the score against distance profile
+ * (compare_profile.c: all panes overlaid on one set of axes), the
+ * difference A - X (compare_diff.c: or, for a lower-precision pane, its
+ * error against double) and the ratio of each pane's frequencies to
+ * A's, band by band (compare_ratio.c).  The header over each pane
+ * (compare_head.c) reads off its model and scaling, base, d_model, n,
+ * the critical band and the turns of the slowest band within n.  Each
+ * pane holds its own RoPE scaling, set by the ':' commands and the keys
+ * m s x X t, through the params checks.  This file holds the view's
+ * hooks, which hand each frame to the mode's row, its keys and its ':'
+ * commands.
  */
-#include <ctype.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "app.h"
-#include "glyph.h"
-#include "axis.h"
-#include "peviz/layout.h"
-#include "plot.h"
 #include "text.h"
-#include "peviz/pe.h"
 #include "compare_view.h"
 
-/* Rounded-format evaluations allowed per pane per frame: beyond it a
- * lower-precision pane samples its rounding error (see layout.h). */
-#define MIN_SPAN 8         /* zooming in stops at this many positions */
-#define PREC_BUDGET (1L << 20)
-/* Blank cell: outside the pane's own n or d. */
-#define BLANK HUGE_VAL
 #define NPRESETS 4
 
 static const double PRESETS[NPRESETS][2] = {
     { 10000, 500000 }, { 10000, 1e6 }, { 500000, 1e6 }, { 100, 10000 }
 };
 
-/* Dimensions down pixel rows (two per cell row). */
-struct ymap {
-    int dmax;               /* dimensions in the widest pane */
-    int pixels;             /* pixel rows available */
-    struct axis ax;         /* dims with rows of their own (ppd > 0) */
-    int dim0;               /* first dim shown (ppd > 0) */
-    int ppd;                /* > 0: pixels per dim; 0: evenly sampled */
-    int unit;               /* pixels a dim takes at least: 2 without half
-                               blocks, so a cell row shows one dim, else 1 */
-};
+/* The row of the mode shown. */
+static const struct cmp_mode *mode_of(const struct app *a)
+{
+    return cmp_mode_at((int)a->cmp.mode);
+}
+
+/* Modes with one value per band (the band cursor moves). */
+static int band_mode(const struct app *a)
+{
+    return mode_of(a)->bands;
+}
 
 /*
- * What the heat, diff and profile modes draw depends on the panes'
- * parameters and the axes only: it is computed in the view's work hook
- * when they change (compared with memcmp: the key is zeroed before its
- * fields are set) and the frames in between only compose the canvas.
+ * What the mode's work computed depends on the panes' parameters and
+ * the axes only: it is computed in the view's work hook when they change
+ * (compared with memcmp: the key is zeroed before its fields are set)
+ * and the frames in between only compose the canvas.
  */
 struct cmp_key {
     int mode, np, cols;
@@ -72,1060 +64,38 @@ struct cmp_key {
 struct cmp_cache {
     int valid;
     struct cmp_key key;
-    double *v;              /* heat: np grids of cols x pixels; profile:
-                               np rows of xm.used points; NULL: no memory */
-    double scale;           /* diff: the colour scale */
+    struct cmp_values val;  /* val.v NULL: no memory */
 };
 
-/* ---- small helpers ---------------------------------------------------- */
-
-rgb cmp_uc(const struct app *a, enum ui_color c)
-{
-    return ui_color(a->palette, c);
-}
-
-rgb cmp_pane_rgb(const struct app *a, int k)
-{
-    return cmp_uc(a, (enum ui_color)(UI_PLOT_A + k));
-}
-
-/*
- * Pane A is the global parameters (-b, -d, the status line); panes B and
- * C hold their own base and, once changed, their own d_model.
- */
-static double pane_base(const struct app *a, int k)
-{
-    double b = a->cmp.panes[k].base;
-    return k > 0 && b > 1 ? b : a->p.base;
-}
-
-static int pane_d(const struct app *a, int k)
-{
-    int d = a->cmp.panes[k].d;
-    return k > 0 && d > 0 ? d : a->p.d;
-}
-
-double cmp_log10_wavelength(const struct rpane *r, int i)
-{
-    return LOG10_2PI - log10(r->plan->omega_base[i]);
-}
-
-/* Whether two scalings are the same settings. */
-static int rope_same(const rope_scaling *x, const rope_scaling *y)
-{
-    if (x->method != y->method || x->factor != y->factor ||
-        x->original_max != y->original_max ||
-        x->low_freq_factor != y->low_freq_factor ||
-        x->high_freq_factor != y->high_freq_factor ||
-        x->beta_fast != y->beta_fast || x->beta_slow != y->beta_slow ||
-        x->truncate != y->truncate || x->mscale != y->mscale ||
-        x->mscale_all_dim != y->mscale_all_dim ||
-        x->attention_factor != y->attention_factor ||
-        x->ext_complement != y->ext_complement ||
-        x->plain_softmax != y->plain_softmax ||
-        x->nshort != y->nshort || x->nlong != y->nlong)
-        return 0;
-    for (int i = 0; i < x->nshort && i < ROPE_FACTORS_MAX; i++)
-        if (x->short_factor[i] != y->short_factor[i])
-            return 0;
-    for (int i = 0; i < x->nlong && i < ROPE_FACTORS_MAX; i++)
-        if (x->long_factor[i] != y->long_factor[i])
-            return 0;
-    return 1;
-}
-
-/* The preset pane k was last set from, while it still has exactly its
- * settings (a changed factor makes it another model); else -1. */
-static int pane_model(const struct app *a, int k, const struct rpane *r)
-{
-    int m = a->cmp.panes[k].model - 1;
-    params q = a->p;
-    char err[APP_MSG_LEN];
-    if (m < 0 || m >= rope_preset_count() ||
-        params_set_model(&q, rope_preset_at(m)->name, err, sizeof err))
-        return -1;
-    return q.d == r->d && q.base == r->base && rope_same(&q.rope, r->rope)
-           ? m : -1;
-}
-
-static void pane_resolve(const struct app *a, int k, struct rpane *r)
-{
-    const struct pane *p = &a->cmp.panes[k];
-    r->base = pane_base(a, k);
-    r->d = pane_d(a, k);
-    r->n = p->n > 0 ? p->n : a->p.n;
-    r->layout = p->layout;
-    r->prec = p->prec;
-    r->rope = k > 0 ? &p->rope : &a->p.rope;
-    r->plan = plan_get(r->rope, r->d, r->base, r->n);
-    r->crit = r->plan->crit;
-    r->crit_base = r->plan->crit_base;
-    r->slow_turns = r->plan->turns[r->d / 2 - 1];
-    r->slow_turns_base = pow(10, log10((double)r->n) -
-                             cmp_log10_wavelength(r, r->d / 2 - 1));
-    r->model = pane_model(a, k, r);
-}
-
-static int npanes(const struct app *a)
-{
-    int np = a->cmp.npanes;
-    return np < 1 ? 1 : np > COMPARE_MAX_PANES ? COMPARE_MAX_PANES : np;
-}
-
-/* Modes with one value per band (the band cursor moves). */
-static int band_mode(const struct app *a)
-{
-    return a->cmp.mode == PANE_SPECTRUM || a->cmp.mode == PANE_RATIO;
-}
-
-/* Modes that set every pane against pane A. */
-static int compares(const struct app *a)
-{
-    return a->cmp.mode == PANE_DIFF || a->cmp.mode == PANE_RATIO;
-}
-
-static void resolve_all(const struct app *a, struct rpane *rp, int np,
-                        int *dmax, int64_t *nmax)
-{
-    *dmax = 2;
-    *nmax = 1;
-    for (int k = 0; k < np; k++) {
-        pane_resolve(a, k, &rp[k]);
-        rp[k].id = k;
-        if (rp[k].d > *dmax)
-            *dmax = rp[k].d;
-        if (rp[k].n > *nmax)
-            *nmax = rp[k].n;
-    }
-}
-
-void cmp_num(double v, char *buf, size_t len)
-{
-    fmt_num(v, 4, buf, len);
-}
-
-/* The number 10^l as cmp_num() shows it, also beyond the largest double. */
-void cmp_num_log10(double l, char *buf, size_t len)
-{
-    double e = floor(l), m = pow(10, l - e);
-    if (l < 300) {
-        cmp_num(pow(10, l), buf, len);
-        return;
-    }
-    if (m >= 9.9995) {          /* rounds up to the next power of ten */
-        m = 1;
-        e += 1;
-    }
-    snprintf(buf, len, "%.4ge%.0f", m, e);
-}
-
-/* Right-aligned text ending at column xr (exclusive). */
-void cmp_text_right(canvas *c, int xr, int y, const char *s, rgb fg)
-{
-    int tw = text_width(s);
-    canvas_text(c, xr - tw, y, tw, s, fg, RGB_DEFAULT, 0);
-}
-
-int cmp_axis_ends(const struct app *a, canvas *c, int x, int y, int end,
-                  const char *lo, const char *hi, int col)
-{
-    int wl = text_width(lo), wh = hi ? text_width(hi) : 0;
-    if (col < 0 || col >= wl)
-        canvas_text(c, x, y, end, lo, cmp_uc(a, UI_AXIS), RGB_DEFAULT, 0);
-    int hx = col >= end - wh && col < end ? col : end;
-    if (hi && wl + wh + 1 < hx)
-        cmp_text_right(c, x + hx, y, hi, cmp_uc(a, UI_AXIS));
-    return hx;
-}
-
-/* Draw a run of coloured legend pieces; returns the x after them. */
-int cmp_legend_piece(canvas *c, int x, int y, const char *mark, rgb mc,
-                        const char *text, rgb tc)
-{
-    if (x >= c->w)
-        return x;
-    x += canvas_text(c, x, y, -1, mark, mc, RGB_DEFAULT, ATTR_BOLD);
-    x += canvas_text(c, x, y, -1, text, tc, RGB_DEFAULT, 0);
-    return x + 2;
-}
-
-/* Whether cells [x, x + w) of row y are blank (and inside). */
-static int row_clear(const canvas *pc, int x, int y, int w)
-{
-    for (int i = x; i < x + w; i++) {
-        const cell *k = canvas_at(pc, i, y);
-        if (!k || k->kind != CELL_TEXT || k->ch != ' ')
-            return 0;
-    }
-    return 1;
-}
-
-int cmp_label_try(canvas *pc, int x, int y, const char *t, rgb fg, int attr)
-{
-    if (x < 0 || !row_clear(pc, x, y, text_width(t)))
-        return 0;
-    canvas_text(pc, x, y, pc->w, t, fg, RGB_DEFAULT, attr);
-    return 1;
-}
-
-/* Whether cell (x, y) holds no curve (braille dots): a label beside a
- * line keeps a cell from any curve on either side, or it reads as the
- * curve's. */
-static int no_curve(const canvas *pc, int x, int y)
-{
-    const cell *k = canvas_at(pc, x, y);
-    return x < 0 || x >= pc->w || !k || k->ch < 0x2800 || k->ch > 0x28FF;
-}
-
-/* The label t at (x, y) if its cells are blank and no curve touches it. */
-static int beside_try(canvas *pc, int x, int y, const char *t, rgb fg)
-{
-    int tw = text_width(t);
-    return no_curve(pc, x - 1, y) && no_curve(pc, x + tw, y) &&
-           cmp_label_try(pc, x, y, t, fg, ATTR_BOLD);
-}
-
-void cmp_label_beside(canvas *pc, int col, int y0, const char *t, rgb fg)
-{
-    int tw = text_width(t);
-    for (int row = y0; row < pc->h; row++)
-        if (beside_try(pc, col + 1, row, t, fg) ||
-            beside_try(pc, col - tw, row, t, fg))
-            return;
-    int x = col + 1 + tw <= pc->w ? col + 1 : col - tw;
-    x = x < 0 ? 0 : x;
-    for (int i = x; i < x + tw; i++) {     /* never over another label */
-        const cell *k = canvas_at(pc, i, y0);
-        if (k && k->kind == CELL_TEXT && k->ch < 128 &&
-            (isalnum((int)k->ch) || k->ch == '='))
-            return;
-    }
-    canvas_text(pc, x, y0, pc->w, t, fg, RGB_DEFAULT, ATTR_BOLD);
-}
-
-/* ---- geometry ----------------------------------------------------------- */
-
-static int any_tags(const struct rpane *rp, int np)
-{
-    for (int k = 0; k < np; k++)
-        if (rp[k].layout != LAYOUT_INTERLEAVED || rp[k].prec != PREC_F64)
-            return 1;
-    return 0;
-}
-
-static void geom_make(int w, int h, int np, int labw, int tags,
-                      struct geom *g)
-{
-    memset(g, 0, sizeof *g);
-    g->np = np;
-    g->labw = w >= 40 ? labw : 0;
-    g->pw = (w - g->labw - (np - 1)) / np;
-    for (int k = 0; k < np; k++)
-        g->px[k] = g->labw + k * (g->pw + 1);
-    g->head_h = h >= 18 ? 3 : h >= 10 ? 2 : 1;
-    g->tags = tags && h >= 20;
-    g->head_h += g->tags;
-    g->read_y = h >= 8 ? h - 1 : -1;
-    g->legend_y = h >= 14 ? h - 2 : -1;
-    int bottom = g->legend_y >= 0 ? g->legend_y : g->read_y >= 0 ? g->read_y : h;
-    g->axis_y = h >= 8 ? bottom - 1 : -1;
-    g->body_y = g->head_h;
-    g->body_h = (g->axis_y >= 0 ? g->axis_y : bottom) - g->body_y;
-}
-
-/* ---- mapping positions and dimensions ---------------------------------- */
-
-/* Positions (or distances) across cols columns at the zoom level: the
- * page holding the cursor (axis.h decides what a column covers). */
-static void xmap_init(struct axis *m, int64_t nmax, int zoom, int64_t cursor,
-                      int cols)
-{
-    axis_init(m, nmax, zoom, MIN_SPAN, cols, 0);
-    axis_page(m, 0, cursor);
-}
-
-/* Positions [p0, p1) of column col; 0 if the column is unused. */
-static int xmap_range(const struct axis *m, int col, int64_t *p0, int64_t *p1)
-{
-    return axis_range(m, col, p0, p1) == 0;
-}
-
-/* Column marking position pos (the middle of a wide one), or -1. */
-static int xmap_col(const struct axis *m, int64_t pos)
-{
-    int c = axis_cell(m, pos);
-    return c < 0 ? -1 : c + m->m / 2;
-}
-
-static void ymap_init(struct ymap *m, int dmax, int pixels, int one_to_one,
-                      int cursor, int unit)
-{
-    m->dmax = dmax;
-    m->pixels = pixels < 1 ? 1 : pixels;
-    m->unit = unit > 1 && m->pixels >= 2 ? unit : 1;
-    int slots = m->pixels / m->unit;
-    m->dim0 = 0;
-    m->ppd = 0;
-    if (dmax <= slots || one_to_one) {
-        /* every dim on rows of its own: all of them, or the page of the
-         * cursor (axis.h), laid out on slots of unit pixels */
-        axis_init_span(&m->ax, dmax, dmax < slots ? dmax : slots, slots, 0);
-        axis_page(&m->ax, 0, cursor);
-        axis_widen(&m->ax, m->unit);
-        m->ppd = m->ax.m;
-        m->dim0 = (int)m->ax.x0;
-    }
-}
-
-/* How many dimensions fit down the rows. */
-static int ymap_slots(const struct ymap *m)
-{
-    return m->pixels / m->unit;
-}
-
-/* How many are shown when they are sampled: whole sin/cos pairs. */
-static int ymap_sampled(const struct ymap *m)
-{
-    return ymap_slots(m) / 2 * 2;
-}
-
-/* Dimension shown at pixel row py, or -1. */
-static int ymap_dim(const struct ymap *m, int py)
-{
-    int64_t d0, d1;
-    int slots = m->pixels / m->unit, sl = py / m->unit;
-    if (py < 0 || sl >= slots)
-        return -1;
-    if (m->ppd)
-        return axis_range(&m->ax, py, &d0, &d1) == 0 ? (int)d0 : -1;
-    /* sampled: whole pairs of neighbouring dims, evenly spaced, so an
-     * interleaved pane shows both the sin and the cos of each band it
-     * shows (single dims spaced by 2 would show only sines) */
-    int pairs = slots / 2;
-    if (sl >= 2 * pairs)
-        return -1;
-    int dim = 2 * (int)((int64_t)(sl / 2) * (m->dmax / 2) / pairs) + sl % 2;
-    return dim < m->dmax ? dim : -1;
-}
-
-/* Pixel row showing dim (or the nearest dim above it), or -1. */
-static int ymap_pixel(const struct ymap *m, int dim)
-{
-    int best = -1;
-    for (int py = 0; py < m->pixels; py++) {
-        int d = ymap_dim(m, py);
-        if (d < 0 || d > dim)
-            break;
-        if (best < 0 || ymap_dim(m, best) != d)
-            best = py;
-    }
-    return best;
-}
-
-/* Whether every dimension has a row of its own. */
-static int ymap_complete(const struct ymap *m)
-{
-    return m->ppd && m->dim0 == 0 && m->dmax * m->ppd <= m->pixels;
-}
-
-/* Lines between the panes over rows [y0, y1). */
-void cmp_separators(const struct app *a, canvas *c, const struct geom *g,
-                    int y0, int y1)
-{
-    for (int k = 1; k < g->np; k++)
-        canvas_vline(c, g->px[k] - 1, y0, y1 - y0, cmp_uc(a, UI_AXIS));
-}
-
-/* ---- heatmap and difference grids -------------------------------------- */
-
-/* Stride that keeps a rounded-format pane within PREC_BUDGET. */
-static int64_t prec_stride(const struct rpane *r, const struct axis *xm,
-                           const struct ymap *ym)
-{
-    if (r->prec == PREC_F64)
-        return 1;
-    double work = (double)ym->pixels * (double)xm->span;
-    return work <= PREC_BUDGET ? 1 : (int64_t)ceil(work / PREC_BUDGET);
-}
-
-/*
- * Fill out[py * cols + col] with the pane's column means (BLANK outside
- * its n or d).  exact != 0 forces f64 (the reference for errors).  The
- * column ranges are the same on every row and each row is one dim: its
- * frequency is formed once (layout_value_means).
- */
-static void grid_fill(const struct rpane *r, const struct axis *xm,
-                      const struct ymap *ym, int exact, double *out)
-{
-    enum precision p = exact ? PREC_F64 : r->prec;
-    int64_t stride = prec_stride(r, xm, ym);
-    int cols = xm->cells, live = 0;
-    int64_t *p0 = malloc(2 * (size_t)(cols > 0 ? cols : 1) * sizeof *p0);
-    int *at = malloc((size_t)(cols > 0 ? cols : 1) * sizeof *at);
-    double *v = malloc((size_t)(cols > 0 ? cols : 1) * sizeof *v);
-    if (!p0 || !at || !v) {
-        for (size_t i = 0; i < (size_t)ym->pixels * (size_t)cols; i++)
-            out[i] = NAN;
-        free(p0); free(at); free(v);
-        return;
-    }
-    int64_t *p1 = p0 + cols;
-    for (int col = 0; col < cols; col++) {
-        int64_t a0, a1;
-        if (!xmap_range(xm, col, &a0, &a1) || a0 >= r->n)
-            continue;
-        p0[live] = a0;
-        p1[live] = a1 > r->n ? r->n : a1;
-        at[live++] = col;
-    }
-    for (int py = 0; py < ym->pixels; py++) {
-        int dim = ymap_dim(ym, py);
-        double *row = &out[(size_t)py * (size_t)cols];
-        for (int col = 0; col < cols; col++)
-            row[col] = BLANK;
-        if (dim < 0 || dim >= r->d)
-            continue;
-        layout_value_means(r->d, r->base, r->layout, p, p0, p1, live, dim,
-                           stride, v);
-        for (int i = 0; i < live; i++)
-            row[at[i]] = v[i];
-    }
-    free(p0);
-    free(at);
-    free(v);
-}
-
-/* What pane k shows in the diff mode: its rounding error when it has a
- * lower precision; otherwise A - k; pane A (f64) is the reference. */
-enum diff_kind { DIFF_REF, DIFF_ERROR, DIFF_AMINUS };
-
-static enum diff_kind diff_kind(const struct rpane *rp, int k)
-{
-    if (rp[k].prec != PREC_F64)
-        return DIFF_ERROR;
-    return k == 0 ? DIFF_REF : DIFF_AMINUS;
-}
-
-static void grid_diff(const struct rpane *rp, int k, const struct axis *xm,
-                      const struct ymap *ym, double *ref, double *out)
-{
-    size_t cells = (size_t)ym->pixels * (size_t)xm->cells;
-    enum diff_kind kind = diff_kind(rp, k);
-    if (kind == DIFF_REF) {
-        for (size_t i = 0; i < cells; i++)
-            out[i] = BLANK;
-        return;
-    }
-    grid_fill(&rp[k], xm, ym, 0, out);
-    grid_fill(kind == DIFF_ERROR ? &rp[k] : &rp[0], xm, ym,
-              kind == DIFF_ERROR, ref);
-    for (size_t i = 0; i < cells; i++) {
-        if (out[i] == BLANK || ref[i] == BLANK)
-            out[i] = BLANK;
-        else
-            out[i] = kind == DIFF_ERROR ? out[i] - ref[i] : ref[i] - out[i];
-    }
-}
-
-/* The 1-2-5 step at or above v (v > 0). */
-static double nice_up(double v)
-{
-    double e = pow(10, floor(log10(v)));
-    double m = v / e;
-    return (m <= 1 ? 1 : m <= 2 ? 2 : m <= 5 ? 5 : 10) * e;
-}
-
-static void draw_grid(const struct app *a, canvas *c, int x, int y,
-                      const double *g, const struct axis *xm,
-                      const struct ymap *ym, double scale)
-{
-    for (int py = 0; py < ym->pixels; py++) {
-        for (int col = 0; col < xm->cells; col++) {
-            double v = g[(size_t)py * (size_t)xm->cells + (size_t)col];
-            if (v == BLANK)
-                continue;
-            if (isnan(v)) {
-                canvas_half(c, x + col, 2 * y + py, cmp_uc(a, UI_DIM), LEVEL_NONE);
-                continue;
-            }
-            double t = v / scale;
-            canvas_half(c, x + col, 2 * y + py, cmap_diverging(a->palette, t),
-                        cmap_level((t + 1) / 2));
-        }
-    }
-}
-
-/* Left of each pane's cells: marks for the critical band and the bands
- * that do not complete a turn within n. */
-static void draw_crit_gutter(const struct app *a, canvas *c, int x, int y,
-                             int rows, const struct ymap *ym,
-                             const struct rpane *r)
-{
-    for (int row = 0; row < rows; row++) {
-        /* the dims this row stands for: up to the next row's first */
-        int lo = ymap_dim(ym, 2 * row), hi = ymap_dim(ym, 2 * row + 2);
-        if (lo < 0 || lo >= r->d)
-            continue;
-        if (hi < 0) {
-            int last = ymap_dim(ym, 2 * row + 1);
-            hi = (last >= 0 ? last : lo) + 1;
-        }
-        if (hi <= lo)
-            hi = lo + 1;
-        int crit = 0, slow = 0;
-        for (int dim = lo; dim < hi && dim < r->d; dim++) {
-            int band, is_cos;
-            layout_map(r->layout, r->d, dim, &band, &is_cos);
-            crit |= band == r->crit;
-            slow |= band > r->crit;
-        }
-        if (crit)
-            canvas_text(c, x, y + row, 1, glyph(a->ascii, GL_TRI_RIGHT), cmp_uc(a, UI_WARN),
-                        RGB_DEFAULT, ATTR_BOLD);
-        else if (slow)
-            canvas_text(c, x, y + row, 1, glyph(a->ascii, GL_VDOTS), cmp_uc(a, UI_DIM),
-                        RGB_DEFAULT, 0);
-    }
-}
-
-/* Dimension labels in the left gutter, and the cursor's row. */
-static void draw_dim_labels(const struct app *a, canvas *c,
-                            const struct geom *g, const struct ymap *ym)
-{
-    if (g->labw < 2)
-        return;
-    int rows = g->body_h, step = rows > 12 ? 2 : 1, last = -1;
-    int cur = ymap_pixel(ym, a->cmp.dim);
-    for (int row = 0; row < rows; row += step) {
-        int dim = ymap_dim(ym, 2 * row);
-        if (dim == last)            /* a dim rows tall: labelled once */
-            continue;
-        last = dim;
-        if (dim >= 0 && (cur < 0 || cur / 2 != row))
-            canvas_printf(c, 0, g->body_y + row, g->labw - 1, cmp_uc(a, UI_DIM),
-                          RGB_DEFAULT, 0, "%*d", g->labw - 1, dim);
-    }
-    if (cur >= 0)
-        canvas_printf(c, 0, g->body_y + cur / 2, g->labw, cmp_uc(a, UI_CURSOR),
-                      RGB_DEFAULT, ATTR_BOLD, "%*d%s", g->labw - 1, a->cmp.dim,
-                      glyph(a->ascii, GL_PLAY));
-}
-
-/* Position axis under a pane: first and last position, cursor mark. */
-/*
- * What a column and a row stand for, for the axis row: candidates from
- * long to short (stride > 1: this pane samples its rounding error).
- */
-static int axis_notes(const struct axis *xm, const struct ymap *ym,
-                      int64_t stride, char s[][96])
-{
-    char rl[40] = "", rs[40] = "", cl[48] = "", cs[48] = "", ct[48] = "";
-    if (xm->k > 1) {    /* one wording in every pane: the same axis */
-        axis_caption(xm, "col", "cols", "pos", cl, sizeof cl);
-        snprintf(cs, sizeof cs, "%s", cl);
-        axis_caption_short(xm, "col", "pos", ct, sizeof ct);
-    }
-    if (ym && !ymap_complete(ym)) {
-        if (ym->ppd) {
-            snprintf(rl, sizeof rl, "dims %d-%d", ym->dim0,
-                     ym->dim0 + ymap_slots(ym) - 1);
-            snprintf(rs, sizeof rs, "%s", rl);
-        } else {
-            snprintf(rl, sizeof rl, "%d of %d dims", ymap_sampled(ym),
-                     ym->dmax);
-            snprintf(rs, sizeof rs, "%d/%d dims", ymap_sampled(ym), ym->dmax);
-        }
-    }
-    int n = 0;
-    if (stride > 1) {
-        snprintf(s[n++], 96, "%s, error from every %lld", cs, (long long)stride);
-        snprintf(s[n++], 96, "error from every %lld pos", (long long)stride);
-    }
-    snprintf(s[n++], 96, "%s%s%s", rl, rl[0] && cl[0] ? ", " : "", cl);
-    snprintf(s[n++], 96, "%s%s%s", rs, rs[0] && cs[0] ? ", " : "", cs);
-    /* the column's size before the rows' note: every pane names the
-     * shared position axis alike (the status line has the rows) */
-    snprintf(s[n++], 96, "%s", cs[0] ? cs : rs);
-    if (ct[0])          /* narrow panes: all of them this short form */
-        snprintf(s[n++], 96, "%s", ct);
-    return n;
-}
-
-static void draw_pos_axis(const struct app *a, canvas *c, int x, int w, int y,
-                          const struct axis *xm, int64_t cursor, int64_t nlim,
-                          const struct ymap *ym, int64_t stride)
-{
-    char lo[24], hi[24];
-    int64_t last = xm->x0 + axis_shown(xm) - 1;
-    if (last >= nlim)
-        last = nlim - 1;
-    snprintf(lo, sizeof lo, "%lld", (long long)xm->x0);
-    snprintf(hi, sizeof hi, "%lld", (long long)last);
-    int col = cursor < nlim ? xmap_col(xm, cursor) : -1;
-    if (col >= w)
-        col = -1;
-    int wl = text_width(lo), wh = text_width(hi);
-    int end = (int)((last - xm->x0) / xm->k + 1) * xm->m;
-    if (end > w)
-        end = w;
-    int hx = cmp_axis_ends(a, c, x, y, end, lo, hi, col);
-    /* between the end labels, clear of the mark: what a column and a
-     * row hold */
-    char note[6][96];
-    int nn = axis_notes(xm, ym, stride, note);
-    for (int v = 0; v < nn; v++) {
-        int tw = text_width(note[v]);
-        int nx = tw ? text_place_clear(wl + 2, hx - wh - 2, tw, col) : -1;
-        if (nx >= 0) {
-            canvas_text(c, x + nx, y, tw, note[v],
-                        cmp_uc(a, stride > 1 && v < 2 ? UI_WARN : UI_DIM),
-                        RGB_DEFAULT, 0);
-            break;
-        }
-    }
-    if (col >= 0)
-        canvas_text(c, x + col, y, 1, glyph(a->ascii, GL_TRI_UP), cmp_uc(a, UI_CURSOR),
-                    RGB_DEFAULT, ATTR_BOLD);
-}
-
-/* A colour strip from -scale to +scale. */
-static int draw_ramp(const struct app *a, canvas *c, int x, int y, int maxw,
-                     double scale)
-{
-    char lo[24], hi[24];
-    cmp_num(-scale, lo, sizeof lo);
-    cmp_num(scale, hi, sizeof hi);
-    int n = 12;
-    int need = text_width(lo) + n + text_width(hi) + 2;
-    if (need > maxw)
-        return 0;
-    int cx = x + canvas_text(c, x, y, maxw, lo, cmp_uc(a, UI_TEXT), RGB_DEFAULT, 0);
-    cx++;
-    for (int i = 0; i < n; i++) {
-        double t = -1 + 2.0 * (i + 0.5) / n;
-        rgb col = cmap_diverging(a->palette, t);
-        canvas_half(c, cx + i, 2 * y, col, cmap_level((t + 1) / 2));
-        canvas_half(c, cx + i, 2 * y + 1, col, cmap_level((t + 1) / 2));
-    }
-    cx += n + 1;
-    canvas_text(c, cx, y, maxw, hi, cmp_uc(a, UI_TEXT), RGB_DEFAULT, 0);
-    return need;
-}
-
-/* Whether a pane has a RoPE scaling: the heatmap, diff and profile modes
- * draw the sinusoidal PE at each pane's base, which scaling leaves as is
- * (the spectrum and ratio modes show what it does). */
-static int any_scaled(const struct rpane *rp, int np)
-{
-    for (int k = 0; k < np; k++)
-        if (rp[k].rope && rp[k].rope->method != ROPE_NONE)
-            return 1;
-    return 0;
-}
-
-static void draw_heat_legend(const struct app *a, canvas *c,
-                             const struct geom *g, double scale, int diff,
-                             int scaled)
-{
-    if (g->legend_y < 0)
-        return;
-    int y = g->legend_y, x = 0;
-    const char *lead = scaled ? (diff ? "unscaled PE difference:"
-                                      : "unscaled PE value:")
-                              : diff ? "difference, one scale:"
-                                     : "PE value, one scale:";
-    if (c->w >= 60)
-        x += canvas_text(c, 0, y, -1, lead, cmp_uc(a, UI_DIM), RGB_DEFAULT, 0) + 1;
-    int used = draw_ramp(a, c, x, y, c->w - x, scale);
-    if (!used)
-        return;
-    x += used + 2;
-    char s[3][96];
-    snprintf(s[0], sizeof s[0], "%s critical band  %s <1 turn in n",
-             glyph(a->ascii, GL_TRI_RIGHT), glyph(a->ascii, GL_VDOTS));
-    snprintf(s[1], sizeof s[1], "%s crit  %s <1 turn",      /* both marks */
-             glyph(a->ascii, GL_TRI_RIGHT), glyph(a->ascii, GL_VDOTS));
-    snprintf(s[2], sizeof s[2], "%s crit", glyph(a->ascii, GL_TRI_RIGHT));
-    const char *cand[3] = { s[0], s[1], s[2] };
-    if (x < c->w)
-        canvas_text_fit(c, x, y, c->w - x, cand, 3, cmp_uc(a, UI_WARN), 0);
-}
-
-/* The reference card in pane A of the diff mode. */
-static void draw_ref_card(const struct app *a, canvas *c, int x, int y, int w,
-                          int h, int np)
-{
-    char s[4][2][64];
-    int n = 0;
-    snprintf(s[n][0], sizeof s[0][0], "A is the reference");
-    snprintf(s[n++][1], sizeof s[0][0], "A: reference");
-    for (int k = 1; k < np && n < 3; k++) {
-        if (a->cmp.panes[k].prec != PREC_F64)
-            continue;
-        snprintf(s[n][0], sizeof s[0][0], "%c shows A %s %c", 'A' + k,
-                 glyph(a->ascii, GL_MINUS), 'A' + k);
-        snprintf(s[n++][1], sizeof s[0][0], "%c: A%s%c", 'A' + k,
-                 glyph(a->ascii, GL_MINUS), 'A' + k);
-    }
-    snprintf(s[n][0], sizeof s[0][0], "f32/bf16/f16 panes: error vs f64");
-    snprintf(s[n++][1], sizeof s[0][0], "f32/bf16/f16: error");
-    for (int i = 0; i < n && i < h; i++) {
-        const char *t = text_width(s[i][0]) <= w ? s[i][0] : s[i][1];
-        int tw = text_width(t);
-        int cx = x + (w > tw ? (w - tw) / 2 : 0);
-        canvas_text(c, cx, y + h / 2 - n / 2 + i, w, t, cmp_uc(a, UI_DIM),
-                    RGB_DEFAULT, 0);
-    }
-}
-
-/* Exact PE at the cursor as a pane holds it (NaN outside its d or n). */
-static double cursor_value(const struct app *a, const struct rpane *r)
-{
-    if (a->cmp.dim >= r->d || a->p.pos >= r->n)
-        return NAN;
-    return layout_value(r->d, r->base, r->layout, r->prec, a->p.pos,
-                        a->cmp.dim);
-}
-
-/* Pane k's part of the readout: its value (or difference) at the cursor,
- * with what it is when verbose. */
-static void readout_piece(const struct app *a, const struct rpane *rp, int k,
-                          int diff, int verbose, char *buf, size_t len)
-{
-    const struct rpane *r = &rp[k];
-    int inside = a->cmp.dim < r->d && a->p.pos < r->n;
-    double val = cursor_value(a, r);
-    char vs[24], what[48] = "";
-    if (diff && diff_kind(rp, k) == DIFF_ERROR) {
-        val -= inside ? layout_value(r->d, r->base, r->layout, PREC_F64,
-                                     a->p.pos, a->cmp.dim) : NAN;
-        snprintf(what, sizeof what, "%s err ", precision_name(r->prec));
-    } else if (diff) {
-        val = cursor_value(a, &rp[0]) - val;
-        snprintf(what, sizeof what, "A%s%c ", glyph_pick(a->ascii, "\u2212", "-"), 'A' + r->id);
-    } else if (verbose && a->cmp.dim < r->d) {
-        int band, is_cos;
-        layout_map(r->layout, r->d, a->cmp.dim, &band, &is_cos);
-        snprintf(what, sizeof what, "%s band %d = ", is_cos ? "cos" : "sin",
-                 band);
-    }
-    if (isnan(val))
-        snprintf(vs, sizeof vs, "%s", inside ? "overflow" : "-");
-    else
-        cmp_num(val, vs, sizeof vs);
-    snprintf(buf, len, " %s %c %s%s", glyph_pick(a->ascii, "\u2502", "|"), 'A' + r->id,
-             verbose || diff ? what : "", vs);
-}
-
-static void heat_readout(const struct app *a, canvas *c, const struct geom *g,
-                         const struct rpane *rp, int diff)
-{
-    if (g->read_y < 0)
-        return;
-    char line[2][320];
-    for (int v = 0; v < 2; v++) {
-        int len = snprintf(line[v], sizeof line[v], "pos %lld dim %d",
-                           (long long)a->p.pos, a->cmp.dim);
-        for (int k = 0; k < g->np; k++) {
-            char piece[96];
-            if ((diff && diff_kind(rp, k) == DIFF_REF) ||
-                len >= (int)sizeof line[v])
-                continue;
-            readout_piece(a, rp, k, diff, v == 0, piece, sizeof piece);
-            len += snprintf(line[v] + len, sizeof line[v] - (size_t)len, "%s",
-                            piece);
-        }
-    }
-    const char *cand[2] = { line[0], line[1] };
-    canvas_text_fit(c, 0, g->read_y, c->w, cand, 2, cmp_uc(a, UI_TEXT), 0);
-}
-
-static void heat_hint(const struct app *a, const struct axis *xm,
-                      const struct ymap *ym, const struct rpane *rp, int np,
-                      char *hint, size_t hintlen)
-{
-    char cols[64], rows[96] = "", prec[64] = "";
-    axis_caption(xm, "col", "cols", "pos", cols, sizeof cols - 16);
-    if (xm->k > 1)
-        strcat(cols, " (exact mean)");
-    if (!ymap_complete(ym)) {
-        if (ym->ppd)
-            snprintf(rows, sizeof rows, ", dims %d-%d of %d (y: overview)",
-                     ym->dim0, ym->dim0 + ymap_slots(ym) - 1, ym->dmax);
-        else
-            snprintf(rows, sizeof rows, ", %d of %d dims evenly spaced (y: all)",
-                     ymap_sampled(ym), ym->dmax);
-    }
-    for (int k = 0; k < np; k++) {
-        int64_t s = prec_stride(&rp[k], xm, ym);
-        if (s > 1) {
-            snprintf(prec, sizeof prec, ", %s error sampled 1/%lld pos",
-                     precision_name(rp[k].prec), (long long)s);
-            break;
-        }
-    }
-    (void)a;
-    snprintf(hint, hintlen, "%s%s%s", cols, rows, prec);
-}
-
-static void draw_heat_mode(const struct app *a, canvas *c, const struct geom *g,
-                           const struct rpane *rp, const struct axis *xmp,
-                           const struct ymap *ymp, const struct cmp_cache *cache,
-                           int diff, char *hint, size_t hintlen)
-{
-    int cols = g->pw - 1;
-    if (cols < 1 || g->body_h < 1)
-        return;
-    const struct axis xm = *xmp;
-    const struct ymap ym = *ymp;
-    /* rows are whole dims: the axis follows the last used row */
-    struct geom gl_ = *g;
-    int used = ym.ppd ? (ym.dmax * ym.ppd + 1) / 2
-                      : (ymap_sampled(&ym) * ym.unit + 1) / 2;
-    if (used < g->body_h && g->axis_y >= 0) {
-        gl_.body_h = used;
-        gl_.axis_y = g->body_y + used;
-        if (gl_.legend_y >= 0)
-            gl_.legend_y = gl_.axis_y + 1;
-        if (gl_.read_y >= 0)
-            gl_.read_y = gl_.axis_y + (gl_.legend_y >= 0 ? 2 : 1);
-    }
-    g = &gl_;
-    cmp_separators(a, c, g, g->body_y, g->axis_y >= 0 ? g->axis_y + 1
-                                                        : g->body_y + g->body_h);
-    size_t cells = (size_t)cols * (size_t)ym.pixels;
-    const double *grid = cache->v;
-    double scale = cache->scale;
-    if (!grid) {
-        snprintf(hint, hintlen, "out of memory");
-        return;
-    }
-    for (int k = 0; k < g->np; k++) {
-        int x = g->px[k];
-        if (diff && diff_kind(rp, k) == DIFF_REF) {
-            draw_ref_card(a, c, x, g->body_y, g->pw, g->body_h, g->np);
-        } else {
-            draw_grid(a, c, x + 1, g->body_y, grid + cells * (size_t)k, &xm,
-                      &ym, scale);
-            draw_crit_gutter(a, c, x, g->body_y, g->body_h, &ym, &rp[k]);
-        }
-        if (g->axis_y >= 0)
-            draw_pos_axis(a, c, x + 1, cols, g->axis_y, &xm, a->p.pos, rp[k].n,
-                          k == 0 ? &ym : NULL, prec_stride(&rp[k], &xm, &ym));
-    }
-    draw_dim_labels(a, c, g, &ym);
-    draw_heat_legend(a, c, g, scale, diff, any_scaled(rp, g->np));
-    heat_readout(a, c, g, rp, diff);
-    heat_hint(a, &xm, &ym, rp, g->np, hint, hintlen);
-}
-
-/* ---- score against distance ------------------------------------------- */
-
-/* Fill vals[col] with pane r's score for each dot column (BLANK when past
- * its n).  Returns -1 when out of memory. */
-static int profile_values(const struct rpane *r, const struct axis *xm,
-                          double *vals)
-{
-    struct score_opts o;        /* PE(i).PE(j): sinusoidal, no toggles */
-    scores_defaults(&o);
-    struct score_ctx *s = scores_new(r->d, r->base, r->n, &o, NULL);
-    if (!s)
-        return -1;
-    for (int col = 0; col < xm->used; col++) {
-        int64_t d0, d1;
-        if (!xmap_range(xm, col, &d0, &d1) || d0 >= r->n) {
-            vals[col] = BLANK;
-            continue;
-        }
-        vals[col] = scores_distance_mean(s, d0, d1 < r->n ? d1 : r->n);
-    }
-    scores_free(s);
-    return 0;
-}
-
-/*
- * The readout doubles as the legend: each pane's colour, base and score
- * at the cursor's distance.
- */
-static void profile_readout(const struct app *a, canvas *c,
-                            const struct geom *g, const struct rpane *rp,
-                            int odd, const char *per)
-{
-    if (g->read_y < 0)
-        return;
-    for (int v = 0; v < 3; v++) {
-        char line[3][96];
-        int width = 0, y = g->read_y, x = 0;
-        char head[48];
-        snprintf(head, sizeof head, v < 2 ? "distance %lld:" : "%lld:",
-                 (long long)a->p.pos);
-        width = text_width(head) + 1;
-        for (int k = 0; k < g->np; k++) {
-            char b[24], sc[24] = "-";
-            fmt_base(rp[k].base, b, sizeof b);
-            if (a->p.pos < rp[k].n)
-                cmp_num(pe_score((double)a->p.pos, rp[k].d, rp[k].base), sc,
-                    sizeof sc);
-            if (v == 0)
-                snprintf(line[k], sizeof line[k], " %c base=%s: %s", 'A' + rp[k].id,
-                         b, sc);
-            else
-                snprintf(line[k], sizeof line[k], " %c %s", 'A' + rp[k].id, sc);
-            width += text_width(line[k]) + 2 + 2;
-        }
-        if (width > c->w && v < 2)
-            continue;
-        x += canvas_text(c, x, y, c->w, head, cmp_uc(a, UI_TEXT), RGB_DEFAULT, 0) + 1;
-        for (int k = 0; k < g->np; k++) {
-            char mk[16];    /* the curve and the letter set on it */
-            snprintf(mk, sizeof mk, "%s%c", plot_style_sample(k, a->ascii),
-                     'A' + rp[k].id);
-            x = cmp_legend_piece(c, x, y, mk, cmp_pane_rgb(a, rp[k].id), line[k] + 2,
-                             cmp_uc(a, UI_TEXT));
-        }
-        char tail[3][96];
-        snprintf(tail[0], sizeof tail[0], "score = %s cos(%s%s%s_i)%s%s",
-                 glyph(a->ascii, GL_SIGMA), glyph_pick(a->ascii, "\u03B4", "d"),
-                 glyph(a->ascii, GL_MUL), glyph(a->ascii, GL_OMEGA),
-                 any_scaled(rp, g->np) ? ", unscaled" : "",
-                 odd ? ", f64, any layout" : "");
-        snprintf(tail[1], sizeof tail[1], "%s", odd ? "(f64 scores)" : "");
-        if (per) {          /* the curve's points are means: say so first */
-            snprintf(tail[0], sizeof tail[0], "curve: each point the mean of "
-                     "%s distances", per);
-            snprintf(tail[1], sizeof tail[1], "points: means of %s", per);
-            snprintf(tail[2], sizeof tail[2], "mean of %s", per);
-        }
-        int t = text_first_fit_rows(tail[0], sizeof tail[0], per ? 3 : 2,
-                                    c->w - x);
-        if (t >= 0)
-            canvas_text(c, x, y, -1, tail[t], cmp_uc(a, UI_DIM), RGB_DEFAULT, 0);
-        return;
-    }
-}
-
-static void draw_profile_mode(const struct app *a, canvas *c,
-                              const struct geom *g, const struct rpane *rp,
-                              const struct axis *xmp,
-                              const struct cmp_cache *cache, char *hint,
-                              size_t hintlen)
-{
-    if (xmp->cells < 1 || g->body_h < 1)
-        return;
-    const struct axis xm = *xmp;
-    double *vals = cache->v;
-    if (!vals) {
-        snprintf(hint, hintlen, "out of memory");
-        return;
-    }
-    struct plot_series ser[COMPARE_MAX_PANES];
-    int odd = 0;
-    for (int k = 0; k < g->np; k++) {
-        ser[k].y = vals + (size_t)xm.used * (size_t)k;
-        ser[k].n = xm.used;
-        ser[k].col = cmp_pane_rgb(a, rp[k].id);
-        ser[k].mark = g->np > 1 ? (char)('A' + rp[k].id) : 0;
-        ser[k].style = k;       /* solid, dotted, sparse: apart in mono */
-        odd |= rp[k].layout != LAYOUT_INTERLEAVED || rp[k].prec != PREC_F64;
-    }
-    struct plot_spec sp;
-    memset(&sp, 0, sizeof sp);
-    sp.xlabel = "distance";
-    sp.x0 = (double)xm.x0;
-    sp.dx = (double)xm.k;
-    sp.xmin = (double)xm.x0;
-    sp.xmax = (double)(xm.x0 + axis_shown(&xm) - 1);
-    sp.x_integer = 1;
-    sp.zero_line = 1;
-    sp.mark_x = (double)a->p.pos;
-    sp.label_extremes = xm.span <= 64;
-    /* the plot's axis and tick rows take the axis and legend rows */
-    int h = g->body_h + (g->axis_y >= 0) + (g->legend_y >= 0);
-    plot_lines(c, 0, g->body_y, c->w, h, &sp, ser, g->np, a->palette);
-    char per[32];
-    snprintf(per, sizeof per, "%lld", (long long)xm.k);
-    profile_readout(a, c, g, rp, odd, xm.k > 1 ? per : NULL);
-    if (xm.k > 1)
-        snprintf(hint, hintlen, "1 point = mean of %lld distances",
-                 (long long)xm.k);
-    else
-        snprintf(hint, hintlen, "1 point = 1 distance");
-}
-
-/* ---- the cache (the work hook) -------------------------------------------- */
-
-/* The np heat or diff grids and the diff's colour scale into cache->v. */
-static void heat_compute(const struct rpane *rp, int np, int cols,
-                         const struct axis *xm, const struct ymap *ym,
-                         int diff, struct cmp_cache *cache)
-{
-    size_t cells = (size_t)cols * (size_t)ym->pixels;
-    double *grid = malloc(sizeof(double) * cells * (size_t)(np + 1));
-    cache->v = grid;
-    cache->scale = 1;
-    if (!grid)
-        return;
-    double *ref = grid + cells * (size_t)np;
-    for (int k = 0; k < np; k++) {
-        if (diff)
-            grid_diff(rp, k, xm, ym, ref, grid + cells * (size_t)k);
-        else
-            grid_fill(&rp[k], xm, ym, 0, grid + cells * (size_t)k);
-    }
-    if (diff) {
-        double m = 0;
-        for (size_t i = 0; i < cells * (size_t)np; i++)
-            if (grid[i] != BLANK && !isnan(grid[i]) && fabs(grid[i]) > m)
-                m = fabs(grid[i]);
-        cache->scale = m > 0 ? nice_up(m) : 1;
-    }
-}
-
-/* Each pane's score against distance (NAN past its n) into cache->v. */
-static void profile_compute(const struct rpane *rp, int np,
-                            const struct axis *xm, struct cmp_cache *cache)
-{
-    double *vals = malloc(sizeof(double) * (size_t)(xm->used > 0 ? xm->used
-                                                                 : 1)
-                          * (size_t)np);
-    cache->v = vals;
-    if (!vals)
-        return;
-    for (int k = 0; k < np; k++) {
-        double *v = vals + (size_t)xm->used * (size_t)k;
-        if (profile_values(&rp[k], xm, v))
-            for (int i = 0; i < xm->used; i++)
-                v[i] = BLANK;
-        for (int i = 0; i < xm->used; i++)
-            if (v[i] == BLANK)
-                v[i] = NAN;
-    }
-}
-
-static void cache_key(const struct app *a, const struct rpane *rp, int np,
-                      int cols, const struct axis *xm, const struct ymap *ym,
+/* The runtime object: what the layout of the view area decided. */
+struct cmp_rt {
+    struct cmp_frame f;
+    int tiny;               /* too small for panes: one line each */
+    struct cmp_cache cache; /* what the mode's work computed */
+};
+
+static void cache_key(const struct app *a, const struct cmp_frame *f,
                       struct cmp_key *k)
 {
     memset(k, 0, sizeof *k);
     k->mode = (int)a->cmp.mode;
-    k->np = np;
-    k->cols = cols;
-    for (int i = 0; i < np; i++) {
-        k->p[i].base = rp[i].base;
-        k->p[i].n = rp[i].n;
-        k->p[i].d = rp[i].d;
-        k->p[i].layout = (int)rp[i].layout;
-        k->p[i].prec = (int)rp[i].prec;
+    k->np = f->np;
+    k->cols = f->g.pw - 1;
+    for (int i = 0; i < f->np; i++) {
+        k->p[i].base = f->rp[i].base;
+        k->p[i].n = f->rp[i].n;
+        k->p[i].d = f->rp[i].d;
+        k->p[i].layout = (int)f->rp[i].layout;
+        k->p[i].prec = (int)f->rp[i].prec;
     }
-    k->xm = *xm;
-    if (ym)
-        k->ym = *ym;
+    k->xm = f->xm;
+    k->ym = f->ym;
 }
 
 static void cache_drop(struct cmp_cache *cache)
 {
-    free(cache->v);
-    cache->v = NULL;
+    free(cache->val.v);
+    cache->val.v = NULL;
     cache->valid = 0;
 }
 
@@ -1148,97 +118,38 @@ static void draw_tiny(const struct app *a, canvas *c, const struct rpane *rp,
     }
 }
 
-static int mode_labw(const struct app *a, const struct rpane *rp, int np,
-                     int dmax)
-{
-    switch (a->cmp.mode) {
-    case PANE_SPECTRUM: return cmp_spectrum_labw(rp, np);
-    case PANE_RATIO:    return cmp_ratio_labw(rp, np);
-    case PANE_PROFILE:  return 0;     /* plot_lines labels its own axis */
-    default:            return fmt_digits(dmax - 1) + 2;
-    }
-}
-
-/* The runtime object: what the layout of the view area decided. */
-struct cmp_rt {
-    int w, h;
-    struct rpane rp[COMPARE_MAX_PANES];
-    int np, dmax;
-    int64_t nmax;
-    struct geom g;
-    int tiny;               /* too small for panes: one line each */
-    struct axis xm;         /* positions (heatmap, diff) or distances */
-    struct ymap ym;         /* dims down (heatmap, diff) */
-    struct cmp_cache cache; /* what the heat, diff or profile mode draws */
-};
-
-/* The axes of the mode: positions across a pane and dims down it, or
- * distances across the profile (a point per dot column, or per
- * distance when they are fewer). */
-static void layout_axes(const struct app *a, struct cmp_rt *r)
-{
-    const struct geom *g = &r->g;
-    memset(&r->xm, 0, sizeof r->xm);
-    memset(&r->ym, 0, sizeof r->ym);
-    if (a->cmp.mode == PANE_PROFILE) {
-        int npts = 2 * (r->w - 6);
-        xmap_init(&r->xm, r->nmax, a->cmp.zoom, a->p.pos, npts > 0 ? npts : 0);
-        if (r->xm.m > 1)
-            xmap_init(&r->xm, r->nmax, a->cmp.zoom, a->p.pos,
-                      (int)r->xm.span);
-    } else if (!band_mode(a)) {
-        xmap_init(&r->xm, r->nmax, a->cmp.zoom, a->p.pos, g->pw - 1);
-        ymap_init(&r->ym, r->dmax, 2 * g->body_h, a->cmp.dims_1to1,
-                  a->cmp.dim, canvas_has_halves(a->ascii, a->color) ? 1 : 2);
-    }
-}
-
 static void compare_layout(const struct app *a, void *rt, int w, int h)
 {
     struct cmp_rt *r = rt;
-    r->w = w;
-    r->h = h;
-    r->np = npanes(a);
-    resolve_all(a, r->rp, r->np, &r->dmax, &r->nmax);
+    struct cmp_frame *f = &r->f;
+    const struct cmp_mode *m = mode_of(a);
+    f->w = w;
+    f->h = h;
     /* presenter: the active pane alone (the diff and ratio modes keep
      * pane A, their reference, beside the others) */
-    if (a->presenter && !compares(a) && r->np > 1) {
-        r->rp[0] = r->rp[a->cmp.active < r->np ? a->cmp.active : 0];
-        r->np = 1;
-        r->dmax = r->rp[0].d;
-        r->nmax = r->rp[0].n;
-    }
-    geom_make(w, h, r->np, mode_labw(a, r->rp, r->np, r->dmax),
-              any_tags(r->rp, r->np), &r->g);
-    r->tiny = w < 24 || h < 5 || r->g.pw < 10;
-    layout_axes(a, r);
+    cmp_resolve(a, f, a->presenter && !m->vs_a);
+    memset(&f->xm, 0, sizeof f->xm);
+    memset(&f->ym, 0, sizeof f->ym);
+    m->layout(a, f);
+    r->tiny = w < 24 || h < 5 || f->g.pw < 10;
 }
 
-/* The heat, diff or profile values for the present key, when it changed. */
+/* The mode's values for the present key, when it changed. */
 static int compare_work(const struct app *a, void *rt, int64_t budget)
 {
     struct cmp_rt *r = rt;
-    enum pane_mode m = a->cmp.mode;
+    const struct cmp_mode *m = mode_of(a);
     struct cmp_key k;
     (void)budget;
-    if (r->tiny || m == PANE_SPECTRUM || m == PANE_RATIO)
+    if (r->tiny || !m->work)
         return 0;
-    int cols = r->g.pw - 1;
-    if (m == PANE_PROFILE ? r->xm.cells < 1 || r->g.body_h < 1
-                          : cols < 1 || r->g.body_h < 1)
-        return 0;
-    cache_key(a, r->rp, r->np, cols, &r->xm, m == PANE_PROFILE ? NULL
-                                                               : &r->ym, &k);
+    cache_key(a, &r->f, &k);
     if (r->cache.valid && memcmp(&k, &r->cache.key, sizeof k) == 0)
         return 0;
     cache_drop(&r->cache);
-    if (m == PANE_PROFILE)
-        profile_compute(r->rp, r->np, &r->xm, &r->cache);
-    else
-        heat_compute(r->rp, r->np, cols, &r->xm, &r->ym, m == PANE_DIFF,
-                     &r->cache);
+    m->work(&r->f, &r->cache.val);
     r->cache.key = k;
-    r->cache.valid = r->cache.v != NULL;
+    r->cache.valid = r->cache.val.v != NULL;
     return 0;
 }
 
@@ -1251,31 +162,19 @@ static void compare_draw(const struct app *a, void *rt, canvas *c, char *hint,
                          size_t hintlen)
 {
     struct cmp_rt *r = rt;
+    const struct cmp_mode *m = mode_of(a);
     if (hintlen)
         hint[0] = 0;
     canvas_clear(c);
     if (r->tiny) {
-        draw_tiny(a, c, r->rp, r->np);
+        draw_tiny(a, c, r->f.rp, r->f.np);
         snprintf(hint, hintlen, "enlarge the terminal to see the panes");
         return;
     }
-    cmp_draw_headers(a, c, &r->g, r->rp);
-    switch (a->cmp.mode) {
-    case PANE_SPECTRUM:
-        cmp_draw_spectrum(a, c, &r->g, r->rp, hint, hintlen);
-        break;
-    case PANE_PROFILE:
-        draw_profile_mode(a, c, &r->g, r->rp, &r->xm, &r->cache, hint,
-                          hintlen);
-        break;
-    case PANE_RATIO:
-        cmp_draw_ratio(a, c, &r->g, r->rp, hint, hintlen);
-        break;
-    default:    /* heatmap, diff */
-        draw_heat_mode(a, c, &r->g, r->rp, &r->xm, &r->ym, &r->cache,
-                       a->cmp.mode == PANE_DIFF, hint, hintlen);
-        break;
-    }
+    cmp_draw_headers(a, c, &r->f.g, r->f.rp);
+    if (m->draw(a, c, &r->f, &r->cache.val, hint, hintlen) == 0 &&
+        r->f.g.read_y >= 0)
+        m->readout(a, c, &r->f);
 }
 
 /* ---- keys ----------------------------------------------------------------- */
@@ -1283,8 +182,8 @@ static void compare_draw(const struct app *a, void *rt, canvas *c, char *hint,
 static int dims_max(const struct app *a)
 {
     int m = 2;
-    for (int k = 0; k < npanes(a); k++)
-        m = pane_d(a, k) > m ? pane_d(a, k) : m;
+    for (int k = 0; k < cmp_npanes(a); k++)
+        m = cmp_pane_d(a, k) > m ? cmp_pane_d(a, k) : m;
     return m;
 }
 
@@ -1295,16 +194,16 @@ static void clamp_cursor(struct app *a)
     int dm = dims_max(a);
     s->dim = s->dim < 0 ? 0 : s->dim >= dm ? dm - 1 : s->dim;
     s->band = s->band < 0 ? 0 : s->band >= dm / 2 ? dm / 2 - 1 : s->band;
-    if (s->active >= npanes(a))
-        s->active = npanes(a) - 1;
+    if (s->active >= cmp_npanes(a))
+        s->active = cmp_npanes(a) - 1;
 }
 
 /* A params struct holding pane k's values, for validation. */
 static params pane_params(const struct app *a, int k)
 {
     params p = a->p;
-    p.d = pane_d(a, k);
-    p.base = pane_base(a, k);
+    p.d = cmp_pane_d(a, k);
+    p.base = cmp_pane_base(a, k);
     if (k > 0)
         p.rope = a->cmp.panes[k].rope;
     return p;
@@ -1503,7 +402,7 @@ static void pane_remove(struct app *a)
 static void pane_active(struct app *a, int step)
 {
     struct compare_state *s = &a->cmp;
-    int np = npanes(a);
+    int np = cmp_npanes(a);
     s->active = ((s->active + step) % np + np) % np;
     pane_said(a, s->active);
 }
@@ -1558,7 +457,7 @@ static void cursor_dim(struct app *a, int step)
  * them); Home End are the global keys. */
 static int key_pos(struct app *a, const struct cmp_rt *r, int key)
 {
-    const struct axis *xm = &r->xm;
+    const struct axis *xm = &r->f.xm;
     int64_t step;
     if (r->tiny || xm->cells < 1 || key == PK_HOME || key == PK_END)
         return 0;
@@ -1606,7 +505,7 @@ static int spectrum_inert(struct app *a, int key)
         return 0;
     app_msg(a, 0, "%c sets %s, which the %s does not show (one "
             "value per band); v changes the mode", key, what,
-            a->cmp.mode == PANE_RATIO ? "ratio plot" : "spectrum");
+            mode_of(a)->noun);
     return 1;
 }
 
@@ -1737,10 +636,24 @@ static int cmd_pane_rope(struct app *a, const char *name, const char *arg)
     return 1;
 }
 
-static int cmd_choice(struct app *a, const char *what, int v, const char *want)
+/* The names of the ':' commands' choices, by number. */
+static const char *layout_word(int i) { return layout_name((enum layout)i); }
+static const char *prec_word(int i) { return precision_name((enum precision)i); }
+static const char *mode_word(int i) { return pane_mode_name((enum pane_mode)i); }
+
+/* v, the choice parsed; when none (v < 0), the error names the count
+ * choices word(i) there are. */
+static int cmd_choice(struct app *a, const char *what, int v,
+                      const char *(*word)(int), int count)
 {
-    if (v < 0)
-        app_msg(a, 1, "%s: want %s", what, want);
+    const char *w[16];
+    char want[160];
+    int n = count < 16 ? count : 16;
+    if (v >= 0)
+        return v;
+    for (int i = 0; i < n; i++)
+        w[i] = word(i);
+    app_msg(a, 1, "%s: want %s", what, words_join(w, n, want, sizeof want));
     return v;
 }
 
@@ -1748,7 +661,7 @@ static int compare_command(struct app *a, void *rt, const char *name,
                            const char *arg)
 {
     struct pane *p = &a->cmp.panes[a->cmp.active];
-    int v;
+    int v, k = 'A' + a->cmp.active;
     (void)rt;
     if (!strcmp(name, "base") || !strcmp(name, "b"))
         return cmd_pane_param(a, P_BASE, arg);
@@ -1757,94 +670,75 @@ static int compare_command(struct app *a, void *rt, const char *name,
     if (cmd_pane_rope(a, name, arg))
         return 1;
     if (!strcmp(name, "layout")) {
-        v = cmd_choice(a, "layout", layout_parse(arg), "interleaved, concat or half");
+        v = cmd_choice(a, "layout", layout_parse(arg), layout_word,
+                       LAYOUT_COUNT);
         if (v >= 0) {
             p->layout = (enum layout)v;
-            app_msg(a, 0, "pane %c: layout %s", 'A' + a->cmp.active, arg);
+            app_msg(a, 0, "pane %c: layout %s", k, arg);
         }
-        return 1;
-    }
-    if (!strcmp(name, "precision") || !strcmp(name, "prec")) {
-        v = cmd_choice(a, "precision", precision_parse(arg), "f64, f32, bf16, f16, all-bf16 or all-f16");
+    } else if (!strcmp(name, "precision") || !strcmp(name, "prec")) {
+        v = cmd_choice(a, "precision", precision_parse(arg), prec_word,
+                       PREC_COUNT);
         if (v >= 0) {
             p->prec = (enum precision)v;
-            app_msg(a, 0, "pane %c: precision %s", 'A' + a->cmp.active, arg);
+            app_msg(a, 0, "pane %c: precision %s", k, arg);
         }
-        return 1;
-    }
-    if (!strcmp(name, "mode")) {
-        v = cmd_choice(a, "mode", pane_mode_parse(arg),
-                       "heatmap, spectrum, profile, diff or ratio");
+    } else if (!strcmp(name, "mode")) {
+        v = cmd_choice(a, "mode", pane_mode_parse(arg), mode_word,
+                       PANE_MODE_COUNT);
         if (v >= 0)
             a->cmp.mode = (enum pane_mode)v;
-        return 1;
+    } else {
+        return 0;
     }
-    return 0;
+    return 1;
 }
 
-/* The view's keys: what each does, and the help card. */
+/* The view's keys: what each does, and the help card.  KEY starts a line
+ * of the card; ALSO binds one more key to it, doing the same. */
+#define KEY(k, label, help, fn) { (k), ACT_VIEW_KEY, (label), (help), (fn) }
+#define ALSO(k, fn) { (k), ACT_VIEW_KEY, NULL, NULL, (fn) }
+/* A global key (act) that the view takes over the bands. */
+#define BAND(k, act) { (k), (act), NULL, NULL, key_band }
+
 static const struct keybind COMPARE_KEYS[] = {
-    { '+',  ACT_VIEW_KEY, "+",      "add pane C (base 1e6)", key_pane },
-    { '_',  ACT_VIEW_KEY, "_",      "remove pane C", key_pane },
-    { '[',  ACT_VIEW_KEY, "[ ]",    "previous / next active pane", key_pane },
-    { ']',  ACT_VIEW_KEY, NULL,     NULL, key_pane },
-    { 'b',  ACT_VIEW_KEY, "b B",    "active pane: base /10, x10", key_pane },
-    { 'B',  ACT_VIEW_KEY, NULL,     NULL, key_pane },
-    { 'd',  ACT_VIEW_KEY, "d D",    "active pane: d_model /2, x2", key_pane },
-    { 'D',  ACT_VIEW_KEY, NULL,     NULL, key_pane },
-    { 'p',  ACT_VIEW_KEY, "p",      "next preset pair of bases", key_pane },
-    { 'v',  ACT_VIEW_KEY, "v",      "mode: heatmap, spectrum, profile, diff, ratio",
-      key_pane },
-    { 'm',  ACT_VIEW_KEY, "m",      "active pane: next model preset", key_rope },
-    { 's',  ACT_VIEW_KEY, "s",      "active pane: next RoPE scaling method",
-      key_rope },
-    { 'x',  ACT_VIEW_KEY, "x X",    "active pane: scaling factor /2, x2",
-      key_rope },
-    { 'X',  ACT_VIEW_KEY, NULL,     NULL, key_rope },
-    { 't',  ACT_VIEW_KEY, "t",      "active pane: YaRN truncate on / off",
-      key_rope },
-    { 'o',  ACT_VIEW_KEY, "o",      "active pane: next layout", key_pane },
-    { 'f',  ACT_VIEW_KEY, "f",      "active pane: next precision", key_pane },
-    { 'y',  ACT_VIEW_KEY, "y",      "rows: evenly spaced / consecutive",
-      key_pane },
-    { '=',  ACT_VIEW_KEY, "= -",    "zoom positions in / out", key_zoom },
-    { '-',  ACT_VIEW_KEY, NULL,     NULL, key_zoom },
-    { PK_UP, ACT_VIEW_KEY, "k j",   "dimension (K J PgUp PgDn: faster)",
-      key_dim },
-    { PK_DOWN, ACT_VIEW_KEY, NULL,  NULL, key_dim },
-    { 'k',  ACT_VIEW_KEY, NULL,     NULL, key_dim },
-    { 'j',  ACT_VIEW_KEY, NULL,     NULL, key_dim },
-    { 'K',  ACT_VIEW_KEY, NULL,     NULL, key_dim },
-    { 'J',  ACT_VIEW_KEY, NULL,     NULL, key_dim },
-    { PK_PGUP, ACT_VIEW_KEY, NULL,  NULL, key_dim },
-    { PK_PGDN, ACT_VIEW_KEY, NULL,  NULL, key_dim },
-    { PK_LEFT, ACT_VIEW_KEY, "h l",  "position by a column; band in spectrum, ratio",
-      key_band },
-    { PK_RIGHT, ACT_VIEW_KEY, NULL, NULL, key_band },
-    { 'h',  ACT_VIEW_KEY, NULL,     NULL, key_band },
-    { 'l',  ACT_VIEW_KEY, NULL,     NULL, key_band },
+    KEY('+', "+", "add pane C (base 1e6)", key_pane),
+    KEY('_', "_", "remove pane C", key_pane),
+    KEY('[', "[ ]", "previous / next active pane", key_pane),
+    ALSO(']', key_pane),
+    KEY('b', "b B", "active pane: base /10, x10", key_pane), ALSO('B', key_pane),
+    KEY('d', "d D", "active pane: d_model /2, x2", key_pane), ALSO('D', key_pane),
+    KEY('p', "p", "next preset pair of bases", key_pane),
+    KEY('v', "v", "mode: heatmap, spectrum, profile, diff, ratio", key_pane),
+    KEY('m', "m", "active pane: next model preset", key_rope),
+    KEY('s', "s", "active pane: next RoPE scaling method", key_rope),
+    KEY('x', "x X", "active pane: scaling factor /2, x2", key_rope),
+    ALSO('X', key_rope),
+    KEY('t', "t", "active pane: YaRN truncate on / off", key_rope),
+    KEY('o', "o", "active pane: next layout", key_pane),
+    KEY('f', "f", "active pane: next precision", key_pane),
+    KEY('y', "y", "rows: evenly spaced / consecutive", key_pane),
+    KEY('=', "= -", "zoom positions in / out", key_zoom), ALSO('-', key_zoom),
+    KEY(PK_UP, "k j", "dimension (K J PgUp PgDn: faster)", key_dim),
+    ALSO(PK_DOWN, key_dim), ALSO('k', key_dim), ALSO('j', key_dim),
+    ALSO('K', key_dim), ALSO('J', key_dim), ALSO(PK_PGUP, key_dim),
+    ALSO(PK_PGDN, key_dim),
+    KEY(PK_LEFT, "h l", "position by a column; band in spectrum, ratio",
+        key_band),
+    ALSO(PK_RIGHT, key_band), ALSO('h', key_band), ALSO('l', key_band),
     /* the global keys, but over the bands in the spectrum */
-    { 'H',  ACT_FAST_LEFT, NULL,    NULL, key_band },
-    { 'L',  ACT_FAST_RIGHT, NULL,   NULL, key_band },
-    { PK_HOME, ACT_HOME,  NULL,     NULL, key_band },
-    { PK_END, ACT_END,    NULL,     NULL, key_band },
-    { 0,    ACT_NONE,     NULL,     NULL, NULL }
+    BAND('H', ACT_FAST_LEFT), BAND('L', ACT_FAST_RIGHT),
+    BAND(PK_HOME, ACT_HOME), BAND(PK_END, ACT_END),
+    { 0, ACT_NONE, NULL, NULL, NULL }
 };
 
 const struct view VIEW_COMPARE_DEF = {
-    .name = "compare",
-    .title = "compare bases",
-    .rt_size = sizeof(struct cmp_rt),
-    .reset = compare_reset,
-    .params_changed = clamp_cursor,
-    .layout = compare_layout,
-    .work = compare_work,
-    .draw = compare_draw,
-    .fini = compare_fini,
-    .command = compare_command,
-    .keys = COMPARE_KEYS,
-    .fields = COMPARE_FIELDS,
-    .fields_check = compare_fields_check,
+    .name = "compare", .title = "compare bases",
+    .rt_size = sizeof(struct cmp_rt), .reset = compare_reset,
+    .params_changed = clamp_cursor, .layout = compare_layout,
+    .work = compare_work, .draw = compare_draw, .fini = compare_fini,
+    .command = compare_command, .keys = COMPARE_KEYS,
+    .fields = COMPARE_FIELDS, .fields_check = compare_fields_check,
     .about =
         "Two or three encodings side by side, sharing the cursor, the zoom and "
         "one colour scale, so equal colours mean equal values. Pane A is the "

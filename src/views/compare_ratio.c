@@ -39,21 +39,6 @@ struct rscale {
     int dots;
 };
 
-int cmp_ratio_labw(const struct rpane *rp, int np)
-{
-    struct scaled sc[COMPARE_MAX_PANES];
-    int wide = 0;
-    cmp_scaled_make(rp, np, sc);
-    for (int k = 1; k < np && !wide; k++)
-        for (int i = 0; rp[k].d == rp[0].d && i < rp[0].d / 2 && !wide; i++)
-            wide = log10(cmp_band_omega(&rp[k], &sc[k], i) /
-                         cmp_band_omega(&rp[0], &sc[0], i)) < -90;
-    cmp_scaled_free(sc, np);
-    if (wide)
-        return RATIO_LABW + 1;      /* room for "1e-100" */
-    return RATIO_LABW;
-}
-
 static int rs_dot(const struct rscale *s, double v)
 {
     double t = (s->hi - v) / (s->hi - s->lo);
@@ -283,17 +268,19 @@ static const char *band_rule(const struct scaled *sc, int b, int shrt)
                 : rope_rule_name((enum rope_rule)sc->rule[b]);
 }
 
-/* The readout: band i, each pane's rule and omega, each ratio (10 digits). */
-static void ratio_readout(const struct app *a, canvas *c, const struct geom *g,
-                          const struct rpane *rp, const struct scaled *sc,
-                          const struct ratio_series *s, int ns)
+/* The readout: band i, each pane's rule and omega, each ratio (10 digits)
+ * of a pane with A's bands. */
+static void ratio_readout(const struct app *a, canvas *c,
+                          const struct cmp_frame *f)
 {
+    int b = a->cmp.band, np = f->np;
+    const struct rpane *rp = f->rp;
+    const struct scaled *sc = f->sc;
     char line[3][320];
-    int b = a->cmp.band;
     const char *bar = glyph(a->ascii, GL_VBAR), *om = glyph(a->ascii, GL_OMEGA);
     for (int v = 0; v < 3; v++) {
         int len = snprintf(line[v], sizeof line[v], "band %d", b);
-        for (int k = 0; k < g->np && v < 2; k++) {
+        for (int k = 0; k < np && v < 2; k++) {
             if (b >= rp[k].d / 2) {
                 len += snprintf(line[v] + len, sizeof line[v] - (size_t)len,
                                 " %s %c -", bar, 'A' + k);
@@ -306,18 +293,18 @@ static void ratio_readout(const struct app *a, canvas *c, const struct geom *g,
                             " %s %c %s %s %s", bar, 'A' + k,
                             band_rule(&sc[k], b, v), om, w);
         }
-        for (int j = 0; j < ns; j++) {
-            if (!s[j].ok || b >= rp[0].d / 2)
+        for (int k = 1; k < np; k++) {
+            if (rp[k].d != rp[0].d || b >= rp[0].d / 2)
                 continue;
             char q[32];
-            fmt_num(cmp_band_omega(&rp[s[j].k], &sc[s[j].k], b) /
+            fmt_num(cmp_band_omega(&rp[k], &sc[k], b) /
                     cmp_band_omega(&rp[0], &sc[0], b), 10, q, sizeof q);
             len += snprintf(line[v] + len, sizeof line[v] - (size_t)len,
-                            " %s %c/A %s", bar, 'A' + s[j].k, q);
+                            " %s %c/A %s", bar, 'A' + k, q);
         }
     }
     const char *cand[3] = { line[0], line[1], line[2] };
-    canvas_text_fit(c, 0, g->read_y, c->w, cand, 3, cmp_uc(a, UI_TEXT), 0);
+    canvas_text_fit(c, 0, f->g.read_y, c->w, cand, 3, cmp_uc(a, UI_TEXT), 0);
 }
 
 static void ratio_legend(const struct app *a, canvas *c, int y,
@@ -377,21 +364,23 @@ static void ratio_hint(const struct app *a, const struct rpane *rp,
              glyph(a->ascii, GL_OMEGA));
 }
 
-void cmp_draw_ratio(const struct app *a, canvas *c, const struct geom *g,
-                    const struct rpane *rp, char *hint, size_t hintlen)
+static int ratio_draw(const struct app *a, canvas *c,
+                      const struct cmp_frame *f, const struct cmp_values *v,
+                      char *hint, size_t hintlen)
 {
+    const struct geom *g = &f->g;
+    const struct rpane *rp = f->rp;
     int ns = g->np - 1, half = rp[0].d / 2;
     int nt = g->body_h >= 10 ? ns : 0, ph = g->body_h - nt;
     int pw = c->w - g->labw;
     if (ns < 1 || ph < 2 || pw < 8) {
         snprintf(hint, hintlen, "ratios need two panes and more room");
-        return;
+        return -1;
     }
-    struct scaled sc[COMPARE_MAX_PANES];
+    (void)v;
     struct ratio_series s[COMPARE_MAX_PANES - 1];
-    cmp_scaled_make(rp, g->np, sc);
     for (int j = 0; j < ns; j++)
-        series_make(rp, sc, j + 1, &s[j]);
+        series_make(rp, f->sc, j + 1, &s[j]);
     struct rscale ys = ratio_scale(s, ns, half, ph);
     canvas pc = canvas_sub(c, g->labw, g->body_y, pw, ph);
     int marks[2];
@@ -407,10 +396,29 @@ void cmp_draw_ratio(const struct app *a, canvas *c, const struct geom *g,
         cmp_band_axis(a, c, g->labw, pw, g->axis_y, half);
     if (g->legend_y >= 0)
         ratio_legend(a, c, g->legend_y, s, ns, marks);
-    if (g->read_y >= 0)
-        ratio_readout(a, c, g, rp, sc, s, ns);
     ratio_hint(a, rp, s, ns, hint, hintlen);
     for (int j = 0; j < ns; j++)
         free(s[j].lr);
-    cmp_scaled_free(sc, g->np);
+    return 0;
 }
+
+/* The gutter for the tick labels: "1/128", or "1e-100" when a ratio to
+ * pane A falls that far. */
+static void ratio_layout(const struct app *a, struct cmp_frame *f)
+{
+    const struct rpane *rp = f->rp;
+    const struct scaled *sc = f->sc;
+    int wide = 0;
+    (void)a;
+    cmp_scaled_make(f);
+    for (int k = 1; k < f->np && !wide; k++)
+        for (int i = 0; rp[k].d == rp[0].d && i < rp[0].d / 2 && !wide; i++)
+            wide = log10(cmp_band_omega(&rp[k], &sc[k], i) /
+                         cmp_band_omega(&rp[0], &sc[0], i)) < -90;
+    cmp_geom_make(f, wide ? RATIO_LABW + 1 : RATIO_LABW);
+}
+
+const struct cmp_mode CMP_RATIO = {
+    .name = "ratio", .bands = 1, .noun = "ratio plot", .vs_a = 1,
+    .layout = ratio_layout, .draw = ratio_draw, .readout = ratio_readout,
+};

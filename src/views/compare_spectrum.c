@@ -30,38 +30,6 @@ static int ys_dot(const struct yscale *s, double v)
     return (int)lround(t * (s->dots - 1));
 }
 
-
-static void scaled_make(const struct rpane *r, struct scaled *sc)
-{
-    int half = r->d / 2;
-    memset(sc, 0, sizeof *sc);
-    if (!r->plan->scaled)
-        return;
-    sc->w = r->plan->omega;
-    sc->rule = r->plan->rule;
-    sc->on = 1;
-    for (int i = 0; i < half; i++) {
-        sc->count[sc->rule[i]]++;
-        sc->wl_max = fmax(sc->wl_max, 2 * M_PI_ / sc->w[i]);
-    }
-}
-
-int cmp_scaled_make(const struct rpane *rp, int np, struct scaled *sc)
-{
-    int any = 0;
-    for (int k = 0; k < np; k++) {
-        scaled_make(&rp[k], &sc[k]);
-        any |= sc[k].on;
-    }
-    return any;
-}
-
-void cmp_scaled_free(struct scaled *sc, int np)
-{
-    for (int k = 0; k < np; k++)        /* the plan's: nothing to free */
-        sc[k] = (struct scaled){ 0 };
-}
-
 static struct yscale spectrum_scale(const struct rpane *rp,
                                     const struct scaled *sc, int np, int rows)
 {
@@ -78,13 +46,6 @@ static struct yscale spectrum_scale(const struct rpane *rp,
     double pad = 0.04 * (top - LOG10_2PI);
     struct yscale s = { LOG10_2PI - pad, top + pad, 4 * rows };
     return s;
-}
-
-int cmp_band_dot(int band, int half, int wdots)
-{
-    if (half <= 1)
-        return wdots / 2;
-    return (int)lround((double)band * (wdots - 1) / (half - 1));
 }
 
 /* Powers of ten up the y axis: every step-th decade, the step round and
@@ -350,22 +311,6 @@ static void spectrum_text(const struct app *a, canvas *c, int x, int y, int w,
     }
 }
 
-void cmp_band_axis(const struct app *a, canvas *c, int x, int w, int y,
-                   int half)
-{
-    char hi[24];
-    int col = a->cmp.band < half ? cmp_band_dot(a->cmp.band, half, 2 * w) / 2
-                                 : -1;
-    snprintf(hi, sizeof hi, "%d", half - 1);
-    cmp_axis_ends(a, c, x, y, w, "0", half > 1 ? hi : NULL, col);
-    int lx = text_place_clear(0, w, 4, col);
-    if (w >= 24 && half > 1 && lx >= 0)     /* "band", clear of the mark */
-        canvas_text(c, x + lx, y, 4, "band", cmp_uc(a, UI_DIM), RGB_DEFAULT, 0);
-    if (col >= 0)
-        canvas_text(c, x + col, y, 1, glyph(a->ascii, GL_TRI_UP), cmp_uc(a, UI_CURSOR),
-                    RGB_DEFAULT, ATTR_BOLD);
-}
-
 /* One pane's part of the readout for a scaled band: its rule and the
  * exact omega (and wavelength) before and after. */
 static int scaled_readout(const struct app *a, char *buf, size_t len, int v,
@@ -390,20 +335,12 @@ static int scaled_readout(const struct app *a, char *buf, size_t len, int v,
                     n[0], arrow, n[1]);
 }
 
-/* The omega a pane uses for band b: scaled when it has a scaling. */
-double cmp_band_omega(const struct rpane *r, const struct scaled *sc,
-                            int b)
-{
-    (void)sc;
-    return r->plan->omega[b];
-}
-
 static void spectrum_readout(const struct app *a, canvas *c,
-                             const struct geom *g, const struct rpane *rp,
-                             const struct scaled *sc)
+                             const struct cmp_frame *f)
 {
-    if (g->read_y < 0)
-        return;
+    const struct geom *g = &f->g;
+    const struct rpane *rp = f->rp;
+    const struct scaled *sc = f->sc;
     char line[2][256];
     const char *lam = glyph(a->ascii, GL_LAMBDA_WL);
     for (int v = 0; v < 2; v++) {
@@ -496,19 +433,20 @@ static void plain_legend(const struct app *a, canvas *c, int y)
                     cmp_uc(a, UI_DIM), RGB_DEFAULT, 0);
 }
 
-void cmp_draw_spectrum(const struct app *a, canvas *c,
-                               const struct geom *g, const struct rpane *rp,
-                               char *hint, size_t hintlen)
+static int spectrum_draw(const struct app *a, canvas *c,
+                         const struct cmp_frame *f, const struct cmp_values *v,
+                         char *hint, size_t hintlen)
 {
+    const struct geom *g = &f->g;
+    const struct rpane *rp = f->rp;
     int nt = g->body_h >= 10 ? 3 : g->body_h >= 7 ? 2 : g->body_h >= 5 ? 1 : 0;
     int ph = g->body_h - nt;
+    (void)v;
     if (ph < 1)
-        return;
-    struct scaled sc[COMPARE_MAX_PANES];
-    int any = cmp_scaled_make(rp, g->np, sc);
+        return -1;
+    const struct scaled *sc = f->sc;
     struct yscale s = spectrum_scale(rp, sc, g->np, ph);
-    cmp_separators(a, c, g, g->body_y, g->axis_y >= 0 ? g->axis_y + 1
-                                                        : g->body_y + g->body_h);
+    cmp_body_separators(a, c, g);
     spectrum_ticks(a, c, g, &s);
     for (int k = 0; k < g->np; k++) {
         canvas pc = canvas_sub(c, g->px[k], g->body_y, g->pw, ph);
@@ -518,23 +456,28 @@ void cmp_draw_spectrum(const struct app *a, canvas *c,
         if (g->axis_y >= 0)
             cmp_band_axis(a, c, g->px[k], g->pw, g->axis_y, rp[k].d / 2);
     }
-    if (g->legend_y >= 0 && any)
+    if (g->legend_y >= 0 && f->sc_any)
         scaled_legend(a, c, g->legend_y, sc, g->np);
     else if (g->legend_y >= 0)
         plain_legend(a, c, g->legend_y);
-    spectrum_readout(a, c, g, rp, sc);
-    cmp_scaled_free(sc, g->np);
     snprintf(hint, hintlen, "x = band i, y = wavelength 2%s/%s_i (log); "
              "Left/Right: band", glyph(a->ascii, GL_PI), glyph(a->ascii, GL_OMEGA));
+    return 0;
 }
 
 /* The spectrum's gutter: room for its top tick label ("1e308"). */
-int cmp_spectrum_labw(const struct rpane *rp, int np)
+static void spectrum_layout(const struct app *a, struct cmp_frame *f)
 {
-    struct scaled sc[COMPARE_MAX_PANES];
-    cmp_scaled_make(rp, np, sc);
-    struct yscale s = spectrum_scale(rp, sc, np, 1);
-    cmp_scaled_free(sc, np);
+    cmp_scaled_make(f);
+    struct yscale s = spectrum_scale(f->rp, f->sc, f->np, 1);
     char t[16];
-    return (int)fmax(5, snprintf(t, sizeof t, "1e%.0f", floor(s.hi)) + 1);
+    (void)a;
+    cmp_geom_make(f, (int)fmax(5, snprintf(t, sizeof t, "1e%.0f",
+                                           floor(s.hi)) + 1));
 }
+
+const struct cmp_mode CMP_SPECTRUM = {
+    .name = "spectrum", .bands = 1, .noun = "spectrum",
+    .layout = spectrum_layout, .draw = spectrum_draw,
+    .readout = spectrum_readout,
+};

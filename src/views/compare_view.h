@@ -1,8 +1,21 @@
 /*
- * compare_view.h - what the compare view's files share (compare.c: the
- * panes, headers, heatmaps, profile, keys and commands;
- * compare_spectrum.c: the wavelength spectrum; compare_ratio.c: the
- * band-by-band ratios between panes).  Internal to src/views/.
+ * compare_view.h - what the compare view's files share.  Internal to
+ * src/views/.  The files stand in floors, each calling only downwards:
+ *
+ *   compare.c            the view: hooks, keys, ':' commands
+ *   compare_fields.c     its settings as follow mode publishes them
+ *   compare_modes.c      the table of pane modes the view dispatches to,
+ *                        and their names
+ *   compare_heatmap.c    one file per pane mode, each exporting its row
+ *   compare_spectrum.c   (struct cmp_mode); no mode calls another
+ *   compare_profile.c
+ *   compare_diff.c
+ *   compare_ratio.c
+ *   compare_head.c       the header over each pane
+ *   compare_grid.c       the position x dimension grid of the heatmap
+ *                        and diff modes
+ *   compare_common.c     the panes as drawn, pane geometry, the axes,
+ *                        labels, legends and the scaled-band helpers
  */
 #ifndef PEVIZ_COMPARE_VIEW_H
 #define PEVIZ_COMPARE_VIEW_H
@@ -11,12 +24,16 @@
 #include <stdint.h>
 
 #include "app.h"
+#include "axis.h"
 #include "peviz/layout.h"
 #include "peviz/rope.h"
 #include "plans.h"
 
 #define LOG10_2PI 0.79817986835811504957
 #define M_PI_ 3.14159265358979323846
+#define MIN_SPAN 8         /* zooming in stops at this many positions */
+/* Blank cell: outside the pane's own n or d. */
+#define BLANK HUGE_VAL
 
 /* A pane with the values it inherits from a->p filled in. */
 struct rpane {
@@ -49,6 +66,17 @@ struct geom {
     int axis_y, legend_y, read_y;   /* -1 when absent */
 };
 
+/* Dimensions down pixel rows (two per cell row). */
+struct ymap {
+    int dmax;               /* dimensions in the widest pane */
+    int pixels;             /* pixel rows available */
+    struct axis ax;         /* dims with rows of their own (ppd > 0) */
+    int dim0;               /* first dim shown (ppd > 0) */
+    int ppd;                /* > 0: pixels per dim; 0: evenly sampled */
+    int unit;               /* pixels a dim takes at least: 2 without half
+                               blocks, so a cell row shows one dim, else 1 */
+};
+
 /* A pane's frequencies after its RoPE scaling (on = 0: none to show):
  * its plan's arrays. */
 struct scaled {
@@ -59,7 +87,73 @@ struct scaled {
     double wl_max;              /* longest scaled wavelength */
 };
 
-/* ---- helpers (compare.c) ---------------------------------------------- */
+/* One frame as the layout decided it: the panes, where they go, the
+ * axes.  The view's layout fills the panes, the mode's layout the rest. */
+struct cmp_frame {
+    int w, h;
+    struct rpane rp[COMPARE_MAX_PANES];
+    int np, dmax;
+    int64_t nmax;
+    struct geom g;
+    struct axis xm;         /* positions (heatmap, diff) or distances */
+    struct ymap ym;         /* dims down (heatmap, diff) */
+    struct scaled sc[COMPARE_MAX_PANES];    /* the bands (spectrum, ratio):
+                               cmp_scaled_make */
+    int sc_any;             /* some pane's sc is on */
+};
+
+/* What a mode's work computed for the frames that follow: v, malloc'd
+ * (NULL: out of memory), and the colour scale. */
+struct cmp_values {
+    double *v;
+    double scale;
+};
+
+/*
+ * A pane mode: one row, in a file of its own.  v cycles the rows in the
+ * order of enum pane_mode; the view calls layout after any change, work
+ * when the panes or axes changed, then draw and, under a drawn body,
+ * readout.
+ */
+struct cmp_mode {
+    const char *name;       /* "heatmap": :mode, --compare-mode, follow */
+    int bands;              /* one value per band: the band cursor moves */
+    const char *noun;       /* bands: what it is called ("ratio plot") */
+    int vs_a;               /* sets every pane against A (kept beside the
+                               active pane when presenting) */
+    /* Geometry (cmp_geom_make) and axes for f->rp, f->np at f->w x f->h. */
+    void (*layout)(const struct app *a, struct cmp_frame *f);
+    /* The values draw shows; NULL: it computes none. */
+    void (*work)(const struct cmp_frame *f, struct cmp_values *out);
+    /* The panes' bodies, axes and legend; the hint for the status line.
+     * 0, or -1 when nothing was drawn (no room, no memory). */
+    int (*draw)(const struct app *a, canvas *c, const struct cmp_frame *f,
+                const struct cmp_values *v, char *hint, size_t hintlen);
+    /* The cursor's values on row f->g.read_y. */
+    void (*readout)(const struct app *a, canvas *c,
+                    const struct cmp_frame *f);
+};
+
+extern const struct cmp_mode CMP_HEATMAP, CMP_SPECTRUM, CMP_PROFILE,
+                             CMP_DIFF, CMP_RATIO;
+/* The row of mode m (compare_modes.c); the first for a value out of
+ * range. */
+const struct cmp_mode *cmp_mode_at(int m);
+
+/* ---- the panes as drawn (compare_common.c) ---------------------------- */
+
+/* Pane k's base and d_model: pane A's are the global ones. */
+double cmp_pane_base(const struct app *a, int k);
+int cmp_pane_d(const struct app *a, int k);
+/* The panes shown (1 .. COMPARE_MAX_PANES). */
+int cmp_npanes(const struct app *a);
+/* f->rp, f->np, f->dmax, f->nmax from the settings; alone: the active
+ * pane only (presenting). */
+void cmp_resolve(const struct app *a, struct cmp_frame *f, int alone);
+/* f->g for a left gutter of labw columns. */
+void cmp_geom_make(struct cmp_frame *f, int labw);
+
+/* ---- helpers (compare_common.c) --------------------------------------- */
 
 rgb cmp_uc(const struct app *a, enum ui_color c);
 /* Pane k's plot colour. */
@@ -67,6 +161,10 @@ rgb cmp_pane_rgb(const struct app *a, int k);
 /* log10 of band i's unscaled wavelength 2 pi / theta_i (the pane's
  * plan). */
 double cmp_log10_wavelength(const struct rpane *r, int i);
+/* Whether a pane has a RoPE scaling: the heatmap, diff and profile modes
+ * draw the sinusoidal PE at each pane's base, which scaling leaves as is
+ * (the spectrum and ratio modes show what it does). */
+int cmp_any_scaled(const struct rpane *rp, int np);
 /* A number to 4 significant digits; 10^l the same, also past 1e308. */
 void cmp_num(double v, char *buf, size_t len);
 void cmp_num_log10(double l, char *buf, size_t len);
@@ -79,9 +177,14 @@ void cmp_text_right(canvas *c, int xr, int y, const char *s, rgb fg);
  * (end or col). */
 int cmp_axis_ends(const struct app *a, canvas *c, int x, int y, int end,
                   const char *lo, const char *hi, int col);
+/* The cursor's mark under column col of an axis row (-1: none). */
+void cmp_axis_mark(const struct app *a, canvas *c, int x, int y, int col);
 /* Lines between the panes over rows [y0, y1). */
 void cmp_separators(const struct app *a, canvas *c, const struct geom *g,
                     int y0, int y1);
+/* The separators down to the axis row (or the body's end). */
+void cmp_body_separators(const struct app *a, canvas *c,
+                         const struct geom *g);
 /* A legend piece: mark (bold, in mc) then text; returns the x after it. */
 int cmp_legend_piece(canvas *c, int x, int y, const char *mark, rgb mc,
                      const char *text, rgb tc);
@@ -92,18 +195,20 @@ int cmp_label_try(canvas *pc, int x, int y, const char *t, rgb fg, int attr);
  * else at y0 over what is there. */
 void cmp_label_beside(canvas *pc, int col, int y0, const char *t, rgb fg);
 
-/* ---- the headers (compare_head.c) ------------------------------------ */
+/* ---- positions across (compare_common.c) ------------------------------ */
 
-void cmp_draw_headers(const struct app *a, canvas *c, const struct geom *g,
-                      const struct rpane *rp);
+/* Positions (or distances) across cols columns at the zoom level: the
+ * page holding the cursor (axis.h decides what a column covers). */
+void cmp_xmap_init(struct axis *m, int64_t nmax, int zoom, int64_t cursor,
+                   int cols);
+/* Positions [p0, p1) of column col; 0 if the column is unused. */
+int cmp_xmap_range(const struct axis *m, int col, int64_t *p0, int64_t *p1);
 
-/* ---- the spectrum (compare_spectrum.c) -------------------------------- */
+/* ---- bands across (compare_common.c) ---------------------------------- */
 
-/* Each of the np panes' scaled frequencies (sc[k].on = 0 when pane k
- * has no scaling); returns whether any pane has them.  Free with
- * cmp_scaled_free. */
-int cmp_scaled_make(const struct rpane *rp, int np, struct scaled *sc);
-void cmp_scaled_free(struct scaled *sc, int np);
+/* f->sc: each pane's scaled frequencies (sc[k].on = 0 when pane k has
+ * no scaling), and f->sc_any. */
+void cmp_scaled_make(struct cmp_frame *f);
 /* The dot column of band of half bands across wdots dots. */
 int cmp_band_dot(int band, int half, int wdots);
 /* The omega pane r uses for band b: scaled when it has a scaling. */
@@ -112,16 +217,48 @@ double cmp_band_omega(const struct rpane *r, const struct scaled *sc, int b);
  * half - 1 and the cursor's band. */
 void cmp_band_axis(const struct app *a, canvas *c, int x, int w, int y,
                    int half);
-void cmp_draw_spectrum(const struct app *a, canvas *c, const struct geom *g,
-                       const struct rpane *rp, char *hint, size_t hintlen);
-int cmp_spectrum_labw(const struct rpane *rp, int np);
 
-/* ---- the ratios (compare_ratio.c) ------------------------------------ */
+/* ---- the headers (compare_head.c) ------------------------------------ */
 
-void cmp_draw_ratio(const struct app *a, canvas *c, const struct geom *g,
-                    const struct rpane *rp, char *hint, size_t hintlen);
-/* The gutter for its tick labels: "1/128", or "1e-100" when a ratio to
- * pane A falls that far. */
-int cmp_ratio_labw(const struct rpane *rp, int np);
+void cmp_draw_headers(const struct app *a, canvas *c, const struct geom *g,
+                      const struct rpane *rp);
+
+/* ---- the grid of the heatmap and diff modes (compare_grid.c) ---------- */
+
+/* Geometry, positions across and dimensions down, the body cut to the
+ * rows the dimensions use. */
+void cmp_grid_layout(const struct app *a, struct cmp_frame *f);
+/* The cells (grid columns x pixel rows) of one pane's grid; 0 when the
+ * grid has no room. */
+size_t cmp_grid_cells(const struct cmp_frame *f);
+/* Pane r's column means at every pixel row into out (BLANK outside its n
+ * or d); exact != 0 forces f64 (the reference for errors). */
+void cmp_grid_fill(const struct rpane *r, const struct axis *xm,
+                   const struct ymap *ym, int exact, double *out);
+/* v's np grids, pane k's at k * cmp_grid_cells(f), in one colour scale;
+ * the panes in skip (bit k) get no grid and no gutter.  lead: what the
+ * legend calls the values.  -1 when nothing was drawn. */
+int cmp_grid_draw(const struct app *a, canvas *c, const struct cmp_frame *f,
+                  const struct cmp_values *v, unsigned skip,
+                  const char *lead, char *hint, size_t hintlen);
+/* Exact PE at the cursor as a pane holds it (NaN outside its d or n). */
+double cmp_cursor_value(const struct app *a, const struct rpane *r);
+/*
+ * The readout "pos P dim D | A ... | B ...", a long and a short form:
+ * piece gives pane k's value at the cursor and, when long (or always,
+ * for the diff), what it is ("sin band 3 = "); 0 leaves the pane out.
+ */
+typedef int (*cmp_piece_fn)(const struct app *a, const struct rpane *rp,
+                            int k, int verbose, char *what, size_t wlen,
+                            double *val);
+void cmp_grid_readout(const struct app *a, canvas *c,
+                      const struct cmp_frame *f, cmp_piece_fn piece);
+/* A grid mode's readout hook fn, made of its piece. */
+#define CMP_GRID_READOUT(fn, piece)                                         \
+    static void fn(const struct app *a, canvas *c,                          \
+                   const struct cmp_frame *f)                               \
+    {                                                                       \
+        cmp_grid_readout(a, c, f, piece);                                   \
+    }
 
 #endif

@@ -14,6 +14,8 @@
 #include "app.h"
 #include "frame.h"
 #include "frames.h"
+#include "keys.h"
+#include "view.h"
 #include "peviz/layout.h"
 #include "peviz/pe.h"
 
@@ -26,6 +28,15 @@ static void test_pane_modes(void)
     CHECK_STR(pane_mode_name(PANE_SPECTRUM), "spectrum");
     CHECK_STR(pane_mode_list(buf, sizeof buf),
               "heatmap, spectrum, profile, diff or ratio");
+    /* the help card's v names every mode in the table's order */
+    const struct keybind *v = keys_find(VIEWS[VIEW_COMPARE]->keys, 'v');
+    char want[128] = "mode:";
+    for (int m = 0; m < PANE_MODE_COUNT; m++)
+        snprintf(want + strlen(want), sizeof want - strlen(want), "%s %s",
+                 m ? "," : "", pane_mode_name((enum pane_mode)m));
+    CHECK(v && v->help);
+    if (v && v->help)
+        CHECK_STR(v->help, want);
 }
 
 /* ---- the view ----------------------------------------------------------- */
@@ -207,6 +218,12 @@ static void test_commands(void)
     a.msg_error = 0;
     CHECK(view_command(&a, "mode", "profile") == 1 && a.cmp.mode == PANE_PROFILE);
     CHECK(view_command(&a, "mode", "x") == 1 && a.msg_error);
+    CHECK_STR(a.msg, "mode: want heatmap, spectrum, profile, diff or ratio");
+    CHECK(view_command(&a, "layout", "x") == 1 && a.msg_error);
+    CHECK_STR(a.msg, "layout: want interleaved, concat or half");
+    CHECK(view_command(&a, "prec", "f8") == 1 && a.msg_error);
+    CHECK_STR(a.msg,
+              "precision: want f64, f32, bf16, f16, all-bf16 or all-f16");
     CHECK(a.cmp.mode == PANE_PROFILE);
     CHECK(view_command(&a, "heads", "3") == 0);
 }

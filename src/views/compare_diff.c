@@ -1,0 +1,147 @@
+/*
+ * compare_diff.c - the compare view's diff mode: pane A is the reference
+ * and each other pane shows A - X on the grid of the heatmap mode
+ * (compare_grid.c), in one colour scale rounded up to a 1-2-5 step; a
+ * pane in a lower precision shows instead its own rounding error against
+ * f64, so pane A in f32 shows its error too.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "app.h"
+#include "glyph.h"
+#include "text.h"
+#include "compare_view.h"
+
+/* What pane k shows in the diff mode: its rounding error when it has a
+ * lower precision; otherwise A - k; pane A (f64) is the reference. */
+enum diff_kind { DIFF_REF, DIFF_ERROR, DIFF_AMINUS };
+
+static enum diff_kind diff_kind(const struct rpane *rp, int k)
+{
+    if (rp[k].prec != PREC_F64)
+        return DIFF_ERROR;
+    return k == 0 ? DIFF_REF : DIFF_AMINUS;
+}
+
+static void grid_diff(const struct rpane *rp, int k, const struct axis *xm,
+                      const struct ymap *ym, double *ref, double *out)
+{
+    size_t cells = (size_t)ym->pixels * (size_t)xm->cells;
+    enum diff_kind kind = diff_kind(rp, k);
+    if (kind == DIFF_REF) {
+        for (size_t i = 0; i < cells; i++)
+            out[i] = BLANK;
+        return;
+    }
+    cmp_grid_fill(&rp[k], xm, ym, 0, out);
+    cmp_grid_fill(kind == DIFF_ERROR ? &rp[k] : &rp[0], xm, ym,
+                  kind == DIFF_ERROR, ref);
+    for (size_t i = 0; i < cells; i++) {
+        if (out[i] == BLANK || ref[i] == BLANK)
+            out[i] = BLANK;
+        else
+            out[i] = kind == DIFF_ERROR ? out[i] - ref[i] : ref[i] - out[i];
+    }
+}
+
+/* The 1-2-5 step at or above v (v > 0). */
+static double nice_up(double v)
+{
+    double e = pow(10, floor(log10(v)));
+    double m = v / e;
+    return (m <= 1 ? 1 : m <= 2 ? 2 : m <= 5 ? 5 : 10) * e;
+}
+
+/* The reference card in pane A of the diff mode. */
+static void draw_ref_card(const struct app *a, canvas *c, int x, int y, int w,
+                          int h, int np)
+{
+    char s[4][2][64];
+    int n = 0;
+    snprintf(s[n][0], sizeof s[0][0], "A is the reference");
+    snprintf(s[n++][1], sizeof s[0][0], "A: reference");
+    for (int k = 1; k < np && n < 3; k++) {
+        if (a->cmp.panes[k].prec != PREC_F64)
+            continue;
+        snprintf(s[n][0], sizeof s[0][0], "%c shows A %s %c", 'A' + k,
+                 glyph(a->ascii, GL_MINUS), 'A' + k);
+        snprintf(s[n++][1], sizeof s[0][0], "%c: A%s%c", 'A' + k,
+                 glyph(a->ascii, GL_MINUS), 'A' + k);
+    }
+    snprintf(s[n][0], sizeof s[0][0], "f32/bf16/f16 panes: error vs f64");
+    snprintf(s[n++][1], sizeof s[0][0], "f32/bf16/f16: error");
+    for (int i = 0; i < n && i < h; i++) {
+        const char *t = text_width(s[i][0]) <= w ? s[i][0] : s[i][1];
+        int tw = text_width(t);
+        int cx = x + (w > tw ? (w - tw) / 2 : 0);
+        canvas_text(c, cx, y + h / 2 - n / 2 + i, w, t, cmp_uc(a, UI_DIM),
+                    RGB_DEFAULT, 0);
+    }
+}
+
+
+/* The np grids and, in the last of np + 1, each one's reference; the
+ * colour scale from the largest difference. */
+static void diff_work(const struct cmp_frame *f, struct cmp_values *out)
+{
+    size_t cells = cmp_grid_cells(f), all = cells * (size_t)f->np;
+    double m = 0;
+    out->v = NULL;
+    out->scale = 1;
+    if (!cells || !(out->v = malloc(sizeof(double) * (all + cells))))
+        return;
+    for (int k = 0; k < f->np; k++)
+        grid_diff(f->rp, k, &f->xm, &f->ym, out->v + all,
+                  out->v + cells * (size_t)k);
+    for (size_t i = 0; i < all; i++)
+        if (out->v[i] != BLANK && !isnan(out->v[i]) && fabs(out->v[i]) > m)
+            m = fabs(out->v[i]);
+    out->scale = m > 0 ? nice_up(m) : 1;
+}
+
+static int diff_draw(const struct app *a, canvas *c, const struct cmp_frame *f,
+                     const struct cmp_values *v, char *hint, size_t hintlen)
+{
+    const struct geom *g = &f->g;
+    int ref = diff_kind(f->rp, 0) == DIFF_REF;
+    if (cmp_grid_draw(a, c, f, v, ref ? 1u : 0u, cmp_any_scaled(f->rp, f->np)
+                      ? "unscaled PE difference:" : "difference, one scale:",
+                      hint, hintlen))
+        return -1;
+    if (ref)
+        draw_ref_card(a, c, g->px[0], g->body_y, g->pw, g->body_h, g->np);
+    return 0;
+}
+
+/* Pane k's difference at the cursor and what it is; none for the
+ * reference. */
+static int diff_piece(const struct app *a, const struct rpane *rp, int k,
+                      int verbose, char *what, size_t wlen, double *val)
+{
+    const struct rpane *r = &rp[k];
+    enum diff_kind kind = diff_kind(rp, k);
+    (void)verbose;
+    if (kind == DIFF_REF)
+        return 0;
+    *val = cmp_cursor_value(a, r);
+    if (kind == DIFF_ERROR) {
+        int inside = a->cmp.dim < r->d && a->p.pos < r->n;
+        *val -= inside ? layout_value(r->d, r->base, r->layout, PREC_F64,
+                                      a->p.pos, a->cmp.dim) : NAN;
+        snprintf(what, wlen, "%s err ", precision_name(r->prec));
+    } else {
+        *val = cmp_cursor_value(a, &rp[0]) - *val;
+        snprintf(what, wlen, "A%s%c ", glyph_pick(a->ascii, "\u2212", "-"),
+                 'A' + r->id);
+    }
+    return 1;
+}
+
+CMP_GRID_READOUT(diff_readout, diff_piece)
+
+const struct cmp_mode CMP_DIFF = {
+    .name = "diff", .vs_a = 1, .layout = cmp_grid_layout, .work = diff_work,
+    .draw = diff_draw, .readout = diff_readout,
+};

@@ -1,0 +1,190 @@
+/*
+ * compare_profile.c - the compare view's profile mode: the score
+ * PE(i).PE(j) against the distance i - j, every pane a curve on one set
+ * of axes (a point per dot column, or per distance when they are fewer:
+ * then each point the exact mean of the distances it covers), and the
+ * readout as the legend.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app.h"
+#include "plot.h"
+#include "text.h"
+#include "glyph.h"
+#include "peviz/pe.h"
+#include "compare_view.h"
+
+/* Fill vals[col] with pane r's score for each dot column (BLANK when past
+ * its n).  Returns -1 when out of memory. */
+static int profile_values(const struct rpane *r, const struct axis *xm,
+                          double *vals)
+{
+    struct score_opts o;        /* PE(i).PE(j): sinusoidal, no toggles */
+    scores_defaults(&o);
+    struct score_ctx *s = scores_new(r->d, r->base, r->n, &o, NULL);
+    if (!s)
+        return -1;
+    for (int col = 0; col < xm->used; col++) {
+        int64_t d0, d1;
+        if (!cmp_xmap_range(xm, col, &d0, &d1) || d0 >= r->n) {
+            vals[col] = BLANK;
+            continue;
+        }
+        vals[col] = scores_distance_mean(s, d0, d1 < r->n ? d1 : r->n);
+    }
+    scores_free(s);
+    return 0;
+}
+
+/*
+ * The readout doubles as the legend: each pane's colour, base and score
+ * at the cursor's distance.
+ */
+static void profile_readout(const struct app *a, canvas *c,
+                            const struct cmp_frame *f)
+{
+    const struct geom *g = &f->g;
+    const struct rpane *rp = f->rp;
+    char pers[32];
+    const char *per = f->xm.k > 1 ? pers : NULL;
+    int odd = 0;
+    snprintf(pers, sizeof pers, "%lld", (long long)f->xm.k);
+    for (int k = 0; k < f->np; k++)
+        odd |= rp[k].layout != LAYOUT_INTERLEAVED || rp[k].prec != PREC_F64;
+    for (int v = 0; v < 3; v++) {
+        char line[3][96];
+        int width = 0, y = g->read_y, x = 0;
+        char head[48];
+        snprintf(head, sizeof head, v < 2 ? "distance %lld:" : "%lld:",
+                 (long long)a->p.pos);
+        width = text_width(head) + 1;
+        for (int k = 0; k < g->np; k++) {
+            char b[24], sc[24] = "-";
+            fmt_base(rp[k].base, b, sizeof b);
+            if (a->p.pos < rp[k].n)
+                cmp_num(pe_score((double)a->p.pos, rp[k].d, rp[k].base), sc,
+                    sizeof sc);
+            if (v == 0)
+                snprintf(line[k], sizeof line[k], " %c base=%s: %s", 'A' + rp[k].id,
+                         b, sc);
+            else
+                snprintf(line[k], sizeof line[k], " %c %s", 'A' + rp[k].id, sc);
+            width += text_width(line[k]) + 2 + 2;
+        }
+        if (width > c->w && v < 2)
+            continue;
+        x += canvas_text(c, x, y, c->w, head, cmp_uc(a, UI_TEXT), RGB_DEFAULT, 0) + 1;
+        for (int k = 0; k < g->np; k++) {
+            char mk[16];    /* the curve and the letter set on it */
+            snprintf(mk, sizeof mk, "%s%c", plot_style_sample(k, a->ascii),
+                     'A' + rp[k].id);
+            x = cmp_legend_piece(c, x, y, mk, cmp_pane_rgb(a, rp[k].id), line[k] + 2,
+                             cmp_uc(a, UI_TEXT));
+        }
+        char tail[3][96];
+        snprintf(tail[0], sizeof tail[0], "score = %s cos(%s%s%s_i)%s%s",
+                 glyph(a->ascii, GL_SIGMA), glyph_pick(a->ascii, "\u03B4", "d"),
+                 glyph(a->ascii, GL_MUL), glyph(a->ascii, GL_OMEGA),
+                 cmp_any_scaled(rp, g->np) ? ", unscaled" : "",
+                 odd ? ", f64, any layout" : "");
+        snprintf(tail[1], sizeof tail[1], "%s", odd ? "(f64 scores)" : "");
+        if (per) {          /* the curve's points are means: say so first */
+            snprintf(tail[0], sizeof tail[0], "curve: each point the mean of "
+                     "%s distances", per);
+            snprintf(tail[1], sizeof tail[1], "points: means of %s", per);
+            snprintf(tail[2], sizeof tail[2], "mean of %s", per);
+        }
+        int t = text_first_fit_rows(tail[0], sizeof tail[0], per ? 3 : 2,
+                                    c->w - x);
+        if (t >= 0)
+            canvas_text(c, x, y, -1, tail[t], cmp_uc(a, UI_DIM), RGB_DEFAULT, 0);
+        return;
+    }
+}
+
+static int profile_draw(const struct app *a, canvas *c,
+                        const struct cmp_frame *f, const struct cmp_values *v,
+                        char *hint, size_t hintlen)
+{
+    const struct geom *g = &f->g;
+    const struct axis *xm = &f->xm;
+    if (xm->cells < 1 || g->body_h < 1)
+        return -1;
+    if (!v->v) {
+        snprintf(hint, hintlen, "out of memory");
+        return -1;
+    }
+    struct plot_series ser[COMPARE_MAX_PANES];
+    for (int k = 0; k < g->np; k++) {
+        ser[k].y = v->v + (size_t)xm->used * (size_t)k;
+        ser[k].n = xm->used;
+        ser[k].col = cmp_pane_rgb(a, f->rp[k].id);
+        ser[k].mark = g->np > 1 ? (char)('A' + f->rp[k].id) : 0;
+        ser[k].style = k;       /* solid, dotted, sparse: apart in mono */
+    }
+    struct plot_spec sp;
+    memset(&sp, 0, sizeof sp);
+    sp.xlabel = "distance";
+    sp.x0 = (double)xm->x0;
+    sp.dx = (double)xm->k;
+    sp.xmin = (double)xm->x0;
+    sp.xmax = (double)(xm->x0 + axis_shown(xm) - 1);
+    sp.x_integer = 1;
+    sp.zero_line = 1;
+    sp.mark_x = (double)a->p.pos;
+    sp.label_extremes = xm->span <= 64;
+    /* the plot's axis and tick rows take the axis and legend rows */
+    int h = g->body_h + (g->axis_y >= 0) + (g->legend_y >= 0);
+    plot_lines(c, 0, g->body_y, c->w, h, &sp, ser, g->np, a->palette);
+    if (xm->k > 1)
+        snprintf(hint, hintlen, "1 point = mean of %lld distances",
+                 (long long)xm->k);
+    else
+        snprintf(hint, hintlen, "1 point = 1 distance");
+    return 0;
+}
+
+/* Each pane's score against distance (NAN past its n). */
+static void profile_work(const struct cmp_frame *f, struct cmp_values *out)
+{
+    const struct axis *xm = &f->xm;
+    out->v = NULL;
+    out->scale = 1;
+    if (xm->cells < 1 || f->g.body_h < 1)
+        return;
+    double *vals = malloc(sizeof(double) * (size_t)(xm->used > 0 ? xm->used
+                                                                 : 1)
+                          * (size_t)f->np);
+    out->v = vals;
+    if (!vals)
+        return;
+    for (int k = 0; k < f->np; k++) {
+        double *v = vals + (size_t)xm->used * (size_t)k;
+        if (profile_values(&f->rp[k], xm, v))
+            for (int i = 0; i < xm->used; i++)
+                v[i] = BLANK;
+        for (int i = 0; i < xm->used; i++)
+            if (v[i] == BLANK)
+                v[i] = NAN;
+    }
+}
+
+/* Distances across the whole width, a point per dot column (or per
+ * distance when they are fewer); no gutter: the plot labels its axis. */
+static void profile_layout(const struct app *a, struct cmp_frame *f)
+{
+    int npts = 2 * (f->w - 6);
+    cmp_geom_make(f, 0);
+    cmp_xmap_init(&f->xm, f->nmax, a->cmp.zoom, a->p.pos, npts > 0 ? npts : 0);
+    if (f->xm.m > 1)
+        cmp_xmap_init(&f->xm, f->nmax, a->cmp.zoom, a->p.pos,
+                      (int)f->xm.span);
+}
+
+const struct cmp_mode CMP_PROFILE = {
+    .name = "profile", .layout = profile_layout, .work = profile_work,
+    .draw = profile_draw, .readout = profile_readout,
+};
