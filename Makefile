@@ -50,7 +50,7 @@ TEST_BINS += $(CORE_TEST_SRCS:tests/lib/%.c=$(BUILD)/tests/%)
 BENCH_SRCS := $(wildcard tests/bench/*.c)
 BENCH_BINS := $(BENCH_SRCS:tests/bench/%.c=$(BUILD)/bench/%)
 
-# app.h includes the header of each view with settings (src/views/NAME.h)
+# app.h includes the settings header of each view (src/views/NAME_state.h)
 # through this one, made from the VIEW_LIST lines of src/view.h: a view is
 # its own files and one line of that list.
 VIEW_HEADERS := $(BUILD)/gen/view_headers.h
@@ -102,7 +102,7 @@ $(BIN): $(MAIN_OBJ) $(LIB_OBJS)
 $(VIEW_HEADERS): src/view.h
 	@mkdir -p $(dir $@)
 	$(Q)sed -n -e '/struct view_none/d' \
-	    -e 's|^ *VIEW([A-Z0-9_]*, *\([a-z0-9_]*\),.*|#include "views/\1.h"|p' \
+	    -e 's|^ *VIEW([A-Z0-9_]*, *\([a-z0-9_]*\),.*|#include "views/\1_state.h"|p' \
 	    $< >$@.tmp && mv $@.tmp $@
 
 $(BUILD)/%.o: %.c | $(VIEW_HEADERS)

@@ -15,6 +15,7 @@
 #include "mpos_config.h"
 #include "plans.h"
 #include "peviz/freqcheck.h"
+#include "views/compare.h"
 
 enum {
     O_POS = 256, O_VIEW, O_SCHEME, O_COLOR, O_ASCII, O_FPS, O_MOUSE,

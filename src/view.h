@@ -30,8 +30,9 @@ struct view_raster;
  * The views, in the order of keys 1..N and Tab: one line each,
  *     VIEW(ID, name, settings type, member)
  * ID names VIEW_ID and VIEW_ID_DEF (in src/views/name.c).  The view's
- * settings type is declared in src/views/name.h (the build includes
- * that header in app.h for each line) and is a member of struct app.
+ * settings type is declared in src/views/name_state.h (the build
+ * includes that header in app.h for each line) and is a member of
+ * struct app.
  * A view without settings says struct view_none (and has no header).
  */
 #define VIEW_LIST(VIEW)                                        \

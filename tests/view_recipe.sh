@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The README's recipe for a view, tried: a copy of the sources gets a
-# view with settings of its own (src/views/demo.h and demo.c, written
+# view with settings of its own (src/views/demo_state.h and demo.c, written
 # here) and a view without (src/views/plain.c), one line each in
 # VIEW_LIST, nothing else; the copy builds with -Werror, --help names
 # the views and numbers them 1..7, --view demo --snapshot draws demo
@@ -32,9 +32,9 @@ fi
 
 # ---- the view's own files -------------------------------------------------
 
-cat >"$TMP/src/views/demo.h" <<'EOF'
-#ifndef PEVIZ_VIEWS_DEMO_H
-#define PEVIZ_VIEWS_DEMO_H
+cat >"$TMP/src/views/demo_state.h" <<'EOF'
+#ifndef PEVIZ_VIEWS_DEMO_STATE_H
+#define PEVIZ_VIEWS_DEMO_STATE_H
 struct demo_state {
     int level;
     int shown;

@@ -15,16 +15,7 @@
 
 #include "canvas.h"
 #include "params.h"
-
-/* The clocks view's settings in struct app (a->clocks). */
-struct clocks_state {
-    int band;           /* band under the cursor */
-    int band0;          /* first band shown when paging */
-    int zoom;           /* 0 = evenly spaced overview, 1 = consecutive */
-    int ghost;          /* ghost hand at pos + k shown */
-    long k;             /* offset of the ghost hand */
-    int counter;        /* binary counter strip shown */
-};
+#include "views/clocks_state.h"
 
 /*
  * Tip of a hand of length r (dots) from the centre (cx, cy) at angle

@@ -25,6 +25,7 @@
 #include "app.h"
 #include "text.h"
 #include "compare_view.h"
+#include "views/compare.h"
 
 #define NPRESETS 4
 

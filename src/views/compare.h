@@ -1,7 +1,7 @@
 /*
- * compare.h - the compare view's settings in struct app (a->cmp): its
- * panes and their mode.  What compare's own files share beyond these is
- * in compare_view.h.
+ * compare.h - the compare view's pane modes by name and its rows of the
+ * follow-mode state (its settings are in compare_state.h; what
+ * compare's own files share is in compare_view.h).
  */
 #ifndef PEVIZ_VIEWS_COMPARE_H
 #define PEVIZ_VIEWS_COMPARE_H
@@ -9,41 +9,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "params.h"
-#include "peviz/layout.h"
 #include "state_field.h"
+#include "views/compare_state.h"
 
-#define COMPARE_MAX_PANES 3
-enum pane_mode { PANE_HEATMAP = 0, PANE_SPECTRUM, PANE_PROFILE, PANE_DIFF,
-                 PANE_RATIO, PANE_MODE_COUNT };
 const char *pane_mode_name(enum pane_mode m);  /* "heatmap", ... */
 int pane_mode_parse(const char *s);            /* -1 if unknown */
 const char *pane_mode_list(char *buf, size_t len);  /* "heatmap, ... or diff" */
-
-struct pane {
-    double base;
-    int d;
-    int64_t n;
-    enum layout layout;
-    enum precision prec;
-    rope_scaling rope;      /* panes B, C: their RoPE scaling (pane A's is
-                               a->p.rope) */
-    int model;              /* 1 + the model preset (peviz/rope.h) the pane
-                               was last set from, 0: none; its name is
-                               shown while the pane keeps its settings */
-};
-
-/* A pane's d <= 0 or n <= 0 means "follow a->p" (the global value). */
-struct compare_state {
-    int npanes, active, preset;
-    enum pane_mode mode;
-    struct pane panes[COMPARE_MAX_PANES];
-    int dim;            /* shared cursor dimension (displayed order) */
-    int band;           /* shared cursor band (spectrum mode) */
-    int dims_1to1;      /* 0: rows show evenly spaced dims; 1: consecutive */
-    int zoom;           /* 0 = all positions fit; each step halves the span;
-                         * the shown window is the page holding a->p.pos */
-};
 
 /* Its rows of the follow-mode state (compare_fields.c, state_field.h),
  * and the relations between them one row cannot check. */

@@ -8,6 +8,7 @@
 #include "app.h"
 #include "peviz/layout.h"
 #include "state_field.h"
+#include "views/compare.h"
 
 static const char *mode_word(int v) { return pane_mode_name((enum pane_mode)v); }
 static const char *layout_word(int v) { return layout_name((enum layout)v); }

@@ -9,6 +9,7 @@
 #include "app.h"
 #include "text.h"
 #include "compare_view.h"
+#include "views/compare.h"
 
 static const struct cmp_mode *const MODES[PANE_MODE_COUNT] = {
     [PANE_HEATMAP] = &CMP_HEATMAP, [PANE_SPECTRUM] = &CMP_SPECTRUM,

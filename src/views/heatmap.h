@@ -2,7 +2,7 @@
  * heatmap.h - what the heatmap view shows where, exposed so tests can
  * check the picture against the formula.
  *
- * It also declares the view's settings (struct heatmap_state).
+ * Its settings (struct heatmap_state) are in heatmap_state.h.
  *
  * The map is ncols x (npix / 2) cells; pixel row py (0 .. npix-1) is one
  * half of a half-block cell.  A column holds a run of positions [p0, p1)
@@ -16,19 +16,6 @@
 #include <stdint.h>
 
 struct app;
-
-#define HEAT_PCA_MAX 64         /* the highest component :pca I J takes */
-
-/* The heatmap's settings in struct app (a->heat). */
-struct heatmap_state {
-    int dim;            /* cursor dimension */
-    int dim0;           /* first dimension shown (scroll) */
-    int zoom;           /* 0 = whole sequence fits; each step halves span */
-    int64_t x0;         /* first position shown when zoomed */
-    int pca;            /* the principal-component panel instead (p) */
-    int pca_i, pca_j;   /* the pair drawn against each other, 1-based
-                           (:pca I J, { } [ ]); 0: components 1 and 2 */
-};
 
 /* Positions [*p0, *p1) shown by map column col; 0, or -1 if it is empty. */
 int heatmap_col_range(const struct app *a, int col, int ncols, int npix,

@@ -18,6 +18,7 @@
 #include "view.h"
 #include "peviz/layout.h"
 #include "peviz/pe.h"
+#include "views/compare.h"
 
 /* The pane modes' names (app side: the modes are the view's). */
 static void test_pane_modes(void)

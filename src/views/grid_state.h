@@ -1,8 +1,8 @@
 /*
- * grid.h - the grid view's settings in struct app (a->grid).
+ * grid_state.h - the grid view's settings in struct app (a->grid).
  */
-#ifndef PEVIZ_VIEWS_GRID_H
-#define PEVIZ_VIEWS_GRID_H
+#ifndef PEVIZ_VIEWS_GRID_STATE_H
+#define PEVIZ_VIEWS_GRID_STATE_H
 
 #include <stdint.h>
 

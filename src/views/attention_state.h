@@ -1,8 +1,8 @@
 /*
- * attention.h - the attention view's settings in struct app (a->att).
+ * attention_state.h - the attention view's settings in struct app (a->att).
  */
-#ifndef PEVIZ_VIEWS_ATTENTION_H
-#define PEVIZ_VIEWS_ATTENTION_H
+#ifndef PEVIZ_VIEWS_ATTENTION_STATE_H
+#define PEVIZ_VIEWS_ATTENTION_STATE_H
 
 #include <stdint.h>
 

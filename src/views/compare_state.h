@@ -1,0 +1,43 @@
+/*
+ * compare_state.h - the compare view's settings in struct app (a->cmp):
+ * its panes and their mode; plain data, included by app.h through the
+ * view list.
+ */
+#ifndef PEVIZ_VIEWS_COMPARE_STATE_H
+#define PEVIZ_VIEWS_COMPARE_STATE_H
+
+#include <stdint.h>
+
+#include "params.h"
+#include "peviz/layout.h"
+
+#define COMPARE_MAX_PANES 3
+enum pane_mode { PANE_HEATMAP = 0, PANE_SPECTRUM, PANE_PROFILE, PANE_DIFF,
+                 PANE_RATIO, PANE_MODE_COUNT };
+
+struct pane {
+    double base;
+    int d;
+    int64_t n;
+    enum layout layout;
+    enum precision prec;
+    rope_scaling rope;      /* panes B, C: their RoPE scaling (pane A's is
+                               a->p.rope) */
+    int model;              /* 1 + the model preset (peviz/rope.h) the pane
+                               was last set from, 0: none; its name is
+                               shown while the pane keeps its settings */
+};
+
+/* A pane's d <= 0 or n <= 0 means "follow a->p" (the global value). */
+struct compare_state {
+    int npanes, active, preset;
+    enum pane_mode mode;
+    struct pane panes[COMPARE_MAX_PANES];
+    int dim;            /* shared cursor dimension (displayed order) */
+    int band;           /* shared cursor band (spectrum mode) */
+    int dims_1to1;      /* 0: rows show evenly spaced dims; 1: consecutive */
+    int zoom;           /* 0 = all positions fit; each step halves the span;
+                         * the shown window is the page holding a->p.pos */
+};
+
+#endif
