@@ -10,13 +10,14 @@
 #
 # T=GLOB runs the suites whose name matches (T=test_pe, T=cli,
 # T='e2e/*', several: T='lib/* unit/* cli'); the names are those
-# `T=list` prints. E2E=0 leaves out the
+# `T=list` prints. X=GLOB leaves out the suites it matches (the same
+# way). E2E=0 leaves out the
 # terminal tests in tmux (tests/e2e). JOBS=N runs N suites at once
 # (default: the cores plus one; the terminal suites use private tmux
 # servers and temporary files, so they do not meet).
 set -u
 cd "$(dirname "$0")/.."
-: "${PEVIZ:=./peviz}" "${BUILD:=build}" "${T:=}" "${JOBS:=}"
+: "${PEVIZ:=./peviz}" "${BUILD:=build}" "${T:=}" "${X:=}" "${JOBS:=}"
 export PEVIZ BUILD
 [ -n "$JOBS" ] || JOBS=$(( $(nproc 2>/dev/null || echo 1) + 1 ))
 
@@ -44,18 +45,23 @@ suites() {
     done | sort
 }
 
-# The suite's name (its path without tests/ and .sh) matches a word of T,
-# whole or after its last slash (T=test_pe finds lib/test_pe, T=cli cli).
-wanted() {
+# matches NAME PATTERNS: the suite's name (its path without tests/ and
+# .sh) matches a word of PATTERNS, whole or after its last slash
+# (test_pe finds lib/test_pe, cli cli).
+matches() {
     local name=$1 glob
-    [ -z "$T" ] && return 0
-    set -f                      # T's words are patterns, not file names
-    for glob in $T; do
+    set -f                      # the words are patterns, not file names
+    for glob in $2; do
         case $name in $glob) set +f; return 0 ;; esac
         case ${name##*/} in $glob) set +f; return 0 ;; esac
     done
     set +f
     return 1
+}
+
+# In T (or T empty), and not in X.
+wanted() {
+    { [ -z "$T" ] || matches "$1" "$T"; } && ! { [ -n "$X" ] && matches "$1" "$X"; }
 }
 
 if [ "$T" = list ]; then

@@ -86,14 +86,11 @@ vg 0 --export softmax --causal -d 8 -n 16 --format f32
 # the paths rope.sh, plan.sh and cli.sh take hundreds of times with
 # LeakSanitizer off (see there): models, a config file, the refusals
 vg 0 --export freqs --model deepseek-v3
-vg 0 --export bands --model llama3.1-8b
-vg 0 --export scores --scheme rope --model qwen2.5-7b-yarn -n 16
 vg 0 --model list
 printf '{"hidden_size": 64, "num_attention_heads": 4, "rope_theta": 10000, "max_position_embeddings": 256, "rope_scaling": {"rope_type": "yarn", "factor": 4, "original_max_position_embeddings": 64}}\n' >"$TMPD/c.json"
 vg 0 --export freqs --config "$TMPD/c.json"
 printf '{"rope_scaling": {"rope_type": "yarn", "factor": -1}}\n' >"$TMPD/bad.json"
 vg 2 --export freqs --config "$TMPD/bad.json"
-vg 2 --export scores --scheme t5 --buckets 3 -n 4
 
 printf '0,1,0,1\n0.84,0.54,0.01,1\n0.9,-0.4,0.02,1\n' >"$TMPD/t.csv"
 vg 0 --snapshot --view attention --scheme learned --pe-file "$TMPD/t.csv" --size 60x20
