@@ -136,9 +136,10 @@ test: $(BIN) $(TEST_BINS)
 ##       make fuzz then reuses; E2E=0 on any test target leaves out the
 ##       terminal tests in tmux).  It leaves out ASAN_X: the suites that
 ##       check the sources, the documents and what the screen shows
-##       against a second emulator, not the program's memory (make test
-##       runs them)
-ASAN_X ?= docs layers views_state view_recipe lib/check e2e/test_portable
+##       against a second emulator, not the program's memory, and
+##       tables.sh, whose readers the fuzzers and lib/test_tables run
+##       under the sanitizers (make test runs them all)
+ASAN_X ?= docs layers views_state view_recipe lib/check e2e/test_portable tables
 ifneq ($(findstring clang,$(CC)),)
 ASAN_DIR := build/fuzz
 ASAN_OPT := -O1 -g -fsanitize=fuzzer-no-link $(SAN_FLAGS)

@@ -91,6 +91,12 @@ printf '{"hidden_size": 64, "num_attention_heads": 4, "rope_theta": 10000, "max_
 vg 0 --export freqs --config "$TMPD/c.json"
 printf '{"rope_scaling": {"rope_type": "yarn", "factor": -1}}\n' >"$TMPD/bad.json"
 vg 2 --export freqs --config "$TMPD/bad.json"
+# and mpos.sh's and schemes.sh's
+vg 0 --export position-ids --sequence text:3,image:2x2,video:2x2x2
+vg 0 --export scores --grid 3x2 -d 16
+vg 0 --export scores --scheme t5 --content -n 40
+vg 0 --export softmax --scheme kerple-log --causal -n 24
+vg 0 --export scores --scheme xpos --rotary-dims 8 -d 16 -n 12
 
 printf '0,1,0,1\n0.84,0.54,0.01,1\n0.9,-0.4,0.02,1\n' >"$TMPD/t.csv"
 vg 0 --snapshot --view attention --scheme learned --pe-file "$TMPD/t.csv" --size 60x20
