@@ -134,12 +134,7 @@ test: $(BIN) $(TEST_BINS)
 ## asan: the same tests under AddressSanitizer and UBSan (make asan
 ##       CC=clang: the same with clang's, in build/fuzz, whose objects
 ##       make fuzz then reuses; E2E=0 on any test target leaves out the
-##       terminal tests in tmux).  It leaves out ASAN_X: the suites that
-##       check the sources, the documents and what the screen shows
-##       against a second emulator, not the program's memory, and
-##       tables.sh, whose readers the fuzzers and lib/test_tables run
-##       under the sanitizers (make test runs them all)
-ASAN_X ?= docs layers views_state view_recipe lib/check e2e/test_portable tables
+##       terminal tests in tmux)
 ifneq ($(findstring clang,$(CC)),)
 ASAN_DIR := build/fuzz
 ASAN_OPT := -O1 -g -fsanitize=fuzzer-no-link $(SAN_FLAGS)
@@ -149,7 +144,7 @@ ASAN_OPT := -O1 -g $(SAN_FLAGS)
 endif
 asan:
 	$(MAKE) --no-print-directory BUILD=$(ASAN_DIR) BIN=$(ASAN_DIR)/peviz \
-	    OPT="$(ASAN_OPT)" LDFLAGS="$(SAN_FLAGS)" X="$(ASAN_X) $(X)" test
+	    OPT="$(ASAN_OPT)" LDFLAGS="$(SAN_FLAGS)" X="$(X)" test
 
 ## fuzz: libFuzzer harnesses (clang) for the command line, the prompt and the
 ##       file parsers, FUZZ_SECONDS each (default 60), or a fixed number
