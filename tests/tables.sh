@@ -17,7 +17,7 @@ bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
 # A Python with numpy (Debian's python3-numpy may not be the first python3).
 PY=
 for p in python3 /usr/bin/python3; do
-    if "$p" -c 'import numpy' 2>/dev/null; then PY=$p; break; fi
+    if "$p" -c 'import numpy.linalg' 2>/dev/null; then PY=$p; break; fi
 done
 
 # refused FILE NEEDLE [ARGS...]: exit 2, one stderr line naming FILE, no
