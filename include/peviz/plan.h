@@ -14,8 +14,12 @@
  * rope_score_multiplier) and the critical band: the first band with less
  * than one turn in n, scaled and unscaled.
  *
- * Plain data with no pointers: copy it, compare it, keep it in static
- * storage.  Everything that shows a band frequency reads one of these.
+ * The per-band arrays live in one block the plan owns, sized to the
+ * bands it holds: a zeroed pe_plan is an empty one, pe_plan_compute grows
+ * the block when it needs more, pe_plan_free gives it back.  Keep plans
+ * in place (static storage or a struct that owns them); a copy would
+ * share the block.  Everything that shows a band frequency reads one of
+ * these.
  */
 #ifndef PEVIZ_PLAN_H
 #define PEVIZ_PLAN_H
@@ -44,21 +48,26 @@ typedef struct pe_plan {
     int crit;               /* first band with < 1 turn in n; half: none */
     int crit_base;          /* the same for the unscaled theta */
     int nturn, nturn_base;  /* bands with >= 1 turn in n */
-    double omega_base[PE_PLAN_MAX_BANDS];
-    double omega[PE_PLAN_MAX_BANDS];
-    double wavelength[PE_PLAN_MAX_BANDS];
-    double turns[PE_PLAN_MAX_BANDS];
-    unsigned char rule[PE_PLAN_MAX_BANDS];
+    int cap;                /* bands the arrays below have room for */
+    double *omega_base;     /* each [half] */
+    double *omega;
+    double *wavelength;
+    double *turns;
+    unsigned char *rule;
 } pe_plan;
 
 /*
  * Compute the plan for sc at d, base and n.  Returns 0, or -1 (plan
  * unchanged) when d is odd, < 2 or > 2 PE_PLAN_MAX_BANDS, base <= 1 or
- * n < 1.  Settings the scaling cannot evaluate (rope_inv_freq) give the
- * unscaled plan with invalid set.  sc NULL: no scaling.
+ * n < 1, or when there is no memory for its bands.  Settings the scaling
+ * cannot evaluate (rope_inv_freq) give the unscaled plan with invalid
+ * set.  sc NULL: no scaling.
  */
 int pe_plan_compute(pe_plan *pl, const rope_scaling *sc, int d, double base,
                     int64_t n);
+
+/* Give back the plan's arrays; it is then an empty plan again. */
+void pe_plan_free(pe_plan *pl);
 
 /* Whether pl was computed for exactly these settings. */
 int pe_plan_matches(const pe_plan *pl, const rope_scaling *sc, int d,

@@ -7,6 +7,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define PLAN_TWO_PI 6.28318530717958647692
@@ -25,12 +26,41 @@ static void critical(const double *omega, int half, int64_t n, int *crit,
     }
 }
 
+/* Room for half bands: one block, the four double arrays then rule. */
+static int reserve(pe_plan *pl, int half)
+{
+    size_t each = (size_t)half * sizeof(double);
+    char *block;
+    if (half <= pl->cap)
+        return 0;
+    block = malloc(4 * each + (size_t)half);
+    if (!block)
+        return -1;
+    pe_plan_free(pl);
+    pl->cap = half;
+    pl->omega_base = (double *)block;
+    pl->omega = (double *)(block + each);
+    pl->wavelength = (double *)(block + 2 * each);
+    pl->turns = (double *)(block + 3 * each);
+    pl->rule = (unsigned char *)(block + 4 * each);
+    return 0;
+}
+
+void pe_plan_free(pe_plan *pl)
+{
+    free(pl->omega_base);
+    pl->cap = 0;
+    pl->half = pl->d = 0;
+    pl->omega_base = pl->omega = pl->wavelength = pl->turns = NULL;
+    pl->rule = NULL;
+}
+
 int pe_plan_compute(pe_plan *pl, const rope_scaling *sc, int d, double base,
                     int64_t n)
 {
     rope_scaling none;
     if (d < 2 || d % 2 || d / 2 > PE_PLAN_MAX_BANDS || !(base > 1.0) ||
-        !isfinite(base) || n < 1)
+        !isfinite(base) || n < 1 || reserve(pl, d / 2))
         return -1;
     if (!sc) {
         rope_scaling_default(&none);

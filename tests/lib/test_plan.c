@@ -7,6 +7,7 @@
 #include "peviz/plan.h"
 #include "harness.h"
 
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -107,11 +108,30 @@ static void test_refusals(void)
     CHECK(pl.invalid && !pl.scaled && pl.omega[3] == pl.omega_base[3]);
 }
 
+/* The arrays grow to the largest d, keep their values at a smaller one,
+ * and pe_plan_free leaves an empty plan that matches nothing. */
+static void test_storage(void)
+{
+    pe_plan p = { 0 };
+    int half = PE_PLAN_MAX_BANDS;
+    CHECK(pe_plan_compute(&p, NULL, 8, 1e4, 10) == 0 && p.cap == 4);
+    CHECK(pe_plan_compute(&p, NULL, 2 * half, 1e4, 10) == 0 && p.cap == half);
+    CHECK(fabs(p.omega[half - 1] / pow(1e4, -(double)(half - 1) / half) - 1) < 1e-12);
+    CHECK(p.rule[half - 1] == ROPE_KEPT && p.turns[half - 1] > 0);
+    CHECK(pe_plan_compute(&p, NULL, 16, 1e4, 10) == 0 && p.cap == half);
+    CHECK(p.half == 8 && fabs(p.omega[7] / pow(1e4, -7.0 / 8) - 1) < 1e-12);
+    CHECK(pe_plan_matches(&p, NULL, 16, 1e4, 10));
+    pe_plan_free(&p);
+    CHECK(p.cap == 0 && p.omega == NULL && !pe_plan_matches(&p, NULL, 16, 1e4, 10));
+    pe_plan_free(&p);       /* twice: harmless */
+}
+
 int main(void)
 {
     test_unscaled();
     test_llama31();
     test_factors();
     test_refusals();
+    test_storage();
     TEST_END("test_plan");
 }
