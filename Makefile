@@ -41,7 +41,11 @@ CORE_OBJS := $(CORE_SRCS:%.c=$(BUILD)/%.o)
 LIBPEVIZ  := $(BUILD)/libpeviz.a
 APP_SRCS  := $(filter-out src/main.c,$(wildcard src/*.c src/views/*.c))
 APP_OBJS  := $(APP_SRCS:%.c=$(BUILD)/%.o)
-LIB_OBJS  := $(APP_OBJS) $(LIBPEVIZ)
+# The program's modules as an archive too, so that a test, a fuzzer or a
+# bench links only the modules it reaches (a unit test of the axis links
+# a few, not the whole program).
+APP_LIB   := $(BUILD)/libpevizapp.a
+LIB_OBJS  := $(APP_LIB) $(LIBPEVIZ)
 MAIN_OBJ  := $(BUILD)/src/main.o
 TEST_SRCS := $(wildcard tests/unit/test_*.c)
 TEST_BINS := $(TEST_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
@@ -78,6 +82,10 @@ libcheck: $(LIBPEVIZ)
 	@BUILD=$(BUILD) CC="$(CC)" LDFLAGS="$(LDFLAGS)" bash tests/lib/check.sh
 
 $(LIBPEVIZ): $(CORE_OBJS)
+	@echo "  AR    $@"
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
+
+$(APP_LIB): $(APP_OBJS)
 	@echo "  AR    $@"
 	$(Q)rm -f $@ && $(AR) rcs $@ $^
 
@@ -136,10 +144,10 @@ test: $(BIN) $(TEST_BINS)
 	@PEVIZ=./$(BIN) BUILD=$(BUILD) CC="$(CC)" LDFLAGS="$(LDFLAGS)" E2E="$(E2E)" \
 	    T="$(T)" X="$(X)" JOBS="$(JOBS)" bash tests/run.sh
 
-## asan: the same tests under AddressSanitizer and UBSan (make asan
-##       CC=clang: the same with clang's, in build/fuzz, whose objects
-##       make fuzz then reuses; E2E=0 on any test target leaves out the
-##       terminal tests in tmux)
+## asan: the same tests under AddressSanitizer and UBSan, but those that
+##       read only the sources (make asan CC=clang: the same with clang's,
+##       in build/fuzz, whose objects make fuzz then reuses; E2E=0 on any
+##       test target leaves out the terminal tests in tmux)
 ifneq ($(findstring clang,$(CC)),)
 ASAN_DIR := build/fuzz
 ASAN_OPT := -O1 -g -fsanitize=fuzzer-no-link $(SAN_FLAGS)
@@ -147,9 +155,12 @@ else
 ASAN_DIR := build/asan
 ASAN_OPT := -O1 -g $(SAN_FLAGS)
 endif
+# Suites that never run the build under test (they read the sources, or
+# build and run a copy of their own): make test has run them already.
+SOURCE_SUITES := layers views_state view_recipe
 asan:
 	$(MAKE) --no-print-directory BUILD=$(ASAN_DIR) BIN=$(ASAN_DIR)/peviz \
-	    OPT="$(ASAN_OPT)" LDFLAGS="$(SAN_LDFLAGS)" X="$(X)" test
+	    OPT="$(ASAN_OPT)" LDFLAGS="$(SAN_LDFLAGS)" X="$(X) $(SOURCE_SUITES)" test
 
 ## fuzz: libFuzzer harnesses (clang) for the command line, the prompt and the
 ##       file parsers, FUZZ_SECONDS each (default 60), or a fixed number

@@ -14,12 +14,18 @@
 # way). E2E=0 leaves out the
 # terminal tests in tmux (tests/e2e). JOBS=N runs N suites at once
 # (default: the cores plus one; the terminal suites use private tmux
-# servers and temporary files, so they do not meet).
+# servers and temporary files, so they do not meet), and beside them up
+# to WAITERS=N (default 2) of the suites that mostly wait.
 set -u
 cd "$(dirname "$0")/.."
 : "${PEVIZ:=./peviz}" "${BUILD:=build}" "${T:=}" "${X:=}" "${JOBS:=}"
 export PEVIZ BUILD
 [ -n "$JOBS" ] || JOBS=$(( $(nproc 2>/dev/null || echo 1) + 1 ))
+# Suites that spend most of their time waiting (for a terminal to go
+# quiet, a peer to time out) rather than computing: up to WAITERS of
+# them run beside the JOBS others, so that they hold no core idle.
+WAITING='e2e/test_portable e2e/test_early_keys unit/test_follow graphics'
+: "${WAITERS:=2}"
 
 sname() { local s=${1#tests/}; printf '%s' "${s%.sh}"; }
 
@@ -119,19 +125,30 @@ collect() {
     total_pass=$((total_pass + p)) total_fail=$((total_fail + f)) total_skip=$((total_skip + k))
 }
 
+# busy CLASS: how many suites of that class (w or c) are running
+busy() {
+    local i k=0
+    for i in "${!running[@]}"; do [ "${running[$i]}" = "$1" ] && k=$((k + 1)); done
+    echo "$k"
+}
+
+# running[N] is the class of suite N: w for the WAITING ones, c for the
+# rest; each class has its own limit.
 declare -A names=() running=()
 n=0
 while IFS=$'\t' read -r name cmd; do
     wanted "$name" || continue
     n=$((n + 1)); names[$n]=$name; ran=$((ran + 1))
-    while [ "${#running[@]}" -ge "$JOBS" ]; do
+    cls=c lim=$JOBS
+    if matches "$name" "$WAITING"; then cls=w lim=$WAITERS; fi
+    while [ "$(busy "$cls")" -ge "$lim" ]; do
         wait -n 2>/dev/null
         for i in "${!running[@]}"; do
             if [ -f "$OUT/$i.rc" ]; then collect "$i" "${names[$i]}"; unset "running[$i]"; fi
         done
     done
     run_one "$n" "$name" "$cmd" &
-    running[$n]=$!
+    running[$n]=$cls
 done < <(suites)
 wait
 for i in "${!running[@]}"; do collect "$i" "${names[$i]}"; done
