@@ -479,21 +479,12 @@ static void draw_second(const struct app *a, canvas *c,
 /* What the cursor is on, as :point shows it. */
 static void point_text(const struct app *a, char *t, size_t len)
 {
-    switch (a->view) {
-    case VIEW_CLOCKS:
-        snprintf(t, len, "band i=%d", a->clocks.band);
-        break;
-    case VIEW_ATTENTION:
-        snprintf(t, len, "cell i=%lld, j=%lld", (long long)a->att.ci,
-                 (long long)a->att.cj);
-        break;
-    case VIEW_COMPARE:
-        snprintf(t, len, "band %d", a->cmp.band);
-        break;
-    default:
-        snprintf(t, len, "pos %lld, dim %d", (long long)a->p.pos, a->heat.dim);
-        break;
-    }
+    const struct view *v = (unsigned)a->view < VIEW_COUNT ? VIEWS[a->view]
+                                                          : NULL;
+    if (v && v->point_text)
+        v->point_text(a, t, len);
+    else
+        snprintf(t, len, "the cursor");
 }
 
 /* Follow mode's lines for the class, over the view's last rows from y

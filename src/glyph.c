@@ -22,6 +22,7 @@ static const char *const GLYPHS[GL_COUNT][2] = {
     [GL_VDOTS] = { "\xe2\x94\x8a", ":" },
     [GL_TRI_RIGHT] = { "\xe2\x96\xb8", ">" },
     [GL_PLAY] = { "\xe2\x96\xb6", ">" },
+    [GL_PLAY_LEFT] = { "\xe2\x97\x80", "<" },
     [GL_TRI_UP] = { "\xe2\x96\xb2", "^" },
     [GL_MISSING] = { "\xe2\x95\xb1", "/" },
 };

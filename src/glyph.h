@@ -25,6 +25,7 @@ enum glyph {
     GL_VDOTS,           /* ┊      : */
     GL_TRI_RIGHT,       /* ▸      > */
     GL_PLAY,            /* ▶      > */
+    GL_PLAY_LEFT,       /* ◀      < */
     GL_TRI_UP,          /* ▲      ^ */
     GL_MISSING,         /* ╱      /      no value: past a table's rows */
     GL_COUNT

@@ -108,6 +108,12 @@ struct view {
      */
     const struct state_field *fields;
     int (*fields_check)(const struct app *a, char *err, size_t errlen);
+    /*
+     * What the cursor is on, in words, for :point ("band i=3"); NULL:
+     * "the cursor".  The view's draw marks the cell itself (view_point_mark)
+     * while a->point is set.
+     */
+    void (*point_text)(const struct app *a, char *t, size_t len);
 };
 
 #define VIEW_EXTERN_(id, name, type, member) \
@@ -123,6 +129,14 @@ int view_parse(const char *name);
 /* The names in the list's order: "heatmap, clocks, ... or grid"
  * (sep_last: " or "). */
 void views_names(char *buf, size_t len, const char *sep_last);
+
+/*
+ * :point's mark on the w cells from (x, y) of c, where the view draws its
+ * cursor: them in reverse video in the accent colour, and an arrow either
+ * side that points at them (where they fit).  Nothing while a->point is
+ * off.
+ */
+void view_point_mark(const struct app *a, canvas *c, int x, int y, int w);
 
 /* The help label and text of the row binding keys 1..N to the views:
  * "1..N" (or "1 2 3" for up to four views) and their names. */

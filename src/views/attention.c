@@ -306,6 +306,13 @@ static void draw_cursor(canvas *c, const struct app *a, const struct att_layout 
     /* X in ASCII: '*' would read as a density level */
     canvas_put(c, x + cx, y + cy, a->ascii ? 'X' : 0x25CF,
                ui_color(a->palette, UI_CURSOR), bg, ATTR_BOLD);
+    view_point_mark(a, c, x + cx, y + cy, 1);
+}
+
+static void att_point_text(const struct app *a, char *t, size_t len)
+{
+    snprintf(t, len, "cell i=%lld, j=%lld", (long long)a->att.ci,
+             (long long)a->att.cj);
 }
 
 /* Labels and markers around the matrix: i down the left, j below. */
@@ -1939,5 +1946,6 @@ const struct view VIEW_ATTENTION_DEF = {
     .fini = att_fini,
     .raster = att_raster,
     .fields = ATT_FIELDS,
+    .point_text = att_point_text,
     .fields_check = att_fields_check,
 };

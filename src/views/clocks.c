@@ -433,6 +433,7 @@ static void big_face(struct ctx *x, const struct clocks_band *b)
     };
 
     clocks_face_draw(x->c, &f);
+    view_point_mark(a, x->c, f.cx / 2, f.cy / 4, 1);    /* the hub */
     /* axis names where the axes leave the face: cos right, sin up */
     canvas_text(x->c, fw + 1, fy + (dots / 2 - 1) / 4, 3, "cos", x->accent,
                 RGB_DEFAULT, ATTR_BOLD);
@@ -865,9 +866,11 @@ static void tile_draw(struct ctx *x, int px, int y, const struct clocks_band *b,
     int ty = y + fr, rr = x->rule_row;  /* the rule row pushes the rest down */
 
     clocks_face_draw(x->c, &f);
-    canvas_printf(x->c, px, ty, vw, is_cursor ? x->cursor : x->text,
-                  RGB_DEFAULT, ATTR_BOLD | (is_cursor ? ATTR_REVERSE : 0),
-                  "%d", b->i);
+    int lw = canvas_printf(x->c, px, ty, vw, is_cursor ? x->cursor : x->text,
+                           RGB_DEFAULT, ATTR_BOLD | (is_cursor ? ATTR_REVERSE : 0),
+                           "%d", b->i);
+    if (is_cursor)
+        view_point_mark(a, x->c, px, ty, lw);
     canvas_printf(x->c, px, ty + 1, vw, x->text, RGB_DEFAULT, 0, "%d,%d",
                   2 * b->i, 2 * b->i + 1);
     fmt_num_w(b->omega, 4, VALUE_W, buf, sizeof buf);
@@ -969,6 +972,8 @@ static void draw_small_top(struct ctx *x)
         return;
     clocks_band_info(&x->a->p, x->a->clocks.band, &b);
     readout_draw(x, 0, x->l.top_h, &b);
+    char t[32];                 /* no face to mark: the readout's band */
+    view_point_mark(x->a, x->c, 0, 0, snprintf(t, sizeof t, "band i=%d", b.i));
 }
 
 static void draw_text(struct ctx *x)
@@ -1276,6 +1281,11 @@ static const struct state_field CLOCKS_FIELDS[] = {
     { 0 }
 };
 
+static void clocks_point_text(const struct app *a, char *t, size_t len)
+{
+    snprintf(t, len, "band i=%d", a->clocks.band);
+}
+
 const struct view VIEW_CLOCKS_DEF = {
     .name = "clocks",
     .title = "PE clocks",
@@ -1287,6 +1297,7 @@ const struct view VIEW_CLOCKS_DEF = {
     .command = clocks_command,
     .keys = CLOCKS_KEYS,
     .fields = CLOCKS_FIELDS,
+    .point_text = clocks_point_text,
     /* Every hand and number of the faces and the table moves in a frame
      * of the sweep: at 16 pos/s and 10 frames/s that is 5 KB/s at 80x24.
      * Paced to 1800 B/s there, under 2 KB/s over any few seconds: fewer

@@ -733,6 +733,11 @@ static const struct keybind COMPARE_KEYS[] = {
     { 0, ACT_NONE, NULL, NULL, NULL }
 };
 
+static void compare_point_text(const struct app *a, char *t, size_t len)
+{
+    snprintf(t, len, "band %d", a->cmp.band);
+}
+
 const struct view VIEW_COMPARE_DEF = {
     .name = "compare", .title = "compare bases",
     .rt_size = sizeof(struct cmp_rt), .reset = compare_reset,
@@ -740,6 +745,7 @@ const struct view VIEW_COMPARE_DEF = {
     .work = compare_work, .draw = compare_draw, .fini = compare_fini,
     .command = compare_command, .keys = COMPARE_KEYS,
     .fields = COMPARE_FIELDS, .fields_check = compare_fields_check,
+    .point_text = compare_point_text,
     .about =
         "Two or three encodings side by side, sharing the cursor, the zoom and "
         "one colour scale, so equal colours mean equal values. Pane A is the "

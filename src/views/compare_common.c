@@ -311,9 +311,11 @@ int cmp_xmap_range(const struct axis *m, int col, int64_t *p0, int64_t *p1)
 
 void cmp_axis_mark(const struct app *a, canvas *c, int x, int y, int col)
 {
-    if (col >= 0)
-        canvas_text(c, x + col, y, 1, glyph(a->ascii, GL_TRI_UP),
-                    cmp_uc(a, UI_CURSOR), RGB_DEFAULT, ATTR_BOLD);
+    if (col < 0)
+        return;
+    canvas_text(c, x + col, y, 1, glyph(a->ascii, GL_TRI_UP),
+                cmp_uc(a, UI_CURSOR), RGB_DEFAULT, ATTR_BOLD);
+    view_point_mark(a, c, x + col, y, 1);
 }
 
 /* ---- bands across ----------------------------------------------------- */

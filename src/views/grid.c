@@ -252,9 +252,12 @@ static void draw_patches(const struct app *a, const struct grid_rt *r,
         for (int cx = 0; cx < r->cols; cx++)
             patch_at(a, r, c, gx, cx, cy, unit(v[cy * r->cols + cx], lo, hi));
     free(v);
-    if (cell_of(r, a->grid.key, &x, &y) == 0)
+    if (cell_of(r, a->grid.key, &x, &y) == 0) {
         canvas_put(c, gx + 2 * r->z * x + 2 * r->z - 1, r->gy + r->z * y,
                    'k', cur, RGB_DEFAULT, ATTR_REVERSE | ATTR_BOLD);
+        view_point_mark(a, c, gx + 2 * r->z * x + 2 * r->z - 1,
+                        r->gy + r->z * y, 1);
+    }
     if (cell_of(r, a->p.pos, &x, &y) == 0)
         canvas_put(c, gx + 2 * r->z * x, r->gy + r->z * y, 'Q', cur,
                    RGB_DEFAULT, ATTR_REVERSE | ATTR_BOLD);
@@ -609,6 +612,11 @@ static const struct state_field GRID_FIELDS[] = {
     { 0 }
 };
 
+static void grid_point_text(const struct app *a, char *t, size_t len)
+{
+    snprintf(t, len, "key token k=%lld", (long long)a->grid.key);
+}
+
 const struct view VIEW_GRID_DEF = {
     .name = "grid",
     .title = "multi-axis positions",
@@ -619,6 +627,7 @@ const struct view VIEW_GRID_DEF = {
     .draw = grid_draw,
     .keys = GRID_KEYS,
     .fields = GRID_FIELDS,
+    .point_text = grid_point_text,
     .command = grid_command,
     .fini = grid_fini,
     .about =

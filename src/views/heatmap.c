@@ -664,6 +664,12 @@ static void draw_cursor(const struct app *a, canvas *c,
                     : heat_unit(a, a->p.pos, cursor_dim(a));
     rgb bg = cmap_diverging(a->palette, v);
     canvas_put(c, x, y, 0x25CF, ink_on(bg), bg, ATTR_BOLD);
+    view_point_mark(a, c, x, y, 1);
+}
+
+static void heat_point_text(const struct app *a, char *t, size_t len)
+{
+    snprintf(t, len, "pos %lld, dim %d", (long long)a->p.pos, cursor_dim(a));
 }
 
 /* ---- drawing: margin, axis, legend ----------------------------------- */
@@ -1630,6 +1636,7 @@ const struct view VIEW_HEATMAP_DEF = {
     .fini = heat_fini,
     .raster = heat_raster,
     .fields = HEAT_FIELDS,
+    .point_text = heat_point_text,
     .about =
         "Columns are positions, rows are frequency bands: the upper half of "
         "a row is the band's sine dimension (2i), the lower half its cosine "

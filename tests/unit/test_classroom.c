@@ -454,9 +454,37 @@ static void test_record_events(void)
     unlink(path);
 }
 
+/* :point marks what the cursor is on in every view, at two sizes: the
+ * cursor's own cells in reverse, an arrow either side; none when off
+ * (the grid view's: test_grid). */
+static void test_point_marks(void)
+{
+    static const struct { const char *cmd, *mark; } V[] = {
+        { "view heatmap", "\xe2\x96\xb6\xe2\x97\x8f\xe2\x97\x80" },   /* ▶●◀ */
+        { "view clocks", "\xe2\x96\xb6\xe2\x97\x8f\xe2\x97\x80" },    /* the hub */
+        { "view attention", "\xe2\x96\xb6\xe2\x97\x8f\xe2\x97\x80" },
+        { "view compare", "\xe2\x96\xb6\xe2\x96\xb2\xe2\x97\x80" },   /* ▶▲◀ */
+    };
+    static const int SZ[2][2] = { { 80, 24 }, { 120, 40 } };
+    struct app a;
+    for (size_t v = 0; v < sizeof V / sizeof V[0]; v++)
+        for (int z = 0; z < 2; z++) {
+            app_init(&a);
+            CHECK(app_command(&a, V[v].cmd) == 0);
+            if (v == 1)
+                CHECK(app_command(&a, "band 3") == 0);
+            char *off = frame_text(&a, SZ[z][0], SZ[z][1]);
+            CHECK(off && !strstr(off, V[v].mark));
+            free(off);
+            CHECK(app_command(&a, "point on") == 0);
+            CHECK(frame_has(&a, SZ[z][0], SZ[z][1], V[v].mark));
+        }
+}
+
 int main(void)
 {
     test_record_events();
+    test_point_marks();
     test_legend_one_value();
     test_thick_faces();
     test_compare_axis_alike();

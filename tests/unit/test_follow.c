@@ -757,6 +757,10 @@ static void test_class(void)
     CHECK(frame_has(&fa, 80, 24, "look here: band i=3"));
     CHECK(frame_has(&fb, 60, 20, "look here: band i=3"));
     CHECK(frame_has(&ta, 100, 30, "look here: band i=3"));
+    /* and each draws the mark on band 3 at its own size: the big clock's
+     * hub, or where 60x20 has no room for it, the readout's band */
+    CHECK(frame_has(&fa, 80, 24, "\xe2\x96\xb6\xe2\x97\x8f\xe2\x97\x80"));
+    CHECK(frame_has(&fb, 60, 20, "band i=3\xe2\x97\x80"));
     /* presenter mode: each its own, until shared */
     CHECK(follow_key(s[1].f, &fa, 'z') == 1 && fa.presenter == 1);
     CHECK(follow_key(s[1].f, &fa, 'z') == 1 && fa.presenter == 0);

@@ -191,8 +191,21 @@ static void test_commands(void)
     CHECK(a.mp.mode == MPOS_MROPE && a.mp.nseg == 1 && a.p.n == 2);
 }
 
+/* :point marks the key token's patch, at two sizes. */
+static void test_point_mark(void)
+{
+    struct app a;
+    setup(&a, "text:3,image:4x6,text:2", 16);
+    a.grid.key = 5;                     /* row 0, column 2 of the image */
+    a.point = 1;
+    CHECK(frame_has(&a, 80, 24, "\xe2\x96\xb6k\xe2\x97\x80"));    /* ▶k◀ */
+    CHECK(frame_has(&a, 120, 40, "\xe2\x96\xb6k\xe2\x97\x80"));
+    CHECK(frame_has(&a, 120, 40, "look here: key token k=5"));
+}
+
 int main(void)
 {
+    test_point_mark();
     test_commands();
     test_follow();
     test_sizes();
