@@ -29,15 +29,21 @@ WAITING='e2e/test_portable e2e/test_early_keys unit/test_follow graphics'
 
 sname() { local s=${1#tests/}; printf '%s' "${s%.sh}"; }
 
-# name<TAB>command: the slow terminal suites first, so that they overlap
-# the many short ones.
+# name<TAB>command: the costliest first (valgrind, then the terminal
+# suites, test_resize first of them), so that the many short ones fill
+# in around them instead of one long suite ending last.
 suites() {
-    local s t listed=
+    local s t listed=" tests/valgrind.sh "
+    [ -f tests/valgrind.sh ] && printf 'valgrind\tbash tests/valgrind.sh\n'
     if [ "${E2E:-1}" != 0 ]; then
-        for s in tests/e2e/test_*.sh; do printf '%s\tbash %s\n' "$(sname "$s")" "$s"; done
+        for s in tests/e2e/test_resize.sh tests/e2e/test_*.sh; do
+            case " $listed " in *" $s "*) continue ;; esac
+            listed="$listed $s"
+            [ -f "$s" ] && printf '%s\tbash %s\n' "$(sname "$s")" "$s"
+        done
     fi
-    # every tests/*.sh but this one; valgrind, the slowest, first
-    for s in tests/valgrind.sh tests/*.sh tests/golden/check.sh tests/lib/check.sh; do
+    # every other tests/*.sh but this one
+    for s in tests/*.sh tests/golden/check.sh tests/lib/check.sh; do
         case $s in tests/run.sh) continue ;; esac
         case " $listed " in *" $s "*) continue ;; esac
         listed="$listed $s"
@@ -87,7 +93,7 @@ if py=$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null) &&
     [ -x "$py" ] && [ "$(command -v python3)" != "$py" ]; then
     mkdir -p "$OUT/bin" && ln -s "$py" "$OUT/bin/python3" && PATH="$OUT/bin:$PATH"
 fi
-total_pass=0 total_fail=0 total_skip=0 ran=0
+total_pass=0 total_fail=0 total_skip=0
 
 # run_one N NAME CMD: the suite's output in N.out, its status and
 # seconds in N.rc
@@ -125,33 +131,47 @@ collect() {
     total_pass=$((total_pass + p)) total_fail=$((total_fail + f)) total_skip=$((total_skip + k))
 }
 
-# busy CLASS: how many suites of that class (w or c) are running
-busy() {
-    local i k=0
-    for i in "${!running[@]}"; do [ "${running[$i]}" = "$1" ] && k=$((k + 1)); done
-    echo "$k"
-}
-
-# running[N] is the class of suite N: w for the WAITING ones, c for the
-# rest; each class has its own limit.
-declare -A names=() running=()
+# The suites wanted, numbered in order: names[N], cmds[N], and class[N]:
+# w for the WAITING ones, c for the rest; each class has its own lane
+# (JOBS, WAITERS), and a full lane holds back only its own class.
+declare -A names=() cmds=() class=() running=()
 n=0
 while IFS=$'\t' read -r name cmd; do
     wanted "$name" || continue
-    n=$((n + 1)); names[$n]=$name; ran=$((ran + 1))
-    cls=c lim=$JOBS
-    if matches "$name" "$WAITING"; then cls=w lim=$WAITERS; fi
-    while [ "$(busy "$cls")" -ge "$lim" ]; do
-        wait -n 2>/dev/null
-        for i in "${!running[@]}"; do
-            if [ -f "$OUT/$i.rc" ]; then collect "$i" "${names[$i]}"; unset "running[$i]"; fi
-        done
-    done
-    run_one "$n" "$name" "$cmd" &
-    running[$n]=$cls
+    n=$((n + 1)); names[$n]=$name cmds[$n]=$cmd class[$n]=c
+    matches "$name" "$WAITING" && class[$n]=w
 done < <(suites)
-wait
-for i in "${!running[@]}"; do collect "$i" "${names[$i]}"; done
+ran=$n
+
+# busy CLASS: how many suites of that class are running
+busy() {
+    local i k=0
+    for i in "${!running[@]}"; do [ "${class[$i]}" = "$1" ] && k=$((k + 1)); done
+    echo "$k"
+}
+
+# start the next suites, in order, that their lanes have room for
+start_more() {
+    local i lim
+    for ((i = 1; i <= n; i++)); do
+        [ -n "${cmds[$i]:-}" ] || continue
+        lim=$JOBS
+        [ "${class[$i]}" = w ] && lim=$WAITERS
+        [ "$(busy "${class[$i]}")" -lt "$lim" ] || continue
+        run_one "$i" "${names[$i]}" "${cmds[$i]}" &
+        running[$i]=1
+        unset "cmds[$i]"
+    done
+}
+
+start_more
+while [ "${#running[@]}" -gt 0 ]; do
+    wait -n 2>/dev/null
+    for i in "${!running[@]}"; do
+        if [ -f "$OUT/$i.rc" ]; then collect "$i" "${names[$i]}"; unset "running[$i]"; fi
+    done
+    start_more
+done
 
 if [ "$ran" -eq 0 ]; then
     echo "no suite matches T='$T' (T=list names them)"
