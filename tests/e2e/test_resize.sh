@@ -20,10 +20,11 @@ plain() { sed 's/\x1b\[[0-9;]*m//g' "$1"; }
 
 # shape_ok FILE W H: H lines, none wider than W cells, no control chars.
 shape_ok() {
-    local f=$1 w=$2 h=$3
-    [ "$(plain "$f" | wc -l)" -eq "$h" ] &&
-        [ "$(plain "$f" | wc -L)" -le "$w" ] &&
-        ! plain "$f" | LC_ALL=C grep -q '[[:cntrl:]]'
+    local f=$1 w=$2 h=$3 lines width
+    plain "$f" >"$f.plain"
+    read -r lines width < <(wc -lL <"$f.plain")
+    [ "$lines" -eq "$h" ] && [ "$width" -le "$w" ] &&
+        ! LC_ALL=C grep -q '[[:cntrl:]]' "$f.plain"
 }
 
 snapshots() {
@@ -57,13 +58,21 @@ snap_of() { "$PEVIZ" --snapshot --color 256 --format text --size "$1x$2" "${ARGS
 # its only cell is the bottom-right corner, which curses cannot write
 # without scrolling the screen (it writes that corner by inserting a
 # character before it, which needs a cell to its left).
+# (frame_check writes $TMPD/want once: the snapshot does not change while
+# the pane catches up.)
 frame_is() {
     local cut=p
     [ "$(pane_fmt '#{pane_width}x#{pane_height}')" = "$1x$2" ] || return 1
     [ "$1" -eq 1 ] && cut='$!p'
     capture | sed -n 's/[[:space:]]*$//; '"$cut" >"$TMPD/live"
-    snap_of "$1" "$2" | sed -n "$cut" >"$TMPD/want" &&
-        cmp -s "$TMPD/live" "$TMPD/want"
+    cmp -s "$TMPD/live" "$TMPD/want"
+}
+
+# want W H: the snapshot frame_is compares with, in $TMPD/want
+want() {
+    local cut=p
+    [ "$1" -eq 1 ] && cut='$!p'
+    snap_of "$1" "$2" | sed -n "$cut" >"$TMPD/want"
 }
 
 # Up to 20 s under a slow (sanitized) build; returns as soon as it holds.
@@ -71,6 +80,7 @@ poll_long() { poll_for 200 "$@"; }
 
 # frame_check NAME W H: the live frame equals the snapshot.
 frame_check() {
+    want "$2" "$3"
     if poll_long frame_is "$2" "$3"; then
         pass "$1"
     else
