@@ -1886,6 +1886,25 @@ ATT_OPT(attn_scale, AO_ATTN)
 #define ATT_OPT_ROW(fn) { .name = "att." #fn, .type = SF_HOOK,           \
                           .text = fn##_text, .set = fn##_set }
 
+/* Ministral 3's llama_4_scaling_beta comes from a config file alone (no
+ * option, no prompt command), but a follower's scores need it. */
+static void beta_text(const struct app *a, char *v, size_t len)
+{
+    snprintf(v, len, "%.17g", a->att.o.beta);
+}
+
+static int beta_set(struct app *a, const char *v, char *err, size_t errlen)
+{
+    double x;
+    const char *why;
+    if (parse_double(v, &x, &why) || !isfinite(x) || x < 0) {
+        snprintf(err, errlen, "att.beta: wants a number >= 0 (0: off)");
+        return -1;
+    }
+    a->att.o.beta = x;
+    return 0;
+}
+
 static const struct state_field ATT_FIELDS[] = {
     SF_ROW_ENUM("att.scheme", att.o.scheme, scheme_word, scheme_parse),
     SF_ROW_INT("att.softmax", att.o.softmax, 0, 1),
@@ -1919,12 +1938,21 @@ static const struct state_field ATT_FIELDS[] = {
     ATT_OPT_ROW(tuning),
     ATT_OPT_ROW(floor_scale),
     ATT_OPT_ROW(attn_scale),
+    { .name = "att.beta", .type = SF_HOOK, .text = beta_text,
+      .set = beta_set },
+    { .name = "att.beta_len", .type = SF_I64, .off = SF_OFF(att.o.beta_len),
+      .lo = 0, .hi = ROPE_ORIGINAL_MAX_MAX },
     { 0 }
 };
 
 /* att.head is read before att.heads may have come down. */
 static int att_fields_check(const struct app *a, char *err, size_t errlen)
 {
+    if (a->att.o.beta > 0 && a->att.o.beta_len < 1) {
+        snprintf(err, errlen, "att.beta needs att.beta_len, the original "
+                 "length");
+        return -1;
+    }
     if (a->att.o.head < a->att.o.heads)
         return 0;
     snprintf(err, errlen, "att.head beyond att.heads");

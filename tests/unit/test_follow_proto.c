@@ -68,6 +68,8 @@ static void odd_state(struct app *a)
     a->att.o.temp_tuning = 1;
     a->att.o.floor_scale = 4096.5;
     a->att.o.attn_scale = 0.30000000000000004;
+    a->att.o.beta = 0.10000000000000001;    /* Ministral 3's, from a config */
+    a->att.o.beta_len = 16384;
     a->cmp.npanes = 3;
     a->cmp.active = 2;
     a->cmp.preset = 3;
@@ -118,6 +120,7 @@ static void check_same_state(const struct app *x, const struct app *y)
     CHECK(x->att.ci == y->att.ci && x->att.cj == y->att.cj);
     CHECK(x->att.zoom == y->att.zoom);
     CHECK(x->att.i0 == y->att.i0 && x->att.j0 == y->att.j0);
+    CHECK(x->att.o.beta == y->att.o.beta && x->att.o.beta_len == y->att.o.beta_len);
     CHECK(x->cmp.npanes == y->cmp.npanes && x->cmp.active == y->cmp.active);
     CHECK(x->cmp.preset == y->cmp.preset && x->cmp.mode == y->cmp.mode);
     for (int k = 0; k < COMPARE_MAX_PANES; k++) {
@@ -221,15 +224,15 @@ static void test_size(void)
     odd_state(&t);
     len = fp_encode(&t, m, sizeof m);
     printf("a lecture's whole state: %d bytes\n", len);
-    /* + mpos off, grid.*, the attention families' eleven settings */
-    CHECK(len > 0 && len <= 1400);
+    /* + mpos off, grid.*, the attention families' thirteen settings */
+    CHECK(len > 0 && len <= 1440);
     memset(t.note, 'n', APP_NOTE_MAX);
     t.note[APP_NOTE_MAX] = 0;
     memset(t.pe_digest, 'f', 64);
     t.pe_digest[64] = 0;
     len = fp_encode(&t, m, sizeof m);
     printf("... with a note and a table's hash: %d bytes\n", len);
-    CHECK(len > 0 && len <= 1480);
+    CHECK(len > 0 && len <= 1520);
 }
 
 /* A refused body leaves the state exactly as it was. */
@@ -297,6 +300,8 @@ static void test_rejections(void)
     refused("att.rotary 7\n", "att.rotary: wants an even number");
     refused("att.tuning maybe\n", "att.tuning: wants on or off");
     refused("att.floor_scale -1\n", "att.floor_scale");
+    refused("att.beta -0.5\n", "att.beta: wants a number >= 0");
+    refused("att.beta_len 0\n", "att.beta needs att.beta_len");
     /* longrope wants d/2 = 256 factors in each list (there are none) */
     refused("rope longrope factor=4 original-max=4096\n",
             "rope: short-factor: 0 values; want exactly d/2 = 256");
