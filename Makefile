@@ -67,11 +67,12 @@ SAN_FLAGS := -fsanitize=address,undefined,float-cast-overflow \
 # Linked at a fixed address: ASan describes every global (each string
 # too) with pointers, and a position-independent binary would relocate
 # some 80,000 of them at every start, which the suites do thousands of
-# times.  gcc's sanitizer runtimes are linked in too (clang's always
-# are): loaded as shared libraries they took LeakSanitizer's exit scan
-# from 50 to 72 ms a start.
-CLANG_SAN_LDFLAGS := $(SAN_FLAGS) -no-pie
-GCC_SAN_LDFLAGS := $(CLANG_SAN_LDFLAGS) -static-libasan -static-libubsan
+# times.  The program links gcc's sanitizer runtimes in too (clang's
+# always are): loaded as shared libraries they took LeakSanitizer's exit
+# scan from 50 to 72 ms a start.  (A test binary, started once, links
+# faster without them.)
+SAN_LDFLAGS := $(SAN_FLAGS) -no-pie
+GCC_SAN_BIN_LDFLAGS := -static-libasan -static-libubsan
 
 .PHONY: all run test unit bench bench-quick asan fuzz fuzz-run install uninstall clean help golden libpeviz libcheck
 all: $(BIN)
@@ -113,7 +114,7 @@ $(LIB_APP_TESTS): $(BUILD)/tests/%: tests/lib/%.c $(LIB_OBJS)
 
 $(BIN): $(MAIN_OBJ) $(LIB_OBJS)
 	@echo "  LD    $@"
-	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $(BIN_LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(VIEW_HEADERS): src/view.h
 	@mkdir -p $(dir $@)
@@ -156,18 +157,19 @@ test: $(BIN) $(TEST_BINS)
 ifneq ($(findstring clang,$(CC)),)
 ASAN_DIR := build/fuzz
 ASAN_OPT := -O1 -gline-tables-only -fsanitize=fuzzer-no-link $(SAN_FLAGS)
-SAN_LDFLAGS := $(CLANG_SAN_LDFLAGS)
+SAN_BIN_LDFLAGS :=
 else
 ASAN_DIR := build/asan
 ASAN_OPT := -O1 -g1 $(SAN_FLAGS)
-SAN_LDFLAGS := $(GCC_SAN_LDFLAGS)
+SAN_BIN_LDFLAGS := $(GCC_SAN_BIN_LDFLAGS)
 endif
 # Suites that never run the build under test (they read the sources, or
 # build and run a copy of their own): make test has run them already.
 SOURCE_SUITES := layers views_state view_recipe
 asan:
 	$(MAKE) --no-print-directory BUILD=$(ASAN_DIR) BIN=$(ASAN_DIR)/peviz \
-	    OPT="$(ASAN_OPT)" LDFLAGS="$(SAN_LDFLAGS)" X="$(X) $(SOURCE_SUITES)" test
+	    OPT="$(ASAN_OPT)" LDFLAGS="$(SAN_LDFLAGS)" \
+	    BIN_LDFLAGS="$(SAN_BIN_LDFLAGS)" X="$(X) $(SOURCE_SUITES)" test
 
 ## fuzz: libFuzzer harnesses (clang) for the command line, the prompt and the
 ##       file parsers, FUZZ_SECONDS each (default 60), or a fixed number
@@ -179,7 +181,7 @@ FUZZ_BINS := $(FUZZ_SRCS:tests/fuzz/%.c=$(BUILD)/%)
 fuzz:
 	$(MAKE) --no-print-directory CC=clang BUILD=build/fuzz \
 	    OPT="-O1 -gline-tables-only -fsanitize=fuzzer-no-link $(SAN_FLAGS)" \
-	    LDFLAGS="$(CLANG_SAN_LDFLAGS)" fuzz-run
+	    LDFLAGS="$(SAN_LDFLAGS)" fuzz-run
 
 fuzz-run: $(FUZZ_BINS)
 	@FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_RUNS="$(FUZZ_RUNS)" FUZZ_SEED="$(FUZZ_SEED)" \
