@@ -74,8 +74,7 @@ SAN_FLAGS := -fsanitize=address,undefined,float-cast-overflow \
 SAN_LDFLAGS := $(SAN_FLAGS) -no-pie
 GCC_SAN_BIN_LDFLAGS := -static-libasan -static-libubsan
 
-.PHONY: all run test unit bench bench-quick asan asan-build test-bins fuzz fuzz-run \
-        fuzz-bins install uninstall clean help golden libpeviz libcheck
+.PHONY: all run test unit bench bench-quick asan fuzz fuzz-run install uninstall clean help golden libpeviz libcheck
 all: $(BIN)
 
 ## libpeviz: build build/libpeviz.a (the math alone: needs only libc and libm)
@@ -167,18 +166,10 @@ endif
 # Suites that never run the build under test (they read the sources, or
 # build and run a copy of their own): make test has run them already.
 SOURCE_SUITES := layers views_state view_recipe
-ASAN_MAKE = $(MAKE) --no-print-directory BUILD=$(ASAN_DIR) \
-	    BIN=$(ASAN_DIR)/peviz OPT="$(ASAN_OPT)" LDFLAGS="$(SAN_LDFLAGS)" \
-	    BIN_LDFLAGS="$(SAN_BIN_LDFLAGS)"
 asan:
-	$(ASAN_MAKE) X="$(X) $(SOURCE_SUITES)" test
-
-## asan-build: build what make asan tests (CC=clang: and the fuzzers), and
-##             run nothing; CI starts it early, at the lowest priority
-asan-build:
-	$(ASAN_MAKE) test-bins $(if $(findstring clang,$(CC)),fuzz-bins)
-
-test-bins: $(BIN) $(TEST_BINS)
+	$(MAKE) --no-print-directory BUILD=$(ASAN_DIR) BIN=$(ASAN_DIR)/peviz \
+	    OPT="$(ASAN_OPT)" LDFLAGS="$(SAN_LDFLAGS)" \
+	    BIN_LDFLAGS="$(SAN_BIN_LDFLAGS)" X="$(X) $(SOURCE_SUITES)" test
 
 ## fuzz: libFuzzer harnesses (clang) for the command line, the prompt and the
 ##       file parsers, FUZZ_SECONDS each (default 60), or a fixed number
@@ -191,8 +182,6 @@ fuzz:
 	$(MAKE) --no-print-directory CC=clang BUILD=build/fuzz \
 	    OPT="-O1 -gline-tables-only -fsanitize=fuzzer-no-link $(SAN_FLAGS)" \
 	    LDFLAGS="$(SAN_LDFLAGS)" fuzz-run
-
-fuzz-bins: $(FUZZ_BINS)
 
 fuzz-run: $(FUZZ_BINS)
 	@FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_RUNS="$(FUZZ_RUNS)" FUZZ_SEED="$(FUZZ_SEED)" \
