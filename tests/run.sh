@@ -143,12 +143,9 @@ while IFS=$'\t' read -r name cmd; do
 done < <(suites)
 ran=$n
 
-# busy CLASS: how many suites of that class are running
-busy() {
-    local i k=0
-    for i in "${!running[@]}"; do [ "${class[$i]}" = "$1" ] && k=$((k + 1)); done
-    echo "$k"
-}
+# busy[CLASS]: how many suites of that class run now (kept as they start
+# and end: a subshell per question would cost thousands of forks)
+declare -A busy=([c]=0 [w]=0)
 
 # start the next suites, in order, that their lanes have room for
 start_more() {
@@ -157,9 +154,10 @@ start_more() {
         [ -n "${cmds[$i]:-}" ] || continue
         lim=$JOBS
         [ "${class[$i]}" = w ] && lim=$WAITERS
-        [ "$(busy "${class[$i]}")" -lt "$lim" ] || continue
+        [ "${busy[${class[$i]}]}" -lt "$lim" ] || continue
         run_one "$i" "${names[$i]}" "${cmds[$i]}" &
         running[$i]=1
+        busy[${class[$i]}]=$((busy[${class[$i]}] + 1))
         unset "cmds[$i]"
     done
 }
@@ -168,7 +166,10 @@ start_more
 while [ "${#running[@]}" -gt 0 ]; do
     wait -n 2>/dev/null
     for i in "${!running[@]}"; do
-        if [ -f "$OUT/$i.rc" ]; then collect "$i" "${names[$i]}"; unset "running[$i]"; fi
+        [ -f "$OUT/$i.rc" ] || continue
+        collect "$i" "${names[$i]}"
+        unset "running[$i]"
+        busy[${class[$i]}]=$((busy[${class[$i]}] - 1))
     done
     start_more
 done
