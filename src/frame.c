@@ -479,8 +479,7 @@ static void draw_second(const struct app *a, canvas *c,
 /* What the cursor is on, as :point shows it. */
 static void point_text(const struct app *a, char *t, size_t len)
 {
-    const struct view *v = (unsigned)a->view < VIEW_COUNT ? VIEWS[a->view]
-                                                          : NULL;
+    const struct view *v = view_current(a);
     if (v && v->point_text)
         v->point_text(a, t, len);
     else
@@ -520,8 +519,7 @@ static void compose(const struct app *a, canvas *c, int finish)
         draw_too_small(a, c);
         return;
     }
-    const struct view *v = (unsigned)a->view < VIEW_COUNT ? VIEWS[a->view]
-                                                          : NULL;
+    const struct view *v = view_current(a);
     int vw, vh, mrows = frame_msg_rows(a, c->w, c->h);
     struct frame_areas ar;
     frame_areas(a, c->w, c->h, &vw, &vh, &ar);

@@ -322,8 +322,7 @@ static int owed(const struct app *a, const struct clockw *k)
  * the view's own for this screen (0: none). */
 static double pace_rate(const struct app *a, const canvas *cv)
 {
-    const struct view *v = (unsigned)a->view < VIEW_COUNT ? VIEWS[a->view]
-                                                          : NULL;
+    const struct view *v = view_current(a);
     if (a->low_bandwidth)
         return LOWBW_RATE;
     return v && v->pace > 0 ? v->pace * (double)cv->w * (double)cv->h : 0.0;

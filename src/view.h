@@ -126,6 +126,9 @@ extern const struct view *const VIEWS[VIEW_COUNT];
 /* View by name, or -1. */
 int view_parse(const char *name);
 
+/* a's view, or NULL when a->view is not one. */
+const struct view *view_current(const struct app *a);
+
 /* The names in the list's order: "heatmap, clocks, ... or grid"
  * (sep_last: " or "). */
 void views_names(char *buf, size_t len, const char *sep_last);

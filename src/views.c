@@ -25,6 +25,11 @@ int view_parse(const char *name)
     return -1;
 }
 
+const struct view *view_current(const struct app *a)
+{
+    return (unsigned)a->view < VIEW_COUNT ? VIEWS[a->view] : NULL;
+}
+
 void view_point_mark(const struct app *a, canvas *c, int x, int y, int w)
 {
     rgb fg = ui_color(a->palette, UI_ACCENT);
