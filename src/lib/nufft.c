@@ -322,16 +322,16 @@ static int64_t seg_centre(const pv_cos_plan *p, int j)
 }
 
 /*
- * Spread segments r and r + 1 into one grid.  Segment j's sources sit at
- * x = w_k with weights v = (a_k - i b_k) e^{i c_j w_k} / 2 (c_j its
- * centre), each with a mirror conj(v) at -x: that grid is conjugate-
- * symmetric, so its transform is real (and is Re F).  Segment r + 1 goes
- * in times i, so the real part of the transform is segment r and the
- * imaginary part segment r + 1.  Positions in grid units and the angles
+ * Spread two segments, centred at c[0] and c[1], into one grid.  Segment
+ * j's sources sit at x = w_k with weights v = (a_k - i b_k) e^{i c_j w_k}
+ * / 2, each with a mirror conj(v) at -x: that grid is conjugate-
+ * symmetric, so its transform is real (and is Re F).  Segment 1 goes in
+ * times i, so the real part of the transform is segment 0 and the
+ * imaginary part segment 1.  Positions in grid units and the angles
  * c_j w_k are formed in long double: an error e in a position turns
  * mode t by 2 pi t e / N.
  */
-static void spread(pv_cos_plan *p)
+static void spread_at(pv_cos_plan *p, const int64_t c[2])
 {
     memset(p->z, 0, 2 * p->grid * sizeof *p->z);
     for (int k = 0; k < p->m; k++) {
@@ -339,8 +339,8 @@ static void spread(pv_cos_plan *p)
                         / (2.0L * NU_PI_L);
         double v[2][2];
         for (int h = 0; h < 2; h++) {
-            double t = (double)remainderl((long double)seg_centre(p, p->r + h)
-                                          * p->w[k], 2.0L * NU_PI_L);
+            double t = (double)remainderl((long double)c[h] * p->w[k],
+                                          2.0L * NU_PI_L);
             double cr = cos(t), ci = sin(t);
             v[h][0] = 0.5 * (p->a[k] * cr + p->b[k] * ci);
             v[h][1] = 0.5 * (p->a[k] * ci - p->b[k] * cr);
@@ -349,6 +349,12 @@ static void spread(pv_cos_plan *p)
         spread_one(p, u, v[0][0] - v[1][1], v[0][1] + v[1][0]);
         spread_one(p, -u, v[0][0] + v[1][1], -v[0][1] + v[1][0]);
     }
+}
+
+static void spread(pv_cos_plan *p)
+{
+    int64_t c[2] = { seg_centre(p, p->r), seg_centre(p, p->r + 1) };
+    spread_at(p, c);
 }
 
 /* Modes of segments r, r + 1 into f: delta = c + t, f = the real
@@ -441,4 +447,33 @@ int pv_cos_sums(const double *w, const double *a, const double *b, int m,
     pv_cos_step(p, f, &budget);
     pv_cos_free(p);
     return 0;
+}
+
+int64_t pv_cos_span(const pv_cos_plan *p)
+{
+    return 2 * p->q;
+}
+
+void pv_cos_pair(pv_cos_plan *p, int64_t c0, int64_t c1, double *f0,
+                 double *f1)
+{
+    int64_t c[2] = { c0, c1 };
+    double *f[2] = { f0, f1 };
+    spread_at(p, c);
+    p->len = p->grid;
+    p->pos = 0;
+    int64_t budget = INT64_MAX / 2;
+    fft_step(p, &budget);
+    size_t grid = p->grid, r = rev_bits(grid - (size_t)p->q, grid);
+    for (int64_t t = -p->q; t < p->q; t++) {
+        if (t == 0)
+            r = 0;
+        double dc = p->deconv[t < 0 ? -t : t];
+        for (int h = 0; h < 2; h++)
+            if (f[h])
+                f[h][t + p->q] = p->z[2 * r + h] * dc;
+        r = rev_next(r, grid);
+    }
+    p->stage = ST_SPREAD;           /* a whole-range pass starts over */
+    p->r = 0;
 }

@@ -1,0 +1,565 @@
+/*
+ * soft_stream.c - exact softmax block means for large n in bounded memory
+ * (see include/peviz/soft_stream.h).
+ *
+ * Table index x = delta + n - 1, E(x) = exp(tau T(delta) - shift), zero
+ * outside [xs, xe) (xs = n - 1 when causal).  Row i = rb k + u sees
+ * x in [i, i + n) (causal: [n - 1, i + n)), so with x_m = n + m k:
+ *   Z(i)              = sum over [rb k + u, x_rb + u)   (causal [xs, ..))
+ *   column block cb   = sum over [x_m + u, x_(m+1) + u), m = rb - cb - 1
+ *   the last column   = sum over [rb k + u, x_(rb - cbl) + u) when it is
+ *   block cbl, cut    short of k and nothing masks its far part
+ * A chunk holds u in [u0, u0 + up).  Each window over the chunk is the
+ * end of the span at its start (from u), the pieces in between (first
+ * pass), and the start of the span at its end (up to u).
+ */
+#include "peviz/soft_stream.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define LEN1 65536                  /* first pass: span length */
+#define CHUNK_MAX 16384             /* rows of a block per chunk */
+#define ROW_BYTES ((size_t)24 << 20)  /* 1/Z and last-column windows */
+#define GROUP 4                     /* windows per product pass */
+#define COST_GEN 25                 /* units per table entry made */
+#define UNDER -746.0                /* exp underflows below */
+
+enum { ST_P1 = 0, ST_A, ST_B, ST_DONE };
+
+struct soft_stream {
+    int64_t n, k, rb0, cb0, xs, xe;
+    int rows, cols, causal;
+    int64_t cbl, L;                 /* cut last column (or -1), its width */
+    int64_t len1, len2, U, nchunk, mlo, mhi;
+    struct scores_span_job *j1, *j2;
+    int64_t *bp;                    /* breakpoints, sorted, in [xs, xe] */
+    int nbp, pi;
+    double *phi, *plo, *psh;        /* piece sums and shifts, then P(bp) */
+    double mx;
+    int64_t x;                      /* first pass: next entry */
+    int stage, ra, ng;
+    int64_t c, u0, up, mb, mg;
+    double *buf;                    /* [4 len2], first pass [2 len1] */
+    double *pre, *suf, *sufprev;    /* [len2] each */
+    double *w, *h;                  /* [rows][U] */
+    double *g;                      /* [GROUP][U] */
+    double *sum;                    /* [rows][cols] */
+    size_t bytes;
+    int64_t work, done;
+};
+
+static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
+static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
+
+/* ---- double-double sums ---------------------------------------------------- */
+
+static void dd_add(double *hi, double *lo, double x)
+{
+    double s = *hi + x, bp = s - *hi;
+    *lo += (*hi - (s - bp)) + (x - bp);
+    *hi = s;
+}
+
+/* (ah + al) - (bh + bl), rounded */
+static double dd_sub(double ah, double al, double bh, double bl)
+{
+    double hi = ah, lo = al;
+    dd_add(&hi, &lo, -bh);
+    dd_add(&hi, &lo, -bl);
+    return hi + lo;
+}
+
+/* ---- geometry ------------------------------------------------------------- */
+
+static int64_t xm(const struct soft_stream *st, int64_t m)
+{
+    return st->n + m * st->k;
+}
+
+static int row_valid(const struct soft_stream *st, int r)
+{
+    return (st->rb0 + r) * st->k < st->n;
+}
+
+/* Whether cell (r, c) is drawn from a window (not hidden, not past n). */
+static int cell_open(const struct soft_stream *st, int r, int64_t cb)
+{
+    int64_t rb = st->rb0 + r;
+    return rb * st->k < st->n && cb * st->k < st->n
+           && !(st->causal && cb > rb);
+}
+
+static int cmp64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static void bp_put(struct soft_stream *st, int64_t x)
+{
+    st->bp[st->nbp++] = x < st->xs ? st->xs : x > st->xe ? st->xe : x;
+}
+
+/* Every place a window of the second pass starts or ends between spans. */
+static int bp_build(struct soft_stream *st)
+{
+    int64_t per = 2 * (st->mhi - st->mlo + 2) + 3 * (int64_t)st->rows;
+    st->bp = malloc((size_t)(st->nchunk * per + 2) * sizeof *st->bp);
+    if (!st->bp)
+        return -1;
+    st->nbp = 0;
+    bp_put(st, st->xs);
+    bp_put(st, st->xe);
+    for (int64_t c = 0; c < st->nchunk; c++) {
+        int64_t u0 = c * st->U, up = min64(st->U, st->k - u0);
+        for (int64_t m = st->mlo; m <= st->mhi + 1; m++) {
+            bp_put(st, xm(st, m) + u0);
+            bp_put(st, xm(st, m) + u0 + up);
+        }
+        for (int r = 0; r < st->rows; r++) {
+            int64_t rb = st->rb0 + r;
+            bp_put(st, rb * st->k + u0 + up);
+            bp_put(st, xm(st, rb) + u0);
+            if (st->cbl >= 0)
+                bp_put(st, xm(st, rb - st->cbl) + u0);
+        }
+    }
+    qsort(st->bp, (size_t)st->nbp, sizeof *st->bp, cmp64);
+    int u = 0;
+    for (int i = 0; i < st->nbp; i++)
+        if (u == 0 || st->bp[i] != st->bp[u - 1])
+            st->bp[u++] = st->bp[i];
+    st->nbp = u;
+    return 0;
+}
+
+/* ---- setup --------------------------------------------------------------- */
+
+void soft_stream_free(struct soft_stream *st)
+{
+    if (!st)
+        return;
+    scores_span_free(st->j1);
+    scores_span_free(st->j2);
+    free(st->bp); free(st->phi); free(st->buf); free(st->pre);
+    free(st->w); free(st->g); free(st->sum);
+    free(st);
+}
+
+static int64_t pow2_at_least(int64_t v)
+{
+    int64_t p = 128;
+    while (p < v)
+        p <<= 1;
+    return p;
+}
+
+/* Units of the whole job (the counting of soft_stream_step). */
+static int64_t total_work(const struct soft_stream *st)
+{
+    int64_t p1 = (st->xe - st->xs + 2 * st->len1 - 1) / (2 * st->len1);
+    int64_t w = p1 * 2 * st->len1 * COST_GEN, open = 0, valid = 0;
+    for (int r = 0; r < st->rows; r++) {
+        valid += row_valid(st, r);
+        for (int c = 0; c < st->cols; c++)
+            open += cell_open(st, r, st->cb0 + c);
+    }
+    int64_t pa = st->causal ? valid : valid * (1 + (st->cbl >= 0));
+    int64_t pb = (st->mhi - st->mlo + 3) / 2;
+    w += st->nchunk * (pa + pb) * 2 * st->len2 * COST_GEN;
+    return w + open * st->k;
+}
+
+static void geometry(struct soft_stream *st, const struct score_ctx *s,
+                     int64_t k, int64_t rb0, int rows, int64_t cb0, int cols,
+                     int64_t chunk)
+{
+    st->n = s->n;
+    st->k = k;
+    st->rb0 = rb0;
+    st->cb0 = cb0;
+    st->rows = rows;
+    st->cols = cols;
+    st->causal = s->o.causal;
+    st->xs = st->causal ? st->n - 1 : 0;
+    st->xe = 2 * st->n - 1;
+    int64_t last = (st->n - 1) / k;     /* the last column block */
+    st->cbl = -1;
+    if (!st->causal && st->n % k && last >= cb0 && last < cb0 + cols) {
+        st->cbl = last;
+        st->L = st->n - last * k;
+    }
+    st->mlo = rb0 - (cb0 + cols - 1) - 1;
+    st->mhi = rb0 + rows - 1 - cb0 - 1;
+    if (st->causal)
+        st->mlo = max64(st->mlo, -1);
+    if (st->mhi < st->mlo)
+        st->mhi = st->mlo;
+    int64_t u = chunk >= 128 && chunk <= CHUNK_MAX ? chunk : CHUNK_MAX;
+    while (u > 128 && (size_t)rows * (size_t)u * 2 * sizeof(double)
+                      > ROW_BYTES)
+        u >>= 1;
+    st->len2 = min64(u, pow2_at_least(k));
+    st->U = min64(st->len2, k);
+    st->nchunk = (k + st->U - 1) / st->U;
+    st->len1 = min64(LEN1, pow2_at_least((st->xe - st->xs + 1) / 2));
+}
+
+struct soft_stream *soft_stream_new(const struct score_ctx *s, int64_t k,
+                                    int64_t rb0, int rows, int64_t cb0,
+                                    int cols)
+{
+    return soft_stream_new_chunk(s, k, rb0, rows, cb0, cols, 0);
+}
+
+struct soft_stream *soft_stream_new_chunk(const struct score_ctx *s,
+                                          int64_t k, int64_t rb0, int rows,
+                                          int64_t cb0, int cols, int64_t chunk)
+{
+    if (!s->toeplitz || k < 1 || rows < 1 || cols < 1 || rb0 < 0 || cb0 < 0)
+        return NULL;
+    struct soft_stream *st = calloc(1, sizeof *st);
+    if (!st)
+        return NULL;
+    geometry(st, s, k, rb0, rows, cb0, cols, chunk);
+    size_t U = (size_t)st->U, l2 = (size_t)st->len2;
+    size_t nbuf = 4 * l2 > 2 * (size_t)st->len1 ? 4 * l2
+                                                : 2 * (size_t)st->len1;
+    st->j1 = scores_span_new(s, st->len1);
+    st->j2 = scores_span_new(s, st->len2);
+    st->buf = malloc(nbuf * sizeof *st->buf);
+    st->pre = malloc(3 * l2 * sizeof *st->pre);
+    st->w = malloc(2 * (size_t)rows * U * sizeof *st->w);
+    st->g = malloc(GROUP * U * sizeof *st->g);
+    st->sum = calloc((size_t)rows * (size_t)cols, sizeof *st->sum);
+    if (!st->j1 || !st->j2 || !st->buf || !st->pre || !st->w || !st->g
+        || !st->sum || bp_build(st)
+        || !(st->phi = malloc(3 * (size_t)st->nbp * sizeof *st->phi))) {
+        soft_stream_free(st);
+        return NULL;
+    }
+    st->suf = st->pre + l2;
+    st->sufprev = st->suf + l2;
+    st->h = st->w + (size_t)rows * U;
+    st->plo = st->phi + st->nbp;
+    st->psh = st->plo + st->nbp;
+    for (int i = 0; i < st->nbp; i++) {
+        st->phi[i] = st->plo[i] = 0.0;
+        st->psh[i] = -INFINITY;
+    }
+    st->x = st->xs;
+    st->stage = ST_P1;
+    st->work = total_work(st);
+    st->bytes = sizeof *st + (nbuf + 3 * l2 + (2 * (size_t)rows + GROUP) * U
+                              + (size_t)rows * cols + 4 * (size_t)st->nbp)
+                             * sizeof(double)
+                + (size_t)(st->len1 + st->len2) * 2 * 2 * 2 * sizeof(double);
+    return st;
+}
+
+int64_t soft_stream_work(const struct soft_stream *st) { return st->work; }
+int64_t soft_stream_done(const struct soft_stream *st) { return st->done; }
+size_t soft_stream_bytes(const struct soft_stream *st) { return st->bytes; }
+
+/* ---- the first pass: piece sums ----------------------------------------- */
+
+static void p1_span(struct soft_stream *st, const struct score_ctx *s)
+{
+    int64_t x0 = st->x, cnt = min64(2 * st->len1, st->xe - x0);
+    double *t = st->buf, lm = -INFINITY;
+    scores_span_pair(st->j1, s, x0, x0 + st->len1, t,
+                     cnt > st->len1 ? t + st->len1 : NULL);
+    for (int64_t u = 0; u < cnt; u++)
+        lm = t[u] > lm ? t[u] : lm;
+    int p = st->pi;
+    if (lm > st->psh[p]) {          /* a larger shift: rescale the piece */
+        double f = exp(st->psh[p] - lm);
+        st->phi[p] *= f;
+        st->plo[p] *= f;
+        st->psh[p] = lm;
+    }
+    double hi = st->phi[p], lo = st->plo[p], sh = st->psh[p];
+    for (int64_t u = 0; u < cnt; u++) {
+        if (x0 + u >= st->bp[p + 1]) {
+            st->phi[p] = hi;
+            st->plo[p] = lo;
+            while (x0 + u >= st->bp[p + 1])
+                st->psh[++p] = lm;
+            hi = lo = 0.0;
+            sh = lm;
+        }
+        double v = t[u] - sh;
+        dd_add(&hi, &lo, v < UNDER ? 0.0 : exp(v));
+    }
+    st->phi[p] = hi;
+    st->plo[p] = lo;
+    st->pi = p;
+    st->x += cnt;
+}
+
+/* The shift, then the pieces as prefix sums P(bp[i]) in double-double. */
+static void p1_finish(struct soft_stream *st)
+{
+    double mx = -INFINITY;
+    for (int i = 0; i + 1 < st->nbp; i++)
+        mx = st->psh[i] > mx ? st->psh[i] : mx;
+    st->mx = mx;
+    double hi = 0.0, lo = 0.0;
+    for (int i = 0; i + 1 < st->nbp; i++) {
+        double f = exp(st->psh[i] - mx);
+        double v = (st->phi[i] + st->plo[i]) * f;
+        st->phi[i] = hi;
+        st->plo[i] = lo;
+        dd_add(&hi, &lo, v);
+    }
+    st->phi[st->nbp - 1] = hi;
+    st->plo[st->nbp - 1] = lo;
+}
+
+static int bp_find(const struct soft_stream *st, int64_t x)
+{
+    int lo = 0, hi = st->nbp - 1;
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        if (st->bp[mid] < x)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* Sum of E over [a, b), both breakpoints (or outside [xs, xe)). */
+static double pieces(const struct soft_stream *st, int64_t a, int64_t b)
+{
+    a = a < st->xs ? st->xs : a > st->xe ? st->xe : a;
+    b = b < st->xs ? st->xs : b > st->xe ? st->xe : b;
+    if (b <= a)
+        return 0.0;
+    int ia = bp_find(st, a), ib = bp_find(st, b);
+    return dd_sub(st->phi[ib], st->plo[ib], st->phi[ia], st->plo[ia]);
+}
+
+/* ---- the second pass ------------------------------------------------------ */
+
+static void to_e(const struct soft_stream *st, int64_t x0, double *e)
+{
+    for (int64_t u = 0; u < st->len2; u++) {
+        int64_t x = x0 + u;
+        double v = e[u] - st->mx;
+        e[u] = x < st->xs || x >= st->xe || v < UNDER ? 0.0 : exp(v);
+    }
+}
+
+/* E over two spans of len2 from xa and xb (eb may be NULL). */
+static void spans(struct soft_stream *st, const struct score_ctx *s,
+                  int64_t xa, int64_t xb, double *ea, double *eb)
+{
+    int ina = xa + st->len2 > st->xs && xa < st->xe;
+    int inb = eb && xb + st->len2 > st->xs && xb < st->xe;
+    if (ina || inb)
+        scores_span_pair(st->j2, s, ina ? xa : xb, xb, ina ? ea : eb,
+                         ina && inb ? eb : NULL);
+    if (ina)
+        to_e(st, xa, ea);
+    else
+        memset(ea, 0, (size_t)st->len2 * sizeof *ea);
+    if (inb)
+        to_e(st, xb, eb);
+    else if (eb)
+        memset(eb, 0, (size_t)st->len2 * sizeof *eb);
+    st->done += 2 * st->len2 * COST_GEN;
+}
+
+/* pre[u] = e[0] + .. + e[u-1], suf[u] = e[u] + .. + e[up-1], u < up. */
+static void pre_suf(int64_t up, const double *e, double *pre, double *suf)
+{
+    double a = 0.0;
+    for (int64_t u = 0; u < up; u++) {
+        if (pre)
+            pre[u] = a;
+        a += e[u];
+    }
+    a = 0.0;
+    for (int64_t u = up - 1; suf && u >= 0; u--) {
+        a += e[u];
+        suf[u] = a;
+    }
+}
+
+static double dot(const double *a, const double *b, int64_t len)
+{
+    double s0 = 0, s1 = 0;
+    int64_t i = 0;
+    for (; i + 1 < len; i += 2) {
+        s0 += a[i] * b[i];
+        s1 += a[i + 1] * b[i + 1];
+    }
+    if (i < len)
+        s0 += a[i] * b[i];
+    return s0 + s1;
+}
+
+/* The cut last column of row r: its windows into h, sliding within one
+ * stretch of 2 len2 when its width is under the chunk. */
+static void last_column(struct soft_stream *st, const struct score_ctx *s,
+                        int64_t rb, const double *low, double *h)
+{
+    int64_t u0 = st->u0, up = st->up, x0 = rb * st->k + u0;
+    if (st->L >= up) {
+        double *hc = st->buf + 3 * st->len2;
+        spans(st, s, xm(st, rb - st->cbl) + u0, 0, hc, NULL);
+        pre_suf(up, hc, st->pre, NULL);
+        double mid = pieces(st, x0 + up, xm(st, rb - st->cbl) + u0);
+        for (int64_t u = 0; u < up; u++)
+            h[u] += mid + st->pre[u];
+        return;
+    }
+    double hi = 0.0, lo = 0.0;
+    for (int64_t v = 0; v < st->L; v++)
+        dd_add(&hi, &lo, low[v]);
+    for (int64_t u = 0; u < up; u++) {
+        h[u] = hi + lo;
+        dd_add(&hi, &lo, low[u + st->L]);
+        dd_add(&hi, &lo, -low[u]);
+    }
+}
+
+/* Row block r over this chunk: 1/Z into w (0 past n), the cut last
+ * column's windows into h and its cell. */
+static void phase_a(struct soft_stream *st, const struct score_ctx *s, int r)
+{
+    int64_t rb = st->rb0 + r, u0 = st->u0, up = st->up, l2 = st->len2;
+    int64_t x0 = rb * st->k + u0, nrow = min64(st->k, st->n - rb * st->k);
+    double *w = st->w + (size_t)r * st->U, *h = st->h + (size_t)r * st->U;
+    double *lo = st->buf, *hi = st->buf + 2 * l2;
+    if (st->causal) {
+        spans(st, s, xm(st, rb) + u0, 0, hi, NULL);
+        pre_suf(up, hi, st->pre, NULL);
+        double mid = pieces(st, st->xs, xm(st, rb) + u0);
+        for (int64_t u = 0; u < up; u++)
+            w[u] = u0 + u < nrow ? 1.0 / (mid + st->pre[u]) : 0.0;
+        return;
+    }
+    if (st->cbl >= 0 && st->L < up) {
+        spans(st, s, x0, x0 + l2, lo, lo + l2);
+        spans(st, s, xm(st, rb) + u0, 0, hi, NULL);
+    } else {
+        spans(st, s, x0, xm(st, rb) + u0, lo, hi);
+    }
+    pre_suf(up, hi, st->pre, NULL);
+    pre_suf(up, lo, NULL, st->suf);
+    double mid = pieces(st, x0 + up, xm(st, rb) + u0);
+    for (int64_t u = 0; u < up; u++)
+        w[u] = u0 + u < nrow ? 1.0 / (st->suf[u] + mid + st->pre[u]) : 0.0;
+    if (st->cbl < 0)
+        return;
+    for (int64_t u = 0; u < up; u++)
+        h[u] = st->L >= up ? st->suf[u] : 0.0;
+    last_column(st, s, rb, lo, h);
+    st->sum[(size_t)r * st->cols + (size_t)(st->cbl - st->cb0)]
+        += dot(w, h, up);
+    st->done += up;
+}
+
+/* The products of every row with the group's windows. */
+static void flush(struct soft_stream *st)
+{
+    for (int r = 0; r < st->rows; r++) {
+        int64_t rb = st->rb0 + r;
+        const double *w = st->w + (size_t)r * st->U;
+        for (int gi = 0; gi < st->ng; gi++) {
+            int64_t cb = rb - (st->mg + gi) - 1;
+            if (cb < st->cb0 || cb >= st->cb0 + st->cols || cb == st->cbl
+                || !cell_open(st, r, cb))
+                continue;
+            st->sum[(size_t)r * st->cols + (size_t)(cb - st->cb0)]
+                += dot(w, st->g + (size_t)gi * st->U, st->up);
+            st->done += st->up;
+        }
+    }
+    st->ng = 0;
+}
+
+/* Block of distances mb over this chunk; with the one before, the
+ * window G_(mb-1) into the group. */
+static void phase_b(struct soft_stream *st, const struct score_ctx *s)
+{
+    int64_t m = st->mb, u0 = st->u0, up = st->up, l2 = st->len2;
+    double *pair = st->buf;
+    if ((m - st->mlo) % 2 == 0)
+        spans(st, s, xm(st, m) + u0, xm(st, m + 1) + u0, pair,
+              m + 1 <= st->mhi + 1 ? pair + l2 : NULL);
+    const double *e = pair + ((m - st->mlo) % 2) * l2;
+    pre_suf(up, e, st->pre, st->suf);
+    if (m > st->mlo) {
+        if (st->ng == 0)
+            st->mg = m - 1;
+        double *g = st->g + (size_t)st->ng++ * st->U;
+        double mid = pieces(st, xm(st, m - 1) + u0 + up, xm(st, m) + u0);
+        for (int64_t u = 0; u < up; u++)
+            g[u] = st->sufprev[u] + mid + st->pre[u];
+    }
+    double *t = st->sufprev;
+    st->sufprev = st->suf;
+    st->suf = t;
+    if (st->ng == GROUP || m == st->mhi + 1)
+        flush(st);
+}
+
+static void chunk_start(struct soft_stream *st)
+{
+    st->u0 = st->c * st->U;
+    st->up = min64(st->U, st->k - st->u0);
+    st->ra = 0;
+    st->mb = st->mlo;
+    st->ng = 0;
+    st->stage = ST_A;
+}
+
+int soft_stream_step(struct soft_stream *st, const struct score_ctx *s,
+                     int64_t *budget)
+{
+    while (st->stage != ST_DONE) {
+        if (*budget <= 0)
+            return 1;
+        int64_t d0 = st->done;
+        if (st->stage == ST_P1) {
+            p1_span(st, s);
+            st->done += 2 * st->len1 * COST_GEN;
+            if (st->x >= st->xe) {
+                p1_finish(st);
+                st->c = 0;
+                chunk_start(st);
+            }
+        } else if (st->stage == ST_A) {
+            if (row_valid(st, st->ra))
+                phase_a(st, s, st->ra);
+            if (++st->ra == st->rows)
+                st->stage = ST_B;
+        } else {
+            phase_b(st, s);
+            if (st->mb++ == st->mhi + 1) {
+                if (++st->c == st->nchunk)
+                    st->stage = ST_DONE;
+                else
+                    chunk_start(st);
+            }
+        }
+        *budget -= st->done - d0;
+    }
+    return 0;
+}
+
+double soft_stream_cell(const struct soft_stream *st, int r, int c)
+{
+    if (st->stage != ST_DONE || r < 0 || c < 0 || r >= st->rows
+        || c >= st->cols || !cell_open(st, r, st->cb0 + c))
+        return NAN;
+    int64_t i0 = (st->rb0 + r) * st->k, j0 = (st->cb0 + c) * st->k;
+    double area = (double)(min64(i0 + st->k, st->n) - i0)
+                  * (double)(min64(j0 + st->k, st->n) - j0);
+    return st->sum[(size_t)r * st->cols + c] / area;
+}
