@@ -169,6 +169,8 @@ struct pv_cos_plan {
     double *w, *a, *b;          /* [m] each */
     double *z, *tw;             /* [2N] each */
     double *e3;                 /* [2 SPREAD]: exp(-(j h)^2 / 4 tau) */
+    double *sg;                 /* pair mode: [2m][2 SPREAD] source weights */
+    size_t *sl;                 /* [2m]: each source's first grid point */
     double *deconv;             /* [q + 1] */
     int stage;
     size_t len, pos;            /* FFT stage, block */
@@ -182,6 +184,8 @@ void pv_cos_free(pv_cos_plan *p)
     free(p->z);
     free(p->tw);
     free(p->e3);
+    free(p->sg);
+    free(p->sl);
     free(p->deconv);
     free(p);
 }
@@ -237,6 +241,10 @@ static int plan_coeffs(pv_cos_plan *p, const double *w, const double *a,
     }
     p->r = 0;
     p->stage = ST_SPREAD;
+    free(p->sg);
+    free(p->sl);
+    p->sg = NULL;
+    p->sl = NULL;
     return 0;
 }
 
@@ -314,6 +322,70 @@ static void spread_one(pv_cos_plan *p, long double u, double vr, double vi)
     }
 }
 
+/* The Gaussian weights of source u (grid units) as spread_one forms
+ * them, into g[2 SPREAD], and its first grid point. */
+static size_t spread_weights(const pv_cos_plan *p, long double u, double *g)
+{
+    size_t grid = p->grid;
+    long double fl = floorl(u);
+    double xi = (double)(u - fl) * p->h;
+    double e2 = exp(xi * p->h / (2.0 * p->tau));
+    double e1e2 = exp(-xi * xi / (4.0 * p->tau)
+                      + (1 - SPREAD) * xi * p->h / (2.0 * p->tau));
+    long double lr = fmodl(fl, (long double)grid);
+    size_t l0 = (size_t)(lr < 0 ? lr + (long double)grid : lr);
+    for (int j = 0; j < 2 * SPREAD; j++) {
+        g[j] = e1e2 * p->e3[j];
+        e1e2 *= e2;
+    }
+    return (l0 + grid + 1 - SPREAD) & (grid - 1);
+}
+
+/* Pair mode: every source's weights and place, once per plan. */
+static int spread_tables(pv_cos_plan *p)
+{
+    if (p->sg)
+        return 0;
+    p->sg = malloc((size_t)(2 * p->m > 0 ? 2 * p->m : 1) * 2 * SPREAD
+                   * sizeof *p->sg);
+    p->sl = malloc((size_t)(2 * p->m > 0 ? 2 * p->m : 1) * sizeof *p->sl);
+    if (!p->sg || !p->sl) {
+        free(p->sg);
+        free(p->sl);
+        p->sg = NULL;
+        p->sl = NULL;
+        return -1;
+    }
+    for (int k = 0; k < 2 * p->m; k++) {
+        long double u = (long double)p->w[k / 2] * (long double)p->grid
+                        / (2.0L * NU_PI_L);
+        p->sl[k] = spread_weights(p, k % 2 ? -u : u,
+                                  p->sg + (size_t)k * 2 * SPREAD);
+    }
+    return 0;
+}
+
+/* Add v times source k's weights (pair mode). */
+static void spread_fast(pv_cos_plan *p, int k, double vr, double vi)
+{
+    const double *g = p->sg + (size_t)k * 2 * SPREAD;
+    size_t l0 = p->sl[k], grid = p->grid;
+    double *z = p->z;
+    if (l0 + 2 * SPREAD <= grid) {
+        z += 2 * l0;
+        for (int j = 0; j < 2 * SPREAD; j++) {
+            z[2 * j] += vr * g[j];
+            z[2 * j + 1] += vi * g[j];
+        }
+        return;
+    }
+    for (int j = 0; j < 2 * SPREAD; j++) {
+        size_t l = (l0 + (size_t)j) & (grid - 1);
+        z[2 * l] += vr * g[j];
+        z[2 * l + 1] += vi * g[j];
+    }
+}
+
 /* The centre of segment j: it holds the distances centre + t, t in
  * [-q, q). */
 static int64_t seg_centre(const pv_cos_plan *p, int j)
@@ -335,8 +407,6 @@ static void spread_at(pv_cos_plan *p, const int64_t c[2])
 {
     memset(p->z, 0, 2 * p->grid * sizeof *p->z);
     for (int k = 0; k < p->m; k++) {
-        long double u = (long double)p->w[k] * (long double)p->grid
-                        / (2.0L * NU_PI_L);
         double v[2][2];
         for (int h = 0; h < 2; h++) {
             double t = (double)remainderl((long double)c[h] * p->w[k],
@@ -346,6 +416,13 @@ static void spread_at(pv_cos_plan *p, const int64_t c[2])
             v[h][1] = 0.5 * (p->a[k] * ci - p->b[k] * cr);
         }
         /* at x: v0 + i v1; at -x: conj(v0) + i conj(v1) */
+        if (p->sg) {
+            spread_fast(p, 2 * k, v[0][0] - v[1][1], v[0][1] + v[1][0]);
+            spread_fast(p, 2 * k + 1, v[0][0] + v[1][1], -v[0][1] + v[1][0]);
+            continue;
+        }
+        long double u = (long double)p->w[k] * (long double)p->grid
+                        / (2.0L * NU_PI_L);
         spread_one(p, u, v[0][0] - v[1][1], v[0][1] + v[1][0]);
         spread_one(p, -u, v[0][0] + v[1][1], -v[0][1] + v[1][0]);
     }
@@ -459,6 +536,7 @@ void pv_cos_pair(pv_cos_plan *p, int64_t c0, int64_t c1, double *f0,
 {
     int64_t c[2] = { c0, c1 };
     double *f[2] = { f0, f1 };
+    spread_tables(p);               /* without them: the slower spread */
     spread_at(p, c);
     p->len = p->grid;
     p->pos = 0;

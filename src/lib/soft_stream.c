@@ -21,7 +21,7 @@
 
 #define LEN1 65536                  /* first pass: span length */
 #define CHUNK_MAX 16384             /* rows of a block per chunk */
-#define ROW_BYTES ((size_t)24 << 20)  /* 1/Z and last-column windows */
+#define ROW_BYTES ((size_t)16 << 20)  /* 1/Z of every row of a chunk */
 #define GROUP 4                     /* windows per product pass */
 #define COST_GEN 25                 /* units per table entry made */
 #define UNDER -746.0                /* exp underflows below */
@@ -43,7 +43,7 @@ struct soft_stream {
     int64_t c, u0, up, mb, mg;
     double *buf;                    /* [4 len2], first pass [2 len1] */
     double *pre, *suf, *sufprev;    /* [len2] each */
-    double *w, *h;                  /* [rows][U] */
+    double *w, *h;                  /* [rows][U], [U] */
     double *g;                      /* [GROUP][U] */
     double *sum;                    /* [rows][cols] */
     size_t bytes;
@@ -198,8 +198,7 @@ static void geometry(struct soft_stream *st, const struct score_ctx *s,
     if (st->mhi < st->mlo)
         st->mhi = st->mlo;
     int64_t u = chunk >= 128 && chunk <= CHUNK_MAX ? chunk : CHUNK_MAX;
-    while (u > 128 && (size_t)rows * (size_t)u * 2 * sizeof(double)
-                      > ROW_BYTES)
+    while (u > 128 && (size_t)rows * (size_t)u * sizeof(double) > ROW_BYTES)
         u >>= 1;
     st->len2 = min64(u, pow2_at_least(k));
     st->U = min64(st->len2, k);
@@ -231,7 +230,7 @@ struct soft_stream *soft_stream_new_chunk(const struct score_ctx *s,
     st->j2 = scores_span_new(s, st->len2);
     st->buf = malloc(nbuf * sizeof *st->buf);
     st->pre = malloc(3 * l2 * sizeof *st->pre);
-    st->w = malloc(2 * (size_t)rows * U * sizeof *st->w);
+    st->w = malloc(((size_t)rows + 1) * U * sizeof *st->w);
     st->g = malloc(GROUP * U * sizeof *st->g);
     st->sum = calloc((size_t)rows * (size_t)cols, sizeof *st->sum);
     if (!st->j1 || !st->j2 || !st->buf || !st->pre || !st->w || !st->g
@@ -252,7 +251,7 @@ struct soft_stream *soft_stream_new_chunk(const struct score_ctx *s,
     st->x = st->xs;
     st->stage = ST_P1;
     st->work = total_work(st);
-    st->bytes = sizeof *st + (nbuf + 3 * l2 + (2 * (size_t)rows + GROUP) * U
+    st->bytes = sizeof *st + (nbuf + 3 * l2 + ((size_t)rows + 1 + GROUP) * U
                               + (size_t)rows * cols + 4 * (size_t)st->nbp)
                              * sizeof(double)
                 + (size_t)(st->len1 + st->len2) * 2 * 2 * 2 * sizeof(double);
@@ -433,7 +432,7 @@ static void phase_a(struct soft_stream *st, const struct score_ctx *s, int r)
 {
     int64_t rb = st->rb0 + r, u0 = st->u0, up = st->up, l2 = st->len2;
     int64_t x0 = rb * st->k + u0, nrow = min64(st->k, st->n - rb * st->k);
-    double *w = st->w + (size_t)r * st->U, *h = st->h + (size_t)r * st->U;
+    double *w = st->w + (size_t)r * st->U, *h = st->h;
     double *lo = st->buf, *hi = st->buf + 2 * l2;
     if (st->causal) {
         spans(st, s, xm(st, rb) + u0, 0, hi, NULL);
