@@ -55,7 +55,9 @@ int64_t soft_stream_done(const struct soft_stream *st);
 size_t soft_stream_bytes(const struct soft_stream *st);
 
 /* Advance by about *budget units (taken off *budget), each call given a
- * context with the same parameters.  1 while unfinished, 0 when done. */
+ * context with the same parameters.  1 while unfinished, 0 when done,
+ * -1 when out of memory.  The first call makes the transform's plans
+ * (their tables and first pages) and little else. */
 int soft_stream_step(struct soft_stream *st, const struct score_ctx *s,
                      int64_t *budget);
 

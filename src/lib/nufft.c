@@ -171,6 +171,10 @@ struct pv_cos_plan {
     double *e3;                 /* [2 SPREAD]: exp(-(j h)^2 / 4 tau) */
     double *sg;                 /* pair mode: [2m][2 SPREAD] source weights */
     size_t *sl;                 /* [2m]: each source's first grid point */
+    double *ph, *rot;           /* [2][2m]: e^{i c w_k} per slot, its step */
+    int64_t pc[2], pd[2];       /* each slot's last centre and step */
+    int pn[2];                  /* rotations since exact; -1: none yet */
+    int rot_ok[2];              /* rot holds e^{i pd w_k} */
     double *deconv;             /* [q + 1] */
     int stage;
     size_t len, pos;            /* FFT stage, block */
@@ -186,6 +190,7 @@ void pv_cos_free(pv_cos_plan *p)
     free(p->e3);
     free(p->sg);
     free(p->sl);
+    free(p->ph);
     free(p->deconv);
     free(p);
 }
@@ -243,8 +248,10 @@ static int plan_coeffs(pv_cos_plan *p, const double *w, const double *a,
     p->stage = ST_SPREAD;
     free(p->sg);
     free(p->sl);
+    free(p->ph);
     p->sg = NULL;
     p->sl = NULL;
+    p->ph = p->rot = NULL;
     return 0;
 }
 
@@ -346,16 +353,21 @@ static int spread_tables(pv_cos_plan *p)
 {
     if (p->sg)
         return 0;
-    p->sg = malloc((size_t)(2 * p->m > 0 ? 2 * p->m : 1) * 2 * SPREAD
-                   * sizeof *p->sg);
-    p->sl = malloc((size_t)(2 * p->m > 0 ? 2 * p->m : 1) * sizeof *p->sl);
-    if (!p->sg || !p->sl) {
+    size_t m2 = (size_t)(2 * p->m > 0 ? 2 * p->m : 1);
+    p->sg = malloc(m2 * 2 * SPREAD * sizeof *p->sg);
+    p->sl = malloc(m2 * sizeof *p->sl);
+    p->ph = malloc(4 * m2 * sizeof *p->ph);
+    if (!p->sg || !p->sl || !p->ph) {
         free(p->sg);
         free(p->sl);
+        free(p->ph);
         p->sg = NULL;
         p->sl = NULL;
+        p->ph = NULL;
         return -1;
     }
+    p->rot = p->ph + 2 * m2;
+    p->pn[0] = p->pn[1] = -1;
     for (int k = 0; k < 2 * p->m; k++) {
         long double u = (long double)p->w[k / 2] * (long double)p->grid
                         / (2.0L * NU_PI_L);
@@ -403,15 +415,67 @@ static int64_t seg_centre(const pv_cos_plan *p, int j)
  * c_j w_k are formed in long double: an error e in a position turns
  * mode t by 2 pi t e / N.
  */
+/* e^{i c w_k} for every k into out (cos, sin pairs), exactly: the angle
+ * reduced in long double. */
+static void phases_exact(const pv_cos_plan *p, int64_t c, double *out)
+{
+    for (int k = 0; k < p->m; k++) {
+        double t = (double)remainderl((long double)c * p->w[k],
+                                      2.0L * NU_PI_L);
+        out[2 * k] = cos(t);
+        out[2 * k + 1] = sin(t);
+    }
+}
+
+/*
+ * Pair mode: slot h's phases for centre c.  A slot whose centres move by
+ * the same step as last time (spans k apart, chunk after chunk) turns
+ * its phases by that step's rotation, exact again every ROT_EXACT calls
+ * (each rotation adds an error near 2 eps).
+ */
+#define ROT_EXACT 16
+static void pair_phases(pv_cos_plan *p, int h, int64_t c)
+{
+    double *ph = p->ph + (size_t)h * 2 * p->m, *rot = p->rot + (size_t)h * 2
+                                                            * p->m;
+    int64_t d = c - p->pc[h];
+    if (p->pn[h] >= 0 && d == p->pd[h] && p->pn[h] < ROT_EXACT) {
+        if (!p->rot_ok[h]) {
+            phases_exact(p, d, rot);
+            p->rot_ok[h] = 1;
+        }
+        for (int k = 0; k < p->m; k++) {
+            double cr = ph[2 * k], ci = ph[2 * k + 1];
+            ph[2 * k] = cr * rot[2 * k] - ci * rot[2 * k + 1];
+            ph[2 * k + 1] = cr * rot[2 * k + 1] + ci * rot[2 * k];
+        }
+        p->pn[h]++;
+    } else {
+        phases_exact(p, c, ph);
+        if (p->pn[h] < 0 || d != p->pd[h])
+            p->rot_ok[h] = 0;
+        p->pd[h] = d;
+        p->pn[h] = 0;
+    }
+    p->pc[h] = c;
+}
+
 static void spread_at(pv_cos_plan *p, const int64_t c[2])
 {
     memset(p->z, 0, 2 * p->grid * sizeof *p->z);
     for (int k = 0; k < p->m; k++) {
         double v[2][2];
         for (int h = 0; h < 2; h++) {
-            double t = (double)remainderl((long double)c[h] * p->w[k],
-                                          2.0L * NU_PI_L);
-            double cr = cos(t), ci = sin(t);
+            double cr, ci;
+            if (p->sg) {
+                cr = p->ph[(size_t)h * 2 * p->m + 2 * k];
+                ci = p->ph[(size_t)h * 2 * p->m + 2 * k + 1];
+            } else {
+                double t = (double)remainderl((long double)c[h] * p->w[k],
+                                              2.0L * NU_PI_L);
+                cr = cos(t);
+                ci = sin(t);
+            }
             v[h][0] = 0.5 * (p->a[k] * cr + p->b[k] * ci);
             v[h][1] = 0.5 * (p->a[k] * ci - p->b[k] * cr);
         }
@@ -536,7 +600,15 @@ void pv_cos_pair(pv_cos_plan *p, int64_t c0, int64_t c1, double *f0,
 {
     int64_t c[2] = { c0, c1 };
     double *f[2] = { f0, f1 };
-    spread_tables(p);               /* without them: the slower spread */
+    if (spread_tables(p) == 0) {    /* without them: the slower spread */
+        pair_phases(p, 0, c0);
+        if (f1)
+            pair_phases(p, 1, c1);
+        else {                      /* no second span: nothing spread */
+            memset(p->ph + 2 * p->m, 0, 2 * (size_t)p->m * sizeof *p->ph);
+            p->pn[1] = -1;
+        }
+    }
     spread_at(p, c);
     p->len = p->grid;
     p->pos = 0;

@@ -766,7 +766,7 @@ static int stream_step(struct score_grid *g, const struct score_ctx *s,
     int more = soft_stream_step(g->stream, s, budget);
     g->work_done += soft_stream_done(g->stream) - d0;
     if (more)
-        return 1;
+        return more > 0 ? 1 : -2;
     for (int r = 0; r < g->rows; r++)
         for (int c = 0; c < g->cols; c++)
             g->pcell[(size_t)r * g->cols + c] =

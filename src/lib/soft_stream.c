@@ -19,14 +19,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define LEN1 65536                  /* first pass: span length */
+#define LEN1 16384                  /* first pass: span length */
 #define CHUNK_MAX 16384             /* rows of a block per chunk */
 #define ROW_BYTES ((size_t)16 << 20)  /* 1/Z of every row of a chunk */
 #define GROUP 4                     /* windows per product pass */
 #define COST_GEN 25                 /* units per table entry made */
+#define COST_INIT 64                /* units per span entry of the plans */
 #define UNDER -746.0                /* exp underflows below */
 
-enum { ST_P1 = 0, ST_A, ST_B, ST_DONE };
+enum { ST_INIT = 0, ST_P1, ST_A, ST_B, ST_DONE };
 
 struct soft_stream {
     int64_t n, k, rb0, cb0, xs, xe;
@@ -141,8 +142,9 @@ void soft_stream_free(struct soft_stream *st)
 {
     if (!st)
         return;
+    if (st->j2 != st->j1)
+        scores_span_free(st->j2);
     scores_span_free(st->j1);
-    scores_span_free(st->j2);
     free(st->bp); free(st->phi); free(st->buf); free(st->pre);
     free(st->w); free(st->g); free(st->sum);
     free(st);
@@ -160,7 +162,9 @@ static int64_t pow2_at_least(int64_t v)
 static int64_t total_work(const struct soft_stream *st)
 {
     int64_t p1 = (st->xe - st->xs + 2 * st->len1 - 1) / (2 * st->len1);
-    int64_t w = p1 * 2 * st->len1 * COST_GEN, open = 0, valid = 0;
+    int64_t w = p1 * 2 * st->len1 * COST_GEN + COST_INIT * (st->len1
+                                                             + st->len2);
+    int64_t open = 0, valid = 0;
     for (int r = 0; r < st->rows; r++) {
         valid += row_valid(st, r);
         for (int c = 0; c < st->cols; c++)
@@ -226,14 +230,12 @@ struct soft_stream *soft_stream_new_chunk(const struct score_ctx *s,
     size_t U = (size_t)st->U, l2 = (size_t)st->len2;
     size_t nbuf = 4 * l2 > 2 * (size_t)st->len1 ? 4 * l2
                                                 : 2 * (size_t)st->len1;
-    st->j1 = scores_span_new(s, st->len1);
-    st->j2 = scores_span_new(s, st->len2);
     st->buf = malloc(nbuf * sizeof *st->buf);
     st->pre = malloc(3 * l2 * sizeof *st->pre);
     st->w = malloc(((size_t)rows + 1) * U * sizeof *st->w);
     st->g = malloc(GROUP * U * sizeof *st->g);
     st->sum = calloc((size_t)rows * (size_t)cols, sizeof *st->sum);
-    if (!st->j1 || !st->j2 || !st->buf || !st->pre || !st->w || !st->g
+    if (!st->buf || !st->pre || !st->w || !st->g
         || !st->sum || bp_build(st)
         || !(st->phi = malloc(3 * (size_t)st->nbp * sizeof *st->phi))) {
         soft_stream_free(st);
@@ -249,7 +251,7 @@ struct soft_stream *soft_stream_new_chunk(const struct score_ctx *s,
         st->psh[i] = -INFINITY;
     }
     st->x = st->xs;
-    st->stage = ST_P1;
+    st->stage = ST_INIT;
     st->work = total_work(st);
     st->bytes = sizeof *st + (nbuf + 3 * l2 + ((size_t)rows + 1 + GROUP) * U
                               + (size_t)rows * cols + 4 * (size_t)st->nbp)
@@ -525,11 +527,21 @@ int soft_stream_step(struct soft_stream *st, const struct score_ctx *s,
         if (*budget <= 0)
             return 1;
         int64_t d0 = st->done;
-        if (st->stage == ST_P1) {
+        if (st->stage == ST_INIT) {     /* the plan: a slice of its own */
+            if (!(st->j1 = scores_span_new(s, st->len1)))
+                return -1;
+            st->done += COST_INIT * st->len1;
+            st->stage = ST_P1;
+        } else if (st->stage == ST_P1) {
             p1_span(st, s);
             st->done += 2 * st->len1 * COST_GEN;
             if (st->x >= st->xe) {
                 p1_finish(st);
+                st->j2 = st->len2 == st->len1 ? st->j1
+                                              : scores_span_new(s, st->len2);
+                if (!st->j2)
+                    return -1;
+                st->done += COST_INIT * st->len2;
                 st->c = 0;
                 chunk_start(st);
             }
