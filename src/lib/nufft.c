@@ -107,6 +107,63 @@ static void radix4_last(double *z, size_t n, int sign)
     }
 }
 
+/*
+ * Two stages at once (len and len/2) over blocks [0, n/len): with q =
+ * len/4 and w = e^{sign 2 pi i / len}, the points a, b, c, d at j, j+q,
+ * j+2q, j+3q become a+b+c+d, (a+c-b-d) w^2j, (a-c + sign i (b-d)) w^j
+ * and (a-c - sign i (b-d)) w^3j: what two radix-2 stages leave there,
+ * in half the passes over the data and three rotations instead of four.
+ */
+static void stage4(double *restrict z, const double *restrict tw, size_t n,
+                   size_t len, int sign)
+{
+    size_t q = len / 4, h = len / 2;
+    const double *t = tw + 2 * (h - 1);
+    for (size_t b0 = 0; b0 < n; b0 += len) {
+        double *pa = z + 2 * b0, *pb = pa + 2 * q, *pc = pb + 2 * q,
+               *pd = pc + 2 * q;
+        for (size_t j = 0; j < q; j++) {
+            double s1r = pa[2 * j] + pc[2 * j], s1i = pa[2 * j + 1]
+                                                    + pc[2 * j + 1];
+            double s2r = pb[2 * j] + pd[2 * j], s2i = pb[2 * j + 1]
+                                                    + pd[2 * j + 1];
+            double t1r = pa[2 * j] - pc[2 * j], t1i = pa[2 * j + 1]
+                                                    - pc[2 * j + 1];
+            double ur = pb[2 * j] - pd[2 * j], ui = pb[2 * j + 1]
+                                                  - pd[2 * j + 1];
+            double t2r = -sign * ui, t2i = sign * ur;   /* times sign i */
+            double w1r = t[2 * j], w1i = t[2 * j + 1];
+            double w2r = t[4 * j], w2i = t[4 * j + 1];
+            size_t j3 = 3 * j;
+            double w3r = j3 < h ? t[2 * j3] : -t[2 * (j3 - h)];
+            double w3i = j3 < h ? t[2 * j3 + 1] : -t[2 * (j3 - h) + 1];
+            double xr = s1r - s2r, xi = s1i - s2i;
+            double yr = t1r + t2r, yi = t1i + t2i;
+            double vr = t1r - t2r, vi = t1i - t2i;
+            pa[2 * j] = s1r + s2r;
+            pa[2 * j + 1] = s1i + s2i;
+            pb[2 * j] = xr * w2r - xi * w2i;
+            pb[2 * j + 1] = xr * w2i + xi * w2r;
+            pc[2 * j] = yr * w1r - yi * w1i;
+            pc[2 * j + 1] = yr * w1i + yi * w1r;
+            pd[2 * j] = vr * w3r - vi * w3i;
+            pd[2 * j + 1] = vr * w3i + vi * w3r;
+        }
+    }
+}
+
+/* The whole transform of the plan's grid (sign +1), bit-reversed order
+ * out, as the stages of fft_step leave it. */
+static void fft_whole(double *z, const double *tw, size_t n)
+{
+    size_t len = n;
+    for (; len >= 16; len >>= 2)
+        stage4(z, tw, n, len, 1);
+    if (len == 8)
+        stage(z, tw, 8, 0, n / 8);
+    radix4_last(z, n, 1);
+}
+
 /* The reverse of the lg-bit number i. */
 static size_t rev_bits(size_t i, size_t n)
 {
@@ -610,10 +667,7 @@ void pv_cos_pair(pv_cos_plan *p, int64_t c0, int64_t c1, double *f0,
         }
     }
     spread_at(p, c);
-    p->len = p->grid;
-    p->pos = 0;
-    int64_t budget = INT64_MAX / 2;
-    fft_step(p, &budget);
+    fft_whole(p->z, p->tw, p->grid);
     size_t grid = p->grid, r = rev_bits(grid - (size_t)p->q, grid);
     for (int64_t t = -p->q; t < p->q; t++) {
         if (t == 0)

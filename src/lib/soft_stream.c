@@ -465,21 +465,66 @@ static void phase_a(struct soft_stream *st, const struct score_ctx *s, int r)
     st->done += up;
 }
 
+/* w against four windows g, g + stride, .. at once: w read once. */
+static void dot4(const double *w, const double *g, size_t stride,
+                 int64_t len, double out[4])
+{
+    const double *g0 = g, *g1 = g + stride, *g2 = g1 + stride,
+                 *g3 = g2 + stride;
+    double a0 = 0, a1 = 0, a2 = 0, a3 = 0, b0 = 0, b1 = 0, b2 = 0, b3 = 0;
+    int64_t u = 0;
+    for (; u + 1 < len; u += 2) {
+        double x = w[u], y = w[u + 1];
+        a0 += x * g0[u];
+        a1 += x * g1[u];
+        a2 += x * g2[u];
+        a3 += x * g3[u];
+        b0 += y * g0[u + 1];
+        b1 += y * g1[u + 1];
+        b2 += y * g2[u + 1];
+        b3 += y * g3[u + 1];
+    }
+    if (u < len) {
+        a0 += w[u] * g0[u];
+        a1 += w[u] * g1[u];
+        a2 += w[u] * g2[u];
+        a3 += w[u] * g3[u];
+    }
+    out[0] = a0 + b0;
+    out[1] = a1 + b1;
+    out[2] = a2 + b2;
+    out[3] = a3 + b3;
+}
+
 /* The products of every row with the group's windows. */
 static void flush(struct soft_stream *st)
 {
     for (int r = 0; r < st->rows; r++) {
         int64_t rb = st->rb0 + r;
         const double *w = st->w + (size_t)r * st->U;
+        int64_t cb[GROUP];
+        int open = 0;
         for (int gi = 0; gi < st->ng; gi++) {
-            int64_t cb = rb - (st->mg + gi) - 1;
-            if (cb < st->cb0 || cb >= st->cb0 + st->cols || cb == st->cbl
-                || !cell_open(st, r, cb))
-                continue;
-            st->sum[(size_t)r * st->cols + (size_t)(cb - st->cb0)]
-                += dot(w, st->g + (size_t)gi * st->U, st->up);
-            st->done += st->up;
+            cb[gi] = rb - (st->mg + gi) - 1;
+            if (cb[gi] < st->cb0 || cb[gi] >= st->cb0 + st->cols
+                || cb[gi] == st->cbl || !cell_open(st, r, cb[gi]))
+                cb[gi] = -1;
+            open += cb[gi] >= 0;
         }
+        double v[GROUP];
+        if (open == GROUP) {
+            dot4(w, st->g, (size_t)st->U, st->up, v);
+        } else {
+            for (int gi = 0; gi < st->ng; gi++)
+                v[gi] = cb[gi] < 0 ? 0.0 : dot(w, st->g + (size_t)gi * st->U,
+                                               st->up);
+        }
+        for (int gi = 0; gi < st->ng; gi++)
+            if (cb[gi] >= 0) {
+                st->sum[(size_t)r * st->cols + (size_t)(cb[gi] - st->cb0)]
+                    += v[gi];
+                st->done += st->up;
+            }
     }
     st->ng = 0;
 }
