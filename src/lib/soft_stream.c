@@ -22,7 +22,8 @@
 #define LEN1 16384                  /* first pass: span length */
 #define CHUNK_MAX 16384             /* rows of a block per chunk */
 #define ROW_BYTES ((size_t)16 << 20)  /* 1/Z of every row of a chunk */
-#define GROUP 4                     /* windows per product pass */
+#define GROUP 16                    /* windows per product pass */
+#define UB 1024                     /* rows of a block per product pass */
 #define COST_GEN 25                 /* units per table entry made */
 #define COST_INIT 64                /* units per span entry of the plans */
 #define UNDER -746.0                /* exp underflows below */
@@ -41,7 +42,7 @@ struct soft_stream {
     double mx;
     int64_t x;                      /* first pass: next entry */
     int stage, ra, ng;
-    int64_t c, u0, up, mb, mg;
+    int64_t c, u0, up, mb, mg, fl;  /* fl: products from here, or -1 */
     double *buf;                    /* [4 len2], first pass [2 len1] */
     double *pre, *suf, *sufprev;    /* [len2] each */
     double *w, *h;                  /* [rows][U], [U] */
@@ -465,68 +466,106 @@ static void phase_a(struct soft_stream *st, const struct score_ctx *s, int r)
     st->done += up;
 }
 
+/* Two doubles at a time (GCC and Clang vector extensions; SSE2 on
+ * x86-64, whatever the target has elsewhere). */
+typedef double v2d __attribute__((vector_size(16)));
+
+static v2d ld2(const double *p)
+{
+    v2d v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+
 /* w against four windows g, g + stride, .. at once: w read once. */
 static void dot4(const double *w, const double *g, size_t stride,
                  int64_t len, double out[4])
 {
     const double *g0 = g, *g1 = g + stride, *g2 = g1 + stride,
                  *g3 = g2 + stride;
-    double a0 = 0, a1 = 0, a2 = 0, a3 = 0, b0 = 0, b1 = 0, b2 = 0, b3 = 0;
+    v2d a0 = { 0, 0 }, a1 = a0, a2 = a0, a3 = a0, b0 = a0, b1 = a0,
+        b2 = a0, b3 = a0;
     int64_t u = 0;
-    for (; u + 1 < len; u += 2) {
-        double x = w[u], y = w[u + 1];
-        a0 += x * g0[u];
-        a1 += x * g1[u];
-        a2 += x * g2[u];
-        a3 += x * g3[u];
-        b0 += y * g0[u + 1];
-        b1 += y * g1[u + 1];
-        b2 += y * g2[u + 1];
-        b3 += y * g3[u + 1];
+    for (; u + 3 < len; u += 4) {
+        v2d x = ld2(w + u), y = ld2(w + u + 2);
+        a0 += x * ld2(g0 + u);
+        a1 += x * ld2(g1 + u);
+        a2 += x * ld2(g2 + u);
+        a3 += x * ld2(g3 + u);
+        b0 += y * ld2(g0 + u + 2);
+        b1 += y * ld2(g1 + u + 2);
+        b2 += y * ld2(g2 + u + 2);
+        b3 += y * ld2(g3 + u + 2);
     }
-    if (u < len) {
-        a0 += w[u] * g0[u];
-        a1 += w[u] * g1[u];
-        a2 += w[u] * g2[u];
-        a3 += w[u] * g3[u];
+    a0 += b0;
+    a1 += b1;
+    a2 += b2;
+    a3 += b3;
+    out[0] = a0[0] + a0[1];
+    out[1] = a1[0] + a1[1];
+    out[2] = a2[0] + a2[1];
+    out[3] = a3[0] + a3[1];
+    for (; u < len; u++) {
+        out[0] += w[u] * g0[u];
+        out[1] += w[u] * g1[u];
+        out[2] += w[u] * g2[u];
+        out[3] += w[u] * g3[u];
     }
-    out[0] = a0 + b0;
-    out[1] = a1 + b1;
-    out[2] = a2 + b2;
-    out[3] = a3 + b3;
 }
 
-/* The products of every row with the group's windows. */
-static void flush(struct soft_stream *st)
+/* Row r's columns for the group's windows: cb[gi], or -1 where no cell
+ * takes that window; the count. */
+static int group_cols(const struct soft_stream *st, int r, int64_t *cb)
 {
-    for (int r = 0; r < st->rows; r++) {
-        int64_t rb = st->rb0 + r;
-        const double *w = st->w + (size_t)r * st->U;
-        int64_t cb[GROUP];
-        int open = 0;
-        for (int gi = 0; gi < st->ng; gi++) {
-            cb[gi] = rb - (st->mg + gi) - 1;
-            if (cb[gi] < st->cb0 || cb[gi] >= st->cb0 + st->cols
-                || cb[gi] == st->cbl || !cell_open(st, r, cb[gi]))
-                cb[gi] = -1;
-            open += cb[gi] >= 0;
-        }
-        double v[GROUP];
-        if (open == GROUP) {
-            dot4(w, st->g, (size_t)st->U, st->up, v);
-        } else {
-            for (int gi = 0; gi < st->ng; gi++)
-                v[gi] = cb[gi] < 0 ? 0.0 : dot(w, st->g + (size_t)gi * st->U,
-                                               st->up);
-        }
-        for (int gi = 0; gi < st->ng; gi++)
-            if (cb[gi] >= 0) {
-                st->sum[(size_t)r * st->cols + (size_t)(cb[gi] - st->cb0)]
-                    += v[gi];
-                st->done += st->up;
-            }
+    int64_t rb = st->rb0 + r;
+    int open = 0;
+    for (int gi = 0; gi < st->ng; gi++) {
+        cb[gi] = rb - (st->mg + gi) - 1;
+        if (cb[gi] < st->cb0 || cb[gi] >= st->cb0 + st->cols
+            || cb[gi] == st->cbl || !cell_open(st, r, cb[gi]))
+            cb[gi] = -1;
+        open += cb[gi] >= 0;
     }
-    st->ng = 0;
+    return open;
+}
+
+/*
+ * The products of every row with the group's windows over UB rows of a
+ * block from fl (a slice of the group's work): that stretch of the
+ * windows stays in cache while every row's 1/Z passes it once.
+ */
+static void flush_block(struct soft_stream *st)
+{
+    size_t U = (size_t)st->U;
+    int64_t ub = st->fl, len = min64(UB, st->up - ub);
+    for (int r = 0; r < st->rows; r++) {
+        const double *w = st->w + (size_t)r * U + (size_t)ub;
+        double *sum = st->sum + (size_t)r * st->cols;
+        int64_t cb[GROUP];
+        if (group_cols(st, r, cb) == 0)
+            continue;
+        for (int g4 = 0; g4 < st->ng; g4 += 4) {
+            const double *g = st->g + (size_t)g4 * U + (size_t)ub;
+            double v[4];
+            int all = g4 + 4 <= st->ng;
+            for (int t = 0; all && t < 4; t++)
+                all = cb[g4 + t] >= 0;
+            if (all)
+                dot4(w, g, U, len, v);
+            for (int t = 0; t < 4 && g4 + t < st->ng; t++) {
+                if (cb[g4 + t] < 0)
+                    continue;
+                sum[cb[g4 + t] - st->cb0] += all ? v[t]
+                    : dot(w, g + (size_t)t * U, len);
+                st->done += len;
+            }
+        }
+    }
+    st->fl += UB;
+    if (st->fl >= st->up) {
+        st->fl = -1;
+        st->ng = 0;
+    }
 }
 
 /* Block of distances mb over this chunk; with the one before, the
@@ -551,8 +590,8 @@ static void phase_b(struct soft_stream *st, const struct score_ctx *s)
     double *t = st->sufprev;
     st->sufprev = st->suf;
     st->suf = t;
-    if (st->ng == GROUP || m == st->mhi + 1)
-        flush(st);
+    if (st->ng == GROUP || (m == st->mhi + 1 && st->ng))
+        st->fl = 0;                 /* the products, in slices */
 }
 
 static void chunk_start(struct soft_stream *st)
@@ -562,6 +601,7 @@ static void chunk_start(struct soft_stream *st)
     st->ra = 0;
     st->mb = st->mlo;
     st->ng = 0;
+    st->fl = -1;
     st->stage = ST_A;
 }
 
@@ -596,8 +636,13 @@ int soft_stream_step(struct soft_stream *st, const struct score_ctx *s,
             if (++st->ra == st->rows)
                 st->stage = ST_B;
         } else {
-            phase_b(st, s);
-            if (st->mb++ == st->mhi + 1) {
+            if (st->fl >= 0) {
+                flush_block(st);
+            } else {
+                phase_b(st, s);
+                st->mb++;
+            }
+            if (st->mb > st->mhi + 1 && st->fl < 0) {
                 if (++st->c == st->nchunk)
                     st->stage = ST_DONE;
                 else
