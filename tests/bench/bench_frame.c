@@ -16,6 +16,8 @@
  *   tick    the frame after the sweep advanced one position.
  * Then the large/small ratio of "new", measured in the same run, and
  * the verdicts (MISSED over a target; tests/bench/run.sh fails on it).
+ * The softmax maps at n = 2^24 (streamed cells) run once each: the sum
+ * of their frames until done, the first and the slowest frame.
  *
  * Usage: bench_frame [runs]   (default 9; the large case uses runs/2+1)
  */
