@@ -63,10 +63,13 @@ static void direct_table(const struct score_ctx *s, long double *tab)
 {
     int d = s->d;
     long double tau = s->o.temperature ? 1.0L / sqrtl(d) : 1.0L;
+    long double *w = malloc((size_t)(d / 2) * sizeof *w);
+    for (int k = 0; k < d / 2; k++)
+        w[k] = powl(s->base, -2.0L * k / d);
     for (int64_t dl = -(s->n - 1); dl < s->n; dl++) {
         long double v = 0;
         for (int k = 0; k < d / 2 && s->o.scheme != SCHEME_ALIBI; k++) {
-            long double th = (long double)dl * powl(s->base, -2.0L * k / d);
+            long double th = (long double)dl * w[k];
             if (s->o.scheme == SCHEME_SINUSOIDAL) {
                 v += cosl(th);
             } else if (s->o.scheme == SCHEME_ROPE) {
@@ -79,6 +82,7 @@ static void direct_table(const struct score_ctx *s, long double *tab)
             v = -(long double)s->slope * (long double)llabs(dl);
         tab[dl + s->n - 1] = tau * v;
     }
+    free(w);
 }
 
 struct win {
@@ -93,17 +97,19 @@ static double check_cells(struct score_ctx *s, const struct win *g)
     long double *tab = malloc((size_t)(2 * n - 1) * sizeof *tab);
     long double *acc = calloc((size_t)g->rows * g->cols, sizeof *acc);
     direct_table(s, tab);
+    for (int64_t x = 0; x < 2 * n - 1; x++)
+        tab[x] = expl(tab[x]);
     for (int64_t i = 0; i < n; i++) {
         int64_t r = i / g->k - g->rb0, lim = s->o.causal ? i + 1 : n;
         if (r < 0 || r >= g->rows)
             continue;
         long double z = 0;
         for (int64_t j = 0; j < lim; j++)
-            z += expl(tab[i - j + n - 1]);
+            z += tab[i - j + n - 1];
         for (int64_t j = 0; j < lim; j++) {
             int64_t c = j / g->k - g->cb0;
             if (c >= 0 && c < g->cols)
-                acc[r * g->cols + c] += expl(tab[i - j + n - 1]) / z;
+                acc[r * g->cols + c] += tab[i - j + n - 1] / z;
         }
     }
     struct soft_stream *st = soft_stream_new_chunk(s, g->k, g->rb0, g->rows,
