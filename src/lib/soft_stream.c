@@ -171,9 +171,13 @@ static int64_t total_work(const struct soft_stream *st)
         for (int c = 0; c < st->cols; c++)
             open += cell_open(st, r, st->cb0 + c);
     }
-    int64_t pa = st->causal ? valid : valid * (1 + (st->cbl >= 0));
     int64_t pb = (st->mhi - st->mlo + 3) / 2;
-    w += st->nchunk * (pa + pb) * 2 * st->len2 * COST_GEN;
+    for (int64_t c = 0; c < st->nchunk; c++) {
+        int64_t up = min64(st->U, st->k - c * st->U);
+        int64_t pa = st->causal || st->cbl < 0 ? valid
+                   : st->L < up ? 2 * valid : valid + (valid + 1) / 2;
+        w += (pa + pb) * 2 * st->len2 * COST_GEN;
+    }
     return w + open * st->k;
 }
 
@@ -229,7 +233,7 @@ struct soft_stream *soft_stream_new_chunk(const struct score_ctx *s,
         return NULL;
     geometry(st, s, k, rb0, rows, cb0, cols, chunk);
     size_t U = (size_t)st->U, l2 = (size_t)st->len2;
-    size_t nbuf = 4 * l2 > 2 * (size_t)st->len1 ? 4 * l2
+    size_t nbuf = 5 * l2 > 2 * (size_t)st->len1 ? 5 * l2
                                                 : 2 * (size_t)st->len1;
     st->buf = malloc(nbuf * sizeof *st->buf);
     st->pre = malloc(3 * l2 * sizeof *st->pre);
@@ -405,14 +409,19 @@ static double dot(const double *a, const double *b, int64_t len)
 }
 
 /* The cut last column of row r: its windows into h, sliding within one
- * stretch of 2 len2 when its width is under the chunk. */
+ * stretch of 2 len2 when its width is under the chunk.  The far ends'
+ * spans come two rows at a time (row r even makes r + 1's too). */
 static void last_column(struct soft_stream *st, const struct score_ctx *s,
-                        int64_t rb, const double *low, double *h)
+                        int r, const double *low, double *h)
 {
-    int64_t u0 = st->u0, up = st->up, x0 = rb * st->k + u0;
+    int64_t rb = st->rb0 + r, u0 = st->u0, up = st->up, x0 = rb * st->k + u0;
     if (st->L >= up) {
-        double *hc = st->buf + 3 * st->len2;
-        spans(st, s, xm(st, rb - st->cbl) + u0, 0, hc, NULL);
+        double *hc = st->buf + (3 + r % 2) * st->len2;
+        int next = r + 1 < st->rows && row_valid(st, r + 1);
+        if (r % 2 == 0)
+            spans(st, s, xm(st, rb - st->cbl) + u0,
+                  xm(st, rb + 1 - st->cbl) + u0, hc, next ? hc + st->len2
+                                                          : NULL);
         pre_suf(up, hc, st->pre, NULL);
         double mid = pieces(st, x0 + up, xm(st, rb - st->cbl) + u0);
         for (int64_t u = 0; u < up; u++)
@@ -460,7 +469,7 @@ static void phase_a(struct soft_stream *st, const struct score_ctx *s, int r)
         return;
     for (int64_t u = 0; u < up; u++)
         h[u] = st->L >= up ? st->suf[u] : 0.0;
-    last_column(st, s, rb, lo, h);
+    last_column(st, s, r, lo, h);
     st->sum[(size_t)r * st->cols + (size_t)(st->cbl - st->cb0)]
         += dot(w, h, up);
     st->done += up;

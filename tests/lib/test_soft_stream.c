@@ -175,6 +175,7 @@ static void test_cells(void)
         { 777, 1, 300, 280, 0, 30, 40 },    /* one position a block */
         { 1200, 40, 2, 0, 0, 40, 40 },      /* past n: NAN */
         { 3001, 1500, 0, 0, 0, 3, 3 },      /* products in two passes */
+        { 1030, 300, 1, 0, 128, 4, 4 },     /* three rows left, cut last */
     };
     int nw = (int)(sizeof wins / sizeof wins[0]);
     for (int causal = 0; causal <= 1; causal++)
