@@ -26,6 +26,7 @@
 #define UB 1024                     /* rows of a block per product pass */
 #define COST_GEN 25                 /* units per table entry made */
 #define COST_INIT 64                /* units per span entry of the plans */
+#define COST_ROW 48                 /* a row's 1/Z: sums, division, stores */
 #define UNDER -746.0                /* exp underflows below */
 
 enum { ST_INIT = 0, ST_P1, ST_A, ST_B, ST_DONE };
@@ -176,7 +177,7 @@ static int64_t total_work(const struct soft_stream *st)
         int64_t up = min64(st->U, st->k - c * st->U);
         int64_t pa = st->causal || st->cbl < 0 ? valid
                    : st->L < up ? 2 * valid : valid + (valid + 1) / 2;
-        w += (pa + pb) * 2 * st->len2 * COST_GEN;
+        w += (pa + pb) * 2 * st->len2 * COST_GEN + valid * up * COST_ROW;
     }
     return w + open * st->k;
 }
@@ -446,6 +447,7 @@ static void phase_a(struct soft_stream *st, const struct score_ctx *s, int r)
     int64_t x0 = rb * st->k + u0, nrow = min64(st->k, st->n - rb * st->k);
     double *w = st->w + (size_t)r * st->U, *h = st->h;
     double *lo = st->buf, *hi = st->buf + 2 * l2;
+    st->done += up * COST_ROW;
     if (st->causal) {
         spans(st, s, xm(st, rb) + u0, 0, hi, NULL);
         pre_suf(up, hi, st->pre, NULL);
@@ -626,6 +628,8 @@ int soft_stream_step(struct soft_stream *st, const struct score_ctx *s,
                 return -1;
             st->done += COST_INIT * st->len1;
             st->stage = ST_P1;
+            *budget -= st->done - d0;
+            return 1;               /* its first pages are the slice */
         } else if (st->stage == ST_P1) {
             p1_span(st, s);
             st->done += 2 * st->len1 * COST_GEN;
