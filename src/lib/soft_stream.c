@@ -44,7 +44,7 @@ struct soft_stream {
     int64_t x;                      /* first pass: next entry */
     int stage, ra, ng;
     int64_t c, u0, up, mb, mg, fl;  /* fl: products from here, or -1 */
-    double *buf;                    /* [4 len2], first pass [2 len1] */
+    double *buf;                    /* [5 len2], first pass [2 len1] */
     double *pre, *suf, *sufprev;    /* [len2] each */
     double *w, *h;                  /* [rows][U], [U] */
     double *g;                      /* [GROUP][U] */

@@ -211,9 +211,32 @@ static void test_cells(void)
     scores_free(s);
 }
 
+/* n = 2^24: what the stream holds for windows of 20 to 500 blocks a
+ * side stays within the 64 MB memory bound (made, not run). */
+static void test_bytes(void)
+{
+    struct score_opts o;
+    scores_defaults(&o);
+    o.softmax = 1;
+    int64_t n = INT64_C(1) << 24;
+    struct score_ctx *s = scores_new(4096, 10000, n, &o, NULL);
+    int sides[] = { 20, 112, 200, 500 };
+    for (int t = 0; t < 4; t++) {
+        int b = sides[t];
+        struct soft_stream *st = soft_stream_new(s, (n + b - 1) / b, 0, b, 0,
+                                                 b);
+        CHECK(st != NULL);
+        CHECK(soft_stream_bytes(st) > (size_t)b * 1024);
+        CHECK(soft_stream_bytes(st) < (size_t)40 << 20);
+        soft_stream_free(st);
+    }
+    scores_free(s);
+}
+
 int main(void)
 {
     test_pair();
     test_cells();
+    test_bytes();
     TEST_END("test_soft_stream");
 }
