@@ -21,15 +21,14 @@
 
 #define LEN1 16384                  /* first pass: span length */
 #define CHUNK_MAX 16384             /* rows of a block per chunk */
-#define ROW_BYTES ((size_t)16 << 20)  /* 1/Z of every row of a chunk */
-#define GROUP 16                    /* windows per product pass */
-#define UB 1024                     /* rows of a block per product pass */
+#define ROW_BYTES ((size_t)40 << 20)  /* a chunk's 1/Z, last column, windows */
+#define UB 1024                     /* rows of a block per product slice */
 #define COST_GEN 25                 /* units per table entry made */
 #define COST_INIT 64                /* units per span entry of the plans */
 #define COST_ROW 48                 /* a row's 1/Z: sums, division, stores */
 #define UNDER -746.0                /* exp underflows below */
 
-enum { ST_INIT = 0, ST_P1, ST_A, ST_B, ST_DONE };
+enum { ST_INIT = 0, ST_P1, ST_A, ST_B, ST_P, ST_DONE };
 
 struct soft_stream {
     int64_t n, k, rb0, cb0, xs, xe;
@@ -42,12 +41,13 @@ struct soft_stream {
     double *phi, *plo, *psh;        /* piece sums and shifts, then P(bp) */
     double mx;
     int64_t x;                      /* first pass: next entry */
-    int stage, ra, ng;
-    int64_t c, u0, up, mb, mg, fl;  /* fl: products from here, or -1 */
-    double *buf;                    /* [5 len2], first pass [2 len1] */
+    int stage, ra, pr;
+    int64_t mb0, mb1;               /* second pass: spans m in [mb0, mb1] */
+    int64_t c, u0, up, mb, pub;     /* chunk, its rows; next m; products */
+    double *buf;                    /* [4 len2], first pass [2 len1] */
     double *pre, *suf, *sufprev;    /* [len2] each */
-    double *w, *h;                  /* [rows][U], [U] */
-    double *g;                      /* [GROUP][U] */
+    double *w, *h;                  /* [rows][U]: 1/Z, cut last column */
+    double *g;                      /* [mhi - mlo + 1][U]: windows */
     double *sum;                    /* [rows][cols] */
     size_t bytes;
     int64_t work, done;
@@ -172,11 +172,11 @@ static int64_t total_work(const struct soft_stream *st)
         for (int c = 0; c < st->cols; c++)
             open += cell_open(st, r, st->cb0 + c);
     }
-    int64_t pb = (st->mhi - st->mlo + 3) / 2;
+    int64_t pb = (st->mb1 - st->mb0 + 2) / 2;
     for (int64_t c = 0; c < st->nchunk; c++) {
         int64_t up = min64(st->U, st->k - c * st->U);
-        int64_t pa = st->causal || st->cbl < 0 ? valid
-                   : st->L < up ? 2 * valid : valid + (valid + 1) / 2;
+        int64_t pa = st->causal ? 0
+                   : st->cbl >= 0 && st->L < up ? valid : (valid + 1) / 2;
         w += (pa + pb) * 2 * st->len2 * COST_GEN + valid * up * COST_ROW;
     }
     return w + open * st->k;
@@ -207,8 +207,21 @@ static void geometry(struct soft_stream *st, const struct score_ctx *s,
         st->mlo = max64(st->mlo, -1);
     if (st->mhi < st->mlo)
         st->mhi = st->mlo;
+    /* the spans: the windows' blocks, each row's far end (m = rb) and
+     * its cut last column's (m = rb - cbl) */
+    int64_t valid = 0;
+    while (valid < rows && (rb0 + valid) * k < st->n)
+        valid++;
+    st->mb0 = st->mlo;
+    st->mb1 = st->mhi + 1;
+    if (valid > 0) {
+        st->mb0 = min64(st->mb0, rb0 - (st->cbl >= 0 ? st->cbl : 0));
+        st->mb1 = max64(st->mb1, rb0 + valid - 1);
+    }
+    size_t per = (size_t)rows * (st->cbl >= 0 ? 2 : 1)
+                 + (size_t)(st->mhi - st->mlo + 1);
     int64_t u = chunk >= 128 && chunk <= CHUNK_MAX ? chunk : CHUNK_MAX;
-    while (u > 128 && (size_t)rows * (size_t)u * sizeof(double) > ROW_BYTES)
+    while (u > 128 && per * (size_t)u * sizeof(double) > ROW_BYTES)
         u >>= 1;
     st->len2 = min64(u, pow2_at_least(k));
     st->U = min64(st->len2, k);
@@ -234,12 +247,14 @@ struct soft_stream *soft_stream_new_chunk(const struct score_ctx *s,
         return NULL;
     geometry(st, s, k, rb0, rows, cb0, cols, chunk);
     size_t U = (size_t)st->U, l2 = (size_t)st->len2;
-    size_t nbuf = 5 * l2 > 2 * (size_t)st->len1 ? 5 * l2
+    size_t nbuf = 4 * l2 > 2 * (size_t)st->len1 ? 4 * l2
                                                 : 2 * (size_t)st->len1;
+    size_t nrows = (size_t)rows * (st->cbl >= 0 ? 2 : 1);
+    size_t nwin = (size_t)(st->mhi - st->mlo + 1);
     st->buf = malloc(nbuf * sizeof *st->buf);
     st->pre = malloc(3 * l2 * sizeof *st->pre);
-    st->w = malloc(((size_t)rows + 1) * U * sizeof *st->w);
-    st->g = malloc(GROUP * U * sizeof *st->g);
+    st->w = malloc(nrows * U * sizeof *st->w);
+    st->g = malloc(nwin * U * sizeof *st->g);
     st->sum = calloc((size_t)rows * (size_t)cols, sizeof *st->sum);
     if (!st->buf || !st->pre || !st->w || !st->g
         || !st->sum || bp_build(st)
@@ -249,7 +264,7 @@ struct soft_stream *soft_stream_new_chunk(const struct score_ctx *s,
     }
     st->suf = st->pre + l2;
     st->sufprev = st->suf + l2;
-    st->h = st->w + (size_t)rows * U;
+    st->h = st->cbl >= 0 ? st->w + (size_t)rows * U : NULL;
     st->plo = st->phi + st->nbp;
     st->psh = st->plo + st->nbp;
     for (int i = 0; i < st->nbp; i++) {
@@ -259,7 +274,7 @@ struct soft_stream *soft_stream_new_chunk(const struct score_ctx *s,
     st->x = st->xs;
     st->stage = ST_INIT;
     st->work = total_work(st);
-    st->bytes = sizeof *st + (nbuf + 3 * l2 + ((size_t)rows + 1 + GROUP) * U
+    st->bytes = sizeof *st + (nbuf + 3 * l2 + (nrows + nwin) * U
                               + (size_t)rows * cols + 4 * (size_t)st->nbp)
                              * sizeof(double)
                 + (size_t)(st->len1 + st->len2) * 2 * 2 * 2 * sizeof(double);
@@ -409,72 +424,71 @@ static double dot(const double *a, const double *b, int64_t len)
     return s0 + s1;
 }
 
-/* The cut last column of row r: its windows into h, sliding within one
- * stretch of 2 len2 when its width is under the chunk.  The far ends'
- * spans come two rows at a time (row r even makes r + 1's too). */
-static void last_column(struct soft_stream *st, const struct score_ctx *s,
-                        int r, const double *low, double *h)
+/* The cut last column's windows of row r when its width is under the
+ * chunk: sliding within one stretch of 2 len2 from the row's start. */
+static void last_sliding(const struct soft_stream *st, const double *low,
+                         double *h)
 {
-    int64_t rb = st->rb0 + r, u0 = st->u0, up = st->up, x0 = rb * st->k + u0;
-    if (st->L >= up) {
-        double *hc = st->buf + (3 + r % 2) * st->len2;
-        int next = r + 1 < st->rows && row_valid(st, r + 1);
-        if (r % 2 == 0)
-            spans(st, s, xm(st, rb - st->cbl) + u0,
-                  xm(st, rb + 1 - st->cbl) + u0, hc, next ? hc + st->len2
-                                                          : NULL);
-        pre_suf(up, hc, st->pre, NULL);
-        double mid = pieces(st, x0 + up, xm(st, rb - st->cbl) + u0);
-        for (int64_t u = 0; u < up; u++)
-            h[u] += mid + st->pre[u];
-        return;
-    }
     double hi = 0.0, lo = 0.0;
     for (int64_t v = 0; v < st->L; v++)
         dd_add(&hi, &lo, low[v]);
-    for (int64_t u = 0; u < up; u++) {
+    for (int64_t u = 0; u < st->up; u++) {
         h[u] = hi + lo;
         dd_add(&hi, &lo, low[u + st->L]);
         dd_add(&hi, &lo, -low[u]);
     }
 }
 
-/* Row block r over this chunk: 1/Z into w (0 past n), the cut last
- * column's windows into h and its cell. */
-static void phase_a(struct soft_stream *st, const struct score_ctx *s, int r)
+/* Row r's near parts: Z without the span at its far end (added when the
+ * second pass meets that block), and the same for the cut last column. */
+static void row_near(struct soft_stream *st, int r, const double *low)
 {
-    int64_t rb = st->rb0 + r, u0 = st->u0, up = st->up, l2 = st->len2;
-    int64_t x0 = rb * st->k + u0, nrow = min64(st->k, st->n - rb * st->k);
-    double *w = st->w + (size_t)r * st->U, *h = st->h;
-    double *lo = st->buf, *hi = st->buf + 2 * l2;
+    int64_t rb = st->rb0 + r, u0 = st->u0, up = st->up, x0 = rb * st->k + u0;
+    double *w = st->w + (size_t)r * st->U;
     st->done += up * COST_ROW;
     if (st->causal) {
-        spans(st, s, xm(st, rb) + u0, 0, hi, NULL);
-        pre_suf(up, hi, st->pre, NULL);
         double mid = pieces(st, st->xs, xm(st, rb) + u0);
         for (int64_t u = 0; u < up; u++)
-            w[u] = u0 + u < nrow ? 1.0 / (mid + st->pre[u]) : 0.0;
+            w[u] = mid;
         return;
     }
-    if (st->cbl >= 0 && st->L < up) {
-        spans(st, s, x0, x0 + l2, lo, lo + l2);
-        spans(st, s, xm(st, rb) + u0, 0, hi, NULL);
-    } else {
-        spans(st, s, x0, xm(st, rb) + u0, lo, hi);
-    }
-    pre_suf(up, hi, st->pre, NULL);
-    pre_suf(up, lo, NULL, st->suf);
+    pre_suf(up, low, NULL, st->suf);
     double mid = pieces(st, x0 + up, xm(st, rb) + u0);
     for (int64_t u = 0; u < up; u++)
-        w[u] = u0 + u < nrow ? 1.0 / (st->suf[u] + mid + st->pre[u]) : 0.0;
+        w[u] = st->suf[u] + mid;
     if (st->cbl < 0)
         return;
+    double *h = st->h + (size_t)r * st->U;
+    if (st->L < up) {
+        last_sliding(st, low, h);
+        return;
+    }
+    mid = pieces(st, x0 + up, xm(st, rb - st->cbl) + u0);
     for (int64_t u = 0; u < up; u++)
-        h[u] = st->L >= up ? st->suf[u] : 0.0;
-    last_column(st, s, r, lo, h);
-    st->sum[(size_t)r * st->cols + (size_t)(st->cbl - st->cb0)]
-        += dot(w, h, up);
-    st->done += up;
+        h[u] = st->suf[u] + mid;
+}
+
+/* Phase A: rows r (and r + 1, whose span shares the transform); the
+ * next row to do. */
+static int phase_a(struct soft_stream *st, const struct score_ctx *s, int r)
+{
+    int64_t l2 = st->len2, x0 = (st->rb0 + r) * st->k + st->u0;
+    double *a = st->buf, *b = st->buf + 2 * l2;
+    if (st->causal) {
+        row_near(st, r, NULL);
+        return r + 1;
+    }
+    if (st->cbl >= 0 && st->L < st->up) {   /* one stretch of 2 len2 */
+        spans(st, s, x0, x0 + l2, a, a + l2);
+        row_near(st, r, a);
+        return r + 1;
+    }
+    int two = r + 1 < st->rows && row_valid(st, r + 1);
+    spans(st, s, x0, x0 + st->k, a, two ? b : NULL);
+    row_near(st, r, a);
+    if (two)
+        row_near(st, r + 1, b);
+    return r + 1 + two;
 }
 
 /* Two doubles at a time (GCC and Clang vector extensions; SSE2 on
@@ -524,85 +538,77 @@ static void dot4(const double *w, const double *g, size_t stride,
     }
 }
 
-/* Row r's columns for the group's windows: cb[gi], or -1 where no cell
- * takes that window; the count. */
-static int group_cols(const struct soft_stream *st, int r, int64_t *cb)
-{
-    int64_t rb = st->rb0 + r;
-    int open = 0;
-    for (int gi = 0; gi < st->ng; gi++) {
-        cb[gi] = rb - (st->mg + gi) - 1;
-        if (cb[gi] < st->cb0 || cb[gi] >= st->cb0 + st->cols
-            || cb[gi] == st->cbl || !cell_open(st, r, cb[gi]))
-            cb[gi] = -1;
-        open += cb[gi] >= 0;
-    }
-    return open;
-}
 
-/*
- * The products of every row with the group's windows over UB rows of a
- * block from fl (a slice of the group's work): that stretch of the
- * windows stays in cache while every row's 1/Z passes it once.
- */
-static void flush_block(struct soft_stream *st)
-{
-    size_t U = (size_t)st->U;
-    int64_t ub = st->fl, len = min64(UB, st->up - ub);
-    for (int r = 0; r < st->rows; r++) {
-        const double *w = st->w + (size_t)r * U + (size_t)ub;
-        double *sum = st->sum + (size_t)r * st->cols;
-        int64_t cb[GROUP];
-        if (group_cols(st, r, cb) == 0)
-            continue;
-        for (int g4 = 0; g4 < st->ng; g4 += 4) {
-            const double *g = st->g + (size_t)g4 * U + (size_t)ub;
-            double v[4];
-            int all = g4 + 4 <= st->ng;
-            for (int t = 0; all && t < 4; t++)
-                all = cb[g4 + t] >= 0;
-            if (all)
-                dot4(w, g, U, len, v);
-            for (int t = 0; t < 4 && g4 + t < st->ng; t++) {
-                if (cb[g4 + t] < 0)
-                    continue;
-                sum[cb[g4 + t] - st->cb0] += all ? v[t]
-                    : dot(w, g + (size_t)t * U, len);
-                st->done += len;
-            }
-        }
-    }
-    st->fl += UB;
-    if (st->fl >= st->up) {
-        st->fl = -1;
-        st->ng = 0;
-    }
-}
-
-/* Block of distances mb over this chunk; with the one before, the
- * window G_(mb-1) into the group. */
+/* Phase B: the span of block m over this chunk.  With the one before,
+ * the window G_(m-1); it ends row m - rb0's Z (its far end) and adds to
+ * the cut last column of row m + cbl - rb0. */
 static void phase_b(struct soft_stream *st, const struct score_ctx *s)
 {
     int64_t m = st->mb, u0 = st->u0, up = st->up, l2 = st->len2;
     double *pair = st->buf;
-    if ((m - st->mlo) % 2 == 0)
+    if ((m - st->mb0) % 2 == 0)
         spans(st, s, xm(st, m) + u0, xm(st, m + 1) + u0, pair,
-              m + 1 <= st->mhi + 1 ? pair + l2 : NULL);
-    const double *e = pair + ((m - st->mlo) % 2) * l2;
+              m + 1 <= st->mb1 ? pair + l2 : NULL);
+    const double *e = pair + ((m - st->mb0) % 2) * l2;
     pre_suf(up, e, st->pre, st->suf);
-    if (m > st->mlo) {
-        if (st->ng == 0)
-            st->mg = m - 1;
-        double *g = st->g + (size_t)st->ng++ * st->U;
+    if (m > st->mb0 && m - 1 >= st->mlo && m - 1 <= st->mhi) {
+        double *g = st->g + (size_t)(m - 1 - st->mlo) * st->U;
         double mid = pieces(st, xm(st, m - 1) + u0 + up, xm(st, m) + u0);
         for (int64_t u = 0; u < up; u++)
             g[u] = st->sufprev[u] + mid + st->pre[u];
     }
+    int64_t r = m - st->rb0;
+    if (r >= 0 && r < st->rows && row_valid(st, (int)r)) {
+        double *w = st->w + (size_t)r * st->U;
+        int64_t nrow = min64(st->k, st->n - m * st->k) - u0;
+        for (int64_t u = 0; u < up; u++)
+            w[u] = u < nrow ? 1.0 / (w[u] + st->pre[u]) : 0.0;
+    }
+    r = m + st->cbl - st->rb0;
+    if (st->cbl >= 0 && st->L >= up && r >= 0 && r < st->rows
+        && row_valid(st, (int)r)) {
+        double *h = st->h + (size_t)r * st->U;
+        for (int64_t u = 0; u < up; u++)
+            h[u] += st->pre[u];
+    }
     double *t = st->sufprev;
     st->sufprev = st->suf;
     st->suf = t;
-    if (st->ng == GROUP || (m == st->mhi + 1 && st->ng))
-        st->fl = 0;                 /* the products, in slices */
+}
+
+/* Phase P: row r's products over UB rows of its block from pub, four
+ * windows at a time where four neighbouring cells take them. */
+static void products(struct soft_stream *st, int r)
+{
+    int64_t rb = st->rb0 + r, ub = st->pub, len = min64(UB, st->up - ub);
+    size_t U = (size_t)st->U;
+    const double *w = st->w + (size_t)r * U + (size_t)ub;
+    double *sum = st->sum + (size_t)r * st->cols;
+    for (int c = st->cols - 1; c >= 0; c--) {  /* m = rb - cb - 1 rising */
+        int64_t cb = st->cb0 + c;
+        if (!cell_open(st, r, cb))
+            continue;
+        st->done += len;
+        if (cb == st->cbl) {
+            sum[c] += dot(w, st->h + (size_t)r * U + (size_t)ub, len);
+            continue;
+        }
+        int four = c >= 3;
+        for (int t = 1; four && t < 4; t++)
+            four = cell_open(st, r, cb - t) && cb - t != st->cbl;
+        const double *g = st->g + (size_t)(rb - cb - 1 - st->mlo) * U
+                          + (size_t)ub;
+        if (!four) {
+            sum[c] += dot(w, g, len);
+            continue;
+        }
+        double v[4];
+        dot4(w, g, U, len, v);
+        for (int t = 0; t < 4; t++)
+            sum[c - t] += v[t];
+        st->done += 3 * len;
+        c -= 3;
+    }
 }
 
 static void chunk_start(struct soft_stream *st)
@@ -610,9 +616,9 @@ static void chunk_start(struct soft_stream *st)
     st->u0 = st->c * st->U;
     st->up = min64(st->U, st->k - st->u0);
     st->ra = 0;
-    st->mb = st->mlo;
-    st->ng = 0;
-    st->fl = -1;
+    st->mb = st->mb0;
+    st->pr = 0;
+    st->pub = 0;
     st->stage = ST_A;
 }
 
@@ -644,18 +650,22 @@ int soft_stream_step(struct soft_stream *st, const struct score_ctx *s,
                 chunk_start(st);
             }
         } else if (st->stage == ST_A) {
-            if (row_valid(st, st->ra))
-                phase_a(st, s, st->ra);
-            if (++st->ra == st->rows)
+            st->ra = row_valid(st, st->ra) ? phase_a(st, s, st->ra)
+                                           : st->ra + 1;
+            if (st->ra >= st->rows)
                 st->stage = ST_B;
+        } else if (st->stage == ST_B) {
+            phase_b(st, s);
+            if (++st->mb > st->mb1)
+                st->stage = ST_P;
         } else {
-            if (st->fl >= 0) {
-                flush_block(st);
-            } else {
-                phase_b(st, s);
-                st->mb++;
+            if (row_valid(st, st->pr))
+                products(st, st->pr);
+            if (++st->pr == st->rows) {
+                st->pr = 0;
+                st->pub += UB;
             }
-            if (st->mb > st->mhi + 1 && st->fl < 0) {
+            if (st->pub >= st->up) {
                 if (++st->c == st->nchunk)
                     st->stage = ST_DONE;
                 else
