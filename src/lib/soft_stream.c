@@ -26,6 +26,8 @@
 #define COST_GEN 25                 /* units per table entry made */
 #define COST_INIT 64                /* units per span entry of the plans */
 #define COST_ROW 48                 /* a row's 1/Z: sums, division, stores */
+#define TOUCH ((size_t)4096)        /* doubles of w, h, g first touched */
+#define COST_TOUCH 24               /* ... per first-pass span pair, each */
 #define UNDER -746.0                /* exp underflows below */
 
 enum { ST_INIT = 0, ST_P1, ST_A, ST_B, ST_P, ST_DONE };
@@ -49,6 +51,7 @@ struct soft_stream {
     double *w, *h;                  /* [rows][U]: 1/Z, cut last column */
     double *g;                      /* [mhi - mlo + 1][U]: windows */
     double *sum;                    /* [rows][cols] */
+    size_t big, touched;            /* doubles of w, h, g; first touched */
     size_t bytes;
     int64_t work, done;
 };
@@ -148,7 +151,7 @@ void soft_stream_free(struct soft_stream *st)
         scores_span_free(st->j2);
     scores_span_free(st->j1);
     free(st->bp); free(st->phi); free(st->buf); free(st->pre);
-    free(st->w); free(st->g); free(st->sum);
+    free(st->w); free(st->sum);
     free(st);
 }
 
@@ -166,6 +169,8 @@ static int64_t total_work(const struct soft_stream *st)
     int64_t p1 = (st->xe - st->xs + 2 * st->len1 - 1) / (2 * st->len1);
     int64_t w = p1 * 2 * st->len1 * COST_GEN + COST_INIT * (st->len1
                                                              + st->len2);
+    size_t touch = p1 * TOUCH < st->big ? (size_t)p1 * TOUCH : st->big;
+    w += (int64_t)touch * COST_TOUCH;
     int64_t open = 0, valid = 0;
     for (int r = 0; r < st->rows; r++) {
         valid += row_valid(st, r);
@@ -253,10 +258,10 @@ struct soft_stream *soft_stream_new_chunk(const struct score_ctx *s,
     size_t nwin = (size_t)(st->mhi - st->mlo + 1);
     st->buf = malloc(nbuf * sizeof *st->buf);
     st->pre = malloc(3 * l2 * sizeof *st->pre);
-    st->w = malloc(nrows * U * sizeof *st->w);
-    st->g = malloc(nwin * U * sizeof *st->g);
+    st->big = (nrows + nwin) * U;
+    st->w = malloc(st->big * sizeof *st->w);    /* then h, then g */
     st->sum = calloc((size_t)rows * (size_t)cols, sizeof *st->sum);
-    if (!st->buf || !st->pre || !st->w || !st->g
+    if (!st->buf || !st->pre || !st->w
         || !st->sum || bp_build(st)
         || !(st->phi = malloc(3 * (size_t)st->nbp * sizeof *st->phi))) {
         soft_stream_free(st);
@@ -265,6 +270,7 @@ struct soft_stream *soft_stream_new_chunk(const struct score_ctx *s,
     st->suf = st->pre + l2;
     st->sufprev = st->suf + l2;
     st->h = st->cbl >= 0 ? st->w + (size_t)rows * U : NULL;
+    st->g = st->w + nrows * U;
     st->plo = st->phi + st->nbp;
     st->psh = st->plo + st->nbp;
     for (int i = 0; i < st->nbp; i++) {
@@ -639,6 +645,13 @@ int soft_stream_step(struct soft_stream *st, const struct score_ctx *s,
         } else if (st->stage == ST_P1) {
             p1_span(st, s);
             st->done += 2 * st->len1 * COST_GEN;
+            if (st->touched < st->big) {   /* their pages, a few a slice */
+                size_t t = st->big - st->touched < TOUCH
+                           ? st->big - st->touched : TOUCH;
+                memset(st->w + st->touched, 0, t * sizeof *st->w);
+                st->touched += t;
+                st->done += (int64_t)t * COST_TOUCH;
+            }
             if (st->x >= st->xe) {
                 p1_finish(st);
                 st->j2 = st->len2 == st->len1 ? st->j1
