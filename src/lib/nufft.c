@@ -386,6 +386,8 @@ static void spread_one(pv_cos_plan *p, long double u, double vr, double vi)
     }
 }
 
+typedef double v2d __attribute__((vector_size(16)));   /* re, im */
+
 /* The Gaussian weights of source u (grid units) as spread_one forms
  * them, into g[2 SPREAD], and its first grid point. */
 static size_t spread_weights(const pv_cos_plan *p, long double u, double *g)
@@ -440,11 +442,14 @@ static void spread_fast(pv_cos_plan *p, int k, double vr, double vi)
     const double *g = p->sg + (size_t)k * 2 * SPREAD;
     size_t l0 = p->sl[k], grid = p->grid;
     double *z = p->z;
-    if (l0 + 2 * SPREAD <= grid) {
+    if (l0 + 2 * SPREAD <= grid) {  /* (re, im) pairs, two lanes */
+        v2d v = { vr, vi };
         z += 2 * l0;
         for (int j = 0; j < 2 * SPREAD; j++) {
-            z[2 * j] += vr * g[j];
-            z[2 * j + 1] += vi * g[j];
+            v2d zj, gj = { g[j], g[j] };
+            memcpy(&zj, z + 2 * j, sizeof zj);
+            zj += v * gj;
+            memcpy(z + 2 * j, &zj, sizeof zj);
         }
         return;
     }
