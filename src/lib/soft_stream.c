@@ -164,6 +164,12 @@ static int64_t pow2_at_least(int64_t v)
 }
 
 /* Units of the whole job (the counting of soft_stream_step). */
+/* Units of one cell's products over len rows: three products a unit. */
+static int64_t prod_cost(int64_t len)
+{
+    return (len + 2) / 3;
+}
+
 static int64_t total_work(const struct soft_stream *st)
 {
     int64_t p1 = (st->xe - st->xs + 2 * st->len1 - 1) / (2 * st->len1);
@@ -184,7 +190,12 @@ static int64_t total_work(const struct soft_stream *st)
                    : st->cbl >= 0 && st->L < up ? valid : (valid + 1) / 2;
         w += (pa + pb) * 2 * st->len2 * COST_GEN + valid * up * COST_ROW;
     }
-    return w + open * st->k;
+    for (int64_t c = 0; c < st->nchunk; c++) {
+        int64_t up = min64(st->U, st->k - c * st->U);
+        for (int64_t ub = 0; ub < up; ub += UB)
+            w += open * prod_cost(min64(UB, up - ub));
+    }
+    return w;
 }
 
 static void geometry(struct soft_stream *st, const struct score_ctx *s,
@@ -594,7 +605,7 @@ static void products(struct soft_stream *st, int r)
         int64_t cb = st->cb0 + c;
         if (!cell_open(st, r, cb))
             continue;
-        st->done += len;
+        st->done += prod_cost(len);
         if (cb == st->cbl) {
             sum[c] += dot(w, st->h + (size_t)r * U + (size_t)ub, len);
             continue;
@@ -612,7 +623,7 @@ static void products(struct soft_stream *st, int r)
         dot4(w, g, U, len, v);
         for (int t = 0; t < 4; t++)
             sum[c - t] += v[t];
-        st->done += 3 * len;
+        st->done += 3 * prod_cost(len);
         c -= 3;
     }
 }
