@@ -15,13 +15,15 @@
  * (scores_span_pair).  The first walks the whole table once and keeps
  * only the sums of its pieces between the places the second needs (and
  * the shift).  The second goes through every block k positions at a time
- * in chunks of U rows: for each row block the chunk's Z(i) and for each
- * block of distances the chunk's window sums, each a sum of positive
+ * in chunks of U rows: the span at each row block's start gives the near
+ * part of its rows' Z(i); each block of distances' span, made once per
+ * chunk, completes one window of every cell on its diagonal and the far
+ * end of one row block's Z(i).  Each window and Z(i) is a sum of positive
  * parts (the end of one span, whole pieces, the start of another), so
- * nothing cancels; then a product of each row block's 1/Z with the
- * windows of its cells.  Memory O(rows U + pieces), work O(n log n +
- * n cols): every cell is an exact mean, within about 1e-12 relative of a
- * direct long-double sum.
+ * nothing cancels; then each row block's 1/Z against its cells' windows.
+ * Memory O((rows + cols) U + pieces), U chosen to keep it near 40 MB at
+ * most; work O(n log n + n cols): every cell is an exact mean, within
+ * about 1e-12 relative of a direct long-double sum.
  */
 #ifndef PEVIZ_SOFT_STREAM_H
 #define PEVIZ_SOFT_STREAM_H
