@@ -80,7 +80,7 @@ quiet_pane() {
     local a b i=0
     a=$(capture)
     while [ $i -lt 16 ]; do
-        sleep 0.3
+        nap 0.3
         b=$(capture)
         [ "$a" = "$b" ] && return 0
         a=$b
