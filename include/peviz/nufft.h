@@ -60,6 +60,17 @@ int64_t pv_cos_work(const pv_cos_plan *p);
  */
 int pv_cos_step(pv_cos_plan *p, double *f, int64_t *budget);
 
+/*
+ * Two spans of pv_cos_span(p) distances centred anywhere, one transform:
+ * f(c_h + t) for t in [-span/2, span/2) into f_h[t + span/2], h = 0, 1
+ * (f1 may be NULL).  The plan's span is half its grid: a plan made for
+ * n = 2^p (p <= 16) has spans of 2^p.  A whole-range pass in progress
+ * starts over.
+ */
+int64_t pv_cos_span(const pv_cos_plan *p);
+void pv_cos_pair(pv_cos_plan *p, int64_t c0, int64_t c1, double *f0,
+                 double *f1);
+
 /* All at once.  Returns 0, or -1 when out of memory. */
 int pv_cos_sums(const double *w, const double *a, const double *b, int m,
                 int64_t n, double *f);

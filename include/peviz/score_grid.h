@@ -32,7 +32,8 @@ struct grid_req {
  * entry of an embedding or learned row.
  */
 #define GRID_BRUTE_CAP      (INT64_C(1) << 28)  /* entries over the blocks */
-#define GRID_TABLE_MAX_N    (INT64_C(1) << 20)  /* softmax offset table */
+#define GRID_TABLE_MAX_N    (INT64_C(1) << 20)  /* softmax offset table held;
+                                                   beyond: peviz/soft_stream.h */
 #define GRID_KEYS_CAP       (INT64_C(1) << 21)  /* n*d key entries, direct */
 #define GRID_DIRECT_CAP     (INT64_C(1) << 31)  /* rows*n*d, direct softmax */
 #define GRID_SLICE          (INT64_C(8000000))  /* work per slice (~6 ms) */
@@ -70,7 +71,8 @@ double grid_term(const struct score_grid *g, int t, int r, int c);
  * Softmax of query row i (after GRID_DONE with softmax on): P(i, j) into
  * *p, and when cols_out is non-NULL the mean weight over each of the
  * request's column blocks.  Returns 0, or -1 when not available (also
- * for a missing query i >= s->rows); a missing key j gives NAN.
+ * for a missing query i >= s->rows, and for a Toeplitz context over
+ * GRID_TABLE_MAX_N, whose cells are streamed); a missing key j gives NAN.
  */
 int grid_softmax_at(struct score_grid *g, const struct score_ctx *s,
                     int64_t i, int64_t j, double *p, double *cols_out);

@@ -576,6 +576,21 @@ void scores_table_job_free(struct scores_table_job *j);   /* NULL is fine */
 int scores_toeplitz_table(const struct score_ctx *s, double *t);
 
 /*
+ * Spans of the same table anywhere, two per transform, for work that
+ * cannot hold all 2n - 1 entries: t_h[u] = tau T(x_h + u - (n - 1)) for
+ * u < len, h = 0, 1 (t1 may be NULL), x_h any integer (the table index;
+ * outside [0, 2n - 1) the formula goes on, the mask is the caller's).
+ * len = 2^p, 7 <= p <= 16.  NULL when not Toeplitz, len is not such a
+ * power or out of memory.
+ */
+struct scores_span_job;
+struct scores_span_job *scores_span_new(const struct score_ctx *s,
+                                        int64_t len);
+void scores_span_pair(struct scores_span_job *j, const struct score_ctx *s,
+                      int64_t x0, int64_t x1, double *t0, double *t1);
+void scores_span_free(struct scores_span_job *j);     /* NULL is fine */
+
+/*
  * Softmax normalisers of a Toeplitz context: for each query i in [0, n),
  * z[i] = sum over the keys j it sees (j <= i with the causal mask) of
  * exp(S(i, j) - *shift), *shift the largest S any row sees, so every

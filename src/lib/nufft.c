@@ -107,6 +107,63 @@ static void radix4_last(double *z, size_t n, int sign)
     }
 }
 
+/*
+ * Two stages at once (len and len/2) over blocks [0, n/len): with q =
+ * len/4 and w = e^{sign 2 pi i / len}, the points a, b, c, d at j, j+q,
+ * j+2q, j+3q become a+b+c+d, (a+c-b-d) w^2j, (a-c + sign i (b-d)) w^j
+ * and (a-c - sign i (b-d)) w^3j: what two radix-2 stages leave there,
+ * in half the passes over the data and three rotations instead of four.
+ */
+static void stage4(double *restrict z, const double *restrict tw, size_t n,
+                   size_t len, int sign)
+{
+    size_t q = len / 4, h = len / 2;
+    const double *t = tw + 2 * (h - 1);
+    for (size_t b0 = 0; b0 < n; b0 += len) {
+        double *pa = z + 2 * b0, *pb = pa + 2 * q, *pc = pb + 2 * q,
+               *pd = pc + 2 * q;
+        for (size_t j = 0; j < q; j++) {
+            double s1r = pa[2 * j] + pc[2 * j], s1i = pa[2 * j + 1]
+                                                    + pc[2 * j + 1];
+            double s2r = pb[2 * j] + pd[2 * j], s2i = pb[2 * j + 1]
+                                                    + pd[2 * j + 1];
+            double t1r = pa[2 * j] - pc[2 * j], t1i = pa[2 * j + 1]
+                                                    - pc[2 * j + 1];
+            double ur = pb[2 * j] - pd[2 * j], ui = pb[2 * j + 1]
+                                                  - pd[2 * j + 1];
+            double t2r = -sign * ui, t2i = sign * ur;   /* times sign i */
+            double w1r = t[2 * j], w1i = t[2 * j + 1];
+            double w2r = t[4 * j], w2i = t[4 * j + 1];
+            size_t j3 = 3 * j;
+            double w3r = j3 < h ? t[2 * j3] : -t[2 * (j3 - h)];
+            double w3i = j3 < h ? t[2 * j3 + 1] : -t[2 * (j3 - h) + 1];
+            double xr = s1r - s2r, xi = s1i - s2i;
+            double yr = t1r + t2r, yi = t1i + t2i;
+            double vr = t1r - t2r, vi = t1i - t2i;
+            pa[2 * j] = s1r + s2r;
+            pa[2 * j + 1] = s1i + s2i;
+            pb[2 * j] = xr * w2r - xi * w2i;
+            pb[2 * j + 1] = xr * w2i + xi * w2r;
+            pc[2 * j] = yr * w1r - yi * w1i;
+            pc[2 * j + 1] = yr * w1i + yi * w1r;
+            pd[2 * j] = vr * w3r - vi * w3i;
+            pd[2 * j + 1] = vr * w3i + vi * w3r;
+        }
+    }
+}
+
+/* The whole transform of the plan's grid (sign +1), bit-reversed order
+ * out, as the stages of fft_step leave it. */
+static void fft_whole(double *z, const double *tw, size_t n)
+{
+    size_t len = n;
+    for (; len >= 16; len >>= 2)
+        stage4(z, tw, n, len, 1);
+    if (len == 8)
+        stage(z, tw, 8, 0, n / 8);
+    radix4_last(z, n, 1);
+}
+
 /* The reverse of the lg-bit number i. */
 static size_t rev_bits(size_t i, size_t n)
 {
@@ -169,6 +226,12 @@ struct pv_cos_plan {
     double *w, *a, *b;          /* [m] each */
     double *z, *tw;             /* [2N] each */
     double *e3;                 /* [2 SPREAD]: exp(-(j h)^2 / 4 tau) */
+    double *sg;                 /* pair mode: [2m][2 SPREAD] source weights */
+    size_t *sl;                 /* [2m]: each source's first grid point */
+    double *ph, *rot;           /* [2][2m]: e^{i c w_k} per slot, its step */
+    int64_t pc[2], pd[2];       /* each slot's last centre and step */
+    int pn[2];                  /* rotations since exact; -1: none yet */
+    int rot_ok[2];              /* rot holds e^{i pd w_k} */
     double *deconv;             /* [q + 1] */
     int stage;
     size_t len, pos;            /* FFT stage, block */
@@ -182,6 +245,9 @@ void pv_cos_free(pv_cos_plan *p)
     free(p->z);
     free(p->tw);
     free(p->e3);
+    free(p->sg);
+    free(p->sl);
+    free(p->ph);
     free(p->deconv);
     free(p);
 }
@@ -237,6 +303,12 @@ static int plan_coeffs(pv_cos_plan *p, const double *w, const double *a,
     }
     p->r = 0;
     p->stage = ST_SPREAD;
+    free(p->sg);
+    free(p->sl);
+    free(p->ph);
+    p->sg = NULL;
+    p->sl = NULL;
+    p->ph = p->rot = NULL;
     return 0;
 }
 
@@ -314,6 +386,80 @@ static void spread_one(pv_cos_plan *p, long double u, double vr, double vi)
     }
 }
 
+typedef double v2d __attribute__((vector_size(16)));   /* re, im */
+
+/* The Gaussian weights of source u (grid units) as spread_one forms
+ * them, into g[2 SPREAD], and its first grid point. */
+static size_t spread_weights(const pv_cos_plan *p, long double u, double *g)
+{
+    size_t grid = p->grid;
+    long double fl = floorl(u);
+    double xi = (double)(u - fl) * p->h;
+    double e2 = exp(xi * p->h / (2.0 * p->tau));
+    double e1e2 = exp(-xi * xi / (4.0 * p->tau)
+                      + (1 - SPREAD) * xi * p->h / (2.0 * p->tau));
+    long double lr = fmodl(fl, (long double)grid);
+    size_t l0 = (size_t)(lr < 0 ? lr + (long double)grid : lr);
+    for (int j = 0; j < 2 * SPREAD; j++) {
+        g[j] = e1e2 * p->e3[j];
+        e1e2 *= e2;
+    }
+    return (l0 + grid + 1 - SPREAD) & (grid - 1);
+}
+
+/* Pair mode: every source's weights and place, once per plan. */
+static int spread_tables(pv_cos_plan *p)
+{
+    if (p->sg)
+        return 0;
+    size_t m2 = (size_t)(2 * p->m > 0 ? 2 * p->m : 1);
+    p->sg = malloc(m2 * 2 * SPREAD * sizeof *p->sg);
+    p->sl = malloc(m2 * sizeof *p->sl);
+    p->ph = malloc(4 * m2 * sizeof *p->ph);
+    if (!p->sg || !p->sl || !p->ph) {
+        free(p->sg);
+        free(p->sl);
+        free(p->ph);
+        p->sg = NULL;
+        p->sl = NULL;
+        p->ph = NULL;
+        return -1;
+    }
+    p->rot = p->ph + 2 * m2;
+    p->pn[0] = p->pn[1] = -1;
+    for (int k = 0; k < 2 * p->m; k++) {
+        long double u = (long double)p->w[k / 2] * (long double)p->grid
+                        / (2.0L * NU_PI_L);
+        p->sl[k] = spread_weights(p, k % 2 ? -u : u,
+                                  p->sg + (size_t)k * 2 * SPREAD);
+    }
+    return 0;
+}
+
+/* Add v times source k's weights (pair mode). */
+static void spread_fast(pv_cos_plan *p, int k, double vr, double vi)
+{
+    const double *g = p->sg + (size_t)k * 2 * SPREAD;
+    size_t l0 = p->sl[k], grid = p->grid;
+    double *z = p->z;
+    if (l0 + 2 * SPREAD <= grid) {  /* (re, im) pairs, two lanes */
+        v2d v = { vr, vi };
+        z += 2 * l0;
+        for (int j = 0; j < 2 * SPREAD; j++) {
+            v2d zj, gj = { g[j], g[j] };
+            memcpy(&zj, z + 2 * j, sizeof zj);
+            zj += v * gj;
+            memcpy(z + 2 * j, &zj, sizeof zj);
+        }
+        return;
+    }
+    for (int j = 0; j < 2 * SPREAD; j++) {
+        size_t l = (l0 + (size_t)j) & (grid - 1);
+        z[2 * l] += vr * g[j];
+        z[2 * l + 1] += vi * g[j];
+    }
+}
+
 /* The centre of segment j: it holds the distances centre + t, t in
  * [-q, q). */
 static int64_t seg_centre(const pv_cos_plan *p, int j)
@@ -322,33 +468,96 @@ static int64_t seg_centre(const pv_cos_plan *p, int j)
 }
 
 /*
- * Spread segments r and r + 1 into one grid.  Segment j's sources sit at
- * x = w_k with weights v = (a_k - i b_k) e^{i c_j w_k} / 2 (c_j its
- * centre), each with a mirror conj(v) at -x: that grid is conjugate-
- * symmetric, so its transform is real (and is Re F).  Segment r + 1 goes
- * in times i, so the real part of the transform is segment r and the
- * imaginary part segment r + 1.  Positions in grid units and the angles
+ * Spread two segments, centred at c[0] and c[1], into one grid.  Segment
+ * j's sources sit at x = w_k with weights v = (a_k - i b_k) e^{i c_j w_k}
+ * / 2, each with a mirror conj(v) at -x: that grid is conjugate-
+ * symmetric, so its transform is real (and is Re F).  Segment 1 goes in
+ * times i, so the real part of the transform is segment 0 and the
+ * imaginary part segment 1.  Positions in grid units and the angles
  * c_j w_k are formed in long double: an error e in a position turns
  * mode t by 2 pi t e / N.
  */
-static void spread(pv_cos_plan *p)
+/* e^{i c w_k} for every k into out (cos, sin pairs), exactly: the angle
+ * reduced in long double. */
+static void phases_exact(const pv_cos_plan *p, int64_t c, double *out)
+{
+    for (int k = 0; k < p->m; k++) {
+        double t = (double)remainderl((long double)c * p->w[k],
+                                      2.0L * NU_PI_L);
+        out[2 * k] = cos(t);
+        out[2 * k + 1] = sin(t);
+    }
+}
+
+/*
+ * Pair mode: slot h's phases for centre c.  A slot whose centres move by
+ * the same step as last time (spans k apart, chunk after chunk) turns
+ * its phases by that step's rotation, exact again every ROT_EXACT calls
+ * (each rotation adds an error near 2 eps).
+ */
+#define ROT_EXACT 16
+static void pair_phases(pv_cos_plan *p, int h, int64_t c)
+{
+    double *ph = p->ph + (size_t)h * 2 * p->m, *rot = p->rot + (size_t)h * 2
+                                                            * p->m;
+    int64_t d = c - p->pc[h];
+    if (p->pn[h] >= 0 && d == p->pd[h] && p->pn[h] < ROT_EXACT) {
+        if (!p->rot_ok[h]) {
+            phases_exact(p, d, rot);
+            p->rot_ok[h] = 1;
+        }
+        for (int k = 0; k < p->m; k++) {
+            double cr = ph[2 * k], ci = ph[2 * k + 1];
+            ph[2 * k] = cr * rot[2 * k] - ci * rot[2 * k + 1];
+            ph[2 * k + 1] = cr * rot[2 * k + 1] + ci * rot[2 * k];
+        }
+        p->pn[h]++;
+    } else {
+        phases_exact(p, c, ph);
+        if (p->pn[h] < 0 || d != p->pd[h])
+            p->rot_ok[h] = 0;
+        p->pd[h] = d;
+        p->pn[h] = 0;
+    }
+    p->pc[h] = c;
+}
+
+static void spread_at(pv_cos_plan *p, const int64_t c[2])
 {
     memset(p->z, 0, 2 * p->grid * sizeof *p->z);
     for (int k = 0; k < p->m; k++) {
-        long double u = (long double)p->w[k] * (long double)p->grid
-                        / (2.0L * NU_PI_L);
         double v[2][2];
         for (int h = 0; h < 2; h++) {
-            double t = (double)remainderl((long double)seg_centre(p, p->r + h)
-                                          * p->w[k], 2.0L * NU_PI_L);
-            double cr = cos(t), ci = sin(t);
+            double cr, ci;
+            if (p->sg) {
+                cr = p->ph[(size_t)h * 2 * p->m + 2 * k];
+                ci = p->ph[(size_t)h * 2 * p->m + 2 * k + 1];
+            } else {
+                double t = (double)remainderl((long double)c[h] * p->w[k],
+                                              2.0L * NU_PI_L);
+                cr = cos(t);
+                ci = sin(t);
+            }
             v[h][0] = 0.5 * (p->a[k] * cr + p->b[k] * ci);
             v[h][1] = 0.5 * (p->a[k] * ci - p->b[k] * cr);
         }
         /* at x: v0 + i v1; at -x: conj(v0) + i conj(v1) */
+        if (p->sg) {
+            spread_fast(p, 2 * k, v[0][0] - v[1][1], v[0][1] + v[1][0]);
+            spread_fast(p, 2 * k + 1, v[0][0] + v[1][1], -v[0][1] + v[1][0]);
+            continue;
+        }
+        long double u = (long double)p->w[k] * (long double)p->grid
+                        / (2.0L * NU_PI_L);
         spread_one(p, u, v[0][0] - v[1][1], v[0][1] + v[1][0]);
         spread_one(p, -u, v[0][0] + v[1][1], -v[0][1] + v[1][0]);
     }
+}
+
+static void spread(pv_cos_plan *p)
+{
+    int64_t c[2] = { seg_centre(p, p->r), seg_centre(p, p->r + 1) };
+    spread_at(p, c);
 }
 
 /* Modes of segments r, r + 1 into f: delta = c + t, f = the real
@@ -441,4 +650,39 @@ int pv_cos_sums(const double *w, const double *a, const double *b, int m,
     pv_cos_step(p, f, &budget);
     pv_cos_free(p);
     return 0;
+}
+
+int64_t pv_cos_span(const pv_cos_plan *p)
+{
+    return 2 * p->q;
+}
+
+void pv_cos_pair(pv_cos_plan *p, int64_t c0, int64_t c1, double *f0,
+                 double *f1)
+{
+    int64_t c[2] = { c0, c1 };
+    double *f[2] = { f0, f1 };
+    if (spread_tables(p) == 0) {    /* without them: the slower spread */
+        pair_phases(p, 0, c0);
+        if (f1)
+            pair_phases(p, 1, c1);
+        else {                      /* no second span: nothing spread */
+            memset(p->ph + 2 * p->m, 0, 2 * (size_t)p->m * sizeof *p->ph);
+            p->pn[1] = -1;
+        }
+    }
+    spread_at(p, c);
+    fft_whole(p->z, p->tw, p->grid);
+    size_t grid = p->grid, r = rev_bits(grid - (size_t)p->q, grid);
+    for (int64_t t = -p->q; t < p->q; t++) {
+        if (t == 0)
+            r = 0;
+        double dc = p->deconv[t < 0 ? -t : t];
+        for (int h = 0; h < 2; h++)
+            if (f[h])
+                f[h][t + p->q] = p->z[2 * r + h] * dc;
+        r = rev_next(r, grid);
+    }
+    p->stage = ST_SPREAD;           /* a whole-range pass starts over */
+    p->r = 0;
 }

@@ -7,6 +7,7 @@
 #include "peviz/score_grid.h"
 
 #include "peviz/fmt.h"
+#include "peviz/soft_stream.h"
 
 #include <float.h>
 #include <math.h>
@@ -55,7 +56,7 @@ struct grid_key {
 };
 
 enum { PH_INIT = 0, PH_VEC, PH_CELLS, PH_FINAL, PH_SOFT, PH_DONE };
-enum { SOFT_NONE = 0, SOFT_TABLE, SOFT_DIRECT };
+enum { SOFT_NONE = 0, SOFT_TABLE, SOFT_DIRECT, SOFT_STREAM };
 enum { TAB_EMPTY = 0, TAB_BUILD, TAB_PREFIX, TAB_READY };
 
 /* Prefix sums of exp(tau T(delta) - M) over delta = -(n-1) .. n-1. */
@@ -96,6 +97,7 @@ struct score_grid {
     /* softmax */
     int soft;
     struct soft_table tab;
+    struct soft_stream *stream; /* n over the table's limit */
     double *pcell;              /* [rows*cols] */
     double *keys;               /* direct: [n][d] key vectors */
     double *qbuf, *rowbuf, *abuf;
@@ -120,6 +122,8 @@ static void raw_free(struct score_grid *g)
     free(g->pref); free(g->tmp); free(g->pcell); free(g->keys);
     free(g->qbuf); free(g->rowbuf); free(g->abuf); free(g->cur_row);
     free(g->dk);
+    soft_stream_free(g->stream);
+    g->stream = NULL;
     g->dk = NULL;
     g->cell = g->term = g->vec = g->tri = g->pref = g->tmp = NULL;
     g->pcell = g->keys = g->qbuf = g->rowbuf = g->abuf = g->cur_row = NULL;
@@ -742,18 +746,39 @@ static int soft_setup(struct score_grid *g, const struct score_ctx *s)
         g->r = 0;
         return 0;
     }
-    if (s->toeplitz && s->n > GRID_TABLE_MAX_N && (double)s->n * s->d
-                                                  > (double)GRID_KEYS_CAP) {
-        refuse(g, "softmax needs an offset table of 2n values; n is over "
-               "the limit of %lld: lower n", (long long)GRID_TABLE_MAX_N);
-        return -1;
+    if (s->toeplitz) {              /* n over the table's limit */
+        g->stream = soft_stream_new(s, g->k, g->rb0, g->rows, g->cb0,
+                                    g->cols);
+        if (!g->stream)
+            return -2;
+        g->soft = SOFT_STREAM;
+        g->work_total += soft_stream_work(g->stream);
+        return 0;
     }
     return direct_setup(g, s);
+}
+
+/* The streamed means, slice by slice, into pcell when done. */
+static int stream_step(struct score_grid *g, const struct score_ctx *s,
+                       int64_t *budget)
+{
+    int64_t d0 = soft_stream_done(g->stream);
+    int more = soft_stream_step(g->stream, s, budget);
+    g->work_done += soft_stream_done(g->stream) - d0;
+    if (more)
+        return more > 0 ? 1 : -2;
+    for (int r = 0; r < g->rows; r++)
+        for (int c = 0; c < g->cols; c++)
+            g->pcell[(size_t)r * g->cols + c] =
+                soft_stream_cell(g->stream, r, c);
+    return 0;
 }
 
 static int soft_step(struct score_grid *g, const struct score_ctx *s,
                      int64_t *budget)
 {
+    if (g->soft == SOFT_STREAM)
+        return stream_step(g, s, budget);
     if (g->soft == SOFT_TABLE) {
         if (g->tab.stage != TAB_READY
             && table_step(&g->tab, s, budget, &g->work_done))
@@ -898,6 +923,10 @@ enum grid_status grid_update(struct score_grid *g, const struct score_ctx *s,
         }
         g->phase = g->status == GRID_REFUSED ? PH_DONE
                  : g->need_raw ? PH_VEC : PH_SOFT;
+        /* the first slice also pays the setup (buffers, their first
+         * touch), which is not counted: half the work keeps its frame
+         * as short as the others */
+        budget /= 2;
     }
     if (g->phase == PH_VEC || g->phase == PH_CELLS) {
         if (raw_step(g, s, &budget) == 0)

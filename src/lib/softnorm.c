@@ -136,6 +136,85 @@ int scores_toeplitz_table(const struct score_ctx *s, double *t)
     return 0;
 }
 
+/* ---- spans of the table anywhere ------------------------------------------ */
+
+struct scores_span_job {
+    int rot;
+    int64_t len;
+    pv_cos_plan *plan;
+    double *ones;
+    double *f[2];               /* [len] each: the rotation part */
+};
+
+void scores_span_free(struct scores_span_job *j)
+{
+    if (!j)
+        return;
+    pv_cos_free(j->plan);
+    free(j->ones);
+    free(j->f[0]);
+    free(j);
+}
+
+struct scores_span_job *scores_span_new(const struct score_ctx *s,
+                                        int64_t len)
+{
+    struct scores_span_job *j;
+    if (!s->toeplitz || len < 128 || len > 65536 || (len & (len - 1))
+        || !(j = calloc(1, sizeof *j)))
+        return NULL;
+    j->len = len;
+    j->rot = rot_term(s);
+    if (j->rot < 0)
+        return j;
+    const double *a = s->ra, *b = s->rb;
+    j->f[0] = malloc(2 * (size_t)len * sizeof *j->f[0]);
+    if (!j->f[0]) {
+        scores_span_free(j);
+        return NULL;
+    }
+    j->f[1] = j->f[0] + len;
+    if (s->terms[j->rot].a == SK_PSIN) {        /* a_k = 1, b_k = 0 */
+        j->ones = malloc((size_t)s->half * sizeof *j->ones);
+        if (!j->ones) {
+            scores_span_free(j);
+            return NULL;
+        }
+        for (int k = 0; k < s->half; k++)
+            j->ones[k] = 1.0;
+        a = j->ones;
+        b = NULL;
+    }
+    j->plan = pv_cos_new(s->omega, a, b, s->half, len);
+    if (!j->plan || pv_cos_span(j->plan) != len) {
+        scores_span_free(j);
+        return NULL;
+    }
+    return j;
+}
+
+void scores_span_pair(struct scores_span_job *j, const struct score_ctx *s,
+                      int64_t x0, int64_t x1, double *t0, double *t1)
+{
+    int64_t n = s->n, x[2] = { x0, x1 }, half = j->len / 2;
+    double *t[2] = { t0, t1 };
+    if (j->rot >= 0)
+        pv_cos_pair(j->plan, x0 - (n - 1) + half, x1 - (n - 1) + half,
+                    j->f[0], t1 ? j->f[1] : NULL);
+    for (int h = 0; h < 2; h++) {
+        if (!t[h])
+            continue;
+        for (int64_t u = 0; u < j->len; u++) {
+            int64_t dl = x[h] + u - (n - 1);
+            double sum = j->rot >= 0 ? j->f[h][u] : 0.0;
+            for (int k = 0; k < s->nterms; k++)
+                if (k != j->rot)
+                    sum += scores_term_at(s, k, dl, 0);
+            t[h][u] = s->tau * sum;
+        }
+    }
+}
+
 /* ---- normalisers ----------------------------------------------------------- */
 
 /* A double-double running sum: hi + lo, lo gathering the rounding of

@@ -1122,8 +1122,11 @@ static void profile_spec_row(const struct app *a, struct att_rt *rt,
     int r = (int)((a->att.ci - L->i0) / L->k);
     int n = L->cols < PROFILE_MAX ? L->cols : PROFILE_MAX;
     double p;
-    if (!(s->o.softmax && grid_softmax_at(rt->grid, s, a->att.ci, a->att.cj,
-                                          &p, row) == 0))
+    /* past the offset table's limit the cells are streamed: no single
+     * row, the block row's means instead (and the title says so) */
+    int exact = s->o.softmax && grid_softmax_at(rt->grid, s, a->att.ci,
+                                                a->att.cj, &p, row) == 0;
+    if (!exact)
         for (int cc = 0; cc < n; cc++)
             row[cc] = grid_cell(rt->grid, r, cc);
     ser->y = row;
@@ -1148,7 +1151,7 @@ static void profile_spec_row(const struct app *a, struct att_rt *rt,
         snprintf(cand[0], LINE_LEN, "row i=%lld: missing, the table has %lld "
                  "positions", (long long)a->att.ci, (long long)s->rows);
         snprintf(cand[1], LINE_LEN, "row i=%lld: missing", (long long)a->att.ci);
-    } else if (L->k == 1 || s->o.softmax) {
+    } else if (L->k == 1 || exact) {
         snprintf(cand[0], LINE_LEN, "%s of row i=%lld across keys j", what,
                  (long long)a->att.ci);
         snprintf(cand[1], LINE_LEN, "%s, i=%lld, against j", what,
@@ -1156,9 +1159,10 @@ static void profile_spec_row(const struct app *a, struct att_rt *rt,
     } else {
         long long r0 = (long long)(L->i0 + r * L->k);
         long long r1 = (long long)(L->i0 + (r + 1) * L->k - 1);
-        snprintf(cand[0], LINE_LEN, "S, mean of rows %lld-%lld, across keys j",
-                 r0, r1);
-        snprintf(cand[1], LINE_LEN, "S, rows %lld-%lld, against j", r0, r1);
+        const char *m = s->o.softmax ? "P(j|i)" : "S";
+        snprintf(cand[0], LINE_LEN, "%s, mean of rows %lld-%lld, across keys j",
+                 m, r0, r1);
+        snprintf(cand[1], LINE_LEN, "%s, rows %lld-%lld, against j", m, r0, r1);
     }
     pick_title(title, tlen, w, cand, 2);
 }

@@ -70,6 +70,24 @@ export_bench() {
     echo "   the other, while the floor pays only the copy.)"
 }
 
+# Softmax at n = 2^24 (the streamed cells): the whole program's peak
+# memory for the finished map, a --snapshot at 200x60 through peak_rss.
+soft_rss() {
+    local d kb secs st
+    for d in 64 4096; do
+        read -r kb secs st < <("$BUILD/bench/peak_rss" "$PEVIZ" --snapshot \
+            --view attention --size 200x60 -d $d -n 16777216 --softmax)
+        if [ -z "${kb:-}" ] || [ "${st:-1}" != 0 ]; then
+            echo "  attention  softmax d $d n 2^24 snapshot: NO DATA (status ${st:-?})"
+            continue
+        fi
+        awk -v d=$d -v kb="$kb" -v s="$secs" 'BEGIN {
+            printf "  attention  softmax d %d n 2^24 snapshot 200x60: peak RSS %.1f MB " \
+                   "(%.1f s wall)  target <= 64 MB: %s\n", d, kb / 1024, s,
+                   (kb <= 65536) ? "ok" : "MISSED" }'
+    done
+}
+
 main() {
     echo "peviz make bench, $(date '+%Y-%m-%d %H:%M %Z')"
     echo "machine: $(nproc) cores,$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2), $(. /etc/os-release && echo "$PRETTY_NAME"), $(${CC:-cc} --version | head -n 1)"
@@ -81,6 +99,7 @@ main() {
         [ -n "${BENCH_QUICK:-}" ] && runs=5
         "$BUILD/bench/bench_frame" $runs ||
             echo "  (bench_frame stopped with status $?: NO DATA)"
+        soft_rss
         echo
     fi
     if want pty; then

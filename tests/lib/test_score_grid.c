@@ -1,7 +1,8 @@
 /*
  * test_score_grid.c - the library's sliced, cached grid of score cells
  * (src/lib/score_grid.c) against brute force over the library's scores:
- * every cell, the four-term split, softmax rows and the limits.
+ * every cell, the four-term split, softmax rows (streamed past the
+ * offset table's limit) and the limits.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -287,6 +288,128 @@ static void test_large(void)
     scores_free(s);
 }
 
+/* Softmax past the offset table's limit: the cells are streamed
+ * (peviz/soft_stream.h).  Zoomed windows, the cut last column and the
+ * causal mask against the export's rows (scores_row, as --export softmax
+ * prints them), one cell against a long-double sum from the definition,
+ * and a new job's first slice doing half the work of the next. */
+static long double direct_cell(const struct score_ctx *s, int64_t i0,
+                               int64_t i1, int64_t j0, int64_t j1)
+{
+    /* e(delta) for delta = i - j over [i0 - (n-1), i1 - 1], once */
+    int64_t lo = i0 - (s->n - 1), len = i1 - lo;
+    long double sum = 0, w[16], *e = malloc((size_t)len * sizeof *e);
+    for (int k = 0; k < s->d / 2; k++)
+        w[k] = powl(s->base, -2.0L * k / s->d);
+    for (int64_t x = 0; x < len; x++) {
+        long double t = 0;
+        for (int k = 0; k < s->d / 2; k++)
+            t += cosl((long double)(lo + x) * w[k]);
+        e[x] = expl(t - s->d / 2);
+    }
+    for (int64_t i = i0; i < i1; i++) {
+        long double z = 0, win = 0;
+        for (int64_t j = 0; j < (s->o.causal ? i + 1 : s->n); j++) {
+            z += e[i - j - lo];
+            if (j >= j0 && j < j1)
+                win += e[i - j - lo];
+        }
+        sum += win / z;
+    }
+    free(e);
+    return sum / ((long double)(i1 - i0) * (long double)(j1 - j0));
+}
+
+/* The worst relative error of a grid's cells against the means of the
+ * export's rows (each row made once); *open counts the cells shown. */
+static double export_worst(const struct score_ctx *s,
+                           const struct score_grid *g,
+                           const struct grid_req *r, int *open)
+{
+    int64_t n = s->n, k = r->k;
+    double *row = malloc((size_t)n * sizeof *row), worst = 0;
+    *open = 0;
+    for (int rr = 0; rr < r->rows; rr++) {
+        double sum[16] = { 0 };
+        int64_t i0 = r->i0 + rr * k, i1 = i0 + k < n ? i0 + k : n;
+        for (int64_t i = i0; i < i1; i++) {
+            scores_row(s, i, 1, row);
+            for (int c = 0; c < r->cols; c++)
+                for (int64_t j = r->j0 + c * k; j < r->j0 + (c + 1) * k
+                                                && j < n; j++)
+                    sum[c] += row[j];
+        }
+        for (int c = 0; c < r->cols; c++) {
+            int64_t j0 = r->j0 + c * k, j1 = j0 + k < n ? j0 + k : n;
+            double got = grid_cell(g, rr, c);
+            if (s->o.causal && j0 > i1 - 1) {
+                CHECK(isnan(got));
+                continue;
+            }
+            double want = sum[c] / ((double)(i1 - i0) * (double)(j1 - j0));
+            (*open)++;
+            worst = fmax(worst, fabs(got - want) / want);
+        }
+    }
+    free(row);
+    return worst;
+}
+
+static void test_stream(void)
+{
+    int64_t n = (INT64_C(1) << 20) + 5, k = 4;
+    for (int causal = 0; causal <= 1; causal++) {
+        struct dims p = P(8, 10000, n);
+        struct score_opts o = O(SCHEME_SINUSOIDAL);
+        o.softmax = 1;
+        o.causal = causal;
+        struct score_ctx *s = NEW(&p, &o, NULL);
+        struct grid_req rs[2] = {
+            { 300000, 299980, k, 2, 9, 0 },           /* near the diagonal */
+            { n / k * k - 4, n / k * k - 8, k, 2, 3, 0 },   /* cut last */
+        };
+        for (int q = 0; q < 2; q++) {
+            struct grid_req *r = &rs[q];
+            struct score_grid *g = grid_new();
+            enum grid_status st;
+            CHECK(grid_run(g, s, r, GRID_SLICE, &st) > 2);
+            CHECK(st == GRID_DONE);
+            int open;
+            double worst = export_worst(s, g, r, &open);
+            CHECK(open >= 3);
+            CHECK_NEAR(worst, 0, 1e-10);
+            if (q == 0 && !causal) {  /* the diagonal cell, long double */
+                long double want = direct_cell(s, 300000, 300004, 300000,
+                                               300004);
+                CHECK_NEAR((double)((grid_cell(g, 0, 5) - want) / want), 0,
+                           1e-10);
+            }
+            double pij, cols[9];
+            CHECK(grid_softmax_at(g, s, 300001, 300001, &pij, cols) == -1);
+            grid_free(g);
+        }
+        scores_free(s);
+    }
+    /* n = 2^24: taken on, not refused; the first slice is half the next */
+    struct dims p = P(64, 10000, INT64_C(1) << 24);
+    struct score_opts o = O(SCHEME_SINUSOIDAL);
+    o.softmax = 1;
+    struct score_ctx *s = NEW(&p, &o, NULL);
+    int64_t kk = (INT64_C(1) << 24) / 100;
+    struct grid_req r = { 0, 0, kk, 100, 100, 0 };
+    struct score_grid *g = grid_new();
+    double p1, p2;
+    char why[192] = "";
+    CHECK(grid_update(g, s, &r, GRID_SLICE, &p1, why, sizeof why)
+          == GRID_BUSY);
+    CHECK(grid_update(g, s, &r, GRID_SLICE, &p2, why, sizeof why)
+          == GRID_BUSY);
+    CHECK(p1 > 0 && p2 - p1 > 1.5 * p1);
+    CHECK(why[0] == 0);
+    grid_free(g);
+    scores_free(s);
+}
+
 int main(void)
 {
     test_grid();
@@ -297,5 +420,6 @@ int main(void)
     test_ill_conditioned();
     test_limits();
     test_large();
+    test_stream();
     TEST_END("test_score_grid");
 }

@@ -1,0 +1,713 @@
+/*
+ * soft_stream.c - exact softmax block means for large n in bounded memory
+ * (see include/peviz/soft_stream.h).
+ *
+ * Table index x = delta + n - 1, E(x) = exp(tau T(delta) - shift), zero
+ * outside [xs, xe) (xs = n - 1 when causal).  Row i = rb k + u sees
+ * x in [i, i + n) (causal: [n - 1, i + n)), so with x_m = n + m k:
+ *   Z(i)              = sum over [rb k + u, x_rb + u)   (causal [xs, ..))
+ *   column block cb   = sum over [x_m + u, x_(m+1) + u), m = rb - cb - 1
+ *   the last column   = sum over [rb k + u, x_(rb - cbl) + u) when it is
+ *   block cbl, cut    short of k and nothing masks its far part
+ * A chunk holds u in [u0, u0 + up).  Each window over the chunk is the
+ * end of the span at its start (from u), the pieces in between (first
+ * pass), and the start of the span at its end (up to u).
+ */
+#include "peviz/soft_stream.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define LEN1 16384                  /* first pass: span length */
+#define CHUNK_MAX 16384             /* rows of a block per chunk */
+#define ROW_BYTES ((size_t)40 << 20)  /* a chunk's 1/Z, last column, windows */
+#define UB 1024                     /* rows of a block per product slice */
+#define COST_GEN 25                 /* units per table entry made */
+#define COST_INIT 64                /* units per span entry of the plans */
+#define COST_ROW 48                 /* a row's 1/Z: sums, division, stores */
+#define TOUCH ((size_t)4096)        /* doubles of w, h, g first touched */
+#define COST_TOUCH 24               /* ... per first-pass span pair, each */
+#define UNDER -746.0                /* exp underflows below */
+
+enum { ST_INIT = 0, ST_P1, ST_A, ST_B, ST_P, ST_DONE };
+
+struct soft_stream {
+    int64_t n, k, rb0, cb0, xs, xe;
+    int rows, cols, causal;
+    int64_t cbl, L;                 /* cut last column (or -1), its width */
+    int64_t len1, len2, U, nchunk, mlo, mhi;
+    struct scores_span_job *j1, *j2;
+    int64_t *bp;                    /* breakpoints, sorted, in [xs, xe] */
+    int nbp, pi;
+    double *phi, *plo, *psh;        /* piece sums and shifts, then P(bp) */
+    double mx;
+    int64_t x;                      /* first pass: next entry */
+    int stage, ra, pr;
+    int64_t mb0, mb1;               /* second pass: spans m in [mb0, mb1] */
+    int64_t c, u0, up, mb, pub;     /* chunk, its rows; next m; products */
+    double *buf;                    /* [4 len2], first pass [2 len1] */
+    double *pre, *suf, *sufprev;    /* [len2] each */
+    double *w, *h;                  /* [rows][U]: 1/Z, cut last column */
+    double *g;                      /* [mhi - mlo + 1][U]: windows */
+    double *sum;                    /* [rows][cols] */
+    size_t big, touched;            /* doubles of w, h, g; first touched */
+    size_t bytes;
+    int64_t work, done;
+};
+
+static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
+static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
+
+/* ---- double-double sums ---------------------------------------------------- */
+
+static void dd_add(double *hi, double *lo, double x)
+{
+    double s = *hi + x, bp = s - *hi;
+    *lo += (*hi - (s - bp)) + (x - bp);
+    *hi = s;
+}
+
+/* (ah + al) - (bh + bl), rounded */
+static double dd_sub(double ah, double al, double bh, double bl)
+{
+    double hi = ah, lo = al;
+    dd_add(&hi, &lo, -bh);
+    dd_add(&hi, &lo, -bl);
+    return hi + lo;
+}
+
+/* ---- geometry ------------------------------------------------------------- */
+
+static int64_t xm(const struct soft_stream *st, int64_t m)
+{
+    return st->n + m * st->k;
+}
+
+static int row_valid(const struct soft_stream *st, int r)
+{
+    return (st->rb0 + r) * st->k < st->n;
+}
+
+/* Whether cell (r, c) is drawn from a window (not hidden, not past n). */
+static int cell_open(const struct soft_stream *st, int r, int64_t cb)
+{
+    int64_t rb = st->rb0 + r;
+    return rb * st->k < st->n && cb * st->k < st->n
+           && !(st->causal && cb > rb);
+}
+
+static int cmp64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static void bp_put(struct soft_stream *st, int64_t x)
+{
+    st->bp[st->nbp++] = x < st->xs ? st->xs : x > st->xe ? st->xe : x;
+}
+
+/* Every place a window of the second pass starts or ends between spans. */
+static int bp_build(struct soft_stream *st)
+{
+    int64_t per = 2 * (st->mhi - st->mlo + 2) + 3 * (int64_t)st->rows;
+    st->bp = malloc((size_t)(st->nchunk * per + 2) * sizeof *st->bp);
+    if (!st->bp)
+        return -1;
+    st->nbp = 0;
+    bp_put(st, st->xs);
+    bp_put(st, st->xe);
+    for (int64_t c = 0; c < st->nchunk; c++) {
+        int64_t u0 = c * st->U, up = min64(st->U, st->k - u0);
+        for (int64_t m = st->mlo; m <= st->mhi + 1; m++) {
+            bp_put(st, xm(st, m) + u0);
+            bp_put(st, xm(st, m) + u0 + up);
+        }
+        for (int r = 0; r < st->rows; r++) {
+            int64_t rb = st->rb0 + r;
+            bp_put(st, rb * st->k + u0 + up);
+            bp_put(st, xm(st, rb) + u0);
+            if (st->cbl >= 0)
+                bp_put(st, xm(st, rb - st->cbl) + u0);
+        }
+    }
+    qsort(st->bp, (size_t)st->nbp, sizeof *st->bp, cmp64);
+    int u = 0;
+    for (int i = 0; i < st->nbp; i++)
+        if (u == 0 || st->bp[i] != st->bp[u - 1])
+            st->bp[u++] = st->bp[i];
+    st->nbp = u;
+    return 0;
+}
+
+/* ---- setup --------------------------------------------------------------- */
+
+void soft_stream_free(struct soft_stream *st)
+{
+    if (!st)
+        return;
+    if (st->j2 != st->j1)
+        scores_span_free(st->j2);
+    scores_span_free(st->j1);
+    free(st->bp); free(st->phi); free(st->buf); free(st->pre);
+    free(st->w); free(st->sum);
+    free(st);
+}
+
+static int64_t pow2_at_least(int64_t v)
+{
+    int64_t p = 128;
+    while (p < v)
+        p <<= 1;
+    return p;
+}
+
+/* Units of the whole job (the counting of soft_stream_step). */
+/* Units of one cell's products over len rows: three products a unit. */
+static int64_t prod_cost(int64_t len)
+{
+    return (len + 2) / 3;
+}
+
+static int64_t total_work(const struct soft_stream *st)
+{
+    int64_t p1 = (st->xe - st->xs + 2 * st->len1 - 1) / (2 * st->len1);
+    int64_t w = p1 * 2 * st->len1 * COST_GEN + COST_INIT * (st->len1
+                                                             + st->len2);
+    size_t touch = p1 * TOUCH < st->big ? (size_t)p1 * TOUCH : st->big;
+    w += (int64_t)touch * COST_TOUCH;
+    int64_t open = 0, valid = 0;
+    for (int r = 0; r < st->rows; r++) {
+        valid += row_valid(st, r);
+        for (int c = 0; c < st->cols; c++)
+            open += cell_open(st, r, st->cb0 + c);
+    }
+    int64_t pb = (st->mb1 - st->mb0 + 2) / 2;
+    for (int64_t c = 0; c < st->nchunk; c++) {
+        int64_t up = min64(st->U, st->k - c * st->U);
+        int64_t pa = st->causal ? 0
+                   : st->cbl >= 0 && st->L < up ? valid : (valid + 1) / 2;
+        w += (pa + pb) * 2 * st->len2 * COST_GEN + valid * up * COST_ROW;
+    }
+    for (int64_t c = 0; c < st->nchunk; c++) {
+        int64_t up = min64(st->U, st->k - c * st->U);
+        for (int64_t ub = 0; ub < up; ub += UB)
+            w += open * prod_cost(min64(UB, up - ub));
+    }
+    return w;
+}
+
+static void geometry(struct soft_stream *st, const struct score_ctx *s,
+                     int64_t k, int64_t rb0, int rows, int64_t cb0, int cols,
+                     int64_t chunk)
+{
+    st->n = s->n;
+    st->k = k;
+    st->rb0 = rb0;
+    st->cb0 = cb0;
+    st->rows = rows;
+    st->cols = cols;
+    st->causal = s->o.causal;
+    st->xs = st->causal ? st->n - 1 : 0;
+    st->xe = 2 * st->n - 1;
+    int64_t last = (st->n - 1) / k;     /* the last column block */
+    st->cbl = -1;
+    if (!st->causal && st->n % k && last >= cb0 && last < cb0 + cols) {
+        st->cbl = last;
+        st->L = st->n - last * k;
+    }
+    st->mlo = rb0 - (cb0 + cols - 1) - 1;
+    st->mhi = rb0 + rows - 1 - cb0 - 1;
+    if (st->causal)
+        st->mlo = max64(st->mlo, -1);
+    if (st->mhi < st->mlo)
+        st->mhi = st->mlo;
+    /* the spans: the windows' blocks, each row's far end (m = rb) and
+     * its cut last column's (m = rb - cbl) */
+    int64_t valid = 0;
+    while (valid < rows && (rb0 + valid) * k < st->n)
+        valid++;
+    st->mb0 = st->mlo;
+    st->mb1 = st->mhi + 1;
+    if (valid > 0) {
+        st->mb0 = min64(st->mb0, rb0 - (st->cbl >= 0 ? st->cbl : 0));
+        st->mb1 = max64(st->mb1, rb0 + valid - 1);
+    }
+    size_t per = (size_t)rows * (st->cbl >= 0 ? 2 : 1)
+                 + (size_t)(st->mhi - st->mlo + 1);
+    int64_t u = chunk >= 128 && chunk <= CHUNK_MAX ? chunk : CHUNK_MAX;
+    while (u > 128 && per * (size_t)u * sizeof(double) > ROW_BYTES)
+        u >>= 1;
+    st->len2 = min64(u, pow2_at_least(k));
+    st->U = min64(st->len2, k);
+    st->nchunk = (k + st->U - 1) / st->U;
+    st->len1 = min64(LEN1, pow2_at_least((st->xe - st->xs + 1) / 2));
+}
+
+struct soft_stream *soft_stream_new(const struct score_ctx *s, int64_t k,
+                                    int64_t rb0, int rows, int64_t cb0,
+                                    int cols)
+{
+    return soft_stream_new_chunk(s, k, rb0, rows, cb0, cols, 0);
+}
+
+struct soft_stream *soft_stream_new_chunk(const struct score_ctx *s,
+                                          int64_t k, int64_t rb0, int rows,
+                                          int64_t cb0, int cols, int64_t chunk)
+{
+    if (!s->toeplitz || k < 1 || rows < 1 || cols < 1 || rb0 < 0 || cb0 < 0)
+        return NULL;
+    struct soft_stream *st = calloc(1, sizeof *st);
+    if (!st)
+        return NULL;
+    geometry(st, s, k, rb0, rows, cb0, cols, chunk);
+    size_t U = (size_t)st->U, l2 = (size_t)st->len2;
+    size_t nbuf = 4 * l2 > 2 * (size_t)st->len1 ? 4 * l2
+                                                : 2 * (size_t)st->len1;
+    size_t nrows = (size_t)rows * (st->cbl >= 0 ? 2 : 1);
+    size_t nwin = (size_t)(st->mhi - st->mlo + 1);
+    st->buf = malloc(nbuf * sizeof *st->buf);
+    st->pre = malloc(3 * l2 * sizeof *st->pre);
+    st->big = (nrows + nwin) * U;
+    st->w = malloc(st->big * sizeof *st->w);    /* then h, then g */
+    st->sum = calloc((size_t)rows * (size_t)cols, sizeof *st->sum);
+    if (!st->buf || !st->pre || !st->w
+        || !st->sum || bp_build(st)
+        || !(st->phi = malloc(3 * (size_t)st->nbp * sizeof *st->phi))) {
+        soft_stream_free(st);
+        return NULL;
+    }
+    st->suf = st->pre + l2;
+    st->sufprev = st->suf + l2;
+    st->h = st->cbl >= 0 ? st->w + (size_t)rows * U : NULL;
+    st->g = st->w + nrows * U;
+    st->plo = st->phi + st->nbp;
+    st->psh = st->plo + st->nbp;
+    for (int i = 0; i < st->nbp; i++) {
+        st->phi[i] = st->plo[i] = 0.0;
+        st->psh[i] = -INFINITY;
+    }
+    st->x = st->xs;
+    st->stage = ST_INIT;
+    st->work = total_work(st);
+    st->bytes = sizeof *st + (nbuf + 3 * l2 + (nrows + nwin) * U
+                              + (size_t)rows * cols + 4 * (size_t)st->nbp)
+                             * sizeof(double)
+                + (size_t)(st->len1 + st->len2) * 2 * 2 * 2 * sizeof(double);
+    return st;
+}
+
+int64_t soft_stream_work(const struct soft_stream *st) { return st->work; }
+int64_t soft_stream_done(const struct soft_stream *st) { return st->done; }
+size_t soft_stream_bytes(const struct soft_stream *st) { return st->bytes; }
+
+/* ---- the first pass: piece sums ----------------------------------------- */
+
+static void p1_span(struct soft_stream *st, const struct score_ctx *s)
+{
+    int64_t x0 = st->x, cnt = min64(2 * st->len1, st->xe - x0);
+    double *t = st->buf, lm = -INFINITY;
+    scores_span_pair(st->j1, s, x0, x0 + st->len1, t,
+                     cnt > st->len1 ? t + st->len1 : NULL);
+    for (int64_t u = 0; u < cnt; u++)
+        lm = t[u] > lm ? t[u] : lm;
+    int p = st->pi;
+    if (lm > st->psh[p]) {          /* a larger shift: rescale the piece */
+        double f = exp(st->psh[p] - lm);
+        st->phi[p] *= f;
+        st->plo[p] *= f;
+        st->psh[p] = lm;
+    }
+    double hi = st->phi[p], lo = st->plo[p], sh = st->psh[p];
+    for (int64_t u = 0; u < cnt; u++) {
+        if (x0 + u >= st->bp[p + 1]) {
+            st->phi[p] = hi;
+            st->plo[p] = lo;
+            while (x0 + u >= st->bp[p + 1])
+                st->psh[++p] = lm;
+            hi = lo = 0.0;
+            sh = lm;
+        }
+        double v = t[u] - sh;
+        dd_add(&hi, &lo, v < UNDER ? 0.0 : exp(v));
+    }
+    st->phi[p] = hi;
+    st->plo[p] = lo;
+    st->pi = p;
+    st->x += cnt;
+}
+
+/* The shift, then the pieces as prefix sums P(bp[i]) in double-double. */
+static void p1_finish(struct soft_stream *st)
+{
+    double mx = -INFINITY;
+    for (int i = 0; i + 1 < st->nbp; i++)
+        mx = st->psh[i] > mx ? st->psh[i] : mx;
+    st->mx = mx;
+    double hi = 0.0, lo = 0.0;
+    for (int i = 0; i + 1 < st->nbp; i++) {
+        double f = exp(st->psh[i] - mx);
+        double v = (st->phi[i] + st->plo[i]) * f;
+        st->phi[i] = hi;
+        st->plo[i] = lo;
+        dd_add(&hi, &lo, v);
+    }
+    st->phi[st->nbp - 1] = hi;
+    st->plo[st->nbp - 1] = lo;
+}
+
+static int bp_find(const struct soft_stream *st, int64_t x)
+{
+    int lo = 0, hi = st->nbp - 1;
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        if (st->bp[mid] < x)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* Sum of E over [a, b), both breakpoints (or outside [xs, xe)). */
+static double pieces(const struct soft_stream *st, int64_t a, int64_t b)
+{
+    a = a < st->xs ? st->xs : a > st->xe ? st->xe : a;
+    b = b < st->xs ? st->xs : b > st->xe ? st->xe : b;
+    if (b <= a)
+        return 0.0;
+    int ia = bp_find(st, a), ib = bp_find(st, b);
+    return dd_sub(st->phi[ib], st->plo[ib], st->phi[ia], st->plo[ia]);
+}
+
+/* ---- the second pass ------------------------------------------------------ */
+
+static void to_e(const struct soft_stream *st, int64_t x0, double *e)
+{
+    for (int64_t u = 0; u < st->len2; u++) {
+        int64_t x = x0 + u;
+        double v = e[u] - st->mx;
+        e[u] = x < st->xs || x >= st->xe || v < UNDER ? 0.0 : exp(v);
+    }
+}
+
+/* E over two spans of len2 from xa and xb (eb may be NULL). */
+static void spans(struct soft_stream *st, const struct score_ctx *s,
+                  int64_t xa, int64_t xb, double *ea, double *eb)
+{
+    int ina = xa + st->len2 > st->xs && xa < st->xe;
+    int inb = eb && xb + st->len2 > st->xs && xb < st->xe;
+    if (ina || inb)
+        scores_span_pair(st->j2, s, ina ? xa : xb, xb, ina ? ea : eb,
+                         ina && inb ? eb : NULL);
+    if (ina)
+        to_e(st, xa, ea);
+    else
+        memset(ea, 0, (size_t)st->len2 * sizeof *ea);
+    if (inb)
+        to_e(st, xb, eb);
+    else if (eb)
+        memset(eb, 0, (size_t)st->len2 * sizeof *eb);
+    st->done += 2 * st->len2 * COST_GEN;
+}
+
+/* pre[u] = e[0] + .. + e[u-1], suf[u] = e[u] + .. + e[up-1], u < up. */
+static void pre_suf(int64_t up, const double *e, double *pre, double *suf)
+{
+    double a = 0.0;
+    for (int64_t u = 0; u < up; u++) {
+        if (pre)
+            pre[u] = a;
+        a += e[u];
+    }
+    a = 0.0;
+    for (int64_t u = up - 1; suf && u >= 0; u--) {
+        a += e[u];
+        suf[u] = a;
+    }
+}
+
+static double dot(const double *a, const double *b, int64_t len)
+{
+    double s0 = 0, s1 = 0;
+    int64_t i = 0;
+    for (; i + 1 < len; i += 2) {
+        s0 += a[i] * b[i];
+        s1 += a[i + 1] * b[i + 1];
+    }
+    if (i < len)
+        s0 += a[i] * b[i];
+    return s0 + s1;
+}
+
+/* The cut last column's windows of row r when its width is under the
+ * chunk: sliding within one stretch of 2 len2 from the row's start. */
+static void last_sliding(const struct soft_stream *st, const double *low,
+                         double *h)
+{
+    double hi = 0.0, lo = 0.0;
+    for (int64_t v = 0; v < st->L; v++)
+        dd_add(&hi, &lo, low[v]);
+    for (int64_t u = 0; u < st->up; u++) {
+        h[u] = hi + lo;
+        dd_add(&hi, &lo, low[u + st->L]);
+        dd_add(&hi, &lo, -low[u]);
+    }
+}
+
+/* Row r's near parts: Z without the span at its far end (added when the
+ * second pass meets that block), and the same for the cut last column. */
+static void row_near(struct soft_stream *st, int r, const double *low)
+{
+    int64_t rb = st->rb0 + r, u0 = st->u0, up = st->up, x0 = rb * st->k + u0;
+    double *w = st->w + (size_t)r * st->U;
+    st->done += up * COST_ROW;
+    if (st->causal) {
+        double mid = pieces(st, st->xs, xm(st, rb) + u0);
+        for (int64_t u = 0; u < up; u++)
+            w[u] = mid;
+        return;
+    }
+    pre_suf(up, low, NULL, st->suf);
+    double mid = pieces(st, x0 + up, xm(st, rb) + u0);
+    for (int64_t u = 0; u < up; u++)
+        w[u] = st->suf[u] + mid;
+    if (st->cbl < 0)
+        return;
+    double *h = st->h + (size_t)r * st->U;
+    if (st->L < up) {
+        last_sliding(st, low, h);
+        return;
+    }
+    mid = pieces(st, x0 + up, xm(st, rb - st->cbl) + u0);
+    for (int64_t u = 0; u < up; u++)
+        h[u] = st->suf[u] + mid;
+}
+
+/* Phase A: rows r (and r + 1, whose span shares the transform); the
+ * next row to do. */
+static int phase_a(struct soft_stream *st, const struct score_ctx *s, int r)
+{
+    int64_t l2 = st->len2, x0 = (st->rb0 + r) * st->k + st->u0;
+    double *a = st->buf, *b = st->buf + 2 * l2;
+    if (st->causal) {
+        row_near(st, r, NULL);
+        return r + 1;
+    }
+    if (st->cbl >= 0 && st->L < st->up) {   /* one stretch of 2 len2 */
+        spans(st, s, x0, x0 + l2, a, a + l2);
+        row_near(st, r, a);
+        return r + 1;
+    }
+    int two = r + 1 < st->rows && row_valid(st, r + 1);
+    spans(st, s, x0, x0 + st->k, a, two ? b : NULL);
+    row_near(st, r, a);
+    if (two)
+        row_near(st, r + 1, b);
+    return r + 1 + two;
+}
+
+/* Two doubles at a time (GCC and Clang vector extensions; SSE2 on
+ * x86-64, whatever the target has elsewhere). */
+typedef double v2d __attribute__((vector_size(16)));
+
+static v2d ld2(const double *p)
+{
+    v2d v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+
+/* w against four windows g, g + stride, .. at once: w read once. */
+static void dot4(const double *w, const double *g, size_t stride,
+                 int64_t len, double out[4])
+{
+    const double *g0 = g, *g1 = g + stride, *g2 = g1 + stride,
+                 *g3 = g2 + stride;
+    v2d a0 = { 0, 0 }, a1 = a0, a2 = a0, a3 = a0, b0 = a0, b1 = a0,
+        b2 = a0, b3 = a0;
+    int64_t u = 0;
+    for (; u + 3 < len; u += 4) {
+        v2d x = ld2(w + u), y = ld2(w + u + 2);
+        a0 += x * ld2(g0 + u);
+        a1 += x * ld2(g1 + u);
+        a2 += x * ld2(g2 + u);
+        a3 += x * ld2(g3 + u);
+        b0 += y * ld2(g0 + u + 2);
+        b1 += y * ld2(g1 + u + 2);
+        b2 += y * ld2(g2 + u + 2);
+        b3 += y * ld2(g3 + u + 2);
+    }
+    a0 += b0;
+    a1 += b1;
+    a2 += b2;
+    a3 += b3;
+    out[0] = a0[0] + a0[1];
+    out[1] = a1[0] + a1[1];
+    out[2] = a2[0] + a2[1];
+    out[3] = a3[0] + a3[1];
+    for (; u < len; u++) {
+        out[0] += w[u] * g0[u];
+        out[1] += w[u] * g1[u];
+        out[2] += w[u] * g2[u];
+        out[3] += w[u] * g3[u];
+    }
+}
+
+
+/* Phase B: the span of block m over this chunk.  With the one before,
+ * the window G_(m-1); it ends row m - rb0's Z (its far end) and adds to
+ * the cut last column of row m + cbl - rb0. */
+static void phase_b(struct soft_stream *st, const struct score_ctx *s)
+{
+    int64_t m = st->mb, u0 = st->u0, up = st->up, l2 = st->len2;
+    double *pair = st->buf;
+    if ((m - st->mb0) % 2 == 0)
+        spans(st, s, xm(st, m) + u0, xm(st, m + 1) + u0, pair,
+              m + 1 <= st->mb1 ? pair + l2 : NULL);
+    const double *e = pair + ((m - st->mb0) % 2) * l2;
+    pre_suf(up, e, st->pre, st->suf);
+    if (m > st->mb0 && m - 1 >= st->mlo && m - 1 <= st->mhi) {
+        double *g = st->g + (size_t)(m - 1 - st->mlo) * st->U;
+        double mid = pieces(st, xm(st, m - 1) + u0 + up, xm(st, m) + u0);
+        for (int64_t u = 0; u < up; u++)
+            g[u] = st->sufprev[u] + mid + st->pre[u];
+    }
+    int64_t r = m - st->rb0;
+    if (r >= 0 && r < st->rows && row_valid(st, (int)r)) {
+        double *w = st->w + (size_t)r * st->U;
+        int64_t nrow = min64(st->k, st->n - m * st->k) - u0;
+        for (int64_t u = 0; u < up; u++)
+            w[u] = u < nrow ? 1.0 / (w[u] + st->pre[u]) : 0.0;
+    }
+    r = m + st->cbl - st->rb0;
+    if (st->cbl >= 0 && st->L >= up && r >= 0 && r < st->rows
+        && row_valid(st, (int)r)) {
+        double *h = st->h + (size_t)r * st->U;
+        for (int64_t u = 0; u < up; u++)
+            h[u] += st->pre[u];
+    }
+    double *t = st->sufprev;
+    st->sufprev = st->suf;
+    st->suf = t;
+}
+
+/* Phase P: row r's products over UB rows of its block from pub, four
+ * windows at a time where four neighbouring cells take them. */
+static void products(struct soft_stream *st, int r)
+{
+    int64_t rb = st->rb0 + r, ub = st->pub, len = min64(UB, st->up - ub);
+    size_t U = (size_t)st->U;
+    const double *w = st->w + (size_t)r * U + (size_t)ub;
+    double *sum = st->sum + (size_t)r * st->cols;
+    for (int c = st->cols - 1; c >= 0; c--) {  /* m = rb - cb - 1 rising */
+        int64_t cb = st->cb0 + c;
+        if (!cell_open(st, r, cb))
+            continue;
+        st->done += prod_cost(len);
+        if (cb == st->cbl) {
+            sum[c] += dot(w, st->h + (size_t)r * U + (size_t)ub, len);
+            continue;
+        }
+        int four = c >= 3;
+        for (int t = 1; four && t < 4; t++)
+            four = cell_open(st, r, cb - t) && cb - t != st->cbl;
+        const double *g = st->g + (size_t)(rb - cb - 1 - st->mlo) * U
+                          + (size_t)ub;
+        if (!four) {
+            sum[c] += dot(w, g, len);
+            continue;
+        }
+        double v[4];
+        dot4(w, g, U, len, v);
+        for (int t = 0; t < 4; t++)
+            sum[c - t] += v[t];
+        st->done += 3 * prod_cost(len);
+        c -= 3;
+    }
+}
+
+static void chunk_start(struct soft_stream *st)
+{
+    st->u0 = st->c * st->U;
+    st->up = min64(st->U, st->k - st->u0);
+    st->ra = 0;
+    st->mb = st->mb0;
+    st->pr = 0;
+    st->pub = 0;
+    st->stage = ST_A;
+}
+
+int soft_stream_step(struct soft_stream *st, const struct score_ctx *s,
+                     int64_t *budget)
+{
+    while (st->stage != ST_DONE) {
+        if (*budget <= 0)
+            return 1;
+        int64_t d0 = st->done;
+        if (st->stage == ST_INIT) {     /* the plan: a slice of its own */
+            if (!(st->j1 = scores_span_new(s, st->len1)))
+                return -1;
+            st->done += COST_INIT * st->len1;
+            st->stage = ST_P1;
+            *budget -= st->done - d0;
+            return 1;               /* its first pages are the slice */
+        } else if (st->stage == ST_P1) {
+            p1_span(st, s);
+            st->done += 2 * st->len1 * COST_GEN;
+            if (st->touched < st->big) {   /* their pages, a few a slice */
+                size_t t = st->big - st->touched < TOUCH
+                           ? st->big - st->touched : TOUCH;
+                memset(st->w + st->touched, 0, t * sizeof *st->w);
+                st->touched += t;
+                st->done += (int64_t)t * COST_TOUCH;
+            }
+            if (st->x >= st->xe) {
+                p1_finish(st);
+                st->j2 = st->len2 == st->len1 ? st->j1
+                                              : scores_span_new(s, st->len2);
+                if (!st->j2)
+                    return -1;
+                st->done += COST_INIT * st->len2;
+                st->c = 0;
+                chunk_start(st);
+            }
+        } else if (st->stage == ST_A) {
+            st->ra = row_valid(st, st->ra) ? phase_a(st, s, st->ra)
+                                           : st->ra + 1;
+            if (st->ra >= st->rows)
+                st->stage = ST_B;
+        } else if (st->stage == ST_B) {
+            phase_b(st, s);
+            if (++st->mb > st->mb1)
+                st->stage = ST_P;
+        } else {
+            if (row_valid(st, st->pr))
+                products(st, st->pr);
+            if (++st->pr == st->rows) {
+                st->pr = 0;
+                st->pub += UB;
+            }
+            if (st->pub >= st->up) {
+                if (++st->c == st->nchunk)
+                    st->stage = ST_DONE;
+                else
+                    chunk_start(st);
+            }
+        }
+        *budget -= st->done - d0;
+    }
+    return 0;
+}
+
+double soft_stream_cell(const struct soft_stream *st, int r, int c)
+{
+    if (st->stage != ST_DONE || r < 0 || c < 0 || r >= st->rows
+        || c >= st->cols || !cell_open(st, r, st->cb0 + c))
+        return NAN;
+    int64_t i0 = (st->rb0 + r) * st->k, j0 = (st->cb0 + c) * st->k;
+    double area = (double)(min64(i0 + st->k, st->n) - i0)
+                  * (double)(min64(j0 + st->k, st->n) - j0);
+    return st->sum[(size_t)r * st->cols + c] / area;
+}

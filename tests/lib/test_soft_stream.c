@@ -1,0 +1,242 @@
+/*
+ * test_soft_stream.c - the streamed softmax block means against direct
+ * long-double sums over every row, computed here from the definitions
+ * (every cell, every Toeplitz scheme, causal or not, zoomed and scrolled
+ * windows, cut last blocks, one chunk or many), and pv_cos_pair against
+ * direct cosine sums.  Links only build/libpeviz.a.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+#include "peviz/nufft.h"
+#include "peviz/scores.h"
+#include "peviz/soft_stream.h"
+
+static uint64_t rng = 0x2545f4914f6cdd1du;
+
+static double urand(void)          /* in [-1, 1) */
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return (double)(rng >> 11) * 0x1p-52 - 1.0;
+}
+
+/* ---- two spans anywhere ------------------------------------------------------ */
+
+static void test_pair(void)
+{
+    int m = 300;
+    double w[300], a[300], b[300], sum = 0;
+    for (int k = 0; k < m; k++) {
+        w[k] = pow(10000.0, -2.0 * k / 600);
+        a[k] = urand();
+        b[k] = urand();
+        sum += fabs(a[k]) + fabs(b[k]);
+    }
+    pv_cos_plan *p = pv_cos_new(w, a, b, m, 1024);
+    CHECK(pv_cos_span(p) == 1024);
+    double f0[1024], f1[1024], worst = 0;
+    int64_t c[2] = { -16777000, 9876543 };
+    pv_cos_pair(p, c[0], c[1], f0, f1);
+    for (int h = 0; h < 2; h++)
+        for (int64_t t = -512; t < 512; t += 7) {
+            long double v = 0;
+            for (int k = 0; k < m; k++) {
+                long double x = (long double)(c[h] + t) * w[k];
+                v += a[k] * cosl(x) + b[k] * sinl(x);
+            }
+            double got = h ? f1[t + 512] : f0[t + 512];
+            worst = fmax(worst, fabs((double)(v - got)));
+        }
+    CHECK_NEAR(worst, 0, 1e-13 * sum);
+    pv_cos_free(p);
+}
+
+/* ---- block means ------------------------------------------------------------- */
+
+/* tau T(delta) from the definitions, long double, into tab[delta + n - 1]. */
+static void direct_table(const struct score_ctx *s, long double *tab)
+{
+    int d = s->d;
+    long double tau = s->o.temperature ? 1.0L / sqrtl(d) : 1.0L;
+    long double *w = malloc((size_t)(d / 2) * sizeof *w);
+    for (int k = 0; k < d / 2; k++)
+        w[k] = powl(s->base, -2.0L * k / d);
+    for (int64_t dl = -(s->n - 1); dl < s->n; dl++) {
+        long double v = 0;
+        for (int k = 0; k < d / 2 && s->o.scheme != SCHEME_ALIBI; k++) {
+            long double th = (long double)dl * w[k];
+            if (s->o.scheme == SCHEME_SINUSOIDAL) {
+                v += cosl(th);
+            } else if (s->o.scheme == SCHEME_ROPE) {
+                long double q0 = s->q[2 * k], q1 = s->q[2 * k + 1];
+                v += (q0 * cosl(th) - q1 * sinl(th)) * s->k[2 * k]
+                     + (q0 * sinl(th) + q1 * cosl(th)) * s->k[2 * k + 1];
+            }
+        }
+        if (s->o.scheme == SCHEME_ALIBI)
+            v = -(long double)s->slope * (long double)llabs(dl);
+        tab[dl + s->n - 1] = tau * v;
+    }
+    free(w);
+}
+
+struct win {
+    int64_t n, k, rb0, cb0, chunk;
+    int rows, cols;
+};
+
+/* Every cell against the direct means; the worst relative error. */
+static double check_cells(struct score_ctx *s, const struct win *g)
+{
+    int64_t n = g->n;
+    long double *tab = malloc((size_t)(2 * n - 1) * sizeof *tab);
+    long double *acc = calloc((size_t)g->rows * g->cols, sizeof *acc);
+    direct_table(s, tab);
+    for (int64_t x = 0; x < 2 * n - 1; x++)
+        tab[x] = expl(tab[x]);
+    for (int64_t i = 0; i < n; i++) {
+        int64_t r = i / g->k - g->rb0, lim = s->o.causal ? i + 1 : n;
+        if (r < 0 || r >= g->rows)
+            continue;
+        long double z = 0;
+        for (int64_t j = 0; j < lim; j++)
+            z += tab[i - j + n - 1];
+        for (int64_t j = 0; j < lim; j++) {
+            int64_t c = j / g->k - g->cb0;
+            if (c >= 0 && c < g->cols)
+                acc[r * g->cols + c] += tab[i - j + n - 1] / z;
+        }
+    }
+    struct soft_stream *st = soft_stream_new_chunk(s, g->k, g->rb0, g->rows,
+                                                   g->cb0, g->cols, g->chunk);
+    CHECK(st != NULL);
+    int steps = 0;
+    for (;;) {
+        int64_t budget = 20000;
+        steps++;
+        if (!soft_stream_step(st, s, &budget))
+            break;
+    }
+    CHECK(steps > 1);
+    CHECK(soft_stream_done(st) == soft_stream_work(st));
+    double worst = 0;
+    int open = 0;
+    for (int r = 0; r < g->rows; r++)
+        for (int c = 0; c < g->cols; c++) {
+            int64_t i0 = (g->rb0 + r) * g->k, j0 = (g->cb0 + c) * g->k;
+            double v = soft_stream_cell(st, r, c);
+            int hidden = i0 >= n || j0 >= n || (s->o.causal && j0 > i0);
+            if (hidden) {
+                CHECK(isnan(v));
+                continue;
+            }
+            long double area = (long double)((i0 + g->k < n ? i0 + g->k : n)
+                                             - i0)
+                               * ((j0 + g->k < n ? j0 + g->k : n) - j0);
+            long double want = acc[r * g->cols + c] / area;
+            open++;
+            worst = fmax(worst, fabs((double)((v - want) / want)));
+        }
+    CHECK(open > 0);
+    soft_stream_free(st);
+    free(tab);
+    free(acc);
+    return worst;
+}
+
+static void check_scheme(const struct score_opts *o, int d,
+                         const struct win *g)
+{
+    struct score_ctx *s = scores_new(d, 10000, g->n, o, NULL);
+    CHECK(s && s->toeplitz);
+    double worst = check_cells(s, g);
+    if (worst > 1e-10)
+        fprintf(stderr, "scheme %d causal %d n %lld k %lld rb0 %lld "
+                "cb0 %lld chunk %lld: %g\n", o->scheme, o->causal,
+                (long long)g->n, (long long)g->k, (long long)g->rb0,
+                (long long)g->cb0, (long long)g->chunk, worst);
+    CHECK_NEAR(worst, 0, 1e-10);
+    scores_free(s);
+}
+
+static void test_cells(void)
+{
+    const struct win wins[] = {
+        { 1000, 37, 0, 0, 0, 28, 28 },      /* whole, cut last blocks */
+        { 1500, 300, 0, 0, 128, 5, 5 },     /* chunks of 128, last 44 */
+        { 2000, 50, 7, 3, 0, 9, 12 },       /* scrolled and zoomed */
+        { 950, 300, 0, 0, 128, 4, 4 },      /* last column 50 < chunk */
+        { 1030, 300, 0, 1, 128, 4, 3 },     /* last column 130 >= chunk */
+        { 777, 1, 300, 280, 0, 30, 40 },    /* one position a block */
+        { 1200, 40, 2, 0, 0, 40, 40 },      /* past n: NAN */
+        { 3001, 1500, 0, 0, 0, 3, 3 },      /* products in two passes */
+        { 1030, 300, 1, 0, 128, 4, 4 },     /* three rows left, cut last */
+    };
+    int nw = (int)(sizeof wins / sizeof wins[0]);
+    for (int causal = 0; causal <= 1; causal++)
+        for (int wi = 0; wi < nw; wi++) {
+            struct score_opts o;
+            scores_defaults(&o);
+            o.softmax = 1;
+            o.causal = causal;
+            o.scheme = SCHEME_SINUSOIDAL;
+            o.temperature = wi % 2;
+            check_scheme(&o, 64, &wins[wi]);
+            if (wi > 3)
+                continue;
+            o.scheme = SCHEME_ROPE;
+            o.q_random = wi % 2;
+            check_scheme(&o, 128, &wins[wi]);
+            o.scheme = SCHEME_ALIBI;
+            o.head = 3;
+            check_scheme(&o, 32, &wins[wi]);
+            o.scheme = SCHEME_NOPE;
+            check_scheme(&o, 32, &wins[wi]);
+        }
+    /* not Toeplitz, or an empty request: no stream */
+    struct score_opts o;
+    scores_defaults(&o);
+    o.content = 1;
+    struct score_ctx *s = scores_new(64, 10000, 100, &o, NULL);
+    CHECK(soft_stream_new(s, 10, 0, 10, 0, 10) == NULL);
+    scores_free(s);
+    scores_defaults(&o);
+    s = scores_new(64, 10000, 100, &o, NULL);
+    CHECK(soft_stream_new(s, 10, 0, 0, 0, 10) == NULL);
+    scores_free(s);
+}
+
+/* n = 2^24: what the stream holds for windows of 20 to 500 blocks a
+ * side stays within the 64 MB memory bound (made, not run). */
+static void test_bytes(void)
+{
+    struct score_opts o;
+    scores_defaults(&o);
+    o.softmax = 1;
+    int64_t n = INT64_C(1) << 24;
+    struct score_ctx *s = scores_new(4096, 10000, n, &o, NULL);
+    int sides[] = { 20, 112, 200, 500 };
+    for (int t = 0; t < 4; t++) {
+        int b = sides[t];
+        struct soft_stream *st = soft_stream_new(s, (n + b - 1) / b, 0, b, 0,
+                                                 b);
+        CHECK(st != NULL);
+        CHECK(soft_stream_bytes(st) > (size_t)b * 1024);
+        CHECK(soft_stream_bytes(st) < (size_t)40 << 20);
+        soft_stream_free(st);
+    }
+    scores_free(s);
+}
+
+int main(void)
+{
+    test_pair();
+    test_cells();
+    test_bytes();
+    TEST_END("test_soft_stream");
+}
