@@ -331,12 +331,12 @@ static void test_compare_axis_alike(void)
     app_init(&a);
     CHECK(tour_command(&a, "view compare") == 0);
     char *f = frame_text(&a, 80, 24);
-    CHECK(count_in_row(f, "\xe2\x96\xb2", "1 col = 4 pos") == 2);
+    CHECK(count_in_row(f, "\xe2\x96\xb2", "1 col = 3-4 pos") == 2);
     CHECK(count_in_row(f, "\xe2\x96\xb2", "pos/col") == 0);
     free(f);
     a.color = COLOR_NONE;
     f = frame_text(&a, 80, 24);
-    CHECK(count_in_row(f, "\xe2\x96\xb2", "1 col = 4 pos") == 2);
+    CHECK(count_in_row(f, "\xe2\x96\xb2", "1 col = 3-4 pos") == 2);
     free(f);
 }
 
