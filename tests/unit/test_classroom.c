@@ -307,6 +307,74 @@ static void test_zh_status(void)
     CHECK(frame_has(&a, 100, 30, "? help"));
 }
 
+/* A view's status hint in Chinese: each part with a Chinese form, its
+ * numbers kept, ", " after a Chinese part a full-width comma; parts
+ * without one (numbers, file names) stay. */
+static void test_zh_hint_parts(void)
+{
+    static const char *const T[][2] = {
+        { "1 px = 12x12 pos", "1 像素 = 12x12 个位置" },
+        { "1 col = 1-2 pos, every 5th band",
+          "1 列 = 1-2 个位置，每 5 个频段取一个" },
+        { "1 pos = 4-5 cols, every 2nd dim pair, dims 0-33",
+          "1 个位置 = 4-5 列，每 2 对维度取一对，维度 0-33" },
+        { "bands 0..3 of 4", "频段 0..3（共 4 个）" },
+        { "bands 4..7 of 32 (- for overview)",
+          "频段 4..7（共 32 个，- 看全部）" },
+        { "band 3 of 32", "第 3 个频段（共 32 个）" },
+        { "8 of 32 bands, evenly spread", "8/32 个频段，均匀分布" },
+        { "1 px = 8x8 pos  |e|=23.49 |p|=16",
+          "1 像素 = 8x8 个位置  |e|=23.49 |p|=16" },
+        { "Q 30  k 0", "Q 30  k 0" },
+        { "table 40x6 from wpe.csv, 1 col = 2 pos",
+          "表 40x6，来自 wpe.csv，1 列 = 2 个位置" },
+        { "every 21st band", "每 21 个频段取一个" },
+        { "every second band", "every second band" },
+    };
+    char out[256];
+    for (size_t i = 0; i < sizeof T / sizeof T[0]; i++) {
+        text_zh_hint(T[i][0], out, sizeof out);
+        CHECK_STR(out, T[i][1]);
+    }
+    /* cut short: never half a character */
+    text_zh_hint("1 px = 12x12 pos", out, 11);
+    CHECK_STR(out, "1 像素 =");
+    text_zh_hint("1 px = 12x12 pos", out, 9);
+    CHECK_STR(out, "1 像素");
+    text_zh_hint("1 px = 12x12 pos", out, 8);
+    CHECK_STR(out, "1 像");
+}
+
+/* At 80x24 the Chinese tour's status line carries the view's hint in
+ * Chinese, whole characters within 80 cells; an English tour keeps it. */
+static void test_zh_hint_frame(void)
+{
+    struct app a;
+    char err[256], row[1024];
+    canvas c;
+    app_init(&a);
+    a.tour_lang = "zh";
+    CHECK(tour_start(&a, "assets/tours/zh.tour", err, sizeof err) == 0);
+    CHECK(canvas_init(&c, 80, 24) == 0);
+    frame_draw(&a, &c);
+    canvas_row_utf8(&c, 23, row, sizeof row);
+    CHECK(strstr(row, "1 \xe5\x83\x8f\xe7\xb4\xa0 = ") != NULL);
+    CHECK(strstr(row, "\xe4\xb8\xaa\xe4\xbd\x8d\xe7\xbd\xae") != NULL);
+    if (!strstr(row, "\xe4\xb8\xaa\xe4\xbd\x8d\xe7\xbd\xae"))
+        fprintf(stderr, "  status: %s\n", row);
+    CHECK(strstr(row, "1 px") == NULL);
+    CHECK(text_width(row) <= 80);
+    for (int x = 0; x < 80; x++)    /* a wide glyph's tail follows it */
+        if (canvas_at(&c, x, 23)->kind == CELL_WIDE_TAIL)
+            CHECK(x > 0 && cp_width(canvas_at(&c, x - 1, 23)->ch) == 2);
+    canvas_free(&c);
+    tour_release(&a);
+    app_init(&a);
+    CHECK(tour_start(&a, "assets/tours/en.tour", err, sizeof err) == 0);
+    CHECK(frame_has(&a, 80, 24, "1 px = 8x8 pos"));
+    tour_release(&a);
+}
+
 /* Count of needle in the row of t that holds mark. */
 static int count_in_row(const char *t, const char *mark, const char *needle)
 {
@@ -490,6 +558,8 @@ int main(void)
     test_compare_axis_alike();
     test_commands();
     test_zh_status();
+    test_zh_hint_parts();
+    test_zh_hint_frame();
     test_last_step_t();
     test_line_styles();
     test_presenter_80x24();
