@@ -31,6 +31,7 @@
 #include "plans.h"
 #include "state_field.h"
 
+#define BAND_CHUNK 256      /* columns computed per call */
 #define MIN_SPAN 8          /* zooming in stops at this many positions */
 #define MIN_MAP_ROWS 4      /* chrome rows give way below this */
 #define ONE_LINE_INSPECTOR 120   /* width from which the inspector is 1 row */
@@ -623,19 +624,23 @@ static void draw_band(const struct app *a, canvas *c,
     const struct heat_geom *g = &L->g;
     double w = plan_of(&a->p)->omega[grid_band(g, g->j0 + slot)];
     int py = 2 * L->map_y + slot * 2 * g->bh;
-    double ms = 0, mc = 0;
-    int64_t p0, p1, q0 = -1, q1 = -1;
-    /* the columns' runs differ in size by one at most: a closed-form
-     * mean per run (a position drawn wide is worked out once) */
-    for (int col = 0; col < g->ucols; col++) {
-        if (col_range(g, a->p.n, col, &p0, &p1))
-            continue;
-        if (p0 != q0 || p1 != q1)
-            pe_range_mean(w, p0, p1, &ms, &mc);
-        q0 = p0;
-        q1 = p1;
-        paint_pixels(a, c, L->map_x + col, py, g->bh, ms);
-        paint_pixels(a, c, L->map_x + col, py + g->bh, g->bh, mc);
+    double ms[BAND_CHUNK], mc[BAND_CHUNK];
+    int64_t p0[BAND_CHUNK], p1[BAND_CHUNK];
+    /* the columns' runs lie side by side in two sizes (or a position
+     * repeats over several columns): pe_range_means_runs turns one
+     * phase into the next instead of a sin and a cos per column */
+    for (int c0 = 0; c0 < g->ucols; c0 += BAND_CHUNK) {
+        int cnt = g->ucols - c0 < BAND_CHUNK ? g->ucols - c0 : BAND_CHUNK;
+        for (int j = 0; j < cnt; j++)
+            if (col_range(g, a->p.n, c0 + j, &p0[j], &p1[j]))
+                p0[j] = p1[j] = 0;              /* empty: left unpainted */
+        pe_range_means_runs(w, p0, p1, cnt, ms, mc);
+        for (int j = 0; j < cnt; j++) {
+            if (p1[j] == 0)
+                continue;
+            paint_pixels(a, c, L->map_x + c0 + j, py, g->bh, ms[j]);
+            paint_pixels(a, c, L->map_x + c0 + j, py + g->bh, g->bh, mc[j]);
+        }
     }
 }
 
