@@ -408,36 +408,59 @@ static void test_compare_axis_alike(void)
     free(f);
 }
 
-/* Braille dots in the frame's text. */
-static int frame_dots(const struct app *a, int w, int h)
+/* Quadrant block pixels (2 x 2 a cell) in the canvas. */
+static int quad_pixels(const canvas *c)
+{
+    static const uint32_t CP[16] = {
+        ' ', 0x2598, 0x259D, 0x2580, 0x2596, 0x258C, 0x259E, 0x259B,
+        0x2597, 0x259A, 0x2590, 0x259C, 0x2584, 0x2599, 0x259F, 0x2588
+    };
+    int n = 0;
+    for (int y = 0; y < c->h; y++)
+        for (int x = 0; x < c->w; x++)
+            for (int b = 1; b < 16; b++)
+                if (canvas_at(c, x, y)->kind == CELL_TEXT &&
+                    canvas_at(c, x, y)->ch == CP[b])
+                    n += __builtin_popcount((unsigned)b);
+    return n;
+}
+
+/* The ink of the frame's faces, in braille dots: a dot each, and a
+ * quadrant pixel (one dot wide, two tall) two; *blocks gets the pixels. */
+static int frame_dots(const struct app *a, int w, int h, int *blocks)
 {
     canvas c;
     int n = 0;
     if (canvas_init(&c, w, h))
         return -1;
     frame_draw_finished(a, &c);
-    n = braille_dots(&c);
+    *blocks = quad_pixels(&c);
+    n = braille_dots(&c) + 2 * *blocks;
     canvas_free(&c);
     return n;
 }
 
-/* --palette contrast and presenter zoom draw the faces thick: the same
- * faces take many more dots than the thin ones. */
+/* --palette contrast and presenter zoom draw the faces thick, the big
+ * one in block cells: the same faces take much more ink than the thin
+ * braille ones. */
 static void test_thick_faces(void)
 {
     struct app a;
+    int b0, b1, b2;
     app_init(&a);
     CHECK(tour_command(&a, "view clocks") == 0);
     CHECK(tour_command(&a, "d 8") == 0);
     CHECK(tour_command(&a, "pos 37") == 0);
-    int thin = frame_dots(&a, 80, 24);
+    int thin = frame_dots(&a, 80, 24, &b0);
     a.palette = PAL_CONTRAST;
-    int thick = frame_dots(&a, 80, 24);
+    int thick = frame_dots(&a, 80, 24, &b1);
     CHECK(thin > 100 && thick > thin * 3 / 2);
+    CHECK(b0 == 0 && b1 > 100);
     a.palette = PAL_DEFAULT;
     CHECK(tour_command(&a, "zoom") == 0);
-    int zthin = frame_dots(&a, 80, 24);
+    int zthin = frame_dots(&a, 80, 24, &b2);
     CHECK(zthin > thin);        /* the big face alone, thick */
+    CHECK(b2 > b1);             /* larger than beside the table */
     if (t_fail)
         fprintf(stderr, "dots: thin %d contrast %d zoom %d\n", thin, thick,
                 zthin);
