@@ -33,7 +33,8 @@ static void check_columns(double w, int64_t p0, int64_t k, int count,
  * pe_range_mean. */
 static void check_runs(double w, int64_t x0, int64_t S, int C)
 {
-    int64_t p0[MAXC], p1[MAXC];
+    int64_t p0[MAXC] = { 0 }, p1[MAXC] = { 0 };
+    C = C < MAXC ? C : MAXC;
     double ms[MAXC], mc[MAXC], worst = 0;
     for (int j = 0; j < C; j++) {
         p0[j] = x0 + j * S / C;
