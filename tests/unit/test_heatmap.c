@@ -892,6 +892,42 @@ static void check_fill(int64_t n, int d, int w, int h, int zoom)
     canvas_free(&c);
 }
 
+/* The inspector's column mean at 160x48: the column holding pos (one or
+ * two of 256 positions over the map's C columns) and the mean of their
+ * exported values, to its four printed digits. */
+static void test_column_readout(void)
+{
+    struct app a;
+    int checked = 0, single = 0, mx, my, C, rows;
+    for (int64_t pos = 0; pos < 256; pos += 5) {
+        app_with(&a, 64, 10000, 256, pos);
+        a.heat.dim = 6;
+        heatmap_map_rect(&a, 160, 47, &mx, &my, &C, &rows);
+        char *t = frame_text(&a, 160, 48);
+        const char *m = t ? strstr(t, "column pos ") : NULL;
+        long long p0, p1;
+        double v;
+        /* the cell of pos: the last c with floor(c 128 / C) <= pos */
+        int64_t c = ((pos + 1) * C - 1) / 256;
+        int64_t w0 = c * 256 / C, w1 = (c + 1) * 256 / C;
+        CHECK(w0 <= pos && pos < w1);
+        if (w1 - w0 < 2) {                  /* one position: no line */
+            CHECK(m == NULL);
+            single++;
+        } else if (m && sscanf(m, "column pos %lld-%lld: mean %lf", &p0,
+                               &p1, &v) == 3) {
+            double want = brute_mean(w0, w1, 6, 64, 10000);
+            CHECK(p0 == w0 && p1 == w1 - 1);
+            CHECK(fabs(v - want) <= 5e-4 * fmax(fabs(want), 1e-3));
+            checked++;
+        } else {
+            CHECK(m != NULL);
+        }
+        free(t);
+    }
+    CHECK(C == 146 && checked >= 3 && single >= 3);
+}
+
 static void test_fills_width(void)
 {
     /* 120x30: 128 positions on all 106 columns (not 64 of them) */
@@ -912,6 +948,7 @@ int main(void)
     test_picture();
     test_keys();
     test_fills_width();
+    test_column_readout();
     test_every_dim_reachable();
     test_sweep_follows();
     test_status_line();
