@@ -4,7 +4,11 @@
  *
  * A zoom level asks for a span of items; the cells then show either k
  * whole items each (a cell stands for the items [p0, p0 + k), cut at n)
- * or one item m cells wide.  The window [x0, x0 + vis) holds whole
+ * or one item m cells wide.  With AXIS_FILL the span is shared out over
+ * every cell instead: cell c of C holds the items [floor(c S / C),
+ * floor((c + 1) S / C)) of a span S >= C (sizes differ by one at most),
+ * and a span S < C stretches each item over the cells c with
+ * floor(c S / C) equal to it (widths differ by one at most).  The window [x0, x0 + vis) holds whole
  * cells and keeps the cursor inside it.  Keys move by whole drawn cells
  * (axis_step), and the caption says what a cell is ("1 col = 16 pos").
  * Nothing else decides which items a cell covers.
@@ -19,7 +23,8 @@
 
 /* axis_init flags */
 enum {
-    AXIS_EVEN = 1           /* m rounded down to an even count (> 1) */
+    AXIS_EVEN = 1,          /* m rounded down to an even count (> 1) */
+    AXIS_FILL = 2           /* the span over all cells, sizes differing */
 };
 
 struct axis {
@@ -32,6 +37,10 @@ struct axis {
     int64_t vis;            /* items of a full window: whole cells */
     int64_t x0;             /* first item shown: a multiple of k */
     int used;               /* cells drawn: the window cut at n */
+    int fill;               /* AXIS_FILL: k and m are the largest and
+                             * the least counts; a window may start at
+                             * any item */
+    int unit;               /* cells a planned cell became (axis_widen) */
 };
 
 /* Items a zoom level asks for: n halved zoom times (rounded up), but at
@@ -68,6 +77,18 @@ int axis_range(const struct axis *ax, int c, int64_t *p0, int64_t *p1);
 /* The first cell showing item p, or -1 when p is not in the window. */
 int axis_cell(const struct axis *ax, int64_t p);
 
+/* One past the last cell showing item p (p in the window). */
+int axis_cell_end(const struct axis *ax, int64_t p);
+
+/* The middle cell of item p (of a wide one, the right of two middles),
+ * or -1 when p is not in the window. */
+int axis_cell_mid(const struct axis *ax, int64_t p);
+
+/* Where a move of ncells drawn cells from item cur lands: the first item
+ * of the cell ncells on (the window's layout carried past its ends), or
+ * with items wider than a cell cur moved by that many cells' items. */
+int64_t axis_move(const struct axis *ax, int64_t cur, int64_t ncells);
+
 /* Items a move of ncells drawn cells covers (at least one item). */
 int64_t axis_step(const struct axis *ax, int64_t ncells);
 
@@ -77,12 +98,13 @@ int64_t axis_shown(const struct axis *ax);
 /*
  * What a cell is, in words: "1 col = 16 pos", "1 pos = 2 cols", with the
  * cell's unit (one, several) and the item's ("col", "cols", "pos");
- * "1 col = 1 pos" at 1:1.
+ * "1 col = 1 pos" at 1:1; cells of two sizes: "1 col = 19-20 pos",
+ * "1 pos = 1-2 cols".
  */
 void axis_caption(const struct axis *ax, const char *cell, const char *cells,
                   const char *item, char *buf, size_t len);
 
-/* The short form: "16 pos/col", "2 col/pos". */
+/* The short form: "16 pos/col", "2 col/pos", "19-20 pos/col". */
 void axis_caption_short(const struct axis *ax, const char *cell,
                         const char *item, char *buf, size_t len);
 

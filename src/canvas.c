@@ -326,6 +326,37 @@ void canvas_dot(canvas *c, int px, int py, rgb col)
     k->fg = col;
 }
 
+/* Quadrant glyphs by their bits: 1 upper left, 2 upper right, 4 lower
+ * left, 8 lower right (U+2580..U+259F, in every UTF-8 terminal font). */
+static const uint32_t QUAD_CP[16] = {
+    ' ', 0x2598, 0x259D, 0x2580, 0x2596, 0x258C, 0x259E, 0x259B,
+    0x2597, 0x259A, 0x2590, 0x259C, 0x2584, 0x2599, 0x259F, 0x2588
+};
+
+/* The quadrant bits a cell already shows (0 for anything else). */
+static int quad_bits(const cell *k)
+{
+    if (k->kind != CELL_TEXT)
+        return 0;
+    for (int b = 1; b < 16; b++)
+        if (QUAD_CP[b] == k->ch)
+            return b;
+    return 0;
+}
+
+void canvas_quad(canvas *c, int qx, int qy, rgb col)
+{
+    cell *k;
+
+    if (qx < 0 || qy < 0)
+        return;
+    k = canvas_at(c, qx / 2, qy / 2);
+    if (!k)
+        return;
+    int bits = quad_bits(k) | 1 << ((qy % 2) * 2 + qx % 2);
+    cell_write(c, qx / 2, qy / 2, QUAD_CP[bits], col, k->bg, 0, CELL_TEXT);
+}
+
 /* Bresenham between two points known to be of moderate extent. */
 static void line_plot(canvas *c, long long x0, long long y0, long long x1,
                       long long y1, rgb col)

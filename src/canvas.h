@@ -114,6 +114,14 @@ void canvas_half(canvas *c, int x, int py, rgb col, int level);
  * py in 0..4h-1.  Dots accumulate in a cell; the cell's fg becomes col.
  */
 void canvas_dot(canvas *c, int px, int py, rgb col);
+
+/*
+ * Quadrant pixels: 2 x 2 per cell (the block glyphs ▘▝▖▗▀▄▌▐▚▞▛▜▙▟█),
+ * pixel (qx, qy) with qx in 0..2w-1, qy in 0..2h-1.  Pixels accumulate in
+ * a cell that shows quadrants; the cell's fg becomes col.  Thicker than
+ * braille dots, to be read from a distance; '#' in ASCII.
+ */
+void canvas_quad(canvas *c, int qx, int qy, rgb col);
 void canvas_line(canvas *c, int px0, int py0, int px1, int py1, rgb col);
 
 /*

@@ -31,6 +31,14 @@ const char *tour_word(const struct app *a, const char *en)
     return tour_running(a) ? tour_say(a, en) : en;
 }
 
+void tour_hint(const struct app *a, const char *en, char *out, size_t len)
+{
+    if (tour_running(a) && tour_zh(a))
+        text_zh_hint(en, out, len);
+    else
+        snprintf(out, len, "%s", en);
+}
+
 int tour_status(const struct app *a, char *buf, size_t len)
 {
     if (!tour_running(a))

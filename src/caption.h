@@ -25,6 +25,10 @@ const char *tour_say(const struct app *a, const char *en)
  * language: Chinese while a Chinese tour runs, else en itself. */
 const char *tour_word(const struct app *a, const char *en);
 
+/* A view's status hint the same way: into out, in Chinese while a Chinese
+ * tour runs (text_zh_hint), else copied. */
+void tour_hint(const struct app *a, const char *en, char *out, size_t len);
+
 /* "tour 3/12" into buf when a tour is running; returns 0 if none. */
 int tour_status(const struct app *a, char *buf, size_t len);
 

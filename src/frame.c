@@ -114,7 +114,7 @@ static void status_fill(const struct app *a, const struct view *v,
         fmt_num(a->speed, 6, sp, sizeof sp);
         snprintf(s->text[S_PLAY], APP_MSG_LEN, "\xe2\x96\xb6 %s pos/s", sp);
     }
-    snprintf(s->text[S_HINT], APP_MSG_LEN, "%s", hint);
+    tour_hint(a, hint, s->text[S_HINT], APP_MSG_LEN);
     snprintf(s->text[S_FOLLOW], APP_MSG_LEN, "%s", a->follow_status);
     snprintf(s->follow_short, APP_MSG_LEN, "%s", a->follow_short);
     snprintf(s->text[S_MSG], APP_MSG_LEN, "%s", a->msg);

@@ -506,6 +506,7 @@ int text_wrap_lines(const char *text, int width, struct text_line *lines,
 static const char *const ZH[][2] = {
     { "PE heatmap", "PE 热图" }, { "PE clocks", "PE 时钟" },
     { "attention", "注意力" }, { "compare bases", "比较 base" },
+    { "multi-axis positions", "多轴位置" },
     { "? help", "? 帮助" }, { "tour", "导览" },
     { "last step: Backspace goes back, Esc leaves the tour",
       "最后一步："
@@ -533,4 +534,168 @@ const char *text_zh(const char *en)
         if (strcmp(en, ZH[i][0]) == 0)
             return ZH[i][1];
     return en;
+}
+
+/* ---- a view's status hint in Chinese --------------------------------- */
+
+/*
+ * The parts of the views' status hints ("1 col = 1-2 pos, every 2nd
+ * band"), each matched whole: {} stands for any text, {n} for a number
+ * with an ordinal's ending ("2nd"), and either comes back in the
+ * Chinese at its {} in the same order.  Longer patterns first.
+ */
+static const char *const ZH_HINT[][2] = {
+    { "1 col = {} pos (exact mean)", "1 列 = {} 个位置（精确均值）" },
+    { "1 col = {} pos", "1 列 = {} 个位置" },
+    { "1 pos = {} cols", "1 个位置 = {} 列" },
+    { "1 px = {} pos", "1 像素 = {} 个位置" },
+    { "1 pos = {} px", "1 个位置 = {} 像素" },
+    { "every {n} band", "每 {} 个频段取一个" },
+    { "every {n} dim pair", "每 {} 对维度取一对" },
+    { "dims {} of {} (y: overview)", "维度 {}（共 {} 个，y 看全部）" },
+    { "{} of {} dims evenly spaced (y: all)",
+      "均匀选取 {}/{} 个维度（y 逐一显示）" },
+    { "dims {}", "维度 {}" },
+    { "{} error sampled 1/{} pos", "{} 误差每 {} 个位置取样一次" },
+    { "table {} not shown: needs d_model={}",
+      "表 {} 未显示：需要 d_model={}" },
+    { "table {} from {}", "表 {}，来自 {}" },
+    { "{} no row from {}", "{} 从 {} 起没有行" },
+    { "computing {}", "计算中 {}" },
+    { "band {} of {}", "第 {} 个频段（共 {} 个）" },
+    { "bands {} of {} (- for overview)", "频段 {}（共 {} 个，- 看全部）" },
+    { "bands {} of {}", "频段 {}（共 {} 个）" },
+    { "{} of {} bands", "{}/{} 个频段" },
+    { "evenly spread", "均匀分布" },
+    { "p: back to the map", "p 回到热图" },
+    { "x = band i", "x = 频段 i" },
+    { "y = wavelength {} (log)", "y = 波长 {}（对数）" },
+    { "y = {} (log)", "y = {}（对数）" },
+    { "Left/Right: band", "左右键换频段" },
+    { "1 point = mean of {} distances", "1 点 = {} 个距离的均值" },
+    { "1 point = 1 distance", "1 点 = 1 个距离" },
+    { "enlarge the terminal to see the panes", "放大终端才能看到各栏" },
+    { "ratios need two panes and more room", "比值需要两栏和更大的空间" },
+    { "out of memory", "内存不足" },
+};
+
+#define ZH_CAPS 4
+
+struct zh_caps {
+    const char *at[ZH_CAPS];
+    size_t len[ZH_CAPS];
+    int n;
+};
+
+/* Whether s[0 .. n) is a number with an ordinal's ending or none; the
+ * digits' count in *digits. */
+static int zh_number(const char *s, size_t n, size_t *digits)
+{
+    size_t d = 0;
+    while (d < n && s[d] >= '0' && s[d] <= '9')
+        d++;
+    *digits = d;
+    return d > 0 && (d == n || (n - d == 2 && strchr("snrt", s[d]) &&
+                                strchr("tdh", s[d + 1])));
+}
+
+/* Whether the pattern p matches s[0 .. n) whole, filling k's captures. */
+static int zh_match(const char *p, const char *s, size_t n, struct zh_caps *k)
+{
+    if (!*p)
+        return n == 0;
+    int num = strncmp(p, "{n}", 3) == 0;
+    if (!num && strncmp(p, "{}", 2) != 0)
+        return n > 0 && *p == *s && zh_match(p + 1, s + 1, n - 1, k);
+    if (k->n >= ZH_CAPS)
+        return 0;
+    const char *rest = p + (num ? 3 : 2);
+    for (size_t l = 1; l <= n; l++) {       /* the shortest that fits */
+        size_t digits = l;
+        if (num && !zh_number(s, l, &digits))
+            continue;
+        int i = k->n++;
+        k->at[i] = s;
+        k->len[i] = digits;
+        if (zh_match(rest, s + l, n - l, k))
+            return 1;
+        k->n = i;
+    }
+    return 0;
+}
+
+/* The Chinese of one part into out (its {} filled in), or 0. */
+static int zh_part(const char *s, size_t n, char *out, size_t len)
+{
+    for (size_t i = 0; i < sizeof ZH_HINT / sizeof ZH_HINT[0]; i++) {
+        struct zh_caps k = { { 0 }, { 0 }, 0 };
+        if (!zh_match(ZH_HINT[i][0], s, n, &k))
+            continue;
+        size_t o = 0;
+        int c = 0;
+        for (const char *z = ZH_HINT[i][1]; *z && o + 1 < len; z++) {
+            if (z[0] == '{' && z[1] == '}' && c < k.n) {
+                size_t l = k.len[c] < len - 1 - o ? k.len[c] : len - 1 - o;
+                memcpy(out + o, k.at[c++], l);
+                o += l;
+                z++;
+            } else {
+                out[o++] = *z;
+            }
+        }
+        out[o] = 0;
+        return 1;
+    }
+    return 0;
+}
+
+/* Where the next separator of parts starts (", ", "; " or two spaces),
+ * or the end; its length in *sl. */
+static size_t zh_next_sep(const char *s, size_t *sl)
+{
+    size_t i = 0;
+    for (; s[i]; i++)
+        if ((s[i] == ',' || s[i] == ';' || s[i] == ' ') && s[i + 1] == ' ') {
+            *sl = 2;
+            return i;
+        }
+    *sl = 0;
+    return i;
+}
+
+/* out cut to whole characters: a cut may have split the last one. */
+static void zh_whole(char *out)
+{
+    size_t n = strlen(out), i = 0;
+    while (i < n) {
+        int l;
+        if (utf8_decode((const unsigned char *)out + i, n - i, &l) < 0)
+            break;
+        i += (size_t)l;
+    }
+    out[i] = 0;
+}
+
+void text_zh_hint(const char *en, char *out, size_t len)
+{
+    size_t o = 0;
+    if (!len)
+        return;
+    out[0] = 0;
+    while (*en && o + 1 < len) {
+        size_t sl, n = zh_next_sep(en, &sl);
+        char part[256];
+        int zh = zh_part(en, n, part, sizeof part);
+        if (!zh)
+            snprintf(part, sizeof part, "%.*s", (int)(n < 255 ? n : 255), en);
+        en += n;
+        /* after a Chinese part ", " and "; " become "，" and "；" */
+        const char *sep = !sl ? "" : zh && en[0] == ',' ? "\xef\xbc\x8c"
+                        : zh && en[0] == ';' ? "\xef\xbc\x9b" : NULL;
+        int w = sep ? snprintf(out + o, len - o, "%s%s", part, sep)
+                    : snprintf(out + o, len - o, "%s%.*s", part, (int)sl, en);
+        o += w > 0 ? (size_t)w : 0;
+        en += sl;
+    }
+    zh_whole(out);
 }

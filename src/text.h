@@ -115,4 +115,10 @@ int text_wrap_lines(const char *text, int width, struct text_line *out,
  * printf format's Chinese takes the same conversions in the same order. */
 const char *text_zh(const char *en) __attribute__((format_arg(1)));
 
+/* A view's status hint ("1 col = 1-2 pos, every 2nd band") in Chinese
+ * into out: each part between ", ", "; " and double spaces that has a
+ * Chinese form is replaced, its numbers kept; others stay as they are.
+ * Never ends in half a character. */
+void text_zh_hint(const char *en, char *out, size_t len);
+
 #endif

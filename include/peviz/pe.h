@@ -108,6 +108,16 @@ void pe_range_means_step(double w, int64_t p0, int64_t k, int count,
                          int64_t n, double *mean_sin, double *mean_cos);
 
 /*
+ * The same for count ranges [p0[j], p1[j]) of any sizes (an empty one
+ * gives 0): as cheap as pe_range_means_step when the centres step by a
+ * few sizes only, as the columns of a map that shares positions out over
+ * its columns (sizes k and k + 1, or one position drawn in several
+ * columns) do.  Error about 1e-14 per value.
+ */
+void pe_range_means_runs(double w, const int64_t *p0, const int64_t *p1,
+                         int count, double *mean_sin, double *mean_cos);
+
+/*
  * Exact block means of a Toeplitz score
  *   S(i, j) = sum_b A_b cos((i - j) w_b) + B_b sin((i - j) w_b)
  * (A = NULL means all 1, B = NULL all 0: the sinusoidal PE(i).PE(j); A, B

@@ -16,6 +16,7 @@
 #include "peviz/pe.h"
 
 #define ANCHOR 64
+#define RUNS_TWO_PI 6.283185307179586476925286766559005768L
 
 /* ---- columns of the PE heatmap ---------------------------------------- */
 
@@ -47,6 +48,70 @@ void pe_range_means_step(double w, int64_t p0, int64_t k, int count,
         double c2 = c * cs - s * sn;        /* turn by k w: the next range */
         s = s * cs + c * sn;
         c = c2;
+    }
+}
+
+/* A turn by h half-steps of w, from a cache of the last few step sizes
+ * (columns whose sizes differ by one have two or three steps). */
+struct turns {
+    int64_t h[4];
+    double c[4], s[4];
+    int n, next;
+};
+
+static void turn_of(struct turns *t, int64_t h, double w, double *c,
+                    double *s)
+{
+    for (int i = 0; i < t->n; i++)
+        if (t->h[i] == h) {
+            *c = t->c[i];
+            *s = t->s[i];
+            return;
+        }
+    int i = t->n < 4 ? t->n++ : (t->next++ & 3);
+    t->h[i] = h;
+    t->c[i] = *c = cos(0.5 * (double)h * w);
+    t->s[i] = *s = sin(0.5 * (double)h * w);
+}
+
+void pe_range_means_runs(double w, const int64_t *p0, const int64_t *p1,
+                         int count, double *mean_sin, double *mean_cos)
+{
+    struct turns t = { { 0 }, { 0 }, { 0 }, 0, 0 };
+    int64_t len[2] = { -1, -1 };
+    double dn[2] = { 0, 0 }, c = 1, s = 0;
+
+    for (int j = 0; j < count; j++) {
+        int64_t a = p0[j], b = p1[j], twice = a + b - 1;    /* 2 x centre */
+        double ms = 0, mc = 0;
+
+        if (j % ANCHOR == 0) {  /* exact phase of range j, reduced as in
+                                   pe_range_mean */
+            double ang = (double)remainderl(0.5L * (long double)twice * w,
+                                            RUNS_TWO_PI);
+            c = cos(ang);
+            s = sin(ang);
+        } else {                            /* turned on from range j-1 */
+            double tc, ts, c2;
+            turn_of(&t, twice - (p0[j - 1] + p1[j - 1] - 1), w, &tc, &ts);
+            c2 = c * tc - s * ts;
+            s = s * tc + c * ts;
+            c = c2;
+        }
+        if (b > a) {
+            int k = len[0] == b - a ? 0 : len[1] == b - a ? 1 : -1;
+            if (k < 0) {                    /* a size not seen lately */
+                k = j % 2;
+                len[k] = b - a;
+                dn[k] = pe_dirichlet(b - a, w);
+            }
+            ms = s * dn[k];
+            mc = c * dn[k];
+        }
+        if (mean_sin)
+            mean_sin[j] = ms;
+        if (mean_cos)
+            mean_cos[j] = mc;
     }
 }
 

@@ -78,11 +78,80 @@ static void thick_line(canvas *c, int x0, int y0, int x1, int y1, rgb col,
             canvas_line(c, x0 + dx, y0 + dy, x1 + dx, y1 + dy, col);
 }
 
+/* ---- a face in block cells -------------------------------------------- */
+
+/* Distance from (px, py) to the segment (ax, ay)-(bx, by). */
+static double seg_dist(double px, double py, double ax, double ay, double bx,
+                       double by)
+{
+    double dx = bx - ax, dy = by - ay, l2 = dx * dx + dy * dy;
+    double t = l2 > 0 ? ((px - ax) * dx + (py - ay) * dy) / l2 : 0;
+    t = t < 0 ? 0 : t > 1 ? 1 : t;
+    return hypot(px - ax - t * dx, py - ay - t * dy);
+}
+
+/*
+ * The quadrant pixels (2 x 2 a cell) whose centres, in dot coordinates
+ * (2 x 4 a cell: a pixel is one dot wide and two tall), lie within half
+ * a width of the segment, or (ring) within width inside radius r + 0.5 of
+ * the centre.
+ */
+static void quad_shape(canvas *c, const struct clock_face *f, int ring,
+                       double x0, double y0, double x1, double y1,
+                       double half, rgb col)
+{
+    double lo_x = ring ? f->cx - f->r - 1 : fmin(x0, x1) - half - 1;
+    double hi_x = ring ? f->cx + f->r + 1 : fmax(x0, x1) + half + 1;
+    double lo_y = ring ? f->cy - f->r - 2 : fmin(y0, y1) - half - 2;
+    double hi_y = ring ? f->cy + f->r + 2 : fmax(y0, y1) + half + 2;
+    for (int qy = (int)floor(lo_y / 2); qy <= (int)ceil(hi_y / 2); qy++)
+        for (int qx = (int)floor(lo_x); qx <= (int)ceil(hi_x); qx++) {
+            double px = qx + 0.5, py = 2.0 * qy + 1.0;
+            double d = ring ? hypot(px - f->cx - 0.5, py - f->cy - 0.5)
+                            : seg_dist(px, py, x0, y0, x1, y1);
+            if (ring ? d <= f->r + 0.5 && d > f->r + 0.5 - half
+                     : d <= half)
+                canvas_quad(c, qx, qy, col);
+        }
+}
+
+/* The face of clocks_face_draw in quadrant cells: a rim three dots deep
+ * and a hand three dots wide, solid from across a room. */
+static void face_blocks(canvas *c, const struct clock_face *f, int tx,
+                        int ty, int len)
+{
+    double cx = f->cx + 0.5, cy = f->cy + 0.5;
+    if (f->axes) {      /* braille dots ('.' in ASCII, where blocks are
+                           '#'); the rim and the hand cover their cells */
+        dotted(c, f->cx - f->r, f->cy, f->cx + f->r, f->cy, f->axis);
+        dotted(c, f->cx, f->cy - f->r, f->cx, f->cy + f->r, f->axis);
+    }
+    quad_shape(c, f, 1, 0, 0, 0, 0, f->thick ? 3.0 : 2.0, f->ring);
+    if (f->ghost) {
+        int gx, gy;
+        clocks_hand_end(f->cx, f->cy, len, f->ghost_angle, &gx, &gy);
+        quad_shape(c, f, 0, cx, cy, gx + 0.5, gy + 0.5, 0.75, f->ghost_col);
+    }
+    quad_shape(c, f, 0, cx, cy, tx + 0.5, ty + 0.5, f->thick ? 1.6 : 1.1,
+               f->hand);
+    if (f->axes) {                  /* the tip's projections on the axes */
+        quad_shape(c, f, 0, tx + 0.5, cy - 3, tx + 0.5, cy + 3, 0.6, f->hand);
+        quad_shape(c, f, 0, cx - 2, ty + 0.5, cx + 2, ty + 0.5, 0.9, f->hand);
+    }
+}
+
 void clocks_face_draw(canvas *c, const struct clock_face *f)
 {
     int len = clocks_hand_len(f->r), tx, ty;
 
     clocks_hand_end(f->cx, f->cy, len, f->angle, &tx, &ty);
+    if (f->blocks) {
+        face_blocks(c, f, tx, ty, len);
+        if (f->tip)
+            canvas_put(c, tx / 2, ty / 4, f->tip, f->hand, RGB_DEFAULT,
+                       ATTR_BOLD);
+        return;
+    }
     if (f->axes) {
         dotted(c, f->cx - f->r, f->cy, f->cx + f->r, f->cy, f->axis);
         dotted(c, f->cx, f->cy - f->r, f->cx, f->cy + f->r, f->axis);
@@ -428,8 +497,9 @@ static void big_face(struct ctx *x, const struct clocks_band *b)
         .ghost_angle = ((double)a->p.pos + (double)a->clocks.k) * b->omega,
         .axes = 1, .ring = b->slow ? x->dim : x->cursor, .hand = x->hand,
         .ghost_col = x->ghost, .axis = x->axis, .tip = a->ascii ? '@' : 0,
-        /* from the back of the room: thick hand and rim */
+        /* from the back of the room: thick hand and rim, in blocks */
         .thick = a->presenter || a->palette == PAL_CONTRAST ? 2 : 0,
+        .blocks = a->presenter || a->palette == PAL_CONTRAST,
     };
 
     clocks_face_draw(x->c, &f);

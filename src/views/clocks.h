@@ -39,6 +39,9 @@ struct clock_face {
     rgb ring, hand, ghost_col, axis;
     int thick;              /* 0: one dot wide; 1: hand and rim two dots;
                                2: three (read from the back of a room) */
+    int blocks;             /* drawn in quadrant block cells (2 x 2 a
+                               cell, canvas_quad) instead of braille dots:
+                               the same geometry, solid and thick */
     uint32_t tip;           /* 0, or a text glyph over the hand's tip: the
                                ASCII rendering of braille shows dot counts
                                only, so the tip would not stand out */

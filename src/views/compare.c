@@ -463,12 +463,12 @@ static int key_pos(struct app *a, const struct cmp_rt *r, int key)
     if (r->tiny || xm->cells < 1 || key == PK_HOME || key == PK_END)
         return 0;
     switch (key) {
-    case PK_LEFT: case 'h':  step = -axis_step(xm, 1); break;
-    case PK_RIGHT: case 'l': step = axis_step(xm, 1); break;
-    case 'H':                step = -axis_step(xm, xm->cells / 8); break;
-    default:                 step = axis_step(xm, xm->cells / 8); break;
+    case PK_LEFT: case 'h':  step = -1; break;
+    case PK_RIGHT: case 'l': step = 1; break;
+    case 'H':                step = -(xm->cells / 8); break;
+    default:                 step = xm->cells / 8; break;
     }
-    int64_t p = a->p.pos + step;
+    int64_t p = axis_move(xm, a->p.pos, step);
     a->p.pos = p < 0 ? 0 : p >= a->p.n ? a->p.n - 1 : p;
     a->pos_frac = 0;
     return 1;

@@ -297,9 +297,9 @@ void cmp_body_separators(const struct app *a, canvas *c, const struct geom *g)
 /* Positions (or distances) across cols columns at the zoom level: the
  * page holding the cursor (axis.h decides what a column covers). */
 void cmp_xmap_init(struct axis *m, int64_t nmax, int zoom, int64_t cursor,
-                   int cols)
+                   int cols, int flags)
 {
-    axis_init(m, nmax, zoom, MIN_SPAN, cols, 0);
+    axis_init(m, nmax, zoom, MIN_SPAN, cols, flags);
     axis_page(m, 0, cursor);
 }
 

@@ -34,8 +34,11 @@ static void ymap_init(struct ymap *m, int dmax, int pixels, int one_to_one,
     m->ppd = 0;
     if (dmax <= slots || one_to_one) {
         /* every dim on rows of its own: all of them, or the page of the
-         * cursor (axis.h), laid out on slots of unit pixels */
-        axis_init_span(&m->ax, dmax, dmax < slots ? dmax : slots, slots, 0);
+         * cursor (axis.h), laid out on slots of unit pixels; fewer dims
+         * than slots are stretched over them all, heights differing by
+         * a slot at most (AXIS_FILL) */
+        axis_init_span(&m->ax, dmax, dmax < slots ? dmax : slots, slots,
+                       AXIS_FILL);
         axis_page(&m->ax, 0, cursor);
         axis_widen(&m->ax, m->unit);
         m->ppd = m->ax.m;
@@ -91,7 +94,7 @@ static int ymap_pixel(const struct ymap *m, int dim)
 /* Whether every dimension has a row of its own. */
 static int ymap_complete(const struct ymap *m)
 {
-    return m->ppd && m->dim0 == 0 && m->dmax * m->ppd <= m->pixels;
+    return m->ppd && m->dim0 == 0 && m->ax.span == m->dmax;
 }
 
 /* ---- positions across ------------------------------------------------- */
@@ -99,8 +102,7 @@ static int ymap_complete(const struct ymap *m)
 /* Column marking position pos (the middle of a wide one), or -1. */
 static int xmap_col(const struct axis *m, int64_t pos)
 {
-    int c = axis_cell(m, pos);
-    return c < 0 ? -1 : c + m->m / 2;
+    return axis_cell_mid(m, pos);
 }
 
 /* ---- the grid ---------------------------------------------------------- */
@@ -293,7 +295,7 @@ static void draw_pos_axis(const struct app *a, canvas *c, int x, int w, int y,
     if (col >= w)
         col = -1;
     int wl = text_width(lo), wh = text_width(hi);
-    int end = (int)((last - xm->x0) / xm->k + 1) * xm->m;
+    int end = axis_cell_end(xm, last);
     if (end > w)
         end = w;
     int hx = cmp_axis_ends(a, c, x, y, end, lo, hi, col);
@@ -430,11 +432,12 @@ void cmp_grid_layout(const struct app *a, struct cmp_frame *f)
     struct geom *g = &f->g;
     struct ymap *ym = &f->ym;
     cmp_geom_make(f, fmt_digits(f->dmax - 1) + 2);
-    cmp_xmap_init(&f->xm, f->nmax, a->cmp.zoom, a->p.pos, g->pw - 1);
+    cmp_xmap_init(&f->xm, f->nmax, a->cmp.zoom, a->p.pos, g->pw - 1,
+                  AXIS_FILL);
     ymap_init(ym, f->dmax, 2 * g->body_h, a->cmp.dims_1to1, a->cmp.dim,
               canvas_has_halves(a->ascii, a->color) ? 1 : 2);
     /* rows are whole dims: the axis follows the last used row */
-    int used = ym->ppd ? (ym->dmax * ym->ppd + 1) / 2
+    int used = ym->ppd ? (ym->ax.used + 1) / 2
                        : (ymap_sampled(ym) * ym->unit + 1) / 2;
     if (used < g->body_h && g->axis_y >= 0) {
         g->body_h = used;

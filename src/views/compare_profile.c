@@ -178,10 +178,11 @@ static void profile_layout(const struct app *a, struct cmp_frame *f)
 {
     int npts = 2 * (f->w - 6);
     cmp_geom_make(f, 0);
-    cmp_xmap_init(&f->xm, f->nmax, a->cmp.zoom, a->p.pos, npts > 0 ? npts : 0);
+    cmp_xmap_init(&f->xm, f->nmax, a->cmp.zoom, a->p.pos, npts > 0 ? npts : 0,
+                  0);
     if (f->xm.m > 1)
         cmp_xmap_init(&f->xm, f->nmax, a->cmp.zoom, a->p.pos,
-                      (int)f->xm.span);
+                      (int)f->xm.span, 0);
 }
 
 const struct cmp_mode CMP_PROFILE = {

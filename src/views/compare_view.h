@@ -200,7 +200,7 @@ void cmp_label_beside(canvas *pc, int col, int y0, const char *t, rgb fg);
 /* Positions (or distances) across cols columns at the zoom level: the
  * page holding the cursor (axis.h decides what a column covers). */
 void cmp_xmap_init(struct axis *m, int64_t nmax, int zoom, int64_t cursor,
-                   int cols);
+                   int cols, int flags);
 /* Positions [p0, p1) of column col; 0 if the column is unused. */
 int cmp_xmap_range(const struct axis *m, int col, int64_t *p0, int64_t *p1);
 

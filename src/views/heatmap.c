@@ -31,12 +31,12 @@
 #include "plans.h"
 #include "state_field.h"
 
+#define BAND_CHUNK 256      /* columns computed per call */
 #define MIN_SPAN 8          /* zooming in stops at this many positions */
 #define MIN_MAP_ROWS 4      /* chrome rows give way below this */
 #define ONE_LINE_INSPECTOR 120   /* width from which the inspector is 1 row */
 #define LEGEND_W 21         /* cells of the colour strip (odd: has a middle) */
 #define MAX_ZOOM 62
-#define BAND_CHUNK 256      /* column ranges computed per call */
 
 /* What the map shows where (see heatmap.h). */
 struct heat_geom {
@@ -45,8 +45,9 @@ struct heat_geom {
     int cols, rows;         /* map size in cells */
     int zoom;               /* a->heat.zoom, clamped */
     /* from the axis: */
-    int64_t k;              /* positions per column */
-    int m;                  /* columns per position (> 1 only if k == 1) */
+    int64_t k;              /* positions per column, at most */
+    int m;                  /* columns per position, at least (> 1 only
+                               if k == 1) */
     int64_t vis, x0;        /* positions a window holds, the first shown */
     int ucols;              /* columns in use */
     int half;               /* bands */
@@ -157,10 +158,12 @@ static int zoom_max(int64_t n, int s0)
 }
 
 /* Positions across: the window is paged so the cursor is inside (a
- * pure function: a sweep turns whole pages). */
+ * pure function: a sweep turns whole pages).  The window's positions
+ * are shared out over every column (AXIS_FILL): the map fills its
+ * width, each column the exact mean of its own run. */
 static void geom_cols(struct heat_geom *g, const struct app *a)
 {
-    axis_init(&g->ax, a->p.n, g->zoom, MIN_SPAN, g->cols, 0);
+    axis_init(&g->ax, a->p.n, g->zoom, MIN_SPAN, g->cols, AXIS_FILL);
     axis_page(&g->ax, a->heat.x0, a->p.pos);
     g->k = g->ax.k;
     g->m = g->ax.m;
@@ -237,8 +240,7 @@ static int dim_pixel(const struct heat_geom *g, int dim)
  * or -1 off the window. */
 static int cursor_col(const struct heat_geom *g, int64_t pos)
 {
-    int c = axis_cell(&g->ax, pos);
-    return c < 0 ? -1 : c + g->m / 2;
+    return axis_cell_mid(&g->ax, pos);
 }
 
 /* ---- a loaded table (--pe-file) ---------------------------------------- */
@@ -391,7 +393,7 @@ static void table_fill(struct table_cache *tc, const struct pe_table *t,
     for (int ci = 0; ci < ncol; ci++) {
         double *out = tc->mean + (size_t)ci * (size_t)tc->ndim;
         memset(out, 0, (size_t)tc->ndim * sizeof *out);
-        if (col_range(g, n, ci * g->m, &p0, &p1))
+        if (col_range(g, n, ci, &p0, &p1))
             continue;
         p1 = p1 < t->n ? p1 : t->n;
         for (int j = 0; p0 >= p1 && j < tc->ndim; j++)
@@ -416,7 +418,7 @@ static const double *table_means(struct table_cache *tc,
     struct table_id id = table_id_of(t);
     if (table_key_same(tc, g, n, &id))
         return tc->mean;
-    int ncol = (g->ucols + g->m - 1) / g->m, ndim = 2 * g->shown;
+    int ncol = g->ucols, ndim = 2 * g->shown;   /* a slot per column */
     size_t need = (size_t)ncol * (size_t)ndim;
     tc->have = 0;
     if (need > tc->cap || ndim > tc->ndim_cap) {
@@ -442,7 +444,7 @@ static double table_cell(const struct pe_table *t, const double *means,
 {
     int64_t p0, p1;
     if (means)
-        return means[(size_t)(col / g->m) * (size_t)(2 * g->shown) +
+        return means[(size_t)col * (size_t)(2 * g->shown) +
                      (size_t)(2 * slot + odd)];
     if (col_range(g, n, col, &p0, &p1))
         return 0;
@@ -623,18 +625,21 @@ static void draw_band(const struct app *a, canvas *c,
     double w = plan_of(&a->p)->omega[grid_band(g, g->j0 + slot)];
     int py = 2 * L->map_y + slot * 2 * g->bh;
     double ms[BAND_CHUNK], mc[BAND_CHUNK];
-    int ranges = (g->ucols + g->m - 1) / g->m;  /* column j / m: range j */
-    /* the ranges lie side by side: pe_range_means_step turns one phase
-     * into the next instead of a sin and a cos per column */
-    for (int j0 = 0; j0 < ranges; j0 += BAND_CHUNK) {
-        int cnt = ranges - j0 < BAND_CHUNK ? ranges - j0 : BAND_CHUNK;
-        pe_range_means_step(w, g->x0 + (int64_t)j0 * g->k, g->k, cnt,
-                            a->p.n, ms, mc);
-        for (int col = j0 * g->m; col < (j0 + cnt) * g->m &&
-                                  col < g->ucols; col++) {
-            int j = col / g->m - j0;
-            paint_pixels(a, c, L->map_x + col, py, g->bh, ms[j]);
-            paint_pixels(a, c, L->map_x + col, py + g->bh, g->bh, mc[j]);
+    int64_t p0[BAND_CHUNK], p1[BAND_CHUNK];
+    /* the columns' runs lie side by side in two sizes (or a position
+     * repeats over several columns): pe_range_means_runs turns one
+     * phase into the next instead of a sin and a cos per column */
+    for (int c0 = 0; c0 < g->ucols; c0 += BAND_CHUNK) {
+        int cnt = g->ucols - c0 < BAND_CHUNK ? g->ucols - c0 : BAND_CHUNK;
+        for (int j = 0; j < cnt; j++)
+            if (col_range(g, a->p.n, c0 + j, &p0[j], &p1[j]))
+                p0[j] = p1[j] = 0;              /* empty: left unpainted */
+        pe_range_means_runs(w, p0, p1, cnt, ms, mc);
+        for (int j = 0; j < cnt; j++) {
+            if (p1[j] == 0)
+                continue;
+            paint_pixels(a, c, L->map_x + c0 + j, py, g->bh, ms[j]);
+            paint_pixels(a, c, L->map_x + c0 + j, py + g->bh, g->bh, mc[j]);
         }
     }
 }
@@ -760,7 +765,8 @@ static int64_t nice_step(double min)
  * centred on it when a position is several columns wide. */
 static int label_x(const struct heat_geom *g, int64_t p, int w)
 {
-    int x = cursor_col(g, p) - (g->m > 1 ? (w - 1) / 2 : 0);
+    int wide = axis_cell_end(&g->ax, p) - axis_cell(&g->ax, p) > 1;
+    int x = cursor_col(g, p) - (wide ? (w - 1) / 2 : 0);
     if (x + w > g->ucols)
         x = g->ucols - w;
     return x < 0 ? 0 : x;
@@ -789,7 +795,8 @@ static void draw_axis(const struct app *a, canvas *c,
         return;
     int64_t end = g->x0 + axis_shown(&g->ax) - 1;
     int lw = fmt_digits(end);
-    int64_t step = nice_step((double)(lw + 2) * (double)g->k / g->m);
+    int64_t step = nice_step((double)(lw + 2) * (double)g->ax.span /
+                             (g->ax.cells > 0 ? g->ax.cells : 1));
     int endx = label_x(g, end, fmt_digits(end)), right = -2;
     if (g->x0 % step && fmt_digits(g->x0) + 1 < endx) {
         draw_tick(a, c, L, g->x0, 0);   /* where a scrolled window starts */
@@ -1085,7 +1092,8 @@ static void inspector_column(const struct app *a, const struct heat_layout *L,
     int64_t p0, p1;
     char v[32];
     buf[0] = 0;
-    if (g->k == 1 || col_range(g, a->p.n, cursor_col(g, a->p.pos), &p0, &p1))
+    if (col_range(g, a->p.n, cursor_col(g, a->p.pos), &p0, &p1) ||
+        p1 - p0 < 2)
         return;
     double m = L->t ? table_mean(L->t, p0, p1, cursor_dim(a))
                     : heat_mean(a, p0, p1, cursor_dim(a));
@@ -1343,12 +1351,12 @@ static int key_pos(struct app *a, void *rt, int key)
 {
     struct heat_rt *r = rt;
     const struct heat_geom *g = &r->L.g;
-    int64_t fast = axis_step(&g->ax, g->ax.cells / 8);   /* whole cells */
+    int64_t fast = g->ax.cells / 8, p = a->p.pos;        /* whole cells */
     switch (key) {
-    case PK_LEFT: case 'h':   move_pos(a, -axis_step(&g->ax, 1)); break;
-    case PK_RIGHT: case 'l':  move_pos(a, axis_step(&g->ax, 1)); break;
-    case 'H':                 move_pos(a, -fast); break;
-    case 'L':                 move_pos(a, fast); break;
+    case PK_LEFT: case 'h':   move_pos(a, axis_move(&g->ax, p, -1) - p); break;
+    case PK_RIGHT: case 'l':  move_pos(a, axis_move(&g->ax, p, 1) - p); break;
+    case 'H':                 move_pos(a, axis_move(&g->ax, p, -fast) - p); break;
+    case 'L':                 move_pos(a, axis_move(&g->ax, p, fast) - p); break;
     case PK_HOME:             move_pos(a, -a->p.n); break;
     default:                  move_pos(a, a->p.n); break;     /* End */
     }

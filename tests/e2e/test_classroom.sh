@@ -51,6 +51,10 @@ zh_on_ascii() {
     expect "C.UTF-8 --lang zh: the Chinese tour runs" '注意力为什么需要位置'
     check "C.UTF-8 --lang zh: no message about ASCII" \
         screen_lacks 'needs a UTF-8 terminal'
+    expect "C.UTF-8 --lang zh: the view's hint is Chinese at 80x24" \
+        '1 像素 = '
+    check "C.UTF-8 --lang zh: its unit in Chinese too" screen_has ' 个位置'
+    check "C.UTF-8 --lang zh: no English hint" screen_lacks '1 px = '
     stop
 }
 

@@ -24,9 +24,11 @@ check "... the saved frame shows d_model=32" \
     eval "grep -q 'd_model=32' peviz-heatmap-*.txt"
 # escape sequences typed early are keys, as later: an arrow, a paste
 rm -f peviz-heatmap-*
-check "an arrow at 50 ms is the arrow (w then shows pos=2, one step)" \
+# (one step: 128 positions over the 66 map columns of 80x24, the first
+# column holds position 0 alone, the second starts at 1)
+check "an arrow at 50 ms is the arrow (w then shows pos=1, one step)" \
     exits EXIT=0 --at 50 '\x1bOCwq'
-check "... the saved frame shows pos=2" eval "grep -q 'pos=2 ' peviz-heatmap-*.txt"
+check "... the saved frame shows pos=1" eval "grep -q 'pos=1 ' peviz-heatmap-*.txt"
 check "a whole paste at 50 ms stays text (its q is typed)" \
     exits RUNNING --at 50 ':\x1b[200~q\x1b[201~q'
 rm -f peviz-heatmap-*

@@ -27,6 +27,48 @@ static void check_columns(double w, int64_t p0, int64_t k, int count,
     CHECK_NEAR(worst, 0.0, 1e-9);
 }
 
+/* Runs of a span S shared out over C columns, column j holding
+ * [x0 + floor(j S / C), x0 + floor((j + 1) S / C)) (or, S < C, the
+ * position floor(j S / C) alone), and ranges of any sizes: each against
+ * pe_range_mean. */
+static void check_runs(double w, int64_t x0, int64_t S, int C)
+{
+    int64_t p0[MAXC] = { 0 }, p1[MAXC] = { 0 };
+    C = C < MAXC ? C : MAXC;
+    double ms[MAXC], mc[MAXC], worst = 0;
+    for (int j = 0; j < C; j++) {
+        p0[j] = x0 + j * S / C;
+        p1[j] = S >= C ? x0 + (j + 1) * S / C : p0[j] + 1;
+    }
+    pe_range_means_runs(w, p0, p1, C, ms, mc);
+    for (int j = 0; j < C; j++) {
+        double es, ec;
+        pe_range_mean(w, p0[j], p1[j], &es, &ec);
+        worst = fmax(worst, fmax(fabs(es - ms[j]), fabs(ec - mc[j])));
+    }
+    CHECK_NEAR(worst, 0.0, 1e-9);
+}
+
+static void check_runs_any(double w)
+{
+    int64_t p0[MAXC], p1[MAXC];
+    double ms[MAXC], mc[MAXC], worst = 0;
+    uint64_t r = 12345;
+    for (int j = 0; j < MAXC; j++) {        /* sizes 0..40, gaps, overlaps */
+        r = r * 6364136223846793005u + 1442695040888963407u;
+        p0[j] = (int64_t)(r >> 40) % 100000;
+        p1[j] = p0[j] + (int64_t)(r >> 20) % 41;
+    }
+    pe_range_means_runs(w, p0, p1, MAXC, ms, mc);
+    for (int j = 0; j < MAXC; j++) {
+        double es = 0, ec = 0;
+        if (p1[j] > p0[j])
+            pe_range_mean(w, p0[j], p1[j], &es, &ec);
+        worst = fmax(worst, fmax(fabs(es - ms[j]), fabs(ec - mc[j])));
+    }
+    CHECK_NEAR(worst, 0.0, 1e-9);
+}
+
 /* Grid means against pe_score_block_mean / pe_rope_block_mean. */
 static void check_grid(int d, double base, int64_t n, int64_t k,
                        int64_t rb0, int rows, int64_t cb0, int cols,
@@ -101,6 +143,12 @@ int main(void)
             check_columns(w, 0, 5243, 200, (int64_t)1 << 20);
             check_columns(w, 1000001, 3, 250, 1000600);
             check_columns(w, 7, 64, 17, 1000);
+            check_runs(w, 0, 128, 106);
+            check_runs(w, 0, 4096, 106);
+            check_runs(w, 999000, 1000, 296);
+            check_runs(w, 12, 40, 146);
+            check_runs(w, (int64_t)1 << 23, (int64_t)1 << 23, 157);
+            check_runs_any(w);
         }
     check_brute();
     for (int rope = 0; rope < 2; rope++) {

@@ -172,6 +172,145 @@ static void test_tiling(void)
         fprintf(stderr, "  %d violations in %d layouts\n", bad, runs);
 }
 
+/* AXIS_FILL by hand: 128 positions on 106 columns (the heatmap at
+ * 120x30), 64 dims stretched over 80 pixel rows, and a window. */
+static void test_fill_cells(void)
+{
+    struct axis ax;
+    int64_t p0, p1;
+    char buf[64];
+    axis_init(&ax, 128, 0, 8, 106, AXIS_FILL);
+    CHECK(ax.used == 106 && ax.k == 2 && ax.m == 1 && ax.vis == 128);
+    /* column c: [floor(128 c / 106), floor(128 (c + 1) / 106)) */
+    CHECK(axis_range(&ax, 0, &p0, &p1) == 0 && p0 == 0 && p1 == 1);
+    CHECK(axis_range(&ax, 4, &p0, &p1) == 0 && p0 == 4 && p1 == 6);
+    CHECK(axis_range(&ax, 105, &p0, &p1) == 0 && p0 == 126 && p1 == 128);
+    CHECK(axis_range(&ax, 106, &p0, &p1) == -1);
+    CHECK(axis_cell(&ax, 5) == 4 && axis_cell_end(&ax, 5) == 5);
+    CHECK(axis_cell(&ax, 127) == 105 && axis_cell(&ax, 128) == -1);
+    CHECK(axis_shown(&ax) == 128);
+    axis_caption(&ax, "col", "cols", "pos", buf, sizeof buf);
+    CHECK_STR(buf, "1 col = 1-2 pos");
+    axis_caption_short(&ax, "col", "pos", buf, sizeof buf);
+    CHECK_STR(buf, "1-2 pos/col");
+    /* a key moves to the first position of the next column */
+    CHECK(axis_move(&ax, 4, 1) == 6 && axis_move(&ax, 5, -1) == 3);
+    CHECK(axis_move(&ax, 0, 13) == 15);     /* floor(13 * 128 / 106) */
+    /* 24 dims stretched over 40 slots of 2 pixels: dim d on the slots
+     * [ceil(40 d / 24), ceil(40 (d + 1) / 24)), one or two each */
+    axis_init_span(&ax, 24, 24, 40, AXIS_FILL);
+    axis_page(&ax, 0, 3);
+    axis_widen(&ax, 2);
+    CHECK(ax.used == 80 && ax.cells == 80 && ax.m == 2);
+    CHECK(axis_range(&ax, 0, &p0, &p1) == 0 && p0 == 0 && p1 == 1);
+    CHECK(axis_range(&ax, 3, &p0, &p1) == 0 && p0 == 0);
+    CHECK(axis_range(&ax, 4, &p0, &p1) == 0 && p0 == 1);
+    CHECK(axis_range(&ax, 79, &p0, &p1) == 0 && p0 == 23 && p1 == 24);
+    CHECK(axis_cell(&ax, 1) == 4 && axis_cell_end(&ax, 1) == 8);
+    CHECK(axis_cell(&ax, 2) == 8 && axis_cell_end(&ax, 2) == 10);
+    CHECK(axis_cell(&ax, 23) == 78 && axis_cell_end(&ax, 23) == 80);
+    /* 16 positions on 66 columns: 4 or 5 columns each */
+    axis_init(&ax, 16, 0, 8, 66, AXIS_FILL);
+    CHECK(ax.k == 1 && ax.m == 4 && ax.used == 66);
+    CHECK(axis_cell(&ax, 0) == 0 && axis_cell_end(&ax, 0) == 5);
+    CHECK(axis_cell_mid(&ax, 0) == 2);
+    CHECK(axis_cell(&ax, 15) == 62 && axis_cell_end(&ax, 15) == 66);
+    axis_caption(&ax, "col", "cols", "pos", buf, sizeof buf);
+    CHECK_STR(buf, "1 pos = 4-5 cols");
+    CHECK(axis_move(&ax, 3, 1) == 4 && axis_move(&ax, 3, 8) == 5);
+    /* a zoomed window of 250 of 1000 on 60 columns, by pages: the last
+     * page ends at n and every window starts where it is put */
+    axis_init(&ax, 1000, 2, 8, 60, AXIS_FILL);
+    CHECK(ax.span == 250 && ax.vis == 250);
+    axis_page(&ax, 0, 600);
+    CHECK(ax.x0 == 500 && ax.used == 60 && axis_shown(&ax) == 250);
+    axis_page(&ax, 500, 999);
+    CHECK(ax.x0 == 750);
+    axis_page(&ax, 123, 130);
+    CHECK(ax.x0 == 123);
+    CHECK(axis_range(&ax, 0, &p0, &p1) == 0 && p0 == 123 && p1 == 127);
+    /* moving past the window's end lands where the next page starts */
+    axis_page(&ax, 0, 0);
+    CHECK(axis_move(&ax, 247, 1) == 250);
+    /* an even division keeps the plain caption */
+    axis_init(&ax, 128, 0, 8, 64, AXIS_FILL);
+    axis_caption(&ax, "col", "cols", "pos", buf, sizeof buf);
+    CHECK_STR(buf, "1 col = 2 pos");
+}
+
+/*
+ * AXIS_FILL over many sizes, zooms, windows and widenings: the window's
+ * cells are all used and tile [x0, x0 + shown) in order, every position
+ * in exactly one cell run; run sizes (and, for fewer positions than
+ * cells, a position's cell counts) differ by one at most and match
+ * floor(c S / C); position -> cell -> position round trips.
+ */
+static void test_fill_tiling(void)
+{
+    static const int64_t NS[] = { 1, 2, 3, 7, 16, 64, 100, 128, 1000, 4096,
+                                  65537 };
+    static const int CELLS[] = { 1, 3, 13, 36, 40, 66, 80, 106, 147 };
+    int bad = 0, runs = 0;
+    for (size_t i = 0; i < sizeof NS / sizeof NS[0]; i++)
+        for (size_t j = 0; j < sizeof CELLS / sizeof CELLS[0]; j++)
+            for (int z = 0; z < 18; z += 3)
+                for (int f = 1; f <= 2; f++)
+                    for (int64_t cur = 0; cur < NS[i]; cur += NS[i] / 4 + 1) {
+                        struct axis ax;
+                        int64_t n = NS[i], next, p0, p1, lo = INT64_MAX,
+                                hi = 0, S, C = CELLS[j];
+                        axis_init(&ax, n, z, 8, CELLS[j], AXIS_FILL);
+                        axis_page(&ax, n / 3, cur);
+                        axis_widen(&ax, f);
+                        runs++;
+                        S = ax.span;
+                        bad += cur < ax.x0 || cur >= ax.x0 + axis_shown(&ax);
+                        bad += ax.used != f * CELLS[j];
+                        bad += axis_shown(&ax) != S;
+                        next = ax.x0;
+                        int64_t seen = 0, run0 = -1;
+                        for (int c = 0; c < ax.used; c++) {
+                            if (axis_range(&ax, c, &p0, &p1)) {
+                                bad++;
+                                break;
+                            }
+                            int64_t pc = c / f, w0 = pc * S / C;
+                            int64_t w1 = S >= C ? (pc + 1) * S / C : w0 + 1;
+                            bad += p0 - ax.x0 != w0 || p1 - ax.x0 != w1;
+                            if (p0 == next) {           /* the next run */
+                                seen += p1 - p0;
+                                run0 = p0;
+                                next = p1;
+                            } else {    /* or the same drawn wide */
+                                bad += p0 != run0 || p1 != next;
+                                bad += S >= C && c % f == 0;
+                            }
+                            lo = p1 - p0 < lo ? p1 - p0 : lo;
+                            hi = p1 - p0 > hi ? p1 - p0 : hi;
+                            int c0 = axis_cell(&ax, p0);
+                            int c1 = axis_cell_end(&ax, p0);
+                            bad += c < c0 || c >= c1;
+                            bad += S >= C && c1 - c0 != f;
+                        }
+                        bad += seen != S || next != ax.x0 + S;
+                        bad += hi - lo > 1;
+                        if (S < C) {    /* cells a position: two counts */
+                            int wl = 1 << 30, wh = 0;
+                            for (int64_t p = ax.x0; p < ax.x0 + S; p++) {
+                                int wd = axis_cell_end(&ax, p) - axis_cell(&ax, p);
+                                wl = wd < wl ? wd : wl;
+                                wh = wd > wh ? wd : wh;
+                            }
+                            bad += wh - wl > f || wl < ax.m;
+                        }
+                        bad += axis_range(&ax, ax.used, &p0, &p1) != -1;
+                    }
+    CHECK(runs > 2000);
+    CHECK(bad == 0);
+    if (bad)
+        fprintf(stderr, "  %d violations in %d fill layouts\n", bad, runs);
+}
+
 int main(void)
 {
     test_span();
@@ -179,5 +318,7 @@ int main(void)
     test_window();
     test_steps_captions();
     test_tiling();
+    test_fill_cells();
+    test_fill_tiling();
     TEST_END("test_axis");
 }

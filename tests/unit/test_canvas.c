@@ -581,9 +581,39 @@ static void test_random(void)
     canvas_free(&c);
 }
 
+/* Quadrant pixels accumulate in a cell into the block with those four
+ * bits (1 upper left, 2 upper right, 4 lower left, 8 lower right), any
+ * other glyph is replaced, and ASCII shows '#'. */
+static void test_quadrants(void)
+{
+    static const uint32_t WANT[16] = {
+        ' ', 0x2598, 0x259D, 0x2580, 0x2596, 0x258C, 0x259E, 0x259B,
+        0x2597, 0x259A, 0x2590, 0x259C, 0x2584, 0x2599, 0x259F, 0x2588
+    };
+    canvas c;
+    CHECK(canvas_init(&c, 16, 2) == 0);
+    for (int b = 1; b < 16; b++) {
+        canvas_put(&c, b, 1, 'x', RED, RGB_DEFAULT, 0);   /* replaced */
+        for (int q = 0; q < 4; q++)
+            if (b >> q & 1)
+                canvas_quad(&c, 2 * b + q % 2, 2 + q / 2, BLUE);
+        const cell *k = canvas_at(&c, b, 1);
+        CHECK(k->ch == WANT[b] && k->fg == BLUE && k->kind == CELL_TEXT);
+        CHECK(canvas_resolve(k, 1, COLOR_NONE).ch == '#');
+    }
+    canvas_quad(&c, 0, 0, RED);         /* again on a set pixel: same */
+    canvas_quad(&c, 0, 0, RED);
+    CHECK(canvas_at(&c, 0, 0)->ch == 0x2598);
+    canvas_quad(&c, -1, 0, RED);        /* off the canvas: nothing */
+    canvas_quad(&c, 32, 0, RED);
+    CHECK(canvas_at(&c, 15, 0)->ch == ' ');
+    canvas_free(&c);
+}
+
 int main(void)
 {
     test_basics();
+    test_quadrants();
     test_text_clip();
     test_sub();
     test_wide();

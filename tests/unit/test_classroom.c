@@ -307,6 +307,74 @@ static void test_zh_status(void)
     CHECK(frame_has(&a, 100, 30, "? help"));
 }
 
+/* A view's status hint in Chinese: each part with a Chinese form, its
+ * numbers kept, ", " after a Chinese part a full-width comma; parts
+ * without one (numbers, file names) stay. */
+static void test_zh_hint_parts(void)
+{
+    static const char *const T[][2] = {
+        { "1 px = 12x12 pos", "1 像素 = 12x12 个位置" },
+        { "1 col = 1-2 pos, every 5th band",
+          "1 列 = 1-2 个位置，每 5 个频段取一个" },
+        { "1 pos = 4-5 cols, every 2nd dim pair, dims 0-33",
+          "1 个位置 = 4-5 列，每 2 对维度取一对，维度 0-33" },
+        { "bands 0..3 of 4", "频段 0..3（共 4 个）" },
+        { "bands 4..7 of 32 (- for overview)",
+          "频段 4..7（共 32 个，- 看全部）" },
+        { "band 3 of 32", "第 3 个频段（共 32 个）" },
+        { "8 of 32 bands, evenly spread", "8/32 个频段，均匀分布" },
+        { "1 px = 8x8 pos  |e|=23.49 |p|=16",
+          "1 像素 = 8x8 个位置  |e|=23.49 |p|=16" },
+        { "Q 30  k 0", "Q 30  k 0" },
+        { "table 40x6 from wpe.csv, 1 col = 2 pos",
+          "表 40x6，来自 wpe.csv，1 列 = 2 个位置" },
+        { "every 21st band", "每 21 个频段取一个" },
+        { "every second band", "every second band" },
+    };
+    char out[256];
+    for (size_t i = 0; i < sizeof T / sizeof T[0]; i++) {
+        text_zh_hint(T[i][0], out, sizeof out);
+        CHECK_STR(out, T[i][1]);
+    }
+    /* cut short: never half a character */
+    text_zh_hint("1 px = 12x12 pos", out, 11);
+    CHECK_STR(out, "1 像素 =");
+    text_zh_hint("1 px = 12x12 pos", out, 9);
+    CHECK_STR(out, "1 像素");
+    text_zh_hint("1 px = 12x12 pos", out, 8);
+    CHECK_STR(out, "1 像");
+}
+
+/* At 80x24 the Chinese tour's status line carries the view's hint in
+ * Chinese, whole characters within 80 cells; an English tour keeps it. */
+static void test_zh_hint_frame(void)
+{
+    struct app a;
+    char err[256], row[1024];
+    canvas c;
+    app_init(&a);
+    a.tour_lang = "zh";
+    CHECK(tour_start(&a, "assets/tours/zh.tour", err, sizeof err) == 0);
+    CHECK(canvas_init(&c, 80, 24) == 0);
+    frame_draw(&a, &c);
+    canvas_row_utf8(&c, 23, row, sizeof row);
+    CHECK(strstr(row, "1 \xe5\x83\x8f\xe7\xb4\xa0 = ") != NULL);
+    CHECK(strstr(row, "\xe4\xb8\xaa\xe4\xbd\x8d\xe7\xbd\xae") != NULL);
+    if (!strstr(row, "\xe4\xb8\xaa\xe4\xbd\x8d\xe7\xbd\xae"))
+        fprintf(stderr, "  status: %s\n", row);
+    CHECK(strstr(row, "1 px") == NULL);
+    CHECK(text_width(row) <= 80);
+    for (int x = 0; x < 80; x++)    /* a wide glyph's tail follows it */
+        if (canvas_at(&c, x, 23)->kind == CELL_WIDE_TAIL)
+            CHECK(x > 0 && cp_width(canvas_at(&c, x - 1, 23)->ch) == 2);
+    canvas_free(&c);
+    tour_release(&a);
+    app_init(&a);
+    CHECK(tour_start(&a, "assets/tours/en.tour", err, sizeof err) == 0);
+    CHECK(frame_has(&a, 80, 24, "1 px = 8x8 pos"));
+    tour_release(&a);
+}
+
 /* Count of needle in the row of t that holds mark. */
 static int count_in_row(const char *t, const char *mark, const char *needle)
 {
@@ -331,45 +399,68 @@ static void test_compare_axis_alike(void)
     app_init(&a);
     CHECK(tour_command(&a, "view compare") == 0);
     char *f = frame_text(&a, 80, 24);
-    CHECK(count_in_row(f, "\xe2\x96\xb2", "1 col = 4 pos") == 2);
+    CHECK(count_in_row(f, "\xe2\x96\xb2", "1 col = 3-4 pos") == 2);
     CHECK(count_in_row(f, "\xe2\x96\xb2", "pos/col") == 0);
     free(f);
     a.color = COLOR_NONE;
     f = frame_text(&a, 80, 24);
-    CHECK(count_in_row(f, "\xe2\x96\xb2", "1 col = 4 pos") == 2);
+    CHECK(count_in_row(f, "\xe2\x96\xb2", "1 col = 3-4 pos") == 2);
     free(f);
 }
 
-/* Braille dots in the frame's text. */
-static int frame_dots(const struct app *a, int w, int h)
+/* Quadrant block pixels (2 x 2 a cell) in the canvas. */
+static int quad_pixels(const canvas *c)
+{
+    static const uint32_t CP[16] = {
+        ' ', 0x2598, 0x259D, 0x2580, 0x2596, 0x258C, 0x259E, 0x259B,
+        0x2597, 0x259A, 0x2590, 0x259C, 0x2584, 0x2599, 0x259F, 0x2588
+    };
+    int n = 0;
+    for (int y = 0; y < c->h; y++)
+        for (int x = 0; x < c->w; x++)
+            for (int b = 1; b < 16; b++)
+                if (canvas_at(c, x, y)->kind == CELL_TEXT &&
+                    canvas_at(c, x, y)->ch == CP[b])
+                    n += __builtin_popcount((unsigned)b);
+    return n;
+}
+
+/* The ink of the frame's faces, in braille dots: a dot each, and a
+ * quadrant pixel (one dot wide, two tall) two; *blocks gets the pixels. */
+static int frame_dots(const struct app *a, int w, int h, int *blocks)
 {
     canvas c;
     int n = 0;
     if (canvas_init(&c, w, h))
         return -1;
     frame_draw_finished(a, &c);
-    n = braille_dots(&c);
+    *blocks = quad_pixels(&c);
+    n = braille_dots(&c) + 2 * *blocks;
     canvas_free(&c);
     return n;
 }
 
-/* --palette contrast and presenter zoom draw the faces thick: the same
- * faces take many more dots than the thin ones. */
+/* --palette contrast and presenter zoom draw the faces thick, the big
+ * one in block cells: the same faces take much more ink than the thin
+ * braille ones. */
 static void test_thick_faces(void)
 {
     struct app a;
+    int b0, b1, b2;
     app_init(&a);
     CHECK(tour_command(&a, "view clocks") == 0);
     CHECK(tour_command(&a, "d 8") == 0);
     CHECK(tour_command(&a, "pos 37") == 0);
-    int thin = frame_dots(&a, 80, 24);
+    int thin = frame_dots(&a, 80, 24, &b0);
     a.palette = PAL_CONTRAST;
-    int thick = frame_dots(&a, 80, 24);
+    int thick = frame_dots(&a, 80, 24, &b1);
     CHECK(thin > 100 && thick > thin * 3 / 2);
+    CHECK(b0 == 0 && b1 > 100);
     a.palette = PAL_DEFAULT;
     CHECK(tour_command(&a, "zoom") == 0);
-    int zthin = frame_dots(&a, 80, 24);
+    int zthin = frame_dots(&a, 80, 24, &b2);
     CHECK(zthin > thin);        /* the big face alone, thick */
+    CHECK(b2 > b1);             /* larger than beside the table */
     if (t_fail)
         fprintf(stderr, "dots: thin %d contrast %d zoom %d\n", thin, thick,
                 zthin);
@@ -490,6 +581,8 @@ int main(void)
     test_compare_axis_alike();
     test_commands();
     test_zh_status();
+    test_zh_hint_parts();
+    test_zh_hint_frame();
     test_last_step_t();
     test_line_styles();
     test_presenter_80x24();

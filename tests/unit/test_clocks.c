@@ -670,6 +670,121 @@ static void test_omega_line_widths(void)
     CHECK(shown >= 30);
 }
 
+/* ---- faces in block cells ------------------------------------------------ */
+
+/* Whether cell (x, y) shows quadrant pixels (U+2580..U+259F). */
+static int is_block(const canvas *c, int x, int y)
+{
+    const cell *k = canvas_at(c, x, y);
+    return k && k->kind == CELL_TEXT && k->ch >= 0x2580 && k->ch <= 0x259F;
+}
+
+/* Whether quadrant pixel (qx, qy) is set: 2 x 2 a cell. */
+static int quad_set(const canvas *c, int qx, int qy)
+{
+    static const uint32_t CP[16] = {
+        ' ', 0x2598, 0x259D, 0x2580, 0x2596, 0x258C, 0x259E, 0x259B,
+        0x2597, 0x259A, 0x2590, 0x259C, 0x2584, 0x2599, 0x259F, 0x2588
+    };
+    const cell *k = canvas_at(c, qx / 2, qy / 2);
+    for (int b = 1; b < 16 && k; b++)
+        if (CP[b] == k->ch)
+            return b >> ((qy % 2) * 2 + qx % 2) & 1;
+    return 0;
+}
+
+/* A block face: the same geometry as the braille one (a quadrant pixel
+ * is one dot wide and two tall), the hand solid from the hub to the tip
+ * in its direction and three dots wide, the rim round and closed; '#' in
+ * ASCII. */
+static void test_block_face(void)
+{
+    static const double ANG[] = { 0, 0.9, 2.3, 3.1416, 4.0, 5.5 };
+    for (size_t i = 0; i < sizeof ANG / sizeof ANG[0]; i++) {
+        canvas c;
+        canvas_init(&c, 30, 15);
+        struct clock_face f = {
+            .cx = 29, .cy = 29, .r = 24, .angle = ANG[i], .axes = 1,
+            .ring = 0x808080, .hand = 0xFF8000, .axis = 0x404040,
+            .thick = 2, .blocks = 1,
+        };
+        clocks_face_draw(&c, &f);
+        int len = clocks_hand_len(24), tx, ty, miss = 0, wide = 0;
+        /* along the hand, in dots: every point's pixel is set, and so is
+         * a pixel one dot to a side across the hand */
+        for (int k = 2; k <= len; k++) {
+            double px = 29.5 + k * cos(ANG[i]), py = 29.5 - k * sin(ANG[i]);
+            miss += !quad_set(&c, (int)floor(px), (int)floor(py / 2));
+            double nx = sin(ANG[i]), ny = cos(ANG[i]);  /* across */
+            wide += quad_set(&c, (int)floor(px + nx), (int)floor((py + ny) / 2))
+                 || quad_set(&c, (int)floor(px - nx), (int)floor((py - ny) / 2));
+        }
+        CHECK(miss == 0);
+        CHECK(wide == len - 1);     /* never a one-dot line */
+        clocks_hand_end(29, 29, len, ANG[i], &tx, &ty);
+        CHECK(canvas_at(&c, tx / 2, ty / 4)->fg == 0xFF8000);
+        /* the opposite direction is empty inside the rim */
+        int ox, oy;
+        clocks_hand_end(29, 29, len * 3 / 4, ANG[i] + PI, &ox, &oy);
+        CHECK(!quad_set(&c, ox, oy / 2));
+        /* the rim: closed all round, on radius 24 dots */
+        int rim = 0;
+        for (int deg = 0; deg < 360; deg += 5) {
+            double t = deg * PI / 180;
+            double px = 29.5 + 23.5 * cos(t), py = 29.5 - 23.5 * sin(t);
+            rim += quad_set(&c, (int)floor(px), (int)floor(py / 2));
+        }
+        CHECK(rim == 72);
+        CHECK(!is_block(&c, 14, 7) || canvas_at(&c, 14, 7)->fg == 0xFF8000);
+        /* in ASCII every block cell is '#' */
+        int hashes = 0, blocks = 0;
+        for (int y = 0; y < 15; y++)
+            for (int x = 0; x < 30; x++)
+                if (is_block(&c, x, y)) {
+                    blocks++;
+                    hashes += canvas_resolve(canvas_at(&c, x, y), 1,
+                                             COLOR_NONE).ch == '#';
+                }
+        CHECK(blocks > 40 && hashes == blocks);
+        canvas_free(&c);
+    }
+}
+
+/* The big face is drawn in blocks with --palette contrast and in
+ * presenter zoom, in braille otherwise; the small faces stay braille. */
+static void test_block_views(void)
+{
+    struct app a;
+    canvas c;
+    char hint[256];
+    for (int mode = 0; mode < 3; mode++) {
+        app_clocks(&a, 8, 1);
+        a.palette = mode == 1 ? PAL_CONTRAST : a.palette;
+        a.presenter = mode == 2;
+        draw(&a, &c, 80, 23, hint, sizeof hint);
+        /* the big face: 20 x 11 cells at the top left at 80x24 */
+        int blocks = 0, braille = 0, tiles = 0, tile_dots = 0;
+        for (int y = 0; y < 11; y++)
+            for (int x = 0; x < 20; x++) {
+                blocks += is_block(&c, x, y);
+                braille += canvas_at(&c, x, y)->kind == CELL_BRAILLE;
+            }
+        for (int y = 12; y < 23 && mode < 2; y++)  /* the table's faces */
+            for (int x = 0; x < 80; x++) {
+                tiles += is_block(&c, x, y);
+                tile_dots += canvas_at(&c, x, y)->kind == CELL_BRAILLE;
+            }
+        if (mode) {
+            CHECK(blocks > 30);
+        } else {
+            CHECK(blocks == 0 && braille > 30);
+        }
+        CHECK(tiles == 0);
+        CHECK(mode == 2 || tile_dots > 30);
+        canvas_free(&c);
+    }
+}
+
 int main(void)
 {
     test_hand_end();
@@ -687,5 +802,7 @@ int main(void)
     test_commands();
     test_huge_turns();
     test_omega_line_widths();
+    test_block_face();
+    test_block_views();
     TEST_END("test_clocks");
 }

@@ -229,8 +229,9 @@ static void test_commands(void)
     CHECK(view_command(&a, "heads", "3") == 0);
 }
 
-/* A heatmap cell holds the exact mean of its column's positions: every
- * column the same whole number of them, ceil(4096 / 36) = 114. */
+/* A heatmap cell holds the exact mean of its column's positions: 4096
+ * shared out over 36 columns, column c holding [4096 c / 36,
+ * 4096 (c + 1) / 36), 113 or 114 of them; the last ends at n. */
 static void test_cells(void)
 {
     struct app a;
@@ -242,23 +243,27 @@ static void test_cells(void)
     view_frame(&a, VIEW_COMPARE, &c, 1, hint, sizeof hint);
     /* 80 wide, d = 64: 4-cell label gutter, panes of 37 with a 1-cell
      * mark gutter, so pane A has 36 columns from x = 5; 3 header rows */
-    int64_t p1 = (4096 + 35) / 36;
-    double sum0 = 0, sum1 = 0;
-    for (int64_t q = 0; q < p1; q++) {
-        sum0 += sin((double)q);
-        sum1 += cos((double)q);
+    for (int col = 0; col < 36; col += 35) {
+        int64_t p0 = 4096 * col / 36, p1 = 4096 * (col + 1) / 36;
+        double sum0 = 0, sum1 = 0;
+        for (int64_t q = p0; q < p1; q++) {
+            sum0 += sin((double)q);
+            sum1 += cos((double)q);
+        }
+        const cell *k = canvas_at(&c, 5 + col, 3);
+        CHECK(p1 - p0 == (col ? 114 : 113));
+        CHECK(k && k->kind == CELL_HALF);
+        CHECK(k && k->fg == cmap_diverging(a.palette, sum0 / (double)(p1 - p0)));
+        CHECK(k && k->bg == cmap_diverging(a.palette, sum1 / (double)(p1 - p0)));
     }
-    const cell *k = canvas_at(&c, 5, 3);
-    CHECK(k && k->kind == CELL_HALF);
-    CHECK(k && k->fg == cmap_diverging(a.palette, sum0 / (double)p1));
-    CHECK(k && k->bg == cmap_diverging(a.palette, sum1 / (double)p1));
-    CHECK(strstr(hint, "1 col = 114 pos") != NULL);
+    CHECK(canvas_at(&c, 5 + 36, 3)->kind != CELL_HALF);   /* the gutter */
+    CHECK(strstr(hint, "1 col = 113-114 pos") != NULL);
     canvas_free(&c);
 }
 
-/* h and l move the position by one drawn column (114 positions on the
- * 36 columns of an 80x24 screen), H and L by an eighth of the columns
- * (4 x 114); in the spectrum they move the band. */
+/* h and l move the position to the first of the next drawn column
+ * (column c of the 36 of an 80x24 screen starts at 4096 c / 36), H and
+ * L by an eighth of the columns (4); in the spectrum they move the band. */
 static void test_pos_keys(void)
 {
     struct app a;
@@ -266,11 +271,11 @@ static void test_pos_keys(void)
     a.screen_w = 80;
     a.screen_h = 24;
     app_key(&a, 'l');
-    CHECK(a.p.pos == 114);
+    CHECK(a.p.pos == 4096 * 1 / 36);        /* 113 */
     app_key(&a, 'L');
-    CHECK(a.p.pos == 114 + 4 * 114);
+    CHECK(a.p.pos == 4096 * 5 / 36);        /* 568 */
     app_key(&a, 'h');
-    CHECK(a.p.pos == 4 * 114);
+    CHECK(a.p.pos == 4096 * 4 / 36);        /* 455 */
     app_key(&a, PK_HOME);
     CHECK(a.p.pos == 0);
     a.cmp.mode = PANE_SPECTRUM;
@@ -529,12 +534,45 @@ static void test_band_axis_whole(void)
         }
 }
 
+/* The diff mode fills its pane: at 160x48 the 64 dims of d_model 64 are
+ * stretched over all 41 body rows (82 half-block pixel rows, a dim one
+ * or two of them), with the position axis right under them on row 44,
+ * above the legend, the readout and the status line; none empty; and
+ * its 128 positions over all 76 columns of pane B. */
+static void test_diff_fills_rows(void)
+{
+    struct app a;
+    canvas c;
+    char hint[256];
+    setup(&a);
+    a.p.n = 128;
+    a.cmp.mode = PANE_DIFF;
+    if (canvas_init(&c, 160, 47))
+        return;
+    view_frame(&a, VIEW_COMPARE, &c, 1, hint, sizeof hint);
+    int filled = 0, axis = -1;
+    for (int y = 0; y < 47; y++) {
+        int halves = 0;
+        for (int x = 0; x < 160; x++) {
+            halves += canvas_at(&c, x, y)->kind == CELL_HALF;
+            if (canvas_at(&c, x, y)->ch == 0x25B2 && axis < 0)
+                axis = y;
+        }
+        filled += y >= 3 && y < 44 && halves == 76;     /* pane B's row */
+    }
+    CHECK(filled == 41);
+    CHECK(axis == 44);
+    CHECK(strstr(hint, "dims") == NULL);    /* every dim shown */
+    canvas_free(&c);
+}
+
 int main(void)
 {
     test_pane_modes();
     test_huge_base();
     test_headers();
     test_keys();
+    test_diff_fills_rows();
     test_commands();
     test_cells();
     test_sizes();

@@ -154,13 +154,18 @@ static void test_cells_are_means(void)
         check_columns(&a, T[i].cols, T[i].pix, 1);
         check_cells(&a, T[i].cols, T[i].pix);
     }
-    /* a column of 2 positions at 80x24 is their mean, not one of them */
+    /* a column of 2 positions at 80x24 is their mean, not one of them:
+     * 128 over 66 columns, column 3 holds [3 * 128 / 66, 4 * 128 / 66) */
     app_with(&a, 64, 10000, 128, 0);
     int64_t p0, p1;
     CHECK(heatmap_col_range(&a, 3, 66, 34, &p0, &p1) == 0);
-    CHECK(p0 == 6 && p1 == 8);
+    CHECK(p0 == 5 && p1 == 7);
     CHECK_NEAR(heatmap_cell_value(&a, 3, 0, 66, 34),
-               (sin(6.0) + sin(7.0)) / 2, 1e-12);
+               (sin(5.0) + sin(6.0)) / 2, 1e-12);
+    CHECK(heatmap_col_range(&a, 0, 66, 34, &p0, &p1) == 0);
+    CHECK(p0 == 0 && p1 == 1);              /* 0.., the first holds one */
+    CHECK(heatmap_col_range(&a, 65, 66, 34, &p0, &p1) == 0);
+    CHECK(p0 == 126 && p1 == 128);          /* the last column: n - 1 */
 }
 
 /* The picture itself: each half-block pixel has the colour of its value
@@ -229,9 +234,13 @@ static void test_keys(void)
     struct app a;
     app_with(&a, 64, 10000, 128, 10);
 
+    /* 128 over 66 columns: 10 is in column 5, [9, 11); a key goes to
+     * the first position of the next column, [11, 13), and back */
     CHECK(view_key(&a, PK_RIGHT) == 1);
-    CHECK(a.p.pos == 12);               /* one column = 2 positions */
-    CHECK(view_key(&a, 'h') == 1 && a.p.pos == 10);
+    CHECK(a.p.pos == 11);
+    CHECK(view_key(&a, PK_RIGHT) == 1 && a.p.pos == 13);    /* [13, 15) */
+    CHECK(view_key(&a, 'h') == 1 && a.p.pos == 11);
+    CHECK(view_key(&a, 'h') == 1 && a.p.pos == 9);
     CHECK(view_key(&a, PK_END) == 1 && a.p.pos == 127);
     CHECK(view_key(&a, PK_HOME) == 1 && a.p.pos == 0);
     CHECK(view_key(&a, 'd') == 0);        /* left to the global table */
@@ -309,7 +318,7 @@ static void test_status_line(void)
     canvas_row_utf8(&c, 23, row, sizeof row);
     CHECK(strstr(row, "PE heatmap") != NULL);
     CHECK(strstr(row, "d_model=64 base=10000 n=128 pos=0") != NULL);
-    CHECK(strstr(row, "1 col = 2 pos") != NULL);
+    CHECK(strstr(row, "1 col = 1-2 pos") != NULL);   /* 128 on 66 */
     CHECK(strstr(row, "every 2nd band") != NULL);
     /* an error message shows; parts that no longer fit go whole */
     app_msg(&a, 1, "base 1: must be a finite number > 1");
@@ -531,16 +540,23 @@ static void test_table_cells(void)
         multi += check_table_cells(&a, G[i].cols, G[i].pix);
     }
     CHECK(multi > 0);
-    /* by hand: 13 columns of 4 positions; column 0, dim 0 is the mean of
-     * 0, 0.1, 0.2, 0.3 and column 2, dim 1 that of 0.8 .. 1.1 minus 1 */
+    /* by hand: 40 rows over 13 columns, column c holds [40 c / 13,
+     * 40 (c + 1) / 13); column 0, dim 0 is the mean of 0, 0.1, 0.2,
+     * column 2, [6, 9), dim 1 that of 0.6 .. 0.8 minus 1, and column 12,
+     * [36, 40), dim 0 that of 3.6 .. 3.9 */
     app_table(&a, &tab, 0);
     int64_t p0, p1;
     CHECK(heatmap_col_range(&a, 0, 13, 12, &p0, &p1) == 0);
-    CHECK(p0 == 0 && p1 == 4);
+    CHECK(p0 == 0 && p1 == 3);
     CHECK(heatmap_pixel_dim(&a, 0, 13, 12) == 0);
-    CHECK_NEAR(heatmap_cell_value(&a, 0, 0, 13, 12), 0.15, 1e-12);
+    CHECK_NEAR(heatmap_cell_value(&a, 0, 0, 13, 12), 0.1, 1e-12);
+    CHECK(heatmap_col_range(&a, 2, 13, 12, &p0, &p1) == 0);
+    CHECK(p0 == 6 && p1 == 9);
     CHECK(heatmap_pixel_dim(&a, 2, 13, 12) == 1);
-    CHECK_NEAR(heatmap_cell_value(&a, 2, 2, 13, 12), 0.95 - 1, 1e-12);
+    CHECK_NEAR(heatmap_cell_value(&a, 2, 2, 13, 12), 0.7 - 1, 1e-12);
+    CHECK(heatmap_col_range(&a, 12, 13, 12, &p0, &p1) == 0);
+    CHECK(p0 == 36 && p1 == 40);
+    CHECK_NEAR(heatmap_cell_value(&a, 12, 0, 13, 12), 3.75, 1e-12);
 
     /* two geometries in turn: a result kept from one never leaks into
      * the other */
@@ -689,18 +705,25 @@ static void test_table_inspector(void)
     CHECK(t && strstr(t, "\nd0 ") && strstr(t, "\nd5 "));  /* bare labels */
     free(t);
 
-    /* 40 columns wide: 2 positions a column, and the column's mean */
+    /* 40 columns wide: 40 rows over a map of 36 columns, column c
+     * holding [40 c / 36, 40 (c + 1) / 36); 37 alone in column 34, and
+     * 29 in column 26, [28, 30), with the column's mean */
     a.heat.dim = 5;
-    snprintf(want, sizeof want, "column pos 36-37: mean %.3f",
-             table_brute(&tab, 36, 38, 5));
-    CHECK_STR(want, "column pos 36-37: mean -1.350");
     CHECK(frame_has(&a, 40, 12, "table[37, 5] = -1.300"));
+    t = frame_text(&a, 40, 12);
+    CHECK(t && !strstr(t, "column pos"));
+    free(t);
+    a.p.pos = 29;
+    snprintf(want, sizeof want, "column pos 28-29: mean %.3f",
+             table_brute(&tab, 28, 30, 5));
+    CHECK_STR(want, "column pos 28-29: mean -2.150");
+    CHECK(frame_has(&a, 40, 12, "table[29, 5] = -2.100"));
     CHECK(frame_has(&a, 40, 12, want));
-    a.heat.dim = 2;
-    snprintf(want, sizeof want, "column pos 36-37: mean %.3f",
-             table_brute(&tab, 36, 38, 2));
-    CHECK(frame_has(&a, 40, 12, want));     /* 1.650: 4 significant digits */
-    CHECK(frame_has(&a, 40, 12, "table[37, 2] = 1.700"));
+    a.heat.dim = 0;
+    snprintf(want, sizeof want, "column pos 28-29: mean %.3f",
+             table_brute(&tab, 28, 30, 0));
+    CHECK(frame_has(&a, 40, 12, want));     /* 2.850: 4 significant digits */
+    CHECK(frame_has(&a, 40, 12, "table[29, 0] = 2.900"));
 }
 
 /* Where the values come from, and back to sinusoids when the parameters
@@ -715,14 +738,14 @@ static void test_table_hint(void)
     CHECK(canvas_init(&c, 160, 48) == 0);
     frame_draw(&a, &c);
     canvas_row_utf8(&c, 47, row, sizeof row);
-    CHECK(strstr(row, "table 40x6 from mem-table.csv, 1 pos = 3 cols") !=
-          NULL);
+    CHECK(strstr(row, "table 40x6 from mem-table.csv, 1 pos = 3-4 cols") !=
+          NULL);                            /* 40 rows on 146 columns */
     canvas_free(&c);
     /* 80 wide: the column count stays; the legend names the file */
     CHECK(canvas_init(&c, 80, 24) == 0);
     frame_draw(&a, &c);
     canvas_row_utf8(&c, 23, row, sizeof row);
-    CHECK(strstr(row, "1 col = 1 pos") != NULL);
+    CHECK(strstr(row, "1 pos = 1-2 cols") != NULL);  /* 40 on 66 */
     CHECK(frame_has(&a, 80, 24, "value in mem-table.csv"));
     canvas_free(&c);
     /* a file name is text from outside: no control code reaches a cell */
@@ -803,6 +826,120 @@ static void test_table_sweep(void)
     canvas_free(&c1);
 }
 
+/* ---- the map fills its width; ticks name their columns' positions ---- */
+
+/* The number in row y that covers column x, its first column in *x0 and
+ * one past its last in *x1; -1 when x is not a digit. */
+static long long number_at(const canvas *c, int x, int y, int *x0, int *x1)
+{
+    uint32_t ch = canvas_at(c, x, y)->ch;
+    if (ch < '0' || ch > '9')
+        return -1;
+    *x0 = x;
+    while (*x0 > 0 && canvas_at(c, *x0 - 1, y)->ch >= '0' &&
+           canvas_at(c, *x0 - 1, y)->ch <= '9')
+        --*x0;
+    long long v = 0;
+    for (*x1 = *x0; *x1 < c->w && canvas_at(c, *x1, y)->ch >= '0' &&
+                    canvas_at(c, *x1, y)->ch <= '9'; ++*x1)
+        v = v * 10 + (canvas_at(c, *x1, y)->ch - '0');
+    return v;
+}
+
+static void check_fill(int64_t n, int d, int w, int h, int zoom)
+{
+    struct app a;
+    canvas c;
+    int mx, my, cols, rows, ticks = 0, halves = 0, bad = 0, ruler = -1;
+    app_with(&a, d, 10000, n, n / 3);
+    a.screen_w = w;
+    a.screen_h = h;
+    a.heat.zoom = zoom;
+    CHECK(canvas_init(&c, w, h) == 0);
+    frame_draw(&a, &c);
+    heatmap_map_rect(&a, w, h - 1, &mx, &my, &cols, &rows);
+    /* every column of the map is drawn, to the right edge */
+    for (int col = 0; col < cols; col++)
+        halves += canvas_at(&c, mx + col, my + 1)->kind == CELL_HALF;
+    CHECK(mx + cols == w);
+    CHECK(halves == cols);
+    for (int y = my + 1; y < h && ruler < 0; y++)     /* below the map */
+        for (int x = mx; x < w && ruler < 0; x++)
+            if (canvas_at(&c, x, y)->ch == 0x2534)
+                ruler = y;
+    CHECK(ruler > 0);
+    /* each tick's label is whole, inside the map, and its number is a
+     * position of the tick's column */
+    for (int x = mx; ruler > 0 && x < w; x++) {
+        int64_t p0, p1;
+        int x0, x1;
+        if (canvas_at(&c, x, ruler)->ch != 0x2534)
+            continue;
+        long long v = number_at(&c, x, ruler + 1, &x0, &x1);
+        if (v < 0)      /* the last label ends at its tick */
+            v = number_at(&c, x - 1, ruler + 1, &x0, &x1);
+        ticks++;
+        CHECK(heatmap_col_range(&a, x - mx, cols, 2 * rows, &p0, &p1) == 0);
+        if (v < p0 || v >= p1 || x0 < mx || x1 > w) {
+            bad++;
+            fprintf(stderr, "  %lldx%d %dx%d: tick at col %d labelled %lld, "
+                    "holds %lld..%lld\n", (long long)n, d, w, h, x - mx, v,
+                    (long long)p0, (long long)(p1 - 1));
+        }
+    }
+    CHECK(ticks >= 3);
+    CHECK(bad == 0);
+    canvas_free(&c);
+}
+
+/* The inspector's column mean at 160x48: the column holding pos (one or
+ * two of 256 positions over the map's C columns) and the mean of their
+ * exported values, to its four printed digits. */
+static void test_column_readout(void)
+{
+    struct app a;
+    int checked = 0, single = 0, mx, my, C, rows;
+    for (int64_t pos = 0; pos < 256; pos += 5) {
+        app_with(&a, 64, 10000, 256, pos);
+        a.heat.dim = 6;
+        heatmap_map_rect(&a, 160, 47, &mx, &my, &C, &rows);
+        char *t = frame_text(&a, 160, 48);
+        const char *m = t ? strstr(t, "column pos ") : NULL;
+        long long p0, p1;
+        double v;
+        /* the cell of pos: the last c with floor(c 128 / C) <= pos */
+        int64_t c = ((pos + 1) * C - 1) / 256;
+        int64_t w0 = c * 256 / C, w1 = (c + 1) * 256 / C;
+        CHECK(w0 <= pos && pos < w1);
+        if (w1 - w0 < 2) {                  /* one position: no line */
+            CHECK(m == NULL);
+            single++;
+        } else if (m && sscanf(m, "column pos %lld-%lld: mean %lf", &p0,
+                               &p1, &v) == 3) {
+            double want = brute_mean(w0, w1, 6, 64, 10000);
+            CHECK(p0 == w0 && p1 == w1 - 1);
+            CHECK(fabs(v - want) <= 5e-4 * fmax(fabs(want), 1e-3));
+            checked++;
+        } else {
+            CHECK(m != NULL);
+        }
+        free(t);
+    }
+    CHECK(C == 146 && checked >= 3 && single >= 3);
+}
+
+static void test_fills_width(void)
+{
+    /* 120x30: 128 positions on all 106 columns (not 64 of them) */
+    check_fill(128, 64, 120, 30, 0);
+    check_fill(128, 64, 80, 24, 0);
+    check_fill(128, 64, 160, 48, 0);
+    check_fill(4096, 512, 120, 30, 0);
+    check_fill(4096, 512, 120, 30, 3);      /* a page of 512 */
+    check_fill(100000, 64, 160, 48, 5);
+    check_fill(40, 8, 160, 48, 0);          /* positions drawn wide */
+}
+
 int main(void)
 {
     test_inspector();
@@ -810,6 +947,8 @@ int main(void)
     test_rows();
     test_picture();
     test_keys();
+    test_fills_width();
+    test_column_readout();
     test_every_dim_reachable();
     test_sweep_follows();
     test_status_line();

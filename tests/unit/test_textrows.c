@@ -75,16 +75,19 @@ static void check_heatmap(int d, int ascii, enum color_mode mode, int w,
         if (canvas_at(&c, x, 2)->ch == 0x25BC)
             mx = x;
     CHECK(mx > 0);
-    int64_t per = 2;                    /* "1 col = 2 pos" at these sizes */
+    /* the map runs to the right edge: n = 128 positions shared out over
+     * its W columns, column col holding [col n / W, (col + 1) n / W) */
+    int64_t n = a.p.n, W = w - mx;
+    CHECK(n == 128 && W < n);
     for (int y = 3; y < h - 4; y++) {
         int dim = row_label(&c, y);
         if (dim < 0)
             continue;
         rows++;
-        for (int col = 0; col < 64; col++) {
+        for (int col = 0; col < W; col++) {
             if (y == 3 && col == 0)
                 continue;               /* the cursor's own cell */
-            char g = want_glyph(col * per, col * per + per, dim, d, 1e4);
+            char g = want_glyph(col * n / W, (col + 1) * n / W, dim, d, 1e4);
             uint32_t got = glyph(&c, mx + col, y, ascii);
             if (g == 0)
                 continue;
