@@ -27,6 +27,7 @@ enum {
     O_R1, O_R2, O_XPOS_BASE, O_PAIRS, O_ROTARY, O_QK, O_TUNING, O_FLOOR,
     O_ATTN, O_CONTENT,
     O_MODEL, O_CONFIG, O_LAYER_TYPE, O_NO_TRUNCATE, O_MODEL_B, O_MODEL_C,
+    O_SCHEME_A, O_SCHEME_B, O_SCHEME_C, O_PAIRS_A, O_PAIRS_B, O_PAIRS_C,
     O_CHECK, O_SLIDES, O_RECORD, O_AUTOPLAY,
     O_CHECK_FREQS,
     O_SCALE, O_GRAPHICS,
@@ -59,6 +60,12 @@ static const struct opt OPTS[] = {
     { "base-c", 1, O_BASE_C, "BASE", "compare view: add pane C with this base" },
     { "model-b", 1, O_MODEL_B, "NAME", "compare view: pane B takes a model's RoPE settings" },
     { "model-c", 1, O_MODEL_C, "NAME", "compare view: add pane C with a model's RoPE settings" },
+    { "scheme-a", 1, O_SCHEME_A, "NAME", "compare view: pane A's scores (profile, drift): a scheme or pe" },
+    { "scheme-b", 1, O_SCHEME_B, "NAME", "compare view: pane B's scores: a scheme or pe" },
+    { "scheme-c", 1, O_SCHEME_C, "NAME", "compare view: add pane C with these scores" },
+    { "rope-layout-a", 1, O_PAIRS_A, "L", "compare view: pane A's q/k pairs, interleaved or half" },
+    { "rope-layout-b", 1, O_PAIRS_B, "L", "compare view: pane B's q/k pairs" },
+    { "rope-layout-c", 1, O_PAIRS_C, "L", "compare view: add pane C with these q/k pairs" },
     { "pane-mode", 1, O_PANE_MODE, "MODE", "compare view: " },
     { "tour", 2, O_TOUR, "FILE", "start the guided tour (the shipped one, or FILE)" },
     { "lang", 1, O_LANG, "LANG", "tour language: " },
@@ -450,6 +457,34 @@ static int parse_pane_model(struct cli *c, int pane, const char *arg)
     return 0;
 }
 
+/* --scheme-a/b/c NAME|pe: a pane's scores; C is added. */
+static int parse_pane_scheme(struct cli *c, int pane, int val, const char *arg)
+{
+    char lab[32], list[256];
+    int v = strcmp(arg, "pe") == 0 ? -1 : scheme_parse(arg);
+    if (v < 0 && strcmp(arg, "pe") != 0)
+        return fail("%s %s: want pe or %s", opt_label(val, lab, sizeof lab),
+                    arg, scheme_list(list, sizeof list));
+    c->app.cmp.panes[pane].scheme = v + 1;
+    if (pane == 2)
+        c->app.cmp.npanes = 3;
+    return 0;
+}
+
+/* --rope-layout-a/b/c interleaved|half: a pane's q/k pairs. */
+static int parse_pane_pairs(struct cli *c, int pane, int val, const char *arg)
+{
+    char lab[32];
+    int v = qk_pairs_parse(arg);
+    if (v < 0)
+        return fail("%s %s: want interleaved or half",
+                    opt_label(val, lab, sizeof lab), arg);
+    c->app.cmp.panes[pane].pairs = v + 1;
+    if (pane == 2)
+        c->app.cmp.npanes = 3;
+    return 0;
+}
+
 /* --export and --snapshot each choose what the run prints: one only. */
 static int set_mode(struct cli *c, enum cli_mode m)
 {
@@ -542,6 +577,10 @@ static int parse_one(struct cli *c, int val, const char *arg)
     case O_BASE_C: return parse_pane_base(c, 2, val, arg);
     case O_MODEL_B: return parse_pane_model(c, 1, arg);
     case O_MODEL_C: return parse_pane_model(c, 2, arg);
+    case O_SCHEME_A: case O_SCHEME_B: case O_SCHEME_C:
+        return parse_pane_scheme(c, val - O_SCHEME_A, val, arg);
+    case O_PAIRS_A: case O_PAIRS_B: case O_PAIRS_C:
+        return parse_pane_pairs(c, val - O_PAIRS_A, val, arg);
     case O_TOUR: c->tour = arg ? arg : ""; return 0;
     case O_FORMAT: c->format = arg; return 0;
     case O_SOFTMAX: c->app.att.o.softmax = 1; return 0;

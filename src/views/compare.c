@@ -56,7 +56,8 @@ struct cmp_key {
     struct {
         double base;
         int64_t n;
-        int d, layout, prec;
+        int d, layout, prec, scheme;
+        struct score_opts so;
     } p[COMPARE_MAX_PANES];
     struct axis xm;
     struct ymap ym;
@@ -88,6 +89,8 @@ static void cache_key(const struct app *a, const struct cmp_frame *f,
         k->p[i].d = f->rp[i].d;
         k->p[i].layout = (int)f->rp[i].layout;
         k->p[i].prec = (int)f->rp[i].prec;
+        k->p[i].scheme = f->rp[i].scheme;
+        k->p[i].so = f->rp[i].so;
     }
     k->xm = f->xm;
     k->ym = f->ym;
@@ -430,6 +433,57 @@ static void precision_next(struct app *a)
             precision_name(p->prec), precision_pipeline(p->prec));
 }
 
+/* A pane's scheme word: "pe" (none) or the scheme's name. */
+static const char *pane_scheme_word(int v)
+{
+    return v <= 0 ? "pe" : scheme_name((enum scheme)(v - 1));
+}
+
+static void scheme_said(struct app *a, int k)
+{
+    const struct pane *p = &a->cmp.panes[k];
+    app_msg(a, 0, "pane %c: scores %s%s%s", 'A' + k,
+            p->scheme > 0 ? "of " : "PE(i).PE(j), ",
+            p->scheme > 0 ? pane_scheme_word(p->scheme) : "no scheme",
+            p->pairs > 0 ? p->pairs - 1 == QK_HALF ? ", half pairs"
+                                                   : ", interleaved pairs"
+                         : "");
+}
+
+/* :scheme NAME|pe: the active pane's scores. */
+static void cmd_scheme(struct app *a, const char *arg)
+{
+    int v = strcmp(arg, "pe") == 0 ? -1 : scheme_parse(arg);
+    if (v < 0 && strcmp(arg, "pe") != 0) {
+        char list[APP_MSG_LEN / 2];
+        app_msg(a, 1, "scheme: want pe or %s",
+                scheme_list(list, sizeof list));
+        return;
+    }
+    a->cmp.panes[a->cmp.active].scheme = v + 1;
+    scheme_said(a, a->cmp.active);
+}
+
+/* :rope-layout interleaved|half|global: the active pane's q/k pairs. */
+static void cmd_pairs(struct app *a, const char *arg)
+{
+    int v = strcmp(arg, "global") == 0 ? -1 : qk_pairs_parse(arg);
+    if (v < 0 && strcmp(arg, "global") != 0) {
+        app_msg(a, 1, "rope-layout: want interleaved, half or global");
+        return;
+    }
+    a->cmp.panes[a->cmp.active].pairs = v + 1;
+    scheme_said(a, a->cmp.active);
+}
+
+/* c: the active pane's next scheme, after the last back to none. */
+static void scheme_next(struct app *a)
+{
+    struct pane *p = &a->cmp.panes[a->cmp.active];
+    p->scheme = (p->scheme + 1) % (scheme_count() + 1);
+    scheme_said(a, a->cmp.active);
+}
+
 static void zoom(struct app *a, int in)
 {
     struct compare_state *s = &a->cmp;
@@ -540,7 +594,7 @@ static int key_rope(struct app *a, void *rt, int key)
     return 1;
 }
 
-/* The panes: + _ [ ] b B d D p v o f y. */
+/* The panes: + _ [ ] b B d D p v o f c y. */
 static int key_pane(struct app *a, void *rt, int key)
 {
     (void)rt;
@@ -559,6 +613,7 @@ static int key_pane(struct app *a, void *rt, int key)
     case 'v': mode_next(a); break;
     case 'o': layout_next(a); break;
     case 'f': precision_next(a); break;
+    case 'c': scheme_next(a); break;
     default:    /* y */
         a->cmp.dims_1to1 = !a->cmp.dims_1to1;
         app_msg(a, 0, a->cmp.dims_1to1 ? "rows: consecutive dimensions"
@@ -670,7 +725,11 @@ static int compare_command(struct app *a, void *rt, const char *name,
         return cmd_pane_param(a, P_D, arg);
     if (cmd_pane_rope(a, name, arg))
         return 1;
-    if (!strcmp(name, "layout")) {
+    if (!strcmp(name, "scheme")) {
+        cmd_scheme(a, arg);
+    } else if (!strcmp(name, "rope-layout")) {
+        cmd_pairs(a, arg);
+    } else if (!strcmp(name, "layout")) {
         v = cmd_choice(a, "layout", layout_parse(arg), layout_word,
                        LAYOUT_COUNT);
         if (v >= 0) {
@@ -718,6 +777,8 @@ static const struct keybind COMPARE_KEYS[] = {
     KEY('t', "t", "active pane: YaRN truncate on / off", key_rope),
     KEY('o', "o", "active pane: next layout", key_pane),
     KEY('f', "f", "active pane: next precision", key_pane),
+    KEY('c', "c", "active pane: next attention scheme (profile, drift)",
+        key_pane),
     KEY('y', "y", "rows: evenly spaced / consecutive", key_pane),
     KEY('=', "= -", "zoom positions in / out", key_zoom), ALSO('-', key_zoom),
     KEY(PK_UP, "k j", "dimension (K J PgUp PgDn: faster)", key_dim),

@@ -87,6 +87,23 @@ static int pane_model(const struct app *a, int k, const struct rpane *r)
            ? m : -1;
 }
 
+/* The pane's scheme and its score options: the attention view's with
+ * the pane's own scheme and q/k pairs. */
+static void pane_scheme(const struct app *a, int k, struct rpane *r)
+{
+    const struct pane *p = &a->cmp.panes[k];
+    r->scheme = p->scheme > 0 && p->scheme <= scheme_count()
+                ? p->scheme - 1 : -1;
+    r->so = a->att.o;
+    if (r->scheme < 0) {        /* PE(i).PE(j): sinusoidal, no toggles */
+        scores_defaults(&r->so);
+        return;
+    }
+    r->so.scheme = (enum scheme)r->scheme;
+    if (p->pairs > 0 && p->pairs <= QK_PAIRS_COUNT)
+        r->so.qk_pairs = p->pairs - 1;
+}
+
 static void pane_resolve(const struct app *a, int k, struct rpane *r)
 {
     const struct pane *p = &a->cmp.panes[k];
@@ -103,6 +120,7 @@ static void pane_resolve(const struct app *a, int k, struct rpane *r)
     r->slow_turns_base = pow(10, log10((double)r->n) -
                              cmp_log10_wavelength(r, r->d / 2 - 1));
     r->model = pane_model(a, k, r);
+    pane_scheme(a, k, r);
 }
 
 int cmp_npanes(const struct app *a)
@@ -113,6 +131,7 @@ int cmp_npanes(const struct app *a)
 
 void cmp_resolve(const struct app *a, struct cmp_frame *f, int alone)
 {
+    f->app = a;
     f->np = cmp_npanes(a);
     f->dmax = 2;
     f->nmax = 1;

@@ -39,13 +39,28 @@ static void pane_tag(const struct rpane *r, char *buf, size_t len)
              sc->method != ROPE_NONE ? " x" : "", f);
 }
 
+/* The pane's scheme when it has one, with its q/k pairs when the
+ * pane sets them: " rope half", " alibi"; "" for none. */
+static void pane_scheme_tag(const struct app *a, const struct rpane *r,
+                            char *buf, size_t len)
+{
+    buf[0] = 0;
+    if (r->scheme < 0)
+        return;
+    snprintf(buf, len, " %s%s%s", scheme_name((enum scheme)r->scheme),
+             a->cmp.panes[r->id].pairs > 0 ? " " : "",
+             a->cmp.panes[r->id].pairs > 0 ? qk_pairs_name(r->so.qk_pairs)
+                                           : "");
+}
+
 static int cands_ident(const struct app *a, const struct rpane *r,
                        char s[][HEAD_LEN])
 {
-    char b[24], id[8], t[64];
+    char b[24], id[64], t[64], st[48];
     fmt_base(r->base, b, sizeof b);
-    snprintf(id, sizeof id, "%s%c", a->cmp.active == r->id ? glyph_pick(a->ascii, "\u25B6", ">")
-                                                       : " ", 'A' + r->id);
+    pane_scheme_tag(a, r, st, sizeof st);
+    snprintf(id, sizeof id, "%s%c%s", a->cmp.active == r->id ? glyph_pick(a->ascii, "\u25B6", ">")
+                                                       : " ", 'A' + r->id, st);
     long long n = (long long)r->n;
     pane_tag(r, t, sizeof t);
     if (!t[0]) {

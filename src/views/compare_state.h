@@ -13,7 +13,7 @@
 
 #define COMPARE_MAX_PANES 3
 enum pane_mode { PANE_HEATMAP = 0, PANE_SPECTRUM, PANE_PROFILE, PANE_DIFF,
-                 PANE_RATIO, PANE_MODE_COUNT };
+                 PANE_RATIO, PANE_DRIFT, PANE_MODE_COUNT };
 
 struct pane {
     double base;
@@ -26,6 +26,11 @@ struct pane {
     int model;              /* 1 + the model preset (peviz/rope.h) the pane
                                was last set from, 0: none; its name is
                                shown while the pane keeps its settings */
+    int scheme;             /* 1 + the attention scheme (peviz/scores.h)
+                               of the pane's scores in the profile and
+                               drift modes, 0: PE(i).PE(j) */
+    int pairs;              /* 1 + its q/k pairs (enum qk_pairs), 0: the
+                               global --rope-layout */
 };
 
 /* A pane's d <= 0 or n <= 0 means "follow a->p" (the global value). */

@@ -11,9 +11,12 @@
  *   compare_profile.c
  *   compare_diff.c
  *   compare_ratio.c
+ *   compare_drift.c
  *   compare_head.c       the header over each pane
  *   compare_grid.c       the position x dimension grid of the heatmap
  *                        and diff modes
+ *   compare_scores.c     each pane's attention scores against distance
+ *                        (profile and drift modes)
  *   compare_common.c     the panes as drawn, pane geometry, the axes,
  *                        labels, legends and the scaled-band helpers
  */
@@ -27,6 +30,7 @@
 #include "axis.h"
 #include "peviz/layout.h"
 #include "peviz/rope.h"
+#include "peviz/scores.h"
 #include "plans.h"
 
 #define LOG10_2PI 0.79817986835811504957
@@ -52,6 +56,10 @@ struct rpane {
     int crit_base;          /* the same unscaled */
     double slow_turns;      /* turns of the slowest band within n (scaled) */
     double slow_turns_base; /* the same unscaled */
+    int scheme;             /* the attention scheme of its scores, -1:
+                               PE(i).PE(j) (no scheme) */
+    struct score_opts so;   /* its score options: the attention view's
+                               with the pane's scheme and q/k pairs */
 };
 
 /* Where things go on the screen. */
@@ -90,6 +98,7 @@ struct scaled {
 /* One frame as the layout decided it: the panes, where they go, the
  * axes.  The view's layout fills the panes, the mode's layout the rest. */
 struct cmp_frame {
+    const struct app *app;  /* the tables and q, k of the panes' scores */
     int w, h;
     struct rpane rp[COMPARE_MAX_PANES];
     int np, dmax;
@@ -135,7 +144,7 @@ struct cmp_mode {
 };
 
 extern const struct cmp_mode CMP_HEATMAP, CMP_SPECTRUM, CMP_PROFILE,
-                             CMP_DIFF, CMP_RATIO;
+                             CMP_DIFF, CMP_RATIO, CMP_DRIFT;
 /* The row of mode m (compare_modes.c); the first for a value out of
  * range. */
 const struct cmp_mode *cmp_mode_at(int m);
@@ -217,6 +226,22 @@ double cmp_band_omega(const struct rpane *r, const struct scaled *sc, int b);
  * half - 1 and the cursor's band. */
 void cmp_band_axis(const struct app *a, canvas *c, int x, int w, int y,
                    int half);
+
+/* ---- the panes' scores (compare_scores.c) ----------------------------- */
+
+/* Pane r's score context: PE(i).PE(j) without a scheme, else its scheme
+ * as the attention view computes it (NULL: out of memory). */
+struct score_ctx *cmp_scores_new(const struct cmp_frame *f,
+                                 const struct rpane *r);
+/* vals[col]: pane r's exact mean score over the distances of each
+ * column of xm (BLANK past its n).  -1 when out of memory. */
+int cmp_scores_fill(const struct cmp_frame *f, const struct rpane *r,
+                    const struct axis *xm, double *vals);
+/* Pane r's score at distance delta, S(delta, 0) (NAN past its n). */
+double cmp_score_at(const struct cmp_frame *f, const struct rpane *r,
+                    int64_t delta);
+/* Whether some pane has a scheme. */
+int cmp_any_scheme(const struct rpane *rp, int np);
 
 /* ---- the headers (compare_head.c) ------------------------------------ */
 
