@@ -452,6 +452,7 @@ static int parse_pane_model(struct cli *c, int pane, const char *arg)
     c->app.cmp.panes[pane].d = tmp.d;
     c->app.cmp.panes[pane].rope = tmp.rope;
     c->app.cmp.panes[pane].model = 1 + params_model_index(arg);
+    c->app.cmp.panes[pane].pairs = 1 + params_model_pairs(arg);
     if (pane == 2)
         c->app.cmp.npanes = 3;
     return 0;

@@ -356,6 +356,7 @@ static void model_next(struct app *a)
     if (pane_try(a, k, &p, bad, err))
         return;
     a->cmp.panes[k].model = i + 1;
+    a->cmp.panes[k].pairs = 1 + params_model_pairs(name);
     char sc[64];
     params_format_rope(&p, sc, sizeof sc);
     app_msg(a, 0, "pane %c: model %s (%d of %d): d=%d scaling %s", 'A' + k,
@@ -678,8 +679,10 @@ static int cmd_pane_rope(struct app *a, const char *name, const char *arg)
         return 1;
     }
     pane_store(a, k, &p);
-    if (model)
+    if (model) {
         a->cmp.panes[k].model = 1 + params_model_index(arg);
+        a->cmp.panes[k].pairs = 1 + params_model_pairs(arg);
+    }
     if (model && k == 0) {      /* pane A is the global setting: the model's
                                    n too, and the status line names it */
         a->p.n = p.n;
@@ -769,7 +772,8 @@ static const struct keybind COMPARE_KEYS[] = {
     KEY('b', "b B", "active pane: base /10, x10", key_pane), ALSO('B', key_pane),
     KEY('d', "d D", "active pane: d_model /2, x2", key_pane), ALSO('D', key_pane),
     KEY('p', "p", "next preset pair of bases", key_pane),
-    KEY('v', "v", "mode: heatmap, spectrum, profile, diff, ratio", key_pane),
+    KEY('v', "v", "mode: heatmap, spectrum, profile, diff, ratio, drift",
+        key_pane),
     KEY('m', "m", "active pane: next model preset", key_rope),
     KEY('s', "s", "active pane: next RoPE scaling method", key_rope),
     KEY('x', "x X", "active pane: scaling factor /2, x2", key_rope),

@@ -1,9 +1,11 @@
 /*
  * compare_fields.c - the compare view's settings as follow mode
  * publishes them (state_field.h): the panes, each one's base, d, n,
- * layout and format, panes B's and C's own RoPE scaling, the cursor.
+ * layout and format, scheme and q/k pairs, panes B's and C's own RoPE
+ * scaling, the cursor.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "app.h"
 #include "peviz/layout.h"
@@ -14,6 +16,31 @@ static const char *mode_word(int v) { return pane_mode_name((enum pane_mode)v); 
 static const char *layout_word(int v) { return layout_name((enum layout)v); }
 static const char *prec_word(int v) { return precision_name((enum precision)v); }
 
+/* A pane's scores: "pe" (0) or 1 + a scheme; its q/k pairs: "global"
+ * (0) or 1 + enum qk_pairs. */
+static const char *scheme_word(int v)
+{
+    return v == 0 ? "pe" : scheme_name((enum scheme)(v - 1));
+}
+
+static int scheme_word_parse(const char *s)
+{
+    return s && !strcmp(s, "pe") ? 0
+         : scheme_parse(s) < 0 ? -1 : 1 + scheme_parse(s);
+}
+
+static const char *pairs_word(int v)
+{
+    return v == 0 ? "global" : v <= QK_PAIRS_COUNT ? qk_pairs_name(v - 1)
+                                                   : "?";
+}
+
+static int pairs_word_parse(const char *s)
+{
+    return s && !strcmp(s, "global") ? 0
+         : qk_pairs_parse(s) < 0 ? -1 : 1 + qk_pairs_parse(s);
+}
+
 #define PANE(k) \
     { .name = "cmp." #k ".base", .type = SF_BASE, \
       .off = SF_OFF(cmp.panes[k].base) }, \
@@ -22,7 +49,11 @@ static const char *prec_word(int v) { return precision_name((enum precision)v); 
     SF_ROW_ENUM("cmp." #k ".layout", cmp.panes[k].layout, layout_word, \
                 layout_parse), \
     SF_ROW_ENUM("cmp." #k ".prec", cmp.panes[k].prec, prec_word, \
-                precision_parse)
+                precision_parse), \
+    SF_ROW_ENUM("cmp." #k ".scheme", cmp.panes[k].scheme, scheme_word, \
+                scheme_word_parse), \
+    SF_ROW_ENUM("cmp." #k ".pairs", cmp.panes[k].pairs, pairs_word, \
+                pairs_word_parse)
 /* Panes B and C also carry their own scaling (after their d); pane A's
  * is the global one. */
 #define PANE_ROPE(k) PANE(k), \

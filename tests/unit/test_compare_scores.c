@@ -1,0 +1,230 @@
+/*
+ * test_compare_scores.c - the compare view's panes with their own
+ * attention scheme: each pane's score at distance delta equals
+ * --export scores (f64) at row delta, column 0 for the same settings,
+ * to 1e-9; the profile's points are those scores; a pane with the other
+ * --rope-layout gives the scores the export gives with that layout; the
+ * header names the scheme; :scheme, :rope-layout and c act on the
+ * active pane only.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+#include "app.h"
+#include "cli.h"
+#include "export.h"
+#include "frame.h"
+#include "view.h"
+#include "views/compare.h"
+#include "views/compare_view.h"
+
+#define MAXARGS 32
+
+/* Parse the words of line (space-separated) as the command line. */
+static int parse_line(struct cli *c, const char *line)
+{
+    static char buf[1024];
+    char *argv[MAXARGS];
+    int argc = 0;
+    snprintf(buf, sizeof buf, "peviz %s", line);
+    for (char *t = strtok(buf, " "); t && argc < MAXARGS - 1;
+         t = strtok(NULL, " "))
+        argv[argc++] = t;
+    argv[argc] = NULL;
+    int r = cli_parse(c, argc, argv);
+    return r ? r : cli_set_late(c);
+}
+
+/* Column 0 of --export scores --format f64 for settings (n rows) into
+ * col[n]; -1 when it failed. */
+static int export_col0(const char *settings, int64_t n, double *col)
+{
+    static struct cli c;
+    char line[512];
+    snprintf(line, sizeof line, "--export scores --format f64 %s", settings);
+    if (parse_line(&c, line))
+        return -1;
+    FILE *f = tmpfile();
+    if (!f)
+        return -1;
+    int r = export_run(&c, f);
+    rewind(f);
+    for (int64_t i = 0; r == 0 && i < n; i++) {
+        double row0;
+        if (fseek(f, (long)(i * n * 8), SEEK_SET) ||
+            fread(&row0, sizeof row0, 1, f) != 1)
+            r = -1;
+        col[i] = row0;
+    }
+    fclose(f);
+    return r ? -1 : 0;
+}
+
+/* Pane B of the compare view set up by pane (its --scheme-b ...) and
+ * settings; its scores at every distance against the export of the
+ * same scheme with the global settings that equal pane B's. */
+static void check_pane_vs_export(const char *scheme, const char *settings,
+                                 const char *pane_b, const char *exp_b)
+{
+    static struct cli c;
+    char line[512], exp[512];
+    double col[64], fill[64];
+    snprintf(line, sizeof line, "--view compare -n 64 %s --scheme-b %s %s",
+             settings, scheme, pane_b);
+    CHECK(parse_line(&c, line) == 0);
+    struct cmp_frame f;
+    memset(&f, 0, sizeof f);
+    cmp_resolve(&c.app, &f, 0);
+    CHECK(f.rp[1].scheme == scheme_parse(scheme));
+    snprintf(exp, sizeof exp, "-n 64 -b 500000 %s --scheme %s %s", settings,
+             scheme, exp_b);
+    CHECK(export_col0(exp, 64, col) == 0);
+    struct axis xm;
+    cmp_xmap_init(&xm, 64, 0, 0, 64);       /* a column per distance */
+    CHECK(xm.k == 1 && xm.used == 64);
+    CHECK(cmp_scores_fill(&f, &f.rp[1], &xm, fill) == 0);
+    int bad = 0;
+    for (int64_t dl = 0; dl < 64; dl++) {
+        double v = cmp_score_at(&f, &f.rp[1], dl);
+        if (!(fabs(v - col[dl]) <= 1e-9 * (1 + fabs(col[dl]))) ||
+            !(fabs(fill[dl] - col[dl]) <= 1e-9 * (1 + fabs(col[dl])))) {
+            if (!bad++)
+                fprintf(stderr, "%s %s: distance %lld: pane %.17g, profile "
+                        "%.17g, export %.17g\n", scheme, settings,
+                        (long long)dl, v, fill[dl], col[dl]);
+        }
+    }
+    CHECK(bad == 0);
+}
+
+static void test_schemes_vs_export(void)
+{
+    static const char *const SCHEMES_[] = {
+        "sinusoidal", "rope", "alibi", "nope", "t5", "kerple-log",
+        "kerple-power", "sandwich", "xpos", "learned"
+    };
+    for (size_t i = 0; i < sizeof SCHEMES_ / sizeof SCHEMES_[0]; i++)
+        check_pane_vs_export(SCHEMES_[i], "-d 16 --q random --seed 7 "
+                             "--heads 4 --head 2 --r1 0.7 --r2 0.3", "", "");
+    /* the toggles the pane takes from the attention view */
+    check_pane_vs_export("rope", "-d 16 --temperature --q random", "", "");
+    check_pane_vs_export("nope", "-d 16 --scheme nope --content "
+                         "--temperature-tuning "
+                         "--floor-scale 8 --attn-scale 0.5", "", "");
+    check_pane_vs_export("sinusoidal", "-d 16 --content", "", "");
+    check_pane_vs_export("t5", "-d 16 --buckets 8 --max-distance 20 "
+                         "--bidirectional", "", "");
+    check_pane_vs_export("xpos", "-d 16 --q random --xpos-scale-base 40",
+                         "", "");
+    /* the pane's own q/k pairs and its own model's RoPE scaling */
+    check_pane_vs_export("rope", "-d 16 --q random", "--rope-layout-b half",
+                         "--rope-layout half");
+    check_pane_vs_export("rope", "--q random", "--model-b llama3.1-8b",
+                         "--model llama3.1-8b");
+}
+
+/* Values computed here, not by the library: KERPLE's log kernel and
+ * ALiBi's slope, so the pane cannot agree with a wrong export. */
+static void test_independent(void)
+{
+    static struct cli c;
+    CHECK(parse_line(&c, "--view compare -n 64 -d 16 --r1 0.7 --r2 0.3 "
+                     "--heads 4 --head 2 --scheme-b kerple-log "
+                     "--scheme-c alibi") == 0);
+    struct cmp_frame f;
+    memset(&f, 0, sizeof f);
+    cmp_resolve(&c.app, &f, 0);
+    CHECK(f.np == 3);
+    for (int dl = 0; dl < 64; dl += 9) {
+        CHECK_NEAR(cmp_score_at(&f, &f.rp[1], dl), -0.7 * log(1 + 0.3 * dl),
+                   1e-12);
+        /* 4 heads: m_h = 2^(-8h/4), head 2 (shown 1-based) is h = 2 */
+        CHECK_NEAR(cmp_score_at(&f, &f.rp[2], dl), -pow(2, -4) * dl, 1e-12);
+    }
+    /* pane A without a scheme: PE.PE = sum_k cos(dl w_k) */
+    double s = 0;
+    for (int k = 0; k < 8; k++)
+        s += cos(5 * pow(10000, -2.0 * k / 16));
+    CHECK(f.rp[0].scheme < 0);
+    CHECK_NEAR(cmp_score_at(&f, &f.rp[0], 5), s, 1e-12);
+}
+
+/* The mismatch demo: the same random q and k, pane B the other layout;
+ * each pane's scores are the export's with that layout, and they
+ * differ. */
+static void test_layout_mismatch(void)
+{
+    static struct cli c;
+    CHECK(parse_line(&c, "--view compare -n 64 -d 16 --q random --base-b "
+                     "10000 --scheme-a rope --scheme-b rope "
+                     "--rope-layout-b half") == 0);
+    struct cmp_frame f;
+    memset(&f, 0, sizeof f);
+    cmp_resolve(&c.app, &f, 0);
+    double ci[64], ch[64], drift = 0;
+    CHECK(export_col0("-n 64 -d 16 --q random --scheme rope", 64, ci) == 0);
+    CHECK(export_col0("-n 64 -d 16 --q random --scheme rope --rope-layout "
+                      "half", 64, ch) == 0);
+    for (int dl = 0; dl < 64; dl++) {
+        CHECK_NEAR(cmp_score_at(&f, &f.rp[0], dl), ci[dl], 1e-9);
+        CHECK_NEAR(cmp_score_at(&f, &f.rp[1], dl), ch[dl], 1e-9);
+        drift = fmax(drift, fabs(ch[dl] - ci[dl]));
+    }
+    CHECK(drift > 0.1);
+}
+
+/* The header row of the view at w x h. */
+static void header(const struct app *a, int w, char *row, size_t len)
+{
+    canvas c;
+    char hint[256];
+    row[0] = 0;
+    if (canvas_init(&c, w, 24))
+        return;
+    view_frame(a, VIEW_COMPARE, &c, 1, hint, sizeof hint);
+    canvas_row_utf8(&c, 0, row, len);
+    canvas_free(&c);
+}
+
+static void test_commands(void)
+{
+    static struct app a;
+    char row[1024];
+    app_init(&a);
+    app_command(&a, "view compare");
+    a.cmp.active = 1;
+    CHECK(app_command(&a, "scheme kerple-log") == 0);
+    CHECK(a.cmp.panes[1].scheme == 1 + SCHEME_KERPLE_LOG);
+    CHECK(a.cmp.panes[0].scheme == 0);
+    CHECK(app_command(&a, "scheme bogus") < 0);
+    CHECK(a.cmp.panes[1].scheme == 1 + SCHEME_KERPLE_LOG);
+    CHECK(app_command(&a, "rope-layout half") == 0);
+    CHECK(a.cmp.panes[1].pairs == 1 + QK_HALF);
+    CHECK(a.att.o.qk_pairs == QK_INTERLEAVED);  /* the global one stays */
+    CHECK(app_command(&a, "rope-layout sideways") < 0);
+    header(&a, 160, row, sizeof row);
+    CHECK(strstr(row, "B kerple-log half") != NULL);
+    CHECK(app_command(&a, "scheme pe") == 0);
+    CHECK(a.cmp.panes[1].scheme == 0);
+    header(&a, 160, row, sizeof row);
+    CHECK(strstr(row, "kerple") == NULL);
+    /* c cycles the active pane's scheme: none, every scheme, none */
+    app_key(&a, 'c');
+    CHECK(a.cmp.panes[1].scheme == 1 + SCHEME_SINUSOIDAL);
+    for (int i = 0; i < scheme_count(); i++)
+        app_key(&a, 'c');
+    CHECK(a.cmp.panes[1].scheme == 0);
+}
+
+int main(void)
+{
+    test_schemes_vs_export();
+    test_independent();
+    test_layout_mismatch();
+    test_commands();
+    TEST_END("test_compare_scores");
+}
