@@ -28,6 +28,7 @@ enum {
     O_ATTN, O_CONTENT,
     O_MODEL, O_CONFIG, O_LAYER_TYPE, O_NO_TRUNCATE, O_MODEL_B, O_MODEL_C,
     O_SCHEME_A, O_SCHEME_B, O_SCHEME_C, O_PAIRS_A, O_PAIRS_B, O_PAIRS_C,
+    O_LAYER_A, O_LAYER_B, O_LAYER_C,
     O_CHECK, O_SLIDES, O_RECORD, O_AUTOPLAY,
     O_CHECK_FREQS,
     O_SCALE, O_GRAPHICS,
@@ -66,6 +67,9 @@ static const struct opt OPTS[] = {
     { "rope-layout-a", 1, O_PAIRS_A, "L", "compare view: pane A's q/k pairs, interleaved or half" },
     { "rope-layout-b", 1, O_PAIRS_B, "L", "compare view: pane B's q/k pairs" },
     { "rope-layout-c", 1, O_PAIRS_C, "L", "compare view: add pane C with these q/k pairs" },
+    { "layer-a", 1, O_LAYER_A, "L", "compare view: pane A shows layer L of a model with NoPE layers" },
+    { "layer-b", 1, O_LAYER_B, "L", "compare view: pane B shows layer L of its model" },
+    { "layer-c", 1, O_LAYER_C, "L", "compare view: add pane C showing layer L of its model" },
     { "pane-mode", 1, O_PANE_MODE, "MODE", "compare view: " },
     { "tour", 2, O_TOUR, "FILE", "start the guided tour (the shipped one, or FILE)" },
     { "lang", 1, O_LANG, "LANG", "tour language: " },
@@ -288,9 +292,25 @@ static int set_att(struct cli *c)
     return 0;
 }
 
+/* Each pane given a layer has a model with NoPE layers. */
+static int check_pane_layers(const struct cli *c)
+{
+    for (int k = 0; k < COMPARE_MAX_PANES; k++) {
+        const struct pane *p = &c->app.cmp.panes[k];
+        const struct rope_preset *m = rope_preset_at(p->model - 1);
+        if (p->layer > 0 && !(m && m->nope_every > 0))
+            return fail("--layer-%c %d: pane %c's model has no NoPE layers; "
+                        "want --model%s llama4-scout", 'a' + k, p->layer - 1,
+                        'A' + k, k ? k == 1 ? "-b" : "-c" : "");
+    }
+    return 0;
+}
+
 int cli_set_late(struct cli *c)
 {
     if (c->pos_text && set_param(c, P_POS, O_POS, c->pos_text))
+        return 2;
+    if (check_pane_layers(c))
         return 2;
     return set_att(c);
 }
@@ -486,6 +506,22 @@ static int parse_pane_pairs(struct cli *c, int pane, int val, const char *arg)
     return 0;
 }
 
+/* --layer-a/b/c L: the layer a pane shows (its model is checked once
+ * every option is read: cli_set_late). */
+static int parse_pane_layer(struct cli *c, int pane, int val, const char *arg)
+{
+    char lab[32];
+    long l;
+    const char *why = NULL;
+    if (parse_long(arg, &l, &why) || l < 0 || l >= COMPARE_LAYER_MAX)
+        return fail("%s %s: %s; want 0..%d", opt_label(val, lab, sizeof lab),
+                    arg, why ? why : "out of range", COMPARE_LAYER_MAX - 1);
+    c->app.cmp.panes[pane].layer = (int)l + 1;
+    if (pane == 2)
+        c->app.cmp.npanes = 3;
+    return 0;
+}
+
 /* --export and --snapshot each choose what the run prints: one only. */
 static int set_mode(struct cli *c, enum cli_mode m)
 {
@@ -582,6 +618,8 @@ static int parse_one(struct cli *c, int val, const char *arg)
         return parse_pane_scheme(c, val - O_SCHEME_A, val, arg);
     case O_PAIRS_A: case O_PAIRS_B: case O_PAIRS_C:
         return parse_pane_pairs(c, val - O_PAIRS_A, val, arg);
+    case O_LAYER_A: case O_LAYER_B: case O_LAYER_C:
+        return parse_pane_layer(c, val - O_LAYER_A, val, arg);
     case O_TOUR: c->tour = arg ? arg : ""; return 0;
     case O_FORMAT: c->format = arg; return 0;
     case O_SOFTMAX: c->app.att.o.softmax = 1; return 0;

@@ -477,6 +477,35 @@ static void cmd_pairs(struct app *a, const char *arg)
     scheme_said(a, a->cmp.active);
 }
 
+/* :layer L|none: the active pane shows layer L of its model, which must
+ * have NoPE layers. */
+static void cmd_layer(struct app *a, const char *arg)
+{
+    int k = a->cmp.active;
+    struct pane *p = &a->cmp.panes[k];
+    const struct rope_preset *m = rope_preset_at(p->model - 1);
+    long l = -1;
+    const char *why = NULL;
+    if (strcmp(arg, "none") != 0 &&
+        (parse_long(arg, &l, &why) || l < 0 || l >= COMPARE_LAYER_MAX)) {
+        app_msg(a, 1, "layer '%s': want 0..%d or none", arg,
+                COMPARE_LAYER_MAX - 1);
+        return;
+    }
+    if (l >= 0 && !(m && m->nope_every > 0)) {
+        app_msg(a, 1, "pane %c: %s has no NoPE layers (:model llama4-scout "
+                "has)", 'A' + k, m ? m->name : "the pane's model");
+        return;
+    }
+    p->layer = (int)l + 1;
+    if (l < 0)
+        app_msg(a, 0, "pane %c: no layer: its own scheme", 'A' + k);
+    else
+        app_msg(a, 0, "pane %c: %s layer %ld: %s", 'A' + k, m->name, l,
+                rope_preset_nope_layer(m, (int)l)
+                ? "NoPE, temperature tuning" : "RoPE");
+}
+
 /* c: the active pane's next scheme, after the last back to none. */
 static void scheme_next(struct app *a)
 {
@@ -732,6 +761,8 @@ static int compare_command(struct app *a, void *rt, const char *name,
         cmd_scheme(a, arg);
     } else if (!strcmp(name, "rope-layout")) {
         cmd_pairs(a, arg);
+    } else if (!strcmp(name, "layer")) {
+        cmd_layer(a, arg);
     } else if (!strcmp(name, "layout")) {
         v = cmd_choice(a, "layout", layout_parse(arg), layout_word,
                        LAYOUT_COUNT);

@@ -49,6 +49,13 @@ int cmp_pane_d(const struct app *a, int k)
     return k > 0 && d > 0 ? d : a->p.d;
 }
 
+int cmp_pane_layer(const struct app *a, int k)
+{
+    const struct pane *p = &a->cmp.panes[k];
+    const struct rope_preset *m = rope_preset_at(p->model - 1);
+    return p->layer > 0 && m && m->nope_every > 0 ? p->layer - 1 : -1;
+}
+
 /* Whether two scalings are the same settings. */
 static int rope_same(const rope_scaling *x, const rope_scaling *y)
 {
@@ -94,7 +101,15 @@ static void pane_scheme(const struct app *a, int k, struct rpane *r)
     const struct pane *p = &a->cmp.panes[k];
     r->scheme = p->scheme > 0 && p->scheme <= scheme_count()
                 ? p->scheme - 1 : -1;
+    r->layer = cmp_pane_layer(a, k);
     r->so = a->att.o;
+    if (r->layer >= 0) {    /* the model's layer: RoPE, or NoPE with
+                               temperature tuning (Llama 4) */
+        int nope = rope_preset_nope_layer(rope_preset_at(p->model - 1),
+                                          r->layer);
+        r->scheme = nope ? SCHEME_NOPE : SCHEME_ROPE;
+        r->so.temp_tuning = nope;
+    }
     if (r->scheme < 0) {        /* PE(i).PE(j): sinusoidal, no toggles */
         scores_defaults(&r->so);
         return;

@@ -1,7 +1,7 @@
 /*
  * compare_fields.c - the compare view's settings as follow mode
  * publishes them (state_field.h): the panes, each one's base, d, n,
- * layout and format, scheme and q/k pairs, panes B's and C's own RoPE
+ * layout and format, scheme, q/k pairs and layer, panes B's and C's own RoPE
  * scaling, the cursor.
  */
 #include <stdio.h>
@@ -53,7 +53,8 @@ static int pairs_word_parse(const char *s)
     SF_ROW_ENUM("cmp." #k ".scheme", cmp.panes[k].scheme, scheme_word, \
                 scheme_word_parse), \
     SF_ROW_ENUM("cmp." #k ".pairs", cmp.panes[k].pairs, pairs_word, \
-                pairs_word_parse)
+                pairs_word_parse), \
+    SF_ROW_INT("cmp." #k ".layer", cmp.panes[k].layer, 0, COMPARE_LAYER_MAX)
 /* Panes B and C also carry their own scaling (after their d); pane A's
  * is the global one. */
 #define PANE_ROPE(k) PANE(k), \

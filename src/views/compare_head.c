@@ -44,13 +44,16 @@ static void pane_tag(const struct rpane *r, char *buf, size_t len)
 static void pane_scheme_tag(const struct app *a, const struct rpane *r,
                             char *buf, size_t len)
 {
+    char l[24] = "";
     buf[0] = 0;
     if (r->scheme < 0)
         return;
-    snprintf(buf, len, " %s%s%s", scheme_name((enum scheme)r->scheme),
-             a->cmp.panes[r->id].pairs > 0 ? " " : "",
-             a->cmp.panes[r->id].pairs > 0 ? qk_pairs_name(r->so.qk_pairs)
-                                           : "");
+    if (r->layer >= 0)
+        snprintf(l, sizeof l, " layer %d", r->layer);
+    int pairs = a->cmp.panes[r->id].pairs > 0 &&
+                (r->scheme == SCHEME_ROPE || r->scheme == SCHEME_XPOS);
+    snprintf(buf, len, "%s %s%s%s", l, scheme_name((enum scheme)r->scheme),
+             pairs ? " " : "", pairs ? qk_pairs_name(r->so.qk_pairs) : "");
 }
 
 static int cands_ident(const struct app *a, const struct rpane *r,

@@ -31,7 +31,13 @@ struct pane {
                                drift modes, 0: PE(i).PE(j) */
     int pairs;              /* 1 + its q/k pairs (enum qk_pairs), 0: the
                                global --rope-layout */
+    int layer;              /* 1 + the layer of a model with NoPE layers
+                               (rope_preset.nope_every) whose scores it
+                               shows (rope, or nope with temperature
+                               tuning), 0: none */
 };
+
+#define COMPARE_LAYER_MAX 1000  /* layers 0 .. COMPARE_LAYER_MAX - 1 */
 
 /* A pane's d <= 0 or n <= 0 means "follow a->p" (the global value). */
 struct compare_state {

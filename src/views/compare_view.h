@@ -58,6 +58,7 @@ struct rpane {
     double slow_turns_base; /* the same unscaled */
     int scheme;             /* the attention scheme of its scores, -1:
                                PE(i).PE(j) (no scheme) */
+    int layer;              /* the model's layer it shows, -1: none */
     struct score_opts so;   /* its score options: the attention view's
                                with the pane's scheme and q/k pairs */
 };
@@ -154,6 +155,9 @@ const struct cmp_mode *cmp_mode_at(int m);
 /* Pane k's base and d_model: pane A's are the global ones. */
 double cmp_pane_base(const struct app *a, int k);
 int cmp_pane_d(const struct app *a, int k);
+/* The layer pane k shows of its model with NoPE layers, -1: none (no
+ * layer set, or its model has none). */
+int cmp_pane_layer(const struct app *a, int k);
 /* The panes shown (1 .. COMPARE_MAX_PANES). */
 int cmp_npanes(const struct app *a);
 /* f->rp, f->np, f->dmax, f->nmax from the settings; alone: the active

@@ -177,6 +177,49 @@ static void test_layout_mismatch(void)
     CHECK(drift > 0.1);
 }
 
+/* Llama 4's hybrid layers side by side: layer 2 has RoPE (interleaved
+ * pairs), layer 3 none and its queries scaled by the temperature
+ * tuning; each pane's scores are the export's for that scheme. */
+static void test_nope_layers(void)
+{
+    static struct cli c;
+    const char *set = "-n 64 --model llama4-scout --content --q random";
+    const char *tt = "--temperature-tuning --floor-scale 8 --attn-scale 0.5";
+    char line[512], exp[512];
+    double cr[64], cn[64];
+    snprintf(line, sizeof line, "%s %s --scheme nope --view compare "
+             "--model-b llama4-scout --layer-a 2 --layer-b 3", set, tt);
+    CHECK(parse_line(&c, line) == 0);
+    struct cmp_frame f;
+    memset(&f, 0, sizeof f);
+    cmp_resolve(&c.app, &f, 0);
+    CHECK(f.rp[0].scheme == SCHEME_ROPE && f.rp[0].layer == 2);
+    CHECK(f.rp[1].scheme == SCHEME_NOPE && f.rp[1].layer == 3);
+    CHECK(f.rp[0].so.qk_pairs == QK_INTERLEAVED && !f.rp[0].so.temp_tuning);
+    CHECK(f.rp[1].so.temp_tuning);
+    snprintf(exp, sizeof exp, "%s --scheme rope", set);
+    CHECK(export_col0(exp, 64, cr) == 0);
+    snprintf(exp, sizeof exp, "%s --scheme nope %s", set, tt);
+    CHECK(export_col0(exp, 64, cn) == 0);
+    for (int dl = 0; dl < 64; dl += 7) {
+        CHECK_NEAR(cmp_score_at(&f, &f.rp[0], dl), cr[dl], 1e-9);
+        CHECK_NEAR(cmp_score_at(&f, &f.rp[1], dl), cn[dl], 1e-9);
+    }
+    /* the query scale against plain NoPE: g(6) = 1, g(15) = 0.5 ln 3 + 1
+     * (floor(16 / 8) = 2) */
+    double plain[64];
+    snprintf(exp, sizeof exp, "%s --scheme nope", set);
+    CHECK(export_col0(exp, 64, plain) == 0);
+    CHECK_NEAR(cmp_score_at(&f, &f.rp[1], 6), plain[6], 1e-12);
+    CHECK_NEAR(cmp_score_at(&f, &f.rp[1], 15),
+               plain[15] * (1 + 0.5 * log(3)), 1e-12);
+    /* layers 0, 1, 2 have RoPE, 3 none, 7 none */
+    const struct rope_preset *m = rope_preset_find("llama4-scout");
+    CHECK(m && !rope_preset_nope_layer(m, 0) && !rope_preset_nope_layer(m, 2)
+          && rope_preset_nope_layer(m, 3) && rope_preset_nope_layer(m, 7));
+    CHECK(parse_line(&c, "--view compare --layer-b 3") == 2);
+}
+
 /* The header row of the view at w x h. */
 static void header(const struct app *a, int w, char *row, size_t len)
 {
@@ -207,7 +250,21 @@ static void test_commands(void)
     CHECK(a.att.o.qk_pairs == QK_INTERLEAVED);  /* the global one stays */
     CHECK(app_command(&a, "rope-layout sideways") < 0);
     header(&a, 160, row, sizeof row);
-    CHECK(strstr(row, "B kerple-log half") != NULL);
+    CHECK(strstr(row, "B kerple-log base") != NULL);    /* no pairs */
+    CHECK(app_command(&a, "scheme rope") == 0);
+    header(&a, 160, row, sizeof row);
+    CHECK(strstr(row, "B rope half base") != NULL);
+    /* a layer needs a model with NoPE layers */
+    CHECK(app_command(&a, "layer 3") < 0);
+    CHECK(a.cmp.panes[1].layer == 0);
+    CHECK(app_command(&a, "model llama4-scout") == 0);
+    CHECK(app_command(&a, "layer 3") == 0);
+    CHECK(a.cmp.panes[1].layer == 4);
+    header(&a, 160, row, sizeof row);
+    CHECK(strstr(row, "B layer 3 nope llama4-scout") != NULL);
+    CHECK(app_command(&a, "layer 1000") < 0);
+    CHECK(app_command(&a, "layer none") == 0);
+    CHECK(a.cmp.panes[1].layer == 0);
     CHECK(app_command(&a, "scheme pe") == 0);
     CHECK(a.cmp.panes[1].scheme == 0);
     header(&a, 160, row, sizeof row);
@@ -225,6 +282,7 @@ int main(void)
     test_schemes_vs_export();
     test_independent();
     test_layout_mismatch();
+    test_nope_layers();
     test_commands();
     TEST_END("test_compare_scores");
 }
