@@ -24,6 +24,13 @@ static double *series(const struct cmp_frame *f, const struct cmp_values *v,
     return v->v + (size_t)f->xm.used * (size_t)k;
 }
 
+/* x - a, 0 when the two differ only by rounding (as the attention
+ * inspector's drift). */
+static double drift_of(double x, double a)
+{
+    return fabs(x - a) <= 1e-12 * (fabs(x) + fabs(a)) ? 0.0 : x - a;
+}
+
 /* Every pane's scores, then each minus pane A's (NAN where either is
  * missing); series 0 is A's own scores. */
 static void drift_work(const struct cmp_frame *f, struct cmp_values *out)
@@ -45,7 +52,7 @@ static void drift_work(const struct cmp_frame *f, struct cmp_values *out)
         double *v = series(f, out, k), *va = series(f, out, 0);
         for (int i = 0; i < xm->used; i++)
             v[i] = v[i] == BLANK || va[i] == BLANK ? NAN
-                 : k > 0 ? v[i] - va[i] : v[i];
+                 : k > 0 ? drift_of(v[i], va[i]) : v[i];
     }
 }
 
@@ -115,8 +122,8 @@ static void drift_readout(const struct app *a, canvas *c,
                      0) + 1;
     for (int k = 1; k < f->np; k++) {
         char d[24] = "-", mk[16], t[48];
-        double v = cmp_score_at(f, &f->rp[k], a->p.pos) -
-                   cmp_score_at(f, &f->rp[0], a->p.pos);
+        double v = drift_of(cmp_score_at(f, &f->rp[k], a->p.pos),
+                            cmp_score_at(f, &f->rp[0], a->p.pos));
         if (isfinite(v))
             cmp_num(v, d, sizeof d);
         snprintf(mk, sizeof mk, "%s%c", plot_style_sample(k, a->ascii),
