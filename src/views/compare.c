@@ -1,16 +1,20 @@
 /*
  * compare.c - the compare view: two or three panes side by side, each
- * with its own base, d_model, dimension layout and number format.
+ * with its own base, d_model, dimension layout, number format and
+ * attention scheme.
  *
  * Every pane shares the cursor, the zoom and one colour scale, so equal
- * colours mean equal values.  Five modes (v cycles them, all panes
+ * colours mean equal values.  Six modes (v cycles them, all panes
  * together), each a row of the table in compare_modes.c and a file of
  * its own: the PE heatmap (compare_heatmap.c), the wavelength spectrum
  * (compare_spectrum.c), the score against distance profile
  * (compare_profile.c: all panes overlaid on one set of axes), the
  * difference A - X (compare_diff.c: or, for a lower-precision pane, its
- * error against double) and the ratio of each pane's frequencies to
- * A's, band by band (compare_ratio.c).  The header over each pane
+ * error against double), the ratio of each pane's frequencies to
+ * A's, band by band (compare_ratio.c), and each pane's scores minus A's
+ * (compare_drift.c).  A pane with a scheme (c, :scheme, :layer) shows
+ * its attention scores in the profile and drift (compare_scores.c).
+ * The header over each pane
  * (compare_head.c) reads off its model and scaling, base, d_model, n,
  * the critical band and the turns of the slowest band within n.  Each
  * pane holds its own RoPE scaling, set by the ':' commands and the keys
@@ -854,7 +858,15 @@ const struct view VIEW_COMPARE_DEF = {
         "axes), the difference A - X (a lower-precision pane shows its own "
         "rounding error instead) or the ratio omega_X/omega_A of each pane's "
         "frequencies to pane A's, band by band, on a log scale (panes with "
-        "another d are not compared). Each pane holds its own model and "
+        "another d are not compared), or the drift of each pane's scores "
+        "from pane A's. Each pane can hold its own attention scheme (c, "
+        ":scheme NAME|pe): the profile then overlays the panes' scores "
+        "S(delta, 0) as the attention view and --export scores compute "
+        "them, and the drift with :rope-layout half in one pane shows what "
+        "a port that pairs the dimensions wrongly does to the same q and k. "
+        ":layer L shows layer L of a model with NoPE layers (llama4-scout): "
+        "RoPE, or NoPE with the temperature tuning. "
+        "Each pane holds its own model and "
         "RoPE scaling: m next model preset, s next method, x X factor /2 "
         "x2, t YaRN truncate, or :model :scaling :factor ... Presets (p): 10000|500000, 10000|1e6, "
         "500000|1e6, 100|10000. Prompt: :base X and :d N for the active "
