@@ -28,7 +28,7 @@ enum {
     O_ATTN, O_CONTENT,
     O_MODEL, O_CONFIG, O_LAYER_TYPE, O_NO_TRUNCATE, O_MODEL_B, O_MODEL_C,
     O_SCHEME_A, O_SCHEME_B, O_SCHEME_C, O_PAIRS_A, O_PAIRS_B, O_PAIRS_C,
-    O_LAYER_A, O_LAYER_B, O_LAYER_C,
+    O_LAYER_A, O_LAYER_B, O_LAYER_C, O_SCHEMES,
     O_CHECK, O_SLIDES, O_RECORD, O_AUTOPLAY,
     O_CHECK_FREQS,
     O_SCALE, O_GRAPHICS,
@@ -61,6 +61,7 @@ static const struct opt OPTS[] = {
     { "base-c", 1, O_BASE_C, "BASE", "compare view: add pane C with this base" },
     { "model-b", 1, O_MODEL_B, "NAME", "compare view: pane B takes a model's RoPE settings" },
     { "model-c", 1, O_MODEL_C, "NAME", "compare view: add pane C with a model's RoPE settings" },
+    { "schemes", 1, O_SCHEMES, "LIST", "compare view: one pane per scheme, A to F (t5,alibi,...)" },
     { "scheme-a", 1, O_SCHEME_A, "NAME", "compare view: pane A's scores (profile, drift): a scheme or pe" },
     { "scheme-b", 1, O_SCHEME_B, "NAME", "compare view: pane B's scores: a scheme or pe" },
     { "scheme-c", 1, O_SCHEME_C, "NAME", "compare view: add pane C with these scores" },
@@ -312,6 +313,8 @@ int cli_set_late(struct cli *c)
         return 2;
     if (check_pane_layers(c))
         return 2;
+    for (int k = COMPARE_ROPE_PANES; k < COMPARE_MAX_PANES; k++)
+        c->app.cmp.panes[k].base = c->app.p.base;   /* D, E, F: A's */
     return set_att(c);
 }
 
@@ -492,6 +495,28 @@ static int parse_pane_scheme(struct cli *c, int pane, int val, const char *arg)
     return 0;
 }
 
+/* --schemes S1,S2,...: panes A, B, ... in turn, 2 to 6 of them. */
+static int parse_pane_schemes(struct cli *c, int val, const char *arg)
+{
+    char buf[512], lab[32];
+    int k = 0;
+    snprintf(buf, sizeof buf, "%s", arg);
+    for (char *save = NULL, *t = strtok_r(buf, ",", &save); t;
+         t = strtok_r(NULL, ",", &save)) {
+        if (k == COMPARE_MAX_PANES)
+            return fail("%s %s: at most %d schemes, one per pane",
+                        opt_label(val, lab, sizeof lab), arg,
+                        COMPARE_MAX_PANES);
+        if (parse_pane_scheme(c, k++, val, t))
+            return 2;
+    }
+    if (k < 2)
+        return fail("%s %s: want 2 to %d schemes, comma separated",
+                    opt_label(val, lab, sizeof lab), arg, COMPARE_MAX_PANES);
+    c->app.cmp.npanes = k;
+    return 0;
+}
+
 /* --rope-layout-a/b/c interleaved|half: a pane's q/k pairs. */
 static int parse_pane_pairs(struct cli *c, int pane, int val, const char *arg)
 {
@@ -618,6 +643,7 @@ static int parse_one(struct cli *c, int val, const char *arg)
         return parse_pane_scheme(c, val - O_SCHEME_A, val, arg);
     case O_PAIRS_A: case O_PAIRS_B: case O_PAIRS_C:
         return parse_pane_pairs(c, val - O_PAIRS_A, val, arg);
+    case O_SCHEMES: return parse_pane_schemes(c, val, arg);
     case O_LAYER_A: case O_LAYER_B: case O_LAYER_C:
         return parse_pane_layer(c, val - O_LAYER_A, val, arg);
     case O_TOUR: c->tour = arg ? arg : ""; return 0;
@@ -946,7 +972,7 @@ static void ramp_text(const rope_scaling *r, char *buf, size_t len)
  * at its maximum context gives (a, the score multiplier). */
 void cli_models(FILE *f)
 {
-    fprintf(f, "%-16s %4s %8s %8s  %-8s %6s %7s %-13s %8s %10s %7s  %s\n",
+    fprintf(f, "%-16s %4s %8s %8s  %-8s %6s %7s %-13s %8s %10s %8s  %s\n",
             "model", "d", "head_dim", "base", "scaling", "factor",
             "orig_L", "ramp", "a", "score_mult", "max_ctx", "note");
     for (int i = 0; i < rope_preset_count(); i++) {
@@ -962,7 +988,7 @@ void cli_models(FILE *f)
         ramp_text(&p.rope, ramp, sizeof ramp);
         fmt_num(pl->a, 6, fa, sizeof fa);
         fmt_num(pl->mult, 6, fm, sizeof fm);
-        fprintf(f, "%-16s %4d %8d %8s  %-8s %6s %7s %-13s %8s %10s %7ld  %s\n",
+        fprintf(f, "%-16s %4d %8d %8s  %-8s %6s %7s %-13s %8s %10s %8ld  %s\n",
                 m->name, m->d, m->head_dim, b, rope_method_name(p.rope.method),
                 s, p.rope.original_max > 0 ? L : "-", ramp, fa, fm,
                 (long)m->max_context, m->note);

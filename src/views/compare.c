@@ -1,5 +1,5 @@
 /*
- * compare.c - the compare view: two or three panes side by side, each
+ * compare.c - the compare view: two to six panes side by side, each
  * with its own base, d_model, dimension layout, number format and
  * attention scheme.
  *
@@ -212,7 +212,7 @@ static params pane_params(const struct app *a, int k)
     params p = a->p;
     p.d = cmp_pane_d(a, k);
     p.base = cmp_pane_base(a, k);
-    if (k > 0)
+    if (k > 0 && k < COMPARE_ROPE_PANES)
         p.rope = a->cmp.panes[k].rope;
     return p;
 }
@@ -230,7 +230,8 @@ static void pane_store(struct app *a, int k, const params *p)
         app_params_changed(a);
     } else {
         a->cmp.panes[k].base = p->base;
-        a->cmp.panes[k].rope = p->rope;
+        if (k < COMPARE_ROPE_PANES)
+            a->cmp.panes[k].rope = p->rope;
         /* keep following the global d_model while the value equals it */
         if (a->cmp.panes[k].d > 0 || p->d != a->p.d)
             a->cmp.panes[k].d = p->d;
@@ -285,12 +286,25 @@ static int pane_try(struct app *a, int k, params *p, int bad, const char *err)
     return 0;
 }
 
+/* Whether pane k holds its own RoPE scaling and model; else the status
+ * line says whose it takes. */
+static int rope_pane(struct app *a, int k)
+{
+    if (k < COMPARE_ROPE_PANES)
+        return 1;
+    app_msg(a, 1, "pane %c takes pane A's model and RoPE scaling (A, B "
+            "and C hold their own)", 'A' + k);
+    return 0;
+}
+
 /* s: the next scaling method the pane's settings allow; the methods
  * skipped on the way are named with the first one's reason. */
 static void method_next(struct app *a)
 {
     int k = a->cmp.active;
     params p = pane_params(a, k);
+    if (!rope_pane(a, k))
+        return;
     char err[APP_MSG_LEN], why[APP_MSG_LEN] = "", skipped[80] = "";
     for (int step = 1; step < rope_method_count(); step++) {
         params q = p;
@@ -320,6 +334,8 @@ static void factor_step(struct app *a, double mul)
     int k = a->cmp.active;
     params p = pane_params(a, k);
     char err[APP_MSG_LEN] = "";
+    if (!rope_pane(a, k))
+        return;
     if (p.rope.method == ROPE_NONE) {
         app_msg(a, 1, "pane %c has no scaling: s picks a method, then x X "
                 "set its factor", 'A' + k);
@@ -337,6 +353,8 @@ static void truncate_toggle(struct app *a)
     int k = a->cmp.active;
     params p = pane_params(a, k);
     char err[APP_MSG_LEN] = "";
+    if (!rope_pane(a, k))
+        return;
     if (p.rope.method != ROPE_YARN) {
         app_msg(a, 1, "pane %c: truncate is YaRN's; this pane uses %s",
                 'A' + k, rope_method_name(p.rope.method));
@@ -353,6 +371,8 @@ static void model_next(struct app *a)
 {
     int k = a->cmp.active, n = rope_preset_count();
     int i = (a->cmp.panes[k].model % n + n) % n;  /* the one after it */
+    if (!rope_pane(a, k))
+        return;
     params p = pane_params(a, k);
     char err[APP_MSG_LEN] = "";
     const char *name = rope_preset_at(i)->name;
@@ -386,11 +406,14 @@ static void pane_add(struct app *a)
 {
     struct compare_state *s = &a->cmp;
     if (s->npanes >= COMPARE_MAX_PANES) {
-        app_msg(a, 0, "three panes is the most; _ removes pane C");
+        app_msg(a, 0, "%d panes is the most; _ removes pane %c",
+                COMPARE_MAX_PANES, 'A' + COMPARE_MAX_PANES - 1);
         return;
     }
     struct pane *c = &s->panes[s->npanes];
-    if (!(c->base > 1))
+    if (s->npanes >= COMPARE_ROPE_PANES)    /* D, E, F: pane A's base */
+        c->base = a->p.base;
+    else if (!(c->base > 1))
         c->base = 1e6;
     s->active = s->npanes++;
     pane_said(a, s->active);
@@ -675,6 +698,8 @@ static void compare_reset(struct app *a)
     a->cmp.panes[0].base = 10000;
     a->cmp.panes[1].base = 500000;
     a->cmp.panes[2].base = 1e6;
+    for (int k = COMPARE_ROPE_PANES; k < COMPARE_MAX_PANES; k++)
+        a->cmp.panes[k].base = 10000;
     for (int k = 0; k < COMPARE_MAX_PANES; k++)
         rope_scaling_default(&a->cmp.panes[k].rope);
 }
@@ -705,6 +730,8 @@ static int cmd_pane_rope(struct app *a, const char *name, const char *arg)
     char err[APP_MSG_LEN], sc[64];
     if (id < 0 && !model)
         return 0;
+    if (!rope_pane(a, k))
+        return 1;
     if ((model ? params_set_model(&p, arg, err, sizeof err)
                : params_set_rope(&p, (enum rope_opt)id, arg, err, sizeof err)) ||
         params_check_rope(&p, err, sizeof err)) {
@@ -800,8 +827,8 @@ static int compare_command(struct app *a, void *rt, const char *name,
 #define BAND(k, act) { (k), (act), NULL, NULL, key_band }
 
 static const struct keybind COMPARE_KEYS[] = {
-    KEY('+', "+", "add pane C (base 1e6)", key_pane),
-    KEY('_', "_", "remove pane C", key_pane),
+    KEY('+', "+", "add a pane: C (base 1e6), then D E F", key_pane),
+    KEY('_', "_", "remove the last pane", key_pane),
     KEY('[', "[ ]", "previous / next active pane", key_pane),
     ALSO(']', key_pane),
     KEY('b', "b B", "active pane: base /10, x10", key_pane), ALSO('B', key_pane),
@@ -847,9 +874,10 @@ const struct view VIEW_COMPARE_DEF = {
     .fields = COMPARE_FIELDS, .fields_check = compare_fields_check,
     .point_text = compare_point_text,
     .about =
-        "Two or three encodings side by side, sharing the cursor, the zoom and "
+        "Two to six encodings side by side, sharing the cursor, the zoom and "
         "one colour scale, so equal colours mean equal values. Pane A is the "
-        "global base and d_model; B and C keep their own. Each header gives "
+        "global base and d_model; the others keep their own (D, E and F "
+        "take A's model and RoPE scaling). Each header gives "
         "base, d_model, n, the critical band (the first band whose wavelength "
         "2*pi*base^(2i/d) exceeds n: from there on no band completes a turn "
         "within n positions) and the turns of the slowest band within n. v "

@@ -34,8 +34,8 @@ double cmp_log10_wavelength(const struct rpane *r, int i)
 /* ---- the panes as drawn ----------------------------------------------- */
 
 /*
- * Pane A is the global parameters (-b, -d, the status line); panes B and
- * C hold their own base and, once changed, their own d_model.
+ * Pane A is the global parameters (-b, -d, the status line); the other
+ * panes hold their own base and, once changed, their own d_model.
  */
 double cmp_pane_base(const struct app *a, int k)
 {
@@ -49,10 +49,17 @@ int cmp_pane_d(const struct app *a, int k)
     return k > 0 && d > 0 ? d : a->p.d;
 }
 
+/* The preset pane k was last set from: panes D, E, F take pane A's. */
+static const struct rope_preset *pane_preset(const struct app *a, int k)
+{
+    return rope_preset_at(
+        a->cmp.panes[k < COMPARE_ROPE_PANES ? k : 0].model - 1);
+}
+
 int cmp_pane_layer(const struct app *a, int k)
 {
     const struct pane *p = &a->cmp.panes[k];
-    const struct rope_preset *m = rope_preset_at(p->model - 1);
+    const struct rope_preset *m = pane_preset(a, k);
     return p->layer > 0 && m && m->nope_every > 0 ? p->layer - 1 : -1;
 }
 
@@ -105,8 +112,7 @@ static void pane_scheme(const struct app *a, int k, struct rpane *r)
     r->so = a->att.o;
     if (r->layer >= 0) {    /* the model's layer: RoPE, or NoPE with
                                temperature tuning (Llama 4) */
-        int nope = rope_preset_nope_layer(rope_preset_at(p->model - 1),
-                                          r->layer);
+        int nope = rope_preset_nope_layer(pane_preset(a, k), r->layer);
         r->scheme = nope ? SCHEME_NOPE : SCHEME_ROPE;
         r->so.temp_tuning = nope;
     }
@@ -127,7 +133,7 @@ static void pane_resolve(const struct app *a, int k, struct rpane *r)
     r->n = p->n > 0 ? p->n : a->p.n;
     r->layout = p->layout;
     r->prec = p->prec;
-    r->rope = k > 0 ? &p->rope : &a->p.rope;
+    r->rope = k > 0 && k < COMPARE_ROPE_PANES ? &p->rope : &a->p.rope;
     r->plan = plan_get(r->rope, r->d, r->base, r->n);
     r->crit = r->plan->crit;
     r->crit_base = r->plan->crit_base;

@@ -92,7 +92,7 @@ static int drift_draw(const struct app *a, canvas *c,
         ser[k - 1] = (struct plot_series){
             .y = series(f, v, k), .n = xm->used,
             .col = cmp_pane_rgb(a, f->rp[k].id),
-            .mark = (char)('A' + f->rp[k].id), .style = k };
+            .mark = (char)('A' + f->rp[k].id), .style = k % PLOT_STYLES };
     }
     struct plot_spec sp;
     memset(&sp, 0, sizeof sp);
@@ -126,7 +126,8 @@ static void drift_readout(const struct app *a, canvas *c,
                             cmp_score_at(f, &f->rp[0], a->p.pos));
         if (isfinite(v))
             cmp_num(v, d, sizeof d);
-        snprintf(mk, sizeof mk, "%s%c", plot_style_sample(k, a->ascii),
+        snprintf(mk, sizeof mk, "%s%c",
+                 plot_style_sample(k % PLOT_STYLES, a->ascii),
                  'A' + f->rp[k].id);
         snprintf(t, sizeof t, "-%c %s", 'A' + f->rp[0].id, d);
         x = cmp_legend_piece(c, x, y, mk, cmp_pane_rgb(a, f->rp[k].id), t,

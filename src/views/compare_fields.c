@@ -1,7 +1,8 @@
 /*
  * compare_fields.c - the compare view's settings as follow mode
  * publishes them (state_field.h): the panes, each one's base, d, n,
- * layout and format, scheme, q/k pairs and layer, panes B's and C's own RoPE
+ * layout and format, scheme, q/k pairs and layer (panes A to F), panes
+ * B's and C's own RoPE
  * scaling, the cursor.
  */
 #include <stdio.h>
@@ -60,12 +61,15 @@ static int pairs_word_parse(const char *s)
 #define PANE_ROPE(k) PANE(k), \
     SF_ROWS_ROPE("cmp." #k ".rope", cmp.panes[k].rope, cmp.panes[k].model)
 
+_Static_assert(COMPARE_MAX_PANES == 6 && COMPARE_ROPE_PANES == 3,
+               "a row per pane below");
+
 const struct state_field COMPARE_FIELDS[] = {
     SF_ROW_INT("cmp.panes", cmp.npanes, 2, COMPARE_MAX_PANES),
     SF_ROW_INT("cmp.active", cmp.active, 0, COMPARE_MAX_PANES - 1),
     SF_ROW_INT("cmp.preset", cmp.preset, 0, 3),
     SF_ROW_ENUM("cmp.mode", cmp.mode, mode_word, pane_mode_parse),
-    PANE(0), PANE_ROPE(1), PANE_ROPE(2),
+    PANE(0), PANE_ROPE(1), PANE_ROPE(2), PANE(3), PANE(4), PANE(5),
     SF_ROW_INT("cmp.dim", cmp.dim, 0, PARAM_D_MAX - 1),
     SF_ROW_INT("cmp.band", cmp.band, 0, PARAM_D_MAX / 2 - 1),
     SF_ROW_INT("cmp.dims_1to1", cmp.dims_1to1, 0, 1),
@@ -97,7 +101,7 @@ static int pane_rope_check(const struct app *a, int k, char *why, size_t len)
 int compare_fields_check(const struct app *a, char *err, size_t errlen)
 {
     char why[APP_MSG_LEN];
-    for (int k = 1; k < COMPARE_MAX_PANES; k++)
+    for (int k = 1; k < COMPARE_ROPE_PANES; k++)
         if (pane_rope_check(a, k, why, sizeof why)) {
             snprintf(err, errlen, "cmp.%d.rope: %s", k, why);
             return -1;

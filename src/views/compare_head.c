@@ -72,7 +72,8 @@ static int cands_ident(const struct app *a, const struct rpane *r,
         snprintf(s[2], HEAD_LEN, "%s b=%s d=%d n=%lld", id, b, r->d, n);
         snprintf(s[3], HEAD_LEN, "%s b=%s d=%d", id, b, r->d);
         snprintf(s[4], HEAD_LEN, "%s %s", id, b);
-        return 5;
+        snprintf(s[5], HEAD_LEN, "%s", id);  /* the scheme, if any */
+        return 6;
     }
     /* the model and scaling first: base, d and n follow from them */
     snprintf(s[0], HEAD_LEN, "%s %s base=%s d_model=%d n=%lld", id, t, b, r->d, n);

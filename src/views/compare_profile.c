@@ -83,13 +83,13 @@ static void profile_readout(const struct app *a, canvas *c,
             char b[24];
             fmt_base(rp[k].base, b, sizeof b);
             if (v == 0 && rp[k].scheme >= 0)
-                snprintf(line[k], sizeof line[k], " %c %s: %s", 'A' + rp[k].id,
+                snprintf(line[k], sizeof line[k], " %c %s: %.23s", 'A' + rp[k].id,
                          scheme_name((enum scheme)rp[k].scheme), sc[k]);
             else if (v == 0)
-                snprintf(line[k], sizeof line[k], " %c base=%s: %s", 'A' + rp[k].id,
+                snprintf(line[k], sizeof line[k], " %c base=%s: %.23s", 'A' + rp[k].id,
                          b, sc[k]);
             else
-                snprintf(line[k], sizeof line[k], " %c %s", 'A' + rp[k].id, sc[k]);
+                snprintf(line[k], sizeof line[k], " %c %.23s", 'A' + rp[k].id, sc[k]);
             width += text_width(line[k]) + 2 + 2;
         }
         if (width > c->w && v < 2)
@@ -97,7 +97,8 @@ static void profile_readout(const struct app *a, canvas *c,
         x += canvas_text(c, x, y, c->w, head, cmp_uc(a, UI_TEXT), RGB_DEFAULT, 0) + 1;
         for (int k = 0; k < g->np; k++) {
             char mk[16];    /* the curve and the letter set on it */
-            snprintf(mk, sizeof mk, "%s%c", plot_style_sample(k, a->ascii),
+            snprintf(mk, sizeof mk, "%s%c",
+                     plot_style_sample(k % PLOT_STYLES, a->ascii),
                      'A' + rp[k].id);
             x = cmp_legend_piece(c, x, y, mk, cmp_pane_rgb(a, rp[k].id), line[k] + 2,
                              cmp_uc(a, UI_TEXT));
@@ -130,7 +131,8 @@ static int profile_draw(const struct app *a, canvas *c,
         ser[k].n = xm->used;
         ser[k].col = cmp_pane_rgb(a, f->rp[k].id);
         ser[k].mark = g->np > 1 ? (char)('A' + f->rp[k].id) : 0;
-        ser[k].style = k;       /* solid, dotted, sparse: apart in mono */
+        ser[k].style = k % PLOT_STYLES;     /* solid, dotted, sparse: apart
+                                               in mono, with the letters */
     }
     struct plot_spec sp;
     memset(&sp, 0, sizeof sp);

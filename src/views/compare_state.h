@@ -11,7 +11,10 @@
 #include "params.h"
 #include "peviz/layout.h"
 
-#define COMPARE_MAX_PANES 3
+#define COMPARE_MAX_PANES 6
+/* Panes A, B and C hold their own RoPE scaling and model; D, E and F
+ * (for more schemes side by side) take pane A's. */
+#define COMPARE_ROPE_PANES 3
 enum pane_mode { PANE_HEATMAP = 0, PANE_SPECTRUM, PANE_PROFILE, PANE_DIFF,
                  PANE_RATIO, PANE_DRIFT, PANE_MODE_COUNT };
 

@@ -131,7 +131,22 @@ static void test_keys(void)
     CHECK(a.cmp.npanes == 2 && a.cmp.active == 0);
     app_key(&a, '+');
     CHECK(a.cmp.npanes == 3 && a.cmp.active == 2 && a.cmp.panes[2].base == 1e6);
+    /* D, E, F start at pane A's base and take its scaling */
+    a.p.base = 2e5;
+    for (int k = 3; k < 6; k++) {
+        app_key(&a, '+');
+        CHECK(a.cmp.npanes == k + 1 && a.cmp.active == k &&
+              a.cmp.panes[k].base == 2e5);
+    }
+    a.p.base = 10000;
     app_key(&a, '+');
+    CHECK(a.cmp.npanes == 6 && strstr(a.msg, "6 panes is the most"));
+    app_key(&a, 's');           /* pane F holds no scaling of its own */
+    CHECK(a.msg_error && strstr(a.msg, "pane F takes pane A's"));
+    CHECK(a.p.rope.method == ROPE_NONE);
+    app_key(&a, '_');
+    app_key(&a, '_');
+    app_key(&a, '_');
     CHECK(a.cmp.npanes == 3);
     app_key(&a, ']');
     CHECK(a.cmp.active == 0);

@@ -127,6 +127,58 @@ static void test_schemes_vs_export(void)
                          "--model llama3.1-8b");
 }
 
+/* The header row of the view at w x h. */
+static void header(const struct app *a, int w, char *row, size_t len)
+{
+    canvas c;
+    char hint[256];
+    row[0] = 0;
+    if (canvas_init(&c, w, 24))
+        return;
+    view_frame(a, VIEW_COMPARE, &c, 1, hint, sizeof hint);
+    canvas_row_utf8(&c, 0, row, len);
+    canvas_free(&c);
+}
+
+/* --schemes: six panes, one scheme each, on one screen; panes D, E, F
+ * at pane A's base and scaling. */
+static void test_six_schemes(void)
+{
+    static struct cli c;
+    static const char *const NAMES[6] = { "t5", "alibi", "kerple-log",
+                                          "xpos", "rope", "nope" };
+    double col[64];
+    CHECK(parse_line(&c, "--view compare -d 16 -n 64 -b 20000 --q random "
+                     "--schemes t5,alibi,kerple-log,xpos,rope,nope") == 0);
+    CHECK(c.app.cmp.npanes == 6);
+    struct cmp_frame f;
+    memset(&f, 0, sizeof f);
+    cmp_resolve(&c.app, &f, 0);
+    CHECK(f.np == 6);
+    for (int k = 0; k < 6; k++) {
+        char exp[256];
+        CHECK(f.rp[k].scheme == scheme_parse(NAMES[k]));
+        CHECK(k == 1 || k == 2 || f.rp[k].base == 20000);
+        snprintf(exp, sizeof exp, "-d 16 -n 64 --q random -b %.17g --scheme %s",
+                 f.rp[k].base, NAMES[k]);
+        CHECK(export_col0(exp, 64, col) == 0);
+        CHECK_NEAR(cmp_score_at(&f, &f.rp[k], 37), col[37], 1e-9);
+    }
+    CHECK(parse_line(&c, "--view compare --schemes t5,alibi,rope,nope,xpos,"
+                     "sandwich,kerple-log") == 2);
+    CHECK(parse_line(&c, "--view compare --schemes t5,bogus") == 2);
+    /* every header names its scheme at 160 columns */
+    char row[1024];
+    CHECK(parse_line(&c, "--view compare -d 16 -n 64 --schemes t5,alibi,"
+                     "kerple-log,xpos,rope,nope") == 0);
+    header(&c.app, 160, row, sizeof row);
+    for (int k = 0; k < 6; k++) {
+        char want[32];
+        snprintf(want, sizeof want, "%c %s", 'A' + k, NAMES[k]);
+        CHECK(strstr(row, want) != NULL);
+    }
+}
+
 /* Values computed here, not by the library: KERPLE's log kernel and
  * ALiBi's slope, so the pane cannot agree with a wrong export. */
 static void test_independent(void)
@@ -220,19 +272,6 @@ static void test_nope_layers(void)
     CHECK(parse_line(&c, "--view compare --layer-b 3") == 2);
 }
 
-/* The header row of the view at w x h. */
-static void header(const struct app *a, int w, char *row, size_t len)
-{
-    canvas c;
-    char hint[256];
-    row[0] = 0;
-    if (canvas_init(&c, w, 24))
-        return;
-    view_frame(a, VIEW_COMPARE, &c, 1, hint, sizeof hint);
-    canvas_row_utf8(&c, 0, row, len);
-    canvas_free(&c);
-}
-
 static void test_commands(void)
 {
     static struct app a;
@@ -283,6 +322,7 @@ int main(void)
     test_independent();
     test_layout_mismatch();
     test_nope_layers();
+    test_six_schemes();
     test_commands();
     TEST_END("test_compare_scores");
 }
