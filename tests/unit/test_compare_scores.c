@@ -54,7 +54,7 @@ static int export_col0(const char *settings, int64_t n, double *col)
     int r = export_run(&c, f);
     rewind(f);
     for (int64_t i = 0; r == 0 && i < n; i++) {
-        double row0;
+        double row0 = NAN;
         if (fseek(f, (long)(i * n * 8), SEEK_SET) ||
             fread(&row0, sizeof row0, 1, f) != 1)
             r = -1;
