@@ -676,6 +676,7 @@ static const struct { const char *name; enum view_id v[2]; } VIEW_ONLY[] = {
     { "seed", { VIEW_ATTENTION, VIEW_ATTENTION } },
     { "train", { VIEW_ATTENTION, VIEW_ATTENTION } },
     { "mode", { VIEW_COMPARE, VIEW_COMPARE } },
+    { "layer", { VIEW_COMPARE, VIEW_COMPARE } },
     { "layout", { VIEW_COMPARE, VIEW_COMPARE } },
     { "prec", { VIEW_COMPARE, VIEW_COMPARE } },
     { "precision", { VIEW_COMPARE, VIEW_COMPARE } },

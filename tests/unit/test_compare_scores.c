@@ -277,6 +277,8 @@ static void test_commands(void)
     static struct app a;
     char row[1024];
     app_init(&a);
+    CHECK(app_command(&a, "layer 3") < 0);      /* the compare view's */
+    CHECK(strstr(a.msg, ":layer: compare only") != NULL);
     app_command(&a, "view compare");
     a.cmp.active = 1;
     CHECK(app_command(&a, "scheme kerple-log") == 0);
