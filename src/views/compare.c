@@ -4,7 +4,7 @@
  * attention scheme.
  *
  * Every pane shares the cursor, the zoom and one colour scale, so equal
- * colours mean equal values.  Six modes (v cycles them, all panes
+ * colours mean equal values.  Seven modes (v cycles them, all panes
  * together), each a row of the table in compare_modes.c and a file of
  * its own: the PE heatmap (compare_heatmap.c), the wavelength spectrum
  * (compare_spectrum.c), the score against distance profile
@@ -12,7 +12,8 @@
  * difference A - X (compare_diff.c: or, for a lower-precision pane, its
  * error against double), the ratio of each pane's frequencies to
  * A's, band by band (compare_ratio.c), and each pane's scores minus A's
- * (compare_drift.c).  A pane with a scheme (c, :scheme, :layer) shows
+ * (compare_drift.c), and each pane's score matrix (compare_matrix.c).
+ * A pane with a scheme (c, :scheme, :layer) shows
  * its attention scores in the profile and drift (compare_scores.c).
  * The header over each pane
  * (compare_head.c) reads off its model and scaling, base, d_model, n,
@@ -56,7 +57,7 @@ static int band_mode(const struct app *a)
  * and the frames in between only compose the canvas.
  */
 struct cmp_key {
-    int mode, np, cols;
+    int mode, np, cols, rows;
     struct {
         double base;
         int64_t n;
@@ -87,6 +88,7 @@ static void cache_key(const struct app *a, const struct cmp_frame *f,
     k->mode = (int)a->cmp.mode;
     k->np = f->np;
     k->cols = f->g.pw - 1;
+    k->rows = f->g.body_h;
     for (int i = 0; i < f->np; i++) {
         k->p[i].base = f->rp[i].base;
         k->p[i].n = f->rp[i].n;
@@ -834,8 +836,8 @@ static const struct keybind COMPARE_KEYS[] = {
     KEY('b', "b B", "active pane: base /10, x10", key_pane), ALSO('B', key_pane),
     KEY('d', "d D", "active pane: d_model /2, x2", key_pane), ALSO('D', key_pane),
     KEY('p', "p", "next preset pair of bases", key_pane),
-    KEY('v', "v", "mode: heatmap, spectrum, profile, diff, ratio, drift",
-        key_pane),
+    KEY('v', "v", "mode: heatmap, spectrum, profile, diff, ratio, drift, "
+        "matrix", key_pane),
     KEY('m', "m", "active pane: next model preset", key_rope),
     KEY('s', "s", "active pane: next RoPE scaling method", key_rope),
     KEY('x', "x X", "active pane: scaling factor /2, x2", key_rope),
@@ -843,7 +845,8 @@ static const struct keybind COMPARE_KEYS[] = {
     KEY('t', "t", "active pane: YaRN truncate on / off", key_rope),
     KEY('o', "o", "active pane: next layout", key_pane),
     KEY('f', "f", "active pane: next precision", key_pane),
-    KEY('c', "c", "active pane: next attention scheme (profile, drift)",
+    KEY('c', "c", "active pane: next attention scheme (profile, drift, "
+        "matrix)",
         key_pane),
     KEY('y', "y", "rows: evenly spaced / consecutive", key_pane),
     KEY('=', "= -", "zoom positions in / out", key_zoom), ALSO('-', key_zoom),
@@ -887,7 +890,8 @@ const struct view VIEW_COMPARE_DEF = {
         "rounding error instead) or the ratio omega_X/omega_A of each pane's "
         "frequencies to pane A's, band by band, on a log scale (panes with "
         "another d are not compared), or the drift of each pane's scores "
-        "from pane A's. Each pane can hold its own attention scheme (c, "
+        "from pane A's, or each pane's score matrix S(i, j) in its own "
+        "scale. Each pane can hold its own attention scheme (c, "
         ":scheme NAME|pe): the profile then overlays the panes' scores "
         "S(delta, 0) as the attention view and --export scores compute "
         "them, and the drift with :rope-layout half in one pane shows what "

@@ -16,7 +16,8 @@
  * (for more schemes side by side) take pane A's. */
 #define COMPARE_ROPE_PANES 3
 enum pane_mode { PANE_HEATMAP = 0, PANE_SPECTRUM, PANE_PROFILE, PANE_DIFF,
-                 PANE_RATIO, PANE_DRIFT, PANE_MODE_COUNT };
+                 PANE_RATIO, PANE_DRIFT, PANE_MATRIX,
+                 PANE_MODE_COUNT };
 
 struct pane {
     double base;

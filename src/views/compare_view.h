@@ -12,11 +12,12 @@
  *   compare_diff.c
  *   compare_ratio.c
  *   compare_drift.c
+ *   compare_matrix.c
  *   compare_head.c       the header over each pane
  *   compare_grid.c       the position x dimension grid of the heatmap
  *                        and diff modes
  *   compare_scores.c     each pane's attention scores against distance
- *                        (profile and drift modes)
+ *                        (profile, drift and matrix modes)
  *   compare_common.c     the panes as drawn, pane geometry, the axes,
  *                        labels, legends and the scaled-band helpers
  */
@@ -145,7 +146,8 @@ struct cmp_mode {
 };
 
 extern const struct cmp_mode CMP_HEATMAP, CMP_SPECTRUM, CMP_PROFILE,
-                             CMP_DIFF, CMP_RATIO, CMP_DRIFT;
+                             CMP_DIFF, CMP_RATIO, CMP_DRIFT,
+                             CMP_MATRIX;
 /* The row of mode m (compare_modes.c); the first for a value out of
  * range. */
 const struct cmp_mode *cmp_mode_at(int m);

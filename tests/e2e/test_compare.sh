@@ -102,6 +102,8 @@ headers() {
     keys v
     expect "v: drift mode" 'score minus pane A'
     keys v
+    expect "v: matrix mode" 'each pane its own scale'
+    keys v
     expect "v: back to the heatmap" 'PE value, one scale'
 
     resize_through 10x4 1x1 30x8 160x48 80x24

@@ -28,7 +28,7 @@ static void test_pane_modes(void)
     CHECK(pane_mode_parse("Diff") < 0);
     CHECK_STR(pane_mode_name(PANE_SPECTRUM), "spectrum");
     CHECK_STR(pane_mode_list(buf, sizeof buf),
-              "heatmap, spectrum, profile, diff, ratio or drift");
+              "heatmap, spectrum, profile, diff, ratio, drift or matrix");
     /* the help card's v names every mode in the table's order */
     const struct keybind *v = keys_find(VIEWS[VIEW_COMPARE]->keys, 'v');
     char want[128] = "mode:";
@@ -234,7 +234,7 @@ static void test_commands(void)
     a.msg_error = 0;
     CHECK(view_command(&a, "mode", "profile") == 1 && a.cmp.mode == PANE_PROFILE);
     CHECK(view_command(&a, "mode", "x") == 1 && a.msg_error);
-    CHECK_STR(a.msg, "mode: want heatmap, spectrum, profile, diff, ratio or drift");
+    CHECK_STR(a.msg, "mode: want heatmap, spectrum, profile, diff, ratio, drift or matrix");
     CHECK(view_command(&a, "layout", "x") == 1 && a.msg_error);
     CHECK_STR(a.msg, "layout: want interleaved, concat or half");
     CHECK(view_command(&a, "prec", "f8") == 1 && a.msg_error);

@@ -179,6 +179,50 @@ static void test_six_schemes(void)
     }
 }
 
+/* The matrix mode: with a cell per position each cell is S(i, j) of
+ * --export scores; each pane's scale is its own. */
+static void test_matrix(void)
+{
+    static struct cli c;
+    double col[16 * 16];
+    CHECK(parse_line(&c, "--view compare -d 16 -n 16 --q random "
+                     "--pane-mode matrix --schemes xpos,kerple-power") == 0);
+    struct cmp_frame f;
+    memset(&f, 0, sizeof f);
+    cmp_resolve(&c.app, &f, 0);
+    f.w = 80;
+    f.h = 40;
+    CMP_MATRIX.layout(&c.app, &f);
+    struct cmp_values v = { 0 };
+    CMP_MATRIX.work(&f, &v);
+    CHECK(v.v != NULL && f.g.body_h >= 16 && f.g.pw > 16);
+    static const char *const EXP[2] = { "--scheme xpos -b 10000",
+                                        "--scheme kerple-power -b 500000" };
+    for (int k = 0; v.v && k < 2; k++) {
+        char exp[256];
+        snprintf(exp, sizeof exp, "-d 16 -n 16 --q random %s", EXP[k]);
+        FILE *fp = NULL;
+        static struct cli e;
+        char line[512];
+        snprintf(line, sizeof line, "--export scores --format f64 %s", exp);
+        CHECK(parse_line(&e, line) == 0 && (fp = tmpfile()) != NULL);
+        if (!fp)
+            return;
+        CHECK(export_run(&e, fp) == 0);
+        rewind(fp);
+        CHECK(fread(col, sizeof col[0], 256, fp) == 256);
+        fclose(fp);
+        const double *cells = v.v + (size_t)f.g.body_h * (size_t)f.g.pw * k;
+        int bad = 0;
+        for (int i = 0; i < 16; i++)
+            for (int j = 0; j < 16; j++)
+                bad += !(fabs(cells[i * f.g.pw + j] - col[i * 16 + j]) <=
+                         1e-9 * (1 + fabs(col[i * 16 + j])));
+        CHECK(bad == 0);
+    }
+    free(v.v);
+}
+
 /* Values computed here, not by the library: KERPLE's log kernel and
  * ALiBi's slope, so the pane cannot agree with a wrong export. */
 static void test_independent(void)
@@ -325,6 +369,7 @@ int main(void)
     test_layout_mismatch();
     test_nope_layers();
     test_six_schemes();
+    test_matrix();
     test_commands();
     TEST_END("test_compare_scores");
 }
