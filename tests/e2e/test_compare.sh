@@ -102,7 +102,7 @@ headers() {
     keys v
     expect "v: drift mode" 'score minus pane A'
     keys v
-    expect "v: matrix mode" 'each pane its own scale'
+    expect "v: matrix mode" 'S(i, j)'
     keys v
     expect "v: back to the heatmap" 'PE value, one scale'
 
