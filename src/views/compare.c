@@ -66,6 +66,8 @@ struct cmp_key {
     } p[COMPARE_MAX_PANES];
     struct axis xm;
     struct ymap ym;
+    const void *tables[3];  /* the scores' learned, T5 and q/k tables */
+    char digest[65];        /* the learned table's content */
 };
 
 struct cmp_cache {
@@ -100,6 +102,10 @@ static void cache_key(const struct app *a, const struct cmp_frame *f,
     }
     k->xm = f->xm;
     k->ym = f->ym;
+    k->tables[0] = a->pe_table;
+    k->tables[1] = a->t5_table;
+    k->tables[2] = a->qk_table;
+    memcpy(k->digest, a->pe_digest, sizeof k->digest);
 }
 
 static void cache_drop(struct cmp_cache *cache)
