@@ -147,8 +147,7 @@ static int matrix_draw(const struct app *a, canvas *c,
         draw_pane(a, c, f, v->v + cells * (size_t)k, k);
     cmp_body_separators(a, c, &f->g);
     static const char *const LEGEND[] = {
-        "S(i, j): query i down, key j across, 0..n; each pane its own "
-        "scale, low ' .:-=+*#%@' high",
+        "S(i, j): query i down, key j across, 0..n; each pane its own scale, low ' .:-=+*#%@' high",
         "S(i, j), i down, j across; own scale per pane: ' .:-=+*#%@'",
         "S(i, j), each pane its own scale"
     };
