@@ -107,7 +107,8 @@ static int drift_draw(const struct app *a, canvas *c,
     sp.label_extremes = xm->span <= 64;
     int h = g->body_h + (g->axis_y >= 0) + (g->legend_y >= 0);
     plot_lines(c, 0, g->body_y, c->w, h, &sp, ser, f->np - 1, a->palette);
-    drift_hint(f, v, hint, hintlen);
+    if (!cmp_scores_refused(f, xm, hint, hintlen))
+        drift_hint(f, v, hint, hintlen);
     return 0;
 }
 

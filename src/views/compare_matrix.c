@@ -15,10 +15,6 @@
 #include "text.h"
 #include "compare_view.h"
 
-/* Cells whose sums over embeddings or learned rows would take longer
- * than this many vector entries: the pane says so instead. */
-#define MATRIX_BRUTE_CAP 2e8
-
 static const char RAMP[] = " .:-=+*#%@";
 
 /* The cells of a pane: rows x cols cells of ki queries x kj keys. */
@@ -41,9 +37,7 @@ static struct mdims matrix_dims(const struct cmp_frame *f,
  * (embeddings, learned rows) beyond the cap. */
 static int too_costly(const struct rpane *r, const struct mdims *m)
 {
-    int brute = r->so.content || r->scheme == SCHEME_LEARNED;
-    return brute && (double)(m->ki + m->kj) * r->d * m->rows * m->cols >
-                    MATRIX_BRUTE_CAP;
+    return cmp_scores_costly(r, (double)(m->ki + m->kj) * m->rows * m->cols);
 }
 
 /* Pane r's cells into v (NAN: refused or past n). */

@@ -148,6 +148,8 @@ static int profile_draw(const struct app *a, canvas *c,
     /* the plot's axis and tick rows take the axis and legend rows */
     int h = g->body_h + (g->axis_y >= 0) + (g->legend_y >= 0);
     plot_lines(c, 0, g->body_y, c->w, h, &sp, ser, g->np, a->palette);
+    if (cmp_scores_refused(f, xm, hint, hintlen))
+        return 0;
     if (xm->k > 1)
         snprintf(hint, hintlen, "1 point = mean of %lld distances",
                  (long long)xm->k);

@@ -239,10 +239,21 @@ void cmp_band_axis(const struct app *a, canvas *c, int x, int w, int y,
  * as the attention view computes it (NULL: out of memory). */
 struct score_ctx *cmp_scores_new(const struct cmp_frame *f,
                                  const struct rpane *r);
+/* Whether pane r's scores over this many positions would need sums of
+ * more than CMP_BRUTE_CAP vector entries (embeddings with the content
+ * toggle, learned rows): the modes leave such a pane blank and say so
+ * (the attention view computes them in slices between frames). */
+#define CMP_BRUTE_CAP 1.1e6
+int cmp_scores_costly(const struct rpane *r, double positions);
 /* vals[col]: pane r's exact mean score over the distances of each
- * column of xm (BLANK past its n).  -1 when out of memory. */
+ * column of xm (BLANK past its n).  -1 when out of memory, -2 when
+ * costly (cmp_scores_costly: vals untouched). */
 int cmp_scores_fill(const struct cmp_frame *f, const struct rpane *r,
                     const struct axis *xm, double *vals);
+/* Some pane is left blank over xm's distances (cmp_scores_costly): 1,
+ * and the first such pane named in hint; else 0. */
+int cmp_scores_refused(const struct cmp_frame *f, const struct axis *xm,
+                       char *hint, size_t len);
 /* Pane r's score at distance delta, S(delta, 0) (NAN past its n). */
 double cmp_score_at(const struct cmp_frame *f, const struct rpane *r,
                     int64_t delta);

@@ -223,6 +223,35 @@ static void test_matrix(void)
     free(v.v);
 }
 
+/* A pane whose points would sum millions of learned rows or embeddings
+ * is left blank and named in the hint, at once; zoomed in, it is drawn. */
+static void test_costly(void)
+{
+    static struct cli c;
+    CHECK(parse_line(&c, "--view compare -n 4194304 --pane-mode profile "
+                     "--schemes rope,learned") == 0);
+    struct cmp_frame f;
+    memset(&f, 0, sizeof f);
+    cmp_resolve(&c.app, &f, 0);
+    f.w = 160;
+    f.h = 48;
+    CMP_PROFILE.layout(&c.app, &f);
+    double *v = malloc(sizeof(double) * (size_t)f.xm.used);
+    char hint[256] = "";
+    CHECK(v && cmp_scores_fill(&f, &f.rp[1], &f.xm, v) == -2);
+    CHECK(v && cmp_scores_fill(&f, &f.rp[0], &f.xm, v) == 0);
+    CHECK(cmp_scores_refused(&f, &f.xm, hint, sizeof hint) == 1);
+    CHECK(strstr(hint, "pane B: too many positions to sum learned rows"));
+    free(v);
+    c.app.cmp.zoom = 12;            /* 1024 distances */
+    CMP_PROFILE.layout(&c.app, &f);
+    CHECK(cmp_scores_refused(&f, &f.xm, hint, sizeof hint) == 0);
+    v = malloc(sizeof(double) * (size_t)f.xm.used);
+    CHECK(v && cmp_scores_fill(&f, &f.rp[1], &f.xm, v) == 0);
+    CHECK(v && isfinite(v[0]));
+    free(v);
+}
+
 /* Values computed here, not by the library: KERPLE's log kernel and
  * ALiBi's slope, so the pane cannot agree with a wrong export. */
 static void test_independent(void)
@@ -370,6 +399,7 @@ int main(void)
     test_nope_layers();
     test_six_schemes();
     test_matrix();
+    test_costly();
     test_commands();
     TEST_END("test_compare_scores");
 }
