@@ -669,13 +669,14 @@ static const struct { const char *name; enum view_id v[2]; } VIEW_ONLY[] = {
     { "band", { VIEW_CLOCKS, VIEW_CLOCKS } },
     { "i", { VIEW_CLOCKS, VIEW_ATTENTION } },
     { "j", { VIEW_ATTENTION, VIEW_ATTENTION } },
-    { "scheme", { VIEW_ATTENTION, VIEW_ATTENTION } },
+    { "scheme", { VIEW_ATTENTION, VIEW_COMPARE } },
     { "q", { VIEW_ATTENTION, VIEW_ATTENTION } },
     { "heads", { VIEW_ATTENTION, VIEW_ATTENTION } },
     { "head", { VIEW_ATTENTION, VIEW_ATTENTION } },
     { "seed", { VIEW_ATTENTION, VIEW_ATTENTION } },
     { "train", { VIEW_ATTENTION, VIEW_ATTENTION } },
     { "mode", { VIEW_COMPARE, VIEW_COMPARE } },
+    { "layer", { VIEW_COMPARE, VIEW_COMPARE } },
     { "layout", { VIEW_COMPARE, VIEW_COMPARE } },
     { "prec", { VIEW_COMPARE, VIEW_COMPARE } },
     { "precision", { VIEW_COMPARE, VIEW_COMPARE } },
@@ -756,15 +757,21 @@ int app_animating(const struct app *a)
 
 struct score_ctx *app_scores_new(const struct app *a)
 {
+    return app_scores_new_for(a, &a->p, &a->att.o);
+}
+
+struct score_ctx *app_scores_new_for(const struct app *a, const params *p,
+                                     const struct score_opts *o)
+{
     struct score_table t = { 0 }, *tp = NULL;
     if (a->pe_table) {
         t = (struct score_table){ a->pe_table->v, a->pe_table->n,
                                   a->pe_table->d };
         tp = &t;
     }
-    struct score_ctx *s = scores_new(a->p.d, a->p.base, a->p.n, &a->att.o, tp);
+    struct score_ctx *s = scores_new(p->d, p->base, p->n, o, tp);
     if (s)
-        scores_set_plan(s, plan_of(&a->p));
+        scores_set_plan(s, plan_of(p));
     const struct pe_table *qk = a->qk_table;
     if (s && qk && qk->d == s->d && qk->n >= 2) {
         int64_t h = qk->n / 2 > s->head ? s->head : qk->n / 2 - 1;

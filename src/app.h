@@ -235,6 +235,10 @@ int app_animating(const struct app *a);
 /* The attention scores for the current parameters, the view's scheme
  * and toggles and the loaded --pe-file table (NULL: out of memory). */
 struct score_ctx *app_scores_new(const struct app *a);
+/* The same for other parameters and options (a compare pane's): the
+ * tables and q and k still come from a. */
+struct score_ctx *app_scores_new_for(const struct app *a, const params *p,
+                                     const struct score_opts *o);
 
 /* Called after d/base/n/pos change: every view clamps its own state. */
 void app_params_changed(struct app *a);

@@ -27,6 +27,8 @@ enum {
     O_R1, O_R2, O_XPOS_BASE, O_PAIRS, O_ROTARY, O_QK, O_TUNING, O_FLOOR,
     O_ATTN, O_CONTENT,
     O_MODEL, O_CONFIG, O_LAYER_TYPE, O_NO_TRUNCATE, O_MODEL_B, O_MODEL_C,
+    O_SCHEME_A, O_SCHEME_B, O_SCHEME_C, O_PAIRS_A, O_PAIRS_B, O_PAIRS_C,
+    O_LAYER_A, O_LAYER_B, O_LAYER_C, O_SCHEMES,
     O_CHECK, O_SLIDES, O_RECORD, O_AUTOPLAY,
     O_CHECK_FREQS,
     O_SCALE, O_GRAPHICS,
@@ -59,6 +61,16 @@ static const struct opt OPTS[] = {
     { "base-c", 1, O_BASE_C, "BASE", "compare view: add pane C with this base" },
     { "model-b", 1, O_MODEL_B, "NAME", "compare view: pane B takes a model's RoPE settings" },
     { "model-c", 1, O_MODEL_C, "NAME", "compare view: add pane C with a model's RoPE settings" },
+    { "schemes", 1, O_SCHEMES, "LIST", "compare view: one pane per scheme, A to F (t5,alibi,...)" },
+    { "scheme-a", 1, O_SCHEME_A, "NAME", "compare view: pane A's scores (profile, drift): a scheme or pe" },
+    { "scheme-b", 1, O_SCHEME_B, "NAME", "compare view: pane B's scores: a scheme or pe" },
+    { "scheme-c", 1, O_SCHEME_C, "NAME", "compare view: add pane C with these scores" },
+    { "rope-layout-a", 1, O_PAIRS_A, "L", "compare view: pane A's q/k pairs, interleaved or half" },
+    { "rope-layout-b", 1, O_PAIRS_B, "L", "compare view: pane B's q/k pairs" },
+    { "rope-layout-c", 1, O_PAIRS_C, "L", "compare view: add pane C with these q/k pairs" },
+    { "layer-a", 1, O_LAYER_A, "L", "compare view: pane A shows layer L of a model with NoPE layers" },
+    { "layer-b", 1, O_LAYER_B, "L", "compare view: pane B shows layer L of its model" },
+    { "layer-c", 1, O_LAYER_C, "L", "compare view: add pane C showing layer L of its model" },
     { "pane-mode", 1, O_PANE_MODE, "MODE", "compare view: " },
     { "tour", 2, O_TOUR, "FILE", "start the guided tour (the shipped one, or FILE)" },
     { "lang", 1, O_LANG, "LANG", "tour language: " },
@@ -281,10 +293,28 @@ static int set_att(struct cli *c)
     return 0;
 }
 
+/* Each pane given a layer has a model with NoPE layers. */
+static int check_pane_layers(const struct cli *c)
+{
+    for (int k = 0; k < COMPARE_MAX_PANES; k++) {
+        const struct pane *p = &c->app.cmp.panes[k];
+        const struct rope_preset *m = rope_preset_at(p->model - 1);
+        if (p->layer > 0 && !(m && m->nope_every > 0))
+            return fail("--layer-%c %d: pane %c's model has no NoPE layers; "
+                        "want --model%s llama4-scout", 'a' + k, p->layer - 1,
+                        'A' + k, k ? k == 1 ? "-b" : "-c" : "");
+    }
+    return 0;
+}
+
 int cli_set_late(struct cli *c)
 {
     if (c->pos_text && set_param(c, P_POS, O_POS, c->pos_text))
         return 2;
+    if (check_pane_layers(c))
+        return 2;
+    for (int k = COMPARE_ROPE_PANES; k < COMPARE_MAX_PANES; k++)
+        c->app.cmp.panes[k].base = c->app.p.base;   /* D, E, F: A's */
     return set_att(c);
 }
 
@@ -445,6 +475,73 @@ static int parse_pane_model(struct cli *c, int pane, const char *arg)
     c->app.cmp.panes[pane].d = tmp.d;
     c->app.cmp.panes[pane].rope = tmp.rope;
     c->app.cmp.panes[pane].model = 1 + params_model_index(arg);
+    c->app.cmp.panes[pane].pairs = 1 + params_model_pairs(arg);
+    if (pane == 2)
+        c->app.cmp.npanes = 3;
+    return 0;
+}
+
+/* --scheme-a/b/c NAME|pe: a pane's scores; C is added. */
+static int parse_pane_scheme(struct cli *c, int pane, int val, const char *arg)
+{
+    char lab[32], list[256];
+    int v = strcmp(arg, "pe") == 0 ? -1 : scheme_parse(arg);
+    if (v < 0 && strcmp(arg, "pe") != 0)
+        return fail("%s %s: want pe or %s", opt_label(val, lab, sizeof lab),
+                    arg, scheme_list(list, sizeof list));
+    c->app.cmp.panes[pane].scheme = v + 1;
+    if (pane == 2)
+        c->app.cmp.npanes = 3;
+    return 0;
+}
+
+/* --schemes S1,S2,...: panes A, B, ... in turn, 2 to 6 of them. */
+static int parse_pane_schemes(struct cli *c, int val, const char *arg)
+{
+    char buf[512], lab[32];
+    int k = 0;
+    snprintf(buf, sizeof buf, "%s", arg);
+    for (char *save = NULL, *t = strtok_r(buf, ",", &save); t;
+         t = strtok_r(NULL, ",", &save)) {
+        if (k == COMPARE_MAX_PANES)
+            return fail("%s %s: at most %d schemes, one per pane",
+                        opt_label(val, lab, sizeof lab), arg,
+                        COMPARE_MAX_PANES);
+        if (parse_pane_scheme(c, k++, val, t))
+            return 2;
+    }
+    if (k < 2)
+        return fail("%s %s: want 2 to %d schemes, comma separated",
+                    opt_label(val, lab, sizeof lab), arg, COMPARE_MAX_PANES);
+    c->app.cmp.npanes = k;
+    return 0;
+}
+
+/* --rope-layout-a/b/c interleaved|half: a pane's q/k pairs. */
+static int parse_pane_pairs(struct cli *c, int pane, int val, const char *arg)
+{
+    char lab[32];
+    int v = qk_pairs_parse(arg);
+    if (v < 0)
+        return fail("%s %s: want interleaved or half",
+                    opt_label(val, lab, sizeof lab), arg);
+    c->app.cmp.panes[pane].pairs = v + 1;
+    if (pane == 2)
+        c->app.cmp.npanes = 3;
+    return 0;
+}
+
+/* --layer-a/b/c L: the layer a pane shows (its model is checked once
+ * every option is read: cli_set_late). */
+static int parse_pane_layer(struct cli *c, int pane, int val, const char *arg)
+{
+    char lab[32];
+    long l;
+    const char *why = NULL;
+    if (parse_long(arg, &l, &why) || l < 0 || l >= COMPARE_LAYER_MAX)
+        return fail("%s %s: %s; want 0..%d", opt_label(val, lab, sizeof lab),
+                    arg, why ? why : "out of range", COMPARE_LAYER_MAX - 1);
+    c->app.cmp.panes[pane].layer = (int)l + 1;
     if (pane == 2)
         c->app.cmp.npanes = 3;
     return 0;
@@ -542,6 +639,13 @@ static int parse_one(struct cli *c, int val, const char *arg)
     case O_BASE_C: return parse_pane_base(c, 2, val, arg);
     case O_MODEL_B: return parse_pane_model(c, 1, arg);
     case O_MODEL_C: return parse_pane_model(c, 2, arg);
+    case O_SCHEME_A: case O_SCHEME_B: case O_SCHEME_C:
+        return parse_pane_scheme(c, val - O_SCHEME_A, val, arg);
+    case O_PAIRS_A: case O_PAIRS_B: case O_PAIRS_C:
+        return parse_pane_pairs(c, val - O_PAIRS_A, val, arg);
+    case O_SCHEMES: return parse_pane_schemes(c, val, arg);
+    case O_LAYER_A: case O_LAYER_B: case O_LAYER_C:
+        return parse_pane_layer(c, val - O_LAYER_A, val, arg);
     case O_TOUR: c->tour = arg ? arg : ""; return 0;
     case O_FORMAT: c->format = arg; return 0;
     case O_SOFTMAX: c->app.att.o.softmax = 1; return 0;
@@ -868,7 +972,7 @@ static void ramp_text(const rope_scaling *r, char *buf, size_t len)
  * at its maximum context gives (a, the score multiplier). */
 void cli_models(FILE *f)
 {
-    fprintf(f, "%-16s %4s %8s %8s  %-8s %6s %7s %-13s %8s %10s %7s  %s\n",
+    fprintf(f, "%-16s %4s %8s %8s  %-8s %6s %7s %-13s %8s %10s %8s  %s\n",
             "model", "d", "head_dim", "base", "scaling", "factor",
             "orig_L", "ramp", "a", "score_mult", "max_ctx", "note");
     for (int i = 0; i < rope_preset_count(); i++) {
@@ -884,7 +988,7 @@ void cli_models(FILE *f)
         ramp_text(&p.rope, ramp, sizeof ramp);
         fmt_num(pl->a, 6, fa, sizeof fa);
         fmt_num(pl->mult, 6, fm, sizeof fm);
-        fprintf(f, "%-16s %4d %8d %8s  %-8s %6s %7s %-13s %8s %10s %7ld  %s\n",
+        fprintf(f, "%-16s %4d %8d %8s  %-8s %6s %7s %-13s %8s %10s %8ld  %s\n",
                 m->name, m->d, m->head_dim, b, rope_method_name(p.rope.method),
                 s, p.rope.original_max > 0 ? L : "-", ramp, fa, fm,
                 (long)m->max_context, m->note);

@@ -178,7 +178,8 @@ static const rgb UI[PAL_COUNT][UI_COUNT] = {
         [UI_AXIS] = 0x808080, [UI_CURSOR] = 0xFF5FD7,
         [UI_STATUS_FG] = 0x1C1C1C, [UI_STATUS_BG] = 0xAFAFAF,
         [UI_PLOT_A] = 0xE69F00, [UI_PLOT_B] = 0x56B4E9,
-        [UI_PLOT_C] = 0x009E73,
+        [UI_PLOT_C] = 0x009E73, [UI_PLOT_D] = 0xCC79A7,
+        [UI_PLOT_E] = 0xF0E442, [UI_PLOT_F] = 0xD55E00,
     },
     [PAL_CONTRAST] = {
         [UI_TEXT] = RGB_DEFAULT, [UI_DIM] = 0xBCBCBC,
@@ -186,7 +187,8 @@ static const rgb UI[PAL_COUNT][UI_COUNT] = {
         [UI_AXIS] = 0xD0D0D0, [UI_CURSOR] = 0xFF00FF,
         [UI_STATUS_FG] = 0x000000, [UI_STATUS_BG] = 0xFFFFFF,
         [UI_PLOT_A] = 0xFF8700, [UI_PLOT_B] = 0x00AFFF,
-        [UI_PLOT_C] = 0x00D7AF,
+        [UI_PLOT_C] = 0x00D7AF, [UI_PLOT_D] = 0xFF87D7,
+        [UI_PLOT_E] = 0xFFFF5F, [UI_PLOT_F] = 0xFF5F5F,
     },
     [PAL_MONO] = {
         [UI_TEXT] = RGB_DEFAULT, [UI_DIM] = 0x8A8A8A,
@@ -194,7 +196,8 @@ static const rgb UI[PAL_COUNT][UI_COUNT] = {
         [UI_AXIS] = 0xA8A8A8, [UI_CURSOR] = 0xFFFFFF,
         [UI_STATUS_FG] = 0x000000, [UI_STATUS_BG] = 0xD0D0D0,
         [UI_PLOT_A] = 0xFFFFFF, [UI_PLOT_B] = 0xA8A8A8,
-        [UI_PLOT_C] = 0x6C6C6C,
+        [UI_PLOT_C] = 0x6C6C6C, [UI_PLOT_D] = 0xD0D0D0,
+        [UI_PLOT_E] = 0x8A8A8A, [UI_PLOT_F] = 0x585858,
     },
 };
 

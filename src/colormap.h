@@ -31,7 +31,8 @@ int cmap_level(double t);
 /* Semantic colours for chrome (labels, axes, highlights). */
 enum ui_color {
     UI_TEXT, UI_DIM, UI_ACCENT, UI_WARN, UI_AXIS, UI_CURSOR,
-    UI_STATUS_FG, UI_STATUS_BG, UI_PLOT_A, UI_PLOT_B, UI_PLOT_C, UI_COUNT
+    UI_STATUS_FG, UI_STATUS_BG, UI_PLOT_A, UI_PLOT_B, UI_PLOT_C,
+    UI_PLOT_D, UI_PLOT_E, UI_PLOT_F, UI_COUNT
 };
 rgb ui_color(enum palette p, enum ui_color c);
 

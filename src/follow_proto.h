@@ -39,7 +39,7 @@
 #define FP_HEADER_MAX 32       /* "PEVIZ-FOLLOW 1 12345\n" fits */
 /* A longer body is refused unread.  The whole state fits with every
  * value at its longest, six longrope factor lists of 256 values
- * included (about 39 KB); without factor lists it is under 1.3 KB. */
+ * included (about 39 KB); without factor lists it is under 2.1 KB. */
 #define FP_BODY_MAX 40960
 #define FP_MESSAGE_MAX (FP_HEADER_MAX + FP_BODY_MAX)
 

@@ -529,7 +529,8 @@ int params_model_index(const char *name)
 
 int params_model_pairs(const char *name)
 {
-    return name && strncmp(name, "deepseek", 8) == 0 ? QK_INTERLEAVED
+    return name && (strncmp(name, "deepseek", 8) == 0 ||
+                    strncmp(name, "llama4", 6) == 0) ? QK_INTERLEAVED
                                                       : QK_HALF;
 }
 

@@ -308,7 +308,7 @@ def model_list(root):
     lines = open(os.path.join(root, "list")).read().split("\n")
     end = lines[0].index("score_mult") + len("score_mult")
     cend = lines[0].index("max_ctx") + len("max_ctx")
-    rows = [l.split()[:2] + [l[end - 10:end].strip(), l[cend - 7:cend].strip()]
+    rows = [l.split()[:2] + [l[end - 10:end].strip(), l[:cend].split()[-1]]
             for l in lines[1:] if l]
     for d in sorted(os.listdir(root)):
         p = os.path.join(root, d)

@@ -282,6 +282,33 @@ cmp -s "$tmp/a.csv" "$tmp/b.csv" && bad "layouts agree on real q and k" || ok
 "$PEVIZ" --export scores --scheme rope -d 16 -n 20 >"$tmp/a.csv"
 "$PEVIZ" --export scores --scheme rope -d 16 -n 20 --rope-layout half >"$tmp/b.csv"
 cmp -s "$tmp/a.csv" "$tmp/b.csv" && ok || bad "layouts differ on q = k = ones"
+# The mismatch demo in the compare view: with q and k from the file, the
+# drift pane's B - A at the cursor's distance is the difference of the
+# two layouts' exports at row pos, column 0 (to the 4 digits shown).
+"$PEVIZ" --export scores --scheme rope -d 16 -n 20 --qk "$tmp/qk16.csv" >"$tmp/a.csv"
+"$PEVIZ" --export scores --scheme rope -d 16 -n 20 --qk "$tmp/qk16.csv" --rope-layout half >"$tmp/b.csv"
+for pos in 3 11; do
+    "$PEVIZ" --view compare --pane-mode drift -d 16 -n 20 --qk "$tmp/qk16.csv" \
+        --base-b 10000 --scheme-a rope --scheme-b rope --rope-layout-b half \
+        --pos $pos --snapshot --size 120x30 --ascii >"$tmp/drift.txt" 2>&1
+    r=$(python3 - "$tmp" $pos <<'PY'
+import re, sys
+t, pos = sys.argv[1], int(sys.argv[2])
+a = float(open(t + "/a.csv").read().split("\n")[pos].split(",")[0])
+b = float(open(t + "/b.csv").read().split("\n")[pos].split(",")[0])
+m = re.search(r"distance %d: .*?B-A (\S+)" % pos, open(t + "/drift.txt").read())
+if not m:
+    print("FAIL: no B-A in the readout")
+elif abs(float(m.group(1)) - (b - a)) > 5e-4 * max(1, abs(b - a)):
+    print("FAIL: B-A %s, exports give %.9g" % (m.group(1), b - a))
+elif abs(b - a) < 1e-3:
+    print("FAIL: the layouts agree at %d: no drift to see" % pos)
+else:
+    print("ok")
+PY
+)
+    [ "$r" = ok ] && ok || bad "compare drift pos $pos: $r"
+done
 
 # Config and presets set the family's pairs; --rope-layout overrides.
 printf '{"model_type": "llama", "hidden_size": 64, "num_attention_heads": 4, "rope_theta": 10000}\n' >"$tmp/llama.json"

@@ -259,7 +259,14 @@ struct rope_preset {
     const char *note;           /* "sliding window 4096", ... or "" */
     int64_t max_context;        /* max_position_embeddings: the longest
                                    sequence the model is served with */
+    int nope_every;             /* layers l with (l + 1) % nope_every == 0
+                                   have no RoPE and scale their queries by
+                                   Llama 4's temperature tuning (Llama 4:
+                                   4); 0: every layer has RoPE */
 };
+
+/* Whether layer l (0-based) of preset p is a NoPE layer. */
+int rope_preset_nope_layer(const struct rope_preset *p, int l);
 
 /* The preset's scaling settings in full (defaults where it gives none). */
 void rope_preset_scaling(const struct rope_preset *p, rope_scaling *sc);

@@ -228,6 +228,12 @@ struct dist_ops {
     double (*tri_sum)(const struct score_ctx *s, int64_t m);
     /* the mean over the distances [d0, d1) */
     double (*range_mean)(const struct score_ctx *s, int64_t d0, int64_t d1);
+    /* sum f(delta) into *s0 and sum (delta - lo) f(delta) into *s1 over
+     * delta in [lo, hi) (any signs, lo < hi), e.g. by Euler-Maclaurin for
+     * a smooth f: then the block means, triangle sums and range means
+     * that the row leaves out cost O(1) instead of O(distinct distances) */
+    void (*sums)(const struct score_ctx *s, int64_t lo, int64_t hi,
+                 double *s0, double *s1);
 };
 
 /* One additive part of S: a.b of two kinds at i and j, or a function of

@@ -9,7 +9,8 @@
  * linear between the two corners i0 - j0 and i1 - j1, so the block's sum
  * is at most three runs of sum (c0 + e (delta - a)) f(delta), e in
  * {-1, 0, 1}.  A piecewise-constant f (T5) adds each of its runs in one
- * step: the weights of a run are an arithmetic series.
+ * step: the weights of a run are an arithmetic series; a row with its
+ * own sums (KERPLE: Euler-Maclaurin) gives each run's two sums at once.
  */
 #include "peviz/scores.h"
 
@@ -23,6 +24,11 @@ static double weighted(const struct score_ctx *s, const struct dist_ops *o,
                        int64_t lo, int64_t hi, double c, double e)
 {
     double sum = 0.0;
+    if (o->sums && hi > lo) {   /* the row's own sums: c S0 + e S1 */
+        double s0, s1;
+        o->sums(s, lo, hi, &s0, &s1);
+        return c * s0 + e * s1;
+    }
     for (int64_t dl = lo; dl < hi;) {
         int64_t end = dl + 1;
         double f = o->run ? o->run(s, dl, &end) : o->at(s, dl);
@@ -113,5 +119,5 @@ static double alibi_range_mean(const struct score_ctx *s, int64_t d0,
 }
 
 const struct dist_ops DIST_ALIBI = {
-    alibi_at, NULL, alibi_block_mean, alibi_tri_sum, alibi_range_mean
+    alibi_at, NULL, alibi_block_mean, alibi_tri_sum, alibi_range_mean, NULL
 };

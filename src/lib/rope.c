@@ -541,8 +541,18 @@ static const struct rope_preset PRESETS[] = {
     { .name = "qwen3-vl", .d = 128, .head_dim = 128, .base = 5e6,
       .method = ROPE_NONE, .factor = 1, .original_max = 262144,
       .note = "M-RoPE interleaved 24,20,20", .max_context = 262144 },
+    { .name = "llama4-scout", .d = 128, .head_dim = 128, .base = 5e5,
+      .method = ROPE_LLAMA3, .factor = 16, .original_max = 8192,
+      .low_freq_factor = 1, .high_freq_factor = 1,
+      .note = "NoPE every 4th layer", .max_context = 10485760,
+      .nope_every = 4 },
 };
 #define NPRESETS ((int)(sizeof PRESETS / sizeof PRESETS[0]))
+
+int rope_preset_nope_layer(const struct rope_preset *p, int l)
+{
+    return p && p->nope_every > 0 && l >= 0 && (l + 1) % p->nope_every == 0;
+}
 
 int rope_preset_count(void)
 {

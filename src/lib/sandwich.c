@@ -49,5 +49,5 @@ static double sandwich_range_mean(const struct score_ctx *s, int64_t d0,
 }
 
 const struct dist_ops DIST_SANDWICH = {
-    sandwich_at, NULL, sandwich_block_mean, NULL, sandwich_range_mean
+    sandwich_at, NULL, sandwich_block_mean, NULL, sandwich_range_mean, NULL
 };

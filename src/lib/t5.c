@@ -140,4 +140,4 @@ static double t5_run(const struct score_ctx *s, int64_t delta, int64_t *end)
     return t5_weight(s, b);
 }
 
-const struct dist_ops DIST_T5 = { t5_at, t5_run, NULL, NULL, NULL };
+const struct dist_ops DIST_T5 = { t5_at, t5_run, NULL, NULL, NULL, NULL };

@@ -131,5 +131,5 @@ static double xpos_range_mean(const struct score_ctx *s, int64_t d0,
 }
 
 const struct dist_ops DIST_XPOS = {
-    xpos_at, NULL, xpos_block_mean, xpos_tri_sum, xpos_range_mean
+    xpos_at, NULL, xpos_block_mean, xpos_tri_sum, xpos_range_mean, NULL
 };

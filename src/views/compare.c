@@ -1,16 +1,21 @@
 /*
- * compare.c - the compare view: two or three panes side by side, each
- * with its own base, d_model, dimension layout and number format.
+ * compare.c - the compare view: two to six panes side by side, each
+ * with its own base, d_model, dimension layout, number format and
+ * attention scheme.
  *
  * Every pane shares the cursor, the zoom and one colour scale, so equal
- * colours mean equal values.  Five modes (v cycles them, all panes
+ * colours mean equal values.  Seven modes (v cycles them, all panes
  * together), each a row of the table in compare_modes.c and a file of
  * its own: the PE heatmap (compare_heatmap.c), the wavelength spectrum
  * (compare_spectrum.c), the score against distance profile
  * (compare_profile.c: all panes overlaid on one set of axes), the
  * difference A - X (compare_diff.c: or, for a lower-precision pane, its
- * error against double) and the ratio of each pane's frequencies to
- * A's, band by band (compare_ratio.c).  The header over each pane
+ * error against double), the ratio of each pane's frequencies to
+ * A's, band by band (compare_ratio.c), and each pane's scores minus A's
+ * (compare_drift.c), and each pane's score matrix (compare_matrix.c).
+ * A pane with a scheme (c, :scheme, :layer) shows
+ * its attention scores in the profile and drift (compare_scores.c).
+ * The header over each pane
  * (compare_head.c) reads off its model and scaling, base, d_model, n,
  * the critical band and the turns of the slowest band within n.  Each
  * pane holds its own RoPE scaling, set by the ':' commands and the keys
@@ -52,14 +57,17 @@ static int band_mode(const struct app *a)
  * and the frames in between only compose the canvas.
  */
 struct cmp_key {
-    int mode, np, cols;
+    int mode, np, cols, rows;
     struct {
         double base;
         int64_t n;
-        int d, layout, prec;
+        int d, layout, prec, scheme;
+        struct score_opts so;
     } p[COMPARE_MAX_PANES];
     struct axis xm;
     struct ymap ym;
+    const void *tables[3];  /* the scores' learned, T5 and q/k tables */
+    char digest[65];        /* the learned table's content */
 };
 
 struct cmp_cache {
@@ -82,15 +90,22 @@ static void cache_key(const struct app *a, const struct cmp_frame *f,
     k->mode = (int)a->cmp.mode;
     k->np = f->np;
     k->cols = f->g.pw - 1;
+    k->rows = f->g.body_h;
     for (int i = 0; i < f->np; i++) {
         k->p[i].base = f->rp[i].base;
         k->p[i].n = f->rp[i].n;
         k->p[i].d = f->rp[i].d;
         k->p[i].layout = (int)f->rp[i].layout;
         k->p[i].prec = (int)f->rp[i].prec;
+        k->p[i].scheme = f->rp[i].scheme;
+        k->p[i].so = f->rp[i].so;
     }
     k->xm = f->xm;
     k->ym = f->ym;
+    k->tables[0] = a->pe_table;
+    k->tables[1] = a->t5_table;
+    k->tables[2] = a->qk_table;
+    memcpy(k->digest, a->pe_digest, sizeof k->digest);
 }
 
 static void cache_drop(struct cmp_cache *cache)
@@ -205,7 +220,7 @@ static params pane_params(const struct app *a, int k)
     params p = a->p;
     p.d = cmp_pane_d(a, k);
     p.base = cmp_pane_base(a, k);
-    if (k > 0)
+    if (k > 0 && k < COMPARE_ROPE_PANES)
         p.rope = a->cmp.panes[k].rope;
     return p;
 }
@@ -223,7 +238,8 @@ static void pane_store(struct app *a, int k, const params *p)
         app_params_changed(a);
     } else {
         a->cmp.panes[k].base = p->base;
-        a->cmp.panes[k].rope = p->rope;
+        if (k < COMPARE_ROPE_PANES)
+            a->cmp.panes[k].rope = p->rope;
         /* keep following the global d_model while the value equals it */
         if (a->cmp.panes[k].d > 0 || p->d != a->p.d)
             a->cmp.panes[k].d = p->d;
@@ -278,12 +294,25 @@ static int pane_try(struct app *a, int k, params *p, int bad, const char *err)
     return 0;
 }
 
+/* Whether pane k holds its own RoPE scaling and model; else the status
+ * line says whose it takes. */
+static int rope_pane(struct app *a, int k)
+{
+    if (k < COMPARE_ROPE_PANES)
+        return 1;
+    app_msg(a, 1, "pane %c takes pane A's model and RoPE scaling (A, B "
+            "and C hold their own)", 'A' + k);
+    return 0;
+}
+
 /* s: the next scaling method the pane's settings allow; the methods
  * skipped on the way are named with the first one's reason. */
 static void method_next(struct app *a)
 {
     int k = a->cmp.active;
     params p = pane_params(a, k);
+    if (!rope_pane(a, k))
+        return;
     char err[APP_MSG_LEN], why[APP_MSG_LEN] = "", skipped[80] = "";
     for (int step = 1; step < rope_method_count(); step++) {
         params q = p;
@@ -313,6 +342,8 @@ static void factor_step(struct app *a, double mul)
     int k = a->cmp.active;
     params p = pane_params(a, k);
     char err[APP_MSG_LEN] = "";
+    if (!rope_pane(a, k))
+        return;
     if (p.rope.method == ROPE_NONE) {
         app_msg(a, 1, "pane %c has no scaling: s picks a method, then x X "
                 "set its factor", 'A' + k);
@@ -330,6 +361,8 @@ static void truncate_toggle(struct app *a)
     int k = a->cmp.active;
     params p = pane_params(a, k);
     char err[APP_MSG_LEN] = "";
+    if (!rope_pane(a, k))
+        return;
     if (p.rope.method != ROPE_YARN) {
         app_msg(a, 1, "pane %c: truncate is YaRN's; this pane uses %s",
                 'A' + k, rope_method_name(p.rope.method));
@@ -346,6 +379,8 @@ static void model_next(struct app *a)
 {
     int k = a->cmp.active, n = rope_preset_count();
     int i = (a->cmp.panes[k].model % n + n) % n;  /* the one after it */
+    if (!rope_pane(a, k))
+        return;
     params p = pane_params(a, k);
     char err[APP_MSG_LEN] = "";
     const char *name = rope_preset_at(i)->name;
@@ -353,6 +388,7 @@ static void model_next(struct app *a)
     if (pane_try(a, k, &p, bad, err))
         return;
     a->cmp.panes[k].model = i + 1;
+    a->cmp.panes[k].pairs = 1 + params_model_pairs(name);
     char sc[64];
     params_format_rope(&p, sc, sizeof sc);
     app_msg(a, 0, "pane %c: model %s (%d of %d): d=%d scaling %s", 'A' + k,
@@ -378,11 +414,14 @@ static void pane_add(struct app *a)
 {
     struct compare_state *s = &a->cmp;
     if (s->npanes >= COMPARE_MAX_PANES) {
-        app_msg(a, 0, "three panes is the most; _ removes pane C");
+        app_msg(a, 0, "%d panes is the most; _ removes pane %c",
+                COMPARE_MAX_PANES, 'A' + COMPARE_MAX_PANES - 1);
         return;
     }
     struct pane *c = &s->panes[s->npanes];
-    if (!(c->base > 1))
+    if (s->npanes >= COMPARE_ROPE_PANES)    /* D, E, F: pane A's base */
+        c->base = a->p.base;
+    else if (!(c->base > 1))
         c->base = 1e6;
     s->active = s->npanes++;
     pane_said(a, s->active);
@@ -428,6 +467,86 @@ static void precision_next(struct app *a)
     p->prec = (enum precision)((p->prec + 1) % PREC_COUNT);
     app_msg(a, 0, "pane %c: precision %s (%s)", 'A' + a->cmp.active,
             precision_name(p->prec), precision_pipeline(p->prec));
+}
+
+/* A pane's scheme word: "pe" (none) or the scheme's name. */
+static const char *pane_scheme_word(int v)
+{
+    return v <= 0 ? "pe" : scheme_name((enum scheme)(v - 1));
+}
+
+static void scheme_said(struct app *a, int k)
+{
+    const struct pane *p = &a->cmp.panes[k];
+    app_msg(a, 0, "pane %c: scores %s%s%s", 'A' + k,
+            p->scheme > 0 ? "of " : "PE(i).PE(j), ",
+            p->scheme > 0 ? pane_scheme_word(p->scheme) : "no scheme",
+            p->pairs > 0 ? p->pairs - 1 == QK_HALF ? ", half pairs"
+                                                   : ", interleaved pairs"
+                         : "");
+}
+
+/* :scheme NAME|pe: the active pane's scores. */
+static void cmd_scheme(struct app *a, const char *arg)
+{
+    int v = strcmp(arg, "pe") == 0 ? -1 : scheme_parse(arg);
+    if (v < 0 && strcmp(arg, "pe") != 0) {
+        char list[APP_MSG_LEN / 2];
+        app_msg(a, 1, "scheme: want pe or %s",
+                scheme_list(list, sizeof list));
+        return;
+    }
+    a->cmp.panes[a->cmp.active].scheme = v + 1;
+    scheme_said(a, a->cmp.active);
+}
+
+/* :rope-layout interleaved|half|global: the active pane's q/k pairs. */
+static void cmd_pairs(struct app *a, const char *arg)
+{
+    int v = strcmp(arg, "global") == 0 ? -1 : qk_pairs_parse(arg);
+    if (v < 0 && strcmp(arg, "global") != 0) {
+        app_msg(a, 1, "rope-layout: want interleaved, half or global");
+        return;
+    }
+    a->cmp.panes[a->cmp.active].pairs = v + 1;
+    scheme_said(a, a->cmp.active);
+}
+
+/* :layer L|none: the active pane shows layer L of its model, which must
+ * have NoPE layers. */
+static void cmd_layer(struct app *a, const char *arg)
+{
+    int k = a->cmp.active;
+    struct pane *p = &a->cmp.panes[k];
+    const struct rope_preset *m = rope_preset_at(p->model - 1);
+    long l = -1;
+    const char *why = NULL;
+    if (strcmp(arg, "none") != 0 &&
+        (parse_long(arg, &l, &why) || l < 0 || l >= COMPARE_LAYER_MAX)) {
+        app_msg(a, 1, "layer '%s': want 0..%d or none", arg,
+                COMPARE_LAYER_MAX - 1);
+        return;
+    }
+    if (l >= 0 && !(m && m->nope_every > 0)) {
+        app_msg(a, 1, "pane %c: %s has no NoPE layers (:model llama4-scout "
+                "has)", 'A' + k, m ? m->name : "the pane's model");
+        return;
+    }
+    p->layer = (int)l + 1;
+    if (l < 0)
+        app_msg(a, 0, "pane %c: no layer: its own scheme", 'A' + k);
+    else
+        app_msg(a, 0, "pane %c: %s layer %ld: %s", 'A' + k, m->name, l,
+                rope_preset_nope_layer(m, (int)l)
+                ? "NoPE, temperature tuning" : "RoPE");
+}
+
+/* c: the active pane's next scheme, after the last back to none. */
+static void scheme_next(struct app *a)
+{
+    struct pane *p = &a->cmp.panes[a->cmp.active];
+    p->scheme = (p->scheme + 1) % (scheme_count() + 1);
+    scheme_said(a, a->cmp.active);
 }
 
 static void zoom(struct app *a, int in)
@@ -540,7 +659,7 @@ static int key_rope(struct app *a, void *rt, int key)
     return 1;
 }
 
-/* The panes: + _ [ ] b B d D p v o f y. */
+/* The panes: + _ [ ] b B d D p v o f c y. */
 static int key_pane(struct app *a, void *rt, int key)
 {
     (void)rt;
@@ -559,6 +678,7 @@ static int key_pane(struct app *a, void *rt, int key)
     case 'v': mode_next(a); break;
     case 'o': layout_next(a); break;
     case 'f': precision_next(a); break;
+    case 'c': scheme_next(a); break;
     default:    /* y */
         a->cmp.dims_1to1 = !a->cmp.dims_1to1;
         app_msg(a, 0, a->cmp.dims_1to1 ? "rows: consecutive dimensions"
@@ -586,6 +706,8 @@ static void compare_reset(struct app *a)
     a->cmp.panes[0].base = 10000;
     a->cmp.panes[1].base = 500000;
     a->cmp.panes[2].base = 1e6;
+    for (int k = COMPARE_ROPE_PANES; k < COMPARE_MAX_PANES; k++)
+        a->cmp.panes[k].base = 10000;
     for (int k = 0; k < COMPARE_MAX_PANES; k++)
         rope_scaling_default(&a->cmp.panes[k].rope);
 }
@@ -616,6 +738,8 @@ static int cmd_pane_rope(struct app *a, const char *name, const char *arg)
     char err[APP_MSG_LEN], sc[64];
     if (id < 0 && !model)
         return 0;
+    if (!rope_pane(a, k))
+        return 1;
     if ((model ? params_set_model(&p, arg, err, sizeof err)
                : params_set_rope(&p, (enum rope_opt)id, arg, err, sizeof err)) ||
         params_check_rope(&p, err, sizeof err)) {
@@ -623,8 +747,10 @@ static int cmd_pane_rope(struct app *a, const char *name, const char *arg)
         return 1;
     }
     pane_store(a, k, &p);
-    if (model)
+    if (model) {
         a->cmp.panes[k].model = 1 + params_model_index(arg);
+        a->cmp.panes[k].pairs = 1 + params_model_pairs(arg);
+    }
     if (model && k == 0) {      /* pane A is the global setting: the model's
                                    n too, and the status line names it */
         a->p.n = p.n;
@@ -670,7 +796,13 @@ static int compare_command(struct app *a, void *rt, const char *name,
         return cmd_pane_param(a, P_D, arg);
     if (cmd_pane_rope(a, name, arg))
         return 1;
-    if (!strcmp(name, "layout")) {
+    if (!strcmp(name, "scheme")) {
+        cmd_scheme(a, arg);
+    } else if (!strcmp(name, "rope-layout")) {
+        cmd_pairs(a, arg);
+    } else if (!strcmp(name, "layer")) {
+        cmd_layer(a, arg);
+    } else if (!strcmp(name, "layout")) {
         v = cmd_choice(a, "layout", layout_parse(arg), layout_word,
                        LAYOUT_COUNT);
         if (v >= 0) {
@@ -703,14 +835,15 @@ static int compare_command(struct app *a, void *rt, const char *name,
 #define BAND(k, act) { (k), (act), NULL, NULL, key_band }
 
 static const struct keybind COMPARE_KEYS[] = {
-    KEY('+', "+", "add pane C (base 1e6)", key_pane),
-    KEY('_', "_", "remove pane C", key_pane),
+    KEY('+', "+", "add a pane: C (base 1e6), then D E F", key_pane),
+    KEY('_', "_", "remove the last pane", key_pane),
     KEY('[', "[ ]", "previous / next active pane", key_pane),
     ALSO(']', key_pane),
     KEY('b', "b B", "active pane: base /10, x10", key_pane), ALSO('B', key_pane),
     KEY('d', "d D", "active pane: d_model /2, x2", key_pane), ALSO('D', key_pane),
     KEY('p', "p", "next preset pair of bases", key_pane),
-    KEY('v', "v", "mode: heatmap, spectrum, profile, diff, ratio", key_pane),
+    KEY('v', "v", "mode: heatmap, spectrum, profile, diff, ratio, drift, "
+        "matrix", key_pane),
     KEY('m', "m", "active pane: next model preset", key_rope),
     KEY('s', "s", "active pane: next RoPE scaling method", key_rope),
     KEY('x', "x X", "active pane: scaling factor /2, x2", key_rope),
@@ -718,6 +851,9 @@ static const struct keybind COMPARE_KEYS[] = {
     KEY('t', "t", "active pane: YaRN truncate on / off", key_rope),
     KEY('o', "o", "active pane: next layout", key_pane),
     KEY('f', "f", "active pane: next precision", key_pane),
+    KEY('c', "c", "active pane: next attention scheme (profile, drift, "
+        "matrix)",
+        key_pane),
     KEY('y', "y", "rows: evenly spaced / consecutive", key_pane),
     KEY('=', "= -", "zoom positions in / out", key_zoom), ALSO('-', key_zoom),
     KEY(PK_UP, "k j", "dimension (K J PgUp PgDn: faster)", key_dim),
@@ -747,9 +883,10 @@ const struct view VIEW_COMPARE_DEF = {
     .fields = COMPARE_FIELDS, .fields_check = compare_fields_check,
     .point_text = compare_point_text,
     .about =
-        "Two or three encodings side by side, sharing the cursor, the zoom and "
+        "Two to six encodings side by side, sharing the cursor, the zoom and "
         "one colour scale, so equal colours mean equal values. Pane A is the "
-        "global base and d_model; B and C keep their own. Each header gives "
+        "global base and d_model; the others keep their own (D, E and F "
+        "take A's model and RoPE scaling). Each header gives "
         "base, d_model, n, the critical band (the first band whose wavelength "
         "2*pi*base^(2i/d) exceeds n: from there on no band completes a turn "
         "within n positions) and the turns of the slowest band within n. v "
@@ -758,7 +895,16 @@ const struct view VIEW_COMPARE_DEF = {
         "axes), the difference A - X (a lower-precision pane shows its own "
         "rounding error instead) or the ratio omega_X/omega_A of each pane's "
         "frequencies to pane A's, band by band, on a log scale (panes with "
-        "another d are not compared). Each pane holds its own model and "
+        "another d are not compared), or the drift of each pane's scores "
+        "from pane A's, or each pane's score matrix S(i, j) in its own "
+        "scale. Each pane can hold its own attention scheme (c, "
+        ":scheme NAME|pe): the profile then overlays the panes' scores "
+        "S(delta, 0) as the attention view and --export scores compute "
+        "them, and the drift with :rope-layout half in one pane shows what "
+        "a port that pairs the dimensions wrongly does to the same q and k. "
+        ":layer L shows layer L of a model with NoPE layers (llama4-scout): "
+        "RoPE, or NoPE with the temperature tuning. "
+        "Each pane holds its own model and "
         "RoPE scaling: m next model preset, s next method, x X factor /2 "
         "x2, t YaRN truncate, or :model :scaling :factor ... Presets (p): 10000|500000, 10000|1e6, "
         "500000|1e6, 100|10000. Prompt: :base X and :d N for the active "

@@ -34,8 +34,8 @@ double cmp_log10_wavelength(const struct rpane *r, int i)
 /* ---- the panes as drawn ----------------------------------------------- */
 
 /*
- * Pane A is the global parameters (-b, -d, the status line); panes B and
- * C hold their own base and, once changed, their own d_model.
+ * Pane A is the global parameters (-b, -d, the status line); the other
+ * panes hold their own base and, once changed, their own d_model.
  */
 double cmp_pane_base(const struct app *a, int k)
 {
@@ -47,6 +47,20 @@ int cmp_pane_d(const struct app *a, int k)
 {
     int d = a->cmp.panes[k].d;
     return k > 0 && d > 0 ? d : a->p.d;
+}
+
+/* The preset pane k was last set from: panes D, E, F take pane A's. */
+static const struct rope_preset *pane_preset(const struct app *a, int k)
+{
+    return rope_preset_at(
+        a->cmp.panes[k < COMPARE_ROPE_PANES ? k : 0].model - 1);
+}
+
+int cmp_pane_layer(const struct app *a, int k)
+{
+    const struct pane *p = &a->cmp.panes[k];
+    const struct rope_preset *m = pane_preset(a, k);
+    return p->layer > 0 && m && m->nope_every > 0 ? p->layer - 1 : -1;
 }
 
 /* Whether two scalings are the same settings. */
@@ -87,6 +101,30 @@ static int pane_model(const struct app *a, int k, const struct rpane *r)
            ? m : -1;
 }
 
+/* The pane's scheme and its score options: the attention view's with
+ * the pane's own scheme and q/k pairs. */
+static void pane_scheme(const struct app *a, int k, struct rpane *r)
+{
+    const struct pane *p = &a->cmp.panes[k];
+    r->scheme = p->scheme > 0 && p->scheme <= scheme_count()
+                ? p->scheme - 1 : -1;
+    r->layer = cmp_pane_layer(a, k);
+    r->so = a->att.o;
+    if (r->layer >= 0) {    /* the model's layer: RoPE, or NoPE with
+                               temperature tuning (Llama 4) */
+        int nope = rope_preset_nope_layer(pane_preset(a, k), r->layer);
+        r->scheme = nope ? SCHEME_NOPE : SCHEME_ROPE;
+        r->so.temp_tuning = nope;
+    }
+    if (r->scheme < 0) {        /* PE(i).PE(j): sinusoidal, no toggles */
+        scores_defaults(&r->so);
+        return;
+    }
+    r->so.scheme = (enum scheme)r->scheme;
+    if (p->pairs > 0 && p->pairs <= QK_PAIRS_COUNT)
+        r->so.qk_pairs = p->pairs - 1;
+}
+
 static void pane_resolve(const struct app *a, int k, struct rpane *r)
 {
     const struct pane *p = &a->cmp.panes[k];
@@ -95,7 +133,7 @@ static void pane_resolve(const struct app *a, int k, struct rpane *r)
     r->n = p->n > 0 ? p->n : a->p.n;
     r->layout = p->layout;
     r->prec = p->prec;
-    r->rope = k > 0 ? &p->rope : &a->p.rope;
+    r->rope = k > 0 && k < COMPARE_ROPE_PANES ? &p->rope : &a->p.rope;
     r->plan = plan_get(r->rope, r->d, r->base, r->n);
     r->crit = r->plan->crit;
     r->crit_base = r->plan->crit_base;
@@ -103,6 +141,7 @@ static void pane_resolve(const struct app *a, int k, struct rpane *r)
     r->slow_turns_base = pow(10, log10((double)r->n) -
                              cmp_log10_wavelength(r, r->d / 2 - 1));
     r->model = pane_model(a, k, r);
+    pane_scheme(a, k, r);
 }
 
 int cmp_npanes(const struct app *a)
@@ -113,6 +152,7 @@ int cmp_npanes(const struct app *a)
 
 void cmp_resolve(const struct app *a, struct cmp_frame *f, int alone)
 {
+    f->app = a;
     f->np = cmp_npanes(a);
     f->dmax = 2;
     f->nmax = 1;

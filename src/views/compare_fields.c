@@ -1,9 +1,12 @@
 /*
  * compare_fields.c - the compare view's settings as follow mode
  * publishes them (state_field.h): the panes, each one's base, d, n,
- * layout and format, panes B's and C's own RoPE scaling, the cursor.
+ * layout and format, scheme, q/k pairs and layer (panes A to F), panes
+ * B's and C's own RoPE
+ * scaling, the cursor.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "app.h"
 #include "peviz/layout.h"
@@ -14,6 +17,31 @@ static const char *mode_word(int v) { return pane_mode_name((enum pane_mode)v); 
 static const char *layout_word(int v) { return layout_name((enum layout)v); }
 static const char *prec_word(int v) { return precision_name((enum precision)v); }
 
+/* A pane's scores: "pe" (0) or 1 + a scheme; its q/k pairs: "global"
+ * (0) or 1 + enum qk_pairs. */
+static const char *scheme_word(int v)
+{
+    return v == 0 ? "pe" : scheme_name((enum scheme)(v - 1));
+}
+
+static int scheme_word_parse(const char *s)
+{
+    return s && !strcmp(s, "pe") ? 0
+         : scheme_parse(s) < 0 ? -1 : 1 + scheme_parse(s);
+}
+
+static const char *pairs_word(int v)
+{
+    return v == 0 ? "global" : v <= QK_PAIRS_COUNT ? qk_pairs_name(v - 1)
+                                                   : "?";
+}
+
+static int pairs_word_parse(const char *s)
+{
+    return s && !strcmp(s, "global") ? 0
+         : qk_pairs_parse(s) < 0 ? -1 : 1 + qk_pairs_parse(s);
+}
+
 #define PANE(k) \
     { .name = "cmp." #k ".base", .type = SF_BASE, \
       .off = SF_OFF(cmp.panes[k].base) }, \
@@ -22,18 +50,26 @@ static const char *prec_word(int v) { return precision_name((enum precision)v); 
     SF_ROW_ENUM("cmp." #k ".layout", cmp.panes[k].layout, layout_word, \
                 layout_parse), \
     SF_ROW_ENUM("cmp." #k ".prec", cmp.panes[k].prec, prec_word, \
-                precision_parse)
+                precision_parse), \
+    SF_ROW_ENUM("cmp." #k ".scheme", cmp.panes[k].scheme, scheme_word, \
+                scheme_word_parse), \
+    SF_ROW_ENUM("cmp." #k ".pairs", cmp.panes[k].pairs, pairs_word, \
+                pairs_word_parse), \
+    SF_ROW_INT("cmp." #k ".layer", cmp.panes[k].layer, 0, COMPARE_LAYER_MAX)
 /* Panes B and C also carry their own scaling (after their d); pane A's
  * is the global one. */
 #define PANE_ROPE(k) PANE(k), \
     SF_ROWS_ROPE("cmp." #k ".rope", cmp.panes[k].rope, cmp.panes[k].model)
+
+_Static_assert(COMPARE_MAX_PANES == 6 && COMPARE_ROPE_PANES == 3,
+               "a row per pane below");
 
 const struct state_field COMPARE_FIELDS[] = {
     SF_ROW_INT("cmp.panes", cmp.npanes, 2, COMPARE_MAX_PANES),
     SF_ROW_INT("cmp.active", cmp.active, 0, COMPARE_MAX_PANES - 1),
     SF_ROW_INT("cmp.preset", cmp.preset, 0, 3),
     SF_ROW_ENUM("cmp.mode", cmp.mode, mode_word, pane_mode_parse),
-    PANE(0), PANE_ROPE(1), PANE_ROPE(2),
+    PANE(0), PANE_ROPE(1), PANE_ROPE(2), PANE(3), PANE(4), PANE(5),
     SF_ROW_INT("cmp.dim", cmp.dim, 0, PARAM_D_MAX - 1),
     SF_ROW_INT("cmp.band", cmp.band, 0, PARAM_D_MAX / 2 - 1),
     SF_ROW_INT("cmp.dims_1to1", cmp.dims_1to1, 0, 1),
@@ -65,7 +101,7 @@ static int pane_rope_check(const struct app *a, int k, char *why, size_t len)
 int compare_fields_check(const struct app *a, char *err, size_t errlen)
 {
     char why[APP_MSG_LEN];
-    for (int k = 1; k < COMPARE_MAX_PANES; k++)
+    for (int k = 1; k < COMPARE_ROPE_PANES; k++)
         if (pane_rope_check(a, k, why, sizeof why)) {
             snprintf(err, errlen, "cmp.%d.rope: %s", k, why);
             return -1;

@@ -39,13 +39,31 @@ static void pane_tag(const struct rpane *r, char *buf, size_t len)
              sc->method != ROPE_NONE ? " x" : "", f);
 }
 
+/* The pane's scheme when it has one, with its q/k pairs when the
+ * pane sets them: " rope half", " alibi"; "" for none. */
+static void pane_scheme_tag(const struct app *a, const struct rpane *r,
+                            char *buf, size_t len)
+{
+    char l[24] = "";
+    buf[0] = 0;
+    if (r->scheme < 0)
+        return;
+    if (r->layer >= 0)
+        snprintf(l, sizeof l, " layer %d", r->layer);
+    int pairs = a->cmp.panes[r->id].pairs > 0 &&
+                (r->scheme == SCHEME_ROPE || r->scheme == SCHEME_XPOS);
+    snprintf(buf, len, "%s %s%s%s", l, scheme_name((enum scheme)r->scheme),
+             pairs ? " " : "", pairs ? qk_pairs_name(r->so.qk_pairs) : "");
+}
+
 static int cands_ident(const struct app *a, const struct rpane *r,
                        char s[][HEAD_LEN])
 {
-    char b[24], id[8], t[64];
+    char b[24], id[64], t[64], st[48];
     fmt_base(r->base, b, sizeof b);
-    snprintf(id, sizeof id, "%s%c", a->cmp.active == r->id ? glyph_pick(a->ascii, "\u25B6", ">")
-                                                       : " ", 'A' + r->id);
+    pane_scheme_tag(a, r, st, sizeof st);
+    snprintf(id, sizeof id, "%s%c%s", a->cmp.active == r->id ? glyph_pick(a->ascii, "\u25B6", ">")
+                                                       : " ", 'A' + r->id, st);
     long long n = (long long)r->n;
     pane_tag(r, t, sizeof t);
     if (!t[0]) {
@@ -54,7 +72,8 @@ static int cands_ident(const struct app *a, const struct rpane *r,
         snprintf(s[2], HEAD_LEN, "%s b=%s d=%d n=%lld", id, b, r->d, n);
         snprintf(s[3], HEAD_LEN, "%s b=%s d=%d", id, b, r->d);
         snprintf(s[4], HEAD_LEN, "%s %s", id, b);
-        return 5;
+        snprintf(s[5], HEAD_LEN, "%s", id);  /* the scheme, if any */
+        return 6;
     }
     /* the model and scaling first: base, d and n follow from them */
     snprintf(s[0], HEAD_LEN, "%s %s base=%s d_model=%d n=%lld", id, t, b, r->d, n);

@@ -14,7 +14,8 @@
 static const struct cmp_mode *const MODES[PANE_MODE_COUNT] = {
     [PANE_HEATMAP] = &CMP_HEATMAP, [PANE_SPECTRUM] = &CMP_SPECTRUM,
     [PANE_PROFILE] = &CMP_PROFILE, [PANE_DIFF] = &CMP_DIFF,
-    [PANE_RATIO] = &CMP_RATIO
+    [PANE_RATIO] = &CMP_RATIO, [PANE_DRIFT] = &CMP_DRIFT,
+    [PANE_MATRIX] = &CMP_MATRIX
 };
 
 const struct cmp_mode *cmp_mode_at(int m)

@@ -17,26 +17,41 @@
 #include "peviz/pe.h"
 #include "compare_view.h"
 
-/* Fill vals[col] with pane r's score for each dot column (BLANK when past
- * its n).  Returns -1 when out of memory. */
-static int profile_values(const struct rpane *r, const struct axis *xm,
-                          double *vals)
+/* What the readout's end says of the curves: the formula, or that each
+ * point is a mean; three wordings, longest first. */
+static void profile_tails(const struct app *a, const struct rpane *rp,
+                          int np, int odd, const char *per, char tail[3][96])
 {
-    struct score_opts o;        /* PE(i).PE(j): sinusoidal, no toggles */
-    scores_defaults(&o);
-    struct score_ctx *s = scores_new(r->d, r->base, r->n, &o, NULL);
-    if (!s)
-        return -1;
-    for (int col = 0; col < xm->used; col++) {
-        int64_t d0, d1;
-        if (!cmp_xmap_range(xm, col, &d0, &d1) || d0 >= r->n) {
-            vals[col] = BLANK;
-            continue;
-        }
-        vals[col] = scores_distance_mean(s, d0, d1 < r->n ? d1 : r->n);
+    const char *dl = glyph_pick(a->ascii, "\u03B4", "d");
+    if (cmp_any_scheme(rp, np))
+        snprintf(tail[0], sizeof tail[0], "score S(%s, 0) of each pane's "
+                 "scheme", dl);
+    else
+        snprintf(tail[0], sizeof tail[0], "score = %s cos(%s%s%s_i)%s%s",
+                 glyph(a->ascii, GL_SIGMA), dl, glyph(a->ascii, GL_MUL),
+                 glyph(a->ascii, GL_OMEGA),
+                 cmp_any_scaled(rp, np) ? ", unscaled" : "",
+                 odd ? ", f64, any layout" : "");
+    snprintf(tail[1], sizeof tail[1], "%s", odd ? "(f64 scores)" : "");
+    tail[2][0] = 0;
+    if (per) {          /* the curve's points are means: say so first */
+        snprintf(tail[0], sizeof tail[0], "curve: each point the mean of "
+                 "%s distances", per);
+        snprintf(tail[1], sizeof tail[1], "points: means of %s", per);
+        snprintf(tail[2], sizeof tail[2], "mean of %s", per);
     }
-    scores_free(s);
-    return 0;
+}
+
+/* Pane r's score at distance delta as the readout shows it ("-" past
+ * its n). */
+static void profile_value_text(const struct cmp_frame *f,
+                               const struct rpane *r, int64_t delta,
+                               char *buf, size_t len)
+{
+    snprintf(buf, len, "-");
+    if (delta < r->n)
+        cmp_num(r->scheme < 0 ? pe_score((double)delta, r->d, r->base)
+                              : cmp_score_at(f, r, delta), buf, len);
 }
 
 /*
@@ -54,24 +69,27 @@ static void profile_readout(const struct app *a, canvas *c,
     snprintf(pers, sizeof pers, "%lld", (long long)f->xm.k);
     for (int k = 0; k < f->np; k++)
         odd |= rp[k].layout != LAYOUT_INTERLEAVED || rp[k].prec != PREC_F64;
+    char sc[COMPARE_MAX_PANES][24];
+    for (int k = 0; k < g->np; k++)
+        profile_value_text(f, &rp[k], a->p.pos, sc[k], sizeof sc[k]);
     for (int v = 0; v < 3; v++) {
-        char line[3][96];
+        char line[COMPARE_MAX_PANES][128];
         int width = 0, y = g->read_y, x = 0;
         char head[48];
         snprintf(head, sizeof head, v < 2 ? "distance %lld:" : "%lld:",
                  (long long)a->p.pos);
         width = text_width(head) + 1;
         for (int k = 0; k < g->np; k++) {
-            char b[24], sc[24] = "-";
+            char b[24];
             fmt_base(rp[k].base, b, sizeof b);
-            if (a->p.pos < rp[k].n)
-                cmp_num(pe_score((double)a->p.pos, rp[k].d, rp[k].base), sc,
-                    sizeof sc);
-            if (v == 0)
-                snprintf(line[k], sizeof line[k], " %c base=%s: %s", 'A' + rp[k].id,
-                         b, sc);
+            if (v == 0 && rp[k].scheme >= 0)
+                snprintf(line[k], sizeof line[k], " %c %s: %.23s", 'A' + rp[k].id,
+                         scheme_name((enum scheme)rp[k].scheme), sc[k]);
+            else if (v == 0)
+                snprintf(line[k], sizeof line[k], " %c base=%s: %.23s", 'A' + rp[k].id,
+                         b, sc[k]);
             else
-                snprintf(line[k], sizeof line[k], " %c %s", 'A' + rp[k].id, sc);
+                snprintf(line[k], sizeof line[k], " %c %.23s", 'A' + rp[k].id, sc[k]);
             width += text_width(line[k]) + 2 + 2;
         }
         if (width > c->w && v < 2)
@@ -79,24 +97,14 @@ static void profile_readout(const struct app *a, canvas *c,
         x += canvas_text(c, x, y, c->w, head, cmp_uc(a, UI_TEXT), RGB_DEFAULT, 0) + 1;
         for (int k = 0; k < g->np; k++) {
             char mk[16];    /* the curve and the letter set on it */
-            snprintf(mk, sizeof mk, "%s%c", plot_style_sample(k, a->ascii),
+            snprintf(mk, sizeof mk, "%s%c",
+                     plot_style_sample(k % PLOT_STYLES, a->ascii),
                      'A' + rp[k].id);
             x = cmp_legend_piece(c, x, y, mk, cmp_pane_rgb(a, rp[k].id), line[k] + 2,
                              cmp_uc(a, UI_TEXT));
         }
         char tail[3][96];
-        snprintf(tail[0], sizeof tail[0], "score = %s cos(%s%s%s_i)%s%s",
-                 glyph(a->ascii, GL_SIGMA), glyph_pick(a->ascii, "\u03B4", "d"),
-                 glyph(a->ascii, GL_MUL), glyph(a->ascii, GL_OMEGA),
-                 cmp_any_scaled(rp, g->np) ? ", unscaled" : "",
-                 odd ? ", f64, any layout" : "");
-        snprintf(tail[1], sizeof tail[1], "%s", odd ? "(f64 scores)" : "");
-        if (per) {          /* the curve's points are means: say so first */
-            snprintf(tail[0], sizeof tail[0], "curve: each point the mean of "
-                     "%s distances", per);
-            snprintf(tail[1], sizeof tail[1], "points: means of %s", per);
-            snprintf(tail[2], sizeof tail[2], "mean of %s", per);
-        }
+        profile_tails(a, rp, g->np, odd, per, tail);
         int t = text_first_fit_rows(tail[0], sizeof tail[0], per ? 3 : 2,
                                     c->w - x);
         if (t >= 0)
@@ -123,7 +131,8 @@ static int profile_draw(const struct app *a, canvas *c,
         ser[k].n = xm->used;
         ser[k].col = cmp_pane_rgb(a, f->rp[k].id);
         ser[k].mark = g->np > 1 ? (char)('A' + f->rp[k].id) : 0;
-        ser[k].style = k;       /* solid, dotted, sparse: apart in mono */
+        ser[k].style = k % PLOT_STYLES;     /* solid, dotted, sparse: apart
+                                               in mono, with the letters */
     }
     struct plot_spec sp;
     memset(&sp, 0, sizeof sp);
@@ -139,6 +148,8 @@ static int profile_draw(const struct app *a, canvas *c,
     /* the plot's axis and tick rows take the axis and legend rows */
     int h = g->body_h + (g->axis_y >= 0) + (g->legend_y >= 0);
     plot_lines(c, 0, g->body_y, c->w, h, &sp, ser, g->np, a->palette);
+    if (cmp_scores_refused(f, xm, hint, hintlen))
+        return 0;
     if (xm->k > 1)
         snprintf(hint, hintlen, "1 point = mean of %lld distances",
                  (long long)xm->k);
@@ -163,7 +174,7 @@ static void profile_work(const struct cmp_frame *f, struct cmp_values *out)
         return;
     for (int k = 0; k < f->np; k++) {
         double *v = vals + (size_t)xm->used * (size_t)k;
-        if (profile_values(&f->rp[k], xm, v))
+        if (cmp_scores_fill(f, &f->rp[k], xm, v))
             for (int i = 0; i < xm->used; i++)
                 v[i] = BLANK;
         for (int i = 0; i < xm->used; i++)

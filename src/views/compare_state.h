@@ -11,9 +11,13 @@
 #include "params.h"
 #include "peviz/layout.h"
 
-#define COMPARE_MAX_PANES 3
+#define COMPARE_MAX_PANES 6
+/* Panes A, B and C hold their own RoPE scaling and model; D, E and F
+ * (for more schemes side by side) take pane A's. */
+#define COMPARE_ROPE_PANES 3
 enum pane_mode { PANE_HEATMAP = 0, PANE_SPECTRUM, PANE_PROFILE, PANE_DIFF,
-                 PANE_RATIO, PANE_MODE_COUNT };
+                 PANE_RATIO, PANE_DRIFT, PANE_MATRIX,
+                 PANE_MODE_COUNT };
 
 struct pane {
     double base;
@@ -26,7 +30,18 @@ struct pane {
     int model;              /* 1 + the model preset (peviz/rope.h) the pane
                                was last set from, 0: none; its name is
                                shown while the pane keeps its settings */
+    int scheme;             /* 1 + the attention scheme (peviz/scores.h)
+                               of the pane's scores in the profile and
+                               drift modes, 0: PE(i).PE(j) */
+    int pairs;              /* 1 + its q/k pairs (enum qk_pairs), 0: the
+                               global --rope-layout */
+    int layer;              /* 1 + the layer of a model with NoPE layers
+                               (rope_preset.nope_every) whose scores it
+                               shows (rope, or nope with temperature
+                               tuning), 0: none */
 };
+
+#define COMPARE_LAYER_MAX 1000  /* layers 0 .. COMPARE_LAYER_MAX - 1 */
 
 /* A pane's d <= 0 or n <= 0 means "follow a->p" (the global value). */
 struct compare_state {

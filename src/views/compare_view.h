@@ -11,9 +11,13 @@
  *   compare_profile.c
  *   compare_diff.c
  *   compare_ratio.c
+ *   compare_drift.c
+ *   compare_matrix.c
  *   compare_head.c       the header over each pane
  *   compare_grid.c       the position x dimension grid of the heatmap
  *                        and diff modes
+ *   compare_scores.c     each pane's attention scores against distance
+ *                        (profile, drift and matrix modes)
  *   compare_common.c     the panes as drawn, pane geometry, the axes,
  *                        labels, legends and the scaled-band helpers
  */
@@ -27,6 +31,7 @@
 #include "axis.h"
 #include "peviz/layout.h"
 #include "peviz/rope.h"
+#include "peviz/scores.h"
 #include "plans.h"
 
 #define LOG10_2PI 0.79817986835811504957
@@ -52,6 +57,11 @@ struct rpane {
     int crit_base;          /* the same unscaled */
     double slow_turns;      /* turns of the slowest band within n (scaled) */
     double slow_turns_base; /* the same unscaled */
+    int scheme;             /* the attention scheme of its scores, -1:
+                               PE(i).PE(j) (no scheme) */
+    int layer;              /* the model's layer it shows, -1: none */
+    struct score_opts so;   /* its score options: the attention view's
+                               with the pane's scheme and q/k pairs */
 };
 
 /* Where things go on the screen. */
@@ -90,6 +100,7 @@ struct scaled {
 /* One frame as the layout decided it: the panes, where they go, the
  * axes.  The view's layout fills the panes, the mode's layout the rest. */
 struct cmp_frame {
+    const struct app *app;  /* the tables and q, k of the panes' scores */
     int w, h;
     struct rpane rp[COMPARE_MAX_PANES];
     int np, dmax;
@@ -135,7 +146,8 @@ struct cmp_mode {
 };
 
 extern const struct cmp_mode CMP_HEATMAP, CMP_SPECTRUM, CMP_PROFILE,
-                             CMP_DIFF, CMP_RATIO;
+                             CMP_DIFF, CMP_RATIO, CMP_DRIFT,
+                             CMP_MATRIX;
 /* The row of mode m (compare_modes.c); the first for a value out of
  * range. */
 const struct cmp_mode *cmp_mode_at(int m);
@@ -145,6 +157,9 @@ const struct cmp_mode *cmp_mode_at(int m);
 /* Pane k's base and d_model: pane A's are the global ones. */
 double cmp_pane_base(const struct app *a, int k);
 int cmp_pane_d(const struct app *a, int k);
+/* The layer pane k shows of its model with NoPE layers, -1: none (no
+ * layer set, or its model has none). */
+int cmp_pane_layer(const struct app *a, int k);
 /* The panes shown (1 .. COMPARE_MAX_PANES). */
 int cmp_npanes(const struct app *a);
 /* f->rp, f->np, f->dmax, f->nmax from the settings; alone: the active
@@ -217,6 +232,33 @@ double cmp_band_omega(const struct rpane *r, const struct scaled *sc, int b);
  * half - 1 and the cursor's band. */
 void cmp_band_axis(const struct app *a, canvas *c, int x, int w, int y,
                    int half);
+
+/* ---- the panes' scores (compare_scores.c) ----------------------------- */
+
+/* Pane r's score context: PE(i).PE(j) without a scheme, else its scheme
+ * as the attention view computes it (NULL: out of memory). */
+struct score_ctx *cmp_scores_new(const struct cmp_frame *f,
+                                 const struct rpane *r);
+/* Whether pane r's scores over this many positions would need sums of
+ * more than CMP_BRUTE_CAP vector entries (embeddings with the content
+ * toggle, learned rows): the modes leave such a pane blank and say so
+ * (the attention view computes them in slices between frames). */
+#define CMP_BRUTE_CAP 1.1e6
+int cmp_scores_costly(const struct rpane *r, double positions);
+/* vals[col]: pane r's exact mean score over the distances of each
+ * column of xm (BLANK past its n).  -1 when out of memory, -2 when
+ * costly (cmp_scores_costly: vals untouched). */
+int cmp_scores_fill(const struct cmp_frame *f, const struct rpane *r,
+                    const struct axis *xm, double *vals);
+/* Some pane is left blank over xm's distances (cmp_scores_costly): 1,
+ * and the first such pane named in hint; else 0. */
+int cmp_scores_refused(const struct cmp_frame *f, const struct axis *xm,
+                       char *hint, size_t len);
+/* Pane r's score at distance delta, S(delta, 0) (NAN past its n). */
+double cmp_score_at(const struct cmp_frame *f, const struct rpane *r,
+                    int64_t delta);
+/* Whether some pane has a scheme. */
+int cmp_any_scheme(const struct rpane *rp, int np);
 
 /* ---- the headers (compare_head.c) ------------------------------------ */
 

@@ -100,6 +100,10 @@ headers() {
     keys v
     expect "v: ratio mode refuses B (another d)" 'B: d=32, A d=64: not compared'
     keys v
+    expect "v: drift mode" 'score minus pane A'
+    keys v
+    expect "v: matrix mode" 'S(i, j)'
+    keys v
     expect "v: back to the heatmap" 'PE value, one scale'
 
     resize_through 10x4 1x1 30x8 160x48 80x24

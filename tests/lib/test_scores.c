@@ -710,7 +710,7 @@ static void test_xpos_closed(void)
         o.q_random = rnd;
         o.xpos_base = rnd ? 97 : 512;
         struct score_ctx *s = NEW(&p, &o, NULL);
-        struct dist_ops gen = { DIST_XPOS.at, NULL, NULL, NULL, NULL };
+        struct dist_ops gen = { DIST_XPOS.at, NULL, NULL, NULL, NULL, NULL };
         int64_t b[][4] = { {100, 3000, 0, 2000}, {4000, 4999, 3990, 4001},
                            {7, 8, 3, 4}, {2500, 2600, 0, 40} };
         for (int t = 0; t < 4; t++) {
@@ -733,6 +733,60 @@ static void test_xpos_closed(void)
     }
 }
 
+/* KERPLE's Euler-Maclaurin sums against the sum over every distance
+ * (its value alone): blocks far from, along and across the diagonal, at
+ * both signs, up to 4M positions, triangles and ranges, for small and
+ * large r2 of both kernels. */
+static void check_kerple(struct score_ctx *s, const struct dist_ops *row)
+{
+    struct dist_ops gen = { row->at, NULL, NULL, NULL, NULL, NULL };
+    int64_t b[][4] = { {0, 4194304, 0, 4194304}, {4000000, 4194304, 0, 300},
+                       {0, 300, 3000000, 3001000}, {100, 70000, 60000, 90000},
+                       {5, 9, 3, 700}, {1000, 1300, 1100, 1400},
+                       {2097152, 4194304, 0, 2097152} };
+    for (size_t t = 0; t < sizeof b / sizeof b[0]; t++) {
+        double want = dist_block_mean(s, &gen, b[t][0], b[t][1], b[t][2],
+                                      b[t][3]);
+        CHECK_NEAR(dist_block_mean(s, row, b[t][0], b[t][1], b[t][2],
+                                   b[t][3]), want, 1e-10 * (1 + fabs(want)));
+    }
+    int64_t ms[] = { 1, 2, 63, 64, 65, 300, 100000, 4194304 };
+    for (size_t t = 0; t < sizeof ms / sizeof ms[0]; t++) {
+        double want = dist_tri_sum(s, &gen, ms[t]);
+        CHECK_NEAR(dist_tri_sum(s, row, ms[t]), want, 1e-10 * (1 + fabs(want)));
+    }
+    int64_t r[][2] = { {0, 1}, {13, 4000}, {60, 70}, {4000000, 4194303},
+                       {0, 4194304} };
+    for (size_t t = 0; t < sizeof r / sizeof r[0]; t++) {
+        double want = dist_range_mean(s, &gen, r[t][0], r[t][1]);
+        CHECK_NEAR(dist_range_mean(s, row, r[t][0], r[t][1]), want,
+                   1e-10 * (1 + fabs(want)));
+    }
+}
+
+static void test_kerple_sums(void)
+{
+    struct dims p = P(16, 10000, 4194304);
+    static const double LOG_R2[] = { 0.001, 0.5, 7 };
+    static const double POW_R2[] = { 0.05, 1, 1.37, 2 };
+    for (int i = 0; i < 3; i++) {
+        struct score_opts o = O(SCHEME_KERPLE_LOG);
+        o.r1 = 1.7;
+        o.r2 = LOG_R2[i];
+        struct score_ctx *s = NEW(&p, &o, NULL);
+        check_kerple(s, &DIST_KERPLE_LOG);
+        scores_free(s);
+    }
+    for (int i = 0; i < 4; i++) {
+        struct score_opts o = O(SCHEME_KERPLE_POWER);
+        o.r1 = 0.61;
+        o.r2 = POW_R2[i];
+        struct score_ctx *s = NEW(&p, &o, NULL);
+        check_kerple(s, &DIST_KERPLE_POWER);
+        scores_free(s);
+    }
+}
+
 int main(void)
 {
     test_sinusoidal();
@@ -749,5 +803,6 @@ int main(void)
     test_opts_memcmp();
     test_pairs_partial();
     test_xpos_closed();
+    test_kerple_sums();
     TEST_END("test_scores");
 }

@@ -276,7 +276,7 @@ static void test_commands(void)
     CHECK(tour_command(&a, "k 3") == -1 && a.msg_error);
     CHECK_STR(a.msg, ":k: clocks only (2 or :view clocks shows it)");
     CHECK(tour_command(&a, "scheme rope") == -1);
-    CHECK_STR(a.msg, ":scheme: attention only (3 or :view attention shows it)");
+    CHECK_STR(a.msg, ":scheme: attention and compare only");
     CHECK(tour_command(&a, "i 3") == -1);
     CHECK_STR(a.msg, ":i: clocks and attention only");
     CHECK(tour_command(&a, "frobnicate") == -1);

@@ -28,7 +28,7 @@ static void test_pane_modes(void)
     CHECK(pane_mode_parse("Diff") < 0);
     CHECK_STR(pane_mode_name(PANE_SPECTRUM), "spectrum");
     CHECK_STR(pane_mode_list(buf, sizeof buf),
-              "heatmap, spectrum, profile, diff or ratio");
+              "heatmap, spectrum, profile, diff, ratio, drift or matrix");
     /* the help card's v names every mode in the table's order */
     const struct keybind *v = keys_find(VIEWS[VIEW_COMPARE]->keys, 'v');
     char want[128] = "mode:";
@@ -131,7 +131,22 @@ static void test_keys(void)
     CHECK(a.cmp.npanes == 2 && a.cmp.active == 0);
     app_key(&a, '+');
     CHECK(a.cmp.npanes == 3 && a.cmp.active == 2 && a.cmp.panes[2].base == 1e6);
+    /* D, E, F start at pane A's base and take its scaling */
+    a.p.base = 2e5;
+    for (int k = 3; k < 6; k++) {
+        app_key(&a, '+');
+        CHECK(a.cmp.npanes == k + 1 && a.cmp.active == k &&
+              a.cmp.panes[k].base == 2e5);
+    }
+    a.p.base = 10000;
     app_key(&a, '+');
+    CHECK(a.cmp.npanes == 6 && strstr(a.msg, "6 panes is the most"));
+    app_key(&a, 's');           /* pane F holds no scaling of its own */
+    CHECK(a.msg_error && strstr(a.msg, "pane F takes pane A's"));
+    CHECK(a.p.rope.method == ROPE_NONE);
+    app_key(&a, '_');
+    app_key(&a, '_');
+    app_key(&a, '_');
     CHECK(a.cmp.npanes == 3);
     app_key(&a, ']');
     CHECK(a.cmp.active == 0);
@@ -219,7 +234,7 @@ static void test_commands(void)
     a.msg_error = 0;
     CHECK(view_command(&a, "mode", "profile") == 1 && a.cmp.mode == PANE_PROFILE);
     CHECK(view_command(&a, "mode", "x") == 1 && a.msg_error);
-    CHECK_STR(a.msg, "mode: want heatmap, spectrum, profile, diff or ratio");
+    CHECK_STR(a.msg, "mode: want heatmap, spectrum, profile, diff, ratio, drift or matrix");
     CHECK(view_command(&a, "layout", "x") == 1 && a.msg_error);
     CHECK_STR(a.msg, "layout: want interleaved, concat or half");
     CHECK(view_command(&a, "prec", "f8") == 1 && a.msg_error);

@@ -1,0 +1,184 @@
+/*
+ * compare_matrix.c - the compare view's matrix mode: each pane's score
+ * matrix S(i, j), query i down and key j across from 0, as the attention
+ * view and --export scores compute it (compare_scores.c), the whole
+ * matrix across the pane, each cell the exact mean of its block.  Schemes differ by orders
+ * of magnitude, so each pane has its own scale, printed under it; the
+ * readout gives each pane's S(pos, 0).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "app.h"
+#include "colormap.h"
+#include "text.h"
+#include "compare_view.h"
+
+static const char RAMP[] = " .:-=+*#%@";
+
+/* The cells of a pane: rows x cols cells of ki queries x kj keys. */
+struct mdims { int rows, cols; int64_t ki, kj; };
+
+static struct mdims matrix_dims(const struct cmp_frame *f,
+                                const struct rpane *r)
+{
+    struct mdims m = { f->g.body_h, f->g.pw - 1, 1, 1 };
+    if (m.rows < 1 || m.cols < 1)
+        return (struct mdims){ 0, 0, 1, 1 };
+    m.ki = (r->n + m.rows - 1) / m.rows;
+    m.kj = (r->n + m.cols - 1) / m.cols;
+    m.rows = (int)((r->n + m.ki - 1) / m.ki);
+    m.cols = (int)((r->n + m.kj - 1) / m.kj);
+    return m;
+}
+
+/* Whether pane r's block means need sums over the blocks' positions
+ * (embeddings, learned rows) beyond the cap. */
+static int too_costly(const struct rpane *r, const struct mdims *m)
+{
+    return cmp_scores_costly(r, (double)(m->ki + m->kj) * m->rows * m->cols);
+}
+
+/* Pane r's cells into v (NAN: refused or past n). */
+static void matrix_fill(const struct cmp_frame *f, const struct rpane *r,
+                        double *v)
+{
+    struct mdims m = matrix_dims(f, r);
+    size_t cells = (size_t)f->g.body_h * (size_t)f->g.pw;
+    struct score_ctx *s = too_costly(r, &m) ? NULL : cmp_scores_new(f, r);
+    for (size_t i = 0; i < cells; i++)
+        v[i] = NAN;
+    for (int y = 0; s && y < m.rows; y++)
+        for (int x = 0; x < m.cols; x++) {
+            int64_t i0 = y * m.ki, j0 = x * m.kj;
+            int64_t i1 = i0 + m.ki < r->n ? i0 + m.ki : r->n;
+            int64_t j1 = j0 + m.kj < r->n ? j0 + m.kj : r->n;
+            v[(size_t)y * (size_t)f->g.pw + (size_t)x] =
+                scores_block_mean(s, i0, i1, j0, j1);
+        }
+    scores_free(s);
+}
+
+static void matrix_work(const struct cmp_frame *f, struct cmp_values *out)
+{
+    size_t cells = (size_t)(f->g.body_h > 0 ? f->g.body_h : 0) *
+                   (size_t)(f->g.pw > 0 ? f->g.pw : 0);
+    out->scale = 1;
+    out->v = cells ? malloc(sizeof(double) * cells * (size_t)f->np) : NULL;
+    for (int k = 0; out->v && k < f->np; k++)
+        matrix_fill(f, &f->rp[k], out->v + cells * (size_t)k);
+}
+
+/* The finite range of n values; 0 when none. */
+static int value_range(const double *v, size_t n, double *lo, double *hi)
+{
+    int any = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!isfinite(v[i]))
+            continue;
+        *lo = any && *lo < v[i] ? *lo : v[i];
+        *hi = any && *hi > v[i] ? *hi : v[i];
+        any = 1;
+    }
+    return any;
+}
+
+/* A pane's scale "lo..hi" in w columns, to 4 digits or else 2; nothing
+ * rather than a cut number. */
+static void draw_scale(const struct app *a, canvas *c, int x, int y, int w,
+                       int any, double lo, double hi)
+{
+    char t[96], l[24], h[24];
+    for (int digits = 4; any && digits >= 2; digits -= 2) {
+        fmt_num(lo, digits, l, sizeof l);
+        fmt_num(hi, digits, h, sizeof h);
+        snprintf(t, sizeof t, "%s..%s", l, h);
+        if (text_width(t) <= w) {
+            canvas_text(c, x, y, w, t, cmp_uc(a, UI_TEXT), RGB_DEFAULT, 0);
+            return;
+        }
+    }
+    if (!any)
+        canvas_text(c, x, y, w, w >= 42 ? "too many positions: see the "
+                    "attention view" : "too many", cmp_uc(a, UI_WARN),
+                    RGB_DEFAULT, 0);
+}
+
+/* Pane k's cells in its own scale, and the scale on the axis row. */
+static void draw_pane(const struct app *a, canvas *c,
+                      const struct cmp_frame *f, const double *v, int k)
+{
+    const struct geom *g = &f->g;
+    struct mdims m = matrix_dims(f, &f->rp[k]);
+    double lo = 0, hi = 0;
+    int any = value_range(v, (size_t)g->body_h * (size_t)g->pw, &lo, &hi);
+    for (int y = 0; y < m.rows; y++)
+        for (int x = 0; x < m.cols; x++) {
+            double s = v[(size_t)y * (size_t)g->pw + (size_t)x];
+            double u = hi > lo ? (s - lo) / (hi - lo) : 1;
+            if (isfinite(s))
+                canvas_printf(c, g->px[k] + x, g->body_y + y, 1,
+                              cmap_sequential(a->palette, u), RGB_DEFAULT, 0,
+                              "%c", RAMP[cmap_level(u)]);
+        }
+    if (g->axis_y >= 0)
+        draw_scale(a, c, g->px[k], g->axis_y, g->pw - 1, any, lo, hi);
+}
+
+static int matrix_draw(const struct app *a, canvas *c,
+                       const struct cmp_frame *f, const struct cmp_values *v,
+                       char *hint, size_t hintlen)
+{
+    size_t cells = (size_t)f->g.body_h * (size_t)f->g.pw;
+    if (f->g.body_h < 1 || f->g.pw < 2)
+        return -1;
+    if (!v->v) {
+        snprintf(hint, hintlen, "out of memory");
+        return -1;
+    }
+    for (int k = 0; k < f->np; k++)
+        draw_pane(a, c, f, v->v + cells * (size_t)k, k);
+    cmp_body_separators(a, c, &f->g);
+    static const char *const LEGEND[] = {
+        "S(i, j): query i down, key j across, 0..n; each pane its own scale, low ' .:-=+*#%@' high",
+        "S(i, j), i down, j across; own scale per pane: ' .:-=+*#%@'",
+        "S(i, j), each pane its own scale"
+    };
+    if (f->g.legend_y >= 0)
+        canvas_text_fit(c, 0, f->g.legend_y, c->w, LEGEND, 3,
+                        cmp_uc(a, UI_DIM), 0);
+    snprintf(hint, hintlen, "each cell the mean of its block");
+    return 0;
+}
+
+/* "S(pos, 0): A 1.2  B -3", as far as it fits. */
+static void matrix_readout(const struct app *a, canvas *c,
+                           const struct cmp_frame *f)
+{
+    int x = 0, y = f->g.read_y;
+    char head[48];
+    snprintf(head, sizeof head, "S(%lld, 0):", (long long)a->p.pos);
+    x += canvas_text(c, x, y, c->w, head, cmp_uc(a, UI_TEXT), RGB_DEFAULT,
+                     0) + 1;
+    for (int k = 0; k < f->np; k++) {
+        char mk[4], d[24] = "-";
+        double s = cmp_score_at(f, &f->rp[k], a->p.pos);
+        if (isfinite(s))
+            cmp_num(s, d, sizeof d);
+        snprintf(mk, sizeof mk, "%c ", 'A' + f->rp[k].id);
+        x = cmp_legend_piece(c, x, y, mk, cmp_pane_rgb(a, f->rp[k].id), d,
+                             cmp_uc(a, UI_TEXT));
+    }
+}
+
+static void matrix_layout(const struct app *a, struct cmp_frame *f)
+{
+    (void)a;
+    cmp_geom_make(f, 0);
+}
+
+const struct cmp_mode CMP_MATRIX = {
+    .name = "matrix", .layout = matrix_layout, .work = matrix_work,
+    .draw = matrix_draw, .readout = matrix_readout,
+};
