@@ -33,7 +33,10 @@ static struct {
     int view;                   /* the view it shows */
     int vw, vh;                 /* the view area it was laid out in */
     cell *seen;                 /* the image's cells as last drawn (w x h) */
-} L = { GFX_CELLS, 0, 0, 0, 0, 0, 0, 0, 0, { NULL, 0, 0, 0 }, 0, -1, 0, 0, NULL };
+    int unicode;                /* kitty through tmux: Unicode placeholders */
+    unsigned id;                /* their image id */
+} L = { GFX_CELLS, 0, 0, 0, 0, 0, 0, 0, 0, { NULL, 0, 0, 0 }, 0, -1, 0, 0, NULL,
+        0, KITTY_ID };
 
 enum gfx_mode gfx_live_mode(void)
 {
@@ -62,6 +65,29 @@ static void cell_pixels(const struct gfx_probe *p, int *cw, int *ch)
     }
 }
 
+/*
+ * Inside tmux kitty images go through its passthrough and show where
+ * placeholder cells are drawn, the image id their foreground colour: a
+ * 24-bit id in direct colour, else a palette index (16 .. 255), told
+ * apart from another program's by the process id.  Fewer colours:
+ * cells.  Returns 0, or -1 having said why.
+ */
+static int unicode_start(struct app *a, const char *why)
+{
+    unsigned pid = (unsigned)getpid();
+    L.unicode = 1;
+    if (a->color < COLOR_256 || a->ascii) {
+        L.mode = GFX_CELLS;
+        if (!a->msg[0])
+            app_msg(a, 0, "graphics: cells (%s, but its placeholders need "
+                    "256 colours and UTF-8)", why);
+        return -1;
+    }
+    L.id = a->color == COLOR_TRUE ? 0x400000u | (pid & 0x3FFFFFu)
+                                  : 16u + pid % 240u;
+    return 0;
+}
+
 void gfx_live_start(struct app *a, enum gfx_mode want)
 {
     struct gfx_probe p;
@@ -71,6 +97,8 @@ void gfx_live_start(struct app *a, enum gfx_mode want)
     term_graphics_probe(&p);
     L.mode = gfx_choose(want, &p, tp, lt, tmux && *tmux, why, sizeof why);
     cell_pixels(&p, &L.cw, &L.ch);
+    if (L.mode == GFX_KITTY && tmux && *tmux && unicode_start(a, why) < 0)
+        return;
     if (L.mode == GFX_KITTY && (L.cw < 2 || L.ch < 2)) {
         L.cw = DEFAULT_CW;
         L.ch = DEFAULT_CH;
@@ -85,8 +113,9 @@ void gfx_live_start(struct app *a, enum gfx_mode want)
     /* once, unless another start-up note holds the line; auto finding
      * nothing says nothing (cells, as always) */
     if (!a->msg[0] && (want != GFX_AUTO || L.mode != GFX_CELLS))
-        app_msg(a, 0, "graphics: %s (%s)", L.mode == GFX_CELLS ? "cells"
-                : gfx_mode_name(L.mode), why);
+        app_msg(a, 0, "graphics: %s%s (%s)", L.mode == GFX_CELLS ? "cells"
+                : gfx_mode_name(L.mode), L.unicode ? " placeholders" : "",
+                why);
 }
 
 static uint64_t hash_raster(const struct view_raster *r)
@@ -120,7 +149,12 @@ static void take_off(void)
 {
     if (!L.shown)
         return;
-    if (L.mode == GFX_KITTY)
+    if (L.mode == GFX_KITTY && L.unicode) {
+        struct gbuf t = { NULL, 0, 0, 0 };
+        gfx_kitty_delete(&t, L.id);
+        gfx_tmux_wrap(&L.out, t.p, t.len);
+        gbuf_free(&t);
+    } else if (L.mode == GFX_KITTY)
         gfx_kitty_delete(&L.out, KITTY_ID);
     else
         blank_area(L.x, L.y, L.w, L.h);
@@ -138,6 +172,18 @@ static void palette_for(const struct app *a, uint32_t *pal)
     pal[255] = RASTER_BG;
 }
 
+/* The image with a virtual placement, through tmux's passthrough: no
+ * cursor, the placeholder cells place it. */
+static int encode_virtual(const struct image *im, const struct view_raster *r)
+{
+    struct gbuf t = { NULL, 0, 0, 0 };
+    int rc = gfx_kitty_virtual(&t, im, L.id, r->w, r->h);
+    if (rc == 0)
+        gfx_tmux_wrap(&L.out, t.p, t.len);
+    gbuf_free(&t);
+    return rc < 0 || L.out.failed ? -1 : 0;
+}
+
 /* The image's escape bytes, at its top-left cell, the cursor kept. */
 static int encode(const struct app *a, const struct view_raster *r)
 {
@@ -146,6 +192,11 @@ static int encode(const struct app *a, const struct view_raster *r)
     int rc;
     if (raster_image(r, RASTER_BG, &im) < 0)
         return -1;
+    if (L.unicode) {
+        rc = encode_virtual(&im, r);
+        image_free(&im);
+        return rc;
+    }
     gbuf_printf(&L.out, "\0337\033[%d;%dH", r->y + 1, r->x + 1);
     if (L.mode == GFX_KITTY) {
         rc = gfx_kitty(&L.out, &im, KITTY_ID, r->w, r->h);
@@ -161,13 +212,20 @@ static int encode(const struct app *a, const struct view_raster *r)
 }
 
 /* Cells the image lies under, blanked so that kitty shows it (text glyphs
- * would cover it); what raster_covers leaves (cursor, marks) stays. */
+ * would cover it), or placeholder cells of its row and column; what
+ * raster_covers leaves (cursor, marks) stays. */
 static void blank_covered(canvas *cv, const struct view_raster *r)
 {
     for (int y = r->y; y < r->y + r->h; y++)
         for (int x = r->x; x < r->x + r->w; x++) {
             cell *k = canvas_at(cv, x, y);
-            if (raster_covers(k))
+            if (!raster_covers(k))
+                continue;
+            if (L.unicode)
+                *k = (cell){ GFX_PLACEHOLDER, L.id, RGB_DEFAULT, 0,
+                             CELL_IMAGE, (uint8_t)(y - r->y),
+                             (uint8_t)(x - r->x) };
+            else
                 canvas_put(cv, x, y, ' ', RGB_DEFAULT, RGB_DEFAULT, 0);
         }
 }
@@ -247,8 +305,14 @@ static void cells_keep(const struct app *a, const canvas *cv, int vw,
         }
 }
 
+/* Placeholders say rows and columns up to 255 (a cell's levels), in
+ * 256 colours at least. */
+#define UNICODE_MAX 255
+
 static int wanted(const struct app *a)
 {
+    if (L.unicode && (a->color < COLOR_256 || a->ascii))
+        return 0;
     return !a->help && a->split == 0 &&
            (a->view == VIEW_HEATMAP || a->view == VIEW_ATTENTION);
 }
@@ -267,6 +331,11 @@ int gfx_live_before(struct app *a, canvas *cv)
         return 0;
     }
     if (!wanted(a) || view_raster(a, a->view, w, h, L.cw, L.ch, 0, &r) < 0) {
+        take_off();
+        return 0;
+    }
+    if (L.unicode && (r.w > UNICODE_MAX || r.h > UNICODE_MAX)) {
+        free(r.px);
         take_off();
         return 0;
     }

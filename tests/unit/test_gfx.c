@@ -150,10 +150,11 @@ static int pic_compare(const struct pic *p, const uint8_t *rgbbuf, int tol,
 
 /* ---- kitty ---------------------------------------------------------------------- */
 
-/* Decode a kitty transmission: checks its chunks and keys, returns the
- * RGB pixels (free them) or NULL. */
-static uint8_t *kitty_decode(const char *s, size_t n, int *w, int *h,
-                             long *id)
+/* Decode a kitty transmission: checks its chunks and keys (virt: a
+ * virtual placement, U=1 and no cursor key), returns the RGB pixels
+ * (free them) or NULL. */
+static uint8_t *kitty_decode_as(const char *s, size_t n, int virt, int *w,
+                                int *h, long *id)
 {
     char *b64 = malloc(n + 1);
     size_t bn = 0, at = 0;
@@ -178,7 +179,9 @@ static uint8_t *kitty_decode(const char *s, size_t n, int *w, int *h,
             *h = (int)key_of(keys, kl, "v");
             *id = key_of(keys, kl, "i");
             ok = key_of(keys, kl, "f") == 24 && strstr(keys, "o=z") &&
-                 key_of(keys, kl, "q") == 2 && key_of(keys, kl, "C") == 1 &&
+                 key_of(keys, kl, "q") == 2 &&
+                 key_of(keys, kl, "C") == (virt ? -1 : 1) &&
+                 key_of(keys, kl, "U") == (virt ? 1 : -1) &&
                  strstr(keys, "a=T") < semi;
         }
         size_t dl = (size_t)(end - semi - 1);
@@ -204,6 +207,12 @@ static uint8_t *kitty_decode(const char *s, size_t n, int *w, int *h,
     free(b64);
     free(z);
     return px;
+}
+
+static uint8_t *kitty_decode(const char *s, size_t n, int *w, int *h,
+                             long *id)
+{
+    return kitty_decode_as(s, n, 0, w, h, id);
 }
 
 static void test_kitty(void)
@@ -398,6 +407,87 @@ static void test_base64(void)
     CHECK(gfx_mode_parse("sixel") == GFX_SIXEL && gfx_mode_parse("x") < 0);
 }
 
+/* ---- kitty through tmux ------------------------------------------------------ */
+
+/* What tmux passes on of s: each ESC P tmux; ... ESC \\ unwrapped, its
+ * doubled ESC undone; -1 if a lone ESC sits inside or bytes lie outside
+ * a wrapper.  *seqs counts the wrappers. */
+static long tmux_unwrap(const char *s, size_t n, char *out, int *seqs)
+{
+    size_t at = 0;
+    long o = 0;
+    *seqs = 0;
+    while (at < n) {
+        if (n - at < 7 || memcmp(s + at, "\033Ptmux;", 7))
+            return -1;
+        at += 7;
+        for (;;) {
+            if (at + 1 >= n)
+                return -1;
+            if (s[at] != '\033') {
+                out[o++] = s[at++];
+            } else if (s[at + 1] == '\033') {
+                out[o++] = '\033';
+                at += 2;
+            } else if (s[at + 1] == '\\') {
+                at += 2;
+                break;
+            } else {
+                return -1;
+            }
+        }
+        ++*seqs;
+    }
+    return o;
+}
+
+static void test_tmux(void)
+{
+    struct pic p;
+    struct gbuf b = { 0 }, t = { 0 };
+    int w, h, seqs, checked;
+    long id;
+    /* the placeholder diacritics: rows / columns 0, 1, 2 as the protocol's
+     * examples say, the last of 297, and nothing beyond */
+    CHECK(gfx_diacritic(0) == 0x305 && gfx_diacritic(1) == 0x30D &&
+          gfx_diacritic(2) == 0x30E && gfx_diacritic(296) == 0x1D244);
+    CHECK(gfx_diacritic(297) == 0 && gfx_diacritic(-1) == 0);
+    int round = 1;
+    for (int k = 0; k < GFX_DIACRITICS; k++)
+        round &= gfx_diacritic_index(gfx_diacritic(k)) == k &&
+                 (k == 0 || gfx_diacritic(k) > gfx_diacritic(k - 1));
+    CHECK(round && gfx_diacritic_index(0x301) == -1);
+    /* the image with a virtual placement, through tmux in several chunks,
+     * each in its own wrapper */
+    CHECK(pic_make(&p, 64, 1024, 160, 48) == 0);
+    CHECK(gfx_kitty_virtual(&b, &p.im, 241, p.r.w, p.r.h) == 0);
+    gfx_tmux_wrap(&t, b.p, b.len);
+    char *in = malloc(t.len + 1);
+    long n = tmux_unwrap(t.p, t.len, in, &seqs);
+    CHECK(n == (long)b.len && memcmp(in, b.p, b.len) == 0);
+    CHECK(seqs > 2 && seqs == (int)(b.len / (GFX_KITTY_CHUNK + 8)) + 1);
+    uint8_t *px = kitty_decode_as(in, (size_t)n, 1, &w, &h, &id);
+    CHECK(px != NULL);
+    if (px) {
+        CHECK(w == p.im.w && h == p.im.h && id == 241);
+        CHECK(pic_compare(&p, px, 2, &checked) == 0 && checked > 2000);
+    }
+    char cr[32];
+    snprintf(cr, sizeof cr, ",c=%d,r=%d,", p.r.w, p.r.h);
+    CHECK(strstr(b.p, cr) != NULL && strstr(b.p, "a=T,U=1,") == b.p + 3);
+    free(px);
+    free(in);
+    gbuf_free(&b);
+    gbuf_free(&t);
+    pic_free(&p);
+    /* the delete command, wrapped */
+    gfx_kitty_delete(&b, 241);
+    gfx_tmux_wrap(&t, b.p, b.len);
+    CHECK_STR(t.p, "\033Ptmux;\033\033_Ga=d,d=I,i=241,q=2\033\033\\\033\\");
+    gbuf_free(&b);
+    gbuf_free(&t);
+}
+
 /* ---- the probe's parser ---------------------------------------------------- */
 
 /* Feed s in pieces of k bytes, as a slow link would: the keys left. */
@@ -429,7 +519,7 @@ static void test_probe(void)
         CHECK(gfx_choose(GFX_AUTO, &p, NULL, NULL, 0, why, sizeof why) ==
               GFX_KITTY);
         CHECK(gfx_choose(GFX_AUTO, &p, NULL, NULL, 1, why, sizeof why) ==
-              GFX_CELLS);                       /* tmux: no placeholders */
+              GFX_KITTY);                       /* tmux: placeholders */
     }
     /* xterm with sixel: XTVERSION, then DA1 listing 4 */
     feed(&p, "\033P>|XTerm(390)\033\\\033[?63;1;2;4;6;9;15;22c", 5, keys);
@@ -459,6 +549,24 @@ static void test_probe(void)
     CHECK_STR(why, "no answer in 200 ms");
     CHECK(gfx_choose(GFX_SIXEL, &p, NULL, NULL, 1, why, sizeof why) ==
           GFX_SIXEL);
+    /* inside tmux: tmux answers DA1 first, the terminal's graphics reply
+     * comes after it through the passthrough and still counts; without
+     * it, cells */
+    size_t partial;
+    char tb[64] = "\033[?1;2;4c\033_Gi=31;OK\033\\";
+    memset(&p, 0, sizeof p);
+    p.tmux = 1;
+    CHECK(gfx_probe_feed(&p, tb, strlen(tb), &partial) == 0);
+    CHECK(p.kitty && p.answered);
+    CHECK(gfx_choose(GFX_AUTO, &p, NULL, NULL, 1, why, sizeof why) ==
+          GFX_KITTY);
+    CHECK_STR(why, "kitty graphics reply through tmux");
+    memset(&p, 0, sizeof p);
+    p.tmux = 1;
+    strcpy(tb, "\033[?1;2;4c");
+    gfx_probe_feed(&p, tb, strlen(tb), &partial);
+    CHECK(gfx_choose(GFX_AUTO, &p, NULL, NULL, 1, why, sizeof why) ==
+          GFX_CELLS);
     /* arrow keys and other escapes are keys, kept in order */
     feed(&p, "\033[Ax\033OB\033[?62c", 2, keys);
     CHECK_STR(keys, "\033[Ax\033OB");
@@ -471,5 +579,6 @@ int main(void)
     test_kitty();
     test_sixel();
     test_iterm2();
+    test_tmux();
     TEST_END("test_gfx");
 }
