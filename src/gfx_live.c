@@ -29,14 +29,17 @@ static struct {
     int x, y, w, h;             /* its cells */
     uint64_t hash;              /* of its pixels */
     struct gbuf out;            /* queued for gfx_live_after */
+    struct gbuf pre;            /* blanks, written before curses draws */
     long long bytes;
     int view;                   /* the view it shows */
     int vw, vh;                 /* the view area it was laid out in */
     cell *seen;                 /* the image's cells as last drawn (w x h) */
     int unicode;                /* kitty through tmux: Unicode placeholders */
     unsigned id;                /* their image id */
-} L = { GFX_CELLS, 0, 0, 0, 0, 0, 0, 0, 0, { NULL, 0, 0, 0 }, 0, -1, 0, 0, NULL,
-        0, KITTY_ID };
+    int sent;                   /* image bytes went out since the screen
+                                   was last blanked whole */
+} L = { GFX_CELLS, 0, 0, 0, 0, 0, 0, 0, 0, { NULL, 0, 0, 0 },
+        { NULL, 0, 0, 0 }, 0, -1, 0, 0, NULL, 0, KITTY_ID, 0 };
 
 enum gfx_mode gfx_live_mode(void)
 {
@@ -131,18 +134,37 @@ static uint64_t hash_raster(const struct view_raster *r)
     return h;
 }
 
-/* Overwrite cells (x, y, w, h) with spaces: sixel and iTerm2 pixels are
- * not cleared by ED or EL everywhere; then curses repaints them all. */
+/* Overwrite cells (x, y, w, h), as far as they are on the screen now,
+ * with spaces: sixel and iTerm2 pixels are not cleared by ED or EL
+ * everywhere.  The spaces go out before curses draws, and curses
+ * repaints the whole screen over them. */
 static void blank_area(int x, int y, int w, int h)
 {
-    gbuf_puts(&L.out, "\0337\033[0m");
+    int sw, sh;
+    term_size(&sw, &sh);
+    if (x + w > sw)
+        w = sw - x;
+    if (y + h > sh)
+        h = sh - y;
+    gbuf_puts(&L.pre, "\0337\033[0m");
     for (int r = 0; r < h; r++) {
-        gbuf_printf(&L.out, "\033[%d;%dH", y + r + 1, x + 1);
+        gbuf_printf(&L.pre, "\033[%d;%dH", y + r + 1, x + 1);
         for (int c = 0; c < w; c++)
-            gbuf_put(&L.out, " ", 1);
+            gbuf_put(&L.pre, " ", 1);
     }
-    gbuf_puts(&L.out, "\0338");
+    gbuf_puts(&L.pre, "\0338");
     term_invalidate();
+}
+
+/* Write what is queued in b now. */
+static void flush(struct gbuf *b)
+{
+    if (b->len) {
+        term_write_raw(b->p, b->len);
+        L.bytes += (long long)b->len;
+    }
+    b->len = 0;
+    b->failed = 0;
 }
 
 static void take_off(void)
@@ -250,6 +272,7 @@ static int send(struct app *a, const struct view_raster *r, uint64_t hash)
         return 1;
     }
     L.shown = 1;
+    L.sent = 1;
     L.hash = hash;
     L.x = r->x;
     L.y = r->y;
@@ -317,7 +340,7 @@ static int wanted(const struct app *a)
            (a->view == VIEW_HEATMAP || a->view == VIEW_ATTENTION);
 }
 
-int gfx_live_before(struct app *a, canvas *cv)
+static int before(struct app *a, canvas *cv)
 {
     struct view_raster r;
     int w, h, again = 0;
@@ -353,14 +376,17 @@ int gfx_live_before(struct app *a, canvas *cv)
     return again;
 }
 
+int gfx_live_before(struct app *a, canvas *cv)
+{
+    int again = before(a, cv);
+    flush(&L.pre);
+    return again;
+}
+
 void gfx_live_after(void)
 {
-    if (L.out.len) {
-        term_write_raw(L.out.p, L.out.len);
-        L.bytes += (long long)L.out.len;
-    }
-    L.out.len = 0;
-    L.out.failed = 0;
+    flush(&L.pre);
+    flush(&L.out);
 }
 
 void gfx_live_hide(void)
@@ -369,8 +395,19 @@ void gfx_live_hide(void)
     gfx_live_after();
 }
 
+/* The screen is repainted (resized, Ctrl-L, resumed): sixel and iTerm2
+ * pixels of an image sent before may stay, and a terminal may have moved
+ * them when it resized (scrolled, reflowed), so every cell of the screen
+ * is written with a space first: w x h bytes, next to nothing beside an
+ * image. */
 void gfx_live_forget(void)
 {
+    if (L.mode != GFX_KITTY && L.mode != GFX_CELLS && L.sent) {
+        int w, h;
+        term_size(&w, &h);
+        blank_area(0, 0, w, h);
+        L.sent = 0;
+    }
     L.shown = 0;
 }
 
@@ -379,6 +416,7 @@ void gfx_live_stop(void)
     take_off();
     gfx_live_after();
     gbuf_free(&L.out);
+    gbuf_free(&L.pre);
     free(L.seen);
     L.seen = NULL;
     L.mode = GFX_CELLS;

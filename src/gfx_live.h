@@ -37,7 +37,9 @@ void gfx_live_after(void);
  * next frame sends it again. */
 void gfx_live_hide(void);
 
-/* The screen was cleared and repainted: send the image again. */
+/* The screen was cleared and repainted, or resized: send the image
+ * again; with sixel and iTerm2 every cell is overwritten with a space
+ * before the next frame, so that no pixel of an old image stays. */
 void gfx_live_forget(void);
 
 /* At exit: take the image off (kitty deletes it). */

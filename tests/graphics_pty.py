@@ -263,6 +263,47 @@ def test_sixel():
     mark = t.send(b"l")
     t.pump(0.6)
     check(b"\x1bPq" not in t.out[mark:], "sixel: a cursor move sends no image bytes")
+    for key in (b":base 500\r", b"D", b"N"):
+        mark = t.send(key)
+        quiet(t)
+        n = t.out[mark:].count(b"\x1bPq")
+        check(n == 1, "sixel: one parameter change (%r) sends one image (%d)" % (key, n))
+    t.close()
+
+
+def quiet(t, secs=1.0, most=8.0):
+    """Pump until secs without output (at most most seconds)."""
+    end, last, since = time.monotonic() + most, len(t.out), time.monotonic()
+    while time.monotonic() < end and time.monotonic() - since < secs:
+        t.pump(0.05)
+        if len(t.out) != last:
+            last, since = len(t.out), time.monotonic()
+
+
+def test_sixel_resize():
+    """After a resize no sixel pixels of the old image stay where the new
+    frame has no image: every cell is written over (ED does not clear
+    sixel pixels everywhere, and the terminal may have moved them)."""
+    global W, H
+    t = Term({"cell": b"\x1b[6;%d;%dt" % (CH, CW), "da1": b"\x1b[?63;1;2;4;6;9;15;22c"})
+    t.pump(4.0, until=b"\x1bPq")
+    quiet(t, 0.5)
+    scr = Screen(W, H)
+    scr.feed(bytes(t.out))
+    before = len(scr.sixel)
+    for w, h in ((120, 40), (100, 30), (160, 48)):
+        mark = len(t.out)
+        fcntl.ioctl(t.fd, termios.TIOCSWINSZ, struct.pack("HHHH", h, w, w * CW, h * CH))
+        quiet(t, 0.8)
+        scr.resize(w, h)
+        # a terminal may move sixel pixels when it resizes (xterm scrolls
+        # them with the text): any cell may hold some now
+        scr.sixel = {(x, y) for x in range(w) for y in range(h)}
+        scr.feed(bytes(t.out[mark:]))
+        stale = scr.sixel - scr.last_sixel
+        check(before > 1000 and t.out[mark:].count(b"\x1bPq") == 1 and not stale,
+              "sixel: after a resize to %dx%d one new image and no stale pixels (%d cells stale)"
+              % (w, h, len(stale)))
     t.close()
 
 
@@ -435,6 +476,23 @@ class Screen:
     def __init__(self, w, h):
         self.w, self.h, self.x, self.y, self.fg = w, h, 0, 0, None
         self.cells, self.saved, self.last = {}, (0, 0), None
+        self.sixel, self.last_sixel = set(), set()   # cells under sixel pixels
+
+    def resize(self, w, h):
+        self.w, self.h = w, h
+        self.cells = {k: v for k, v in self.cells.items() if k[0] < w and k[1] < h}
+        self.sixel = {k for k in self.sixel if k[0] < w and k[1] < h}
+
+    def sixel_at(self, dcs):
+        """Pixels of a sixel image cover cells from the cursor on; only
+        text written over them clears them (ED and EL may not)."""
+        m = re.match(rb'\x1bPq"1;1;(\d+);(\d+)', dcs)
+        if not m:
+            return
+        cw, ch = -(-int(m.group(1)) // CW), -(-int(m.group(2)) // CH)
+        self.last_sixel = {(self.x + i, self.y + j) for i in range(cw) for j in range(ch)
+                           if self.x + i < self.w and self.y + j < self.h}
+        self.sixel |= self.last_sixel
 
     def erase(self, x0, x1, y):
         for x in range(x0, x1):
@@ -530,6 +588,7 @@ class Screen:
         if self.x >= self.w:               # the pending wrap
             self.x, self.y = 0, min(self.h - 1, self.y + 1)
         self.cells[(self.x, self.y)] = (ch, self.fg)
+        self.sixel.discard((self.x, self.y))
         self.last = (self.x, self.y)
         self.x += 2 if unicodedata.east_asian_width(ch) in "WF" else 1
 
@@ -560,6 +619,8 @@ class Screen:
                 self.saved = (self.x, self.y)
             elif m.group(3) == b"8":
                 self.x, self.y = self.saved
+            elif m.group(0).startswith(b"\x1bPq"):
+                self.sixel_at(m.group(0))
         text += data[at:]
         flush()
 
@@ -657,6 +718,7 @@ if __name__ == "__main__":
     test_kitty()
     test_attention()
     test_sixel()
+    test_sixel_resize()
     test_low_bandwidth()
     test_follow()
     test_silent()

@@ -26,17 +26,21 @@ KEYS = [("Right", b"\x1b[C"), ("b", b"b"), ("D", b"D"), ("N", b"N")]
 
 
 def burst(t, key):
-    """Bytes the key caused: until 300 ms of silence (at most 5 s)."""
+    """Bytes the key caused: from the first byte of its frame until 300 ms
+    of silence (at most 5 s).  The silence is counted from the first byte,
+    not from the key: on a loaded machine the frame may take longer than
+    300 ms to compute, and its image would then be counted with the next
+    key's."""
     mark = len(t.out)
     os.write(t.fd, key)
     end = time.monotonic() + 5
     last = len(t.out)
-    quiet_since = time.monotonic()
+    quiet_since = None
     while time.monotonic() < end:
         t.pump(0.05)
         if len(t.out) != last:
             last, quiet_since = len(t.out), time.monotonic()
-        elif time.monotonic() - quiet_since > 0.3:
+        elif quiet_since is not None and time.monotonic() - quiet_since > 0.3:
             break
     return len(t.out) - mark
 
