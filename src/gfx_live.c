@@ -18,28 +18,33 @@
 #include "tty.h"
 #include "view.h"
 
-#define KITTY_ID 4242u          /* the one image this program shows */
+#define KITTY_ID 4242u          /* the first image id; part k is KITTY_ID + k */
 #define DEFAULT_CW 10           /* kitty scales to the cells: a guess is safe */
 #define DEFAULT_CH 20
+#define PARTS VIEW_RASTER_PARTS
+
+/* One image on screen: a data area of the view (view.h's part). */
+struct img {
+    int shown;                  /* it is on screen */
+    int x, y, w, h;             /* its cells */
+    uint64_t hash;              /* of its pixels */
+    int view;                   /* the view it shows */
+    int vw, vh;                 /* the view area it was laid out in */
+    cell *seen;                 /* its cells as last drawn (w x h) */
+};
 
 static struct {
     enum gfx_mode mode;
     int cw, ch;
-    int shown;                  /* an image is on screen */
-    int x, y, w, h;             /* its cells */
-    uint64_t hash;              /* of its pixels */
+    struct img im[PARTS];
     struct gbuf out;            /* queued for gfx_live_after */
     struct gbuf pre;            /* blanks, written before curses draws */
     long long bytes;
-    int view;                   /* the view it shows */
-    int vw, vh;                 /* the view area it was laid out in */
-    cell *seen;                 /* the image's cells as last drawn (w x h) */
     int unicode;                /* kitty through tmux: Unicode placeholders */
-    unsigned id;                /* their image id */
+    unsigned id;                /* their first image id */
     int sent;                   /* image bytes went out since the screen
                                    was last blanked whole */
-} L = { GFX_CELLS, 0, 0, 0, 0, 0, 0, 0, 0, { NULL, 0, 0, 0 },
-        { NULL, 0, 0, 0 }, 0, -1, 0, 0, NULL, 0, KITTY_ID, 0 };
+} L = { .mode = GFX_CELLS, .id = KITTY_ID };
 
 enum gfx_mode gfx_live_mode(void)
 {
@@ -71,7 +76,8 @@ static void cell_pixels(const struct gfx_probe *p, int *cw, int *ch)
 /*
  * Inside tmux kitty images go through its passthrough and show where
  * placeholder cells are drawn, the image id their foreground colour: a
- * 24-bit id in direct colour, else a palette index (16 .. 255), told
+ * 24-bit id in direct colour, else a palette index (16 .. 255; an
+ * image id per part from the first), told
  * apart from another program's by the process id.  Fewer colours:
  * cells.  Returns 0, or -1 having said why.
  */
@@ -86,8 +92,8 @@ static int unicode_start(struct app *a, const char *why)
                     "256 colours and UTF-8)", why);
         return -1;
     }
-    L.id = a->color == COLOR_TRUE ? 0x400000u | (pid & 0x3FFFFFu)
-                                  : 16u + pid % 240u;
+    L.id = a->color == COLOR_TRUE ? 0x400000u | (pid & 0x3FFFF0u)
+                                  : 16u + pid % (240u - PARTS);
     return 0;
 }
 
@@ -167,20 +173,34 @@ static void flush(struct gbuf *b)
     b->failed = 0;
 }
 
-static void take_off(void)
+/* The kitty id of part k's image. */
+static unsigned id_of(int k)
 {
-    if (!L.shown)
+    return (L.unicode ? L.id : KITTY_ID) + (unsigned)k;
+}
+
+static void take_off(int k)
+{
+    struct img *I = &L.im[k];
+    if (!I->shown)
         return;
     if (L.mode == GFX_KITTY && L.unicode) {
         struct gbuf t = { NULL, 0, 0, 0 };
-        gfx_kitty_delete(&t, L.id);
+        gfx_kitty_delete(&t, id_of(k));
         gfx_tmux_wrap(&L.out, t.p, t.len);
         gbuf_free(&t);
-    } else if (L.mode == GFX_KITTY)
-        gfx_kitty_delete(&L.out, KITTY_ID);
-    else
-        blank_area(L.x, L.y, L.w, L.h);
-    L.shown = 0;
+    } else if (L.mode == GFX_KITTY) {
+        gfx_kitty_delete(&L.out, id_of(k));
+    } else {
+        blank_area(I->x, I->y, I->w, I->h);
+    }
+    I->shown = 0;
+}
+
+static void take_off_all(void)
+{
+    for (int k = 0; k < PARTS; k++)
+        take_off(k);
 }
 
 /* The sixel palette: the view's colour map at 255 levels and the
@@ -196,10 +216,11 @@ static void palette_for(const struct app *a, uint32_t *pal)
 
 /* The image with a virtual placement, through tmux's passthrough: no
  * cursor, the placeholder cells place it. */
-static int encode_virtual(const struct image *im, const struct view_raster *r)
+static int encode_virtual(const struct image *im, const struct view_raster *r,
+                          int k)
 {
     struct gbuf t = { NULL, 0, 0, 0 };
-    int rc = gfx_kitty_virtual(&t, im, L.id, r->w, r->h);
+    int rc = gfx_kitty_virtual(&t, im, id_of(k), r->w, r->h);
     if (rc == 0)
         gfx_tmux_wrap(&L.out, t.p, t.len);
     gbuf_free(&t);
@@ -207,7 +228,7 @@ static int encode_virtual(const struct image *im, const struct view_raster *r)
 }
 
 /* The image's escape bytes, at its top-left cell, the cursor kept. */
-static int encode(const struct app *a, const struct view_raster *r)
+static int encode(const struct app *a, const struct view_raster *r, int k)
 {
     struct image im;
     uint32_t pal[256];
@@ -215,13 +236,13 @@ static int encode(const struct app *a, const struct view_raster *r)
     if (raster_image(r, RASTER_BG, &im) < 0)
         return -1;
     if (L.unicode) {
-        rc = encode_virtual(&im, r);
+        rc = encode_virtual(&im, r, k);
         image_free(&im);
         return rc;
     }
     gbuf_printf(&L.out, "\0337\033[%d;%dH", r->y + 1, r->x + 1);
     if (L.mode == GFX_KITTY) {
-        rc = gfx_kitty(&L.out, &im, KITTY_ID, r->w, r->h);
+        rc = gfx_kitty(&L.out, &im, id_of(k), r->w, r->h);
     } else if (L.mode == GFX_SIXEL) {
         palette_for(a, pal);
         rc = gfx_sixel(&L.out, &im, pal, 256);
@@ -236,15 +257,15 @@ static int encode(const struct app *a, const struct view_raster *r)
 /* Cells the image lies under, blanked so that kitty shows it (text glyphs
  * would cover it), or placeholder cells of its row and column; what
  * raster_covers leaves (cursor, marks) stays. */
-static void blank_covered(canvas *cv, const struct view_raster *r)
+static void blank_covered(canvas *cv, const struct view_raster *r, int k)
 {
     for (int y = r->y; y < r->y + r->h; y++)
         for (int x = r->x; x < r->x + r->w; x++) {
-            cell *k = canvas_at(cv, x, y);
-            if (!raster_covers(k))
+            cell *c = canvas_at(cv, x, y);
+            if (!raster_covers(c))
                 continue;
             if (L.unicode)
-                *k = (cell){ GFX_PLACEHOLDER, L.id, RGB_DEFAULT, 0,
+                *c = (cell){ GFX_PLACEHOLDER, id_of(k), RGB_DEFAULT, 0,
                              CELL_IMAGE, (uint8_t)(y - r->y),
                              (uint8_t)(x - r->x) };
             else
@@ -252,32 +273,34 @@ static void blank_covered(canvas *cv, const struct view_raster *r)
         }
 }
 
-/* Queue the image r, or turn images off when it is over the
+/* Queue part k's image r, or turn images off when it is over the
  * low-bandwidth budget (and say so: returns 1, the frame must be drawn
  * again). */
-static int send(struct app *a, const struct view_raster *r, uint64_t hash)
+static int send(struct app *a, const struct view_raster *r, uint64_t hash,
+                int k)
 {
+    struct img *I = &L.im[k];
     size_t before = L.out.len;
-    if (encode(a, r) < 0) {
+    if (encode(a, r, k) < 0) {
         L.out.len = before;
         return 0;
     }
     size_t cost = L.out.len - before;
     if (a->low_bandwidth && cost > GFX_LOWBW_IMAGE) {
         L.out.len = before;
-        take_off();
+        take_off_all();
         app_msg(a, 0, "graphics: cells (an image of %zu KB is over the "
                 "low-bandwidth budget)", (cost + 1023) / 1024);
         L.mode = GFX_CELLS;
         return 1;
     }
-    L.shown = 1;
+    I->shown = 1;
     L.sent = 1;
-    L.hash = hash;
-    L.x = r->x;
-    L.y = r->y;
-    L.w = r->w;
-    L.h = r->h;
+    I->hash = hash;
+    I->x = r->x;
+    I->y = r->y;
+    I->w = r->w;
+    I->h = r->h;
     return 0;
 }
 
@@ -285,22 +308,23 @@ static int send(struct app *a, const struct view_raster *r, uint64_t hash)
  * the cursor's old and new cell, and marks beside it. */
 #define KIND_CHANGES_MAX 8
 
-/* Whether the image's cells still show what they showed when it was
+/* Whether image I's cells still show what they showed when it was
  * sent: the view area has the same size, every cell that is a half block
  * now and was one then has the same colours, and only a few cells turned
  * from half blocks to text or back (the cursor moving; not a view that
  * replaced its picture with a progress line).  Cheap: the raster is
  * computed only when not. */
-static int cells_same(const struct app *a, const canvas *cv, int vw, int vh)
+static int cells_same(const struct img *I, const struct app *a,
+                      const canvas *cv, int vw, int vh)
 {
     int kinds = 0;
-    if (!L.shown || !L.seen || (int)a->view != L.view || vw != L.vw ||
-        vh != L.vh)
+    if (!I->shown || !I->seen || (int)a->view != I->view || vw != I->vw ||
+        vh != I->vh)
         return 0;
-    for (int y = 0; y < L.h; y++)
-        for (int x = 0; x < L.w; x++) {
-            const cell *k = canvas_at(cv, L.x + x, L.y + y);
-            const cell *o = &L.seen[y * L.w + x];
+    for (int y = 0; y < I->h; y++)
+        for (int x = 0; x < I->w; x++) {
+            const cell *k = canvas_at(cv, I->x + x, I->y + y);
+            const cell *o = &I->seen[y * I->w + x];
             if (!k)
                 return 0;
             if (raster_covers(k) != raster_covers(o) &&
@@ -313,19 +337,17 @@ static int cells_same(const struct app *a, const canvas *cv, int vw, int vh)
     return 1;
 }
 
-static void cells_keep(const struct app *a, const canvas *cv, int vw,
-                       int vh)
+static void cells_keep(struct img *I, const struct app *a, const canvas *cv,
+                       int vw, int vh)
 {
-    L.vw = vw;
-    L.vh = vh;
-    free(L.seen);
-    L.seen = malloc((size_t)L.w * (size_t)L.h * sizeof *L.seen + 1);
-    L.view = (int)a->view;
-    for (int y = 0; L.seen && y < L.h; y++)
-        for (int x = 0; x < L.w; x++) {
-            const cell *k = canvas_at(cv, L.x + x, L.y + y);
-            L.seen[y * L.w + x] = *k;
-        }
+    I->vw = vw;
+    I->vh = vh;
+    free(I->seen);
+    I->seen = malloc((size_t)I->w * (size_t)I->h * sizeof *I->seen + 1);
+    I->view = (int)a->view;
+    for (int y = 0; I->seen && y < I->h; y++)
+        for (int x = 0; x < I->w; x++)
+            I->seen[y * I->w + x] = *canvas_at(cv, I->x + x, I->y + y);
 }
 
 /* Placeholders say rows and columns up to 255 (a cell's levels), in
@@ -337,43 +359,61 @@ static int wanted(const struct app *a)
     if (L.unicode && (a->color < COLOR_256 || a->ascii))
         return 0;
     return !a->help && a->split == 0 &&
-           (a->view == VIEW_HEATMAP || a->view == VIEW_ATTENTION);
+           (a->view == VIEW_HEATMAP || a->view == VIEW_ATTENTION ||
+            a->view == VIEW_COMPARE);
 }
 
-static int before(struct app *a, canvas *cv)
+/* Part k of the view area (w x h) in frame cv: kept while its cells
+ * are the same, else its raster sent when its pixels changed.  1: images
+ * were turned off (draw the frame again). */
+static int part(struct app *a, canvas *cv, int w, int h, int k)
 {
+    struct img *I = &L.im[k];
     struct view_raster r;
-    int w, h, again = 0;
-    if (L.mode == GFX_CELLS)
-        return 0;
-    frame_view_size(a, cv->w, cv->h, &w, &h);
-    if (wanted(a) && cells_same(a, cv, w, h)) {
-        struct view_raster same = { L.x, L.y, L.w, L.h, L.cw, L.ch, NULL };
+    int again = 0;
+    if (cells_same(I, a, cv, w, h)) {
+        struct view_raster same = { I->x, I->y, I->w, I->h, L.cw, L.ch, NULL };
         if (L.mode == GFX_KITTY)
-            blank_covered(cv, &same);
+            blank_covered(cv, &same, k);
         return 0;
     }
-    if (!wanted(a) || view_raster(a, a->view, w, h, L.cw, L.ch, 0, &r) < 0) {
-        take_off();
+    if (view_raster(a, a->view, w, h, L.cw, L.ch, 0, k, &r) < 0) {
+        take_off(k);
         return 0;
     }
     if (L.unicode && (r.w > UNICODE_MAX || r.h > UNICODE_MAX)) {
         free(r.px);
-        take_off();
+        take_off(k);
         return 0;
     }
     uint64_t hash = hash_raster(&r);
-    if (L.shown && L.mode != GFX_KITTY &&
-        (r.x != L.x || r.y != L.y || r.w != L.w || r.h != L.h))
-        take_off();
-    if (!L.shown || hash != L.hash)
-        again = send(a, &r, hash);
-    if (L.shown)
-        cells_keep(a, cv, w, h);
-    if (L.mode == GFX_KITTY && L.shown)
-        blank_covered(cv, &r);
+    if (I->shown && L.mode != GFX_KITTY &&
+        (r.x != I->x || r.y != I->y || r.w != I->w || r.h != I->h))
+        take_off(k);
+    if (!I->shown || hash != I->hash)
+        again = send(a, &r, hash, k);
+    if (I->shown)
+        cells_keep(I, a, cv, w, h);
+    if (L.mode == GFX_KITTY && I->shown)
+        blank_covered(cv, &r, k);
     free(r.px);
     return again;
+}
+
+static int before(struct app *a, canvas *cv)
+{
+    int w, h;
+    if (L.mode == GFX_CELLS)
+        return 0;
+    if (!wanted(a)) {
+        take_off_all();
+        return 0;
+    }
+    frame_view_size(a, cv->w, cv->h, &w, &h);
+    for (int k = 0; k < PARTS; k++)
+        if (part(a, cv, w, h, k))
+            return 1;
+    return 0;
 }
 
 int gfx_live_before(struct app *a, canvas *cv)
@@ -391,7 +431,7 @@ void gfx_live_after(void)
 
 void gfx_live_hide(void)
 {
-    take_off();
+    take_off_all();
     gfx_live_after();
 }
 
@@ -408,16 +448,19 @@ void gfx_live_forget(void)
         blank_area(0, 0, w, h);
         L.sent = 0;
     }
-    L.shown = 0;
+    for (int k = 0; k < PARTS; k++)
+        L.im[k].shown = 0;
 }
 
 void gfx_live_stop(void)
 {
-    take_off();
+    take_off_all();
     gfx_live_after();
     gbuf_free(&L.out);
     gbuf_free(&L.pre);
-    free(L.seen);
-    L.seen = NULL;
+    for (int k = 0; k < PARTS; k++) {
+        free(L.im[k].seen);
+        L.im[k].seen = NULL;
+    }
     L.mode = GFX_CELLS;
 }

@@ -1,8 +1,9 @@
 /*
  * gfx_live.h - the data areas as images on the terminal the program
- * runs on: the mode chosen once at start (gfx_probe.h), the image of the
- * current view's data area (heatmap, attention matrix) sent only when
- * its pixels change, the cells drawn over it.
+ * runs on: the mode chosen once at start (gfx_probe.h), an image of each
+ * of the current view's data areas (heatmap, attention matrix, compare's
+ * heatmap and diff panes: view.h's raster parts) sent only when its
+ * pixels change, the cells drawn over it.
  *
  * kitty: the covered cells are blanked and the image lies under the
  * text (z=-1), so the cursor and marks drawn as cells show on top, and a

@@ -248,6 +248,36 @@ def test_attention():
     t.close()
 
 
+def test_compare():
+    """compare's heatmap and diff panes: one kitty image per pane, equal
+    to the snapshot's; a cursor move sends none, a change to pane A's base
+    one (heatmap) or one per pane compared with A (diff)."""
+    for mode, want, after in (("heatmap", 3, 1), ("diff", 2, 2)):
+        args = ["-n", "4096", "-d", "64", "--view", "compare", "--pane-mode", mode, "--base-c", "1e6"]
+        t = Term({"kitty": b"\x1b_Gi=31;OK\x1b\\", "cell": b"\x1b[6;%d;%dt" % (CH, CW), "da1": b"\x1b[?62;22c"},
+                 args=args)
+        t.pump(3.0, until=b"\x1b_Ga=T")
+        quiet(t, 0.5)
+        imgs = kitty_images(t.out)
+        ids = set(re.findall(rb"\x1b_Ga=T[^;]*,i=(\d+),", t.out))
+        check(len(imgs) == want and len(ids) == want,
+              "compare %s: %d images, one per pane shown as a map (%d, ids %s)" % (mode, want, len(imgs), sorted(ids)))
+        snap = snapshot([], args)
+        for x0, y0, w, h, rgb in imgs:
+            bad, total = compare(lambda x, y: tuple(rgb[(y * w + x) * 3:(y * w + x) * 3 + 3]), x0, y0, w, h,
+                                 snap, 0)
+            check(total > 1000 and bad <= total // 100,
+                  "compare %s: pane image at %d = snapshot (%d of %d differ)" % (mode, x0, bad, total))
+        mark = t.send(b"l")
+        quiet(t, 0.5)
+        check(b"\x1b_G" not in t.out[mark:] and len(t.out) > mark, "compare %s: a cursor move sends no image" % mode)
+        mark = t.send(b":base 20000\r")
+        quiet(t, 0.8)
+        n = len(kitty_images(t.out[mark:]))
+        check(n == after, "compare %s: pane A's base changed: %d image(s) sent (%d)" % (mode, after, n))
+        t.close()
+
+
 def test_sixel():
     t = Term({"xtversion": b"\x1bP>|XTerm(390)\x1b\\", "cell": b"\x1b[6;%d;%dt" % (CH, CW),
               "da1": b"\x1b[?63;1;2;4;6;9;15;22c"})
@@ -717,6 +747,7 @@ def test_tmux_closed():
 if __name__ == "__main__":
     test_kitty()
     test_attention()
+    test_compare()
     test_sixel()
     test_sixel_resize()
     test_low_bandwidth()

@@ -21,6 +21,7 @@
 #include "gfx_probe.h"
 #include "raster.h"
 #include "view.h"
+#include "views/compare.h"
 #include "views/heatmap.h"
 
 #define CW 10
@@ -94,7 +95,7 @@ static int pic_make(struct pic *p, int d, int64_t n, int W, int H)
     p->a.screen_h = H;
     frame_view_size(&p->a, W, H, &vw, &vh);
     heatmap_map_rect(&p->a, vw, vh, &mx, &my, &p->cols, &p->rows);
-    if (view_raster(&p->a, VIEW_HEATMAP, vw, vh, CW, CH, 1, &p->r))
+    if (view_raster(&p->a, VIEW_HEATMAP, vw, vh, CW, CH, 1, 0, &p->r))
         return -1;
     return raster_image(&p->r, RASTER_BG, &p->im);
 }
@@ -407,6 +408,97 @@ static void test_base64(void)
     CHECK(gfx_mode_parse("sixel") == GFX_SIXEL && gfx_mode_parse("x") < 0);
 }
 
+/* ---- compare's panes as images ------------------------------------------- */
+
+/* Mean of PE dimension dim (interleaved: sin even, cos odd) at base over
+ * positions [q0, q1), by brute force. */
+static double pe_mean(double base, int d, int dim, int64_t q0, int64_t q1)
+{
+    double w = pow(base, -(double)(dim / 2 * 2) / d), s = 0;
+    for (int64_t q = q0; q < q1; q++)
+        s += dim % 2 ? cos((double)q * w) : sin((double)q * w);
+    return s / (double)(q1 - q0);
+}
+
+/*
+ * Pane k's image in compare's heatmap or diff mode at W x H cells, sampled
+ * pixels against the colour map of the exact means (diff: A - X) in the
+ * panes' colour scale; the images' count goes to *parts.  Bad pixels.
+ */
+static int compare_check(struct app *a, int W, int H, int *parts,
+                         int *checked)
+{
+    int vw, vh, bad = 0;
+    *checked = 0;
+    *parts = 0;
+    a->screen_w = W;
+    a->screen_h = H;
+    frame_view_size(a, W, H, &vw, &vh);
+    for (int k = 0; k < VIEW_RASTER_PARTS; k++) {
+        struct view_raster r;
+        if (view_raster(a, VIEW_COMPARE, vw, vh, CW, CH, 1, k, &r))
+            continue;
+        ++*parts;
+        for (int y = 1; y < r.h * CH; y += 7)
+            for (int x = 0; x < r.w * CW; x += 5) {
+                int64_t q0, q1;
+                int dim;
+                double scale, v;
+                rgb got = r.px[(size_t)y * (size_t)(r.w * CW) + (size_t)x];
+                if (compare_pixel_source(a, vw, vh, k, CW, CH, x, y, &q0, &q1,
+                                         &dim, &scale)) {
+                    bad += got != RGB_DEFAULT;
+                    continue;
+                }
+                v = pe_mean(k ? a->cmp.panes[k].base : a->p.base, a->p.d, dim,
+                            q0, q1);
+                if (a->cmp.mode == PANE_DIFF)
+                    v = pe_mean(a->p.base, a->p.d, dim, q0, q1) - v;
+                rgb want = cmap_diverging(a->palette, v / scale);
+                int e = abs((int)(got >> 16) - (int)(want >> 16)) > 2 ||
+                        abs((int)(got >> 8 & 0xFF) - (int)(want >> 8 & 0xFF)) > 2 ||
+                        abs((int)(got & 0xFF) - (int)(want & 0xFF)) > 2 ||
+                        fabs(v) > scale;
+                if (e && bad++ < 3)
+                    fprintf(stderr, "pane %d pixel (%d, %d): %06x, want %06x "
+                            "(%g of scale %g)\n", k, x, y, (unsigned)got,
+                            (unsigned)want, v, scale);
+                (*checked)++;
+            }
+        free(r.px);
+    }
+    return bad;
+}
+
+static void test_compare(void)
+{
+    struct app a;
+    int parts, checked;
+    app_init(&a);
+    a.view = VIEW_COMPARE;
+    a.color = COLOR_TRUE;
+    a.p.d = 32;
+    a.p.n = 3000;
+    a.cmp.npanes = 3;
+    /* the heatmap mode: every pane an image, each position its pixels */
+    CHECK(compare_check(&a, 160, 48, &parts, &checked) == 0);
+    CHECK(parts == 3 && checked > 3 * 2000);
+    /* zoomed in: a position spans several pixels */
+    a.cmp.zoom = 6;
+    a.p.pos = 1234;
+    CHECK(compare_check(&a, 160, 48, &parts, &checked) == 0);
+    CHECK(parts == 3 && checked > 3 * 2000);
+    /* the diff mode: A is the reference (its card stays text), B and C
+     * show A - X in the legend's scale */
+    a.cmp.zoom = 0;
+    a.cmp.mode = PANE_DIFF;
+    CHECK(compare_check(&a, 160, 48, &parts, &checked) == 0);
+    CHECK(parts == 2 && checked > 2 * 2000);
+    /* modes drawn as plots stay cells */
+    a.cmp.mode = PANE_SPECTRUM;
+    CHECK(compare_check(&a, 160, 48, &parts, &checked) == 0 && parts == 0);
+}
+
 /* ---- kitty through tmux ------------------------------------------------------ */
 
 /* What tmux passes on of s: each ESC P tmux; ... ESC \\ unwrapped, its
@@ -580,5 +672,6 @@ int main(void)
     test_sixel();
     test_iterm2();
     test_tmux();
+    test_compare();
     TEST_END("test_gfx");
 }
