@@ -215,19 +215,27 @@ static void compare_draw(const struct app *a, void *rt, canvas *c, char *hint,
 
 int compare_pixel_source(const struct app *a, int w, int h, int part, int cw,
                          int ch, int x, int y, int64_t *q0, int64_t *q1,
-                         int *dim, double *scale)
+                         int *dim)
 {
     struct cmp_rt t;
-    int rc = -1;
+    memset(&t, 0, sizeof t);
+    compare_layout(a, &t, w, h);
+    if (t.tiny || !mode_of(a)->grid)
+        return -1;
+    return cmp_grid_source(&t.f, part, cw, ch, x, y, q0, q1, dim);
+}
+
+double compare_grid_scale(const struct app *a, int w, int h)
+{
+    struct cmp_rt t;
+    double s = 0;
     memset(&t, 0, sizeof t);
     compare_layout(a, &t, w, h);
     compare_work(a, &t, 0);
-    if (!t.tiny && t.cache.valid && mode_of(a)->grid) {
-        *scale = t.cache.val.scale;
-        rc = cmp_grid_source(&t.f, part, cw, ch, x, y, q0, q1, dim);
-    }
+    if (!t.tiny && t.cache.valid && mode_of(a)->grid)
+        s = t.cache.val.scale;
     compare_fini(&t);
-    return rc;
+    return s;
 }
 
 /* ---- keys ----------------------------------------------------------------- */

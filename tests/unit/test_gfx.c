@@ -434,6 +434,7 @@ static int compare_check(struct app *a, int W, int H, int *parts,
     a->screen_w = W;
     a->screen_h = H;
     frame_view_size(a, W, H, &vw, &vh);
+    double scale = compare_grid_scale(a, vw, vh);
     for (int k = 0; k < VIEW_RASTER_PARTS; k++) {
         struct view_raster r;
         if (view_raster(a, VIEW_COMPARE, vw, vh, CW, CH, 1, k, &r))
@@ -443,10 +444,10 @@ static int compare_check(struct app *a, int W, int H, int *parts,
             for (int x = 0; x < r.w * CW; x += 5) {
                 int64_t q0, q1;
                 int dim;
-                double scale, v;
+                double v;
                 rgb got = r.px[(size_t)y * (size_t)(r.w * CW) + (size_t)x];
                 if (compare_pixel_source(a, vw, vh, k, CW, CH, x, y, &q0, &q1,
-                                         &dim, &scale)) {
+                                         &dim)) {
                     bad += got != RGB_DEFAULT;
                     continue;
                 }
