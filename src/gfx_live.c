@@ -31,6 +31,7 @@ struct img {
     int view;                   /* the view it shows */
     int vw, vh;                 /* the view area it was laid out in */
     cell *seen;                 /* its cells as last drawn (w x h) */
+    long frame;                 /* the frame it was last sent in */
 };
 
 static struct {
@@ -44,6 +45,8 @@ static struct {
     unsigned id;                /* their first image id */
     int sent;                   /* image bytes went out since the screen
                                    was last blanked whole */
+    long frame;                 /* frames through gfx_live_before */
+    int repaint;                /* this frame curses repaints every cell */
 } L = { .mode = GFX_CELLS, .id = KITTY_ID };
 
 enum gfx_mode gfx_live_mode(void)
@@ -160,6 +163,7 @@ static void blank_area(int x, int y, int w, int h)
     }
     gbuf_puts(&L.pre, "\0338");
     term_invalidate();
+    L.repaint = 1;
 }
 
 /* Write what is queued in b now. */
@@ -295,6 +299,7 @@ static int send(struct app *a, const struct view_raster *r, uint64_t hash,
         return 1;
     }
     I->shown = 1;
+    I->frame = L.frame;
     L.sent = 1;
     I->hash = hash;
     I->x = r->x;
@@ -413,11 +418,21 @@ static int before(struct app *a, canvas *cv)
     for (int k = 0; k < PARTS; k++)
         if (part(a, cv, w, h, k))
             return 1;
+    /* one image taken off (blanked) has curses repaint every cell: sixel
+     * and iTerm2 images it paints over go again */
+    for (int k = 0; L.repaint && L.mode != GFX_KITTY && k < PARTS; k++)
+        if (L.im[k].shown && L.im[k].frame != L.frame) {
+            L.im[k].shown = 0;
+            if (part(a, cv, w, h, k))
+                return 1;
+        }
     return 0;
 }
 
 int gfx_live_before(struct app *a, canvas *cv)
 {
+    L.frame++;
+    L.repaint = 0;
     int again = before(a, cv);
     flush(&L.pre);
     return again;

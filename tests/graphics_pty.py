@@ -276,6 +276,22 @@ def test_compare():
         n = len(kitty_images(t.out[mark:]))
         check(n == after, "compare %s: pane A's base changed: %d image(s) sent (%d)" % (mode, after, n))
         t.close()
+    # sixel: the panes' pixels stay where curses does not write over them
+    args = ["-n", "4096", "-d", "64", "--view", "compare", "--base-c", "1e6"]
+    t = Term({"cell": b"\x1b[6;%d;%dt" % (CH, CW), "da1": b"\x1b[?63;1;2;4;6;9;15;22c"}, args=args)
+    t.pump(4.0, until=b"\x1bPq")
+    quiet(t, 0.8)
+    scr = Screen(W, H)
+    scr.feed(bytes(t.out))
+    first = len(scr.sixel)
+    check(t.out.count(b"\x1bPq") == 3 and first > 3000, "compare sixel: three images (%d cells)" % first)
+    mark = t.send(b":base 20000\r")
+    quiet(t, 0.8)
+    scr.feed(bytes(t.out[mark:]))
+    check(t.out[mark:].count(b"\x1bPq") == 1 and len(scr.sixel) >= first - 8,
+          "compare sixel: pane A's base: one image, every pane's pixels still shown (%d of %d cells)"
+          % (len(scr.sixel), first))
+    t.close()
 
 
 def test_sixel():
