@@ -4,7 +4,9 @@
  * dimensions down (all of them evenly spaced, or consecutive ones), a
  * value per cell in one diverging colour scale, the critical band
  * marked in the gutter, the dimension labels, the position axis, the
- * legend and the readout.  Below the modes: it knows neither.
+ * legend and the readout; and each pane's grid as pixels, a value per
+ * pixel column, for the view's raster hook (the panes as images).  Below
+ * the modes: it knows neither.
  */
 #include <math.h>
 #include <stdio.h>
