@@ -6,7 +6,10 @@ within 200 ms of the probe, and decodes the images sent (kitty APC: base64
 + zlib; sixel DCS: registers and bands), comparing them with the data area
 of a --snapshot --format png of the same state (decoded here with zlib);
 a cursor move must cost no image bytes, a parameter change a new image.
-Standard library only."""
+Inside tmux (pretended, and a real tmux where there is one): the query
+and the image through the passthrough, the placeholder cells read back
+from curses' output (id from the colour, row and column from the
+diacritics).  Standard library only."""
 import base64, fcntl, os, pty, re, select, struct, subprocess, sys, termios, time, zlib
 
 PEVIZ = os.environ.get("PEVIZ", "./peviz")
@@ -744,6 +747,66 @@ def test_tmux():
     check(b"\x1b\x1b_Ga=d,d=I,i=" in t.out[mark:], "tmux: the image is deleted at exit, through the passthrough")
 
 
+def test_real_tmux():
+    """A real tmux (allow-passthrough on) between peviz and a terminal
+    that answers as kitty: tmux forwards the wrapped query and the image
+    (unwrapped), and the placeholder cells reach the terminal."""
+    import shutil
+    if not shutil.which("tmux"):
+        print("SKIP: real tmux: no tmux")
+        return
+    sock = "peviz-gfx-%d" % os.getpid()
+    tm = ["tmux", "-L", sock, "-f", "/dev/null"]
+    subprocess.run(tm + ["new", "-d", "-x", str(W), "-y", str(H), "cat"], check=True)
+    try:
+        if subprocess.run(tm + ["set", "-g", "allow-passthrough", "on"], capture_output=True).returncode:
+            print("SKIP: real tmux: no allow-passthrough (tmux before 3.3)")
+            return
+        pid, fd = pty.fork()
+        if pid == 0:
+            os.environ["TERM"] = "xterm-256color"
+            os.execvp("tmux", tm + ["attach"])
+        fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", H, W, W * CW, H * CH))
+        out, seen, started = bytearray(), 0, False
+        end = time.monotonic() + 8
+        pat = re.compile(rb"\x1b_Gi=31,[^\x1b]*\x1b\\|\x1b\[0?c|\x1b\[>0?q|\x1b\[16t|\x1b\[14t")
+        while time.monotonic() < end:
+            r, _, _ = select.select([fd], [], [], 0.02)
+            if r:
+                try:
+                    out += os.read(fd, 65536)
+                except OSError:
+                    break
+                for m in pat.finditer(out, seen):
+                    q = m.group(0)
+                    os.write(fd, b"\x1b_Gi=31;OK\x1b\\" if q.startswith(b"\x1b_G") else
+                             b"\x1b[?62;22c" if q.endswith(b"c") else
+                             b"\x1bP>|kitty(0.40)\x1b\\" if q.endswith(b"q") else
+                             b"\x1b[6;%d;%dt" % (CH, CW) if q == b"\x1b[16t" else
+                             b"\x1b[4;%d;%dt" % (H * CH, W * CW))
+                    seen = m.end()
+                seen = max(seen, len(out) - 64)
+            if not started and len(out) > 0 and time.monotonic() > end - 7:
+                started = True
+                subprocess.run(tm + ["respawn-pane", "-k", "env", "LANG=C.UTF-8", "LC_ALL=C.UTF-8",
+                                     os.path.abspath(PEVIZ)] + ARGS, check=True)
+            if started and b"U=1" in out and "\U0010EEEE".encode() in out and b"graphics: kitty" in out:
+                break
+        check(b"graphics: kitty placeholders (kitty graphics reply through tmux)" in out,
+              "real tmux: the status line says kitty placeholders")
+        check(re.search(rb"\x1b_Ga=T,U=1,", out) is not None and b"\x1bPtmux;" not in out,
+              "real tmux: the image reaches the terminal unwrapped, with a virtual placement")
+        scr = Screen(W, H)
+        scr.feed(bytes(out))
+        ph = placeholders(scr)
+        check(len(ph) > 1000 and len({v[0] for v in ph.values()}) == 1,
+              "real tmux: placeholder cells with one image id reach the terminal (%d)" % len(ph))
+        os.close(fd)
+        os.waitpid(pid, 0)
+    finally:
+        subprocess.run(tm + ["kill-server"], capture_output=True)
+
+
 def test_tmux_closed():
     """tmux without allow-passthrough: the wrapped query is dropped, no
     reply comes; cells after at most 200 ms, no image, no placeholder."""
@@ -771,6 +834,7 @@ if __name__ == "__main__":
     test_silent()
     test_deaf()
     test_tmux()
+    test_real_tmux()
     test_tmux_closed()
     print("graphics: %d passed, %d failed" % (passed, failed))
     sys.exit(1 if failed else 0)
