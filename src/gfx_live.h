@@ -10,9 +10,11 @@
  * cursor move costs no image bytes.  Sixel and iTerm2 images cover the
  * cells; they are written after doupdate(), and a cell curses repaints
  * later (the cursor moving) shows its half block over the image.  When
- * an image goes away its cells are overwritten with spaces and the
- * screen repainted.  Data flows down: the loop calls in, nothing here
- * calls the loop.
+ * an image goes away its cells are overwritten with spaces before curses
+ * repaints the screen.  kitty inside tmux: the image goes through tmux's
+ * passthrough with a virtual placement, and its cells are drawn as
+ * Unicode placeholders (CELL_IMAGE), text that tmux keeps in its pane.
+ * Data flows down: the loop calls in, nothing here calls the loop.
  */
 #ifndef PEVIZ_GFX_LIVE_H
 #define PEVIZ_GFX_LIVE_H
