@@ -20,8 +20,9 @@ while IFS= read -r args; do
     [ -z "$args" ] && continue
     eval "set -- $args"
     "$PEVIZ" "$@" >"$tmp/out" 2>"$tmp/err" </dev/null; rc=$?
-    lines=$(wc -l <"$tmp/err")
-    if [ $rc -eq 2 ] && [ "$lines" -eq 1 ] && [ ! -s "$tmp/out" ] && grep -q '^peviz: ' "$tmp/err"; then ok
+    mapfile err <"$tmp/err"     # one whole line, "peviz: ...", read in the shell
+    if [ $rc -eq 2 ] && [ ${#err[@]} -eq 1 ] && [[ ${err[0]} == 'peviz: '*$'\n' ]] &&
+       [ ! -s "$tmp/out" ]; then ok
     else bad "peviz $args: rc=$rc stderr=$(head -c 200 "$tmp/err") stdout=$(head -c 80 "$tmp/out")"; fi
 done <<'TABLE'
 -d 7 --export pe

@@ -115,9 +115,27 @@ fi
 check "the KEYS section is marked for regeneration" \
     grep -q '^\.\\" BEGIN KEYS' "$MAN"
 
+# The pages as text, and the heads of their lines (what comes before the
+# first two blanks, and before the first " |"), looked up without
+# starting a process: the checks below ask hundreds of times.
+MANTXT=$(<"$TMP/man.txt")
+READMETXT=$(<"$README")
+declare -A MAN_HEADS=() README_HEADS=()
+while IFS= read -r line; do
+    line=${line#"${line%%[! ]*}"}
+    MAN_HEADS[x${line%%  *}]=1
+done <"$TMP/man.txt"
+while IFS= read -r line; do
+    line=${line#"${line%%[! |]*}"}
+    README_HEADS[x${line%%  *}]=1 README_HEADS[x${line%% |*}]=1
+done <"$README"
+in_man() { [[ $MANTXT == *"$1"* ]]; }
+in_readme() { [[ $READMETXT == *"$1"* ]]; }
+
 # A key entry: the label starts a line of the rendered page (a .TP tag),
 # followed by two blanks or the end of the line.
 man_has_key() {
+    [ -n "${MAN_HEADS[x$1]:-}" ] && return 0
     awk -v k="$1" '
         { sub(/^ +/, "") }
         index($0, k) == 1 && (length($0) == length(k) ||
@@ -127,7 +145,8 @@ man_has_key() {
 
 # In the README: `label`, or a line of a key list that starts with it.
 readme_has_key() {
-    grep -qF -- "\`$1\`" "$README" && return 0
+    in_readme "\`$1\`" && return 0
+    [ -n "${README_HEADS[x$1]:-}" ] && return 0
     awk -v k="$1" '
         { sub(/^[ |]+/, "") }
         index($0, k) == 1 && substr($0, length(k) + 1, 2) ~ /^(  | \||$)/ { f = 1 }
@@ -153,8 +172,8 @@ grep -oE -- '--[a-z][a-z-]+' "$TMP/help" | sort -u >"$TMP/opts"
 nopts=$(wc -l <"$TMP/opts")
 check "--help lists options (found $nopts)" test "$nopts" -ge 20
 while IFS= read -r o; do
-    check "option $o is not in $MAN" grep -qF -- "$o" "$TMP/man.txt"
-    check "option $o is not in $README" grep -qF -- "$o" "$README"
+    check "option $o is not in $MAN" in_man "$o"
+    check "option $o is not in $README" in_readme "$o"
 done <"$TMP/opts"
 
 # Lists of names the README types by hand: each must be the list --help

@@ -27,7 +27,9 @@ fi
 
 cat >"$tmp/ref.py" <<'PY'
 """Reference ids and scores.  ids SPEC MERGE TPS SPG SPLIT: the lines
-token,kind,t,h,w.  scores MODE ...: the score matrix as %.9g CSV rows."""
+token,kind,t,h,w; ids-each DIR: the same for each line of stdin, into
+DIR/ids.N (one start for every case).  scores MODE ...: the score matrix
+as %.9g CSV rows."""
 import math, sys
 
 IMG, VID, TXT = 151655, 151656, 1
@@ -87,6 +89,11 @@ def cmd_ids(spec, merge, tps, spg, split):
     for i, (k, p) in enumerate(zip(kinds(ids), pos)):
         print("%d,%s,%d,%d,%d" % (i, k, p[0], p[1], p[2]))
 
+def cmd_ids_each(outdir):
+    for i, line in enumerate(sys.stdin):
+        with open("%s/ids.%d" % (outdir, i), "w") as sys.stdout:
+            cmd_ids(*line.split())
+
 def axes_mrope(slots, sec, inter):
     if not inter:
         return [0] * sec[0] + [1] * sec[1] + [2] * sec[2]
@@ -112,7 +119,8 @@ def cmd_axial(W, H, d, theta):
     pos = [(0, p // W, p % W) for p in range(W * H)]
     print_scores(pos, f + f, [2] * (d // 4) + [1] * (d // 4))
 
-{"ids": cmd_ids, "mrope": cmd_mrope, "axial": cmd_axial}[sys.argv[1]](*sys.argv[2:])
+{"ids": cmd_ids, "ids-each": cmd_ids_each, "mrope": cmd_mrope,
+ "axial": cmd_axial}[sys.argv[1]](*sys.argv[2:])
 PY
 
 cat >"$tmp/cmp.py" <<'PY'
@@ -139,16 +147,25 @@ PY
 
 ref() { python3 "$tmp/ref.py" "$@"; }
 
-# ids SPEC MERGE TPS SPG SPLIT -- peviz options
+# check_ids SPEC MERGE TPS SPG SPLIT [peviz options]: the case is queued;
+# ids_checks computes every reference in one python3, then compares.
+IDS_REF=() IDS_ARGS=()
 check_ids() {
-    local spec=$1 merge=$2 tps=$3 spg=$4 split=$5; shift 5
-    ref ids "$spec" "$merge" "$tps" "$spg" "$split" >"$tmp/want" || { bad "ref $spec"; return; }
-    if ! "$PEVIZ" --export position-ids --sequence "$spec" "$@" >"$tmp/got" 2>"$tmp/err"; then
-        bad "ids $spec $*: $(cat "$tmp/err")"; return
-    fi
-    if cmp -s "$tmp/want" "$tmp/got"; then ok; else
-        bad "ids $spec $*: $(diff "$tmp/want" "$tmp/got" | head -3 | tr '\n' ' ')"
-    fi
+    IDS_REF+=("$1 $2 $3 $4 $5")
+    IDS_ARGS+=("--sequence $1${6:+ ${*:6}}")
+}
+ids_checks() {
+    local i args
+    printf '%s\n' "${IDS_REF[@]}" | ref ids-each "$tmp" || { bad "ref ids"; return; }
+    for i in "${!IDS_REF[@]}"; do
+        read -ra args <<<"${IDS_ARGS[i]}"
+        if ! "$PEVIZ" --export position-ids "${args[@]}" >"$tmp/got" 2>"$tmp/err"; then
+            bad "ids ${IDS_ARGS[i]}: $(cat "$tmp/err")"; continue
+        fi
+        if cmp -s "$tmp/ids.$i" "$tmp/got"; then ok; else
+            bad "ids ${IDS_ARGS[i]}: $(diff "$tmp/ids.$i" "$tmp/got" | head -3 | tr '\n' ' ')"
+        fi
+    done
 }
 
 # ---- position ids ----------------------------------------------------------
@@ -197,6 +214,7 @@ while read -r spec merge tps spg split; do
     [ "$split" = 1 ] && set -- "$@" --split-frames
     check_ids "$spec" "$merge" "$tps" "$spg" "$split" "$@"
 done <"$tmp/random"
+ids_checks
 
 # ---- scores -----------------------------------------------------------------
 check_scores() {   # name, reference args..., -- peviz args...

@@ -741,9 +741,9 @@ while IFS='|' read -r args want; do
     args=${args//@/$tmp}
     eval "set -- $args"
     "$PEVIZ" --export freqs "$@" >"$tmp/out" 2>"$tmp/err" </dev/null; rc=$?
-    lines=$(wc -l <"$tmp/err")
-    if [ $rc -eq 2 ] && [ "$lines" -eq 1 ] && [ ! -s "$tmp/out" ] &&
-       grep -qF -- "$want" "$tmp/err"; then ok
+    mapfile err <"$tmp/err"     # one whole line holding $want, read in the shell
+    if [ $rc -eq 2 ] && [ ${#err[@]} -eq 1 ] && [[ ${err[0]} == *"$want"*$'\n' ]] &&
+       [ ! -s "$tmp/out" ]; then ok
     else bad "peviz $args: rc=$rc stderr=$(head -c 300 "$tmp/err") (want '$want')"; fi
 done <<'TABLE'
 --rope-scaling foo|--rope-scaling 'foo': unknown method

@@ -14,7 +14,7 @@ ok() { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
 
 for h in include/peviz/*.h; do
-    name=$(basename "$h" .h)
+    name=${h##*/} name=${name%.h}
     printf '#include "peviz/%s.h"\n' "$name" > "$TMP/$name.c"
     if $CC -std=c11 -Wall -Wextra -Werror -pedantic -Iinclude -fsyntax-only \
         "$TMP/$name.c" 2> "$TMP/$name.err"; then
@@ -28,12 +28,18 @@ done
 # open, fstat, pread), "peviz/..." ones and the library's own internal
 # headers in src/lib: no app code, no curses.
 internal=$(cd src/lib && ls *.h 2>/dev/null | sed 's/\./\\./' | paste -sd '|')
-for f in src/lib/*.c src/lib/*.h include/peviz/*.h; do
-    if grep -nE '^[[:space:]]*#[[:space:]]*include' "$f" \
-        | grep -vE '#[[:space:]]*include[[:space:]]*(<(assert|ctype|errno|float|inttypes|limits|locale|math|stdarg|stdbool|stddef|stdint|stdio|stdlib|string|fcntl|unistd|sys/stat|sys/types)\.h>|"peviz/[a-z_]+\.h")' \
-        | grep -vE "#[[:space:]]*include[[:space:]]*\"($internal)\"" \
-        > "$TMP/inc.txt"; then
-        bad "$f includes more than libc, libm and peviz/:"; cat "$TMP/inc.txt" >&2
+files=(src/lib/*.c src/lib/*.h include/peviz/*.h)
+# every file's includes at once, "FILE:LINE:..." for each one not allowed
+grep -HnE '^[[:space:]]*#[[:space:]]*include' "${files[@]}" \
+    | grep -vE '#[[:space:]]*include[[:space:]]*(<(assert|ctype|errno|float|inttypes|limits|locale|math|stdarg|stdbool|stddef|stdint|stdio|stdlib|string|fcntl|unistd|sys/stat|sys/types)\.h>|"peviz/[a-z_]+\.h")' \
+    | grep -vE "#[[:space:]]*include[[:space:]]*\"($internal)\"" >"$TMP/inc.txt"
+declare -A extra=()
+while IFS= read -r line; do
+    extra[${line%%:*}]+="$line"$'\n'
+done <"$TMP/inc.txt"
+for f in "${files[@]}"; do
+    if [ -n "${extra[$f]:-}" ]; then
+        bad "$f includes more than libc, libm and peviz/:"; printf '%s' "${extra[$f]}" >&2
     else
         ok
     fi
