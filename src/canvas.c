@@ -676,6 +676,9 @@ cell canvas_resolve(const cell *c, int ascii, enum color_mode mode)
         } else {
             half_utf8(&o);
         }
+    } else if (o.kind == CELL_IMAGE) {
+        o = (cell){ ' ', RGB_DEFAULT, RGB_DEFAULT, 0, CELL_TEXT, LEVEL_NONE,
+                    LEVEL_NONE };
     } else if (o.kind == CELL_WIDE_TAIL) {
         if (ascii) {
             o.ch = ' ';

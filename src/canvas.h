@@ -36,7 +36,10 @@ enum cell_kind {
     CELL_HALF,       /* half-block pixel pair: fg = top, bg = bottom */
     CELL_BRAILLE,    /* braille dots: ch = U+2800 + bits */
     CELL_BOX,        /* box drawing */
-    CELL_WIDE_TAIL   /* right half of a double-width glyph: draw nothing */
+    CELL_WIDE_TAIL,  /* right half of a double-width glyph: draw nothing */
+    CELL_IMAGE       /* a kitty Unicode placeholder, on the live terminal
+                        only (gfx_live.h): fg = the image id, level_top /
+                        level_bot = its row / column; a blank elsewhere */
 };
 
 #define LEVEL_NONE 255  /* no density level */

@@ -53,6 +53,32 @@ int gfx_kitty(struct gbuf *b, const struct image *im, unsigned id, int cols,
 void gfx_kitty_delete(struct gbuf *b, unsigned id);
 
 /*
+ * im as kitty graphics APCs with a virtual placement (U=1) of cols x rows
+ * cells, for Unicode placeholders: a=T, f=24, o=z, i=id, q=2, chunked
+ * as gfx_kitty.  The image shows where cells of GFX_PLACEHOLDER with
+ * foreground id and row / column diacritics are drawn.  0, or -1.
+ */
+int gfx_kitty_virtual(struct gbuf *b, const struct image *im, unsigned id,
+                      int cols, int rows);
+
+/* The placeholder character, and the number of row / column diacritics
+ * (so the most rows or columns a placement can have). */
+#define GFX_PLACEHOLDER 0x10EEEEu
+#define GFX_DIACRITICS 297
+
+/* The combining character that says row or column n (0 <= n <
+ * GFX_DIACRITICS), or 0 out of range. */
+uint32_t gfx_diacritic(int n);
+
+/* n (0 ..) of diacritic cp, or -1 if it is none. */
+int gfx_diacritic_index(uint32_t cp);
+
+/* s (n bytes of escape sequences) through tmux to the terminal outside:
+ * each ESC \ ended sequence in its own DCS tmux; ... ESC \ with its ESC
+ * bytes doubled (tmux's allow-passthrough). */
+void gfx_tmux_wrap(struct gbuf *b, const char *s, size_t n);
+
+/*
  * im as a sixel DCS with the palette pal (n <= 256 colours; each pixel
  * takes the nearest): registers #k;2;r;g;b in percent, raster
  * attributes "1;1;W;H, six-pixel bands ended by '-', one pass per

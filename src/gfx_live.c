@@ -18,22 +18,36 @@
 #include "tty.h"
 #include "view.h"
 
-#define KITTY_ID 4242u          /* the one image this program shows */
+#define KITTY_ID 4242u          /* the first image id; part k is KITTY_ID + k */
 #define DEFAULT_CW 10           /* kitty scales to the cells: a guess is safe */
 #define DEFAULT_CH 20
+#define PARTS VIEW_RASTER_PARTS
+
+/* One image on screen: a data area of the view (view.h's part). */
+struct img {
+    int shown;                  /* it is on screen */
+    int x, y, w, h;             /* its cells */
+    uint64_t hash;              /* of its pixels */
+    int view;                   /* the view it shows */
+    int vw, vh;                 /* the view area it was laid out in */
+    cell *seen;                 /* its cells as last drawn (w x h) */
+    long frame;                 /* the frame it was last sent in */
+};
 
 static struct {
     enum gfx_mode mode;
     int cw, ch;
-    int shown;                  /* an image is on screen */
-    int x, y, w, h;             /* its cells */
-    uint64_t hash;              /* of its pixels */
+    struct img im[PARTS];
     struct gbuf out;            /* queued for gfx_live_after */
+    struct gbuf pre;            /* blanks, written before curses draws */
     long long bytes;
-    int view;                   /* the view it shows */
-    int vw, vh;                 /* the view area it was laid out in */
-    cell *seen;                 /* the image's cells as last drawn (w x h) */
-} L = { GFX_CELLS, 0, 0, 0, 0, 0, 0, 0, 0, { NULL, 0, 0, 0 }, 0, -1, 0, 0, NULL };
+    int unicode;                /* kitty through tmux: Unicode placeholders */
+    unsigned id;                /* their first image id */
+    int sent;                   /* image bytes went out since the screen
+                                   was last blanked whole */
+    long frame;                 /* frames through gfx_live_before */
+    int repaint;                /* this frame curses repaints every cell */
+} L = { .mode = GFX_CELLS, .id = KITTY_ID };
 
 enum gfx_mode gfx_live_mode(void)
 {
@@ -62,6 +76,30 @@ static void cell_pixels(const struct gfx_probe *p, int *cw, int *ch)
     }
 }
 
+/*
+ * Inside tmux kitty images go through its passthrough and show where
+ * placeholder cells are drawn, the image id their foreground colour: a
+ * 24-bit id in direct colour, else a palette index (16 .. 255; an
+ * image id per part from the first), told
+ * apart from another program's by the process id.  Fewer colours:
+ * cells.  Returns 0, or -1 having said why.
+ */
+static int unicode_start(struct app *a, const char *why)
+{
+    unsigned pid = (unsigned)getpid();
+    L.unicode = 1;
+    if (a->color < COLOR_256 || a->ascii) {
+        L.mode = GFX_CELLS;
+        if (!a->msg[0])
+            app_msg(a, 0, "graphics: cells (%s, but its placeholders need "
+                    "256 colours and UTF-8)", why);
+        return -1;
+    }
+    L.id = a->color == COLOR_TRUE ? 0x400000u | (pid & 0x3FFFF0u)
+                                  : 16u + pid % (240u - PARTS);
+    return 0;
+}
+
 void gfx_live_start(struct app *a, enum gfx_mode want)
 {
     struct gfx_probe p;
@@ -71,6 +109,8 @@ void gfx_live_start(struct app *a, enum gfx_mode want)
     term_graphics_probe(&p);
     L.mode = gfx_choose(want, &p, tp, lt, tmux && *tmux, why, sizeof why);
     cell_pixels(&p, &L.cw, &L.ch);
+    if (L.mode == GFX_KITTY && tmux && *tmux && unicode_start(a, why) < 0)
+        return;
     if (L.mode == GFX_KITTY && (L.cw < 2 || L.ch < 2)) {
         L.cw = DEFAULT_CW;
         L.ch = DEFAULT_CH;
@@ -85,8 +125,9 @@ void gfx_live_start(struct app *a, enum gfx_mode want)
     /* once, unless another start-up note holds the line; auto finding
      * nothing says nothing (cells, as always) */
     if (!a->msg[0] && (want != GFX_AUTO || L.mode != GFX_CELLS))
-        app_msg(a, 0, "graphics: %s (%s)", L.mode == GFX_CELLS ? "cells"
-                : gfx_mode_name(L.mode), why);
+        app_msg(a, 0, "graphics: %s%s (%s)", L.mode == GFX_CELLS ? "cells"
+                : gfx_mode_name(L.mode), L.unicode ? " placeholders" : "",
+                why);
 }
 
 static uint64_t hash_raster(const struct view_raster *r)
@@ -102,29 +143,68 @@ static uint64_t hash_raster(const struct view_raster *r)
     return h;
 }
 
-/* Overwrite cells (x, y, w, h) with spaces: sixel and iTerm2 pixels are
- * not cleared by ED or EL everywhere; then curses repaints them all. */
+/* Overwrite cells (x, y, w, h), as far as they are on the screen now,
+ * with spaces: sixel and iTerm2 pixels are not cleared by ED or EL
+ * everywhere.  The spaces go out before curses draws, and curses
+ * repaints the whole screen over them. */
 static void blank_area(int x, int y, int w, int h)
 {
-    gbuf_puts(&L.out, "\0337\033[0m");
+    int sw, sh;
+    term_size(&sw, &sh);
+    if (x + w > sw)
+        w = sw - x;
+    if (y + h > sh)
+        h = sh - y;
+    gbuf_puts(&L.pre, "\0337\033[0m");
     for (int r = 0; r < h; r++) {
-        gbuf_printf(&L.out, "\033[%d;%dH", y + r + 1, x + 1);
+        gbuf_printf(&L.pre, "\033[%d;%dH", y + r + 1, x + 1);
         for (int c = 0; c < w; c++)
-            gbuf_put(&L.out, " ", 1);
+            gbuf_put(&L.pre, " ", 1);
     }
-    gbuf_puts(&L.out, "\0338");
+    gbuf_puts(&L.pre, "\0338");
     term_invalidate();
+    L.repaint = 1;
 }
 
-static void take_off(void)
+/* Write what is queued in b now. */
+static void flush(struct gbuf *b)
 {
-    if (!L.shown)
+    if (b->len) {
+        term_write_raw(b->p, b->len);
+        L.bytes += (long long)b->len;
+    }
+    b->len = 0;
+    b->failed = 0;
+}
+
+/* The kitty id of part k's image. */
+static unsigned id_of(int k)
+{
+    return (L.unicode ? L.id : KITTY_ID) + (unsigned)k;
+}
+
+static void take_off(int k)
+{
+    struct img *I = &L.im[k];
+    if (!I->shown)
         return;
-    if (L.mode == GFX_KITTY)
-        gfx_kitty_delete(&L.out, KITTY_ID);
-    else
-        blank_area(L.x, L.y, L.w, L.h);
-    L.shown = 0;
+    if (L.mode == GFX_KITTY && L.unicode) {
+        struct gbuf t = { NULL, 0, 0, 0 };
+        gfx_kitty_delete(&t, id_of(k));
+        gfx_tmux_wrap(&L.out, t.p, t.len);
+        gbuf_free(&t);
+    } else if (L.mode == GFX_KITTY) {
+        gfx_kitty_delete(&L.out, id_of(k));
+    } else {
+        blank_area(I->x, I->y, I->w, I->h);
+    }
+    I->shown = 0;
+}
+
+static void take_off_all(void)
+{
+    for (int k = 0; k < PARTS; k++)
+        take_off(k);
 }
 
 /* The sixel palette: the view's colour map at 255 levels and the
@@ -138,17 +218,35 @@ static void palette_for(const struct app *a, uint32_t *pal)
     pal[255] = RASTER_BG;
 }
 
+/* The image with a virtual placement, through tmux's passthrough: no
+ * cursor, the placeholder cells place it. */
+static int encode_virtual(const struct image *im, const struct view_raster *r,
+                          int k)
+{
+    struct gbuf t = { NULL, 0, 0, 0 };
+    int rc = gfx_kitty_virtual(&t, im, id_of(k), r->w, r->h);
+    if (rc == 0)
+        gfx_tmux_wrap(&L.out, t.p, t.len);
+    gbuf_free(&t);
+    return rc < 0 || L.out.failed ? -1 : 0;
+}
+
 /* The image's escape bytes, at its top-left cell, the cursor kept. */
-static int encode(const struct app *a, const struct view_raster *r)
+static int encode(const struct app *a, const struct view_raster *r, int k)
 {
     struct image im;
     uint32_t pal[256];
     int rc;
     if (raster_image(r, RASTER_BG, &im) < 0)
         return -1;
+    if (L.unicode) {
+        rc = encode_virtual(&im, r, k);
+        image_free(&im);
+        return rc;
+    }
     gbuf_printf(&L.out, "\0337\033[%d;%dH", r->y + 1, r->x + 1);
     if (L.mode == GFX_KITTY) {
-        rc = gfx_kitty(&L.out, &im, KITTY_ID, r->w, r->h);
+        rc = gfx_kitty(&L.out, &im, id_of(k), r->w, r->h);
     } else if (L.mode == GFX_SIXEL) {
         palette_for(a, pal);
         rc = gfx_sixel(&L.out, &im, pal, 256);
@@ -161,42 +259,53 @@ static int encode(const struct app *a, const struct view_raster *r)
 }
 
 /* Cells the image lies under, blanked so that kitty shows it (text glyphs
- * would cover it); what raster_covers leaves (cursor, marks) stays. */
-static void blank_covered(canvas *cv, const struct view_raster *r)
+ * would cover it), or placeholder cells of its row and column; what
+ * raster_covers leaves (cursor, marks) stays. */
+static void blank_covered(canvas *cv, const struct view_raster *r, int k)
 {
     for (int y = r->y; y < r->y + r->h; y++)
         for (int x = r->x; x < r->x + r->w; x++) {
-            cell *k = canvas_at(cv, x, y);
-            if (raster_covers(k))
+            cell *c = canvas_at(cv, x, y);
+            if (!raster_covers(c))
+                continue;
+            if (L.unicode)
+                *c = (cell){ GFX_PLACEHOLDER, id_of(k), RGB_DEFAULT, 0,
+                             CELL_IMAGE, (uint8_t)(y - r->y),
+                             (uint8_t)(x - r->x) };
+            else
                 canvas_put(cv, x, y, ' ', RGB_DEFAULT, RGB_DEFAULT, 0);
         }
 }
 
-/* Queue the image r, or turn images off when it is over the
+/* Queue part k's image r, or turn images off when it is over the
  * low-bandwidth budget (and say so: returns 1, the frame must be drawn
  * again). */
-static int send(struct app *a, const struct view_raster *r, uint64_t hash)
+static int send(struct app *a, const struct view_raster *r, uint64_t hash,
+                int k)
 {
+    struct img *I = &L.im[k];
     size_t before = L.out.len;
-    if (encode(a, r) < 0) {
+    if (encode(a, r, k) < 0) {
         L.out.len = before;
         return 0;
     }
     size_t cost = L.out.len - before;
     if (a->low_bandwidth && cost > GFX_LOWBW_IMAGE) {
         L.out.len = before;
-        take_off();
+        take_off_all();
         app_msg(a, 0, "graphics: cells (an image of %zu KB is over the "
                 "low-bandwidth budget)", (cost + 1023) / 1024);
         L.mode = GFX_CELLS;
         return 1;
     }
-    L.shown = 1;
-    L.hash = hash;
-    L.x = r->x;
-    L.y = r->y;
-    L.w = r->w;
-    L.h = r->h;
+    I->shown = 1;
+    I->frame = L.frame;
+    L.sent = 1;
+    I->hash = hash;
+    I->x = r->x;
+    I->y = r->y;
+    I->w = r->w;
+    I->h = r->h;
     return 0;
 }
 
@@ -204,22 +313,23 @@ static int send(struct app *a, const struct view_raster *r, uint64_t hash)
  * the cursor's old and new cell, and marks beside it. */
 #define KIND_CHANGES_MAX 8
 
-/* Whether the image's cells still show what they showed when it was
+/* Whether image I's cells still show what they showed when it was
  * sent: the view area has the same size, every cell that is a half block
  * now and was one then has the same colours, and only a few cells turned
  * from half blocks to text or back (the cursor moving; not a view that
  * replaced its picture with a progress line).  Cheap: the raster is
  * computed only when not. */
-static int cells_same(const struct app *a, const canvas *cv, int vw, int vh)
+static int cells_same(const struct img *I, const struct app *a,
+                      const canvas *cv, int vw, int vh)
 {
     int kinds = 0;
-    if (!L.shown || !L.seen || (int)a->view != L.view || vw != L.vw ||
-        vh != L.vh)
+    if (!I->shown || !I->seen || (int)a->view != I->view || vw != I->vw ||
+        vh != I->vh)
         return 0;
-    for (int y = 0; y < L.h; y++)
-        for (int x = 0; x < L.w; x++) {
-            const cell *k = canvas_at(cv, L.x + x, L.y + y);
-            const cell *o = &L.seen[y * L.w + x];
+    for (int y = 0; y < I->h; y++)
+        for (int x = 0; x < I->w; x++) {
+            const cell *k = canvas_at(cv, I->x + x, I->y + y);
+            const cell *o = &I->seen[y * I->w + x];
             if (!k)
                 return 0;
             if (raster_covers(k) != raster_covers(o) &&
@@ -232,85 +342,140 @@ static int cells_same(const struct app *a, const canvas *cv, int vw, int vh)
     return 1;
 }
 
-static void cells_keep(const struct app *a, const canvas *cv, int vw,
-                       int vh)
+static void cells_keep(struct img *I, const struct app *a, const canvas *cv,
+                       int vw, int vh)
 {
-    L.vw = vw;
-    L.vh = vh;
-    free(L.seen);
-    L.seen = malloc((size_t)L.w * (size_t)L.h * sizeof *L.seen + 1);
-    L.view = (int)a->view;
-    for (int y = 0; L.seen && y < L.h; y++)
-        for (int x = 0; x < L.w; x++) {
-            const cell *k = canvas_at(cv, L.x + x, L.y + y);
-            L.seen[y * L.w + x] = *k;
-        }
+    I->vw = vw;
+    I->vh = vh;
+    free(I->seen);
+    I->seen = malloc((size_t)I->w * (size_t)I->h * sizeof *I->seen + 1);
+    I->view = (int)a->view;
+    for (int y = 0; I->seen && y < I->h; y++)
+        for (int x = 0; x < I->w; x++)
+            I->seen[y * I->w + x] = *canvas_at(cv, I->x + x, I->y + y);
 }
+
+/* Placeholders say rows and columns up to 255 (a cell's levels), in
+ * 256 colours at least. */
+#define UNICODE_MAX 255
 
 static int wanted(const struct app *a)
 {
+    if (L.unicode && (a->color < COLOR_256 || a->ascii))
+        return 0;
     return !a->help && a->split == 0 &&
-           (a->view == VIEW_HEATMAP || a->view == VIEW_ATTENTION);
+           (a->view == VIEW_HEATMAP || a->view == VIEW_ATTENTION ||
+            a->view == VIEW_COMPARE);
+}
+
+/* Part k of the view area (w x h) in frame cv: kept while its cells
+ * are the same, else its raster sent when its pixels changed.  1: images
+ * were turned off (draw the frame again). */
+static int part(struct app *a, canvas *cv, int w, int h, int k)
+{
+    struct img *I = &L.im[k];
+    struct view_raster r;
+    int again = 0;
+    if (cells_same(I, a, cv, w, h)) {
+        struct view_raster same = { I->x, I->y, I->w, I->h, L.cw, L.ch, NULL };
+        if (L.mode == GFX_KITTY)
+            blank_covered(cv, &same, k);
+        return 0;
+    }
+    if (view_raster(a, a->view, w, h, L.cw, L.ch, 0, k, &r) < 0) {
+        take_off(k);
+        return 0;
+    }
+    if (L.unicode && (r.w > UNICODE_MAX || r.h > UNICODE_MAX)) {
+        free(r.px);
+        take_off(k);
+        return 0;
+    }
+    uint64_t hash = hash_raster(&r);
+    if (I->shown && L.mode != GFX_KITTY &&
+        (r.x != I->x || r.y != I->y || r.w != I->w || r.h != I->h))
+        take_off(k);
+    if (!I->shown || hash != I->hash)
+        again = send(a, &r, hash, k);
+    if (I->shown)
+        cells_keep(I, a, cv, w, h);
+    if (L.mode == GFX_KITTY && I->shown)
+        blank_covered(cv, &r, k);
+    free(r.px);
+    return again;
+}
+
+static int before(struct app *a, canvas *cv)
+{
+    int w, h;
+    if (L.mode == GFX_CELLS)
+        return 0;
+    if (!wanted(a)) {
+        take_off_all();
+        return 0;
+    }
+    frame_view_size(a, cv->w, cv->h, &w, &h);
+    for (int k = 0; k < PARTS; k++)
+        if (part(a, cv, w, h, k))
+            return 1;
+    /* one image taken off (blanked) has curses repaint every cell: sixel
+     * and iTerm2 images it paints over go again */
+    for (int k = 0; L.repaint && L.mode != GFX_KITTY && k < PARTS; k++)
+        if (L.im[k].shown && L.im[k].frame != L.frame) {
+            L.im[k].shown = 0;
+            if (part(a, cv, w, h, k))
+                return 1;
+        }
+    return 0;
 }
 
 int gfx_live_before(struct app *a, canvas *cv)
 {
-    struct view_raster r;
-    int w, h, again = 0;
-    if (L.mode == GFX_CELLS)
-        return 0;
-    frame_view_size(a, cv->w, cv->h, &w, &h);
-    if (wanted(a) && cells_same(a, cv, w, h)) {
-        struct view_raster same = { L.x, L.y, L.w, L.h, L.cw, L.ch, NULL };
-        if (L.mode == GFX_KITTY)
-            blank_covered(cv, &same);
-        return 0;
-    }
-    if (!wanted(a) || view_raster(a, a->view, w, h, L.cw, L.ch, 0, &r) < 0) {
-        take_off();
-        return 0;
-    }
-    uint64_t hash = hash_raster(&r);
-    if (L.shown && L.mode != GFX_KITTY &&
-        (r.x != L.x || r.y != L.y || r.w != L.w || r.h != L.h))
-        take_off();
-    if (!L.shown || hash != L.hash)
-        again = send(a, &r, hash);
-    if (L.shown)
-        cells_keep(a, cv, w, h);
-    if (L.mode == GFX_KITTY && L.shown)
-        blank_covered(cv, &r);
-    free(r.px);
+    L.frame++;
+    L.repaint = 0;
+    int again = before(a, cv);
+    flush(&L.pre);
     return again;
 }
 
 void gfx_live_after(void)
 {
-    if (L.out.len) {
-        term_write_raw(L.out.p, L.out.len);
-        L.bytes += (long long)L.out.len;
-    }
-    L.out.len = 0;
-    L.out.failed = 0;
+    flush(&L.pre);
+    flush(&L.out);
 }
 
 void gfx_live_hide(void)
 {
-    take_off();
+    take_off_all();
     gfx_live_after();
 }
 
+/* The screen is repainted (resized, Ctrl-L, resumed): sixel and iTerm2
+ * pixels of an image sent before may stay, and a terminal may have moved
+ * them when it resized (scrolled, reflowed), so every cell of the screen
+ * is written with a space first: w x h bytes, next to nothing beside an
+ * image. */
 void gfx_live_forget(void)
 {
-    L.shown = 0;
+    if (L.mode != GFX_KITTY && L.mode != GFX_CELLS && L.sent) {
+        int w, h;
+        term_size(&w, &h);
+        blank_area(0, 0, w, h);
+        L.sent = 0;
+    }
+    for (int k = 0; k < PARTS; k++)
+        L.im[k].shown = 0;
 }
 
 void gfx_live_stop(void)
 {
-    take_off();
+    take_off_all();
     gfx_live_after();
     gbuf_free(&L.out);
-    free(L.seen);
-    L.seen = NULL;
+    gbuf_free(&L.pre);
+    for (int k = 0; k < PARTS; k++) {
+        free(L.im[k].seen);
+        L.im[k].seen = NULL;
+    }
     L.mode = GFX_CELLS;
 }

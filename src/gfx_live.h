@@ -1,17 +1,20 @@
 /*
  * gfx_live.h - the data areas as images on the terminal the program
- * runs on: the mode chosen once at start (gfx_probe.h), the image of the
- * current view's data area (heatmap, attention matrix) sent only when
- * its pixels change, the cells drawn over it.
+ * runs on: the mode chosen once at start (gfx_probe.h), an image of each
+ * of the current view's data areas (heatmap, attention matrix, compare's
+ * heatmap and diff panes: view.h's raster parts) sent only when its
+ * pixels change, the cells drawn over it.
  *
  * kitty: the covered cells are blanked and the image lies under the
  * text (z=-1), so the cursor and marks drawn as cells show on top, and a
  * cursor move costs no image bytes.  Sixel and iTerm2 images cover the
  * cells; they are written after doupdate(), and a cell curses repaints
  * later (the cursor moving) shows its half block over the image.  When
- * an image goes away its cells are overwritten with spaces and the
- * screen repainted.  Data flows down: the loop calls in, nothing here
- * calls the loop.
+ * an image goes away its cells are overwritten with spaces before curses
+ * repaints the screen.  kitty inside tmux: the image goes through tmux's
+ * passthrough with a virtual placement, and its cells are drawn as
+ * Unicode placeholders (CELL_IMAGE), text that tmux keeps in its pane.
+ * Data flows down: the loop calls in, nothing here calls the loop.
  */
 #ifndef PEVIZ_GFX_LIVE_H
 #define PEVIZ_GFX_LIVE_H
@@ -37,7 +40,9 @@ void gfx_live_after(void);
  * next frame sends it again. */
 void gfx_live_hide(void);
 
-/* The screen was cleared and repainted: send the image again. */
+/* The screen was cleared and repainted, or resized: send the image
+ * again; with sixel and iTerm2 every cell is overwritten with a space
+ * before the next frame, so that no pixel of an old image stays. */
 void gfx_live_forget(void);
 
 /* At exit: take the image off (kitty deletes it). */

@@ -92,7 +92,7 @@ int gfx_probe_report(struct gfx_probe *p, const char *s, size_t n)
             return -1;
         if (e < 0)
             return 0;
-        if (s[1] == '_' && !p->answered)
+        if (s[1] == '_' && (!p->answered || p->tmux))
             p->kitty = 1;
         if (s[1] == 'P') {          /* ESC P > | text ESC \ */
             size_t t = n > 3 && s[3] == '|' ? 4 : 3, len = (size_t)e - 2 - t;
@@ -148,17 +148,25 @@ static int write_all(int fd, const char *s, size_t n)
     return 0;
 }
 
-int gfx_probe_run(int in, int out, struct gfx_probe *p, char *keys,
-                  size_t cap, size_t *nkeys)
+/* The probe is over: DA1 came (inside tmux, the graphics reply). */
+static int probe_done(const struct gfx_probe *p)
+{
+    return p->tmux ? p->kitty : p->answered;
+}
+
+int gfx_probe_run(int in, int out, int tmux, struct gfx_probe *p,
+                  char *keys, size_t cap, size_t *nkeys)
 {
     char buf[512];
     size_t n = 0, partial = 0;
     long t0 = now_ms(), left;
+    const char *q = tmux ? GFX_PROBE_QUERY_TMUX : GFX_PROBE_QUERY;
     memset(p, 0, sizeof *p);
+    p->tmux = tmux;
     *nkeys = 0;
-    if (write_all(out, GFX_PROBE_QUERY, sizeof GFX_PROBE_QUERY - 1) < 0)
+    if (write_all(out, q, strlen(q)) < 0)
         return -1;
-    while (!p->answered && (left = GFX_PROBE_MS - (now_ms() - t0)) > 0 &&
+    while (!probe_done(p) && (left = GFX_PROBE_MS - (now_ms() - t0)) > 0 &&
            n < sizeof buf) {
         struct pollfd pf = { in, POLLIN, 0 };
         if (poll(&pf, 1, (int)left) <= 0)
@@ -188,8 +196,9 @@ enum gfx_mode gfx_choose(enum gfx_mode want, const struct gfx_probe *p,
         return want;
     }
     if (in_tmux) {
-        snprintf(why, len, "inside tmux");
-        return GFX_CELLS;
+        snprintf(why, len, p->kitty ? "kitty graphics reply through tmux"
+                 : "inside tmux, no kitty graphics reply through it");
+        return p->kitty ? GFX_KITTY : GFX_CELLS;
     }
     if (p->kitty) {
         snprintf(why, len, "kitty graphics reply");

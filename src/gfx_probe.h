@@ -18,6 +18,12 @@
 #define GFX_PROBE_QUERY "\033_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\033\\" \
                         "\033[>q\033[16t\033[c"
 
+/* Inside tmux: the kitty query through tmux's passthrough (its ESC
+ * doubled), so that the terminal outside answers it (tmux drops it
+ * unless allow-passthrough is on); the rest goes to tmux itself. */
+#define GFX_PROBE_QUERY_TMUX "\033Ptmux;\033\033_Gi=31,s=1,v=1,a=q,t=d," \
+                             "f=24;AAAA\033\033\\\033\\\033[16t\033[c"
+
 /* The longest wait for the answers, in all. */
 #define GFX_PROBE_MS 200
 
@@ -28,6 +34,9 @@ struct gfx_probe {
     int cell_w, cell_h;     /* pixels a cell (CSI 16 t), 0 unknown */
     char version[64];       /* XTVERSION's text, "" if none */
     int ms;                 /* how long the probe waited */
+    int tmux;               /* asked through tmux: tmux answers DA1 at once
+                               and the graphics reply comes after it, so
+                               it is taken until the time is up */
 };
 
 /*
@@ -44,19 +53,21 @@ size_t gfx_probe_feed(struct gfx_probe *p, char *buf, size_t n,
                       size_t *partial);
 
 /*
- * Send GFX_PROBE_QUERY on fd out and read fd in until the DA1 answer or
- * GFX_PROBE_MS.  Bytes that were no report (keys) go to keys (at most
+ * Send GFX_PROBE_QUERY (GFX_PROBE_QUERY_TMUX when tmux is set) on fd out
+ * and read fd in until the DA1 answer (inside tmux: the graphics reply)
+ * or GFX_PROBE_MS.  Bytes that were no report (keys) go to keys (at most
  * cap), their number in *nkeys.  0, or -1 if the query could not be
  * written.
  */
-int gfx_probe_run(int in, int out, struct gfx_probe *p, char *keys,
-                  size_t cap, size_t *nkeys);
+int gfx_probe_run(int in, int out, int tmux, struct gfx_probe *p,
+                  char *keys, size_t cap, size_t *nkeys);
 
 /*
  * The mode to use: want unless it is GFX_AUTO; else from p and the
  * environment (term_program: $TERM_PROGRAM, lc_terminal: $LC_TERMINAL,
- * in_tmux: $TMUX set).  why gets a short reason ("kitty graphics
- * reply", "no answer in 200 ms").
+ * in_tmux: $TMUX set; there only kitty, through Unicode placeholders,
+ * or cells).  why gets a short reason ("kitty graphics reply", "no
+ * answer in 200 ms").
  */
 enum gfx_mode gfx_choose(enum gfx_mode want, const struct gfx_probe *p,
                          const char *term_program, const char *lc_terminal,

@@ -442,13 +442,15 @@ static void query_graphics(int want)
 {
     char keys[256];
     size_t n = 0;
+    const char *tmux;
 
     memset(&gprobe, 0, sizeof gprobe);
     if (want != GFX_AUTO)
         return;
     fflush(stdout);
-    if (gfx_probe_run(STDIN_FILENO, STDOUT_FILENO, &gprobe, keys, sizeof keys,
-                      &n) < 0)
+    tmux = getenv("TMUX");
+    if (gfx_probe_run(STDIN_FILENO, STDOUT_FILENO, tmux && *tmux, &gprobe, keys,
+                      sizeof keys, &n) < 0)
         return;
     early_queue(keys, n);
 }
@@ -694,6 +696,24 @@ static wchar_t glyph_of(uint32_t ch, int ascii, int wide)
     return (wchar_t)ch;
 }
 
+/*
+ * A kitty Unicode placeholder: U+10EEEE with its row and column
+ * diacritics, the image id as the foreground colour (an RGB number
+ * where the terminfo entry takes them, else a palette index: the id is
+ * below 256 then).
+ */
+static void draw_placeholder(int x, int y, const cell *c)
+{
+    wchar_t wc[4] = { (wchar_t)GFX_PLACEHOLDER,
+                      (wchar_t)gfx_diacritic(c->level_top),
+                      (wchar_t)gfx_diacritic(c->level_bot), L'\0' };
+    int pair = pair_for(direct ? (int)c->fg : (int)(c->fg & 0xFF), -1);
+    cchar_t cc;
+
+    setcchar(&cc, wc, WA_NORMAL, 0, &pair);
+    mvwadd_wch(stdscr, y, x, &cc);
+}
+
 /* Write one cell; returns 1 if it drew a glyph two cells wide. */
 static int draw_cell(int x, int y, const cell *c, int wide, int ascii,
                      enum color_mode mode)
@@ -704,6 +724,10 @@ static int draw_cell(int x, int y, const cell *c, int wide, int ascii,
                : pair_for(color_num(r.fg, mode), color_num(r.bg, mode));
     cchar_t cc;
 
+    if (c->kind == CELL_IMAGE && !ascii && mode >= COLOR_256) {
+        draw_placeholder(x, y, c);
+        return 0;
+    }
     if (c->kind == CELL_WIDE_TAIL)
         wc[0] = L' ';           /* its wide glyph could not be shown */
     /* ncurses extension: opts points at an int pair, beyond short */

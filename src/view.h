@@ -93,12 +93,14 @@ struct view {
      * B / (pace * cells) s); 0: only the frame rate paces them. */
     double pace;
     /*
-     * Its data area as pixels, after layout (and all work): cw x ch
-     * pixels per cell, the same values the cells show at a finer grain.
-     * Fills r (raster.h) and returns 0, or -1 when it has none now.
-     * NULL: the view's data areas are drawn from its cells alone.
+     * Its data area number part (0 .. VIEW_RASTER_PARTS - 1: a view with
+     * several, such as compare's panes, gives one each) as pixels, after
+     * layout (and all work): cw x ch pixels per cell, the same values
+     * the cells show at a finer grain.  Fills r (raster.h) and returns
+     * 0, or -1 when it has none now.  NULL: the view's data areas are
+     * drawn from its cells alone.
      */
-    int (*raster)(const struct app *a, void *rt, int cw, int ch,
+    int (*raster)(const struct app *a, void *rt, int cw, int ch, int part,
                   struct view_raster *r);
     /*
      * Its settings as follow mode publishes them (state_field.h): rows
@@ -173,13 +175,16 @@ int view_frame(const struct app *a, enum view_id id, canvas *c, int finish,
                char *hint, size_t hintlen);
 
 /*
- * The data area of view id laid out in a w x h area, as pixels (the
+ * The data area part of view id laid out in a w x h area, as pixels (the
  * view's raster hook, after all its work when finish is set; else from
  * what its runtime object holds now): 0 with r filled (free r->px), or
  * -1 when the view has none.
  */
 int view_raster(const struct app *a, enum view_id id, int w, int h, int cw,
-                int ch, int finish, struct view_raster *r);
+                int ch, int finish, int part, struct view_raster *r);
+
+/* Data areas a view may give as images (view_raster's part). */
+#define VIEW_RASTER_PARTS 3
 
 /* The current view's table row for key, after a fresh layout for the
  * size the view gets: 1 if the row's fn took the key. */

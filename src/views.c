@@ -130,7 +130,7 @@ void view_rt_done(enum view_id v, void *tmp)
 /* ---- the hooks in a frame, a key, a command ---------------------------- */
 
 int view_raster(const struct app *a, enum view_id id, int w, int h, int cw,
-                int ch, int finish, struct view_raster *r)
+                int ch, int finish, int part, struct view_raster *r)
 {
     const struct view *v = VIEWS[id];
     void *tmp, *rt;
@@ -142,7 +142,7 @@ int view_raster(const struct app *a, enum view_id id, int w, int h, int cw,
     if (v->work && finish)
         while (v->work(a, rt, VIEW_WORK_SLICE))
             ;
-    got = v->raster(a, rt, cw, ch, r);
+    got = v->raster(a, rt, cw, ch, part, r);
     view_rt_done(id, tmp);
     return got;
 }

@@ -6,7 +6,10 @@ within 200 ms of the probe, and decodes the images sent (kitty APC: base64
 + zlib; sixel DCS: registers and bands), comparing them with the data area
 of a --snapshot --format png of the same state (decoded here with zlib);
 a cursor move must cost no image bytes, a parameter change a new image.
-Standard library only."""
+Inside tmux (pretended, and a real tmux where there is one): the query
+and the image through the passthrough, the placeholder cells read back
+from curses' output (id from the colour, row and column from the
+diacritics).  Standard library only."""
 import base64, fcntl, os, pty, re, select, struct, subprocess, sys, termios, time, zlib
 
 PEVIZ = os.environ.get("PEVIZ", "./peviz")
@@ -248,6 +251,52 @@ def test_attention():
     t.close()
 
 
+def test_compare():
+    """compare's heatmap and diff panes: one kitty image per pane, equal
+    to the snapshot's; a cursor move sends none, a change to pane A's base
+    one (heatmap) or one per pane compared with A (diff)."""
+    for mode, want, after in (("heatmap", 3, 1), ("diff", 2, 2)):
+        args = ["-n", "4096", "-d", "64", "--view", "compare", "--pane-mode", mode, "--base-c", "1e6"]
+        t = Term({"kitty": b"\x1b_Gi=31;OK\x1b\\", "cell": b"\x1b[6;%d;%dt" % (CH, CW), "da1": b"\x1b[?62;22c"},
+                 args=args)
+        t.pump(3.0, until=b"\x1b_Ga=T")
+        quiet(t, 0.5)
+        imgs = kitty_images(t.out)
+        ids = set(re.findall(rb"\x1b_Ga=T[^;]*,i=(\d+),", t.out))
+        check(len(imgs) == want and len(ids) == want,
+              "compare %s: %d images, one per pane shown as a map (%d, ids %s)" % (mode, want, len(imgs), sorted(ids)))
+        snap = snapshot([], args)
+        for x0, y0, w, h, rgb in imgs:
+            bad, total = compare(lambda x, y: tuple(rgb[(y * w + x) * 3:(y * w + x) * 3 + 3]), x0, y0, w, h,
+                                 snap, 0)
+            check(total > 1000 and bad <= total // 100,
+                  "compare %s: pane image at %d = snapshot (%d of %d differ)" % (mode, x0, bad, total))
+        mark = t.send(b"l")
+        quiet(t, 0.5)
+        check(b"\x1b_G" not in t.out[mark:] and len(t.out) > mark, "compare %s: a cursor move sends no image" % mode)
+        mark = t.send(b":base 20000\r")
+        quiet(t, 0.8)
+        n = len(kitty_images(t.out[mark:]))
+        check(n == after, "compare %s: pane A's base changed: %d image(s) sent (%d)" % (mode, after, n))
+        t.close()
+    # sixel: the panes' pixels stay where curses does not write over them
+    args = ["-n", "4096", "-d", "64", "--view", "compare", "--base-c", "1e6"]
+    t = Term({"cell": b"\x1b[6;%d;%dt" % (CH, CW), "da1": b"\x1b[?63;1;2;4;6;9;15;22c"}, args=args)
+    t.pump(4.0, until=b"\x1bPq")
+    quiet(t, 0.8)
+    scr = Screen(W, H)
+    scr.feed(bytes(t.out))
+    first = len(scr.sixel)
+    check(t.out.count(b"\x1bPq") == 3 and first > 3000, "compare sixel: three images (%d cells)" % first)
+    mark = t.send(b":base 20000\r")
+    quiet(t, 0.8)
+    scr.feed(bytes(t.out[mark:]))
+    check(t.out[mark:].count(b"\x1bPq") == 1 and len(scr.sixel) >= first - 8,
+          "compare sixel: pane A's base: one image, every pane's pixels still shown (%d of %d cells)"
+          % (len(scr.sixel), first))
+    t.close()
+
+
 def test_sixel():
     t = Term({"xtversion": b"\x1bP>|XTerm(390)\x1b\\", "cell": b"\x1b[6;%d;%dt" % (CH, CW),
               "da1": b"\x1b[?63;1;2;4;6;9;15;22c"})
@@ -263,6 +312,47 @@ def test_sixel():
     mark = t.send(b"l")
     t.pump(0.6)
     check(b"\x1bPq" not in t.out[mark:], "sixel: a cursor move sends no image bytes")
+    for key in (b":base 500\r", b"D", b"N"):
+        mark = t.send(key)
+        quiet(t)
+        n = t.out[mark:].count(b"\x1bPq")
+        check(n == 1, "sixel: one parameter change (%r) sends one image (%d)" % (key, n))
+    t.close()
+
+
+def quiet(t, secs=1.0, most=8.0):
+    """Pump until secs without output (at most most seconds)."""
+    end, last, since = time.monotonic() + most, len(t.out), time.monotonic()
+    while time.monotonic() < end and time.monotonic() - since < secs:
+        t.pump(0.05)
+        if len(t.out) != last:
+            last, since = len(t.out), time.monotonic()
+
+
+def test_sixel_resize():
+    """After a resize no sixel pixels of the old image stay where the new
+    frame has no image: every cell is written over (ED does not clear
+    sixel pixels everywhere, and the terminal may have moved them)."""
+    global W, H
+    t = Term({"cell": b"\x1b[6;%d;%dt" % (CH, CW), "da1": b"\x1b[?63;1;2;4;6;9;15;22c"})
+    t.pump(4.0, until=b"\x1bPq")
+    quiet(t, 0.5)
+    scr = Screen(W, H)
+    scr.feed(bytes(t.out))
+    before = len(scr.sixel)
+    for w, h in ((120, 40), (100, 30), (160, 48)):
+        mark = len(t.out)
+        fcntl.ioctl(t.fd, termios.TIOCSWINSZ, struct.pack("HHHH", h, w, w * CW, h * CH))
+        quiet(t, 0.8)
+        scr.resize(w, h)
+        # a terminal may move sixel pixels when it resizes (xterm scrolls
+        # them with the text): any cell may hold some now
+        scr.sixel = {(x, y) for x in range(w) for y in range(h)}
+        scr.feed(bytes(t.out[mark:]))
+        stale = scr.sixel - scr.last_sixel
+        check(before > 1000 and t.out[mark:].count(b"\x1bPq") == 1 and not stale,
+              "sixel: after a resize to %dx%d one new image and no stale pixels (%d cells stale)"
+              % (w, h, len(stale)))
     t.close()
 
 
@@ -346,13 +436,405 @@ def test_deaf():
     t.close()
 
 
+# ---- kitty through tmux: passthrough and Unicode placeholders ----
+
+# The first 160 row / column diacritics of kitty's placeholders (the
+# protocol's rowcolumn-diacritics list), enough for rows and columns here.
+DIACRITICS = [int(x, 16) for x in """
+    0305 030D 030E 0310 0312 033D 033E 033F 0346 034A 034B 034C 0350 0351 0352 0357 035B 0363
+    0364 0365 0366 0367 0368 0369 036A 036B 036C 036D 036E 036F 0483 0484 0485 0486 0487 0592
+    0593 0594 0595 0597 0598 0599 059C 059D 059E 059F 05A0 05A1 05A8 05A9 05AB 05AC 05AF 05C4
+    0610 0611 0612 0613 0614 0615 0616 0617 0657 0658 0659 065A 065B 065D 065E 06D6 06D7 06D8
+    06D9 06DA 06DB 06DC 06DF 06E0 06E1 06E2 06E4 06E7 06E8 06EB 06EC 0730 0732 0733 0735 0736
+    073A 073D 073F 0740 0741 0743 0745 0747 0749 074A 07EB 07EC 07ED 07EE 07EF 07F0 07F1 07F3
+    0816 0817 0818 0819 081B 081C 081D 081E 081F 0820 0821 0822 0823 0825 0826 0827 0829 082A
+    082B 082C 082D 0951 0953 0954 0F82 0F83 0F86 0F87 135D 135E 135F 17DD 193A 1A17 1A75 1A76
+    1A77 1A78 1A79 1A7A 1A7B 1A7C 1B6B 1B6D 1B6E 1B6F 1B70 1B71 1B72 1B73 1CD0 1CD1
+""".split()]
+TMUX_KITTY_QUERY = re.compile(rb"\x1bPtmux;\x1b\x1b_Gi=31,[^\x1b]*\x1b\x1b\\\x1b\\")
+
+
+class TmuxTerm(Term):
+    """The far end as tmux in a kitty: tmux answers DA1 at once; the kitty
+    query gets the outer terminal's reply only through passthrough (the
+    DCS tmux; wrapper, ESC doubled), and after the DA1 answer; a bare kitty
+    query is tmux's to drop."""
+
+    def reply(self):
+        pat = re.compile(TMUX_KITTY_QUERY.pattern + rb"|\x1b\[c")
+        later = []
+        for m in pat.finditer(self.out, self.seen):
+            if m.group(0).startswith(b"\x1bP"):
+                if self.t_probe is None:
+                    self.t_probe = time.monotonic()
+                if self.answers.get("kitty"):
+                    later.append(self.answers["kitty"])
+            else:
+                os.write(self.fd, b"\x1b[?1;2;4c")
+            self.seen = m.end()
+        for r in later:
+            os.write(self.fd, r)
+        self.seen = max(self.seen, len(self.out) - 96)
+
+
+def tmux_unwrap(data):
+    """What went through passthrough: each DCS tmux; ... ESC \\ with its
+    doubled ESC undone, in order; and whether any bare ESC sat inside."""
+    inner, bare = b"", False
+    for m in re.finditer(rb"\x1bPtmux;((?:[^\x1b]|\x1b\x1b)*)\x1b\\", data):
+        inner += m.group(1).replace(b"\x1b\x1b", b"\x1b")
+    for m in re.finditer(rb"\x1bPtmux;", data):
+        body = data[m.end():]
+        i = 0
+        while i < len(body):
+            if body[i] == 0x1b:
+                if body[i + 1:i + 2] == b"\x1b":
+                    i += 2
+                    continue
+                bare = body[i + 1:i + 2] != b"\\"
+                break
+            i += 1
+    return inner, bare
+
+
+def kitty_virtual(inner):
+    """(keys, rgb) of each a=T,U=1 transmission in the unwrapped bytes."""
+    imgs = []
+    for m in re.finditer(rb"\x1b_G(a=T[^;]*);", inner):
+        keys = dict(kv.split(b"=") for kv in m.group(1).split(b","))
+        at, b64 = m.start(), b""
+        while True:
+            semi = inner.index(b";", at)
+            end = inner.index(b"\x1b\\", semi)
+            b64 += inner[semi + 1:end]
+            more = re.search(rb"m=(\d)", inner[at:semi]).group(1) == b"1"
+            at = end + 2
+            if not more:
+                break
+        rgb = zlib.decompress(base64.b64decode(b64))
+        imgs.append((keys, rgb))
+    return imgs
+
+
+class Screen:
+    """Enough of a terminal to read back what curses drew: cursor moves,
+    erasing, SGR foreground colours, UTF-8 text with combining marks kept
+    on their cell.  cells[(x, y)] = (text, fg) with fg None, ("idx", n) or
+    ("rgb", n)."""
+
+    def __init__(self, w, h):
+        self.w, self.h, self.x, self.y, self.fg = w, h, 0, 0, None
+        self.cells, self.saved, self.last = {}, (0, 0), None
+        self.sixel, self.last_sixel = set(), set()   # cells under sixel pixels
+
+    def resize(self, w, h):
+        self.w, self.h = w, h
+        self.cells = {k: v for k, v in self.cells.items() if k[0] < w and k[1] < h}
+        self.sixel = {k for k in self.sixel if k[0] < w and k[1] < h}
+
+    def sixel_at(self, dcs):
+        """Pixels of a sixel image cover cells from the cursor on; only
+        text written over them clears them (ED and EL may not)."""
+        m = re.match(rb'\x1bPq"1;1;(\d+);(\d+)', dcs)
+        if not m:
+            return
+        cw, ch = -(-int(m.group(1)) // CW), -(-int(m.group(2)) // CH)
+        self.last_sixel = {(self.x + i, self.y + j) for i in range(cw) for j in range(ch)
+                           if self.x + i < self.w and self.y + j < self.h}
+        self.sixel |= self.last_sixel
+
+    def erase(self, x0, x1, y):
+        for x in range(x0, x1):
+            self.cells.pop((x, y), None)
+
+    def sgr(self, params):
+        p = [s for s in re.split(rb"[;]", params)] if params else [b"0"]
+        i = 0
+        while i < len(p):
+            s = p[i]
+            if s.startswith(b"38:"):
+                parts = s.split(b":")
+                if parts[1] == b"5":
+                    self.fg = ("idx", int(parts[2]))
+                else:
+                    r, g, b = (int(v or 0) for v in parts[-3:])
+                    self.fg = ("rgb", r << 16 | g << 8 | b)
+            elif s == b"38" and p[i + 1] == b"5":
+                self.fg = ("idx", int(p[i + 2]))
+                i += 2
+            elif s == b"38" and p[i + 1] == b"2":
+                r, g, b = (int(v) for v in p[i + 2:i + 5])
+                self.fg = ("rgb", r << 16 | g << 8 | b)
+                i += 4
+            elif s in (b"", b"0", b"39"):
+                self.fg = None
+            elif s == b"48" and i + 1 < len(p):
+                i += 2 if p[i + 1] == b"5" else 4
+            elif s.isdigit() and 30 <= int(s) <= 37:
+                self.fg = ("idx", int(s) - 30)
+            elif s.isdigit() and 90 <= int(s) <= 97:
+                self.fg = ("idx", int(s) - 82)
+            i += 1
+
+    def csi(self, params, final):
+        priv = params[:1] in (b"?", b">", b"<", b"=")
+        nums = [int(v) if v.isdigit() else 0 for v in params.split(b";")] if params and not priv else []
+        n = nums[0] if nums and nums[0] else 1
+        if priv:
+            return
+        if final == b"H" or final == b"f":
+            self.y = (nums[0] if nums and nums[0] else 1) - 1
+            self.x = (nums[1] if len(nums) > 1 and nums[1] else 1) - 1
+        elif final == b"G":
+            self.x = n - 1
+        elif final == b"d":
+            self.y = n - 1
+        elif final == b"C":
+            self.x = min(self.w - 1, self.x + n)
+        elif final == b"D":
+            self.x = max(0, min(self.x, self.w - 1) - n)
+        elif final == b"A":
+            self.y = max(0, self.y - n)
+        elif final == b"B":
+            self.y = min(self.h - 1, self.y + n)
+        elif final == b"K":
+            mode = nums[0] if nums else 0
+            self.erase(*(min(self.x, self.w), self.w) if mode == 0 else (0, self.x + 1) if mode == 1 else (0, self.w),
+                       self.y)
+        elif final == b"J":
+            mode = nums[0] if nums else 0
+            if mode == 2 or mode == 3:
+                self.cells = {}
+            elif mode == 0:
+                self.erase(self.x, self.w, self.y)
+                for y in range(self.y + 1, self.h):
+                    self.erase(0, self.w, y)
+        elif final == b"X":
+            self.erase(self.x, min(self.w, self.x + n), self.y)
+        elif final == b"P":
+            row = [self.cells.get((x, self.y)) for x in range(self.w)]
+            row = row[:self.x] + row[self.x + n:] + [None] * n
+            for x, c in enumerate(row):
+                self.cells.pop((x, self.y), None)
+                if c:
+                    self.cells[(x, self.y)] = c
+        elif final == b"@":
+            row = [self.cells.get((x, self.y)) for x in range(self.w)]
+            row = (row[:self.x] + [None] * n + row[self.x:])[:self.w]
+            for x, c in enumerate(row):
+                self.cells.pop((x, self.y), None)
+                if c:
+                    self.cells[(x, self.y)] = c
+        elif final == b"m":
+            self.sgr(params)
+
+    def put(self, ch):
+        import unicodedata
+        if unicodedata.combining(ch) and self.last is not None:
+            t, fg = self.cells.get(self.last, ("", None))
+            self.cells[self.last] = (t + ch, fg)
+            return
+        if self.x >= self.w:               # the pending wrap
+            self.x, self.y = 0, min(self.h - 1, self.y + 1)
+        self.cells[(self.x, self.y)] = (ch, self.fg)
+        self.sixel.discard((self.x, self.y))
+        self.last = (self.x, self.y)
+        self.x += 2 if unicodedata.east_asian_width(ch) in "WF" else 1
+
+    def feed(self, data):
+        esc = re.compile(rb"\x1b\[([0-9;:?>=<]*)[ $]?([@-~])|\x1b[P_\]X^](?:[^\x1b\x07]|\x1b\x1b)*(?:\x1b\\|\x07)"
+                         rb"|\x1b[()][0-9A-Za-z]|\x1b([78=>c])|\x1b.")
+        text = bytearray()
+
+        def flush():
+            for ch in text.decode("utf-8", "replace"):
+                if ch == "\r":
+                    self.x = 0
+                elif ch == "\n":
+                    self.y = min(self.h - 1, self.y + 1)
+                elif ch == "\b":
+                    self.x = max(0, min(self.x, self.w - 1) - 1)
+                elif ch >= " ":
+                    self.put(ch)
+            text.clear()
+        at = 0
+        for m in esc.finditer(data):
+            text += data[at:m.start()]
+            flush()
+            at = m.end()
+            if m.group(2):
+                self.csi(m.group(1), m.group(2))
+            elif m.group(3) == b"7":
+                self.saved = (self.x, self.y)
+            elif m.group(3) == b"8":
+                self.x, self.y = self.saved
+            elif m.group(0).startswith(b"\x1bPq"):
+                self.sixel_at(m.group(0))
+        text += data[at:]
+        flush()
+
+
+def placeholders(screen):
+    """{(x, y): (id, row, col)} of the U+10EEEE cells on screen."""
+    out = {}
+    for (x, y), (t, fg) in screen.cells.items():
+        if not t.startswith("\U0010EEEE") or fg is None:
+            continue
+        marks = [DIACRITICS.index(ord(c)) if ord(c) in DIACRITICS else -1 for c in t[1:]]
+        if len(marks) >= 2:
+            out[(x, y)] = (fg[1], marks[0], marks[1])
+    return out
+
+
+def test_tmux():
+    """tmux in a kitty with allow-passthrough: the image goes through the
+    passthrough with a virtual placement (U=1), and shows where curses
+    drew placeholder cells: the image id their colour, row and column their
+    diacritics.  Pixels equal the snapshot's data area."""
+    t = TmuxTerm({"kitty": b"\x1b_Gi=31;OK\x1b\\"}, env_add={"TMUX": "/tmp/tmux-1/default,1,0"})
+    t.pump(3.0, until=b"Ptmux;\x1b\x1b_Ga=T")
+    t.pump(0.8)
+    check(b"graphics: kitty placeholders (kitty graphics reply through tmux)" in t.out,
+          "tmux: the status line says kitty placeholders")
+    check(b"\x1b_Ga=T" not in t.out.replace(b"\x1b\x1b_G", b""), "tmux: no kitty APC outside the passthrough")
+    inner, bare = tmux_unwrap(t.out)
+    check(not bare, "tmux: every ESC inside the passthrough is doubled")
+    imgs = kitty_virtual(inner)
+    check(len(imgs) == 1, "tmux: one image through the passthrough (%d)" % len(imgs))
+    scr = Screen(W, H)
+    scr.feed(bytes(t.out))
+    ph = placeholders(scr)
+    if imgs:
+        keys, rgb = imgs[-1]
+        w, h, cols, rows, iid = (int(keys[k]) for k in (b"s", b"v", b"c", b"r", b"i"))
+        check(keys[b"U"] == b"1" and keys[b"q"] == b"2" and keys[b"f"] == b"24" and keys[b"o"] == b"z",
+              "tmux: keys U=1 q=2 f=24 o=z")
+        check(len(rgb) == w * h * 3 and w == cols * CW and h == rows * CH, "tmux: the image is c x r cells of pixels")
+        ids = {v[0] for v in ph.values()}
+        check(ids == {iid}, "tmux: placeholder colour = image id %d (%s)" % (iid, sorted(ids)[:4]))
+        x0 = min(x for x, _ in ph) if ph else 0
+        y0 = min(y for _, y in ph) if ph else 0
+        wrong = sum(1 for (x, y), (_, r, c) in ph.items() if r != y - y0 or c != x - x0)
+        check(len(ph) >= cols * rows - 8 and wrong == 0 and
+              all(x0 <= x < x0 + cols and y0 <= y < y0 + rows for x, y in ph),
+              "tmux: placeholders fill the %dx%d cells, row / column diacritics right (%d cells, %d wrong)"
+              % (cols, rows, len(ph), wrong))
+        bad, total = compare(lambda x, y: tuple(rgb[(y * w + x) * 3:(y * w + x) * 3 + 3]), x0, y0, w, h,
+                             snapshot([]), 0)
+        check(total > 1000 and bad <= total // 100, "tmux: image = snapshot data area (%d of %d differ)" % (bad, total))
+    mark = t.send(b"l")
+    t.pump(0.6)
+    check(b"tmux;" not in t.out[mark:] and len(t.out) > mark, "tmux: a cursor move sends no image bytes")
+    mark = t.send(b":base 500\r")
+    t.pump(1.5)
+    imgs = kitty_virtual(tmux_unwrap(t.out[mark:])[0])
+    check(len(imgs) == 1, "tmux: a parameter change sends one image (%d)" % len(imgs))
+    scr.feed(bytes(t.out[mark:]))
+    ph = placeholders(scr)
+    if imgs:
+        keys, rgb = imgs[-1]
+        w, h = int(keys[b"s"]), int(keys[b"v"])
+        x0 = min(x for x, _ in ph) if ph else 0
+        y0 = min(y for _, y in ph) if ph else 0
+        check(w == (max(x for x, _ in ph) - x0 + 1) * CW if ph else False,
+              "tmux: the placeholders follow the new layout")
+        bad, total = compare(lambda x, y: tuple(rgb[(y * w + x) * 3:(y * w + x) * 3 + 3]), x0, y0, w, h,
+                             snapshot(["-b", "500", "--pos", "301"]), 0)
+        check(total > 1000 and bad <= total // 100, "tmux: image after :base 500 (%d of %d differ)" % (bad, total))
+        print("tmux: %d bytes for a parameter change at %dx%d (cell %dx%d px)" % (len(t.out) - mark, W, H, CW, CH))
+    mark = len(t.out)
+    t.close()
+    check(b"\x1b\x1b_Ga=d,d=I,i=" in t.out[mark:], "tmux: the image is deleted at exit, through the passthrough")
+
+
+def test_real_tmux():
+    """A real tmux (allow-passthrough on) between peviz and a terminal
+    that answers as kitty: tmux forwards the wrapped query and the image
+    (unwrapped), and the placeholder cells reach the terminal."""
+    import shutil
+    if not shutil.which("tmux"):
+        print("SKIP: real tmux: no tmux")
+        return
+    sock = "peviz-gfx-%d" % os.getpid()
+    tm = ["tmux", "-L", sock, "-f", "/dev/null"]
+    subprocess.run(tm + ["new", "-d", "-x", str(W), "-y", str(H), "cat"], check=True)
+    try:
+        if subprocess.run(tm + ["set", "-g", "allow-passthrough", "on"], capture_output=True).returncode:
+            print("SKIP: real tmux: no allow-passthrough (tmux before 3.3)")
+            return
+        pid, fd = pty.fork()
+        if pid == 0:
+            os.environ["TERM"] = "xterm-256color"
+            os.execvp("tmux", tm + ["attach"])
+        fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", H, W, W * CW, H * CH))
+        out, seen, started = bytearray(), 0, False
+        end = time.monotonic() + 8
+        pat = re.compile(rb"\x1b_Gi=31,[^\x1b]*\x1b\\|\x1b\[0?c|\x1b\[>0?q|\x1b\[16t|\x1b\[14t")
+        while time.monotonic() < end:
+            r, _, _ = select.select([fd], [], [], 0.02)
+            if r:
+                try:
+                    out += os.read(fd, 65536)
+                except OSError:
+                    break
+                for m in pat.finditer(out, seen):
+                    q = m.group(0)
+                    os.write(fd, b"\x1b_Gi=31;OK\x1b\\" if q.startswith(b"\x1b_G") else
+                             b"\x1b[?62;22c" if q.endswith(b"c") else
+                             b"\x1bP>|kitty(0.40)\x1b\\" if q.endswith(b"q") else
+                             b"\x1b[6;%d;%dt" % (CH, CW) if q == b"\x1b[16t" else
+                             b"\x1b[4;%d;%dt" % (H * CH, W * CW))
+                    seen = m.end()
+                seen = max(seen, len(out) - 64)
+            if not started and len(out) > 0 and time.monotonic() > end - 7:
+                started = True
+                subprocess.run(tm + ["respawn-pane", "-k", "env", "LANG=C.UTF-8", "LC_ALL=C.UTF-8",
+                                     os.path.abspath(PEVIZ)] + ARGS, check=True)
+            if started and b"U=1" in out and "\U0010EEEE".encode() in out and b"graphics: kitty" in out:
+                break
+        check(b"graphics: kitty placeholders (kitty graphics reply through tmux)" in out,
+              "real tmux: the status line says kitty placeholders")
+        check(re.search(rb"\x1b_Ga=T,U=1,", out) is not None and b"\x1bPtmux;" not in out,
+              "real tmux: the image reaches the terminal unwrapped, with a virtual placement")
+        scr = Screen(W, H)
+        scr.feed(bytes(out))
+        ph = placeholders(scr)
+        check(len(ph) > 1000 and len({v[0] for v in ph.values()}) == 1,
+              "real tmux: placeholder cells with one image id reach the terminal (%d)" % len(ph))
+        os.close(fd)
+        os.waitpid(pid, 0)
+    finally:
+        subprocess.run(tm + ["kill-server"], capture_output=True)
+
+
+def test_tmux_closed():
+    """tmux without allow-passthrough: the wrapped query is dropped, no
+    reply comes; cells after at most 200 ms, no image, no placeholder."""
+    t = TmuxTerm({}, env_add={"TMUX": "/tmp/tmux-1/default,1,0"})
+    t.pump(3.0, until=b"PE heatmap")
+    shown = time.monotonic()
+    t.pump(0.3)
+    check(t.t_probe is not None, "tmux closed: the wrapped kitty query was sent")
+    if t.t_probe is not None:
+        took = shown - t.t_probe
+        print("tmux closed: first frame %.0f ms after the probe" % (took * 1000))
+        check(took < 0.45, "tmux closed: cells within 200 ms of the probe (+ drawing): %.0f ms" % (took * 1000))
+    check(b"_Ga=T" not in t.out and "\U0010EEEE".encode() not in t.out, "tmux closed: no image, no placeholder")
+    t.close()
+
+
 if __name__ == "__main__":
     test_kitty()
     test_attention()
+    test_compare()
     test_sixel()
+    test_sixel_resize()
     test_low_bandwidth()
     test_follow()
     test_silent()
     test_deaf()
+    test_tmux()
+    test_real_tmux()
+    test_tmux_closed()
     print("graphics: %d passed, %d failed" % (passed, failed))
     sys.exit(1 if failed else 0)

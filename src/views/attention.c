@@ -1443,12 +1443,12 @@ static void att_draw(const struct app *a, void *rt, canvas *c, char *hint,
  * and missing blocks are RGB_DEFAULT (their cells show).  The split's
  * four terms stay cells. */
 static int att_raster(const struct app *a, void *rt, int cw, int ch,
-                      struct view_raster *r)
+                      int part, struct view_raster *r)
 {
     struct att_rt *t = rt;
     const struct att_layout *L = &t->L;
     struct score_ctx *s;
-    if (!L->ok || t->split || t->st != GRID_DONE || !t->grid || ch < 2 ||
+    if (part != 0 || !L->ok || t->split || t->st != GRID_DONE || !t->grid || ch < 2 ||
         !(s = app_scores_new(a)))
         return -1;
     double lo = 0, hi = 0;

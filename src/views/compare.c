@@ -81,6 +81,9 @@ struct cmp_rt {
     struct cmp_frame f;
     int tiny;               /* too small for panes: one line each */
     struct cmp_cache cache; /* what the mode's work computed */
+    struct cmp_cache px;    /* the same at px_sub values a column: the
+                               panes as images (the raster hook) */
+    int px_sub;
 };
 
 static void cache_key(const struct app *a, const struct cmp_frame *f,
@@ -172,6 +175,38 @@ static int compare_work(const struct app *a, void *rt, int64_t budget)
 static void compare_fini(void *rt)
 {
     cache_drop(&((struct cmp_rt *)rt)->cache);
+    cache_drop(&((struct cmp_rt *)rt)->px);
+}
+
+/*
+ * Pane part of a grid mode (heatmap, diff) as an image: the mode's values
+ * at cw a column, computed once for all panes and kept while the key
+ * holds, in the colour scale of the cells' values (the legend's).
+ */
+static int compare_raster(const struct app *a, void *rt, int cw, int ch,
+                          int part, struct view_raster *r)
+{
+    struct cmp_rt *t = rt;
+    const struct cmp_mode *m = mode_of(a);
+    if (t->tiny || !m->grid || part >= t->f.np)
+        return -1;
+    compare_work(a, rt, 0);
+    if (!t->cache.valid)
+        return -1;
+    struct cmp_frame fp = t->f;
+    fp.sub = cw;
+    if (!t->px.valid || t->px_sub != cw ||
+        memcmp(&t->px.key, &t->cache.key, sizeof t->px.key) != 0) {
+        cache_drop(&t->px);
+        m->work(&fp, &t->px.val);
+        t->px.key = t->cache.key;
+        t->px_sub = cw;
+        t->px.valid = t->px.val.v != NULL;
+    }
+    if (!t->px.valid)
+        return -1;
+    return cmp_grid_raster(a, &t->f, t->px.val.v + cmp_grid_cells(&fp) *
+                           (size_t)part, t->cache.val.scale, part, cw, ch, r);
 }
 
 static void compare_draw(const struct app *a, void *rt, canvas *c, char *hint,
@@ -191,6 +226,31 @@ static void compare_draw(const struct app *a, void *rt, canvas *c, char *hint,
     if (m->draw(a, c, &r->f, &r->cache.val, hint, hintlen) == 0 &&
         r->f.g.read_y >= 0)
         m->readout(a, c, &r->f);
+}
+
+int compare_pixel_source(const struct app *a, int w, int h, int part, int cw,
+                         int ch, int x, int y, int64_t *q0, int64_t *q1,
+                         int *dim)
+{
+    struct cmp_rt t;
+    memset(&t, 0, sizeof t);
+    compare_layout(a, &t, w, h);
+    if (t.tiny || !mode_of(a)->grid)
+        return -1;
+    return cmp_grid_source(&t.f, part, cw, ch, x, y, q0, q1, dim);
+}
+
+double compare_grid_scale(const struct app *a, int w, int h)
+{
+    struct cmp_rt t;
+    double s = 0;
+    memset(&t, 0, sizeof t);
+    compare_layout(a, &t, w, h);
+    compare_work(a, &t, 0);
+    if (!t.tiny && t.cache.valid && mode_of(a)->grid)
+        s = t.cache.val.scale;
+    compare_fini(&t);
+    return s;
 }
 
 /* ---- keys ----------------------------------------------------------------- */
@@ -879,6 +939,7 @@ const struct view VIEW_COMPARE_DEF = {
     .rt_size = sizeof(struct cmp_rt), .reset = compare_reset,
     .params_changed = clamp_cursor, .layout = compare_layout,
     .work = compare_work, .draw = compare_draw, .fini = compare_fini,
+    .raster = compare_raster,
     .command = compare_command, .keys = COMPARE_KEYS,
     .fields = COMPARE_FIELDS, .fields_check = compare_fields_check,
     .point_text = compare_point_text,

@@ -22,4 +22,15 @@ struct app;
 extern const struct state_field COMPARE_FIELDS[];
 int compare_fields_check(const struct app *a, char *err, size_t errlen);
 
+/* For tests: what pixel (x, y) of pane part's image shows, the view laid
+ * out in a w x h area at cw x ch pixels a cell (a grid mode: heatmap,
+ * diff): positions [*q0, *q1) of dimension *dim; 0, or -1 when it shows
+ * none. */
+int compare_pixel_source(const struct app *a, int w, int h, int part, int cw,
+                         int ch, int x, int y, int64_t *q0, int64_t *q1,
+                         int *dim);
+/* For tests: the colour scale of the panes there (the legend's), or 0
+ * when the mode has none. */
+double compare_grid_scale(const struct app *a, int w, int h);
+
 #endif

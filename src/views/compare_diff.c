@@ -26,17 +26,18 @@ static enum diff_kind diff_kind(const struct rpane *rp, int k)
 }
 
 static void grid_diff(const struct rpane *rp, int k, const struct axis *xm,
-                      const struct ymap *ym, double *ref, double *out)
+                      const struct ymap *ym, int sub, double *ref,
+                      double *out)
 {
-    size_t cells = (size_t)ym->pixels * (size_t)xm->cells;
+    size_t cells = (size_t)ym->pixels * (size_t)xm->cells * (size_t)sub;
     enum diff_kind kind = diff_kind(rp, k);
     if (kind == DIFF_REF) {
         for (size_t i = 0; i < cells; i++)
             out[i] = BLANK;
         return;
     }
-    cmp_grid_fill(&rp[k], xm, ym, 0, out);
-    cmp_grid_fill(kind == DIFF_ERROR ? &rp[k] : &rp[0], xm, ym,
+    cmp_grid_fill(&rp[k], xm, ym, sub, 0, out);
+    cmp_grid_fill(kind == DIFF_ERROR ? &rp[k] : &rp[0], xm, ym, sub,
                   kind == DIFF_ERROR, ref);
     for (size_t i = 0; i < cells; i++) {
         if (out[i] == BLANK || ref[i] == BLANK)
@@ -93,7 +94,7 @@ static void diff_work(const struct cmp_frame *f, struct cmp_values *out)
     if (!cells || !(out->v = malloc(sizeof(double) * (all + cells))))
         return;
     for (int k = 0; k < f->np; k++)
-        grid_diff(f->rp, k, &f->xm, &f->ym, out->v + all,
+        grid_diff(f->rp, k, &f->xm, &f->ym, cmp_grid_sub(f), out->v + all,
                   out->v + cells * (size_t)k);
     for (size_t i = 0; i < all; i++)
         if (out->v[i] != BLANK && !isnan(out->v[i]) && fabs(out->v[i]) > m)
@@ -142,6 +143,6 @@ static int diff_piece(const struct app *a, const struct rpane *rp, int k,
 CMP_GRID_READOUT(diff_readout, diff_piece)
 
 const struct cmp_mode CMP_DIFF = {
-    .name = "diff", .vs_a = 1, .layout = cmp_grid_layout, .work = diff_work,
+    .name = "diff", .grid = 1, .vs_a = 1, .layout = cmp_grid_layout, .work = diff_work,
     .draw = diff_draw, .readout = diff_readout,
 };

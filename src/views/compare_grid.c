@@ -4,7 +4,9 @@
  * dimensions down (all of them evenly spaced, or consecutive ones), a
  * value per cell in one diverging colour scale, the critical band
  * marked in the gutter, the dimension labels, the position axis, the
- * legend and the readout.  Below the modes: it knows neither.
+ * legend and the readout; and each pane's grid as pixels, a value per
+ * pixel column, for the view's raster hook (the panes as images).  Below
+ * the modes: it knows neither.
  */
 #include <math.h>
 #include <stdio.h>
@@ -15,6 +17,7 @@
 #include "glyph.h"
 #include "text.h"
 #include "peviz/pe.h"
+#include "raster.h"
 #include "compare_view.h"
 
 /* Rounded-format evaluations allowed per pane per frame: beyond it a
@@ -117,18 +120,37 @@ static int64_t prec_stride(const struct rpane *r, const struct axis *xm,
     return work <= PREC_BUDGET ? 1 : (int64_t)ceil(work / PREC_BUDGET);
 }
 
+/* Positions [*q0, *q1) of value i of the sub across column col, cut at
+ * n: the column's run split evenly; 0 when the value shows none. */
+static int sub_range(const struct axis *xm, int col, int i, int sub,
+                     int64_t n, int64_t *q0, int64_t *q1)
+{
+    int64_t a0, a1;
+    if (!cmp_xmap_range(xm, col, &a0, &a1))
+        return 0;
+    *q0 = a0 + (a1 - a0) * i / sub;
+    *q1 = a0 + (a1 - a0) * (i + 1) / sub;
+    if (*q1 <= *q0)
+        *q1 = *q0 + 1;
+    if (*q0 >= n)
+        return 0;
+    if (*q1 > n)
+        *q1 = n;
+    return 1;
+}
+
 /*
- * Fill out[py * cols + col] with the pane's column means (BLANK outside
- * its n or d).  exact != 0 forces f64 (the reference for errors).  The
- * column ranges are the same on every row and each row is one dim: its
- * frequency is formed once (layout_value_means).
+ * Fill out[py * cols * sub + col * sub + i] with the pane's means
+ * (BLANK outside its n or d).  exact != 0 forces f64 (the reference for
+ * errors).  The ranges are the same on every row and each row is one
+ * dim: its frequency is formed once (layout_value_means).
  */
 void cmp_grid_fill(const struct rpane *r, const struct axis *xm,
-                   const struct ymap *ym, int exact, double *out)
+                   const struct ymap *ym, int sub, int exact, double *out)
 {
     enum precision p = exact ? PREC_F64 : r->prec;
     int64_t stride = prec_stride(r, xm, ym);
-    int cols = xm->cells, live = 0;
+    int cols = xm->cells * (sub < 1 ? (sub = 1) : sub), live = 0;
     int64_t *p0 = malloc(2 * (size_t)(cols > 0 ? cols : 1) * sizeof *p0);
     int *at = malloc((size_t)(cols > 0 ? cols : 1) * sizeof *at);
     double *v = malloc((size_t)(cols > 0 ? cols : 1) * sizeof *v);
@@ -139,14 +161,10 @@ void cmp_grid_fill(const struct rpane *r, const struct axis *xm,
         return;
     }
     int64_t *p1 = p0 + cols;
-    for (int col = 0; col < cols; col++) {
-        int64_t a0, a1;
-        if (!cmp_xmap_range(xm, col, &a0, &a1) || a0 >= r->n)
-            continue;
-        p0[live] = a0;
-        p1[live] = a1 > r->n ? r->n : a1;
-        at[live++] = col;
-    }
+    for (int col = 0; col < cols; col++)
+        if (sub_range(xm, col / sub, col % sub, sub, r->n, &p0[live],
+                      &p1[live]))
+            at[live++] = col;
     for (int py = 0; py < ym->pixels; py++) {
         int dim = ymap_dim(ym, py);
         double *row = &out[(size_t)py * (size_t)cols];
@@ -449,12 +467,60 @@ void cmp_grid_layout(const struct app *a, struct cmp_frame *f)
     }
 }
 
+int cmp_grid_sub(const struct cmp_frame *f)
+{
+    return f->sub > 1 ? f->sub : 1;
+}
+
 size_t cmp_grid_cells(const struct cmp_frame *f)
 {
     int cols = f->g.pw - 1;
     if (cols < 1 || f->g.body_h < 1)
         return 0;
-    return (size_t)cols * (size_t)f->ym.pixels;
+    return (size_t)cols * (size_t)cmp_grid_sub(f) * (size_t)f->ym.pixels;
+}
+
+int cmp_grid_source(const struct cmp_frame *f, int k, int cw, int ch, int x,
+                    int y, int64_t *q0, int64_t *q1, int *dim)
+{
+    int py = 2 * (y / ch) + (y % ch >= ch / 2);
+    if (k >= f->np || x < 0 || x >= f->xm.cells * cw || py >= f->ym.pixels)
+        return -1;
+    *dim = ymap_dim(&f->ym, py);
+    if (*dim < 0 || *dim >= f->rp[k].d)
+        return -1;
+    return sub_range(&f->xm, x / cw, x % cw, cw, f->rp[k].n, q0, q1) ? 0 : -1;
+}
+
+int cmp_grid_raster(const struct app *a, const struct cmp_frame *f,
+                    const double *px, double scale, int k, int cw, int ch,
+                    struct view_raster *r)
+{
+    const struct geom *g = &f->g;
+    int cols = f->xm.cells, W = cols * cw, H = g->body_h * ch, any = 0;
+    if (k >= g->np || cols < 1 || g->body_h < 1 || ch < 2)
+        return -1;
+    *r = (struct view_raster){ g->px[k] + 1, g->body_y, cols, g->body_h, cw,
+                               ch, NULL };
+    r->px = malloc((size_t)W * (size_t)H * sizeof *r->px + 1);
+    for (int y = 0; r->px && y < H; y++) {
+        int py = 2 * (y / ch) + (y % ch >= ch / 2);
+        const double *row = px + (size_t)py * (size_t)W;
+        for (int x = 0; x < W; x++) {
+            double v = py < f->ym.pixels ? row[x] : BLANK;
+            rgb c = v == BLANK ? RGB_DEFAULT
+                    : isnan(v) ? cmp_uc(a, UI_DIM)
+                    : cmap_diverging(a->palette, v / scale);
+            any |= c != RGB_DEFAULT;
+            r->px[(size_t)y * (size_t)W + (size_t)x] = c;
+        }
+    }
+    if (!r->px || !any) {
+        free(r->px);
+        r->px = NULL;
+        return -1;
+    }
+    return 0;
 }
 
 int cmp_grid_draw(const struct app *a, canvas *c, const struct cmp_frame *f,

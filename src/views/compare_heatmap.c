@@ -20,7 +20,8 @@ static void heatmap_work(const struct cmp_frame *f, struct cmp_values *out)
         return;
     out->v = malloc(sizeof(double) * cells * (size_t)f->np);
     for (int k = 0; out->v && k < f->np; k++)
-        cmp_grid_fill(&f->rp[k], &f->xm, &f->ym, 0, out->v + cells * (size_t)k);
+        cmp_grid_fill(&f->rp[k], &f->xm, &f->ym, cmp_grid_sub(f), 0,
+                      out->v + cells * (size_t)k);
 }
 
 static int heatmap_draw(const struct app *a, canvas *c,
@@ -49,6 +50,6 @@ static int heatmap_piece(const struct app *a, const struct rpane *rp, int k,
 CMP_GRID_READOUT(heatmap_readout, heatmap_piece)
 
 const struct cmp_mode CMP_HEATMAP = {
-    .name = "heatmap", .layout = cmp_grid_layout, .work = heatmap_work,
+    .name = "heatmap", .grid = 1, .layout = cmp_grid_layout, .work = heatmap_work,
     .draw = heatmap_draw, .readout = heatmap_readout,
 };

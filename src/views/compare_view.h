@@ -34,6 +34,8 @@
 #include "peviz/scores.h"
 #include "plans.h"
 
+struct view_raster;
+
 #define LOG10_2PI 0.79817986835811504957
 #define M_PI_ 3.14159265358979323846
 #define MIN_SPAN 8         /* zooming in stops at this many positions */
@@ -111,6 +113,9 @@ struct cmp_frame {
     struct scaled sc[COMPARE_MAX_PANES];    /* the bands (spectrum, ratio):
                                cmp_scaled_make */
     int sc_any;             /* some pane's sc is on */
+    int sub;                /* grid values per pane column (heatmap, diff):
+                               1 for cells (0 means 1), the cell's width
+                               in pixels for an image (the raster hook) */
 };
 
 /* What a mode's work computed for the frames that follow: v, malloc'd
@@ -128,6 +133,8 @@ struct cmp_values {
  */
 struct cmp_mode {
     const char *name;       /* "heatmap": :mode, --compare-mode, follow */
+    int grid;               /* draws the grid of compare_grid.c: its panes
+                               can be images (cmp_grid_raster) */
     int bands;              /* one value per band: the band cursor moves */
     const char *noun;       /* bands: what it is called ("ratio plot") */
     int vs_a;               /* sets every pane against A (kept beside the
@@ -270,13 +277,28 @@ void cmp_draw_headers(const struct app *a, canvas *c, const struct geom *g,
 /* Geometry, positions across and dimensions down, the body cut to the
  * rows the dimensions use. */
 void cmp_grid_layout(const struct app *a, struct cmp_frame *f);
-/* The cells (grid columns x pixel rows) of one pane's grid; 0 when the
- * grid has no room. */
+/* The values (grid columns x f->sub x pixel rows) of one pane's grid;
+ * 0 when the grid has no room. */
 size_t cmp_grid_cells(const struct cmp_frame *f);
-/* Pane r's column means at every pixel row into out (BLANK outside its n
- * or d); exact != 0 forces f64 (the reference for errors). */
+/* Grid values per pane column: f->sub, at least 1. */
+int cmp_grid_sub(const struct cmp_frame *f);
+/* Pane r's means at every pixel row into out (BLANK outside its n or d),
+ * sub values per column: its positions split evenly (a position spans
+ * several where there are fewer); exact != 0 forces f64 (the reference
+ * for errors). */
 void cmp_grid_fill(const struct rpane *r, const struct axis *xm,
-                   const struct ymap *ym, int exact, double *out);
+                   const struct ymap *ym, int sub, int exact, double *out);
+/* Pane k's grid px (values at f->sub = cw, pane k's block) as pixels
+ * of cw x ch a cell, in the colour scale scale (the legend's): each cell
+ * row's upper half its first pixel row, the lower half its second, as
+ * the half blocks.  0, or -1 when no value is shown (a reference pane). */
+int cmp_grid_raster(const struct app *a, const struct cmp_frame *f,
+                    const double *px, double scale, int k, int cw, int ch,
+                    struct view_raster *r);
+/* What pixel (x, y) of pane k's image at cw x ch a cell shows: positions
+ * [*q0, *q1) of dimension *dim; 0, or -1 when it shows none. */
+int cmp_grid_source(const struct cmp_frame *f, int k, int cw, int ch, int x,
+                    int y, int64_t *q0, int64_t *q1, int *dim);
 /* v's np grids, pane k's at k * cmp_grid_cells(f), in one colour scale;
  * the panes in skip (bit k) get no grid and no gutter.  lead: what the
  * legend calls the values.  -1 when nothing was drawn. */

@@ -1468,11 +1468,11 @@ static rgb px_color(const struct app *a, const struct heat_layout *L,
 /* The map at cw x ch pixels a cell: each band slot's upper half its
  * sine dimension, its lower half its cosine, as the half blocks. */
 static int heat_raster(const struct app *a, void *rt, int cw, int ch,
-                       struct view_raster *r)
+                       int part, struct view_raster *r)
 {
     const struct heat_layout *L = &((struct heat_rt *)rt)->L;
     const struct heat_geom *g = &L->g;
-    if (a->heat.pca || a->p.d < 2 || a->p.n < 1 || g->ucols < 1 ||
+    if (part != 0 || a->heat.pca || a->p.d < 2 || a->p.n < 1 || g->ucols < 1 ||
         g->shown < 1)
         return -1;
     int W = g->ucols * cw, sh = g->bh * ch;

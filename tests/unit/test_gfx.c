@@ -21,6 +21,7 @@
 #include "gfx_probe.h"
 #include "raster.h"
 #include "view.h"
+#include "views/compare.h"
 #include "views/heatmap.h"
 
 #define CW 10
@@ -94,7 +95,7 @@ static int pic_make(struct pic *p, int d, int64_t n, int W, int H)
     p->a.screen_h = H;
     frame_view_size(&p->a, W, H, &vw, &vh);
     heatmap_map_rect(&p->a, vw, vh, &mx, &my, &p->cols, &p->rows);
-    if (view_raster(&p->a, VIEW_HEATMAP, vw, vh, CW, CH, 1, &p->r))
+    if (view_raster(&p->a, VIEW_HEATMAP, vw, vh, CW, CH, 1, 0, &p->r))
         return -1;
     return raster_image(&p->r, RASTER_BG, &p->im);
 }
@@ -150,10 +151,11 @@ static int pic_compare(const struct pic *p, const uint8_t *rgbbuf, int tol,
 
 /* ---- kitty ---------------------------------------------------------------------- */
 
-/* Decode a kitty transmission: checks its chunks and keys, returns the
- * RGB pixels (free them) or NULL. */
-static uint8_t *kitty_decode(const char *s, size_t n, int *w, int *h,
-                             long *id)
+/* Decode a kitty transmission: checks its chunks and keys (virt: a
+ * virtual placement, U=1 and no cursor key), returns the RGB pixels
+ * (free them) or NULL. */
+static uint8_t *kitty_decode_as(const char *s, size_t n, int virt, int *w,
+                                int *h, long *id)
 {
     char *b64 = malloc(n + 1);
     size_t bn = 0, at = 0;
@@ -178,7 +180,9 @@ static uint8_t *kitty_decode(const char *s, size_t n, int *w, int *h,
             *h = (int)key_of(keys, kl, "v");
             *id = key_of(keys, kl, "i");
             ok = key_of(keys, kl, "f") == 24 && strstr(keys, "o=z") &&
-                 key_of(keys, kl, "q") == 2 && key_of(keys, kl, "C") == 1 &&
+                 key_of(keys, kl, "q") == 2 &&
+                 key_of(keys, kl, "C") == (virt ? -1 : 1) &&
+                 key_of(keys, kl, "U") == (virt ? 1 : -1) &&
                  strstr(keys, "a=T") < semi;
         }
         size_t dl = (size_t)(end - semi - 1);
@@ -204,6 +208,12 @@ static uint8_t *kitty_decode(const char *s, size_t n, int *w, int *h,
     free(b64);
     free(z);
     return px;
+}
+
+static uint8_t *kitty_decode(const char *s, size_t n, int *w, int *h,
+                             long *id)
+{
+    return kitty_decode_as(s, n, 0, w, h, id);
 }
 
 static void test_kitty(void)
@@ -398,6 +408,179 @@ static void test_base64(void)
     CHECK(gfx_mode_parse("sixel") == GFX_SIXEL && gfx_mode_parse("x") < 0);
 }
 
+/* ---- compare's panes as images ------------------------------------------- */
+
+/* Mean of PE dimension dim (interleaved: sin even, cos odd) at base over
+ * positions [q0, q1), by brute force. */
+static double pe_mean(double base, int d, int dim, int64_t q0, int64_t q1)
+{
+    double w = pow(base, -(double)(dim / 2 * 2) / d), s = 0;
+    for (int64_t q = q0; q < q1; q++)
+        s += dim % 2 ? cos((double)q * w) : sin((double)q * w);
+    return s / (double)(q1 - q0);
+}
+
+/*
+ * Pane k's image in compare's heatmap or diff mode at W x H cells, sampled
+ * pixels against the colour map of the exact means (diff: A - X) in the
+ * panes' colour scale; the images' count goes to *parts.  Bad pixels.
+ */
+static int compare_check(struct app *a, int W, int H, int *parts,
+                         int *checked)
+{
+    int vw, vh, bad = 0;
+    *checked = 0;
+    *parts = 0;
+    a->screen_w = W;
+    a->screen_h = H;
+    frame_view_size(a, W, H, &vw, &vh);
+    double scale = compare_grid_scale(a, vw, vh);
+    for (int k = 0; k < VIEW_RASTER_PARTS; k++) {
+        struct view_raster r;
+        if (view_raster(a, VIEW_COMPARE, vw, vh, CW, CH, 1, k, &r))
+            continue;
+        ++*parts;
+        for (int y = 1; y < r.h * CH; y += 7)
+            for (int x = 0; x < r.w * CW; x += 5) {
+                int64_t q0, q1;
+                int dim;
+                double v;
+                rgb got = r.px[(size_t)y * (size_t)(r.w * CW) + (size_t)x];
+                if (compare_pixel_source(a, vw, vh, k, CW, CH, x, y, &q0, &q1,
+                                         &dim)) {
+                    bad += got != RGB_DEFAULT;
+                    continue;
+                }
+                v = pe_mean(k ? a->cmp.panes[k].base : a->p.base, a->p.d, dim,
+                            q0, q1);
+                if (a->cmp.mode == PANE_DIFF)
+                    v = pe_mean(a->p.base, a->p.d, dim, q0, q1) - v;
+                rgb want = cmap_diverging(a->palette, v / scale);
+                int e = abs((int)(got >> 16) - (int)(want >> 16)) > 2 ||
+                        abs((int)(got >> 8 & 0xFF) - (int)(want >> 8 & 0xFF)) > 2 ||
+                        abs((int)(got & 0xFF) - (int)(want & 0xFF)) > 2 ||
+                        fabs(v) > scale;
+                if (e && bad++ < 3)
+                    fprintf(stderr, "pane %d pixel (%d, %d): %06x, want %06x "
+                            "(%g of scale %g)\n", k, x, y, (unsigned)got,
+                            (unsigned)want, v, scale);
+                (*checked)++;
+            }
+        free(r.px);
+    }
+    return bad;
+}
+
+static void test_compare(void)
+{
+    struct app a;
+    int parts, checked;
+    app_init(&a);
+    a.view = VIEW_COMPARE;
+    a.color = COLOR_TRUE;
+    a.p.d = 32;
+    a.p.n = 3000;
+    a.cmp.npanes = 3;
+    /* the heatmap mode: every pane an image, each position its pixels */
+    CHECK(compare_check(&a, 160, 48, &parts, &checked) == 0);
+    CHECK(parts == 3 && checked > 3 * 2000);
+    /* zoomed in: a position spans several pixels */
+    a.cmp.zoom = 6;
+    a.p.pos = 1234;
+    CHECK(compare_check(&a, 160, 48, &parts, &checked) == 0);
+    CHECK(parts == 3 && checked > 3 * 2000);
+    /* the diff mode: A is the reference (its card stays text), B and C
+     * show A - X in the legend's scale */
+    a.cmp.zoom = 0;
+    a.cmp.mode = PANE_DIFF;
+    CHECK(compare_check(&a, 160, 48, &parts, &checked) == 0);
+    CHECK(parts == 2 && checked > 2 * 2000);
+    /* modes drawn as plots stay cells */
+    a.cmp.mode = PANE_SPECTRUM;
+    CHECK(compare_check(&a, 160, 48, &parts, &checked) == 0 && parts == 0);
+}
+
+/* ---- kitty through tmux ------------------------------------------------------ */
+
+/* What tmux passes on of s: each ESC P tmux; ... ESC \\ unwrapped, its
+ * doubled ESC undone; -1 if a lone ESC sits inside or bytes lie outside
+ * a wrapper.  *seqs counts the wrappers. */
+static long tmux_unwrap(const char *s, size_t n, char *out, int *seqs)
+{
+    size_t at = 0;
+    long o = 0;
+    *seqs = 0;
+    while (at < n) {
+        if (n - at < 7 || memcmp(s + at, "\033Ptmux;", 7))
+            return -1;
+        at += 7;
+        for (;;) {
+            if (at + 1 >= n)
+                return -1;
+            if (s[at] != '\033') {
+                out[o++] = s[at++];
+            } else if (s[at + 1] == '\033') {
+                out[o++] = '\033';
+                at += 2;
+            } else if (s[at + 1] == '\\') {
+                at += 2;
+                break;
+            } else {
+                return -1;
+            }
+        }
+        ++*seqs;
+    }
+    return o;
+}
+
+static void test_tmux(void)
+{
+    struct pic p;
+    struct gbuf b = { 0 }, t = { 0 };
+    int w, h, seqs, checked;
+    long id;
+    /* the placeholder diacritics: rows / columns 0, 1, 2 as the protocol's
+     * examples say, the last of 297, and nothing beyond */
+    CHECK(gfx_diacritic(0) == 0x305 && gfx_diacritic(1) == 0x30D &&
+          gfx_diacritic(2) == 0x30E && gfx_diacritic(296) == 0x1D244);
+    CHECK(gfx_diacritic(297) == 0 && gfx_diacritic(-1) == 0);
+    int round = 1;
+    for (int k = 0; k < GFX_DIACRITICS; k++)
+        round &= gfx_diacritic_index(gfx_diacritic(k)) == k &&
+                 (k == 0 || gfx_diacritic(k) > gfx_diacritic(k - 1));
+    CHECK(round && gfx_diacritic_index(0x301) == -1);
+    /* the image with a virtual placement, through tmux in several chunks,
+     * each in its own wrapper */
+    CHECK(pic_make(&p, 64, 1024, 160, 48) == 0);
+    CHECK(gfx_kitty_virtual(&b, &p.im, 241, p.r.w, p.r.h) == 0);
+    gfx_tmux_wrap(&t, b.p, b.len);
+    char *in = malloc(t.len + 1);
+    long n = tmux_unwrap(t.p, t.len, in, &seqs);
+    CHECK(n == (long)b.len && memcmp(in, b.p, b.len) == 0);
+    CHECK(seqs > 2 && seqs == (int)(b.len / (GFX_KITTY_CHUNK + 8)) + 1);
+    uint8_t *px = kitty_decode_as(in, (size_t)n, 1, &w, &h, &id);
+    CHECK(px != NULL);
+    if (px) {
+        CHECK(w == p.im.w && h == p.im.h && id == 241);
+        CHECK(pic_compare(&p, px, 2, &checked) == 0 && checked > 2000);
+    }
+    char cr[32];
+    snprintf(cr, sizeof cr, ",c=%d,r=%d,", p.r.w, p.r.h);
+    CHECK(strstr(b.p, cr) != NULL && strstr(b.p, "a=T,U=1,") == b.p + 3);
+    free(px);
+    free(in);
+    gbuf_free(&b);
+    gbuf_free(&t);
+    pic_free(&p);
+    /* the delete command, wrapped */
+    gfx_kitty_delete(&b, 241);
+    gfx_tmux_wrap(&t, b.p, b.len);
+    CHECK_STR(t.p, "\033Ptmux;\033\033_Ga=d,d=I,i=241,q=2\033\033\\\033\\");
+    gbuf_free(&b);
+    gbuf_free(&t);
+}
+
 /* ---- the probe's parser ---------------------------------------------------- */
 
 /* Feed s in pieces of k bytes, as a slow link would: the keys left. */
@@ -429,7 +612,7 @@ static void test_probe(void)
         CHECK(gfx_choose(GFX_AUTO, &p, NULL, NULL, 0, why, sizeof why) ==
               GFX_KITTY);
         CHECK(gfx_choose(GFX_AUTO, &p, NULL, NULL, 1, why, sizeof why) ==
-              GFX_CELLS);                       /* tmux: no placeholders */
+              GFX_KITTY);                       /* tmux: placeholders */
     }
     /* xterm with sixel: XTVERSION, then DA1 listing 4 */
     feed(&p, "\033P>|XTerm(390)\033\\\033[?63;1;2;4;6;9;15;22c", 5, keys);
@@ -459,6 +642,24 @@ static void test_probe(void)
     CHECK_STR(why, "no answer in 200 ms");
     CHECK(gfx_choose(GFX_SIXEL, &p, NULL, NULL, 1, why, sizeof why) ==
           GFX_SIXEL);
+    /* inside tmux: tmux answers DA1 first, the terminal's graphics reply
+     * comes after it through the passthrough and still counts; without
+     * it, cells */
+    size_t partial;
+    char tb[64] = "\033[?1;2;4c\033_Gi=31;OK\033\\";
+    memset(&p, 0, sizeof p);
+    p.tmux = 1;
+    CHECK(gfx_probe_feed(&p, tb, strlen(tb), &partial) == 0);
+    CHECK(p.kitty && p.answered);
+    CHECK(gfx_choose(GFX_AUTO, &p, NULL, NULL, 1, why, sizeof why) ==
+          GFX_KITTY);
+    CHECK_STR(why, "kitty graphics reply through tmux");
+    memset(&p, 0, sizeof p);
+    p.tmux = 1;
+    strcpy(tb, "\033[?1;2;4c");
+    gfx_probe_feed(&p, tb, strlen(tb), &partial);
+    CHECK(gfx_choose(GFX_AUTO, &p, NULL, NULL, 1, why, sizeof why) ==
+          GFX_CELLS);
     /* arrow keys and other escapes are keys, kept in order */
     feed(&p, "\033[Ax\033OB\033[?62c", 2, keys);
     CHECK_STR(keys, "\033[Ax\033OB");
@@ -471,5 +672,7 @@ int main(void)
     test_kitty();
     test_sixel();
     test_iterm2();
+    test_tmux();
+    test_compare();
     TEST_END("test_gfx");
 }
