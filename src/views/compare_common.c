@@ -410,3 +410,16 @@ void cmp_band_axis(const struct app *a, canvas *c, int x, int w, int y,
         canvas_text(c, x + lx, y, 4, "band", cmp_uc(a, UI_DIM), RGB_DEFAULT, 0);
     cmp_axis_mark(a, c, x, y, col);
 }
+
+/* Distances across the whole width, a point per dot column (or per
+ * distance when they are fewer); no gutter: the plot labels its axis. */
+void cmp_distance_layout(const struct app *a, struct cmp_frame *f)
+{
+    int npts = 2 * (f->w - 6);
+    cmp_geom_make(f, 0);
+    cmp_xmap_init(&f->xm, f->nmax, a->cmp.zoom, a->p.pos, npts > 0 ? npts : 0,
+                  0);
+    if (f->xm.m > 1)
+        cmp_xmap_init(&f->xm, f->nmax, a->cmp.zoom, a->p.pos,
+                      (int)f->xm.span, 0);
+}

@@ -139,17 +139,7 @@ static void drift_readout(const struct app *a, canvas *c,
                     RGB_DEFAULT, 0);
 }
 
-static void drift_layout(const struct app *a, struct cmp_frame *f)
-{
-    int npts = 2 * (f->w - 6);
-    cmp_geom_make(f, 0);
-    cmp_xmap_init(&f->xm, f->nmax, a->cmp.zoom, a->p.pos, npts > 0 ? npts : 0);
-    if (f->xm.m > 1)
-        cmp_xmap_init(&f->xm, f->nmax, a->cmp.zoom, a->p.pos,
-                      (int)f->xm.span);
-}
-
 const struct cmp_mode CMP_DRIFT = {
-    .name = "drift", .vs_a = 1, .layout = drift_layout, .work = drift_work,
+    .name = "drift", .vs_a = 1, .layout = cmp_distance_layout, .work = drift_work,
     .draw = drift_draw, .readout = drift_readout,
 };

@@ -183,20 +183,7 @@ static void profile_work(const struct cmp_frame *f, struct cmp_values *out)
     }
 }
 
-/* Distances across the whole width, a point per dot column (or per
- * distance when they are fewer); no gutter: the plot labels its axis. */
-static void profile_layout(const struct app *a, struct cmp_frame *f)
-{
-    int npts = 2 * (f->w - 6);
-    cmp_geom_make(f, 0);
-    cmp_xmap_init(&f->xm, f->nmax, a->cmp.zoom, a->p.pos, npts > 0 ? npts : 0,
-                  0);
-    if (f->xm.m > 1)
-        cmp_xmap_init(&f->xm, f->nmax, a->cmp.zoom, a->p.pos,
-                      (int)f->xm.span, 0);
-}
-
 const struct cmp_mode CMP_PROFILE = {
-    .name = "profile", .layout = profile_layout, .work = profile_work,
+    .name = "profile", .layout = cmp_distance_layout, .work = profile_work,
     .draw = profile_draw, .readout = profile_readout,
 };

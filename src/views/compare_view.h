@@ -225,6 +225,9 @@ void cmp_xmap_init(struct axis *m, int64_t nmax, int zoom, int64_t cursor,
                    int cols, int flags);
 /* Positions [p0, p1) of column col; 0 if the column is unused. */
 int cmp_xmap_range(const struct axis *m, int col, int64_t *p0, int64_t *p1);
+/* The layout of the modes that plot against distance (profile, drift):
+ * the whole width, a point per dot column, equal steps. */
+void cmp_distance_layout(const struct app *a, struct cmp_frame *f);
 
 /* ---- bands across (compare_common.c) ---------------------------------- */
 

@@ -84,7 +84,7 @@ static void check_pane_vs_export(const char *scheme, const char *settings,
              scheme, exp_b);
     CHECK(export_col0(exp, 64, col) == 0);
     struct axis xm;
-    cmp_xmap_init(&xm, 64, 0, 0, 64);       /* a column per distance */
+    cmp_xmap_init(&xm, 64, 0, 0, 64, 0);    /* a column per distance */
     CHECK(xm.k == 1 && xm.used == 64);
     CHECK(cmp_scores_fill(&f, &f.rp[1], &xm, fill) == 0);
     int bad = 0;
