@@ -29,12 +29,13 @@ WAITING='e2e/test_portable e2e/test_early_keys unit/test_follow graphics'
 
 sname() { local s=${1#tests/}; printf '%s' "${s%.sh}"; }
 
-# name<TAB>command: the costliest first (valgrind, then the terminal
-# suites, test_resize first of them), so that the many short ones fill
-# in around them instead of one long suite ending last.
+# name<TAB>command: the costliest first (valgrind, graphics, then the
+# terminal suites, test_resize first of them), so that the many short
+# ones fill in around them instead of one long suite ending last.
 suites() {
-    local s t listed=" tests/valgrind.sh "
+    local s t listed=" tests/valgrind.sh tests/graphics.sh "
     [ -f tests/valgrind.sh ] && printf 'valgrind\tbash tests/valgrind.sh\n'
+    [ -f tests/graphics.sh ] && printf 'graphics\tbash tests/graphics.sh\n'
     if [ "${E2E:-1}" != 0 ]; then
         for s in tests/e2e/test_resize.sh tests/e2e/test_*.sh; do
             case " $listed " in *" $s "*) continue ;; esac
