@@ -138,6 +138,20 @@ collect() {
     total_pass=$((total_pass + p)) total_fail=$((total_fail + f)) total_skip=$((total_skip + k))
 }
 
+# What each suite took when it last ran here (build/test-times, "SECONDS
+# NAME" lines, kept across runs and builds): the suites start longest
+# first, those never timed before all, so that no long one starts last
+# and ends alone while the other cores idle (make asan and its clang
+# form run after make test, and inherit its times). Without a record the
+# order is the list's.
+TIMES=build/test-times
+by_times() {
+    awk -F '\t' -v f="$TIMES" '
+        BEGIN { while ((getline l < f) > 0) { split(l, w, " "); t[w[2]] = w[1] } }
+        { printf "%s\t%d\t%s\n", ($1 in t) ? t[$1] : 1e9, NR, $0 }' |
+        sort -t "$(printf '\t')" -k1,1gr -k2,2n | cut -f3-
+}
+
 # The suites wanted, numbered in order: names[N], cmds[N], and class[N]:
 # w for the WAITING ones, c for the rest; each class has its own lane
 # (JOBS, WAITERS), and a full lane holds back only its own class.
@@ -147,7 +161,7 @@ while IFS=$'\t' read -r name cmd; do
     wanted "$name" || continue
     n=$((n + 1)); names[$n]=$name cmds[$n]=$cmd class[$n]=c
     matches "$name" "$WAITING" && class[$n]=w
-done < <(suites)
+done < <(suites | by_times)
 ran=$n
 
 # busy[CLASS]: how many suites of that class run now (kept as they start
@@ -184,6 +198,11 @@ done
 if [ "$ran" -eq 0 ]; then
     echo "no suite matches T='$T' (T=list names them)"
     exit 2
+fi
+if [ -s "$OUT/times" ] && mkdir -p build && touch "$TIMES"; then
+    awk 'NR == FNR { t[$2] = $1; next } !($2 in t) { t[$2] = $1 }
+         END { for (k in t) print t[k], k }' "$OUT/times" "$TIMES" \
+        >"$OUT/times.all" && mv "$OUT/times.all" "$TIMES"
 fi
 echo "${total_pass} passed, ${total_fail} failed, ${total_skip} skipped"
 if [ "$ran" -gt 1 ]; then
