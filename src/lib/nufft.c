@@ -362,30 +362,6 @@ int64_t pv_cos_work(const pv_cos_plan *p)
     return per * (p->s / 2);
 }
 
-/* Add v (re, im) times the Gaussian around grid position u (in grid
- * units, any real) into z: exp(-(xi - j h)^2 / 4 tau) = E1 E2^j E3(j),
- * xi the offset from grid point l0 (fast Gaussian gridding). */
-static void spread_one(pv_cos_plan *p, long double u, double vr, double vi)
-{
-    size_t grid = p->grid;
-    long double fl = floorl(u);
-    double xi = (double)(u - fl) * p->h;
-    double e2 = exp(xi * p->h / (2.0 * p->tau));
-    /* E1 E2^(1 - SPREAD) in one exp */
-    double e1e2 = exp(-xi * xi / (4.0 * p->tau)
-                      + (1 - SPREAD) * xi * p->h / (2.0 * p->tau));
-    long double lr = fmodl(fl, (long double)grid);
-    size_t l0 = (size_t)(lr < 0 ? lr + (long double)grid : lr);
-    for (int j = -SPREAD + 1; j <= SPREAD; j++) {
-        double gw = e1e2 * p->e3[j + SPREAD - 1];
-        /* grid is a power of two: the wrap of size_t keeps l right */
-        size_t l = (l0 + grid + (size_t)(int64_t)j) & (grid - 1);
-        p->z[2 * l] += vr * gw;
-        p->z[2 * l + 1] += vi * gw;
-        e1e2 *= e2;
-    }
-}
-
 typedef double v2d __attribute__((vector_size(16)));   /* re, im */
 
 /* The Gaussian weights of source u (grid units) as spread_one forms
@@ -405,6 +381,19 @@ static size_t spread_weights(const pv_cos_plan *p, long double u, double *g)
         e1e2 *= e2;
     }
     return (l0 + grid + 1 - SPREAD) & (grid - 1);
+}
+
+/* Add v (re, im) times the Gaussian around grid position u (in grid
+ * units, any real) into z: exp(-(xi - j h)^2 / 4 tau) = E1 E2^j E3(j),
+ * xi the offset from grid point l0 (fast Gaussian gridding). */
+static void spread_one(pv_cos_plan *p, long double u, double vr, double vi)
+{
+    double g[2 * SPREAD];
+    size_t mask = p->grid - 1, l = spread_weights(p, u, g);
+    for (int j = 0; j < 2 * SPREAD; j++, l = (l + 1) & mask) {
+        p->z[2 * l] += vr * g[j];
+        p->z[2 * l + 1] += vi * g[j];
+    }
 }
 
 /* Pair mode: every source's weights and place, once per plan. */

@@ -423,3 +423,20 @@ void cmp_distance_layout(const struct app *a, struct cmp_frame *f)
         cmp_xmap_init(&f->xm, f->nmax, a->cmp.zoom, a->p.pos,
                       (int)f->xm.span, 0);
 }
+
+/* The plot of those modes: distance across at the columns' steps, the
+ * zero line, the cursor's distance marked. */
+void cmp_distance_spec(const struct app *a, const struct axis *xm,
+                       struct plot_spec *sp)
+{
+    memset(sp, 0, sizeof *sp);
+    sp->xlabel = "distance";
+    sp->x0 = (double)xm->x0;
+    sp->dx = (double)xm->k;
+    sp->xmin = (double)xm->x0;
+    sp->xmax = (double)(xm->x0 + axis_shown(xm) - 1);
+    sp->x_integer = 1;
+    sp->zero_line = 1;
+    sp->mark_x = (double)a->p.pos;
+    sp->label_extremes = xm->span <= 64;
+}

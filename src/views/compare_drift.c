@@ -95,16 +95,7 @@ static int drift_draw(const struct app *a, canvas *c,
             .mark = (char)('A' + f->rp[k].id), .style = k % PLOT_STYLES };
     }
     struct plot_spec sp;
-    memset(&sp, 0, sizeof sp);
-    sp.xlabel = "distance";
-    sp.x0 = (double)xm->x0;
-    sp.dx = (double)xm->k;
-    sp.xmin = (double)xm->x0;
-    sp.xmax = (double)(xm->x0 + axis_shown(xm) - 1);
-    sp.x_integer = 1;
-    sp.zero_line = 1;
-    sp.mark_x = (double)a->p.pos;
-    sp.label_extremes = xm->span <= 64;
+    cmp_distance_spec(a, xm, &sp);
     int h = g->body_h + (g->axis_y >= 0) + (g->legend_y >= 0);
     plot_lines(c, 0, g->body_y, c->w, h, &sp, ser, f->np - 1, a->palette);
     if (!cmp_scores_refused(f, xm, hint, hintlen))

@@ -33,6 +33,7 @@
 #include "peviz/rope.h"
 #include "peviz/scores.h"
 #include "plans.h"
+#include "plot.h"
 
 struct view_raster;
 
@@ -228,6 +229,10 @@ int cmp_xmap_range(const struct axis *m, int col, int64_t *p0, int64_t *p1);
 /* The layout of the modes that plot against distance (profile, drift):
  * the whole width, a point per dot column, equal steps. */
 void cmp_distance_layout(const struct app *a, struct cmp_frame *f);
+/* Their plot: distance across at the columns' steps, the zero line, the
+ * cursor's distance marked. */
+void cmp_distance_spec(const struct app *a, const struct axis *xm,
+                       struct plot_spec *sp);
 
 /* ---- bands across (compare_common.c) ---------------------------------- */
 
