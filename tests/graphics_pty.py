@@ -765,10 +765,10 @@ def test_real_tmux():
         pid, fd = pty.fork()
         if pid == 0:
             os.environ["TERM"] = "xterm-256color"
+            fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", H, W, W * CW, H * CH))
             os.execvp("tmux", tm + ["attach"])
-        fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", H, W, W * CW, H * CH))
         out, seen, started = bytearray(), 0, False
-        t0 = time.monotonic()
+        t0 = last = time.monotonic()
         end = t0 + 30          # a sanitizer build on a loaded machine is slow; ends when done
         pat = re.compile(rb"\x1b_Gi=31,[^\x1b]*\x1b\\|\x1b\[0?c|\x1b\[>0?q|\x1b\[16t|\x1b\[14t")
         while time.monotonic() < end:
@@ -778,6 +778,7 @@ def test_real_tmux():
                     out += os.read(fd, 65536)
                 except OSError:
                     break
+                last = time.monotonic()
                 for m in pat.finditer(out, seen):
                     q = m.group(0)
                     os.write(fd, b"\x1b_Gi=31;OK\x1b\\" if q.startswith(b"\x1b_G") else
@@ -787,7 +788,9 @@ def test_real_tmux():
                              b"\x1b[4;%d;%dt" % (H * CH, W * CW))
                     seen = m.end()
                 seen = max(seen, len(out) - 64)
-            if not started and len(out) > 0 and time.monotonic() > t0 + 1:
+            # peviz starts once tmux has drawn the client and gone quiet:
+            # tmux drops passthrough data while a client's redraw is pending
+            if not started and len(out) > 0 and time.monotonic() > max(t0 + 1, last + 0.5):
                 started = True
                 subprocess.run(tm + ["respawn-pane", "-k", "env", "LANG=C.UTF-8", "LC_ALL=C.UTF-8",
                                      os.path.abspath(PEVIZ)] + ARGS, check=True)
@@ -801,6 +804,8 @@ def test_real_tmux():
             k = out.find(b"\x1b_G")
             print("     %d bytes after %.1f s; first APC: %r" % (len(out), time.monotonic() - t0,
                                                           bytes(out[k:k + 80]) if k >= 0 else None))
+            pane = subprocess.run(tm + ["capture-pane", "-p"], capture_output=True, text=True).stdout
+            print("     the pane: " + " | ".join(l.strip() for l in pane.splitlines() if l.strip())[:1500])
         scr = Screen(W, H)
         scr.feed(bytes(out))
         ph = placeholders(scr)
