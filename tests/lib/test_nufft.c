@@ -12,18 +12,13 @@
 #include "harness.h"
 #include "peviz/nufft.h"
 #include "peviz/scores.h"
+#include "toeplitz_ref.h"
 
 #define PI_L 3.141592653589793238462643383279502884L
 
 static uint64_t rng = 0x9e3779b97f4a7c15u;
 
-static double urand(void)          /* in [-1, 1) */
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return (double)(rng >> 11) * 0x1p-52 - 1.0;
-}
+static double urand(void) { return xs_urand(&rng); }   /* in [-1, 1) */
 
 /* ---- the FFT ------------------------------------------------------------- */
 
@@ -153,41 +148,13 @@ static void test_slices(void)
 
 /* ---- normalisers ------------------------------------------------------------- */
 
-/* tau T(delta) from the definitions, long double, into tab[delta + n - 1]. */
-static void direct_table(const struct score_ctx *s, long double *tab)
-{
-    int d = s->d;
-    long double tau = s->o.temperature ? 1.0L / sqrtl(d) : 1.0L;
-    double *w = malloc((size_t)(d / 2) * sizeof *w);
-    for (int k = 0; k < d / 2; k++)
-        w[k] = pow(s->base, -2.0 * k / d);
-    for (int64_t dl = -(s->n - 1); dl < s->n; dl++) {
-        long double v = 0;
-        for (int k = 0; k < d / 2; k++) {
-            long double th = (long double)dl * w[k];
-            if (s->o.scheme == SCHEME_SINUSOIDAL) {
-                v += cosl(th);      /* sin.sin + cos.cos at i, j = i - dl */
-            } else if (s->o.scheme == SCHEME_ROPE) {
-                /* (R(dl) q) . k for the pair (2k, 2k+1) */
-                long double q0 = s->q[2 * k], q1 = s->q[2 * k + 1];
-                v += (q0 * cosl(th) - q1 * sinl(th)) * s->k[2 * k]
-                     + (q0 * sinl(th) + q1 * cosl(th)) * s->k[2 * k + 1];
-            }
-        }
-        if (s->o.scheme == SCHEME_ALIBI)
-            v = -(long double)s->slope * (long double)llabs(dl);
-        tab[dl + s->n - 1] = tau * v;
-    }
-    free(w);
-}
-
 static void check_norms(const struct score_opts *o, int d, double base,
                         int64_t n)
 {
     struct score_ctx *s = scores_new(d, base, n, o, NULL);
     long double *tab = malloc((size_t)(2 * n - 1) * sizeof *tab);
     double *z = malloc((size_t)n * sizeof *z), shift;
-    direct_table(s, tab);
+    toeplitz_ref_table(s, tab);
     CHECK(scores_softmax_norms(s, z, &shift) == 0);
     long double mx = -INFINITY;
     for (int64_t x = o->causal ? n - 1 : 0; x < 2 * n - 1; x++)

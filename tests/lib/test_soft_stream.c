@@ -14,16 +14,11 @@
 #include "peviz/nufft.h"
 #include "peviz/scores.h"
 #include "peviz/soft_stream.h"
+#include "toeplitz_ref.h"
 
 static uint64_t rng = 0x2545f4914f6cdd1du;
 
-static double urand(void)          /* in [-1, 1) */
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return (double)(rng >> 11) * 0x1p-52 - 1.0;
-}
+static double urand(void) { return xs_urand(&rng); }   /* in [-1, 1) */
 
 /* ---- two spans anywhere ------------------------------------------------------ */
 
@@ -58,33 +53,6 @@ static void test_pair(void)
 
 /* ---- block means ------------------------------------------------------------- */
 
-/* tau T(delta) from the definitions, long double, into tab[delta + n - 1]. */
-static void direct_table(const struct score_ctx *s, long double *tab)
-{
-    int d = s->d;
-    long double tau = s->o.temperature ? 1.0L / sqrtl(d) : 1.0L;
-    long double *w = malloc((size_t)(d / 2) * sizeof *w);
-    for (int k = 0; k < d / 2; k++)
-        w[k] = powl(s->base, -2.0L * k / d);
-    for (int64_t dl = -(s->n - 1); dl < s->n; dl++) {
-        long double v = 0;
-        for (int k = 0; k < d / 2 && s->o.scheme != SCHEME_ALIBI; k++) {
-            long double th = (long double)dl * w[k];
-            if (s->o.scheme == SCHEME_SINUSOIDAL) {
-                v += cosl(th);
-            } else if (s->o.scheme == SCHEME_ROPE) {
-                long double q0 = s->q[2 * k], q1 = s->q[2 * k + 1];
-                v += (q0 * cosl(th) - q1 * sinl(th)) * s->k[2 * k]
-                     + (q0 * sinl(th) + q1 * cosl(th)) * s->k[2 * k + 1];
-            }
-        }
-        if (s->o.scheme == SCHEME_ALIBI)
-            v = -(long double)s->slope * (long double)llabs(dl);
-        tab[dl + s->n - 1] = tau * v;
-    }
-    free(w);
-}
-
 struct win {
     int64_t n, k, rb0, cb0, chunk;
     int rows, cols;
@@ -96,7 +64,7 @@ static double check_cells(struct score_ctx *s, const struct win *g)
     int64_t n = g->n;
     long double *tab = malloc((size_t)(2 * n - 1) * sizeof *tab);
     long double *acc = calloc((size_t)g->rows * g->cols, sizeof *acc);
-    direct_table(s, tab);
+    toeplitz_ref_table(s, tab);
     for (int64_t x = 0; x < 2 * n - 1; x++)
         tab[x] = expl(tab[x]);
     for (int64_t i = 0; i < n; i++) {
