@@ -20,7 +20,7 @@ int frame_image(const struct app *a, const canvas *c, int cw, int ch,
         return 0;
     /* the current view sits at the frame's top-left corner */
     frame_view_size(a, c->w, c->h, &w, &h);
-    for (int k = 0; k < VIEW_RASTER_PARTS; k++)
+    for (int k = 0; k < view_raster_parts(a->view); k++)
         if (view_raster(a, a->view, w, h, cw, ch, finish, k, &r) == 0) {
             raster_overlay(out, c, 0, 0, &r);
             free(r.px);

@@ -32,6 +32,7 @@ struct img {
     int vw, vh;                 /* the view area it was laid out in */
     cell *seen;                 /* its cells as last drawn (w x h) */
     long frame;                 /* the frame it was last sent in */
+    int art;                    /* a line drawing (raster.h) */
 };
 
 static struct {
@@ -79,8 +80,8 @@ static void cell_pixels(const struct gfx_probe *p, int *cw, int *ch)
 /*
  * Inside tmux kitty images go through its passthrough and show where
  * placeholder cells are drawn, the image id their foreground colour: a
- * 24-bit id in direct colour, else a palette index (16 .. 255; an
- * image id per part from the first), told
+ * 24-bit id in direct colour (room for 128 parts), else a palette index
+ * (16 .. 255; an image id per part from the first), told
  * apart from another program's by the process id.  Fewer colours:
  * cells.  Returns 0, or -1 having said why.
  */
@@ -95,7 +96,7 @@ static int unicode_start(struct app *a, const char *why)
                     "256 colours and UTF-8)", why);
         return -1;
     }
-    L.id = a->color == COLOR_TRUE ? 0x400000u | (pid & 0x3FFFF0u)
+    L.id = a->color == COLOR_TRUE ? 0x400000u | ((pid << 7) & 0x3FFF80u)
                                   : 16u + pid % (240u - PARTS);
     return 0;
 }
@@ -207,6 +208,23 @@ static void take_off_all(void)
         take_off(k);
 }
 
+/* The colours of a line drawing, at most 256 into pal: their number,
+ * or 0 when it has more. */
+static int palette_own(const struct image *im, uint32_t *pal)
+{
+    int n = 0;
+    for (int y = 0; y < im->h; y++)
+        for (int x = 0; x < im->w; x++) {
+            rgb c = image_get(im, x, y);
+            int k = 0;
+            while (k < n && pal[k] != c)
+                k++;
+            if (k == n && (n == 256 || (pal[n++] = c, 0)))
+                return 0;
+        }
+    return n;
+}
+
 /* The sixel palette: the view's colour map at 255 levels and the
  * background of empty pixels. */
 static void palette_for(const struct app *a, uint32_t *pal)
@@ -248,8 +266,10 @@ static int encode(const struct app *a, const struct view_raster *r, int k)
     if (L.mode == GFX_KITTY) {
         rc = gfx_kitty(&L.out, &im, id_of(k), r->w, r->h);
     } else if (L.mode == GFX_SIXEL) {
-        palette_for(a, pal);
-        rc = gfx_sixel(&L.out, &im, pal, 256);
+        int n = r->art ? palette_own(&im, pal) : 0;
+        if (!n)
+            palette_for(a, pal);
+        rc = gfx_sixel(&L.out, &im, pal, n ? n : 256);
     } else {
         rc = gfx_iterm2(&L.out, &im);
     }
@@ -260,13 +280,15 @@ static int encode(const struct app *a, const struct view_raster *r, int k)
 
 /* Cells the image lies under, blanked so that kitty shows it (text glyphs
  * would cover it), or placeholder cells of its row and column; what
- * raster_covers leaves (cursor, marks) stays. */
+ * raster_covers_in leaves (cursor, marks) stays.  A line drawing's cells
+ * are blanked in every mode: curses then never repaints its dots over a
+ * sixel or iTerm2 image. */
 static void blank_covered(canvas *cv, const struct view_raster *r, int k)
 {
     for (int y = r->y; y < r->y + r->h; y++)
         for (int x = r->x; x < r->x + r->w; x++) {
             cell *c = canvas_at(cv, x, y);
-            if (!raster_covers(c))
+            if (!raster_covers_in(r, c))
                 continue;
             if (L.unicode)
                 *c = (cell){ GFX_PLACEHOLDER, id_of(k), RGB_DEFAULT, 0,
@@ -306,6 +328,7 @@ static int send(struct app *a, const struct view_raster *r, uint64_t hash,
     I->y = r->y;
     I->w = r->w;
     I->h = r->h;
+    I->art = r->art;
     return 0;
 }
 
@@ -365,7 +388,28 @@ static int wanted(const struct app *a)
         return 0;
     return !a->help && a->split == 0 &&
            (a->view == VIEW_HEATMAP || a->view == VIEW_ATTENTION ||
-            a->view == VIEW_COMPARE);
+            a->view == VIEW_COMPARE || a->view == VIEW_CLOCKS);
+}
+
+/* Whether the cells of line drawing I that text covers (marks, a tip)
+ * are those it had when sent: with sixel and iTerm2 a cell that turns
+ * from text back to a blank is written by curses over the image's
+ * pixels, so the image must go again. */
+static int marks_same(const struct img *I, const canvas *cv,
+                      const struct view_raster *r)
+{
+    if (!I->seen || r->x != I->x || r->y != I->y || r->w != I->w ||
+        r->h != I->h)
+        return 0;
+    for (int y = 0; y < I->h; y++)
+        for (int x = 0; x < I->w; x++) {
+            const cell *k = canvas_at(cv, I->x + x, I->y + y);
+            const cell *o = &I->seen[y * I->w + x];
+            if (!k || raster_covers_in(r, k) != raster_covers_in(r, o) ||
+                (!raster_covers_in(r, k) && memcmp(k, o, sizeof *k)))
+                return 0;
+        }
+    return 1;
 }
 
 /* Part k of the view area (w x h) in frame cv: kept while its cells
@@ -376,8 +420,11 @@ static int part(struct app *a, canvas *cv, int w, int h, int k)
     struct img *I = &L.im[k];
     struct view_raster r;
     int again = 0;
-    if (cells_same(I, a, cv, w, h)) {
-        struct view_raster same = { I->x, I->y, I->w, I->h, L.cw, L.ch, NULL };
+    /* a line drawing's cells cannot say whether a hand moved by less
+     * than a dot: its pixels are computed (cheap) and hashed each frame */
+    if (!I->art && cells_same(I, a, cv, w, h)) {
+        struct view_raster same = { I->x, I->y, I->w, I->h, L.cw, L.ch, NULL,
+                                     I->art };
         if (L.mode == GFX_KITTY)
             blank_covered(cv, &same, k);
         return 0;
@@ -395,19 +442,37 @@ static int part(struct app *a, canvas *cv, int w, int h, int k)
     if (I->shown && L.mode != GFX_KITTY &&
         (r.x != I->x || r.y != I->y || r.w != I->w || r.h != I->h))
         take_off(k);
-    if (!I->shown || hash != I->hash)
+    if (!I->shown || hash != I->hash ||
+        (r.art && L.mode != GFX_KITTY && !marks_same(I, cv, &r)))
         again = send(a, &r, hash, k);
     if (I->shown)
         cells_keep(I, a, cv, w, h);
-    if (L.mode == GFX_KITTY && I->shown)
+    if ((L.mode == GFX_KITTY || r.art) && I->shown)
         blank_covered(cv, &r, k);
     free(r.px);
     return again;
 }
 
+/* --low-bandwidth: the images of one frame (the clock faces turning)
+ * together over the budget give way to cells, said once: 1, the frame
+ * must be drawn again.  start: where this frame's images begin in out. */
+static int over_budget(struct app *a, size_t start)
+{
+    size_t cost = L.out.len - start;
+    if (!a->low_bandwidth || cost <= GFX_LOWBW_IMAGE)
+        return 0;
+    L.out.len = start;
+    take_off_all();
+    app_msg(a, 0, "graphics: cells (the images of one frame, %zu KB, are "
+            "over the low-bandwidth budget)", (cost + 1023) / 1024);
+    L.mode = GFX_CELLS;
+    return 1;
+}
+
 static int before(struct app *a, canvas *cv)
 {
-    int w, h;
+    int w, h, parts = view_raster_parts(a->view);
+    size_t start = L.out.len;
     if (L.mode == GFX_CELLS)
         return 0;
     if (!wanted(a)) {
@@ -415,18 +480,20 @@ static int before(struct app *a, canvas *cv)
         return 0;
     }
     frame_view_size(a, cv->w, cv->h, &w, &h);
-    for (int k = 0; k < PARTS; k++)
+    for (int k = parts; k < PARTS; k++)
+        take_off(k);
+    for (int k = 0; k < parts; k++)
         if (part(a, cv, w, h, k))
             return 1;
     /* one image taken off (blanked) has curses repaint every cell: sixel
      * and iTerm2 images it paints over go again */
-    for (int k = 0; L.repaint && L.mode != GFX_KITTY && k < PARTS; k++)
+    for (int k = 0; L.repaint && L.mode != GFX_KITTY && k < parts; k++)
         if (L.im[k].shown && L.im[k].frame != L.frame) {
             L.im[k].shown = 0;
             if (part(a, cv, w, h, k))
                 return 1;
         }
-    return 0;
+    return over_budget(a, start);
 }
 
 int gfx_live_before(struct app *a, canvas *cv)

@@ -300,6 +300,18 @@ int raster_covers(const cell *k)
     return k && k->kind == CELL_HALF;
 }
 
+int raster_covers_in(const struct view_raster *r, const cell *k)
+{
+    if (!r->art || !k)
+        return raster_covers(k);
+    if (k->kind == CELL_HALF || k->kind == CELL_BRAILLE)
+        return 1;
+    if (k->kind != CELL_TEXT || (k->attr & ATTR_REVERSE))
+        return 0;
+    return (k->ch == ' ' && k->bg == RGB_DEFAULT) ||
+           (k->ch >= 0x2580 && k->ch <= 0x259F);
+}
+
 int raster_canvas(const canvas *c, int ascii, enum color_mode mode, int cw,
                   int ch, struct image *out)
 {
@@ -319,7 +331,8 @@ void raster_overlay(struct image *im, const canvas *c, int ox, int oy,
     int W = r->w * r->cw;
     for (int cy = 0; cy < r->h; cy++)
         for (int cx = 0; cx < r->w; cx++) {
-            if (!raster_covers(canvas_at(c, ox + r->x + cx, oy + r->y + cy)))
+            if (!raster_covers_in(r, canvas_at(c, ox + r->x + cx,
+                                               oy + r->y + cy)))
                 continue;
             for (int y = cy * r->ch; y < (cy + 1) * r->ch; y++)
                 for (int x = cx * r->cw; x < (cx + 1) * r->cw; x++) {

@@ -37,11 +37,18 @@ struct view_raster {
     int x, y, w, h;
     int cw, ch;
     rgb *px;
+    int art;        /* a line drawing (a clock face): every pixel is
+                       concrete, and it covers the dots, blocks and blanks
+                       its cells drew it with (raster_covers_in) */
 };
 
 /* Cell (cx, cy)'s pixels come from px: a half-block cell (the data
  * areas' picture); text drawn over the data (cursor, marks) stays. */
 int raster_covers(const cell *k);
+
+/* The same for a cell under r: for a line drawing (r->art) also braille
+ * dots, block elements and blanks of the default background. */
+int raster_covers_in(const struct view_raster *r, const cell *k);
 
 /*
  * Canvas c drawn into a new image of (c->w * cw) x (c->h * ch) pixels,
@@ -52,7 +59,7 @@ int raster_canvas(const canvas *c, int ascii, enum color_mode mode, int cw,
                   int ch, struct image *out);
 
 /* r's pixels over im, r's cells offset by (ox, oy) cells, wherever the
- * cell of c below is one raster_covers takes. */
+ * cell of c below is one raster_covers_in takes. */
 void raster_overlay(struct image *im, const canvas *c, int ox, int oy,
                     const struct view_raster *r);
 

@@ -102,6 +102,9 @@ struct view {
      */
     int (*raster)(const struct app *a, void *rt, int cw, int ch, int part,
                   struct view_raster *r);
+    /* Parts raster may give (at most VIEW_RASTER_PARTS); 0: the first
+     * VIEW_RASTER_PARTS_DEFAULT. */
+    int raster_parts;
     /*
      * Its settings as follow mode publishes them (state_field.h): rows
      * in the order they go on the wire, ended by a row whose name is
@@ -183,8 +186,13 @@ int view_frame(const struct app *a, enum view_id id, canvas *c, int finish,
 int view_raster(const struct app *a, enum view_id id, int w, int h, int cw,
                 int ch, int finish, int part, struct view_raster *r);
 
-/* Data areas a view may give as images (view_raster's part). */
-#define VIEW_RASTER_PARTS 3
+/* Data areas a view may give as images (view_raster's part): at most,
+ * and those of a view that does not say. */
+#define VIEW_RASTER_PARTS 97
+#define VIEW_RASTER_PARTS_DEFAULT 3
+
+/* The parts view id may give (0: it has no raster hook). */
+int view_raster_parts(enum view_id id);
 
 /* The current view's table row for key, after a fresh layout for the
  * size the view gets: 1 if the row's fn took the key. */

@@ -129,6 +129,15 @@ void view_rt_done(enum view_id v, void *tmp)
 
 /* ---- the hooks in a frame, a key, a command ---------------------------- */
 
+int view_raster_parts(enum view_id id)
+{
+    const struct view *v = (unsigned)id < VIEW_COUNT ? VIEWS[id] : NULL;
+    if (!v || !v->raster)
+        return 0;
+    int n = v->raster_parts ? v->raster_parts : VIEW_RASTER_PARTS_DEFAULT;
+    return n < VIEW_RASTER_PARTS ? n : VIEW_RASTER_PARTS;
+}
+
 int view_raster(const struct app *a, enum view_id id, int w, int h, int cw,
                 int ch, int finish, int part, struct view_raster *r)
 {

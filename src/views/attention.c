@@ -1455,7 +1455,7 @@ static int att_raster(const struct app *a, void *rt, int cw, int ch,
     shown_range(t->grid, L, 0, &lo, &hi);
     int hpx = L->rows * L->s, W = L->cols * L->s * cw, H = (hpx + 1) / 2 * ch;
     *r = (struct view_raster){ L->mx, L->my, L->cols * L->s, (hpx + 1) / 2,
-                               cw, ch, NULL };
+                               cw, ch, NULL, 0 };
     r->px = malloc((size_t)W * (size_t)H * sizeof *r->px + 1);
     for (int y = 0; r->px && y < H; y++) {
         int hp = y / (ch / 2), br = hp / L->s;

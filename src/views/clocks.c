@@ -20,7 +20,9 @@
 #include "app.h"
 #include "plans.h"
 #include "glyph.h"
+#include "lineart.h"
 #include "peviz/pe.h"
+#include "raster.h"
 #include "state_field.h"
 #include "text.h"
 #include "views/bigdigits.h"
@@ -173,6 +175,61 @@ void clocks_face_draw(canvas *c, const struct clock_face *f)
     }
     if (f->tip)
         canvas_put(c, tx / 2, ty / 4, f->tip, f->hand, RGB_DEFAULT, ATTR_BOLD);
+}
+
+/* ---- a face in pixels ------------------------------------------------- */
+
+void clocks_face_px(int w, int h, int thick, struct clock_px *g)
+{
+    double s = w < h ? w : h, u = s / 80.0;
+    double k = thick >= 2 ? 2.2 : thick == 1 ? 1.5 : 1.0;
+    g->cx = w / 2.0;
+    g->cy = h / 2.0;
+    g->rim = fmax(1.5, 2.0 * u) * k;
+    g->hand = fmax(1.75, 2.5 * u) * k;
+    g->axis = fmax(1.0, 0.75 * u);
+    g->r = s / 2 - g->rim / 2 - 1;
+    g->len = g->r - g->rim / 2 - fmax(2.0, 0.1 * g->r);
+    if (g->r < 1)
+        g->r = 1;
+    if (g->len < 1)
+        g->len = 1;
+}
+
+static rgb ink(rgb c)
+{
+    return c & RGB_DEFAULT ? RASTER_FG : c;
+}
+
+void clocks_face_art_under(struct art *a, const struct clock_face *f)
+{
+    struct clock_px g;
+    clocks_face_px(a->w, a->h, f->thick, &g);
+    if (f->axes) {
+        double dash = fmax(2.0, 3.0 * g.r / 40);
+        art_dashed(a, g.cx - g.r, g.cy, g.cx + g.r, g.cy, g.axis, dash, dash,
+                   ink(f->axis));
+        art_dashed(a, g.cx, g.cy - g.r, g.cx, g.cy + g.r, g.axis, dash, dash,
+                   ink(f->axis));
+    }
+    art_ring(a, g.cx, g.cy, g.r, g.rim, ink(f->ring));
+}
+
+void clocks_face_art_hands(struct art *a, const struct clock_face *f)
+{
+    struct clock_px g;
+    clocks_face_px(a->w, a->h, f->thick, &g);
+    double tx = g.cx + g.len * cos(f->angle), ty = g.cy - g.len * sin(f->angle);
+    if (f->ghost)
+        art_segment(a, g.cx, g.cy, g.cx + g.len * cos(f->ghost_angle),
+                    g.cy - g.len * sin(f->ghost_angle), g.hand * 0.6,
+                    ink(f->ghost_col));
+    art_segment(a, g.cx, g.cy, tx, ty, g.hand, ink(f->hand));
+    if (f->axes) {              /* the tip's projections on the axes */
+        double t = fmax(3.0, 0.08 * g.r);
+        art_segment(a, tx, g.cy - t, tx, g.cy + t, g.axis * 1.5, ink(f->hand));
+        art_segment(a, g.cx - t, ty, g.cx + t, ty, g.axis * 1.5, ink(f->hand));
+    }
 }
 
 void clocks_band_info(const params *p, int i, struct clocks_band *b)
@@ -435,13 +492,13 @@ static void lay(const struct app *a, int w, int h, struct clocks_layout *l)
                   a->clocks.counter, l);
 }
 
-static void ctx_init(struct ctx *x, const struct app *a, canvas *c)
+/* The context's colours and symbols, for a (no canvas, no layout). */
+static void ctx_colors(struct ctx *x, const struct app *a)
 {
     enum palette p = a->palette;
 
     memset(x, 0, sizeof *x);
     x->a = a;
-    x->c = c;
     x->syms = (struct syms){ glyph(a->ascii, GL_OMEGA),
                              glyph(a->ascii, GL_LAMBDA), glyph(a->ascii, GL_PI),
                              glyph(a->ascii, GL_DEG), glyph(a->ascii, GL_MUL),
@@ -460,6 +517,12 @@ static void ctx_init(struct ctx *x, const struct app *a, canvas *c)
     x->hand = ui_color(p, UI_TEXT);
     x->ghost = rgb_shade(ui_color(p, UI_PLOT_A), 0.75);
     x->axis = ui_color(p, UI_AXIS);
+}
+
+static void ctx_init(struct ctx *x, const struct app *a, canvas *c)
+{
+    ctx_colors(x, a);
+    x->c = c;
     lay(a, c->w, c->h, &x->l);
 }
 
@@ -486,13 +549,17 @@ static void fit1(struct ctx *x, int px, int y, int maxw, rgb fg, int attr,
 
 /* ---- the big face and its readout ------------------------------------- */
 
-static void big_face(struct ctx *x, const struct clocks_band *b)
+/* The big face of band b, its top-left cell at (0, BIG_FACE_Y). */
+#define BIG_FACE_Y 1
+
+static void big_spec(const struct ctx *x, const struct clocks_band *b,
+                     struct clock_face *f)
 {
     const struct app *a = x->a;
-    int fr = x->l.face_rows, fw = 2 * fr;
-    int dots = 4 * fr, fy = 1;
-    struct clock_face f = {
-        .cx = dots / 2 - 1, .cy = 4 * fy + dots / 2 - 1, .r = dots / 2 - 1,
+    int dots = 4 * x->l.face_rows;
+    *f = (struct clock_face){
+        .cx = dots / 2 - 1, .cy = 4 * BIG_FACE_Y + dots / 2 - 1,
+        .r = dots / 2 - 1,
         .angle = b->angle, .ghost = a->clocks.ghost,
         .ghost_angle = ((double)a->p.pos + (double)a->clocks.k) * b->omega,
         .axes = 1, .ring = b->slow ? x->dim : x->cursor, .hand = x->hand,
@@ -501,7 +568,16 @@ static void big_face(struct ctx *x, const struct clocks_band *b)
         .thick = a->presenter || a->palette == PAL_CONTRAST ? 2 : 0,
         .blocks = a->presenter || a->palette == PAL_CONTRAST,
     };
+}
 
+static void big_face(struct ctx *x, const struct clocks_band *b)
+{
+    const struct app *a = x->a;
+    int fr = x->l.face_rows, fw = 2 * fr;
+    int dots = 4 * fr, fy = BIG_FACE_Y;
+    struct clock_face f;
+
+    big_spec(x, b, &f);
     clocks_face_draw(x->c, &f);
     view_point_mark(a, x->c, f.cx / 2, f.cy / 4, 1);    /* the hub */
     /* axis names where the axes leave the face: cos right, sin up */
@@ -918,14 +994,19 @@ static void rule_cell(struct ctx *x, int px, int y, int w,
                 RGB_DEFAULT, kept ? 0 : ATTR_BOLD);
 }
 
-static void tile_draw(struct ctx *x, int px, int y, const struct clocks_band *b,
-                      int is_cursor)
+/* The small face of band b in the tile at (px, y): its left cell. */
+static int tile_face_x(const struct ctx *x, int px)
+{
+    return px + (x->l.pitch - 1 - 2 * x->l.fr + 1) / 2;
+}
+
+static void tile_spec(const struct ctx *x, int px, int y,
+                      const struct clocks_band *b, int is_cursor,
+                      struct clock_face *f)
 {
     const struct app *a = x->a;
-    int fr = x->l.fr, vw = x->l.pitch - 1;
-    int fx = px + (vw - 2 * fr + 1) / 2, dots = 4 * fr;
-    char buf[32];
-    struct clock_face f = {
+    int fx = tile_face_x(x, px), dots = 4 * x->l.fr;
+    *f = (struct clock_face){
         .cx = 2 * fx + dots / 2 - 1, .cy = 4 * y + dots / 2 - 1,
         .r = dots / 2 - 1, .angle = b->angle, .ghost = a->clocks.ghost,
         .ghost_angle = ((double)a->p.pos + (double)a->clocks.k) * b->omega,
@@ -933,8 +1014,18 @@ static void tile_draw(struct ctx *x, int px, int y, const struct clocks_band *b,
         .hand = x->hand, .ghost_col = x->ghost, .axis = x->axis,
         .tip = a->ascii ? '@' : 0, .thick = a->palette == PAL_CONTRAST,
     };
+}
+
+static void tile_draw(struct ctx *x, int px, int y, const struct clocks_band *b,
+                      int is_cursor)
+{
+    const struct app *a = x->a;
+    int fr = x->l.fr, vw = x->l.pitch - 1;
+    char buf[32];
+    struct clock_face f;
     int ty = y + fr, rr = x->rule_row;  /* the rule row pushes the rest down */
 
+    tile_spec(x, px, y, b, is_cursor, &f);
     clocks_face_draw(x->c, &f);
     int lw = canvas_printf(x->c, px, ty, vw, is_cursor ? x->cursor : x->text,
                            RGB_DEFAULT, ATTR_BOLD | (is_cursor ? ATTR_REVERSE : 0),
@@ -973,6 +1064,13 @@ static void tile_draw(struct ctx *x, int px, int y, const struct clocks_band *b,
                       "%5.1f", clocks_deg_mod((double)a->clocks.k * b->omega));
 }
 
+/* Where tile t's column (its left cell) and first row are. */
+static void tile_at(const struct clocks_layout *l, int t, int *px, int *y)
+{
+    *px = LABEL_W + (t % l->cpr) * l->pitch;
+    *y = l->table_y + (t / l->cpr) * (l->block_h + 1);
+}
+
 static void table_draw(struct ctx *x)
 {
     const struct clocks_state *s = &x->a->clocks;
@@ -983,9 +1081,8 @@ static void table_draw(struct ctx *x)
         if (r * l->cpr < l->tiles)
             table_labels(x, l->table_y + r * (l->block_h + 1));
     for (int t = 0; t < l->tiles; t++) {
-        int band = tile_band(s, x->half, l->tiles, t);
-        int px = LABEL_W + (t % l->cpr) * l->pitch;
-        int y = l->table_y + (t / l->cpr) * (l->block_h + 1);
+        int band = tile_band(s, x->half, l->tiles, t), px, y;
+        tile_at(l, t, &px, &y);
         clocks_band_info(&x->a->p, band, &b);
         tile_draw(x, px, y, &b, band == s->band);
     }
@@ -1153,6 +1250,66 @@ static void clocks_draw(const struct app *a, void *rt, canvas *c, char *hint,
         table_draw(&x);
     }
     hint_write(&x, hint, hintlen);
+}
+
+/* ---- pixels (view.h's raster hook) ------------------------------------ */
+
+/* Faces of the table given as images; the rest (a very wide screen)
+ * stay cells. */
+#define IMAGE_TILES 96
+
+/* f as a line drawing over cells (x, y) .. (x+w-1, y+h-1). */
+static int face_raster(const struct clock_face *f, int x, int y, int w, int h,
+                       int cw, int ch, struct view_raster *r)
+{
+    int W = w * cw, H = h * ch;
+    *r = (struct view_raster){ x, y, w, h, cw, ch, NULL, 1 };
+    r->px = malloc((size_t)W * (size_t)H * sizeof *r->px + 1);
+    if (!r->px)
+        return -1;
+    struct art a = { r->px, W, H };
+    art_fill(&a, RASTER_BG);
+    clocks_face_art_under(&a, f);
+    clocks_face_art_hands(&a, f);
+    return 0;
+}
+
+/*
+ * Part 0 is the big face, part 1 + t tile t's face.  A tile's rim does
+ * not mark the band cursor as its cells do (the band's number in reverse
+ * video does): moving the cursor leaves the small faces' pixels as they
+ * are, so it sends none of them.
+ */
+static int clocks_raster(const struct app *a, void *rt, int cw, int ch,
+                         int part, struct view_raster *r)
+{
+    const struct clocks_rt *R = rt;
+    struct ctx x;
+    struct clocks_band b;
+    struct clock_face f;
+    int t = part - 1, px, y;
+
+    ctx_colors(&x, a);
+    x.l = R->l;
+    x.half = a->p.d / 2;
+    if (x.half < 1)
+        return -1;
+    if (part == 0) {
+        if (x.l.mode != CLOCKS_BIG || x.l.face_rows < 1)
+            return -1;
+        clocks_band_info(&a->p, a->clocks.band, &b);
+        big_spec(&x, &b, &f);
+        return face_raster(&f, 0, BIG_FACE_Y, 2 * x.l.face_rows,
+                           x.l.face_rows, cw, ch, r);
+    }
+    if ((x.l.mode != CLOCKS_BIG && x.l.mode != CLOCKS_SMALL) ||
+        x.l.brows < 1 || t < 0 || t >= x.l.tiles || t >= IMAGE_TILES)
+        return -1;
+    clocks_band_info(&a->p, tile_band(&a->clocks, x.half, x.l.tiles, t), &b);
+    tile_at(&x.l, t, &px, &y);
+    tile_spec(&x, px, y, &b, 0, &f);
+    return face_raster(&f, tile_face_x(&x, px), y, 2 * x.l.fr, x.l.fr, cw, ch,
+                       r);
 }
 
 /* ---- state ------------------------------------------------------------ */
@@ -1368,6 +1525,8 @@ const struct view VIEW_CLOCKS_DEF = {
     .keys = CLOCKS_KEYS,
     .fields = CLOCKS_FIELDS,
     .point_text = clocks_point_text,
+    .raster = clocks_raster,
+    .raster_parts = 1 + IMAGE_TILES,
     /* Every hand and number of the faces and the table moves in a frame
      * of the sweep: at 16 pos/s and 10 frames/s that is 5 KB/s at 80x24.
      * Paced to 1800 B/s there, under 2 KB/s over any few seconds: fewer

@@ -50,6 +50,29 @@ struct clock_face {
 /* Draw the face: axes, ring, ghost hand, then the hand on top. */
 void clocks_face_draw(canvas *c, const struct clock_face *f);
 
+/*
+ * The face in pixels (a line drawing, lineart.h), centred in a w x h
+ * image and as large as its smaller side allows: rim radius r, hand
+ * length len (its tip at (cx + len cos angle, cy - len sin angle)), the
+ * strokes' widths, all in pixels.  f's cx, cy, r (dots) play no part;
+ * its thick widens the strokes.
+ */
+struct clock_px {
+    double cx, cy, r, len;
+    double rim, hand, axis;     /* stroke widths */
+};
+
+void clocks_face_px(int w, int h, int thick, struct clock_px *g);
+
+struct art;
+
+/* Under the curve a face may carry (heat_pca.h): the axes and the rim. */
+void clocks_face_art_under(struct art *a, const struct clock_face *f);
+
+/* Over it: the ghost hand, the hand, and the tip's ticks on the axes.
+ * RGB_DEFAULT colours are raster.h's RASTER_FG. */
+void clocks_face_art_hands(struct art *a, const struct clock_face *f);
+
 /* Everything the view prints about one band at one position. */
 struct clocks_band {
     int i;

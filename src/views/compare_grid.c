@@ -501,7 +501,7 @@ int cmp_grid_raster(const struct app *a, const struct cmp_frame *f,
     if (k >= g->np || cols < 1 || g->body_h < 1 || ch < 2)
         return -1;
     *r = (struct view_raster){ g->px[k] + 1, g->body_y, cols, g->body_h, cw,
-                               ch, NULL };
+                               ch, NULL, 0 };
     r->px = malloc((size_t)W * (size_t)H * sizeof *r->px + 1);
     for (int y = 0; r->px && y < H; y++) {
         int py = 2 * (y / ch) + (y % ch >= ch / 2);

@@ -9,8 +9,10 @@
 #include <string.h>
 
 #include "colormap.h"
+#include "lineart.h"
 #include "peviz/pe.h"
 #include "plot.h"
+#include "raster.h"
 #include "text.h"
 #include "views/clocks.h"
 
@@ -236,12 +238,47 @@ static const char *beyond(const struct heat_pca_rt *r, int c, char *buf,
     return buf;
 }
 
+/* Rows of the face in the box (x, y, w, h) beside the plot: it is
+ * 2 * rows cells wide, from (x, y + 1). */
+static int face_rows(int w, int h)
+{
+    return h - 2 < (w - 4) / 2 ? h - 2 : (w - 4) / 2;
+}
+
+/* The largest distance from the centre of the pair's curve. */
+static double face_scale(const struct heat_pca_rt *r, int pi, int pj)
+{
+    int k = r->res.k;
+    double scale = 0;
+    for (int64_t p = 0; p < r->n; p++)
+        scale = fmax(scale, hypot(r->proj[p * k + pi], r->proj[p * k + pj]));
+    return scale;
+}
+
+/* The face's hand, axes and colours (its cx, cy, r: rad dots round
+ * (cx, cy)); 0, or -1 when the position is past the table (no hand). */
+static int face_spec(const struct app *a, const struct heat_pca_rt *r, int pi,
+                     int pj, int cx, int cy, int rad, struct clock_face *f)
+{
+    *f = (struct clock_face){
+        .cx = cx, .cy = cy, .r = rad, .axes = 1,
+        .ring = ui_color(a->palette, UI_DIM),
+        .hand = ui_color(a->palette, UI_TEXT),
+        .axis = ui_color(a->palette, UI_AXIS), .tip = a->ascii ? '@' : 0,
+    };
+    if (a->p.pos >= r->n)
+        return -1;
+    const double *at = r->proj + a->p.pos * r->res.k;
+    f->angle = atan2(at[pj], at[pi]);
+    return 0;
+}
+
 /* The pair on a clock face: the ring is the largest radius, the hand
  * points at the cursor's position. */
 static void draw_face(const struct app *a, const struct heat_pca_rt *r,
                       canvas *c, int x, int y, int w, int h)
 {
-    int k = r->res.k, rows = h - 2 < (w - 4) / 2 ? h - 2 : (w - 4) / 2, pi, pj;
+    int k = r->res.k, rows = face_rows(w, h), pi, pj;
     heat_pca_pair(a, &pi, &pj);
     rgb acc = ui_color(a->palette, UI_ACCENT), txt = ui_color(a->palette, UI_TEXT);
     if (rows < 3 || k < 2)
@@ -251,9 +288,7 @@ static void draw_face(const struct app *a, const struct heat_pca_rt *r,
                       "table has %d components", (pi > pj ? pi : pj) + 1, k);
         return;
     }
-    double scale = 0;
-    for (int64_t p = 0; p < r->n; p++)
-        scale = fmax(scale, hypot(r->proj[p * k + pi], r->proj[p * k + pj]));
+    double scale = face_scale(r, pi, pj);
     /* 2*rows cells wide, rows tall: a round face of radius 2*rows-1 dots */
     int rad = 2 * rows - 1, cx = 2 * x + rad, cy = 4 * (y + 1) + rad;
     if (scale > 0)
@@ -271,12 +306,8 @@ static void draw_face(const struct app *a, const struct heat_pca_rt *r,
         return;
     }
     const double *at = r->proj + a->p.pos * k;
-    struct clock_face f = {
-        .cx = cx, .cy = cy, .r = rad, .angle = atan2(at[pj], at[pi]),
-        .axes = 1, .ring = ui_color(a->palette, UI_DIM),
-        .hand = ui_color(a->palette, UI_TEXT),
-        .axis = ui_color(a->palette, UI_AXIS), .tip = a->ascii ? '@' : 0,
-    };
+    struct clock_face f;
+    face_spec(a, r, pi, pj, cx, cy, rad, &f);
     clocks_face_draw(c, &f);
     char v1[32], v2[32];
     fmt_num(at[pi], 4, v1, sizeof v1);
@@ -343,6 +374,13 @@ static void draw_status(const struct app *a, const struct heat_pca_rt *r,
                     ui_color(a->palette, UI_WARN), RGB_DEFAULT, 0);
 }
 
+/* Columns of the face's box at the right of a panel w x h (0: none). */
+static int face_width(int w, int h)
+{
+    int face_w = h - 1 >= 6 && w >= 50 ? 2 * (h - 3) + 4 : 0;
+    return face_w > w / 2 ? w / 2 : face_w;
+}
+
 void heat_pca_draw(const struct app *a, const struct heat_pca_rt *r,
                    const char *name, canvas *c, int x, int y, int w, int h)
 {
@@ -353,12 +391,66 @@ void heat_pca_draw(const struct app *a, const struct heat_pca_rt *r,
         return;
     }
     draw_title(a, r, name, c, x, y, w);
-    int face_w = h - 1 >= 6 && w >= 50 ? 2 * (h - 3) + 4 : 0;
-    if (face_w > w / 2)
-        face_w = w / 2;
+    int face_w = face_width(w, h);
     draw_plot(a, r, c, x, y + 1, w - face_w - (face_w ? 1 : 0), h - 1);
     if (face_w)
         draw_face(a, r, c, x + w - face_w, y + 1, face_w, h - 1);
+}
+
+/* ---- the face in pixels ------------------------------------------------ */
+
+/* The curve of the pair through the block means, as the cells draw it,
+ * in pixels: the face's rim radius stands for scale. */
+static void art_curve(const struct app *a, const struct heat_pca_rt *r,
+                      int pi, int pj, struct art *im, double scale)
+{
+    int m = (int)(r->n < CURVE_POINTS ? r->n : CURVE_POINTS);
+    double *u = malloc(2 * (size_t)m * sizeof *u);
+    struct clock_px g;
+    if (!u)
+        return;
+    clocks_face_px(im->w, im->h, 0, &g);
+    block_means(r, pi, m, u);
+    block_means(r, pj, m, u + m);
+    rgb col = ui_color(a->palette, UI_PLOT_A);
+    double wid = fmax(1.0, g.axis), x0 = 0, y0 = 0;
+    for (int i = 0; i < m; i++) {
+        double x = g.cx + u[i] / scale * g.r, y = g.cy - u[m + i] / scale * g.r;
+        if (i)
+            art_segment(im, x0, y0, x, y, wid, col & RGB_DEFAULT ? RASTER_FG
+                                                                 : col);
+        x0 = x;
+        y0 = y;
+    }
+    free(u);
+}
+
+int heat_pca_raster(const struct app *a, const struct heat_pca_rt *r, int x,
+                    int y, int w, int h, int cw, int ch,
+                    struct view_raster *out)
+{
+    int pi, pj, face_w = face_width(w, h), rows;
+    heat_pca_pair(a, &pi, &pj);
+    if (r->state != HP_DONE || !face_w || r->res.k < 2 || pi >= r->res.k ||
+        pj >= r->res.k || (rows = face_rows(face_w, h - 1)) < 3)
+        return -1;
+    int W = 2 * rows * cw, H = rows * ch;
+    *out = (struct view_raster){ x + w - face_w, y + 2, 2 * rows, rows, cw, ch,
+                                 NULL, 1 };
+    out->px = malloc((size_t)W * (size_t)H * sizeof *out->px + 1);
+    if (!out->px)
+        return -1;
+    struct art im = { out->px, W, H };
+    struct clock_face f;
+    double scale = face_scale(r, pi, pj);
+    int hand = face_spec(a, r, pi, pj, 0, 0, 0, &f) == 0;
+    art_fill(&im, RASTER_BG);
+    clocks_face_art_under(&im, &f);
+    if (scale > 0)
+        art_curve(a, r, pi, pj, &im, scale);
+    if (hand)
+        clocks_face_art_hands(&im, &f);
+    return 0;
 }
 
 /* ---- choosing the pair ---------------------------------------------------- */

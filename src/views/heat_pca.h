@@ -50,6 +50,16 @@ void heat_pca_draw(const struct app *a, const struct heat_pca_rt *r,
 
 void heat_pca_free(struct heat_pca_rt *r);
 
+struct view_raster;
+
+/* The panel's face (the pair's curve, the hand at the position) as a
+ * line drawing (raster.h) of the cells heat_pca_draw gives it in the same
+ * box, cw x ch pixels a cell: 0 with out filled (free out->px), or -1
+ * when no face is drawn. */
+int heat_pca_raster(const struct app *a, const struct heat_pca_rt *r, int x,
+                    int y, int w, int h, int cw, int ch,
+                    struct view_raster *out);
+
 /* The pair a's state asks for, 0-based, *i != *j (default 0 and 1). */
 void heat_pca_pair(const struct app *a, int *i, int *j);
 

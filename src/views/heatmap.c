@@ -1466,18 +1466,22 @@ static rgb px_color(const struct app *a, const struct heat_layout *L,
 }
 
 /* The map at cw x ch pixels a cell: each band slot's upper half its
- * sine dimension, its lower half its cosine, as the half blocks. */
+ * sine dimension, its lower half its cosine, as the half blocks.  Part
+ * 1: the PCA panel's face (heat_pca.h) while the panel is shown. */
 static int heat_raster(const struct app *a, void *rt, int cw, int ch,
                        int part, struct view_raster *r)
 {
     const struct heat_layout *L = &((struct heat_rt *)rt)->L;
     const struct heat_geom *g = &L->g;
+    const struct heat_rt *R = rt;
+    if (part == 1 && a->heat.pca && a->p.d >= 2 && a->p.n >= 1)
+        return heat_pca_raster(a, &R->pca, 0, 0, R->w, R->h, cw, ch, r);
     if (part != 0 || a->heat.pca || a->p.d < 2 || a->p.n < 1 || g->ucols < 1 ||
         g->shown < 1)
         return -1;
     int W = g->ucols * cw, sh = g->bh * ch;
     *r = (struct view_raster){ L->map_x, L->map_y, g->ucols, g->shown * g->bh,
-                               cw, ch, NULL };
+                               cw, ch, NULL, 0 };
     r->px = malloc((size_t)W * (size_t)(sh * g->shown) * sizeof *r->px);
     if (!r->px)
         return -1;
