@@ -215,15 +215,23 @@ void clocks_face_art_under(struct art *a, const struct clock_face *f)
     art_ring(a, g.cx, g.cy, g.r, g.rim, ink(f->ring));
 }
 
+double clocks_px_angle(double angle, double len)
+{
+    double step = 1.0 / (4.0 * (len > 1 ? len : 1));
+    return round(fmod(angle, 2 * CLOCKS_PI) / step) * step;
+}
+
 void clocks_face_art_hands(struct art *a, const struct clock_face *f)
 {
     struct clock_px g;
     clocks_face_px(a->w, a->h, f->thick, &g);
-    double tx = g.cx + g.len * cos(f->angle), ty = g.cy - g.len * sin(f->angle);
-    if (f->ghost)
-        art_segment(a, g.cx, g.cy, g.cx + g.len * cos(f->ghost_angle),
-                    g.cy - g.len * sin(f->ghost_angle), g.hand * 0.6,
-                    ink(f->ghost_col));
+    double an = clocks_px_angle(f->angle, g.len);
+    double tx = g.cx + g.len * cos(an), ty = g.cy - g.len * sin(an);
+    if (f->ghost) {
+        double ga = clocks_px_angle(f->ghost_angle, g.len);
+        art_segment(a, g.cx, g.cy, g.cx + g.len * cos(ga),
+                    g.cy - g.len * sin(ga), g.hand * 0.6, ink(f->ghost_col));
+    }
     art_segment(a, g.cx, g.cy, tx, ty, g.hand, ink(f->hand));
     if (f->axes) {              /* the tip's projections on the axes */
         double t = fmax(3.0, 0.08 * g.r);

@@ -69,8 +69,16 @@ struct art;
 /* Under the curve a face may carry (heat_pca.h): the axes and the rim. */
 void clocks_face_art_under(struct art *a, const struct clock_face *f);
 
-/* Over it: the ghost hand, the hand, and the tip's ticks on the axes.
- * RGB_DEFAULT colours are raster.h's RASTER_FG. */
+/*
+ * The angle a hand of len pixels is drawn at: angle to the nearest
+ * 1 / (4 len) radians, so its tip is within 1/8 pixel of the exact one,
+ * and a slow band's image changes only when its tip has moved a quarter
+ * of a pixel (not with every position, by a blend level at its edge).
+ */
+double clocks_px_angle(double angle, double len);
+
+/* Over it: the ghost hand, the hand, and the tip's ticks on the axes,
+ * at clocks_px_angle.  RGB_DEFAULT colours are raster.h's RASTER_FG. */
 void clocks_face_art_hands(struct art *a, const struct clock_face *f);
 
 /* Everything the view prints about one band at one position. */

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "harness.h"
+#include "face_check.h"
 #include "png_decode.h"
 #include "app.h"
 #include "colormap.h"
@@ -21,6 +22,9 @@
 #include "gfx_probe.h"
 #include "raster.h"
 #include "view.h"
+#include "peviz/pca.h"
+#include "peviz/pe.h"
+#include "views/clocks.h"
 #include "views/compare.h"
 #include "views/heatmap.h"
 
@@ -665,6 +669,259 @@ static void test_probe(void)
     CHECK_STR(keys, "\033[Ax\033OB");
 }
 
+/* ---- the clock faces and the PCA face ---------------------------------------------- */
+
+/* Band i's hand at a's position, from the definition: pos * base^(-2i/d). */
+static double band_angle(const struct app *a, int i)
+{
+    return fmod((double)a->p.pos * pow(a->p.base, -2.0 * i / a->p.d),
+                2 * FC_PI);
+}
+
+/*
+ * A face decoded (w x h RGB): the hand at want (measured at two radii
+ * within tol), on a small face no hand colour elsewhere, the rim round
+ * (one radius in six directions away from the hand, near the edge) in
+ * colour ring, the corners the background.
+ */
+static void face_ok(const uint8_t *px, int w, int h, double want, rgb ring,
+                    int small, const char *what)
+{
+    struct face_img f = { px, w * 3, 0, 0, w, h };
+    double s = (w < h ? w : h) / 2.0, tol = small ? 0.04 : 0.015, r0 = -1;
+    int round = 1;
+    for (double k = 0.3; k < 0.6; k += 0.2) {
+        double got = fc_hand_angle(&f, k * s, want, 0.35, RASTER_FG);
+        int ok = !isnan(got) && fabs(fc_diff(got, want)) < tol;
+        if (!ok)
+            fprintf(stderr, "%s: hand at %.4f rad at radius %.0f, want %.4f\n",
+                    what, got, k * s, want);
+        CHECK(ok);
+    }
+    if (small)
+        CHECK(fc_ink_elsewhere(&f, 0.45 * s, want, 0.35, RASTER_FG) == 0);
+    for (int k = 0; k < 6; k++) {
+        double r = fc_rim(&f, want + FC_PI / 6 + k * FC_PI / 3, ring);
+        if (r0 < 0)
+            r0 = r;
+        if (r < 0.85 * s || r > s || fabs(r - r0) > 1.0) {
+            fprintf(stderr, "%s: rim at %.2f px (first %.2f, half side %.1f)\n",
+                    what, r, r0, s);
+            round = 0;
+        }
+    }
+    CHECK(round);
+    /* (sixel: within its percent steps) */
+    CHECK(fc_close(fc_get(&f, 0, 0), RASTER_BG, 3) &&
+          fc_close(fc_get(&f, w - 1, h - 1), RASTER_BG, 3));
+}
+
+/* The clocks view at 160 x 48 cells of CW x CH pixels. */
+static void clocks_app(struct app *a, int64_t pos, int band)
+{
+    app_init(a);
+    a->view = VIEW_CLOCKS;
+    a->p.d = 64;
+    a->p.n = 1024;
+    a->p.pos = pos;
+    a->clocks.band = band;
+    a->color = COLOR_TRUE;
+    a->screen_w = 160;
+    a->screen_h = 48;
+}
+
+/* Part k of a's clocks as an image; 0, or -1 when it has none. */
+static int face_image(const struct app *a, int k, struct view_raster *r,
+                      struct image *im)
+{
+    int vw, vh;
+    frame_view_size(a, 160, 48, &vw, &vh);
+    if (view_raster(a, VIEW_CLOCKS, vw, vh, CW, CH, 1, k, r))
+        return -1;
+    int rc = raster_image(r, RASTER_BG, im);
+    free(r->px);
+    r->px = NULL;
+    return rc;
+}
+
+/* Its own colours as a sixel palette: how many (at most 256). */
+static int own_palette(const struct image *im, uint32_t *pal)
+{
+    int n = 0;
+    for (int i = 0; i < im->w * im->h; i++) {
+        rgb c = image_get(im, i % im->w, i / im->w);
+        int k = 0;
+        while (k < n && pal[k] != c)
+            k++;
+        if (k == n && n < 256)
+            pal[n++] = c;
+    }
+    return n;
+}
+
+/* The big face (kitty) and three small ones (sixel, iTerm2, kitty),
+ * decoded: each hand at pos * omega_i of its own band. */
+static void test_clock_faces(void)
+{
+    struct app a;
+    struct view_raster r;
+    struct image im;
+    struct gbuf b = { 0 };
+    struct clocks_layout l;
+    uint32_t pal[256];
+    int vw, vh, w, h;
+    long id;
+    clocks_app(&a, 777, 5);
+    frame_view_size(&a, 160, 48, &vw, &vh);
+    clocks_layout(vw, vh, 32, 0, 0, &l);
+    CHECK(l.mode == CLOCKS_BIG && l.tiles == 32);
+    /* the big face: the cursor's band, its rim in the cursor colour */
+    CHECK(face_image(&a, 0, &r, &im) == 0);
+    CHECK(r.art && r.x == 0 && r.y == 1 && r.w == 2 * l.face_rows &&
+          r.h == l.face_rows && im.w == r.w * CW && im.h == r.h * CH);
+    CHECK(gfx_kitty(&b, &im, 5, r.w, r.h) == 0);
+    uint8_t *px = kitty_decode(b.p, b.len, &w, &h, &id);
+    CHECK(px && w == im.w && h == im.h);
+    if (px)
+        face_ok(px, w, h, band_angle(&a, 5), ui_color(a.palette, UI_CURSOR), 0,
+                "big face, kitty");
+    free(px);
+    gbuf_free(&b);
+    image_free(&im);
+    /* tiles: the fastest, one in the middle, the slowest */
+    int tiles[3] = { 0, 13, 31 };
+    for (int i = 0; i < 3; i++) {
+        int t = tiles[i], band = clocks_tile_band(&a.clocks, 32, l.tiles, t);
+        double lam = 2 * FC_PI / pow(a.p.base, -2.0 * band / a.p.d);
+        rgb ring = ui_color(a.palette, lam > (double)a.p.n ? UI_DIM : UI_ACCENT);
+        char what[48];
+        CHECK(face_image(&a, 1 + t, &r, &im) == 0);
+        CHECK(r.w == 2 * l.fr && r.h == l.fr &&
+              r.y == l.table_y + t / l.cpr * (l.block_h + 1));
+        if (i == 0) {
+            CHECK(gfx_sixel(&b, &im, pal, own_palette(&im, pal)) == 0);
+            px = sixel_decode(b.p, &w, &h);
+        } else if (i == 1) {
+            CHECK(gfx_iterm2(&b, &im) == 0);
+            const char *colon = strchr(b.p, ':');
+            uint8_t *png = malloc(b.len);
+            long n = b64_decode(colon + 1, (size_t)(b.p + b.len - 2 - colon), png);
+            px = NULL;
+            CHECK(n > 0 && png_decode(png, (size_t)n, &w, &h, &px) == 0);
+            free(png);
+        } else {
+            CHECK(gfx_kitty(&b, &im, 9, r.w, r.h) == 0);
+            px = kitty_decode(b.p, b.len, &w, &h, &id);
+        }
+        snprintf(what, sizeof what, "tile %d (band %d)", t, band);
+        CHECK(px && w == im.w && h == im.h);
+        if (px)
+            face_ok(px, w, h, band_angle(&a, band), ring, 1, what);
+        free(px);
+        gbuf_free(&b);
+        image_free(&im);
+    }
+    CHECK(face_image(&a, 1 + l.tiles, &r, &im) == -1);  /* no tile 32 */
+}
+
+/* Which faces' pixels change: a step of the position turns the fast
+ * hands only; the band cursor moving changes no small face. */
+static void test_face_changes(void)
+{
+    struct app a, b;
+    struct view_raster r;
+    struct image i0, i1;
+    int changed[33], n = 0;
+    clocks_app(&a, 300, 0);
+    b = a;
+    b.p.pos = 301;
+    for (int k = 0; k < 33; k++) {
+        CHECK(face_image(&a, k, &r, &i0) == 0 && face_image(&b, k, &r, &i1) == 0);
+        changed[k] = memcmp(i0.rgb, i1.rgb, (size_t)i0.w * (size_t)i0.h * 3) != 0;
+        n += changed[k];
+        image_free(&i0);
+        image_free(&i1);
+    }
+    /* band 0 turns 1 rad a position, band 31 1.3e-4 rad: less than a
+     * tenth of a pixel at the tip */
+    CHECK(changed[0] && changed[1] && !changed[32] && n > 2 && n < 33);
+    b = a;
+    b.clocks.band = 7;
+    for (int k = 1, same = 1; k < 33; k++, same = 1) {
+        CHECK(face_image(&a, k, &r, &i0) == 0 && face_image(&b, k, &r, &i1) == 0);
+        same = memcmp(i0.rgb, i1.rgb, (size_t)i0.w * (size_t)i0.h * 3) == 0;
+        CHECK(same);
+        image_free(&i0);
+        image_free(&i1);
+    }
+}
+
+/* The PCA panel's face: its hand at atan2(PC2, PC1) of the position's
+ * projection, from the library's PCA of the sinusoidal table computed
+ * here; the curve's colour at projected points. */
+static void test_pca_face(void)
+{
+    struct app a;
+    struct view_raster r;
+    struct image im;
+    struct pe_pca pc;
+    int vw, vh;
+    app_init(&a);
+    a.p.d = 32;
+    a.p.n = 256;
+    a.p.pos = 101;
+    a.heat.pca = 1;
+    a.color = COLOR_TRUE;
+    frame_view_size(&a, 160, 48, &vw, &vh);
+    CHECK(view_raster(&a, VIEW_HEATMAP, vw, vh, CW, CH, 1, 0, &r) == -1);
+    CHECK(view_raster(&a, VIEW_HEATMAP, vw, vh, CW, CH, 1, 1, &r) == 0);
+    CHECK(r.art && r.w == 2 * r.h && raster_image(&r, RASTER_BG, &im) == 0);
+    free(r.px);
+    double *v = malloc((size_t)a.p.n * (size_t)a.p.d * sizeof *v), y[3];
+    double scale = 0;
+    pe_fill_f64(0, a.p.n, a.p.d, a.p.base, v);
+    CHECK(pe_pca_compute(v, a.p.n, a.p.d, 3, &pc) == 0);
+    for (int64_t p = 0; p < a.p.n; p++) {
+        pe_pca_project(&pc, v + p * a.p.d, y);
+        scale = fmax(scale, hypot(y[0], y[1]));
+    }
+    pe_pca_project(&pc, v + a.p.pos * a.p.d, y);
+
+    face_ok(im.rgb, im.w, im.h, atan2(y[1], y[0]), ui_color(a.palette, UI_DIM),
+            0, "PCA face");
+    /* the curve passes through every 16th position's projection (within
+     * a pixel and a half of the point), drawn on the rim's radius scale */
+    struct face_img f = { im.rgb, im.w * 3, 0, 0, im.w, im.h };
+    double s = im.h / 2.0, rims[6], rim;
+    for (int k = 0; k < 6; k++)     /* the median: the curve may touch it */
+        rims[k] = fc_rim(&f, k * FC_PI / 3 + 0.1, ui_color(a.palette, UI_DIM));
+    for (int i = 1; i < 6; i++)
+        for (int k = i; k > 0 && rims[k] < rims[k - 1]; k--) {
+            double t = rims[k];
+            rims[k] = rims[k - 1];
+            rims[k - 1] = t;
+        }
+    rim = (rims[2] + rims[3]) / 2;
+    rgb curve = ui_color(a.palette, UI_PLOT_A);
+    int missed = 0;
+    for (int64_t p = 0; p < a.p.n; p += 16) {
+        pe_pca_project(&pc, v + p * a.p.d, y);
+        double x = im.w / 2.0 + y[0] / scale * rim, yy = s - y[1] / scale * rim;
+        int hit = 0;
+        for (int dy = -1; dy <= 1; dy++)
+            for (int dx = -1; dx <= 1; dx++)
+                hit |= fc_close(fc_get(&f, (int)x + dx, (int)yy + dy), curve, 40);
+        if (!hit && missed++ < 3)
+            fprintf(stderr, "PCA curve: nothing at (%.1f, %.1f) for pos %lld "
+                    "(%06x)\n", x, yy, (long long)p,
+                    (unsigned)fc_get(&f, (int)x, (int)yy));
+    }
+    CHECK(missed == 0);
+    pe_pca_free(&pc);
+    free(v);
+    image_free(&im);
+}
+
 int main(void)
 {
     test_probe();
@@ -674,5 +931,8 @@ int main(void)
     test_iterm2();
     test_tmux();
     test_compare();
+    test_clock_faces();
+    test_face_changes();
+    test_pca_face();
     TEST_END("test_gfx");
 }
