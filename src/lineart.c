@@ -52,8 +52,10 @@ struct span {
 static struct span span_of(const struct art *a, double x0, double y0,
                            double x1, double y1, double m)
 {
-    struct span s = { (int)floor(fmin(x0, x1) - m), (int)floor(fmin(y0, y1) - m),
-                      (int)ceil(fmax(x0, x1) + m), (int)ceil(fmax(y0, y1) + m) };
+    struct span s = {
+        (int)floor(fmin(x0, x1) - m), (int)floor(fmin(y0, y1) - m),
+        (int)ceil(fmax(x0, x1) + m), (int)ceil(fmax(y0, y1) + m)
+    };
     s.x0 = s.x0 < 0 ? 0 : s.x0;
     s.y0 = s.y0 < 0 ? 0 : s.y0;
     s.x1 = s.x1 > a->w - 1 ? a->w - 1 : s.x1;

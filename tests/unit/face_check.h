@@ -20,7 +20,7 @@ struct face_img {
     int stride, x0, y0, w, h;
 };
 
-static uint32_t fc_get(const struct face_img *f, int x, int y)
+static inline uint32_t fc_get(const struct face_img *f, int x, int y)
 {
     if (x < 0 || y < 0 || x >= f->w || y >= f->h)
         return 0xFFFFFFFFu;
@@ -29,7 +29,7 @@ static uint32_t fc_get(const struct face_img *f, int x, int y)
     return (uint32_t)p[0] << 16 | (uint32_t)p[1] << 8 | p[2];
 }
 
-static int fc_close(uint32_t a, uint32_t b, int tol)
+static inline int fc_close(uint32_t a, uint32_t b, int tol)
 {
     if (a == 0xFFFFFFFFu)
         return 0;
@@ -41,14 +41,15 @@ static int fc_close(uint32_t a, uint32_t b, int tol)
 
 /* The pixel under the point at radius rho, angle phi (counter-clockwise
  * from 3 o'clock) round the region's centre. */
-static uint32_t fc_at(const struct face_img *f, double rho, double phi)
+static inline uint32_t fc_at(const struct face_img *f, double rho,
+                             double phi)
 {
     double x = f->w / 2.0 + rho * cos(phi), y = f->h / 2.0 - rho * sin(phi);
     return fc_get(f, (int)floor(x), (int)floor(y));
 }
 
 /* angle - ref reduced to (-pi, pi]. */
-static double fc_diff(double angle, double ref)
+static inline double fc_diff(double angle, double ref)
 {
     double d = fmod(angle - ref, 2 * FC_PI);
     if (d > FC_PI)
@@ -61,8 +62,8 @@ static double fc_diff(double angle, double ref)
 /* The hand's angle at radius rho: the mean direction of the points of
  * colour ink (within 24 levels) within win radians of guess; NAN when
  * there are none. */
-static double fc_hand_angle(const struct face_img *f, double rho, double guess,
-                            double win, uint32_t ink)
+static inline double fc_hand_angle(const struct face_img *f, double rho,
+                                   double guess, double win, uint32_t ink)
 {
     double sx = 0, sy = 0;
     int n = 0;
@@ -76,12 +77,13 @@ static double fc_hand_angle(const struct face_img *f, double rho, double guess,
 }
 
 /* Points of colour ink at radius rho farther than win from angle. */
-static int fc_ink_elsewhere(const struct face_img *f, double rho, double angle,
-                            double win, uint32_t ink)
+static inline int fc_ink_elsewhere(const struct face_img *f, double rho,
+                                   double angle, double win, uint32_t ink)
 {
     int n = 0;
     for (double p = 0; p < 2 * FC_PI; p += 0.002)
-        if (fabs(fc_diff(p, angle)) > win && fc_close(fc_at(f, rho, p), ink, 24))
+        if (fabs(fc_diff(p, angle)) > win &&
+            fc_close(fc_at(f, rho, p), ink, 24))
             n++;
     return n;
 }
@@ -89,7 +91,8 @@ static int fc_ink_elsewhere(const struct face_img *f, double rho, double angle,
 /* The rim's radius along phi: the middle of the first run of
  * ring-coloured points (within 8 levels) from the edge in (the rim is
  * the outermost stroke); -1 if none. */
-static double fc_rim(const struct face_img *f, double phi, uint32_t ring)
+static inline double fc_rim(const struct face_img *f, double phi,
+                            uint32_t ring)
 {
     double lo = -1, hi = -1, s = (f->w < f->h ? f->w : f->h) / 2.0;
     for (double r = s - 0.125; r > 0; r -= 0.125) {

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "harness.h"
+#include "face_check.h"
 #include "png_decode.h"
 #include "app.h"
 #include "colormap.h"
@@ -19,6 +20,7 @@
 #include "frame.h"
 #include "frame_image.h"
 #include "png_out.h"
+#include "views/clocks.h"
 #include "views/heatmap.h"
 
 #define CW 8
@@ -209,9 +211,70 @@ static void test_shapes(void)
     CHECK(cell_px(&k, 0, 0) == RASTER_BG);
 }
 
+/* The hand of the face in the PNG's region (x, y, w, h) of cells: at
+ * want within tol rad, measured at two radii. */
+static void png_hand(const uint8_t *px, int W, int x, int y, int w, int h,
+                     double want, double tol, const char *what)
+{
+    struct face_img f = { px, W * 3, x * CW, y * CH, w * CW, h * CH };
+    double s = (f.w < f.h ? f.w : f.h) / 2.0;
+    for (double k = 0.3; k < 0.6; k += 0.2) {
+        double got = fc_hand_angle(&f, k * s, want, 0.35, RASTER_FG);
+        if (isnan(got) || fabs(fc_diff(got, want)) >= tol)
+            fprintf(stderr, "%s: hand at %.4f, want %.4f\n", what, got, want);
+        CHECK(!isnan(got) && fabs(fc_diff(got, want)) < tol);
+    }
+}
+
+/*
+ * The clocks frame as a PNG: the big face and every small one are line
+ * drawings at full resolution, each hand at pos * base^(-2i/d) of its
+ * band, computed here.
+ */
+static void test_clocks_png(void)
+{
+    static const int SIZES[2][2] = { { 80, 24 }, { 160, 48 } };
+    for (int z = 0; z < 2; z++) {
+        struct app a;
+        struct clocks_layout l;
+        canvas cv;
+        uint8_t *px = NULL;
+        int W = SIZES[z][0], H = SIZES[z][1], w, h, vw, vh;
+        char what[64];
+        app_with(&a, 64, 10000, 1024, W, H);
+        a.view = VIEW_CLOCKS;
+        a.p.pos = 613;
+        a.clocks.band = 3;
+        CHECK(frame_png(&a, &cv, W, H, &px, &w, &h) == 0);
+        frame_view_size(&a, W, H, &vw, &vh);
+        clocks_layout(vw, vh, 32, 0, 0, &l);
+        CHECK(px && l.mode == CLOCKS_BIG && l.tiles >= 8);
+        if (!px) {
+            canvas_free(&cv);
+            continue;
+        }
+        double om = pow(10000.0, -2.0 * 3 / 64);
+        snprintf(what, sizeof what, "%dx%d big face", W, H);
+        png_hand(px, w, 0, 1, 2 * l.face_rows, l.face_rows,
+                 fmod(613 * om, 2 * FC_PI), 0.02, what);
+        for (int t = 0; t < l.tiles; t++) {
+            int band = clocks_tile_band(&a.clocks, 32, l.tiles, t);
+            int x = 8 + (t % l.cpr) * l.pitch + (l.pitch - 2 * l.fr) / 2;
+            int y = l.table_y + t / l.cpr * (l.block_h + 1);
+            snprintf(what, sizeof what, "%dx%d tile %d", W, H, t);
+            png_hand(px, w, x, y, 2 * l.fr, l.fr,
+                     fmod(613 * pow(10000.0, -2.0 * band / 64), 2 * FC_PI),
+                     0.06, what);
+        }
+        free(px);
+        canvas_free(&cv);
+    }
+}
+
 int main(void)
 {
     test_heatmap_png();
     test_shapes();
+    test_clocks_png();
     TEST_END("test_pixels");
 }
