@@ -10,7 +10,7 @@ Inside tmux (pretended, and a real tmux where there is one): the query
 and the image through the passthrough, the placeholder cells read back
 from curses' output (id from the colour, row and column from the
 diacritics).  Standard library only."""
-import base64, fcntl, os, pty, re, select, struct, subprocess, sys, termios, time, zlib
+import base64, fcntl, math, os, pty, re, select, struct, subprocess, sys, termios, time, zlib
 
 PEVIZ = os.environ.get("PEVIZ", "./peviz")
 W, H, CW, CH = 160, 48, 8, 16
@@ -366,6 +366,138 @@ def test_low_bandwidth():
     check(b"graphics: cells (an image of" in t.out and b"over the low-bandwidth budget" in t.out,
           "low-bandwidth: the status line says images gave way to cells")
     check(b"\x1b_Ga=T" not in t.out, "low-bandwidth: no image bytes")
+    t.close()
+
+
+KITTY = {"kitty": b"\x1b_Gi=31;OK\x1b\\", "cell": b"\x1b[6;%d;%dt" % (CH, CW), "da1": b"\x1b[?62;22c"}
+SIXEL = {"cell": b"\x1b[6;%d;%dt" % (CH, CW), "da1": b"\x1b[?63;1;2;4;6;9;15;22c"}
+CLOCKS = ["-d", "64", "-n", "1024", "--view", "clocks", "--pos", "613"]
+FG, BG = (0xD0, 0xD0, 0xD0), (0x1E, 0x1E, 0x1E)   # the hand (default colour), the background
+
+
+def kitty_ids(data):
+    return [int(i) for i in re.findall(rb"\x1b_Ga=T[^;]*,i=(\d+),", data)]
+
+
+def hand_angle(px, w, h, rho, guess):
+    """The hand's direction at radius rho round the image's centre: the
+    mean direction of the points of its colour within 0.35 rad of guess."""
+    sx = sy = 0.0
+    for i in range(-350, 351):
+        a = guess + i / 1000.0
+        x, y = int(w / 2 + rho * math.cos(a)), int(h / 2 - rho * math.sin(a))
+        c = px(x, y)
+        if c and max(abs(u - v) for u, v in zip(c, FG)) <= 24:
+            sx, sy = sx + math.cos(a), sy + math.sin(a)
+    return math.atan2(sy, sx) if sx or sy else None
+
+
+def angle_off(a, b):
+    return abs((a - b + math.pi) % (2 * math.pi) - math.pi)
+
+
+def face_hand_ok(px, w, h, want, what):
+    s = min(w, h) / 2
+    for k in (0.3, 0.5):
+        got = hand_angle(px, w, h, k * s, want)
+        check(got is not None and angle_off(got, want) < 0.03,
+              "%s: the hand at %s rad, pos*omega says %.4f" % (what, got, want))
+
+
+def test_clocks():
+    """The clock faces on kitty: one image per face, equal to the PNG
+    snapshot's, the big face's hand at pos*omega_0 (computed here); a step
+    of the position sends the faces that turned (the fastest, not the
+    slowest); the band cursor sends the big face alone."""
+    global W, H
+    t = Term(dict(KITTY), args=CLOCKS)
+    t.pump(3.0, until=b"\x1b_Ga=T")
+    quiet(t, 0.6)
+    imgs, ids = kitty_images(t.out), kitty_ids(t.out)
+    check(len(imgs) == 33 and len(set(ids)) == 33,
+          "clocks: 33 images, the big face and 32 small ones (%d, %d ids)" % (len(imgs), len(set(ids))))
+    snap = snapshot([], CLOCKS)
+    for (x0, y0, w, h, rgb), i in zip(imgs, ids):
+        bad, total = compare(lambda x, y: tuple(rgb[(y * w + x) * 3:(y * w + x) * 3 + 3]), x0, y0, w, h, snap, 0)
+        check(total > 50 and bad == 0, "clocks: face %d = the snapshot's (%d of %d differ)" % (i, bad, total))
+    if imgs:
+        x0, y0, w, h, rgb = imgs[0]
+        face_hand_ok(lambda x, y: tuple(rgb[(y * w + x) * 3:(y * w + x) * 3 + 3]) if 0 <= x < w and 0 <= y < h
+                     else None, w, h, 613 % (2 * math.pi), "clocks big face (band 0, pos 613)")
+    first = min(ids) if ids else 0
+    mark = t.send(b".")                 # pos 614
+    quiet(t, 0.6)
+    sent = kitty_ids(t.out[mark:])
+    check(first in sent and first + 1 in sent and first + 32 not in sent and 2 < len(sent) < 33,
+          "clocks: a step sends the faces that turned: %d of 33, band 0's, not band 31's (%s)" % (len(sent), sent))
+    snap = snapshot(["--pos", "614"], CLOCKS)
+    for x0, y0, w, h, rgb in kitty_images(t.out[mark:]):
+        bad, total = compare(lambda x, y: tuple(rgb[(y * w + x) * 3:(y * w + x) * 3 + 3]), x0, y0, w, h, snap, 0)
+        check(bad == 0, "clocks: after the step, the face at %d,%d = the snapshot's (%d of %d differ)"
+              % (x0, y0, bad, total))
+    print("clocks: %d bytes for a step of the position at %dx%d (cell %dx%d px), %d faces sent"
+          % (len(t.out) - mark, W, H, CW, CH, len(sent)))
+    mark = t.send(b"l")                 # the band cursor: the big face shows band 1
+    quiet(t, 0.6)
+    check(kitty_ids(t.out[mark:]) == [first], "clocks: the band cursor sends the big face alone (%s)"
+          % kitty_ids(t.out[mark:]))
+    t.close()
+    # sixel: the same faces, each with its own few colours
+    t = Term(dict(SIXEL), args=CLOCKS)
+    t.pump(4.0, until=b"\x1bPq")
+    quiet(t, 0.8)
+    check(t.out.count(b"\x1bPq") == 33, "clocks sixel: 33 images (%d)" % t.out.count(b"\x1bPq"))
+    img = sixel_image(t.out)
+    if img:
+        x0, y0, w, h, px = img
+        bad, total = compare(lambda x, y: px.get((x, y)), x0, y0, w, h, snapshot([], CLOCKS), 10)
+        check(total > 50 and bad == 0, "clocks sixel: the last face ~ the snapshot's (%d of %d differ)" % (bad, total))
+    mark = t.send(b".")
+    quiet(t, 0.8)
+    n = t.out[mark:].count(b"\x1bPq")
+    check(2 < n < 33, "clocks sixel: a step sends the faces that turned (%d)" % n)
+    t.close()
+    # --low-bandwidth: the big face alone is over the budget; at 60
+    # columns (no big face) each small face is under it, a frame of them
+    # over: cells either way, said, no image bytes
+    for size, said in (((W, H), b"graphics: cells (an image of"),
+                       ((60, 48), b"graphics: cells (the images of one frame")):
+        keep, (W, H) = (W, H), size
+        t = Term(dict(KITTY), args=CLOCKS, extra=["--low-bandwidth"])
+        t.pump(3.0, until=b"low-bandwidth budget")
+        t.pump(0.3)
+        check(said in t.out and b"\x1b_Ga=T" not in t.out,
+              "clocks --low-bandwidth at %dx%d: cells, said on the status line, no image bytes" % size)
+        t.close()
+        W, H = keep
+    # a terminal without graphics: cells, no image bytes
+    t = Term({"da1": b"\x1b[?62;22c"}, args=CLOCKS)
+    t.pump(3.0, until=b"PE clocks")
+    t.pump(0.5)
+    check(b"_Ga=T" not in t.out and b"\x1bPq" not in t.out, "clocks without graphics: cells, no image bytes")
+    t.close()
+
+
+def test_pca():
+    """The PCA panel's face (p): one kitty image, its hand at atan2(PC2,
+    PC1) of the readout's numbers; a step of the position sends it alone."""
+    args = ["-n", "256", "-d", "32", "--view", "heatmap", "--pos", "101"]
+    t = Term(dict(KITTY), args=args)
+    t.pump(3.0, until=b"\x1b_Ga=T")
+    quiet(t, 0.5)
+    mark = t.send(b"p")
+    t.pump(5.0, until=b"PC1 0.")
+    quiet(t, 0.8)
+    imgs = kitty_images(t.out[mark:])
+    m = re.search(rb"pos 101: PC1 (-?[0-9.]+) PC2 (-?[0-9.]+)", t.out[mark:])
+    check(len(imgs) == 1 and m is not None, "pca: one image for the face (%d)" % len(imgs))
+    if imgs and m:
+        x0, y0, w, h, rgb = imgs[-1]
+        face_hand_ok(lambda x, y: tuple(rgb[(y * w + x) * 3:(y * w + x) * 3 + 3]) if 0 <= x < w and 0 <= y < h
+                     else None, w, h, math.atan2(float(m.group(2)), float(m.group(1))), "pca face")
+    mark = t.send(b".")
+    quiet(t, 0.6)
+    check(len(kitty_images(t.out[mark:])) == 1, "pca: a step of the position sends the face again, alone")
     t.close()
 
 
@@ -859,6 +991,8 @@ if __name__ == "__main__":
     test_sixel()
     test_sixel_resize()
     test_low_bandwidth()
+    test_clocks()
+    test_pca()
     test_follow()
     test_silent()
     test_deaf()
