@@ -879,6 +879,27 @@ def test_tmux():
     check(b"\x1b\x1b_Ga=d,d=I,i=" in t.out[mark:], "tmux: the image is deleted at exit, through the passthrough")
 
 
+def test_tmux_clocks():
+    """The clock faces inside tmux: one virtual placement per face, and
+    each face's cells placeholders of its own id, rows and columns from 0
+    at its corner."""
+    t = TmuxTerm({"kitty": b"\x1b_Gi=31;OK\x1b\\"}, env_add={"TMUX": "/tmp/tmux-1/default,1,0"}, args=CLOCKS)
+    t.pump(3.0, until=b"Ptmux;\x1b\x1b_Ga=T")
+    quiet(t, 0.8)
+    imgs = kitty_virtual(tmux_unwrap(t.out)[0])
+    scr = Screen(W, H)
+    scr.feed(bytes(t.out))
+    faces = {}
+    for (x, y), (iid, r, c) in placeholders(scr).items():
+        faces.setdefault(iid, []).append((x, y, r, c))
+    ok = len(imgs) == 33 and len(faces) == 33
+    for cells in faces.values():
+        x0, y0 = min(x for x, _, _, _ in cells), min(y for _, y, _, _ in cells)
+        ok = ok and all(r == y - y0 and c == x - x0 for x, y, r, c in cells)
+    check(ok, "tmux clocks: 33 faces, each its own placeholders (%d images, %d ids)" % (len(imgs), len(faces)))
+    t.close()
+
+
 def real_tmux_image(out):
     """The image reached the terminal unwrapped, with a virtual placement."""
     return re.search(rb"\x1b_Ga=T,U=1,", out) is not None and b"\x1bPtmux;" not in out
@@ -997,6 +1018,7 @@ if __name__ == "__main__":
     test_silent()
     test_deaf()
     test_tmux()
+    test_tmux_clocks()
     test_real_tmux()
     test_tmux_closed()
     print("graphics: %d passed, %d failed" % (passed, failed))
