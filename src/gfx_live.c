@@ -48,6 +48,9 @@ static struct {
                                    was last blanked whole */
     long frame;                 /* frames through gfx_live_before */
     int repaint;                /* this frame curses repaints every cell */
+    int sweep_cells;            /* cells until the sweep stops: its frames'
+                                   images were over the budget */
+    int sweep_said;             /* ... and the status line said so */
 } L = { .mode = GFX_CELLS, .id = KITTY_ID };
 
 enum gfx_mode gfx_live_mode(void)
@@ -453,19 +456,29 @@ static int part(struct app *a, canvas *cv, int w, int h, int k)
     return again;
 }
 
-/* --low-bandwidth: the images of one frame (the clock faces turning)
- * together over the budget give way to cells, said once: 1, the frame
- * must be drawn again.  start: where this frame's images begin in out. */
+/* The images of one frame (the clock faces turning, the PCA face's
+ * hand) together over the budget give way to cells: with --low-bandwidth
+ * for the run, else while the sweep plays; said once.  1: the frame must
+ * be drawn again.  start: where this frame's images begin in out. */
 static int over_budget(struct app *a, size_t start)
 {
     size_t cost = L.out.len - start;
-    if (!a->low_bandwidth || cost <= GFX_LOWBW_IMAGE)
+    if (cost <= GFX_LOWBW_IMAGE || (!a->low_bandwidth && !a->playing))
         return 0;
     L.out.len = start;
     take_off_all();
-    app_msg(a, 0, "graphics: cells (the images of one frame, %zu KB, are "
-            "over the low-bandwidth budget)", (cost + 1023) / 1024);
-    L.mode = GFX_CELLS;
+    if (a->low_bandwidth) {
+        app_msg(a, 0, "graphics: cells (the images of one frame, %zu KB, are "
+                "over the low-bandwidth budget)", (cost + 1023) / 1024);
+        L.mode = GFX_CELLS;
+    } else {
+        if (!L.sweep_said)
+            app_msg(a, 0, "graphics: cells while the sweep plays (its images, "
+                    "%zu KB a frame, are over the budget of %d bytes)",
+                    (cost + 1023) / 1024, GFX_LOWBW_IMAGE);
+        L.sweep_said = 1;
+        L.sweep_cells = 1;
+    }
     return 1;
 }
 
@@ -475,7 +488,9 @@ static int before(struct app *a, canvas *cv)
     size_t start = L.out.len;
     if (L.mode == GFX_CELLS)
         return 0;
-    if (!wanted(a)) {
+    if (!a->playing)
+        L.sweep_cells = 0;
+    if (!wanted(a) || L.sweep_cells) {
         take_off_all();
         return 0;
     }

@@ -54,7 +54,10 @@ enum gfx_mode gfx_live_mode(void);
 long long gfx_live_bytes(void);
 
 /* An image bigger than this turns images off in low-bandwidth mode
- * (the pacing allows about 1500 bytes a second, two seconds at most). */
+ * (the pacing allows about 1500 bytes a second, two seconds at most);
+ * so do the images of one frame together.  While the sweep plays, a
+ * frame's images over it give way to cells until the sweep stops (the
+ * clock faces turning), said once. */
 #define GFX_LOWBW_IMAGE 3000
 
 #endif

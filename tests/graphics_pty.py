@@ -441,6 +441,18 @@ def test_clocks():
     quiet(t, 0.6)
     check(kitty_ids(t.out[mark:]) == [first], "clocks: the band cursor sends the big face alone (%s)"
           % kitty_ids(t.out[mark:]))
+    # the sweep: a frame of turning faces is over the budget; cells while
+    # it plays, said; the images again once it stops
+    mark = t.send(b" ")
+    t.pump(4.0, until=b"cells while the sweep plays")
+    said = t.out.find(b"cells while the sweep plays", mark)
+    t.pump(1.5)
+    check(said > 0 and b"\x1b_Ga=T" not in t.out[said:] and b"\x1b_Ga=d,d=I" in t.out[mark:],
+          "clocks: the sweep gives way to cells, said, its faces taken off")
+    mark = t.send(b" ")
+    quiet(t, 0.8)
+    check(len(set(kitty_ids(t.out[mark:]))) == 33, "clocks: the sweep stopped, the 33 faces are images again (%d)"
+          % len(set(kitty_ids(t.out[mark:]))))
     t.close()
     # sixel: the same faces, each with its own few colours
     t = Term(dict(SIXEL), args=CLOCKS)

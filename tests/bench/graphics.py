@@ -86,5 +86,57 @@ def main():
           ("cells (said so), no image sent" if fell else "images still sent: MISSED", b))
 
 
+def sweep(t, secs):
+    """Bytes, frames (bursts of output after 15 ms of silence) and images
+    while the sweep runs for secs."""
+    start, end, frames, last = len(t.out), time.monotonic() + secs, 0, time.monotonic()
+    while time.monotonic() < end:
+        n = len(t.out)
+        t.pump(0.005)
+        now = time.monotonic()
+        if len(t.out) != n:
+            if now - last > 0.015:
+                frames += 1
+            last = now
+    data = bytes(t.out[start:])
+    return len(data), frames, data.count(b"\x1b_Ga=T") + data.count(b"\x1bPq")
+
+
+def clocks():
+    """The clock faces: the bytes of a frame that turns them by 1 and by 2
+    positions (a frame of the sweep at 4 and at 16 pos/s, --fps 10: 0.4
+    and 1.6 positions a frame), medians of a few; then the sweep itself,
+    whose frames' images are over the budget and give way to cells."""
+    secs, reps = (3, 2) if QUICK else (6, 4)
+    args = ["-d", "64", "-n", "4096", "--view", "clocks", "--fps", "10"]
+    print("Clock faces at %dx%d cells of %dx%d px, d 64 (33 faces), --fps 10" % (gp.W, gp.H, gp.CW, gp.CH))
+    print("  %-7s %10s %10s %7s | %-6s %7s %9s %9s %6s" % ("mode", "1 pos B", "2 pos B", "faces1", "sweep",
+                                                       "frames", "B/frame", "B/s", "img/fr"))
+    for name, answers, env, extra in MODES[:1] + MODES[2:3] + MODES[4:5]:
+        t = gp.Term(dict(answers), extra=extra, env_add=env, args=args)
+        t.pump(3.0, until=b"PE clocks")
+        gp.quiet(t, 0.5)
+        one, two, faces, pos = [], [], [], 0
+        for _ in range(reps):
+            mark = len(t.out)
+            one.append(burst(t, b"."))
+            faces.append(t.out[mark:].count(b"\x1b_Ga=T") + t.out[mark:].count(b"\x1bPq"))
+            pos += 3
+            two.append(burst(t, b":pos %d\r" % pos))
+        row = "  %-7s %10d %10d %7d |" % (name, median(one), median(two), median(faces))
+        for speed, keys in ((4, b" "), (16, b">>")):
+            os.write(t.fd, keys)
+            t.pump(1.0)
+            n, frames, imgs = sweep(t, secs)
+            print(row + " %-6s %7d %9.0f %9.0f %6.1f" % ("%d/s" % speed, frames, n / max(frames, 1), n / secs,
+                                                        imgs / max(frames, 1)))
+            row = " " * len(row)
+        said = b"cells while the sweep plays" in t.out
+        t.close()
+        if name != "cells":
+            print("  %s: the sweep %s" % (name, "gave way to cells (said)" if said else "kept its images"))
+
+
 if __name__ == "__main__":
     main()
+    clocks()
