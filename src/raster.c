@@ -308,7 +308,7 @@ int raster_covers_in(const struct view_raster *r, const cell *k)
         return 1;
     if (k->kind != CELL_TEXT || (k->attr & ATTR_REVERSE))
         return 0;
-    return (k->ch == ' ' && k->bg == RGB_DEFAULT) ||
+    return (k->ch == ' ' && k->bg == RGB_DEFAULT) || k->ch == RASTER_ART_TIP ||
            (k->ch >= 0x2580 && k->ch <= 0x259F);
 }
 

@@ -46,8 +46,13 @@ struct view_raster {
  * areas' picture); text drawn over the data (cursor, marks) stays. */
 int raster_covers(const cell *k);
 
+/* The text glyph a face's hand tip carries in ASCII (where braille shows
+ * as dot counts): a line drawing covers it, as its own tip shows. */
+#define RASTER_ART_TIP '@'
+
 /* The same for a cell under r: for a line drawing (r->art) also braille
- * dots, block elements and blanks of the default background. */
+ * dots, block elements, blanks of the default background and
+ * RASTER_ART_TIP. */
 int raster_covers_in(const struct view_raster *r, const cell *k);
 
 /*

@@ -571,7 +571,8 @@ static void big_spec(const struct ctx *x, const struct clocks_band *b,
         .angle = b->angle, .ghost = a->clocks.ghost,
         .ghost_angle = ((double)a->p.pos + (double)a->clocks.k) * b->omega,
         .axes = 1, .ring = b->slow ? x->dim : x->cursor, .hand = x->hand,
-        .ghost_col = x->ghost, .axis = x->axis, .tip = a->ascii ? '@' : 0,
+        .ghost_col = x->ghost, .axis = x->axis,
+        .tip = a->ascii ? RASTER_ART_TIP : 0,
         /* from the back of the room: thick hand and rim, in blocks */
         .thick = a->presenter || a->palette == PAL_CONTRAST ? 2 : 0,
         .blocks = a->presenter || a->palette == PAL_CONTRAST,
@@ -1020,7 +1021,8 @@ static void tile_spec(const struct ctx *x, int px, int y,
         .ghost_angle = ((double)a->p.pos + (double)a->clocks.k) * b->omega,
         .ring = is_cursor ? x->cursor : b->slow ? x->dim : x->accent,
         .hand = x->hand, .ghost_col = x->ghost, .axis = x->axis,
-        .tip = a->ascii ? '@' : 0, .thick = a->palette == PAL_CONTRAST,
+        .tip = a->ascii ? RASTER_ART_TIP : 0,
+        .thick = a->palette == PAL_CONTRAST,
     };
 }
 

@@ -264,7 +264,8 @@ static int face_spec(const struct app *a, const struct heat_pca_rt *r, int pi,
         .cx = cx, .cy = cy, .r = rad, .axes = 1,
         .ring = ui_color(a->palette, UI_DIM),
         .hand = ui_color(a->palette, UI_TEXT),
-        .axis = ui_color(a->palette, UI_AXIS), .tip = a->ascii ? '@' : 0,
+        .axis = ui_color(a->palette, UI_AXIS),
+        .tip = a->ascii ? RASTER_ART_TIP : 0,
     };
     if (a->p.pos >= r->n)
         return -1;
