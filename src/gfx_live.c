@@ -427,7 +427,7 @@ static int part(struct app *a, canvas *cv, int w, int h, int k)
      * than a dot: its pixels are computed (cheap) and hashed each frame */
     if (!I->art && cells_same(I, a, cv, w, h)) {
         struct view_raster same = { I->x, I->y, I->w, I->h, L.cw, L.ch, NULL,
-                                     I->art };
+                                     0 };
         if (L.mode == GFX_KITTY)
             blank_covered(cv, &same, k);
         return 0;
@@ -485,7 +485,7 @@ static int over_budget(struct app *a, size_t start)
 static int before(struct app *a, canvas *cv)
 {
     int w, h, parts = view_raster_parts(a->view);
-    size_t start = L.out.len;
+    size_t start;
     if (L.mode == GFX_CELLS)
         return 0;
     if (!a->playing)
@@ -497,6 +497,7 @@ static int before(struct app *a, canvas *cv)
     frame_view_size(a, cv->w, cv->h, &w, &h);
     for (int k = parts; k < PARTS; k++)
         take_off(k);
+    start = L.out.len;          /* this frame's images from here */
     for (int k = 0; k < parts; k++)
         if (part(a, cv, w, h, k))
             return 1;

@@ -453,6 +453,11 @@ def test_clocks():
     quiet(t, 0.8)
     check(len(set(kitty_ids(t.out[mark:]))) == 33, "clocks: the sweep stopped, the 33 faces are images again (%d)"
           % len(set(kitty_ids(t.out[mark:]))))
+    mark = t.send(b"1")                 # the heatmap: its map replaces face 0, the other faces go
+    quiet(t, 0.8)
+    gone = {int(i) for i in re.findall(rb"\x1b_Ga=d,d=I,i=(\d+)", t.out[mark:])}
+    check(gone >= set(range(first + 1, first + 33)) and kitty_ids(t.out[mark:]) == [first],
+          "clocks -> heatmap: faces 1..32 deleted, the map sent as image %d (%d deleted)" % (first, len(gone)))
     t.close()
     # sixel: the same faces, each with its own few colours
     t = Term(dict(SIXEL), args=CLOCKS)
