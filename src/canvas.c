@@ -666,6 +666,7 @@ cell canvas_resolve(const cell *c, int ascii, enum color_mode mode)
 {
     cell o = *c;
 
+    o.attr &= (uint8_t)~ATTR_OVER;
     if (o.kind == CELL_HALF) {
         if (mode == COLOR_NONE) {
             o.ch = (unsigned char)CANVAS_RAMP[half_level(c)];

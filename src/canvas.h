@@ -27,7 +27,11 @@ enum {
     ATTR_BOLD = 1,
     ATTR_REVERSE = 2,
     ATTR_DIM = 4,
-    ATTR_UNDERLINE = 8
+    ATTR_UNDERLINE = 8,
+    ATTR_OVER = 16      /* drawn over a picture that moves under it (the
+                           PCA face's hand): a line drawing's image leaves
+                           the cell to the text (raster.h); never shown
+                           (canvas_resolve drops it) */
 };
 
 /* What drew a cell: lets canvas_resolve pick an ASCII / mono glyph. */

@@ -33,6 +33,16 @@ struct img {
     cell *seen;                 /* its cells as last drawn (w x h) */
     long frame;                 /* the frame it was last sent in */
     int art;                    /* a line drawing (raster.h) */
+    unsigned char *dirty;       /* sixel, iTerm2: its cells curses wrote
+                                   over (ATTR_OVER cells) since it was sent
+                                   (w x h) */
+};
+
+/* An ATTR_OVER cell of an image sent this frame: sixel and iTerm2 pixels
+ * cover what curses wrote before them, so it is drawn again after. */
+struct later {
+    int x, y;
+    cell c;
 };
 
 static struct {
@@ -51,6 +61,11 @@ static struct {
     int sweep_cells;            /* cells until the sweep stops: its frames'
                                    images were over the budget */
     int sweep_said;             /* ... and the status line said so */
+    canvas *cv;                 /* this frame's, until gfx_live_after */
+    int ascii;                  /* ... and how it is drawn */
+    enum color_mode color;
+    struct later *later;        /* cells to draw again after the images */
+    int n_later, cap_later;
 } L = { .mode = GFX_CELLS, .id = KITTY_ID };
 
 enum gfx_mode gfx_live_mode(void)
@@ -281,19 +296,64 @@ static int encode(const struct app *a, const struct view_raster *r, int k)
     return rc;
 }
 
+/* An ATTR_OVER cell, or one standing in for pixels curses wrote over,
+ * in the image's colours: its background, and its ink for the default
+ * foreground (a light terminal's dark text would not show on it). */
+static void tint(cell *c)
+{
+    if (c->fg == RGB_DEFAULT)
+        c->fg = RASTER_FG;
+    if (c->bg == RGB_DEFAULT)
+        c->bg = RASTER_BG;
+}
+
+/* Cell c at (x, y), to be drawn again after the images. */
+static void draw_later(int x, int y, const cell *c)
+{
+    if (L.n_later == L.cap_later) {
+        int cap = L.cap_later ? 2 * L.cap_later : 64;
+        struct later *p = realloc(L.later, (size_t)cap * sizeof *p);
+        if (!p)
+            return;
+        L.later = p;
+        L.cap_later = cap;
+    }
+    L.later[L.n_later++] = (struct later){ x, y, *c };
+}
+
 /* Cells the image lies under, blanked so that kitty shows it (text glyphs
  * would cover it), or placeholder cells of its row and column; what
  * raster_covers_in leaves (cursor, marks) stays.  A line drawing's cells
  * are blanked in every mode: curses then never repaints its dots over a
- * sixel or iTerm2 image. */
+ * sixel or iTerm2 image.  Its ATTR_OVER cells (the PCA face's hand) stay
+ * text over it in the image's colours; with sixel and iTerm2 curses
+ * writes them over its pixels, so a cell the hand has left keeps its
+ * cells' drawing until the image is sent again, and in the frame it is
+ * sent they are drawn again after it. */
 static void blank_covered(canvas *cv, const struct view_raster *r, int k)
 {
+    struct img *I = &L.im[k];
+    int own = r->art && L.mode != GFX_KITTY && I->dirty && r->w == I->w &&
+              r->h == I->h;
     for (int y = r->y; y < r->y + r->h; y++)
         for (int x = r->x; x < r->x + r->w; x++) {
             cell *c = canvas_at(cv, x, y);
+            unsigned char *d = own ? &I->dirty[(y - r->y) * r->w + x - r->x]
+                                   : NULL;
+            if (r->art && c && (c->attr & ATTR_OVER)) {
+                tint(c);
+                if (d) {
+                    *d = 1;
+                    if (I->frame == L.frame)
+                        draw_later(x, y, c);
+                }
+                continue;
+            }
             if (!raster_covers_in(r, c))
                 continue;
-            if (L.unicode)
+            if (d && *d)
+                tint(c);
+            else if (L.unicode)
                 *c = (cell){ GFX_PLACEHOLDER, id_of(k), RGB_DEFAULT, 0,
                              CELL_IMAGE, (uint8_t)(y - r->y),
                              (uint8_t)(x - r->x) };
@@ -332,6 +392,8 @@ static int send(struct app *a, const struct view_raster *r, uint64_t hash,
     I->w = r->w;
     I->h = r->h;
     I->art = r->art;
+    free(I->dirty);
+    I->dirty = calloc((size_t)r->w * (size_t)r->h, 1);
     return 0;
 }
 
@@ -397,7 +459,8 @@ static int wanted(const struct app *a)
 /* Whether the cells of line drawing I that text covers (marks, a tip)
  * are those it had when sent: with sixel and iTerm2 a cell that turns
  * from text back to a blank is written by curses over the image's
- * pixels, so the image must go again. */
+ * pixels, so the image must go again.  ATTR_OVER cells, and those they
+ * left, do not count: blank_covered keeps them drawn. */
 static int marks_same(const struct img *I, const canvas *cv,
                       const struct view_raster *r)
 {
@@ -408,7 +471,12 @@ static int marks_same(const struct img *I, const canvas *cv,
         for (int x = 0; x < I->w; x++) {
             const cell *k = canvas_at(cv, I->x + x, I->y + y);
             const cell *o = &I->seen[y * I->w + x];
-            if (!k || raster_covers_in(r, k) != raster_covers_in(r, o) ||
+            if (!k)
+                return 0;
+            if (((k->attr | o->attr) & ATTR_OVER) ||
+                (I->dirty && I->dirty[y * I->w + x]))
+                continue;           /* cells over it: blank_covered */
+            if (raster_covers_in(r, k) != raster_covers_in(r, o) ||
                 (!raster_covers_in(r, k) && memcmp(k, o, sizeof *k)))
                 return 0;
         }
@@ -466,6 +534,7 @@ static int over_budget(struct app *a, size_t start)
     if (cost <= GFX_LOWBW_IMAGE || (!a->low_bandwidth && !a->playing))
         return 0;
     L.out.len = start;
+    L.n_later = 0;
     take_off_all();
     if (a->low_bandwidth) {
         app_msg(a, 0, "graphics: cells (the images of one frame, %zu KB, are "
@@ -486,6 +555,9 @@ static int before(struct app *a, canvas *cv)
 {
     int w, h, parts = view_raster_parts(a->view);
     size_t start;
+    L.cv = cv;
+    L.ascii = a->ascii;
+    L.color = a->color;
     if (L.mode == GFX_CELLS)
         return 0;
     if (!a->playing)
@@ -516,15 +588,37 @@ int gfx_live_before(struct app *a, canvas *cv)
 {
     L.frame++;
     L.repaint = 0;
+    L.n_later = 0;
     int again = before(a, cv);
+    if (again)                  /* no image goes: nothing to draw after */
+        L.n_later = 0;
     flush(&L.pre);
     return again;
+}
+
+/* The cells of draw_later, over the pixels just written: curses is told
+ * they changed (drawn blank, then as they are), so it writes them. */
+static void redraw_later(void)
+{
+    static const cell blank = { ' ', RGB_DEFAULT, RGB_DEFAULT, 0, CELL_TEXT,
+                                LEVEL_NONE, LEVEL_NONE };
+    if (!L.n_later || !L.cv)
+        return;
+    for (int i = 0; i < L.n_later; i++)
+        *canvas_at(L.cv, L.later[i].x, L.later[i].y) = blank;
+    term_draw(L.cv, L.ascii, L.color);
+    for (int i = 0; i < L.n_later; i++)
+        *canvas_at(L.cv, L.later[i].x, L.later[i].y) = L.later[i].c;
+    term_draw(L.cv, L.ascii, L.color);
 }
 
 void gfx_live_after(void)
 {
     flush(&L.pre);
     flush(&L.out);
+    redraw_later();
+    L.n_later = 0;
+    L.cv = NULL;
 }
 
 void gfx_live_hide(void)
@@ -558,7 +652,12 @@ void gfx_live_stop(void)
     gbuf_free(&L.pre);
     for (int k = 0; k < PARTS; k++) {
         free(L.im[k].seen);
+        free(L.im[k].dirty);
         L.im[k].seen = NULL;
+        L.im[k].dirty = NULL;
     }
+    free(L.later);
+    L.later = NULL;
+    L.n_later = L.cap_later = 0;
     L.mode = GFX_CELLS;
 }

@@ -297,12 +297,12 @@ void raster_cell(struct image *im, int px, int py, int cw, int ch,
 
 int raster_covers(const cell *k)
 {
-    return k && k->kind == CELL_HALF;
+    return k && k->kind == CELL_HALF && !(k->attr & ATTR_OVER);
 }
 
 int raster_covers_in(const struct view_raster *r, const cell *k)
 {
-    if (!r->art || !k)
+    if (!r->art || !k || (k->attr & ATTR_OVER))
         return raster_covers(k);
     if (k->kind == CELL_HALF || k->kind == CELL_BRAILLE)
         return 1;

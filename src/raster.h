@@ -43,7 +43,8 @@ struct view_raster {
 };
 
 /* Cell (cx, cy)'s pixels come from px: a half-block cell (the data
- * areas' picture); text drawn over the data (cursor, marks) stays. */
+ * areas' picture); text drawn over the data (cursor, marks) stays, and
+ * so does any cell marked ATTR_OVER. */
 int raster_covers(const cell *k);
 
 /* The text glyph a face's hand tip carries in ASCII (where braille shows
@@ -52,7 +53,8 @@ int raster_covers(const cell *k);
 
 /* The same for a cell under r: for a line drawing (r->art) also braille
  * dots, block elements, blanks of the default background and
- * RASTER_ART_TIP. */
+ * RASTER_ART_TIP, unless marked ATTR_OVER (the PCA face's hand: cells
+ * over its image, which does not hold the hand). */
 int raster_covers_in(const struct view_raster *r, const cell *k);
 
 /*

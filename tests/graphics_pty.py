@@ -495,27 +495,142 @@ def test_clocks():
     t.close()
 
 
+BRAILLE = [(0, 0), (0, 1), (0, 2), (1, 0), (1, 1), (1, 2), (0, 3), (1, 3)]   # bit k's dot in a cell
+HAND_INK = (("idx", 252), ("rgb", 0xD0D0D0))   # FG in 256 colours, and direct
+
+
+def screen_row(scr, y):
+    return "".join((scr.cells.get((x, y)) or (" ", None))[0][:1] for x in range(scr.w))
+
+
+def pca_readout(scr):
+    """(pos, i, a, j, b) of the panel's last line "pos P: PCi a PCj b"."""
+    for y in range(scr.h - 1, -1, -1):
+        m = re.search(r"pos (\d+): PC(\d+) (-?[0-9.]+(?:e[-+]?\d+)?) PC(\d+) (-?[0-9.]+(?:e[-+]?\d+)?)",
+                      screen_row(scr, y))
+        if m:
+            return int(m.group(1)), int(m.group(2)), float(m.group(3)), int(m.group(4)), float(m.group(5))
+    return None
+
+
+def hand_dots(scr, x0, y0, rows):
+    """The braille dots in the hand's ink over a face of 2 rows x rows
+    cells at (x0, y0), in dots from its centre (x right, y up): the face is
+    a circle of radius 2 rows - 1 dots round dot (2 rows - 1, 2 rows - 1),
+    as heat_pca.c draws it; and the cells they are in."""
+    c, dots, cells = 2 * rows - 1, [], set()
+    for (x, y), (t, fg) in scr.cells.items():
+        if not (x0 <= x < x0 + 2 * rows and y0 <= y < y0 + rows) or not t or fg not in HAND_INK:
+            continue
+        bits = ord(t[0]) - 0x2800
+        if not 0 < bits <= 0xFF:
+            continue
+        cells.add((x, y))
+        for b, (dx, dy) in enumerate(BRAILLE):
+            if bits >> b & 1:
+                dots.append((2 * (x - x0) + dx - c, c - (4 * (y - y0) + dy)))
+    return dots, cells
+
+
+def cells_hand_ok(scr, x0, y0, rows, want, what):
+    """The hand drawn as cells: its dots between 0.3 and 0.8 of the
+    radius, within 0.35 rad of want, many enough and their mean direction
+    at want (a dot is 1/30 rad there)."""
+    rad = 2 * rows - 1
+    dots, cells = hand_dots(scr, x0, y0, rows)
+    near = [math.atan2(v, u) for u, v in dots
+            if 0.3 * rad <= math.hypot(u, v) <= 0.8 * rad and angle_off(math.atan2(v, u), want) < 0.35]
+    got = math.atan2(sum(math.sin(a) for a in near), sum(math.cos(a) for a in near)) if near else None
+    check(len(near) >= 0.3 * rad and got is not None and angle_off(got, want) < 0.05,
+          "%s: the hand's cells at %s rad (%d dots), the readout says %.4f" % (what, got, len(near), want))
+    return cells
+
+
+def no_hand_ink(px, w, h, what):
+    ink = sum(1 for y in range(0, h, 2) for x in range(0, w, 2)
+              if (lambda c: c and max(abs(u - v) for u, v in zip(c, FG)) <= 24)(px(x, y)))
+    check(ink == 0, "%s: no pixel of the hand's colour in the image (%d)" % (what, ink))
+
+
 def test_pca():
-    """The PCA panel's face (p): one kitty image, its hand at atan2(PC2,
-    PC1) of the readout's numbers; a step of the position sends it alone."""
+    """The PCA panel's face (p) on kitty and sixel: one image, rim, axes
+    and the curve of every position, without the hand; the hand is cells
+    over it, at atan2(PC2, PC1) of the readout's numbers.  A cursor move
+    sends no image bytes and moves the hand's cells; a change of the pair
+    sends the face again."""
     args = ["-n", "256", "-d", "32", "--view", "heatmap", "--pos", "101"]
-    t = Term(dict(KITTY), args=args)
-    t.pump(3.0, until=b"\x1b_Ga=T")
-    quiet(t, 0.5)
-    mark = t.send(b"p")
-    t.pump(5.0, until=b"PC1 0.")
-    quiet(t, 0.8)
-    imgs = kitty_images(t.out[mark:])
-    m = re.search(rb"pos 101: PC1 (-?[0-9.]+) PC2 (-?[0-9.]+)", t.out[mark:])
-    check(len(imgs) == 1 and m is not None, "pca: one image for the face (%d)" % len(imgs))
-    if imgs and m:
-        x0, y0, w, h, rgb = imgs[-1]
-        face_hand_ok(lambda x, y: tuple(rgb[(y * w + x) * 3:(y * w + x) * 3 + 3]) if 0 <= x < w and 0 <= y < h
-                     else None, w, h, math.atan2(float(m.group(2)), float(m.group(1))), "pca face")
-    mark = t.send(b".")
-    quiet(t, 0.6)
-    check(len(kitty_images(t.out[mark:])) == 1, "pca: a step of the position sends the face again, alone")
-    t.close()
+    for mode in ("kitty", "sixel"):
+        kitty = mode == "kitty"
+        t = Term(dict(KITTY if kitty else SIXEL), args=args)
+        t.pump(4.0, until=b"\x1b_Ga=T" if kitty else b"\x1bPq")
+        quiet(t, 0.5)
+        mark = t.send(b"p")
+        t.pump(5.0, until=b"PC1 0.")
+        quiet(t, 0.8)
+        scr = Screen(W, H)
+        scr.feed(bytes(t.out))
+        if kitty:
+            imgs = kitty_images(t.out[mark:])
+            check(len(imgs) == 1, "pca kitty: one image for the face (%d)" % len(imgs))
+            img = imgs[-1] if imgs else None
+            px = img and (lambda x, y: tuple(img[4][(y * img[2] + x) * 3:(y * img[2] + x) * 3 + 3])
+                          if 0 <= x < img[2] and 0 <= y < img[3] else None)
+        else:
+            n = t.out[mark:].count(b"\x1bPq")
+            img = sixel_image(t.out[mark:])
+            check(n == 1 and img is not None, "pca sixel: one image for the face (%d)" % n)
+            px = img and (lambda x, y: img[4].get((x, y)))
+        r0 = pca_readout(scr)
+        check(r0 is not None and r0[0] == 101, "pca %s: the readout at pos 101 (%s)" % (mode, r0))
+        if not (img and r0):
+            t.close()
+            continue
+        x0, y0, w, h = img[:4]
+        rows = h // CH
+        check(w == 2 * rows * CW and h == rows * CH, "pca %s: the face is 2 rows x rows cells (%dx%d px)"
+              % (mode, w, h))
+        no_hand_ink(px, w, h, "pca " + mode)
+        cells = cells_hand_ok(scr, x0, y0, rows, math.atan2(r0[4], r0[2]), "pca %s at pos 101" % mode)
+        if not kitty:       # drawn after the image: no sixel pixels over them
+            check(cells and not cells & scr.sixel, "pca sixel: the hand's cells over the image (%d of %d under "
+                  "pixels)" % (len(cells & scr.sixel), len(cells)))
+        for key in (b"l", b"LL"):
+            mark = t.send(key)
+            quiet(t, 0.6)
+            sent = t.out[mark:].count(b"\x1b_G" if kitty else b"\x1bPq")
+            check(sent == 0 and len(t.out) > mark, "pca %s: a cursor move (%r) sends no image (%d)" % (mode, key, sent))
+            print("pca %s: %d bytes for a cursor move (%r) at %dx%d (cell %dx%d px)"
+                  % (mode, len(t.out) - mark, key, W, H, CW, CH))
+        scr.feed(bytes(t.out[mark:]))
+        r1 = pca_readout(scr)
+        check(r1 is not None and r1[0] > 101 and angle_off(math.atan2(r1[4], r1[2]), math.atan2(r0[4], r0[2])) > 0.5,
+              "pca %s: the readout moved on, the hand turned (%s)" % (mode, r1))
+        if r1:
+            cells_hand_ok(scr, x0, y0, rows, math.atan2(r1[4], r1[2]), "pca %s at pos %d" % (mode, r1[0]))
+        mark = t.send(b"]")                 # PC1 against PC3: a new curve
+        t.pump(3.0, until=b"PC3")
+        quiet(t, 0.8)
+        n = t.out[mark:].count(b"\x1b_Ga=T" if kitty else b"\x1bPq")
+        check(n == 1, "pca %s: the pair changed, the face sent again (%d)" % (mode, n))
+        scr.feed(bytes(t.out[mark:]))
+        r2 = pca_readout(scr)
+        check(r2 is not None and r2[1] == 1 and r2[3] == 3, "pca %s: the readout of PC1 and PC3 (%s)" % (mode, r2))
+        if r2:
+            cells = cells_hand_ok(scr, x0, y0, rows, math.atan2(r2[4], r2[2]), "pca %s, PC3 against PC1" % mode)
+            if not kitty:
+                check(cells and not cells & scr.sixel, "pca sixel: the hand's cells over the new image (%d of %d "
+                      "under pixels)" % (len(cells & scr.sixel), len(cells)))
+        # a parameter: the panel shows its progress while the components
+        # are computed again, then the face (and the map) go again
+        mark = t.send(b"b")
+        t.pump(6.0, until=b"computing the principal")
+        quiet(t, 1.0, 10.0)
+        if kitty:
+            n = sum(1 for i in kitty_images(t.out[mark:]) if i[2:4] == (w, h))
+        else:
+            n = len(re.findall(rb'\x1bPq"1;1;%d;%d' % (w, h), t.out[mark:]))
+        check(n == 1, "pca %s: base / 10 sends the face again once computed (%d)" % (mode, n))
+        t.close()
 
 
 def test_follow():

@@ -118,9 +118,8 @@ static void quad_shape(canvas *c, const struct clock_face *f, int ring,
 }
 
 /* The face of clocks_face_draw in quadrant cells: a rim three dots deep
- * and a hand three dots wide, solid from across a room. */
-static void face_blocks(canvas *c, const struct clock_face *f, int tx,
-                        int ty, int len)
+ * and a hand three dots wide, solid from across a room.  Under the hand. */
+static void face_blocks(canvas *c, const struct clock_face *f, int len)
 {
     double cx = f->cx + 0.5, cy = f->cy + 0.5;
     if (f->axes) {      /* braille dots ('.' in ASCII, where blocks are
@@ -134,6 +133,12 @@ static void face_blocks(canvas *c, const struct clock_face *f, int tx,
         clocks_hand_end(f->cx, f->cy, len, f->ghost_angle, &gx, &gy);
         quad_shape(c, f, 0, cx, cy, gx + 0.5, gy + 0.5, 0.75, f->ghost_col);
     }
+}
+
+/* The hand of face_blocks. */
+static void hand_blocks(canvas *c, const struct clock_face *f, int tx, int ty)
+{
+    double cx = f->cx + 0.5, cy = f->cy + 0.5;
     quad_shape(c, f, 0, cx, cy, tx + 0.5, ty + 0.5, f->thick ? 1.6 : 1.1,
                f->hand);
     if (f->axes) {                  /* the tip's projections on the axes */
@@ -142,16 +147,34 @@ static void face_blocks(canvas *c, const struct clock_face *f, int tx,
     }
 }
 
-void clocks_face_draw(canvas *c, const struct clock_face *f)
+void clocks_face_draw_hand(canvas *c, const struct clock_face *f)
 {
     int len = clocks_hand_len(f->r), tx, ty;
 
     clocks_hand_end(f->cx, f->cy, len, f->angle, &tx, &ty);
     if (f->blocks) {
-        face_blocks(c, f, tx, ty, len);
-        if (f->tip)
-            canvas_put(c, tx / 2, ty / 4, f->tip, f->hand, RGB_DEFAULT,
-                       ATTR_BOLD);
+        hand_blocks(c, f, tx, ty);
+    } else {
+        thick_line(c, f->cx, f->cy, tx, ty, f->hand, f->thick);
+        /* the tip's projections, as ticks on the axes: how far right (cos)
+         * and how high (sin).  Ticks, not guide lines, so that a frame of
+         * the sweep changes few cells. */
+        if (f->axes) {
+            canvas_line(c, tx, f->cy - 2, tx, f->cy + 2, f->hand);
+            canvas_line(c, f->cx - 2, ty, f->cx + 2, ty, f->hand);
+        }
+    }
+    if (f->tip)
+        canvas_put(c, tx / 2, ty / 4, f->tip, f->hand, RGB_DEFAULT, ATTR_BOLD);
+}
+
+void clocks_face_draw(canvas *c, const struct clock_face *f)
+{
+    int len = clocks_hand_len(f->r);
+
+    if (f->blocks) {
+        face_blocks(c, f, len);
+        clocks_face_draw_hand(c, f);
         return;
     }
     if (f->axes) {
@@ -165,16 +188,7 @@ void clocks_face_draw(canvas *c, const struct clock_face *f)
         clocks_hand_end(f->cx, f->cy, len, f->ghost_angle, &gx, &gy);
         canvas_line(c, f->cx, f->cy, gx, gy, f->ghost_col);
     }
-    thick_line(c, f->cx, f->cy, tx, ty, f->hand, f->thick);
-    if (f->axes) {
-        /* the tip's projections, as ticks on the axes: how far right (cos)
-         * and how high (sin).  Ticks, not guide lines, so that a frame of
-         * the sweep changes few cells. */
-        canvas_line(c, tx, f->cy - 2, tx, f->cy + 2, f->hand);
-        canvas_line(c, f->cx - 2, ty, f->cx + 2, ty, f->hand);
-    }
-    if (f->tip)
-        canvas_put(c, tx / 2, ty / 4, f->tip, f->hand, RGB_DEFAULT, ATTR_BOLD);
+    clocks_face_draw_hand(c, f);
 }
 
 /* ---- a face in pixels ------------------------------------------------- */

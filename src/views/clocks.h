@@ -50,6 +50,10 @@ struct clock_face {
 /* Draw the face: axes, ring, ghost hand, then the hand on top. */
 void clocks_face_draw(canvas *c, const struct clock_face *f);
 
+/* Its last part alone: the hand, the tip's ticks on the axes and the tip
+ * glyph (what turns with the angle). */
+void clocks_face_draw_hand(canvas *c, const struct clock_face *f);
+
 /*
  * The face in pixels (a line drawing, lineart.h), centred in a w x h
  * image and as large as its smaller side allows: rim radius r, hand

@@ -274,6 +274,29 @@ static int face_spec(const struct app *a, const struct heat_pca_rt *r, int pi,
     return 0;
 }
 
+/* Mark the cells of f's hand (its ticks and tip too) in the face's box
+ * (x, y, w, h) ATTR_OVER: the face's image holds what does not move with
+ * the position, and these cells stay text over it. */
+static void mark_hand(canvas *c, const struct clock_face *f, int x, int y,
+                      int w, int h)
+{
+    canvas s;
+    struct clock_face g = *f;
+    if (canvas_init(&s, w, h) < 0)
+        return;
+    g.cx -= 2 * x;
+    g.cy -= 4 * y;
+    clocks_face_draw_hand(&s, &g);
+    for (int j = 0; j < h; j++)
+        for (int i = 0; i < w; i++) {
+            const cell *k = canvas_at(&s, i, j);
+            cell *o = canvas_at(c, x + i, y + j);
+            if (o && (k->kind != CELL_TEXT || k->ch != ' '))
+                o->attr |= ATTR_OVER;
+        }
+    canvas_free(&s);
+}
+
 /* The pair on a clock face: the ring is the largest radius, the hand
  * points at the cursor's position. */
 static void draw_face(const struct app *a, const struct heat_pca_rt *r,
@@ -310,6 +333,7 @@ static void draw_face(const struct app *a, const struct heat_pca_rt *r,
     struct clock_face f;
     face_spec(a, r, pi, pj, cx, cy, rad, &f);
     clocks_face_draw(c, &f);
+    mark_hand(c, &f, x, y + 1, 2 * rows, rows);
     char v1[32], v2[32];
     fmt_num(at[pi], 4, v1, sizeof v1);
     fmt_num(at[pj], 4, v2, sizeof v2);
@@ -444,13 +468,11 @@ int heat_pca_raster(const struct app *a, const struct heat_pca_rt *r, int x,
     struct art im = { out->px, W, H };
     struct clock_face f;
     double scale = face_scale(r, pi, pj);
-    int hand = face_spec(a, r, pi, pj, 0, 0, 0, &f) == 0;
+    face_spec(a, r, pi, pj, 0, 0, 0, &f);
     art_fill(&im, RASTER_BG);
     clocks_face_art_under(&im, &f);
     if (scale > 0)
         art_curve(a, r, pi, pj, &im, scale);
-    if (hand)
-        clocks_face_art_hands(&im, &f);
     return 0;
 }
 

@@ -52,10 +52,12 @@ void heat_pca_free(struct heat_pca_rt *r);
 
 struct view_raster;
 
-/* The panel's face (the pair's curve, the hand at the position) as a
- * line drawing (raster.h) of the cells heat_pca_draw gives it in the same
- * box, cw x ch pixels a cell: 0 with out filled (free out->px), or -1
- * when no face is drawn. */
+/* The panel's face (rim, axes, the pair's curve over every position) as
+ * a line drawing (raster.h) of the cells heat_pca_draw gives it in the
+ * same box, cw x ch pixels a cell: 0 with out filled (free out->px), or
+ * -1 when no face is drawn.  The hand is not in it: heat_pca_draw marks
+ * the hand's cells ATTR_OVER, text over the image, so the image does not
+ * change with the position. */
 int heat_pca_raster(const struct app *a, const struct heat_pca_rt *r, int x,
                     int y, int w, int h, int cw, int ch,
                     struct view_raster *out);

@@ -18,6 +18,7 @@
 #include "colormap.h"
 #include "areas.h"
 #include "frame.h"
+#include "frame_image.h"
 #include "gfx.h"
 #include "gfx_probe.h"
 #include "raster.h"
@@ -856,27 +857,98 @@ static void test_face_changes(void)
     }
 }
 
-/* The PCA panel's face: its hand at atan2(PC2, PC1) of the position's
- * projection, from the library's PCA of the sinusoidal table computed
- * here; the curve's colour at projected points. */
+/* The PCA panel at pos in a's state: its face's raster and image (the
+ * raster's pixels freed), and the frame drawn into cv (160 x 48). */
+static void pca_frame(struct app *a, int64_t pos, struct view_raster *r,
+                      struct image *im, canvas *cv)
+{
+    int vw, vh;
+    a->p.pos = pos;
+    frame_view_size(a, 160, 48, &vw, &vh);
+    CHECK(view_raster(a, VIEW_HEATMAP, vw, vh, CW, CH, 1, 0, r) == -1);
+    CHECK(view_raster(a, VIEW_HEATMAP, vw, vh, CW, CH, 1, 1, r) == 0);
+    CHECK(r->art && r->w == 2 * r->h && raster_image(r, RASTER_BG, im) == 0);
+    free(r->px);
+    r->px = NULL;
+    canvas_clear(cv);
+    frame_draw_finished(a, cv);
+}
+
+/* The hand as cells over the face r in frame cv: its cells are marked
+ * ATTR_OVER (no other cell of the frame is), the image leaves them to the
+ * text and covers the face's other dots; their dots between 0.3 and 0.8
+ * of the radius point at want (a dot is 1/30 radian there).  In the PNG
+ * of the frame (png) each of them shows its ink. */
+static void pca_hand_cells(const canvas *cv, const struct view_raster *r,
+                           const struct image *png, double want)
+{
+    int rad = 2 * r->h - 1, over = 0, stray = 0, dotted = 0, inked = 0, n = 0;
+    double cx = 2 * r->x + rad, cy = 4 * r->y + rad, sx = 0, sy = 0;
+    for (int y = 0; y < cv->h; y++)
+        for (int x = 0; x < cv->w; x++) {
+            const cell *k = canvas_at(cv, x, y);
+            int in = x >= r->x && x < r->x + r->w && y >= r->y &&
+                     y < r->y + r->h;
+            if (!(k->attr & ATTR_OVER)) {
+                stray += in && k->kind == CELL_BRAILLE &&
+                         !raster_covers_in(r, k);
+                continue;
+            }
+            over++;
+            stray += !in || raster_covers_in(r, k);
+            if (k->kind != CELL_BRAILLE)
+                continue;
+            int ink = 0;
+            dotted++;
+            for (int py = 0; py < CH && png; py++)
+                for (int px = 0; px < CW; px++)
+                    ink |= image_get(png, x * CW + px, y * CH + py) ==
+                           RASTER_FG;
+            inked += ink;
+            for (int b = 0; b < 8; b++) {
+                static const int dx[8] = { 0, 0, 0, 1, 1, 1, 0, 1 };
+                static const int dy[8] = { 0, 1, 2, 0, 1, 2, 3, 3 };
+                if (!((k->ch - 0x2800) >> b & 1))
+                    continue;
+                double u = 2 * x + dx[b] - cx, v = cy - (4 * y + dy[b]);
+                double ang = atan2(v, u), d = hypot(u, v);
+                if (d >= 0.3 * rad && d <= 0.8 * rad &&
+                    fabs(fc_diff(ang, want)) < 0.35) {
+                    sx += cos(ang);
+                    sy += sin(ang);
+                    n++;
+                }
+            }
+        }
+    double got = n ? atan2(sy, sx) : NAN;
+    if (!(n >= 0.3 * rad && fabs(fc_diff(got, want)) < 0.05))
+        fprintf(stderr, "PCA hand cells: %d dots at %.4f rad, want %.4f\n", n,
+                got, want);
+    CHECK(n >= 0.3 * rad && fabs(fc_diff(got, want)) < 0.05);
+    CHECK(over > 4 && stray == 0);
+    if (png)
+        CHECK(dotted > 4 && inked == dotted);
+}
+
+/* The PCA panel's face: an image of the rim, the axes and the curve
+ * through every position, from the library's PCA of the sinusoidal table
+ * computed here, the same at every position; the hand at atan2(PC2, PC1)
+ * of the position's projection is cells over it (and in the PNG). */
 static void test_pca_face(void)
 {
     struct app a;
-    struct view_raster r;
-    struct image im;
+    struct view_raster r, r2;
+    struct image im, im2, png;
     struct pe_pca pc;
-    int vw, vh;
+    canvas cv;
     app_init(&a);
     a.p.d = 32;
     a.p.n = 256;
-    a.p.pos = 101;
     a.heat.pca = 1;
     a.color = COLOR_TRUE;
-    frame_view_size(&a, 160, 48, &vw, &vh);
-    CHECK(view_raster(&a, VIEW_HEATMAP, vw, vh, CW, CH, 1, 0, &r) == -1);
-    CHECK(view_raster(&a, VIEW_HEATMAP, vw, vh, CW, CH, 1, 1, &r) == 0);
-    CHECK(r.art && r.w == 2 * r.h && raster_image(&r, RASTER_BG, &im) == 0);
-    free(r.px);
+    a.screen_w = 160;
+    a.screen_h = 48;
+    CHECK(canvas_init(&cv, 160, 48) == 0);
     double *v = malloc((size_t)a.p.n * (size_t)a.p.d * sizeof *v), y[3];
     double scale = 0;
     pe_fill_f64(0, a.p.n, a.p.d, a.p.base, v);
@@ -885,13 +957,27 @@ static void test_pca_face(void)
         pe_pca_project(&pc, v + p * a.p.d, y);
         scale = fmax(scale, hypot(y[0], y[1]));
     }
+    /* at another position the image is the same, pixel for pixel */
+    pca_frame(&a, 200, &r2, &im2, &cv);
+    pe_pca_project(&pc, v + 200 * a.p.d, y);
+    pca_hand_cells(&cv, &r2, NULL, atan2(y[1], y[0]));
+    pca_frame(&a, 101, &r, &im, &cv);
+    CHECK(r.x == r2.x && r.y == r2.y && im.w == im2.w && im.h == im2.h &&
+          memcmp(im.rgb, im2.rgb, (size_t)im.w * (size_t)im.h * 3) == 0);
     pe_pca_project(&pc, v + a.p.pos * a.p.d, y);
+    CHECK(frame_image(&a, &cv, CW, CH, 1, &png) == 0);
+    pca_hand_cells(&cv, &r, &png, atan2(y[1], y[0]));
+    image_free(&png);
 
-    face_ok(im.rgb, im.w, im.h, atan2(y[1], y[0]), ui_color(a.palette, UI_DIM),
-            0, "PCA face");
+    /* no hand in the image: not a pixel of its ink; the rim round */
+    struct face_img f = { im.rgb, im.w * 3, 0, 0, im.w, im.h };
+    int ink = 0;
+    for (int yy = 0; yy < im.h; yy++)
+        for (int x = 0; x < im.w; x++)
+            ink += fc_close(fc_get(&f, x, yy), RASTER_FG, 24);
+    CHECK(ink == 0);
     /* the curve passes through every 16th position's projection (within
      * a pixel and a half of the point), drawn on the rim's radius scale */
-    struct face_img f = { im.rgb, im.w * 3, 0, 0, im.w, im.h };
     double s = im.h / 2.0, rims[6], rim;
     for (int k = 0; k < 6; k++)     /* the median: the curve may touch it */
         rims[k] = fc_rim(&f, k * FC_PI / 3 + 0.1, ui_color(a.palette, UI_DIM));
@@ -902,6 +988,7 @@ static void test_pca_face(void)
             rims[k - 1] = t;
         }
     rim = (rims[2] + rims[3]) / 2;
+    CHECK(rims[1] > 0.85 * s && rims[4] < s && rims[4] - rims[1] < 1.0);
     rgb curve = ui_color(a.palette, UI_PLOT_A);
     int missed = 0;
     for (int64_t p = 0; p < a.p.n; p += 16) {
@@ -920,6 +1007,8 @@ static void test_pca_face(void)
     pe_pca_free(&pc);
     free(v);
     image_free(&im);
+    image_free(&im2);
+    canvas_free(&cv);
 }
 
 int main(void)
