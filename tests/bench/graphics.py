@@ -137,6 +137,38 @@ def clocks():
             print("  %s: the sweep %s" % (name, "gave way to cells (said)" if said else "kept its images"))
 
 
+def pca():
+    """The heatmap with its PCA panel open (p): the bytes of a cursor move
+    (Right; the face's hand is cells over its image, no image goes) and of
+    a change of the pair (] and [: the face's curve, its image again),
+    medians of a few, and the images each sent."""
+    reps = 2 if QUICK else 4
+    print("PCA panel at %dx%d cells of %dx%d px, heatmap d 128 n 4096 (median of %d presses)"
+          % (gp.W, gp.H, gp.CW, gp.CH, reps))
+    print("  %-7s %9s %7s %9s %7s" % ("mode", "Right B", "images", "] [ B", "images"))
+    for name, answers, env, extra in MODES:
+        term = gp.TmuxTerm if "TMUX" in env else gp.Term
+        t = term(dict(answers), extra=extra, env_add=env, args=ARGS)
+        t.pump(3.0, until=b"PE heatmap")
+        gp.quiet(t, 0.5)
+        os.write(t.fd, b"p")
+        t.pump(20.0, until=b"PC1 ")
+        gp.quiet(t, 1.0, 20.0)
+        row = []
+        for seq in ([b"\x1bOC"], [b"]", b"["]):    # ] then [: PC3, back to PC2
+            sizes, imgs = [], []
+            for _ in range(reps):
+                for k in seq:
+                    mark = len(t.out)
+                    sizes.append(burst(t, k))
+                    d = bytes(t.out[mark:])
+                    imgs.append(d.count(b"\x1b_Ga=T") + d.count(b"\x1bPq") + d.count(b"\x1b]1337;File"))
+            row += [median(sizes), median(imgs)]
+        t.close()
+        print("  %-7s %9d %7d %9d %7d" % (name, *row))
+
+
 if __name__ == "__main__":
     main()
     clocks()
+    pca()
