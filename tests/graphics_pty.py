@@ -497,6 +497,7 @@ def test_clocks():
 
 BRAILLE = [(0, 0), (0, 1), (0, 2), (1, 0), (1, 1), (1, 2), (0, 3), (1, 3)]   # bit k's dot in a cell
 HAND_INK = (("idx", 252), ("rgb", 0xD0D0D0))   # FG in 256 colours, and direct
+IMAGE_BG = (("idx", 234), ("rgb", 0x1E1E1E))   # BG likewise
 
 
 def screen_row(scr, y):
@@ -602,6 +603,11 @@ def test_pca():
             print("pca %s: %d bytes for a cursor move (%r) at %dx%d (cell %dx%d px)"
                   % (mode, len(t.out) - mark, key, W, H, CW, CH))
         scr.feed(bytes(t.out[mark:]))
+        left = cells - hand_dots(scr, x0, y0, rows)[1]
+        if not kitty:       # the cells the hand left: its cells' drawing on the image's background
+            holes = [c for c in left if scr.bgs.get(c) not in IMAGE_BG]
+            check(len(left) > 5 and not holes, "pca sixel: the %d cells the hand left drawn on the image's "
+                  "background (%d not: %s)" % (len(left), len(holes), holes[:3]))
         r1 = pca_readout(scr)
         check(r1 is not None and r1[0] > 101 and angle_off(math.atan2(r1[4], r1[2]), math.atan2(r0[4], r0[2])) > 0.5,
               "pca %s: the readout moved on, the hand turned (%s)" % (mode, r1))
@@ -787,7 +793,8 @@ class Screen:
     ("rgb", n)."""
 
     def __init__(self, w, h):
-        self.w, self.h, self.x, self.y, self.fg = w, h, 0, 0, None
+        self.w, self.h, self.x, self.y, self.fg, self.bg = w, h, 0, 0, None, None
+        self.bgs = {}                                # background of each cell written
         self.cells, self.saved, self.last = {}, (0, 0), None
         self.sixel, self.last_sixel = set(), set()   # cells under sixel pixels
 
@@ -810,6 +817,7 @@ class Screen:
     def erase(self, x0, x1, y):
         for x in range(x0, x1):
             self.cells.pop((x, y), None)
+            self.bgs[(x, y)] = self.bg          # erased in the current background
 
     def sgr(self, params):
         p = [s for s in re.split(rb"[;]", params)] if params else [b"0"]
@@ -832,7 +840,19 @@ class Screen:
                 i += 4
             elif s in (b"", b"0", b"39"):
                 self.fg = None
+                if s != b"39":
+                    self.bg = None
+            elif s == b"49":
+                self.bg = None
+            elif s.startswith(b"48:"):
+                parts = s.split(b":")
+                self.bg = ("idx", int(parts[2])) if parts[1] == b"5" else \
+                    ("rgb", sum(int(v or 0) << k for v, k in zip(parts[-3:], (16, 8, 0))))
             elif s == b"48" and i + 1 < len(p):
+                if p[i + 1] == b"5":
+                    self.bg = ("idx", int(p[i + 2]))
+                else:
+                    self.bg = ("rgb", sum(int(v) << k for v, k in zip(p[i + 2:i + 5], (16, 8, 0))))
                 i += 2 if p[i + 1] == b"5" else 4
             elif s.isdigit() and 30 <= int(s) <= 37:
                 self.fg = ("idx", int(s) - 30)
@@ -901,6 +921,7 @@ class Screen:
         if self.x >= self.w:               # the pending wrap
             self.x, self.y = 0, min(self.h - 1, self.y + 1)
         self.cells[(self.x, self.y)] = (ch, self.fg)
+        self.bgs[(self.x, self.y)] = self.bg
         self.sixel.discard((self.x, self.y))
         self.last = (self.x, self.y)
         self.x += 2 if unicodedata.east_asian_width(ch) in "WF" else 1
