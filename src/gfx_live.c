@@ -525,9 +525,9 @@ static int part(struct app *a, canvas *cv, int w, int h, int k)
 }
 
 /* The images of one frame (the clock faces turning) together over the
- * budget give way to cells: with --low-bandwidth
- * for the run, else while the sweep plays; said once.  1: the frame must
- * be drawn again.  start: where this frame's images begin in out. */
+ * budget give way to cells: with --low-bandwidth for the run, else while
+ * the sweep plays; said once.  1: the frame must be drawn again.  start:
+ * where this frame's images begin in out. */
 static int over_budget(struct app *a, size_t start)
 {
     size_t cost = L.out.len - start;
