@@ -38,8 +38,9 @@ struct img {
                                    (w x h) */
 };
 
-/* An ATTR_OVER cell of an image sent this frame: sixel and iTerm2 pixels
- * cover what curses wrote before them, so it is drawn again after. */
+/* A cell drawn over an image sent this frame (the cursor, marks, the PCA
+ * face's hand): sixel and iTerm2 pixels cover what curses wrote before
+ * them, so it is drawn again after. */
 struct later {
     int x, y;
     cell c;
@@ -328,8 +329,7 @@ static void draw_later(int x, int y, const cell *c)
  * sixel or iTerm2 image.  Its ATTR_OVER cells (the PCA face's hand) stay
  * text over it in the image's colours; with sixel and iTerm2 curses
  * writes them over its pixels, so a cell the hand has left keeps its
- * cells' drawing until the image is sent again, and in the frame it is
- * sent they are drawn again after it. */
+ * cells' drawing until the image is sent again. */
 static void blank_covered(canvas *cv, const struct view_raster *r, int k)
 {
     struct img *I = &L.im[k];
@@ -342,11 +342,8 @@ static void blank_covered(canvas *cv, const struct view_raster *r, int k)
                                    : NULL;
             if (r->art && c && (c->attr & ATTR_OVER)) {
                 tint(c);
-                if (d) {
+                if (d)
                     *d = 1;
-                    if (I->frame == L.frame)
-                        draw_later(x, y, c);
-                }
                 continue;
             }
             if (!raster_covers_in(r, c))
@@ -359,6 +356,20 @@ static void blank_covered(canvas *cv, const struct view_raster *r, int k)
                              (uint8_t)(x - r->x) };
             else
                 canvas_put(cv, x, y, ' ', RGB_DEFAULT, RGB_DEFAULT, 0);
+        }
+}
+
+/* The cells text covers in image r, sent this frame (sixel, iTerm2), to
+ * be drawn again after it: blanks of the default colours are left. */
+static void over_later(const canvas *cv, const struct view_raster *r)
+{
+    for (int y = r->y; y < r->y + r->h; y++)
+        for (int x = r->x; x < r->x + r->w; x++) {
+            const cell *c = canvas_at(cv, x, y);
+            if (c && !raster_covers_in(r, c) &&
+                !(c->kind == CELL_TEXT && c->ch == ' ' && !c->attr &&
+                  c->bg == RGB_DEFAULT))
+                draw_later(x, y, c);
         }
 }
 
@@ -520,6 +531,8 @@ static int part(struct app *a, canvas *cv, int w, int h, int k)
         cells_keep(I, a, cv, w, h);
     if ((L.mode == GFX_KITTY || r.art) && I->shown)
         blank_covered(cv, &r, k);
+    if (I->shown && I->frame == L.frame && L.mode != GFX_KITTY)
+        over_later(cv, &r);
     free(r.px);
     return again;
 }

@@ -317,6 +317,13 @@ def test_sixel():
         quiet(t)
         n = t.out[mark:].count(b"\x1bPq")
         check(n == 1, "sixel: one parameter change (%r) sends one image (%d)" % (key, n))
+    # the cursor's cell is written again after the new image: not under its pixels
+    scr = Screen(W, H)
+    scr.feed(bytes(t.out))
+    text = [c for c in scr.last_sixel if (scr.cells.get(c) or (" ",))[0] not in (" ", "\u2580", "\u2584", "\u2588")]
+    check(text and not [c for c in text if c in scr.sixel],
+          "sixel: the cursor's cell over the image after a parameter change (%d of %d under pixels)"
+          % (len([c for c in text if c in scr.sixel]), len(text)))
     t.close()
 
 
