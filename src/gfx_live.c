@@ -33,9 +33,6 @@ struct img {
     cell *seen;                 /* its cells as last drawn (w x h) */
     long frame;                 /* the frame it was last sent in */
     int art;                    /* a line drawing (raster.h) */
-    unsigned char *dirty;       /* sixel, iTerm2: its cells curses wrote
-                                   over (ATTR_OVER cells) since it was sent
-                                   (w x h) */
 };
 
 /* A cell drawn over an image sent this frame (the cursor, marks, the PCA
@@ -297,8 +294,8 @@ static int encode(const struct app *a, const struct view_raster *r, int k)
     return rc;
 }
 
-/* An ATTR_OVER cell, or one standing in for pixels curses wrote over,
- * in the image's colours: its background, and its ink for the default
+/* An ATTR_OVER cell, or a cell of a drawing it moves over, in the
+ * image's colours: its background, and its ink for the default
  * foreground (a light terminal's dark text would not show on it). */
 static void tint(cell *c)
 {
@@ -327,28 +324,24 @@ static void draw_later(int x, int y, const cell *c)
  * raster_covers_in leaves (cursor, marks) stays.  A line drawing's cells
  * are blanked in every mode: curses then never repaints its dots over a
  * sixel or iTerm2 image.  Its ATTR_OVER cells (the PCA face's hand) stay
- * text over it in the image's colours; with sixel and iTerm2 curses
- * writes them over its pixels, so a cell the hand has left keeps its
- * cells' drawing until the image is sent again. */
+ * text over it in the image's colours.  With sixel and iTerm2 curses
+ * writes them over its pixels, and may write unchanged cells between
+ * changed ones too: so there the cells of a drawing they move over
+ * (RASTER_ART_OVER) keep their drawing, in the image's colours, and a cell
+ * the hand has left shows it until the image goes again. */
 static void blank_covered(canvas *cv, const struct view_raster *r, int k)
 {
-    struct img *I = &L.im[k];
-    int own = r->art && L.mode != GFX_KITTY && I->dirty && r->w == I->w &&
-              r->h == I->h;
+    int keep = (r->art & RASTER_ART_OVER) && L.mode != GFX_KITTY;
     for (int y = r->y; y < r->y + r->h; y++)
         for (int x = r->x; x < r->x + r->w; x++) {
             cell *c = canvas_at(cv, x, y);
-            unsigned char *d = own ? &I->dirty[(y - r->y) * r->w + x - r->x]
-                                   : NULL;
             if (r->art && c && (c->attr & ATTR_OVER)) {
                 tint(c);
-                if (d)
-                    *d = 1;
                 continue;
             }
             if (!raster_covers_in(r, c))
                 continue;
-            if (d && *d)
+            if (keep)
                 tint(c);
             else if (L.unicode)
                 *c = (cell){ GFX_PLACEHOLDER, id_of(k), RGB_DEFAULT, 0,
@@ -360,16 +353,22 @@ static void blank_covered(canvas *cv, const struct view_raster *r, int k)
 }
 
 /* The cells text covers in image r, sent this frame (sixel, iTerm2), to
- * be drawn again after it: blanks of the default colours are left. */
+ * be drawn again after it (ATTR_OVER ones as blank_covered tints them):
+ * blanks of the default colours are left. */
 static void over_later(const canvas *cv, const struct view_raster *r)
 {
     for (int y = r->y; y < r->y + r->h; y++)
         for (int x = r->x; x < r->x + r->w; x++) {
             const cell *c = canvas_at(cv, x, y);
-            if (c && !raster_covers_in(r, c) &&
-                !(c->kind == CELL_TEXT && c->ch == ' ' && !c->attr &&
-                  c->bg == RGB_DEFAULT))
-                draw_later(x, y, c);
+            cell t;
+            if (!c || raster_covers_in(r, c) ||
+                (c->kind == CELL_TEXT && c->ch == ' ' && !c->attr &&
+                 c->bg == RGB_DEFAULT))
+                continue;
+            t = *c;
+            if (r->art && (t.attr & ATTR_OVER))
+                tint(&t);
+            draw_later(x, y, &t);
         }
 }
 
@@ -403,8 +402,6 @@ static int send(struct app *a, const struct view_raster *r, uint64_t hash,
     I->w = r->w;
     I->h = r->h;
     I->art = r->art;
-    free(I->dirty);
-    I->dirty = calloc((size_t)r->w * (size_t)r->h, 1);
     return 0;
 }
 
@@ -470,8 +467,8 @@ static int wanted(const struct app *a)
 /* Whether the cells of line drawing I that text covers (marks, a tip)
  * are those it had when sent: with sixel and iTerm2 a cell that turns
  * from text back to a blank is written by curses over the image's
- * pixels, so the image must go again.  ATTR_OVER cells, and those they
- * left, do not count: blank_covered keeps them drawn. */
+ * pixels, so the image must go again.  ATTR_OVER cells do not count:
+ * blank_covered keeps the cells they leave drawn. */
 static int marks_same(const struct img *I, const canvas *cv,
                       const struct view_raster *r)
 {
@@ -484,8 +481,7 @@ static int marks_same(const struct img *I, const canvas *cv,
             const cell *o = &I->seen[y * I->w + x];
             if (!k)
                 return 0;
-            if (((k->attr | o->attr) & ATTR_OVER) ||
-                (I->dirty && I->dirty[y * I->w + x]))
+            if ((k->attr | o->attr) & ATTR_OVER)
                 continue;           /* cells over it: blank_covered */
             if (raster_covers_in(r, k) != raster_covers_in(r, o) ||
                 (!raster_covers_in(r, k) && memcmp(k, o, sizeof *k)))
@@ -529,10 +525,11 @@ static int part(struct app *a, canvas *cv, int w, int h, int k)
         again = send(a, &r, hash, k);
     if (I->shown)
         cells_keep(I, a, cv, w, h);
+    if (I->shown && I->frame == L.frame && L.mode != GFX_KITTY &&
+        (!r.art || (r.art & RASTER_ART_OVER)))
+        over_later(cv, &r);
     if ((L.mode == GFX_KITTY || r.art) && I->shown)
         blank_covered(cv, &r, k);
-    if (I->shown && I->frame == L.frame && L.mode != GFX_KITTY)
-        over_later(cv, &r);
     free(r.px);
     return again;
 }
@@ -665,9 +662,7 @@ void gfx_live_stop(void)
     gbuf_free(&L.pre);
     for (int k = 0; k < PARTS; k++) {
         free(L.im[k].seen);
-        free(L.im[k].dirty);
         L.im[k].seen = NULL;
-        L.im[k].dirty = NULL;
     }
     free(L.later);
     L.later = NULL;

@@ -39,8 +39,14 @@ struct view_raster {
     rgb *px;
     int art;        /* a line drawing (a clock face): every pixel is
                        concrete, and it covers the dots, blocks and blanks
-                       its cells drew it with (raster_covers_in) */
+                       its cells drew it with (raster_covers_in); 1, or
+                       1 | RASTER_ART_OVER */
 };
+
+/* In art: cells marked ATTR_OVER move over the drawing (the PCA face's
+ * hand); where a cell replaces pixels (sixel, iTerm2) the cells it covers
+ * keep their drawing, which curses may write over it. */
+#define RASTER_ART_OVER 2
 
 /* Cell (cx, cy)'s pixels come from px: a half-block cell (the data
  * areas' picture); text drawn over the data (cursor, marks) stays, and

@@ -461,7 +461,7 @@ int heat_pca_raster(const struct app *a, const struct heat_pca_rt *r, int x,
         return -1;
     int W = 2 * rows * cw, H = rows * ch;
     *out = (struct view_raster){ x + w - face_w, y + 2, 2 * rows, rows, cw, ch,
-                                 NULL, 1 };
+                                 NULL, 1 | RASTER_ART_OVER };
     out->px = malloc((size_t)W * (size_t)H * sizeof *out->px + 1);
     if (!out->px)
         return -1;
