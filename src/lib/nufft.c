@@ -327,7 +327,7 @@ pv_cos_plan *pv_cos_renew(pv_cos_plan *old, const double *w, const double *a,
         return NULL;
     p->n = n;
     plan_size(p);
-    p->z = malloc(2 * p->grid * sizeof *p->z);
+    p->z = malloc(2 * (p->grid + 2 * SPREAD) * sizeof *p->z);
     p->tw = malloc(2 * p->grid * sizeof *p->tw);
     p->e3 = malloc(2 * SPREAD * sizeof *p->e3);
     p->deconv = malloc((size_t)(p->q + 1) * sizeof *p->deconv);
@@ -425,27 +425,29 @@ static int spread_tables(pv_cos_plan *p)
     return 0;
 }
 
-/* Add v times source k's weights (pair mode). */
+/* Add v times source k's weights (pair mode).  Its 2 SPREAD points
+ * are written in one run, past the grid's end into the margin that
+ * fold_margin adds back at the start. */
 static void spread_fast(pv_cos_plan *p, int k, double vr, double vi)
 {
     const double *g = p->sg + (size_t)k * 2 * SPREAD;
-    size_t l0 = p->sl[k], grid = p->grid;
-    double *z = p->z;
-    if (l0 + 2 * SPREAD <= grid) {  /* (re, im) pairs, two lanes */
-        v2d v = { vr, vi };
-        z += 2 * l0;
-        for (int j = 0; j < 2 * SPREAD; j++) {
-            v2d zj, gj = { g[j], g[j] };
-            memcpy(&zj, z + 2 * j, sizeof zj);
-            zj += v * gj;
-            memcpy(z + 2 * j, &zj, sizeof zj);
-        }
-        return;
-    }
+    double *z = p->z + 2 * p->sl[k];
+    v2d v = { vr, vi };
     for (int j = 0; j < 2 * SPREAD; j++) {
-        size_t l = (l0 + (size_t)j) & (grid - 1);
-        z[2 * l] += vr * g[j];
-        z[2 * l + 1] += vi * g[j];
+        v2d zj, gj = { g[j], g[j] };
+        memcpy(&zj, z + 2 * j, sizeof zj);
+        zj += v * gj;
+        memcpy(z + 2 * j, &zj, sizeof zj);
+    }
+}
+
+/* The margin past the grid's end onto its start, and cleared. */
+static void fold_margin(pv_cos_plan *p)
+{
+    double *z = p->z, *tail = z + 2 * p->grid;
+    for (int j = 0; j < 4 * SPREAD; j++) {
+        z[j] += tail[j];
+        tail[j] = 0.0;
     }
 }
 
@@ -513,7 +515,7 @@ static void pair_phases(pv_cos_plan *p, int h, int64_t c)
 
 static void spread_at(pv_cos_plan *p, const int64_t c[2])
 {
-    memset(p->z, 0, 2 * p->grid * sizeof *p->z);
+    memset(p->z, 0, 2 * (p->grid + 2 * SPREAD) * sizeof *p->z);
     for (int k = 0; k < p->m; k++) {
         double v[2][2];
         for (int h = 0; h < 2; h++) {
@@ -541,6 +543,8 @@ static void spread_at(pv_cos_plan *p, const int64_t c[2])
         spread_one(p, u, v[0][0] - v[1][1], v[0][1] + v[1][0]);
         spread_one(p, -u, v[0][0] + v[1][1], -v[0][1] + v[1][0]);
     }
+    if (p->sg)
+        fold_margin(p);
 }
 
 static void spread(pv_cos_plan *p)
