@@ -36,6 +36,8 @@ struct soft_stream {
     int64_t n, k, rb0, cb0, xs, xe;
     int rows, cols, causal;
     int64_t cbl, L;                 /* cut last column (or -1), its width */
+    int64_t nb, off;                /* blocks to n; rb k = x_(rb-nb) + off */
+    int shared;                     /* row starts read from block spans */
     int64_t len1, len2, U, nchunk, mlo, mhi;
     struct scores_span_job *j1, *j2;
     int64_t *bp;                    /* breakpoints, sorted, in [xs, xe] */
@@ -186,7 +188,7 @@ static int64_t total_work(const struct soft_stream *st)
     int64_t pb = (st->mb1 - st->mb0 + 2) / 2;
     for (int64_t c = 0; c < st->nchunk; c++) {
         int64_t up = min64(st->U, st->k - c * st->U);
-        int64_t pa = st->causal ? 0
+        int64_t pa = st->causal || st->shared ? 0
                    : st->cbl >= 0 && st->L < up ? valid : (valid + 1) / 2;
         w += (pa + pb) * 2 * st->len2 * COST_GEN + valid * up * COST_ROW;
     }
@@ -196,6 +198,27 @@ static int64_t total_work(const struct soft_stream *st)
             w += open * prod_cost(min64(UB, up - ub));
     }
     return w;
+}
+
+/*
+ * Row block rb starts at x = rb k = x_(rb - nb) + off, off in [0, k):
+ * where off is small, the span of block rb - nb made for the windows
+ * holds the row starts too (from off), chunks of len2 - off rows, and
+ * phase A makes no spans.  Not with the causal mask (no row starts), a
+ * cut last column narrower than a chunk (its sliding windows), or when
+ * more spans would be added below the windows' than phase A makes.
+ */
+static void share(struct soft_stream *st, int64_t valid)
+{
+    int64_t U = min64(st->len2 - st->off, st->k);
+    int64_t lo = st->rb0 - st->nb, ext = max64(0, st->mb0 - lo);
+    st->shared = 0;
+    if (st->causal || valid < 1 || st->off > st->len2 / 4 || 2 * ext > valid
+        || (st->cbl >= 0 && st->L < U))
+        return;
+    st->shared = 1;
+    st->U = U;
+    st->mb0 = min64(st->mb0, lo);
 }
 
 static void geometry(struct soft_stream *st, const struct score_ctx *s,
@@ -234,6 +257,8 @@ static void geometry(struct soft_stream *st, const struct score_ctx *s,
         st->mb0 = min64(st->mb0, rb0 - (st->cbl >= 0 ? st->cbl : 0));
         st->mb1 = max64(st->mb1, rb0 + valid - 1);
     }
+    st->nb = (st->n + k - 1) / k;
+    st->off = st->nb * k - st->n;
     size_t per = (size_t)rows * (st->cbl >= 0 ? 2 : 1)
                  + (size_t)(st->mhi - st->mlo + 1);
     int64_t u = chunk >= 128 && chunk <= CHUNK_MAX ? chunk : CHUNK_MAX;
@@ -241,6 +266,7 @@ static void geometry(struct soft_stream *st, const struct score_ctx *s,
         u >>= 1;
     st->len2 = min64(u, pow2_at_least(k));
     st->U = min64(st->len2, k);
+    share(st, valid);
     st->nchunk = (k + st->U - 1) / st->U;
     st->len1 = min64(LEN1, pow2_at_least((st->xe - st->xs + 1) / 2));
 }
@@ -556,9 +582,11 @@ static void dot4(const double *w, const double *g, size_t stride,
 }
 
 
-/* Phase B: the span of block m over this chunk.  With the one before,
- * the window G_(m-1); it ends row m - rb0's Z (its far end) and adds to
- * the cut last column of row m + cbl - rb0. */
+/* Phase B: the span of block m over this chunk.  Shared, from off it
+ * is the start of row m + nb - rb0 (its near parts: before anything
+ * else of that row).  With the one before, the window G_(m-1); it ends
+ * row m - rb0's Z (its far end) and adds to the cut last column of row
+ * m + cbl - rb0. */
 static void phase_b(struct soft_stream *st, const struct score_ctx *s)
 {
     int64_t m = st->mb, u0 = st->u0, up = st->up, l2 = st->len2;
@@ -567,6 +595,9 @@ static void phase_b(struct soft_stream *st, const struct score_ctx *s)
         spans(st, s, xm(st, m) + u0, xm(st, m + 1) + u0, pair,
               m + 1 <= st->mb1 ? pair + l2 : NULL);
     const double *e = pair + ((m - st->mb0) % 2) * l2;
+    int64_t r = m + st->nb - st->rb0;
+    if (st->shared && r >= 0 && r < st->rows && row_valid(st, (int)r))
+        row_near(st, (int)r, e + st->off);  /* its scratch: st->suf */
     pre_suf(up, e, st->pre, st->suf);
     if (m > st->mb0 && m - 1 >= st->mlo && m - 1 <= st->mhi) {
         double *g = st->g + (size_t)(m - 1 - st->mlo) * st->U;
@@ -574,7 +605,7 @@ static void phase_b(struct soft_stream *st, const struct score_ctx *s)
         for (int64_t u = 0; u < up; u++)
             g[u] = st->sufprev[u] + mid + st->pre[u];
     }
-    int64_t r = m - st->rb0;
+    r = m - st->rb0;
     if (r >= 0 && r < st->rows && row_valid(st, (int)r)) {
         double *w = st->w + (size_t)r * st->U;
         int64_t nrow = min64(st->k, st->n - m * st->k) - u0;
@@ -636,7 +667,7 @@ static void chunk_start(struct soft_stream *st)
     st->mb = st->mb0;
     st->pr = 0;
     st->pub = 0;
-    st->stage = ST_A;
+    st->stage = st->shared ? ST_B : ST_A;
 }
 
 int soft_stream_step(struct soft_stream *st, const struct score_ctx *s,

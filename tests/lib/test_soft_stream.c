@@ -144,6 +144,8 @@ static void test_cells(void)
         { 1200, 40, 2, 0, 0, 40, 40 },      /* past n: NAN */
         { 3001, 1500, 0, 0, 0, 3, 3 },      /* products in two passes */
         { 1030, 300, 1, 0, 128, 4, 4 },     /* three rows left, cut last */
+        { 1490, 300, 0, 0, 128, 5, 5 },     /* row starts 10 into spans */
+        { 1490, 300, 1, 1, 128, 4, 3 },     /* the same, scrolled */
     };
     int nw = (int)(sizeof wins / sizeof wins[0]);
     for (int causal = 0; causal <= 1; causal++)
