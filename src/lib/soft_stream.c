@@ -1,3 +1,4 @@
+#define _DEFAULT_SOURCE         /* madvise */
 /*
  * soft_stream.c - exact softmax block means for large n in bounded memory
  * (see include/peviz/soft_stream.h).
@@ -18,11 +19,12 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #define LEN1 16384                  /* first pass: span length */
 #define CHUNK_MAX 16384             /* rows of a block per chunk */
 #define ROW_BYTES ((size_t)40 << 20)  /* a chunk's 1/Z, last column, windows */
-#define UB 1024                     /* rows of a block per product slice */
+#define UB 1024                    /* rows of a block per product slice */
 #define COST_GEN 25                 /* units per table entry made */
 #define COST_INIT 64                /* units per span entry of the plans */
 #define COST_ROW 48                 /* a row's 1/Z: sums, division, stores */
@@ -155,6 +157,22 @@ void soft_stream_free(struct soft_stream *st)
     free(st->bp); free(st->phi); free(st->buf); free(st->pre);
     free(st->w); free(st->sum);
     free(st);
+}
+
+/* The large buffer, in huge pages where the system has them on request
+ * (at n = 2^24 some 30 MB: as 4 KB pages, thousands of first-touch
+ * faults, each dear on a virtual machine). */
+static void *big_alloc(size_t bytes)
+{
+#ifdef MADV_HUGEPAGE
+    size_t huge = (size_t)2 << 20;
+    void *p;
+    if (bytes >= 2 * huge && posix_memalign(&p, huge, bytes) == 0) {
+        madvise(p, bytes, MADV_HUGEPAGE);     /* a hint: failing is fine */
+        return p;
+    }
+#endif
+    return malloc(bytes);
 }
 
 static int64_t pow2_at_least(int64_t v)
@@ -296,7 +314,7 @@ struct soft_stream *soft_stream_new_chunk(const struct score_ctx *s,
     st->buf = malloc(nbuf * sizeof *st->buf);
     st->pre = malloc(3 * l2 * sizeof *st->pre);
     st->big = (nrows + nwin) * U;
-    st->w = malloc(st->big * sizeof *st->w);    /* then h, then g */
+    st->w = big_alloc(st->big * sizeof *st->w);    /* then h, then g */
     st->sum = calloc((size_t)rows * (size_t)cols, sizeof *st->sum);
     if (!st->buf || !st->pre || !st->w
         || !st->sum || bp_build(st)
