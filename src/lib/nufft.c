@@ -220,8 +220,7 @@ void pv_cos_free(pv_cos_plan *p)
     free(p->tw);
     free(p->e3);
     pv_nu_pair_reset(p);
-    free(p->xs);
-    free(p->t4);
+    free(p->xs);                /* t4 with it */
     free(p->deconv);
     free(p);
 }
@@ -255,6 +254,15 @@ static void plan_kernel(pv_cos_plan *p)
     double c = p->h / sqrt(4.0 * NU_PI * p->tau);
     for (int64_t q = 0; q <= p->q; q++)
         p->deconv[q] = c * exp((double)q * (double)q * p->tau);
+}
+
+/* The in-place transform's twiddles, made when it is first used (two
+ * spans with the pair mode's tables have their own). */
+static void plan_twiddles(pv_cos_plan *p)
+{
+    if (!p->tw_ok)
+        twiddles(p->tw, p->grid, 1);
+    p->tw_ok = 1;
 }
 
 /* Copy the frequencies and coefficients; 0, or -1 when out of memory. */
@@ -305,7 +313,6 @@ pv_cos_plan *pv_cos_renew(pv_cos_plan *old, const double *w, const double *a,
         pv_cos_free(p);
         return NULL;
     }
-    twiddles(p->tw, p->grid, 1);
     plan_kernel(p);
     return p;
 }
@@ -465,6 +472,7 @@ int pv_cos_step(pv_cos_plan *p, double *f, int64_t *budget)
             return 1;
         switch (p->stage) {
         case ST_SPREAD:
+            plan_twiddles(p);
             spread(p);
             *budget -= spread_cost(p);
             p->stage = ST_FFT;
@@ -503,6 +511,7 @@ void pv_nu_pair_slow(pv_cos_plan *p, int64_t c0, int64_t c1, double *f0,
 {
     int64_t c[2] = { c0, c1 };
     double *f[2] = { f0, f1 };
+    plan_twiddles(p);
     spread_at(p, c);
     fft_whole(p->z, p->tw, p->grid);
     size_t grid = p->grid, r = rev_bits(grid - (size_t)p->q, grid);

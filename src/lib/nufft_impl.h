@@ -30,6 +30,7 @@ struct pv_cos_plan {
     double tau, h;              /* Gaussian exp(-x^2 / 4 tau); spacing */
     double *w, *a, *b;          /* [m] each */
     double *z, *tw;             /* [2N] each */
+    int tw_ok;                  /* tw made */
     double *e3;                 /* [2 SPREAD]: exp(-(j h)^2 / 4 tau) */
     double *sg;                 /* pair mode: [2m][2 SPREAD] source weights */
     size_t *sl;                 /* [2m]: each source's first grid point */
@@ -39,8 +40,8 @@ struct pv_cos_plan {
     int rot_ok[2];              /* rot holds e^{i pd w_k} */
     double *xs;                 /* pair mode: [4][N + 2 SPREAD]: the grid's
                                    real and imaginary parts, and the
-                                   transform's other two */
-    double *t4;                 /* pair mode: radix-4 stages' twiddles */
+                                   transform's other two; then t4 */
+    double *t4;                 /* radix-4 stages' twiddles, deconvolution */
     double *deconv;             /* [q + 1] */
     int stage;
     size_t len, pos;            /* FFT stage, block */

@@ -12,6 +12,7 @@
  * deconvolved, into the spans.
  */
 #include "nufft_impl.h"
+#include "bigmem_impl.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -97,14 +98,11 @@ static int pair_buffers(pv_cos_plan *p)
     if (p->xs)
         return 0;
     size_t len = p->grid + 2 * SPREAD;
-    p->xs = malloc(4 * len * sizeof *p->xs);
-    p->t4 = malloc((t4_size(p->grid) + 2 * (size_t)p->q) * sizeof *p->t4);
-    if (!p->xs || !p->t4) {
-        free(p->xs);
-        free(p->t4);
-        p->xs = p->t4 = NULL;
+    p->xs = pv_big_alloc((4 * len + t4_size(p->grid) + 2 * (size_t)p->q)
+                         * sizeof *p->xs);
+    if (!p->xs)
         return -1;
-    }
+    p->t4 = p->xs + 4 * len;
     t4_fill(p->t4, p->grid);
     double *dcf = p->t4 + t4_size(p->grid);    /* by the span's index */
     for (int64_t i = 0; i < 2 * p->q; i++)
@@ -120,7 +118,7 @@ int pv_nu_pair_tables(pv_cos_plan *p)
     if (p->sg)
         return 0;
     size_t m2 = (size_t)(2 * p->m > 0 ? 2 * p->m : 1);
-    p->sg = malloc(m2 * 2 * SPREAD * sizeof *p->sg);
+    p->sg = pv_big_alloc(m2 * 2 * SPREAD * sizeof *p->sg);
     p->sl = malloc(m2 * sizeof *p->sl);
     p->ph = malloc(4 * m2 * sizeof *p->ph);
     if (!p->sg || !p->sl || !p->ph) {
@@ -396,6 +394,11 @@ static void pair_fft(pv_cos_plan *p, double *f0, double *f1)
 int64_t pv_cos_span(const pv_cos_plan *p)
 {
     return 2 * p->q;
+}
+
+int pv_cos_pair_prepare(pv_cos_plan *p)
+{
+    return pv_nu_pair_tables(p);
 }
 
 void pv_cos_pair(pv_cos_plan *p, int64_t c0, int64_t c1, double *f0,

@@ -1,4 +1,3 @@
-#define _DEFAULT_SOURCE         /* madvise */
 /*
  * soft_stream.c - exact softmax block means for large n in bounded memory
  * (see include/peviz/soft_stream.h).
@@ -19,20 +18,22 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
+
+#include "bigmem_impl.h"
 
 #define LEN1 16384                  /* first pass: span length */
 #define CHUNK_MAX 16384             /* rows of a block per chunk */
 #define ROW_BYTES ((size_t)40 << 20)  /* a chunk's 1/Z, last column, windows */
 #define UB 1024                    /* rows of a block per product slice */
-#define COST_GEN 25                 /* units per table entry made */
+#define COST_GEN1 25                /* units per table entry: first pass */
+#define COST_GEN2 25                /* ... second pass */
 #define COST_INIT 64                /* units per span entry of the plans */
 #define COST_ROW 48                 /* a row's 1/Z: sums, division, stores */
 #define TOUCH ((size_t)4096)        /* doubles of w, h, g first touched */
 #define COST_TOUCH 24               /* ... per first-pass span pair, each */
 #define UNDER -746.0                /* exp underflows below */
 
-enum { ST_INIT = 0, ST_P1, ST_A, ST_B, ST_P, ST_DONE };
+enum { ST_INIT = 0, ST_P1, ST_PLAN2, ST_A, ST_B, ST_P, ST_DONE };
 
 struct soft_stream {
     int64_t n, k, rb0, cb0, xs, xe;
@@ -154,25 +155,17 @@ void soft_stream_free(struct soft_stream *st)
     if (st->j2 != st->j1)
         scores_span_free(st->j2);
     scores_span_free(st->j1);
-    free(st->bp); free(st->phi); free(st->buf); free(st->pre);
-    free(st->w); free(st->sum);
+    free(st->bp);
+    free(st->w);                    /* and all after it */
     free(st);
 }
 
-/* The large buffer, in huge pages where the system has them on request
- * (at n = 2^24 some 30 MB: as 4 KB pages, thousands of first-touch
- * faults, each dear on a virtual machine). */
-static void *big_alloc(size_t bytes)
+/* About what a span job of len holds at m frequencies: grids of 2 len
+ * points (the plan's, its pair mode's two, twiddles), each source's
+ * weights, the spans. */
+static size_t plan_bytes(int64_t len, int m)
 {
-#ifdef MADV_HUGEPAGE
-    size_t huge = (size_t)2 << 20;
-    void *p;
-    if (bytes >= 2 * huge && posix_memalign(&p, huge, bytes) == 0) {
-        madvise(p, bytes, MADV_HUGEPAGE);     /* a hint: failing is fine */
-        return p;
-    }
-#endif
-    return malloc(bytes);
+    return ((size_t)len * 24 + (size_t)m * 64) * sizeof(double);
 }
 
 static int64_t pow2_at_least(int64_t v)
@@ -193,8 +186,9 @@ static int64_t prod_cost(int64_t len)
 static int64_t total_work(const struct soft_stream *st)
 {
     int64_t p1 = (st->xe - st->xs + 2 * st->len1 - 1) / (2 * st->len1);
-    int64_t w = p1 * 2 * st->len1 * COST_GEN + COST_INIT * (st->len1
-                                                             + st->len2);
+    int64_t w = p1 * 2 * st->len1 * COST_GEN1 + COST_INIT * (st->len1
+                                                              + st->len2)
+                + st->nbp;
     size_t touch = p1 * TOUCH < st->big ? (size_t)p1 * TOUCH : st->big;
     w += (int64_t)touch * COST_TOUCH;
     int64_t open = 0, valid = 0;
@@ -208,7 +202,7 @@ static int64_t total_work(const struct soft_stream *st)
         int64_t up = min64(st->U, st->k - c * st->U);
         int64_t pa = st->causal || st->shared ? 0
                    : st->cbl >= 0 && st->L < up ? valid : (valid + 1) / 2;
-        w += (pa + pb) * 2 * st->len2 * COST_GEN + valid * up * COST_ROW;
+        w += (pa + pb) * 2 * st->len2 * COST_GEN2 + valid * up * COST_ROW;
     }
     for (int64_t c = 0; c < st->nchunk; c++) {
         int64_t up = min64(st->U, st->k - c * st->U);
@@ -311,17 +305,19 @@ struct soft_stream *soft_stream_new_chunk(const struct score_ctx *s,
                                                 : 2 * (size_t)st->len1;
     size_t nrows = (size_t)rows * (st->cbl >= 0 ? 2 : 1);
     size_t nwin = (size_t)(st->mhi - st->mlo + 1);
-    st->buf = malloc(nbuf * sizeof *st->buf);
-    st->pre = malloc(3 * l2 * sizeof *st->pre);
+    size_t ncell = (size_t)rows * (size_t)cols;
     st->big = (nrows + nwin) * U;
-    st->w = big_alloc(st->big * sizeof *st->w);    /* then h, then g */
-    st->sum = calloc((size_t)rows * (size_t)cols, sizeof *st->sum);
-    if (!st->buf || !st->pre || !st->w
-        || !st->sum || bp_build(st)
-        || !(st->phi = malloc(3 * (size_t)st->nbp * sizeof *st->phi))) {
+    if (bp_build(st)
+        || !(st->w = pv_big_alloc((st->big + nbuf + 3 * l2 + ncell
+                                   + 3 * (size_t)st->nbp) * sizeof *st->w))) {
         soft_stream_free(st);
         return NULL;
     }
+    st->buf = st->w + st->big;      /* w, h, g, then the small ones */
+    st->pre = st->buf + nbuf;
+    st->sum = st->pre + 3 * l2;
+    st->phi = st->sum + ncell;
+    memset(st->sum, 0, ncell * sizeof *st->sum);
     st->suf = st->pre + l2;
     st->sufprev = st->suf + l2;
     st->h = st->cbl >= 0 ? st->w + (size_t)rows * U : NULL;
@@ -335,10 +331,10 @@ struct soft_stream *soft_stream_new_chunk(const struct score_ctx *s,
     st->x = st->xs;
     st->stage = ST_INIT;
     st->work = total_work(st);
-    st->bytes = sizeof *st + (nbuf + 3 * l2 + (nrows + nwin) * U
-                              + (size_t)rows * cols + 4 * (size_t)st->nbp)
-                             * sizeof(double)
-                + (size_t)(st->len1 + st->len2) * 2 * 2 * 2 * sizeof(double);
+    st->bytes = sizeof *st + (nbuf + 3 * l2 + (nrows + nwin) * U + ncell
+                              + 4 * (size_t)st->nbp) * sizeof(double)
+                + plan_bytes(st->len1, s->half)
+                + (st->len2 < st->len1 ? plan_bytes(st->len2, s->half) : 0);
     return st;
 }
 
@@ -453,7 +449,7 @@ static void spans(struct soft_stream *st, const struct score_ctx *s,
         to_e(st, xb, eb);
     else if (eb)
         memset(eb, 0, (size_t)st->len2 * sizeof *eb);
-    st->done += 2 * st->len2 * COST_GEN;
+    st->done += 2 * st->len2 * COST_GEN2;
 }
 
 /* pre[u] = e[0] + .. + e[u-1], suf[u] = e[u] + .. + e[up-1], u < up. */
@@ -688,6 +684,57 @@ static void chunk_start(struct soft_stream *st)
     st->stage = st->shared ? ST_B : ST_A;
 }
 
+/* One span pair of the first pass, and a few pages of w, h, g touched. */
+static void p1_step(struct soft_stream *st, const struct score_ctx *s)
+{
+    p1_span(st, s);
+    st->done += 2 * st->len1 * COST_GEN1;
+    if (st->touched < st->big) {
+        size_t t = st->big - st->touched < TOUCH ? st->big - st->touched
+                                                 : TOUCH;
+        memset(st->w + st->touched, 0, t * sizeof *st->w);
+        st->touched += t;
+        st->done += (int64_t)t * COST_TOUCH;
+    }
+    if (st->x >= st->xe)
+        st->stage = ST_PLAN2;
+}
+
+/* The pieces' prefix sums and the second pass's plan; 0, or -1 when out
+ * of memory. */
+static int plan2(struct soft_stream *st, const struct score_ctx *s)
+{
+    p1_finish(st);
+    if (st->len2 != st->len1) {     /* the first pass's plan is done with */
+        scores_span_free(st->j1);
+        st->j1 = NULL;
+    }
+    st->j2 = st->j1 ? st->j1 : scores_span_new(s, st->len2);
+    if (!st->j2)
+        return -1;
+    st->done += COST_INIT * st->len2 + st->nbp;
+    st->c = 0;
+    chunk_start(st);
+    return 0;
+}
+
+/* Row pr's products over UB rows of the chunk; then the next chunk. */
+static void p_step(struct soft_stream *st)
+{
+    if (row_valid(st, st->pr))
+        products(st, st->pr);
+    if (++st->pr == st->rows) {
+        st->pr = 0;
+        st->pub += UB;
+    }
+    if (st->pub < st->up)
+        return;
+    if (++st->c == st->nchunk)
+        st->stage = ST_DONE;
+    else
+        chunk_start(st);
+}
+
 int soft_stream_step(struct soft_stream *st, const struct score_ctx *s,
                      int64_t *budget)
 {
@@ -701,27 +748,12 @@ int soft_stream_step(struct soft_stream *st, const struct score_ctx *s,
             st->done += COST_INIT * st->len1;
             st->stage = ST_P1;
             *budget -= st->done - d0;
-            return 1;               /* its first pages are the slice */
+            return 1;
         } else if (st->stage == ST_P1) {
-            p1_span(st, s);
-            st->done += 2 * st->len1 * COST_GEN;
-            if (st->touched < st->big) {   /* their pages, a few a slice */
-                size_t t = st->big - st->touched < TOUCH
-                           ? st->big - st->touched : TOUCH;
-                memset(st->w + st->touched, 0, t * sizeof *st->w);
-                st->touched += t;
-                st->done += (int64_t)t * COST_TOUCH;
-            }
-            if (st->x >= st->xe) {
-                p1_finish(st);
-                st->j2 = st->len2 == st->len1 ? st->j1
-                                              : scores_span_new(s, st->len2);
-                if (!st->j2)
-                    return -1;
-                st->done += COST_INIT * st->len2;
-                st->c = 0;
-                chunk_start(st);
-            }
+            p1_step(st, s);
+        } else if (st->stage == ST_PLAN2) {
+            if (plan2(st, s))
+                return -1;
         } else if (st->stage == ST_A) {
             st->ra = row_valid(st, st->ra) ? phase_a(st, s, st->ra)
                                            : st->ra + 1;
@@ -732,18 +764,7 @@ int soft_stream_step(struct soft_stream *st, const struct score_ctx *s,
             if (++st->mb > st->mb1)
                 st->stage = ST_P;
         } else {
-            if (row_valid(st, st->pr))
-                products(st, st->pr);
-            if (++st->pr == st->rows) {
-                st->pr = 0;
-                st->pub += UB;
-            }
-            if (st->pub >= st->up) {
-                if (++st->c == st->nchunk)
-                    st->stage = ST_DONE;
-                else
-                    chunk_start(st);
-            }
+            p_step(st);
         }
         *budget -= st->done - d0;
     }

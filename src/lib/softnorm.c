@@ -5,6 +5,7 @@
  */
 #include "peviz/scores.h"
 #include "peviz/nufft.h"
+#include "bigmem_impl.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -168,7 +169,7 @@ struct scores_span_job *scores_span_new(const struct score_ctx *s,
     if (j->rot < 0)
         return j;
     const double *a = s->ra, *b = s->rb;
-    j->f[0] = malloc(2 * (size_t)len * sizeof *j->f[0]);
+    j->f[0] = pv_big_alloc(2 * (size_t)len * sizeof *j->f[0]);
     if (!j->f[0]) {
         scores_span_free(j);
         return NULL;
@@ -186,7 +187,8 @@ struct scores_span_job *scores_span_new(const struct score_ctx *s,
         b = NULL;
     }
     j->plan = pv_cos_new(s->omega, a, b, s->half, len);
-    if (!j->plan || pv_cos_span(j->plan) != len) {
+    if (!j->plan || pv_cos_span(j->plan) != len
+        || pv_cos_pair_prepare(j->plan)) {
         scores_span_free(j);
         return NULL;
     }
