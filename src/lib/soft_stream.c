@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "bigmem_impl.h"
+#include "vexp_impl.h"
 
 #define LEN1 16384                  /* first pass: span length */
 #define CHUNK_MAX 16384             /* rows of a block per chunk */
@@ -359,18 +360,18 @@ static void p1_span(struct soft_stream *st, const struct score_ctx *s)
         st->plo[p] *= f;
         st->psh[p] = lm;
     }
-    double hi = st->phi[p], lo = st->plo[p], sh = st->psh[p];
+    pv_exp_shift(t, (size_t)cnt, lm, UNDER);
+    double hi = st->phi[p], lo = st->plo[p], f = exp(lm - st->psh[p]);
     for (int64_t u = 0; u < cnt; u++) {
-        if (x0 + u >= st->bp[p + 1]) {
+        if (x0 + u >= st->bp[p + 1]) {  /* a new piece, shifted by lm */
             st->phi[p] = hi;
             st->plo[p] = lo;
             while (x0 + u >= st->bp[p + 1])
                 st->psh[++p] = lm;
             hi = lo = 0.0;
-            sh = lm;
+            f = 1.0;
         }
-        double v = t[u] - sh;
-        dd_add(&hi, &lo, v < UNDER ? 0.0 : exp(v));
+        dd_add(&hi, &lo, t[u] * f);
     }
     st->phi[p] = hi;
     st->plo[p] = lo;
@@ -425,11 +426,11 @@ static double pieces(const struct soft_stream *st, int64_t a, int64_t b)
 
 static void to_e(const struct soft_stream *st, int64_t x0, double *e)
 {
-    for (int64_t u = 0; u < st->len2; u++) {
-        int64_t x = x0 + u;
-        double v = e[u] - st->mx;
-        e[u] = x < st->xs || x >= st->xe || v < UNDER ? 0.0 : exp(v);
-    }
+    int64_t l2 = st->len2, a = min64(max64(st->xs - x0, 0), l2),
+            b = min64(max64(st->xe - x0, a), l2);
+    memset(e, 0, (size_t)a * sizeof *e);
+    pv_exp_shift(e + a, (size_t)(b - a), st->mx, UNDER);
+    memset(e + b, 0, (size_t)(l2 - b) * sizeof *e);
 }
 
 /* E over two spans of len2 from xa and xb (eb may be NULL). */
