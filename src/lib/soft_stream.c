@@ -26,10 +26,15 @@
 #define CHUNK_MAX 16384             /* rows of a block per chunk */
 #define ROW_BYTES ((size_t)40 << 20)  /* a chunk's 1/Z, last column, windows */
 #define UB 1024                    /* rows of a block per product slice */
-#define COST_GEN1 25                /* units per table entry: first pass */
-#define COST_GEN2 25                /* ... second pass */
+/* Work units: about 0.45 ns each on the reference machine, so that the
+ * 8 ms slice of a frame is some 4 ms of work. */
+#define COST_GEN1 22                /* units per table entry: first pass */
+#define COST_GEN2 14                /* ... second pass */
+#define SRC_DIV 256                 /* a pair of spans of len: m len / SRC_DIV
+                                       more for spreading the m sources
+                                       (their cache misses grow with len) */
 #define COST_INIT 64                /* units per span entry of the plans */
-#define COST_ROW 48                 /* a row's 1/Z: sums, division, stores */
+#define COST_ROW 28                 /* a row's 1/Z: sums, division, stores */
 #define TOUCH ((size_t)4096)        /* doubles of w, h, g first touched */
 #define COST_TOUCH 24               /* ... per first-pass span pair, each */
 #define UNDER -746.0                /* exp underflows below */
@@ -41,6 +46,7 @@ struct soft_stream {
     int rows, cols, causal;
     int64_t cbl, L;                 /* cut last column (or -1), its width */
     int64_t nb, off;                /* blocks to n; rb k = x_(rb-nb) + off */
+    int64_t m;                      /* frequencies (sources of the spans) */
     int shared;                     /* row starts read from block spans */
     int64_t len1, len2, U, nchunk, mlo, mhi;
     struct scores_span_job *j1, *j2;
@@ -103,10 +109,32 @@ static int cell_open(const struct soft_stream *st, int r, int64_t cb)
            && !(st->causal && cb > rb);
 }
 
-static int cmp64(const void *a, const void *b)
+/* a[0..n) (each in [0, max]) in increasing order: a radix sort, 11 bits
+ * a pass (qsort took some 2 ms of the first frame at n = 2^24); 0, or -1
+ * when out of memory. */
+static int sort64(int64_t *a, int n, int64_t max)
 {
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return x < y ? -1 : x > y;
+    int64_t *src = a, *dst = malloc((size_t)(n > 0 ? n : 1) * sizeof *dst);
+    if (!dst)
+        return -1;
+    for (int sh = 0; sh < 63 && (max >> sh) > 0; sh += 11) {
+        int cnt[2049] = { 0 };
+        for (int i = 0; i < n; i++)
+            cnt[((src[i] >> sh) & 2047) + 1]++;
+        for (int d = 1; d <= 2048; d++)
+            cnt[d] += cnt[d - 1];
+        for (int i = 0; i < n; i++)
+            dst[cnt[(src[i] >> sh) & 2047]++] = src[i];
+        int64_t *t = src;
+        src = dst;
+        dst = t;
+    }
+    if (src != a) {
+        memcpy(a, src, (size_t)n * sizeof *a);
+        dst = src;
+    }
+    free(dst);
+    return 0;
 }
 
 static void bp_put(struct soft_stream *st, int64_t x)
@@ -138,7 +166,8 @@ static int bp_build(struct soft_stream *st)
                 bp_put(st, xm(st, rb - st->cbl) + u0);
         }
     }
-    qsort(st->bp, (size_t)st->nbp, sizeof *st->bp, cmp64);
+    if (sort64(st->bp, st->nbp, st->xe))
+        return -1;
     int u = 0;
     for (int i = 0; i < st->nbp; i++)
         if (u == 0 || st->bp[i] != st->bp[u - 1])
@@ -178,18 +207,24 @@ static int64_t pow2_at_least(int64_t v)
 }
 
 /* Units of the whole job (the counting of soft_stream_step). */
-/* Units of one cell's products over len rows: three products a unit. */
+/* Units of one cell's products over len rows: five products two units. */
 static int64_t prod_cost(int64_t len)
 {
-    return (len + 2) / 3;
+    return (2 * len + 4) / 5;
+}
+
+/* Units of a pair of spans of len, gen a table entry. */
+static int64_t pair_cost(const struct soft_stream *st, int64_t len,
+                         int64_t gen)
+{
+    return 2 * len * gen + st->m * len / SRC_DIV;
 }
 
 static int64_t total_work(const struct soft_stream *st)
 {
     int64_t p1 = (st->xe - st->xs + 2 * st->len1 - 1) / (2 * st->len1);
-    int64_t w = p1 * 2 * st->len1 * COST_GEN1 + COST_INIT * (st->len1
-                                                              + st->len2)
-                + st->nbp;
+    int64_t w = p1 * pair_cost(st, st->len1, COST_GEN1)
+                + COST_INIT * (st->len1 + st->len2) + st->nbp;
     size_t touch = p1 * TOUCH < st->big ? (size_t)p1 * TOUCH : st->big;
     w += (int64_t)touch * COST_TOUCH;
     int64_t open = 0, valid = 0;
@@ -203,7 +238,8 @@ static int64_t total_work(const struct soft_stream *st)
         int64_t up = min64(st->U, st->k - c * st->U);
         int64_t pa = st->causal || st->shared ? 0
                    : st->cbl >= 0 && st->L < up ? valid : (valid + 1) / 2;
-        w += (pa + pb) * 2 * st->len2 * COST_GEN2 + valid * up * COST_ROW;
+        w += (pa + pb) * pair_cost(st, st->len2, COST_GEN2)
+             + valid * up * COST_ROW;
     }
     for (int64_t c = 0; c < st->nchunk; c++) {
         int64_t up = min64(st->U, st->k - c * st->U);
@@ -301,6 +337,7 @@ struct soft_stream *soft_stream_new_chunk(const struct score_ctx *s,
     if (!st)
         return NULL;
     geometry(st, s, k, rb0, rows, cb0, cols, chunk);
+    st->m = s->half;
     size_t U = (size_t)st->U, l2 = (size_t)st->len2;
     size_t nbuf = 4 * l2 > 2 * (size_t)st->len1 ? 4 * l2
                                                 : 2 * (size_t)st->len1;
@@ -450,7 +487,7 @@ static void spans(struct soft_stream *st, const struct score_ctx *s,
         to_e(st, xb, eb);
     else if (eb)
         memset(eb, 0, (size_t)st->len2 * sizeof *eb);
-    st->done += 2 * st->len2 * COST_GEN2;
+    st->done += pair_cost(st, st->len2, COST_GEN2);
 }
 
 /* pre[u] = e[0] + .. + e[u-1], suf[u] = e[u] + .. + e[up-1], u < up. */
@@ -689,7 +726,7 @@ static void chunk_start(struct soft_stream *st)
 static void p1_step(struct soft_stream *st, const struct score_ctx *s)
 {
     p1_span(st, s);
-    st->done += 2 * st->len1 * COST_GEN1;
+    st->done += pair_cost(st, st->len1, COST_GEN1);
     if (st->touched < st->big) {
         size_t t = st->big - st->touched < TOUCH ? st->big - st->touched
                                                  : TOUCH;
