@@ -38,7 +38,7 @@ static v2d bc(double x)
     return v;
 }
 
-/* ---- the tables ------------------------------------------------------------ */
+/* ---- the tables --------------------------------------------------------- */
 
 /* Doubles of the radix-4 twiddles: six runs of n/4 for each stage of
  * n = N, N/4, .. down to 8 (the last pass, n = 4 or 2, has none). */
@@ -136,7 +136,7 @@ int pv_nu_pair_tables(pv_cos_plan *p)
     return 0;
 }
 
-/* ---- the phases ------------------------------------------------------------ */
+/* ---- the phases --------------------------------------------------------- */
 
 /* e^{i c w_k} for every k into out (cos, sin pairs), exactly: the angle
  * reduced in long double. */
@@ -182,7 +182,7 @@ static void pair_phases(pv_cos_plan *p, int h, int64_t c)
     p->pc[h] = c;
 }
 
-/* ---- the spread ------------------------------------------------------------- */
+/* ---- the spread --------------------------------------------------------- */
 
 /* v times weights g into the 2 SPREAD points from xr, xi. */
 static void put(double *xr, double *xi, const double *g, double vr,
@@ -226,7 +226,7 @@ static void pair_spread(const pv_cos_plan *p, double *xr, double *xi)
     }
 }
 
-/* ---- the transform ---------------------------------------------------------- */
+/* ---- the transform ------------------------------------------------------ */
 
 /* One radix-4 butterfly, e^{+2 pi i/4} = i: from a, b, c, d the sum
  * y0 and, before their twiddles, y1, y2, y3 (in place of b, c, d). */
@@ -389,7 +389,7 @@ static void pair_fft(pv_cos_plan *p, double *f0, double *f1)
         last2(yr, yi, s, dcf, f0, f1);
 }
 
-/* ---- two spans ---------------------------------------------------------------- */
+/* ---- two spans ---------------------------------------------------------- */
 
 int64_t pv_cos_span(const pv_cos_plan *p)
 {

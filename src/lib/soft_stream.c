@@ -30,12 +30,15 @@
  * slice of a frame (8e6 units) is some 3 ms of work, and less than 8 ms
  * on a machine shared with other work that slows it by half or more. */
 #define COST_GEN1 27                /* units per table entry: first pass */
-#define COST_GEN2 18                /* ... second pass */
+#define COST_GEN2 30                /* ... second pass */
 #define SRC_DIV 200                 /* a pair of spans of len: m len / SRC_DIV
                                        more for spreading the m sources
                                        (their cache misses grow with len) */
-#define COST_INIT 80                /* units per span entry of the plans */
-#define COST_ROW 35                 /* a row's 1/Z: sums, division, stores */
+#define COST_INIT 320               /* a plan: units per span entry (its
+                                       twiddles, fresh pages) ... */
+#define COST_INIT_SRC 1200          /* ... and per frequency (its sources'
+                                       weights) */
+#define COST_ROW 7                  /* a row's near part: sums, stores */
 #define TOUCH ((size_t)4096)        /* doubles of w, h, g first touched */
 #define COST_TOUCH 30               /* ... per first-pass span pair, each */
 #define UNDER -746.0                /* exp underflows below */
@@ -220,6 +223,12 @@ static int64_t prod_cost(int64_t len)
     return (len + 1) / 2;
 }
 
+/* Units of making a plan for spans of len. */
+static int64_t plan_cost(const struct soft_stream *st, int64_t len)
+{
+    return COST_INIT * len + COST_INIT_SRC * st->m;
+}
+
 /* Units of a pair of spans of len, gen a table entry. */
 static int64_t pair_cost(const struct soft_stream *st, int64_t len,
                          int64_t gen)
@@ -231,7 +240,7 @@ static int64_t total_work(const struct soft_stream *st)
 {
     int64_t p1 = (st->xe - st->xs + 2 * st->len1 - 1) / (2 * st->len1);
     int64_t w = p1 * pair_cost(st, st->len1, COST_GEN1)
-                + COST_INIT * (st->len1 + st->len2) + st->nbp;
+                + plan_cost(st, st->len1) + plan_cost(st, st->len2) + st->nbp;
     size_t touch = p1 * TOUCH < st->big ? (size_t)p1 * TOUCH : st->big;
     w += (int64_t)touch * COST_TOUCH;
     int64_t open = 0, valid = 0;
@@ -808,7 +817,7 @@ static int plan2(struct soft_stream *st, const struct score_ctx *s)
     st->j2 = st->j1 ? st->j1 : scores_span_new(s, st->len2);
     if (!st->j2)
         return -1;
-    st->done += COST_INIT * st->len2 + st->nbp;
+    st->done += plan_cost(st, st->len2) + st->nbp;
     st->c = 0;
     chunk_start(st);
     return 0;
@@ -841,7 +850,7 @@ int soft_stream_step(struct soft_stream *st, const struct score_ctx *s,
         if (st->stage == ST_INIT) {     /* the plan: a slice of its own */
             if (!(st->j1 = scores_span_new(s, st->len1)))
                 return -1;
-            st->done += COST_INIT * st->len1;
+            st->done += plan_cost(st, st->len1);
             st->stage = ST_P1;
             *budget -= st->done - d0;
             return 1;

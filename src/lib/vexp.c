@@ -42,9 +42,9 @@ static v2d bc(double x)
 static const v2d K[] = {
     PAIR(LOG2E), PAIR(ROUNDER), PAIR(LN2_HI), PAIR(LN2_LO), PAIR(-708.0),
     PAIR(709.0), PAIR(1.0), PAIR(1.0), PAIR(1.0 / 2), PAIR(1.0 / 6),
-    PAIR(1.0 / 24), PAIR(1.0 / 120), PAIR(1.0 / 720), PAIR(1.0 / 5040), PAIR(1.0 / 40320),
-    PAIR(1.0 / 362880), PAIR(1.0 / 3628800), PAIR(1.0 / 39916800),
-    PAIR(1.0 / 479001600), PAIR(1.0 / 6227020800.0)
+    PAIR(1.0 / 24), PAIR(1.0 / 120), PAIR(1.0 / 720), PAIR(1.0 / 5040),
+    PAIR(1.0 / 40320), PAIR(1.0 / 362880), PAIR(1.0 / 3628800),
+    PAIR(1.0 / 39916800), PAIR(1.0 / 479001600), PAIR(1.0 / 6227020800.0)
 };
 enum { K_LOG2E, K_ROUND, K_HI, K_LO, K_MIN, K_MAX, K_C0 };  /* 1/j! */
 #define C(j) K[K_C0 + (j)]
