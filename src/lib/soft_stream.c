@@ -48,7 +48,7 @@ typedef void dot4_fn(const double *w, const double *g, size_t stride,
                      int64_t len, double out[4]);
 static dot4_fn *dot4_pick(void);
 
-enum { ST_INIT = 0, ST_P1, ST_PLAN2, ST_A, ST_B, ST_P, ST_DONE };
+enum { ST_INIT = 0, ST_PLAN1, ST_P1, ST_PLAN2, ST_A, ST_B, ST_P, ST_DONE };
 
 struct soft_stream {
     int64_t n, k, rb0, cb0, xs, xe;
@@ -62,6 +62,7 @@ struct soft_stream {
     struct scores_span_job *j1, *j2;
     int64_t *bp;                    /* breakpoints, sorted, in [xs, xe] */
     int nbp, pi;
+    int64_t nbp_max;                /* bp's room */
     double *phi, *plo, *psh;        /* piece sums and shifts, then P(bp) */
     double mx;
     int64_t x;                      /* first pass: next entry */
@@ -152,13 +153,17 @@ static void bp_put(struct soft_stream *st, int64_t x)
     st->bp[st->nbp++] = x < st->xs ? st->xs : x > st->xe ? st->xe : x;
 }
 
-/* Every place a window of the second pass starts or ends between spans. */
-static int bp_build(struct soft_stream *st)
+/* The most breakpoints bp_build can put. */
+static int64_t bp_max(const struct soft_stream *st)
 {
     int64_t per = 2 * (st->mhi - st->mlo + 2) + 3 * (int64_t)st->rows;
-    st->bp = malloc((size_t)(st->nchunk * per + 2) * sizeof *st->bp);
-    if (!st->bp)
-        return -1;
+    return st->nchunk * per + 2;
+}
+
+/* Every place a window of the second pass starts or ends between spans
+ * (into bp, of bp_max); 0, or -1 when out of memory. */
+static int bp_build(struct soft_stream *st)
+{
     st->nbp = 0;
     bp_put(st, st->xs);
     bp_put(st, st->xe);
@@ -223,6 +228,12 @@ static int64_t prod_cost(int64_t len)
     return (len + 1) / 2;
 }
 
+/* Units of setup(): some 40 a breakpoint (made, sorted), 1 a cell. */
+static int64_t setup_cost(const struct soft_stream *st)
+{
+    return 40 * st->nbp_max + (int64_t)st->rows * st->cols;
+}
+
 /* Units of making a plan for spans of len. */
 static int64_t plan_cost(const struct soft_stream *st, int64_t len)
 {
@@ -240,7 +251,8 @@ static int64_t total_work(const struct soft_stream *st)
 {
     int64_t p1 = (st->xe - st->xs + 2 * st->len1 - 1) / (2 * st->len1);
     int64_t w = p1 * pair_cost(st, st->len1, COST_GEN1)
-                + plan_cost(st, st->len1) + plan_cost(st, st->len2) + st->nbp;
+                + plan_cost(st, st->len1) + plan_cost(st, st->len2)
+                + setup_cost(st);
     size_t touch = p1 * TOUCH < st->big ? (size_t)p1 * TOUCH : st->big;
     w += (int64_t)touch * COST_TOUCH;
     int64_t open = 0, valid = 0;
@@ -362,9 +374,12 @@ struct soft_stream *soft_stream_new_chunk(const struct score_ctx *s,
     size_t nwin = (size_t)(st->mhi - st->mlo + 1);
     size_t ncell = (size_t)rows * (size_t)cols;
     st->big = (nrows + nwin) * U;
-    if (bp_build(st)
-        || !(st->w = pv_big_alloc((st->big + nbuf + 3 * l2 + ncell
-                                   + 3 * (size_t)st->nbp) * sizeof *st->w))) {
+    st->nbp_max = bp_max(st);
+    size_t nbp = (size_t)st->nbp_max;
+    st->bp = malloc(nbp * sizeof *st->bp);
+    st->w = pv_big_alloc((st->big + nbuf + 3 * l2 + ncell + 3 * nbp)
+                         * sizeof *st->w);
+    if (!st->bp || !st->w) {        /* none touched: setup() does that */
         soft_stream_free(st);
         return NULL;
     }
@@ -372,22 +387,15 @@ struct soft_stream *soft_stream_new_chunk(const struct score_ctx *s,
     st->pre = st->buf + nbuf;
     st->sum = st->pre + 3 * l2;
     st->phi = st->sum + ncell;
-    memset(st->sum, 0, ncell * sizeof *st->sum);
     st->suf = st->pre + l2;
     st->sufprev = st->suf + l2;
     st->h = st->cbl >= 0 ? st->w + (size_t)rows * U : NULL;
     st->g = st->w + nrows * U;
-    st->plo = st->phi + st->nbp;
-    st->psh = st->plo + st->nbp;
-    for (int i = 0; i < st->nbp; i++) {
-        st->phi[i] = st->plo[i] = 0.0;
-        st->psh[i] = -INFINITY;
-    }
     st->x = st->xs;
     st->stage = ST_INIT;
     st->work = total_work(st);
     st->bytes = sizeof *st + (nbuf + 3 * l2 + (nrows + nwin) * U + ncell
-                              + 4 * (size_t)st->nbp) * sizeof(double)
+                              + 4 * nbp) * sizeof(double)
                 + plan_bytes(st->len1, s->half)
                 + (st->len2 < st->len1 ? plan_bytes(st->len2, s->half) : 0);
     return st;
@@ -789,6 +797,22 @@ static void chunk_start(struct soft_stream *st)
     st->stage = st->shared ? ST_B : ST_A;
 }
 
+/* The breakpoints, the pieces' sums and the cells zeroed; 0, or -1 when
+ * out of memory. */
+static int setup(struct soft_stream *st)
+{
+    if (bp_build(st))
+        return -1;
+    st->plo = st->phi + st->nbp;
+    st->psh = st->plo + st->nbp;
+    for (int i = 0; i < st->nbp; i++) {
+        st->phi[i] = st->plo[i] = 0.0;
+        st->psh[i] = -INFINITY;
+    }
+    memset(st->sum, 0, (size_t)st->rows * st->cols * sizeof *st->sum);
+    return 0;
+}
+
 /* One span pair of the first pass, and a few pages of w, h, g touched. */
 static void p1_step(struct soft_stream *st, const struct score_ctx *s)
 {
@@ -817,7 +841,7 @@ static int plan2(struct soft_stream *st, const struct score_ctx *s)
     st->j2 = st->j1 ? st->j1 : scores_span_new(s, st->len2);
     if (!st->j2)
         return -1;
-    st->done += plan_cost(st, st->len2) + st->nbp;
+    st->done += plan_cost(st, st->len2);
     st->c = 0;
     chunk_start(st);
     return 0;
@@ -847,11 +871,14 @@ int soft_stream_step(struct soft_stream *st, const struct score_ctx *s,
         if (*budget <= 0)
             return 1;
         int64_t d0 = st->done;
-        if (st->stage == ST_INIT) {     /* the plan: a slice of its own */
-            if (!(st->j1 = scores_span_new(s, st->len1)))
+        if (st->stage <= ST_PLAN1) {    /* each a slice of its own: their
+                                           first pages are dear */
+            if (st->stage == ST_INIT ? setup(st)
+                : !(st->j1 = scores_span_new(s, st->len1)))
                 return -1;
-            st->done += plan_cost(st, st->len1);
-            st->stage = ST_P1;
+            st->done += st->stage == ST_INIT ? setup_cost(st)
+                                             : plan_cost(st, st->len1);
+            st->stage++;
             *budget -= st->done - d0;
             return 1;
         } else if (st->stage == ST_P1) {
