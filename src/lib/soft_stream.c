@@ -41,6 +41,11 @@
 #define COST_ROW 7                  /* a row's near part: sums, stores */
 #define TOUCH ((size_t)4096)        /* doubles of w, h, g first touched */
 #define COST_TOUCH 30               /* ... per first-pass span pair, each */
+#define HUGE_D ((size_t)1 << 18)    /* doubles of a huge page (2 MB) */
+#define COST_HUGE 8000000           /* its first touch, a slice alone: the
+                                       system zeroes it (and a virtual
+                                       machine's host may back it), 1 to
+                                       7 ms here */
 #define UNDER -746.0                /* exp underflows below */
 
 /* w against four windows of the same stride at once (products). */
@@ -247,14 +252,29 @@ static int64_t pair_cost(const struct soft_stream *st, int64_t len,
     return 2 * len * gen + st->m * len / SRC_DIV;
 }
 
+/* Units of the first touches over p1 span pairs, step by step as
+ * p1_step makes them (a fresh huge page a step alone). */
+static int64_t touch_work(const struct soft_stream *st, int64_t p1)
+{
+    int64_t w = 0;
+    size_t touched = 0;
+    while (p1 > 0 && touched < st->big) {
+        int fresh = touched % HUGE_D == 0;
+        size_t t = st->big - touched < TOUCH ? st->big - touched : TOUCH;
+        w += (int64_t)t * COST_TOUCH + (fresh ? COST_HUGE : 0);
+        touched += t;
+        p1 -= !fresh;
+    }
+    return w;
+}
+
 static int64_t total_work(const struct soft_stream *st)
 {
     int64_t p1 = (st->xe - st->xs + 2 * st->len1 - 1) / (2 * st->len1);
     int64_t w = p1 * pair_cost(st, st->len1, COST_GEN1)
                 + plan_cost(st, st->len1) + plan_cost(st, st->len2)
                 + setup_cost(st);
-    size_t touch = p1 * TOUCH < st->big ? (size_t)p1 * TOUCH : st->big;
-    w += (int64_t)touch * COST_TOUCH;
+    w += touch_work(st, p1);
     int64_t open = 0, valid = 0;
     for (int r = 0; r < st->rows; r++) {
         valid += row_valid(st, r);
@@ -816,14 +836,17 @@ static int setup(struct soft_stream *st)
 /* One span pair of the first pass, and a few pages of w, h, g touched. */
 static void p1_step(struct soft_stream *st, const struct score_ctx *s)
 {
-    p1_span(st, s);
-    st->done += pair_cost(st, st->len1, COST_GEN1);
+    int fresh = st->touched < st->big && st->touched % HUGE_D == 0;
+    if (!fresh) {                   /* a fresh huge page: a step alone */
+        p1_span(st, s);
+        st->done += pair_cost(st, st->len1, COST_GEN1);
+    }
     if (st->touched < st->big) {
         size_t t = st->big - st->touched < TOUCH ? st->big - st->touched
                                                  : TOUCH;
         memset(st->w + st->touched, 0, t * sizeof *st->w);
+        st->done += (int64_t)t * COST_TOUCH + (fresh ? COST_HUGE : 0);
         st->touched += t;
-        st->done += (int64_t)t * COST_TOUCH;
     }
     if (st->x >= st->xe)
         st->stage = ST_PLAN2;
@@ -864,11 +887,21 @@ static void p_step(struct soft_stream *st)
         chunk_start(st);
 }
 
+/* Whether the next step is dear all at once (a plan made, a huge page
+ * first touched) and so begins a slice. */
+static int dear(const struct soft_stream *st)
+{
+    return st->stage == ST_PLAN2
+           || (st->stage == ST_P1 && st->touched < st->big
+               && st->touched % HUGE_D == 0);
+}
+
 int soft_stream_step(struct soft_stream *st, const struct score_ctx *s,
                      int64_t *budget)
 {
+    int64_t b0 = *budget;
     while (st->stage != ST_DONE) {
-        if (*budget <= 0)
+        if (*budget <= 0 || (*budget < b0 && dear(st)))
             return 1;
         int64_t d0 = st->done;
         if (st->stage <= ST_PLAN1) {    /* each a slice of its own: their
