@@ -52,6 +52,8 @@
 typedef void dot4_fn(const double *w, const double *g, size_t stride,
                      int64_t len, double out[4]);
 static dot4_fn *dot4_pick(void);
+typedef double dot_fn(const double *a, const double *b, int64_t len);
+static dot_fn *dot_pick(void);
 
 enum { ST_INIT = 0, ST_PLAN1, ST_P1, ST_PLAN2, ST_A, ST_B, ST_P, ST_DONE };
 
@@ -62,6 +64,7 @@ struct soft_stream {
     int64_t nb, off;                /* blocks to n; rb k = x_(rb-nb) + off */
     int64_t m;                      /* frequencies (sources of the spans) */
     dot4_fn *dot4;                  /* the best the processor has */
+    dot_fn *dot;
     int shared;                     /* row starts read from block spans */
     int64_t len1, len2, U, nchunk, mlo, mhi;
     struct scores_span_job *j1, *j2;
@@ -387,6 +390,7 @@ struct soft_stream *soft_stream_new_chunk(const struct score_ctx *s,
     geometry(st, s, k, rb0, rows, cb0, cols, chunk);
     st->m = s->half;
     st->dot4 = dot4_pick();
+    st->dot = dot_pick();
     size_t U = (size_t)st->U, l2 = (size_t)st->len2;
     size_t nbuf = 4 * l2 > 2 * (size_t)st->len1 ? 4 * l2
                                                 : 2 * (size_t)st->len1;
@@ -718,14 +722,50 @@ static void dot4_avx2(const double *w, const double *g, size_t stride,
     }
 }
 
+__attribute__((target("avx2")))
+static double dot_avx2(const double *a, const double *b, int64_t len)
+{
+    v4d s0 = { 0, 0, 0, 0 }, s1 = s0;
+    int64_t u = 0;
+    for (; u + 7 < len; u += 8) {
+        v4d x0, y0, x1, y1;
+        LD4(x0, a + u);
+        LD4(y0, b + u);
+        LD4(x1, a + u + 4);
+        LD4(y1, b + u + 4);
+        s0 += x0 * y0;
+        s1 += x1 * y1;
+    }
+    s0 += s1;
+    double r = (s0[0] + s0[1]) + (s0[2] + s0[3]);
+    for (; u < len; u++)
+        r += a[u] * b[u];
+    return r;
+}
+
+static int has_avx2(void)
+{
+    return __builtin_cpu_supports("avx2");
+}
+
 static dot4_fn *dot4_pick(void)
 {
-    return __builtin_cpu_supports("avx2") ? dot4_avx2 : dot4;
+    return has_avx2() ? dot4_avx2 : dot4;
+}
+
+static dot_fn *dot_pick(void)
+{
+    return has_avx2() ? dot_avx2 : dot;
 }
 #else
 static dot4_fn *dot4_pick(void)
 {
     return dot4;
+}
+
+static dot_fn *dot_pick(void)
+{
+    return dot;
 }
 #endif
 
@@ -785,7 +825,7 @@ static void products(struct soft_stream *st, int r)
             continue;
         st->done += prod_cost(len);
         if (cb == st->cbl) {
-            sum[c] += dot(w, st->h + (size_t)r * U + (size_t)ub, len);
+            sum[c] += st->dot(w, st->h + (size_t)r * U + (size_t)ub, len);
             continue;
         }
         int four = c >= 3;
@@ -794,7 +834,7 @@ static void products(struct soft_stream *st, int r)
         const double *g = st->g + (size_t)(rb - cb - 1 - st->mlo) * U
                           + (size_t)ub;
         if (!four) {
-            sum[c] += dot(w, g, len);
+            sum[c] += st->dot(w, g, len);
             continue;
         }
         double v[4];
