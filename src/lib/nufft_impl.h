@@ -42,6 +42,7 @@ struct pv_cos_plan {
                                    real and imaginary parts, and the
                                    transform's other two; then t4 */
     double *t4;                 /* radix-4 stages' twiddles, deconvolution */
+    int avx2;                   /* the processor has AVX2 */
     double *deconv;             /* [q + 1] */
     int stage;
     size_t len, pos;            /* FFT stage, block */

@@ -38,6 +38,8 @@ static v2d bc(double x)
     return v;
 }
 
+static int pick_avx2(void);
+
 /* ---- the tables --------------------------------------------------------- */
 
 /* Doubles of the radix-4 twiddles: six runs of n/4 for each stage of
@@ -104,6 +106,7 @@ static int pair_buffers(pv_cos_plan *p)
         return -1;
     p->t4 = p->xs + 4 * len;
     t4_fill(p->t4, p->grid);
+    p->avx2 = pick_avx2();
     double *dcf = p->t4 + t4_size(p->grid);    /* by the span's index */
     for (int64_t i = 0; i < 2 * p->q; i++)
         dcf[i] = p->deconv[i < p->q ? p->q - i : i - p->q];
@@ -196,6 +199,33 @@ static void put(double *xr, double *xi, const double *g, double vr,
     }
 }
 
+#if defined(__x86_64__) && defined(__GNUC__)
+typedef double v4d __attribute__((vector_size(32)));
+#define LD4(v, p) memcpy(&(v), (p), sizeof(v4d))
+#define ST4(p, v) memcpy((p), &(v), sizeof(v4d))
+#define BC4(x) { (x), (x), (x), (x) }
+
+/* The same four doubles a vector, where the processor has AVX2. */
+__attribute__((target("avx2")))
+static void put_avx2(double *xr, double *xi, const double *g, double vr,
+                     double vi)
+{
+    v4d a = BC4(vr), b = BC4(vi);
+    for (int j = 0; j < 2 * SPREAD; j += 4) {
+        v4d gj, x, y;
+        LD4(gj, g + j);
+        LD4(x, xr + j);
+        LD4(y, xi + j);
+        x += a * gj;
+        y += b * gj;
+        ST4(xr + j, x);
+        ST4(xi + j, y);
+    }
+}
+#else
+#define put_avx2 put
+#endif
+
 /*
  * Both segments into one grid (see spread_at in nufft.c): source k at
  * w_k takes v0 + i v1 and its mirror at -w_k conj(v0) + i conj(v1),
@@ -213,12 +243,11 @@ static void pair_spread(const pv_cos_plan *p, double *xr, double *xi)
         double v0i = a * ph0[2 * k + 1] - b * ph0[2 * k];
         double v1r = a * ph1[2 * k] + b * ph1[2 * k + 1];
         double v1i = a * ph1[2 * k + 1] - b * ph1[2 * k];
-        size_t l = p->sl[2 * k];
-        put(xr + l, xi + l, p->sg + (size_t)2 * k * 2 * SPREAD, v0r - v1i,
-            v0i + v1r);
-        l = p->sl[2 * k + 1];
-        put(xr + l, xi + l, p->sg + (size_t)(2 * k + 1) * 2 * SPREAD,
-            v0r + v1i, v1r - v0i);
+        size_t l = p->sl[2 * k], l1 = p->sl[2 * k + 1];
+        const double *g = p->sg + (size_t)2 * k * 2 * SPREAD;
+        (p->avx2 ? put_avx2 : put)(xr + l, xi + l, g, v0r - v1i, v0i + v1r);
+        (p->avx2 ? put_avx2 : put)(xr + l1, xi + l1, g + 2 * SPREAD,
+                                   v0r + v1i, v1r - v0i);
     }
     for (int j = 0; j < 2 * SPREAD; j++) {
         xr[j] += xr[grid + j];
@@ -288,6 +317,66 @@ static void stock4(const double *restrict xr, const double *restrict xi,
         }
     }
 }
+
+#if defined(__x86_64__) && defined(__GNUC__)
+/* The same pass four doubles a vector where the processor has AVX2
+ * (s >= 4; the plan chooses it once).  No vector of four crosses a
+ * function's edge, so the body is written out here. */
+
+__attribute__((target("avx2")))
+static void stock4_avx2(const double *restrict xr, const double *restrict xi,
+                        double *restrict yr, double *restrict yi, size_t n,
+                        size_t s, const double *restrict w)
+{
+    size_t m = n / 4, sm = s * m;
+    for (size_t p = 0; p < m; p++) {
+        v4d w1r = BC4(w[p]), w1i = BC4(w[m + p]), w2r = BC4(w[2 * m + p]),
+            w2i = BC4(w[3 * m + p]), w3r = BC4(w[4 * m + p]),
+            w3i = BC4(w[5 * m + p]);
+        const double *xr0 = xr + s * p, *xi0 = xi + s * p;
+        double *yr0 = yr + 4 * s * p, *yi0 = yi + 4 * s * p;
+        for (size_t q = 0; q < s; q += 4) {
+            v4d ar, ai, br, bi, cr, ci, dr, di;
+            LD4(ar, xr0 + q);
+            LD4(ai, xi0 + q);
+            LD4(br, xr0 + sm + q);
+            LD4(bi, xi0 + sm + q);
+            LD4(cr, xr0 + 2 * sm + q);
+            LD4(ci, xi0 + 2 * sm + q);
+            LD4(dr, xr0 + 3 * sm + q);
+            LD4(di, xi0 + 3 * sm + q);
+            v4d s1r = ar + cr, s1i = ai + ci, t1r = ar - cr, t1i = ai - ci;
+            v4d s2r = br + dr, s2i = bi + di, ur = br - dr, ui = bi - di;
+            v4d y0r = s1r + s2r, y0i = s1i + s2i;
+            v4d x1r = t1r - ui, x1i = t1i + ur;     /* t1 + i u */
+            v4d x2r = s1r - s2r, x2i = s1i - s2i;
+            v4d x3r = t1r + ui, x3i = t1i - ur;     /* t1 - i u */
+            v4d y1r = x1r * w1r - x1i * w1i, y1i = x1r * w1i + x1i * w1r;
+            v4d y2r = x2r * w2r - x2i * w2i, y2i = x2r * w2i + x2i * w2r;
+            v4d y3r = x3r * w3r - x3i * w3i, y3i = x3r * w3i + x3i * w3r;
+            ST4(yr0 + q, y0r);
+            ST4(yi0 + q, y0i);
+            ST4(yr0 + s + q, y1r);
+            ST4(yi0 + s + q, y1i);
+            ST4(yr0 + 2 * s + q, y2r);
+            ST4(yi0 + 2 * s + q, y2i);
+            ST4(yr0 + 3 * s + q, y3r);
+            ST4(yi0 + 3 * s + q, y3i);
+        }
+    }
+}
+
+static int pick_avx2(void)
+{
+    return __builtin_cpu_supports("avx2");
+}
+#else
+#define stock4_avx2 stock4
+static int pick_avx2(void)
+{
+    return 0;
+}
+#endif
 
 /* (a0, b0) and (a1, b1) of two vectors: y[0..3] = a0 b0 a1 b1 of
  * (a, b) laid out by element. */
@@ -373,7 +462,7 @@ static void pair_fft(pv_cos_plan *p, double *f0, double *f1)
     stock4_first(xr, xi, yr, yi, grid, w);
     w += 6 * (grid / 4);
     for (; n >= 8; n /= 4, s *= 4) {
-        stock4(yr, yi, xr, xi, n, s, w);
+        (p->avx2 ? stock4_avx2 : stock4)(yr, yi, xr, xi, n, s, w);
         w += 6 * (n / 4);
         double *t = xr;         /* the result in y again */
         xr = yr;
