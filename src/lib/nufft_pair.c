@@ -13,6 +13,7 @@
  */
 #include "nufft_impl.h"
 #include "bigmem_impl.h"
+#include "cpu_impl.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -37,8 +38,6 @@ static v2d bc(double x)
     v2d v = { x, x };
     return v;
 }
-
-static int pick_avx2(void);
 
 /* ---- the tables --------------------------------------------------------- */
 
@@ -106,7 +105,7 @@ static int pair_buffers(pv_cos_plan *p)
         return -1;
     p->t4 = p->xs + 4 * len;
     t4_fill(p->t4, p->grid);
-    p->avx2 = pick_avx2();
+    p->avx2 = pv_cpu_avx2();
     double *dcf = p->t4 + t4_size(p->grid);    /* by the span's index */
     for (int64_t i = 0; i < 2 * p->q; i++)
         dcf[i] = p->deconv[i < p->q ? p->q - i : i - p->q];
@@ -366,16 +365,8 @@ static void stock4_avx2(const double *restrict xr, const double *restrict xi,
     }
 }
 
-static int pick_avx2(void)
-{
-    return __builtin_cpu_supports("avx2");
-}
 #else
 #define stock4_avx2 stock4
-static int pick_avx2(void)
-{
-    return 0;
-}
 #endif
 
 /* (a0, b0) and (a1, b1) of two vectors: y[0..3] = a0 b0 a1 b1 of

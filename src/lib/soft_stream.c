@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "bigmem_impl.h"
+#include "cpu_impl.h"
 #include "vexp_impl.h"
 
 #define LEN1 16384                  /* first pass: span length */
@@ -743,19 +744,14 @@ static double dot_avx2(const double *a, const double *b, int64_t len)
     return r;
 }
 
-static int has_avx2(void)
-{
-    return __builtin_cpu_supports("avx2");
-}
-
 static dot4_fn *dot4_pick(void)
 {
-    return has_avx2() ? dot4_avx2 : dot4;
+    return pv_cpu_avx2() ? dot4_avx2 : dot4;
 }
 
 static dot_fn *dot_pick(void)
 {
-    return has_avx2() ? dot_avx2 : dot;
+    return pv_cpu_avx2() ? dot_avx2 : dot;
 }
 #else
 static dot4_fn *dot4_pick(void)

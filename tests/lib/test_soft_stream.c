@@ -3,8 +3,11 @@
  * long-double sums over every row, computed here from the definitions
  * (every cell, every Toeplitz scheme, causal or not, zoomed and scrolled
  * windows, cut last blocks, one chunk or many), and pv_cos_pair against
- * direct cosine sums.  Links only build/libpeviz.a.
+ * direct cosine sums; all again with PEVIZ_SIMD=sse2 (the two-lane
+ * kernels, where the processor would take the four-lane ones).  Links
+ * only build/libpeviz.a.
  */
+#define _POSIX_C_SOURCE 200809L     /* setenv */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -208,5 +211,8 @@ int main(void)
     test_pair();
     test_cells();
     test_bytes();
+    setenv("PEVIZ_SIMD", "sse2", 1);
+    test_pair();
+    test_cells();
     TEST_END("test_soft_stream");
 }
