@@ -27,21 +27,21 @@
 #define CHUNK_MAX 16384             /* rows of a block per chunk */
 #define ROW_BYTES ((size_t)40 << 20)  /* a chunk's 1/Z, last column, windows */
 #define UB 1024                    /* rows of a block per product slice */
-/* Work units: about 0.36 ns each on the reference machine, so that the
- * slice of a frame (8e6 units) is some 3 ms of work, and less than 8 ms
- * on a machine shared with other work that slows it by half or more. */
-#define COST_GEN1 27                /* units per table entry: first pass */
-#define COST_GEN2 30                /* ... second pass */
-#define SRC_DIV 200                 /* a pair of spans of len: m len / SRC_DIV
+/* Work units: about 0.3 ns each on the reference machine, so that the
+ * slice of a frame (8e6 units) is some 2.5 ms of work, and less than
+ * 8 ms on a machine shared with other work that slows it twofold. */
+#define COST_GEN1 33                /* units per table entry: first pass */
+#define COST_GEN2 36                /* ... second pass */
+#define SRC_DIV 166                 /* a pair of spans of len: m len / SRC_DIV
                                        more for spreading the m sources
                                        (their cache misses grow with len) */
-#define COST_INIT 320               /* a plan: units per span entry (its
+#define COST_INIT 384               /* a plan: units per span entry (its
                                        twiddles, fresh pages) ... */
-#define COST_INIT_SRC 1200          /* ... and per frequency (its sources'
+#define COST_INIT_SRC 1440          /* ... and per frequency (its sources'
                                        weights) */
-#define COST_ROW 7                  /* a row's near part: sums, stores */
+#define COST_ROW 8                  /* a row's near part: sums, stores */
 #define TOUCH ((size_t)4096)        /* doubles of w, h, g first touched */
-#define COST_TOUCH 30               /* ... per first-pass span pair, each */
+#define COST_TOUCH 36               /* ... per first-pass span pair, each */
 #define HUGE_D ((size_t)1 << 18)    /* doubles of a huge page (2 MB) */
 #define COST_HUGE 8000000           /* its first touch, a slice alone: the
                                        system zeroes it (and a virtual
@@ -210,7 +210,8 @@ void soft_stream_free(struct soft_stream *st)
         scores_span_free(st->j2);
     scores_span_free(st->j1);
     free(st->bp);
-    free(st->w);                    /* and all after it */
+    free(st->w);
+    free(st->buf);                  /* and pre, sum, phi after it */
     free(st);
 }
 
@@ -231,10 +232,10 @@ static int64_t pow2_at_least(int64_t v)
 }
 
 /* Units of the whole job (the counting of soft_stream_step). */
-/* Units of one cell's products over len rows: two products a unit. */
+/* Units of one cell's products over len rows: 0.6 a product. */
 static int64_t prod_cost(int64_t len)
 {
-    return (len + 1) / 2;
+    return (3 * len + 4) / 5;
 }
 
 /* Units of setup(): some 40 a breakpoint (made, sorted), 1 a cell. */
@@ -402,13 +403,14 @@ struct soft_stream *soft_stream_new_chunk(const struct score_ctx *s,
     st->nbp_max = bp_max(st);
     size_t nbp = (size_t)st->nbp_max;
     st->bp = malloc(nbp * sizeof *st->bp);
-    st->w = pv_big_alloc((st->big + nbuf + 3 * l2 + ncell + 3 * nbp)
-                         * sizeof *st->w);
-    if (!st->bp || !st->w) {        /* none touched: setup() does that */
+    st->w = pv_big_alloc(st->big * sizeof *st->w);     /* w, h, g */
+    /* the small ones apart, in small pages: a huge page first touched
+     * costs up to 7 ms here at once, too much for setup()'s slice */
+    st->buf = malloc((nbuf + 3 * l2 + ncell + 3 * nbp) * sizeof *st->buf);
+    if (!st->bp || !st->w || !st->buf) {    /* none touched yet */
         soft_stream_free(st);
         return NULL;
     }
-    st->buf = st->w + st->big;      /* w, h, g, then the small ones */
     st->pre = st->buf + nbuf;
     st->sum = st->pre + 3 * l2;
     st->phi = st->sum + ncell;
