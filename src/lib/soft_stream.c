@@ -954,9 +954,11 @@ int soft_stream_step(struct soft_stream *st, const struct score_ctx *s,
             return 1;
         } else if (st->stage == ST_P1) {
             p1_step(st, s);
-        } else if (st->stage == ST_PLAN2) {
+        } else if (st->stage == ST_PLAN2) {     /* a slice alone too */
             if (plan2(st, s))
                 return -1;
+            *budget -= st->done - d0;
+            return 1;
         } else if (st->stage == ST_A) {
             st->ra = row_valid(st, st->ra) ? phase_a(st, s, st->ra)
                                            : st->ra + 1;
