@@ -238,10 +238,12 @@ static int64_t prod_cost(int64_t len)
     return (3 * len + 4) / 5;
 }
 
-/* Units of setup(): some 40 a breakpoint (made, sorted), 1 a cell. */
+/* Units of setup(): some 40 a breakpoint (made, sorted), 1 a cell, 40
+ * a double of buf (its pages' first touch). */
 static int64_t setup_cost(const struct soft_stream *st)
 {
-    return 40 * st->nbp_max + (int64_t)st->rows * st->cols;
+    int64_t nbuf = max64(4 * st->len2, 2 * st->len1);
+    return 40 * st->nbp_max + (int64_t)st->rows * st->cols + 40 * nbuf;
 }
 
 /* Units of making a plan for spans of len. */
@@ -868,7 +870,8 @@ static int setup(struct soft_stream *st)
         st->psh[i] = -INFINITY;
     }
     memset(st->sum, 0, (size_t)st->rows * st->cols * sizeof *st->sum);
-    return 0;
+    memset(st->buf, 0, (size_t)(st->pre - st->buf) * sizeof *st->buf);
+    return 0;           /* buf's pages first touched here, not in a pass */
 }
 
 /* One span pair of the first pass, and a few pages of w, h, g touched. */
@@ -902,6 +905,7 @@ static int plan2(struct soft_stream *st, const struct score_ctx *s)
     st->j2 = st->j1 ? st->j1 : scores_span_new(s, st->len2);
     if (!st->j2)
         return -1;
+    memset(st->pre, 0, 3 * (size_t)st->len2 * sizeof *st->pre);
     st->done += plan_cost(st, st->len2);
     st->c = 0;
     chunk_start(st);
