@@ -11,7 +11,9 @@
  *   block cbl, cut    short of k and nothing masks its far part
  * A chunk holds u in [u0, u0 + up).  Each window over the chunk is the
  * end of the span at its start (from u), the pieces in between (first
- * pass), and the start of the span at its end (up to u).
+ * pass), and the start of the span at its end (up to u).  Row starts:
+ * rb k = x_(rb - nb) + off (nb = n over k rounded up), so with off small
+ * the span of block rb - nb holds them from off ("shared").
  */
 #include "peviz/soft_stream.h"
 
