@@ -546,19 +546,19 @@ static void spans(struct soft_stream *st, const struct score_ctx *s,
     st->done += pair_cost(st, st->len2, COST_GEN2);
 }
 
-/* pre[u] = e[0] + .. + e[u-1], suf[u] = e[u] + .. + e[up-1], u < up. */
+/* pre[u] = e[0] + .. + e[u-1], suf[u] = e[u] + .. + e[up-1], u < up:
+ * the two running sums in one loop, each waiting only on itself. */
 static void pre_suf(int64_t up, const double *e, double *pre, double *suf)
 {
-    double a = 0.0;
-    for (int64_t u = 0; u < up; u++) {
+    double a = 0.0, b = 0.0;
+    for (int64_t u = 0, v = up - 1; u < up; u++, v--) {
         if (pre)
             pre[u] = a;
         a += e[u];
-    }
-    a = 0.0;
-    for (int64_t u = up - 1; suf && u >= 0; u--) {
-        a += e[u];
-        suf[u] = a;
+        if (suf) {
+            b += e[v];
+            suf[v] = b;
+        }
     }
 }
 
