@@ -1,5 +1,6 @@
 /*
- * vexp_impl.h - inside libpeviz: exp over an array, two at a time.
+ * vexp_impl.h - inside libpeviz: exp over an array, two or four at a
+ * time.
  */
 #ifndef PEVIZ_VEXP_IMPL_H
 #define PEVIZ_VEXP_IMPL_H
