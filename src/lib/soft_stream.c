@@ -32,9 +32,9 @@
 /* Work units: about 0.3 ns each on the reference machine, so that the
  * slice of a frame (8e6 units) is some 2.5 ms of work, and less than
  * 8 ms on a machine shared with other work that slows it twofold. */
-#define COST_GEN1 33                /* units per table entry: first pass */
-#define COST_GEN2 36                /* ... second pass */
-#define SRC_DIV 166                 /* a pair of spans of len: m len / SRC_DIV
+#define COST_GEN1 29                /* units per table entry: first pass */
+#define COST_GEN2 29                /* ... second pass */
+#define SRC_DIV 70                  /* a pair of spans of len: m len / SRC_DIV
                                        more for spreading the m sources
                                        (their cache misses grow with len) */
 #define COST_INIT 384               /* a plan: units per span entry (its
