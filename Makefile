@@ -31,6 +31,12 @@ CFLAGS   += -std=c11 $(OPT) $(WARN) -MMD -MP
 # compiles them in a quarter of the time. The library's tests keep OPT:
 # their references are long loops of their own.
 UNIT_OPT ?= -O0
+# The program's modules (not the library) may have their own level too:
+# the sanitizer builds compile them at -O0, where a sanitizer build of
+# the whole program takes half the time. They draw frames and read
+# options, and the suites under a sanitizer take the same CPU either
+# way (they are bound by start-up); the library's loops keep OPT.
+APP_OPT  ?=
 LDLIBS   += $(NCURSES_LIBS) $(PNG_LIBS) -lm -pthread
 
 ifeq ($(V),1)
@@ -79,7 +85,7 @@ SAN_FLAGS := -fsanitize=address,undefined,float-cast-overflow \
 SAN_LDFLAGS := $(SAN_FLAGS) -no-pie
 GCC_SAN_BIN_LDFLAGS := -static-libasan -static-libubsan
 
-.PHONY: all run test unit bench bench-quick asan fuzz fuzz-run install uninstall clean help golden libpeviz libcheck
+.PHONY: all run test unit bench bench-quick asan asan-build built fuzz fuzz-run install uninstall clean help golden libpeviz libcheck
 all: $(BIN)
 
 ## libpeviz: build build/libpeviz.a (the math alone: needs only libc and libm)
@@ -130,7 +136,7 @@ $(VIEW_HEADERS): src/view.h
 $(BUILD)/%.o: %.c | $(VIEW_HEADERS)
 	@mkdir -p $(dir $@)
 	@echo "  CC    $<"
-	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(APP_OPT) -c -o $@ $<
 
 $(BUILD)/tests/%: tests/unit/%.c $(LIB_OBJS)
 	@mkdir -p $(dir $@)
@@ -159,9 +165,10 @@ test: $(BIN) $(TEST_BINS)
 ##       test target leaves out the terminal tests in tmux)
 # (line tables are all a sanitizer's report reads: -g1 and
 # -gline-tables-only build faster than -g)
+FUZZ_OPT := -O1 -gline-tables-only -fsanitize=fuzzer-no-link $(SAN_FLAGS)
 ifneq ($(findstring clang,$(CC)),)
 ASAN_DIR := build/fuzz
-ASAN_OPT := -O1 -gline-tables-only -fsanitize=fuzzer-no-link $(SAN_FLAGS)
+ASAN_OPT := $(FUZZ_OPT)
 SAN_BIN_LDFLAGS :=
 else
 ASAN_DIR := build/asan
@@ -171,10 +178,17 @@ endif
 # Suites that never run the build under test (they read the sources, or
 # build and run a copy of their own): make test has run them already.
 SOURCE_SUITES := layers views_state view_recipe
+ASAN_VARS = BUILD=$(ASAN_DIR) BIN=$(ASAN_DIR)/peviz OPT="$(ASAN_OPT)" \
+	    APP_OPT=-O0 LDFLAGS="$(SAN_LDFLAGS)" BIN_LDFLAGS="$(SAN_BIN_LDFLAGS)"
 asan:
-	$(MAKE) --no-print-directory BUILD=$(ASAN_DIR) BIN=$(ASAN_DIR)/peviz \
-	    OPT="$(ASAN_OPT)" LDFLAGS="$(SAN_LDFLAGS)" \
-	    BIN_LDFLAGS="$(SAN_BIN_LDFLAGS)" X="$(X) $(SOURCE_SUITES)" test
+	$(MAKE) --no-print-directory $(ASAN_VARS) X="$(X) $(SOURCE_SUITES)" test
+
+## asan-build: build what make asan runs, and run nothing (CI builds the
+##             next stage while this one's suites run)
+asan-build:
+	$(MAKE) --no-print-directory $(ASAN_VARS) built
+
+built: $(BIN) $(TEST_BINS)
 
 ## fuzz: libFuzzer harnesses (clang) for the command line, the prompt and the
 ##       file parsers, FUZZ_SECONDS each (default 60), or a fixed number
@@ -185,7 +199,7 @@ FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BINS := $(FUZZ_SRCS:tests/fuzz/%.c=$(BUILD)/%)
 fuzz:
 	$(MAKE) --no-print-directory CC=clang BUILD=build/fuzz \
-	    OPT="-O1 -gline-tables-only -fsanitize=fuzzer-no-link $(SAN_FLAGS)" \
+	    OPT="$(FUZZ_OPT)" APP_OPT=-O0 \
 	    LDFLAGS="$(SAN_LDFLAGS)" fuzz-run
 
 fuzz-run: $(FUZZ_BINS)

@@ -108,22 +108,25 @@ run_one() {
     local n=$1 cmd=$3 t0=$EPOCHREALTIME rc
     $cmd >"$OUT/$n.out" 2>&1 </dev/null   # words: "bash tests/x.sh" or a binary
     rc=$?
-    awk -v rc="$rc" -v a="$t0" -v b="$EPOCHREALTIME" \
-        'BEGIN { printf "%d %.3f\n", rc, b - a }' >"$OUT/$n.rc.tmp"
+    times >"$OUT/$n.cpu"    # this subshell's children: the suite's CPU time
+    awk -v rc="$rc" -v a="$t0" -v b="$EPOCHREALTIME" '
+        function s(t) { sub(/s$/, "", t); split(t, m, "m"); return m[1] * 60 + m[2] }
+        NR == 2 { c = s($1) + s($2) }
+        END { printf "%d %.3f %.1f\n", rc, b - a, c }' "$OUT/$n.cpu" >"$OUT/$n.rc.tmp"
     mv "$OUT/$n.rc.tmp" "$OUT/$n.rc"
 }
 
 # collect N NAME: add up what suite N said, print its line (all of its
 # output when it failed) and its SKIP lines
 collect() {
-    local n=$1 name=$2 rc secs line p f k
-    read -r rc secs <"$OUT/$n.rc"
+    local n=$1 name=$2 rc secs cpu line p f k
+    read -r rc secs cpu <"$OUT/$n.rc"
     line=$(grep -E '^[^ ]+: [0-9]+ passed, [0-9]+ failed' "$OUT/$n.out" | tail -n 1)
     if [ -z "$line" ]; then
         cat "$OUT/$n.out"
         echo "$name: no result line (exit $rc)"
         total_fail=$((total_fail + 1))
-        printf '%s %s\n' "$secs" "$name" >>"$OUT/times"
+        printf '%s %s %s\n' "$secs" "$name" "$cpu" >>"$OUT/times"
         return
     fi
     p=$(printf '%s' "$line" | sed -E 's/.*: ([0-9]+) passed.*/\1/')
@@ -134,7 +137,7 @@ collect() {
     [ "$rc" -ne 0 ] && [ "$f" -eq 0 ] && f=1
     grep -E '^SKIP ' "$OUT/$n.out"
     printf '%s  (%.1f s)\n' "$line" "$secs"
-    printf '%s %s\n' "$secs" "$name" >>"$OUT/times"
+    printf '%s %s %s\n' "$secs" "$name" "$cpu" >>"$OUT/times"
     total_pass=$((total_pass + p)) total_fail=$((total_fail + f)) total_skip=$((total_skip + k))
 }
 
@@ -200,13 +203,15 @@ if [ "$ran" -eq 0 ]; then
     exit 2
 fi
 if [ -s "$OUT/times" ] && mkdir -p build && touch "$TIMES"; then
-    awk 'NR == FNR { t[$2] = $1; next } !($2 in t) { t[$2] = $1 }
-         END { for (k in t) print t[k], k }' "$OUT/times" "$TIMES" \
+    awk 'NR == FNR { t[$2] = $0; next } !($2 in t) { t[$2] = $0 }
+         END { for (k in t) print t[k] }' "$OUT/times" "$TIMES" \
         >"$OUT/times.all" && mv "$OUT/times.all" "$TIMES"
 fi
 echo "${total_pass} passed, ${total_fail} failed, ${total_skip} skipped"
 if [ "$ran" -gt 1 ]; then
     echo "slowest suites:"
-    sort -rn "$OUT/times" | head -n 5 | awk '{ printf "  %6.1f s  %s\n", $1, $2 }'
+    sort -rn "$OUT/times" | head -n 5 |
+        awk '{ printf "  %6.1f s  %s  (CPU %.1f s)\n", $1, $2, $3 }'
+    awk '{ c += $3 } END { printf "CPU time in the suites: %.0f s\n", c }' "$OUT/times"
 fi
 [ "$total_fail" -eq 0 ]

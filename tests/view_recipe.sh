@@ -22,12 +22,17 @@ done_() { echo "view_recipe: $pass passed, $fail failed"; [ "$fail" -eq 0 ]; exi
 TMP=$(mktemp -d /tmp/peviz-view.XXXXXX)
 [ -n "${KEEP:-}" ] || trap 'rm -rf "$TMP"' EXIT
 cp -rp Makefile src include "$TMP/"
-# The library's objects do not depend on the view list: they are reused
-# (make rebuilds any older than its sources).
-if [ -f "${BUILD:-build}/libpeviz.a" ]; then
-    mkdir -p "$TMP/build/src"
-    cp -rp "${BUILD:-build}/src/lib" "$TMP/build/src/"
-    cp -p "${BUILD:-build}/libpeviz.a" "$TMP/build/"
+# The objects already built are reused with their dependency files (the
+# copy builds in build/, so a BUILD of another name is renamed in them):
+# make rebuilds those that include the view list, and the new views; the
+# library and the modules that never see the list stay as they are.
+B=${BUILD:-build}
+if [ -f "$B/libpeviz.a" ]; then
+    mkdir -p "$TMP/build"
+    cp -rp "$B/src" "$B/libpeviz.a" "$TMP/build/"
+    if [ "$B" != build ]; then
+        find "$TMP/build/src" -name '*.d' -exec sed -i "s|$B/|build/|g" {} +
+    fi
 fi
 
 # ---- the view's own files -------------------------------------------------
