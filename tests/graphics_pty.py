@@ -11,6 +11,7 @@ and the image through the passthrough, the placeholder cells read back
 from curses' output (id from the colour, row and column from the
 diacritics).  Standard library only."""
 import base64, fcntl, os, pty, re, select, struct, subprocess, sys, termios, time, zlib
+from itertools import accumulate
 
 PEVIZ = os.environ.get("PEVIZ", "./peviz")
 W, H, CW, CH = 160, 48, 8, 16
@@ -43,19 +44,44 @@ def png_pixels(data):
     raw, stride, rows, prev = zlib.decompress(idat), w * 3, [], bytearray(w * 3)
     for y in range(h):
         f, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
-        for i in range(stride):
-            a = line[i - 3] if i >= 3 else 0
-            b, c = prev[i], prev[i - 3] if i >= 3 else 0
-            if f == 1: line[i] = (line[i] + a) & 255
-            elif f == 2: line[i] = (line[i] + b) & 255
-            elif f == 3: line[i] = (line[i] + (a + b) // 2) & 255
-            elif f == 4:
-                p = a + b - c
-                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
-                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        unfilter_row(f, line, prev)
         rows.append(line)
         prev = line
     return w, h, rows
+
+
+def ADD8(a, b):
+    return (a + b) & 255
+
+
+AND255 = (255).__and__
+
+
+def unfilter_row(f, line, prev, bpp=3):
+    """PNG row filter f undone on line (a bytearray) against the row above
+    (prev): Sub adds the byte bpp to the left, Up the byte above, Average
+    their mean, Paeth the nearest of left, above and above-left to their
+    sum less the corner; all mod 256.  Each channel of Sub is a running
+    sum, so it is summed a channel at a time."""
+    if f == 2:
+        line[:] = bytes(map(ADD8, line, prev))
+    elif f == 1:
+        for c in range(bpp):
+            line[c::bpp] = bytes(map(AND255, accumulate(line[c::bpp])))
+    elif f == 3:
+        for i in range(len(line)):
+            a = line[i - bpp] if i >= bpp else 0
+            line[i] = (line[i] + (a + prev[i]) // 2) & 255
+    elif f == 4:
+        # the first pixel has no left: its predictor is the byte above
+        for i in range(bpp):
+            line[i] = (line[i] + prev[i]) & 255
+        for i in range(bpp, len(line)):
+            a, b, c = line[i - bpp], prev[i], prev[i - bpp]
+            # p = a + b - c: |p - a| = |b - c|, |p - b| = |a - c|, |p - c| = |a + b - 2c|
+            pa, pb, pc = b - c, a - c, a + b - c - c
+            pa, pb, pc = -pa if pa < 0 else pa, -pb if pb < 0 else pb, -pc if pc < 0 else pc
+            line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
 
 
 def snapshot(extra, args=None):
@@ -151,37 +177,48 @@ def kitty_images(data):
 
 
 def sixel_image(data):
-    """(x, y, w, h, rgb dict) of the last sixel in data."""
+    """(x, y, w, h, pixels) of the last sixel in data: pixels.get((x, y))
+    is the RGB colour there, None where nothing was drawn."""
     m = None
     for m in re.finditer(rb"\x1b\[(\d+);(\d+)H\x1bPq\"1;1;(\d+);(\d+)(.*?)\x1b\\", data, re.S):
         pass
     if not m:
         return None
     w, h, body = int(m.group(3)), int(m.group(4)), m.group(5)
-    regs, px, k, x, y, i = {}, {}, 0, 0, 0, 0
-    while i < len(body):
-        c = body[i:i + 1]
-        if c == b"#":
-            mm = re.match(rb"#(\d+)(;2;(\d+);(\d+);(\d+))?", body[i:])
-            k = int(mm.group(1))
-            if mm.group(2):
-                regs[k] = tuple(round(int(mm.group(j)) * 255 / 100) for j in (3, 4, 5))
-            i += mm.end()
-            continue
-        if c == b"$": x = 0; i += 1; continue
-        if c == b"-": x = 0; y += 6; i += 1; continue
-        rep = 1
-        if c == b"!":
-            mm = re.match(rb"!(\d+)", body[i:])
-            rep = int(mm.group(1)); i += mm.end(); c = body[i:i + 1]
-        bits = c[0] - 63
-        for _ in range(rep):
+    regs, k, x, y = {}, 0, 0, 0
+    # the pixels row by row; a sixel's run of rep columns sets, in each of
+    # the six rows its bits name, rep pixels at once
+    rows = [[None] * w for _ in range(h + 6)]
+    for tok in re.finditer(rb"#(\d+)(?:;2;(\d+);(\d+);(\d+))?|\$|-|(?:!(\d+))?([?-~])", body):
+        t = tok.group(0)
+        if t[0] == 35:                                  # '#'
+            k = int(tok.group(1))
+            if tok.group(2):
+                regs[k] = tuple(round(int(tok.group(j)) * 255 / 100) for j in (2, 3, 4))
+        elif t == b"$":
+            x = 0
+        elif t == b"-":
+            x, y = 0, y + 6
+        else:
+            rep, bits = int(tok.group(5) or 1), tok.group(6)[0] - 63
+            end = min(x + rep, w)           # what lies past the raster is not kept
             for r in range(6):
-                if bits >> r & 1:
-                    px[(x, y + r)] = regs[k]
-            x += 1
-        i += 1
-    return int(m.group(2)) - 1, int(m.group(1)) - 1, w, h, px
+                if bits >> r & 1 and x < end and y + r < len(rows):
+                    rows[y + r][x:end] = [regs[k]] * (end - x)
+            x += rep
+    return int(m.group(2)) - 1, int(m.group(1)) - 1, w, h, Pixels(rows, w, h)
+
+
+class Pixels:
+    """An image's pixels by (x, y): get gives the colour, or None where
+    nothing was drawn or outside the image."""
+
+    def __init__(self, rows, w, h):
+        self.rows, self.w, self.h = rows, w, h
+
+    def get(self, xy):
+        x, y = xy
+        return self.rows[y][x] if 0 <= x < self.w and 0 <= y < self.h else None
 
 
 def compare(img_px, x0, y0, w, h, snap, tol):

@@ -201,13 +201,15 @@ quiet() {
     [ "$a" = "$b" ]
 }
 
+# The pane is WxH.
+pane_is() { [ "$(pane_fmt '#{pane_width}x#{pane_height}')" = "$1" ]; }
+
 # Resize the window through each WxH and check the pane follows.
 resize_through() {
     local size
     for size in "$@"; do
         t resize-window -t t -x "${size%x*}" -y "${size#*x}"
-        check "resize to $size: pane is $size" \
-            poll_until [ "$(pane_fmt '#{pane_width}x#{pane_height}')" = "$size" ]
+        check "resize to $size: pane is $size" poll_until pane_is "$size"
     done
 }
 

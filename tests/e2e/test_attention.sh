@@ -86,7 +86,7 @@ resizes_and_quit() {
         # A 1x1 pane's only cell is its lower-right corner, which curses
         # may leave unwritten; there the check is that the pane followed.
         if [ "$s" = "1 1" ]; then
-            check "resize to 1x1" poll_until [ "$(pane_fmt '#{pane_width}x#{pane_height}')" = 1x1 ]
+            check "resize to 1x1" poll_until pane_is 1x1
         else
             check "resize to ${s/ /x}" poll_until has_text
         fi

@@ -18,7 +18,7 @@ exit_is() { [ "$(exit_line)" = "$1" ]; }
 bigger_than() { [ "$(size_of "$1")" -gt "$2" ]; }
 
 # Runs of '?' that a Chinese caption turns into on an ASCII terminal.
-no_question_runs() { ! capture | grep -q '? ? ?\|???'; }
+no_question_runs() { local s; s=$(capture); [[ $s != *'? ? ?'* && $s != *'???'* ]]; }
 
 zh_on_ascii() {
     # tmux takes UTF-8 whatever LANG says: the probe finds it

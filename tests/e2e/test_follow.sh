@@ -32,7 +32,7 @@ cap() { FOCUS=$1; t capture-pane -p -t "$1"; }
 # a failure shows the screen last looked at
 capture() { t capture-pane -p -t "${FOCUS:-tc}"; }
 send() { local s=$1; shift; t send-keys -t "$s" "$@"; }
-has() { FOCUS=$1; cap "$1" | grep -qF -- "$2"; }
+has() { local s; FOCUS=$1; s=$(cap "$1"); [[ $s == *"$2"* ]]; }
 lacks() { ! has "$1" "$2"; }
 # within TENTHS NAME TEXT: TEXT on NAME's screen within TENTHS/10 s
 within() { poll_for "$1" has "$2" "$3"; }

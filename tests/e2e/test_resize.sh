@@ -58,26 +58,30 @@ snapshots() {
 # it: the glyphs of a 256-colour terminal, without the colours.
 snap_of() { "$PEVIZ" --snapshot --color 256 --format text --size "$1x$2" "${ARGS[@]}"; }
 
-# The pane is W x H and shows the snapshot's frame (trailing blanks
-# trimmed on both sides).  One column wide, the last row is left out:
-# its only cell is the bottom-right corner, which curses cannot write
-# without scrolling the screen (it writes that corner by inserting a
-# character before it, which needs a cell to its left).
-# (frame_check writes $TMPD/want once: the snapshot does not change while
-# the pane catches up.)
+# The pane is W x H and shows the snapshot's frame, row for row (tmux
+# trims each row's trailing blanks).  One column wide, the last row is
+# left out: its only cell is the bottom-right corner, which curses cannot
+# write without scrolling the screen (it writes that corner by inserting
+# a character before it, which needs a cell to its left).  One tmux
+# call asks for both the size and the rows: this runs at every poll.
+# (frame_check sets WANT once: the snapshot does not change while the
+# pane catches up.)
 frame_is() {
-    local cut=p
-    [ "$(pane_fmt '#{pane_width}x#{pane_height}')" = "$1x$2" ] || return 1
-    [ "$1" -eq 1 ] && cut='$!p'
-    capture | sed -n 's/[[:space:]]*$//; '"$cut" >"$TMPD/live"
-    cmp -s "$TMPD/live" "$TMPD/want"
+    t display-message -p -t t '#{pane_width}x#{pane_height}' \; \
+        capture-pane -p -t t >"$TMPD/live" || return 1
+    mapfile -t LIVE <"$TMPD/live"
+    [ "${LIVE[0]}" = "$1x$2" ] || return 1
+    LIVE=("${LIVE[@]:1}")
+    [ "$1" -eq 1 ] && unset 'LIVE[-1]'
+    local IFS=$'\n'
+    [ "${#LIVE[@]}" -eq "${#WANT[@]}" ] && [ "${LIVE[*]}" = "${WANT[*]}" ]
 }
 
-# want W H: the snapshot frame_is compares with, in $TMPD/want
+# want W H: the snapshot's rows frame_is compares with, in WANT
 want() {
-    local cut=p
-    [ "$1" -eq 1 ] && cut='$!p'
-    snap_of "$1" "$2" | sed -n "$cut" >"$TMPD/want"
+    snap_of "$1" "$2" >"$TMPD/want"
+    mapfile -t WANT <"$TMPD/want"
+    [ "$1" -eq 1 ] && unset 'WANT[-1]'
 }
 
 # Up to 20 s under a slow (sanitized) build; returns as soon as it holds.
@@ -90,7 +94,8 @@ frame_check() {
         pass "$1"
     else
         fail "$1"
-        diff "$TMPD/want" "$TMPD/live" | head -n 20 | sed 's/^/     > /'
+        diff <(printf '%s\n' "${WANT[@]}") <(printf '%s\n' "${LIVE[@]}") |
+            head -n 20 | sed 's/^/     > /'
     fi
 }
 
