@@ -238,7 +238,7 @@ def compare(img_px, x0, y0, w, h, snap, tol):
 def test_kitty():
     t = Term({"kitty": b"\x1b_Gi=31;OK\x1b\\", "cell": b"\x1b[6;%d;%dt" % (CH, CW), "da1": b"\x1b[?62;22c"})
     t.pump(3.0, until=b"\x1b_Ga=T")
-    t.pump(0.5)
+    quiet(t, 0.5)
     check(b"graphics: kitty (kitty graphics reply)" in t.out, "kitty: the status line says so")
     imgs = kitty_images(t.out)
     check(len(imgs) == 1, "kitty: one image sent (%d)" % len(imgs))
@@ -248,7 +248,7 @@ def test_kitty():
                              snapshot([]), 0)
         check(total > 1000 and bad <= total // 100, "kitty image = snapshot data area (%d of %d differ)" % (bad, total))
     mark = t.send(b"l")                 # the cursor one column on
-    t.pump(0.6)
+    quiet(t, 0.6)
     check(b"\x1b_G" not in t.out[mark:] and len(t.out) > mark, "kitty: a cursor move sends no image bytes")
     mark = t.send(b":base 500\r")       # a parameter: a new image
     t.pump(1.5)
@@ -272,7 +272,7 @@ def test_attention():
     t = Term({"kitty": b"\x1b_Gi=31;OK\x1b\\", "cell": b"\x1b[6;%d;%dt" % (CH, CW), "da1": b"\x1b[?62;22c"},
              args=args)
     t.pump(3.0, until=b"\x1b_Ga=T")
-    t.pump(0.5)
+    quiet(t, 0.5)
     imgs = kitty_images(t.out)
     check(len(imgs) == 1, "attention: one kitty image (%d)" % len(imgs))
     if imgs:
@@ -283,7 +283,7 @@ def test_attention():
         # masked cells (above the diagonal) are the background in both
         check(total > 1000 and bad <= total // 100, "attention image = snapshot (%d of %d differ)" % (bad, total))
     mark = t.send(b"l")
-    t.pump(0.6)
+    quiet(t, 0.6)
     check(b"\x1b_G" not in t.out[mark:], "attention: a cursor move sends no image bytes")
     t.close()
 
@@ -347,7 +347,7 @@ def test_sixel():
         bad, total = compare(lambda x, y: px.get((x, y)), x0, y0, w, h, snapshot([]), 10)
         check(total > 1000 and bad <= total // 100, "sixel image ~ snapshot data area (%d of %d differ)" % (bad, total))
     mark = t.send(b"l")
-    t.pump(0.6)
+    quiet(t, 0.6)
     check(b"\x1bPq" not in t.out[mark:], "sixel: a cursor move sends no image bytes")
     for key in (b":base 500\r", b"D", b"N"):
         mark = t.send(key)
@@ -365,7 +365,10 @@ def test_sixel():
 
 
 def quiet(t, secs=1.0, most=8.0):
-    """Pump until secs without output (at most most seconds)."""
+    """Pump until secs without output (at most most seconds): the checks
+    after it see all a key caused, however long a loaded machine took to
+    send it (an image cut short by a fixed wait looked like a wrong image,
+    and its rest like bytes of the next key)."""
     end, last, since = time.monotonic() + most, len(t.out), time.monotonic()
     while time.monotonic() < end and time.monotonic() - since < secs:
         t.pump(0.05)
@@ -696,7 +699,7 @@ def test_follow():
     teacher.pump(3.0, until=b"PE heatmap")
     student = Term(kitty, args=["--follow", sock])
     student.pump(4.0, until=b"\x1b_Ga=T")
-    student.pump(0.5)
+    quiet(student, 0.5)
     teacher.pump(0.2)
     check(len(kitty_images(student.out)) >= 1, "follow: the student on kitty gets an image")
     check(b"\x1b_Ga=T" not in teacher.out, "follow: the teacher on cells sends none")
@@ -1025,7 +1028,7 @@ def test_tmux():
     diacritics.  Pixels equal the snapshot's data area."""
     t = TmuxTerm({"kitty": b"\x1b_Gi=31;OK\x1b\\"}, env_add={"TMUX": "/tmp/tmux-1/default,1,0"})
     t.pump(3.0, until=b"Ptmux;\x1b\x1b_Ga=T")
-    t.pump(0.8)
+    quiet(t, 0.8)
     check(b"graphics: kitty placeholders (kitty graphics reply through tmux)" in t.out,
           "tmux: the status line says kitty placeholders")
     check(b"\x1b_Ga=T" not in t.out.replace(b"\x1b\x1b_G", b""), "tmux: no kitty APC outside the passthrough")
@@ -1055,7 +1058,7 @@ def test_tmux():
                              snapshot([]), 0)
         check(total > 1000 and bad <= total // 100, "tmux: image = snapshot data area (%d of %d differ)" % (bad, total))
     mark = t.send(b"l")
-    t.pump(0.6)
+    quiet(t, 0.6)
     check(b"tmux;" not in t.out[mark:] and len(t.out) > mark, "tmux: a cursor move sends no image bytes")
     mark = t.send(b":base 500\r")
     t.pump(1.5)

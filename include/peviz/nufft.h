@@ -68,6 +68,10 @@ int pv_cos_step(pv_cos_plan *p, double *f, int64_t *budget);
  * starts over.
  */
 int64_t pv_cos_span(const pv_cos_plan *p);
+/* The tables and buffers pv_cos_pair keeps (each source's weights, the
+ * twiddles), made now rather than at the first pair: 0, or -1 when out
+ * of memory (pv_cos_pair then makes its spans the slower way). */
+int pv_cos_pair_prepare(pv_cos_plan *p);
 void pv_cos_pair(pv_cos_plan *p, int64_t c0, int64_t c1, double *f0,
                  double *f1);
 

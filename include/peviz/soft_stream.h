@@ -18,7 +18,10 @@
  * in chunks of U rows: the span at each row block's start gives the near
  * part of its rows' Z(i); each block of distances' span, made once per
  * chunk, completes one window of every cell on its diagonal and the far
- * end of one row block's Z(i).  Each window and Z(i) is a sum of positive
+ * end of one row block's Z(i).  Where a row block starts a little past
+ * a block of distances (rb k = n + m k + off, off small: so when k is n
+ * over the blocks rounded up), that block's span holds the row starts
+ * too and none is made for them.  Each window and Z(i) is a sum of positive
  * parts (the end of one span, whole pieces, the start of another), so
  * nothing cancels; then each row block's 1/Z against its cells' windows.
  * Memory O((rows + cols) U + pieces), U chosen to keep it near 40 MB at

@@ -2,15 +2,12 @@
  * nufft.c - a radix-2 FFT and the sums of cosines at non-uniform
  * frequencies (see include/peviz/nufft.h).
  */
-#include "peviz/nufft.h"
+#include "nufft_impl.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define NU_PI 3.14159265358979323846
-#define NU_PI_L 3.141592653589793238462643383279502884L
-#define SPREAD 16               /* grid points each side of a source */
 #define GRID_MAX ((size_t)1 << 17)  /* complex points per phase, at most */
 #define GRID_MIN 256            /* small grids wrap the kernel: less exact */
 /* Work units, about a nanosecond each on the reference machine. */
@@ -214,29 +211,6 @@ int pv_fft(double *z, size_t n, int sign)
 
 /* ---- the cosine sums ------------------------------------------------------ */
 
-enum { ST_SPREAD = 0, ST_FFT, ST_OUT, ST_DONE };
-
-struct pv_cos_plan {
-    int m;
-    int64_t n;
-    int s, r;                   /* segments (even); the next one */
-    int64_t q;                  /* modes -q .. q-1 per segment */
-    size_t grid;                /* N: complex points */
-    double tau, h;              /* Gaussian exp(-x^2 / 4 tau); spacing */
-    double *w, *a, *b;          /* [m] each */
-    double *z, *tw;             /* [2N] each */
-    double *e3;                 /* [2 SPREAD]: exp(-(j h)^2 / 4 tau) */
-    double *sg;                 /* pair mode: [2m][2 SPREAD] source weights */
-    size_t *sl;                 /* [2m]: each source's first grid point */
-    double *ph, *rot;           /* [2][2m]: e^{i c w_k} per slot, its step */
-    int64_t pc[2], pd[2];       /* each slot's last centre and step */
-    int pn[2];                  /* rotations since exact; -1: none yet */
-    int rot_ok[2];              /* rot holds e^{i pd w_k} */
-    double *deconv;             /* [q + 1] */
-    int stage;
-    size_t len, pos;            /* FFT stage, block */
-};
-
 void pv_cos_free(pv_cos_plan *p)
 {
     if (!p)
@@ -245,9 +219,8 @@ void pv_cos_free(pv_cos_plan *p)
     free(p->z);
     free(p->tw);
     free(p->e3);
-    free(p->sg);
-    free(p->sl);
-    free(p->ph);
+    pv_nu_pair_reset(p);
+    free(p->xs);                /* t4 with it */
     free(p->deconv);
     free(p);
 }
@@ -283,6 +256,15 @@ static void plan_kernel(pv_cos_plan *p)
         p->deconv[q] = c * exp((double)q * (double)q * p->tau);
 }
 
+/* The in-place transform's twiddles, made when it is first used (two
+ * spans with the pair mode's tables have their own). */
+static void plan_twiddles(pv_cos_plan *p)
+{
+    if (!p->tw_ok)
+        twiddles(p->tw, p->grid, 1);
+    p->tw_ok = 1;
+}
+
 /* Copy the frequencies and coefficients; 0, or -1 when out of memory. */
 static int plan_coeffs(pv_cos_plan *p, const double *w, const double *a,
                        const double *b, int m)
@@ -303,12 +285,7 @@ static int plan_coeffs(pv_cos_plan *p, const double *w, const double *a,
     }
     p->r = 0;
     p->stage = ST_SPREAD;
-    free(p->sg);
-    free(p->sl);
-    free(p->ph);
-    p->sg = NULL;
-    p->sl = NULL;
-    p->ph = p->rot = NULL;
+    pv_nu_pair_reset(p);
     return 0;
 }
 
@@ -336,7 +313,6 @@ pv_cos_plan *pv_cos_renew(pv_cos_plan *old, const double *w, const double *a,
         pv_cos_free(p);
         return NULL;
     }
-    twiddles(p->tw, p->grid, 1);
     plan_kernel(p);
     return p;
 }
@@ -362,11 +338,9 @@ int64_t pv_cos_work(const pv_cos_plan *p)
     return per * (p->s / 2);
 }
 
-typedef double v2d __attribute__((vector_size(16)));   /* re, im */
-
 /* The Gaussian weights of source u (grid units) as spread_one forms
  * them, into g[2 SPREAD], and its first grid point. */
-static size_t spread_weights(const pv_cos_plan *p, long double u, double *g)
+size_t pv_nu_weights(const pv_cos_plan *p, long double u, double *g)
 {
     size_t grid = p->grid;
     long double fl = floorl(u);
@@ -389,63 +363,10 @@ static size_t spread_weights(const pv_cos_plan *p, long double u, double *g)
 static void spread_one(pv_cos_plan *p, long double u, double vr, double vi)
 {
     double g[2 * SPREAD];
-    size_t mask = p->grid - 1, l = spread_weights(p, u, g);
+    size_t mask = p->grid - 1, l = pv_nu_weights(p, u, g);
     for (int j = 0; j < 2 * SPREAD; j++, l = (l + 1) & mask) {
         p->z[2 * l] += vr * g[j];
         p->z[2 * l + 1] += vi * g[j];
-    }
-}
-
-/* Pair mode: every source's weights and place, once per plan. */
-static int spread_tables(pv_cos_plan *p)
-{
-    if (p->sg)
-        return 0;
-    size_t m2 = (size_t)(2 * p->m > 0 ? 2 * p->m : 1);
-    p->sg = malloc(m2 * 2 * SPREAD * sizeof *p->sg);
-    p->sl = malloc(m2 * sizeof *p->sl);
-    p->ph = malloc(4 * m2 * sizeof *p->ph);
-    if (!p->sg || !p->sl || !p->ph) {
-        free(p->sg);
-        free(p->sl);
-        free(p->ph);
-        p->sg = NULL;
-        p->sl = NULL;
-        p->ph = NULL;
-        return -1;
-    }
-    p->rot = p->ph + 2 * m2;
-    p->pn[0] = p->pn[1] = -1;
-    for (int k = 0; k < 2 * p->m; k++) {
-        long double u = (long double)p->w[k / 2] * (long double)p->grid
-                        / (2.0L * NU_PI_L);
-        p->sl[k] = spread_weights(p, k % 2 ? -u : u,
-                                  p->sg + (size_t)k * 2 * SPREAD);
-    }
-    return 0;
-}
-
-/* Add v times source k's weights (pair mode). */
-static void spread_fast(pv_cos_plan *p, int k, double vr, double vi)
-{
-    const double *g = p->sg + (size_t)k * 2 * SPREAD;
-    size_t l0 = p->sl[k], grid = p->grid;
-    double *z = p->z;
-    if (l0 + 2 * SPREAD <= grid) {  /* (re, im) pairs, two lanes */
-        v2d v = { vr, vi };
-        z += 2 * l0;
-        for (int j = 0; j < 2 * SPREAD; j++) {
-            v2d zj, gj = { g[j], g[j] };
-            memcpy(&zj, z + 2 * j, sizeof zj);
-            zj += v * gj;
-            memcpy(z + 2 * j, &zj, sizeof zj);
-        }
-        return;
-    }
-    for (int j = 0; j < 2 * SPREAD; j++) {
-        size_t l = (l0 + (size_t)j) & (grid - 1);
-        z[2 * l] += vr * g[j];
-        z[2 * l + 1] += vi * g[j];
     }
 }
 
@@ -466,76 +387,19 @@ static int64_t seg_centre(const pv_cos_plan *p, int j)
  * c_j w_k are formed in long double: an error e in a position turns
  * mode t by 2 pi t e / N.
  */
-/* e^{i c w_k} for every k into out (cos, sin pairs), exactly: the angle
- * reduced in long double. */
-static void phases_exact(const pv_cos_plan *p, int64_t c, double *out)
-{
-    for (int k = 0; k < p->m; k++) {
-        double t = (double)remainderl((long double)c * p->w[k],
-                                      2.0L * NU_PI_L);
-        out[2 * k] = cos(t);
-        out[2 * k + 1] = sin(t);
-    }
-}
-
-/*
- * Pair mode: slot h's phases for centre c.  A slot whose centres move by
- * the same step as last time (spans k apart, chunk after chunk) turns
- * its phases by that step's rotation, exact again every ROT_EXACT calls
- * (each rotation adds an error near 2 eps).
- */
-#define ROT_EXACT 16
-static void pair_phases(pv_cos_plan *p, int h, int64_t c)
-{
-    double *ph = p->ph + (size_t)h * 2 * p->m, *rot = p->rot + (size_t)h * 2
-                                                            * p->m;
-    int64_t d = c - p->pc[h];
-    if (p->pn[h] >= 0 && d == p->pd[h] && p->pn[h] < ROT_EXACT) {
-        if (!p->rot_ok[h]) {
-            phases_exact(p, d, rot);
-            p->rot_ok[h] = 1;
-        }
-        for (int k = 0; k < p->m; k++) {
-            double cr = ph[2 * k], ci = ph[2 * k + 1];
-            ph[2 * k] = cr * rot[2 * k] - ci * rot[2 * k + 1];
-            ph[2 * k + 1] = cr * rot[2 * k + 1] + ci * rot[2 * k];
-        }
-        p->pn[h]++;
-    } else {
-        phases_exact(p, c, ph);
-        if (p->pn[h] < 0 || d != p->pd[h])
-            p->rot_ok[h] = 0;
-        p->pd[h] = d;
-        p->pn[h] = 0;
-    }
-    p->pc[h] = c;
-}
-
 static void spread_at(pv_cos_plan *p, const int64_t c[2])
 {
     memset(p->z, 0, 2 * p->grid * sizeof *p->z);
     for (int k = 0; k < p->m; k++) {
         double v[2][2];
         for (int h = 0; h < 2; h++) {
-            double cr, ci;
-            if (p->sg) {
-                cr = p->ph[(size_t)h * 2 * p->m + 2 * k];
-                ci = p->ph[(size_t)h * 2 * p->m + 2 * k + 1];
-            } else {
-                double t = (double)remainderl((long double)c[h] * p->w[k],
-                                              2.0L * NU_PI_L);
-                cr = cos(t);
-                ci = sin(t);
-            }
+            double t = (double)remainderl((long double)c[h] * p->w[k],
+                                          2.0L * NU_PI_L);
+            double cr = cos(t), ci = sin(t);
             v[h][0] = 0.5 * (p->a[k] * cr + p->b[k] * ci);
             v[h][1] = 0.5 * (p->a[k] * ci - p->b[k] * cr);
         }
         /* at x: v0 + i v1; at -x: conj(v0) + i conj(v1) */
-        if (p->sg) {
-            spread_fast(p, 2 * k, v[0][0] - v[1][1], v[0][1] + v[1][0]);
-            spread_fast(p, 2 * k + 1, v[0][0] + v[1][1], -v[0][1] + v[1][0]);
-            continue;
-        }
         long double u = (long double)p->w[k] * (long double)p->grid
                         / (2.0L * NU_PI_L);
         spread_one(p, u, v[0][0] - v[1][1], v[0][1] + v[1][0]);
@@ -608,6 +472,7 @@ int pv_cos_step(pv_cos_plan *p, double *f, int64_t *budget)
             return 1;
         switch (p->stage) {
         case ST_SPREAD:
+            plan_twiddles(p);
             spread(p);
             *budget -= spread_cost(p);
             p->stage = ST_FFT;
@@ -641,25 +506,12 @@ int pv_cos_sums(const double *w, const double *a, const double *b, int m,
     return 0;
 }
 
-int64_t pv_cos_span(const pv_cos_plan *p)
-{
-    return 2 * p->q;
-}
-
-void pv_cos_pair(pv_cos_plan *p, int64_t c0, int64_t c1, double *f0,
-                 double *f1)
+void pv_nu_pair_slow(pv_cos_plan *p, int64_t c0, int64_t c1, double *f0,
+                     double *f1)
 {
     int64_t c[2] = { c0, c1 };
     double *f[2] = { f0, f1 };
-    if (spread_tables(p) == 0) {    /* without them: the slower spread */
-        pair_phases(p, 0, c0);
-        if (f1)
-            pair_phases(p, 1, c1);
-        else {                      /* no second span: nothing spread */
-            memset(p->ph + 2 * p->m, 0, 2 * (size_t)p->m * sizeof *p->ph);
-            p->pn[1] = -1;
-        }
-    }
+    plan_twiddles(p);
     spread_at(p, c);
     fft_whole(p->z, p->tw, p->grid);
     size_t grid = p->grid, r = rev_bits(grid - (size_t)p->q, grid);

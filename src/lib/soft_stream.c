@@ -11,7 +11,9 @@
  *   block cbl, cut    short of k and nothing masks its far part
  * A chunk holds u in [u0, u0 + up).  Each window over the chunk is the
  * end of the span at its start (from u), the pieces in between (first
- * pass), and the start of the span at its end (up to u).
+ * pass), and the start of the span at its end (up to u).  Row starts:
+ * rb k = x_(rb - nb) + off (nb = n over k rounded up), so with off small
+ * the span of block rb - nb holds them from off ("shared").
  */
 #include "peviz/soft_stream.h"
 
@@ -19,27 +21,59 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bigmem_impl.h"
+#include "cpu_impl.h"
+#include "vexp_impl.h"
+
 #define LEN1 16384                  /* first pass: span length */
 #define CHUNK_MAX 16384             /* rows of a block per chunk */
 #define ROW_BYTES ((size_t)40 << 20)  /* a chunk's 1/Z, last column, windows */
-#define UB 1024                     /* rows of a block per product slice */
-#define COST_GEN 25                 /* units per table entry made */
-#define COST_INIT 64                /* units per span entry of the plans */
-#define COST_ROW 48                 /* a row's 1/Z: sums, division, stores */
+#define UB 1024                    /* rows of a block per product slice */
+/* Work units: about 0.3 ns each on the reference machine, so that the
+ * slice of a frame (8e6 units) is some 2.5 ms of work, and less than
+ * 8 ms on a machine shared with other work that slows it twofold. */
+#define COST_GEN1 29                /* units per table entry: first pass */
+#define COST_GEN2 29                /* ... second pass */
+#define SRC_DIV 70                  /* a pair of spans of len: m len / SRC_DIV
+                                       more for spreading the m sources
+                                       (their cache misses grow with len) */
+#define COST_INIT 384               /* a plan: units per span entry (its
+                                       twiddles, fresh pages) ... */
+#define COST_INIT_SRC 1440          /* ... and per frequency (its sources'
+                                       weights) */
+#define COST_ROW 8                  /* a row's near part: sums, stores */
 #define TOUCH ((size_t)4096)        /* doubles of w, h, g first touched */
-#define COST_TOUCH 24               /* ... per first-pass span pair, each */
+#define COST_TOUCH 36               /* ... per first-pass span pair, each */
+#define HUGE_D ((size_t)1 << 18)    /* doubles of a huge page (2 MB) */
+#define COST_HUGE 8000000           /* its first touch, a slice alone: the
+                                       system zeroes it (and a virtual
+                                       machine's host may back it), 1 to
+                                       7 ms here */
 #define UNDER -746.0                /* exp underflows below */
 
-enum { ST_INIT = 0, ST_P1, ST_A, ST_B, ST_P, ST_DONE };
+/* w against four windows of the same stride at once (products). */
+typedef void dot4_fn(const double *w, const double *g, size_t stride,
+                     int64_t len, double out[4]);
+static dot4_fn *dot4_pick(void);
+typedef double dot_fn(const double *a, const double *b, int64_t len);
+static dot_fn *dot_pick(void);
+
+enum { ST_INIT = 0, ST_PLAN1, ST_P1, ST_PLAN2, ST_A, ST_B, ST_P, ST_DONE };
 
 struct soft_stream {
     int64_t n, k, rb0, cb0, xs, xe;
     int rows, cols, causal;
     int64_t cbl, L;                 /* cut last column (or -1), its width */
+    int64_t nb, off;                /* blocks to n; rb k = x_(rb-nb) + off */
+    int64_t m;                      /* frequencies (sources of the spans) */
+    dot4_fn *dot4;                  /* the best the processor has */
+    dot_fn *dot;
+    int shared;                     /* row starts read from block spans */
     int64_t len1, len2, U, nchunk, mlo, mhi;
     struct scores_span_job *j1, *j2;
     int64_t *bp;                    /* breakpoints, sorted, in [xs, xe] */
     int nbp, pi;
+    int64_t nbp_max;                /* bp's room */
     double *phi, *plo, *psh;        /* piece sums and shifts, then P(bp) */
     double mx;
     int64_t x;                      /* first pass: next entry */
@@ -97,10 +131,32 @@ static int cell_open(const struct soft_stream *st, int r, int64_t cb)
            && !(st->causal && cb > rb);
 }
 
-static int cmp64(const void *a, const void *b)
+/* a[0..n) (each in [0, max]) in increasing order: a radix sort, 11 bits
+ * a pass (qsort took some 2 ms of the first frame at n = 2^24); 0, or -1
+ * when out of memory. */
+static int sort64(int64_t *a, int n, int64_t max)
 {
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return x < y ? -1 : x > y;
+    int64_t *src = a, *dst = malloc((size_t)(n > 0 ? n : 1) * sizeof *dst);
+    if (!dst)
+        return -1;
+    for (int sh = 0; sh < 63 && (max >> sh) > 0; sh += 11) {
+        int cnt[2049] = { 0 };
+        for (int i = 0; i < n; i++)
+            cnt[((src[i] >> sh) & 2047) + 1]++;
+        for (int d = 1; d <= 2048; d++)
+            cnt[d] += cnt[d - 1];
+        for (int i = 0; i < n; i++)
+            dst[cnt[(src[i] >> sh) & 2047]++] = src[i];
+        int64_t *t = src;
+        src = dst;
+        dst = t;
+    }
+    if (src != a) {
+        memcpy(a, src, (size_t)n * sizeof *a);
+        dst = src;
+    }
+    free(dst);
+    return 0;
 }
 
 static void bp_put(struct soft_stream *st, int64_t x)
@@ -108,13 +164,17 @@ static void bp_put(struct soft_stream *st, int64_t x)
     st->bp[st->nbp++] = x < st->xs ? st->xs : x > st->xe ? st->xe : x;
 }
 
-/* Every place a window of the second pass starts or ends between spans. */
-static int bp_build(struct soft_stream *st)
+/* The most breakpoints bp_build can put. */
+static int64_t bp_max(const struct soft_stream *st)
 {
     int64_t per = 2 * (st->mhi - st->mlo + 2) + 3 * (int64_t)st->rows;
-    st->bp = malloc((size_t)(st->nchunk * per + 2) * sizeof *st->bp);
-    if (!st->bp)
-        return -1;
+    return st->nchunk * per + 2;
+}
+
+/* Every place a window of the second pass starts or ends between spans
+ * (into bp, of bp_max); 0, or -1 when out of memory. */
+static int bp_build(struct soft_stream *st)
+{
     st->nbp = 0;
     bp_put(st, st->xs);
     bp_put(st, st->xe);
@@ -132,7 +192,8 @@ static int bp_build(struct soft_stream *st)
                 bp_put(st, xm(st, rb - st->cbl) + u0);
         }
     }
-    qsort(st->bp, (size_t)st->nbp, sizeof *st->bp, cmp64);
+    if (sort64(st->bp, st->nbp, st->xe))
+        return -1;
     int u = 0;
     for (int i = 0; i < st->nbp; i++)
         if (u == 0 || st->bp[i] != st->bp[u - 1])
@@ -150,9 +211,18 @@ void soft_stream_free(struct soft_stream *st)
     if (st->j2 != st->j1)
         scores_span_free(st->j2);
     scores_span_free(st->j1);
-    free(st->bp); free(st->phi); free(st->buf); free(st->pre);
-    free(st->w); free(st->sum);
+    free(st->bp);
+    free(st->w);
+    free(st->buf);                  /* and pre, sum, phi after it */
     free(st);
+}
+
+/* About what a span job of len holds at m frequencies: grids of 2 len
+ * points (the plan's, its pair mode's two, twiddles), each source's
+ * weights, the spans. */
+static size_t plan_bytes(int64_t len, int m)
+{
+    return ((size_t)len * 24 + (size_t)m * 64) * sizeof(double);
 }
 
 static int64_t pow2_at_least(int64_t v)
@@ -164,19 +234,56 @@ static int64_t pow2_at_least(int64_t v)
 }
 
 /* Units of the whole job (the counting of soft_stream_step). */
-/* Units of one cell's products over len rows: three products a unit. */
+/* Units of one cell's products over len rows: 0.6 a product. */
 static int64_t prod_cost(int64_t len)
 {
-    return (len + 2) / 3;
+    return (3 * len + 4) / 5;
+}
+
+/* Units of setup(): some 40 a breakpoint (made, sorted), 1 a cell, 40
+ * a double of buf (its pages' first touch). */
+static int64_t setup_cost(const struct soft_stream *st)
+{
+    int64_t nbuf = max64(4 * st->len2, 2 * st->len1);
+    return 40 * st->nbp_max + (int64_t)st->rows * st->cols + 40 * nbuf;
+}
+
+/* Units of making a plan for spans of len. */
+static int64_t plan_cost(const struct soft_stream *st, int64_t len)
+{
+    return COST_INIT * len + COST_INIT_SRC * st->m;
+}
+
+/* Units of a pair of spans of len, gen a table entry. */
+static int64_t pair_cost(const struct soft_stream *st, int64_t len,
+                         int64_t gen)
+{
+    return 2 * len * gen + st->m * len / SRC_DIV;
+}
+
+/* Units of the first touches over p1 span pairs, step by step as
+ * p1_step makes them (a fresh huge page a step alone). */
+static int64_t touch_work(const struct soft_stream *st, int64_t p1)
+{
+    int64_t w = 0;
+    size_t touched = 0;
+    while (p1 > 0 && touched < st->big) {
+        int fresh = touched % HUGE_D == 0;
+        size_t t = st->big - touched < TOUCH ? st->big - touched : TOUCH;
+        w += (int64_t)t * COST_TOUCH + (fresh ? COST_HUGE : 0);
+        touched += t;
+        p1 -= !fresh;
+    }
+    return w;
 }
 
 static int64_t total_work(const struct soft_stream *st)
 {
     int64_t p1 = (st->xe - st->xs + 2 * st->len1 - 1) / (2 * st->len1);
-    int64_t w = p1 * 2 * st->len1 * COST_GEN + COST_INIT * (st->len1
-                                                             + st->len2);
-    size_t touch = p1 * TOUCH < st->big ? (size_t)p1 * TOUCH : st->big;
-    w += (int64_t)touch * COST_TOUCH;
+    int64_t w = p1 * pair_cost(st, st->len1, COST_GEN1)
+                + plan_cost(st, st->len1) + plan_cost(st, st->len2)
+                + setup_cost(st);
+    w += touch_work(st, p1);
     int64_t open = 0, valid = 0;
     for (int r = 0; r < st->rows; r++) {
         valid += row_valid(st, r);
@@ -186,9 +293,10 @@ static int64_t total_work(const struct soft_stream *st)
     int64_t pb = (st->mb1 - st->mb0 + 2) / 2;
     for (int64_t c = 0; c < st->nchunk; c++) {
         int64_t up = min64(st->U, st->k - c * st->U);
-        int64_t pa = st->causal ? 0
+        int64_t pa = st->causal || st->shared ? 0
                    : st->cbl >= 0 && st->L < up ? valid : (valid + 1) / 2;
-        w += (pa + pb) * 2 * st->len2 * COST_GEN + valid * up * COST_ROW;
+        w += (pa + pb) * pair_cost(st, st->len2, COST_GEN2)
+             + valid * up * COST_ROW;
     }
     for (int64_t c = 0; c < st->nchunk; c++) {
         int64_t up = min64(st->U, st->k - c * st->U);
@@ -196,6 +304,27 @@ static int64_t total_work(const struct soft_stream *st)
             w += open * prod_cost(min64(UB, up - ub));
     }
     return w;
+}
+
+/*
+ * Row block rb starts at x = rb k = x_(rb - nb) + off, off in [0, k):
+ * where off is small, the span of block rb - nb made for the windows
+ * holds the row starts too (from off), chunks of len2 - off rows, and
+ * phase A makes no spans.  Not with the causal mask (no row starts), a
+ * cut last column narrower than a chunk (its sliding windows), or when
+ * more spans would be added below the windows' than phase A makes.
+ */
+static void share(struct soft_stream *st, int64_t valid)
+{
+    int64_t U = min64(st->len2 - st->off, st->k);
+    int64_t lo = st->rb0 - st->nb, ext = max64(0, st->mb0 - lo);
+    st->shared = 0;
+    if (st->causal || valid < 1 || st->off > st->len2 / 4 || 2 * ext > valid
+        || (st->cbl >= 0 && st->L < U))
+        return;
+    st->shared = 1;
+    st->U = U;
+    st->mb0 = min64(st->mb0, lo);
 }
 
 static void geometry(struct soft_stream *st, const struct score_ctx *s,
@@ -234,6 +363,8 @@ static void geometry(struct soft_stream *st, const struct score_ctx *s,
         st->mb0 = min64(st->mb0, rb0 - (st->cbl >= 0 ? st->cbl : 0));
         st->mb1 = max64(st->mb1, rb0 + valid - 1);
     }
+    st->nb = (st->n + k - 1) / k;
+    st->off = st->nb * k - st->n;
     size_t per = (size_t)rows * (st->cbl >= 0 ? 2 : 1)
                  + (size_t)(st->mhi - st->mlo + 1);
     int64_t u = chunk >= 128 && chunk <= CHUNK_MAX ? chunk : CHUNK_MAX;
@@ -241,6 +372,7 @@ static void geometry(struct soft_stream *st, const struct score_ctx *s,
         u >>= 1;
     st->len2 = min64(u, pow2_at_least(k));
     st->U = min64(st->len2, k);
+    share(st, valid);
     st->nchunk = (k + st->U - 1) / st->U;
     st->len1 = min64(LEN1, pow2_at_least((st->xe - st->xs + 1) / 2));
 }
@@ -262,39 +394,41 @@ struct soft_stream *soft_stream_new_chunk(const struct score_ctx *s,
     if (!st)
         return NULL;
     geometry(st, s, k, rb0, rows, cb0, cols, chunk);
+    st->m = s->half;
+    st->dot4 = dot4_pick();
+    st->dot = dot_pick();
     size_t U = (size_t)st->U, l2 = (size_t)st->len2;
     size_t nbuf = 4 * l2 > 2 * (size_t)st->len1 ? 4 * l2
                                                 : 2 * (size_t)st->len1;
     size_t nrows = (size_t)rows * (st->cbl >= 0 ? 2 : 1);
     size_t nwin = (size_t)(st->mhi - st->mlo + 1);
-    st->buf = malloc(nbuf * sizeof *st->buf);
-    st->pre = malloc(3 * l2 * sizeof *st->pre);
+    size_t ncell = (size_t)rows * (size_t)cols;
     st->big = (nrows + nwin) * U;
-    st->w = malloc(st->big * sizeof *st->w);    /* then h, then g */
-    st->sum = calloc((size_t)rows * (size_t)cols, sizeof *st->sum);
-    if (!st->buf || !st->pre || !st->w
-        || !st->sum || bp_build(st)
-        || !(st->phi = malloc(3 * (size_t)st->nbp * sizeof *st->phi))) {
+    st->nbp_max = bp_max(st);
+    size_t nbp = (size_t)st->nbp_max;
+    st->bp = malloc(nbp * sizeof *st->bp);
+    st->w = pv_big_alloc(st->big * sizeof *st->w);     /* w, h, g */
+    /* the small ones apart, in small pages: a huge page first touched
+     * costs up to 7 ms here at once, too much for setup()'s slice */
+    st->buf = malloc((nbuf + 3 * l2 + ncell + 3 * nbp) * sizeof *st->buf);
+    if (!st->bp || !st->w || !st->buf) {    /* none touched yet */
         soft_stream_free(st);
         return NULL;
     }
+    st->pre = st->buf + nbuf;
+    st->sum = st->pre + 3 * l2;
+    st->phi = st->sum + ncell;
     st->suf = st->pre + l2;
     st->sufprev = st->suf + l2;
     st->h = st->cbl >= 0 ? st->w + (size_t)rows * U : NULL;
     st->g = st->w + nrows * U;
-    st->plo = st->phi + st->nbp;
-    st->psh = st->plo + st->nbp;
-    for (int i = 0; i < st->nbp; i++) {
-        st->phi[i] = st->plo[i] = 0.0;
-        st->psh[i] = -INFINITY;
-    }
     st->x = st->xs;
     st->stage = ST_INIT;
     st->work = total_work(st);
-    st->bytes = sizeof *st + (nbuf + 3 * l2 + (nrows + nwin) * U
-                              + (size_t)rows * cols + 4 * (size_t)st->nbp)
-                             * sizeof(double)
-                + (size_t)(st->len1 + st->len2) * 2 * 2 * 2 * sizeof(double);
+    st->bytes = sizeof *st + (nbuf + 3 * l2 + (nrows + nwin) * U + ncell
+                              + 4 * nbp) * sizeof(double)
+                + plan_bytes(st->len1, s->half)
+                + (st->len2 < st->len1 ? plan_bytes(st->len2, s->half) : 0);
     return st;
 }
 
@@ -319,18 +453,18 @@ static void p1_span(struct soft_stream *st, const struct score_ctx *s)
         st->plo[p] *= f;
         st->psh[p] = lm;
     }
-    double hi = st->phi[p], lo = st->plo[p], sh = st->psh[p];
+    pv_exp_shift(t, (size_t)cnt, lm, UNDER);
+    double hi = st->phi[p], lo = st->plo[p], f = exp(lm - st->psh[p]);
     for (int64_t u = 0; u < cnt; u++) {
-        if (x0 + u >= st->bp[p + 1]) {
+        if (x0 + u >= st->bp[p + 1]) {  /* a new piece, shifted by lm */
             st->phi[p] = hi;
             st->plo[p] = lo;
             while (x0 + u >= st->bp[p + 1])
                 st->psh[++p] = lm;
             hi = lo = 0.0;
-            sh = lm;
+            f = 1.0;
         }
-        double v = t[u] - sh;
-        dd_add(&hi, &lo, v < UNDER ? 0.0 : exp(v));
+        dd_add(&hi, &lo, t[u] * f);
     }
     st->phi[p] = hi;
     st->plo[p] = lo;
@@ -385,11 +519,11 @@ static double pieces(const struct soft_stream *st, int64_t a, int64_t b)
 
 static void to_e(const struct soft_stream *st, int64_t x0, double *e)
 {
-    for (int64_t u = 0; u < st->len2; u++) {
-        int64_t x = x0 + u;
-        double v = e[u] - st->mx;
-        e[u] = x < st->xs || x >= st->xe || v < UNDER ? 0.0 : exp(v);
-    }
+    int64_t l2 = st->len2, a = min64(max64(st->xs - x0, 0), l2),
+            b = min64(max64(st->xe - x0, a), l2);
+    memset(e, 0, (size_t)a * sizeof *e);
+    pv_exp_shift(e + a, (size_t)(b - a), st->mx, UNDER);
+    memset(e + b, 0, (size_t)(l2 - b) * sizeof *e);
 }
 
 /* E over two spans of len2 from xa and xb (eb may be NULL). */
@@ -409,22 +543,22 @@ static void spans(struct soft_stream *st, const struct score_ctx *s,
         to_e(st, xb, eb);
     else if (eb)
         memset(eb, 0, (size_t)st->len2 * sizeof *eb);
-    st->done += 2 * st->len2 * COST_GEN;
+    st->done += pair_cost(st, st->len2, COST_GEN2);
 }
 
-/* pre[u] = e[0] + .. + e[u-1], suf[u] = e[u] + .. + e[up-1], u < up. */
+/* pre[u] = e[0] + .. + e[u-1], suf[u] = e[u] + .. + e[up-1], u < up:
+ * the two running sums in one loop, each waiting only on itself. */
 static void pre_suf(int64_t up, const double *e, double *pre, double *suf)
 {
-    double a = 0.0;
-    for (int64_t u = 0; u < up; u++) {
+    double a = 0.0, b = 0.0;
+    for (int64_t u = 0, v = up - 1; u < up; u++, v--) {
         if (pre)
             pre[u] = a;
         a += e[u];
-    }
-    a = 0.0;
-    for (int64_t u = up - 1; suf && u >= 0; u--) {
-        a += e[u];
-        suf[u] = a;
+        if (suf) {
+            b += e[v];
+            suf[v] = b;
+        }
     }
 }
 
@@ -556,9 +690,92 @@ static void dot4(const double *w, const double *g, size_t stride,
 }
 
 
-/* Phase B: the span of block m over this chunk.  With the one before,
- * the window G_(m-1); it ends row m - rb0's Z (its far end) and adds to
- * the cut last column of row m + cbl - rb0. */
+#if defined(__x86_64__) && defined(__GNUC__)
+/* The same with four doubles a vector, where the processor has AVX2
+ * (chosen when the stream is made): half the instructions. */
+typedef double v4d __attribute__((vector_size(32)));
+
+#define LD4(v, p) memcpy(&(v), (p), sizeof(v4d))
+
+__attribute__((target("avx2")))
+static void dot4_avx2(const double *w, const double *g, size_t stride,
+                      int64_t len, double out[4])
+{
+    const double *g0 = g, *g1 = g + stride, *g2 = g1 + stride,
+                 *g3 = g2 + stride;
+    v4d a0 = { 0, 0, 0, 0 }, a1 = a0, a2 = a0, a3 = a0;
+    int64_t u = 0;
+    for (; u + 3 < len; u += 4) {
+        v4d x, y0, y1, y2, y3;
+        LD4(x, w + u);
+        LD4(y0, g0 + u);
+        LD4(y1, g1 + u);
+        LD4(y2, g2 + u);
+        LD4(y3, g3 + u);
+        a0 += x * y0;
+        a1 += x * y1;
+        a2 += x * y2;
+        a3 += x * y3;
+    }
+    out[0] = (a0[0] + a0[1]) + (a0[2] + a0[3]);
+    out[1] = (a1[0] + a1[1]) + (a1[2] + a1[3]);
+    out[2] = (a2[0] + a2[1]) + (a2[2] + a2[3]);
+    out[3] = (a3[0] + a3[1]) + (a3[2] + a3[3]);
+    for (; u < len; u++) {
+        out[0] += w[u] * g0[u];
+        out[1] += w[u] * g1[u];
+        out[2] += w[u] * g2[u];
+        out[3] += w[u] * g3[u];
+    }
+}
+
+__attribute__((target("avx2")))
+static double dot_avx2(const double *a, const double *b, int64_t len)
+{
+    v4d s0 = { 0, 0, 0, 0 }, s1 = s0;
+    int64_t u = 0;
+    for (; u + 7 < len; u += 8) {
+        v4d x0, y0, x1, y1;
+        LD4(x0, a + u);
+        LD4(y0, b + u);
+        LD4(x1, a + u + 4);
+        LD4(y1, b + u + 4);
+        s0 += x0 * y0;
+        s1 += x1 * y1;
+    }
+    s0 += s1;
+    double r = (s0[0] + s0[1]) + (s0[2] + s0[3]);
+    for (; u < len; u++)
+        r += a[u] * b[u];
+    return r;
+}
+
+static dot4_fn *dot4_pick(void)
+{
+    return pv_cpu_avx2() ? dot4_avx2 : dot4;
+}
+
+static dot_fn *dot_pick(void)
+{
+    return pv_cpu_avx2() ? dot_avx2 : dot;
+}
+#else
+static dot4_fn *dot4_pick(void)
+{
+    return dot4;
+}
+
+static dot_fn *dot_pick(void)
+{
+    return dot;
+}
+#endif
+
+/* Phase B: the span of block m over this chunk.  Shared, from off it
+ * is the start of row m + nb - rb0 (its near parts: before anything
+ * else of that row).  With the one before, the window G_(m-1); it ends
+ * row m - rb0's Z (its far end) and adds to the cut last column of row
+ * m + cbl - rb0. */
 static void phase_b(struct soft_stream *st, const struct score_ctx *s)
 {
     int64_t m = st->mb, u0 = st->u0, up = st->up, l2 = st->len2;
@@ -567,6 +784,9 @@ static void phase_b(struct soft_stream *st, const struct score_ctx *s)
         spans(st, s, xm(st, m) + u0, xm(st, m + 1) + u0, pair,
               m + 1 <= st->mb1 ? pair + l2 : NULL);
     const double *e = pair + ((m - st->mb0) % 2) * l2;
+    int64_t r = m + st->nb - st->rb0;
+    if (st->shared && r >= 0 && r < st->rows && row_valid(st, (int)r))
+        row_near(st, (int)r, e + st->off);  /* its scratch: st->suf */
     pre_suf(up, e, st->pre, st->suf);
     if (m > st->mb0 && m - 1 >= st->mlo && m - 1 <= st->mhi) {
         double *g = st->g + (size_t)(m - 1 - st->mlo) * st->U;
@@ -574,7 +794,7 @@ static void phase_b(struct soft_stream *st, const struct score_ctx *s)
         for (int64_t u = 0; u < up; u++)
             g[u] = st->sufprev[u] + mid + st->pre[u];
     }
-    int64_t r = m - st->rb0;
+    r = m - st->rb0;
     if (r >= 0 && r < st->rows && row_valid(st, (int)r)) {
         double *w = st->w + (size_t)r * st->U;
         int64_t nrow = min64(st->k, st->n - m * st->k) - u0;
@@ -607,7 +827,7 @@ static void products(struct soft_stream *st, int r)
             continue;
         st->done += prod_cost(len);
         if (cb == st->cbl) {
-            sum[c] += dot(w, st->h + (size_t)r * U + (size_t)ub, len);
+            sum[c] += st->dot(w, st->h + (size_t)r * U + (size_t)ub, len);
             continue;
         }
         int four = c >= 3;
@@ -616,11 +836,11 @@ static void products(struct soft_stream *st, int r)
         const double *g = st->g + (size_t)(rb - cb - 1 - st->mlo) * U
                           + (size_t)ub;
         if (!four) {
-            sum[c] += dot(w, g, len);
+            sum[c] += st->dot(w, g, len);
             continue;
         }
         double v[4];
-        dot4(w, g, U, len, v);
+        st->dot4(w, g, U, len, v);
         for (int t = 0; t < 4; t++)
             sum[c - t] += v[t];
         st->done += 3 * prod_cost(len);
@@ -636,43 +856,115 @@ static void chunk_start(struct soft_stream *st)
     st->mb = st->mb0;
     st->pr = 0;
     st->pub = 0;
-    st->stage = ST_A;
+    st->stage = st->shared ? ST_B : ST_A;
+}
+
+/* The breakpoints, the pieces' sums and the cells zeroed; 0, or -1 when
+ * out of memory. */
+static int setup(struct soft_stream *st)
+{
+    if (bp_build(st))
+        return -1;
+    st->plo = st->phi + st->nbp;
+    st->psh = st->plo + st->nbp;
+    for (int i = 0; i < st->nbp; i++) {
+        st->phi[i] = st->plo[i] = 0.0;
+        st->psh[i] = -INFINITY;
+    }
+    memset(st->sum, 0, (size_t)st->rows * st->cols * sizeof *st->sum);
+    memset(st->buf, 0, (size_t)(st->pre - st->buf) * sizeof *st->buf);
+    return 0;           /* buf's pages first touched here, not in a pass */
+}
+
+/* One span pair of the first pass, and a few pages of w, h, g touched. */
+static void p1_step(struct soft_stream *st, const struct score_ctx *s)
+{
+    int fresh = st->touched < st->big && st->touched % HUGE_D == 0;
+    if (!fresh) {                   /* a fresh huge page: a step alone */
+        p1_span(st, s);
+        st->done += pair_cost(st, st->len1, COST_GEN1);
+    }
+    if (st->touched < st->big) {
+        size_t t = st->big - st->touched < TOUCH ? st->big - st->touched
+                                                 : TOUCH;
+        memset(st->w + st->touched, 0, t * sizeof *st->w);
+        st->done += (int64_t)t * COST_TOUCH + (fresh ? COST_HUGE : 0);
+        st->touched += t;
+    }
+    if (st->x >= st->xe)
+        st->stage = ST_PLAN2;
+}
+
+/* The pieces' prefix sums and the second pass's plan; 0, or -1 when out
+ * of memory. */
+static int plan2(struct soft_stream *st, const struct score_ctx *s)
+{
+    p1_finish(st);
+    if (st->len2 != st->len1) {     /* the first pass's plan is done with */
+        scores_span_free(st->j1);
+        st->j1 = NULL;
+    }
+    st->j2 = st->j1 ? st->j1 : scores_span_new(s, st->len2);
+    if (!st->j2)
+        return -1;
+    memset(st->pre, 0, 3 * (size_t)st->len2 * sizeof *st->pre);
+    st->done += plan_cost(st, st->len2);
+    st->c = 0;
+    chunk_start(st);
+    return 0;
+}
+
+/* Row pr's products over UB rows of the chunk; then the next chunk. */
+static void p_step(struct soft_stream *st)
+{
+    if (row_valid(st, st->pr))
+        products(st, st->pr);
+    if (++st->pr == st->rows) {
+        st->pr = 0;
+        st->pub += UB;
+    }
+    if (st->pub < st->up)
+        return;
+    if (++st->c == st->nchunk)
+        st->stage = ST_DONE;
+    else
+        chunk_start(st);
+}
+
+/* Whether the next step is dear all at once (a plan made, a huge page
+ * first touched) and so begins a slice. */
+static int dear(const struct soft_stream *st)
+{
+    return st->stage == ST_PLAN2
+           || (st->stage == ST_P1 && st->touched < st->big
+               && st->touched % HUGE_D == 0);
 }
 
 int soft_stream_step(struct soft_stream *st, const struct score_ctx *s,
                      int64_t *budget)
 {
+    int64_t b0 = *budget;
     while (st->stage != ST_DONE) {
-        if (*budget <= 0)
+        if (*budget <= 0 || (*budget < b0 && dear(st)))
             return 1;
         int64_t d0 = st->done;
-        if (st->stage == ST_INIT) {     /* the plan: a slice of its own */
-            if (!(st->j1 = scores_span_new(s, st->len1)))
+        if (st->stage <= ST_PLAN1) {    /* each a slice of its own: their
+                                           first pages are dear */
+            if (st->stage == ST_INIT ? setup(st)
+                : !(st->j1 = scores_span_new(s, st->len1)))
                 return -1;
-            st->done += COST_INIT * st->len1;
-            st->stage = ST_P1;
+            st->done += st->stage == ST_INIT ? setup_cost(st)
+                                             : plan_cost(st, st->len1);
+            st->stage++;
             *budget -= st->done - d0;
-            return 1;               /* its first pages are the slice */
+            return 1;
         } else if (st->stage == ST_P1) {
-            p1_span(st, s);
-            st->done += 2 * st->len1 * COST_GEN;
-            if (st->touched < st->big) {   /* their pages, a few a slice */
-                size_t t = st->big - st->touched < TOUCH
-                           ? st->big - st->touched : TOUCH;
-                memset(st->w + st->touched, 0, t * sizeof *st->w);
-                st->touched += t;
-                st->done += (int64_t)t * COST_TOUCH;
-            }
-            if (st->x >= st->xe) {
-                p1_finish(st);
-                st->j2 = st->len2 == st->len1 ? st->j1
-                                              : scores_span_new(s, st->len2);
-                if (!st->j2)
-                    return -1;
-                st->done += COST_INIT * st->len2;
-                st->c = 0;
-                chunk_start(st);
-            }
+            p1_step(st, s);
+        } else if (st->stage == ST_PLAN2) {     /* a slice alone too */
+            if (plan2(st, s))
+                return -1;
+            *budget -= st->done - d0;
+            return 1;
         } else if (st->stage == ST_A) {
             st->ra = row_valid(st, st->ra) ? phase_a(st, s, st->ra)
                                            : st->ra + 1;
@@ -683,18 +975,7 @@ int soft_stream_step(struct soft_stream *st, const struct score_ctx *s,
             if (++st->mb > st->mb1)
                 st->stage = ST_P;
         } else {
-            if (row_valid(st, st->pr))
-                products(st, st->pr);
-            if (++st->pr == st->rows) {
-                st->pr = 0;
-                st->pub += UB;
-            }
-            if (st->pub >= st->up) {
-                if (++st->c == st->nchunk)
-                    st->stage = ST_DONE;
-                else
-                    chunk_start(st);
-            }
+            p_step(st);
         }
         *budget -= st->done - d0;
     }

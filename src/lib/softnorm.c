@@ -5,6 +5,7 @@
  */
 #include "peviz/scores.h"
 #include "peviz/nufft.h"
+#include "bigmem_impl.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -141,9 +142,10 @@ int scores_toeplitz_table(const struct score_ctx *s, double *t)
 struct scores_span_job {
     int rot;
     int64_t len;
-    pv_cos_plan *plan;
-    double *ones;
-    double *f[2];               /* [len] each: the rotation part */
+    pv_cos_plan *plan;          /* for tau times the rotation part */
+    double *coef;               /* [2 half]: tau a_k, tau b_k */
+    double *f[2];               /* [len] each: the rotation part, where
+                                   other terms are added (else NULL) */
 };
 
 void scores_span_free(struct scores_span_job *j)
@@ -151,9 +153,25 @@ void scores_span_free(struct scores_span_job *j)
     if (!j)
         return;
     pv_cos_free(j->plan);
-    free(j->ones);
+    free(j->coef);
     free(j->f[0]);
     free(j);
+}
+
+/* The plan for tau times the rotation term (PE.PE: a_k = 1, b_k = 0);
+ * 0, or -1 when out of memory. */
+static int span_plan(struct scores_span_job *j, const struct score_ctx *s)
+{
+    int psin = s->terms[j->rot].a == SK_PSIN, m = s->half;
+    if (!(j->coef = malloc(2 * (size_t)(m > 0 ? m : 1) * sizeof *j->coef)))
+        return -1;
+    for (int k = 0; k < m; k++) {
+        j->coef[k] = s->tau * (psin ? 1.0 : s->ra[k]);
+        j->coef[m + k] = psin || !s->rb ? 0.0 : s->tau * s->rb[k];
+    }
+    j->plan = pv_cos_new(s->omega, j->coef, j->coef + m, m, j->len);
+    return j->plan && pv_cos_span(j->plan) == j->len
+           && pv_cos_pair_prepare(j->plan) == 0 ? 0 : -1;
 }
 
 struct scores_span_job *scores_span_new(const struct score_ctx *s,
@@ -167,28 +185,17 @@ struct scores_span_job *scores_span_new(const struct score_ctx *s,
     j->rot = rot_term(s);
     if (j->rot < 0)
         return j;
-    const double *a = s->ra, *b = s->rb;
-    j->f[0] = malloc(2 * (size_t)len * sizeof *j->f[0]);
-    if (!j->f[0]) {
+    if (span_plan(j, s)) {
         scores_span_free(j);
         return NULL;
     }
-    j->f[1] = j->f[0] + len;
-    if (s->terms[j->rot].a == SK_PSIN) {        /* a_k = 1, b_k = 0 */
-        j->ones = malloc((size_t)s->half * sizeof *j->ones);
-        if (!j->ones) {
+    if (s->nterms > 1) {
+        j->f[0] = pv_big_alloc(2 * (size_t)len * sizeof *j->f[0]);
+        if (!j->f[0]) {
             scores_span_free(j);
             return NULL;
         }
-        for (int k = 0; k < s->half; k++)
-            j->ones[k] = 1.0;
-        a = j->ones;
-        b = NULL;
-    }
-    j->plan = pv_cos_new(s->omega, a, b, s->half, len);
-    if (!j->plan || pv_cos_span(j->plan) != len) {
-        scores_span_free(j);
-        return NULL;
+        j->f[1] = j->f[0] + len;
     }
     return j;
 }
@@ -198,6 +205,11 @@ void scores_span_pair(struct scores_span_job *j, const struct score_ctx *s,
 {
     int64_t n = s->n, x[2] = { x0, x1 }, half = j->len / 2;
     double *t[2] = { t0, t1 };
+    if (j->rot >= 0 && !j->f[0]) {  /* the rotation term alone */
+        pv_cos_pair(j->plan, x0 - (n - 1) + half, x1 - (n - 1) + half, t0,
+                    t1);
+        return;
+    }
     if (j->rot >= 0)
         pv_cos_pair(j->plan, x0 - (n - 1) + half, x1 - (n - 1) + half,
                     j->f[0], t1 ? j->f[1] : NULL);
@@ -206,11 +218,11 @@ void scores_span_pair(struct scores_span_job *j, const struct score_ctx *s,
             continue;
         for (int64_t u = 0; u < j->len; u++) {
             int64_t dl = x[h] + u - (n - 1);
-            double sum = j->rot >= 0 ? j->f[h][u] : 0.0;
+            double sum = 0.0;
             for (int k = 0; k < s->nterms; k++)
                 if (k != j->rot)
                     sum += scores_term_at(s, k, dl, 0);
-            t[h][u] = s->tau * sum;
+            t[h][u] = s->tau * sum + (j->rot >= 0 ? j->f[h][u] : 0.0);
         }
     }
 }

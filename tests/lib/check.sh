@@ -24,14 +24,15 @@ for h in include/peviz/*.h; do
     fi
 done
 
-# Only <system> headers (C, and the POSIX file calls the loaders need:
-# open, fstat, pread), "peviz/..." ones and the library's own internal
-# headers in src/lib: no app code, no curses.
+# Only <system> headers (C, the POSIX file calls the loaders need:
+# open, fstat, pread, and madvise for the softmax stream's huge pages),
+# "peviz/..." ones and the library's own internal headers in src/lib:
+# no app code, no curses.
 internal=$(cd src/lib && ls *.h 2>/dev/null | sed 's/\./\\./' | paste -sd '|')
 files=(src/lib/*.c src/lib/*.h include/peviz/*.h)
 # every file's includes at once, "FILE:LINE:..." for each one not allowed
 grep -HnE '^[[:space:]]*#[[:space:]]*include' "${files[@]}" \
-    | grep -vE '#[[:space:]]*include[[:space:]]*(<(assert|ctype|errno|float|inttypes|limits|locale|math|stdarg|stdbool|stddef|stdint|stdio|stdlib|string|fcntl|unistd|sys/stat|sys/types)\.h>|"peviz/[a-z_]+\.h")' \
+    | grep -vE '#[[:space:]]*include[[:space:]]*(<(assert|ctype|errno|float|inttypes|limits|locale|math|stdarg|stdbool|stddef|stdint|stdio|stdlib|string|fcntl|unistd|sys/mman|sys/stat|sys/types)\.h>|"peviz/[a-z_]+\.h")' \
     | grep -vE "#[[:space:]]*include[[:space:]]*\"($internal)\"" >"$TMP/inc.txt"
 declare -A extra=()
 while IFS= read -r line; do

@@ -3,8 +3,11 @@
  * long-double sums over every row, computed here from the definitions
  * (every cell, every Toeplitz scheme, causal or not, zoomed and scrolled
  * windows, cut last blocks, one chunk or many), and pv_cos_pair against
- * direct cosine sums.  Links only build/libpeviz.a.
+ * direct cosine sums; all again with PEVIZ_SIMD=sse2 (the two-lane
+ * kernels, where the processor would take the four-lane ones).  Links
+ * only build/libpeviz.a.
  */
+#define _POSIX_C_SOURCE 200809L     /* setenv */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -144,6 +147,8 @@ static void test_cells(void)
         { 1200, 40, 2, 0, 0, 40, 40 },      /* past n: NAN */
         { 3001, 1500, 0, 0, 0, 3, 3 },      /* products in two passes */
         { 1030, 300, 1, 0, 128, 4, 4 },     /* three rows left, cut last */
+        { 1490, 300, 0, 0, 128, 5, 5 },     /* row starts 10 into spans */
+        { 1490, 300, 1, 1, 128, 4, 3 },     /* the same, scrolled */
     };
     int nw = (int)(sizeof wins / sizeof wins[0]);
     for (int causal = 0; causal <= 1; causal++)
@@ -206,5 +211,8 @@ int main(void)
     test_pair();
     test_cells();
     test_bytes();
+    setenv("PEVIZ_SIMD", "sse2", 1);
+    test_pair();
+    test_cells();
     TEST_END("test_soft_stream");
 }
