@@ -50,11 +50,22 @@ def png_pixels(data):
     return w, h, rows
 
 
-def ADD8(a, b):
-    return (a + b) & 255
-
-
 AND255 = (255).__and__
+MASKS = {}
+
+
+def add8(x, y):
+    """Two byte strings added byte by byte, mod 256, as two big integers:
+    the low seven bits of each byte add without reaching the next byte,
+    and the top bit is the exclusive or of the two top bits and that
+    carry."""
+    n = len(x)
+    if n not in MASKS:
+        hi = int.from_bytes(b"\x80" * n, "little")
+        MASKS[n] = (hi, hi ^ ((1 << (8 * n)) - 1))
+    hi, lo = MASKS[n]
+    a, b = int.from_bytes(x, "little"), int.from_bytes(y, "little")
+    return (((a & lo) + (b & lo)) ^ ((a ^ b) & hi)).to_bytes(n, "little")
 
 
 def unfilter_row(f, line, prev, bpp=3):
@@ -64,7 +75,7 @@ def unfilter_row(f, line, prev, bpp=3):
     sum less the corner; all mod 256.  Each channel of Sub is a running
     sum, so it is summed a channel at a time."""
     if f == 2:
-        line[:] = bytes(map(ADD8, line, prev))
+        line[:] = add8(line, prev)
     elif f == 1:
         for c in range(bpp):
             line[c::bpp] = bytes(map(AND255, accumulate(line[c::bpp])))
@@ -977,7 +988,9 @@ class Screen:
         self.x += 2 if unicodedata.east_asian_width(ch) in "WF" else 1
 
     def feed(self, data):
-        esc = re.compile(rb"\x1b\[([0-9;:?>=<]*)[ $]?([@-~])|\x1b[P_\]X^](?:[^\x1b\x07]|\x1b\x1b)*(?:\x1b\\|\x07)"
+        # (a string's body taken in runs, never given back: an image is
+        # hundreds of KB, and one alternation per byte was most of the time)
+        esc = re.compile(rb"\x1b\[([0-9;:?>=<]*)[ $]?([@-~])|\x1b[P_\]X^](?:[^\x1b\x07]++|\x1b\x1b)*+(?:\x1b\\|\x07)"
                          rb"|\x1b[()][0-9A-Za-z]|\x1b([78=>c])|\x1b.")
         text = bytearray()
 
