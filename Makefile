@@ -85,7 +85,7 @@ SAN_FLAGS := -fsanitize=address,undefined,float-cast-overflow \
 SAN_LDFLAGS := $(SAN_FLAGS) -no-pie
 GCC_SAN_BIN_LDFLAGS := -static-libasan -static-libubsan
 
-.PHONY: all run test unit bench bench-quick asan asan-build built fuzz fuzz-run install uninstall clean help golden libpeviz libcheck
+.PHONY: all run test unit bench bench-quick asan fuzz fuzz-run install uninstall clean help golden libpeviz libcheck
 all: $(BIN)
 
 ## libpeviz: build build/libpeviz.a (the math alone: needs only libc and libm)
@@ -182,13 +182,6 @@ ASAN_VARS = BUILD=$(ASAN_DIR) BIN=$(ASAN_DIR)/peviz OPT="$(ASAN_OPT)" \
 	    APP_OPT=-O0 LDFLAGS="$(SAN_LDFLAGS)" BIN_LDFLAGS="$(SAN_BIN_LDFLAGS)"
 asan:
 	$(MAKE) --no-print-directory $(ASAN_VARS) X="$(X) $(SOURCE_SUITES)" test
-
-## asan-build: build what make asan runs, and run nothing (CI builds the
-##             next stage while this one's suites run)
-asan-build:
-	$(MAKE) --no-print-directory $(ASAN_VARS) built
-
-built: $(BIN) $(TEST_BINS)
 
 ## fuzz: libFuzzer harnesses (clang) for the command line, the prompt and the
 ##       file parsers, FUZZ_SECONDS each (default 60), or a fixed number
