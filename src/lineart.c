@@ -75,9 +75,8 @@ void art_ring(struct art *a, double cx, double cy, double r, double wid,
                                 wid), col);
 }
 
-/* Distance from (px, py) to the segment (ax, ay)-(bx, by). */
-static double seg_dist(double px, double py, double ax, double ay, double bx,
-                       double by)
+double art_seg_dist(double px, double py, double ax, double ay, double bx,
+                    double by)
 {
     double dx = bx - ax, dy = by - ay, l2 = dx * dx + dy * dy;
     double t = l2 > 0 ? ((px - ax) * dx + (py - ay) * dy) / l2 : 0;
@@ -91,7 +90,7 @@ void art_segment(struct art *a, double x0, double y0, double x1, double y1,
     struct span s = span_of(a, x0, y0, x1, y1, wid + 1);
     for (int y = s.y0; y <= s.y1; y++)
         for (int x = s.x0; x <= s.x1; x++)
-            plot(a, x, y, cover(seg_dist(x + 0.5, y + 0.5, x0, y0, x1, y1),
+            plot(a, x, y, cover(art_seg_dist(x + 0.5, y + 0.5, x0, y0, x1, y1),
                                 wid), col);
 }
 

@@ -27,6 +27,10 @@ rgb art_blend(rgb a, rgb b, double t);
 void art_ring(struct art *a, double cx, double cy, double r, double wid,
               rgb col);
 
+/* Distance from (px, py) to the segment (ax, ay)-(bx, by). */
+double art_seg_dist(double px, double py, double ax, double ay, double bx,
+                    double by);
+
 /* A stroke of width wid from (x0, y0) to (x1, y1), round ends. */
 void art_segment(struct art *a, double x0, double y0, double x1, double y1,
                  double wid, rgb col);

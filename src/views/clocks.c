@@ -82,16 +82,6 @@ static void thick_line(canvas *c, int x0, int y0, int x1, int y1, rgb col,
 
 /* ---- a face in block cells -------------------------------------------- */
 
-/* Distance from (px, py) to the segment (ax, ay)-(bx, by). */
-static double seg_dist(double px, double py, double ax, double ay, double bx,
-                       double by)
-{
-    double dx = bx - ax, dy = by - ay, l2 = dx * dx + dy * dy;
-    double t = l2 > 0 ? ((px - ax) * dx + (py - ay) * dy) / l2 : 0;
-    t = t < 0 ? 0 : t > 1 ? 1 : t;
-    return hypot(px - ax - t * dx, py - ay - t * dy);
-}
-
 /*
  * The quadrant pixels (2 x 2 a cell) whose centres, in dot coordinates
  * (2 x 4 a cell: a pixel is one dot wide and two tall), lie within half
@@ -110,7 +100,7 @@ static void quad_shape(canvas *c, const struct clock_face *f, int ring,
         for (int qx = (int)floor(lo_x); qx <= (int)ceil(hi_x); qx++) {
             double px = qx + 0.5, py = 2.0 * qy + 1.0;
             double d = ring ? hypot(px - f->cx - 0.5, py - f->cy - 0.5)
-                            : seg_dist(px, py, x0, y0, x1, y1);
+                            : art_seg_dist(px, py, x0, y0, x1, y1);
             if (ring ? d <= f->r + 0.5 && d > f->r + 0.5 - half
                      : d <= half)
                 canvas_quad(c, qx, qy, col);
