@@ -224,11 +224,11 @@ static void draw_triangle(const struct pen *p, int dir)
 }
 
 /* A glyph of the font, scaled to the cell and centred. */
-static void draw_text(const struct pen *p, uint32_t cp, int bold)
+static int draw_text(const struct pen *p, uint32_t cp, int bold)
 {
     uint8_t rows[FONT_H];
     if (!font_glyph(cp, rows))
-        return;
+        return 0;
     int sx = p->w >= 6 ? (p->w - 1) / FONT_W : 1;
     int sy = p->h >= 9 ? (p->h - 2) / FONT_H : 1;
     int x0 = (p->w - FONT_W * sx) / 2, y0 = (p->h - FONT_H * sy) / 2;
@@ -239,6 +239,7 @@ static void draw_text(const struct pen *p, uint32_t cp, int bold)
             int x = x0 + c * sx, y = y0 + r * sy;
             pen_rect(p, x, y, x + sx + (bold ? 1 : 0), y + sy, p->fg);
         }
+    return 1;
 }
 
 /* Any other glyph: a hollow box. */
@@ -256,7 +257,7 @@ static void draw_glyph(const struct pen *p, uint32_t cp, int bold)
     if (cp == ' ' || cp == 0x00A0 || cp == 0x2800)
         return;
     if (cp < 0x80)
-        draw_text(p, cp, bold);
+        (void)draw_text(p, cp, bold);
     else if (cp >= 0x2580 && cp <= 0x259F)
         draw_block(p, cp);
     else if (cp >= 0x2800 && cp <= 0x28FF)
@@ -265,10 +266,11 @@ static void draw_glyph(const struct pen *p, uint32_t cp, int bold)
         draw_box(p, cp);
     else if (cp == 0x25CF || cp == 0x2022)
         draw_disc(p);
-    else if (cp == 0x25B2 || cp == 0x25B6 || cp == 0x25BC || cp == 0x25C0)
-        draw_triangle(p, cp == 0x25B2 ? 0 : cp == 0x25B6 ? 1
-                         : cp == 0x25BC ? 2 : 3);
-    else
+    else if (cp == 0x25B2 || cp == 0x25B6 || cp == 0x25BC || cp == 0x25C0 ||
+             cp == 0x25B8)
+        draw_triangle(p, cp == 0x25B2 ? 0 : cp == 0x25BC ? 2
+                         : cp == 0x25C0 ? 3 : 1);
+    else if (!draw_text(p, cp, bold))
         draw_standin(p);
 }
 

@@ -206,6 +206,25 @@ static void test_shapes(void)
         for (int x = 0; x < CW; x++)
             ink += cell_px(&k, x, y) == FG;
     CHECK(ink > 10);
+    /* the letters and signs the screens use draw as themselves, not as
+     * the box: omega, lambda, pi, middle dot, degree, times, Sigma,
+     * delta, theta, tau, ellipsis, subscript k, arrows, square root */
+    static const uint32_t SIGNS[] = { 0x3C9, 0x3BB, 0x3C0, 0xB7, 0xB0, 0xD7,
+                                      0x3A3, 0x3B4, 0x3B8, 0x3C4, 0x2026,
+                                      0x2096, 0x2192, 0x2193, 0x21BA, 0x221A };
+    cell box = mk(0x4E2D, CELL_TEXT);
+    for (size_t i = 0; i < sizeof SIGNS / sizeof SIGNS[0]; i++) {
+        k = mk(SIGNS[i], CELL_TEXT);
+        int differ = 0, lit = 0;
+        for (int y = 0; y < CH; y++)
+            for (int x = 0; x < CW; x++) {
+                differ += cell_px(&k, x, y) != cell_px(&box, x, y);
+                lit += cell_px(&k, x, y) == FG;
+            }
+        if (!differ || !lit)
+            fprintf(stderr, "U+%04X drawn as the stand-in box\n", (unsigned)SIGNS[i]);
+        CHECK(differ > 0 && lit > 0);
+    }
     k = mk('x', CELL_TEXT);                  /* default colours: the theme */
     k.bg = RGB_DEFAULT;
     CHECK(cell_px(&k, 0, 0) == RASTER_BG);
