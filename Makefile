@@ -178,10 +178,10 @@ endif
 # Suites that never run the build under test (they read the sources, or
 # build and run a copy of their own): make test has run them already.
 SOURCE_SUITES := layers views_state view_recipe
-ASAN_VARS = BUILD=$(ASAN_DIR) BIN=$(ASAN_DIR)/peviz OPT="$(ASAN_OPT)" \
-	    APP_OPT=-O0 LDFLAGS="$(SAN_LDFLAGS)" BIN_LDFLAGS="$(SAN_BIN_LDFLAGS)"
 asan:
-	$(MAKE) --no-print-directory $(ASAN_VARS) X="$(X) $(SOURCE_SUITES)" test
+	$(MAKE) --no-print-directory BUILD=$(ASAN_DIR) BIN=$(ASAN_DIR)/peviz \
+	    OPT="$(ASAN_OPT)" APP_OPT=-O0 LDFLAGS="$(SAN_LDFLAGS)" \
+	    BIN_LDFLAGS="$(SAN_BIN_LDFLAGS)" X="$(X) $(SOURCE_SUITES)" test
 
 ## fuzz: libFuzzer harnesses (clang) for the command line, the prompt and the
 ##       file parsers, FUZZ_SECONDS each (default 60), or a fixed number
