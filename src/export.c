@@ -37,27 +37,46 @@ static void csv_row(FILE *out, const double *row, int64_t cols)
     fputc('\n', out);
 }
 
+/* A block buffer of rows x d values of size bytes each, and the fill
+ * plan of p's table (its bands formed once for every block); NULL after
+ * saying why. */
+static void *pe_blocks_open(const params *p, size_t size, pe_fill *f)
+{
+    void *buf = malloc((size_t)BLOCK_ROWS * (size_t)p->d * size);
+    if (!buf || pe_fill_open(f, p->d, p->base) < 0) {
+        free(buf);
+        cli_error("--export: out of memory");
+        return NULL;
+    }
+    return buf;
+}
+
+static int pe_blocks_close(void *buf, pe_fill *f, FILE *out)
+{
+    free(buf);
+    pe_fill_close(f);
+    return write_failed(out);
+}
+
 /* The PE table in binary: the rotation-recurrence fill, block by block. */
 static int export_pe_binary(const params *p, int f64, FILE *out)
 {
-    size_t cells = (size_t)BLOCK_ROWS * (size_t)p->d;
-    void *buf = malloc(cells * (f64 ? sizeof(double) : sizeof(float)));
-    if (!buf) {
-        cli_error("--export: out of memory");
+    size_t size = f64 ? sizeof(double) : sizeof(float);
+    pe_fill f;
+    void *buf = pe_blocks_open(p, size, &f);
+    if (!buf)
         return 2;
-    }
     for (int64_t r = 0; r < p->n; r += BLOCK_ROWS) {
         int64_t rows = p->n - r < BLOCK_ROWS ? p->n - r : BLOCK_ROWS;
         size_t nval = (size_t)rows * (size_t)p->d;
         if (f64)
-            pe_fill_f64(r, rows, p->d, p->base, buf);
+            pe_fill_rows_f64(&f, r, rows, buf);
         else
-            pe_fill_f32(r, rows, p->d, p->base, buf);
-        if (fwrite(buf, f64 ? sizeof(double) : sizeof(float), nval, out) != nval)
+            pe_fill_rows_f32(&f, r, rows, buf);
+        if (fwrite(buf, size, nval, out) != nval)
             break;
     }
-    free(buf);
-    return write_failed(out);
+    return pe_blocks_close(buf, &f, out);
 }
 
 /* A RoPE model's cos/sin cache (app_rope_cache): row p is a sin(p
@@ -97,19 +116,17 @@ static int export_table(const struct pe_table *t, int64_t n, int fmt,
  * BLOCK_ROWS rows instead of per value. */
 static int export_pe_csv(const params *p, FILE *out)
 {
-    double *buf = malloc((size_t)BLOCK_ROWS * (size_t)p->d * sizeof *buf);
-    if (!buf) {
-        cli_error("--export: out of memory");
+    pe_fill f;
+    double *buf = pe_blocks_open(p, sizeof *buf, &f);
+    if (!buf)
         return 2;
-    }
     for (int64_t r = 0; r < p->n && !ferror(out); r += BLOCK_ROWS) {
         int64_t rows = p->n - r < BLOCK_ROWS ? p->n - r : BLOCK_ROWS;
-        pe_fill_f64(r, rows, p->d, p->base, buf);
+        pe_fill_rows_f64(&f, r, rows, buf);
         for (int64_t i = 0; i < rows; i++)
             csv_row(out, buf + i * p->d, p->d);
     }
-    free(buf);
-    return write_failed(out);
+    return pe_blocks_close(buf, &f, out);
 }
 
 static void write_binary_row(FILE *out, const double *row, int64_t cols, int f64)

@@ -254,4 +254,20 @@ void pe_fill_f32(int64_t p0, int64_t rows, int d, double base, float *out);
 /* The same in double, error <= 1e-9 (about 1e-12) for positions < 2^24. */
 void pe_fill_f64(int64_t p0, int64_t rows, int d, double base, double *out);
 
+/*
+ * A table written in many blocks (the binary export): the bands'
+ * frequencies and one-step rotations formed once by pe_fill_open (-1:
+ * out of memory), then any rows of it, as pe_fill_f32/f64 fill them.
+ */
+typedef struct {
+    long double *wl;
+    double *cs, *sn;
+    int d;
+} pe_fill;
+
+int pe_fill_open(pe_fill *f, int d, double base);
+void pe_fill_rows_f32(const pe_fill *f, int64_t p0, int64_t rows, float *out);
+void pe_fill_rows_f64(const pe_fill *f, int64_t p0, int64_t rows, double *out);
+void pe_fill_close(pe_fill *f);
+
 #endif /* PEVIZ_PE_H */

@@ -10,6 +10,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define PE_PI 3.14159265358979323846
@@ -532,22 +533,53 @@ double pe_gauss(uint64_t seed, uint64_t index)
 enum { FILL_BANDS = 256, FILL_GROUP = 8, FILL_ANCHOR = 64 };
 
 typedef struct {
-    double cs[FILL_BANDS], sn[FILL_BANDS];  /* one-step rotation */
+    const double *cs, *sn;                  /* one-step rotation */
+    const long double *wl;                  /* omega for exact anchors */
     double s[FILL_BANDS], c[FILL_BANDS];    /* current sin, cos */
-    double w[FILL_BANDS];
-    long double wl[FILL_BANDS];             /* omega for exact anchors */
     int nb, nv;                             /* real, padded band counts */
 } fill_chunk;
 
-static void fill_setup(fill_chunk *ch, int b0, int half, int d, double base)
+/* Every band's omega and one-step rotation, padded to FILL_GROUP bands
+ * with omega 0 (which stays at (0, 1)): a table of many blocks forms
+ * them once, not once per block (a powl per band was most of a block's
+ * cost). */
+int pe_fill_open(pe_fill *f, int d, double base)
+{
+    int half = d / 2;
+    int nv = (half + FILL_GROUP - 1) / FILL_GROUP * FILL_GROUP;
+
+    memset(f, 0, sizeof *f);
+    f->wl = malloc((size_t)nv * sizeof *f->wl);
+    f->cs = malloc((size_t)nv * sizeof *f->cs);
+    f->sn = malloc((size_t)nv * sizeof *f->sn);
+    if (!f->wl || !f->cs || !f->sn) {
+        pe_fill_close(f);
+        return -1;
+    }
+    f->d = d;
+    for (int b = 0; b < nv; b++) {
+        f->wl[b] = b < half ? omega_l(b, d, base) : 0.0L;
+        f->cs[b] = cos((double)f->wl[b]);
+        f->sn[b] = sin((double)f->wl[b]);
+    }
+    return 0;
+}
+
+void pe_fill_close(pe_fill *f)
+{
+    free(f->wl);
+    free(f->cs);
+    free(f->sn);
+    memset(f, 0, sizeof *f);
+}
+
+/* Bands b0.. of a table with half bands, at (0, 1); the caller points
+ * wl, cs and sn at those bands' values. */
+static void fill_chunk_init(fill_chunk *ch, int half, int b0)
 {
     ch->nb = half - b0 < FILL_BANDS ? half - b0 : FILL_BANDS;
     ch->nv = (ch->nb + FILL_GROUP - 1) / FILL_GROUP * FILL_GROUP;
     for (int b = 0; b < ch->nv; b++) {
-        ch->wl[b] = b < ch->nb ? omega_l(b0 + b, d, base) : 0.0L;
-        ch->w[b] = (double)ch->wl[b];
-        ch->cs[b] = cos(ch->w[b]);
-        ch->sn[b] = sin(ch->w[b]);
         ch->s[b] = 0.0;
         ch->c[b] = 1.0;
     }
@@ -600,33 +632,74 @@ static void fill_emit_f64(const fill_chunk *ch, double *dst)
     memcpy(dst, tmp, (size_t)ch->nb * 2 * sizeof *dst);
 }
 
-/* Shared driver: exactly one of o32, o64 is non-NULL. */
-static void fill_table(int64_t p0, int64_t rows, int d, double base,
+/* The rows of one chunk of bands (b0..): exactly one of o32, o64 is
+ * non-NULL. */
+static void fill_rows(fill_chunk *ch, int d, int b0, int64_t p0,
+                      int64_t rows, float *o32, double *o64)
+{
+    for (int64_t r = 0; r < rows; r++) {
+        if (r % FILL_ANCHOR == 0)
+            fill_anchor(ch, (double)(p0 + r));
+        size_t off = (size_t)r * (size_t)d + 2 * (size_t)b0;
+        if (o32)
+            fill_emit_f32(ch, o32 + off);
+        else
+            fill_emit_f64(ch, o64 + off);
+        fill_step(ch);
+    }
+}
+
+static void fill_table(const pe_fill *f, int64_t p0, int64_t rows,
                        float *o32, double *o64)
 {
-    int half = d / 2;
     fill_chunk ch;
-    for (int b0 = 0; b0 < half; b0 += FILL_BANDS) {
-        fill_setup(&ch, b0, half, d, base);
-        for (int64_t r = 0; r < rows; r++) {
-            if (r % FILL_ANCHOR == 0)
-                fill_anchor(&ch, (double)(p0 + r));
-            size_t off = (size_t)r * (size_t)d + 2 * (size_t)b0;
-            if (o32)
-                fill_emit_f32(&ch, o32 + off);
-            else
-                fill_emit_f64(&ch, o64 + off);
-            fill_step(&ch);
+    for (int b0 = 0; b0 < f->d / 2; b0 += FILL_BANDS) {
+        fill_chunk_init(&ch, f->d / 2, b0);
+        ch.wl = f->wl + b0;
+        ch.cs = f->cs + b0;
+        ch.sn = f->sn + b0;
+        fill_rows(&ch, f->d, b0, p0, rows, o32, o64);
+    }
+}
+
+void pe_fill_rows_f32(const pe_fill *f, int64_t p0, int64_t rows, float *out)
+{
+    fill_table(f, p0, rows, out, NULL);
+}
+
+void pe_fill_rows_f64(const pe_fill *f, int64_t p0, int64_t rows, double *out)
+{
+    fill_table(f, p0, rows, NULL, out);
+}
+
+/* One block on its own: each chunk's bands formed on the stack. */
+static void fill_once(int64_t p0, int64_t rows, int d, double base,
+                      float *o32, double *o64)
+{
+    long double wl[FILL_BANDS];
+    double cs[FILL_BANDS], sn[FILL_BANDS];
+    fill_chunk ch;
+
+    for (int b0 = 0; b0 < d / 2; b0 += FILL_BANDS) {
+        fill_chunk_init(&ch, d / 2, b0);
+        for (int b = 0; b < ch.nv; b++) {
+            wl[b] = b < ch.nb ? omega_l(b0 + b, d, base) : 0.0L;
+            cs[b] = cos((double)wl[b]);
+            sn[b] = sin((double)wl[b]);
         }
+        ch.wl = wl;
+        ch.cs = cs;
+        ch.sn = sn;
+        fill_rows(&ch, d, b0, p0, rows, o32, o64);
     }
 }
 
 void pe_fill_f32(int64_t p0, int64_t rows, int d, double base, float *out)
 {
-    fill_table(p0, rows, d, base, out, NULL);
+    fill_once(p0, rows, d, base, out, NULL);
 }
 
 void pe_fill_f64(int64_t p0, int64_t rows, int d, double base, double *out)
 {
-    fill_table(p0, rows, d, base, NULL, out);
+    fill_once(p0, rows, d, base, NULL, out);
 }

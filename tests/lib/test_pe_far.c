@@ -1,7 +1,8 @@
 /*
  * test_pe_far.c - PE values at the largest positions (n = 2^24) within
  * 1e-9 of the formula on every path: pe_value (the screen), pe_row (CSV),
- * pe_fill_f64 (binary export), pe_value_mean over one position.
+ * pe_fill_f64, the export's block plan (pe_fill_rows_f64/f32),
+ * pe_value_mean over one position.
  *
  * In double, pos * omega near 1.6e7 radians carries ~1e-9 of error
  * (omega's own rounding and the product's), which the old code passed to
@@ -15,6 +16,7 @@
 #include "harness.h"
 
 #include <float.h>
+#include <string.h>
 #include <stdint.h>
 
 #define FAR 16777216                 /* 2^24 */
@@ -86,9 +88,38 @@ static void test_paths(int d, double base)
     CHECK_NEAR(w_mean, 0, 1e-9);
 }
 
+/* The export's plan, formed once and used block after block, against
+ * the one-shot fill of the same block (bit for bit) and the reference,
+ * at d 600: 300 bands, a chunk of 256 and one of 44 padded to 48. */
+static void test_plan(double base)
+{
+    enum { D = 600, ROWS = 37 };
+    static double once[ROWS * D], rows[ROWS * D];
+    static float rows32[ROWS * D];
+    double worst = 0, worst32 = 0;
+    pe_fill f;
+    CHECK(pe_fill_open(&f, D, base) == 0);
+    for (int64_t p0 = FAR - 3 * ROWS; p0 < FAR; p0 += ROWS) {
+        pe_fill_f64(p0, ROWS, D, base, once);
+        pe_fill_rows_f64(&f, p0, ROWS, rows);
+        pe_fill_rows_f32(&f, p0, ROWS, rows32);
+        CHECK(memcmp(once, rows, sizeof once) == 0);
+        for (int r = 0; r < ROWS; r++) {
+            check_row((double)(p0 + r), D, base, rows + r * D, &worst);
+            for (int j = 0; j < D; j++)
+                worst32 = fmax(worst32, fabs(rows32[r * D + j] - rows[r * D + j]));
+        }
+    }
+    pe_fill_close(&f);
+    CHECK_NEAR(worst, 0, 1e-9);
+    CHECK_NEAR(worst32, 0, 1e-7);       /* float rounding: half an ulp of 1 */
+}
+
 int main(void)
 {
     test_reference();
+    test_plan(10000);
+    test_plan(1.5);
     test_paths(16, 1.5);
     test_paths(4, 1.875);
     test_paths(64, 10000);
