@@ -539,6 +539,16 @@ typedef struct {
     int nb, nv;                             /* real, padded band counts */
 } fill_chunk;
 
+/* Band i's omega and one-step rotation; a padding band (not real) has
+ * omega 0. */
+static void fill_band(int i, int real, int d, double base, long double *wl,
+                      double *cs, double *sn)
+{
+    *wl = real ? omega_l(i, d, base) : 0.0L;
+    *cs = cos((double)*wl);
+    *sn = sin((double)*wl);
+}
+
 /* Every band's omega and one-step rotation, padded to FILL_GROUP bands
  * with omega 0 (which stays at (0, 1)): a table of many blocks forms
  * them once, not once per block (a powl per band was most of a block's
@@ -557,11 +567,8 @@ int pe_fill_open(pe_fill *f, int d, double base)
         return -1;
     }
     f->d = d;
-    for (int b = 0; b < nv; b++) {
-        f->wl[b] = b < half ? omega_l(b, d, base) : 0.0L;
-        f->cs[b] = cos((double)f->wl[b]);
-        f->sn[b] = sin((double)f->wl[b]);
-    }
+    for (int b = 0; b < nv; b++)
+        fill_band(b, b < half, d, base, f->wl + b, f->cs + b, f->sn + b);
     return 0;
 }
 
@@ -682,11 +689,8 @@ static void fill_once(int64_t p0, int64_t rows, int d, double base,
 
     for (int b0 = 0; b0 < d / 2; b0 += FILL_BANDS) {
         fill_chunk_init(&ch, d / 2, b0);
-        for (int b = 0; b < ch.nv; b++) {
-            wl[b] = b < ch.nb ? omega_l(b0 + b, d, base) : 0.0L;
-            cs[b] = cos((double)wl[b]);
-            sn[b] = sin((double)wl[b]);
-        }
+        for (int b = 0; b < ch.nv; b++)
+            fill_band(b0 + b, b < ch.nb, d, base, wl + b, cs + b, sn + b);
         ch.wl = wl;
         ch.cs = cs;
         ch.sn = sn;
