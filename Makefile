@@ -148,6 +148,15 @@ $(BUILD)/bench/%: tests/bench/%.c $(LIB_OBJS)
 	@echo "  BENCH $@"
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB_OBJS) $(LDLIBS)
 
+# The terminal tests' tmux control client (tests/e2e/ctl.c): a helper of
+# the tests, never under a sanitizer (a sanitizer's start-up would cost
+# what it saves).
+E2E_CTL := $(BUILD)/e2e/ctl
+$(E2E_CTL): tests/e2e/ctl.c
+	@mkdir -p $(dir $@)
+	@echo "  CC    $@"
+	$(Q)$(CC) -std=c11 -O2 $(WARN) -o $@ $<
+
 ## run: build and start peviz in this terminal
 run: $(BIN)
 	./$(BIN)
@@ -155,7 +164,7 @@ run: $(BIN)
 ## test: build, then run unit, command-line, golden and terminal tests,
 ##       several suites at once (T=NAME or T='e2e/*' runs some, T=list
 ##       names them, X=NAME leaves some out; JOBS=N suites at a time)
-test: $(BIN) $(TEST_BINS)
+test: $(BIN) $(TEST_BINS) $(E2E_CTL)
 	@PEVIZ=./$(BIN) BUILD=$(BUILD) CC="$(CC)" LDFLAGS="$(LDFLAGS)" E2E="$(E2E)" \
 	    T="$(T)" X="$(X)" JOBS="$(JOBS)" bash tests/run.sh
 

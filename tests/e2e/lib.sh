@@ -101,7 +101,84 @@ check() {
 
 # ---- tmux ---------------------------------------------------------------
 
-t() { tmux -S "$SOCK" -f "$E2E_DIR/tmux.conf" "$@"; }
+# t ARGS...: a tmux command to the scenario's server.  Once ctl_open has
+# attached the helper (tests/e2e/ctl.c, built by make test), the command
+# is a line on its FIFO and the answer a file, not a new tmux process:
+# a suite sends hundreds, and each process costs ~16 ms of CPU here.  An
+# argument that cannot go on one line (a newline in it) takes a process.
+t() {
+    if [ -n "$CTL_W" ] && ctl_send "$@"; then
+        if [ "$CTL_ST" = 0 ]; then printf '%s' "$CTL_OUT"; return 0; fi
+        printf '%s' "$CTL_OUT" >&2
+        return 1
+    fi
+    tmux -S "$SOCK" -f "$E2E_DIR/tmux.conf" "$@"
+}
+
+# tq ARGS...: t, its output in CTL_OUT instead of on stdout (no subshell
+# for the polls that read the screen ten times a second).
+tq() {
+    if [ -n "$CTL_W" ] && ctl_send "$@"; then
+        [ "$CTL_ST" = 0 ]
+        return
+    fi
+    CTL_OUT=$(tmux -S "$SOCK" -f "$E2E_DIR/tmux.conf" "$@")
+}
+
+CTL_W= CTL_R= CTL_PID= CTL_ST= CTL_OUT=
+: "${E2E_CTL:=${BUILD:-build}/e2e/ctl}"
+case $E2E_CTL in /*) ;; *) E2E_CTL="$PWD/$E2E_CTL" ;; esac
+
+# ctl_open SESSION: attach the helper to SESSION of $SOCK (a session
+# that lives as long as the server).  Without the helper, t runs tmux.
+ctl_open() {
+    local fifo=$TMPD/ctl
+    ctl_close
+    [ -x "$E2E_CTL" ] || return 0
+    rm -f "$fifo.in" "$fifo.out"
+    mkfifo "$fifo.in" "$fifo.out" || return 0
+    "$E2E_CTL" "$SOCK" "$E2E_DIR/tmux.conf" "$1" "$fifo.reply" \
+        <"$fifo.in" >"$fifo.out" 2>/dev/null &
+    CTL_PID=$!
+    exec {CTL_W}<>"$fifo.in" {CTL_R}<"$fifo.out"
+    if ! read -r -t 20 -u "$CTL_R" CTL_ST || [ "$CTL_ST" != 0 ]; then ctl_close kill; fi
+}
+
+# ctl_close [kill]: let the helper go (kill: it is stuck, end it).
+ctl_close() {
+    [ -n "$CTL_W" ] || return 0
+    exec {CTL_W}>&- {CTL_R}<&-
+    [ "${1:-}" = kill ] && kill "$CTL_PID" 2>/dev/null
+    wait "$CTL_PID" 2>/dev/null
+    CTL_W= CTL_R= CTL_PID=
+}
+
+# ctl_send ARGS...: one round trip; CTL_ST is 0 or 1 (tmux's status),
+# CTL_OUT the output.  Fails, having sent nothing, for an argument with a
+# newline, or when the helper has gone or has not answered in 20 s (then
+# t runs tmux itself).
+ctl_send() {
+    local a q line=
+    for a in "$@"; do
+        case $a in
+            *$'\n'*) return 1 ;;
+            ';') q=';' ;;                       # a separator, as on tmux's line
+            *) q=${a//"'"/"'\\''"}; q="'$q'" ;;  # one word, nothing expanded
+        esac
+        line+="$q "
+    done
+    printf '%s\n' "$line" >&"$CTL_W"
+    if ! read -r -t 20 -u "$CTL_R" CTL_ST; then
+        ctl_close kill
+        return 1
+    fi
+    CTL_OUT=$(<"$TMPD/ctl.reply")
+    CTL_OUT=${CTL_OUT%.}
+    if [ "$CTL_ST" = 2 ]; then      # sent, and then the client ended
+        CTL_ST=0
+        ctl_close
+    fi
+}
 
 # start W H COMMAND...: a fresh server whose one pane runs COMMAND as is.
 start_raw() {
@@ -110,7 +187,7 @@ start_raw() {
     stop
     SOCK=$(mktemp -u "$TMPD/tmux.XXXXXX")
     t new-session -d -s t -x "$w" -y "$h" \
-        env TERM=tmux-256color LC_ALL=C.UTF-8 "$@"
+        env TERM=tmux-256color LC_ALL=C.UTF-8 "$@" && ctl_open t
 }
 
 # start W H COMMAND...: the same, under wrap.sh (prints EXIT= TTY= after).
@@ -130,6 +207,7 @@ start_peviz() {
 stop() {
     if [ -n "$SOCK" ]; then
         t kill-server >/dev/null 2>&1
+        ctl_close
         rm -f "$SOCK"
         SOCK=
     fi
@@ -160,7 +238,7 @@ poll_for() {
 # waits only as long as it must).
 poll_until() { poll_for 200 "$@"; }
 
-screen_has() { local s; s=$(capture); [[ $s == *"$1"* ]]; }
+screen_has() { tq capture-pane -p -t t && [[ $CTL_OUT == *"$1"* ]]; }
 screen_lacks() { ! screen_has "$1"; }
 wait_for() { poll_until screen_has "$1"; }
 wait_gone() { poll_until screen_lacks "$1"; }
@@ -202,7 +280,7 @@ quiet() {
 }
 
 # The pane is WxH.
-pane_is() { [ "$(pane_fmt '#{pane_width}x#{pane_height}')" = "$1" ]; }
+pane_is() { tq display-message -p -t t '#{pane_width}x#{pane_height}' && [ "${CTL_OUT%$'\n'}" = "$1" ]; }
 
 # Resize the window through each WxH and check the pane follows.
 resize_through() {

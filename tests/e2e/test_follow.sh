@@ -32,7 +32,7 @@ cap() { FOCUS=$1; t capture-pane -p -t "$1"; }
 # a failure shows the screen last looked at
 capture() { t capture-pane -p -t "${FOCUS:-tc}"; }
 send() { local s=$1; shift; t send-keys -t "$s" "$@"; }
-has() { local s; FOCUS=$1; s=$(cap "$1"); [[ $s == *"$2"* ]]; }
+has() { FOCUS=$1; tq capture-pane -p -t "$1" && [[ $CTL_OUT == *"$2"* ]]; }
 lacks() { ! has "$1" "$2"; }
 # within TENTHS NAME TEXT: TEXT on NAME's screen within TENTHS/10 s
 within() { poll_for "$1" has "$2" "$3"; }
@@ -45,7 +45,7 @@ exited_clean() {
 }
 
 SOCK=$(mktemp -u "$TMPD/tmux.XXXXXX")
-t new-session -d -s idle -x 20 -y 5 'sleep 600'
+t new-session -d -s idle -x 20 -y 5 'sleep 600' && ctl_open idle
 
 # One process serves every kind of bad peer, each at its own path, and
 # leaves stale.sock behind (bound, then closed without removing it).
