@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "config.h"
@@ -537,11 +538,17 @@ char *config_read(const char *path, size_t *n, char *err, size_t errlen)
         snprintf(err, errlen, "%s: %s", path, fd >= 0 ? strerror(errno) : why);
         return NULL;
     }
-    char *buf = malloc(CONFIG_MAX_BYTES + 1);
+    /* as long as the file (a config is a few kilobytes), and one byte
+     * past the limit, so that a larger file is seen to be larger */
+    struct stat st;
+    size_t cap = CONFIG_MAX_BYTES + 1;
+    if (fstat(fd, &st) == 0 && st.st_size >= 0 && st.st_size < CONFIG_MAX_BYTES)
+        cap = (size_t)st.st_size + 1;
+    char *buf = malloc(cap < 4 ? 4 : cap);
     *n = buf ? fread(buf, 1, 4, f) : 0;
     if (buf && !(*n == 4 && memcmp(buf, "GGUF", 4) == 0))   /* GGUF: read
                                                    by gguf_config_load */
-        *n += fread(buf + *n, 1, CONFIG_MAX_BYTES + 1 - *n, f);
+        *n += fread(buf + *n, 1, cap > *n ? cap - *n : 0, f);
     int rerr = ferror(f);
     fclose(f);
     if (!buf || rerr) {

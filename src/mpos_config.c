@@ -2,7 +2,6 @@
  * mpos_config.c - M-RoPE keys of a config.json (see mpos_config.h).
  * The RoPE keys themselves (base, d, scaling) are config.c's.
  */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -100,15 +99,11 @@ static int read_vision(const char *path, const json_value *root,
 int mpos_config_load(const char *path, struct mpos_conf *m, char *err,
                      size_t errlen)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+    size_t n;
+    char *buf = config_read(path, &n, err, errlen);
+    if (!buf)
         return -1;
-    }
-    char *buf = malloc(CONFIG_MAX_BYTES + 1);
-    size_t n = buf ? fread(buf, 1, CONFIG_MAX_BYTES + 1, f) : 0;
-    fclose(f);
-    if (!buf || n > CONFIG_MAX_BYTES || (n >= 4 && !memcmp(buf, "GGUF", 4))) {
+    if (n > CONFIG_MAX_BYTES || (n >= 4 && !memcmp(buf, "GGUF", 4))) {
         free(buf);
         return 0;   /* config_load said what was wrong, or GGUF: no keys */
     }
