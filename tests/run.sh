@@ -105,23 +105,33 @@ total_pass=0 total_fail=0 total_skip=0
 # run_one N NAME CMD: the suite's output in N.out, its status and
 # seconds in N.rc
 run_one() {
-    local n=$1 cmd=$3 t0=$EPOCHREALTIME rc
+    local n=$1 cmd=$3 t0=${EPOCHREALTIME/./} rc us ms=0 t
     $cmd >"$OUT/$n.out" 2>&1 </dev/null   # words: "bash tests/x.sh" or a binary
     rc=$?
-    times >"$OUT/$n.cpu"    # this subshell's children: the suite's CPU time
-    awk -v rc="$rc" -v a="$t0" -v b="$EPOCHREALTIME" '
-        function s(t) { sub(/s$/, "", t); split(t, m, "m"); return m[1] * 60 + m[2] }
-        NR == 2 { c = s($1) + s($2) }
-        END { printf "%d %.3f %.1f\n", rc, b - a, c }' "$OUT/$n.cpu" >"$OUT/$n.rc.tmp"
+    us=$(( ${EPOCHREALTIME/./} - t0 ))
+    # `times`, second line: this subshell's children (the suite), user and
+    # system time as "XmY.ZZZs"; added up in milliseconds
+    times >"$OUT/$n.cpu"
+    { read -r _; read -r -a t; } <"$OUT/$n.cpu"
+    for t in "${t[@]}"; do
+        [[ $t =~ ^([0-9]+)m([0-9]+)\.([0-9]{3})s$ ]] &&
+            ms=$(( ms + (BASH_REMATCH[1] * 60 + 10#${BASH_REMATCH[2]}) * 1000 + 10#${BASH_REMATCH[3]} ))
+    done
+    printf '%d %d.%03d %d.%d\n' "$rc" $((us / 1000000)) $((us / 1000 % 1000)) \
+        $((ms / 1000)) $((ms / 100 % 10)) >"$OUT/$n.rc.tmp"
     mv "$OUT/$n.rc.tmp" "$OUT/$n.rc"
 }
 
 # collect N NAME: add up what suite N said, print its line (all of its
 # output when it failed) and its SKIP lines
 collect() {
-    local n=$1 name=$2 rc secs cpu line p f k
+    local n=$1 name=$2 rc secs cpu line= p f k said l skips=
     read -r rc secs cpu <"$OUT/$n.rc"
-    line=$(grep -E '^[^ ]+: [0-9]+ passed, [0-9]+ failed' "$OUT/$n.out" | tail -n 1)
+    # its result line (the last) and SKIP lines, read in one grep
+    said=$(grep -E '^(SKIP |[^ ]+: [0-9]+ passed, [0-9]+ failed)' "$OUT/$n.out")
+    while IFS= read -r l; do
+        case $l in 'SKIP '*) skips+=$l$'\n' ;; *) line=$l ;; esac
+    done <<<"$said"
     if [ -z "$line" ]; then
         cat "$OUT/$n.out"
         echo "$name: no result line (exit $rc)"
@@ -129,13 +139,12 @@ collect() {
         printf '%s %s %s\n' "$secs" "$name" "$cpu" >>"$OUT/times"
         return
     fi
-    p=$(printf '%s' "$line" | sed -E 's/.*: ([0-9]+) passed.*/\1/')
-    f=$(printf '%s' "$line" | sed -E 's/.* ([0-9]+) failed.*/\1/')
-    k=0
-    case $line in *skipped*) k=$(printf '%s' "$line" | sed -E 's/.* ([0-9]+) skipped.*/\1/') ;; esac
+    [[ $line =~ :\ ([0-9]+)\ passed,\ ([0-9]+)\ failed ]]
+    p=${BASH_REMATCH[1]} f=${BASH_REMATCH[2]} k=0
+    [[ $line =~ \ ([0-9]+)\ skipped ]] && k=${BASH_REMATCH[1]}
     if [ "$f" -ne 0 ] || [ "$rc" -ne 0 ]; then cat "$OUT/$n.out"; fi
     [ "$rc" -ne 0 ] && [ "$f" -eq 0 ] && f=1
-    grep -E '^SKIP ' "$OUT/$n.out"
+    printf '%s' "$skips"
     printf '%s  (%.1f s)\n' "$line" "$secs"
     printf '%s %s %s\n' "$secs" "$name" "$cpu" >>"$OUT/times"
     total_pass=$((total_pass + p)) total_fail=$((total_fail + f)) total_skip=$((total_skip + k))
