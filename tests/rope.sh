@@ -736,6 +736,9 @@ cfg llama3nolow.json '{"head_dim": 64, "rope_theta": 5e5, "rope_scaling": {"rope
 cfg array.json '[1, 2, 3]'
 cfg hugehidden.json '{"hidden_size": 4.096e131, "num_attention_heads": 32, "rope_theta": 1e4}'
 cfg hugehead.json '{"head_dim": 1e300, "rope_theta": 1e4}'
+: >"$tmp/empty.json"
+# one byte over the limit (sparse): read as far as the limit, and refused
+truncate -s $((16 * 1024 * 1024 + 1)) "$tmp/big.json"
 while IFS='|' read -r args want; do
     [ -z "$args" ] && continue
     args=${args//@/$tmp}
@@ -785,6 +788,8 @@ done <<'TABLE'
 --config @/dupkey.json|dupkey.json: not JSON: byte 52: duplicate key "rope_theta"
 --config @/llama3nolow.json|llama3nolow.json: key 'rope_scaling.low_freq_factor': missing
 --config @/array.json|array.json: not a config.json
+--config @/empty.json|empty.json: not JSON: byte 0: unexpected end of input
+--config @/big.json|big.json: larger than 16777216 bytes; not a config.json
 --config @/hugehidden.json|hugehidden.json: key 'hidden_size': 1.28e+130 rotary dimensions: out of range; want an even number in 2..65536
 --config @/hugehead.json|hugehead.json: key 'head_dim': 1e+300 rotary dimensions: out of range
 --config @/gemma3-v5.json --layer-type global|gemma3-v5.json: key 'rope_parameters.global': no such layer type; the file has full_attention, sliding_attention
