@@ -238,6 +238,8 @@ poll_for() {
 # waits only as long as it must).
 poll_until() { poll_for 200 "$@"; }
 
+# (pane t, as capture reads it; a suite with panes of other names, like
+# test_follow, matches its own)
 screen_has() { tq capture-pane -p -t t && [[ $CTL_OUT == *"$1"* ]]; }
 screen_lacks() { ! screen_has "$1"; }
 wait_for() { poll_until screen_has "$1"; }
