@@ -58,10 +58,19 @@ APP_OBJS  := $(APP_SRCS:%.c=$(BUILD)/%.o)
 APP_LIB   := $(BUILD)/libpevizapp.a
 LIB_OBJS  := $(APP_LIB) $(LIBPEVIZ)
 MAIN_OBJ  := $(BUILD)/src/main.o
+# The tests: build/tests/NAME for each tests/unit/NAME.c and
+# tests/lib/NAME.c. Each kind is linked once, as one program
+# (build/tests/unit-tests, build/tests/lib-tests), and build/tests/NAME
+# is a link to it that runs the test of that name (tests/multi.c): under a
+# sanitizer, linking each test on its own took as long as compiling them.
 TEST_SRCS := $(wildcard tests/unit/test_*.c)
-TEST_BINS := $(TEST_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
+UNIT_NAMES := $(TEST_SRCS:tests/unit/%.c=%)
 CORE_TEST_SRCS := $(wildcard tests/lib/test_*.c)
-TEST_BINS += $(CORE_TEST_SRCS:tests/lib/%.c=$(BUILD)/tests/%)
+LIB_TEST_NAMES := $(filter-out test_registry,$(CORE_TEST_SRCS:tests/lib/%.c=%))
+UNIT_PROG := $(BUILD)/tests/unit-tests
+LIB_TEST_PROG := $(BUILD)/tests/lib-tests
+TEST_BINS := $(UNIT_NAMES:%=$(BUILD)/tests/%) $(LIB_TEST_NAMES:%=$(BUILD)/tests/%) \
+             $(BUILD)/tests/test_registry
 BENCH_SRCS := $(wildcard tests/bench/*.c)
 BENCH_BINS := $(BENCH_SRCS:tests/bench/%.c=$(BUILD)/bench/%)
 
@@ -85,7 +94,7 @@ SAN_FLAGS := -fsanitize=address,undefined,float-cast-overflow \
 SAN_LDFLAGS := $(SAN_FLAGS) -no-pie
 GCC_SAN_BIN_LDFLAGS := -static-libasan -static-libubsan
 
-.PHONY: all run test unit bench bench-quick asan fuzz fuzz-run install uninstall clean help golden libpeviz libcheck
+.PHONY: FORCE all run test unit bench bench-quick asan fuzz fuzz-run install uninstall clean help golden libpeviz libcheck
 all: $(BIN)
 
 ## libpeviz: build build/libpeviz.a (the math alone: needs only libc and libm)
@@ -109,11 +118,40 @@ $(BUILD)/src/lib/%.o: src/lib/%.c
 	@echo "  CC    $<"
 	$(Q)$(CC) -Iinclude $(CFLAGS) -c -o $@ $<
 
-# The library's own tests see only include/ and link only the archive.
-$(BUILD)/tests/%: tests/lib/%.c $(LIBPEVIZ)
+# A test in a test program: its main() is compiled as NAME_main, declared
+# first by tests/multi_main.h.
+TEST_MAIN = -Dmain=$*_main -include tests/multi_main.h
+
+# The list of a test program's tests (TEST(name) lines), rewritten only
+# when the list changes.
+define test_list
 	@mkdir -p $(dir $@)
-	@echo "  TEST  $@"
-	$(Q)$(CC) -Iinclude -Itests/unit $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIBPEVIZ) -lm
+	$(Q)printf 'TEST(%s)\n' $(1) >$@.tmp
+	$(Q)if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; fi
+endef
+$(BUILD)/gen/unit_tests.h: FORCE
+	$(call test_list,$(UNIT_NAMES))
+$(BUILD)/gen/lib_tests.h: FORCE
+	$(call test_list,$(LIB_TEST_NAMES))
+
+$(LIB_TEST_NAMES:%=$(BUILD)/tests/%) $(UNIT_NAMES:%=$(BUILD)/tests/%): $(BUILD)/tests/%:
+	$(Q)ln -sf $(notdir $<) $@
+$(LIB_TEST_NAMES:%=$(BUILD)/tests/%): $(LIB_TEST_PROG)
+$(UNIT_NAMES:%=$(BUILD)/tests/%): $(UNIT_PROG)
+
+# The library's own tests see only include/ and link only the archive.
+$(BUILD)/tests/lib/%.o: tests/lib/%.c
+	@mkdir -p $(dir $@)
+	@echo "  CC    $<"
+	$(Q)$(CC) -Iinclude -Itests/unit $(CFLAGS) $(TEST_MAIN) -c -o $@ $<
+
+$(BUILD)/tests/lib/multi.o: tests/multi.c $(BUILD)/gen/lib_tests.h
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) -I$(BUILD)/gen $(CFLAGS) -DTEST_LIST='"lib_tests.h"' -c -o $@ $<
+
+$(LIB_TEST_PROG): $(BUILD)/tests/lib/multi.o $(LIB_TEST_NAMES:%=$(BUILD)/tests/lib/%.o) $(LIBPEVIZ)
+	@echo "  LD    $@"
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ -lm
 
 # A library test that drives the program's command line and export with
 # what it registered in the library's tables links the program too.
@@ -138,10 +176,18 @@ $(BUILD)/%.o: %.c | $(VIEW_HEADERS)
 	@echo "  CC    $<"
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(APP_OPT) -c -o $@ $<
 
-$(BUILD)/tests/%: tests/unit/%.c $(LIB_OBJS)
+$(BUILD)/tests/unit/%.o: tests/unit/%.c | $(VIEW_HEADERS)
 	@mkdir -p $(dir $@)
-	@echo "  TEST  $@"
-	$(Q)$(CC) $(CPPFLAGS) -Itests/unit $(CFLAGS) $(UNIT_OPT) $(LDFLAGS) -o $@ $< $(LIB_OBJS) $(LDLIBS)
+	@echo "  CC    $<"
+	$(Q)$(CC) $(CPPFLAGS) -Itests/unit $(CFLAGS) $(UNIT_OPT) $(TEST_MAIN) -c -o $@ $<
+
+$(BUILD)/tests/unit/multi.o: tests/multi.c $(BUILD)/gen/unit_tests.h
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) -I$(BUILD)/gen $(CFLAGS) -DTEST_LIST='"unit_tests.h"' -c -o $@ $<
+
+$(UNIT_PROG): $(BUILD)/tests/unit/multi.o $(UNIT_NAMES:%=$(BUILD)/tests/unit/%.o) $(LIB_OBJS)
+	@echo "  LD    $@"
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(BUILD)/bench/%: tests/bench/%.c $(LIB_OBJS)
 	@mkdir -p $(dir $@)
