@@ -21,7 +21,7 @@ enum {
     O_POS = 256, O_VIEW, O_SCHEME, O_COLOR, O_ASCII, O_FPS, O_MOUSE,
     O_LOWBW, O_PALETTE, O_BASE_B, O_BASE_C, O_TOUR, O_LANG, O_EXPORT,
     O_FORMAT, O_SOFTMAX, O_CAUSAL, O_TEMPERATURE, O_SNAPSHOT, O_SIZE,
-    O_PE_FILE, O_PANE_MODE, O_TENSOR, O_ROW_OFFSET, O_COMPONENTS,
+    O_PE_FILE, O_PANE_MODE, O_TENSOR, O_ROW_OFFSET, O_COMPONENTS, O_ROWS,
     O_SERVE, O_FOLLOW, O_SERVE_MODE, O_FILES,
     O_HEADS, O_HEAD, O_Q, O_SEED, O_TRAIN, O_BUCKETS, O_MAXD, O_BIDIR,
     O_R1, O_R2, O_XPOS_BASE, O_PAIRS, O_ROTARY, O_QK, O_TUNING, O_FLOOR,
@@ -80,6 +80,7 @@ static const struct opt OPTS[] = {
     { "autoplay", 1, O_AUTOPLAY, "SECONDS", "--tour: go on to the next step every SECONDS, quit after the last" },
     { "export", 1, O_EXPORT, "WHAT", "print and exit: " },
     { "format", 1, O_FORMAT, "FMT", "" },
+    { "rows", 1, O_ROWS, "A..B", "--export pe, scores, softmax: rows A to B only, 0 <= A <= B <= n-1" },
     { "softmax", 0, O_SOFTMAX, NULL, "export/attention: softmax per row" },
     { "causal", 0, O_CAUSAL, NULL, "export/attention: causal mask" },
     { "temperature", 0, O_TEMPERATURE, NULL, "export/attention: divide scores by sqrt(d_model)" },
@@ -359,6 +360,25 @@ static int parse_size(struct cli *c, const char *arg)
         return fail("--size: '%s': want WxH with W and H in 1..1000", arg);
     c->width = (int)w;
     c->height = (int)h;
+    return 0;
+}
+
+/* --rows A..B: two positions, A <= B (n checks B, once it is final). */
+static int parse_rows(struct cli *c, const char *arg)
+{
+    long a, b;
+    const char *dots = strstr(arg, ".."), *why;
+    char buf[32];
+    if (!dots || (size_t)(dots - arg) >= sizeof buf)
+        return fail("--rows: '%s': want A..B, e.g. 0..9", arg);
+    memcpy(buf, arg, (size_t)(dots - arg));
+    buf[dots - arg] = 0;
+    if (parse_long(buf, &a, &why) || parse_long(dots + 2, &b, &why) ||
+        a < 0 || b < a || b >= PARAM_N_MAX)
+        return fail("--rows: '%s': want A..B with 0 <= A <= B <= %ld",
+                    arg, (long)PARAM_N_MAX - 1);
+    c->rows_first = a;
+    c->rows_last = b;
     return 0;
 }
 
@@ -648,6 +668,7 @@ static int parse_one(struct cli *c, int val, const char *arg)
         return parse_pane_layer(c, val - O_LAYER_A, val, arg);
     case O_TOUR: c->tour = arg ? arg : ""; return 0;
     case O_FORMAT: c->format = arg; return 0;
+    case O_ROWS: return parse_rows(c, arg);
     case O_SOFTMAX: c->app.att.o.softmax = 1; return 0;
     case O_CAUSAL: c->app.att.o.causal = 1; return 0;
     case O_TEMPERATURE: c->app.att.o.temperature = 1; return 0;
@@ -789,6 +810,11 @@ static int check_final(struct cli *c, const char *pos_arg)
                                && (c->what == EXPORT_PCA
                                    || c->what == EXPORT_PCA_VARIANCE)))
         return fail("--components: goes with --export pca or pca-variance");
+    if (c->rows_first >= 0 && !(c->mode == MODE_EXPORT
+                                && (c->what == EXPORT_PE
+                                    || c->what == EXPORT_SCORES
+                                    || c->what == EXPORT_SOFTMAX)))
+        return fail("--rows: goes with --export pe, scores or softmax");
     if (c->scale && !(c->mode == MODE_SNAPSHOT && c->format &&
                       strcmp(c->format, "png") == 0))
         return fail("--scale: goes with --snapshot --format png");
@@ -874,6 +900,7 @@ int cli_parse(struct cli *c, int argc, char **argv)
     c->graphics = GFX_AUTO;
     c->serve_mode = 0600;
     c->row_offset = -1;
+    c->rows_first = c->rows_last = -1;
     c->components = 3;
     build_longopts(lo, shorts);
     opterr = 0;
@@ -1018,7 +1045,7 @@ static void print_keys(FILE *f, const char *title, const struct keybind *k)
 void cli_usage(FILE *f)
 {
     fputs("usage: peviz [options]           explore positional encodings\n"
-          "       peviz --export pe|scores|softmax [--format csv|f32|f64] [options]\n"
+          "       peviz --export pe|scores|softmax [--format csv|f32|f64] [--rows A..B] [options]\n"
           "       peviz --export freqs|bands [--model NAME|--config FILE] [options]\n"
           "       peviz --model list\n"
           "       peviz --check-freqs FILE [--tensor NAME] [--model NAME|--config FILE] [options]\n"

@@ -33,6 +33,7 @@ struct cli {
     const char *tensor;        /* --tensor NAME, or NULL: pick by name */
     const char *check_freqs;   /* --check-freqs FILE */
     long row_offset;           /* --row-offset K, or -1: the known one */
+    long rows_first, rows_last; /* --rows A..B, or -1: every row */
     int components;            /* --components K (PCA exports), default 3 */
     int components_set;
     const char *pos_text;      /* --pos, checked once n is final */

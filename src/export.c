@@ -58,22 +58,50 @@ static int pe_blocks_close(void *buf, pe_fill *f, FILE *out)
     return write_failed(out);
 }
 
-/* The PE table in binary: the rotation-recurrence fill, block by block. */
-static int export_pe_binary(const params *p, int f64, FILE *out)
+/* The rows an export prints: positions first .. end-1 (--rows). */
+struct row_range {
+    int64_t first, end;
+};
+
+/* Rows skip..rows-1 of a block of d-wide rows, in the export's format;
+ * nonzero when the write failed. */
+static int write_block(FILE *out, const void *buf, int64_t skip,
+                       int64_t rows, int d, int fmt)
 {
-    size_t size = f64 ? sizeof(double) : sizeof(float);
+    if (fmt == EXPORT_CSV) {
+        for (int64_t i = skip; i < rows; i++)
+            csv_row(out, (const double *)buf + i * d, d);
+        return ferror(out);
+    }
+    size_t size = fmt == EXPORT_F32 ? sizeof(float) : sizeof(double);
+    size_t nval = (size_t)(rows - skip) * (size_t)d;
+    return fwrite((const char *)buf + (size_t)skip * (size_t)d * size, size,
+                  nval, out) != nval;
+}
+
+/*
+ * The PE table: the rotation-recurrence fill, block by block.  Blocks
+ * start at multiples of BLOCK_ROWS, where the fill re-anchors, from the
+ * block that holds rr.first: a row has the same bits with --rows as in
+ * the whole table.
+ */
+static int export_pe_blocks(const params *p, struct row_range rr, int fmt,
+                            FILE *out)
+{
     pe_fill f;
-    void *buf = pe_blocks_open(p, size, &f);
+    void *buf = pe_blocks_open(p, fmt == EXPORT_F32 ? sizeof(float)
+                                                    : sizeof(double), &f);
     if (!buf)
         return 2;
-    for (int64_t r = 0; r < p->n; r += BLOCK_ROWS) {
-        int64_t rows = p->n - r < BLOCK_ROWS ? p->n - r : BLOCK_ROWS;
-        size_t nval = (size_t)rows * (size_t)p->d;
-        if (f64)
-            pe_fill_rows_f64(&f, r, rows, buf);
-        else
+    for (int64_t r = rr.first - rr.first % BLOCK_ROWS; r < rr.end;
+         r += BLOCK_ROWS) {
+        int64_t rows = rr.end - r < BLOCK_ROWS ? rr.end - r : BLOCK_ROWS;
+        if (fmt == EXPORT_F32)
             pe_fill_rows_f32(&f, r, rows, buf);
-        if (fwrite(buf, size, nval, out) != nval)
+        else
+            pe_fill_rows_f64(&f, r, rows, buf);
+        if (write_block(out, buf, r < rr.first ? rr.first - r : 0, rows,
+                        p->d, fmt))
             break;
     }
     return pe_blocks_close(buf, &f, out);
@@ -82,7 +110,8 @@ static int export_pe_binary(const params *p, int f64, FILE *out)
 /* A RoPE model's cos/sin cache (app_rope_cache): row p is a sin(p
  * omega_i), a cos(p omega_i) per band, the heatmap's dims, at the plan's
  * omega; the angle in long double. */
-static int export_cache(const params *p, int fmt, FILE *out)
+static int export_cache(const params *p, struct row_range rr, int fmt,
+                        FILE *out)
 {
     const pe_plan *pl = plan_of(p);
     double *row = malloc((size_t)p->d * sizeof *row);
@@ -90,7 +119,7 @@ static int export_cache(const params *p, int fmt, FILE *out)
         cli_error("--export: out of memory");
         return 2;
     }
-    for (int64_t r = 0; r < p->n && !ferror(out); r++) {
+    for (int64_t r = rr.first; r < rr.end && !ferror(out); r++) {
         for (int i = 0; i < pl->half; i++) {
             long double ang = (long double)r * pl->omega[i];
             row[2 * i] = pl->a * (double)sinl(ang);
@@ -102,31 +131,14 @@ static int export_cache(const params *p, int fmt, FILE *out)
     return write_failed(out);
 }
 
-/* The loaded table as it is, its first n rows: row by row. */
-static int export_table(const struct pe_table *t, int64_t n, int fmt,
-                        FILE *out)
+/* The loaded table as it is, its rows of rr: row by row. */
+static int export_table(const struct pe_table *t, struct row_range rr,
+                        int fmt, FILE *out)
 {
-    for (int64_t i = 0; i < n && !ferror(out); i++) {
+    for (int64_t i = rr.first; i < rr.end && !ferror(out); i++) {
         write_row(out, t->v + i * t->d, t->d, fmt);
     }
     return write_failed(out);
-}
-
-/* CSV from the same block fill as f64: one exact angle per band every
- * BLOCK_ROWS rows instead of per value. */
-static int export_pe_csv(const params *p, FILE *out)
-{
-    pe_fill f;
-    double *buf = pe_blocks_open(p, sizeof *buf, &f);
-    if (!buf)
-        return 2;
-    for (int64_t r = 0; r < p->n && !ferror(out); r += BLOCK_ROWS) {
-        int64_t rows = p->n - r < BLOCK_ROWS ? p->n - r : BLOCK_ROWS;
-        pe_fill_rows_f64(&f, r, rows, buf);
-        for (int64_t i = 0; i < rows; i++)
-            csv_row(out, buf + i * p->d, p->d);
-    }
-    return pe_blocks_close(buf, &f, out);
 }
 
 static void write_binary_row(FILE *out, const double *row, int64_t cols, int f64)
@@ -141,7 +153,8 @@ static void write_binary_row(FILE *out, const double *row, int64_t cols, int f64
     }
 }
 
-static int export_scores(const struct cli *c, int fmt, FILE *out)
+static int export_scores(const struct cli *c, struct row_range rr, int fmt,
+                         FILE *out)
 {
     struct score_ctx *s = app_scores_new(&c->app);
     int64_t n = c->app.p.n;
@@ -153,7 +166,7 @@ static int export_scores(const struct cli *c, int fmt, FILE *out)
         return 2;
     }
     int softmax = c->what == EXPORT_SOFTMAX || c->app.att.o.softmax;
-    for (int64_t i = 0; i < n && !ferror(out); i++) {
+    for (int64_t i = rr.first; i < rr.end && !ferror(out); i++) {
         scores_row(s, i, softmax, row);
         if (fmt == EXPORT_CSV)
             csv_row(out, row, n);
@@ -299,6 +312,25 @@ static int table_short(const struct cli *c)
                      (long long)t->n);
 }
 
+/* --rows against the final n (every row without it); 2 after the
+ * message when B is past the last position. */
+static int row_range_of(const struct cli *c, struct row_range *rr)
+{
+    int64_t n = c->app.p.n;
+    *rr = (struct row_range){ 0, n };
+    if (c->rows_first < 0)
+        return 0;
+    if (mpos_export_wanted(c))
+        return cli_error("--rows: not with --sequence or --grid");
+    if (c->rows_last >= n)
+        return cli_error("--rows: %ld..%ld: n=%lld has positions 0..%lld; "
+                         "want B <= %lld", c->rows_first, c->rows_last,
+                         (long long)n, (long long)(n - 1),
+                         (long long)(n - 1));
+    *rr = (struct row_range){ c->rows_first, c->rows_last + 1 };
+    return 0;
+}
+
 static int format_of(const char *f)
 {
     if (!f || strcmp(f, "csv") == 0)
@@ -327,6 +359,9 @@ int export_run(const struct cli *c, FILE *out)
                 EXPORT_MAX_CELLS);
         return 2;
     }
+    struct row_range rr;
+    if (row_range_of(c, &rr))
+        return 2;
     if (mpos_export_wanted(c))
         return mpos_export_run(c, out);
     if (table_short(c))
@@ -334,12 +369,10 @@ int export_run(const struct cli *c, FILE *out)
     if (c->what == EXPORT_PCA || c->what == EXPORT_PCA_VARIANCE)
         return export_pca(c, fmt, out);
     if (c->what != EXPORT_PE)
-        return export_scores(c, fmt, out);
+        return export_scores(c, rr, fmt, out);
     if (c->app.pe_table)
-        return export_table(c->app.pe_table, p->n, fmt, out);
+        return export_table(c->app.pe_table, rr, fmt, out);
     if (app_rope_cache(&c->app))
-        return export_cache(p, fmt, out);
-    if (fmt == EXPORT_CSV)
-        return export_pe_csv(p, out);
-    return export_pe_binary(p, fmt == EXPORT_F64, out);
+        return export_cache(p, rr, fmt, out);
+    return export_pe_blocks(p, rr, fmt, out);
 }

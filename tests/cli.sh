@@ -100,6 +100,19 @@ stray-argument
 --check-freqs a.npy --export freqs
 --check-freqs a.npy --snapshot
 --check-freqs
+--rows 3..2 --export pe
+--rows 8..8 -n 8 --export pe
+--rows 0..16777216 --export pe
+--rows -1..2 --export pe
+--rows 1-2 --export pe
+--rows 1.. --export pe
+--rows ..2 --export pe
+--rows 0..1 --export freqs
+--rows 0..1 --export pca
+--rows 0..1 --snapshot
+--rows 0..1
+--rows 0..1 --export scores --grid 2x2
+--rows 0..100 --pe-file tests/data/small-table.csv --export pe
 TABLE
 
 # Exit 0 and output on stdout for --help and --version; help lists every key label.
@@ -241,8 +254,39 @@ then ok; else bad "binary export differs from csv"; fi
 # decimal arithmetic (60 digits): omega = base^(-2i/d) from exp and ln,
 # the angle reduced by a 60-digit pi, sin and cos by their series.  In
 # double the angle pos * omega is ~1e-9 off there.
+# --rows A..B prints those rows of the whole export, byte for byte: PE
+# in each format (rows across a block of 64 and inside one), a model's
+# cos/sin cache, a loaded table, scores and softmax.
+rows_same() { # BYTES_PER_ROW A B ARGS...: --rows A..B = those rows of the whole
+    local w=$1 a=$2 b=$3
+    shift 3
+    if [ "$w" = csv ]; then
+        "$PEVIZ" "$@" | sed -n "$((a + 1)),$((b + 1))p" >"$tmp/whole"
+    else
+        "$PEVIZ" "$@" | tail -c +$((a * w + 1)) | head -c $(((b - a + 1) * w)) >"$tmp/whole"
+    fi
+    "$PEVIZ" "$@" --rows "$a..$b" >"$tmp/part" && [ -s "$tmp/part" ] &&
+        cmp -s "$tmp/whole" "$tmp/part"
+}
+for r in '0 0' '5 70' '63 64' '250 299'; do
+    set -- $r
+    rows_same csv "$1" "$2" --export pe -d 8 -n 300 && ok || bad "--rows $1..$2: pe csv"
+    rows_same 32 "$1" "$2" --export pe -d 8 -n 300 --format f32 && ok || bad "--rows $1..$2: pe f32"
+    rows_same 64 "$1" "$2" --export pe -d 8 -n 300 --format f64 && ok || bad "--rows $1..$2: pe f64"
+done
+rows_same 1024 37 66 --export pe --model llama3.1-8b -n 100 --format f64 && ok ||
+    bad "--rows 37..66: a model's cos/sin cache"
+printf '0,1,0,1\n0.84,0.54,0.01,1\n0.9,-0.4,0.02,1\n' >"$tmp/t.csv"
+rows_same csv 1 2 --export pe --pe-file "$tmp/t.csv" && ok || bad "--rows 1..2: a loaded table"
+rows_same csv 9 12 --export scores --scheme alibi --causal -n 40 && ok || bad "--rows 9..12: scores"
+rows_same 320 0 3 --export softmax --scheme rope --q random -n 40 --format f64 && ok ||
+    bad "--rows 0..3: softmax f64"
+"$PEVIZ" --export pe -n 8 --rows 3..9 2>"$tmp/err" >/dev/null
+grep -q "^peviz: --rows: 3..9: n=8 has positions 0..7; want B <= 7$" "$tmp/err" && ok ||
+    bad "--rows past n: $(cat "$tmp/err")"
+
 far_f64() { # -d D -b BASE: the last 64 rows of -n 2^24
-    "$PEVIZ" --export pe "$@" -n 16777216 --format f64 | tail -c $((64 * $2 * 8)) >"$tmp/far.f64"
+    "$PEVIZ" --export pe "$@" -n 16777216 --format f64 --rows 16777152..16777215 >"$tmp/far.f64"
     python3 - "$tmp/far.f64" "$2" "$4" <<'PY'
 import struct, sys
 from decimal import Decimal as D, getcontext
