@@ -113,8 +113,11 @@ class Term:
             env = {k: v for k, v in os.environ.items() if k not in ("TMUX", "TERM_PROGRAM", "LC_TERMINAL")}
             env.update(TERM="xterm-256color", LANG="C.UTF-8", LC_ALL="C.UTF-8")
             env.update(env_add or {})
+            # the size before peviz starts: set from the parent, it raced
+            # peviz's first look at it, and a first frame at 0x0 or 80x24
+            # (then a resize) was a wrong image on a loaded machine
+            fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", H, W, W * CW, H * CH))
             os.execvpe(PEVIZ, [PEVIZ] + (ARGS if args is None else args) + list(extra), env)
-        fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", H, W, W * CW, H * CH))
         self.pid, self.fd, self.seen = pid, fd, 0
 
     def pump(self, secs, until=None):
