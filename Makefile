@@ -152,10 +152,6 @@ $(BUILD)/tests/lib/%.o: tests/lib/%.c
 	$(Q)$(CC) -Iinclude -Itests/unit $(CFLAGS) \
 	    $(if $(filter $*,$(LIB_TESTS_AT_OPT)),,$(LIB_TEST_OPT)) $(TEST_MAIN) -c -o $@ $<
 
-$(BUILD)/tests/lib/multi.o: tests/multi.c $(BUILD)/gen/lib_tests.h
-	@mkdir -p $(dir $@)
-	$(Q)$(CC) -I$(BUILD)/gen $(CFLAGS) -DTEST_LIST='"lib_tests.h"' -c -o $@ $<
-
 $(LIB_TEST_PROG): $(BUILD)/tests/lib/multi.o $(LIB_TEST_NAMES:%=$(BUILD)/tests/lib/%.o) $(LIBPEVIZ)
 	@echo "  LD    $@"
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ -lm
@@ -188,9 +184,10 @@ $(BUILD)/tests/unit/%.o: tests/unit/%.c | $(VIEW_HEADERS)
 	@echo "  CC    $<"
 	$(Q)$(CC) $(CPPFLAGS) -Itests/unit $(CFLAGS) $(UNIT_OPT) $(TEST_MAIN) -c -o $@ $<
 
-$(BUILD)/tests/unit/multi.o: tests/multi.c $(BUILD)/gen/unit_tests.h
+# A test program's main (unit or lib), over its list of tests.
+$(BUILD)/tests/%/multi.o: tests/multi.c $(BUILD)/gen/%_tests.h
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) -I$(BUILD)/gen $(CFLAGS) -DTEST_LIST='"unit_tests.h"' -c -o $@ $<
+	$(Q)$(CC) -I$(BUILD)/gen $(CFLAGS) -DTEST_LIST='"$*_tests.h"' -c -o $@ $<
 
 $(UNIT_PROG): $(BUILD)/tests/unit/multi.o $(UNIT_NAMES:%=$(BUILD)/tests/unit/%.o) $(LIB_OBJS)
 	@echo "  LD    $@"
