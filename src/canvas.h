@@ -179,6 +179,14 @@ int canvas_has_halves(int ascii, enum color_mode mode);
 /* The density ramp, 10 glyphs from empty to full. */
 extern const char CANVAS_RAMP[11];
 
+/*
+ * Braille cells redrawn as quadrant blocks (--no-braille): each quarter
+ * of the cell is set when any of its two dots was, in the dots' colour.
+ * Clock faces and line plots then need only the block elements, which
+ * every UTF-8 font has, and fall to '#' in ASCII.
+ */
+void canvas_unbraille(canvas *c);
+
 /* Row y of the window as UTF-8, glyphs as stored (before any fallback),
  * the right halves of wide glyphs skipped; at most len-1 bytes. */
 void canvas_row_utf8(const canvas *c, int y, char *buf, size_t len);

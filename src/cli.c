@@ -31,7 +31,7 @@ enum {
     O_LAYER_A, O_LAYER_B, O_LAYER_C, O_SCHEMES,
     O_CHECK, O_SLIDES, O_RECORD, O_AUTOPLAY,
     O_CHECK_FREQS,
-    O_SCALE, O_GRAPHICS,
+    O_SCALE, O_GRAPHICS, O_PLAIN, O_NO_BRAILLE,
     O_ROPE,                     /* O_ROPE + enum rope_opt: the scaling */
     O_MPOS = O_ROPE + RO_COUNT  /* O_MPOS + enum mpos_opt (mpos_cli.h) */
 };
@@ -53,6 +53,8 @@ static const struct opt OPTS[] = {
     { "scheme", 1, O_SCHEME, "NAME", "" },
     { "color", 1, O_COLOR, "MODE", "" },
     { "ascii", 0, O_ASCII, NULL, "draw with ASCII only" },
+    { "plain", 0, O_PLAIN, NULL, "lines of words and numbers for screen readers: no drawing glyphs, no images" },
+    { "no-braille", 0, O_NO_BRAILLE, NULL, "clock faces and line plots in blocks instead of braille dots" },
     { "fps", 1, O_FPS, "N", "animation frames per second, 1..60 (default 30)" },
     { "mouse", 0, O_MOUSE, NULL, "react to mouse clicks" },
     { "low-bandwidth", 0, O_LOWBW, NULL, "at most 5 frames per second, small updates" },
@@ -652,6 +654,8 @@ static int parse_one(struct cli *c, int val, const char *arg)
     case 'n': c->n_set = 1; return set_param(c, P_N, val, arg);
     case O_POS: return 0;                 /* checked once n is known */
     case O_ASCII: c->app.ascii = 1; return 0;
+    case O_PLAIN: c->app.plain = 1; c->graphics = GFX_CELLS; return 0;
+    case O_NO_BRAILLE: c->app.no_braille = 1; return 0;
     case O_FPS: return parse_fps(c, arg);
     case O_MOUSE: c->app.mouse = 1; return 0;
     case O_LOWBW: c->app.low_bandwidth = 1; return 0;

@@ -333,5 +333,25 @@ print("%dx%d" % struct.unpack(">II", b[16:24]))' "$1"
     [ "$(png_size "$tmp/b.png")" = 640x320 ] && ok ||
     bad "--snapshot --format png --scale 2 at 40x10 is not a 640x320 PNG"
 
+# --plain: no view at 80x24 or 160x48 draws a glyph a screen reader reads
+# as noise (braille, blocks, box lines, shapes), each has a status line,
+# and the heatmap opens on its inspected value and formula
+for v in $("$PEVIZ" --help | sed -n 's/^ *--view NAME  *//p' | sed 's/,//g; s/ or / /'); do
+    for size in 80x24 160x48; do
+        "$PEVIZ" --snapshot --plain --view "$v" --size $size >"$tmp/plain" &&
+            ! LC_ALL=C.UTF-8 grep -qP '[\x{2500}-\x{25FF}\x{2800}-\x{28FF}]' "$tmp/plain" &&
+            [ "$(tail -n 1 "$tmp/plain" | tr -s ' ')" != "" ] && ok ||
+            bad "--plain --view $v at $size draws glyphs or has no status line"
+    done
+done
+[ "$("$PEVIZ" --snapshot --plain | head -n 1)" = "$("$PEVIZ" --snapshot | head -n 1)" ] &&
+    "$PEVIZ" --snapshot --plain | head -n 1 | grep -q '^PE(0, 0) = sin(' && ok ||
+    bad "--plain: the heatmap's first line is not its inspected value"
+# --no-braille: the clock faces in blocks, no braille left
+"$PEVIZ" --snapshot --no-braille --view clocks >"$tmp/nb" &&
+    ! LC_ALL=C.UTF-8 grep -qP '[\x{2800}-\x{28FF}]' "$tmp/nb" &&
+    LC_ALL=C.UTF-8 grep -qP '[\x{2596}-\x{259F}]' "$tmp/nb" && ok ||
+    bad "--no-braille --view clocks still draws braille, or no quadrant blocks"
+
 echo "cli: $pass passed, $fail failed"
 [ $fail -eq 0 ]
