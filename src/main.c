@@ -19,6 +19,7 @@
 #include "frame.h"
 #include "frame_image.h"
 #include "loop.h"
+#include "plain_line.h"
 #include "peviz/tables.h"
 #include "record.h"
 #include "slides.h"
@@ -109,6 +110,18 @@ static void follower_tour(struct cli *c)
 
 static int run_interactive(struct cli *c)
 {
+    if (plain_line_wanted()) {
+        if (c->serve || c->follow || c->record)
+            return cli_error("TERM=dumb: --serve, --follow and --record need "
+                             "a terminal that can move its cursor");
+        c->app.rt = views_rt_new();
+        if (!c->app.rt)
+            return cli_error("out of memory");
+        int r = plain_line_run(&c->app);
+        views_rt_free(c->app.rt);
+        c->app.rt = NULL;
+        return r;
+    }
     struct term_opts o = { c->color_flag, c->app.ascii, c->app.mouse,
                            c->graphics };
     struct follow *f = NULL;

@@ -347,6 +347,11 @@ done
 [ "$("$PEVIZ" --snapshot --plain | head -n 1)" = "$("$PEVIZ" --snapshot | head -n 1)" ] &&
     "$PEVIZ" --snapshot --plain | head -n 1 | grep -q '^PE(0, 0) = sin(' && ok ||
     bad "--plain: the heatmap's first line is not its inspected value"
+# TERM=dumb: frames as lines, one more after a key, and the end of input quits
+printf 'j' | TERM=dumb "$PEVIZ" >"$tmp/dumb" 2>&1 &&
+    grep -q '^PE(0, 0) = sin' "$tmp/dumb" && grep -q '^PE(0, 1) = cos' "$tmp/dumb" &&
+    [ "$(grep -c '^PE heatmap' "$tmp/dumb")" = 2 ] && ok ||
+    bad "TERM=dumb: not two frames of lines for one key"
 # --no-braille: the clock faces in blocks, no braille left
 "$PEVIZ" --snapshot --no-braille --view clocks >"$tmp/nb" &&
     ! LC_ALL=C.UTF-8 grep -qP '[\x{2800}-\x{28FF}]' "$tmp/nb" &&

@@ -262,6 +262,22 @@ refuse() {
     check "$name: alternate screen never entered" screen_restored
 }
 
+# TERM=dumb: frames as lines (--plain), each printed again after a key
+# that changes it; q quits with exit 0 and the tty's modes restored.
+dumb_lines() {
+    start 80 24 env TERM=dumb "$PEVIZ"
+    check "TERM=dumb: the first frame as lines" wait_for 'PE(0, 0) = sin'
+    keys j
+    check "TERM=dumb: a key prints the next frame" wait_for 'PE(0, 1) = cos'
+    check "TERM=dumb: no drawing glyphs" screen_lacks '▀'
+    keys q q
+    if wait_for 'EXIT=' && [ "$(exit_line)" = "EXIT=0 TTY=restored" ]; then
+        pass "TERM=dumb: q quits, tty restored"
+    else
+        fail "TERM=dumb: wanted 'EXIT=0 TTY=restored', got '$(exit_line)'"
+    fi
+}
+
 refusals() {
     local ti="$TMPD/terminfo"
     refuse "stdin from /dev/null" 'not a terminal' \
@@ -269,7 +285,7 @@ refusals() {
     refuse "stdout to a file" 'not a terminal' \
         sh -c 'exec "$0" >"$1"' "$PEVIZ" "$TMPD/stdout"
     check "stdout to a file: nothing written to it" [ ! -s "$TMPD/stdout" ]
-    refuse "TERM=dumb" 'dumb' env TERM=dumb "$PEVIZ"
+    dumb_lines
     refuse "TERM unset" 'TERM is not set' env -u TERM "$PEVIZ"
     refuse "unknown TERM" 'unknown terminal' env TERM=peviz-no-such-term "$PEVIZ"
     # TERM itself is quoted: its escapes (7-bit and 8-bit CSI) must not
