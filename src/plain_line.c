@@ -138,9 +138,13 @@ int plain_line_run(struct app *a)
         fputs("peviz: out of memory\n", stderr);
         return 2;
     }
-    signal(SIGINT, on_stop);
-    signal(SIGTERM, on_stop);
-    signal(SIGHUP, on_stop);
+    struct sigaction sa;        /* no SA_RESTART: a signal ends the read */
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_stop;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
     if (tty) {
         raw = saved;
         raw.c_lflag &= (tcflag_t) ~(ICANON | ECHO);
