@@ -34,6 +34,7 @@ import termios
 import threading
 import time
 import unicodedata
+import zlib
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 QUIET = 0.3           # output has stopped when nothing came for this long
@@ -450,6 +451,57 @@ def check_images(report, name, d):
                   for im in bad])
 
 
+def png_pixels(data):
+    """(w, h, rows of (r, g, b)) of an 8-bit RGB or RGBA PNG."""
+    assert data[:8] == b'\x89PNG\r\n\x1a\n', 'not a PNG'
+    pos, idat, w = 8, b'', 0
+    while pos < len(data):
+        n, kind = struct.unpack('>I4s', data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + n]
+        if kind == b'IHDR':
+            w, h, depth, ctype = struct.unpack('>IIBB', body[:10])
+            assert depth == 8 and ctype in (2, 6), 'not 8-bit RGB(A)'
+            bpp = 3 if ctype == 2 else 4
+        elif kind == b'IDAT':
+            idat += body
+        pos += 12 + n
+    raw, stride, prev, rows = zlib.decompress(idat), w * bpp, None, []
+    for y in range(h):
+        f, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        up = prev or bytearray(stride)
+        for i in range(stride):
+            a = line[i - bpp] if i >= bpp else 0
+            c = up[i - bpp] if i >= bpp else 0
+            line[i] = (line[i] + (0, a, up[i], (a + up[i]) // 2,
+                                  paeth(a, up[i], c))[f]) & 255
+        rows.append([tuple(line[x * bpp:x * bpp + 3]) for x in range(w)])
+        prev = line
+    return w, h, rows
+
+
+def paeth(a, b, c):
+    p = a + b - c
+    pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+    return a if pa <= pb and pa <= pc else b if pb <= pc else c
+
+
+def same_image(im, snap):
+    """The share of the image's cells whose centre has the colour of the
+    same cell's centre in the snapshot (8x16 pixels a cell), to 40 in
+    each channel: sixel's palette and the data's edges inside a cell
+    take the rest."""
+    w, h, px = png_pixels(base64.b64decode(im['png'].split(',', 1)[1]))
+    _, _, ref = snap
+    cols, rows = im['x1'] - im['x0'] + 1, im['y1'] - im['y0'] + 1
+    good = 0
+    for y in range(rows):
+        for x in range(cols):
+            a = px[int((y + 0.5) * h / rows)][int((x + 0.5) * w / cols)]
+            b = ref[(im['y0'] + y) * 16 + 8][(im['x0'] + x) * 8 + 4]
+            good += max(abs(p - q) for p, q in zip(a, b)) <= 40
+    return good / (cols * rows)
+
+
 def text_rows(d):
     """The rows no image touches, as text."""
     covered = set()
@@ -458,10 +510,25 @@ def text_rows(d):
     return [(y, row_text(r)) for y, r in enumerate(xterm_cells(d)) if y not in covered]
 
 
+def check_pixels(report, name, d, peviz, args):
+    """The images against --snapshot --format png of the same frame (8x16
+    pixels a cell): only for a view whose layout in cells is the same
+    whatever the shape of a cell in pixels."""
+    snap = png_pixels(subprocess.run([peviz, '--snapshot', '--format', 'png',
+                                      '--size', '80x24'] + args,
+                                     capture_output=True, check=True).stdout)
+    shares = [same_image(im, snap) for im in d['images']]
+    report.check(name + ': the image shows what --snapshot --format png does',
+                 [(im['y0'], 'image at %d,%d' % (im['x0'], im['y0']),
+                   '%.0f%% of its cells' % (100 * sh), 'at least 90%')
+                  for im, sh in zip(d['images'], shares) if sh < 0.9])
+
+
 def run_images(page, peviz, home, report, view, font):
     env = environment(home, {})
+    args = ['--view', view, '-d', '8', '-n', '16']
     page.open(80, 24, image=True, font=font)
-    pty = PtyRun(page, [peviz, '--view', view], 80, 24, env)
+    pty = PtyRun(page, [peviz] + args, 80, 24, env)
     try:
         start_text(page, pty)
         d = page.dump()
@@ -470,6 +537,8 @@ def run_images(page, peviz, home, report, view, font):
         report.check(name + ': picks sixel', [] if 'sixel' in status and d['images']
                      else [(23, 'status', status, 'graphics: sixel')])
         check_images(report, name + ' 80x24', d)
+        if view == 'heatmap':   # its layout does not follow the cell's shape
+            check_pixels(report, name + ' 80x24', d, peviz, args)
         page.resize(100, 30)
         pty.resize(100, 30)
         grown = page.dump()
