@@ -20,6 +20,7 @@
 #include "frame_image.h"
 #include "loop.h"
 #include "plain_line.h"
+#include "userconf.h"
 #include "peviz/tables.h"
 #include "record.h"
 #include "slides.h"
@@ -335,8 +336,12 @@ int main(int argc, char **argv)
     /* a file-size limit (ulimit -f) makes the write fail with EFBIG, which
      * every mode reports, instead of killing the program mid-write */
     signal(SIGXFSZ, SIG_IGN);
-    int r = cli_parse(&c, argc, argv);
-    if (r)
+    /* the settings file's words before the command line's (cli_parse
+     * keeps pointers into them: they live as long as the program) */
+    static char **words;
+    static int nwords;
+    int r = userconf_args(argc, argv, &nwords, &words);
+    if (r || (r = cli_parse(&c, nwords, words)))
         return r;
     if (c.pe_file && c.mode != MODE_HELP && c.mode != MODE_VERSION &&
         (r = load_table(&c, &table, &info)))
@@ -358,5 +363,6 @@ int main(int argc, char **argv)
     pe_table_free(&table);
     app_tables_free();
     pe_table_free(&qk);
+    userconf_free(nwords, words, argc, argv);
     return r;
 }

@@ -100,6 +100,10 @@ elif py=$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null) &&
     ln -s "$py" "$OUT/bin/python3"
 fi
 PATH="$OUT/bin:$PATH"
+# No suite reads the user's own settings file (peviz.conf): each sees an
+# empty configuration directory unless it makes its own.
+mkdir -p "$OUT/config"
+export XDG_CONFIG_HOME="$OUT/config"
 total_pass=0 total_fail=0 total_skip=0
 
 # run_one N NAME CMD: the suite's output in N.out, its status and
