@@ -357,6 +357,14 @@ void canvas_quad(canvas *c, int qx, int qy, rgb col)
     cell_write(c, qx / 2, qy / 2, QUAD_CP[bits], col, k->bg, 0, CELL_TEXT);
 }
 
+void canvas_cursor(canvas *c, int x, int y)
+{
+    cell *k = canvas_at(c, x, y);
+
+    if (k)
+        k->attr |= ATTR_CURSOR;
+}
+
 void canvas_unbraille(canvas *c)
 {
     /* the two braille dots in each quarter: columns 0/1, rows 0-1/2-3 */
@@ -687,7 +695,7 @@ cell canvas_resolve(const cell *c, int ascii, enum color_mode mode)
 {
     cell o = *c;
 
-    o.attr &= (uint8_t)~ATTR_OVER;
+    o.attr &= (uint8_t)~(ATTR_OVER | ATTR_CURSOR);
     if (o.kind == CELL_HALF) {
         if (mode == COLOR_NONE) {
             o.ch = (unsigned char)CANVAS_RAMP[half_level(c)];

@@ -28,11 +28,16 @@ enum {
     ATTR_REVERSE = 2,
     ATTR_DIM = 4,
     ATTR_UNDERLINE = 8,
-    ATTR_OVER = 16      /* drawn over a picture that moves under it (the
+    ATTR_OVER = 16,     /* drawn over a picture that moves under it (the
                            PCA face's hand): a line drawing's image leaves
                            the cell to the text (raster.h); never shown
                            (canvas_resolve drops it) */
+    ATTR_CURSOR = 32    /* the inspected cell: the terminal's cursor is
+                           left there (screen magnifiers and readers
+                           follow it); never shown (canvas_resolve drops
+                           it) */
 };
+
 
 /* What drew a cell: lets canvas_resolve pick an ASCII / mono glyph. */
 enum cell_kind {
@@ -77,6 +82,9 @@ void canvas_clear(canvas *c);
 
 /* Cell at (x, y) of the window, or NULL when outside. */
 cell *canvas_at(const canvas *c, int x, int y);
+
+/* Mark cell (x, y) of the window as the inspected one (ATTR_CURSOR). */
+void canvas_cursor(canvas *c, int x, int y);
 
 /* Set one cell (clipped). */
 void canvas_put(canvas *c, int x, int y, uint32_t ch, rgb fg, rgb bg,

@@ -41,6 +41,16 @@ modes() {
     pane_fmt '#{keypad_cursor_flag} #{keypad_flag} #{mouse_standard_flag} #{mouse_button_flag} #{mouse_any_flag} #{mouse_sgr_flag}'
 }
 
+# The terminal's cursor stands on the heatmap's cursor dot.
+cursor_on_dot() {
+    local at
+    at=$(capture | python3 -c 'import sys
+for y, l in enumerate(sys.stdin.read().split("\n")):
+    if "\u25cf" in l:
+        print(l.index("\u25cf"), y)')
+    [ -n "$at" ] && [ "$(pane_fmt '#{cursor_x} #{cursor_y}')" = "$at" ]
+}
+
 session() {
     start_peviz 100 30
     expect "starts with the status line" 'd_model=64'
@@ -59,6 +69,9 @@ session() {
     expect "still answers keys after resizing" 'd_model=128'
     keys C-l
     expect "Ctrl-L redraws" 'd_model=128'
+    keys l l l j
+    check "the cursor is left on the inspected cell (the heatmap's dot)" \
+        poll_until cursor_on_dot
     check "help not shown before ?" screen_lacks 'any key closes this card'
     keys '?'
     expect "? shows the help card" 'any key closes this card'

@@ -51,6 +51,15 @@ def key_bytes(k):
 
 # ---- the browser and its page ---------------------------------------------
 
+class Quiet(http.server.ThreadingHTTPServer):
+    """A server that does not print the browser's requests cut off when
+    it is closed."""
+    daemon_threads = True
+
+    def handle_error(self, request, client_address):
+        pass
+
+
 class Page:
     """The one xterm.js page: actions go out on /poll, replies come back."""
 
@@ -60,8 +69,7 @@ class Page:
         self.ready = threading.Event()
         self.reply_to = None            # the pty master replies are written to
         self.roots = {'/xterm/': xterm_dir, '/image/': image_dir}
-        self.server = http.server.ThreadingHTTPServer(('127.0.0.1', 0),
-                                                      self.handler())
+        self.server = Quiet(('127.0.0.1', 0), self.handler())
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
         self.profile = tempfile.mkdtemp(prefix='peviz-xtermjs.')
         url = 'http://127.0.0.1:%d/' % self.server.server_port
@@ -245,6 +253,12 @@ class TmuxRun:
             subprocess.run(self.t + ['send-keys', '-t', 't', '-l', '--', k])
         return self.quiet()
 
+    def cursor(self):
+        out = subprocess.run(self.t + ['display-message', '-p', '-t', 't',
+                                       '#{cursor_x} #{cursor_y}'],
+                             capture_output=True, text=True).stdout.split()
+        return [int(v) for v in out]
+
     def close(self):
         subprocess.run(self.t + ['kill-server'], stderr=subprocess.DEVNULL)
         shutil.rmtree(self.dir, ignore_errors=True)
@@ -419,12 +433,18 @@ def run_scenario(page, peviz, home, report, sc):
                 t.start()
                 pty.key(k)
                 t.join()
-            got = xterm_cells(page.dump())
+            d = page.dump()
             want = tmux_cells(tmux.quiet(), rows)
             label = name + (' after %s' % '+'.join(keys) if keys else '') + \
                 (' (step %d)' % i if len(steps) > 1 else '')
-            report.check(label + ': xterm.js shows what tmux shows',
-                         differences(got, want, rows))
+            diffs = differences(xterm_cells(d), want, rows)
+            # a cursor past the last column waits to wrap: it stands on it
+            at = [min(d['cursor'][0], cols - 1), d['cursor'][1]]
+            tat = tmux.cursor()
+            tat[0] = min(tat[0], cols - 1)
+            if not diffs and at != tat:
+                diffs = [(at[1], 'cursor', at, tat)]
+            report.check(label + ': xterm.js shows what tmux shows', diffs)
     finally:
         pty.close()
         tmux.close()
