@@ -81,8 +81,14 @@ void plain_rewrite(canvas *c)
             kept++;
     for (int y = kept; y < c->h - 1; y++)
         blank_row(rows + (size_t)y * (size_t)c->w, c->w);
+    int marked = 0;
     for (int y = 0; y < c->h - 1; y++)
-        for (int x = 0; x < c->w; x++)
-            *canvas_at(c, x, y) = rows[(size_t)y * (size_t)c->w + x];
+        for (int x = 0; x < c->w; x++) {
+            cell *k = canvas_at(c, x, y);
+            *k = rows[(size_t)y * (size_t)c->w + x];
+            marked |= k->attr & ATTR_CURSOR;
+        }
+    if (!marked)        /* the inspected cell was a drawing: the first line */
+        canvas_cursor(c, 0, 0);
     free(rows);
 }

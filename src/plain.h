@@ -15,7 +15,8 @@
  * two, rows with no letter or digit left go, and the rows that remain
  * stand at the top in the order they had, each from column 0.  The last
  * row (the status line or the prompt) stays where it is.  Text keeps its
- * colours and attributes.
+ * colours and attributes; when the inspected cell (ATTR_CURSOR) was a
+ * drawing, the first line's first cell is marked instead.
  */
 void plain_rewrite(canvas *c);
 

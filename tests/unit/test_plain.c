@@ -40,6 +40,7 @@ static void test_rewrite(void)
     for (int y = 3; y < 7; y++)
         CHECK_STR(row(&c, y), "");
     CHECK_STR(row(&c, 7), "status   d=64");             /* stays as drawn */
+    CHECK(canvas_at(&c, 0, 0)->attr & ATTR_CURSOR);     /* no mark: line 1 */
     for (int y = 0; y < 8; y++)
         for (int x = 0; x < 30; x++)
             CHECK(!plain_is_drawing(canvas_at(&c, x, y)));
