@@ -94,7 +94,7 @@ SAN_FLAGS := -fsanitize=address,undefined,float-cast-overflow \
 SAN_LDFLAGS := $(SAN_FLAGS) -no-pie
 GCC_SAN_BIN_LDFLAGS := -static-libasan -static-libubsan
 
-.PHONY: FORCE all run test unit bench bench-quick asan fuzz fuzz-run install uninstall clean help golden libpeviz libcheck
+.PHONY: FORCE all run test unit bench bench-quick asan fuzz fuzz-run install uninstall clean help golden xtermjs libpeviz libcheck
 all: $(BIN)
 
 ## libpeviz: build build/libpeviz.a (the math alone: needs only libc and libm)
@@ -237,10 +237,13 @@ endif
 # Suites that never run the build under test (they read the sources, or
 # build and run a copy of their own): make test has run them already.
 SOURCE_SUITES := layers views_state view_recipe
+# The third emulator's suite checks what xterm.js shows, not memory: the
+# tmux suites run the same drawing paths under the sanitizers.
+NO_SAN_SUITES := $(SOURCE_SUITES) test_xtermjs
 asan:
 	$(MAKE) --no-print-directory BUILD=$(ASAN_DIR) BIN=$(ASAN_DIR)/peviz \
 	    OPT="$(ASAN_OPT)" APP_OPT=-O0 LIB_TEST_OPT=-O0 LDFLAGS="$(SAN_LDFLAGS)" \
-	    BIN_LDFLAGS="$(SAN_BIN_LDFLAGS)" X="$(X) $(SOURCE_SUITES)" test
+	    BIN_LDFLAGS="$(SAN_BIN_LDFLAGS)" X="$(X) $(NO_SAN_SUITES)" test
 
 ## fuzz: libFuzzer harnesses (clang) for the command line, the prompt and the
 ##       file parsers, FUZZ_SECONDS each (default 60), or a fixed number
@@ -270,6 +273,12 @@ bench: $(BIN) $(BENCH_BINS)
 ## bench-quick: the frame-compute table and the softmax rows alone (under a minute)
 bench-quick: $(BIN) $(BENCH_BINS)
 	@PEVIZ=./$(BIN) BUILD=$(BUILD) BENCH_QUICK=1 BENCH_ONLY=frame bash tests/bench/run.sh
+
+## xtermjs: fetch the xterm.js packages the third emulator's suite runs
+##          (tests/e2e/test_xtermjs.sh) into build/xtermjs, with npm
+XTERMJS_PKGS := @xterm/xterm@6.0.0 @xterm/addon-image@0.9.0
+xtermjs:
+	npm install --prefix build/xtermjs --no-audit --no-fund --silent $(XTERMJS_PKGS)
 
 ## golden: regenerate the golden snapshots on purpose
 golden: $(BIN)

@@ -357,6 +357,35 @@ void canvas_quad(canvas *c, int qx, int qy, rgb col)
     cell_write(c, qx / 2, qy / 2, QUAD_CP[bits], col, k->bg, 0, CELL_TEXT);
 }
 
+void canvas_cursor(canvas *c, int x, int y)
+{
+    cell *k = canvas_at(c, x, y);
+
+    if (k)
+        k->attr |= ATTR_CURSOR;
+}
+
+void canvas_unbraille(canvas *c)
+{
+    /* the two braille dots in each quarter: columns 0/1, rows 0-1/2-3 */
+    static const uint8_t QUARTER[4] = { 0x01 | 0x02, 0x08 | 0x10,
+                                        0x04 | 0x40, 0x20 | 0x80 };
+
+    for (int y = 0; y < c->h; y++)
+        for (int x = 0; x < c->w; x++) {
+            cell *k = canvas_at(c, x, y);
+            int bits = 0;
+
+            if (k->kind != CELL_BRAILLE)
+                continue;
+            for (int q = 0; q < 4; q++)
+                if ((k->ch - CP_BRAILLE) & QUARTER[q])
+                    bits |= 1 << q;
+            k->ch = QUAD_CP[bits];
+            k->kind = CELL_TEXT;
+        }
+}
+
 /* Bresenham between two points known to be of moderate extent. */
 static void line_plot(canvas *c, long long x0, long long y0, long long x1,
                       long long y1, rgb col)
@@ -666,7 +695,7 @@ cell canvas_resolve(const cell *c, int ascii, enum color_mode mode)
 {
     cell o = *c;
 
-    o.attr &= (uint8_t)~ATTR_OVER;
+    o.attr &= (uint8_t)~(ATTR_OVER | ATTR_CURSOR);
     if (o.kind == CELL_HALF) {
         if (mode == COLOR_NONE) {
             o.ch = (unsigned char)CANVAS_RAMP[half_level(c)];

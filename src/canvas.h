@@ -28,11 +28,16 @@ enum {
     ATTR_REVERSE = 2,
     ATTR_DIM = 4,
     ATTR_UNDERLINE = 8,
-    ATTR_OVER = 16      /* drawn over a picture that moves under it (the
+    ATTR_OVER = 16,     /* drawn over a picture that moves under it (the
                            PCA face's hand): a line drawing's image leaves
                            the cell to the text (raster.h); never shown
                            (canvas_resolve drops it) */
+    ATTR_CURSOR = 32    /* the inspected cell: the terminal's cursor is
+                           left there (screen magnifiers and readers
+                           follow it); never shown (canvas_resolve drops
+                           it) */
 };
+
 
 /* What drew a cell: lets canvas_resolve pick an ASCII / mono glyph. */
 enum cell_kind {
@@ -77,6 +82,9 @@ void canvas_clear(canvas *c);
 
 /* Cell at (x, y) of the window, or NULL when outside. */
 cell *canvas_at(const canvas *c, int x, int y);
+
+/* Mark cell (x, y) of the window as the inspected one (ATTR_CURSOR). */
+void canvas_cursor(canvas *c, int x, int y);
 
 /* Set one cell (clipped). */
 void canvas_put(canvas *c, int x, int y, uint32_t ch, rgb fg, rgb bg,
@@ -178,6 +186,14 @@ int canvas_has_halves(int ascii, enum color_mode mode);
 
 /* The density ramp, 10 glyphs from empty to full. */
 extern const char CANVAS_RAMP[11];
+
+/*
+ * Braille cells redrawn as quadrant blocks (--no-braille): each quarter
+ * of the cell is set when any of its two dots was, in the dots' colour.
+ * Clock faces and line plots then need only the block elements, which
+ * every UTF-8 font has, and fall to '#' in ASCII.
+ */
+void canvas_unbraille(canvas *c);
 
 /* Row y of the window as UTF-8, glyphs as stored (before any fallback),
  * the right halves of wide glyphs skipped; at most len-1 bytes. */

@@ -31,7 +31,7 @@ enum {
     O_LAYER_A, O_LAYER_B, O_LAYER_C, O_SCHEMES,
     O_CHECK, O_SLIDES, O_RECORD, O_AUTOPLAY,
     O_CHECK_FREQS,
-    O_SCALE, O_GRAPHICS,
+    O_SCALE, O_GRAPHICS, O_PLAIN, O_NO_BRAILLE, O_NO_USER_SETTINGS,
     O_ROPE,                     /* O_ROPE + enum rope_opt: the scaling */
     O_MPOS = O_ROPE + RO_COUNT  /* O_MPOS + enum mpos_opt (mpos_cli.h) */
 };
@@ -53,6 +53,8 @@ static const struct opt OPTS[] = {
     { "scheme", 1, O_SCHEME, "NAME", "" },
     { "color", 1, O_COLOR, "MODE", "" },
     { "ascii", 0, O_ASCII, NULL, "draw with ASCII only" },
+    { "plain", 0, O_PLAIN, NULL, "lines of words and numbers for screen readers: no drawing glyphs, no images" },
+    { "no-braille", 0, O_NO_BRAILLE, NULL, "clock faces and line plots in blocks instead of braille dots" },
     { "fps", 1, O_FPS, "N", "animation frames per second, 1..60 (default 30)" },
     { "mouse", 0, O_MOUSE, NULL, "react to mouse clicks" },
     { "low-bandwidth", 0, O_LOWBW, NULL, "at most 5 frames per second, small updates" },
@@ -139,6 +141,7 @@ static const struct opt OPTS[] = {
     { "size", 1, O_SIZE, "WxH", "snapshot size in cells (default 80x24)" },
     { "scale", 1, O_SCALE, "K", "PNG snapshot: 8K x 16K pixels a cell, K in 1..8 (default 1)" },
     { "graphics", 1, O_GRAPHICS, "MODE", "images (default auto): " },
+    { "no-user-settings", 0, O_NO_USER_SETTINGS, NULL, "ignore the user settings file (peviz.conf)" },
     { "help", 0, 'h', NULL, "this help" },
     { "version", 0, 'V', NULL, "version" },
 };
@@ -238,6 +241,14 @@ static const char *opt_names(int val, char *buf, size_t len)
 }
 
 #define fail cli_error
+
+int cli_option_arg(const char *name)
+{
+    for (size_t i = 0; i < NOPTS; i++)
+        if (strcmp(OPTS[i].name, name) == 0)
+            return OPTS[i].has_arg;
+    return -1;
+}
 
 /* The option as the user typed it, for messages: "-d" or "--d-model". */
 static const char *opt_label(int val, char *buf, size_t len)
@@ -652,6 +663,9 @@ static int parse_one(struct cli *c, int val, const char *arg)
     case 'n': c->n_set = 1; return set_param(c, P_N, val, arg);
     case O_POS: return 0;                 /* checked once n is known */
     case O_ASCII: c->app.ascii = 1; return 0;
+    case O_PLAIN: c->app.plain = 1; c->graphics = GFX_CELLS; return 0;
+    case O_NO_BRAILLE: c->app.no_braille = 1; return 0;
+    case O_NO_USER_SETTINGS: return 0;      /* read by userconf_args */
     case O_FPS: return parse_fps(c, arg);
     case O_MOUSE: c->app.mouse = 1; return 0;
     case O_LOWBW: c->app.low_bandwidth = 1; return 0;

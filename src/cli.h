@@ -62,6 +62,10 @@ struct cli {
  */
 int cli_parse(struct cli *c, int argc, char **argv);
 
+/* Whether long option name takes a value: 0 no, 1 yes, 2 optional; -1
+ * when there is no such option. */
+int cli_option_arg(const char *name);
+
 /* Apply --pos and --train against the final n (after a --pe-file table
  * set it), and the other attention options: 0, or 2 after the same
  * one-line message. */

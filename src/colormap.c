@@ -175,7 +175,7 @@ static const rgb UI[PAL_COUNT][UI_COUNT] = {
     [PAL_DEFAULT] = {
         [UI_TEXT] = RGB_DEFAULT, [UI_DIM] = 0x8A8A8A,
         [UI_ACCENT] = 0x5FAFD7, [UI_WARN] = 0xFFAF00,
-        [UI_AXIS] = 0x808080, [UI_CURSOR] = 0xFF5FD7,
+        [UI_AXIS] = 0x8A8A8A, [UI_CURSOR] = 0xFF5FD7,
         [UI_STATUS_FG] = 0x1C1C1C, [UI_STATUS_BG] = 0xAFAFAF,
         [UI_PLOT_A] = 0xE69F00, [UI_PLOT_B] = 0x56B4E9,
         [UI_PLOT_C] = 0x009E73, [UI_PLOT_D] = 0xCC79A7,
@@ -206,6 +206,43 @@ rgb ui_color(enum palette p, enum ui_color c)
     if (c < 0 || c >= UI_COUNT)
         return RGB_DEFAULT;
     return UI[pal_valid(p)][c];
+}
+
+/* sRGB channel (0..255) to linear light */
+static double linear(int v)
+{
+    double c = v / 255.0;
+
+    return c <= 0.04045 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4);
+}
+
+static double luminance(rgb c)
+{
+    return 0.2126 * linear(chan(c, 16)) + 0.7152 * linear(chan(c, 8)) +
+           0.0722 * linear(chan(c, 0));
+}
+
+double rgb_contrast(rgb a, rgb b)
+{
+    double la = luminance(a), lb = luminance(b);
+
+    return la > lb ? (la + 0.05) / (lb + 0.05) : (lb + 0.05) / (la + 0.05);
+}
+
+double palette_text_contrast(enum palette p, rgb bg)
+{
+    static const enum ui_color TEXT[] = { UI_DIM, UI_ACCENT, UI_WARN,
+                                          UI_AXIS, UI_CURSOR };
+    double worst = 21;
+
+    for (size_t i = 0; i < sizeof TEXT / sizeof TEXT[0]; i++)
+        worst = fmin(worst, rgb_contrast(ui_color(p, TEXT[i]), bg));
+    return worst;
+}
+
+double palette_status_contrast(enum palette p)
+{
+    return rgb_contrast(ui_color(p, UI_STATUS_FG), ui_color(p, UI_STATUS_BG));
 }
 
 /* ---- RGB down to terminal colours ---------------------------------------- */

@@ -36,6 +36,18 @@ enum ui_color {
 };
 rgb ui_color(enum palette p, enum ui_color c);
 
+/* WCAG 2 contrast ratio of two colours, 1 (none) to 21 (black on white):
+ * (L1 + 0.05) / (L2 + 0.05) of their relative luminances. */
+double rgb_contrast(rgb a, rgb b);
+
+/* The lowest contrast against bg of the colours palette p writes text in
+ * (dim, accent, warning, axis and cursor labels); the terminal's own
+ * text colour, which the palette leaves alone, is not counted. */
+double palette_text_contrast(enum palette p, rgb bg);
+
+/* The status line's text against its own background. */
+double palette_status_contrast(enum palette p);
+
 /* ---- mapping RGB down (used once, at output) ------------------------- */
 
 /* Nearest xterm-256 index among 16..255 (6x6x6 cube or grey ramp),

@@ -15,13 +15,34 @@ static int stderr_utf8(void)
     return strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
 }
 
+static const char *where_now;
+
+void errline_where(const char *where)
+{
+    where_now = where;
+}
+
+/* "-b/--base: x" or "--base: x" as "base: x" */
+static const char *unoption(const char *m)
+{
+    const char *dd = strstr(m, "--"), *colon = strchr(m, ':');
+
+    if (m[0] != '-' || !dd || !colon || dd > colon)
+        return m;
+    return dd + 2;
+}
+
 int cli_error(const char *fmt, ...)
 {
-    char buf[1024];
+    char msg[1024], buf[1400];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
+    vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
+    if (where_now)
+        snprintf(buf, sizeof buf, "%s: %s", where_now, unoption(msg));
+    else
+        snprintf(buf, sizeof buf, "%s", msg);
     /* a file name or argument must not reach the user's terminal as
      * an escape sequence, even on stderr */
     text_scrub(buf, stderr_utf8());

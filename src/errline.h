@@ -13,4 +13,11 @@
  */
 int cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/*
+ * While where is not NULL, refusals say where the words came from
+ * instead of which option: "peviz: WHERE: NAME: ..." for a message that
+ * began "-b/--NAME: " or "--NAME: " ("peviz.conf:3: base: ...").
+ */
+void errline_where(const char *where);
+
 #endif

@@ -10,6 +10,7 @@
 #include "areas.h"
 #include "caption.h"
 #include "frame.h"
+#include "plain.h"
 #include "glyph.h"
 #include "peviz/tables.h"
 #include "text.h"
@@ -542,6 +543,10 @@ static void compose(const struct app *a, canvas *c, int finish)
         draw_status(a, c, v, hint, mrows);
     if (a->help)                /* may cover the status line when tall */
         draw_help(a, c, v);
+    if (a->plain)
+        plain_rewrite(c);
+    else if (a->no_braille)
+        canvas_unbraille(c);
 }
 
 void frame_draw(const struct app *a, canvas *c)

@@ -19,6 +19,8 @@
 #include "frame.h"
 #include "frame_image.h"
 #include "loop.h"
+#include "plain_line.h"
+#include "userconf.h"
 #include "peviz/tables.h"
 #include "record.h"
 #include "slides.h"
@@ -109,6 +111,18 @@ static void follower_tour(struct cli *c)
 
 static int run_interactive(struct cli *c)
 {
+    if (plain_line_wanted()) {
+        if (c->serve || c->follow || c->record)
+            return cli_error("TERM=dumb: --serve, --follow and --record need "
+                             "a terminal that can move its cursor");
+        c->app.rt = views_rt_new();
+        if (!c->app.rt)
+            return cli_error("out of memory");
+        int r = plain_line_run(&c->app);
+        views_rt_free(c->app.rt);
+        c->app.rt = NULL;
+        return r;
+    }
     struct term_opts o = { c->color_flag, c->app.ascii, c->app.mouse,
                            c->graphics };
     struct follow *f = NULL;
@@ -322,8 +336,12 @@ int main(int argc, char **argv)
     /* a file-size limit (ulimit -f) makes the write fail with EFBIG, which
      * every mode reports, instead of killing the program mid-write */
     signal(SIGXFSZ, SIG_IGN);
-    int r = cli_parse(&c, argc, argv);
-    if (r)
+    /* the settings file's words before the command line's (cli_parse
+     * keeps pointers into them: they live as long as the program) */
+    static char **words;
+    static int nwords;
+    int r = userconf_args(argc, argv, &nwords, &words);
+    if (r || (r = cli_parse(&c, nwords, words)))
         return r;
     if (c.pe_file && c.mode != MODE_HELP && c.mode != MODE_VERSION &&
         (r = load_table(&c, &table, &info)))
@@ -345,5 +363,6 @@ int main(int argc, char **argv)
     pe_table_free(&table);
     app_tables_free();
     pe_table_free(&qk);
+    userconf_free(nwords, words, argc, argv);
     return r;
 }

@@ -738,7 +738,7 @@ static int draw_cell(int x, int y, const cell *c, int wide, int ascii,
 
 void term_draw(const canvas *c, int ascii, enum color_mode mode)
 {
-    int w, h, x, y;
+    int w, h, x, y, cx = -1, cy = -1;
 
     if (!scr)
         return;
@@ -760,8 +760,16 @@ void term_draw(const canvas *c, int ascii, enum color_mode mode)
                 continue;
             }
             covered = draw_cell(x, y, cl, wide, ascii, mode);
+            if (cl->attr & ATTR_CURSOR) {
+                cx = x;
+                cy = y;
+            }
         }
     }
+    leaveok(stdscr, cx < 0);    /* else the cursor ends where the last
+                                   change did */
+    if (cx >= 0)            /* the inspected cell, for magnifiers and readers */
+        wmove(stdscr, cy, cx);
     wnoutrefresh(stdscr);
     if (sync_ok)
         send_raw(SYNC_BEGIN);

@@ -141,8 +141,9 @@ void views_names(char *buf, size_t len, const char *sep_last);
 /*
  * :point's mark on the w cells from (x, y) of c, where the view draws its
  * cursor: them in reverse video in the accent colour, and an arrow either
- * side that points at them (where they fit).  Nothing while a->point is
- * off.
+ * side that points at them (where they fit); nothing more while
+ * a->point is off.  Either way (x, y) is the inspected cell, where the
+ * terminal's cursor is left (canvas_cursor).
  */
 void view_point_mark(const struct app *a, canvas *c, int x, int y, int w);
 

@@ -33,7 +33,11 @@ const struct view *view_current(const struct app *a)
 void view_point_mark(const struct app *a, canvas *c, int x, int y, int w)
 {
     rgb fg = ui_color(a->palette, UI_ACCENT);
-    if (!a->point || !canvas_at(c, x, y))
+    if (!a->point) {
+        canvas_cursor(c, x, y);
+        return;
+    }
+    if (!canvas_at(c, x, y))
         return;
     for (int i = 0; i < w; i++) {
         cell *k = canvas_at(c, x + i, y);
@@ -44,6 +48,7 @@ void view_point_mark(const struct app *a, canvas *c, int x, int y, int w)
             ch = dot;               /* a pixel pair, or one blank: a dot */
         canvas_put(c, x + i, y, ch, fg, RGB_DEFAULT, ATTR_BOLD | ATTR_REVERSE);
     }
+    canvas_cursor(c, x, y);
     if (x > 0)
         canvas_text(c, x - 1, y, 1, glyph(a->ascii, GL_PLAY), fg, RGB_DEFAULT,
                     ATTR_BOLD);

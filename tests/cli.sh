@@ -333,5 +333,69 @@ print("%dx%d" % struct.unpack(">II", b[16:24]))' "$1"
     [ "$(png_size "$tmp/b.png")" = 640x320 ] && ok ||
     bad "--snapshot --format png --scale 2 at 40x10 is not a 640x320 PNG"
 
+# --plain: no view at 80x24 or 160x48 draws a glyph a screen reader reads
+# as noise (braille, blocks, box lines, shapes), each has a status line,
+# and the heatmap opens on its inspected value and formula
+for v in $("$PEVIZ" --help | sed -n 's/^ *--view NAME  *//p' | sed 's/,//g; s/ or / /'); do
+    for size in 80x24 160x48; do
+        "$PEVIZ" --snapshot --plain --view "$v" --size $size >"$tmp/plain" &&
+            ! LC_ALL=C.UTF-8 grep -qP '[\x{2500}-\x{25FF}\x{2800}-\x{28FF}]' "$tmp/plain" &&
+            [ "$(tail -n 1 "$tmp/plain" | tr -s ' ')" != "" ] && ok ||
+            bad "--plain --view $v at $size draws glyphs or has no status line"
+    done
+done
+[ "$("$PEVIZ" --snapshot --plain | head -n 1)" = "$("$PEVIZ" --snapshot | head -n 1)" ] &&
+    "$PEVIZ" --snapshot --plain | head -n 1 | grep -q '^PE(0, 0) = sin(' && ok ||
+    bad "--plain: the heatmap's first line is not its inspected value"
+# The user settings file: its settings under the command line's, comments,
+# flags, --no-user-settings, a model on the command line over its d and
+# base, XDG_CONFIG_HOME or else ~/.config, and one line naming file and
+# line for a bad line (exit 2, nothing printed to stdout)
+conf() { mkdir -p "$tmp/xdg/peviz" && printf "$@" >"$tmp/xdg/peviz/peviz.conf"; }
+status_of() { XDG_CONFIG_HOME=$tmp/xdg "$PEVIZ" --snapshot "$@" | tail -n 1; }
+conf '# mine\nbase = 20000\nview = clocks   # the clocks\n\nno-braille = yes\nmouse = no\n'
+case $(status_of) in "PE clocks  d_model=64 base=20000 "*) ok ;; *) bad "peviz.conf: base and view not taken" ;; esac
+case $(status_of -b 30000 --view heatmap) in "PE heatmap  d_model=64 base=30000 "*) ok ;;
+    *) bad "peviz.conf: the command line does not win" ;; esac
+case $(status_of --no-user-settings) in "PE heatmap  d_model=64 base=10000 "*) ok ;;
+    *) bad "--no-user-settings still reads peviz.conf" ;; esac
+case $(status_of --model llama3-8b) in "PE clocks  d_model=128 base=500000 "*) ok ;;
+    *) bad "peviz.conf: its base beats the command line's --model" ;; esac
+XDG_CONFIG_HOME=$tmp/xdg "$PEVIZ" --snapshot --view clocks | LC_ALL=C.UTF-8 grep -qP '[\x{2800}-\x{28FF}]' &&
+    bad "peviz.conf: no-braille = yes not taken" || ok
+mkdir -p "$tmp/home/.config/peviz" && printf 'palette = mono\nd-model = 16\n' >"$tmp/home/.config/peviz/peviz.conf"
+case $(env -u XDG_CONFIG_HOME HOME=$tmp/home "$PEVIZ" --snapshot | tail -n 1) in
+    "PE heatmap  d_model=16 "*) ok ;; *) bad "peviz.conf: ~/.config/peviz/peviz.conf not read" ;; esac
+conf_refused() {    # PATTERN: the file is refused with it, on stderr only
+    XDG_CONFIG_HOME=$tmp/xdg "$PEVIZ" --snapshot >"$tmp/out" 2>"$tmp/err"
+    [ $? = 2 ] && [ ! -s "$tmp/out" ] && [ "$(wc -l <"$tmp/err")" = 1 ] &&
+        grep -q "$1" "$tmp/err" && ok || bad "peviz.conf: not refused with '$1': $(cat "$tmp/err")"
+}
+conf 'fps = 30\n\nbase = 0.5\n'
+conf_refused "peviz.conf:3: base: .*> 1"
+conf 'bogus = 1\n'
+conf_refused "peviz.conf:1: bogus: not a setting"
+conf 'export = pe\n'
+conf_refused "peviz.conf:1: export: .*command line only"
+conf 'mouse = maybe\n'
+conf_refused "peviz.conf:1: mouse: 'maybe': want yes or no"
+conf 'base\n'
+conf_refused "peviz.conf:1: base: needs a value"
+XDG_CONFIG_HOME=$tmp/xdg "$PEVIZ" --help >/dev/null && ok || bad "--help refused for a bad peviz.conf"
+rm -f "$tmp/xdg/peviz/peviz.conf" && mkfifo "$tmp/xdg/peviz/peviz.conf"
+conf_refused "peviz.conf: not a regular file"
+rm -f "$tmp/xdg/peviz/peviz.conf"
+
+# TERM=dumb: frames as lines, one more after a key, and the end of input quits
+printf 'j' | TERM=dumb "$PEVIZ" >"$tmp/dumb" 2>&1 &&
+    grep -q '^PE(0, 0) = sin' "$tmp/dumb" && grep -q '^PE(0, 1) = cos' "$tmp/dumb" &&
+    [ "$(grep -c '^PE heatmap' "$tmp/dumb")" = 2 ] && ok ||
+    bad "TERM=dumb: not two frames of lines for one key"
+# --no-braille: the clock faces in blocks, no braille left
+"$PEVIZ" --snapshot --no-braille --view clocks >"$tmp/nb" &&
+    ! LC_ALL=C.UTF-8 grep -qP '[\x{2800}-\x{28FF}]' "$tmp/nb" &&
+    LC_ALL=C.UTF-8 grep -qP '[\x{2596}-\x{259F}]' "$tmp/nb" && ok ||
+    bad "--no-braille --view clocks still draws braille, or no quadrant blocks"
+
 echo "cli: $pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -24,7 +24,7 @@ export PEVIZ BUILD
 # Suites that spend most of their time waiting (for a terminal to go
 # quiet, a peer to time out) rather than computing: up to WAITERS of
 # them run beside the JOBS others, so that they hold no core idle.
-WAITING='e2e/test_portable e2e/test_early_keys unit/test_follow graphics'
+WAITING='e2e/test_portable e2e/test_early_keys e2e/test_xtermjs unit/test_follow graphics'
 : "${WAITERS:=2}"
 
 sname() { local s=${1#tests/}; printf '%s' "${s%.sh}"; }
@@ -100,6 +100,10 @@ elif py=$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null) &&
     ln -s "$py" "$OUT/bin/python3"
 fi
 PATH="$OUT/bin:$PATH"
+# No suite reads the user's own settings file (peviz.conf): each sees an
+# empty configuration directory unless it makes its own.
+mkdir -p "$OUT/config"
+export XDG_CONFIG_HOME="$OUT/config"
 total_pass=0 total_fail=0 total_skip=0
 
 # run_one N NAME CMD: the suite's output in N.out, its status and

@@ -41,6 +41,16 @@ modes() {
     pane_fmt '#{keypad_cursor_flag} #{keypad_flag} #{mouse_standard_flag} #{mouse_button_flag} #{mouse_any_flag} #{mouse_sgr_flag}'
 }
 
+# The terminal's cursor stands on the heatmap's cursor dot.
+cursor_on_dot() {
+    local at
+    at=$(capture | python3 -c 'import sys
+for y, l in enumerate(sys.stdin.read().split("\n")):
+    if "\u25cf" in l:
+        print(l.index("\u25cf"), y)')
+    [ -n "$at" ] && [ "$(pane_fmt '#{cursor_x} #{cursor_y}')" = "$at" ]
+}
+
 session() {
     start_peviz 100 30
     expect "starts with the status line" 'd_model=64'
@@ -59,6 +69,9 @@ session() {
     expect "still answers keys after resizing" 'd_model=128'
     keys C-l
     expect "Ctrl-L redraws" 'd_model=128'
+    keys l l l j
+    check "the cursor is left on the inspected cell (the heatmap's dot)" \
+        poll_until cursor_on_dot
     check "help not shown before ?" screen_lacks 'any key closes this card'
     keys '?'
     expect "? shows the help card" 'any key closes this card'
@@ -262,6 +275,22 @@ refuse() {
     check "$name: alternate screen never entered" screen_restored
 }
 
+# TERM=dumb: frames as lines (--plain), each printed again after a key
+# that changes it; q quits with exit 0 and the tty's modes restored.
+dumb_lines() {
+    start 80 24 env TERM=dumb "$PEVIZ"
+    check "TERM=dumb: the first frame as lines" wait_for 'PE(0, 0) = sin'
+    keys j
+    check "TERM=dumb: a key prints the next frame" wait_for 'PE(0, 1) = cos'
+    check "TERM=dumb: no drawing glyphs" screen_lacks '▀'
+    keys q q
+    if wait_for 'EXIT=' && [ "$(exit_line)" = "EXIT=0 TTY=restored" ]; then
+        pass "TERM=dumb: q quits, tty restored"
+    else
+        fail "TERM=dumb: wanted 'EXIT=0 TTY=restored', got '$(exit_line)'"
+    fi
+}
+
 refusals() {
     local ti="$TMPD/terminfo"
     refuse "stdin from /dev/null" 'not a terminal' \
@@ -269,7 +298,7 @@ refusals() {
     refuse "stdout to a file" 'not a terminal' \
         sh -c 'exec "$0" >"$1"' "$PEVIZ" "$TMPD/stdout"
     check "stdout to a file: nothing written to it" [ ! -s "$TMPD/stdout" ]
-    refuse "TERM=dumb" 'dumb' env TERM=dumb "$PEVIZ"
+    dumb_lines
     refuse "TERM unset" 'TERM is not set' env -u TERM "$PEVIZ"
     refuse "unknown TERM" 'unknown terminal' env TERM=peviz-no-such-term "$PEVIZ"
     # TERM itself is quoted: its escapes (7-bit and 8-bit CSI) must not

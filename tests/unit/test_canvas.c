@@ -610,9 +610,41 @@ static void test_quadrants(void)
     canvas_free(&c);
 }
 
+/* Every braille pattern: a quarter of the block is set when any of the
+ * dots at its two places was (dot (dx, dy) of the 2x4 grid lies in
+ * quarter dx + 2 * (dy / 2)), in the dots' colour. */
+static void test_unbraille(void)
+{
+    static const uint32_t QUAD[16] = {
+        ' ', 0x2598, 0x259D, 0x2580, 0x2596, 0x258C, 0x259E, 0x259B,
+        0x2597, 0x259A, 0x2590, 0x259C, 0x2584, 0x2599, 0x259F, 0x2588
+    };
+    canvas c;
+    CHECK(canvas_init(&c, 256, 1) == 0);
+    for (int p = 1; p < 256; p++) {
+        int want = 0;
+        for (int dot = 0; dot < 8; dot++) {
+            int dx = dot % 2, dy = dot / 2;
+            if (p >> dot & 1) {
+                canvas_dot(&c, 2 * p + dx, dy, GREEN);
+                want |= 1 << (dx + 2 * (dy / 2));
+            }
+        }
+        CHECK(canvas_at(&c, p, 0)->kind == CELL_BRAILLE);
+        canvas_unbraille(&c);
+        const cell *k = canvas_at(&c, p, 0);
+        CHECK(k->ch == QUAD[want] && k->fg == GREEN && k->kind == CELL_TEXT);
+    }
+    canvas_put(&c, 0, 0, 'x', RED, RGB_DEFAULT, 0);    /* text: kept */
+    canvas_unbraille(&c);
+    CHECK(canvas_at(&c, 0, 0)->ch == 'x');
+    canvas_free(&c);
+}
+
 int main(void)
 {
     test_basics();
+    test_unbraille();
     test_quadrants();
     test_text_clip();
     test_sub();

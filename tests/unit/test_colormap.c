@@ -251,8 +251,30 @@ static void test_levels_names(void)
     CHECK(ui_color(PAL_DEFAULT, UI_COUNT) == RGB_DEFAULT);
 }
 
+/* WCAG 2 contrast: the published values (white on black 21, #767676 on
+ * white 4.54, #777777 on white 4.48), symmetry, and every palette's text
+ * and status line at AA (4.5) or better on a black and on a #1E1E1E
+ * background. */
+static void test_contrast(void)
+{
+    CHECK_NEAR(rgb_contrast(0xFFFFFF, 0x000000), 21.0, 1e-9);
+    CHECK_NEAR(rgb_contrast(0x123456, 0x123456), 1.0, 1e-12);
+    CHECK_NEAR(rgb_contrast(0x767676, 0xFFFFFF), 4.54, 0.005);
+    CHECK_NEAR(rgb_contrast(0x777777, 0xFFFFFF), 4.48, 0.005);
+    CHECK_NEAR(rgb_contrast(0xFFFFFF, 0x777777), rgb_contrast(0x777777, 0xFFFFFF),
+               1e-12);
+    for (int p = 0; p < PAL_COUNT; p++) {
+        CHECK(palette_text_contrast((enum palette)p, 0x000000) >= 4.5);
+        CHECK(palette_text_contrast((enum palette)p, 0x1E1E1E) >= 4.5);
+        CHECK(palette_status_contrast((enum palette)p) >= 4.5);
+        CHECK(palette_text_contrast((enum palette)p, 0x000000) <=
+              rgb_contrast(ui_color((enum palette)p, UI_DIM), 0x000000));
+    }
+}
+
 int main(void)
 {
+    test_contrast();
     test_256_known();
     test_256_nearest();
     test_16_8();
