@@ -602,6 +602,11 @@ int gfx_live_before(struct app *a, canvas *cv)
     int again = before(a, cv);
     if (again)                  /* no image goes: nothing to draw after */
         L.n_later = 0;
+    /* the blanks went out after anything curses drew since they were
+     * queued (wgetch refreshes a window a resize touched): curses is told
+     * now that the screen no longer shows what it drew */
+    if (L.pre.len)
+        term_invalidate();
     flush(&L.pre);
     return again;
 }

@@ -394,7 +394,11 @@ def test_sixel_resize():
     """After a resize no sixel pixels of the old image stay where the new
     frame has no image: every cell is written over (ED does not clear
     sixel pixels everywhere, and the terminal may have moved them)."""
-    global W, H
+    for px in (1, 0):       # the window's size with pixels, and without (CSI 16 t)
+        sixel_resize(px)
+
+
+def sixel_resize(px):
     t = Term({"cell": b"\x1b[6;%d;%dt" % (CH, CW), "da1": b"\x1b[?63;1;2;4;6;9;15;22c"})
     t.pump(4.0, until=b"\x1bPq")
     quiet(t, 0.5)
@@ -403,7 +407,7 @@ def test_sixel_resize():
     before = len(scr.sixel)
     for w, h in ((120, 40), (100, 30), (160, 48)):
         mark = len(t.out)
-        fcntl.ioctl(t.fd, termios.TIOCSWINSZ, struct.pack("HHHH", h, w, w * CW, h * CH))
+        fcntl.ioctl(t.fd, termios.TIOCSWINSZ, struct.pack("HHHH", h, w, w * CW * px, h * CH * px))
         quiet(t, 0.8)
         scr.resize(w, h)
         # a terminal may move sixel pixels when it resizes (xterm scrolls
@@ -412,8 +416,18 @@ def test_sixel_resize():
         scr.feed(bytes(t.out[mark:]))
         stale = scr.sixel - scr.last_sixel
         check(before > 1000 and t.out[mark:].count(b"\x1bPq") == 1 and not stale,
-              "sixel: after a resize to %dx%d one new image and no stale pixels (%d cells stale)"
-              % (w, h, len(stale)))
+              "sixel: after a resize to %dx%d (pixels %d) one new image and no stale pixels (%d cells stale)"
+              % (w, h, px, len(stale)))
+        # the same screen as Ctrl-L would leave: every label kept
+        after = [screen_row(scr, y) for y in range(h)]
+        mark = t.send(b"\x0c")
+        quiet(t, 0.8)
+        scr.feed(bytes(t.out[mark:]))
+        redrawn = [screen_row(scr, y) for y in range(h)]
+        wrong = [y for y in range(h) if after[y] != redrawn[y]]
+        check(not wrong, "sixel: the screen after the resize to %dx%d (pixels %d) is the one Ctrl-L draws (%d rows differ%s)"
+              % (w, h, px, len(wrong), ": row %d %r, Ctrl-L %r" % (wrong[0], after[wrong[0]].rstrip(),
+                                                                 redrawn[wrong[0]].rstrip()) if wrong else ""))
     t.close()
 
 
