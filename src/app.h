@@ -61,7 +61,7 @@ struct app {
 
     /* output and terminal options */
     int ascii;                  /* ASCII rendering */
-    int plain;                  /* --plain: words and numbers (plain.h) */
+    int plain_mode;             /* --plain: words and numbers (plain.h) */
     int no_braille;             /* --no-braille: blocks for braille dots */
     enum color_mode color;      /* what the output can show */
     enum palette palette;

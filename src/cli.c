@@ -663,7 +663,7 @@ static int parse_one(struct cli *c, int val, const char *arg)
     case 'n': c->n_set = 1; return set_param(c, P_N, val, arg);
     case O_POS: return 0;                 /* checked once n is known */
     case O_ASCII: c->app.ascii = 1; return 0;
-    case O_PLAIN: c->app.plain = 1; c->graphics = GFX_CELLS; return 0;
+    case O_PLAIN: c->app.plain_mode = 1; c->graphics = GFX_CELLS; return 0;
     case O_NO_BRAILLE: c->app.no_braille = 1; return 0;
     case O_NO_USER_SETTINGS: return 0;      /* read by userconf_args */
     case O_FPS: return parse_fps(c, arg);

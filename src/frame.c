@@ -543,7 +543,7 @@ static void compose(const struct app *a, canvas *c, int finish)
         draw_status(a, c, v, hint, mrows);
     if (a->help)                /* may cover the status line when tall */
         draw_help(a, c, v);
-    if (a->plain)
+    if (a->plain_mode)
         plain_rewrite(c);
     else if (a->no_braille)
         canvas_unbraille(c);

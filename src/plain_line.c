@@ -129,7 +129,7 @@ int plain_line_run(struct app *a)
     char *last = calloc(1, len), *now = calloc(1, len);
     canvas cv;
 
-    a->plain = 1;
+    a->plain_mode = 1;
     a->screen_w = env_size("COLUMNS", 80, LINE_MAX_COLS);
     a->screen_h = env_size("LINES", 24, 1000);
     if (!last || !now || canvas_init(&cv, a->screen_w, a->screen_h)) {
