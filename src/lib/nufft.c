@@ -211,6 +211,16 @@ int pv_fft(double *z, size_t n, int sign)
 
 /* ---- the cosine sums ------------------------------------------------------ */
 
+void pv_nu_pair_reset(pv_cos_plan *p)
+{
+    free(p->sg);
+    free(p->sl);
+    free(p->ph);
+    p->sg = NULL;
+    p->sl = NULL;
+    p->ph = p->rot = NULL;
+}
+
 void pv_cos_free(pv_cos_plan *p)
 {
     if (!p)

@@ -53,9 +53,11 @@ struct pv_cos_plan {
 size_t pv_nu_weights(const pv_cos_plan *p, long double u, double *g);
 
 /* The pair mode's tables and buffers, once per plan (nufft_pair.c):
- * 0, or -1 when out of memory.  Reset: the tables that depend on the
- * coefficients are freed (the buffers and twiddles kept). */
+ * 0, or -1 when out of memory. */
 int pv_nu_pair_tables(pv_cos_plan *p);
+
+/* The pair mode's tables that depend on the coefficients, freed (the
+ * buffers and twiddles kept; nufft.c, which frees and resets plans). */
 void pv_nu_pair_reset(pv_cos_plan *p);
 
 /* pv_cos_pair without the pair mode's tables (nufft.c): each source's

@@ -83,16 +83,6 @@ static void t4_fill(double *t4, size_t grid)
     }
 }
 
-void pv_nu_pair_reset(pv_cos_plan *p)
-{
-    free(p->sg);
-    free(p->sl);
-    free(p->ph);
-    p->sg = NULL;
-    p->sl = NULL;
-    p->ph = p->rot = NULL;
-}
-
 /* The buffers and twiddles (by the grid), once per plan. */
 static int pair_buffers(pv_cos_plan *p)
 {
