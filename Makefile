@@ -12,7 +12,7 @@ BUILD    ?= build
 BIN      ?= peviz
 # The version: --version, the man page's title line (make docs) and the
 # packages read it from the file VERSION.
-VERSION  := $(shell cat VERSION)
+VERSION  := $(or $(shell cat VERSION 2>/dev/null),unknown)
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 ZSHCOMPDIR  ?= $(PREFIX)/share/zsh/site-functions
 FISHCOMPDIR ?= $(PREFIX)/share/fish/vendor_completions.d
@@ -217,7 +217,7 @@ $(E2E_CTL): tests/e2e/ctl.c
 DOCGEN := $(BUILD)/docgen
 DOCGEN_SRCS := $(wildcard src/docgen/*.c)
 DOCGEN_OBJS := $(DOCGEN_SRCS:%.c=$(BUILD)/%.o)
-DOC_FILES := README.md assets/peviz.1
+DOC_FILES := README.md assets/peviz.1 $(wildcard assets/doc/*.md)
 COMPLETIONS := assets/completions/peviz.bash assets/completions/_peviz \
                assets/completions/peviz.fish
 $(DOCGEN): $(DOCGEN_OBJS) $(LIB_OBJS)

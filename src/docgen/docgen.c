@@ -79,7 +79,7 @@ static void row(FILE *out, int man, const char *a, const char *b,
                 const char *c)
 {
     if (man) {
-        fputs(".TP\n.B \"", out);
+        fputs(".TP 16\n.B \"", out);
         docgen_roff(out, a);
         fputs("\"\n", out);
         docgen_roff(out, b);
@@ -213,15 +213,38 @@ static void list_models(FILE *out, int man)
     fputs(man ? ".ft\n.fi\n" : "```\n", out);
 }
 
-/* Every option: md a table, man a .TP entry each. */
+/* An option's tag in roff: the bold name, the italic argument. */
+static void option_tag(FILE *out, const struct cli_option *o)
+{
+    fputs(".TP\n", out);
+    if (o->short_name)
+        fprintf(out, "\\fB\\-%c\\fR, ", o->short_name);
+    fputs("\\fB\\-\\-", out);
+    docgen_roff(out, o->name);
+    fputs("\\fR", out);
+    if (o->arg) {
+        fputs(o->has_arg == 2 ? "[=\\fI" : " \\fI", out);
+        docgen_roff(out, o->arg);
+        fputs(o->has_arg == 2 ? "\\fR]" : "\\fR", out);
+    }
+    fputc('\n', out);
+}
+
+/* Every option with its help: md a table, man a .TP entry each. */
 static void list_settings(FILE *out, int man)
 {
     header(out, man, "option", "argument", "meaning");
     for (size_t i = 0; i < cli_option_count(); i++) {
         char names[512], name[64], help[1024];
         struct cli_option o = cli_option_at(i, names, sizeof names);
-        snprintf(name, sizeof name, "--%s", o.name);
         snprintf(help, sizeof help, "%s%s", o.help, names);
+        if (man) {
+            option_tag(out, &o);
+            docgen_roff(out, help);
+            fputc('\n', out);
+            continue;
+        }
+        snprintf(name, sizeof name, "--%s", o.name);
         row(out, man, name, o.arg ? o.arg : "", help);
     }
 }
