@@ -1099,7 +1099,9 @@ static int opt_path(int val)
 struct cli_option cli_option_at(size_t i, char *names, size_t len)
 {
     const struct opt *o = &OPTS[i];
-    snprintf(names, len, "%s", opt_names(o->val, names, len));
+    const char *got = opt_names(o->val, names, len);
+    if (got != names)
+        snprintf(names, len, "%s", got);
     return (struct cli_option){ o->name, o->val < 256 ? o->val : 0,
                                 o->has_arg, o->arg, o->help, opt_path(o->val) };
 }

@@ -198,6 +198,62 @@ for d in title set key text line hint; do
         grep -qE "^ +$d [A-Z]+\$" "$TMP/man.txt"
 done
 
+# ---- the shell completions ------------------------------------------------
+
+# bash: the completion sourced in a plain bash, asked for partial words;
+# what it offers must be the words --help and --model list name.
+complete_bash() {   # WORD...: the completions of the last word, sorted
+    bash --norc --noprofile -c '
+        source assets/completions/peviz.bash
+        COMP_WORDS=(peviz "$@"); COMP_CWORD=$#
+        _peviz
+        printf "%s\n" "${COMPREPLY[@]}"' peviz "$@" | sed '/^$/d' | sort
+}
+same_words() {      # WHAT WANT GOT
+    [ "$2" = "$3" ] && [ -n "$2" ] && return 0
+    echo "  $1: want '$(echo $2)', got '$(echo $3)'" >&2
+    return 1
+}
+opts_from_help() { grep -oE -- "--$1[a-z-]*" "$TMP/help" | sort -u; }
+names_from_help() { help_names "$1" | tr -d , | tr ' ' '\n' | grep -- "^${2:-}" | sort; }
+if ! command -v bash >/dev/null 2>&1; then
+    echo "SKIP docs: bash is not installed (Debian: apt-get install bash)"
+else
+    check "bash: --sch completes to the options --help lists" \
+        same_words "--sch" "$(opts_from_help sch)" "$(complete_bash --sch)"
+    check "bash: --view completes to --help's views" \
+        same_words "--view" "$(names_from_help view)" "$(complete_bash --view '')"
+    check "bash: --scheme k completes to --help's schemes with k" \
+        same_words "--scheme k" "$(names_from_help scheme k)" "$(complete_bash --scheme k)"
+    check "bash: --pane-mode=d (as --pane-mode = d) completes to --help's modes with d" \
+        same_words "--pane-mode=d" "$(names_from_help pane-mode d)" \
+        "$(complete_bash --pane-mode = d)"
+    "$PEVIZ" --model list | awk 'NR > 1 && $1 ~ /^qwen/ { print $1 }' | sort >"$TMP/qwen"
+    check "bash: --model-b qwen completes to --model list's qwen presets" \
+        same_words "--model-b qwen" "$(cat "$TMP/qwen")" "$(complete_bash --model-b qwen)"
+    : >"$TMP/table.npy"; mkdir -p "$TMP/slides.d"
+    check "bash: --pe-file completes file names" \
+        same_words "--pe-file" "$TMP/table.npy" "$(complete_bash --pe-file "$TMP/tab")"
+    check "bash: --slides completes directories" \
+        same_words "--slides" "$TMP/slides.d" "$(complete_bash --slides "$TMP/sl")"
+    check "bash: -d (a number) completes nothing" test -z "$(complete_bash -d '')"
+fi
+# zsh and fish: the scripts parse; fish offers --help's views.
+if command -v zsh >/dev/null 2>&1; then
+    check "zsh -n assets/completions/_peviz" zsh -n assets/completions/_peviz
+else
+    echo "SKIP docs: zsh is not installed, its completion is unchecked (Debian: apt-get install zsh)"
+fi
+if command -v fish >/dev/null 2>&1; then
+    check "fish -n assets/completions/peviz.fish" fish -n assets/completions/peviz.fish
+    got=$(fish --no-config -c 'source assets/completions/peviz.fish; complete -C "peviz --view "' |
+          cut -f1 | sort)
+    check "fish: --view completes to --help's views" \
+        same_words "fish --view" "$(names_from_help view)" "$got"
+else
+    echo "SKIP docs: fish is not installed, its completion is unchecked (Debian: apt-get install fish)"
+fi
+
 # ---- tour files through the program -------------------------------------
 
 for t in assets/tours/*.tour; do
