@@ -99,7 +99,7 @@ SAN_FLAGS := -fsanitize=address,undefined,float-cast-overflow \
 SAN_LDFLAGS := $(SAN_FLAGS) -no-pie
 GCC_SAN_BIN_LDFLAGS := -static-libasan -static-libubsan
 
-.PHONY: FORCE all docs run test unit bench bench-quick asan fuzz fuzz-run install uninstall clean help golden libpeviz libcheck
+.PHONY: FORCE all docs dist deb run test unit bench bench-quick asan fuzz fuzz-run install uninstall clean help golden libpeviz libcheck
 all: $(BIN)
 
 ## libpeviz: build build/libpeviz.a (the math alone: needs only libc and libm)
@@ -234,6 +234,23 @@ docs: $(DOCGEN)
 	    $(DOCGEN) completion $${s%%:*} >assets/completions/$${s#*:}.tmp && \
 	    mv assets/completions/$${s#*:}.tmp assets/completions/$${s#*:} || exit 1; done
 
+# The version reaches --version and the man page's title line.
+$(MAIN_OBJ) $(BUILD)/src/docgen/docgen_fill.o: VERSION
+
+## dist: peviz-VERSION.tar.gz of the committed tree, which builds and
+##       passes make test without git
+DIST := peviz-$(VERSION)
+dist:
+	$(Q)git archive --format=tar --prefix=$(DIST)/ HEAD | gzip -9n >$(DIST).tar.gz.tmp
+	$(Q)mv $(DIST).tar.gz.tmp $(DIST).tar.gz
+	@echo "  DIST  $(DIST).tar.gz"
+
+## deb: peviz_VERSION_ARCH.deb with dpkg-deb (built for PREFIX=/usr in
+##      build/deb; its depends from dpkg-shlibdeps)
+deb:
+	$(Q)MAKE="$(MAKE)" CC="$(CC)" VERSION=$(VERSION) BUILD=$(BUILD) \
+	    bash assets/packaging/deb.sh
+
 ## run: build and start peviz in this terminal
 run: $(BIN)
 	./$(BIN)
@@ -328,4 +345,4 @@ clean:
 help:
 	@sed -n 's/^## //p' Makefile
 
--include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+-include $(shell find $(BUILD) -type f -name '*.d' 2>/dev/null)

@@ -75,6 +75,8 @@ if [ -x "$DOCGEN" ]; then
         grep -q '^<!-- BEGIN peviz-docs keys -->$' "$README"
     check "the man page's KEYS are generated" \
         grep -q '^\.\\" BEGIN peviz-docs keys$' "$MAN"
+    check "--version says the version in VERSION ($(cat VERSION))" \
+        test "$("$PEVIZ" --version)" = "peviz $(cat VERSION)"
     check "the man page's title line has the version $(cat VERSION)" \
         grep -qF "\"peviz $(cat VERSION)\"" "$MAN"
 else
