@@ -11,7 +11,7 @@
  *                (and the .TH line's version)
  *   docgen completion bash|zsh|fish
  *
- * A list ending in "-words" is its names inline ("a, b or c"); a
+ * OPTION-words is the words --OPTION takes, inline ("a, b or c"); a
  * count ("tour-steps", "view-count", ...) is a number.  The completions
  * are in docgen_complete.c.
  */
@@ -249,14 +249,17 @@ static void list_settings(FILE *out, int man)
     }
 }
 
-/* The words option NAME takes, inline. */
+/* The words option opt takes, inline; -1 when it takes none. */
 static int option_words(FILE *out, int man, const char *opt)
 {
     for (size_t i = 0; i < cli_option_count(); i++) {
         char names[512];
         if (strcmp(cli_option_at(i, names, sizeof names).name, opt) == 0) {
             const char *w[256];
-            words(out, man, w, cli_option_words(i, w, 256));
+            int n = cli_option_words(i, w, 256);
+            if (n == 0)
+                return -1;
+            words(out, man, w, n);
             return 0;
         }
     }
@@ -284,7 +287,6 @@ static int tour_steps(void)
 struct list {
     const char *name;
     void (*print)(FILE *out, int man);
-    const char *option;         /* a "-words" list: the option's words */
     int (*count)(void);         /* a count */
 };
 
@@ -295,42 +297,36 @@ static int model_total(void) { return rope_preset_count(); }
 static int pane_mode_total(void) { return PANE_MODE_COUNT; }
 
 static const struct list LISTS[] = {
-    { "views", list_views, NULL, NULL },
-    { "keys", list_keys, NULL, NULL },
-    { "schemes", list_schemes, NULL, NULL },
-    { "methods", list_methods, NULL, NULL },
-    { "models", list_models, NULL, NULL },
-    { "settings", list_settings, NULL, NULL },
-    { "view-words", NULL, "view", NULL },
-    { "scheme-words", NULL, "scheme", NULL },
-    { "pane-mode-words", NULL, "pane-mode", NULL },
-    { "method-words", NULL, "rope-scaling", NULL },
-    { "model-words", NULL, "model-b", NULL },
-    { "palette-words", NULL, "palette", NULL },
-    { "export-words", NULL, "export", NULL },
-    { "color-words", NULL, "color", NULL },
-    { "graphics-words", NULL, "graphics", NULL },
-    { "lang-words", NULL, "lang", NULL },
-    { "tour-steps", NULL, NULL, tour_steps },
-    { "view-count", NULL, NULL, view_count },
-    { "scheme-count", NULL, NULL, scheme_total },
-    { "method-count", NULL, NULL, method_total },
-    { "model-count", NULL, NULL, model_total },
-    { "pane-mode-count", NULL, NULL, pane_mode_total },
+    { "views", list_views, NULL },
+    { "keys", list_keys, NULL },
+    { "schemes", list_schemes, NULL },
+    { "methods", list_methods, NULL },
+    { "models", list_models, NULL },
+    { "settings", list_settings, NULL },
+    { "tour-steps", NULL, tour_steps },
+    { "view-count", NULL, view_count },
+    { "scheme-count", NULL, scheme_total },
+    { "method-count", NULL, method_total },
+    { "model-count", NULL, model_total },
+    { "pane-mode-count", NULL, pane_mode_total },
 };
 #define NLISTS (sizeof LISTS / sizeof LISTS[0])
 
 /* Print list name in md or man; -1 when there is no such list. */
 int docgen_list(FILE *out, const char *name, int man)
 {
+    size_t len = strlen(name);
+    if (len > 6 && strcmp(name + len - 6, "-words") == 0) {
+        char opt[64];
+        snprintf(opt, sizeof opt, "%.*s", (int)(len - 6), name);
+        return option_words(out, man, opt);
+    }
     for (size_t i = 0; i < NLISTS; i++) {
         const struct list *l = &LISTS[i];
         if (strcmp(l->name, name) != 0)
             continue;
         if (l->print)
             l->print(out, man);
-        else if (l->option)
-            option_words(out, man, l->option);
         else
             fprintf(out, man ? "%d\n" : "%d", l->count());
         return 0;
@@ -342,6 +338,7 @@ static void list_names(FILE *out)
 {
     for (size_t i = 0; i < NLISTS; i++)
         fprintf(out, "%s\n", LISTS[i].name);
+    fputs("OPTION-words (the words of --OPTION)\n", out);
 }
 
 int main(int argc, char **argv)
