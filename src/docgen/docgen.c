@@ -12,8 +12,8 @@
  *   docgen completion bash|zsh|fish
  *
  * OPTION-words is the words --OPTION takes, inline ("a, b or c"); a
- * count ("tour-steps", "view-count", ...) is a number.  The completions
- * are in docgen_complete.c.
+ * count ("tour-steps", "view-count", ...) is a number.  The command
+ * line is docgen_main.c, the completions docgen_complete.c.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -334,31 +334,9 @@ int docgen_list(FILE *out, const char *name, int man)
     return -1;
 }
 
-static void list_names(FILE *out)
+void docgen_names(FILE *out)
 {
     for (size_t i = 0; i < NLISTS; i++)
         fprintf(out, "%s\n", LISTS[i].name);
     fputs("OPTION-words (the words of --OPTION)\n", out);
-}
-
-int main(int argc, char **argv)
-{
-    if (argc == 4 && strcmp(argv[1], "list") == 0
-        && (strcmp(argv[3], "md") == 0 || strcmp(argv[3], "man") == 0)) {
-        if (docgen_list(stdout, argv[2], argv[3][1] == 'a') == 0)
-            return 0;
-        fprintf(stderr, "docgen: no list %s\n", argv[2]);
-        return 2;
-    }
-    if (argc == 2 && strcmp(argv[1], "list") == 0) {
-        list_names(stdout);
-        return 0;
-    }
-    if (argc == 3 && strcmp(argv[1], "fill") == 0)
-        return docgen_fill(stdout, argv[2]);
-    if (argc == 3 && strcmp(argv[1], "completion") == 0)
-        return docgen_complete(stdout, argv[2]);
-    fputs("usage: docgen list [NAME md|man] | fill FILE"
-          " | completion bash|zsh|fish\n", stderr);
-    return 2;
 }
