@@ -244,7 +244,10 @@ static void list_settings(FILE *out, int man)
             fputc('\n', out);
             continue;
         }
-        snprintf(name, sizeof name, "--%s", o.name);
+        if (o.short_name)
+            snprintf(name, sizeof name, "-%c, --%s", o.short_name, o.name);
+        else
+            snprintf(name, sizeof name, "--%s", o.name);
         row(out, man, name, o.arg ? o.arg : "", help);
     }
 }
