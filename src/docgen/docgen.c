@@ -295,9 +295,6 @@ struct list {
 
 static int view_count(void) { return VIEW_COUNT; }
 static int scheme_total(void) { return scheme_count(); }
-static int method_total(void) { return rope_method_count(); }
-static int model_total(void) { return rope_preset_count(); }
-static int pane_mode_total(void) { return PANE_MODE_COUNT; }
 
 static const struct list LISTS[] = {
     { "views", list_views, NULL },
@@ -309,9 +306,6 @@ static const struct list LISTS[] = {
     { "tour-steps", NULL, tour_steps },
     { "view-count", NULL, view_count },
     { "scheme-count", NULL, scheme_total },
-    { "method-count", NULL, method_total },
-    { "model-count", NULL, model_total },
-    { "pane-mode-count", NULL, pane_mode_total },
 };
 #define NLISTS (sizeof LISTS / sizeof LISTS[0])
 
