@@ -24,7 +24,6 @@
 #include "follow.h"
 #include "tour.h"
 #include "view.h"
-#include "views/compare.h"
 
 /* ---- text in each format ------------------------------------------------- */
 
