@@ -200,6 +200,14 @@ for d in title set key text line hint; do
         grep -qE "^ +$d [A-Z]+\$" "$TMP/man.txt"
 done
 
+# The presets table of the RoPE guide names the presets of --model list,
+# in its order.
+"$PEVIZ" --model list | awk 'NR > 1 { print $1 }' >"$TMP/presets"
+sed -n '/^| name | d (rotary) |/,/^$/p' assets/doc/rope-scaling.md |
+    sed -n 's/^| `\([^`]*\)` |.*/\1/p' >"$TMP/guide-presets"
+check "assets/doc/rope-scaling.md's preset table is --model list's ($(diff "$TMP/presets" "$TMP/guide-presets" | tr '\n' ' '))" \
+    cmp -s "$TMP/presets" "$TMP/guide-presets"
+
 # ---- the shell completions ------------------------------------------------
 
 # bash: the completion sourced in a plain bash, asked for partial words;
