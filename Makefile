@@ -10,7 +10,12 @@ CC       ?= cc
 PKG_CONFIG ?= pkg-config
 BUILD    ?= build
 BIN      ?= peviz
-VERSION  := 0.1.0
+# The version: --version, the man page's title line (make docs) and the
+# packages read it from the file VERSION.
+VERSION  := $(or $(shell cat VERSION 2>/dev/null),unknown)
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+ZSHCOMPDIR  ?= $(PREFIX)/share/zsh/site-functions
+FISHCOMPDIR ?= $(PREFIX)/share/fish/vendor_completions.d
 
 NCURSES_CFLAGS := $(shell $(PKG_CONFIG) --cflags ncursesw 2>/dev/null)
 NCURSES_LIBS   := $(shell $(PKG_CONFIG) --libs ncursesw 2>/dev/null || echo -lncursesw)
@@ -94,7 +99,7 @@ SAN_FLAGS := -fsanitize=address,undefined,float-cast-overflow \
 SAN_LDFLAGS := $(SAN_FLAGS) -no-pie
 GCC_SAN_BIN_LDFLAGS := -static-libasan -static-libubsan
 
-.PHONY: FORCE all run test unit bench bench-quick asan fuzz fuzz-run install uninstall clean help golden xtermjs libpeviz libcheck
+.PHONY: FORCE all docs dist deb run test unit bench bench-quick asan fuzz fuzz-run install uninstall clean help golden xtermjs libpeviz libcheck
 all: $(BIN)
 
 ## libpeviz: build build/libpeviz.a (the math alone: needs only libc and libm)
@@ -207,6 +212,45 @@ $(E2E_CTL): tests/e2e/ctl.c
 	@echo "  CC    $@"
 	$(Q)$(CC) -std=c11 -O2 $(WARN) -o $@ $<
 
+# The documentation generator (src/docgen/): the lists of README.md and
+# assets/peviz.1 and the shell completions, from the program's tables.
+DOCGEN := $(BUILD)/docgen
+DOCGEN_SRCS := $(wildcard src/docgen/*.c)
+DOCGEN_OBJS := $(DOCGEN_SRCS:%.c=$(BUILD)/%.o)
+DOC_FILES := README.md assets/peviz.1 $(wildcard assets/doc/*.md)
+COMPLETIONS := assets/completions/peviz.bash assets/completions/_peviz \
+               assets/completions/peviz.fish
+$(DOCGEN): $(DOCGEN_OBJS) $(LIB_OBJS)
+	@echo "  LD    $@"
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+## docs: rewrite the generated lists in README.md and assets/peviz.1 and
+##       the shell completions in assets/completions/ from the tables
+docs: $(DOCGEN)
+	$(Q)for f in $(DOC_FILES); do \
+	    $(DOCGEN) fill $$f >$$f.tmp && mv $$f.tmp $$f || { rm -f $$f.tmp; exit 1; }; done
+	$(Q)mkdir -p assets/completions
+	$(Q)for s in bash:peviz.bash zsh:_peviz fish:peviz.fish; do \
+	    $(DOCGEN) completion $${s%%:*} >assets/completions/$${s#*:}.tmp && \
+	    mv assets/completions/$${s#*:}.tmp assets/completions/$${s#*:} || exit 1; done
+
+# The version reaches --version and the man page's title line.
+$(MAIN_OBJ) $(BUILD)/src/docgen/docgen_fill.o: VERSION
+
+## dist: peviz-VERSION.tar.gz of the committed tree, which builds and
+##       passes make test without git
+DIST := peviz-$(VERSION)
+dist:
+	$(Q)git archive --format=tar --prefix=$(DIST)/ HEAD | gzip -9n >$(DIST).tar.gz.tmp
+	$(Q)mv $(DIST).tar.gz.tmp $(DIST).tar.gz
+	@echo "  DIST  $(DIST).tar.gz"
+
+## deb: peviz_VERSION_ARCH.deb with dpkg-deb (built for PREFIX=/usr in
+##      build/deb; its depends from dpkg-shlibdeps)
+deb:
+	$(Q)MAKE="$(MAKE)" CC="$(CC)" VERSION=$(VERSION) BUILD=$(BUILD) \
+	    bash assets/packaging/deb.sh
+
 ## run: build and start peviz in this terminal
 run: $(BIN)
 	./$(BIN)
@@ -214,8 +258,8 @@ run: $(BIN)
 ## test: build, then run unit, command-line, golden and terminal tests,
 ##       several suites at once (T=NAME or T='e2e/*' runs some, T=list
 ##       names them, X=NAME leaves some out; JOBS=N suites at a time)
-test: $(BIN) $(TEST_BINS) $(E2E_CTL)
-	@PEVIZ=./$(BIN) BUILD=$(BUILD) CC="$(CC)" LDFLAGS="$(LDFLAGS)" E2E="$(E2E)" \
+test: $(BIN) $(TEST_BINS) $(E2E_CTL) $(DOCGEN)
+	@PEVIZ=./$(BIN) BUILD=$(BUILD) DOCGEN=$(DOCGEN) CC="$(CC)" LDFLAGS="$(LDFLAGS)" E2E="$(E2E)" \
 	    T="$(T)" X="$(X)" JOBS="$(JOBS)" bash tests/run.sh
 
 ## asan: the same tests under AddressSanitizer and UBSan, but those that
@@ -290,10 +334,16 @@ install: $(BIN)
 	install -m 755 $(BIN) $(DESTDIR)$(BINDIR)/peviz
 	if [ -f assets/peviz.1 ]; then install -m 644 assets/peviz.1 $(DESTDIR)$(MANDIR)/peviz.1; fi
 	for f in assets/tours/*.tour; do [ -f "$$f" ] && install -m 644 "$$f" $(DESTDIR)$(DATADIR)/tours/ || true; done
+	install -d $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(FISHCOMPDIR)
+	install -m 644 assets/completions/peviz.bash $(DESTDIR)$(BASHCOMPDIR)/peviz
+	install -m 644 assets/completions/_peviz $(DESTDIR)$(ZSHCOMPDIR)/_peviz
+	install -m 644 assets/completions/peviz.fish $(DESTDIR)$(FISHCOMPDIR)/peviz.fish
 
 ## uninstall: remove what install copied
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/peviz $(DESTDIR)$(MANDIR)/peviz.1
+	rm -f $(DESTDIR)$(BASHCOMPDIR)/peviz $(DESTDIR)$(ZSHCOMPDIR)/_peviz \
+	    $(DESTDIR)$(FISHCOMPDIR)/peviz.fish
 	rm -rf $(DESTDIR)$(DATADIR)
 
 ## clean: remove build products
@@ -304,4 +354,4 @@ clean:
 help:
 	@sed -n 's/^## //p' Makefile
 
--include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+-include $(shell find $(BUILD) -type f -name '*.d' 2>/dev/null)

@@ -1091,3 +1091,92 @@ void cli_usage(FILE *f)
         print_keys(f, title, VIEWS[v]->keys);
     }
 }
+
+size_t cli_option_count(void)
+{
+    return NOPTS;
+}
+
+static int opt_path(int val)
+{
+    switch (val) {
+    case O_TOUR: case O_RECORD: case O_PE_FILE: case O_CONFIG:
+    case O_CHECK_FREQS: case O_QK: case O_SERVE: case O_FOLLOW:
+        return CLI_PATH_FILE;
+    case O_SLIDES: case O_FILES:
+        return CLI_PATH_DIR;
+    default:
+        return 0;
+    }
+}
+
+struct cli_option cli_option_at(size_t i, char *names, size_t len)
+{
+    const struct opt *o = &OPTS[i];
+    const char *got = opt_names(o->val, names, len);
+    if (got != names)
+        snprintf(names, len, "%s", got);
+    return (struct cli_option){ o->name, o->val < 256 ? o->val : 0,
+                                o->has_arg, o->arg, o->help, opt_path(o->val) };
+}
+
+/* Appends words[0..] (NULL-ended) to w from *n; keeps room for the NULL. */
+static void words_add(const char **w, int max, int *n,
+                      const char *const *words)
+{
+    for (; *words && *n < max - 1; words++)
+        w[(*n)++] = *words;
+}
+
+/* Appends name(0) .. name(count - 1). */
+static void names_add(const char **w, int max, int *n, int count,
+                      const char *(*name)(int))
+{
+    for (int k = 0; k < count && *n < max - 1; k++)
+        w[(*n)++] = name(k);
+}
+
+static const char *view_word(int k) { return VIEWS[k]->name; }
+static const char *scheme_word(int k) { return scheme_info(k)->name; }
+static const char *method_word(int k) { return rope_method_info(k)->name; }
+static const char *model_word(int k) { return rope_preset_at(k)->name; }
+static const char *pane_word(int k) { return pane_mode_name((enum pane_mode)k); }
+static const char *gfx_word(int k) { return gfx_mode_name((enum gfx_mode)k); }
+static const char *palette_word(int k) { return palette_name((enum palette)k); }
+
+int cli_option_words(size_t i, const char **w, int max)
+{
+    static const char *const PE[] = { "pe", NULL };
+    static const char *const LIST[] = { "list", NULL };
+    static const char *const Q_WORDS[] = { "ones", "random", NULL };
+    int val = OPTS[i].val, n = 0;
+    switch (val) {
+    case O_VIEW: names_add(w, max, &n, VIEW_COUNT, view_word); break;
+    case O_SCHEME_A: case O_SCHEME_B: case O_SCHEME_C:
+        words_add(w, max, &n, PE);
+        /* fall through */
+    case O_SCHEME: case O_SCHEMES:
+        names_add(w, max, &n, scheme_count(), scheme_word); break;
+    case O_PALETTE: names_add(w, max, &n, PAL_COUNT, palette_word); break;
+    case O_COLOR: case O_EXPORT: case O_LANG:
+        words_add(w, max, &n, opt_words(val)); break;
+    case O_FORMAT:
+        words_add(w, max, &n, EXPORT_FMT);
+        words_add(w, max, &n, SNAP_FMT); break;
+    case O_PAIRS: case O_PAIRS_A: case O_PAIRS_B: case O_PAIRS_C:
+        names_add(w, max, &n, QK_PAIRS_COUNT, qk_pairs_name); break;
+    case O_MODEL:
+        words_add(w, max, &n, LIST);
+        /* fall through */
+    case O_MODEL_B: case O_MODEL_C:
+        names_add(w, max, &n, rope_preset_count(), model_word); break;
+    case O_ROPE + RO_SCALING:
+        names_add(w, max, &n, rope_method_count(), method_word); break;
+    case O_PANE_MODE: names_add(w, max, &n, PANE_MODE_COUNT, pane_word); break;
+    case O_GRAPHICS: names_add(w, max, &n, GFX_MODE_COUNT, gfx_word); break;
+    case O_Q: words_add(w, max, &n, Q_WORDS); break;
+    default: break;
+    }
+    w[n] = NULL;
+    return n;
+}

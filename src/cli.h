@@ -86,4 +86,26 @@ void cli_models(FILE *f);
 /* Print --help (options from the table, keys from KEYS_GLOBAL). */
 void cli_usage(FILE *f);
 
+/*
+ * The option table row by row, for the generated docs and the shell
+ * completions (src/docgen.c).
+ */
+struct cli_option {
+    const char *name;       /* "d-model" */
+    int short_name;         /* 'd', or 0 */
+    int has_arg;            /* 0 none, 1 required, 2 optional (--tour[=FILE]) */
+    const char *arg;        /* "N" as --help shows it, or NULL */
+    const char *help;       /* --help's text before the names of a table */
+    int path;               /* 0; CLI_PATH_FILE or CLI_PATH_DIR */
+};
+enum { CLI_PATH_FILE = 1, CLI_PATH_DIR };
+size_t cli_option_count(void);
+/* Row i (< cli_option_count()); names gets the names --help appends from
+ * a table ("a, b or c"), or "". */
+struct cli_option cli_option_at(size_t i, char *names, size_t len);
+/* The words option i takes, from the tables (views, schemes, palettes,
+ * ...), in w, ended by NULL (at most max - 1 words): their number, 0 when
+ * it takes no words. */
+int cli_option_words(size_t i, const char **w, int max);
+
 #endif

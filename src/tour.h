@@ -10,7 +10,7 @@
  * such as colour, palette and ASCII are kept), so a step looks the same
  * whether it is reached with Enter, with Backspace or by starting over.
  *
- * The file format (also in the man page and the README):
+ * The file format (also in the man page and assets/doc/teaching.md):
  *
  *     # a comment (a line whose first non-blank character is '#')
  *     hint   Enter next · Backspace back · Esc leave   (optional, once,

@@ -34,6 +34,24 @@ struct view_raster;
  * includes that header in app.h for each line) and is a member of
  * struct app.
  * A view without settings says struct view_none (and has no header).
+ *
+ * Adding a view (tests/view_recipe.sh tries it with two views, one with
+ * settings and one without):
+ *   1. src/views/NAME_state.h: struct NAME_state, the settings the user
+ *      changes and r and each tour step reset, as plain data; it
+ *      includes only what the type needs (not app.h).  Functions shared
+ *      with tests go in a NAME.h of its own, which app.h never sees.
+ *   2. src/views/NAME.c: includes app.h and exports const struct view
+ *      VIEW_ID_DEF (struct view below): name, title, about and the hooks
+ *      it needs, all optional but draw; keys rows end with key 0 and make
+ *      the help card, --help and the docs too; fields (state_field.h)
+ *      are its follow-mode rows.  No mutable file-scope variables
+ *      (tests/views_state.sh): caches live in the runtime object.
+ *      Positions on screen go through axis.h; numbers come from libpeviz.
+ *   3. One line in this list.  Its place is its number key.
+ *   4. make docs (the README's and the man page's view and key lists),
+ *      a paragraph in assets/doc/views.md, golden cases in
+ *      tests/golden/cases.txt and make golden.
  */
 #define VIEW_LIST(VIEW)                                        \
     VIEW(HEATMAP, heatmap, struct heatmap_state, heat)         \

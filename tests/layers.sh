@@ -43,6 +43,9 @@ follow:   follow_proto follow_files follow
 cli:      cli
 loop:     loop export plain_line userconf
 main:     main
+docs:     docgen/docgen docgen/docgen_complete
+docgen:   docgen/docgen_fill
+docmain:  docgen/docgen_main
 '
 
 # Modules that are parts of another: "PART OWNER  why" (the why may go

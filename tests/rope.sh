@@ -25,7 +25,7 @@ fi
 # ---- the reference ---------------------------------------------------------
 cat >"$tmp/ref.py" <<'PY'
 """Reference RoPE scaling, from the formulas (transformers, Meta, YaRN,
-LongRoPE as documented in the README).  Usage: ref.py MANIFEST; each
+LongRoPE as documented in assets/doc/rope-scaling.md).  Usage: ref.py MANIFEST; each
 line of it names an export of peviz and the settings it was made with
 (d base n m(ethod) s L low high bf bs trunc ef ms msad mla af sf lf; mla=0:
 an architecture whose attention does not add DeepSeek's m(s, msad)^2).  Prints

@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# The README's recipe for a view, tried: a copy of the sources gets a
-# view with settings of its own (src/views/demo_state.h and demo.c, written
-# here) and a view without (src/views/plain.c), one line each in
-# VIEW_LIST, nothing else; the copy builds with -Werror, --help names
-# the views and numbers them 1..7, --view demo --snapshot draws demo
+# The recipe for a view (the comment above VIEW_LIST in src/view.h),
+# tried: a copy of the sources gets a view with settings of its own
+# (src/views/demo_state.h and demo.c, written here) and a view without
+# (src/views/plain.c), one line each in VIEW_LIST, nothing else; the copy
+# builds with -Werror, --help names the views in the list's order and
+# numbers them from 1 to their count, --view demo --snapshot draws demo
 # with the settings its reset hook chose, plain draws, the view after
-# them keeps working, and the documentation checks still hold.
+# them keeps working, and after `make docs` the documentation checks
+# hold.
 #
 # Ends with "view_recipe: N passed, M failed"; exits non-zero on failure.
 set -u
@@ -21,7 +23,8 @@ done_() { echo "view_recipe: $pass passed, $fail failed"; [ "$fail" -eq 0 ]; exi
 
 TMP=$(mktemp -d /tmp/peviz-view.XXXXXX)
 [ -n "${KEEP:-}" ] || trap 'rm -rf "$TMP"' EXIT
-cp -rp Makefile src include "$TMP/"
+cp -rp Makefile VERSION src include assets README.md "$TMP/"
+mkdir -p "$TMP/tests" && cp -p tests/docs.sh "$TMP/tests/"
 # The objects already built are reused with their dependency files (the
 # copy builds in build/, so a BUILD of another name is renamed in them):
 # make rebuilds those that include the view list, and the new views; the
@@ -121,10 +124,15 @@ if ! make -s -C "$TMP" -j"$(nproc 2>/dev/null || echo 2)" CC="$CC" OPT=-O0 \
 fi
 P=$TMP/peviz
 "$P" --help >"$TMP/help" 2>&1
-check "--help: --view names demo and plain in their places" \
-    grep -qE -- '--view NAME +heatmap, clocks, attention, compare, demo, plain or grid$' "$TMP/help"
-check "--help: the views' keys are 1..7" \
-    grep -qE '^  1\.\.7 +heatmap, clocks, attention, compare, demo, plain, grid$' "$TMP/help"
+# The views as the copy's list has them: the names of its VIEW lines.
+names=$(sed -n 's/^ *VIEW([A-Z0-9_]*, *\([a-z0-9_]*\),.*/\1/p' "$TMP/src/view.h")
+count=$(printf '%s\n' "$names" | wc -l)
+commas=$(printf '%s\n' "$names" | paste -sd, | sed 's/,/, /g')
+want_view=$(printf '%s' "$commas" | sed 's/\(.*\), /\1 or /')
+check "--help: --view names the list's views, demo and plain in their places ($want_view)" \
+    grep -qE -- "^ +--view NAME +$want_view\$" "$TMP/help"
+check "--help: the views' keys are 1..$count ($commas)" \
+    grep -qE "^  1\.\.$count +$commas\$" "$TMP/help"
 "$P" --snapshot --view demo --size 80x6 -d 32 >"$TMP/demo" 2>&1
 check "--view demo --snapshot: its settings as reset chose them" \
     grep -q '^demo level=7 d=32' "$TMP/demo"
@@ -139,6 +147,8 @@ same_grid() {
 check "--view plain --snapshot: a view without settings draws" \
     grep -q '^plain n=99' "$TMP/plain"
 check "the view after them draws as before (grid, 80x24)" same_grid
-check "tests/docs.sh holds with the new views (no README or man edit)" \
-    sh -c "PEVIZ='$P' bash tests/docs.sh >'$TMP/docs.log' 2>&1"
+check "make docs, then tests/docs.sh holds with the new views" \
+    sh -c "make -s -C '$TMP' CC='$CC' OPT=-O0 BUILD=build docs >'$TMP/docs.log' 2>&1 &&
+           cd '$TMP' && PEVIZ='$P' DOCGEN=build/docgen bash tests/docs.sh >>'$TMP/docs.log' 2>&1"
+check "the copy's README lists the new views" grep -q '`demo`' "$TMP/README.md"
 done_

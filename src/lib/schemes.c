@@ -1,10 +1,24 @@
 /*
  * schemes.c - the attention schemes: the SCHEMES table (names, formula
  * text, properties) and each scheme's build function, which says what S
- * is made of (see peviz/scores.h).  Adding a scheme: its entry at the
- * end of SCHEMES and its build function (here or in a file of its own
- * under src/lib/); the rest of the library, the command line, the
- * prompt and the views go by the table.
+ * is made of (see peviz/scores.h).  The rest of the library, the command
+ * line, the prompt and the views go by the table.
+ *
+ * Adding a scheme:
+ *   1. Its build function, void build_NAME(struct score_ctx *s), here or
+ *      in src/lib/NAME.c (declared in schemes_impl.h): the terms of S
+ *      through scores_term_add / scores_terms_additive, or a function of
+ *      i - j through scores_dist_add and a struct dist_ops row.
+ *   2. Its row at the end of SCHEMES: the --scheme name, the formula of
+ *      S in UTF-8 and ASCII (without and with content), toeplitz, split
+ *      and build_NAME.
+ *   3. An enum scheme value at the end (peviz/scores.h), in the row's
+ *      place: the library needs none, but tests/lib/test_scores.c's
+ *      direct_at switch names the scheme to check its scores against
+ *      the formula written out there.
+ *   4. make docs (every list of schemes in the README and the man page);
+ *      a command-line case in tests/schemes.sh.
+ * A program can add one at run time instead: scheme_register.
  */
 #include <stdio.h>
 #include <string.h>

@@ -3,6 +3,20 @@
  * per mode (struct cmp_mode, each in the mode's own file), in the order
  * of enum pane_mode.  The view dispatches through it; the command line,
  * the prompt, follow mode and the help read the modes' names from it.
+ *
+ * Adding a pane mode:
+ *   1. src/views/compare_NAME.c: includes compare_view.h and exports
+ *      const struct cmp_mode CMP_NAME (name, grid, bands, noun, vs_a and
+ *      the hooks layout, work, draw, readout); it calls only what lies
+ *      below the modes (compare_grid.c, compare_scores.c,
+ *      compare_common.c), never another mode's file.
+ *   2. Its extern beside the others in compare_view.h (extern const
+ *      struct cmp_mode CMP_HEATMAP, ...).
+ *   3. A value before PANE_MODE_COUNT in enum pane_mode
+ *      (src/views/compare_state.h) and its row in MODES below.
+ *   4. The v key's help line in compare.c names it
+ *      (tests/unit/test_compare.c checks it against this table); make
+ *      docs; golden cases in tests/golden/cases.txt.
  */
 #include <string.h>
 

@@ -23,12 +23,19 @@
 /* The pane modes' names (app side: the modes are the view's). */
 static void test_pane_modes(void)
 {
-    char buf[64];
+    char buf[128];
     CHECK(pane_mode_parse("diff") == PANE_DIFF);
     CHECK(pane_mode_parse("Diff") < 0);
     CHECK_STR(pane_mode_name(PANE_SPECTRUM), "spectrum");
-    CHECK_STR(pane_mode_list(buf, sizeof buf),
-              "heatmap, spectrum, profile, diff, ratio, drift or matrix");
+    /* the list names every mode in the table's order, each parsed back */
+    char list[128] = "";
+    for (int m = 0; m < PANE_MODE_COUNT; m++) {
+        const char *name = pane_mode_name((enum pane_mode)m);
+        CHECK(pane_mode_parse(name) == m);
+        snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s",
+                 m == 0 ? "" : m == PANE_MODE_COUNT - 1 ? " or " : ", ", name);
+    }
+    CHECK_STR(pane_mode_list(buf, sizeof buf), list);
     /* the help card's v names every mode in the table's order */
     const struct keybind *v = keys_find(VIEWS[VIEW_COMPARE]->keys, 'v');
     char want[128] = "mode:";

@@ -1,0 +1,338 @@
+/*
+ * docgen.c - the documentation's lists, printed from the program's own
+ * tables (build/docgen, run by `make docs`; not part of peviz itself).
+ *
+ *   docgen list NAME md|man   one list (the names: docgen list)
+ *   docgen fill FILE          FILE with each marked block rewritten:
+ *       README:  <!-- BEGIN peviz-docs NAME --> ... <!-- END peviz-docs NAME -->
+ *                (on one line: the list inline; on lines of their own:
+ *                the list between them)
+ *       man:     .\" BEGIN peviz-docs NAME  ...  .\" END peviz-docs NAME
+ *                (and the .TH line's version)
+ *   docgen completion bash|zsh|fish
+ *
+ * OPTION-words is the words --OPTION takes, inline ("a, b or c"); a
+ * count ("tour-steps", "view-count", ...) is a number.  The command
+ * line is docgen_main.c, the completions docgen_complete.c.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "docgen.h"
+#include "follow.h"
+#include "tour.h"
+#include "view.h"
+
+/* ---- text in each format ------------------------------------------------- */
+
+/* s as roff text: backslashes, minus signs, quotes and every non-ASCII
+ * character escaped; a leading '.' or '\'' made text. */
+void docgen_roff(FILE *out, const char *s)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    if (*p == '.' || *p == '\'')
+        fputs("\\&", out);
+    while (*p) {
+        if (*p < 0x80) {
+            if (*p == '\\')
+                fputs("\\e", out);
+            else if (*p == '-')
+                fputs("\\-", out);
+            else
+                fputc(*p, out);
+            p++;
+            continue;
+        }
+        unsigned cp = 0;
+        int more = *p >= 0xf0 ? 3 : *p >= 0xe0 ? 2 : 1;
+        cp = *p++ & (0x3fu >> more);
+        for (; more > 0 && (*p & 0xc0) == 0x80; more--)
+            cp = cp << 6 | (*p++ & 0x3fu);
+        fprintf(out, "\\[u%04X]", cp);
+    }
+}
+
+/* s in a markdown table cell: '|' escaped. */
+static void md_cell(FILE *out, const char *s)
+{
+    for (; *s; s++) {
+        if (*s == '|')
+            fputc('\\', out);
+        fputc(*s, out);
+    }
+}
+
+static void text(FILE *out, int man, const char *s)
+{
+    if (man)
+        docgen_roff(out, s);
+    else
+        md_cell(out, s);
+}
+
+/* A table row of two or three cells: md "| a | b | c |"; man a .TP
+ * entry, a bold, then b and c. */
+static void row(FILE *out, int man, const char *a, const char *b,
+                const char *c)
+{
+    if (man) {
+        fputs(".TP 16\n.B \"", out);
+        docgen_roff(out, a);
+        fputs("\"\n", out);
+        docgen_roff(out, b);
+        if (c && *c) {
+            fputs(": ", out);
+            docgen_roff(out, c);
+        }
+        fputc('\n', out);
+        return;
+    }
+    fputs("| `", out);
+    md_cell(out, a);
+    fputs("` | ", out);
+    md_cell(out, b);
+    if (c) {
+        fputs(" | ", out);
+        md_cell(out, c);
+    }
+    fputs(" |\n", out);
+}
+
+static void header(FILE *out, int man, const char *a, const char *b,
+                   const char *c)
+{
+    if (man)
+        return;
+    fprintf(out, "| %s | %s |%s%s%s\n", a, b, c ? " " : "", c ? c : "",
+            c ? " |" : "");
+    fprintf(out, "|---|---|%s\n", c ? "---|" : "");
+}
+
+/* names[0..n) inline: md `a`, `b` or `c`; man bold, ended by a period. */
+static void words(FILE *out, int man, const char *const *names, int n)
+{
+    for (int i = 0; i < n; i++) {
+        fputs(i == 0 ? "" : i == n - 1 ? " or " : ", ", out);
+        fputs(man ? "\\fB" : "`", out);
+        text(out, man, names[i]);
+        fputs(man ? "\\fR" : "`", out);
+    }
+    fputs(man ? ".\n" : "", out);
+}
+
+/* ---- the lists ----------------------------------------------------------- */
+
+static void list_views(FILE *out, int man)
+{
+    header(out, man, "key", "view", "what it shows");
+    for (int v = 0; v < VIEW_COUNT; v++) {
+        char key[24];
+        snprintf(key, sizeof key, "key %d", v + 1);
+        if (man)
+            row(out, man, VIEWS[v]->name, key, VIEWS[v]->title);
+        else {
+            snprintf(key, sizeof key, "%d", v + 1);
+            fprintf(out, "| %s | `%s` | ", key, VIEWS[v]->name);
+            md_cell(out, VIEWS[v]->title);
+            fputs(" |\n", out);
+        }
+    }
+}
+
+static void keys_table(FILE *out, int man, const char *title,
+                       const struct keybind *k)
+{
+    char vlabel[32], vhelp[256];
+    if (man)
+        fprintf(out, ".SS \"%s\"\n", title);
+    else
+        fprintf(out, "\n**%s**\n\n", title);
+    header(out, man, "key", "does", NULL);
+    for (; k && k->key; k++) {
+        if (!k->label)
+            continue;
+        const char *label = k->label, *help = k->help;
+        if (k->act == ACT_VIEW_N) {
+            views_keys_text(vlabel, sizeof vlabel, vhelp, sizeof vhelp);
+            label = vlabel;
+            help = vhelp;
+        }
+        row(out, man, label, help, NULL);
+    }
+}
+
+static void list_keys(FILE *out, int man)
+{
+    keys_table(out, man, "In every view", KEYS_GLOBAL);
+    keys_table(out, man, "In follow mode", KEYS_FOLLOW);
+    for (int v = 0; v < VIEW_COUNT; v++) {
+        char title[64];
+        snprintf(title, sizeof title, "In the %s view", VIEWS[v]->name);
+        keys_table(out, man, title, VIEWS[v]->keys);
+    }
+}
+
+static void list_schemes(FILE *out, int man)
+{
+    header(out, man, "scheme", "score S(i, j)", NULL);
+    for (int s = 0; s < scheme_count(); s++)
+        row(out, man, scheme_info(s)->name, scheme_info(s)->formula, NULL);
+}
+
+static void list_methods(FILE *out, int man)
+{
+    header(out, man, "method", "what it is", "frequency");
+    for (int m = 0; m < rope_method_count(); m++) {
+        const struct rope_method_info *r = rope_method_info(m);
+        row(out, man, r->name, r->title, r->formula);
+    }
+}
+
+/* The --model list table, as it prints. */
+static void list_models(FILE *out, int man)
+{
+    fputs(man ? ".PP\n.nf\n.ft CR\n" : "```\n", out);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&buf, &len);
+    if (!mem)
+        exit(1);
+    cli_models(mem);
+    fclose(mem);
+    for (char *line = strtok(buf, "\n"); line; line = strtok(NULL, "\n")) {
+        if (man)
+            docgen_roff(out, line);
+        else
+            fputs(line, out);
+        fputc('\n', out);
+    }
+    free(buf);
+    fputs(man ? ".ft\n.fi\n" : "```\n", out);
+}
+
+/* An option's tag in roff: the bold name, the italic argument. */
+static void option_tag(FILE *out, const struct cli_option *o)
+{
+    fputs(".TP\n", out);
+    if (o->short_name)
+        fprintf(out, "\\fB\\-%c\\fR, ", o->short_name);
+    fputs("\\fB\\-\\-", out);
+    docgen_roff(out, o->name);
+    fputs("\\fR", out);
+    if (o->arg) {
+        fputs(o->has_arg == 2 ? "[=\\fI" : " \\fI", out);
+        docgen_roff(out, o->arg);
+        fputs(o->has_arg == 2 ? "\\fR]" : "\\fR", out);
+    }
+    fputc('\n', out);
+}
+
+/* Every option with its help: md a table, man a .TP entry each. */
+static void list_settings(FILE *out, int man)
+{
+    header(out, man, "option", "argument", "meaning");
+    for (size_t i = 0; i < cli_option_count(); i++) {
+        char names[512], name[64], help[1024];
+        struct cli_option o = cli_option_at(i, names, sizeof names);
+        snprintf(help, sizeof help, "%s%s", o.help, names);
+        if (man) {
+            option_tag(out, &o);
+            docgen_roff(out, help);
+            fputc('\n', out);
+            continue;
+        }
+        if (o.short_name)
+            snprintf(name, sizeof name, "-%c, --%s", o.short_name, o.name);
+        else
+            snprintf(name, sizeof name, "--%s", o.name);
+        row(out, man, name, o.arg ? o.arg : "", help);
+    }
+}
+
+/* The words option opt takes, inline; -1 when it takes none. */
+static int option_words(FILE *out, int man, const char *opt)
+{
+    for (size_t i = 0; i < cli_option_count(); i++) {
+        char names[512];
+        if (strcmp(cli_option_at(i, names, sizeof names).name, opt) == 0) {
+            const char *w[256];
+            int n = cli_option_words(i, w, 256);
+            if (n == 0)
+                return -1;
+            words(out, man, w, n);
+            return 0;
+        }
+    }
+    return -1;
+}
+
+static int tour_steps(void)
+{
+    static struct app a;
+    struct tour t;
+    char path[4096], err[512];
+    app_init(&a);
+    if (tour_load(&t, tour_default_path("en", path, sizeof path), &a, err,
+                  sizeof err) < 0) {
+        fprintf(stderr, "docgen: %s\n", err);
+        exit(2);
+    }
+    int n = t.nsteps;
+    tour_free(&t);
+    return n;
+}
+
+/* ---- by name ------------------------------------------------------------- */
+
+struct list {
+    const char *name;
+    void (*print)(FILE *out, int man);
+    int (*count)(void);         /* a count */
+};
+
+static int view_count(void) { return VIEW_COUNT; }
+static int scheme_total(void) { return scheme_count(); }
+
+static const struct list LISTS[] = {
+    { "views", list_views, NULL },
+    { "keys", list_keys, NULL },
+    { "schemes", list_schemes, NULL },
+    { "methods", list_methods, NULL },
+    { "models", list_models, NULL },
+    { "settings", list_settings, NULL },
+    { "tour-steps", NULL, tour_steps },
+    { "view-count", NULL, view_count },
+    { "scheme-count", NULL, scheme_total },
+};
+#define NLISTS (sizeof LISTS / sizeof LISTS[0])
+
+/* Print list name in md or man; -1 when there is no such list. */
+int docgen_list(FILE *out, const char *name, int man)
+{
+    size_t len = strlen(name);
+    if (len > 6 && strcmp(name + len - 6, "-words") == 0) {
+        char opt[64];
+        snprintf(opt, sizeof opt, "%.*s", (int)(len - 6), name);
+        return option_words(out, man, opt);
+    }
+    for (size_t i = 0; i < NLISTS; i++) {
+        const struct list *l = &LISTS[i];
+        if (strcmp(l->name, name) != 0)
+            continue;
+        if (l->print)
+            l->print(out, man);
+        else
+            fprintf(out, man ? "%d\n" : "%d", l->count());
+        return 0;
+    }
+    return -1;
+}
+
+void docgen_names(FILE *out)
+{
+    for (size_t i = 0; i < NLISTS; i++)
+        fprintf(out, "%s\n", LISTS[i].name);
+    fputs("OPTION-words (the words of --OPTION)\n", out);
+}
