@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "colormap.h"
 #include "docgen.h"
 #include "follow.h"
 #include "tour.h"
@@ -292,6 +293,21 @@ struct list {
     int (*count)(void);         /* a count */
 };
 
+/* Each palette's text contrast (WCAG 2), on black, on #1E1E1E and in its
+ * status line. */
+static void list_palettes(FILE *out, int man)
+{
+    header(out, man, "palette", "text on black, on #1E1E1E", "status line");
+    for (int p = 0; p < PAL_COUNT; p++) {
+        char on[64], st[32];
+        snprintf(on, sizeof on, "%.1f:1, %.1f:1",
+                 palette_text_contrast((enum palette)p, 0x000000),
+                 palette_text_contrast((enum palette)p, 0x1E1E1E));
+        snprintf(st, sizeof st, "%.1f:1", palette_status_contrast((enum palette)p));
+        row(out, man, palette_name((enum palette)p), on, st);
+    }
+}
+
 static int view_count(void) { return VIEW_COUNT; }
 static int scheme_total(void) { return scheme_count(); }
 
@@ -302,6 +318,7 @@ static const struct list LISTS[] = {
     { "methods", list_methods, NULL },
     { "models", list_models, NULL },
     { "settings", list_settings, NULL },
+    { "palettes", list_palettes, NULL },
     { "tour-steps", NULL, tour_steps },
     { "view-count", NULL, view_count },
     { "scheme-count", NULL, scheme_total },
