@@ -585,6 +585,14 @@ static int config_command(struct app *a, const char *arg)
     return 0;
 }
 
+int app_load_table(struct app *a, const char *path, char *err, size_t errlen)
+{
+    if (app_table_load(a, path, err, errlen))
+        return -1;
+    app_params_changed(a);
+    return 0;
+}
+
 /* :pe-file FILE: a table as --pe-file loads it; a refusal changes
  * nothing. */
 static int table_command(struct app *a, const char *arg)

@@ -188,6 +188,10 @@ int app_rope_cache(const struct app *a);
  * it); 0, or -1 with one line in err and nothing changed. */
 int app_load_table(struct app *a, const char *path, char *err, size_t errlen);
 
+/* app_table.c's half of it: the table loaded and d, n and pos taken from
+ * it, but the views not yet told (app_load_table tells them). */
+int app_table_load(struct app *a, const char *path, char *err, size_t errlen);
+
 /* Free the tables :pe-file loaded (at exit). */
 void app_tables_free(void);
 

@@ -26,7 +26,7 @@ static struct slot *free_slot(const struct app *a)
     return a->pe_table == &slots[0].t ? &slots[1] : &slots[0];
 }
 
-int app_load_table(struct app *a, const char *path, char *err, size_t errlen)
+int app_table_load(struct app *a, const char *path, char *err, size_t errlen)
 {
     struct pe_table_opts o;
     struct slot *s = free_slot(a);
@@ -62,7 +62,6 @@ int app_load_table(struct app *a, const char *path, char *err, size_t errlen)
     a->pe_file_name = s->name;
     a->pe_digest[0] = 0;        /* a teacher hashes it when it publishes */
     a->p = next;
-    app_params_changed(a);
     return 0;
 }
 

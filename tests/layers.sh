@@ -55,6 +55,8 @@ mpos_cli cli        the command line'"'"'s multi-axis position options
 views    app        the view interface (view.h) and the list of views: the
                     app dispatches keys and commands through it, each file
                     under views/ implements it
+view      app       view.h, which views.c (the list) and view_mark.c (the
+view_mark app       inspected cell'"'"'s mark, drawn by every view) both define
 areas    app        where things go on the screen (areas.h): a view lays out
                     for the size the app'"'"'s state leaves it
 follow_impl    follow    follow mode in three files: the driver (follow.c),
