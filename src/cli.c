@@ -960,33 +960,66 @@ static void settings_text(const struct cli *c, char *buf, size_t len)
     snprintf(buf, len, "d %d, base %s, %s", c->app.p.d, b, sc);
 }
 
+/* What the check knows of the model besides the settings: its
+ * head_dim and max_position_embeddings (--model), else none. */
+static void check_setup(const struct cli *c, struct freq_setup *s)
+{
+    const params *p = &c->app.p;
+    const struct rope_preset *m = rope_preset_at(c->app.cmp.panes[0].model - 1);
+    *s = (struct freq_setup){ &p->rope, p->d, p->base, p->n, 0, p->n };
+    if (m) {
+        s->head_dim = m->head_dim;
+        s->max_pos = m->max_context;
+    }
+}
+
+static void check_freqs_verdict(const struct cli *c, const struct freq_file *f,
+                                const struct freq_check *r, int k, FILE *out)
+{
+    static const char *const SHAPE[] = { "", ", read as cat(inv, inv)",
+                                         ", read as each value twice" };
+    char set[240];
+    settings_text(c, set, sizeof set);
+    const char *shape = SHAPE[r->shape % 3];
+    if (k == 0 && r->f32_only)
+        fprintf(out, "match: %d bands within %.3g (%s%s) of %s, in float32 "
+                "as transformers computes them; residual %.3g\n", r->nbands,
+                0x1p-20, f->what, shape, set, r->match[0].residual);
+    else if (k == 0)
+        fprintf(out, "match: %d bands within %.3g (%s%s) of %s\n", r->nbands,
+                f->tol, f->what, shape, set);
+    else if (r->nfound != r->nbands)
+        fprintf(out, "differs: %d values (%s) where %s has d/2 = %d bands\n",
+                f->n, f->what, set, r->nbands);
+    else
+        fprintf(out, "differs: %d of %d bands beyond %.3g (%s%s) of %s; "
+                "worst relative error %.3g\n", r->ndiff, r->nbands, f->tol,
+                f->what, shape, set, r->worst);
+    for (int i = 0; k && i < r->nmatch; i++)
+        fprintf(out, "matches %s (%d change%s, residual %.3g)\n",
+                r->match[i].name, r->match[i].changes,
+                r->match[i].changes == 1 ? "" : "s", r->match[i].residual);
+    if (k && r->nmatch == 0)
+        fprintf(out, "no known variant reproduces it\n");
+}
+
 int cli_check_freqs(const struct cli *c, FILE *out)
 {
     static struct freq_file f;
     static struct freq_check r;
-    char err[600], set[240];
-    const params *p = &c->app.p;
+    struct freq_setup s;
+    char err[600];
     if (freq_file_load(c->check_freqs, c->tensor, &f, err, sizeof err))
         return cli_error("--check-freqs: %s", err);
-    int k = freq_check(&f, &p->rope, p->d, p->base, p->n, &r, err, sizeof err);
+    check_setup(c, &s);
+    int k = freq_check_setup(&f, &s, &r, err, sizeof err);
     if (k < 0)
         return cli_error("--check-freqs: %s", err);
-    settings_text(c, set, sizeof set);
     for (int i = 0; i < r.ndiff; i++)
         fprintf(out, "band %d: expected %.10g, found %.10g, relative error "
                 "%.3g\n", r.band[i].band, r.band[i].expected, r.band[i].found,
                 r.band[i].rel);
-    if (k == 0)
-        fprintf(out, "match: %d bands within %.3g (%s) of %s\n", r.nbands,
-                f.tol, f.what, set);
-    else
-        fprintf(out, "differs: %d of %d bands beyond %.3g (%s) of %s; "
-                "worst relative error %.3g\n", r.ndiff, r.nbands, f.tol,
-                f.what, set, r.worst);
-    if (k && r.variant[0])
-        fprintf(out, "matches %s\n", r.variant);
-    else if (k)
-        fprintf(out, "no known variant reproduces it\n");
+    check_freqs_verdict(c, &f, &r, k, out);
     if (fflush(out) != 0 || ferror(out))
         return cli_error("--check-freqs: cannot write to standard output");
     return k;

@@ -871,34 +871,124 @@ hdr = json.dumps({"w": {"dtype": "F32", "shape": [2], "data_offsets": [0, 8]},
 open(out + "/top.safetensors", "wb").write(struct.pack("<Q", len(hdr)) + hdr
     + struct.pack("<2f", 1, 2) + struct.pack("<32d", *v))
 open(out + "/bad.csv", "w").write("1e-3,2e-3\nabc,1\n")
+# the issue's cases: each with an independent generator
+def f16(x): return struct.unpack("<e", struct.pack("<e", x))[0]
+def npy2(name, v, code):
+    h = "{'descr': '<%s', 'fortran_order': False, 'shape': (%d,), }" % (code, len(v))
+    h += " " * ((64 - (10 + len(h) + 1) % 64) % 64) + "\n"
+    fmt = {"f8": "d", "f4": "f", "f2": "e"}[code]
+    open(out + "/" + name, "wb").write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(h))
+        + h.encode() + struct.pack("<%d%s" % (len(v), fmt), *v))
+# transformers' arithmetic in float32: every operation rounded
+def llama3_f32(d, b, s, L, lf, hf):
+    v = []
+    for i in range(d // 2):
+        inv = f32(1.0 / f32(f32(b) ** f32(f32(2 * i) / f32(d))))
+        wl = f32(f32(2 * math.pi) / inv)
+        lw, hw = f32(L / lf), f32(L / hf)
+        x = f32(inv / f32(s)) if wl > lw else inv
+        if not (wl < hw) and not (wl > lw):
+            k = f32(f32(f32(f32(L) / wl) - f32(lf)) / f32(hf - lf))
+            x = f32(f32(f32(f32(1 - k) * x) / f32(s)) + f32(k * x))
+        v.append(x)
+    return v
+def yarn_f32(d, b, s, L):
+    c = lambda r: d * math.log(L / (r * 2 * math.pi)) / (2 * math.log(b))
+    lo, hi = max(math.floor(c(32)), 0), min(math.ceil(c(1)), d - 1)
+    v = []
+    for i in range(d // 2):
+        pos = f32(f32(b) ** f32(f32(2 * i) / f32(d)))
+        ex, it = f32(1 / pos), f32(1 / f32(f32(s) * pos))
+        e = f32(1 - min(max(f32(f32(f32(i) - f32(lo)) / f32(hi - lo)), 0), 1))
+        v.append(f32(f32(it * f32(1 - e)) + f32(ex * e)))
+    return v
+npy2("neox.npy", [1e4 ** (-i / 96) for i in range(0, 24, 2)], "f8")
+npy2("l3-f16.npy", [f16(theta(i, 128, 5e5)) for i in range(64)], "f2")
+npy2("l3f32.npy", llama3_f32(120, 3e5, 10, 5000, 0.8, 4.5), "f4")
+npy2("yarn-linear.npy", [theta(i, 128, 1e6) / 4 for i in range(64)], "f8")
+npy2("yarn-maxpos.npy", yarn(128, 1e6, 4, 131072), "f8")
+v = [theta(i, 128, 5e5) for i in range(64)]
+npy2("cat.npy", v + v, "f4")
+npy2("twice.npy", [x for x in v for _ in (0, 1)], "f4")
+npy2("two.npy", [theta(i, 128, 1e4) for i in range(64)], "f8")
+npy2("glm.npy", [theta(i, 128, 1e6) for i in range(64)], "f8")
+# 30 random settings each of llama3 and yarn in float32: "FILE ARGS" lines
+import random
+random.seed(7)
+cases = open(out + "/f32cases", "w")
+for k in range(30):
+    d = random.choice([64, 80, 96, 120, 128, 256]); b = random.choice([1e4, 2.5e4, 3e5, 5e5, 1e6])
+    s = random.choice([2, 4, 8, 10, 16, 32]); L = random.choice([2048, 4096, 5000, 8192])
+    lf = random.choice([0.5, 0.8, 1, 2]); hf = lf + random.choice([1, 2, 3.7, 4])
+    npy2("l%d.npy" % k, llama3_f32(d, b, s, L, lf, hf), "f4")
+    cases.write("l%d.npy -d %d -b %r --rope-scaling llama3 --factor %r --original-max %d "
+                "--low-freq-factor %r --high-freq-factor %r\n" % (k, d, b, s, L, lf, hf))
+    npy2("y%d.npy" % k, yarn_f32(d, b, s, L), "f4")
+    cases.write("y%d.npy -d %d -b %r --rope-scaling yarn --factor %r --original-max %d\n"
+                % (k, d, b, s, L))
 PY
 python3 "$tmp/dumps.py" "$tmp"
-# check_freqs "args" status "last stdout line"
+# check_freqs "args" status "last stdout line" [matches lines, default 1
+# when the last line is one, else 0]: no other combination is named
 check_freqs() {
-    local args=$1 want=$2 last=$3 got
+    local args=$1 want=$2 last=$3 got nm=0
+    case $last in matches*) nm=1;; esac
+    nm=${4:-$nm}
     eval "set -- $args"
     "$PEVIZ" "$@" >"$tmp/cf.out" 2>"$tmp/cf.err"
     got=$?
     if [ "$got" = "$want" ] && [ "$(tail -n 1 "$tmp/cf.out")" = "$last" ] &&
+       [ "$(grep -c '^matches ' "$tmp/cf.out")" = "$nm" ] &&
        [ ! -s "$tmp/cf.err" ]; then ok
     else bad "peviz $args: exit $got (want $want), last line '$(tail -n 1 "$tmp/cf.out")' (want '$last') $(head -c 200 "$tmp/cf.err")"; fi
 }
 check_freqs "--check-freqs $tmp/qwen-ok.npy --model qwen2.5-7b-yarn" 0 \
     "match: 64 bands within 1e-12 (npy f64) of d 128, base 1000000, yarn s=4 L=32768"
-check_freqs "--check-freqs $tmp/qwen-notrunc.npy --model qwen2.5-7b-yarn" 1 "matches yarn with truncate off"
+check_freqs "--check-freqs $tmp/qwen-notrunc.npy --model qwen2.5-7b-yarn" 1 "matches yarn with truncate off (1 change, residual 0)"
 check_freqs "--check-freqs $tmp/qwen-swapped.csv --model qwen2.5-7b-yarn" 1 \
-    "matches yarn with beta_fast and beta_slow swapped"
+    "matches yarn with beta_fast and beta_slow swapped (1 change, residual 0)"
 check_freqs "--check-freqs $tmp/ds-top.npy -d 64 -b 10000 --rope-scaling yarn --factor 8 --original-max 131072" 1 \
-    "matches yarn with the ramp clamped at d/2-1 = 31 instead of d-1 = 63"
+    "matches yarn with the ramp clamped at d/2-1 = 31 instead of d-1 = 63 (1 change, residual 0)"
 check_freqs "--check-freqs $tmp/top.safetensors --tensor layers.0.rotary_emb.inv_freq -d 64 -b 10000 --rope-scaling yarn --factor 8 --original-max 131072" 1 \
-    "matches yarn with the ramp clamped at d/2-1 = 31 instead of d-1 = 63"
-check_freqs "--check-freqs $tmp/l31-linear.npy --model llama3.1-8b" 1 "matches llama3 applied as plain linear scaling by 8"
-check_freqs "--check-freqs $tmp/l31-base.csv --model llama3.1-8b" 1 "matches base 10000 instead of 500000"
+    "matches yarn with the ramp clamped at d/2-1 = 31 instead of d-1 = 63 (1 change, residual 0)"
+check_freqs "--check-freqs $tmp/l31-linear.npy --model llama3.1-8b" 1 "matches llama3 applied as plain linear scaling by 8 (1 change, residual 5.12e-08)"
+check_freqs "--check-freqs $tmp/l31-base.csv --model llama3.1-8b" 1 "matches base 10000 instead of 500000 (1 change, residual 0)"
 check_freqs "--check-freqs $tmp/l31-ok.npy --model llama3.1-8b" 0 \
     "match: 64 bands within 2.38e-07 (npy f32) of d 128, base 500000, llama3 s=8 L=8192"
-check_freqs "--check-freqs $tmp/f32pow.npy -d 96" 1 "matches inv_freq computed by float32 pow"
+check_freqs "--check-freqs $tmp/f32pow.npy -d 96" 0 \
+    "match: 48 bands within 9.54e-07 (npy f64) of d 96, base 10000, none, in float32 as transformers computes them; residual 0"
 check_freqs "--check-freqs $tmp/llama31.gguf --model llama3.1-8b" 0 \
     "match: 64 bands within 2.38e-07 (gguf rope_freqs.weight F32) of d 128, base 500000, llama3 s=8 L=8192"
+# the issue's cases: a confident wrong diagnosis, a correct f16 file, the
+# framework's float32 arithmetic, a scaling swap, an old L, cat(inv, inv)
+check_freqs "--check-freqs $tmp/neox.npy --model gpt-neox-20b" 1 \
+    "matches rotary dims ignored in the exponent (head_dim 96), equivalently base 10 instead of 10000 (1 change, residual 1.63e-16)"
+check_freqs "--check-freqs $tmp/l3-f16.npy --model llama3-8b" 0 \
+    "match: 64 bands within 0.00195 (npy f16) of d 128, base 500000, none"
+check_freqs "--check-freqs $tmp/l3f32.npy -d 120 -b 3e5 --rope-scaling llama3 --factor 10 --original-max 5000 --low-freq-factor 0.8 --high-freq-factor 4.5" 0 \
+    "match: 60 bands within 9.54e-07 (npy f32) of d 120, base 300000, llama3 s=10 L=5000, in float32 as transformers computes them; residual 0"
+check_freqs "--check-freqs $tmp/yarn-linear.npy --model qwen2.5-7b-yarn" 1 \
+    "matches linear instead of yarn (factor 4) (1 change, residual 0)"
+check_freqs "--check-freqs $tmp/yarn-maxpos.npy --model qwen2.5-7b-yarn" 1 \
+    "matches yarn with L = max_position_embeddings 131072 instead of original_max_position_embeddings 32768 (1 change, residual 1.75e-16)"
+check_freqs "--check-freqs $tmp/cat.npy --model llama3-8b" 0 \
+    "match: 64 bands within 2.38e-07 (npy f32, read as cat(inv, inv)) of d 128, base 500000, none"
+check_freqs "--check-freqs $tmp/twice.npy --model llama3-8b" 0 \
+    "match: 64 bands within 2.38e-07 (npy f32, read as each value twice) of d 128, base 500000, none"
+# two changes at once
+check_freqs "--check-freqs $tmp/two.npy --model llama3.1-8b" 1 \
+    "matches no scaling (llama3 not applied), and base 10000 instead of 500000 (2 changes, residual 0)"
+# GLM's rotary fraction 0.5 missed: 64 values where the settings have 32
+check_freqs "--check-freqs $tmp/glm.npy -d 64 -b 1e6" 1 \
+    "matches the rotary fraction ignored (d = head_dim 128 instead of 64) (1 change, residual 0)"
+# transformers' float32 llama3 and yarn at 30 random settings each: all accepted
+n=0
+while read -r f args; do
+    eval "set -- $args"
+    "$PEVIZ" --check-freqs "$tmp/$f" "$@" >"$tmp/cf.out" 2>&1 || { n=$((n + 1)); echo "  $f $args: $(tail -n 1 "$tmp/cf.out")"; }
+done <"$tmp/f32cases"
+if [ "$n" = 0 ] && [ "$(wc -l <"$tmp/f32cases")" = 60 ]; then ok
+else bad "--check-freqs: $n float32 dumps of transformers' arithmetic rejected"; fi
 # one line per differing band: band, expected, found, relative error
 "$PEVIZ" --check-freqs "$tmp/qwen-notrunc.npy" --model qwen2.5-7b-yarn >"$tmp/cf.out"
 if grep -q '^band 39: expected 6.490394321e-05, found 6.187806812e-05, relative error 0.0466$' "$tmp/cf.out" &&

@@ -101,7 +101,7 @@ static int read_values(const struct src *s, uint64_t off, int64_t count,
     unsigned char b[8];
     char why[96];
     if (count < 1 || count > FREQ_FILE_MAX) {
-        snprintf(why, sizeof why, "%lld values; want 1..%d (d/2 bands)",
+        snprintf(why, sizeof why, "%lld values; want 1..%d (d/2 bands, or each twice)",
                  (long long)count, FREQ_FILE_MAX);
         return ferr(s, err, errlen, why);
     }
