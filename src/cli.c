@@ -14,6 +14,7 @@
 #include "mpos_cli.h"
 #include "mpos_config.h"
 #include "plans.h"
+#include "peviz/cachecheck.h"
 #include "peviz/freqcheck.h"
 #include "views/compare.h"
 
@@ -30,7 +31,7 @@ enum {
     O_SCHEME_A, O_SCHEME_B, O_SCHEME_C, O_PAIRS_A, O_PAIRS_B, O_PAIRS_C,
     O_LAYER_A, O_LAYER_B, O_LAYER_C, O_SCHEMES,
     O_CHECK, O_SLIDES, O_RECORD, O_AUTOPLAY,
-    O_CHECK_FREQS,
+    O_CHECK_FREQS, O_CHECK_CACHE,
     O_SCALE, O_GRAPHICS, O_PLAIN, O_NO_BRAILLE, O_NO_USER_SETTINGS,
     O_ROPE,                     /* O_ROPE + enum rope_opt: the scaling */
     O_MPOS = O_ROPE + RO_COUNT  /* O_MPOS + enum mpos_opt (mpos_cli.h) */
@@ -97,6 +98,7 @@ static const struct opt OPTS[] = {
     { "model", 1, O_MODEL, "NAME", "RoPE settings of a model (d, base, scaling, n); list: the table" },
     { "config", 1, O_CONFIG, "FILE", "RoPE settings from a config.json or .gguf file" },
     { "check-freqs", 1, O_CHECK_FREQS, "FILE", "compare a dumped inv_freq (.npy, .csv, safetensors, GGUF) with the settings; exit 0 match, 1 differ" },
+    { "check-cache", 1, O_CHECK_CACHE, "FILE", "compare a dumped cos/sin cache (.npy (2, n, W), safetensors cos and sin) with the settings; exit 0 match, 1 differ" },
     { "layer-type", 1, O_LAYER_TYPE, "NAME", "config: the layer type (per-type rope_parameters, Gemma 3 v4)" },
     { "rope-scaling", 1, O_ROPE + RO_SCALING, "METHOD", "" },
     { "factor", 1, O_ROPE + RO_FACTOR, "S", "scaling factor s, > 0 (>= 1 for " },
@@ -585,7 +587,7 @@ static int set_mode(struct cli *c, enum cli_mode m)
         [MODE_EXPORT] = "--export", [MODE_SNAPSHOT] = "--snapshot",
         [MODE_MODELS] = "--model list", [MODE_CHECK] = "--check",
         [MODE_SLIDES] = "--slides",
-        [MODE_CHECK_FREQS] = "--check-freqs",
+        [MODE_CHECK_FREQS] = "--check-freqs", [MODE_CHECK_CACHE] = "--check-cache",
     };
     if (c->mode != MODE_INTERACTIVE && c->mode != m)
         return fail("%s and %s cannot be combined: give one",
@@ -698,6 +700,7 @@ static int parse_one(struct cli *c, int val, const char *arg)
     case O_GRAPHICS: return parse_graphics(c, arg);
     case O_PE_FILE: c->pe_file = arg; return 0;
     case O_CHECK_FREQS: c->check_freqs = arg; return set_mode(c, MODE_CHECK_FREQS);
+    case O_CHECK_CACHE: c->check_cache = arg; return set_mode(c, MODE_CHECK_CACHE);
     case O_SERVE: c->serve = arg; return 0;
     case O_FOLLOW: c->follow = arg; return 0;
     case O_FILES: c->files = arg; return 0;
@@ -809,8 +812,10 @@ static int check_final(struct cli *c, const char *pos_arg)
     /* with --pe-file, n comes from the file: main checks --pos then */
     if (!c->pe_file && cli_set_late(c))
         return 2;
-    if (c->tensor && !c->pe_file && !c->check_freqs && !c->qk_file)
-        return fail("--tensor: goes with --pe-file, --check-freqs or --qk");
+    if (c->tensor && !c->pe_file && !c->check_freqs && !c->check_cache &&
+        !c->qk_file)
+        return fail("--tensor: goes with --pe-file, --check-freqs, "
+                    "--check-cache or --qk");
     enum scheme sc = c->app.att.o.scheme;
     if (c->qk_file && c->mode == MODE_EXPORT && sc != SCHEME_ROPE
         && sc != SCHEME_XPOS)
@@ -818,8 +823,9 @@ static int check_final(struct cli *c, const char *pos_arg)
                     scheme_name(sc));
     if (c->row_offset >= 0 && !c->pe_file)
         return fail("--row-offset: goes with --pe-file");
-    if (c->check_freqs && c->pe_file)
-        return fail("--check-freqs and --pe-file: give one file");
+    if ((c->check_freqs || c->check_cache) && c->pe_file)
+        return fail("%s and --pe-file: give one file",
+                    c->check_freqs ? "--check-freqs" : "--check-cache");
     if (c->components_set && !(c->mode == MODE_EXPORT
                                && (c->what == EXPORT_PCA
                                    || c->what == EXPORT_PCA_VARIANCE)))
@@ -1025,6 +1031,57 @@ int cli_check_freqs(const struct cli *c, FILE *out)
     return k;
 }
 
+/* ---- --check-cache ------------------------------------------------------ */
+
+static void check_cache_verdict(const struct cli *c, const struct cache_file *f,
+                                const struct cache_check *r,
+                                const struct cache_setup *s, int k, FILE *out)
+{
+    char set[240];
+    settings_text(c, set, sizeof set);
+    if (k == 0)
+        fprintf(out, "match: %d positions x %d within their tolerance (%s) of "
+                "%s, %s pairing\n", r->rows, r->w, f->what, set,
+                cache_pairing_name(s->pairing));
+    else if (r->worst >= 0)
+        fprintf(out, "differs: %d positions x %d (%s) from %s, %s pairing; "
+                "worst difference %.3g at position %lld, column %d "
+                "(expected %.10g, found %.10g)\n", r->rows, r->w, f->what,
+                set, cache_pairing_name(s->pairing), r->worst,
+                (long long)r->worst_pos, r->worst_col, r->want, r->found);
+    else
+        fprintf(out, "differs: width %d (%s) where %s, %s pairing, has %d\n",
+                r->w, f->what, set, cache_pairing_name(s->pairing), s->d);
+    for (int i = 0; k && i < r->nmatch; i++)
+        fprintf(out, "matches %s (%d change%s, residual %.3g)\n",
+                r->match[i].name, r->match[i].changes,
+                r->match[i].changes == 1 ? "" : "s", r->match[i].residual);
+    if (k && r->nmatch == 0)
+        fprintf(out, "no known variant reproduces it\n");
+}
+
+int cli_check_cache(const struct cli *c, FILE *out)
+{
+    static struct cache_file f;
+    static struct cache_check r;
+    struct freq_setup fs;
+    char err[600];
+    if (cache_file_load(c->check_cache, c->tensor, &f, err, sizeof err))
+        return cli_error("--check-cache: %s", err);
+    check_setup(c, &fs);
+    struct cache_setup s = { fs.sc, fs.d, fs.base, fs.n, fs.head_dim,
+                             c->app.att.o.qk_pairs == QK_HALF ? CP_HALF
+                                                              : CP_INTERLEAVED };
+    int k = cache_check(&f, &s, &r, err, sizeof err);
+    cache_file_free(&f);
+    if (k < 0)
+        return cli_error("--check-cache: %s", err);
+    check_cache_verdict(c, &f, &r, &s, k, out);
+    if (fflush(out) != 0 || ferror(out))
+        return cli_error("--check-cache: cannot write to standard output");
+    return k;
+}
+
 /* The ramp's settings of a scaling for --model list: "low 1 high 4"
  * (llama3), "beta 32/1" (yarn), "-" otherwise. */
 static void ramp_text(const rope_scaling *r, char *buf, size_t len)
@@ -1134,7 +1191,8 @@ static int opt_path(int val)
 {
     switch (val) {
     case O_TOUR: case O_RECORD: case O_PE_FILE: case O_CONFIG:
-    case O_CHECK_FREQS: case O_QK: case O_SERVE: case O_FOLLOW:
+    case O_CHECK_FREQS: case O_CHECK_CACHE: case O_QK: case O_SERVE:
+    case O_FOLLOW:
         return CLI_PATH_FILE;
     case O_SLIDES: case O_FILES:
         return CLI_PATH_DIR;

@@ -989,6 +989,80 @@ while read -r f args; do
 done <"$tmp/f32cases"
 if [ "$n" = 0 ] && [ "$(wc -l <"$tmp/f32cases")" = 60 ]; then ok
 else bad "--check-freqs: $n float32 dumps of transformers' arithmetic rejected"; fi
+# ---- --check-cache: cos/sin caches written here, each pairing, width,
+# attention factor and offset ---------------------------------------------
+cat >"$tmp/caches.py" <<'PY'
+import math, struct, sys, json
+out = sys.argv[1]
+def theta(i, d, b): return 1.0 / b ** (2 * i / d)
+def flat(m): return [x for r in m for x in r]
+def npy3(name, cos, sin):
+    n, w = len(cos), len(cos[0])
+    h = "{'descr': '<f4', 'fortran_order': False, 'shape': (2, %d, %d), }" % (n, w)
+    h += " " * ((64 - (10 + len(h) + 1) % 64) % 64) + "\n"
+    v = flat(cos) + flat(sin)
+    open(out + "/" + name, "wb").write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(h))
+        + h.encode() + struct.pack("<%df" % len(v), *v))
+def st(name, cos, sin, names=("cos", "sin")):
+    n, w = len(cos), len(cos[0]); k = 4 * n * w
+    hdr = json.dumps({names[0]: {"dtype": "F32", "shape": [1, n, w], "data_offsets": [0, k]},
+                      names[1]: {"dtype": "F32", "shape": [1, n, w], "data_offsets": [k, 2 * k]}}).encode()
+    open(out + "/" + name, "wb").write(struct.pack("<Q", len(hdr)) + hdr
+        + struct.pack("<%df" % (n * w), *flat(cos)) + struct.pack("<%df" % (n * w), *flat(sin)))
+# layout: interleaved (2k, 2k+1), half (k, k+W/2), wide (k, k+W/2 with the
+# bands past len(om) not rotated)
+def cache(om, n, layout, a=1.0, off=0, width=None):
+    W = width or 2 * len(om); C, S = [], []
+    for p in range(n):
+        c, s = [], []
+        for j in range(W):
+            b = j // 2 if layout == "interleaved" else j % (W // 2)
+            if b >= len(om): c.append(1.0); s.append(0.0); continue
+            c.append(a * math.cos((p + off) * om[b])); s.append(a * math.sin((p + off) * om[b]))
+        C.append(c); S.append(s)
+    return C, S
+l2 = [theta(i, 128, 1e4) for i in range(64)]
+npy3("c-half.npy", *cache(l2, 300, "half"))
+npy3("c-inter.npy", *cache(l2, 300, "interleaved"))
+npy3("c-off.npy", *cache(l2, 300, "half", off=1))
+st("c-half.safetensors", *cache(l2, 300, "half"))
+st("c-named.safetensors", *cache(l2, 300, "half"), names=("rc", "rs"))
+# qwen2.5-7b-yarn: the attention factor 0.1 ln 4 + 1 folded in, or not
+def yarn(d, b, s, L):
+    c = lambda r: d * math.log(L / (r * 2 * math.pi)) / (2 * math.log(b))
+    lo, hi = max(math.floor(c(32)), 0), min(math.ceil(c(1)), d - 1)
+    return [theta(i, d, b) / s * min(max((i - lo) / (hi - lo), 0), 1)
+            + theta(i, d, b) * (1 - min(max((i - lo) / (hi - lo), 0), 1)) for i in range(d // 2)]
+qy = yarn(128, 1e6, 4, 32768)
+npy3("c-yarn.npy", *cache(qy, 200, "half", a=0.1 * math.log(4) + 1))
+npy3("c-yarn-noa.npy", *cache(qy, 200, "half"))
+# 16 rotary dims across a head of 64, paired (k, k+32)
+npy3("c-wide.npy", *cache([theta(i, 16, 1e4) for i in range(8)], 100, "wide", width=64))
+open(out + "/c-bad.npy", "wb").write(b"\x93NUMPY\x01\x00" + struct.pack("<H", 6) + b"{}    ")
+PY
+python3 "$tmp/caches.py" "$tmp"
+check_freqs "--check-cache $tmp/c-half.npy --model llama2-7b" 0 \
+    "match: 300 positions x 128 within their tolerance (npy (2, 300, 128) f32) of d 128, base 10000, none, (k, k+W/2) half pairing"
+check_freqs "--check-cache $tmp/c-half.safetensors --model llama2-7b" 0 \
+    "match: 300 positions x 128 within their tolerance (safetensors cos/sin (300, 128) f32) of d 128, base 10000, none, (k, k+W/2) half pairing"
+check_freqs "--check-cache $tmp/c-named.safetensors --tensor rc,rs --model llama2-7b" 0 \
+    "match: 300 positions x 128 within their tolerance (safetensors rc/rs (300, 128) f32) of d 128, base 10000, none, (k, k+W/2) half pairing"
+check_freqs "--check-cache $tmp/c-inter.npy --model llama2-7b" 1 \
+    "matches the (2k, 2k+1) interleaved pairing instead of (k, k+W/2) half (1 change, residual 2.98e-08)"
+check_freqs "--check-cache $tmp/c-off.npy --model llama2-7b" 1 \
+    "matches positions offset by 1 (1 change, residual 2.98e-08)"
+check_freqs "--check-cache $tmp/c-yarn.npy --model qwen2.5-7b-yarn -n 32768" 0 \
+    "match: 200 positions x 128 within their tolerance (npy (2, 200, 128) f32) of d 128, base 1000000, yarn s=4 L=32768, (k, k+W/2) half pairing"
+check_freqs "--check-cache $tmp/c-yarn-noa.npy --model qwen2.5-7b-yarn -n 32768" 1 \
+    "matches the attention factor 1.13863 not folded into cos and sin (1 change, residual 2.98e-08)"
+check_freqs "--check-cache $tmp/c-wide.npy -d 16 --rope-layout half" 1 \
+    "matches the (k, k+32) pairing across a head of 64 (1 change, residual 2.97e-08)"
+for f in c-bad.npy nope.npy qwen-ok.npy; do
+    "$PEVIZ" --check-cache "$tmp/$f" --model llama2-7b >"$tmp/cf.out" 2>"$tmp/cf.err"
+    r=$?
+    if [ "$r" = 2 ] && [ ! -s "$tmp/cf.out" ] && [ "$(wc -l <"$tmp/cf.err")" = 1 ]; then ok
+    else bad "--check-cache $f: exit $r, $(head -c 200 "$tmp/cf.err")"; fi
+done
 # one line per differing band: band, expected, found, relative error
 "$PEVIZ" --check-freqs "$tmp/qwen-notrunc.npy" --model qwen2.5-7b-yarn >"$tmp/cf.out"
 if grep -q '^band 39: expected 6.490394321e-05, found 6.187806812e-05, relative error 0.0466$' "$tmp/cf.out" &&

@@ -23,6 +23,7 @@
 #include "colormap.h"
 #include "docgen.h"
 #include "follow.h"
+#include "peviz/cachecheck.h"
 #include "peviz/freqcheck.h"
 #include "tour.h"
 #include "view.h"
@@ -320,6 +321,7 @@ static void list_palettes(FILE *out, int man)
 }
 
 static int view_count(void) { return VIEW_COUNT; }
+static int cache_rows(void) { return CACHE_ROWS_MAX; }
 static int scheme_total(void) { return scheme_count(); }
 
 static const struct list LISTS[] = {
@@ -333,6 +335,7 @@ static const struct list LISTS[] = {
     { "palettes", list_palettes, NULL },
     { "tour-steps", NULL, tour_steps },
     { "view-count", NULL, view_count },
+    { "cache-rows", NULL, cache_rows },
     { "scheme-count", NULL, scheme_total },
 };
 #define NLISTS (sizeof LISTS / sizeof LISTS[0])
