@@ -912,6 +912,35 @@ npy2("cat.npy", v + v, "f4")
 npy2("twice.npy", [x for x in v for _ in (0, 1)], "f4")
 npy2("two.npy", [theta(i, 128, 1e4) for i in range(64)], "f8")
 npy2("glm.npy", [theta(i, 128, 1e6) for i in range(64)], "f8")
+# YaRN's paper: the ramp linear in rotations r = L theta / (2 pi)
+def yarn_paper(d, b, s, L, bf=32, bs=1):
+    v = []
+    for i in range(d // 2):
+        t = theta(i, d, b); g = min(max((L * t / (2 * math.pi) - bs) / (bf - bs), 0), 1)
+        v.append(t / s * (1 - g) + t * g)
+    return v
+npy2("yarn-paper.npy", yarn_paper(128, 1e6, 4, 32768), "f8")
+# proportional (Gemma 4): 128 bands over head_dim 256, the last 96 zero
+npy2("prop.npy", [1e6 ** (-2 * i / 256) if i < 32 else 0.0 for i in range(128)], "f4")
+# a correct bf16 checkpoint buffer (upper halves of float32, rounded)
+def bf16(x):
+    u = struct.unpack("<I", struct.pack("<f", x))[0]
+    return (u + 0x7fff + ((u >> 16) & 1)) >> 16
+hdr = json.dumps({"inv_freq": {"dtype": "BF16", "shape": [64], "data_offsets": [0, 128]}}).encode()
+open(out + "/bf16.safetensors", "wb").write(struct.pack("<Q", len(hdr)) + hdr
+    + struct.pack("<64H", *[bf16(x) for x in llama3(128, 5e5, 8, 8192)]))
+# truncation off, in transformers' float32
+def yarn_f32_nt(d, b, s, L):
+    c = lambda r: d * math.log(L / (r * 2 * math.pi)) / (2 * math.log(b))
+    lo, hi = max(c(32), 0), min(c(1), d - 1)
+    v = []
+    for i in range(d // 2):
+        pos = f32(f32(b) ** f32(f32(2 * i) / f32(d)))
+        ex, it = f32(1 / pos), f32(1 / f32(f32(s) * pos))
+        e = f32(1 - min(max(f32(f32(f32(i) - f32(lo)) / f32(hi - lo)), 0), 1))
+        v.append(f32(f32(it * f32(1 - e)) + f32(ex * e)))
+    return v
+npy2("yarn-nt-f32.npy", yarn_f32_nt(128, 1e6, 4, 32768), "f8")   # float32 numbers kept in f64
 # 30 random settings each of llama3 and yarn in float32: "FILE ARGS" lines
 import random
 random.seed(7)
@@ -981,6 +1010,14 @@ check_freqs "--check-freqs $tmp/two.npy --model llama3.1-8b" 1 \
 # GLM's rotary fraction 0.5 missed: 64 values where the settings have 32
 check_freqs "--check-freqs $tmp/glm.npy -d 64 -b 1e6" 1 \
     "matches the rotary fraction ignored (d = head_dim 128 instead of 64) (1 change, residual 0)"
+check_freqs "--check-freqs $tmp/yarn-paper.npy --model qwen2.5-7b-yarn" 1 \
+    "matches yarn with the paper's ramp (linear in rotations, 1 to 32) (1 change, residual 0)"
+check_freqs "--check-freqs $tmp/prop.npy -d 64 -b 1e6" 1 \
+    "matches proportional RoPE (head_dim 256: 32 bands over head_dim, 96 zero) (1 change, residual 5e-08)"
+check_freqs "--check-freqs $tmp/bf16.safetensors --model llama3.1-8b" 0 \
+    "match: 64 bands within 0.0156 (safetensors inv_freq bf16) of d 128, base 500000, llama3 s=8 L=8192"
+check_freqs "--check-freqs $tmp/yarn-nt-f32.npy --model qwen2.5-7b-yarn" 1 \
+    "matches yarn with truncate off, and inv_freq computed in float32 as transformers does (2 changes, residual 0)"
 # transformers' float32 llama3 and yarn at 30 random settings each: all accepted
 n=0
 while read -r f args; do

@@ -21,7 +21,8 @@
 /* ---- the table ------------------------------------------------------------ */
 
 enum fs_row {
-    R_NONE = 0, R_METHOD, R_DIMS_EXP, R_DIMS_ALL, R_DIMS_HALF, R_BASE_FALLBACK,
+    R_NONE = 0, R_METHOD, R_DIMS_EXP, R_DIMS_PROP, R_DIMS_ALL, R_DIMS_HALF,
+    R_BASE_FALLBACK,
     R_BASE_IMPLIED, R_BASE_OTHER, R_YARN_TRUNC, R_YARN_SWAP, R_YARN_CLAMP,
     R_YARN_PAPER, R_YARN_MAXPOS, R_ARITH_F32, R_ARITH_BF16, R_SHAPE_CAT,
     R_SHAPE_TWICE, R_COUNT
@@ -35,6 +36,9 @@ static const struct freq_variant ROWS[R_COUNT] = {
     [R_DIMS_EXP] = { FA_DIMS, "rotary dims ignored in the exponent",
         "the rotary dims' bands with the exponent over head_dim "
         "(proportional RoPE taken for partial)" },
+    [R_DIMS_PROP] = { FA_DIMS, "proportional",
+        "head_dim/2 bands with the exponent over head_dim, 0 past the "
+        "rotary dims' (Gemma 4's proportional RoPE)" },
     [R_DIMS_ALL] = { FA_DIMS, "the rotary fraction ignored",
         "d = head_dim: every dimension rotated" },
     [R_DIMS_HALF] = { FA_DIMS, "partial rotary 0.5 applied",
@@ -91,6 +95,7 @@ struct fvar {
     rope_scaling sc;            /* method, factor, L, betas, truncate */
     int dexp, nb;               /* the exponent's denominator; bands */
     double base;
+    int live;                   /* bands past it are 0 (0: none) */
     int top_half;               /* yarn: the ramp's top at dexp/2 - 1 */
     int paper;                  /* yarn: the ramp linear in rotations */
     int arith;
@@ -212,6 +217,8 @@ static int fvar_eval(const struct fvar *v, int64_t n, double *w)
         } else
             w[i] = inv;
     }
+    for (int i = v->live; v->live > 0 && i < v->nb; i++)
+        w[i] = 0;
     return 0;
 }
 
@@ -236,7 +243,7 @@ static int row_count(const struct fsearch *c, enum fs_row r)
 {
     switch (r) {
     case R_METHOD: return NOTHER;
-    case R_DIMS_EXP: case R_DIMS_ALL: return c->nhd;
+    case R_DIMS_EXP: case R_DIMS_PROP: case R_DIMS_ALL: return c->nhd;
     case R_BASE_OTHER: return c->nbases;
     case R_NONE: case R_DIMS_HALF: case R_BASE_FALLBACK: case R_BASE_IMPLIED:
     case R_YARN_TRUNC: case R_YARN_SWAP: case R_YARN_CLAMP: case R_YARN_PAPER:
@@ -296,7 +303,12 @@ static int apply_dims(const struct fsearch *c, enum fs_row r, int k,
     if (r == R_DIMS_EXP)
         snprintf(name, len, "rotary dims ignored in the exponent "
                  "(head_dim %d)", hd);
-    else {
+    else if (r == R_DIMS_PROP) {
+        v->nb = hd / 2;
+        v->live = d / 2;
+        snprintf(name, len, "proportional RoPE (head_dim %d: %d bands over "
+                 "head_dim, %d zero)", hd, d / 2, hd / 2 - d / 2);
+    } else {
         v->nb = hd / 2;
         snprintf(name, len, "the rotary fraction ignored (d = head_dim %d "
                  "instead of %d)", hd, d);
@@ -612,7 +624,8 @@ static int first_row(const struct fsearch *c, const struct fmatch *m)
         enum fs_row r = m->pick[a].row;
         if (r == R_COUNT)
             continue;
-        if ((r == R_DIMS_EXP || r == R_DIMS_ALL) && c->s->head_dim <= 0)
+        if ((r == R_DIMS_EXP || r == R_DIMS_PROP || r == R_DIMS_ALL) &&
+            c->s->head_dim <= 0)
             return 2 * R_BASE_OTHER + 1;
         return 2 * (int)r;
     }
