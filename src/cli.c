@@ -1071,7 +1071,8 @@ int cli_check_cache(const struct cli *c, FILE *out)
     check_setup(c, &fs);
     struct cache_setup s = { fs.sc, fs.d, fs.base, fs.n, fs.head_dim,
                              c->app.att.o.qk_pairs == QK_HALF ? CP_HALF
-                                                              : CP_INTERLEAVED };
+                                                              : CP_INTERLEAVED,
+                             &c->app.mp };
     int k = cache_check(&f, &s, &r, err, sizeof err);
     cache_file_free(&f);
     if (k < 0)

@@ -1075,6 +1075,24 @@ npy3("c-yarn.npy", *cache(qy, 200, "half", a=0.1 * math.log(4) + 1))
 npy3("c-yarn-noa.npy", *cache(qy, 200, "half"))
 # 16 rotary dims across a head of 64, paired (k, k+32)
 npy3("c-wide.npy", *cache([theta(i, 16, 1e4) for i in range(8)], 100, "wide", width=64))
+# M-RoPE, qwen3-vl (interleaved t, h, w 24, 20, 20): the ids of
+# text:4, image:8x8 (merge 2: a 4 x 4 grid), text:4, written out here
+ids = [(k, k, k) for k in range(4)] + [(4, 4 + b, 4 + c) for b in range(4) for c in range(4)]
+ids += [(8 + k, 8 + k, 8 + k) for k in range(4)]
+om3 = [5e6 ** (-2 * i / 128) for i in range(64)]
+def inter(k): return 1 if k % 3 == 1 and k < 60 else 2 if k % 3 == 2 and k < 60 else 0
+def chunk(k): return 0 if k < 24 else 1 if k < 44 else 2
+def mcache(axis_of, flat=False):
+    C, S = [], []
+    for p, idv in enumerate(ids):
+        pos = [p if flat else idv[axis_of(j % 64)] for j in range(128)]
+        C.append([math.cos(pos[j] * om3[j % 64]) for j in range(128)])
+        S.append([math.sin(pos[j] * om3[j % 64]) for j in range(128)])
+    return C, S
+npy3("m-inter.npy", *mcache(inter))
+npy3("m-chunk.npy", *mcache(chunk))
+npy3("m-flat.npy", *mcache(inter, flat=True))
+npy3("m-odd.npy", *mcache(lambda k: 0 if k < 32 else 2 if k < 48 else 1))
 open(out + "/c-bad.npy", "wb").write(b"\x93NUMPY\x01\x00" + struct.pack("<H", 6) + b"{}    ")
 PY
 python3 "$tmp/caches.py" "$tmp"
@@ -1094,6 +1112,15 @@ check_freqs "--check-cache $tmp/c-yarn-noa.npy --model qwen2.5-7b-yarn -n 32768"
     "matches the attention factor 1.13863 not folded into cos and sin (1 change, residual 2.98e-08)"
 check_freqs "--check-cache $tmp/c-wide.npy -d 16 --rope-layout half" 1 \
     "matches the (k, k+32) pairing across a head of 64 (1 change, residual 2.97e-08)"
+seq="--model qwen3-vl --sequence text:4,image:8x8,text:4"
+check_freqs "--check-cache $tmp/m-inter.npy $seq" 0 \
+    "match: 24 positions x 128 within their tolerance (npy (2, 24, 128) f32) of d 128, base 5000000, none, (k, k+W/2) half pairing"
+check_freqs "--check-cache $tmp/m-chunk.npy $seq" 1 \
+    "matches the chunked slot map instead of interleaved (1 change, residual 2.98e-08)"
+check_freqs "--check-cache $tmp/m-flat.npy $seq" 1 \
+    "matches 1-D positions (every slot turning by the token's index, not its t, h, w ids) (1 change, residual 2.98e-08)"
+check_freqs "--check-cache $tmp/m-odd.npy $seq" 1 \
+    "matches slots t 0-31; h 48-63; w 32-47 (the settings: interleaved t, h, w 24, 20, 20) (1 change, residual 2.98e-08)"
 for f in c-bad.npy nope.npy qwen-ok.npy; do
     "$PEVIZ" --check-cache "$tmp/$f" --model llama2-7b >"$tmp/cf.out" 2>"$tmp/cf.err"
     r=$?

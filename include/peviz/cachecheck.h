@@ -27,8 +27,12 @@
  * is tried: the pairing (the other ones), the width (the file's, as the
  * rotary dims), the attention factor (1: not folded in; a^2: folded in
  * twice; the one position 0 holds), the position offset (the one the
- * slowest band implies, and 1).  Each that reproduces every value is
- * named, fewest changes first.
+ * slowest band implies, and 1), and for M-RoPE the slot map (the other
+ * layout, chunked or interleaved, and 1-D ids: every slot turning by the
+ * token's index).  Each that reproduces every value is named, fewest
+ * changes first.  For M-RoPE, when none does, each slot's axis is found
+ * alone, and the map is named when every slot follows one axis
+ * ("slots t 0-15, h 16-39, w 40-63").
  */
 #ifndef PEVIZ_CACHECHECK_H
 #define PEVIZ_CACHECHECK_H
@@ -37,6 +41,7 @@
 #include <stdint.h>
 
 #include "peviz/freqcheck.h"
+#include "peviz/mpos.h"
 #include "peviz/rope.h"
 
 #define CACHE_ROWS_MAX 2048
@@ -67,6 +72,10 @@ struct cache_setup {
     int64_t n;
     int head_dim;               /* 0: d */
     int pairing;                /* the settings': enum cache_pairing */
+    const struct mpos_conf *mp; /* M-RoPE (mode MPOS_MROPE, with a
+                                   --sequence): row p is token p, each
+                                   slot turning by its axis's id; else
+                                   NULL or off: row p is position p */
 };
 
 #define CACHE_MATCH_MAX 16

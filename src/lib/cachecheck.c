@@ -24,6 +24,8 @@ struct cvar {
     int dims;                   /* the rotary dims the bands are for */
     double a;                   /* the factor folded into cos and sin */
     int off_implied;            /* the offset the slowest band implies */
+    int map;                    /* M-RoPE: 0 the settings' slot map, 1 the
+                                   other layout, 2 1-D ids, 3 found */
     double off;
     int changes;
     char name[300];
@@ -35,6 +37,11 @@ struct cctx {
     double a0;                  /* the settings' attention factor */
     double omega[2][FREQ_BANDS_MAX];    /* at d, and at the file's width */
     double tol;
+    int rows;                   /* compared: the file's, at most the
+                                   sequence's tokens */
+    int mrope;
+    unsigned char axis[4][FREQ_BANDS_MAX];  /* each slot's, per map */
+    int64_t ids[CACHE_ROWS_MAX][3];
 };
 
 static double dtype_abs(enum freq_dtype t)
@@ -66,6 +73,14 @@ static const double *omega_of(const struct cctx *c, const struct cvar *v)
     return v->dims == c->s->d ? c->omega[0] : c->omega[1];
 }
 
+/* Row p's position for band b under v (the offset left out). */
+static double pos_of(const struct cctx *c, const struct cvar *v, int p, int b)
+{
+    if (!c->mrope || v->map == 2)
+        return p;
+    return (double)c->ids[p][c->axis[v->map][b]];
+}
+
 /* The offset the slowest rotated band of row 0 implies, to a whole
  * position (its angle is below pi for offsets below pi / omega). */
 static double implied_offset(const struct cctx *c, const struct cvar *v)
@@ -80,13 +95,14 @@ static double implied_offset(const struct cctx *c, const struct cvar *v)
     if (best < 0)
         return 0;
     double ang = atan2(c->f->sin[best], c->f->cos[best]);
-    return round(ang / om[band_of(c, v, best)]);
+    return round(ang / om[band_of(c, v, best)] -
+                 pos_of(c, v, 0, band_of(c, v, best)));
 }
 
 /* The largest difference of v from the file, or -1 beyond a tolerance;
- * at (and the values there) when asked. */
-static double cvar_fit(const struct cctx *c, const struct cvar *v, int full,
-                       struct cache_check *out)
+ * at (and the values there) when asked; only band only (-1: all). */
+static double cvar_fit_band(const struct cctx *c, const struct cvar *v,
+                            int full, struct cache_check *out, int only)
 {
     const struct cache_file *f = c->f;
     const double *om = omega_of(c, v);
@@ -95,10 +111,12 @@ static double cvar_fit(const struct cctx *c, const struct cvar *v, int full,
     for (int j = 0; j < f->w; j++)
         if (band_of(c, v, j) == -2)
             return -1;
-    for (int p = 0; p < f->rows; p++)
+    for (int p = 0; p < c->rows; p++)
         for (int j = 0; j < f->w; j++) {
             int b = band_of(c, v, j);
-            double ang = b >= 0 ? ((double)p + off) * om[b] : 0;
+            if (only >= 0 && b != only)
+                continue;
+            double ang = b >= 0 ? (pos_of(c, v, p, b) + off) * om[b] : 0;
             double t = c->tol + fabs(ang) * 0x1p-22;
             double wc = b >= 0 ? v->a * cos(ang) : 1;
             double ws = b >= 0 ? v->a * sin(ang) : 0;
@@ -122,6 +140,12 @@ static double cvar_fit(const struct cctx *c, const struct cvar *v, int full,
     if (full)
         out->worst = worst;
     return ok ? worst : -1;
+}
+
+static double cvar_fit(const struct cctx *c, const struct cvar *v, int full,
+                       struct cache_check *out)
+{
+    return cvar_fit_band(c, v, full, out, -1);
 }
 
 /* ---- the choices ----------------------------------------------------------- */
@@ -171,6 +195,18 @@ static int cvar_apply(const struct cctx *c, int ax, int k, struct cvar *v)
             snprintf(part, sizeof part, "attention factor %.6g instead of "
                      "%.6g", a, c->a0);
         v->a = a;
+    } else if (ax == 4) {       /* M-RoPE's slot map */
+        if (!c->mrope || (k == 0 && !memcmp(c->axis[1], c->axis[0],
+                                             sizeof c->axis[0])))
+            return 0;
+        if (k == 0)
+            snprintf(part, sizeof part, "the %s slot map instead of %s",
+                     c->s->mp->interleaved ? "chunked" : "interleaved",
+                     c->s->mp->interleaved ? "interleaved" : "chunked");
+        else
+            snprintf(part, sizeof part, "1-D positions (every slot turning "
+                     "by the token's index, not its t, h, w ids)");
+        v->map = k + 1;
     } else {                    /* the position offset */
         struct cvar t = *v;
         t.off_implied = 0;
@@ -184,7 +220,59 @@ static int cvar_apply(const struct cctx *c, int ax, int k, struct cvar *v)
     return 1;
 }
 
-static const int NOPT[4] = { CP_COUNT, 1, 3, 2 };
+#define CAXES 5
+static const int NOPT[CAXES] = { CP_COUNT, 1, 3, 2, 2 };
+
+/* M-RoPE: the tokens' ids and each map's slot axes; 0, or -1 when the
+ * sections do not fit. */
+static int mrope_setup(struct cctx *c)
+{
+    static struct mpos_tok tok[CACHE_ROWS_MAX];
+    const struct mpos_conf *mp = c->s->mp;
+    int slots = c->s->d / 2;
+    if (!mp || mp->mode != MPOS_MROPE || mp->nseg == 0 ||
+        slots > FREQ_BANDS_MAX)
+        return 0;
+    int64_t count = mpos_count(mp);
+    if (count < c->rows)
+        c->rows = (int)count;
+    if (mpos_fill(mp, 0, c->rows, tok) != 0 ||
+        mpos_axes(mp, slots, c->axis[0], NULL, 0) != 0)
+        return -1;
+    struct mpos_conf other = *mp;
+    other.interleaved = !mp->interleaved;
+    if (mpos_axes(&other, slots, c->axis[1], NULL, 0) != 0)
+        memcpy(c->axis[1], c->axis[0], sizeof c->axis[0]);
+    for (int p = 0; p < c->rows; p++)
+        for (int a = 0; a < 3; a++)
+            c->ids[p][a] = tok[p].id[a];
+    c->mrope = 1;
+    return 0;
+}
+
+/* Slots t 0-15, h 16-39, ...: the runs of each axis in map m. */
+static void slots_text(const struct cctx *c, int m, char *buf, size_t len)
+{
+    int slots = c->s->d / 2;
+    size_t k = (size_t)snprintf(buf, len, "slots");
+    for (int a = 0; a < 3 && k < len; a++) {
+        k += (size_t)snprintf(buf + k, len - k, "%s %s", a ? ";" : "",
+                              mpos_axis_name(a, 0));
+        int first = 1;
+        for (int i = 0; i < slots && k < len; i++) {
+            if (c->axis[m][i] != a || (i > 0 && c->axis[m][i - 1] == a))
+                continue;
+            int e = i;
+            while (e + 1 < slots && c->axis[m][e + 1] == a)
+                e++;
+            k += (size_t)(e > i ? snprintf(buf + k, len - k, "%s%d-%d",
+                                           first ? " " : ",", i, e)
+                                : snprintf(buf + k, len - k, "%s%d",
+                                           first ? " " : ",", i));
+            first = 0;
+        }
+    }
+}
 
 static void cvar_config(const struct cctx *c, struct cvar *v)
 {
@@ -219,10 +307,10 @@ static void cache_record(struct cache_check *out, const struct cvar *v,
 static void cache_walk(const struct cctx *c, int *pick, int ax, int changes,
                        struct cache_check *out)
 {
-    if (ax == 4) {
+    if (ax == CAXES) {
         struct cvar v;
         cvar_config(c, &v);
-        for (int a = 0; a < 4; a++)
+        for (int a = 0; a < CAXES; a++)
             if (pick[a] && !cvar_apply(c, a, pick[a] - 1, &v))
                 return;
         double r = v.changes ? cvar_fit(c, &v, 0, NULL) : -1;
@@ -237,6 +325,39 @@ static void cache_walk(const struct cctx *c, int *pick, int ax, int changes,
         cache_walk(c, pick, ax + 1, changes + 1, out);
     }
     pick[ax] = 0;
+}
+
+/* M-RoPE, when no combination fits: each slot's axis alone, under the
+ * settings' pairing, factor and no offset; a match when every slot
+ * follows one. */
+static void cache_slots(struct cctx *c, struct cache_check *out)
+{
+    struct cvar v;
+    cvar_config(c, &v);
+    v.map = 3;
+    for (int b = 0; b < c->s->d / 2; b++) {
+        int found = -1;
+        for (int a = 0; a < 3 && found < 0; a++) {
+            c->axis[3][b] = (unsigned char)a;
+            if (cvar_fit_band(c, &v, 0, NULL, b) >= 0)
+                found = a;
+        }
+        if (found < 0)
+            return;
+        c->axis[3][b] = (unsigned char)found;
+    }
+    double r = cvar_fit(c, &v, 0, NULL);
+    if (r < 0)
+        return;
+    char map[220];
+    int sec[3];
+    slots_text(c, 3, map, sizeof map);
+    mpos_section(c->s->mp, c->s->d / 2, sec);
+    snprintf(v.name, sizeof v.name, "%.220s (the settings: %s t, h, w "
+             "%d, %d, %d)", map, c->s->mp->interleaved ? "interleaved"
+             : "chunked", sec[0], sec[1], sec[2]);
+    v.changes = 1;
+    cache_record(out, &v, r);
 }
 
 int cache_check(const struct cache_file *f, const struct cache_setup *s,
@@ -258,14 +379,22 @@ int cache_check(const struct cache_file *f, const struct cache_setup *s,
     if (f->w / 2 <= FREQ_BANDS_MAX &&
         rope_inv_freq(s->sc, f->w, s->base, s->n, c.omega[1], NULL) != 0)
         memcpy(c.omega[1], c.omega[0], sizeof c.omega[0]);
-    out->rows = f->rows;
+    c.rows = f->rows;
+    if (mrope_setup(&c) != 0) {
+        snprintf(err, errlen, "the M-RoPE sections do not fit d/2 = %d "
+                 "slots", s->d / 2);
+        return -1;
+    }
+    out->rows = c.rows;
     out->w = f->w;
     cvar_config(&c, &v);
     out->worst = -1;
     if (cvar_fit(&c, &v, 1, out) >= 0)
         return 0;
-    int pick[4] = { 0 };
+    int pick[CAXES] = { 0 };
     cache_walk(&c, pick, 0, 0, out);
+    if (out->nmatch == 0 && c.mrope)
+        cache_slots(&c, out);
     int keep = 0;               /* a match holding a smaller one: dropped */
     for (int i = 0; i < out->nmatch; i++)
         if (out->match[i].changes == out->match[0].changes)
