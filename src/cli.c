@@ -14,6 +14,7 @@
 #include "mpos_cli.h"
 #include "mpos_config.h"
 #include "plans.h"
+#include "peviz/cachecheck.h"
 #include "peviz/freqcheck.h"
 #include "views/compare.h"
 
@@ -30,7 +31,7 @@ enum {
     O_SCHEME_A, O_SCHEME_B, O_SCHEME_C, O_PAIRS_A, O_PAIRS_B, O_PAIRS_C,
     O_LAYER_A, O_LAYER_B, O_LAYER_C, O_SCHEMES,
     O_CHECK, O_SLIDES, O_RECORD, O_AUTOPLAY,
-    O_CHECK_FREQS,
+    O_CHECK_FREQS, O_CHECK_CACHE,
     O_SCALE, O_GRAPHICS, O_PLAIN, O_NO_BRAILLE, O_NO_USER_SETTINGS,
     O_ROPE,                     /* O_ROPE + enum rope_opt: the scaling */
     O_MPOS = O_ROPE + RO_COUNT  /* O_MPOS + enum mpos_opt (mpos_cli.h) */
@@ -97,6 +98,7 @@ static const struct opt OPTS[] = {
     { "model", 1, O_MODEL, "NAME", "RoPE settings of a model (d, base, scaling, n); list: the table" },
     { "config", 1, O_CONFIG, "FILE", "RoPE settings from a config.json or .gguf file" },
     { "check-freqs", 1, O_CHECK_FREQS, "FILE", "compare a dumped inv_freq (.npy, .csv, safetensors, GGUF) with the settings; exit 0 match, 1 differ" },
+    { "check-cache", 1, O_CHECK_CACHE, "FILE", "compare a dumped cos/sin cache (.npy (2, n, W), safetensors cos and sin) with the settings; exit 0 match, 1 differ" },
     { "layer-type", 1, O_LAYER_TYPE, "NAME", "config: the layer type (per-type rope_parameters, Gemma 3 v4)" },
     { "rope-scaling", 1, O_ROPE + RO_SCALING, "METHOD", "" },
     { "factor", 1, O_ROPE + RO_FACTOR, "S", "scaling factor s, > 0 (>= 1 for " },
@@ -585,7 +587,7 @@ static int set_mode(struct cli *c, enum cli_mode m)
         [MODE_EXPORT] = "--export", [MODE_SNAPSHOT] = "--snapshot",
         [MODE_MODELS] = "--model list", [MODE_CHECK] = "--check",
         [MODE_SLIDES] = "--slides",
-        [MODE_CHECK_FREQS] = "--check-freqs",
+        [MODE_CHECK_FREQS] = "--check-freqs", [MODE_CHECK_CACHE] = "--check-cache",
     };
     if (c->mode != MODE_INTERACTIVE && c->mode != m)
         return fail("%s and %s cannot be combined: give one",
@@ -698,6 +700,7 @@ static int parse_one(struct cli *c, int val, const char *arg)
     case O_GRAPHICS: return parse_graphics(c, arg);
     case O_PE_FILE: c->pe_file = arg; return 0;
     case O_CHECK_FREQS: c->check_freqs = arg; return set_mode(c, MODE_CHECK_FREQS);
+    case O_CHECK_CACHE: c->check_cache = arg; return set_mode(c, MODE_CHECK_CACHE);
     case O_SERVE: c->serve = arg; return 0;
     case O_FOLLOW: c->follow = arg; return 0;
     case O_FILES: c->files = arg; return 0;
@@ -809,8 +812,10 @@ static int check_final(struct cli *c, const char *pos_arg)
     /* with --pe-file, n comes from the file: main checks --pos then */
     if (!c->pe_file && cli_set_late(c))
         return 2;
-    if (c->tensor && !c->pe_file && !c->check_freqs && !c->qk_file)
-        return fail("--tensor: goes with --pe-file, --check-freqs or --qk");
+    if (c->tensor && !c->pe_file && !c->check_freqs && !c->check_cache &&
+        !c->qk_file)
+        return fail("--tensor: goes with --pe-file, --check-freqs, "
+                    "--check-cache or --qk");
     enum scheme sc = c->app.att.o.scheme;
     if (c->qk_file && c->mode == MODE_EXPORT && sc != SCHEME_ROPE
         && sc != SCHEME_XPOS)
@@ -818,8 +823,9 @@ static int check_final(struct cli *c, const char *pos_arg)
                     scheme_name(sc));
     if (c->row_offset >= 0 && !c->pe_file)
         return fail("--row-offset: goes with --pe-file");
-    if (c->check_freqs && c->pe_file)
-        return fail("--check-freqs and --pe-file: give one file");
+    if ((c->check_freqs || c->check_cache) && c->pe_file)
+        return fail("%s and --pe-file: give one file",
+                    c->check_freqs ? "--check-freqs" : "--check-cache");
     if (c->components_set && !(c->mode == MODE_EXPORT
                                && (c->what == EXPORT_PCA
                                    || c->what == EXPORT_PCA_VARIANCE)))
@@ -960,35 +966,120 @@ static void settings_text(const struct cli *c, char *buf, size_t len)
     snprintf(buf, len, "d %d, base %s, %s", c->app.p.d, b, sc);
 }
 
+/* What the check knows of the model besides the settings: its
+ * head_dim and max_position_embeddings (--model), else none. */
+static void check_setup(const struct cli *c, struct freq_setup *s)
+{
+    const params *p = &c->app.p;
+    const struct rope_preset *m = rope_preset_at(c->app.cmp.panes[0].model - 1);
+    *s = (struct freq_setup){ &p->rope, p->d, p->base, p->n, 0, p->n };
+    if (m) {
+        s->head_dim = m->head_dim;
+        s->max_pos = m->max_context;
+    }
+}
+
+static void check_freqs_verdict(const struct cli *c, const struct freq_file *f,
+                                const struct freq_check *r, int k, FILE *out)
+{
+    static const char *const SHAPE[] = { "", ", read as cat(inv, inv)",
+                                         ", read as each value twice" };
+    char set[240];
+    settings_text(c, set, sizeof set);
+    const char *shape = SHAPE[r->shape % 3];
+    if (k == 0 && r->f32_only)
+        fprintf(out, "match: %d bands within %.3g (%s%s) of %s, in float32 "
+                "as transformers computes them; residual %.3g\n", r->nbands,
+                0x1p-20, f->what, shape, set, r->match[0].residual);
+    else if (k == 0)
+        fprintf(out, "match: %d bands within %.3g (%s%s) of %s\n", r->nbands,
+                f->tol, f->what, shape, set);
+    else if (r->nfound != r->nbands)
+        fprintf(out, "differs: %d values (%s) where %s has d/2 = %d bands\n",
+                f->n, f->what, set, r->nbands);
+    else
+        fprintf(out, "differs: %d of %d bands beyond %.3g (%s%s) of %s; "
+                "worst relative error %.3g\n", r->ndiff, r->nbands, f->tol,
+                f->what, shape, set, r->worst);
+    for (int i = 0; k && i < r->nmatch; i++)
+        fprintf(out, "matches %s (%d change%s, residual %.3g)\n",
+                r->match[i].name, r->match[i].changes,
+                r->match[i].changes == 1 ? "" : "s", r->match[i].residual);
+    if (k && r->nmatch == 0)
+        fprintf(out, "no known variant reproduces it\n");
+}
+
 int cli_check_freqs(const struct cli *c, FILE *out)
 {
     static struct freq_file f;
     static struct freq_check r;
-    char err[600], set[240];
-    const params *p = &c->app.p;
+    struct freq_setup s;
+    char err[600];
     if (freq_file_load(c->check_freqs, c->tensor, &f, err, sizeof err))
         return cli_error("--check-freqs: %s", err);
-    int k = freq_check(&f, &p->rope, p->d, p->base, p->n, &r, err, sizeof err);
+    check_setup(c, &s);
+    int k = freq_check_setup(&f, &s, &r, err, sizeof err);
     if (k < 0)
         return cli_error("--check-freqs: %s", err);
-    settings_text(c, set, sizeof set);
     for (int i = 0; i < r.ndiff; i++)
         fprintf(out, "band %d: expected %.10g, found %.10g, relative error "
                 "%.3g\n", r.band[i].band, r.band[i].expected, r.band[i].found,
                 r.band[i].rel);
-    if (k == 0)
-        fprintf(out, "match: %d bands within %.3g (%s) of %s\n", r.nbands,
-                f.tol, f.what, set);
-    else
-        fprintf(out, "differs: %d of %d bands beyond %.3g (%s) of %s; "
-                "worst relative error %.3g\n", r.ndiff, r.nbands, f.tol,
-                f.what, set, r.worst);
-    if (k && r.variant[0])
-        fprintf(out, "matches %s\n", r.variant);
-    else if (k)
-        fprintf(out, "no known variant reproduces it\n");
+    check_freqs_verdict(c, &f, &r, k, out);
     if (fflush(out) != 0 || ferror(out))
         return cli_error("--check-freqs: cannot write to standard output");
+    return k;
+}
+
+/* ---- --check-cache ------------------------------------------------------ */
+
+static void check_cache_verdict(const struct cli *c, const struct cache_file *f,
+                                const struct cache_check *r,
+                                const struct cache_setup *s, int k, FILE *out)
+{
+    char set[240];
+    settings_text(c, set, sizeof set);
+    if (k == 0)
+        fprintf(out, "match: %d positions x %d within their tolerance (%s) of "
+                "%s, %s pairing\n", r->rows, r->w, f->what, set,
+                cache_pairing_name(s->pairing));
+    else if (r->worst >= 0)
+        fprintf(out, "differs: %d positions x %d (%s) from %s, %s pairing; "
+                "worst difference %.3g at position %lld, column %d "
+                "(expected %.10g, found %.10g)\n", r->rows, r->w, f->what,
+                set, cache_pairing_name(s->pairing), r->worst,
+                (long long)r->worst_pos, r->worst_col, r->want, r->found);
+    else
+        fprintf(out, "differs: width %d (%s) where %s, %s pairing, has %d\n",
+                r->w, f->what, set, cache_pairing_name(s->pairing), s->d);
+    for (int i = 0; k && i < r->nmatch; i++)
+        fprintf(out, "matches %s (%d change%s, residual %.3g)\n",
+                r->match[i].name, r->match[i].changes,
+                r->match[i].changes == 1 ? "" : "s", r->match[i].residual);
+    if (k && r->nmatch == 0)
+        fprintf(out, "no known variant reproduces it\n");
+}
+
+int cli_check_cache(const struct cli *c, FILE *out)
+{
+    static struct cache_file f;
+    static struct cache_check r;
+    struct freq_setup fs;
+    char err[600];
+    if (cache_file_load(c->check_cache, c->tensor, &f, err, sizeof err))
+        return cli_error("--check-cache: %s", err);
+    check_setup(c, &fs);
+    struct cache_setup s = { fs.sc, fs.d, fs.base, fs.n, fs.head_dim,
+                             c->app.att.o.qk_pairs == QK_HALF ? CP_HALF
+                                                              : CP_INTERLEAVED,
+                             &c->app.mp };
+    int k = cache_check(&f, &s, &r, err, sizeof err);
+    cache_file_free(&f);
+    if (k < 0)
+        return cli_error("--check-cache: %s", err);
+    check_cache_verdict(c, &f, &r, &s, k, out);
+    if (fflush(out) != 0 || ferror(out))
+        return cli_error("--check-cache: cannot write to standard output");
     return k;
 }
 
@@ -1101,7 +1192,8 @@ static int opt_path(int val)
 {
     switch (val) {
     case O_TOUR: case O_RECORD: case O_PE_FILE: case O_CONFIG:
-    case O_CHECK_FREQS: case O_QK: case O_SERVE: case O_FOLLOW:
+    case O_CHECK_FREQS: case O_CHECK_CACHE: case O_QK: case O_SERVE:
+    case O_FOLLOW:
         return CLI_PATH_FILE;
     case O_SLIDES: case O_FILES:
         return CLI_PATH_DIR;

@@ -14,7 +14,7 @@
 
 enum cli_mode { MODE_INTERACTIVE = 0, MODE_EXPORT, MODE_SNAPSHOT,
                 MODE_HELP, MODE_VERSION, MODE_MODELS, MODE_CHECK,
-                MODE_SLIDES, MODE_CHECK_FREQS };
+                MODE_SLIDES, MODE_CHECK_FREQS, MODE_CHECK_CACHE };
 enum export_what { EXPORT_PE = 0, EXPORT_SCORES, EXPORT_SOFTMAX, EXPORT_PCA,
                    EXPORT_PCA_VARIANCE, EXPORT_FREQS, EXPORT_BANDS,
                    EXPORT_POSITION_IDS };
@@ -32,6 +32,7 @@ struct cli {
     const char *pe_file;
     const char *tensor;        /* --tensor NAME, or NULL: pick by name */
     const char *check_freqs;   /* --check-freqs FILE */
+    const char *check_cache;   /* --check-cache FILE */
     long row_offset;           /* --row-offset K, or -1: the known one */
     long rows_first, rows_last; /* --rows A..B, or -1: every row */
     int components;            /* --components K (PCA exports), default 3 */
@@ -79,6 +80,10 @@ int cli_set_late(struct cli *c);
  * 1 (differs) or 2 (a file that cannot be read: one line on stderr).
  */
 int cli_check_freqs(const struct cli *c, FILE *out);
+
+/* --check-cache: the same for a dumped cos/sin cache
+ * (peviz/cachecheck.h). */
+int cli_check_cache(const struct cli *c, FILE *out);
 
 /* Print the --model table (--model list). */
 void cli_models(FILE *f);

@@ -320,6 +320,8 @@ static int run(struct cli *c)
         return run_slides(c);
     case MODE_CHECK_FREQS:
         return cli_check_freqs(c, stdout);
+    case MODE_CHECK_CACHE:
+        return cli_check_cache(c, stdout);
     case MODE_INTERACTIVE:
         break;
     }

@@ -52,6 +52,7 @@ _peviz() {
     --model) COMPREPLY=($(compgen -W 'list llama2-7b llama3-8b llama3.1-8b llama3.2-1b mistral-7b-v0.1 mistral-7b-v0.2 qwen2.5-7b qwen2.5-7b-yarn gemma3-global gemma3-local gpt-oss-20b gpt-neox-20b deepseek-v3 qwen2-vl-7b qwen2.5-vl-7b qwen3-vl llama4-scout' -- "$cur")); return ;;
     --config) COMPREPLY=($(compgen -f -- "$cur")); return ;;
     --check-freqs) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    --check-cache) COMPREPLY=($(compgen -f -- "$cur")); return ;;
     --layer-type) return ;;
     --rope-scaling) COMPREPLY=($(compgen -W 'none linear ntk dynamic yarn llama3 longrope' -- "$cur")); return ;;
     --factor) return ;;
@@ -91,6 +92,6 @@ _peviz() {
     --graphics) COMPREPLY=($(compgen -W 'auto kitty sixel iterm2 cells' -- "$cur")); return ;;
     esac
     [[ $cur == -* ]] || return 0
-    COMPREPLY=($(compgen -W '--d-model --base --seq-len --pos --view --scheme --color --ascii --plain --no-braille --fps --mouse --low-bandwidth --palette --base-b --base-c --model-b --model-c --schemes --scheme-a --scheme-b --scheme-c --rope-layout-a --rope-layout-b --rope-layout-c --layer-a --layer-b --layer-c --pane-mode --tour --lang --check --slides --record --autoplay --export --format --rows --softmax --causal --temperature --pe-file --tensor --row-offset --components --serve --serve-mode --follow --files --model --config --check-freqs --layer-type --rope-scaling --factor --original-max --low-freq-factor --high-freq-factor --beta-fast --beta-slow --no-truncate --mscale --mscale-all-dim --attention-factor --short-factor --long-factor --sequence --spatial-merge --tokens-per-second --second-per-grid --split-frames --mrope-section --mrope-interleaved --grid --heads --head --q --seed --train --buckets --max-distance --bidirectional --r1 --r2 --xpos-scale-base --rope-layout --rotary-dims --qk --temperature-tuning --floor-scale --attn-scale --content --snapshot --size --scale --graphics --no-user-settings --help --version' -- "$cur"))
+    COMPREPLY=($(compgen -W '--d-model --base --seq-len --pos --view --scheme --color --ascii --plain --no-braille --fps --mouse --low-bandwidth --palette --base-b --base-c --model-b --model-c --schemes --scheme-a --scheme-b --scheme-c --rope-layout-a --rope-layout-b --rope-layout-c --layer-a --layer-b --layer-c --pane-mode --tour --lang --check --slides --record --autoplay --export --format --rows --softmax --causal --temperature --pe-file --tensor --row-offset --components --serve --serve-mode --follow --files --model --config --check-freqs --check-cache --layer-type --rope-scaling --factor --original-max --low-freq-factor --high-freq-factor --beta-fast --beta-slow --no-truncate --mscale --mscale-all-dim --attention-factor --short-factor --long-factor --sequence --spatial-merge --tokens-per-second --second-per-grid --split-frames --mrope-section --mrope-interleaved --grid --heads --head --q --seed --train --buckets --max-distance --bidirectional --r1 --r2 --xpos-scale-base --rope-layout --rotary-dims --qk --temperature-tuning --floor-scale --attn-scale --content --snapshot --size --scale --graphics --no-user-settings --help --version' -- "$cur"))
 }
 complete -F _peviz peviz

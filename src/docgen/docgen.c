@@ -23,6 +23,8 @@
 #include "colormap.h"
 #include "docgen.h"
 #include "follow.h"
+#include "peviz/cachecheck.h"
+#include "peviz/freqcheck.h"
 #include "tour.h"
 #include "view.h"
 
@@ -191,6 +193,16 @@ static void list_methods(FILE *out, int man)
     }
 }
 
+/* The rows of --check-freqs' variant table. */
+static void list_freq_variants(FILE *out, int man)
+{
+    header(out, man, "choice", "axis", "what the port did");
+    for (int i = 0; i < freq_variant_count(); i++) {
+        const struct freq_variant *v = freq_variant_at(i);
+        row(out, man, v->name, freq_axis_name(v->axis), v->help);
+    }
+}
+
 /* The --model list table, as it prints. */
 static void list_models(FILE *out, int man)
 {
@@ -309,6 +321,7 @@ static void list_palettes(FILE *out, int man)
 }
 
 static int view_count(void) { return VIEW_COUNT; }
+static int cache_rows(void) { return CACHE_ROWS_MAX; }
 static int scheme_total(void) { return scheme_count(); }
 
 static const struct list LISTS[] = {
@@ -317,10 +330,12 @@ static const struct list LISTS[] = {
     { "schemes", list_schemes, NULL },
     { "methods", list_methods, NULL },
     { "models", list_models, NULL },
+    { "freq-variants", list_freq_variants, NULL },
     { "settings", list_settings, NULL },
     { "palettes", list_palettes, NULL },
     { "tour-steps", NULL, tour_steps },
     { "view-count", NULL, view_count },
+    { "cache-rows", NULL, cache_rows },
     { "scheme-count", NULL, scheme_total },
 };
 #define NLISTS (sizeof LISTS / sizeof LISTS[0])
