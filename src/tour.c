@@ -157,6 +157,10 @@ static int do_set(struct parse *p, const char *arg)
         return fail(p, "set needs a command, e.g. 'set d 512'");
     if (strlen(arg) >= APP_PROMPT_LEN)
         return fail(p, "set: command longer than %d bytes", APP_PROMPT_LEN - 1);
+    char word[APP_PROMPT_LEN], *rest;
+    snprintf(word, sizeof word, "%s", arg);
+    if (strcmp(app_command_split(word, &rest), "tour") == 0)
+        return fail(p, "set tour: a tour cannot load or step a tour");
     return add_cmd(p, TOUR_SET, arg, 0);
 }
 

@@ -152,6 +152,40 @@ check "--slides without --tour: exit 2" sh -c "[ $? -eq 2 ] && [ ! -e '$tmp/x' ]
 "$PEVIZ" --tour "$tmp/value.tour" --slides "$tmp/bad" >/dev/null 2>&1
 check "--slides with a bad tour: no DIR" [ ! -e "$tmp/bad" ]
 
+# a tour that loads or steps a tour (set tour N) is refused by line, in
+# --check, in --slides and at an interactive start on a terminal
+printf 'title one\nset tour 1\ntext hi\n' >"$tmp/self.tour"
+check "--check: set tour is refused by line" \
+    refused "$tmp/self.tour" "$tmp/self.tour:2: set tour: a tour cannot load or step a tour"
+"$PEVIZ" --tour "$tmp/self.tour" --slides "$tmp/self" >"$tmp/out" 2>"$tmp/err" </dev/null
+rc=$?
+check "--slides with set tour: exit 2, one line, no DIR (rc=$rc)" \
+    sh -c "[ $rc -eq 2 ] && [ \$(wc -l <'$tmp/err') -eq 1 ] && grep -q ':2: set tour' '$tmp/err' && [ ! -e '$tmp/self' ]"
+# on a pseudo-terminal: the program's exit status and all it wrote
+on_pty() {
+    python3 - "$@" <<'PY'
+import os, pty, sys
+pid, fd = pty.fork()
+if pid == 0:
+    os.environ['TERM'] = 'xterm-256color'
+    os.execv(sys.argv[1], sys.argv[1:])
+out = b''
+while True:
+    try:
+        b = os.read(fd, 4096)
+    except OSError:
+        break
+    if not b:
+        break
+    out += b
+_, st = os.waitpid(pid, 0)
+sys.stdout.write('%d %s' % (os.waitstatus_to_exitcode(st), out.decode('utf-8', 'replace')))
+PY
+}
+got=$(on_pty "$PEVIZ" --tour="$tmp/self.tour")
+check "interactive --tour with set tour: exit 2 and the line ($(echo "$got" | head -c 160))" \
+    sh -c 'case "$1" in "2 "*"set tour: a tour cannot load or step a tour"*) exit 0;; esac; exit 1' _ "$got"
+
 # ---- refused combinations: exit 2, one line on stderr, nothing on stdout ----
 
 while IFS= read -r args; do
