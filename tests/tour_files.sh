@@ -186,6 +186,53 @@ got=$(on_pty "$PEVIZ" --tour="$tmp/self.tour")
 check "interactive --tour with set tour: exit 2 and the line ($(echo "$got" | head -c 160))" \
     sh -c 'case "$1" in "2 "*"set tour: a tour cannot load or step a tour"*) exit 0;; esac; exit 1' _ "$got"
 
+# a signal that ends --slides mid-write leaves no temporary file: each of
+# INT, TERM, HUP and QUIT is sent while a step's temporary file exists
+# (polled for), early and late in the tour; the program still dies of it
+interrupted() {
+    python3 - "$PEVIZ" "$tmp/sig" <<'PY'
+import os, signal, subprocess, sys, time
+peviz, base = sys.argv[1], sys.argv[2]
+bad = []
+def dflt():
+    for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT):
+        signal.signal(s, signal.SIG_DFL)
+for name in ('INT', 'TERM', 'HUP', 'QUIT'):
+    for nth in (1, 9):
+        sig = getattr(signal, 'SIG' + name)
+        d = '%s-%s-%d' % (base, name, nth)
+        p = subprocess.Popen([peviz, '--tour', '--slides', d, '--size', '1000x400'],
+                             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                             stderr=subprocess.DEVNULL, preexec_fn=dflt)
+        seen, end = set(), time.time() + 60
+        while p.poll() is None and time.time() < end:
+            names = os.listdir(d) if os.path.isdir(d) else []
+            seen.update(n for n in names if n.startswith('.'))
+            if len(seen) >= nth and any(n.startswith('.') for n in names):
+                break
+            time.sleep(0.002)
+        if p.poll() is not None:
+            bad.append('%s %d: ended before a temporary file was seen' % (name, nth))
+            continue
+        p.send_signal(sig)
+        rc = p.wait()
+        left = [n for n in os.listdir(d) if n.startswith('.')]
+        if left or rc != -sig:
+            bad.append('%s %d: rc %d, left %s' % (name, nth, rc, left))
+for b in bad:
+    print('  ' + b)
+sys.exit(1 if bad else 0)
+PY
+}
+check "--slides ended by INT, TERM, HUP or QUIT: no temporary file left" interrupted
+# the files honour the umask, as every new file does
+(umask 077 && "$PEVIZ" --tour --slides "$tmp/um077" >/dev/null 2>&1)
+(umask 022 && "$PEVIZ" --tour --slides "$tmp/um022" >/dev/null 2>&1)
+check "--slides under umask 077: every file 0600" \
+    sh -c '[ -z "$(find "$1" -type f ! -perm 0600)" ] && [ -n "$(ls "$1")" ]' _ "$tmp/um077"
+check "--slides under umask 022: every file 0644" \
+    sh -c '[ -z "$(find "$1" -type f ! -perm 0644)" ] && [ -n "$(ls "$1")" ]' _ "$tmp/um022"
+
 # ---- refused combinations: exit 2, one line on stderr, nothing on stdout ----
 
 while IFS= read -r args; do
