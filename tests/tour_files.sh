@@ -258,8 +258,9 @@ done <<'TABLE'
 --record x.cast --export pe
 --record ''
 --record x.cast --follow /tmp/none.sock
+--record x.cast
 TABLE
-check "no file was created by a refused --record" [ ! -e x.cast ]
+check "no file was created by a refused --record (no terminal included)" [ ! -e x.cast ]
 
 echo "tour_files: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
