@@ -195,6 +195,15 @@ int app_table_load(struct app *a, const char *path, char *err, size_t errlen);
 /* Free the tables :pe-file loaded (at exit). */
 void app_tables_free(void);
 
+/*
+ * Tables that must outlive the loads after them though no app shows
+ * them now: the one of the state a tour puts back on Esc, and the one
+ * of the program while a tour is tried on a scratch copy of it.  A load
+ * never reuses the place of a table kept (t NULL: keep none there).
+ */
+enum app_keep { APP_KEEP_BEFORE, APP_KEEP_CHECK, APP_KEEP_COUNT };
+void app_tables_keep(enum app_keep which, const struct pe_table *t);
+
 /* Set the status-line message (printf style); error != 0 marks it red. */
 void app_msg(struct app *a, int error, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

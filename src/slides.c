@@ -4,6 +4,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include <errno.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,9 +48,97 @@ static int make_dir(const char *dir, char *err, size_t errlen)
 }
 
 /*
+ * The temporary file being written, for the signals that end the
+ * program (INT, TERM, HUP, QUIT): their handler removes it and then
+ * ends the program as the signal would.  pending_set changes only
+ * while those signals are blocked, so the name is whole when it is set.
+ */
+static const int END_SIGNALS[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+#define N_END_SIGNALS (int)(sizeof END_SIGNALS / sizeof END_SIGNALS[0])
+static char pending[PATH_LEN];
+static volatile sig_atomic_t pending_set;
+static struct sigaction saved_actions[N_END_SIGNALS];
+
+static void slides_on_signal(int sig)
+{
+    if (pending_set)
+        unlink(pending);
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static void slides_signals(int install)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = slides_on_signal;
+    sigemptyset(&sa.sa_mask);
+    for (int i = 0; i < N_END_SIGNALS; i++)
+        sigaddset(&sa.sa_mask, END_SIGNALS[i]);
+    for (int i = 0; i < N_END_SIGNALS; i++) {
+        if (!install) {
+            sigaction(END_SIGNALS[i], &saved_actions[i], NULL);
+            continue;
+        }
+        sigaction(END_SIGNALS[i], NULL, &saved_actions[i]);
+        if (saved_actions[i].sa_handler != SIG_IGN)
+            sigaction(END_SIGNALS[i], &sa, NULL);
+    }
+}
+
+/* Block (1) or unblock (0) the signals that end the program. */
+static void slides_block(int block, sigset_t *old)
+{
+    sigset_t set;
+    sigemptyset(&set);
+    for (int i = 0; i < N_END_SIGNALS; i++)
+        sigaddset(&set, END_SIGNALS[i]);
+    sigprocmask(block ? SIG_BLOCK : SIG_SETMASK, block ? &set : old,
+                block ? old : NULL);
+}
+
+/* The temporary file tmp made (mkstemp) and marked pending at once. */
+static int slides_temp(char *tmp)
+{
+    sigset_t old;
+    slides_block(1, &old);
+    int fd = mkstemp(tmp);
+    if (fd >= 0) {
+        memcpy(pending, tmp, strlen(tmp) + 1);
+        pending_set = 1;
+    }
+    int e = errno;
+    slides_block(0, &old);
+    errno = e;
+    return fd;
+}
+
+/* tmp renamed to path (or removed), and no longer pending; 0 or errno. */
+static int slides_publish(const char *tmp, const char *path, int bad)
+{
+    sigset_t old;
+    slides_block(1, &old);
+    int e = bad || rename(tmp, path) == 0 ? 0 : errno;
+    if (bad || e)
+        unlink(tmp);
+    pending_set = 0;
+    slides_block(0, &old);
+    return e;
+}
+
+/* The mode of a new file under the umask, as open(2) gives one. */
+static mode_t slides_file_mode(void)
+{
+    mode_t um = umask(022);
+    umask(um);
+    return 0666 & ~um;
+}
+
+/*
  * dir/name written by fn: into a temporary file in dir, flushed to disk,
  * then renamed over name, so dir/name is always a whole file.  The
- * temporary file is removed on any failure.
+ * temporary file is removed on any failure and by a signal that ends
+ * the program.
  */
 static int write_atomic(const char *dir, const char *name, writer fn,
                         const void *arg, char *err, size_t errlen)
@@ -59,21 +148,21 @@ static int write_atomic(const char *dir, const char *name, writer fn,
             (int)sizeof tmp ||
         snprintf(path, sizeof path, "%s/%s", dir, name) >= (int)sizeof path)
         return fail(err, errlen, "%s: path too long", dir);
-    int fd = mkstemp(tmp);
+    int fd = slides_temp(tmp);
     if (fd < 0)
         return fail(err, errlen, "%s: cannot write in it: %s", dir,
                     strerror(errno));
-    fchmod(fd, 0644);
+    fchmod(fd, slides_file_mode());
     FILE *f = fdopen(fd, "w");
     int bad = !f || fn(f, arg) != 0 || fflush(f) != 0 || ferror(f) ||
               fsync(fileno(f)) != 0;
     int saved = errno;
     if (f ? fclose(f) != 0 : close(fd) != 0)
         bad = 1;
-    if (!bad && rename(tmp, path) == 0)
+    int e = slides_publish(tmp, path, bad);
+    if (!bad && !e)
         return 0;
-    saved = bad ? saved : errno;
-    unlink(tmp);
+    saved = bad ? saved : e;
     return fail(err, errlen, "%s: cannot write: %s", path,
                 strerror(saved ? saved : EIO));
 }
@@ -251,11 +340,13 @@ int slides_write(struct app *a, const char *dir, int w, int h,
     if (canvas_init(&c, w, h))
         return fail(err, errlen, "--slides: out of memory");
     int r = 0;
+    slides_signals(1);
     for (int i = 0; i < a->tour->nsteps && r == 0; i++)
         r = write_step(a, dir, i, &c, svg_mode, err, errlen);
     canvas_free(&c);
     struct index_out o = { a->tour };
     if (r == 0)
         r = write_atomic(dir, "index.html", put_index, &o, err, errlen);
+    slides_signals(0);
     return r ? -1 : a->tour->nsteps;
 }

@@ -157,6 +157,10 @@ static int do_set(struct parse *p, const char *arg)
         return fail(p, "set needs a command, e.g. 'set d 512'");
     if (strlen(arg) >= APP_PROMPT_LEN)
         return fail(p, "set: command longer than %d bytes", APP_PROMPT_LEN - 1);
+    char word[APP_PROMPT_LEN], *rest;
+    snprintf(word, sizeof word, "%s", arg);
+    if (strcmp(app_command_split(word, &rest), "tour") == 0)
+        return fail(p, "set tour: a tour cannot load or step a tour");
     return add_cmd(p, TOUR_SET, arg, 0);
 }
 
@@ -404,15 +408,18 @@ static int check_steps(struct parse *p, const struct app *a)
     struct app tmp = *a;
     tmp.tour = NULL;
     tmp.tour_active = 0;
-    for (int i = 0; i < p->t->nsteps; i++) {
+    app_tables_keep(APP_KEEP_CHECK, a->pe_table);   /* a's table stays */
+    int r = 0;
+    for (int i = 0; i < p->t->nsteps && r == 0; i++) {
         const struct tour_cmd *bad;
         if (apply_step(&tmp, &p->t->steps[i], &bad) == 0)
             continue;
         p->line = bad->line;
-        return fail(p, "%s %s: %s", bad->kind == TOUR_SET ? "set" : "key",
-                    bad->arg, tmp.msg[0] ? tmp.msg : "refused");
+        r = fail(p, "%s %s: %s", bad->kind == TOUR_SET ? "set" : "key",
+                 bad->arg, tmp.msg[0] ? tmp.msg : "refused");
     }
-    return 0;
+    app_tables_keep(APP_KEEP_CHECK, NULL);
+    return r;
 }
 
 int tour_load(struct tour *t, const char *path, const struct app *a,
@@ -492,6 +499,7 @@ static void save_before(struct app *a)
         return;
     *t->before = *a;
     t->before->tour_active = 0;
+    app_tables_keep(APP_KEEP_BEFORE, a->pe_table);  /* for Esc */
 }
 
 /*

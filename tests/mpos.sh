@@ -309,6 +309,8 @@ refuse "--tokens-per-second: '-1'" --export position-ids --sequence text:1 --tok
 refuse "--second-per-grid: '0'" --export position-ids --sequence text:1 --second-per-grid 0
 refuse "--sequence and --pe-file" --export scores --sequence text:3 --pe-file /nonexistent.csv
 refuse "--grid and --pe-file" --export scores --grid 3x3 --pe-file /nonexistent.csv
+refuse "4096 x 4096 tokens x 32768 frequencies is 5.5e+11 terms, over the limit of" --export scores --grid 64x64 -d 65536
+refuse "lower -d or the sequence" --export softmax --sequence text:8,image:64x64 -d 8192
 refuse "want csv with --export position-ids" --export position-ids --sequence text:1 --format f32
 
 echo "mpos: $pass passed, $fail failed"

@@ -152,6 +152,87 @@ check "--slides without --tour: exit 2" sh -c "[ $? -eq 2 ] && [ ! -e '$tmp/x' ]
 "$PEVIZ" --tour "$tmp/value.tour" --slides "$tmp/bad" >/dev/null 2>&1
 check "--slides with a bad tour: no DIR" [ ! -e "$tmp/bad" ]
 
+# a tour that loads or steps a tour (set tour N) is refused by line, in
+# --check, in --slides and at an interactive start on a terminal
+printf 'title one\nset tour 1\ntext hi\n' >"$tmp/self.tour"
+check "--check: set tour is refused by line" \
+    refused "$tmp/self.tour" "$tmp/self.tour:2: set tour: a tour cannot load or step a tour"
+"$PEVIZ" --tour "$tmp/self.tour" --slides "$tmp/self" >"$tmp/out" 2>"$tmp/err" </dev/null
+rc=$?
+check "--slides with set tour: exit 2, one line, no DIR (rc=$rc)" \
+    sh -c "[ $rc -eq 2 ] && [ \$(wc -l <'$tmp/err') -eq 1 ] && grep -q ':2: set tour' '$tmp/err' && [ ! -e '$tmp/self' ]"
+# on a pseudo-terminal: the program's exit status and all it wrote
+on_pty() {
+    python3 - "$@" <<'PY'
+import os, pty, sys
+pid, fd = pty.fork()
+if pid == 0:
+    os.environ['TERM'] = 'xterm-256color'
+    os.execv(sys.argv[1], sys.argv[1:])
+out = b''
+while True:
+    try:
+        b = os.read(fd, 4096)
+    except OSError:
+        break
+    if not b:
+        break
+    out += b
+_, st = os.waitpid(pid, 0)
+sys.stdout.write('%d %s' % (os.waitstatus_to_exitcode(st), out.decode('utf-8', 'replace')))
+PY
+}
+got=$(on_pty "$PEVIZ" --tour="$tmp/self.tour")
+check "interactive --tour with set tour: exit 2 and the line ($(echo "$got" | head -c 160))" \
+    sh -c 'case "$1" in "2 "*"set tour: a tour cannot load or step a tour"*) exit 0;; esac; exit 1' _ "$got"
+
+# a signal that ends --slides mid-write leaves no temporary file: each of
+# INT, TERM, HUP and QUIT is sent while a step's temporary file exists
+# (polled for), early and late in the tour; the program still dies of it
+interrupted() {
+    python3 - "$PEVIZ" "$tmp/sig" <<'PY'
+import os, signal, subprocess, sys, time
+peviz, base = sys.argv[1], sys.argv[2]
+bad = []
+def dflt():
+    for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT):
+        signal.signal(s, signal.SIG_DFL)
+for name in ('INT', 'TERM', 'HUP', 'QUIT'):
+    for nth in (1, 9):
+        sig = getattr(signal, 'SIG' + name)
+        d = '%s-%s-%d' % (base, name, nth)
+        p = subprocess.Popen([peviz, '--tour', '--slides', d, '--size', '1000x400'],
+                             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                             stderr=subprocess.DEVNULL, preexec_fn=dflt)
+        seen, end = set(), time.time() + 60
+        while p.poll() is None and time.time() < end:
+            names = os.listdir(d) if os.path.isdir(d) else []
+            seen.update(n for n in names if n.startswith('.'))
+            if len(seen) >= nth and any(n.startswith('.') for n in names):
+                break
+            time.sleep(0.002)
+        if p.poll() is not None:
+            bad.append('%s %d: ended before a temporary file was seen' % (name, nth))
+            continue
+        p.send_signal(sig)
+        rc = p.wait()
+        left = [n for n in os.listdir(d) if n.startswith('.')]
+        if left or rc != -sig:
+            bad.append('%s %d: rc %d, left %s' % (name, nth, rc, left))
+for b in bad:
+    print('  ' + b)
+sys.exit(1 if bad else 0)
+PY
+}
+check "--slides ended by INT, TERM, HUP or QUIT: no temporary file left" interrupted
+# the files honour the umask, as every new file does
+(umask 077 && "$PEVIZ" --tour --slides "$tmp/um077" >/dev/null 2>&1)
+(umask 022 && "$PEVIZ" --tour --slides "$tmp/um022" >/dev/null 2>&1)
+check "--slides under umask 077: every file 0600" \
+    sh -c '[ -z "$(find "$1" -type f ! -perm 0600)" ] && [ -n "$(ls "$1")" ]' _ "$tmp/um077"
+check "--slides under umask 022: every file 0644" \
+    sh -c '[ -z "$(find "$1" -type f ! -perm 0644)" ] && [ -n "$(ls "$1")" ]' _ "$tmp/um022"
+
 # ---- refused combinations: exit 2, one line on stderr, nothing on stdout ----
 
 while IFS= read -r args; do
@@ -177,8 +258,9 @@ done <<'TABLE'
 --record x.cast --export pe
 --record ''
 --record x.cast --follow /tmp/none.sock
+--record x.cast
 TABLE
-check "no file was created by a refused --record" [ ! -e x.cast ]
+check "no file was created by a refused --record (no terminal included)" [ ! -e x.cast ]
 
 echo "tour_files: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -8,7 +8,8 @@
 # - with a UTF-8 locale the Chinese tour runs;
 # - --record writes a valid asciicast v3 file: a marker per tour step
 #   (--autoplay runs the tour unattended), nothing while the screen is at
-#   rest, an exit event, and the terminal restored on every exit.
+#   rest, an exit event, and the terminal restored on every exit; past a
+#   file size limit it says so at once and keeps whole events only.
 . "$(dirname "$0")/lib.sh"
 e2e_init test_classroom
 e2e_need_tmux
@@ -187,6 +188,38 @@ record_idle() {
         sh -c "[ $a -eq 2 ] && grep -q 'exists' '$TMPD/err' && [ ! -s '$TMPD/taken.cast' ]"
 }
 
+# Past the file size limit (ulimit -f, as a full disk would) the status
+# line says so while the program runs, and the file keeps the events
+# written before, each a whole line of JSON, the header first.
+record_full() {
+    local cast="$TMPD/full.cast"
+    start_raw 80 24 bash -c 'ulimit -f 8 && exec "$0" "$@"' \
+        "$E2E_DIR/wrap.sh" "$PEVIZ" --record "$cast"
+    expect "--record past ulimit -f: the status line says so at once" \
+        '--record stopped: File too large'
+    keys D
+    expect "--record past ulimit -f: the program goes on" 'd_model=128'
+    keys q
+    # the recording is not all the session: exit 2, and stderr says why
+    check "--record past ulimit -f: q quits with 2, tty restored" \
+        poll_until exit_is "EXIT=2 TTY=restored"
+    check "--record past ulimit -f: stderr names the file and the error" \
+        screen_has "--record: $cast: File too large"
+    check "--record past ulimit -f: every line of the file is whole JSON" \
+        python3 -c '
+import json, sys
+data = open(sys.argv[1], encoding="utf-8").read()
+lines = data.split("\n")
+assert data.endswith("\n") and lines[-1] == "", "cut mid-line"
+assert json.loads(lines[0])["version"] == 3
+for l in lines[1:-1]:
+    e = json.loads(l)
+    assert isinstance(e, list) and len(e) == 3, l[:80]
+assert len(data) <= 8 * 1024
+' "$cast"
+    stop
+}
+
 # What zh_no_answer checks, for the count when it cannot run.
 zh_no_answer_checks() {
     check "no answer, LANG=C --lang zh: says why" true
@@ -204,4 +237,5 @@ fi
 hall_tour
 record_tour
 record_idle
+record_full
 e2e_done
