@@ -66,6 +66,9 @@ struct app {
     enum color_mode color;      /* what the output can show */
     enum palette palette;
     int mouse, low_bandwidth;
+    int still;                  /* a still for a page (--slides): the page
+                                   carries the caption and the keys, so the
+                                   image has no caption panel, no "? help" */
     int mouse_x, mouse_y;       /* cell of the last click, set by the loop
                                    before it passes PK_MOUSE to app_key */
     int screen_w, screen_h;     /* size of the screen frames are drawn for

@@ -15,6 +15,7 @@
 #include "frame.h"
 #include "slides.h"
 #include "snapshot.h"
+#include "text.h"
 #include "tour.h"
 
 #define PATH_LEN 4096
@@ -201,6 +202,7 @@ static void draw_step(struct app *a, int i, canvas *c, enum color_mode mode)
     a->tour_step = i;
     a->tour_active = 1;
     tour_apply(a, a->tour, i);
+    a->still = 1;                       /* after the step's reset */
     a->color = mode;
     a->screen_w = c->w;
     a->screen_h = c->h;
@@ -255,7 +257,7 @@ static void html_caption(FILE *f, const char *text)
 
 static const char HTML_HEAD[] =
     "<!DOCTYPE html>\n<html lang=\"%s\">\n<head>\n<meta charset=\"utf-8\">\n"
-    "<title>peviz tour</title>\n<style>\n"
+    "<title>%s</title>\n<style>\n"
     "body { margin: 0; background: #1e1e1e; color: #d0d0d0;"
     " font-family: sans-serif; }\n"
     "section { padding: 1em 2em; }\n"
@@ -270,31 +272,35 @@ static const char HTML_HEAD[] =
     "</style>\n</head>\n<body>\n";
 
 /* Arrow keys, Page Up/Down, Space, Home and End page; #sN is the step
- * shown (so a link or a reload keeps the place).  Inline: nothing is
- * fetched from anywhere. */
+ * shown, and the page follows it (hashchange): the previous and next
+ * links, the browser's Back and Forward, a reload and a link from
+ * elsewhere all show their step.  Inline: nothing is fetched. */
 static const char HTML_SCRIPT[] =
     "<script>\n"
     "(function () {\n"
     "  var s = document.getElementsByTagName('section'), at = 0;\n"
     "  document.documentElement.className = 'js';\n"
-    "  function show(i) {\n"
-    "    if (i < 0 || i >= s.length) return;\n"
+    "  function shown() {\n"
+    "    var m = /^#s(\\d+)$/.exec(location.hash);\n"
+    "    var i = m ? Math.min(Math.max(+m[1], 1), s.length) - 1 : 0;\n"
     "    s[at].className = ''; at = i; s[at].className = 'on';\n"
-    "    if (location.hash !== '#s' + (i + 1))\n"
-    "      history.replaceState(null, '', '#s' + (i + 1));\n"
     "  }\n"
+    "  function go(i) {\n"
+    "    if (i >= 0 && i < s.length && i !== at)\n"
+    "      location.hash = '#s' + (i + 1);\n"
+    "  }\n"
+    "  window.addEventListener('hashchange', shown);\n"
     "  document.addEventListener('keydown', function (e) {\n"
     "    var k = e.key;\n"
-    "    if (k === 'ArrowRight' || k === 'PageDown' || k === ' ') show(at + 1);\n"
-    "    else if (k === 'ArrowLeft' || k === 'PageUp') show(at - 1);\n"
-    "    else if (k === 'Home') show(0);\n"
-    "    else if (k === 'End') show(s.length - 1);\n"
+    "    if (e.altKey || e.ctrlKey || e.metaKey) return;\n"
+    "    if (k === 'ArrowRight' || k === 'PageDown' || k === ' ') go(at + 1);\n"
+    "    else if (k === 'ArrowLeft' || k === 'PageUp') go(at - 1);\n"
+    "    else if (k === 'Home') go(0);\n"
+    "    else if (k === 'End') go(s.length - 1);\n"
     "    else return;\n"
     "    e.preventDefault();\n"
     "  });\n"
-    "  var m = /^#s(\\d+)$/.exec(location.hash);\n"
-    "  show(m ? Math.min(+m[1], s.length) - 1 : 0);\n"
-    "  s[at].className = 'on';\n"
+    "  shown();\n"
     "})();\n"
     "</script>\n";
 
@@ -302,10 +308,29 @@ struct index_out {
     const struct tour *t;
 };
 
+/* A word of the page in the tour's language. */
+static const char *say(const struct tour *t, const char *en)
+{
+    return t->zh ? text_zh(en) : en;
+}
+
+/* Step i's links: previous, next, its text file, and the keys that page. */
+static void put_nav(FILE *f, const struct tour *t, int i)
+{
+    fprintf(f, "<nav>%d/%d", i + 1, t->nsteps);
+    if (i > 0)
+        fprintf(f, " \xc2\xb7 <a href=\"#s%d\">%s</a>", i, say(t, "previous"));
+    if (i + 1 < t->nsteps)
+        fprintf(f, " \xc2\xb7 <a href=\"#s%d\">%s</a>", i + 2, say(t, "next"));
+    fprintf(f, " \xc2\xb7 <a href=\"step-%02d.txt\">%s</a> \xc2\xb7 %s</nav>\n",
+            i + 1, say(t, "as text"),
+            say(t, "\xe2\x86\x90 \xe2\x86\x92 page"));
+}
+
 static int put_index(FILE *f, const void *arg)
 {
     const struct tour *t = ((const struct index_out *)arg)->t;
-    fprintf(f, HTML_HEAD, t->zh ? "zh" : "en");
+    fprintf(f, HTML_HEAD, t->zh ? "zh" : "en", say(t, "peviz tour"));
     for (int i = 0; i < t->nsteps; i++) {
         const struct tour_step *s = &t->steps[i];
         fprintf(f, "<section id=\"s%d\">\n<h1>%d/%d ", i + 1, i + 1,
@@ -315,14 +340,8 @@ static int put_index(FILE *f, const void *arg)
         html_escaped(f, s->title, strlen(s->title));
         fputs("\">\n", f);
         html_caption(f, s->text);
-        fprintf(f, "<nav>%d/%d", i + 1, t->nsteps);
-        if (i > 0)
-            fprintf(f, " \xc2\xb7 <a href=\"#s%d\">previous</a>", i);
-        if (i + 1 < t->nsteps)
-            fprintf(f, " \xc2\xb7 <a href=\"#s%d\">next</a>", i + 2);
-        fprintf(f, " \xc2\xb7 <a href=\"step-%02d.txt\">text</a>"
-                " \xc2\xb7 \xe2\x86\x90 \xe2\x86\x92 page</nav>\n</section>\n",
-                i + 1);
+        put_nav(f, t, i);
+        fputs("</section>\n", f);
     }
     fputs(HTML_SCRIPT, f);
     fputs("</body>\n</html>\n", f);

@@ -185,15 +185,17 @@ static void test_presenter_80x24(void)
     CHECK(f && strstr(f, "o'clock,\n") == NULL);
     CHECK(f && strstr(f, "PE(pos,2i+1),\n") == NULL);
     free(f);
-    /* the key numbers in the block font: pos 37 ("3" then "7") */
+    /* the key numbers in the block font, with colour and without: pos 37
+     * ("3" then "7"), the label on the middle row, font rows 2 and 3 */
     CHECK(tour_command(&a, "pos 37") == 0);
-    a.color = COLOR_NONE;
-    a.msg[0] = 0;
-    f = frame_trim(&a, 80, 24);
-    CHECK(f && strstr(f, "pos \xe2\x96\x88\xe2\x96\x88\xe2\x96\x88   "
-                        "\xe2\x96\x88\n") != NULL);
-    free(f);
-    a.color = COLOR_256;
+    for (int colour = 0; colour < 2; colour++) {
+        a.color = colour ? COLOR_256 : COLOR_NONE;
+        a.msg[0] = 0;
+        f = frame_trim(&a, 80, 24);
+        CHECK(f && strstr(f, "pos \xe2\x96\x80\xe2\x96\x80\xe2\x96\x88   "
+                            "\xe2\x96\x88\n") != NULL);
+        free(f);
+    }
     CHECK(tour_command(&a, "view attention") == 0 && a.presenter);
     a.msg[0] = 0;
     CHECK(frame_has(&a, 80, 24, "zoom: the window's height limits"));
