@@ -17,7 +17,8 @@
  *   vision, frame a, row b, column c (in that order, c fastest):
  *                             (t, h, w) = (tt(a), b, c) + st
  *   tt(a) = a                                  (Qwen2-VL; images)
- *   tt(a) = trunc(a * second_per_grid * tokens_per_second)
+ *   tt(a) = trunc(a * second_per_grid * tokens_per_second), each
+ *           product rounded to float32 as transformers' tensors are
  *                                              (Qwen2.5-VL videos, when
  *                                               tokens_per_second > 0)
  * Qwen3-VL splits a video into its frames (split_frames): each frame is a

@@ -49,7 +49,8 @@
 #define SCORES_SEED_K       UINT64_C(0x5eed0002)    /* RoPE random k */
 #define SCORES_SEED_LEARNED UINT64_C(0x5eed1ea4)    /* learned stand-in */
 
-#define SCORES_MAX_HEADS 64
+/* Heads of ALiBi and Sandwich, and of a T5 bias table (t5-11b has 128). */
+#define SCORES_MAX_HEADS 128
 #define SCORES_MAX_TERMS 4
 #define SCORES_T5_MAX_BUCKETS 1024
 
