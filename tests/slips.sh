@@ -9,7 +9,7 @@ set -u
 : "${PEVIZ:=./peviz}"
 export ASAN_OPTIONS="detect_leaks=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
 pass=0 fail=0
-tmp=$(mktemp -d /tmp/peviz-slips.XXXXXX); trap 'rm -rf "$tmp"' EXIT
+tmp=${KEEP:-$(mktemp -d /tmp/peviz-slips.XXXXXX)}; [ -n "${KEEP:-}" ] || trap 'rm -rf "$tmp"' EXIT
 ok()  { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
 
@@ -163,6 +163,42 @@ import math
 w=[5000**(-2*k/16)/2 for k in range(8)]
 for i in range(6): print(','.join('%.9g'%sum(2*math.cos((i-j)*x) for x in w) for j in range(6)))" >"$tmp/want"
 if close "$tmp/got" "$tmp/want"; then ok; else bad "--config linear x2 scores: $(head -c 200 "$tmp/got")"; fi
+
+# ---- D5: --qk with --sequence ------------------------------------------
+# M-RoPE with real q and k: rotate each by its token's ids (slot k turns
+# by id[axis_k] omega_k, rotate_half pairs (k, k + 8)) and take the dot,
+# the ids from --export position-ids (checked against transformers' scan
+# in mpos.sh), sections 2,3,3 chunked: slots 0-1 t, 2-4 h, 5-7 w.
+ref npy "$tmp/qk16.npy" 4 16
+for head in 1 2; do
+    args=(--sequence text:2,image:4x6,text:2 -d 16 -b 700 --mrope-section 2,3,3
+          --qk "$tmp/qk16.npy" --head $head --scheme rope --rope-layout half)
+    "$PEVIZ" --export position-ids "${args[@]}" >"$tmp/ids" 2>"$tmp/err"
+    "$PEVIZ" --export scores "${args[@]}" >"$tmp/got" 2>>"$tmp/err"
+    python3 - "$tmp/ids" $head >"$tmp/want" <<'PY'
+import math, sys
+sys.path.insert(0, sys.argv[0].rsplit("/", 1)[0])
+ids = [tuple(map(int, l.split(",")[2:5])) for l in open(sys.argv[1]).read().split()]
+h = int(sys.argv[2]) - 1
+val = lambda r, c: r * 0.5 + c * 0.03125 - 1
+q = [val(2 * h, c) for c in range(16)]
+k = [val(2 * h + 1, c) for c in range(16)]
+axis = [0, 0, 1, 1, 1, 2, 2, 2]
+w = [700 ** (-2 * s / 16) for s in range(8)]
+def rot(v, p):
+    out = list(v)
+    for s in range(8):
+        t = p[axis[s]] * w[s]
+        x, y = v[s], v[s + 8]
+        out[s], out[s + 8] = x * math.cos(t) - y * math.sin(t), x * math.sin(t) + y * math.cos(t)
+    return out
+for pi in ids:
+    rq = rot(q, pi)
+    print(",".join("%.9g" % sum(a * b for a, b in zip(rq, rot(k, pj))) for pj in ids))
+PY
+    if close "$tmp/got" "$tmp/want"; then ok
+    else bad "--qk --sequence head $head: $(head -c 200 "$tmp/err")"; fi
+done
 
 echo "slips: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

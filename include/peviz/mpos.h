@@ -144,6 +144,23 @@ double mpos_score(const double *omega, const unsigned char *axis, int slots,
                   const int64_t a[3], const int64_t b[3]);
 
 /*
+ * The score of a real query q at ids a and key k at ids b:
+ *   sum_k ca_k cos(delta_k omega_k) + cb_k sin(delta_k omega_k),
+ *   delta_k = a[axis_k] - b[axis_k],
+ * with ca, cb from mpos_qk_coeffs (ca = NULL: q = k = ones, 2 cos).
+ */
+double mpos_score_qk(const double *omega, const unsigned char *axis,
+                     int slots, const double *ca, const double *cb,
+                     const int64_t a[3], const int64_t b[3]);
+
+/* ca, cb [slots] of q and k (d = 2 slots values each, the model's order):
+ * slot k pairs dims (k, k + slots) when half (rotate_half, the Qwen
+ * models), else (2k, 2k + 1); ca_k = q.k over the pair, cb_k =
+ * q_x k_y - q_y k_x, as pe_rope_coeffs. */
+void mpos_qk_coeffs(const double *q, const double *k, int slots, int half,
+                    double *ca, double *cb);
+
+/*
  * What the scores need, for d rotary dimensions (slots = d/2): each
  * slot's frequency and axis, and the factor on every score.  M-RoPE:
  * omega from rope_inv_freq (sc's scaling at length n) and the factor

@@ -404,6 +404,30 @@ double mpos_score(const double *omega, const unsigned char *axis, int slots,
     return s;
 }
 
+double mpos_score_qk(const double *omega, const unsigned char *axis,
+                     int slots, const double *ca, const double *cb,
+                     const int64_t a[3], const int64_t b[3])
+{
+    if (!ca)
+        return mpos_score(omega, axis, slots, a, b);
+    double s = 0;
+    for (int k = 0; k < slots; k++) {
+        double t = (double)(a[axis[k]] - b[axis[k]]) * omega[k];
+        s += ca[k] * cos(t) + cb[k] * sin(t);
+    }
+    return s;
+}
+
+void mpos_qk_coeffs(const double *q, const double *k, int slots, int half,
+                    double *ca, double *cb)
+{
+    for (int s = 0; s < slots; s++) {
+        int x = half ? s : 2 * s, y = half ? s + slots : 2 * s + 1;
+        ca[s] = q[x] * k[x] + q[y] * k[y];
+        cb[s] = q[x] * k[y] - q[y] * k[x];
+    }
+}
+
 int mpos_plan(const struct mpos_conf *c, int d, double base,
               const rope_scaling *sc, int64_t n, double *omega,
               unsigned char *axis, double *mult, char *err, size_t errlen)
