@@ -132,7 +132,7 @@ static const struct opt OPTS[] = {
     { "xpos-scale-base", 1, O_XPOS_BASE, "G", "xpos: scale base gamma > 0 (default 512)" },
     { "rope-layout", 1, O_PAIRS, "L", "rope, xpos: pairs interleaved (2k,2k+1) or half (k,k+R/2)" },
     { "rotary-dims", 1, O_ROTARY, "R", "rope, xpos: rotate the first R dims, even, or all (default)" },
-    { "qk", 1, O_QK, "FILE", "rope, xpos: q and k from a 2 x d table (.npy, .csv, .safetensors)" },
+    { "qk", 1, O_QK, "FILE", "rope, xpos, nope: q and k from a 2 x d table (.npy, .csv, .safetensors)" },
     { "temperature-tuning", 0, O_TUNING, NULL, "nope, rope: Llama 4's query scale log(floor((i+1)/F)+1) A + 1" },
     { "floor-scale", 1, O_FLOOR, "F", "--temperature-tuning: floor_scale > 0 (default 8192)" },
     { "attn-scale", 1, O_ATTN, "A", "--temperature-tuning: attn_scale > 0 (default 0.1)" },
@@ -815,8 +815,8 @@ static int check_final(struct cli *c, const char *pos_arg)
         return fail("--tensor: goes with --pe-file, --check-freqs or --qk");
     enum scheme sc = c->app.att.o.scheme;
     if (c->qk_file && c->mode == MODE_EXPORT && sc != SCHEME_ROPE
-        && sc != SCHEME_XPOS)
-        return fail("--qk: rotates q and k for --scheme rope or xpos, not %s",
+        && sc != SCHEME_XPOS && sc != SCHEME_NOPE)
+        return fail("--qk: q and k for --scheme rope, xpos or nope, not %s",
                     scheme_name(sc));
     if (c->row_offset >= 0 && !c->pe_file)
         return fail("--row-offset: goes with --pe-file");

@@ -200,5 +200,24 @@ PY
     else bad "--qk --sequence head $head: $(head -c 200 "$tmp/err")"; fi
 done
 
+# ---- D6: --qk with --scheme nope: S(i, j) = tau(i) q.k ------------------
+for case in "1 4 0.5" "2 3 0.25"; do
+    set -- $case
+    "$PEVIZ" --export scores --scheme nope --qk "$tmp/qk16.npy" -d 16 -n 20 --head $1 \
+        --temperature-tuning --floor-scale $2 --attn-scale $3 --temperature \
+        >"$tmp/got" 2>"$tmp/err"
+    python3 - $1 $2 $3 >"$tmp/want" <<'PY'
+import math, sys
+h, F, A = int(sys.argv[1]) - 1, float(sys.argv[2]), float(sys.argv[3])
+val = lambda r, c: r * 0.5 + c * 0.03125 - 1
+qk = sum(val(2 * h, c) * val(2 * h + 1, c) for c in range(16)) / math.sqrt(16)
+for i in range(20):
+    tau = math.log(math.floor((i + 1) / F) + 1) * A + 1
+    print(",".join("%.9g" % (tau * qk) for j in range(20)))
+PY
+    if close "$tmp/got" "$tmp/want"; then ok
+    else bad "--scheme nope --qk head $1 F $2 A $3: $(head -c 200 "$tmp/err")"; fi
+done
+
 echo "slips: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

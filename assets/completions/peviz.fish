@@ -87,7 +87,7 @@ complete -c peviz -l r2 -x -d 'kerple: r2 > 0, <= 2 for kerple-power (default 0.
 complete -c peviz -l xpos-scale-base -x -d 'xpos: scale base gamma > 0 (default 512)'
 complete -c peviz -l rope-layout -x -a 'interleaved half' -d 'rope, xpos: pairs interleaved (2k,2k+1) or half (k,k+R/2)'
 complete -c peviz -l rotary-dims -x -d 'rope, xpos: rotate the first R dims, even, or all (default)'
-complete -c peviz -l qk -r -F -d 'rope, xpos: q and k from a 2 x d table (.npy, .csv, .safetensors)'
+complete -c peviz -l qk -r -F -d 'rope, xpos, nope: q and k from a 2 x d table (.npy, .csv, .safetensors)'
 complete -c peviz -l temperature-tuning -d 'nope, rope: Llama 4\'s query scale log(floor((i+1)/F)+1) A + 1'
 complete -c peviz -l floor-scale -x -d '--temperature-tuning: floor_scale > 0 (default 8192)'
 complete -c peviz -l attn-scale -x -d '--temperature-tuning: attn_scale > 0 (default 0.1)'

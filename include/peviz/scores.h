@@ -378,7 +378,8 @@ int scores_set_plan(struct score_ctx *s, const struct pe_plan *pl);
  * The caller's query and key (d values each, in the model's own order;
  * the context's qk_pairs says which dims pair) for rope and xpos, in
  * place of ones or the seeded draw.  Copied.  Call after
- * scores_set_rope_scaling.
+ * scores_set_rope_scaling.  For nope (without content) the scores become
+ * tau g(i) q.k: no rotation, the query scale g of the temperature tuning.
  */
 void scores_set_qk(struct score_ctx *s, const double *q, const double *k);
 
