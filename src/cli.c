@@ -121,8 +121,8 @@ static const struct opt OPTS[] = {
     { "mrope-section", 1, O_MPOS + MO_SECTION, "T,H,W", "--sequence: slots per axis, sum d/2 (default 16,24,24 at d 128)" },
     { "mrope-interleaved", 0, O_MPOS + MO_INTERLEAVED, NULL, "--sequence: slots interleaved t,h,w (Qwen3-VL)" },
     { "grid", 1, O_MPOS + MO_GRID, "WxH", "2-D axial RoPE over W x H ViT patches (base 100 unless given)" },
-    { "heads", 1, O_HEADS, "N", "ALiBi: number of heads, 1..64 (default 8)" },
-    { "head", 1, O_HEAD, "H", "ALiBi: the head shown, 1..heads (default 1)" },
+    { "heads", 1, O_HEADS, "N", "ALiBi: number of heads, 1..128 (default 8)" },
+    { "head", 1, O_HEAD, "H", "ALiBi, T5, --qk: the head shown, 1..heads (default 1)" },
     { "q", 1, O_Q, "Q", "RoPE query and key: ones or random (default ones)" },
     { "seed", 1, O_SEED, "S", "RoPE random q and k: which draw, 0..4294967295" },
     { "train", 1, O_TRAIN, "L", "learned: trained length, 0..n (default n/2)" },
@@ -134,7 +134,7 @@ static const struct opt OPTS[] = {
     { "xpos-scale-base", 1, O_XPOS_BASE, "G", "xpos: scale base gamma > 0 (default 512)" },
     { "rope-layout", 1, O_PAIRS, "L", "rope, xpos: pairs interleaved (2k,2k+1) or half (k,k+R/2)" },
     { "rotary-dims", 1, O_ROTARY, "R", "rope, xpos: rotate the first R dims, even, or all (default)" },
-    { "qk", 1, O_QK, "FILE", "rope, xpos: q and k from a 2 x d table (.npy, .csv, .safetensors)" },
+    { "qk", 1, O_QK, "FILE", "rope, xpos, nope: q and k from a 2 x d table (.npy, .csv, .safetensors)" },
     { "temperature-tuning", 0, O_TUNING, NULL, "nope, rope: Llama 4's query scale log(floor((i+1)/F)+1) A + 1" },
     { "floor-scale", 1, O_FLOOR, "F", "--temperature-tuning: floor_scale > 0 (default 8192)" },
     { "attn-scale", 1, O_ATTN, "A", "--temperature-tuning: attn_scale > 0 (default 0.1)" },
@@ -809,8 +809,10 @@ static int check_final(struct cli *c, const char *pos_arg)
     if (check_follow(c) || check_tour_opts(c))
         return 2;
     c->pos_text = pos_arg;
-    /* with --pe-file, n comes from the file: main checks --pos then */
-    if (!c->pe_file && cli_set_late(c))
+    /* with --pe-file, n comes from the file, and with --qk the heads
+     * from its rows: main checks --pos and --head then */
+    if (!c->pe_file && !(c->qk_file && c->mode != MODE_HELP
+                         && c->mode != MODE_VERSION) && cli_set_late(c))
         return 2;
     if (c->tensor && !c->pe_file && !c->check_freqs && !c->check_cache &&
         !c->qk_file)
@@ -818,8 +820,8 @@ static int check_final(struct cli *c, const char *pos_arg)
                     "--check-cache or --qk");
     enum scheme sc = c->app.att.o.scheme;
     if (c->qk_file && c->mode == MODE_EXPORT && sc != SCHEME_ROPE
-        && sc != SCHEME_XPOS)
-        return fail("--qk: rotates q and k for --scheme rope or xpos, not %s",
+        && sc != SCHEME_XPOS && sc != SCHEME_NOPE)
+        return fail("--qk: q and k for --scheme rope, xpos or nope, not %s",
                     scheme_name(sc));
     if (c->row_offset >= 0 && !c->pe_file)
         return fail("--row-offset: goes with --pe-file");
@@ -888,6 +890,11 @@ static int first_pass(struct cli *c, int argc, char **argv,
     if (model)          /* a vision-language model: its M-RoPE too */
         mpos_preset(model, &c->app.mp);
     c->base_set = model || config;
+    /* a model's settings are RoPE's: its scores (and their scaling) are
+     * what an export or the attention view shows unless --scheme says
+     * otherwise */
+    if ((model && c->mode != MODE_MODELS) || config)
+        c->app.att.o.scheme = SCHEME_ROPE;
     if (config && (config_load(config, layer, &c->app.p, err, sizeof err) ||
                    mpos_config_load(config, &c->app.mp, err, sizeof err)))
         return fail("%s", err);

@@ -353,15 +353,17 @@ int export_run(const struct cli *c, FILE *out)
     }
     if (c->what == EXPORT_POSITION_IDS)
         return mpos_export_run(c, out);
-    if ((double)p->n * (double)cols > (double)EXPORT_MAX_CELLS) {
-        fprintf(stderr, "peviz: --export: %ld x %ld cells is over the limit of "
-                "%lld (2^28); lower -n or -d\n", (long)p->n, (long)cols,
-                EXPORT_MAX_CELLS);
-        return 2;
-    }
     struct row_range rr;
     if (row_range_of(c, &rr))
         return 2;
+    /* the cells printed: --rows A..B of an n x n score matrix is
+     * (B - A + 1) x n, however large n is */
+    if ((double)(rr.end - rr.first) * (double)cols > (double)EXPORT_MAX_CELLS) {
+        fprintf(stderr, "peviz: --export: %ld x %ld cells is over the limit of "
+                "%lld (2^28); lower -n or -d, or print fewer --rows\n",
+                (long)(rr.end - rr.first), (long)cols, EXPORT_MAX_CELLS);
+        return 2;
+    }
     if (mpos_export_wanted(c))
         return mpos_export_run(c, out);
     if (table_short(c))

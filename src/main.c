@@ -162,10 +162,30 @@ static int run_interactive(struct cli *c)
     return r;
 }
 
+/* A table of heads (a T5 bias table's columns, a --qk table's pairs):
+ * --heads is the table's unless given, and --head one of them. */
+static int table_heads(struct cli *c, const char *file, const char *what,
+                       int64_t heads)
+{
+    if (!c->att_text[AO_HEADS] && heads <= SCORES_MAX_HEADS)
+        c->app.att.o.heads = (int)heads;
+    if (cli_set_late(c))
+        return 2;
+    if (c->app.att.o.head >= heads) {
+        cli_error("--head %d: %s has %lld %s; want 1..%lld",
+                  c->app.att.o.head + 1, file, (long long)heads, what,
+                  (long long)heads);
+        return 2;
+    }
+    return 0;
+}
+
 /* --scheme t5 --pe-file: the table is the bias W [buckets x heads]; its
  * rows must be the bucket count.  d_model and n stay. */
 static int t5_table(struct cli *c, const struct pe_table *t)
 {
+    if (!c->att_text[AO_HEADS] && t->d <= SCORES_MAX_HEADS)
+        c->app.att.o.heads = t->d;
     if (cli_set_late(c))        /* --buckets first */
         return 2;
     if (t->n != c->app.att.o.buckets || t->d > SCORES_MAX_HEADS) {
@@ -175,6 +195,8 @@ static int t5_table(struct cli *c, const struct pe_table *t)
                   SCORES_MAX_HEADS);
         return 2;
     }
+    if (table_heads(c, c->pe_file, "heads (columns)", t->d))
+        return 2;
     c->app.t5_table = t;
     c->app.pe_file_name = c->pe_file;
     return 0;
@@ -192,6 +214,7 @@ static int load_table(struct cli *c, struct pe_table *t,
     pe_table_opts_init(&o);
     o.tensor = c->tensor;
     o.row_offset = c->row_offset;
+    o.any_columns = c->app.att.o.scheme == SCHEME_T5;   /* heads: any count */
     if (pe_table_load(c->pe_file, &o, t, info, err, sizeof err)) {
         cli_error("%s", err);
         return 2;
@@ -237,6 +260,8 @@ static int load_qk(struct cli *c, struct pe_table *t)
                   c->app.p.d);
         return 2;
     }
+    if (table_heads(c, c->qk_file, "q/k pairs (heads)", t->n / 2))
+        return 2;
     c->app.qk_table = t;
     return 0;
 }

@@ -81,7 +81,7 @@ stray-argument
 --tour=/nonexistent --export pe
 --tour /nonexistent --export scores
 --heads 0 --export scores
---heads 65 --export scores
+--heads 129 --export scores
 --head 0 --export scores
 --head 9 --export scores
 --heads 4 --head 5 --export scores

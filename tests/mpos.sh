@@ -30,7 +30,7 @@ cat >"$tmp/ref.py" <<'PY'
 token,kind,t,h,w; ids-each DIR: the same for each line of stdin, into
 DIR/ids.N (one start for every case).  scores MODE ...: the score matrix
 as %.9g CSV rows."""
-import math, sys
+import math, struct, sys
 
 IMG, VID, TXT = 151655, 151656, 1
 
@@ -51,6 +51,9 @@ def tokens(spec, merge, split):
         vgrid = [[1, h, w] for t, h, w in vgrid for _ in range(t)]
     return ids, igrid, vgrid
 
+def f32(x):
+    return struct.unpack('<f', struct.pack('<f', x))[0]
+
 def rope_index(ids, igrid, vgrid, merge, tps, spg):
     out, st, ii, vi = [], 0, 0, 0
     for _ in range(len(igrid) + len(vgrid)):
@@ -68,7 +71,8 @@ def rope_index(ids, igrid, vgrid, merge, tps, spg):
             out.append((st_idx + k,) * 3)
         base = ed - st + st_idx
         for a in range(t):
-            ta = int(a * sec * tps) if tps > 0 else a
+            # float32 tensors: each product rounded to float32
+            ta = int(f32(f32(a * f32(sec)) * tps)) if tps > 0 else a
             for b in range(h):
                 for c in range(w):
                     out.append((base + ta, base + b, base + c))

@@ -49,7 +49,8 @@
 #define SCORES_SEED_K       UINT64_C(0x5eed0002)    /* RoPE random k */
 #define SCORES_SEED_LEARNED UINT64_C(0x5eed1ea4)    /* learned stand-in */
 
-#define SCORES_MAX_HEADS 64
+/* Heads of ALiBi and Sandwich, and of a T5 bias table (t5-11b has 128). */
+#define SCORES_MAX_HEADS 128
 #define SCORES_MAX_TERMS 4
 #define SCORES_T5_MAX_BUCKETS 1024
 
@@ -377,7 +378,8 @@ int scores_set_plan(struct score_ctx *s, const struct pe_plan *pl);
  * The caller's query and key (d values each, in the model's own order;
  * the context's qk_pairs says which dims pair) for rope and xpos, in
  * place of ones or the seeded draw.  Copied.  Call after
- * scores_set_rope_scaling.
+ * scores_set_rope_scaling.  For nope (without content) the scores become
+ * tau g(i) q.k: no rotation, the query scale g of the temperature tuning.
  */
 void scores_set_qk(struct score_ctx *s, const double *q, const double *k);
 

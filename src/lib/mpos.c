@@ -203,12 +203,18 @@ int mpos_check(const struct mpos_conf *c, char *err, size_t errlen)
     return 0;
 }
 
-/* The temporal id offset of frame a of a video (images: a). */
+/* The temporal id offset of frame a of a video (images: a).  As
+ * transformers forms it: the frame index times second_per_grid (a
+ * float32 tensor), times tokens_per_second, each product rounded to
+ * float32, then truncated (.long()).  In doubles, 49 x (2/49) x 2 is
+ * 3.999... and truncates to 3 where float32 gives 4. */
 static int64_t frame_t(const struct mpos_rules *r, enum mpos_kind k, int a)
 {
     if (k != MPOS_VIDEO || r->tokens_per_second <= 0)
         return a;
-    return (int64_t)((double)a * r->second_per_grid * r->tokens_per_second);
+    float t = (float)a * (float)r->second_per_grid;
+    t = t * (float)r->tokens_per_second;
+    return (int64_t)t;
 }
 
 static int64_t max3(int64_t a, int64_t b, int64_t c)
@@ -396,6 +402,30 @@ double mpos_score(const double *omega, const unsigned char *axis, int slots,
     for (int k = 0; k < slots; k++)
         s += 2 * cos((double)(a[axis[k]] - b[axis[k]]) * omega[k]);
     return s;
+}
+
+double mpos_score_qk(const double *omega, const unsigned char *axis,
+                     int slots, const double *ca, const double *cb,
+                     const int64_t a[3], const int64_t b[3])
+{
+    if (!ca)
+        return mpos_score(omega, axis, slots, a, b);
+    double s = 0;
+    for (int k = 0; k < slots; k++) {
+        double t = (double)(a[axis[k]] - b[axis[k]]) * omega[k];
+        s += ca[k] * cos(t) + cb[k] * sin(t);
+    }
+    return s;
+}
+
+void mpos_qk_coeffs(const double *q, const double *k, int slots, int half,
+                    double *ca, double *cb)
+{
+    for (int s = 0; s < slots; s++) {
+        int x = half ? s : 2 * s, y = half ? s + slots : 2 * s + 1;
+        ca[s] = q[x] * k[x] + q[y] * k[y];
+        cb[s] = q[x] * k[y] - q[y] * k[x];
+    }
 }
 
 int mpos_plan(const struct mpos_conf *c, int d, double base,

@@ -224,6 +224,9 @@ const char *scheme_list(char *buf, size_t len)
 const char *scores_formula(const struct score_ctx *s, int ascii)
 {
     const struct scheme_info *si = scheme_info(s->o.scheme);
+    if (s->o.scheme == SCHEME_NOPE && s->qk_given && !s->o.content)
+        return scores_qscaled(s) ? ascii ? "g(i) q.k" : "g(i) q" DOT "k"
+                                 : ascii ? "q.k" : "q" DOT "k";
     if (s->o.content)
         return ascii ? si->formula_content_ascii : si->formula_content;
     return ascii ? si->formula_ascii : si->formula;

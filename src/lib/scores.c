@@ -157,10 +157,25 @@ static void ctx_rope(struct score_ctx *s)
     }
 }
 
+/* NoPE with a real q and k: S(i, j) = tau g(i) q.k, nothing rotated
+ * (omega 0), a function of i alone when the query is scaled. */
+static void nope_qk(struct score_ctx *s)
+{
+    for (int k = 0; k < s->half; k++)
+        s->omega[k] = 0.0;
+    s->nterms = 0;
+    scores_term_add(s, TERM_DOT, scores_qscaled(s) ? SK_RQG : SK_RQ, SK_RK,
+                    scores_qscaled(s) ? "gq.k" : "q.k");
+    s->toeplitz = !scores_qscaled(s);
+    s->freq_key = freq_hash(s->omega, s->half, s->tau);
+}
+
 void scores_set_qk(struct score_ctx *s, const double *q, const double *k)
 {
     qk_arrange(s, q, k);
     s->qk_given = 1;
+    if (s->o.scheme == SCHEME_NOPE && !s->o.content)
+        nope_qk(s);
     for (int t = 0; t < s->nterms; t++) {   /* q = k was one kind: now two */
         struct score_term *tm = &s->terms[t];
         if (TERM_OPS[tm->type].vectors && (tm->a == SK_RQ || tm->a == SK_RQG)

@@ -846,7 +846,11 @@ static void inspect_scheme(struct lines *ls, const struct app *a,
         inspect_learned(ls, a, s, i, j);
         break;
     case SCHEME_NOPE:
-        add(ls, "S = 0: no position signal reaches the score");
+        if (s->qk_given)
+            add(ls, "S = %s = %.6g: the real q and k, no position signal",
+                scores_formula(s, a->ascii), scores_at(s, i, j));
+        else
+            add(ls, "S = 0: no position signal reaches the score");
         break;
     case SCHEME_T5:
         inspect_t5(ls, a, s, dl);
