@@ -22,7 +22,9 @@
 #include "cli.h"
 #include "colormap.h"
 #include "docgen.h"
+#include "export.h"
 #include "follow.h"
+#include "peviz/bound.h"
 #include "tour.h"
 #include "view.h"
 
@@ -269,6 +271,21 @@ static int option_words(FILE *out, int man, const char *opt)
     return -1;
 }
 
+/* The labels of --export bound's lines, in their order: "a, b and c". */
+static void list_bound_labels(FILE *out, int man)
+{
+    int n = 0;
+    while (export_bound_label(n))
+        n++;
+    for (int i = 0; i < n; i++) {
+        fputs(i == 0 ? "" : i == n - 1 ? " and " : ", ", out);
+        fputs(man ? "\\fB" : "`", out);
+        text(out, man, export_bound_label(i));
+        fputs(man ? "\\fR" : "`", out);
+    }
+    fputs(man ? "\n" : "", out);
+}
+
 static int tour_steps(void)
 {
     static struct app a;
@@ -310,6 +327,9 @@ static void list_palettes(FILE *out, int man)
 
 static int view_count(void) { return VIEW_COUNT; }
 static int scheme_total(void) { return scheme_count(); }
+static int bound_coarse(void) { return BOUND_COARSE_PER_DECADE; }
+static int bound_fine(void) { return BOUND_FINE_PER_DECADE; }
+static int bound_block_len(void) { return BOUND_BLOCK; }
 
 static const struct list LISTS[] = {
     { "views", list_views, NULL },
@@ -322,6 +342,10 @@ static const struct list LISTS[] = {
     { "tour-steps", NULL, tour_steps },
     { "view-count", NULL, view_count },
     { "scheme-count", NULL, scheme_total },
+    { "bound-labels", list_bound_labels, NULL },
+    { "bound-coarse", NULL, bound_coarse },
+    { "bound-fine", NULL, bound_fine },
+    { "bound-block", NULL, bound_block_len },
 };
 #define NLISTS (sizeof LISTS / sizeof LISTS[0])
 
