@@ -155,7 +155,7 @@ static const char *const COLOR_WORDS[] = { "auto", "none", "8", "16", "256",
                                            "truecolor", NULL };
 static const char *const EXPORT_WORDS[] = { "pe", "scores", "softmax", "pca",
                                             "pca-variance", "freqs", "bands",
-                                            "position-ids", NULL };
+                                            "position-ids", "bound", NULL };
 static const char *const PALETTE_WORDS[] = { "default", "contrast", "mono", NULL };
 static const char *const LANG_WORDS[] = { "en", "zh", NULL };
 

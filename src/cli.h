@@ -17,7 +17,7 @@ enum cli_mode { MODE_INTERACTIVE = 0, MODE_EXPORT, MODE_SNAPSHOT,
                 MODE_SLIDES, MODE_CHECK_FREQS, MODE_CHECK_CACHE };
 enum export_what { EXPORT_PE = 0, EXPORT_SCORES, EXPORT_SOFTMAX, EXPORT_PCA,
                    EXPORT_PCA_VARIANCE, EXPORT_FREQS, EXPORT_BANDS,
-                   EXPORT_POSITION_IDS };
+                   EXPORT_POSITION_IDS, EXPORT_BOUND };
 enum export_format { EXPORT_CSV = 0, EXPORT_F32, EXPORT_F64 };
 
 struct cli {

@@ -38,7 +38,7 @@ _peviz() {
     --slides) COMPREPLY=($(compgen -d -- "$cur")); return ;;
     --record) COMPREPLY=($(compgen -f -- "$cur")); return ;;
     --autoplay) return ;;
-    --export) COMPREPLY=($(compgen -W 'pe scores softmax pca pca-variance freqs bands position-ids' -- "$cur")); return ;;
+    --export) COMPREPLY=($(compgen -W 'pe scores softmax pca pca-variance freqs bands position-ids bound' -- "$cur")); return ;;
     --format) COMPREPLY=($(compgen -W 'csv f32 f64 text ansi svg png' -- "$cur")); return ;;
     --rows) return ;;
     --pe-file) COMPREPLY=($(compgen -f -- "$cur")); return ;;

@@ -35,7 +35,7 @@ complete -c peviz -l check -d '--tour: check the tour file and exit, without a t
 complete -c peviz -l slides -x -a '(__fish_complete_directories)' -d '--tour: write every step as SVG and text, and DIR/index.html'
 complete -c peviz -l record -r -F -d 'record the session as an asciicast v3 file (.cast)'
 complete -c peviz -l autoplay -x -d '--tour: go on to the next step every SECONDS, quit after the last'
-complete -c peviz -l export -x -a 'pe scores softmax pca pca-variance freqs bands position-ids' -d 'print and exit: pe, scores, softmax, pca, pca-variance, freqs, bands or position-ids'
+complete -c peviz -l export -x -a 'pe scores softmax pca pca-variance freqs bands position-ids bound' -d 'print and exit: pe, scores, softmax, pca, pca-variance, freqs, bands, position-ids or bound'
 complete -c peviz -l format -x -a 'csv f32 f64 text ansi svg png' -d 'export: csv, f32, f64; snapshot: text, ansi, svg, png'
 complete -c peviz -l rows -x -d '--export pe, scores, softmax: rows A to B only, 0 <= A <= B <= n-1'
 complete -c peviz -l softmax -d 'export/attention: softmax per row'

@@ -22,7 +22,9 @@
 #include "cli.h"
 #include "colormap.h"
 #include "docgen.h"
+#include "export.h"
 #include "follow.h"
+#include "peviz/bound.h"
 #include "peviz/cachecheck.h"
 #include "peviz/freqcheck.h"
 #include "tour.h"
@@ -281,6 +283,21 @@ static int option_words(FILE *out, int man, const char *opt)
     return -1;
 }
 
+/* The labels of --export bound's lines, in their order: "a, b and c". */
+static void list_bound_labels(FILE *out, int man)
+{
+    int n = 0;
+    while (export_bound_label(n))
+        n++;
+    for (int i = 0; i < n; i++) {
+        fputs(i == 0 ? "" : i == n - 1 ? " and " : ", ", out);
+        fputs(man ? "\\fB" : "`", out);
+        text(out, man, export_bound_label(i));
+        fputs(man ? "\\fR" : "`", out);
+    }
+    fputs(man ? "\n" : "", out);
+}
+
 static int tour_steps(void)
 {
     static struct app a;
@@ -323,6 +340,9 @@ static void list_palettes(FILE *out, int man)
 static int view_count(void) { return VIEW_COUNT; }
 static int cache_rows(void) { return CACHE_ROWS_MAX; }
 static int scheme_total(void) { return scheme_count(); }
+static int bound_coarse(void) { return BOUND_COARSE_PER_DECADE; }
+static int bound_fine(void) { return BOUND_FINE_PER_DECADE; }
+static int bound_block_len(void) { return BOUND_BLOCK; }
 
 static const struct list LISTS[] = {
     { "views", list_views, NULL },
@@ -337,6 +357,10 @@ static const struct list LISTS[] = {
     { "view-count", NULL, view_count },
     { "cache-rows", NULL, cache_rows },
     { "scheme-count", NULL, scheme_total },
+    { "bound-labels", list_bound_labels, NULL },
+    { "bound-coarse", NULL, bound_coarse },
+    { "bound-fine", NULL, bound_fine },
+    { "bound-block", NULL, bound_block_len },
 };
 #define NLISTS (sizeof LISTS / sizeof LISTS[0])
 
