@@ -18,7 +18,7 @@ complete -c peviz -l base-b -x -d 'compare view: base of pane B (default 500000)
 complete -c peviz -l base-c -x -d 'compare view: add pane C with this base'
 complete -c peviz -l model-b -x -a 'llama2-7b llama3-8b llama3.1-8b llama3.2-1b mistral-7b-v0.1 mistral-7b-v0.2 qwen2.5-7b qwen2.5-7b-yarn gemma3-global gemma3-local gpt-oss-20b gpt-neox-20b deepseek-v3 qwen2-vl-7b qwen2.5-vl-7b qwen3-vl llama4-scout' -d 'compare view: pane B takes a model\'s RoPE settings'
 complete -c peviz -l model-c -x -a 'llama2-7b llama3-8b llama3.1-8b llama3.2-1b mistral-7b-v0.1 mistral-7b-v0.2 qwen2.5-7b qwen2.5-7b-yarn gemma3-global gemma3-local gpt-oss-20b gpt-neox-20b deepseek-v3 qwen2-vl-7b qwen2.5-vl-7b qwen3-vl llama4-scout' -d 'compare view: add pane C with a model\'s RoPE settings'
-complete -c peviz -l schemes -x -a 'sinusoidal rope alibi learned nope t5 kerple-log kerple-power sandwich xpos' -d 'compare view: one pane per scheme, A to F (t5,alibi,...)'
+complete -c peviz -l schemes -x -a 'sinusoidal rope alibi learned nope t5 kerple-log kerple-power sandwich xpos' -d 'compare view: one pane per scheme, A to F (t5,alibi,...), in the profile mode'
 complete -c peviz -l scheme-a -x -a 'pe sinusoidal rope alibi learned nope t5 kerple-log kerple-power sandwich xpos' -d 'compare view: pane A\'s scores (profile, drift): a scheme or pe'
 complete -c peviz -l scheme-b -x -a 'pe sinusoidal rope alibi learned nope t5 kerple-log kerple-power sandwich xpos' -d 'compare view: pane B\'s scores: a scheme or pe'
 complete -c peviz -l scheme-c -x -a 'pe sinusoidal rope alibi learned nope t5 kerple-log kerple-power sandwich xpos' -d 'compare view: add pane C with these scores'

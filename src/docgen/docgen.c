@@ -177,9 +177,10 @@ static void list_keys(FILE *out, int man)
 
 static void list_schemes(FILE *out, int man)
 {
-    header(out, man, "scheme", "score S(i, j)", NULL);
+    header(out, man, "scheme", "score S(i, j)", "has");
     for (int s = 0; s < scheme_count(); s++)
-        row(out, man, scheme_info(s)->name, scheme_info(s)->formula, NULL);
+        row(out, man, scheme_info(s)->name, scheme_info(s)->formula,
+            scheme_has_name(scheme_info(s)->has));
 }
 
 static void list_methods(FILE *out, int man)
