@@ -76,7 +76,7 @@ static const struct opt OPTS[] = {
     { "pane-mode", 1, O_PANE_MODE, "MODE", "compare view: " },
     { "tour", 2, O_TOUR, "FILE", "start the guided tour (the shipped one, or FILE)" },
     { "lang", 1, O_LANG, "LANG", "tour language: " },
-    { "check", 0, O_CHECK, NULL, "--tour: check the tour file and exit, without a terminal" },
+    { "check", 0, O_CHECK, NULL, "--tour: check the tour file and its check lines at 80x24, 120x40, 160x48, and exit" },
     { "slides", 1, O_SLIDES, "DIR", "--tour: write every step as SVG and text, and DIR/index.html" },
     { "record", 1, O_RECORD, "FILE", "record the session as an asciicast v3 file (.cast)" },
     { "autoplay", 1, O_AUTOPLAY, "SECONDS", "--tour: go on to the next step every SECONDS, quit after the last" },

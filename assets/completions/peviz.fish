@@ -31,7 +31,7 @@ complete -c peviz -l layer-c -x -d 'compare view: add pane C showing layer L of 
 complete -c peviz -l pane-mode -x -a 'heatmap spectrum profile diff ratio drift matrix' -d 'compare view: heatmap, spectrum, profile, diff, ratio, drift or matrix'
 complete -c peviz -l tour -F -d 'start the guided tour (the shipped one, or FILE)'
 complete -c peviz -l lang -x -a 'en zh' -d 'tour language: en or zh'
-complete -c peviz -l check -d '--tour: check the tour file and exit, without a terminal'
+complete -c peviz -l check -d '--tour: check the tour file and its check lines at 80x24, 120x40, 160x48, and exit'
 complete -c peviz -l slides -x -a '(__fish_complete_directories)' -d '--tour: write every step as SVG and text, and DIR/index.html'
 complete -c peviz -l record -r -F -d 'record the session as an asciicast v3 file (.cast)'
 complete -c peviz -l autoplay -x -d '--tour: go on to the next step every SECONDS, quit after the last'
