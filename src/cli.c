@@ -64,7 +64,7 @@ static const struct opt OPTS[] = {
     { "base-c", 1, O_BASE_C, "BASE", "compare view: add pane C with this base" },
     { "model-b", 1, O_MODEL_B, "NAME", "compare view: pane B takes a model's RoPE settings" },
     { "model-c", 1, O_MODEL_C, "NAME", "compare view: add pane C with a model's RoPE settings" },
-    { "schemes", 1, O_SCHEMES, "LIST", "compare view: one pane per scheme, A to F (t5,alibi,...)" },
+    { "schemes", 1, O_SCHEMES, "LIST", "compare view: one pane per scheme, A to F (t5,alibi,...), in the profile mode" },
     { "scheme-a", 1, O_SCHEME_A, "NAME", "compare view: pane A's scores (profile, drift): a scheme or pe" },
     { "scheme-b", 1, O_SCHEME_B, "NAME", "compare view: pane B's scores: a scheme or pe" },
     { "scheme-c", 1, O_SCHEME_C, "NAME", "compare view: add pane C with these scores" },
@@ -77,7 +77,7 @@ static const struct opt OPTS[] = {
     { "pane-mode", 1, O_PANE_MODE, "MODE", "compare view: " },
     { "tour", 2, O_TOUR, "FILE", "start the guided tour (the shipped one, or FILE)" },
     { "lang", 1, O_LANG, "LANG", "tour language: " },
-    { "check", 0, O_CHECK, NULL, "--tour: check the tour file and exit, without a terminal" },
+    { "check", 0, O_CHECK, NULL, "--tour: check the tour file and its check lines at 80x24, 120x40, 160x48, and exit" },
     { "slides", 1, O_SLIDES, "DIR", "--tour: write every step as SVG and text, and DIR/index.html" },
     { "record", 1, O_RECORD, "FILE", "record the session as an asciicast v3 file (.cast)" },
     { "autoplay", 1, O_AUTOPLAY, "SECONDS", "--tour: go on to the next step every SECONDS, quit after the last" },
@@ -528,7 +528,8 @@ static int parse_pane_scheme(struct cli *c, int pane, int val, const char *arg)
     return 0;
 }
 
-/* --schemes S1,S2,...: panes A, B, ... in turn, 2 to 6 of them. */
+/* --schemes S1,S2,...: panes A, B, ... in turn, 2 to 6 of them, in the
+ * profile mode unless --pane-mode says another. */
 static int parse_pane_schemes(struct cli *c, int val, const char *arg)
 {
     char buf[512], lab[32];
@@ -547,6 +548,8 @@ static int parse_pane_schemes(struct cli *c, int val, const char *arg)
         return fail("%s %s: want 2 to %d schemes, comma separated",
                     opt_label(val, lab, sizeof lab), arg, COMPARE_MAX_PANES);
     c->app.cmp.npanes = k;
+    if (!c->pane_mode_set)      /* a mode that draws the schemes' scores */
+        c->app.cmp.mode = PANE_PROFILE;
     return 0;
 }
 
@@ -629,6 +632,7 @@ static int parse_choice(struct cli *c, int val, const char *arg)
         if (!(r = chosen(pane_mode_parse(arg), arg, val,
                          opt_names(val, want, sizeof want), &i)))
             c->app.cmp.mode = (enum pane_mode)i;
+        c->pane_mode_set = 1;
         break;
     case O_EXPORT:
         if (!(r = choose(EXPORT_WORDS, arg, val,

@@ -40,6 +40,7 @@ struct cli {
     const char *pos_text;      /* --pos, checked once n is final */
     int n_set;                 /* -n given: it overrides a table's rows */
     int base_set;              /* -b, --model or --config chose the base */
+    int pane_mode_set;         /* --pane-mode given: --schemes keeps it */
     unsigned mpos_given;       /* bit k: mpos option k given (mpos_cli.h) */
     const char *tour;          /* --tour FILE, "" for the shipped tour */
     const char *lang;

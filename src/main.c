@@ -27,6 +27,7 @@
 #include "png_out.h"
 #include "snapshot.h"
 #include "tour.h"
+#include "tour_check.h"
 
 /* A PNG frame holds at most this many pixels. */
 #define PNG_MAX_PIXELS 100000000
@@ -302,12 +303,26 @@ static int check_tour(struct cli *c)
     }
     if (a->msg[0] && c->mode == MODE_SLIDES)
         cli_error("%s", a->msg);        /* e.g. why the tour is English */
-    if (c->mode == MODE_CHECK)          /* stdout: what was checked */
-        printf("%s: %d steps, every one applies\n", a->tour->path,
-               a->tour->nsteps);
+    int r = 0;
+    if (c->mode == MODE_CHECK) {        /* stdout: what was checked */
+        int tried = 0, bad = tour_check_run(a, stdout, &tried);
+        if (bad < 0) {
+            r = cli_error("--check: out of memory");
+        } else if (bad > 0) {
+            printf("%s: %d of %d checks fail\n", a->tour->path, bad, tried);
+            r = 1;
+        } else {
+            printf("%s: %d steps, every one applies", a->tour->path,
+                   a->tour->nsteps);
+            if (tried)
+                printf("; %d checks hold at %d sizes, with and without "
+                       "colour", tried, TOUR_CHECK_NSIZES);
+            printf("\n");
+        }
+    }
     if (!show)
         tour_release(a);
-    return 0;
+    return r;
 }
 
 /* --slides DIR: every step of the tour as SVG and text, and index.html. */

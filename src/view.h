@@ -137,6 +137,15 @@ struct view {
      * while a->point is set.
      */
     void (*point_text)(const struct app *a, char *t, size_t len);
+    /*
+     * The number called name as the last draw showed it, for a tour's
+     * check lines (tour_check.h): 0 with *v, or -1 when the view shows
+     * none by that name now.  quantities says which it has, in words,
+     * for messages and the tour format's guide.  NULL: none.
+     */
+    int (*quantity)(const struct app *a, const void *rt, const char *name,
+                    double *v);
+    const char *quantities;
 };
 
 #define VIEW_EXTERN_(id, name, type, member) \

@@ -38,7 +38,7 @@ app:      app
 caption:  caption
 views:    views views/*
 frame:    frame frame_image frame_export snapshot record gfx_live
-tour:     tour slides
+tour:     tour slides tour_check
 follow:   follow_proto follow_files follow
 cli:      cli
 loop:     loop export plain_line userconf

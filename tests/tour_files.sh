@@ -54,6 +54,74 @@ check "--check: an unknown directive" \
 check "--check without --tour: exit 2 and why" \
     sh -c "[ $? -eq 2 ] && grep -q 'goes with --tour' '$tmp/err'"
 
+# ---- check lines -------------------------------------------------------------
+
+# The shipped tours' check lines hold at every size, with and without
+# colour: each line is tried once per size and colour mode.
+sizes=3
+for lang in en zh; do
+    n=$(grep -c '^check' "assets/tours/$lang.tour")
+    "$PEVIZ" --tour --lang $lang --check >"$tmp/out" 2>"$tmp/err" </dev/null
+    rc=$?
+    check "--check $lang: its checks hold (rc=$rc: $(head -c 300 "$tmp/out"))" \
+        sh -c "[ $rc -eq 0 ] && [ $n -gt 0 ] && grep -q '; $((n * sizes * 2)) checks hold at $sizes sizes, with and without colour' '$tmp/out'"
+done
+# A teacher's tour whose claims fail: exit 1, a line per claim, size and
+# colour mode, with the numbers the screen showed.  p.p on the diagonal
+# is |PE|^2 = d/2 = 256 at d 512 on every screen.
+cat >"$tmp/claims.tour" <<'TOUR'
+title A
+set view attention
+set d 512
+key e f
+check p.p > e.e
+check zz > 1
+check key 9
+check e.e > 1.5 * p.p
+
+title B
+set view grid
+set d 128
+set sequence text:4,image:16x24,text:3
+set section 16,24,24
+check set interleaved on
+TOUR
+"$PEVIZ" --tour="$tmp/claims.tour" --check >"$tmp/out" 2>"$tmp/err" </dev/null
+rc=$?
+check "--check failing claims: exit 1" [ "$rc" -eq 1 ]
+for z in 80x24 120x40 160x48; do
+    for m in colour "no colour"; do
+        check "--check: p.p > e.e fails at $z, $m, with p.p = 256" \
+            grep -q "claims.tour:5: step 1 at $z, $m: p.p > e.e does not hold: p.p = 256, e.e = " "$tmp/out"
+        check "--check: an unknown quantity at $z, $m" \
+            grep -q "claims.tour:6: step 1 at $z, $m: the attention view shows no 'zz' here" "$tmp/out"
+        check "--check: a refused key at $z, $m" \
+            grep -q "claims.tour:7: step 1 at $z, $m: key 9 is refused" "$tmp/out"
+        check "--check: a refused command says what to type at $z, $m" \
+            grep -q "claims.tour:15: step 2 at $z, $m: set interleaved on is refused: .*type :section 22,21,21" "$tmp/out"
+    done
+done
+check "--check: a claim that holds is not reported" \
+    sh -c "! grep -q 'claims.tour:8:' '$tmp/out'"
+check "--check: the count of failures" \
+    grep -q "claims.tour: 24 of 30 checks fail" "$tmp/out"
+# The e.e > 1.5 p.p claim read from the screen, against the formula:
+# p.p = d/2 exactly, e.e near |e|^2 = d with e's entries N(0, 1) (N(0,
+# 1/d) times sqrt(d)).
+if python3 - "$tmp/out" <<'PY'; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
+import re, sys
+vals = [float(m.group(1)) for m in re.finditer(r"p\.p = 256, e\.e = ([0-9.e+-]+)", open(sys.argv[1]).read())]
+ok = len(vals) == 6 and all(0.8 * 512 < v < 1.25 * 512 for v in vals)
+print("" if ok else "FAIL: e.e on the diagonal near d = 512: %s" % vals)
+sys.exit(0 if ok else 1)
+PY
+printf 'title A\ncheck e.e ~ p.p\n' >"$tmp/syntax.tour"
+check "--check: a check line that is no claim, by line" \
+    refused "$tmp/syntax.tour" "$tmp/syntax.tour:2: check 'e.e ~ p.p': want"
+printf 'title A\ncheck key Escape\n' >"$tmp/ckey.tour"
+check "--check: a check key that a tour cannot press" \
+    refused "$tmp/ckey.tour" "$tmp/ckey.tour:2: check key: 'Escape'"
+
 # ---- --slides ----------------------------------------------------------------
 
 # slides_ok DIR N LANG: N steps in DIR, each SVG parses, each text holds

@@ -28,6 +28,7 @@
 #include "peviz/cachecheck.h"
 #include "peviz/freqcheck.h"
 #include "tour.h"
+#include "tour_check.h"
 #include "view.h"
 
 /* ---- text in each format ------------------------------------------------- */
@@ -146,6 +147,15 @@ static void list_views(FILE *out, int man)
     }
 }
 
+/* The numbers a tour's check lines can name, view by view. */
+static void list_quantities(FILE *out, int man)
+{
+    header(out, man, "view", "quantities", NULL);
+    for (int v = 0; v < VIEW_COUNT; v++)
+        if (VIEWS[v]->quantities)
+            row(out, man, VIEWS[v]->name, VIEWS[v]->quantities, NULL);
+}
+
 static void keys_table(FILE *out, int man, const char *title,
                        const struct keybind *k)
 {
@@ -181,9 +191,10 @@ static void list_keys(FILE *out, int man)
 
 static void list_schemes(FILE *out, int man)
 {
-    header(out, man, "scheme", "score S(i, j)", NULL);
+    header(out, man, "scheme", "score S(i, j)", "has");
     for (int s = 0; s < scheme_count(); s++)
-        row(out, man, scheme_info(s)->name, scheme_info(s)->formula, NULL);
+        row(out, man, scheme_info(s)->name, scheme_info(s)->formula,
+            scheme_has_name(scheme_info(s)->has));
 }
 
 static void list_methods(FILE *out, int man)
@@ -337,6 +348,18 @@ static void list_palettes(FILE *out, int man)
     }
 }
 
+/* The sizes --check draws a tour at, inline: "80x24, 120x40 and
+ * 160x48". */
+static void list_check_sizes(FILE *out, int man)
+{
+    for (int z = 0; z < TOUR_CHECK_NSIZES; z++)
+        fprintf(out, "%s%dx%d", z == 0 ? "" : z == TOUR_CHECK_NSIZES - 1
+                ? " and " : ", ", TOUR_CHECK_SIZES[z][0],
+                TOUR_CHECK_SIZES[z][1]);
+    if (man)
+        fputc('\n', out);
+}
+
 static int view_count(void) { return VIEW_COUNT; }
 static int cache_rows(void) { return CACHE_ROWS_MAX; }
 static int scheme_total(void) { return scheme_count(); }
@@ -348,6 +371,8 @@ static const struct list LISTS[] = {
     { "views", list_views, NULL },
     { "keys", list_keys, NULL },
     { "schemes", list_schemes, NULL },
+    { "tour-quantities", list_quantities, NULL },
+    { "check-sizes", list_check_sizes, NULL },
     { "methods", list_methods, NULL },
     { "models", list_models, NULL },
     { "freq-variants", list_freq_variants, NULL },

@@ -98,6 +98,9 @@ struct att_rt {
     double prog;
     char why[192];              /* GRID_REFUSED: what and how to get it */
     struct profile_cache prof;
+    int nshown;                 /* the split maps' headers last drawn: */
+    char shown_name[4][16];     /* each term's name ("e.e") */
+    double shown[4];            /* and the number its header gives */
 };
 
 /* Both axes over px pixels: a block is k positions, or one position
@@ -203,14 +206,52 @@ static double shown_cell(const struct score_grid *g, int t, int r, int c)
     return t < 0 ? grid_cell(g, r, c) : grid_term(g, t, r, c);
 }
 
-static void shown_range(const struct score_grid *g, const struct att_layout *L,
-                        int nt, double *lo, double *hi)
+/*
+ * The split maps' diagonal: a block mean divides a term that is large
+ * only at i = j (e.e) by k, so the cells on the diagonal show the mean
+ * of term t over their own positions' pairs (i, i) instead, with the
+ * temperature: dg[t * rows + r], NAN where the block is off the view.
+ * NULL when there are more pairs than DIAG_CAP entries to sum, or no
+ * memory: then every cell is its block's mean.
+ */
+#define DIAG_CAP (INT64_C(1) << 24)
+static double *split_diag(const struct att_layout *L, const struct score_ctx *s)
+{
+    int64_t span = (int64_t)L->rows * L->k;
+    int nt = s->nterms < 4 ? s->nterms : 4;
+    if (L->k < 2 || L->i0 != L->j0 || L->rows < 1 || nt < 1 ||
+        span * s->d * nt > DIAG_CAP)
+        return NULL;
+    double *dg = malloc(sizeof *dg * (size_t)nt * (size_t)L->rows);
+    for (int t = 0; dg && t < nt; t++)
+        for (int r = 0; r < L->rows; r++) {
+            int64_t i0 = L->i0 + r * L->k, i1 = i0 + L->k, m = 0;
+            double sum = 0;
+            for (int64_t i = i0; i < i1 && i < s->rows; i++, m++)
+                sum += scores_term_at(s, t, i, i);
+            dg[(size_t)t * L->rows + r] = m ? s->tau * sum / (double)m : NAN;
+        }
+    return dg;
+}
+
+/* Term t's value in block (r, c) as the split maps draw it. */
+static double split_cell(const struct score_grid *g, const double *dg,
+                         const struct att_layout *L, int t, int r, int c)
+{
+    if (dg && t >= 0 && r == c && r < L->rows)
+        return dg[(size_t)t * L->rows + r];
+    return shown_cell(g, t, r, c);
+}
+
+static void shown_range(const struct score_grid *g, const double *dg,
+                        const struct att_layout *L, int nt, double *lo,
+                        double *hi)
 {
     int any = 0;
     for (int t = nt ? 0 : -1; t < (nt ? nt : 0); t++)
         for (int r = 0; r < L->rows; r++)
             for (int c = 0; c < L->cols; c++) {
-                double v = shown_cell(g, t, r, c);
+                double v = split_cell(g, dg, L, t, r, c);
                 if (!isfinite(v))
                     continue;
                 if (!any || v < *lo)
@@ -256,7 +297,8 @@ static void missing_mark(canvas *c, const struct app *a, int x, int y)
 /* The blocks of one matrix (or one term) with its top-left at (x, y):
  * masked cells blank, missing ones (past a table's rows) marked. */
 static void draw_cells(canvas *c, const struct app *a,
-                       const struct score_grid *g, const struct att_layout *L,
+                       const struct score_grid *g, const double *dg,
+                       const struct att_layout *L,
                        const struct score_ctx *s, int x, int y, int t,
                        double lo, double hi)
 {
@@ -270,8 +312,9 @@ static void draw_cells(canvas *c, const struct app *a,
                 missing_mark(c, a, x + px, y + cy);
                 continue;
             }
-            double vt = shown_cell(g, t, top / L->s, cc);
-            double vb = bot < hpx ? shown_cell(g, t, bot / L->s, cc) : NAN;
+            double vt = split_cell(g, dg, L, t, top / L->s, cc);
+            double vb = bot < hpx ? split_cell(g, dg, L, t, bot / L->s, cc)
+                                  : NAN;
             if (!isfinite(vt) && !isfinite(vb)) {
                 if (bot < hpx || !isfinite(vt))
                     continue;       /* wholly masked: left blank */
@@ -371,13 +414,13 @@ static const char *term_label(const struct app *a, const char *name,
 
 /* The largest |value| among the cells term t shows (block means when a
  * cell holds k x k positions). */
-static double term_max(const struct score_grid *g, const struct att_layout *L,
-                       int t)
+static double term_max(const struct score_grid *g, const double *dg,
+                       const struct att_layout *L, int t)
 {
     double mx = 0;
     for (int r = 0; r < L->rows; r++)
         for (int cc = 0; cc < L->cols; cc++) {
-            double v = fabs(grid_term(g, t, r, cc));
+            double v = fabs(split_cell(g, dg, L, t, r, cc));
             if (isfinite(v) && v > mx)
                 mx = v;
         }
@@ -403,10 +446,14 @@ static int term_header(const struct app *a, const struct att_layout *L,
 
 /* The note above the maps, in the longest form that fits w cells. */
 static void draw_split_note(canvas *c, const struct app *a,
-                            const struct att_layout *L, int w)
+                            const struct att_layout *L, int diag, int w)
 {
-    char full[96], mid[32];
-    if (L->k > 1) {
+    char full[96], mid[48];
+    if (L->k > 1 && diag) {
+        snprintf(full, sizeof full, "largest |mean| per term (%lldx%lld; "
+                 "diagonal: i=j):", (long long)L->k, (long long)L->k);
+        snprintf(mid, sizeof mid, "max |mean| per term, diag i=j:");
+    } else if (L->k > 1) {
         snprintf(full, sizeof full, "largest |mean of %lldx%lld| per term:",
                  (long long)L->k, (long long)L->k);
         snprintf(mid, sizeof mid, "max |mean| per term:");
@@ -414,13 +461,15 @@ static void draw_split_note(canvas *c, const struct app *a,
         snprintf(full, sizeof full, "largest |value| per term:");
         snprintf(mid, sizeof mid, "max |value| per term:");
     }
-    const char *pick = text_width(full) <= w ? full : mid;
-    canvas_text(c, 0, L->my - 1, w, pick, ui_color(a->palette, UI_DIM),
-                RGB_DEFAULT, 0);
+    const char *cand[3] = { full, mid, diag && L->k > 1
+                            ? "max |mean|, diag i=j:" : mid };
+    canvas_text_fit(c, 0, L->my - 1, w, cand, 3, ui_color(a->palette, UI_DIM),
+                    0);
 }
 
-static void draw_split(canvas *c, const struct app *a,
-                       const struct score_grid *g, const struct att_layout *L,
+static void draw_split(canvas *c, const struct app *a, struct att_rt *rt,
+                       const struct score_grid *g, const double *dg,
+                       const struct att_layout *L,
                        const struct score_ctx *s, double lo, double hi)
 {
     rgb fg = ui_color(a->palette, UI_TEXT);
@@ -429,13 +478,18 @@ static void draw_split(canvas *c, const struct app *a,
         int x = L->mx + (t % 2) * (L->qw + 1), y = L->my + (t / 2) * (L->qh + 1);
         char name[16], head[80];
         term_label(a, s->terms[t].name, name, sizeof name);
-        note |= term_header(a, L, name, term_max(g, L, t), head, sizeof head);
+        double mx = term_max(g, dg, L, t);
+        note |= term_header(a, L, name, mx, head, sizeof head);
+        snprintf(rt->shown_name[t], sizeof rt->shown_name[t], "%s",
+                 s->terms[t].name);
+        rt->shown[t] = mx;
+        rt->nshown = t + 1;
         canvas_text(c, x, y, L->qw, head, fg, RGB_DEFAULT, 0);
-        draw_cells(c, a, g, L, s, x, y + 1, t, lo, hi);
+        draw_cells(c, a, g, dg, L, s, x, y + 1, t, lo, hi);
         draw_cursor(c, a, L, x, y + 1);
     }
     if (note)
-        draw_split_note(c, a, L, L->side ? L->pnx - 1 : c->w);
+        draw_split_note(c, a, L, dg != NULL, L->side ? L->pnx - 1 : c->w);
 }
 
 /* ---- the header ------------------------------------------------------------- */
@@ -1301,11 +1355,13 @@ static void draw_body(canvas *c, const struct app *a, struct att_rt *rt,
     const struct att_layout *L = &rt->L;
     int split = rt->split;
     double lo = 0, hi = 0;
-    shown_range(rt->grid, L, split ? s->nterms : 0, &lo, &hi);
+    double *dg = split ? split_diag(L, s) : NULL;
+    rt->nshown = 0;
+    shown_range(rt->grid, dg, L, split ? s->nterms : 0, &lo, &hi);
     if (split) {
-        draw_split(c, a, rt->grid, L, s, lo, hi);
+        draw_split(c, a, rt, rt->grid, dg, L, s, lo, hi);
     } else {
-        draw_cells(c, a, rt->grid, L, s, L->mx, L->my, -1, lo, hi);
+        draw_cells(c, a, rt->grid, NULL, L, s, L->mx, L->my, -1, lo, hi);
         draw_cursor(c, a, L, L->mx, L->my);
         draw_axes(c, a, L, s);
     }
@@ -1319,8 +1375,11 @@ static void draw_body(canvas *c, const struct app *a, struct att_rt *rt,
                          : split ? "terms" : "S";
     /* a block of k x k positions shows their mean: the legend's ends are
      * means too, and say so */
-    char cap[64];
-    if (L->k > 1)
+    char cap[96];
+    if (L->k > 1 && dg)     /* the diagonal cells are means of (i, i) */
+        snprintf(cap, sizeof cap, "%s mean of %lldx%lld, diagonal i=j",
+                 base_cap, (long long)L->k, (long long)L->k);
+    else if (L->k > 1)
         snprintf(cap, sizeof cap, "%s mean of %lldx%lld", base_cap,
                  (long long)L->k, (long long)L->k);
     else
@@ -1335,6 +1394,7 @@ static void draw_body(canvas *c, const struct app *a, struct att_rt *rt,
                                 a->palette, &lg);
     canvas_text(c, used, L->legend_y, lw - used, miss,
                 ui_color(a->palette, UI_DIM), RGB_DEFAULT, 0);
+    free(dg);
 }
 
 /* ---- the hooks ------------------------------------------------------------ */
@@ -1410,6 +1470,7 @@ static void att_draw(const struct app *a, void *rt, canvas *c, char *hint,
     const struct att_layout *L = &r->L;
     struct score_ctx *s = app_scores_new(a);
     hint[0] = 0;
+    r->nshown = 0;
     if (!s) {
         draw_message(c, a, 0, "attention: out of memory");
         return;
@@ -1456,7 +1517,7 @@ static int att_raster(const struct app *a, void *rt, int cw, int ch,
         !(s = app_scores_new(a)))
         return -1;
     double lo = 0, hi = 0;
-    shown_range(t->grid, L, 0, &lo, &hi);
+    shown_range(t->grid, NULL, L, 0, &lo, &hi);
     int hpx = L->rows * L->s, W = L->cols * L->s * cw, H = (hpx + 1) / 2 * ch;
     *r = (struct view_raster){ L->mx, L->my, L->cols * L->s, (hpx + 1) / 2,
                                cw, ch, NULL, 0 };
@@ -1967,6 +2028,21 @@ static int att_fields_check(const struct app *a, char *err, size_t errlen)
     return -1;
 }
 
+/* A tour's check names a split map by its term: the number its header
+ * showed in the last frame. */
+static int att_quantity(const struct app *a, const void *rt,
+                        const char *name, double *v)
+{
+    const struct att_rt *r = rt;
+    (void)a;
+    for (int t = 0; t < r->nshown; t++)
+        if (strcmp(name, r->shown_name[t]) == 0) {
+            *v = r->shown[t];
+            return 0;
+        }
+    return -1;
+}
+
 const struct view VIEW_ATTENTION_DEF = {
     .name = "attention",
     .title = "attention",
@@ -1984,4 +2060,7 @@ const struct view VIEW_ATTENTION_DEF = {
     .fields = ATT_FIELDS,
     .point_text = att_point_text,
     .fields_check = att_fields_check,
+    .quantity = att_quantity,
+    .quantities = "e.e, e.p, p.e, p.p: the number over each of the four "
+                  "maps (content on, f)",
 };

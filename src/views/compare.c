@@ -130,6 +130,14 @@ static void draw_tiny(const struct app *a, canvas *c, const struct rpane *rp,
         snprintf(s[0], sizeof s[0], "%c base=%s crit band %d", 'A' + rp[k].id, b,
                  rp[k].crit);
         snprintf(s[1], sizeof s[1], "%c %s c%d", 'A' + rp[k].id, b, rp[k].crit);
+        if (rp[k].has != SCHEME_HAS_BANDS) {    /* what its scheme has */
+            snprintf(s[0], sizeof s[0], "%c %s: %s", 'A' + rp[k].id,
+                     scheme_name((enum scheme)rp[k].scheme),
+                     rp[k].has == SCHEME_HAS_NOTHING ? "no position signal"
+                     : scheme_has_name(rp[k].has));
+            snprintf(s[1], sizeof s[1], "%c %s", 'A' + rp[k].id,
+                     scheme_name((enum scheme)rp[k].scheme));
+        }
         snprintf(s[2], sizeof s[2], "%c", 'A' + rp[k].id);
         const char *cand[3] = { s[0], s[1], s[2] };
         canvas_text_fit(c, 0, k, c->w, cand, 3, cmp_pane_rgb(a, rp[k].id),

@@ -9,7 +9,9 @@
 # - --record writes a valid asciicast v3 file: a marker per tour step
 #   (--autoplay runs the tour unattended), nothing while the screen is at
 #   rest, an exit event, and the terminal restored on every exit; past a
-#   file size limit it says so at once and keeps whole events only.
+#   file size limit it says so at once and keeps whole events only;
+# - what the captions suggest, typed at 80x24, 120x40 and 160x48, with
+#   colour and without, in English and Chinese.
 . "$(dirname "$0")/lib.sh"
 e2e_init test_classroom
 e2e_need_tmux
@@ -227,6 +229,44 @@ zh_no_answer_checks() {
     check "no answer: q q quits with 0" true
 }
 
+# The step (1-based) of tour file $1 whose lines hold $2.
+step_of() { awk -v w="$2" '/^title/ { n++ } index($0, w) { print n; exit }' "$1"; }
+
+# p.p's number over its map: "p·p 256" or "p·p max|mean|=256".
+pp_is_256() { screen_has 'p·p 256' || screen_has 'p·p max|mean|=256'; }
+
+# What the tour's captions say, typed in a real terminal at each
+# classroom size, with colour and without, in both languages: the
+# M-RoPE step's :interleaved on is accepted, and step 8's maps give p.p
+# its diagonal value |PE|^2 = d/2 = 256, against which e.e is read.
+captions_typed() {
+    local lang size col mrope emb
+    for lang in en zh; do
+        mrope=$(step_of "assets/tours/$lang.tour" 'sequence text:4,image:16x24')
+        emb=$(step_of "assets/tours/$lang.tour" 'set    d 512')
+        for size in 80x24 120x40 160x48; do
+            for col in "" 1; do
+                local what="$lang $size${col:+ NO_COLOR}"
+                if [ -n "$col" ]; then
+                    start "${size%x*}" "${size#*x}" env NO_COLOR=1 "$PEVIZ" --tour --lang $lang
+                else
+                    start_peviz "${size%x*}" "${size#*x}" --tour --lang $lang
+                fi
+                keys : "tour $mrope" Enter
+                keys : "interleaved on" Enter
+                expect "$what: the M-RoPE step's :interleaved on is accepted" \
+                    ':interleaved on: '
+                check "$what: and not refused" screen_lacks 'do not interleave'
+                keys : "tour $emb" Enter
+                check "$what: step $emb's p.p map reads 256" poll_until pp_is_256
+                keys q
+                quit_clean "$what"
+            done
+        done
+    done
+}
+
+captions_typed
 zh_on_ascii
 if command -v script >/dev/null 2>&1; then
     zh_no_answer
