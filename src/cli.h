@@ -20,6 +20,9 @@ enum export_what { EXPORT_PE = 0, EXPORT_SCORES, EXPORT_SOFTMAX, EXPORT_PCA,
                    EXPORT_POSITION_IDS };
 enum export_format { EXPORT_CSV = 0, EXPORT_F32, EXPORT_F64 };
 
+/* At most this many settings' rows on the command line. */
+#define CLI_SETTINGS_MAX 192
+
 struct cli {
     enum cli_mode mode;
     struct app app;
@@ -52,9 +55,17 @@ struct cli {
     int serve_mode_set;
     int help, version;         /* --help, --version given */
     const char *qk_file;        /* --qk: the query and key table */
-    const char *att_text[AO_COUNT];  /* --q --heads --head --seed --train,
-                                      * checked once n is final */
+    int print_settings;         /* --print-settings */
+    /* The settings' rows given (cli_setting(k)): the text, and the
+     * argv index after it (the user settings file's words come first:
+     * userconf.h), set once every option is read. */
+    const char *set_text[CLI_SETTINGS_MAX];
+    int set_at[CLI_SETTINGS_MAX];
 };
+
+/* The settings' rows offered on the command line (settings.h), global
+ * ones first, then each view's: k = 0, 1, ... until NULL. */
+const struct setting *cli_setting(size_t k);
 
 /*
  * Parse argv into c.  Returns 0, or 2 after printing one line
@@ -79,6 +90,14 @@ int cli_set_late(struct cli *c);
  * 1 (differs) or 2 (a file that cannot be read: one line on stderr).
  */
 int cli_check_freqs(const struct cli *c, FILE *out);
+
+/*
+ * --print-settings: each setting's row offered on the command line, its
+ * value and where it came from, "NAME VALUE default|file|command line"
+ * one a line; the first nfile words after argv[0] came from the user
+ * settings file (userconf.h).
+ */
+void cli_print_settings(const struct cli *c, FILE *f, int nfile);
 
 /* Print the --model table (--model list). */
 void cli_models(FILE *f);

@@ -343,6 +343,12 @@ int main(int argc, char **argv)
     int r = userconf_args(argc, argv, &nwords, &words);
     if (r || (r = cli_parse(&c, nwords, words)))
         return r;
+    if (c.print_settings && c.mode == MODE_INTERACTIVE) {
+        cli_print_settings(&c, stdout, nwords - argc);
+        userconf_free(nwords, words, argc, argv);
+        return fflush(stdout) == 0 && !ferror(stdout) ? 0
+             : cli_error("--print-settings: cannot write to standard output");
+    }
     if (c.pe_file && c.mode != MODE_HELP && c.mode != MODE_VERSION &&
         (r = load_table(&c, &table, &info)))
         return r;

@@ -24,6 +24,7 @@ static const char *const JOBS[] = {
     "help", "version", "no-user-settings", "export", "snapshot", "format",
     "size", "scale", "rows", "check", "check-freqs", "slides", "record",
     "autoplay", "serve", "serve-mode", "follow", "files", "tour",
+    "print-settings",
 };
 
 int userconf_path(char *buf, size_t len)

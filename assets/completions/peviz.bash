@@ -14,10 +14,7 @@ _peviz() {
     --seq-len|-n) return ;;
     --pos) return ;;
     --view) COMPREPLY=($(compgen -W 'heatmap clocks attention compare grid' -- "$cur")); return ;;
-    --scheme) COMPREPLY=($(compgen -W 'sinusoidal rope alibi learned nope t5 kerple-log kerple-power sandwich xpos' -- "$cur")); return ;;
     --color) COMPREPLY=($(compgen -W 'auto none 8 16 256 truecolor' -- "$cur")); return ;;
-    --fps) return ;;
-    --palette) COMPREPLY=($(compgen -W 'default contrast mono' -- "$cur")); return ;;
     --base-b) return ;;
     --base-c) return ;;
     --model-b) COMPREPLY=($(compgen -W 'llama2-7b llama3-8b llama3.1-8b llama3.2-1b mistral-7b-v0.1 mistral-7b-v0.2 qwen2.5-7b qwen2.5-7b-yarn gemma3-global gemma3-local gpt-oss-20b gpt-neox-20b deepseek-v3 qwen2-vl-7b qwen2.5-vl-7b qwen3-vl llama4-scout' -- "$cur")); return ;;
@@ -71,10 +68,17 @@ _peviz() {
     --second-per-grid) return ;;
     --mrope-section) return ;;
     --grid) return ;;
-    --heads) return ;;
-    --head) return ;;
+    --qk) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    --size) return ;;
+    --scale) return ;;
+    --graphics) COMPREPLY=($(compgen -W 'auto kitty sixel iterm2 cells' -- "$cur")); return ;;
+    --fps) return ;;
+    --palette) COMPREPLY=($(compgen -W 'default contrast mono' -- "$cur")); return ;;
+    --scheme) COMPREPLY=($(compgen -W 'sinusoidal rope alibi learned nope t5 kerple-log kerple-power sandwich xpos' -- "$cur")); return ;;
     --q) COMPREPLY=($(compgen -W 'ones random' -- "$cur")); return ;;
     --seed) return ;;
+    --heads) return ;;
+    --head) return ;;
     --train) return ;;
     --buckets) return ;;
     --max-distance) return ;;
@@ -82,15 +86,11 @@ _peviz() {
     --r2) return ;;
     --xpos-scale-base) return ;;
     --rope-layout) COMPREPLY=($(compgen -W 'interleaved half' -- "$cur")); return ;;
-    --rotary-dims) return ;;
-    --qk) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    --rotary-dims) COMPREPLY=($(compgen -W 'all' -- "$cur")); return ;;
     --floor-scale) return ;;
     --attn-scale) return ;;
-    --size) return ;;
-    --scale) return ;;
-    --graphics) COMPREPLY=($(compgen -W 'auto kitty sixel iterm2 cells' -- "$cur")); return ;;
     esac
     [[ $cur == -* ]] || return 0
-    COMPREPLY=($(compgen -W '--d-model --base --seq-len --pos --view --scheme --color --ascii --plain --no-braille --fps --mouse --low-bandwidth --palette --base-b --base-c --model-b --model-c --schemes --scheme-a --scheme-b --scheme-c --rope-layout-a --rope-layout-b --rope-layout-c --layer-a --layer-b --layer-c --pane-mode --tour --lang --check --slides --record --autoplay --export --format --rows --softmax --causal --temperature --pe-file --tensor --row-offset --components --serve --serve-mode --follow --files --model --config --check-freqs --layer-type --rope-scaling --factor --original-max --low-freq-factor --high-freq-factor --beta-fast --beta-slow --no-truncate --mscale --mscale-all-dim --attention-factor --short-factor --long-factor --sequence --spatial-merge --tokens-per-second --second-per-grid --split-frames --mrope-section --mrope-interleaved --grid --heads --head --q --seed --train --buckets --max-distance --bidirectional --r1 --r2 --xpos-scale-base --rope-layout --rotary-dims --qk --temperature-tuning --floor-scale --attn-scale --content --snapshot --size --scale --graphics --no-user-settings --help --version' -- "$cur"))
+    COMPREPLY=($(compgen -W '--d-model --base --seq-len --pos --view --color --plain --base-b --base-c --model-b --model-c --schemes --scheme-a --scheme-b --scheme-c --rope-layout-a --rope-layout-b --rope-layout-c --layer-a --layer-b --layer-c --pane-mode --tour --lang --check --slides --record --autoplay --export --format --rows --pe-file --tensor --row-offset --components --serve --serve-mode --follow --files --model --config --check-freqs --layer-type --rope-scaling --factor --original-max --low-freq-factor --high-freq-factor --beta-fast --beta-slow --no-truncate --mscale --mscale-all-dim --attention-factor --short-factor --long-factor --sequence --spatial-merge --tokens-per-second --second-per-grid --split-frames --mrope-section --mrope-interleaved --grid --qk --snapshot --size --scale --graphics --no-user-settings --print-settings --ascii --no-braille --fps --mouse --low-bandwidth --palette --scheme --q --seed --heads --head --train --buckets --max-distance --bidirectional --r1 --r2 --xpos-scale-base --rope-layout --rotary-dims --temperature-tuning --floor-scale --attn-scale --softmax --causal --temperature --content --help --version' -- "$cur"))
 }
 complete -F _peviz peviz
