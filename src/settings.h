@@ -32,6 +32,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 struct app;
 
@@ -133,6 +134,12 @@ void settings_reset(const struct setting *rows, struct app *a);
 
 /* The rows in a table. */
 size_t settings_count(const struct setting *rows);
+
+/*
+ * The rows as documentation, for make docs: fmt "md", a table (setting,
+ * values and default, where it is offered), or "man", a .TP entry each.
+ */
+void settings_doc(FILE *f, const char *fmt, const struct setting *rows);
 
 /* The words of a SET_WORD row (and a zero_word) in w, NULL-ended (at
  * most max - 1): their number. */
