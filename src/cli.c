@@ -23,11 +23,10 @@ enum {
     O_POS = 256, O_VIEW, O_COLOR,
     O_BASE_B, O_BASE_C, O_TOUR, O_LANG, O_EXPORT,
     O_FORMAT, O_SNAPSHOT, O_SIZE,
-    O_PE_FILE, O_PANE_MODE, O_TENSOR, O_ROW_OFFSET, O_COMPONENTS, O_ROWS,
+    O_PE_FILE, O_TENSOR, O_ROW_OFFSET, O_COMPONENTS, O_ROWS,
     O_SERVE, O_FOLLOW, O_SERVE_MODE, O_FILES, O_QK,
     O_MODEL, O_CONFIG, O_LAYER_TYPE, O_NO_TRUNCATE, O_MODEL_B, O_MODEL_C,
-    O_SCHEME_A, O_SCHEME_B, O_SCHEME_C, O_PAIRS_A, O_PAIRS_B, O_PAIRS_C,
-    O_LAYER_A, O_LAYER_B, O_LAYER_C, O_SCHEMES,
+    O_SCHEMES,
     O_CHECK, O_SLIDES, O_RECORD, O_AUTOPLAY,
     O_CHECK_FREQS,
     O_SCALE, O_GRAPHICS, O_PLAIN, O_NO_USER_SETTINGS, O_PRINT_SETTINGS,
@@ -57,16 +56,6 @@ static const struct opt OPTS[] = {
     { "model-b", 1, O_MODEL_B, "NAME", "compare view: pane B takes a model's RoPE settings" },
     { "model-c", 1, O_MODEL_C, "NAME", "compare view: add pane C with a model's RoPE settings" },
     { "schemes", 1, O_SCHEMES, "LIST", "compare view: one pane per scheme, A to F (t5,alibi,...)" },
-    { "scheme-a", 1, O_SCHEME_A, "NAME", "compare view: pane A's scores (profile, drift): a scheme or pe" },
-    { "scheme-b", 1, O_SCHEME_B, "NAME", "compare view: pane B's scores: a scheme or pe" },
-    { "scheme-c", 1, O_SCHEME_C, "NAME", "compare view: add pane C with these scores" },
-    { "rope-layout-a", 1, O_PAIRS_A, "L", "compare view: pane A's q/k pairs, interleaved or half" },
-    { "rope-layout-b", 1, O_PAIRS_B, "L", "compare view: pane B's q/k pairs" },
-    { "rope-layout-c", 1, O_PAIRS_C, "L", "compare view: add pane C with these q/k pairs" },
-    { "layer-a", 1, O_LAYER_A, "L", "compare view: pane A shows layer L of a model with NoPE layers" },
-    { "layer-b", 1, O_LAYER_B, "L", "compare view: pane B shows layer L of its model" },
-    { "layer-c", 1, O_LAYER_C, "L", "compare view: add pane C showing layer L of its model" },
-    { "pane-mode", 1, O_PANE_MODE, "MODE", "compare view: " },
     { "tour", 2, O_TOUR, "FILE", "start the guided tour (the shipped one, or FILE)" },
     { "lang", 1, O_LANG, "LANG", "tour language: " },
     { "check", 0, O_CHECK, NULL, "--tour: check the tour file and exit, without a terminal" },
@@ -223,8 +212,6 @@ static const char *opt_names(int val, char *buf, size_t len)
                                                : ", ", r);
         return buf;
     }
-    if (val == O_PANE_MODE)
-        return pane_mode_list(buf, len);
     if (val == O_ROPE + RO_SCALING)
         return rope_method_names(buf, len, " or ");
     if (val == O_GRAPHICS)
@@ -323,12 +310,16 @@ static int cli_apply(struct cli *c, int late)
 {
     char err[192];
     const struct setting *s;
-    for (size_t k = 0; k < CLI_SETTINGS_MAX && (s = cli_setting(k)); k++)
-        if (c->set_text[k] && (late || s->bound != SETB_LEN) &&
-            settings_set(s, &c->app, c->app.p.n, c->set_text[k], err,
+    for (size_t k = 0; k < CLI_SETTINGS_MAX && (s = cli_setting(k)); k++) {
+        if (!c->set_text[k] || (!late && s->bound == SETB_LEN))
+            continue;
+        if (settings_set(s, &c->app, c->app.p.n, c->set_text[k], err,
                          sizeof err))
             return s->type == SET_FLAG ? fail("--%s: %s", s->name, err)
                  : fail("--%s %s: %s", s->name, c->set_text[k], err);
+        if (s->given)
+            s->given(&c->app);
+    }
     for (size_t k = 0; late && (s = cli_setting(k)); k++)
         if (settings_check(s, &c->app, err, sizeof err)) {
             char v[64];
@@ -552,7 +543,7 @@ static int parse_pane_model(struct cli *c, int pane, const char *arg)
     return 0;
 }
 
-/* --scheme-a/b/c NAME|pe: a pane's scores; C is added. */
+/* --schemes' NAME|pe for pane k: its scores; C is added. */
 static int parse_pane_scheme(struct cli *c, int pane, int val, const char *arg)
 {
     char lab[32], list[256];
@@ -585,36 +576,6 @@ static int parse_pane_schemes(struct cli *c, int val, const char *arg)
         return fail("%s %s: want 2 to %d schemes, comma separated",
                     opt_label(val, lab, sizeof lab), arg, COMPARE_MAX_PANES);
     c->app.cmp.npanes = k;
-    return 0;
-}
-
-/* --rope-layout-a/b/c interleaved|half: a pane's q/k pairs. */
-static int parse_pane_pairs(struct cli *c, int pane, int val, const char *arg)
-{
-    char lab[32];
-    int v = qk_pairs_parse(arg);
-    if (v < 0)
-        return fail("%s %s: want interleaved or half",
-                    opt_label(val, lab, sizeof lab), arg);
-    c->app.cmp.panes[pane].pairs = v + 1;
-    if (pane == 2)
-        c->app.cmp.npanes = 3;
-    return 0;
-}
-
-/* --layer-a/b/c L: the layer a pane shows (its model is checked once
- * every option is read: cli_set_late). */
-static int parse_pane_layer(struct cli *c, int pane, int val, const char *arg)
-{
-    char lab[32];
-    long l;
-    const char *why = NULL;
-    if (parse_long(arg, &l, &why) || l < 0 || l >= COMPARE_LAYER_MAX)
-        return fail("%s %s: %s; want 0..%d", opt_label(val, lab, sizeof lab),
-                    arg, why ? why : "out of range", COMPARE_LAYER_MAX - 1);
-    c->app.cmp.panes[pane].layer = (int)l + 1;
-    if (pane == 2)
-        c->app.cmp.npanes = 3;
     return 0;
 }
 
@@ -652,11 +613,6 @@ static int parse_choice(struct cli *c, int val, const char *arg)
         if (!(r = choose(COLOR_WORDS, arg, val,
                          opt_names(val, want, sizeof want), &i)))
             c->color_flag = i - 1;      /* auto: -1 */
-        break;
-    case O_PANE_MODE:
-        if (!(r = chosen(pane_mode_parse(arg), arg, val,
-                         opt_names(val, want, sizeof want), &i)))
-            c->app.cmp.mode = (enum pane_mode)i;
         break;
     case O_EXPORT:
         if (!(r = choose(EXPORT_WORDS, arg, val,
@@ -698,13 +654,7 @@ static int parse_one(struct cli *c, int val, const char *arg)
     case O_BASE_C: return parse_pane_base(c, 2, val, arg);
     case O_MODEL_B: return parse_pane_model(c, 1, arg);
     case O_MODEL_C: return parse_pane_model(c, 2, arg);
-    case O_SCHEME_A: case O_SCHEME_B: case O_SCHEME_C:
-        return parse_pane_scheme(c, val - O_SCHEME_A, val, arg);
-    case O_PAIRS_A: case O_PAIRS_B: case O_PAIRS_C:
-        return parse_pane_pairs(c, val - O_PAIRS_A, val, arg);
     case O_SCHEMES: return parse_pane_schemes(c, val, arg);
-    case O_LAYER_A: case O_LAYER_B: case O_LAYER_C:
-        return parse_pane_layer(c, val - O_LAYER_A, val, arg);
     case O_TOUR: c->tour = arg ? arg : ""; return 0;
     case O_FORMAT: c->format = arg; return 0;
     case O_ROWS: return parse_rows(c, arg);
@@ -1170,12 +1120,10 @@ static const char *view_word(int k) { return VIEWS[k]->name; }
 static const char *scheme_word(int k) { return scheme_info(k)->name; }
 static const char *method_word(int k) { return rope_method_info(k)->name; }
 static const char *model_word(int k) { return rope_preset_at(k)->name; }
-static const char *pane_word(int k) { return pane_mode_name((enum pane_mode)k); }
 static const char *gfx_word(int k) { return gfx_mode_name((enum gfx_mode)k); }
 
 int cli_option_words(size_t i, const char **w, int max)
 {
-    static const char *const PE[] = { "pe", NULL };
     static const char *const LIST[] = { "list", NULL };
     int val = opt_at(i).val, n = 0;
     if (val >= O_SET) {
@@ -1185,9 +1133,6 @@ int cli_option_words(size_t i, const char **w, int max)
     }
     switch (val) {
     case O_VIEW: names_add(w, max, &n, VIEW_COUNT, view_word); break;
-    case O_SCHEME_A: case O_SCHEME_B: case O_SCHEME_C:
-        words_add(w, max, &n, PE);
-        /* fall through */
     case O_SCHEMES:
         names_add(w, max, &n, scheme_count(), scheme_word); break;
     case O_COLOR: case O_EXPORT: case O_LANG:
@@ -1195,8 +1140,6 @@ int cli_option_words(size_t i, const char **w, int max)
     case O_FORMAT:
         words_add(w, max, &n, EXPORT_FMT);
         words_add(w, max, &n, SNAP_FMT); break;
-    case O_PAIRS_A: case O_PAIRS_B: case O_PAIRS_C:
-        names_add(w, max, &n, QK_PAIRS_COUNT, qk_pairs_name); break;
     case O_MODEL:
         words_add(w, max, &n, LIST);
         /* fall through */
@@ -1204,7 +1147,6 @@ int cli_option_words(size_t i, const char **w, int max)
         names_add(w, max, &n, rope_preset_count(), model_word); break;
     case O_ROPE + RO_SCALING:
         names_add(w, max, &n, rope_method_count(), method_word); break;
-    case O_PANE_MODE: names_add(w, max, &n, PANE_MODE_COUNT, pane_word); break;
     case O_GRAPHICS: names_add(w, max, &n, GFX_MODE_COUNT, gfx_word); break;
     default: break;
     }

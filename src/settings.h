@@ -93,6 +93,9 @@ struct setting {
     /* A relation to other settings, checked after each change: 0, or -1
      * with "wants ..." in err (the value is then put back). */
     int (*check)(const struct app *a, char *err, size_t errlen);
+    /* After it is set from the command line or the settings file: what
+     * follows from it (a pane it names is shown); NULL: nothing. */
+    void (*given)(struct app *a);
     /* After a change at the prompt: what follows from it (a clamp) and
      * the answer (app_msg); NULL: "NAME VALUE". */
     void (*changed)(struct app *a);
