@@ -11,7 +11,15 @@ static const char *palette_word(int k)
     return k >= 0 && k < PAL_COUNT ? palette_name((enum palette)k) : NULL;
 }
 
+static const char *view_word(int k)
+{
+    return k >= 0 && k < VIEW_COUNT ? VIEWS[k]->name : NULL;
+}
+
 const struct setting APP_SETTINGS[] = {
+    { .name = "view", .type = SET_WORD, .off = SET_OFF(view),
+      .word = view_word, .def = "heatmap", .arg = "NAME",
+      .help = "the view to start in", .where = SET_CLI | SET_FILE },
     { .name = "ascii", .type = SET_FLAG, .off = SET_OFF(ascii),
       .help = "draw with ASCII only", .where = SET_CLI | SET_FILE },
     { .name = "no-braille", .type = SET_FLAG, .off = SET_OFF(no_braille),

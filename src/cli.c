@@ -20,7 +20,7 @@
 /* The options that are not settings' rows (settings.h); a row offered
  * on the command line is O_SET + its index in cli_setting. */
 enum {
-    O_POS = 256, O_VIEW, O_COLOR,
+    O_POS = 256, O_COLOR,
     O_BASE_B, O_BASE_C, O_TOUR, O_LANG, O_EXPORT,
     O_FORMAT, O_SNAPSHOT, O_SIZE,
     O_PE_FILE, O_TENSOR, O_ROW_OFFSET, O_COMPONENTS, O_ROWS,
@@ -48,7 +48,6 @@ static const struct opt OPTS[] = {
     { "base", 1, 'b', "BASE", "frequency base, finite and > 1 (default 10000)" },
     { "seq-len", 1, 'n', "N", "sequence length, 1..16777216 (default 128)" },
     { "pos", 1, O_POS, "P", "position under the cursor, 0..n-1 (default 0)" },
-    { "view", 1, O_VIEW, "NAME", "" },
     { "color", 1, O_COLOR, "MODE", "" },
     { "plain", 0, O_PLAIN, NULL, "lines of words and numbers for screen readers: no drawing glyphs, no images" },
     { "base-b", 1, O_BASE_B, "BASE", "compare view: base of pane B (default 500000)" },
@@ -222,10 +221,6 @@ static const char *opt_names(int val, char *buf, size_t len)
         return format_names(buf, len);
     if (val == O_COLOR || val == O_EXPORT || val == O_LANG)
         return words_names(opt_words(val), buf, len);
-    if (val == O_VIEW) {
-        views_names(buf, len, " or ");
-        return buf;
-    }
     return "";
 }
 
@@ -237,6 +232,15 @@ int cli_option_arg(const char *name)
         if (strcmp(opt_at(i).name, name) == 0)
             return opt_at(i).has_arg;
     return -1;
+}
+
+int cli_option_in_file(const char *name)
+{
+    const struct setting *s;
+    for (size_t k = 0; (s = cli_setting(k)); k++)
+        if (strcmp(s->name, name) == 0)
+            return (s->where & SET_FILE) != 0;
+    return 1;
 }
 
 /* The option as the user typed it, for messages: "-d" or "--d-model". */
@@ -600,15 +604,6 @@ static int parse_choice(struct cli *c, int val, const char *arg)
     int i = 0, r = 0;
     char want[192];
     switch (val) {
-    case O_VIEW:
-        if ((i = view_parse(arg)) < 0) {
-            char names[256], lab[32];
-            views_names(names, sizeof names, " or ");
-            return fail("%s: '%s': want %s", opt_label(val, lab, sizeof lab),
-                        arg, names);
-        }
-        c->app.view = (enum view_id)i;
-        break;
     case O_COLOR:
         if (!(r = choose(COLOR_WORDS, arg, val,
                          opt_names(val, want, sizeof want), &i)))
@@ -1116,7 +1111,6 @@ static void names_add(const char **w, int max, int *n, int count,
         w[(*n)++] = name(k);
 }
 
-static const char *view_word(int k) { return VIEWS[k]->name; }
 static const char *scheme_word(int k) { return scheme_info(k)->name; }
 static const char *method_word(int k) { return rope_method_info(k)->name; }
 static const char *model_word(int k) { return rope_preset_at(k)->name; }
@@ -1132,7 +1126,6 @@ int cli_option_words(size_t i, const char **w, int max)
                                     : settings_words(st, w, max);
     }
     switch (val) {
-    case O_VIEW: names_add(w, max, &n, VIEW_COUNT, view_word); break;
     case O_SCHEMES:
         names_add(w, max, &n, scheme_count(), scheme_word); break;
     case O_COLOR: case O_EXPORT: case O_LANG:

@@ -77,6 +77,10 @@ int cli_parse(struct cli *c, int argc, char **argv);
  * when there is no such option. */
 int cli_option_arg(const char *name);
 
+/* Whether long option name may stand in the user settings file as far
+ * as a setting's row says (SET_FILE); 1 for the other options. */
+int cli_option_in_file(const char *name);
+
 /* Apply --pos and --train against the final n (after a --pe-file table
  * set it), and the other attention options: 0, or 2 after the same
  * one-line message. */

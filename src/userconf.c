@@ -113,6 +113,9 @@ static int line_word(char *line, char **word)
     if (arg < 0)
         return cli_error("%s: not a setting (the names are peviz --help's "
                          "long options without their dashes)", name);
+    if (!cli_option_in_file(name))
+        return cli_error("%s: not offered in the settings file (the command "
+                         "line takes it)", name);
     if (is_job(name))
         return cli_error("%s: runs a job for one run, so it is given on the "
                          "command line only", name);

@@ -13,7 +13,6 @@ _peviz() {
     --base|-b) return ;;
     --seq-len|-n) return ;;
     --pos) return ;;
-    --view) COMPREPLY=($(compgen -W 'heatmap clocks attention compare grid' -- "$cur")); return ;;
     --color) COMPREPLY=($(compgen -W 'auto none 8 16 256 truecolor' -- "$cur")); return ;;
     --base-b) return ;;
     --base-c) return ;;
@@ -62,6 +61,7 @@ _peviz() {
     --size) return ;;
     --scale) return ;;
     --graphics) COMPREPLY=($(compgen -W 'auto kitty sixel iterm2 cells' -- "$cur")); return ;;
+    --view) COMPREPLY=($(compgen -W 'heatmap clocks attention compare grid' -- "$cur")); return ;;
     --fps) return ;;
     --palette) COMPREPLY=($(compgen -W 'default contrast mono' -- "$cur")); return ;;
     --scheme) COMPREPLY=($(compgen -W 'sinusoidal rope alibi learned nope t5 kerple-log kerple-power sandwich xpos' -- "$cur")); return ;;
@@ -91,6 +91,6 @@ _peviz() {
     --pane-mode) COMPREPLY=($(compgen -W 'heatmap spectrum profile diff ratio drift matrix' -- "$cur")); return ;;
     esac
     [[ $cur == -* ]] || return 0
-    COMPREPLY=($(compgen -W '--d-model --base --seq-len --pos --view --color --plain --base-b --base-c --model-b --model-c --schemes --tour --lang --check --slides --record --autoplay --export --format --rows --pe-file --tensor --row-offset --components --serve --serve-mode --follow --files --model --config --check-freqs --layer-type --rope-scaling --factor --original-max --low-freq-factor --high-freq-factor --beta-fast --beta-slow --no-truncate --mscale --mscale-all-dim --attention-factor --short-factor --long-factor --sequence --spatial-merge --tokens-per-second --second-per-grid --split-frames --mrope-section --mrope-interleaved --grid --qk --snapshot --size --scale --graphics --no-user-settings --print-settings --ascii --no-braille --fps --mouse --low-bandwidth --palette --scheme --q --seed --heads --head --train --buckets --max-distance --bidirectional --r1 --r2 --xpos-scale-base --rope-layout --rotary-dims --temperature-tuning --floor-scale --attn-scale --softmax --causal --temperature --content --scheme-a --rope-layout-a --layer-a --scheme-b --rope-layout-b --layer-b --scheme-c --rope-layout-c --layer-c --pane-mode --help --version' -- "$cur"))
+    COMPREPLY=($(compgen -W '--d-model --base --seq-len --pos --color --plain --base-b --base-c --model-b --model-c --schemes --tour --lang --check --slides --record --autoplay --export --format --rows --pe-file --tensor --row-offset --components --serve --serve-mode --follow --files --model --config --check-freqs --layer-type --rope-scaling --factor --original-max --low-freq-factor --high-freq-factor --beta-fast --beta-slow --no-truncate --mscale --mscale-all-dim --attention-factor --short-factor --long-factor --sequence --spatial-merge --tokens-per-second --second-per-grid --split-frames --mrope-section --mrope-interleaved --grid --qk --snapshot --size --scale --graphics --no-user-settings --print-settings --view --ascii --no-braille --fps --mouse --low-bandwidth --palette --scheme --q --seed --heads --head --train --buckets --max-distance --bidirectional --r1 --r2 --xpos-scale-base --rope-layout --rotary-dims --temperature-tuning --floor-scale --attn-scale --softmax --causal --temperature --content --scheme-a --rope-layout-a --layer-a --scheme-b --rope-layout-b --layer-b --scheme-c --rope-layout-c --layer-c --pane-mode --help --version' -- "$cur"))
 }
 complete -F _peviz peviz
