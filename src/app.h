@@ -20,6 +20,7 @@
 #include "colormap.h"
 #include "keys.h"
 #include "params.h"
+#include "settings.h"
 #include "peviz/layout.h"
 #include "peviz/mpos.h"
 #include "peviz/scores.h"
@@ -158,7 +159,12 @@ struct app {
  * as pane A's): for offsetof. */
 #define APP_ROPE_MODEL cmp.panes[0].model
 
-/* Defaults for everything (params_default, heatmap view, 30 fps, ...). */
+/* The global settings (settings.h): the rows of the program as a whole,
+ * before each view's (src/app_settings.c). */
+extern const struct setting APP_SETTINGS[];
+
+/* Defaults for everything (params_default, heatmap view, the settings'
+ * defaults, ...). */
 void app_init(struct app *a);
 
 /*

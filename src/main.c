@@ -168,7 +168,7 @@ static int run_interactive(struct cli *c)
 static int table_heads(struct cli *c, const char *file, const char *what,
                        int64_t heads)
 {
-    if (!c->att_text[AO_HEADS] && heads <= SCORES_MAX_HEADS)
+    if (!cli_given(c, "heads") && heads <= SCORES_MAX_HEADS)
         c->app.att.o.heads = (int)heads;
     if (cli_set_late(c))
         return 2;
@@ -185,7 +185,7 @@ static int table_heads(struct cli *c, const char *file, const char *what,
  * rows must be the bucket count.  d_model and n stay. */
 static int t5_table(struct cli *c, const struct pe_table *t)
 {
-    if (!c->att_text[AO_HEADS] && t->d <= SCORES_MAX_HEADS)
+    if (!cli_given(c, "heads") && t->d <= SCORES_MAX_HEADS)
         c->app.att.o.heads = t->d;
     if (cli_set_late(c))        /* --buckets first */
         return 2;
@@ -385,6 +385,12 @@ int main(int argc, char **argv)
     int r = userconf_args(argc, argv, &nwords, &words);
     if (r || (r = cli_parse(&c, nwords, words)))
         return r;
+    if (c.print_settings && c.mode == MODE_INTERACTIVE) {
+        cli_print_settings(&c, stdout, nwords - argc);
+        userconf_free(nwords, words, argc, argv);
+        return fflush(stdout) == 0 && !ferror(stdout) ? 0
+             : cli_error("--print-settings: cannot write to standard output");
+    }
     if (c.pe_file && c.mode != MODE_HELP && c.mode != MODE_VERSION &&
         (r = load_table(&c, &table, &info)))
         return r;

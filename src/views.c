@@ -180,14 +180,39 @@ int view_key(struct app *a, int key)
     return r;
 }
 
+/* :NAME VALUE for a setting row of the view: its check too, else the
+ * value is put back; then the row's answer. */
+static int view_setting(struct app *a, const char *name, const char *arg)
+{
+    const struct setting *s = settings_find(VIEWS[a->view]->settings, name,
+                                            SET_PROMPT | SET_TOUR);
+    char was[128], err[APP_MSG_LEN / 2];
+    if (!s)
+        return 0;
+    settings_text(s, a, was, sizeof was);
+    if (settings_set(s, a, a->p.n, arg, err, sizeof err) ||
+        settings_check(s, a, err, sizeof err)) {
+        settings_set(s, a, INT64_MAX, was, NULL, 0);
+        app_msg(a, 1, ":%s %s", name, err);
+        return 1;
+    }
+    if (s->changed)
+        s->changed(a);
+    else {
+        settings_text(s, a, was, sizeof was);
+        app_msg(a, 0, "%s %s", name, was);
+    }
+    return 1;
+}
+
 int view_command(struct app *a, const char *name, const char *arg)
 {
     enum view_id id = a->view;
     void *tmp;
     if (!VIEWS[id]->command)
-        return 0;
+        return view_setting(a, name, arg);
     void *rt = view_ready(a, &tmp);
     int r = rt && VIEWS[id]->command(a, rt, name, arg);
     view_rt_done(id, tmp);
-    return r;
+    return r || view_setting(a, name, arg);
 }

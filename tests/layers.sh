@@ -33,7 +33,7 @@ library:  lib/*
 base:     canvas keys glyph font charset sha256 text geom axis colormap errline
           termcaps sockfile raster lineart png_out gfx gfx_probe term plain
 model:    params plans plot config gguf_config mpos_config
-          tour_data state_field views/*_state
+          tour_data state_field settings views/*_state
 app:      app
 caption:  caption
 views:    views views/*

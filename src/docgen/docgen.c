@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "app.h"
 #include "cli.h"
 #include "colormap.h"
 #include "docgen.h"
@@ -277,6 +278,24 @@ static void list_settings(FILE *out, int man)
     }
 }
 
+/* The settings' rows (settings.h), the global ones, then each view's:
+ * a title and settings_doc's table. */
+static void list_setting_rows(FILE *out, int man)
+{
+    for (int v = -1; v < VIEW_COUNT; v++) {
+        const struct setting *rows = v < 0 ? APP_SETTINGS : VIEWS[v]->settings;
+        if (!rows || !rows->name)
+            continue;
+        if (man)
+            fprintf(out, ".SS \"%s\"\n", v < 0 ? "Every view"
+                                                 : VIEWS[v]->name);
+        else
+            fprintf(out, "%s**%s**\n\n", v < 0 ? "" : "\n",
+                    v < 0 ? "Every view" : VIEWS[v]->name);
+        settings_doc(out, man ? "man" : "md", rows);
+    }
+}
+
 /* The words option opt takes, inline; -1 when it takes none. */
 static int option_words(FILE *out, int man, const char *opt)
 {
@@ -377,6 +396,7 @@ static const struct list LISTS[] = {
     { "models", list_models, NULL },
     { "freq-variants", list_freq_variants, NULL },
     { "settings", list_settings, NULL },
+    { "setting-rows", list_setting_rows, NULL },
     { "palettes", list_palettes, NULL },
     { "tour-steps", NULL, tour_steps },
     { "view-count", NULL, view_count },

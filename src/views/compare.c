@@ -778,6 +778,7 @@ static void compare_reset(struct app *a)
         a->cmp.panes[k].base = 10000;
     for (int k = 0; k < COMPARE_MAX_PANES; k++)
         rope_scaling_default(&a->cmp.panes[k].rope);
+    settings_reset(COMPARE_SETTINGS, a);
 }
 
 /* ---- ':' commands ------------------------------------------------------- */
@@ -950,6 +951,7 @@ const struct view VIEW_COMPARE_DEF = {
     .raster = compare_raster,
     .command = compare_command, .keys = COMPARE_KEYS,
     .fields = COMPARE_FIELDS, .fields_check = compare_fields_check,
+    .settings = COMPARE_SETTINGS,
     .point_text = compare_point_text,
     .about =
         "Two to six encodings side by side, sharing the cursor, the zoom and "
