@@ -249,6 +249,28 @@ static void test_headers_from_rows(void)
         said |= strstr(fact, "t5 has buckets, no bands") != NULL;
     }
     CHECK(said);
+    /* nor do the spectrum and diff modes draw bands for it */
+    static const char *const BANDED[] = { "spectrum", "diff" };
+    for (int m = 0; m < 2; m++) {
+        snprintf(line, sizeof line, "--view compare --pane-mode %s "
+                 "--schemes t5,rope", BANDED[m]);
+        CHECK(parse_line(&c, line) == 0);
+        said = 0;
+        for (int y = 3; y < 40; y++) {
+            pane_row(&c.app, 120, 40, y, 0, fact, sizeof fact);
+            said |= strstr(fact, "t5 has buckets, no bands") != NULL;
+        }
+        CHECK(said);
+    }
+    /* the ratio mode says why it does not compare */
+    CHECK(parse_line(&c, "--view compare --pane-mode ratio --schemes "
+                     "t5,rope") == 0);
+    said = 0;
+    for (int y = 3; y < 40; y++) {
+        pane_row(&c.app, 120, 40, y, 0, fact, sizeof fact);
+        said |= strstr(fact, "B/A not compared: A's t5 has no bands") != NULL;
+    }
+    CHECK(said);
     /* a Llama 4 NoPE layer has no critical band */
     CHECK(parse_line(&c, "--view compare --model llama4-scout --model-b "
                      "llama4-scout --layer-a 2 --layer-b 3 --pane-mode "
