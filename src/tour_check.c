@@ -56,6 +56,8 @@ static int tour_check_holds(enum tour_check_op op, double l, double r)
     case TOUR_LE: return l <= r;
     case TOUR_GT: return l > r;
     case TOUR_GE: return l >= r;
+    case TOUR_EQ: return l == r;
+    case TOUR_OP_COUNT: break;
     }
     return 0;
 }
