@@ -966,6 +966,16 @@ static int compare_quantity(const struct app *a, const void *rt,
     return -1;
 }
 
+/* "compare schemes" while a pane holds a scheme or a model's layer:
+ * the panes then differ by more than their bases. */
+static const char *compare_status_title(const struct app *a)
+{
+    for (int k = 0; k < cmp_npanes(a); k++)
+        if (a->cmp.panes[k].scheme > 0 || cmp_pane_layer(a, k) >= 0)
+            return "compare schemes";
+    return VIEW_COMPARE_DEF.title;
+}
+
 const struct view VIEW_COMPARE_DEF = {
     .name = "compare", .title = "compare bases",
     .rt_size = sizeof(struct cmp_rt), .reset = compare_reset,
@@ -976,6 +986,7 @@ const struct view VIEW_COMPARE_DEF = {
     .fields = COMPARE_FIELDS, .fields_check = compare_fields_check,
     .point_text = compare_point_text,
     .quantity = compare_quantity,
+    .status_title = compare_status_title,
     .quantities = "A.crit, A.turns (B., C., ... for each pane with bands): "
                   "its critical band and its slowest band's turns within n, "
                   "as its header gives them",

@@ -231,6 +231,12 @@ static void test_headers_from_rows(void)
                 CHECK(!strstr(fact, "crit") && !strstr(form, "turn"));
         }
     }
+    /* the status line says what the panes compare */
+    CHECK(strcmp(VIEW_COMPARE_DEF.status_title(&c.app), "compare schemes")
+          == 0);
+    CHECK(parse_line(&c, "--view compare -b 500") == 0);
+    CHECK(strcmp(VIEW_COMPARE_DEF.status_title(&c.app), "compare bases")
+          == 0);
     /* ALiBi's slope of head 1 of 8 is 2^-1 */
     CHECK(parse_line(&c, "--view compare --schemes alibi,rope") == 0);
     pane_row(&c.app, 160, 48, 1, 0, fact, sizeof fact);
