@@ -101,7 +101,9 @@ static void status_fill(const struct app *a, const struct view *v,
                         const char *hint, struct status *s)
 {
     memset(s, 0, sizeof *s);
-    const char *title = v ? tour_word(a, v->title) : "peviz";
+    const char *title = !v ? "peviz" : tour_word(a, v->status_title
+                                                 ? v->status_title(a)
+                                                 : v->title);
     snprintf(s->text[S_TITLE], APP_MSG_LEN, "%s", title);
     char tour[32];                      /* tour: "tour 3/12 PE heatmap" */
     if (tour_status(a, tour, sizeof tour))

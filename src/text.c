@@ -506,6 +506,7 @@ int text_wrap_lines(const char *text, int width, struct text_line *lines,
 static const char *const ZH[][2] = {
     { "PE heatmap", "PE 热图" }, { "PE clocks", "PE 时钟" },
     { "attention", "注意力" }, { "compare bases", "比较 base" },
+    { "compare schemes", "比较位置方案" },
     { "multi-axis positions", "多轴位置" },
     { "? help", "? 帮助" }, { "tour", "导览" },
     { "last step: Backspace goes back, Esc leaves the tour",

@@ -278,8 +278,9 @@ static int number_word(const char *w, double *v)
 /* "A OP B", "A OP F * B" or "A OP F" into c; -1 if it is none of them. */
 static int relation_parse(char *arg, struct tour_check *c)
 {
-    static const char *const OPS[] = { [TOUR_LT] = "<", [TOUR_LE] = "<=",
-                                       [TOUR_GT] = ">", [TOUR_GE] = ">=" };
+    static const char *const OPS[TOUR_OP_COUNT] = {
+        [TOUR_LT] = "<", [TOUR_LE] = "<=", [TOUR_GT] = ">", [TOUR_GE] = ">=",
+        [TOUR_EQ] = "=" };
     char *w[6];
     int n = 0;
     for (char *t = strtok(arg, " "); t; t = strtok(NULL, " "))
@@ -290,7 +291,7 @@ static int relation_parse(char *arg, struct tour_check *c)
     if (n < 3 || !qty_name(w[0]))
         return -1;
     int op = -1;
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; i < TOUR_OP_COUNT; i++)
         if (strcmp(w[1], OPS[i]) == 0)
             op = i;
     if (op < 0)
@@ -339,7 +340,7 @@ static int do_check(struct parse *p, const char *arg)
         shown_word(arg, shown, sizeof shown);
         return fail(p, "check '%s': want 'check key K', 'check set "
                     "COMMAND' or 'check A < F * B' (A, B the view's "
-                    "quantities; <, <=, > or >=; F * optional)", shown);
+                    "quantities; <, <=, >, >= or =; F * optional)", shown);
     } else {
         c.kind = TOUR_CHECK_REL;
     }

@@ -56,6 +56,8 @@ static int tour_check_holds(enum tour_check_op op, double l, double r)
     case TOUR_LE: return l <= r;
     case TOUR_GT: return l > r;
     case TOUR_GE: return l >= r;
+    case TOUR_EQ: return l == r;
+    case TOUR_OP_COUNT: break;
     }
     return 0;
 }
@@ -105,11 +107,14 @@ static int tour_check_one(struct app *a, const struct tour_check *c,
     return -1;
 }
 
-/* Every check of step i at size z in colour mode m; the failures. */
+/* Step i drawn on c in colour mode m and each of its checks tried; the
+ * failures. */
 static int tour_check_step(struct app *a, int i, canvas *c, int m, FILE *out)
 {
     const struct tour_step *s = &a->tour->steps[i];
     int bad = 0;
+    if (s->nchecks == 0)        /* drawn all the same: every step runs */
+        tour_check_draw(a, i, c, MODES[m]);
     for (int j = 0; j < s->nchecks; j++) {
         char why[APP_MSG_LEN + 256];
         tour_check_draw(a, i, c, MODES[m]);

@@ -15,8 +15,9 @@ extern const int TOUR_CHECK_SIZES[][2];
 extern const int TOUR_CHECK_NSIZES;
 
 /*
- * Each check line of a's loaded tour at every size of TOUR_CHECK_SIZES,
- * in full colour and in none: the step applied and drawn, then its key
+ * Every step of a's loaded tour drawn at each size of TOUR_CHECK_SIZES,
+ * in full colour and in none, and each check line tried there: the step
+ * applied and drawn, then its key
  * pressed, its ':' command run, or its relation read off the numbers the
  * view showed (struct view's quantity).  One line per failure on out,
  * "PATH:LINE: step N at WxH, colour|no colour: what failed".  Returns the

@@ -33,7 +33,8 @@ struct tour_cmd {
  * number the view shows by name and another, or a constant:
  * lhs op factor * rhs (rhs "": lhs op factor). */
 enum tour_check_kind { TOUR_CHECK_KEY = 0, TOUR_CHECK_SET, TOUR_CHECK_REL };
-enum tour_check_op { TOUR_LT = 0, TOUR_LE, TOUR_GT, TOUR_GE };
+enum tour_check_op { TOUR_LT = 0, TOUR_LE, TOUR_GT, TOUR_GE, TOUR_EQ,
+                      TOUR_OP_COUNT };
 
 struct tour_check {
     enum tour_check_kind kind;

@@ -154,6 +154,9 @@ struct view {
     int (*quantity)(const struct app *a, const void *rt, const char *name,
                     double *v);
     const char *quantities;
+    /* The status line's title for what it shows now (English: the tour
+     * translates it); NULL: title. */
+    const char *(*status_title)(const struct app *a);
 };
 
 #define VIEW_EXTERN_(id, name, type, member) \

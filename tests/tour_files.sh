@@ -115,6 +115,15 @@ ok = len(vals) == 6 and all(0.8 * 512 < v < 1.25 * 512 for v in vals)
 print("" if ok else "FAIL: e.e on the diagonal near d = 512: %s" % vals)
 sys.exit(0 if ok else 1)
 PY
+# The compare view's band facts by name, against the formula: the
+# critical band is the first i with 2 pi base^(2i/d) > n.
+crit() { python3 -c "import math,sys; b,d,n=map(float,sys.argv[1:]); print(next(i for i in range(int(d)//2) if 2*math.pi*b**(2*i/d) > n))" "$@"; }
+ca=$(crit 10000 64 4096) cb=$(crit 500000 64 4096)
+printf 'title A\nset view compare\nset n 4096\ncheck A.crit = %s\ncheck B.crit = %s\ncheck A.crit = %s\n' \
+    "$ca" "$cb" "$((ca + 1))" >"$tmp/crit.tour"
+"$PEVIZ" --tour="$tmp/crit.tour" --check >"$tmp/out" 2>"$tmp/err" </dev/null
+check "--check: A.crit = $ca and B.crit = $cb hold, A.crit = $((ca + 1)) not" \
+    sh -c "grep -q 'crit.tour: 6 of 18 checks fail' '$tmp/out' && grep -q 'crit.tour:6: step 1 at 80x24, colour: A.crit = $((ca + 1)) does not hold: A.crit = $ca$' '$tmp/out' && ! grep -q 'crit.tour:[45]:' '$tmp/out'"
 printf 'title A\ncheck e.e ~ p.p\n' >"$tmp/syntax.tour"
 check "--check: a check line that is no claim, by line" \
     refused "$tmp/syntax.tour" "$tmp/syntax.tour:2: check 'e.e ~ p.p': want"

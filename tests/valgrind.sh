@@ -168,4 +168,7 @@ vg 2 --tour="$TMPD/tour-x.tour" --check
 vg 0 --help
 vg 2 -d 7 --base nan --size 0x0
 vg 2 --no-such-option
+# check lines, holding and failing, at every classroom size
+printf 'title  A\nset    view attention\nset    d 64\nkey    e f\ncheck  p.p > e.e\ncheck  key 9\ncheck  set n 64\n\ntitle  B\nset    view compare\ncheck  A.crit = 11\n' >"$TMPD/checks.tour"
+vg 1 --tour="$TMPD/checks.tour" --check
 finish

@@ -943,6 +943,40 @@ static void compare_point_text(const struct app *a, char *t, size_t len)
     snprintf(t, len, "band %d", a->cmp.band);
 }
 
+/* A tour's check names a pane's band facts as its header gave them:
+ * "A.crit" (the critical band; the band count when none) and "A.turns"
+ * (the slowest band's turns within n), for panes with bands. */
+static int compare_quantity(const struct app *a, const void *rt,
+                            const char *name, double *v)
+{
+    const struct cmp_rt *r = rt;
+    (void)a;
+    for (int k = 0; k < r->f.np; k++) {
+        const struct rpane *p = &r->f.rp[k];
+        if (name[0] != 'A' + p->id || name[1] != '.' ||
+            p->has != SCHEME_HAS_BANDS)
+            continue;
+        if (strcmp(name + 2, "crit") == 0)
+            *v = p->crit;
+        else if (strcmp(name + 2, "turns") == 0)
+            *v = p->slow_turns;
+        else
+            return -1;
+        return 0;
+    }
+    return -1;
+}
+
+/* "compare schemes" while a pane holds a scheme or a model's layer:
+ * the panes then differ by more than their bases. */
+static const char *compare_status_title(const struct app *a)
+{
+    for (int k = 0; k < cmp_npanes(a); k++)
+        if (a->cmp.panes[k].scheme > 0 || cmp_pane_layer(a, k) >= 0)
+            return "compare schemes";
+    return VIEW_COMPARE_DEF.title;
+}
+
 const struct view VIEW_COMPARE_DEF = {
     .name = "compare", .title = "compare bases",
     .rt_size = sizeof(struct cmp_rt), .reset = compare_reset,
@@ -953,6 +987,11 @@ const struct view VIEW_COMPARE_DEF = {
     .fields = COMPARE_FIELDS, .fields_check = compare_fields_check,
     .settings = COMPARE_SETTINGS,
     .point_text = compare_point_text,
+    .quantity = compare_quantity,
+    .status_title = compare_status_title,
+    .quantities = "A.crit, A.turns (B., C., ... for each pane with bands): "
+                  "its critical band and its slowest band's turns within n, "
+                  "as its header gives them",
     .about =
         "Two to six encodings side by side, sharing the cursor, the zoom and "
         "one colour scale, so equal colours mean equal values. Pane A is the "
@@ -960,7 +999,11 @@ const struct view VIEW_COMPARE_DEF = {
         "take A's model and RoPE scaling). Each header gives "
         "base, d_model, n, the critical band (the first band whose wavelength "
         "2*pi*base^(2i/d) exceeds n: from there on no band completes a turn "
-        "within n positions) and the turns of the slowest band within n. v "
+        "within n positions) and the turns of the slowest band within n; "
+        "a pane whose scheme has no bands says what it has instead (T5's "
+        "buckets, ALiBi's slope, KERPLE's r1 and r2, learned rows, or no "
+        "position signal) and its formula, and --schemes opens in the "
+        "profile mode, which draws the schemes' scores. v "
         "shows every pane as the PE heatmap, the wavelength spectrum, the "
         "score PE(a).PE(b) against the distance a-b (all panes on one set of "
         "axes), the difference A - X (a lower-precision pane shows its own "

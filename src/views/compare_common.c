@@ -441,3 +441,40 @@ void cmp_distance_spec(const struct app *a, const struct axis *xm,
     sp->mark_x = (double)a->p.pos;
     sp->label_extremes = xm->span <= 64;
 }
+
+/* In a pane with no bands, what it has and where its scores are. */
+void cmp_no_bands_note(const struct app *a, canvas *c,
+                       const struct cmp_frame *f, int k, int of)
+{
+    const struct geom *g = &f->g;
+    const struct rpane *r = &f->rp[of];
+    char s[2][4][96];
+    const char *l1[4] = { s[0][0], s[0][3], s[0][1], s[0][2] };
+    const char *l2[3] = { s[1][0], s[1][1], s[1][2] };
+    snprintf(s[0][0], sizeof s[0][0], "%s has %s, no bands",
+             scheme_name((enum scheme)r->scheme), scheme_has_name(r->has));
+    snprintf(s[0][3], sizeof s[0][3], "%s, no bands", scheme_has_name(r->has));
+    if (r->has == SCHEME_HAS_NOTHING) {
+        snprintf(s[0][0], sizeof s[0][0], "%s: no position signal",
+                 scheme_name((enum scheme)r->scheme));
+        snprintf(s[0][3], sizeof s[0][3], "no position signal");
+    }
+    snprintf(s[0][1], sizeof s[0][1], "no bands");
+    snprintf(s[0][2], sizeof s[0][2], "none");
+    if (of != k) {              /* the reference has none to compare */
+        snprintf(s[0][0], sizeof s[0][0], "%c's %s has no bands to compare",
+                 'A' + r->id, scheme_name((enum scheme)r->scheme));
+        snprintf(s[0][3], sizeof s[0][3], "%c has no bands", 'A' + r->id);
+    }
+    snprintf(s[1][0], sizeof s[1][0], ":mode profile draws its scores");
+    snprintf(s[1][1], sizeof s[1][1], ":mode profile");
+    s[1][2][0] = 0;
+    int y = g->body_y + g->body_h / 2 - 1;
+    if (y < g->body_y)
+        y = g->body_y;
+    canvas_text_fit(c, g->px[k] + 1, y, g->pw - 1, l1, 4,
+                    cmp_uc(a, UI_DIM), 0);
+    if (y + 1 < g->body_y + g->body_h)
+        canvas_text_fit(c, g->px[k] + 1, y + 1, g->pw - 1, l2, 3,
+                        cmp_uc(a, UI_DIM), 0);
+}

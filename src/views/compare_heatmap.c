@@ -41,38 +41,6 @@ static unsigned no_bands(const struct cmp_frame *f)
     return m;
 }
 
-/* In a pane with no bands, what it has and where its scores are. */
-static void draw_no_bands(const struct app *a, canvas *c,
-                          const struct cmp_frame *f, int k)
-{
-    const struct geom *g = &f->g;
-    const struct rpane *r = &f->rp[k];
-    char s[2][4][96];
-    const char *l1[4] = { s[0][0], s[0][3], s[0][1], s[0][2] };
-    const char *l2[3] = { s[1][0], s[1][1], s[1][2] };
-    snprintf(s[0][0], sizeof s[0][0], "%s has %s, no bands",
-             scheme_name((enum scheme)r->scheme), scheme_has_name(r->has));
-    snprintf(s[0][3], sizeof s[0][3], "%s, no bands", scheme_has_name(r->has));
-    if (r->has == SCHEME_HAS_NOTHING) {
-        snprintf(s[0][0], sizeof s[0][0], "%s: no position signal",
-                 scheme_name((enum scheme)r->scheme));
-        snprintf(s[0][3], sizeof s[0][3], "no position signal");
-    }
-    snprintf(s[0][1], sizeof s[0][1], "no bands");
-    snprintf(s[0][2], sizeof s[0][2], "none");
-    snprintf(s[1][0], sizeof s[1][0], ":mode profile draws its scores");
-    snprintf(s[1][1], sizeof s[1][1], ":mode profile");
-    s[1][2][0] = 0;
-    int y = g->body_y + g->body_h / 2 - 1;
-    if (y < g->body_y)
-        y = g->body_y;
-    canvas_text_fit(c, g->px[k] + 1, y, g->pw - 1, l1, 4,
-                    cmp_uc(a, UI_DIM), 0);
-    if (y + 1 < g->body_y + g->body_h)
-        canvas_text_fit(c, g->px[k] + 1, y + 1, g->pw - 1, l2, 3,
-                        cmp_uc(a, UI_DIM), 0);
-}
-
 static int heatmap_draw(const struct app *a, canvas *c,
                         const struct cmp_frame *f, const struct cmp_values *v,
                         char *hint, size_t hintlen)
@@ -83,7 +51,7 @@ static int heatmap_draw(const struct app *a, canvas *c,
                           hint, hintlen);
     for (int k = 0; r == 0 && k < f->np; k++)
         if (skip >> k & 1)
-            draw_no_bands(a, c, f, k);
+            cmp_no_bands_note(a, c, f, k, k);
     return r;
 }
 

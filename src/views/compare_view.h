@@ -180,6 +180,12 @@ void cmp_geom_make(struct cmp_frame *f, int labw);
 
 /* ---- helpers (compare_common.c) --------------------------------------- */
 
+/* In pane k's body, when pane of's scheme has no bands (the heatmap,
+ * spectrum and diff modes draw none for it; of is k, or the diff's
+ * reference A): what it has, and where its scores are. */
+void cmp_no_bands_note(const struct app *a, canvas *c,
+                       const struct cmp_frame *f, int k, int of);
+
 rgb cmp_uc(const struct app *a, enum ui_color c);
 /* Pane k's plot colour. */
 rgb cmp_pane_rgb(const struct app *a, int k);

@@ -547,11 +547,12 @@ static int take(struct app *a, const struct mpos_conf *next, const char *cmd,
     int r = !axis ? -1 : mpos_check(next, err, sizeof err) ? -1
             : mpos_axes(next, a->p.d / 2, axis, err, sizeof err);
     free(axis);
+    int sec[3], fit[3];
+    mpos_section(next, a->p.d / 2, sec);
     if (r && axis && next->interleaved && next->mode == MPOS_MROPE &&
+        sec[0] + sec[1] + sec[2] == a->p.d / 2 &&
+        !mpos_interleave_fit(sec, a->p.d / 2, fit) &&
         !mpos_check(next, err, sizeof err)) {
-        int sec[3], fit[3];
-        mpos_section(next, a->p.d / 2, sec);
-        mpos_interleave_fit(sec, a->p.d / 2, fit);
         app_msg(a, 1, ":%s %.40s: sections %d,%d,%d do not interleave over "
                 "%d slots; type :section %d,%d,%d%s", cmd, arg, sec[0], sec[1],
                 sec[2], a->p.d / 2, fit[0], fit[1], fit[2],

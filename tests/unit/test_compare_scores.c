@@ -231,6 +231,12 @@ static void test_headers_from_rows(void)
                 CHECK(!strstr(fact, "crit") && !strstr(form, "turn"));
         }
     }
+    /* the status line says what the panes compare */
+    CHECK(strcmp(VIEW_COMPARE_DEF.status_title(&c.app), "compare schemes")
+          == 0);
+    CHECK(parse_line(&c, "--view compare -b 500") == 0);
+    CHECK(strcmp(VIEW_COMPARE_DEF.status_title(&c.app), "compare bases")
+          == 0);
     /* ALiBi's slope of head 1 of 8 is 2^-1 */
     CHECK(parse_line(&c, "--view compare --schemes alibi,rope") == 0);
     pane_row(&c.app, 160, 48, 1, 0, fact, sizeof fact);
@@ -247,6 +253,28 @@ static void test_headers_from_rows(void)
     for (int y = 3; y < 40; y++) {
         pane_row(&c.app, 120, 40, y, 0, fact, sizeof fact);
         said |= strstr(fact, "t5 has buckets, no bands") != NULL;
+    }
+    CHECK(said);
+    /* nor do the spectrum and diff modes draw bands for it */
+    static const char *const BANDED[] = { "spectrum", "diff" };
+    for (int m = 0; m < 2; m++) {
+        snprintf(line, sizeof line, "--view compare --pane-mode %s "
+                 "--schemes t5,rope", BANDED[m]);
+        CHECK(parse_line(&c, line) == 0);
+        said = 0;
+        for (int y = 3; y < 40; y++) {
+            pane_row(&c.app, 120, 40, y, 0, fact, sizeof fact);
+            said |= strstr(fact, "t5 has buckets, no bands") != NULL;
+        }
+        CHECK(said);
+    }
+    /* the ratio mode says why it does not compare */
+    CHECK(parse_line(&c, "--view compare --pane-mode ratio --schemes "
+                     "t5,rope") == 0);
+    said = 0;
+    for (int y = 3; y < 40; y++) {
+        pane_row(&c.app, 120, 40, y, 0, fact, sizeof fact);
+        said |= strstr(fact, "B/A not compared: A's t5 has no bands") != NULL;
     }
     CHECK(said);
     /* a Llama 4 NoPE layer has no critical band */

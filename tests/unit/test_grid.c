@@ -191,6 +191,28 @@ static void test_commands(void)
     CHECK(a.mp.mode == MPOS_MROPE && a.mp.nseg == 1 && a.p.n == 2);
 }
 
+/* The tour's :interleaved on at d 128 takes Qwen3-VL's sections; a
+ * section the layout cannot give is refused with the one to type, and
+ * typing it works. */
+static void test_interleaved(void)
+{
+    struct app a;
+    int sec[3];
+    setup(&a, "text:4,image:16x24,text:3", 128);
+    CHECK(app_command(&a, "interleaved on") == 0 && !a.msg_error);
+    mpos_section(&a.mp, 64, sec);
+    CHECK(sec[0] == 24 && sec[1] == 20 && sec[2] == 20);
+    CHECK(app_command(&a, "interleaved off") == 0);
+    CHECK(app_command(&a, "section 16,24,24") == 0 && !a.msg_error);
+    app_command(&a, "interleaved on");
+    CHECK(a.msg_error && strstr(a.msg, "type :section 22,21,21, then "
+                                       ":interleaved on") != NULL);
+    CHECK(!a.mp.interleaved);
+    CHECK(app_command(&a, "section 22,21,21") == 0 && !a.msg_error);
+    CHECK(app_command(&a, "interleaved on") == 0 && !a.msg_error &&
+          a.mp.interleaved);
+}
+
 /* :point marks the key token's patch, at two sizes. */
 static void test_point_mark(void)
 {
@@ -207,6 +229,7 @@ int main(void)
 {
     test_point_mark();
     test_commands();
+    test_interleaved();
     test_follow();
     test_sizes();
     test_keys();
