@@ -1093,6 +1093,10 @@ npy3("m-inter.npy", *mcache(inter))
 npy3("m-chunk.npy", *mcache(chunk))
 npy3("m-flat.npy", *mcache(inter, flat=True))
 npy3("m-odd.npy", *mcache(lambda k: 0 if k < 32 else 2 if k < 48 else 1))
+# Gemma 4's proportional layers: 32 bands over head_dim 256, paired
+# (k, k+128), the other 96 not rotated
+g4 = [1e6 ** (-2 * i / 256) for i in range(32)]
+npy3("c-g4.npy", *cache(g4, 64, "wide", width=256))
 open(out + "/c-bad.npy", "wb").write(b"\x93NUMPY\x01\x00" + struct.pack("<H", 6) + b"{}    ")
 PY
 python3 "$tmp/caches.py" "$tmp"
@@ -1112,6 +1116,8 @@ check_freqs "--check-cache $tmp/c-yarn-noa.npy --model qwen2.5-7b-yarn -n 32768"
     "matches the attention factor 1.13863 not folded into cos and sin (1 change, residual 2.98e-08)"
 check_freqs "--check-cache $tmp/c-wide.npy -d 16 --rope-layout half" 1 \
     "matches the (k, k+32) pairing across a head of 64 (1 change, residual 2.97e-08)"
+check_freqs "--check-cache $tmp/c-g4.npy -d 64 -b 1e6 --rope-layout half" 1 \
+    "matches the (k, k+128) pairing across a head of 256, and proportional (the exponent over head_dim 256, not the 64 rotary dims) (2 changes, residual 2.98e-08)"
 seq="--model qwen3-vl --sequence text:4,image:8x8,text:4"
 check_freqs "--check-cache $tmp/m-inter.npy $seq" 0 \
     "match: 24 positions x 128 within their tolerance (npy (2, 24, 128) f32) of d 128, base 5000000, none, (k, k+W/2) half pairing"

@@ -25,7 +25,8 @@
  *
  * When the file differs, every combination of up to two of these changes
  * is tried: the pairing (the other ones), the width (the file's, as the
- * rotary dims), the attention factor (1: not folded in; a^2: folded in
+ * rotary dims; or, across a wider head, the exponent over its width:
+ * proportional RoPE), the attention factor (1: not folded in; a^2: folded in
  * twice; the one position 0 holds), the position offset (the one the
  * slowest band implies, and 1), and for M-RoPE the slot map (the other
  * layout, chunked or interleaved, and 1-D ids: every slot turning by the

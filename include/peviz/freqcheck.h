@@ -101,8 +101,9 @@ struct freq_setup {
     int d;                      /* rotary dimensions */
     double base;
     int64_t n;
-    int head_dim;               /* 0: not known (then 2d and 4d, rotary
-                                   fractions 0.5 and 0.25, are tried) */
+    int head_dim;               /* 0: not known (then 2d, 4d and 2.5d,
+                                   rotary fractions 0.5, 0.25 and 0.4, are
+                                   tried) */
     int64_t max_pos;            /* max_position_embeddings (0: n) */
 };
 

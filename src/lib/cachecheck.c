@@ -22,6 +22,7 @@ const char *cache_pairing_name(int p)
 struct cvar {
     int pairing;
     int dims;                   /* the rotary dims the bands are for */
+    int prop;                   /* the exponent over the width W */
     double a;                   /* the factor folded into cos and sin */
     int off_implied;            /* the offset the slowest band implies */
     int map;                    /* M-RoPE: 0 the settings' slot map, 1 the
@@ -35,7 +36,9 @@ struct cctx {
     const struct cache_file *f;
     const struct cache_setup *s;
     double a0;                  /* the settings' attention factor */
-    double omega[2][FREQ_BANDS_MAX];    /* at d, and at the file's width */
+    double omega[3][FREQ_BANDS_MAX];    /* at d, at the file's width, and
+                                           d/2 bands over the file's width
+                                           (proportional) */
     double tol;
     int rows;                   /* compared: the file's, at most the
                                    sequence's tokens */
@@ -70,7 +73,8 @@ static int band_of(const struct cctx *c, const struct cvar *v, int j)
 
 static const double *omega_of(const struct cctx *c, const struct cvar *v)
 {
-    return v->dims == c->s->d ? c->omega[0] : c->omega[1];
+    return v->prop ? c->omega[2] : v->dims == c->s->d ? c->omega[0]
+                                                      : c->omega[1];
 }
 
 /* Row p's position for band b under v (the offset left out). */
@@ -172,6 +176,12 @@ static int cvar_apply(const struct cctx *c, int ax, int k, struct cvar *v)
             snprintf(part, sizeof part, "the %s pairing instead of %s",
                      cache_pairing_name(k), cache_pairing_name(s->pairing));
         v->pairing = k;
+    } else if (ax == 1 && k == 1) {     /* proportional */
+        if (c->f->w <= s->d || c->f->w / 2 > FREQ_BANDS_MAX)
+            return 0;
+        snprintf(part, sizeof part, "proportional (the exponent over head_dim "
+                 "%d, not the %d rotary dims)", c->f->w, s->d);
+        v->prop = 1;
     } else if (ax == 1) {       /* the width as the rotary dims */
         if (c->f->w == s->d || c->f->w / 2 > FREQ_BANDS_MAX)
             return 0;
@@ -221,7 +231,7 @@ static int cvar_apply(const struct cctx *c, int ax, int k, struct cvar *v)
 }
 
 #define CAXES 5
-static const int NOPT[CAXES] = { CP_COUNT, 1, 3, 2, 2 };
+static const int NOPT[CAXES] = { CP_COUNT, 2, 3, 2, 2 };
 
 /* M-RoPE: the tokens' ids and each map's slot axes; 0, or -1 when the
  * sections do not fit. */
@@ -379,6 +389,7 @@ int cache_check(const struct cache_file *f, const struct cache_setup *s,
     if (f->w / 2 <= FREQ_BANDS_MAX &&
         rope_inv_freq(s->sc, f->w, s->base, s->n, c.omega[1], NULL) != 0)
         memcpy(c.omega[1], c.omega[0], sizeof c.omega[0]);
+    memcpy(c.omega[2], c.omega[1], sizeof c.omega[1]);
     c.rows = f->rows;
     if (mrope_setup(&c) != 0) {
         snprintf(err, errlen, "the M-RoPE sections do not fit d/2 = %d "

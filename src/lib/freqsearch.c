@@ -228,7 +228,7 @@ struct fsearch {
     const struct freq_setup *s;
     const struct freq_found *ff;
     int nff;
-    int hd[2], nhd;             /* head_dim candidates */
+    int hd[3], nhd;             /* head_dim candidates */
     double bases[40];           /* R_BASE_OTHER's candidates */
     int nbases;
 };
@@ -576,9 +576,11 @@ static void search_init(struct fstate *st, const struct freq_setup *s,
     c->nff = nff;
     if (s->head_dim > s->d)
         c->hd[c->nhd++] = s->head_dim;
-    else if (s->head_dim <= 0) {
+    else if (s->head_dim <= 0) {        /* fractions 0.5, 0.25, 0.4 */
         c->hd[c->nhd++] = 2 * s->d;
         c->hd[c->nhd++] = 4 * s->d;
+        if (s->d % 4 == 0)
+            c->hd[c->nhd++] = s->d / 2 * 5;
     }
     for (size_t k = 0; k < sizeof USUAL / sizeof USUAL[0]; k++)
         add_base(c, USUAL[k]);
