@@ -100,6 +100,11 @@ stray-argument
 --check-freqs a.npy --export freqs
 --check-freqs a.npy --snapshot
 --check-freqs
+--check-cache /nonexistent/cache.npy
+--check-cache /dev/null
+--check-cache a.npy --pe-file b.npy
+--check-cache a.npy --check-freqs b.npy
+--check-cache
 --rows 3..2 --export pe
 --rows 8..8 -n 8 --export pe
 --rows 0..16777216 --export pe

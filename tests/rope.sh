@@ -1097,6 +1097,13 @@ npy3("m-odd.npy", *mcache(lambda k: 0 if k < 32 else 2 if k < 48 else 1))
 # (k, k+128), the other 96 not rotated
 g4 = [1e6 ** (-2 * i / 256) for i in range(32)]
 npy3("c-g4.npy", *cache(g4, 64, "wide", width=256))
+# malformed caches: sin of another shape; a (3, n, W) .npy
+hdr = json.dumps({"cos": {"dtype": "F32", "shape": [2, 4], "data_offsets": [0, 32]},
+                  "sin": {"dtype": "F32", "shape": [2, 2], "data_offsets": [32, 48]}}).encode()
+open(out + "/c-shapes.safetensors", "wb").write(struct.pack("<Q", len(hdr)) + hdr + bytes(48))
+h = "{'descr': '<f4', 'fortran_order': False, 'shape': (3, 2, 4), }"
+h += " " * ((64 - (10 + len(h) + 1) % 64) % 64) + "\n"
+open(out + "/c-three.npy", "wb").write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(h)) + h.encode() + bytes(96))
 open(out + "/c-bad.npy", "wb").write(b"\x93NUMPY\x01\x00" + struct.pack("<H", 6) + b"{}    ")
 PY
 python3 "$tmp/caches.py" "$tmp"
@@ -1127,8 +1134,9 @@ check_freqs "--check-cache $tmp/m-flat.npy $seq" 1 \
     "matches 1-D positions (every slot turning by the token's index, not its t, h, w ids) (1 change, residual 2.98e-08)"
 check_freqs "--check-cache $tmp/m-odd.npy $seq" 1 \
     "matches slots t 0-31; h 48-63; w 32-47 (the settings: interleaved t, h, w 24, 20, 20) (1 change, residual 2.98e-08)"
-for f in c-bad.npy nope.npy qwen-ok.npy; do
-    "$PEVIZ" --check-cache "$tmp/$f" --model llama2-7b >"$tmp/cf.out" 2>"$tmp/cf.err"
+for f in c-bad.npy nope.npy qwen-ok.npy c-shapes.safetensors c-three.npy "c-half.safetensors --tensor cos" "c-half.npy --tensor cos,sin"; do
+    eval "set -- $tmp/$f"
+    "$PEVIZ" --check-cache "$@" --model llama2-7b >"$tmp/cf.out" 2>"$tmp/cf.err"
     r=$?
     if [ "$r" = 2 ] && [ ! -s "$tmp/cf.out" ] && [ "$(wc -l <"$tmp/cf.err")" = 1 ]; then ok
     else bad "--check-cache $f: exit $r, $(head -c 200 "$tmp/cf.err")"; fi

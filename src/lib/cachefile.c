@@ -248,7 +248,8 @@ int cache_file_load(const char *path, const char *tensor,
     int r = -1;
     if (s.size >= 9 && filesrc_read(&s, 0, m, 9) == 0) {
         if (!memcmp(m, "\x93NUMPY", 6))
-            r = load_npy(&s, f);
+            r = tensor ? filesrc_fail(&s, "--tensor: goes with a safetensors "
+                                      "file") : load_npy(&s, f);
         else if (m[8] == '{')
             r = load_st(&s, tensor, f);
         else
