@@ -61,6 +61,10 @@ struct cache_file {
  * "FILE: what is wrong" in err (nothing to free then). */
 int cache_file_load(const char *path, const char *tensor,
                     struct cache_file *f, char *err, size_t errlen);
+/* The same from memory (name in messages). */
+int cache_file_load_buffer(const char *name, const unsigned char *buf,
+                           size_t len, const char *tensor,
+                           struct cache_file *f, char *err, size_t errlen);
 void cache_file_free(struct cache_file *f);
 
 enum cache_pairing { CP_INTERLEAVED = 0, CP_HALF, CP_WIDE, CP_COUNT };
