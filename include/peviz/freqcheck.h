@@ -131,6 +131,7 @@ struct freq_check {
     char variant[400];          /* the first match's name, or "" */
     int f32_only;               /* 0 because float32 arithmetic alone
                                    reproduces every band */
+    double f32_residual;        /* its residual */
     int shape;                  /* how the file was read: enum freq_shape */
     int nfound;                 /* values after reading the shape */
     int nmatch;

@@ -689,10 +689,15 @@ static void report(struct fstate *st, struct freq_check *out)
         if (out->nmatch == 1) {
             out->shape = st->c.ff[keep[i].reading].shape;
             out->nfound = keep[i].nb;
-            out->f32_only = keep[i].changes == 1 &&
-                            keep[i].pick[FA_ARITH].row == R_ARITH_F32;
         }
     }
+    for (int i = 0; i < nk; i++)        /* the reference's own arithmetic */
+        if (keep[i].changes == 1 && keep[i].pick[FA_ARITH].row == R_ARITH_F32) {
+            out->f32_only = 1;
+            out->shape = st->c.ff[keep[i].reading].shape;
+            out->nfound = keep[i].nb;
+            out->f32_residual = keep[i].residual;
+        }
 }
 
 int freq_search(const struct freq_setup *s, const struct freq_found *ff,
