@@ -29,9 +29,8 @@ void app_init(struct app *a)
     params_default(&a->p);
     a->view = VIEW_HEATMAP;
     a->speed = 4;
-    a->fps = 30;
     a->color = COLOR_256;
-    a->palette = PAL_DEFAULT;
+    settings_reset(APP_SETTINGS, a);
     mpos_conf_default(&a->mp);
     mpos_conf_default(&a->mp_start);
     views_init(a);
@@ -585,6 +584,14 @@ static int config_command(struct app *a, const char *arg)
     return 0;
 }
 
+int app_load_table(struct app *a, const char *path, char *err, size_t errlen)
+{
+    if (app_table_load(a, path, err, errlen))
+        return -1;
+    app_params_changed(a);
+    return 0;
+}
+
 /* :pe-file FILE: a table as --pe-file loads it; a refusal changes
  * nothing. */
 static int table_command(struct app *a, const char *arg)
@@ -662,25 +669,30 @@ static int global_command(struct app *a, const char *name, const char *arg)
     return 1;   /* not a global command */
 }
 
-/* The ':' commands only one view (or two) takes: outside them, say
- * where they work instead of "unknown command". */
+/* The ':' commands only one view (or two) takes beside their settings'
+ * rows: outside them, say where they work instead of "unknown
+ * command". */
 static const struct { const char *name; enum view_id v[2]; } VIEW_ONLY[] = {
     { "k", { VIEW_CLOCKS, VIEW_CLOCKS } },
     { "band", { VIEW_CLOCKS, VIEW_CLOCKS } },
     { "i", { VIEW_CLOCKS, VIEW_ATTENTION } },
     { "j", { VIEW_ATTENTION, VIEW_ATTENTION } },
     { "scheme", { VIEW_ATTENTION, VIEW_COMPARE } },
-    { "q", { VIEW_ATTENTION, VIEW_ATTENTION } },
-    { "heads", { VIEW_ATTENTION, VIEW_ATTENTION } },
-    { "head", { VIEW_ATTENTION, VIEW_ATTENTION } },
-    { "seed", { VIEW_ATTENTION, VIEW_ATTENTION } },
-    { "train", { VIEW_ATTENTION, VIEW_ATTENTION } },
     { "mode", { VIEW_COMPARE, VIEW_COMPARE } },
     { "layer", { VIEW_COMPARE, VIEW_COMPARE } },
     { "layout", { VIEW_COMPARE, VIEW_COMPARE } },
     { "prec", { VIEW_COMPARE, VIEW_COMPARE } },
     { "precision", { VIEW_COMPARE, VIEW_COMPARE } },
 };
+
+/* A view whose settings offer :name at the prompt, or -1. */
+static int setting_view(const char *name)
+{
+    for (int v = 0; v < VIEW_COUNT; v++)
+        if (settings_find(VIEWS[v]->settings, name, SET_PROMPT | SET_TOUR))
+            return v;
+    return -1;
+}
 
 static int other_view_command(struct app *a, const char *name)
 {
@@ -696,7 +708,12 @@ static int other_view_command(struct app *a, const char *name)
                     VIEWS[v1]->name);
         return 1;
     }
-    return 0;
+    int sv = setting_view(name);
+    if (sv < 0)
+        return 0;
+    app_msg(a, 1, ":%s: %s only (%d or :view %s shows it)", name,
+            VIEWS[sv]->name, sv + 1, VIEWS[sv]->name);
+    return 1;
 }
 
 int app_command(struct app *a, const char *line)

@@ -119,7 +119,8 @@ static void status_fill(const struct app *a, const struct view *v,
     snprintf(s->text[S_FOLLOW], APP_MSG_LEN, "%s", a->follow_status);
     snprintf(s->follow_short, APP_MSG_LEN, "%s", a->follow_short);
     snprintf(s->text[S_MSG], APP_MSG_LEN, "%s", a->msg);
-    snprintf(s->text[S_HELP], APP_MSG_LEN, "%s", tour_word(a, "? help"));
+    if (!a->still)
+        snprintf(s->text[S_HELP], APP_MSG_LEN, "%s", tour_word(a, "? help"));
     for (int i = 0; i < S_COUNT; i++)
         s->on[i] = s->text[i][0] != 0;
 }

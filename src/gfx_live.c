@@ -45,7 +45,8 @@ struct later {
 
 static struct {
     enum gfx_mode mode;
-    int cw, ch;
+    struct gfx_cell cell;       /* pixels a cell, exactly */
+    int cw, ch;                 /* ... and whole, as the rasters are drawn */
     struct img im[PARTS];
     struct gbuf out;            /* queued for gfx_live_after */
     struct gbuf pre;            /* blanks, written before curses draws */
@@ -76,21 +77,23 @@ long long gfx_live_bytes(void)
     return L.bytes;
 }
 
-/* Pixels a cell: the probe's CSI 16 t answer, else the window's pixel
- * size over its cells; 0 when neither says. */
-static void cell_pixels(const struct gfx_probe *p, int *cw, int *ch)
+/* Pixels a cell (gfx_probe_cell: the text area over its cells, the cell
+ * size, the window's pixels), and the whole pixels a cell is drawn at
+ * (at least 1); 0 when nothing says. */
+static void cell_pixels(const struct gfx_probe *p, struct gfx_cell *c,
+                        int *cw, int *ch)
 {
     struct winsize ws;
-    *cw = p->cell_w;
-    *ch = p->cell_h;
-    if (*cw > 0 && *ch > 0)
-        return;
-    *cw = *ch = 0;
-    if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col &&
-        ws.ws_row && ws.ws_xpixel && ws.ws_ypixel) {
-        *cw = ws.ws_xpixel / ws.ws_col;
-        *ch = ws.ws_ypixel / ws.ws_row;
-    }
+    memset(&ws, 0, sizeof ws);
+    if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) != 0)
+        memset(&ws, 0, sizeof ws);
+    gfx_probe_cell(p, ws.ws_col, ws.ws_row, ws.ws_xpixel, ws.ws_ypixel, c);
+    *cw = gfx_cell_span(1, c->w_num, c->w_den);
+    *ch = gfx_cell_span(1, c->h_num, c->h_den);
+    if (c->w_num && *cw < 1)
+        *cw = 1;
+    if (c->h_num && *ch < 1)
+        *ch = 1;
 }
 
 /*
@@ -125,7 +128,7 @@ void gfx_live_start(struct app *a, enum gfx_mode want)
                *tmux = getenv("TMUX");
     term_graphics_probe(&p);
     L.mode = gfx_choose(want, &p, tp, lt, tmux && *tmux, why, sizeof why);
-    cell_pixels(&p, &L.cw, &L.ch);
+    cell_pixels(&p, &L.cell, &L.cw, &L.ch);
     if (L.mode == GFX_KITTY && tmux && *tmux && unicode_start(a, why) < 0)
         return;
     if (L.mode == GFX_KITTY && (L.cw < 2 || L.ch < 2)) {
@@ -265,6 +268,23 @@ static int encode_virtual(const struct image *im, const struct view_raster *r,
     return rc < 0 || L.out.failed ? -1 : 0;
 }
 
+/* Sixel and iTerm2 images are shown pixel for pixel: im (drawn at whole
+ * pixels a cell) resampled to the pixels of r's cells, floor(cells *
+ * area / columns) each way (gfx_cell_span).  kitty scales to the cells
+ * itself.  0, or -1 (im freed) when out of memory. */
+static int fit_cells(struct image *im, const struct view_raster *r)
+{
+    struct image fit;
+    int w = gfx_cell_span(r->w, L.cell.w_num, L.cell.w_den);
+    int h = gfx_cell_span(r->h, L.cell.h_num, L.cell.h_den);
+    if (w < 1 || h < 1 || (w == im->w && h == im->h))
+        return 0;
+    int rc = raster_scale(im, w, h, &fit);
+    image_free(im);
+    *im = fit;
+    return rc;
+}
+
 /* The image's escape bytes, at its top-left cell, the cursor kept. */
 static int encode(const struct app *a, const struct view_raster *r, int k)
 {
@@ -278,6 +298,8 @@ static int encode(const struct app *a, const struct view_raster *r, int k)
         image_free(&im);
         return rc;
     }
+    if (L.mode != GFX_KITTY && fit_cells(&im, r) < 0)
+        return -1;
     gbuf_printf(&L.out, "\0337\033[%d;%dH", r->y + 1, r->x + 1);
     if (L.mode == GFX_KITTY) {
         rc = gfx_kitty(&L.out, &im, id_of(k), r->w, r->h);

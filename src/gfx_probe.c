@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -28,7 +29,42 @@ static int string_end(const char *s, size_t n, size_t i)
     return -1;
 }
 
-/* A CSI report: DA1 (ESC [ ? ... c) or the cell size (ESC [ 6 ; h ; w t). */
+/* A window report ESC [ k ; h ; w t into p: the text area (k 4) or the
+ * cell (k 6) in pixels; sizes out of reason are left unknown. */
+static void window_report(struct gfx_probe *p, const char *s)
+{
+    int k = 0, h = 0, w = 0;
+    if (sscanf(s + 2, "%d;%d;%dt", &k, &h, &w) != 3 || h <= 0 || w <= 0)
+        return;
+    if (k == 6 && h < 1000 && w < 1000) {
+        p->cell_h = h;
+        p->cell_w = w;
+    } else if (k == 4 && h < 100000 && w < 100000) {
+        p->area_h = h;
+        p->area_w = w;
+    }
+}
+
+/* A DA1 reply ESC [ ? level ; attributes c into p. */
+static void da1_report(struct gfx_probe *p, const char *s, size_t end)
+{
+    const char *q = s + 3;
+    int first = 1;
+    p->answered = 1;
+    while (q < s + end) {
+        long v = strtol(q, (char **)&q, 10);
+        if (!first && v == 4)
+            p->sixel = 1;
+        first = 0;
+        if (*q == ';')
+            q++;
+        else
+            break;
+    }
+}
+
+/* A CSI report: DA1 (ESC [ ? ... c) or a size in pixels (ESC [ 4 ; h ; w t,
+ * ESC [ 6 ; h ; w t). */
 static int csi_report(struct gfx_probe *p, const char *s, size_t n)
 {
     size_t i = 2;
@@ -36,37 +72,18 @@ static int csi_report(struct gfx_probe *p, const char *s, size_t n)
         return -1;
     if (s[2] == '?')
         i = 3;
-    else if (s[2] != '6')
+    else if (s[2] != '6' && s[2] != '4')
         return 0;
     for (; i < n; i++) {
         char ch = s[i];
         if ((ch >= '0' && ch <= '9') || ch == ';')
             continue;
         if (ch == 'c' && s[2] == '?') {
-            p->answered = 1;
-            /* a DA1 reply: the first number is the level, the rest
-             * the attributes */
-            const char *q = s + 3;
-            int first = 1;
-            while (q < s + i) {
-                long v = strtol(q, (char **)&q, 10);
-                if (!first && v == 4)
-                    p->sixel = 1;
-                first = 0;
-                if (*q == ';')
-                    q++;
-                else
-                    break;
-            }
+            da1_report(p, s, i);
             return (int)i + 1;
         }
-        if (ch == 't' && s[2] == '6') {
-            int h = 0, w = 0;
-            if (sscanf(s + 2, "6;%d;%dt", &h, &w) == 2 && h > 0 && w > 0 &&
-                h < 1000 && w < 1000) {
-                p->cell_h = h;
-                p->cell_w = w;
-            }
+        if (ch == 't' && s[2] != '?') {
+            window_report(p, s);
             return (int)i + 1;
         }
         return 0;
@@ -164,6 +181,11 @@ int gfx_probe_run(int in, int out, int tmux, struct gfx_probe *p,
     memset(p, 0, sizeof *p);
     p->tmux = tmux;
     *nkeys = 0;
+    struct winsize ws;
+    if (ioctl(out, TIOCGWINSZ, &ws) == 0) {
+        p->cols = ws.ws_col;
+        p->rows = ws.ws_row;
+    }
     if (write_all(out, q, strlen(q)) < 0)
         return -1;
     while (!probe_done(p) && (left = GFX_PROBE_MS - (now_ms() - t0)) > 0 &&
@@ -180,6 +202,40 @@ int gfx_probe_run(int in, int out, int tmux, struct gfx_probe *p,
     *nkeys = n < cap ? n : cap;
     memcpy(keys, buf, *nkeys);
     return 0;
+}
+
+/* One axis: the area over its cells, else the cell, else the window. */
+static void cell_axis(int area, int cells, int cell, int ws_px, int ws_cells,
+                      int *num, int *den)
+{
+    *num = *den = 0;
+    if (area > 0 && cells > 0) {
+        *num = area;
+        *den = cells;
+    } else if (cell > 0) {
+        *num = cell;
+        *den = 1;
+    } else if (ws_px > 0 && ws_cells > 0) {
+        *num = ws_px;
+        *den = ws_cells;
+    }
+}
+
+void gfx_probe_cell(const struct gfx_probe *p, int ws_cols, int ws_rows,
+                    int ws_xpixel, int ws_ypixel, struct gfx_cell *c)
+{
+    int both = p->area_w > 0 && p->area_h > 0 && p->cols > 0 && p->rows > 0;
+    cell_axis(both ? p->area_w : 0, p->cols, p->cell_w, ws_xpixel, ws_cols,
+              &c->w_num, &c->w_den);
+    cell_axis(both ? p->area_h : 0, p->rows, p->cell_h, ws_ypixel, ws_rows,
+              &c->h_num, &c->h_den);
+}
+
+int gfx_cell_span(int n, int num, int den)
+{
+    if (num <= 0 || den <= 0)
+        return 0;
+    return (int)((long long)n * num / den);
 }
 
 static int has(const char *s, const char *word)

@@ -1,7 +1,7 @@
 /*
  * gfx_probe.h - which images the terminal shows, asked, never assumed:
- * a kitty graphics query, XTVERSION, the cell size in pixels (CSI 16 t)
- * and DA1 last, which every terminal answers.  A graphics reply before
+ * a kitty graphics query, XTVERSION, the text area and the cell size in
+ * pixels (CSI 14 t, CSI 16 t) and DA1 last, which every terminal answers.  A graphics reply before
  * the DA1 answer means kitty graphics; DA1 attribute 4 means sixel; an
  * XTVERSION naming iTerm2 (or TERM_PROGRAM / LC_TERMINAL) means iTerm2
  * inline images.  The parser is pure; gfx_probe_run does the I/O.
@@ -14,15 +14,16 @@
 #include "gfx.h"
 
 /* What is sent: kitty query (id 31, a 1x1 RGB image, query only),
- * XTVERSION, the cell size in pixels, DA1. */
+ * XTVERSION, the text area and the cell size in pixels, DA1. */
 #define GFX_PROBE_QUERY "\033_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\033\\" \
-                        "\033[>q\033[16t\033[c"
+                        "\033[>q\033[14t\033[16t\033[c"
 
 /* Inside tmux: the kitty query through tmux's passthrough (its ESC
  * doubled), so that the terminal outside answers it (tmux drops it
  * unless allow-passthrough is on); the rest goes to tmux itself. */
 #define GFX_PROBE_QUERY_TMUX "\033Ptmux;\033\033_Gi=31,s=1,v=1,a=q,t=d," \
-                             "f=24;AAAA\033\033\\\033\\\033[16t\033[c"
+                             "f=24;AAAA\033\033\\\033\\\033[14t\033[16t" \
+                             "\033[c"
 
 /* The longest wait for the answers, in all. */
 #define GFX_PROBE_MS 200
@@ -32,6 +33,8 @@ struct gfx_probe {
     int kitty;              /* a graphics reply came before it */
     int sixel;              /* DA1 listed attribute 4 */
     int cell_w, cell_h;     /* pixels a cell (CSI 16 t), 0 unknown */
+    int area_w, area_h;     /* pixels of the text area (CSI 14 t), 0 unknown */
+    int cols, rows;         /* the cells of that area when it was asked */
     char version[64];       /* XTVERSION's text, "" if none */
     int ms;                 /* how long the probe waited */
     int tmux;               /* asked through tmux: tmux answers DA1 at once
@@ -61,6 +64,27 @@ size_t gfx_probe_feed(struct gfx_probe *p, char *buf, size_t n,
  */
 int gfx_probe_run(int in, int out, int tmux, struct gfx_probe *p,
                   char *keys, size_t cap, size_t *nkeys);
+
+/*
+ * Pixels a cell, along each axis a fraction num / den, so that n cells
+ * are floor(n * num / den) pixels: the text area over its cells
+ * (CSI 14 t; exact, where CSI 16 t rounds 8.425 to 8), else the cell size
+ * (CSI 16 t), else the window's pixels over its cells (ws_*: TIOCGWINSZ).
+ * num is 0 along an axis nothing says.
+ */
+struct gfx_cell {
+    int w_num, w_den;
+    int h_num, h_den;
+};
+
+void gfx_probe_cell(const struct gfx_probe *p, int ws_cols, int ws_rows,
+                    int ws_xpixel, int ws_ypixel, struct gfx_cell *c);
+
+/* Pixels of n cells at num / den pixels a cell: floor(n * num / den),
+ * short of the cells by less than a pixel and never over into the next
+ * (a terminal gives an image every cell it reaches into, and 181 pixels
+ * at 9.025 a cell reach a 21st); 0 when num or den is 0. */
+int gfx_cell_span(int n, int num, int den);
 
 /*
  * The mode to use: want unless it is GFX_AUTO; else from p and the

@@ -377,6 +377,19 @@ static void record_shown(const struct app *a, const canvas *cv)
     record_frame(cv, a->ascii, a->color, mark);
 }
 
+/* A recording that could not be written says so at once, on the frame
+ * shown again with the message. */
+static void record_told(struct app *a, canvas *cv)
+{
+    char msg[APP_MSG_LEN];
+    if (!record_lost(msg, sizeof msg))
+        return;
+    app_msg(a, 1, "%s", msg);
+    canvas_clear(cv);
+    frame_draw(a, cv);
+    term_draw(cv, a->ascii, a->color);
+}
+
 /*
  * Compute the frame and show it.  A frame a key asked for is shown at
  * once.  Otherwise (the sweep moved, or a slice of unfinished work was
@@ -413,6 +426,7 @@ static void redraw(struct app *a, canvas *cv, struct clockw *k, int keyed)
     }
     term_draw(cv, a->ascii, a->color);
     record_shown(a, cv);
+    record_told(a, cv);
     gfx_live_after();
     k->shown = now_s();
     k->pending = 0;
@@ -636,6 +650,13 @@ int loop_run(struct app *a, const struct term_opts *o)
         signals_restore();
         wake_close();
         cli_error("%s", err);   /* it may quote TERM */
+        return 2;
+    }
+    if (record_start(err, sizeof err)) {    /* now that it can run */
+        term_close();
+        signals_restore();
+        wake_close();
+        cli_error("%s", err);
         return 2;
     }
     a->mouse = o->mouse;

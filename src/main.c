@@ -27,6 +27,7 @@
 #include "png_out.h"
 #include "snapshot.h"
 #include "tour.h"
+#include "tour_check.h"
 
 /* A PNG frame holds at most this many pixels. */
 #define PNG_MAX_PIXELS 100000000
@@ -162,10 +163,30 @@ static int run_interactive(struct cli *c)
     return r;
 }
 
+/* A table of heads (a T5 bias table's columns, a --qk table's pairs):
+ * --heads is the table's unless given, and --head one of them. */
+static int table_heads(struct cli *c, const char *file, const char *what,
+                       int64_t heads)
+{
+    if (!cli_given(c, "heads") && heads <= SCORES_MAX_HEADS)
+        c->app.att.o.heads = (int)heads;
+    if (cli_set_late(c))
+        return 2;
+    if (c->app.att.o.head >= heads) {
+        cli_error("--head %d: %s has %lld %s; want 1..%lld",
+                  c->app.att.o.head + 1, file, (long long)heads, what,
+                  (long long)heads);
+        return 2;
+    }
+    return 0;
+}
+
 /* --scheme t5 --pe-file: the table is the bias W [buckets x heads]; its
  * rows must be the bucket count.  d_model and n stay. */
 static int t5_table(struct cli *c, const struct pe_table *t)
 {
+    if (!cli_given(c, "heads") && t->d <= SCORES_MAX_HEADS)
+        c->app.att.o.heads = t->d;
     if (cli_set_late(c))        /* --buckets first */
         return 2;
     if (t->n != c->app.att.o.buckets || t->d > SCORES_MAX_HEADS) {
@@ -175,6 +196,8 @@ static int t5_table(struct cli *c, const struct pe_table *t)
                   SCORES_MAX_HEADS);
         return 2;
     }
+    if (table_heads(c, c->pe_file, "heads (columns)", t->d))
+        return 2;
     c->app.t5_table = t;
     c->app.pe_file_name = c->pe_file;
     return 0;
@@ -192,6 +215,7 @@ static int load_table(struct cli *c, struct pe_table *t,
     pe_table_opts_init(&o);
     o.tensor = c->tensor;
     o.row_offset = c->row_offset;
+    o.any_columns = c->app.att.o.scheme == SCHEME_T5;   /* heads: any count */
     if (pe_table_load(c->pe_file, &o, t, info, err, sizeof err)) {
         cli_error("%s", err);
         return 2;
@@ -237,6 +261,8 @@ static int load_qk(struct cli *c, struct pe_table *t)
                   c->app.p.d);
         return 2;
     }
+    if (table_heads(c, c->qk_file, "q/k pairs (heads)", t->n / 2))
+        return 2;
     c->app.qk_table = t;
     return 0;
 }
@@ -277,12 +303,26 @@ static int check_tour(struct cli *c)
     }
     if (a->msg[0] && c->mode == MODE_SLIDES)
         cli_error("%s", a->msg);        /* e.g. why the tour is English */
-    if (c->mode == MODE_CHECK)          /* stdout: what was checked */
-        printf("%s: %d steps, every one applies\n", a->tour->path,
-               a->tour->nsteps);
+    int r = 0;
+    if (c->mode == MODE_CHECK) {        /* stdout: what was checked */
+        int tried = 0, bad = tour_check_run(a, stdout, &tried);
+        if (bad < 0) {
+            r = cli_error("--check: out of memory");
+        } else if (bad > 0) {
+            printf("%s: %d of %d checks fail\n", a->tour->path, bad, tried);
+            r = 1;
+        } else {
+            printf("%s: %d steps, every one applies", a->tour->path,
+                   a->tour->nsteps);
+            if (tried)
+                printf("; %d checks hold at %d sizes, with and without "
+                       "colour", tried, TOUR_CHECK_NSIZES);
+            printf("\n");
+        }
+    }
     if (!show)
         tour_release(a);
-    return 0;
+    return r;
 }
 
 /* --slides DIR: every step of the tour as SVG and text, and index.html. */
@@ -345,6 +385,12 @@ int main(int argc, char **argv)
     int r = userconf_args(argc, argv, &nwords, &words);
     if (r || (r = cli_parse(&c, nwords, words)))
         return r;
+    if (c.print_settings && c.mode == MODE_INTERACTIVE) {
+        cli_print_settings(&c, stdout, nwords - argc);
+        userconf_free(nwords, words, argc, argv);
+        return fflush(stdout) == 0 && !ferror(stdout) ? 0
+             : cli_error("--print-settings: cannot write to standard output");
+    }
     if (c.pe_file && c.mode != MODE_HELP && c.mode != MODE_VERSION &&
         (r = load_table(&c, &table, &info)))
         return r;

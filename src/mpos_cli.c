@@ -9,6 +9,8 @@
 
 #include "mpos_cli.h"
 #include "params.h"
+#include "peviz/pe_table.h"
+#include "peviz/scores.h"
 
 static const char *const OPT_NAME[MO_COUNT] = {
     "--sequence", "--spatial-merge", "--tokens-per-second",
@@ -225,10 +227,25 @@ static int export_ids(const struct cli *c, FILE *out)
     return write_done(out);
 }
 
-/* Row i: scores (masked -inf past i when causal), or their softmax. */
+/* The coefficients of --qk's pair for the head shown into ca, cb
+ * (slots each); 0 without --qk (ones). */
+static int qk_coeffs(const struct cli *c, double *ca, double *cb)
+{
+    const struct pe_table *t = c->app.qk_table;
+    int d = c->app.p.d, h = c->app.att.o.head;
+    if (!t || t->d != d || h < 0 || 2 * (int64_t)h + 1 >= t->n)
+        return 0;
+    const double *q = t->v + (size_t)(2 * h) * (size_t)d;
+    mpos_qk_coeffs(q, q + d, d / 2, c->app.att.o.qk_pairs == QK_HALF, ca, cb);
+    return 1;
+}
+
+/* Row i: scores (masked -inf past i when causal), or their softmax;
+ * ca NULL: q = k = ones. */
 static void score_row(const struct cli *c, const struct mpos_tok *tok,
                       int64_t n, int64_t i, const double *omega,
-                      const unsigned char *axis, double mult, double *row)
+                      const unsigned char *axis, double mult,
+                      const double *ca, const double *cb, double *row)
 {
     const struct score_opts *o = &c->app.att.o;
     int slots = c->app.p.d / 2;
@@ -237,8 +254,8 @@ static void score_row(const struct cli *c, const struct mpos_tok *tok,
     double top = -INFINITY, sum = 0;
     for (int64_t j = 0; j < n; j++) {
         row[j] = (o->causal && j > i) ? -INFINITY
-                 : scale * mult * mpos_score(omega, axis, slots, tok[i].id,
-                                             tok[j].id);
+                 : scale * mult * mpos_score_qk(omega, axis, slots, ca, cb,
+                                                tok[i].id, tok[j].id);
         if (row[j] > top)
             top = row[j];
     }
@@ -267,25 +284,45 @@ static void put_row(FILE *out, const double *row, int64_t n, const char *f)
         fputc('\n', out);
 }
 
+/* 2 after the message when the export would take more than its bound. */
+static int export_too_long(const struct cli *c)
+{
+    const params *p = &c->app.p;
+    double terms = (double)p->n * (double)p->n * (double)(p->d / 2);
+    if (terms <= (double)MPOS_EXPORT_MAX_TERMS)
+        return 0;
+    return cli_error("--export %s: %lld x %lld tokens x %d frequencies is "
+                     "%.3g terms, over the limit of %lld (2^30); lower -d "
+                     "or the %s", c->what == EXPORT_SOFTMAX ? "softmax"
+                     : "scores", (long long)p->n, (long long)p->n, p->d / 2,
+                     terms, MPOS_EXPORT_MAX_TERMS,
+                     c->app.mp.mode == MPOS_AXIAL ? "grid" : "sequence");
+}
+
 static int export_scores(const struct cli *c, FILE *out)
 {
     const params *p = &c->app.p;
     int64_t n = p->n;
     char err[256];
+    if (export_too_long(c))
+        return 2;
     double mult, *omega = malloc((size_t)(p->d / 2) * sizeof *omega);
     unsigned char *axis = malloc((size_t)(p->d / 2));
     struct mpos_tok *tok = malloc((size_t)n * sizeof *tok);
     double *row = malloc((size_t)n * sizeof *row);
+    double *ca = malloc((size_t)p->d * sizeof *ca);
     int r = 0;
-    if (!omega || !axis || !tok || !row)
+    if (!omega || !axis || !tok || !row || !ca)
         r = cli_error("--export: out of memory");
     else if (mpos_plan(&c->app.mp, p->d, p->base, &p->rope, n, omega, axis,
                        &mult, err, sizeof err))
         r = cli_error("%s", err);
     if (!r) {
+        int qk = qk_coeffs(c, ca, ca + p->d / 2);
         mpos_fill(&c->app.mp, 0, n, tok);
         for (int64_t i = 0; i < n && !ferror(out); i++) {
-            score_row(c, tok, n, i, omega, axis, mult, row);
+            score_row(c, tok, n, i, omega, axis, mult, qk ? ca : NULL,
+                      ca + p->d / 2, row);
             put_row(out, row, n, c->format);
         }
         r = write_done(out);
@@ -294,6 +331,7 @@ static int export_scores(const struct cli *c, FILE *out)
     free(axis);
     free(tok);
     free(row);
+    free(ca);
     return r;
 }
 

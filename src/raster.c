@@ -358,3 +358,20 @@ int raster_image(const struct view_raster *r, rgb dflt, struct image *out)
         }
     return 0;
 }
+
+int raster_scale(const struct image *in, int w, int h, struct image *out)
+{
+    if (image_init(out, w, h) < 0)
+        return -1;
+    if (in->w < 1 || in->h < 1)
+        return 0;
+    for (int y = 0; y < out->h; y++) {
+        int sy = (int)((2LL * y + 1) * in->h / (2LL * out->h));
+        for (int x = 0; x < out->w; x++) {
+            int sx = (int)((2LL * x + 1) * in->w / (2LL * out->w));
+            memcpy(out->rgb + ((size_t)y * (size_t)out->w + (size_t)x) * 3,
+                   in->rgb + ((size_t)sy * (size_t)in->w + (size_t)sx) * 3, 3);
+        }
+    }
+    return 0;
+}

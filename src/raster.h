@@ -79,6 +79,11 @@ void raster_overlay(struct image *im, const canvas *c, int ox, int oy,
 /* r's pixels as a new image, RGB_DEFAULT ones as dflt: 0, or -1. */
 int raster_image(const struct view_raster *r, rgb dflt, struct image *out);
 
+/* in resampled to a new image of w x h pixels, each pixel the one of in
+ * under its centre (nearest neighbour): the image of cells whose size in
+ * pixels is not a whole number.  0, or -1 when out of memory. */
+int raster_scale(const struct image *in, int w, int h, struct image *out);
+
 /* A cell's pixels into im at (px, py): exposed for the image encoders'
  * tests and the frame writer. */
 void raster_cell(struct image *im, int px, int py, int cw, int ch,

@@ -435,7 +435,8 @@ int term_queued(void)
 
 /* The graphics probe (gfx_probe.c does the asking and parsing); keys
  * typed meanwhile join the early queue.  A terminal that did not answer
- * DA1 just now will not answer it again: it is not asked. */
+ * DA1 just now will not answer it again: it is not asked.  A mode named
+ * on the command line is asked too, for the cell size in pixels. */
 static struct gfx_probe gprobe;
 
 static void query_graphics(int want)
@@ -445,7 +446,7 @@ static void query_graphics(int want)
     const char *tmux;
 
     memset(&gprobe, 0, sizeof gprobe);
-    if (want != GFX_AUTO)
+    if (want == GFX_CELLS)
         return;
     fflush(stdout);
     tmux = getenv("TMUX");

@@ -21,6 +21,10 @@
  *     text   A caption line.  Consecutive text lines join into one
  *     text   paragraph; an empty `text` line starts a new paragraph.
  *     line   PE(0) = [0, 1, 0, 1]                      (a line of its own)
+ *     check  e.e > 1.5 * p.p                           (a claim --check
+ *     check  key E                                      tries at every
+ *     check  set interleaved on                         classroom size:
+ *                                                      tour_check.h)
  *
  * The directive is the first word of the line; the rest, after the blanks
  * that follow it, is its argument.  Blank lines are ignored.  Lines are

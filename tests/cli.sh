@@ -81,7 +81,7 @@ stray-argument
 --tour=/nonexistent --export pe
 --tour /nonexistent --export scores
 --heads 0 --export scores
---heads 65 --export scores
+--heads 129 --export scores
 --head 0 --export scores
 --head 9 --export scores
 --heads 4 --head 5 --export scores
@@ -341,7 +341,8 @@ print("%dx%d" % struct.unpack(">II", b[16:24]))' "$1"
 # --plain: no view at 80x24 or 160x48 draws a glyph a screen reader reads
 # as noise (braille, blocks, box lines, shapes), each has a status line,
 # and the heatmap opens on its inspected value and formula
-for v in $("$PEVIZ" --help | sed -n 's/^ *--view NAME  *//p' | sed 's/,//g; s/ or / /'); do
+for v in $("$PEVIZ" --help | sed -n 's/^ *--view NAME  *//p' |
+          sed 's/^.*: //; s/ (default [^)]*)$//; s/,//g; s/ or / /'); do
     for size in 80x24 160x48; do
         "$PEVIZ" --snapshot --plain --view "$v" --size $size >"$tmp/plain" &&
             ! LC_ALL=C.UTF-8 grep -qP '[\x{2500}-\x{25FF}\x{2800}-\x{28FF}]' "$tmp/plain" &&

@@ -162,6 +162,9 @@ for f in assets/tours/*.tour; do
 done
 printf 'title  Broken\nset    d 7\n' >"$TMPD/bad.tour"
 vg 2 --snapshot --tour="$TMPD/bad.tour"
+# set tour in a tour is refused when it loads, leaving nothing behind
+printf 'title  Loads a tour\nset    tour x\n' >"$TMPD/tour-x.tour"
+vg 2 --tour="$TMPD/tour-x.tour" --check
 vg 0 --help
 vg 2 -d 7 --base nan --size 0x0
 vg 2 --no-such-option

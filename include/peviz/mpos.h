@@ -17,7 +17,8 @@
  *   vision, frame a, row b, column c (in that order, c fastest):
  *                             (t, h, w) = (tt(a), b, c) + st
  *   tt(a) = a                                  (Qwen2-VL; images)
- *   tt(a) = trunc(a * second_per_grid * tokens_per_second)
+ *   tt(a) = trunc(a * second_per_grid * tokens_per_second), each
+ *           product rounded to float32 as transformers' tensors are
  *                                              (Qwen2.5-VL videos, when
  *                                               tokens_per_second > 0)
  * Qwen3-VL splits a video into its frames (split_frames): each frame is a
@@ -122,7 +123,17 @@ int64_t mpos_seg_start(const struct mpos_conf *c, int s);
  * proportions otherwise (t = slots/4, h = (slots - t)/2, w the rest). */
 void mpos_default_section(int slots, int sec[3]);
 
-/* The sections in effect (given, or the default). */
+/* The default sections of the interleaved layout: 24,20,20 at 64 slots
+ * (Qwen3-VL's), and the same proportions otherwise (h = w = 5 slots/16,
+ * t the rest), which the layout can always give. */
+void mpos_default_section_interleaved(int slots, int sec[3]);
+
+/* Sections the interleaved layout gives over slots, nearest sec: h and w
+ * cut to the slots with k mod 3 = 1 and 2, t the rest, into fit.
+ * Returns 1 when sec itself fits. */
+int mpos_interleave_fit(const int sec[3], int slots, int fit[3]);
+
+/* The sections in effect (given, or the default of the layout). */
 void mpos_section(const struct mpos_conf *c, int slots, int sec[3]);
 
 /*
@@ -141,6 +152,23 @@ void mpos_axial_freqs(int slots, double theta, double *omega);
 /* sum_k 2 cos((a[axis_k] - b[axis_k]) omega_k). */
 double mpos_score(const double *omega, const unsigned char *axis, int slots,
                   const int64_t a[3], const int64_t b[3]);
+
+/*
+ * The score of a real query q at ids a and key k at ids b:
+ *   sum_k ca_k cos(delta_k omega_k) + cb_k sin(delta_k omega_k),
+ *   delta_k = a[axis_k] - b[axis_k],
+ * with ca, cb from mpos_qk_coeffs (ca = NULL: q = k = ones, 2 cos).
+ */
+double mpos_score_qk(const double *omega, const unsigned char *axis,
+                     int slots, const double *ca, const double *cb,
+                     const int64_t a[3], const int64_t b[3]);
+
+/* ca, cb [slots] of q and k (d = 2 slots values each, the model's order):
+ * slot k pairs dims (k, k + slots) when half (rotate_half, the Qwen
+ * models), else (2k, 2k + 1); ca_k = q.k over the pair, cb_k =
+ * q_x k_y - q_y k_x, as pe_rope_coeffs. */
+void mpos_qk_coeffs(const double *q, const double *k, int slots, int half,
+                    double *ca, double *cb);
 
 /*
  * What the scores need, for d rotary dimensions (slots = d/2): each

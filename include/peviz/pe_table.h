@@ -25,6 +25,9 @@ struct pe_table {
 struct pe_table_opts {
     const char *tensor;     /* a tensor name, or NULL: pick by name */
     int64_t row_offset;     /* rows to skip, or -1: the known offset */
+    int any_columns;        /* 1: any column count 1..PE_TABLE_D_MAX, odd
+                               ones too (a T5 bias table's heads); 0:
+                               an even d_model */
     const volatile int *cancel; /* non-NULL: once *cancel is set (by
                                another thread) the load stops within a
                                read of 64 KiB, refused "cancelled" */

@@ -49,7 +49,8 @@
 #define SCORES_SEED_K       UINT64_C(0x5eed0002)    /* RoPE random k */
 #define SCORES_SEED_LEARNED UINT64_C(0x5eed1ea4)    /* learned stand-in */
 
-#define SCORES_MAX_HEADS 64
+/* Heads of ALiBi and Sandwich, and of a T5 bias table (t5-11b has 128). */
+#define SCORES_MAX_HEADS 128
 #define SCORES_MAX_TERMS 4
 #define SCORES_T5_MAX_BUCKETS 1024
 
@@ -63,6 +64,16 @@ enum scheme { SCHEME_SINUSOIDAL = 0, SCHEME_ROPE, SCHEME_ALIBI,
               SCHEME_KERPLE_POWER, SCHEME_SANDWICH, SCHEME_XPOS };
 
 struct score_ctx;
+
+/* What a scheme's positions are made of, for the words beside its
+ * picture: frequency bands (a critical band, the slowest band's turns),
+ * T5's buckets, ALiBi's per-head slopes, KERPLE's kernel parameters
+ * r1 and r2, a learned table's rows, or nothing (NoPE). */
+enum scheme_has { SCHEME_HAS_NOTHING = 0, SCHEME_HAS_BANDS,
+                  SCHEME_HAS_BUCKETS, SCHEME_HAS_SLOPES, SCHEME_HAS_KERNEL,
+                  SCHEME_HAS_ROWS, SCHEME_HAS_COUNT };
+/* "bands", "buckets", "slopes", "kernel", "rows", "nothing". */
+const char *scheme_has_name(int has);
 
 /*
  * One entry per scheme, indexed by enum scheme (src/lib/schemes.c):
@@ -86,6 +97,8 @@ struct scheme_info {
     int toeplitz;                   /* without content S depends on i - j */
     int split;                      /* with content S = e.e + e.p + p.e + p.p */
     void (*build)(struct score_ctx *s);
+    int has;                        /* enum scheme_has; 0 (nothing) when a
+                                       registered row leaves it out */
 };
 
 /* The built-in rows, the first indexed by enum scheme. */
@@ -377,7 +390,8 @@ int scores_set_plan(struct score_ctx *s, const struct pe_plan *pl);
  * The caller's query and key (d values each, in the model's own order;
  * the context's qk_pairs says which dims pair) for rope and xpos, in
  * place of ones or the seeded draw.  Copied.  Call after
- * scores_set_rope_scaling.
+ * scores_set_rope_scaling.  For nope (without content) the scores become
+ * tau g(i) q.k: no rotation, the query scale g of the temperature tuning.
  */
 void scores_set_qk(struct score_ctx *s, const double *q, const double *k);
 

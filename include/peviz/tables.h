@@ -20,7 +20,8 @@
  *                refused.
  *
  * Rules for every format: the table after the row offset has n >= 1 rows
- * and d columns, d even and 2 .. 65536, n <= 2^24, n*d <= 2^22 values;
+ * and d columns, d even and 2 .. 65536 (any 1 .. 65536 with
+ * opts.any_columns), n <= 2^24, n*d <= 2^22 values;
  * every value finite with |v| <= PE_TABLE_VALUE_MAX, so that every sum of
  * products of two rows (scores, norms, covariances) stays finite.  Files
  * must be regular files (a FIFO, a device or a directory is refused

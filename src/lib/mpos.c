@@ -203,12 +203,18 @@ int mpos_check(const struct mpos_conf *c, char *err, size_t errlen)
     return 0;
 }
 
-/* The temporal id offset of frame a of a video (images: a). */
+/* The temporal id offset of frame a of a video (images: a).  As
+ * transformers forms it: the frame index times second_per_grid (a
+ * float32 tensor), times tokens_per_second, each product rounded to
+ * float32, then truncated (.long()).  In doubles, 49 x (2/49) x 2 is
+ * 3.999... and truncates to 3 where float32 gives 4. */
 static int64_t frame_t(const struct mpos_rules *r, enum mpos_kind k, int a)
 {
     if (k != MPOS_VIDEO || r->tokens_per_second <= 0)
         return a;
-    return (int64_t)((double)a * r->second_per_grid * r->tokens_per_second);
+    float t = (float)a * (float)r->second_per_grid;
+    t = t * (float)r->tokens_per_second;
+    return (int64_t)t;
 }
 
 static int64_t max3(int64_t a, int64_t b, int64_t c)
@@ -318,12 +324,29 @@ void mpos_default_section(int slots, int sec[3])
     sec[2] = slots - sec[0] - sec[1];
 }
 
+void mpos_default_section_interleaved(int slots, int sec[3])
+{
+    sec[1] = sec[2] = slots * 5 / 16;
+    sec[0] = slots - sec[1] - sec[2];
+}
+
 void mpos_section(const struct mpos_conf *c, int slots, int sec[3])
 {
     if (c->section[0] + c->section[1] + c->section[2] > 0)
         memcpy(sec, c->section, sizeof c->section);
+    else if (c->interleaved)
+        mpos_default_section_interleaved(slots, sec);
     else
         mpos_default_section(slots, sec);
+}
+
+int mpos_interleave_fit(const int sec[3], int slots, int fit[3])
+{
+    int cap = (slots + 1) / 3;      /* slots with k mod 3 = 1 below slots */
+    fit[1] = sec[1] < cap ? sec[1] : cap;
+    fit[2] = sec[2] < slots / 3 ? sec[2] : slots / 3;
+    fit[0] = slots - fit[1] - fit[2];
+    return fit[1] == sec[1] && fit[2] == sec[2] && fit[0] == sec[0];
 }
 
 static int interleaved_axis(int k, const int sec[3])
@@ -353,10 +376,12 @@ static int mrope_axes(const struct mpos_conf *c, int slots,
         got[a]++;
     }
     if (got[0] != sec[0] || got[1] != sec[1] || got[2] != sec[2]) {
+        int fit[3];
+        mpos_interleave_fit(sec, slots, fit);
         snprintf(err, errlen, "--mrope-section %d,%d,%d: interleaved over "
-                 "%d slots gives t,h,w %d,%d,%d; want h and w small enough "
-                 "to interleave", sec[0], sec[1], sec[2], slots, got[0],
-                 got[1], got[2]);
+                 "%d slots, h and w take at most %d and %d slots; type "
+                 "--mrope-section %d,%d,%d", sec[0], sec[1], sec[2], slots,
+                 (slots + 1) / 3, slots / 3, fit[0], fit[1], fit[2]);
         return -1;
     }
     return 0;
@@ -396,6 +421,30 @@ double mpos_score(const double *omega, const unsigned char *axis, int slots,
     for (int k = 0; k < slots; k++)
         s += 2 * cos((double)(a[axis[k]] - b[axis[k]]) * omega[k]);
     return s;
+}
+
+double mpos_score_qk(const double *omega, const unsigned char *axis,
+                     int slots, const double *ca, const double *cb,
+                     const int64_t a[3], const int64_t b[3])
+{
+    if (!ca)
+        return mpos_score(omega, axis, slots, a, b);
+    double s = 0;
+    for (int k = 0; k < slots; k++) {
+        double t = (double)(a[axis[k]] - b[axis[k]]) * omega[k];
+        s += ca[k] * cos(t) + cb[k] * sin(t);
+    }
+    return s;
+}
+
+void mpos_qk_coeffs(const double *q, const double *k, int slots, int half,
+                    double *ca, double *cb)
+{
+    for (int s = 0; s < slots; s++) {
+        int x = half ? s : 2 * s, y = half ? s + slots : 2 * s + 1;
+        ca[s] = q[x] * k[x] + q[y] * k[y];
+        cb[s] = q[x] * k[y] - q[y] * k[x];
+    }
 }
 
 int mpos_plan(const struct mpos_conf *c, int d, double base,

@@ -9,6 +9,7 @@ void pe_table_opts_init(struct pe_table_opts *o)
 {
     o->tensor = NULL;
     o->row_offset = -1;
+    o->any_columns = 0;
     o->cancel = NULL;
 }
 

@@ -49,8 +49,10 @@ static int load_from(struct tload *l, const struct gguf *g,
     snprintf(l->info->tensor, sizeof l->info->tensor, "%s", gt->name);
     if (elem_of(l, gt, &e))
         return -1;
-    if (gt->ne[0] < PE_TABLE_D_MIN || gt->ne[0] > PE_TABLE_D_MAX)
-        return tables_check_shape(l, (int64_t)gt->ne[1], (int64_t)gt->ne[0]);
+    if (gt->ne[0] < (uint64_t)tables_d_min(l) || gt->ne[0] > PE_TABLE_D_MAX)
+        return tables_check_shape(l, (int64_t)gt->ne[1], (int64_t)gt->ne[0])
+               ? -1 : filesrc_fail(l->src, "%llu columns: out of range",
+                                   (unsigned long long)gt->ne[0]);
     if (gt->ne[1] > (uint64_t)INT64_MAX / 2)
         return tables_check_shape(l, INT64_MAX / 2, (int64_t)gt->ne[0]);
     return tables_read_matrix(l, gguf_data_offset(g) + gt->offset,

@@ -28,11 +28,19 @@ void tables_note(struct tload *l, const char *fmt, ...)
     va_end(ap);
 }
 
+int tables_d_min(const struct tload *l)
+{
+    return l->o.any_columns ? 1 : PE_TABLE_D_MIN;
+}
+
 int tables_check_shape(struct tload *l, int64_t n, int64_t d)
 {
     if (n < 1)
         return filesrc_fail(l->src, "no rows: want one row per position");
-    if (d < PE_TABLE_D_MIN || d > PE_TABLE_D_MAX || d % 2)
+    if (l->o.any_columns && (d < 1 || d > PE_TABLE_D_MAX))
+        return filesrc_fail(l->src, "%lld columns: want 1..%d",
+                            (long long)d, PE_TABLE_D_MAX);
+    if (!l->o.any_columns && (d < PE_TABLE_D_MIN || d > PE_TABLE_D_MAX || d % 2))
         return filesrc_fail(l->src, "%lld columns: d_model must be even, "
                             "%d..%d", (long long)d, PE_TABLE_D_MIN,
                             PE_TABLE_D_MAX);

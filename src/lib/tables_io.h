@@ -20,6 +20,9 @@ struct tload {
 void tables_note(struct tload *l, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
+/* The fewest columns a table may have (1 with any_columns). */
+int tables_d_min(const struct tload *l);
+
 /* The rules on the loaded shape (after the offset). */
 int tables_check_shape(struct tload *l, int64_t n, int64_t d);
 

@@ -254,7 +254,7 @@ int tables_npy(struct tload *l, struct pe_table *t)
     int64_t n = h.shape[0], d = h.shape[1];
     /* the limits first (d bounded keeps the byte count below), unless
      * an offset will drop rows */
-    if ((l->o.row_offset <= 0 || n < 1 || d < PE_TABLE_D_MIN
+    if ((l->o.row_offset <= 0 || n < 1 || d < tables_d_min(l)
          || d > PE_TABLE_D_MAX) && tables_check_shape(l, n, d))
         return -1;
     uint64_t need = (uint64_t)n * (uint64_t)d * (uint64_t)filesrc_elem_size(e);

@@ -931,7 +931,7 @@ static int big_numbers(struct ctx *x, int rx, int y, int rows,
                        const struct clocks_band *b)
 {
     const struct app *a = x->a;
-    int halves = canvas_has_halves(a->ascii, a->color), h = big_rows(halves);
+    int halves = !a->ascii, h = big_rows(halves);   /* glyphs: no colour needed */
     char v[3][32];
     const char *lab[3] = { "pos", x->sy->om, x->sy->lam };
     snprintf(v[0], sizeof v[0], "%lld", (long long)a->p.pos);

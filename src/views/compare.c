@@ -130,6 +130,14 @@ static void draw_tiny(const struct app *a, canvas *c, const struct rpane *rp,
         snprintf(s[0], sizeof s[0], "%c base=%s crit band %d", 'A' + rp[k].id, b,
                  rp[k].crit);
         snprintf(s[1], sizeof s[1], "%c %s c%d", 'A' + rp[k].id, b, rp[k].crit);
+        if (rp[k].has != SCHEME_HAS_BANDS) {    /* what its scheme has */
+            snprintf(s[0], sizeof s[0], "%c %s: %s", 'A' + rp[k].id,
+                     scheme_name((enum scheme)rp[k].scheme),
+                     rp[k].has == SCHEME_HAS_NOTHING ? "no position signal"
+                     : scheme_has_name(rp[k].has));
+            snprintf(s[1], sizeof s[1], "%c %s", 'A' + rp[k].id,
+                     scheme_name((enum scheme)rp[k].scheme));
+        }
         snprintf(s[2], sizeof s[2], "%c", 'A' + rp[k].id);
         const char *cand[3] = { s[0], s[1], s[2] };
         canvas_text_fit(c, 0, k, c->w, cand, 3, cmp_pane_rgb(a, rp[k].id),
@@ -770,6 +778,7 @@ static void compare_reset(struct app *a)
         a->cmp.panes[k].base = 10000;
     for (int k = 0; k < COMPARE_MAX_PANES; k++)
         rope_scaling_default(&a->cmp.panes[k].rope);
+    settings_reset(COMPARE_SETTINGS, a);
 }
 
 /* ---- ':' commands ------------------------------------------------------- */
@@ -942,6 +951,7 @@ const struct view VIEW_COMPARE_DEF = {
     .raster = compare_raster,
     .command = compare_command, .keys = COMPARE_KEYS,
     .fields = COMPARE_FIELDS, .fields_check = compare_fields_check,
+    .settings = COMPARE_SETTINGS,
     .point_text = compare_point_text,
     .about =
         "Two to six encodings side by side, sharing the cursor, the zoom and "

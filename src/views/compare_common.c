@@ -116,6 +116,7 @@ static void pane_scheme(const struct app *a, int k, struct rpane *r)
         r->scheme = nope ? SCHEME_NOPE : SCHEME_ROPE;
         r->so.temp_tuning = nope;
     }
+    r->has = r->scheme < 0 ? SCHEME_HAS_BANDS : scheme_info(r->scheme)->has;
     if (r->scheme < 0) {        /* PE(i).PE(j): sinusoidal, no toggles */
         scores_defaults(&r->so);
         return;

@@ -77,6 +77,64 @@ const struct state_field COMPARE_FIELDS[] = {
     { 0 }
 };
 
+/* ---- the settings' rows (settings.h) ------------------------------------ */
+
+/* The words a row takes, NULL past the last. */
+static const char *mode_at(int k)
+{
+    return k >= 0 && k < PANE_MODE_COUNT ? mode_word(k) : NULL;
+}
+
+static const char *scheme_at(int k)
+{
+    return k >= 0 && k <= scheme_count() ? scheme_word(k) : NULL;
+}
+
+static const char *pairs_at(int k)
+{
+    return k >= 0 && k <= QK_PAIRS_COUNT ? pairs_word(k) : NULL;
+}
+
+/* A setting of pane C shows it. */
+static void pane_c(struct app *a)
+{
+    if (a->cmp.npanes < 3)
+        a->cmp.npanes = 3;
+}
+
+#define CMP_WHERE (SET_CLI | SET_FILE | SET_FOLLOW)
+/* Pane k's (letter l) scores, q/k pairs and layer on the command line;
+ * who says which pane, then more (what add does: NULL, or pane_c). */
+#define PANE_SETTINGS(k, l, who, more, add)                                \
+    { .name = "scheme-" l, .type = SET_WORD,                                \
+      .off = SET_OFF(cmp.panes[k].scheme), .word = scheme_at, .def = "pe",  \
+      .arg = "NAME", .help = "compare view: " who "'s scores (profile, "    \
+      "drift)" more, .where = CMP_WHERE, .wire = "cmp." #k ".scheme",            \
+      .given = add },                                                       \
+    { .name = "rope-layout-" l, .type = SET_WORD,                           \
+      .off = SET_OFF(cmp.panes[k].pairs), .word = pairs_at,                 \
+      .def = "global", .arg = "L", .help = "compare view: " who "'s q/k "   \
+      "pairs (global: --rope-layout's)" more, .where = CMP_WHERE,                \
+      .wire = "cmp." #k ".pairs", .given = add },                           \
+    { .name = "layer-" l, .type = SET_INT,                                  \
+      .off = SET_OFF(cmp.panes[k].layer), .lo = 0,                          \
+      .hi = COMPARE_LAYER_MAX - 1, .shift = -1, .def_note = "none",         \
+      .arg = "L", .help = "compare view: " who " shows layer L of a model " \
+      "with NoPE layers" more, .where = CMP_WHERE, .wire = "cmp." #k ".layer",   \
+      .given = add }
+
+/* In the order the command line applies them. */
+const struct setting COMPARE_SETTINGS[] = {
+    PANE_SETTINGS(0, "a", "pane A", "", NULL),
+    PANE_SETTINGS(1, "b", "pane B", "", NULL),
+    PANE_SETTINGS(2, "c", "pane C", ", and C shown", pane_c),
+    { .name = "pane-mode", .type = SET_WORD, .off = SET_OFF(cmp.mode),
+      .word = mode_at, .parse = pane_mode_parse, .def = "heatmap",
+      .arg = "MODE", .help = "compare view: what each pane shows (v)",
+      .where = CMP_WHERE, .wire = "cmp.mode" },
+    { 0 }
+};
+
 /*
  * Pane k's scaling against the d_model it is drawn with, as the compare
  * view checks it when it is set.  A pane that follows the global d_model

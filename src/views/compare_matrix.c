@@ -90,6 +90,13 @@ static void draw_scale(const struct app *a, canvas *c, int x, int y, int w,
                        int any, double lo, double hi)
 {
     char t[96], l[24], h[24];
+    if (any && lo == hi) {      /* one value: no scale to draw */
+        fmt_num(lo, 4, l, sizeof l);
+        snprintf(t, sizeof t, "constant %s", l);
+        canvas_text(c, x, y, w, text_width(t) <= w ? t : l,
+                    cmp_uc(a, UI_TEXT), RGB_DEFAULT, 0);
+        return;
+    }
     for (int digits = 4; any && digits >= 2; digits -= 2) {
         fmt_num(lo, digits, l, sizeof l);
         fmt_num(hi, digits, h, sizeof h);
@@ -113,6 +120,15 @@ static void draw_pane(const struct app *a, canvas *c,
     struct mdims m = matrix_dims(f, &f->rp[k]);
     double lo = 0, hi = 0;
     int any = value_range(v, (size_t)g->body_h * (size_t)g->pw, &lo, &hi);
+    if (any && lo == hi) {      /* constant: said in words, not a glyph */
+        char t[48], l[24];
+        fmt_num(lo, 4, l, sizeof l);
+        snprintf(t, sizeof t, "S = %s everywhere", l);
+        const char *cand[3] = { t, "constant", "" };
+        canvas_text_fit(c, g->px[k] + 1, g->body_y + m.rows / 2, g->pw - 2,
+                        cand, 3, cmp_uc(a, UI_DIM), 0);
+        m.rows = 0;
+    }
     for (int y = 0; y < m.rows; y++)
         for (int x = 0; x < m.cols; x++) {
             double s = v[(size_t)y * (size_t)g->pw + (size_t)x];

@@ -62,6 +62,8 @@ struct rpane {
     double slow_turns_base; /* the same unscaled */
     int scheme;             /* the attention scheme of its scores, -1:
                                PE(i).PE(j) (no scheme) */
+    int has;                /* what its scheme has (enum scheme_has):
+                               the header's words; bands without one */
     int layer;              /* the model's layer it shows, -1: none */
     struct score_opts so;   /* its score options: the attention view's
                                with the pane's scheme and q/k pairs */

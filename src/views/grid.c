@@ -20,6 +20,8 @@
 
 #include "app.h"
 #include "peviz/mpos.h"
+#include "peviz/pe_table.h"
+#include "peviz/scores.h"
 #include "state_field.h"
 
 #define GRID_VIEW_MAX_PATCHES 65536     /* frames drawn (H x W tokens) */
@@ -33,6 +35,9 @@ struct grid_rt {
     double mult;
     double *omega;              /* slots */
     unsigned char *axis;        /* slots */
+    double *ca, *cb;            /* --qk's coefficients (slots each), or
+                                   NULL: q = k = ones */
+    double top;                 /* the largest score: sum |(ca, cb)| */
     int cap;                    /* allocated slots */
     /* the shown frame */
     int seg, frame, gh, gw;     /* segment, frame, its LLM grid */
@@ -45,6 +50,25 @@ struct grid_rt {
 };
 
 /* ---- layout ------------------------------------------------------------- */
+
+/* --qk's pair for the head shown, as the export takes it. */
+static void qk_plan(const struct app *a, struct grid_rt *r)
+{
+    const struct pe_table *t = a->qk_table;
+    int h = a->att.o.head, d = a->p.d;
+    free(r->ca);
+    r->ca = r->cb = NULL;
+    r->top = 2.0 * r->slots;
+    if (!t || t->d != d || h < 0 || 2 * (int64_t)h + 1 >= t->n ||
+        !(r->ca = malloc((size_t)d * sizeof *r->ca)))
+        return;
+    r->cb = r->ca + d / 2;
+    const double *q = t->v + (size_t)(2 * h) * (size_t)d;
+    mpos_qk_coeffs(q, q + d, d / 2, a->att.o.qk_pairs == QK_HALF, r->ca, r->cb);
+    r->top = 0;
+    for (int k = 0; k < d / 2; k++)
+        r->top += hypot(r->ca[k], r->cb[k]);
+}
 
 static int plan(const struct app *a, struct grid_rt *r)
 {
@@ -63,6 +87,7 @@ static int plan(const struct app *a, struct grid_rt *r)
         r->cap = slots;
     }
     r->slots = slots;
+    qk_plan(a, r);
     return mpos_plan(&a->mp, a->p.d, a->p.base, &a->p.rope, a->p.n, r->omega,
                      r->axis, &r->mult, r->why, sizeof r->why);
 }
@@ -172,7 +197,8 @@ static void ids_of(const struct app *a, int64_t i, int64_t id[3])
 static double score(const struct grid_rt *r, const int64_t qi[3],
                     const int64_t kj[3])
 {
-    return r->mult * mpos_score(r->omega, r->axis, r->slots, qi, kj);
+    return r->mult * mpos_score_qk(r->omega, r->axis, r->slots, r->ca, r->cb,
+                                   qi, kj);
 }
 
 /* The block mean of cell (cx, cy) of the shown frame. */
@@ -370,7 +396,7 @@ static void draw_panel(const struct app *a, const struct grid_rt *r,
     tok_line(a, c, x, y++, "k", a->grid.key);
     canvas_printf(c, x, y++, PANEL_W - 1, txt, RGB_DEFAULT, 0,
                   "S(Q,k) = %.4g of %.4g", score(r, q, k),
-                  2.0 * r->slots * r->mult);
+                  r->top * r->mult);
     canvas_text(c, x, y++, PANEL_W - 1, a->mp.mode == MPOS_AXIAL
                 ? "slot axis, cos of its turn:" : "slot axis, cos(d*omega):",
                 dim, RGB_DEFAULT, 0);
@@ -521,6 +547,17 @@ static int take(struct app *a, const struct mpos_conf *next, const char *cmd,
     int r = !axis ? -1 : mpos_check(next, err, sizeof err) ? -1
             : mpos_axes(next, a->p.d / 2, axis, err, sizeof err);
     free(axis);
+    if (r && axis && next->interleaved && next->mode == MPOS_MROPE &&
+        !mpos_check(next, err, sizeof err)) {
+        int sec[3], fit[3];
+        mpos_section(next, a->p.d / 2, sec);
+        mpos_interleave_fit(sec, a->p.d / 2, fit);
+        app_msg(a, 1, ":%s %.40s: sections %d,%d,%d do not interleave over "
+                "%d slots; type :section %d,%d,%d%s", cmd, arg, sec[0], sec[1],
+                sec[2], a->p.d / 2, fit[0], fit[1], fit[2],
+                strcmp(cmd, "interleaved") ? "" : ", then :interleaved on");
+        return 1;
+    }
     if (r) {
         app_msg(a, 1, ":%s %.40s: %s", cmd, arg, axis ? err : "out of memory");
         return 1;
@@ -604,6 +641,7 @@ static void grid_fini(void *rt)
     struct grid_rt *r = rt;
     free(r->omega);
     free(r->axis);
+    free(r->ca);
 }
 
 static const struct state_field GRID_FIELDS[] = {

@@ -361,7 +361,7 @@ static void test_rejections(void)
     refused("speed 0\n", "speed");
     refused("speed inf\n", "speed");
     refused("clk.k 16777217\n", "out of range");
-    refused("att.heads 65\n", "out of range");
+    refused("att.heads 129\n", "out of range");
     refused("att.heads 4\n", "att.head");  /* head is 11 */
     refused("cmp.panes 2\n", "cmp.active");     /* active is 2 */
     refused("cmp.1.d 7\n", "d_model");

@@ -670,6 +670,92 @@ static void test_probe(void)
     CHECK_STR(keys, "\033[Ax\033OB");
 }
 
+/* ---- the cell size in pixels ------------------------------------------------ */
+
+/* n cells at area / cols pixels a cell, from the definition in doubles:
+ * the whole pixels they span, never more than the cells. */
+static int span_ref(int n, int area, int cols)
+{
+    return (int)floor((double)n * area / cols + 1e-9);
+}
+
+static void test_cell_size(void)
+{
+    struct gfx_probe p;
+    struct gfx_cell c;
+    char keys[64];
+    /* xterm.js at 80x24: the text area says 8.425 where the cell says 8 */
+    feed(&p, "\033[4;384;674t\033[6;16;8t\033[?62;4c", 3, keys);
+    CHECK(p.area_w == 674 && p.area_h == 384 && p.cell_w == 8 &&
+          p.cell_h == 16 && p.answered && keys[0] == 0);
+    p.cols = 80;
+    p.rows = 24;
+    gfx_probe_cell(&p, 80, 24, 0, 0, &c);
+    CHECK(c.w_num == 674 && c.w_den == 80 && c.h_num == 384 &&
+          c.h_den == 24);
+    /* 65 cells are 547.6 pixels: 547, not 65 x 8 = 520 */
+    CHECK_NEAR(gfx_cell_span(65, c.w_num, c.w_den), 547, 0);
+    static const int areas[][2] = { { 674, 80 }, { 722, 80 }, { 843, 100 },
+                                    { 1283, 160 }, { 626, 80 }, { 960, 96 } };
+    int bad = 0;
+    for (size_t k = 0; k < sizeof areas / sizeof areas[0]; k++)
+        for (int n = 0; n <= 2 * areas[k][1]; n++) {
+            int got = gfx_cell_span(n, areas[k][0], areas[k][1]);
+            double exact = (double)n * areas[k][0] / areas[k][1];
+            bad += got != span_ref(n, areas[k][0], areas[k][1]) ||
+                   got > exact + 1e-9 || got <= exact - 1;
+        }
+    CHECK_NEAR(bad, 0, 0);
+    /* no text area: the cell size; no area's cells: the same */
+    memset(&p, 0, sizeof p);
+    p.cell_w = 9;
+    p.cell_h = 18;
+    gfx_probe_cell(&p, 80, 24, 800, 480, &c);
+    CHECK(c.w_num == 9 && c.w_den == 1 && c.h_num == 18 && c.h_den == 1);
+    p.area_w = 720;
+    p.area_h = 432;
+    gfx_probe_cell(&p, 80, 24, 800, 480, &c);
+    CHECK(c.w_num == 9 && c.w_den == 1);
+    /* neither: the window's pixels over its cells, exactly */
+    memset(&p, 0, sizeof p);
+    gfx_probe_cell(&p, 80, 24, 674, 384, &c);
+    CHECK(c.w_num == 674 && c.w_den == 80 && c.h_num == 384 &&
+          c.h_den == 24);
+    CHECK_NEAR(gfx_cell_span(65, c.w_num, c.w_den), 547, 0);
+    /* nothing says: unknown */
+    gfx_probe_cell(&p, 80, 24, 0, 0, &c);
+    CHECK(c.w_num == 0 && c.h_num == 0 && gfx_cell_span(5, 0, 0) == 0);
+    /* out of reason: left unknown */
+    feed(&p, "\033[4;0;674t\033[6;16;0t\033[?62c", 64, keys);
+    CHECK(p.area_w == 0 && p.area_h == 0 && p.cell_w == 0 && keys[0] == 0);
+}
+
+/* raster_scale: each pixel the source's under its centre. */
+static void test_scale(void)
+{
+    struct image in, out;
+    int bad = 0;
+    CHECK(image_init(&in, 7, 3) == 0);
+    for (int y = 0; y < in.h; y++)
+        for (int x = 0; x < in.w; x++)
+            image_set(&in, x, y, (rgb)(x * 16 + y * 0x10000 + 1));
+    static const int sizes[][2] = { { 8, 4 }, { 7, 3 }, { 20, 7 }, { 5, 2 },
+                                    { 1, 1 } };
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+        CHECK(raster_scale(&in, sizes[k][0], sizes[k][1], &out) == 0);
+        CHECK(out.w == sizes[k][0] && out.h == sizes[k][1]);
+        for (int y = 0; y < out.h; y++)
+            for (int x = 0; x < out.w; x++) {
+                int sx = (int)floor((x + 0.5) * in.w / out.w);
+                int sy = (int)floor((y + 0.5) * in.h / out.h);
+                bad += image_get(&out, x, y) != image_get(&in, sx, sy);
+            }
+        image_free(&out);
+    }
+    CHECK_NEAR(bad, 0, 0);
+    image_free(&in);
+}
+
 /* ---- the clock faces and the PCA face ---------------------------------------------- */
 
 /* Band i's hand at a's position, from the definition: pos * base^(-2i/d). */
@@ -1014,6 +1100,8 @@ static void test_pca_face(void)
 int main(void)
 {
     test_probe();
+    test_cell_size();
+    test_scale();
     test_base64();
     test_kitty();
     test_sixel();

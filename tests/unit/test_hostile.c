@@ -45,7 +45,7 @@ static const struct view_bad VIEW_BAD[] = {
     { VIEW_CLOCKS, "band \033]0;pwned\007" },
     { VIEW_ATTENTION, "q" }, { VIEW_ATTENTION, "q zeros" },
     { VIEW_ATTENTION, "q ones x" }, { VIEW_ATTENTION, "q \033[2J" },
-    { VIEW_ATTENTION, "heads 0" }, { VIEW_ATTENTION, "heads 65" },
+    { VIEW_ATTENTION, "heads 0" }, { VIEW_ATTENTION, "heads 129" },
     { VIEW_ATTENTION, "heads -1" }, { VIEW_ATTENTION, "heads nan" },
     { VIEW_ATTENTION, "heads 99999999999999999999" },
     { VIEW_ATTENTION, "heads" }, { VIEW_ATTENTION, "heads 8x" },
