@@ -1104,6 +1104,10 @@ open(out + "/c-shapes.safetensors", "wb").write(struct.pack("<Q", len(hdr)) + hd
 h = "{'descr': '<f4', 'fortran_order': False, 'shape': (3, 2, 4), }"
 h += " " * ((64 - (10 + len(h) + 1) % 64) % 64) + "\n"
 open(out + "/c-three.npy", "wb").write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(h)) + h.encode() + bytes(96))
+# the frequencies wrong too: llama3.1's cache made by plain linear
+# scaling, and a cache of base 10000 for a model of 500000, offset by 1
+npy3("c-l31lin.npy", *cache([theta(i, 128, 5e5) / 8 for i in range(64)], 300, "half"))
+npy3("c-base-off.npy", *cache([theta(i, 128, 1e4) for i in range(64)], 300, "half", off=1))
 open(out + "/c-bad.npy", "wb").write(b"\x93NUMPY\x01\x00" + struct.pack("<H", 6) + b"{}    ")
 PY
 python3 "$tmp/caches.py" "$tmp"
@@ -1125,6 +1129,10 @@ check_freqs "--check-cache $tmp/c-wide.npy -d 16 --rope-layout half" 1 \
     "matches the (k, k+32) pairing across a head of 64 (1 change, residual 2.97e-08)"
 check_freqs "--check-cache $tmp/c-g4.npy -d 64 -b 1e6 --rope-layout half" 1 \
     "matches the (k, k+128) pairing across a head of 256, and proportional (the exponent over head_dim 256, not the 64 rotary dims) (2 changes, residual 2.98e-08)"
+check_freqs "--check-cache $tmp/c-l31lin.npy --model llama3.1-8b" 1 \
+    "matches frequencies: llama3 applied as plain linear scaling by 8 (1 change, residual 2.98e-08)"
+check_freqs "--check-cache $tmp/c-base-off.npy --model llama3-8b" 1 \
+    "matches frequencies: base 10000 instead of 500000, and positions offset by 1 (2 changes, residual 2.98e-08)"
 seq="--model qwen3-vl --sequence text:4,image:8x8,text:4"
 check_freqs "--check-cache $tmp/m-inter.npy $seq" 0 \
     "match: 24 positions x 128 within their tolerance (npy (2, 24, 128) f32) of d 128, base 5000000, none, (k, k+W/2) half pairing"

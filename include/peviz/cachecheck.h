@@ -33,7 +33,11 @@
  * token's index).  Each that reproduces every value is named, fewest
  * changes first.  For M-RoPE, when none does, each slot's axis is found
  * alone, and the map is named when every slot follows one axis
- * ("slots t 0-15, h 16-39, w 40-63").
+ * ("slots t 0-15, h 16-39, w 40-63").  When still none does, the
+ * frequencies the cache turns by (its phase unwrapped down the rows) go
+ * to the frequency check's search (peviz/freqcheck.h), and each match
+ * that reproduces the cache, alone or with a factor or an offset, is
+ * named "frequencies: ...".
  */
 #ifndef PEVIZ_CACHECHECK_H
 #define PEVIZ_CACHECHECK_H

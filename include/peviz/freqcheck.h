@@ -115,6 +115,8 @@ struct freq_match {
                                    instead of 10000" */
     int changes;                /* choices that differ from the config */
     double residual;            /* the largest relative error left */
+    int nb;                     /* bands of the combination */
+    double omega[FREQ_BANDS_MAX];   /* its frequencies */
 };
 
 /* One compared band. */

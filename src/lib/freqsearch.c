@@ -679,6 +679,8 @@ static void report(struct fstate *st, struct freq_check *out)
         snprintf(m->name, sizeof m->name, "%s", keep[i].name);
         m->changes = keep[i].changes;
         m->residual = keep[i].residual;
+        m->nb = keep[i].nb;
+        memcpy(m->omega, keep[i].w, sizeof m->omega[0] * (size_t)keep[i].nb);
         for (int j = i + 1; j < nk; j++)
             if (!used[j] && same_values(&st->c, &keep[i], &keep[j])) {
                 used[j] = 1;
