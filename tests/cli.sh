@@ -383,6 +383,8 @@ conf 'bogus = 1\n'
 conf_refused "peviz.conf:1: bogus: not a setting"
 conf 'export = pe\n'
 conf_refused "peviz.conf:1: export: .*command line only"
+conf 'check-cache = cache.npy\n'
+conf_refused "peviz.conf:1: check-cache: .*command line only"
 conf 'mouse = maybe\n'
 conf_refused "peviz.conf:1: mouse: 'maybe': want yes or no"
 conf 'base\n'
