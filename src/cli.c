@@ -316,13 +316,14 @@ int cli_given(const struct cli *c, const char *name)
 }
 
 /* Set each row given, in the rows' order (heads before head); those
- * bounded by n only once it is final (late), then every row's check. */
+ * bounded by n or by another row only once both are final (late: a
+ * table may give n, or the heads), then every row's check. */
 static int cli_apply(struct cli *c, int late)
 {
     char err[192];
     const struct setting *s;
     for (size_t k = 0; k < CLI_SETTINGS_MAX && (s = cli_setting(k)); k++) {
-        if (!c->set_text[k] || (!late && s->bound == SETB_LEN))
+        if (!c->set_text[k] || (!late && s->bound != SETB_FIXED))
             continue;
         if (settings_set(s, &c->app, c->app.p.n, c->set_text[k], err,
                          sizeof err))

@@ -72,7 +72,7 @@ if [ -x "$DOCGEN" ]; then
     check "README.md has the generated views table" \
         grep -q '^<!-- BEGIN peviz-docs views -->$' "$README"
     check "README.md has the generated keys" \
-        grep -q '^<!-- BEGIN peviz-docs keys -->$' "$README"
+        grep -q '^<!-- BEGIN peviz-docs keys-brief -->$' "$README"
     check "the man page's KEYS are generated" \
         grep -q '^\.\\" BEGIN peviz-docs keys$' "$MAN"
     check "--version says the version in VERSION ($(cat VERSION))" \

@@ -190,6 +190,43 @@ static void list_keys(FILE *out, int man)
     }
 }
 
+/* One row of the brief table: where, then each key and what it does. */
+static void keys_brief_row(FILE *out, const char *where,
+                           const struct keybind *k)
+{
+    char vlabel[32], vhelp[256];
+    const char *sep = "";
+    fprintf(out, "| %s | ", where);
+    for (; k && k->key; k++) {
+        if (!k->label)
+            continue;
+        const char *label = k->label, *help = k->help;
+        if (k->act == ACT_VIEW_N) {
+            views_keys_text(vlabel, sizeof vlabel, vhelp, sizeof vhelp);
+            label = vlabel;
+            help = vhelp;
+        }
+        fprintf(out, "%s`%s` %s", sep, label, help);
+        sep = "; ";
+    }
+    fprintf(out, " |\n");
+}
+
+/* The keys in one short table, a row a view (the README's; the man page
+ * has them in full). */
+static void list_keys_brief(FILE *out, int man)
+{
+    if (man) {
+        list_keys(out, man);
+        return;
+    }
+    fprintf(out, "| where | keys |\n|---|---|\n");
+    keys_brief_row(out, "every view", KEYS_GLOBAL);
+    keys_brief_row(out, "follow mode", KEYS_FOLLOW);
+    for (int v = 0; v < VIEW_COUNT; v++)
+        keys_brief_row(out, VIEWS[v]->name, VIEWS[v]->keys);
+}
+
 static void list_schemes(FILE *out, int man)
 {
     header(out, man, "scheme", "score S(i, j)", "has");
@@ -404,6 +441,7 @@ static int bound_block_len(void) { return BOUND_BLOCK; }
 static const struct list LISTS[] = {
     { "views", list_views, NULL },
     { "keys", list_keys, NULL },
+    { "keys-brief", list_keys_brief, NULL },
     { "schemes", list_schemes, NULL },
     { "tour-quantities", list_quantities, NULL },
     { "check-sizes", list_check_sizes, NULL },

@@ -273,9 +273,11 @@ static void test_cli_lists(void)
           != NULL);
     const char *help[] = { "--help", NULL };
     CHECK(run(help) == 0);
-    CHECK(strstr(out_text, "--scheme NAME          sinusoidal, rope, ")
-          != NULL);
-    CHECK(strstr(out_text, " or reg-halfln\n") != NULL);
+    const char *sl = strstr(out_text, "--scheme NAME ");
+    const char *eol = sl ? strchr(sl, '\n') : NULL;
+    const char *rh = sl ? strstr(sl, " or reg-halfln (default sinusoidal)")
+                        : NULL;
+    CHECK(sl && strstr(sl, ": sinusoidal, rope, ") && rh && rh < eol);
     CHECK(strstr(out_text, " or reg-evenband\n") != NULL);
 }
 
