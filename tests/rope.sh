@@ -1073,6 +1073,7 @@ def yarn(d, b, s, L):
 qy = yarn(128, 1e6, 4, 32768)
 npy3("c-yarn.npy", *cache(qy, 200, "half", a=0.1 * math.log(4) + 1))
 npy3("c-yarn-noa.npy", *cache(qy, 200, "half"))
+npy3("c-yarn-twice.npy", *cache(qy, 200, "half", a=(0.1 * math.log(4) + 1) ** 2))
 # 16 rotary dims across a head of 64, paired (k, k+32)
 npy3("c-wide.npy", *cache([theta(i, 16, 1e4) for i in range(8)], 100, "wide", width=64))
 # M-RoPE, qwen3-vl (interleaved t, h, w 24, 20, 20): the ids of
@@ -1125,6 +1126,8 @@ check_freqs "--check-cache $tmp/c-yarn.npy --model qwen2.5-7b-yarn -n 32768" 0 \
     "match: 200 positions x 128 within their tolerance (npy (2, 200, 128) f32) of d 128, base 1000000, yarn s=4 L=32768, (k, k+W/2) half pairing"
 check_freqs "--check-cache $tmp/c-yarn-noa.npy --model qwen2.5-7b-yarn -n 32768" 1 \
     "matches the attention factor 1.13863 not folded into cos and sin (1 change, residual 2.98e-08)"
+check_freqs "--check-cache $tmp/c-yarn-twice.npy --model qwen2.5-7b-yarn" 1 \
+    "matches the attention factor folded in twice (1.29648) (1 change, residual 5.96e-08)"
 check_freqs "--check-cache $tmp/c-wide.npy -d 16 --rope-layout half" 1 \
     "matches the (k, k+32) pairing across a head of 64 (1 change, residual 2.97e-08)"
 check_freqs "--check-cache $tmp/c-g4.npy -d 64 -b 1e6 --rope-layout half" 1 \

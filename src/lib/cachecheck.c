@@ -195,7 +195,9 @@ static int cvar_apply(const struct cctx *c, int ax, int k, struct cvar *v)
                  : hypot(c->f->cos[0], c->f->sin[0]);
         if (k < 2 && c->a0 == 1)
             return 0;
-        if (fabs(a - c->a0) <= c->tol || (k == 2 && fabs(a - 1) <= c->tol))
+        if (fabs(a - c->a0) <= c->tol ||
+            (k == 2 && (fabs(a - 1) <= c->tol ||
+                        fabs(a - c->a0 * c->a0) <= c->tol)))
             return 0;
         if (k == 0)
             snprintf(part, sizeof part, "the attention factor %.6g not "
