@@ -980,7 +980,7 @@ static void check_freqs_verdict(const struct cli *c, const struct freq_file *f,
     if (k == 0 && r->f32_only)
         fprintf(out, "match: %d bands within %.3g (%s%s) of %s, in float32 "
                 "as transformers computes them; residual %.3g\n", r->nbands,
-                0x1p-20, f->what, shape, set, r->match[0].residual);
+                0x1p-20, f->what, shape, set, r->f32_residual);
     else if (k == 0)
         fprintf(out, "match: %d bands within %.3g (%s%s) of %s\n", r->nbands,
                 f->tol, f->what, shape, set);
@@ -1144,6 +1144,7 @@ void cli_usage(FILE *f)
           "       peviz --export freqs|bands [--model NAME|--config FILE] [options]\n"
           "       peviz --model list\n"
           "       peviz --check-freqs FILE [--tensor NAME] [--model NAME|--config FILE] [options]\n"
+          "       peviz --check-cache FILE [--tensor COS,SIN] [--model NAME|--config FILE] [options]\n"
           "       peviz --export position-ids|scores --sequence SPEC|--grid WxH [options]\n"
           "       peviz --export pca|pca-variance [--pe-file FILE] [--components K]\n"
           "       peviz --tour[=FILE] --check      check a tour file\n"

@@ -22,8 +22,8 @@
  * the command line's alone. */
 static const char *const JOBS[] = {
     "help", "version", "no-user-settings", "export", "snapshot", "format",
-    "size", "scale", "rows", "check", "check-freqs", "slides", "record",
-    "autoplay", "serve", "serve-mode", "follow", "files", "tour",
+    "size", "scale", "rows", "check", "check-freqs", "check-cache", "slides",
+    "record", "autoplay", "serve", "serve-mode", "follow", "files", "tour",
     "print-settings",
 };
 

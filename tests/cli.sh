@@ -100,6 +100,11 @@ stray-argument
 --check-freqs a.npy --export freqs
 --check-freqs a.npy --snapshot
 --check-freqs
+--check-cache /nonexistent/cache.npy
+--check-cache /dev/null
+--check-cache a.npy --pe-file b.npy
+--check-cache a.npy --check-freqs b.npy
+--check-cache
 --rows 3..2 --export pe
 --rows 8..8 -n 8 --export pe
 --rows 0..16777216 --export pe
@@ -378,6 +383,8 @@ conf 'bogus = 1\n'
 conf_refused "peviz.conf:1: bogus: not a setting"
 conf 'export = pe\n'
 conf_refused "peviz.conf:1: export: .*command line only"
+conf 'check-cache = cache.npy\n'
+conf_refused "peviz.conf:1: check-cache: .*command line only"
 conf 'mouse = maybe\n'
 conf_refused "peviz.conf:1: mouse: 'maybe': want yes or no"
 conf 'base\n'

@@ -1073,6 +1073,7 @@ def yarn(d, b, s, L):
 qy = yarn(128, 1e6, 4, 32768)
 npy3("c-yarn.npy", *cache(qy, 200, "half", a=0.1 * math.log(4) + 1))
 npy3("c-yarn-noa.npy", *cache(qy, 200, "half"))
+npy3("c-yarn-twice.npy", *cache(qy, 200, "half", a=(0.1 * math.log(4) + 1) ** 2))
 # 16 rotary dims across a head of 64, paired (k, k+32)
 npy3("c-wide.npy", *cache([theta(i, 16, 1e4) for i in range(8)], 100, "wide", width=64))
 # M-RoPE, qwen3-vl (interleaved t, h, w 24, 20, 20): the ids of
@@ -1093,6 +1094,21 @@ npy3("m-inter.npy", *mcache(inter))
 npy3("m-chunk.npy", *mcache(chunk))
 npy3("m-flat.npy", *mcache(inter, flat=True))
 npy3("m-odd.npy", *mcache(lambda k: 0 if k < 32 else 2 if k < 48 else 1))
+# Gemma 4's proportional layers: 32 bands over head_dim 256, paired
+# (k, k+128), the other 96 not rotated
+g4 = [1e6 ** (-2 * i / 256) for i in range(32)]
+npy3("c-g4.npy", *cache(g4, 64, "wide", width=256))
+# malformed caches: sin of another shape; a (3, n, W) .npy
+hdr = json.dumps({"cos": {"dtype": "F32", "shape": [2, 4], "data_offsets": [0, 32]},
+                  "sin": {"dtype": "F32", "shape": [2, 2], "data_offsets": [32, 48]}}).encode()
+open(out + "/c-shapes.safetensors", "wb").write(struct.pack("<Q", len(hdr)) + hdr + bytes(48))
+h = "{'descr': '<f4', 'fortran_order': False, 'shape': (3, 2, 4), }"
+h += " " * ((64 - (10 + len(h) + 1) % 64) % 64) + "\n"
+open(out + "/c-three.npy", "wb").write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(h)) + h.encode() + bytes(96))
+# the frequencies wrong too: llama3.1's cache made by plain linear
+# scaling, and a cache of base 10000 for a model of 500000, offset by 1
+npy3("c-l31lin.npy", *cache([theta(i, 128, 5e5) / 8 for i in range(64)], 300, "half"))
+npy3("c-base-off.npy", *cache([theta(i, 128, 1e4) for i in range(64)], 300, "half", off=1))
 open(out + "/c-bad.npy", "wb").write(b"\x93NUMPY\x01\x00" + struct.pack("<H", 6) + b"{}    ")
 PY
 python3 "$tmp/caches.py" "$tmp"
@@ -1110,8 +1126,16 @@ check_freqs "--check-cache $tmp/c-yarn.npy --model qwen2.5-7b-yarn -n 32768" 0 \
     "match: 200 positions x 128 within their tolerance (npy (2, 200, 128) f32) of d 128, base 1000000, yarn s=4 L=32768, (k, k+W/2) half pairing"
 check_freqs "--check-cache $tmp/c-yarn-noa.npy --model qwen2.5-7b-yarn -n 32768" 1 \
     "matches the attention factor 1.13863 not folded into cos and sin (1 change, residual 2.98e-08)"
+check_freqs "--check-cache $tmp/c-yarn-twice.npy --model qwen2.5-7b-yarn" 1 \
+    "matches the attention factor folded in twice (1.29648) (1 change, residual 5.96e-08)"
 check_freqs "--check-cache $tmp/c-wide.npy -d 16 --rope-layout half" 1 \
     "matches the (k, k+32) pairing across a head of 64 (1 change, residual 2.97e-08)"
+check_freqs "--check-cache $tmp/c-g4.npy -d 64 -b 1e6 --rope-layout half" 1 \
+    "matches the (k, k+128) pairing across a head of 256, and proportional (the exponent over head_dim 256, not the 64 rotary dims) (2 changes, residual 2.98e-08)"
+check_freqs "--check-cache $tmp/c-l31lin.npy --model llama3.1-8b" 1 \
+    "matches frequencies: llama3 applied as plain linear scaling by 8 (1 change, residual 2.98e-08)"
+check_freqs "--check-cache $tmp/c-base-off.npy --model llama3-8b" 1 \
+    "matches frequencies: base 10000 instead of 500000, and positions offset by 1 (2 changes, residual 2.98e-08)"
 seq="--model qwen3-vl --sequence text:4,image:8x8,text:4"
 check_freqs "--check-cache $tmp/m-inter.npy $seq" 0 \
     "match: 24 positions x 128 within their tolerance (npy (2, 24, 128) f32) of d 128, base 5000000, none, (k, k+W/2) half pairing"
@@ -1121,8 +1145,9 @@ check_freqs "--check-cache $tmp/m-flat.npy $seq" 1 \
     "matches 1-D positions (every slot turning by the token's index, not its t, h, w ids) (1 change, residual 2.98e-08)"
 check_freqs "--check-cache $tmp/m-odd.npy $seq" 1 \
     "matches slots t 0-31; h 48-63; w 32-47 (the settings: interleaved t, h, w 24, 20, 20) (1 change, residual 2.98e-08)"
-for f in c-bad.npy nope.npy qwen-ok.npy; do
-    "$PEVIZ" --check-cache "$tmp/$f" --model llama2-7b >"$tmp/cf.out" 2>"$tmp/cf.err"
+for f in c-bad.npy nope.npy qwen-ok.npy c-shapes.safetensors c-three.npy "c-half.safetensors --tensor cos" "c-half.npy --tensor cos,sin"; do
+    eval "set -- $tmp/$f"
+    "$PEVIZ" --check-cache "$@" --model llama2-7b >"$tmp/cf.out" 2>"$tmp/cf.err"
     r=$?
     if [ "$r" = 2 ] && [ ! -s "$tmp/cf.out" ] && [ "$(wc -l <"$tmp/cf.err")" = 1 ]; then ok
     else bad "--check-cache $f: exit $r, $(head -c 200 "$tmp/cf.err")"; fi

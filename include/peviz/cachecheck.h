@@ -25,14 +25,19 @@
  *
  * When the file differs, every combination of up to two of these changes
  * is tried: the pairing (the other ones), the width (the file's, as the
- * rotary dims), the attention factor (1: not folded in; a^2: folded in
+ * rotary dims; or, across a wider head, the exponent over its width:
+ * proportional RoPE), the attention factor (1: not folded in; a^2: folded in
  * twice; the one position 0 holds), the position offset (the one the
  * slowest band implies, and 1), and for M-RoPE the slot map (the other
  * layout, chunked or interleaved, and 1-D ids: every slot turning by the
  * token's index).  Each that reproduces every value is named, fewest
  * changes first.  For M-RoPE, when none does, each slot's axis is found
  * alone, and the map is named when every slot follows one axis
- * ("slots t 0-15, h 16-39, w 40-63").
+ * ("slots t 0-15, h 16-39, w 40-63").  When still none does, the
+ * frequencies the cache turns by (its phase unwrapped down the rows) go
+ * to the frequency check's search (peviz/freqcheck.h), and each match
+ * that reproduces the cache, alone or with a factor or an offset, is
+ * named "frequencies: ...".
  */
 #ifndef PEVIZ_CACHECHECK_H
 #define PEVIZ_CACHECHECK_H
@@ -60,6 +65,10 @@ struct cache_file {
  * "FILE: what is wrong" in err (nothing to free then). */
 int cache_file_load(const char *path, const char *tensor,
                     struct cache_file *f, char *err, size_t errlen);
+/* The same from memory (name in messages). */
+int cache_file_load_buffer(const char *name, const unsigned char *buf,
+                           size_t len, const char *tensor,
+                           struct cache_file *f, char *err, size_t errlen);
 void cache_file_free(struct cache_file *f);
 
 enum cache_pairing { CP_INTERLEAVED = 0, CP_HALF, CP_WIDE, CP_COUNT };

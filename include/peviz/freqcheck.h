@@ -101,8 +101,9 @@ struct freq_setup {
     int d;                      /* rotary dimensions */
     double base;
     int64_t n;
-    int head_dim;               /* 0: not known (then 2d and 4d, rotary
-                                   fractions 0.5 and 0.25, are tried) */
+    int head_dim;               /* 0: not known (then 2d, 4d and 2.5d,
+                                   rotary fractions 0.5, 0.25 and 0.4, are
+                                   tried) */
     int64_t max_pos;            /* max_position_embeddings (0: n) */
 };
 
@@ -114,6 +115,8 @@ struct freq_match {
                                    instead of 10000" */
     int changes;                /* choices that differ from the config */
     double residual;            /* the largest relative error left */
+    int nb;                     /* bands of the combination */
+    double omega[FREQ_BANDS_MAX];   /* its frequencies */
 };
 
 /* One compared band. */
@@ -130,6 +133,7 @@ struct freq_check {
     char variant[400];          /* the first match's name, or "" */
     int f32_only;               /* 0 because float32 arithmetic alone
                                    reproduces every band */
+    double f32_residual;        /* its residual */
     int shape;                  /* how the file was read: enum freq_shape */
     int nfound;                 /* values after reading the shape */
     int nmatch;

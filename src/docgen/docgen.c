@@ -254,6 +254,21 @@ static void list_freq_variants(FILE *out, int man)
     }
 }
 
+/* The same rows inline, by axis: "method: `no scaling`, ...; dims: ...". */
+static void list_freq_variant_names(FILE *out, int man)
+{
+    const char *names[32];
+    for (int a = 0; a < FA_COUNT; a++) {
+        int n = 0;
+        for (int i = 0; i < freq_variant_count() && n < 32; i++)
+            if (freq_variant_at(i)->axis == (enum freq_axis)a)
+                names[n++] = freq_variant_at(i)->name;
+        fprintf(out, "%s%s: ", a ? "; " : "", freq_axis_name((enum freq_axis)a));
+        words(out, 0, names, n);
+    }
+    fputs(man ? ".\n" : "", out);
+}
+
 /* The --model list table, as it prints. */
 static void list_models(FILE *out, int man)
 {
@@ -433,6 +448,7 @@ static const struct list LISTS[] = {
     { "methods", list_methods, NULL },
     { "models", list_models, NULL },
     { "freq-variants", list_freq_variants, NULL },
+    { "freq-variant-names", list_freq_variant_names, NULL },
     { "settings", list_settings, NULL },
     { "setting-rows", list_setting_rows, NULL },
     { "palettes", list_palettes, NULL },

@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#define M_PI_ 3.14159265358979323846
+
 const char *cache_pairing_name(int p)
 {
     static const char *const N[CP_COUNT] = { "(2k, 2k+1) interleaved",
@@ -22,6 +24,7 @@ const char *cache_pairing_name(int p)
 struct cvar {
     int pairing;
     int dims;                   /* the rotary dims the bands are for */
+    int prop;                   /* the exponent over the width W */
     double a;                   /* the factor folded into cos and sin */
     int off_implied;            /* the offset the slowest band implies */
     int map;                    /* M-RoPE: 0 the settings' slot map, 1 the
@@ -35,7 +38,9 @@ struct cctx {
     const struct cache_file *f;
     const struct cache_setup *s;
     double a0;                  /* the settings' attention factor */
-    double omega[2][FREQ_BANDS_MAX];    /* at d, and at the file's width */
+    double omega[3][FREQ_BANDS_MAX];    /* at d, at the file's width, and
+                                           d/2 bands over the file's width
+                                           (proportional) */
     double tol;
     int rows;                   /* compared: the file's, at most the
                                    sequence's tokens */
@@ -70,7 +75,8 @@ static int band_of(const struct cctx *c, const struct cvar *v, int j)
 
 static const double *omega_of(const struct cctx *c, const struct cvar *v)
 {
-    return v->dims == c->s->d ? c->omega[0] : c->omega[1];
+    return v->prop ? c->omega[2] : v->dims == c->s->d ? c->omega[0]
+                                                      : c->omega[1];
 }
 
 /* Row p's position for band b under v (the offset left out). */
@@ -172,6 +178,12 @@ static int cvar_apply(const struct cctx *c, int ax, int k, struct cvar *v)
             snprintf(part, sizeof part, "the %s pairing instead of %s",
                      cache_pairing_name(k), cache_pairing_name(s->pairing));
         v->pairing = k;
+    } else if (ax == 1 && k == 1) {     /* proportional */
+        if (c->f->w <= s->d || c->f->w / 2 > FREQ_BANDS_MAX)
+            return 0;
+        snprintf(part, sizeof part, "proportional (the exponent over head_dim "
+                 "%d, not the %d rotary dims)", c->f->w, s->d);
+        v->prop = 1;
     } else if (ax == 1) {       /* the width as the rotary dims */
         if (c->f->w == s->d || c->f->w / 2 > FREQ_BANDS_MAX)
             return 0;
@@ -183,7 +195,9 @@ static int cvar_apply(const struct cctx *c, int ax, int k, struct cvar *v)
                  : hypot(c->f->cos[0], c->f->sin[0]);
         if (k < 2 && c->a0 == 1)
             return 0;
-        if (fabs(a - c->a0) <= c->tol || (k == 2 && fabs(a - 1) <= c->tol))
+        if (fabs(a - c->a0) <= c->tol ||
+            (k == 2 && (fabs(a - 1) <= c->tol ||
+                        fabs(a - c->a0 * c->a0) <= c->tol)))
             return 0;
         if (k == 0)
             snprintf(part, sizeof part, "the attention factor %.6g not "
@@ -221,7 +235,7 @@ static int cvar_apply(const struct cctx *c, int ax, int k, struct cvar *v)
 }
 
 #define CAXES 5
-static const int NOPT[CAXES] = { CP_COUNT, 1, 3, 2, 2 };
+static const int NOPT[CAXES] = { CP_COUNT, 2, 3, 2, 2 };
 
 /* M-RoPE: the tokens' ids and each map's slot axes; 0, or -1 when the
  * sections do not fit. */
@@ -360,6 +374,81 @@ static void cache_slots(struct cctx *c, struct cache_check *out)
     cache_record(out, &v, r);
 }
 
+/* The wrapped difference of two angles, in (-pi, pi]. */
+static double cache_wrap(double x)
+{
+    return x - 2 * M_PI_ * round(x / (2 * M_PI_));
+}
+
+/* The cache under frequency match m (with the settings' pairing at the
+ * file's width), alone or with one change of factor or offset: each that
+ * reproduces every value is named. */
+static void cache_refit(const struct cctx *c, const struct freq_match *m,
+                        struct cache_check *out)
+{
+    static struct cctx t;
+    t = *c;
+    memcpy(t.omega[0], m->omega, sizeof m->omega[0] * (size_t)m->nb);
+    memcpy(t.omega[1], m->omega, sizeof m->omega[0] * (size_t)m->nb);
+    for (int ax = 1; ax <= 3; ax++)
+        for (int k = 0; k < (ax == 1 ? 1 : NOPT[ax]); k++) {
+            struct cvar v;
+            cvar_config(&t, &v);
+            v.dims = c->f->w;
+            snprintf(v.name, sizeof v.name, "frequencies: %.200s", m->name);
+            if (ax > 1 && !cvar_apply(&t, ax, k, &v))
+                continue;
+            double r = cvar_fit(&t, &v, 0, NULL);
+            if (r >= 0) {
+                v.changes += m->changes + (c->f->w != c->s->d);
+                cache_record(out, &v, r);
+            }
+        }
+}
+
+/* When no layout fits: the frequencies the cache turns by (its phase
+ * unwrapped down the rows, for the settings' pairing at the file's
+ * width) put to the frequency check, whose matches are named. */
+static void cache_freqs(const struct cctx *c, struct cache_check *out)
+{
+    static struct freq_file ff;
+    static struct freq_check fr;
+    const struct cache_file *f = c->f;
+    char err[200];
+    int nb = f->w / 2;
+    if (c->mrope || c->rows < 2 || nb > FREQ_BANDS_MAX || c->s->pairing == CP_WIDE)
+        return;
+    memset(&ff, 0, sizeof ff);
+    for (int b = 0; b < nb; b++) {
+        int j = c->s->pairing == CP_INTERLEAVED ? 2 * b : b;
+        double total = 0, prev = atan2(f->sin[j], f->cos[j]);
+        for (int p = 1; p < c->rows; p++) {
+            size_t k = (size_t)p * (size_t)f->w + (size_t)j;
+            double ph = atan2(f->sin[k], f->cos[k]);
+            total += cache_wrap(ph - prev);
+            prev = ph;
+        }
+        double om = total / (c->rows - 1);
+        if (!(om > 0))
+            return;
+        ff.v[b] = om;
+        /* the phase's error at both ends, over the rows between */
+        ff.tolv[b] = 4 * (c->tol + (c->rows - 1) * om * 0x1p-22) /
+                     ((c->rows - 1) * om) + 0x1p-22;
+        ff.tol = ff.tolv[b] > ff.tol ? ff.tolv[b] : ff.tol;
+    }
+    ff.n = nb;
+    ff.dtype = FD_TEXT;
+    snprintf(ff.what, sizeof ff.what, "the cache's frequencies");
+    struct freq_setup fs = { c->s->sc, f->w, c->s->base, c->s->n,
+                             c->s->head_dim, c->s->n };
+    if (freq_check_setup(&ff, &fs, &fr, err, sizeof err) != 1)
+        return;
+    for (int i = 0; i < fr.nmatch; i++)
+        if (fr.match[i].nb == nb)
+            cache_refit(c, &fr.match[i], out);
+}
+
 int cache_check(const struct cache_file *f, const struct cache_setup *s,
                 struct cache_check *out, char *err, size_t errlen)
 {
@@ -379,6 +468,7 @@ int cache_check(const struct cache_file *f, const struct cache_setup *s,
     if (f->w / 2 <= FREQ_BANDS_MAX &&
         rope_inv_freq(s->sc, f->w, s->base, s->n, c.omega[1], NULL) != 0)
         memcpy(c.omega[1], c.omega[0], sizeof c.omega[0]);
+    memcpy(c.omega[2], c.omega[1], sizeof c.omega[1]);
     c.rows = f->rows;
     if (mrope_setup(&c) != 0) {
         snprintf(err, errlen, "the M-RoPE sections do not fit d/2 = %d "
@@ -395,6 +485,8 @@ int cache_check(const struct cache_file *f, const struct cache_setup *s,
     cache_walk(&c, pick, 0, 0, out);
     if (out->nmatch == 0 && c.mrope)
         cache_slots(&c, out);
+    if (out->nmatch == 0)
+        cache_freqs(&c, out);
     int keep = 0;               /* a match holding a smaller one: dropped */
     for (int i = 0; i < out->nmatch; i++)
         if (out->match[i].changes == out->match[0].changes)

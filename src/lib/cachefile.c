@@ -237,26 +237,43 @@ void cache_file_free(struct cache_file *f)
     f->cos = f->sin = NULL;
 }
 
+/* Read source s (closed here). */
+static int cf_load(struct filesrc *s, const char *tensor, struct cache_file *f)
+{
+    unsigned char m[9] = { 0 };
+    int r = -1;
+    if (s->size >= 9 && filesrc_read(s, 0, m, 9) == 0) {
+        if (!memcmp(m, "\x93NUMPY", 6))
+            r = tensor ? filesrc_fail(s, "--tensor: goes with a safetensors "
+                                      "file") : load_npy(s, f);
+        else if (m[8] == '{')
+            r = load_st(s, tensor, f);
+        else
+            filesrc_fail(s, "not a .npy or safetensors cache");
+    } else
+        filesrc_fail(s, "not a .npy or safetensors cache");
+    filesrc_close(s);
+    if (r)
+        cache_file_free(f);
+    return r;
+}
+
+int cache_file_load_buffer(const char *name, const unsigned char *buf,
+                           size_t len, const char *tensor,
+                           struct cache_file *f, char *err, size_t errlen)
+{
+    struct filesrc s;
+    memset(f, 0, sizeof *f);
+    filesrc_buffer(&s, name, buf, len, err, errlen);
+    return cf_load(&s, tensor, f);
+}
+
 int cache_file_load(const char *path, const char *tensor,
                     struct cache_file *f, char *err, size_t errlen)
 {
     struct filesrc s;
-    unsigned char m[9] = { 0 };
     memset(f, 0, sizeof *f);
     if (filesrc_open(&s, path, err, errlen))
         return -1;
-    int r = -1;
-    if (s.size >= 9 && filesrc_read(&s, 0, m, 9) == 0) {
-        if (!memcmp(m, "\x93NUMPY", 6))
-            r = load_npy(&s, f);
-        else if (m[8] == '{')
-            r = load_st(&s, tensor, f);
-        else
-            filesrc_fail(&s, "not a .npy or safetensors cache");
-    } else
-        filesrc_fail(&s, "not a .npy or safetensors cache");
-    filesrc_close(&s);
-    if (r)
-        cache_file_free(f);
-    return r;
+    return cf_load(&s, tensor, f);
 }

@@ -228,7 +228,7 @@ struct fsearch {
     const struct freq_setup *s;
     const struct freq_found *ff;
     int nff;
-    int hd[2], nhd;             /* head_dim candidates */
+    int hd[3], nhd;             /* head_dim candidates */
     double bases[40];           /* R_BASE_OTHER's candidates */
     int nbases;
 };
@@ -576,9 +576,11 @@ static void search_init(struct fstate *st, const struct freq_setup *s,
     c->nff = nff;
     if (s->head_dim > s->d)
         c->hd[c->nhd++] = s->head_dim;
-    else if (s->head_dim <= 0) {
+    else if (s->head_dim <= 0) {        /* fractions 0.5, 0.25, 0.4 */
         c->hd[c->nhd++] = 2 * s->d;
         c->hd[c->nhd++] = 4 * s->d;
+        if (s->d % 4 == 0)
+            c->hd[c->nhd++] = s->d / 2 * 5;
     }
     for (size_t k = 0; k < sizeof USUAL / sizeof USUAL[0]; k++)
         add_base(c, USUAL[k]);
@@ -677,6 +679,8 @@ static void report(struct fstate *st, struct freq_check *out)
         snprintf(m->name, sizeof m->name, "%s", keep[i].name);
         m->changes = keep[i].changes;
         m->residual = keep[i].residual;
+        m->nb = keep[i].nb;
+        memcpy(m->omega, keep[i].w, sizeof m->omega[0] * (size_t)keep[i].nb);
         for (int j = i + 1; j < nk; j++)
             if (!used[j] && same_values(&st->c, &keep[i], &keep[j])) {
                 used[j] = 1;
@@ -687,10 +691,15 @@ static void report(struct fstate *st, struct freq_check *out)
         if (out->nmatch == 1) {
             out->shape = st->c.ff[keep[i].reading].shape;
             out->nfound = keep[i].nb;
-            out->f32_only = keep[i].changes == 1 &&
-                            keep[i].pick[FA_ARITH].row == R_ARITH_F32;
         }
     }
+    for (int i = 0; i < nk; i++)        /* the reference's own arithmetic */
+        if (keep[i].changes == 1 && keep[i].pick[FA_ARITH].row == R_ARITH_F32) {
+            out->f32_only = 1;
+            out->shape = st->c.ff[keep[i].reading].shape;
+            out->nfound = keep[i].nb;
+            out->f32_residual = keep[i].residual;
+        }
 }
 
 int freq_search(const struct freq_setup *s, const struct freq_found *ff,
