@@ -916,7 +916,7 @@ void cli_print_settings(const struct cli *c, FILE *f, int nfile)
     const struct setting *s;
     char v[128];
     for (size_t k = 0; (s = cli_setting(k)); k++) {
-        settings_text(s, &c->app, v, sizeof v);
+        settings_show(s, &c->app, v, sizeof v);
         fprintf(f, "%-20s %-16s %s\n", s->name, v,
                 !c->set_text[k] ? "default"
                 : c->set_at[k] <= nfile + 1 ? "file" : "command line");

@@ -7,6 +7,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "params.h"
@@ -192,6 +193,21 @@ void settings_text(const struct setting *s, const struct app *a, char *buf,
             snprintf(buf, len, "%s", s->def_note);  /* the view's own */
         else
             snprintf(buf, len, "%lld", int_get(s, a) + s->shift);
+    }
+}
+
+void settings_show(const struct setting *s, const struct app *a, char *buf,
+                   size_t len)
+{
+    double x;
+    settings_text(s, a, buf, len);
+    if (s->type != SET_NUM)
+        return;
+    x = *(const double *)at_c(a, s->off);
+    for (int prec = 1; prec <= 17; prec++) {
+        snprintf(buf, len, "%.*g", prec, x);
+        if (strtod(buf, NULL) == x)
+            return;
     }
 }
 

@@ -120,6 +120,11 @@ int settings_check(const struct setting *s, const struct app *a, char *err,
 void settings_text(const struct setting *s, const struct app *a, char *buf,
                    size_t len);
 
+/* The value as a person reads it: settings_text, but a number in the
+ * fewest digits that read back as it ("0.1"). */
+void settings_show(const struct setting *s, const struct app *a, char *buf,
+                   size_t len);
+
 /* The values it takes and its default, as --help shows them:
  * "1..64 (default 8)", "> 0 (default 512)", "ones or random (default
  * ones)", "" for a flag. */

@@ -205,9 +205,7 @@ static void check_default(const struct setting *s)
     if (help_default(s->name, def, sizeof def))
         return;
     CHECK(parse_words(NULL, 0, &lines, first, sizeof first) == 0);
-    settings_text(s, &c.app, now, sizeof now);
-    if (s->type == SET_NUM && strtod(now, NULL) == strtod(def, NULL))
-        snprintf(now, sizeof now, "%s", def);   /* 0.1 to 17 digits */
+    settings_show(s, &c.app, now, sizeof now);
     if (strcmp(now, def) != 0)
         fprintf(stderr, "--%s: starts at %s, help says %s\n", s->name, now,
                 def);
