@@ -11,6 +11,7 @@
 
 #include "follow_proto.h"
 #include "harness.h"
+#include "peviz/fmt.h"
 #include "peviz/tables.h"
 #include "sha256.h"
 #include "state_field.h"
@@ -313,7 +314,15 @@ static void test_rejections(void)
     refused("att.r1 0\n", "att.r1");
     refused("att.r2 nan\n", "att.r2");
     refused("att.scheme kerple-power\natt.r2 2.5\n", "att.r2");
-    refused("att.pairs diagonal\n", "att.pairs: wants interleaved or half");
+    {   /* the pairs the refusal names are the table's */
+        const char *w[QK_PAIRS_COUNT];
+        char want[128], list[96];
+        for (int k = 0; k < QK_PAIRS_COUNT; k++)
+            w[k] = qk_pairs_name(k);
+        snprintf(want, sizeof want, "att.pairs: wants %s",
+                 fmt_names(list, sizeof list, w, QK_PAIRS_COUNT, " or "));
+        refused("att.pairs diagonal\n", want);
+    }
     refused("att.rotary 7\n", "att.rotary: wants an even number");
     refused("att.tuning maybe\n", "att.tuning: wants on or off");
     refused("att.floor_scale -1\n", "att.floor_scale");
