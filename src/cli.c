@@ -226,6 +226,9 @@ static const char *opt_names(int val, char *buf, size_t len)
 
 #define fail cli_error
 
+/* The options of the parameters, by enum param_id. */
+static const int PARAM_OPT[] = { 'd', 'b', 'n', O_POS };
+
 int cli_option_arg(const char *name)
 {
     for (size_t i = 0; i < opts_n(); i++)
@@ -816,6 +819,8 @@ static int first_pass(struct cli *c, int argc, char **argv,
     snprintf(in_order, sizeof in_order, "-%s", shorts);
     optind = 0;
     while ((val = getopt_long(argc, argv, in_order, lo, NULL)) != -1) {
+        if (val == O_MODEL || val == O_CONFIG)
+            c->start_at = optind;
         if (val == O_MODEL)
             model = optarg;
         else if (val == O_CONFIG)
@@ -883,6 +888,9 @@ int cli_parse(struct cli *c, int argc, char **argv)
             return fail("%s: unknown option (see peviz --help)", argv[optind - 1]);
         if (val == O_POS)
             pos_arg = optarg;
+        for (int id = P_D; id <= P_POS; id++)
+            if (val == PARAM_OPT[id])
+                c->param_at[id] = optind;
         /* --tour [FILE]: also take the file as the next word */
         if (val == O_TOUR && !optarg && optind < argc && argv[optind][0] != '-')
             optarg = argv[optind++];
@@ -911,15 +919,42 @@ int cli_parse(struct cli *c, int argc, char **argv)
 
 /* ---- --print-settings --------------------------------------------------- */
 
+/* Where a word at argv index at (0: none) came from. */
+static const char *source(int at, int nfile)
+{
+    return !at ? "default" : at <= nfile + 1 ? "file" : "command line";
+}
+
+/* The parameters (d, base, n, pos): given, from a model or a config
+ * file, or their defaults. */
+static void print_params(const struct cli *c, FILE *f, int nfile)
+{
+    const params *p = &c->app.p;
+    char v[64];
+    for (int id = P_D; id <= P_POS; id++) {
+        if (id == P_BASE)
+            fmt_base(p->base, v, sizeof v);
+        else
+            snprintf(v, sizeof v, "%lld", id == P_D ? (long long)p->d
+                     : id == P_N ? (long long)p->n : (long long)p->pos);
+        const char *name = "?";
+        for (size_t i = 0; i < NOPTS; i++)
+            if (OPTS[i].val == PARAM_OPT[id])
+                name = OPTS[i].name;
+        fprintf(f, "%-20s %-16s %s\n", name, v, source(c->param_at[id]
+                ? c->param_at[id] : id != P_POS ? c->start_at : 0, nfile));
+    }
+}
+
 void cli_print_settings(const struct cli *c, FILE *f, int nfile)
 {
     const struct setting *s;
     char v[128];
+    print_params(c, f, nfile);
     for (size_t k = 0; (s = cli_setting(k)); k++) {
         settings_show(s, &c->app, v, sizeof v);
         fprintf(f, "%-20s %-16s %s\n", s->name, v,
-                !c->set_text[k] ? "default"
-                : c->set_at[k] <= nfile + 1 ? "file" : "command line");
+                source(c->set_text[k] ? c->set_at[k] : 0, nfile));
     }
 }
 

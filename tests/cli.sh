@@ -389,6 +389,7 @@ conf 'fps = 12\nheads = 4\nmouse\n'
 XDG_CONFIG_HOME=$tmp/xdg "$PEVIZ" --print-settings --heads 5 >"$tmp/ps" 2>&1
 from() { grep -qE "^$1 +$2 +$3\$" "$tmp/ps" && ok || bad "--print-settings: want '$1 $2 $3': $(grep "^$1 " "$tmp/ps")"; }
 from fps 12 file
+from d-model 64 default
 from heads 5 'command line'
 from mouse on file
 from palette default default
@@ -401,8 +402,8 @@ while read -r o v src; do
     if [ "$v" = off ]; then
         grep -qE -- "^ +--$o +[a-z]" "$tmp/help" && ok || bad "--help: --$o is no flag"
     else
-        grep -qF -- "(default $v)" <(grep -E -- "^ +--$o [A-Z]" "$tmp/help") && ok ||
-            bad "--print-settings: $o starts at $v, --help says $(grep -E -- "^ +--$o " "$tmp/help")"
+        grep -qF -- "(default $v)" <(grep -E -- "^ +(-., )?--$o [A-Z]" "$tmp/help") && ok ||
+            bad "--print-settings: $o starts at $v, --help says $(grep -E -- "^ +(-., )?--$o " "$tmp/help")"
     fi
 done <"$tmp/ps0"
 XDG_CONFIG_HOME=$tmp/xdg "$PEVIZ" --print-settings --export pe >"$tmp/out" 2>"$tmp/err"
