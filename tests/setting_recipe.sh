@@ -42,16 +42,16 @@ NAME=demo-level LO=3 HI=11 DEF=5 WIRE=att.demo_level
 sed -i "s/^\\( *\\)int zoom;/\\1int demo_level;\\n&/" "$TMP/src/views/attention_state.h"
 ROW="    { .name = \"$NAME\", .type = SET_INT, .off = SET_OFF(att.demo_level), .lo = $LO, .hi = $HI, .def = \"$DEF\", .arg = \"L\", .help = \"demo: a level\", .where = SET_EVERYWHERE, .wire = \"$WIRE\" },"
 awk -v row="$ROW" '
-    /^static const struct setting ATT_SETTINGS\[\] = \{/ { in_t = 1 }
+    /^const struct setting ATTENTION_SETTINGS\[\] = \{/ { in_t = 1 }
     in_t && /^    \{ 0 \}$/ { print row; in_t = 0 }
-    { print }' src/views/attention.c >"$TMP/src/views/attention.c"
+    { print }' src/views/attention_settings.c >"$TMP/src/views/attention_settings.c"
 others() {
     diff -rq src "$TMP/src" | grep -v \
-        -e '^Files src/views/attention\.c and .* differ$' \
+        -e '^Files src/views/attention_settings\.c and .* differ$' \
         -e '^Files src/views/attention_state\.h and .* differ$'
 }
-check "one row in the table ($(diff src/views/attention.c "$TMP/src/views/attention.c" | grep -c '^>') line)" \
-    test "$(diff src/views/attention.c "$TMP/src/views/attention.c" | grep -c '^[<>]')" = 1
+check "one row in the table ($(diff src/views/attention_settings.c "$TMP/src/views/attention_settings.c" | grep -c '^>') line)" \
+    test "$(diff src/views/attention_settings.c "$TMP/src/views/attention_settings.c" | grep -c '^[<>]')" = 1
 check "and nothing else changes ($(others | head -c 200))" test -z "$(others)"
 
 # ---- it builds ------------------------------------------------------------
