@@ -1046,15 +1046,17 @@ void cli_models(FILE *f)
 }
 
 /* One key table for --help: labelled rows only (the rest are aliases). */
-static void print_keys(FILE *f, const char *title, const struct keybind *k)
+static void print_keys(FILE *f, const char *title, const struct view *v,
+                       const struct keybind *k)
 {
-    char vlabel[32], vhelp[256];
+    char vlabel[32], vhelp[1024];
     if (!k)
         return;
     fprintf(f, "\n%s:\n", title);
     for (; k->key; k++)
         if (k->label) {
-            const char *label = k->label, *help = k->help;
+            const char *label = k->label;
+            const char *help = view_key_help(v, k, vhelp, sizeof vhelp);
             if (k->act == ACT_VIEW_N) {
                 views_keys_text(vlabel, sizeof vlabel, vhelp, sizeof vhelp);
                 label = vlabel;
@@ -1093,12 +1095,12 @@ void cli_usage(FILE *f)
         fprintf(f, "  %-26s %s%s\n", left, o.help,
                 opt_names(o.val, names, sizeof names));
     }
-    print_keys(f, "keys in every view", KEYS_GLOBAL);
-    print_keys(f, "keys in follow mode", KEYS_FOLLOW);
+    print_keys(f, "keys in every view", NULL, KEYS_GLOBAL);
+    print_keys(f, "keys in follow mode", NULL, KEYS_FOLLOW);
     for (int v = 0; v < VIEW_COUNT; v++) {
         char title[64];
         snprintf(title, sizeof title, "keys in the %s view", VIEWS[v]->name);
-        print_keys(f, title, VIEWS[v]->keys);
+        print_keys(f, title, VIEWS[v], VIEWS[v]->keys);
     }
 }
 

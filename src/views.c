@@ -208,6 +208,20 @@ int view_key(struct app *a, int key)
     return r;
 }
 
+const char *view_key_help(const struct view *v, const struct keybind *k,
+                          char *buf, size_t len)
+{
+    size_t n;
+    if (!v || !v->settings || k->act != ACT_PROMPT)
+        return k->help ? k->help : "";
+    n = (size_t)snprintf(buf, len, "%s", k->help ? k->help : "");
+    for (const struct setting *s = v->settings; s->name && n < len; s++)
+        if (s->where & SET_PROMPT)
+            n += (size_t)snprintf(buf + n, len - n, "%s:%s %s", n ? "  " : "",
+                                  s->name, s->arg ? s->arg : "on|off");
+    return buf;
+}
+
 /* :NAME VALUE for a setting row of the view: its check too, else the
  * value is put back; then the row's answer. */
 static int view_setting(struct app *a, const char *name, const char *arg)

@@ -68,6 +68,8 @@ P=$TMP/peviz
 "$P" --help >"$TMP/help" 2>&1
 check "--help: --$NAME with its range and default" \
     grep -qE -- "^ +--$NAME L +demo: a level, $LO\.\.$HI \(default $DEF\)\$" "$TMP/help"
+check "--help: the attention view's ':' row offers :$NAME L" \
+    grep -qE -- "^  : .*  :$NAME L( |\$)" "$TMP/help"
 refused() {   # exit 2, one line on stderr naming the option, nothing on stdout
     "$P" "$@" --export pe -n 2 -d 2 >"$TMP/out" 2>"$TMP/err"
     [ $? -eq 2 ] && [ "$(wc -l <"$TMP/err")" -eq 1 ] && [ ! -s "$TMP/out" ] &&

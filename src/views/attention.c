@@ -1726,8 +1726,7 @@ static const struct keybind ATT_KEYS[] = {
     { ' ', ACT_VIEW_KEY, NULL, NULL, key_inert },
     { ',', ACT_VIEW_KEY, NULL, NULL, key_inert },
     { '.', ACT_VIEW_KEY, NULL, NULL, key_inert },
-    { ':', ACT_PROMPT, ":", ":i N  :j N, and a setting's name and value "
-      "(--help's settings of the attention view)", NULL },
+    { ':', ACT_PROMPT, ":", ":i N  :j N", NULL },
     { PK_UP, ACT_UP, NULL, NULL, key_move },
     { 'k', ACT_UP, NULL, NULL, key_move },
     { PK_DOWN, ACT_DOWN, NULL, NULL, key_move },
