@@ -1772,8 +1772,6 @@ static const char ATT_ABOUT[] =
 
 /* ---- follow mode ---------------------------------------------------------- */
 
-static const char *scheme_word(int v) { return scheme_name((enum scheme)v); }
-
 #define ATT_SET_ROW(nm) { .name = nm, .type = SF_SETTING }
 
 /* Ministral 3's llama_4_scaling_beta comes from a config file alone (no
@@ -1796,19 +1794,18 @@ static int beta_set(struct app *a, const char *v, char *err, size_t errlen)
 }
 
 static const struct state_field ATT_FIELDS[] = {
-    SF_ROW_ENUM("att.scheme", att.o.scheme, scheme_word, scheme_parse),
+    ATT_SET_ROW("att.scheme"),
     SF_ROW_INT("att.softmax", att.o.softmax, 0, 1),
     SF_ROW_INT("att.causal", att.o.causal, 0, 1),
     SF_ROW_INT("att.temperature", att.o.temperature, 0, 1),
     SF_ROW_INT("att.content", att.o.content, 0, 1),
     SF_ROW_INT("att.scale_emb", att.o.scale_emb, 0, 1),
     SF_ROW_INT("att.split", att.split, 0, 1),
-    SF_ROW_INT("att.heads", att.o.heads, 1, SCORES_MAX_HEADS),
+    ATT_SET_ROW("att.heads"),
     { .name = "att.head", .type = SF_INT, .off = SF_OFF(att.o.head),
       .bound = SF_BELOW, .aux = SF_OFF(att.o.heads) },
     SF_ROW_INT("att.q_random", att.o.q_random, 0, 1),
-    { .name = "att.seed", .type = SF_U32, .off = SF_OFF(att.o.seed),
-      .hi = 4294967295LL },
+    ATT_SET_ROW("att.seed"),
     SF_ROW_BOUND("att.train", SF_I64, att.o.train_len, -1, SF_LEN),
     SF_ROW_BOUND("att.i", SF_I64, att.ci, 0, SF_POS),
     SF_ROW_BOUND("att.j", SF_I64, att.cj, 0, SF_POS),

@@ -68,7 +68,7 @@ const struct state_field COMPARE_FIELDS[] = {
     SF_ROW_INT("cmp.panes", cmp.npanes, 2, COMPARE_MAX_PANES),
     SF_ROW_INT("cmp.active", cmp.active, 0, COMPARE_MAX_PANES - 1),
     SF_ROW_INT("cmp.preset", cmp.preset, 0, 3),
-    SF_ROW_ENUM("cmp.mode", cmp.mode, mode_word, pane_mode_parse),
+    { .name = "cmp.mode", .type = SF_SETTING },     /* COMPARE_SETTINGS */
     PANE(0), PANE_ROPE(1), PANE_ROPE(2), PANE(3), PANE(4), PANE(5),
     SF_ROW_INT("cmp.dim", cmp.dim, 0, PARAM_D_MAX - 1),
     SF_ROW_INT("cmp.band", cmp.band, 0, PARAM_D_MAX / 2 - 1),
