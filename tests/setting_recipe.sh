@@ -4,9 +4,9 @@
 # state and one row in its settings table, nothing else; the copy builds
 # with -Werror, and the setting is then, with the range and default of
 # its row, in --help, on the command line (the ends taken, one past them
-# refused with one line), in --print-settings, at the ':' prompt (a
-# tour's set lines run prompt commands; --tour --check runs them), on
-# the follow-mode wire (a teacher's body, applied by a follower), and
+# refused with one line), in --print-settings, in the attention view's
+# ':' row of --help, at the ':' prompt (typed in tmux, and in a tour's set
+# lines, which --tour --check runs), on the follow-mode wire (a teacher's body, applied by a follower), and
 # after `make docs` in the man page, the README's settings table and
 # the shell completions, with the documentation checks holding.
 #
@@ -93,6 +93,34 @@ check ":$NAME $HI at the prompt is taken" tour $HI
 tour $((HI + 1))
 check ":$NAME $((HI + 1)) at the prompt is refused with the row's range" \
     grep -q ":$NAME wants a whole number $LO..$HI" "$TMP/tour.out"
+
+# ---- the prompt in a terminal (tmux, a private server) ---------------------------
+
+if command -v tmux >/dev/null 2>&1; then
+    SOCK=$(mktemp -u /tmp/peviz-setting-tmux.XXXXXX)
+    T="tmux -S $SOCK -f tests/e2e/tmux.conf"
+    screen_has() {   # bounded wait (10 s) for an extended regex on the screen
+        local i=0
+        until $T capture-pane -p -t t 2>/dev/null | grep -qE -- "$1"; do
+            i=$((i + 1)); [ $i -ge 100 ] && return 1; sleep 0.1
+        done
+    }
+    prompt() { $T send-keys -t t :; $T send-keys -t t -l "$1"; $T send-keys -t t Enter; }
+    env -u TMUX $T new-session -d -s t -x 100 -y 30 \
+        "env LC_ALL=C.UTF-8 TERM=tmux-256color HOME=$TMP XDG_CONFIG_HOME=$TMP '$P' --view attention"
+    if screen_has 'd_model='; then
+        prompt "$NAME $HI"
+        check "typed at the ':' prompt, $NAME $HI is taken" screen_has "(^|[^:])$NAME $HI( |\$)"
+        prompt "$NAME $((HI + 1))"
+        check "typed at the ':' prompt, $NAME $((HI + 1)) is refused with the row's range" \
+            screen_has ":$NAME wants a whole number $LO\.\.$HI"
+    else
+        check "the copy starts in tmux" false
+    fi
+    $T kill-server 2>/dev/null; rm -f "$SOCK"
+else
+    echo "SKIP setting_recipe: tmux is not installed, the prompt in a terminal is unchecked (Debian: apt-get install tmux)"
+fi
 
 # ---- follow mode: the teacher's body carries it, a follower takes it ---------
 
