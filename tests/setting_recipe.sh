@@ -6,8 +6,9 @@
 # its row, in --help, on the command line (the ends taken, one past them
 # refused with one line), in --print-settings, in the attention view's
 # ':' row of --help, at the ':' prompt (typed in tmux, and in a tour's set
-# lines, which --tour --check runs), on the follow-mode wire (a teacher's body, applied by a follower), and
-# after `make docs` in the man page, the README's settings table and
+# lines, which --tour --check runs), on the follow-mode wire (a
+# teacher's body, applied by a follower), and after `make docs` in the
+# man page, the README's settings table and
 # the shell completions, with the documentation checks holding.
 #
 # Ends with "setting_recipe: N passed, M failed"; exits non-zero on failure.
