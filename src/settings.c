@@ -165,6 +165,12 @@ int settings_set(const struct setting *s, struct app *a, int64_t n,
     }
 }
 
+size_t settings_size(const struct setting *s)
+{
+    return s->type == SET_I64 ? sizeof(int64_t) : s->type == SET_NUM
+         ? sizeof(double) : s->type == SET_U32 ? sizeof(uint32_t) : sizeof(int);
+}
+
 int settings_check(const struct setting *s, const struct app *a, char *err,
                    size_t errlen)
 {

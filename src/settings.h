@@ -111,6 +111,9 @@ struct setting {
 int settings_set(const struct setting *s, struct app *a, int64_t n,
                  const char *text, char *err, size_t errlen);
 
+/* The bytes of the value at the row's place (to keep and put back). */
+size_t settings_size(const struct setting *s);
+
 /* The row's check hook (0 when it has none). */
 int settings_check(const struct setting *s, const struct app *a, char *err,
                    size_t errlen);

@@ -228,21 +228,21 @@ static int view_setting(struct app *a, const char *name, const char *arg)
 {
     const struct setting *s = settings_find(VIEWS[a->view]->settings, name,
                                             SET_PROMPT | SET_TOUR);
-    char was[128], err[APP_MSG_LEN / 2];
+    char was[16], now[128], err[APP_MSG_LEN / 2];
     if (!s)
         return 0;
-    settings_text(s, a, was, sizeof was);
+    memcpy(was, (char *)a + s->off, settings_size(s));
     if (settings_set(s, a, a->p.n, arg, err, sizeof err) ||
         settings_check(s, a, err, sizeof err)) {
-        settings_set(s, a, INT64_MAX, was, NULL, 0);
+        memcpy((char *)a + s->off, was, settings_size(s));
         app_msg(a, 1, ":%s %s", name, err);
         return 1;
     }
     if (s->changed)
         s->changed(a);
     else {
-        settings_text(s, a, was, sizeof was);
-        app_msg(a, 0, "%s %s", name, was);
+        settings_show(s, a, now, sizeof now);
+        app_msg(a, 0, "%s %s", name, now);
     }
     return 1;
 }
