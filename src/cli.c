@@ -21,7 +21,7 @@
  * on the command line is O_SET + its index in cli_setting. */
 enum {
     O_POS = 256, O_COLOR,
-    O_BASE_B, O_BASE_C, O_TOUR, O_LANG, O_EXPORT,
+    O_TOUR, O_LANG, O_EXPORT,
     O_FORMAT, O_SNAPSHOT, O_SIZE,
     O_PE_FILE, O_TENSOR, O_ROW_OFFSET, O_COMPONENTS, O_ROWS,
     O_SERVE, O_FOLLOW, O_SERVE_MODE, O_FILES, O_QK,
@@ -50,8 +50,6 @@ static const struct opt OPTS[] = {
     { "pos", 1, O_POS, "P", "position under the cursor, 0..n-1 (default 0)" },
     { "color", 1, O_COLOR, "MODE", "" },
     { "plain", 0, O_PLAIN, NULL, "lines of words and numbers for screen readers: no drawing glyphs, no images" },
-    { "base-b", 1, O_BASE_B, "BASE", "compare view: base of pane B (default 500000)" },
-    { "base-c", 1, O_BASE_C, "BASE", "compare view: add pane C with this base" },
     { "model-b", 1, O_MODEL_B, "NAME", "compare view: pane B takes a model's RoPE settings" },
     { "model-c", 1, O_MODEL_C, "NAME", "compare view: add pane C with a model's RoPE settings" },
     { "schemes", 1, O_SCHEMES, "LIST", "compare view: one pane per scheme, A to F (t5,alibi,...)" },
@@ -522,18 +520,6 @@ static int parse_table_opt(struct cli *c, int val, const char *arg)
     return 0;
 }
 
-static int parse_pane_base(struct cli *c, int pane, int val, const char *arg)
-{
-    params tmp = c->app.p;
-    char err[256], lab[32];
-    if (params_set(&tmp, P_BASE, arg, err, sizeof err))
-        return fail("%s: %s", opt_label(val, lab, sizeof lab), err);
-    c->app.cmp.panes[pane].base = tmp.base;
-    if (pane == 2)
-        c->app.cmp.npanes = 3;
-    return 0;
-}
-
 static int parse_pane_model(struct cli *c, int pane, const char *arg)
 {
     params tmp = c->app.p;
@@ -648,8 +634,6 @@ static int parse_one(struct cli *c, int val, const char *arg)
     case O_POS: return 0;                 /* checked once n is known */
     case O_PLAIN: c->app.plain_mode = 1; c->graphics = GFX_CELLS; return 0;
     case O_NO_USER_SETTINGS: return 0;      /* read by userconf_args */
-    case O_BASE_B: return parse_pane_base(c, 1, val, arg);
-    case O_BASE_C: return parse_pane_base(c, 2, val, arg);
     case O_MODEL_B: return parse_pane_model(c, 1, arg);
     case O_MODEL_C: return parse_pane_model(c, 2, arg);
     case O_SCHEMES: return parse_pane_schemes(c, val, arg);

@@ -210,6 +210,10 @@ void settings_show(const struct setting *s, const struct app *a, char *buf,
     if (s->type != SET_NUM)
         return;
     x = *(const double *)at_c(a, s->off);
+    if (x == floor(x) && fabs(x) < 1e15) {
+        snprintf(buf, len, "%.0f", x);          /* 500000, not 5e+05 */
+        return;
+    }
     for (int prec = 1; prec <= 17; prec++) {
         snprintf(buf, len, "%.*g", prec, x);
         if (strtod(buf, NULL) == x)

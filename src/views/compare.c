@@ -763,9 +763,7 @@ static void compare_reset(struct app *a)
 {
     memset(&a->cmp, 0, sizeof a->cmp);
     a->cmp.npanes = 2;
-    a->cmp.panes[0].base = 10000;
-    a->cmp.panes[1].base = 500000;
-    a->cmp.panes[2].base = 1e6;
+    a->cmp.panes[0].base = 10000;       /* B's and C's: their rows */
     for (int k = COMPARE_ROPE_PANES; k < COMPARE_MAX_PANES; k++)
         a->cmp.panes[k].base = 10000;
     for (int k = 0; k < COMPARE_MAX_PANES; k++)

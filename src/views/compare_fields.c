@@ -102,6 +102,29 @@ static void pane_c(struct app *a)
         a->cmp.npanes = 3;
 }
 
+/* A pane's base as the global one is checked (params_set: its bands'
+ * wavelengths finite too). */
+static int base_check(double base, char *err, size_t errlen)
+{
+    params p;
+    char v[40];
+    params_default(&p);
+    snprintf(v, sizeof v, "%.17g", base);
+    if (params_set(&p, P_BASE, v, err, errlen) == 0)
+        return 0;
+    return -1;
+}
+
+static int base_b_check(const struct app *a, char *err, size_t errlen)
+{
+    return base_check(a->cmp.panes[1].base, err, errlen);
+}
+
+static int base_c_check(const struct app *a, char *err, size_t errlen)
+{
+    return base_check(a->cmp.panes[2].base, err, errlen);
+}
+
 #define CMP_WHERE (SET_CLI | SET_FILE | SET_FOLLOW)
 /* Pane k's (letter l) scores, q/k pairs and layer on the command line;
  * who says which pane, then more (what add does: NULL, or pane_c). */
@@ -125,6 +148,14 @@ static void pane_c(struct app *a)
 
 /* In the order the command line applies them. */
 const struct setting COMPARE_SETTINGS[] = {
+    { .name = "base-b", .type = SET_NUM, .off = SET_OFF(cmp.panes[1].base),
+      .min = 1, .open = 1, .def = "500000", .arg = "BASE",
+      .help = "compare view: pane B's base", .where = CMP_WHERE,
+      .wire = "cmp.1.base", .check = base_b_check },
+    { .name = "base-c", .type = SET_NUM, .off = SET_OFF(cmp.panes[2].base),
+      .min = 1, .open = 1, .def = "1000000", .arg = "BASE",
+      .help = "compare view: pane C's base, and C shown", .where = CMP_WHERE,
+      .wire = "cmp.2.base", .check = base_c_check, .given = pane_c },
     PANE_SETTINGS(0, "a", "pane A", "", NULL),
     PANE_SETTINGS(1, "b", "pane B", "", NULL),
     PANE_SETTINGS(2, "c", "pane C", ", and C shown", pane_c),
