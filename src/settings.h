@@ -8,9 +8,12 @@
  * name, reset, the --help line, the man page's and README's settings
  * tables and the shell completions are all read from the row.
  *
- * The tables: the global rows (APP_SETTINGS, app_table.c) and each
- * view's rows (struct view's settings, view.h), each ended by a row
- * whose name is NULL.
+ * The tables: the global rows (APP_SETTINGS, app_settings.c) and each
+ * view's rows (struct view's settings, view.h: ATTENTION_SETTINGS in
+ * views/attention_settings.c, COMPARE_SETTINGS in
+ * views/compare_fields.c), each ended by a row whose name is NULL.
+ * Options that are not rows yet (the parameters, --model-b, --schemes,
+ * the jobs of one run, ...) are cli.c's own table.
  *
  * Adding a setting (tests/setting_recipe.sh tries it):
  *   1. A member of plain data in struct app or the view's state
@@ -23,7 +26,14 @@
  *            .where = SET_EVERYWHERE, .wire = "att.heads" },
  *      The order of a table is the order the command line applies them:
  *      a row whose range names another row (SETB_BELOW) comes after it.
- *   3. make docs, and commit what it wrote.
+ *      A relation to other settings is a .check hook (its message says
+ *      what it wants); what a change brings with it, .given (command
+ *      line, file) and .changed (prompt, with the answer).  A follow row
+ *      in the view's fields of the .wire name places it on the wire;
+ *      else it goes after the view's rows.
+ *   3. make docs, and commit what it wrote.  tests/unit/test_settings.c
+ *      then checks the range and default --help prints against the
+ *      parser for the new row too.
  * The code that uses the value reads it at its place; nothing else
  * spells its name, range or default.
  */
