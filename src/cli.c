@@ -328,7 +328,7 @@ static int cli_apply(struct cli *c, int late)
     for (size_t k = 0; late && (s = cli_setting(k)); k++)
         if (settings_check(s, &c->app, err, sizeof err)) {
             char v[64];
-            settings_text(s, &c->app, v, sizeof v);
+            settings_show(s, &c->app, v, sizeof v);
             return fail("--%s %s: %s", s->name, v, err);
         }
     return 0;

@@ -102,13 +102,13 @@ static void pane_c(struct app *a)
         a->cmp.npanes = 3;
 }
 
-/* A pane's base as the global one is checked (params_set: its bands'
- * wavelengths finite too). */
-static int base_check(double base, char *err, size_t errlen)
+/* A pane's base as the global one is checked at the global d_model
+ * (params_set: its bands' wavelengths finite too). */
+static int base_check(const struct app *a, double base, char *err,
+                      size_t errlen)
 {
-    params p;
+    params p = a->p;
     char v[40];
-    params_default(&p);
     snprintf(v, sizeof v, "%.17g", base);
     if (params_set(&p, P_BASE, v, err, errlen) == 0)
         return 0;
@@ -117,12 +117,12 @@ static int base_check(double base, char *err, size_t errlen)
 
 static int base_b_check(const struct app *a, char *err, size_t errlen)
 {
-    return base_check(a->cmp.panes[1].base, err, errlen);
+    return base_check(a, a->cmp.panes[1].base, err, errlen);
 }
 
 static int base_c_check(const struct app *a, char *err, size_t errlen)
 {
-    return base_check(a->cmp.panes[2].base, err, errlen);
+    return base_check(a, a->cmp.panes[2].base, err, errlen);
 }
 
 #define CMP_WHERE (SET_CLI | SET_FILE | SET_FOLLOW)
