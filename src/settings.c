@@ -165,6 +165,11 @@ int settings_set(const struct setting *s, struct app *a, int64_t n,
     }
 }
 
+const char *settings_prompt(const struct setting *s)
+{
+    return s->prompt ? s->prompt : s->name;
+}
+
 size_t settings_size(const struct setting *s)
 {
     return s->type == SET_I64 ? sizeof(int64_t) : s->type == SET_NUM
@@ -270,8 +275,10 @@ void settings_range(const struct setting *s, char *buf, size_t len)
 const struct setting *settings_find(const struct setting *rows,
                                     const char *name, unsigned where)
 {
+    int prompt = (where & (SET_PROMPT | SET_TOUR)) != 0;
     for (; rows && rows->name; rows++)
-        if ((rows->where & where) && strcmp(rows->name, name) == 0)
+        if ((rows->where & where) &&
+            strcmp(prompt ? settings_prompt(rows) : rows->name, name) == 0)
             return rows;
     return NULL;
 }
@@ -304,7 +311,7 @@ static void where_text(const struct setting *s, char *buf, size_t len)
     if (s->where & SET_CLI)
         k += (size_t)snprintf(buf + k, len - k, "--%s, ", s->name);
     if ((s->where & SET_PROMPT) && k < len)
-        k += (size_t)snprintf(buf + k, len - k, ":%s, ", s->name);
+        k += (size_t)snprintf(buf + k, len - k, ":%s, ", settings_prompt(s));
     if ((s->where & SET_TOUR) && k < len)
         k += (size_t)snprintf(buf + k, len - k, "tour set, ");
     if ((s->where & SET_FOLLOW) && s->wire && k < len)

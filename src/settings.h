@@ -78,6 +78,8 @@ enum set_bound {
 
 struct setting {
     const char *name;           /* "heads"; NULL ends a table */
+    const char *prompt;         /* the ':' command's name when it is not
+                                   .name ("mode" for pane-mode), or NULL */
     enum set_type type;
     size_t off;                 /* SET_OFF(att.o.heads) */
     long long lo, hi;           /* whole numbers: the range as shown */
@@ -124,6 +126,9 @@ int settings_set(const struct setting *s, struct app *a, int64_t n,
 /* The bytes of the value at the row's place (to keep and put back). */
 size_t settings_size(const struct setting *s);
 
+/* The ':' command's name of the row. */
+const char *settings_prompt(const struct setting *s);
+
 /* The row's check hook (0 when it has none). */
 int settings_check(const struct setting *s, const struct app *a, char *err,
                    size_t errlen);
@@ -146,7 +151,8 @@ void settings_range(const struct setting *s, char *buf, size_t len);
 /* Whether the row's default is on (flags), for --help's wording. */
 int settings_takes_arg(const struct setting *s);
 
-/* The row named name offered at where (any bit), or NULL. */
+/* The row named name offered at where (any bit), or NULL; at the
+ * prompt (SET_PROMPT, SET_TOUR) its prompt name. */
 const struct setting *settings_find(const struct setting *rows,
                                     const char *name, unsigned where);
 

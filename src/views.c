@@ -218,7 +218,8 @@ const char *view_key_help(const struct view *v, const struct keybind *k,
     for (const struct setting *s = v->settings; s->name && n < len; s++)
         if (s->where & SET_PROMPT)
             n += (size_t)snprintf(buf + n, len - n, "%s:%s %s", n ? "  " : "",
-                                  s->name, s->arg ? s->arg : "on|off");
+                                  settings_prompt(s),
+                                  s->arg ? s->arg : "on|off");
     return buf;
 }
 

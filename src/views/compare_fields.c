@@ -159,10 +159,11 @@ const struct setting COMPARE_SETTINGS[] = {
     PANE_SETTINGS(0, "a", "pane A", "", NULL),
     PANE_SETTINGS(1, "b", "pane B", "", NULL),
     PANE_SETTINGS(2, "c", "pane C", ", and C shown", pane_c),
-    { .name = "pane-mode", .type = SET_WORD, .off = SET_OFF(cmp.mode),
-      .word = mode_at, .parse = pane_mode_parse, .def = "heatmap",
-      .arg = "MODE", .help = "compare view: what each pane shows (v)",
-      .where = CMP_WHERE, .wire = "cmp.mode" },
+    { .name = "pane-mode", .prompt = "mode", .type = SET_WORD,
+      .off = SET_OFF(cmp.mode), .word = mode_at, .parse = pane_mode_parse,
+      .def = "heatmap", .arg = "MODE",
+      .help = "compare view: what each pane shows (v)",
+      .where = SET_EVERYWHERE, .wire = "cmp.mode" },
     { 0 }
 };
 
