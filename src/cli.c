@@ -325,12 +325,15 @@ static int cli_apply(struct cli *c, int late)
         if (s->given)
             s->given(&c->app);
     }
-    for (size_t k = 0; late && (s = cli_setting(k)); k++)
-        if (settings_check(s, &c->app, err, sizeof err)) {
-            char v[64];
-            settings_show(s, &c->app, v, sizeof v);
-            return fail("--%s %s: %s", s->name, v, err);
-        }
+    /* the rows given first: a refused relation names what was typed */
+    for (int given_only = 1; late && given_only >= 0; given_only--)
+        for (size_t k = 0; (s = cli_setting(k)); k++)
+            if ((!given_only || c->set_text[k]) &&
+                settings_check(s, &c->app, err, sizeof err)) {
+                char v[64];
+                settings_show(s, &c->app, v, sizeof v);
+                return fail("--%s %s: %s", s->name, v, err);
+            }
     return 0;
 }
 
