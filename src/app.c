@@ -678,7 +678,6 @@ static const struct { const char *name; enum view_id v[2]; } VIEW_ONLY[] = {
     { "i", { VIEW_CLOCKS, VIEW_ATTENTION } },
     { "j", { VIEW_ATTENTION, VIEW_ATTENTION } },
     { "scheme", { VIEW_ATTENTION, VIEW_COMPARE } },
-    { "mode", { VIEW_COMPARE, VIEW_COMPARE } },
     { "layer", { VIEW_COMPARE, VIEW_COMPARE } },
     { "layout", { VIEW_COMPARE, VIEW_COMPARE } },
     { "prec", { VIEW_COMPARE, VIEW_COMPARE } },

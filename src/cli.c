@@ -22,7 +22,7 @@
  * on the command line is O_SET + its index in cli_setting. */
 enum {
     O_POS = 256, O_COLOR,
-    O_BASE_B, O_BASE_C, O_TOUR, O_LANG, O_EXPORT,
+    O_TOUR, O_LANG, O_EXPORT,
     O_FORMAT, O_SNAPSHOT, O_SIZE,
     O_PE_FILE, O_TENSOR, O_ROW_OFFSET, O_COMPONENTS, O_ROWS,
     O_SERVE, O_FOLLOW, O_SERVE_MODE, O_FILES, O_QK,
@@ -51,8 +51,6 @@ static const struct opt OPTS[] = {
     { "pos", 1, O_POS, "P", "position under the cursor, 0..n-1 (default 0)" },
     { "color", 1, O_COLOR, "MODE", "" },
     { "plain", 0, O_PLAIN, NULL, "lines of words and numbers for screen readers: no drawing glyphs, no images" },
-    { "base-b", 1, O_BASE_B, "BASE", "compare view: base of pane B (default 500000)" },
-    { "base-c", 1, O_BASE_C, "BASE", "compare view: add pane C with this base" },
     { "model-b", 1, O_MODEL_B, "NAME", "compare view: pane B takes a model's RoPE settings" },
     { "model-c", 1, O_MODEL_C, "NAME", "compare view: add pane C with a model's RoPE settings" },
     { "schemes", 1, O_SCHEMES, "LIST", "compare view: one pane per scheme, A to F (t5,alibi,...), in the profile mode" },
@@ -228,6 +226,9 @@ static const char *opt_names(int val, char *buf, size_t len)
 
 #define fail cli_error
 
+/* The options of the parameters, by enum param_id. */
+static const int PARAM_OPT[] = { 'd', 'b', 'n', O_POS };
+
 int cli_option_arg(const char *name)
 {
     for (size_t i = 0; i < opts_n(); i++)
@@ -332,12 +333,15 @@ static int cli_apply(struct cli *c, int late)
         if (s->given)
             s->given(&c->app);
     }
-    for (size_t k = 0; late && (s = cli_setting(k)); k++)
-        if (settings_check(s, &c->app, err, sizeof err)) {
-            char v[64];
-            settings_text(s, &c->app, v, sizeof v);
-            return fail("--%s %s: %s", s->name, v, err);
-        }
+    /* the rows given first: a refused relation names what was typed */
+    for (int given_only = 1; late && given_only >= 0; given_only--)
+        for (size_t k = 0; (s = cli_setting(k)); k++)
+            if ((!given_only || c->set_text[k]) &&
+                settings_check(s, &c->app, err, sizeof err)) {
+                char v[64];
+                settings_show(s, &c->app, v, sizeof v);
+                return fail("--%s %s: %s", s->name, v, err);
+            }
     return 0;
 }
 
@@ -527,18 +531,6 @@ static int parse_table_opt(struct cli *c, int val, const char *arg)
     return 0;
 }
 
-static int parse_pane_base(struct cli *c, int pane, int val, const char *arg)
-{
-    params tmp = c->app.p;
-    char err[256], lab[32];
-    if (params_set(&tmp, P_BASE, arg, err, sizeof err))
-        return fail("%s: %s", opt_label(val, lab, sizeof lab), err);
-    c->app.cmp.panes[pane].base = tmp.base;
-    if (pane == 2)
-        c->app.cmp.npanes = 3;
-    return 0;
-}
-
 static int parse_pane_model(struct cli *c, int pane, const char *arg)
 {
     params tmp = c->app.p;
@@ -656,8 +648,6 @@ static int parse_one(struct cli *c, int val, const char *arg)
     case O_POS: return 0;                 /* checked once n is known */
     case O_PLAIN: c->app.plain_mode = 1; c->graphics = GFX_CELLS; return 0;
     case O_NO_USER_SETTINGS: return 0;      /* read by userconf_args */
-    case O_BASE_B: return parse_pane_base(c, 1, val, arg);
-    case O_BASE_C: return parse_pane_base(c, 2, val, arg);
     case O_MODEL_B: return parse_pane_model(c, 1, arg);
     case O_MODEL_C: return parse_pane_model(c, 2, arg);
     case O_SCHEMES: return parse_pane_schemes(c, val, arg);
@@ -833,6 +823,8 @@ static int first_pass(struct cli *c, int argc, char **argv,
     snprintf(in_order, sizeof in_order, "-%s", shorts);
     optind = 0;
     while ((val = getopt_long(argc, argv, in_order, lo, NULL)) != -1) {
+        if (val == O_MODEL || val == O_CONFIG)
+            c->start_at = optind;
         if (val == O_MODEL)
             model = optarg;
         else if (val == O_CONFIG)
@@ -905,6 +897,9 @@ int cli_parse(struct cli *c, int argc, char **argv)
             return fail("%s: unknown option (see peviz --help)", argv[optind - 1]);
         if (val == O_POS)
             pos_arg = optarg;
+        for (int id = P_D; id <= P_POS; id++)
+            if (val == PARAM_OPT[id])
+                c->param_at[id] = optind;
         /* --tour [FILE]: also take the file as the next word */
         if (val == O_TOUR && !optarg && optind < argc && argv[optind][0] != '-')
             optarg = argv[optind++];
@@ -933,15 +928,42 @@ int cli_parse(struct cli *c, int argc, char **argv)
 
 /* ---- --print-settings --------------------------------------------------- */
 
+/* Where a word at argv index at (0: none) came from. */
+static const char *source(int at, int nfile)
+{
+    return !at ? "default" : at <= nfile + 1 ? "file" : "command line";
+}
+
+/* The parameters (d, base, n, pos): given, from a model or a config
+ * file, or their defaults. */
+static void print_params(const struct cli *c, FILE *f, int nfile)
+{
+    const params *p = &c->app.p;
+    char v[64];
+    for (int id = P_D; id <= P_POS; id++) {
+        if (id == P_BASE)
+            fmt_base(p->base, v, sizeof v);
+        else
+            snprintf(v, sizeof v, "%lld", id == P_D ? (long long)p->d
+                     : id == P_N ? (long long)p->n : (long long)p->pos);
+        const char *name = "?";
+        for (size_t i = 0; i < NOPTS; i++)
+            if (OPTS[i].val == PARAM_OPT[id])
+                name = OPTS[i].name;
+        fprintf(f, "%-20s %-16s %s\n", name, v, source(c->param_at[id]
+                ? c->param_at[id] : id != P_POS ? c->start_at : 0, nfile));
+    }
+}
+
 void cli_print_settings(const struct cli *c, FILE *f, int nfile)
 {
     const struct setting *s;
     char v[128];
+    print_params(c, f, nfile);
     for (size_t k = 0; (s = cli_setting(k)); k++) {
-        settings_text(s, &c->app, v, sizeof v);
+        settings_show(s, &c->app, v, sizeof v);
         fprintf(f, "%-20s %-16s %s\n", s->name, v,
-                !c->set_text[k] ? "default"
-                : c->set_at[k] <= nfile + 1 ? "file" : "command line");
+                source(c->set_text[k] ? c->set_at[k] : 0, nfile));
     }
 }
 
@@ -1118,15 +1140,17 @@ void cli_models(FILE *f)
 }
 
 /* One key table for --help: labelled rows only (the rest are aliases). */
-static void print_keys(FILE *f, const char *title, const struct keybind *k)
+static void print_keys(FILE *f, const char *title, const struct view *v,
+                       const struct keybind *k)
 {
-    char vlabel[32], vhelp[256];
+    char vlabel[32], vhelp[1024];
     if (!k)
         return;
     fprintf(f, "\n%s:\n", title);
     for (; k->key; k++)
         if (k->label) {
-            const char *label = k->label, *help = k->help;
+            const char *label = k->label;
+            const char *help = view_key_help(v, k, vhelp, sizeof vhelp);
             if (k->act == ACT_VIEW_N) {
                 views_keys_text(vlabel, sizeof vlabel, vhelp, sizeof vhelp);
                 label = vlabel;
@@ -1166,12 +1190,12 @@ void cli_usage(FILE *f)
         fprintf(f, "  %-26s %s%s\n", left, o.help,
                 opt_names(o.val, names, sizeof names));
     }
-    print_keys(f, "keys in every view", KEYS_GLOBAL);
-    print_keys(f, "keys in follow mode", KEYS_FOLLOW);
+    print_keys(f, "keys in every view", NULL, KEYS_GLOBAL);
+    print_keys(f, "keys in follow mode", NULL, KEYS_FOLLOW);
     for (int v = 0; v < VIEW_COUNT; v++) {
         char title[64];
         snprintf(title, sizeof title, "keys in the %s view", VIEWS[v]->name);
-        print_keys(f, title, VIEWS[v]->keys);
+        print_keys(f, title, VIEWS[v], VIEWS[v]->keys);
     }
 }
 

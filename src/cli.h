@@ -57,6 +57,9 @@ struct cli {
     int help, version;         /* --help, --version given */
     const char *qk_file;        /* --qk: the query and key table */
     int print_settings;         /* --print-settings */
+    int param_at[4];            /* enum param_id: the argv index after its
+                                   option (-d, -b, -n, --pos), 0: not given */
+    int start_at;               /* the same after --model or --config */
     /* The settings' rows given (cli_setting(k)): the text, and the
      * argv index after it (the user settings file's words come first:
      * userconf.h), set once every option is read. */

@@ -235,6 +235,7 @@ struct help {
     char about[HELP_ABOUT_LINES][HELP_ABOUT_W * 4 + 1];
     int nabout;
     char views_label[32], views_help[APP_MSG_LEN];  /* the 1..N row */
+    char prompt_help[1024];     /* the view's ':' row and its settings */
 };
 
 /* How the card is laid out. */
@@ -279,7 +280,9 @@ static void help_keys(struct help *h, const struct view *v)
         help_add(h, H_HEAD, NULL, "in this view");
         for (k = v->keys; k->key; k++)
             if (k->label)
-                help_add(h, H_KEY, k->label, k->help ? k->help : "");
+                help_add(h, H_KEY, k->label,
+                         view_key_help(v, k, h->prompt_help,
+                                       sizeof h->prompt_help));
     }
     help_add(h, H_HEAD, NULL, "in every view");
     views_keys_text(h->views_label, sizeof h->views_label, h->views_help,

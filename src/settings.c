@@ -7,6 +7,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "params.h"
@@ -164,6 +165,17 @@ int settings_set(const struct setting *s, struct app *a, int64_t n,
     }
 }
 
+const char *settings_prompt(const struct setting *s)
+{
+    return s->prompt ? s->prompt : s->name;
+}
+
+size_t settings_size(const struct setting *s)
+{
+    return s->type == SET_I64 ? sizeof(int64_t) : s->type == SET_NUM
+         ? sizeof(double) : s->type == SET_U32 ? sizeof(uint32_t) : sizeof(int);
+}
+
 int settings_check(const struct setting *s, const struct app *a, char *err,
                    size_t errlen)
 {
@@ -192,6 +204,25 @@ void settings_text(const struct setting *s, const struct app *a, char *buf,
             snprintf(buf, len, "%s", s->def_note);  /* the view's own */
         else
             snprintf(buf, len, "%lld", int_get(s, a) + s->shift);
+    }
+}
+
+void settings_show(const struct setting *s, const struct app *a, char *buf,
+                   size_t len)
+{
+    double x;
+    settings_text(s, a, buf, len);
+    if (s->type != SET_NUM)
+        return;
+    x = *(const double *)at_c(a, s->off);
+    if (x == floor(x) && fabs(x) < 1e15) {
+        snprintf(buf, len, "%.0f", x);          /* 500000, not 5e+05 */
+        return;
+    }
+    for (int prec = 1; prec <= 17; prec++) {
+        snprintf(buf, len, "%.*g", prec, x);
+        if (strtod(buf, NULL) == x)
+            return;
     }
 }
 
@@ -244,8 +275,10 @@ void settings_range(const struct setting *s, char *buf, size_t len)
 const struct setting *settings_find(const struct setting *rows,
                                     const char *name, unsigned where)
 {
+    int prompt = (where & (SET_PROMPT | SET_TOUR)) != 0;
     for (; rows && rows->name; rows++)
-        if ((rows->where & where) && strcmp(rows->name, name) == 0)
+        if ((rows->where & where) &&
+            strcmp(prompt ? settings_prompt(rows) : rows->name, name) == 0)
             return rows;
     return NULL;
 }
@@ -278,7 +311,7 @@ static void where_text(const struct setting *s, char *buf, size_t len)
     if (s->where & SET_CLI)
         k += (size_t)snprintf(buf + k, len - k, "--%s, ", s->name);
     if ((s->where & SET_PROMPT) && k < len)
-        k += (size_t)snprintf(buf + k, len - k, ":%s, ", s->name);
+        k += (size_t)snprintf(buf + k, len - k, ":%s, ", settings_prompt(s));
     if ((s->where & SET_TOUR) && k < len)
         k += (size_t)snprintf(buf + k, len - k, "tour set, ");
     if ((s->where & SET_FOLLOW) && s->wire && k < len)

@@ -8,9 +8,12 @@
  * name, reset, the --help line, the man page's and README's settings
  * tables and the shell completions are all read from the row.
  *
- * The tables: the global rows (APP_SETTINGS, app_table.c) and each
- * view's rows (struct view's settings, view.h), each ended by a row
- * whose name is NULL.
+ * The tables: the global rows (APP_SETTINGS, app_settings.c) and each
+ * view's rows (struct view's settings, view.h: ATTENTION_SETTINGS in
+ * views/attention_settings.c, COMPARE_SETTINGS in
+ * views/compare_fields.c), each ended by a row whose name is NULL.
+ * Options that are not rows yet (the parameters, --model-b, --schemes,
+ * the jobs of one run, ...) are cli.c's own table.
  *
  * Adding a setting (tests/setting_recipe.sh tries it):
  *   1. A member of plain data in struct app or the view's state
@@ -23,7 +26,14 @@
  *            .where = SET_EVERYWHERE, .wire = "att.heads" },
  *      The order of a table is the order the command line applies them:
  *      a row whose range names another row (SETB_BELOW) comes after it.
- *   3. make docs, and commit what it wrote.
+ *      A relation to other settings is a .check hook (its message says
+ *      what it wants); what a change brings with it, .given (command
+ *      line, file) and .changed (prompt, with the answer).  A follow row
+ *      in the view's fields of the .wire name places it on the wire;
+ *      else it goes after the view's rows.
+ *   3. make docs, and commit what it wrote.  tests/unit/test_settings.c
+ *      then checks the range and default --help prints against the
+ *      parser for the new row too.
  * The code that uses the value reads it at its place; nothing else
  * spells its name, range or default.
  */
@@ -68,6 +78,8 @@ enum set_bound {
 
 struct setting {
     const char *name;           /* "heads"; NULL ends a table */
+    const char *prompt;         /* the ':' command's name when it is not
+                                   .name ("mode" for pane-mode), or NULL */
     enum set_type type;
     size_t off;                 /* SET_OFF(att.o.heads) */
     long long lo, hi;           /* whole numbers: the range as shown */
@@ -111,6 +123,12 @@ struct setting {
 int settings_set(const struct setting *s, struct app *a, int64_t n,
                  const char *text, char *err, size_t errlen);
 
+/* The bytes of the value at the row's place (to keep and put back). */
+size_t settings_size(const struct setting *s);
+
+/* The ':' command's name of the row. */
+const char *settings_prompt(const struct setting *s);
+
 /* The row's check hook (0 when it has none). */
 int settings_check(const struct setting *s, const struct app *a, char *err,
                    size_t errlen);
@@ -118,6 +136,11 @@ int settings_check(const struct setting *s, const struct app *a, char *err,
 /* The value as settings_set takes it back exactly ("8", "half", "on",
  * a double to 17 digits). */
 void settings_text(const struct setting *s, const struct app *a, char *buf,
+                   size_t len);
+
+/* The value as a person reads it: settings_text, but a number in the
+ * fewest digits that read back as it ("0.1"). */
+void settings_show(const struct setting *s, const struct app *a, char *buf,
                    size_t len);
 
 /* The values it takes and its default, as --help shows them:
@@ -128,7 +151,8 @@ void settings_range(const struct setting *s, char *buf, size_t len);
 /* Whether the row's default is on (flags), for --help's wording. */
 int settings_takes_arg(const struct setting *s);
 
-/* The row named name offered at where (any bit), or NULL. */
+/* The row named name offered at where (any bit), or NULL; at the
+ * prompt (SET_PROMPT, SET_TOUR) its prompt name. */
 const struct setting *settings_find(const struct setting *rows,
                                     const char *name, unsigned where);
 

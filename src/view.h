@@ -185,6 +185,12 @@ void views_names(char *buf, size_t len, const char *sep_last);
  */
 void view_point_mark(const struct app *a, canvas *c, int x, int y, int w);
 
+/* The help text of key row k of view v (NULL: a global row): its own,
+ * and for v's ':' row the prompt commands of its settings' rows after
+ * it ("  :heads N  :head H ..."). */
+const char *view_key_help(const struct view *v, const struct keybind *k,
+                          char *buf, size_t len);
+
 /* The help label and text of the row binding keys 1..N to the views:
  * "1..N" (or "1 2 3" for up to four views) and their names. */
 void views_keys_text(char *label, size_t llen, char *help, size_t hlen);

@@ -180,27 +180,42 @@ int view_key(struct app *a, int key)
     return r;
 }
 
+const char *view_key_help(const struct view *v, const struct keybind *k,
+                          char *buf, size_t len)
+{
+    size_t n;
+    if (!v || !v->settings || k->act != ACT_PROMPT)
+        return k->help ? k->help : "";
+    n = (size_t)snprintf(buf, len, "%s", k->help ? k->help : "");
+    for (const struct setting *s = v->settings; s->name && n < len; s++)
+        if (s->where & SET_PROMPT)
+            n += (size_t)snprintf(buf + n, len - n, "%s:%s %s", n ? "  " : "",
+                                  settings_prompt(s),
+                                  s->arg ? s->arg : "on|off");
+    return buf;
+}
+
 /* :NAME VALUE for a setting row of the view: its check too, else the
  * value is put back; then the row's answer. */
 static int view_setting(struct app *a, const char *name, const char *arg)
 {
     const struct setting *s = settings_find(VIEWS[a->view]->settings, name,
                                             SET_PROMPT | SET_TOUR);
-    char was[128], err[APP_MSG_LEN / 2];
+    char was[16], now[128], err[APP_MSG_LEN / 2];
     if (!s)
         return 0;
-    settings_text(s, a, was, sizeof was);
+    memcpy(was, (char *)a + s->off, settings_size(s));
     if (settings_set(s, a, a->p.n, arg, err, sizeof err) ||
         settings_check(s, a, err, sizeof err)) {
-        settings_set(s, a, INT64_MAX, was, NULL, 0);
+        memcpy((char *)a + s->off, was, settings_size(s));
         app_msg(a, 1, ":%s %s", name, err);
         return 1;
     }
     if (s->changed)
         s->changed(a);
     else {
-        settings_text(s, a, was, sizeof was);
-        app_msg(a, 0, "%s %s", name, was);
+        settings_show(s, a, now, sizeof now);
+        app_msg(a, 0, "%s %s", name, now);
     }
     return 1;
 }

@@ -4,10 +4,11 @@
 # state and one row in its settings table, nothing else; the copy builds
 # with -Werror, and the setting is then, with the range and default of
 # its row, in --help, on the command line (the ends taken, one past them
-# refused with one line), in --print-settings, at the ':' prompt (a
-# tour's set lines run prompt commands; --tour --check runs them), on
-# the follow-mode wire (a teacher's body, applied by a follower), and
-# after `make docs` in the man page, the README's settings table and
+# refused with one line), in --print-settings, in the attention view's
+# ':' row of --help, at the ':' prompt (typed in tmux, and in a tour's set
+# lines, which --tour --check runs), on the follow-mode wire (a
+# teacher's body, applied by a follower), and after `make docs` in the
+# man page, the README's settings table and
 # the shell completions, with the documentation checks holding.
 #
 # Ends with "setting_recipe: N passed, M failed"; exits non-zero on failure.
@@ -42,16 +43,16 @@ NAME=demo-level LO=3 HI=11 DEF=5 WIRE=att.demo_level
 sed -i "s/^\\( *\\)int zoom;/\\1int demo_level;\\n&/" "$TMP/src/views/attention_state.h"
 ROW="    { .name = \"$NAME\", .type = SET_INT, .off = SET_OFF(att.demo_level), .lo = $LO, .hi = $HI, .def = \"$DEF\", .arg = \"L\", .help = \"demo: a level\", .where = SET_EVERYWHERE, .wire = \"$WIRE\" },"
 awk -v row="$ROW" '
-    /^static const struct setting ATT_SETTINGS\[\] = \{/ { in_t = 1 }
+    /^const struct setting ATTENTION_SETTINGS\[\] = \{/ { in_t = 1 }
     in_t && /^    \{ 0 \}$/ { print row; in_t = 0 }
-    { print }' src/views/attention.c >"$TMP/src/views/attention.c"
+    { print }' src/views/attention_settings.c >"$TMP/src/views/attention_settings.c"
 others() {
     diff -rq src "$TMP/src" | grep -v \
-        -e '^Files src/views/attention\.c and .* differ$' \
+        -e '^Files src/views/attention_settings\.c and .* differ$' \
         -e '^Files src/views/attention_state\.h and .* differ$'
 }
-check "one row in the table ($(diff src/views/attention.c "$TMP/src/views/attention.c" | grep -c '^>') line)" \
-    test "$(diff src/views/attention.c "$TMP/src/views/attention.c" | grep -c '^[<>]')" = 1
+check "one row in the table ($(diff src/views/attention_settings.c "$TMP/src/views/attention_settings.c" | grep -c '^>') line)" \
+    test "$(diff src/views/attention_settings.c "$TMP/src/views/attention_settings.c" | grep -c '^[<>]')" = 1
 check "and nothing else changes ($(others | head -c 200))" test -z "$(others)"
 
 # ---- it builds ------------------------------------------------------------
@@ -68,6 +69,8 @@ P=$TMP/peviz
 "$P" --help >"$TMP/help" 2>&1
 check "--help: --$NAME with its range and default" \
     grep -qE -- "^ +--$NAME L +demo: a level, $LO\.\.$HI \(default $DEF\)\$" "$TMP/help"
+check "--help: the attention view's ':' row offers :$NAME L" \
+    grep -qE -- "^  : .*  :$NAME L( |\$)" "$TMP/help"
 refused() {   # exit 2, one line on stderr naming the option, nothing on stdout
     "$P" "$@" --export pe -n 2 -d 2 >"$TMP/out" 2>"$TMP/err"
     [ $? -eq 2 ] && [ "$(wc -l <"$TMP/err")" -eq 1 ] && [ ! -s "$TMP/out" ] &&
@@ -91,6 +94,34 @@ check ":$NAME $HI at the prompt is taken" tour $HI
 tour $((HI + 1))
 check ":$NAME $((HI + 1)) at the prompt is refused with the row's range" \
     grep -q ":$NAME wants a whole number $LO..$HI" "$TMP/tour.out"
+
+# ---- the prompt in a terminal (tmux, a private server) ---------------------------
+
+if command -v tmux >/dev/null 2>&1; then
+    SOCK=$(mktemp -u /tmp/peviz-setting-tmux.XXXXXX)
+    T="tmux -S $SOCK -f tests/e2e/tmux.conf"
+    screen_has() {   # bounded wait (10 s) for an extended regex on the screen
+        local i=0
+        until $T capture-pane -p -t t 2>/dev/null | grep -qE -- "$1"; do
+            i=$((i + 1)); [ $i -ge 100 ] && return 1; sleep 0.1
+        done
+    }
+    prompt() { $T send-keys -t t :; $T send-keys -t t -l "$1"; $T send-keys -t t Enter; }
+    env -u TMUX $T new-session -d -s t -x 100 -y 30 \
+        "env LC_ALL=C.UTF-8 TERM=tmux-256color HOME=$TMP XDG_CONFIG_HOME=$TMP '$P' --view attention"
+    if screen_has 'd_model='; then
+        prompt "$NAME $HI"
+        check "typed at the ':' prompt, $NAME $HI is taken" screen_has "(^|[^:])$NAME $HI( |\$)"
+        prompt "$NAME $((HI + 1))"
+        check "typed at the ':' prompt, $NAME $((HI + 1)) is refused with the row's range" \
+            screen_has ":$NAME wants a whole number $LO\.\.$HI"
+    else
+        check "the copy starts in tmux" false
+    fi
+    $T kill-server 2>/dev/null; rm -f "$SOCK"
+else
+    echo "SKIP setting_recipe: tmux is not installed, the prompt in a terminal is unchecked (Debian: apt-get install tmux)"
+fi
 
 # ---- follow mode: the teacher's body carries it, a follower takes it ---------
 

@@ -158,9 +158,9 @@ static void list_quantities(FILE *out, int man)
 }
 
 static void keys_table(FILE *out, int man, const char *title,
-                       const struct keybind *k)
+                       const struct view *v, const struct keybind *k)
 {
-    char vlabel[32], vhelp[256];
+    char vlabel[32], vhelp[1024];
     if (man)
         fprintf(out, ".SS \"%s\"\n", title);
     else
@@ -169,7 +169,8 @@ static void keys_table(FILE *out, int man, const char *title,
     for (; k && k->key; k++) {
         if (!k->label)
             continue;
-        const char *label = k->label, *help = k->help;
+        const char *label = k->label;
+        const char *help = view_key_help(v, k, vhelp, sizeof vhelp);
         if (k->act == ACT_VIEW_N) {
             views_keys_text(vlabel, sizeof vlabel, vhelp, sizeof vhelp);
             label = vlabel;
@@ -181,12 +182,12 @@ static void keys_table(FILE *out, int man, const char *title,
 
 static void list_keys(FILE *out, int man)
 {
-    keys_table(out, man, "In every view", KEYS_GLOBAL);
-    keys_table(out, man, "In follow mode", KEYS_FOLLOW);
+    keys_table(out, man, "In every view", NULL, KEYS_GLOBAL);
+    keys_table(out, man, "In follow mode", NULL, KEYS_FOLLOW);
     for (int v = 0; v < VIEW_COUNT; v++) {
         char title[64];
         snprintf(title, sizeof title, "In the %s view", VIEWS[v]->name);
-        keys_table(out, man, title, VIEWS[v]->keys);
+        keys_table(out, man, title, VIEWS[v], VIEWS[v]->keys);
     }
 }
 

@@ -771,9 +771,7 @@ static void compare_reset(struct app *a)
 {
     memset(&a->cmp, 0, sizeof a->cmp);
     a->cmp.npanes = 2;
-    a->cmp.panes[0].base = 10000;
-    a->cmp.panes[1].base = 500000;
-    a->cmp.panes[2].base = 1e6;
+    a->cmp.panes[0].base = 10000;       /* B's and C's: their rows */
     for (int k = COMPARE_ROPE_PANES; k < COMPARE_MAX_PANES; k++)
         a->cmp.panes[k].base = 10000;
     for (int k = 0; k < COMPARE_MAX_PANES; k++)
@@ -835,7 +833,6 @@ static int cmd_pane_rope(struct app *a, const char *name, const char *arg)
 /* The names of the ':' commands' choices, by number. */
 static const char *layout_word(int i) { return layout_name((enum layout)i); }
 static const char *prec_word(int i) { return precision_name((enum precision)i); }
-static const char *mode_word(int i) { return pane_mode_name((enum pane_mode)i); }
 
 /* v, the choice parsed; when none (v < 0), the error names the count
  * choices word(i) there are. */
@@ -885,11 +882,6 @@ static int compare_command(struct app *a, void *rt, const char *name,
             p->prec = (enum precision)v;
             app_msg(a, 0, "pane %c: precision %s", k, arg);
         }
-    } else if (!strcmp(name, "mode")) {
-        v = cmd_choice(a, "mode", pane_mode_parse(arg), mode_word,
-                       PANE_MODE_COUNT);
-        if (v >= 0)
-            a->cmp.mode = (enum pane_mode)v;
     } else {
         return 0;
     }

@@ -205,9 +205,7 @@ static void check_default(const struct setting *s)
     if (help_default(s->name, def, sizeof def))
         return;
     CHECK(parse_words(NULL, 0, &lines, first, sizeof first) == 0);
-    settings_text(s, &c.app, now, sizeof now);
-    if (s->type == SET_NUM && strtod(now, NULL) == strtod(def, NULL))
-        snprintf(now, sizeof now, "%s", def);   /* 0.1 to 17 digits */
+    settings_show(s, &c.app, now, sizeof now);
     if (strcmp(now, def) != 0)
         fprintf(stderr, "--%s: starts at %s, help says %s\n", s->name, now,
                 def);
@@ -232,8 +230,33 @@ static void check_row(const struct setting *s)
         check_whole(s->name, h);
 }
 
+/* At the prompt: a value a relation refuses is put back, and a row's
+ * answer does what follows from the change. */
+static void check_prompt(void)
+{
+    static struct app a;
+    char want[64];
+    app_init(&a);
+    a.view = VIEW_ATTENTION;
+    int side = a.att.o.buckets;     /* causal: every bucket on one side */
+    snprintf(want, sizeof want, ":max-distance wants more than %d", side / 2);
+    CHECK(app_command(&a, "max-distance 1") == -1);
+    CHECK(strstr(a.msg, want) != NULL);
+    CHECK(a.att.o.max_distance > side / 2);     /* as it was */
+    a.att.o.heads = 8;
+    a.att.o.head = 5;
+    CHECK(app_command(&a, "heads 2") == 0);
+    CHECK(a.att.o.heads == 2 && a.att.o.head == 1);   /* the last head */
+    CHECK(app_command(&a, "rotary-dims all") == 0 && a.att.o.rotary_dims == 0);
+    CHECK(app_command(&a, "rotary-dims 7") == -1 && a.att.o.rotary_dims == 0);
+    a.view = VIEW_HEATMAP;
+    CHECK(app_command(&a, "heads 3") == -1 && a.att.o.heads == 2);
+    CHECK(strstr(a.msg, "attention only") != NULL);
+}
+
 int main(void)
 {
+    check_prompt();
     size_t k = 0;
     for (const struct setting *s; (s = cli_setting(k)); k++)
         check_row(s);
