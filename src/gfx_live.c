@@ -45,6 +45,7 @@ struct later {
 
 static struct {
     enum gfx_mode mode;
+    enum gfx_mode want;         /* --graphics */
     struct gfx_cell cell;       /* pixels a cell, exactly */
     int cw, ch;                 /* ... and whole, as the rasters are drawn */
     struct img im[PARTS];
@@ -120,17 +121,18 @@ static int unicode_start(struct app *a, const char *why)
     return 0;
 }
 
-void gfx_live_start(struct app *a, enum gfx_mode want)
+/* The mode from the probe p; 0, or -1 when it fell back to cells
+ * (said, unless another note holds the line).  late: p came after
+ * start-up stopped waiting for it (said so). */
+static int choose(struct app *a, enum gfx_mode want,
+                  const struct gfx_probe *p, char *why, size_t len)
 {
-    struct gfx_probe p;
-    char why[64];
     const char *tp = getenv("TERM_PROGRAM"), *lt = getenv("LC_TERMINAL"),
                *tmux = getenv("TMUX");
-    term_graphics_probe(&p);
-    L.mode = gfx_choose(want, &p, tp, lt, tmux && *tmux, why, sizeof why);
-    cell_pixels(&p, &L.cell, &L.cw, &L.ch);
+    L.mode = gfx_choose(want, p, tp, lt, tmux && *tmux, why, len);
+    cell_pixels(p, &L.cell, &L.cw, &L.ch);
     if (L.mode == GFX_KITTY && tmux && *tmux && unicode_start(a, why) < 0)
-        return;
+        return -1;
     if (L.mode == GFX_KITTY && (L.cw < 2 || L.ch < 2)) {
         L.cw = DEFAULT_CW;
         L.ch = DEFAULT_CH;
@@ -140,14 +142,55 @@ void gfx_live_start(struct app *a, enum gfx_mode want)
         if (!a->msg[0])
             app_msg(a, 0, "graphics: cells (%s, but the cell size in pixels is "
                     "unknown)", why);
-        return;
+        return -1;
     }
+    return 0;
+}
+
+void gfx_live_start(struct app *a, enum gfx_mode want)
+{
+    struct gfx_probe p;
+    char why[64];
+    term_graphics_probe(&p);
+    L.want = want;
+    if (choose(a, want, &p, why, sizeof why) < 0)
+        return;
     /* once, unless another start-up note holds the line; auto finding
      * nothing says nothing (cells, as always) */
     if (!a->msg[0] && (want != GFX_AUTO || L.mode != GFX_CELLS))
         app_msg(a, 0, "graphics: %s%s (%s)", L.mode == GFX_CELLS ? "cells"
                 : gfx_mode_name(L.mode), L.unicode ? " placeholders" : "",
                 why);
+}
+
+int gfx_live_late(struct app *a)
+{
+    struct gfx_probe p;
+    struct gfx_cell was = L.cell;
+    char why[64];
+    term_graphics_probe(&p);
+    if (L.want == GFX_CELLS)
+        return 0;
+    if (L.mode != GFX_CELLS) {      /* images already: only their size */
+        int cw = L.cw, ch = L.ch;
+        cell_pixels(&p, &L.cell, &L.cw, &L.ch);
+        if (L.cw < 2 || L.ch < 2 || L.mode == GFX_KITTY) {
+            L.cell = was;
+            L.cw = cw;
+            L.ch = ch;
+            return 0;
+        }
+        if (!memcmp(&was, &L.cell, sizeof was))
+            return 0;
+        gfx_live_forget();
+        return 1;
+    }
+    if (choose(a, L.want, &p, why, sizeof why) < 0 || L.mode == GFX_CELLS)
+        return 0;
+    app_msg(a, 0, "graphics: %s%s (%s, answered late, %d ms after start)",
+            gfx_mode_name(L.mode), L.unicode ? " placeholders" : "", why,
+            p.ms);
+    return 1;
 }
 
 static uint64_t hash_raster(const struct view_raster *r)

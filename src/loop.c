@@ -557,7 +557,7 @@ static int run(struct app *a, canvas *cv)
     for (;;) {
         struct pollfd p[2 + FOLLOW_MAX_FDS] = { { term_fd(), POLLIN, 0 },
                                                 { wake[0], POLLIN, 0 } };
-        int nf, fev;
+        int nf, fev, ms;
 
         if (a->quit)
             return 0;
@@ -570,9 +570,9 @@ static int run(struct app *a, canvas *cv)
         follow_publish(fol, a, keyed);
         dirty = keyed = 0;
         nf = follow_pollfds(fol, p + 2);
-        if (poll(p, (nfds_t)(2 + nf), term_queued() ? 0
-                 : wait_min(wait_min(wait_ms(a, &k), follow_wait_ms(fol)),
-                            autoplay_wait_ms(a))) < 0 &&
+        ms = wait_min(wait_min(wait_ms(a, &k), follow_wait_ms(fol)),
+                      wait_min(autoplay_wait_ms(a), term_wait_ms()));
+        if (poll(p, (nfds_t)(2 + nf), term_queued() ? 0 : ms) < 0 &&
             errno != EINTR)
             return 1;
         wake_drain();
@@ -585,6 +585,8 @@ static int run(struct app *a, canvas *cv)
             return 1;                      /* the terminal hung up */
         if (drain_keys(a, &dirty) < 0)
             return 1;
+        if (term_graphics_late())  /* answers after start-up: images now */
+            dirty |= gfx_live_late(a);
         keyed = dirty;             /* keys, resizes, signals: show at once */
         dirty |= tick(a, &k) | fev | autoplay_tick(a);
     }

@@ -1,0 +1,210 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: ISC
+"""Start-up on slow and silent terminals: peviz on a pty whose far end
+answers like an xterm with sixel (DECRQM, DA1 with attribute 4,
+XTVERSION, the text area and cell sizes, OSC 11) but each answer a
+while after its question, or one byte at a time, or not at all, while
+keys are typed at moments during start-up.  Checks that no answer is
+read as keys (the screen is the heatmap asked for, no view or setting
+changed by the bytes of a report), that every key typed is taken in
+order, that a late answer still turns images on and the status line
+says so once.  Standard library only.
+
+    slowterm.py          run every case; prints "test_slowterm: N passed, M failed"
+"""
+import os
+import pty
+import re
+import select
+import signal
+import struct
+import sys
+import tempfile
+import time
+import fcntl
+import termios
+
+PEVIZ = os.path.abspath(os.environ.get("PEVIZ", "./peviz"))
+W, H = 100, 30
+AREA = (W * 8425 // 1000, H * 16)       # xterm.js: 8.425 x 16 pixels a cell
+ANSWERS = [
+    (b"\x1b[?2026$p", b"\x1b[?2026;2$y"),
+    (b"\x1b[c", b"\x1b[?63;1;2;4;6;9;15;22c"),
+    (b"\x1b[>q", b"\x1bP>|XTerm(390)\x1b\\"),
+    (b"\x1b[14t", b"\x1b[4;%d;%dt" % (AREA[1], AREA[0])),
+    (b"\x1b[16t", b"\x1b[6;16;8t"),
+    (b"\x1b]11;?\x1b\\", b"\x1b]11;rgb:1e1e/1e1e/1e1e\x1b\\"),
+]
+passed = failed = 0
+
+
+def check(cond, what):
+    global passed, failed
+    if cond:
+        passed += 1
+        print("  ok  ", what)
+    else:
+        failed += 1
+        print("  FAIL", what)
+
+
+class Run:
+    """peviz on a pty; the far end answers each question delay s after
+    it came (None: never), gap s between the bytes of an answer (0: all
+    at once), and types keys at given times from the start."""
+
+    def __init__(self, delay, keys=(), gap=0.0, args=(), cwd=None):
+        self.delay, self.gap, self.out, self.seen = delay, gap, bytearray(), 0
+        self.pending = []                   # (time, bytes) to write, in order
+        self.keys = sorted(keys)
+        self.t0 = time.monotonic()
+        pid, fd = pty.fork()
+        if pid == 0:
+            if cwd:
+                os.chdir(cwd)
+            fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", H, W, 0, 0))
+            env = {k: v for k, v in os.environ.items()
+                   if k not in ("TMUX", "TERM_PROGRAM", "LC_TERMINAL", "COLUMNS", "LINES")}
+            env.update(TERM="xterm-256color", LANG="C.UTF-8", LC_ALL="C.UTF-8")
+            os.execve(PEVIZ, [PEVIZ] + list(args), env)
+        self.pid, self.fd, self.status = pid, fd, None
+
+    def answer(self, now):
+        """Queue the answers to the questions seen since last time."""
+        if self.delay is None:
+            return
+        pat = re.compile(b"|".join(re.escape(q) for q, _ in ANSWERS))
+        end = self.seen
+        for m in pat.finditer(self.out, self.seen):
+            reply = dict(ANSWERS)[m.group(0)]
+            at = max([now + self.delay] + [t for t, _ in self.pending[-1:]])
+            if self.gap:
+                self.pending += [(at + i * self.gap, reply[i:i + 1]) for i in range(len(reply))]
+            else:
+                self.pending.append((at, reply))
+            end = m.end()
+        # a question cut by the read ends in the last bytes: read again
+        self.seen = max(end, len(self.out) - 16)
+
+    def pump(self, secs, until=None, quiet=0.5):
+        """Run secs at most; with until, only until it is in the output
+        and nothing came for quiet s."""
+        end, last = time.monotonic() + secs, time.monotonic()
+        while time.monotonic() < end and self.status is None:
+            if until and until in self.out and time.monotonic() - last > quiet and not self.pending:
+                return
+            now = time.monotonic()
+            while self.pending and self.pending[0][0] <= now:
+                os.write(self.fd, self.pending.pop(0)[1])
+            while self.keys and self.t0 + self.keys[0][0] <= now:
+                os.write(self.fd, self.keys.pop(0)[1])
+            r, _, _ = select.select([self.fd], [], [], 0.005)
+            if r:
+                try:
+                    data = os.read(self.fd, 65536)
+                except OSError:
+                    data = b""
+                if data:
+                    self.out += data
+                    last = time.monotonic()
+                    self.answer(last)
+            p, st = os.waitpid(self.pid, os.WNOHANG)
+            if p == self.pid:
+                self.status = os.waitstatus_to_exitcode(st)
+
+    def quit(self):
+        if self.status is None:
+            os.write(self.fd, b"q")
+            self.pump(3.0)
+        if self.status is None:
+            os.kill(self.pid, signal.SIGKILL)
+            os.waitpid(self.pid, 0)
+        os.close(self.fd)
+        return self.status
+
+
+def text(out):
+    """The printable text peviz wrote, escape sequences and images out."""
+    s = re.sub(rb"\x1bP.*?\x1b\\|\x1b\[[0-?]*[ -/]*[@-~]|\x1b[()][0-9A-B]|\x1b.", b"", bytes(out), flags=re.S)
+    return s.decode("utf-8", "replace")
+
+
+def late_case(delay, gap=0.0):
+    """Answers delay s late (gap s between their bytes): the heatmap,
+    images, one note, the keys typed before and after taken."""
+    home = tempfile.mkdtemp(prefix="peviz-slowterm.")
+    # l at 100 ms: the cursor one step right (pos=1); w saves the frame
+    name = "answers %.0f ms late%s" % (delay * 1000, ", a byte every %.0f ms" % (gap * 1000) if gap else "")
+    r = Run(delay, keys=[(0.1, b"l")], gap=gap, cwd=home)
+    r.pump(3 + delay * 3 + gap * sum(len(a) for _, a in ANSWERS), until=b"\x1bPq")
+    os.write(r.fd, b"w")
+    r.pump(3.0, until=b"wrote ", quiet=0.2)
+    out = bytes(r.out)
+    status = r.quit()
+    saved = sorted(f for f in os.listdir(home) if f.endswith(".txt"))
+    frame = open(os.path.join(home, saved[0]), encoding="utf-8").read() if saved else ""
+    for f in os.listdir(home):
+        os.unlink(os.path.join(home, f))
+    os.rmdir(home)
+    shown = text(out)
+    check(status == 0, name + ": q quits (exit %r)" % status)
+    check(saved and saved[0].startswith("peviz-heatmap-"),
+          name + ": still the heatmap when w saves (%s)" % (saved[0] if saved else "nothing saved"))
+    check("pos=1 " in frame and "counter" not in shown,
+          name + ": the l typed at 100 ms moved the cursor, no report's byte was a key")
+    check(b"\x1bPq" in out, name + ": sixel images")
+    notes = shown.count("graphics: sixel")
+    late = "answered late" in shown
+    check(notes == 1, name + ": the status line says the mode once (%d)" % notes)
+    return late
+
+
+def test_late():
+    # waited for: the first answer in 400 ms, the graphics round in twice
+    # the round trip; later than that, images start late and say so
+    for delay in (0.0, 0.15, 0.3):
+        late = late_case(delay)
+        check(not late, "answers %.0f ms late: waited for at start-up" % (delay * 1000))
+    for delay in (0.65, 1.2):
+        late = late_case(delay)
+        check(late, "answers %.0f ms late: images start late, the note says so" % (delay * 1000))
+    # (a terminal sends a report's bytes together in its stream: a key
+    # comes before or after them, never between, so none is typed then)
+    late_case(0.2, gap=0.12)
+
+
+def exits(keys, delay=None, secs=3.0):
+    r = Run(delay, keys=keys)
+    r.pump(max(t for t, _ in keys) + secs)
+    status = r.status
+    if status is None:
+        os.kill(r.pid, signal.SIGKILL)
+        os.waitpid(r.pid, 0)
+    os.close(r.fd)
+    return status
+
+
+def test_silent():
+    """Nothing answers: a key at any moment of start-up is taken."""
+    lost = []
+    for ms in (0, 20, 50, 90, 120, 160, 200, 260, 330, 400, 450, 600):
+        for _ in range(2):
+            if exits([(ms / 1000.0, b"q")], secs=2.0) != 0:
+                lost.append(ms)
+    check(not lost, "silent terminal: q at every moment quits (lost at %s ms)" % lost)
+    # a lone Esc while DA1 is owed closes the prompt; q then quits
+    check(exits([(0.1, b":"), (0.2, b"\x1b"), (2.5, b"q")]) == 0,
+          "silent terminal: Esc typed while DA1 is owed reaches the prompt")
+    check(exits([(0.1, b":"), (0.15, b"\x1b"), (0.3, b"q")]) == 0,
+          "silent terminal: Esc then q at once: both taken, in order")
+
+
+def main():
+    test_silent()
+    test_late()
+    print("test_slowterm: %d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
