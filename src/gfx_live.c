@@ -22,6 +22,7 @@
 #define DEFAULT_CW 10           /* kitty scales to the cells: a guess is safe */
 #define DEFAULT_CH 20
 #define PARTS VIEW_RASTER_PARTS
+#define INK_DARK 0x202020u      /* ink on a light background */
 
 /* One image on screen: a data area of the view (view.h's part). */
 struct img {
@@ -46,6 +47,7 @@ struct later {
 static struct {
     enum gfx_mode mode;
     enum gfx_mode want;         /* --graphics */
+    rgb fg, bg;                 /* the terminal's default colours */
     struct gfx_cell cell;       /* pixels a cell, exactly */
     int cw, ch;                 /* ... and whole, as the rasters are drawn */
     struct img im[PARTS];
@@ -66,7 +68,8 @@ static struct {
     enum color_mode color;
     struct later *later;        /* cells to draw again after the images */
     int n_later, cap_later;
-} L = { .mode = GFX_CELLS, .id = KITTY_ID };
+} L = { .mode = GFX_CELLS, .id = KITTY_ID, .fg = RASTER_FG,
+        .bg = RASTER_BG };
 
 enum gfx_mode gfx_live_mode(void)
 {
@@ -121,6 +124,19 @@ static int unicode_start(struct app *a, const char *why)
     return 0;
 }
 
+/* The images' default colours: the terminal's (OSC 11, OSC 10), so
+ * that on a light theme a face is not a dark square; without its
+ * foreground, ink that shows on its background. */
+static void colours(const struct gfx_probe *p)
+{
+    L.bg = p->has_bg ? p->bg : RASTER_BG;
+    if (p->has_fg)
+        L.fg = p->fg;
+    else
+        L.fg = rgb_contrast(INK_DARK, L.bg) > rgb_contrast(RASTER_FG, L.bg)
+               ? INK_DARK : RASTER_FG;
+}
+
 /* The mode from the probe p; 0, or -1 when it fell back to cells
  * (said, unless another note holds the line).  late: p came after
  * start-up stopped waiting for it (said so). */
@@ -131,6 +147,7 @@ static int choose(struct app *a, enum gfx_mode want,
                *tmux = getenv("TMUX");
     L.mode = gfx_choose(want, p, tp, lt, tmux && *tmux, why, len);
     cell_pixels(p, &L.cell, &L.cw, &L.ch);
+    colours(p);
     if (L.mode == GFX_KITTY && tmux && *tmux && unicode_start(a, why) < 0)
         return -1;
     if (L.mode == GFX_KITTY && (L.cw < 2 || L.ch < 2)) {
@@ -295,7 +312,7 @@ static void palette_for(const struct app *a, uint32_t *pal)
         pal[k] = a->view == VIEW_ATTENTION
                  ? cmap_sequential(a->palette, k / 254.0)
                  : cmap_diverging(a->palette, -1 + 2.0 * k / 254);
-    pal[255] = RASTER_BG;
+    pal[255] = raster_bg();
 }
 
 /* The image with a virtual placement, through tmux's passthrough: no
@@ -334,7 +351,7 @@ static int encode(const struct app *a, const struct view_raster *r, int k)
     struct image im;
     uint32_t pal[256];
     int rc;
-    if (raster_image(r, RASTER_BG, &im) < 0)
+    if (raster_image(r, raster_bg(), &im) < 0)
         return -1;
     if (L.unicode) {
         rc = encode_virtual(&im, r, k);
@@ -365,9 +382,9 @@ static int encode(const struct app *a, const struct view_raster *r, int k)
 static void tint(cell *c)
 {
     if (c->fg == RGB_DEFAULT)
-        c->fg = RASTER_FG;
+        c->fg = raster_fg();
     if (c->bg == RGB_DEFAULT)
-        c->bg = RASTER_BG;
+        c->bg = raster_bg();
 }
 
 /* Cell c at (x, y), to be drawn again after the images. */
@@ -664,7 +681,9 @@ int gfx_live_before(struct app *a, canvas *cv)
     L.frame++;
     L.repaint = 0;
     L.n_later = 0;
+    raster_ink(L.fg, L.bg);     /* this frame's images in the terminal's */
     int again = before(a, cv);
+    raster_ink(RASTER_FG, RASTER_BG);
     if (again)                  /* no image goes: nothing to draw after */
         L.n_later = 0;
     /* the blanks went out after anything curses drew since they were

@@ -86,6 +86,52 @@ static int csi_report(struct gfx_probe *p, const char *s, size_t n)
     return -1;
 }
 
+/* One channel of an X colour spec: 1 to 4 hex digits scaled to 0..255;
+ * -1 if s holds none.  *end: after it. */
+static int hex_channel(const char *s, const char **end)
+{
+    int v = 0, k = 0;
+    for (; k < 4; k++) {
+        char c = s[k];
+        int d = c >= '0' && c <= '9' ? c - '0'
+              : c >= 'a' && c <= 'f' ? c - 'a' + 10
+              : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+        if (d < 0)
+            break;
+        v = v * 16 + d;
+    }
+    *end = s + k;
+    if (k == 0)
+        return -1;
+    int top = (1 << (4 * k)) - 1;
+    return (v * 255 + top / 2) / top;
+}
+
+/* OSC 10 or 11 ; rgb:R/G/B (ST or BEL) from s (a whole report, e its
+ * length): the colour into p. */
+static void colour_report(struct gfx_probe *p, const char *s, int e)
+{
+    const char *q = s + 5;
+    int c[3];
+    if (e < 10 || strncmp(q, "rgb:", 4) != 0)
+        return;
+    q += 4;
+    for (int k = 0; k < 3; k++) {
+        if ((c[k] = hex_channel(q, &q)) < 0 || (k < 2 && *q++ != '/'))
+            return;
+    }
+    if (*q != '\033' && *q != '\a')
+        return;
+    uint32_t v = (uint32_t)c[0] << 16 | (uint32_t)c[1] << 8 | (uint32_t)c[2];
+    if (s[3] == '0') {
+        p->fg = v;
+        p->has_fg = 1;
+    } else {
+        p->bg = v;
+        p->has_bg = 1;
+    }
+}
+
 int gfx_probe_report(struct gfx_probe *p, const char *s, size_t n)
 {
     if (n < 1 || s[0] != '\033')
@@ -94,6 +140,19 @@ int gfx_probe_report(struct gfx_probe *p, const char *s, size_t n)
         return -1;
     if (s[1] == '[')
         return csi_report(p, s, n);
+    if (s[1] == ']') {              /* ESC ] 1 0|1 ; colour ST */
+        if (n < 5)
+            return -1;
+        if (s[2] != '1' || (s[3] != '0' && s[3] != '1') || s[4] != ';')
+            return 0;
+        int e = string_end(s, n, 5);
+        if (e == -1)
+            return -1;
+        if (e < 0)
+            return 0;
+        colour_report(p, s, e);
+        return e;
+    }
     if (s[1] == '_' || s[1] == 'P') {
         if (n < 3)
             return -1;

@@ -11,20 +11,23 @@
 #define PEVIZ_GFX_PROBE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "gfx.h"
 
 /* What is sent: kitty query (id 31, a 1x1 RGB image, query only),
- * XTVERSION, the text area and the cell size in pixels, DA1. */
+ * XTVERSION, the text area and the cell size in pixels, the default
+ * foreground and background colours (OSC 10, OSC 11), DA1. */
+#define GFX_PROBE_COLOURS "\033]10;?\033\\\033]11;?\033\\"
 #define GFX_PROBE_QUERY "\033_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\033\\" \
-                        "\033[>q\033[14t\033[16t\033[c"
+                        "\033[>q\033[14t\033[16t" GFX_PROBE_COLOURS "\033[c"
 
 /* Inside tmux: the kitty query through tmux's passthrough (its ESC
  * doubled), so that the terminal outside answers it (tmux drops it
  * unless allow-passthrough is on); the rest goes to tmux itself. */
 #define GFX_PROBE_QUERY_TMUX "\033Ptmux;\033\033_Gi=31,s=1,v=1,a=q,t=d," \
                              "f=24;AAAA\033\033\\\033\\\033[14t\033[16t" \
-                             "\033[c"
+                             GFX_PROBE_COLOURS "\033[c"
 
 /* The wait for the answers at start-up: GFX_PROBE_MS, or twice the first
  * round trip (DA1 asked alone, just before) and 50 ms where that is
@@ -39,6 +42,8 @@ struct gfx_probe {
     int cell_w, cell_h;     /* pixels a cell (CSI 16 t), 0 unknown */
     int area_w, area_h;     /* pixels of the text area (CSI 14 t), 0 unknown */
     int cols, rows;         /* the cells of that area when it was asked */
+    int has_fg, has_bg;     /* the terminal said its default colours ... */
+    uint32_t fg, bg;        /* ... as 0xRRGGBB (OSC 10, OSC 11) */
     char version[64];       /* XTVERSION's text, "" if none */
     int ms;                 /* when its last answer came, or start-up
                                stopped waiting for one: ms after the

@@ -53,8 +53,9 @@ class Run:
     it came (None: never), gap s between the bytes of an answer (0: all
     at once), and types keys at given times from the start."""
 
-    def __init__(self, delay, keys=(), gap=0.0, args=(), cwd=None):
+    def __init__(self, delay, keys=(), gap=0.0, args=(), cwd=None, answers=ANSWERS):
         self.delay, self.gap, self.out, self.seen = delay, gap, bytearray(), 0
+        self.answers = answers
         self.pending = []                   # (time, bytes) to write, in order
         self.keys = sorted(keys)
         self.t0 = time.monotonic()
@@ -73,10 +74,10 @@ class Run:
         """Queue the answers to the questions seen since last time."""
         if self.delay is None:
             return
-        pat = re.compile(b"|".join(re.escape(q) for q, _ in ANSWERS))
+        pat = re.compile(b"|".join(re.escape(q) for q, _ in self.answers))
         end = self.seen
         for m in pat.finditer(self.out, self.seen):
-            reply = dict(ANSWERS)[m.group(0)]
+            reply = dict(self.answers)[m.group(0)]
             at = max([now + self.delay] + [t for t, _ in self.pending[-1:]])
             if self.gap:
                 self.pending += [(at + i * self.gap, reply[i:i + 1]) for i in range(len(reply))]
@@ -199,8 +200,29 @@ def test_silent():
           "silent terminal: Esc then q at once: both taken, in order")
 
 
+def test_light():
+    """A light theme (OSC 11 answers white): the clock faces' images
+    have the terminal's background, not the dark #1E1E1E."""
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+    from graphics_pty import sixel_image
+    for bg, want in ((b"ffff/ffff/ffff", (255, 255, 255)), (b"1e1e/1e1e/1e1e", None)):
+        answers = [(q, b"\x1b]11;rgb:%s\x1b\\" % bg if q.startswith(b"\x1b]11") else a)
+                   for q, a in ANSWERS]
+        r = Run(0.0, args=["--view", "clocks"], answers=answers)
+        r.pump(4.0, until=b"\x1bPq")
+        img = sixel_image(bytes(r.out))
+        r.quit()
+        corner = img[4].get((0, 0)) if img else None
+        if want:
+            check(corner == want, "light theme: a face's corner is the terminal's background (%r)" % (corner,))
+        else:
+            check(corner and corner != (255, 255, 255) and max(corner) < 40,
+                  "dark theme: a face's corner is dark (%r)" % (corner,))
+
+
 def main():
     test_silent()
+    test_light()
     test_late()
     print("test_slowterm: %d passed, %d failed" % (passed, failed))
     return 1 if failed else 0
