@@ -603,15 +603,18 @@ void loop_follow(struct follow *f)
  * that locale, so the tour shows in Chinese; otherwise the terminal
  * opens in ASCII and tour_fit_terminal runs the English tour.
  */
-static void zh_terminal(const struct app *a, const struct term_opts *o,
+static void zh_terminal(const struct app *a, struct term_opts *o,
                         int utf8, char *note, size_t len)
 {
+    static char typed[256];     /* keys typed while it asked: term_open's */
     char was[48];
     if (utf8 || o->ascii_flag || !a->tour || !a->tour->zh ||
         !a->tour->shipped)
         return;
     charset_why_not_utf8(was, sizeof was);
-    if (!charset_probe_terminal(300))
+    int yes = charset_probe_terminal(300, typed, sizeof typed, &o->ntyped);
+    o->typed = typed;
+    if (!yes)
         return;
     const char *loc = charset_use_utf8();
     if (loc)
@@ -619,8 +622,9 @@ static void zh_terminal(const struct app *a, const struct term_opts *o,
                  "tour uses %s", was, loc);
 }
 
-int loop_run(struct app *a, const struct term_opts *o)
+int loop_run(struct app *a, const struct term_opts *opts)
 {
+    struct term_opts to = *opts, *o = &to;
     char err[256], note[APP_MSG_LEN];
     canvas cv;
     int rc;

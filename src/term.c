@@ -532,7 +532,7 @@ static int gfx_done(void)
  * DA1 in QUERY_MS starts in cells; its answer, when it comes, still
  * starts the graphics round.
  */
-static void probe_start(int want)
+static void probe_start(int want, const char *typed, size_t ntyped)
 {
     const char *tmux = getenv("TMUX");
 
@@ -545,6 +545,7 @@ static void probe_start(int want)
     pr.stage = PROBE_SYNC;
     pr.t0 = pr.sent = now_ms();
     pr.da1_owed = 1;
+    termreply_feed(&replies, typed, ntyped, pr.t0, on_input, NULL);
     send_raw("\033[?2026$p\033[c");
     wait_for(sync_done, pr.sent, QUERY_MS);
     if (pr.stage == PROBE_GFX)
@@ -639,7 +640,7 @@ int term_open(const struct term_opts *o, enum color_mode *mode, int *ascii,
     setup_input();
     setup_color();
     sync_ok = 0;
-    probe_start(o->graphics);
+    probe_start(o->graphics, o->typed, o->ntyped);
     *mode = color_pick(o->color_flag);
     *ascii = !utf8 || o->ascii_flag;
     term_mouse(o->mouse);

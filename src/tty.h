@@ -23,6 +23,8 @@ struct term_opts {
     int ascii_flag;      /* 1: --ascii forces ASCII */
     int mouse;           /* report mouse clicks */
     int graphics;        /* enum gfx_mode: GFX_AUTO asks the terminal */
+    const char *typed;   /* input read before term_open (keys typed during */
+    size_t ntyped;       /* another probe): read first, as keys and reports */
 };
 
 /*
