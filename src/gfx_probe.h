@@ -1,7 +1,8 @@
 /*
  * gfx_probe.h - which images the terminal shows, asked, never assumed:
  * a kitty graphics query, XTVERSION, the text area and the cell size in
- * pixels (CSI 14 t, CSI 16 t) and DA1 last, which every terminal answers.  A graphics reply before
+ * pixels (CSI 14 t, CSI 16 t), the default colours (OSC 10, OSC 11) and
+ * DA1 last, which every terminal answers.  A graphics reply before
  * the DA1 answer means kitty graphics; DA1 attribute 4 means sixel; an
  * XTVERSION naming iTerm2 (or TERM_PROGRAM / LC_TERMINAL) means iTerm2
  * inline images.  The parser is pure; the terminal backend (tty.h) asks

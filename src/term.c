@@ -6,6 +6,9 @@
  * touches the screen, so the user gets our message and an untouched
  * terminal.  Drawing writes the whole canvas into stdscr and lets curses
  * send only the cells that changed, with one doupdate() per frame.
+ * Input is read here, not by curses: the terminal's reports are taken
+ * out (termreply.h), whenever they come, and the keys go on in order
+ * through a pipe that curses reads and decodes.
  */
 #include <curses.h>
 #include <term.h>         /* curses' own: setupterm, cur_term */
