@@ -180,36 +180,6 @@ void gfx_live_start(struct app *a, enum gfx_mode want)
                 why);
 }
 
-int gfx_live_late(struct app *a)
-{
-    struct gfx_probe p;
-    struct gfx_cell was = L.cell;
-    char why[64];
-    term_graphics_probe(&p);
-    if (L.want == GFX_CELLS)
-        return 0;
-    if (L.mode != GFX_CELLS) {      /* images already: only their size */
-        int cw = L.cw, ch = L.ch;
-        cell_pixels(&p, &L.cell, &L.cw, &L.ch);
-        if (L.cw < 2 || L.ch < 2 || L.mode == GFX_KITTY) {
-            L.cell = was;
-            L.cw = cw;
-            L.ch = ch;
-            return 0;
-        }
-        if (!memcmp(&was, &L.cell, sizeof was))
-            return 0;
-        gfx_live_forget();
-        return 1;
-    }
-    if (choose(a, L.want, &p, why, sizeof why) < 0 || L.mode == GFX_CELLS)
-        return 0;
-    app_msg(a, 0, "graphics: %s%s (%s, answered late, %d ms after start)",
-            gfx_mode_name(L.mode), L.unicode ? " placeholders" : "", why,
-            p.ms);
-    return 1;
-}
-
 static uint64_t hash_raster(const struct view_raster *r)
 {
     uint64_t h = 1469598103934665603ull;
@@ -731,7 +701,7 @@ void gfx_live_hide(void)
  * them when it resized (scrolled, reflowed), so every cell of the screen
  * is written with a space first: w x h bytes, next to nothing beside an
  * image. */
-void gfx_live_forget(void)
+static void forget(void)
 {
     if (L.mode != GFX_KITTY && L.mode != GFX_CELLS && L.sent) {
         int w, h;
@@ -741,6 +711,45 @@ void gfx_live_forget(void)
     }
     for (int k = 0; k < PARTS; k++)
         L.im[k].shown = 0;
+}
+
+/* ... and sixel and iTerm2, shown pixel for pixel, ask the cell's size
+ * again: a resize may come with another font (gfx_live_late takes it). */
+void gfx_live_forget(void)
+{
+    forget();
+    if (L.mode == GFX_SIXEL || L.mode == GFX_ITERM2)
+        term_ask_cell();
+}
+
+int gfx_live_late(struct app *a)
+{
+    struct gfx_probe p;
+    struct gfx_cell was = L.cell;
+    char why[64];
+    term_graphics_probe(&p);
+    if (L.want == GFX_CELLS)
+        return 0;
+    if (L.mode != GFX_CELLS) {      /* images already: only their size */
+        int cw = L.cw, ch = L.ch;
+        cell_pixels(&p, &L.cell, &L.cw, &L.ch);
+        if (L.cw < 2 || L.ch < 2 || L.mode == GFX_KITTY) {
+            L.cell = was;
+            L.cw = cw;
+            L.ch = ch;
+            return 0;
+        }
+        if (!memcmp(&was, &L.cell, sizeof was))
+            return 0;
+        forget();
+        return 1;
+    }
+    if (choose(a, L.want, &p, why, sizeof why) < 0 || L.mode == GFX_CELLS)
+        return 0;
+    app_msg(a, 0, "graphics: %s%s (%s, answered late, %d ms after start)",
+            gfx_mode_name(L.mode), L.unicode ? " placeholders" : "", why,
+            p.ms);
+    return 1;
 }
 
 void gfx_live_stop(void)

@@ -51,6 +51,7 @@
 #define SYNC_BEGIN "\033[?2026h"  /* DEC mode 2026: hold the frame ... */
 #define SYNC_END "\033[?2026l"    /* ... and show it at once */
 #define QUERY_MS 400            /* wait at most this for the first answer */
+#define ASK_MAX 4               /* text area questions out at once */
 #define OWED_MS 10000           /* a DA1 is owed this long by a terminal
                                    that has answered nothing yet */
 #define KEY_GAP_MS 40           /* an escape sequence's bytes come together */
@@ -345,6 +346,9 @@ static struct {
     int da1_owed;           /* DA1 questions not answered yet */
     int rtt;                /* ms the first DA1 took, -1 before it */
     int answers;            /* the terminal has answered something */
+    int asked[ASK_MAX][2];  /* the cells when the text area was asked again
+                               (term_ask_cell), oldest first */
+    int n_asked;
     int open;               /* term_open returned: answers now are late */
     int late;               /* graphics answers came late, not yet taken */
 } pr;
@@ -399,6 +403,11 @@ static void on_report(const char *r, size_t len)
     if (pr.stage == PROBE_SYNC ||
         gfx_probe_report(&gprobe, r, len) <= 0)
         return;
+    if (pr.n_asked && r[1] == '[' && r[2] == '4' && r[len - 1] == 't') {
+        gprobe.cols = pr.asked[0][0];   /* the area is of the cells then */
+        gprobe.rows = pr.asked[0][1];
+        memmove(pr.asked, pr.asked + 1, --pr.n_asked * sizeof pr.asked[0]);
+    }
     gprobe.ms = (int)(t - pr.t0);
     if (pr.stage == PROBE_GFX && gfx_probe_done(&gprobe))
         pr.stage = PROBE_DONE;
@@ -604,6 +613,18 @@ int term_queued(void)
 int term_wait_ms(void)
 {
     return scr ? expire_held() : -1;
+}
+
+void term_ask_cell(void)
+{
+    struct winsize ws;
+
+    if (!scr || pr.stage != PROBE_DONE || pr.n_asked == ASK_MAX ||
+        ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) != 0)
+        return;
+    pr.asked[pr.n_asked][0] = ws.ws_col;
+    pr.asked[pr.n_asked++][1] = ws.ws_row;
+    send_raw("\033[14t\033[16t");
 }
 
 int term_graphics_late(void)

@@ -57,6 +57,10 @@ void term_close(void);
 int term_queued(void);
 int term_wait_ms(void);
 
+/* Ask the terminal for its text area and cell in pixels again (after a
+ * resize: the font may have changed); the answers come as late ones. */
+void term_ask_cell(void);
+
 /* Whether graphics answers came after start-up stopped waiting for
  * them since the last call (then look at term_graphics_probe again). */
 int term_graphics_late(void);

@@ -79,6 +79,7 @@ class Run:
         end = self.seen
         for m in pat.finditer(self.out, self.seen):
             reply = dict(self.answers)[m.group(0)]
+            reply = reply() if callable(reply) else reply
             at = max([now + self.delay] + [t for t, _ in self.pending[-1:]])
             if self.gap:
                 self.pending += [(at + i * self.gap, reply[i:i + 1]) for i in range(len(reply))]
@@ -226,7 +227,37 @@ def test_light():
                   "dark theme: a face's corner is dark (%r)" % (corner,))
 
 
+def test_zoom():
+    """A resize that comes with another font (the terminal zoomed): the
+    cell size is asked again, and the next images are of the new cell,
+    10 x 20 pixels where it was 8.425 x 16."""
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+    from graphics_pty import sixel_image
+    term = {"size": (W, H), "cell": (8.425, 16)}
+
+    def area():
+        (c, r), (cw, ch) = term["size"], term["cell"]
+        return b"\x1b[4;%d;%dt" % (int(r * ch), int(c * cw))
+
+    def cell():
+        return b"\x1b[6;%d;%dt" % (term["cell"][1], int(term["cell"][0]))
+    answers = [(q, area if q == b"\x1b[14t" else cell if q == b"\x1b[16t" else a) for q, a in ANSWERS]
+    r = Run(0.0, answers=answers)
+    r.pump(4.0, until=b"\x1bPq")
+    before = sixel_image(bytes(r.out))
+    term.update(size=(80, 24), cell=(10, 20))
+    mark = len(r.out)
+    fcntl.ioctl(r.fd, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+    r.pump(4.0, until=b"\x1bPq", quiet=0.8)
+    after = sixel_image(bytes(r.out[mark:]))
+    r.quit()
+    check(before and after and after[2] % 10 == 0 and after[3] % 20 == 0 and before[3] % 16 == 0,
+          "zoomed: the images after it are of whole 10x20 cells (%s, before %s)"
+          % (after and "%dx%d" % after[2:4], before and "%dx%d" % before[2:4]))
+
+
 def main():
+    test_zoom()
     test_silent()
     test_light()
     test_late()
