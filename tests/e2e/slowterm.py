@@ -132,14 +132,21 @@ def text(out):
     return s.decode("utf-8", "replace")
 
 
-def late_case(delay, gap=0.0):
+# A kitty-like terminal: the graphics reply, the cell size, DA1 without sixel.
+KITTY = [(b"\x1b_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\x1b\\", b"\x1b_Gi=31;OK\x1b\\"),
+         (b"\x1b[?2026$p", b"\x1b[?2026;2$y"), (b"\x1b[c", b"\x1b[?62;22c"),
+         (b"\x1b[>q", b"\x1bP>|kitty(0.35.2)\x1b\\"), (b"\x1b[16t", b"\x1b[6;16;8t")]
+
+
+def late_case(delay, gap=0.0, answers=ANSWERS, mode=("sixel", b"\x1bPq")):
     """Answers delay s late (gap s between their bytes): the heatmap,
     images, one note, the keys typed before and after taken."""
     home = tempfile.mkdtemp(prefix="peviz-slowterm.")
     # l at 100 ms: the cursor one step right (pos=1); w saves the frame
-    name = "answers %.0f ms late%s" % (delay * 1000, ", a byte every %.0f ms" % (gap * 1000) if gap else "")
-    r = Run(delay, keys=[(0.1, b"l")], gap=gap, cwd=home)
-    r.pump(3 + delay * 3 + gap * sum(len(a) for _, a in ANSWERS), until=b"\x1bPq")
+    name = "%s answers %.0f ms late%s" % (mode[0], delay * 1000,
+                                         ", a byte every %.0f ms" % (gap * 1000) if gap else "")
+    r = Run(delay, keys=[(0.1, b"l")], gap=gap, cwd=home, answers=answers)
+    r.pump(3 + delay * 3 + gap * sum(len(a) for _, a in answers), until=mode[1])
     os.write(r.fd, b"w")
     r.pump(3.0, until=b"wrote ", quiet=0.2)
     out = bytes(r.out)
@@ -155,8 +162,8 @@ def late_case(delay, gap=0.0):
           name + ": still the heatmap when w saves (%s)" % (saved[0] if saved else "nothing saved"))
     check("pos=1 " in frame and "counter" not in shown,
           name + ": the l typed at 100 ms moved the cursor, no report's byte was a key")
-    check(b"\x1bPq" in out, name + ": sixel images")
-    notes = shown.count("graphics: sixel")
+    check(mode[1] in out, name + ": %s images" % mode[0])
+    notes = shown.count("graphics: " + mode[0])
     late = "answered late" in shown
     check(notes == 1, name + ": the status line says the mode once (%d)" % notes)
     return late
@@ -167,10 +174,13 @@ def test_late():
     # the round trip; later than that, images start late and say so
     for delay in (0.0, 0.15, 0.3):
         late = late_case(delay)
-        check(not late, "answers %.0f ms late: waited for at start-up" % (delay * 1000))
+        check(not late, "sixel answers %.0f ms late: waited for at start-up" % (delay * 1000))
     for delay in (0.65, 1.2):
         late = late_case(delay)
-        check(late, "answers %.0f ms late: images start late, the note says so" % (delay * 1000))
+        check(late, "sixel answers %.0f ms late: images start late, the note says so" % (delay * 1000))
+    # kitty or WezTerm 250 ms late: the heatmap, not the clocks with the
+    # counter on
+    late_case(0.25, answers=KITTY, mode=("kitty", b"\x1b_Ga=T"))
     # (a terminal sends a report's bytes together in its stream: a key
     # comes before or after them, never between, so none is typed then)
     late_case(0.2, gap=0.12)

@@ -645,6 +645,10 @@ static void test_probe(void)
     CHECK(gfx_choose(GFX_AUTO, &p, NULL, NULL, 0, why, sizeof why) ==
           GFX_CELLS);
     CHECK_STR(why, "no answer in 200 ms");
+    p.wait_ms = 490;            /* the wait after a round trip of 220 ms */
+    gfx_choose(GFX_AUTO, &p, NULL, NULL, 0, why, sizeof why);
+    CHECK_STR(why, "no answer in 490 ms");
+    p.wait_ms = 0;
     CHECK(gfx_choose(GFX_SIXEL, &p, NULL, NULL, 1, why, sizeof why) ==
           GFX_SIXEL);
     /* inside tmux: tmux answers DA1 first, the terminal's graphics reply
