@@ -202,7 +202,7 @@ void clocks_face_px(int w, int h, int thick, struct clock_px *g)
 
 static rgb ink(rgb c)
 {
-    return c & RGB_DEFAULT ? RASTER_FG : c;
+    return c & RGB_DEFAULT ? raster_fg() : c;
 }
 
 void clocks_face_art_under(struct art *a, const struct clock_face *f)
@@ -1282,7 +1282,7 @@ static int face_raster(const struct clock_face *f, int x, int y, int w, int h,
     if (!r->px)
         return -1;
     struct art a = { r->px, W, H };
-    art_fill(&a, RASTER_BG);
+    art_fill(&a, raster_bg());
     clocks_face_art_under(&a, f);
     clocks_face_art_hands(&a, f);
     return 0;
