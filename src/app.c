@@ -132,6 +132,8 @@ void app_source_format(const struct app *a, char *buf, size_t len)
     char sc[64];
     const char *m = a->source[0] ? NULL : pane_a_model(a);
     params_format_rope(&a->p, sc, sizeof sc);
+    if (a->p.rope.method == ROPE_NONE)      /* words, not the method's name */
+        snprintf(sc, sizeof sc, "no scaling");
     if (m)
         snprintf(buf, len, "%s: %s", m, sc);
     else if (!a->source[0])
