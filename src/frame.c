@@ -125,6 +125,11 @@ static void status_fill(const struct app *a, const struct view *v,
         snprintf(s->text[S_HELP], APP_MSG_LEN, "%s", tour_word(a, "? help"));
     for (int i = 0; i < S_COUNT; i++)
         s->on[i] = s->text[i][0] != 0;
+    /* a message that says what the follow part says ("following X" as
+     * a follower joins) stands for it: the line says it once */
+    size_t fl = strlen(a->follow_status);
+    if (fl && strncmp(a->msg, a->follow_status, fl) == 0)
+        s->on[S_FOLLOW] = 0;
 }
 
 /* Drop parts, then shorten the message and the parameters by words. */
