@@ -67,6 +67,9 @@ struct app {
     enum color_mode color;      /* what the output can show */
     enum palette palette;
     int mouse, low_bandwidth;
+    int opening;                /* the first screen, until the first key:
+                                   "? help" outlives the view's hint (but
+                                   for a tour step's) */
     int still;                  /* a still for a page (--slides): the page
                                    carries the caption and the keys, so the
                                    image has no caption panel, no "? help" */

@@ -447,6 +447,7 @@ static int on_key(struct app *a, int key, int mx, int my)
         gfx_live_forget();      /* the screen is repainted: images too */
         return 1;               /* the canvas is fitted before drawing */
     }
+    a->opening = 0;             /* the first key ends the opening screen */
     if (key == PK_CTRL_L) {
         term_invalidate();
         gfx_live_forget();
@@ -666,6 +667,7 @@ int loop_run(struct app *a, const struct term_opts *opts)
         return 2;
     }
     a->mouse = o->mouse;
+    a->opening = 1;
     tour_fit_terminal(a);       /* now that a->ascii is known */
     if (note[0] && !a->msg[0])
         app_msg(a, 0, "%s", note);

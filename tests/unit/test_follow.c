@@ -720,6 +720,14 @@ static void test_status(void)
         fprintf(stderr, "  status: %s\n", row);
     CHECK(strstr(row, "tour 1/2") && strstr(row, "PE heatmap") &&
           strstr(row, "following l.sock") && !strstr(row, dir));
+    /* the joining message says it once, beside the title and the step */
+    for (int w = 80; w <= 160; w += 40) {
+        snprintf(fa.msg, sizeof fa.msg, "following l.sock");
+        status_row(&fa, w, 24, row, sizeof row);
+        char *one = strstr(row, "following");
+        CHECK(one && !strstr(one + 1, "following"));
+        CHECK(strstr(row, "tour 1/2") && strstr(row, "PE heatmap"));
+    }
     tour_release(&fa);
     /* a terminal line with a control byte: dropped */
     static const char BAD[] = "term 80x24 256 en\x1b[2J\n";
