@@ -97,7 +97,7 @@ static const struct opt OPTS[] = {
     { "model", 1, O_MODEL, "NAME", "RoPE settings of a model (d, base, scaling, n); list: the table" },
     { "config", 1, O_CONFIG, "FILE", "RoPE settings from a config.json or .gguf file" },
     { "check-freqs", 1, O_CHECK_FREQS, "FILE", "compare a dumped inv_freq (.npy, .csv, safetensors, GGUF) with the settings; exit 0 match, 1 differ" },
-    { "layer-type", 1, O_LAYER_TYPE, "NAME", "config: the layer type (per-type rope_parameters, Gemma 3 v4)" },
+    { "layer-type", 1, O_LAYER_TYPE, "NAME", "config: the layer type (per-type rope_parameters, Gemma 3 v4; a null entry: no RoPE)" },
     { "rope-scaling", 1, O_ROPE + RO_SCALING, "METHOD", "" },
     { "factor", 1, O_ROPE + RO_FACTOR, "S", "scaling factor s, > 0 (>= 1 for " },
     { "original-max", 1, O_ROPE + RO_ORIGINAL_MAX, "L", "original trained length L, 1..2147483647" },
@@ -894,6 +894,14 @@ static int first_pass(struct cli *c, int argc, char **argv,
         return fail("%s", err);
     if (config)
         app_set_source(&c->app, config, 1);
+    char lname[64];
+    int nope = config ? config_layer(config, layer, lname, sizeof lname) : -1;
+    if (nope >= 0) {    /* the status line names the layer type in force */
+        size_t k = strlen(c->app.source);
+        snprintf(c->app.source + k, sizeof c->app.source - k, " %s", lname);
+    }
+    if (nope == 1)      /* a layer type without RoPE */
+        c->app.att.o.scheme = SCHEME_NOPE;
     if (config && config_qk_pairs(config) >= 0)     /* --rope-layout wins */
         c->app.att.o.qk_pairs = config_qk_pairs(config);
     if (config && config_llama4_beta(config) > 0) {

@@ -52,7 +52,7 @@ complete -c peviz -l files -x -a '(__fish_complete_directories)' -d '--follow: r
 complete -c peviz -l model -x -a 'list llama2-7b llama3-8b llama3.1-8b llama3.2-1b mistral-7b-v0.1 mistral-7b-v0.2 qwen2.5-7b qwen2.5-7b-yarn gemma3-global gemma3-local gpt-oss-20b gpt-neox-20b deepseek-v3 qwen2-vl-7b qwen2.5-vl-7b qwen3-vl llama4-scout' -d 'RoPE settings of a model (d, base, scaling, n); list: the table'
 complete -c peviz -l config -r -F -d 'RoPE settings from a config.json or .gguf file'
 complete -c peviz -l check-freqs -r -F -d 'compare a dumped inv_freq (.npy, .csv, safetensors, GGUF) with the settings; exit 0 match, 1 differ'
-complete -c peviz -l layer-type -x -d 'config: the layer type (per-type rope_parameters, Gemma 3 v4)'
+complete -c peviz -l layer-type -x -d 'config: the layer type (per-type rope_parameters, Gemma 3 v4; a null entry: no RoPE)'
 complete -c peviz -l rope-scaling -x -a 'none linear ntk dynamic yarn llama3 longrope' -d 'none, linear, ntk, dynamic, yarn, llama3 or longrope'
 complete -c peviz -l factor -x -d 'scaling factor s, > 0 (>= 1 for dynamic, yarn, llama3, longrope)'
 complete -c peviz -l original-max -x -d 'original trained length L, 1..2147483647'

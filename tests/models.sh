@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# The config shapes of current models, read as transformers reads them:
+# v5 rope_parameters with the keys inside, keyed by layer type (Gemma's
+# sliding_attention / full_attention, DeepSeek V4's main / compress), a
+# null entry (a layer without RoPE), the "type" alias, rope_theta null
+# beside nested keys, and the older v4 shape; --export freqs against
+# omega evaluated here, the status line naming the layer type in force.
+set -u
+: "${PEVIZ:=./peviz}"
+export ASAN_OPTIONS="detect_leaks=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
+pass=0 fail=0
+tmp=$(mktemp -d /tmp/peviz-models.XXXXXX); trap 'rm -rf "$tmp"' EXIT
+ok()  { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+
+if ! command -v python3 >/dev/null; then
+    echo "models: python3 is needed"; echo "models: 0 passed, 1 failed"; exit 1
+fi
+
+# freqs FILE D BASE DIV: the lines i,omega,wavelength of d rotary dims,
+# omega_i = BASE^(-2i/D) / DIV, compared with the 9 digits printed
+freqs() {
+    python3 - "$@" <<'PY'
+import math, sys
+f, d, base, div = sys.argv[1], int(sys.argv[2]), float(sys.argv[3]), float(sys.argv[4])
+got = [l.split(",") for l in open(f).read().split()]
+ok = len(got) == d // 2
+for i, g in enumerate(got):
+    w = base ** (-2 * i / d) / div
+    ok = ok and int(g[0]) == i and abs(float(g[1]) - w) <= 6e-9 * w   # %.9g
+sys.exit(0 if ok else 1)
+PY
+}
+
+# check NAME CONFIG-TEXT LAYER D BASE DIV: --export freqs of the layer type
+check() {
+    local name=$1 text=$2 layer=$3; shift 3
+    printf '%s' "$text" >"$tmp/$name.json"
+    local lt=(); [ -n "$layer" ] && lt=(--layer-type "$layer")
+    "$PEVIZ" --config "$tmp/$name.json" "${lt[@]}" --export freqs >"$tmp/f" 2>"$tmp/err"
+    if freqs "$tmp/f" "$@"; then ok
+    else bad "$name ${layer:-(first)}: $(head -c 200 "$tmp/err") $(head -c 100 "$tmp/f")"; fi
+}
+
+# v5, the keys inside rope_parameters, partial rotary 0.5 of head_dim 96
+V5='{"head_dim": 96, "max_position_embeddings": 8192,
+ "rope_parameters": {"rope_type": "default", "rope_theta": 31337.0, "partial_rotary_factor": 0.5}}'
+check v5 "$V5" "" 48 31337 1
+
+# keyed by layer type, a null entry, rope_theta null beside them, the
+# "type" alias inside an entry
+G='{"head_dim": 64, "max_position_embeddings": 65536, "rope_theta": null,
+ "layer_types": ["sliding_attention", "sliding_attention", "full_attention", "nope_attention"],
+ "rope_parameters": {"rope_theta": null,
+   "sliding_attention": {"rope_type": "default", "rope_theta": 12345.0},
+   "full_attention": {"type": "linear", "factor": 6.0, "rope_theta": 777777.0},
+   "nope_attention": null}}'
+check layers "$G" "" 64 12345 1
+check layers "$G" sliding_attention 64 12345 1
+check layers "$G" full_attention 64 777777 6
+
+# DeepSeek V4's labels
+V4='{"model_type": "deepseek_v4", "head_dim": 128, "max_position_embeddings": 4096,
+ "rope_parameters": {"main": {"rope_type": "default", "rope_theta": 20000.0},
+                     "compress": {"rope_type": "default", "rope_theta": 90000.0}}}'
+check v4labels "$V4" main 128 20000 1
+check v4labels "$V4" compress 128 90000 1
+
+# the older shape reads as before: rope_theta + rope_scaling, "type"
+OLD='{"hidden_size": 2048, "num_attention_heads": 16, "max_position_embeddings": 4096,
+ "rope_theta": 5555.0, "rope_scaling": {"type": "linear", "factor": 3.0}}'
+check old "$OLD" "" 128 5555 3
+
+# a null entry: a layer without RoPE, whose scores with ones are 0, and
+# with a real q and k are q.k (no rotation)
+"$PEVIZ" --config "$tmp/layers.json" --layer-type nope_attention --export scores -n 5 >"$tmp/s" 2>"$tmp/err"
+if [ -s "$tmp/s" ] && ! grep -q '[1-9]' "$tmp/s"; then ok
+else bad "null layer type: scores not 0: $(head -c 200 "$tmp/err") $(head -c 80 "$tmp/s")"; fi
+
+# the status line names the layer type in force, the first with RoPE
+# without --layer-type
+for lt in "" full_attention nope_attention; do
+    want=${lt:-sliding_attention}
+    args=(); [ -n "$lt" ] && args=(--layer-type "$lt")
+    "$PEVIZ" --config "$tmp/layers.json" "${args[@]}" --snapshot --size 120x6 --view clocks \
+        >"$tmp/snap" 2>"$tmp/err"
+    if tail -1 "$tmp/snap" | grep -q "layers.json $want"; then ok
+    else bad "status line without layer type $want: $(tail -1 "$tmp/snap") $(cat "$tmp/err")"; fi
+done
+
+# refusals: a layer type the file does not have names the ones it has
+"$PEVIZ" --config "$tmp/layers.json" --layer-type rope_theta --export freqs >"$tmp/o" 2>"$tmp/err"
+rc=$?
+if [ $rc -eq 2 ] && [ ! -s "$tmp/o" ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] &&
+   grep -q "sliding_attention, full_attention, nope_attention" "$tmp/err"; then ok
+else bad "--layer-type rope_theta: rc=$rc $(cat "$tmp/err")"; fi
+
+echo "models: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
