@@ -108,6 +108,7 @@ static const struct opt OPTS[] = {
     { "no-truncate", 0, O_NO_TRUNCATE, NULL, "yarn: keep the ramp bounds unrounded" },
     { "mscale", 1, O_ROPE + RO_MSCALE, "M", "yarn: mscale, > 0" },
     { "mscale-all-dim", 1, O_ROPE + RO_MSCALE_ALL_DIM, "M", "yarn: mscale_all_dim, > 0" },
+    { "proportion", 1, O_ROPE + RO_PROPORTION, "P", "proportional: the share of bands that turn, (0, 1] (default 1)" },
     { "attention-factor", 1, O_ROPE + RO_ATTENTION_FACTOR, "F", "yarn, longrope: attention factor, > 0" },
     { "short-factor", 1, O_ROPE + RO_SHORT_FACTOR, "LIST", "longrope: d/2 factors a,b,... (n <= L)" },
     { "long-factor", 1, O_ROPE + RO_LONG_FACTOR, "LIST", "longrope: d/2 factors a,b,... (n > L)" },

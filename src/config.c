@@ -293,13 +293,42 @@ static int rotary_dim(struct cfg *c)
     return 1;
 }
 
+static int method(struct cfg *c, enum rope_method *m);
+
+/* Gemma 4's full-attention layers: global_head_dim, when the file has it. */
+static int global_head_dim(struct cfg *c, double *hd, const char **key)
+{
+    int r;
+    if (strcmp(c->layer, "full_attention") != 0)
+        return 0;
+    if ((r = num(c, c->root, NULL, "global_head_dim", hd)) > 0)
+        *key = "global_head_dim";
+    return r;
+}
+
+/* Proportional RoPE: d is the whole head dim, the fraction is how many
+ * of its bands turn (transformers' proportional type). */
+static int proportional_dims(struct cfg *c, double hd, const char *key,
+                             double f, const char *fkey)
+{
+    char msg[200];
+    if (fkey && !(f > 0 && f <= 1))
+        return bad(c, NULL, fkey, "want a number in (0, 1]");
+    if (fabs(hd) > 1e9 || hd != floor(hd))
+        return bad(c, NULL, key, "want an even whole number");
+    if (params_set_d(&c->next, (long)hd, msg, sizeof msg))
+        return bad(c, NULL, key, msg);
+    return fkey ? set_number(c, NULL, fkey, RO_PROPORTION, f) : 0;
+}
+
 static int set_dims(struct cfg *c)
 {
     double hd, f = 1;
     const char *key, *fkey = NULL;
     char msg[200];
+    enum rope_method m;
     int r = head_dim(c, &hd, &key);
-    if (r < 0)
+    if (r < 0 || method(c, &m) || (r == 0 && global_head_dim(c, &hd, &key) < 0))
         return -1;
     int rd = rotary_dim(c);
     if (rd != 0)
@@ -314,6 +343,8 @@ static int set_dims(struct cfg *c)
         if (k > 0)
             fkey = PARTIAL[i];
     }
+    if (m == ROPE_PROPORTIONAL)
+        return proportional_dims(c, hd, key, f, fkey);
     if (fkey && !(f > 0 && f <= 1))
         return bad(c, NULL, fkey, "want a number in (0, 1]");
     double d = floor(hd * f);       /* int() rounds down */
@@ -452,6 +483,9 @@ static int set_scaling(struct cfg *c)
                ? -1 : 0;
     case ROPE_LONGROPE:
         return longrope(c);
+    case ROPE_PROPORTIONAL:     /* factor: 1 when not given */
+        return opt(c, "factor", RO_FACTOR, 0) ||
+               original_length(c, 0, &L) < 0 ? -1 : 0;
     default:        /* a method only the table knows: its factor and L */
         return opt(c, "factor", RO_FACTOR, 0) ||
                original_length(c, rope_method_info((int)m)->needs_original,

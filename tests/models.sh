@@ -95,5 +95,51 @@ if [ $rc -eq 2 ] && [ ! -s "$tmp/o" ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] &&
    grep -q "sliding_attention, full_attention, nope_attention" "$tmp/err"; then ok
 else bad "--layer-type rope_theta: rc=$rc $(cat "$tmp/err")"; fi
 
+# ---- proportional RoPE (Gemma 4), as transformers' proportional type:
+# live = int(p * head_dim // 2) bands at theta^(-2i/head_dim) over the
+# whole head dim, the rest 0, all divided by the factor; a Gemma 4
+# full_attention layer takes global_head_dim
+prop() {    # FREQS-FILE HEAD-DIM P THETA FACTOR
+    python3 - "$@" <<'PY'
+import sys
+f, hd, p, th, s = sys.argv[1], int(sys.argv[2]), float(sys.argv[3]), float(sys.argv[4]), float(sys.argv[5])
+live = int(p * hd // 2)
+got = [l.split(",") for l in open(f).read().split()]
+ok = len(got) == hd // 2
+for i, g in enumerate(got):
+    w = th ** (-2 * i / hd) / s if i < live else 0.0
+    ok = ok and abs(float(g[1]) - w) <= 6e-9 * w if w else ok and float(g[1]) == 0.0
+sys.exit(0 if ok else 1)
+PY
+}
+P4='{"model_type": "gemma4_text", "head_dim": 96, "global_head_dim": 160, "max_position_embeddings": 32768,
+ "rope_parameters": {"sliding_attention": {"rope_type": "default", "rope_theta": 4321.0},
+   "full_attention": {"rope_type": "proportional", "partial_rotary_factor": 0.3, "rope_theta": 54321.0, "factor": 3.0}}}'
+printf '%s' "$P4" >"$tmp/p4.json"
+"$PEVIZ" --config "$tmp/p4.json" --layer-type full_attention --export freqs >"$tmp/f" 2>"$tmp/err"
+if prop "$tmp/f" 160 0.3 54321 3; then ok; else bad "proportional full_attention: $(cat "$tmp/err") $(head -c 100 "$tmp/f")"; fi
+check p4 "$P4" sliding_attention 96 4321 1
+# the same on the command line, and without a factor
+"$PEVIZ" -d 96 -b 777 --rope-scaling proportional --proportion 0.41 --export freqs >"$tmp/f" 2>"$tmp/err"
+if prop "$tmp/f" 96 0.41 777 1; then ok; else bad "--rope-scaling proportional: $(cat "$tmp/err")"; fi
+# scores: each still band adds 2 (q = k = ones) to every score
+"$PEVIZ" -d 32 -b 999 --rope-scaling proportional --proportion 0.5 --factor 2 --scheme rope --export scores -n 9 \
+    >"$tmp/s" 2>"$tmp/err"
+python3 - "$tmp/s" <<'PY' && ok || bad "proportional scores: $(cat "$tmp/err")"
+import math, sys
+rows = [list(map(float, l.split(","))) for l in open(sys.argv[1]).read().split()]
+w = [999 ** (-2 * k / 32) / 2 if k < 8 else 0.0 for k in range(16)]
+ok = len(rows) == 9
+for i, r in enumerate(rows):
+    for j, v in enumerate(r):
+        want = sum(2 * math.cos((i - j) * x) for x in w)
+        ok = ok and abs(v - want) <= 1e-8 * abs(want)
+sys.exit(0 if ok else 1)
+PY
+# the still bands are named so in the plan
+"$PEVIZ" --config "$tmp/p4.json" --layer-type full_attention --export bands >"$tmp/b" 2>&1
+if [ "$(grep -c ',still,[^,]*,0,inf,0$' "$tmp/b")" -eq $((80 - 24)) ]; then ok
+else bad "proportional bands: $(grep -c still "$tmp/b") still bands"; fi
+
 echo "models: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -53,7 +53,7 @@ _peviz() {
     --config) COMPREPLY=($(compgen -f -- "$cur")); return ;;
     --check-freqs) COMPREPLY=($(compgen -f -- "$cur")); return ;;
     --layer-type) return ;;
-    --rope-scaling) COMPREPLY=($(compgen -W 'none linear ntk dynamic yarn llama3 longrope' -- "$cur")); return ;;
+    --rope-scaling) COMPREPLY=($(compgen -W 'none linear ntk dynamic yarn llama3 longrope proportional' -- "$cur")); return ;;
     --factor) return ;;
     --original-max) return ;;
     --low-freq-factor) return ;;
@@ -62,6 +62,7 @@ _peviz() {
     --beta-slow) return ;;
     --mscale) return ;;
     --mscale-all-dim) return ;;
+    --proportion) return ;;
     --attention-factor) return ;;
     --short-factor) return ;;
     --long-factor) return ;;
@@ -91,6 +92,6 @@ _peviz() {
     --graphics) COMPREPLY=($(compgen -W 'auto kitty sixel iterm2 cells' -- "$cur")); return ;;
     esac
     [[ $cur == -* ]] || return 0
-    COMPREPLY=($(compgen -W '--d-model --base --seq-len --pos --view --scheme --color --ascii --plain --no-braille --fps --mouse --low-bandwidth --palette --base-b --base-c --model-b --model-c --schemes --scheme-a --scheme-b --scheme-c --rope-layout-a --rope-layout-b --rope-layout-c --layer-a --layer-b --layer-c --pane-mode --tour --lang --check --slides --record --autoplay --export --format --rows --softmax --causal --temperature --pe-file --tensor --row-offset --components --serve --serve-mode --follow --files --model --config --check-freqs --layer-type --rope-scaling --factor --original-max --low-freq-factor --high-freq-factor --beta-fast --beta-slow --no-truncate --mscale --mscale-all-dim --attention-factor --short-factor --long-factor --sequence --spatial-merge --tokens-per-second --second-per-grid --split-frames --mrope-section --mrope-interleaved --grid --heads --head --q --seed --train --buckets --max-distance --bidirectional --r1 --r2 --xpos-scale-base --rope-layout --rotary-dims --qk --temperature-tuning --floor-scale --attn-scale --content --snapshot --size --scale --graphics --no-user-settings --help --version' -- "$cur"))
+    COMPREPLY=($(compgen -W '--d-model --base --seq-len --pos --view --scheme --color --ascii --plain --no-braille --fps --mouse --low-bandwidth --palette --base-b --base-c --model-b --model-c --schemes --scheme-a --scheme-b --scheme-c --rope-layout-a --rope-layout-b --rope-layout-c --layer-a --layer-b --layer-c --pane-mode --tour --lang --check --slides --record --autoplay --export --format --rows --softmax --causal --temperature --pe-file --tensor --row-offset --components --serve --serve-mode --follow --files --model --config --check-freqs --layer-type --rope-scaling --factor --original-max --low-freq-factor --high-freq-factor --beta-fast --beta-slow --no-truncate --mscale --mscale-all-dim --proportion --attention-factor --short-factor --long-factor --sequence --spatial-merge --tokens-per-second --second-per-grid --split-frames --mrope-section --mrope-interleaved --grid --heads --head --q --seed --train --buckets --max-distance --bidirectional --r1 --r2 --xpos-scale-base --rope-layout --rotary-dims --qk --temperature-tuning --floor-scale --attn-scale --content --snapshot --size --scale --graphics --no-user-settings --help --version' -- "$cur"))
 }
 complete -F _peviz peviz

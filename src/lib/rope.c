@@ -23,6 +23,7 @@ void rope_scaling_default(rope_scaling *sc)
     sc->beta_fast = ROPE_BETA_FAST_DEFAULT;
     sc->beta_slow = ROPE_BETA_SLOW_DEFAULT;
     sc->truncate = 1;
+    sc->proportion = 1.0;
 }
 
 /* ---- the math --------------------------------------------------------- */
@@ -79,6 +80,33 @@ static double linear_omega(const struct rope_bands *c, int i, double theta,
     (void)i;
     *rule = c->sc->factor == 1.0 ? ROPE_KEPT : ROPE_INTERPOLATED;
     return theta / c->sc->factor;
+}
+
+/* Gemma 4's proportional RoPE (transformers' proportional type): the
+ * first int(p d / 2) bands at theta_i = b^(-2i/d) over the whole head
+ * dim d, the rest at zero frequency, every band divided by s. */
+static double proportional_omega(const struct rope_bands *c, int i,
+                                 double theta, int *rule)
+{
+    int live = (int)floor(c->sc->proportion * c->d / 2.0);
+    if (i >= live) {
+        *rule = ROPE_STILL;
+        return 0.0;
+    }
+    *rule = c->sc->factor == 1.0 ? ROPE_KEPT : ROPE_INTERPOLATED;
+    return theta / c->sc->factor;
+}
+
+static int proportional_validate(const rope_scaling *sc, int d, char *err,
+                                 size_t errlen)
+{
+    (void)d;
+    if (sc->proportion > 0 && sc->proportion <= 1)
+        return 0;
+    if (err)
+        snprintf(err, errlen, "proportion %g: want a number in (0, 1]",
+                 sc->proportion);
+    return -1;
 }
 
 static void ntk_prepare(struct rope_bands *c)
@@ -322,6 +350,11 @@ const struct rope_method_info ROPE_METHODS[] = {
       .factor_min_one = 1, .needs_original = 1, .alias = "su", .reads_n = 1,
       .prepare = longrope_prepare, .omega = longrope_omega,
       .attention_factor = longrope_attention, .validate = longrope_validate },
+    [ROPE_PROPORTIONAL] = { .method = ROPE_PROPORTIONAL, .name = "proportional",
+      .title = "proportional RoPE (Gemma 4)",
+      .formula = "\xcf\x89\xe1\xb5\xa2 = \xce\xb8\xe1\xb5\xa2/s for i < \xe2\x8c\x8a" "p\xc2\xb7" "d/2\xe2\x8c\x8b, else 0",
+      .formula_ascii = "w_i = theta_i/s for i < floor(p*d/2), else 0",
+      .omega = proportional_omega, .validate = proportional_validate },
 };
 
 #define NBUILTIN ((int)(sizeof ROPE_METHODS / sizeof ROPE_METHODS[0]))
@@ -382,7 +415,7 @@ const char *rope_method_names(char *buf, size_t len, const char *sep_last)
 const char *rope_rule_name(enum rope_rule r)
 {
     static const char *const names[ROPE_RULE_COUNT] = {
-        "kept", "blended", "interpolated", "rebased", "rescaled"
+        "kept", "blended", "interpolated", "rebased", "rescaled", "still"
     };
     return (unsigned)r < ROPE_RULE_COUNT ? names[r] : "?";
 }
@@ -390,7 +423,7 @@ const char *rope_rule_name(enum rope_rule r)
 const char *rope_rule_abbrev(enum rope_rule r)
 {
     static const char *const names[ROPE_RULE_COUNT] = {
-        "kept", "blend", "interp", "rebase", "rescale"
+        "kept", "blend", "interp", "rebase", "rescale", "still"
     };
     return (unsigned)r < ROPE_RULE_COUNT ? names[r] : "?";
 }
