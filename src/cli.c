@@ -901,6 +901,11 @@ static int first_pass(struct cli *c, int argc, char **argv,
         size_t k = strlen(c->app.source);
         snprintf(c->app.source + k, sizeof c->app.source - k, " %s", lname);
     }
+    char note[80];
+    if (config && config_class_note(config, layer, note, sizeof note)) {
+        size_t k = strlen(c->app.source);   /* where the value came from */
+        snprintf(c->app.source + k, sizeof c->app.source - k, ", %s", note);
+    }
     if (nope == 1)      /* a layer type without RoPE */
         c->app.att.o.scheme = SCHEME_NOPE;
     if (config && config_qk_pairs(config) >= 0)     /* --rope-layout wins */

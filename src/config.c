@@ -42,6 +42,8 @@ struct cfg {
     int nope;                   /* the layer type's entry is null: a layer
                                    without RoPE */
     char layer[64];             /* the layer type in force, or "" */
+    char class_note[80];        /* "rotary 0.5 (glm4_moe class default)"
+                                   when a class default applied, or "" */
     params next;
     char *err;
     size_t errlen;
@@ -230,6 +232,31 @@ static int find_settings(struct cfg *c, const char *layer)
     return 0;
 }
 
+/* ---- model-class defaults ---------------------------------------------- */
+
+/* Values a model's class sets when config.json is silent, keyed by
+ * model_type, each from the class's source. */
+static const struct class_default {
+    const char *model_type;
+    double partial_rotary_factor;
+    const char *source;
+} CLASS_DEFAULTS[] = {
+    /* transformers, models/glm4_moe/configuration_glm4_moe.py:
+     * Glm4MoeConfig(partial_rotary_factor=0.5) */
+    { "glm4_moe", 0.5, "configuration_glm4_moe.py" },
+};
+
+/* The class default row of the settings' model_type, or NULL. */
+static const struct class_default *class_default(const json_value *root)
+{
+    const json_value *t = json_get(root, "model_type");
+    for (size_t i = 0; t && json_string(t) &&
+         i < sizeof CLASS_DEFAULTS / sizeof CLASS_DEFAULTS[0]; i++)
+        if (strcmp(json_string(t), CLASS_DEFAULTS[i].model_type) == 0)
+            return &CLASS_DEFAULTS[i];
+    return NULL;
+}
+
 /* ---- base and rotary dimensions ---------------------------------------- */
 
 static int set_base(struct cfg *c)
@@ -342,6 +369,13 @@ static int set_dims(struct cfg *c)
             return -1;
         if (k > 0)
             fkey = PARTIAL[i];
+    }
+    const struct class_default *cd = class_default(c->root);
+    if (r == 0 && !fkey && cd) {        /* the class's own default */
+        f = cd->partial_rotary_factor;
+        fkey = "partial_rotary_factor";
+        snprintf(c->class_note, sizeof c->class_note, "rotary %g (%s class "
+                 "default)", f, cd->model_type);
     }
     if (m == ROPE_PROPORTIONAL)
         return proportional_dims(c, hd, key, f, fkey);
@@ -643,6 +677,32 @@ char *config_read(const char *path, size_t *n, char *err, size_t errlen)
         return NULL;
     }
     return buf;
+}
+
+int config_class_note(const char *path, const char *layer_type, char *note,
+                      size_t len)
+{
+    char err[300], jerr[160];
+    size_t n;
+    params p;
+    char *buf = config_read(path, &n, err, sizeof err);
+    json_value *root = buf && n <= CONFIG_MAX_BYTES &&
+                       !(n >= 4 && memcmp(buf, "GGUF", 4) == 0)
+                       ? config_json(buf, n, jerr, sizeof jerr) : NULL;
+    int r = 0;
+    params_default(&p);
+    if (root && root->type == JSON_OBJECT) {
+        struct cfg c = { .file = path, .prefix = "", .root = text_root(root),
+                         .next = p, .err = err, .errlen = sizeof err };
+        if (find_settings(&c, layer_type) == 0 && set_dims(&c) == 0 &&
+            c.class_note[0]) {
+            snprintf(note, len, "%s", c.class_note);
+            r = 1;
+        }
+    }
+    json_free(root);
+    free(buf);
+    return r;
 }
 
 int config_layer(const char *path, const char *layer_type, char *name,

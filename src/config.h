@@ -35,6 +35,14 @@ int config_layer(const char *path, const char *layer_type, char *name,
                  size_t len);
 
 /*
+ * Where a value came from when config.json was silent and the model's
+ * class sets it (a table keyed by model_type: glm4_moe's rotary 0.5):
+ * 1 with "rotary 0.5 (glm4_moe class default)" in note, else 0.
+ */
+int config_class_note(const char *path, const char *layer_type, char *note,
+                      size_t len);
+
+/*
  * The pairing of q and k dims the model family uses (enum qk_pairs in
  * peviz/scores.h): interleaved for GPT-J, CodeGen, ChatGLM and configs
  * with rope_interleave true (DeepSeek V2/V3's checkpoints), half

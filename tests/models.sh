@@ -141,5 +141,19 @@ PY
 if [ "$(grep -c ',still,[^,]*,0,inf,0$' "$tmp/b")" -eq $((80 - 24)) ]; then ok
 else bad "proportional bands: $(grep -c still "$tmp/b") still bands"; fi
 
+# ---- model-class defaults: glm4_moe's class sets partial_rotary_factor
+# 0.5 when config.json is silent (Glm4MoeConfig), and the screen says so;
+# a value in the file wins
+GLM='{"model_type": "glm4_moe", "hidden_size": 5120, "num_attention_heads": 40, "head_dim": 112,
+ "rope_theta": 876543.0, "max_position_embeddings": 65536}'
+check glm "$GLM" "" 56 876543 1
+"$PEVIZ" --config "$tmp/glm.json" --snapshot --view clocks --size 160x5 >"$tmp/snap" 2>&1
+if tail -1 "$tmp/snap" | grep -q "rotary 0.5 (glm4_moe class default)"; then ok
+else bad "class default not named: $(tail -1 "$tmp/snap")"; fi
+check glm1 '{"model_type": "glm4_moe", "head_dim": 112, "partial_rotary_factor": 0.75, "rope_theta": 5000.0}' "" 84 5000 1
+"$PEVIZ" --config "$tmp/glm1.json" --snapshot --view clocks --size 160x5 >"$tmp/snap" 2>&1
+if ! tail -1 "$tmp/snap" | grep -q "class default"; then ok
+else bad "a file's own factor named as a class default"; fi
+
 echo "models: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
