@@ -155,5 +155,24 @@ check glm1 '{"model_type": "glm4_moe", "head_dim": 112, "partial_rotary_factor":
 if ! tail -1 "$tmp/snap" | grep -q "class default"; then ok
 else bad "a file's own factor named as a class default"; fi
 
+# ---- presets against their published configs ----------------------------
+# each preset's --export freqs equals that of the config.json it names
+# (numbers of the published file, the model card's YaRN block for Qwen3)
+preset() {  # NAME CONFIG-TEXT
+    printf '%s' "$2" >"$tmp/pre.json"
+    "$PEVIZ" --model "$1" --export freqs >"$tmp/a" 2>&1
+    "$PEVIZ" --config "$tmp/pre.json" --export freqs >"$tmp/b" 2>&1
+    if [ -s "$tmp/a" ] && cmp -s "$tmp/a" "$tmp/b"; then ok
+    else bad "preset $1 differs from its config: $(head -c 120 "$tmp/a") / $(head -c 120 "$tmp/b")"; fi
+}
+preset qwen3-8b-yarn '{"model_type": "qwen3", "head_dim": 128, "hidden_size": 4096,
+ "num_attention_heads": 32, "rope_theta": 1000000, "max_position_embeddings": 40960,
+ "rope_scaling": {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 32768}}'
+preset glm-4.5-air '{"model_type": "glm4_moe", "head_dim": 128, "hidden_size": 4096,
+ "num_attention_heads": 96, "partial_rotary_factor": 0.5, "rope_theta": 1000000,
+ "rope_scaling": null, "max_position_embeddings": 131072}'
+"$PEVIZ" --model glm-4.5-air --export freqs >"$tmp/f" 2>&1
+if freqs "$tmp/f" 64 1000000 1; then ok; else bad "glm-4.5-air: not 1e6^(-2i/64)"; fi
+
 echo "models: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

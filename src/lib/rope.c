@@ -593,6 +593,19 @@ static const struct rope_preset PRESETS[] = {
       .low_freq_factor = 1, .high_freq_factor = 1,
       .note = "NoPE every 4th layer", .max_context = 10485760,
       .nope_every = 4 },
+    /* Qwen3-8B: config.json rope_theta 1000000, head_dim 128,
+     * max_position_embeddings 40960, rope_scaling null; its model card's
+     * long-text block is rope_scaling {"rope_type": "yarn", "factor": 4.0,
+     * "original_max_position_embeddings": 32768}, for 131072 tokens */
+    { .name = "qwen3-8b-yarn", .d = 128, .head_dim = 128, .base = 1e6,
+      .method = ROPE_YARN, .factor = 4, .original_max = 32768,
+      .note = "model card's YaRN x4", .max_context = 131072 },
+    /* GLM-4.5-Air (Glm4MoeConfig as loaded from its config.json): head_dim
+     * 128, partial_rotary_factor 0.5, rope_theta 1000000, rope_scaling
+     * null, max_position_embeddings 131072 */
+    { .name = "glm-4.5-air", .d = 64, .head_dim = 128, .base = 1e6,
+      .method = ROPE_NONE, .factor = 1, .original_max = 131072,
+      .note = "rotary 0.5 of head_dim", .max_context = 131072 },
 };
 #define NPRESETS ((int)(sizeof PRESETS / sizeof PRESETS[0]))
 
