@@ -1034,7 +1034,7 @@ static void ramp_text(const rope_scaling *r, char *buf, size_t len)
  * at its maximum context gives (a, the score multiplier). */
 void cli_models(FILE *f)
 {
-    fprintf(f, "%-16s %4s %8s %8s  %-8s %6s %7s %-13s %8s %10s %8s  %s\n",
+    fprintf(f, "%-16s %4s %8s %8s  %-12s %6s %7s %-13s %8s %10s %8s  %s\n",
             "model", "d", "head_dim", "base", "scaling", "factor",
             "orig_L", "ramp", "a", "score_mult", "max_ctx", "note");
     for (int i = 0; i < rope_preset_count(); i++) {
@@ -1050,7 +1050,7 @@ void cli_models(FILE *f)
         ramp_text(&p.rope, ramp, sizeof ramp);
         fmt_num(pl->a, 6, fa, sizeof fa);
         fmt_num(pl->mult, 6, fm, sizeof fm);
-        fprintf(f, "%-16s %4d %8d %8s  %-8s %6s %7s %-13s %8s %10s %8ld  %s\n",
+        fprintf(f, "%-16s %4d %8d %8s  %-12s %6s %7s %-13s %8s %10s %8ld  %s\n",
                 m->name, m->d, m->head_dim, b, rope_method_name(p.rope.method),
                 s, p.rope.original_max > 0 ? L : "-", ramp, fa, fm,
                 (long)m->max_context, m->note);

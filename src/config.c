@@ -138,14 +138,18 @@ static int setting_key(const char *k)
 }
 
 /* Whether rope_parameters is keyed by layer type: each value an object
- * (a layer type's settings) or null (a layer type without RoPE, or a
- * setting left null), at least one an object. */
+ * (a layer type's settings) or null (a layer type without RoPE), at least
+ * one an object; settings beside them ("rope_theta": null, "rope_type":
+ * "default", as transformers 5 writes a Gemma 4 file) are not layer
+ * types. */
 static int layer_form(const json_value *rp)
 {
     int objects = 0;
     for (size_t i = 0; i < json_count(rp); i++) {
         const json_value *v = json_at(rp, i);
-        if (v->type == JSON_OBJECT && !setting_key(v->key))
+        if (setting_key(v->key))
+            continue;
+        if (v->type == JSON_OBJECT)
             objects++;
         else if (v->type != JSON_NULL)
             return 0;

@@ -171,6 +171,24 @@ preset qwen3-8b-yarn '{"model_type": "qwen3", "head_dim": 128, "hidden_size": 40
 preset glm-4.5-air '{"model_type": "glm4_moe", "head_dim": 128, "hidden_size": 4096,
  "num_attention_heads": 96, "partial_rotary_factor": 0.5, "rope_theta": 1000000,
  "rope_scaling": null, "max_position_embeddings": 131072}'
+# Gemma 4's text config as transformers 5 writes it: settings left beside
+# the per-layer entries ("rope_theta": null, "rope_type": "default")
+G4='{"model_type": "gemma4_text", "head_dim": 256, "global_head_dim": 512,
+ "max_position_embeddings": 131072, "sliding_window": 1024,
+ "rope_parameters": {
+   "full_attention": {"partial_rotary_factor": 0.25, "rope_type": "proportional", "rope_theta": 1000000},
+   "sliding_attention": {"rope_type": "default", "rope_theta": 10000},
+   "rope_theta": null, "rope_type": "default"}}'
+printf '%s' "$G4" >"$tmp/g4.json"
+for lt in full_attention sliding_attention; do
+    m=gemma4-${lt%_attention}
+    "$PEVIZ" --model "$m" --export freqs >"$tmp/a" 2>&1
+    "$PEVIZ" --config "$tmp/g4.json" --layer-type $lt --export freqs >"$tmp/b" 2>&1
+    if [ -s "$tmp/a" ] && cmp -s "$tmp/a" "$tmp/b"; then ok
+    else bad "preset $m differs from Gemma 4's $lt: $(head -c 120 "$tmp/b")"; fi
+done
+"$PEVIZ" --config "$tmp/g4.json" --layer-type full_attention --export freqs >"$tmp/f" 2>&1
+if prop "$tmp/f" 512 0.25 1000000 1; then ok; else bad "Gemma 4 full_attention: $(head -c 100 "$tmp/f")"; fi
 "$PEVIZ" --model glm-4.5-air --export freqs >"$tmp/f" 2>&1
 if freqs "$tmp/f" 64 1000000 1; then ok; else bad "glm-4.5-air: not 1e6^(-2i/64)"; fi
 

@@ -264,6 +264,8 @@ struct rope_preset {
     const char *note;           /* "sliding window 4096", ... or "" */
     int64_t max_context;        /* max_position_embeddings: the longest
                                    sequence the model is served with */
+    double proportion;          /* proportional: the share of bands that
+                                   turn (0: all) */
     int nope_every;             /* layers l with (l + 1) % nope_every == 0
                                    have no RoPE and scale their queries by
                                    Llama 4's temperature tuning (Llama 4:

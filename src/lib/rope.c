@@ -603,6 +603,17 @@ static const struct rope_preset PRESETS[] = {
     /* GLM-4.5-Air (Glm4MoeConfig as loaded from its config.json): head_dim
      * 128, partial_rotary_factor 0.5, rope_theta 1000000, rope_scaling
      * null, max_position_embeddings 131072 */
+    /* Gemma 4 (google/gemma-4-12B-it text_config): head_dim 256,
+     * global_head_dim 512, sliding_window 1024; rope_parameters
+     * full_attention {"rope_type": "proportional", "partial_rotary_factor":
+     * 0.25, "rope_theta": 1000000}, sliding_attention {"rope_type":
+     * "default", "rope_theta": 10000}; max_position_embeddings 131072 */
+    { .name = "gemma4-full", .d = 512, .head_dim = 512, .base = 1e6,
+      .method = ROPE_PROPORTIONAL, .factor = 1, .proportion = 0.25,
+      .note = "full layers, 64 of 256 bands turn", .max_context = 131072 },
+    { .name = "gemma4-sliding", .d = 256, .head_dim = 256, .base = 1e4,
+      .method = ROPE_NONE, .factor = 1, .note = "sliding layers, window 1024",
+      .max_context = 131072 },
     { .name = "glm-4.5-air", .d = 64, .head_dim = 128, .base = 1e6,
       .method = ROPE_NONE, .factor = 1, .original_max = 131072,
       .note = "rotary 0.5 of head_dim", .max_context = 131072 },
@@ -649,4 +660,6 @@ void rope_preset_scaling(const struct rope_preset *p, rope_scaling *sc)
     sc->truncate = !p->no_truncate;
     sc->mscale = p->mscale;
     sc->mscale_all_dim = p->mscale_all_dim;
+    if (p->proportion > 0)
+        sc->proportion = p->proportion;
 }
