@@ -189,6 +189,16 @@ for lt in full_attention sliding_attention; do
 done
 "$PEVIZ" --config "$tmp/g4.json" --layer-type full_attention --export freqs >"$tmp/f" 2>&1
 if prop "$tmp/f" 512 0.25 1000000 1; then ok; else bad "Gemma 4 full_attention: $(head -c 100 "$tmp/f")"; fi
+K25='{"model_type": "kimi_k25", "text_config": {"architectures": ["DeepseekV3ForCausalLM"],
+ "model_type": "deepseek_v3", "max_position_embeddings": 262144, "qk_rope_head_dim": 64,
+ "hidden_size": 7168, "num_attention_heads": 64,
+ "rope_parameters": {"beta_fast": 32.0, "beta_slow": 1.0, "factor": 64.0, "mscale": 1.0,
+   "mscale_all_dim": 1.0, "original_max_position_embeddings": 4096, "rope_theta": 50000.0,
+   "rope_type": "yarn", "type": "yarn"}, "rope_theta": 50000.0}}'
+preset kimi-k2.5 "$K25"
+"$PEVIZ" --model kimi-k2.5 --export scores -n 6 >"$tmp/a" 2>&1
+"$PEVIZ" --config "$tmp/pre.json" --export scores -n 6 >"$tmp/b" 2>&1
+if [ -s "$tmp/a" ] && cmp -s "$tmp/a" "$tmp/b"; then ok; else bad "kimi-k2.5 scores differ from its config's"; fi
 "$PEVIZ" --model glm-4.5-air --export freqs >"$tmp/f" 2>&1
 if freqs "$tmp/f" 64 1000000 1; then ok; else bad "glm-4.5-air: not 1e6^(-2i/64)"; fi
 

@@ -614,6 +614,16 @@ static const struct rope_preset PRESETS[] = {
     { .name = "gemma4-sliding", .d = 256, .head_dim = 256, .base = 1e4,
       .method = ROPE_NONE, .factor = 1, .note = "sliding layers, window 1024",
       .max_context = 131072 },
+    /* Kimi K2.5 (moonshotai/Kimi-K2.5 config.json, text_config, as
+     * transformers 5.7 writes it): DeepseekV3ForCausalLM, qk_rope_head_dim
+     * 64, rope_parameters {"rope_type": "yarn", "factor": 64.0,
+     * "beta_fast": 32.0, "beta_slow": 1.0, "mscale": 1.0, "mscale_all_dim":
+     * 1.0, "original_max_position_embeddings": 4096, "rope_theta":
+     * 50000.0}, max_position_embeddings 262144 */
+    { .name = "kimi-k2.5", .d = 64, .head_dim = 64, .base = 50000,
+      .method = ROPE_YARN, .factor = 64, .original_max = 4096,
+      .beta_fast = 32, .beta_slow = 1, .mscale = 1, .mscale_all_dim = 1,
+      .note = "MLA rope part", .max_context = 262144 },
     { .name = "glm-4.5-air", .d = 64, .head_dim = 128, .base = 1e6,
       .method = ROPE_NONE, .factor = 1, .original_max = 131072,
       .note = "rotary 0.5 of head_dim", .max_context = 131072 },
