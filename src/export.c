@@ -116,19 +116,25 @@ static int export_cache(const params *p, struct row_range rr, int fmt,
 {
     const pe_plan *pl = plan_of(p);
     double *row = malloc((size_t)p->d * sizeof *row);
-    if (!row) {
+    long double *w = malloc((size_t)pl->half * sizeof *w);
+    if (!row || !w) {
+        free(row);
+        free(w);
         cli_error("--export: out of memory");
         return 2;
     }
+    for (int i = 0; i < pl->half; i++)
+        w[i] = pe_plan_omega_l(pl, i);
     for (int64_t r = rr.first; r < rr.end && !ferror(out); r++) {
         for (int i = 0; i < pl->half; i++) {
-            long double ang = (long double)r * pl->omega[i];
+            long double ang = (long double)r * w[i];
             row[2 * i] = pl->a * (double)sinl(ang);
             row[2 * i + 1] = pl->a * (double)cosl(ang);
         }
         write_row(out, row, p->d, fmt);
     }
     free(row);
+    free(w);
     return write_failed(out);
 }
 

@@ -729,10 +729,11 @@ static int readout_ghost(struct ctx *x, const struct clocks_band *b,
 static const char *const RULE_LEGEND[3][ROPE_RULE_COUNT] = {
     { "kept = @ (unchanged)", "blend = between @ and @/s",
       "interp = @/s (interpolated)", "rebase = b'^(-2i/d) (a new base b')",
-      "rescale = @/f_i (f_i outside 1..s)" },
+      "rescale = @/f_i (f_i outside 1..s)", "still = 0 (never turns)" },
     { "kept = @", "blend = @..@/s", "interp = @/s", "rebase = new base b'",
-      "rescale = @/f_i" },
-    { "kept=@", "blend=@..@/s", "interp=@/s", "rebase=b'", "rescale=@/f_i" },
+      "rescale = @/f_i", "still = 0" },
+    { "kept=@", "blend=@..@/s", "interp=@/s", "rebase=b'", "rescale=@/f_i",
+      "still=0" },
 };
 
 /* Append tmpl to line (k bytes used of len) with '@' spelled th; the new

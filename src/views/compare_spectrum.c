@@ -76,7 +76,7 @@ static void spectrum_ticks(const struct app *a, canvas *c, const struct geom *g,
  * colour, blended and interpolated in the accent and warning colours. */
 static const char *const RULE_MARK[ROPE_RULE_COUNT] = {
     [ROPE_KEPT] = "+", [ROPE_BLENDED] = "x", [ROPE_INTERPOLATED] = "#",
-    [ROPE_REBASED] = "%", [ROPE_RESCALED] = "&"
+    [ROPE_REBASED] = "%", [ROPE_RESCALED] = "&", [ROPE_STILL] = "o"
 };
 
 static rgb rule_rgb(const struct app *a, int k, int rule)
@@ -220,9 +220,9 @@ static void spectrum_text_scaled(const struct app *a, canvas *c, int x, int y,
                                  const struct scaled *sc)
 {
     static const char *const WORD[3][ROPE_RULE_COUNT] = {
-        { "kept", "blended", "interpolated", "rebased", "rescaled" },
-        { "kept", "blend", "interp", "rebased", "rescaled" },
-        { "+", "x", "#", "%", "&" }         /* the plot's marks */
+        { "kept", "blended", "interpolated", "rebased", "rescaled", "still" },
+        { "kept", "blend", "interp", "rebased", "rescaled", "still" },
+        { "+", "x", "#", "%", "&", "o" }    /* the plot's marks */
     };
     char s[6][200], m[48], rng[2][128];
     params_format_rope(&(params){ .rope = *r->rope }, m, sizeof m);
@@ -393,8 +393,9 @@ static void scaled_legend(const struct app *a, canvas *c, int y,
                           const struct scaled *sc, int np)
 {
     static const char *const WHAT[2][ROPE_RULE_COUNT] = {
-        { " kept", " blended", " interpolated", " rebased", " rescaled" },
-        { " kept", " blend", " interp", " rebased", " rescaled" }
+        { " kept", " blended", " interpolated", " rebased", " rescaled",
+          " still" },
+        { " kept", " blend", " interp", " rebased", " rescaled", " still" }
     };
     int used[ROPE_RULE_COUNT] = { 0 }, extra = 0;
     for (int k = 0; k < np; k++)
