@@ -12,7 +12,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "errline.h"
 #include "follow_impl.h"
+#include "sockfile.h"
 
 static void drop(struct client *c)
 {
@@ -352,15 +354,14 @@ void teacher_list(const struct follow *f, struct app *a)
 /* follow_close's part: the followers, the socket and its file. */
 void teacher_close(struct follow *f)
 {
-    struct stat st;
+    char err[256];
     for (int i = 0; i < FOLLOW_MAX_CLIENTS; i++)
         if (f->clients[i].fd >= 0)
             drop(&f->clients[i]);
     close(f->lfd);
     /* only the file we made: never one a later teacher put there */
-    if (lstat(f->path, &st) == 0 && st.st_dev == f->dev &&
-        st.st_ino == f->ino)
-        unlink(f->path);
+    if (sockfile_remove(f->path, f->dev, f->ino, err, sizeof err))
+        cli_error("--serve: %s: %s", f->shown, err);
     free(f->clients);
 }
 
