@@ -583,6 +583,53 @@ static void test_tour(void)
     tour_release(&fn);
 }
 
+/* A teacher's tour whose set lines name files: a follower reads them
+ * from --files by base name alone, never from its working directory, and
+ * refuses a tour that names a file by any other path. */
+static void test_tour_files(void)
+{
+    static struct app ta, fa;
+    char path[200], err[512], files[128], here[512], line[400];
+    snprintf(files, sizeof files, "%s/ufiles", dir);
+    mkdir(files, 0700);
+    CHECK(getcwd(here, sizeof here) != NULL);
+    CHECK(chdir(dir) == 0);             /* the teacher's x.csv: 3 rows */
+    put("x.csv", "1,2,3,4\n5,6,7,8\n9,10,11,12\n");
+    put("ufiles/x.csv", "1,2,3,4\n5,6,7,8\n9,10,11,12\n");
+    static const char BASE[] = "title T\nset pe-file x.csv\ntext t.\n";
+    put("b.tour", BASE);
+    put("ufiles/b.tour", BASE);
+    snprintf(line, sizeof line, "title T\nset pe-file %s/x.csv\ntext t.\n",
+             dir);
+    put("a.tour", line);
+    put("ufiles/a.tour", line);
+    snprintf(path, sizeof path, "%s/b.tour", dir);
+    app_init(&ta);
+    app_init(&fa);
+    CHECK(tour_start(&ta, path, err, sizeof err) == 0);
+    CHECK(ta.pe_table && ta.pe_table->n == 3);
+    struct follow *t = follow_serve(sock_path, 0600);
+    struct side s[2] = { { t, &ta }, { follow_join(sock_path, files), &fa } };
+    snprintf(path, sizeof path, "%s/x.csv", dir);
+    unlink(path);                       /* the working directory has none */
+    PUMP_UNTIL(s, 2, tour_running(&fa));
+    CHECK(tour_running(&fa) && !fa.msg_error);
+    snprintf(path, sizeof path, "%s/a.tour", dir);   /* by a full path */
+    put("x.csv", "1,2,3,4\n5,6,7,8\n9,10,11,12\n");
+    CHECK(tour_start(&ta, path, err, sizeof err) == 0);
+    CHECK(ta.pe_table && ta.pe_table->n == 3);
+    ta.p.pos = 1;
+    PUMP_UNTIL(s, 2, fa.p.pos == 1 && fa.msg_error);
+    CHECK(!tour_running(&fa) && fa.msg_error);
+    CHECK(strstr(fa.msg, "teacher's tour: a.tour:2: set pe-file: ") &&
+          strstr(fa.msg, "not a plain file name"));
+    CHECK(chdir(here) == 0);
+    follow_close(s[1].f);
+    follow_close(t);
+    tour_release(&ta);
+    tour_release(&fa);
+}
+
 /* A non-blocking connection to the teacher at sock_path, greeting or
  * not; the teacher gets a round to accept it (its queue is short). */
 static int peer(struct side *t, int greet)
@@ -800,6 +847,7 @@ int main(void)
     test_hostile_names();
     test_table_freeze();
     test_tour();
+    test_tour_files();
     test_idle_peers();
     test_status();
     test_class();
