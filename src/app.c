@@ -495,6 +495,11 @@ char *app_command_split(char *line, char **arg)
     return line;
 }
 
+int app_command_file(const char *name)
+{
+    return strcmp(name, "config") == 0 || strcmp(name, "pe-file") == 0;
+}
+
 /* :model NAME, :scaling METHOD, :factor S, ... (params.h names). */
 static int rope_command(struct app *a, const char *name, const char *arg)
 {

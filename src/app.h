@@ -250,6 +250,10 @@ int app_command(struct app *a, const char *line);
  * and ':' skipped), *arg the rest after the blanks. */
 char *app_command_split(char *line, char **arg);
 
+/* Whether the first word of :name's argument is a file the command
+ * reads (config, pe-file). */
+int app_command_file(const char *name);
+
 /* Advance the sweep by dt seconds (when playing). Returns 1 if pos moved. */
 int app_tick(struct app *a, double dt);
 

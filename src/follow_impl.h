@@ -35,6 +35,7 @@ struct client {
     char term[40];               /* "80x24 256 en": its terminal, or "" */
     uid_t uid;                   /* who connected */
     double since;                /* when it was accepted */
+    double read_at;              /* when it last had read all it was sent */
     char *out;                   /* unsent bytes; grown as needed up to
                                     the whole state + FOLLOW_OUT_MAX */
 };

@@ -185,8 +185,16 @@ static void table_follow(struct follow *f, struct app *a)
     }
 }
 
+/* A file a teacher's tour names: in --files, by base name, a regular
+ * file (tour_files). */
+static int student_file(void *ctx, const char *name, char *path,
+                        size_t pathlen, char *why, size_t whylen)
+{
+    return ffiles_path(ctx, name, path, pathlen, why, whylen);
+}
+
 /* Load the tour the teacher names from --files into a: 0, or -1 with
- * why in err. */
+ * why in err; its set lines read files from there alone. */
 static int tour_from_files(struct follow *f, struct app *a, const char *name,
                            char *err, size_t errlen)
 {
@@ -195,7 +203,8 @@ static int tour_from_files(struct follow *f, struct app *a, const char *name,
     if (fd < 0)
         return -1;
     snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
-    int r = tour_load_as(a, path, err, errlen);
+    struct tour_files fs = { student_file, f->files };
+    int r = tour_load_files(a, path, &fs, err, errlen);
     close(fd);
     if (r == 0 && strcmp(a->tour->sha256, f->tour_sha)) {
         tour_release(a);        /* another file of that name */

@@ -126,6 +126,8 @@ struct cmp_frame {
 struct cmp_values {
     double *v;
     double scale;
+    int64_t done, total;    /* a mode computed in slices (more): cells
+                               done of all; total 0 for the others */
 };
 
 /*
@@ -146,6 +148,10 @@ struct cmp_mode {
     void (*layout)(const struct app *a, struct cmp_frame *f);
     /* The values draw shows; NULL: it computes none. */
     void (*work)(const struct cmp_frame *f, struct cmp_values *out);
+    /* After work: about budget units more of them (VIEW_WORK_SLICE);
+     * 1 while some are left.  NULL: work computes them all. */
+    int (*more)(const struct cmp_frame *f, struct cmp_values *v,
+                int64_t budget);
     /* The panes' bodies, axes and legend; the hint for the status line.
      * 0, or -1 when nothing was drawn (no room, no memory). */
     int (*draw)(const struct app *a, canvas *c, const struct cmp_frame *f,
