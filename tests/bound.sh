@@ -149,6 +149,11 @@ for d in (32, 64, 96, 128):
         check(not coarse, "d %d L %d: coarse points below %.9g pass: %s"
               % (d, L, base, coarse[:3]))
 
+# the lowest base is searched only for a length asked for with -n
+b = bound("-d", "64")
+check(b is not None and "lowest_base" not in b and "fine_below" not in b,
+      "--export bound without -n: lowest base lines %r" % b)
+
 # the published anchor: about 4.3e3 for 1k at head dim 128
 b = bound("-d", "128", "-n", "1000")
 check(b is not None and 4.1e3 < float(b["lowest_base"]) < 4.4e3,
