@@ -293,7 +293,8 @@ static void bound_num(FILE *out, enum bound_line k, double v)
 /*
  * --export bound: labelled lines "label,value".  The horizon of the
  * settings' frequencies (scaling applied, dead pairs at omega 0), and
- * the lowest base for length n at the head dim (peviz/bound.h).
+ * with -n L the lowest base for length L at the head dim (peviz/bound.h;
+ * at L = 2^20 it takes seconds, so only when asked for).
  */
 static int export_bound(const struct cli *c, FILE *out)
 {
@@ -312,7 +313,8 @@ static int export_bound(const struct cli *c, FILE *out)
     int trivial = bound_trivial(w, half);
     int64_t h = trivial ? -1 : bound_horizon(w, half, BOUND_EXPORT_LIMIT);
     struct bound_base lb = { NAN, NAN, -1 };
-    bound_lowest_base(head, p->n, w, &lb);
+    if (c->n_set)       /* a length asked for: its lowest base */
+        bound_lowest_base(head, p->n, w, &lb);
     bound_int(out, BL_HEAD_DIM, head);
     bound_int(out, BL_ROTARY_DIMS, rot);
     bound_int(out, BL_LIVE, half - dead);
@@ -321,9 +323,11 @@ static int export_bound(const struct cli *c, FILE *out)
     bound_int(out, BL_HORIZON, h);
     bound_int(out, BL_HORIZON_LIMIT, BOUND_EXPORT_LIMIT);
     bound_int(out, BL_LENGTH, p->n);
-    bound_num(out, BL_LOWEST, lb.base);
-    bound_int(out, BL_LOWEST_INDEX, lb.j);
-    bound_num(out, BL_FINE_BELOW, lb.below);
+    if (c->n_set) {
+        bound_num(out, BL_LOWEST, lb.base);
+        bound_int(out, BL_LOWEST_INDEX, lb.j);
+        bound_num(out, BL_FINE_BELOW, lb.below);
+    }
     bound_int(out, BL_COARSE, BOUND_COARSE_PER_DECADE);
     bound_int(out, BL_FINE, BOUND_FINE_PER_DECADE);
     free(w);

@@ -268,6 +268,11 @@ static void spectrum_text(const struct app *a, canvas *c, int x, int y, int w,
         y++;
         lines--;
     }
+    char hz[2][CMP_HORIZON_LEN];
+    const char *hc[2] = { hz[0], hz[1] };
+    if (lines > 0 && cmp_horizon_text(a, r, hz) &&
+        canvas_text_fit(c, x, y++, w, hc, 2, cmp_uc(a, UI_TEXT), 0) >= 0)
+        lines--;
     int half = r->d / 2;
     char s[3][3][128], v1[24], v2[24];
     const char *lam = glyph(a->ascii, GL_LAMBDA_WL), *pi2 = glyph_pick(a->ascii, "2\u03C0", "2pi");

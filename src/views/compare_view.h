@@ -289,6 +289,15 @@ double cmp_score_at(const struct cmp_frame *f, const struct rpane *r,
 /* Whether some pane has a scheme. */
 int cmp_any_scheme(const struct rpane *rp, int np);
 
+/* The pane's horizon (peviz/bound.h: the first distance where the
+ * q = k = ones score goes negative) beside its model's context, as two
+ * wordings, longest first: "horizon 85,133 < context 131,072", "horizon
+ * 85,133"; a partial head whose dead pairs make it hold says so.  0 when
+ * the pane has no model. */
+#define CMP_HORIZON_LEN 96
+int cmp_horizon_text(const struct app *a, const struct rpane *r,
+                     char s[][CMP_HORIZON_LEN]);
+
 /* ---- the headers (compare_head.c) ------------------------------------ */
 
 void cmp_draw_headers(const struct app *a, canvas *c, const struct geom *g,
