@@ -331,8 +331,8 @@ static int is_da1(const char *r, size_t len)
  * The questions, in two rounds: DECRQM for mode 2026 and DA1, which
  * every terminal answers; then, once that DA1 is answered, the graphics
  * probe (gfx_probe.h).  Answers are taken whenever they come: start-up
- * waits for them a while (the second round as long again as the first
- * took, twice), and what comes later still counts (graphics may start
+ * waits for them a while (QUERY_MS for the first round, gfx_wait for
+ * the second), and what comes later still counts (graphics may start
  * late; term_graphics_late).
  */
 enum probe_stage { PROBE_SYNC, PROBE_GFX, PROBE_DONE };
