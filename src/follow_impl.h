@@ -23,6 +23,7 @@
 
 #define PATH_SHOWN 96            /* the path as messages show it */
 #define READ_BUDGET 65536        /* bytes a follower reads per wake-up */
+#define READ_SLICE_S 0.02        /* and seconds it spends on them */
 #define ACCEPT_BATCH 32          /* connections a teacher takes per wake-up */
 
 struct client {

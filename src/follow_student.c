@@ -268,34 +268,36 @@ static int tour_follow(struct follow *f, struct app *a)
     return 0;
 }
 
-/* A whole message: the teacher's state changes; show it unless
- * detached. */
+/* A whole message: the teacher's state changes in the shadow; 1 when
+ * it is to be shown (not detached), 2 after a hang-up. */
 static int take(struct follow *f, struct app *a, const char *body,
                 size_t len)
 {
     char err[2 * APP_MSG_LEN];
     if (fp_apply(&f->shadow, body, len, err, sizeof err)) {
         hang_up(f, a, err);
-        return 1;
+        return 2;
     }
     f->have_latest = f->ever = 1;
     fp_find(body, len, "table", f->table, sizeof f->table);
     fp_find(body, len, "tour", f->tour, sizeof f->tour);
     fp_find(body, len, "tour.sha256", f->tour_sha, sizeof f->tour_sha);
-    if (f->detached)
-        return 0;
-    show_teacher(f, a, tour_follow(f, a));
-    table_follow(f, a);
-    return 1;
+    return !f->detached;
 }
 
-/* Read what is there (bounded), message by message. */
+/*
+ * Read what is there, message by message, for at most READ_BUDGET bytes
+ * and READ_SLICE_S seconds (a flood of changes at a large d_model costs
+ * a frequency plan each: the loop must get to the keys); the shadow
+ * takes every message, the screen the last state once.
+ */
 static int read_teacher(struct follow *f, struct app *a)
 {
     char buf[4096];
     size_t total = 0;
-    int changed = 0;
-    while (f->fd >= 0 && total < READ_BUDGET) {
+    int changed = 0, show = 0;
+    double until = now_s() + READ_SLICE_S;
+    while (f->fd >= 0 && total < READ_BUDGET && now_s() < until) {
         ssize_t r = recv(f->fd, buf, sizeof buf, MSG_DONTWAIT);
         if (r < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
             break;
@@ -322,9 +324,16 @@ static int read_teacher(struct follow *f, struct app *a)
                     app_msg(a, 1, "teacher busy: %ld connections", busy);
                 return 1;
             }
-            if (s == FP_MESSAGE)
-                changed |= take(f, a, body, blen);
+            if (s == FP_MESSAGE) {
+                int t = take(f, a, body, blen);
+                show |= t == 1;
+                changed |= t != 0;
+            }
         }
+    }
+    if (show && f->fd >= 0 && !f->detached) {
+        show_teacher(f, a, tour_follow(f, a));
+        table_follow(f, a);
     }
     if (f->fd >= 0 && !fp_partial(&f->rd) && f->ever)
         f->deadline = 0;        /* nothing owed */

@@ -541,7 +541,8 @@ static int lines_with(const char *path, const char *needle)
 
 /* The recording: a header, one output event per changed frame (none for
  * an equal one), the marker after its frame, a quote and an escape
- * escaped, the exit status last; an existing file is never replaced. */
+ * escaped, the exit status last; an existing file is never replaced, and
+ * the file is made by record_start, not before. */
 static void test_record_events(void)
 {
     char path[] = "/tmp/peviz-rec-XXXXXX", err[256];
@@ -552,8 +553,9 @@ static void test_record_events(void)
     CHECK(strstr(err, "exists") != NULL);
     unlink(path);
     CHECK(record_open(path, err, sizeof err) == 0);
-    CHECK(access(path, F_OK) != 0);     /* made once the terminal starts */
+    CHECK(access(path, F_OK) != 0);     /* nothing until the start */
     CHECK(record_start(err, sizeof err) == 0);
+    CHECK(access(path, F_OK) == 0);
     canvas c;
     CHECK(canvas_init(&c, 20, 3) == 0);
     canvas_text(&c, 0, 0, 20, "say \"hi\"", RGB_DEFAULT, RGB_DEFAULT, 0);
