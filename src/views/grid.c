@@ -282,6 +282,28 @@ static char kind_letter(const struct mpos_conf *m, int64_t i)
     return m->mode == MPOS_AXIAL ? 'p' : "tiv"[t.kind];
 }
 
+/* Under the strip, beside its marks at columns qx and kx: the tokens,
+ * and the strip's own shading scale (its cells' lowest and highest mean
+ * score, not the frame's), where it fits. */
+static void strip_legend(canvas *c, int y, int qx, int kx, rgb txt, int64_t n,
+                         int64_t per, int scored, double lo, double hi)
+{
+    char t[2][96];
+    snprintf(t[0], sizeof t[0], "%lld tokens, %lld/cell, shade S %.5g..%.5g",
+             (long long)n, (long long)per, lo, hi);
+    snprintf(t[1], sizeof t[1], "%lld tokens, %lld/cell",
+             (long long)n, (long long)per);
+    for (int i = scored ? 0 : 1; i < 2; i++) {
+        int len = (int)strlen(t[i]), x = qx + 2;
+        if (x + len > c->w)                 /* left of the marks instead */
+            x = (qx < kx ? qx : kx) - 1 - len;
+        if (x >= 0 && x + len <= c->w) {
+            canvas_text(c, x, y, len, t[i], txt, RGB_DEFAULT, 0);
+            return;
+        }
+    }
+}
+
 /* The sequence strip: one cell per block of tokens, their mean score;
  * under it the kinds and the query and key marks. */
 static void draw_strip(const struct app *a, const struct grid_rt *r,
@@ -319,9 +341,7 @@ static void draw_strip(const struct app *a, const struct grid_rt *r,
     int qk = (int)(a->p.pos / per), kk = (int)(a->grid.key / per);
     canvas_put(c, 5 + kk, y + 2, 'k', cur, RGB_DEFAULT, ATTR_BOLD);
     canvas_put(c, 5 + qk, y + 2, '^', cur, RGB_DEFAULT, ATTR_BOLD);
-    canvas_printf(c, 5 + qk + 2 < c->w - 12 ? 5 + qk + 2 : 0, y + 2, -1,
-                  txt, RGB_DEFAULT, 0, "%lld tokens, %lld/cell",
-                  (long long)n, (long long)per);
+    strip_legend(c, y + 2, 5 + qk, 5 + kk, txt, n, per, scored, lo, hi);
 }
 
 static void tok_line(const struct app *a, canvas *c, int x, int y,

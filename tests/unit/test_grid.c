@@ -72,6 +72,21 @@ static void test_inspector(void)
                      pow(10000, -2.0 * i / 16));
     snprintf(want, sizeof want, "S(Q,k) = %.4g of 16", s);
     CHECK(frame_has(&a, 80, 24, want));
+    /* the strip (a token a cell here) prints its own shading range: the
+     * lowest and highest S from Q over every token, by the same sum */
+    double slo = INFINITY, shi = -INFINITY;
+    for (int64_t j = 0; j < a.p.n; j++) {
+        struct mpos_tok t;
+        double sj = 0;
+        mpos_token(&a.mp, j, &t);
+        for (int i = 0; i < 8; i++)
+            sj += 2 * cos((double)(q.id[AX[i]] - t.id[AX[i]]) *
+                          pow(10000, -2.0 * i / 16));
+        slo = fmin(slo, sj);
+        shi = fmax(shi, sj);
+    }
+    snprintf(want, sizeof want, "/cell, shade S %.5g..%.5g", slo, shi);
+    CHECK(frame_has(&a, 80, 24, want));
     CHECK(frame_has(&a, 80, 24, "tthhhwww"));
     app_key(&a, 'c');                   /* first: side by side */
     CHECK(a.grid.one_d == 2);
