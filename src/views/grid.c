@@ -231,6 +231,32 @@ static int cell_of(const struct grid_rt *r, int64_t i, int *cx, int *cy)
     return 0;
 }
 
+/* Under a frame at column x, at most w cells: its score range, whole
+ * (two frames side by side: the longest form that leaves a blank before
+ * the next one). */
+static void patches_range(const struct app *a, const struct grid_rt *r,
+                          canvas *c, int x, int w, double lo, double hi)
+{
+    char t[3][96];
+    int y = r->gy + r->z * r->rows + 1, n = 3;
+    rgb fg = ui_color(a->palette, UI_TEXT);
+    if (a->grid.one_d != 2) {
+        canvas_printf(c, x, y, w, fg, RGB_DEFAULT, 0,
+                      "S from Q%s: %.6g .. %.6g (densest)",
+                      r->b < 2 ? "" : " (cell: block mean)", lo, hi);
+        return;
+    }
+    snprintf(t[0], sizeof t[0], "%s%.5g..%.5g", r->b < 2 ? "" : "means ",
+             lo, hi);
+    snprintf(t[1], sizeof t[1], "%.5g..%.5g", lo, hi);
+    snprintf(t[2], sizeof t[2], "%.3g..%.3g", lo, hi);
+    for (int i = 0; i < n; i++)
+        if ((int)strlen(t[i]) < w || i == n - 1) {
+            canvas_text(c, x, y, w - 1, t[i], fg, RGB_DEFAULT, 0);
+            return;
+        }
+}
+
 /* The shown frame at column gx, scored as M-RoPE or (one_d) 1-D RoPE. */
 static void draw_patches(const struct app *a, const struct grid_rt *r,
                          canvas *c, int gx, int one_d, int legend_w)
@@ -266,12 +292,7 @@ static void draw_patches(const struct app *a, const struct grid_rt *r,
         canvas_put(c, gx + 2 * r->z * x, r->gy + r->z * y, 'Q', cur,
                    RGB_DEFAULT, ATTR_REVERSE | ATTR_BOLD);
     if (r->gy + r->z * r->rows + 1 < r->strip_y)
-        canvas_printf(c, gx - 1, r->gy + r->z * r->rows + 1, legend_w,
-                      ui_color(a->palette, UI_TEXT), RGB_DEFAULT, 0,
-                      a->grid.one_d == 2 ? "%s%.5g..%.5g" :
-                      "S from Q%s: %.6g .. %.6g (densest)",
-                      r->b < 2 ? "" : a->grid.one_d == 2 ? "means "
-                      : " (cell: block mean)", lo, hi);
+        patches_range(a, r, c, gx - 1, legend_w, lo, hi);
 }
 
 static char kind_letter(const struct mpos_conf *m, int64_t i)
@@ -454,7 +475,7 @@ static void grid_draw(const struct app *a, void *rt, canvas *c, char *hint,
                     RGB_DEFAULT, 0);
     else if (r->gh > 0 && a->grid.one_d == 2) {
         draw_patches(a, r, c, r->gx, 0, r->gx2 - r->gx);
-        draw_patches(a, r, c, r->gx2, 1, r->panel_x - r->gx2);
+        draw_patches(a, r, c, r->gx2, 1, r->gx2 - r->gx);  /* alike */
     } else if (r->gh > 0) {
         draw_patches(a, r, c, r->gx, a->grid.one_d, r->panel_x - 1);
     }
