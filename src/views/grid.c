@@ -38,7 +38,8 @@ struct grid_rt {
     /* the shown frame */
     int seg, frame, gh, gw;     /* segment, frame, its LLM grid */
     int64_t first;              /* its first token */
-    int b;                      /* patches per cell side (large frames) */
+    int b, by;                  /* patches per cell across and down
+                                   (large frames: a block's mean) */
     int z;                      /* cell rows per patch (small frames) */
     int gx, gy, cols, rows;     /* where the grid goes, in cells */
     int gx2;                    /* side by side: the 1-D grid's x */
@@ -139,16 +140,19 @@ static void grid_lay(const struct app *a, void *rt, int w, int h)
         snprintf(r->why, sizeof r->why, "too small");
         return;
     }
-    r->b = 1;
-    while (r->gw > 0 && ((r->gw + r->b - 1) / r->b * 2 > aw ||
-                         (r->gh + r->b - 1) / r->b > ah))
+    /* across and down apart: a narrow area still uses its height */
+    r->b = r->by = 1;
+    while (r->gw > 0 && (r->gw + r->b - 1) / r->b * 2 > aw)
         r->b++;
+    while (r->gh > 0 && (r->gh + r->by - 1) / r->by > ah)
+        r->by++;
     r->z = 1;
-    while (r->b == 1 && r->gw > 0 && 2 * (r->z + 1) * r->gw <= aw &&
+    while (r->b == 1 && r->by == 1 && r->gw > 0 &&
+           2 * (r->z + 1) * r->gw <= aw &&
            (r->z + 1) * r->gh <= ah)
         r->z++;
     r->cols = r->gw > 0 ? (r->gw + r->b - 1) / r->b : 0;
-    r->rows = r->gh > 0 ? (r->gh + r->b - 1) / r->b : 0;
+    r->rows = r->gh > 0 ? (r->gh + r->by - 1) / r->by : 0;
     r->gx2 = r->gx + 2 * r->z * r->cols + 2;
     r->ok = 1;
 }
@@ -185,7 +189,7 @@ static double cell_mean(const struct app *a, const struct grid_rt *r,
 {
     double s = 0;
     int k = 0;
-    for (int y = cy * r->b; y < (cy + 1) * r->b && y < r->gh; y++)
+    for (int y = cy * r->by; y < (cy + 1) * r->by && y < r->gh; y++)
         for (int x = cx * r->b; x < (cx + 1) * r->b && x < r->gw; x++) {
             int64_t id[3];
             ids_as(a, one_d, r->first + (int64_t)y * r->gw + x, id);
@@ -226,7 +230,7 @@ static int cell_of(const struct grid_rt *r, int64_t i, int *cx, int *cy)
     int64_t per = (int64_t)r->gh * r->gw;
     if (i < r->first || i >= r->first + per)
         return -1;
-    *cy = (int)((i - r->first) / r->gw / r->b);
+    *cy = (int)((i - r->first) / r->gw / r->by);
     *cx = (int)((i - r->first) % r->gw / r->b);
     return 0;
 }
@@ -243,10 +247,12 @@ static void patches_range(const struct app *a, const struct grid_rt *r,
     if (a->grid.one_d != 2) {
         canvas_printf(c, x, y, w, fg, RGB_DEFAULT, 0,
                       "S from Q%s: %.6g .. %.6g (densest)",
-                      r->b < 2 ? "" : " (cell: block mean)", lo, hi);
+                      r->b < 2 && r->by < 2 ? "" : " (cell: block mean)",
+                      lo, hi);
         return;
     }
-    snprintf(t[0], sizeof t[0], "%s%.5g..%.5g", r->b < 2 ? "" : "means ",
+    snprintf(t[0], sizeof t[0], "%s%.5g..%.5g",
+             r->b < 2 && r->by < 2 ? "" : "means ",
              lo, hi);
     snprintf(t[1], sizeof t[1], "%.5g..%.5g", lo, hi);
     snprintf(t[2], sizeof t[2], "%.3g..%.3g", lo, hi);

@@ -316,6 +316,13 @@ static void test_side_ranges(void)
         }
     }
     CHECK(ranges == 2 && bad == 0);
+    /* and a row per patch row (8 after the 2x2 merge): the height holds
+     * them though the width halves the columns */
+    int rows = 0;
+    const char *top = f ? strstr(f, "\xe2\x94\x8c") : NULL;
+    for (const char *p = top; p && p < line; p = strchr(p + 1, '\n'))
+        rows++;
+    CHECK(rows == 8 + 2);           /* the starts of the box's lines */
     free(f);
 }
 
