@@ -199,6 +199,14 @@ preset kimi-k2.5 "$K25"
 "$PEVIZ" --model kimi-k2.5 --export scores -n 6 >"$tmp/a" 2>&1
 "$PEVIZ" --config "$tmp/pre.json" --export scores -n 6 >"$tmp/b" 2>&1
 if [ -s "$tmp/a" ] && cmp -s "$tmp/a" "$tmp/b"; then ok; else bad "kimi-k2.5 scores differ from its config's"; fi
+V32='{"architectures": ["DeepseekV32ForCausalLM"], "model_type": "deepseek_v32",
+ "qk_rope_head_dim": 64, "rope_theta": 10000.0, "max_position_embeddings": 163840,
+ "rope_scaling": {"rope_type": "yarn", "factor": 40, "original_max_position_embeddings": 4096,
+   "beta_fast": 32, "beta_slow": 1, "mscale": 1.0, "mscale_all_dim": 1.0}}'
+preset deepseek-v3.2 "$V32"
+"$PEVIZ" --model deepseek-v3.2 --export scores -n 6 >"$tmp/a" 2>&1
+"$PEVIZ" --config "$tmp/pre.json" --export scores -n 6 >"$tmp/b" 2>&1
+if [ -s "$tmp/a" ] && cmp -s "$tmp/a" "$tmp/b"; then ok; else bad "deepseek-v3.2 scores differ from its config's"; fi
 "$PEVIZ" --model glm-4.5-air --export freqs >"$tmp/f" 2>&1
 if freqs "$tmp/f" 64 1000000 1; then ok; else bad "glm-4.5-air: not 1e6^(-2i/64)"; fi
 
