@@ -280,7 +280,7 @@ SAN_BIN_LDFLAGS := $(GCC_SAN_BIN_LDFLAGS)
 endif
 # Suites that never run the build under test (they read the sources, or
 # build and run a copy of their own): make test has run them already.
-SOURCE_SUITES := layers views_state view_recipe
+SOURCE_SUITES := layers views_state view_recipe setting_recipe
 # The third emulator's suite checks what xterm.js shows, not memory: the
 # tmux suites run the same drawing paths under the sanitizers.
 NO_SAN_SUITES := $(SOURCE_SUITES) test_xtermjs

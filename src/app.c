@@ -29,9 +29,8 @@ void app_init(struct app *a)
     params_default(&a->p);
     a->view = VIEW_HEATMAP;
     a->speed = 4;
-    a->fps = 30;
     a->color = COLOR_256;
-    a->palette = PAL_DEFAULT;
+    settings_reset(APP_SETTINGS, a);
     mpos_conf_default(&a->mp);
     mpos_conf_default(&a->mp_start);
     views_init(a);
@@ -132,6 +131,8 @@ void app_source_format(const struct app *a, char *buf, size_t len)
     char sc[64];
     const char *m = a->source[0] ? NULL : pane_a_model(a);
     params_format_rope(&a->p, sc, sizeof sc);
+    if (a->p.rope.method == ROPE_NONE)      /* words, not the method's name */
+        snprintf(sc, sizeof sc, "no scaling");
     if (m)
         snprintf(buf, len, "%s: %s", m, sc);
     else if (!a->source[0])
@@ -494,6 +495,11 @@ char *app_command_split(char *line, char **arg)
     return line;
 }
 
+int app_command_file(const char *name)
+{
+    return strcmp(name, "config") == 0 || strcmp(name, "pe-file") == 0;
+}
+
 /* :model NAME, :scaling METHOD, :factor S, ... (params.h names). */
 static int rope_command(struct app *a, const char *name, const char *arg)
 {
@@ -585,6 +591,14 @@ static int config_command(struct app *a, const char *arg)
     return 0;
 }
 
+int app_load_table(struct app *a, const char *path, char *err, size_t errlen)
+{
+    if (app_table_load(a, path, err, errlen))
+        return -1;
+    app_params_changed(a);
+    return 0;
+}
+
 /* :pe-file FILE: a table as --pe-file loads it; a refusal changes
  * nothing. */
 static int table_command(struct app *a, const char *arg)
@@ -662,25 +676,50 @@ static int global_command(struct app *a, const char *name, const char *arg)
     return 1;   /* not a global command */
 }
 
-/* The ':' commands only one view (or two) takes: outside them, say
- * where they work instead of "unknown command". */
+/* The ':' commands only one view (or two) takes beside their settings'
+ * rows: outside them, say where they work instead of "unknown
+ * command". */
 static const struct { const char *name; enum view_id v[2]; } VIEW_ONLY[] = {
     { "k", { VIEW_CLOCKS, VIEW_CLOCKS } },
     { "band", { VIEW_CLOCKS, VIEW_CLOCKS } },
     { "i", { VIEW_CLOCKS, VIEW_ATTENTION } },
     { "j", { VIEW_ATTENTION, VIEW_ATTENTION } },
     { "scheme", { VIEW_ATTENTION, VIEW_COMPARE } },
-    { "q", { VIEW_ATTENTION, VIEW_ATTENTION } },
-    { "heads", { VIEW_ATTENTION, VIEW_ATTENTION } },
-    { "head", { VIEW_ATTENTION, VIEW_ATTENTION } },
-    { "seed", { VIEW_ATTENTION, VIEW_ATTENTION } },
-    { "train", { VIEW_ATTENTION, VIEW_ATTENTION } },
-    { "mode", { VIEW_COMPARE, VIEW_COMPARE } },
     { "layer", { VIEW_COMPARE, VIEW_COMPARE } },
     { "layout", { VIEW_COMPARE, VIEW_COMPARE } },
     { "prec", { VIEW_COMPARE, VIEW_COMPARE } },
     { "precision", { VIEW_COMPARE, VIEW_COMPARE } },
 };
+
+/* A view whose settings offer :name at the prompt, or -1. */
+static int setting_view(const char *name)
+{
+    for (int v = 0; v < VIEW_COUNT; v++)
+        if (settings_find(VIEWS[v]->settings, name, SET_PROMPT | SET_TOUR))
+            return v;
+    return -1;
+}
+
+/* The ':' commands that make the positions their view draws: from any
+ * other view they switch to it, and back when refused. */
+static const struct { const char *name; enum view_id v; } VIEW_BRINGS[] = {
+    { "grid", VIEW_GRID }, { "sequence", VIEW_GRID },
+};
+
+/* 1 if name is one of VIEW_BRINGS (then run in its view), else 0. */
+static int brought_command(struct app *a, const char *name, const char *arg)
+{
+    for (size_t i = 0; i < sizeof VIEW_BRINGS / sizeof VIEW_BRINGS[0]; i++) {
+        enum view_id old = a->view;
+        if (strcmp(name, VIEW_BRINGS[i].name) != 0 || old == VIEW_BRINGS[i].v)
+            continue;
+        switch_view(a, (int)VIEW_BRINGS[i].v);
+        if (!view_command(a, name, arg) || a->msg_error)
+            switch_view(a, (int)old);
+        return 1;
+    }
+    return 0;
+}
 
 static int other_view_command(struct app *a, const char *name)
 {
@@ -696,7 +735,12 @@ static int other_view_command(struct app *a, const char *name)
                     VIEWS[v1]->name);
         return 1;
     }
-    return 0;
+    int sv = setting_view(name);
+    if (sv < 0)
+        return 0;
+    app_msg(a, 1, ":%s: %s only (%d or :view %s shows it)", name,
+            VIEWS[sv]->name, sv + 1, VIEWS[sv]->name);
+    return 1;
 }
 
 int app_command(struct app *a, const char *line)
@@ -715,6 +759,8 @@ int app_command(struct app *a, const char *line)
     int r = global_command(a, name, arg);
     if (r <= 0)
         return r;
+    if (brought_command(a, name, arg))
+        return a->msg_error ? -1 : 0;
     if (other_view_command(a, name))
         return -1;
     char shown[24];

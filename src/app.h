@@ -20,6 +20,7 @@
 #include "colormap.h"
 #include "keys.h"
 #include "params.h"
+#include "settings.h"
 #include "peviz/layout.h"
 #include "peviz/mpos.h"
 #include "peviz/scores.h"
@@ -66,6 +67,12 @@ struct app {
     enum color_mode color;      /* what the output can show */
     enum palette palette;
     int mouse, low_bandwidth;
+    int opening;                /* the first screen, until the first key:
+                                   "? help" outlives the view's hint (but
+                                   for a tour step's) */
+    int still;                  /* a still for a page (--slides): the page
+                                   carries the caption and the keys, so the
+                                   image has no caption panel, no "? help" */
     int mouse_x, mouse_y;       /* cell of the last click, set by the loop
                                    before it passes PK_MOUSE to app_key */
     int screen_w, screen_h;     /* size of the screen frames are drawn for
@@ -155,7 +162,12 @@ struct app {
  * as pane A's): for offsetof. */
 #define APP_ROPE_MODEL cmp.panes[0].model
 
-/* Defaults for everything (params_default, heatmap view, 30 fps, ...). */
+/* The global settings (settings.h): the rows of the program as a whole,
+ * before each view's (src/app_settings.c). */
+extern const struct setting APP_SETTINGS[];
+
+/* Defaults for everything (params_default, heatmap view, the settings'
+ * defaults, ...). */
 void app_init(struct app *a);
 
 /*
@@ -188,8 +200,21 @@ int app_rope_cache(const struct app *a);
  * it); 0, or -1 with one line in err and nothing changed. */
 int app_load_table(struct app *a, const char *path, char *err, size_t errlen);
 
+/* app_table.c's half of it: the table loaded and d, n and pos taken from
+ * it, but the views not yet told (app_load_table tells them). */
+int app_table_load(struct app *a, const char *path, char *err, size_t errlen);
+
 /* Free the tables :pe-file loaded (at exit). */
 void app_tables_free(void);
+
+/*
+ * Tables that must outlive the loads after them though no app shows
+ * them now: the one of the state a tour puts back on Esc, and the one
+ * of the program while a tour is tried on a scratch copy of it.  A load
+ * never reuses the place of a table kept (t NULL: keep none there).
+ */
+enum app_keep { APP_KEEP_BEFORE, APP_KEEP_CHECK, APP_KEEP_COUNT };
+void app_tables_keep(enum app_keep which, const struct pe_table *t);
 
 /* Set the status-line message (printf style); error != 0 marks it red. */
 void app_msg(struct app *a, int error, const char *fmt, ...)
@@ -224,6 +249,10 @@ int app_command(struct app *a, const char *line);
 /* Split a ':' command line in place: returns its name (leading blanks
  * and ':' skipped), *arg the rest after the blanks. */
 char *app_command_split(char *line, char **arg);
+
+/* Whether the first word of :name's argument is a file the command
+ * reads (config, pe-file). */
+int app_command_file(const char *name);
 
 /* Advance the sweep by dt seconds (when playing). Returns 1 if pos moved. */
 int app_tick(struct app *a, double dt);

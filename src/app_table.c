@@ -1,8 +1,8 @@
 /*
  * app_table.c - :pe-file FILE at the prompt: a position table loaded as
- * --pe-file loads it, with the same checks.  The tables live here, two
- * in turn: the one on screen is never freed, the one before it is freed
- * when a third is loaded (or at exit).
+ * --pe-file loads it, with the same checks.  The tables live here, in
+ * turn: the one on screen and the ones kept (app_tables_keep) are never
+ * freed, another is freed when a new one takes its place (or at exit).
  */
 #include <limits.h>
 #include <stdio.h>
@@ -18,15 +18,42 @@ struct slot {
     char name[APP_PROMPT_LEN];
 };
 
-static struct slot slots[2];
+/* the one shown, the ones kept, and one to load into */
+#define N_SLOTS (APP_KEEP_COUNT + 2)
+static struct slot slots[N_SLOTS];
+static const struct pe_table *kept[APP_KEEP_COUNT];
 
-/* The slot the app does not show (its table can go). */
-static struct slot *free_slot(const struct app *a)
+static int slot_taken(const struct app *a, const struct slot *s)
 {
-    return a->pe_table == &slots[0].t ? &slots[1] : &slots[0];
+    if (a->pe_table == &s->t)
+        return 1;
+    for (int k = 0; k < APP_KEEP_COUNT; k++)
+        if (kept[k] == &s->t)
+            return 1;
+    return 0;
 }
 
-int app_load_table(struct app *a, const char *path, char *err, size_t errlen)
+/* A slot neither shown nor kept (its table can go), an empty one first. */
+static struct slot *free_slot(const struct app *a)
+{
+    struct slot *any = NULL;
+    for (int i = 0; i < N_SLOTS; i++) {
+        if (slot_taken(a, &slots[i]))
+            continue;
+        if (!slots[i].t.v)
+            return &slots[i];
+        if (!any)
+            any = &slots[i];
+    }
+    return any;
+}
+
+void app_tables_keep(enum app_keep which, const struct pe_table *t)
+{
+    kept[which] = t;
+}
+
+int app_table_load(struct app *a, const char *path, char *err, size_t errlen)
 {
     struct pe_table_opts o;
     struct slot *s = free_slot(a);
@@ -62,12 +89,13 @@ int app_load_table(struct app *a, const char *path, char *err, size_t errlen)
     a->pe_file_name = s->name;
     a->pe_digest[0] = 0;        /* a teacher hashes it when it publishes */
     a->p = next;
-    app_params_changed(a);
     return 0;
 }
 
 void app_tables_free(void)
 {
-    for (int i = 0; i < 2; i++)
+    for (int i = 0; i < N_SLOTS; i++)
         pe_table_free(&slots[i].t);
+    for (int k = 0; k < APP_KEEP_COUNT; k++)
+        kept[k] = NULL;
 }

@@ -138,7 +138,7 @@ int tour_panel_rows(const struct app *a, int w, int h)
 {
     const struct tour_step *s = tour_shown_step(a);
     int cap = h / 2;
-    if (!s || w < 8 || cap < 2)
+    if (!s || a->still || w < 8 || cap < 2)
         return 0;
     int rows = 2 + text_wrap_lines(s->text, tour_text_width(w), NULL, 0);
     return rows < cap ? rows : cap;

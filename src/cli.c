@@ -14,26 +14,26 @@
 #include "mpos_cli.h"
 #include "mpos_config.h"
 #include "plans.h"
+#include "peviz/cachecheck.h"
 #include "peviz/freqcheck.h"
 #include "views/compare.h"
 
+/* The options that are not settings' rows (settings.h); a row offered
+ * on the command line is O_SET + its index in cli_setting. */
 enum {
-    O_POS = 256, O_VIEW, O_SCHEME, O_COLOR, O_ASCII, O_FPS, O_MOUSE,
-    O_LOWBW, O_PALETTE, O_BASE_B, O_BASE_C, O_TOUR, O_LANG, O_EXPORT,
-    O_FORMAT, O_SOFTMAX, O_CAUSAL, O_TEMPERATURE, O_SNAPSHOT, O_SIZE,
-    O_PE_FILE, O_PANE_MODE, O_TENSOR, O_ROW_OFFSET, O_COMPONENTS, O_ROWS,
-    O_SERVE, O_FOLLOW, O_SERVE_MODE, O_FILES,
-    O_HEADS, O_HEAD, O_Q, O_SEED, O_TRAIN, O_BUCKETS, O_MAXD, O_BIDIR,
-    O_R1, O_R2, O_XPOS_BASE, O_PAIRS, O_ROTARY, O_QK, O_TUNING, O_FLOOR,
-    O_ATTN, O_CONTENT,
+    O_POS = 256, O_COLOR,
+    O_TOUR, O_LANG, O_EXPORT,
+    O_FORMAT, O_SNAPSHOT, O_SIZE,
+    O_PE_FILE, O_TENSOR, O_ROW_OFFSET, O_COMPONENTS, O_ROWS,
+    O_SERVE, O_FOLLOW, O_SERVE_MODE, O_FILES, O_QK,
     O_MODEL, O_CONFIG, O_LAYER_TYPE, O_NO_TRUNCATE, O_MODEL_B, O_MODEL_C,
-    O_SCHEME_A, O_SCHEME_B, O_SCHEME_C, O_PAIRS_A, O_PAIRS_B, O_PAIRS_C,
-    O_LAYER_A, O_LAYER_B, O_LAYER_C, O_SCHEMES,
+    O_SCHEMES,
     O_CHECK, O_SLIDES, O_RECORD, O_AUTOPLAY,
-    O_CHECK_FREQS,
-    O_SCALE, O_GRAPHICS, O_PLAIN, O_NO_BRAILLE, O_NO_USER_SETTINGS,
+    O_CHECK_FREQS, O_CHECK_CACHE,
+    O_SCALE, O_GRAPHICS, O_PLAIN, O_NO_USER_SETTINGS, O_PRINT_SETTINGS,
     O_ROPE,                     /* O_ROPE + enum rope_opt: the scaling */
-    O_MPOS = O_ROPE + RO_COUNT  /* O_MPOS + enum mpos_opt (mpos_cli.h) */
+    O_MPOS = O_ROPE + RO_COUNT, /* O_MPOS + enum mpos_opt (mpos_cli.h) */
+    O_SET = O_MPOS + MO_COUNT   /* O_SET + k: cli_setting(k) */
 };
 
 struct opt {
@@ -49,43 +49,20 @@ static const struct opt OPTS[] = {
     { "base", 1, 'b', "BASE", "frequency base, finite and > 1 (default 10000)" },
     { "seq-len", 1, 'n', "N", "sequence length, 1..16777216 (default 128)" },
     { "pos", 1, O_POS, "P", "position under the cursor, 0..n-1 (default 0)" },
-    { "view", 1, O_VIEW, "NAME", "" },
-    { "scheme", 1, O_SCHEME, "NAME", "" },
     { "color", 1, O_COLOR, "MODE", "" },
-    { "ascii", 0, O_ASCII, NULL, "draw with ASCII only" },
     { "plain", 0, O_PLAIN, NULL, "lines of words and numbers for screen readers: no drawing glyphs, no images" },
-    { "no-braille", 0, O_NO_BRAILLE, NULL, "clock faces and line plots in blocks instead of braille dots" },
-    { "fps", 1, O_FPS, "N", "animation frames per second, 1..60 (default 30)" },
-    { "mouse", 0, O_MOUSE, NULL, "react to mouse clicks" },
-    { "low-bandwidth", 0, O_LOWBW, NULL, "at most 5 frames per second, small updates" },
-    { "palette", 1, O_PALETTE, "NAME", "" },
-    { "base-b", 1, O_BASE_B, "BASE", "compare view: base of pane B (default 500000)" },
-    { "base-c", 1, O_BASE_C, "BASE", "compare view: add pane C with this base" },
     { "model-b", 1, O_MODEL_B, "NAME", "compare view: pane B takes a model's RoPE settings" },
     { "model-c", 1, O_MODEL_C, "NAME", "compare view: add pane C with a model's RoPE settings" },
-    { "schemes", 1, O_SCHEMES, "LIST", "compare view: one pane per scheme, A to F (t5,alibi,...)" },
-    { "scheme-a", 1, O_SCHEME_A, "NAME", "compare view: pane A's scores (profile, drift): a scheme or pe" },
-    { "scheme-b", 1, O_SCHEME_B, "NAME", "compare view: pane B's scores: a scheme or pe" },
-    { "scheme-c", 1, O_SCHEME_C, "NAME", "compare view: add pane C with these scores" },
-    { "rope-layout-a", 1, O_PAIRS_A, "L", "compare view: pane A's q/k pairs, interleaved or half" },
-    { "rope-layout-b", 1, O_PAIRS_B, "L", "compare view: pane B's q/k pairs" },
-    { "rope-layout-c", 1, O_PAIRS_C, "L", "compare view: add pane C with these q/k pairs" },
-    { "layer-a", 1, O_LAYER_A, "L", "compare view: pane A shows layer L of a model with NoPE layers" },
-    { "layer-b", 1, O_LAYER_B, "L", "compare view: pane B shows layer L of its model" },
-    { "layer-c", 1, O_LAYER_C, "L", "compare view: add pane C showing layer L of its model" },
-    { "pane-mode", 1, O_PANE_MODE, "MODE", "compare view: " },
+    { "schemes", 1, O_SCHEMES, "LIST", "compare view: one pane per scheme, A to F (t5,alibi,...), in the profile mode" },
     { "tour", 2, O_TOUR, "FILE", "start the guided tour (the shipped one, or FILE)" },
     { "lang", 1, O_LANG, "LANG", "tour language: " },
-    { "check", 0, O_CHECK, NULL, "--tour: check the tour file and exit, without a terminal" },
+    { "check", 0, O_CHECK, NULL, "--tour: check the tour file and its check lines at 80x24, 120x40, 160x48, and exit" },
     { "slides", 1, O_SLIDES, "DIR", "--tour: write every step as SVG and text, and DIR/index.html" },
     { "record", 1, O_RECORD, "FILE", "record the session as an asciicast v3 file (.cast)" },
     { "autoplay", 1, O_AUTOPLAY, "SECONDS", "--tour: go on to the next step every SECONDS, quit after the last" },
     { "export", 1, O_EXPORT, "WHAT", "print and exit: " },
     { "format", 1, O_FORMAT, "FMT", "" },
     { "rows", 1, O_ROWS, "A..B", "--export pe, scores, softmax: rows A to B only, 0 <= A <= B <= n-1" },
-    { "softmax", 0, O_SOFTMAX, NULL, "export/attention: softmax per row" },
-    { "causal", 0, O_CAUSAL, NULL, "export/attention: causal mask" },
-    { "temperature", 0, O_TEMPERATURE, NULL, "export/attention: divide scores by sqrt(d_model)" },
     { "pe-file", 1, O_PE_FILE, "FILE", "a position table: .safetensors, .gguf, .npy or .csv" },
     { "tensor", 1, O_TENSOR, "NAME", "--pe-file, --check-freqs, --qk: the tensor to load (default: picked by name)" },
     { "row-offset", 1, O_ROW_OFFSET, "K", "--pe-file: skip K rows (default: 2 for RoBERTa/OPT, else 0)" },
@@ -97,6 +74,7 @@ static const struct opt OPTS[] = {
     { "model", 1, O_MODEL, "NAME", "RoPE settings of a model (d, base, scaling, n); list: the table" },
     { "config", 1, O_CONFIG, "FILE", "RoPE settings from a config.json or .gguf file" },
     { "check-freqs", 1, O_CHECK_FREQS, "FILE", "compare a dumped inv_freq (.npy, .csv, safetensors, GGUF) with the settings; exit 0 match, 1 differ" },
+    { "check-cache", 1, O_CHECK_CACHE, "FILE", "compare a dumped cos/sin cache (.npy (2, n, W), safetensors cos and sin) with the settings; exit 0 match, 1 differ" },
     { "layer-type", 1, O_LAYER_TYPE, "NAME", "config: the layer type (per-type rope_parameters, Gemma 3 v4; a null entry: no RoPE)" },
     { "rope-scaling", 1, O_ROPE + RO_SCALING, "METHOD", "" },
     { "factor", 1, O_ROPE + RO_FACTOR, "S", "scaling factor s, > 0 (>= 1 for " },
@@ -120,33 +98,40 @@ static const struct opt OPTS[] = {
     { "mrope-section", 1, O_MPOS + MO_SECTION, "T,H,W", "--sequence: slots per axis, sum d/2 (default 16,24,24 at d 128)" },
     { "mrope-interleaved", 0, O_MPOS + MO_INTERLEAVED, NULL, "--sequence: slots interleaved t,h,w (Qwen3-VL)" },
     { "grid", 1, O_MPOS + MO_GRID, "WxH", "2-D axial RoPE over W x H ViT patches (base 100 unless given)" },
-    { "heads", 1, O_HEADS, "N", "ALiBi: number of heads, 1..128 (default 8)" },
-    { "head", 1, O_HEAD, "H", "ALiBi, T5, --qk: the head shown, 1..heads (default 1)" },
-    { "q", 1, O_Q, "Q", "RoPE query and key: ones or random (default ones)" },
-    { "seed", 1, O_SEED, "S", "RoPE random q and k: which draw, 0..4294967295" },
-    { "train", 1, O_TRAIN, "L", "learned: trained length, 0..n (default n/2)" },
-    { "buckets", 1, O_BUCKETS, "N", "t5: relative buckets, 4..1024 (default 32)" },
-    { "max-distance", 1, O_MAXD, "M", "t5: distance of the last bucket (default 128)" },
-    { "bidirectional", 0, O_BIDIR, NULL, "t5: encoder buckets, the future has its own half" },
-    { "r1", 1, O_R1, "R", "kerple: r1 > 0 (default 1)" },
-    { "r2", 1, O_R2, "R", "kerple: r2 > 0, <= 2 for kerple-power (default 0.5)" },
-    { "xpos-scale-base", 1, O_XPOS_BASE, "G", "xpos: scale base gamma > 0 (default 512)" },
-    { "rope-layout", 1, O_PAIRS, "L", "rope, xpos: pairs interleaved (2k,2k+1) or half (k,k+R/2)" },
-    { "rotary-dims", 1, O_ROTARY, "R", "rope, xpos: rotate the first R dims, even, or all (default)" },
     { "qk", 1, O_QK, "FILE", "rope, xpos, nope: q and k from a 2 x d table (.npy, .csv, .safetensors)" },
-    { "temperature-tuning", 0, O_TUNING, NULL, "nope, rope: Llama 4's query scale log(floor((i+1)/F)+1) A + 1" },
-    { "floor-scale", 1, O_FLOOR, "F", "--temperature-tuning: floor_scale > 0 (default 8192)" },
-    { "attn-scale", 1, O_ATTN, "A", "--temperature-tuning: attn_scale > 0 (default 0.1)" },
-    { "content", 0, O_CONTENT, NULL, "export/attention: add the seeded word embeddings (e)" },
     { "snapshot", 0, O_SNAPSHOT, NULL, "print one frame without a terminal and exit" },
     { "size", 1, O_SIZE, "WxH", "snapshot size in cells (default 80x24)" },
     { "scale", 1, O_SCALE, "K", "PNG snapshot: 8K x 16K pixels a cell, K in 1..8 (default 1)" },
     { "graphics", 1, O_GRAPHICS, "MODE", "images (default auto): " },
     { "no-user-settings", 0, O_NO_USER_SETTINGS, NULL, "ignore the user settings file (peviz.conf)" },
+    { "print-settings", 0, O_PRINT_SETTINGS, NULL, "print each setting, its value and where it came from (default, file or command line), and exit" },
     { "help", 0, 'h', NULL, "this help" },
     { "version", 0, 'V', NULL, "version" },
 };
 #define NOPTS (sizeof OPTS / sizeof OPTS[0])
+/* Every option: the table's and the settings' rows. */
+#define NALL (NOPTS + CLI_SETTINGS_MAX)
+
+static size_t settings_n(void);
+
+/* Option i in --help's order: the table's rows, with the settings'
+ * rows before the last two (--help, --version). */
+static struct opt opt_at(size_t i)
+{
+    size_t ns = settings_n(), head = NOPTS - 2;
+    if (i < head)
+        return OPTS[i];
+    if (i >= head + ns)
+        return OPTS[i - ns];
+    const struct setting *st = cli_setting(i - head);
+    return (struct opt){ st->name, settings_takes_arg(st),
+                         O_SET + (int)(i - head), st->arg, st->help };
+}
+
+static size_t opts_n(void)
+{
+    return NOPTS + settings_n();
+}
 
 /* The words an option takes, in the order --help lists them (COLOR:
  * auto first, then the values of color_flag from 0). */
@@ -154,14 +139,13 @@ static const char *const COLOR_WORDS[] = { "auto", "none", "8", "16", "256",
                                            "truecolor", NULL };
 static const char *const EXPORT_WORDS[] = { "pe", "scores", "softmax", "pca",
                                             "pca-variance", "freqs", "bands",
-                                            "position-ids", NULL };
-static const char *const PALETTE_WORDS[] = { "default", "contrast", "mono", NULL };
+                                            "position-ids", "bound", NULL };
 static const char *const LANG_WORDS[] = { "en", "zh", NULL };
 
 static const char *const *opt_words(int val)
 {
-    return val == O_COLOR ? COLOR_WORDS : val == O_PALETTE ? PALETTE_WORDS
-         : val == O_EXPORT ? EXPORT_WORDS : LANG_WORDS;
+    return val == O_COLOR ? COLOR_WORDS : val == O_EXPORT ? EXPORT_WORDS
+                          : LANG_WORDS;
 }
 
 static const char *const EXPORT_FMT[] = { "csv", "f32", "f64", NULL };
@@ -216,13 +200,18 @@ static const char *format_names(char *buf, size_t len)
     return buf;
 }
 
-/* The names an option takes when they come from a table ("" if not). */
+/* The names an option takes when they come from a table ("" if not);
+ * a setting's range and default. */
 static const char *opt_names(int val, char *buf, size_t len)
 {
-    if (val == O_SCHEME)
-        return scheme_list(buf, len);
-    if (val == O_PANE_MODE)
-        return pane_mode_list(buf, len);
+    if (val >= O_SET) {
+        const struct setting *st = cli_setting((size_t)(val - O_SET));
+        char r[160];
+        settings_range(st, r, sizeof r);
+        snprintf(buf, len, "%s%s", !*r ? "" : st->type == SET_WORD ? ": "
+                                               : ", ", r);
+        return buf;
+    }
     if (val == O_ROPE + RO_SCALING)
         return rope_method_names(buf, len, " or ");
     if (val == O_GRAPHICS)
@@ -231,35 +220,42 @@ static const char *opt_names(int val, char *buf, size_t len)
         return factor_methods(buf, len);
     if (val == O_FORMAT)
         return format_names(buf, len);
-    if (val == O_COLOR || val == O_PALETTE || val == O_EXPORT
-        || val == O_LANG)
+    if (val == O_COLOR || val == O_EXPORT || val == O_LANG)
         return words_names(opt_words(val), buf, len);
-    if (val == O_VIEW) {
-        views_names(buf, len, " or ");
-        return buf;
-    }
     return "";
 }
 
 #define fail cli_error
 
+/* The options of the parameters, by enum param_id. */
+static const int PARAM_OPT[] = { 'd', 'b', 'n', O_POS };
+
 int cli_option_arg(const char *name)
 {
-    for (size_t i = 0; i < NOPTS; i++)
-        if (strcmp(OPTS[i].name, name) == 0)
-            return OPTS[i].has_arg;
+    for (size_t i = 0; i < opts_n(); i++)
+        if (strcmp(opt_at(i).name, name) == 0)
+            return opt_at(i).has_arg;
     return -1;
+}
+
+int cli_option_in_file(const char *name)
+{
+    const struct setting *s;
+    for (size_t k = 0; (s = cli_setting(k)); k++)
+        if (strcmp(s->name, name) == 0)
+            return (s->where & SET_FILE) != 0;
+    return 1;
 }
 
 /* The option as the user typed it, for messages: "-d" or "--d-model". */
 static const char *opt_label(int val, char *buf, size_t len)
 {
-    for (size_t i = 0; i < NOPTS; i++)
-        if (OPTS[i].val == val) {
+    for (size_t i = 0; i < opts_n(); i++)
+        if (opt_at(i).val == val) {
             if (val < 256)
-                snprintf(buf, len, "-%c/--%s", val, OPTS[i].name);
+                snprintf(buf, len, "-%c/--%s", val, opt_at(i).name);
             else
-                snprintf(buf, len, "--%s", OPTS[i].name);
+                snprintf(buf, len, "--%s", opt_at(i).name);
             return buf;
         }
     return "?";
@@ -273,33 +269,94 @@ static int set_param(struct cli *c, enum param_id id, int val, const char *arg)
     return fail("%s: %s", opt_label(val, lab, sizeof lab), err);
 }
 
-/* --heads before --head (the head's range is the heads), --train once
- * n is known: in that order whatever the order given. */
+/* ---- the settings' rows ------------------------------------------------ */
+
+/* The rows offered on the command line, global ones first, then each
+ * view's in the order of VIEW_LIST: k = 0, 1, ... until NULL. */
+const struct setting *cli_setting(size_t k)
+{
+    for (int t = -1; t < VIEW_COUNT; t++)
+        for (const struct setting *s = t < 0 ? APP_SETTINGS
+                                             : VIEWS[t]->settings;
+             s && s->name; s++)
+            if ((s->where & SET_CLI) && k-- == 0)
+                return s;
+    return NULL;
+}
+
+static size_t settings_n(void)
+{
+    size_t n = 0;
+    while (cli_setting(n))
+        n++;
+    return n;
+}
+
+/* --NAME VALUE (or --NAME for a flag) of row k: kept, and set once
+ * every option is read (cli_apply), in the rows' order. */
+static int given(struct cli *c, size_t k, const char *arg)
+{
+    if (k >= CLI_SETTINGS_MAX)
+        return fail("too many settings");
+    c->set_text[k] = arg ? arg : "on";
+    c->set_at[k] = optind;
+    return 0;
+}
+
+/* The text given for the row named name, or NULL. */
+static const char *given_text(const struct cli *c, const char *name)
+{
+    for (size_t k = 0; k < CLI_SETTINGS_MAX && cli_setting(k); k++)
+        if (strcmp(cli_setting(k)->name, name) == 0)
+            return c->set_text[k];
+    return NULL;
+}
+
+int cli_given(const struct cli *c, const char *name)
+{
+    return given_text(c, name) != NULL;
+}
+
+/* Set each row given, in the rows' order (heads before head); those
+ * bounded by n or by another row only once both are final (late: a
+ * table may give n, or the heads), then every row's check. */
+static int cli_apply(struct cli *c, int late)
+{
+    char err[192];
+    const struct setting *s;
+    for (size_t k = 0; k < CLI_SETTINGS_MAX && (s = cli_setting(k)); k++) {
+        if (!c->set_text[k] || (!late && s->bound != SETB_FIXED))
+            continue;
+        if (settings_set(s, &c->app, c->app.p.n, c->set_text[k], err,
+                         sizeof err))
+            return s->type == SET_FLAG ? fail("--%s: %s", s->name, err)
+                 : fail("--%s %s: %s", s->name, c->set_text[k], err);
+        if (s->given)
+            s->given(&c->app);
+    }
+    /* the rows given first: a refused relation names what was typed */
+    for (int given_only = 1; late && given_only >= 0; given_only--)
+        for (size_t k = 0; (s = cli_setting(k)); k++)
+            if ((!given_only || c->set_text[k]) &&
+                settings_check(s, &c->app, err, sizeof err)) {
+                char v[64];
+                settings_show(s, &c->app, v, sizeof v);
+                return fail("--%s %s: %s", s->name, v, err);
+            }
+    return 0;
+}
+
+/* The attention settings that go together. */
 static int set_att(struct cli *c)
 {
-    static const int ORDER[] = { AO_Q, AO_SEED, AO_HEADS, AO_HEAD, AO_TRAIN,
-                                 AO_BUCKETS, AO_MAXD, AO_R1, AO_R2,
-                                 AO_XPOS_BASE, AO_PAIRS, AO_ROTARY,
-                                 AO_FLOOR, AO_ATTN };
-    static const int VAL[AO_COUNT] = { O_Q, O_HEADS, O_HEAD, O_SEED, O_TRAIN,
-                                       O_BUCKETS, O_MAXD, O_R1, O_R2,
-                                       O_XPOS_BASE, O_PAIRS, O_ROTARY,
-                                       O_FLOOR, O_ATTN, O_TUNING };
-    char err[128], lab[32];
-    for (size_t i = 0; i < sizeof ORDER / sizeof ORDER[0]; i++) {
-        int id = ORDER[i];
-        if (c->att_text[id] && att_opt_set(&c->app.att.o, c->app.p.n,
-                                           (enum att_opt)id, c->att_text[id],
-                                           err, sizeof err))
-            return fail("%s %s: %s", opt_label(VAL[id], lab, sizeof lab),
-                        c->att_text[id], err);
-    }
-    if (att_t5_check(&c->app.att.o, err, sizeof err))
-        return fail("--max-distance %d: %s", c->app.att.o.max_distance, err);
+    if (cli_apply(c, 1))
+        return 2;
     const struct score_opts *o = &c->app.att.o;
-    if ((c->att_text[AO_FLOOR] || c->att_text[AO_ATTN]) && !o->temp_tuning)
+    if ((given_text(c, "floor-scale") || given_text(c, "attn-scale")) &&
+        !o->temp_tuning)
         return fail("%s: goes with --temperature-tuning",
-                    c->att_text[AO_FLOOR] ? "--floor-scale" : "--attn-scale");
+                    given_text(c, "floor-scale") ? "--floor-scale"
+                                                 : "--attn-scale");
     if (o->temp_tuning && o->scheme != SCHEME_NOPE && o->scheme != SCHEME_ROPE)
         return fail("--temperature-tuning: scales the query of nope and rope "
                     "layers; want --scheme nope or rope");
@@ -426,16 +483,6 @@ static int parse_graphics(struct cli *c, const char *arg)
     return 0;
 }
 
-static int parse_fps(struct cli *c, const char *arg)
-{
-    long v;
-    const char *why;
-    if (parse_long(arg, &v, &why) || v < 1 || v > 60)
-        return fail("--fps: '%s': want a whole number in 1..60", arg);
-    c->app.fps = (int)v;
-    return 0;
-}
-
 /* An octal mode the owner can use: 0600..0777 with u+rw. */
 static int parse_mode(struct cli *c, const char *arg)
 {
@@ -485,18 +532,6 @@ static int parse_table_opt(struct cli *c, int val, const char *arg)
     return 0;
 }
 
-static int parse_pane_base(struct cli *c, int pane, int val, const char *arg)
-{
-    params tmp = c->app.p;
-    char err[256], lab[32];
-    if (params_set(&tmp, P_BASE, arg, err, sizeof err))
-        return fail("%s: %s", opt_label(val, lab, sizeof lab), err);
-    c->app.cmp.panes[pane].base = tmp.base;
-    if (pane == 2)
-        c->app.cmp.npanes = 3;
-    return 0;
-}
-
 static int parse_pane_model(struct cli *c, int pane, const char *arg)
 {
     params tmp = c->app.p;
@@ -513,7 +548,7 @@ static int parse_pane_model(struct cli *c, int pane, const char *arg)
     return 0;
 }
 
-/* --scheme-a/b/c NAME|pe: a pane's scores; C is added. */
+/* --schemes' NAME|pe for pane k: its scores; C is added. */
 static int parse_pane_scheme(struct cli *c, int pane, int val, const char *arg)
 {
     char lab[32], list[256];
@@ -527,7 +562,8 @@ static int parse_pane_scheme(struct cli *c, int pane, int val, const char *arg)
     return 0;
 }
 
-/* --schemes S1,S2,...: panes A, B, ... in turn, 2 to 6 of them. */
+/* --schemes S1,S2,...: panes A, B, ... in turn, 2 to 6 of them, in the
+ * profile mode unless --pane-mode says another. */
 static int parse_pane_schemes(struct cli *c, int val, const char *arg)
 {
     char buf[512], lab[32];
@@ -546,36 +582,8 @@ static int parse_pane_schemes(struct cli *c, int val, const char *arg)
         return fail("%s %s: want 2 to %d schemes, comma separated",
                     opt_label(val, lab, sizeof lab), arg, COMPARE_MAX_PANES);
     c->app.cmp.npanes = k;
-    return 0;
-}
-
-/* --rope-layout-a/b/c interleaved|half: a pane's q/k pairs. */
-static int parse_pane_pairs(struct cli *c, int pane, int val, const char *arg)
-{
-    char lab[32];
-    int v = qk_pairs_parse(arg);
-    if (v < 0)
-        return fail("%s %s: want interleaved or half",
-                    opt_label(val, lab, sizeof lab), arg);
-    c->app.cmp.panes[pane].pairs = v + 1;
-    if (pane == 2)
-        c->app.cmp.npanes = 3;
-    return 0;
-}
-
-/* --layer-a/b/c L: the layer a pane shows (its model is checked once
- * every option is read: cli_set_late). */
-static int parse_pane_layer(struct cli *c, int pane, int val, const char *arg)
-{
-    char lab[32];
-    long l;
-    const char *why = NULL;
-    if (parse_long(arg, &l, &why) || l < 0 || l >= COMPARE_LAYER_MAX)
-        return fail("%s %s: %s; want 0..%d", opt_label(val, lab, sizeof lab),
-                    arg, why ? why : "out of range", COMPARE_LAYER_MAX - 1);
-    c->app.cmp.panes[pane].layer = (int)l + 1;
-    if (pane == 2)
-        c->app.cmp.npanes = 3;
+    c->app.cmp.mode = PANE_PROFILE;   /* draws the schemes' scores; a
+                                         --pane-mode, a row, is set after */
     return 0;
 }
 
@@ -586,7 +594,7 @@ static int set_mode(struct cli *c, enum cli_mode m)
         [MODE_EXPORT] = "--export", [MODE_SNAPSHOT] = "--snapshot",
         [MODE_MODELS] = "--model list", [MODE_CHECK] = "--check",
         [MODE_SLIDES] = "--slides",
-        [MODE_CHECK_FREQS] = "--check-freqs",
+        [MODE_CHECK_FREQS] = "--check-freqs", [MODE_CHECK_CACHE] = "--check-cache",
     };
     if (c->mode != MODE_INTERACTIVE && c->mode != m)
         return fail("%s and %s cannot be combined: give one",
@@ -600,34 +608,10 @@ static int parse_choice(struct cli *c, int val, const char *arg)
     int i = 0, r = 0;
     char want[192];
     switch (val) {
-    case O_VIEW:
-        if ((i = view_parse(arg)) < 0) {
-            char names[256], lab[32];
-            views_names(names, sizeof names, " or ");
-            return fail("%s: '%s': want %s", opt_label(val, lab, sizeof lab),
-                        arg, names);
-        }
-        c->app.view = (enum view_id)i;
-        break;
-    case O_SCHEME:
-        if (!(r = chosen(scheme_parse(arg), arg, val,
-                         opt_names(val, want, sizeof want), &i)))
-            c->app.att.o.scheme = (enum scheme)i;
-        break;
     case O_COLOR:
         if (!(r = choose(COLOR_WORDS, arg, val,
                          opt_names(val, want, sizeof want), &i)))
             c->color_flag = i - 1;      /* auto: -1 */
-        break;
-    case O_PALETTE:
-        if (!(r = choose(PALETTE_WORDS, arg, val,
-                         opt_names(val, want, sizeof want), &i)))
-            c->app.palette = (enum palette)i;
-        break;
-    case O_PANE_MODE:
-        if (!(r = chosen(pane_mode_parse(arg), arg, val,
-                         opt_names(val, want, sizeof want), &i)))
-            c->app.cmp.mode = (enum pane_mode)i;
         break;
     case O_EXPORT:
         if (!(r = choose(EXPORT_WORDS, arg, val,
@@ -663,30 +647,14 @@ static int parse_one(struct cli *c, int val, const char *arg)
     case 'b': c->base_set = 1; return set_param(c, P_BASE, val, arg);
     case 'n': c->n_set = 1; return set_param(c, P_N, val, arg);
     case O_POS: return 0;                 /* checked once n is known */
-    case O_ASCII: c->app.ascii = 1; return 0;
     case O_PLAIN: c->app.plain_mode = 1; c->graphics = GFX_CELLS; return 0;
-    case O_NO_BRAILLE: c->app.no_braille = 1; return 0;
     case O_NO_USER_SETTINGS: return 0;      /* read by userconf_args */
-    case O_FPS: return parse_fps(c, arg);
-    case O_MOUSE: c->app.mouse = 1; return 0;
-    case O_LOWBW: c->app.low_bandwidth = 1; return 0;
-    case O_BASE_B: return parse_pane_base(c, 1, val, arg);
-    case O_BASE_C: return parse_pane_base(c, 2, val, arg);
     case O_MODEL_B: return parse_pane_model(c, 1, arg);
     case O_MODEL_C: return parse_pane_model(c, 2, arg);
-    case O_SCHEME_A: case O_SCHEME_B: case O_SCHEME_C:
-        return parse_pane_scheme(c, val - O_SCHEME_A, val, arg);
-    case O_PAIRS_A: case O_PAIRS_B: case O_PAIRS_C:
-        return parse_pane_pairs(c, val - O_PAIRS_A, val, arg);
     case O_SCHEMES: return parse_pane_schemes(c, val, arg);
-    case O_LAYER_A: case O_LAYER_B: case O_LAYER_C:
-        return parse_pane_layer(c, val - O_LAYER_A, val, arg);
     case O_TOUR: c->tour = arg ? arg : ""; return 0;
     case O_FORMAT: c->format = arg; return 0;
     case O_ROWS: return parse_rows(c, arg);
-    case O_SOFTMAX: c->app.att.o.softmax = 1; return 0;
-    case O_CAUSAL: c->app.att.o.causal = 1; return 0;
-    case O_TEMPERATURE: c->app.att.o.temperature = 1; return 0;
     case O_SNAPSHOT: return set_mode(c, MODE_SNAPSHOT);
     case O_CHECK: return set_mode(c, MODE_CHECK);
     case O_SLIDES:
@@ -699,6 +667,7 @@ static int parse_one(struct cli *c, int val, const char *arg)
     case O_GRAPHICS: return parse_graphics(c, arg);
     case O_PE_FILE: c->pe_file = arg; return 0;
     case O_CHECK_FREQS: c->check_freqs = arg; return set_mode(c, MODE_CHECK_FREQS);
+    case O_CHECK_CACHE: c->check_cache = arg; return set_mode(c, MODE_CHECK_CACHE);
     case O_SERVE: c->serve = arg; return 0;
     case O_FOLLOW: c->follow = arg; return 0;
     case O_FILES: c->files = arg; return 0;
@@ -708,29 +677,15 @@ static int parse_one(struct cli *c, int val, const char *arg)
     case O_MODEL: case O_CONFIG: case O_LAYER_TYPE:
         return 0;                         /* applied first, see cli_parse */
     case O_NO_TRUNCATE: c->app.p.rope.truncate = 0; return 0;
-    case O_Q: c->att_text[AO_Q] = arg; return 0;
-    case O_HEADS: c->att_text[AO_HEADS] = arg; return 0;
-    case O_HEAD: c->att_text[AO_HEAD] = arg; return 0;
-    case O_SEED: c->att_text[AO_SEED] = arg; return 0;
-    case O_TRAIN: c->att_text[AO_TRAIN] = arg; return 0;
-    case O_BUCKETS: c->att_text[AO_BUCKETS] = arg; return 0;
-    case O_MAXD: c->att_text[AO_MAXD] = arg; return 0;
-    case O_R1: c->att_text[AO_R1] = arg; return 0;
-    case O_R2: c->att_text[AO_R2] = arg; return 0;
-    case O_XPOS_BASE: c->att_text[AO_XPOS_BASE] = arg; return 0;
-    case O_BIDIR: c->app.att.o.bidirectional = 1; return 0;
-    case O_PAIRS: c->att_text[AO_PAIRS] = arg; return 0;
-    case O_ROTARY: c->att_text[AO_ROTARY] = arg; return 0;
     case O_QK: c->qk_file = arg; return 0;
-    case O_TUNING: c->app.att.o.temp_tuning = 1; return 0;
-    case O_FLOOR: c->att_text[AO_FLOOR] = arg; return 0;
-    case O_ATTN: c->att_text[AO_ATTN] = arg; return 0;
-    case O_CONTENT: c->app.att.o.content = 1; return 0;
+    case O_PRINT_SETTINGS: c->print_settings = 1; return 0;
     case 'h': c->help = 1; return 0;
     case 'V': c->version = 1; return 0;
     default:
         if (val >= O_ROPE && val < O_ROPE + RO_COUNT)
             return set_rope(c, (enum rope_opt)(val - O_ROPE), arg);
+        if (val >= O_SET)
+            return given(c, (size_t)(val - O_SET), arg);
         if (val >= O_MPOS && val < O_MPOS + MO_COUNT) {
             char err[256];
             if (mpos_cli_set(c, (enum mpos_opt)(val - O_MPOS), arg, err,
@@ -746,15 +701,17 @@ static void build_longopts(struct option *lo, char *shorts)
 {
     size_t k = 0;
     shorts[k++] = ':';   /* report a missing value as ':' */
-    for (size_t i = 0; i < NOPTS; i++) {
-        lo[i] = (struct option){ OPTS[i].name, OPTS[i].has_arg, NULL, OPTS[i].val };
-        if (OPTS[i].val < 256) {
-            shorts[k++] = (char)OPTS[i].val;
-            if (OPTS[i].has_arg)
+    size_t n = opts_n();
+    for (size_t i = 0; i < n; i++) {
+        struct opt o = opt_at(i);
+        lo[i] = (struct option){ o.name, o.has_arg, NULL, o.val };
+        if (o.val < 256) {
+            shorts[k++] = (char)o.val;
+            if (o.has_arg)
                 shorts[k++] = ':';
         }
     }
-    lo[NOPTS] = (struct option){ NULL, 0, NULL, 0 };
+    lo[n] = (struct option){ NULL, 0, NULL, 0 };
     shorts[k] = 0;
 }
 
@@ -812,8 +769,10 @@ static int check_final(struct cli *c, const char *pos_arg)
     if (!c->pe_file && !(c->qk_file && c->mode != MODE_HELP
                          && c->mode != MODE_VERSION) && cli_set_late(c))
         return 2;
-    if (c->tensor && !c->pe_file && !c->check_freqs && !c->qk_file)
-        return fail("--tensor: goes with --pe-file, --check-freqs or --qk");
+    if (c->tensor && !c->pe_file && !c->check_freqs && !c->check_cache &&
+        !c->qk_file)
+        return fail("--tensor: goes with --pe-file, --check-freqs, "
+                    "--check-cache or --qk");
     enum scheme sc = c->app.att.o.scheme;
     if (c->qk_file && c->mode == MODE_EXPORT && sc != SCHEME_ROPE
         && sc != SCHEME_XPOS && sc != SCHEME_NOPE)
@@ -821,8 +780,9 @@ static int check_final(struct cli *c, const char *pos_arg)
                     scheme_name(sc));
     if (c->row_offset >= 0 && !c->pe_file)
         return fail("--row-offset: goes with --pe-file");
-    if (c->check_freqs && c->pe_file)
-        return fail("--check-freqs and --pe-file: give one file");
+    if ((c->check_freqs || c->check_cache) && c->pe_file)
+        return fail("%s and --pe-file: give one file",
+                    c->check_freqs ? "--check-freqs" : "--check-cache");
     if (c->components_set && !(c->mode == MODE_EXPORT
                                && (c->what == EXPORT_PCA
                                    || c->what == EXPORT_PCA_VARIANCE)))
@@ -858,12 +818,14 @@ static int first_pass(struct cli *c, int argc, char **argv,
 {
     const char *model = NULL, *config = NULL, *layer = NULL;
     int val;
-    char err[512], in_order[2 * NOPTS + 4];
+    char err[512], in_order[2 * NALL + 4];
     /* "-" first: words that are not options come back in place (as 1),
      * so this pass leaves argv in its order for the real one */
     snprintf(in_order, sizeof in_order, "-%s", shorts);
     optind = 0;
     while ((val = getopt_long(argc, argv, in_order, lo, NULL)) != -1) {
+        if (val == O_MODEL || val == O_CONFIG)
+            c->start_at = optind;
         if (val == O_MODEL)
             model = optarg;
         else if (val == O_CONFIG)
@@ -922,8 +884,8 @@ static int first_pass(struct cli *c, int argc, char **argv,
 
 int cli_parse(struct cli *c, int argc, char **argv)
 {
-    struct option lo[NOPTS + 1];
-    char shorts[2 * NOPTS + 3], err[256];
+    struct option lo[NALL + 1];
+    char shorts[2 * NALL + 3], err[256];
     const char *pos_arg = NULL;
     int val, r;
 
@@ -949,6 +911,9 @@ int cli_parse(struct cli *c, int argc, char **argv)
             return fail("%s: unknown option (see peviz --help)", argv[optind - 1]);
         if (val == O_POS)
             pos_arg = optarg;
+        for (int id = P_D; id <= P_POS; id++)
+            if (val == PARAM_OPT[id])
+                c->param_at[id] = optind;
         /* --tour [FILE]: also take the file as the next word */
         if (val == O_TOUR && !optarg && optind < argc && argv[optind][0] != '-')
             optarg = argv[optind++];
@@ -962,6 +927,11 @@ int cli_parse(struct cli *c, int argc, char **argv)
         c->mode = c->help ? MODE_HELP : MODE_VERSION;
         return 0;
     }
+    if (c->print_settings && c->mode != MODE_INTERACTIVE)
+        return fail("--print-settings: prints the settings and exits; give "
+                    "it without --export, --snapshot or --check");
+    if (cli_apply(c, 0))
+        return 2;
     if (params_check_rope(&c->app.p, err, sizeof err))
         return fail("--%s", err);
     if (mpos_cli_finish(c, err, sizeof err))
@@ -970,10 +940,51 @@ int cli_parse(struct cli *c, int argc, char **argv)
     return check_final(c, pos_arg);
 }
 
+/* ---- --print-settings --------------------------------------------------- */
+
+/* Where a word at argv index at (0: none) came from. */
+static const char *source(int at, int nfile)
+{
+    return !at ? "default" : at <= nfile + 1 ? "file" : "command line";
+}
+
+/* The parameters (d, base, n, pos): given, from a model or a config
+ * file, or their defaults. */
+static void print_params(const struct cli *c, FILE *f, int nfile)
+{
+    const params *p = &c->app.p;
+    char v[64];
+    for (int id = P_D; id <= P_POS; id++) {
+        if (id == P_BASE)
+            fmt_base(p->base, v, sizeof v);
+        else
+            snprintf(v, sizeof v, "%lld", id == P_D ? (long long)p->d
+                     : id == P_N ? (long long)p->n : (long long)p->pos);
+        const char *name = "?";
+        for (size_t i = 0; i < NOPTS; i++)
+            if (OPTS[i].val == PARAM_OPT[id])
+                name = OPTS[i].name;
+        fprintf(f, "%-20s %-16s %s\n", name, v, source(c->param_at[id]
+                ? c->param_at[id] : id != P_POS ? c->start_at : 0, nfile));
+    }
+}
+
+void cli_print_settings(const struct cli *c, FILE *f, int nfile)
+{
+    const struct setting *s;
+    char v[128];
+    print_params(c, f, nfile);
+    for (size_t k = 0; (s = cli_setting(k)); k++) {
+        settings_show(s, &c->app, v, sizeof v);
+        fprintf(f, "%-20s %-16s %s\n", s->name, v,
+                source(c->set_text[k] ? c->set_at[k] : 0, nfile));
+    }
+}
+
 /* ---- --check-freqs ------------------------------------------------------ */
 
 /* What the settings are, for the verdict: "yarn factor=4 ..." or "none". */
-static void settings_text(const struct cli *c, char *buf, size_t len)
+static void verdict_text(const struct cli *c, char *buf, size_t len)
 {
     char sc[160], b[32];
     params_format_rope(&c->app.p, sc, sizeof sc);
@@ -981,35 +992,120 @@ static void settings_text(const struct cli *c, char *buf, size_t len)
     snprintf(buf, len, "d %d, base %s, %s", c->app.p.d, b, sc);
 }
 
+/* What the check knows of the model besides the settings: its
+ * head_dim and max_position_embeddings (--model), else none. */
+static void check_setup(const struct cli *c, struct freq_setup *s)
+{
+    const params *p = &c->app.p;
+    const struct rope_preset *m = rope_preset_at(c->app.cmp.panes[0].model - 1);
+    *s = (struct freq_setup){ &p->rope, p->d, p->base, p->n, 0, p->n };
+    if (m) {
+        s->head_dim = m->head_dim;
+        s->max_pos = m->max_context;
+    }
+}
+
+static void check_freqs_verdict(const struct cli *c, const struct freq_file *f,
+                                const struct freq_check *r, int k, FILE *out)
+{
+    static const char *const SHAPE[] = { "", ", read as cat(inv, inv)",
+                                         ", read as each value twice" };
+    char set[240];
+    verdict_text(c, set, sizeof set);
+    const char *shape = SHAPE[r->shape % 3];
+    if (k == 0 && r->f32_only)
+        fprintf(out, "match: %d bands within %.3g (%s%s) of %s, in float32 "
+                "as transformers computes them; residual %.3g\n", r->nbands,
+                0x1p-20, f->what, shape, set, r->f32_residual);
+    else if (k == 0)
+        fprintf(out, "match: %d bands within %.3g (%s%s) of %s\n", r->nbands,
+                f->tol, f->what, shape, set);
+    else if (r->nfound != r->nbands)
+        fprintf(out, "differs: %d values (%s) where %s has d/2 = %d bands\n",
+                f->n, f->what, set, r->nbands);
+    else
+        fprintf(out, "differs: %d of %d bands beyond %.3g (%s%s) of %s; "
+                "worst relative error %.3g\n", r->ndiff, r->nbands, f->tol,
+                f->what, shape, set, r->worst);
+    for (int i = 0; k && i < r->nmatch; i++)
+        fprintf(out, "matches %s (%d change%s, residual %.3g)\n",
+                r->match[i].name, r->match[i].changes,
+                r->match[i].changes == 1 ? "" : "s", r->match[i].residual);
+    if (k && r->nmatch == 0)
+        fprintf(out, "no known variant reproduces it\n");
+}
+
 int cli_check_freqs(const struct cli *c, FILE *out)
 {
     static struct freq_file f;
     static struct freq_check r;
-    char err[600], set[240];
-    const params *p = &c->app.p;
+    struct freq_setup s;
+    char err[600];
     if (freq_file_load(c->check_freqs, c->tensor, &f, err, sizeof err))
         return cli_error("--check-freqs: %s", err);
-    int k = freq_check(&f, &p->rope, p->d, p->base, p->n, &r, err, sizeof err);
+    check_setup(c, &s);
+    int k = freq_check_setup(&f, &s, &r, err, sizeof err);
     if (k < 0)
         return cli_error("--check-freqs: %s", err);
-    settings_text(c, set, sizeof set);
     for (int i = 0; i < r.ndiff; i++)
         fprintf(out, "band %d: expected %.10g, found %.10g, relative error "
                 "%.3g\n", r.band[i].band, r.band[i].expected, r.band[i].found,
                 r.band[i].rel);
-    if (k == 0)
-        fprintf(out, "match: %d bands within %.3g (%s) of %s\n", r.nbands,
-                f.tol, f.what, set);
-    else
-        fprintf(out, "differs: %d of %d bands beyond %.3g (%s) of %s; "
-                "worst relative error %.3g\n", r.ndiff, r.nbands, f.tol,
-                f.what, set, r.worst);
-    if (k && r.variant[0])
-        fprintf(out, "matches %s\n", r.variant);
-    else if (k)
-        fprintf(out, "no known variant reproduces it\n");
+    check_freqs_verdict(c, &f, &r, k, out);
     if (fflush(out) != 0 || ferror(out))
         return cli_error("--check-freqs: cannot write to standard output");
+    return k;
+}
+
+/* ---- --check-cache ------------------------------------------------------ */
+
+static void check_cache_verdict(const struct cli *c, const struct cache_file *f,
+                                const struct cache_check *r,
+                                const struct cache_setup *s, int k, FILE *out)
+{
+    char set[240];
+    verdict_text(c, set, sizeof set);
+    if (k == 0)
+        fprintf(out, "match: %d positions x %d within their tolerance (%s) of "
+                "%s, %s pairing\n", r->rows, r->w, f->what, set,
+                cache_pairing_name(s->pairing));
+    else if (r->worst >= 0)
+        fprintf(out, "differs: %d positions x %d (%s) from %s, %s pairing; "
+                "worst difference %.3g at position %lld, column %d "
+                "(expected %.10g, found %.10g)\n", r->rows, r->w, f->what,
+                set, cache_pairing_name(s->pairing), r->worst,
+                (long long)r->worst_pos, r->worst_col, r->want, r->found);
+    else
+        fprintf(out, "differs: width %d (%s) where %s, %s pairing, has %d\n",
+                r->w, f->what, set, cache_pairing_name(s->pairing), s->d);
+    for (int i = 0; k && i < r->nmatch; i++)
+        fprintf(out, "matches %s (%d change%s, residual %.3g)\n",
+                r->match[i].name, r->match[i].changes,
+                r->match[i].changes == 1 ? "" : "s", r->match[i].residual);
+    if (k && r->nmatch == 0)
+        fprintf(out, "no known variant reproduces it\n");
+}
+
+int cli_check_cache(const struct cli *c, FILE *out)
+{
+    static struct cache_file f;
+    static struct cache_check r;
+    struct freq_setup fs;
+    char err[600];
+    if (cache_file_load(c->check_cache, c->tensor, &f, err, sizeof err))
+        return cli_error("--check-cache: %s", err);
+    check_setup(c, &fs);
+    struct cache_setup s = { fs.sc, fs.d, fs.base, fs.n, fs.head_dim,
+                             c->app.att.o.qk_pairs == QK_HALF ? CP_HALF
+                                                              : CP_INTERLEAVED,
+                             &c->app.mp };
+    int k = cache_check(&f, &s, &r, err, sizeof err);
+    cache_file_free(&f);
+    if (k < 0)
+        return cli_error("--check-cache: %s", err);
+    check_cache_verdict(c, &f, &r, &s, k, out);
+    if (fflush(out) != 0 || ferror(out))
+        return cli_error("--check-cache: cannot write to standard output");
     return k;
 }
 
@@ -1058,15 +1154,17 @@ void cli_models(FILE *f)
 }
 
 /* One key table for --help: labelled rows only (the rest are aliases). */
-static void print_keys(FILE *f, const char *title, const struct keybind *k)
+static void print_keys(FILE *f, const char *title, const struct view *v,
+                       const struct keybind *k)
 {
-    char vlabel[32], vhelp[256];
+    char vlabel[32], vhelp[1024];
     if (!k)
         return;
     fprintf(f, "\n%s:\n", title);
     for (; k->key; k++)
         if (k->label) {
-            const char *label = k->label, *help = k->help;
+            const char *label = k->label;
+            const char *help = view_key_help(v, k, vhelp, sizeof vhelp);
             if (k->act == ACT_VIEW_N) {
                 views_keys_text(vlabel, sizeof vlabel, vhelp, sizeof vhelp);
                 label = vlabel;
@@ -1084,6 +1182,7 @@ void cli_usage(FILE *f)
           "       peviz --export freqs|bands [--model NAME|--config FILE] [options]\n"
           "       peviz --model list\n"
           "       peviz --check-freqs FILE [--tensor NAME] [--model NAME|--config FILE] [options]\n"
+          "       peviz --check-cache FILE [--tensor COS,SIN] [--model NAME|--config FILE] [options]\n"
           "       peviz --export position-ids|scores --sequence SPEC|--grid WxH [options]\n"
           "       peviz --export pca|pca-variance [--pe-file FILE] [--components K]\n"
           "       peviz --tour[=FILE] --check      check a tour file\n"
@@ -1093,36 +1192,38 @@ void cli_usage(FILE *f)
           "       peviz --serve PATH [options]     teach: publish the state at PATH\n"
           "       peviz --follow PATH              follow a teacher on this terminal\n\n"
           "options:\n", f);
-    for (size_t i = 0; i < NOPTS; i++) {
+    for (size_t i = 0; i < opts_n(); i++) {
+        struct opt o = opt_at(i);
         char left[48];
-        int n = OPTS[i].val < 256 ? snprintf(left, sizeof left, "-%c, ", OPTS[i].val)
-                                  : snprintf(left, sizeof left, "    ");
-        snprintf(left + n, sizeof left - (size_t)n, "--%s%s%s%s", OPTS[i].name,
-                 OPTS[i].has_arg == 2 ? "[=" : OPTS[i].arg ? " " : "",
-                 OPTS[i].arg ? OPTS[i].arg : "", OPTS[i].has_arg == 2 ? "]" : "");
+        int n = o.val < 256 ? snprintf(left, sizeof left, "-%c, ", o.val)
+                            : snprintf(left, sizeof left, "    ");
+        snprintf(left + n, sizeof left - (size_t)n, "--%s%s%s%s", o.name,
+                 o.has_arg == 2 ? "[=" : o.arg ? " " : "",
+                 o.arg ? o.arg : "", o.has_arg == 2 ? "]" : "");
         char names[192];
-        fprintf(f, "  %-26s %s%s\n", left, OPTS[i].help,
-                opt_names(OPTS[i].val, names, sizeof names));
+        fprintf(f, "  %-26s %s%s\n", left, o.help,
+                opt_names(o.val, names, sizeof names));
     }
-    print_keys(f, "keys in every view", KEYS_GLOBAL);
-    print_keys(f, "keys in follow mode", KEYS_FOLLOW);
+    print_keys(f, "keys in every view", NULL, KEYS_GLOBAL);
+    print_keys(f, "keys in follow mode", NULL, KEYS_FOLLOW);
     for (int v = 0; v < VIEW_COUNT; v++) {
         char title[64];
         snprintf(title, sizeof title, "keys in the %s view", VIEWS[v]->name);
-        print_keys(f, title, VIEWS[v]->keys);
+        print_keys(f, title, VIEWS[v], VIEWS[v]->keys);
     }
 }
 
 size_t cli_option_count(void)
 {
-    return NOPTS;
+    return opts_n();
 }
 
 static int opt_path(int val)
 {
     switch (val) {
     case O_TOUR: case O_RECORD: case O_PE_FILE: case O_CONFIG:
-    case O_CHECK_FREQS: case O_QK: case O_SERVE: case O_FOLLOW:
+    case O_CHECK_FREQS: case O_CHECK_CACHE: case O_QK: case O_SERVE:
+    case O_FOLLOW:
         return CLI_PATH_FILE;
     case O_SLIDES: case O_FILES:
         return CLI_PATH_DIR;
@@ -1133,12 +1234,12 @@ static int opt_path(int val)
 
 struct cli_option cli_option_at(size_t i, char *names, size_t len)
 {
-    const struct opt *o = &OPTS[i];
-    const char *got = opt_names(o->val, names, len);
+    struct opt o = opt_at(i);
+    const char *got = opt_names(o.val, names, len);
     if (got != names)
         snprintf(names, len, "%s", got);
-    return (struct cli_option){ o->name, o->val < 256 ? o->val : 0,
-                                o->has_arg, o->arg, o->help, opt_path(o->val) };
+    return (struct cli_option){ o.name, o.val < 256 ? o.val : 0,
+                                o.has_arg, o.arg, o.help, opt_path(o.val) };
 }
 
 /* Appends words[0..] (NULL-ended) to w from *n; keeps room for the NULL. */
@@ -1157,35 +1258,28 @@ static void names_add(const char **w, int max, int *n, int count,
         w[(*n)++] = name(k);
 }
 
-static const char *view_word(int k) { return VIEWS[k]->name; }
 static const char *scheme_word(int k) { return scheme_info(k)->name; }
 static const char *method_word(int k) { return rope_method_info(k)->name; }
 static const char *model_word(int k) { return rope_preset_at(k)->name; }
-static const char *pane_word(int k) { return pane_mode_name((enum pane_mode)k); }
 static const char *gfx_word(int k) { return gfx_mode_name((enum gfx_mode)k); }
-static const char *palette_word(int k) { return palette_name((enum palette)k); }
 
 int cli_option_words(size_t i, const char **w, int max)
 {
-    static const char *const PE[] = { "pe", NULL };
     static const char *const LIST[] = { "list", NULL };
-    static const char *const Q_WORDS[] = { "ones", "random", NULL };
-    int val = OPTS[i].val, n = 0;
+    int val = opt_at(i).val, n = 0;
+    if (val >= O_SET) {
+        const struct setting *st = cli_setting((size_t)(val - O_SET));
+        return st->type == SET_FLAG ? (w[0] = NULL, 0)
+                                    : settings_words(st, w, max);
+    }
     switch (val) {
-    case O_VIEW: names_add(w, max, &n, VIEW_COUNT, view_word); break;
-    case O_SCHEME_A: case O_SCHEME_B: case O_SCHEME_C:
-        words_add(w, max, &n, PE);
-        /* fall through */
-    case O_SCHEME: case O_SCHEMES:
+    case O_SCHEMES:
         names_add(w, max, &n, scheme_count(), scheme_word); break;
-    case O_PALETTE: names_add(w, max, &n, PAL_COUNT, palette_word); break;
     case O_COLOR: case O_EXPORT: case O_LANG:
         words_add(w, max, &n, opt_words(val)); break;
     case O_FORMAT:
         words_add(w, max, &n, EXPORT_FMT);
         words_add(w, max, &n, SNAP_FMT); break;
-    case O_PAIRS: case O_PAIRS_A: case O_PAIRS_B: case O_PAIRS_C:
-        names_add(w, max, &n, QK_PAIRS_COUNT, qk_pairs_name); break;
     case O_MODEL:
         words_add(w, max, &n, LIST);
         /* fall through */
@@ -1193,9 +1287,7 @@ int cli_option_words(size_t i, const char **w, int max)
         names_add(w, max, &n, rope_preset_count(), model_word); break;
     case O_ROPE + RO_SCALING:
         names_add(w, max, &n, rope_method_count(), method_word); break;
-    case O_PANE_MODE: names_add(w, max, &n, PANE_MODE_COUNT, pane_word); break;
     case O_GRAPHICS: names_add(w, max, &n, GFX_MODE_COUNT, gfx_word); break;
-    case O_Q: words_add(w, max, &n, Q_WORDS); break;
     default: break;
     }
     w[n] = NULL;

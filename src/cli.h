@@ -14,11 +14,14 @@
 
 enum cli_mode { MODE_INTERACTIVE = 0, MODE_EXPORT, MODE_SNAPSHOT,
                 MODE_HELP, MODE_VERSION, MODE_MODELS, MODE_CHECK,
-                MODE_SLIDES, MODE_CHECK_FREQS };
+                MODE_SLIDES, MODE_CHECK_FREQS, MODE_CHECK_CACHE };
 enum export_what { EXPORT_PE = 0, EXPORT_SCORES, EXPORT_SOFTMAX, EXPORT_PCA,
                    EXPORT_PCA_VARIANCE, EXPORT_FREQS, EXPORT_BANDS,
-                   EXPORT_POSITION_IDS };
+                   EXPORT_POSITION_IDS, EXPORT_BOUND };
 enum export_format { EXPORT_CSV = 0, EXPORT_F32, EXPORT_F64 };
+
+/* At most this many settings' rows on the command line. */
+#define CLI_SETTINGS_MAX 192
 
 struct cli {
     enum cli_mode mode;
@@ -32,6 +35,7 @@ struct cli {
     const char *pe_file;
     const char *tensor;        /* --tensor NAME, or NULL: pick by name */
     const char *check_freqs;   /* --check-freqs FILE */
+    const char *check_cache;   /* --check-cache FILE */
     long row_offset;           /* --row-offset K, or -1: the known one */
     long rows_first, rows_last; /* --rows A..B, or -1: every row */
     int components;            /* --components K (PCA exports), default 3 */
@@ -52,9 +56,24 @@ struct cli {
     int serve_mode_set;
     int help, version;         /* --help, --version given */
     const char *qk_file;        /* --qk: the query and key table */
-    const char *att_text[AO_COUNT];  /* --q --heads --head --seed --train,
-                                      * checked once n is final */
+    int print_settings;         /* --print-settings */
+    int param_at[4];            /* enum param_id: the argv index after its
+                                   option (-d, -b, -n, --pos), 0: not given */
+    int start_at;               /* the same after --model or --config */
+    /* The settings' rows given (cli_setting(k)): the text, and the
+     * argv index after it (the user settings file's words come first:
+     * userconf.h), set once every option is read. */
+    const char *set_text[CLI_SETTINGS_MAX];
+    int set_at[CLI_SETTINGS_MAX];
 };
+
+/* Whether the row named name was given (on the command line or in the
+ * user settings file). */
+int cli_given(const struct cli *c, const char *name);
+
+/* The settings' rows offered on the command line (settings.h), global
+ * ones first, then each view's: k = 0, 1, ... until NULL. */
+const struct setting *cli_setting(size_t k);
 
 /*
  * Parse argv into c.  Returns 0, or 2 after printing one line
@@ -65,6 +84,10 @@ int cli_parse(struct cli *c, int argc, char **argv);
 /* Whether long option name takes a value: 0 no, 1 yes, 2 optional; -1
  * when there is no such option. */
 int cli_option_arg(const char *name);
+
+/* Whether long option name may stand in the user settings file as far
+ * as a setting's row says (SET_FILE); 1 for the other options. */
+int cli_option_in_file(const char *name);
 
 /* Apply --pos and --train against the final n (after a --pe-file table
  * set it), and the other attention options: 0, or 2 after the same
@@ -79,6 +102,18 @@ int cli_set_late(struct cli *c);
  * 1 (differs) or 2 (a file that cannot be read: one line on stderr).
  */
 int cli_check_freqs(const struct cli *c, FILE *out);
+
+/* --check-cache: the same for a dumped cos/sin cache
+ * (peviz/cachecheck.h). */
+int cli_check_cache(const struct cli *c, FILE *out);
+
+/*
+ * --print-settings: each setting's row offered on the command line, its
+ * value and where it came from, "NAME VALUE default|file|command line"
+ * one a line; the first nfile words after argv[0] came from the user
+ * settings file (userconf.h).
+ */
+void cli_print_settings(const struct cli *c, FILE *f, int nfile);
 
 /* Print the --model table (--model list). */
 void cli_models(FILE *f);

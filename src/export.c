@@ -11,6 +11,7 @@
 
 #include "export.h"
 #include "mpos_cli.h"
+#include "peviz/bound.h"
 #include "peviz/pca.h"
 #include "peviz/pe.h"
 #include "peviz/rope.h"
@@ -220,6 +221,119 @@ static int export_bands(const params *p, FILE *out)
     return write_failed(out);
 }
 
+/* The horizon's search ends at the longest n peviz takes. */
+#define BOUND_EXPORT_LIMIT PARAM_N_MAX
+
+/* The head the bound is for: its dims and the rotary ones (a preset's
+ * head_dim when its rotary part is d, else --rotary-dims R < d). */
+static void bound_head(const struct cli *c, int *head, int *rot)
+{
+    const params *p = &c->app.p;
+    const struct rope_preset *m = rope_preset_at(c->app.APP_ROPE_MODEL - 1);
+    int r = c->app.att.o.rotary_dims;
+    *head = p->d;
+    *rot = r >= 2 && r < p->d ? r & ~1 : p->d;
+    if (m && m->d == p->d && m->head_dim > p->d) {
+        *head = m->head_dim;
+        *rot = p->d;
+    }
+}
+
+/* The head's frequencies into w[head/2]: the plan's at the rotary dims,
+ * then the dims that do not rotate (omega 0); -1 when the scaling cannot
+ * be evaluated. */
+static int bound_omegas(const params *p, int head, int rot, double *w)
+{
+    const pe_plan *pl = plan_get(&p->rope, rot, p->base, p->n);
+    if (pl->invalid || pl->d != rot)
+        return -1;
+    for (int i = 0; i < head / 2; i++)
+        w[i] = i < pl->half ? pl->omega[i] : 0.0;
+    return 0;
+}
+
+/* The lines of --export bound, in the order they are printed. */
+enum bound_line { BL_HEAD_DIM, BL_ROTARY_DIMS, BL_LIVE, BL_DEAD, BL_TRIVIAL,
+                  BL_HORIZON, BL_HORIZON_LIMIT, BL_LENGTH, BL_LOWEST,
+                  BL_LOWEST_INDEX, BL_FINE_BELOW, BL_COARSE, BL_FINE,
+                  BL_COUNT };
+static const char *const BOUND_LABELS[BL_COUNT] = {
+    [BL_HEAD_DIM] = "head_dim", [BL_ROTARY_DIMS] = "rotary_dims",
+    [BL_LIVE] = "live_pairs", [BL_DEAD] = "dead_pairs",
+    [BL_TRIVIAL] = "trivial", [BL_HORIZON] = "horizon",
+    [BL_HORIZON_LIMIT] = "horizon_limit", [BL_LENGTH] = "length",
+    [BL_LOWEST] = "lowest_base", [BL_LOWEST_INDEX] = "lowest_base_index",
+    [BL_FINE_BELOW] = "fine_below", [BL_COARSE] = "coarse_per_decade",
+    [BL_FINE] = "fine_per_decade",
+};
+
+const char *export_bound_label(int k)
+{
+    return k >= 0 && k < BL_COUNT ? BOUND_LABELS[k] : NULL;
+}
+
+/* "label,v": a count, or "none" when v < 0. */
+static void bound_int(FILE *out, enum bound_line k, long long v)
+{
+    if (v < 0)
+        fprintf(out, "%s,none\n", BOUND_LABELS[k]);
+    else
+        fprintf(out, "%s,%lld\n", BOUND_LABELS[k], v);
+}
+
+/* "label,v" to 9 digits, or "none" when v is NAN. */
+static void bound_num(FILE *out, enum bound_line k, double v)
+{
+    if (isnan(v))
+        fprintf(out, "%s,none\n", BOUND_LABELS[k]);
+    else
+        fprintf(out, "%s,%.9g\n", BOUND_LABELS[k], v);
+}
+
+/*
+ * --export bound: labelled lines "label,value".  The horizon of the
+ * settings' frequencies (scaling applied, dead pairs at omega 0), and
+ * with -n L the lowest base for length L at the head dim (peviz/bound.h;
+ * at L = 2^20 it takes seconds, so only when asked for).
+ */
+static int export_bound(const struct cli *c, FILE *out)
+{
+    const params *p = &c->app.p;
+    int head, rot;
+    bound_head(c, &head, &rot);
+    double *w = malloc((size_t)head / 2 * sizeof *w);
+    if (!w)
+        return cli_error("--export: out of memory");
+    if (bound_omegas(p, head, rot, w)) {
+        free(w);
+        return cli_error("--export bound: the scaling settings cannot be "
+                         "evaluated");
+    }
+    int half = head / 2, dead = bound_dead_pairs(w, half);
+    int trivial = bound_trivial(w, half);
+    int64_t h = trivial ? -1 : bound_horizon(w, half, BOUND_EXPORT_LIMIT);
+    struct bound_base lb = { NAN, NAN, -1 };
+    if (c->n_set)       /* a length asked for: its lowest base */
+        bound_lowest_base(head, p->n, w, &lb);
+    bound_int(out, BL_HEAD_DIM, head);
+    bound_int(out, BL_ROTARY_DIMS, rot);
+    bound_int(out, BL_LIVE, half - dead);
+    bound_int(out, BL_DEAD, dead);
+    bound_int(out, BL_TRIVIAL, trivial);
+    bound_int(out, BL_HORIZON, h);
+    bound_int(out, BL_HORIZON_LIMIT, BOUND_EXPORT_LIMIT);
+    bound_int(out, BL_LENGTH, p->n);
+    if (c->n_set) {
+        bound_num(out, BL_LOWEST, lb.base);
+        bound_int(out, BL_LOWEST_INDEX, lb.j);
+        bound_num(out, BL_FINE_BELOW, lb.below);
+    }
+    bound_int(out, BL_COARSE, BOUND_COARSE_PER_DECADE);
+    bound_int(out, BL_FINE, BOUND_FINE_PER_DECADE);
+    free(w);
+    return write_failed(out);
+}
+
 /* One row of k values in the export's format. */
 static void write_row(FILE *out, const double *row, int64_t cols, int fmt)
 {
@@ -359,6 +473,12 @@ int export_run(const struct cli *c, FILE *out)
     }
     if (c->what == EXPORT_POSITION_IDS)
         return mpos_export_run(c, out);
+    if (c->what == EXPORT_BOUND) {
+        if (fmt != EXPORT_CSV)
+            return cli_error("--format: '%s': want csv with --export bound",
+                             c->format);
+        return export_bound(c, out);
+    }
     struct row_range rr;
     if (row_range_of(c, &rr))
         return 2;

@@ -16,4 +16,8 @@
 /* Run c's export to out.  Returns 0, or 2 after a one-line message. */
 int export_run(const struct cli *c, FILE *out);
 
+/* The label of line k of --export bound ("head_dim", ...), in the
+ * order printed; NULL past the last. */
+const char *export_bound_label(int k);
+
 #endif

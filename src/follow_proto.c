@@ -77,13 +77,77 @@ static void add_rows(struct fields *t, const struct state_field *rows)
         t->f[t->n++] = rows;
 }
 
+/* Whether a row of rows is named name. */
+static int rows_name(const struct state_field *rows, const char *name)
+{
+    for (; rows && rows->name; rows++)
+        if (strcmp(rows->name, name) == 0)
+            return 1;
+    return 0;
+}
+
+/* The settings of view v offered to follow mode that no row of its
+ * places: SF_SETTING rows after its own, in the settings' order. */
+static void add_settings(struct fields *t, int v)
+{
+    static struct state_field extra[FIELDS_MAX];
+    static size_t used;
+    if (v == 0)
+        used = 0;
+    for (const struct setting *s = VIEWS[v]->settings; s && s->name; s++)
+        if ((s->where & SET_FOLLOW) && s->wire &&
+            !rows_name(VIEWS[v]->fields, s->wire) && used < FIELDS_MAX &&
+            t->n < FIELDS_MAX) {
+            extra[used] = (struct state_field){ .name = s->wire,
+                                                .type = SF_SETTING };
+            t->f[t->n++] = &extra[used++];
+        }
+}
+
 static void fields_get(struct fields *t)
 {
     t->n = 0;
     add_rows(t, HEAD);
-    for (int v = 0; v < VIEW_COUNT; v++)
+    for (int v = 0; v < VIEW_COUNT; v++) {
         add_rows(t, VIEWS[v]->fields);
+        add_settings(t, v);
+    }
     add_rows(t, TAIL);
+}
+
+/* The setting whose follow row is named name (NULL: none). */
+static const struct setting *wire_setting(const char *name)
+{
+    for (int v = 0; v < VIEW_COUNT; v++)
+        for (const struct setting *s = VIEWS[v]->settings; s && s->name; s++)
+            if (s->wire && strcmp(s->wire, name) == 0)
+                return s;
+    return NULL;
+}
+
+static void setting_text(const struct app *a, const struct state_field *f,
+                         char *v, size_t len)
+{
+    const struct setting *s = wire_setting(f->name);
+    if (s)
+        settings_text(s, a, v, len);
+    else
+        snprintf(v, len, "?");
+}
+
+static int setting_set(struct app *a, const struct state_field *f,
+                       const char *v, char *err, size_t errlen)
+{
+    const struct setting *s = wire_setting(f->name);
+    char why[160];
+    if (!s) {
+        snprintf(err, errlen, "%s: not a setting", f->name);
+        return -1;
+    }
+    if (settings_set(s, a, a->p.n, v, why, sizeof why) == 0)
+        return 0;
+    snprintf(err, errlen, "%s: %s", f->name, why);
+    return -1;
 }
 
 /* ---- encoding ----------------------------------------------------------- */
@@ -402,6 +466,7 @@ static void field_text(const struct app *a, const struct state_field *f,
     case SF_LIST:  list_text(rope_in(a, f), (int)f->lo, v, len); break;
     case SF_MPOS:  mpos_format(&a->mp, v, len); break;
     case SF_HOOK:  f->text(a, v, len); break;
+    case SF_SETTING: setting_text(a, f, v, len); break;
     default:      snprintf(v, len, "%lld", int_at(a, f)); break;
     }
 }
@@ -775,6 +840,7 @@ static int set_field(struct app *a, const struct state_field *f, const char *v,
         }
         return 0;
     case SF_HOOK:  return f->set(a, v, err, errlen);
+    case SF_SETTING: return setting_set(a, f, v, err, errlen);
     default:      return set_bounded(a, f, v, err, errlen);
     }
 }

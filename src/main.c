@@ -27,6 +27,7 @@
 #include "png_out.h"
 #include "snapshot.h"
 #include "tour.h"
+#include "tour_check.h"
 
 /* A PNG frame holds at most this many pixels. */
 #define PNG_MAX_PIXELS 100000000
@@ -123,8 +124,9 @@ static int run_interactive(struct cli *c)
         c->app.rt = NULL;
         return r;
     }
-    struct term_opts o = { c->color_flag, c->app.ascii, c->app.mouse,
-                           c->graphics };
+    struct term_opts o = { .color_flag = c->color_flag,
+                           .ascii_flag = c->app.ascii,
+                           .mouse = c->app.mouse, .graphics = c->graphics };
     struct follow *f = NULL;
     if (c->serve && !(f = follow_serve(c->serve, c->serve_mode)))
         return 2;
@@ -167,7 +169,7 @@ static int run_interactive(struct cli *c)
 static int table_heads(struct cli *c, const char *file, const char *what,
                        int64_t heads)
 {
-    if (!c->att_text[AO_HEADS] && heads <= SCORES_MAX_HEADS)
+    if (!cli_given(c, "heads") && heads <= SCORES_MAX_HEADS)
         c->app.att.o.heads = (int)heads;
     if (cli_set_late(c))
         return 2;
@@ -184,7 +186,7 @@ static int table_heads(struct cli *c, const char *file, const char *what,
  * rows must be the bucket count.  d_model and n stay. */
 static int t5_table(struct cli *c, const struct pe_table *t)
 {
-    if (!c->att_text[AO_HEADS] && t->d <= SCORES_MAX_HEADS)
+    if (!cli_given(c, "heads") && t->d <= SCORES_MAX_HEADS)
         c->app.att.o.heads = t->d;
     if (cli_set_late(c))        /* --buckets first */
         return 2;
@@ -302,12 +304,26 @@ static int check_tour(struct cli *c)
     }
     if (a->msg[0] && c->mode == MODE_SLIDES)
         cli_error("%s", a->msg);        /* e.g. why the tour is English */
-    if (c->mode == MODE_CHECK)          /* stdout: what was checked */
-        printf("%s: %d steps, every one applies\n", a->tour->path,
-               a->tour->nsteps);
+    int r = 0;
+    if (c->mode == MODE_CHECK) {        /* stdout: what was checked */
+        int tried = 0, bad = tour_check_run(a, stdout, &tried);
+        if (bad < 0) {
+            r = cli_error("--check: out of memory");
+        } else if (bad > 0) {
+            printf("%s: %d of %d checks fail\n", a->tour->path, bad, tried);
+            r = 1;
+        } else {
+            printf("%s: %d steps, every one applies", a->tour->path,
+                   a->tour->nsteps);
+            if (tried)
+                printf("; %d checks hold at %d sizes, with and without "
+                       "colour", tried, TOUR_CHECK_NSIZES);
+            printf("\n");
+        }
+    }
     if (!show)
         tour_release(a);
-    return 0;
+    return r;
 }
 
 /* --slides DIR: every step of the tour as SVG and text, and index.html. */
@@ -345,6 +361,8 @@ static int run(struct cli *c)
         return run_slides(c);
     case MODE_CHECK_FREQS:
         return cli_check_freqs(c, stdout);
+    case MODE_CHECK_CACHE:
+        return cli_check_cache(c, stdout);
     case MODE_INTERACTIVE:
         break;
     }
@@ -368,6 +386,12 @@ int main(int argc, char **argv)
     int r = userconf_args(argc, argv, &nwords, &words);
     if (r || (r = cli_parse(&c, nwords, words)))
         return r;
+    if (c.print_settings && c.mode == MODE_INTERACTIVE) {
+        cli_print_settings(&c, stdout, nwords - argc);
+        userconf_free(nwords, words, argc, argv);
+        return fflush(stdout) == 0 && !ferror(stdout) ? 0
+             : cli_error("--print-settings: cannot write to standard output");
+    }
     if (c.pe_file && c.mode != MODE_HELP && c.mode != MODE_VERSION &&
         (r = load_table(&c, &table, &info)))
         return r;

@@ -284,11 +284,28 @@ static void put_row(FILE *out, const double *row, int64_t n, const char *f)
         fputc('\n', out);
 }
 
+/* 2 after the message when the export would take more than its bound. */
+static int export_too_long(const struct cli *c)
+{
+    const params *p = &c->app.p;
+    double terms = (double)p->n * (double)p->n * (double)(p->d / 2);
+    if (terms <= (double)MPOS_EXPORT_MAX_TERMS)
+        return 0;
+    return cli_error("--export %s: %lld x %lld tokens x %d frequencies is "
+                     "%.3g terms, over the limit of %lld (2^30); lower -d "
+                     "or the %s", c->what == EXPORT_SOFTMAX ? "softmax"
+                     : "scores", (long long)p->n, (long long)p->n, p->d / 2,
+                     terms, MPOS_EXPORT_MAX_TERMS,
+                     c->app.mp.mode == MPOS_AXIAL ? "grid" : "sequence");
+}
+
 static int export_scores(const struct cli *c, FILE *out)
 {
     const params *p = &c->app.p;
     int64_t n = p->n;
     char err[256];
+    if (export_too_long(c))
+        return 2;
     double mult, *omega = malloc((size_t)(p->d / 2) * sizeof *omega);
     unsigned char *axis = malloc((size_t)(p->d / 2));
     struct mpos_tok *tok = malloc((size_t)n * sizeof *tok);

@@ -33,6 +33,12 @@ int mpos_cli_finish(struct cli *c, char *err, size_t errlen);
  * softmax while a sequence or grid is set. */
 int mpos_export_wanted(const struct cli *c);
 
+/*
+ * Largest M-RoPE or 2-D score export in terms, tokens x tokens x d/2
+ * (each a cosine): 2^30, about ten seconds.  A larger one is refused.
+ */
+#define MPOS_EXPORT_MAX_TERMS (1LL << 30)
+
 /* Run it to out: 0, or 2 after a one-line message on stderr. */
 int mpos_export_run(const struct cli *c, FILE *out);
 

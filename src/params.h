@@ -56,48 +56,11 @@ int params_set_base(params *p, double base, char *err, size_t errlen);
 int params_set_n(params *p, long n, char *err, size_t errlen);
 int params_set_pos(params *p, long pos, char *err, size_t errlen);
 
-/*
- * The attention options the ':' prompt and the command line share:
- * :q / --q ones|random, :heads / --heads N (1..SCORES_MAX_HEADS),
- * :head / --head H (1..heads, shown 1-based, stored 0-based),
- * :seed / --seed S (0..4294967295: which random q and k),
- * :train / --train L (0..n, the learned scheme's trained length),
- * :buckets / --buckets N (T5, 4..1024), :max-distance / --max-distance M
- * (T5, more than the exact buckets of a side), :r1, :r2 / --r1, --r2
- * (KERPLE, > 0; r2 <= 2 for kerple-power), :xpos-scale-base /
- * --xpos-scale-base G (xPos, > 0), :rope-layout / --rope-layout
- * interleaved|half and :rotary-dims / --rotary-dims R (rope and xpos:
- * even, 2..65536; R >= d_model rotates every dimension), :floor-scale /
- * --floor-scale F and :attn-scale / --attn-scale A (Llama 4's
- * temperature tuning, > 0), :temperature-tuning on|off (--temperature-
- * tuning).
- */
 struct score_opts;
-enum att_opt { AO_Q = 0, AO_HEADS, AO_HEAD, AO_SEED, AO_TRAIN, AO_BUCKETS,
-               AO_MAXD, AO_R1, AO_R2, AO_XPOS_BASE, AO_PAIRS, AO_ROTARY,
-               AO_FLOOR, AO_ATTN, AO_TUNING, AO_COUNT };
 
 /* T5: the message when max_distance is not past the exact buckets of a
  * side (buckets/4 bidirectional, buckets/2 causal); 0 when it is. */
 int att_t5_check(const struct score_opts *o, char *err, size_t errlen);
-
-/* The option named name ("q", "heads", "head", "seed", "train", ...),
- * or -1. */
-int att_opt_parse(const char *name);
-
-/*
- * Parse text and set option id of o, for sequence length n.  On error
- * leave o unchanged, write "wants ..." with the valid values into err
- * and return -1.  Fewer heads than the current head moves the head to
- * the last one.
- */
-int att_opt_set(struct score_opts *o, int64_t n, enum att_opt id,
-                const char *text, char *err, size_t errlen);
-
-/* The option's value as att_opt_set takes it back exactly ("512",
- * "half", "on", a double to 17 digits, "all" for every dim rotating). */
-void att_opt_text(const struct score_opts *o, enum att_opt id, char *buf,
-                  size_t len);
 
 /*
  * Multiply a parameter by factor (0.5, 2, 0.1, 10, ...) as the keys do.

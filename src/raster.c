@@ -15,6 +15,24 @@
 
 #include "font.h"
 
+static rgb ink_fg = RASTER_FG, ink_bg = RASTER_BG;
+
+void raster_ink(rgb fg, rgb bg)
+{
+    ink_fg = fg;
+    ink_bg = bg;
+}
+
+rgb raster_fg(void)
+{
+    return ink_fg;
+}
+
+rgb raster_bg(void)
+{
+    return ink_bg;
+}
+
 int image_init(struct image *im, int w, int h)
 {
     im->w = w > 0 ? w : 0;
@@ -356,5 +374,22 @@ int raster_image(const struct view_raster *r, rgb dflt, struct image *out)
             rgb v = r->px[(size_t)y * (size_t)W + (size_t)x];
             image_set(out, x, y, v & RGB_DEFAULT ? dflt : v);
         }
+    return 0;
+}
+
+int raster_scale(const struct image *in, int w, int h, struct image *out)
+{
+    if (image_init(out, w, h) < 0)
+        return -1;
+    if (in->w < 1 || in->h < 1)
+        return 0;
+    for (int y = 0; y < out->h; y++) {
+        int sy = (int)((2LL * y + 1) * in->h / (2LL * out->h));
+        for (int x = 0; x < out->w; x++) {
+            int sx = (int)((2LL * x + 1) * in->w / (2LL * out->w));
+            memcpy(out->rgb + ((size_t)y * (size_t)out->w + (size_t)x) * 3,
+                   in->rgb + ((size_t)sy * (size_t)in->w + (size_t)sx) * 3, 3);
+        }
+    }
     return 0;
 }

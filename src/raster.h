@@ -16,6 +16,14 @@
 #define RASTER_BG 0x1E1E1Eu
 #define RASTER_FG 0xD0D0D0u
 
+/* The default colours the data areas' rasters are drawn with (a face's
+ * background and default ink): RASTER_BG and RASTER_FG, but while
+ * raster_ink has set others (the live terminal's own, for its images).
+ * Cells drawn into pixels (raster_canvas) keep RASTER_*. */
+void raster_ink(rgb fg, rgb bg);
+rgb raster_fg(void);
+rgb raster_bg(void);
+
 /* An RGB image: 3 bytes a pixel, rows top to bottom. */
 struct image {
     int w, h;
@@ -78,6 +86,11 @@ void raster_overlay(struct image *im, const canvas *c, int ox, int oy,
 
 /* r's pixels as a new image, RGB_DEFAULT ones as dflt: 0, or -1. */
 int raster_image(const struct view_raster *r, rgb dflt, struct image *out);
+
+/* in resampled to a new image of w x h pixels, each pixel the one of in
+ * under its centre (nearest neighbour): the image of cells whose size in
+ * pixels is not a whole number.  0, or -1 when out of memory. */
+int raster_scale(const struct image *in, int w, int h, struct image *out);
 
 /* A cell's pixels into im at (px, py): exposed for the image encoders'
  * tests and the frame writer. */

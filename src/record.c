@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -15,14 +16,16 @@
 #include "snapshot.h"
 
 static struct {
-    FILE *f;
-    char *path;
+    char *path;             /* named by record_open, made by record_start */
+    int fd;                 /* -1 until record_start */
+    off_t whole;            /* bytes of whole events written */
     int w, h;               /* size of the last frame (0: none yet) */
     char *last;             /* the last frame's bytes */
     size_t last_len;
     double t_last;          /* when the last event was written */
     int failed;             /* errno of the first write error, or 0 */
-} rec;
+    int told;               /* record_lost has said so */
+} rec = { .fd = -1 };
 
 static double now_s(void)
 {
@@ -31,34 +34,92 @@ static double now_s(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+/* The directory path is in ("." for a bare name) into buf. */
+static const char *record_dir(const char *path, char *buf, size_t len)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        return ".";
+    size_t n = slash == path ? 1 : (size_t)(slash - path);
+    snprintf(buf, len, "%.*s", (int)(n < len ? n : len - 1), path);
+    return buf;
+}
+
 int record_open(const char *path, char *err, size_t errlen)
 {
-    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-    if (fd < 0) {
-        snprintf(err, errlen, "--record: %s: %s", path, errno == EEXIST
+    struct stat st;
+    char dir[4096];
+    int e = lstat(path, &st) == 0 ? EEXIST : errno;
+    if (e == ENOENT && access(record_dir(path, dir, sizeof dir), W_OK | X_OK))
+        e = errno;
+    else if (e == ENOENT)
+        e = 0;
+    if (e) {
+        snprintf(err, errlen, "--record: %s: %s", path, e == EEXIST
                  ? "exists; name a new file (a recording never replaces one)"
-                 : strerror(errno));
+                 : strerror(e));
         return -1;
     }
+    free(rec.path);
+    free(rec.last);
     memset(&rec, 0, sizeof rec);
-    rec.f = fdopen(fd, "w");
+    rec.fd = -1;
     rec.path = strdup(path);
-    if (!rec.f || !rec.path) {
+    if (!rec.path) {
         snprintf(err, errlen, "--record: %s: out of memory", path);
-        if (rec.f)
-            fclose(rec.f);
-        else
-            close(fd);
-        free(rec.path);
-        memset(&rec, 0, sizeof rec);
         return -1;
     }
     return 0;
 }
 
+int record_start(char *err, size_t errlen)
+{
+    if (!rec.path || rec.fd >= 0)
+        return 0;
+    rec.fd = open(rec.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    if (rec.fd >= 0)
+        return 0;
+    snprintf(err, errlen, "--record: %s: %s", rec.path, errno == EEXIST
+             ? "exists; name a new file (a recording never replaces one)"
+             : strerror(errno));
+    free(rec.path);
+    rec.path = NULL;
+    return -1;
+}
+
 int record_active(void)
 {
-    return rec.f != NULL && !rec.failed;
+    return rec.fd >= 0 && !rec.failed;
+}
+
+int record_lost(char *msg, size_t len)
+{
+    if (!rec.failed || rec.told)
+        return 0;
+    rec.told = 1;
+    snprintf(msg, len, "--record stopped: %s; the file keeps what came "
+             "before, whole (%s)", strerror(rec.failed), rec.path);
+    return 1;
+}
+
+/* The line in buf written whole, or the file cut back to the events
+ * before it and the recording stopped. */
+static void record_emit(const char *buf, size_t n)
+{
+    size_t done = 0;
+    while (done < n) {
+        ssize_t k = write(rec.fd, buf + done, n - done);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0) {
+            rec.failed = k < 0 && errno ? errno : EIO;
+            int cut = ftruncate(rec.fd, rec.whole);
+            (void)cut;          /* the error said is the write's */
+            return;
+        }
+        done += (size_t)k;
+    }
+    rec.whole += (off_t)n;
 }
 
 /* s[0 .. n) as the inside of a JSON string. */
@@ -82,28 +143,50 @@ static void json_put(FILE *f, const char *s, size_t n)
 /* One event: the interval since the last one, its code and data. */
 static void event(char code, const char *data, size_t n)
 {
+    char *line = NULL;
+    size_t len = 0;
     double t = now_s();
-    fprintf(rec.f, "[%.3f, \"%c\", \"", rec.t_last > 0 ? t - rec.t_last : 0.0,
+    FILE *m = open_memstream(&line, &len);
+    if (!m) {
+        rec.failed = ENOMEM;
+        return;
+    }
+    fprintf(m, "[%.3f, \"%c\", \"", rec.t_last > 0 ? t - rec.t_last : 0.0,
             code);
-    json_put(rec.f, data, n);
-    fputs("\"]\n", rec.f);
+    json_put(m, data, n);
+    fputs("\"]\n", m);
+    if (fclose(m) != 0)
+        rec.failed = ENOMEM;
+    else
+        record_emit(line, len);
+    free(line);
     rec.t_last = t;
-    if (fflush(rec.f) != 0 || ferror(rec.f))
-        rec.failed = errno ? errno : EIO;
 }
 
 static void header(int w, int h)
 {
+    char *line = NULL;
+    size_t len = 0;
     const char *term = getenv("TERM");
-    fprintf(rec.f, "{\"version\": 3, \"term\": {\"cols\": %d, \"rows\": %d",
+    FILE *m = open_memstream(&line, &len);
+    if (!m) {
+        rec.failed = ENOMEM;
+        return;
+    }
+    fprintf(m, "{\"version\": 3, \"term\": {\"cols\": %d, \"rows\": %d",
             w, h);
     if (term && *term) {
-        fputs(", \"type\": \"", rec.f);
-        json_put(rec.f, term, strlen(term));
-        fputc('"', rec.f);
+        fputs(", \"type\": \"", m);
+        json_put(m, term, strlen(term));
+        fputc('"', m);
     }
-    fprintf(rec.f, "}, \"timestamp\": %lld, \"title\": \"peviz\"}\n",
+    fprintf(m, "}, \"timestamp\": %lld, \"title\": \"peviz\"}\n",
             (long long)time(NULL));
+    if (fclose(m) != 0)
+        rec.failed = ENOMEM;
+    else
+        record_emit(line, len);
+    free(line);
     rec.t_last = now_s();
 }
 
@@ -189,16 +272,15 @@ void record_frame(const canvas *c, int ascii, enum color_mode mode,
 int record_close(int status, char *err, size_t errlen)
 {
     int r = 0;
-    if (!rec.f)
-        return 0;
-    if (!rec.failed) {
+    if (rec.fd >= 0 && !rec.failed) {
         char st[16];
         if (rec.w == 0)
             header(80, 24);     /* no frame was shown: a valid empty cast */
         snprintf(st, sizeof st, "%d", status);
-        event('x', st, strlen(st));
+        if (!rec.failed)
+            event('x', st, strlen(st));
     }
-    if (fclose(rec.f) != 0 && !rec.failed)
+    if (rec.fd >= 0 && close(rec.fd) != 0 && !rec.failed)
         rec.failed = errno ? errno : EIO;
     if (rec.failed) {
         snprintf(err, errlen, "--record: %s: %s", rec.path,
@@ -208,5 +290,6 @@ int record_close(int status, char *err, size_t errlen)
     free(rec.path);
     free(rec.last);
     memset(&rec, 0, sizeof rec);
+    rec.fd = -1;
     return r;
 }

@@ -19,20 +19,38 @@
 #include "canvas.h"
 
 /*
- * Create path for the recording (never replacing a file: an existing one
- * is an error), mode 0644.  Returns 0, or -1 with the reason in err.
+ * Name path for the recording: refused when a file is there (a
+ * recording never replaces one) or its directory cannot be written.
+ * Nothing is created until record_start, so a start that is refused
+ * (no terminal) leaves no file.  Returns 0, or -1 with the reason in err.
  */
 int record_open(const char *path, char *err, size_t errlen);
+
+/*
+ * Once the terminal is open: create the file record_open named (mode
+ * 0666 less the umask, never replacing a file).  Returns 0 (also when
+ * nothing is recorded), or -1 with the reason in err.
+ */
+int record_start(char *err, size_t errlen);
 
 /* Whether a recording is open. */
 int record_active(void);
 
 /*
+ * Once, after a write failed (a full disk, a file size limit): 1 and
+ * the message for the status line in msg.  The file holds the events
+ * written before, each whole; nothing more is recorded.
+ */
+int record_lost(char *msg, size_t len);
+
+/*
  * The frame c as drawn (ascii, mode as the terminal shows it), then the
  * marker label when label is not NULL (after the frame, so a player
  * paused on the marker shows the step).  Nothing is written for
- * a frame equal to the last one (unless a marker comes with it).  A
- * write error closes the recording and is reported by record_close.
+ * a frame equal to the last one (unless a marker comes with it).  Each
+ * event is written whole or not at all: a write error cuts the file
+ * back to the events before, stops the recording and is reported by
+ * record_lost and record_close.
  */
 void record_frame(const canvas *c, int ascii, enum color_mode mode,
                   const char *label);

@@ -4,6 +4,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include <errno.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +15,7 @@
 #include "frame.h"
 #include "slides.h"
 #include "snapshot.h"
+#include "text.h"
 #include "tour.h"
 
 #define PATH_LEN 4096
@@ -47,9 +49,97 @@ static int make_dir(const char *dir, char *err, size_t errlen)
 }
 
 /*
+ * The temporary file being written, for the signals that end the
+ * program (INT, TERM, HUP, QUIT): their handler removes it and then
+ * ends the program as the signal would.  pending_set changes only
+ * while those signals are blocked, so the name is whole when it is set.
+ */
+static const int END_SIGNALS[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+#define N_END_SIGNALS (int)(sizeof END_SIGNALS / sizeof END_SIGNALS[0])
+static char pending[PATH_LEN];
+static volatile sig_atomic_t pending_set;
+static struct sigaction saved_actions[N_END_SIGNALS];
+
+static void slides_on_signal(int sig)
+{
+    if (pending_set)
+        unlink(pending);
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static void slides_signals(int install)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = slides_on_signal;
+    sigemptyset(&sa.sa_mask);
+    for (int i = 0; i < N_END_SIGNALS; i++)
+        sigaddset(&sa.sa_mask, END_SIGNALS[i]);
+    for (int i = 0; i < N_END_SIGNALS; i++) {
+        if (!install) {
+            sigaction(END_SIGNALS[i], &saved_actions[i], NULL);
+            continue;
+        }
+        sigaction(END_SIGNALS[i], NULL, &saved_actions[i]);
+        if (saved_actions[i].sa_handler != SIG_IGN)
+            sigaction(END_SIGNALS[i], &sa, NULL);
+    }
+}
+
+/* Block (1) or unblock (0) the signals that end the program. */
+static void slides_block(int block, sigset_t *old)
+{
+    sigset_t set;
+    sigemptyset(&set);
+    for (int i = 0; i < N_END_SIGNALS; i++)
+        sigaddset(&set, END_SIGNALS[i]);
+    sigprocmask(block ? SIG_BLOCK : SIG_SETMASK, block ? &set : old,
+                block ? old : NULL);
+}
+
+/* The temporary file tmp made (mkstemp) and marked pending at once. */
+static int slides_temp(char *tmp)
+{
+    sigset_t old;
+    slides_block(1, &old);
+    int fd = mkstemp(tmp);
+    if (fd >= 0) {
+        memcpy(pending, tmp, strlen(tmp) + 1);
+        pending_set = 1;
+    }
+    int e = errno;
+    slides_block(0, &old);
+    errno = e;
+    return fd;
+}
+
+/* tmp renamed to path (or removed), and no longer pending; 0 or errno. */
+static int slides_publish(const char *tmp, const char *path, int bad)
+{
+    sigset_t old;
+    slides_block(1, &old);
+    int e = bad || rename(tmp, path) == 0 ? 0 : errno;
+    if (bad || e)
+        unlink(tmp);
+    pending_set = 0;
+    slides_block(0, &old);
+    return e;
+}
+
+/* The mode of a new file under the umask, as open(2) gives one. */
+static mode_t slides_file_mode(void)
+{
+    mode_t um = umask(022);
+    umask(um);
+    return 0666 & ~um;
+}
+
+/*
  * dir/name written by fn: into a temporary file in dir, flushed to disk,
  * then renamed over name, so dir/name is always a whole file.  The
- * temporary file is removed on any failure.
+ * temporary file is removed on any failure and by a signal that ends
+ * the program.
  */
 static int write_atomic(const char *dir, const char *name, writer fn,
                         const void *arg, char *err, size_t errlen)
@@ -59,21 +149,21 @@ static int write_atomic(const char *dir, const char *name, writer fn,
             (int)sizeof tmp ||
         snprintf(path, sizeof path, "%s/%s", dir, name) >= (int)sizeof path)
         return fail(err, errlen, "%s: path too long", dir);
-    int fd = mkstemp(tmp);
+    int fd = slides_temp(tmp);
     if (fd < 0)
         return fail(err, errlen, "%s: cannot write in it: %s", dir,
                     strerror(errno));
-    fchmod(fd, 0644);
+    fchmod(fd, slides_file_mode());
     FILE *f = fdopen(fd, "w");
     int bad = !f || fn(f, arg) != 0 || fflush(f) != 0 || ferror(f) ||
               fsync(fileno(f)) != 0;
     int saved = errno;
     if (f ? fclose(f) != 0 : close(fd) != 0)
         bad = 1;
-    if (!bad && rename(tmp, path) == 0)
+    int e = slides_publish(tmp, path, bad);
+    if (!bad && !e)
         return 0;
-    saved = bad ? saved : errno;
-    unlink(tmp);
+    saved = bad ? saved : e;
     return fail(err, errlen, "%s: cannot write: %s", path,
                 strerror(saved ? saved : EIO));
 }
@@ -112,6 +202,7 @@ static void draw_step(struct app *a, int i, canvas *c, enum color_mode mode)
     a->tour_step = i;
     a->tour_active = 1;
     tour_apply(a, a->tour, i);
+    a->still = 1;                       /* after the step's reset */
     a->color = mode;
     a->screen_w = c->w;
     a->screen_h = c->h;
@@ -166,7 +257,7 @@ static void html_caption(FILE *f, const char *text)
 
 static const char HTML_HEAD[] =
     "<!DOCTYPE html>\n<html lang=\"%s\">\n<head>\n<meta charset=\"utf-8\">\n"
-    "<title>peviz tour</title>\n<style>\n"
+    "<title>%s</title>\n<style>\n"
     "body { margin: 0; background: #1e1e1e; color: #d0d0d0;"
     " font-family: sans-serif; }\n"
     "section { padding: 1em 2em; }\n"
@@ -181,31 +272,35 @@ static const char HTML_HEAD[] =
     "</style>\n</head>\n<body>\n";
 
 /* Arrow keys, Page Up/Down, Space, Home and End page; #sN is the step
- * shown (so a link or a reload keeps the place).  Inline: nothing is
- * fetched from anywhere. */
+ * shown, and the page follows it (hashchange): the previous and next
+ * links, the browser's Back and Forward, a reload and a link from
+ * elsewhere all show their step.  Inline: nothing is fetched. */
 static const char HTML_SCRIPT[] =
     "<script>\n"
     "(function () {\n"
     "  var s = document.getElementsByTagName('section'), at = 0;\n"
     "  document.documentElement.className = 'js';\n"
-    "  function show(i) {\n"
-    "    if (i < 0 || i >= s.length) return;\n"
+    "  function shown() {\n"
+    "    var m = /^#s(\\d+)$/.exec(location.hash);\n"
+    "    var i = m ? Math.min(Math.max(+m[1], 1), s.length) - 1 : 0;\n"
     "    s[at].className = ''; at = i; s[at].className = 'on';\n"
-    "    if (location.hash !== '#s' + (i + 1))\n"
-    "      history.replaceState(null, '', '#s' + (i + 1));\n"
     "  }\n"
+    "  function go(i) {\n"
+    "    if (i >= 0 && i < s.length && i !== at)\n"
+    "      location.hash = '#s' + (i + 1);\n"
+    "  }\n"
+    "  window.addEventListener('hashchange', shown);\n"
     "  document.addEventListener('keydown', function (e) {\n"
     "    var k = e.key;\n"
-    "    if (k === 'ArrowRight' || k === 'PageDown' || k === ' ') show(at + 1);\n"
-    "    else if (k === 'ArrowLeft' || k === 'PageUp') show(at - 1);\n"
-    "    else if (k === 'Home') show(0);\n"
-    "    else if (k === 'End') show(s.length - 1);\n"
+    "    if (e.altKey || e.ctrlKey || e.metaKey) return;\n"
+    "    if (k === 'ArrowRight' || k === 'PageDown' || k === ' ') go(at + 1);\n"
+    "    else if (k === 'ArrowLeft' || k === 'PageUp') go(at - 1);\n"
+    "    else if (k === 'Home') go(0);\n"
+    "    else if (k === 'End') go(s.length - 1);\n"
     "    else return;\n"
     "    e.preventDefault();\n"
     "  });\n"
-    "  var m = /^#s(\\d+)$/.exec(location.hash);\n"
-    "  show(m ? Math.min(+m[1], s.length) - 1 : 0);\n"
-    "  s[at].className = 'on';\n"
+    "  shown();\n"
     "})();\n"
     "</script>\n";
 
@@ -213,10 +308,29 @@ struct index_out {
     const struct tour *t;
 };
 
+/* A word of the page in the tour's language. */
+static const char *say(const struct tour *t, const char *en)
+{
+    return t->zh ? text_zh(en) : en;
+}
+
+/* Step i's links: previous, next, its text file, and the keys that page. */
+static void put_nav(FILE *f, const struct tour *t, int i)
+{
+    fprintf(f, "<nav>%d/%d", i + 1, t->nsteps);
+    if (i > 0)
+        fprintf(f, " \xc2\xb7 <a href=\"#s%d\">%s</a>", i, say(t, "previous"));
+    if (i + 1 < t->nsteps)
+        fprintf(f, " \xc2\xb7 <a href=\"#s%d\">%s</a>", i + 2, say(t, "next"));
+    fprintf(f, " \xc2\xb7 <a href=\"step-%02d.txt\">%s</a> \xc2\xb7 %s</nav>\n",
+            i + 1, say(t, "as text"),
+            say(t, "\xe2\x86\x90 \xe2\x86\x92 page"));
+}
+
 static int put_index(FILE *f, const void *arg)
 {
     const struct tour *t = ((const struct index_out *)arg)->t;
-    fprintf(f, HTML_HEAD, t->zh ? "zh" : "en");
+    fprintf(f, HTML_HEAD, t->zh ? "zh" : "en", say(t, "peviz tour"));
     for (int i = 0; i < t->nsteps; i++) {
         const struct tour_step *s = &t->steps[i];
         fprintf(f, "<section id=\"s%d\">\n<h1>%d/%d ", i + 1, i + 1,
@@ -226,14 +340,8 @@ static int put_index(FILE *f, const void *arg)
         html_escaped(f, s->title, strlen(s->title));
         fputs("\">\n", f);
         html_caption(f, s->text);
-        fprintf(f, "<nav>%d/%d", i + 1, t->nsteps);
-        if (i > 0)
-            fprintf(f, " \xc2\xb7 <a href=\"#s%d\">previous</a>", i);
-        if (i + 1 < t->nsteps)
-            fprintf(f, " \xc2\xb7 <a href=\"#s%d\">next</a>", i + 2);
-        fprintf(f, " \xc2\xb7 <a href=\"step-%02d.txt\">text</a>"
-                " \xc2\xb7 \xe2\x86\x90 \xe2\x86\x92 page</nav>\n</section>\n",
-                i + 1);
+        put_nav(f, t, i);
+        fputs("</section>\n", f);
     }
     fputs(HTML_SCRIPT, f);
     fputs("</body>\n</html>\n", f);
@@ -251,11 +359,13 @@ int slides_write(struct app *a, const char *dir, int w, int h,
     if (canvas_init(&c, w, h))
         return fail(err, errlen, "--slides: out of memory");
     int r = 0;
+    slides_signals(1);
     for (int i = 0; i < a->tour->nsteps && r == 0; i++)
         r = write_step(a, dir, i, &c, svg_mode, err, errlen);
     canvas_free(&c);
     struct index_out o = { a->tour };
     if (r == 0)
         r = write_atomic(dir, "index.html", put_index, &o, err, errlen);
+    slides_signals(0);
     return r ? -1 : a->tour->nsteps;
 }

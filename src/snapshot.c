@@ -395,7 +395,8 @@ static int svg_write(FILE *f, const canvas *c, int ascii,
         return -1;
     fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
             "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
-            "height=\"%d\" viewBox=\"0 0 %d %d\">\n", W, H, W, H);
+            "height=\"%d\" viewBox=\"0 0 %d %d\"\n"
+            "     shape-rendering=\"crispEdges\">\n", W, H, W, H);
     svg_rect(f, 0, 0, W, H, SVG_BG);
     /* backgrounds first, then all text on top of them */
     for (pass = 0; pass < 2; pass++) {

@@ -6,7 +6,9 @@
  * The protocol's own rows (the view, the parameters, the tour, ...) are
  * in follow_proto.c; each view exports the rows of its settings (struct
  * view's fields, view.h), and follow_proto.c sends them in the order of
- * VIEW_LIST.  A new row is one line in its view's table.
+ * VIEW_LIST.  A view's setting (settings.h) offered to follow mode goes
+ * where an SF_SETTING row of its name stands, or, when no row names it,
+ * after the view's rows.
  */
 #ifndef PEVIZ_STATE_FIELD_H
 #define PEVIZ_STATE_FIELD_H
@@ -40,8 +42,11 @@ enum sf_type {
                        teacher's, taken while share.zoom is on */
     SF_NOTE,        /* "-" (none) or ":" and the text */
     SF_TOUR_SHA,    /* the tour file's content hash, or "-": not state */
-    SF_MPOS         /* the multi-axis positions (peviz/mpos.h), one line
+    SF_MPOS,        /* the multi-axis positions (peviz/mpos.h), one line
                        as mpos_format writes it */
+    SF_SETTING      /* the setting (settings.h) whose wire is this row's
+                       name, as settings_text writes it and settings_set
+                       takes it */
 };
 
 /* Upper bounds that depend on values read before them. */

@@ -506,6 +506,7 @@ int text_wrap_lines(const char *text, int width, struct text_line *lines,
 static const char *const ZH[][2] = {
     { "PE heatmap", "PE 热图" }, { "PE clocks", "PE 时钟" },
     { "attention", "注意力" }, { "compare bases", "比较 base" },
+    { "compare schemes", "比较位置方案" },
     { "multi-axis positions", "多轴位置" },
     { "? help", "? 帮助" }, { "tour", "导览" },
     { "last step: Backspace goes back, Esc leaves the tour",
@@ -522,6 +523,9 @@ static const char *const ZH[][2] = {
     { "tour: step %s is not in 1..%d", "导览：第 %s 步不在 1..%d 之内" },
     { "left the tour, back to where you were; T resumes at step %d",
       "已离开导览，回到原来的状态；T 从第 %d 步继续" },
+    { "peviz tour", "peviz 导览" }, { "previous", "上一步" },
+    { "next", "下一步" }, { "as text", "文本" },
+    { "\xe2\x86\x90 \xe2\x86\x92 page", "\xe2\x86\x90 \xe2\x86\x92 翻页" },
     { "last step \xc2\xb7 Backspace back \xc2\xb7 Esc leave the tour",
       "最后一步 · "
       "Backspace 上一步 · "

@@ -62,6 +62,7 @@ struct parse {
     int line;
     char *err;
     size_t errlen;
+    const struct tour_files *files;     /* NULL: files by any path */
 };
 
 static int fail(struct parse *p, const char *fmt, ...)
@@ -151,12 +152,37 @@ static int add_cmd(struct parse *p, enum tour_cmd_kind kind, const char *arg,
     return 0;
 }
 
+/* "set NAME FILE [REST]" where FILE must be one p->files finds: the
+ * command kept reads it by the path found. */
+static int set_file(struct parse *p, const char *name, char *rest)
+{
+    char path[APP_PROMPT_LEN], why[256], line[APP_PROMPT_LEN];
+    char *more = rest + strcspn(rest, " \t");
+    if (*more)
+        *more++ = 0;
+    if (p->files->fn(p->files->ctx, rest, path, sizeof path, why,
+                     sizeof why))
+        return fail(p, "set %s: %s", name, why);
+    if (snprintf(line, sizeof line, "%s %s%s%s", name, path, *more ? " " : "",
+                 more) >= (int)sizeof line)
+        return fail(p, "set %s: command longer than %d bytes", name,
+                    APP_PROMPT_LEN - 1);
+    return add_cmd(p, TOUR_SET, line, 0);
+}
+
 static int do_set(struct parse *p, const char *arg)
 {
     if (!*arg)
         return fail(p, "set needs a command, e.g. 'set d 512'");
     if (strlen(arg) >= APP_PROMPT_LEN)
         return fail(p, "set: command longer than %d bytes", APP_PROMPT_LEN - 1);
+    char word[APP_PROMPT_LEN], *rest;
+    snprintf(word, sizeof word, "%s", arg);
+    const char *name = app_command_split(word, &rest);
+    if (strcmp(name, "tour") == 0)
+        return fail(p, "set tour: a tour cannot load or step a tour");
+    if (p->files && app_command_file(name))
+        return set_file(p, name, rest);
     return add_cmd(p, TOUR_SET, arg, 0);
 }
 
@@ -251,6 +277,101 @@ static int do_text(struct parse *p, const char *arg, int own_line)
     return caption_add(p, sep, arg, "");
 }
 
+/* A quantity's name: letters, digits, '.' and '_', not a number. */
+static int qty_name(const char *w)
+{
+    size_t n = strlen(w);
+    if (n == 0 || n >= TOUR_QTY_NAME || (w[0] >= '0' && w[0] <= '9'))
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                    "0123456789._", w[i]))
+            return 0;
+    return 1;
+}
+
+static int number_word(const char *w, double *v)
+{
+    char *end;
+    *v = strtod(w, &end);
+    return *w && !*end && *v == *v;
+}
+
+/* "A OP B", "A OP F * B" or "A OP F" into c; -1 if it is none of them. */
+static int relation_parse(char *arg, struct tour_check *c)
+{
+    static const char *const OPS[TOUR_OP_COUNT] = {
+        [TOUR_LT] = "<", [TOUR_LE] = "<=", [TOUR_GT] = ">", [TOUR_GE] = ">=",
+        [TOUR_EQ] = "=" };
+    char *w[6];
+    int n = 0;
+    for (char *t = strtok(arg, " "); t; t = strtok(NULL, " "))
+        if (n < 6)
+            w[n++] = t;
+        else
+            return -1;
+    if (n < 3 || !qty_name(w[0]))
+        return -1;
+    int op = -1;
+    for (int i = 0; i < TOUR_OP_COUNT; i++)
+        if (strcmp(w[1], OPS[i]) == 0)
+            op = i;
+    if (op < 0)
+        return -1;
+    c->op = (enum tour_check_op)op;
+    snprintf(c->lhs, sizeof c->lhs, "%s", w[0]);
+    c->factor = 1;
+    if (n == 3 && qty_name(w[2])) {
+        snprintf(c->rhs, sizeof c->rhs, "%s", w[2]);
+        return 0;
+    }
+    if (n == 3)
+        return number_word(w[2], &c->factor) ? 0 : -1;
+    if (n == 5 && !strcmp(w[3], "*") && qty_name(w[4]) &&
+        number_word(w[2], &c->factor)) {
+        snprintf(c->rhs, sizeof c->rhs, "%s", w[4]);
+        return 0;
+    }
+    return -1;
+}
+
+/* check key K, check set COMMAND, or check A OP [F *] B. */
+static int do_check(struct parse *p, const char *arg)
+{
+    struct tour_step *s = cur_step(p);
+    char shown[TOUR_NAME_SHOWN], buf[TOUR_LINE_MAX + 1];
+    if (s->nchecks >= TOUR_MAX_CHECKS)
+        return fail(p, "more than %d check lines in one step",
+                    TOUR_MAX_CHECKS);
+    if (!s->checks && !(s->checks = calloc(TOUR_MAX_CHECKS,
+                                           sizeof *s->checks)))
+        return fail(p, "out of memory");
+    struct tour_check c = { .line = p->line };
+    snprintf(buf, sizeof buf, "%s", arg);
+    if (!strncmp(arg, "key ", 4)) {
+        c.kind = TOUR_CHECK_KEY;
+        c.key = key_parse(arg + 4);
+        shown_word(arg + 4, shown, sizeof shown);
+        if (c.key < 0 || key_forbidden(c.key))
+            return fail(p, "check key: '%s' is not a key a tour can press "
+                        "(one character, or Space, Tab, S-Tab, Up, Down, "
+                        "Left, Right, PgUp, PgDn, Home, End)", shown);
+    } else if (!strncmp(arg, "set ", 4) && arg[4]) {
+        c.kind = TOUR_CHECK_SET;
+    } else if (relation_parse(buf, &c)) {
+        shown_word(arg, shown, sizeof shown);
+        return fail(p, "check '%s': want 'check key K', 'check set "
+                    "COMMAND' or 'check A < F * B' (A, B the view's "
+                    "quantities; <, <=, >, >= or =; F * optional)", shown);
+    } else {
+        c.kind = TOUR_CHECK_REL;
+    }
+    if (!(c.arg = dup_str(arg)))
+        return fail(p, "out of memory");
+    s->checks[s->nchecks++] = c;
+    return 0;
+}
+
 static int do_hint(struct parse *p, const char *arg)
 {
     if (p->t->nsteps > 0 || p->t->hint)
@@ -284,14 +405,17 @@ static int parse_line(struct parse *p, char *s)
     if (strcmp(s, "hint") == 0)
         return do_hint(p, arg);
     int known = !strcmp(s, "set") || !strcmp(s, "key") ||
-                !strcmp(s, "text") || !strcmp(s, "line");
+                !strcmp(s, "text") || !strcmp(s, "line") ||
+                !strcmp(s, "check");
     shown_word(s, shown, sizeof shown);
     if (!known)
         return fail(p, "unknown directive '%s' (want title, set, key, text, "
-                    "line or hint)", shown);
+                    "line, check or hint)", shown);
     if (!cur_step(p))
         return fail(p, "%s before the first title (a step starts with "
                     "'title')", shown);
+    if (*s == 'c')
+        return do_check(p, arg);
     if (*s == 's')
         return do_set(p, arg);
     if (*s == 'k')
@@ -404,21 +528,25 @@ static int check_steps(struct parse *p, const struct app *a)
     struct app tmp = *a;
     tmp.tour = NULL;
     tmp.tour_active = 0;
-    for (int i = 0; i < p->t->nsteps; i++) {
+    app_tables_keep(APP_KEEP_CHECK, a->pe_table);   /* a's table stays */
+    int r = 0;
+    for (int i = 0; i < p->t->nsteps && r == 0; i++) {
         const struct tour_cmd *bad;
         if (apply_step(&tmp, &p->t->steps[i], &bad) == 0)
             continue;
         p->line = bad->line;
-        return fail(p, "%s %s: %s", bad->kind == TOUR_SET ? "set" : "key",
-                    bad->arg, tmp.msg[0] ? tmp.msg : "refused");
+        r = fail(p, "%s %s: %s", bad->kind == TOUR_SET ? "set" : "key",
+                 bad->arg, tmp.msg[0] ? tmp.msg : "refused");
     }
-    return 0;
+    app_tables_keep(APP_KEEP_CHECK, NULL);
+    return r;
 }
 
-int tour_load(struct tour *t, const char *path, const struct app *a,
-              char *err, size_t errlen)
+static int tour_load_with(struct tour *t, const char *path,
+                          const struct tour_files *fs, const struct app *a,
+                          char *err, size_t errlen)
 {
-    struct parse p = { t, path, 0, err, errlen };
+    struct parse p = { t, path, 0, err, errlen, fs };
     char *buf = NULL;
     size_t n = 0;
     memset(t, 0, sizeof *t);
@@ -442,6 +570,12 @@ int tour_load(struct tour *t, const char *path, const struct app *a,
     return r;
 }
 
+int tour_load(struct tour *t, const char *path, const struct app *a,
+              char *err, size_t errlen)
+{
+    return tour_load_with(t, path, NULL, a, err, errlen);
+}
+
 void tour_free(struct tour *t)
 {
     for (int i = 0; t->steps && i < t->nsteps; i++) {
@@ -449,6 +583,9 @@ void tour_free(struct tour *t)
         for (int j = 0; j < s->ncmd; j++)
             free(s->cmds[j].arg);
         free(s->cmds);
+        for (int j = 0; j < s->nchecks; j++)
+            free(s->checks[j].arg);
+        free(s->checks);
         free(s->title);
         free(s->text);
     }
@@ -492,6 +629,7 @@ static void save_before(struct app *a)
         return;
     *t->before = *a;
     t->before->tour_active = 0;
+    app_tables_keep(APP_KEEP_BEFORE, a->pe_table);  /* for Esc */
 }
 
 /*
@@ -525,7 +663,8 @@ static void restore_before(struct app *a)
 
 /* Load the shipped tour (or path) as a->tour; the step is not shown. */
 static int tour_load_into(struct app *a, const char *path_or_null,
-                          char *err, size_t errlen)
+                          const struct tour_files *fs, char *err,
+                          size_t errlen)
 {
     char buf[1024];
     const char *path = path_or_null;
@@ -549,7 +688,7 @@ static int tour_load_into(struct app *a, const char *path_or_null,
         snprintf(err, errlen, "%s: out of memory", path);
         return -1;
     }
-    if (tour_load(t, path, a, err, errlen)) {
+    if (tour_load_with(t, path, fs, a, err, errlen)) {
         free(t);
         return -1;
     }
@@ -564,7 +703,13 @@ static int tour_load_into(struct app *a, const char *path_or_null,
 int tour_load_as(struct app *a, const char *path_or_null, char *err,
                  size_t errlen)
 {
-    return tour_load_into(a, path_or_null, err, errlen);
+    return tour_load_into(a, path_or_null, NULL, err, errlen);
+}
+
+int tour_load_files(struct app *a, const char *path,
+                    const struct tour_files *fs, char *err, size_t errlen)
+{
+    return tour_load_into(a, path, fs, err, errlen);
 }
 
 /* Say once why the English tour runs where Chinese was asked for. */
@@ -584,7 +729,7 @@ static void say_fell_back(struct app *a)
 int tour_start(struct app *a, const char *path_or_null, char *err,
                size_t errlen)
 {
-    if (tour_load_into(a, path_or_null, err, errlen))
+    if (tour_load_into(a, path_or_null, NULL, err, errlen))
         return -1;
     save_before(a);
     tour_goto(a, 0);
@@ -601,7 +746,7 @@ void tour_fit_terminal(struct app *a)
     struct app *before = t->before;
     int step = a->tour_step, active = a->tour_active;
     t->before = NULL;           /* kept across the reload, for Esc */
-    if (tour_load_into(a, NULL, err, sizeof err)) {
+    if (tour_load_into(a, NULL, NULL, err, sizeof err)) {
         t->before = before;     /* no English tour: keep what there is */
         return;
     }
@@ -640,7 +785,7 @@ void tour_begin(struct app *a)
 int tour_goto_step(struct app *a, const char *arg)
 {
     char err[APP_MSG_LEN], *end;
-    if (!a->tour && tour_load_into(a, NULL, err, sizeof err)) {
+    if (!a->tour && tour_load_into(a, NULL, NULL, err, sizeof err)) {
         app_msg(a, 1, "tour: %s", err);
         return -1;
     }

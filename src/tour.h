@@ -21,6 +21,10 @@
  *     text   A caption line.  Consecutive text lines join into one
  *     text   paragraph; an empty `text` line starts a new paragraph.
  *     line   PE(0) = [0, 1, 0, 1]                      (a line of its own)
+ *     check  e.e > 1.5 * p.p                           (a claim --check
+ *     check  key E                                      tries at every
+ *     check  set interleaved on                         classroom size:
+ *                                                      tour_check.h)
  *
  * The directive is the first word of the line; the rest, after the blanks
  * that follow it, is its argument.  Blank lines are ignored.  Lines are
@@ -71,6 +75,23 @@ int tour_start(struct app *a, const char *path_or_null, char *err,
  * teacher's steps).  Returns 0, or -1 with the reason in err. */
 int tour_load_as(struct app *a, const char *path_or_null, char *err,
                  size_t errlen);
+
+/*
+ * Where a tour run on someone else's behalf finds the files its set
+ * lines name (set pe-file NAME, set config NAME): fn puts the path to
+ * read NAME by in path, or returns -1 with why ("not a plain file
+ * name", "a symlink").  ctx is fn's own.
+ */
+struct tour_files {
+    int (*fn)(void *ctx, const char *name, char *path, size_t pathlen,
+              char *why, size_t whylen);
+    void *ctx;
+};
+
+/* tour_load_as for the file at path, whose set lines may read only the
+ * files fs finds; a line naming another is refused as FILE:LINE. */
+int tour_load_files(struct app *a, const char *path,
+                    const struct tour_files *fs, char *err, size_t errlen);
 
 /*
  * Once the terminal is open (a->ascii known): a shipped Chinese tour on

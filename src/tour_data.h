@@ -25,12 +25,35 @@ struct tour_cmd {
     int line;                   /* where it was written */
 };
 
+#define TOUR_MAX_CHECKS 16      /* check lines in one step */
+#define TOUR_QTY_NAME 24        /* bytes of a quantity's name */
+
+/* A claim a step's screen must bear out (--tour --check): a key or a
+ * ':' command that must be accepted there, or a relation between a
+ * number the view shows by name and another, or a constant:
+ * lhs op factor * rhs (rhs "": lhs op factor). */
+enum tour_check_kind { TOUR_CHECK_KEY = 0, TOUR_CHECK_SET, TOUR_CHECK_REL };
+enum tour_check_op { TOUR_LT = 0, TOUR_LE, TOUR_GT, TOUR_GE, TOUR_EQ,
+                      TOUR_OP_COUNT };
+
+struct tour_check {
+    enum tour_check_kind kind;
+    char *arg;                  /* as written after "check" */
+    int key;                    /* TOUR_CHECK_KEY: the key code */
+    enum tour_check_op op;
+    char lhs[TOUR_QTY_NAME], rhs[TOUR_QTY_NAME];
+    double factor;
+    int line;                   /* where it was written */
+};
+
 struct tour_step {
     char *title;
     char *text;                 /* lines separated by '\n'; an empty line
                                    separates paragraphs */
     struct tour_cmd *cmds;
     int ncmd, line;
+    struct tour_check *checks;
+    int nchecks;
 };
 
 struct tour {

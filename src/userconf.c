@@ -22,8 +22,9 @@
  * the command line's alone. */
 static const char *const JOBS[] = {
     "help", "version", "no-user-settings", "export", "snapshot", "format",
-    "size", "scale", "rows", "check", "check-freqs", "slides", "record",
-    "autoplay", "serve", "serve-mode", "follow", "files", "tour",
+    "size", "scale", "rows", "check", "check-freqs", "check-cache", "slides",
+    "record", "autoplay", "serve", "serve-mode", "follow", "files", "tour",
+    "print-settings",
 };
 
 int userconf_path(char *buf, size_t len)
@@ -112,6 +113,9 @@ static int line_word(char *line, char **word)
     if (arg < 0)
         return cli_error("%s: not a setting (the names are peviz --help's "
                          "long options without their dashes)", name);
+    if (!cli_option_in_file(name))
+        return cli_error("%s: not offered in the settings file (the command "
+                         "line takes it)", name);
     if (is_job(name))
         return cli_error("%s: runs a job for one run, so it is given on the "
                          "command line only", name);

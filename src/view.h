@@ -23,6 +23,7 @@
 #include "keys.h"
 
 struct app;
+struct setting;
 struct state_field;
 struct view_raster;
 
@@ -44,8 +45,9 @@ struct view_raster;
  *   2. src/views/NAME.c: includes app.h and exports const struct view
  *      VIEW_ID_DEF (struct view below): name, title, about and the hooks
  *      it needs, all optional but draw; keys rows end with key 0 and make
- *      the help card, --help and the docs too; fields (state_field.h)
- *      are its follow-mode rows.  No mutable file-scope variables
+ *      the help card, --help and the docs too; settings (settings.h)
+ *      are its options and ':' commands, fields (state_field.h) the
+ *      rest of its follow-mode rows.  No mutable file-scope variables
  *      (tests/views_state.sh): caches live in the runtime object.
  *      Positions on screen go through axis.h; numbers come from libpeviz.
  *   3. One line in this list.  Its place is its number key.
@@ -132,11 +134,29 @@ struct view {
     const struct state_field *fields;
     int (*fields_check)(const struct app *a, char *err, size_t errlen);
     /*
+     * Its settings (settings.h): the command line's options, the ':'
+     * commands, the follow rows, reset and the docs read them; ended by
+     * a row whose name is NULL; NULL: none.
+     */
+    const struct setting *settings;
+    /*
      * What the cursor is on, in words, for :point ("band i=3"); NULL:
      * "the cursor".  The view's draw marks the cell itself (view_point_mark)
      * while a->point is set.
      */
     void (*point_text)(const struct app *a, char *t, size_t len);
+    /*
+     * The number called name as the last draw showed it, for a tour's
+     * check lines (tour_check.h): 0 with *v, or -1 when the view shows
+     * none by that name now.  quantities says which it has, in words,
+     * for messages and the tour format's guide.  NULL: none.
+     */
+    int (*quantity)(const struct app *a, const void *rt, const char *name,
+                    double *v);
+    const char *quantities;
+    /* The status line's title for what it shows now (English: the tour
+     * translates it); NULL: title. */
+    const char *(*status_title)(const struct app *a);
 };
 
 #define VIEW_EXTERN_(id, name, type, member) \
@@ -164,6 +184,12 @@ void views_names(char *buf, size_t len, const char *sep_last);
  * terminal's cursor is left (canvas_cursor).
  */
 void view_point_mark(const struct app *a, canvas *c, int x, int y, int w);
+
+/* The help text of key row k of view v (NULL: a global row): its own,
+ * and for v's ':' row the prompt commands of its settings' rows after
+ * it ("  :heads N  :head H ..."). */
+const char *view_key_help(const struct view *v, const struct keybind *k,
+                          char *buf, size_t len);
 
 /* The help label and text of the row binding keys 1..N to the views:
  * "1..N" (or "1 2 3" for up to four views) and their names. */

@@ -9,8 +9,6 @@
 
 #include "app.h"
 #include "areas.h"
-#include "colormap.h"
-#include "glyph.h"
 #include "text.h"
 
 #define VIEW_ENTRY_(id, name, type, member) [VIEW_##id] = &VIEW_##id##_DEF,
@@ -28,32 +26,6 @@ int view_parse(const char *name)
 const struct view *view_current(const struct app *a)
 {
     return (unsigned)a->view < VIEW_COUNT ? VIEWS[a->view] : NULL;
-}
-
-void view_point_mark(const struct app *a, canvas *c, int x, int y, int w)
-{
-    rgb fg = ui_color(a->palette, UI_ACCENT);
-    if (!a->point) {
-        canvas_cursor(c, x, y);
-        return;
-    }
-    if (!canvas_at(c, x, y))
-        return;
-    for (int i = 0; i < w; i++) {
-        cell *k = canvas_at(c, x + i, y);
-        if (!k)
-            break;
-        uint32_t dot = a->ascii ? 'X' : 0x25CF, ch = k->ch;
-        if (k->kind != CELL_TEXT || (w == 1 && ch == ' '))
-            ch = dot;               /* a pixel pair, or one blank: a dot */
-        canvas_put(c, x + i, y, ch, fg, RGB_DEFAULT, ATTR_BOLD | ATTR_REVERSE);
-    }
-    canvas_cursor(c, x, y);
-    if (x > 0)
-        canvas_text(c, x - 1, y, 1, glyph(a->ascii, GL_PLAY), fg, RGB_DEFAULT,
-                    ATTR_BOLD);
-    canvas_text(c, x + w, y, 1, glyph(a->ascii, GL_PLAY_LEFT), fg, RGB_DEFAULT,
-                ATTR_BOLD);
 }
 
 /* The view names joined by ", ", the last two by sep_last. */
@@ -208,14 +180,54 @@ int view_key(struct app *a, int key)
     return r;
 }
 
+const char *view_key_help(const struct view *v, const struct keybind *k,
+                          char *buf, size_t len)
+{
+    size_t n;
+    if (!v || !v->settings || k->act != ACT_PROMPT)
+        return k->help ? k->help : "";
+    n = (size_t)snprintf(buf, len, "%s", k->help ? k->help : "");
+    for (const struct setting *s = v->settings; s->name && n < len; s++)
+        if (s->where & SET_PROMPT)
+            n += (size_t)snprintf(buf + n, len - n, "%s:%s %s", n ? "  " : "",
+                                  settings_prompt(s),
+                                  s->arg ? s->arg : "on|off");
+    return buf;
+}
+
+/* :NAME VALUE for a setting row of the view: its check too, else the
+ * value is put back; then the row's answer. */
+static int view_setting(struct app *a, const char *name, const char *arg)
+{
+    const struct setting *s = settings_find(VIEWS[a->view]->settings, name,
+                                            SET_PROMPT | SET_TOUR);
+    char was[16], now[128], err[APP_MSG_LEN / 2];
+    if (!s)
+        return 0;
+    memcpy(was, (char *)a + s->off, settings_size(s));
+    if (settings_set(s, a, a->p.n, arg, err, sizeof err) ||
+        settings_check(s, a, err, sizeof err)) {
+        memcpy((char *)a + s->off, was, settings_size(s));
+        app_msg(a, 1, ":%s %s", name, err);
+        return 1;
+    }
+    if (s->changed)
+        s->changed(a);
+    else {
+        settings_show(s, a, now, sizeof now);
+        app_msg(a, 0, "%s %s", name, now);
+    }
+    return 1;
+}
+
 int view_command(struct app *a, const char *name, const char *arg)
 {
     enum view_id id = a->view;
     void *tmp;
     if (!VIEWS[id]->command)
-        return 0;
+        return view_setting(a, name, arg);
     void *rt = view_ready(a, &tmp);
     int r = rt && VIEWS[id]->command(a, rt, name, arg);
     view_rt_done(id, tmp);
-    return r;
+    return r || view_setting(a, name, arg);
 }

@@ -100,6 +100,11 @@ stray-argument
 --check-freqs a.npy --export freqs
 --check-freqs a.npy --snapshot
 --check-freqs
+--check-cache /nonexistent/cache.npy
+--check-cache /dev/null
+--check-cache a.npy --pe-file b.npy
+--check-cache a.npy --check-freqs b.npy
+--check-cache
 --rows 3..2 --export pe
 --rows 8..8 -n 8 --export pe
 --rows 0..16777216 --export pe
@@ -336,7 +341,8 @@ print("%dx%d" % struct.unpack(">II", b[16:24]))' "$1"
 # --plain: no view at 80x24 or 160x48 draws a glyph a screen reader reads
 # as noise (braille, blocks, box lines, shapes), each has a status line,
 # and the heatmap opens on its inspected value and formula
-for v in $("$PEVIZ" --help | sed -n 's/^ *--view NAME  *//p' | sed 's/,//g; s/ or / /'); do
+for v in $("$PEVIZ" --help | sed -n 's/^ *--view NAME  *//p' |
+          sed 's/^.*: //; s/ (default [^)]*)$//; s/,//g; s/ or / /'); do
     for size in 80x24 160x48; do
         "$PEVIZ" --snapshot --plain --view "$v" --size $size >"$tmp/plain" &&
             ! LC_ALL=C.UTF-8 grep -qP '[\x{2500}-\x{25FF}\x{2800}-\x{28FF}]' "$tmp/plain" &&
@@ -377,11 +383,39 @@ conf 'bogus = 1\n'
 conf_refused "peviz.conf:1: bogus: not a setting"
 conf 'export = pe\n'
 conf_refused "peviz.conf:1: export: .*command line only"
+conf 'check-cache = cache.npy\n'
+conf_refused "peviz.conf:1: check-cache: .*command line only"
 conf 'mouse = maybe\n'
 conf_refused "peviz.conf:1: mouse: 'maybe': want yes or no"
 conf 'base\n'
 conf_refused "peviz.conf:1: base: needs a value"
 XDG_CONFIG_HOME=$tmp/xdg "$PEVIZ" --help >/dev/null && ok || bad "--help refused for a bad peviz.conf"
+# --print-settings: each setting --help lists, its value and where it
+# came from: the file, the command line (which wins) or the default
+conf 'fps = 12\nheads = 4\nmouse\n'
+XDG_CONFIG_HOME=$tmp/xdg "$PEVIZ" --print-settings --heads 5 >"$tmp/ps" 2>&1
+from() { grep -qE "^$1 +$2 +$3\$" "$tmp/ps" && ok || bad "--print-settings: want '$1 $2 $3': $(grep "^$1 " "$tmp/ps")"; }
+from fps 12 file
+from d-model 64 default
+from heads 5 'command line'
+from mouse on file
+from palette default default
+# each setting it lists at its default is the default --help gives it
+# (a flag: off, and no default in --help)
+"$PEVIZ" --help >"$tmp/help"
+"$PEVIZ" --no-user-settings --print-settings >"$tmp/ps0"
+[ "$(wc -l <"$tmp/ps0")" -gt 1 ] && ok || bad "--print-settings lists no settings"
+while read -r o v src; do
+    if [ "$v" = off ]; then
+        grep -qE -- "^ +--$o +[a-z]" "$tmp/help" && ok || bad "--help: --$o is no flag"
+    else
+        grep -qF -- "(default $v)" <(grep -E -- "^ +(-., )?--$o [A-Z]" "$tmp/help") && ok ||
+            bad "--print-settings: $o starts at $v, --help says $(grep -E -- "^ +(-., )?--$o " "$tmp/help")"
+    fi
+done <"$tmp/ps0"
+XDG_CONFIG_HOME=$tmp/xdg "$PEVIZ" --print-settings --export pe >"$tmp/out" 2>"$tmp/err"
+[ $? = 2 ] && [ ! -s "$tmp/out" ] && [ "$(wc -l <"$tmp/err")" = 1 ] && ok ||
+    bad "--print-settings --export: not refused with one line"
 rm -f "$tmp/xdg/peviz/peviz.conf" && mkfifo "$tmp/xdg/peviz/peviz.conf"
 conf_refused "peviz.conf: not a regular file"
 rm -f "$tmp/xdg/peviz/peviz.conf"

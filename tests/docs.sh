@@ -72,7 +72,7 @@ if [ -x "$DOCGEN" ]; then
     check "README.md has the generated views table" \
         grep -q '^<!-- BEGIN peviz-docs views -->$' "$README"
     check "README.md has the generated keys" \
-        grep -q '^<!-- BEGIN peviz-docs keys -->$' "$README"
+        grep -q '^<!-- BEGIN peviz-docs keys-brief -->$' "$README"
     check "the man page's KEYS are generated" \
         grep -q '^\.\\" BEGIN peviz-docs keys$' "$MAN"
     check "--version says the version in VERSION ($(cat VERSION))" \
@@ -176,9 +176,9 @@ while IFS= read -r o; do
 done <"$TMP/opts"
 
 # Every name an option takes from a table is in the man page.
-help_names() {      # "a, b or c" after the option in --help -> "a, b, c"
+help_names() {      # "what: a, b or c (default a)" after the option -> "a, b, c"
     grep -E -- "^ +--$1 [A-Z]+ " "$TMP/help" | sed -E 's/^ +--[a-z-]+ [A-Z]+ +//;
-        s/^[^:]*: //; s/ or /, /'
+        s/^[^:]*: //; s/ \(default [^)]*\)$//; s/ or /, /'
 }
 for o in scheme color palette rope-scaling pane-mode lang graphics; do
     want=$(help_names "$o")

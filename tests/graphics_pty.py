@@ -106,7 +106,7 @@ class Term:
     """peviz on a pty of W x H cells of CW x CH pixels; answer(kind) says what
     the far end replies to each query."""
 
-    def __init__(self, answers, extra=(), env_add=None, args=None):
+    def __init__(self, answers, extra=(), env_add=None, args=None, px=True):
         self.answers, self.out, self.t_probe = answers, bytearray(), None
         pid, fd = pty.fork()
         if pid == 0:
@@ -116,7 +116,7 @@ class Term:
             # the size before peviz starts: set from the parent, it raced
             # peviz's first look at it, and a first frame at 0x0 or 80x24
             # (then a resize) was a wrong image on a loaded machine
-            fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", H, W, W * CW, H * CH))
+            fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", H, W, W * CW * px, H * CH * px))
             os.execvpe(PEVIZ, [PEVIZ] + (ARGS if args is None else args) + list(extra), env)
         self.pid, self.fd, self.seen = pid, fd, 0
 
@@ -136,13 +136,13 @@ class Term:
 
     def reply(self):
         """Answer the queries in order of arrival."""
-        pat = re.compile(rb"\x1b_Gi=31,[^\x1b]*\x1b\\|\x1b\[>q|\x1b\[16t|\x1b\[c")
+        pat = re.compile(rb"\x1b_Gi=31,[^\x1b]*\x1b\\|\x1b\[>q|\x1b\[1[46]t|\x1b\[c")
         for m in pat.finditer(self.out, self.seen):
             q = m.group(0)
             if q.startswith(b"\x1b_G") and self.t_probe is None:
                 self.t_probe = time.monotonic()
             key = "kitty" if q.startswith(b"\x1b_G") else {b"\x1b[>q": "xtversion", b"\x1b[16t": "cell",
-                                                              b"\x1b[c": "da1"}[q]
+                                                              b"\x1b[14t": "area", b"\x1b[c": "da1"}[q]
             if self.answers.get(key):
                 os.write(self.fd, self.answers[key])
             if key == "da1" and self.answers.pop("da1_once", None):
@@ -376,6 +376,39 @@ def test_sixel():
           "sixel: the cursor's cell over the image after a parameter change (%d of %d under pixels)"
           % (len([c for c in text if c in scr.sixel]), len(text)))
     t.close()
+
+
+def first_sixel(answers, extra, px=True):
+    """The first sixel image peviz sends to a terminal answering so, and
+    its status line's graphics note."""
+    t = Term(answers, extra=extra, px=px)
+    t.pump(4.0, until=b"\x1bPq")
+    quiet(t, 0.5)
+    img, note = sixel_image(t.out), re.search(rb"graphics: [^\x1b]*", t.out)
+    t.close()
+    return img, note.group(0).decode() if note else ""
+
+
+def test_sixel_exact():
+    """Images as wide as their cells in pixels, from the text area's
+    pixels (CSI 14 t) over its columns, where CSI 16 t rounds (xterm.js:
+    8 for 8.425): 8 pixels a cell gives the image's cells, and at 8.425
+    the image is floor(cells * 8.425) pixels wide.  --graphics sixel
+    named asks for these sizes too: a terminal whose DA1 lists no sixel
+    and whose window size has no pixels still gets images."""
+    da1 = b"\x1b[?62;22c"
+    img8, _ = first_sixel({"cell": b"\x1b[6;16;8t", "da1": da1}, ["--graphics", "sixel"], px=False)
+    area = (W * 8425 // 1000, H * CH)
+    img, note = first_sixel({"area": b"\x1b[4;%d;%dt" % (area[1], area[0]), "cell": b"\x1b[6;16;8t",
+                             "da1": da1}, ["--graphics", "sixel"], px=False)
+    check(img8 is not None and img is not None and note == "graphics: sixel (--graphics sixel)",
+          "sixel named: images without DA1's attribute 4 or window pixels (%r)" % note)
+    if img8 and img:
+        cols, rows = img8[2] // 8, img8[3] // 16
+        want = (cols * area[0] // W, rows * area[1] // H)
+        check(img[:2] == img8[:2] and img[2:4] == want,
+              "sixel at 8.425 pixels a cell: %d x %d cells are %dx%d px (got %dx%d at %d,%d)"
+              % (cols, rows, want[0], want[1], img[2], img[3], img[0], img[1]))
 
 
 def quiet(t, secs=1.0, most=8.0):
@@ -1303,6 +1336,6 @@ if __name__ == "__main__":
     test_tmux_closed()
     in_lanes([[test_pca, test_tmux, test_kitty],
               [test_clocks, test_follow, test_attention, test_real_tmux, test_low_bandwidth],
-              [test_compare, test_sixel, test_sixel_resize, test_tmux_clocks]])
+              [test_compare, test_sixel, test_sixel_resize, test_tmux_clocks, test_sixel_exact]])
     print("graphics: %d passed, %d failed" % (passed, failed))
     sys.exit(1 if failed else 0)

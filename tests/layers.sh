@@ -31,14 +31,14 @@ UP_MAX=3
 FLOORS='
 library:  lib/*
 base:     canvas keys glyph font charset sha256 text geom axis colormap errline
-          termcaps sockfile raster lineart png_out gfx gfx_probe term plain
+          termcaps termreply sockfile raster lineart png_out gfx gfx_probe term plain
 model:    params plans plot config gguf_config mpos_config
-          tour_data state_field views/*_state
+          tour_data state_field settings views/*_state
 app:      app
 caption:  caption
 views:    views views/*
 frame:    frame frame_image frame_export snapshot record gfx_live
-tour:     tour slides
+tour:     tour slides tour_check
 follow:   follow_proto follow_files follow
 cli:      cli
 loop:     loop export plain_line userconf
@@ -55,6 +55,8 @@ mpos_cli cli        the command line'"'"'s multi-axis position options
 views    app        the view interface (view.h) and the list of views: the
                     app dispatches keys and commands through it, each file
                     under views/ implements it
+view      app       view.h, which views.c (the list) and view_mark.c (the
+view_mark app       inspected cell'"'"'s mark, drawn by every view) both define
 areas    app        where things go on the screen (areas.h): a view lays out
                     for the size the app'"'"'s state leaves it
 follow_impl    follow    follow mode in three files: the driver (follow.c),

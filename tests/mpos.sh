@@ -243,6 +243,8 @@ check_scores interleaved-qwen3 mrope $S1 2 0 1 1 128 5000000 24,20,20 1 -- \
     --sequence $S1 --model qwen3-vl
 check_scores interleaved-24 mrope $S1 2 0 1 0 24 10000 6,3,3 1 -- \
     --sequence $S1 -d 24 --mrope-section 6,3,3 --mrope-interleaved
+check_scores interleaved-default-128 mrope $S1 2 0 1 0 128 10000 24,20,20 1 -- \
+    --sequence $S1 -d 128 --mrope-interleaved
 check_scores qwen25-time mrope text:2,video:3x4x4 2 2 0.5 0 128 1000000 16,24,24 0 -- \
     --sequence text:2,video:3x4x4 --model qwen2.5-vl-7b --second-per-grid 0.5
 check_scores axial-6x4 axial 6 4 64 100 -- --grid 6x4 -d 64
@@ -300,7 +302,7 @@ refuse "'text:-3'" --export position-ids --sequence text:-3
 refuse "'text:3x'" --export position-ids --sequence text:3x
 refuse "--mrope-section 16,24,20: sums to 60" --export scores --sequence text:2 -d 128 --mrope-section 16,24,20
 refuse "--mrope-section: '16,24'" --export scores --sequence text:2 --mrope-section 16,24
-refuse "interleaved over 32 slots" --export scores --sequence text:2 -d 64 --mrope-section 2,28,2 --mrope-interleaved
+refuse "interleaved over 32 slots, h and w take at most 11 and 10 slots; type --mrope-section 19,11,2" --export scores --sequence text:2 -d 64 --mrope-section 2,28,2 --mrope-interleaved
 refuse "--mrope-interleaved: goes with --sequence" --export scores --mrope-interleaved
 refuse "--spatial-merge: goes with --sequence" --export scores --spatial-merge 2
 refuse "--grid and --sequence" --export scores --grid 4x4 --sequence text:3
@@ -313,6 +315,8 @@ refuse "--tokens-per-second: '-1'" --export position-ids --sequence text:1 --tok
 refuse "--second-per-grid: '0'" --export position-ids --sequence text:1 --second-per-grid 0
 refuse "--sequence and --pe-file" --export scores --sequence text:3 --pe-file /nonexistent.csv
 refuse "--grid and --pe-file" --export scores --grid 3x3 --pe-file /nonexistent.csv
+refuse "4096 x 4096 tokens x 32768 frequencies is 5.5e+11 terms, over the limit of" --export scores --grid 64x64 -d 65536
+refuse "lower -d or the sequence" --export softmax --sequence text:8,image:64x64 -d 8192
 refuse "want csv with --export position-ids" --export position-ids --sequence text:1 --format f32
 
 echo "mpos: $pass passed, $fail failed"

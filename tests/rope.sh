@@ -871,34 +871,287 @@ hdr = json.dumps({"w": {"dtype": "F32", "shape": [2], "data_offsets": [0, 8]},
 open(out + "/top.safetensors", "wb").write(struct.pack("<Q", len(hdr)) + hdr
     + struct.pack("<2f", 1, 2) + struct.pack("<32d", *v))
 open(out + "/bad.csv", "w").write("1e-3,2e-3\nabc,1\n")
+# the issue's cases: each with an independent generator
+def f16(x): return struct.unpack("<e", struct.pack("<e", x))[0]
+def npy2(name, v, code):
+    h = "{'descr': '<%s', 'fortran_order': False, 'shape': (%d,), }" % (code, len(v))
+    h += " " * ((64 - (10 + len(h) + 1) % 64) % 64) + "\n"
+    fmt = {"f8": "d", "f4": "f", "f2": "e"}[code]
+    open(out + "/" + name, "wb").write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(h))
+        + h.encode() + struct.pack("<%d%s" % (len(v), fmt), *v))
+# transformers' arithmetic in float32: every operation rounded
+def llama3_f32(d, b, s, L, lf, hf):
+    v = []
+    for i in range(d // 2):
+        inv = f32(1.0 / f32(f32(b) ** f32(f32(2 * i) / f32(d))))
+        wl = f32(f32(2 * math.pi) / inv)
+        lw, hw = f32(L / lf), f32(L / hf)
+        x = f32(inv / f32(s)) if wl > lw else inv
+        if not (wl < hw) and not (wl > lw):
+            k = f32(f32(f32(f32(L) / wl) - f32(lf)) / f32(hf - lf))
+            x = f32(f32(f32(f32(1 - k) * x) / f32(s)) + f32(k * x))
+        v.append(x)
+    return v
+def yarn_f32(d, b, s, L):
+    c = lambda r: d * math.log(L / (r * 2 * math.pi)) / (2 * math.log(b))
+    lo, hi = max(math.floor(c(32)), 0), min(math.ceil(c(1)), d - 1)
+    v = []
+    for i in range(d // 2):
+        pos = f32(f32(b) ** f32(f32(2 * i) / f32(d)))
+        ex, it = f32(1 / pos), f32(1 / f32(f32(s) * pos))
+        e = f32(1 - min(max(f32(f32(f32(i) - f32(lo)) / f32(hi - lo)), 0), 1))
+        v.append(f32(f32(it * f32(1 - e)) + f32(ex * e)))
+    return v
+npy2("neox.npy", [1e4 ** (-i / 96) for i in range(0, 24, 2)], "f8")
+npy2("l3-f16.npy", [f16(theta(i, 128, 5e5)) for i in range(64)], "f2")
+npy2("l3f32.npy", llama3_f32(120, 3e5, 10, 5000, 0.8, 4.5), "f4")
+npy2("yarn-linear.npy", [theta(i, 128, 1e6) / 4 for i in range(64)], "f8")
+npy2("yarn-maxpos.npy", yarn(128, 1e6, 4, 131072), "f8")
+v = [theta(i, 128, 5e5) for i in range(64)]
+npy2("cat.npy", v + v, "f4")
+npy2("twice.npy", [x for x in v for _ in (0, 1)], "f4")
+npy2("two.npy", [theta(i, 128, 1e4) for i in range(64)], "f8")
+npy2("glm.npy", [theta(i, 128, 1e6) for i in range(64)], "f8")
+# YaRN's paper: the ramp linear in rotations r = L theta / (2 pi)
+def yarn_paper(d, b, s, L, bf=32, bs=1):
+    v = []
+    for i in range(d // 2):
+        t = theta(i, d, b); g = min(max((L * t / (2 * math.pi) - bs) / (bf - bs), 0), 1)
+        v.append(t / s * (1 - g) + t * g)
+    return v
+npy2("yarn-paper.npy", yarn_paper(128, 1e6, 4, 32768), "f8")
+# proportional (Gemma 4): 128 bands over head_dim 256, the last 96 zero
+npy2("prop.npy", [1e6 ** (-2 * i / 256) if i < 32 else 0.0 for i in range(128)], "f4")
+# a correct bf16 checkpoint buffer (upper halves of float32, rounded)
+def bf16(x):
+    u = struct.unpack("<I", struct.pack("<f", x))[0]
+    return (u + 0x7fff + ((u >> 16) & 1)) >> 16
+hdr = json.dumps({"inv_freq": {"dtype": "BF16", "shape": [64], "data_offsets": [0, 128]}}).encode()
+open(out + "/bf16.safetensors", "wb").write(struct.pack("<Q", len(hdr)) + hdr
+    + struct.pack("<64H", *[bf16(x) for x in llama3(128, 5e5, 8, 8192)]))
+# truncation off, in transformers' float32
+def yarn_f32_nt(d, b, s, L):
+    c = lambda r: d * math.log(L / (r * 2 * math.pi)) / (2 * math.log(b))
+    lo, hi = max(c(32), 0), min(c(1), d - 1)
+    v = []
+    for i in range(d // 2):
+        pos = f32(f32(b) ** f32(f32(2 * i) / f32(d)))
+        ex, it = f32(1 / pos), f32(1 / f32(f32(s) * pos))
+        e = f32(1 - min(max(f32(f32(f32(i) - f32(lo)) / f32(hi - lo)), 0), 1))
+        v.append(f32(f32(it * f32(1 - e)) + f32(ex * e)))
+    return v
+npy2("yarn-nt-f32.npy", yarn_f32_nt(128, 1e6, 4, 32768), "f8")   # float32 numbers kept in f64
+# 30 random settings each of llama3 and yarn in float32: "FILE ARGS" lines
+import random
+random.seed(7)
+cases = open(out + "/f32cases", "w")
+for k in range(30):
+    d = random.choice([64, 80, 96, 120, 128, 256]); b = random.choice([1e4, 2.5e4, 3e5, 5e5, 1e6])
+    s = random.choice([2, 4, 8, 10, 16, 32]); L = random.choice([2048, 4096, 5000, 8192])
+    lf = random.choice([0.5, 0.8, 1, 2]); hf = lf + random.choice([1, 2, 3.7, 4])
+    npy2("l%d.npy" % k, llama3_f32(d, b, s, L, lf, hf), "f4")
+    cases.write("l%d.npy -d %d -b %r --rope-scaling llama3 --factor %r --original-max %d "
+                "--low-freq-factor %r --high-freq-factor %r\n" % (k, d, b, s, L, lf, hf))
+    npy2("y%d.npy" % k, yarn_f32(d, b, s, L), "f4")
+    cases.write("y%d.npy -d %d -b %r --rope-scaling yarn --factor %r --original-max %d\n"
+                % (k, d, b, s, L))
 PY
 python3 "$tmp/dumps.py" "$tmp"
-# check_freqs "args" status "last stdout line"
+# check_freqs "args" status "last stdout line" [matches lines, default 1
+# when the last line is one, else 0]: no other combination is named
 check_freqs() {
-    local args=$1 want=$2 last=$3 got
+    local args=$1 want=$2 last=$3 got nm=0
+    case $last in matches*) nm=1;; esac
+    nm=${4:-$nm}
     eval "set -- $args"
     "$PEVIZ" "$@" >"$tmp/cf.out" 2>"$tmp/cf.err"
     got=$?
     if [ "$got" = "$want" ] && [ "$(tail -n 1 "$tmp/cf.out")" = "$last" ] &&
+       [ "$(grep -c '^matches ' "$tmp/cf.out")" = "$nm" ] &&
        [ ! -s "$tmp/cf.err" ]; then ok
     else bad "peviz $args: exit $got (want $want), last line '$(tail -n 1 "$tmp/cf.out")' (want '$last') $(head -c 200 "$tmp/cf.err")"; fi
 }
 check_freqs "--check-freqs $tmp/qwen-ok.npy --model qwen2.5-7b-yarn" 0 \
     "match: 64 bands within 1e-12 (npy f64) of d 128, base 1000000, yarn s=4 L=32768"
-check_freqs "--check-freqs $tmp/qwen-notrunc.npy --model qwen2.5-7b-yarn" 1 "matches yarn with truncate off"
+check_freqs "--check-freqs $tmp/qwen-notrunc.npy --model qwen2.5-7b-yarn" 1 "matches yarn with truncate off (1 change, residual 0)"
 check_freqs "--check-freqs $tmp/qwen-swapped.csv --model qwen2.5-7b-yarn" 1 \
-    "matches yarn with beta_fast and beta_slow swapped"
+    "matches yarn with beta_fast and beta_slow swapped (1 change, residual 0)"
 check_freqs "--check-freqs $tmp/ds-top.npy -d 64 -b 10000 --rope-scaling yarn --factor 8 --original-max 131072" 1 \
-    "matches yarn with the ramp clamped at d/2-1 = 31 instead of d-1 = 63"
+    "matches yarn with the ramp clamped at d/2-1 = 31 instead of d-1 = 63 (1 change, residual 0)"
 check_freqs "--check-freqs $tmp/top.safetensors --tensor layers.0.rotary_emb.inv_freq -d 64 -b 10000 --rope-scaling yarn --factor 8 --original-max 131072" 1 \
-    "matches yarn with the ramp clamped at d/2-1 = 31 instead of d-1 = 63"
-check_freqs "--check-freqs $tmp/l31-linear.npy --model llama3.1-8b" 1 "matches llama3 applied as plain linear scaling by 8"
-check_freqs "--check-freqs $tmp/l31-base.csv --model llama3.1-8b" 1 "matches base 10000 instead of 500000"
+    "matches yarn with the ramp clamped at d/2-1 = 31 instead of d-1 = 63 (1 change, residual 0)"
+check_freqs "--check-freqs $tmp/l31-linear.npy --model llama3.1-8b" 1 "matches llama3 applied as plain linear scaling by 8 (1 change, residual 5.12e-08)"
+check_freqs "--check-freqs $tmp/l31-base.csv --model llama3.1-8b" 1 "matches base 10000 instead of 500000 (1 change, residual 0)"
 check_freqs "--check-freqs $tmp/l31-ok.npy --model llama3.1-8b" 0 \
     "match: 64 bands within 2.38e-07 (npy f32) of d 128, base 500000, llama3 s=8 L=8192"
-check_freqs "--check-freqs $tmp/f32pow.npy -d 96" 1 "matches inv_freq computed by float32 pow"
+check_freqs "--check-freqs $tmp/f32pow.npy -d 96" 0 \
+    "match: 48 bands within 9.54e-07 (npy f64) of d 96, base 10000, none, in float32 as transformers computes them; residual 0"
 check_freqs "--check-freqs $tmp/llama31.gguf --model llama3.1-8b" 0 \
     "match: 64 bands within 2.38e-07 (gguf rope_freqs.weight F32) of d 128, base 500000, llama3 s=8 L=8192"
+# the issue's cases: a confident wrong diagnosis, a correct f16 file, the
+# framework's float32 arithmetic, a scaling swap, an old L, cat(inv, inv)
+check_freqs "--check-freqs $tmp/neox.npy --model gpt-neox-20b" 1 \
+    "matches rotary dims ignored in the exponent (head_dim 96), equivalently base 10 instead of 10000 (1 change, residual 1.63e-16)"
+check_freqs "--check-freqs $tmp/l3-f16.npy --model llama3-8b" 0 \
+    "match: 64 bands within 0.00195 (npy f16) of d 128, base 500000, none"
+check_freqs "--check-freqs $tmp/l3f32.npy -d 120 -b 3e5 --rope-scaling llama3 --factor 10 --original-max 5000 --low-freq-factor 0.8 --high-freq-factor 4.5" 0 \
+    "match: 60 bands within 9.54e-07 (npy f32) of d 120, base 300000, llama3 s=10 L=5000, in float32 as transformers computes them; residual 0"
+check_freqs "--check-freqs $tmp/yarn-linear.npy --model qwen2.5-7b-yarn" 1 \
+    "matches linear instead of yarn (factor 4) (1 change, residual 0)"
+check_freqs "--check-freqs $tmp/yarn-maxpos.npy --model qwen2.5-7b-yarn" 1 \
+    "matches yarn with L = max_position_embeddings 131072 instead of original_max_position_embeddings 32768 (1 change, residual 1.75e-16)"
+check_freqs "--check-freqs $tmp/cat.npy --model llama3-8b" 0 \
+    "match: 64 bands within 2.38e-07 (npy f32, read as cat(inv, inv)) of d 128, base 500000, none"
+check_freqs "--check-freqs $tmp/twice.npy --model llama3-8b" 0 \
+    "match: 64 bands within 2.38e-07 (npy f32, read as each value twice) of d 128, base 500000, none"
+# two changes at once
+check_freqs "--check-freqs $tmp/two.npy --model llama3.1-8b" 1 \
+    "matches no scaling (llama3 not applied), and base 10000 instead of 500000 (2 changes, residual 0)"
+# GLM's rotary fraction 0.5 missed: 64 values where the settings have 32
+check_freqs "--check-freqs $tmp/glm.npy -d 64 -b 1e6" 1 \
+    "matches the rotary fraction ignored (d = head_dim 128 instead of 64) (1 change, residual 0)"
+check_freqs "--check-freqs $tmp/yarn-paper.npy --model qwen2.5-7b-yarn" 1 \
+    "matches yarn with the paper's ramp (linear in rotations, 1 to 32) (1 change, residual 0)"
+check_freqs "--check-freqs $tmp/prop.npy -d 64 -b 1e6" 1 \
+    "matches proportional RoPE (head_dim 256: 32 bands over head_dim, 96 zero) (1 change, residual 5e-08)"
+check_freqs "--check-freqs $tmp/bf16.safetensors --model llama3.1-8b" 0 \
+    "match: 64 bands within 0.0156 (safetensors inv_freq bf16) of d 128, base 500000, llama3 s=8 L=8192"
+check_freqs "--check-freqs $tmp/yarn-nt-f32.npy --model qwen2.5-7b-yarn" 1 \
+    "matches yarn with truncate off, and inv_freq computed in float32 as transformers does (2 changes, residual 0)"
+# transformers' float32 llama3 and yarn at 30 random settings each: all accepted
+n=0
+while read -r f args; do
+    eval "set -- $args"
+    "$PEVIZ" --check-freqs "$tmp/$f" "$@" >"$tmp/cf.out" 2>&1 || { n=$((n + 1)); echo "  $f $args: $(tail -n 1 "$tmp/cf.out")"; }
+done <"$tmp/f32cases"
+if [ "$n" = 0 ] && [ "$(wc -l <"$tmp/f32cases")" = 60 ]; then ok
+else bad "--check-freqs: $n float32 dumps of transformers' arithmetic rejected"; fi
+# ---- --check-cache: cos/sin caches written here, each pairing, width,
+# attention factor and offset ---------------------------------------------
+cat >"$tmp/caches.py" <<'PY'
+import math, struct, sys, json
+out = sys.argv[1]
+def theta(i, d, b): return 1.0 / b ** (2 * i / d)
+def flat(m): return [x for r in m for x in r]
+def npy3(name, cos, sin):
+    n, w = len(cos), len(cos[0])
+    h = "{'descr': '<f4', 'fortran_order': False, 'shape': (2, %d, %d), }" % (n, w)
+    h += " " * ((64 - (10 + len(h) + 1) % 64) % 64) + "\n"
+    v = flat(cos) + flat(sin)
+    open(out + "/" + name, "wb").write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(h))
+        + h.encode() + struct.pack("<%df" % len(v), *v))
+def st(name, cos, sin, names=("cos", "sin")):
+    n, w = len(cos), len(cos[0]); k = 4 * n * w
+    hdr = json.dumps({names[0]: {"dtype": "F32", "shape": [1, n, w], "data_offsets": [0, k]},
+                      names[1]: {"dtype": "F32", "shape": [1, n, w], "data_offsets": [k, 2 * k]}}).encode()
+    open(out + "/" + name, "wb").write(struct.pack("<Q", len(hdr)) + hdr
+        + struct.pack("<%df" % (n * w), *flat(cos)) + struct.pack("<%df" % (n * w), *flat(sin)))
+# layout: interleaved (2k, 2k+1), half (k, k+W/2), wide (k, k+W/2 with the
+# bands past len(om) not rotated)
+def cache(om, n, layout, a=1.0, off=0, width=None):
+    W = width or 2 * len(om); C, S = [], []
+    for p in range(n):
+        c, s = [], []
+        for j in range(W):
+            b = j // 2 if layout == "interleaved" else j % (W // 2)
+            if b >= len(om): c.append(1.0); s.append(0.0); continue
+            c.append(a * math.cos((p + off) * om[b])); s.append(a * math.sin((p + off) * om[b]))
+        C.append(c); S.append(s)
+    return C, S
+l2 = [theta(i, 128, 1e4) for i in range(64)]
+npy3("c-half.npy", *cache(l2, 300, "half"))
+npy3("c-inter.npy", *cache(l2, 300, "interleaved"))
+npy3("c-off.npy", *cache(l2, 300, "half", off=1))
+st("c-half.safetensors", *cache(l2, 300, "half"))
+st("c-named.safetensors", *cache(l2, 300, "half"), names=("rc", "rs"))
+# qwen2.5-7b-yarn: the attention factor 0.1 ln 4 + 1 folded in, or not
+def yarn(d, b, s, L):
+    c = lambda r: d * math.log(L / (r * 2 * math.pi)) / (2 * math.log(b))
+    lo, hi = max(math.floor(c(32)), 0), min(math.ceil(c(1)), d - 1)
+    return [theta(i, d, b) / s * min(max((i - lo) / (hi - lo), 0), 1)
+            + theta(i, d, b) * (1 - min(max((i - lo) / (hi - lo), 0), 1)) for i in range(d // 2)]
+qy = yarn(128, 1e6, 4, 32768)
+npy3("c-yarn.npy", *cache(qy, 200, "half", a=0.1 * math.log(4) + 1))
+npy3("c-yarn-noa.npy", *cache(qy, 200, "half"))
+npy3("c-yarn-twice.npy", *cache(qy, 200, "half", a=(0.1 * math.log(4) + 1) ** 2))
+# 16 rotary dims across a head of 64, paired (k, k+32)
+npy3("c-wide.npy", *cache([theta(i, 16, 1e4) for i in range(8)], 100, "wide", width=64))
+# M-RoPE, qwen3-vl (interleaved t, h, w 24, 20, 20): the ids of
+# text:4, image:8x8 (merge 2: a 4 x 4 grid), text:4, written out here
+ids = [(k, k, k) for k in range(4)] + [(4, 4 + b, 4 + c) for b in range(4) for c in range(4)]
+ids += [(8 + k, 8 + k, 8 + k) for k in range(4)]
+om3 = [5e6 ** (-2 * i / 128) for i in range(64)]
+def inter(k): return 1 if k % 3 == 1 and k < 60 else 2 if k % 3 == 2 and k < 60 else 0
+def chunk(k): return 0 if k < 24 else 1 if k < 44 else 2
+def mcache(axis_of, flat=False):
+    C, S = [], []
+    for p, idv in enumerate(ids):
+        pos = [p if flat else idv[axis_of(j % 64)] for j in range(128)]
+        C.append([math.cos(pos[j] * om3[j % 64]) for j in range(128)])
+        S.append([math.sin(pos[j] * om3[j % 64]) for j in range(128)])
+    return C, S
+npy3("m-inter.npy", *mcache(inter))
+npy3("m-chunk.npy", *mcache(chunk))
+npy3("m-flat.npy", *mcache(inter, flat=True))
+npy3("m-odd.npy", *mcache(lambda k: 0 if k < 32 else 2 if k < 48 else 1))
+# Gemma 4's proportional layers: 32 bands over head_dim 256, paired
+# (k, k+128), the other 96 not rotated
+g4 = [1e6 ** (-2 * i / 256) for i in range(32)]
+npy3("c-g4.npy", *cache(g4, 64, "wide", width=256))
+# malformed caches: sin of another shape; a (3, n, W) .npy
+hdr = json.dumps({"cos": {"dtype": "F32", "shape": [2, 4], "data_offsets": [0, 32]},
+                  "sin": {"dtype": "F32", "shape": [2, 2], "data_offsets": [32, 48]}}).encode()
+open(out + "/c-shapes.safetensors", "wb").write(struct.pack("<Q", len(hdr)) + hdr + bytes(48))
+h = "{'descr': '<f4', 'fortran_order': False, 'shape': (3, 2, 4), }"
+h += " " * ((64 - (10 + len(h) + 1) % 64) % 64) + "\n"
+open(out + "/c-three.npy", "wb").write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(h)) + h.encode() + bytes(96))
+# the frequencies wrong too: llama3.1's cache made by plain linear
+# scaling, and a cache of base 10000 for a model of 500000, offset by 1
+npy3("c-l31lin.npy", *cache([theta(i, 128, 5e5) / 8 for i in range(64)], 300, "half"))
+npy3("c-base-off.npy", *cache([theta(i, 128, 1e4) for i in range(64)], 300, "half", off=1))
+open(out + "/c-bad.npy", "wb").write(b"\x93NUMPY\x01\x00" + struct.pack("<H", 6) + b"{}    ")
+PY
+python3 "$tmp/caches.py" "$tmp"
+check_freqs "--check-cache $tmp/c-half.npy --model llama2-7b" 0 \
+    "match: 300 positions x 128 within their tolerance (npy (2, 300, 128) f32) of d 128, base 10000, none, (k, k+W/2) half pairing"
+check_freqs "--check-cache $tmp/c-half.safetensors --model llama2-7b" 0 \
+    "match: 300 positions x 128 within their tolerance (safetensors cos/sin (300, 128) f32) of d 128, base 10000, none, (k, k+W/2) half pairing"
+check_freqs "--check-cache $tmp/c-named.safetensors --tensor rc,rs --model llama2-7b" 0 \
+    "match: 300 positions x 128 within their tolerance (safetensors rc/rs (300, 128) f32) of d 128, base 10000, none, (k, k+W/2) half pairing"
+check_freqs "--check-cache $tmp/c-inter.npy --model llama2-7b" 1 \
+    "matches the (2k, 2k+1) interleaved pairing instead of (k, k+W/2) half (1 change, residual 2.98e-08)"
+check_freqs "--check-cache $tmp/c-off.npy --model llama2-7b" 1 \
+    "matches positions offset by 1 (1 change, residual 2.98e-08)"
+check_freqs "--check-cache $tmp/c-yarn.npy --model qwen2.5-7b-yarn -n 32768" 0 \
+    "match: 200 positions x 128 within their tolerance (npy (2, 200, 128) f32) of d 128, base 1000000, yarn s=4 L=32768, (k, k+W/2) half pairing"
+check_freqs "--check-cache $tmp/c-yarn-noa.npy --model qwen2.5-7b-yarn -n 32768" 1 \
+    "matches the attention factor 1.13863 not folded into cos and sin (1 change, residual 2.98e-08)"
+check_freqs "--check-cache $tmp/c-yarn-twice.npy --model qwen2.5-7b-yarn" 1 \
+    "matches the attention factor folded in twice (1.29648) (1 change, residual 5.96e-08)"
+check_freqs "--check-cache $tmp/c-wide.npy -d 16 --rope-layout half" 1 \
+    "matches the (k, k+32) pairing across a head of 64 (1 change, residual 2.97e-08)"
+check_freqs "--check-cache $tmp/c-g4.npy -d 64 -b 1e6 --rope-layout half" 1 \
+    "matches the (k, k+128) pairing across a head of 256, and proportional (the exponent over head_dim 256, not the 64 rotary dims) (2 changes, residual 2.98e-08)"
+check_freqs "--check-cache $tmp/c-l31lin.npy --model llama3.1-8b" 1 \
+    "matches frequencies: llama3 applied as plain linear scaling by 8 (1 change, residual 2.98e-08)"
+check_freqs "--check-cache $tmp/c-base-off.npy --model llama3-8b" 1 \
+    "matches frequencies: base 10000 instead of 500000, and positions offset by 1 (2 changes, residual 2.98e-08)"
+seq="--model qwen3-vl --sequence text:4,image:8x8,text:4"
+check_freqs "--check-cache $tmp/m-inter.npy $seq" 0 \
+    "match: 24 positions x 128 within their tolerance (npy (2, 24, 128) f32) of d 128, base 5000000, none, (k, k+W/2) half pairing"
+check_freqs "--check-cache $tmp/m-chunk.npy $seq" 1 \
+    "matches the chunked slot map instead of interleaved (1 change, residual 2.98e-08)"
+check_freqs "--check-cache $tmp/m-flat.npy $seq" 1 \
+    "matches 1-D positions (every slot turning by the token's index, not its t, h, w ids) (1 change, residual 2.98e-08)"
+check_freqs "--check-cache $tmp/m-odd.npy $seq" 1 \
+    "matches slots t 0-31; h 48-63; w 32-47 (the settings: interleaved t, h, w 24, 20, 20) (1 change, residual 2.98e-08)"
+for f in c-bad.npy nope.npy qwen-ok.npy c-shapes.safetensors c-three.npy "c-half.safetensors --tensor cos" "c-half.npy --tensor cos,sin"; do
+    eval "set -- $tmp/$f"
+    "$PEVIZ" --check-cache "$@" --model llama2-7b >"$tmp/cf.out" 2>"$tmp/cf.err"
+    r=$?
+    if [ "$r" = 2 ] && [ ! -s "$tmp/cf.out" ] && [ "$(wc -l <"$tmp/cf.err")" = 1 ]; then ok
+    else bad "--check-cache $f: exit $r, $(head -c 200 "$tmp/cf.err")"; fi
+done
 # one line per differing band: band, expected, found, relative error
 "$PEVIZ" --check-freqs "$tmp/qwen-notrunc.npy" --model qwen2.5-7b-yarn >"$tmp/cf.out"
 if grep -q '^band 39: expected 6.490394321e-05, found 6.187806812e-05, relative error 0.0466$' "$tmp/cf.out" &&

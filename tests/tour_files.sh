@@ -54,6 +54,83 @@ check "--check: an unknown directive" \
 check "--check without --tour: exit 2 and why" \
     sh -c "[ $? -eq 2 ] && grep -q 'goes with --tour' '$tmp/err'"
 
+# ---- check lines -------------------------------------------------------------
+
+# The shipped tours' check lines hold at every size, with and without
+# colour: each line is tried once per size and colour mode.
+sizes=3
+for lang in en zh; do
+    n=$(grep -c '^check' "assets/tours/$lang.tour")
+    "$PEVIZ" --tour --lang $lang --check >"$tmp/out" 2>"$tmp/err" </dev/null
+    rc=$?
+    check "--check $lang: its checks hold (rc=$rc: $(head -c 300 "$tmp/out"))" \
+        sh -c "[ $rc -eq 0 ] && [ $n -gt 0 ] && grep -q '; $((n * sizes * 2)) checks hold at $sizes sizes, with and without colour' '$tmp/out'"
+done
+# A teacher's tour whose claims fail: exit 1, a line per claim, size and
+# colour mode, with the numbers the screen showed.  p.p on the diagonal
+# is |PE|^2 = d/2 = 256 at d 512 on every screen.
+cat >"$tmp/claims.tour" <<'TOUR'
+title A
+set view attention
+set d 512
+key e f
+check p.p > e.e
+check zz > 1
+check key 9
+check e.e > 1.5 * p.p
+
+title B
+set view grid
+set d 128
+set sequence text:4,image:16x24,text:3
+set section 16,24,24
+check set interleaved on
+TOUR
+"$PEVIZ" --tour="$tmp/claims.tour" --check >"$tmp/out" 2>"$tmp/err" </dev/null
+rc=$?
+check "--check failing claims: exit 1" [ "$rc" -eq 1 ]
+for z in 80x24 120x40 160x48; do
+    for m in colour "no colour"; do
+        check "--check: p.p > e.e fails at $z, $m, with p.p = 256" \
+            grep -q "claims.tour:5: step 1 at $z, $m: p.p > e.e does not hold: p.p = 256, e.e = " "$tmp/out"
+        check "--check: an unknown quantity at $z, $m" \
+            grep -q "claims.tour:6: step 1 at $z, $m: the attention view shows no 'zz' here" "$tmp/out"
+        check "--check: a refused key at $z, $m" \
+            grep -q "claims.tour:7: step 1 at $z, $m: key 9 is refused" "$tmp/out"
+        check "--check: a refused command says what to type at $z, $m" \
+            grep -q "claims.tour:15: step 2 at $z, $m: set interleaved on is refused: .*type :section 22,21,21" "$tmp/out"
+    done
+done
+check "--check: a claim that holds is not reported" \
+    sh -c "! grep -q 'claims.tour:8:' '$tmp/out'"
+check "--check: the count of failures" \
+    grep -q "claims.tour: 24 of 30 checks fail" "$tmp/out"
+# The e.e > 1.5 p.p claim read from the screen, against the formula:
+# p.p = d/2 exactly, e.e near |e|^2 = d with e's entries N(0, 1) (N(0,
+# 1/d) times sqrt(d)).
+if python3 - "$tmp/out" <<'PY'; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
+import re, sys
+vals = [float(m.group(1)) for m in re.finditer(r"p\.p = 256, e\.e = ([0-9.e+-]+)", open(sys.argv[1]).read())]
+ok = len(vals) == 6 and all(0.8 * 512 < v < 1.25 * 512 for v in vals)
+print("" if ok else "FAIL: e.e on the diagonal near d = 512: %s" % vals)
+sys.exit(0 if ok else 1)
+PY
+# The compare view's band facts by name, against the formula: the
+# critical band is the first i with 2 pi base^(2i/d) > n.
+crit() { python3 -c "import math,sys; b,d,n=map(float,sys.argv[1:]); print(next(i for i in range(int(d)//2) if 2*math.pi*b**(2*i/d) > n))" "$@"; }
+ca=$(crit 10000 64 4096) cb=$(crit 500000 64 4096)
+printf 'title A\nset view compare\nset n 4096\ncheck A.crit = %s\ncheck B.crit = %s\ncheck A.crit = %s\n' \
+    "$ca" "$cb" "$((ca + 1))" >"$tmp/crit.tour"
+"$PEVIZ" --tour="$tmp/crit.tour" --check >"$tmp/out" 2>"$tmp/err" </dev/null
+check "--check: A.crit = $ca and B.crit = $cb hold, A.crit = $((ca + 1)) not" \
+    sh -c "grep -q 'crit.tour: 6 of 18 checks fail' '$tmp/out' && grep -q 'crit.tour:6: step 1 at 80x24, colour: A.crit = $((ca + 1)) does not hold: A.crit = $ca$' '$tmp/out' && ! grep -q 'crit.tour:[45]:' '$tmp/out'"
+printf 'title A\ncheck e.e ~ p.p\n' >"$tmp/syntax.tour"
+check "--check: a check line that is no claim, by line" \
+    refused "$tmp/syntax.tour" "$tmp/syntax.tour:2: check 'e.e ~ p.p': want"
+printf 'title A\ncheck key Escape\n' >"$tmp/ckey.tour"
+check "--check: a check key that a tour cannot press" \
+    refused "$tmp/ckey.tour" "$tmp/ckey.tour:2: check key: 'Escape'"
+
 # ---- --slides ----------------------------------------------------------------
 
 # slides_ok DIR N LANG: N steps in DIR, each SVG parses, each text holds
@@ -152,6 +229,87 @@ check "--slides without --tour: exit 2" sh -c "[ $? -eq 2 ] && [ ! -e '$tmp/x' ]
 "$PEVIZ" --tour "$tmp/value.tour" --slides "$tmp/bad" >/dev/null 2>&1
 check "--slides with a bad tour: no DIR" [ ! -e "$tmp/bad" ]
 
+# a tour that loads or steps a tour (set tour N) is refused by line, in
+# --check, in --slides and at an interactive start on a terminal
+printf 'title one\nset tour 1\ntext hi\n' >"$tmp/self.tour"
+check "--check: set tour is refused by line" \
+    refused "$tmp/self.tour" "$tmp/self.tour:2: set tour: a tour cannot load or step a tour"
+"$PEVIZ" --tour "$tmp/self.tour" --slides "$tmp/self" >"$tmp/out" 2>"$tmp/err" </dev/null
+rc=$?
+check "--slides with set tour: exit 2, one line, no DIR (rc=$rc)" \
+    sh -c "[ $rc -eq 2 ] && [ \$(wc -l <'$tmp/err') -eq 1 ] && grep -q ':2: set tour' '$tmp/err' && [ ! -e '$tmp/self' ]"
+# on a pseudo-terminal: the program's exit status and all it wrote
+on_pty() {
+    python3 - "$@" <<'PY'
+import os, pty, sys
+pid, fd = pty.fork()
+if pid == 0:
+    os.environ['TERM'] = 'xterm-256color'
+    os.execv(sys.argv[1], sys.argv[1:])
+out = b''
+while True:
+    try:
+        b = os.read(fd, 4096)
+    except OSError:
+        break
+    if not b:
+        break
+    out += b
+_, st = os.waitpid(pid, 0)
+sys.stdout.write('%d %s' % (os.waitstatus_to_exitcode(st), out.decode('utf-8', 'replace')))
+PY
+}
+got=$(on_pty "$PEVIZ" --tour="$tmp/self.tour")
+check "interactive --tour with set tour: exit 2 and the line ($(echo "$got" | head -c 160))" \
+    sh -c 'case "$1" in "2 "*"set tour: a tour cannot load or step a tour"*) exit 0;; esac; exit 1' _ "$got"
+
+# a signal that ends --slides mid-write leaves no temporary file: each of
+# INT, TERM, HUP and QUIT is sent while a step's temporary file exists
+# (polled for), early and late in the tour; the program still dies of it
+interrupted() {
+    python3 - "$PEVIZ" "$tmp/sig" <<'PY'
+import os, signal, subprocess, sys, time
+peviz, base = sys.argv[1], sys.argv[2]
+bad = []
+def dflt():
+    for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT):
+        signal.signal(s, signal.SIG_DFL)
+for name in ('INT', 'TERM', 'HUP', 'QUIT'):
+    for nth in (1, 9):
+        sig = getattr(signal, 'SIG' + name)
+        d = '%s-%s-%d' % (base, name, nth)
+        p = subprocess.Popen([peviz, '--tour', '--slides', d, '--size', '1000x400'],
+                             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                             stderr=subprocess.DEVNULL, preexec_fn=dflt)
+        seen, end = set(), time.time() + 60
+        while p.poll() is None and time.time() < end:
+            names = os.listdir(d) if os.path.isdir(d) else []
+            seen.update(n for n in names if n.startswith('.'))
+            if len(seen) >= nth and any(n.startswith('.') for n in names):
+                break
+            time.sleep(0.002)
+        if p.poll() is not None:
+            bad.append('%s %d: ended before a temporary file was seen' % (name, nth))
+            continue
+        p.send_signal(sig)
+        rc = p.wait()
+        left = [n for n in os.listdir(d) if n.startswith('.')]
+        if left or rc != -sig:
+            bad.append('%s %d: rc %d, left %s' % (name, nth, rc, left))
+for b in bad:
+    print('  ' + b)
+sys.exit(1 if bad else 0)
+PY
+}
+check "--slides ended by INT, TERM, HUP or QUIT: no temporary file left" interrupted
+# the files honour the umask, as every new file does
+(umask 077 && "$PEVIZ" --tour --slides "$tmp/um077" >/dev/null 2>&1)
+(umask 022 && "$PEVIZ" --tour --slides "$tmp/um022" >/dev/null 2>&1)
+check "--slides under umask 077: every file 0600" \
+    sh -c '[ -z "$(find "$1" -type f ! -perm 0600)" ] && [ -n "$(ls "$1")" ]' _ "$tmp/um077"
+check "--slides under umask 022: every file 0644" \
+    sh -c '[ -z "$(find "$1" -type f ! -perm 0644)" ] && [ -n "$(ls "$1")" ]' _ "$tmp/um022"
+
 # ---- refused combinations: exit 2, one line on stderr, nothing on stdout ----
 
 while IFS= read -r args; do
@@ -177,8 +335,9 @@ done <<'TABLE'
 --record x.cast --export pe
 --record ''
 --record x.cast --follow /tmp/none.sock
+--record x.cast
 TABLE
-check "no file was created by a refused --record" [ ! -e x.cast ]
+check "no file was created by a refused --record (no terminal included)" [ ! -e x.cast ]
 
 echo "tour_files: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -130,7 +130,7 @@ count=$(printf '%s\n' "$names" | wc -l)
 commas=$(printf '%s\n' "$names" | paste -sd, | sed 's/,/, /g')
 want_view=$(printf '%s' "$commas" | sed 's/\(.*\), /\1 or /')
 check "--help: --view names the list's views, demo and plain in their places ($want_view)" \
-    grep -qE -- "^ +--view NAME +$want_view\$" "$TMP/help"
+    grep -qE -- "^ +--view NAME +.*: $want_view \(default [a-z]+\)\$" "$TMP/help"
 check "--help: the views' keys are 1..$count ($commas)" \
     grep -qE "^  1\.\.$count +$commas\$" "$TMP/help"
 "$P" --snapshot --view demo --size 80x6 -d 32 >"$TMP/demo" 2>&1

@@ -13,32 +13,16 @@ _peviz() {
     --base|-b) return ;;
     --seq-len|-n) return ;;
     --pos) return ;;
-    --view) COMPREPLY=($(compgen -W 'heatmap clocks attention compare grid' -- "$cur")); return ;;
-    --scheme) COMPREPLY=($(compgen -W 'sinusoidal rope alibi learned nope t5 kerple-log kerple-power sandwich xpos' -- "$cur")); return ;;
     --color) COMPREPLY=($(compgen -W 'auto none 8 16 256 truecolor' -- "$cur")); return ;;
-    --fps) return ;;
-    --palette) COMPREPLY=($(compgen -W 'default contrast mono' -- "$cur")); return ;;
-    --base-b) return ;;
-    --base-c) return ;;
     --model-b) COMPREPLY=($(compgen -W 'llama2-7b llama3-8b llama3.1-8b llama3.2-1b mistral-7b-v0.1 mistral-7b-v0.2 qwen2.5-7b qwen2.5-7b-yarn gemma3-global gemma3-local gpt-oss-20b gpt-neox-20b deepseek-v3 qwen2-vl-7b qwen2.5-vl-7b qwen3-vl llama4-scout qwen3-8b-yarn gemma4-full gemma4-sliding kimi-k2.5 deepseek-v3.2 qwen3.5 glm-4.5-air' -- "$cur")); return ;;
     --model-c) COMPREPLY=($(compgen -W 'llama2-7b llama3-8b llama3.1-8b llama3.2-1b mistral-7b-v0.1 mistral-7b-v0.2 qwen2.5-7b qwen2.5-7b-yarn gemma3-global gemma3-local gpt-oss-20b gpt-neox-20b deepseek-v3 qwen2-vl-7b qwen2.5-vl-7b qwen3-vl llama4-scout qwen3-8b-yarn gemma4-full gemma4-sliding kimi-k2.5 deepseek-v3.2 qwen3.5 glm-4.5-air' -- "$cur")); return ;;
     --schemes) COMPREPLY=($(compgen -W 'sinusoidal rope alibi learned nope t5 kerple-log kerple-power sandwich xpos' -- "$cur")); return ;;
-    --scheme-a) COMPREPLY=($(compgen -W 'pe sinusoidal rope alibi learned nope t5 kerple-log kerple-power sandwich xpos' -- "$cur")); return ;;
-    --scheme-b) COMPREPLY=($(compgen -W 'pe sinusoidal rope alibi learned nope t5 kerple-log kerple-power sandwich xpos' -- "$cur")); return ;;
-    --scheme-c) COMPREPLY=($(compgen -W 'pe sinusoidal rope alibi learned nope t5 kerple-log kerple-power sandwich xpos' -- "$cur")); return ;;
-    --rope-layout-a) COMPREPLY=($(compgen -W 'interleaved half' -- "$cur")); return ;;
-    --rope-layout-b) COMPREPLY=($(compgen -W 'interleaved half' -- "$cur")); return ;;
-    --rope-layout-c) COMPREPLY=($(compgen -W 'interleaved half' -- "$cur")); return ;;
-    --layer-a) return ;;
-    --layer-b) return ;;
-    --layer-c) return ;;
-    --pane-mode) COMPREPLY=($(compgen -W 'heatmap spectrum profile diff ratio drift matrix' -- "$cur")); return ;;
     --tour) [[ $eq ]] && COMPREPLY=($(compgen -f -- "$cur")); [[ $eq ]] && return ;;
     --lang) COMPREPLY=($(compgen -W 'en zh' -- "$cur")); return ;;
     --slides) COMPREPLY=($(compgen -d -- "$cur")); return ;;
     --record) COMPREPLY=($(compgen -f -- "$cur")); return ;;
     --autoplay) return ;;
-    --export) COMPREPLY=($(compgen -W 'pe scores softmax pca pca-variance freqs bands position-ids' -- "$cur")); return ;;
+    --export) COMPREPLY=($(compgen -W 'pe scores softmax pca pca-variance freqs bands position-ids bound' -- "$cur")); return ;;
     --format) COMPREPLY=($(compgen -W 'csv f32 f64 text ansi svg png' -- "$cur")); return ;;
     --rows) return ;;
     --pe-file) COMPREPLY=($(compgen -f -- "$cur")); return ;;
@@ -52,6 +36,7 @@ _peviz() {
     --model) COMPREPLY=($(compgen -W 'list llama2-7b llama3-8b llama3.1-8b llama3.2-1b mistral-7b-v0.1 mistral-7b-v0.2 qwen2.5-7b qwen2.5-7b-yarn gemma3-global gemma3-local gpt-oss-20b gpt-neox-20b deepseek-v3 qwen2-vl-7b qwen2.5-vl-7b qwen3-vl llama4-scout qwen3-8b-yarn gemma4-full gemma4-sliding kimi-k2.5 deepseek-v3.2 qwen3.5 glm-4.5-air' -- "$cur")); return ;;
     --config) COMPREPLY=($(compgen -f -- "$cur")); return ;;
     --check-freqs) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    --check-cache) COMPREPLY=($(compgen -f -- "$cur")); return ;;
     --layer-type) return ;;
     --rope-scaling) COMPREPLY=($(compgen -W 'none linear ntk dynamic yarn llama3 longrope proportional' -- "$cur")); return ;;
     --factor) return ;;
@@ -72,10 +57,18 @@ _peviz() {
     --second-per-grid) return ;;
     --mrope-section) return ;;
     --grid) return ;;
-    --heads) return ;;
-    --head) return ;;
+    --qk) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    --size) return ;;
+    --scale) return ;;
+    --graphics) COMPREPLY=($(compgen -W 'auto kitty sixel iterm2 cells' -- "$cur")); return ;;
+    --view) COMPREPLY=($(compgen -W 'heatmap clocks attention compare grid' -- "$cur")); return ;;
+    --fps) return ;;
+    --palette) COMPREPLY=($(compgen -W 'default contrast mono' -- "$cur")); return ;;
+    --scheme) COMPREPLY=($(compgen -W 'sinusoidal rope alibi learned nope t5 kerple-log kerple-power sandwich xpos' -- "$cur")); return ;;
     --q) COMPREPLY=($(compgen -W 'ones random' -- "$cur")); return ;;
     --seed) return ;;
+    --heads) return ;;
+    --head) return ;;
     --train) return ;;
     --buckets) return ;;
     --max-distance) return ;;
@@ -83,15 +76,23 @@ _peviz() {
     --r2) return ;;
     --xpos-scale-base) return ;;
     --rope-layout) COMPREPLY=($(compgen -W 'interleaved half' -- "$cur")); return ;;
-    --rotary-dims) return ;;
-    --qk) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    --rotary-dims) COMPREPLY=($(compgen -W 'all' -- "$cur")); return ;;
     --floor-scale) return ;;
     --attn-scale) return ;;
-    --size) return ;;
-    --scale) return ;;
-    --graphics) COMPREPLY=($(compgen -W 'auto kitty sixel iterm2 cells' -- "$cur")); return ;;
+    --base-b) return ;;
+    --base-c) return ;;
+    --scheme-a) COMPREPLY=($(compgen -W 'pe sinusoidal rope alibi learned nope t5 kerple-log kerple-power sandwich xpos' -- "$cur")); return ;;
+    --rope-layout-a) COMPREPLY=($(compgen -W 'global interleaved half' -- "$cur")); return ;;
+    --layer-a) return ;;
+    --scheme-b) COMPREPLY=($(compgen -W 'pe sinusoidal rope alibi learned nope t5 kerple-log kerple-power sandwich xpos' -- "$cur")); return ;;
+    --rope-layout-b) COMPREPLY=($(compgen -W 'global interleaved half' -- "$cur")); return ;;
+    --layer-b) return ;;
+    --scheme-c) COMPREPLY=($(compgen -W 'pe sinusoidal rope alibi learned nope t5 kerple-log kerple-power sandwich xpos' -- "$cur")); return ;;
+    --rope-layout-c) COMPREPLY=($(compgen -W 'global interleaved half' -- "$cur")); return ;;
+    --layer-c) return ;;
+    --pane-mode) COMPREPLY=($(compgen -W 'heatmap spectrum profile diff ratio drift matrix' -- "$cur")); return ;;
     esac
     [[ $cur == -* ]] || return 0
-    COMPREPLY=($(compgen -W '--d-model --base --seq-len --pos --view --scheme --color --ascii --plain --no-braille --fps --mouse --low-bandwidth --palette --base-b --base-c --model-b --model-c --schemes --scheme-a --scheme-b --scheme-c --rope-layout-a --rope-layout-b --rope-layout-c --layer-a --layer-b --layer-c --pane-mode --tour --lang --check --slides --record --autoplay --export --format --rows --softmax --causal --temperature --pe-file --tensor --row-offset --components --serve --serve-mode --follow --files --model --config --check-freqs --layer-type --rope-scaling --factor --original-max --low-freq-factor --high-freq-factor --beta-fast --beta-slow --no-truncate --mscale --mscale-all-dim --proportion --attention-factor --short-factor --long-factor --sequence --spatial-merge --tokens-per-second --second-per-grid --split-frames --mrope-section --mrope-interleaved --grid --heads --head --q --seed --train --buckets --max-distance --bidirectional --r1 --r2 --xpos-scale-base --rope-layout --rotary-dims --qk --temperature-tuning --floor-scale --attn-scale --content --snapshot --size --scale --graphics --no-user-settings --help --version' -- "$cur"))
+    COMPREPLY=($(compgen -W '--d-model --base --seq-len --pos --color --plain --model-b --model-c --schemes --tour --lang --check --slides --record --autoplay --export --format --rows --pe-file --tensor --row-offset --components --serve --serve-mode --follow --files --model --config --check-freqs --check-cache --layer-type --rope-scaling --factor --original-max --low-freq-factor --high-freq-factor --beta-fast --beta-slow --no-truncate --mscale --mscale-all-dim --proportion --attention-factor --short-factor --long-factor --sequence --spatial-merge --tokens-per-second --second-per-grid --split-frames --mrope-section --mrope-interleaved --grid --qk --snapshot --size --scale --graphics --no-user-settings --print-settings --view --ascii --no-braille --fps --mouse --low-bandwidth --palette --scheme --q --seed --heads --head --train --buckets --max-distance --bidirectional --r1 --r2 --xpos-scale-base --rope-layout --rotary-dims --temperature-tuning --floor-scale --attn-scale --softmax --causal --temperature --content --base-b --base-c --scheme-a --rope-layout-a --layer-a --scheme-b --rope-layout-b --layer-b --scheme-c --rope-layout-c --layer-c --pane-mode --help --version' -- "$cur"))
 }
 complete -F _peviz peviz

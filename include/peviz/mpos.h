@@ -123,7 +123,17 @@ int64_t mpos_seg_start(const struct mpos_conf *c, int s);
  * proportions otherwise (t = slots/4, h = (slots - t)/2, w the rest). */
 void mpos_default_section(int slots, int sec[3]);
 
-/* The sections in effect (given, or the default). */
+/* The default sections of the interleaved layout: 24,20,20 at 64 slots
+ * (Qwen3-VL's), and the same proportions otherwise (h = w = 5 slots/16,
+ * t the rest), which the layout can always give. */
+void mpos_default_section_interleaved(int slots, int sec[3]);
+
+/* Sections the interleaved layout gives over slots, nearest sec: h and w
+ * cut to the slots with k mod 3 = 1 and 2, t the rest, into fit.
+ * Returns 1 when sec itself fits. */
+int mpos_interleave_fit(const int sec[3], int slots, int fit[3]);
+
+/* The sections in effect (given, or the default of the layout). */
 void mpos_section(const struct mpos_conf *c, int slots, int sec[3]);
 
 /*

@@ -65,6 +65,16 @@ enum scheme { SCHEME_SINUSOIDAL = 0, SCHEME_ROPE, SCHEME_ALIBI,
 
 struct score_ctx;
 
+/* What a scheme's positions are made of, for the words beside its
+ * picture: frequency bands (a critical band, the slowest band's turns),
+ * T5's buckets, ALiBi's per-head slopes, KERPLE's kernel parameters
+ * r1 and r2, a learned table's rows, or nothing (NoPE). */
+enum scheme_has { SCHEME_HAS_NOTHING = 0, SCHEME_HAS_BANDS,
+                  SCHEME_HAS_BUCKETS, SCHEME_HAS_SLOPES, SCHEME_HAS_KERNEL,
+                  SCHEME_HAS_ROWS, SCHEME_HAS_COUNT };
+/* "bands", "buckets", "slopes", "kernel", "rows", "nothing". */
+const char *scheme_has_name(int has);
+
 /*
  * One entry per scheme, indexed by enum scheme (src/lib/schemes.c):
  * everything that names or describes it, and what its scores are made
@@ -87,6 +97,8 @@ struct scheme_info {
     int toeplitz;                   /* without content S depends on i - j */
     int split;                      /* with content S = e.e + e.p + p.e + p.p */
     void (*build)(struct score_ctx *s);
+    int has;                        /* enum scheme_has; 0 (nothing) when a
+                                       registered row leaves it out */
 };
 
 /* The built-in rows, the first indexed by enum scheme. */

@@ -19,11 +19,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "app.h"
 #include "cli.h"
 #include "colormap.h"
 #include "docgen.h"
+#include "export.h"
 #include "follow.h"
+#include "peviz/bound.h"
+#include "peviz/cachecheck.h"
+#include "peviz/freqcheck.h"
 #include "tour.h"
+#include "tour_check.h"
 #include "view.h"
 
 /* ---- text in each format ------------------------------------------------- */
@@ -142,10 +148,19 @@ static void list_views(FILE *out, int man)
     }
 }
 
-static void keys_table(FILE *out, int man, const char *title,
-                       const struct keybind *k)
+/* The numbers a tour's check lines can name, view by view. */
+static void list_quantities(FILE *out, int man)
 {
-    char vlabel[32], vhelp[256];
+    header(out, man, "view", "quantities", NULL);
+    for (int v = 0; v < VIEW_COUNT; v++)
+        if (VIEWS[v]->quantities)
+            row(out, man, VIEWS[v]->name, VIEWS[v]->quantities, NULL);
+}
+
+static void keys_table(FILE *out, int man, const char *title,
+                       const struct view *v, const struct keybind *k)
+{
+    char vlabel[32], vhelp[1024];
     if (man)
         fprintf(out, ".SS \"%s\"\n", title);
     else
@@ -154,7 +169,8 @@ static void keys_table(FILE *out, int man, const char *title,
     for (; k && k->key; k++) {
         if (!k->label)
             continue;
-        const char *label = k->label, *help = k->help;
+        const char *label = k->label;
+        const char *help = view_key_help(v, k, vhelp, sizeof vhelp);
         if (k->act == ACT_VIEW_N) {
             views_keys_text(vlabel, sizeof vlabel, vhelp, sizeof vhelp);
             label = vlabel;
@@ -166,20 +182,58 @@ static void keys_table(FILE *out, int man, const char *title,
 
 static void list_keys(FILE *out, int man)
 {
-    keys_table(out, man, "In every view", KEYS_GLOBAL);
-    keys_table(out, man, "In follow mode", KEYS_FOLLOW);
+    keys_table(out, man, "In every view", NULL, KEYS_GLOBAL);
+    keys_table(out, man, "In follow mode", NULL, KEYS_FOLLOW);
     for (int v = 0; v < VIEW_COUNT; v++) {
         char title[64];
         snprintf(title, sizeof title, "In the %s view", VIEWS[v]->name);
-        keys_table(out, man, title, VIEWS[v]->keys);
+        keys_table(out, man, title, VIEWS[v], VIEWS[v]->keys);
     }
+}
+
+/* One row of the brief table: where, then each key and what it does. */
+static void keys_brief_row(FILE *out, const char *where,
+                           const struct keybind *k)
+{
+    char vlabel[32], vhelp[256];
+    const char *sep = "";
+    fprintf(out, "| %s | ", where);
+    for (; k && k->key; k++) {
+        if (!k->label)
+            continue;
+        const char *label = k->label, *help = k->help;
+        if (k->act == ACT_VIEW_N) {
+            views_keys_text(vlabel, sizeof vlabel, vhelp, sizeof vhelp);
+            label = vlabel;
+            help = vhelp;
+        }
+        fprintf(out, "%s`%s` %s", sep, label, help);
+        sep = "; ";
+    }
+    fprintf(out, " |\n");
+}
+
+/* The keys in one short table, a row a view (the README's; the man page
+ * has them in full). */
+static void list_keys_brief(FILE *out, int man)
+{
+    if (man) {
+        list_keys(out, man);
+        return;
+    }
+    fprintf(out, "| where | keys |\n|---|---|\n");
+    keys_brief_row(out, "every view", KEYS_GLOBAL);
+    keys_brief_row(out, "follow mode", KEYS_FOLLOW);
+    for (int v = 0; v < VIEW_COUNT; v++)
+        keys_brief_row(out, VIEWS[v]->name, VIEWS[v]->keys);
 }
 
 static void list_schemes(FILE *out, int man)
 {
-    header(out, man, "scheme", "score S(i, j)", NULL);
+    header(out, man, "scheme", "score S(i, j)", "has");
     for (int s = 0; s < scheme_count(); s++)
-        row(out, man, scheme_info(s)->name, scheme_info(s)->formula, NULL);
+        row(out, man, scheme_info(s)->name, scheme_info(s)->formula,
+            scheme_has_name(scheme_info(s)->has));
 }
 
 static void list_methods(FILE *out, int man)
@@ -189,6 +243,31 @@ static void list_methods(FILE *out, int man)
         const struct rope_method_info *r = rope_method_info(m);
         row(out, man, r->name, r->title, r->formula);
     }
+}
+
+/* The rows of --check-freqs' variant table. */
+static void list_freq_variants(FILE *out, int man)
+{
+    header(out, man, "choice", "axis", "what the port did");
+    for (int i = 0; i < freq_variant_count(); i++) {
+        const struct freq_variant *v = freq_variant_at(i);
+        row(out, man, v->name, freq_axis_name(v->axis), v->help);
+    }
+}
+
+/* The same rows inline, by axis: "method: `no scaling`, ...; dims: ...". */
+static void list_freq_variant_names(FILE *out, int man)
+{
+    const char *names[32];
+    for (int a = 0; a < FA_COUNT; a++) {
+        int n = 0;
+        for (int i = 0; i < freq_variant_count() && n < 32; i++)
+            if (freq_variant_at(i)->axis == (enum freq_axis)a)
+                names[n++] = freq_variant_at(i)->name;
+        fprintf(out, "%s%s: ", a ? "; " : "", freq_axis_name((enum freq_axis)a));
+        words(out, 0, names, n);
+    }
+    fputs(man ? ".\n" : "", out);
 }
 
 /* The --model list table, as it prints. */
@@ -252,6 +331,24 @@ static void list_settings(FILE *out, int man)
     }
 }
 
+/* The settings' rows (settings.h), the global ones, then each view's:
+ * a title and settings_doc's table. */
+static void list_setting_rows(FILE *out, int man)
+{
+    for (int v = -1; v < VIEW_COUNT; v++) {
+        const struct setting *rows = v < 0 ? APP_SETTINGS : VIEWS[v]->settings;
+        if (!rows || !rows->name)
+            continue;
+        if (man)
+            fprintf(out, ".SS \"%s\"\n", v < 0 ? "Every view"
+                                                 : VIEWS[v]->name);
+        else
+            fprintf(out, "%s**%s**\n\n", v < 0 ? "" : "\n",
+                    v < 0 ? "Every view" : VIEWS[v]->name);
+        settings_doc(out, man ? "man" : "md", rows);
+    }
+}
+
 /* The words option opt takes, inline; -1 when it takes none. */
 static int option_words(FILE *out, int man, const char *opt)
 {
@@ -267,6 +364,21 @@ static int option_words(FILE *out, int man, const char *opt)
         }
     }
     return -1;
+}
+
+/* The labels of --export bound's lines, in their order: "a, b and c". */
+static void list_bound_labels(FILE *out, int man)
+{
+    int n = 0;
+    while (export_bound_label(n))
+        n++;
+    for (int i = 0; i < n; i++) {
+        fputs(i == 0 ? "" : i == n - 1 ? " and " : ", ", out);
+        fputs(man ? "\\fB" : "`", out);
+        text(out, man, export_bound_label(i));
+        fputs(man ? "\\fR" : "`", out);
+    }
+    fputs(man ? "\n" : "", out);
 }
 
 static int tour_steps(void)
@@ -308,20 +420,47 @@ static void list_palettes(FILE *out, int man)
     }
 }
 
+/* The sizes --check draws a tour at, inline: "80x24, 120x40 and
+ * 160x48". */
+static void list_check_sizes(FILE *out, int man)
+{
+    for (int z = 0; z < TOUR_CHECK_NSIZES; z++)
+        fprintf(out, "%s%dx%d", z == 0 ? "" : z == TOUR_CHECK_NSIZES - 1
+                ? " and " : ", ", TOUR_CHECK_SIZES[z][0],
+                TOUR_CHECK_SIZES[z][1]);
+    if (man)
+        fputc('\n', out);
+}
+
 static int view_count(void) { return VIEW_COUNT; }
+static int cache_rows(void) { return CACHE_ROWS_MAX; }
 static int scheme_total(void) { return scheme_count(); }
+static int bound_coarse(void) { return BOUND_COARSE_PER_DECADE; }
+static int bound_fine(void) { return BOUND_FINE_PER_DECADE; }
+static int bound_block_len(void) { return BOUND_BLOCK; }
 
 static const struct list LISTS[] = {
     { "views", list_views, NULL },
     { "keys", list_keys, NULL },
+    { "keys-brief", list_keys_brief, NULL },
     { "schemes", list_schemes, NULL },
+    { "tour-quantities", list_quantities, NULL },
+    { "check-sizes", list_check_sizes, NULL },
     { "methods", list_methods, NULL },
     { "models", list_models, NULL },
+    { "freq-variants", list_freq_variants, NULL },
+    { "freq-variant-names", list_freq_variant_names, NULL },
     { "settings", list_settings, NULL },
+    { "setting-rows", list_setting_rows, NULL },
     { "palettes", list_palettes, NULL },
     { "tour-steps", NULL, tour_steps },
     { "view-count", NULL, view_count },
+    { "cache-rows", NULL, cache_rows },
     { "scheme-count", NULL, scheme_total },
+    { "bound-labels", list_bound_labels, NULL },
+    { "bound-coarse", NULL, bound_coarse },
+    { "bound-fine", NULL, bound_fine },
+    { "bound-block", NULL, bound_block_len },
 };
 #define NLISTS (sizeof LISTS / sizeof LISTS[0])
 

@@ -93,7 +93,8 @@ static int dtype_size(enum freq_dtype t)
     return t == FD_F64 ? 8 : t == FD_F32 ? 4 : 2;
 }
 
-/* count values of type t at off into f->v; finite and nonzero. */
+/* count values of type t at off into f->v; finite and >= 0 (0: a band
+ * that does not rotate, as proportional RoPE pads its bands). */
 static int read_values(const struct src *s, uint64_t off, int64_t count,
                        enum freq_dtype t, int big, struct freq_file *f,
                        char *err, size_t errlen)
@@ -101,7 +102,7 @@ static int read_values(const struct src *s, uint64_t off, int64_t count,
     unsigned char b[8];
     char why[96];
     if (count < 1 || count > FREQ_FILE_MAX) {
-        snprintf(why, sizeof why, "%lld values; want 1..%d (d/2 bands)",
+        snprintf(why, sizeof why, "%lld values; want 1..%d (d/2 bands, or each twice)",
                  (long long)count, FREQ_FILE_MAX);
         return ferr(s, err, errlen, why);
     }
@@ -110,9 +111,9 @@ static int read_values(const struct src *s, uint64_t off, int64_t count,
                (size_t)dtype_size(t)))
             return ferr(s, err, errlen, "shorter than its header says");
         f->v[i] = decode(b, t, big);
-        if (!isfinite(f->v[i]) || f->v[i] <= 0) {
+        if (!isfinite(f->v[i]) || f->v[i] < 0) {
             snprintf(why, sizeof why, "value %lld is %g; want a finite "
-                     "frequency > 0", (long long)i, f->v[i]);
+                     "frequency >= 0", (long long)i, f->v[i]);
             return ferr(s, err, errlen, why);
         }
     }

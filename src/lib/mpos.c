@@ -324,12 +324,29 @@ void mpos_default_section(int slots, int sec[3])
     sec[2] = slots - sec[0] - sec[1];
 }
 
+void mpos_default_section_interleaved(int slots, int sec[3])
+{
+    sec[1] = sec[2] = slots * 5 / 16;
+    sec[0] = slots - sec[1] - sec[2];
+}
+
 void mpos_section(const struct mpos_conf *c, int slots, int sec[3])
 {
     if (c->section[0] + c->section[1] + c->section[2] > 0)
         memcpy(sec, c->section, sizeof c->section);
+    else if (c->interleaved)
+        mpos_default_section_interleaved(slots, sec);
     else
         mpos_default_section(slots, sec);
+}
+
+int mpos_interleave_fit(const int sec[3], int slots, int fit[3])
+{
+    int cap = (slots + 1) / 3;      /* slots with k mod 3 = 1 below slots */
+    fit[1] = sec[1] < cap ? sec[1] : cap;
+    fit[2] = sec[2] < slots / 3 ? sec[2] : slots / 3;
+    fit[0] = slots - fit[1] - fit[2];
+    return fit[1] == sec[1] && fit[2] == sec[2] && fit[0] == sec[0];
 }
 
 static int interleaved_axis(int k, const int sec[3])
@@ -359,10 +376,12 @@ static int mrope_axes(const struct mpos_conf *c, int slots,
         got[a]++;
     }
     if (got[0] != sec[0] || got[1] != sec[1] || got[2] != sec[2]) {
+        int fit[3];
+        mpos_interleave_fit(sec, slots, fit);
         snprintf(err, errlen, "--mrope-section %d,%d,%d: interleaved over "
-                 "%d slots gives t,h,w %d,%d,%d; want h and w small enough "
-                 "to interleave", sec[0], sec[1], sec[2], slots, got[0],
-                 got[1], got[2]);
+                 "%d slots, h and w take at most %d and %d slots; type "
+                 "--mrope-section %d,%d,%d", sec[0], sec[1], sec[2], slots,
+                 (slots + 1) / 3, slots / 3, fit[0], fit[1], fit[2]);
         return -1;
     }
     return 0;

@@ -10,8 +10,9 @@
  *      through scores_term_add / scores_terms_additive, or a function of
  *      i - j through scores_dist_add and a struct dist_ops row.
  *   2. Its row at the end of SCHEMES: the --scheme name, the formula of
- *      S in UTF-8 and ASCII (without and with content), toeplitz, split
- *      and build_NAME.
+ *      S in UTF-8 and ASCII (without and with content), toeplitz, split,
+ *      build_NAME and what it has (enum scheme_has: the compare view's
+ *      pane headers say only that).
  *   3. An enum scheme value at the end (peviz/scores.h), in the row's
  *      place: the library needs none, but tests/lib/test_scores.c's
  *      direct_at switch names the scheme to check its scores against
@@ -142,32 +143,42 @@ static void build_nope(struct score_ctx *s)
 const struct scheme_info SCHEMES[] = {
     [SCHEME_SINUSOIDAL] = { "sinusoidal",
         "PE(i)" DOT "PE(j)", "PE(i).PE(j)", X_DOT_X, X_DOT_X_ASCII,
-        1, 1, build_sinusoidal },
+        1, 1, build_sinusoidal,
+        SCHEME_HAS_BANDS },
     [SCHEME_ROPE] = { "rope",
         "(R(i)q)" DOT "(R(j)k)", "(R(i)q).(R(j)k)",
         "(R(i)e" SUB_I ")" DOT "(R(j)e" SUB_J ")", "(R(i)e_i).(R(j)e_j)",
-        1, 0, build_rope },
+        1, 0, build_rope,
+        SCHEME_HAS_BANDS },
     [SCHEME_ALIBI] = { "alibi",
         "-m|i-j|", "-m|i-j|",
         "e" SUB_I DOT "e" SUB_J " - m|i-j|", "e_i.e_j - m|i-j|",
-        1, 0, build_alibi },
+        1, 0, build_alibi,
+        SCHEME_HAS_SLOPES },
     [SCHEME_LEARNED] = { "learned",
         "P(i)" DOT "P(j)", "P(i).P(j)", X_DOT_X, X_DOT_X_ASCII,
-        0, 1, build_learned },
+        0, 1, build_learned,
+        SCHEME_HAS_ROWS },
     [SCHEME_NOPE] = { "nope",
         "0 (no position signal)", "0 (no position signal)",
-        X_DOT_X, X_DOT_X_ASCII, 1, 0, build_nope },
+        X_DOT_X, X_DOT_X_ASCII, 1, 0, build_nope,
+        SCHEME_HAS_NOTHING },
     [SCHEME_T5] = { "t5", T5_F, T5_F, EE T5_F, "e_i.e_j + " T5_F,
-        1, 0, build_t5 },
+        1, 0, build_t5,
+        SCHEME_HAS_BUCKETS },
     [SCHEME_KERPLE_LOG] = { "kerple-log", KL_F, KL_A, EE KL_F,
-        "e_i.e_j + " KL_A, 1, 0, build_kerple_log },
+        "e_i.e_j + " KL_A, 1, 0, build_kerple_log,
+        SCHEME_HAS_KERNEL },
     [SCHEME_KERPLE_POWER] = { "kerple-power", KP_F, KP_A, EE KP_F,
-        "e_i.e_j + " KP_A, 1, 0, build_kerple_power },
+        "e_i.e_j + " KP_A, 1, 0, build_kerple_power,
+        SCHEME_HAS_KERNEL },
     [SCHEME_SANDWICH] = { "sandwich", SW_F, SW_A, EE SW_F, "e_i.e_j + " SW_A,
-        1, 0, build_sandwich },
+        1, 0, build_sandwich,
+        SCHEME_HAS_BANDS },
     [SCHEME_XPOS] = { "xpos", XP_F, XP_A,
         "(R" ZETA "(i)e" SUB_I ")" DOT "(R" ZETA "(j)e" SUB_J ")",
-        "(Rz(i)e_i).(Rz(j)e_j)", 1, 0, build_xpos },
+        "(Rz(i)e_i).(Rz(j)e_j)", 1, 0, build_xpos,
+        SCHEME_HAS_BANDS },
 };
 
 #define NBUILTIN ((int)(sizeof SCHEMES / sizeof SCHEMES[0]))
@@ -197,6 +208,16 @@ int scheme_register(const struct scheme_info *si)
         return -1;
     extra[nextra++] = si;
     return scheme_count() - 1;
+}
+
+const char *scheme_has_name(int has)
+{
+    static const char *const NAMES[SCHEME_HAS_COUNT] = {
+        [SCHEME_HAS_NOTHING] = "nothing", [SCHEME_HAS_BANDS] = "bands",
+        [SCHEME_HAS_BUCKETS] = "buckets", [SCHEME_HAS_SLOPES] = "slopes",
+        [SCHEME_HAS_KERNEL] = "kernel", [SCHEME_HAS_ROWS] = "rows",
+    };
+    return has >= 0 && has < SCHEME_HAS_COUNT ? NAMES[has] : "?";
 }
 
 const char *scheme_name(enum scheme s)

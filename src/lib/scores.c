@@ -49,59 +49,11 @@ void scores_defaults(struct score_opts *o)
     o->attn_scale = 0.1;
 }
 
-double scores_qscale(const struct score_ctx *s, int64_t p)
-{
-    const struct score_opts *o = &s->o;
-    double g = 1.0;
-    if (o->temp_tuning && o->floor_scale > 0)
-        g *= log(floor((double)(p + 1) / o->floor_scale) + 1.0)
-             * o->attn_scale + 1.0;
-    if (o->beta > 0 && o->beta_len > 0)
-        g *= 1.0 + o->beta * log(1.0 + floor((double)p / (double)o->beta_len));
-    return g;
-}
-
-int scores_qscaled(const struct score_ctx *s)
-{
-    return s->n > 0 && scores_qscale(s, s->n - 1) != 1.0;
-}
-
 int64_t scores_train_len(const struct score_opts *o, int64_t n)
 {
     if (o->train_len < 0)
         return n / 2;
     return o->train_len > n ? n : o->train_len;
-}
-
-void scores_term_add(struct score_ctx *s, enum term_type type,
-                     enum score_kind a, enum score_kind b, const char *name)
-{
-    if (s->nterms < SCORES_MAX_TERMS)
-        s->terms[s->nterms++] = (struct score_term){ type, a, b, name, NULL };
-}
-
-void scores_dist_add(struct score_ctx *s, const struct dist_ops *ops,
-                     const char *name)
-{
-    if (s->nterms < SCORES_MAX_TERMS)
-        s->terms[s->nterms++] = (struct score_term){ TERM_DIST, SK_E, SK_E,
-                                                     name, ops };
-}
-
-void scores_terms_additive(struct score_ctx *s, enum score_kind pk,
-                           int has_p)
-{
-    if (!s->o.content) {
-        if (has_p)
-            scores_term_add(s, TERM_DOT, pk, pk, "p.p");
-        return;
-    }
-    scores_term_add(s, TERM_DOT, SK_E, SK_E, "e.e");
-    if (!has_p)
-        return;
-    scores_term_add(s, TERM_DOT, SK_E, pk, "e.p");
-    scores_term_add(s, TERM_DOT, pk, SK_E, "p.e");
-    scores_term_add(s, TERM_DOT, pk, pk, "p.p");
 }
 
 /* Whether a dot term of s reads vectors of kind k. */

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "app.h"
+#include "views/attention_settings.h"
 #include "plans.h"
 #include "raster.h"
 #include "glyph.h"
@@ -98,6 +99,9 @@ struct att_rt {
     double prog;
     char why[192];              /* GRID_REFUSED: what and how to get it */
     struct profile_cache prof;
+    int nshown;                 /* the split maps' headers last drawn: */
+    char shown_name[4][16];     /* each term's name ("e.e") */
+    double shown[4];            /* and the number its header gives */
 };
 
 /* Both axes over px pixels: a block is k positions, or one position
@@ -203,14 +207,52 @@ static double shown_cell(const struct score_grid *g, int t, int r, int c)
     return t < 0 ? grid_cell(g, r, c) : grid_term(g, t, r, c);
 }
 
-static void shown_range(const struct score_grid *g, const struct att_layout *L,
-                        int nt, double *lo, double *hi)
+/*
+ * The split maps' diagonal: a block mean divides a term that is large
+ * only at i = j (e.e) by k, so the cells on the diagonal show the mean
+ * of term t over their own positions' pairs (i, i) instead, with the
+ * temperature: dg[t * rows + r], NAN where the block is off the view.
+ * NULL when there are more pairs than DIAG_CAP entries to sum, or no
+ * memory: then every cell is its block's mean.
+ */
+#define DIAG_CAP (INT64_C(1) << 24)
+static double *split_diag(const struct att_layout *L, const struct score_ctx *s)
+{
+    int64_t span = (int64_t)L->rows * L->k;
+    int nt = s->nterms < 4 ? s->nterms : 4;
+    if (L->k < 2 || L->i0 != L->j0 || L->rows < 1 || nt < 1 ||
+        span * s->d * nt > DIAG_CAP)
+        return NULL;
+    double *dg = malloc(sizeof *dg * (size_t)nt * (size_t)L->rows);
+    for (int t = 0; dg && t < nt; t++)
+        for (int r = 0; r < L->rows; r++) {
+            int64_t i0 = L->i0 + r * L->k, i1 = i0 + L->k, m = 0;
+            double sum = 0;
+            for (int64_t i = i0; i < i1 && i < s->rows; i++, m++)
+                sum += scores_term_at(s, t, i, i);
+            dg[(size_t)t * L->rows + r] = m ? s->tau * sum / (double)m : NAN;
+        }
+    return dg;
+}
+
+/* Term t's value in block (r, c) as the split maps draw it. */
+static double split_cell(const struct score_grid *g, const double *dg,
+                         const struct att_layout *L, int t, int r, int c)
+{
+    if (dg && t >= 0 && r == c && r < L->rows)
+        return dg[(size_t)t * L->rows + r];
+    return shown_cell(g, t, r, c);
+}
+
+static void shown_range(const struct score_grid *g, const double *dg,
+                        const struct att_layout *L, int nt, double *lo,
+                        double *hi)
 {
     int any = 0;
     for (int t = nt ? 0 : -1; t < (nt ? nt : 0); t++)
         for (int r = 0; r < L->rows; r++)
             for (int c = 0; c < L->cols; c++) {
-                double v = shown_cell(g, t, r, c);
+                double v = split_cell(g, dg, L, t, r, c);
                 if (!isfinite(v))
                     continue;
                 if (!any || v < *lo)
@@ -256,7 +298,8 @@ static void missing_mark(canvas *c, const struct app *a, int x, int y)
 /* The blocks of one matrix (or one term) with its top-left at (x, y):
  * masked cells blank, missing ones (past a table's rows) marked. */
 static void draw_cells(canvas *c, const struct app *a,
-                       const struct score_grid *g, const struct att_layout *L,
+                       const struct score_grid *g, const double *dg,
+                       const struct att_layout *L,
                        const struct score_ctx *s, int x, int y, int t,
                        double lo, double hi)
 {
@@ -270,8 +313,9 @@ static void draw_cells(canvas *c, const struct app *a,
                 missing_mark(c, a, x + px, y + cy);
                 continue;
             }
-            double vt = shown_cell(g, t, top / L->s, cc);
-            double vb = bot < hpx ? shown_cell(g, t, bot / L->s, cc) : NAN;
+            double vt = split_cell(g, dg, L, t, top / L->s, cc);
+            double vb = bot < hpx ? split_cell(g, dg, L, t, bot / L->s, cc)
+                                  : NAN;
             if (!isfinite(vt) && !isfinite(vb)) {
                 if (bot < hpx || !isfinite(vt))
                     continue;       /* wholly masked: left blank */
@@ -371,13 +415,13 @@ static const char *term_label(const struct app *a, const char *name,
 
 /* The largest |value| among the cells term t shows (block means when a
  * cell holds k x k positions). */
-static double term_max(const struct score_grid *g, const struct att_layout *L,
-                       int t)
+static double term_max(const struct score_grid *g, const double *dg,
+                       const struct att_layout *L, int t)
 {
     double mx = 0;
     for (int r = 0; r < L->rows; r++)
         for (int cc = 0; cc < L->cols; cc++) {
-            double v = fabs(grid_term(g, t, r, cc));
+            double v = fabs(split_cell(g, dg, L, t, r, cc));
             if (isfinite(v) && v > mx)
                 mx = v;
         }
@@ -403,10 +447,14 @@ static int term_header(const struct app *a, const struct att_layout *L,
 
 /* The note above the maps, in the longest form that fits w cells. */
 static void draw_split_note(canvas *c, const struct app *a,
-                            const struct att_layout *L, int w)
+                            const struct att_layout *L, int diag, int w)
 {
-    char full[96], mid[32];
-    if (L->k > 1) {
+    char full[96], mid[48];
+    if (L->k > 1 && diag) {
+        snprintf(full, sizeof full, "largest |mean| per term (%lldx%lld; "
+                 "diagonal: i=j):", (long long)L->k, (long long)L->k);
+        snprintf(mid, sizeof mid, "max |mean| per term, diag i=j:");
+    } else if (L->k > 1) {
         snprintf(full, sizeof full, "largest |mean of %lldx%lld| per term:",
                  (long long)L->k, (long long)L->k);
         snprintf(mid, sizeof mid, "max |mean| per term:");
@@ -414,13 +462,15 @@ static void draw_split_note(canvas *c, const struct app *a,
         snprintf(full, sizeof full, "largest |value| per term:");
         snprintf(mid, sizeof mid, "max |value| per term:");
     }
-    const char *pick = text_width(full) <= w ? full : mid;
-    canvas_text(c, 0, L->my - 1, w, pick, ui_color(a->palette, UI_DIM),
-                RGB_DEFAULT, 0);
+    const char *cand[3] = { full, mid, diag && L->k > 1
+                            ? "max |mean|, diag i=j:" : mid };
+    canvas_text_fit(c, 0, L->my - 1, w, cand, 3, ui_color(a->palette, UI_DIM),
+                    0);
 }
 
-static void draw_split(canvas *c, const struct app *a,
-                       const struct score_grid *g, const struct att_layout *L,
+static void draw_split(canvas *c, const struct app *a, struct att_rt *rt,
+                       const struct score_grid *g, const double *dg,
+                       const struct att_layout *L,
                        const struct score_ctx *s, double lo, double hi)
 {
     rgb fg = ui_color(a->palette, UI_TEXT);
@@ -429,13 +479,18 @@ static void draw_split(canvas *c, const struct app *a,
         int x = L->mx + (t % 2) * (L->qw + 1), y = L->my + (t / 2) * (L->qh + 1);
         char name[16], head[80];
         term_label(a, s->terms[t].name, name, sizeof name);
-        note |= term_header(a, L, name, term_max(g, L, t), head, sizeof head);
+        double mx = term_max(g, dg, L, t);
+        note |= term_header(a, L, name, mx, head, sizeof head);
+        snprintf(rt->shown_name[t], sizeof rt->shown_name[t], "%s",
+                 s->terms[t].name);
+        rt->shown[t] = mx;
+        rt->nshown = t + 1;
         canvas_text(c, x, y, L->qw, head, fg, RGB_DEFAULT, 0);
-        draw_cells(c, a, g, L, s, x, y + 1, t, lo, hi);
+        draw_cells(c, a, g, dg, L, s, x, y + 1, t, lo, hi);
         draw_cursor(c, a, L, x, y + 1);
     }
     if (note)
-        draw_split_note(c, a, L, L->side ? L->pnx - 1 : c->w);
+        draw_split_note(c, a, L, dg != NULL, L->side ? L->pnx - 1 : c->w);
 }
 
 /* ---- the header ------------------------------------------------------------- */
@@ -1121,7 +1176,7 @@ static void profile_spec_row(const struct app *a, struct att_rt *rt,
                              struct plot_spec *sp, struct plot_series *ser,
                              char *title, size_t tlen)
 {
-    char cand[2][LINE_LEN];
+    char cand[3][LINE_LEN];
     const struct att_layout *L = &rt->L;
     int r = (int)((a->att.ci - L->i0) / L->k);
     int n = L->cols < PROFILE_MAX ? L->cols : PROFILE_MAX;
@@ -1155,11 +1210,20 @@ static void profile_spec_row(const struct app *a, struct att_rt *rt,
         snprintf(cand[0], LINE_LEN, "row i=%lld: missing, the table has %lld "
                  "positions", (long long)a->att.ci, (long long)s->rows);
         snprintf(cand[1], LINE_LEN, "row i=%lld: missing", (long long)a->att.ci);
-    } else if (L->k == 1 || exact) {
+    } else if (L->k == 1) {
         snprintf(cand[0], LINE_LEN, "%s of row i=%lld across keys j", what,
                  (long long)a->att.ci);
         snprintf(cand[1], LINE_LEN, "%s, i=%lld, against j", what,
                  (long long)a->att.ci);
+    } else if (exact) {         /* row i itself, k keys a dot */
+        long long k = (long long)L->k, i = (long long)a->att.ci;
+        snprintf(cand[0], LINE_LEN, "%s of row i=%lld, 1 dot = mean of %lld "
+                 "keys", what, i, k);
+        snprintf(cand[1], LINE_LEN, "%s, i=%lld, dot = mean of %lld", what,
+                 i, k);
+        snprintf(cand[2], LINE_LEN, "%s i=%lld, mean of %lld", what, i, k);
+        pick_title(title, tlen, w, cand, 3);
+        return;
     } else {
         long long r0 = (long long)(L->i0 + r * L->k);
         long long r1 = (long long)(L->i0 + (r + 1) * L->k - 1);
@@ -1301,11 +1365,13 @@ static void draw_body(canvas *c, const struct app *a, struct att_rt *rt,
     const struct att_layout *L = &rt->L;
     int split = rt->split;
     double lo = 0, hi = 0;
-    shown_range(rt->grid, L, split ? s->nterms : 0, &lo, &hi);
+    double *dg = split ? split_diag(L, s) : NULL;
+    rt->nshown = 0;
+    shown_range(rt->grid, dg, L, split ? s->nterms : 0, &lo, &hi);
     if (split) {
-        draw_split(c, a, rt->grid, L, s, lo, hi);
+        draw_split(c, a, rt, rt->grid, dg, L, s, lo, hi);
     } else {
-        draw_cells(c, a, rt->grid, L, s, L->mx, L->my, -1, lo, hi);
+        draw_cells(c, a, rt->grid, NULL, L, s, L->mx, L->my, -1, lo, hi);
         draw_cursor(c, a, L, L->mx, L->my);
         draw_axes(c, a, L, s);
     }
@@ -1319,8 +1385,11 @@ static void draw_body(canvas *c, const struct app *a, struct att_rt *rt,
                          : split ? "terms" : "S";
     /* a block of k x k positions shows their mean: the legend's ends are
      * means too, and say so */
-    char cap[64];
-    if (L->k > 1)
+    char cap[96];
+    if (L->k > 1 && dg)     /* the diagonal cells are means of (i, i) */
+        snprintf(cap, sizeof cap, "%s mean of %lldx%lld, diagonal i=j",
+                 base_cap, (long long)L->k, (long long)L->k);
+    else if (L->k > 1)
         snprintf(cap, sizeof cap, "%s mean of %lldx%lld", base_cap,
                  (long long)L->k, (long long)L->k);
     else
@@ -1335,6 +1404,7 @@ static void draw_body(canvas *c, const struct app *a, struct att_rt *rt,
                                 a->palette, &lg);
     canvas_text(c, used, L->legend_y, lw - used, miss,
                 ui_color(a->palette, UI_DIM), RGB_DEFAULT, 0);
+    free(dg);
 }
 
 /* ---- the hooks ------------------------------------------------------------ */
@@ -1410,6 +1480,7 @@ static void att_draw(const struct app *a, void *rt, canvas *c, char *hint,
     const struct att_layout *L = &r->L;
     struct score_ctx *s = app_scores_new(a);
     hint[0] = 0;
+    r->nshown = 0;
     if (!s) {
         draw_message(c, a, 0, "attention: out of memory");
         return;
@@ -1456,7 +1527,7 @@ static int att_raster(const struct app *a, void *rt, int cw, int ch,
         !(s = app_scores_new(a)))
         return -1;
     double lo = 0, hi = 0;
-    shown_range(t->grid, L, 0, &lo, &hi);
+    shown_range(t->grid, NULL, L, 0, &lo, &hi);
     int hpx = L->rows * L->s, W = L->cols * L->s * cw, H = (hpx + 1) / 2 * ch;
     *r = (struct view_raster){ L->mx, L->my, L->cols * L->s, (hpx + 1) / 2,
                                cw, ch, NULL, 0 };
@@ -1478,11 +1549,6 @@ static int att_raster(const struct app *a, void *rt, int cw, int ch,
 
 /* ---- state ------------------------------------------------------------------ */
 
-static void att_reset(struct app *a)
-{
-    memset(&a->att, 0, sizeof a->att);
-    scores_defaults(&a->att.o);
-}
 
 static void att_params_changed(struct app *a)
 {
@@ -1534,29 +1600,6 @@ static void toggle(struct app *a, int *flag, const char *what,
 {
     *flag = !*flag;
     app_msg(a, 0, "%s %s", what, *flag ? on : off);
-}
-
-static void set_head(struct app *a, int h)
-{
-    int heads = a->att.o.heads >= 1 ? a->att.o.heads : 8;
-    a->att.o.head = (h % heads + heads) % heads;
-    double slopes[SCORES_MAX_HEADS];
-    pe_alibi_slopes(heads, slopes);
-    char m[32];
-    int h1 = a->att.o.head + 1;
-    if (a->att.o.scheme == SCHEME_SANDWICH) {
-        num(8.0 * h1 / heads, m, sizeof m);
-        app_msg(a, 0, "Sandwich head %d of %d: divisor 8h/H = %s", h1, heads,
-                m);
-        return;
-    }
-    num(slopes[a->att.o.head], m, sizeof m);
-    if (a->att.o.scheme == SCHEME_T5)
-        app_msg(a, 0, "T5 head %d of %d: column %d of W%s%s", h1, heads, h1,
-                a->t5_table ? "" : ", the stand-in's slope m = ",
-                a->t5_table ? "" : m);
-    else
-        app_msg(a, 0, "ALiBi head %d of %d: slope m = %s", h1, heads, m);
 }
 
 static int key_zoom(struct app *a, void *rt, int key)
@@ -1669,7 +1712,7 @@ static int key_head(struct app *a, void *rt, int key)
                 "sandwich (s cycles the schemes)", key);
         return 1;
     }
-    set_head(a, a->att.o.head + (key == '}' ? 1 : -1));
+    attention_settings_head(a, a->att.o.head + (key == '}' ? 1 : -1));
     return 1;
 }
 
@@ -1722,63 +1765,14 @@ static int number_arg(struct app *a, const char *what, const char *arg,
 static int att_command(struct app *a, void *rt, const char *name,
                        const char *arg)
 {
-    struct score_opts *t = &a->att.o;
     long v, n = (long)a->p.n;
-    int opt = att_opt_parse(name);
-    if (opt >= 0) {
-        char err[160];
-        struct score_opts was = *t;
-        if (att_opt_set(t, a->p.n, (enum att_opt)opt, arg, err, sizeof err)
-            || att_t5_check(t, err, sizeof err)) {
-            *t = was;
-            app_msg(a, 1, ":%s %s", name, err);
-            return 1;
-        }
-        if (opt == AO_Q)
-            app_msg(a, 0, "RoPE q and k: %s", t->q_random ? "seeded N(0,1)"
-                                                          : "all ones");
-        else if (opt == AO_HEADS || opt == AO_HEAD)
-            set_head(a, t->head);       /* names it, with its slope */
-        else if (opt == AO_SEED)
-            app_msg(a, 0, "RoPE random q and k: seed %llu",
-                    (unsigned long long)t->seed);
-        else if (opt == AO_BUCKETS || opt == AO_MAXD)
-            app_msg(a, 0, "t5: %d buckets, max distance %d", t->buckets,
-                    t->max_distance);
-        else if (opt == AO_R1 || opt == AO_R2)
-            app_msg(a, 0, "kerple: r1 = %g, r2 = %g", t->r1, t->r2);
-        else if (opt == AO_XPOS_BASE)
-            app_msg(a, 0, "xpos: scale base %g", t->xpos_base);
-        else if (opt == AO_FLOOR || opt == AO_ATTN || opt == AO_TUNING)
-            app_msg(a, 0, "temperature tuning%s: floor_scale %g, attn_scale %g",
-                    t->temp_tuning ? "" : " (off: --temperature-tuning)",
-                    t->floor_scale, t->attn_scale);
-        else if (opt == AO_PAIRS || opt == AO_ROTARY)
-            app_msg(a, 0, "rope pairs %s, rotary dims %d%s",
-                    qk_pairs_name(t->qk_pairs), t->rotary_dims ? t->rotary_dims
-                                                               : a->p.d,
-                    t->rotary_dims >= a->p.d || !t->rotary_dims ? " (all)" : "");
-        else
-            app_msg(a, 0, "learned: trained length L = %lld",
-                    (long long)t->train_len);
-    } else if (strcmp(name, "scheme") == 0) {
-        int sc = scheme_parse(arg);
-        char list[160];
-        if (sc < 0)
-            app_msg(a, 1, ":scheme wants %s", scheme_list(list, sizeof list));
-        else {
-            t->scheme = (enum scheme)sc;
-            app_msg(a, 0, "scheme %s", scheme_name(t->scheme));
-        }
-    } else if (strcmp(name, "i") == 0 || strcmp(name, "j") == 0) {
-        if (number_arg(a, name, arg, 0, n - 1, &v)) {
-            *(name[0] == 'i' ? &a->att.ci : &a->att.cj) = v;
-            refit(a, rt);
-            app_msg(a, 0, "cursor i = %lld, j = %lld", (long long)a->att.ci,
-                    (long long)a->att.cj);
-        }
-    } else {
+    if (strcmp(name, "i") && strcmp(name, "j"))
         return 0;
+    if (number_arg(a, name, arg, 0, n - 1, &v)) {
+        *(name[0] == 'i' ? &a->att.ci : &a->att.cj) = v;
+        refit(a, rt);
+        app_msg(a, 0, "cursor i = %lld, j = %lld", (long long)a->att.ci,
+                (long long)a->att.cj);
     }
     return 1;
 }
@@ -1806,11 +1800,7 @@ static const struct keybind ATT_KEYS[] = {
     { ' ', ACT_VIEW_KEY, NULL, NULL, key_inert },
     { ',', ACT_VIEW_KEY, NULL, NULL, key_inert },
     { '.', ACT_VIEW_KEY, NULL, NULL, key_inert },
-    { ':', ACT_PROMPT, ":", ":q ones|random  :seed S  :heads N  :head h  "
-      ":train L  :buckets N  :max-distance M  :r1 R  :r2 R  "
-      ":xpos-scale-base G  :rope-layout L  :rotary-dims R  :floor-scale F  "
-      ":attn-scale A  :temperature-tuning on|off  :scheme NAME  :i N  :j N",
-      NULL },
+    { ':', ACT_PROMPT, ":", ":i N  :j N", NULL },
     { PK_UP, ACT_UP, NULL, NULL, key_move },
     { 'k', ACT_UP, NULL, NULL, key_move },
     { PK_DOWN, ACT_DOWN, NULL, NULL, key_move },
@@ -1856,43 +1846,7 @@ static const char ATT_ABOUT[] =
 
 /* ---- follow mode ---------------------------------------------------------- */
 
-static const char *scheme_word(int v) { return scheme_name((enum scheme)v); }
-
-/* A family's setting on the wire as att_opt_text writes it, taken back
- * through att_opt_set: checked as its command-line option is. */
-static int opt_set(struct app *a, enum att_opt id, const char *name,
-                   const char *v, char *err, size_t errlen)
-{
-    char why[128];
-    if (att_opt_set(&a->att.o, a->p.n, id, v, why, sizeof why) == 0)
-        return 0;
-    snprintf(err, errlen, "%s: %s", name, why);
-    return -1;
-}
-
-#define ATT_OPT(fn, id)                                                     \
-    static void fn##_text(const struct app *a, char *v, size_t len)         \
-    {                                                                       \
-        att_opt_text(&a->att.o, id, v, len);                                \
-    }                                                                       \
-    static int fn##_set(struct app *a, const char *v, char *err,            \
-                        size_t errlen)                                      \
-    {                                                                       \
-        return opt_set(a, id, "att." #fn, v, err, errlen);                  \
-    }
-ATT_OPT(buckets, AO_BUCKETS)
-ATT_OPT(max_distance, AO_MAXD)
-ATT_OPT(r1, AO_R1)
-ATT_OPT(r2, AO_R2)
-ATT_OPT(xpos_base, AO_XPOS_BASE)
-ATT_OPT(pairs, AO_PAIRS)
-ATT_OPT(rotary, AO_ROTARY)
-ATT_OPT(tuning, AO_TUNING)
-ATT_OPT(floor_scale, AO_FLOOR)
-ATT_OPT(attn_scale, AO_ATTN)
-#undef ATT_OPT
-#define ATT_OPT_ROW(fn) { .name = "att." #fn, .type = SF_HOOK,           \
-                          .text = fn##_text, .set = fn##_set }
+#define ATT_SET_ROW(nm) { .name = nm, .type = SF_SETTING }
 
 /* Ministral 3's llama_4_scaling_beta comes from a config file alone (no
  * option, no prompt command), but a follower's scores need it. */
@@ -1914,38 +1868,37 @@ static int beta_set(struct app *a, const char *v, char *err, size_t errlen)
 }
 
 static const struct state_field ATT_FIELDS[] = {
-    SF_ROW_ENUM("att.scheme", att.o.scheme, scheme_word, scheme_parse),
+    ATT_SET_ROW("att.scheme"),
     SF_ROW_INT("att.softmax", att.o.softmax, 0, 1),
     SF_ROW_INT("att.causal", att.o.causal, 0, 1),
     SF_ROW_INT("att.temperature", att.o.temperature, 0, 1),
     SF_ROW_INT("att.content", att.o.content, 0, 1),
     SF_ROW_INT("att.scale_emb", att.o.scale_emb, 0, 1),
     SF_ROW_INT("att.split", att.split, 0, 1),
-    SF_ROW_INT("att.heads", att.o.heads, 1, SCORES_MAX_HEADS),
+    ATT_SET_ROW("att.heads"),
     { .name = "att.head", .type = SF_INT, .off = SF_OFF(att.o.head),
       .bound = SF_BELOW, .aux = SF_OFF(att.o.heads) },
     SF_ROW_INT("att.q_random", att.o.q_random, 0, 1),
-    { .name = "att.seed", .type = SF_U32, .off = SF_OFF(att.o.seed),
-      .hi = 4294967295LL },
+    ATT_SET_ROW("att.seed"),
     SF_ROW_BOUND("att.train", SF_I64, att.o.train_len, -1, SF_LEN),
     SF_ROW_BOUND("att.i", SF_I64, att.ci, 0, SF_POS),
     SF_ROW_BOUND("att.j", SF_I64, att.cj, 0, SF_POS),
     SF_ROW_INT("att.zoom", att.zoom, 0, 64),
     SF_ROW_BOUND("att.i0", SF_I64, att.i0, 0, SF_POS),
     SF_ROW_BOUND("att.j0", SF_I64, att.j0, 0, SF_POS),
-    /* the families' settings, after att.scheme (r2's range is the
-     * scheme's), each checked as its command-line option is */
-    ATT_OPT_ROW(buckets),
-    ATT_OPT_ROW(max_distance),
+    /* the families' settings (ATTENTION_SETTINGS), after att.scheme, each
+     * checked as its command-line option is */
+    ATT_SET_ROW("att.buckets"),
+    ATT_SET_ROW("att.max_distance"),
     SF_ROW_INT("att.bidirectional", att.o.bidirectional, 0, 1),
-    ATT_OPT_ROW(r1),
-    ATT_OPT_ROW(r2),
-    ATT_OPT_ROW(xpos_base),
-    ATT_OPT_ROW(pairs),
-    ATT_OPT_ROW(rotary),
-    ATT_OPT_ROW(tuning),
-    ATT_OPT_ROW(floor_scale),
-    ATT_OPT_ROW(attn_scale),
+    ATT_SET_ROW("att.r1"),
+    ATT_SET_ROW("att.r2"),
+    ATT_SET_ROW("att.xpos_base"),
+    ATT_SET_ROW("att.pairs"),
+    ATT_SET_ROW("att.rotary"),
+    ATT_SET_ROW("att.tuning"),
+    ATT_SET_ROW("att.floor_scale"),
+    ATT_SET_ROW("att.attn_scale"),
     { .name = "att.beta", .type = SF_HOOK, .text = beta_text,
       .set = beta_set },
     { .name = "att.beta_len", .type = SF_I64, .off = SF_OFF(att.o.beta_len),
@@ -1956,6 +1909,12 @@ static const struct state_field ATT_FIELDS[] = {
 /* att.head is read before att.heads may have come down. */
 static int att_fields_check(const struct app *a, char *err, size_t errlen)
 {
+    char why[160];
+    for (const struct setting *s = ATTENTION_SETTINGS; s->name; s++)
+        if (settings_check(s, a, why, sizeof why)) {
+            snprintf(err, errlen, "%s: %s", s->wire, why);
+            return -1;
+        }
     if (a->att.o.beta > 0 && a->att.o.beta_len < 1) {
         snprintf(err, errlen, "att.beta needs att.beta_len, the original "
                  "length");
@@ -1965,6 +1924,30 @@ static int att_fields_check(const struct app *a, char *err, size_t errlen)
         return 0;
     snprintf(err, errlen, "att.head beyond att.heads");
     return -1;
+}
+
+/* A tour's check names a split map by its term: the number its header
+ * showed in the last frame. */
+static int att_quantity(const struct app *a, const void *rt,
+                        const char *name, double *v)
+{
+    const struct att_rt *r = rt;
+    (void)a;
+    for (int t = 0; t < r->nshown; t++)
+        if (strcmp(name, r->shown_name[t]) == 0) {
+            *v = r->shown[t];
+            return 0;
+        }
+    return -1;
+}
+
+/* The library's defaults, then the rows' (the same values; the rows
+ * are what --help says). */
+static void att_reset(struct app *a)
+{
+    memset(&a->att, 0, sizeof a->att);
+    scores_defaults(&a->att.o);
+    settings_reset(ATTENTION_SETTINGS, a);
 }
 
 const struct view VIEW_ATTENTION_DEF = {
@@ -1984,4 +1967,8 @@ const struct view VIEW_ATTENTION_DEF = {
     .fields = ATT_FIELDS,
     .point_text = att_point_text,
     .fields_check = att_fields_check,
+    .quantity = att_quantity,
+    .quantities = "e.e, e.p, p.e, p.p: the number over each of the four "
+                  "maps (content on, f)",
+    .settings = ATTENTION_SETTINGS,
 };

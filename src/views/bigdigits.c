@@ -39,15 +39,30 @@ int big_width(const char *text)
     return w;
 }
 
-/* Pixel (px, py) of a character at cell (x, y). */
-static void pixel(canvas *c, int x, int y, int px, int py, rgb col,
-                  int halves, int ascii)
+/* Whether pixel row `row` (0..4; beyond: off) of glyph g has column bit. */
+static int lit(int g, int row, int bit)
 {
-    if (halves)
-        canvas_half(c, x + px, 2 * y + py, col, 9);
-    else
-        canvas_put(c, x + px, y + py, ascii ? '#' : 0x2588, col, RGB_DEFAULT,
-                   0);
+    return row < 5 && (FONT[g].rows[row] & (4 >> bit));
+}
+
+/*
+ * Column bit of glyph g from cell x, cell row cy: with half blocks a cell
+ * holds two pixel rows, drawn as the glyph for the pair in colour col
+ * (a character, so the terminal's own text colour shows too), else one
+ * pixel as a full block.
+ */
+static void cell_of(canvas *c, int x, int y, int g, int bit, int cy, rgb col,
+                    int halves, int ascii)
+{
+    static const unsigned PAIR[4] = { 0, 0x2584, 0x2580, 0x2588 };
+    if (!halves) {
+        if (lit(g, cy, bit))
+            canvas_put(c, x, y + cy, ascii ? '#' : 0x2588, col, RGB_DEFAULT, 0);
+        return;
+    }
+    int k = 2 * lit(g, 2 * cy, bit) + lit(g, 2 * cy + 1, bit);
+    if (k)
+        canvas_put(c, x, y + cy, PAIR[k], col, RGB_DEFAULT, 0);
 }
 
 int big_draw(canvas *c, int x, int y, int w, const char *text, rgb col,
@@ -59,10 +74,9 @@ int big_draw(canvas *c, int x, int y, int w, const char *text, rgb col,
     for (const char *p = text; *p; p++) {
         int g = glyph_of(*p);
         int gw = g < 0 ? 3 : FONT[g].w;
-        for (int row = 0; g >= 0 && row < 5; row++)
+        for (int cy = 0; g >= 0 && cy < big_rows(halves); cy++)
             for (int bit = 0; bit < gw; bit++)
-                if (FONT[g].rows[row] & (4 >> bit))
-                    pixel(c, cx, y, bit, row, col, halves, ascii);
+                cell_of(c, cx + bit, y, g, bit, cy, col, halves, ascii);
         cx += gw + 1;
     }
     return width;

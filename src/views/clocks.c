@@ -202,7 +202,7 @@ void clocks_face_px(int w, int h, int thick, struct clock_px *g)
 
 static rgb ink(rgb c)
 {
-    return c & RGB_DEFAULT ? RASTER_FG : c;
+    return c & RGB_DEFAULT ? raster_fg() : c;
 }
 
 void clocks_face_art_under(struct art *a, const struct clock_face *f)
@@ -932,7 +932,7 @@ static int big_numbers(struct ctx *x, int rx, int y, int rows,
                        const struct clocks_band *b)
 {
     const struct app *a = x->a;
-    int halves = canvas_has_halves(a->ascii, a->color), h = big_rows(halves);
+    int halves = !a->ascii, h = big_rows(halves);   /* glyphs: no colour needed */
     char v[3][32];
     const char *lab[3] = { "pos", x->sy->om, x->sy->lam };
     snprintf(v[0], sizeof v[0], "%lld", (long long)a->p.pos);
@@ -1283,7 +1283,7 @@ static int face_raster(const struct clock_face *f, int x, int y, int w, int h,
     if (!r->px)
         return -1;
     struct art a = { r->px, W, H };
-    art_fill(&a, RASTER_BG);
+    art_fill(&a, raster_bg());
     clocks_face_art_under(&a, f);
     clocks_face_art_hands(&a, f);
     return 0;

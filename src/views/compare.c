@@ -130,6 +130,14 @@ static void draw_tiny(const struct app *a, canvas *c, const struct rpane *rp,
         snprintf(s[0], sizeof s[0], "%c base=%s crit band %d", 'A' + rp[k].id, b,
                  rp[k].crit);
         snprintf(s[1], sizeof s[1], "%c %s c%d", 'A' + rp[k].id, b, rp[k].crit);
+        if (rp[k].has != SCHEME_HAS_BANDS) {    /* what its scheme has */
+            snprintf(s[0], sizeof s[0], "%c %s: %s", 'A' + rp[k].id,
+                     scheme_name((enum scheme)rp[k].scheme),
+                     rp[k].has == SCHEME_HAS_NOTHING ? "no position signal"
+                     : scheme_has_name(rp[k].has));
+            snprintf(s[1], sizeof s[1], "%c %s", 'A' + rp[k].id,
+                     scheme_name((enum scheme)rp[k].scheme));
+        }
         snprintf(s[2], sizeof s[2], "%c", 'A' + rp[k].id);
         const char *cand[3] = { s[0], s[1], s[2] };
         canvas_text_fit(c, 0, k, c->w, cand, 3, cmp_pane_rgb(a, rp[k].id),
@@ -159,17 +167,20 @@ static int compare_work(const struct app *a, void *rt, int64_t budget)
     struct cmp_rt *r = rt;
     const struct cmp_mode *m = mode_of(a);
     struct cmp_key k;
-    (void)budget;
     if (r->tiny || !m->work)
         return 0;
     cache_key(a, &r->f, &k);
-    if (r->cache.valid && memcmp(&k, &r->cache.key, sizeof k) == 0)
+    if (!r->cache.valid || memcmp(&k, &r->cache.key, sizeof k) != 0) {
+        cache_drop(&r->cache);
+        memset(&r->cache.val, 0, sizeof r->cache.val);
+        m->work(&r->f, &r->cache.val);
+        r->cache.key = k;
+        r->cache.valid = r->cache.val.v != NULL;
+    }
+    /* a mode computed in slices: the next one, between frames */
+    if (!r->cache.valid || !m->more || r->cache.val.done >= r->cache.val.total)
         return 0;
-    cache_drop(&r->cache);
-    m->work(&r->f, &r->cache.val);
-    r->cache.key = k;
-    r->cache.valid = r->cache.val.v != NULL;
-    return 0;
+    return m->more(&r->f, &r->cache.val, budget);
 }
 
 static void compare_fini(void *rt)
@@ -763,13 +774,12 @@ static void compare_reset(struct app *a)
 {
     memset(&a->cmp, 0, sizeof a->cmp);
     a->cmp.npanes = 2;
-    a->cmp.panes[0].base = 10000;
-    a->cmp.panes[1].base = 500000;
-    a->cmp.panes[2].base = 1e6;
+    a->cmp.panes[0].base = 10000;       /* B's and C's: their rows */
     for (int k = COMPARE_ROPE_PANES; k < COMPARE_MAX_PANES; k++)
         a->cmp.panes[k].base = 10000;
     for (int k = 0; k < COMPARE_MAX_PANES; k++)
         rope_scaling_default(&a->cmp.panes[k].rope);
+    settings_reset(COMPARE_SETTINGS, a);
 }
 
 /* ---- ':' commands ------------------------------------------------------- */
@@ -826,7 +836,6 @@ static int cmd_pane_rope(struct app *a, const char *name, const char *arg)
 /* The names of the ':' commands' choices, by number. */
 static const char *layout_word(int i) { return layout_name((enum layout)i); }
 static const char *prec_word(int i) { return precision_name((enum precision)i); }
-static const char *mode_word(int i) { return pane_mode_name((enum pane_mode)i); }
 
 /* v, the choice parsed; when none (v < 0), the error names the count
  * choices word(i) there are. */
@@ -876,11 +885,6 @@ static int compare_command(struct app *a, void *rt, const char *name,
             p->prec = (enum precision)v;
             app_msg(a, 0, "pane %c: precision %s", k, arg);
         }
-    } else if (!strcmp(name, "mode")) {
-        v = cmd_choice(a, "mode", pane_mode_parse(arg), mode_word,
-                       PANE_MODE_COUNT);
-        if (v >= 0)
-            a->cmp.mode = (enum pane_mode)v;
     } else {
         return 0;
     }
@@ -934,6 +938,40 @@ static void compare_point_text(const struct app *a, char *t, size_t len)
     snprintf(t, len, "band %d", a->cmp.band);
 }
 
+/* A tour's check names a pane's band facts as its header gave them:
+ * "A.crit" (the critical band; the band count when none) and "A.turns"
+ * (the slowest band's turns within n), for panes with bands. */
+static int compare_quantity(const struct app *a, const void *rt,
+                            const char *name, double *v)
+{
+    const struct cmp_rt *r = rt;
+    (void)a;
+    for (int k = 0; k < r->f.np; k++) {
+        const struct rpane *p = &r->f.rp[k];
+        if (name[0] != 'A' + p->id || name[1] != '.' ||
+            p->has != SCHEME_HAS_BANDS)
+            continue;
+        if (strcmp(name + 2, "crit") == 0)
+            *v = p->crit;
+        else if (strcmp(name + 2, "turns") == 0)
+            *v = p->slow_turns;
+        else
+            return -1;
+        return 0;
+    }
+    return -1;
+}
+
+/* "compare schemes" while a pane holds a scheme or a model's layer:
+ * the panes then differ by more than their bases. */
+static const char *compare_status_title(const struct app *a)
+{
+    for (int k = 0; k < cmp_npanes(a); k++)
+        if (a->cmp.panes[k].scheme > 0 || cmp_pane_layer(a, k) >= 0)
+            return "compare schemes";
+    return VIEW_COMPARE_DEF.title;
+}
+
 const struct view VIEW_COMPARE_DEF = {
     .name = "compare", .title = "compare bases",
     .rt_size = sizeof(struct cmp_rt), .reset = compare_reset,
@@ -942,7 +980,13 @@ const struct view VIEW_COMPARE_DEF = {
     .raster = compare_raster,
     .command = compare_command, .keys = COMPARE_KEYS,
     .fields = COMPARE_FIELDS, .fields_check = compare_fields_check,
+    .settings = COMPARE_SETTINGS,
     .point_text = compare_point_text,
+    .quantity = compare_quantity,
+    .status_title = compare_status_title,
+    .quantities = "A.crit, A.turns (B., C., ... for each pane with bands): "
+                  "its critical band and its slowest band's turns within n, "
+                  "as its header gives them",
     .about =
         "Two to six encodings side by side, sharing the cursor, the zoom and "
         "one colour scale, so equal colours mean equal values. Pane A is the "
@@ -950,7 +994,11 @@ const struct view VIEW_COMPARE_DEF = {
         "take A's model and RoPE scaling). Each header gives "
         "base, d_model, n, the critical band (the first band whose wavelength "
         "2*pi*base^(2i/d) exceeds n: from there on no band completes a turn "
-        "within n positions) and the turns of the slowest band within n. v "
+        "within n positions) and the turns of the slowest band within n; "
+        "a pane whose scheme has no bands says what it has instead (T5's "
+        "buckets, ALiBi's slope, KERPLE's r1 and r2, learned rows, or no "
+        "position signal) and its formula, and --schemes opens in the "
+        "profile mode, which draws the schemes' scores. v "
         "shows every pane as the PE heatmap, the wavelength spectrum, the "
         "score PE(a).PE(b) against the distance a-b (all panes on one set of "
         "axes), the difference A - X (a lower-precision pane shows its own "

@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "settings.h"
 #include "state_field.h"
 #include "views/compare_state.h"
 
@@ -20,6 +21,9 @@ const char *pane_mode_list(char *buf, size_t len);  /* "heatmap, ... or diff" */
  * and the relations between them one row cannot check. */
 struct app;
 extern const struct state_field COMPARE_FIELDS[];
+/* Its settings' rows (settings.h): panes A, B and C's scores, pairs and
+ * layers, the pane mode. */
+extern const struct setting COMPARE_SETTINGS[];
 int compare_fields_check(const struct app *a, char *err, size_t errlen);
 
 /* For tests: what pixel (x, y) of pane part's image shows, the view laid

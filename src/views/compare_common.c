@@ -7,11 +7,13 @@
 #include <ctype.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "app.h"
 #include "glyph.h"
 #include "text.h"
+#include "peviz/bound.h"
 #include "compare_view.h"
 
 /* ---- small helpers ---------------------------------------------------- */
@@ -116,6 +118,7 @@ static void pane_scheme(const struct app *a, int k, struct rpane *r)
         r->scheme = nope ? SCHEME_NOPE : SCHEME_ROPE;
         r->so.temp_tuning = nope;
     }
+    r->has = r->scheme < 0 ? SCHEME_HAS_BANDS : scheme_info(r->scheme)->has;
     if (r->scheme < 0) {        /* PE(i).PE(j): sinusoidal, no toggles */
         scores_defaults(&r->so);
         return;
@@ -439,4 +442,89 @@ void cmp_distance_spec(const struct app *a, const struct axis *xm,
     sp->zero_line = 1;
     sp->mark_x = (double)a->p.pos;
     sp->label_extremes = xm->span <= 64;
+}
+
+/* In a pane with no bands, what it has and where its scores are. */
+void cmp_no_bands_note(const struct app *a, canvas *c,
+                       const struct cmp_frame *f, int k, int of)
+{
+    const struct geom *g = &f->g;
+    const struct rpane *r = &f->rp[of];
+    char s[2][4][96];
+    const char *l1[4] = { s[0][0], s[0][3], s[0][1], s[0][2] };
+    const char *l2[3] = { s[1][0], s[1][1], s[1][2] };
+    snprintf(s[0][0], sizeof s[0][0], "%s has %s, no bands",
+             scheme_name((enum scheme)r->scheme), scheme_has_name(r->has));
+    snprintf(s[0][3], sizeof s[0][3], "%s, no bands", scheme_has_name(r->has));
+    if (r->has == SCHEME_HAS_NOTHING) {
+        snprintf(s[0][0], sizeof s[0][0], "%s: no position signal",
+                 scheme_name((enum scheme)r->scheme));
+        snprintf(s[0][3], sizeof s[0][3], "no position signal");
+    }
+    snprintf(s[0][1], sizeof s[0][1], "no bands");
+    snprintf(s[0][2], sizeof s[0][2], "none");
+    if (of != k) {              /* the reference has none to compare */
+        snprintf(s[0][0], sizeof s[0][0], "%c's %s has no bands to compare",
+                 'A' + r->id, scheme_name((enum scheme)r->scheme));
+        snprintf(s[0][3], sizeof s[0][3], "%c has no bands", 'A' + r->id);
+    }
+    snprintf(s[1][0], sizeof s[1][0], ":mode profile draws its scores");
+    snprintf(s[1][1], sizeof s[1][1], ":mode profile");
+    s[1][2][0] = 0;
+    int y = g->body_y + g->body_h / 2 - 1;
+    if (y < g->body_y)
+        y = g->body_y;
+    canvas_text_fit(c, g->px[k] + 1, y, g->pw - 1, l1, 4,
+                    cmp_uc(a, UI_DIM), 0);
+    if (y + 1 < g->body_y + g->body_h)
+        canvas_text_fit(c, g->px[k] + 1, y + 1, g->pw - 1, l2, 3,
+                        cmp_uc(a, UI_DIM), 0);
+}
+
+/* ---- the base bound --------------------------------------------------- */
+
+/* v with its thousands grouped: "131,072". */
+static void cmp_grouped(int64_t v, char *buf, size_t len)
+{
+    char d[24];
+    int n = snprintf(d, sizeof d, "%lld", (long long)v), o = 0;
+    for (int i = 0; i < n && (size_t)o + 2 < len; i++) {
+        if (i > 0 && (n - i) % 3 == 0)
+            buf[o++] = ',';
+        buf[o++] = d[i];
+    }
+    buf[o] = 0;
+}
+
+int cmp_horizon_text(const struct app *a, const struct rpane *r,
+                     char s[][CMP_HORIZON_LEN])
+{
+    const struct rope_preset *m = r->model >= 0 ? rope_preset_at(r->model)
+                                                : NULL;
+    if (!m || m->max_context < 1 || r->has != SCHEME_HAS_BANDS)
+        return 0;           /* a NoPE layer, a scheme without bands */
+    int live = r->plan->half, head = m->head_dim > r->d ? m->head_dim : r->d;
+    double *w = calloc((size_t)head / 2, sizeof *w);   /* the rest: dead */
+    if (!w)
+        return 0;
+    memcpy(w, r->plan->omega, (size_t)live * sizeof *w);
+    int dead = bound_dead_pairs(w, head / 2), triv = bound_trivial(w, head / 2);
+    int64_t h = triv ? -1 : bound_horizon(w, head / 2, m->max_context);
+    free(w);
+    const char *ge = glyph_pick(a->ascii, "\u2265", ">=");
+    char hs[32], cs[32];
+    cmp_grouped(h, hs, sizeof hs);
+    cmp_grouped(m->max_context, cs, sizeof cs);
+    if (triv) {
+        snprintf(s[0], CMP_HORIZON_LEN, "no horizon, trivially: %d dead pairs %s %d live",
+                 dead, ge, head / 2 - dead);
+        snprintf(s[1], CMP_HORIZON_LEN, "no horizon (dead pairs)");
+    } else if (h < 0) {
+        snprintf(s[0], CMP_HORIZON_LEN, "horizon %s context %s", ge, cs);
+        snprintf(s[1], CMP_HORIZON_LEN, "horizon %s %s", ge, cs);
+    } else {
+        snprintf(s[0], CMP_HORIZON_LEN, "horizon %s < context %s", hs, cs);
+        snprintf(s[1], CMP_HORIZON_LEN, "horizon %s", hs);
+    }
+    return 2;
 }

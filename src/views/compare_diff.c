@@ -107,12 +107,21 @@ static int diff_draw(const struct app *a, canvas *c, const struct cmp_frame *f,
 {
     const struct geom *g = &f->g;
     int ref = diff_kind(f->rp, 0) == DIFF_REF;
-    if (cmp_grid_draw(a, c, f, v, ref ? 1u : 0u, cmp_any_scaled(f->rp, f->np)
+    unsigned skip = ref ? 1u : 0u;
+    for (int k = 0; k < f->np; k++)     /* no bands: no PE to subtract */
+        if (f->rp[k].has != SCHEME_HAS_BANDS || f->rp[0].has != SCHEME_HAS_BANDS)
+            skip |= 1u << k;
+    if (cmp_grid_draw(a, c, f, v, skip, cmp_any_scaled(f->rp, f->np)
                       ? "unscaled PE difference:" : "difference, one scale:",
                       hint, hintlen))
         return -1;
-    if (ref)
+    if (ref && f->rp[0].has == SCHEME_HAS_BANDS)
         draw_ref_card(a, c, g->px[0], g->body_y, g->pw, g->body_h, g->np);
+    for (int k = 0; k < f->np; k++)
+        if (f->rp[k].has != SCHEME_HAS_BANDS ||
+            (k > 0 && f->rp[0].has != SCHEME_HAS_BANDS))
+            cmp_no_bands_note(a, c, f, k, f->rp[k].has != SCHEME_HAS_BANDS
+                                          ? k : 0);
     return 0;
 }
 
@@ -124,7 +133,8 @@ static int diff_piece(const struct app *a, const struct rpane *rp, int k,
     const struct rpane *r = &rp[k];
     enum diff_kind kind = diff_kind(rp, k);
     (void)verbose;
-    if (kind == DIFF_REF)
+    if (kind == DIFF_REF || r->has != SCHEME_HAS_BANDS ||
+        rp[0].has != SCHEME_HAS_BANDS)      /* no PE value to subtract */
         return 0;
     *val = cmp_cursor_value(a, r);
     if (kind == DIFF_ERROR) {

@@ -68,12 +68,102 @@ const struct state_field COMPARE_FIELDS[] = {
     SF_ROW_INT("cmp.panes", cmp.npanes, 2, COMPARE_MAX_PANES),
     SF_ROW_INT("cmp.active", cmp.active, 0, COMPARE_MAX_PANES - 1),
     SF_ROW_INT("cmp.preset", cmp.preset, 0, 3),
-    SF_ROW_ENUM("cmp.mode", cmp.mode, mode_word, pane_mode_parse),
+    { .name = "cmp.mode", .type = SF_SETTING },     /* COMPARE_SETTINGS */
     PANE(0), PANE_ROPE(1), PANE_ROPE(2), PANE(3), PANE(4), PANE(5),
     SF_ROW_INT("cmp.dim", cmp.dim, 0, PARAM_D_MAX - 1),
     SF_ROW_INT("cmp.band", cmp.band, 0, PARAM_D_MAX / 2 - 1),
     SF_ROW_INT("cmp.dims_1to1", cmp.dims_1to1, 0, 1),
     SF_ROW_INT("cmp.zoom", cmp.zoom, 0, 64),
+    { 0 }
+};
+
+/* ---- the settings' rows (settings.h) ------------------------------------ */
+
+/* The words a row takes, NULL past the last. */
+static const char *mode_at(int k)
+{
+    return k >= 0 && k < PANE_MODE_COUNT ? mode_word(k) : NULL;
+}
+
+static const char *scheme_at(int k)
+{
+    return k >= 0 && k <= scheme_count() ? scheme_word(k) : NULL;
+}
+
+static const char *pairs_at(int k)
+{
+    return k >= 0 && k <= QK_PAIRS_COUNT ? pairs_word(k) : NULL;
+}
+
+/* A setting of pane C shows it. */
+static void pane_c(struct app *a)
+{
+    if (a->cmp.npanes < 3)
+        a->cmp.npanes = 3;
+}
+
+/* A pane's base as the global one is checked at the global d_model
+ * (params_set: its bands' wavelengths finite too). */
+static int base_check(const struct app *a, double base, char *err,
+                      size_t errlen)
+{
+    params p = a->p;
+    char v[40];
+    snprintf(v, sizeof v, "%.17g", base);
+    if (params_set(&p, P_BASE, v, err, errlen) == 0)
+        return 0;
+    return -1;
+}
+
+static int base_b_check(const struct app *a, char *err, size_t errlen)
+{
+    return base_check(a, a->cmp.panes[1].base, err, errlen);
+}
+
+static int base_c_check(const struct app *a, char *err, size_t errlen)
+{
+    return base_check(a, a->cmp.panes[2].base, err, errlen);
+}
+
+#define CMP_WHERE (SET_CLI | SET_FILE | SET_FOLLOW)
+/* Pane k's (letter l) scores, q/k pairs and layer on the command line;
+ * who says which pane, then more (what add does: NULL, or pane_c). */
+#define PANE_SETTINGS(k, l, who, more, add)                                \
+    { .name = "scheme-" l, .type = SET_WORD,                                \
+      .off = SET_OFF(cmp.panes[k].scheme), .word = scheme_at, .def = "pe",  \
+      .arg = "NAME", .help = "compare view: " who "'s scores (profile, "    \
+      "drift)" more, .where = CMP_WHERE, .wire = "cmp." #k ".scheme",            \
+      .given = add },                                                       \
+    { .name = "rope-layout-" l, .type = SET_WORD,                           \
+      .off = SET_OFF(cmp.panes[k].pairs), .word = pairs_at,                 \
+      .def = "global", .arg = "L", .help = "compare view: " who "'s q/k "   \
+      "pairs (global: --rope-layout's)" more, .where = CMP_WHERE,                \
+      .wire = "cmp." #k ".pairs", .given = add },                           \
+    { .name = "layer-" l, .type = SET_INT,                                  \
+      .off = SET_OFF(cmp.panes[k].layer), .lo = 0,                          \
+      .hi = COMPARE_LAYER_MAX - 1, .shift = -1, .def_note = "none",         \
+      .arg = "L", .help = "compare view: " who " shows layer L of a model " \
+      "with NoPE layers" more, .where = CMP_WHERE, .wire = "cmp." #k ".layer",   \
+      .given = add }
+
+/* In the order the command line applies them. */
+const struct setting COMPARE_SETTINGS[] = {
+    { .name = "base-b", .type = SET_NUM, .off = SET_OFF(cmp.panes[1].base),
+      .min = 1, .open = 1, .def = "500000", .arg = "BASE",
+      .help = "compare view: pane B's base", .where = CMP_WHERE,
+      .wire = "cmp.1.base", .check = base_b_check },
+    { .name = "base-c", .type = SET_NUM, .off = SET_OFF(cmp.panes[2].base),
+      .min = 1, .open = 1, .def = "1000000", .arg = "BASE",
+      .help = "compare view: pane C's base, and C shown", .where = CMP_WHERE,
+      .wire = "cmp.2.base", .check = base_c_check, .given = pane_c },
+    PANE_SETTINGS(0, "a", "pane A", "", NULL),
+    PANE_SETTINGS(1, "b", "pane B", "", NULL),
+    PANE_SETTINGS(2, "c", "pane C", ", and C shown", pane_c),
+    { .name = "pane-mode", .prompt = "mode", .type = SET_WORD,
+      .off = SET_OFF(cmp.mode), .word = mode_at, .parse = pane_mode_parse,
+      .def = "heatmap", .arg = "MODE",
+      .help = "compare view: what each pane shows (v)",
+      .where = SET_EVERYWHERE, .wire = "cmp.mode" },
     { 0 }
 };
 

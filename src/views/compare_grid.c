@@ -358,9 +358,10 @@ static int draw_ramp(const struct app *a, canvas *c, int x, int y, int maxw,
     return need;
 }
 
-/* The legend: what the values are (lead), the colour scale, the marks. */
+/* The legend: what the values are (lead), the colour scale, the band
+ * marks when a pane has bands. */
 static void draw_legend(const struct app *a, canvas *c, const struct geom *g,
-                        double scale, const char *lead)
+                        double scale, const char *lead, int bands)
 {
     if (g->legend_y < 0)
         return;
@@ -371,6 +372,8 @@ static void draw_legend(const struct app *a, canvas *c, const struct geom *g,
     if (!used)
         return;
     x += used + 2;
+    if (!bands)         /* no pane has bands: no band marks */
+        return;
     char s[3][96];
     snprintf(s[0], sizeof s[0], "%s critical band  %s <1 turn in n",
              glyph(a->ascii, GL_TRI_RIGHT), glyph(a->ascii, GL_VDOTS));
@@ -551,7 +554,8 @@ int cmp_grid_draw(const struct app *a, canvas *c, const struct cmp_frame *f,
                           prec_stride(&f->rp[k], xm, ym));
     }
     draw_dim_labels(a, c, g, ym);
-    draw_legend(a, c, g, v->scale, lead);
+    draw_legend(a, c, g, v->scale, lead, (skip & ((1u << g->np) - 1)) !=
+                                        (1u << g->np) - 1);
     heat_hint(a, xm, ym, f->rp, g->np, hint, hintlen);
     return 0;
 }

@@ -1,8 +1,11 @@
 /*
  * compare_head.c - the header over each pane of the compare view: which
  * pane it is, its model and scaling when it has them, base, d_model and
- * n; the critical band; the turns of the slowest band within n; the
- * layout and number format when they are not the defaults.  Each line
+ * n; then what the pane's scheme has (its row's enum scheme_has): the
+ * critical band and the turns of the slowest band within n for bands,
+ * else its buckets, slope, kernel or rows and its formula, or that it
+ * has no position signal; the layout and number format when they are
+ * not the defaults.  Each line
  * takes the longest wording that fits the pane, cut at a word, never
  * inside one.
  */
@@ -66,6 +69,13 @@ static int cands_ident(const struct app *a, const struct rpane *r,
                                                        : " ", 'A' + r->id, st);
     long long n = (long long)r->n;
     pane_tag(r, t, sizeof t);
+    if (!t[0] && r->has != SCHEME_HAS_BANDS) {  /* no base: no bands */
+        snprintf(s[0], HEAD_LEN, "%s d_model=%d n=%lld", id, r->d, n);
+        snprintf(s[1], HEAD_LEN, "%s d=%d n=%lld", id, r->d, n);
+        snprintf(s[2], HEAD_LEN, "%s d=%d", id, r->d);
+        snprintf(s[3], HEAD_LEN, "%s", id);
+        return 4;
+    }
     if (!t[0]) {
         snprintf(s[0], HEAD_LEN, "%s base=%s d_model=%d n=%lld", id, b, r->d, n);
         snprintf(s[1], HEAD_LEN, "%s base=%s d=%d n=%lld", id, b, r->d, n);
@@ -176,13 +186,101 @@ static int cands_tag(const struct app *a, const struct rpane *r,
     return 4;
 }
 
+/* T5: the buckets on one side, how many of them exact, up to where. */
+static int cands_buckets(const struct rpane *r, char s[][HEAD_LEN])
+{
+    int b = r->so.buckets, side = r->so.bidirectional ? b / 2 : b;
+    snprintf(s[0], HEAD_LEN, "%d buckets%s: %d exact, log-spaced to %d",
+             b, r->so.bidirectional ? " (both sides)" : "", side / 2,
+             r->so.max_distance);
+    snprintf(s[1], HEAD_LEN, "%d buckets: %d exact, to %d", b, side / 2,
+             r->so.max_distance);
+    snprintf(s[2], HEAD_LEN, "%d buckets, to %d", b, r->so.max_distance);
+    snprintf(s[3], HEAD_LEN, "%d buckets", b);
+    return 4;
+}
+
+/* ALiBi: the slope of the head shown. */
+static int cands_slopes(const struct rpane *r, char s[][HEAD_LEN])
+{
+    double m[SCORES_MAX_HEADS];
+    int h = r->so.heads >= 1 && r->so.heads <= SCORES_MAX_HEADS ? r->so.heads : 1;
+    int head = r->so.head >= 0 && r->so.head < h ? r->so.head : 0;
+    char t[32];
+    pe_alibi_slopes(h, m);
+    fmt_num(m[head], 4, t, sizeof t);
+    snprintf(s[0], HEAD_LEN, "slope m = %s: head %d of %d", t, head + 1, h);
+    snprintf(s[1], HEAD_LEN, "slope %s, head %d/%d", t, head + 1, h);
+    snprintf(s[2], HEAD_LEN, "slope %s", t);
+    snprintf(s[3], HEAD_LEN, "m=%s", t);
+    return 4;
+}
+
+/* KERPLE: its two parameters. */
+static int cands_kernel(const struct rpane *r, char s[][HEAD_LEN])
+{
+    char a[32], b[32];
+    fmt_num(r->so.r1, 4, a, sizeof a);
+    fmt_num(r->so.r2, 4, b, sizeof b);
+    snprintf(s[0], HEAD_LEN, "kernel r1 = %s, r2 = %s", a, b);
+    snprintf(s[1], HEAD_LEN, "r1=%s r2=%s", a, b);
+    snprintf(s[2], HEAD_LEN, "r1=%s", a);
+    return 3;
+}
+
+/* A learned table: its rows and the length they were trained to. */
+static int cands_rows(const struct rpane *r, char s[][HEAD_LEN])
+{
+    long long l = (long long)scores_train_len(&r->so, r->n);
+    snprintf(s[0], HEAD_LEN, "learned rows, trained to L = %lld", l);
+    snprintf(s[1], HEAD_LEN, "rows trained to %lld", l);
+    snprintf(s[2], HEAD_LEN, "L=%lld", l);
+    return 3;
+}
+
+/* The line under the scheme's own facts: its formula, "S = 0" for a
+ * scheme with nothing and no content. */
+static int cands_formula(const struct app *a, const struct rpane *r,
+                         char s[][HEAD_LEN])
+{
+    const struct scheme_info *si = scheme_info(r->scheme);
+    const char *f = !si ? "" : r->so.content
+        ? (a->ascii ? si->formula_content_ascii : si->formula_content)
+        : (a->ascii ? si->formula_ascii : si->formula);
+    if (r->has == SCHEME_HAS_NOTHING && !r->so.content)
+        f = "0";
+    snprintf(s[0], HEAD_LEN, "S = %s", f);
+    snprintf(s[1], HEAD_LEN, "%s", f);
+    s[2][0] = 0;                /* a formula whole, or none */
+    return 3;
+}
+
+/* The first fact line: what the pane's scheme has, never bands it has
+ * not. */
+static int cands_has(int k, const struct rpane *r, char s[][HEAD_LEN])
+{
+    switch (r->has) {
+    case SCHEME_HAS_BANDS:   return cands_crit(k, r, s);
+    case SCHEME_HAS_BUCKETS: return cands_buckets(r, s);
+    case SCHEME_HAS_SLOPES:  return cands_slopes(r, s);
+    case SCHEME_HAS_KERNEL:  return cands_kernel(r, s);
+    case SCHEME_HAS_ROWS:    return cands_rows(r, s);
+    }
+    snprintf(s[0], HEAD_LEN, "no position signal: no bands, no bias");
+    snprintf(s[1], HEAD_LEN, "no position signal");
+    snprintf(s[2], HEAD_LEN, "no positions");
+    snprintf(s[3], HEAD_LEN, "none");
+    return 4;
+}
+
 static int head_cands(const struct app *a, enum head_line line, int k,
                       const struct rpane *r, char s[][HEAD_LEN])
 {
     switch (line) {
     case HL_IDENT: return cands_ident(a, r, s);
-    case HL_CRIT:  return cands_crit(k, r, s);
-    case HL_SLOW:  return cands_slow(r, s);
+    case HL_CRIT:  return cands_has(k, r, s);
+    case HL_SLOW:  return r->has == SCHEME_HAS_BANDS ? cands_slow(r, s)
+                                                     : cands_formula(a, r, s);
     case HL_TAG:   return cands_tag(a, r, s);
     }
     return 0;

@@ -53,7 +53,8 @@ static int series_make(const struct rpane *rp, const struct scaled *sc, int k,
     int half = rp[0].d / 2;
     memset(s, 0, sizeof *s);
     s->k = k;
-    if (rp[k].d != rp[0].d)
+    if (rp[k].d != rp[0].d || rp[k].has != SCHEME_HAS_BANDS ||
+        rp[0].has != SCHEME_HAS_BANDS)      /* no bands: no ratio */
         return 0;
     s->lr = malloc((size_t)half * sizeof *s->lr);
     if (!s->lr)
@@ -228,7 +229,15 @@ static void ratio_text(const struct app *a, canvas *c, int x, int y, int w,
     char t[3][160], lo[24], hi[24];
     const struct rpane *r = &rp[s->k];
     int half = rp[0].d / 2, L = 'A' + s->k;
-    if (!s->ok) {
+    const struct rpane *nb = rp[0].has != SCHEME_HAS_BANDS ? &rp[0] : r;
+    if (!s->ok && nb->has != SCHEME_HAS_BANDS) {    /* a scheme without */
+        snprintf(t[0], sizeof t[0], "%c/A not compared: %c's %s has no "
+                 "bands (%s)", L, 'A' + nb->id,
+                 scheme_name((enum scheme)nb->scheme),
+                 scheme_has_name(nb->has));
+        snprintf(t[1], sizeof t[1], "%c/A: %c has no bands", L, 'A' + nb->id);
+        snprintf(t[2], sizeof t[2], "%c: no bands", L);
+    } else if (!s->ok) {
         snprintf(t[0], sizeof t[0], "%c has %d bands (d=%d), A %d (d=%d): "
                  "band i is not the same frequency, not compared", L,
                  r->d / 2, r->d, half, rp[0].d);

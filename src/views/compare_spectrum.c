@@ -268,6 +268,11 @@ static void spectrum_text(const struct app *a, canvas *c, int x, int y, int w,
         y++;
         lines--;
     }
+    char hz[2][CMP_HORIZON_LEN];
+    const char *hc[2] = { hz[0], hz[1] };
+    if (lines > 0 && cmp_horizon_text(a, r, hz) &&
+        canvas_text_fit(c, x, y++, w, hc, 2, cmp_uc(a, UI_TEXT), 0) >= 0)
+        lines--;
     int half = r->d / 2;
     char s[3][3][128], v1[24], v2[24];
     const char *lam = glyph(a->ascii, GL_LAMBDA_WL), *pi2 = glyph_pick(a->ascii, "2\u03C0", "2pi");
@@ -348,6 +353,8 @@ static void spectrum_readout(const struct app *a, canvas *c,
         for (int k = 0; k < g->np && len < 200; k++) {
             const struct rpane *r = &rp[k];
             char l[24], t[24];
+            if (r->has != SCHEME_HAS_BANDS)     /* no band to give */
+                continue;
             if (a->cmp.band >= r->d / 2) {
                 len += snprintf(line[v] + len, sizeof line[v] - (size_t)len,
                                 " %s %c -", glyph_pick(a->ascii, "\u2502", "|"), 'A' + r->id);
@@ -369,7 +376,8 @@ static void spectrum_readout(const struct app *a, canvas *c,
         /* the ratio of B to A where the line has room for it */
         int b = a->cmp.band;
         char ratio[64];
-        if (g->np < 2 || b >= rp[0].d / 2 || b >= rp[1].d / 2)
+        if (g->np < 2 || b >= rp[0].d / 2 || b >= rp[1].d / 2 ||
+            rp[0].has != SCHEME_HAS_BANDS || rp[1].has != SCHEME_HAS_BANDS)
             continue;
         char q[32];
         fmt_num(cmp_band_omega(&rp[1], &sc[1], b) /
@@ -450,6 +458,10 @@ static int spectrum_draw(const struct app *a, canvas *c,
     cmp_body_separators(a, c, g);
     spectrum_ticks(a, c, g, &s);
     for (int k = 0; k < g->np; k++) {
+        if (rp[k].has != SCHEME_HAS_BANDS) {    /* no wavelengths to plot */
+            cmp_no_bands_note(a, c, f, k, k);
+            continue;
+        }
         canvas pc = canvas_sub(c, g->px[k], g->body_y, g->pw, ph);
         spectrum_plot(a, &pc, rp[k].id, &rp[k], &sc[k], &s);
         spectrum_text(a, c, g->px[k] + 1, g->body_y + ph, g->pw - 1, nt, &rp[k],

@@ -62,6 +62,8 @@ struct rpane {
     double slow_turns_base; /* the same unscaled */
     int scheme;             /* the attention scheme of its scores, -1:
                                PE(i).PE(j) (no scheme) */
+    int has;                /* what its scheme has (enum scheme_has):
+                               the header's words; bands without one */
     int layer;              /* the model's layer it shows, -1: none */
     struct score_opts so;   /* its score options: the attention view's
                                with the pane's scheme and q/k pairs */
@@ -124,6 +126,8 @@ struct cmp_frame {
 struct cmp_values {
     double *v;
     double scale;
+    int64_t done, total;    /* a mode computed in slices (more): cells
+                               done of all; total 0 for the others */
 };
 
 /*
@@ -144,6 +148,10 @@ struct cmp_mode {
     void (*layout)(const struct app *a, struct cmp_frame *f);
     /* The values draw shows; NULL: it computes none. */
     void (*work)(const struct cmp_frame *f, struct cmp_values *out);
+    /* After work: about budget units more of them (VIEW_WORK_SLICE);
+     * 1 while some are left.  NULL: work computes them all. */
+    int (*more)(const struct cmp_frame *f, struct cmp_values *v,
+                int64_t budget);
     /* The panes' bodies, axes and legend; the hint for the status line.
      * 0, or -1 when nothing was drawn (no room, no memory). */
     int (*draw)(const struct app *a, canvas *c, const struct cmp_frame *f,
@@ -177,6 +185,12 @@ void cmp_resolve(const struct app *a, struct cmp_frame *f, int alone);
 void cmp_geom_make(struct cmp_frame *f, int labw);
 
 /* ---- helpers (compare_common.c) --------------------------------------- */
+
+/* In pane k's body, when pane of's scheme has no bands (the heatmap,
+ * spectrum and diff modes draw none for it; of is k, or the diff's
+ * reference A): what it has, and where its scores are. */
+void cmp_no_bands_note(const struct app *a, canvas *c,
+                       const struct cmp_frame *f, int k, int of);
 
 rgb cmp_uc(const struct app *a, enum ui_color c);
 /* Pane k's plot colour. */
@@ -274,6 +288,15 @@ double cmp_score_at(const struct cmp_frame *f, const struct rpane *r,
                     int64_t delta);
 /* Whether some pane has a scheme. */
 int cmp_any_scheme(const struct rpane *rp, int np);
+
+/* The pane's horizon (peviz/bound.h: the first distance where the
+ * q = k = ones score goes negative) beside its model's context, as two
+ * wordings, longest first: "horizon 85,133 < context 131,072", "horizon
+ * 85,133"; a partial head whose dead pairs make it hold says so.  0 when
+ * the pane has no model. */
+#define CMP_HORIZON_LEN 96
+int cmp_horizon_text(const struct app *a, const struct rpane *r,
+                     char s[][CMP_HORIZON_LEN]);
 
 /* ---- the headers (compare_head.c) ------------------------------------ */
 

@@ -23,6 +23,7 @@
 #include "peviz/pe_table.h"
 #include "peviz/scores.h"
 #include "state_field.h"
+#include "text.h"
 
 #define GRID_VIEW_MAX_PATCHES 65536     /* frames drawn (H x W tokens) */
 #define GRID_STRIP_MAX_WORK (INT64_C(1) << 24)   /* tokens x slots */
@@ -30,7 +31,7 @@
 
 struct grid_rt {
     int ok;                     /* a plan: mode on, n matches, d fits */
-    char why[160];              /* why not */
+    char why[320];              /* why not */
     int slots;
     double mult;
     double *omega;              /* slots */
@@ -135,8 +136,11 @@ static void grid_lay(const struct app *a, void *rt, int w, int h)
     r->ok = 0;
     r->why[0] = 0;
     if (a->mp.mode == MPOS_OFF) {
-        snprintf(r->why, sizeof r->why, "no multi-axis positions: give "
-                 "--sequence SPEC or --grid WxH");
+        snprintf(r->why, sizeof r->why, "No multi-axis positions yet. Type "
+                 ":grid 16x16 for an image's patches, each at (x, y) under "
+                 "2-D RoPE, or :sequence text:4,image:16x24,text:3 for text "
+                 "and an image under M-RoPE (on the command line: --grid "
+                 "WxH, --sequence SPEC).");
         return;
     }
     if (a->p.n != mpos_count(&a->mp)) {
@@ -435,8 +439,16 @@ static void grid_draw(const struct app *a, void *rt, canvas *c, char *hint,
     const struct grid_rt *r = rt;
     int64_t q[3];
     if (!r->ok) {
-        canvas_text(c, 0, c->h / 2, -1, r->why, ui_color(a->palette, UI_WARN),
-                    RGB_DEFAULT, 0);
+        char line[sizeof r->why];
+        const char *s = r->why;
+        for (int y = c->h / 3; *s && y < c->h; y++) {   /* wrapped at words */
+            size_t used = text_wrap_line(s, c->w - 2, line, sizeof line);
+            if (!used)
+                break;
+            canvas_text(c, 1, y, c->w - 2, line, ui_color(a->palette, UI_WARN),
+                        RGB_DEFAULT, 0);
+            s += used;
+        }
         snprintf(hint, hintlen, "%s", "");
         return;
     }
@@ -547,6 +559,18 @@ static int take(struct app *a, const struct mpos_conf *next, const char *cmd,
     int r = !axis ? -1 : mpos_check(next, err, sizeof err) ? -1
             : mpos_axes(next, a->p.d / 2, axis, err, sizeof err);
     free(axis);
+    int sec[3], fit[3];
+    mpos_section(next, a->p.d / 2, sec);
+    if (r && axis && next->interleaved && next->mode == MPOS_MROPE &&
+        sec[0] + sec[1] + sec[2] == a->p.d / 2 &&
+        !mpos_interleave_fit(sec, a->p.d / 2, fit) &&
+        !mpos_check(next, err, sizeof err)) {
+        app_msg(a, 1, ":%s %.40s: sections %d,%d,%d do not interleave over "
+                "%d slots; type :section %d,%d,%d%s", cmd, arg, sec[0], sec[1],
+                sec[2], a->p.d / 2, fit[0], fit[1], fit[2],
+                strcmp(cmd, "interleaved") ? "" : ", then :interleaved on");
+        return 1;
+    }
     if (r) {
         app_msg(a, 1, ":%s %.40s: %s", cmd, arg, axis ? err : "out of memory");
         return 1;

@@ -267,9 +267,11 @@ exit_line() { capture | grep -o 'EXIT=[0-9]* TTY=[a-zA-Z]*' | tail -n 1; }
 size_of() { stat -c %s "$1" 2>/dev/null || echo 0; }
 
 # The views in the order of their number keys, as --help names them
-# ("--view NAME  heatmap, clocks, ... or grid"): one word each.
+# ("--view NAME  what it is: heatmap, clocks, ... or grid (default
+# heatmap)"): one word each.
 e2e_views() {
-    "$PEVIZ" --help | sed -n 's/^ *--view NAME  *//p' | sed 's/,//g; s/ or / /'
+    "$PEVIZ" --help | sed -n 's/^ *--view NAME  *//p' |
+        sed 's/^.*: //; s/ (default [^)]*)$//; s/,//g; s/ or / /'
 }
 
 # Output has stopped: the log did not grow for half a second.

@@ -8,10 +8,10 @@ e2e_init test_attention
 e2e_need_tmux
 
 # How many schemes the s key steps through: the names --help lists for
-# --scheme ("a, b or c").
+# --scheme ("what it is: a, b or c (default a)").
 scheme_count() {
-    "$PEVIZ" --help | sed -n 's/^ *--scheme NAME *//p' | sed 's/ or /, /' |
-        tr ',' '\n' | grep -c .
+    "$PEVIZ" --help | sed -n 's/^ *--scheme NAME *//p' |
+        sed 's/^.*: //; s/ (default [^)]*)$//; s/ or /, /' | tr ',' '\n' | grep -c .
 }
 
 keys_and_toggles() {

@@ -8,7 +8,10 @@
 # - with a UTF-8 locale the Chinese tour runs;
 # - --record writes a valid asciicast v3 file: a marker per tour step
 #   (--autoplay runs the tour unattended), nothing while the screen is at
-#   rest, an exit event, and the terminal restored on every exit.
+#   rest, an exit event, and the terminal restored on every exit; past a
+#   file size limit it says so at once and keeps whole events only;
+# - what the captions suggest, typed at 80x24, 120x40 and 160x48, with
+#   colour and without, in English and Chinese.
 . "$(dirname "$0")/lib.sh"
 e2e_init test_classroom
 e2e_need_tmux
@@ -187,6 +190,38 @@ record_idle() {
         sh -c "[ $a -eq 2 ] && grep -q 'exists' '$TMPD/err' && [ ! -s '$TMPD/taken.cast' ]"
 }
 
+# Past the file size limit (ulimit -f, as a full disk would) the status
+# line says so while the program runs, and the file keeps the events
+# written before, each a whole line of JSON, the header first.
+record_full() {
+    local cast="$TMPD/full.cast"
+    start_raw 80 24 bash -c 'ulimit -f 8 && exec "$0" "$@"' \
+        "$E2E_DIR/wrap.sh" "$PEVIZ" --record "$cast"
+    expect "--record past ulimit -f: the status line says so at once" \
+        '--record stopped: File too large'
+    keys D
+    expect "--record past ulimit -f: the program goes on" 'd_model=128'
+    keys q
+    # the recording is not all the session: exit 2, and stderr says why
+    check "--record past ulimit -f: q quits with 2, tty restored" \
+        poll_until exit_is "EXIT=2 TTY=restored"
+    check "--record past ulimit -f: stderr names the file and the error" \
+        screen_has "--record: $cast: File too large"
+    check "--record past ulimit -f: every line of the file is whole JSON" \
+        python3 -c '
+import json, sys
+data = open(sys.argv[1], encoding="utf-8").read()
+lines = data.split("\n")
+assert data.endswith("\n") and lines[-1] == "", "cut mid-line"
+assert json.loads(lines[0])["version"] == 3
+for l in lines[1:-1]:
+    e = json.loads(l)
+    assert isinstance(e, list) and len(e) == 3, l[:80]
+assert len(data) <= 8 * 1024
+' "$cast"
+    stop
+}
+
 # What zh_no_answer checks, for the count when it cannot run.
 zh_no_answer_checks() {
     check "no answer, LANG=C --lang zh: says why" true
@@ -194,6 +229,73 @@ zh_no_answer_checks() {
     check "no answer: q q quits with 0" true
 }
 
+# The step (1-based) of tour file $1 whose lines hold $2.
+step_of() { awk -v w="$2" '/^title/ { n++ } index($0, w) { print n; exit }' "$1"; }
+
+# p.p's number over its map: "p·p 256" or "p·p max|mean|=256".
+pp_is_256() { screen_has 'p·p 256' || screen_has 'p·p max|mean|=256'; }
+
+# What the tour's captions say, typed in a real terminal at each
+# classroom size, with colour and without, in both languages: the
+# M-RoPE step's :interleaved on is accepted, and step 8's maps give p.p
+# its diagonal value |PE|^2 = d/2 = 256, against which e.e is read.
+captions_typed() {
+    local lang size col mrope emb
+    for lang in en zh; do
+        mrope=$(step_of "assets/tours/$lang.tour" 'sequence text:4,image:16x24')
+        emb=$(step_of "assets/tours/$lang.tour" 'set    d 512')
+        for size in 80x24 120x40 160x48; do
+            for col in "" 1; do
+                local what="$lang $size${col:+ NO_COLOR}"
+                if [ -n "$col" ]; then
+                    start "${size%x*}" "${size#*x}" env NO_COLOR=1 "$PEVIZ" --tour --lang $lang
+                else
+                    start_peviz "${size%x*}" "${size#*x}" --tour --lang $lang
+                fi
+                keys : "tour $mrope" Enter
+                keys : "interleaved on" Enter
+                expect "$what: the M-RoPE step's :interleaved on is accepted" \
+                    ':interleaved on: '
+                check "$what: and not refused" screen_lacks 'do not interleave'
+                keys : "tour $emb" Enter
+                check "$what: step $emb's p.p map reads 256" poll_until pp_is_256
+                keys q
+                quit_clean "$what"
+            done
+        done
+    done
+}
+
+captions_typed
+
+# A first run at 80x24: the opening screen says how to get help (the
+# status line's help word, as a wide screen shows it), the view's hint
+# returns with the first key; view 5 without positions names the ':'
+# commands that make them, and :grid typed in view 1 opens it.
+first_run() {
+    local helpw title
+    helpw=$("$PEVIZ" --snapshot --size 200x24 | tail -n 1 | sed 's/.*   *//')
+    title=$("$PEVIZ" --snapshot --size 200x24 --view grid --grid 4x4 |
+            tail -n 1 | sed 's/  .*//')
+    start_peviz 80 24
+    check "first run: the help word ('$helpw') is on the opening screen" \
+        poll_until last_line_has "$helpw"
+    keys l
+    check "first run: the first key brings the view's hint back" \
+        poll_until hint_back "$helpw"
+    keys 5
+    expect "first run: view 5 names :grid" ':grid 16x16'
+    expect "first run: view 5 names :sequence" ':sequence text:4,image:16x24,text:3'
+    keys 1 : 'grid 16x16' Enter
+    check "first run: :grid in view 1 opens '$title'" \
+        poll_until last_line_has "$title  "
+    stop
+}
+last_line_has() { [[ $(capture | tail -n 1) == *"$1"* ]]; }
+# the position moved on and a hint follows it where the help word was
+hint_back() { local l; l=$(capture | tail -n 1); [[ $l == *'pos=1  '?* && $l != *"$1"* ]]; }
+
+first_run
 zh_on_ascii
 if command -v script >/dev/null 2>&1; then
     zh_no_answer
@@ -204,4 +306,5 @@ fi
 hall_tour
 record_tour
 record_idle
+record_full
 e2e_done

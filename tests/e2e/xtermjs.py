@@ -360,7 +360,8 @@ def differences(a, b, rows):
 
 def views(peviz):
     out = subprocess.run([peviz, '--help'], capture_output=True, text=True).stdout
-    m = re.search(r'^ *--view NAME +(.*)$', out, re.M)
+    m = re.search(r'^ *--view NAME +(?:.*: )?(.*?)(?: \(default [^)]*\))?$',
+                  out, re.M)
     return m.group(1).replace(',', ' ').replace(' or ', ' ').split()
 
 

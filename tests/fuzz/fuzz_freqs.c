@@ -1,9 +1,10 @@
 /*
  * fuzz_freqs.c - libFuzzer harness for --check-freqs' reader and check:
  * the input read as a dumped inv_freq (text, .npy, safetensors or GGUF,
- * told by its first bytes); what loads must be 1..256 finite frequencies
- * > 0 with a tolerance > 0, and the check against settings of d = 2n
- * (none, yarn, llama3) must give 0 or 1, or -1 with a message.
+ * told by its first bytes); what loads must be 1..FREQ_FILE_MAX finite
+ * frequencies >= 0 with a tolerance > 0, and the check against settings
+ * of d = 2n (none, yarn, llama3) must give 0 or 1, or -1 with a message,
+ * and name no more matches than it holds.
  */
 #include <math.h>
 #include <stddef.h>
@@ -28,7 +29,8 @@ static void check(const struct freq_file *f, enum rope_method m)
     }
     int k = freq_check(f, &sc, 2 * f->n, 10000, 128, &r, err, sizeof err);
     if (k < -1 || k > 1 || (k == -1 && !err[0]) || r.ndiff > f->n ||
-        (k == 0 && r.ndiff) || (k == 1 && !r.ndiff))
+        (k == 0 && r.ndiff) || (k == 1 && !r.ndiff) ||
+        r.nmatch < 0 || r.nmatch > FREQ_MATCH_MAX)
         abort();
 }
 
@@ -45,7 +47,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (f.n < 1 || f.n > FREQ_FILE_MAX || !(f.tol > 0))
         abort();
     for (int i = 0; i < f.n; i++)
-        if (!isfinite(f.v[i]) || !(f.v[i] > 0))
+        if (!isfinite(f.v[i]) || !(f.v[i] >= 0))
             abort();
     check(&f, ROPE_NONE);
     check(&f, ROPE_YARN);

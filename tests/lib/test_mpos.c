@@ -8,6 +8,7 @@
 #include "harness.h"
 
 #include <stdint.h>
+#include <string.h>
 
 static void test_axes(void)
 {
@@ -34,6 +35,22 @@ static void test_axes(void)
     CHECK(sec[0] == 16 && sec[1] == 24 && sec[2] == 24);
     mpos_default_section(32, sec);
     CHECK(sec[0] == 8 && sec[1] == 12 && sec[2] == 12);
+    /* the interleaved default is Qwen3-VL's and always fits */
+    mpos_default_section_interleaved(64, sec);
+    CHECK(sec[0] == 24 && sec[1] == 20 && sec[2] == 20);
+    for (int slots = 1; slots <= 64; slots++) {
+        int fit[3], got[3] = { 0, 0, 0 };
+        mpos_default_section_interleaved(slots, sec);
+        CHECK(mpos_interleave_fit(sec, slots, fit) == 1);
+        /* a refused section's suggestion is one the layout gives */
+        int bad[3] = { 0, slots / 2, slots - slots / 2 };
+        mpos_interleave_fit(bad, slots, fit);
+        memcpy(c.section, fit, sizeof fit);
+        CHECK(mpos_axes(&c, slots, ax, err, sizeof err) == 0);
+        for (int k = 0; k < slots; k++)
+            got[ax[k]]++;
+        CHECK(got[0] == fit[0] && got[1] == fit[1] && got[2] == fit[2]);
+    }
 }
 
 static void test_ids(void)

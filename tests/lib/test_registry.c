@@ -95,6 +95,17 @@ static int ends_with(const char *s, const char *tail)
 
 static char out_text[65536], err_text[4096];
 
+/* The line of text that holds what (its words after it), or "". */
+static const char *line_of(const char *text, const char *what, char *buf,
+                           size_t len)
+{
+    const char *p = strstr(text, what);
+    buf[0] = 0;
+    if (p)
+        snprintf(buf, len, "%.*s", (int)strcspn(p, "\n"), p);
+    return buf;
+}
+
 /* Read a stream from its start into buf. */
 static void slurp(FILE *f, char *buf, size_t len)
 {
@@ -273,9 +284,11 @@ static void test_cli_lists(void)
           != NULL);
     const char *help[] = { "--help", NULL };
     CHECK(run(help) == 0);
-    CHECK(strstr(out_text, "--scheme NAME          sinusoidal, rope, ")
-          != NULL);
-    CHECK(strstr(out_text, " or reg-halfln\n") != NULL);
+    char line[1024];
+    /* a setting's row: its words, then its default */
+    line_of(out_text, "--scheme NAME ", line, sizeof line);
+    CHECK(strstr(line, ": sinusoidal, rope, ") != NULL);
+    CHECK(strstr(line, " or reg-halfln (default ") != NULL);
     CHECK(strstr(out_text, " or reg-evenband\n") != NULL);
 }
 

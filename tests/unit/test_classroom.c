@@ -77,9 +77,26 @@ static double pp_block_max(int64_t n, int64_t k, int d, double base)
     return best;
 }
 
+/* The number right after the first label in t that has one ("e·e
+ * 509.3"), NAN when none has. */
+static double number_after(const char *t, const char *label)
+{
+    for (const char *p = t ? strstr(t, label) : NULL; p;
+         p = strstr(p + 1, label)) {
+        char *end;
+        const char *at = p + strlen(label);
+        double v = strtod(at, &end);
+        if (end != at && *at != ' ')
+            return v;
+    }
+    return NAN;
+}
+
 /* Step 8: the four term maps.  Their maxima are whole (not cut to
- * "e·e max|·"), the maxima of block means say so, and the shared
- * legend scales the terms, not S. */
+ * "e·e max|·"), the maxima of block means say so, the cells on the
+ * diagonal hold the mean over i = j (where e.e lives), so the maps bear
+ * out the caption, e.e about twice p.p, at every size; the shared legend
+ * scales the terms, not S. */
 static void test_term_maps(void)
 {
     struct app a;
@@ -87,11 +104,29 @@ static void test_term_maps(void)
     CHECK(tour_at(&a, "Why embeddings are scaled") == 0);
     char *f = frame_text(&a, 80, 24);
     CHECK(f && strstr(f, "e\xc2\xb7" "e max|") == NULL);   /* not cut */
-    CHECK(f && strstr(f, "max |mean| per term:") != NULL);
+    CHECK(f && strstr(f, "max |mean|, diag i=j:") != NULL);
     CHECK(f && strstr(f, "cell: mean over 22 x 22 positions") != NULL);
-    fmt_num(pp_block_max(128, 22, 512, 10000), 4, m, sizeof m);
+    /* off the diagonal no block mean of p.p passes |PE|^2 = d/2, which
+     * every diagonal cell holds */
+    CHECK(pp_block_max(128, 22, 512, 10000) < 256);
+    fmt_num(256, 4, m, sizeof m);
     snprintf(want, sizeof want, "p\xc2\xb7p %s", m);
     CHECK(f && strstr(f, want) != NULL);
+    static const int SZ[3][2] = { { 80, 24 }, { 120, 40 }, { 160, 48 } };
+    for (int z = 0; z < 3; z++) {
+        char *g = frame_text(&a, SZ[z][0], SZ[z][1]);
+        double ee = number_after(g, "e\xc2\xb7" "e "), pp = number_after(g,
+                                                            "p\xc2\xb7p ");
+        if (isnan(ee))
+            ee = number_after(g, "e\xc2\xb7" "e max|mean|=");
+        if (isnan(pp))
+            pp = number_after(g, "p\xc2\xb7p max|mean|=");
+        if (!(pp == 256 && ee > 1.5 * pp && ee < 2.5 * pp))
+            printf("  step 8 at %dx%d: e.e %g, p.p %g\n", SZ[z][0], SZ[z][1],
+                   ee, pp);
+        CHECK(pp == 256 && ee > 1.5 * pp && ee < 2.5 * pp);
+        free(g);
+    }
     CHECK(f && strstr(f, "\nterms ") != NULL);              /* the legend */
     CHECK(f && strstr(f, "\nS ") == NULL);
     free(f);
@@ -185,15 +220,17 @@ static void test_presenter_80x24(void)
     CHECK(f && strstr(f, "o'clock,\n") == NULL);
     CHECK(f && strstr(f, "PE(pos,2i+1),\n") == NULL);
     free(f);
-    /* the key numbers in the block font: pos 37 ("3" then "7") */
+    /* the key numbers in the block font, with colour and without: pos 37
+     * ("3" then "7"), the label on the middle row, font rows 2 and 3 */
     CHECK(tour_command(&a, "pos 37") == 0);
-    a.color = COLOR_NONE;
-    a.msg[0] = 0;
-    f = frame_trim(&a, 80, 24);
-    CHECK(f && strstr(f, "pos \xe2\x96\x88\xe2\x96\x88\xe2\x96\x88   "
-                        "\xe2\x96\x88\n") != NULL);
-    free(f);
-    a.color = COLOR_256;
+    for (int colour = 0; colour < 2; colour++) {
+        a.color = colour ? COLOR_256 : COLOR_NONE;
+        a.msg[0] = 0;
+        f = frame_trim(&a, 80, 24);
+        CHECK(f && strstr(f, "pos \xe2\x96\x80\xe2\x96\x80\xe2\x96\x88   "
+                            "\xe2\x96\x88\n") != NULL);
+        free(f);
+    }
     CHECK(tour_command(&a, "view attention") == 0 && a.presenter);
     a.msg[0] = 0;
     CHECK(frame_has(&a, 80, 24, "zoom: the window's height limits"));
@@ -504,7 +541,8 @@ static int lines_with(const char *path, const char *needle)
 
 /* The recording: a header, one output event per changed frame (none for
  * an equal one), the marker after its frame, a quote and an escape
- * escaped, the exit status last; an existing file is never replaced. */
+ * escaped, the exit status last; an existing file is never replaced, and
+ * the file is made by record_start, not before. */
 static void test_record_events(void)
 {
     char path[] = "/tmp/peviz-rec-XXXXXX", err[256];
@@ -515,6 +553,9 @@ static void test_record_events(void)
     CHECK(strstr(err, "exists") != NULL);
     unlink(path);
     CHECK(record_open(path, err, sizeof err) == 0);
+    CHECK(access(path, F_OK) != 0);     /* nothing until the start */
+    CHECK(record_start(err, sizeof err) == 0);
+    CHECK(access(path, F_OK) == 0);
     canvas c;
     CHECK(canvas_init(&c, 20, 3) == 0);
     canvas_text(&c, 0, 0, 20, "say \"hi\"", RGB_DEFAULT, RGB_DEFAULT, 0);
@@ -572,8 +613,45 @@ static void test_point_marks(void)
         }
 }
 
+/* The softmax row profile (tour step 18's screen) where a dot covers k
+ * keys: its title says so, and its peak is P(0|0) = 1 (the inspector's
+ * value) shared by those k keys, 1/k, at every classroom size. */
+static void test_softmax_profile_mean(void)
+{
+    static const int W[3] = { 80, 120, 160 }, H[3] = { 24, 40, 48 };
+    for (int z = 0; z < 3; z++) {
+        struct app a;
+        app_init(&a);
+        CHECK(tour_command(&a, "view attention") == 0);
+        CHECK(tour_command(&a, "scheme nope") == 0);
+        CHECK(tour_command(&a, "floor-scale 4") == 0);
+        CHECK(tour_command(&a, "temperature-tuning on") == 0);
+        app_key(&a, 'e');
+        app_key(&a, 'm');
+        a.msg[0] = 0;
+        char *f = frame_trim(&a, W[z], H[z]), *t;
+        long long k = 0;
+        t = f ? strstr(f, "P(j|i) of row i=0, 1 dot = mean of ") : NULL;
+        CHECK(t && sscanf(t, "P(j|i) of row i=0, 1 dot = mean of %lld keys",
+                          &k) == 1 && k > 1);
+        CHECK(f && strstr(f, "softmax of row i at j = 1\n") != NULL);
+        /* the plot's top label, on the row under the title */
+        char *nl = t ? strchr(t, '\n') : NULL, *bar = NULL;
+        double top = NAN;
+        if (nl && (bar = strstr(nl + 1, "\xe2\x94\x82")) != NULL) {
+            char *p = bar;
+            while (p > nl + 1 && p[-1] != ' ')
+                p--;
+            top = strtod(p, NULL);
+        }
+        CHECK(k > 1 && fabs(top - 1.0 / (double)k) < 1e-3);
+        free(f);
+    }
+}
+
 int main(void)
 {
+    test_softmax_profile_mean();
     test_record_events();
     test_point_marks();
     test_legend_one_value();

@@ -785,6 +785,109 @@ static void test_block_views(void)
     }
 }
 
+/* ---- presenter's big numbers --------------------------------------------- */
+
+/* The test's own 3x5 font (bit 2 = left), for the characters drawn. */
+static const char *big_rows_of(char ch)
+{
+    switch (ch) {
+    case '1': return "\2\6\2\2\7";
+    case '2': return "\7\1\7\4\7";
+    case '3': return "\7\1\7\1\7";
+    case '6': return "\7\4\7\5\7";
+    case '7': return "\7\1\1\1\1";
+    case '8': return "\7\5\7\5\7";
+    default:  return NULL;          /* '.': one column, bottom pixel */
+    }
+}
+
+/* Whether big pixel (px, py) is lit, as text: the bitmap text would draw
+ * with the font above, 1 blank column between characters. */
+static int big_expect(const char *text, int px, int py)
+{
+    for (const char *p = text; *p; p++) {
+        const char *r = big_rows_of(*p);
+        int w = r ? 3 : 1;
+        if (px < w)
+            return r ? (r[py] & (4 >> px)) != 0 : py == 4;
+        px -= w + 1;
+        if (px < 0)
+            return 0;
+    }
+    return 0;
+}
+
+/* Big pixel (px, py) read off the canvas from cell (x0, y0): half-block
+ * glyphs (two pixels a cell) or, in ASCII, '#' (one). */
+static int big_seen(const canvas *c, int x0, int y0, int px, int py,
+                    int halves)
+{
+    const cell *k = canvas_at(c, x0 + px, y0 + (halves ? py / 2 : py));
+    if (!k || k->kind != CELL_TEXT)
+        return 0;
+    if (!halves)
+        return k->ch == '#';
+    if (k->ch == 0x2588)
+        return 1;
+    return k->ch == (py % 2 ? 0x2584u : 0x2580u);
+}
+
+/* The row whose cells from column x read the big number's label: lab0
+ * and, for a one-letter label, blanks to the number (-1: not found). */
+static int label_row(const canvas *c, int x, unsigned lab0)
+{
+    for (int y = 0; y < c->h; y++) {
+        if (x + 3 >= c->w || canvas_at(c, x, y)->ch != lab0)
+            continue;
+        int one = lab0 != 'p', gap = one;
+        for (int i = 1; i < 4 && one; i++)
+            gap &= canvas_at(c, x + i, y)->ch == ' ';
+        if (gap || (!one && canvas_at(c, x + 2, y)->ch == 's'))
+            return y;
+    }
+    return -1;
+}
+
+/* Presenter zoom of the clocks: pos, omega and lambda each in the big
+ * font beside its label, in half-block characters with colour and
+ * without; in ASCII in '#', as many as fit (pos at least). */
+static void test_presenter_numbers(void)
+{
+    static const struct { unsigned lab; const char *v; } NUM[] = {
+        { 'p', "37" }, { 0x03C9, "1" }, { 0x03BB, "6.283" },
+    };
+    for (int mode = 0; mode < 3; mode++) {
+        struct app a;
+        canvas c;
+        char hint[256];
+        app_clocks(&a, 64, 37);
+        a.presenter = 1;
+        a.color = mode == 1 ? COLOR_256 : COLOR_NONE;
+        a.ascii = mode == 2;
+        draw(&a, &c, 80, 23, hint, sizeof hint);
+        int rx = -1, halves = mode < 2;
+        for (int x = 41; x < 78 && rx < 0; x++)
+            if (label_row(&c, x, 'p') >= 0)
+                rx = x;
+        CHECK(rx > 40);
+        int h = halves ? 3 : 5, lit = 0;
+        size_t nums = halves ? sizeof NUM / sizeof NUM[0] : 1;
+        for (size_t i = 0; i < nums; i++) {
+            int y = label_row(&c, rx, NUM[i].lab) - h / 2, bad = 0;
+            CHECK(y >= 0);
+            for (int py = 0; py < 5 && y >= 0; py++)
+                for (int px = 0; px < 20; px++) {
+                    int e = big_expect(NUM[i].v, px, py);
+                    bad += e != big_seen(&c, rx + 4, y, px, py, halves);
+                    lit += e;
+                }
+            CHECK(bad == 0);
+        }
+        CHECK(lit > (halves ? 40 : 10));
+        canvas_free(&c);
+    }
+}
+
 int main(void)
 {
     test_hand_end();
@@ -804,5 +907,6 @@ int main(void)
     test_omega_line_widths();
     test_block_face();
     test_block_views();
+    test_presenter_numbers();
     TEST_END("test_clocks");
 }

@@ -16,6 +16,7 @@
 #include "frames.h"
 #include "keys.h"
 #include "view.h"
+#include "peviz/fmt.h"
 #include "peviz/layout.h"
 #include "peviz/pe.h"
 #include "views/compare.h"
@@ -241,12 +242,23 @@ static void test_commands(void)
     a.msg_error = 0;
     CHECK(view_command(&a, "mode", "profile") == 1 && a.cmp.mode == PANE_PROFILE);
     CHECK(view_command(&a, "mode", "x") == 1 && a.msg_error);
-    CHECK_STR(a.msg, "mode: want heatmap, spectrum, profile, diff, ratio, drift or matrix");
+    /* the choices the refusals name are the tables' */
+    char want[256], list[200];
+    const char *w[16];
+    snprintf(want, sizeof want, ":mode wants %s", pane_mode_list(list, sizeof list));
+    CHECK_STR(a.msg, want);
     CHECK(view_command(&a, "layout", "x") == 1 && a.msg_error);
-    CHECK_STR(a.msg, "layout: want interleaved, concat or half");
+    for (int k = 0; k < LAYOUT_COUNT; k++)
+        w[k] = layout_name((enum layout)k);
+    snprintf(want, sizeof want, "layout: want %s",
+             fmt_names(list, sizeof list, w, LAYOUT_COUNT, " or "));
+    CHECK_STR(a.msg, want);
     CHECK(view_command(&a, "prec", "f8") == 1 && a.msg_error);
-    CHECK_STR(a.msg,
-              "precision: want f64, f32, bf16, f16, all-bf16 or all-f16");
+    for (int k = 0; k < PREC_COUNT; k++)
+        w[k] = precision_name((enum precision)k);
+    snprintf(want, sizeof want, "precision: want %s",
+             fmt_names(list, sizeof list, w, PREC_COUNT, " or "));
+    CHECK_STR(a.msg, want);
     CHECK(a.cmp.mode == PANE_PROFILE);
     CHECK(view_command(&a, "heads", "3") == 0);
 }

@@ -179,6 +179,164 @@ static void test_six_schemes(void)
     }
 }
 
+/* Row y of pane k's header at w x h (the text between its separators). */
+static void pane_row(const struct app *a, int w, int h, int y, int k,
+                     char *out, size_t len)
+{
+    canvas c;
+    char hint[256], row[2048];
+    out[0] = 0;
+    if (canvas_init(&c, w, h))
+        return;
+    view_frame(a, VIEW_COMPARE, &c, 1, hint, sizeof hint);
+    canvas_row_utf8(&c, y, row, sizeof row);
+    canvas_free(&c);
+    char *p = row;
+    for (int i = 0; i < k && p; i++)
+        if ((p = strstr(p, "\u2502")))
+            p += strlen("\u2502");
+    if (!p)
+        return;
+    char *e = strstr(p, "\u2502");
+    snprintf(out, len, "%.*s", e ? (int)(e - p) : (int)strlen(p), p);
+}
+
+/* What each scheme's row has is what its pane's header says, and no
+ * band words where it has no bands: every scheme of the table, at the
+ * classroom sizes. */
+static void test_headers_from_rows(void)
+{
+    static const char *const WORD[SCHEME_HAS_COUNT] = {
+        [SCHEME_HAS_NOTHING] = "no position", [SCHEME_HAS_BANDS] = "crit",
+        [SCHEME_HAS_BUCKETS] = "32 buckets", [SCHEME_HAS_SLOPES] = "slope",
+        [SCHEME_HAS_KERNEL] = "r1", [SCHEME_HAS_ROWS] = "L",
+    };
+    static const int SIZE[3][2] = { { 80, 24 }, { 120, 40 }, { 160, 48 } };
+    static struct cli c;
+    char line[256], fact[512], form[512];
+    for (int i = 0; i < scheme_count(); i++) {
+        const struct scheme_info *si = scheme_info(i);
+        snprintf(line, sizeof line, "--view compare -d 16 -n 64 --schemes "
+                 "%s,rope", si->name);
+        CHECK(parse_line(&c, line) == 0);
+        CHECK(c.app.cmp.mode == PANE_PROFILE);  /* shows the schemes */
+        for (int z = 0; z < 3; z++) {
+            pane_row(&c.app, SIZE[z][0], SIZE[z][1], 1, 0, fact, sizeof fact);
+            pane_row(&c.app, SIZE[z][0], SIZE[z][1], 2, 0, form, sizeof form);
+            if (!strstr(fact, WORD[si->has]))
+                printf("  %s at %dx%d: '%s' lacks '%s'\n", si->name,
+                       SIZE[z][0], SIZE[z][1], fact, WORD[si->has]);
+            CHECK(strstr(fact, WORD[si->has]) != NULL);
+            if (si->has != SCHEME_HAS_BANDS)
+                CHECK(!strstr(fact, "crit") && !strstr(form, "turn"));
+        }
+    }
+    /* the status line says what the panes compare */
+    CHECK(strcmp(VIEW_COMPARE_DEF.status_title(&c.app), "compare schemes")
+          == 0);
+    CHECK(parse_line(&c, "--view compare -b 500") == 0);
+    CHECK(strcmp(VIEW_COMPARE_DEF.status_title(&c.app), "compare bases")
+          == 0);
+    /* ALiBi's slope of head 1 of 8 is 2^-1 */
+    CHECK(parse_line(&c, "--view compare --schemes alibi,rope") == 0);
+    pane_row(&c.app, 160, 48, 1, 0, fact, sizeof fact);
+    CHECK(strstr(fact, "slope m = 0.5: head 1 of 8") != NULL);
+    /* --pane-mode before or after --schemes is kept */
+    CHECK(parse_line(&c, "--view compare --pane-mode heatmap --schemes "
+                     "t5,rope") == 0 && c.app.cmp.mode == PANE_HEATMAP);
+    CHECK(parse_line(&c, "--view compare --schemes t5,rope --pane-mode "
+                     "matrix") == 0 && c.app.cmp.mode == PANE_MATRIX);
+    /* the heatmap has no PE table for T5: it says so */
+    CHECK(parse_line(&c, "--view compare --pane-mode heatmap --schemes "
+                     "t5,rope") == 0);
+    int said = 0;
+    for (int y = 3; y < 40; y++) {
+        pane_row(&c.app, 120, 40, y, 0, fact, sizeof fact);
+        said |= strstr(fact, "t5 has buckets, no bands") != NULL;
+    }
+    CHECK(said);
+    /* nor do the spectrum and diff modes draw bands for it */
+    static const char *const BANDED[] = { "spectrum", "diff" };
+    for (int m = 0; m < 2; m++) {
+        snprintf(line, sizeof line, "--view compare --pane-mode %s "
+                 "--schemes t5,rope", BANDED[m]);
+        CHECK(parse_line(&c, line) == 0);
+        said = 0;
+        for (int y = 3; y < 40; y++) {
+            pane_row(&c.app, 120, 40, y, 0, fact, sizeof fact);
+            said |= strstr(fact, "t5 has buckets, no bands") != NULL;
+        }
+        CHECK(said);
+    }
+    /* the ratio mode says why it does not compare */
+    CHECK(parse_line(&c, "--view compare --pane-mode ratio --schemes "
+                     "t5,rope") == 0);
+    said = 0;
+    for (int y = 3; y < 40; y++) {
+        pane_row(&c.app, 120, 40, y, 0, fact, sizeof fact);
+        said |= strstr(fact, "B/A not compared: A's t5 has no bands") != NULL;
+    }
+    CHECK(said);
+    /* a Llama 4 NoPE layer has no critical band */
+    CHECK(parse_line(&c, "--view compare --model llama4-scout --model-b "
+                     "llama4-scout --layer-a 2 --layer-b 3 --pane-mode "
+                     "profile") == 0);
+    for (int z = 0; z < 3; z++) {
+        pane_row(&c.app, SIZE[z][0], SIZE[z][1], 1, 1, fact, sizeof fact);
+        CHECK(strstr(fact, "no position") && !strstr(fact, "crit"));
+        pane_row(&c.app, SIZE[z][0], SIZE[z][1], 1, 0, fact, sizeof fact);
+        CHECK(strstr(fact, "crit") != NULL);
+    }
+}
+
+/* NoPE's matrix is all zeros: "constant 0", not the top glyph. */
+static void test_matrix_constant(void)
+{
+    static struct cli c;
+    char row[512];
+    CHECK(parse_line(&c, "--view compare --pane-mode matrix --schemes "
+                     "rope,nope") == 0);
+    struct cmp_frame f;
+    memset(&f, 0, sizeof f);
+    cmp_resolve(&c.app, &f, 0);
+    f.w = 80;
+    f.h = 24;
+    CMP_MATRIX.layout(&c.app, &f);
+    int at = 0, constant = 0;
+    for (int y = 0; y < 24; y++) {
+        pane_row(&c.app, 80, 24, y, 1, row, sizeof row);
+        at += strchr(row, '@') != NULL;
+        constant |= strstr(row, "constant 0") != NULL;
+    }
+    CHECK(at == 0 && constant);
+}
+
+/* The matrix mode at d_model 65536: a slice of VIEW_WORK_SLICE units
+ * does part of the cells and leaves the rest for the next frames, and
+ * the next slice goes on where it stopped. */
+static void test_matrix_sliced(void)
+{
+    static struct cli c;
+    CHECK(parse_line(&c, "--view compare -d 65536 -n 128 "
+                     "--pane-mode matrix") == 0);
+    struct cmp_frame f;
+    memset(&f, 0, sizeof f);
+    cmp_resolve(&c.app, &f, 0);
+    f.w = 80;
+    f.h = 24;
+    CMP_MATRIX.layout(&c.app, &f);
+    struct cmp_values v = { 0 };
+    CMP_MATRIX.work(&f, &v);
+    CHECK(v.v != NULL && v.total > 0);
+    CHECK(CMP_MATRIX.more(&f, &v, VIEW_WORK_SLICE) == 1);
+    CHECK(v.done > 0 && v.done < v.total);
+    int64_t first = v.done;
+    CHECK(isfinite(v.v[0]));            /* S over the first block */
+    CHECK(CMP_MATRIX.more(&f, &v, VIEW_WORK_SLICE) == 1);
+    CHECK(v.done > first && v.done < v.total);      /* the next slice */
+    free(v.v);
+}
+
 /* The matrix mode: with a cell per position each cell is S(i, j) of
  * --export scores; each pane's scale is its own. */
 static void test_matrix(void)
@@ -195,6 +353,8 @@ static void test_matrix(void)
     CMP_MATRIX.layout(&c.app, &f);
     struct cmp_values v = { 0 };
     CMP_MATRIX.work(&f, &v);
+    while (CMP_MATRIX.more(&f, &v, VIEW_WORK_SLICE))
+        ;
     CHECK(v.v != NULL && f.g.body_h >= 16 && f.g.pw > 16);
     static const char *const EXP[2] = { "--scheme xpos -b 10000",
                                         "--scheme kerple-power -b 500000" };
@@ -364,7 +524,8 @@ static void test_commands(void)
     CHECK(a.att.o.qk_pairs == QK_INTERLEAVED);  /* the global one stays */
     CHECK(app_command(&a, "rope-layout sideways") < 0);
     header(&a, 160, row, sizeof row);
-    CHECK(strstr(row, "B kerple-log base") != NULL);    /* no pairs */
+    CHECK(strstr(row, "B kerple-log d_model") != NULL);  /* no pairs, no
+                                                            base: no bands */
     CHECK(app_command(&a, "scheme rope") == 0);
     header(&a, 160, row, sizeof row);
     CHECK(strstr(row, "B rope half base") != NULL);
@@ -398,7 +559,10 @@ int main(void)
     test_layout_mismatch();
     test_nope_layers();
     test_six_schemes();
+    test_headers_from_rows();
+    test_matrix_constant();
     test_matrix();
+    test_matrix_sliced();
     test_costly();
     test_commands();
     TEST_END("test_compare_scores");

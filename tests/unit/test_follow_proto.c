@@ -11,6 +11,7 @@
 
 #include "follow_proto.h"
 #include "harness.h"
+#include "peviz/fmt.h"
 #include "peviz/tables.h"
 #include "sha256.h"
 #include "state_field.h"
@@ -306,14 +307,22 @@ static void test_rejections(void)
     refused("heat.pca 1 3 3\n", "want 0 or 1");
     refused("heat.pca 1 2 65\n", "want 0 or 1");
     refused("heat.pca 1 2\n", "want 0 or 1");
-    refused("att.seed 4294967296\n", "out of range");
-    refused("att.seed -1\n", "out of range");
+    refused("att.seed 4294967296\n", "att.seed: wants a whole number");
+    refused("att.seed -1\n", "att.seed: wants a whole number");
     /* the families' settings, as their options are checked */
     refused("att.buckets 3\n", "att.buckets");
     refused("att.r1 0\n", "att.r1");
     refused("att.r2 nan\n", "att.r2");
     refused("att.scheme kerple-power\natt.r2 2.5\n", "att.r2");
-    refused("att.pairs diagonal\n", "att.pairs: wants interleaved or half");
+    {   /* the pairs the refusal names are the table's */
+        const char *w[QK_PAIRS_COUNT];
+        char want[128], list[96];
+        for (int k = 0; k < QK_PAIRS_COUNT; k++)
+            w[k] = qk_pairs_name(k);
+        snprintf(want, sizeof want, "att.pairs: wants %s",
+                 fmt_names(list, sizeof list, w, QK_PAIRS_COUNT, " or "));
+        refused("att.pairs diagonal\n", want);
+    }
     refused("att.rotary 7\n", "att.rotary: wants an even number");
     refused("att.tuning maybe\n", "att.tuning: wants on or off");
     refused("att.floor_scale -1\n", "att.floor_scale");
@@ -361,7 +370,7 @@ static void test_rejections(void)
     refused("speed 0\n", "speed");
     refused("speed inf\n", "speed");
     refused("clk.k 16777217\n", "out of range");
-    refused("att.heads 129\n", "out of range");
+    refused("att.heads 129\n", "att.heads: wants a whole number");
     refused("att.heads 4\n", "att.head");  /* head is 11 */
     refused("cmp.panes 2\n", "cmp.active");     /* active is 2 */
     refused("cmp.1.d 7\n", "d_model");
@@ -522,7 +531,7 @@ static void test_enum_names(void)
         CHECK(fp_apply(&f, b, (size_t)len, err, sizeof err) == 0);
         CHECK(f.view == (enum view_id)w);
     }
-    refused("cmp.mode sideways\n", "cmp.mode: unknown value");
+    refused("cmp.mode sideways\n", "cmp.mode: wants ");
 }
 
 /* The preset a pane was set from goes with its scaling, by name (its

@@ -645,6 +645,10 @@ static void test_probe(void)
     CHECK(gfx_choose(GFX_AUTO, &p, NULL, NULL, 0, why, sizeof why) ==
           GFX_CELLS);
     CHECK_STR(why, "no answer in 200 ms");
+    p.wait_ms = 490;            /* the wait after a round trip of 220 ms */
+    gfx_choose(GFX_AUTO, &p, NULL, NULL, 0, why, sizeof why);
+    CHECK_STR(why, "no answer in 490 ms");
+    p.wait_ms = 0;
     CHECK(gfx_choose(GFX_SIXEL, &p, NULL, NULL, 1, why, sizeof why) ==
           GFX_SIXEL);
     /* inside tmux: tmux answers DA1 first, the terminal's graphics reply
@@ -668,6 +672,92 @@ static void test_probe(void)
     /* arrow keys and other escapes are keys, kept in order */
     feed(&p, "\033[Ax\033OB\033[?62c", 2, keys);
     CHECK_STR(keys, "\033[Ax\033OB");
+}
+
+/* ---- the cell size in pixels ------------------------------------------------ */
+
+/* n cells at area / cols pixels a cell, from the definition in doubles:
+ * the whole pixels they span, never more than the cells. */
+static int span_ref(int n, int area, int cols)
+{
+    return (int)floor((double)n * area / cols + 1e-9);
+}
+
+static void test_cell_size(void)
+{
+    struct gfx_probe p;
+    struct gfx_cell c;
+    char keys[64];
+    /* xterm.js at 80x24: the text area says 8.425 where the cell says 8 */
+    feed(&p, "\033[4;384;674t\033[6;16;8t\033[?62;4c", 3, keys);
+    CHECK(p.area_w == 674 && p.area_h == 384 && p.cell_w == 8 &&
+          p.cell_h == 16 && p.answered && keys[0] == 0);
+    p.cols = 80;
+    p.rows = 24;
+    gfx_probe_cell(&p, 80, 24, 0, 0, &c);
+    CHECK(c.w_num == 674 && c.w_den == 80 && c.h_num == 384 &&
+          c.h_den == 24);
+    /* 65 cells are 547.6 pixels: 547, not 65 x 8 = 520 */
+    CHECK_NEAR(gfx_cell_span(65, c.w_num, c.w_den), 547, 0);
+    static const int areas[][2] = { { 674, 80 }, { 722, 80 }, { 843, 100 },
+                                    { 1283, 160 }, { 626, 80 }, { 960, 96 } };
+    int bad = 0;
+    for (size_t k = 0; k < sizeof areas / sizeof areas[0]; k++)
+        for (int n = 0; n <= 2 * areas[k][1]; n++) {
+            int got = gfx_cell_span(n, areas[k][0], areas[k][1]);
+            double exact = (double)n * areas[k][0] / areas[k][1];
+            bad += got != span_ref(n, areas[k][0], areas[k][1]) ||
+                   got > exact + 1e-9 || got <= exact - 1;
+        }
+    CHECK_NEAR(bad, 0, 0);
+    /* no text area: the cell size; no area's cells: the same */
+    memset(&p, 0, sizeof p);
+    p.cell_w = 9;
+    p.cell_h = 18;
+    gfx_probe_cell(&p, 80, 24, 800, 480, &c);
+    CHECK(c.w_num == 9 && c.w_den == 1 && c.h_num == 18 && c.h_den == 1);
+    p.area_w = 720;
+    p.area_h = 432;
+    gfx_probe_cell(&p, 80, 24, 800, 480, &c);
+    CHECK(c.w_num == 9 && c.w_den == 1);
+    /* neither: the window's pixels over its cells, exactly */
+    memset(&p, 0, sizeof p);
+    gfx_probe_cell(&p, 80, 24, 674, 384, &c);
+    CHECK(c.w_num == 674 && c.w_den == 80 && c.h_num == 384 &&
+          c.h_den == 24);
+    CHECK_NEAR(gfx_cell_span(65, c.w_num, c.w_den), 547, 0);
+    /* nothing says: unknown */
+    gfx_probe_cell(&p, 80, 24, 0, 0, &c);
+    CHECK(c.w_num == 0 && c.h_num == 0 && gfx_cell_span(5, 0, 0) == 0);
+    /* out of reason: left unknown */
+    feed(&p, "\033[4;0;674t\033[6;16;0t\033[?62c", 64, keys);
+    CHECK(p.area_w == 0 && p.area_h == 0 && p.cell_w == 0 && keys[0] == 0);
+}
+
+/* raster_scale: each pixel the source's under its centre. */
+static void test_scale(void)
+{
+    struct image in, out;
+    int bad = 0;
+    CHECK(image_init(&in, 7, 3) == 0);
+    for (int y = 0; y < in.h; y++)
+        for (int x = 0; x < in.w; x++)
+            image_set(&in, x, y, (rgb)(x * 16 + y * 0x10000 + 1));
+    static const int sizes[][2] = { { 8, 4 }, { 7, 3 }, { 20, 7 }, { 5, 2 },
+                                    { 1, 1 } };
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+        CHECK(raster_scale(&in, sizes[k][0], sizes[k][1], &out) == 0);
+        CHECK(out.w == sizes[k][0] && out.h == sizes[k][1]);
+        for (int y = 0; y < out.h; y++)
+            for (int x = 0; x < out.w; x++) {
+                int sx = (int)floor((x + 0.5) * in.w / out.w);
+                int sy = (int)floor((y + 0.5) * in.h / out.h);
+                bad += image_get(&out, x, y) != image_get(&in, sx, sy);
+            }
+        image_free(&out);
+    }
+    CHECK_NEAR(bad, 0, 0);
+    image_free(&in);
 }
 
 /* ---- the clock faces and the PCA face ---------------------------------------------- */
@@ -743,6 +833,47 @@ static int face_image(const struct app *a, int k, struct view_raster *r,
     free(r->px);
     r->px = NULL;
     return rc;
+}
+
+/* The terminal's colours (OSC 10, OSC 11) are read at every width of
+ * hex digit (v * 255 / (16^k - 1), rounded), and a face drawn with
+ * them has the terminal's background and ink: on a light theme it is no
+ * dark square. */
+static void test_colours(void)
+{
+    struct gfx_probe p;
+    char keys[64];
+    feed(&p, "\033]11;rgb:ffff/ffff/ffff\033\\\033]10;rgb:00/80/ff\a"
+         "\033[?62;4c", 3, keys);
+    CHECK(p.has_bg && p.bg == 0xFFFFFFu && p.has_fg && keys[0] == 0);
+    CHECK(p.fg == ((0u << 16) | ((0x80u * 255 + 127) / 255) << 8 | 255u));
+    feed(&p, "\033]11;rgb:f/0/8\a\033]10;rgb:123/fff/000\033\\", 64, keys);
+    CHECK(p.bg == (255u << 16 | 0u << 8 | (8u * 255 + 7) / 15));
+    CHECK(p.fg == ((0x123u * 255 + 2047) / 4095 << 16 | 255u << 8));
+    /* not a colour: taken as a report, nothing set */
+    feed(&p, "\033]11;#ffffff\033\\", 64, keys);
+    CHECK(!p.has_bg && keys[0] == 0);
+    struct app a;
+    struct view_raster r;
+    struct image im;
+    clocks_app(&a, 613, 3);
+    raster_ink(0x101010u, 0xF5F5F5u);
+    int rc = face_image(&a, 0, &r, &im);
+    raster_ink(RASTER_FG, RASTER_BG);
+    CHECK(rc == 0);
+    if (rc == 0) {
+        struct face_img f = { im.rgb, im.w * 3, 0, 0, im.w, im.h };
+        double want = band_angle(&a, 3), s = (im.w < im.h ? im.w : im.h) / 2.0;
+        CHECK(image_get(&im, 0, 0) == 0xF5F5F5u &&
+              image_get(&im, im.w - 1, im.h - 1) == 0xF5F5F5u);
+        double got = fc_hand_angle(&f, 0.4 * s, want, 0.35, 0x101010u);
+        CHECK(!isnan(got) && fabs(fc_diff(got, want)) < 0.015);
+        image_free(&im);
+    }
+    rc = face_image(&a, 0, &r, &im);    /* the default again after */
+    CHECK(rc == 0 && image_get(&im, 0, 0) == RASTER_BG);
+    if (rc == 0)
+        image_free(&im);
 }
 
 /* Its own colours as a sixel palette: how many (at most 256). */
@@ -1014,6 +1145,8 @@ static void test_pca_face(void)
 int main(void)
 {
     test_probe();
+    test_cell_size();
+    test_scale();
     test_base64();
     test_kitty();
     test_sixel();
@@ -1021,6 +1154,7 @@ int main(void)
     test_tmux();
     test_compare();
     test_clock_faces();
+    test_colours();
     test_face_changes();
     test_pca_face();
     TEST_END("test_gfx");

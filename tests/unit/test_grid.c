@@ -191,6 +191,28 @@ static void test_commands(void)
     CHECK(a.mp.mode == MPOS_MROPE && a.mp.nseg == 1 && a.p.n == 2);
 }
 
+/* The tour's :interleaved on at d 128 takes Qwen3-VL's sections; a
+ * section the layout cannot give is refused with the one to type, and
+ * typing it works. */
+static void test_interleaved(void)
+{
+    struct app a;
+    int sec[3];
+    setup(&a, "text:4,image:16x24,text:3", 128);
+    CHECK(app_command(&a, "interleaved on") == 0 && !a.msg_error);
+    mpos_section(&a.mp, 64, sec);
+    CHECK(sec[0] == 24 && sec[1] == 20 && sec[2] == 20);
+    CHECK(app_command(&a, "interleaved off") == 0);
+    CHECK(app_command(&a, "section 16,24,24") == 0 && !a.msg_error);
+    app_command(&a, "interleaved on");
+    CHECK(a.msg_error && strstr(a.msg, "type :section 22,21,21, then "
+                                       ":interleaved on") != NULL);
+    CHECK(!a.mp.interleaved);
+    CHECK(app_command(&a, "section 22,21,21") == 0 && !a.msg_error);
+    CHECK(app_command(&a, "interleaved on") == 0 && !a.msg_error &&
+          a.mp.interleaved);
+}
+
 /* :point marks the key token's patch, at two sizes. */
 static void test_point_mark(void)
 {
@@ -203,10 +225,51 @@ static void test_point_mark(void)
     CHECK(frame_has(&a, 120, 40, "look here: key token k=5"));
 }
 
+/* :grid and :sequence from every other view switch to the grid view;
+ * refused, they stay where they were and say why.  The empty grid view
+ * names the ':' commands, and the help card of every view lists them. */
+static void test_from_any_view(void)
+{
+    for (int v = 0; v < VIEW_COUNT; v++) {
+        struct app a;
+        if (v == VIEW_GRID)
+            continue;
+        app_init(&a);
+        a.view = (enum view_id)v;
+        a.screen_w = 80;
+        a.screen_h = 24;
+        app_command(&a, "grid 0x3");
+        CHECK(a.msg_error && (int)a.view == v && a.mp.mode == MPOS_OFF);
+        CHECK(app_command(&a, "grid 5x3") == 0 && !a.msg_error);
+        CHECK(a.view == VIEW_GRID && a.p.n == 15 && a.mp.mode == MPOS_AXIAL);
+        a.view = (enum view_id)v;
+        CHECK(app_command(&a, "sequence text:3,image:4x6,text:2") == 0);
+        CHECK(a.view == VIEW_GRID && a.p.n == 11 && a.mp.mode == MPOS_MROPE);
+        a.view = (enum view_id)v;
+        a.help = 1;
+        CHECK(frame_has(&a, 120, 40, ":grid 16x16"));
+        CHECK(frame_has(&a, 120, 40, ":sequence"));
+    }
+    struct app a;
+    app_init(&a);
+    a.view = VIEW_GRID;
+    for (int i = 0; i < 3; i++) {
+        static const int W[3] = { 80, 120, 160 }, H[3] = { 24, 40, 48 };
+        CHECK(frame_has(&a, W[i], H[i], ":grid 16x16"));
+        CHECK(frame_has(&a, W[i], H[i], ":sequence"));
+    }
+    /* what it names is accepted */
+    CHECK(app_command(&a, "grid 16x16") == 0 && !a.msg_error);
+    CHECK(app_command(&a, "sequence text:4,image:16x24,text:3") == 0 &&
+          !a.msg_error);
+}
+
 int main(void)
 {
     test_point_mark();
+    test_from_any_view();
     test_commands();
+    test_interleaved();
     test_follow();
     test_sizes();
     test_keys();

@@ -3,7 +3,9 @@
  * back the state from before the tour, q asks once), the tour's own
  * texts in Chinese, and messages too long for the status line.
  */
+#include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "app.h"
 #include "areas.h"
@@ -11,6 +13,7 @@
 #include "frames.h"
 #include "harness.h"
 #include "tour.h"
+#include "peviz/pe_table.h"
 
 static const char *const EN = "assets/tours/en.tour";
 static const char *const ZH = "assets/tours/zh.tour";
@@ -323,6 +326,66 @@ static void test_command_source(void)
     tour_release(&a);
 }
 
+/* A file of rows x cols values, value (r, c) = 100 * tag + c + r / 100. */
+static void write_table(const char *path, int tag, int rows, int cols)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return;
+    for (int r = 0; r < rows; r++)
+        for (int c = 0; c < cols; c++)
+            fprintf(f, "%g%c", 100.0 * tag + c + r / 100.0,
+                    c + 1 < cols ? ',' : '\n');
+    fclose(f);
+}
+
+/* The user's own table (:pe-file, loaded between two runs of a tour whose
+ * steps load tables of their own) is what Esc puts back, value for value. */
+static void test_esc_keeps_own_table(void)
+{
+    char dir[] = "/tmp/test_tournav.XXXXXX", u[64], ta[64], tb[64], tour[64];
+    char line[200], err[256];
+    CHECK(mkdtemp(dir) != NULL);
+    snprintf(u, sizeof u, "%s/u.csv", dir);
+    snprintf(ta, sizeof ta, "%s/a.csv", dir);
+    snprintf(tb, sizeof tb, "%s/b.csv", dir);
+    snprintf(tour, sizeof tour, "%s/t.tour", dir);
+    write_table(u, 1, 10, 4);
+    write_table(ta, 2, 12, 6);
+    write_table(tb, 3, 14, 8);
+    FILE *f = fopen(tour, "w");
+    CHECK(f != NULL);
+    if (!f)
+        return;
+    fprintf(f, "title a\nset pe-file %s\ntitle b\nset pe-file %s\n", ta, tb);
+    fclose(f);
+    struct app a;
+    app_init(&a);
+    a.tour_lang = "en";
+    CHECK(tour_start(&a, tour, err, sizeof err) == 0);
+    tour_offer_key(&a, PK_ESC);
+    snprintf(line, sizeof line, "pe-file %s", u);
+    CHECK(tour_command(&a, line) == 0);
+    for (int round = 0; round < 3; round++) {
+        tour_offer_key(&a, 'T');
+        CHECK(tour_running(&a));
+        tour_offer_key(&a, round == 1 ? PK_BACKSPACE : PK_ENTER);
+        CHECK(a.pe_table && a.pe_table->d != 4);    /* a step's table */
+        tour_offer_key(&a, PK_ESC);
+        CHECK(!tour_running(&a));
+        const struct pe_table *t = a.pe_table;
+        CHECK(t && t->n == 10 && t->d == 4 && a.p.d == 4 && a.p.n == 10);
+        CHECK(t && t->v && t->v[0] == 100.0 && t->v[9 * 4 + 3] == 103.09);
+        CHECK(a.pe_file_name && strcmp(a.pe_file_name, u) == 0);
+    }
+    tour_release(&a);
+    unlink(u);
+    unlink(ta);
+    unlink(tb);
+    unlink(tour);
+    rmdir(dir);
+}
+
 int main(void)
 {
     test_split();
@@ -334,5 +397,6 @@ int main(void)
     test_chinese_texts();
     test_long_messages();
     test_command_source();
+    test_esc_keeps_own_table();
     TEST_END("test_tournav");
 }
