@@ -683,25 +683,44 @@ char *config_read(const char *path, size_t *n, char *err, size_t errlen)
     return buf;
 }
 
-int config_class_note(const char *path, const char *layer_type, char *note,
-                      size_t len)
+/* The config.json at path parsed (NULL: not one, or a GGUF file), as
+ * config_load reads it; *buf holds its text until freed. */
+static json_value *read_json(const char *path, char **buf)
 {
     char err[300], jerr[160];
     size_t n;
-    params p;
-    char *buf = config_read(path, &n, err, sizeof err);
-    json_value *root = buf && n <= CONFIG_MAX_BYTES &&
-                       !(n >= 4 && memcmp(buf, "GGUF", 4) == 0)
-                       ? config_json(buf, n, jerr, sizeof jerr) : NULL;
-    int r = 0;
-    params_default(&p);
-    if (root && root->type == JSON_OBJECT) {
+    *buf = config_read(path, &n, err, sizeof err);
+    json_value *root = *buf && n <= CONFIG_MAX_BYTES &&
+                       !(n >= 4 && memcmp(*buf, "GGUF", 4) == 0)
+                       ? config_json(*buf, n, jerr, sizeof jerr) : NULL;
+    if (root && root->type != JSON_OBJECT) {
+        json_free(root);
+        root = NULL;
+    }
+    return root;
+}
+
+/* What reading layer_type of path finds: the layer type in force, a
+ * class default's note, whether it has no RoPE.  -1 when the file is
+ * not a readable config.json or its settings are refused. */
+static int read_layer(const char *path, const char *layer_type,
+                      struct cfg *out)
+{
+    char *buf, err[300];
+    json_value *root = read_json(path, &buf);
+    int r = -1;
+    if (root) {
         struct cfg c = { .file = path, .prefix = "", .root = text_root(root),
-                         .next = p, .err = err, .errlen = sizeof err };
-        if (find_settings(&c, layer_type) == 0 && set_dims(&c) == 0 &&
-            c.class_note[0]) {
-            snprintf(note, len, "%s", c.class_note);
-            r = 1;
+                         .err = err, .errlen = sizeof err };
+        params_default(&c.next);
+        if (find_settings(&c, layer_type) == 0) {
+            r = 0;
+            if (set_dims(&c))
+                c.class_note[0] = 0;
+            *out = c;
+            out->root = NULL;       /* freed below */
+            out->rp = NULL;
+            out->err = NULL;
         }
     }
     json_free(root);
@@ -709,27 +728,24 @@ int config_class_note(const char *path, const char *layer_type, char *note,
     return r;
 }
 
+int config_class_note(const char *path, const char *layer_type, char *note,
+                      size_t len)
+{
+    struct cfg c;
+    if (read_layer(path, layer_type, &c) || !c.class_note[0])
+        return 0;
+    snprintf(note, len, "%s", c.class_note);
+    return 1;
+}
+
 int config_layer(const char *path, const char *layer_type, char *name,
                  size_t len)
 {
-    char err[300], jerr[160];
-    size_t n;
-    char *buf = config_read(path, &n, err, sizeof err);
-    json_value *root = buf && n <= CONFIG_MAX_BYTES &&
-                       !(n >= 4 && memcmp(buf, "GGUF", 4) == 0)
-                       ? config_json(buf, n, jerr, sizeof jerr) : NULL;
-    int r = -1;
-    if (root && root->type == JSON_OBJECT) {
-        struct cfg c = { .file = path, .prefix = "", .root = text_root(root),
-                         .err = err, .errlen = sizeof err };
-        if (find_settings(&c, layer_type) == 0 && c.layer[0]) {
-            snprintf(name, len, "%s", c.layer);
-            r = c.nope;
-        }
-    }
-    json_free(root);
-    free(buf);
-    return r;
+    struct cfg c;
+    if (read_layer(path, layer_type, &c) || !c.layer[0])
+        return -1;
+    snprintf(name, len, "%s", c.layer);
+    return c.nope;
 }
 
 int config_load(const char *path, const char *layer_type, params *p,

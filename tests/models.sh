@@ -199,6 +199,23 @@ preset kimi-k2.5 "$K25"
 "$PEVIZ" --model kimi-k2.5 --export scores -n 6 >"$tmp/a" 2>&1
 "$PEVIZ" --config "$tmp/pre.json" --export scores -n 6 >"$tmp/b" 2>&1
 if [ -s "$tmp/a" ] && cmp -s "$tmp/a" "$tmp/b"; then ok; else bad "kimi-k2.5 scores differ from its config's"; fi
+V32='{"architectures": ["DeepseekV32ForCausalLM"], "model_type": "deepseek_v32",
+ "qk_rope_head_dim": 64, "rope_theta": 10000.0, "max_position_embeddings": 163840,
+ "rope_scaling": {"rope_type": "yarn", "factor": 40, "original_max_position_embeddings": 4096,
+   "beta_fast": 32, "beta_slow": 1, "mscale": 1.0, "mscale_all_dim": 1.0}}'
+preset deepseek-v3.2 "$V32"
+"$PEVIZ" --model deepseek-v3.2 --export scores -n 6 >"$tmp/a" 2>&1
+"$PEVIZ" --config "$tmp/pre.json" --export scores -n 6 >"$tmp/b" 2>&1
+if [ -s "$tmp/a" ] && cmp -s "$tmp/a" "$tmp/b"; then ok; else bad "deepseek-v3.2 scores differ from its config's"; fi
+Q35='{"model_type": "qwen3_5", "text_config": {"head_dim": 256, "hidden_size": 1024,
+ "num_attention_heads": 8, "full_attention_interval": 4, "max_position_embeddings": 262144,
+ "rope_parameters": {"mrope_interleaved": true, "mrope_section": [11, 11, 10],
+   "partial_rotary_factor": 0.25, "rope_theta": 10000000, "rope_type": "default"}},
+ "vision_config": {"spatial_merge_size": 2}}'
+preset qwen3.5 "$Q35"
+"$PEVIZ" --model qwen3.5 --sequence text:3,image:4x4,text:2 --export scores >"$tmp/a" 2>&1
+"$PEVIZ" --config "$tmp/pre.json" --sequence text:3,image:4x4,text:2 --export scores >"$tmp/b" 2>&1
+if [ -s "$tmp/a" ] && cmp -s "$tmp/a" "$tmp/b"; then ok; else bad "qwen3.5 M-RoPE scores differ from its config's: $(head -c 150 "$tmp/a")"; fi
 "$PEVIZ" --model glm-4.5-air --export freqs >"$tmp/f" 2>&1
 if freqs "$tmp/f" 64 1000000 1; then ok; else bad "glm-4.5-air: not 1e6^(-2i/64)"; fi
 

@@ -624,6 +624,23 @@ static const struct rope_preset PRESETS[] = {
       .method = ROPE_YARN, .factor = 64, .original_max = 4096,
       .beta_fast = 32, .beta_slow = 1, .mscale = 1, .mscale_all_dim = 1,
       .note = "MLA rope part", .max_context = 262144 },
+    /* DeepSeek V3.2 (its reference inference config, model_type
+     * deepseek_v32): qk_rope_head_dim 64, rope_theta 10000, rope_factor 40,
+     * original_seq_len 4096, beta_fast 32, beta_slow 1, mscale 1.0 (the
+     * softmax scale times m(40, 1)^2: mscale and mscale_all_dim 1 in
+     * transformers' terms); the context rope_factor x original_seq_len */
+    { .name = "deepseek-v3.2", .d = 64, .head_dim = 64, .base = 1e4,
+      .method = ROPE_YARN, .factor = 40, .original_max = 4096,
+      .beta_fast = 32, .beta_slow = 1, .mscale = 1, .mscale_all_dim = 1,
+      .note = "MLA rope part", .max_context = 163840 },
+    /* Qwen3.5 (Qwen3.5-0.8B config.json, text_config): head_dim 256,
+     * rope_parameters {"rope_type": "default", "rope_theta": 10000000,
+     * "partial_rotary_factor": 0.25, "mrope_interleaved": true,
+     * "mrope_section": [11, 11, 10]}, full_attention_interval 4,
+     * max_position_embeddings 262144 */
+    { .name = "qwen3.5", .d = 64, .head_dim = 256, .base = 1e7,
+      .method = ROPE_NONE, .factor = 1, .original_max = 262144,
+      .note = "M-RoPE interleaved 11,11,10", .max_context = 262144 },
     { .name = "glm-4.5-air", .d = 64, .head_dim = 128, .base = 1e6,
       .method = ROPE_NONE, .factor = 1, .original_max = 131072,
       .note = "rotary 0.5 of head_dim", .max_context = 131072 },
