@@ -947,6 +947,7 @@ npy2("yarn-nt-f32.npy", yarn_f32_nt(128, 1e6, 4, 32768), "f8")   # float32 numbe
 hd, lv = 512, int(0.25 * 512 // 2)
 npy2("g4-prop.npy", [f32(1 / f32(f32(1e6) ** f32(f32(2 * i) / hd))) if i < lv else 0.0
                      for i in range(hd // 2)], "f4")
+npy2("g4-all.npy", [1e6 ** (-2 * i / hd) for i in range(hd // 2)], "f4")
 npy2("g4-partial.npy", [1e6 ** (-2 * i / (2 * lv)) for i in range(lv)], "f4")
 npy2("g4-partial-pad.npy", [1e6 ** (-2 * i / (2 * lv)) if i < lv else 0.0
                             for i in range(hd // 2)], "f4")
@@ -1054,6 +1055,8 @@ check_freqs "--check-freqs $tmp/g4-partial.npy -d 512 -b 1e6 --rope-scaling prop
     "matches partial rotary instead of proportional RoPE (d = 128 instead of head_dim 512: 64 bands over the rotary dims) (1 change, residual 5.38e-08)"
 check_freqs "--check-freqs $tmp/g4-partial-pad.npy --model gemma4-full" 1 \
     "matches partial rotary instead of proportional RoPE (d = 128: 64 bands over the rotary dims, 192 zero), equivalently base 1e+24 instead of 1000000 (1 change, residual 5.38e-08)"
+check_freqs "--check-freqs $tmp/g4-all.npy --model gemma4-full" 1 \
+    "matches the rotary fraction ignored (all 256 bands turn, proportion 0.25 dropped) (1 change, residual 5.58e-08)"
 check_freqs "--check-freqs $tmp/prop256.npy --config $tmp/cfg-hd.json" 1 \
     "matches proportional RoPE instead of partial rotary (head_dim 256: 48 bands over head_dim, 80 zero) (1 change, residual 2.1e-16)"
 # head_dim read from --config, given or as hidden_size / num_attention_heads

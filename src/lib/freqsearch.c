@@ -41,7 +41,8 @@ static const struct freq_variant ROWS[R_COUNT] = {
         "head_dim/2 bands with the exponent over head_dim, 0 past the "
         "rotary dims' (Gemma 4's proportional RoPE taken for partial rotary)" },
     [R_DIMS_ALL] = { FA_DIMS, "the rotary fraction ignored",
-        "d = head_dim: every dimension rotated" },
+        "d = head_dim: every dimension rotated (proportional: every band "
+        "turns)" },
     [R_DIMS_HALF] = { FA_DIMS, "partial rotary 0.5 applied",
         "half the rotary dims, as GLM's class default" },
     [R_DIMS_PARTIAL] = { FA_DIMS, "partial instead of proportional",
@@ -249,7 +250,9 @@ static int row_count(const struct fsearch *c, enum fs_row r)
 {
     switch (r) {
     case R_METHOD: return NOTHER;
-    case R_DIMS_EXP: case R_DIMS_PROP: case R_DIMS_ALL: return c->nhd;
+    case R_DIMS_ALL:
+        return c->s->sc->method == ROPE_PROPORTIONAL ? 1 : c->nhd;
+    case R_DIMS_EXP: case R_DIMS_PROP: return c->nhd;
     case R_DIMS_PARTIAL: return 2;
     case R_BASE_OTHER: return c->nbases;
     case R_NONE: case R_DIMS_HALF: case R_BASE_FALLBACK: case R_BASE_IMPLIED:
@@ -326,6 +329,13 @@ static int apply_dims(const struct fsearch *c, enum fs_row r, int k,
     int d = c->s->d;
     if (r == R_DIMS_PARTIAL)
         return apply_partial(c, k, v, name, len);
+    if (c->s->sc->method == ROPE_PROPORTIONAL && r == R_DIMS_ALL &&
+        v->live < d / 2) {
+        v->live = 0;
+        snprintf(name, len, "the rotary fraction ignored (all %d bands turn, "
+                 "proportion %g dropped)", d / 2, c->s->sc->proportion);
+        return 1;
+    }
     if (c->s->sc->method == ROPE_PROPORTIONAL)
         return 0;
     if (r == R_DIMS_HALF) {
