@@ -855,8 +855,10 @@ static int first_pass(struct cli *c, int argc, char **argv,
     if (config && (config_load(config, layer, &c->app.p, err, sizeof err) ||
                    mpos_config_load(config, &c->app.mp, err, sizeof err)))
         return fail("%s", err);
-    if (config)
+    if (config) {
         app_set_source(&c->app, config, 1);
+        config_dims(config, layer, &c->cfg_head_dim, &c->cfg_max_pos);
+    }
     char lname[64];
     int nope = config ? config_layer(config, layer, lname, sizeof lname) : -1;
     if (nope >= 0) {    /* the status line names the layer type in force */
@@ -993,7 +995,8 @@ static void verdict_text(const struct cli *c, char *buf, size_t len)
 }
 
 /* What the check knows of the model besides the settings: its
- * head_dim and max_position_embeddings (--model), else none. */
+ * head_dim and max_position_embeddings (--config's, else --model's),
+ * else none. */
 static void check_setup(const struct cli *c, struct freq_setup *s)
 {
     const params *p = &c->app.p;
@@ -1003,6 +1006,10 @@ static void check_setup(const struct cli *c, struct freq_setup *s)
         s->head_dim = m->head_dim;
         s->max_pos = m->max_context;
     }
+    if (c->cfg_head_dim > 0)
+        s->head_dim = c->cfg_head_dim;
+    if (c->cfg_max_pos > 0)
+        s->max_pos = c->cfg_max_pos;
 }
 
 static void check_freqs_verdict(const struct cli *c, const struct freq_file *f,
