@@ -270,6 +270,11 @@ struct rope_preset {
                                    have no RoPE and scale their queries by
                                    Llama 4's temperature tuning (Llama 4:
                                    4); 0: every layer has RoPE */
+    int nfactors;               /* longrope: entries of each list (d / 2) */
+    const double *short_factor; /* longrope: the lists of config.json */
+    const double *long_factor;
+    const char *layer_type;     /* the layer type of a model with several
+                                   ("sliding_attention"), or NULL */
 };
 
 /* Whether layer l (0-based) of preset p is a NoPE layer. */
