@@ -180,13 +180,32 @@ G4='{"model_type": "gemma4_text", "head_dim": 256, "global_head_dim": 512,
    "sliding_attention": {"rope_type": "default", "rope_theta": 10000},
    "rope_theta": null, "rope_type": "default"}}'
 printf '%s' "$G4" >"$tmp/g4.json"
-for lt in full_attention sliding_attention; do
-    m=gemma4-${lt%_attention}
+# Gemma 3's config.json (v4: rope_local_base_freq for its sliding layers)
+printf '%s' '{"model_type": "gemma3_text", "head_dim": 256, "rope_theta": 1000000.0,
+ "rope_local_base_freq": 10000.0, "max_position_embeddings": 131072,
+ "rope_scaling": {"rope_type": "linear", "factor": 8.0}}' >"$tmp/g3.json"
+# --model list's layers column: the preset's layer type first, then the
+# model's others; the first read from the model's config equals the
+# preset, and every other one is a layer type the config has
+"$PEVIZ" --model list | awk 'NR == 1 { c = index($0, " layers ") + 1; next }
+    c > 1 { split(substr($0, c), w, " "); if (w[1] != "-") print $1, w[1] }' >"$tmp/layers"
+n=0
+while read -r m types; do
+    case $m in gemma4-*) cf=$tmp/g4.json ;; gemma3-*) cf=$tmp/g3.json ;; *) continue ;; esac
+    n=$((n + 1)); first=${types%%,*}
     "$PEVIZ" --model "$m" --export freqs >"$tmp/a" 2>&1
-    "$PEVIZ" --config "$tmp/g4.json" --layer-type $lt --export freqs >"$tmp/b" 2>&1
+    "$PEVIZ" --config "$cf" --layer-type "$first" --export freqs >"$tmp/b" 2>&1
     if [ -s "$tmp/a" ] && cmp -s "$tmp/a" "$tmp/b"; then ok
-    else bad "preset $m differs from Gemma 4's $lt: $(head -c 120 "$tmp/b")"; fi
-done
+    else bad "preset $m differs from its config's $first: $(head -c 120 "$tmp/b")"; fi
+    for lt in ${types//,/ }; do
+        if "$PEVIZ" --config "$cf" --layer-type "$lt" --export freqs >/dev/null 2>"$tmp/err"
+        then ok; else bad "$m names layer type $lt its config lacks: $(cat "$tmp/err")"; fi
+    done
+done <"$tmp/layers"
+g=$("$PEVIZ" --model list | grep -c '^gemma')
+[ "$n" -gt 0 ] && [ "$n" -eq "$g" ] && ok || bad "--model list names layer types for $n of $g Gemma presets"
+if grep -q "^llama4-scout rope,nope$" "$tmp/layers"; then ok
+else bad "llama4-scout's layers not rope,nope: $(grep llama4 "$tmp/layers")"; fi
 "$PEVIZ" --config "$tmp/g4.json" --layer-type full_attention --export freqs >"$tmp/f" 2>&1
 if prop "$tmp/f" 512 0.25 1000000 1; then ok; else bad "Gemma 4 full_attention: $(head -c 100 "$tmp/f")"; fi
 K25='{"model_type": "kimi_k25", "text_config": {"architectures": ["DeepseekV3ForCausalLM"],

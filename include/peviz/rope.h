@@ -273,8 +273,11 @@ struct rope_preset {
     int nfactors;               /* longrope: entries of each list (d / 2) */
     const double *short_factor; /* longrope: the lists of config.json */
     const double *long_factor;
-    const char *layer_type;     /* the layer type of a model with several
-                                   ("sliding_attention"), or NULL */
+    const char *layer_type;     /* a model with several layer types: the
+                                   one this preset is ("full_attention"),
+                                   else NULL */
+    const char *other_layers;   /* the model's other layer types, comma-
+                                   separated ("sliding_attention") */
 };
 
 /* Whether layer l (0-based) of preset p is a NoPE layer. */

@@ -627,12 +627,17 @@ static const struct rope_preset PRESETS[] = {
     { .name = "qwen2.5-7b-yarn", .d = 128, .head_dim = 128, .base = 1e6,
       .method = ROPE_YARN, .factor = 4, .original_max = 32768,
       .note = "static YaRN", .max_context = 131072 },
+    /* Gemma 3 (transformers, configuration_gemma3.py): layer_types
+     * "sliding_attention" and "full_attention", one full layer in
+     * sliding_window_pattern 6 */
     { .name = "gemma3-global", .d = 256, .head_dim = 256, .base = 1e6,
       .method = ROPE_LINEAR, .factor = 8, .note = "global layers",
-      .max_context = 131072 },
+      .max_context = 131072,
+      .layer_type = "full_attention", .other_layers = "sliding_attention" },
     { .name = "gemma3-local", .d = 256, .head_dim = 256, .base = 1e4,
       .method = ROPE_NONE, .factor = 1, .note = "sliding layers",
-      .max_context = 131072 },
+      .max_context = 131072,
+      .layer_type = "sliding_attention", .other_layers = "full_attention" },
     { .name = "gpt-oss-20b", .d = 64, .head_dim = 64, .base = 150000,
       .method = ROPE_YARN, .factor = 32, .original_max = 4096,
       .beta_fast = 32, .beta_slow = 1, .no_truncate = 1,
@@ -657,7 +662,8 @@ static const struct rope_preset PRESETS[] = {
       .method = ROPE_LLAMA3, .factor = 16, .original_max = 8192,
       .low_freq_factor = 1, .high_freq_factor = 1,
       .note = "NoPE every 4th layer", .max_context = 10485760,
-      .nope_every = 4 },
+      .nope_every = 4,
+      .layer_type = "rope", .other_layers = "nope" },
     /* Qwen3-8B: config.json rope_theta 1000000, head_dim 128,
      * max_position_embeddings 40960, rope_scaling null; its model card's
      * long-text block is rope_scaling {"rope_type": "yarn", "factor": 4.0,
@@ -675,10 +681,12 @@ static const struct rope_preset PRESETS[] = {
      * "default", "rope_theta": 10000}; max_position_embeddings 131072 */
     { .name = "gemma4-full", .d = 512, .head_dim = 512, .base = 1e6,
       .method = ROPE_PROPORTIONAL, .factor = 1, .proportion = 0.25,
-      .note = "full layers, 64 of 256 bands turn", .max_context = 131072 },
+      .note = "full layers, 64 of 256 bands turn", .max_context = 131072,
+      .layer_type = "full_attention", .other_layers = "sliding_attention" },
     { .name = "gemma4-sliding", .d = 256, .head_dim = 256, .base = 1e4,
       .method = ROPE_NONE, .factor = 1, .note = "sliding layers, window 1024",
-      .max_context = 131072 },
+      .max_context = 131072,
+      .layer_type = "sliding_attention", .other_layers = "full_attention" },
     /* Kimi K2.5 (moonshotai/Kimi-K2.5 config.json, text_config, as
      * transformers 5.7 writes it): DeepseekV3ForCausalLM, qk_rope_head_dim
      * 64, rope_parameters {"rope_type": "yarn", "factor": 64.0,
