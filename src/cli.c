@@ -1133,17 +1133,30 @@ static void ramp_text(const rope_scaling *r, char *buf, size_t len)
                                                 : "beta %s/%s", x, y);
 }
 
-/* --model list: the presets, their settings and what the plan of each
- * at its maximum context gives (a, the score multiplier). */
+/* A preset's layer types, the one it shows first ("full_attention,
+ * sliding_attention"), or "-" for a model with one kind of layer. */
+static void layers_text(const struct rope_preset *m, char *buf, size_t len)
+{
+    if (!m->layer_type)
+        snprintf(buf, len, "-");
+    else
+        snprintf(buf, len, "%s%s%s", m->layer_type,
+                 m->other_layers ? "," : "",
+                 m->other_layers ? m->other_layers : "");
+}
+
+/* --model list: the presets, their settings, what the plan of each at
+ * its maximum context gives (a, the score multiplier) and the layer
+ * types of a model that has several. */
 void cli_models(FILE *f)
 {
-    fprintf(f, "%-16s %4s %8s %8s  %-12s %6s %7s %-13s %8s %10s %8s  %s\n",
+    fprintf(f, "%-16s %4s %8s %8s  %-12s %6s %7s %-13s %8s %10s %8s  %-32s  %s\n",
             "model", "d", "head_dim", "base", "scaling", "factor",
-            "orig_L", "ramp", "a", "score_mult", "max_ctx", "note");
+            "orig_L", "ramp", "a", "score_mult", "max_ctx", "layers", "note");
     for (int i = 0; i < rope_preset_count(); i++) {
         const struct rope_preset *m = rope_preset_at(i);
         params p;
-        char b[32], s[32], L[24], ramp[40], fa[24], fm[24];
+        char b[32], s[32], L[24], ramp[40], fa[24], fm[24], lt[80];
         params_default(&p);
         params_set_model(&p, m->name, b, sizeof b);
         const pe_plan *pl = plan_of(&p);
@@ -1153,10 +1166,11 @@ void cli_models(FILE *f)
         ramp_text(&p.rope, ramp, sizeof ramp);
         fmt_num(pl->a, 6, fa, sizeof fa);
         fmt_num(pl->mult, 6, fm, sizeof fm);
-        fprintf(f, "%-16s %4d %8d %8s  %-12s %6s %7s %-13s %8s %10s %8ld  %s\n",
+        layers_text(m, lt, sizeof lt);
+        fprintf(f, "%-16s %4d %8d %8s  %-12s %6s %7s %-13s %8s %10s %8ld  %-32s  %s\n",
                 m->name, m->d, m->head_dim, b, rope_method_name(p.rope.method),
                 s, p.rope.original_max > 0 ? L : "-", ramp, fa, fm,
-                (long)m->max_context, m->note);
+                (long)m->max_context, lt, m->note);
     }
 }
 
