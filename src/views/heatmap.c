@@ -6,8 +6,10 @@
  * Compute what you show: a column that covers many positions shows the
  * exact mean of PE over them (closed form, O(1) per cell), so a frame
  * costs O(visible cells) whatever d_model and seq_len are.  When bands
- * outnumber rows, rows show every s-th band (always the first and the
- * last); zooming in lowers s down to 1 and scrolling reaches every band.
+ * outnumber rows, the rows share the bands out evenly (always the first
+ * and the last), so the map fills its height; each zoom step about
+ * doubles the bands in the grid until it holds every band, and scrolling
+ * reaches every band.
  *
  * With a table loaded by --pe-file (and d_model, n still matching it) the
  * map shows the table instead: a cell is the plain mean of its column's
@@ -51,8 +53,8 @@ struct heat_geom {
     int64_t vis, x0;        /* positions a window holds, the first shown */
     int ucols;              /* columns in use */
     int half;               /* bands */
-    int s;                  /* band step between rows (1: consecutive) */
-    int nb;                 /* bands in the grid: multiples of s, the last */
+    int s;                  /* nominal band step of the zoom (1: all) */
+    int nb;                 /* bands in the grid, evenly spread over all */
     int j0, shown;          /* first grid index shown, how many */
     int bh;                 /* cell rows per band (> 1 when bands are few) */
     int whole;              /* no half blocks: each dimension whole rows
@@ -124,17 +126,25 @@ static void fmt_ordinal(int v, char *buf, size_t len)
 
 /* ---- geometry ------------------------------------------------------- */
 
-/* Band index of grid entry j: multiples of s, and the last band. */
+/* Band index of grid entry j: round(j (half - 1) / (nb - 1)), so entry 0
+ * is the first band, entry nb - 1 the last, and steps differ by at most
+ * one band. */
 static int grid_band(const struct heat_geom *g, int j)
 {
-    int64_t b = (int64_t)j * g->s;
-    return b > g->half - 1 ? g->half - 1 : (int)b;
+    if (g->nb <= 1 || j <= 0)
+        return 0;
+    if (j >= g->nb - 1)
+        return g->half - 1;
+    int64_t den = g->nb - 1;
+    return (int)(((int64_t)j * (g->half - 1) * 2 + den) / (2 * den));
 }
 
 /* The grid entry nearest to band i. */
 static int grid_index(const struct heat_geom *g, int i)
 {
-    int j = i / g->s;
+    if (g->nb <= 1 || i <= 0)
+        return 0;
+    int j = (int)((int64_t)i * (g->nb - 1) / (g->half - 1));
     if (j >= g->nb - 1)
         return g->nb - 1;
     return grid_band(g, j + 1) - i < i - grid_band(g, j) ? j + 1 : j;
@@ -180,12 +190,23 @@ static int band_rows(const struct heat_geom *g)
     return g->whole && rows > 1 ? rows / 2 : rows;
 }
 
+/* Bands in the grid: every band at step 1, else the overview's one per
+ * row (at least the first and the last), doubled per zoom step. */
+static int geom_grid_bands(int half, int brows, int s, int zoom)
+{
+    if (s <= 1 || half <= 2)
+        return half;
+    int64_t nb0 = brows < 2 ? 2 : brows < half ? brows : half;
+    int64_t nb = zoom >= 30 ? half : ((nb0 - 1) << zoom) + 1;
+    return nb < half ? (int)nb : half;
+}
+
 static void geom_rows(struct heat_geom *g, const struct app *a)
 {
     int rows = g->rows > 0 ? g->rows : 1;
-    int s0 = band_step0(g->half, band_rows(g));
+    int br = band_rows(g), s0 = band_step0(g->half, br);
     g->s = (int)axis_span(s0, g->zoom, 1);      /* zoom halves the step */
-    g->nb = (g->half - 1) / g->s + 1 + ((g->half - 1) % g->s != 0);
+    g->nb = geom_grid_bands(g->half, br, g->s, g->zoom);
     /* without half blocks the grid is laid out in pairs of rows, so a
      * band's sine and cosine get whole rows each (bh even) */
     int unit = g->whole && rows > 1 ? 2 : 1, urows = rows / unit;
@@ -287,7 +308,7 @@ static int table_id_same(const struct table_id *x, const struct table_id *y)
 /* The geometry column means belong to. */
 struct means_key {
     int64_t n, x0, k;
-    int m, ucols, s, j0, shown, half;
+    int m, ucols, nb, j0, shown, half;
 };
 
 struct table_cache {
@@ -357,7 +378,7 @@ static struct means_key means_key_of(const struct heat_geom *g, int64_t n)
     k.k = g->k;
     k.m = g->m;
     k.ucols = g->ucols;
-    k.s = g->s;
+    k.nb = g->nb;
     k.j0 = g->j0;
     k.shown = g->shown;
     k.half = g->half;
@@ -1148,7 +1169,8 @@ static void draw_inspector(const struct app *a, canvas *c,
 
 /* ---- the hint for the status line -------------------------------------- */
 
-/* "1 col = 2 pos, every 2nd band, dims 0-33"; a table's bands are plain
+/* "1 col = 2 pos, 17 of 32 bands, dims 0-33" (or "every 2nd band" when
+ * the spread is one step throughout); a table's bands are plain
  * pairs of dimensions. */
 static void make_hint_geom(const struct heat_geom *g, int table, char *hint,
                            size_t len)
@@ -1156,10 +1178,13 @@ static void make_hint_geom(const struct heat_geom *g, int table, char *hint,
     char rows[64] = "", ord[16];
     axis_caption(&g->ax, "col", "cols", "pos", hint, len);
     int n = (int)strlen(hint);
-    if (g->s > 1) {
-        fmt_ordinal(g->s, ord, sizeof ord);
-        snprintf(rows, sizeof rows, ", every %s %s", ord,
-                 table ? "dim pair" : "band");
+    const char *unit = table ? "dim pair" : "band";
+    if (g->nb < g->half && g->nb > 1 && (g->half - 1) % (g->nb - 1) == 0) {
+        fmt_ordinal((g->half - 1) / (g->nb - 1), ord, sizeof ord);
+        snprintf(rows, sizeof rows, ", every %s %s", ord, unit);
+    } else if (g->nb < g->half) {
+        snprintf(rows, sizeof rows, ", %d of %d %ss", g->nb,
+                 g->half, unit);
     }
     if (g->shown < g->nb) {
         int d0 = 2 * grid_band(g, g->j0);
@@ -1286,7 +1311,7 @@ static void move_pos(struct app *a, int64_t delta)
 static void move_dim(struct app *a, const struct heat_geom *g, int dir)
 {
     int dim = cursor_dim(a), j = grid_index(g, dim / 2), cos = dim % 2;
-    if (g->s == 1)
+    if (g->nb == g->half)
         dim += dir;
     else if (dir > 0)
         dim = cos ? (j + 1 < g->nb ? 2 * grid_band(g, j + 1) : dim)
