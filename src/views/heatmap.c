@@ -56,7 +56,10 @@ struct heat_geom {
     int s;                  /* nominal band step of the zoom (1: all) */
     int nb;                 /* bands in the grid, evenly spread over all */
     int j0, shown;          /* first grid index shown, how many */
-    int bh;                 /* cell rows per band (> 1 when bands are few) */
+    int bh;                 /* least cell rows per band (> 1 when bands are
+                               few); bands share the rows out, so heights
+                               differ by one unit at most (slot_rows) */
+    int unit;               /* cell rows a grid entry is counted in */
     int whole;              /* no half blocks: each dimension whole rows
                                (bh even, sin rows above cos rows) */
 };
@@ -211,11 +214,13 @@ static void geom_rows(struct heat_geom *g, const struct app *a)
      * band's sine and cosine get whole rows each (bh even) */
     int unit = g->whole && rows > 1 ? 2 : 1, urows = rows / unit;
     /* grid entries down the rows, one per row or bh rows each, paged */
-    axis_init_span(&g->ay, g->nb, g->nb < urows ? g->nb : urows, urows, 0);
+    axis_init_span(&g->ay, g->nb, g->nb < urows ? g->nb : urows, urows,
+                   AXIS_FILL);
     axis_page(&g->ay, grid_index(g, a->heat.dim0 / 2),
               grid_index(g, a->heat.dim / 2));
+    g->unit = unit;
     g->bh = g->ay.m * unit;
-    g->shown = g->ay.used / g->ay.m;
+    g->shown = (int)axis_shown(&g->ay);
     g->j0 = (int)g->ay.x0;
 }
 
@@ -233,6 +238,31 @@ static void geom_make(struct heat_geom *g, const struct app *a, int cols,
     geom_rows(g, a);
 }
 
+/* The first cell row of grid slot slot (slot == shown: the rows used). */
+static int slot_row(const struct heat_geom *g, int slot)
+{
+    if (slot <= 0)
+        return 0;
+    if (slot >= g->shown)
+        return g->unit * axis_cell_end(&g->ay, g->j0 + g->shown - 1);
+    return g->unit * axis_cell(&g->ay, g->j0 + slot);
+}
+
+/* Cell rows of grid slot slot: its sine's pixel rows, and its cosine's. */
+static int slot_rows(const struct heat_geom *g, int slot)
+{
+    return slot_row(g, slot + 1) - slot_row(g, slot);
+}
+
+/* The grid slot drawn on cell row r, or -1 below the grid. */
+static int row_slot(const struct heat_geom *g, int r)
+{
+    int64_t p0, p1;
+    if (r < 0 || axis_range(&g->ay, r / g->unit, &p0, &p1))
+        return -1;
+    return (int)(p0 - g->j0);
+}
+
 /* Positions of column col; 0, or -1 when the column is empty. */
 static int col_range(const struct heat_geom *g, int64_t n, int col,
                      int64_t *p0, int64_t *p1)
@@ -244,17 +274,18 @@ static int col_range(const struct heat_geom *g, int64_t n, int col,
 /* Dimension of pixel row py, or -1. */
 static int pixel_dim(const struct heat_geom *g, int py)
 {
-    if (py < 0 || py / (2 * g->bh) >= g->shown)
+    int slot = py < 0 ? -1 : row_slot(g, py / 2);
+    if (slot < 0 || slot >= g->shown)
         return -1;
-    int band = grid_band(g, g->j0 + py / (2 * g->bh));
-    return 2 * band + (py % (2 * g->bh) >= g->bh);
+    int h = slot_rows(g, slot), off = py - 2 * slot_row(g, slot);
+    return 2 * grid_band(g, g->j0 + slot) + (off >= h);
 }
 
 /* First pixel row of dimension dim as shown (snapped to the grid). */
 static int dim_pixel(const struct heat_geom *g, int dim)
 {
     int slot = grid_index(g, dim / 2) - g->j0;
-    return slot * 2 * g->bh + (dim % 2) * g->bh;
+    return 2 * slot_row(g, slot) + (dim % 2) * slot_rows(g, slot);
 }
 
 /* The column marking position pos (the middle one of a wide position),
@@ -563,7 +594,7 @@ static void layout_make(struct heat_layout *L, const struct app *a, int w,
     layout_rows(L, w, h, a->presenter, &map_h);
     L->map_x = layout_margin(L, a, w);
     geom_make(&L->g, a, w - L->map_x, map_h);
-    int spare = map_h - L->g.shown * L->g.bh;   /* axis right under the map */
+    int spare = map_h - slot_row(&L->g, L->g.shown);  /* axis right under */
     if (L->ruler_y >= 0)
         L->ruler_y -= spare;
     if (L->label_y >= 0)
@@ -621,20 +652,19 @@ static void draw_band_table(const struct app *a, canvas *c,
                             const double *means, int slot)
 {
     const struct heat_geom *g = &L->g;
-    int py = 2 * L->map_y + slot * 2 * g->bh;
+    int py = 2 * (L->map_y + slot_row(g, slot)), bh = slot_rows(g, slot);
     for (int col = 0; col < g->ucols; col++) {
         double top = table_cell(L->t, means, g, a->p.n, col, slot, 0);
         double bot = table_cell(L->t, means, g, a->p.n, col, slot, 1);
         if (isnan(top) && isnan(bot)) {     /* past the rows: marked */
-            for (int r = 0; r < g->bh; r++)
+            for (int r = 0; r < bh; r++)
                 canvas_text(c, L->map_x + col, py / 2 + r, 1,
                             glyph(a->ascii, GL_MISSING),
                             ui_color(a->palette, UI_DIM), RGB_DEFAULT, 0);
             continue;
         }
-        paint_pixels(a, c, L->map_x + col, py, g->bh, top / L->scale);
-        paint_pixels(a, c, L->map_x + col, py + g->bh, g->bh,
-                     bot / L->scale);
+        paint_pixels(a, c, L->map_x + col, py, bh, top / L->scale);
+        paint_pixels(a, c, L->map_x + col, py + bh, bh, bot / L->scale);
     }
 }
 
@@ -644,7 +674,7 @@ static void draw_band(const struct app *a, canvas *c,
 {
     const struct heat_geom *g = &L->g;
     double w = plan_of(&a->p)->omega[grid_band(g, g->j0 + slot)];
-    int py = 2 * L->map_y + slot * 2 * g->bh;
+    int py = 2 * (L->map_y + slot_row(g, slot)), bh = slot_rows(g, slot);
     double ms[BAND_CHUNK], mc[BAND_CHUNK];
     int64_t p0[BAND_CHUNK], p1[BAND_CHUNK];
     /* the columns' runs lie side by side in two sizes (or a position
@@ -659,8 +689,8 @@ static void draw_band(const struct app *a, canvas *c,
         for (int j = 0; j < cnt; j++) {
             if (p1[j] == 0)
                 continue;
-            paint_pixels(a, c, L->map_x + c0 + j, py, g->bh, ms[j]);
-            paint_pixels(a, c, L->map_x + c0 + j, py + g->bh, g->bh, mc[j]);
+            paint_pixels(a, c, L->map_x + c0 + j, py, bh, ms[j]);
+            paint_pixels(a, c, L->map_x + c0 + j, py + bh, bh, mc[j]);
         }
     }
 }
@@ -680,7 +710,7 @@ static void draw_cursor(const struct app *a, canvas *c,
     int x = L->map_x + cursor_col(g, a->p.pos);
     int py = dim_pixel(g, cursor_dim(a));
     int y = L->map_y + (py + 1) / 2;    /* a cell whose top is this dim */
-    if (py % 2 && g->bh == 1)
+    if (py % 2 && slot_rows(g, grid_index(g, cursor_dim(a) / 2) - g->j0) == 1)
         y = L->map_y + py / 2;          /* cos of a one-row band: its row */
     if (L->mark_y >= 0)
         canvas_put(c, x, L->mark_y, 0x25BC, cur, RGB_DEFAULT, ATTR_BOLD);
@@ -731,7 +761,7 @@ static void draw_axis_letters(const struct app *a, canvas *c,
         !(axis = malloc((size_t)slots + 1)))
         return;
     if (mpos_axes(&a->mp, slots, axis, err, sizeof err) == 0)
-        for (int r = 0; r < g->shown * g->bh; r++) {
+        for (int r = 0; r < slot_row(g, g->shown); r++) {
             int band = pixel_dim(g, 2 * r) / 2;
             if (band >= 0 && band < slots)
                 canvas_text(c, 1 + L->dimw + 1, L->map_y + r, 1,
@@ -749,7 +779,7 @@ static void draw_margin(const struct app *a, canvas *c,
                         const struct heat_layout *L)
 {
     const struct heat_geom *g = &L->g;
-    int last = -10, nrows = g->shown * g->bh;
+    int last = -10, nrows = slot_row(g, g->shown);
     for (int r = 0; r < nrows; r++) {
         int top = pixel_dim(g, 2 * r), prev = pixel_dim(g, 2 * r - 1);
         int starts = top != prev, every = g->bh > 1 ? 1 : 3;
@@ -1504,25 +1534,21 @@ static int heat_raster(const struct app *a, void *rt, int cw, int ch,
     if (part != 0 || a->heat.pca || a->p.d < 2 || a->p.n < 1 || g->ucols < 1 ||
         g->shown < 1)
         return -1;
-    int W = g->ucols * cw, sh = g->bh * ch;
-    *r = (struct view_raster){ L->map_x, L->map_y, g->ucols, g->shown * g->bh,
-                               cw, ch, NULL, 0 };
-    r->px = malloc((size_t)W * (size_t)(sh * g->shown) * sizeof *r->px);
+    int W = g->ucols * cw, rows = slot_row(g, g->shown), H = rows * ch;
+    *r = (struct view_raster){ L->map_x, L->map_y, g->ucols, rows, cw, ch,
+                               NULL, 0 };
+    r->px = malloc((size_t)W * (size_t)H * sizeof *r->px);
     if (!r->px)
         return -1;
-    for (int slot = 0; slot < g->shown; slot++) {
-        int band = grid_band(g, g->j0 + slot);
-        double w = plan_of(&a->p)->omega[band];     /* as the cells */
+    for (int y = 0; y < H; y++) {       /* the pixel row of the half block */
+        int dim = pixel_dim(g, 2 * (y / ch) + (y % ch >= ch / 2));
+        double w = plan_of(&a->p)->omega[dim < 0 ? 0 : dim / 2];
         for (int x = 0; x < W; x++) {
             int64_t q0, q1;
-            rgb cs = RGB_DEFAULT, cc = RGB_DEFAULT;
-            if (!px_range(g, a->p.n, x / cw, x % cw, cw, &q0, &q1)) {
-                cs = px_color(a, L, q0, q1, 2 * band, w);
-                cc = px_color(a, L, q0, q1, 2 * band + 1, w);
-            }
-            for (int y = 0; y < sh; y++)
-                r->px[(size_t)(slot * sh + y) * (size_t)W + (size_t)x] =
-                    y < sh / 2 ? cs : cc;
+            rgb px = RGB_DEFAULT;
+            if (dim >= 0 && !px_range(g, a->p.n, x / cw, x % cw, cw, &q0, &q1))
+                px = px_color(a, L, q0, q1, dim, w);
+            r->px[(size_t)y * (size_t)W + (size_t)x] = px;
         }
     }
     return 0;
@@ -1556,8 +1582,8 @@ double heatmap_cell_value(const struct app *a, int col, int py, int ncols,
         return NAN;
     const struct pe_table *t = heat_table(a);
     if (t)          /* the rows added in the order the cache adds them */
-        return table_cell(t, NULL, &g, a->p.n, col, py / (2 * g.bh),
-                          py % (2 * g.bh) >= g.bh);
+        return table_cell(t, NULL, &g, a->p.n, col,
+                          grid_index(&g, dim / 2) - g.j0, dim % 2);
     double ms, mc;
     pe_range_mean(plan_of(&a->p)->omega[dim / 2], p0, p1, &ms, &mc);
     return heat_amp(a) * (dim % 2 ? mc : ms);

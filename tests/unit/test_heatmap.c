@@ -224,7 +224,9 @@ static void test_rows(void)
         prev = dim;
     }
     CHECK(prev == 3);
-    CHECK(rows_of[0] == 8 && rows_of[3] == 8);  /* 17 rows: 8 pixels each */
+    /* 17 rows shared out: bands of 8 and 9 rows, every pixel row used */
+    CHECK(rows_of[0] == 9 && rows_of[1] == 9);
+    CHECK(rows_of[2] == 8 && rows_of[3] == 8);
 }
 
 /*
@@ -274,6 +276,8 @@ static void test_fills_height(void)
 {
     check_fill_height(64, 160, 48, 1);
     check_fill_height(128, 160, 48, 0);
+    check_fill_height(64, 160, 48, 0);      /* 32 bands on 42 rows */
+    check_fill_height(40, 80, 24, 0);
     check_fill_height(64, 120, 40, 1);
     check_fill_height(512, 80, 24, 0);
     check_fill_height(512, 160, 48, 1);
