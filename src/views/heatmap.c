@@ -1520,9 +1520,50 @@ static rgb px_color(const struct app *a, const struct heat_layout *L,
     return isnan(v) ? RGB_DEFAULT : cmap_diverging(a->palette, v);
 }
 
-/* The map at cw x ch pixels a cell: each band slot's upper half its
- * sine dimension, its lower half its cosine, as the half blocks.  Part
- * 1: the PCA panel's face (heat_pca.h) while the panel is shown. */
+/* Bands [*b0, *b1) an image gives grid slot slot: its own band and the
+ * bands before the next grid entry (the last entry: its own alone). */
+static void image_bands(const struct heat_geom *g, int slot, int *b0,
+                        int *b1)
+{
+    int j = g->j0 + slot;
+    *b0 = grid_band(g, j);
+    *b1 = j + 1 < g->nb ? grid_band(g, j + 1) : *b0 + 1;
+}
+
+/* Whether ch pixel rows a cell give every dimension between the grid's
+ * bands a pixel row of its own in every slot shown. */
+static int image_all_dims(const struct heat_geom *g, int ch)
+{
+    for (int slot = 0; slot < g->shown; slot++) {
+        int b0, b1;
+        image_bands(g, slot, &b0, &b1);
+        if (slot_rows(g, slot) * ch < 2 * (b1 - b0))
+            return 0;
+    }
+    return 1;
+}
+
+/* The dimension of image pixel row y at ch pixel rows a cell, or -1.
+ * Where they fit a slot's pixel rows are shared out over every
+ * dimension from its band's sine up to the next grid entry's, so the
+ * slot's first row is still the band its label names; else they show
+ * the cells' dimensions, the upper half of a half block the sine. */
+static int image_dim(const struct heat_geom *g, int y, int ch)
+{
+    int slot = y < 0 ? -1 : row_slot(g, y / ch), b0, b1;
+    if (slot < 0 || slot >= g->shown)
+        return -1;
+    if (!image_all_dims(g, ch))
+        return pixel_dim(g, 2 * (y / ch) + (y % ch >= ch / 2));
+    image_bands(g, slot, &b0, &b1);
+    int64_t y0 = (int64_t)slot_row(g, slot) * ch;
+    int64_t hp = (int64_t)slot_rows(g, slot) * ch;
+    return 2 * b0 + (int)((y - y0) * 2 * (b1 - b0) / hp);
+}
+
+/* The map at cw x ch pixels a cell: the pixel rows of image_dim, each
+ * pixel column its share of its column's positions.  Part 1: the PCA
+ * panel's face (heat_pca.h) while the panel is shown. */
 static int heat_raster(const struct app *a, void *rt, int cw, int ch,
                        int part, struct view_raster *r)
 {
@@ -1540,8 +1581,8 @@ static int heat_raster(const struct app *a, void *rt, int cw, int ch,
     r->px = malloc((size_t)W * (size_t)H * sizeof *r->px);
     if (!r->px)
         return -1;
-    for (int y = 0; y < H; y++) {       /* the pixel row of the half block */
-        int dim = pixel_dim(g, 2 * (y / ch) + (y % ch >= ch / 2));
+    for (int y = 0; y < H; y++) {
+        int dim = image_dim(g, y, ch);
         double w = plan_of(&a->p)->omega[dim < 0 ? 0 : dim / 2];
         for (int x = 0; x < W; x++) {
             int64_t q0, q1;
@@ -1562,6 +1603,14 @@ int heatmap_col_range(const struct app *a, int col, int ncols, int npix,
     struct heat_geom g;
     geom_make(&g, a, ncols, npix / 2);
     return col_range(&g, a->p.n, col, p0, p1);
+}
+
+int heatmap_image_dim(const struct app *a, int y, int ch, int ncols,
+                      int npix)
+{
+    struct heat_geom g;
+    geom_make(&g, a, ncols, npix / 2);
+    return image_dim(&g, y, ch);
 }
 
 int heatmap_pixel_dim(const struct app *a, int py, int ncols, int npix)
