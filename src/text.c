@@ -570,6 +570,7 @@ static const char *const ZH_HINT[][2] = {
     { "bands {} of {} (- for overview)", "频段 {}（共 {} 个，- 看全部）" },
     { "bands {} of {}", "频段 {}（共 {} 个）" },
     { "{} of {} bands", "{}/{} 个频段" },
+    { "{} of {} dim pairs", "{}/{} 对维度" },
     { "evenly spread", "均匀分布" },
     { "p: back to the map", "p 回到热图" },
     { "x = band i", "x = 频段 i" },

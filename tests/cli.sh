@@ -337,6 +337,48 @@ print("%dx%d" % struct.unpack(">II", b[16:24]))' "$1"
 "$PEVIZ" --snapshot --format png --scale 2 --size 40x10 --view clocks >"$tmp/b.png" &&
     [ "$(png_size "$tmp/b.png")" = 640x320 ] && ok ||
     bad "--snapshot --format png --scale 2 at 40x10 is not a 640x320 PNG"
+# A heatmap PNG gives each dimension pixel rows of its own where they fit:
+# down the map's last pixel column (position n-1, where no two
+# neighbouring dimensions share a colour) the runs of one colour are the
+# dimensions, d of them; the map's rows are the ANSI frame's half-block
+# rows.  The PNG is decoded here (zlib, the five scanline filters).
+png_map_runs() {  # FILE.png FILE.ansi: colour runs down the map's right edge
+    python3 - "$1" "$2" <<'PY'
+import re, struct, sys, zlib
+b = open(sys.argv[1], "rb").read()
+w, h, depth, ctype = struct.unpack(">IIBB", b[16:26])
+i, idat = 8, b""
+while i < len(b):
+    n, kind = struct.unpack(">I4s", b[i:i + 8])
+    idat += b[i + 8:i + 8 + n] if kind == b"IDAT" else b""
+    i += 12 + n
+bpp = {2: 3, 6: 4}[ctype]
+raw, stride, rows, prev = zlib.decompress(idat), w * bpp, [], bytearray(w * bpp)
+for y in range(h):
+    f, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+    for x in range(stride):
+        a = line[x - bpp] if x >= bpp else 0
+        u, c = prev[x], prev[x - bpp] if x >= bpp else 0
+        p = a + u - c
+        pred = [0, a, u, (a + u) // 2,
+                a if abs(p - a) <= abs(p - u) and abs(p - a) <= abs(p - c)
+                else u if abs(p - u) <= abs(p - c) else c][f]
+        line[x] = (line[x] + pred) & 255
+    rows.append(line)
+    prev = line
+text = [re.sub(r"\x1b\[[0-9;]*m", "", l) for l in open(sys.argv[2], encoding="utf-8").read().split("\n")]
+half = [y for y, l in enumerate(text) if "\u2580" in l]
+y0 = half[0]
+y1 = next(y for y in range(y0, len(text)) if "\u2580" not in text[y])
+x = (len(text[y0]) - 1) * 8 + 4                      # the last cell's middle
+cols = [bytes(rows[y][x * bpp:x * bpp + 3]) for y in range(y0 * 16, y1 * 16)]
+print(sum(1 for k in range(len(cols)) if k == 0 or cols[k] != cols[k - 1]))
+PY
+}
+"$PEVIZ" --snapshot --format png --size 80x24 -d 40 -n 257 >"$tmp/d40.png" &&
+    "$PEVIZ" --snapshot --format ansi --color truecolor --size 80x24 -d 40 -n 257 >"$tmp/d40.ansi" &&
+    [ "$(png_map_runs "$tmp/d40.png" "$tmp/d40.ansi")" = 40 ] && ok ||
+    bad "--snapshot --format png -d 40 at 80x24: not one run of pixel rows per dimension ($(png_map_runs "$tmp/d40.png" "$tmp/d40.ansi"))"
 
 # --plain: no view at 80x24 or 160x48 draws a glyph a screen reader reads
 # as noise (braille, blocks, box lines, shapes), each has a status line,

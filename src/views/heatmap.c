@@ -6,8 +6,10 @@
  * Compute what you show: a column that covers many positions shows the
  * exact mean of PE over them (closed form, O(1) per cell), so a frame
  * costs O(visible cells) whatever d_model and seq_len are.  When bands
- * outnumber rows, rows show every s-th band (always the first and the
- * last); zooming in lowers s down to 1 and scrolling reaches every band.
+ * outnumber rows, the rows share the bands out evenly (always the first
+ * and the last), so the map fills its height; each zoom step about
+ * doubles the bands in the grid until it holds every band, and scrolling
+ * reaches every band.
  *
  * With a table loaded by --pe-file (and d_model, n still matching it) the
  * map shows the table instead: a cell is the plain mean of its column's
@@ -51,10 +53,13 @@ struct heat_geom {
     int64_t vis, x0;        /* positions a window holds, the first shown */
     int ucols;              /* columns in use */
     int half;               /* bands */
-    int s;                  /* band step between rows (1: consecutive) */
-    int nb;                 /* bands in the grid: multiples of s, the last */
+    int s;                  /* nominal band step of the zoom (1: all) */
+    int nb;                 /* bands in the grid, evenly spread over all */
     int j0, shown;          /* first grid index shown, how many */
-    int bh;                 /* cell rows per band (> 1 when bands are few) */
+    int bh;                 /* least cell rows per band (> 1 when bands are
+                               few); bands share the rows out, so heights
+                               differ by one unit at most (slot_rows) */
+    int unit;               /* cell rows a grid entry is counted in */
     int whole;              /* no half blocks: each dimension whole rows
                                (bh even, sin rows above cos rows) */
 };
@@ -124,17 +129,25 @@ static void fmt_ordinal(int v, char *buf, size_t len)
 
 /* ---- geometry ------------------------------------------------------- */
 
-/* Band index of grid entry j: multiples of s, and the last band. */
+/* Band index of grid entry j: round(j (half - 1) / (nb - 1)), so entry 0
+ * is the first band, entry nb - 1 the last, and steps differ by at most
+ * one band. */
 static int grid_band(const struct heat_geom *g, int j)
 {
-    int64_t b = (int64_t)j * g->s;
-    return b > g->half - 1 ? g->half - 1 : (int)b;
+    if (g->nb <= 1 || j <= 0)
+        return 0;
+    if (j >= g->nb - 1)
+        return g->half - 1;
+    int64_t den = g->nb - 1;
+    return (int)(((int64_t)j * (g->half - 1) * 2 + den) / (2 * den));
 }
 
 /* The grid entry nearest to band i. */
 static int grid_index(const struct heat_geom *g, int i)
 {
-    int j = i / g->s;
+    if (g->nb <= 1 || i <= 0)
+        return 0;
+    int j = (int)((int64_t)i * (g->nb - 1) / (g->half - 1));
     if (j >= g->nb - 1)
         return g->nb - 1;
     return grid_band(g, j + 1) - i < i - grid_band(g, j) ? j + 1 : j;
@@ -180,21 +193,34 @@ static int band_rows(const struct heat_geom *g)
     return g->whole && rows > 1 ? rows / 2 : rows;
 }
 
+/* Bands in the grid: every band at step 1, else the overview's one per
+ * row (at least the first and the last), doubled per zoom step. */
+static int geom_grid_bands(int half, int brows, int s, int zoom)
+{
+    if (s <= 1 || half <= 2)
+        return half;
+    int64_t nb0 = brows < 2 ? 2 : brows < half ? brows : half;
+    int64_t nb = zoom >= 30 ? half : ((nb0 - 1) << zoom) + 1;
+    return nb < half ? (int)nb : half;
+}
+
 static void geom_rows(struct heat_geom *g, const struct app *a)
 {
     int rows = g->rows > 0 ? g->rows : 1;
-    int s0 = band_step0(g->half, band_rows(g));
+    int br = band_rows(g), s0 = band_step0(g->half, br);
     g->s = (int)axis_span(s0, g->zoom, 1);      /* zoom halves the step */
-    g->nb = (g->half - 1) / g->s + 1 + ((g->half - 1) % g->s != 0);
+    g->nb = geom_grid_bands(g->half, br, g->s, g->zoom);
     /* without half blocks the grid is laid out in pairs of rows, so a
      * band's sine and cosine get whole rows each (bh even) */
     int unit = g->whole && rows > 1 ? 2 : 1, urows = rows / unit;
     /* grid entries down the rows, one per row or bh rows each, paged */
-    axis_init_span(&g->ay, g->nb, g->nb < urows ? g->nb : urows, urows, 0);
+    axis_init_span(&g->ay, g->nb, g->nb < urows ? g->nb : urows, urows,
+                   AXIS_FILL);
     axis_page(&g->ay, grid_index(g, a->heat.dim0 / 2),
               grid_index(g, a->heat.dim / 2));
+    g->unit = unit;
     g->bh = g->ay.m * unit;
-    g->shown = g->ay.used / g->ay.m;
+    g->shown = (int)axis_shown(&g->ay);
     g->j0 = (int)g->ay.x0;
 }
 
@@ -212,6 +238,31 @@ static void geom_make(struct heat_geom *g, const struct app *a, int cols,
     geom_rows(g, a);
 }
 
+/* The first cell row of grid slot slot (slot == shown: the rows used). */
+static int slot_row(const struct heat_geom *g, int slot)
+{
+    if (slot <= 0)
+        return 0;
+    if (slot >= g->shown)
+        return g->unit * axis_cell_end(&g->ay, g->j0 + g->shown - 1);
+    return g->unit * axis_cell(&g->ay, g->j0 + slot);
+}
+
+/* Cell rows of grid slot slot: its sine's pixel rows, and its cosine's. */
+static int slot_rows(const struct heat_geom *g, int slot)
+{
+    return slot_row(g, slot + 1) - slot_row(g, slot);
+}
+
+/* The grid slot drawn on cell row r, or -1 below the grid. */
+static int row_slot(const struct heat_geom *g, int r)
+{
+    int64_t p0, p1;
+    if (r < 0 || axis_range(&g->ay, r / g->unit, &p0, &p1))
+        return -1;
+    return (int)(p0 - g->j0);
+}
+
 /* Positions of column col; 0, or -1 when the column is empty. */
 static int col_range(const struct heat_geom *g, int64_t n, int col,
                      int64_t *p0, int64_t *p1)
@@ -223,17 +274,18 @@ static int col_range(const struct heat_geom *g, int64_t n, int col,
 /* Dimension of pixel row py, or -1. */
 static int pixel_dim(const struct heat_geom *g, int py)
 {
-    if (py < 0 || py / (2 * g->bh) >= g->shown)
+    int slot = py < 0 ? -1 : row_slot(g, py / 2);
+    if (slot < 0 || slot >= g->shown)
         return -1;
-    int band = grid_band(g, g->j0 + py / (2 * g->bh));
-    return 2 * band + (py % (2 * g->bh) >= g->bh);
+    int h = slot_rows(g, slot), off = py - 2 * slot_row(g, slot);
+    return 2 * grid_band(g, g->j0 + slot) + (off >= h);
 }
 
 /* First pixel row of dimension dim as shown (snapped to the grid). */
 static int dim_pixel(const struct heat_geom *g, int dim)
 {
     int slot = grid_index(g, dim / 2) - g->j0;
-    return slot * 2 * g->bh + (dim % 2) * g->bh;
+    return 2 * slot_row(g, slot) + (dim % 2) * slot_rows(g, slot);
 }
 
 /* The column marking position pos (the middle one of a wide position),
@@ -287,7 +339,7 @@ static int table_id_same(const struct table_id *x, const struct table_id *y)
 /* The geometry column means belong to. */
 struct means_key {
     int64_t n, x0, k;
-    int m, ucols, s, j0, shown, half;
+    int m, ucols, nb, j0, shown, half;
 };
 
 struct table_cache {
@@ -357,7 +409,7 @@ static struct means_key means_key_of(const struct heat_geom *g, int64_t n)
     k.k = g->k;
     k.m = g->m;
     k.ucols = g->ucols;
-    k.s = g->s;
+    k.nb = g->nb;
     k.j0 = g->j0;
     k.shown = g->shown;
     k.half = g->half;
@@ -542,7 +594,7 @@ static void layout_make(struct heat_layout *L, const struct app *a, int w,
     layout_rows(L, w, h, a->presenter, &map_h);
     L->map_x = layout_margin(L, a, w);
     geom_make(&L->g, a, w - L->map_x, map_h);
-    int spare = map_h - L->g.shown * L->g.bh;   /* axis right under the map */
+    int spare = map_h - slot_row(&L->g, L->g.shown);  /* axis right under */
     if (L->ruler_y >= 0)
         L->ruler_y -= spare;
     if (L->label_y >= 0)
@@ -600,20 +652,19 @@ static void draw_band_table(const struct app *a, canvas *c,
                             const double *means, int slot)
 {
     const struct heat_geom *g = &L->g;
-    int py = 2 * L->map_y + slot * 2 * g->bh;
+    int py = 2 * (L->map_y + slot_row(g, slot)), bh = slot_rows(g, slot);
     for (int col = 0; col < g->ucols; col++) {
         double top = table_cell(L->t, means, g, a->p.n, col, slot, 0);
         double bot = table_cell(L->t, means, g, a->p.n, col, slot, 1);
         if (isnan(top) && isnan(bot)) {     /* past the rows: marked */
-            for (int r = 0; r < g->bh; r++)
+            for (int r = 0; r < bh; r++)
                 canvas_text(c, L->map_x + col, py / 2 + r, 1,
                             glyph(a->ascii, GL_MISSING),
                             ui_color(a->palette, UI_DIM), RGB_DEFAULT, 0);
             continue;
         }
-        paint_pixels(a, c, L->map_x + col, py, g->bh, top / L->scale);
-        paint_pixels(a, c, L->map_x + col, py + g->bh, g->bh,
-                     bot / L->scale);
+        paint_pixels(a, c, L->map_x + col, py, bh, top / L->scale);
+        paint_pixels(a, c, L->map_x + col, py + bh, bh, bot / L->scale);
     }
 }
 
@@ -623,7 +674,7 @@ static void draw_band(const struct app *a, canvas *c,
 {
     const struct heat_geom *g = &L->g;
     double w = plan_of(&a->p)->omega[grid_band(g, g->j0 + slot)];
-    int py = 2 * L->map_y + slot * 2 * g->bh;
+    int py = 2 * (L->map_y + slot_row(g, slot)), bh = slot_rows(g, slot);
     double ms[BAND_CHUNK], mc[BAND_CHUNK];
     int64_t p0[BAND_CHUNK], p1[BAND_CHUNK];
     /* the columns' runs lie side by side in two sizes (or a position
@@ -638,8 +689,8 @@ static void draw_band(const struct app *a, canvas *c,
         for (int j = 0; j < cnt; j++) {
             if (p1[j] == 0)
                 continue;
-            paint_pixels(a, c, L->map_x + c0 + j, py, g->bh, ms[j]);
-            paint_pixels(a, c, L->map_x + c0 + j, py + g->bh, g->bh, mc[j]);
+            paint_pixels(a, c, L->map_x + c0 + j, py, bh, ms[j]);
+            paint_pixels(a, c, L->map_x + c0 + j, py + bh, bh, mc[j]);
         }
     }
 }
@@ -659,7 +710,7 @@ static void draw_cursor(const struct app *a, canvas *c,
     int x = L->map_x + cursor_col(g, a->p.pos);
     int py = dim_pixel(g, cursor_dim(a));
     int y = L->map_y + (py + 1) / 2;    /* a cell whose top is this dim */
-    if (py % 2 && g->bh == 1)
+    if (py % 2 && slot_rows(g, grid_index(g, cursor_dim(a) / 2) - g->j0) == 1)
         y = L->map_y + py / 2;          /* cos of a one-row band: its row */
     if (L->mark_y >= 0)
         canvas_put(c, x, L->mark_y, 0x25BC, cur, RGB_DEFAULT, ATTR_BOLD);
@@ -710,7 +761,7 @@ static void draw_axis_letters(const struct app *a, canvas *c,
         !(axis = malloc((size_t)slots + 1)))
         return;
     if (mpos_axes(&a->mp, slots, axis, err, sizeof err) == 0)
-        for (int r = 0; r < g->shown * g->bh; r++) {
+        for (int r = 0; r < slot_row(g, g->shown); r++) {
             int band = pixel_dim(g, 2 * r) / 2;
             if (band >= 0 && band < slots)
                 canvas_text(c, 1 + L->dimw + 1, L->map_y + r, 1,
@@ -728,7 +779,7 @@ static void draw_margin(const struct app *a, canvas *c,
                         const struct heat_layout *L)
 {
     const struct heat_geom *g = &L->g;
-    int last = -10, nrows = g->shown * g->bh;
+    int last = -10, nrows = slot_row(g, g->shown);
     for (int r = 0; r < nrows; r++) {
         int top = pixel_dim(g, 2 * r), prev = pixel_dim(g, 2 * r - 1);
         int starts = top != prev, every = g->bh > 1 ? 1 : 3;
@@ -1148,7 +1199,8 @@ static void draw_inspector(const struct app *a, canvas *c,
 
 /* ---- the hint for the status line -------------------------------------- */
 
-/* "1 col = 2 pos, every 2nd band, dims 0-33"; a table's bands are plain
+/* "1 col = 2 pos, 17 of 32 bands, dims 0-33" (or "every 2nd band" when
+ * the spread is one step throughout); a table's bands are plain
  * pairs of dimensions. */
 static void make_hint_geom(const struct heat_geom *g, int table, char *hint,
                            size_t len)
@@ -1156,10 +1208,13 @@ static void make_hint_geom(const struct heat_geom *g, int table, char *hint,
     char rows[64] = "", ord[16];
     axis_caption(&g->ax, "col", "cols", "pos", hint, len);
     int n = (int)strlen(hint);
-    if (g->s > 1) {
-        fmt_ordinal(g->s, ord, sizeof ord);
-        snprintf(rows, sizeof rows, ", every %s %s", ord,
-                 table ? "dim pair" : "band");
+    const char *unit = table ? "dim pair" : "band";
+    if (g->nb < g->half && g->nb > 1 && (g->half - 1) % (g->nb - 1) == 0) {
+        fmt_ordinal((g->half - 1) / (g->nb - 1), ord, sizeof ord);
+        snprintf(rows, sizeof rows, ", every %s %s", ord, unit);
+    } else if (g->nb < g->half) {
+        snprintf(rows, sizeof rows, ", %d of %d %ss", g->nb,
+                 g->half, unit);
     }
     if (g->shown < g->nb) {
         int d0 = 2 * grid_band(g, g->j0);
@@ -1286,7 +1341,7 @@ static void move_pos(struct app *a, int64_t delta)
 static void move_dim(struct app *a, const struct heat_geom *g, int dir)
 {
     int dim = cursor_dim(a), j = grid_index(g, dim / 2), cos = dim % 2;
-    if (g->s == 1)
+    if (g->nb == g->half)
         dim += dir;
     else if (dir > 0)
         dim = cos ? (j + 1 < g->nb ? 2 * grid_band(g, j + 1) : dim)
@@ -1465,9 +1520,50 @@ static rgb px_color(const struct app *a, const struct heat_layout *L,
     return isnan(v) ? RGB_DEFAULT : cmap_diverging(a->palette, v);
 }
 
-/* The map at cw x ch pixels a cell: each band slot's upper half its
- * sine dimension, its lower half its cosine, as the half blocks.  Part
- * 1: the PCA panel's face (heat_pca.h) while the panel is shown. */
+/* Bands [*b0, *b1) an image gives grid slot slot: its own band and the
+ * bands before the next grid entry (the last entry: its own alone). */
+static void image_bands(const struct heat_geom *g, int slot, int *b0,
+                        int *b1)
+{
+    int j = g->j0 + slot;
+    *b0 = grid_band(g, j);
+    *b1 = j + 1 < g->nb ? grid_band(g, j + 1) : *b0 + 1;
+}
+
+/* Whether ch pixel rows a cell give every dimension between the grid's
+ * bands a pixel row of its own in every slot shown. */
+static int image_all_dims(const struct heat_geom *g, int ch)
+{
+    for (int slot = 0; slot < g->shown; slot++) {
+        int b0, b1;
+        image_bands(g, slot, &b0, &b1);
+        if (slot_rows(g, slot) * ch < 2 * (b1 - b0))
+            return 0;
+    }
+    return 1;
+}
+
+/* The dimension of image pixel row y at ch pixel rows a cell, or -1.
+ * Where they fit a slot's pixel rows are shared out over every
+ * dimension from its band's sine up to the next grid entry's, so the
+ * slot's first row is still the band its label names; else they show
+ * the cells' dimensions, the upper half of a half block the sine. */
+static int image_dim(const struct heat_geom *g, int y, int ch)
+{
+    int slot = y < 0 ? -1 : row_slot(g, y / ch), b0, b1;
+    if (slot < 0 || slot >= g->shown)
+        return -1;
+    if (!image_all_dims(g, ch))
+        return pixel_dim(g, 2 * (y / ch) + (y % ch >= ch / 2));
+    image_bands(g, slot, &b0, &b1);
+    int64_t y0 = (int64_t)slot_row(g, slot) * ch;
+    int64_t hp = (int64_t)slot_rows(g, slot) * ch;
+    return 2 * b0 + (int)((y - y0) * 2 * (b1 - b0) / hp);
+}
+
+/* The map at cw x ch pixels a cell: the pixel rows of image_dim, each
+ * pixel column its share of its column's positions.  Part 1: the PCA
+ * panel's face (heat_pca.h) while the panel is shown. */
 static int heat_raster(const struct app *a, void *rt, int cw, int ch,
                        int part, struct view_raster *r)
 {
@@ -1479,25 +1575,21 @@ static int heat_raster(const struct app *a, void *rt, int cw, int ch,
     if (part != 0 || a->heat.pca || a->p.d < 2 || a->p.n < 1 || g->ucols < 1 ||
         g->shown < 1)
         return -1;
-    int W = g->ucols * cw, sh = g->bh * ch;
-    *r = (struct view_raster){ L->map_x, L->map_y, g->ucols, g->shown * g->bh,
-                               cw, ch, NULL, 0 };
-    r->px = malloc((size_t)W * (size_t)(sh * g->shown) * sizeof *r->px);
+    int W = g->ucols * cw, rows = slot_row(g, g->shown), H = rows * ch;
+    *r = (struct view_raster){ L->map_x, L->map_y, g->ucols, rows, cw, ch,
+                               NULL, 0 };
+    r->px = malloc((size_t)W * (size_t)H * sizeof *r->px);
     if (!r->px)
         return -1;
-    for (int slot = 0; slot < g->shown; slot++) {
-        int band = grid_band(g, g->j0 + slot);
-        double w = plan_of(&a->p)->omega[band];     /* as the cells */
+    for (int y = 0; y < H; y++) {
+        int dim = image_dim(g, y, ch);
+        double w = plan_of(&a->p)->omega[dim < 0 ? 0 : dim / 2];
         for (int x = 0; x < W; x++) {
             int64_t q0, q1;
-            rgb cs = RGB_DEFAULT, cc = RGB_DEFAULT;
-            if (!px_range(g, a->p.n, x / cw, x % cw, cw, &q0, &q1)) {
-                cs = px_color(a, L, q0, q1, 2 * band, w);
-                cc = px_color(a, L, q0, q1, 2 * band + 1, w);
-            }
-            for (int y = 0; y < sh; y++)
-                r->px[(size_t)(slot * sh + y) * (size_t)W + (size_t)x] =
-                    y < sh / 2 ? cs : cc;
+            rgb px = RGB_DEFAULT;
+            if (dim >= 0 && !px_range(g, a->p.n, x / cw, x % cw, cw, &q0, &q1))
+                px = px_color(a, L, q0, q1, dim, w);
+            r->px[(size_t)y * (size_t)W + (size_t)x] = px;
         }
     }
     return 0;
@@ -1511,6 +1603,14 @@ int heatmap_col_range(const struct app *a, int col, int ncols, int npix,
     struct heat_geom g;
     geom_make(&g, a, ncols, npix / 2);
     return col_range(&g, a->p.n, col, p0, p1);
+}
+
+int heatmap_image_dim(const struct app *a, int y, int ch, int ncols,
+                      int npix)
+{
+    struct heat_geom g;
+    geom_make(&g, a, ncols, npix / 2);
+    return image_dim(&g, y, ch);
 }
 
 int heatmap_pixel_dim(const struct app *a, int py, int ncols, int npix)
@@ -1531,8 +1631,8 @@ double heatmap_cell_value(const struct app *a, int col, int py, int ncols,
         return NAN;
     const struct pe_table *t = heat_table(a);
     if (t)          /* the rows added in the order the cache adds them */
-        return table_cell(t, NULL, &g, a->p.n, col, py / (2 * g.bh),
-                          py % (2 * g.bh) >= g.bh);
+        return table_cell(t, NULL, &g, a->p.n, col,
+                          grid_index(&g, dim / 2) - g.j0, dim % 2);
     double ms, mc;
     pe_range_mean(plan_of(&a->p)->omega[dim / 2], p0, p1, &ms, &mc);
     return heat_amp(a) * (dim % 2 ? mc : ms);

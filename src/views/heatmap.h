@@ -24,6 +24,13 @@ int heatmap_col_range(const struct app *a, int col, int ncols, int npix,
 /* Dimension shown by pixel row py, or -1 if that pixel row is empty. */
 int heatmap_pixel_dim(const struct app *a, int py, int ncols, int npix);
 
+/* Dimension shown by pixel row y of the map's image at ch pixel rows a
+ * cell, or -1: every dimension from a grid band's sine up to the next
+ * grid band a row of its own where the image's rows hold them all, else
+ * the cells' dimensions. */
+int heatmap_image_dim(const struct app *a, int y, int ch, int ncols,
+                      int npix);
+
 /*
  * The value the cell shows: the exact mean of PE(p, dim) over the
  * column's positions (closed form, never a sample), or, while the table

@@ -360,6 +360,7 @@ static void test_zh_hint_parts(void)
           "频段 4..7（共 32 个，- 看全部）" },
         { "band 3 of 32", "第 3 个频段（共 32 个）" },
         { "8 of 32 bands, evenly spread", "8/32 个频段，均匀分布" },
+        { "1 col = 2 pos, 17 of 32 dim pairs", "1 列 = 2 个位置，17/32 对维度" },
         { "1 px = 8x8 pos  |e|=23.49 |p|=16",
           "1 像素 = 8x8 个位置  |e|=23.49 |p|=16" },
         { "Q 30  k 0", "Q 30  k 0" },

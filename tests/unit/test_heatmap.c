@@ -224,7 +224,63 @@ static void test_rows(void)
         prev = dim;
     }
     CHECK(prev == 3);
-    CHECK(rows_of[0] == 8 && rows_of[3] == 8);  /* 17 rows: 8 pixels each */
+    /* 17 rows shared out: bands of 8 and 9 rows, every pixel row used */
+    CHECK(rows_of[0] == 9 && rows_of[1] == 9);
+    CHECK(rows_of[2] == 8 && rows_of[3] == 8);
+}
+
+/*
+ * Height: with more bands than rows every pixel row of the map holds a
+ * dimension, the bands are the first, the last and evenly spread between
+ * (steps round((half-1)/(nb-1)) up or down), and the status line counts
+ * the bands the rows show.
+ */
+static void check_fill_height(int d, int w, int h, int ascii)
+{
+    struct app a;
+    canvas c;
+    char row[1024], want[64];
+    int mx, my, cols, rows, empty = 0, nb = 0, prev = -1, lo = 1 << 30, hi = 0;
+    app_with(&a, d, 10000, 128, 0);
+    a.screen_w = w;
+    a.screen_h = h;
+    a.ascii = ascii;
+    CHECK(canvas_init(&c, w, h) == 0);
+    frame_draw(&a, &c);
+    heatmap_map_rect(&a, w, h - 1, &mx, &my, &cols, &rows);
+    for (int py = 0; py < 2 * rows; py++) {
+        int dim = heatmap_pixel_dim(&a, py, cols, 2 * rows);
+        empty += dim < 0;
+        if (dim < 0 || dim / 2 == prev)
+            continue;
+        if (prev >= 0) {
+            lo = dim / 2 - prev < lo ? dim / 2 - prev : lo;
+            hi = dim / 2 - prev > hi ? dim / 2 - prev : hi;
+        }
+        prev = dim / 2;
+        nb++;
+    }
+    CHECK(empty < (ascii ? 4 : 1));  /* an odd row of whole rows stays */
+    CHECK(heatmap_pixel_dim(&a, 0, cols, 2 * rows) == 0);
+    CHECK(prev == d / 2 - 1);
+    double step = (double)(d / 2 - 1) / (nb - 1);
+    CHECK(lo == (int)floor(step) && hi == (int)ceil(step));
+    canvas_row_utf8(&c, h - 1, row, sizeof row);
+    snprintf(want, sizeof want, "%d of %d bands", nb, d / 2);
+    if (fabs(step - floor(step)) > 0)
+        CHECK(strstr(row, want) != NULL);
+    canvas_free(&c);
+}
+
+static void test_fills_height(void)
+{
+    check_fill_height(64, 160, 48, 1);
+    check_fill_height(128, 160, 48, 0);
+    check_fill_height(64, 160, 48, 0);      /* 32 bands on 42 rows */
+    check_fill_height(40, 80, 24, 0);
+    check_fill_height(64, 120, 40, 1);
+    check_fill_height(512, 80, 24, 0);
+    check_fill_height(512, 160, 48, 1);
 }
 
 /* ---- keys --------------------------------------------------------------- */
@@ -319,7 +375,7 @@ static void test_status_line(void)
     CHECK(strstr(row, "PE heatmap") != NULL);
     CHECK(strstr(row, "d_model=64 base=10000 n=128 pos=0") != NULL);
     CHECK(strstr(row, "1 col = 1-2 pos") != NULL);   /* 128 on 66 */
-    CHECK(strstr(row, "every 2nd band") != NULL);
+    CHECK(strstr(row, "17 of 32 bands") != NULL);  /* 17 band rows */
     /* an error message shows; parts that no longer fit go whole */
     app_msg(&a, 1, "base 1: must be a finite number > 1");
     frame_draw(&a, &c);
@@ -948,6 +1004,7 @@ int main(void)
     test_picture();
     test_keys();
     test_fills_width();
+    test_fills_height();
     test_column_readout();
     test_every_dim_reachable();
     test_sweep_follows();

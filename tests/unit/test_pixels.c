@@ -83,7 +83,8 @@ static double brute_mean(int64_t q0, int64_t q1, int dim, int d, double base)
  * (split evenly over the cell's CW pixels).  Returns pixels checked;
  * *distinct counts horizontally adjacent sampled pairs that differ.
  */
-static int check_map(const struct app *a, int W, int H, int *distinct)
+static int check_map_rows(const struct app *a, int W, int H, int ystep,
+                          int *distinct, int *rows_of)
 {
     canvas cv;
     uint8_t *px;
@@ -96,12 +97,14 @@ static int check_map(const struct app *a, int W, int H, int *distinct)
     frame_view_size(a, W, H, &vw, &vh);
     heatmap_map_rect(a, vw, vh, &mx, &my, &cols, &rows);
     *distinct = 0;
-    for (int y = my * CH; y < (my + rows) * CH; y += 5)
+    for (int y = my * CH; y < (my + rows) * CH; y += ystep) {
+        int dim = heatmap_image_dim(a, y - my * CH, CH, cols, 2 * rows);
+        if (rows_of && dim >= 0 && dim < a->p.d)
+            rows_of[dim]++;
         for (int x = mx * CW; x < (mx + cols) * CW; x += 3) {
-            int col = x / CW - mx, hp = (y - my * CH) / (CH / 2);
+            int col = x / CW - mx;
             int64_t p0, p1;
             const cell *k = canvas_at(&cv, x / CW, y / CH);
-            int dim = heatmap_pixel_dim(a, hp, cols, 2 * rows);
             if (k->kind != CELL_HALF || dim < 0 ||
                 heatmap_col_range(a, col, cols, 2 * rows, &p0, &p1))
                 continue;
@@ -120,10 +123,56 @@ static int check_map(const struct app *a, int W, int H, int *distinct)
                 (*distinct)++;
             checked++;
         }
+    }
     CHECK(bad == 0);
     free(px);
     canvas_free(&cv);
     return checked;
+}
+
+static int check_map(const struct app *a, int W, int H, int *distinct)
+{
+    return check_map_rows(a, W, H, 5, distinct, NULL);
+}
+
+/*
+ * Pixel rows per dimension: where the image's rows hold them all, every
+ * dimension gets rows of its own, in order, each row's colours those of
+ * its dimension (d 40 at 80x24: the cells show 17 of 20 bands, the 272
+ * pixel rows all 40 dimensions); the first row of each cell row's band
+ * is the dimension its cell row shows.
+ */
+static void test_heatmap_png_dims(void)
+{
+    static const struct { int d; int64_t n; int w, h; } T[] = {
+        { 40, 257, 80, 24 }, { 64, 128, 80, 24 }, { 128, 1000, 120, 40 },
+    };
+    for (size_t i = 0; i < sizeof T / sizeof T[0]; i++) {
+        struct app a;
+        int distinct, rows_of[128] = { 0 }, none = 0, vw, vh, mx, my, cols;
+        int rows, prev = -1, order = 1, cells_agree = 1;
+        app_with(&a, T[i].d, 10000, T[i].n, T[i].w, T[i].h);
+        a.p.pos = 0;
+        CHECK(check_map_rows(&a, T[i].w, T[i].h, 1, &distinct, rows_of) > 0);
+        for (int dim = 0; dim < T[i].d; dim++)
+            none += rows_of[dim] == 0;
+        CHECK(none == 0);
+        frame_view_size(&a, T[i].w, T[i].h, &vw, &vh);
+        heatmap_map_rect(&a, vw, vh, &mx, &my, &cols, &rows);
+        for (int y = 0; y < rows * CH; y++) {
+            int dim = heatmap_image_dim(&a, y, CH, cols, 2 * rows);
+            order &= dim >= prev;
+            prev = dim;
+        }
+        for (int r = 0; r < rows; r++) {
+            int cd = heatmap_pixel_dim(&a, 2 * r, cols, 2 * rows);
+            int up = heatmap_pixel_dim(&a, 2 * r - 1, cols, 2 * rows);
+            if (cd >= 0 && cd % 2 == 0 && cd != up)   /* a band starts */
+                cells_agree &= heatmap_image_dim(&a, r * CH, CH, cols,
+                                                 2 * rows) == cd;
+        }
+        CHECK(order && cells_agree);
+    }
 }
 
 static void test_heatmap_png(void)
@@ -313,6 +362,7 @@ static void test_font_letters(void)
 int main(void)
 {
     test_heatmap_png();
+    test_heatmap_png_dims();
     test_shapes();
     test_clocks_png();
     test_font_letters();
