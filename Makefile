@@ -281,9 +281,10 @@ endif
 # Suites that never run the build under test (they read the sources, or
 # build and run a copy of their own): make test has run them already.
 SOURCE_SUITES := layers views_state view_recipe setting_recipe
-# The third emulator's suite checks what xterm.js shows, not memory: the
-# tmux suites run the same drawing paths under the sanitizers.
-NO_SAN_SUITES := $(SOURCE_SUITES) test_xtermjs
+# The third emulator's suite checks what xterm.js shows, and the slides'
+# what a browser shows, not memory: the tmux suites run the same drawing
+# paths, and tour_files the same --slides, under the sanitizers.
+NO_SAN_SUITES := $(SOURCE_SUITES) test_xtermjs test_slides
 asan:
 	$(MAKE) --no-print-directory BUILD=$(ASAN_DIR) BIN=$(ASAN_DIR)/peviz \
 	    OPT="$(ASAN_OPT)" APP_OPT=-O0 LIB_TEST_OPT=-O0 LDFLAGS="$(SAN_LDFLAGS)" \

@@ -131,6 +131,8 @@ void app_source_format(const struct app *a, char *buf, size_t len)
     char sc[64];
     const char *m = a->source[0] ? NULL : pane_a_model(a);
     params_format_rope(&a->p, sc, sizeof sc);
+    if (a->p.rope.method == ROPE_NONE)      /* words, not the method's name */
+        snprintf(sc, sizeof sc, "no scaling");
     if (m)
         snprintf(buf, len, "%s: %s", m, sc);
     else if (!a->source[0])
@@ -493,6 +495,11 @@ char *app_command_split(char *line, char **arg)
     return line;
 }
 
+int app_command_file(const char *name)
+{
+    return strcmp(name, "config") == 0 || strcmp(name, "pe-file") == 0;
+}
+
 /* :model NAME, :scaling METHOD, :factor S, ... (params.h names). */
 static int rope_command(struct app *a, const char *name, const char *arg)
 {
@@ -693,6 +700,27 @@ static int setting_view(const char *name)
     return -1;
 }
 
+/* The ':' commands that make the positions their view draws: from any
+ * other view they switch to it, and back when refused. */
+static const struct { const char *name; enum view_id v; } VIEW_BRINGS[] = {
+    { "grid", VIEW_GRID }, { "sequence", VIEW_GRID },
+};
+
+/* 1 if name is one of VIEW_BRINGS (then run in its view), else 0. */
+static int brought_command(struct app *a, const char *name, const char *arg)
+{
+    for (size_t i = 0; i < sizeof VIEW_BRINGS / sizeof VIEW_BRINGS[0]; i++) {
+        enum view_id old = a->view;
+        if (strcmp(name, VIEW_BRINGS[i].name) != 0 || old == VIEW_BRINGS[i].v)
+            continue;
+        switch_view(a, (int)VIEW_BRINGS[i].v);
+        if (!view_command(a, name, arg) || a->msg_error)
+            switch_view(a, (int)old);
+        return 1;
+    }
+    return 0;
+}
+
 static int other_view_command(struct app *a, const char *name)
 {
     for (size_t i = 0; i < sizeof VIEW_ONLY / sizeof VIEW_ONLY[0]; i++) {
@@ -731,6 +759,8 @@ int app_command(struct app *a, const char *line)
     int r = global_command(a, name, arg);
     if (r <= 0)
         return r;
+    if (brought_command(a, name, arg))
+        return a->msg_error ? -1 : 0;
     if (other_view_command(a, name))
         return -1;
     char shown[24];

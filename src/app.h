@@ -67,6 +67,9 @@ struct app {
     enum color_mode color;      /* what the output can show */
     enum palette palette;
     int mouse, low_bandwidth;
+    int opening;                /* the first screen, until the first key:
+                                   "? help" outlives the view's hint (but
+                                   for a tour step's) */
     int still;                  /* a still for a page (--slides): the page
                                    carries the caption and the keys, so the
                                    image has no caption panel, no "? help" */
@@ -246,6 +249,10 @@ int app_command(struct app *a, const char *line);
 /* Split a ':' command line in place: returns its name (leading blanks
  * and ':' skipped), *arg the rest after the blanks. */
 char *app_command_split(char *line, char **arg);
+
+/* Whether the first word of :name's argument is a file the command
+ * reads (config, pe-file). */
+int app_command_file(const char *name);
 
 /* Advance the sweep by dt seconds (when playing). Returns 1 if pos moved. */
 int app_tick(struct app *a, double dt);

@@ -121,25 +121,32 @@ static int put_all(const char *s, size_t n)
     return 0;
 }
 
-/* The column of a report "ESC [ row ; col R" in buf, or -1. */
-static int report_col(const char *buf, size_t n)
+/* The column of the first report "ESC [ row ; col R" in buf, or -1;
+ * the report is taken out of buf (*n shrinks), the rest stays. */
+static int report_col(char *buf, size_t *n)
 {
-    for (size_t i = 0; i + 1 < n; i++) {
-        int row, col;
+    for (size_t i = 0; i + 1 < *n; i++) {
+        int row, col, len = 0;
         char end;
         if (buf[i] == '\033' && buf[i + 1] == '[' &&
-            sscanf(buf + i + 2, "%d;%d%c", &row, &col, &end) == 3 &&
-            end == 'R')
+            sscanf(buf + i + 2, "%d;%d%c%n", &row, &col, &end, &len) == 3 &&
+            end == 'R') {
+            size_t k = i + 2 + (size_t)len;
+            memmove(buf + i, buf + k, *n - k);
+            *n -= k - i;
+            buf[*n] = 0;
             return col;
+        }
     }
     return -1;
 }
 
-int charset_probe_terminal(int ms)
+int charset_probe_terminal(int ms, char *keys, size_t cap, size_t *nkeys)
 {
     struct termios old, raw;
-    char buf[64];
+    char buf[256];
     size_t n = 0;
+    *nkeys = 0;
     if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO) ||
         tcgetattr(STDIN_FILENO, &old) != 0)
         return 0;
@@ -167,5 +174,8 @@ int charset_probe_terminal(int ms)
     buf[n] = 0;
     put_all("\r\033[K", sizeof "\r\033[K" - 1);
     tcsetattr(STDIN_FILENO, TCSANOW, &old);
-    return report_col(buf, n) == 3;
+    int col = report_col(buf, &n);
+    *nkeys = n < cap ? n : cap;
+    memcpy(keys, buf, *nkeys);
+    return col == 3;
 }

@@ -37,8 +37,10 @@ void charset_why_not_utf8(char *buf, size_t len);
  * report is asked for; a UTF-8 terminal has moved the cursor two
  * columns.  The probe is erased and the tty modes put back.  Returns 1
  * for UTF-8, 0 otherwise (no answer within ms milliseconds, not a tty).
+ * Bytes read that were not the report (keys typed meanwhile) go to keys,
+ * in order, at most cap; their number in *nkeys.
  */
-int charset_probe_terminal(int ms);
+int charset_probe_terminal(int ms, char *keys, size_t cap, size_t *nkeys);
 
 /* Use a UTF-8 locale for LC_CTYPE (C.UTF-8 or the next installed);
  * returns its name, or NULL when none is installed. */

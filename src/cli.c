@@ -75,7 +75,7 @@ static const struct opt OPTS[] = {
     { "config", 1, O_CONFIG, "FILE", "RoPE settings from a config.json or .gguf file" },
     { "check-freqs", 1, O_CHECK_FREQS, "FILE", "compare a dumped inv_freq (.npy, .csv, safetensors, GGUF) with the settings; exit 0 match, 1 differ" },
     { "check-cache", 1, O_CHECK_CACHE, "FILE", "compare a dumped cos/sin cache (.npy (2, n, W), safetensors cos and sin) with the settings; exit 0 match, 1 differ" },
-    { "layer-type", 1, O_LAYER_TYPE, "NAME", "config: the layer type (per-type rope_parameters, Gemma 3 v4)" },
+    { "layer-type", 1, O_LAYER_TYPE, "NAME", "config: the layer type (per-type rope_parameters, Gemma 3 v4; a null entry: no RoPE)" },
     { "rope-scaling", 1, O_ROPE + RO_SCALING, "METHOD", "" },
     { "factor", 1, O_ROPE + RO_FACTOR, "S", "scaling factor s, > 0 (>= 1 for " },
     { "original-max", 1, O_ROPE + RO_ORIGINAL_MAX, "L", "original trained length L, 1..2147483647" },
@@ -86,6 +86,7 @@ static const struct opt OPTS[] = {
     { "no-truncate", 0, O_NO_TRUNCATE, NULL, "yarn: keep the ramp bounds unrounded" },
     { "mscale", 1, O_ROPE + RO_MSCALE, "M", "yarn: mscale, > 0" },
     { "mscale-all-dim", 1, O_ROPE + RO_MSCALE_ALL_DIM, "M", "yarn: mscale_all_dim, > 0" },
+    { "proportion", 1, O_ROPE + RO_PROPORTION, "P", "proportional: the share of bands that turn, (0, 1] (default 1)" },
     { "attention-factor", 1, O_ROPE + RO_ATTENTION_FACTOR, "F", "yarn, longrope: attention factor, > 0" },
     { "short-factor", 1, O_ROPE + RO_SHORT_FACTOR, "LIST", "longrope: d/2 factors a,b,... (n <= L)" },
     { "long-factor", 1, O_ROPE + RO_LONG_FACTOR, "LIST", "longrope: d/2 factors a,b,... (n > L)" },
@@ -856,6 +857,19 @@ static int first_pass(struct cli *c, int argc, char **argv,
         return fail("%s", err);
     if (config)
         app_set_source(&c->app, config, 1);
+    char lname[64];
+    int nope = config ? config_layer(config, layer, lname, sizeof lname) : -1;
+    if (nope >= 0) {    /* the status line names the layer type in force */
+        size_t k = strlen(c->app.source);
+        snprintf(c->app.source + k, sizeof c->app.source - k, " %s", lname);
+    }
+    char note[80];
+    if (config && config_class_note(config, layer, note, sizeof note)) {
+        size_t k = strlen(c->app.source);   /* where the value came from */
+        snprintf(c->app.source + k, sizeof c->app.source - k, ", %s", note);
+    }
+    if (nope == 1)      /* a layer type without RoPE */
+        c->app.att.o.scheme = SCHEME_NOPE;
     if (config && config_qk_pairs(config) >= 0)     /* --rope-layout wins */
         c->app.att.o.qk_pairs = config_qk_pairs(config);
     if (config && config_llama4_beta(config) > 0) {
@@ -1116,7 +1130,7 @@ static void ramp_text(const rope_scaling *r, char *buf, size_t len)
  * at its maximum context gives (a, the score multiplier). */
 void cli_models(FILE *f)
 {
-    fprintf(f, "%-16s %4s %8s %8s  %-8s %6s %7s %-13s %8s %10s %8s  %s\n",
+    fprintf(f, "%-16s %4s %8s %8s  %-12s %6s %7s %-13s %8s %10s %8s  %s\n",
             "model", "d", "head_dim", "base", "scaling", "factor",
             "orig_L", "ramp", "a", "score_mult", "max_ctx", "note");
     for (int i = 0; i < rope_preset_count(); i++) {
@@ -1132,7 +1146,7 @@ void cli_models(FILE *f)
         ramp_text(&p.rope, ramp, sizeof ramp);
         fmt_num(pl->a, 6, fa, sizeof fa);
         fmt_num(pl->mult, 6, fm, sizeof fm);
-        fprintf(f, "%-16s %4d %8d %8s  %-8s %6s %7s %-13s %8s %10s %8ld  %s\n",
+        fprintf(f, "%-16s %4d %8d %8s  %-12s %6s %7s %-13s %8s %10s %8ld  %s\n",
                 m->name, m->d, m->head_dim, b, rope_method_name(p.rope.method),
                 s, p.rope.original_max > 0 ? L : "-", ramp, fa, fm,
                 (long)m->max_context, m->note);

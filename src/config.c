@@ -39,6 +39,11 @@ struct cfg {
     char rp_name[80];           /* its key path: "rope_scaling", ... */
     int local;                  /* v4 Gemma 3 sliding layers: the base is
                                    rope_local_base_freq, no scaling */
+    int nope;                   /* the layer type's entry is null: a layer
+                                   without RoPE */
+    char layer[64];             /* the layer type in force, or "" */
+    char class_note[80];        /* "rotary 0.5 (glm4_moe class default)"
+                                   when a class default applied, or "" */
     params next;
     char *err;
     size_t errlen;
@@ -119,23 +124,74 @@ static int factor_list(struct cfg *c, const char *key, enum rope_opt id)
 
 /* ---- where the settings are ------------------------------------------- */
 
+/* Keys of one set of settings, never a layer type's name: beside the
+ * per-layer entries a transformers 5 file may keep them as null
+ * ("rope_theta": null). */
+static int setting_key(const char *k)
+{
+    static const char *const K[] = { "rope_theta", "rope_type", "type",
+                                     "partial_rotary_factor", "factor" };
+    for (size_t i = 0; i < sizeof K / sizeof K[0]; i++)
+        if (strcmp(k, K[i]) == 0)
+            return 1;
+    return 0;
+}
+
+/* Whether rope_parameters is keyed by layer type: each value an object
+ * (a layer type's settings) or null (a layer type without RoPE), at least
+ * one an object; settings beside them ("rope_theta": null, "rope_type":
+ * "default", as transformers 5 writes a Gemma 4 file) are not layer
+ * types. */
+static int layer_form(const json_value *rp)
+{
+    int objects = 0;
+    for (size_t i = 0; i < json_count(rp); i++) {
+        const json_value *v = json_at(rp, i);
+        if (setting_key(v->key))
+            continue;
+        if (v->type == JSON_OBJECT)
+            objects++;
+        else if (v->type != JSON_NULL)
+            return 0;
+    }
+    return objects > 0;
+}
+
+/* The entry of layer, or with none the first layer type with RoPE. */
+static const json_value *layer_entry(const json_value *rp, const char *layer)
+{
+    if (layer)
+        return setting_key(layer) ? NULL : json_get(rp, layer);
+    for (size_t i = 0; i < json_count(rp); i++)
+        if (json_at(rp, i)->type == JSON_OBJECT)
+            return json_at(rp, i);
+    return NULL;
+}
+
 static int per_layer(struct cfg *c, const json_value *rp, const char *layer)
 {
-    const json_value *e = layer ? json_get(rp, layer) : json_at(rp, 0);
+    const json_value *e = layer_entry(rp, layer);
     if (!e) {
         char names[160] = "";
         size_t k = 0;
         for (size_t i = 0; i < json_count(rp) && k + 1 < sizeof names; i++)
-            k += (size_t)snprintf(names + k, sizeof names - k, "%s%s",
-                                  i ? ", " : "", json_at(rp, i)->key);
+            if (!setting_key(json_at(rp, i)->key))
+                k += (size_t)snprintf(names + k, sizeof names - k, "%s%s",
+                                      k ? ", " : "", json_at(rp, i)->key);
         char why[220];
         snprintf(why, sizeof why, "no such layer type; the file has %s",
                  names[0] ? names : "none");
         return bad(c, "rope_parameters", layer ? layer : "(first)", why);
     }
     snprintf(c->rp_name, sizeof c->rp_name, "rope_parameters.%.60s", e->key);
+    snprintf(c->layer, sizeof c->layer, "%.60s", e->key);
+    if (e->type == JSON_NULL) {     /* a layer type without RoPE */
+        c->nope = 1;
+        c->rp = NULL;
+        return 0;
+    }
     if (e->type != JSON_OBJECT)
-        return bad(c, "rope_parameters", e->key, "not an object");
+        return bad(c, "rope_parameters", e->key, "not an object or null");
     c->rp = e;
     return 0;
 }
@@ -146,9 +202,7 @@ static int find_settings(struct cfg *c, const char *layer)
     if (rp && rp->type != JSON_NULL) {
         if (rp->type != JSON_OBJECT)
             return bad(c, NULL, "rope_parameters", "not an object");
-        if (json_get(rp, "rope_type") || json_get(rp, "rope_theta") ||
-            json_get(rp, "type") || json_count(rp) == 0 ||
-            json_at(rp, 0)->type != JSON_OBJECT) {
+        if (!layer_form(rp)) {
             if (layer)
                 return bad(c, "rope_parameters", layer, "no such layer type "
                            "(one set of settings for every layer)");
@@ -162,6 +216,7 @@ static int find_settings(struct cfg *c, const char *layer)
         /* v4 Gemma 3: full layers rope_theta + rope_scaling, sliding
          * layers rope_local_base_freq unscaled */
         c->local = strcmp(layer, "sliding_attention") == 0;
+        snprintf(c->layer, sizeof c->layer, "%s", layer);
         if (!c->local && strcmp(layer, "full_attention") != 0)
             return bad(c, NULL, layer, "no such layer type; the file has "
                        "full_attention, sliding_attention");
@@ -181,6 +236,31 @@ static int find_settings(struct cfg *c, const char *layer)
     return 0;
 }
 
+/* ---- model-class defaults ---------------------------------------------- */
+
+/* Values a model's class sets when config.json is silent, keyed by
+ * model_type, each from the class's source. */
+static const struct class_default {
+    const char *model_type;
+    double partial_rotary_factor;
+    const char *source;
+} CLASS_DEFAULTS[] = {
+    /* transformers, models/glm4_moe/configuration_glm4_moe.py:
+     * Glm4MoeConfig(partial_rotary_factor=0.5) */
+    { "glm4_moe", 0.5, "configuration_glm4_moe.py" },
+};
+
+/* The class default row of the settings' model_type, or NULL. */
+static const struct class_default *class_default(const json_value *root)
+{
+    const json_value *t = json_get(root, "model_type");
+    for (size_t i = 0; t && json_string(t) &&
+         i < sizeof CLASS_DEFAULTS / sizeof CLASS_DEFAULTS[0]; i++)
+        if (strcmp(json_string(t), CLASS_DEFAULTS[i].model_type) == 0)
+            return &CLASS_DEFAULTS[i];
+    return NULL;
+}
+
 /* ---- base and rotary dimensions ---------------------------------------- */
 
 static int set_base(struct cfg *c)
@@ -196,6 +276,8 @@ static int set_base(struct cfg *c)
         key = "rotary_emb_base";                    /* GPT-NeoX */
         r = num(c, c->root, NULL, key, &b);
     }
+    if (r == 0 && c->nope)
+        return 0;               /* no RoPE: the base is never used */
     if (r == 0)
         return bad(c, NULL, first, "missing");
     if (r < 0)
@@ -242,13 +324,42 @@ static int rotary_dim(struct cfg *c)
     return 1;
 }
 
+static int method(struct cfg *c, enum rope_method *m);
+
+/* Gemma 4's full-attention layers: global_head_dim, when the file has it. */
+static int global_head_dim(struct cfg *c, double *hd, const char **key)
+{
+    int r;
+    if (strcmp(c->layer, "full_attention") != 0)
+        return 0;
+    if ((r = num(c, c->root, NULL, "global_head_dim", hd)) > 0)
+        *key = "global_head_dim";
+    return r;
+}
+
+/* Proportional RoPE: d is the whole head dim, the fraction is how many
+ * of its bands turn (transformers' proportional type). */
+static int proportional_dims(struct cfg *c, double hd, const char *key,
+                             double f, const char *fkey)
+{
+    char msg[200];
+    if (fkey && !(f > 0 && f <= 1))
+        return bad(c, NULL, fkey, "want a number in (0, 1]");
+    if (fabs(hd) > 1e9 || hd != floor(hd))
+        return bad(c, NULL, key, "want an even whole number");
+    if (params_set_d(&c->next, (long)hd, msg, sizeof msg))
+        return bad(c, NULL, key, msg);
+    return fkey ? set_number(c, NULL, fkey, RO_PROPORTION, f) : 0;
+}
+
 static int set_dims(struct cfg *c)
 {
     double hd, f = 1;
     const char *key, *fkey = NULL;
     char msg[200];
+    enum rope_method m;
     int r = head_dim(c, &hd, &key);
-    if (r < 0)
+    if (r < 0 || method(c, &m) || (r == 0 && global_head_dim(c, &hd, &key) < 0))
         return -1;
     int rd = rotary_dim(c);
     if (rd != 0)
@@ -263,6 +374,15 @@ static int set_dims(struct cfg *c)
         if (k > 0)
             fkey = PARTIAL[i];
     }
+    const struct class_default *cd = class_default(c->root);
+    if (r == 0 && !fkey && cd) {        /* the class's own default */
+        f = cd->partial_rotary_factor;
+        fkey = "partial_rotary_factor";
+        snprintf(c->class_note, sizeof c->class_note, "rotary %g (%s class "
+                 "default)", f, cd->model_type);
+    }
+    if (m == ROPE_PROPORTIONAL)
+        return proportional_dims(c, hd, key, f, fkey);
     if (fkey && !(f > 0 && f <= 1))
         return bad(c, NULL, fkey, "want a number in (0, 1]");
     double d = floor(hd * f);       /* int() rounds down */
@@ -401,6 +521,9 @@ static int set_scaling(struct cfg *c)
                ? -1 : 0;
     case ROPE_LONGROPE:
         return longrope(c);
+    case ROPE_PROPORTIONAL:     /* factor: 1 when not given */
+        return opt(c, "factor", RO_FACTOR, 0) ||
+               original_length(c, 0, &L) < 0 ? -1 : 0;
     default:        /* a method only the table knows: its factor and L */
         return opt(c, "factor", RO_FACTOR, 0) ||
                original_length(c, rope_method_info((int)m)->needs_original,
@@ -486,7 +609,8 @@ int config_load_json(const char *name, const char *text, size_t len,
 {
     char jerr[160], msg[300];
     json_value *root = config_json(text, len, jerr, sizeof jerr);
-    struct cfg c = { name, "", text_root(root), NULL, "", 0, *p, err, errlen };
+    struct cfg c = { .file = name, .prefix = "", .root = text_root(root),
+                     .next = *p, .err = err, .errlen = errlen };
     int r = -1;
     if (c.root != root)
         c.prefix = "text_config.";
@@ -557,6 +681,71 @@ char *config_read(const char *path, size_t *n, char *err, size_t errlen)
         return NULL;
     }
     return buf;
+}
+
+/* The config.json at path parsed (NULL: not one, or a GGUF file), as
+ * config_load reads it; *buf holds its text until freed. */
+static json_value *read_json(const char *path, char **buf)
+{
+    char err[300], jerr[160];
+    size_t n;
+    *buf = config_read(path, &n, err, sizeof err);
+    json_value *root = *buf && n <= CONFIG_MAX_BYTES &&
+                       !(n >= 4 && memcmp(*buf, "GGUF", 4) == 0)
+                       ? config_json(*buf, n, jerr, sizeof jerr) : NULL;
+    if (root && root->type != JSON_OBJECT) {
+        json_free(root);
+        root = NULL;
+    }
+    return root;
+}
+
+/* What reading layer_type of path finds: the layer type in force, a
+ * class default's note, whether it has no RoPE.  -1 when the file is
+ * not a readable config.json or its settings are refused. */
+static int read_layer(const char *path, const char *layer_type,
+                      struct cfg *out)
+{
+    char *buf, err[300];
+    json_value *root = read_json(path, &buf);
+    int r = -1;
+    if (root) {
+        struct cfg c = { .file = path, .prefix = "", .root = text_root(root),
+                         .err = err, .errlen = sizeof err };
+        params_default(&c.next);
+        if (find_settings(&c, layer_type) == 0) {
+            r = 0;
+            if (set_dims(&c))
+                c.class_note[0] = 0;
+            *out = c;
+            out->root = NULL;       /* freed below */
+            out->rp = NULL;
+            out->err = NULL;
+        }
+    }
+    json_free(root);
+    free(buf);
+    return r;
+}
+
+int config_class_note(const char *path, const char *layer_type, char *note,
+                      size_t len)
+{
+    struct cfg c;
+    if (read_layer(path, layer_type, &c) || !c.class_note[0])
+        return 0;
+    snprintf(note, len, "%s", c.class_note);
+    return 1;
+}
+
+int config_layer(const char *path, const char *layer_type, char *name,
+                 size_t len)
+{
+    struct cfg c;
+    if (read_layer(path, layer_type, &c) || !c.layer[0])
+        return -1;
+    snprintf(name, len, "%s", c.layer);
+    return c.nope;
 }
 
 int config_load(const char *path, const char *layer_type, params *p,

@@ -16,12 +16,31 @@
 /*
  * Read path and set p's d (rotary dimensions), base and scaling; every
  * value goes through params.c.  layer_type picks an entry of a per-layer
- * rope_parameters (NULL: the first).  Returns 0, or -1 with one line in
+ * rope_parameters (NULL: the first with RoPE); a null entry is a layer
+ * without RoPE (d from the head dim, the base kept unless given).  Returns 0, or -1 with one line in
  * err naming the file and the key ("config.json: key 'rope_theta':
  * missing"); p is then unchanged.
  */
 int config_load(const char *path, const char *layer_type, params *p,
                 char *err, size_t errlen);
+
+/*
+ * The layer type in force of a config.json whose RoPE settings differ by
+ * layer type (layer_type, or NULL: the first with RoPE) into name:
+ * 0 a layer type with RoPE, 1 one whose entry is null (no RoPE, a NoPE
+ * layer), -1 when the file has one set of settings for every layer (or
+ * is not a readable config.json).
+ */
+int config_layer(const char *path, const char *layer_type, char *name,
+                 size_t len);
+
+/*
+ * Where a value came from when config.json was silent and the model's
+ * class sets it (a table keyed by model_type: glm4_moe's rotary 0.5):
+ * 1 with "rotary 0.5 (glm4_moe class default)" in note, else 0.
+ */
+int config_class_note(const char *path, const char *layer_type, char *note,
+                      size_t len);
 
 /*
  * The pairing of q and k dims the model family uses (enum qk_pairs in

@@ -116,19 +116,25 @@ static int export_cache(const params *p, struct row_range rr, int fmt,
 {
     const pe_plan *pl = plan_of(p);
     double *row = malloc((size_t)p->d * sizeof *row);
-    if (!row) {
+    long double *w = malloc((size_t)pl->half * sizeof *w);
+    if (!row || !w) {
+        free(row);
+        free(w);
         cli_error("--export: out of memory");
         return 2;
     }
+    for (int i = 0; i < pl->half; i++)
+        w[i] = pe_plan_omega_l(pl, i);
     for (int64_t r = rr.first; r < rr.end && !ferror(out); r++) {
         for (int i = 0; i < pl->half; i++) {
-            long double ang = (long double)r * pl->omega[i];
+            long double ang = (long double)r * w[i];
             row[2 * i] = pl->a * (double)sinl(ang);
             row[2 * i + 1] = pl->a * (double)cosl(ang);
         }
         write_row(out, row, p->d, fmt);
     }
     free(row);
+    free(w);
     return write_failed(out);
 }
 
@@ -287,7 +293,8 @@ static void bound_num(FILE *out, enum bound_line k, double v)
 /*
  * --export bound: labelled lines "label,value".  The horizon of the
  * settings' frequencies (scaling applied, dead pairs at omega 0), and
- * the lowest base for length n at the head dim (peviz/bound.h).
+ * with -n L the lowest base for length L at the head dim (peviz/bound.h;
+ * at L = 2^20 it takes seconds, so only when asked for).
  */
 static int export_bound(const struct cli *c, FILE *out)
 {
@@ -306,7 +313,8 @@ static int export_bound(const struct cli *c, FILE *out)
     int trivial = bound_trivial(w, half);
     int64_t h = trivial ? -1 : bound_horizon(w, half, BOUND_EXPORT_LIMIT);
     struct bound_base lb = { NAN, NAN, -1 };
-    bound_lowest_base(head, p->n, w, &lb);
+    if (c->n_set)       /* a length asked for: its lowest base */
+        bound_lowest_base(head, p->n, w, &lb);
     bound_int(out, BL_HEAD_DIM, head);
     bound_int(out, BL_ROTARY_DIMS, rot);
     bound_int(out, BL_LIVE, half - dead);
@@ -315,9 +323,11 @@ static int export_bound(const struct cli *c, FILE *out)
     bound_int(out, BL_HORIZON, h);
     bound_int(out, BL_HORIZON_LIMIT, BOUND_EXPORT_LIMIT);
     bound_int(out, BL_LENGTH, p->n);
-    bound_num(out, BL_LOWEST, lb.base);
-    bound_int(out, BL_LOWEST_INDEX, lb.j);
-    bound_num(out, BL_FINE_BELOW, lb.below);
+    if (c->n_set) {
+        bound_num(out, BL_LOWEST, lb.base);
+        bound_int(out, BL_LOWEST_INDEX, lb.j);
+        bound_num(out, BL_FINE_BELOW, lb.below);
+    }
     bound_int(out, BL_COARSE, BOUND_COARSE_PER_DECADE);
     bound_int(out, BL_FINE, BOUND_FINE_PER_DECADE);
     free(w);

@@ -29,7 +29,10 @@
 /* A peer gets nothing until it has greeted; until then it holds a slot
  * only this long, and each user (SO_PEERCRED) at most so many such
  * slots, all users together at most FOLLOW_PENDING_MAX: a newer peer
- * takes the oldest one's place.  Silent peers cannot lock followers out. */
+ * takes the oldest one's place.  Silent peers cannot lock followers out;
+ * nor can greeted ones that do not read: when every slot is taken, the
+ * one that has left what it was sent unread the longest, this long at
+ * least, gives way to the newcomer. */
 #define FOLLOW_GREET_S 1.0
 #define FOLLOW_PENDING_PER_SOURCE 8
 #define FOLLOW_PENDING_MAX 32

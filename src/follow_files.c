@@ -142,6 +142,17 @@ int ffiles_openat(const struct ffiles *ff, const char *name, char *why,
     return fd;
 }
 
+int ffiles_path(const struct ffiles *ff, const char *name, char *path,
+                size_t pathlen, char *why, size_t whylen)
+{
+    int fd = ffiles_openat(ff, name, why, whylen);
+    if (fd < 0)
+        return -1;
+    close(fd);
+    snprintf(path, pathlen, "/proc/self/fd/%d/%s", ff->dfd, name);
+    return 0;
+}
+
 static void *reader(void *arg)
 {
     struct job *j = arg;

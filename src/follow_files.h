@@ -33,6 +33,12 @@ int ffiles_plain(const char *name);
 int ffiles_openat(const struct ffiles *ff, const char *name, char *why,
                   size_t len);
 
+/* The path by which name in the directory is read, after the checks of
+ * ffiles_openat: the directory by its descriptor, so that renaming it
+ * changes nothing.  0, or -1 with why. */
+int ffiles_path(const struct ffiles *ff, const char *name, char *path,
+                size_t pathlen, char *why, size_t whylen);
+
 /* Start reading table t in the background; one under way is cancelled.
  * 0, or -1 with why (refused at once: not there, not a regular file). */
 int ffiles_table_start(struct ffiles *ff, const struct fp_table *t,

@@ -23,6 +23,7 @@
 
 #define PATH_SHOWN 96            /* the path as messages show it */
 #define READ_BUDGET 65536        /* bytes a follower reads per wake-up */
+#define READ_SLICE_S 0.02        /* and seconds it spends on them */
 #define ACCEPT_BATCH 32          /* connections a teacher takes per wake-up */
 
 struct client {
@@ -35,6 +36,7 @@ struct client {
     char term[40];               /* "80x24 256 en": its terminal, or "" */
     uid_t uid;                   /* who connected */
     double since;                /* when it was accepted */
+    double read_at;              /* when it last had read all it was sent */
     char *out;                   /* unsent bytes; grown as needed up to
                                     the whole state + FOLLOW_OUT_MAX */
 };

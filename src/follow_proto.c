@@ -236,6 +236,7 @@ static const double *rope_double(const rope_scaling *r, int id)
     case RO_BETA_SLOW:        return &r->beta_slow;
     case RO_MSCALE:           return &r->mscale;
     case RO_MSCALE_ALL_DIM:   return &r->mscale_all_dim;
+    case RO_PROPORTION:       return &r->proportion;
     case RO_ATTENTION_FACTOR: return &r->attention_factor;
     default:                  return NULL;
     }

@@ -185,8 +185,16 @@ static void table_follow(struct follow *f, struct app *a)
     }
 }
 
+/* A file a teacher's tour names: in --files, by base name, a regular
+ * file (tour_files). */
+static int student_file(void *ctx, const char *name, char *path,
+                        size_t pathlen, char *why, size_t whylen)
+{
+    return ffiles_path(ctx, name, path, pathlen, why, whylen);
+}
+
 /* Load the tour the teacher names from --files into a: 0, or -1 with
- * why in err. */
+ * why in err; its set lines read files from there alone. */
 static int tour_from_files(struct follow *f, struct app *a, const char *name,
                            char *err, size_t errlen)
 {
@@ -195,7 +203,8 @@ static int tour_from_files(struct follow *f, struct app *a, const char *name,
     if (fd < 0)
         return -1;
     snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
-    int r = tour_load_as(a, path, err, errlen);
+    struct tour_files fs = { student_file, f->files };
+    int r = tour_load_files(a, path, &fs, err, errlen);
     close(fd);
     if (r == 0 && strcmp(a->tour->sha256, f->tour_sha)) {
         tour_release(a);        /* another file of that name */
@@ -259,34 +268,36 @@ static int tour_follow(struct follow *f, struct app *a)
     return 0;
 }
 
-/* A whole message: the teacher's state changes; show it unless
- * detached. */
+/* A whole message: the teacher's state changes in the shadow; 1 when
+ * it is to be shown (not detached), 2 after a hang-up. */
 static int take(struct follow *f, struct app *a, const char *body,
                 size_t len)
 {
     char err[2 * APP_MSG_LEN];
     if (fp_apply(&f->shadow, body, len, err, sizeof err)) {
         hang_up(f, a, err);
-        return 1;
+        return 2;
     }
     f->have_latest = f->ever = 1;
     fp_find(body, len, "table", f->table, sizeof f->table);
     fp_find(body, len, "tour", f->tour, sizeof f->tour);
     fp_find(body, len, "tour.sha256", f->tour_sha, sizeof f->tour_sha);
-    if (f->detached)
-        return 0;
-    show_teacher(f, a, tour_follow(f, a));
-    table_follow(f, a);
-    return 1;
+    return !f->detached;
 }
 
-/* Read what is there (bounded), message by message. */
+/*
+ * Read what is there, message by message, for at most READ_BUDGET bytes
+ * and READ_SLICE_S seconds (a flood of changes at a large d_model costs
+ * a frequency plan each: the loop must get to the keys); the shadow
+ * takes every message, the screen the last state once.
+ */
 static int read_teacher(struct follow *f, struct app *a)
 {
     char buf[4096];
     size_t total = 0;
-    int changed = 0;
-    while (f->fd >= 0 && total < READ_BUDGET) {
+    int changed = 0, show = 0;
+    double until = now_s() + READ_SLICE_S;
+    while (f->fd >= 0 && total < READ_BUDGET && now_s() < until) {
         ssize_t r = recv(f->fd, buf, sizeof buf, MSG_DONTWAIT);
         if (r < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
             break;
@@ -313,9 +324,16 @@ static int read_teacher(struct follow *f, struct app *a)
                     app_msg(a, 1, "teacher busy: %ld connections", busy);
                 return 1;
             }
-            if (s == FP_MESSAGE)
-                changed |= take(f, a, body, blen);
+            if (s == FP_MESSAGE) {
+                int t = take(f, a, body, blen);
+                show |= t == 1;
+                changed |= t != 0;
+            }
         }
+    }
+    if (show && f->fd >= 0 && !f->detached) {
+        show_teacher(f, a, tour_follow(f, a));
+        table_follow(f, a);
     }
     if (f->fd >= 0 && !fp_partial(&f->rd) && f->ever)
         f->deadline = 0;        /* nothing owed */

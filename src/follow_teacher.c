@@ -8,11 +8,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/sockios.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "errline.h"
 #include "follow_impl.h"
+#include "sockfile.h"
 
 static void drop(struct client *c)
 {
@@ -58,10 +62,22 @@ static void flush(struct client *c)
     }
 }
 
+/* Whether c has read everything sent to it (nothing queued here, none
+ * unread in the kernel); the time it last had is kept. */
+static int read_all(struct client *c)
+{
+    int unread = 0;
+    if (c->out_len || ioctl(c->fd, SIOCOUTQ, &unread) < 0 || unread > 0)
+        return 0;
+    c->read_at = now_s();
+    return 1;
+}
+
 /* Queue a message; a follower with more than the whole state (full
  * bytes) and FOLLOW_OUT_MAX unsent stopped reading. */
 static void queue(struct client *c, const char *m, size_t len, size_t full)
 {
+    read_all(c);
     size_t need = c->out_len + len;
     if (need > full + FOLLOW_OUT_MAX) {
         drop(c);
@@ -178,10 +194,36 @@ static struct client *oldest_pending(const struct follow *f, uid_t uid, int any,
     return o;
 }
 
+/* The follower that has left what it was sent unread the longest, for
+ * FOLLOW_GREET_S at least, or NULL: all read (a real follower reads
+ * each message as it comes). */
+static struct client *not_reading(const struct follow *f)
+{
+    struct client *o = NULL;
+    double t = now_s();
+    for (int i = 0; i < FOLLOW_MAX_CLIENTS; i++) {
+        struct client *c = &f->clients[i];
+        if (c->fd < 0 || !c->follower || read_all(c) ||
+            t < c->read_at + FOLLOW_GREET_S)
+            continue;
+        if (!o || c->read_at < o->read_at)
+            o = c;
+    }
+    return o;
+}
+
 /* Make room for one more peer of uid: a peer still silent gives way
- * (its greeting may have come: read it first).  0, or -1: no room. */
+ * (its greeting may have come: read it first), then a greeted one that
+ * does not read.  0, or -1: no room. */
 static int make_room(struct follow *f, uid_t uid)
 {
+    int pending;
+    if (connections(f) >= FOLLOW_MAX_CLIENTS &&
+        !oldest_pending(f, uid, 1, &pending)) {
+        struct client *c = not_reading(f);
+        if (c)
+            drop(c);
+    }
     for (int tries = 0; tries < FOLLOW_MAX_CLIENTS; tries++) {
         int mine, all, used = connections(f);
         struct client *m = oldest_pending(f, uid, 0, &mine);
@@ -220,7 +262,7 @@ static void accept_one(struct follow *f, int fd)
     struct client *c = &f->clients[i];
     c->fd = fd;
     c->uid = cr.uid;
-    c->since = now_s();
+    c->since = c->read_at = now_s();
     read_client(f, c);          /* a follower greets as it connects */
 }
 
@@ -352,15 +394,14 @@ void teacher_list(const struct follow *f, struct app *a)
 /* follow_close's part: the followers, the socket and its file. */
 void teacher_close(struct follow *f)
 {
-    struct stat st;
+    char err[256];
     for (int i = 0; i < FOLLOW_MAX_CLIENTS; i++)
         if (f->clients[i].fd >= 0)
             drop(&f->clients[i]);
     close(f->lfd);
     /* only the file we made: never one a later teacher put there */
-    if (lstat(f->path, &st) == 0 && st.st_dev == f->dev &&
-        st.st_ino == f->ino)
-        unlink(f->path);
+    if (sockfile_remove(f->path, f->dev, f->ino, err, sizeof err))
+        cli_error("--serve: %s: %s", f->shown, err);
     free(f->clients);
 }
 

@@ -71,12 +71,14 @@ enum { S_TITLE, S_PARAMS, S_MODEL, S_PLAY, S_HINT, S_FOLLOW, S_MSG, S_HELP,
        S_COUNT };
 
 /* Parts given up, first to last, when the line is too narrow; while a
- * message shows (until the next key) the model gives way first.  S_COUNT
- * stands for the follow-mode part's short form taking its place. */
+ * message shows (until the next key) the model gives way first; on the
+ * opening screen (until the first key) "? help" outlives the hint.
+ * S_COUNT stands for the follow-mode part's short form taking its place. */
 #define S_DROPS 7
-static const int S_DROP[2][S_DROPS] = {
+static const int S_DROP[3][S_DROPS] = {
     { S_HELP, S_HINT, S_COUNT, S_FOLLOW, S_TITLE, S_PLAY, S_MODEL },
     { S_HELP, S_MODEL, S_HINT, S_COUNT, S_FOLLOW, S_TITLE, S_PLAY },
+    { S_HINT, S_HELP, S_COUNT, S_FOLLOW, S_TITLE, S_PLAY, S_MODEL },
 };
 
 struct status {
@@ -125,13 +127,18 @@ static void status_fill(const struct app *a, const struct view *v,
         snprintf(s->text[S_HELP], APP_MSG_LEN, "%s", tour_word(a, "? help"));
     for (int i = 0; i < S_COUNT; i++)
         s->on[i] = s->text[i][0] != 0;
+    /* a message that says what the follow part says ("following X" as
+     * a follower joins) stands for it: the line says it once */
+    size_t fl = strlen(a->follow_status);
+    if (fl && strncmp(a->msg, a->follow_status, fl) == 0)
+        s->on[S_FOLLOW] = 0;
 }
 
 /* Drop parts, then shorten the message and the parameters by words. */
-static void status_fit(struct status *s, int w)
+static void status_fit(struct status *s, int w, int opening)
 {
     char buf[APP_MSG_LEN];
-    const int *drop = S_DROP[s->on[S_MSG] ? 1 : 0];
+    const int *drop = S_DROP[s->on[S_MSG] ? 1 : opening ? 2 : 0];
     for (size_t i = 0; i < S_DROPS; i++) {
         if (status_width(s) > w && drop[i] == S_TITLE && s->on[S_MODEL])
             snprintf(s->text[S_MODEL], APP_MSG_LEN, "%s", s->model_short);
@@ -185,7 +192,7 @@ static void draw_status(const struct app *a, canvas *c, const struct view *v,
         s.on[S_MSG] = 0;
         draw_msg_rows(a, c, c->h - 1 - own_rows, own_rows);
     }
-    status_fit(&s, c->w);
+    status_fit(&s, c->w, a->opening && !tour_running(a));   /* a step: hint */
     canvas_fill(c, 0, y, c->w, 1, ' ', fg, bg);
     for (int i = 0; i < S_HELP; i++) {
         if (!s.on[i])
@@ -272,7 +279,8 @@ static void help_add(struct help *h, int kind, const char *label,
         h->labw = lw;
 }
 
-/* The view's own keys, then the global ones it does not take over. */
+/* The view's own keys, then the global ones it does not take over (the
+ * ':' prompt's global commands work in every view: always listed). */
 static void help_keys(struct help *h, const struct view *v)
 {
     const struct keybind *k;
@@ -290,7 +298,8 @@ static void help_keys(struct help *h, const struct view *v)
     for (k = KEYS_GLOBAL; k->key; k++)
         if (k->act == ACT_VIEW_N && k->label)
             help_add(h, H_KEY, h->views_label, h->views_help);
-        else if (k->label && !bound_in(v ? v->keys : NULL, k->key))
+        else if (k->label && (k->act == ACT_PROMPT ||   /* its commands */
+                              !bound_in(v ? v->keys : NULL, k->key)))
             help_add(h, H_KEY, k->label, k->help ? k->help : "");
     for (int i = 0; i < h->nitem; i++) {
         const struct help_item *it = &h->item[i];

@@ -22,6 +22,7 @@
 #define DEFAULT_CW 10           /* kitty scales to the cells: a guess is safe */
 #define DEFAULT_CH 20
 #define PARTS VIEW_RASTER_PARTS
+#define INK_DARK 0x202020u      /* ink on a light background */
 
 /* One image on screen: a data area of the view (view.h's part). */
 struct img {
@@ -45,6 +46,8 @@ struct later {
 
 static struct {
     enum gfx_mode mode;
+    enum gfx_mode want;         /* --graphics */
+    rgb fg, bg;                 /* the terminal's default colours */
     struct gfx_cell cell;       /* pixels a cell, exactly */
     int cw, ch;                 /* ... and whole, as the rasters are drawn */
     struct img im[PARTS];
@@ -65,7 +68,8 @@ static struct {
     enum color_mode color;
     struct later *later;        /* cells to draw again after the images */
     int n_later, cap_later;
-} L = { .mode = GFX_CELLS, .id = KITTY_ID };
+} L = { .mode = GFX_CELLS, .id = KITTY_ID, .fg = RASTER_FG,
+        .bg = RASTER_BG };
 
 enum gfx_mode gfx_live_mode(void)
 {
@@ -120,17 +124,32 @@ static int unicode_start(struct app *a, const char *why)
     return 0;
 }
 
-void gfx_live_start(struct app *a, enum gfx_mode want)
+/* The images' default colours: the terminal's (OSC 11, OSC 10), so
+ * that on a light theme a face is not a dark square; without its
+ * foreground, ink that shows on its background. */
+static void colours(const struct gfx_probe *p)
 {
-    struct gfx_probe p;
-    char why[64];
+    L.bg = p->has_bg ? p->bg : RASTER_BG;
+    if (p->has_fg)
+        L.fg = p->fg;
+    else
+        L.fg = rgb_contrast(INK_DARK, L.bg) > rgb_contrast(RASTER_FG, L.bg)
+               ? INK_DARK : RASTER_FG;
+}
+
+/* The mode from the probe p; 0, or -1 when it fell back to cells
+ * (said, unless another note holds the line).  late: p came after
+ * start-up stopped waiting for it (said so). */
+static int choose(struct app *a, enum gfx_mode want,
+                  const struct gfx_probe *p, char *why, size_t len)
+{
     const char *tp = getenv("TERM_PROGRAM"), *lt = getenv("LC_TERMINAL"),
                *tmux = getenv("TMUX");
-    term_graphics_probe(&p);
-    L.mode = gfx_choose(want, &p, tp, lt, tmux && *tmux, why, sizeof why);
-    cell_pixels(&p, &L.cell, &L.cw, &L.ch);
+    L.mode = gfx_choose(want, p, tp, lt, tmux && *tmux, why, len);
+    cell_pixels(p, &L.cell, &L.cw, &L.ch);
+    colours(p);
     if (L.mode == GFX_KITTY && tmux && *tmux && unicode_start(a, why) < 0)
-        return;
+        return -1;
     if (L.mode == GFX_KITTY && (L.cw < 2 || L.ch < 2)) {
         L.cw = DEFAULT_CW;
         L.ch = DEFAULT_CH;
@@ -140,8 +159,19 @@ void gfx_live_start(struct app *a, enum gfx_mode want)
         if (!a->msg[0])
             app_msg(a, 0, "graphics: cells (%s, but the cell size in pixels is "
                     "unknown)", why);
-        return;
+        return -1;
     }
+    return 0;
+}
+
+void gfx_live_start(struct app *a, enum gfx_mode want)
+{
+    struct gfx_probe p;
+    char why[64];
+    term_graphics_probe(&p);
+    L.want = want;
+    if (choose(a, want, &p, why, sizeof why) < 0)
+        return;
     /* once, unless another start-up note holds the line; auto finding
      * nothing says nothing (cells, as always) */
     if (!a->msg[0] && (want != GFX_AUTO || L.mode != GFX_CELLS))
@@ -252,7 +282,7 @@ static void palette_for(const struct app *a, uint32_t *pal)
         pal[k] = a->view == VIEW_ATTENTION
                  ? cmap_sequential(a->palette, k / 254.0)
                  : cmap_diverging(a->palette, -1 + 2.0 * k / 254);
-    pal[255] = RASTER_BG;
+    pal[255] = raster_bg();
 }
 
 /* The image with a virtual placement, through tmux's passthrough: no
@@ -291,7 +321,7 @@ static int encode(const struct app *a, const struct view_raster *r, int k)
     struct image im;
     uint32_t pal[256];
     int rc;
-    if (raster_image(r, RASTER_BG, &im) < 0)
+    if (raster_image(r, raster_bg(), &im) < 0)
         return -1;
     if (L.unicode) {
         rc = encode_virtual(&im, r, k);
@@ -322,9 +352,9 @@ static int encode(const struct app *a, const struct view_raster *r, int k)
 static void tint(cell *c)
 {
     if (c->fg == RGB_DEFAULT)
-        c->fg = RASTER_FG;
+        c->fg = raster_fg();
     if (c->bg == RGB_DEFAULT)
-        c->bg = RASTER_BG;
+        c->bg = raster_bg();
 }
 
 /* Cell c at (x, y), to be drawn again after the images. */
@@ -621,7 +651,9 @@ int gfx_live_before(struct app *a, canvas *cv)
     L.frame++;
     L.repaint = 0;
     L.n_later = 0;
+    raster_ink(L.fg, L.bg);     /* this frame's images in the terminal's */
     int again = before(a, cv);
+    raster_ink(RASTER_FG, RASTER_BG);
     if (again)                  /* no image goes: nothing to draw after */
         L.n_later = 0;
     /* the blanks went out after anything curses drew since they were
@@ -669,7 +701,7 @@ void gfx_live_hide(void)
  * them when it resized (scrolled, reflowed), so every cell of the screen
  * is written with a space first: w x h bytes, next to nothing beside an
  * image. */
-void gfx_live_forget(void)
+static void forget(void)
 {
     if (L.mode != GFX_KITTY && L.mode != GFX_CELLS && L.sent) {
         int w, h;
@@ -679,6 +711,45 @@ void gfx_live_forget(void)
     }
     for (int k = 0; k < PARTS; k++)
         L.im[k].shown = 0;
+}
+
+/* ... and sixel and iTerm2, shown pixel for pixel, ask the cell's size
+ * again: a resize may come with another font (gfx_live_late takes it). */
+void gfx_live_forget(void)
+{
+    forget();
+    if (L.mode == GFX_SIXEL || L.mode == GFX_ITERM2)
+        term_ask_cell();
+}
+
+int gfx_live_late(struct app *a)
+{
+    struct gfx_probe p;
+    struct gfx_cell was = L.cell;
+    char why[64];
+    term_graphics_probe(&p);
+    if (L.want == GFX_CELLS)
+        return 0;
+    if (L.mode != GFX_CELLS) {      /* images already: only their size */
+        int cw = L.cw, ch = L.ch;
+        cell_pixels(&p, &L.cell, &L.cw, &L.ch);
+        if (L.cw < 2 || L.ch < 2 || L.mode == GFX_KITTY) {
+            L.cell = was;
+            L.cw = cw;
+            L.ch = ch;
+            return 0;
+        }
+        if (!memcmp(&was, &L.cell, sizeof was))
+            return 0;
+        forget();
+        return 1;
+    }
+    if (choose(a, L.want, &p, why, sizeof why) < 0 || L.mode == GFX_CELLS)
+        return 0;
+    app_msg(a, 0, "graphics: %s%s (%s, answered late, %d ms after start)",
+            gfx_mode_name(L.mode), L.unicode ? " placeholders" : "", why,
+            p.ms);
+    return 1;
 }
 
 void gfx_live_stop(void)

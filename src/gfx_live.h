@@ -28,6 +28,12 @@ struct app;
  * the status line (an image mode, or any mode --graphics named). */
 void gfx_live_start(struct app *a, enum gfx_mode want);
 
+/* The graphics probe's answers came late (term_graphics_late): images
+ * start now if they show what cells showed for want of an answer, or
+ * take the cell size now known; the status line says so, once.  1 when
+ * the screen must be drawn again. */
+int gfx_live_late(struct app *a);
+
 /* The frame cv is drawn, not yet shown: find the image, blank what it
  * covers (kitty), queue its bytes if its pixels changed.  Returns 1 when
  * it turned images off and said so: draw the frame again. */

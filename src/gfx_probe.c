@@ -5,14 +5,9 @@
 
 #include "gfx_probe.h"
 
-#include <errno.h>
-#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
-#include <time.h>
-#include <unistd.h>
 
 /* End of a string report from i on: the index after ESC \ (or BEL), or
  * -1 if it has not come yet. */
@@ -91,6 +86,52 @@ static int csi_report(struct gfx_probe *p, const char *s, size_t n)
     return -1;
 }
 
+/* One channel of an X colour spec: 1 to 4 hex digits scaled to 0..255;
+ * -1 if s holds none.  *end: after it. */
+static int hex_channel(const char *s, const char **end)
+{
+    int v = 0, k = 0;
+    for (; k < 4; k++) {
+        char c = s[k];
+        int d = c >= '0' && c <= '9' ? c - '0'
+              : c >= 'a' && c <= 'f' ? c - 'a' + 10
+              : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+        if (d < 0)
+            break;
+        v = v * 16 + d;
+    }
+    *end = s + k;
+    if (k == 0)
+        return -1;
+    int top = (1 << (4 * k)) - 1;
+    return (v * 255 + top / 2) / top;
+}
+
+/* OSC 10 or 11 ; rgb:R/G/B (ST or BEL) from s (a whole report, e its
+ * length): the colour into p. */
+static void colour_report(struct gfx_probe *p, const char *s, int e)
+{
+    const char *q = s + 5;
+    int c[3];
+    if (e < 10 || strncmp(q, "rgb:", 4) != 0)
+        return;
+    q += 4;
+    for (int k = 0; k < 3; k++) {
+        if ((c[k] = hex_channel(q, &q)) < 0 || (k < 2 && *q++ != '/'))
+            return;
+    }
+    if (*q != '\033' && *q != '\a')
+        return;
+    uint32_t v = (uint32_t)c[0] << 16 | (uint32_t)c[1] << 8 | (uint32_t)c[2];
+    if (s[3] == '0') {
+        p->fg = v;
+        p->has_fg = 1;
+    } else {
+        p->bg = v;
+        p->has_bg = 1;
+    }
+}
+
 int gfx_probe_report(struct gfx_probe *p, const char *s, size_t n)
 {
     if (n < 1 || s[0] != '\033')
@@ -99,6 +140,19 @@ int gfx_probe_report(struct gfx_probe *p, const char *s, size_t n)
         return -1;
     if (s[1] == '[')
         return csi_report(p, s, n);
+    if (s[1] == ']') {              /* ESC ] 1 0|1 ; colour ST */
+        if (n < 5)
+            return -1;
+        if (s[2] != '1' || (s[3] != '0' && s[3] != '1') || s[4] != ';')
+            return 0;
+        int e = string_end(s, n, 5);
+        if (e == -1)
+            return -1;
+        if (e < 0)
+            return 0;
+        colour_report(p, s, e);
+        return e;
+    }
     if (s[1] == '_' || s[1] == 'P') {
         if (n < 3)
             return -1;
@@ -144,64 +198,9 @@ size_t gfx_probe_feed(struct gfx_probe *p, char *buf, size_t n,
     return n;
 }
 
-static long now_ms(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
-}
-
-static int write_all(int fd, const char *s, size_t n)
-{
-    while (n > 0) {
-        ssize_t r = write(fd, s, n);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r <= 0)
-            return -1;
-        s += r;
-        n -= (size_t)r;
-    }
-    return 0;
-}
-
-/* The probe is over: DA1 came (inside tmux, the graphics reply). */
-static int probe_done(const struct gfx_probe *p)
+int gfx_probe_done(const struct gfx_probe *p)
 {
     return p->tmux ? p->kitty : p->answered;
-}
-
-int gfx_probe_run(int in, int out, int tmux, struct gfx_probe *p,
-                  char *keys, size_t cap, size_t *nkeys)
-{
-    char buf[512];
-    size_t n = 0, partial = 0;
-    long t0 = now_ms(), left;
-    const char *q = tmux ? GFX_PROBE_QUERY_TMUX : GFX_PROBE_QUERY;
-    memset(p, 0, sizeof *p);
-    p->tmux = tmux;
-    *nkeys = 0;
-    struct winsize ws;
-    if (ioctl(out, TIOCGWINSZ, &ws) == 0) {
-        p->cols = ws.ws_col;
-        p->rows = ws.ws_row;
-    }
-    if (write_all(out, q, strlen(q)) < 0)
-        return -1;
-    while (!probe_done(p) && (left = GFX_PROBE_MS - (now_ms() - t0)) > 0 &&
-           n < sizeof buf) {
-        struct pollfd pf = { in, POLLIN, 0 };
-        if (poll(&pf, 1, (int)left) <= 0)
-            continue;
-        ssize_t r = read(in, buf + n, sizeof buf - n);
-        if (r <= 0)
-            break;
-        n = gfx_probe_feed(p, buf, n + (size_t)r, &partial);
-    }
-    p->ms = (int)(now_ms() - t0);
-    *nkeys = n < cap ? n : cap;
-    memcpy(keys, buf, *nkeys);
-    return 0;
 }
 
 /* One axis: the area over its cells, else the cell, else the window. */
@@ -270,6 +269,7 @@ enum gfx_mode gfx_choose(enum gfx_mode want, const struct gfx_probe *p,
         return GFX_SIXEL;
     }
     snprintf(why, len, p->answered ? "no graphics in the answers"
-                                   : "no answer in %d ms", GFX_PROBE_MS);
+                                   : "no answer in %d ms",
+             p->wait_ms > 0 ? p->wait_ms : GFX_PROBE_MS);
     return GFX_CELLS;
 }

@@ -1,32 +1,40 @@
 /*
  * gfx_probe.h - which images the terminal shows, asked, never assumed:
  * a kitty graphics query, XTVERSION, the text area and the cell size in
- * pixels (CSI 14 t, CSI 16 t) and DA1 last, which every terminal answers.  A graphics reply before
+ * pixels (CSI 14 t, CSI 16 t), the default colours (OSC 10, OSC 11) and
+ * DA1 last, which every terminal answers.  A graphics reply before
  * the DA1 answer means kitty graphics; DA1 attribute 4 means sixel; an
  * XTVERSION naming iTerm2 (or TERM_PROGRAM / LC_TERMINAL) means iTerm2
- * inline images.  The parser is pure; gfx_probe_run does the I/O.
+ * inline images.  The parser is pure; the terminal backend (tty.h) asks
+ * and reads.
  */
 #ifndef PEVIZ_GFX_PROBE_H
 #define PEVIZ_GFX_PROBE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "gfx.h"
 
 /* What is sent: kitty query (id 31, a 1x1 RGB image, query only),
- * XTVERSION, the text area and the cell size in pixels, DA1. */
+ * XTVERSION, the text area and the cell size in pixels, the default
+ * foreground and background colours (OSC 10, OSC 11), DA1. */
+#define GFX_PROBE_COLOURS "\033]10;?\033\\\033]11;?\033\\"
 #define GFX_PROBE_QUERY "\033_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\033\\" \
-                        "\033[>q\033[14t\033[16t\033[c"
+                        "\033[>q\033[14t\033[16t" GFX_PROBE_COLOURS "\033[c"
 
 /* Inside tmux: the kitty query through tmux's passthrough (its ESC
  * doubled), so that the terminal outside answers it (tmux drops it
  * unless allow-passthrough is on); the rest goes to tmux itself. */
 #define GFX_PROBE_QUERY_TMUX "\033Ptmux;\033\033_Gi=31,s=1,v=1,a=q,t=d," \
                              "f=24;AAAA\033\033\\\033\\\033[14t\033[16t" \
-                             "\033[c"
+                             GFX_PROBE_COLOURS "\033[c"
 
-/* The longest wait for the answers, in all. */
+/* The wait for the answers at start-up: GFX_PROBE_MS, or twice the first
+ * round trip (DA1 asked alone, just before) and 50 ms where that is
+ * longer, up to GFX_PROBE_MAX_MS.  Answers after it still count. */
 #define GFX_PROBE_MS 200
+#define GFX_PROBE_MAX_MS 1500
 
 struct gfx_probe {
     int answered;           /* the DA1 answer came */
@@ -35,8 +43,13 @@ struct gfx_probe {
     int cell_w, cell_h;     /* pixels a cell (CSI 16 t), 0 unknown */
     int area_w, area_h;     /* pixels of the text area (CSI 14 t), 0 unknown */
     int cols, rows;         /* the cells of that area when it was asked */
+    int has_fg, has_bg;     /* the terminal said its default colours ... */
+    uint32_t fg, bg;        /* ... as 0xRRGGBB (OSC 10, OSC 11) */
     char version[64];       /* XTVERSION's text, "" if none */
-    int ms;                 /* how long the probe waited */
+    int ms;                 /* when its last answer came, or start-up
+                               stopped waiting for one: ms after the
+                               terminal was first asked anything */
+    int wait_ms;            /* how long start-up waited for it at most */
     int tmux;               /* asked through tmux: tmux answers DA1 at once
                                and the graphics reply comes after it, so
                                it is taken until the time is up */
@@ -55,15 +68,8 @@ int gfx_probe_report(struct gfx_probe *p, const char *s, size_t n);
 size_t gfx_probe_feed(struct gfx_probe *p, char *buf, size_t n,
                       size_t *partial);
 
-/*
- * Send GFX_PROBE_QUERY (GFX_PROBE_QUERY_TMUX when tmux is set) on fd out
- * and read fd in until the DA1 answer (inside tmux: the graphics reply)
- * or GFX_PROBE_MS.  Bytes that were no report (keys) go to keys (at most
- * cap), their number in *nkeys.  0, or -1 if the query could not be
- * written.
- */
-int gfx_probe_run(int in, int out, int tmux, struct gfx_probe *p,
-                  char *keys, size_t cap, size_t *nkeys);
+/* The probe is over: DA1 came (inside tmux, the graphics reply). */
+int gfx_probe_done(const struct gfx_probe *p);
 
 /*
  * Pixels a cell, along each axis a fraction num / den, so that n cells
@@ -91,7 +97,7 @@ int gfx_cell_span(int n, int num, int den);
  * environment (term_program: $TERM_PROGRAM, lc_terminal: $LC_TERMINAL,
  * in_tmux: $TMUX set; there only kitty, through Unicode placeholders,
  * or cells).  why gets a short reason ("kitty graphics reply", "no
- * answer in 200 ms").
+ * answer in 200 ms": p->wait_ms, GFX_PROBE_MS when 0).
  */
 enum gfx_mode gfx_choose(enum gfx_mode want, const struct gfx_probe *p,
                          const char *term_program, const char *lc_terminal,

@@ -57,7 +57,10 @@ const struct keybind KEYS_GLOBAL[] = {
     { 'r',          ACT_RESET,      "r",      "reset the view; keeps the model, config and table", NULL },
     { 'R',          ACT_RESET_ALL,  "R",      "reset everything (asks first)", NULL },
     { CTRL('L'),    ACT_REDRAW,     "^L",     "redraw the screen", NULL },
-    { ':',          ACT_PROMPT,     ":",      "set a value: :d 512 :base 5e5", NULL },
+    { ':',          ACT_PROMPT,     ":",      "set a value: :d 512 :base 5e5; "
+                                              ":grid 16x16 or :sequence "
+                                              "text:4,image:16x24 lay out "
+                                              "positions with more axes", NULL },
     /* listed by the views where a click does something (heatmap) */
     { 'M',          ACT_MOUSE,      NULL,     NULL, NULL },
     { 'P',          ACT_PALETTE,    "P",      "next palette", NULL },

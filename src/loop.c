@@ -447,6 +447,7 @@ static int on_key(struct app *a, int key, int mx, int my)
         gfx_live_forget();      /* the screen is repainted: images too */
         return 1;               /* the canvas is fitted before drawing */
     }
+    a->opening = 0;             /* the first key ends the opening screen */
     if (key == PK_CTRL_L) {
         term_invalidate();
         gfx_live_forget();
@@ -571,7 +572,7 @@ static int run(struct app *a, canvas *cv)
     for (;;) {
         struct pollfd p[2 + FOLLOW_MAX_FDS] = { { term_fd(), POLLIN, 0 },
                                                 { wake[0], POLLIN, 0 } };
-        int nf, fev;
+        int nf, fev, ms;
 
         if (a->quit)
             return 0;
@@ -584,9 +585,9 @@ static int run(struct app *a, canvas *cv)
         follow_publish(fol, a, keyed);
         dirty = keyed = 0;
         nf = follow_pollfds(fol, p + 2);
-        if (poll(p, (nfds_t)(2 + nf), term_queued() ? 0
-                 : wait_min(wait_min(wait_ms(a, &k), follow_wait_ms(fol)),
-                            autoplay_wait_ms(a))) < 0 &&
+        ms = wait_min(wait_min(wait_ms(a, &k), follow_wait_ms(fol)),
+                      wait_min(autoplay_wait_ms(a), term_wait_ms()));
+        if (poll(p, (nfds_t)(2 + nf), term_queued() ? 0 : ms) < 0 &&
             errno != EINTR)
             return 1;
         wake_drain();
@@ -599,6 +600,8 @@ static int run(struct app *a, canvas *cv)
             return 1;                      /* the terminal hung up */
         if (drain_keys(a, &dirty) < 0)
             return 1;
+        if (term_graphics_late())  /* answers after start-up: images now */
+            dirty |= gfx_live_late(a);
         keyed = dirty;             /* keys, resizes, signals: show at once */
         dirty |= tick(a, &k) | fev | autoplay_tick(a);
     }
@@ -615,15 +618,18 @@ void loop_follow(struct follow *f)
  * that locale, so the tour shows in Chinese; otherwise the terminal
  * opens in ASCII and tour_fit_terminal runs the English tour.
  */
-static void zh_terminal(const struct app *a, const struct term_opts *o,
+static void zh_terminal(const struct app *a, struct term_opts *o,
                         int utf8, char *note, size_t len)
 {
+    static char typed[256];     /* keys typed while it asked: term_open's */
     char was[48];
     if (utf8 || o->ascii_flag || !a->tour || !a->tour->zh ||
         !a->tour->shipped)
         return;
     charset_why_not_utf8(was, sizeof was);
-    if (!charset_probe_terminal(300))
+    int yes = charset_probe_terminal(300, typed, sizeof typed, &o->ntyped);
+    o->typed = typed;
+    if (!yes)
         return;
     const char *loc = charset_use_utf8();
     if (loc)
@@ -631,8 +637,9 @@ static void zh_terminal(const struct app *a, const struct term_opts *o,
                  "tour uses %s", was, loc);
 }
 
-int loop_run(struct app *a, const struct term_opts *o)
+int loop_run(struct app *a, const struct term_opts *opts)
 {
+    struct term_opts to = *opts, *o = &to;
     char err[256], note[APP_MSG_LEN];
     canvas cv;
     int rc;
@@ -660,6 +667,7 @@ int loop_run(struct app *a, const struct term_opts *o)
         return 2;
     }
     a->mouse = o->mouse;
+    a->opening = 1;
     tour_fit_terminal(a);       /* now that a->ascii is known */
     if (note[0] && !a->msg[0])
         app_msg(a, 0, "%s", note);

@@ -124,8 +124,9 @@ static int run_interactive(struct cli *c)
         c->app.rt = NULL;
         return r;
     }
-    struct term_opts o = { c->color_flag, c->app.ascii, c->app.mouse,
-                           c->graphics };
+    struct term_opts o = { .color_flag = c->color_flag,
+                           .ascii_flag = c->app.ascii,
+                           .mouse = c->app.mouse, .graphics = c->graphics };
     struct follow *f = NULL;
     if (c->serve && !(f = follow_serve(c->serve, c->serve_mode)))
         return 2;

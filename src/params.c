@@ -246,7 +246,8 @@ int params_scale(params *p, enum param_id id, double factor,
 const char *const ROPE_OPT_NAMES[RO_COUNT] = {
     "rope-scaling", "factor", "original-max", "low-freq-factor",
     "high-freq-factor", "beta-fast", "beta-slow", "truncate", "mscale",
-    "mscale-all-dim", "attention-factor", "short-factor", "long-factor"
+    "mscale-all-dim", "proportion", "attention-factor", "short-factor",
+    "long-factor"
 };
 
 static const char *const ROPE_OPT_RANGES[RO_COUNT] = {
@@ -254,7 +255,7 @@ static const char *const ROPE_OPT_RANGES[RO_COUNT] = {
     "a finite number > 0", "a whole number in 1..2147483647",
     "a finite number > 0", "a finite number > 0", "a finite number > 0",
     "a finite number > 0", "on or off", "a finite number > 0",
-    "a finite number > 0", "a finite number > 0",
+    "a finite number > 0", "a number in (0, 1]", "a finite number > 0",
     "1..256 finite numbers > 0, comma separated",
     "1..256 finite numbers > 0, comma separated"
 };
@@ -332,6 +333,13 @@ static int set_rope_number(rope_scaling *r, enum rope_opt id, double v,
     case RO_BETA_SLOW:        r->beta_slow = v; break;
     case RO_MSCALE:           r->mscale = v; break;
     case RO_MSCALE_ALL_DIM:   r->mscale_all_dim = v; break;
+    case RO_PROPORTION:
+        if (v > 1) {
+            *why = "over 1";
+            return -1;
+        }
+        r->proportion = v;
+        break;
     case RO_ATTENTION_FACTOR: r->attention_factor = v; break;
     default: break;
     }
@@ -459,7 +467,8 @@ static void finite_error(const params *p, int band, int64_t n, char *err,
              : n > r->original_max ? "long-factor" : "short-factor");
 }
 
-/* Every band's frequency and wavelength 2pi/omega finite and > 0, at the
+/* Every band's frequency and wavelength 2pi/omega finite and > 0 (but
+ * the still bands of proportional RoPE, at zero frequency), at the
  * shortest and the longest n where n matters (dynamic's frequencies only
  * fall as n grows; longrope reads its short list at n = 1, its long one
  * at n > L): a huge base or factor could otherwise overflow the effective
@@ -475,7 +484,9 @@ static int check_finite(const params *p, char *err, size_t errlen)
         int bad = pe_plan_compute(&pl, r, p->d, p->base, at[k]) ? 0
                   : pl.invalid ? 0 : -1;
         for (int i = 0; bad < 0 && i < p->d / 2; i++)
-            if (!(pl.omega[i] > 0 && isfinite(pl.omega[i]) &&
+            if (pl.rule[i] != ROPE_STILL &&     /* proportional's still
+                                                   bands: omega 0 */
+                !(pl.omega[i] > 0 && isfinite(pl.omega[i]) &&
                   isfinite(pl.wavelength[i])))
                 bad = i;
         if (bad >= 0) {
@@ -543,6 +554,12 @@ void params_format_rope(const params *p, char *buf, size_t len)
         return;
     }
     fmt_num(r->factor, 6, f, sizeof f);
+    if (r->method == ROPE_PROPORTIONAL) {   /* the bands that turn */
+        char pr[32];
+        fmt_num(r->proportion, 6, pr, sizeof pr);
+        snprintf(buf, len, "proportional s=%s p=%s", f, pr);
+        return;
+    }
     if (r->original_max > 0)
         snprintf(buf, len, "%s s=%s L=%ld", rope_method_name(r->method), f,
                  (long)r->original_max);

@@ -77,7 +77,7 @@ int params_scale(params *p, enum param_id id, double factor,
 enum rope_opt {
     RO_SCALING = 0,     /* "rope-scaling" (":scaling") METHOD */
     RO_FACTOR, RO_ORIGINAL_MAX, RO_LOW_FREQ, RO_HIGH_FREQ, RO_BETA_FAST,
-    RO_BETA_SLOW, RO_TRUNCATE, RO_MSCALE, RO_MSCALE_ALL_DIM,
+    RO_BETA_SLOW, RO_TRUNCATE, RO_MSCALE, RO_MSCALE_ALL_DIM, RO_PROPORTION,
     RO_ATTENTION_FACTOR, RO_SHORT_FACTOR, RO_LONG_FACTOR, RO_COUNT
 };
 

@@ -15,6 +15,24 @@
 
 #include "font.h"
 
+static rgb ink_fg = RASTER_FG, ink_bg = RASTER_BG;
+
+void raster_ink(rgb fg, rgb bg)
+{
+    ink_fg = fg;
+    ink_bg = bg;
+}
+
+rgb raster_fg(void)
+{
+    return ink_fg;
+}
+
+rgb raster_bg(void)
+{
+    return ink_bg;
+}
+
 int image_init(struct image *im, int w, int h)
 {
     im->w = w > 0 ? w : 0;

@@ -16,6 +16,14 @@
 #define RASTER_BG 0x1E1E1Eu
 #define RASTER_FG 0xD0D0D0u
 
+/* The default colours the data areas' rasters are drawn with (a face's
+ * background and default ink): RASTER_BG and RASTER_FG, but while
+ * raster_ink has set others (the live terminal's own, for its images).
+ * Cells drawn into pixels (raster_canvas) keep RASTER_*. */
+void raster_ink(rgb fg, rgb bg);
+rgb raster_fg(void);
+rgb raster_bg(void);
+
 /* An RGB image: 3 bytes a pixel, rows top to bottom. */
 struct image {
     int w, h;

@@ -233,3 +233,46 @@ int sockfile_listen(const char *path, unsigned mode, int backlog,
     tidy(&p);
     return r;
 }
+
+/* What was moved to our directory as "s" put back at the path, never
+ * over a file that came there meanwhile: 0, or -1. */
+static int put_back(struct place *p)
+{
+    if (renameat2(p->pfd, "s", p->dfd, p->base, RENAME_NOREPLACE) == 0)
+        return 0;
+    if (errno != EINVAL && errno != ENOSYS)
+        return -1;
+    if (linkat(p->pfd, "s", p->dfd, p->base, 0) < 0)  /* no RENAME_NOREPLACE */
+        return -1;
+    unlinkat(p->pfd, "s", 0);
+    return 0;
+}
+
+int sockfile_remove(const char *path, dev_t dev, ino_t ino, char *err,
+                    size_t errlen)
+{
+    struct place p = { .dfd = -1, .pfd = -1, .path = path, .base = path,
+                       .err = err, .errlen = errlen };
+    struct stat st;
+    int r = 0;
+    err[0] = 0;
+    p.ours.st_dev = dev;
+    p.ours.st_ino = ino;
+    if (open_dir(&p) || private_dir(&p)) {
+        tidy(&p);
+        return -1;
+    }
+    /* whatever is at the path now, moved out in one step: ours goes
+     * (tidy removes it), anything else is given its name back */
+    if (renameat(p.dfd, p.base, p.pfd, "s") < 0) {
+        if (errno != ENOENT)
+            r = why(&p, "%s", strerror(errno));
+    } else if (fstatat(p.pfd, "s", &st, AT_SYMLINK_NOFOLLOW) != 0 ||
+               !same(&st, &p.ours)) {
+        if (put_back(&p))
+            r = why(&p, "another file came in its place while ending; "
+                    "the one that was there is kept in %s", p.priv);
+    }
+    tidy(&p);
+    return r;
+}

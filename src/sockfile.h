@@ -26,4 +26,15 @@ struct sockfile {
 int sockfile_listen(const char *path, unsigned mode, int backlog,
                     struct sockfile *s, char *err, size_t errlen);
 
+/*
+ * Remove the socket file at path if it is still the one bound (dev,
+ * ino), whatever others do to the path meanwhile: what is there is moved
+ * into a private directory beside it in one step and removed there when
+ * it is that socket, else put back under its name (never over a file
+ * that came there since).  While it is moved the path is missing for an
+ * instant.  0 (also when nothing is there), or -1 with why in err.
+ */
+int sockfile_remove(const char *path, dev_t dev, ino_t ino, char *err,
+                    size_t errlen);
+
 #endif

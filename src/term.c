@@ -6,11 +6,15 @@
  * touches the screen, so the user gets our message and an untouched
  * terminal.  Drawing writes the whole canvas into stdscr and lets curses
  * send only the cells that changed, with one doupdate() per frame.
+ * Input is read here, not by curses: the terminal's reports are taken
+ * out (termreply.h), whenever they come, and the keys go on in order
+ * through a pipe that curses reads and decodes.
  */
 #include <curses.h>
 #include <term.h>         /* curses' own: setupterm, cur_term */
 
 #include <errno.h>
+#include <fcntl.h>
 #include <langinfo.h>
 #include <poll.h>
 #include <signal.h>
@@ -19,6 +23,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <termios.h>
+#include <time.h>
 #include <unistd.h>
 #include <wchar.h>
 
@@ -26,6 +31,7 @@
 #include "gfx_probe.h"
 #include "keys.h"
 #include "termcaps.h"
+#include "termreply.h"
 #include "tty.h"
 
 /* Written on a crash, whatever curses turned on: every mouse reporting
@@ -44,7 +50,13 @@
 #define EOF_WAKES 3             /* readable-but-empty wakes meaning EOF */
 #define SYNC_BEGIN "\033[?2026h"  /* DEC mode 2026: hold the frame ... */
 #define SYNC_END "\033[?2026l"    /* ... and show it at once */
-#define QUERY_MS 400            /* wait at most this for the answers */
+#define QUERY_MS 400            /* wait at most this for the first answer */
+#define ASK_MAX 4               /* text area questions out at once */
+#define OWED_MS 10000           /* a DA1 is owed this long by a terminal
+                                   that has answered nothing yet */
+#define KEY_GAP_MS 40           /* an escape sequence's bytes come together */
+#define REPLY_GAP_MS 1500       /* ... a report's, on a slow link, a second
+                                   apart at worst */
 
 static SCREEN *scr;
 static struct termios saved_tio;      /* the tty modes before we started */
@@ -54,15 +66,10 @@ static size_t reset_len;
 static int direct;                    /* terminfo takes RGB colour values */
 static int mouse_on;
 static int paste_on;
-static int empty_wakes;               /* see input_gone() */
+static int empty_wakes;               /* reads of no bytes: see pump() */
 static int sync_ok;                   /* the terminal reported mode 2026 */
-/* Input read while the start-up probes waited for their answers: kept
- * in order and taken before anything new.  Escape sequences are decoded
- * here with curses' own table (key_defined), as curses would have. */
-#define EARLY_MAX 256
-static int early[EARLY_MAX];
-static int early_n, early_at;
-
+static int key_pipe[2] = { -1, -1 };  /* keys for curses: see on_input() */
+static FILE *key_in;                  /* its read end, curses' input */
 static struct pair_slot { int fg, bg, pair; } pcache[PAIR_CACHE];
 static long pairs_used;               /* pairs alloc_pair handed out */
 static int pairs_full;                /* ... all of them: see pair_for() */
@@ -259,7 +266,7 @@ static SCREEN *open_portable(void)
 
     if (patched)
         setenv("TERMINFO", dir, 1);
-    s = newterm(NULL, stdout, stdin);
+    s = newterm(NULL, stdout, key_in);
     if (patched) {
         if (keep)
             setenv("TERMINFO", keep, 1);
@@ -295,34 +302,17 @@ static void send_raw(const char *s)
     term_write_raw(s, strlen(s));
 }
 
-/*
- * Length of a terminal report starting at s (n bytes): ESC [ ? then
- * digits, ';' and '$' up to a final letter.  0 if s does not start one,
- * -1 if it may but is not complete.
- */
-static int report_len(const char *s, size_t n, char *final)
+static long now_ms(void)
 {
-    size_t i;
+    struct timespec t;
 
-    if (n < 1 || s[0] != '\033')
-        return 0;
-    if (n < 3)
-        return (n < 2 || s[1] == '[') ? -1 : 0;
-    if (s[1] != '[' || s[2] != '?')
-        return 0;
-    for (i = 3; i < n; i++) {
-        char ch = s[i];
-        if ((ch >= '0' && ch <= '9') || ch == ';' || ch == '$')
-            continue;
-        *final = ch;
-        return (int)i + 1;
-    }
-    return -1;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
 }
 
 /* Whether the DECRQM answer r (len bytes) says mode 2026 exists:
  * ESC [ ? 2026 ; Ps $ y with Ps 1 (set), 2 (reset) or 3 (always set). */
-static int sync_answer(const char *r, int len)
+static int sync_answer(const char *r, size_t len)
 {
     int ps = 0;
 
@@ -332,128 +322,317 @@ static int sync_answer(const char *r, int len)
     return ps >= 1 && ps <= 3;
 }
 
-/* Take the complete reports out of buf[*i..n), from *i on; bytes that
- * start none (keys typed early) are stepped over and kept.  Returns the
- * new length; *done is set once the DA1 answer came. */
-static size_t strip_reports(char *buf, size_t n, size_t *i, int *done)
+static int is_da1(const char *r, size_t len)
 {
-    while (*i < n) {
-        char fin = 0;
-        int l = report_len(buf + *i, n - *i, &fin);
-
-        if (l < 0)
-            break;                      /* wait for the rest */
-        if (l == 0) {
-            (*i)++;
-            continue;
-        }
-        if (fin == 'y' && sync_answer(buf + *i, l))
-            sync_ok = 1;
-        *done |= fin == 'c';
-        memmove(buf + *i, buf + *i + l, n - *i - (size_t)l);
-        n -= (size_t)l;
-    }
-    return n;
-}
-
-/* The bytes buf[0..n) as keys appended to early[]: an escape sequence curses
- * knows as its key code, any other byte as itself.  key_defined answers
- * for the first whole sequence a string starts with, so the length is
- * the shortest string it knows. */
-static void early_queue(const char *buf, size_t n)
-{
-    for (size_t i = 0; i < n && early_n < EARLY_MAX;) {
-        int code = 0;
-        size_t len = 1, most = n - i < 16 ? n - i : 16;
-        for (size_t l = 2; buf[i] == '\033' && l <= most; l++) {
-            char seq[17];
-            memcpy(seq, buf + i, l);
-            seq[l] = 0;
-            int k = key_defined(seq);
-            if (k > 0 && k != KEY_MOUSE) {  /* a click needs curses' own
-                                               reading: dropped */
-                code = k;
-                len = l;
-                break;
-            }
-        }
-        early[early_n++] = code ? code : (unsigned char)buf[i];
-        i += len;
-    }
-}
-
-/* The next input: an early one, else curses'. */
-static int next_in(void)
-{
-    return early_at < early_n ? early[early_at++] : wgetch(stdscr);
-}
-
-/* Put back b, the last next_in() gave. */
-static void put_back(int b)
-{
-    if (early_at > 0 && early[early_at - 1] == b)
-        early_at--;
-    else
-        ungetch(b);
+    return len > 3 && r[2] == '?' && r[len - 1] == 'c';
 }
 
 /*
- * Ask the terminal whether it has synchronized output (DECRQM for mode
- * 2026), then for its attributes (DA1), which every terminal answers:
- * the DA1 answer ends the wait, so a terminal that ignores DECRQM costs
- * one round trip.  Anything else read meanwhile (keys typed early) goes
- * back to curses in order.  Returns 1 if the DA1 answer came.
+ * The questions, in two rounds: DECRQM for mode 2026 and DA1, which
+ * every terminal answers; then, once that DA1 is answered, the graphics
+ * probe (gfx_probe.h).  Answers are taken whenever they come: start-up
+ * waits for them a while (QUERY_MS for the first round, gfx_wait for
+ * the second), and what comes later still counts (graphics may start
+ * late; term_graphics_late).
  */
-static int query_sync(void)
+enum probe_stage { PROBE_SYNC, PROBE_GFX, PROBE_DONE };
+
+static struct {
+    enum probe_stage stage;
+    int want;               /* enum gfx_mode; GFX_CELLS: no graphics round */
+    int tmux;               /* inside tmux: the graphics round through it */
+    long t0;                /* when the first round was asked */
+    long sent;              /* when the round in progress was asked */
+    int da1_owed;           /* DA1 questions not answered yet */
+    int rtt;                /* ms the first DA1 took, -1 before it */
+    int answers;            /* the terminal has answered something */
+    int asked[ASK_MAX][2];  /* the cells when the text area was asked again
+                               (term_ask_cell), oldest first */
+    int n_asked;
+    int open;               /* term_open returned: answers now are late */
+    int late;               /* graphics answers came late, not yet taken */
+} pr;
+
+static struct gfx_probe gprobe;
+
+/* ms the graphics round waits at start-up, after a first round trip of
+ * rtt ms. */
+static int gfx_wait(int rtt)
 {
-    char buf[256];
-    size_t n = 0, i = 0;
-    int done = 0, left = QUERY_MS;
+    int ms = 2 * rtt + 50;
 
-    early_n = early_at = 0;
-    send_raw("\033[?2026$p\033[c");
-    while (!done && n < sizeof buf && left > 0) {
-        struct pollfd p = { STDIN_FILENO, POLLIN, 0 };
-        ssize_t r;
+    ms = ms > GFX_PROBE_MS ? ms : GFX_PROBE_MS;
+    return ms < GFX_PROBE_MAX_MS ? ms : GFX_PROBE_MAX_MS;
+}
 
-        left -= 20;
-        if (poll(&p, 1, 20) <= 0)
-            continue;
-        r = read(STDIN_FILENO, buf + n, sizeof buf - n);
-        if (r <= 0)
-            break;
-        n = strip_reports(buf, n + (size_t)r, &i, &done);
+static void ask_graphics(void)
+{
+    struct winsize ws;
+
+    memset(&gprobe, 0, sizeof gprobe);
+    gprobe.tmux = pr.tmux;
+    gprobe.wait_ms = gfx_wait(pr.rtt);
+    if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0) {
+        gprobe.cols = ws.ws_col;
+        gprobe.rows = ws.ws_row;
     }
-    early_queue(buf, n);
-    return done;
+    pr.stage = PROBE_GFX;
+    pr.sent = now_ms();
+    pr.da1_owed++;
+    send_raw(pr.tmux ? GFX_PROBE_QUERY_TMUX : GFX_PROBE_QUERY);
+}
+
+/* A report from the terminal: what it answers. */
+static void on_report(const char *r, size_t len)
+{
+    long t = now_ms();
+
+    pr.answers = 1;
+    if (r[1] == '[' && r[len - 1] == 'y' && sync_answer(r, len))
+        sync_ok = 1;
+    if (is_da1(r, len) && pr.da1_owed > 0)
+        pr.da1_owed--;
+    if (pr.stage == PROBE_SYNC && is_da1(r, len)) {
+        pr.rtt = (int)(t - pr.sent);
+        if (pr.want != GFX_CELLS)
+            ask_graphics();
+        else
+            pr.stage = PROBE_DONE;
+        return;
+    }
+    if (pr.stage == PROBE_SYNC ||
+        gfx_probe_report(&gprobe, r, len) <= 0)
+        return;
+    if (pr.n_asked && r[1] == '[' && r[2] == '4' && r[len - 1] == 't') {
+        gprobe.cols = pr.asked[0][0];   /* the area is of the cells then */
+        gprobe.rows = pr.asked[0][1];
+        memmove(pr.asked, pr.asked + 1, --pr.n_asked * sizeof pr.asked[0]);
+    }
+    gprobe.ms = (int)(t - pr.t0);
+    if (pr.stage == PROBE_GFX && gfx_probe_done(&gprobe))
+        pr.stage = PROBE_DONE;
+    if (pr.open)
+        pr.late = 1;
+}
+
+/*
+ * Keys: everything read that is no report goes, in order, into a pipe
+ * that curses reads as its input, so curses decodes keys as it always
+ * does and never sees a report.  What the pipe cannot take at once waits
+ * in spill (it is written before anything else is read).
+ */
+static struct termreply replies;
+static struct { char *p; size_t n, cap; } spill;
+
+static void spill_flush(void)
+{
+    size_t off = 0;
+
+    while (off < spill.n) {
+        ssize_t w = write(key_pipe[1], spill.p + off, spill.n - off);
+        if (w <= 0)
+            break;
+        off += (size_t)w;
+    }
+    spill.n -= off;
+    memmove(spill.p, spill.p + off, spill.n);
+}
+
+static void spill_add(const char *s, size_t n)
+{
+    if (spill.n + n > spill.cap) {
+        size_t cap = spill.cap ? spill.cap : 4096;
+        char *p;
+
+        while (cap < spill.n + n)
+            cap *= 2;
+        if (!(p = realloc(spill.p, cap)))
+            return;                 /* out of memory: these keys are lost */
+        spill.p = p;
+        spill.cap = cap;
+    }
+    memcpy(spill.p + spill.n, s, n);
+    spill.n += n;
+}
+
+static void on_input(void *ctx, int report, const char *s, size_t n)
+{
+    (void)ctx;
+    if (report) {
+        on_report(s, n);
+        return;
+    }
+    spill_add(s, n);
+    spill_flush();
+}
+
+/* A report may still be on its way: a DA1 asked is unanswered, and
+ * the terminal has answered before (however slowly: a byte a second) or
+ * was asked lately.  Then a lone ESC (or ESC [ 6 and the like) waits
+ * longer for the rest of a report. */
+static int reply_owed(long t)
+{
+    return pr.da1_owed > 0 && (pr.answers || t - pr.sent < OWED_MS);
+}
+
+/* Held bytes that waited long enough go out as keys: ms until the next
+ * would, or -1. */
+static int expire_held(void)
+{
+    long t = now_ms();
+
+    return termreply_expire(&replies, t, KEY_GAP_MS,
+                            reply_owed(t) ? REPLY_GAP_MS : KEY_GAP_MS,
+                            REPLY_GAP_MS, on_input, NULL);
+}
+
+/* Read what the terminal sent, waiting at most ms for it: reports to
+ * on_report, keys into the pipe.  -1 when the terminal is gone. */
+static int pump(int ms)
+{
+    struct pollfd p = { STDIN_FILENO, POLLIN, 0 };
+    char buf[4096];
+    ssize_t n;
+    int r;
+
+    if (spill.n)
+        spill_flush();
+    if (spill.n && pr.open) {
+        expire_held();
+        return 0;                   /* curses reads first */
+    }
+    r = poll(&p, 1, ms);
+    if (r > 0 && (p.revents & POLLIN)) {
+        n = read(STDIN_FILENO, buf, sizeof buf);
+        if (n > 0) {
+            empty_wakes = 0;
+            termreply_feed(&replies, buf, (size_t)n, now_ms(), on_input, NULL);
+        } else if ((n == 0 && ++empty_wakes >= EOF_WAKES) ||
+                   (n < 0 && errno == EIO)) {
+            return -1;
+        }
+    } else if (r > 0 && (p.revents & (POLLHUP | POLLERR | POLLNVAL))) {
+        return -1;
+    }
+    expire_held();
+    return 0;
+}
+
+/* Read until done() or ms have passed since from. */
+static void wait_for(int (*done)(void), long from, int ms)
+{
+    long left;
+
+    while (!done() && (left = from + ms - now_ms()) > 0)
+        if (pump(left < 20 ? (int)left : 20) < 0)
+            break;
+}
+
+static int sync_done(void)
+{
+    return pr.stage != PROBE_SYNC;
+}
+
+static int gfx_done(void)
+{
+    return pr.stage != PROBE_GFX;
+}
+
+/*
+ * Ask (DECRQM, DA1; then the graphics probe unless want is GFX_CELLS)
+ * and wait for the answers a while.  A terminal that does not answer
+ * DA1 in QUERY_MS starts in cells; its answer, when it comes, still
+ * starts the graphics round.
+ */
+static void probe_start(int want, const char *typed, size_t ntyped)
+{
+    const char *tmux = getenv("TMUX");
+
+    memset(&pr, 0, sizeof pr);
+    memset(&gprobe, 0, sizeof gprobe);
+    memset(&replies, 0, sizeof replies);
+    pr.want = want;
+    pr.tmux = tmux && *tmux;
+    pr.rtt = -1;
+    pr.stage = PROBE_SYNC;
+    pr.t0 = pr.sent = now_ms();
+    pr.da1_owed = 1;
+    termreply_feed(&replies, typed, ntyped, pr.t0, on_input, NULL);
+    send_raw("\033[?2026$p\033[c");
+    wait_for(sync_done, pr.sent, QUERY_MS);
+    if (pr.stage == PROBE_GFX)
+        wait_for(gfx_done, pr.sent, gprobe.wait_ms);
+    if (pr.stage == PROBE_GFX)
+        gprobe.ms = (int)(now_ms() - pr.t0);
+    pr.open = 1;
+}
+
+/* The pipe curses reads keys from: non-blocking to write (spill keeps
+ * the rest), close-on-exec both ends.  0, or -1. */
+static int keys_open(void)
+{
+    if (pipe(key_pipe) < 0)
+        return -1;
+    for (int i = 0; i < 2; i++)
+        fcntl(key_pipe[i], F_SETFD, FD_CLOEXEC);
+    fcntl(key_pipe[1], F_SETFL, fcntl(key_pipe[1], F_GETFL) | O_NONBLOCK);
+    key_in = fdopen(key_pipe[0], "r");
+    if (!key_in) {
+        close(key_pipe[0]);
+        close(key_pipe[1]);
+        key_pipe[0] = key_pipe[1] = -1;
+        return -1;
+    }
+    return 0;
+}
+
+static void keys_close(void)
+{
+    if (key_in)
+        fclose(key_in);
+    if (key_pipe[1] >= 0)
+        close(key_pipe[1]);
+    key_in = NULL;
+    key_pipe[0] = key_pipe[1] = -1;
+    free(spill.p);
+    spill.p = NULL;
+    spill.n = spill.cap = 0;
 }
 
 int term_queued(void)
 {
-    return scr && early_at < early_n;
+    int n = 0;
+
+    if (!scr)
+        return 0;
+    expire_held();
+    return spill.n > 0 ||
+           (ioctl(key_pipe[0], FIONREAD, &n) == 0 && n > 0);
 }
 
-/* The graphics probe (gfx_probe.c does the asking and parsing); keys
- * typed meanwhile join the early queue.  A terminal that did not answer
- * DA1 just now will not answer it again: it is not asked.  A mode named
- * on the command line is asked too, for the cell size in pixels. */
-static struct gfx_probe gprobe;
-
-static void query_graphics(int want)
+int term_wait_ms(void)
 {
-    char keys[256];
-    size_t n = 0;
-    const char *tmux;
+    return scr ? expire_held() : -1;
+}
 
-    memset(&gprobe, 0, sizeof gprobe);
-    if (want == GFX_CELLS)
+void term_ask_cell(void)
+{
+    struct winsize ws;
+
+    if (!scr || pr.stage != PROBE_DONE || pr.n_asked == ASK_MAX ||
+        ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) != 0)
         return;
-    fflush(stdout);
-    tmux = getenv("TMUX");
-    if (gfx_probe_run(STDIN_FILENO, STDOUT_FILENO, tmux && *tmux, &gprobe, keys,
-                      sizeof keys, &n) < 0)
-        return;
-    early_queue(keys, n);
+    pr.asked[pr.n_asked][0] = ws.ws_col;
+    pr.asked[pr.n_asked++][1] = ws.ws_row;
+    send_raw("\033[14t\033[16t");
+}
+
+int term_graphics_late(void)
+{
+    int late = pr.late;
+
+    pr.late = 0;
+    return late;
 }
 
 void term_graphics_probe(struct gfx_probe *out)
@@ -473,15 +652,19 @@ int term_open(const struct term_opts *o, enum color_mode *mode, int *ascii,
     if (tcgetattr(STDIN_FILENO, &saved_tio) < 0)
         return fail(err, errlen, "cannot read the terminal's modes");
     size_source();
+    if (keys_open() < 0)
+        return fail(err, errlen, "cannot make a pipe for the keys");
     scr = open_portable();
-    if (!scr)
+    if (!scr) {
+        keys_close();
         return fail(err, errlen, "cannot start the terminal (newterm)");
+    }
     set_term(scr);
     armed = 1;
     setup_input();
     setup_color();
     sync_ok = 0;
-    query_graphics(query_sync() ? o->graphics : GFX_CELLS);
+    probe_start(o->graphics, o->typed, o->ntyped);
     *mode = color_pick(o->color_flag);
     *ascii = !utf8 || o->ascii_flag;
     term_mouse(o->mouse);
@@ -497,6 +680,7 @@ void term_close(void)
     endwin();
     delscreen(scr);
     scr = NULL;
+    keys_close();
     tcsetattr(STDIN_FILENO, TCSADRAIN, &saved_tio);
     armed = 0;
 }
@@ -781,25 +965,34 @@ void term_draw(const canvas *c, int ascii, enum color_mode mode)
 
 /* ---- input ---------------------------------------------------------- */
 
-/*
- * After a read found nothing: is the terminal gone?  A hung-up tty polls
- * as POLLHUP; a tty at end of file polls readable with no bytes waiting,
- * which a live non-canonical tty never does.  Seen a few wakes in a row
- * it is taken as EOF rather than spun on.
- */
-static int input_gone(void)
+/* The next input from curses, read from the pipe; when it has none,
+ * what the terminal sent meanwhile is read into it first.  ERR: none;
+ * *gone: the terminal went away. */
+static int next_in(int *gone)
 {
-    struct pollfd p = { STDIN_FILENO, POLLIN, 0 };
-    int n = 0;
+    int r = wgetch(stdscr);
 
-    if (poll(&p, 1, 0) <= 0)
-        return 0;
-    if (p.revents & (POLLHUP | POLLERR | POLLNVAL))
-        return 1;
-    if ((p.revents & POLLIN) && ioctl(STDIN_FILENO, FIONREAD, &n) == 0 &&
-        n == 0)
-        return ++empty_wakes >= EOF_WAKES;
-    return 0;
+    if (r != ERR)
+        return r;
+    if (pump(0) < 0) {
+        *gone = 1;
+        return ERR;
+    }
+    return wgetch(stdscr);
+}
+
+/* The same, waiting up to ms for it (the rest of a character). */
+static int next_in_wait(int ms, int *gone)
+{
+    long end = now_ms() + ms, left;
+    int r;
+
+    while ((r = next_in(gone)) == ERR && !*gone &&
+           (left = end - now_ms()) > 0) {
+        struct pollfd p = { STDIN_FILENO, POLLIN, 0 };
+        poll(&p, 1, (int)left);
+    }
+    return r;
 }
 
 static int key_of_code(wint_t k, int *mx, int *my)
@@ -863,18 +1056,18 @@ static int utf8_key(int lead)
 
     if (lead < 0xC2 || lead > 0xF4)
         return PK_NONE;           /* a continuation byte, or never valid */
-    wtimeout(stdscr, 50);         /* a character's bytes come together */
     for (i = 0; i < need; i++) {
-        b = next_in();
+        int gone = 0;
+
+        b = next_in_wait(50, &gone);  /* a character's bytes come together */
         if (b == ERR)
             break;
         if (b < 0x80 || b > 0xBF) {
-            put_back(b);          /* the next key: keep it */
+            ungetch(b);           /* the next key: keep it */
             break;
         }
         cp = cp << 6 | (b & 0x3F);
     }
-    nodelay(stdscr, TRUE);
     if (i < need || cp < MIN[need] || cp > 0x10FFFF ||
         (cp >= 0xD800 && cp <= 0xDFFF))
         return PK_NONE;           /* cut short, overlong or a surrogate */
@@ -888,14 +1081,11 @@ int term_key(int *mx, int *my)
     if (!scr)
         return -2;
     for (;;) {
-        errno = 0;
-        r = next_in();
-        if (r == ERR) {
-            if (errno == EIO || input_gone())
-                return -2;
-            return PK_NONE;
-        }
-        empty_wakes = 0;
+        int gone = 0;
+
+        r = next_in(&gone);
+        if (r == ERR)
+            return gone ? -2 : PK_NONE;
         k = r >= KEY_MIN ? key_of_code((wint_t)r, mx, my)
           : r >= 0x80 ? utf8_key(r) : key_of_char((wint_t)r);
         if (k != PK_NONE)

@@ -62,6 +62,7 @@ struct parse {
     int line;
     char *err;
     size_t errlen;
+    const struct tour_files *files;     /* NULL: files by any path */
 };
 
 static int fail(struct parse *p, const char *fmt, ...)
@@ -151,6 +152,24 @@ static int add_cmd(struct parse *p, enum tour_cmd_kind kind, const char *arg,
     return 0;
 }
 
+/* "set NAME FILE [REST]" where FILE must be one p->files finds: the
+ * command kept reads it by the path found. */
+static int set_file(struct parse *p, const char *name, char *rest)
+{
+    char path[APP_PROMPT_LEN], why[256], line[APP_PROMPT_LEN];
+    char *more = rest + strcspn(rest, " \t");
+    if (*more)
+        *more++ = 0;
+    if (p->files->fn(p->files->ctx, rest, path, sizeof path, why,
+                     sizeof why))
+        return fail(p, "set %s: %s", name, why);
+    if (snprintf(line, sizeof line, "%s %s%s%s", name, path, *more ? " " : "",
+                 more) >= (int)sizeof line)
+        return fail(p, "set %s: command longer than %d bytes", name,
+                    APP_PROMPT_LEN - 1);
+    return add_cmd(p, TOUR_SET, line, 0);
+}
+
 static int do_set(struct parse *p, const char *arg)
 {
     if (!*arg)
@@ -159,8 +178,11 @@ static int do_set(struct parse *p, const char *arg)
         return fail(p, "set: command longer than %d bytes", APP_PROMPT_LEN - 1);
     char word[APP_PROMPT_LEN], *rest;
     snprintf(word, sizeof word, "%s", arg);
-    if (strcmp(app_command_split(word, &rest), "tour") == 0)
+    const char *name = app_command_split(word, &rest);
+    if (strcmp(name, "tour") == 0)
         return fail(p, "set tour: a tour cannot load or step a tour");
+    if (p->files && app_command_file(name))
+        return set_file(p, name, rest);
     return add_cmd(p, TOUR_SET, arg, 0);
 }
 
@@ -520,10 +542,11 @@ static int check_steps(struct parse *p, const struct app *a)
     return r;
 }
 
-int tour_load(struct tour *t, const char *path, const struct app *a,
-              char *err, size_t errlen)
+static int tour_load_with(struct tour *t, const char *path,
+                          const struct tour_files *fs, const struct app *a,
+                          char *err, size_t errlen)
 {
-    struct parse p = { t, path, 0, err, errlen };
+    struct parse p = { t, path, 0, err, errlen, fs };
     char *buf = NULL;
     size_t n = 0;
     memset(t, 0, sizeof *t);
@@ -545,6 +568,12 @@ int tour_load(struct tour *t, const char *path, const struct app *a,
     if (r)
         tour_free(t);
     return r;
+}
+
+int tour_load(struct tour *t, const char *path, const struct app *a,
+              char *err, size_t errlen)
+{
+    return tour_load_with(t, path, NULL, a, err, errlen);
 }
 
 void tour_free(struct tour *t)
@@ -634,7 +663,8 @@ static void restore_before(struct app *a)
 
 /* Load the shipped tour (or path) as a->tour; the step is not shown. */
 static int tour_load_into(struct app *a, const char *path_or_null,
-                          char *err, size_t errlen)
+                          const struct tour_files *fs, char *err,
+                          size_t errlen)
 {
     char buf[1024];
     const char *path = path_or_null;
@@ -658,7 +688,7 @@ static int tour_load_into(struct app *a, const char *path_or_null,
         snprintf(err, errlen, "%s: out of memory", path);
         return -1;
     }
-    if (tour_load(t, path, a, err, errlen)) {
+    if (tour_load_with(t, path, fs, a, err, errlen)) {
         free(t);
         return -1;
     }
@@ -673,7 +703,13 @@ static int tour_load_into(struct app *a, const char *path_or_null,
 int tour_load_as(struct app *a, const char *path_or_null, char *err,
                  size_t errlen)
 {
-    return tour_load_into(a, path_or_null, err, errlen);
+    return tour_load_into(a, path_or_null, NULL, err, errlen);
+}
+
+int tour_load_files(struct app *a, const char *path,
+                    const struct tour_files *fs, char *err, size_t errlen)
+{
+    return tour_load_into(a, path, fs, err, errlen);
 }
 
 /* Say once why the English tour runs where Chinese was asked for. */
@@ -693,7 +729,7 @@ static void say_fell_back(struct app *a)
 int tour_start(struct app *a, const char *path_or_null, char *err,
                size_t errlen)
 {
-    if (tour_load_into(a, path_or_null, err, errlen))
+    if (tour_load_into(a, path_or_null, NULL, err, errlen))
         return -1;
     save_before(a);
     tour_goto(a, 0);
@@ -710,7 +746,7 @@ void tour_fit_terminal(struct app *a)
     struct app *before = t->before;
     int step = a->tour_step, active = a->tour_active;
     t->before = NULL;           /* kept across the reload, for Esc */
-    if (tour_load_into(a, NULL, err, sizeof err)) {
+    if (tour_load_into(a, NULL, NULL, err, sizeof err)) {
         t->before = before;     /* no English tour: keep what there is */
         return;
     }
@@ -749,7 +785,7 @@ void tour_begin(struct app *a)
 int tour_goto_step(struct app *a, const char *arg)
 {
     char err[APP_MSG_LEN], *end;
-    if (!a->tour && tour_load_into(a, NULL, err, sizeof err)) {
+    if (!a->tour && tour_load_into(a, NULL, NULL, err, sizeof err)) {
         app_msg(a, 1, "tour: %s", err);
         return -1;
     }

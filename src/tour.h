@@ -77,6 +77,23 @@ int tour_load_as(struct app *a, const char *path_or_null, char *err,
                  size_t errlen);
 
 /*
+ * Where a tour run on someone else's behalf finds the files its set
+ * lines name (set pe-file NAME, set config NAME): fn puts the path to
+ * read NAME by in path, or returns -1 with why ("not a plain file
+ * name", "a symlink").  ctx is fn's own.
+ */
+struct tour_files {
+    int (*fn)(void *ctx, const char *name, char *path, size_t pathlen,
+              char *why, size_t whylen);
+    void *ctx;
+};
+
+/* tour_load_as for the file at path, whose set lines may read only the
+ * files fs finds; a line naming another is refused as FILE:LINE. */
+int tour_load_files(struct app *a, const char *path,
+                    const struct tour_files *fs, char *err, size_t errlen);
+
+/*
  * Once the terminal is open (a->ascii known): a shipped Chinese tour on
  * a terminal that shows only ASCII is replaced by the English one at the
  * same step, and the status line says why, once.

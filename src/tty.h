@@ -23,6 +23,8 @@ struct term_opts {
     int ascii_flag;      /* 1: --ascii forces ASCII */
     int mouse;           /* report mouse clicks */
     int graphics;        /* enum gfx_mode: GFX_AUTO asks the terminal */
+    const char *typed;   /* input read before term_open (keys typed during */
+    size_t ntyped;       /* another probe): read first, as keys and reports */
 };
 
 /*
@@ -43,9 +45,25 @@ void term_write_raw(const char *s, size_t n);
 /* Leave curses and restore the terminal (idempotent). */
 void term_close(void);
 
-/* Whether keys read while the start-up probes waited for their answers
- * are still queued (they wake no poll(): read them with term_key). */
+/*
+ * Input is read through a filter for the whole run (termreply.h): a
+ * terminal's report, however late it comes, is taken as an answer and
+ * never as keys; every other byte reaches term_key, in order.
+ * term_queued: keys are waiting that wake no poll() (read them with
+ * term_key).  term_wait_ms: ms until bytes held back as the start of a
+ * report that has not come whole give up and become keys (poll no
+ * longer than that), -1 when none are held.
+ */
 int term_queued(void);
+int term_wait_ms(void);
+
+/* Ask the terminal for its text area and cell in pixels again (after a
+ * resize: the font may have changed); the answers come as late ones. */
+void term_ask_cell(void);
+
+/* Whether graphics answers came after start-up stopped waiting for
+ * them since the last call (then look at term_graphics_probe again). */
+int term_graphics_late(void);
 
 /* Current size in cells. */
 void term_size(int *w, int *h);

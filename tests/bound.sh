@@ -112,7 +112,10 @@ for d, R, base in ((64, 48, 1e4), (96, 40, 2e4), (64, 32, 1e4)):
 
 # a preset whose head_dim is past its rotary dims
 r = run("--model", "list")
-rows = [l.split() for l in r.stdout.splitlines()[1:]]
+lines = r.stdout.splitlines()
+ctx_end = lines[0].index("max_ctx") + len("max_ctx")   # right-aligned
+rows = [l.split() for l in lines[1:]]
+contexts = {l.split()[0]: int(l[:ctx_end].split()[-1]) for l in lines[1:]}
 for row in rows:
     if len(row) > 2 and row[1].isdigit() and row[2].isdigit() \
             and int(row[2]) >= 2 * int(row[1]):
@@ -146,10 +149,33 @@ for d in (32, 64, 96, 128):
         check(not coarse, "d %d L %d: coarse points below %.9g pass: %s"
               % (d, L, base, coarse[:3]))
 
+# the lowest base is searched only for a length asked for with -n
+b = bound("-d", "64")
+check(b is not None and "lowest_base" not in b and "fine_below" not in b,
+      "--export bound without -n: lowest base lines %r" % b)
+
 # the published anchor: about 4.3e3 for 1k at head dim 128
 b = bound("-d", "128", "-n", "1000")
 check(b is not None and 4.1e3 < float(b["lowest_base"]) < 4.4e3,
       "the lowest base for 1000 at head dim 128 is about 4.3e3, got %r" % b)
+
+# ---- on screen: the compare spectrum and profile ---------------------------
+# Each preset's horizon beside its context, as --export bound prints it.
+import re
+for row in rows:
+    name, ctx = row[0], contexts[row[0]]
+    b = bound("--model", name)
+    if b["trivial"] == "1":
+        want = "no horizon, trivially: %s dead pairs" % b["dead_pairs"]
+    elif b["horizon"] != "none" and int(b["horizon"]) < ctx:
+        want = "horizon {:,} < context {:,}".format(int(b["horizon"]), ctx)
+    else:
+        want = "horizon \u2265 context {:,}".format(ctx)
+    for mode in ("spectrum", "profile"):
+        r = run("--snapshot", "--view", "compare", "--pane-mode", mode,
+                "--model", name, "--size", "200x40")
+        check(want in r.stdout, "--model %s, %s: no %r on screen"
+              % (name, mode, want))
 
 # ---- bad input -------------------------------------------------------------
 for args in (("--format", "f64"), ("--rows", "1..2")):

@@ -31,7 +31,7 @@ UP_MAX=3
 FLOORS='
 library:  lib/*
 base:     canvas keys glyph font charset sha256 text geom axis colormap errline
-          termcaps sockfile raster lineart png_out gfx gfx_probe term plain
+          termcaps termreply sockfile raster lineart png_out gfx gfx_probe term plain
 model:    params plans plot config gguf_config mpos_config
           tour_data state_field settings views/*_state
 app:      app

@@ -111,12 +111,15 @@ import math, os, re, sys
 
 NUM = r"-?[0-9]+(?:\.[0-9]+)?(?:e[-+]?[0-9]+)?"
 ABBREV = {"kept": "kept", "blend": "blended", "interp": "interpolated",
-          "rebase": "rebased", "rescale": "rescaled"}
+          "rebase": "rebased", "rescale": "rescaled", "still": "still"}
 fails = []
 passes = 0
 
 def agrees(text, value):
-    """Whether value rounds to text at text's last printed digit."""
+    """Whether value rounds to text at text's last printed digit (a still
+    band's wavelength is printed inf)."""
+    if text == "inf":
+        return value == float("inf")
     m = re.fullmatch(r"(-?)([0-9]+)(?:\.([0-9]+))?(?:e([-+]?[0-9]+))?", text)
     if not m:
         return False

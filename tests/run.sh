@@ -24,7 +24,7 @@ export PEVIZ BUILD
 # Suites that spend most of their time waiting (for a terminal to go
 # quiet, a peer to time out) rather than computing: up to WAITERS of
 # them run beside the JOBS others, so that they hold no core idle.
-WAITING='e2e/test_portable e2e/test_early_keys e2e/test_xtermjs unit/test_follow graphics'
+WAITING='e2e/test_portable e2e/test_early_keys e2e/test_slowterm e2e/test_xtermjs unit/test_follow graphics'
 : "${WAITERS:=2}"
 
 sname() { local s=${1#tests/}; printf '%s' "${s%.sh}"; }

@@ -129,6 +129,9 @@ vg 0 --export softmax --causal -d 8 -n 16 --format f32
 # the paths rope.sh, plan.sh and cli.sh take hundreds of times with
 # LeakSanitizer off (see there): models, a config file, the refusals
 vg 0 --export freqs --model deepseek-v3
+vg 0 --export bound --model gpt-neox-20b -n 64
+vg 0 --export bound -d 16 -n 100 --rope-scaling linear --factor 2
+vg 0 --snapshot --view compare --pane-mode spectrum --model llama2-7b --size 60x20
 vg 0 --model list
 printf '{"hidden_size": 64, "num_attention_heads": 4, "rope_theta": 10000, "max_position_embeddings": 256, "rope_scaling": {"rope_type": "yarn", "factor": 4, "original_max_position_embeddings": 64}}\n' >"$TMPD/c.json"
 vg 0 --export freqs --config "$TMPD/c.json"

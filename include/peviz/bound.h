@@ -17,7 +17,8 @@
  *
  * B is evaluated block by block: each pair's angle is anchored every
  * BOUND_BLOCK positions with exact cos and sin (the angle m omega formed
- * in long double) and turned one position at a time between anchors;
+ * with its rounding error kept and reduced by 2 pi in two parts) and
+ * turned one position at a time between anchors;
  * a sum within BOUND_SIGN_TOL x half of zero is formed again exactly, so
  * its sign is that of the formula.
  *

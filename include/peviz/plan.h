@@ -82,6 +82,16 @@ int pe_plan_matches(const pe_plan *pl, const rope_scaling *sc, int d,
 int pe_plan_rule_ranges(const pe_plan *pl, const char *dash, const char *sep,
                         char *buf, size_t len);
 
+/*
+ * omega_i in long double, for angles at far positions (p omega near 1.6e7
+ * at 2^24, where a double omega's rounding alone is ~1e-9 of angle): the
+ * unscaled theta_i = base^(-2i/d) in long double, times the scaling's
+ * ratio omega_i / theta_i, taken as exactly 1 for a kept band and 1/s
+ * for an interpolated one (linear, the far bands of YaRN and Llama 3),
+ * else as the doubles give it (2^-52 relative).
+ */
+long double pe_plan_omega_l(const pe_plan *pl, int i);
+
 /* Full turns of band i in m positions: m omega_i / 2 pi. */
 double pe_plan_turns_in(const pe_plan *pl, int i, double m);
 

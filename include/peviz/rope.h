@@ -57,7 +57,7 @@
  * has them all. */
 enum rope_method {
     ROPE_NONE = 0, ROPE_LINEAR, ROPE_NTK, ROPE_DYNAMIC, ROPE_YARN,
-    ROPE_LLAMA3, ROPE_LONGROPE
+    ROPE_LLAMA3, ROPE_LONGROPE, ROPE_PROPORTIONAL
 };
 
 /* What a method did to one band. */
@@ -69,6 +69,8 @@ enum rope_rule {
     ROPE_RESCALED,      /* longrope: theta / f_i, f_i outside [1, s]
                            (f_i = 1 is kept, s interpolated, between
                            blended) */
+    ROPE_STILL,         /* proportional: omega = 0, a band that never
+                           turns */
     ROPE_RULE_COUNT
 };
 
@@ -109,6 +111,9 @@ typedef struct rope_scaling {
                                    multiply its softmax scale by
                                    m(s, mscale_all_dim)^2; 0 (the default)
                                    when it does, as DeepSeek's MLA */
+    double proportion;          /* proportional: the share p of the d/2
+                                   bands that turn (partial_rotary_factor,
+                                   0 < p <= 1; default 1) */
 } rope_scaling;
 
 /* method none, factor 1, the defaults above, truncate on, nothing given. */
@@ -259,6 +264,8 @@ struct rope_preset {
     const char *note;           /* "sliding window 4096", ... or "" */
     int64_t max_context;        /* max_position_embeddings: the longest
                                    sequence the model is served with */
+    double proportion;          /* proportional: the share of bands that
+                                   turn (0: all) */
     int nope_every;             /* layers l with (l + 1) % nope_every == 0
                                    have no RoPE and scale their queries by
                                    Llama 4's temperature tuning (Llama 4:

@@ -28,8 +28,22 @@ int bound_trivial(const double *omega, int half)
     return 2 * bound_dead_pairs(omega, half) >= half;
 }
 
-#define BOUND_GROUP 4     /* pairs turned side by side: independent
+#define BOUND_GROUP 8     /* pairs turned side by side: independent
                              chains the processor overlaps */
+#define BOUND_TWO_PI_HI 6.28318530717958623200      /* 2 pi = HI + LO */
+#define BOUND_TWO_PI_LO 2.44929359829470635445e-16
+
+/* cos and sin of m omega, the angle formed and reduced by 2 pi with its
+ * rounding error kept (fma), to about 1e-16 of the angle's size. */
+static void bound_anchor(int64_t m, double w, double *c, double *s)
+{
+    double hi = (double)m * w, lo = fma((double)m, w, -hi);
+    double k = nearbyint(hi / BOUND_TWO_PI_HI);
+    double r = fma(-k, BOUND_TWO_PI_HI, hi);
+    r = fma(-k, BOUND_TWO_PI_LO, r) + lo;
+    *c = cos(r);
+    *s = sin(r);
+}
 
 /* Pairs i .. i+g-1 (g <= BOUND_GROUP) anchored at m0 and turned by one
  * position per step, their cosines added into b[0 .. len-1]. */
@@ -39,21 +53,22 @@ static void bound_group(const double *omega, int i, int g, int64_t m0,
     double c[BOUND_GROUP], s[BOUND_GROUP], cw[BOUND_GROUP], sw[BOUND_GROUP];
     for (int k = 0; k < BOUND_GROUP; k++) {
         double w = k < g ? omega[i + k] : 0.0;
-        long double a = (long double)m0 * w;
-        c[k] = k < g ? (double)cosl(a) : 0.0;   /* a missing pair adds 0 */
-        s[k] = (double)sinl(a);
+        bound_anchor(m0, w, &c[k], &s[k]);
+        if (k >= g)
+            c[k] = 0.0;             /* a missing pair adds 0 */
         cw[k] = cos(w);
         sw[k] = sin(w);
     }
     for (int t = 0; t < len; t++) {
         double sum = 0;
+        for (int k = 0; k < BOUND_GROUP; k++)
+            sum += c[k];
+        b[t] += sum;
         for (int k = 0; k < BOUND_GROUP; k++) {
             double c1 = c[k] * cw[k] - s[k] * sw[k];
-            sum += c[k];
             s[k] = s[k] * cw[k] + c[k] * sw[k];
             c[k] = c1;
         }
-        b[t] += sum;
     }
 }
 

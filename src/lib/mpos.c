@@ -486,6 +486,9 @@ static const struct {
     { "qwen2-vl-7b", { 16, 24, 24 }, 0, 2, 0, 0 },
     { "qwen2.5-vl-7b", { 16, 24, 24 }, 0, 2, 2, 0 },
     { "qwen3-vl", { 24, 20, 20 }, 1, 2, 0, 1 },
+    /* Qwen3.5: text_config.rope_parameters mrope_section [11, 11, 10],
+     * mrope_interleaved true; vision_config.spatial_merge_size 2 */
+    { "qwen3.5", { 11, 11, 10 }, 1, 2, 0, 0 },
 };
 
 int mpos_preset(const char *name, struct mpos_conf *c)

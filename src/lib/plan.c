@@ -133,6 +133,19 @@ int pe_plan_rule_ranges(const pe_plan *pl, const char *dash, const char *sep,
     return count;
 }
 
+long double pe_plan_omega_l(const pe_plan *pl, int i)
+{
+    long double th = powl((long double)pl->base,
+                          -2.0L * (long double)i / (long double)pl->d);
+    long double r = (long double)pl->omega[i] / (long double)pl->omega_base[i];
+    long double s = pl->scaled && pl->sc.factor > 0 ? 1.0L / pl->sc.factor : 1.0L;
+    if (fabsl(r - 1.0L) < 1e-13L)
+        r = 1.0L;
+    else if (fabsl(r / s - 1.0L) < 1e-13L)
+        r = s;
+    return th * r;
+}
+
 double pe_plan_turns_in(const pe_plan *pl, int i, double m)
 {
     return m * pl->omega[i] / PLAN_TWO_PI;

@@ -23,6 +23,7 @@ void rope_scaling_default(rope_scaling *sc)
     sc->beta_fast = ROPE_BETA_FAST_DEFAULT;
     sc->beta_slow = ROPE_BETA_SLOW_DEFAULT;
     sc->truncate = 1;
+    sc->proportion = 1.0;
 }
 
 /* ---- the math --------------------------------------------------------- */
@@ -79,6 +80,33 @@ static double linear_omega(const struct rope_bands *c, int i, double theta,
     (void)i;
     *rule = c->sc->factor == 1.0 ? ROPE_KEPT : ROPE_INTERPOLATED;
     return theta / c->sc->factor;
+}
+
+/* Gemma 4's proportional RoPE (transformers' proportional type): the
+ * first int(p d / 2) bands at theta_i = b^(-2i/d) over the whole head
+ * dim d, the rest at zero frequency, every band divided by s. */
+static double proportional_omega(const struct rope_bands *c, int i,
+                                 double theta, int *rule)
+{
+    int live = (int)floor(c->sc->proportion * c->d / 2.0);
+    if (i >= live) {
+        *rule = ROPE_STILL;
+        return 0.0;
+    }
+    *rule = c->sc->factor == 1.0 ? ROPE_KEPT : ROPE_INTERPOLATED;
+    return theta / c->sc->factor;
+}
+
+static int proportional_validate(const rope_scaling *sc, int d, char *err,
+                                 size_t errlen)
+{
+    (void)d;
+    if (sc->proportion > 0 && sc->proportion <= 1)
+        return 0;
+    if (err)
+        snprintf(err, errlen, "proportion %g: want a number in (0, 1]",
+                 sc->proportion);
+    return -1;
 }
 
 static void ntk_prepare(struct rope_bands *c)
@@ -322,6 +350,11 @@ const struct rope_method_info ROPE_METHODS[] = {
       .factor_min_one = 1, .needs_original = 1, .alias = "su", .reads_n = 1,
       .prepare = longrope_prepare, .omega = longrope_omega,
       .attention_factor = longrope_attention, .validate = longrope_validate },
+    [ROPE_PROPORTIONAL] = { .method = ROPE_PROPORTIONAL, .name = "proportional",
+      .title = "proportional RoPE (Gemma 4)",
+      .formula = "\xcf\x89\xe1\xb5\xa2 = \xce\xb8\xe1\xb5\xa2/s for i < \xe2\x8c\x8a" "p\xc2\xb7" "d/2\xe2\x8c\x8b, else 0",
+      .formula_ascii = "w_i = theta_i/s for i < floor(p*d/2), else 0",
+      .omega = proportional_omega, .validate = proportional_validate },
 };
 
 #define NBUILTIN ((int)(sizeof ROPE_METHODS / sizeof ROPE_METHODS[0]))
@@ -382,7 +415,7 @@ const char *rope_method_names(char *buf, size_t len, const char *sep_last)
 const char *rope_rule_name(enum rope_rule r)
 {
     static const char *const names[ROPE_RULE_COUNT] = {
-        "kept", "blended", "interpolated", "rebased", "rescaled"
+        "kept", "blended", "interpolated", "rebased", "rescaled", "still"
     };
     return (unsigned)r < ROPE_RULE_COUNT ? names[r] : "?";
 }
@@ -390,7 +423,7 @@ const char *rope_rule_name(enum rope_rule r)
 const char *rope_rule_abbrev(enum rope_rule r)
 {
     static const char *const names[ROPE_RULE_COUNT] = {
-        "kept", "blend", "interp", "rebase", "rescale"
+        "kept", "blend", "interp", "rebase", "rescale", "still"
     };
     return (unsigned)r < ROPE_RULE_COUNT ? names[r] : "?";
 }
@@ -560,6 +593,57 @@ static const struct rope_preset PRESETS[] = {
       .low_freq_factor = 1, .high_freq_factor = 1,
       .note = "NoPE every 4th layer", .max_context = 10485760,
       .nope_every = 4 },
+    /* Qwen3-8B: config.json rope_theta 1000000, head_dim 128,
+     * max_position_embeddings 40960, rope_scaling null; its model card's
+     * long-text block is rope_scaling {"rope_type": "yarn", "factor": 4.0,
+     * "original_max_position_embeddings": 32768}, for 131072 tokens */
+    { .name = "qwen3-8b-yarn", .d = 128, .head_dim = 128, .base = 1e6,
+      .method = ROPE_YARN, .factor = 4, .original_max = 32768,
+      .note = "model card's YaRN x4", .max_context = 131072 },
+    /* GLM-4.5-Air (Glm4MoeConfig as loaded from its config.json): head_dim
+     * 128, partial_rotary_factor 0.5, rope_theta 1000000, rope_scaling
+     * null, max_position_embeddings 131072 */
+    /* Gemma 4 (google/gemma-4-12B-it text_config): head_dim 256,
+     * global_head_dim 512, sliding_window 1024; rope_parameters
+     * full_attention {"rope_type": "proportional", "partial_rotary_factor":
+     * 0.25, "rope_theta": 1000000}, sliding_attention {"rope_type":
+     * "default", "rope_theta": 10000}; max_position_embeddings 131072 */
+    { .name = "gemma4-full", .d = 512, .head_dim = 512, .base = 1e6,
+      .method = ROPE_PROPORTIONAL, .factor = 1, .proportion = 0.25,
+      .note = "full layers, 64 of 256 bands turn", .max_context = 131072 },
+    { .name = "gemma4-sliding", .d = 256, .head_dim = 256, .base = 1e4,
+      .method = ROPE_NONE, .factor = 1, .note = "sliding layers, window 1024",
+      .max_context = 131072 },
+    /* Kimi K2.5 (moonshotai/Kimi-K2.5 config.json, text_config, as
+     * transformers 5.7 writes it): DeepseekV3ForCausalLM, qk_rope_head_dim
+     * 64, rope_parameters {"rope_type": "yarn", "factor": 64.0,
+     * "beta_fast": 32.0, "beta_slow": 1.0, "mscale": 1.0, "mscale_all_dim":
+     * 1.0, "original_max_position_embeddings": 4096, "rope_theta":
+     * 50000.0}, max_position_embeddings 262144 */
+    { .name = "kimi-k2.5", .d = 64, .head_dim = 64, .base = 50000,
+      .method = ROPE_YARN, .factor = 64, .original_max = 4096,
+      .beta_fast = 32, .beta_slow = 1, .mscale = 1, .mscale_all_dim = 1,
+      .note = "MLA rope part", .max_context = 262144 },
+    /* DeepSeek V3.2 (its reference inference config, model_type
+     * deepseek_v32): qk_rope_head_dim 64, rope_theta 10000, rope_factor 40,
+     * original_seq_len 4096, beta_fast 32, beta_slow 1, mscale 1.0 (the
+     * softmax scale times m(40, 1)^2: mscale and mscale_all_dim 1 in
+     * transformers' terms); the context rope_factor x original_seq_len */
+    { .name = "deepseek-v3.2", .d = 64, .head_dim = 64, .base = 1e4,
+      .method = ROPE_YARN, .factor = 40, .original_max = 4096,
+      .beta_fast = 32, .beta_slow = 1, .mscale = 1, .mscale_all_dim = 1,
+      .note = "MLA rope part", .max_context = 163840 },
+    /* Qwen3.5 (Qwen3.5-0.8B config.json, text_config): head_dim 256,
+     * rope_parameters {"rope_type": "default", "rope_theta": 10000000,
+     * "partial_rotary_factor": 0.25, "mrope_interleaved": true,
+     * "mrope_section": [11, 11, 10]}, full_attention_interval 4,
+     * max_position_embeddings 262144 */
+    { .name = "qwen3.5", .d = 64, .head_dim = 256, .base = 1e7,
+      .method = ROPE_NONE, .factor = 1, .original_max = 262144,
+      .note = "M-RoPE interleaved 11,11,10", .max_context = 262144 },
+    { .name = "glm-4.5-air", .d = 64, .head_dim = 128, .base = 1e6,
+      .method = ROPE_NONE, .factor = 1, .original_max = 131072,
+      .note = "rotary 0.5 of head_dim", .max_context = 131072 },
 };
 #define NPRESETS ((int)(sizeof PRESETS / sizeof PRESETS[0]))
 
@@ -603,4 +687,6 @@ void rope_preset_scaling(const struct rope_preset *p, rope_scaling *sc)
     sc->truncate = !p->no_truncate;
     sc->mscale = p->mscale;
     sc->mscale_all_dim = p->mscale_all_dim;
+    if (p->proportion > 0)
+        sc->proportion = p->proportion;
 }

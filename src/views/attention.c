@@ -488,7 +488,7 @@ static void profile_spec_row(const struct app *a, struct att_rt *rt,
                              struct plot_spec *sp, struct plot_series *ser,
                              char *title, size_t tlen)
 {
-    char cand[2][LINE_LEN];
+    char cand[3][LINE_LEN];
     const struct att_layout *L = &rt->L;
     int r = (int)((a->att.ci - L->i0) / L->k);
     int n = L->cols < PROFILE_MAX ? L->cols : PROFILE_MAX;
@@ -522,11 +522,20 @@ static void profile_spec_row(const struct app *a, struct att_rt *rt,
         snprintf(cand[0], LINE_LEN, "row i=%lld: missing, the table has %lld "
                  "positions", (long long)a->att.ci, (long long)s->rows);
         snprintf(cand[1], LINE_LEN, "row i=%lld: missing", (long long)a->att.ci);
-    } else if (L->k == 1 || exact) {
+    } else if (L->k == 1) {
         snprintf(cand[0], LINE_LEN, "%s of row i=%lld across keys j", what,
                  (long long)a->att.ci);
         snprintf(cand[1], LINE_LEN, "%s, i=%lld, against j", what,
                  (long long)a->att.ci);
+    } else if (exact) {         /* row i itself, k keys a dot */
+        long long k = (long long)L->k, i = (long long)a->att.ci;
+        snprintf(cand[0], LINE_LEN, "%s of row i=%lld, 1 dot = mean of %lld "
+                 "keys", what, i, k);
+        snprintf(cand[1], LINE_LEN, "%s, i=%lld, dot = mean of %lld", what,
+                 i, k);
+        snprintf(cand[2], LINE_LEN, "%s i=%lld, mean of %lld", what, i, k);
+        pick_title(title, tlen, w, cand, 3);
+        return;
     } else {
         long long r0 = (long long)(L->i0 + r * L->k);
         long long r1 = (long long)(L->i0 + (r + 1) * L->k - 1);

@@ -288,15 +288,32 @@ static void inspect_t5(struct lines *ls, const struct app *a,
             "trained", b, s->head + 1, b1, glyph(a->ascii, GL_MUL));
 }
 
-/* The bucket map of one side: "b: first distance" for every bucket. */
+/* Buckets from 0 that hold one distance each (bucket b = distance b). */
+static int t5_exact(const struct score_ctx *s)
+{
+    int b = 0;
+    while (b < s->t5_side && s->t5_edge[b] == b &&
+           (b + 1 == s->t5_side || s->t5_edge[b + 1] == b + 1))
+        b++;
+    return b;
+}
+
+/* The bucket map of one side: the exact buckets in one phrase, then
+ * "b: first distance" for every other, in lines narrow enough for the
+ * panel beside the matrix at 80 columns. */
 static void t5_map(struct lines *ls, const struct score_ctx *s)
 {
     char line[LINE_LEN];
     size_t used = 0;
+    int b0 = t5_exact(s);
     add(ls, "bucket map (%s side; first distance of each):",
         s->o.bidirectional ? "each" : "past");
+    if (b0 > 1)
+        add(ls, "  0..%d: one distance each (bucket = distance)", b0 - 1);
+    else
+        b0 = 0;
     line[0] = 0;
-    for (int b = 0; b < s->t5_side; b++) {
+    for (int b = b0; b < s->t5_side; b++) {
         int64_t e = s->t5_edge[b];
         if (e == INT64_MAX)
             used += (size_t)snprintf(line + used, sizeof line - used,
@@ -304,7 +321,7 @@ static void t5_map(struct lines *ls, const struct score_ctx *s)
         else
             used += (size_t)snprintf(line + used, sizeof line - used,
                                      " %d:%lld", b, (long long)e);
-        if (used > 60 || b == s->t5_side - 1 || used >= sizeof line) {
+        if (used > 46 || b == s->t5_side - 1 || used >= sizeof line) {
             add(ls, " %s", line);
             used = 0;
             line[0] = 0;

@@ -202,7 +202,7 @@ void clocks_face_px(int w, int h, int thick, struct clock_px *g)
 
 static rgb ink(rgb c)
 {
-    return c & RGB_DEFAULT ? RASTER_FG : c;
+    return c & RGB_DEFAULT ? raster_fg() : c;
 }
 
 void clocks_face_art_under(struct art *a, const struct clock_face *f)
@@ -729,10 +729,11 @@ static int readout_ghost(struct ctx *x, const struct clocks_band *b,
 static const char *const RULE_LEGEND[3][ROPE_RULE_COUNT] = {
     { "kept = @ (unchanged)", "blend = between @ and @/s",
       "interp = @/s (interpolated)", "rebase = b'^(-2i/d) (a new base b')",
-      "rescale = @/f_i (f_i outside 1..s)" },
+      "rescale = @/f_i (f_i outside 1..s)", "still = 0 (never turns)" },
     { "kept = @", "blend = @..@/s", "interp = @/s", "rebase = new base b'",
-      "rescale = @/f_i" },
-    { "kept=@", "blend=@..@/s", "interp=@/s", "rebase=b'", "rescale=@/f_i" },
+      "rescale = @/f_i", "still = 0" },
+    { "kept=@", "blend=@..@/s", "interp=@/s", "rebase=b'", "rescale=@/f_i",
+      "still=0" },
 };
 
 /* Append tmpl to line (k bytes used of len) with '@' spelled th; the new
@@ -1282,7 +1283,7 @@ static int face_raster(const struct clock_face *f, int x, int y, int w, int h,
     if (!r->px)
         return -1;
     struct art a = { r->px, W, H };
-    art_fill(&a, RASTER_BG);
+    art_fill(&a, raster_bg());
     clocks_face_art_under(&a, f);
     clocks_face_art_hands(&a, f);
     return 0;

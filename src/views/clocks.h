@@ -82,7 +82,7 @@ void clocks_face_art_under(struct art *a, const struct clock_face *f);
 double clocks_px_angle(double angle, double len);
 
 /* Over it: the ghost hand, the hand, and the tip's ticks on the axes,
- * at clocks_px_angle.  RGB_DEFAULT colours are raster.h's RASTER_FG. */
+ * at clocks_px_angle.  RGB_DEFAULT colours are raster.h's raster_fg(). */
 void clocks_face_art_hands(struct art *a, const struct clock_face *f);
 
 /* Everything the view prints about one band at one position. */

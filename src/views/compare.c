@@ -167,17 +167,20 @@ static int compare_work(const struct app *a, void *rt, int64_t budget)
     struct cmp_rt *r = rt;
     const struct cmp_mode *m = mode_of(a);
     struct cmp_key k;
-    (void)budget;
     if (r->tiny || !m->work)
         return 0;
     cache_key(a, &r->f, &k);
-    if (r->cache.valid && memcmp(&k, &r->cache.key, sizeof k) == 0)
+    if (!r->cache.valid || memcmp(&k, &r->cache.key, sizeof k) != 0) {
+        cache_drop(&r->cache);
+        memset(&r->cache.val, 0, sizeof r->cache.val);
+        m->work(&r->f, &r->cache.val);
+        r->cache.key = k;
+        r->cache.valid = r->cache.val.v != NULL;
+    }
+    /* a mode computed in slices: the next one, between frames */
+    if (!r->cache.valid || !m->more || r->cache.val.done >= r->cache.val.total)
         return 0;
-    cache_drop(&r->cache);
-    m->work(&r->f, &r->cache.val);
-    r->cache.key = k;
-    r->cache.valid = r->cache.val.v != NULL;
-    return 0;
+    return m->more(&r->f, &r->cache.val, budget);
 }
 
 static void compare_fini(void *rt)

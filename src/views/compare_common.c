@@ -7,11 +7,13 @@
 #include <ctype.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "app.h"
 #include "glyph.h"
 #include "text.h"
+#include "peviz/bound.h"
 #include "compare_view.h"
 
 /* ---- small helpers ---------------------------------------------------- */
@@ -477,4 +479,52 @@ void cmp_no_bands_note(const struct app *a, canvas *c,
     if (y + 1 < g->body_y + g->body_h)
         canvas_text_fit(c, g->px[k] + 1, y + 1, g->pw - 1, l2, 3,
                         cmp_uc(a, UI_DIM), 0);
+}
+
+/* ---- the base bound --------------------------------------------------- */
+
+/* v with its thousands grouped: "131,072". */
+static void cmp_grouped(int64_t v, char *buf, size_t len)
+{
+    char d[24];
+    int n = snprintf(d, sizeof d, "%lld", (long long)v), o = 0;
+    for (int i = 0; i < n && (size_t)o + 2 < len; i++) {
+        if (i > 0 && (n - i) % 3 == 0)
+            buf[o++] = ',';
+        buf[o++] = d[i];
+    }
+    buf[o] = 0;
+}
+
+int cmp_horizon_text(const struct app *a, const struct rpane *r,
+                     char s[][CMP_HORIZON_LEN])
+{
+    const struct rope_preset *m = r->model >= 0 ? rope_preset_at(r->model)
+                                                : NULL;
+    if (!m || m->max_context < 1 || r->has != SCHEME_HAS_BANDS)
+        return 0;           /* a NoPE layer, a scheme without bands */
+    int live = r->plan->half, head = m->head_dim > r->d ? m->head_dim : r->d;
+    double *w = calloc((size_t)head / 2, sizeof *w);   /* the rest: dead */
+    if (!w)
+        return 0;
+    memcpy(w, r->plan->omega, (size_t)live * sizeof *w);
+    int dead = bound_dead_pairs(w, head / 2), triv = bound_trivial(w, head / 2);
+    int64_t h = triv ? -1 : bound_horizon(w, head / 2, m->max_context);
+    free(w);
+    const char *ge = glyph_pick(a->ascii, "\u2265", ">=");
+    char hs[32], cs[32];
+    cmp_grouped(h, hs, sizeof hs);
+    cmp_grouped(m->max_context, cs, sizeof cs);
+    if (triv) {
+        snprintf(s[0], CMP_HORIZON_LEN, "no horizon, trivially: %d dead pairs %s %d live",
+                 dead, ge, head / 2 - dead);
+        snprintf(s[1], CMP_HORIZON_LEN, "no horizon (dead pairs)");
+    } else if (h < 0) {
+        snprintf(s[0], CMP_HORIZON_LEN, "horizon %s context %s", ge, cs);
+        snprintf(s[1], CMP_HORIZON_LEN, "horizon %s %s", ge, cs);
+    } else {
+        snprintf(s[0], CMP_HORIZON_LEN, "horizon %s < context %s", hs, cs);
+        snprintf(s[1], CMP_HORIZON_LEN, "horizon %s", hs);
+    }
+    return 2;
 }

@@ -74,7 +74,12 @@ static int cands_ident(const struct app *a, const struct rpane *r,
         snprintf(s[1], HEAD_LEN, "%s d=%d n=%lld", id, r->d, n);
         snprintf(s[2], HEAD_LEN, "%s d=%d", id, r->d);
         snprintf(s[3], HEAD_LEN, "%s", id);
-        return 4;
+        /* narrower: the scheme's family ("kerple" of kerple-log) */
+        char *dash = strrchr(s[3], '-'), *sp = strrchr(s[3], ' ');
+        if (!dash || (sp && sp > dash))
+            return 4;
+        snprintf(s[4], HEAD_LEN, "%.*s", (int)(dash - s[3]), s[3]);
+        return 5;
     }
     if (!t[0]) {
         snprintf(s[0], HEAD_LEN, "%s base=%s d_model=%d n=%lld", id, b, r->d, n);
@@ -153,7 +158,9 @@ static int cands_slow(const struct rpane *r, char s[][HEAD_LEN])
     snprintf(s[2], HEAD_LEN, "slowest: %s turns%s", t, u);
     snprintf(s[3], HEAD_LEN, "slowest: %s turns", t);
     snprintf(s[4], HEAD_LEN, "%s turns", t);
-    return 5;
+    snprintf(s[5], HEAD_LEN, "%.1g turns", r->slow_turns);  /* a narrow pane:
+                                                       the unit kept */
+    return 6;
 }
 
 /* The layout and number format, said accurately. */
@@ -269,8 +276,9 @@ static int cands_has(int k, const struct rpane *r, char s[][HEAD_LEN])
     snprintf(s[0], HEAD_LEN, "no position signal: no bands, no bias");
     snprintf(s[1], HEAD_LEN, "no position signal");
     snprintf(s[2], HEAD_LEN, "no positions");
-    snprintf(s[3], HEAD_LEN, "none");
-    return 4;
+    snprintf(s[3], HEAD_LEN, "no signal");
+    snprintf(s[4], HEAD_LEN, "none");
+    return 5;
 }
 
 static int head_cands(const struct app *a, enum head_line line, int k,

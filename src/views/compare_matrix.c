@@ -2,7 +2,8 @@
  * compare_matrix.c - the compare view's matrix mode: each pane's score
  * matrix S(i, j), query i down and key j across from 0, as the attention
  * view and --export scores compute it (compare_scores.c), the whole
- * matrix across the pane, each cell the exact mean of its block.  Schemes differ by orders
+ * matrix across the pane, each cell the exact mean of its block, computed
+ * in slices between frames.  Schemes differ by orders
  * of magnitude, so each pane has its own scale, printed under it; the
  * readout gives each pane's S(pos, 0).
  */
@@ -40,24 +41,29 @@ static int too_costly(const struct rpane *r, const struct mdims *m)
     return cmp_scores_costly(r, (double)(m->ki + m->kj) * m->rows * m->cols);
 }
 
-/* Pane r's cells into v (NAN: refused or past n). */
-static void matrix_fill(const struct cmp_frame *f, const struct rpane *r,
-                        double *v)
+/* Cells are computed in slices between frames, as the attention view's
+ * are: pane after pane, row after row, each cell costing its block's
+ * entries times d/2 units, so that a key is answered between slices. */
+
+/* The cell slot c (all panes' cells in turn) of pane *k at (*x, *y). */
+static void matrix_slot(const struct cmp_frame *f, int64_t c, int *k, int *x,
+                        int *y)
 {
-    struct mdims m = matrix_dims(f, r);
-    size_t cells = (size_t)f->g.body_h * (size_t)f->g.pw;
-    struct score_ctx *s = too_costly(r, &m) ? NULL : cmp_scores_new(f, r);
-    for (size_t i = 0; i < cells; i++)
-        v[i] = NAN;
-    for (int y = 0; s && y < m.rows; y++)
-        for (int x = 0; x < m.cols; x++) {
-            int64_t i0 = y * m.ki, j0 = x * m.kj;
-            int64_t i1 = i0 + m.ki < r->n ? i0 + m.ki : r->n;
-            int64_t j1 = j0 + m.kj < r->n ? j0 + m.kj : r->n;
-            v[(size_t)y * (size_t)f->g.pw + (size_t)x] =
-                scores_block_mean(s, i0, i1, j0, j1);
-        }
-    scores_free(s);
+    int64_t cells = (int64_t)f->g.body_h * f->g.pw;
+    *k = (int)(c / cells);
+    *y = (int)(c % cells / f->g.pw);
+    *x = (int)(c % cells % f->g.pw);
+}
+
+/* Pane r's cell (x, y) of m, by s; its cost in units in *cost. */
+static double matrix_cell(const struct rpane *r, const struct mdims *m,
+                          struct score_ctx *s, int x, int y, double *cost)
+{
+    int64_t i0 = y * m->ki, j0 = x * m->kj;
+    int64_t i1 = i0 + m->ki < r->n ? i0 + m->ki : r->n;
+    int64_t j1 = j0 + m->kj < r->n ? j0 + m->kj : r->n;
+    *cost = (double)(i1 - i0) * (double)(j1 - j0) * (r->d / 2 + 1);
+    return scores_block_mean(s, i0, i1, j0, j1);
 }
 
 static void matrix_work(const struct cmp_frame *f, struct cmp_values *out)
@@ -66,8 +72,37 @@ static void matrix_work(const struct cmp_frame *f, struct cmp_values *out)
                    (size_t)(f->g.pw > 0 ? f->g.pw : 0);
     out->scale = 1;
     out->v = cells ? malloc(sizeof(double) * cells * (size_t)f->np) : NULL;
-    for (int k = 0; out->v && k < f->np; k++)
-        matrix_fill(f, &f->rp[k], out->v + cells * (size_t)k);
+    for (size_t i = 0; out->v && i < cells * (size_t)f->np; i++)
+        out->v[i] = NAN;        /* refused, past n, or not yet computed */
+    out->done = 0;
+    out->total = out->v ? (int64_t)cells * f->np : 0;
+}
+
+/* The next cells until about budget units are spent (one at least). */
+static int matrix_more(const struct cmp_frame *f, struct cmp_values *v,
+                       int64_t budget)
+{
+    int64_t cells = (int64_t)f->g.body_h * f->g.pw;
+    double spent = 0;
+    while (v->done < v->total && spent < (double)budget) {
+        int k, x, y;
+        matrix_slot(f, v->done, &k, &x, &y);
+        const struct rpane *r = &f->rp[k];
+        struct mdims m = matrix_dims(f, r);
+        struct score_ctx *s = too_costly(r, &m) ? NULL : cmp_scores_new(f, r);
+        int64_t pane_end = (k + 1) * cells;
+        for (; s && v->done < pane_end && spent < (double)budget; v->done++) {
+            matrix_slot(f, v->done, &k, &x, &y);
+            double cost = 0;
+            if (y < m.rows && x < m.cols)
+                v->v[v->done] = matrix_cell(r, &m, s, x, y, &cost);
+            spent += cost;
+        }
+        if (!s)
+            v->done = pane_end; /* refused (or no memory): stays blank */
+        scores_free(s);
+    }
+    return v->done < v->total;
 }
 
 /* The finite range of n values; 0 when none. */
@@ -85,9 +120,9 @@ static int value_range(const double *v, size_t n, double *lo, double *hi)
 }
 
 /* A pane's scale "lo..hi" in w columns, to 4 digits or else 2; nothing
- * rather than a cut number. */
+ * rather than a cut number (nor a warning while cells are computed). */
 static void draw_scale(const struct app *a, canvas *c, int x, int y, int w,
-                       int any, double lo, double hi)
+                       int any, int busy, double lo, double hi)
 {
     char t[96], l[24], h[24];
     if (any && lo == hi) {      /* one value: no scale to draw */
@@ -106,7 +141,7 @@ static void draw_scale(const struct app *a, canvas *c, int x, int y, int w,
             return;
         }
     }
-    if (!any)
+    if (!any && !busy)
         canvas_text(c, x, y, w, w >= 42 ? "too many positions: see the "
                     "attention view" : "too many", cmp_uc(a, UI_WARN),
                     RGB_DEFAULT, 0);
@@ -114,7 +149,8 @@ static void draw_scale(const struct app *a, canvas *c, int x, int y, int w,
 
 /* Pane k's cells in its own scale, and the scale on the axis row. */
 static void draw_pane(const struct app *a, canvas *c,
-                      const struct cmp_frame *f, const double *v, int k)
+                      const struct cmp_frame *f, const double *v, int k,
+                      int busy)
 {
     const struct geom *g = &f->g;
     struct mdims m = matrix_dims(f, &f->rp[k]);
@@ -139,7 +175,7 @@ static void draw_pane(const struct app *a, canvas *c,
                               "%c", RAMP[cmap_level(u)]);
         }
     if (g->axis_y >= 0)
-        draw_scale(a, c, g->px[k], g->axis_y, g->pw - 1, any, lo, hi);
+        draw_scale(a, c, g->px[k], g->axis_y, g->pw - 1, any, busy, lo, hi);
 }
 
 static int matrix_draw(const struct app *a, canvas *c,
@@ -153,8 +189,9 @@ static int matrix_draw(const struct app *a, canvas *c,
         snprintf(hint, hintlen, "out of memory");
         return -1;
     }
+    int busy = v->done < v->total;
     for (int k = 0; k < f->np; k++)
-        draw_pane(a, c, f, v->v + cells * (size_t)k, k);
+        draw_pane(a, c, f, v->v + cells * (size_t)k, k, busy);
     cmp_body_separators(a, c, &f->g);
     static const char *const LEGEND[] = {
         "S(i, j): query i down, key j across, 0..n; each pane its own scale, low ' .:-=+*#%@' high",
@@ -164,7 +201,11 @@ static int matrix_draw(const struct app *a, canvas *c,
     if (f->g.legend_y >= 0)
         canvas_text_fit(c, 0, f->g.legend_y, c->w, LEGEND, 3,
                         cmp_uc(a, UI_DIM), 0);
-    snprintf(hint, hintlen, "each cell the mean of its block");
+    if (busy)
+        snprintf(hint, hintlen, "computing the matrix: %d%%",
+                 (int)(100 * v->done / v->total));
+    else
+        snprintf(hint, hintlen, "each cell the mean of its block");
     return 0;
 }
 
@@ -196,5 +237,5 @@ static void matrix_layout(const struct app *a, struct cmp_frame *f)
 
 const struct cmp_mode CMP_MATRIX = {
     .name = "matrix", .layout = matrix_layout, .work = matrix_work,
-    .draw = matrix_draw, .readout = matrix_readout,
+    .more = matrix_more, .draw = matrix_draw, .readout = matrix_readout,
 };

@@ -54,6 +54,28 @@ static void profile_value_text(const struct cmp_frame *f,
                               : cmp_score_at(f, r, delta), buf, len);
 }
 
+/* After the legend, each pane's horizon beside its model's context, in
+ * the longest wording that fits before the last column; returns the
+ * column after it. */
+static int profile_horizons(const struct app *a, canvas *c, int x, int y,
+                            const struct rpane *rp, int np)
+{
+    for (int k = 0; k < np; k++) {
+        char hz[2][CMP_HORIZON_LEN], t[CMP_HORIZON_LEN + 8];
+        int nw = cmp_horizon_text(a, &rp[k], hz);
+        for (int v = 0; v < nw; v++) {
+            snprintf(t, sizeof t, "%c %.*s  ", 'A' + rp[k].id,
+                     CMP_HORIZON_LEN - 1, hz[v]);
+            if (x + text_width(t) <= c->w) {
+                x += canvas_text(c, x, y, c->w, t, cmp_uc(a, UI_TEXT),
+                                 RGB_DEFAULT, 0);
+                break;
+            }
+        }
+    }
+    return x;
+}
+
 /*
  * The readout doubles as the legend: each pane's colour, base and score
  * at the cursor's distance.
@@ -103,6 +125,7 @@ static void profile_readout(const struct app *a, canvas *c,
             x = cmp_legend_piece(c, x, y, mk, cmp_pane_rgb(a, rp[k].id), line[k] + 2,
                              cmp_uc(a, UI_TEXT));
         }
+        x = profile_horizons(a, c, x, y, rp, g->np);
         char tail[3][96];
         profile_tails(a, rp, g->np, odd, per, tail);
         int t = text_first_fit_rows(tail[0], sizeof tail[0], per ? 3 : 2,

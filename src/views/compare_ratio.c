@@ -269,7 +269,7 @@ static void ratio_text(const struct app *a, canvas *c, int x, int y, int w,
 static const char *band_rule(const struct scaled *sc, int b, int shrt)
 {
     static const char *const SHORT[ROPE_RULE_COUNT] = {
-        "kept", "blend", "interp", "rebased", "rescaled"
+        "kept", "blend", "interp", "rebased", "rescaled", "still"
     };
     if (!sc->on)
         return "unscaled";

@@ -76,7 +76,7 @@ static void spectrum_ticks(const struct app *a, canvas *c, const struct geom *g,
  * colour, blended and interpolated in the accent and warning colours. */
 static const char *const RULE_MARK[ROPE_RULE_COUNT] = {
     [ROPE_KEPT] = "+", [ROPE_BLENDED] = "x", [ROPE_INTERPOLATED] = "#",
-    [ROPE_REBASED] = "%", [ROPE_RESCALED] = "&"
+    [ROPE_REBASED] = "%", [ROPE_RESCALED] = "&", [ROPE_STILL] = "o"
 };
 
 static rgb rule_rgb(const struct app *a, int k, int rule)
@@ -220,9 +220,9 @@ static void spectrum_text_scaled(const struct app *a, canvas *c, int x, int y,
                                  const struct scaled *sc)
 {
     static const char *const WORD[3][ROPE_RULE_COUNT] = {
-        { "kept", "blended", "interpolated", "rebased", "rescaled" },
-        { "kept", "blend", "interp", "rebased", "rescaled" },
-        { "+", "x", "#", "%", "&" }         /* the plot's marks */
+        { "kept", "blended", "interpolated", "rebased", "rescaled", "still" },
+        { "kept", "blend", "interp", "rebased", "rescaled", "still" },
+        { "+", "x", "#", "%", "&", "o" }    /* the plot's marks */
     };
     char s[6][200], m[48], rng[2][128];
     params_format_rope(&(params){ .rope = *r->rope }, m, sizeof m);
@@ -268,6 +268,11 @@ static void spectrum_text(const struct app *a, canvas *c, int x, int y, int w,
         y++;
         lines--;
     }
+    char hz[2][CMP_HORIZON_LEN];
+    const char *hc[2] = { hz[0], hz[1] };
+    if (lines > 0 && cmp_horizon_text(a, r, hz) &&
+        canvas_text_fit(c, x, y++, w, hc, 2, cmp_uc(a, UI_TEXT), 0) >= 0)
+        lines--;
     int half = r->d / 2;
     char s[3][3][128], v1[24], v2[24];
     const char *lam = glyph(a->ascii, GL_LAMBDA_WL), *pi2 = glyph_pick(a->ascii, "2\u03C0", "2pi");
@@ -393,8 +398,9 @@ static void scaled_legend(const struct app *a, canvas *c, int y,
                           const struct scaled *sc, int np)
 {
     static const char *const WHAT[2][ROPE_RULE_COUNT] = {
-        { " kept", " blended", " interpolated", " rebased", " rescaled" },
-        { " kept", " blend", " interp", " rebased", " rescaled" }
+        { " kept", " blended", " interpolated", " rebased", " rescaled",
+          " still" },
+        { " kept", " blend", " interp", " rebased", " rescaled", " still" }
     };
     int used[ROPE_RULE_COUNT] = { 0 }, extra = 0;
     for (int k = 0; k < np; k++)

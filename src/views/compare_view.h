@@ -126,6 +126,8 @@ struct cmp_frame {
 struct cmp_values {
     double *v;
     double scale;
+    int64_t done, total;    /* a mode computed in slices (more): cells
+                               done of all; total 0 for the others */
 };
 
 /*
@@ -146,6 +148,10 @@ struct cmp_mode {
     void (*layout)(const struct app *a, struct cmp_frame *f);
     /* The values draw shows; NULL: it computes none. */
     void (*work)(const struct cmp_frame *f, struct cmp_values *out);
+    /* After work: about budget units more of them (VIEW_WORK_SLICE);
+     * 1 while some are left.  NULL: work computes them all. */
+    int (*more)(const struct cmp_frame *f, struct cmp_values *v,
+                int64_t budget);
     /* The panes' bodies, axes and legend; the hint for the status line.
      * 0, or -1 when nothing was drawn (no room, no memory). */
     int (*draw)(const struct app *a, canvas *c, const struct cmp_frame *f,
@@ -282,6 +288,15 @@ double cmp_score_at(const struct cmp_frame *f, const struct rpane *r,
                     int64_t delta);
 /* Whether some pane has a scheme. */
 int cmp_any_scheme(const struct rpane *rp, int np);
+
+/* The pane's horizon (peviz/bound.h: the first distance where the
+ * q = k = ones score goes negative) beside its model's context, as two
+ * wordings, longest first: "horizon 85,133 < context 131,072", "horizon
+ * 85,133"; a partial head whose dead pairs make it hold says so.  0 when
+ * the pane has no model. */
+#define CMP_HORIZON_LEN 96
+int cmp_horizon_text(const struct app *a, const struct rpane *r,
+                     char s[][CMP_HORIZON_LEN]);
 
 /* ---- the headers (compare_head.c) ------------------------------------ */
 

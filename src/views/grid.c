@@ -23,6 +23,7 @@
 #include "peviz/pe_table.h"
 #include "peviz/scores.h"
 #include "state_field.h"
+#include "text.h"
 
 #define GRID_VIEW_MAX_PATCHES 65536     /* frames drawn (H x W tokens) */
 #define GRID_STRIP_MAX_WORK (INT64_C(1) << 24)   /* tokens x slots */
@@ -30,7 +31,7 @@
 
 struct grid_rt {
     int ok;                     /* a plan: mode on, n matches, d fits */
-    char why[160];              /* why not */
+    char why[320];              /* why not */
     int slots;
     double mult;
     double *omega;              /* slots */
@@ -42,7 +43,8 @@ struct grid_rt {
     /* the shown frame */
     int seg, frame, gh, gw;     /* segment, frame, its LLM grid */
     int64_t first;              /* its first token */
-    int b;                      /* patches per cell side (large frames) */
+    int b, by;                  /* patches per cell across and down
+                                   (large frames: a block's mean) */
     int z;                      /* cell rows per patch (small frames) */
     int gx, gy, cols, rows;     /* where the grid goes, in cells */
     int gx2;                    /* side by side: the 1-D grid's x */
@@ -135,8 +137,11 @@ static void grid_lay(const struct app *a, void *rt, int w, int h)
     r->ok = 0;
     r->why[0] = 0;
     if (a->mp.mode == MPOS_OFF) {
-        snprintf(r->why, sizeof r->why, "no multi-axis positions: give "
-                 "--sequence SPEC or --grid WxH");
+        snprintf(r->why, sizeof r->why, "No multi-axis positions yet. Type "
+                 ":grid 16x16 for an image's patches, each at (x, y) under "
+                 "2-D RoPE, or :sequence text:4,image:16x24,text:3 for text "
+                 "and an image under M-RoPE (on the command line: --grid "
+                 "WxH, --sequence SPEC).");
         return;
     }
     if (a->p.n != mpos_count(&a->mp)) {
@@ -160,16 +165,19 @@ static void grid_lay(const struct app *a, void *rt, int w, int h)
         snprintf(r->why, sizeof r->why, "too small");
         return;
     }
-    r->b = 1;
-    while (r->gw > 0 && ((r->gw + r->b - 1) / r->b * 2 > aw ||
-                         (r->gh + r->b - 1) / r->b > ah))
+    /* across and down apart: a narrow area still uses its height */
+    r->b = r->by = 1;
+    while (r->gw > 0 && (r->gw + r->b - 1) / r->b * 2 > aw)
         r->b++;
+    while (r->gh > 0 && (r->gh + r->by - 1) / r->by > ah)
+        r->by++;
     r->z = 1;
-    while (r->b == 1 && r->gw > 0 && 2 * (r->z + 1) * r->gw <= aw &&
+    while (r->b == 1 && r->by == 1 && r->gw > 0 &&
+           2 * (r->z + 1) * r->gw <= aw &&
            (r->z + 1) * r->gh <= ah)
         r->z++;
     r->cols = r->gw > 0 ? (r->gw + r->b - 1) / r->b : 0;
-    r->rows = r->gh > 0 ? (r->gh + r->b - 1) / r->b : 0;
+    r->rows = r->gh > 0 ? (r->gh + r->by - 1) / r->by : 0;
     r->gx2 = r->gx + 2 * r->z * r->cols + 2;
     r->ok = 1;
 }
@@ -207,7 +215,7 @@ static double cell_mean(const struct app *a, const struct grid_rt *r,
 {
     double s = 0;
     int k = 0;
-    for (int y = cy * r->b; y < (cy + 1) * r->b && y < r->gh; y++)
+    for (int y = cy * r->by; y < (cy + 1) * r->by && y < r->gh; y++)
         for (int x = cx * r->b; x < (cx + 1) * r->b && x < r->gw; x++) {
             int64_t id[3];
             ids_as(a, one_d, r->first + (int64_t)y * r->gw + x, id);
@@ -248,9 +256,37 @@ static int cell_of(const struct grid_rt *r, int64_t i, int *cx, int *cy)
     int64_t per = (int64_t)r->gh * r->gw;
     if (i < r->first || i >= r->first + per)
         return -1;
-    *cy = (int)((i - r->first) / r->gw / r->b);
+    *cy = (int)((i - r->first) / r->gw / r->by);
     *cx = (int)((i - r->first) % r->gw / r->b);
     return 0;
+}
+
+/* Under a frame at column x, at most w cells: its score range, whole
+ * (two frames side by side: the longest form that leaves a blank before
+ * the next one). */
+static void patches_range(const struct app *a, const struct grid_rt *r,
+                          canvas *c, int x, int w, double lo, double hi)
+{
+    char t[3][96];
+    int y = r->gy + r->z * r->rows + 1, n = 3;
+    rgb fg = ui_color(a->palette, UI_TEXT);
+    if (a->grid.one_d != 2) {
+        canvas_printf(c, x, y, w, fg, RGB_DEFAULT, 0,
+                      "S from Q%s: %.6g .. %.6g (densest)",
+                      r->b < 2 && r->by < 2 ? "" : " (cell: block mean)",
+                      lo, hi);
+        return;
+    }
+    snprintf(t[0], sizeof t[0], "%s%.5g..%.5g",
+             r->b < 2 && r->by < 2 ? "" : "means ",
+             lo, hi);
+    snprintf(t[1], sizeof t[1], "%.5g..%.5g", lo, hi);
+    snprintf(t[2], sizeof t[2], "%.3g..%.3g", lo, hi);
+    for (int i = 0; i < n; i++)
+        if ((int)strlen(t[i]) < w || i == n - 1) {
+            canvas_text(c, x, y, w - 1, t[i], fg, RGB_DEFAULT, 0);
+            return;
+        }
 }
 
 /* The shown frame at column gx, scored as M-RoPE or (one_d) 1-D RoPE. */
@@ -288,12 +324,7 @@ static void draw_patches(const struct app *a, const struct grid_rt *r,
         canvas_put(c, gx + 2 * r->z * x, r->gy + r->z * y, 'Q', cur,
                    RGB_DEFAULT, ATTR_REVERSE | ATTR_BOLD);
     if (r->gy + r->z * r->rows + 1 < r->strip_y)
-        canvas_printf(c, gx - 1, r->gy + r->z * r->rows + 1, legend_w,
-                      ui_color(a->palette, UI_TEXT), RGB_DEFAULT, 0,
-                      a->grid.one_d == 2 ? "%s%.5g..%.5g" :
-                      "S from Q%s: %.6g .. %.6g (densest)",
-                      r->b < 2 ? "" : a->grid.one_d == 2 ? "means "
-                      : " (cell: block mean)", lo, hi);
+        patches_range(a, r, c, gx - 1, legend_w, lo, hi);
 }
 
 static char kind_letter(const struct mpos_conf *m, int64_t i)
@@ -302,6 +333,28 @@ static char kind_letter(const struct mpos_conf *m, int64_t i)
     if (mpos_token(m, i, &t))
         return '?';
     return m->mode == MPOS_AXIAL ? 'p' : "tiv"[t.kind];
+}
+
+/* Under the strip, beside its marks at columns qx and kx: the tokens,
+ * and the strip's own shading scale (its cells' lowest and highest mean
+ * score, not the frame's), where it fits. */
+static void strip_legend(canvas *c, int y, int qx, int kx, rgb txt, int64_t n,
+                         int64_t per, int scored, double lo, double hi)
+{
+    char t[2][96];
+    snprintf(t[0], sizeof t[0], "%lld tokens, %lld/cell, shade S %.5g..%.5g",
+             (long long)n, (long long)per, lo, hi);
+    snprintf(t[1], sizeof t[1], "%lld tokens, %lld/cell",
+             (long long)n, (long long)per);
+    for (int i = scored ? 0 : 1; i < 2; i++) {
+        int len = (int)strlen(t[i]), x = qx + 2;
+        if (x + len > c->w)                 /* left of the marks instead */
+            x = (qx < kx ? qx : kx) - 1 - len;
+        if (x >= 0 && x + len <= c->w) {
+            canvas_text(c, x, y, len, t[i], txt, RGB_DEFAULT, 0);
+            return;
+        }
+    }
 }
 
 /* The sequence strip: one cell per block of tokens, their mean score;
@@ -341,9 +394,7 @@ static void draw_strip(const struct app *a, const struct grid_rt *r,
     int qk = (int)(a->p.pos / per), kk = (int)(a->grid.key / per);
     canvas_put(c, 5 + kk, y + 2, 'k', cur, RGB_DEFAULT, ATTR_BOLD);
     canvas_put(c, 5 + qk, y + 2, '^', cur, RGB_DEFAULT, ATTR_BOLD);
-    canvas_printf(c, 5 + qk + 2 < c->w - 12 ? 5 + qk + 2 : 0, y + 2, -1,
-                  txt, RGB_DEFAULT, 0, "%lld tokens, %lld/cell",
-                  (long long)n, (long long)per);
+    strip_legend(c, y + 2, 5 + qk, 5 + kk, txt, n, per, scored, lo, hi);
 }
 
 static void tok_line(const struct app *a, canvas *c, int x, int y,
@@ -435,8 +486,16 @@ static void grid_draw(const struct app *a, void *rt, canvas *c, char *hint,
     const struct grid_rt *r = rt;
     int64_t q[3];
     if (!r->ok) {
-        canvas_text(c, 0, c->h / 2, -1, r->why, ui_color(a->palette, UI_WARN),
-                    RGB_DEFAULT, 0);
+        char line[sizeof r->why];
+        const char *s = r->why;
+        for (int y = c->h / 3; *s && y < c->h; y++) {   /* wrapped at words */
+            size_t used = text_wrap_line(s, c->w - 2, line, sizeof line);
+            if (!used)
+                break;
+            canvas_text(c, 1, y, c->w - 2, line, ui_color(a->palette, UI_WARN),
+                        RGB_DEFAULT, 0);
+            s += used;
+        }
         snprintf(hint, hintlen, "%s", "");
         return;
     }
@@ -448,7 +507,7 @@ static void grid_draw(const struct app *a, void *rt, canvas *c, char *hint,
                     RGB_DEFAULT, 0);
     else if (r->gh > 0 && a->grid.one_d == 2) {
         draw_patches(a, r, c, r->gx, 0, r->gx2 - r->gx);
-        draw_patches(a, r, c, r->gx2, 1, r->panel_x - r->gx2);
+        draw_patches(a, r, c, r->gx2, 1, r->gx2 - r->gx);  /* alike */
     } else if (r->gh > 0) {
         draw_patches(a, r, c, r->gx, a->grid.one_d, r->panel_x - 1);
     }

@@ -442,7 +442,7 @@ static void art_curve(const struct app *a, const struct heat_pca_rt *r,
     for (int i = 0; i < m; i++) {
         double x = g.cx + u[i] / scale * g.r, y = g.cy - u[m + i] / scale * g.r;
         if (i)
-            art_segment(im, x0, y0, x, y, wid, col & RGB_DEFAULT ? RASTER_FG
+            art_segment(im, x0, y0, x, y, wid, col & RGB_DEFAULT ? raster_fg()
                                                                  : col);
         x0 = x;
         y0 = y;
@@ -469,7 +469,7 @@ int heat_pca_raster(const struct app *a, const struct heat_pca_rt *r, int x,
     struct clock_face f;
     double scale = face_scale(r, pi, pj);
     face_spec(a, r, pi, pj, 0, 0, 0, &f);
-    art_fill(&im, RASTER_BG);
+    art_fill(&im, raster_bg());
     clocks_face_art_under(&im, &f);
     if (scale > 0)
         art_curve(a, r, pi, pj, &im, scale);

@@ -267,6 +267,35 @@ captions_typed() {
 }
 
 captions_typed
+
+# A first run at 80x24: the opening screen says how to get help (the
+# status line's help word, as a wide screen shows it), the view's hint
+# returns with the first key; view 5 without positions names the ':'
+# commands that make them, and :grid typed in view 1 opens it.
+first_run() {
+    local helpw title
+    helpw=$("$PEVIZ" --snapshot --size 200x24 | tail -n 1 | sed 's/.*   *//')
+    title=$("$PEVIZ" --snapshot --size 200x24 --view grid --grid 4x4 |
+            tail -n 1 | sed 's/  .*//')
+    start_peviz 80 24
+    check "first run: the help word ('$helpw') is on the opening screen" \
+        poll_until last_line_has "$helpw"
+    keys l
+    check "first run: the first key brings the view's hint back" \
+        poll_until hint_back "$helpw"
+    keys 5
+    expect "first run: view 5 names :grid" ':grid 16x16'
+    expect "first run: view 5 names :sequence" ':sequence text:4,image:16x24,text:3'
+    keys 1 : 'grid 16x16' Enter
+    check "first run: :grid in view 1 opens '$title'" \
+        poll_until last_line_has "$title  "
+    stop
+}
+last_line_has() { [[ $(capture | tail -n 1) == *"$1"* ]]; }
+# the position moved on and a hint follows it where the help word was
+hint_back() { local l; l=$(capture | tail -n 1); [[ $l == *'pos=1  '?* && $l != *"$1"* ]]; }
+
+first_run
 zh_on_ascii
 if command -v script >/dev/null 2>&1; then
     zh_no_answer

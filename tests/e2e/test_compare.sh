@@ -132,7 +132,25 @@ cursor_clamped() {
     quit_clean "q leaves a restored terminal (cursor)"
 }
 
+# The matrix mode at d_model 65536 computes its cells in slices between
+# frames: the panes' headers and the status line show at once with the
+# share done, b starts over without a freeze, and q quits mid-way.
+matrix_sliced() {
+    start_peviz 120 40 --view compare --pane-mode matrix -n 128 -d 65536
+    expect "matrix at d 65536: the screen shows while cells are computed" \
+        'computing the matrix: '
+    check "matrix at d 65536: the panes' headers are drawn meanwhile" \
+        screen_has 'A base=10000'
+    keys b
+    expect "matrix at d 65536: b answers at once, and computing starts over" \
+        'base=1000 '
+    check "matrix at d 65536: still computing after b" \
+        screen_has 'computing the matrix: '
+    quit_clean "matrix at d 65536: q quits while computing"
+}
+
 headers
 cursor_clamped
+matrix_sliced
 stop
 e2e_done

@@ -125,6 +125,9 @@ storm_view() {
     local v=$1 pid s
     ARGS=(--view "$v")
     start_peviz 80 24 --color 256 "${ARGS[@]}"
+    # ^L (a redraw) first: until the first key the status line keeps its
+    # help word before the view's hint; --snapshot draws what follows
+    keys C-l
     frame_check "$v: starts with the frame of 80x24" 80 24
     pid=$(child_pid)
     storm "$RESIZES"

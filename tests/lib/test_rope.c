@@ -414,9 +414,9 @@ static void test_tables(void)
     /* short rule names: at most 7 characters, each the start of its
      * full name, all different */
     static const char *const full[] = { "kept", "blended", "interpolated",
-                                        "rebased", "rescaled" };
+                                        "rebased", "rescaled", "still" };
     static const char *const abbr[] = { "kept", "blend", "interp", "rebase",
-                                        "rescale" };
+                                        "rescale", "still" };
     for (int r = 0; r < ROPE_RULE_COUNT; r++) {
         CHECK_STR(rope_rule_name((enum rope_rule)r), full[r]);
         CHECK_STR(rope_rule_abbrev((enum rope_rule)r), abbr[r]);

@@ -59,8 +59,24 @@ static void test_t5(void)
     free(f);
     a.att.bucket_map = 1;
     f = frame_text(&a, 160, 48);
-    CHECK(has(f, " 16:16 17:19 18:21 19:24 20:27 21:31 22:35 23:40"));
-    CHECK(has(f, " 28:77 29:87 30:99 31:113"));
+    /* causal 32/128: distances 0..15 a bucket each, then the log buckets,
+     * each from its first distance (T5's formula, evaluated here) */
+    CHECK(has(f, "  0..15: one distance each (bucket = distance)"));
+    for (int b = 16; b < 32; b++) {
+        long long d = 16;
+        while ((int)(16 + log(d / 16.0) / log(128 / 16.0) * 16) < b)
+            d++;
+        char want[32];
+        snprintf(want, sizeof want, " %d:%lld", b, d);
+        CHECK(has(f, want));
+    }
+    free(f);
+    /* at 80x24 (tour step 15's screen: the cursor at 0, 0) the exact
+     * buckets, which its caption explains first */
+    app_scheme(&a, SCHEME_T5, 64, 128);
+    a.att.bucket_map = 1;
+    f = frame_text(&a, 80, 15);             /* the rows its caption leaves */
+    CHECK(has(f, "0..15: one distance each"));
     free(f);
     a.att.bucket_map = 0;
     a.att.o.bidirectional = 1;

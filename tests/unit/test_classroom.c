@@ -541,7 +541,8 @@ static int lines_with(const char *path, const char *needle)
 
 /* The recording: a header, one output event per changed frame (none for
  * an equal one), the marker after its frame, a quote and an escape
- * escaped, the exit status last; an existing file is never replaced. */
+ * escaped, the exit status last; an existing file is never replaced, and
+ * the file is made by record_start, not before. */
 static void test_record_events(void)
 {
     char path[] = "/tmp/peviz-rec-XXXXXX", err[256];
@@ -552,8 +553,9 @@ static void test_record_events(void)
     CHECK(strstr(err, "exists") != NULL);
     unlink(path);
     CHECK(record_open(path, err, sizeof err) == 0);
-    CHECK(access(path, F_OK) != 0);     /* made once the terminal starts */
+    CHECK(access(path, F_OK) != 0);     /* nothing until the start */
     CHECK(record_start(err, sizeof err) == 0);
+    CHECK(access(path, F_OK) == 0);
     canvas c;
     CHECK(canvas_init(&c, 20, 3) == 0);
     canvas_text(&c, 0, 0, 20, "say \"hi\"", RGB_DEFAULT, RGB_DEFAULT, 0);
@@ -611,8 +613,45 @@ static void test_point_marks(void)
         }
 }
 
+/* The softmax row profile (tour step 18's screen) where a dot covers k
+ * keys: its title says so, and its peak is P(0|0) = 1 (the inspector's
+ * value) shared by those k keys, 1/k, at every classroom size. */
+static void test_softmax_profile_mean(void)
+{
+    static const int W[3] = { 80, 120, 160 }, H[3] = { 24, 40, 48 };
+    for (int z = 0; z < 3; z++) {
+        struct app a;
+        app_init(&a);
+        CHECK(tour_command(&a, "view attention") == 0);
+        CHECK(tour_command(&a, "scheme nope") == 0);
+        CHECK(tour_command(&a, "floor-scale 4") == 0);
+        CHECK(tour_command(&a, "temperature-tuning on") == 0);
+        app_key(&a, 'e');
+        app_key(&a, 'm');
+        a.msg[0] = 0;
+        char *f = frame_trim(&a, W[z], H[z]), *t;
+        long long k = 0;
+        t = f ? strstr(f, "P(j|i) of row i=0, 1 dot = mean of ") : NULL;
+        CHECK(t && sscanf(t, "P(j|i) of row i=0, 1 dot = mean of %lld keys",
+                          &k) == 1 && k > 1);
+        CHECK(f && strstr(f, "softmax of row i at j = 1\n") != NULL);
+        /* the plot's top label, on the row under the title */
+        char *nl = t ? strchr(t, '\n') : NULL, *bar = NULL;
+        double top = NAN;
+        if (nl && (bar = strstr(nl + 1, "\xe2\x94\x82")) != NULL) {
+            char *p = bar;
+            while (p > nl + 1 && p[-1] != ' ')
+                p--;
+            top = strtod(p, NULL);
+        }
+        CHECK(k > 1 && fabs(top - 1.0 / (double)k) < 1e-3);
+        free(f);
+    }
+}
+
 int main(void)
 {
+    test_softmax_profile_mean();
     test_record_events();
     test_point_marks();
     test_legend_one_value();

@@ -311,6 +311,32 @@ static void test_matrix_constant(void)
     CHECK(at == 0 && constant);
 }
 
+/* The matrix mode at d_model 65536: a slice of VIEW_WORK_SLICE units
+ * does part of the cells and leaves the rest for the next frames, and
+ * the next slice goes on where it stopped. */
+static void test_matrix_sliced(void)
+{
+    static struct cli c;
+    CHECK(parse_line(&c, "--view compare -d 65536 -n 128 "
+                     "--pane-mode matrix") == 0);
+    struct cmp_frame f;
+    memset(&f, 0, sizeof f);
+    cmp_resolve(&c.app, &f, 0);
+    f.w = 80;
+    f.h = 24;
+    CMP_MATRIX.layout(&c.app, &f);
+    struct cmp_values v = { 0 };
+    CMP_MATRIX.work(&f, &v);
+    CHECK(v.v != NULL && v.total > 0);
+    CHECK(CMP_MATRIX.more(&f, &v, VIEW_WORK_SLICE) == 1);
+    CHECK(v.done > 0 && v.done < v.total);
+    int64_t first = v.done;
+    CHECK(isfinite(v.v[0]));            /* S over the first block */
+    CHECK(CMP_MATRIX.more(&f, &v, VIEW_WORK_SLICE) == 1);
+    CHECK(v.done > first && v.done < v.total);      /* the next slice */
+    free(v.v);
+}
+
 /* The matrix mode: with a cell per position each cell is S(i, j) of
  * --export scores; each pane's scale is its own. */
 static void test_matrix(void)
@@ -327,6 +353,8 @@ static void test_matrix(void)
     CMP_MATRIX.layout(&c.app, &f);
     struct cmp_values v = { 0 };
     CMP_MATRIX.work(&f, &v);
+    while (CMP_MATRIX.more(&f, &v, VIEW_WORK_SLICE))
+        ;
     CHECK(v.v != NULL && f.g.body_h >= 16 && f.g.pw > 16);
     static const char *const EXP[2] = { "--scheme xpos -b 10000",
                                         "--scheme kerple-power -b 500000" };
@@ -534,6 +562,7 @@ int main(void)
     test_headers_from_rows();
     test_matrix_constant();
     test_matrix();
+    test_matrix_sliced();
     test_costly();
     test_commands();
     TEST_END("test_compare_scores");

@@ -583,6 +583,58 @@ static void test_tour(void)
     tour_release(&fn);
 }
 
+/* A teacher's tour whose set lines name files: a follower reads them
+ * from --files by base name alone, never from its working directory, and
+ * refuses a tour that names a file by any other path. */
+static void test_tour_files(void)
+{
+    static struct app ta, fa;
+    char path[200], err[512], files[128], here[512], line[400];
+    snprintf(files, sizeof files, "%s/ufiles", dir);
+    mkdir(files, 0700);
+    CHECK(getcwd(here, sizeof here) != NULL);
+    CHECK(chdir(dir) == 0);             /* the teacher's x.csv: 3 rows */
+    put("x.csv", "1,2,3,4\n5,6,7,8\n9,10,11,12\n");
+    put("ufiles/x.csv", "1,2,3,4\n5,6,7,8\n9,10,11,12\n");
+    static const char BASE[] = "title T\nset pe-file x.csv\ntext t.\n";
+    put("b.tour", BASE);
+    put("ufiles/b.tour", BASE);
+    snprintf(line, sizeof line, "title T\nset pe-file %s/x.csv\ntext t.\n",
+             dir);
+    put("a.tour", line);
+    put("ufiles/a.tour", line);
+    snprintf(path, sizeof path, "%s/b.tour", dir);
+    app_init(&ta);
+    app_init(&fa);
+    CHECK(tour_start(&ta, path, err, sizeof err) == 0);
+    CHECK(ta.pe_table && ta.pe_table->n == 3);
+    struct follow *t = follow_serve(sock_path, 0600);
+    struct side s[2] = { { t, &ta }, { follow_join(sock_path, files), &fa } };
+    snprintf(path, sizeof path, "%s/x.csv", dir);
+    unlink(path);                       /* the working directory has none */
+    PUMP_UNTIL(s, 2, tour_running(&fa) &&
+                     strstr(fa.msg, "read the teacher's table x.csv"));
+    CHECK(tour_running(&fa) && !fa.msg_error);
+    snprintf(path, sizeof path, "%s/a.tour", dir);   /* by a full path */
+    put("x.csv", "1,2,3,4\n5,6,7,8\n9,10,11,12\n");
+    CHECK(tour_start(&ta, path, err, sizeof err) == 0);
+    CHECK(ta.pe_table && ta.pe_table->n == 3);
+    ta.p.pos = 1;
+    int said = 0;               /* the table's own message may follow it */
+    for (int r = 0; r < 300 && !(said && fa.p.pos == 1); r++) {
+        round_once(s, 2);
+        said |= fa.msg_error && strstr(fa.msg, "teacher's tour: a.tour:2: "
+                                       "set pe-file: ") &&
+                strstr(fa.msg, "not a plain file name");
+    }
+    CHECK(said && fa.p.pos == 1 && !tour_running(&fa));
+    CHECK(chdir(here) == 0);
+    follow_close(s[1].f);
+    follow_close(t);
+    tour_release(&ta);
+    tour_release(&fa);
+}
+
 /* A non-blocking connection to the teacher at sock_path, greeting or
  * not; the teacher gets a round to accept it (its queue is short). */
 static int peer(struct side *t, int greet)
@@ -616,8 +668,9 @@ static int still_open(const int *fd, int n)
 /* 256 peers that connect and then neither greet nor read, before a real
  * follower: the follower is served at once; the silent ones give way
  * (at most FOLLOW_PENDING_PER_SOURCE of one user wait at a time) and are
- * dropped after FOLLOW_GREET_S.  Followers filling every slot: the next
- * one is told "teacher busy: N connections". */
+ * dropped after FOLLOW_GREET_S.  Followers that read filling every
+ * slot: the next one is told "teacher busy: N connections"; greeted
+ * ones that do not read give way to it. */
 static void test_idle_peers(void)
 {
     static struct app ta, fa, fb;
@@ -640,17 +693,43 @@ static void test_idle_peers(void)
     CHECK(fa.p.d == 32 && !strstr(fa.msg, "teacher left"));
     for (int i = 0; i < FOLLOW_MAX_CLIENTS; i++)
         close(fd[i]);
-    /* every slot a follower (this one and 255 that greet) */
+    /* every slot a follower (this one and 255 that greet and read) */
     for (int i = 0; i < FOLLOW_MAX_CLIENTS - 1; i++)
         fd[i] = peer(t, 1);
     PUMP_UNTIL(t, 1, follow_clients(t[0].f) == FOLLOW_MAX_CLIENTS);
     CHECK(follow_clients(t[0].f) == FOLLOW_MAX_CLIENTS);
+    double t0 = now_ms();       /* past the grace a reader is never owed */
+    PUMP_UNTIL(s, 2, still_open(fd, FOLLOW_MAX_CLIENTS - 1) ==
+                     FOLLOW_MAX_CLIENTS - 1 &&
+                     now_ms() > t0 + 1500 * FOLLOW_GREET_S);
+    CHECK(still_open(fd, FOLLOW_MAX_CLIENTS - 1) == FOLLOW_MAX_CLIENTS - 1);
     struct side u[2] = { t[0], { follow_join(sock_path, NULL), &fb } };
     PUMP_UNTIL(u, 2, strstr(fb.msg, "busy") != NULL);
     CHECK_STR(fb.msg, "teacher busy: 256 connections");
     for (int i = 0; i < FOLLOW_MAX_CLIENTS - 1; i++)
         close(fd[i]);
     follow_close(u[1].f);
+    /* 255 that greet and never read: past FOLLOW_GREET_S a student takes
+     * the place of the one that left its state unread longest, and the
+     * follower that reads keeps its own */
+    static struct app fc;
+    app_init(&fc);
+    PUMP_UNTIL(s, 2, follow_clients(t[0].f) == 1);
+    for (int i = 0; i < FOLLOW_MAX_CLIENTS - 1; i++)
+        fd[i] = peer(t, 1);
+    PUMP_UNTIL(t, 1, follow_clients(t[0].f) == FOLLOW_MAX_CLIENTS);
+    t0 = now_ms();
+    PUMP_UNTIL(s, 2, now_ms() > t0 + 1500 * FOLLOW_GREET_S);
+    struct side v[3] = { t[0], s[1], { follow_join(sock_path, NULL), &fc } };
+    PUMP_UNTIL(v, 3, fc.p.d == 32 || strstr(fc.msg, "busy"));
+    CHECK(fc.p.d == 32 && strstr(fc.msg, "following") != NULL);
+    CHECK(follow_clients(t[0].f) == FOLLOW_MAX_CLIENTS);
+    ta.p.d = 64;                /* both real followers go on */
+    PUMP_UNTIL(v, 3, fa.p.d == 64 && fc.p.d == 64);
+    CHECK(fa.p.d == 64 && fc.p.d == 64);
+    for (int i = 0; i < FOLLOW_MAX_CLIENTS - 1; i++)
+        close(fd[i]);
+    follow_close(v[2].f);
     follow_close(s[1].f);
     follow_close(t[0].f);
 }
@@ -720,6 +799,14 @@ static void test_status(void)
         fprintf(stderr, "  status: %s\n", row);
     CHECK(strstr(row, "tour 1/2") && strstr(row, "PE heatmap") &&
           strstr(row, "following l.sock") && !strstr(row, dir));
+    /* the joining message says it once, beside the title and the step */
+    for (int w = 80; w <= 160; w += 40) {
+        snprintf(fa.msg, sizeof fa.msg, "following l.sock");
+        status_row(&fa, w, 24, row, sizeof row);
+        char *one = strstr(row, "following");
+        CHECK(one && !strstr(one + 1, "following"));
+        CHECK(strstr(row, "tour 1/2") && strstr(row, "PE heatmap"));
+    }
     tour_release(&fa);
     /* a terminal line with a control byte: dropped */
     static const char BAD[] = "term 80x24 256 en\x1b[2J\n";
@@ -800,6 +887,7 @@ int main(void)
     test_hostile_names();
     test_table_freeze();
     test_tour();
+    test_tour_files();
     test_idle_peers();
     test_status();
     test_class();

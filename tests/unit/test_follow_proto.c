@@ -759,7 +759,7 @@ static void scaled_state(struct app *a)
     float_factors(r->long_factor, 256, 40);
     r = &a->cmp.panes[1].rope;
     *r = (rope_scaling){ ROPE_YARN, 40, 4096, 1.5, 6, 24, 2, 0, 0.707, 1,
-                         1.25, 0, 0, { 0 }, { 0 }, 0, 0 };
+                         1.25, 0, 0, { 0 }, { 0 }, 0, 0, 1 };
     a->cmp.panes[2].d = 96;
     r = &a->cmp.panes[2].rope;
     rope_scaling_default(r);
@@ -923,7 +923,7 @@ static void test_key_costs(void)
                 t.cmp.npanes = 3;
                 t.p.rope = (rope_scaling){ ROPE_YARN, 4, 32768, 1, 4, 32, 1,
                                            1, 0, 0, 0, 0, 0, { 0 }, { 0 },
-                                           0, 0 };
+                                           0, 0, 1 };
                 t.cmp.panes[1].rope = t.p.rope;
                 t.cmp.panes[2].rope.method = ROPE_LINEAR;
                 t.cmp.panes[2].rope.factor = 8;

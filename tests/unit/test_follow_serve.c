@@ -4,7 +4,8 @@
  * regular file (or a symlink) at PATH over and over, atomically, while
  * follow_serve runs.  Whatever it swapped in must survive: only the
  * stale socket may go.  Bounded: a fixed number of runs, each swapper a
- * fixed number of exchanges, stopped once follow_serve returns.
+ * fixed number of exchanges, stopped once follow_serve returns.  The
+ * same at exit: a file swapped in while follow_close runs survives.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -151,6 +152,63 @@ static void race(int link, unsigned mode)
     unlink(victim);
 }
 
+/* runs of a regular file (link 0) or a symlink (link 1) at OTHER
+ * swapped with the served socket at PATH while follow_close ends the
+ * teacher: what was swapped in is never deleted.  Then, undisturbed,
+ * follow_close removes its own socket and nothing beside it. */
+static void race_exit(int link)
+{
+    char path[96], other[96], victim[96], want[32];
+    int lost = 0, served = 0;
+    snprintf(path, sizeof path, "%s/x.sock", dir);
+    snprintf(other, sizeof other, "%s/other", dir);
+    snprintf(victim, sizeof victim, "%s/victim", dir);
+    for (int run = 0; run < RUNS; run++) {
+        unlink(path);
+        unlink(other);
+        snprintf(want, sizeof want, "keep %d\n", run);
+        FILE *f = fopen(link ? victim : other, "w");
+        fputs(want, f);
+        fclose(f);
+        if (link && symlink(victim, other))
+            t_fail++;
+        int err = dup(2);
+        dup2(quiet, 2);
+        struct follow *t = follow_serve(path, 0600);
+        dup2(err, 2);
+        close(err);
+        if (!t)
+            continue;
+        served++;
+        pid_t pid = swapper(path, other);
+        follow_close(t);
+        kill(pid, SIGKILL);
+        waitpid(pid, NULL, 0);
+        int kept = link ? is_link_to(path, victim) || is_link_to(other, victim)
+                        : holds(path, want) || holds(other, want);
+        lost += !kept || (link && !holds(victim, want));
+    }
+    printf("%s swapped in at exit in %d runs: %d lost\n",
+           link ? "symlink" : "regular file", served, lost);
+    CHECK(served == RUNS);
+    CHECK(lost == 0);
+    unlink(path);
+    unlink(other);
+    unlink(victim);
+    struct follow *t = follow_serve(path, 0600);
+    struct stat st;
+    CHECK(t != NULL && lstat(path, &st) == 0 && S_ISSOCK(st.st_mode));
+    follow_close(t);
+    CHECK(lstat(path, &st) < 0 && errno == ENOENT);
+    DIR *d = opendir(dir);
+    int left = 0;
+    for (struct dirent *e; d && (e = readdir(d));)
+        left += e->d_name[0] != '.' || strncmp(e->d_name, ".peviz", 6) == 0;
+    if (d)
+        closedir(d);
+    CHECK(left == 0);
+}
+
 int main(void)
 {
     snprintf(dir, sizeof dir, "/tmp/peviz-serve.XXXXXX");
@@ -159,6 +217,8 @@ int main(void)
     quiet = open("/dev/null", O_WRONLY);
     race(0, 0600);
     race(1, 0666);
+    race_exit(0);
+    race_exit(1);
     char cmd[128];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     if (system(cmd) != 0)

@@ -645,6 +645,10 @@ static void test_probe(void)
     CHECK(gfx_choose(GFX_AUTO, &p, NULL, NULL, 0, why, sizeof why) ==
           GFX_CELLS);
     CHECK_STR(why, "no answer in 200 ms");
+    p.wait_ms = 490;            /* the wait after a round trip of 220 ms */
+    gfx_choose(GFX_AUTO, &p, NULL, NULL, 0, why, sizeof why);
+    CHECK_STR(why, "no answer in 490 ms");
+    p.wait_ms = 0;
     CHECK(gfx_choose(GFX_SIXEL, &p, NULL, NULL, 1, why, sizeof why) ==
           GFX_SIXEL);
     /* inside tmux: tmux answers DA1 first, the terminal's graphics reply
@@ -829,6 +833,47 @@ static int face_image(const struct app *a, int k, struct view_raster *r,
     free(r->px);
     r->px = NULL;
     return rc;
+}
+
+/* The terminal's colours (OSC 10, OSC 11) are read at every width of
+ * hex digit (v * 255 / (16^k - 1), rounded), and a face drawn with
+ * them has the terminal's background and ink: on a light theme it is no
+ * dark square. */
+static void test_colours(void)
+{
+    struct gfx_probe p;
+    char keys[64];
+    feed(&p, "\033]11;rgb:ffff/ffff/ffff\033\\\033]10;rgb:00/80/ff\a"
+         "\033[?62;4c", 3, keys);
+    CHECK(p.has_bg && p.bg == 0xFFFFFFu && p.has_fg && keys[0] == 0);
+    CHECK(p.fg == ((0u << 16) | ((0x80u * 255 + 127) / 255) << 8 | 255u));
+    feed(&p, "\033]11;rgb:f/0/8\a\033]10;rgb:123/fff/000\033\\", 64, keys);
+    CHECK(p.bg == (255u << 16 | 0u << 8 | (8u * 255 + 7) / 15));
+    CHECK(p.fg == ((0x123u * 255 + 2047) / 4095 << 16 | 255u << 8));
+    /* not a colour: taken as a report, nothing set */
+    feed(&p, "\033]11;#ffffff\033\\", 64, keys);
+    CHECK(!p.has_bg && keys[0] == 0);
+    struct app a;
+    struct view_raster r;
+    struct image im;
+    clocks_app(&a, 613, 3);
+    raster_ink(0x101010u, 0xF5F5F5u);
+    int rc = face_image(&a, 0, &r, &im);
+    raster_ink(RASTER_FG, RASTER_BG);
+    CHECK(rc == 0);
+    if (rc == 0) {
+        struct face_img f = { im.rgb, im.w * 3, 0, 0, im.w, im.h };
+        double want = band_angle(&a, 3), s = (im.w < im.h ? im.w : im.h) / 2.0;
+        CHECK(image_get(&im, 0, 0) == 0xF5F5F5u &&
+              image_get(&im, im.w - 1, im.h - 1) == 0xF5F5F5u);
+        double got = fc_hand_angle(&f, 0.4 * s, want, 0.35, 0x101010u);
+        CHECK(!isnan(got) && fabs(fc_diff(got, want)) < 0.015);
+        image_free(&im);
+    }
+    rc = face_image(&a, 0, &r, &im);    /* the default again after */
+    CHECK(rc == 0 && image_get(&im, 0, 0) == RASTER_BG);
+    if (rc == 0)
+        image_free(&im);
 }
 
 /* Its own colours as a sixel palette: how many (at most 256). */
@@ -1109,6 +1154,7 @@ int main(void)
     test_tmux();
     test_compare();
     test_clock_faces();
+    test_colours();
     test_face_changes();
     test_pca_face();
     TEST_END("test_gfx");

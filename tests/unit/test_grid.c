@@ -72,6 +72,21 @@ static void test_inspector(void)
                      pow(10000, -2.0 * i / 16));
     snprintf(want, sizeof want, "S(Q,k) = %.4g of 16", s);
     CHECK(frame_has(&a, 80, 24, want));
+    /* the strip (a token a cell here) prints its own shading range: the
+     * lowest and highest S from Q over every token, by the same sum */
+    double slo = INFINITY, shi = -INFINITY;
+    for (int64_t j = 0; j < a.p.n; j++) {
+        struct mpos_tok t;
+        double sj = 0;
+        mpos_token(&a.mp, j, &t);
+        for (int i = 0; i < 8; i++)
+            sj += 2 * cos((double)(q.id[AX[i]] - t.id[AX[i]]) *
+                          pow(10000, -2.0 * i / 16));
+        slo = fmin(slo, sj);
+        shi = fmax(shi, sj);
+    }
+    snprintf(want, sizeof want, "/cell, shade S %.5g..%.5g", slo, shi);
+    CHECK(frame_has(&a, 80, 24, want));
     CHECK(frame_has(&a, 80, 24, "tthhhwww"));
     app_key(&a, 'c');                   /* first: side by side */
     CHECK(a.grid.one_d == 2);
@@ -79,6 +94,34 @@ static void test_inspector(void)
     CHECK(frame_has(&a, 80, 24, "─ 1-D ─"));
     CHECK(frame_has(&a, 80, 24, "─ M-RoPE ─"));
     CHECK(frame_has(&a, 80, 24, want));  /* the panel stays M-RoPE's */
+    /* under each grid its own range (the image's tokens, 3..8, scored
+     * from Q as M-RoPE and as 1-D RoPE), a blank between the two */
+    {
+        double r[2][2] = { { INFINITY, -INFINITY }, { INFINITY, -INFINITY } };
+        for (int64_t j = 3; j <= 8; j++) {
+            struct mpos_tok t;
+            double sm = 0, s1 = 0;
+            mpos_token(&a.mp, j, &t);
+            for (int i = 0; i < 8; i++) {
+                double om = pow(10000, -2.0 * i / 16);
+                sm += 2 * cos((double)(q.id[AX[i]] - t.id[AX[i]]) * om);
+                s1 += 2 * cos((double)(7 - j) * om);
+            }
+            r[0][0] = fmin(r[0][0], sm);
+            r[0][1] = fmax(r[0][1], sm);
+            r[1][0] = fmin(r[1][0], s1);
+            r[1][1] = fmax(r[1][1], s1);
+        }
+        char both[96];
+        snprintf(both, sizeof both, "%.5g..%.5g", r[0][0], r[0][1]);
+        size_t l0 = strlen(both);
+        snprintf(both + l0, sizeof both - l0, " ");
+        char *f = frame_text(&a, 80, 24), *p0 = f ? strstr(f, both) : NULL;
+        snprintf(both, sizeof both, "%.5g..%.5g", r[1][0], r[1][1]);
+        char *p1 = p0 ? strstr(p0 + l0, both) : NULL;
+        CHECK(p0 && p1 && !memchr(p0, '\n', (size_t)(p1 - p0)));
+        free(f);
+    }
     app_key(&a, 'c');                   /* then 1-D alone */
     CHECK(a.grid.one_d == 1);
     CHECK(frame_has(&a, 80, 24, "1-D RoPE (c)"));
@@ -225,9 +268,91 @@ static void test_point_mark(void)
     CHECK(frame_has(&a, 120, 40, "look here: key token k=5"));
 }
 
+/* :grid and :sequence from every other view switch to the grid view;
+ * refused, they stay where they were and say why.  The empty grid view
+ * names the ':' commands, and the help card of every view lists them. */
+static void test_from_any_view(void)
+{
+    for (int v = 0; v < VIEW_COUNT; v++) {
+        struct app a;
+        if (v == VIEW_GRID)
+            continue;
+        app_init(&a);
+        a.view = (enum view_id)v;
+        a.screen_w = 80;
+        a.screen_h = 24;
+        app_command(&a, "grid 0x3");
+        CHECK(a.msg_error && (int)a.view == v && a.mp.mode == MPOS_OFF);
+        CHECK(app_command(&a, "grid 5x3") == 0 && !a.msg_error);
+        CHECK(a.view == VIEW_GRID && a.p.n == 15 && a.mp.mode == MPOS_AXIAL);
+        a.view = (enum view_id)v;
+        CHECK(app_command(&a, "sequence text:3,image:4x6,text:2") == 0);
+        CHECK(a.view == VIEW_GRID && a.p.n == 11 && a.mp.mode == MPOS_MROPE);
+        a.view = (enum view_id)v;
+        a.help = 1;
+        CHECK(frame_has(&a, 120, 40, ":grid 16x16"));
+        CHECK(frame_has(&a, 120, 40, ":sequence"));
+    }
+    struct app a;
+    app_init(&a);
+    a.view = VIEW_GRID;
+    for (int i = 0; i < 3; i++) {
+        static const int W[3] = { 80, 120, 160 }, H[3] = { 24, 40, 48 };
+        CHECK(frame_has(&a, W[i], H[i], ":grid 16x16"));
+        CHECK(frame_has(&a, W[i], H[i], ":sequence"));
+    }
+    /* what it names is accepted */
+    CHECK(app_command(&a, "grid 16x16") == 0 && !a.msg_error);
+    CHECK(app_command(&a, "sequence text:4,image:16x24,text:3") == 0 &&
+          !a.msg_error);
+}
+
+/* Two grids side by side (c) where their cells are block means and the
+ * grids narrow (an image of 16x24 at 80x24): under each, its range
+ * whole, "lo..hi", and a blank before the next. */
+static void test_side_ranges(void)
+{
+    struct app a;
+    setup(&a, "text:4,image:16x24,text:3", 128);
+    a.p.pos = 30;
+    app_key(&a, 'c');
+    CHECK(a.grid.one_d == 2);
+    char *f = frame_text(&a, 80, 24), *line = f ? strstr(f, "\xe2\x94\x94") : NULL;
+    line = line ? strchr(line, '\n') : NULL;
+    int ranges = 0, bad = 0;
+    if (line) {
+        char row[256];
+        const char *e = strchr(line + 1, '\n');
+        size_t len = e ? (size_t)(e - line - 1) : 0;
+        snprintf(row, sizeof row, "%.*s", (int)(len < 40 ? len : 40), line + 1);
+        for (char *tok = strtok(row, " "); tok; tok = strtok(NULL, " ")) {
+            char *dots = strstr(tok, ".."), *end;
+            if (!dots)
+                continue;       /* a word before the numbers */
+            *dots = 0;              /* "127..128": 127 then 128 */
+            strtod(tok, &end);
+            bad += end == tok || *end != 0;
+            strtod(dots + 2, &end);
+            bad += *end != 0;
+            ranges++;
+        }
+    }
+    CHECK(ranges == 2 && bad == 0);
+    /* and a row per patch row (8 after the 2x2 merge): the height holds
+     * them though the width halves the columns */
+    int rows = 0;
+    const char *top = f ? strstr(f, "\xe2\x94\x8c") : NULL;
+    for (const char *p = top; p && p < line; p = strchr(p + 1, '\n'))
+        rows++;
+    CHECK(rows == 8 + 2);           /* the starts of the box's lines */
+    free(f);
+}
+
 int main(void)
 {
     test_point_mark();
+    test_from_any_view();
+    test_side_ranges();
     test_commands();
     test_interleaved();
     test_follow();

@@ -47,7 +47,7 @@ static void test_cli(void)
     CHECK(c.app.p.n == 300);
     CHECK(parse(&c, "--model", "llama2-7b", NULL, NULL) == 0);
     CHECK(c.app.p.n == 4096);
-    CHECK_STR(status(&c.app), "llama2-7b: none");
+    CHECK_STR(status(&c.app), "llama2-7b: no scaling");
     CHECK(parse(&c, "-d", "32", NULL, NULL) == 0);
     CHECK_STR(status(&c.app), "");
     CHECK(parse(&c, "--rope-scaling", "linear", "--factor", "4") == 0);

@@ -17,6 +17,7 @@
 #include "app.h"
 #include "colormap.h"
 #include "areas.h"
+#include "font.h"
 #include "frame.h"
 #include "frame_image.h"
 #include "png_out.h"
@@ -290,10 +291,30 @@ static void test_clocks_png(void)
     }
 }
 
+/* Lower-case letters that do not rise stand on the x-height (rows 0 and
+ * 1 blank), so 'g' cannot read as '9', which fills the top row; and no
+ * two printable ASCII glyphs are the same picture. */
+static void test_font_letters(void)
+{
+    uint8_t g[FONT_H], nine[FONT_H], o[FONT_H];
+    CHECK(font_glyph('g', g) && font_glyph('9', nine) && font_glyph('o', o));
+    CHECK(g[0] == 0 && g[1] == 0 && o[0] == 0 && o[1] == 0 && nine[0] != 0);
+    int same = 0;
+    for (int a = 0x21; a < 0x7f; a++)
+        for (int b = a + 1; b < 0x7f; b++) {
+            uint8_t ra[FONT_H], rb[FONT_H];
+            if (font_glyph((uint32_t)a, ra) && font_glyph((uint32_t)b, rb) &&
+                memcmp(ra, rb, sizeof ra) == 0)
+                same++;
+        }
+    CHECK(same == 0);
+}
+
 int main(void)
 {
     test_heatmap_png();
     test_shapes();
     test_clocks_png();
+    test_font_letters();
     TEST_END("test_pixels");
 }

@@ -1,0 +1,223 @@
+#!/usr/bin/env bash
+# The config shapes of current models, read as transformers reads them:
+# v5 rope_parameters with the keys inside, keyed by layer type (Gemma's
+# sliding_attention / full_attention, DeepSeek V4's main / compress), a
+# null entry (a layer without RoPE), the "type" alias, rope_theta null
+# beside nested keys, and the older v4 shape; --export freqs against
+# omega evaluated here, the status line naming the layer type in force.
+set -u
+: "${PEVIZ:=./peviz}"
+export ASAN_OPTIONS="detect_leaks=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
+pass=0 fail=0
+tmp=$(mktemp -d /tmp/peviz-models.XXXXXX); trap 'rm -rf "$tmp"' EXIT
+ok()  { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+
+if ! command -v python3 >/dev/null; then
+    echo "models: python3 is needed"; echo "models: 0 passed, 1 failed"; exit 1
+fi
+
+# freqs FILE D BASE DIV: the lines i,omega,wavelength of d rotary dims,
+# omega_i = BASE^(-2i/D) / DIV, compared with the 9 digits printed
+freqs() {
+    python3 - "$@" <<'PY'
+import math, sys
+f, d, base, div = sys.argv[1], int(sys.argv[2]), float(sys.argv[3]), float(sys.argv[4])
+got = [l.split(",") for l in open(f).read().split()]
+ok = len(got) == d // 2
+for i, g in enumerate(got):
+    w = base ** (-2 * i / d) / div
+    ok = ok and int(g[0]) == i and abs(float(g[1]) - w) <= 6e-9 * w   # %.9g
+sys.exit(0 if ok else 1)
+PY
+}
+
+# check NAME CONFIG-TEXT LAYER D BASE DIV: --export freqs of the layer type
+check() {
+    local name=$1 text=$2 layer=$3; shift 3
+    printf '%s' "$text" >"$tmp/$name.json"
+    local lt=(); [ -n "$layer" ] && lt=(--layer-type "$layer")
+    "$PEVIZ" --config "$tmp/$name.json" "${lt[@]}" --export freqs >"$tmp/f" 2>"$tmp/err"
+    if freqs "$tmp/f" "$@"; then ok
+    else bad "$name ${layer:-(first)}: $(head -c 200 "$tmp/err") $(head -c 100 "$tmp/f")"; fi
+}
+
+# v5, the keys inside rope_parameters, partial rotary 0.5 of head_dim 96
+V5='{"head_dim": 96, "max_position_embeddings": 8192,
+ "rope_parameters": {"rope_type": "default", "rope_theta": 31337.0, "partial_rotary_factor": 0.5}}'
+check v5 "$V5" "" 48 31337 1
+
+# keyed by layer type, a null entry, rope_theta null beside them, the
+# "type" alias inside an entry
+G='{"head_dim": 64, "max_position_embeddings": 65536, "rope_theta": null,
+ "layer_types": ["sliding_attention", "sliding_attention", "full_attention", "nope_attention"],
+ "rope_parameters": {"rope_theta": null,
+   "sliding_attention": {"rope_type": "default", "rope_theta": 12345.0},
+   "full_attention": {"type": "linear", "factor": 6.0, "rope_theta": 777777.0},
+   "nope_attention": null}}'
+check layers "$G" "" 64 12345 1
+check layers "$G" sliding_attention 64 12345 1
+check layers "$G" full_attention 64 777777 6
+
+# DeepSeek V4's labels
+V4='{"model_type": "deepseek_v4", "head_dim": 128, "max_position_embeddings": 4096,
+ "rope_parameters": {"main": {"rope_type": "default", "rope_theta": 20000.0},
+                     "compress": {"rope_type": "default", "rope_theta": 90000.0}}}'
+check v4labels "$V4" main 128 20000 1
+check v4labels "$V4" compress 128 90000 1
+
+# the older shape reads as before: rope_theta + rope_scaling, "type"
+OLD='{"hidden_size": 2048, "num_attention_heads": 16, "max_position_embeddings": 4096,
+ "rope_theta": 5555.0, "rope_scaling": {"type": "linear", "factor": 3.0}}'
+check old "$OLD" "" 128 5555 3
+
+# a null entry: a layer without RoPE, whose scores with ones are 0, and
+# with a real q and k are q.k (no rotation)
+"$PEVIZ" --config "$tmp/layers.json" --layer-type nope_attention --export scores -n 5 >"$tmp/s" 2>"$tmp/err"
+if [ -s "$tmp/s" ] && ! grep -q '[1-9]' "$tmp/s"; then ok
+else bad "null layer type: scores not 0: $(head -c 200 "$tmp/err") $(head -c 80 "$tmp/s")"; fi
+
+# the status line names the layer type in force, the first with RoPE
+# without --layer-type
+for lt in "" full_attention nope_attention; do
+    want=${lt:-sliding_attention}
+    args=(); [ -n "$lt" ] && args=(--layer-type "$lt")
+    "$PEVIZ" --config "$tmp/layers.json" "${args[@]}" --snapshot --size 120x6 --view clocks \
+        >"$tmp/snap" 2>"$tmp/err"
+    if tail -1 "$tmp/snap" | grep -q "layers.json $want"; then ok
+    else bad "status line without layer type $want: $(tail -1 "$tmp/snap") $(cat "$tmp/err")"; fi
+done
+
+# refusals: a layer type the file does not have names the ones it has
+"$PEVIZ" --config "$tmp/layers.json" --layer-type rope_theta --export freqs >"$tmp/o" 2>"$tmp/err"
+rc=$?
+if [ $rc -eq 2 ] && [ ! -s "$tmp/o" ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] &&
+   grep -q "sliding_attention, full_attention, nope_attention" "$tmp/err"; then ok
+else bad "--layer-type rope_theta: rc=$rc $(cat "$tmp/err")"; fi
+
+# ---- proportional RoPE (Gemma 4), as transformers' proportional type:
+# live = int(p * head_dim // 2) bands at theta^(-2i/head_dim) over the
+# whole head dim, the rest 0, all divided by the factor; a Gemma 4
+# full_attention layer takes global_head_dim
+prop() {    # FREQS-FILE HEAD-DIM P THETA FACTOR
+    python3 - "$@" <<'PY'
+import sys
+f, hd, p, th, s = sys.argv[1], int(sys.argv[2]), float(sys.argv[3]), float(sys.argv[4]), float(sys.argv[5])
+live = int(p * hd // 2)
+got = [l.split(",") for l in open(f).read().split()]
+ok = len(got) == hd // 2
+for i, g in enumerate(got):
+    w = th ** (-2 * i / hd) / s if i < live else 0.0
+    ok = ok and abs(float(g[1]) - w) <= 6e-9 * w if w else ok and float(g[1]) == 0.0
+sys.exit(0 if ok else 1)
+PY
+}
+P4='{"model_type": "gemma4_text", "head_dim": 96, "global_head_dim": 160, "max_position_embeddings": 32768,
+ "rope_parameters": {"sliding_attention": {"rope_type": "default", "rope_theta": 4321.0},
+   "full_attention": {"rope_type": "proportional", "partial_rotary_factor": 0.3, "rope_theta": 54321.0, "factor": 3.0}}}'
+printf '%s' "$P4" >"$tmp/p4.json"
+"$PEVIZ" --config "$tmp/p4.json" --layer-type full_attention --export freqs >"$tmp/f" 2>"$tmp/err"
+if prop "$tmp/f" 160 0.3 54321 3; then ok; else bad "proportional full_attention: $(cat "$tmp/err") $(head -c 100 "$tmp/f")"; fi
+check p4 "$P4" sliding_attention 96 4321 1
+# the same on the command line, and without a factor
+"$PEVIZ" -d 96 -b 777 --rope-scaling proportional --proportion 0.41 --export freqs >"$tmp/f" 2>"$tmp/err"
+if prop "$tmp/f" 96 0.41 777 1; then ok; else bad "--rope-scaling proportional: $(cat "$tmp/err")"; fi
+# scores: each still band adds 2 (q = k = ones) to every score
+"$PEVIZ" -d 32 -b 999 --rope-scaling proportional --proportion 0.5 --factor 2 --scheme rope --export scores -n 9 \
+    >"$tmp/s" 2>"$tmp/err"
+python3 - "$tmp/s" <<'PY' && ok || bad "proportional scores: $(cat "$tmp/err")"
+import math, sys
+rows = [list(map(float, l.split(","))) for l in open(sys.argv[1]).read().split()]
+w = [999 ** (-2 * k / 32) / 2 if k < 8 else 0.0 for k in range(16)]
+ok = len(rows) == 9
+for i, r in enumerate(rows):
+    for j, v in enumerate(r):
+        want = sum(2 * math.cos((i - j) * x) for x in w)
+        ok = ok and abs(v - want) <= 1e-8 * abs(want)
+sys.exit(0 if ok else 1)
+PY
+# the still bands are named so in the plan
+"$PEVIZ" --config "$tmp/p4.json" --layer-type full_attention --export bands >"$tmp/b" 2>&1
+if [ "$(grep -c ',still,[^,]*,0,inf,0$' "$tmp/b")" -eq $((80 - 24)) ]; then ok
+else bad "proportional bands: $(grep -c still "$tmp/b") still bands"; fi
+
+# ---- model-class defaults: glm4_moe's class sets partial_rotary_factor
+# 0.5 when config.json is silent (Glm4MoeConfig), and the screen says so;
+# a value in the file wins
+GLM='{"model_type": "glm4_moe", "hidden_size": 5120, "num_attention_heads": 40, "head_dim": 112,
+ "rope_theta": 876543.0, "max_position_embeddings": 65536}'
+check glm "$GLM" "" 56 876543 1
+"$PEVIZ" --config "$tmp/glm.json" --snapshot --view clocks --size 160x5 >"$tmp/snap" 2>&1
+if tail -1 "$tmp/snap" | grep -q "rotary 0.5 (glm4_moe class default)"; then ok
+else bad "class default not named: $(tail -1 "$tmp/snap")"; fi
+check glm1 '{"model_type": "glm4_moe", "head_dim": 112, "partial_rotary_factor": 0.75, "rope_theta": 5000.0}' "" 84 5000 1
+"$PEVIZ" --config "$tmp/glm1.json" --snapshot --view clocks --size 160x5 >"$tmp/snap" 2>&1
+if ! tail -1 "$tmp/snap" | grep -q "class default"; then ok
+else bad "a file's own factor named as a class default"; fi
+
+# ---- presets against their published configs ----------------------------
+# each preset's --export freqs equals that of the config.json it names
+# (numbers of the published file, the model card's YaRN block for Qwen3)
+preset() {  # NAME CONFIG-TEXT
+    printf '%s' "$2" >"$tmp/pre.json"
+    "$PEVIZ" --model "$1" --export freqs >"$tmp/a" 2>&1
+    "$PEVIZ" --config "$tmp/pre.json" --export freqs >"$tmp/b" 2>&1
+    if [ -s "$tmp/a" ] && cmp -s "$tmp/a" "$tmp/b"; then ok
+    else bad "preset $1 differs from its config: $(head -c 120 "$tmp/a") / $(head -c 120 "$tmp/b")"; fi
+}
+preset qwen3-8b-yarn '{"model_type": "qwen3", "head_dim": 128, "hidden_size": 4096,
+ "num_attention_heads": 32, "rope_theta": 1000000, "max_position_embeddings": 40960,
+ "rope_scaling": {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 32768}}'
+preset glm-4.5-air '{"model_type": "glm4_moe", "head_dim": 128, "hidden_size": 4096,
+ "num_attention_heads": 96, "partial_rotary_factor": 0.5, "rope_theta": 1000000,
+ "rope_scaling": null, "max_position_embeddings": 131072}'
+# Gemma 4's text config as transformers 5 writes it: settings left beside
+# the per-layer entries ("rope_theta": null, "rope_type": "default")
+G4='{"model_type": "gemma4_text", "head_dim": 256, "global_head_dim": 512,
+ "max_position_embeddings": 131072, "sliding_window": 1024,
+ "rope_parameters": {
+   "full_attention": {"partial_rotary_factor": 0.25, "rope_type": "proportional", "rope_theta": 1000000},
+   "sliding_attention": {"rope_type": "default", "rope_theta": 10000},
+   "rope_theta": null, "rope_type": "default"}}'
+printf '%s' "$G4" >"$tmp/g4.json"
+for lt in full_attention sliding_attention; do
+    m=gemma4-${lt%_attention}
+    "$PEVIZ" --model "$m" --export freqs >"$tmp/a" 2>&1
+    "$PEVIZ" --config "$tmp/g4.json" --layer-type $lt --export freqs >"$tmp/b" 2>&1
+    if [ -s "$tmp/a" ] && cmp -s "$tmp/a" "$tmp/b"; then ok
+    else bad "preset $m differs from Gemma 4's $lt: $(head -c 120 "$tmp/b")"; fi
+done
+"$PEVIZ" --config "$tmp/g4.json" --layer-type full_attention --export freqs >"$tmp/f" 2>&1
+if prop "$tmp/f" 512 0.25 1000000 1; then ok; else bad "Gemma 4 full_attention: $(head -c 100 "$tmp/f")"; fi
+K25='{"model_type": "kimi_k25", "text_config": {"architectures": ["DeepseekV3ForCausalLM"],
+ "model_type": "deepseek_v3", "max_position_embeddings": 262144, "qk_rope_head_dim": 64,
+ "hidden_size": 7168, "num_attention_heads": 64,
+ "rope_parameters": {"beta_fast": 32.0, "beta_slow": 1.0, "factor": 64.0, "mscale": 1.0,
+   "mscale_all_dim": 1.0, "original_max_position_embeddings": 4096, "rope_theta": 50000.0,
+   "rope_type": "yarn", "type": "yarn"}, "rope_theta": 50000.0}}'
+preset kimi-k2.5 "$K25"
+"$PEVIZ" --model kimi-k2.5 --export scores -n 6 >"$tmp/a" 2>&1
+"$PEVIZ" --config "$tmp/pre.json" --export scores -n 6 >"$tmp/b" 2>&1
+if [ -s "$tmp/a" ] && cmp -s "$tmp/a" "$tmp/b"; then ok; else bad "kimi-k2.5 scores differ from its config's"; fi
+V32='{"architectures": ["DeepseekV32ForCausalLM"], "model_type": "deepseek_v32",
+ "qk_rope_head_dim": 64, "rope_theta": 10000.0, "max_position_embeddings": 163840,
+ "rope_scaling": {"rope_type": "yarn", "factor": 40, "original_max_position_embeddings": 4096,
+   "beta_fast": 32, "beta_slow": 1, "mscale": 1.0, "mscale_all_dim": 1.0}}'
+preset deepseek-v3.2 "$V32"
+"$PEVIZ" --model deepseek-v3.2 --export scores -n 6 >"$tmp/a" 2>&1
+"$PEVIZ" --config "$tmp/pre.json" --export scores -n 6 >"$tmp/b" 2>&1
+if [ -s "$tmp/a" ] && cmp -s "$tmp/a" "$tmp/b"; then ok; else bad "deepseek-v3.2 scores differ from its config's"; fi
+Q35='{"model_type": "qwen3_5", "text_config": {"head_dim": 256, "hidden_size": 1024,
+ "num_attention_heads": 8, "full_attention_interval": 4, "max_position_embeddings": 262144,
+ "rope_parameters": {"mrope_interleaved": true, "mrope_section": [11, 11, 10],
+   "partial_rotary_factor": 0.25, "rope_theta": 10000000, "rope_type": "default"}},
+ "vision_config": {"spatial_merge_size": 2}}'
+preset qwen3.5 "$Q35"
+"$PEVIZ" --model qwen3.5 --sequence text:3,image:4x4,text:2 --export scores >"$tmp/a" 2>&1
+"$PEVIZ" --config "$tmp/pre.json" --sequence text:3,image:4x4,text:2 --export scores >"$tmp/b" 2>&1
+if [ -s "$tmp/a" ] && cmp -s "$tmp/a" "$tmp/b"; then ok; else bad "qwen3.5 M-RoPE scores differ from its config's: $(head -c 150 "$tmp/a")"; fi
+"$PEVIZ" --model glm-4.5-air --export freqs >"$tmp/f" 2>&1
+if freqs "$tmp/f" 64 1000000 1; then ok; else bad "glm-4.5-air: not 1e6^(-2i/64)"; fi
+
+echo "models: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
