@@ -1184,13 +1184,9 @@ static void print_keys(FILE *f, const char *title, const struct view *v,
     fprintf(f, "\n%s:\n", title);
     for (; k->key; k++)
         if (k->label) {
-            const char *label = k->label;
-            const char *help = view_key_help(v, k, vhelp, sizeof vhelp);
-            if (k->act == ACT_VIEW_N) {
-                views_keys_text(vlabel, sizeof vlabel, vhelp, sizeof vhelp);
-                label = vlabel;
-                help = vhelp;
-            }
+            const char *help;
+            const char *label = view_key_text(v, k, vlabel, sizeof vlabel,
+                                              vhelp, sizeof vhelp, &help);
             int pad = 15 - text_width(label);   /* cells, not bytes */
             fprintf(f, "  %s%*s %s\n", label, pad > 0 ? pad : 0, "", help);
         }
