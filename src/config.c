@@ -146,7 +146,10 @@ static const struct class_default {
      * qk_rope_head_dim is given), compress_rope_theta 160000.0; without
      * per-label entries its rope_parameters become "main" (default RoPE,
      * rope_theta) and "compress" (the file's scaling, compress_rope_theta,
-     * attention_factor 1.0 when yarn) */
+     * attention_factor 1.0 when yarn), each with that rotary fraction;
+     * modeling_deepseek_v4.py reads an entry's partial_rotary_factor with
+     * default 1.0, so entries of the file's own turn all of head_dim
+     * unless they say */
     { "deepseek_v4", 64.0 / 512, "configuration_deepseek_v4.py", 512, 160000 },
 };
 
@@ -464,6 +467,9 @@ static int set_dims(struct cfg *c)
             fkey = PARTIAL[i];
     }
     const struct class_default *cd = class_default(c->root);
+    if (cd && cd->compress_rope_theta > 0 && !c->v4)
+        cd = NULL;      /* V4's own entries: 1.0 unless they say (its
+                           rotary embedding's default) */
     if (r == 0 && !fkey && cd) {        /* the class's own default */
         f = cd->partial_rotary_factor;
         fkey = "partial_rotary_factor";

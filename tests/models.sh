@@ -59,13 +59,14 @@ check layers "$G" "" 64 12345 1
 check layers "$G" sliding_attention 64 12345 1
 check layers "$G" full_attention 64 777777 6
 
-# DeepSeek V4's labels; with no partial_rotary_factor its class's
-# 64/512 of head_dim turns (16 of 128)
+# DeepSeek V4's labels; an entry without partial_rotary_factor turns the
+# whole head_dim (its rotary embedding's default 1.0, not the class's
+# 64/512, which the class writes into the entries it makes)
 V4='{"model_type": "deepseek_v4", "head_dim": 128, "max_position_embeddings": 4096,
  "rope_parameters": {"main": {"rope_type": "default", "rope_theta": 20000.0},
                      "compress": {"rope_type": "default", "rope_theta": 90000.0}}}'
-check v4labels "$V4" main 16 20000 1
-check v4labels "$V4" compress 16 90000 1
+check v4labels "$V4" main 128 20000 1
+check v4labels "$V4" compress 128 90000 1
 V4P=${V4//'"rope_type": "default",'/'"rope_type": "default", "partial_rotary_factor": 0.5,'}
 check v4labels "$V4P" main 64 20000 1
 check v4labels "$V4P" compress 64 90000 1
