@@ -45,8 +45,8 @@ int config_class_note(const char *path, const char *layer_type, char *note,
 
 /*
  * The pairing of q and k dims the model family uses (enum qk_pairs in
- * peviz/scores.h): interleaved for GPT-J, CodeGen, ChatGLM and configs
- * with rope_interleave true (DeepSeek V2/V3's checkpoints), half
+ * peviz/scores.h): interleaved for GPT-J, CodeGen, ChatGLM, DeepSeek V4
+ * and configs with rope_interleave true (DeepSeek V2/V3's checkpoints), half
  * (rotate_half) for the rest of transformers' families; -1 when path is
  * not a readable config.json (a GGUF file: its pairs are not read).
  */

@@ -193,6 +193,14 @@ a=$("$PEVIZ" --config "$tmp/v4y.json" --layer-type compress --export scores --sc
 o=$("$PEVIZ" --config "$tmp/v4o.json" --export scores --scheme rope -n 1 2>&1)
 if [ "$a" = 64 ] && awk -v o="$o" 'BEGIN { m = 0.1 * log(16) + 1; exit !(o + 0 > 64 * m * m - 1e-4 && o + 0 < 64 * m * m + 1e-4) }'
 then ok; else bad "V4 compress yarn S(0,0) $a (want 64), other $o"; fi
+# V4 pairs consecutive channels (its interleaved RoPE): q = e0, k = e1 at
+# d 4, base 1e4, make S(1,0) = sin(omega_0 * 1) = sin 1; half pairs (0, 2)
+# and (1, 3), where the same q and k give 0
+printf '1,0,0,0\n0,1,0,0\n' >"$tmp/qk4.csv"
+printf '%s' '{"model_type": "deepseek_v4", "qk_rope_head_dim": 4, "rope_theta": 10000.0}' >"$tmp/v4q.json"
+"$PEVIZ" --config "$tmp/v4q.json" --qk "$tmp/qk4.csv" --export scores -n 2 >"$tmp/s" 2>&1
+if awk -F, 'NR == 2 { v = $1 } END { exit !(v != "" && v - sin(1) < 1e-8 && sin(1) - v < 1e-8) }' "$tmp/s"
+then ok; else bad "V4 pairs not interleaved: $(tr '\n' ' ' <"$tmp/s")"; fi
 
 # ---- presets against their published configs ----------------------------
 # each preset's --export freqs equals that of the config.json it names
