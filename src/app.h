@@ -37,7 +37,7 @@ struct tour;
 #define APP_MSG_LEN 256
 #define APP_NOTE_MAX 80         /* :note: printable ASCII (the protocol's) */
 #define APP_PROMPT_LEN 256
-#define APP_SOURCE_LEN 64
+#define APP_SOURCE_LEN 160
 
 struct app {
     params p;                   /* d_model, base, n, pos */

@@ -865,7 +865,7 @@ static int first_pass(struct cli *c, int argc, char **argv,
         size_t k = strlen(c->app.source);
         snprintf(c->app.source + k, sizeof c->app.source - k, " %s", lname);
     }
-    char note[80];
+    char note[160];
     if (config && config_class_note(config, layer, note, sizeof note)) {
         size_t k = strlen(c->app.source);   /* where the value came from */
         snprintf(c->app.source + k, sizeof c->app.source - k, ", %s", note);
