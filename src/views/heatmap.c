@@ -28,41 +28,18 @@
 #include "axis.h"
 #include "peviz/tables.h"
 #include "views/heat_pca.h"
+#include "views/heat_geom.h"
+#include "views/heat_table.h"
 #include "views/heatmap.h"
 #include "peviz/pe.h"
 #include "plans.h"
 #include "state_field.h"
 
 #define BAND_CHUNK 256      /* columns computed per call */
-#define MIN_SPAN 8          /* zooming in stops at this many positions */
 #define MIN_MAP_ROWS 4      /* chrome rows give way below this */
 #define ONE_LINE_INSPECTOR 120   /* width from which the inspector is 1 row */
 #define LEGEND_W 21         /* cells of the colour strip (odd: has a middle) */
 #define MAX_ZOOM 62
-
-/* What the map shows where (see heatmap.h). */
-struct heat_geom {
-    struct axis ax;         /* positions across (axis.h) */
-    struct axis ay;         /* band grid entries down */
-    int cols, rows;         /* map size in cells */
-    int zoom;               /* a->heat.zoom, clamped */
-    /* from the axis: */
-    int64_t k;              /* positions per column, at most */
-    int m;                  /* columns per position, at least (> 1 only
-                               if k == 1) */
-    int64_t vis, x0;        /* positions a window holds, the first shown */
-    int ucols;              /* columns in use */
-    int half;               /* bands */
-    int s;                  /* nominal band step of the zoom (1: all) */
-    int nb;                 /* bands in the grid, evenly spread over all */
-    int j0, shown;          /* first grid index shown, how many */
-    int bh;                 /* least cell rows per band (> 1 when bands are
-                               few); bands share the rows out, so heights
-                               differ by one unit at most (slot_rows) */
-    int unit;               /* cell rows a grid entry is counted in */
-    int whole;              /* no half blocks: each dimension whole rows
-                               (bh even, sin rows above cos rows) */
-};
 
 /* The view area split into rows; -1 for a row dropped on small screens. */
 struct heat_layout {
@@ -125,382 +102,6 @@ static void fmt_ordinal(int v, char *buf, size_t len)
         suf = v % 10 == 1 ? "st" : v % 10 == 2 ? "nd" : v % 10 == 3 ? "rd"
                                                                      : "th";
     snprintf(buf, len, "%d%s", v, suf);
-}
-
-/* ---- geometry ------------------------------------------------------- */
-
-/* Band index of grid entry j: round(j (half - 1) / (nb - 1)), so entry 0
- * is the first band, entry nb - 1 the last, and steps differ by at most
- * one band. */
-static int grid_band(const struct heat_geom *g, int j)
-{
-    if (g->nb <= 1 || j <= 0)
-        return 0;
-    if (j >= g->nb - 1)
-        return g->half - 1;
-    int64_t den = g->nb - 1;
-    return (int)(((int64_t)j * (g->half - 1) * 2 + den) / (2 * den));
-}
-
-/* The grid entry nearest to band i. */
-static int grid_index(const struct heat_geom *g, int i)
-{
-    if (g->nb <= 1 || i <= 0)
-        return 0;
-    int j = (int)((int64_t)i * (g->nb - 1) / (g->half - 1));
-    if (j >= g->nb - 1)
-        return g->nb - 1;
-    return grid_band(g, j + 1) - i < i - grid_band(g, j) ? j + 1 : j;
-}
-
-/* Band step of the overview that fits every band row into rows. */
-static int band_step0(int half, int rows)
-{
-    if (half <= rows)
-        return 1;
-    if (rows <= 1)
-        return half > 1 ? half - 1 : 1;
-    return (int)ceil_div(half - 1, rows - 1);
-}
-
-/* Zoom levels: until the span reaches MIN_SPAN and the band step 1. */
-static int zoom_max(int64_t n, int s0)
-{
-    int zp = axis_zoom_max(n, MIN_SPAN), zb = axis_zoom_max(s0, 1);
-    return zp > zb ? zp : zb;
-}
-
-/* Positions across: the window is paged so the cursor is inside (a
- * pure function: a sweep turns whole pages).  The window's positions
- * are shared out over every column (AXIS_FILL): the map fills its
- * width, each column the exact mean of its own run. */
-static void geom_cols(struct heat_geom *g, const struct app *a)
-{
-    axis_init(&g->ax, a->p.n, g->zoom, MIN_SPAN, g->cols, AXIS_FILL);
-    axis_page(&g->ax, a->heat.x0, a->p.pos);
-    g->k = g->ax.k;
-    g->m = g->ax.m;
-    g->vis = g->ax.vis;
-    g->x0 = g->ax.x0;
-    g->ucols = g->ax.used;
-}
-
-/* Rows the band grid is planned for: without half blocks a band needs
- * two (its sine row and its cosine row). */
-static int band_rows(const struct heat_geom *g)
-{
-    int rows = g->rows > 0 ? g->rows : 1;
-    return g->whole && rows > 1 ? rows / 2 : rows;
-}
-
-/* Bands in the grid: every band at step 1, else the overview's one per
- * row (at least the first and the last), doubled per zoom step. */
-static int geom_grid_bands(int half, int brows, int s, int zoom)
-{
-    if (s <= 1 || half <= 2)
-        return half;
-    int64_t nb0 = brows < 2 ? 2 : brows < half ? brows : half;
-    int64_t nb = zoom >= 30 ? half : ((nb0 - 1) << zoom) + 1;
-    return nb < half ? (int)nb : half;
-}
-
-static void geom_rows(struct heat_geom *g, const struct app *a)
-{
-    int rows = g->rows > 0 ? g->rows : 1;
-    int br = band_rows(g), s0 = band_step0(g->half, br);
-    g->s = (int)axis_span(s0, g->zoom, 1);      /* zoom halves the step */
-    g->nb = geom_grid_bands(g->half, br, g->s, g->zoom);
-    /* without half blocks the grid is laid out in pairs of rows, so a
-     * band's sine and cosine get whole rows each (bh even) */
-    int unit = g->whole && rows > 1 ? 2 : 1, urows = rows / unit;
-    /* grid entries down the rows, one per row or bh rows each, paged */
-    axis_init_span(&g->ay, g->nb, g->nb < urows ? g->nb : urows, urows,
-                   AXIS_FILL);
-    axis_page(&g->ay, grid_index(g, a->heat.dim0 / 2),
-              grid_index(g, a->heat.dim / 2));
-    g->unit = unit;
-    g->bh = g->ay.m * unit;
-    g->shown = (int)axis_shown(&g->ay);
-    g->j0 = (int)g->ay.x0;
-}
-
-static void geom_make(struct heat_geom *g, const struct app *a, int cols,
-                      int rows)
-{
-    memset(g, 0, sizeof *g);
-    g->cols = cols;
-    g->rows = rows;
-    g->half = a->p.d / 2;
-    g->whole = !canvas_has_halves(a->ascii, a->color);
-    int zmax = zoom_max(a->p.n, band_step0(g->half, band_rows(g)));
-    g->zoom = a->heat.zoom < 0 ? 0 : a->heat.zoom > zmax ? zmax : a->heat.zoom;
-    geom_cols(g, a);
-    geom_rows(g, a);
-}
-
-/* The first cell row of grid slot slot (slot == shown: the rows used). */
-static int slot_row(const struct heat_geom *g, int slot)
-{
-    if (slot <= 0)
-        return 0;
-    if (slot >= g->shown)
-        return g->unit * axis_cell_end(&g->ay, g->j0 + g->shown - 1);
-    return g->unit * axis_cell(&g->ay, g->j0 + slot);
-}
-
-/* Cell rows of grid slot slot: its sine's pixel rows, and its cosine's. */
-static int slot_rows(const struct heat_geom *g, int slot)
-{
-    return slot_row(g, slot + 1) - slot_row(g, slot);
-}
-
-/* The grid slot drawn on cell row r, or -1 below the grid. */
-static int row_slot(const struct heat_geom *g, int r)
-{
-    int64_t p0, p1;
-    if (r < 0 || axis_range(&g->ay, r / g->unit, &p0, &p1))
-        return -1;
-    return (int)(p0 - g->j0);
-}
-
-/* Positions of column col; 0, or -1 when the column is empty. */
-static int col_range(const struct heat_geom *g, int64_t n, int col,
-                     int64_t *p0, int64_t *p1)
-{
-    (void)n;
-    return axis_range(&g->ax, col, p0, p1);
-}
-
-/* Dimension of pixel row py, or -1. */
-static int pixel_dim(const struct heat_geom *g, int py)
-{
-    int slot = py < 0 ? -1 : row_slot(g, py / 2);
-    if (slot < 0 || slot >= g->shown)
-        return -1;
-    int h = slot_rows(g, slot), off = py - 2 * slot_row(g, slot);
-    return 2 * grid_band(g, g->j0 + slot) + (off >= h);
-}
-
-/* First pixel row of dimension dim as shown (snapped to the grid). */
-static int dim_pixel(const struct heat_geom *g, int dim)
-{
-    int slot = grid_index(g, dim / 2) - g->j0;
-    return 2 * slot_row(g, slot) + (dim % 2) * slot_rows(g, slot);
-}
-
-/* The column marking position pos (the middle one of a wide position),
- * or -1 off the window. */
-static int cursor_col(const struct heat_geom *g, int64_t pos)
-{
-    return axis_cell_mid(&g->ax, pos);
-}
-
-/* ---- a loaded table (--pe-file) ---------------------------------------- */
-
-/*
- * The table the map shows, or NULL.  Only while d_model is the table's
- * width: after d/D the parameters describe sinusoids the file does not
- * hold.  Positions past its rows (after N) are missing, never invented:
- * a real table has no row there (GPT-2 cannot index position 1024).
- */
-static const struct pe_table *heat_table(const struct app *a)
-{
-    const struct pe_table *t = a->pe_table;
-    return t && t->v && t->d == a->p.d ? t : NULL;
-}
-
-/* Which table a cached result was computed from.  The loaded table never
- * changes under its pointer; the other fields catch a new one at the
- * same address. */
-struct table_id {
-    const struct pe_table *t;
-    const double *v;
-    int64_t n;
-    int d;
-};
-
-static struct table_id table_id_of(const struct pe_table *t)
-{
-    struct table_id id = { t, t->v, t->n, t->d };
-    return id;
-}
-
-static int table_id_same(const struct table_id *x, const struct table_id *y)
-{
-    return x->t == y->t && x->v == y->v && x->n == y->n && x->d == y->d;
-}
-
-/*
- * Column means of the dimensions on screen, [column][2 * slot + odd],
- * for one geometry: computing them reads every visible table row once
- * (at most the table's 2^22 values); frames that only move the cursor or
- * sweep inside the window reuse them.  Part of the view's runtime object.
- */
-/* The geometry column means belong to. */
-struct means_key {
-    int64_t n, x0, k;
-    int m, ucols, nb, j0, shown, half;
-};
-
-struct table_cache {
-    struct table_id id;
-    int have;
-    struct means_key key;
-    int ndim;                   /* 2 * shown: dims per column */
-    int *dims;                  /* [ndim]: the dimension of each slot */
-    double *mean;
-    size_t cap;                 /* columns x dims allocated in mean */
-    int ndim_cap;               /* entries allocated in dims */
-    struct table_id scale_id;   /* max |v| of the whole table */
-    double scale;
-    int have_scale;
-};
-
-static void table_cache_free(struct table_cache *tc)
-{
-    free(tc->mean);
-    free(tc->dims);
-    tc->mean = NULL;
-    tc->dims = NULL;
-    tc->cap = 0;
-    tc->ndim_cap = 0;
-    tc->have = 0;
-}
-
-/* Symmetric colour scale: the largest |value| in the table (1 if all are
- * 0), found once per table when there is a cache tc. */
-static double table_scale(struct table_cache *tc, const struct pe_table *t)
-{
-    struct table_id id = table_id_of(t);
-    if (tc && tc->have_scale && table_id_same(&tc->scale_id, &id))
-        return tc->scale;
-    double mx = 0;
-    for (int64_t i = 0; i < t->n * t->d; i++)
-        mx = fabs(t->v[i]) > mx ? fabs(t->v[i]) : mx;
-    mx = mx > 0 ? mx : 1;
-    if (tc) {
-        tc->scale_id = id;
-        tc->scale = mx;
-        tc->have_scale = 1;
-    }
-    return mx;
-}
-
-/* The plain mean of table[p, dim] over the table's rows among p in
- * [p0, p1), in order; NAN when none is in the table (missing). */
-static double table_mean(const struct pe_table *t, int64_t p0, int64_t p1,
-                         int dim)
-{
-    double sum = 0;
-    p1 = p1 < t->n ? p1 : t->n;
-    if (p0 >= p1)
-        return NAN;
-    for (int64_t p = p0; p < p1; p++)
-        sum += t->v[p * t->d + dim];
-    return sum / (double)(p1 - p0);
-}
-
-static struct means_key means_key_of(const struct heat_geom *g, int64_t n)
-{
-    struct means_key k;
-    memset(&k, 0, sizeof k);
-    k.n = n;
-    k.x0 = g->x0;
-    k.k = g->k;
-    k.m = g->m;
-    k.ucols = g->ucols;
-    k.nb = g->nb;
-    k.j0 = g->j0;
-    k.shown = g->shown;
-    k.half = g->half;
-    return k;
-}
-
-static int table_key_same(const struct table_cache *tc,
-                          const struct heat_geom *g, int64_t n,
-                          const struct table_id *id)
-{
-    struct means_key k = means_key_of(g, n);
-    return tc->have && table_id_same(&tc->id, id) &&
-           memcmp(&tc->key, &k, sizeof k) == 0;
-}
-
-static void table_key_store(struct table_cache *tc, const struct heat_geom *g,
-                            int64_t n, const struct table_id *id)
-{
-    tc->id = *id;
-    tc->key = means_key_of(g, n);
-    tc->ndim = 2 * g->shown;
-    for (int j = 0; j < tc->ndim; j++)
-        tc->dims[j] = 2 * grid_band(g, g->j0 + j / 2) + j % 2;
-    tc->have = 1;
-}
-
-/* Sum each column's rows into its slots: row by row, so a row's values
- * are read front to back, in the order table_mean adds them. */
-static void table_fill(struct table_cache *tc, const struct pe_table *t,
-                       const struct heat_geom *g, int64_t n, int ncol)
-{
-    int64_t p0, p1;
-    for (int ci = 0; ci < ncol; ci++) {
-        double *out = tc->mean + (size_t)ci * (size_t)tc->ndim;
-        memset(out, 0, (size_t)tc->ndim * sizeof *out);
-        if (col_range(g, n, ci, &p0, &p1))
-            continue;
-        p1 = p1 < t->n ? p1 : t->n;
-        for (int j = 0; p0 >= p1 && j < tc->ndim; j++)
-            out[j] = NAN;                   /* past the table: missing */
-        for (int64_t p = p0; p < p1; p++) {
-            const double *row = t->v + p * t->d;
-            for (int j = 0; j < tc->ndim; j++)
-                out[j] += row[tc->dims[j]];
-        }
-        for (int j = 0; p1 > p0 && j < tc->ndim; j++)
-            out[j] /= (double)(p1 - p0);
-    }
-}
-
-/* The means for geometry g, computed into tc when they are not there
- * yet; NULL when out of memory (callers then add the rows up cell by
- * cell). */
-static const double *table_means(struct table_cache *tc,
-                                 const struct pe_table *t,
-                                 const struct heat_geom *g, int64_t n)
-{
-    struct table_id id = table_id_of(t);
-    if (table_key_same(tc, g, n, &id))
-        return tc->mean;
-    int ncol = g->ucols, ndim = 2 * g->shown;   /* a slot per column */
-    size_t need = (size_t)ncol * (size_t)ndim;
-    tc->have = 0;
-    if (need > tc->cap || ndim > tc->ndim_cap) {
-        table_cache_free(tc);
-        tc->mean = malloc((need ? need : 1) * sizeof *tc->mean);
-        tc->dims = malloc((size_t)(ndim ? ndim : 1) * sizeof *tc->dims);
-        if (!tc->mean || !tc->dims) {
-            table_cache_free(tc);
-            return NULL;
-        }
-        tc->cap = need;
-        tc->ndim_cap = ndim;
-    }
-    table_key_store(tc, g, n, &id);
-    table_fill(tc, t, g, n, ncol);
-    return tc->mean;
-}
-
-/* What map column col shows in band slot slot (odd: its lower pixel). */
-static double table_cell(const struct pe_table *t, const double *means,
-                         const struct heat_geom *g, int64_t n, int col,
-                         int slot, int odd)
-{
-    int64_t p0, p1;
-    if (means)
-        return means[(size_t)col * (size_t)(2 * g->shown) +
-                     (size_t)(2 * slot + odd)];
-    if (col_range(g, n, col, &p0, &p1))
-        return 0;
-    return table_mean(t, p0, p1, 2 * grid_band(g, g->j0 + slot) + odd);
 }
 
 /* ---- layout --------------------------------------------------------- */
@@ -589,12 +190,12 @@ static void layout_make(struct heat_layout *L, const struct app *a, int w,
 {
     int map_h;
     memset(L, 0, sizeof *L);
-    L->t = heat_table(a);
-    L->scale = L->t ? table_scale(tc, L->t) : heat_amp(a);
+    L->t = heat_table_shown(a);
+    L->scale = L->t ? heat_table_scale(tc, L->t) : heat_amp(a);
     layout_rows(L, w, h, a->presenter, &map_h);
     L->map_x = layout_margin(L, a, w);
-    geom_make(&L->g, a, w - L->map_x, map_h);
-    int spare = map_h - slot_row(&L->g, L->g.shown);  /* axis right under */
+    heat_geom_make(&L->g, a, w - L->map_x, map_h);
+    int spare = map_h - heat_geom_slot_row(&L->g, L->g.shown);  /* axis right under */
     if (L->ruler_y >= 0)
         L->ruler_y -= spare;
     if (L->label_y >= 0)
@@ -621,7 +222,7 @@ static void heat_layout_hook(const struct app *a, void *rt, int w, int h)
 
 static void heat_fini(void *rt)
 {
-    table_cache_free(&((struct heat_rt *)rt)->tc);
+    heat_table_cache_free(&((struct heat_rt *)rt)->tc);
     heat_pca_free(&((struct heat_rt *)rt)->pca);
 }
 
@@ -652,10 +253,10 @@ static void draw_band_table(const struct app *a, canvas *c,
                             const double *means, int slot)
 {
     const struct heat_geom *g = &L->g;
-    int py = 2 * (L->map_y + slot_row(g, slot)), bh = slot_rows(g, slot);
+    int py = 2 * (L->map_y + heat_geom_slot_row(g, slot)), bh = heat_geom_slot_rows(g, slot);
     for (int col = 0; col < g->ucols; col++) {
-        double top = table_cell(L->t, means, g, a->p.n, col, slot, 0);
-        double bot = table_cell(L->t, means, g, a->p.n, col, slot, 1);
+        double top = heat_table_cell(L->t, means, g, a->p.n, col, slot, 0);
+        double bot = heat_table_cell(L->t, means, g, a->p.n, col, slot, 1);
         if (isnan(top) && isnan(bot)) {     /* past the rows: marked */
             for (int r = 0; r < bh; r++)
                 canvas_text(c, L->map_x + col, py / 2 + r, 1,
@@ -673,8 +274,8 @@ static void draw_band(const struct app *a, canvas *c,
                       const struct heat_layout *L, int slot)
 {
     const struct heat_geom *g = &L->g;
-    double w = plan_of(&a->p)->omega[grid_band(g, g->j0 + slot)];
-    int py = 2 * (L->map_y + slot_row(g, slot)), bh = slot_rows(g, slot);
+    double w = plan_of(&a->p)->omega[heat_geom_band(g, g->j0 + slot)];
+    int py = 2 * (L->map_y + heat_geom_slot_row(g, slot)), bh = heat_geom_slot_rows(g, slot);
     double ms[BAND_CHUNK], mc[BAND_CHUNK];
     int64_t p0[BAND_CHUNK], p1[BAND_CHUNK];
     /* the columns' runs lie side by side in two sizes (or a position
@@ -683,7 +284,7 @@ static void draw_band(const struct app *a, canvas *c,
     for (int c0 = 0; c0 < g->ucols; c0 += BAND_CHUNK) {
         int cnt = g->ucols - c0 < BAND_CHUNK ? g->ucols - c0 : BAND_CHUNK;
         for (int j = 0; j < cnt; j++)
-            if (col_range(g, a->p.n, c0 + j, &p0[j], &p1[j]))
+            if (heat_geom_col_range(g, a->p.n, c0 + j, &p0[j], &p1[j]))
                 p0[j] = p1[j] = 0;              /* empty: left unpainted */
         pe_range_means_runs(w, p0, p1, cnt, ms, mc);
         for (int j = 0; j < cnt; j++) {
@@ -707,10 +308,10 @@ static void draw_cursor(const struct app *a, canvas *c,
 {
     const struct heat_geom *g = &L->g;
     rgb cur = ui_color(a->palette, UI_CURSOR);
-    int x = L->map_x + cursor_col(g, a->p.pos);
-    int py = dim_pixel(g, cursor_dim(a));
+    int x = L->map_x + heat_geom_cursor_col(g, a->p.pos);
+    int py = heat_geom_dim_pixel(g, cursor_dim(a));
     int y = L->map_y + (py + 1) / 2;    /* a cell whose top is this dim */
-    if (py % 2 && slot_rows(g, grid_index(g, cursor_dim(a) / 2) - g->j0) == 1)
+    if (py % 2 && heat_geom_slot_rows(g, heat_geom_index(g, cursor_dim(a) / 2) - g->j0) == 1)
         y = L->map_y + py / 2;          /* cos of a one-row band: its row */
     if (L->mark_y >= 0)
         canvas_put(c, x, L->mark_y, 0x25BC, cur, RGB_DEFAULT, ATTR_BOLD);
@@ -761,8 +362,8 @@ static void draw_axis_letters(const struct app *a, canvas *c,
         !(axis = malloc((size_t)slots + 1)))
         return;
     if (mpos_axes(&a->mp, slots, axis, err, sizeof err) == 0)
-        for (int r = 0; r < slot_row(g, g->shown); r++) {
-            int band = pixel_dim(g, 2 * r) / 2;
+        for (int r = 0; r < heat_geom_slot_row(g, g->shown); r++) {
+            int band = heat_geom_pixel_dim(g, 2 * r) / 2;
             if (band >= 0 && band < slots)
                 canvas_text(c, 1 + L->dimw + 1, L->map_y + r, 1,
                             mpos_axis_name(axis[band], 0),
@@ -779,12 +380,12 @@ static void draw_margin(const struct app *a, canvas *c,
                         const struct heat_layout *L)
 {
     const struct heat_geom *g = &L->g;
-    int last = -10, nrows = slot_row(g, g->shown);
+    int last = -10, nrows = heat_geom_slot_row(g, g->shown);
     for (int r = 0; r < nrows; r++) {
-        int top = pixel_dim(g, 2 * r), prev = pixel_dim(g, 2 * r - 1);
+        int top = heat_geom_pixel_dim(g, 2 * r), prev = heat_geom_pixel_dim(g, 2 * r - 1);
         int starts = top != prev, every = g->bh > 1 ? 1 : 3;
-        if (!starts && g->bh > 1 && pixel_dim(g, 2 * r + 1) != top) {
-            top = pixel_dim(g, 2 * r + 1);      /* a dim starts mid-cell */
+        if (!starts && g->bh > 1 && heat_geom_pixel_dim(g, 2 * r + 1) != top) {
+            top = heat_geom_pixel_dim(g, 2 * r + 1);      /* a dim starts mid-cell */
             starts = 1;
         }
         if (!starts || (r % every && r != nrows - 1) || r - last < every)
@@ -792,8 +393,8 @@ static void draw_margin(const struct app *a, canvas *c,
         draw_dim_label(a, c, L, L->map_y + r, top);
         last = r;
     }
-    int cy = dim_pixel(g, cursor_dim(a));
-    draw_dim_label(a, c, L, L->map_y + cy / 2, pixel_dim(g, cy));
+    int cy = heat_geom_dim_pixel(g, cursor_dim(a));
+    draw_dim_label(a, c, L, L->map_y + cy / 2, heat_geom_pixel_dim(g, cy));
     draw_axis_letters(a, c, L);
 }
 
@@ -817,7 +418,7 @@ static int64_t nice_step(double min)
 static int label_x(const struct heat_geom *g, int64_t p, int w)
 {
     int wide = axis_cell_end(&g->ax, p) - axis_cell(&g->ax, p) > 1;
-    int x = cursor_col(g, p) - (wide ? (w - 1) / 2 : 0);
+    int x = heat_geom_cursor_col(g, p) - (wide ? (w - 1) / 2 : 0);
     if (x + w > g->ucols)
         x = g->ucols - w;
     return x < 0 ? 0 : x;
@@ -828,7 +429,7 @@ static void draw_tick(const struct app *a, canvas *c,
 {
     rgb fg = ui_color(a->palette, UI_AXIS);
     if (L->ruler_y >= 0)
-        canvas_put(c, L->map_x + cursor_col(&L->g, p), L->ruler_y, 0x2534,
+        canvas_put(c, L->map_x + heat_geom_cursor_col(&L->g, p), L->ruler_y, 0x2534,
                    fg, RGB_DEFAULT, 0);
     canvas_printf(c, L->map_x + lx, L->label_y, -1, fg, RGB_DEFAULT, 0,
                   "%lld", (long long)p);
@@ -1143,10 +744,10 @@ static void inspector_column(const struct app *a, const struct heat_layout *L,
     int64_t p0, p1;
     char v[32];
     buf[0] = 0;
-    if (col_range(g, a->p.n, cursor_col(g, a->p.pos), &p0, &p1) ||
+    if (heat_geom_col_range(g, a->p.n, heat_geom_cursor_col(g, a->p.pos), &p0, &p1) ||
         p1 - p0 < 2)
         return;
-    double m = L->t ? table_mean(L->t, p0, p1, cursor_dim(a))
+    double m = L->t ? heat_table_mean(L->t, p0, p1, cursor_dim(a))
                     : heat_mean(a, p0, p1, cursor_dim(a));
     if (isnan(m)) {
         snprintf(buf, len, "column pos %lld-%lld: past the table",
@@ -1217,8 +818,8 @@ static void make_hint_geom(const struct heat_geom *g, int table, char *hint,
                  g->half, unit);
     }
     if (g->shown < g->nb) {
-        int d0 = 2 * grid_band(g, g->j0);
-        int d1 = 2 * grid_band(g, g->j0 + g->shown - 1) + 1;
+        int d0 = 2 * heat_geom_band(g, g->j0);
+        int d1 = 2 * heat_geom_band(g, g->j0 + g->shown - 1) + 1;
         size_t l = strlen(rows);
         snprintf(rows + l, sizeof rows - l, ", dims %d-%d", d0, d1);
     }
@@ -1283,9 +884,9 @@ static int heat_work(const struct app *a, void *rt, int64_t budget)
 {
     struct heat_rt *r = rt;
     if (a->heat.pca)
-        return heat_pca_work(a, heat_table(a), &r->pca, budget);
+        return heat_pca_work(a, heat_table_shown(a), &r->pca, budget);
     if (r->L.t && r->L.g.rows >= 1 && r->L.g.cols >= 1)
-        table_means(&r->tc, r->L.t, &r->L.g, a->p.n);
+        heat_table_means(&r->tc, r->L.t, &r->L.g, a->p.n);
     return 0;
 }
 
@@ -1301,7 +902,7 @@ static void heat_draw(const struct app *a, void *rt, canvas *c, char *hint,
     if (a->heat.pca) {
         if (hintlen)
             snprintf(hint, hintlen, "p: back to the map");
-        heat_pca_draw(a, &r->pca, heat_table(a) ? table_file(a) : NULL, c, 0,
+        heat_pca_draw(a, &r->pca, heat_table_shown(a) ? table_file(a) : NULL, c, 0,
                       0, c->w, c->h);
         return;
     }
@@ -1311,8 +912,8 @@ static void heat_draw(const struct app *a, void *rt, canvas *c, char *hint,
         return;
     struct table_id id;
     const double *means = NULL;
-    if (L->t && (id = table_id_of(L->t),
-                 table_key_same(&r->tc, &L->g, a->p.n, &id)))
+    if (L->t && (id = heat_table_id_of(L->t),
+                 heat_table_key_same(&r->tc, &L->g, a->p.n, &id)))
         means = r->tc.mean;
     for (int slot = 0; slot < L->g.shown; slot++)
         if (L->t)
@@ -1340,15 +941,15 @@ static void move_pos(struct app *a, int64_t delta)
 /* One pixel row up or down among the dimensions shown. */
 static void move_dim(struct app *a, const struct heat_geom *g, int dir)
 {
-    int dim = cursor_dim(a), j = grid_index(g, dim / 2), cos = dim % 2;
+    int dim = cursor_dim(a), j = heat_geom_index(g, dim / 2), cos = dim % 2;
     if (g->nb == g->half)
         dim += dir;
     else if (dir > 0)
-        dim = cos ? (j + 1 < g->nb ? 2 * grid_band(g, j + 1) : dim)
-                  : 2 * grid_band(g, j) + 1;
+        dim = cos ? (j + 1 < g->nb ? 2 * heat_geom_band(g, j + 1) : dim)
+                  : 2 * heat_geom_band(g, j) + 1;
     else
-        dim = cos ? 2 * grid_band(g, j)
-                  : (j > 0 ? 2 * grid_band(g, j - 1) + 1 : dim);
+        dim = cos ? 2 * heat_geom_band(g, j)
+                  : (j > 0 ? 2 * heat_geom_band(g, j - 1) + 1 : dim);
     a->heat.dim = dim < 0 ? 0 : dim >= a->p.d ? a->p.d - 1 : dim;
 }
 
@@ -1356,9 +957,9 @@ static void move_dim(struct app *a, const struct heat_geom *g, int dir)
 static void page_dim(struct app *a, const struct heat_geom *g, int dir)
 {
     int dim = cursor_dim(a), page = g->shown > 1 ? g->shown - 1 : 1;
-    int j = (int)clamp64(grid_index(g, dim / 2) + (int64_t)dir * page, 0,
+    int j = (int)clamp64(heat_geom_index(g, dim / 2) + (int64_t)dir * page, 0,
                          g->nb - 1);
-    a->heat.dim = 2 * grid_band(g, j) + dim % 2;
+    a->heat.dim = 2 * heat_geom_band(g, j) + dim % 2;
 }
 
 /* Zoom by dz around the cursor: the window is centred on it again. */
@@ -1366,7 +967,7 @@ static void zoom_by(struct app *a, struct heat_rt *r, int dz)
 {
     const struct heat_geom *g = &r->L.g;
     int z = g->zoom + dz;
-    int zmax = zoom_max(a->p.n, band_step0(g->half, g->rows));
+    int zmax = heat_geom_zoom_max(a->p.n, heat_geom_step0(g->half, g->rows));
     if (z < 0 || z > zmax) {
         app_msg(a, 0, "zoom stays at %s", z < 0 ? "the whole sequence"
                                                 : "its closest");
@@ -1375,8 +976,8 @@ static void zoom_by(struct app *a, struct heat_rt *r, int dz)
     a->heat.zoom = z;
     heat_layout_hook(a, r, r->w, r->h);
     a->heat.x0 = a->p.pos - g->vis / 2;
-    int j = grid_index(g, cursor_dim(a) / 2) - g->shown / 2;
-    a->heat.dim0 = 2 * grid_band(g, j < 0 ? 0 : j);
+    int j = heat_geom_index(g, cursor_dim(a) / 2) - g->shown / 2;
+    a->heat.dim0 = 2 * heat_geom_band(g, j < 0 ? 0 : j);
 }
 
 /* A click on the map moves the cursor there. */
@@ -1384,8 +985,8 @@ static int click(struct app *a, const struct heat_layout *L)
 {
     int col = a->mouse_x - L->map_x, py = 2 * (a->mouse_y - L->map_y);
     int64_t p0, p1;
-    int dim = pixel_dim(&L->g, py);
-    if (col_range(&L->g, a->p.n, col, &p0, &p1) || dim < 0 ||
+    int dim = heat_geom_pixel_dim(&L->g, py);
+    if (heat_geom_col_range(&L->g, a->p.n, col, &p0, &p1) || dim < 0 ||
         a->mouse_y - L->map_y >= L->g.rows)
         return 0;
     a->p.pos = p0;
@@ -1398,7 +999,7 @@ static int settle(struct app *a, struct heat_rt *r)
 {
     heat_layout_hook(a, r, r->w, r->h);
     a->heat.x0 = r->L.g.x0;
-    a->heat.dim0 = 2 * grid_band(&r->L.g, r->L.g.j0);
+    a->heat.dim0 = 2 * heat_geom_band(&r->L.g, r->L.g.j0);
     return 1;
 }
 
@@ -1497,7 +1098,7 @@ static int px_range(const struct heat_geom *g, int64_t n, int col, int i,
                     int cw, int64_t *q0, int64_t *q1)
 {
     int64_t p0, p1;
-    if (col_range(g, n, col, &p0, &p1))
+    if (heat_geom_col_range(g, n, col, &p0, &p1))
         return -1;
     *q0 = p0 + (p1 - p0) * i / cw;
     *q1 = p0 + (p1 - p0) * (i + 1) / cw;
@@ -1512,7 +1113,7 @@ static rgb px_color(const struct app *a, const struct heat_layout *L,
 {
     double ms, mc, v;
     if (L->t) {
-        v = table_mean(L->t, q0, q1, dim) / L->scale;
+        v = heat_table_mean(L->t, q0, q1, dim) / L->scale;
     } else {
         pe_range_mean(w, q0, q1, &ms, &mc);
         v = dim % 2 ? mc : ms;
@@ -1526,8 +1127,8 @@ static void image_bands(const struct heat_geom *g, int slot, int *b0,
                         int *b1)
 {
     int j = g->j0 + slot;
-    *b0 = grid_band(g, j);
-    *b1 = j + 1 < g->nb ? grid_band(g, j + 1) : *b0 + 1;
+    *b0 = heat_geom_band(g, j);
+    *b1 = j + 1 < g->nb ? heat_geom_band(g, j + 1) : *b0 + 1;
 }
 
 /* Whether ch pixel rows a cell give every dimension between the grid's
@@ -1537,7 +1138,7 @@ static int image_all_dims(const struct heat_geom *g, int ch)
     for (int slot = 0; slot < g->shown; slot++) {
         int b0, b1;
         image_bands(g, slot, &b0, &b1);
-        if (slot_rows(g, slot) * ch < 2 * (b1 - b0))
+        if (heat_geom_slot_rows(g, slot) * ch < 2 * (b1 - b0))
             return 0;
     }
     return 1;
@@ -1550,14 +1151,14 @@ static int image_all_dims(const struct heat_geom *g, int ch)
  * the cells' dimensions, the upper half of a half block the sine. */
 static int image_dim(const struct heat_geom *g, int y, int ch)
 {
-    int slot = y < 0 ? -1 : row_slot(g, y / ch), b0, b1;
+    int slot = y < 0 ? -1 : heat_geom_row_slot(g, y / ch), b0, b1;
     if (slot < 0 || slot >= g->shown)
         return -1;
     if (!image_all_dims(g, ch))
-        return pixel_dim(g, 2 * (y / ch) + (y % ch >= ch / 2));
+        return heat_geom_pixel_dim(g, 2 * (y / ch) + (y % ch >= ch / 2));
     image_bands(g, slot, &b0, &b1);
-    int64_t y0 = (int64_t)slot_row(g, slot) * ch;
-    int64_t hp = (int64_t)slot_rows(g, slot) * ch;
+    int64_t y0 = (int64_t)heat_geom_slot_row(g, slot) * ch;
+    int64_t hp = (int64_t)heat_geom_slot_rows(g, slot) * ch;
     return 2 * b0 + (int)((y - y0) * 2 * (b1 - b0) / hp);
 }
 
@@ -1575,7 +1176,7 @@ static int heat_raster(const struct app *a, void *rt, int cw, int ch,
     if (part != 0 || a->heat.pca || a->p.d < 2 || a->p.n < 1 || g->ucols < 1 ||
         g->shown < 1)
         return -1;
-    int W = g->ucols * cw, rows = slot_row(g, g->shown), H = rows * ch;
+    int W = g->ucols * cw, rows = heat_geom_slot_row(g, g->shown), H = rows * ch;
     *r = (struct view_raster){ L->map_x, L->map_y, g->ucols, rows, cw, ch,
                                NULL, 0 };
     r->px = malloc((size_t)W * (size_t)H * sizeof *r->px);
@@ -1601,23 +1202,23 @@ int heatmap_col_range(const struct app *a, int col, int ncols, int npix,
                       int64_t *p0, int64_t *p1)
 {
     struct heat_geom g;
-    geom_make(&g, a, ncols, npix / 2);
-    return col_range(&g, a->p.n, col, p0, p1);
+    heat_geom_make(&g, a, ncols, npix / 2);
+    return heat_geom_col_range(&g, a->p.n, col, p0, p1);
 }
 
 int heatmap_image_dim(const struct app *a, int y, int ch, int ncols,
                       int npix)
 {
     struct heat_geom g;
-    geom_make(&g, a, ncols, npix / 2);
+    heat_geom_make(&g, a, ncols, npix / 2);
     return image_dim(&g, y, ch);
 }
 
 int heatmap_pixel_dim(const struct app *a, int py, int ncols, int npix)
 {
     struct heat_geom g;
-    geom_make(&g, a, ncols, npix / 2);
-    return pixel_dim(&g, py);
+    heat_geom_make(&g, a, ncols, npix / 2);
+    return heat_geom_pixel_dim(&g, py);
 }
 
 double heatmap_cell_value(const struct app *a, int col, int py, int ncols,
@@ -1625,14 +1226,14 @@ double heatmap_cell_value(const struct app *a, int col, int py, int ncols,
 {
     struct heat_geom g;
     int64_t p0, p1;
-    geom_make(&g, a, ncols, npix / 2);
-    int dim = pixel_dim(&g, py);
-    if (dim < 0 || col_range(&g, a->p.n, col, &p0, &p1))
+    heat_geom_make(&g, a, ncols, npix / 2);
+    int dim = heat_geom_pixel_dim(&g, py);
+    if (dim < 0 || heat_geom_col_range(&g, a->p.n, col, &p0, &p1))
         return NAN;
-    const struct pe_table *t = heat_table(a);
+    const struct pe_table *t = heat_table_shown(a);
     if (t)          /* the rows added in the order the cache adds them */
-        return table_cell(t, NULL, &g, a->p.n, col,
-                          grid_index(&g, dim / 2) - g.j0, dim % 2);
+        return heat_table_cell(t, NULL, &g, a->p.n, col,
+                          heat_geom_index(&g, dim / 2) - g.j0, dim % 2);
     double ms, mc;
     pe_range_mean(plan_of(&a->p)->omega[dim / 2], p0, p1, &ms, &mc);
     return heat_amp(a) * (dim % 2 ? mc : ms);
@@ -1640,8 +1241,8 @@ double heatmap_cell_value(const struct app *a, int col, int py, int ncols,
 
 double heatmap_scale(const struct app *a)
 {
-    const struct pe_table *t = heat_table(a);
-    return t ? table_scale(NULL, t) : heat_amp(a);
+    const struct pe_table *t = heat_table_shown(a);
+    return t ? heat_table_scale(NULL, t) : heat_amp(a);
 }
 
 void heatmap_map_rect(const struct app *a, int w, int h, int *x, int *y,
