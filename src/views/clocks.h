@@ -17,6 +17,8 @@
 #include "params.h"
 #include "views/clocks_state.h"
 
+#define CLOCKS_PI 3.14159265358979323846
+
 /*
  * Tip of a hand of length r (dots) from the centre (cx, cy) at angle
  * radians: (round(cx + r cos angle), round(cy - r sin angle)).
