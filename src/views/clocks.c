@@ -1246,24 +1246,19 @@ static int key_zoom(struct app *a, void *rt, int key)
     return 1;
 }
 
-static int key_ghost(struct app *a, void *rt, int key)
+/* o c: the ghost hand and the binary counter on / off. */
+static int key_toggle(struct app *a, void *rt, int key)
 {
     struct clocks_state *s = &a->clocks;
     (void)rt;
-    (void)key;
-    s->ghost = !s->ghost;
-    app_msg(a, 0, s->ghost ? "ghost hand at pos+k, k=%ld (:k N sets k)"
-                           : "ghost hand off (k=%ld)", s->k);
-    return 1;
-}
-
-static int key_counter(struct app *a, void *rt, int key)
-{
-    struct clocks_state *s = &a->clocks;
-    (void)rt;
-    (void)key;
-    s->counter = !s->counter;
-    app_msg(a, 0, "binary counter %s", s->counter ? "on" : "off");
+    if (key == 'o') {
+        s->ghost = !s->ghost;
+        app_msg(a, 0, s->ghost ? "ghost hand at pos+k, k=%ld (:k N sets k)"
+                               : "ghost hand off (k=%ld)", s->k);
+    } else {
+        s->counter = !s->counter;
+        app_msg(a, 0, "binary counter %s", s->counter ? "on" : "off");
+    }
     return 1;
 }
 
@@ -1348,8 +1343,8 @@ static const struct keybind CLOCKS_KEYS[] = {
     { '+',      ACT_VIEW_KEY, "+",       "consecutive bands", key_zoom },
     { '=',      ACT_VIEW_KEY, NULL,      NULL, key_zoom },
     { '-',      ACT_VIEW_KEY, "-",       "all bands, evenly spread", key_zoom },
-    { 'o',      ACT_VIEW_KEY, "o",       "ghost hand at pos+k (:k N)", key_ghost },
-    { 'c',      ACT_VIEW_KEY, "c",       "binary counter of pos", key_counter },
+    { 'o',      ACT_VIEW_KEY, "o",       "ghost hand at pos+k (:k N)", key_toggle },
+    { 'c',      ACT_VIEW_KEY, "c",       "binary counter of pos", key_toggle },
     { PK_ESC,   ACT_VIEW_KEY, "Esc",     "clear :check FILE", key_check },
     { 0,        ACT_NONE,     NULL,      NULL, NULL }
 };
