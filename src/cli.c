@@ -31,7 +31,7 @@ enum {
     O_CHECK, O_SLIDES, O_RECORD, O_AUTOPLAY,
     O_CHECK_FREQS, O_CHECK_CACHE,
     O_SCALE, O_GRAPHICS, O_PLAIN, O_NO_USER_SETTINGS, O_PRINT_SETTINGS,
-    O_ROPE,                     /* O_ROPE + enum rope_opt: the scaling */
+    O_ROPE,                     /* O_ROPE + enum rope_opt: the lists */
     O_MPOS = O_ROPE + RO_COUNT, /* O_MPOS + enum mpos_opt (mpos_cli.h) */
     O_SET = O_MPOS + MO_COUNT   /* O_SET + k: cli_setting(k) */
 };
@@ -76,18 +76,7 @@ static const struct opt OPTS[] = {
     { "check-freqs", 1, O_CHECK_FREQS, "FILE", "compare a dumped inv_freq (.npy, .csv, safetensors, GGUF) with the settings; exit 0 match, 1 differ" },
     { "check-cache", 1, O_CHECK_CACHE, "FILE", "compare a dumped cos/sin cache (.npy (2, n, W), safetensors cos and sin) with the settings; exit 0 match, 1 differ" },
     { "layer-type", 1, O_LAYER_TYPE, "NAME", "config: the layer type (per-type rope_parameters, Gemma 3 v4; a null entry: no RoPE)" },
-    { "rope-scaling", 1, O_ROPE + RO_SCALING, "METHOD", "" },
-    { "factor", 1, O_ROPE + RO_FACTOR, "S", "scaling factor s, > 0 (>= 1 for " },
-    { "original-max", 1, O_ROPE + RO_ORIGINAL_MAX, "L", "original trained length L, 1..2147483647" },
-    { "low-freq-factor", 1, O_ROPE + RO_LOW_FREQ, "X", "llama3: low frequency factor, > 0 (default 1)" },
-    { "high-freq-factor", 1, O_ROPE + RO_HIGH_FREQ, "Y", "llama3: high frequency factor, >= X (default 4)" },
-    { "beta-fast", 1, O_ROPE + RO_BETA_FAST, "A", "yarn: rotations kept, >= B (default 32)" },
-    { "beta-slow", 1, O_ROPE + RO_BETA_SLOW, "B", "yarn: rotations interpolated, > 0 (default 1)" },
     { "no-truncate", 0, O_NO_TRUNCATE, NULL, "yarn: keep the ramp bounds unrounded" },
-    { "mscale", 1, O_ROPE + RO_MSCALE, "M", "yarn: mscale, > 0" },
-    { "mscale-all-dim", 1, O_ROPE + RO_MSCALE_ALL_DIM, "M", "yarn: mscale_all_dim, > 0" },
-    { "proportion", 1, O_ROPE + RO_PROPORTION, "P", "proportional: the share of bands that turn, (0, 1] (default 1)" },
-    { "attention-factor", 1, O_ROPE + RO_ATTENTION_FACTOR, "F", "yarn, longrope: attention factor, > 0" },
     { "short-factor", 1, O_ROPE + RO_SHORT_FACTOR, "LIST", "longrope: d/2 factors a,b,... (n <= L)" },
     { "long-factor", 1, O_ROPE + RO_LONG_FACTOR, "LIST", "longrope: d/2 factors a,b,... (n > L)" },
     { "sequence", 1, O_MPOS + MO_SEQUENCE, "SPEC", "M-RoPE: text:N,image:HxW,video:TxHxW (grid before merge)" },
@@ -177,19 +166,6 @@ static const char *gfx_names(char *buf, size_t len)
     return words_names(w, buf, len);
 }
 
-/* The methods whose factor must be >= 1, "a, b, c)". */
-static const char *factor_methods(char *buf, size_t len)
-{
-    const char *names[ROPE_METHOD_MAX];
-    int n = 0;
-    for (int m = 0; m < rope_method_count(); m++)
-        if (rope_method_info(m)->factor_min_one)
-            names[n++] = rope_method_info(m)->name;
-    fmt_names(buf, len, names, n, ", ");
-    snprintf(buf + strlen(buf), len - strlen(buf), ")");
-    return buf;
-}
-
 /* --format's help: the formats of each mode. */
 static const char *format_names(char *buf, size_t len)
 {
@@ -212,12 +188,8 @@ static const char *opt_names(int val, char *buf, size_t len)
                                                : ", ", r);
         return buf;
     }
-    if (val == O_ROPE + RO_SCALING)
-        return rope_method_names(buf, len, " or ");
     if (val == O_GRAPHICS)
         return gfx_names(buf, len);
-    if (val == O_ROPE + RO_FACTOR)
-        return factor_methods(buf, len);
     if (val == O_FORMAT)
         return format_names(buf, len);
     if (val == O_COLOR || val == O_EXPORT || val == O_LANG)
@@ -1259,7 +1231,6 @@ static void names_add(const char **w, int max, int *n, int count,
 }
 
 static const char *scheme_word(int k) { return scheme_info(k)->name; }
-static const char *method_word(int k) { return rope_method_info(k)->name; }
 static const char *model_word(int k) { return rope_preset_at(k)->name; }
 static const char *gfx_word(int k) { return gfx_mode_name((enum gfx_mode)k); }
 
@@ -1285,8 +1256,6 @@ int cli_option_words(size_t i, const char **w, int max)
         /* fall through */
     case O_MODEL_B: case O_MODEL_C:
         names_add(w, max, &n, rope_preset_count(), model_word); break;
-    case O_ROPE + RO_SCALING:
-        names_add(w, max, &n, rope_method_count(), method_word); break;
     case O_GRAPHICS: names_add(w, max, &n, GFX_MODE_COUNT, gfx_word); break;
     default: break;
     }
