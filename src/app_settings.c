@@ -5,6 +5,7 @@
  * setting is one row here (the recipe is in settings.h).
  */
 #include "app.h"
+#include "gfx.h"
 
 static const char *palette_word(int k)
 {
@@ -15,6 +16,32 @@ static const char *rope_word(int k)
 {
     return k >= 0 && k < rope_method_count()
         ? rope_method_name((enum rope_method)k) : NULL;
+}
+
+/* --color: auto, then the names of enum color_mode from 0. */
+static const char *color_word(int k)
+{
+    static const char *const W[] = { "auto", "none", "8", "16", "256",
+                                     "truecolor" };
+    return k >= 0 && k < (int)(sizeof W / sizeof W[0]) ? W[k] : NULL;
+}
+
+static const char *gfx_word(int k)
+{
+    return k >= 0 && k < GFX_MODE_COUNT ? gfx_mode_name((enum gfx_mode)k)
+                                        : NULL;
+}
+
+/* --lang: auto, then the languages of the shipped tours. */
+static const char *lang_word(int k)
+{
+    static const char *const W[] = { "auto", "en", "zh" };
+    return k >= 0 && k < (int)(sizeof W / sizeof W[0]) ? W[k] : NULL;
+}
+
+const char *app_lang_word(int k)
+{
+    return k > 0 ? lang_word(k) : NULL;
 }
 
 static const char *view_word(int k)
@@ -42,6 +69,17 @@ const struct setting APP_SETTINGS[] = {
     { .name = "palette", .type = SET_WORD, .off = SET_OFF(palette),
       .word = palette_word, .def = "default", .arg = "NAME",
       .help = "colours of the maps and the chrome",
+      .where = SET_CLI | SET_FILE },
+    { .name = "color", .type = SET_WORD, .off = SET_OFF(color_pick),
+      .word = color_word, .def = "auto", .arg = "MODE",
+      .help = "colours the terminal is drawn in (auto: what it says)",
+      .where = SET_CLI | SET_FILE },
+    { .name = "graphics", .type = SET_WORD, .off = SET_OFF(graphics),
+      .word = gfx_word, .parse = gfx_mode_parse, .def = "auto",
+      .arg = "MODE", .help = "images", .where = SET_CLI | SET_FILE },
+    { .name = "lang", .type = SET_WORD, .off = SET_OFF(lang_pick),
+      .word = lang_word, .def = "auto", .arg = "LANG",
+      .help = "tour language (auto: from LC_ALL, LC_MESSAGES or LANG)",
       .where = SET_CLI | SET_FILE },
     /* RoPE scaling (peviz/rope.h); their relations (low <= high,
      * beta-fast >= beta-slow, factor >= 1 for some methods, L given)
