@@ -1762,6 +1762,9 @@ static int number_arg(struct app *a, const char *what, const char *arg,
     return 1;
 }
 
+/* The names att_command takes. */
+static const char *const ATT_COMMANDS[] = { "i", "j", NULL };
+
 static int att_command(struct app *a, void *rt, const char *name,
                        const char *arg)
 {
@@ -1962,6 +1965,7 @@ const struct view VIEW_ATTENTION_DEF = {
     .draw = att_draw,
     .keys = ATT_KEYS,
     .command = att_command,
+    .commands = ATT_COMMANDS,
     .fini = att_fini,
     .raster = att_raster,
     .fields = ATT_FIELDS,
