@@ -186,9 +186,14 @@ void settings_text(const struct setting *s, const struct app *a, char *buf,
                    size_t len)
 {
     switch (s->type) {
-    case SET_NUM:
-        snprintf(buf, len, "%.17g", *(const double *)at_c(a, s->off));
+    case SET_NUM: {
+        double x = *(const double *)at_c(a, s->off);
+        if (s->def_note && (s->open ? !(x > s->min) : !(x >= s->min)))
+            snprintf(buf, len, "%s", s->def_note);  /* not given */
+        else
+            snprintf(buf, len, "%.17g", x);
         return;
+    }
     case SET_WORD: {
         const char *w = s->word(*(const int *)at_c(a, s->off));
         snprintf(buf, len, "%s", w ? w : "?");
@@ -212,7 +217,7 @@ void settings_show(const struct setting *s, const struct app *a, char *buf,
 {
     double x;
     settings_text(s, a, buf, len);
-    if (s->type != SET_NUM)
+    if (s->type != SET_NUM || (s->def_note && strcmp(buf, s->def_note) == 0))
         return;
     x = *(const double *)at_c(a, s->off);
     if (x == floor(x) && fabs(x) < 1e15) {
