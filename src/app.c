@@ -682,6 +682,7 @@ static int global_command(struct app *a, const char *name, const char *arg)
 static const struct { const char *name; enum view_id v[2]; } VIEW_ONLY[] = {
     { "k", { VIEW_CLOCKS, VIEW_CLOCKS } },
     { "band", { VIEW_CLOCKS, VIEW_CLOCKS } },
+    { "check", { VIEW_CLOCKS, VIEW_COMPARE } },
     { "i", { VIEW_CLOCKS, VIEW_ATTENTION } },
     { "j", { VIEW_ATTENTION, VIEW_ATTENTION } },
     { "scheme", { VIEW_ATTENTION, VIEW_COMPARE } },

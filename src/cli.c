@@ -855,8 +855,10 @@ static int first_pass(struct cli *c, int argc, char **argv,
     if (config && (config_load(config, layer, &c->app.p, err, sizeof err) ||
                    mpos_config_load(config, &c->app.mp, err, sizeof err)))
         return fail("%s", err);
-    if (config)
+    if (config) {
         app_set_source(&c->app, config, 1);
+        config_dims(config, layer, &c->cfg_head_dim, &c->cfg_max_pos);
+    }
     char lname[64];
     int nope = config ? config_layer(config, layer, lname, sizeof lname) : -1;
     if (nope >= 0) {    /* the status line names the layer type in force */
@@ -993,7 +995,8 @@ static void verdict_text(const struct cli *c, char *buf, size_t len)
 }
 
 /* What the check knows of the model besides the settings: its
- * head_dim and max_position_embeddings (--model), else none. */
+ * head_dim and max_position_embeddings (--config's, else --model's),
+ * else none. */
 static void check_setup(const struct cli *c, struct freq_setup *s)
 {
     const params *p = &c->app.p;
@@ -1003,6 +1006,10 @@ static void check_setup(const struct cli *c, struct freq_setup *s)
         s->head_dim = m->head_dim;
         s->max_pos = m->max_context;
     }
+    if (c->cfg_head_dim > 0)
+        s->head_dim = c->cfg_head_dim;
+    if (c->cfg_max_pos > 0)
+        s->max_pos = c->cfg_max_pos;
 }
 
 static void check_freqs_verdict(const struct cli *c, const struct freq_file *f,
@@ -1126,17 +1133,30 @@ static void ramp_text(const rope_scaling *r, char *buf, size_t len)
                                                 : "beta %s/%s", x, y);
 }
 
-/* --model list: the presets, their settings and what the plan of each
- * at its maximum context gives (a, the score multiplier). */
+/* A preset's layer types, the one it shows first ("full_attention,
+ * sliding_attention"), or "-" for a model with one kind of layer. */
+static void layers_text(const struct rope_preset *m, char *buf, size_t len)
+{
+    if (!m->layer_type)
+        snprintf(buf, len, "-");
+    else
+        snprintf(buf, len, "%s%s%s", m->layer_type,
+                 m->other_layers ? "," : "",
+                 m->other_layers ? m->other_layers : "");
+}
+
+/* --model list: the presets, their settings, what the plan of each at
+ * its maximum context gives (a, the score multiplier) and the layer
+ * types of a model that has several. */
 void cli_models(FILE *f)
 {
-    fprintf(f, "%-16s %4s %8s %8s  %-12s %6s %7s %-13s %8s %10s %8s  %s\n",
+    fprintf(f, "%-16s %4s %8s %8s  %-12s %6s %7s %-13s %8s %10s %8s  %-32s  %s\n",
             "model", "d", "head_dim", "base", "scaling", "factor",
-            "orig_L", "ramp", "a", "score_mult", "max_ctx", "note");
+            "orig_L", "ramp", "a", "score_mult", "max_ctx", "layers", "note");
     for (int i = 0; i < rope_preset_count(); i++) {
         const struct rope_preset *m = rope_preset_at(i);
         params p;
-        char b[32], s[32], L[24], ramp[40], fa[24], fm[24];
+        char b[32], s[32], L[24], ramp[40], fa[24], fm[24], lt[80];
         params_default(&p);
         params_set_model(&p, m->name, b, sizeof b);
         const pe_plan *pl = plan_of(&p);
@@ -1146,10 +1166,11 @@ void cli_models(FILE *f)
         ramp_text(&p.rope, ramp, sizeof ramp);
         fmt_num(pl->a, 6, fa, sizeof fa);
         fmt_num(pl->mult, 6, fm, sizeof fm);
-        fprintf(f, "%-16s %4d %8d %8s  %-12s %6s %7s %-13s %8s %10s %8ld  %s\n",
+        layers_text(m, lt, sizeof lt);
+        fprintf(f, "%-16s %4d %8d %8s  %-12s %6s %7s %-13s %8s %10s %8ld  %-32s  %s\n",
                 m->name, m->d, m->head_dim, b, rope_method_name(p.rope.method),
                 s, p.rope.original_max > 0 ? L : "-", ramp, fa, fm,
-                (long)m->max_context, m->note);
+                (long)m->max_context, lt, m->note);
     }
 }
 
@@ -1163,13 +1184,9 @@ static void print_keys(FILE *f, const char *title, const struct view *v,
     fprintf(f, "\n%s:\n", title);
     for (; k->key; k++)
         if (k->label) {
-            const char *label = k->label;
-            const char *help = view_key_help(v, k, vhelp, sizeof vhelp);
-            if (k->act == ACT_VIEW_N) {
-                views_keys_text(vlabel, sizeof vlabel, vhelp, sizeof vhelp);
-                label = vlabel;
-                help = vhelp;
-            }
+            const char *help;
+            const char *label = view_key_text(v, k, vlabel, sizeof vlabel,
+                                              vhelp, sizeof vhelp, &help);
             int pad = 15 - text_width(label);   /* cells, not bytes */
             fprintf(f, "  %s%*s %s\n", label, pad > 0 ? pad : 0, "", help);
         }

@@ -738,6 +738,47 @@ int config_class_note(const char *path, const char *layer_type, char *note,
     return 1;
 }
 
+/* The head dim and max_position_embeddings of a parsed config's layer
+ * type into *hd and *mp (each 0 when the file has none). */
+static void config_dims_of(struct cfg *c, const char *layer_type, int *hd,
+                           int64_t *mp)
+{
+    double h = 0, m = 0;
+    const char *key;
+    if (find_settings(c, layer_type) != 0 || head_dim(c, &h, &key) < 0)
+        h = 0;
+    else if (strcmp(key, "qk_rope_head_dim") != 0 &&
+             global_head_dim(c, &h, &key) < 0)
+        h = 0;
+    if (num(c, c->root, NULL, "max_position_embeddings", &m) <= 0)
+        m = 0;
+    *hd = h >= 2 && h <= 1e6 && h == floor(h) ? (int)h : 0;
+    *mp = m >= 1 && m <= 9e15 && m == floor(m) ? (int64_t)m : 0;
+}
+
+int config_dims(const char *path, const char *layer_type, int *hd,
+                int64_t *max_pos)
+{
+    char err[300], jerr[160];
+    size_t n;
+    params p;
+    char *buf = config_read(path, &n, err, sizeof err);
+    json_value *root = buf && n <= CONFIG_MAX_BYTES &&
+                       !(n >= 4 && memcmp(buf, "GGUF", 4) == 0)
+                       ? config_json(buf, n, jerr, sizeof jerr) : NULL;
+    *hd = 0;
+    *max_pos = 0;
+    params_default(&p);
+    if (root && root->type == JSON_OBJECT) {
+        struct cfg c = { .file = path, .prefix = "", .root = text_root(root),
+                         .next = p, .err = err, .errlen = sizeof err };
+        config_dims_of(&c, layer_type, hd, max_pos);
+    }
+    json_free(root);
+    free(buf);
+    return *hd > 0 || *max_pos > 0 ? 0 : -1;
+}
+
 int config_layer(const char *path, const char *layer_type, char *name,
                  size_t len)
 {

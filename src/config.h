@@ -43,6 +43,16 @@ int config_class_note(const char *path, const char *layer_type, char *note,
                       size_t len);
 
 /*
+ * The head dim of a config.json's layer type (qk_rope_head_dim, else
+ * global_head_dim for Gemma 4's full layers, else head_dim, else
+ * hidden_size / num_attention_heads) into *hd, and its
+ * max_position_embeddings into *max_pos, each 0 when the file has none;
+ * -1 when it has neither (or is not a readable config.json).
+ */
+int config_dims(const char *path, const char *layer_type, int *hd,
+                int64_t *max_pos);
+
+/*
  * The pairing of q and k dims the model family uses (enum qk_pairs in
  * peviz/scores.h): interleaved for GPT-J, CodeGen, ChatGLM and configs
  * with rope_interleave true (DeepSeek V2/V3's checkpoints), half

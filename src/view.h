@@ -195,6 +195,13 @@ const char *view_key_help(const struct view *v, const struct keybind *k,
  * "1..N" (or "1 2 3" for up to four views) and their names. */
 void views_keys_text(char *label, size_t llen, char *help, size_t hlen);
 
+/* The label and help text of key row k of view v as a help card shows
+ * them: view_key_help's text, or views_keys_text's for the row binding
+ * keys 1..N; label and help hold what is composed.  *help is set. */
+const char *view_key_text(const struct view *v, const struct keybind *k,
+                          char *label, size_t llen, char *buf, size_t len,
+                          const char **help);
+
 /* ---- runtime objects --------------------------------------------------- */
 
 /* One runtime object per view, and whether it has work left. */

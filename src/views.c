@@ -195,6 +195,19 @@ const char *view_key_help(const struct view *v, const struct keybind *k,
     return buf;
 }
 
+const char *view_key_text(const struct view *v, const struct keybind *k,
+                          char *label, size_t llen, char *buf, size_t len,
+                          const char **help)
+{
+    if (k->act != ACT_VIEW_N) {
+        *help = view_key_help(v, k, buf, len);
+        return k->label;
+    }
+    views_keys_text(label, llen, buf, len);
+    *help = buf;
+    return label;
+}
+
 /* :NAME VALUE for a setting row of the view: its check too, else the
  * value is put back; then the row's answer. */
 static int view_setting(struct app *a, const char *name, const char *arg)

@@ -180,13 +180,32 @@ G4='{"model_type": "gemma4_text", "head_dim": 256, "global_head_dim": 512,
    "sliding_attention": {"rope_type": "default", "rope_theta": 10000},
    "rope_theta": null, "rope_type": "default"}}'
 printf '%s' "$G4" >"$tmp/g4.json"
-for lt in full_attention sliding_attention; do
-    m=gemma4-${lt%_attention}
+# Gemma 3's config.json (v4: rope_local_base_freq for its sliding layers)
+printf '%s' '{"model_type": "gemma3_text", "head_dim": 256, "rope_theta": 1000000.0,
+ "rope_local_base_freq": 10000.0, "max_position_embeddings": 131072,
+ "rope_scaling": {"rope_type": "linear", "factor": 8.0}}' >"$tmp/g3.json"
+# --model list's layers column: the preset's layer type first, then the
+# model's others; the first read from the model's config equals the
+# preset, and every other one is a layer type the config has
+"$PEVIZ" --model list | awk 'NR == 1 { c = index($0, " layers ") + 1; next }
+    c > 1 { split(substr($0, c), w, " "); if (w[1] != "-") print $1, w[1] }' >"$tmp/layers"
+n=0
+while read -r m types; do
+    case $m in gemma4-*) cf=$tmp/g4.json ;; gemma3-*) cf=$tmp/g3.json ;; *) continue ;; esac
+    n=$((n + 1)); first=${types%%,*}
     "$PEVIZ" --model "$m" --export freqs >"$tmp/a" 2>&1
-    "$PEVIZ" --config "$tmp/g4.json" --layer-type $lt --export freqs >"$tmp/b" 2>&1
+    "$PEVIZ" --config "$cf" --layer-type "$first" --export freqs >"$tmp/b" 2>&1
     if [ -s "$tmp/a" ] && cmp -s "$tmp/a" "$tmp/b"; then ok
-    else bad "preset $m differs from Gemma 4's $lt: $(head -c 120 "$tmp/b")"; fi
-done
+    else bad "preset $m differs from its config's $first: $(head -c 120 "$tmp/b")"; fi
+    for lt in ${types//,/ }; do
+        if "$PEVIZ" --config "$cf" --layer-type "$lt" --export freqs >/dev/null 2>"$tmp/err"
+        then ok; else bad "$m names layer type $lt its config lacks: $(cat "$tmp/err")"; fi
+    done
+done <"$tmp/layers"
+g=$("$PEVIZ" --model list | grep -c '^gemma')
+[ "$n" -gt 0 ] && [ "$n" -eq "$g" ] && ok || bad "--model list names layer types for $n of $g Gemma presets"
+if grep -q "^llama4-scout rope,nope$" "$tmp/layers"; then ok
+else bad "llama4-scout's layers not rope,nope: $(grep llama4 "$tmp/layers")"; fi
 "$PEVIZ" --config "$tmp/g4.json" --layer-type full_attention --export freqs >"$tmp/f" 2>&1
 if prop "$tmp/f" 512 0.25 1000000 1; then ok; else bad "Gemma 4 full_attention: $(head -c 100 "$tmp/f")"; fi
 K25='{"model_type": "kimi_k25", "text_config": {"architectures": ["DeepseekV3ForCausalLM"],
@@ -218,6 +237,96 @@ preset qwen3.5 "$Q35"
 if [ -s "$tmp/a" ] && cmp -s "$tmp/a" "$tmp/b"; then ok; else bad "qwen3.5 M-RoPE scores differ from its config's: $(head -c 150 "$tmp/a")"; fi
 "$PEVIZ" --model glm-4.5-air --export freqs >"$tmp/f" 2>&1
 if freqs "$tmp/f" 64 1000000 1; then ok; else bad "glm-4.5-air: not 1e6^(-2i/64)"; fi
+
+# ---- LongRoPE presets (Phi-3.5-mini, Phi-4-mini) -------------------------
+# their published config.json files (the rope fields), the preset's
+# frequencies and scores against LongRoPE evaluated here from the same
+# lists: omega_i = theta^(-2i/d) / f_i, f = long_factor when n > L, else
+# short_factor; a^2 = 1 + ln(s) / ln(L), s = max_position / L
+PHI35='{"model_type": "phi3", "hidden_size": 3072, "num_attention_heads": 32,
+ "max_position_embeddings": 131072, "original_max_position_embeddings": 4096,
+ "rope_theta": 10000.0, "rope_scaling": {"type": "longrope", "long_factor": [
+ 1.0800000429153442, 1.1100000143051147, 1.1399999856948853, 1.340000033378601,
+ 1.5899999141693115, 1.600000023841858, 1.6200000047683716, 2.620000123977661,
+ 3.2300000190734863, 3.2300000190734863, 4.789999961853027, 7.400000095367432,
+ 7.700000286102295, 9.09000015258789, 12.199999809265137, 17.670000076293945,
+ 24.46000099182129, 28.57000160217285, 30.420001983642578, 30.840002059936523,
+ 32.590003967285156, 32.93000411987305, 42.320003509521484, 44.96000289916992,
+ 50.340003967285156, 50.45000457763672, 57.55000305175781, 57.93000411987305,
+ 58.21000289916992, 60.1400032043457, 62.61000442504883, 62.62000274658203,
+ 62.71000289916992, 63.1400032043457, 63.1400032043457, 63.77000427246094,
+ 63.93000411987305, 63.96000289916992, 63.970001220703125, 64.02999877929688,
+ 64.06999969482422, 64.08000183105469, 64.12000274658203, 64.41000366210938,
+ 64.4800033569336, 64.51000213623047, 64.52999877929688, 64.83999633789062],
+ "short_factor": [
+ 1.0, 1.0199999809265137, 1.0299999713897705, 1.0299999713897705,
+ 1.0499999523162842, 1.0499999523162842, 1.0499999523162842, 1.0499999523162842,
+ 1.0499999523162842, 1.0699999332427979, 1.0999999046325684, 1.1099998950958252,
+ 1.1599998474121094, 1.1599998474121094, 1.1699998378753662, 1.2899998426437378,
+ 1.339999794960022, 1.679999828338623, 1.7899998426437378, 1.8199998140335083,
+ 1.8499997854232788, 1.8799997568130493, 1.9099997282028198, 1.9399996995925903,
+ 1.9899996519088745, 2.0199997425079346, 2.0199997425079346, 2.0199997425079346,
+ 2.0199997425079346, 2.0199997425079346, 2.0199997425079346, 2.0299997329711914,
+ 2.0299997329711914, 2.0299997329711914, 2.0299997329711914, 2.0299997329711914,
+ 2.0299997329711914, 2.0299997329711914, 2.0299997329711914, 2.0299997329711914,
+ 2.0799996852874756, 2.0899996757507324, 2.189999580383301, 2.2199995517730713,
+ 2.5899994373321533, 2.729999542236328, 2.749999523162842, 2.8399994373321533]}}'
+PHI4='{"model_type": "phi3", "hidden_size": 3072, "num_attention_heads": 24,
+ "partial_rotary_factor": 0.75, "max_position_embeddings": 131072,
+ "original_max_position_embeddings": 4096, "rope_theta": 10000.0,
+ "rope_scaling": {"type": "longrope", "long_factor": [
+ 1, 1.118320672, 1.250641126, 1.398617824, 1.564103225, 1.74916897, 1.956131817,
+ 2.187582649, 2.446418898, 2.735880826, 3.059592084, 3.421605075, 3.826451687,
+ 4.279200023, 4.785517845, 5.351743533, 5.984965424, 6.693110555, 7.485043894,
+ 8.370679318, 9.36110372, 10.4687158, 11.70738129, 13.09260651, 14.64173252,
+ 16.37415215, 18.31155283, 20.47818807, 22.90118105, 25.61086418, 28.64115884,
+ 32.03, 32.1, 32.13, 32.23, 32.6, 32.61, 32.64, 32.66, 32.7, 32.71, 32.93, 32.97,
+ 33.28, 33.49, 33.5, 44.16, 47.77],
+ "short_factor": [1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0,
+ 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0,
+ 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0,
+ 1.0, 1.0, 1.0, 1.0]}}'
+# longrope CONFIG-FILE N KIND FILE: KIND freqs (i,omega,wavelength lines)
+# or score (the row --rows R..R at n = N, R = N - 1 ... given as N:R)
+longrope() {
+    python3 - "$@" <<'PY'
+import json, math, sys
+cf, n, kind, out = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
+c = json.load(open(cf)); rs = c["rope_scaling"]
+n, row = (int(x) for x in n.split(":")) if ":" in n else (int(n), None)
+hd = c["hidden_size"] // c["num_attention_heads"]
+d = int(hd * c.get("partial_rotary_factor", 1.0))
+L = c["original_max_position_embeddings"]; th = c["rope_theta"]
+f = rs["long_factor"] if n > L else rs["short_factor"]
+w = [th ** (-2 * i / d) / f[i] for i in range(d // 2)]
+a2 = 1 + math.log(c["max_position_embeddings"] / L) / math.log(L)
+got = open(out).read().split()
+if kind == "freqs":
+    got = [g.split(",") for g in got]
+    ok = len(got) == d // 2 and all(int(g[0]) == i and
+         abs(float(g[1]) - w[i]) <= 6e-9 * w[i] for i, g in enumerate(got))
+else:
+    s = [float(x) for x in got[0].split(",")][:6000]
+    want = [a2 * sum(2 * math.cos((row - j) * x) for x in w) for j in range(len(s))]
+    ok = len(s) == min(n, 6000) and all(abs(g - v) <= 1e-6 for g, v in zip(s, want))
+sys.exit(0 if ok else 1)
+PY
+}
+for m in phi-3.5-mini:PHI35 phi-4-mini:PHI4; do
+    name=${m%%:*} v=${m##*:}; text=${!v}
+    preset "$name" "$text"
+    printf '%s' "$text" >"$tmp/$name.json"
+    for n in 131072 4096; do
+        "$PEVIZ" --model "$name" -n $n --export freqs >"$tmp/f" 2>&1
+        if longrope "$tmp/$name.json" $n freqs "$tmp/f"; then ok
+        else bad "$name -n $n: not LongRoPE of its lists: $(head -c 100 "$tmp/f")"; fi
+    done
+    for nr in 131072:5000 4096:4095; do
+        "$PEVIZ" --model "$name" -n ${nr%:*} --export scores --rows ${nr#*:}..${nr#*:} >"$tmp/s" 2>&1
+        if longrope "$tmp/$name.json" $nr score "$tmp/s"; then ok
+        else bad "$name scores row ${nr#*:} at n ${nr%:*}: $(head -c 100 "$tmp/s")"; fi
+    done
+done
 
 echo "models: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

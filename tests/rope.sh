@@ -941,6 +941,34 @@ def yarn_f32_nt(d, b, s, L):
         v.append(f32(f32(it * f32(1 - e)) + f32(ex * e)))
     return v
 npy2("yarn-nt-f32.npy", yarn_f32_nt(128, 1e6, 4, 32768), "f8")   # float32 numbers kept in f64
+# Gemma 4's proportional RoPE (transformers' _compute_proportional_rope_parameters:
+# int(p * head_dim // 2) bands at base^(-2i/head_dim), zeros to head_dim/2,
+# all over factor) and a port that took it for partial rotary
+hd, lv = 512, int(0.25 * 512 // 2)
+npy2("g4-prop.npy", [f32(1 / f32(f32(1e6) ** f32(f32(2 * i) / hd))) if i < lv else 0.0
+                     for i in range(hd // 2)], "f4")
+npy2("g4-all.npy", [1e6 ** (-2 * i / hd) for i in range(hd // 2)], "f4")
+npy2("g4-partial.npy", [1e6 ** (-2 * i / (2 * lv)) for i in range(lv)], "f4")
+npy2("g4-partial-pad.npy", [1e6 ** (-2 * i / (2 * lv)) if i < lv else 0.0
+                            for i in range(hd // 2)], "f4")
+# head_dim from config.json: 256 (given, or 2560 / 10), rotary 0.375 of it,
+# which no guess from d = 96 reaches
+for name, head in (("cfg-hd.json", {"head_dim": 256, "hidden_size": 2048}),
+                   ("cfg-hs.json", {"hidden_size": 2560})):
+    cfg = dict(model_type="llama", num_attention_heads=16 if "head_dim" in head else 10,
+               partial_rotary_factor=0.375, rope_theta=1e6, max_position_embeddings=32768)
+    cfg.update(head)
+    json.dump(cfg, open(out + "/" + name, "w"))
+npy2("exp256.npy", [1e6 ** (-2 * i / 256) for i in range(48)], "f8")
+npy2("prop256.npy", [1e6 ** (-2 * i / 256) if i < 48 else 0.0 for i in range(128)], "f8")
+# every operation rounded to bf16 (to nearest, ties to even, by its bits)
+def bfr(x):
+    u = struct.unpack("<I", struct.pack("<f", x))[0]
+    u = (u + 0x7fff + ((u >> 16) & 1)) & 0xffff0000
+    return struct.unpack("<f", struct.pack("<I", u))[0]
+npy2("bf16-ops.npy", [bfr(1 / bfr(bfr(5e5) ** bfr(bfr(2 * i) / 128))) for i in range(64)], "f4")
+npy2("bf16-ops-lin.npy", [bfr(bfr(1 / bfr(bfr(1e6) ** bfr(bfr(2 * i) / 128))) / 4)
+                          for i in range(64)], "f4")
 # 30 random settings each of llama3 and yarn in float32: "FILE ARGS" lines
 import random
 random.seed(7)
@@ -1013,11 +1041,34 @@ check_freqs "--check-freqs $tmp/glm.npy -d 64 -b 1e6" 1 \
 check_freqs "--check-freqs $tmp/yarn-paper.npy --model qwen2.5-7b-yarn" 1 \
     "matches yarn with the paper's ramp (linear in rotations, 1 to 32) (1 change, residual 0)"
 check_freqs "--check-freqs $tmp/prop.npy -d 64 -b 1e6" 1 \
-    "matches proportional RoPE (head_dim 256: 32 bands over head_dim, 96 zero) (1 change, residual 5e-08)"
+    "matches proportional RoPE instead of partial rotary (head_dim 256: 32 bands over head_dim, 96 zero) (1 change, residual 5e-08)"
 check_freqs "--check-freqs $tmp/bf16.safetensors --model llama3.1-8b" 0 \
     "match: 64 bands within 0.0156 (safetensors inv_freq bf16) of d 128, base 500000, llama3 s=8 L=8192"
 check_freqs "--check-freqs $tmp/yarn-nt-f32.npy --model qwen2.5-7b-yarn" 1 \
     "matches yarn with truncate off, and inv_freq computed in float32 as transformers does (2 changes, residual 0)"
+# proportional RoPE taken for partial rotary, and the reverse
+check_freqs "--check-freqs $tmp/g4-prop.npy --model gemma4-full" 0 \
+    "match: 256 bands within 2.38e-07 (npy f32) of d 512, base 1000000, proportional s=1 p=0.25"
+check_freqs "--check-freqs $tmp/g4-partial.npy --model gemma4-full" 1 \
+    "matches partial rotary instead of proportional RoPE (d = 128 instead of head_dim 512: 64 bands over the rotary dims) (1 change, residual 5.38e-08)"
+check_freqs "--check-freqs $tmp/g4-partial.npy -d 512 -b 1e6 --rope-scaling proportional --proportion 0.25" 1 \
+    "matches partial rotary instead of proportional RoPE (d = 128 instead of head_dim 512: 64 bands over the rotary dims) (1 change, residual 5.38e-08)"
+check_freqs "--check-freqs $tmp/g4-partial-pad.npy --model gemma4-full" 1 \
+    "matches partial rotary instead of proportional RoPE (d = 128: 64 bands over the rotary dims, 192 zero), equivalently base 1e+24 instead of 1000000 (1 change, residual 5.38e-08)"
+check_freqs "--check-freqs $tmp/g4-all.npy --model gemma4-full" 1 \
+    "matches the rotary fraction ignored (all 256 bands turn, proportion 0.25 dropped) (1 change, residual 5.58e-08)"
+check_freqs "--check-freqs $tmp/prop256.npy --config $tmp/cfg-hd.json" 1 \
+    "matches proportional RoPE instead of partial rotary (head_dim 256: 48 bands over head_dim, 80 zero) (1 change, residual 2.1e-16)"
+# head_dim read from --config, given or as hidden_size / num_attention_heads
+for c in cfg-hd cfg-hs; do
+    check_freqs "--check-freqs $tmp/exp256.npy --config $tmp/$c.json" 1 \
+        "matches rotary dims ignored in the exponent (head_dim 256) (1 change, residual 2.1e-16)"
+done
+# every operation in bf16
+check_freqs "--check-freqs $tmp/bf16-ops.npy --model llama3-8b" 1 \
+    "matches inv_freq computed in bf16 (1 change, residual 0)"
+check_freqs "--check-freqs $tmp/bf16-ops-lin.npy -d 128 -b 1e6 --rope-scaling linear --factor 4" 1 \
+    "matches inv_freq computed in bf16 (1 change, residual 0)"
 # transformers' float32 llama3 and yarn at 30 random settings each: all accepted
 n=0
 while read -r f args; do

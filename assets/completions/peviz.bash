@@ -14,8 +14,8 @@ _peviz() {
     --seq-len|-n) return ;;
     --pos) return ;;
     --color) COMPREPLY=($(compgen -W 'auto none 8 16 256 truecolor' -- "$cur")); return ;;
-    --model-b) COMPREPLY=($(compgen -W 'llama2-7b llama3-8b llama3.1-8b llama3.2-1b mistral-7b-v0.1 mistral-7b-v0.2 qwen2.5-7b qwen2.5-7b-yarn gemma3-global gemma3-local gpt-oss-20b gpt-neox-20b deepseek-v3 qwen2-vl-7b qwen2.5-vl-7b qwen3-vl llama4-scout qwen3-8b-yarn gemma4-full gemma4-sliding kimi-k2.5 deepseek-v3.2 qwen3.5 glm-4.5-air' -- "$cur")); return ;;
-    --model-c) COMPREPLY=($(compgen -W 'llama2-7b llama3-8b llama3.1-8b llama3.2-1b mistral-7b-v0.1 mistral-7b-v0.2 qwen2.5-7b qwen2.5-7b-yarn gemma3-global gemma3-local gpt-oss-20b gpt-neox-20b deepseek-v3 qwen2-vl-7b qwen2.5-vl-7b qwen3-vl llama4-scout qwen3-8b-yarn gemma4-full gemma4-sliding kimi-k2.5 deepseek-v3.2 qwen3.5 glm-4.5-air' -- "$cur")); return ;;
+    --model-b) COMPREPLY=($(compgen -W 'llama2-7b llama3-8b llama3.1-8b llama3.2-1b mistral-7b-v0.1 mistral-7b-v0.2 qwen2.5-7b qwen2.5-7b-yarn gemma3-global gemma3-local gpt-oss-20b gpt-neox-20b deepseek-v3 qwen2-vl-7b qwen2.5-vl-7b qwen3-vl llama4-scout qwen3-8b-yarn gemma4-full gemma4-sliding kimi-k2.5 deepseek-v3.2 qwen3.5 glm-4.5-air phi-3.5-mini phi-4-mini' -- "$cur")); return ;;
+    --model-c) COMPREPLY=($(compgen -W 'llama2-7b llama3-8b llama3.1-8b llama3.2-1b mistral-7b-v0.1 mistral-7b-v0.2 qwen2.5-7b qwen2.5-7b-yarn gemma3-global gemma3-local gpt-oss-20b gpt-neox-20b deepseek-v3 qwen2-vl-7b qwen2.5-vl-7b qwen3-vl llama4-scout qwen3-8b-yarn gemma4-full gemma4-sliding kimi-k2.5 deepseek-v3.2 qwen3.5 glm-4.5-air phi-3.5-mini phi-4-mini' -- "$cur")); return ;;
     --schemes) COMPREPLY=($(compgen -W 'sinusoidal rope alibi learned nope t5 kerple-log kerple-power sandwich xpos' -- "$cur")); return ;;
     --tour) [[ $eq ]] && COMPREPLY=($(compgen -f -- "$cur")); [[ $eq ]] && return ;;
     --lang) COMPREPLY=($(compgen -W 'en zh' -- "$cur")); return ;;
@@ -33,7 +33,7 @@ _peviz() {
     --serve-mode) return ;;
     --follow) COMPREPLY=($(compgen -f -- "$cur")); return ;;
     --files) COMPREPLY=($(compgen -d -- "$cur")); return ;;
-    --model) COMPREPLY=($(compgen -W 'list llama2-7b llama3-8b llama3.1-8b llama3.2-1b mistral-7b-v0.1 mistral-7b-v0.2 qwen2.5-7b qwen2.5-7b-yarn gemma3-global gemma3-local gpt-oss-20b gpt-neox-20b deepseek-v3 qwen2-vl-7b qwen2.5-vl-7b qwen3-vl llama4-scout qwen3-8b-yarn gemma4-full gemma4-sliding kimi-k2.5 deepseek-v3.2 qwen3.5 glm-4.5-air' -- "$cur")); return ;;
+    --model) COMPREPLY=($(compgen -W 'list llama2-7b llama3-8b llama3.1-8b llama3.2-1b mistral-7b-v0.1 mistral-7b-v0.2 qwen2.5-7b qwen2.5-7b-yarn gemma3-global gemma3-local gpt-oss-20b gpt-neox-20b deepseek-v3 qwen2-vl-7b qwen2.5-vl-7b qwen3-vl llama4-scout qwen3-8b-yarn gemma4-full gemma4-sliding kimi-k2.5 deepseek-v3.2 qwen3.5 glm-4.5-air phi-3.5-mini phi-4-mini' -- "$cur")); return ;;
     --config) COMPREPLY=($(compgen -f -- "$cur")); return ;;
     --check-freqs) COMPREPLY=($(compgen -f -- "$cur")); return ;;
     --check-cache) COMPREPLY=($(compgen -f -- "$cur")); return ;;

@@ -270,6 +270,14 @@ struct rope_preset {
                                    have no RoPE and scale their queries by
                                    Llama 4's temperature tuning (Llama 4:
                                    4); 0: every layer has RoPE */
+    int nfactors;               /* longrope: entries of each list (d / 2) */
+    const double *short_factor; /* longrope: the lists of config.json */
+    const double *long_factor;
+    const char *layer_type;     /* a model with several layer types: the
+                                   one this preset is ("full_attention"),
+                                   else NULL */
+    const char *other_layers;   /* the model's other layer types, comma-
+                                   separated ("sliding_attention") */
 };
 
 /* Whether layer l (0-based) of preset p is a NoPE layer. */

@@ -169,13 +169,9 @@ static void keys_table(FILE *out, int man, const char *title,
     for (; k && k->key; k++) {
         if (!k->label)
             continue;
-        const char *label = k->label;
-        const char *help = view_key_help(v, k, vhelp, sizeof vhelp);
-        if (k->act == ACT_VIEW_N) {
-            views_keys_text(vlabel, sizeof vlabel, vhelp, sizeof vhelp);
-            label = vlabel;
-            help = vhelp;
-        }
+        const char *help;
+        const char *label = view_key_text(v, k, vlabel, sizeof vlabel, vhelp,
+                                          sizeof vhelp, &help);
         row(out, man, label, help, NULL);
     }
 }

@@ -22,6 +22,7 @@
 
 enum fs_row {
     R_NONE = 0, R_METHOD, R_DIMS_EXP, R_DIMS_PROP, R_DIMS_ALL, R_DIMS_HALF,
+    R_DIMS_PARTIAL,
     R_BASE_FALLBACK,
     R_BASE_IMPLIED, R_BASE_OTHER, R_YARN_TRUNC, R_YARN_SWAP, R_YARN_CLAMP,
     R_YARN_PAPER, R_YARN_MAXPOS, R_ARITH_F32, R_ARITH_BF16, R_SHAPE_CAT,
@@ -36,13 +37,18 @@ static const struct freq_variant ROWS[R_COUNT] = {
     [R_DIMS_EXP] = { FA_DIMS, "rotary dims ignored in the exponent",
         "the rotary dims' bands with the exponent over head_dim "
         "(proportional RoPE taken for partial)" },
-    [R_DIMS_PROP] = { FA_DIMS, "proportional",
+    [R_DIMS_PROP] = { FA_DIMS, "proportional instead of partial",
         "head_dim/2 bands with the exponent over head_dim, 0 past the "
-        "rotary dims' (Gemma 4's proportional RoPE)" },
+        "rotary dims' (Gemma 4's proportional RoPE taken for partial rotary)" },
     [R_DIMS_ALL] = { FA_DIMS, "the rotary fraction ignored",
-        "d = head_dim: every dimension rotated" },
+        "d = head_dim: every dimension rotated (proportional: every band "
+        "turns)" },
     [R_DIMS_HALF] = { FA_DIMS, "partial rotary 0.5 applied",
         "half the rotary dims, as GLM's class default" },
+    [R_DIMS_PARTIAL] = { FA_DIMS, "partial instead of proportional",
+        "a proportional config's turning bands with the exponent over "
+        "their own dims (partial rotary taken for proportional), alone or "
+        "padded with zeros to head_dim/2" },
     [R_BASE_FALLBACK] = { FA_BASE, "base 10000",
         "rope_theta fallen back to 10000 (transformers 5)" },
     [R_BASE_IMPLIED] = { FA_BASE, "the base the file implies",
@@ -179,11 +185,12 @@ static int fvar_eval(const struct fvar *v, int64_t n, double *w)
         ord.beta_fast = v->sc.beta_slow;
         ord.beta_slow = v->sc.beta_fast;
     }
-    if (v->nb < 1 || v->nb > FREQ_BANDS_MAX || v->nb > v->dexp / 2 ||
+    if (v->nb < 1 || v->nb > FREQ_BANDS_MAX ||
+        (v->live > 0 ? v->live : v->nb) > v->dexp / 2 ||
         rope_check(&ord, v->dexp, v->base, NULL, 0) != 0)
         return -1;
     enum rope_method m = v->sc.method;
-    if (m > ROPE_LONGROPE) {               /* a registered method: float64 */
+    if (m > ROPE_LONGROPE && m != ROPE_PROPORTIONAL) { /* registered: f64 */
         double all[2 * FREQ_BANDS_MAX];
         if (v->dexp / 2 > 2 * FREQ_BANDS_MAX)
             return -1;
@@ -202,7 +209,7 @@ static int fvar_eval(const struct fvar *v, int64_t n, double *w)
     for (int i = 0; i < v->nb; i++) {
         double pos = rnd(A, pow(rnd(A, b), rnd(A, rnd(A, 2.0 * i) / v->dexp)));
         double inv = rnd(A, 1 / pos);
-        if (m == ROPE_LINEAR)
+        if (m == ROPE_LINEAR || m == ROPE_PROPORTIONAL)
             w[i] = rnd(A, inv / s);
         else if (m == ROPE_LLAMA3)
             w[i] = llama3_band(v, inv);
@@ -243,7 +250,10 @@ static int row_count(const struct fsearch *c, enum fs_row r)
 {
     switch (r) {
     case R_METHOD: return NOTHER;
-    case R_DIMS_EXP: case R_DIMS_PROP: case R_DIMS_ALL: return c->nhd;
+    case R_DIMS_ALL:
+        return c->s->sc->method == ROPE_PROPORTIONAL ? 1 : c->nhd;
+    case R_DIMS_EXP: case R_DIMS_PROP: return c->nhd;
+    case R_DIMS_PARTIAL: return 2;
     case R_BASE_OTHER: return c->nbases;
     case R_NONE: case R_DIMS_HALF: case R_BASE_FALLBACK: case R_BASE_IMPLIED:
     case R_YARN_TRUNC: case R_YARN_SWAP: case R_YARN_CLAMP: case R_YARN_PAPER:
@@ -285,10 +295,49 @@ static int apply_method(const struct fsearch *c, enum fs_row r, int k,
     return 1;
 }
 
+/* The bands proportional RoPE turns: int(p d / 2), as transformers. */
+static int freqsearch_live(const rope_scaling *sc, int d)
+{
+    return (int)floor(sc->proportion * d / 2.0);
+}
+
+/* A proportional config's port as partial rotary: its live bands over
+ * their own dims, alone (k 0) or padded with zeros to d/2 (k 1). */
+static int apply_partial(const struct fsearch *c, int k, struct fvar *v,
+                         char *name, size_t len)
+{
+    int d = c->s->d, live = freqsearch_live(c->s->sc, d);
+    if (c->s->sc->method != ROPE_PROPORTIONAL || live < 1 || 2 * live >= d)
+        return 0;
+    v->dexp = 2 * live;
+    v->nb = k ? d / 2 : live;
+    v->live = k ? live : 0;
+    if (k)
+        snprintf(name, len, "partial rotary instead of proportional RoPE "
+                 "(d = %d: %d bands over the rotary dims, %d zero)",
+                 2 * live, live, d / 2 - live);
+    else
+        snprintf(name, len, "partial rotary instead of proportional RoPE "
+                 "(d = %d instead of head_dim %d: %d bands over the rotary "
+                 "dims)", 2 * live, d, live);
+    return 1;
+}
+
 static int apply_dims(const struct fsearch *c, enum fs_row r, int k,
                       struct fvar *v, char *name, size_t len)
 {
     int d = c->s->d;
+    if (r == R_DIMS_PARTIAL)
+        return apply_partial(c, k, v, name, len);
+    if (c->s->sc->method == ROPE_PROPORTIONAL && r == R_DIMS_ALL &&
+        v->live < d / 2) {
+        v->live = 0;
+        snprintf(name, len, "the rotary fraction ignored (all %d bands turn, "
+                 "proportion %g dropped)", d / 2, c->s->sc->proportion);
+        return 1;
+    }
+    if (c->s->sc->method == ROPE_PROPORTIONAL)
+        return 0;
     if (r == R_DIMS_HALF) {
         if (d < 4 || d % 4)
             return 0;
@@ -306,8 +355,9 @@ static int apply_dims(const struct fsearch *c, enum fs_row r, int k,
     else if (r == R_DIMS_PROP) {
         v->nb = hd / 2;
         v->live = d / 2;
-        snprintf(name, len, "proportional RoPE (head_dim %d: %d bands over "
-                 "head_dim, %d zero)", hd, d / 2, hd / 2 - d / 2);
+        snprintf(name, len, "proportional RoPE instead of partial rotary "
+                 "(head_dim %d: %d bands over head_dim, %d zero)", hd, d / 2,
+                 hd / 2 - d / 2);
     } else {
         v->nb = hd / 2;
         snprintf(name, len, "the rotary fraction ignored (d = head_dim %d "
@@ -516,6 +566,8 @@ static void fvar_config(const struct freq_setup *s, struct fvar *v)
     v->dexp = s->d;
     v->nb = s->d / 2;
     v->base = s->base;
+    if (s->sc->method == ROPE_PROPORTIONAL)
+        v->live = freqsearch_live(s->sc, s->d);
 }
 
 /* Build the variant of the picks; 0 when one does not apply. */

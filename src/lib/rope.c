@@ -535,6 +535,71 @@ double rope_score_multiplier(const rope_scaling *sc)
 
 /* ---- model presets ---------------------------------------------------- */
 
+/* microsoft/Phi-3.5-mini-instruct config.json: hidden_size 3072,
+ * num_attention_heads 32 (head_dim 96, all of it rotary), rope_theta
+ * 10000.0, original_max_position_embeddings 4096, max_position_embeddings
+ * 131072 (factor 131072 / 4096 = 32), rope_scaling {"type": "longrope",
+ * "short_factor": [...], "long_factor": [...]}: the lists below */
+static const double PHI35_SHORT[] = {
+    1.0, 1.0199999809265137, 1.0299999713897705, 1.0299999713897705,
+    1.0499999523162842, 1.0499999523162842, 1.0499999523162842,
+    1.0499999523162842, 1.0499999523162842, 1.0699999332427979,
+    1.0999999046325684, 1.1099998950958252, 1.1599998474121094,
+    1.1599998474121094, 1.1699998378753662, 1.2899998426437378,
+    1.339999794960022, 1.679999828338623, 1.7899998426437378,
+    1.8199998140335083, 1.8499997854232788, 1.8799997568130493,
+    1.9099997282028198, 1.9399996995925903, 1.9899996519088745,
+    2.0199997425079346, 2.0199997425079346, 2.0199997425079346,
+    2.0199997425079346, 2.0199997425079346, 2.0199997425079346,
+    2.0299997329711914, 2.0299997329711914, 2.0299997329711914,
+    2.0299997329711914, 2.0299997329711914, 2.0299997329711914,
+    2.0299997329711914, 2.0299997329711914, 2.0299997329711914,
+    2.0799996852874756, 2.0899996757507324, 2.189999580383301,
+    2.2199995517730713, 2.5899994373321533, 2.729999542236328,
+    2.749999523162842, 2.8399994373321533,
+};
+static const double PHI35_LONG[] = {
+    1.0800000429153442, 1.1100000143051147, 1.1399999856948853,
+    1.340000033378601, 1.5899999141693115, 1.600000023841858,
+    1.6200000047683716, 2.620000123977661, 3.2300000190734863,
+    3.2300000190734863, 4.789999961853027, 7.400000095367432,
+    7.700000286102295, 9.09000015258789, 12.199999809265137,
+    17.670000076293945, 24.46000099182129, 28.57000160217285,
+    30.420001983642578, 30.840002059936523, 32.590003967285156,
+    32.93000411987305, 42.320003509521484, 44.96000289916992,
+    50.340003967285156, 50.45000457763672, 57.55000305175781,
+    57.93000411987305, 58.21000289916992, 60.1400032043457,
+    62.61000442504883, 62.62000274658203, 62.71000289916992,
+    63.1400032043457, 63.1400032043457, 63.77000427246094,
+    63.93000411987305, 63.96000289916992, 63.970001220703125,
+    64.02999877929688, 64.06999969482422, 64.08000183105469,
+    64.12000274658203, 64.41000366210938, 64.4800033569336,
+    64.51000213623047, 64.52999877929688, 64.83999633789062,
+};
+
+/* microsoft/Phi-4-mini-instruct config.json: hidden_size 3072,
+ * num_attention_heads 24 (head_dim 128), partial_rotary_factor 0.75 (96
+ * rotary dims), rope_theta 10000.0, original_max_position_embeddings
+ * 4096, max_position_embeddings 131072, rope_scaling {"type":
+ * "longrope"}: short_factor 1.0 for every band, long_factor below */
+static const double PHI4_SHORT[] = {
+    1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0,
+    1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0,
+    1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0,
+    1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0,
+};
+static const double PHI4_LONG[] = {
+    1, 1.118320672, 1.250641126, 1.398617824, 1.564103225, 1.74916897,
+    1.956131817, 2.187582649, 2.446418898, 2.735880826, 3.059592084,
+    3.421605075, 3.826451687, 4.279200023, 4.785517845, 5.351743533,
+    5.984965424, 6.693110555, 7.485043894, 8.370679318, 9.36110372,
+    10.4687158, 11.70738129, 13.09260651, 14.64173252, 16.37415215,
+    18.31155283, 20.47818807, 22.90118105, 25.61086418, 28.64115884,
+    32.03, 32.1, 32.13, 32.23, 32.6, 32.61, 32.64, 32.66, 32.7, 32.71,
+    32.93, 32.97, 33.28, 33.49, 33.5, 44.16, 47.77,
+};
+#define NFACTORS(a) ((int)(sizeof a / sizeof a[0]))
+
 static const struct rope_preset PRESETS[] = {
     { .name = "llama2-7b", .d = 128, .head_dim = 128, .base = 1e4,
       .method = ROPE_NONE, .factor = 1, .original_max = 4096,
@@ -562,12 +627,17 @@ static const struct rope_preset PRESETS[] = {
     { .name = "qwen2.5-7b-yarn", .d = 128, .head_dim = 128, .base = 1e6,
       .method = ROPE_YARN, .factor = 4, .original_max = 32768,
       .note = "static YaRN", .max_context = 131072 },
+    /* Gemma 3 (transformers, configuration_gemma3.py): layer_types
+     * "sliding_attention" and "full_attention", one full layer in
+     * sliding_window_pattern 6 */
     { .name = "gemma3-global", .d = 256, .head_dim = 256, .base = 1e6,
       .method = ROPE_LINEAR, .factor = 8, .note = "global layers",
-      .max_context = 131072 },
+      .max_context = 131072,
+      .layer_type = "full_attention", .other_layers = "sliding_attention" },
     { .name = "gemma3-local", .d = 256, .head_dim = 256, .base = 1e4,
       .method = ROPE_NONE, .factor = 1, .note = "sliding layers",
-      .max_context = 131072 },
+      .max_context = 131072,
+      .layer_type = "sliding_attention", .other_layers = "full_attention" },
     { .name = "gpt-oss-20b", .d = 64, .head_dim = 64, .base = 150000,
       .method = ROPE_YARN, .factor = 32, .original_max = 4096,
       .beta_fast = 32, .beta_slow = 1, .no_truncate = 1,
@@ -592,7 +662,8 @@ static const struct rope_preset PRESETS[] = {
       .method = ROPE_LLAMA3, .factor = 16, .original_max = 8192,
       .low_freq_factor = 1, .high_freq_factor = 1,
       .note = "NoPE every 4th layer", .max_context = 10485760,
-      .nope_every = 4 },
+      .nope_every = 4,
+      .layer_type = "rope", .other_layers = "nope" },
     /* Qwen3-8B: config.json rope_theta 1000000, head_dim 128,
      * max_position_embeddings 40960, rope_scaling null; its model card's
      * long-text block is rope_scaling {"rope_type": "yarn", "factor": 4.0,
@@ -610,10 +681,12 @@ static const struct rope_preset PRESETS[] = {
      * "default", "rope_theta": 10000}; max_position_embeddings 131072 */
     { .name = "gemma4-full", .d = 512, .head_dim = 512, .base = 1e6,
       .method = ROPE_PROPORTIONAL, .factor = 1, .proportion = 0.25,
-      .note = "full layers, 64 of 256 bands turn", .max_context = 131072 },
+      .note = "full layers, 64 of 256 bands turn", .max_context = 131072,
+      .layer_type = "full_attention", .other_layers = "sliding_attention" },
     { .name = "gemma4-sliding", .d = 256, .head_dim = 256, .base = 1e4,
       .method = ROPE_NONE, .factor = 1, .note = "sliding layers, window 1024",
-      .max_context = 131072 },
+      .max_context = 131072,
+      .layer_type = "sliding_attention", .other_layers = "full_attention" },
     /* Kimi K2.5 (moonshotai/Kimi-K2.5 config.json, text_config, as
      * transformers 5.7 writes it): DeepseekV3ForCausalLM, qk_rope_head_dim
      * 64, rope_parameters {"rope_type": "yarn", "factor": 64.0,
@@ -644,6 +717,16 @@ static const struct rope_preset PRESETS[] = {
     { .name = "glm-4.5-air", .d = 64, .head_dim = 128, .base = 1e6,
       .method = ROPE_NONE, .factor = 1, .original_max = 131072,
       .note = "rotary 0.5 of head_dim", .max_context = 131072 },
+    { .name = "phi-3.5-mini", .d = 96, .head_dim = 96, .base = 1e4,
+      .method = ROPE_LONGROPE, .factor = 32, .original_max = 4096,
+      .nfactors = NFACTORS(PHI35_SHORT), .short_factor = PHI35_SHORT,
+      .long_factor = PHI35_LONG, .note = "LongRoPE, trained 4096",
+      .max_context = 131072 },
+    { .name = "phi-4-mini", .d = 96, .head_dim = 128, .base = 1e4,
+      .method = ROPE_LONGROPE, .factor = 32, .original_max = 4096,
+      .nfactors = NFACTORS(PHI4_SHORT), .short_factor = PHI4_SHORT,
+      .long_factor = PHI4_LONG, .note = "LongRoPE, rotary 0.75 of head_dim",
+      .max_context = 131072 },
 };
 #define NPRESETS ((int)(sizeof PRESETS / sizeof PRESETS[0]))
 
@@ -670,6 +753,17 @@ const struct rope_preset *rope_preset_find(const char *name)
     return NULL;
 }
 
+/* The longrope lists of p, as config.json gives them. */
+static void rope_preset_factors(const struct rope_preset *p, rope_scaling *sc)
+{
+    int n = p->nfactors < ROPE_FACTORS_MAX ? p->nfactors : ROPE_FACTORS_MAX;
+    if (n < 1 || !p->short_factor || !p->long_factor)
+        return;
+    memcpy(sc->short_factor, p->short_factor, (size_t)n * sizeof *sc->short_factor);
+    memcpy(sc->long_factor, p->long_factor, (size_t)n * sizeof *sc->long_factor);
+    sc->nshort = sc->nlong = n;
+}
+
 void rope_preset_scaling(const struct rope_preset *p, rope_scaling *sc)
 {
     rope_scaling_default(sc);
@@ -689,4 +783,5 @@ void rope_preset_scaling(const struct rope_preset *p, rope_scaling *sc)
     sc->mscale_all_dim = p->mscale_all_dim;
     if (p->proportion > 0)
         sc->proportion = p->proportion;
+    rope_preset_factors(p, sc);
 }

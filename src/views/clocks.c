@@ -27,6 +27,7 @@
 #include "text.h"
 #include "views/bigdigits.h"
 #include "views/clocks.h"
+#include "views/portcheck.h"
 
 #define CLOCKS_PI 3.14159265358979323846
 
@@ -451,6 +452,8 @@ struct ctx {
     int rule_row;               /* the table names each band's RoPE rule */
     unsigned rules;             /* 1 << enum rope_rule: rules some band has */
     rgb text, dim, warn, accent, cursor, hand, ghost, axis;
+    const struct freq_check *check;     /* :check FILE's, or NULL */
+    const char *verdict;                /* its status line */
 };
 
 /* Whether a RoPE scaling is on, so each band has a rule to name. */
@@ -538,6 +541,13 @@ static void ctx_colors(struct ctx *x, const struct app *a)
     x->hand = ui_color(p, UI_TEXT);
     x->ghost = rgb_shade(ui_color(p, UI_PLOT_A), 0.75);
     x->axis = ui_color(p, UI_AXIS);
+}
+
+/* What :check holds a file to: the settings the clocks show. */
+static struct portcheck_set check_set(const struct app *a)
+{
+    return (struct portcheck_set){ &a->p.rope, a->p.d, a->p.base, a->p.n,
+                                   a->cmp.panes[0].model - 1 };
 }
 
 static void ctx_init(struct ctx *x, const struct app *a, canvas *c)
@@ -1059,7 +1069,13 @@ static void tile_draw(struct ctx *x, int px, int y, const struct clocks_band *b,
     canvas_printf(x->c, px, ty + 1, vw, x->text, RGB_DEFAULT, 0, "%d,%d",
                   2 * b->i, 2 * b->i + 1);
     fmt_num_w(b->omega, 4, VALUE_W, buf, sizeof buf);
-    canvas_text(x->c, px, ty + 2, vw, buf, x->text, RGB_DEFAULT, 0);
+    double found;               /* :check: a differing band's expected omega */
+    int differs = portcheck_band(x->check, b->i, &found);
+    canvas_text(x->c, px, ty + 2, vw, buf, differs ? x->warn : x->text,
+                RGB_DEFAULT, differs ? ATTR_REVERSE : 0);
+    if (differs && lw + 1 < vw)
+        canvas_text(x->c, px + lw, ty, vw - lw, "!", x->warn, RGB_DEFAULT,
+                    ATTR_BOLD);
     fmt_num_w(b->lambda, 4, VALUE_W, buf, sizeof buf);
     canvas_text(x->c, px, ty + 3, vw, buf, b->slow ? x->warn : x->text,
                 RGB_DEFAULT, 0);
@@ -1218,6 +1234,13 @@ static void hint_write(const struct ctx *x, char *hint, size_t len)
     if (!hint || len == 0)
         return;
     hint[0] = 0;
+    if (x->check) {             /* :check's verdict, the cursor band's */
+        double found;
+        size_t k = (size_t)snprintf(hint, len, "%s", x->verdict);
+        if (k < len && portcheck_band(x->check, s->band, &found))
+            snprintf(hint + k, len - k, "; band %d found %.6g", s->band, found);
+        return;
+    }
     if (tiles < 1)
         return;
     if (tiles == 1) {
@@ -1236,6 +1259,7 @@ static void hint_write(const struct ctx *x, char *hint, size_t len)
 struct clocks_rt {
     struct clocks_layout l;
     int cpr, tiles;
+    struct portcheck check;     /* :check FILE */
 };
 
 static void clocks_lay(const struct app *a, void *rt, int w, int h)
@@ -1250,9 +1274,11 @@ static void clocks_draw(const struct app *a, void *rt, canvas *c, char *hint,
                         size_t hintlen)
 {
     struct ctx x;
+    struct clocks_rt *r = rt;
+    struct portcheck_set cs = check_set(a);
 
-    (void)rt;
     ctx_init(&x, a, c);
+    x.check = r ? portcheck_at(&r->check, &cs, &x.verdict) : NULL;
     switch (x.l.mode) {
     case CLOCKS_BIG:
         draw_big(&x);
@@ -1487,9 +1513,24 @@ static int command_band(struct app *a, const struct clocks_rt *r,
     return 1;
 }
 
+static int key_check(struct app *a, void *rt, int key)
+{
+    struct clocks_rt *r = rt;
+    (void)key;
+    if (!r || !portcheck_on(&r->check))
+        return 0;
+    portcheck_clear(a, &r->check);
+    return 1;
+}
+
 static int clocks_command(struct app *a, void *rt, const char *name,
                           const char *arg)
 {
+    if (strcmp(name, "check") == 0) {
+        struct portcheck_set cs = check_set(a);
+        return portcheck_command(a, &((struct clocks_rt *)rt)->check, &cs,
+                                 arg);
+    }
     if (strcmp(name, "k") == 0)
         return command_k(a, arg);
     if (strcmp(name, "band") == 0 || strcmp(name, "i") == 0)
@@ -1518,6 +1559,7 @@ static const struct keybind CLOCKS_KEYS[] = {
     { '-',      ACT_VIEW_KEY, "-",       "all bands, evenly spread", key_zoom },
     { 'o',      ACT_VIEW_KEY, "o",       "ghost hand at pos+k (:k N)", key_ghost },
     { 'c',      ACT_VIEW_KEY, "c",       "binary counter of pos", key_counter },
+    { PK_ESC,   ACT_VIEW_KEY, "Esc",     "clear :check FILE", key_check },
     { 0,        ACT_NONE,     NULL,      NULL, NULL }
 };
 
@@ -1569,5 +1611,7 @@ const struct view VIEW_CLOCKS_DEF = {
         "scaling the hands turn at the scaled omega_i and a rule row names "
         "what the scaling did to each band: kept, blend(ed), interp(olated), "
         "rebase(d) or rescale(d). Commands: "
-        ":k N sets the ghost offset, :band N picks a band.",
+        ":k N sets the ghost offset, :band N picks a band, :check FILE "
+        "marks the bands where a dumped inv_freq differs (Esc or :check "
+        "off clears it).",
 };

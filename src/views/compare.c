@@ -84,7 +84,41 @@ struct cmp_rt {
     struct cmp_cache px;    /* the same at px_sub values a column: the
                                panes as images (the raster hook) */
     int px_sub;
+    struct portcheck check; /* :check FILE (spectrum) */
 };
+
+/* What :check holds a file to: the active pane's settings, resolved. */
+static struct portcheck_set check_set(const struct app *a,
+                                      const struct cmp_frame *f)
+{
+    for (int k = 0; k < f->np; k++)
+        if (f->rp[k].id == a->cmp.active)
+            return (struct portcheck_set){ f->rp[k].rope, f->rp[k].d,
+                                           f->rp[k].base, f->rp[k].n,
+                                           f->rp[k].model };
+    return (struct portcheck_set){ &a->p.rope, a->p.d, a->p.base, a->p.n,
+                                   -1 };
+}
+
+/* The check in the frame, the spectrum's alone. */
+static void check_frame(const struct app *a, struct cmp_rt *r)
+{
+    struct portcheck_set s = check_set(a, &r->f);
+    r->f.check = a->cmp.mode == PANE_SPECTRUM
+                 ? portcheck_at(&r->check, &s, &r->f.check_verdict) : NULL;
+    r->f.check_pane = a->cmp.active;
+}
+
+static int command_check(struct app *a, struct cmp_rt *r, const char *arg)
+{
+    if (a->cmp.mode != PANE_SPECTRUM) {
+        app_msg(a, 1, ":check: the spectrum mode only (v cycles to it)");
+        return 1;
+    }
+    cmp_resolve(a, &r->f, 0);
+    struct portcheck_set s = check_set(a, &r->f);
+    return portcheck_command(a, &r->check, &s, arg);
+}
 
 static void cache_key(const struct app *a, const struct cmp_frame *f,
                       struct cmp_key *k)
@@ -234,6 +268,7 @@ static void compare_draw(const struct app *a, void *rt, canvas *c, char *hint,
         return;
     }
     cmp_draw_headers(a, c, &r->f.g, r->f.rp);
+    check_frame(a, r);
     if (m->draw(a, c, &r->f, &r->cache.val, hint, hintlen) == 0 &&
         r->f.g.read_y >= 0)
         m->readout(a, c, &r->f);
@@ -666,6 +701,16 @@ static int key_pos(struct app *a, const struct cmp_rt *r, int key)
 
 /* Left/Right, H L, Home End in the spectrum and ratio modes move the
  * band cursor; elsewhere the position moves by drawn columns. */
+static int key_check(struct app *a, void *rt, int key)
+{
+    struct cmp_rt *r = rt;
+    (void)key;
+    if (!r || !portcheck_on(&r->check))
+        return 0;
+    portcheck_clear(a, &r->check);
+    return 1;
+}
+
 static int key_band(struct app *a, void *rt, int key)
 {
     int dm = dims_max(a) / 2, step;
@@ -858,7 +903,8 @@ static int compare_command(struct app *a, void *rt, const char *name,
 {
     struct pane *p = &a->cmp.panes[a->cmp.active];
     int v, k = 'A' + a->cmp.active;
-    (void)rt;
+    if (!strcmp(name, "check"))
+        return command_check(a, rt, arg);
     if (!strcmp(name, "base") || !strcmp(name, "b"))
         return cmd_pane_param(a, P_BASE, arg);
     if (!strcmp(name, "d") || !strcmp(name, "d_model"))
@@ -930,6 +976,7 @@ static const struct keybind COMPARE_KEYS[] = {
     /* the global keys, but over the bands in the spectrum */
     BAND('H', ACT_FAST_LEFT), BAND('L', ACT_FAST_RIGHT),
     BAND(PK_HOME, ACT_HOME), BAND(PK_END, ACT_END),
+    KEY(PK_ESC, "Esc", "clear :check FILE", key_check),
     { 0, ACT_NONE, NULL, NULL, NULL }
 };
 

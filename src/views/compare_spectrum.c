@@ -388,6 +388,14 @@ static void spectrum_readout(const struct app *a, canvas *c,
             (size_t)len + strlen(ratio) < sizeof line[v])
             strcat(line[v], ratio);
     }
+    double found;               /* :check: the file's omega beside them */
+    for (int v = 0; v < 2 && f->check &&
+         portcheck_band(f->check, a->cmp.band, &found); v++) {
+        size_t len = strlen(line[v]);
+        snprintf(line[v] + len, sizeof line[v] - len, " %s %c file %s %.6g",
+                 glyph(a->ascii, GL_VBAR), 'A' + f->check_pane,
+                 glyph(a->ascii, GL_OMEGA), found);
+    }
     const char *cand[2] = { line[0], line[1] };
     canvas_text_fit(c, 0, g->read_y, c->w, cand, 2, cmp_uc(a, UI_TEXT), 0);
 }
@@ -442,6 +450,18 @@ static void plain_legend(const struct app *a, canvas *c, int y)
                     cmp_uc(a, UI_DIM), RGB_DEFAULT, 0);
 }
 
+/* :check: a '!' atop the pane over each band where the file differs. */
+static void spectrum_check_marks(const struct app *a, canvas *pc,
+                                 const struct rpane *r,
+                                 const struct freq_check *chk)
+{
+    int half = r->d / 2;
+    for (int i = 0; i < chk->ndiff; i++)
+        if (chk->band[i].band < half)
+            canvas_put(pc, cmp_band_dot(chk->band[i].band, half, 2 * pc->w) / 2,
+                       0, '!', cmp_uc(a, UI_WARN), RGB_DEFAULT, ATTR_BOLD);
+}
+
 static int spectrum_draw(const struct app *a, canvas *c,
                          const struct cmp_frame *f, const struct cmp_values *v,
                          char *hint, size_t hintlen)
@@ -464,6 +484,8 @@ static int spectrum_draw(const struct app *a, canvas *c,
         }
         canvas pc = canvas_sub(c, g->px[k], g->body_y, g->pw, ph);
         spectrum_plot(a, &pc, rp[k].id, &rp[k], &sc[k], &s);
+        if (f->check && rp[k].id == f->check_pane)
+            spectrum_check_marks(a, &pc, &rp[k], f->check);
         spectrum_text(a, c, g->px[k] + 1, g->body_y + ph, g->pw - 1, nt, &rp[k],
                       &sc[k]);
         if (g->axis_y >= 0)
@@ -473,8 +495,12 @@ static int spectrum_draw(const struct app *a, canvas *c,
         scaled_legend(a, c, g->legend_y, sc, g->np);
     else if (g->legend_y >= 0)
         plain_legend(a, c, g->legend_y);
-    snprintf(hint, hintlen, "x = band i, y = wavelength 2%s/%s_i (log); "
-             "Left/Right: band", glyph(a->ascii, GL_PI), glyph(a->ascii, GL_OMEGA));
+    if (f->check)
+        snprintf(hint, hintlen, "%s", f->check_verdict);
+    else
+        snprintf(hint, hintlen, "x = band i, y = wavelength 2%s/%s_i (log); "
+                 "Left/Right: band", glyph(a->ascii, GL_PI),
+                 glyph(a->ascii, GL_OMEGA));
     return 0;
 }
 

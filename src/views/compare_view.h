@@ -34,6 +34,7 @@
 #include "peviz/scores.h"
 #include "plans.h"
 #include "plot.h"
+#include "views/portcheck.h"
 
 struct view_raster;
 
@@ -119,6 +120,10 @@ struct cmp_frame {
     int sub;                /* grid values per pane column (heatmap, diff):
                                1 for cells (0 means 1), the cell's width
                                in pixels for an image (the raster hook) */
+    const struct freq_check *check;     /* :check FILE's (spectrum), or
+                                           NULL */
+    int check_pane;         /* the pane it holds the file to (rpane.id) */
+    const char *check_verdict;
 };
 
 /* What a mode's work computed for the frames that follow: v, malloc'd

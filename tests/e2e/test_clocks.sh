@@ -124,8 +124,28 @@ rope_rules() {
     quit_clean "rope rules, ascii"
 }
 
+# :check FILE on a dump written here (theta_i = 500^(-2i/8) by Python):
+# the verdict, a '!' by each differing band, Esc clears it.
+port_check() {
+    python3 -c 'import sys
+print("inv_freq")
+for i in range(4): print("%.17g" % 500 ** (-2 * i / 8))' >"$TMPD/b500.csv"
+    start_peviz 100 30 --view clocks -d 8
+    expect "port check: starts" 'PE clocks'
+    keys : "check $TMPD/b500.csv" Enter
+    expect ":check names the variant" 'differs, 3 of 4 bands (!); matches base 500 instead of 10000'
+    expect ":check marks the differing bands" 'i       0        1!       2!       3!'
+    keys Escape
+    expect "Esc clears the check" 'check off'
+    check "Esc: no mark left" poll_until screen_lacks '1!'
+    keys : 'check /nonexistent/x.npy' Enter
+    expect ":check on a missing file says why" ':check: '
+    quit_clean "port check"
+}
+
 view_keys
 sweep
 rope_rules
+port_check
 stop
 e2e_done

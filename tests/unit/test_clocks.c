@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "harness.h"
 #include "app.h"
@@ -919,6 +920,69 @@ static void test_small_ghost(void)
     CHECK(ghost_cells(30) >= 2);
 }
 
+/* A dumped inv_freq written here, theta_i = base^(-2i/d) by pow, as
+ * text: the file :check reads. */
+static void write_freqs(const char *path, int d, double base)
+{
+    FILE *f = fopen(path, "w");
+    CHECK(f != NULL);
+    if (!f)
+        return;
+    fprintf(f, "inv_freq\n");
+    for (int i = 0; i < d / 2; i++)
+        fprintf(f, "%.17g\n", pow(base, -2.0 * i / d));
+    fclose(f);
+}
+
+/* :check FILE: the verdict on the status line, a '!' by each differing
+ * band's number and its expected omega marked; Esc and :check off clear
+ * it; a change of the settings checks the file again. */
+static void test_check(void)
+{
+    struct app a;
+    canvas c;
+    char hint[1400], cmd[600], path[512];
+    const char *dir = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+    snprintf(path, sizeof path, "%s/peviz-check-%ld.csv", dir, (long)getpid());
+    write_freqs(path, 8, 500);
+    app_clocks(&a, 8, 37);
+    a.rt = views_rt_new();              /* the view keeps the check there */
+    CHECK(a.rt != NULL);
+    snprintf(cmd, sizeof cmd, "check %s", path);
+    CHECK(app_command(&a, cmd) == -1);
+    CHECK(strstr(a.msg, "differs, 3 of 4 bands (!); matches base 500 "
+                 "instead of 10000") != NULL);
+    draw(&a, &c, 80, 23, hint, sizeof hint);
+    CHECK(strstr(hint, "differs, 3 of 4 bands") != NULL);
+    CHECK(strstr(hint, "band") == strstr(hint, "bands"));  /* band 0 agrees */
+    canvas_free(&c);
+    a.clocks.band = 2;                  /* 500^(-2*2/8) */
+    draw(&a, &c, 80, 23, hint, sizeof hint);
+    snprintf(cmd, sizeof cmd, "; band 2 found %.6g", pow(500, -0.5));
+    CHECK(strstr(hint, cmd) != NULL);
+    snprintf(cmd, sizeof cmd, "check %s", path);
+    CHECK(canvas_has(&c, "1!") && canvas_has(&c, "3!") && !canvas_has(&c, "0!"));
+    canvas_free(&c);
+    CHECK(app_key(&a, PK_ESC) != ACT_NONE);
+    draw(&a, &c, 80, 23, hint, sizeof hint);
+    CHECK(strstr(hint, "check") == NULL && !canvas_has(&c, "1!"));
+    canvas_free(&c);
+    CHECK(app_command(&a, cmd) == -1);
+    a.p.base = 500;                     /* the settings the file was made at */
+    draw(&a, &c, 80, 23, hint, sizeof hint);
+    CHECK(strstr(hint, "match, 4 bands") != NULL && !canvas_has(&c, "1!"));
+    canvas_free(&c);
+    CHECK(app_command(&a, "check off") == 0);
+    draw(&a, &c, 80, 23, hint, sizeof hint);
+    CHECK(strstr(hint, "check") == NULL);
+    canvas_free(&c);
+    CHECK(app_command(&a, "check") == -1 && strstr(a.msg, ":check") != NULL);
+    snprintf(cmd, sizeof cmd, "check %s.none", path);
+    CHECK(app_command(&a, cmd) == -1 && strstr(a.msg, ":check: ") != NULL);
+    views_rt_free(a.rt);
+    remove(path);
+}
+
 int main(void)
 {
     test_hand_end();
@@ -940,5 +1004,6 @@ int main(void)
     test_block_views();
     test_presenter_numbers();
     test_small_ghost();
+    test_check();
     TEST_END("test_clocks");
 }

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "harness.h"
 #include "app.h"
@@ -600,8 +601,54 @@ static void test_diff_fills_rows(void)
     canvas_free(&c);
 }
 
+/* :check FILE in the spectrum, against a dump written here by pow
+ * (theta_i = 500^(-2i/16)): a '!' atop pane A over each of the 7 bands
+ * that differ from base 10000, the file's omega beside the readout's,
+ * the verdict in the hint; Esc clears it; the other modes refuse it. */
+static void test_check(void)
+{
+    struct app a;
+    char path[512], cmd[600], want[64];
+    const char *dir = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+    snprintf(path, sizeof path, "%s/peviz-cmpcheck-%ld.csv", dir, (long)getpid());
+    FILE *f = fopen(path, "w");
+    CHECK(f != NULL);
+    if (!f)
+        return;
+    for (int i = 0; i < 8; i++)
+        fprintf(f, "%.17g\n", pow(500, -2.0 * i / 16));
+    fclose(f);
+    setup(&a);
+    a.p.d = 16;
+    a.rt = views_rt_new();
+    snprintf(cmd, sizeof cmd, "check %s", path);
+    CHECK(app_command(&a, cmd) == -1 && strstr(a.msg, "spectrum mode only"));
+    a.cmp.mode = PANE_SPECTRUM;
+    CHECK(app_command(&a, cmd) == -1);
+    CHECK(strstr(a.msg, "differs, 7 of 8 bands (!); matches base 500 instead "
+                 "of 10000") != NULL);
+    a.cmp.band = 2;
+    char *t = frame_text(&a, 100, 30);
+    int marks = 0;
+    for (const char *q = t; q && *q; q++)
+        marks += *q == '!';
+    CHECK(marks == 7 + 1);              /* the bands, the verdict's "(!)" */
+    snprintf(want, sizeof want, "A file \xcf\x89 %.6g", pow(500, -0.25));
+    CHECK(t && strstr(t, want) != NULL);
+    free(t);
+    CHECK(app_key(&a, PK_ESC) != ACT_NONE);
+    t = frame_text(&a, 100, 30);
+    CHECK(t && !strchr(t, '!') && !strstr(t, "file \xcf\x89"));
+    free(t);
+    a.view = VIEW_ATTENTION;
+    CHECK(app_command(&a, cmd) == -1 && strstr(a.msg, "clocks and compare only"));
+    views_rt_free(a.rt);
+    remove(path);
+}
+
 int main(void)
 {
+    test_check();
     test_pane_modes();
     test_huge_base();
     test_headers();

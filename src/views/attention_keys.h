@@ -1,0 +1,16 @@
+/*
+ * attention_keys.h - the attention view's keys and its : commands.
+ */
+#ifndef PEVIZ_VIEWS_ATTENTION_KEYS_H
+#define PEVIZ_VIEWS_ATTENTION_KEYS_H
+
+#include "app.h"
+
+/* What each key does, and the help card. */
+extern const struct keybind ATTENTION_KEYS[];
+
+/* :i N and :j N, the cursor; 0 for a name that is not the view's. */
+int attention_keys_command(struct app *a, void *rt, const char *name,
+                           const char *arg);
+
+#endif
