@@ -124,6 +124,19 @@ void clocks_face_draw_hand(canvas *c, const struct clock_face *f)
         canvas_put(c, tx / 2, ty / 4, f->tip, f->hand, RGB_DEFAULT, ATTR_BOLD);
 }
 
+#define GHOST_THICK_R 8     /* faces this small get a thick ghost */
+
+/* The ghost hand in braille: one dot wide on a big face; on a small one
+ * (r <= GHOST_THICK_R) two dots wide and out to the rim, so that beside
+ * the hand drawn over it, it keeps cells of its own colour. */
+static void ghost_line(canvas *c, const struct clock_face *f, int len)
+{
+    int gx, gy, small = f->r <= GHOST_THICK_R;
+    clocks_hand_end(f->cx, f->cy, small ? f->r : len, f->ghost_angle, &gx,
+                    &gy);
+    thick_line(c, f->cx, f->cy, gx, gy, f->ghost_col, small ? 1 : 0);
+}
+
 void clocks_face_draw(canvas *c, const struct clock_face *f)
 {
     int len = clocks_hand_len(f->r);
@@ -139,11 +152,8 @@ void clocks_face_draw(canvas *c, const struct clock_face *f)
     }
     for (int k = 0; k <= f->thick && f->r - k > 0; k++)   /* rim inwards */
         canvas_circle(c, f->cx, f->cy, f->r - k, 1.0, f->ring);
-    if (f->ghost) {
-        int gx, gy;
-        clocks_hand_end(f->cx, f->cy, len, f->ghost_angle, &gx, &gy);
-        canvas_line(c, f->cx, f->cy, gx, gy, f->ghost_col);
-    }
+    if (f->ghost)
+        ghost_line(c, f, len);
     clocks_face_draw_hand(c, f);
 }
 

@@ -889,6 +889,37 @@ static void test_presenter_numbers(void)
     }
 }
 
+/*
+ * The ghost hand on the small faces of a table (7 cells: r = 6 dots):
+ * cells drawn in the ghost's colour alone (the hand is drawn over it, a
+ * braille cell takes one colour), for a ghost 30, 90 and 172 degrees
+ * ahead of the hand.  A line one dot wide leaves it a dot or two.
+ */
+static int ghost_cells(double lead_deg)
+{
+    canvas c;
+    int n = 0;
+    rgb ring = 0x808080, hand = 0xFFFFFF, ghost = 0x3366FF;
+    struct clock_face f = { .cx = 7, .cy = 8, .r = 6, .angle = -0.7,
+                            .ghost = 1, .ring = ring, .hand = hand,
+                            .ghost_col = ghost, .axis = ring };
+    f.ghost_angle = f.angle + lead_deg * PI / 180;
+    CHECK(canvas_init(&c, 8, 4) == 0);
+    clocks_face_draw(&c, &f);
+    for (int y = 0; y < 4; y++)
+        for (int x = 0; x < 8; x++)
+            n += canvas_at(&c, x, y)->fg == ghost;
+    canvas_free(&c);
+    return n;
+}
+
+static void test_small_ghost(void)
+{
+    CHECK(ghost_cells(172) >= 3);
+    CHECK(ghost_cells(90) >= 3);
+    CHECK(ghost_cells(30) >= 2);
+}
+
 /* A dumped inv_freq written here, theta_i = base^(-2i/d) by pow, as
  * text: the file :check reads. */
 static void write_freqs(const char *path, int d, double base)
@@ -972,6 +1003,7 @@ int main(void)
     test_block_face();
     test_block_views();
     test_presenter_numbers();
+    test_small_ghost();
     test_check();
     TEST_END("test_clocks");
 }
