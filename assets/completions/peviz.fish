@@ -86,6 +86,8 @@ complete -c peviz -l floor-scale -x -d '--temperature-tuning: floor_scale, > 0 (
 complete -c peviz -l attn-scale -x -d '--temperature-tuning: attn_scale, > 0 (default 0.1)'
 complete -c peviz -l softmax -d 'export/attention: softmax per row'
 complete -c peviz -l causal -d 'export/attention: causal mask'
+complete -c peviz -l window -x -a 'off' -d 'export/attention: sliding window, key j seen from query i when i-W < j <= i, 1..16777216 or off (default off)'
+complete -c peviz -l chunk -x -a 'off' -d 'export/attention: chunked, key j seen from query i when j <= i in i\'s chunk of C, 1..16777216 or off (default off)'
 complete -c peviz -l temperature -d 'export/attention: divide scores by sqrt(d_model)'
 complete -c peviz -l content -d 'export/attention: add the seeded word embeddings (e)'
 complete -c peviz -l base-b -x -d 'compare view: pane B\'s base, > 1 (default 500000)'

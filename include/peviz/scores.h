@@ -181,7 +181,17 @@ struct score_opts {
     double attn_scale;          /* Llama 4: attn_scale (0.1) */
     double beta;                /* Ministral 3: beta (0: off) */
     int64_t beta_len;           /* Ministral 3: the original length L */
+    /* The mask beyond causal: key j is visible from query i when j <= i
+     * and i - window < j (window > 0), and floor(i/chunk) = floor(j/chunk)
+     * (chunk > 0); 0: off. */
+    int64_t window, chunk;
 };
+
+/* 1 when key j is hidden from query i: causal, window or chunk. */
+int scores_masked(const struct score_opts *o, int64_t i, int64_t j);
+
+/* 1 when a window or a chunk is set (the mask is more than causal). */
+int scores_banded(const struct score_opts *o);
 
 /* Defaults: sinusoidal, 8 heads, L = n/2, scaling on, toggles off. */
 void scores_defaults(struct score_opts *o);

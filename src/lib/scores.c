@@ -456,11 +456,25 @@ double scores_term_at(const struct score_ctx *s, int t, int64_t i, int64_t j)
     return SCORES_TERM_OPS(s, t)->at(s, &s->terms[t], i, j);
 }
 
+int scores_banded(const struct score_opts *o)
+{
+    return o->window > 0 || o->chunk > 0;
+}
+
+int scores_masked(const struct score_opts *o, int64_t i, int64_t j)
+{
+    if (j > i)
+        return o->causal || scores_banded(o);
+    if (o->window > 0 && i - j >= o->window)
+        return 1;
+    return o->chunk > 0 && i / o->chunk != j / o->chunk;
+}
+
 double scores_at(const struct score_ctx *s, int64_t i, int64_t j)
 {
     if (missing(s, i) || missing(s, j))
         return NAN;
-    if (s->o.causal && j > i)
+    if (scores_masked(&s->o, i, j))
         return -INFINITY;
     double sum = 0.0;
     for (int t = 0; t < s->nterms; t++)
@@ -541,7 +555,7 @@ static int row_by_vectors(const struct score_ctx *s, int64_t i, double *row)
     const double *keys = keytab_get(s, kk, nk, tmp);
     scores_side_vec(s, qk, nq, i, x, tmp);
     for (int64_t j = 0; j < s->rows; j++) {
-        if (s->o.causal && j > i) {
+        if (scores_masked(&s->o, i, j)) {
             row[j] = -INFINITY;
             continue;
         }
@@ -593,9 +607,12 @@ int scores_row(const struct score_ctx *s, int64_t i, int softmax, double *row)
     } else if (row_by_vectors(s, i, row)) {
         return -1;
     }
+    for (int64_t j = 0; tab && scores_banded(&s->o) && j < s->rows; j++)
+        if (scores_masked(&s->o, i, j))
+            row[j] = -INFINITY;
     if (softmax)        /* over the keys that exist: j < rows */
-        pe_softmax(row, (size_t)s->rows, s->o.causal ? (size_t)i + 1
-                                                     : (size_t)s->rows);
+        pe_softmax(row, (size_t)s->rows, s->o.causal || scores_banded(&s->o)
+                                         ? (size_t)i + 1 : (size_t)s->rows);
     for (int64_t j = s->rows; j < s->n; j++)
         row[j] = NAN;
     return 0;
