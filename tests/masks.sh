@@ -84,6 +84,31 @@ done
 live=$(tr ',' '\n' <"$tmp/far.csv" | grep -vc inf)
 [ "$live" = 100 ] && ok || bad "window 100 at row 4000: $live keys seen"
 
+# The attention view at one position a cell: the cells drawn in row i are
+# the keys the mask lets it see, and the rest are blank.
+band() {  # window chunk softmax
+    local args=(--window "$1" --chunk "$2")
+    [ "$3" = 1 ] && args+=(--softmax)
+    "$PEVIZ" --snapshot --view attention -n 24 --size 80x30 "${args[@]}" \
+        >"$tmp/frame.txt" 2>"$tmp/err" || { bad "band $*: snapshot"; return; }
+    local r; r=$(python3 - "$tmp/frame.txt" "$1" "$2" <<'PY'
+import sys
+lines = open(sys.argv[1], encoding="utf-8").read().split("\n")
+w, c = (0 if x == "off" else int(x) for x in sys.argv[2:4])
+for i in range(24):
+    line = lines[2 + i].ljust(60)
+    drawn = [j for j in range(24) if line[3 + 2 * j:5 + 2 * j].strip()]
+    want = [j for j in range(i + 1)
+            if (not w or i - j < w) and (not c or i // c == j // c)]
+    if drawn != want:
+        print("row %d draws %s, want %s" % (i, drawn, want)); sys.exit()
+print("ok")
+PY
+)
+    [ "$r" = ok ] && ok || bad "band window $1 chunk $2 softmax $3: $r"
+}
+band 5 off 0; band 3 off 1; band off 8 1; band 6 7 0
+
 for opt in "--window 0" "--window -3" "--chunk x" "--chunk 0"; do
     # shellcheck disable=SC2086
     "$PEVIZ" --export scores -n 8 $opt >"$tmp/o" 2>"$tmp/e"; rc=$?

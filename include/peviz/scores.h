@@ -193,6 +193,11 @@ int scores_masked(const struct score_opts *o, int64_t i, int64_t j);
 /* 1 when a window or a chunk is set (the mask is more than causal). */
 int scores_banded(const struct score_opts *o);
 
+/* 1 when the window or the chunk hides every key j in [j0, j1) from
+ * every query i in [i0, i1). */
+int scores_block_hidden(const struct score_opts *o, int64_t i0, int64_t i1,
+                        int64_t j0, int64_t j1);
+
 /* Defaults: sinusoidal, 8 heads, L = n/2, scaling on, toggles off. */
 void scores_defaults(struct score_opts *o);
 

@@ -470,6 +470,32 @@ int scores_masked(const struct score_opts *o, int64_t i, int64_t j)
     return o->chunk > 0 && i / o->chunk != j / o->chunk;
 }
 
+/* Some i in [a, b], j in [c, e] with 0 <= i - j < window (0: any). */
+static int pair_seen(const struct score_opts *o, int64_t a, int64_t b,
+                     int64_t c, int64_t e)
+{
+    return a <= b && c <= e && b >= c
+           && (o->window <= 0 || a - e < o->window);
+}
+
+int scores_block_hidden(const struct score_opts *o, int64_t i0, int64_t i1,
+                        int64_t j0, int64_t j1)
+{
+    if (!scores_banded(o) || i1 <= i0 || j1 <= j0)
+        return 0;
+    if (o->chunk <= 0)
+        return !pair_seen(o, i0, i1 - 1, j0, j1 - 1);
+    int64_t c = o->chunk, k0 = (i0 > j0 ? i0 : j0) / c;
+    int64_t k1 = ((i1 < j1 ? i1 : j1) - 1) / c;
+    for (int64_t k = k0; k <= k1; k++) {   /* an inner chunk is seen */
+        int64_t lo = k * c, hi = lo + c - 1;
+        if (pair_seen(o, i0 > lo ? i0 : lo, i1 - 1 < hi ? i1 - 1 : hi,
+                      j0 > lo ? j0 : lo, j1 - 1 < hi ? j1 - 1 : hi))
+            return 0;
+    }
+    return 1;
+}
+
 double scores_at(const struct score_ctx *s, int64_t i, int64_t j)
 {
     if (missing(s, i) || missing(s, j))
