@@ -626,7 +626,7 @@ static void test_scheme_table(void)
 static void test_opts_memcmp(void)
 {
     CHECK(sizeof(enum scheme) == sizeof(int));
-    CHECK(sizeof(struct score_opts) == 18 * sizeof(int) + 2 * sizeof(int64_t)
+    CHECK(sizeof(struct score_opts) == 18 * sizeof(int) + 4 * sizeof(int64_t)
                                         + 6 * sizeof(double));
     struct score_opts a, b;
     memset(&a, 0xa5, sizeof a);
