@@ -17,12 +17,13 @@ if ! command -v python3 >/dev/null; then
 fi
 
 cat >"$tmp/ref.py" <<'PY'
-"""ref.py FILE SCHEME N D W C SOFTMAX: the CSV export in FILE against
+"""ref.py FILE SCHEME N D W C SOFTMAX SINK: the CSV export in FILE against
 the formula; prints ok or FAIL: the first difference."""
 import math, sys
 
-path, scheme, n, d, w, c, soft = sys.argv[1:8]
+path, scheme, n, d, w, c, soft, sink = sys.argv[1:9]
 n, d, w, c, soft = int(n), int(d), int(w), int(c), soft == "1"
+sink = None if sink == "none" else float(sink)
 
 def seen(i, j):
     if j > i:
@@ -45,7 +46,8 @@ for i, row in enumerate(rows):
     if soft:
         mx = max(want)
         e = [math.exp(x - mx) if x > -math.inf else 0.0 for x in want]
-        want = [x / sum(e) for x in e]
+        z = sum(e) + (math.exp(sink - mx) if sink is not None else 0.0)
+        want = [x / z for x in e]
     for j, (g, x) in enumerate(zip(row, want)):
         g = float(g)
         if math.isinf(x) and g == x:
@@ -55,8 +57,8 @@ for i, row in enumerate(rows):
 print("ok")
 PY
 
-check() {  # scheme n d window chunk softmax
-    local what=scores args=()
+check() {  # scheme n d window chunk softmax sink
+    local what=scores args=(--sink "$7")
     [ "$6" = 1 ] && what=softmax
     [ "$4" != 0 ] && args+=(--window "$4")
     [ "$5" != 0 ] && args+=(--chunk "$5")
@@ -66,15 +68,26 @@ check() {  # scheme n d window chunk softmax
         bad "$*: exit $?: $(head -1 "$tmp/err")"; return
     fi
     local r; r=$(python3 "$tmp/ref.py" "$tmp/out.csv" "$@")
-    [ "$r" = ok ] && ok || bad "$1 n $2 d $3 window $4 chunk $5 softmax $6: $r"
+    [ "$r" = ok ] && ok || bad "$1 n $2 d $3 window $4 chunk $5 softmax $6 sink $7: $r"
 }
 
 for scheme in sinusoidal alibi; do
     for soft in 0 1; do
         for wc in "1 0" "3 0" "7 0" "0 1" "0 4" "0 5" "4 5" "9 3" "0 0"; do
-            check $scheme 17 16 $wc $soft
+            check $scheme 17 16 $wc $soft none
         done
     done
+done
+
+# Sink logits, below, near and above the rows' scores (the scores are
+# the rows' own at sink none).
+for scheme in sinusoidal alibi; do
+    for sink in -3.5 0 2.25 9 40; do
+        for wc in "0 0" "4 0" "0 6"; do
+            check $scheme 15 16 $wc 1 $sink
+        done
+    done
+    check $scheme 15 16 3 0 0 7      # scores: the sink weighs nothing there
 done
 
 # The band is the same at every row past the window's start: a row far
@@ -94,7 +107,7 @@ band() {  # window chunk softmax
     local r; r=$(python3 - "$tmp/frame.txt" "$1" "$2" <<'PY'
 import sys
 lines = open(sys.argv[1], encoding="utf-8").read().split("\n")
-w, c = (0 if x == "off" else int(x) for x in sys.argv[2:4])
+w, c = (0 if x == "none" else int(x) for x in sys.argv[2:4])
 for i in range(24):
     line = lines[2 + i].ljust(60)
     drawn = [j for j in range(24) if line[3 + 2 * j:5 + 2 * j].strip()]
@@ -107,9 +120,10 @@ PY
 )
     [ "$r" = ok ] && ok || bad "band window $1 chunk $2 softmax $3: $r"
 }
-band 5 off 0; band 3 off 1; band off 8 1; band 6 7 0
+band 5 none 0; band 3 none 1; band none 8 1; band 6 7 0
 
-for opt in "--window 0" "--window -3" "--chunk x" "--chunk 0"; do
+for opt in "--window 0" "--window -3" "--chunk x" "--chunk 0" "--sink inf" \
+           "--sink x" "--sink 1e9"; do
     # shellcheck disable=SC2086
     "$PEVIZ" --export scores -n 8 $opt >"$tmp/o" 2>"$tmp/e"; rc=$?
     if [ $rc = 2 ] && [ ! -s "$tmp/o" ] && [ "$(wc -l <"$tmp/e")" = 1 ]; then

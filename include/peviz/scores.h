@@ -185,6 +185,9 @@ struct score_opts {
      * and i - window < j (window > 0), and floor(i/chunk) = floor(j/chunk)
      * (chunk > 0); 0: off. */
     int64_t window, chunk;
+    /* A sink logit X in each row's softmax denominator (gpt-oss):
+     * P(i,j) = e^S(i,j) / (sum_j e^S(i,j) + e^X); -inf: none. */
+    double sink;
 };
 
 /* 1 when key j is hidden from query i: causal, window or chunk. */
@@ -192,6 +195,9 @@ int scores_masked(const struct score_opts *o, int64_t i, int64_t j);
 
 /* 1 when a window or a chunk is set (the mask is more than causal). */
 int scores_banded(const struct score_opts *o);
+
+/* 1 when a sink logit joins the softmax (o->sink finite). */
+int scores_sunk(const struct score_opts *o);
 
 /* 1 when the window or the chunk hides every key j in [j0, j1) from
  * every query i in [i0, i1). */

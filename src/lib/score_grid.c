@@ -647,7 +647,7 @@ static void direct_row(struct score_grid *g, const struct score_ctx *s,
         out[j] = scores_masked(&s->o, i, j) ? -INFINITY
                : s->tau * (scores_dot(g->qbuf, g->keys + (size_t)j * s->d, s->d)
                            + scores_bias(s, i, j));
-    pe_softmax(out, (size_t)s->rows, (size_t)lim);
+    pe_softmax_sink(out, (size_t)s->rows, (size_t)lim, s->o.sink);
     for (int64_t j = s->rows; j < s->n; j++)
         out[j] = NAN;               /* no row: missing (scores.h) */
 }
@@ -738,7 +738,7 @@ static int soft_setup(struct score_grid *g, const struct score_ctx *s)
     g->rowbuf = malloc((size_t)max64(g->k, 1) * sizeof *g->rowbuf);
     if (!g->pcell || !g->abuf || !g->rowbuf)
         return -2;
-    if (scores_banded(&s->o))       /* the band: row by row */
+    if (scores_banded(&s->o) || scores_sunk(&s->o))     /* row by row */
         return direct_setup(g, s);
     if (s->toeplitz && s->n <= GRID_TABLE_MAX_N) {
         if (table_start(&g->tab, s))

@@ -47,6 +47,7 @@ void scores_defaults(struct score_opts *o)
     o->xpos_base = 512.0;
     o->floor_scale = 8192.0;
     o->attn_scale = 0.1;
+    o->sink = -INFINITY;
 }
 
 int64_t scores_train_len(const struct score_opts *o, int64_t n)
@@ -461,6 +462,11 @@ int scores_banded(const struct score_opts *o)
     return o->window > 0 || o->chunk > 0;
 }
 
+int scores_sunk(const struct score_opts *o)
+{
+    return isfinite(o->sink);
+}
+
 int scores_masked(const struct score_opts *o, int64_t i, int64_t j)
 {
     if (j > i)
@@ -637,8 +643,10 @@ int scores_row(const struct score_ctx *s, int64_t i, int softmax, double *row)
         if (scores_masked(&s->o, i, j))
             row[j] = -INFINITY;
     if (softmax)        /* over the keys that exist: j < rows */
-        pe_softmax(row, (size_t)s->rows, s->o.causal || scores_banded(&s->o)
-                                         ? (size_t)i + 1 : (size_t)s->rows);
+        pe_softmax_sink(row, (size_t)s->rows,
+                        s->o.causal || scores_banded(&s->o) ? (size_t)i + 1
+                                                           : (size_t)s->rows,
+                        s->o.sink);
     for (int64_t j = s->rows; j < s->n; j++)
         row[j] = NAN;
     return 0;
