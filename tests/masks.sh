@@ -122,6 +122,15 @@ PY
 }
 band 5 none 0; band 3 none 1; band none 8 1; band 6 7 0
 
+# mistral-7b-v0.1's sliding_window (its config.json: 4096) is its window,
+# and --window none takes it away.
+seen_keys() { "$PEVIZ" --export scores --scheme rope -n 6000 --rows 5000..5000 \
+    "$@" 2>/dev/null | tr ',' '\n' | grep -vc inf; }
+[ "$(seen_keys --model mistral-7b-v0.1)" = 4096 ] && ok \
+    || bad "mistral-7b-v0.1: $(seen_keys --model mistral-7b-v0.1) keys seen"
+[ "$(seen_keys --model mistral-7b-v0.1 --window none --causal)" = 5001 ] && ok \
+    || bad "mistral-7b-v0.1 --window none: not the triangle"
+
 for opt in "--window 0" "--window -3" "--chunk x" "--chunk 0" "--sink inf" \
            "--sink x" "--sink 1e9"; do
     # shellcheck disable=SC2086
