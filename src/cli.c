@@ -768,6 +768,7 @@ static int first_pass(struct cli *c, int argc, char **argv,
         c->app.cmp.panes[0].model = 1 + params_model_index(model);
         app_set_source(&c->app, model, 0);
         c->app.att.o.qk_pairs = params_model_pairs(model);
+        c->app.att.o.window = rope_preset_find(model)->window;
     }
     if (model)          /* a vision-language model: its M-RoPE too */
         mpos_preset(model, &c->app.mp);

@@ -134,6 +134,9 @@ static int set_num(const struct setting *s, struct app *a, const char *text,
     else
         snprintf(err, errlen, "wants a finite number %s %s",
                  s->open ? ">" : ">=", lo);
+    if (s->zero_word)
+        snprintf(err + strlen(err), errlen - strlen(err), " or %s",
+                 s->zero_word);
     return -1;
 }
 
@@ -144,7 +147,10 @@ int settings_set(const struct setting *s, struct app *a, int64_t n,
     if (!text)
         text = "";
     if (s->zero_word && strcmp(text, s->zero_word) == 0) {
-        int_put(s, a, 0);
+        if (s->type == SET_NUM)         /* a logit that weighs nothing */
+            *(double *)at(a, s) = -INFINITY;
+        else
+            int_put(s, a, 0);
         return 0;
     }
     switch (s->type) {
@@ -188,7 +194,9 @@ void settings_text(const struct setting *s, const struct app *a, char *buf,
     switch (s->type) {
     case SET_NUM: {
         double x = *(const double *)at_c(a, s->off);
-        if (s->def_note && (s->open ? !(x > s->min) : !(x >= s->min)))
+        if (s->zero_word && x == -INFINITY)
+            snprintf(buf, len, "%s", s->zero_word);
+        else if (s->def_note && (s->open ? !(x > s->min) : !(x >= s->min)))
             snprintf(buf, len, "%s", s->def_note);  /* not given */
         else
             snprintf(buf, len, "%.17g", x);
@@ -220,6 +228,8 @@ void settings_show(const struct setting *s, const struct app *a, char *buf,
     if (s->type != SET_NUM || (s->def_note && strcmp(buf, s->def_note) == 0))
         return;
     x = *(const double *)at_c(a, s->off);
+    if (isinf(x))
+        return;
     if (x == floor(x) && fabs(x) < 1e15) {
         snprintf(buf, len, "%.0f", x);          /* 500000, not 5e+05 */
         return;
@@ -246,9 +256,13 @@ static void values_text(const struct setting *s, char *buf, size_t len)
         fmt_num(s->min, 6, lo, sizeof lo);
         fmt_num(s->max, 6, hi, sizeof hi);
         if (s->max > s->min)
-            snprintf(buf, len, "%s %s, <= %s", s->open ? ">" : ">=", lo, hi);
+            snprintf(buf, len, "%s %s, <= %s%s%s", s->open ? ">" : ">=", lo,
+                     hi, s->zero_word ? " or " : "",
+                     s->zero_word ? s->zero_word : "");
         else
-            snprintf(buf, len, "%s %s", s->open ? ">" : ">=", lo);
+            snprintf(buf, len, "%s %s%s%s", s->open ? ">" : ">=", lo,
+                     s->zero_word ? " or " : "",
+                     s->zero_word ? s->zero_word : "");
         return;
     case SET_WORD:
         fmt_names(buf, len, w, settings_words(s, w, 64), " or ");

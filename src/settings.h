@@ -90,7 +90,8 @@ struct setting {
     const char *bound_name;     /* SETB_BELOW, SETB_LEN: "heads", "n" */
     int shift;                  /* shown = stored + shift (1: 1-based) */
     int even;                   /* whole numbers: even only */
-    const char *zero_word;      /* a word that means 0 ("all"), or NULL */
+    const char *zero_word;      /* a word that means 0 ("all"), or NULL;
+                                   SET_NUM: -inf ("none") */
     const char *(*word)(int);   /* SET_WORD: value -> name, NULL past the end */
     int (*parse)(const char *); /* SET_WORD: name -> value, -1 (NULL:
                                    a search of word) */

@@ -79,6 +79,9 @@ _peviz() {
     --rotary-dims) COMPREPLY=($(compgen -W 'all' -- "$cur")); return ;;
     --floor-scale) return ;;
     --attn-scale) return ;;
+    --window) COMPREPLY=($(compgen -W 'none' -- "$cur")); return ;;
+    --chunk) COMPREPLY=($(compgen -W 'none' -- "$cur")); return ;;
+    --sink) COMPREPLY=($(compgen -W 'none' -- "$cur")); return ;;
     --base-b) return ;;
     --base-c) return ;;
     --scheme-a) COMPREPLY=($(compgen -W 'pe sinusoidal rope alibi learned nope t5 kerple-log kerple-power sandwich xpos' -- "$cur")); return ;;
@@ -93,6 +96,6 @@ _peviz() {
     --pane-mode) COMPREPLY=($(compgen -W 'heatmap spectrum profile diff ratio drift matrix' -- "$cur")); return ;;
     esac
     [[ $cur == -* ]] || return 0
-    COMPREPLY=($(compgen -W '--d-model --base --seq-len --pos --plain --model-b --model-c --schemes --tour --check --slides --record --autoplay --export --format --rows --pe-file --tensor --row-offset --components --serve --serve-mode --follow --files --model --config --check-freqs --check-cache --layer-type --no-truncate --short-factor --long-factor --sequence --spatial-merge --tokens-per-second --second-per-grid --split-frames --mrope-section --mrope-interleaved --grid --qk --snapshot --size --scale --no-user-settings --print-settings --view --ascii --no-braille --fps --mouse --low-bandwidth --palette --color --graphics --lang --rope-scaling --factor --original-max --low-freq-factor --high-freq-factor --beta-fast --beta-slow --mscale --mscale-all-dim --proportion --attention-factor --scheme --q --seed --heads --head --train --buckets --max-distance --bidirectional --r1 --r2 --xpos-scale-base --rope-layout --rotary-dims --temperature-tuning --floor-scale --attn-scale --softmax --causal --temperature --content --base-b --base-c --scheme-a --rope-layout-a --layer-a --scheme-b --rope-layout-b --layer-b --scheme-c --rope-layout-c --layer-c --pane-mode --help --version' -- "$cur"))
+    COMPREPLY=($(compgen -W '--d-model --base --seq-len --pos --plain --model-b --model-c --schemes --tour --check --slides --record --autoplay --export --format --rows --pe-file --tensor --row-offset --components --serve --serve-mode --follow --files --model --config --check-freqs --check-cache --layer-type --no-truncate --short-factor --long-factor --sequence --spatial-merge --tokens-per-second --second-per-grid --split-frames --mrope-section --mrope-interleaved --grid --qk --snapshot --size --scale --no-user-settings --print-settings --view --ascii --no-braille --fps --mouse --low-bandwidth --palette --color --graphics --lang --rope-scaling --factor --original-max --low-freq-factor --high-freq-factor --beta-fast --beta-slow --mscale --mscale-all-dim --proportion --attention-factor --scheme --q --seed --heads --head --train --buckets --max-distance --bidirectional --r1 --r2 --xpos-scale-base --rope-layout --rotary-dims --temperature-tuning --floor-scale --attn-scale --softmax --causal --window --chunk --sink --temperature --content --base-b --base-c --scheme-a --rope-layout-a --layer-a --scheme-b --rope-layout-b --layer-b --scheme-c --rope-layout-c --layer-c --pane-mode --help --version' -- "$cur"))
 }
 complete -F _peviz peviz

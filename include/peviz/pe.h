@@ -225,6 +225,10 @@ void pe_learned_row(const pe_learned *t, int64_t p, double *out);
  */
 void pe_softmax(double *row, size_t n, size_t limit);
 
+/* pe_softmax with a sink logit in the denominator: row[i] =
+ * e^row[i] / (sum e^row + e^sink); sink -inf (or not finite): pe_softmax. */
+void pe_softmax_sink(double *row, size_t n, size_t limit, double sink);
+
 /* ---- precision -------------------------------------------------------- */
 
 /* Round to the nearest float32 / bfloat16 / float16 value (ties to even),

@@ -262,6 +262,8 @@ struct rope_preset {
     int no_truncate;                            /* yarn */
     double mscale, mscale_all_dim;              /* yarn (0: not given) */
     const char *note;           /* "sliding window 4096", ... or "" */
+    int64_t window;             /* sliding_window of config.json: the
+                                   attention view's --window (0: none) */
     int64_t max_context;        /* max_position_embeddings: the longest
                                    sequence the model is served with */
     double proportion;          /* proportional: the share of bands that

@@ -181,7 +181,28 @@ struct score_opts {
     double attn_scale;          /* Llama 4: attn_scale (0.1) */
     double beta;                /* Ministral 3: beta (0: off) */
     int64_t beta_len;           /* Ministral 3: the original length L */
+    /* The mask beyond causal: key j is visible from query i when j <= i
+     * and i - window < j (window > 0), and floor(i/chunk) = floor(j/chunk)
+     * (chunk > 0); 0: off. */
+    int64_t window, chunk;
+    /* A sink logit X in each row's softmax denominator (gpt-oss):
+     * P(i,j) = e^S(i,j) / (sum_j e^S(i,j) + e^X); -inf: none. */
+    double sink;
 };
+
+/* 1 when key j is hidden from query i: causal, window or chunk. */
+int scores_masked(const struct score_opts *o, int64_t i, int64_t j);
+
+/* 1 when a window or a chunk is set (the mask is more than causal). */
+int scores_banded(const struct score_opts *o);
+
+/* 1 when a sink logit joins the softmax (o->sink finite). */
+int scores_sunk(const struct score_opts *o);
+
+/* 1 when the window or the chunk hides every key j in [j0, j1) from
+ * every query i in [i0, i1). */
+int scores_block_hidden(const struct score_opts *o, int64_t i0, int64_t i1,
+                        int64_t j0, int64_t j1);
 
 /* Defaults: sinusoidal, 8 heads, L = n/2, scaling on, toggles off. */
 void scores_defaults(struct score_opts *o);

@@ -439,6 +439,29 @@ void pe_softmax(double *row, size_t n, size_t limit)
         row[i] /= sum;
 }
 
+void pe_softmax_sink(double *row, size_t n, size_t limit, double sink)
+{
+    if (!isfinite(sink)) {
+        pe_softmax(row, n, limit);
+        return;
+    }
+    if (limit > n)
+        limit = n;
+    for (size_t i = limit; i < n; i++)
+        row[i] = 0.0;
+    double mx = sink;
+    for (size_t i = 0; i < limit; i++)
+        if (row[i] > mx)
+            mx = row[i];
+    double sum = exp(sink - mx);
+    for (size_t i = 0; i < limit; i++) {
+        row[i] = exp(row[i] - mx);
+        sum += row[i];
+    }
+    for (size_t i = 0; i < limit; i++)
+        row[i] /= sum;
+}
+
 /* ---- precision -------------------------------------------------------- */
 
 /*

@@ -617,6 +617,7 @@ static const struct rope_preset PRESETS[] = {
       .max_context = 131072 },
     { .name = "mistral-7b-v0.1", .d = 128, .head_dim = 128, .base = 1e4,
       .method = ROPE_NONE, .factor = 1, .note = "sliding window 4096",
+      .window = 4096,       /* mistralai/Mistral-7B-v0.1 config.json */
       .max_context = 32768 },
     { .name = "mistral-7b-v0.2", .d = 128, .head_dim = 128, .base = 1e6,
       .method = ROPE_NONE, .factor = 1, .original_max = 32768,

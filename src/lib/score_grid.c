@@ -467,7 +467,8 @@ static void phase_final(struct score_grid *g, const struct score_ctx *s)
             int64_t j0, j1, cb = g->cb0 + c;
             blk_range(g, cb, s->rows, &j0, &j1);
             size_t at = (size_t)r * g->cols + c;
-            int hidden = i1 <= i0 || j1 <= j0 || (s->o.causal && cb > rb);
+            int hidden = i1 <= i0 || j1 <= j0 || (s->o.causal && cb > rb)
+                         || scores_block_hidden(&s->o, i0, i1, j0, j1);
             int diag = s->o.causal && cb == rb;
             double area = (double)(i1 - i0) * (double)(j1 - j0), total = 0;
             for (int t = 0; t < s->nterms; t++) {
@@ -640,12 +641,13 @@ static void direct_row(struct score_grid *g, const struct score_ctx *s,
 {
     enum score_kind qk[SK_COUNT];
     int nq = scores_side_kinds(s, 0, qk);
-    int64_t lim = s->o.causal ? i + 1 : s->rows;
+    int64_t lim = s->o.causal || scores_banded(&s->o) ? i + 1 : s->rows;
     scores_side_vec(s, qk, nq, i, g->qbuf, g->qbuf + s->d);
     for (int64_t j = 0; j < lim; j++)
-        out[j] = s->tau * (scores_dot(g->qbuf, g->keys + (size_t)j * s->d, s->d)
+        out[j] = scores_masked(&s->o, i, j) ? -INFINITY
+               : s->tau * (scores_dot(g->qbuf, g->keys + (size_t)j * s->d, s->d)
                            + scores_bias(s, i, j));
-    pe_softmax(out, (size_t)s->rows, (size_t)lim);
+    pe_softmax_sink(out, (size_t)s->rows, (size_t)lim, s->o.sink);
     for (int64_t j = s->rows; j < s->n; j++)
         out[j] = NAN;               /* no row: missing (scores.h) */
 }
@@ -686,7 +688,8 @@ static void soft_final(struct score_grid *g, const struct score_ctx *s)
             blk_range(g, g->rb0 + r, s->rows, &i0, &i1);
             blk_range(g, g->cb0 + c, s->rows, &j0, &j1);
             double *v = &g->pcell[(size_t)r * g->cols + c];
-            if (i1 <= i0 || j1 <= j0 || (s->o.causal && j0 > i1 - 1))
+            if (i1 <= i0 || j1 <= j0 || (s->o.causal && j0 > i1 - 1)
+                || scores_block_hidden(&s->o, i0, i1, j0, j1))
                 *v = NAN;
             else if (g->soft == SOFT_DIRECT)
                 *v /= (double)(i1 - i0) * (double)(j1 - j0);
@@ -735,6 +738,8 @@ static int soft_setup(struct score_grid *g, const struct score_ctx *s)
     g->rowbuf = malloc((size_t)max64(g->k, 1) * sizeof *g->rowbuf);
     if (!g->pcell || !g->abuf || !g->rowbuf)
         return -2;
+    if (scores_banded(&s->o) || scores_sunk(&s->o))     /* row by row */
+        return direct_setup(g, s);
     if (s->toeplitz && s->n <= GRID_TABLE_MAX_N) {
         if (table_start(&g->tab, s))
             return -2;

@@ -47,6 +47,7 @@ void scores_defaults(struct score_opts *o)
     o->xpos_base = 512.0;
     o->floor_scale = 8192.0;
     o->attn_scale = 0.1;
+    o->sink = -INFINITY;
 }
 
 int64_t scores_train_len(const struct score_opts *o, int64_t n)
@@ -456,11 +457,56 @@ double scores_term_at(const struct score_ctx *s, int t, int64_t i, int64_t j)
     return SCORES_TERM_OPS(s, t)->at(s, &s->terms[t], i, j);
 }
 
+int scores_banded(const struct score_opts *o)
+{
+    return o->window > 0 || o->chunk > 0;
+}
+
+int scores_sunk(const struct score_opts *o)
+{
+    return isfinite(o->sink);
+}
+
+int scores_masked(const struct score_opts *o, int64_t i, int64_t j)
+{
+    if (j > i)
+        return o->causal || scores_banded(o);
+    if (o->window > 0 && i - j >= o->window)
+        return 1;
+    return o->chunk > 0 && i / o->chunk != j / o->chunk;
+}
+
+/* Some i in [a, b], j in [c, e] with 0 <= i - j < window (0: any). */
+static int pair_seen(const struct score_opts *o, int64_t a, int64_t b,
+                     int64_t c, int64_t e)
+{
+    return a <= b && c <= e && b >= c
+           && (o->window <= 0 || a - e < o->window);
+}
+
+int scores_block_hidden(const struct score_opts *o, int64_t i0, int64_t i1,
+                        int64_t j0, int64_t j1)
+{
+    if (!scores_banded(o) || i1 <= i0 || j1 <= j0)
+        return 0;
+    if (o->chunk <= 0)
+        return !pair_seen(o, i0, i1 - 1, j0, j1 - 1);
+    int64_t c = o->chunk, k0 = (i0 > j0 ? i0 : j0) / c;
+    int64_t k1 = ((i1 < j1 ? i1 : j1) - 1) / c;
+    for (int64_t k = k0; k <= k1; k++) {   /* an inner chunk is seen */
+        int64_t lo = k * c, hi = lo + c - 1;
+        if (pair_seen(o, i0 > lo ? i0 : lo, i1 - 1 < hi ? i1 - 1 : hi,
+                      j0 > lo ? j0 : lo, j1 - 1 < hi ? j1 - 1 : hi))
+            return 0;
+    }
+    return 1;
+}
+
 double scores_at(const struct score_ctx *s, int64_t i, int64_t j)
 {
     if (missing(s, i) || missing(s, j))
         return NAN;
-    if (s->o.causal && j > i)
+    if (scores_masked(&s->o, i, j))
         return -INFINITY;
     double sum = 0.0;
     for (int t = 0; t < s->nterms; t++)
@@ -541,7 +587,7 @@ static int row_by_vectors(const struct score_ctx *s, int64_t i, double *row)
     const double *keys = keytab_get(s, kk, nk, tmp);
     scores_side_vec(s, qk, nq, i, x, tmp);
     for (int64_t j = 0; j < s->rows; j++) {
-        if (s->o.causal && j > i) {
+        if (scores_masked(&s->o, i, j)) {
             row[j] = -INFINITY;
             continue;
         }
@@ -593,9 +639,14 @@ int scores_row(const struct score_ctx *s, int64_t i, int softmax, double *row)
     } else if (row_by_vectors(s, i, row)) {
         return -1;
     }
+    for (int64_t j = 0; tab && scores_banded(&s->o) && j < s->rows; j++)
+        if (scores_masked(&s->o, i, j))
+            row[j] = -INFINITY;
     if (softmax)        /* over the keys that exist: j < rows */
-        pe_softmax(row, (size_t)s->rows, s->o.causal ? (size_t)i + 1
-                                                     : (size_t)s->rows);
+        pe_softmax_sink(row, (size_t)s->rows,
+                        s->o.causal || scores_banded(&s->o) ? (size_t)i + 1
+                                                           : (size_t)s->rows,
+                        s->o.sink);
     for (int64_t j = s->rows; j < s->n; j++)
         row[j] = NAN;
     return 0;

@@ -338,7 +338,8 @@ static void draw_header(canvas *c, const struct app *a, const struct score_ctx *
     const char *name = scheme_name(s->o.scheme);
     int x = canvas_text(c, 0, 0, c->w, name, acc, RGB_DEFAULT, ATTR_BOLD);
     struct { const char *label; int on; } tg[] = {
-        { "softmax", s->o.softmax }, { "mask", s->o.causal },
+        { "softmax", s->o.softmax },
+        { "mask", s->o.causal || scores_banded(&s->o) },
         { glyph_pick(a->ascii, "1/\xe2\x88\x9a" "d", "1/sqrt(d)"), s->o.temperature },
         { "content", s->o.content },
     };
@@ -908,6 +909,9 @@ static const struct state_field ATT_FIELDS[] = {
     ATT_SET_ROW("att.scheme"),
     SF_ROW_INT("att.softmax", att.o.softmax, 0, 1),
     SF_ROW_INT("att.causal", att.o.causal, 0, 1),
+    ATT_SET_ROW("att.window"),
+    ATT_SET_ROW("att.chunk"),
+    ATT_SET_ROW("att.sink"),
     SF_ROW_INT("att.temperature", att.o.temperature, 0, 1),
     SF_ROW_INT("att.content", att.o.content, 0, 1),
     SF_ROW_INT("att.scale_emb", att.o.scale_emb, 0, 1),

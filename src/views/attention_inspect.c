@@ -524,7 +524,7 @@ void attention_inspect(struct lines *ls, const struct app *a,
     int miss = i >= s->rows || j >= s->rows;
     add(ls, "i = %lld  j = %lld  i-j = %lld%s", (long long)i, (long long)j,
         (long long)(i - j), miss ? "  (missing)"
-                            : s->o.causal && j > i ? "  (masked)" : "");
+                            : scores_masked(&s->o, i, j) ? "  (masked)" : "");
     if (miss) {
         inspect_missing(ls, a, s, i >= s->rows ? i : j);
         return;
@@ -550,7 +550,7 @@ void attention_inspect(struct lines *ls, const struct app *a,
     }
     if (s->o.softmax) {
         double p;
-        if (s->o.causal && j > i)
+        if (scores_masked(&s->o, i, j))
             add(ls, "P(j|i) = 0: masked");
         else if (grid_softmax_at(rt->grid, s, i, j, &p, NULL) == 0) {
             num(p, b1, sizeof b1);

@@ -101,6 +101,13 @@ static void said_pairs(struct app *a)
             t->rotary_dims >= a->p.d || !t->rotary_dims ? " (all)" : "");
 }
 
+static void said_mask(struct app *a)
+{
+    const struct score_opts *t = &a->att.o;
+    app_msg(a, 0, "mask: window %lld, chunk %lld (0: none), sink %g",
+            (long long)t->window, (long long)t->chunk, t->sink);
+}
+
 static int t5_check(const struct app *a, char *err, size_t errlen)
 {
     return att_t5_check(&a->att.o, err, errlen);
@@ -213,6 +220,21 @@ const struct setting ATTENTION_SETTINGS[] = {
     { .name = "causal", .type = SET_FLAG, .off = SET_OFF(att.o.causal),
       .help = "export/attention: causal mask", .where = ATT_FLAG,
       .wire = "att.causal" },
+    { .name = "window", .type = SET_I64, .off = SET_OFF(att.o.window),
+      .lo = 1, .hi = PARAM_N_MAX, .zero_word = "none", .def = "none",
+      .arg = "W", .help = "export/attention: sliding window, key j seen "
+      "from query i when i-W < j <= i", .where = ATT_EVERY,
+      .wire = "att.window", .changed = said_mask },
+    { .name = "chunk", .type = SET_I64, .off = SET_OFF(att.o.chunk),
+      .lo = 1, .hi = PARAM_N_MAX, .zero_word = "none", .def = "none",
+      .arg = "C", .help = "export/attention: chunked, key j seen from "
+      "query i when j <= i in i's chunk of C", .where = ATT_EVERY,
+      .wire = "att.chunk", .changed = said_mask },
+    { .name = "sink", .type = SET_NUM, .off = SET_OFF(att.o.sink),
+      .min = -1000, .max = 1000, .zero_word = "none", .def = "none",
+      .arg = "X", .help = "export/attention: a sink logit in each softmax "
+      "row's denominator, P = e^S / (sum e^S + e^X)", .where = ATT_EVERY,
+      .wire = "att.sink", .changed = said_mask },
     { .name = "temperature", .type = SET_FLAG,
       .off = SET_OFF(att.o.temperature),
       .help = "export/attention: divide scores by sqrt(d_model)",

@@ -626,8 +626,8 @@ static void test_scheme_table(void)
 static void test_opts_memcmp(void)
 {
     CHECK(sizeof(enum scheme) == sizeof(int));
-    CHECK(sizeof(struct score_opts) == 18 * sizeof(int) + 2 * sizeof(int64_t)
-                                        + 6 * sizeof(double));
+    CHECK(sizeof(struct score_opts) == 18 * sizeof(int) + 4 * sizeof(int64_t)
+                                        + 7 * sizeof(double));
     struct score_opts a, b;
     memset(&a, 0xa5, sizeof a);
     memset(&b, 0x5a, sizeof b);

@@ -1,0 +1,146 @@
+#!/usr/bin/env bash
+# The masks beyond causal from the outside: --export scores and softmax
+# with --window and --chunk against an independent Python evaluation of
+# the sinusoidal dot product sum_k cos((i-j) w_k) and ALiBi's -m (i-j),
+# the mask written again from its definition (key j seen from query i
+# when j <= i, i - W < j, and i, j in one chunk of C), and bad values
+# (exit 2, one stderr line, nothing on stdout).
+set -u
+: "${PEVIZ:=./peviz}"
+pass=0 fail=0
+tmp=$(mktemp -d /tmp/peviz-masks.XXXXXX); trap 'rm -rf "$tmp"' EXIT
+ok()  { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+
+if ! command -v python3 >/dev/null; then
+    echo "masks: python3 is needed"; echo "masks: 0 passed, 1 failed"; exit 1
+fi
+
+cat >"$tmp/ref.py" <<'PY'
+"""ref.py FILE SCHEME N D W C SOFTMAX SINK: the CSV export in FILE against
+the formula; prints ok or FAIL: the first difference."""
+import math, sys
+
+path, scheme, n, d, w, c, soft, sink = sys.argv[1:9]
+n, d, w, c, soft = int(n), int(d), int(w), int(c), soft == "1"
+sink = None if sink == "none" else float(sink)
+
+def seen(i, j):
+    if j > i:
+        return False
+    if w and i - j >= w:
+        return False
+    return not c or i // c == j // c
+
+def score(i, j):
+    if scheme == "alibi":
+        return -0.5 * (i - j)       # head 1 of 8: slope 2^-1
+    return sum(math.cos((i - j) * 10000.0 ** (-2.0 * k / d))
+               for k in range(d // 2))
+
+rows = [line.split(",") for line in open(path).read().split("\n") if line]
+if len(rows) != n:
+    print("FAIL: %d rows, want %d" % (len(rows), n)); sys.exit()
+for i, row in enumerate(rows):
+    want = [score(i, j) if seen(i, j) else -math.inf for j in range(n)]
+    if soft:
+        mx = max(want)
+        e = [math.exp(x - mx) if x > -math.inf else 0.0 for x in want]
+        z = sum(e) + (math.exp(sink - mx) if sink is not None else 0.0)
+        want = [x / z for x in e]
+    for j, (g, x) in enumerate(zip(row, want)):
+        g = float(g)
+        if math.isinf(x) and g == x:
+            continue
+        if not abs(g - x) <= 1e-8 * max(1.0, abs(x)):
+            print("FAIL: (%d,%d) %r, want %r" % (i, j, g, x)); sys.exit()
+print("ok")
+PY
+
+check() {  # scheme n d window chunk softmax sink
+    local what=scores args=(--sink "$7")
+    [ "$6" = 1 ] && what=softmax
+    [ "$4" != 0 ] && args+=(--window "$4")
+    [ "$5" != 0 ] && args+=(--chunk "$5")
+    [ "$4$5" = 00 ] && args+=(--causal)     # the triangle the band narrows
+    if ! "$PEVIZ" --export "$what" --scheme "$1" -n "$2" -d "$3" "${args[@]}" \
+            >"$tmp/out.csv" 2>"$tmp/err"; then
+        bad "$*: exit $?: $(head -1 "$tmp/err")"; return
+    fi
+    local r; r=$(python3 "$tmp/ref.py" "$tmp/out.csv" "$@")
+    [ "$r" = ok ] && ok || bad "$1 n $2 d $3 window $4 chunk $5 softmax $6 sink $7: $r"
+}
+
+for scheme in sinusoidal alibi; do
+    for soft in 0 1; do
+        for wc in "1 0" "3 0" "7 0" "0 1" "0 4" "0 5" "4 5" "9 3" "0 0"; do
+            check $scheme 17 16 $wc $soft none
+        done
+    done
+done
+
+# Sink logits, below, near and above the rows' scores (the scores are
+# the rows' own at sink none).
+for scheme in sinusoidal alibi; do
+    for sink in -3.5 0 2.25 9 40; do
+        for wc in "0 0" "4 0" "0 6"; do
+            check $scheme 15 16 $wc 1 $sink
+        done
+    done
+    check $scheme 15 16 3 0 0 7      # scores: the sink weighs nothing there
+done
+
+# The band is the same at every row past the window's start: a row far
+# down keeps W entries.
+"$PEVIZ" --export scores -n 4096 -d 8 --window 100 --rows 4000..4000 \
+    >"$tmp/far.csv" 2>/dev/null
+live=$(tr ',' '\n' <"$tmp/far.csv" | grep -vc inf)
+[ "$live" = 100 ] && ok || bad "window 100 at row 4000: $live keys seen"
+
+# The attention view at one position a cell: the cells drawn in row i are
+# the keys the mask lets it see, and the rest are blank.
+band() {  # window chunk softmax
+    local args=(--window "$1" --chunk "$2")
+    [ "$3" = 1 ] && args+=(--softmax)
+    "$PEVIZ" --snapshot --view attention -n 24 --size 80x30 "${args[@]}" \
+        >"$tmp/frame.txt" 2>"$tmp/err" || { bad "band $*: snapshot"; return; }
+    local r; r=$(python3 - "$tmp/frame.txt" "$1" "$2" <<'PY'
+import sys
+lines = open(sys.argv[1], encoding="utf-8").read().split("\n")
+w, c = (0 if x == "none" else int(x) for x in sys.argv[2:4])
+for i in range(24):
+    line = lines[2 + i].ljust(60)
+    drawn = [j for j in range(24) if line[3 + 2 * j:5 + 2 * j].strip()]
+    want = [j for j in range(i + 1)
+            if (not w or i - j < w) and (not c or i // c == j // c)]
+    if drawn != want:
+        print("row %d draws %s, want %s" % (i, drawn, want)); sys.exit()
+print("ok")
+PY
+)
+    [ "$r" = ok ] && ok || bad "band window $1 chunk $2 softmax $3: $r"
+}
+band 5 none 0; band 3 none 1; band none 8 1; band 6 7 0
+
+# mistral-7b-v0.1's sliding_window (its config.json: 4096) is its window,
+# and --window none takes it away.
+seen_keys() { "$PEVIZ" --export scores --scheme rope -n 6000 --rows 5000..5000 \
+    "$@" 2>/dev/null | tr ',' '\n' | grep -vc inf; }
+[ "$(seen_keys --model mistral-7b-v0.1)" = 4096 ] && ok \
+    || bad "mistral-7b-v0.1: $(seen_keys --model mistral-7b-v0.1) keys seen"
+[ "$(seen_keys --model mistral-7b-v0.1 --window none --causal)" = 5001 ] && ok \
+    || bad "mistral-7b-v0.1 --window none: not the triangle"
+
+for opt in "--window 0" "--window -3" "--chunk x" "--chunk 0" "--sink inf" \
+           "--sink x" "--sink 1e9"; do
+    # shellcheck disable=SC2086
+    "$PEVIZ" --export scores -n 8 $opt >"$tmp/o" 2>"$tmp/e"; rc=$?
+    if [ $rc = 2 ] && [ ! -s "$tmp/o" ] && [ "$(wc -l <"$tmp/e")" = 1 ]; then
+        ok
+    else
+        bad "$opt: exit $rc, $(wc -l <"$tmp/e") stderr lines"
+    fi
+done
+
+echo "masks: $pass passed, $fail failed"
+[ "$fail" = 0 ]
