@@ -226,7 +226,12 @@ $(DOCGEN): $(DOCGEN_OBJS) $(LIB_OBJS)
 
 ## docs: rewrite the generated lists in README.md and assets/peviz.1 and
 ##       the shell completions in assets/completions/ from the tables
-docs: $(DOCGEN)
+docs: $(DOCGEN) $(BIN)
+	$(Q)./$(BIN) --no-user-settings --snapshot --size 80x24 --color none >$(BUILD)/screen.txt
+	$(Q)awk -v f=$(BUILD)/screen.txt '/^<!-- END peviz-screen -->$$/ { skip = 0 } \
+	    !skip { print } /^<!-- BEGIN peviz-screen -->$$/ { skip = 1; print "```"; \
+	    while ((getline l < f) > 0) print l; print "```" }' README.md >README.md.tmp && \
+	    mv README.md.tmp README.md
 	$(Q)for f in $(DOC_FILES); do \
 	    $(DOCGEN) fill $$f >$$f.tmp && mv $$f.tmp $$f || { rm -f $$f.tmp; exit 1; }; done
 	$(Q)mkdir -p assets/completions

@@ -11,6 +11,7 @@
 #include "config.h"
 #include "geom.h"
 #include "plans.h"
+#include "peviz/fmt.h"
 #include "peviz/tables.h"
 
 #define SPEED_MIN 0.125
@@ -676,29 +677,26 @@ static int global_command(struct app *a, const char *name, const char *arg)
     return 1;   /* not a global command */
 }
 
-/* The ':' commands only one view (or two) takes beside their settings'
- * rows: outside them, say where they work instead of "unknown
- * command". */
-static const struct { const char *name; enum view_id v[2]; } VIEW_ONLY[] = {
-    { "k", { VIEW_CLOCKS, VIEW_CLOCKS } },
-    { "band", { VIEW_CLOCKS, VIEW_CLOCKS } },
-    { "check", { VIEW_CLOCKS, VIEW_COMPARE } },
-    { "i", { VIEW_CLOCKS, VIEW_ATTENTION } },
-    { "j", { VIEW_ATTENTION, VIEW_ATTENTION } },
-    { "scheme", { VIEW_ATTENTION, VIEW_COMPARE } },
-    { "layer", { VIEW_COMPARE, VIEW_COMPARE } },
-    { "layout", { VIEW_COMPARE, VIEW_COMPARE } },
-    { "prec", { VIEW_COMPARE, VIEW_COMPARE } },
-    { "precision", { VIEW_COMPARE, VIEW_COMPARE } },
+/* The commands of a view whose struct view lists none (.commands). */
+static const struct { const char *name; enum view_id v; } UNLISTED[] = {
+    { "k", VIEW_CLOCKS }, { "band", VIEW_CLOCKS }, { "i", VIEW_CLOCKS },
+    { "check", VIEW_CLOCKS },
 };
 
-/* A view whose settings offer :name at the prompt, or -1. */
-static int setting_view(const char *name)
+/* Whether view v offers :name beside the global commands: one of its
+ * commands or a settings' row at the prompt. */
+static int view_offers(int v, const char *name)
 {
-    for (int v = 0; v < VIEW_COUNT; v++)
-        if (settings_find(VIEWS[v]->settings, name, SET_PROMPT | SET_TOUR))
-            return v;
-    return -1;
+    for (const char *const *c = VIEWS[v]->commands; c && *c; c++)
+        if (strcmp(*c, name) == 0)
+            return 1;
+    for (size_t i = 0; !VIEWS[v]->commands &&
+                       i < sizeof UNLISTED / sizeof UNLISTED[0]; i++)
+        if (UNLISTED[i].v == (enum view_id)v &&
+            strcmp(UNLISTED[i].name, name) == 0)
+            return 1;
+    return settings_find(VIEWS[v]->settings, name,
+                         SET_PROMPT | SET_TOUR) != NULL;
 }
 
 /* The ':' commands that make the positions their view draws: from any
@@ -722,25 +720,26 @@ static int brought_command(struct app *a, const char *name, const char *arg)
     return 0;
 }
 
+/* Outside the views that offer :name, say where it works instead of
+ * "unknown command". */
 static int other_view_command(struct app *a, const char *name)
 {
-    for (size_t i = 0; i < sizeof VIEW_ONLY / sizeof VIEW_ONLY[0]; i++) {
-        enum view_id v0 = VIEW_ONLY[i].v[0], v1 = VIEW_ONLY[i].v[1];
-        if (strcmp(name, VIEW_ONLY[i].name) != 0)
-            continue;
-        if (v0 == v1)
-            app_msg(a, 1, ":%s: %s only (%d or :view %s shows it)", name,
-                    VIEWS[v0]->name, (int)v0 + 1, VIEWS[v0]->name);
-        else
-            app_msg(a, 1, ":%s: %s and %s only", name, VIEWS[v0]->name,
-                    VIEWS[v1]->name);
-        return 1;
-    }
-    int sv = setting_view(name);
-    if (sv < 0)
+    const char *w[VIEW_COUNT];
+    char list[160];
+    int n = 0, only = -1;
+    for (int v = 0; v < VIEW_COUNT; v++)
+        if (view_offers(v, name)) {
+            w[n++] = VIEWS[v]->name;
+            only = v;
+        }
+    if (n == 0)
         return 0;
-    app_msg(a, 1, ":%s: %s only (%d or :view %s shows it)", name,
-            VIEWS[sv]->name, sv + 1, VIEWS[sv]->name);
+    if (n == 1)
+        app_msg(a, 1, ":%s: %s only (%d or :view %s shows it)", name,
+                VIEWS[only]->name, only + 1, VIEWS[only]->name);
+    else
+        app_msg(a, 1, ":%s: %s only", name,
+                fmt_names(list, sizeof list, w, n, " and "));
     return 1;
 }
 

@@ -37,7 +37,7 @@ struct tour;
 #define APP_MSG_LEN 256
 #define APP_NOTE_MAX 80         /* :note: printable ASCII (the protocol's) */
 #define APP_PROMPT_LEN 256
-#define APP_SOURCE_LEN 64
+#define APP_SOURCE_LEN 160
 
 struct app {
     params p;                   /* d_model, base, n, pos */
@@ -63,6 +63,13 @@ struct app {
     /* output and terminal options */
     int ascii;                  /* ASCII rendering */
     int plain_mode;             /* --plain: words and numbers (plain.h) */
+    /* The terminal's choices as given, read once at the start: colours
+     * (0 auto: what the terminal says, else 1 + enum color_mode), images
+     * (enum gfx_mode, gfx.h) and the tour's language (0 auto: from
+     * LC_ALL / LC_MESSAGES / LANG, else app_lang_word's). */
+    int color_pick;
+    int graphics;
+    int lang_pick;
     int no_braille;             /* --no-braille: blocks for braille dots */
     enum color_mode color;      /* what the output can show */
     enum palette palette;
@@ -165,6 +172,9 @@ struct app {
 /* The global settings (settings.h): the rows of the program as a whole,
  * before each view's (src/app_settings.c). */
 extern const struct setting APP_SETTINGS[];
+
+/* The tour language of --lang's word k ("en", "zh"), NULL for auto. */
+const char *app_lang_word(int k);
 
 /* Defaults for everything (params_default, heatmap view, the settings'
  * defaults, ...). */

@@ -5,10 +5,43 @@
  * setting is one row here (the recipe is in settings.h).
  */
 #include "app.h"
+#include "gfx.h"
 
 static const char *palette_word(int k)
 {
     return k >= 0 && k < PAL_COUNT ? palette_name((enum palette)k) : NULL;
+}
+
+static const char *rope_word(int k)
+{
+    return k >= 0 && k < rope_method_count()
+        ? rope_method_name((enum rope_method)k) : NULL;
+}
+
+/* --color: auto, then the names of enum color_mode from 0. */
+static const char *color_word(int k)
+{
+    static const char *const W[] = { "auto", "none", "8", "16", "256",
+                                     "truecolor" };
+    return k >= 0 && k < (int)(sizeof W / sizeof W[0]) ? W[k] : NULL;
+}
+
+static const char *gfx_word(int k)
+{
+    return k >= 0 && k < GFX_MODE_COUNT ? gfx_mode_name((enum gfx_mode)k)
+                                        : NULL;
+}
+
+/* --lang: auto, then the languages of the shipped tours. */
+static const char *lang_word(int k)
+{
+    static const char *const W[] = { "auto", "en", "zh" };
+    return k >= 0 && k < (int)(sizeof W / sizeof W[0]) ? W[k] : NULL;
+}
+
+const char *app_lang_word(int k)
+{
+    return k > 0 ? lang_word(k) : NULL;
 }
 
 static const char *view_word(int k)
@@ -37,5 +70,60 @@ const struct setting APP_SETTINGS[] = {
       .word = palette_word, .def = "default", .arg = "NAME",
       .help = "colours of the maps and the chrome",
       .where = SET_CLI | SET_FILE },
+    { .name = "color", .type = SET_WORD, .off = SET_OFF(color_pick),
+      .word = color_word, .def = "auto", .arg = "MODE",
+      .help = "colours the terminal is drawn in (auto: what it says)",
+      .where = SET_CLI | SET_FILE },
+    { .name = "graphics", .type = SET_WORD, .off = SET_OFF(graphics),
+      .word = gfx_word, .parse = gfx_mode_parse, .def = "auto",
+      .arg = "MODE", .help = "images", .where = SET_CLI | SET_FILE },
+    { .name = "lang", .type = SET_WORD, .off = SET_OFF(lang_pick),
+      .word = lang_word, .def = "auto", .arg = "LANG",
+      .help = "tour language (auto: from LC_ALL, LC_MESSAGES or LANG)",
+      .where = SET_CLI | SET_FILE },
+    /* RoPE scaling (peviz/rope.h); their relations (low <= high,
+     * beta-fast >= beta-slow, factor >= 1 for some methods, L given)
+     * are params_check_rope's once all are set */
+    { .name = "rope-scaling", .type = SET_WORD, .off = SET_OFF(p.rope.method),
+      .word = rope_word, .parse = rope_method_parse, .def = "none",
+      .arg = "METHOD", .help = "how the RoPE frequencies are scaled",
+      .where = SET_CLI | SET_FILE },
+    { .name = "factor", .type = SET_NUM, .off = SET_OFF(p.rope.factor),
+      .open = 1, .def = "1", .arg = "S",
+      .help = "scaling factor s (some methods want >= 1)",
+      .where = SET_CLI | SET_FILE },
+    { .name = "original-max", .type = SET_I64,
+      .off = SET_OFF(p.rope.original_max), .lo = 1,
+      .hi = ROPE_ORIGINAL_MAX_MAX, .def_note = "unset", .arg = "L",
+      .help = "original trained length L", .where = SET_CLI | SET_FILE },
+    { .name = "low-freq-factor", .type = SET_NUM,
+      .off = SET_OFF(p.rope.low_freq_factor), .open = 1, .def = "1",
+      .arg = "X", .help = "llama3: low frequency factor",
+      .where = SET_CLI | SET_FILE },
+    { .name = "high-freq-factor", .type = SET_NUM,
+      .off = SET_OFF(p.rope.high_freq_factor), .open = 1, .def = "4",
+      .arg = "Y", .help = "llama3: high frequency factor, at least X",
+      .where = SET_CLI | SET_FILE },
+    { .name = "beta-fast", .type = SET_NUM, .off = SET_OFF(p.rope.beta_fast),
+      .open = 1, .def = "32", .arg = "A",
+      .help = "yarn: rotations kept, at least B", .where = SET_CLI | SET_FILE },
+    { .name = "beta-slow", .type = SET_NUM, .off = SET_OFF(p.rope.beta_slow),
+      .open = 1, .def = "1", .arg = "B",
+      .help = "yarn: rotations interpolated", .where = SET_CLI | SET_FILE },
+    { .name = "mscale", .type = SET_NUM, .off = SET_OFF(p.rope.mscale),
+      .open = 1, .def_note = "unset", .arg = "M", .help = "yarn: mscale",
+      .where = SET_CLI | SET_FILE },
+    { .name = "mscale-all-dim", .type = SET_NUM,
+      .off = SET_OFF(p.rope.mscale_all_dim), .open = 1,
+      .def_note = "unset", .arg = "M", .help = "yarn: mscale_all_dim",
+      .where = SET_CLI | SET_FILE },
+    { .name = "proportion", .type = SET_NUM, .off = SET_OFF(p.rope.proportion),
+      .open = 1, .max = 1, .def = "1", .arg = "P",
+      .help = "proportional: the share of bands that turn",
+      .where = SET_CLI | SET_FILE },
+    { .name = "attention-factor", .type = SET_NUM,
+      .off = SET_OFF(p.rope.attention_factor), .open = 1,
+      .def_note = "unset", .arg = "F",
+      .help = "yarn, longrope: attention factor", .where = SET_CLI | SET_FILE },
     { 0 }
 };

@@ -21,8 +21,8 @@
 /* The options that are not settings' rows (settings.h); a row offered
  * on the command line is O_SET + its index in cli_setting. */
 enum {
-    O_POS = 256, O_COLOR,
-    O_TOUR, O_LANG, O_EXPORT,
+    O_POS = 256,
+    O_TOUR, O_EXPORT,
     O_FORMAT, O_SNAPSHOT, O_SIZE,
     O_PE_FILE, O_TENSOR, O_ROW_OFFSET, O_COMPONENTS, O_ROWS,
     O_SERVE, O_FOLLOW, O_SERVE_MODE, O_FILES, O_QK,
@@ -30,8 +30,8 @@ enum {
     O_SCHEMES,
     O_CHECK, O_SLIDES, O_RECORD, O_AUTOPLAY,
     O_CHECK_FREQS, O_CHECK_CACHE,
-    O_SCALE, O_GRAPHICS, O_PLAIN, O_NO_USER_SETTINGS, O_PRINT_SETTINGS,
-    O_ROPE,                     /* O_ROPE + enum rope_opt: the scaling */
+    O_SCALE, O_PLAIN, O_NO_USER_SETTINGS, O_PRINT_SETTINGS,
+    O_ROPE,                     /* O_ROPE + enum rope_opt: the lists */
     O_MPOS = O_ROPE + RO_COUNT, /* O_MPOS + enum mpos_opt (mpos_cli.h) */
     O_SET = O_MPOS + MO_COUNT   /* O_SET + k: cli_setting(k) */
 };
@@ -49,13 +49,11 @@ static const struct opt OPTS[] = {
     { "base", 1, 'b', "BASE", "frequency base, finite and > 1 (default 10000)" },
     { "seq-len", 1, 'n', "N", "sequence length, 1..16777216 (default 128)" },
     { "pos", 1, O_POS, "P", "position under the cursor, 0..n-1 (default 0)" },
-    { "color", 1, O_COLOR, "MODE", "" },
     { "plain", 0, O_PLAIN, NULL, "lines of words and numbers for screen readers: no drawing glyphs, no images" },
     { "model-b", 1, O_MODEL_B, "NAME", "compare view: pane B takes a model's RoPE settings" },
     { "model-c", 1, O_MODEL_C, "NAME", "compare view: add pane C with a model's RoPE settings" },
     { "schemes", 1, O_SCHEMES, "LIST", "compare view: one pane per scheme, A to F (t5,alibi,...), in the profile mode" },
     { "tour", 2, O_TOUR, "FILE", "start the guided tour (the shipped one, or FILE)" },
-    { "lang", 1, O_LANG, "LANG", "tour language: " },
     { "check", 0, O_CHECK, NULL, "--tour: check the tour file and its check lines at 80x24, 120x40, 160x48, and exit" },
     { "slides", 1, O_SLIDES, "DIR", "--tour: write every step as SVG and text, and DIR/index.html" },
     { "record", 1, O_RECORD, "FILE", "record the session as an asciicast v3 file (.cast)" },
@@ -76,18 +74,7 @@ static const struct opt OPTS[] = {
     { "check-freqs", 1, O_CHECK_FREQS, "FILE", "compare a dumped inv_freq (.npy, .csv, safetensors, GGUF) with the settings; exit 0 match, 1 differ" },
     { "check-cache", 1, O_CHECK_CACHE, "FILE", "compare a dumped cos/sin cache (.npy (2, n, W), safetensors cos and sin) with the settings; exit 0 match, 1 differ" },
     { "layer-type", 1, O_LAYER_TYPE, "NAME", "config: the layer type (per-type rope_parameters, Gemma 3 v4; a null entry: no RoPE)" },
-    { "rope-scaling", 1, O_ROPE + RO_SCALING, "METHOD", "" },
-    { "factor", 1, O_ROPE + RO_FACTOR, "S", "scaling factor s, > 0 (>= 1 for " },
-    { "original-max", 1, O_ROPE + RO_ORIGINAL_MAX, "L", "original trained length L, 1..2147483647" },
-    { "low-freq-factor", 1, O_ROPE + RO_LOW_FREQ, "X", "llama3: low frequency factor, > 0 (default 1)" },
-    { "high-freq-factor", 1, O_ROPE + RO_HIGH_FREQ, "Y", "llama3: high frequency factor, >= X (default 4)" },
-    { "beta-fast", 1, O_ROPE + RO_BETA_FAST, "A", "yarn: rotations kept, >= B (default 32)" },
-    { "beta-slow", 1, O_ROPE + RO_BETA_SLOW, "B", "yarn: rotations interpolated, > 0 (default 1)" },
     { "no-truncate", 0, O_NO_TRUNCATE, NULL, "yarn: keep the ramp bounds unrounded" },
-    { "mscale", 1, O_ROPE + RO_MSCALE, "M", "yarn: mscale, > 0" },
-    { "mscale-all-dim", 1, O_ROPE + RO_MSCALE_ALL_DIM, "M", "yarn: mscale_all_dim, > 0" },
-    { "proportion", 1, O_ROPE + RO_PROPORTION, "P", "proportional: the share of bands that turn, (0, 1] (default 1)" },
-    { "attention-factor", 1, O_ROPE + RO_ATTENTION_FACTOR, "F", "yarn, longrope: attention factor, > 0" },
     { "short-factor", 1, O_ROPE + RO_SHORT_FACTOR, "LIST", "longrope: d/2 factors a,b,... (n <= L)" },
     { "long-factor", 1, O_ROPE + RO_LONG_FACTOR, "LIST", "longrope: d/2 factors a,b,... (n > L)" },
     { "sequence", 1, O_MPOS + MO_SEQUENCE, "SPEC", "M-RoPE: text:N,image:HxW,video:TxHxW (grid before merge)" },
@@ -102,7 +89,6 @@ static const struct opt OPTS[] = {
     { "snapshot", 0, O_SNAPSHOT, NULL, "print one frame without a terminal and exit" },
     { "size", 1, O_SIZE, "WxH", "snapshot size in cells (default 80x24)" },
     { "scale", 1, O_SCALE, "K", "PNG snapshot: 8K x 16K pixels a cell, K in 1..8 (default 1)" },
-    { "graphics", 1, O_GRAPHICS, "MODE", "images (default auto): " },
     { "no-user-settings", 0, O_NO_USER_SETTINGS, NULL, "ignore the user settings file (peviz.conf)" },
     { "print-settings", 0, O_PRINT_SETTINGS, NULL, "print each setting, its value and where it came from (default, file or command line), and exit" },
     { "help", 0, 'h', NULL, "this help" },
@@ -133,20 +119,10 @@ static size_t opts_n(void)
     return NOPTS + settings_n();
 }
 
-/* The words an option takes, in the order --help lists them (COLOR:
- * auto first, then the values of color_flag from 0). */
-static const char *const COLOR_WORDS[] = { "auto", "none", "8", "16", "256",
-                                           "truecolor", NULL };
+/* The things --export prints, in the order --help lists them. */
 static const char *const EXPORT_WORDS[] = { "pe", "scores", "softmax", "pca",
                                             "pca-variance", "freqs", "bands",
                                             "position-ids", "bound", NULL };
-static const char *const LANG_WORDS[] = { "en", "zh", NULL };
-
-static const char *const *opt_words(int val)
-{
-    return val == O_COLOR ? COLOR_WORDS : val == O_EXPORT ? EXPORT_WORDS
-                          : LANG_WORDS;
-}
 
 static const char *const EXPORT_FMT[] = { "csv", "f32", "f64", NULL };
 static const char *const SNAP_FMT[] = { "text", "ansi", "svg", "png", NULL };
@@ -165,29 +141,6 @@ static const char *words_names(const char *const *words, char *buf,
                                size_t len)
 {
     return words_list(words, buf, len, " or ");
-}
-
-/* The graphics modes as "a, b or c". */
-static const char *gfx_names(char *buf, size_t len)
-{
-    const char *w[GFX_MODE_COUNT + 1];
-    for (int m = 0; m < GFX_MODE_COUNT; m++)
-        w[m] = gfx_mode_name((enum gfx_mode)m);
-    w[GFX_MODE_COUNT] = NULL;
-    return words_names(w, buf, len);
-}
-
-/* The methods whose factor must be >= 1, "a, b, c)". */
-static const char *factor_methods(char *buf, size_t len)
-{
-    const char *names[ROPE_METHOD_MAX];
-    int n = 0;
-    for (int m = 0; m < rope_method_count(); m++)
-        if (rope_method_info(m)->factor_min_one)
-            names[n++] = rope_method_info(m)->name;
-    fmt_names(buf, len, names, n, ", ");
-    snprintf(buf + strlen(buf), len - strlen(buf), ")");
-    return buf;
 }
 
 /* --format's help: the formats of each mode. */
@@ -212,16 +165,10 @@ static const char *opt_names(int val, char *buf, size_t len)
                                                : ", ", r);
         return buf;
     }
-    if (val == O_ROPE + RO_SCALING)
-        return rope_method_names(buf, len, " or ");
-    if (val == O_GRAPHICS)
-        return gfx_names(buf, len);
-    if (val == O_ROPE + RO_FACTOR)
-        return factor_methods(buf, len);
     if (val == O_FORMAT)
         return format_names(buf, len);
-    if (val == O_COLOR || val == O_EXPORT || val == O_LANG)
-        return words_names(opt_words(val), buf, len);
+    if (val == O_EXPORT)
+        return words_names(EXPORT_WORDS, buf, len);
     return "";
 }
 
@@ -472,17 +419,6 @@ static int parse_scale(struct cli *c, const char *arg)
     return 0;
 }
 
-static int parse_graphics(struct cli *c, const char *arg)
-{
-    int m = gfx_mode_parse(arg);
-    char names[96];
-    if (m < 0)
-        return fail("--graphics: '%s': want %s", arg,
-                    gfx_names(names, sizeof names));
-    c->graphics = m;
-    return 0;
-}
-
 /* An octal mode the owner can use: 0600..0777 with u+rw. */
 static int parse_mode(struct cli *c, const char *arg)
 {
@@ -608,11 +544,6 @@ static int parse_choice(struct cli *c, int val, const char *arg)
     int i = 0, r = 0;
     char want[192];
     switch (val) {
-    case O_COLOR:
-        if (!(r = choose(COLOR_WORDS, arg, val,
-                         opt_names(val, want, sizeof want), &i)))
-            c->color_flag = i - 1;      /* auto: -1 */
-        break;
     case O_EXPORT:
         if (!(r = choose(EXPORT_WORDS, arg, val,
                          opt_names(val, want, sizeof want), &i))) {
@@ -622,11 +553,6 @@ static int parse_choice(struct cli *c, int val, const char *arg)
             c->what = (enum export_what)i;
             r = set_mode(c, MODE_EXPORT);
         }
-        break;
-    case O_LANG:
-        if (!(r = choose(LANG_WORDS, arg, val,
-                         opt_names(val, want, sizeof want), &i)))
-            c->lang = arg;
         break;
     }
     return r;
@@ -647,7 +573,7 @@ static int parse_one(struct cli *c, int val, const char *arg)
     case 'b': c->base_set = 1; return set_param(c, P_BASE, val, arg);
     case 'n': c->n_set = 1; return set_param(c, P_N, val, arg);
     case O_POS: return 0;                 /* checked once n is known */
-    case O_PLAIN: c->app.plain_mode = 1; c->graphics = GFX_CELLS; return 0;
+    case O_PLAIN: c->app.plain_mode = 1; return 0;
     case O_NO_USER_SETTINGS: return 0;      /* read by userconf_args */
     case O_MODEL_B: return parse_pane_model(c, 1, arg);
     case O_MODEL_C: return parse_pane_model(c, 2, arg);
@@ -664,7 +590,6 @@ static int parse_one(struct cli *c, int val, const char *arg)
     case O_AUTOPLAY: return parse_autoplay(c, arg);
     case O_SIZE: return parse_size(c, arg);
     case O_SCALE: return parse_scale(c, arg);
-    case O_GRAPHICS: return parse_graphics(c, arg);
     case O_PE_FILE: c->pe_file = arg; return 0;
     case O_CHECK_FREQS: c->check_freqs = arg; return set_mode(c, MODE_CHECK_FREQS);
     case O_CHECK_CACHE: c->check_cache = arg; return set_mode(c, MODE_CHECK_CACHE);
@@ -866,7 +791,7 @@ static int first_pass(struct cli *c, int argc, char **argv,
         size_t k = strlen(c->app.source);
         snprintf(c->app.source + k, sizeof c->app.source - k, " %s", lname);
     }
-    char note[80];
+    char note[160];
     if (config && config_class_note(config, layer, note, sizeof note)) {
         size_t k = strlen(c->app.source);   /* where the value came from */
         snprintf(c->app.source + k, sizeof c->app.source - k, ", %s", note);
@@ -885,6 +810,15 @@ static int first_pass(struct cli *c, int argc, char **argv,
     return 0;
 }
 
+/* The rows of the terminal's choices (--color, --graphics, --lang) as
+ * the run reads them; --plain draws no images. */
+static void terminal_rows(struct cli *c)
+{
+    c->color_flag = c->app.color_pick - 1;          /* auto: -1 */
+    c->graphics = c->app.plain_mode ? GFX_CELLS : c->app.graphics;
+    c->lang = app_lang_word(c->app.lang_pick);
+}
+
 int cli_parse(struct cli *c, int argc, char **argv)
 {
     struct option lo[NALL + 1];
@@ -894,10 +828,8 @@ int cli_parse(struct cli *c, int argc, char **argv)
 
     memset(c, 0, sizeof *c);
     app_init(&c->app);
-    c->color_flag = -1;
     c->width = 80;
     c->height = 24;
-    c->graphics = GFX_AUTO;
     c->serve_mode = 0600;
     c->row_offset = -1;
     c->rows_first = c->rows_last = -1;
@@ -935,6 +867,7 @@ int cli_parse(struct cli *c, int argc, char **argv)
                     "it without --export, --snapshot or --check");
     if (cli_apply(c, 0))
         return 2;
+    terminal_rows(c);
     if (params_check_rope(&c->app.p, err, sizeof err))
         return fail("--%s", err);
     if (mpos_cli_finish(c, err, sizeof err))
@@ -1277,9 +1210,7 @@ static void names_add(const char **w, int max, int *n, int count,
 }
 
 static const char *scheme_word(int k) { return scheme_info(k)->name; }
-static const char *method_word(int k) { return rope_method_info(k)->name; }
 static const char *model_word(int k) { return rope_preset_at(k)->name; }
-static const char *gfx_word(int k) { return gfx_mode_name((enum gfx_mode)k); }
 
 int cli_option_words(size_t i, const char **w, int max)
 {
@@ -1293,8 +1224,8 @@ int cli_option_words(size_t i, const char **w, int max)
     switch (val) {
     case O_SCHEMES:
         names_add(w, max, &n, scheme_count(), scheme_word); break;
-    case O_COLOR: case O_EXPORT: case O_LANG:
-        words_add(w, max, &n, opt_words(val)); break;
+    case O_EXPORT:
+        words_add(w, max, &n, EXPORT_WORDS); break;
     case O_FORMAT:
         words_add(w, max, &n, EXPORT_FMT);
         words_add(w, max, &n, SNAP_FMT); break;
@@ -1303,9 +1234,6 @@ int cli_option_words(size_t i, const char **w, int max)
         /* fall through */
     case O_MODEL_B: case O_MODEL_C:
         names_add(w, max, &n, rope_preset_count(), model_word); break;
-    case O_ROPE + RO_SCALING:
-        names_add(w, max, &n, rope_method_count(), method_word); break;
-    case O_GRAPHICS: names_add(w, max, &n, GFX_MODE_COUNT, gfx_word); break;
     default: break;
     }
     w[n] = NULL;

@@ -41,9 +41,14 @@ struct cfg {
                                    rope_local_base_freq, no scaling */
     int nope;                   /* the layer type's entry is null: a layer
                                    without RoPE */
+    int v4;                     /* DeepSeek V4 without per-label entries:
+                                   1 main, 2 compress (labels its class
+                                   makes), 0 otherwise */
     char layer[64];             /* the layer type in force, or "" */
-    char class_note[80];        /* "rotary 0.5 (glm4_moe class default)"
-                                   when a class default applied, or "" */
+    char class_note[160];       /* the class defaults that applied
+                                   ("rotary 0.5"), ", " between, or "" */
+    int class_n;                /* how many */
+    const char *class_type;     /* their model_type ("glm4_moe") */
     params next;
     char *err;
     size_t errlen;
@@ -122,6 +127,54 @@ static int factor_list(struct cfg *c, const char *key, enum rope_opt id)
     return 0;
 }
 
+/* ---- model-class defaults ---------------------------------------------- */
+
+/* Values a model's class sets when config.json is silent, keyed by
+ * model_type, each from the class's source. */
+static const struct class_default {
+    const char *model_type;
+    double partial_rotary_factor;
+    const char *source;
+    double head_dim;            /* 0: none */
+    double compress_rope_theta; /* DeepSeek V4's compress layers; 0: none */
+} CLASS_DEFAULTS[] = {
+    /* transformers, models/glm4_moe/configuration_glm4_moe.py:
+     * Glm4MoeConfig(partial_rotary_factor=0.5) */
+    { "glm4_moe", 0.5, "configuration_glm4_moe.py", 0, 0 },
+    /* transformers, models/deepseek_v4/configuration_deepseek_v4.py:
+     * head_dim 512, default_partial_rotary_factor 64 / 512 (unless
+     * qk_rope_head_dim is given), compress_rope_theta 160000.0; without
+     * per-label entries its rope_parameters become "main" (default RoPE,
+     * rope_theta) and "compress" (the file's scaling, compress_rope_theta,
+     * attention_factor 1.0 when yarn), each with that rotary fraction;
+     * modeling_deepseek_v4.py reads an entry's partial_rotary_factor with
+     * default 1.0, so entries of the file's own turn all of head_dim
+     * unless they say */
+    { "deepseek_v4", 64.0 / 512, "configuration_deepseek_v4.py", 512, 160000 },
+};
+
+/* The class default row of the settings' model_type, or NULL. */
+static const struct class_default *class_default(const json_value *root)
+{
+    const json_value *t = json_get(root, "model_type");
+    for (size_t i = 0; t && json_string(t) &&
+         i < sizeof CLASS_DEFAULTS / sizeof CLASS_DEFAULTS[0]; i++)
+        if (strcmp(json_string(t), CLASS_DEFAULTS[i].model_type) == 0)
+            return &CLASS_DEFAULTS[i];
+    return NULL;
+}
+
+/* A class default that applied, beside any other. */
+static void note_add(struct cfg *c, const char *what, double v,
+                     const char *model_type)
+{
+    size_t k = strlen(c->class_note);
+    snprintf(c->class_note + k, sizeof c->class_note - k, "%s%s %g",
+             k ? ", " : "", what, v);
+    c->class_type = model_type;
+    c->class_n++;
+}
+
 /* ---- where the settings are ------------------------------------------- */
 
 /* Keys of one set of settings, never a layer type's name: beside the
@@ -196,9 +249,44 @@ static int per_layer(struct cfg *c, const json_value *rp, const char *layer)
     return 0;
 }
 
+/* DeepSeek V4 without per-label entries: its class makes "main" (no
+ * scaling, rope_theta) and "compress" (the file's scaling object,
+ * compress_rope_theta), main first. */
+static int v4_labels(struct cfg *c, const json_value *rp, const char *layer,
+                     const struct class_default *cd)
+{
+    double t;
+    int r;
+    if (layer && strcmp(layer, "main") != 0 && strcmp(layer, "compress") != 0)
+        return bad(c, NULL, layer, "no such layer type; the file has main, "
+                   "compress");
+    c->v4 = layer && strcmp(layer, "compress") == 0 ? 2 : 1;
+    snprintf(c->layer, sizeof c->layer, "%s", c->v4 == 2 ? "compress" : "main");
+    c->rp = NULL;
+    if (c->v4 == 1)
+        return 0;
+    if ((r = num(c, c->root, NULL, "compress_rope_theta", &t)) < 0)
+        return -1;
+    if (r == 0)
+        note_add(c, "compress_rope_theta", cd->compress_rope_theta,
+                 cd->model_type);
+    const char *key = rp && rp->type == JSON_OBJECT ? "rope_parameters"
+                                                    : "rope_scaling";
+    rp = json_get(c->root, key);
+    if (rp && rp->type != JSON_NULL && rp->type != JSON_OBJECT)
+        return bad(c, NULL, key, "not an object");
+    snprintf(c->rp_name, sizeof c->rp_name, "%s", key);
+    c->rp = rp && rp->type == JSON_OBJECT ? rp : NULL;
+    return 0;
+}
+
 static int find_settings(struct cfg *c, const char *layer)
 {
     const json_value *rp = json_get(c->root, "rope_parameters");
+    const struct class_default *cd = class_default(c->root);
+    if (cd && cd->compress_rope_theta > 0 &&
+        !(rp && rp->type == JSON_OBJECT && layer_form(rp)))
+        return v4_labels(c, rp, layer, cd);
     if (rp && rp->type != JSON_NULL) {
         if (rp->type != JSON_OBJECT)
             return bad(c, NULL, "rope_parameters", "not an object");
@@ -236,32 +324,28 @@ static int find_settings(struct cfg *c, const char *layer)
     return 0;
 }
 
-/* ---- model-class defaults ---------------------------------------------- */
-
-/* Values a model's class sets when config.json is silent, keyed by
- * model_type, each from the class's source. */
-static const struct class_default {
-    const char *model_type;
-    double partial_rotary_factor;
-    const char *source;
-} CLASS_DEFAULTS[] = {
-    /* transformers, models/glm4_moe/configuration_glm4_moe.py:
-     * Glm4MoeConfig(partial_rotary_factor=0.5) */
-    { "glm4_moe", 0.5, "configuration_glm4_moe.py" },
-};
-
-/* The class default row of the settings' model_type, or NULL. */
-static const struct class_default *class_default(const json_value *root)
-{
-    const json_value *t = json_get(root, "model_type");
-    for (size_t i = 0; t && json_string(t) &&
-         i < sizeof CLASS_DEFAULTS / sizeof CLASS_DEFAULTS[0]; i++)
-        if (strcmp(json_string(t), CLASS_DEFAULTS[i].model_type) == 0)
-            return &CLASS_DEFAULTS[i];
-    return NULL;
-}
-
 /* ---- base and rotary dimensions ---------------------------------------- */
+
+/* DeepSeek V4's labels made by its class: main's rope_theta (the file's,
+ * else its rope_parameters', else the class's 10000), compress's
+ * compress_rope_theta (the file's, else the class's). */
+static int v4_base(struct cfg *c)
+{
+    double b = c->v4 == 2 ? 160000.0 : 10000.0;
+    char msg[200];
+    const char *key = c->v4 == 2 ? "compress_rope_theta" : "rope_theta";
+    const json_value *rp = json_get(c->root, "rope_parameters");
+    int r = num(c, c->root, NULL, key, &b);
+    if (r == 0 && c->v4 == 1 && rp && rp->type == JSON_OBJECT)
+        r = num(c, rp, "rope_parameters", key, &b);
+    if (r < 0)
+        return -1;
+    if (r == 0 && c->v4 == 2)
+        b = class_default(c->root)->compress_rope_theta;
+    if (params_set_base(&c->next, b, msg, sizeof msg))
+        return bad(c, NULL, key, msg);
+    return 0;
+}
 
 static int set_base(struct cfg *c)
 {
@@ -269,6 +353,8 @@ static int set_base(struct cfg *c)
     char msg[200];
     const char *key = c->local ? "rope_local_base_freq" : "rope_theta";
     const char *first = key, *obj = NULL;
+    if (c->v4)
+        return v4_base(c);
     int r = c->local ? 0 : num(c, c->rp, c->rp_name, key, &b);
     if (r > 0)
         obj = c->rp_name;
@@ -297,6 +383,12 @@ static int head_dim(struct cfg *c, double *hd, const char **key)
     *key = "head_dim";
     if ((r = num(c, c->root, NULL, *key, hd)) != 0)
         return r < 0 ? -1 : 0;
+    const struct class_default *cd = class_default(c->root);
+    if (cd && cd->head_dim > 0) {
+        *hd = cd->head_dim;
+        note_add(c, "head_dim", *hd, cd->model_type);
+        return 0;
+    }
     if (need_num(c, c->root, NULL, "hidden_size", &h) < 0 ||
         need_num(c, c->root, NULL, "num_attention_heads", &heads) < 0)
         return -1;
@@ -375,11 +467,13 @@ static int set_dims(struct cfg *c)
             fkey = PARTIAL[i];
     }
     const struct class_default *cd = class_default(c->root);
+    if (cd && cd->compress_rope_theta > 0 && !c->v4)
+        cd = NULL;      /* V4's own entries: 1.0 unless they say (its
+                           rotary embedding's default) */
     if (r == 0 && !fkey && cd) {        /* the class's own default */
         f = cd->partial_rotary_factor;
         fkey = "partial_rotary_factor";
-        snprintf(c->class_note, sizeof c->class_note, "rotary %g (%s class "
-                 "default)", f, cd->model_type);
+        note_add(c, "rotary", f, cd->model_type);
     }
     if (m == ROPE_PROPORTIONAL)
         return proportional_dims(c, hd, key, f, fkey);
@@ -603,6 +697,17 @@ static const json_value *text_root(const json_value *root)
     return t;
 }
 
+/* DeepSeek V4's compress layers with yarn: attention_factor 1.0 unless the
+ * file gives one (its class sets it so). */
+static int v4_attention(struct cfg *c)
+{
+    double a;
+    int r = c->v4 == 2 ? num(c, c->rp, c->rp_name, "attention_factor", &a) : 1;
+    if (r != 0 || c->next.rope.method != ROPE_YARN)
+        return r < 0 ? -1 : 0;
+    return set_number(c, c->rp_name, "attention_factor", RO_ATTENTION_FACTOR, 1.0);
+}
+
 int config_load_json(const char *name, const char *text, size_t len,
                      const char *layer_type, params *p,
                      char *err, size_t errlen)
@@ -621,7 +726,7 @@ int config_load_json(const char *name, const char *text, size_t len,
         snprintf(err, errlen, "%s: not a config.json: the top level is %s, "
                  "not an object", name, json_type_name(root->type));
     else if (find_settings(&c, layer_type) == 0 && set_base(&c) == 0 &&
-             set_dims(&c) == 0 && set_scaling(&c) == 0) {
+             set_dims(&c) == 0 && set_scaling(&c) == 0 && v4_attention(&c) == 0) {
         c.next.rope.plain_softmax = !mla_family(root, c.root);
         if (params_check_rope(&c.next, msg, sizeof msg))
             snprintf(err, errlen, "%s: %s", name, msg);
@@ -734,7 +839,8 @@ int config_class_note(const char *path, const char *layer_type, char *note,
     struct cfg c;
     if (read_layer(path, layer_type, &c) || !c.class_note[0])
         return 0;
-    snprintf(note, len, "%s", c.class_note);
+    snprintf(note, len, "%s (%s class default%s)", c.class_note, c.class_type,
+             c.class_n > 1 ? "s" : "");
     return 1;
 }
 

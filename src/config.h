@@ -37,7 +37,8 @@ int config_layer(const char *path, const char *layer_type, char *name,
 /*
  * Where a value came from when config.json was silent and the model's
  * class sets it (a table keyed by model_type: glm4_moe's rotary 0.5):
- * 1 with "rotary 0.5 (glm4_moe class default)" in note, else 0.
+ * 1 with "rotary 0.5 (glm4_moe class default)" in note ("head_dim 512,
+ * rotary 0.125 (deepseek_v4 class defaults)" for several), else 0.
  */
 int config_class_note(const char *path, const char *layer_type, char *note,
                       size_t len);
@@ -54,8 +55,8 @@ int config_dims(const char *path, const char *layer_type, int *hd,
 
 /*
  * The pairing of q and k dims the model family uses (enum qk_pairs in
- * peviz/scores.h): interleaved for GPT-J, CodeGen, ChatGLM and configs
- * with rope_interleave true (DeepSeek V2/V3's checkpoints), half
+ * peviz/scores.h): interleaved for GPT-J, CodeGen, ChatGLM, DeepSeek V4
+ * and configs with rope_interleave true (DeepSeek V2/V3's checkpoints), half
  * (rotate_half) for the rest of transformers' families; -1 when path is
  * not a readable config.json (a GGUF file: its pairs are not read).
  */

@@ -14,8 +14,10 @@
 
 static int family_pairs(const json_value *root)
 {
+    /* deepseek_v4: modeling_deepseek_v4.py's interleaved RoPE (one theta
+     * per pair of consecutive channels) */
     static const char *const INTERLEAVED[] = { "gptj", "codegen", "chatglm",
-                                               "glm", NULL };
+                                               "glm", "deepseek_v4", NULL };
     const json_value *t = json_get(root, "rope_interleave");
     if (t && (t->type == JSON_TRUE || t->type == JSON_FALSE))
         return t->type == JSON_TRUE ? QK_INTERLEAVED : QK_HALF;

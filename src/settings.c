@@ -192,12 +192,16 @@ void settings_text(const struct setting *s, const struct app *a, char *buf,
                    size_t len)
 {
     switch (s->type) {
-    case SET_NUM:
-        if (s->zero_word && *(const double *)at_c(a, s->off) == -INFINITY)
+    case SET_NUM: {
+        double x = *(const double *)at_c(a, s->off);
+        if (s->zero_word && x == -INFINITY)
             snprintf(buf, len, "%s", s->zero_word);
+        else if (s->def_note && (s->open ? !(x > s->min) : !(x >= s->min)))
+            snprintf(buf, len, "%s", s->def_note);  /* not given */
         else
-            snprintf(buf, len, "%.17g", *(const double *)at_c(a, s->off));
+            snprintf(buf, len, "%.17g", x);
         return;
+    }
     case SET_WORD: {
         const char *w = s->word(*(const int *)at_c(a, s->off));
         snprintf(buf, len, "%s", w ? w : "?");
@@ -221,7 +225,7 @@ void settings_show(const struct setting *s, const struct app *a, char *buf,
 {
     double x;
     settings_text(s, a, buf, len);
-    if (s->type != SET_NUM)
+    if (s->type != SET_NUM || (s->def_note && strcmp(buf, s->def_note) == 0))
         return;
     x = *(const double *)at_c(a, s->off);
     if (isinf(x))

@@ -98,7 +98,9 @@ struct setting {
     const char *def;            /* the default as text; reset sets it
                                    (NULL: reset leaves the view's own) */
     const char *def_note;       /* the default as --help says it when
-                                   .def is NULL ("n/2") */
+                                   .def is NULL ("n/2", "unset"), and the
+                                   value's text while it is below the
+                                   range (not given) */
     const char *arg;            /* "N" as --help shows it */
     const char *help;           /* one line, before the range */
     unsigned where;             /* enum set_where bits */

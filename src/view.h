@@ -46,8 +46,9 @@ struct view_raster;
  *      VIEW_ID_DEF (struct view below): name, title, about and the hooks
  *      it needs, all optional but draw; keys rows end with key 0 and make
  *      the help card, --help and the docs too; settings (settings.h)
- *      are its options and ':' commands, fields (state_field.h) the
- *      rest of its follow-mode rows.  No mutable file-scope variables
+ *      are its options and ':' commands, commands the other names its
+ *      command hook takes, fields (state_field.h) the rest of its
+ *      follow-mode rows.  No mutable file-scope variables
  *      (tests/views_state.sh): caches live in the runtime object.
  *      Positions on screen go through axis.h; numbers come from libpeviz.
  *   3. One line in this list.  Its place is its number key.
@@ -106,6 +107,9 @@ struct view {
      * handled, errors in a->msg.  NULL: none. */
     int (*command)(struct app *a, void *rt, const char *name,
                    const char *arg);
+    /* The names command takes that only this view offers (":layer"),
+     * NULL-ended: other views name the view they work in.  NULL: none. */
+    const char *const *commands;
     /* Free what rt holds (not rt itself).  NULL: nothing to free. */
     void (*fini)(void *rt);
     /* Animation frames are paced to at most this many bytes per second

@@ -69,6 +69,11 @@ if [ -x "$DOCGEN" ]; then
         f=assets/completions/${s#*:}
         check "$f is what make docs writes" generated_same "$f" "$DOCGEN" completion "${s%%:*}"
     done
+    "$PEVIZ" --no-user-settings --snapshot --size 80x24 --color none >"$TMP/screen"
+    sed -n '/^<!-- BEGIN peviz-screen -->$/,/^<!-- END peviz-screen -->$/p' "$README" |
+        sed '1,2d;$d' | sed '$d' >"$TMP/readme-screen"
+    check "README.md's first screen is what --snapshot --size 80x24 --color none prints (make docs)" \
+        cmp -s "$TMP/screen" "$TMP/readme-screen"
     check "README.md has the generated views table" \
         grep -q '^<!-- BEGIN peviz-docs views -->$' "$README"
     check "README.md has the generated keys" \

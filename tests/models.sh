@@ -59,12 +59,17 @@ check layers "$G" "" 64 12345 1
 check layers "$G" sliding_attention 64 12345 1
 check layers "$G" full_attention 64 777777 6
 
-# DeepSeek V4's labels
+# DeepSeek V4's labels; an entry without partial_rotary_factor turns the
+# whole head_dim (its rotary embedding's default 1.0, not the class's
+# 64/512, which the class writes into the entries it makes)
 V4='{"model_type": "deepseek_v4", "head_dim": 128, "max_position_embeddings": 4096,
  "rope_parameters": {"main": {"rope_type": "default", "rope_theta": 20000.0},
                      "compress": {"rope_type": "default", "rope_theta": 90000.0}}}'
 check v4labels "$V4" main 128 20000 1
 check v4labels "$V4" compress 128 90000 1
+V4P=${V4//'"rope_type": "default",'/'"rope_type": "default", "partial_rotary_factor": 0.5,'}
+check v4labels "$V4P" main 64 20000 1
+check v4labels "$V4P" compress 64 90000 1
 
 # the older shape reads as before: rope_theta + rope_scaling, "type"
 OLD='{"hidden_size": 2048, "num_attention_heads": 16, "max_position_embeddings": 4096,
@@ -154,6 +159,48 @@ check glm1 '{"model_type": "glm4_moe", "head_dim": 112, "partial_rotary_factor":
 "$PEVIZ" --config "$tmp/glm1.json" --snapshot --view clocks --size 160x5 >"$tmp/snap" 2>&1
 if ! tail -1 "$tmp/snap" | grep -q "class default"; then ok
 else bad "a file's own factor named as a class default"; fi
+
+# DeepSeek V4 without per-label entries, as its published config.json
+# (transformers' DeepseekV4Config builds the labels): main is default
+# RoPE at rope_theta, compress the file's scaling at compress_rope_theta;
+# the class's head_dim 512 x 64/512 and compress_rope_theta 160000 when
+# the file is silent, each named on the status line
+V4L='{"model_type": "deepseek_v4", "qk_rope_head_dim": 48, "head_dim": 384,
+ "rope_theta": 23456.0, "compress_rope_theta": 345678.0,
+ "rope_scaling": {"type": "linear", "factor": 3.0}}'
+check v4legacy "$V4L" "" 48 23456 1
+check v4legacy "$V4L" main 48 23456 1
+check v4legacy "$V4L" compress 48 345678 3
+V4D='{"model_type": "deepseek_v4", "hidden_size": 4096, "num_attention_heads": 64,
+ "rope_parameters": {"rope_theta": 31000.0}}'
+check v4class "$V4D" main 64 31000 1
+check v4class "$V4D" compress 64 160000 1
+"$PEVIZ" --config "$tmp/v4class.json" --layer-type compress --snapshot --view clocks --size 300x5 >"$tmp/snap" 2>&1
+for want in "compress, compress_rope_theta 160000, head_dim 512, rotary 0.125 (deepseek_v4 class defaults)"; do
+    if tail -1 "$tmp/snap" | grep -qF "$want"; then ok; else bad "V4 status line lacks '$want': $(tail -1 "$tmp/snap")"; fi
+done
+if "$PEVIZ" --config "$tmp/v4class.json" --layer-type full_attention --export freqs >/dev/null 2>"$tmp/err"; then
+    bad "V4: an unknown layer type accepted"
+elif grep -q "main, compress" "$tmp/err"; then ok; else bad "V4 unknown layer: $(cat "$tmp/err")"; fi
+# compress with yarn: attention_factor 1.0 (the class sets it), so
+# S(0,0) = d with ones; the same file under another model_type is a^2 d
+V4Y='{"model_type": "deepseek_v4", "qk_rope_head_dim": 64, "rope_theta": 10000.0,
+ "compress_rope_theta": 160000.0, "rope_scaling": {"type": "yarn", "factor": 16.0,
+ "original_max_position_embeddings": 65536, "beta_fast": 32, "beta_slow": 1}}'
+printf '%s' "$V4Y" >"$tmp/v4y.json"
+printf '%s' "${V4Y/deepseek_v4/other}" >"$tmp/v4o.json"
+a=$("$PEVIZ" --config "$tmp/v4y.json" --layer-type compress --export scores --scheme rope -n 1 2>&1)
+o=$("$PEVIZ" --config "$tmp/v4o.json" --export scores --scheme rope -n 1 2>&1)
+if [ "$a" = 64 ] && awk -v o="$o" 'BEGIN { m = 0.1 * log(16) + 1; exit !(o + 0 > 64 * m * m - 1e-4 && o + 0 < 64 * m * m + 1e-4) }'
+then ok; else bad "V4 compress yarn S(0,0) $a (want 64), other $o"; fi
+# V4 pairs consecutive channels (its interleaved RoPE): q = e0, k = e1 at
+# d 4, base 1e4, make S(1,0) = sin(omega_0 * 1) = sin 1; half pairs (0, 2)
+# and (1, 3), where the same q and k give 0
+printf '1,0,0,0\n0,1,0,0\n' >"$tmp/qk4.csv"
+printf '%s' '{"model_type": "deepseek_v4", "qk_rope_head_dim": 4, "rope_theta": 10000.0}' >"$tmp/v4q.json"
+"$PEVIZ" --config "$tmp/v4q.json" --qk "$tmp/qk4.csv" --export scores -n 2 >"$tmp/s" 2>&1
+if awk -F, 'NR == 2 { v = $1 } END { exit !(v != "" && v - sin(1) < 1e-8 && sin(1) - v < 1e-8) }' "$tmp/s"
+then ok; else bad "V4 pairs not interleaved: $(tr '\n' ' ' <"$tmp/s")"; fi
 
 # ---- presets against their published configs ----------------------------
 # each preset's --export freqs equals that of the config.json it names

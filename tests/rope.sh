@@ -749,21 +749,21 @@ while IFS='|' read -r args want; do
        [ ! -s "$tmp/out" ]; then ok
     else bad "peviz $args: rc=$rc stderr=$(head -c 300 "$tmp/err") (want '$want')"; fi
 done <<'TABLE'
---rope-scaling foo|--rope-scaling 'foo': unknown method
---factor 0|--factor '0': not > 0
---factor -1|--factor '-1': not > 0; want a finite number > 0
---factor nan|--factor 'nan': not a number
+--rope-scaling foo|--rope-scaling foo: wants 
+--factor 0|--factor 0: wants a finite number > 0
+--factor -1|--factor -1: wants a finite number > 0
+--factor nan|--factor nan: wants a finite number > 0
 --rope-scaling yarn --factor 0.5 --original-max 4096|--factor 0.5: want a number >= 1
 --rope-scaling yarn --factor 4|--rope-scaling yarn: needs original-max
---original-max 0|--original-max '0': out of range
---original-max 4096.5|--original-max '4096.5': not a whole number
---original-max 3000000000|--original-max '3000000000': out of range
+--original-max 0|--original-max 0: wants a whole number 1..2147483647
+--original-max 4096.5|--original-max 4096.5: wants a whole number 1..
+--original-max 3000000000|--original-max 3000000000: wants a whole number 1..2147483647
 --rope-scaling llama3 --factor 8 --original-max 8192 --low-freq-factor 5 --high-freq-factor 4|--low-freq-factor 5: want a number at most high-freq-factor 4
---low-freq-factor 0|--low-freq-factor '0': not > 0; want a finite number > 0
+--low-freq-factor 0|--low-freq-factor 0: wants a finite number > 0
 --rope-scaling yarn --factor 4 --original-max 4096 --beta-fast 1 --beta-slow 2|--beta-fast 1: want a number at least beta-slow 2
---beta-slow 0|--beta-slow '0': not > 0; want a finite number > 0
---mscale -1|--mscale '-1': not > 0; want a finite number > 0
---attention-factor 0|--attention-factor '0': not > 0; want a finite number > 0
+--beta-slow 0|--beta-slow 0: wants a finite number > 0
+--mscale -1|--mscale -1: wants a finite number > 0
+--attention-factor 0|--attention-factor 0: wants a finite number > 0
 --rope-scaling longrope --factor 4 --original-max 16 -d 8 --short-factor 1,1,1 --long-factor 1,1,1,1|--short-factor: 3 values; want exactly d/2 = 4
 --rope-scaling longrope --factor 4 --original-max 16 -d 8 --short-factor 1,1,1,1 --long-factor 1,1,1,1,1|--long-factor: 5 values; want exactly d/2 = 4
 --short-factor 1,,2|--short-factor '1,,2': empty; want 1..256 finite numbers > 0, comma separated

@@ -1003,6 +1003,7 @@ const struct view VIEW_ATTENTION_DEF = {
     .draw = att_draw,
     .keys = ATTENTION_KEYS,
     .command = attention_keys_command,
+    .commands = ATTENTION_COMMANDS,
     .fini = att_fini,
     .raster = att_raster,
     .fields = ATT_FIELDS,

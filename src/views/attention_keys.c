@@ -204,6 +204,8 @@ static int key_ends(struct app *a, void *rt, int key)
     return 1;
 }
 
+const char *const ATTENTION_COMMANDS[] = { "i", "j", NULL };
+
 /* A whole number in [lo, hi] from arg, or an error message naming what. */
 static int number_arg(struct app *a, const char *what, const char *arg,
                       long lo, long hi, long *out)

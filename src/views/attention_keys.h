@@ -9,6 +9,9 @@
 /* What each key does, and the help card. */
 extern const struct keybind ATTENTION_KEYS[];
 
+/* The names attention_keys_command takes (struct view's commands). */
+extern const char *const ATTENTION_COMMANDS[];
+
 /* :i N and :j N, the cursor; 0 for a name that is not the view's. */
 int attention_keys_command(struct app *a, void *rt, const char *name,
                            const char *arg);

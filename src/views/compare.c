@@ -898,6 +898,12 @@ static int cmd_choice(struct app *a, const char *what, int v,
     return v;
 }
 
+/* The names compare_command takes that no other view offers (base,
+ * d and the scaling are global commands it points at the active pane). */
+static const char *const COMPARE_COMMANDS[] = { "scheme", "layer", "layout",
+                                                "precision", "prec", "check",
+                                                NULL };
+
 static int compare_command(struct app *a, void *rt, const char *name,
                            const char *arg)
 {
@@ -1025,7 +1031,8 @@ const struct view VIEW_COMPARE_DEF = {
     .params_changed = clamp_cursor, .layout = compare_layout,
     .work = compare_work, .draw = compare_draw, .fini = compare_fini,
     .raster = compare_raster,
-    .command = compare_command, .keys = COMPARE_KEYS,
+    .command = compare_command, .commands = COMPARE_COMMANDS,
+    .keys = COMPARE_KEYS,
     .fields = COMPARE_FIELDS, .fields_check = compare_fields_check,
     .settings = COMPARE_SETTINGS,
     .point_text = compare_point_text,

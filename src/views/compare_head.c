@@ -78,7 +78,9 @@ static int cands_ident(const struct app *a, const struct rpane *r,
         char *dash = strrchr(s[3], '-'), *sp = strrchr(s[3], ' ');
         if (!dash || (sp && sp > dash))
             return 4;
-        snprintf(s[4], HEAD_LEN, "%.*s", (int)(dash - s[3]), s[3]);
+        size_t cut = (size_t)(dash - s[3]);
+        memcpy(s[4], s[3], cut);
+        s[4][cut] = 0;
         return 5;
     }
     if (!t[0]) {

@@ -14,7 +14,8 @@ ident() { capture | head -n 1 | awk -F"$2" -v k="$1" '{ print $k }' | sed 's/[â–
 
 # The presets in --model list's order, the scaling methods in --help's.
 PRESETS=($("$PEVIZ" --model list | awk 'NR > 1 { print $1 }'))
-METHODS=($("$PEVIZ" --help | sed -n 's/^ *--rope-scaling METHOD  *//p' | sed 's/,//g; s/ or / /'))
+METHODS=($("$PEVIZ" --help | sed -n 's/^ *--rope-scaling METHOD  *[^:]*: //p' |
+           sed 's/ (default [^)]*)$//; s/,//g; s/ or / /'))
 index_of() {        # NAME WORD...: the 0-based place of NAME among the words
     local want=$1 i=0; shift
     for w in "$@"; do [ "$w" = "$want" ] && { echo "$i"; return; }; i=$((i + 1)); done

@@ -289,7 +289,9 @@ static void test_cli_lists(void)
     line_of(out_text, "--scheme NAME ", line, sizeof line);
     CHECK(strstr(line, ": sinusoidal, rope, ") != NULL);
     CHECK(strstr(line, " or reg-halfln (default ") != NULL);
-    CHECK(strstr(out_text, " or reg-evenband\n") != NULL);
+    line_of(out_text, "--rope-scaling METHOD ", line, sizeof line);
+    CHECK(strstr(line, ": none, linear, ") != NULL);
+    CHECK(strstr(line, " or reg-evenband (default ") != NULL);
 }
 
 /* A config.json naming the method: the reader goes by the table. */

@@ -322,6 +322,21 @@ static void test_commands(void)
     CHECK(tour_command(&a, "k 3") == 0 && a.clocks.k == 3);
 }
 
+/* Each command a view lists as its own: from the heatmap, a refusal that
+ * names the view. */
+static void test_view_commands(void)
+{
+    struct app a;
+    app_init(&a);
+    for (int v = 0; v < VIEW_COUNT; v++)
+        for (const char *const *c = VIEWS[v]->commands; c && *c; c++) {
+            CHECK(tour_command(&a, *c) == -1 && a.msg_error);
+            CHECK(strstr(a.msg, VIEWS[v]->name) != NULL);
+            CHECK(strstr(a.msg, " only") != NULL);
+            CHECK(a.view == VIEW_HEATMAP);
+        }
+}
+
 /* A Chinese tour: the status line's own words are Chinese too. */
 static void test_zh_status(void)
 {
@@ -659,6 +674,7 @@ int main(void)
     test_thick_faces();
     test_compare_axis_alike();
     test_commands();
+    test_view_commands();
     test_zh_status();
     test_zh_hint_parts();
     test_zh_hint_frame();
