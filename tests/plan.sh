@@ -241,8 +241,10 @@ def attention(c, B, S, F, n):
         for r in range(0, n, K):
             for q in range(0, n, K):
                 rr, cc = range(r, min(r + K, n)), range(q, min(q + K, n))
-                cells.append(sum(S[i][j] for i in rr for j in cc) /
-                             (len(rr) * len(cc)))
+                seen = [S[i][j] for i in rr for j in cc   # a mask's hidden
+                        if S[i][j] != float("-inf")]      # keys: not drawn
+                if seen:
+                    cells.append(sum(seen) / len(seen))
         check("%s attention legend %s..%s vs %g..%g" % (
               c, m.group(2), m.group(3), min(cells), max(cells)),
               agrees(m.group(2), min(cells)) and agrees(m.group(3), max(cells)))

@@ -305,7 +305,7 @@ preset llama3.1-8b "-d 128 -b 500000 --rope-scaling llama3 --factor 8 --low-freq
        "d=128 base=500000 m=llama3 s=8 L=8192 low=1 high=4"
 preset llama3.2-1b "-d 64 -b 500000 --rope-scaling llama3 --factor 32 --low-freq-factor 1 --high-freq-factor 4 --original-max 8192" \
        "d=64 base=500000 m=llama3 s=32 L=8192"
-preset mistral-7b-v0.1 "-d 128 -b 10000" "d=128 base=10000"
+preset mistral-7b-v0.1 "-d 128 -b 10000 --window 4096" "d=128 base=10000"
 preset mistral-7b-v0.2 "-d 128 -b 1000000 --original-max 32768" "d=128 base=1000000"
 preset qwen2.5-7b "-d 128 -b 1000000 --original-max 32768" "d=128 base=1000000"
 preset qwen2.5-7b-yarn "-d 128 -b 1000000 --rope-scaling yarn --factor 4 --original-max 32768" \

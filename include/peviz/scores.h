@@ -196,6 +196,10 @@ int scores_masked(const struct score_opts *o, int64_t i, int64_t j);
 /* 1 when a window or a chunk is set (the mask is more than causal). */
 int scores_banded(const struct score_opts *o);
 
+/* 1 when the keys after the query are hidden: causal, or banded (a
+ * window or a chunk hides the future too). */
+int scores_future_hidden(const struct score_opts *o);
+
 /* 1 when a sink logit joins the softmax (o->sink finite). */
 int scores_sunk(const struct score_opts *o);
 

@@ -272,7 +272,8 @@ static int64_t raw_work(struct score_grid *g, const struct score_ctx *s)
         }
         w += positions * s->d * kind_cost(s, g->kinds[u]);
     }
-    if (g->brute && s->o.causal)        /* diagonal passes: closed kinds too */
+    /* diagonal passes: closed kinds too */
+    if (g->brute && scores_future_hidden(&s->o))
         w += positions * s->d * COST_TRIG;
     return w + (int64_t)g->rows * g->cols * s->d * s->nterms / 4;
 }
@@ -323,7 +324,7 @@ static void chunk_dims(const struct score_grid *g, const struct score_ctx *s,
 static void block_position(struct score_grid *g, const struct score_ctx *s,
                            int slot, int64_t p, int k0, int k1)
 {
-    int len = k1 - k0, tri = s->o.causal && g->diag[slot];
+    int len = k1 - k0, tri = scores_future_hidden(&s->o) && g->diag[slot];
     for (int u = 0; u < g->nkind; u++) {
         enum score_kind kd = g->kinds[u];
         if (scores_kind_closed(kd) && !tri)
@@ -381,7 +382,7 @@ static int64_t position_cost(const struct score_grid *g,
     for (int u = 0; u < g->nkind; u++)
         if (!scores_kind_closed(g->kinds[u]))
             c += kind_cost(s, g->kinds[u]);
-        else if (s->o.causal && g->diag[slot])
+        else if (scores_future_hidden(&s->o) && g->diag[slot])
             c += COST_TRIG;
     return c * len;
 }
@@ -467,9 +468,10 @@ static void phase_final(struct score_grid *g, const struct score_ctx *s)
             int64_t j0, j1, cb = g->cb0 + c;
             blk_range(g, cb, s->rows, &j0, &j1);
             size_t at = (size_t)r * g->cols + c;
-            int hidden = i1 <= i0 || j1 <= j0 || (s->o.causal && cb > rb)
+            int fut = scores_future_hidden(&s->o);
+            int hidden = i1 <= i0 || j1 <= j0 || (fut && cb > rb)
                          || scores_block_hidden(&s->o, i0, i1, j0, j1);
-            int diag = s->o.causal && cb == rb;
+            int diag = fut && cb == rb;
             double area = (double)(i1 - i0) * (double)(j1 - j0), total = 0;
             for (int t = 0; t < s->nterms; t++) {
                 double *v = &g->term[(size_t)t * rc + at], m;
@@ -554,7 +556,8 @@ static int table_step(struct soft_table *tb, const struct score_ctx *s,
         tb->next = 0;
     }
     if (tb->stage == TAB_PREFIX) {
-        if (*budget <= 0 || table_prefix(tb, s->o.causal, budget, done))
+        if (*budget <= 0 ||
+            table_prefix(tb, scores_future_hidden(&s->o), budget, done))
             return 1;
         tb->stage = TAB_READY;
     }
@@ -641,7 +644,7 @@ static void direct_row(struct score_grid *g, const struct score_ctx *s,
 {
     enum score_kind qk[SK_COUNT];
     int nq = scores_side_kinds(s, 0, qk);
-    int64_t lim = s->o.causal || scores_banded(&s->o) ? i + 1 : s->rows;
+    int64_t lim = scores_future_hidden(&s->o) ? i + 1 : s->rows;
     scores_side_vec(s, qk, nq, i, g->qbuf, g->qbuf + s->d);
     for (int64_t j = 0; j < lim; j++)
         out[j] = scores_masked(&s->o, i, j) ? -INFINITY
@@ -688,7 +691,8 @@ static void soft_final(struct score_grid *g, const struct score_ctx *s)
             blk_range(g, g->rb0 + r, s->rows, &i0, &i1);
             blk_range(g, g->cb0 + c, s->rows, &j0, &j1);
             double *v = &g->pcell[(size_t)r * g->cols + c];
-            if (i1 <= i0 || j1 <= j0 || (s->o.causal && j0 > i1 - 1)
+            if (i1 <= i0 || j1 <= j0 ||
+                (scores_future_hidden(&s->o) && j0 > i1 - 1)
                 || scores_block_hidden(&s->o, i0, i1, j0, j1))
                 *v = NAN;
             else if (g->soft == SOFT_DIRECT)

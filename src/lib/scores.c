@@ -462,6 +462,11 @@ int scores_banded(const struct score_opts *o)
     return o->window > 0 || o->chunk > 0;
 }
 
+int scores_future_hidden(const struct score_opts *o)
+{
+    return o->causal || scores_banded(o);
+}
+
 int scores_sunk(const struct score_opts *o)
 {
     return isfinite(o->sink);
@@ -470,7 +475,7 @@ int scores_sunk(const struct score_opts *o)
 int scores_masked(const struct score_opts *o, int64_t i, int64_t j)
 {
     if (j > i)
-        return o->causal || scores_banded(o);
+        return scores_future_hidden(o);
     if (o->window > 0 && i - j >= o->window)
         return 1;
     return o->chunk > 0 && i / o->chunk != j / o->chunk;
@@ -612,7 +617,7 @@ static const double *rowtab_get(const struct score_ctx *s)
     rt->t = malloc((size_t)(2 * s->n - 1) * sizeof *rt->t);
     if (!rt->t)
         return NULL;
-    int causal = s->o.causal;
+    int causal = scores_future_hidden(&s->o);
     for (int64_t dl = -(s->n - 1); dl < s->n; dl++) {
         double sum = 0.0;
         for (int t = 0; t < s->nterms; t++)
@@ -644,7 +649,7 @@ int scores_row(const struct score_ctx *s, int64_t i, int softmax, double *row)
             row[j] = -INFINITY;
     if (softmax)        /* over the keys that exist: j < rows */
         pe_softmax_sink(row, (size_t)s->rows,
-                        s->o.causal || scores_banded(&s->o) ? (size_t)i + 1
+                        scores_future_hidden(&s->o) ? (size_t)i + 1
                                                            : (size_t)s->rows,
                         s->o.sink);
     for (int64_t j = s->rows; j < s->n; j++)
