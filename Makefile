@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 # peviz - GNU Make.  `make help` lists the targets.
 
 PREFIX   ?= /usr/local

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * app.c - the application state and the one place keys and ':'
  * commands change it.  Every parameter change goes through params.c, so
@@ -286,7 +287,7 @@ static int split_cmd(struct app *a, const char *arg)
                 VIEWS[v]->name, names);
         return -1;
     }
-    int how = frame_split_fits(a->screen_w > 0 ? a->screen_w : 80,
+    int how = geom_split_fits(a->screen_w > 0 ? a->screen_w : 80,
                                a->screen_h > 0 ? a->screen_h : 24);
     if (!how) {
         app_msg(a, 1, "split: %dx%d is too small for two views (need %d "
@@ -615,6 +616,38 @@ static int table_command(struct app *a, const char *arg)
     return 0;
 }
 
+/* :NAME VALUE for a setting row of the view: its check too, else the
+ * value is put back; then the row's answer. */
+static int view_setting(struct app *a, const char *name, const char *arg)
+{
+    const struct setting *s = settings_find(VIEWS[a->view]->settings, name,
+                                            SET_PROMPT | SET_TOUR);
+    char was[16], now[128], err[APP_MSG_LEN / 2];
+    if (!s)
+        return 0;
+    memcpy(was, (char *)a + s->off, settings_size(s));
+    if (settings_set(s, a, a->p.n, arg, err, sizeof err) ||
+        settings_check(s, a, err, sizeof err)) {
+        memcpy((char *)a + s->off, was, settings_size(s));
+        app_msg(a, 1, ":%s %s", name, err);
+        return 1;
+    }
+    if (s->changed)
+        s->changed(a);
+    else {
+        settings_show(s, a, now, sizeof now);
+        app_msg(a, 0, "%s %s", name, now);
+    }
+    return 1;
+}
+
+/* :NAME VALUE in the current view: its own command, else one of its
+ * settings' rows. */
+static int app_view_command(struct app *a, const char *name, const char *arg)
+{
+    return view_command(a, name, arg) || view_setting(a, name, arg);
+}
+
 static int global_command(struct app *a, const char *name, const char *arg)
 {
     for (size_t i = 0; i < sizeof PARAM_CMDS / sizeof PARAM_CMDS[0]; i++) {
@@ -644,7 +677,7 @@ static int global_command(struct app *a, const char *name, const char *arg)
     }
     if (strcmp(name, "pca") == 0) {     /* the heatmap's panel, from any view */
         switch_view(a, VIEW_HEATMAP);
-        return view_command(a, name, arg) && !a->msg_error ? 0 : -1;
+        return app_view_command(a, name, arg) && !a->msg_error ? 0 : -1;
     }
     if (strcmp(name, "zoom") == 0) {
         presenter(a, strcmp(arg, "off") != 0 && !(a->presenter && !*arg));
@@ -713,7 +746,7 @@ static int brought_command(struct app *a, const char *name, const char *arg)
         if (strcmp(name, VIEW_BRINGS[i].name) != 0 || old == VIEW_BRINGS[i].v)
             continue;
         switch_view(a, (int)VIEW_BRINGS[i].v);
-        if (!view_command(a, name, arg) || a->msg_error)
+        if (!app_view_command(a, name, arg) || a->msg_error)
             switch_view(a, (int)old);
         return 1;
     }
@@ -754,7 +787,7 @@ int app_command(struct app *a, const char *line)
     a->msg_error = 0;
     /* The view first: the compare view points :base and :d at its
      * active pane. */
-    if (view_command(a, name, arg))
+    if (app_view_command(a, name, arg))
         return a->msg_error ? -1 : 0;
     int r = global_command(a, name, arg);
     if (r <= 0)

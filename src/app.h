@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * app.h - the application state (one struct, all parameters) and the
  * interface every view implements.
@@ -86,7 +87,7 @@ struct app {
                                    (0: unknown, 80x24 is assumed); set by
                                    the loop and --snapshot, so a key lays
                                    the view out for the size it gets there
-                                   (frame_view_size) and steps by what is
+                                   (areas_view_size) and steps by what is
                                    drawn */
 
     /* the ':' prompt */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * app_table.c - :pe-file FILE at the prompt: a position table loaded as
  * --pe-file loads it, with the same checks.  The tables live here, in

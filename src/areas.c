@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * areas.c - where things go in a frame (areas.h): the rows a long
  * message takes, the tour's caption panel, the view area and a split's
@@ -14,7 +15,7 @@
 
 #define MSG_MAX_ROWS 3      /* a long message wraps onto at most these */
 
-void frame_status_params(const struct app *a, char *buf, size_t len)
+void areas_status_params(const struct app *a, char *buf, size_t len)
 {
     int table = a->pe_table && a->pe_table->d == a->p.d &&
                 (a->view == VIEW_HEATMAP ||
@@ -40,7 +41,7 @@ static int msg_rows(const struct app *a, int w)
     int n = 0;
     if (!*m || a->prompt_open)
         return 0;
-    frame_status_params(a, pf, sizeof pf);
+    areas_status_params(a, pf, sizeof pf);
     if (text_width(m) + 2 + text_width(pf) <= w)
         return 0;
     while (*m && n < MSG_MAX_ROWS) {
@@ -53,7 +54,7 @@ static int msg_rows(const struct app *a, int w)
     return n;
 }
 
-int frame_msg_rows(const struct app *a, int W, int H)
+int areas_msg_rows(const struct app *a, int W, int H)
 {
     int m = W >= FRAME_MIN_W && H >= FRAME_MIN_H ? msg_rows(a, W) : 0;
     return H - 1 - m < FRAME_MIN_H - 1 ? 0 : m;
@@ -65,22 +66,22 @@ static void view_area(const struct app *a, int W, int H, int *w, int *h)
 {
     /* a long message: rows of its own above the status line, unless it
      * came while the view computed (a new size would start that over) */
-    int mrows = a->msg_over ? 0 : frame_msg_rows(a, W, H);
+    int mrows = a->msg_over ? 0 : areas_msg_rows(a, W, H);
     /* tour: the caption panel takes the rows below the view (tour.h) */
     int cap = W >= FRAME_MIN_W && H >= FRAME_MIN_H
-              ? tour_panel_rows(a, W, H - 1 - mrows) : 0;
+              ? areas_panel_rows(a, W, H - 1 - mrows) : 0;
     *w = W;
     *h = H - 1 - mrows - cap;
 }
 
 static void split_areas(const struct app *a, int vw, int vh, int W, int H,
-                        struct frame_areas *r)
+                        struct areas *r)
 {
     memset(r, 0, sizeof *r);
     r->w = vw;
     r->h = vh;
     r->second = -1;
-    int sv = a->split - 1, how = frame_split_fits(W, H);
+    int sv = a->split - 1, how = geom_split_fits(W, H);
     if (sv < 0 || sv >= VIEW_COUNT || sv == (int)a->view || a->presenter ||
         !how || (how == 2 && vh < FRAME_SPLIT_STACK_H))
         return;
@@ -99,47 +100,47 @@ static void split_areas(const struct app *a, int vw, int vh, int W, int H,
     }
 }
 
-void frame_areas(const struct app *a, int W, int H, int *vw, int *vh,
-                 struct frame_areas *r)
+void areas_compute(const struct app *a, int W, int H, int *vw, int *vh,
+                 struct areas *r)
 {
     view_area(a, W, H, vw, vh);
     split_areas(a, *vw, *vh, W, H, r);
 }
 
-void frame_view_size(const struct app *a, int W, int H, int *w, int *h)
+void areas_view_size(const struct app *a, int W, int H, int *w, int *h)
 {
-    struct frame_areas r;
+    struct areas r;
     int vw, vh;
-    frame_areas(a, W, H, &vw, &vh, &r);
+    areas_compute(a, W, H, &vw, &vh, &r);
     *w = r.w;
     *h = r.h;
 }
 
 /* ---- the tour's caption panel ------------------------------------------ */
 
-int tour_running(const struct app *a)
+int areas_tour_running(const struct app *a)
 {
     return a->tour && a->tour_active && a->tour->nsteps > 0;
 }
 
-const struct tour_step *tour_shown_step(const struct app *a)
+const struct tour_step *areas_shown_step(const struct app *a)
 {
-    return tour_running(a) && a->tour_step >= 0 &&
+    return areas_tour_running(a) && a->tour_step >= 0 &&
            a->tour_step < a->tour->nsteps ? &a->tour->steps[a->tour_step]
                                           : NULL;
 }
 
-int tour_text_width(int w)
+int areas_text_width(int w)
 {
     return w - 2 < TOUR_TEXT_COLS ? w - 2 : TOUR_TEXT_COLS;
 }
 
-int tour_panel_rows(const struct app *a, int w, int h)
+int areas_panel_rows(const struct app *a, int w, int h)
 {
-    const struct tour_step *s = tour_shown_step(a);
+    const struct tour_step *s = areas_shown_step(a);
     int cap = h / 2;
     if (!s || a->still || w < 8 || cap < 2)
         return 0;
-    int rows = 2 + text_wrap_lines(s->text, tour_text_width(w), NULL, 0);
+    int rows = 2 + text_wrap_lines(s->text, areas_text_width(w), NULL, 0);
     return rows < cap ? rows : cap;
 }

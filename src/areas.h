@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * areas.h - where things go in a frame of W x H cells: the status line
  * at the bottom, a long message's rows above it, the tour's caption
@@ -17,45 +18,45 @@ struct app;
 /* The size w x h the current view gets in a frame of W x H cells: the
  * frame minus the status line, a long message's rows, the tour caption,
  * and the second view of a split. */
-void frame_view_size(const struct app *a, int W, int H, int *w, int *h);
+void areas_view_size(const struct app *a, int W, int H, int *w, int *h);
 
 /* Where the views go in the view area: the current one at (0, 0) w x h,
  * the split's second at (x2, y2) w2 x h2 behind a rule (second < 0:
  * none). */
-struct frame_areas {
+struct areas {
     int w, h, second, side, x2, y2, w2, h2;
 };
 
 /* The view area vw x vh of a W x H frame and the views' places in it. */
-void frame_areas(const struct app *a, int W, int H, int *vw, int *vh,
-                 struct frame_areas *r);
+void areas_compute(const struct app *a, int W, int H, int *vw, int *vh,
+                 struct areas *r);
 
 /* Rows a long message takes above the status line in a W x H frame
  * (0: it fits on the status line). */
-int frame_msg_rows(const struct app *a, int W, int H);
+int areas_msg_rows(const struct app *a, int W, int H);
 
 /* The parameters for the status line.  Where the view shows a loaded
  * table's values (the heatmap, learned attention), base plays no part:
  * it is left out. */
-void frame_status_params(const struct app *a, char *buf, size_t len);
+void areas_status_params(const struct app *a, char *buf, size_t len);
 
 /* ---- the tour's caption panel ------------------------------------------ */
 
 /* Whether a tour is running (a caption panel is shown). */
-int tour_running(const struct app *a);
+int areas_tour_running(const struct app *a);
 
 /* The step shown while a tour runs, else NULL. */
-const struct tour_step *tour_shown_step(const struct app *a);
+const struct tour_step *areas_shown_step(const struct app *a);
 
 /* The width in cells captions wrap to on a screen w cells wide. */
-int tour_text_width(int w);
+int areas_text_width(int w);
 
 /*
  * Rows the caption panel needs when a frame w x h (status line excluded)
  * is drawn: a rule with the step and title, the text wrapped to
- * tour_text_width(w) and the key hint, at most half of h.  0 when no tour
+ * areas_text_width(w) and the key hint, at most half of h.  0 when no tour
  * is running.
  */
-int tour_panel_rows(const struct app *a, int w, int h);
+int areas_panel_rows(const struct app *a, int w, int h);
 
 #endif

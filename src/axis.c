@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * axis.c - items of an axis onto cells: zoom, cell ranges, the window,
  * key steps and the caption (axis.h).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * axis.h - the one engine that maps items of an axis (positions 0..n-1,
  * or distances) onto screen cells, for every view.

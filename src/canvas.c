@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * canvas.c - the off-screen cell grid, its drawing primitives and the
  * ASCII / no-colour fallbacks applied at output.
@@ -22,7 +23,7 @@
 #define CP_UPPER_HALF 0x2580u
 #define CP_LOWER_HALF 0x2584u
 #define CP_BRAILLE 0x2800u
-#define CANVAS_PI 3.14159265358979323846
+#include "peviz/pi.h"
 
 /* Big enough for any real terminal; keeps w * h far from overflow. */
 #define CANVAS_MAX_SIDE 16384
@@ -485,7 +486,7 @@ void canvas_circle(canvas *c, double cx, double cy, double r, double aspect,
     /* about one step per dot of circumference; chords fill any gap */
     steps = big > 1000 ? 8000 : (int)(8.0 * big) + 8;
     for (i = 0; i <= steps; i++) {
-        double t = 2.0 * CANVAS_PI * i / steps;
+        double t = 2.0 * PEVIZ_PI * i / steps;
         long qx = lround(cx + r * cos(t)), qy = lround(cy + ry * sin(t));
         if (i > 0)
             canvas_line(c, (int)px, (int)py, (int)qx, (int)qy, col);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * canvas.h - an off-screen grid of cells that every view draws into.
  *

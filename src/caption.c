@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * caption.c - the running tour as the frame shows it: the caption panel
  * below the view, the status line's "tour 3/12" and its words in the
@@ -16,34 +17,34 @@
 #define HINT_LAST_ASCII "last step | Backspace back | Esc leave the tour"
 #define ELLIPSIS "\xe2\x80\xa6"
 
-int tour_zh(const struct app *a)
+int caption_zh(const struct app *a)
 {
     return a->tour && a->tour->zh && !a->ascii;
 }
 
-const char *tour_say(const struct app *a, const char *en)
+const char *caption_say(const struct app *a, const char *en)
 {
-    return tour_zh(a) ? text_zh(en) : en;
+    return caption_zh(a) ? text_zh(en) : en;
 }
 
-const char *tour_word(const struct app *a, const char *en)
+const char *caption_word(const struct app *a, const char *en)
 {
-    return tour_running(a) ? tour_say(a, en) : en;
+    return areas_tour_running(a) ? caption_say(a, en) : en;
 }
 
-void tour_hint(const struct app *a, const char *en, char *out, size_t len)
+void caption_hint(const struct app *a, const char *en, char *out, size_t len)
 {
-    if (tour_running(a) && tour_zh(a))
+    if (areas_tour_running(a) && caption_zh(a))
         text_zh_hint(en, out, len);
     else
         snprintf(out, len, "%s", en);
 }
 
-int tour_status(const struct app *a, char *buf, size_t len)
+int caption_status(const struct app *a, char *buf, size_t len)
 {
-    if (!tour_running(a))
+    if (!areas_tour_running(a))
         return 0;
-    snprintf(buf, len, "%s %d/%d", tour_say(a, "tour"), a->tour_step + 1,
+    snprintf(buf, len, "%s %d/%d", caption_say(a, "tour"), a->tour_step + 1,
              a->tour->nsteps);
     return 1;
 }
@@ -55,7 +56,7 @@ int tour_status(const struct app *a, char *buf, size_t len)
 static const char *panel_hint(const struct app *a)
 {
     if (a->tour_step == a->tour->nsteps - 1)    /* no "Enter next" here */
-        return a->ascii ? HINT_LAST_ASCII : tour_say(a, HINT_LAST_UTF8);
+        return a->ascii ? HINT_LAST_ASCII : caption_say(a, HINT_LAST_UTF8);
     if (a->tour->hint)
         return a->tour->hint;
     return a->ascii ? HINT_DEFAULT_ASCII : HINT_DEFAULT_UTF8;
@@ -111,15 +112,15 @@ static void draw_rule(const struct app *a, canvas *c,
     }
 }
 
-void tour_draw_caption(const struct app *a, canvas *c)
+void caption_draw(const struct app *a, canvas *c)
 {
-    const struct tour_step *s = tour_shown_step(a);
+    const struct tour_step *s = areas_shown_step(a);
     struct text_line lines[PANEL_MAX_LINES], hl;
     if (!s || c->w < 8 || c->h < 1)
         return;
     canvas_fill(c, 0, 0, c->w, c->h, ' ', RGB_DEFAULT, RGB_DEFAULT);
     draw_rule(a, c, s);
-    int width = tour_text_width(c->w);
+    int width = areas_text_width(c->w);
     int n = text_wrap_lines(s->text, width, lines, PANEL_MAX_LINES);
     int room = c->h - 1, hint = 1;
     if (n > room - 1) {             /* the text first, the hint if room */

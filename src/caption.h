@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * caption.h - the running tour as the frame shows it: the caption panel
  * below the view (its rows are areas.h's), "tour 3/12" and the status
@@ -15,28 +16,28 @@
 #include "tour_data.h"
 
 /* Chinese where the tour is and the terminal can show it. */
-int tour_zh(const struct app *a);
+int caption_zh(const struct app *a);
 
-/* en in the tour's language: Chinese when tour_zh, else en itself. */
-const char *tour_say(const struct app *a, const char *en)
+/* en in the tour's language: Chinese when caption_zh, else en itself. */
+const char *caption_say(const struct app *a, const char *en)
     __attribute__((format_arg(2)));
 
 /* The status line's own words (a view's title, "? help") in the tour's
  * language: Chinese while a Chinese tour runs, else en itself. */
-const char *tour_word(const struct app *a, const char *en);
+const char *caption_word(const struct app *a, const char *en);
 
 /* A view's status hint the same way: into out, in Chinese while a Chinese
  * tour runs (text_zh_hint), else copied. */
-void tour_hint(const struct app *a, const char *en, char *out, size_t len);
+void caption_hint(const struct app *a, const char *en, char *out, size_t len);
 
 /* "tour 3/12" into buf when a tour is running; returns 0 if none. */
-int tour_status(const struct app *a, char *buf, size_t len);
+int caption_status(const struct app *a, char *buf, size_t len);
 
 /* ---- the caption ---------------------------------------------------- */
 
 
 
 /* Draw the caption panel into c (its own rows, below the view). */
-void tour_draw_caption(const struct app *a, canvas *c);
+void caption_draw(const struct app *a, canvas *c);
 
 #endif

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * charset.c - LC_CTYPE from the environment, LC_NUMERIC at "C", and a
  * UTF-8 fallback when the named UTF-8 locale is missing (charset.h).

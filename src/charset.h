@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * charset.h - which locale the program runs in.
  *

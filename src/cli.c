@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * cli.c - parse the command line.  Numbers are parsed strictly through
  * params.c, the same code the ':' prompt uses; every bad value exits 2
@@ -172,7 +173,7 @@ static const char *opt_names(int val, char *buf, size_t len)
     return "";
 }
 
-#define fail cli_error
+#define fail errline
 
 /* The options of the parameters, by enum param_id. */
 static const int PARAM_OPT[] = { 'd', 'b', 'n', O_POS };
@@ -983,18 +984,18 @@ int cli_check_freqs(const struct cli *c, FILE *out)
     struct freq_setup s;
     char err[600];
     if (freq_file_load(c->check_freqs, c->tensor, &f, err, sizeof err))
-        return cli_error("--check-freqs: %s", err);
+        return errline("--check-freqs: %s", err);
     check_setup(c, &s);
     int k = freq_check_setup(&f, &s, &r, err, sizeof err);
     if (k < 0)
-        return cli_error("--check-freqs: %s", err);
+        return errline("--check-freqs: %s", err);
     for (int i = 0; i < r.ndiff; i++)
         fprintf(out, "band %d: expected %.10g, found %.10g, relative error "
                 "%.3g\n", r.band[i].band, r.band[i].expected, r.band[i].found,
                 r.band[i].rel);
     check_freqs_verdict(c, &f, &r, k, out);
     if (fflush(out) != 0 || ferror(out))
-        return cli_error("--check-freqs: cannot write to standard output");
+        return errline("--check-freqs: cannot write to standard output");
     return k;
 }
 
@@ -1034,7 +1035,7 @@ int cli_check_cache(const struct cli *c, FILE *out)
     struct freq_setup fs;
     char err[600];
     if (cache_file_load(c->check_cache, c->tensor, &f, err, sizeof err))
-        return cli_error("--check-cache: %s", err);
+        return errline("--check-cache: %s", err);
     check_setup(c, &fs);
     struct cache_setup s = { fs.sc, fs.d, fs.base, fs.n, fs.head_dim,
                              c->app.att.o.qk_pairs == QK_HALF ? CP_HALF
@@ -1043,10 +1044,10 @@ int cli_check_cache(const struct cli *c, FILE *out)
     int k = cache_check(&f, &s, &r, err, sizeof err);
     cache_file_free(&f);
     if (k < 0)
-        return cli_error("--check-cache: %s", err);
+        return errline("--check-cache: %s", err);
     check_cache_verdict(c, &f, &r, &s, k, out);
     if (fflush(out) != 0 || ferror(out))
-        return cli_error("--check-cache: cannot write to standard output");
+        return errline("--check-cache: cannot write to standard output");
     return k;
 }
 

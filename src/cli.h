@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * cli.h - the command line: one table of options drives getopt_long,
  * --help and the checks in tests/cli.sh.
@@ -96,7 +97,7 @@ int cli_option_in_file(const char *name);
  * one-line message. */
 int cli_set_late(struct cli *c);
 
-/* cli_error: the one-line refusal (errline.h). */
+/* errline: the one-line refusal (errline.h). */
 
 /*
  * --check-freqs: compare the file's inv_freq with the settings, one line

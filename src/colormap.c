@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * colormap.c - colour maps for values, chrome colours per palette, and
  * the mapping of RGB down to 256, 16 and 8 colours.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * colormap.h - values to colours, and colours down to what a terminal
  * can show.

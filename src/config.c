@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * config.c - RoPE settings from a transformers config.json (see
  * config.h).  The keys, as transformers reads them:

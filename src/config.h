@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * config.h - RoPE settings from a model's files: a transformers
  * config.json (v4 rope_theta + rope_scaling, v5 rope_parameters, also per

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * config_family.c - what a config.json says beyond the frequencies (see
  * config.h): which dims of q and k the family pairs (model_type,

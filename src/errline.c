@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * errline.c - the one-line refusal on stderr (errline.h).
  */
@@ -32,7 +33,7 @@ static const char *unoption(const char *m)
     return dd + 2;
 }
 
-int cli_error(const char *fmt, ...)
+int errline(const char *fmt, ...)
 {
     char msg[1024], buf[1400];
     va_list ap;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * errline.h - the one-line refusal on stderr ("peviz: MESSAGE"), below
  * every module that refuses something: the command line, follow mode,
@@ -11,7 +12,7 @@
  * replaced so that user text cannot smuggle escapes.  Returns 2, the
  * exit status of every refusal.
  */
-int cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+int errline(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /*
  * While where is not NULL, refusals say where the words came from

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * export.c - stream matrices to stdout.
  *
@@ -27,7 +28,7 @@ static int write_failed(FILE *out)
 {
     if (fflush(out) == 0 && !ferror(out))
         return 0;
-    cli_error("--export: write error");
+    errline("--export: write error");
     return 2;
 }
 
@@ -46,7 +47,7 @@ static void *pe_blocks_open(const params *p, size_t size, pe_fill *f)
     void *buf = malloc((size_t)BLOCK_ROWS * (size_t)p->d * size);
     if (!buf || pe_fill_open(f, p->d, p->base) < 0) {
         free(buf);
-        cli_error("--export: out of memory");
+        errline("--export: out of memory");
         return NULL;
     }
     return buf;
@@ -120,7 +121,7 @@ static int export_cache(const params *p, struct row_range rr, int fmt,
     if (!row || !w) {
         free(row);
         free(w);
-        cli_error("--export: out of memory");
+        errline("--export: out of memory");
         return 2;
     }
     for (int i = 0; i < pl->half; i++)
@@ -169,7 +170,7 @@ static int export_scores(const struct cli *c, struct row_range rr, int fmt,
     if (!s || !row) {
         scores_free(s);
         free(row);
-        cli_error("--export: out of memory");
+        errline("--export: out of memory");
         return 2;
     }
     int softmax = c->what == EXPORT_SOFTMAX || c->app.att.o.softmax;
@@ -192,7 +193,7 @@ static const pe_plan *export_plan(const params *p, const char *what)
     const pe_plan *pl = plan_of(p);
     if (!pl->invalid)
         return pl;
-    cli_error("--export %s: the scaling settings cannot be evaluated", what);
+    errline("--export %s: the scaling settings cannot be evaluated", what);
     return NULL;
 }
 
@@ -303,10 +304,10 @@ static int export_bound(const struct cli *c, FILE *out)
     bound_head(c, &head, &rot);
     double *w = malloc((size_t)head / 2 * sizeof *w);
     if (!w)
-        return cli_error("--export: out of memory");
+        return errline("--export: out of memory");
     if (bound_omegas(p, head, rot, w)) {
         free(w);
-        return cli_error("--export bound: the scaling settings cannot be "
+        return errline("--export bound: the scaling settings cannot be "
                          "evaluated");
     }
     int half = head / 2, dead = bound_dead_pairs(w, half);
@@ -374,21 +375,21 @@ static int export_pca(const struct cli *c, int fmt, FILE *out)
     int64_t n = p->n;           /* a table's first n rows (table_short) */
     int d = t ? t->d : p->d, k = c->components;
     if ((double)n * d > (double)PE_TABLE_MAX_VALUES)
-        return cli_error("--export %s: %ld x %d values is over the limit of "
+        return errline("--export %s: %ld x %d values is over the limit of "
                          "%lld (2^22); lower -n or -d", c->what == EXPORT_PCA
                          ? "pca" : "pca-variance", (long)n, d,
                          (long long)PE_TABLE_MAX_VALUES);
     if (n < 2)
-        return cli_error("--export %s: one position has no variance; want "
+        return errline("--export %s: one position has no variance; want "
                          "n >= 2", c->what == EXPORT_PCA ? "pca"
                                                           : "pca-variance");
     if (k > d || k > n - 1)
-        return cli_error("--components: %d: want 1..%lld for a %ld x %d "
+        return errline("--components: %d: want 1..%lld for a %ld x %d "
                          "table", k, (long long)(n - 1 < d ? n - 1 : d),
                          (long)n, d);
     double *own = NULL;
     if (!t && !(own = malloc((size_t)n * (size_t)d * sizeof *own)))
-        return cli_error("--export: out of memory");
+        return errline("--export: out of memory");
     if (own)
         pe_fill_f64(0, n, d, p->base, own);
     const double *v = t ? t->v : own;
@@ -407,7 +408,7 @@ static int export_pca(const struct cli *c, int fmt, FILE *out)
     pe_pca_free(&pca);
     free(own);
     if (r)
-        return cli_error("--export: out of memory or no convergence");
+        return errline("--export: out of memory or no convergence");
     return write_failed(out);
 }
 
@@ -425,7 +426,7 @@ static int table_short(const struct cli *c)
                 || c->app.att.o.scheme == SCHEME_LEARNED;
     if (!t || !reads || c->app.p.n <= t->n)
         return 0;
-    return cli_error("%s: table has %lld rows, n=%lld: positions from %lld "
+    return errline("%s: table has %lld rows, n=%lld: positions from %lld "
                      "have no row to export; want -n 1..%lld",
                      c->app.pe_file_name ? c->app.pe_file_name : "--pe-file",
                      (long long)t->n, (long long)c->app.p.n, (long long)t->n,
@@ -441,9 +442,9 @@ static int row_range_of(const struct cli *c, struct row_range *rr)
     if (c->rows_first < 0)
         return 0;
     if (mpos_export_wanted(c))
-        return cli_error("--rows: not with --sequence or --grid");
+        return errline("--rows: not with --sequence or --grid");
     if (c->rows_last >= n)
-        return cli_error("--rows: %ld..%ld: n=%lld has positions 0..%lld; "
+        return errline("--rows: %ld..%ld: n=%lld has positions 0..%lld; "
                          "want B <= %lld", c->rows_first, c->rows_last,
                          (long long)n, (long long)(n - 1),
                          (long long)(n - 1));
@@ -466,7 +467,7 @@ int export_run(const struct cli *c, FILE *out)
     if (c->what == EXPORT_FREQS || c->what == EXPORT_BANDS) {
         const char *w = c->what == EXPORT_FREQS ? "freqs" : "bands";
         if (fmt != EXPORT_CSV)
-            return cli_error("--format: '%s': want csv with --export %s",
+            return errline("--format: '%s': want csv with --export %s",
                              c->format, w);
         return c->what == EXPORT_FREQS ? export_freqs(p, out)
                                        : export_bands(p, out);
@@ -475,7 +476,7 @@ int export_run(const struct cli *c, FILE *out)
         return mpos_export_run(c, out);
     if (c->what == EXPORT_BOUND) {
         if (fmt != EXPORT_CSV)
-            return cli_error("--format: '%s': want csv with --export bound",
+            return errline("--format: '%s': want csv with --export bound",
                              c->format);
         return export_bound(c, out);
     }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * export.h - the PE table and score matrices as CSV or raw binary,
  * streamed row by row (never the whole matrix in memory).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * follow.c - follow mode's sockets set up, closed and driven by the
  * loop's poll(): the teacher's server is follow_teacher.c, a follower's
@@ -31,12 +32,12 @@ static struct follow *follow_new(const char *path, int serving)
 {
     struct follow *f;
     if (strlen(path) >= sizeof f->path) {
-        cli_error("%s: %s: socket path longer than %zu bytes",
+        errline("%s: %s: socket path longer than %zu bytes",
                   serving ? "--serve" : "--follow", path, sizeof f->path - 1);
         return NULL;
     }
     if (!(f = calloc(1, sizeof *f))) {
-        cli_error("out of memory");
+        errline("out of memory");
         return NULL;
     }
     f->serving = serving;
@@ -62,7 +63,7 @@ struct follow *follow_serve(const char *path, unsigned mode)
         return NULL;
     f->clients = calloc(FOLLOW_MAX_CLIENTS, sizeof *f->clients);
     if (!f->clients) {
-        cli_error("out of memory");
+        errline("out of memory");
         free(f);
         return NULL;
     }
@@ -71,7 +72,7 @@ struct follow *follow_serve(const char *path, unsigned mode)
     struct sockfile sf;
     char err[256];
     if (sockfile_listen(path, mode, 64, &sf, err, sizeof err)) {
-        cli_error("--serve: %s: %s", f->shown, err);
+        errline("--serve: %s: %s", f->shown, err);
         free(f->clients);
         free(f);
         return NULL;
@@ -87,7 +88,7 @@ struct follow *follow_join(const char *path, const char *files)
     char err[512];
     struct follow *f = follow_new(path, 0);
     if (f && files && !(f->files = ffiles_open(files, err, sizeof err))) {
-        cli_error("%s", err);
+        errline("%s", err);
         free(f);
         return NULL;
     }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * follow.h - follow mode: a teacher publishes its state on a Unix
  * socket (--serve PATH), followers draw it on their own terminals

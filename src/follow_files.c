@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * follow_files.c - the teacher's files as a follower reads them: from
  * --files DIR only, by base name, regular files only, a table in a

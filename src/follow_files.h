@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * follow_files.h - a follower's copies of the teacher's files.  The
  * teacher names its table and tour by base name and content hash; a

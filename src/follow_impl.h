@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * follow_impl.h - what the three follow-mode files share: the state of
  * a teacher's server and of a follower's connection (follow.h's

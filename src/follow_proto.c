@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * follow_proto.c - the published state as "name value" lines, one table
  * of fields for both directions, and the bounded framing around it.
@@ -347,7 +348,7 @@ void fp_tour_name(const struct tour *t, char *v, size_t len)
 static void tour_text(const struct app *a, char *v, size_t len)
 {
     char name[FP_TABLE_PATH_MAX + 1];
-    if (!a->tour || !tour_running(a)) {
+    if (!a->tour || !areas_tour_running(a)) {
         snprintf(v, len, "off");
         return;
     }
@@ -459,7 +460,7 @@ static void field_text(const struct app *a, const struct state_field *f,
         break;
     case SF_NOTE:  snprintf(v, len, "%s%s", a->note[0] ? ":" : "-", a->note); break;
     case SF_TOUR_SHA:
-        snprintf(v, len, "%s", a->tour && tour_running(a) && !a->tour->shipped &&
+        snprintf(v, len, "%s", a->tour && areas_tour_running(a) && !a->tour->shipped &&
                  strlen(a->tour->sha256) == 64 ? a->tour->sha256 : "-");
         break;
     case SF_ROPE:  rope_text(a, f, v, len); break;

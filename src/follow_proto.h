@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * follow_proto.h - the follow-mode protocol: the published state as
  * text, and the framing that carries it.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * follow_student.c - a follower's side of follow mode: a reconnecting
  * client that reads the teacher's state, applies it, and fetches the

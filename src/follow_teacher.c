@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * follow_teacher.c - the teacher's side of follow mode: a non-blocking
  * Unix-socket server that greets peers, serves real followers first and
@@ -401,7 +402,7 @@ void teacher_close(struct follow *f)
     close(f->lfd);
     /* only the file we made: never one a later teacher put there */
     if (sockfile_remove(f->path, f->dev, f->ino, err, sizeof err))
-        cli_error("--serve: %s: %s", f->shown, err);
+        errline("--serve: %s: %s", f->shown, err);
     free(f->clients);
 }
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * font.c - the glyphs of font.h, one line per character: seven rows of
  * five pixels as hex (bit 4 is the leftmost pixel): printable ASCII, and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * font.h - a 5 x 7 bitmap font for printable ASCII and a few signs,
  * drawn for peviz's pixel output (PNG frames): row r of a glyph is 5

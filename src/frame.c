@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * frame.c - one whole frame: the current view, the status line (or the
  * ':' prompt), the help card, or a "too small" notice.  The terminal and
@@ -103,14 +104,14 @@ static void status_fill(const struct app *a, const struct view *v,
                         const char *hint, struct status *s)
 {
     memset(s, 0, sizeof *s);
-    const char *title = !v ? "peviz" : tour_word(a, v->status_title
+    const char *title = !v ? "peviz" : caption_word(a, v->status_title
                                                  ? v->status_title(a)
                                                  : v->title);
     snprintf(s->text[S_TITLE], APP_MSG_LEN, "%s", title);
     char tour[32];                      /* tour: "tour 3/12 PE heatmap" */
-    if (tour_status(a, tour, sizeof tour))
+    if (caption_status(a, tour, sizeof tour))
         snprintf(s->text[S_TITLE], APP_MSG_LEN, "%s  %s", tour, title);
-    frame_status_params(a, s->text[S_PARAMS], APP_MSG_LEN);
+    areas_status_params(a, s->text[S_PARAMS], APP_MSG_LEN);
     app_source_format(a, s->text[S_MODEL], APP_MSG_LEN);
     snprintf(s->model_short, sizeof s->model_short, "%s", a->source[0]
              ? a->source : s->text[S_MODEL]);
@@ -119,12 +120,12 @@ static void status_fill(const struct app *a, const struct view *v,
         fmt_num(a->speed, 6, sp, sizeof sp);
         snprintf(s->text[S_PLAY], APP_MSG_LEN, "\xe2\x96\xb6 %s pos/s", sp);
     }
-    tour_hint(a, hint, s->text[S_HINT], APP_MSG_LEN);
+    caption_hint(a, hint, s->text[S_HINT], APP_MSG_LEN);
     snprintf(s->text[S_FOLLOW], APP_MSG_LEN, "%s", a->follow_status);
     snprintf(s->follow_short, APP_MSG_LEN, "%s", a->follow_short);
     snprintf(s->text[S_MSG], APP_MSG_LEN, "%s", a->msg);
     if (!a->still)
-        snprintf(s->text[S_HELP], APP_MSG_LEN, "%s", tour_word(a, "? help"));
+        snprintf(s->text[S_HELP], APP_MSG_LEN, "%s", caption_word(a, "? help"));
     for (int i = 0; i < S_COUNT; i++)
         s->on[i] = s->text[i][0] != 0;
     /* a message that says what the follow part says ("following X" as
@@ -192,7 +193,7 @@ static void draw_status(const struct app *a, canvas *c, const struct view *v,
         s.on[S_MSG] = 0;
         draw_msg_rows(a, c, c->h - 1 - own_rows, own_rows);
     }
-    status_fit(&s, c->w, a->opening && !tour_running(a));   /* a step: hint */
+    status_fit(&s, c->w, a->opening && !areas_tour_running(a));   /* a step: hint */
     canvas_fill(c, 0, y, c->w, 1, ' ', fg, bg);
     for (int i = 0; i < S_HELP; i++) {
         if (!s.on[i])
@@ -473,7 +474,7 @@ static void draw_help(const struct app *a, canvas *c, const struct view *v)
 /* The rule between the two views of a split, the second one's title on
  * it when stacked, and the second view itself. */
 static void draw_second(const struct app *a, canvas *c,
-                        const struct frame_areas *r, int finish)
+                        const struct areas *r, int finish)
 {
     char hint[HINT_LEN] = "", title[96];
     rgb axis = ui_color(a->palette, UI_AXIS);
@@ -536,9 +537,9 @@ static void compose(const struct app *a, canvas *c, int finish)
         return;
     }
     const struct view *v = view_current(a);
-    int vw, vh, mrows = frame_msg_rows(a, c->w, c->h);
-    struct frame_areas ar;
-    frame_areas(a, c->w, c->h, &vw, &vh, &ar);
+    int vw, vh, mrows = areas_msg_rows(a, c->w, c->h);
+    struct areas ar;
+    areas_compute(a, c->w, c->h, &vw, &vh, &ar);
     canvas body = canvas_sub(c, 0, 0, ar.w, ar.h);
     if (v) {
         int busy = view_frame(a, a->view, &body, finish, hint, sizeof hint);
@@ -549,7 +550,7 @@ static void compose(const struct app *a, canvas *c, int finish)
         draw_second(a, c, &ar, finish);
     if (vh < c->h - 1 - mrows) {
         canvas panel = canvas_sub(c, 0, vh, c->w, c->h - 1 - mrows - vh);
-        tour_draw_caption(a, &panel);
+        caption_draw(a, &panel);
     }
     draw_class(a, c, c->h - 2 - mrows);
     if (a->prompt_open)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * frame.h - one whole frame: the current view, the status line (or the
  * ':' prompt), the help card, or a "too small" notice.  The terminal,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * frame_export.c - the 'w' key: the frame as the terminal shows it, saved
  * as .svg, .txt and .png under names of its own (frame_export.h).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * frame_export.h - save the frame on screen to the working directory.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * frame_image.c - a frame as pixels (frame_image.h).
  */
@@ -19,7 +20,7 @@ int frame_image(const struct app *a, const canvas *c, int cw, int ch,
     if (a->help || (unsigned)a->view >= VIEW_COUNT)
         return 0;
     /* the current view sits at the frame's top-left corner */
-    frame_view_size(a, c->w, c->h, &w, &h);
+    areas_view_size(a, c->w, c->h, &w, &h);
     for (int k = 0; k < view_raster_parts(a->view); k++)
         if (view_raster(a, a->view, w, h, cw, ch, finish, k, &r) == 0) {
             raster_overlay(out, c, 0, 0, &r);

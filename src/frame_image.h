@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * frame_image.h - a whole frame as pixels: its cells drawn by raster.h,
  * and the current view's data area at full resolution on top of its

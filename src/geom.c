@@ -1,9 +1,10 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * geom.c - the frame's sizes that depend on the cells alone (geom.h).
  */
 #include "geom.h"
 
-int frame_split_fits(int W, int H)
+int geom_split_fits(int W, int H)
 {
     if (W >= FRAME_SPLIT_SIDE_W && H >= FRAME_MIN_H)
         return 1;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * geom.h - the frame's sizes that depend on nothing but the number of
  * cells: the smallest frame drawn and when a split's two views fit.
@@ -16,6 +17,6 @@
 #define FRAME_SPLIT_STACK_H 21
 
 /* How a split fits a W x H frame: 1 side by side, 2 stacked, 0 not. */
-int frame_split_fits(int W, int H);
+int geom_split_fits(int W, int H);
 
 #endif

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * gfx.c - graphics modes and image encoders (gfx.h).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * gfx.h - images in the terminal: the graphics modes, and encoders of an
  * RGB image (raster.h) as a kitty graphics APC, a sixel DCS, or an iTerm2

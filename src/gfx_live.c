@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * gfx_live.c - images of the data areas on the live terminal (gfx_live.h).
  */
@@ -628,7 +629,7 @@ static int before(struct app *a, canvas *cv)
         take_off_all();
         return 0;
     }
-    frame_view_size(a, cv->w, cv->h, &w, &h);
+    areas_view_size(a, cv->w, cv->h, &w, &h);
     for (int k = parts; k < PARTS; k++)
         take_off(k);
     start = L.out.len;          /* this frame's images from here */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * gfx_live.h - the data areas as images on the terminal the program
  * runs on: the mode chosen once at start (gfx_probe.h), an image of each

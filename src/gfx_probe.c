@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * gfx_probe.c - asking the terminal which images it shows (gfx_probe.h).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * gfx_probe.h - which images the terminal shows, asked, never assumed:
  * a kitty graphics query, XTVERSION, the text area and the cell size in

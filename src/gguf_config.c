@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * gguf_config.c - RoPE settings from a GGUF file (see gguf_config.h),
  * with the keys llama.cpp writes, ARCH being general.architecture:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * gguf_config.h - RoPE settings from a llama.cpp GGUF file's metadata
  * (ARCH.rope.freq_base, .rope.dimension_count, .context_length,

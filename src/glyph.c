@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * glyph.c - UTF-8 symbols and their ASCII stand-ins (see glyph.h).
  */

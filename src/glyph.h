@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * glyph.h - the one table of UTF-8 symbols and their ASCII stand-ins
  * (--ascii, or a terminal without UTF-8).  Where a symbol has two ASCII

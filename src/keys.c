@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * keys.c - the global key table.  Dispatch (app.c), the help overlay
  * (frame.c), --help and the README's key list all read this table.

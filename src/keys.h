@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * keys.h - key codes independent of the terminal library, actions, and
  * the one table that binds them.

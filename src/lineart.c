@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * lineart.c - anti-aliased rings and strokes (lineart.h).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * lineart.h - anti-aliased line drawings in a buffer of pixels: rings,
  * strokes and dashes whose edges are blended with what lies under them

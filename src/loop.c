@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * loop.c - the interactive program's one wait point.
  *
@@ -367,7 +368,7 @@ static void record_shown(const struct app *a, const canvas *cv)
     const char *mark = NULL;
     if (!record_active())
         return;
-    int step = tour_running(a) ? a->tour_step : -1;
+    int step = areas_tour_running(a) ? a->tour_step : -1;
     if (step >= 0 && step != rec_step) {
         snprintf(label, sizeof label, "%d/%d %s", step + 1, a->tour->nsteps,
                  a->tour->steps[step].title);
@@ -529,7 +530,7 @@ static int wait_min(int x, int y)
 static int autoplay_tick(struct app *a)
 {
     double t = now_s();
-    if (autoplay_s <= 0 || !tour_running(a))
+    if (autoplay_s <= 0 || !areas_tour_running(a))
         return 0;
     if (a->tour_step != autoplay_step) {
         autoplay_step = a->tour_step;
@@ -549,7 +550,7 @@ static int autoplay_tick(struct app *a)
 /* Milliseconds until autoplay_tick has work, or -1. */
 static int autoplay_wait_ms(const struct app *a)
 {
-    if (autoplay_s <= 0 || !tour_running(a))
+    if (autoplay_s <= 0 || !areas_tour_running(a))
         return -1;
     if (a->tour_step != autoplay_step)
         return 0;
@@ -656,14 +657,14 @@ int loop_run(struct app *a, const struct term_opts *opts)
     if (term_open(o, &a->color, &a->ascii, err, sizeof err) < 0) {
         signals_restore();
         wake_close();
-        cli_error("%s", err);   /* it may quote TERM */
+        errline("%s", err);   /* it may quote TERM */
         return 2;
     }
     if (record_start(err, sizeof err)) {    /* now that it can run */
         term_close();
         signals_restore();
         wake_close();
-        cli_error("%s", err);
+        errline("%s", err);
         return 2;
     }
     a->mouse = o->mouse;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * loop.h - the interactive program: one wait point (poll) for keys,
  * resizes, signals and animation frames.

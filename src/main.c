@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * main.c - peviz: see Transformer positional encodings in a terminal.
  *
@@ -46,13 +47,13 @@ static int run_snapshot_png(struct cli *c)
     int k = c->scale ? c->scale : 1;
     int cw = FRAME_IMAGE_CW * k, ch = FRAME_IMAGE_CH * k;
     if ((double)c->width * cw * (double)c->height * ch > PNG_MAX_PIXELS)
-        return cli_error("--scale: %dx%d cells at scale %d is over %d "
+        return errline("--scale: %dx%d cells at scale %d is over %d "
                          "million pixels; want a smaller --size or --scale",
                          c->width, c->height, k, PNG_MAX_PIXELS / 1000000);
     canvas cv;
     struct image im;
     if (canvas_init(&cv, c->width, c->height))
-        return cli_error("--snapshot: out of memory");
+        return errline("--snapshot: out of memory");
     c->app.color = c->color_flag >= 0 ? (enum color_mode)c->color_flag
                                       : COLOR_TRUE;
     c->app.screen_w = c->width;
@@ -61,11 +62,11 @@ static int run_snapshot_png(struct cli *c)
     int r = frame_image(&c->app, &cv, cw, ch, 1, &im);
     canvas_free(&cv);
     if (r)
-        return cli_error("--snapshot: out of memory");
+        return errline("--snapshot: out of memory");
     r = png_write(stdout, &im);
     image_free(&im);
     if (r || fflush(stdout))
-        return cli_error("--snapshot: PNG write error");
+        return errline("--snapshot: PNG write error");
     return 0;
 }
 
@@ -81,7 +82,7 @@ static int run_snapshot(struct cli *c)
     enum color_mode mode = snapshot_color(c, f);
     canvas cv;
     if (canvas_init(&cv, c->width, c->height)) {
-        cli_error("--snapshot: out of memory");
+        errline("--snapshot: out of memory");
         return 2;
     }
     c->app.color = mode;
@@ -91,7 +92,7 @@ static int run_snapshot(struct cli *c)
     int r = snapshot_write(stdout, &cv, f, c->app.ascii, mode);
     canvas_free(&cv);
     if (r || fflush(stdout)) {
-        cli_error("--snapshot: write error");
+        errline("--snapshot: write error");
         return 2;
     }
     return 0;
@@ -114,11 +115,11 @@ static int run_interactive(struct cli *c)
 {
     if (plain_line_wanted()) {
         if (c->serve || c->follow || c->record)
-            return cli_error("TERM=dumb: --serve, --follow and --record need "
+            return errline("TERM=dumb: --serve, --follow and --record need "
                              "a terminal that can move its cursor");
         c->app.rt = views_rt_new();
         if (!c->app.rt)
-            return cli_error("out of memory");
+            return errline("out of memory");
         int r = plain_line_run(&c->app);
         views_rt_free(c->app.rt);
         c->app.rt = NULL;
@@ -137,13 +138,13 @@ static int run_interactive(struct cli *c)
     }
     c->app.rt = views_rt_new();     /* the views' caches and layouts */
     if (!c->app.rt) {
-        cli_error("out of memory");
+        errline("out of memory");
         follow_close(f);
         return 2;
     }
     char err[512];
     if (c->record && record_open(c->record, err, sizeof err)) {
-        cli_error("%s", err);
+        errline("%s", err);
         follow_close(f);
         views_rt_free(c->app.rt);
         c->app.rt = NULL;
@@ -154,7 +155,7 @@ static int run_interactive(struct cli *c)
     int r = loop_run(&c->app, &o);
     loop_follow(NULL);
     if (c->record && record_close(r, err, sizeof err)) {
-        cli_error("%s", err);
+        errline("%s", err);
         r = r ? r : 2;
     }
     follow_close(f);
@@ -174,7 +175,7 @@ static int table_heads(struct cli *c, const char *file, const char *what,
     if (cli_set_late(c))
         return 2;
     if (c->app.att.o.head >= heads) {
-        cli_error("--head %d: %s has %lld %s; want 1..%lld",
+        errline("--head %d: %s has %lld %s; want 1..%lld",
                   c->app.att.o.head + 1, file, (long long)heads, what,
                   (long long)heads);
         return 2;
@@ -191,7 +192,7 @@ static int t5_table(struct cli *c, const struct pe_table *t)
     if (cli_set_late(c))        /* --buckets first */
         return 2;
     if (t->n != c->app.att.o.buckets || t->d > SCORES_MAX_HEADS) {
-        cli_error("%s: a T5 bias table is [buckets, heads]: this one is "
+        errline("%s: a T5 bias table is [buckets, heads]: this one is "
                   "%lld x %d, want %d rows (--buckets) and 1..%d heads",
                   c->pe_file, (long long)t->n, t->d, c->app.att.o.buckets,
                   SCORES_MAX_HEADS);
@@ -218,11 +219,11 @@ static int load_table(struct cli *c, struct pe_table *t,
     o.row_offset = c->row_offset;
     o.any_columns = c->app.att.o.scheme == SCHEME_T5;   /* heads: any count */
     if (pe_table_load(c->pe_file, &o, t, info, err, sizeof err)) {
-        cli_error("%s", err);
+        errline("%s", err);
         return 2;
     }
     if (info->note[0])
-        cli_error("%s: note: %s", c->pe_file, info->note);
+        errline("%s: note: %s", c->pe_file, info->note);
     if (c->app.att.o.scheme == SCHEME_T5)
         return t5_table(c, t);
     /* named by its absolute path (captions); a follower gets its base
@@ -252,11 +253,11 @@ static int load_qk(struct cli *c, struct pe_table *t)
     o.tensor = c->pe_file ? NULL : c->tensor;
     o.row_offset = 0;
     if (pe_table_load(c->qk_file, &o, t, &info, err, sizeof err)) {
-        cli_error("%s", err);
+        errline("%s", err);
         return 2;
     }
     if (t->d != c->app.p.d || t->n % 2 || t->n > 2 * SCORES_MAX_HEADS) {
-        cli_error("%s: a q/k table is 2 x d_model (row 0 q, row 1 k) or "
+        errline("%s: a q/k table is 2 x d_model (row 0 q, row 1 k) or "
                   "2H x d_model, a pair per head: this one is %lld x %d, "
                   "d_model is %d", c->qk_file, (long long)t->n, t->d,
                   c->app.p.d);
@@ -284,7 +285,7 @@ static int print_info(const struct cli *c)
         printf("peviz %s\n", PEVIZ_VERSION);
     if (fflush(stdout) == 0 && !ferror(stdout))
         return 0;
-    cli_error("%s: cannot write to standard output: %s", NAME[c->mode],
+    errline("%s: cannot write to standard output: %s", NAME[c->mode],
               strerror(errno));
     return 1;
 }
@@ -299,16 +300,16 @@ static int check_tour(struct cli *c)
                c->mode == MODE_SLIDES;
     struct app *a = show ? &c->app : &scratch;
     if (tour_start(a, c->tour, err, sizeof err)) {
-        cli_error("%s", err);
+        errline("%s", err);
         return 2;
     }
     if (a->msg[0] && c->mode == MODE_SLIDES)
-        cli_error("%s", a->msg);        /* e.g. why the tour is English */
+        errline("%s", a->msg);        /* e.g. why the tour is English */
     int r = 0;
     if (c->mode == MODE_CHECK) {        /* stdout: what was checked */
         int tried = 0, bad = tour_check_run(a, stdout, &tried);
         if (bad < 0) {
-            r = cli_error("--check: out of memory");
+            r = errline("--check: out of memory");
         } else if (bad > 0) {
             printf("%s: %d of %d checks fail\n", a->tour->path, bad, tried);
             r = 1;
@@ -335,7 +336,7 @@ static int run_slides(struct cli *c)
     int n = slides_write(&c->app, c->slides, c->width, c->height, svg, err,
                          sizeof err);
     if (n < 0) {
-        cli_error("%s", err);
+        errline("%s", err);
         return 2;
     }
     printf("%s: %d steps, %dx%d: index.html, step-01.svg .. step-%02d.svg "
@@ -390,7 +391,7 @@ int main(int argc, char **argv)
         cli_print_settings(&c, stdout, nwords - argc);
         userconf_free(nwords, words, argc, argv);
         return fflush(stdout) == 0 && !ferror(stdout) ? 0
-             : cli_error("--print-settings: cannot write to standard output");
+             : errline("--print-settings: cannot write to standard output");
     }
     if (c.pe_file && c.mode != MODE_HELP && c.mode != MODE_VERSION &&
         (r = load_table(&c, &table, &info)))

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * mpos_cli.c - --sequence, --grid and the M-RoPE options, their late
  * checks, and the exports they change (position-ids; scores and softmax
@@ -194,7 +195,7 @@ static int write_done(FILE *out)
 {
     if (fflush(out) == 0 && !ferror(out))
         return 0;
-    return cli_error("--export: write error");
+    return errline("--export: write error");
 }
 
 static const char *kind_name(const struct mpos_conf *m, enum mpos_kind k)
@@ -208,10 +209,10 @@ static int export_ids(const struct cli *c, FILE *out)
 {
     const struct mpos_conf *m = &c->app.mp;
     if (m->mode == MPOS_OFF)
-        return cli_error("--export position-ids: goes with --sequence SPEC "
+        return errline("--export position-ids: goes with --sequence SPEC "
                          "or --grid WxH");
     if (c->format && strcmp(c->format, "csv") != 0)
-        return cli_error("--format: '%s': want csv with --export "
+        return errline("--format: '%s': want csv with --export "
                          "position-ids", c->format);
     enum { BLOCK = 512 };
     struct mpos_tok tok[BLOCK];
@@ -291,7 +292,7 @@ static int export_too_long(const struct cli *c)
     double terms = (double)p->n * (double)p->n * (double)(p->d / 2);
     if (terms <= (double)MPOS_EXPORT_MAX_TERMS)
         return 0;
-    return cli_error("--export %s: %lld x %lld tokens x %d frequencies is "
+    return errline("--export %s: %lld x %lld tokens x %d frequencies is "
                      "%.3g terms, over the limit of %lld (2^30); lower -d "
                      "or the %s", c->what == EXPORT_SOFTMAX ? "softmax"
                      : "scores", (long long)p->n, (long long)p->n, p->d / 2,
@@ -313,10 +314,10 @@ static int export_scores(const struct cli *c, FILE *out)
     double *ca = malloc((size_t)p->d * sizeof *ca);
     int r = 0;
     if (!omega || !axis || !tok || !row || !ca)
-        r = cli_error("--export: out of memory");
+        r = errline("--export: out of memory");
     else if (mpos_plan(&c->app.mp, p->d, p->base, &p->rope, n, omega, axis,
                        &mult, err, sizeof err))
-        r = cli_error("%s", err);
+        r = errline("%s", err);
     if (!r) {
         int qk = qk_coeffs(c, ca, ca + p->d / 2);
         mpos_fill(&c->app.mp, 0, n, tok);

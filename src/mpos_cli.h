@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * mpos_cli.h - the command line of multi-axis positions (--sequence,
  * --grid, M-RoPE sections) and their exports: position-ids, and scores

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * mpos_config.c - M-RoPE keys of a config.json (see mpos_config.h).
  * The RoPE keys themselves (base, d, scaling) are config.c's.

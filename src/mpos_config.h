@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * mpos_config.h - the M-RoPE settings of a transformers config.json:
  * rope_scaling (or rope_parameters).mrope_section and mrope_interleaved,

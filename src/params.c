@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * params.c - parse, validate and format the shared parameters.
  */

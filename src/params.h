@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * params.h - the four shared parameters and the one place that
  * validates them.  The command line, the keys and the ':' prompt all go

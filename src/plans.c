@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * plans.c - the kept frequency plans (plans.h).
  */

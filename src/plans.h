@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * plans.h - the frequency plans (peviz/plan.h) of the settings on screen,
  * each computed once: a plan is recomputed only when the settings it is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * plot.c - legends, tick labels and braille line plots (see plot.h).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * plot.h - plotting helpers any view may use: a colour legend with the
  * real minimum and maximum, axis tick labels that never overlap or get

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * png_out.c - PNG through libpng into memory (png_out.h): 8-bit RGB, no
  * interlace, zlib's default compression.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * png_out.h - an RGB image (raster.h) as PNG, through libpng.
  */

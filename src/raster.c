@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * raster.c - a canvas as pixels (raster.h).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * raster.h - frames as pixels: a canvas drawn cell by cell into an RGB
  * image (text with the bitmap font of font.h; half blocks, block

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * record.c - write the frames shown as an asciicast v3 file (record.h).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * record.h - a session as an asciicast v3 file (newline-delimited JSON:
  * a header line, then [interval, code, data] events, the interval in

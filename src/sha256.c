@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * sha256.c - SHA-256 as FIPS 180-4 defines it: 64-byte blocks, 64
  * rounds, the message padded with 0x80, zeros and its length in bits.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * sha256.h - SHA-256 (FIPS 180-4), for the content hash by which a
  * follower checks that its copy of a teacher's file is the same.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * slides.c - write a tour as slides: SVG and text per step, index.html.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * slides.h - a tour as slides: every step drawn without a terminal and
  * written as SVG and as text, with an index.html that pages through them

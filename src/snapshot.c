@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * snapshot.c - write a canvas as plain text, as text with SGR colour
  * escapes, or as SVG; and save any of them atomically.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * snapshot.h - a canvas as text, ANSI text or SVG, without a terminal.
  */

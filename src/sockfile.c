@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * sockfile.c - a listening Unix socket at a path, replacing nothing but
  * a stale socket and that without a window (see sockfile.h).

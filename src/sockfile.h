@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * sockfile.h - a listening Unix socket put at a path without a window:
  * nothing at the path but a socket verified stale (nobody listens on it)

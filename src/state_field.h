@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * state_field.h - one row of the state follow mode publishes
  * (follow_proto.h): a name on the wire, where the value lives in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * term.c - the terminal backend: the one file that includes curses.
  *

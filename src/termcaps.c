@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * termcaps.c - a copy of the terminfo entry without REP and scrolling
  * (termcaps.h).  The compiled format (term(5)): six little-endian 16-bit

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * termcaps.h - a terminfo entry without the capabilities that only some
  * emulators implement.

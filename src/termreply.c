@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * termreply.c - terminal reports told apart from keys (termreply.h).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * termreply.h - terminal reports told apart from keys.  Every report a
  * terminal sends back to peviz's questions is recognised in the input,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * text.c - the text layer (text.h): UTF-8 decoding and encoding, the
  * width of code points and strings, making text safe for a terminal,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * text.h - the text layer, below the canvas: UTF-8 decoding and encoding,
  * the width of code points and strings in terminal cells, making text

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * tour.c - the guided tour: read a tour file, check every step against a
  * scratch copy of the program, and step through it (the caption panel is
@@ -607,7 +608,7 @@ static void say(struct app *a, int error, const char *fmt, ...)
     char buf[APP_MSG_LEN];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, tour_say(a, fmt), ap);
+    vsnprintf(buf, sizeof buf, caption_say(a, fmt), ap);
     va_end(ap);
     app_msg(a, error, "%s", buf);
 }
@@ -808,7 +809,7 @@ int tour_goto_step(struct app *a, const char *arg)
 
 int tour_key(struct app *a, int key)
 {
-    if (!tour_running(a))
+    if (!areas_tour_running(a))
         return 0;
     struct tour *t = a->tour;
     int last = t->nsteps - 1, asked = t->quit_asked;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * tour.h - the guided tour: a plain-text script of steps, each of which
  * sets up the program (view, parameters, toggles) and shows a caption.

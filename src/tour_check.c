@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * tour_check.c - a tour's check lines at each classroom size, with and
  * without colour (see tour_check.h; the lines are parsed in tour.c).

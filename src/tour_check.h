@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * tour_check.h - a tour's check lines, tried where a class sees them:
  * every step that has them at each classroom size, with colour and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * tour_data.h - the tour as data: its steps, their captions and their
  * commands (tour.c reads and runs them; struct app holds the loaded one,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * tty.h - the terminal backend (src/term.c), the only module that talks
  * to curses.  Not named term.h: that is curses' own header.

@@ -108,31 +108,31 @@ static int line_word(char *line, char **word)
     }
     name = trim(name);
     if (!*name)
-        return cli_error("a line without a name: want NAME = VALUE");
+        return errline("a line without a name: want NAME = VALUE");
     int arg = cli_option_arg(name);
     if (arg < 0)
-        return cli_error("%s: not a setting (the names are peviz --help's "
+        return errline("%s: not a setting (the names are peviz --help's "
                          "long options without their dashes)", name);
     if (!cli_option_in_file(name))
-        return cli_error("%s: not offered in the settings file (the command "
+        return errline("%s: not offered in the settings file (the command "
                          "line takes it)", name);
     if (is_job(name))
-        return cli_error("%s: runs a job for one run, so it is given on the "
+        return errline("%s: runs a job for one run, so it is given on the "
                          "command line only", name);
     if (arg == 0) {
         int on = yes_no(val);
         if (on < 0)
-            return cli_error("%s: '%s': want yes or no", name, val);
+            return errline("%s: '%s': want yes or no", name, val);
         if (on && !(*word = malloc(strlen(name) + 3)))
-            return cli_error("out of memory");
+            return errline("out of memory");
         if (on)
             sprintf(*word, "--%s", name);
         return 0;
     }
     if (!*val)
-        return cli_error("%s: needs a value: want %s = VALUE", name, name);
+        return errline("%s: needs a value: want %s = VALUE", name, name);
     if (!(*word = malloc(strlen(name) + strlen(val) + 4)))
-        return cli_error("out of memory");
+        return errline("out of memory");
     sprintf(*word, "--%s=%s", name, val);
     return 0;
 }
@@ -148,15 +148,15 @@ static int read_file(const char *path, char **text)
     *text = NULL;
     if (fd < 0)
         return errno == ENOENT || errno == ENOTDIR ? 0
-             : cli_error("%s: %s", path, strerror(errno));
+             : errline("%s: %s", path, strerror(errno));
     if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size > CONF_MAX_BYTES) {
         close(fd);
-        return cli_error("%s: %s", path, S_ISREG(st.st_mode)
+        return errline("%s: %s", path, S_ISREG(st.st_mode)
                          ? "larger than 64 KB" : "not a regular file");
     }
     if (!(*text = malloc((size_t)st.st_size + 1))) {
         close(fd);
-        return cli_error("out of memory");
+        return errline("out of memory");
     }
     while (got < st.st_size && (r = read(fd, *text + got, (size_t)(st.st_size - got))) > 0)
         got += r;
@@ -165,7 +165,7 @@ static int read_file(const char *path, char **text)
     if (r < 0) {
         free(*text);
         *text = NULL;
-        return cli_error("%s: %s", path, strerror(errno));
+        return errline("%s: %s", path, strerror(errno));
     }
     return 0;
 }
@@ -178,7 +178,7 @@ static int parse_words(char *argv0, char **words, int n, params *p)
     char **v = malloc(((size_t)n + 1) * sizeof *v);
 
     if (!v)
-        return cli_error("out of memory");
+        return errline("out of memory");
     v[0] = argv0;
     memcpy(v + 1, words, (size_t)n * sizeof *v);
     int r = cli_parse(&c, n + 1, v);
@@ -206,7 +206,7 @@ static int file_words(char *argv0, const char *path, char *text, char **words,
         if (!*trim(s))
             continue;
         if (*n == CONF_MAX_LINES)
-            r = cli_error("more than %d settings", CONF_MAX_LINES);
+            r = errline("more than %d settings", CONF_MAX_LINES);
         else if (!(r = line_word(s, &words[*n])) && words[*n] &&
                  !(r = parse_words(argv0, words, *n + 1, NULL)))
             (*n)++;
@@ -272,7 +272,7 @@ int userconf_args(int argc, char **argv, int *outc, char ***out)
     *outc = argc;
     *out = argv;
     if (!words)
-        return cli_error("out of memory");
+        return errline("out of memory");
     if (!skip_file(argc, argv) && userconf_path(path, sizeof path) == 0 &&
         !(r = read_file(path, &text)) && text &&
         !(r = file_words(argv[0], path, text, words, &n)))
@@ -287,7 +287,7 @@ int userconf_args(int argc, char **argv, int *outc, char ***out)
     char **v = malloc(((size_t)argc + (size_t)n + 1) * sizeof *v);
     if (!v) {
         free(words);
-        return cli_error("out of memory");
+        return errline("out of memory");
     }
     v[0] = argv[0];
     memcpy(v + 1, words, (size_t)n * sizeof *v);

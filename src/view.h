@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * view.h - what a view is: a const definition with hooks (one per file
  * under src/views/), the list of views, and the runtime objects that
@@ -254,7 +255,8 @@ int view_raster_parts(enum view_id id);
  * size the view gets: 1 if the row's fn took the key. */
 int view_key(struct app *a, int key);
 
-/* The current view's ':' command; 1 if it took it. */
+/* The current view's own ':' command hook (app.c tries the view's
+ * settings' rows after it); 1 if it took it. */
 int view_command(struct app *a, const char *name, const char *arg);
 
 #endif

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * view_mark.c - the inspected cell's mark, which every view draws the
  * same way (view.h): a reverse-video dot between two arrows, and the

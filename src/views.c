@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * views.c - the list of views (view.h), the names the command line, the
  * prompt and the help use, and the views' runtime objects (scheme names
@@ -160,7 +161,7 @@ static void *view_ready(struct app *a, void **tmp)
     void *rt = view_rt_get(a, a->view, tmp);
     int w, h;
     if (rt && v->layout) {
-        frame_view_size(a, a->screen_w > 0 ? a->screen_w : 80,
+        areas_view_size(a, a->screen_w > 0 ? a->screen_w : 80,
                         a->screen_h > 0 ? a->screen_h : 24, &w, &h);
         v->layout(a, rt, w, h);
     }
@@ -208,39 +209,14 @@ const char *view_key_text(const struct view *v, const struct keybind *k,
     return label;
 }
 
-/* :NAME VALUE for a setting row of the view: its check too, else the
- * value is put back; then the row's answer. */
-static int view_setting(struct app *a, const char *name, const char *arg)
-{
-    const struct setting *s = settings_find(VIEWS[a->view]->settings, name,
-                                            SET_PROMPT | SET_TOUR);
-    char was[16], now[128], err[APP_MSG_LEN / 2];
-    if (!s)
-        return 0;
-    memcpy(was, (char *)a + s->off, settings_size(s));
-    if (settings_set(s, a, a->p.n, arg, err, sizeof err) ||
-        settings_check(s, a, err, sizeof err)) {
-        memcpy((char *)a + s->off, was, settings_size(s));
-        app_msg(a, 1, ":%s %s", name, err);
-        return 1;
-    }
-    if (s->changed)
-        s->changed(a);
-    else {
-        settings_show(s, a, now, sizeof now);
-        app_msg(a, 0, "%s %s", name, now);
-    }
-    return 1;
-}
-
 int view_command(struct app *a, const char *name, const char *arg)
 {
     enum view_id id = a->view;
     void *tmp;
     if (!VIEWS[id]->command)
-        return view_setting(a, name, arg);
+        return 0;
     void *rt = view_ready(a, &tmp);
     int r = rt && VIEWS[id]->command(a, rt, name, arg);
     view_rt_done(id, tmp);
-    return r || view_setting(a, name, arg);
+    return r;
 }

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: ISC
 # The base bound from the outside: --export bound against a brute force
 # written again below (plain math.cos at every distance, no rotation, no
 # blocks): the horizon exactly, for several head dims, bases, a scaling

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: ISC
 # The command-line contract: bad input exits 2 with one stderr line and
 # an empty stdout; --help/--version exit 0; --export matches an
 # independent evaluation of the formulas.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: ISC
 # The man page, the README and the guides against the program: the lists
 # `make docs` writes (build/docgen from the program's tables) are what
 # the committed files hold, and so are the shell completions (the diff is

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: ISC
 # Images on a live terminal: peviz on a pty whose far end answers the
 # probes as kitty, as xterm with sixel, or not at all (graphics_pty.py).
 set -u

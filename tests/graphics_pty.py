@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: ISC
 """Images on a live terminal, without one: peviz runs on a pty whose other
 end answers the start-up probes as kitty, as xterm with sixel, or not at
 all.  Checks the mode chosen (status line), that no answer means cells

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: ISC
 # The structure of the program: the modules (x.c with x.h), who imports
 # whom, no circle between them, and the floors they stand on.
 #

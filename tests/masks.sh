@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: ISC
 # The masks beyond causal from the outside: --export scores and softmax
 # with --window and --chunk against an independent Python evaluation of
 # the sinusoidal dot product sum_k cos((i-j) w_k) and ALiBi's -m (i-j),

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: ISC
 # The config shapes of current models, read as transformers reads them:
 # v5 rope_parameters with the keys inside, keyed by layer type (Gemma's
 # sliding_attention / full_attention, DeepSeek V4's main / compress), a

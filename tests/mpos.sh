@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: ISC
 # Positions with more than one axis from the outside: --export
 # position-ids against an independent Python copy of the reference id
 # assignment (a scan over token ids as get_rope_index does it, for

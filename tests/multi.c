@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * One program for many tests. Each test's main() is compiled as
  * NAME_main, TEST_LIST names them (TEST(name) lines), and the program

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: ISC
 # One frequency plan, read everywhere:
 #  1. no code of the program outside the library computes a band
 #     frequency: the sources call none of the library's per-band

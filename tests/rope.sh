@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: ISC
 # RoPE scaling from the outside: --export freqs and --export scores
 # --scheme rope against an independent Python evaluation of the formulas
 # (written again below, plain math, no numpy) for every method, real

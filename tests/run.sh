@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: ISC
 # Runs the test suites and prints one closing line
 # "N passed, M failed, K skipped", then the five slowest suites.
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: ISC
 # The distance schemes from the outside: --export scores for t5,
 # kerple-log, kerple-power, sandwich and xpos against an independent
 # Python evaluation (written again below from the published formulas,

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: ISC
 # The recipe for a setting (the comment at the top of src/settings.h),
 # tried: a copy of the sources gets one member in the attention view's
 # state and one row in its settings table, nothing else; the copy builds

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: ISC
 # Numeric slips, each against an independent evaluation here: a --head
 # past a table's heads is refused (T5 bias tables of any head count,
 # odd ones and 128 included; --qk tables of 2H rows); --rows counts the

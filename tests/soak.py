@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: ISC
 """Random-key soak: peviz on a pseudo-terminal, fed random input.
 
 Usage: soak.py PEVIZ SEED KEYS

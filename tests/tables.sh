@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: ISC
 # --pe-file end to end: files built here byte by byte (Python's struct,
 # never downloaded) in each format load and export exactly; --export pca
 # and pca-variance match a Jacobi eigen-decomposition of the covariance

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: ISC
 # Tours outside the terminal:
 # - --tour FILE --check validates a tour without a terminal: exit 0 and
 #   the step count, or exit 2 and one "FILE:LINE: what" line;

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: ISC
 # Memory: valgrind memcheck on --snapshot runs of every view (several
 # schemes, modes and sizes), on the exports, a loaded --pe-file (CSV and
 # .npy), a tour, --help and refused command lines.  Any memcheck error or

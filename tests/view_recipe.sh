@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: ISC
 # The recipe for a view (the comment above VIEW_LIST in src/view.h),
 # tried: a copy of the sources gets a view with settings of its own
 # (src/views/demo_state.h and demo.c, written here) and a view without

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: ISC
 # No mutable file-scope state under src/views/: a view keeps its caches
 # and layouts in its runtime object (view.h), so no view object may hold
 # a variable in .data or .bss (constant tables in .rodata or

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: ISC
 # The Debian package, checked (for CI; not a suite of make test, since it
 # builds peviz once more): make deb, the package's contents, lintian
 # without errors (when installed), then the package unpacked into a

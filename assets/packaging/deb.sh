@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: ISC
 # make deb: peviz_VERSION_ARCH.deb in the top directory.  peviz is built
 # for PREFIX=/usr in BUILD/deb/obj (it looks for its tours under
 # /usr/share/peviz), installed into BUILD/deb/root with make install,

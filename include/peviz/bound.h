@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * peviz/bound.h - the base bound of RoPE (Men et al., "Base of RoPE
  * Bounds Context Length", 2024).

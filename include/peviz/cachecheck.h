@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * peviz/cachecheck.h - check an implementation's dumped cos/sin cache
  * against the RoPE settings it claims: the bugs inv_freq cannot show

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * peviz/fmt.h - numbers as text: the one formatter for messages,
  * captions and labels, so a value reads the same everywhere.

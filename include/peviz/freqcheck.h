@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * peviz/freqcheck.h - check an implementation's dumped inv_freq against
  * the RoPE settings it claims (peviz/rope.h), band by band, and name the

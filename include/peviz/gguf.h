@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * peviz/gguf.h - read a GGUF file's header: metadata and the tensor
  * directory, and one tensor's values, without reading the weights.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * peviz/json.h - a strict, bounded JSON reader (RFC 8259).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * peviz/layout.h - dimension layouts, lower-precision PE and the
  * wavelength spectrum numbers used by the compare view.  Part of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * peviz/mpos.h - positions with more than one axis: the (t, h, w) ids
  * of a vision-language sequence (M-RoPE: Qwen2-VL, Qwen2.5-VL, Qwen3-VL)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * peviz/nufft.h - a complex FFT and sums of cosines at non-uniform
  * frequencies over a uniform range of integers (a type-1 non-uniform

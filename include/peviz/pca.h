@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * peviz/pca.h - principal components of a table's rows (positions).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * peviz/pe.h - the positional-encoding math library.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * peviz/pe_table.h - a loaded position table (one row per position, one
  * column per dimension, as doubles), the options of a load, what a load

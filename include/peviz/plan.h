@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * peviz/plan.h - the frequency plan: every band of one setting, once.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * peviz/rope.h - RoPE frequency scaling as real models use it.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * peviz/score_grid.h - the cached grid of block cells the attention
  * view shows, computed in slices between frames.  The numbers are

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * peviz/scores.h - attention scores S(i, j) for every position scheme, their
  * exact block means, distance means and softmax; the attention view, the

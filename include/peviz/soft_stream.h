@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * peviz/soft_stream.h - exact softmax block means of a Toeplitz context
  * for large n in bounded memory: the offset table tau T(delta) is never

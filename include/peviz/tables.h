@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * peviz/tables.h - load a position-embedding table: one row per position,
  * one column per dimension, as doubles, from the files models and numpy

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * docgen.c - the documentation's lists, printed from the program's own
  * tables (build/docgen, run by `make docs`; not part of peviz itself).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * docgen.h - what the documentation generator's files share (docgen.c:
  * the lists; docgen_fill.c: the marked blocks of a file;

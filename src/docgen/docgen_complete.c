@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * docgen_complete.c - shell completions for bash, zsh and fish, from the
  * option table (cli.h): every long option, the words of each option

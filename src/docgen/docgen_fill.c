@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * docgen_fill.c - a file with its marked blocks filled from the lists
  * (docgen.c), and a man page's .TH line given this version.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * docgen_main.c - the command line of build/docgen (docgen.c says what
  * it prints).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * bigmem.c - large buffers in huge pages where the system has them
  * (see bigmem_impl.h).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * bigmem_impl.h - inside libpeviz: buffers of 192 KB or more in huge
  * pages where the system gives them on request.  Touched first as 4 KB

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * bound.c - the base bound of RoPE (include/peviz/bound.h): B(m), the
  * horizon and the lowest base for a length.

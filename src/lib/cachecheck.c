@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * cachecheck.c - a dumped cos/sin cache against the settings, and the
  * combinations of pairing, width, attention factor and position offset
@@ -10,7 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#define M_PI_ 3.14159265358979323846
+#include "peviz/pi.h"
 
 const char *cache_pairing_name(int p)
 {
@@ -377,7 +378,7 @@ static void cache_slots(struct cctx *c, struct cache_check *out)
 /* The wrapped difference of two angles, in (-pi, pi]. */
 static double cache_wrap(double x)
 {
-    return x - 2 * M_PI_ * round(x / (2 * M_PI_));
+    return x - 2 * PEVIZ_PI * round(x / (2 * PEVIZ_PI));
 }
 
 /* The cache under frequency match m (with the settings' pairing at the

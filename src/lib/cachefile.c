@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * cachefile.c - read a dumped cos/sin cache (peviz/cachecheck.h): a .npy
  * of shape (2, n, W), or safetensors "cos" and "sin".  Only the headers

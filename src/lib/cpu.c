@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * cpu.c - which vector kernels the processor takes (see cpu_impl.h).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * cpu_impl.h - inside libpeviz: which vector kernels the processor
  * takes.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * dist.c - terms that are a function f(i - j) of the distance alone (a
  * bias on the logit): the general block mean, triangle sum and range

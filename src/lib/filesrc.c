@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * filesrc.c - offset reads from a regular file or a buffer (filesrc.h).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * filesrc.h - (library-internal) bytes of a file or a memory buffer read
  * by offset, for the table and GGUF parsers.

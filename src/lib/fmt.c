@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * fmt.c - numbers as text for messages and labels (see peviz/fmt.h).
  */

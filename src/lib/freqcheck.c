@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * freqcheck.c - a dumped inv_freq against the settings, band by band
  * (peviz/freqcheck.h): the file read in each shape it can have, the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * freqcheck_impl.h - inside libpeviz: the variant search of the
  * frequency check (freqsearch.c), which freqcheck.c calls once the file

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * freqfile.c - read a dumped inv_freq vector (peviz/freqcheck.h) from
  * .npy, safetensors, GGUF or text.  Binary files are read by offset:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * freqsearch.c - the frequency check's variant table and its search
  * (peviz/freqcheck.h): every combination of a few independent choices a
@@ -16,7 +17,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#define FS_PI 3.14159265358979323846
+#include "peviz/pi.h"
 
 /* ---- the table ------------------------------------------------------------ */
 
@@ -129,8 +130,8 @@ static double rnd(int arith, double x)
 static void yarn_bounds(const struct fvar *v, double *lo, double *hi)
 {
     double L = (double)v->sc.original_max, d = v->dexp;
-    double a = d * log(L / (v->sc.beta_fast * 2 * FS_PI)) / (2 * log(v->base));
-    double b = d * log(L / (v->sc.beta_slow * 2 * FS_PI)) / (2 * log(v->base));
+    double a = d * log(L / (v->sc.beta_fast * 2 * PEVIZ_PI)) / (2 * log(v->base));
+    double b = d * log(L / (v->sc.beta_slow * 2 * PEVIZ_PI)) / (2 * log(v->base));
     if (v->sc.truncate) {
         a = floor(a);
         b = ceil(b);
@@ -149,7 +150,7 @@ static double yarn_kept(const struct fvar *v, int i, double inv, double lo,
     int A = v->arith;
     double r;
     if (v->paper) {             /* rotations in L, from beta_slow to beta_fast */
-        double rot = (double)v->sc.original_max * inv / (2 * FS_PI);
+        double rot = (double)v->sc.original_max * inv / (2 * PEVIZ_PI);
         r = (rot - v->sc.beta_slow) / (v->sc.beta_fast - v->sc.beta_slow);
         r = r < 0 ? 0 : r > 1 ? 1 : r;
         return rnd(A, r);
@@ -164,7 +165,7 @@ static double llama3_band(const struct fvar *v, double inv)
     int A = v->arith;
     double s = rnd(A, v->sc.factor), L = (double)v->sc.original_max;
     double lf = v->sc.low_freq_factor, hf = v->sc.high_freq_factor;
-    double wl = rnd(A, rnd(A, 2 * FS_PI) / inv);
+    double wl = rnd(A, rnd(A, 2 * PEVIZ_PI) / inv);
     double lw = rnd(A, L / lf), hw = rnd(A, L / hf);
     double w = wl > lw ? rnd(A, inv / s) : inv;
     if (wl < hw || wl > lw)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * gguf.c - GGUF header, metadata and tensor directory (peviz/gguf.h).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * json.c - a strict, bounded JSON reader (see include/peviz/json.h).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * kerple.c - KERPLE's kernelised biases (chijames/KERPLE, NeMo
  * kerple_relative_position_embedding.py): log -r1 ln(1 + r2 |i - j|) and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * layout.c - dimension layouts, lower-precision PE and the spectrum
  * numbers (see layout.h for the definitions).
@@ -8,7 +9,7 @@
 #include "peviz/layout.h"
 #include "peviz/pe.h"
 
-#define TWO_PI 6.283185307179586476925286766559
+#include "peviz/pi.h"
 
 static const char *const LAYOUT_NAMES[LAYOUT_COUNT] = {
     "interleaved", "concat", "half"
@@ -240,7 +241,7 @@ int spectrum_critical_band(int d, double base, int64_t n)
     double dn = (double)n;
     /* wavelength_i > n  <=>  i > h * log(n / 2pi) / log(base); the closed
      * form gives a start, the loops make the answer exact at the edges. */
-    double guess = floor((double)h * log(dn / TWO_PI) / log(base));
+    double guess = floor((double)h * log(dn / (2 * PEVIZ_PI)) / log(base));
     int i = guess < 0 ? 0 : guess > h ? h : (int)guess;
     while (i > 0 && pe_wavelength(i - 1, d, base) > dn)
         i--;
@@ -266,5 +267,5 @@ double spectrum_slowest_turns(int d, double base, int64_t n)
 
 double spectrum_wavelength_limit(double base)
 {
-    return TWO_PI * base;
+    return (2 * PEVIZ_PI) * base;
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * mpos.c - multi-axis positions: the id assignment of get_rope_index,
  * the slot-to-axis maps of M-RoPE and 2-D axial RoPE, and their scores

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * nufft.c - a radix-2 FFT and the sums of cosines at non-uniform
  * frequencies (see include/peviz/nufft.h).
@@ -27,7 +28,7 @@ static void twiddles(double *tw, size_t n, int sign)
 {
     for (size_t len = 2; len <= n; len <<= 1) {
         double *t = tw + 2 * (len / 2 - 1);
-        double step = sign * 2.0 * NU_PI / (double)len;
+        double step = sign * 2.0 * PEVIZ_PI / (double)len;
         double cs = cos(step), sn = sin(step);
         for (size_t j = 0; j < len / 2; j++) {
             if (j % TW_EXACT == 0) {
@@ -255,13 +256,13 @@ static void plan_size(pv_cos_plan *p)
 static void plan_kernel(pv_cos_plan *p)
 {
     double big_m = (double)(2 * p->q), r = (double)p->grid / big_m;
-    p->tau = NU_PI * SPREAD / (big_m * big_m * r * (r - 0.5));
-    p->h = 2.0 * NU_PI / (double)p->grid;
+    p->tau = PEVIZ_PI * SPREAD / (big_m * big_m * r * (r - 0.5));
+    p->h = 2.0 * PEVIZ_PI / (double)p->grid;
     for (int j = -SPREAD + 1; j <= SPREAD; j++) {
         double x = j * p->h;
         p->e3[j + SPREAD - 1] = exp(-x * x / (4.0 * p->tau));
     }
-    double c = p->h / sqrt(4.0 * NU_PI * p->tau);
+    double c = p->h / sqrt(4.0 * PEVIZ_PI * p->tau);
     for (int64_t q = 0; q <= p->q; q++)
         p->deconv[q] = c * exp((double)q * (double)q * p->tau);
 }
@@ -404,14 +405,14 @@ static void spread_at(pv_cos_plan *p, const int64_t c[2])
         double v[2][2];
         for (int h = 0; h < 2; h++) {
             double t = (double)remainderl((long double)c[h] * p->w[k],
-                                          2.0L * NU_PI_L);
+                                          2.0L * PEVIZ_PI_L);
             double cr = cos(t), ci = sin(t);
             v[h][0] = 0.5 * (p->a[k] * cr + p->b[k] * ci);
             v[h][1] = 0.5 * (p->a[k] * ci - p->b[k] * cr);
         }
         /* at x: v0 + i v1; at -x: conj(v0) + i conj(v1) */
         long double u = (long double)p->w[k] * (long double)p->grid
-                        / (2.0L * NU_PI_L);
+                        / (2.0L * PEVIZ_PI_L);
         spread_one(p, u, v[0][0] - v[1][1], v[0][1] + v[1][0]);
         spread_one(p, -u, v[0][0] + v[1][1], -v[0][1] + v[1][0]);
     }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * nufft_impl.h - inside libpeviz: the plan of the cosine sums, shared by
  * the whole-range pass (nufft.c) and the two-span transform
@@ -11,8 +12,7 @@
 
 #include "peviz/nufft.h"
 
-#define NU_PI 3.14159265358979323846
-#define NU_PI_L 3.141592653589793238462643383279502884L
+#include "peviz/pi.h"
 #define SPREAD 16               /* grid points each side of a source */
 
 /* Two doubles at a time (GCC and Clang vector extensions; SSE2 on

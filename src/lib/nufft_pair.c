@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * nufft_pair.c - two spans of the cosine sums from one transform, for
  * work that makes many (see pv_cos_pair in include/peviz/nufft.h).
@@ -60,7 +61,7 @@ static void t4_fill(double *t4, size_t grid)
     size_t q = grid / 4;
     const double *cr = t4, *ci = t4 + q;
     for (size_t t = 0; t < q; t++) {
-        double a = 2.0 * NU_PI * (double)t / (double)grid;
+        double a = 2.0 * PEVIZ_PI * (double)t / (double)grid;
         t4[t] = cos(a);
         t4[q + t] = sin(a);
     }
@@ -121,7 +122,7 @@ int pv_nu_pair_tables(pv_cos_plan *p)
     p->pn[0] = p->pn[1] = -1;
     for (int k = 0; k < 2 * p->m; k++) {
         long double u = (long double)p->w[k / 2] * (long double)p->grid
-                        / (2.0L * NU_PI_L);
+                        / (2.0L * PEVIZ_PI_L);
         p->sl[k] = pv_nu_weights(p, k % 2 ? -u : u,
                                  p->sg + (size_t)k * 2 * SPREAD);
     }
@@ -136,7 +137,7 @@ static void phases_exact(const pv_cos_plan *p, int64_t c, double *out)
 {
     for (int k = 0; k < p->m; k++) {
         double t = (double)remainderl((long double)c * p->w[k],
-                                      2.0L * NU_PI_L);
+                                      2.0L * PEVIZ_PI_L);
         out[2 * k] = cos(t);
         out[2 * k + 1] = sin(t);
     }

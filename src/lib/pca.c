@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * pca.c - principal components of a table (peviz/pca.h).
  *

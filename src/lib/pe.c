@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * pe.c - the positional-encoding math library (see include/peviz/pe.h).
  *
@@ -13,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define PE_PI 3.14159265358979323846
+#include "peviz/pi.h"
 
 /* pi split for Cody-Waite reduction: PI_1 and PI_2 carry at most 33
  * significant bits each, so k * PI_1 and k * PI_2 are exact for |k| < 2^20. */
@@ -36,7 +37,7 @@ void pe_omegas(int d, double base, double *out)
 
 double pe_wavelength(int i, int d, double base)
 {
-    return 2.0 * PE_PI / pe_omega(i, d, base);
+    return 2.0 * PEVIZ_PI / pe_omega(i, d, base);
 }
 
 /* ---- exact angles ------------------------------------------------------ */
@@ -51,10 +52,9 @@ double pe_wavelength(int i, int d, double base)
  * of a double position (exact while pos < 2^53) and omega loses at most
  * 2^-64 of it (1e-12 radians at 2^24), and remainderl() is exact, so
  * the reduced angle is within ~1e-12 of the true one; its sin and cos
- * are then taken in double.  TWO_PI_L carries 2*pi to 2^-64 relative:
+ * are then taken in double.  (2 * PEVIZ_PI_L) carries 2*pi to 2^-64 relative:
  * k * (its error) is below 1e-12 for the 2.7e6 turns of 2^24 positions.
  */
-#define TWO_PI_L 6.28318530717958647692528676655900577L
 
 static long double omega_l(int i, int d, double base)
 {
@@ -64,7 +64,7 @@ static long double omega_l(int i, int d, double base)
 /* (x * w) mod 2*pi, in [-pi, pi]. */
 static double angle_l(long double x, long double w)
 {
-    return (double)remainderl(x * w, TWO_PI_L);
+    return (double)remainderl(x * w, (2 * PEVIZ_PI_L));
 }
 
 /* ---- single values and rows ------------------------------------------ */
@@ -102,7 +102,7 @@ static double reduce_pi(double x, double k)
 {
     if (fabs(k) < 0x1p20)
         return ((x - k * PE_PI_1) - k * PE_PI_2) - k * PE_PI_3;
-    return x - k * PE_PI;
+    return x - k * PEVIZ_PI;
 }
 
 double pe_dirichlet(int64_t n, double w)
@@ -117,7 +117,7 @@ double pe_dirichlet(int64_t n, double w)
      * (tiny w, even subnormal) nor as w -> 2 pi m, and sinc(e) >= 2/pi.
      */
     double x = 0.5 * w;
-    double k = nearbyint(x / PE_PI);
+    double k = nearbyint(x / PEVIZ_PI);
     double e = reduce_pi(x, k);
     double flip = (n % 2 == 0 && fmod(k, 2.0) != 0.0) ? -1.0 : 1.0;
     return flip * sinc((double)n * e) / sinc(e);
@@ -542,7 +542,7 @@ double pe_gauss(uint64_t seed, uint64_t index)
     uint64_t z = pe_hash64(pe_hash64(seed) ^ index);
     double u1 = (double)((z >> 11) + 1) * 0x1p-53;      /* (0, 1]: log ok */
     double u2 = (double)(pe_hash64(z) >> 11) * 0x1p-53; /* [0, 1) */
-    return sqrt(-2.0 * log(u1)) * cos(2.0 * PE_PI * u2);
+    return sqrt(-2.0 * log(u1)) * cos(2.0 * PEVIZ_PI * u2);
 }
 
 /* ---- bulk tables ------------------------------------------------------ */

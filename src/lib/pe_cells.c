@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * pe_cells.c - kernels that compute exactly what a screen of cells shows
  * (see include/peviz/pe.h, "visible-cell kernels").
@@ -16,7 +17,7 @@
 #include "peviz/pe.h"
 
 #define ANCHOR 64
-#define RUNS_TWO_PI 6.283185307179586476925286766559005768L
+#include "peviz/pi.h"
 
 /* ---- columns of the PE heatmap ---------------------------------------- */
 
@@ -88,7 +89,7 @@ void pe_range_means_runs(double w, const int64_t *p0, const int64_t *p1,
         if (j % ANCHOR == 0) {  /* exact phase of range j, reduced as in
                                    pe_range_mean */
             double ang = (double)remainderl(0.5L * (long double)twice * w,
-                                            RUNS_TWO_PI);
+                                            (2 * PEVIZ_PI_L));
             c = cos(ang);
             s = sin(ang);
         } else {                            /* turned on from range j-1 */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * pe_table.c - a loaded table's defaults and release (peviz/pe_table.h).
  */

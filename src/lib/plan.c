@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * plan.c - the frequency plan (include/peviz/plan.h): the one place that
  * turns base, d, the scaling and n into every band's numbers.
@@ -10,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define PLAN_TWO_PI 6.28318530717958647692
+#include "peviz/pi.h"
 
 /* The first band with less than one turn in n, and how many turn. */
 static void critical(const double *omega, int half, int64_t n, int *crit,
@@ -19,7 +20,7 @@ static void critical(const double *omega, int half, int64_t n, int *crit,
     *crit = half;
     *nturn = 0;
     for (int i = 0; i < half; i++) {
-        if (PLAN_TWO_PI / omega[i] <= (double)n)
+        if ((2 * PEVIZ_PI) / omega[i] <= (double)n)
             (*nturn)++;
         else if (*crit == half)
             *crit = i;
@@ -83,8 +84,8 @@ int pe_plan_compute(pe_plan *pl, const rope_scaling *sc, int d, double base,
     pl->mult = pl->scaled ? rope_score_multiplier(sc) : 1.0;
     pl->extra = pl->mult / (pl->a * pl->a);
     for (int i = 0; i < pl->half; i++) {
-        pl->wavelength[i] = PLAN_TWO_PI / pl->omega[i];
-        pl->turns[i] = (double)n * pl->omega[i] / PLAN_TWO_PI;  /* finite
+        pl->wavelength[i] = (2 * PEVIZ_PI) / pl->omega[i];
+        pl->turns[i] = (double)n * pl->omega[i] / (2 * PEVIZ_PI);  /* finite
                                            even where the wavelength is not */
     }
     critical(pl->omega, pl->half, n, &pl->crit, &pl->nturn);
@@ -148,5 +149,5 @@ long double pe_plan_omega_l(const pe_plan *pl, int i)
 
 double pe_plan_turns_in(const pe_plan *pl, int i, double m)
 {
-    return m * pl->omega[i] / PLAN_TWO_PI;
+    return m * pl->omega[i] / (2 * PEVIZ_PI);
 }

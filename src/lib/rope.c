@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * rope.c - RoPE frequency scaling methods and model presets
  * (see include/peviz/rope.h for the formulas).
@@ -11,7 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#define ROPE_PI 3.14159265358979323846
+#include "peviz/pi.h"
 
 void rope_scaling_default(rope_scaling *sc)
 {
@@ -35,7 +36,7 @@ double rope_get_mscale(double s, double k)
 
 double rope_yarn_corr_dim(double rotations, int d, double base, double L)
 {
-    return d * log(L / (rotations * 2.0 * ROPE_PI)) / (2.0 * log(base));
+    return d * log(L / (rotations * 2.0 * PEVIZ_PI)) / (2.0 * log(base));
 }
 
 void rope_yarn_bounds(const rope_scaling *sc, int d, double base,
@@ -202,7 +203,7 @@ static double llama3_omega(const struct rope_bands *c, int i, double theta,
     const rope_scaling *sc = c->sc;
     double L = (double)sc->original_max, s = sc->factor;
     double lf = sc->low_freq_factor, hf = sc->high_freq_factor;
-    double w = 2.0 * ROPE_PI / theta;
+    double w = 2.0 * PEVIZ_PI / theta;
     (void)i;
     if (w < L / hf) {
         *rule = ROPE_KEPT;

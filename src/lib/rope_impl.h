@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * rope_impl.h - inside libpeviz: RoPE scaling evaluated without the
  * validator, for callers that have checked what they evaluate (the

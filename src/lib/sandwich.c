@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * sandwich.c - Sandwich (NeMo sandwich_relative_position_embedding.py):
  * the sinusoids' dot product used as a bias,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * schemes.c - the attention schemes: the SCHEMES table (names, formula
  * text, properties) and each scheme's build function, which says what S

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * schemes_impl.h - inside libpeviz: the setup each distance scheme runs
  * from its build function (src/lib/schemes.c), reading the options into

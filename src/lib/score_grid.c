@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * score_grid.c - the cached grid of block cells the attention view
  * draws, computed in slices between frames (see score_grid.h).  The

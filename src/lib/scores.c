@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * scores.c - attention scores for every scheme (see scores.h for the
  * definitions), their exact block means, softmax, and the cached grid of

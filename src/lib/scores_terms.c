@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * scores_terms.c - what a scheme's setup (schemes.c) builds a score
  * from (scores.h): the terms it adds to a context, and the query scale

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * soft_stream.c - exact softmax block means for large n in bounded memory
  * (see include/peviz/soft_stream.h).

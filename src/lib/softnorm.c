@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * softnorm.c - the offset table tau T(delta) of a Toeplitz context by a
  * non-uniform FFT, and the softmax row normalisers from it (see

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * t5.c - T5's relative buckets (HF transformers, modeling_t5.py,
  * T5Attention._relative_position_bucket): rel = j - i goes to a bucket,

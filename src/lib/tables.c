@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * tables.c - position tables from files (peviz/tables.h): the format
  * from the first bytes, then its reader (tables_formats.h).

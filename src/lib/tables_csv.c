@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * tables_csv.c - a table from CSV text, read in blocks: one position per
  * line, the memory bounded by the table (and one line) whatever the file.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * tables_formats.h - (library-internal) the format readers, one file
  * each, above what they share (tables_io.h) and below the one that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * tables_gguf.c - a table from a GGUF file's tensor directory (gguf.h):
  * the chosen 2-D tensor, ne[0] = d (innermost) and ne[1] = positions, so

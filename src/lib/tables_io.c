@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * tables_io.c - what the format readers share (tables_io.h): notes, the
  * shape and value rules, reading a stored matrix by offset and choosing

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * tables_io.h - (library-internal) what the per-format table readers
  * share, below them: the load in progress, notes, the shape and value

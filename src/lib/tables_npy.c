@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * tables_npy.c - a table from a NumPy .npy file (numpy's format docs):
  *   "\x93NUMPY" major minor | header length (v1: u16, v2/v3: u32, LE) |

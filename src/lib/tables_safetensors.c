@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * tables_safetensors.c - a table from a safetensors checkpoint (the
  * format's README, validated as its reference reader does):

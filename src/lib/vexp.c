@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * vexp.c - exp over an array, two at a time (see vexp_impl.h).
  *

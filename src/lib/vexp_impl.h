@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * vexp_impl.h - inside libpeviz: exp over an array, two or four at a
  * time.

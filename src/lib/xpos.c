@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * xpos.c - xPos (torchscale xpos_relative_position.py): RoPE whose band k
  * is also scaled, the query at m by zeta_k^(m/gamma) and the key at n by

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * attention.c - the attention view: the score matrix S(i, j) of a
  * position scheme (rows = query i, columns = key j), with softmax, the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * attention_inspect.c - the attention view's inspector: for the cell
  * under the cursor, the scheme's formula with its numbers (angles,

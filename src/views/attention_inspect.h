@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * attention_inspect.h - the attention view's inspector: the lines that
  * explain the cell under the cursor, the scheme's formula with the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * attention_keys.c - the attention view's keys (the scheme, the toggles,
  * the head, the cursor by whole drawn blocks, zoom) and its : commands.

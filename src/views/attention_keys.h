@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * attention_keys.h - the attention view's keys and its : commands.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * attention_layout.c - the attention view's layout: both axes over the
  * pixels the window leaves, the four quadrants of the split, the panel

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * attention_layout.h - where the attention view puts its matrix, axes,
  * legend and panel for a size of the view area, and the view's runtime

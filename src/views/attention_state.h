@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * attention_state.h - the attention view's settings in struct app (a->att).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * bigdigits.c - numbers in a 3x5 block font (bigdigits.h).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * bigdigits.h - numbers in a large block font, for a screen read from
  * the back of a room: each character 3 pixels wide and 5 high (a '.'

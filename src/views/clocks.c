@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * clocks.c - the clocks view: one clock face per frequency band.
  *
@@ -65,13 +66,13 @@ void clocks_band_info(const params *p, int i, struct clocks_band *b)
         b->s = pe_value(pos, 2 * i, p->d, p->base);
         b->c = pe_value(pos, 2 * i + 1, p->d, p->base);
     }
-    b->turns = floor(b->angle / (2 * CLOCKS_PI));
+    b->turns = floor(b->angle / (2 * PEVIZ_PI));
     b->slow = b->lambda > (double)p->n;
 }
 
 double clocks_deg_mod(double rad)
 {
-    double deg = fmod(rad, 2 * CLOCKS_PI) * (180.0 / CLOCKS_PI);
+    double deg = fmod(rad, 2 * PEVIZ_PI) * (180.0 / PEVIZ_PI);
     if (deg < 0)
         deg += 360.0;
     return deg >= 360.0 ? 0.0 : deg;
@@ -431,7 +432,7 @@ static void rl_set(struct rline *r, rgb fg, int attr)
 static int turns_width(const params *p, double omega)
 {
     char most[32];
-    fmt_count(floor((double)(p->n - 1) * omega / (2 * CLOCKS_PI)), TURNS_W,
+    fmt_count(floor((double)(p->n - 1) * omega / (2 * PEVIZ_PI)), TURNS_W,
               most, sizeof most);
     return (int)strlen(most);
 }

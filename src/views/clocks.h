@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * clocks.h - the clocks view's settings and its pure parts, shared
  * with its tests.
@@ -17,7 +18,7 @@
 #include "params.h"
 #include "views/clocks_state.h"
 
-#define CLOCKS_PI 3.14159265358979323846
+#include "peviz/pi.h"
 
 /*
  * Tip of a hand of length r (dots) from the centre (cx, cy) at angle

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * clocks_face.c - one clock face: where a hand ends, the face and its
  * hand in braille dots or in quadrant blocks, and the same face in pixels
@@ -198,7 +199,7 @@ void clocks_face_art_under(struct art *a, const struct clock_face *f)
 double clocks_px_angle(double angle, double len)
 {
     double step = 1.0 / (4.0 * (len > 1 ? len : 1));
-    return round(fmod(angle, 2 * CLOCKS_PI) / step) * step;
+    return round(fmod(angle, 2 * PEVIZ_PI) / step) * step;
 }
 
 void clocks_face_art_hands(struct art *a, const struct clock_face *f)

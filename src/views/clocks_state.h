@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * clocks_state.h - the clocks view's settings in struct app (a->clocks):
  * plain data, included by app.h through the view list.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * compare.c - the compare view: two to six panes side by side, each
  * with its own base, d_model, dimension layout, number format and

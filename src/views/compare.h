@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * compare.h - the compare view's pane modes by name and its rows of the
  * follow-mode state (its settings are in compare_state.h; what

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * compare_common.c - below the compare view's pane modes: the panes as
  * drawn (each with what it inherits from the global settings), where
@@ -374,7 +375,7 @@ static void scaled_make(const struct rpane *r, struct scaled *sc)
     sc->on = 1;
     for (int i = 0; i < half; i++) {
         sc->count[sc->rule[i]]++;
-        sc->wl_max = fmax(sc->wl_max, 2 * M_PI_ / sc->w[i]);
+        sc->wl_max = fmax(sc->wl_max, 2 * PEVIZ_PI / sc->w[i]);
     }
 }
 

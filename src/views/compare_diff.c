@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * compare_diff.c - the compare view's diff mode: pane A is the reference
  * and each other pane shows A - X on the grid of the heatmap mode

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * compare_drift.c - the compare view's drift mode: each pane's score
  * against the distance i - j minus pane A's, S_X(delta, 0) - S_A(delta,

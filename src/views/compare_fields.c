@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * compare_fields.c - the compare view's settings as follow mode
  * publishes them (state_field.h): the panes, each one's base, d, n,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * compare_grid.c - the grid the heatmap and diff modes draw in each
  * pane: positions across (the page of the cursor at the zoom level),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * compare_head.c - the header over each pane of the compare view: which
  * pane it is, its model and scaling when it has them, base, d_model and

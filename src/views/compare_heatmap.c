@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * compare_heatmap.c - the compare view's heatmap mode: each pane's PE,
  * positions across and dimensions down (compare_grid.c), in one colour

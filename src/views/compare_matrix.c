@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * compare_matrix.c - the compare view's matrix mode: each pane's score
  * matrix S(i, j), query i down and key j across from 0, as the attention

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * compare_modes.c - the table of the compare view's pane modes: a row
  * per mode (struct cmp_mode, each in the mode's own file), in the order

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * compare_profile.c - the compare view's profile mode: the score
  * PE(i).PE(j) against the distance i - j, every pane a curve on one set

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * compare_ratio.c - the compare view's ratio mode: band by band, the
  * frequency each pane uses divided by pane A's, omega_X,i / omega_A,i,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * compare_scores.c - below the compare view's pane modes: each pane's
  * attention scores against the distance i - j.  A pane without a scheme

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * compare_spectrum.c - the compare view's spectrum mode: each pane's
  * wavelength per band on a log scale, with n, the critical band and,
@@ -114,7 +115,7 @@ static void spectrum_plot_scaled(const struct app *a, canvas *pc, int k,
     int half = r->d / 2, wd = 2 * pc->w;
     for (int i = 0; i < half; i++) {
         int x = cmp_band_dot(i, half, wd) / 2;
-        int y = ys_dot(s, log10(2 * M_PI_ / sc->w[i])) / 4;
+        int y = ys_dot(s, log10(2 * PEVIZ_PI / sc->w[i])) / 4;
         canvas_text(pc, x, y, 1, RULE_MARK[sc->rule[i]],
                     rule_rgb(a, k, sc->rule[i]), RGB_DEFAULT, ATTR_BOLD);
     }
@@ -328,7 +329,7 @@ static int scaled_readout(const struct app *a, char *buf, size_t len, int v,
     char n[4][32];
     fmt_num(w0, v == 0 ? 10 : 6, n[0], sizeof n[0]);
     fmt_num(w1, v == 0 ? 10 : 6, n[1], sizeof n[1]);
-    fmt_num(2 * M_PI_ / w0, 8, n[2], sizeof n[2]);
+    fmt_num(2 * PEVIZ_PI / w0, 8, n[2], sizeof n[2]);
     fmt_num(r->plan->wavelength[band], 8, n[3], sizeof n[3]);
     if (v == 0)
         return snprintf(buf, len, " %s %c %s %s %s%s%s %s %s%s%s",

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * compare_state.h - the compare view's settings in struct app (a->cmp):
  * its panes and their mode; plain data, included by app.h through the

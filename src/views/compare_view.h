@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * compare_view.h - what the compare view's files share.  Internal to
  * src/views/.  The files stand in floors, each calling only downwards:
@@ -39,7 +40,7 @@
 struct view_raster;
 
 #define LOG10_2PI 0.79817986835811504957
-#define M_PI_ 3.14159265358979323846
+#include "peviz/pi.h"
 #define MIN_SPAN 8         /* zooming in stops at this many positions */
 /* Blank cell: outside the pane's own n or d. */
 #define BLANK HUGE_VAL

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * grid.c - the grid view: positions with more than one axis.
  *

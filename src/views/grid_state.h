@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * grid_state.h - the grid view's settings in struct app (a->grid).
  */

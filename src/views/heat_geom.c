@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * heat_geom.c - the heatmap's geometry: positions across (AXIS_FILL,
  * paged so the cursor is inside), the band grid down (every s-th band

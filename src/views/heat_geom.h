@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * heat_geom.h - what the heatmap shows where: the positions of each
  * column, the frequency band of each row, paged and zoomed around the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * heat_pca.c - the heatmap view's principal-component panel (heat_pca.h).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * heat_pca.h - the heatmap view's principal-component panel (key p): the
  * table's top components against position, and a pair of components

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * heat_table.c - the heatmap of a loaded table (--pe-file): which table
  * is shown, its colour scale, and the column means of the dimensions on

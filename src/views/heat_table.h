@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * heat_table.h - the table the heatmap shows (--pe-file) and the cache of
  * its column means.

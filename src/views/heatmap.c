@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * heatmap.c - the PE matrix as a picture: x = position, y = dimension.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * heatmap.h - what the heatmap view shows where, exposed so tests can
  * check the picture against the formula.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * heatmap_state.h - the heatmap view's settings in struct app (a->heat):
  * plain data, included by app.h through the view list.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * portcheck.c - :check FILE in the clocks view and the compare spectrum
  * (portcheck.h): the file read once, checked by freq_check_setup at the

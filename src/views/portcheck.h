@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * portcheck.h - :check FILE at the prompt of the clocks view and the
  * compare spectrum: a dumped inv_freq checked against the settings shown

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * bench_frame.c - what one frame costs to compute, per view, without a
  * terminal: app_init + frame_draw into a 200x60 canvas, the same path the

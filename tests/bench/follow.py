@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: ISC
 """follow.py - the teacher's keypress-to-frame time in follow mode, with
 no follower, with 60 followers of which one is stopped (connected,
 never reading), and with 256 idle peers besides (connecting, never

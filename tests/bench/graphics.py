@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: ISC
 """Bytes on the wire with images, at 160x48 cells of 10x20 pixels: peviz
 on a pty whose far end answers the probes as kitty, as xterm with sixel,
 as iTerm2 (TERM_PROGRAM), as tmux (with allow-passthrough) in a kitty

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * peak_rss.c - run a command with standard output to /dev/null and print
  * the peak resident set size of it (KB, ru_maxrss from wait4) and its

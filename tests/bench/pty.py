@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: ISC
 """pty.py - measure peviz on a real pseudo-terminal, as a user's terminal
 sees it: keypress-to-frame latency, bytes per frame and per second while
 animating, bytes and CPU while idle, CPU while animating, peak memory.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: ISC
 # run.sh - make bench: frame compute, keypress latency, bytes, CPU, memory
 # and the binary export against the write floor.  Prints a table; a figure
 # over its target is marked MISSED, a row that measured nothing NO DATA,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * write_floor.c - the write floor for the binary export: write BYTES
  * bytes to standard output from one buffer that is already filled, in

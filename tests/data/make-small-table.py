@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: ISC
 """Write tests/data/small-table.csv, the table behind the golden case
 heatmap-pe-file-80x24 (peviz --pe-file): 100 positions x 8 dimensions,
 waves that slow down with the dimension plus a drift, so the values

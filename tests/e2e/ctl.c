@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* ctl: one tmux control client held open for a test scenario, so that
  * a command to the scenario's tmux server is a round trip on two FIFOs
  * instead of a new tmux process (lib.sh's t() uses it when built).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 # Helpers for the end-to-end tests: a private tmux server per scenario
 # (its own socket, fixed size, pinned TERM and locale), bounded waits,
 # and pass/fail counters.  Source it, then call e2e_init NAME.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 """A second terminal emulator for the end-to-end tests.
 
 Runs a program on a bare pty of a fixed size, types keys, keeps every

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 """Run a program on a bare pty that never answers the terminal's probes
 (DECRQM, DA1): a slow link, or scripted input.  Types bytes at given
 times, reads everything the program writes (and drops it), and prints

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: ISC
 """The slide deck in a real browser (headless chromium), in English and
 Chinese:
 - its previous/next links, the browser's Back and the arrow keys each

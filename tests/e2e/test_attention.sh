@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: ISC
 # The attention view in a real terminal (tmux): the scheme key and the
 # toggles change the header, the cursor moves the inspector, ':' commands
 # of the view work or say why not, a large softmax finishes while keys

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: ISC
 # What a classroom sees at 80x24 in a real terminal (tmux), under the
 # conditions of a lecture hall: LANG=C, NO_COLOR=1, TERM=vt100.
 # - the Chinese tour under LANG=C: on a terminal that takes UTF-8 (it

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: ISC
 # The clocks view in a real terminal (tmux): band keys, the ghost hand
 # and its ':k' command, the counter, zoom; Space animates the sweep (pos
 # advances) and stops it again, and once paused nothing at all is written.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: ISC
 # The compare view in a real terminal (tmux): switching the active pane
 # and changing its base or d_model rewrites that pane's header and no
 # other; presets, the third pane, pane modes and the ':' commands of the

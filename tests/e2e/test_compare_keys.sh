@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: ISC
 # The compare view's scaling keys in a real terminal (tmux): m, s, x X
 # and t change the active pane's model and scaling, and its header says
 # so while the other pane's stays as it was; a refused key leaves the

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: ISC
 # Input on a terminal that never answers the start-up probes (DECRQM,
 # DA1), as over a slow link or with scripted input: keys typed while the
 # probes wait are kept and handled in order, not lost; and a bracketed

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: ISC
 # Text safety: escape sequences and control characters typed into the
 # ':' prompt (an OSC title change, a screen clear, CR, BS, C1 controls
 # sent as UTF-8) never reach the terminal as controls.  The pane's raw

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: ISC
 # Follow mode in real terminals: a teacher (100x30) and two followers of
 # other sizes and capabilities (80x24 UTF-8 colour; 60x20 NO_COLOR,
 # LANG=C), started before the teacher.  Keys on the teacher show on both

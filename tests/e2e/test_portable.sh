@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: ISC
 # The program on terminals other than tmux, and in other locales:
 # - the bytes of a tour and of a LANG=C session hold no REP (CSI n b),
 #   no scrolling (CSI n S / T, DECSTBM, ESC M, insert/delete line);

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: ISC
 # Sizes: every view drawn by --snapshot at 1x1, 2x2, 10x3, 80x24 and
 # 300x100 (exactly H lines, none wider than W, no stray control
 # characters); then, live in tmux, a resize storm per view (hundreds of

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: ISC
 # The slide deck (--slides) in a headless browser: paged by its links,
 # Back and the keys, captions once, no key hints in the images, the zh
 # deck's words in Chinese, no seams when scaled (tests/e2e/slides.py).

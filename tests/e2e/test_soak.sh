@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: ISC
 # Random-key soak (tests/soak.py): peviz on a pseudo-terminal takes
 # thousands of random keys, escape sequences, ':' commands and resizes
 # per seed; it must never exit, crash or stop answering, must still

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: ISC
 # The real program in a real terminal (tmux): keys, prompt, resizes,
 # help, and every way out (q, signals, a crash, Ctrl-Z / fg, a terminal
 # that hangs up) leaving the terminal as it found it; idle costs 0 bytes;

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: ISC
 # Runs "$@" in a tmux pane and then reports how it left the terminal:
 #   EXIT=<status> TTY=restored|CHANGED
 # (TTY compares `stty -g` before and after), then keeps the pane alive so

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * fuzz_app.h: what the harnesses that drive a whole program share: a
  * frame drawn at a given size, and the invariants every state must keep.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * fuzz_cache.c - libFuzzer harness for --check-cache's reader and check:
  * the input read as a dumped cos/sin cache (.npy or safetensors, told by

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * fuzz_cli.c - libFuzzer harness for the command line (cli_parse).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * fuzz_config.c - libFuzzer harness for config.json and GGUF import: any
  * input is refused with one line naming the file, or gives settings that

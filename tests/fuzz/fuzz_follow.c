@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * fuzz_follow.c - libFuzzer harness for the follow-mode protocol: what a
  * hostile or broken teacher could send a follower.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * fuzz_freqs.c - libFuzzer harness for --check-freqs' reader and check:
  * the input read as a dumped inv_freq (text, .npy, safetensors or GGUF,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * fuzz_gguf.c - libFuzzer harness for the GGUF reader: open the input as
  * a file, walk every key and tensor, read each convertible tensor and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * fuzz_json.c - libFuzzer harness for the strict JSON reader: any input
  * is parsed or refused with a message; a parsed tree must keep the

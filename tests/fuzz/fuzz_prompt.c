@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * fuzz_prompt.c - libFuzzer harness for the ':' prompt and the keys.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * fuzz_tables.c - libFuzzer harness for the --pe-file loader (.npy,
  * safetensors, GGUF and CSV, told apart by the first bytes):

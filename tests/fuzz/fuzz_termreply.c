@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * fuzz_termreply.c - libFuzzer harness for the filter that tells a
  * terminal's reports from keys: the input (its first byte says the size

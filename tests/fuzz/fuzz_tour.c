@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * fuzz_tour.c - libFuzzer harness for tour files (tour_load), which only
  * reads from a path: the input is written to a scratch file first.  A

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: ISC
 # Runs each libFuzzer harness given as an argument for FUZZ_RUNS inputs
 # (a number, or "budget": each harness's count in tests/fuzz/budget.txt;
 # a fixed amount of work, as CI wants) or, without it, for FUZZ_SECONDS

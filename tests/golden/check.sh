@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: ISC
 # Golden snapshots: render every case of cases.txt with `peviz --snapshot`
 # and compare it byte for byte with the stored frame NAME.txt.  A
 # difference prints a diff (escapes made visible) and fails.  Regenerate

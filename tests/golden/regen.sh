@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: ISC
 # Rewrite the golden frames from the current program (`make golden`).
 # Run this only after a deliberate change to what peviz draws, then read
 # `git diff tests/golden` before committing: the diff is the review.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * bytes.h - build binary files byte by byte in the library tests: a
  * growing buffer with little- and big-endian integers, floats and

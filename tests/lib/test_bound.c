@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * test_bound.c - the base bound (peviz/bound.h) against a brute force
  * written again here: B(m) with plain cos at every distance, for random

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * test_freqcheck.c - --check-freqs' library part (peviz/freqcheck.h) on
  * files built here, each made with one known port bug from the formulas

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * test_gguf.c - the GGUF reader on files built here byte by byte, as
  * ggml's docs/gguf.md lays them out: every metadata type, the tensor

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * test_json.c - the strict JSON reader on documents written out byte by
  * byte: values, escapes and surrogates, numbers in a comma locale,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * test_layout.c - libpeviz's layouts, precisions and spectrum numbers
  * (peviz/layout.h): the critical band, the turning bands and the slowest

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * test_mpos.c - multi-axis positions: slot-to-axis maps against the
  * layouts written out by hand (Qwen2-VL's 16,24,24 blocks, Qwen3-VL's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * test_nufft.c - the FFT against a direct DFT, the cosine sums against
  * direct long-double sums, and the softmax row normalisers of every

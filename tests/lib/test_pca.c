@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * test_pca.c - principal components (peviz/pca.h) against what they must
  * satisfy, computed here independently: the covariance built by plain

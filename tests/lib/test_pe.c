@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * test_pe.c - checks the math library against the formulas, evaluated here
  * plainly (own loops over sin, cos, pow), the seed article's worked

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * test_pe_cells.c - the visible-cell kernels against the closed forms
  * they stand in for (pe_range_mean, pe_score_block_mean,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * test_pe_far.c - PE values at the largest positions (n = 2^24) within
  * 1e-9 of the formula on every path: pe_value (the screen), pe_row (CSV),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * test_plan.c - the frequency plan against the formulas written out
  * again here: Llama 3.1's band split and its scaled critical band,

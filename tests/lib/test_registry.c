@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * test_registry.c - the tables are the whole recipe: a scheme and a RoPE
  * scaling method registered here, at run time, through

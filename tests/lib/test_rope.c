@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * test_rope.c - the RoPE scaling methods against the formulas written out
  * again here, and the worked values of real models' settings (NTK base,

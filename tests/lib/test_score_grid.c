@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * test_score_grid.c - the library's sliced, cached grid of score cells
  * (src/lib/score_grid.c) against brute force over the library's scores:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * test_scores.c - libpeviz's attention scores against direct evaluations
  * of the definitions (plain loops over sin, cos and the seeded draws),

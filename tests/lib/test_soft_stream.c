@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * test_soft_stream.c - the streamed softmax block means against direct
  * long-double sums over every row, computed here from the definitions

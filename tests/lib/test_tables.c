@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * test_tables.c - position tables from files (peviz/tables.h), built here
  * byte by byte as the formats describe them: .npy in every accepted

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * face_check.h - a clock face read back from decoded pixels: the hand's
  * angle measured from the pixels of the hand's colour on a circle round

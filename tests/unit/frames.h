@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * frames.h: the frame an app draws, as text, for the view tests.
  * Header-only so each test binary links just what it already links.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * A tiny test harness: CHECK macros count passes and failures; main()
  * comes from the test file and ends with TEST_END, which prints

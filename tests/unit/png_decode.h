@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * png_decode.h - a PNG reader for the tests, written here from the PNG
  * format (chunks, zlib stream, per-row filters 0..4): 8-bit RGB or RGBA,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * rope_ref.h - RoPE's frequencies written out again from ROPE.md (plain
  * math, nothing from the library), shared by test_rope (the library) and

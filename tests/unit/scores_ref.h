@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * scores_ref.h - independent evaluations of the score definitions (plain
  * loops over sin, cos and the seeded draws) shared by test_scores (the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* The application state: key dispatch, the ':' prompt, hostile commands. */
 #include "app.h"
 #include "harness.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * test_att_schemes.c - the attention inspector of the distance schemes
  * and RoPE pairs, read off the drawn frame: the T5 bucket of (i, j), its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * test_att_table.c - the attention view with a loaded table shorter than
  * n: positions past its rows are hatched, said in the legend and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * test_axis.c - the axis engine (axis.c) against values worked out by
  * hand here: zoom spans and limits, what each cell covers, the window by

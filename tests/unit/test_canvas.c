@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * test_canvas.c - the cell grid: clipping, sub-canvases, wide glyphs,
  * control-character safety, half-blocks, braille, lines, boxes and the

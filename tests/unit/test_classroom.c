@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * test_classroom: what the tour's screens show at 80x24, the size of a
  * projector in a lecture hall: the term maps of the embedding-scaling
@@ -295,9 +296,9 @@ static void test_last_step_t(void)
     CHECK(strstr(text, "T comes back to this step") != NULL);
     CHECK(strstr(text, "T starts the tour again") == NULL);
     tour_offer_key(&a, PK_ESC);
-    CHECK(!tour_running(&a));
+    CHECK(!areas_tour_running(&a));
     tour_offer_key(&a, 'T');
-    CHECK(tour_running(&a) && a.tour_step == last);
+    CHECK(areas_tour_running(&a) && a.tour_step == last);
     CHECK(tour_command(&a, "tour 1") == 0 && a.tour_step == 0);
     tour_release(&a);
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * test_clocks.c - the clocks view: hand geometry, the numbers it prints
  * against the formulas, faces drawn where the angle says, the layout at

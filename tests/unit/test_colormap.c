@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * test_colormap.c - value maps (endpoints, sign, monotone lightness) and
  * the mapping of RGB down to 256 / 16 / 8 colours.

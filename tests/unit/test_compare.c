@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * test_compare.c - the compare view (its math is tested with the library
  * in tests/lib/test_layout.c): the pane modes' names, the keys and ':'

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * test_compare_keys.c - the compare view's scaling keys: s (next method
  * the settings allow), x X (factor /2, x2), t (YaRN truncate), m (next

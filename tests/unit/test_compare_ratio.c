@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * test_compare_ratio.c - the compare view's ratio mode: the ratio
  * omega_B,i / omega_A,i its readout shows for every band, against the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * test_compare_scores.c - the compare view's panes with their own
  * attention scheme: each pane's score at distance delta equals

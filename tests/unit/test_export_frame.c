@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* The frame export key (w): never replaces a file, never waits for a
  * view that is still computing, and says where it failed. */
 #define _POSIX_C_SOURCE 200809L

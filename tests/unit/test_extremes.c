@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * test_extremes.c - frames at extreme but valid settings (n = 1, n = 2^24,
  * narrow terminals): a value is shown whole with what it means, or not

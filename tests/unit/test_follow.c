@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * test_follow.c - the follow-mode sockets in one process: a teacher and
  * followers driven by poll() as the loop drives them.  What --serve
@@ -429,7 +430,7 @@ static void test_hostile_names(void)
         CHECK(c >= 0 && send(c, msg, (size_t)m, MSG_NOSIGNAL) == m);
         PUMP_UNTIL(s, 1, fa.p.pos == (int64_t)i + 1 && fa.msg_error);
         CHECK(fa.p.d == 16 && fa.p.pos == (int64_t)i + 1);
-        CHECK(fa.pe_table == NULL && !tour_running(&fa));
+        CHECK(fa.pe_table == NULL && !areas_tour_running(&fa));
         if (!strstr(fa.msg, CASES[k].want))
             fprintf(stderr, "  '%s': %s\n", CASES[k].table, fa.msg);
         CHECK(strstr(fa.msg, CASES[k].want) != NULL);
@@ -544,19 +545,19 @@ static void test_tour(void)
     app_init(&fa);
     app_init(&fn);
     CHECK(tour_start(&ta, path, err, sizeof err) == 0);
-    CHECK(ta.p.d == 32 && tour_running(&ta));
+    CHECK(ta.p.d == 32 && areas_tour_running(&ta));
     struct follow *t = follow_serve(sock_path, 0600);
     struct side s[3] = { { t, &ta }, { follow_join(sock_path, files), &fa },
                          { follow_join(sock_path, NULL), &fn } };
-    PUMP_UNTIL(s, 3, tour_running(&fa) && fn.msg_error);
-    CHECK(tour_running(&fa) && fa.tour_step == 0 && fa.p.d == 32);
+    PUMP_UNTIL(s, 3, areas_tour_running(&fa) && fn.msg_error);
+    CHECK(areas_tour_running(&fa) && fa.tour_step == 0 && fa.p.d == 32);
     CHECK(fa.tour && fa.tour != ta.tour && fa.tour->nsteps == 2);
     CHECK(fa.tour && !strcmp(fa.tour->steps[1].title, "Second"));
     CHECK_STR(fn.msg, "the teacher loaded l.tour: not shown here (see --files)");
-    CHECK(!tour_running(&fn) && fn.p.d == 32);
+    CHECK(!areas_tour_running(&fn) && fn.p.d == 32);
     CHECK(tour_key(&ta, PK_ENTER) == 1 && ta.tour_step == 1 && ta.p.d == 48);
     PUMP_UNTIL(s, 3, fa.tour_step == 1);
-    CHECK(fa.tour_step == 1 && fa.p.d == 48 && tour_running(&fa));
+    CHECK(fa.tour_step == 1 && fa.p.d == 48 && areas_tour_running(&fa));
     /* a file of that name with other steps: refused by its hash */
     put("tfiles/m.tour", "title First\nset d 32\ntext Hello.\n"
         "title Second\nset d 48\ntext Not the teacher's.\n");
@@ -564,7 +565,7 @@ static void test_tour(void)
     ta.tour->abs = strdup("/srv/lecture/m.tour");
     ta.p.pos = 2;
     PUMP_UNTIL(s, 3, fa.p.pos == 2);
-    CHECK(fa.p.pos == 2 && fa.msg_error && !tour_running(&fa));
+    CHECK(fa.p.pos == 2 && fa.msg_error && !areas_tour_running(&fa));
     CHECK_STR(fa.msg, "teacher's tour: m.tour: not the teacher's (its content "
               "hash differs)");
     /* a tour file --files does not have */
@@ -572,7 +573,7 @@ static void test_tour(void)
     ta.tour->abs = strdup("/srv/lecture/other.tour");
     ta.p.pos = 3;
     PUMP_UNTIL(s, 3, fa.p.pos == 3);
-    CHECK(fa.p.pos == 3 && fa.msg_error && !tour_running(&fa));
+    CHECK(fa.p.pos == 3 && fa.msg_error && !areas_tour_running(&fa));
     CHECK(strstr(fa.msg, "teacher's tour: ") && strstr(fa.msg, "tfiles/other.tour: "
           "No such file or directory"));
     follow_close(s[2].f);
@@ -612,9 +613,9 @@ static void test_tour_files(void)
     struct side s[2] = { { t, &ta }, { follow_join(sock_path, files), &fa } };
     snprintf(path, sizeof path, "%s/x.csv", dir);
     unlink(path);                       /* the working directory has none */
-    PUMP_UNTIL(s, 2, tour_running(&fa) &&
+    PUMP_UNTIL(s, 2, areas_tour_running(&fa) &&
                      strstr(fa.msg, "read the teacher's table x.csv"));
-    CHECK(tour_running(&fa) && !fa.msg_error);
+    CHECK(areas_tour_running(&fa) && !fa.msg_error);
     snprintf(path, sizeof path, "%s/a.tour", dir);   /* by a full path */
     put("x.csv", "1,2,3,4\n5,6,7,8\n9,10,11,12\n");
     CHECK(tour_start(&ta, path, err, sizeof err) == 0);
@@ -627,7 +628,7 @@ static void test_tour_files(void)
                                        "set pe-file: ") &&
                 strstr(fa.msg, "not a plain file name");
     }
-    CHECK(said && fa.p.pos == 1 && !tour_running(&fa));
+    CHECK(said && fa.p.pos == 1 && !areas_tour_running(&fa));
     CHECK(chdir(here) == 0);
     follow_close(s[1].f);
     follow_close(t);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * test_follow_proto.c - the follow-mode protocol: every published field
  * survives the trip, the text is what the protocol says, a state change

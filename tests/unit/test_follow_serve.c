@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * test_follow_serve.c - what --serve does at PATH when others change it
  * during start-up: a swapper process exchanges a stale socket with a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * test_gfx.c - the terminal image encoders, decoded here: kitty APCs
  * (chunks, keys, base64, zlib), sixel DCS (registers in percent, bands,
@@ -98,7 +99,7 @@ static int pic_make(struct pic *p, int d, int64_t n, int W, int H)
     p->a.color = COLOR_TRUE;
     p->a.screen_w = W;
     p->a.screen_h = H;
-    frame_view_size(&p->a, W, H, &vw, &vh);
+    areas_view_size(&p->a, W, H, &vw, &vh);
     heatmap_map_rect(&p->a, vw, vh, &mx, &my, &p->cols, &p->rows);
     if (view_raster(&p->a, VIEW_HEATMAP, vw, vh, CW, CH, 1, 0, &p->r))
         return -1;
@@ -438,7 +439,7 @@ static int compare_check(struct app *a, int W, int H, int *parts,
     *parts = 0;
     a->screen_w = W;
     a->screen_h = H;
-    frame_view_size(a, W, H, &vw, &vh);
+    areas_view_size(a, W, H, &vw, &vh);
     double scale = compare_grid_scale(a, vw, vh);
     for (int k = 0; k < VIEW_RASTER_PARTS; k++) {
         struct view_raster r;
@@ -826,7 +827,7 @@ static int face_image(const struct app *a, int k, struct view_raster *r,
                       struct image *im)
 {
     int vw, vh;
-    frame_view_size(a, 160, 48, &vw, &vh);
+    areas_view_size(a, 160, 48, &vw, &vh);
     if (view_raster(a, VIEW_CLOCKS, vw, vh, CW, CH, 1, k, r))
         return -1;
     int rc = raster_image(r, RASTER_BG, im);
@@ -904,7 +905,7 @@ static void test_clock_faces(void)
     int vw, vh, w, h;
     long id;
     clocks_app(&a, 777, 5);
-    frame_view_size(&a, 160, 48, &vw, &vh);
+    areas_view_size(&a, 160, 48, &vw, &vh);
     clocks_layout(vw, vh, 32, 0, 0, &l);
     CHECK(l.mode == CLOCKS_BIG && l.tiles == 32);
     /* the big face: the cursor's band, its rim in the cursor colour */
@@ -995,7 +996,7 @@ static void pca_frame(struct app *a, int64_t pos, struct view_raster *r,
 {
     int vw, vh;
     a->p.pos = pos;
-    frame_view_size(a, 160, 48, &vw, &vh);
+    areas_view_size(a, 160, 48, &vw, &vh);
     CHECK(view_raster(a, VIEW_HEATMAP, vw, vh, CW, CH, 1, 0, r) == -1);
     CHECK(view_raster(a, VIEW_HEATMAP, vw, vh, CW, CH, 1, 1, r) == 0);
     CHECK(r->art && r->w == 2 * r->h && raster_image(r, RASTER_BG, im) == 0);

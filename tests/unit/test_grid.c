@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * test_grid.c - the grid view: keys move the query by a token or by a
  * row of its image, HJKL the key, x swaps them, c switches to 1-D RoPE

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * test_heat_pca.c - the heatmap's principal-component panel (key p) on
  * tables whose components are known without any eigen-solver: a circle

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * test_heatmap.c - the heatmap view and the frame around it, checked
  * against the formula: what a cell shows is the brute-force mean of PE

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * Hostile ':' commands in every view: huge numbers, nan, inf, -0, empty
  * and missing values, trailing garbage, 10 KB of text, control

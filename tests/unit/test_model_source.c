@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * Models as a setting: n from the model's context, the status text names
  * the model or config file, r keeps it, R (twice) drops it, :model and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* The parameter module: strict parsing, ranges, clamping, formatting. */
 #include "harness.h"
 #include "params.h"

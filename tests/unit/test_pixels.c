@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * test_pixels.c - frames as pixels: the PNG of a heatmap frame decoded
  * here (png_decode.h) and its data area compared, at sampled pixels,
@@ -94,7 +95,7 @@ static int check_map_rows(const struct app *a, int W, int H, int ystep,
         return 0;
     }
     CHECK(w == W * CW && h == H * CH);
-    frame_view_size(a, W, H, &vw, &vh);
+    areas_view_size(a, W, H, &vw, &vh);
     heatmap_map_rect(a, vw, vh, &mx, &my, &cols, &rows);
     *distinct = 0;
     for (int y = my * CH; y < (my + rows) * CH; y += ystep) {
@@ -157,7 +158,7 @@ static void test_heatmap_png_dims(void)
         for (int dim = 0; dim < T[i].d; dim++)
             none += rows_of[dim] == 0;
         CHECK(none == 0);
-        frame_view_size(&a, T[i].w, T[i].h, &vw, &vh);
+        areas_view_size(&a, T[i].w, T[i].h, &vw, &vh);
         heatmap_map_rect(&a, vw, vh, &mx, &my, &cols, &rows);
         for (int y = 0; y < rows * CH; y++) {
             int dim = heatmap_image_dim(&a, y, CH, cols, 2 * rows);
@@ -315,7 +316,7 @@ static void test_clocks_png(void)
         a.p.pos = 613;
         a.clocks.band = 3;
         CHECK(frame_png(&a, &cv, W, H, &px, &w, &h) == 0);
-        frame_view_size(&a, W, H, &vw, &vh);
+        areas_view_size(&a, W, H, &vw, &vh);
         clocks_layout(vw, vh, 32, 0, 0, &l);
         CHECK(px && l.mode == CLOCKS_BIG && l.tiles >= 8);
         if (!px) {

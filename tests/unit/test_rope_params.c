@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * test_rope_params.c - the RoPE scaling settings through params.c and the
  * ':' commands: ranges, cross checks, presets, refusals that change

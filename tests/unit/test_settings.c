@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * The settings' rows (settings.h) against the command line: for every
  * row, the range and default --help prints are what the parser takes

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * test_snapshot.c - text, ANSI and SVG output of a canvas, and the
  * atomic save.

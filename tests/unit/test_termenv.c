@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * test_termenv: the terminfo copy without REP and scrolling (termcaps.c)
  * and the locale set-up (charset.c).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * test_termreply.c - terminal reports told apart from keys: every form
  * of report, between keys and split at every byte, comes out as one

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * test_text.c - the shared text helpers (text.h), the number formatter
  * with a width (params.h) and the glyph table (glyph.h), against strings

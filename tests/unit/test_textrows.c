@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * test_textrows: without half blocks (no colour, or ASCII) a cell shows
  * one value, never the mix of two.  The heatmap then gives every

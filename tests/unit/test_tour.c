@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * The guided tour: the shipped tours load, every step applies and renders
  * at 80x24 and 160x48 with its caption below the picture (never on it),
@@ -167,7 +168,7 @@ static void check_step(struct app *a, int w, int h, const char *tourname)
     canvas full, alone;
     char hint[128], row[4096];
     const struct tour_step *s = &a->tour->steps[a->tour_step];
-    int k = tour_panel_rows(a, w, h - 1);
+    int k = areas_panel_rows(a, w, h - 1);
     int view_h = h - 1 - k;
     if (canvas_init(&full, w, h) || canvas_init(&alone, w, view_h)) {
         CHECK(0);
@@ -181,7 +182,7 @@ static void check_step(struct app *a, int w, int h, const char *tourname)
         for (int x = 0; x < w; x++)
             same &= cells_equal(canvas_at(&full, x, y),
                                 canvas_at(&alone, x, y));
-    int lines = text_wrap_lines(s->text, tour_text_width(w), NULL, 0);
+    int lines = text_wrap_lines(s->text, areas_text_width(w), NULL, 0);
     int fits = k == lines + 2;          /* rule, text, key hint */
     char count[32];
     snprintf(count, sizeof count, "%d/%d", a->tour_step + 1,
@@ -458,7 +459,7 @@ static void test_keys(void)
         "text second\n"
         "title Three\nset view compare\nset mode spectrum\ntext third\n");
     CHECK(tour_start(&a, p, err, sizeof err) == 0);
-    CHECK(tour_running(&a) && a.tour_step == 0);
+    CHECK(areas_tour_running(&a) && a.tour_step == 0);
     CHECK(a.view == VIEW_CLOCKS && a.p.d == 8 && a.clocks.k == 3 &&
           a.clocks.ghost == 1);
     CHECK(a.palette == PAL_CONTRAST && a.ascii == 1);   /* kept */
@@ -475,22 +476,22 @@ static void test_keys(void)
     tour_offer_key(&a, PK_BACKSPACE);
     CHECK(a.tour_step == 1 && a.att.o.scheme == SCHEME_ALIBI);
     tour_offer_key(&a, 'D');                   /* other keys keep working */
-    CHECK(a.p.d == 128 && tour_running(&a));
+    CHECK(a.p.d == 128 && areas_tour_running(&a));
     tour_offer_key(&a, 'r');                   /* reset keeps the tour */
-    CHECK(a.tour != NULL && tour_running(&a));
+    CHECK(a.tour != NULL && areas_tour_running(&a));
     tour_offer_key(&a, PK_BACKSPACE);
     tour_offer_key(&a, PK_BACKSPACE);
     CHECK(a.tour_step == 0 && strstr(a.msg, "first step"));
     tour_offer_key(&a, PK_ESC);
-    CHECK(!tour_running(&a) && a.tour != NULL);
-    CHECK(tour_panel_rows(&a, 80, 23) == 0);
+    CHECK(!areas_tour_running(&a) && a.tour != NULL);
+    CHECK(areas_panel_rows(&a, 80, 23) == 0);
     char st[32];
-    CHECK(tour_status(&a, st, sizeof st) == 0);
+    CHECK(caption_status(&a, st, sizeof st) == 0);
     tour_offer_key(&a, PK_ENTER);              /* no longer the tour's */
     CHECK(a.tour_step == 0);
     tour_offer_key(&a, 'T');                   /* T starts it again */
-    CHECK(tour_running(&a) && a.tour_step == 0 && a.view == VIEW_CLOCKS);
-    CHECK(tour_status(&a, st, sizeof st) && strcmp(st, "tour 1/3") == 0);
+    CHECK(areas_tour_running(&a) && a.tour_step == 0 && a.view == VIEW_CLOCKS);
+    CHECK(caption_status(&a, st, sizeof st) && strcmp(st, "tour 1/3") == 0);
     /* the prompt takes Enter and Backspace while open */
     tour_offer_key(&a, ':');
     tour_offer_key(&a, 'x');
@@ -501,7 +502,7 @@ static void test_keys(void)
     tour_offer_key(&a, PK_ENTER);
     CHECK(a.tour_step == 0 && a.p.pos == 5);
     tour_release(&a);
-    CHECK(a.tour == NULL && !tour_running(&a));
+    CHECK(a.tour == NULL && !areas_tour_running(&a));
 
     /* a tiny screen: no panel when there is no room, never a crash */
     CHECK(tour_start(&a, p, err, sizeof err) == 0);
@@ -512,7 +513,7 @@ static void test_keys(void)
                 frame_draw(&a, &c);
                 canvas_free(&c);
             }
-            int k = tour_panel_rows(&a, w, h - 1);
+            int k = areas_panel_rows(&a, w, h - 1);
             CHECK(k >= 0 && k <= (h - 1) / 2);
         }
     tour_release(&a);
@@ -551,7 +552,7 @@ static void test_env(void)
           strstr(err, "no xx.tour"));
     a.tour_lang = NULL;
     tour_offer_key(&a, 'T');                   /* lazily loads the shipped one */
-    CHECK(tour_running(&a) && strstr(a.tour->path, "en.tour"));
+    CHECK(areas_tour_running(&a) && strstr(a.tour->path, "en.tour"));
     tour_release(&a);
 }
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * test_tournav: moving around in a tour (:tour N, T resumes, Esc puts
  * back the state from before the tour, q asks once), the tour's own
@@ -28,7 +29,7 @@ static void test_goto_and_restore(void)
     CHECK(tour_command(&a, "view clocks") == 0);
     CHECK(tour_command(&a, "pos 17") == 0);
     CHECK(tour_start(&a, EN, err, sizeof err) == 0);
-    CHECK(tour_running(&a));
+    CHECK(areas_tour_running(&a));
     CHECK(a.tour_step == 0);
     int nsteps = a.tour->nsteps, cmp = -1;
     CHECK(nsteps >= 14);
@@ -57,7 +58,7 @@ static void test_goto_and_restore(void)
     tour_offer_key(&a, PK_ENTER);
     CHECK(a.tour_step == cmp + 1);
     tour_offer_key(&a, PK_ESC);                        /* back to before */
-    CHECK(!tour_running(&a));
+    CHECK(!areas_tour_running(&a));
     CHECK(a.view == VIEW_CLOCKS);
     CHECK(a.p.d == 128);
     CHECK(a.p.pos == 17);
@@ -66,7 +67,7 @@ static void test_goto_and_restore(void)
 
     CHECK(tour_command(&a, "d 256") == 0);       /* a new state ... */
     tour_offer_key(&a, 'T');                           /* T resumes there */
-    CHECK(tour_running(&a));
+    CHECK(areas_tour_running(&a));
     CHECK(a.tour_step == cmp + 1);
     tour_offer_key(&a, PK_BACKSPACE);
     CHECK(a.tour_step == cmp);
@@ -91,7 +92,7 @@ static void test_esc_keeps_runtime(void)
     a.rt = rt;
     tour_offer_key(&a, PK_ENTER);
     tour_offer_key(&a, PK_ESC);
-    CHECK(!tour_running(&a));
+    CHECK(!areas_tour_running(&a));
     CHECK(a.rt == rt);
     views_rt_free(rt);
     tour_release(&a);
@@ -128,7 +129,7 @@ static void test_chinese_texts(void)
     a.tour_lang = "zh";
     CHECK(tour_start(&a, ZH, err, sizeof err) == 0);
     int n = a.tour->nsteps;
-    CHECK(tour_status(&a, st, sizeof st));
+    CHECK(caption_status(&a, st, sizeof st));
     snprintf(want, sizeof want, "导览 1/%d", n);
     CHECK_STR(st, want);
     snprintf(cmd, sizeof cmd, "tour %d", n);
@@ -145,7 +146,7 @@ static void test_chinese_texts(void)
     CHECK(strstr(a.msg, want) != NULL);
     a.ascii = 1;                                /* no Chinese in ASCII */
     tour_offer_key(&a, 'T');
-    CHECK(tour_status(&a, st, sizeof st));
+    CHECK(caption_status(&a, st, sizeof st));
     snprintf(want, sizeof want, "tour %d/%d", n, n);
     CHECK_STR(st, want);
     tour_release(&a);
@@ -228,7 +229,7 @@ static void test_split(void)
     CHECK(tour_command(&a, "split clocks") == 0);
     CHECK(strstr(a.msg, "clocks beside heatmap") != NULL);
     a.msg[0] = 0;
-    frame_view_size(&a, 160, 48, &w, &h);
+    areas_view_size(&a, 160, 48, &w, &h);
     CHECK(w == 79 && h == 47);          /* the left half, a rule between */
     CHECK(frame_has(&a, 160, 48, "PE(0, 0) = sin(0"));  /* heatmap */
     CHECK(frame_has(&a, 160, 48, "band i=0 of 0..31")); /* clocks */
@@ -243,7 +244,7 @@ static void test_split(void)
     CHECK(tour_command(&a, "split clocks") == 0);
     CHECK(strstr(a.msg, "below") != NULL);
     a.msg[0] = 0;
-    frame_view_size(&a, 80, 24, &w, &h);
+    areas_view_size(&a, 80, 24, &w, &h);
     CHECK(w == 80 && h == 11);
     CHECK(frame_has(&a, 80, 24, " PE clocks "));
     /* too small for two: refused with what it needs */
@@ -253,7 +254,7 @@ static void test_split(void)
     CHECK(strstr(a.msg, "120 columns") && strstr(a.msg, "21 rows"));
     CHECK(a.split == VIEW_CLOCKS + 1);                   /* unchanged */
     CHECK(tour_command(&a, "split off") == 0 && a.split == 0);
-    frame_view_size(&a, 80, 24, &w, &h);
+    areas_view_size(&a, 80, 24, &w, &h);
     CHECK(w == 80 && h == 23);
 }
 
@@ -318,11 +319,11 @@ static void test_command_source(void)
     type_line(&a, "d 256", 1);                  /* other lines: the app's */
     CHECK(a.p.d == 256 && !a.msg_error);
     tour_offer_key(&a, PK_ESC);
-    CHECK(!tour_running(&a));
+    CHECK(!areas_tour_running(&a));
     CHECK(app_key(&a, 'T') == ACT_TOUR);        /* named, not done */
-    CHECK(!tour_running(&a));
+    CHECK(!areas_tour_running(&a));
     CHECK(tour_offer_key(&a, 'T') == ACT_TOUR); /* the tour does it */
-    CHECK(tour_running(&a) && a.tour_step == 2);
+    CHECK(areas_tour_running(&a) && a.tour_step == 2);
     tour_release(&a);
 }
 
@@ -368,11 +369,11 @@ static void test_esc_keeps_own_table(void)
     CHECK(tour_command(&a, line) == 0);
     for (int round = 0; round < 3; round++) {
         tour_offer_key(&a, 'T');
-        CHECK(tour_running(&a));
+        CHECK(areas_tour_running(&a));
         tour_offer_key(&a, round == 1 ? PK_BACKSPACE : PK_ENTER);
         CHECK(a.pe_table && a.pe_table->d != 4);    /* a step's table */
         tour_offer_key(&a, PK_ESC);
-        CHECK(!tour_running(&a));
+        CHECK(!areas_tour_running(&a));
         const struct pe_table *t = a.pe_table;
         CHECK(t && t->n == 10 && t->d == 4 && a.p.d == 4 && a.p.n == 10);
         CHECK(t && t->v && t->v[0] == 100.0 && t->v[9 * 4 + 3] == 103.09);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * toeplitz_ref.h - what test_nufft and test_soft_stream both compare
  * with: a seeded uniform draw, and the score of every offset of a
