@@ -947,6 +947,14 @@ static void check_setup(const struct cli *c, struct freq_setup *s)
         s->max_pos = c->cfg_max_pos;
 }
 
+/* One variant that reproduces a checked file, and what it costs. */
+static void match_line(FILE *out, const char *name, int changes,
+                       double residual)
+{
+    fprintf(out, "matches %s (%d change%s, residual %.3g)\n", name, changes,
+            changes == 1 ? "" : "s", residual);
+}
+
 static void check_freqs_verdict(const struct cli *c, const struct freq_file *f,
                                 const struct freq_check *r, int k, FILE *out)
 {
@@ -970,9 +978,8 @@ static void check_freqs_verdict(const struct cli *c, const struct freq_file *f,
                 "worst relative error %.3g\n", r->ndiff, r->nbands, f->tol,
                 f->what, shape, set, r->worst);
     for (int i = 0; k && i < r->nmatch; i++)
-        fprintf(out, "matches %s (%d change%s, residual %.3g)\n",
-                r->match[i].name, r->match[i].changes,
-                r->match[i].changes == 1 ? "" : "s", r->match[i].residual);
+        match_line(out, r->match[i].name, r->match[i].changes,
+                   r->match[i].residual);
     if (k && r->nmatch == 0)
         fprintf(out, "no known variant reproduces it\n");
 }
@@ -1021,9 +1028,8 @@ static void check_cache_verdict(const struct cli *c, const struct cache_file *f,
         fprintf(out, "differs: width %d (%s) where %s, %s pairing, has %d\n",
                 r->w, f->what, set, cache_pairing_name(s->pairing), s->d);
     for (int i = 0; k && i < r->nmatch; i++)
-        fprintf(out, "matches %s (%d change%s, residual %.3g)\n",
-                r->match[i].name, r->match[i].changes,
-                r->match[i].changes == 1 ? "" : "s", r->match[i].residual);
+        match_line(out, r->match[i].name, r->match[i].changes,
+                   r->match[i].residual);
     if (k && r->nmatch == 0)
         fprintf(out, "no known variant reproduces it\n");
 }
