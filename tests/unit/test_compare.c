@@ -242,8 +242,9 @@ static void test_commands(void)
         CHECK(a.cmp.panes[1].d == 128);
     }
     a.msg_error = 0;
-    CHECK(view_command(&a, "mode", "profile") == 1 && a.cmp.mode == PANE_PROFILE);
-    CHECK(view_command(&a, "mode", "x") == 1 && a.msg_error);
+    /* :mode is the pane-mode row's: the app tries it after the view */
+    CHECK(app_command(&a, "mode profile") == 0 && a.cmp.mode == PANE_PROFILE);
+    CHECK(app_command(&a, "mode x") != 0 && a.msg_error);
     /* the choices the refusals name are the tables' */
     char want[256], list[200];
     const char *w[16];
