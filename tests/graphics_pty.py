@@ -1234,7 +1234,7 @@ def test_real_tmux():
     (unwrapped), and the placeholder cells reach the terminal.  tmux drops
     passthrough data while it redraws a client, and the output it holds
     for a client that fell behind (a loaded machine), so a run whose image
-    was lost that way is made once more (and said)."""
+    was lost that way is made again, up to twice (and said)."""
     import shutil
     if not shutil.which("tmux"):
         print("SKIP: real tmux: no tmux")
@@ -1245,10 +1245,12 @@ def test_real_tmux():
     if out is None:
         print("SKIP: real tmux: no allow-passthrough (tmux before 3.3)")
         return
-    if not real_tmux_image(out):
+    for run in (2, 3):      # up to twice more, each said
+        if real_tmux_image(out):
+            break
         print("     once more: tmux may have dropped the image while it redrew its client"
               " or while its client was behind")
-        out = real_tmux_session(tm(2))
+        out = real_tmux_session(tm(run))
     check(b"graphics: kitty placeholders (kitty graphics reply through tmux)" in out,
           "real tmux: the status line says kitty placeholders")
     check(real_tmux_image(out),
