@@ -375,7 +375,8 @@ static void scaled_make(const struct rpane *r, struct scaled *sc)
     sc->on = 1;
     for (int i = 0; i < half; i++) {
         sc->count[sc->rule[i]]++;
-        sc->wl_max = fmax(sc->wl_max, 2 * PEVIZ_PI / sc->w[i]);
+        if (sc->w[i] > 0)       /* a still band's is infinite */
+            sc->wl_max = fmax(sc->wl_max, 2 * PEVIZ_PI / sc->w[i]);
     }
 }
 

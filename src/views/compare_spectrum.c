@@ -27,7 +27,7 @@ struct yscale {
 static int ys_dot(const struct yscale *s, double v)
 {
     double t = (s->hi - v) / (s->hi - s->lo);
-    t = t < 0 ? 0 : t > 1 ? 1 : t;      /* also a NaN: never past an int */
+    t = !(t >= 0) ? 0 : t > 1 ? 1 : t;  /* a NaN too: never past an int */
     return (int)lround(t * (s->dots - 1));
 }
 
