@@ -289,8 +289,11 @@ endif
 SOURCE_SUITES := layers views_state view_recipe setting_recipe
 # The third emulator's suite checks what xterm.js shows, and the slides'
 # what a browser shows, not memory: the tmux suites run the same drawing
-# paths, and tour_files the same --slides, under the sanitizers.
-NO_SAN_SUITES := $(SOURCE_SUITES) test_xtermjs test_slides
+# paths, and tour_files the same --slides, under the sanitizers.  The
+# graphics suite times images against scripted terminals, waits a
+# sanitizer build on a busy machine misses; unit/test_gfx, the report
+# filter's fuzzer and the tmux suites run that code under them.
+NO_SAN_SUITES := $(SOURCE_SUITES) test_xtermjs test_slides graphics
 asan:
 	$(MAKE) --no-print-directory BUILD=$(ASAN_DIR) BIN=$(ASAN_DIR)/peviz \
 	    OPT="$(ASAN_OPT)" APP_OPT=-O0 LIB_TEST_OPT=-O0 LDFLAGS="$(SAN_LDFLAGS)" \
