@@ -221,23 +221,32 @@ static int set_param(struct cli *c, enum param_id id, int val, const char *arg)
 
 /* The rows offered on the command line, global ones first, then each
  * view's in the order of VIEW_LIST: k = 0, 1, ... until NULL. */
-const struct setting *cli_setting(size_t k)
+static const struct setting *cli_rows[CLI_SETTINGS_MAX];
+static size_t cli_rows_n;
+
+/* The rows are constant tables: list them the first time asked. */
+static void cli_rows_list(void)
 {
     for (int t = -1; t < VIEW_COUNT; t++)
         for (const struct setting *s = t < 0 ? APP_SETTINGS
                                              : VIEWS[t]->settings;
-             s && s->name; s++)
-            if ((s->where & SET_CLI) && k-- == 0)
-                return s;
-    return NULL;
+             s && s->name && cli_rows_n < CLI_SETTINGS_MAX; s++)
+            if (s->where & SET_CLI)
+                cli_rows[cli_rows_n++] = s;
+}
+
+const struct setting *cli_setting(size_t k)
+{
+    if (cli_rows_n == 0)
+        cli_rows_list();
+    return k < cli_rows_n ? cli_rows[k] : NULL;
 }
 
 static size_t settings_n(void)
 {
-    size_t n = 0;
-    while (cli_setting(n))
-        n++;
-    return n;
+    if (cli_rows_n == 0)
+        cli_rows_list();
+    return cli_rows_n;
 }
 
 /* --NAME VALUE (or --NAME for a flag) of row k: kept, and set once
