@@ -442,6 +442,9 @@ def sixel_resize(px):
     for w, h in ((120, 40), (100, 30), (160, 48)):
         mark = len(t.out)
         fcntl.ioctl(t.fd, termios.TIOCSWINSZ, struct.pack("HHHH", h, w, w * CW * px, h * CH * px))
+        # the new image first, however long a loaded machine takes to
+        # start it (a quiet spell before it is not the end of the frame)
+        t.pump(8.0, until=b"\x1bPq")
         quiet(t, 0.8)
         scr.resize(w, h)
         # a terminal may move sixel pixels when it resizes (xterm scrolls
@@ -455,6 +458,7 @@ def sixel_resize(px):
         # the same screen as Ctrl-L would leave: every label kept
         after = [screen_row(scr, y) for y in range(h)]
         mark = t.send(b"\x0c")
+        t.pump(8.0, until=b"\x1bPq")
         quiet(t, 0.8)
         scr.feed(bytes(t.out[mark:]))
         redrawn = [screen_row(scr, y) for y in range(h)]
