@@ -1024,14 +1024,14 @@ static void check_cache_verdict(const struct cli *c, const struct cache_file *f,
     char set[240];
     verdict_text(c, set, sizeof set);
     if (k == 0)
-        fprintf(out, "match: %d positions x %d within their tolerance (%s) of "
-                "%s, %s pairing\n", r->rows, r->w, f->what, set,
+        fprintf(out, "match: %lld positions x %d within their tolerance (%s) "
+                "of %s, %s pairing\n", (long long)r->rows, r->w, f->what, set,
                 cache_pairing_name(s->pairing));
     else if (r->worst >= 0)
-        fprintf(out, "differs: %d positions x %d (%s) from %s, %s pairing; "
+        fprintf(out, "differs: %lld positions x %d (%s) from %s, %s pairing; "
                 "worst difference %.3g at position %lld, column %d "
-                "(expected %.10g, found %.10g)\n", r->rows, r->w, f->what,
-                set, cache_pairing_name(s->pairing), r->worst,
+                "(expected %.10g, found %.10g)\n", (long long)r->rows, r->w,
+                f->what, set, cache_pairing_name(s->pairing), r->worst,
                 (long long)r->worst_pos, r->worst_col, r->want, r->found);
     else
         fprintf(out, "differs: width %d (%s) where %s, %s pairing, has %d\n",

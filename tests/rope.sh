@@ -1162,6 +1162,43 @@ open(out + "/c-three.npy", "wb").write(b"\x93NUMPY\x01\x00" + struct.pack("<H", 
 npy3("c-l31lin.npy", *cache([theta(i, 128, 5e5) / 8 for i in range(64)], 300, "half"))
 npy3("c-base-off.npy", *cache([theta(i, 128, 1e4) for i in range(64)], 300, "half", off=1))
 open(out + "/c-bad.npy", "wb").write(b"\x93NUMPY\x01\x00" + struct.pack("<H", 6) + b"{}    ")
+# past the first 2048 rows (where the variants are sought, every row
+# compared): paired (k, k+W/2), one cos and one sin a band and row
+def hcache(om, n, off=0):
+    C, S = [], []
+    for p in range(n):
+        c = [math.cos((p + off) * w) for w in om]; s = [math.sin((p + off) * w) for w in om]
+        C.append(c + c); S.append(s + s)
+    return C, S
+far = hcache(l2, 2500)
+npy3("c-far.npy", *far)
+st("c-far.safetensors", *far)
+far[0][2499][5] += 1e-3             # one value wrong, in the last row
+npy3("c-far-row.npy", *far)
+f32 = struct.unpack("<f", struct.pack("<f", far[0][2499][5]))[0]
+open(out + "/c-far-row.want", "w").write("at position 2499, column 5 (expected %.10g, found %.10g)\n"
+                                         % (math.cos(2499 * l2[5]), f32))
+faroff = hcache(l2, 2500, off=1)
+npy3("c-far-off.npy", *faroff)
+faroff[1][2499][70] -= 1e-3
+npy3("c-far-off-row.npy", *faroff)
+# -d 16 -b 500000: the slowest band 26 x 2^-22 fast, a frequency error
+# within the tolerance (2^-22 (1 + |angle|)) up to position 3800 or so
+o16 = [theta(i, 16, 5e5) for i in range(8)]
+o16[7] *= 1 + 26 * 2 ** -22
+npy3("c-far-freq.npy", *hcache(o16, 6000))
+# M-RoPE: text:2060, image:8x8, text:4, the image past the first 2048
+mids = [(k, k, k) for k in range(2060)] + [(2060, 2060 + b, 2060 + c) for b in range(4) for c in range(4)]
+mids += [(2064 + k, 2064 + k, 2064 + k) for k in range(4)]
+def mfar(flat):
+    C, S = [], []
+    for p, idv in enumerate(mids):
+        ang = [(p if flat else idv[inter(k)]) * om3[k] for k in range(64)]
+        c = [math.cos(x) for x in ang]; s = [math.sin(x) for x in ang]
+        C.append(c + c); S.append(s + s)
+    return C, S
+npy3("m-far.npy", *mfar(False))
+npy3("m-far-flat.npy", *mfar(True))
 PY
 python3 "$tmp/caches.py" "$tmp"
 check_freqs "--check-cache $tmp/c-half.npy --model llama2-7b" 0 \
@@ -1197,6 +1234,30 @@ check_freqs "--check-cache $tmp/m-flat.npy $seq" 1 \
     "matches 1-D positions (every slot turning by the token's index, not its t, h, w ids) (1 change, residual 2.98e-08)"
 check_freqs "--check-cache $tmp/m-odd.npy $seq" 1 \
     "matches slots t 0-31; h 48-63; w 32-47 (the settings: interleaved t, h, w 24, 20, 20) (1 change, residual 2.98e-08)"
+# every row compared: an error past the first 2048 rows is found, and a
+# variant is named only when it holds to the last row
+check_freqs "--check-cache $tmp/c-far.npy --model llama2-7b" 0 \
+    "match: 2500 positions x 128 within their tolerance (npy (2, 2500, 128) f32) of d 128, base 10000, none, (k, k+W/2) half pairing"
+check_freqs "--check-cache $tmp/c-far.safetensors --model llama2-7b" 0 \
+    "match: 2500 positions x 128 within their tolerance (safetensors cos/sin (2500, 128) f32) of d 128, base 10000, none, (k, k+W/2) half pairing"
+check_freqs "--check-cache $tmp/c-far-row.npy --model llama2-7b" 1 \
+    "no known variant reproduces it"
+if [ "$(head -n 1 "$tmp/cf.out" | sed 's/.*worst difference [^ ]* //')" = "$(cat "$tmp/c-far-row.want")" ]; then ok
+else bad "--check-cache c-far-row.npy: '$(head -n 1 "$tmp/cf.out")', want '... $(cat "$tmp/c-far-row.want")'"; fi
+check_freqs "--check-cache $tmp/c-far-off.npy --model llama2-7b" 1 \
+    "matches positions offset by 1 (1 change, residual 2.98e-08)"
+check_freqs "--check-cache $tmp/c-far-off-row.npy --model llama2-7b" 1 \
+    "no known variant reproduces it"
+check_freqs "--check-cache $tmp/c-far-freq.npy -d 16 -b 500000 --rope-layout half" 1 \
+    "no known variant reproduces it"
+pos=$(head -n 1 "$tmp/cf.out" | sed -n 's/^differs: 6000 positions x 16 (npy (2, 6000, 16) f32) from d 16, base 500000, none, (k, k+W\/2) half pairing; worst difference [^ ]* at position \([0-9]*\), column [0-9]* .*/\1/p')
+if [ -n "$pos" ] && [ "$pos" -ge 2048 ]; then ok
+else bad "--check-cache c-far-freq.npy: '$(head -n 1 "$tmp/cf.out")', want a worst position past 2047"; fi
+seq="--model qwen3-vl --sequence text:2060,image:8x8,text:4"
+check_freqs "--check-cache $tmp/m-far.npy $seq" 0 \
+    "match: 2080 positions x 128 within their tolerance (npy (2, 2080, 128) f32) of d 128, base 5000000, none, (k, k+W/2) half pairing"
+check_freqs "--check-cache $tmp/m-far-flat.npy $seq" 1 \
+    "matches 1-D positions (every slot turning by the token's index, not its t, h, w ids) (1 change, residual 2.98e-08)"
 for f in c-bad.npy nope.npy qwen-ok.npy c-shapes.safetensors c-three.npy "c-half.safetensors --tensor cos" "c-half.npy --tensor cos,sin"; do
     eval "set -- $tmp/$f"
     "$PEVIZ" --check-cache "$@" --model llama2-7b >"$tmp/cf.out" 2>"$tmp/cf.err"

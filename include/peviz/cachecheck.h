@@ -10,7 +10,10 @@
  *   safetensors   tensors "cos" and "sin" (or the two names given as
  *                 "COS,SIN"), each (n, W) or (1, n, W), F16, BF16, F32
  *                 or F64
- * The first CACHE_ROWS_MAX positions are compared.
+ * Every position is compared, a block of rows at a time (memory does not
+ * grow with n).  The variants below are sought on the first
+ * CACHE_HEAD_ROWS positions, and one is named only when it holds at
+ * every position.
  *
  * Expected, at position p (plus the offset) and column j of width W:
  * a cos(p omega_b), a sin(p omega_b), omega from rope_inv_freq, a the
@@ -35,7 +38,7 @@
  * changes first.  For M-RoPE, when none does, each slot's axis is found
  * alone, and the map is named when every slot follows one axis
  * ("slots t 0-15, h 16-39, w 40-63").  When still none does, the
- * frequencies the cache turns by (its phase unwrapped down the rows) go
+ * frequencies the cache turns by (its phase unwrapped down the head) go
  * to the frequency check's search (peviz/freqcheck.h), and each match
  * that reproduces the cache, alone or with a factor or an offset, is
  * named "frequencies: ...".
@@ -50,26 +53,35 @@
 #include "peviz/mpos.h"
 #include "peviz/rope.h"
 
-#define CACHE_ROWS_MAX 2048
+#define CACHE_HEAD_ROWS 2048
 #define CACHE_WIDTH_MAX 2048
+
+struct cache_src;               /* where the values are (cachefile.c) */
 
 struct cache_file {
     int64_t n;                  /* positions in the file */
-    int rows;                   /* read: at most CACHE_ROWS_MAX */
+    int head;                   /* read at load: min(n, CACHE_HEAD_ROWS) */
     int w;                      /* width W */
     enum freq_dtype dtype;
-    double *cos, *sin;          /* rows x w */
+    double *cos, *sin;          /* the first head rows, head x w */
+    struct cache_src *src;      /* the rest, for cache_file_rows */
     char what[160];             /* "npy (2, n, W) f4" */
 };
 
 /* Read path (tensor: "COS,SIN" names, or NULL).  0, or -1 with one line
- * "FILE: what is wrong" in err (nothing to free then). */
+ * "FILE: what is wrong" in err (nothing to free then).  The file stays
+ * open until cache_file_free. */
 int cache_file_load(const char *path, const char *tensor,
                     struct cache_file *f, char *err, size_t errlen);
-/* The same from memory (name in messages). */
+/* The same from memory (name in messages; buf is read again by
+ * cache_file_rows, so it must outlive f). */
 int cache_file_load_buffer(const char *name, const unsigned char *buf,
                            size_t len, const char *tensor,
                            struct cache_file *f, char *err, size_t errlen);
+/* Rows from .. from+count-1 (inside 0..n-1) into cos and sin, count x w
+ * each: 0, or -1 with "FILE: what is wrong" in err. */
+int cache_file_rows(const struct cache_file *f, int64_t from, int count,
+                    double *cos, double *sin, char *err, size_t errlen);
 void cache_file_free(struct cache_file *f);
 
 enum cache_pairing { CP_INTERLEAVED = 0, CP_HALF, CP_WIDE, CP_COUNT };
@@ -96,7 +108,9 @@ struct cache_match {
 };
 
 struct cache_check {
-    int rows, w;
+    int64_t rows;               /* compared: the file's, at most the
+                                   sequence's tokens */
+    int w;
     double worst;               /* as configured: the largest difference */
     int64_t worst_pos;
     int worst_col;
@@ -107,7 +121,7 @@ struct cache_check {
 
 /* Compare: 0 every value within its tolerance, 1 it differs (then
  * out->match names what reproduces it), -1 the settings cannot be
- * evaluated (err says why). */
+ * evaluated or the file cannot be read past its head (err says why). */
 int cache_check(const struct cache_file *f, const struct cache_setup *s,
                 struct cache_check *out, char *err, size_t errlen);
 

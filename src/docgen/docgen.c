@@ -430,7 +430,7 @@ static void list_check_sizes(FILE *out, int man)
 }
 
 static int view_count(void) { return VIEW_COUNT; }
-static int cache_rows(void) { return CACHE_ROWS_MAX; }
+static int cache_rows(void) { return CACHE_HEAD_ROWS; }
 static int scheme_total(void) { return scheme_count(); }
 static int bound_coarse(void) { return BOUND_COARSE_PER_DECADE; }
 static int bound_fine(void) { return BOUND_FINE_PER_DECADE; }

@@ -9,6 +9,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "peviz/pi.h"
@@ -27,13 +28,31 @@ struct cvar {
     int dims;                   /* the rotary dims the bands are for */
     int prop;                   /* the exponent over the width W */
     double a;                   /* the factor folded into cos and sin */
-    int off_implied;            /* the offset the slowest band implies */
     int map;                    /* M-RoPE: 0 the settings' slot map, 1 the
                                    other layout, 2 1-D ids, 3 found */
     double off;
     int changes;
     char name[300];
 };
+
+/* Rows of the file in memory: the head, or a block read after it. */
+struct crows {
+    const double *cos, *sin;    /* rows x w */
+    int64_t p0;                 /* the first row's position */
+    int rows;
+    int64_t (*ids)[3];          /* M-RoPE: each row's t, h, w ids */
+};
+
+/* A combination ready to compare rows with: its frequencies and what the
+ * rows compared so far left. */
+struct cfit {
+    struct cvar v;
+    double om[FREQ_BANDS_MAX];
+    int bad;                    /* a value beyond its tolerance */
+    double res;                 /* the largest difference */
+};
+
+#define CACHE_CAND_MAX 160      /* the walk's 70, or freq matches x 6 */
 
 struct cctx {
     const struct cache_file *f;
@@ -43,11 +62,17 @@ struct cctx {
                                            d/2 bands over the file's width
                                            (proportional) */
     double tol;
-    int rows;                   /* compared: the file's, at most the
+    int64_t rows;               /* compared: the file's, at most the
                                    sequence's tokens */
     int mrope;
     unsigned char axis[4][FREQ_BANDS_MAX];  /* each slot's, per map */
-    int64_t ids[CACHE_ROWS_MAX][3];
+    struct crows head;          /* the first rows, where choices are made */
+    int64_t hids[CACHE_HEAD_ROWS][3];
+    double *bcos, *bsin;        /* a block of rows after the head */
+    int brows;                  /* its capacity */
+    int64_t bids[CACHE_HEAD_ROWS][3];
+    char *err;                  /* a block that cannot be read */
+    size_t errlen;
 };
 
 static double dtype_abs(enum freq_dtype t)
@@ -80,12 +105,13 @@ static const double *omega_of(const struct cctx *c, const struct cvar *v)
                                                       : c->omega[1];
 }
 
-/* Row p's position for band b under v (the offset left out). */
-static double pos_of(const struct cctx *c, const struct cvar *v, int p, int b)
+/* Row p of r's position for band b under v (the offset left out). */
+static double pos_of(const struct cctx *c, const struct cvar *v,
+                     const struct crows *r, int p, int b)
 {
     if (!c->mrope || v->map == 2)
-        return p;
-    return (double)c->ids[p][c->axis[v->map][b]];
+        return (double)(r->p0 + p);
+    return (double)r->ids[p][c->axis[v->map][b]];
 }
 
 /* The offset the slowest rotated band of row 0 implies, to a whole
@@ -101,58 +127,143 @@ static double implied_offset(const struct cctx *c, const struct cvar *v)
     }
     if (best < 0)
         return 0;
-    double ang = atan2(c->f->sin[best], c->f->cos[best]);
+    double ang = atan2(c->head.sin[best], c->head.cos[best]);
     return round(ang / om[band_of(c, v, best)] -
-                 pos_of(c, v, 0, band_of(c, v, best)));
+                 pos_of(c, v, &c->head, 0, band_of(c, v, best)));
 }
 
-/* The largest difference of v from the file, or -1 beyond a tolerance;
- * at (and the values there) when asked; only band only (-1: all). */
-static double cvar_fit_band(const struct cctx *c, const struct cvar *v,
-                            int full, struct cache_check *out, int only)
+/* q for v, its frequencies c's: 0, or -1 when the file's width has no
+ * such layout. */
+static int cfit_make(const struct cctx *c, const struct cvar *v,
+                     struct cfit *q)
 {
-    const struct cache_file *f = c->f;
-    const double *om = omega_of(c, v);
-    double off = v->off_implied ? implied_offset(c, v) : v->off, worst = 0;
-    int ok = 1;
-    for (int j = 0; j < f->w; j++)
+    for (int j = 0; j < c->f->w; j++)
         if (band_of(c, v, j) == -2)
             return -1;
-    for (int p = 0; p < c->rows; p++)
-        for (int j = 0; j < f->w; j++) {
-            int b = band_of(c, v, j);
-            if (only >= 0 && b != only)
-                continue;
-            double ang = b >= 0 ? (pos_of(c, v, p, b) + off) * om[b] : 0;
-            double t = c->tol + fabs(ang) * 0x1p-22;
-            double wc = b >= 0 ? v->a * cos(ang) : 1;
-            double ws = b >= 0 ? v->a * sin(ang) : 0;
-            size_t k = (size_t)p * (size_t)f->w + (size_t)j;
-            double dc = fabs(f->cos[k] - wc), ds = fabs(f->sin[k] - ws);
-            double e = dc > ds ? dc : ds;
-            if (!(e <= t)) {
-                if (!full)
-                    return -1;
-                ok = 0;
-            }
-            if (full && !(e <= worst)) {
-                worst = e;
-                out->worst_pos = p;
-                out->worst_col = j;
-                out->want = dc >= ds ? wc : ws;
-                out->found = dc >= ds ? f->cos[k] : f->sin[k];
-            }
-            worst = e > worst ? e : worst;
-        }
-    if (full)
-        out->worst = worst;
-    return ok ? worst : -1;
+    q->v = *v;
+    memcpy(q->om, omega_of(c, v), sizeof q->om);
+    q->bad = 0;
+    q->res = 0;
+    return 0;
 }
 
-static double cvar_fit(const struct cctx *c, const struct cvar *v, int full,
-                       struct cache_check *out)
+/* Row p's expected values for each band (only band only when >= 0):
+ * a cos, a sin and the tolerance. */
+static void cfit_want(const struct cctx *c, const struct cfit *q,
+                      const struct crows *r, int p, int nb, int only,
+                      double *wc, double *ws, double *wt)
 {
-    return cvar_fit_band(c, v, full, out, -1);
+    for (int b = only >= 0 ? only : 0; b < (only >= 0 ? only + 1 : nb); b++) {
+        double ang = (pos_of(c, &q->v, r, p, b) + q->v.off) * q->om[b];
+        wc[b] = q->v.a * cos(ang);
+        ws[b] = q->v.a * sin(ang);
+        wt[b] = c->tol + fabs(ang) * 0x1p-22;
+    }
+}
+
+/* A difference e at row p, column j: the worst so far into out. */
+static void cfit_worst(struct cache_check *out, const struct crows *r,
+                       int p, int j, double dc, double ds, double wc,
+                       double ws, size_t k)
+{
+    double e = dc > ds ? dc : ds;
+    if (e <= out->worst)
+        return;
+    out->worst = e;
+    out->worst_pos = r->p0 + p;
+    out->worst_col = j;
+    out->want = dc >= ds ? wc : ws;
+    out->found = dc >= ds ? r->cos[k] : r->sin[k];
+}
+
+/* Rows r under q (only band only, when >= 0): q->bad set at a value
+ * beyond its tolerance, where the rows stop unless out is given (then the
+ * worst difference goes there); q->res the largest difference. */
+static void cfit_rows(const struct cctx *c, struct cfit *q,
+                      const struct crows *r, int only,
+                      struct cache_check *out)
+{
+    static int band[CACHE_WIDTH_MAX];
+    double wc[FREQ_BANDS_MAX], ws[FREQ_BANDS_MAX], wt[FREQ_BANDS_MAX];
+    int w = c->f->w, nb = 0;
+    for (int j = 0; j < w; j++) {
+        band[j] = band_of(c, &q->v, j);
+        nb = band[j] >= nb ? band[j] + 1 : nb;
+    }
+    for (int p = 0; p < r->rows; p++) {
+        cfit_want(c, q, r, p, nb, only, wc, ws, wt);
+        for (int j = 0; j < w; j++) {
+            int b = band[j];
+            if (only >= 0 && b != only)
+                continue;
+            double C = b >= 0 ? wc[b] : 1, S = b >= 0 ? ws[b] : 0;
+            size_t k = (size_t)p * (size_t)w + (size_t)j;
+            double dc = fabs(r->cos[k] - C), ds = fabs(r->sin[k] - S);
+            double e = dc > ds ? dc : ds;
+            if (!(e <= (b >= 0 ? wt[b] : c->tol))) {
+                q->bad = 1;
+                if (!out)
+                    return;
+            }
+            if (out)
+                cfit_worst(out, r, p, j, dc, ds, C, S, k);
+            q->res = e > q->res ? e : q->res;
+        }
+    }
+}
+
+/* M-RoPE: the ids of the tokens from .. from+count-1 into ids. */
+static int cache_ids(const struct cctx *c, int64_t from, int count,
+                     int64_t (*ids)[3])
+{
+    static struct mpos_tok tok[CACHE_HEAD_ROWS];
+    if (mpos_fill(c->s->mp, from, count, tok) != 0)
+        return -1;
+    for (int p = 0; p < count; p++)
+        for (int a = 0; a < 3; a++)
+            ids[p][a] = tok[p].id[a];
+    return 0;
+}
+
+/* The rows after the head, a block at a time, to each of q[0..nq-1] not
+ * yet bad (to q[0] whatever it holds, with out): 0, or -1 when a block
+ * cannot be read (c->err says why). */
+static int cache_stream(struct cctx *c, struct cfit *q, int nq, int only,
+                        struct cache_check *out)
+{
+    for (int64_t p0 = c->head.rows; p0 < c->rows; p0 += c->brows) {
+        int live = 0;
+        for (int i = 0; i < nq; i++)
+            live += !q[i].bad || out;
+        if (!live)
+            return 0;
+        int k = c->rows - p0 < c->brows ? (int)(c->rows - p0) : c->brows;
+        struct crows r = { c->bcos, c->bsin, p0, k, c->bids };
+        if (cache_file_rows(c->f, p0, k, c->bcos, c->bsin, c->err,
+                            c->errlen) != 0)
+            return -1;
+        if (c->mrope && cache_ids(c, p0, k, c->bids) != 0) {
+            snprintf(c->err, c->errlen, "the sequence's ids at token %lld "
+                     "cannot be had", (long long)p0);
+            return -1;
+        }
+        for (int i = 0; i < nq; i++)
+            if (!q[i].bad || out)
+                cfit_rows(c, &q[i], &r, only, out);
+    }
+    return 0;
+}
+
+/* The largest difference of v from the head, or -1 past a tolerance
+ * (only band only, when >= 0). */
+static double cvar_fit_head(const struct cctx *c, const struct cvar *v,
+                            int only)
+{
+    struct cfit q;
+    if (cfit_make(c, v, &q) != 0)
+        return -1;
+    cfit_rows(c, &q, &c->head, only, NULL);
+    return q.bad ? -1 : q.res;
 }
 
 /* ---- the choices ----------------------------------------------------------- */
@@ -223,10 +334,8 @@ static int cvar_apply(const struct cctx *c, int ax, int k, struct cvar *v)
                      "by the token's index, not its t, h, w ids)");
         v->map = k + 1;
     } else {                    /* the position offset */
-        struct cvar t = *v;
-        t.off_implied = 0;
-        double off = k == 0 ? implied_offset(c, &t) : 1;
-        if (off == 0 || (k == 1 && implied_offset(c, &t) == 1))
+        double off = k == 0 ? implied_offset(c, v) : 1;
+        if (off == 0 || (k == 1 && implied_offset(c, v) == 1))
             return 0;
         snprintf(part, sizeof part, "positions offset by %.0f", off);
         v->off = off;
@@ -238,11 +347,10 @@ static int cvar_apply(const struct cctx *c, int ax, int k, struct cvar *v)
 #define CAXES 5
 static const int NOPT[CAXES] = { CP_COUNT, 2, 3, 2, 2 };
 
-/* M-RoPE: the tokens' ids and each map's slot axes; 0, or -1 when the
+/* M-RoPE: the head's ids and each map's slot axes; 0, or -1 when the
  * sections do not fit. */
 static int mrope_setup(struct cctx *c)
 {
-    static struct mpos_tok tok[CACHE_ROWS_MAX];
     const struct mpos_conf *mp = c->s->mp;
     int slots = c->s->d / 2;
     if (!mp || mp->mode != MPOS_MROPE || mp->nseg == 0 ||
@@ -250,17 +358,16 @@ static int mrope_setup(struct cctx *c)
         return 0;
     int64_t count = mpos_count(mp);
     if (count < c->rows)
-        c->rows = (int)count;
-    if (mpos_fill(mp, 0, c->rows, tok) != 0 ||
+        c->rows = count;
+    if (c->head.rows > c->rows)
+        c->head.rows = (int)c->rows;
+    if (cache_ids(c, 0, c->head.rows, c->hids) != 0 ||
         mpos_axes(mp, slots, c->axis[0], NULL, 0) != 0)
         return -1;
     struct mpos_conf other = *mp;
     other.interleaved = !mp->interleaved;
     if (mpos_axes(&other, slots, c->axis[1], NULL, 0) != 0)
         memcpy(c->axis[1], c->axis[0], sizeof c->axis[0]);
-    for (int p = 0; p < c->rows; p++)
-        for (int a = 0; a < 3; a++)
-            c->ids[p][a] = tok[p].id[a];
     c->mrope = 1;
     return 0;
 }
@@ -318,9 +425,39 @@ static void cache_record(struct cache_check *out, const struct cvar *v,
     out->match[i] = m;
 }
 
+/* Combinations that fit the head, to be held to the other rows. */
+struct clist {
+    int n;
+    struct cfit q[CACHE_CAND_MAX];
+};
+
+/* v, its frequencies c's, into l when it fits the head. */
+static void clist_try(const struct cctx *c, const struct cvar *v,
+                      struct clist *l)
+{
+    if (l->n >= CACHE_CAND_MAX || cfit_make(c, v, &l->q[l->n]) != 0)
+        return;
+    cfit_rows(c, &l->q[l->n], &c->head, -1, NULL);
+    l->n += !l->q[l->n].bad;
+}
+
+/* l's combinations held to the rows after the head; those that hold go
+ * to out: 0, or -1 when a block cannot be read. */
+static int clist_verify(struct cctx *c, struct clist *l,
+                        struct cache_check *out)
+{
+    if (cache_stream(c, l->q, l->n, -1, NULL) != 0)
+        return -1;
+    for (int i = 0; i < l->n; i++)
+        if (!l->q[i].bad)
+            cache_record(out, &l->q[i].v, l->q[i].res);
+    l->n = 0;
+    return 0;
+}
+
 /* Try every pick of up to two changes: pick[ax] = option + 1, 0 none. */
 static void cache_walk(const struct cctx *c, int *pick, int ax, int changes,
-                       struct cache_check *out)
+                       struct clist *l)
 {
     if (ax == CAXES) {
         struct cvar v;
@@ -328,24 +465,23 @@ static void cache_walk(const struct cctx *c, int *pick, int ax, int changes,
         for (int a = 0; a < CAXES; a++)
             if (pick[a] && !cvar_apply(c, a, pick[a] - 1, &v))
                 return;
-        double r = v.changes ? cvar_fit(c, &v, 0, NULL) : -1;
-        if (r >= 0)
-            cache_record(out, &v, r);
+        if (v.changes)
+            clist_try(c, &v, l);
         return;
     }
     pick[ax] = 0;
-    cache_walk(c, pick, ax + 1, changes, out);
+    cache_walk(c, pick, ax + 1, changes, l);
     for (int k = 0; changes < 2 && k < NOPT[ax]; k++) {
         pick[ax] = k + 1;
-        cache_walk(c, pick, ax + 1, changes + 1, out);
+        cache_walk(c, pick, ax + 1, changes + 1, l);
     }
     pick[ax] = 0;
 }
 
 /* M-RoPE, when no combination fits: each slot's axis alone, under the
- * settings' pairing, factor and no offset; a match when every slot
- * follows one. */
-static void cache_slots(struct cctx *c, struct cache_check *out)
+ * settings' pairing, factor and no offset, found on the head; a
+ * candidate into l when every slot follows one. */
+static void cache_slots(struct cctx *c, struct clist *l)
 {
     struct cvar v;
     cvar_config(c, &v);
@@ -354,16 +490,13 @@ static void cache_slots(struct cctx *c, struct cache_check *out)
         int found = -1;
         for (int a = 0; a < 3 && found < 0; a++) {
             c->axis[3][b] = (unsigned char)a;
-            if (cvar_fit_band(c, &v, 0, NULL, b) >= 0)
+            if (cvar_fit_head(c, &v, b) >= 0)
                 found = a;
         }
         if (found < 0)
             return;
         c->axis[3][b] = (unsigned char)found;
     }
-    double r = cvar_fit(c, &v, 0, NULL);
-    if (r < 0)
-        return;
     char map[220];
     int sec[3];
     slots_text(c, 3, map, sizeof map);
@@ -372,7 +505,7 @@ static void cache_slots(struct cctx *c, struct cache_check *out)
              "%d, %d, %d)", map, c->s->mp->interleaved ? "interleaved"
              : "chunked", sec[0], sec[1], sec[2]);
     v.changes = 1;
-    cache_record(out, &v, r);
+    clist_try(c, &v, l);
 }
 
 /* The wrapped difference of two angles, in (-pi, pi]. */
@@ -383,9 +516,9 @@ static double cache_wrap(double x)
 
 /* The cache under frequency match m (with the settings' pairing at the
  * file's width), alone or with one change of factor or offset: each that
- * reproduces every value is named. */
+ * fits the head into l. */
 static void cache_refit(const struct cctx *c, const struct freq_match *m,
-                        struct cache_check *out)
+                        struct clist *l)
 {
     static struct cctx t;
     t = *c;
@@ -399,99 +532,166 @@ static void cache_refit(const struct cctx *c, const struct freq_match *m,
             snprintf(v.name, sizeof v.name, "frequencies: %.200s", m->name);
             if (ax > 1 && !cvar_apply(&t, ax, k, &v))
                 continue;
-            double r = cvar_fit(&t, &v, 0, NULL);
-            if (r >= 0) {
-                v.changes += m->changes + (c->f->w != c->s->d);
-                cache_record(out, &v, r);
-            }
+            v.changes += m->changes + (c->f->w != c->s->d);
+            clist_try(&t, &v, l);
         }
 }
 
 /* When no layout fits: the frequencies the cache turns by (its phase
- * unwrapped down the rows, for the settings' pairing at the file's
- * width) put to the frequency check, whose matches are named. */
-static void cache_freqs(const struct cctx *c, struct cache_check *out)
+ * unwrapped down the head's rows, for the settings' pairing at the
+ * file's width) put to the frequency check, whose matches go to l. */
+static void cache_freqs(const struct cctx *c, struct clist *l)
 {
     static struct freq_file ff;
     static struct freq_check fr;
-    const struct cache_file *f = c->f;
+    const struct crows *h = &c->head;
     char err[200];
-    int nb = f->w / 2;
-    if (c->mrope || c->rows < 2 || nb > FREQ_BANDS_MAX || c->s->pairing == CP_WIDE)
+    int nb = c->f->w / 2, w = c->f->w;
+    if (c->mrope || h->rows < 2 || nb > FREQ_BANDS_MAX ||
+        c->s->pairing == CP_WIDE)
         return;
     memset(&ff, 0, sizeof ff);
     for (int b = 0; b < nb; b++) {
         int j = c->s->pairing == CP_INTERLEAVED ? 2 * b : b;
-        double total = 0, prev = atan2(f->sin[j], f->cos[j]);
-        for (int p = 1; p < c->rows; p++) {
-            size_t k = (size_t)p * (size_t)f->w + (size_t)j;
-            double ph = atan2(f->sin[k], f->cos[k]);
+        double total = 0, prev = atan2(h->sin[j], h->cos[j]);
+        for (int p = 1; p < h->rows; p++) {
+            size_t k = (size_t)p * (size_t)w + (size_t)j;
+            double ph = atan2(h->sin[k], h->cos[k]);
             total += cache_wrap(ph - prev);
             prev = ph;
         }
-        double om = total / (c->rows - 1);
+        double om = total / (h->rows - 1);
         if (!(om > 0))
             return;
         ff.v[b] = om;
         /* the phase's error at both ends, over the rows between */
-        ff.tolv[b] = 4 * (c->tol + (c->rows - 1) * om * 0x1p-22) /
-                     ((c->rows - 1) * om) + 0x1p-22;
+        ff.tolv[b] = 4 * (c->tol + (h->rows - 1) * om * 0x1p-22) /
+                     ((h->rows - 1) * om) + 0x1p-22;
         ff.tol = ff.tolv[b] > ff.tol ? ff.tolv[b] : ff.tol;
     }
     ff.n = nb;
     ff.dtype = FD_TEXT;
     snprintf(ff.what, sizeof ff.what, "the cache's frequencies");
-    struct freq_setup fs = { c->s->sc, f->w, c->s->base, c->s->n,
+    struct freq_setup fs = { c->s->sc, w, c->s->base, c->s->n,
                              c->s->head_dim, c->s->n };
     if (freq_check_setup(&ff, &fs, &fr, err, sizeof err) != 1)
         return;
     for (int i = 0; i < fr.nmatch; i++)
         if (fr.match[i].nb == nb)
-            cache_refit(c, &fr.match[i], out);
+            cache_refit(c, &fr.match[i], l);
+}
+
+/* The settings' own combination over every row, its worst into out:
+ * 0 it holds, 1 it does not, -1 a block cannot be read. */
+static int cache_config(struct cctx *c, struct cache_check *out)
+{
+    static struct cfit q;
+    struct cvar v;
+    cvar_config(c, &v);
+    out->worst = -1;
+    if (cfit_make(c, &v, &q) != 0)
+        return 1;
+    out->worst = 0;
+    cfit_rows(c, &q, &c->head, -1, out);
+    if (cache_stream(c, &q, 1, -1, out) != 0)
+        return -1;
+    return q.bad;
+}
+
+/* What reproduces the cache, into out: 0, or -1 when a block cannot be
+ * read. */
+static int cache_search(struct cctx *c, struct cache_check *out)
+{
+    static struct clist l;
+    int pick[CAXES] = { 0 };
+    l.n = 0;
+    cache_walk(c, pick, 0, 0, &l);
+    if (clist_verify(c, &l, out) != 0)
+        return -1;
+    if (out->nmatch == 0 && c->mrope) {
+        cache_slots(c, &l);
+        if (clist_verify(c, &l, out) != 0)
+            return -1;
+    }
+    if (out->nmatch == 0) {
+        cache_freqs(c, &l);
+        if (clist_verify(c, &l, out) != 0)
+            return -1;
+    }
+    int keep = 0;               /* a match holding a smaller one: dropped */
+    for (int i = 0; i < out->nmatch; i++)
+        if (out->match[i].changes == out->match[0].changes)
+            out->match[keep++] = out->match[i];
+    out->nmatch = keep;
+    return 0;
+}
+
+/* The block buffer for the rows after the head: 0, or -1. */
+static int cache_block(struct cctx *c)
+{
+    int w = c->f->w, rows = (1 << 18) / w;
+    c->brows = rows < 1 ? 1 : rows > CACHE_HEAD_ROWS ? CACHE_HEAD_ROWS : rows;
+    if (c->rows <= c->head.rows)
+        return 0;
+    c->bcos = malloc((size_t)c->brows * (size_t)w * sizeof *c->bcos);
+    c->bsin = malloc((size_t)c->brows * (size_t)w * sizeof *c->bsin);
+    return c->bcos && c->bsin ? 0 : -1;
+}
+
+/* The settings' frequencies into c: 0, or -1. */
+static int cache_omegas(struct cctx *c)
+{
+    const struct cache_setup *s = c->s;
+    if (s->d / 2 > FREQ_BANDS_MAX ||
+        rope_inv_freq(s->sc, s->d, s->base, s->n, c->omega[0], NULL) != 0)
+        return -1;
+    if (c->f->w / 2 <= FREQ_BANDS_MAX &&
+        rope_inv_freq(s->sc, c->f->w, s->base, s->n, c->omega[1], NULL) != 0)
+        memcpy(c->omega[1], c->omega[0], sizeof c->omega[0]);
+    memcpy(c->omega[2], c->omega[1], sizeof c->omega[1]);
+    return 0;
+}
+
+static int cache_run(struct cctx *c, struct cache_check *out)
+{
+    if (cache_omegas(c) != 0) {
+        snprintf(c->err, c->errlen, "the settings cannot be evaluated");
+        return -1;
+    }
+    if (mrope_setup(c) != 0) {
+        snprintf(c->err, c->errlen, "the M-RoPE sections do not fit d/2 = "
+                 "%d slots", c->s->d / 2);
+        return -1;
+    }
+    if (cache_block(c) != 0) {
+        snprintf(c->err, c->errlen, "out of memory");
+        return -1;
+    }
+    out->rows = c->rows;
+    out->w = c->f->w;
+    int k = cache_config(c, out);
+    if (k != 1)
+        return k;
+    return cache_search(c, out) != 0 ? -1 : 1;
 }
 
 int cache_check(const struct cache_file *f, const struct cache_setup *s,
                 struct cache_check *out, char *err, size_t errlen)
 {
     static struct cctx c;
-    struct cvar v;
     memset(out, 0, sizeof *out);
     memset(&c, 0, sizeof c);
     c.f = f;
     c.s = s;
     c.a0 = rope_attention_factor(s->sc);
     c.tol = dtype_abs(f->dtype) * (c.a0 > 1 ? c.a0 : 1);
-    if (s->d / 2 > FREQ_BANDS_MAX ||
-        rope_inv_freq(s->sc, s->d, s->base, s->n, c.omega[0], NULL) != 0) {
-        snprintf(err, errlen, "the settings cannot be evaluated");
-        return -1;
-    }
-    if (f->w / 2 <= FREQ_BANDS_MAX &&
-        rope_inv_freq(s->sc, f->w, s->base, s->n, c.omega[1], NULL) != 0)
-        memcpy(c.omega[1], c.omega[0], sizeof c.omega[0]);
-    memcpy(c.omega[2], c.omega[1], sizeof c.omega[1]);
-    c.rows = f->rows;
-    if (mrope_setup(&c) != 0) {
-        snprintf(err, errlen, "the M-RoPE sections do not fit d/2 = %d "
-                 "slots", s->d / 2);
-        return -1;
-    }
-    out->rows = c.rows;
-    out->w = f->w;
-    cvar_config(&c, &v);
-    out->worst = -1;
-    if (cvar_fit(&c, &v, 1, out) >= 0)
-        return 0;
-    int pick[CAXES] = { 0 };
-    cache_walk(&c, pick, 0, 0, out);
-    if (out->nmatch == 0 && c.mrope)
-        cache_slots(&c, out);
-    if (out->nmatch == 0)
-        cache_freqs(&c, out);
-    int keep = 0;               /* a match holding a smaller one: dropped */
-    for (int i = 0; i < out->nmatch; i++)
-        if (out->match[i].changes == out->match[0].changes)
-            out->match[keep++] = out->match[i];
-    out->nmatch = keep;
-    return 1;
+    c.rows = f->n;
+    c.head = (struct crows){ f->cos, f->sin, 0, f->head, c.hids };
+    c.err = err;
+    c.errlen = errlen;
+    int k = cache_run(&c, out);
+    free(c.bcos);
+    free(c.bsin);
+    c.bcos = c.bsin = NULL;
+    return k;
 }

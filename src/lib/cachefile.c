@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: ISC */
 /*
  * cachefile.c - read a dumped cos/sin cache (peviz/cachecheck.h): a .npy
- * of shape (2, n, W), or safetensors "cos" and "sin".  Only the headers
- * and the first CACHE_ROWS_MAX positions are read.
+ * of shape (2, n, W), or safetensors "cos" and "sin".  The headers and
+ * the first CACHE_HEAD_ROWS positions are read at load; the file stays
+ * open and cache_file_rows reads any other rows by offset.
  */
 #include "peviz/cachecheck.h"
 
@@ -15,6 +16,14 @@
 
 #define CF_HEADER_MAX 100000000
 
+struct cache_src {
+    struct filesrc s;           /* its err is set at each read */
+    uint64_t at_cos, at_sin;    /* the first value of each tensor */
+    enum filesrc_elem e;
+    int big;                    /* big-endian values */
+    char name[];                /* a copy of the name, for messages */
+};
+
 static int cf_alloc(struct cache_file *f, int64_t n, int64_t w,
                     const struct filesrc *s)
 {
@@ -23,10 +32,10 @@ static int cf_alloc(struct cache_file *f, int64_t n, int64_t w,
                             "positions >= 1 and an even width 2..%d",
                             (long long)n, (long long)w, CACHE_WIDTH_MAX);
     f->n = n;
-    f->rows = n > CACHE_ROWS_MAX ? CACHE_ROWS_MAX : (int)n;
+    f->head = n > CACHE_HEAD_ROWS ? CACHE_HEAD_ROWS : (int)n;
     f->w = (int)w;
-    f->cos = calloc((size_t)f->rows * (size_t)w, sizeof *f->cos);
-    f->sin = calloc((size_t)f->rows * (size_t)w, sizeof *f->sin);
+    f->cos = calloc((size_t)f->head * (size_t)w, sizeof *f->cos);
+    f->sin = calloc((size_t)f->head * (size_t)w, sizeof *f->sin);
     if (!f->cos || !f->sin)
         return filesrc_fail(s, "out of memory");
     return 0;
@@ -38,12 +47,49 @@ static enum freq_dtype cf_dtype(enum filesrc_elem e)
          : e == FS_F16 ? FD_F16 : FD_BF16;
 }
 
-/* rows x w values at off into out (row-major, w a row). */
-static int cf_read(const struct filesrc *s, const struct cache_file *f,
-                   uint64_t off, enum filesrc_elem e, int big, double *out)
+/* Rows from .. from+count-1 of both tensors, from source s. */
+static int cf_rows(const struct filesrc *s, const struct cache_src *c,
+                   int w, int64_t from, int count, double *cos, double *sin)
 {
-    uint64_t count = (uint64_t)f->rows * (uint64_t)f->w;
-    return filesrc_read_elems(s, off, count, e, big, out, 1);
+    uint64_t row = (uint64_t)w * (uint64_t)filesrc_elem_size(c->e);
+    uint64_t k = (uint64_t)count * (uint64_t)w;
+    return filesrc_read_elems(s, c->at_cos + (uint64_t)from * row, k, c->e,
+                              c->big, cos, 1) ||
+           filesrc_read_elems(s, c->at_sin + (uint64_t)from * row, k, c->e,
+                              c->big, sin, 1) ? -1 : 0;
+}
+
+/* Where the values are (into f->src), and the head read from there. */
+static int cf_place(const struct filesrc *s, struct cache_file *f,
+                    uint64_t at_cos, uint64_t at_sin, enum filesrc_elem e,
+                    int big)
+{
+    size_t len = strlen(s->name) + 1;
+    f->src = malloc(sizeof *f->src + len);
+    if (!f->src)
+        return filesrc_fail(s, "out of memory");
+    memcpy(f->src->name, s->name, len);
+    f->src->s = *s;
+    f->src->s.name = f->src->name;
+    f->src->s.fd = -1;          /* the descriptor is handed over in cf_load */
+    f->src->at_cos = at_cos;
+    f->src->at_sin = at_sin;
+    f->src->e = e;
+    f->src->big = big;
+    return cf_rows(s, f->src, f->w, 0, f->head, f->cos, f->sin);
+}
+
+int cache_file_rows(const struct cache_file *f, int64_t from, int count,
+                    double *cos, double *sin, char *err, size_t errlen)
+{
+    struct filesrc s = f->src->s;
+    s.err = err;
+    s.errlen = errlen;
+    if (from < 0 || count < 0 || from > f->n - count)
+        return filesrc_fail(&s, "rows %lld..%lld past the %lld positions",
+                            (long long)from, (long long)from + count - 1,
+                            (long long)f->n);
+    return cf_rows(&s, f->src, f->w, from, count, cos, sin);
 }
 
 /* ---- .npy --------------------------------------------------------------- */
@@ -118,8 +164,7 @@ static int load_npy(const struct filesrc *s, struct cache_file *f)
                     (uint64_t)filesrc_elem_size(e);
     if (at + hl + 2 * half > s->size)
         return filesrc_fail(s, "shorter than its header says");
-    return cf_read(s, f, at + hl, e, big, f->cos) ||
-           cf_read(s, f, at + hl + half, e, big, f->sin) ? -1 : 0;
+    return cf_place(s, f, at + hl, at + hl + half, e, big);
 }
 
 /* ---- safetensors ---------------------------------------------------------- */
@@ -163,10 +208,13 @@ static int st_one(const struct filesrc *s, const json_value *root,
                             "(1, n, W)", name);
     t->n = (int64_t)v[nd - 2];
     t->w = (int64_t)v[nd - 1];
-    t->off = base + (uint64_t)b;
     if (!(b >= 0) || e - b != v[nd - 2] * v[nd - 1] * filesrc_elem_size(t->e))
         return filesrc_fail(s, "tensor '%.100s': data_offsets do not fit "
                             "its shape", name);
+    if (!(e <= (double)(s->size - base)))
+        return filesrc_fail(s, "tensor '%.100s': its data runs past the end "
+                            "of the file", name);
+    t->off = base + (uint64_t)b;
     return 0;
 }
 
@@ -202,8 +250,7 @@ static int st_load_root(const struct filesrc *s, const json_value *root,
     f->dtype = cf_dtype(tc.e);
     snprintf(f->what, sizeof f->what, "safetensors %.40s/%.40s (%lld, %lld) %s",
              cn, sn, (long long)tc.n, (long long)tc.w, freq_dtype_name(f->dtype));
-    return cf_read(s, f, tc.off, tc.e, 0, f->cos) ||
-           cf_read(s, f, ts.off, ts.e, 0, f->sin) ? -1 : 0;
+    return cf_place(s, f, tc.off, ts.off, tc.e, 0);
 }
 
 static int load_st(const struct filesrc *s, const char *tensor,
@@ -233,12 +280,16 @@ static int load_st(const struct filesrc *s, const char *tensor,
 
 void cache_file_free(struct cache_file *f)
 {
+    if (f->src)
+        filesrc_close(&f->src->s);
+    free(f->src);
     free(f->cos);
     free(f->sin);
+    f->src = NULL;
     f->cos = f->sin = NULL;
 }
 
-/* Read source s (closed here). */
+/* Read source s (closed here, or its descriptor handed to f->src). */
 static int cf_load(struct filesrc *s, const char *tensor, struct cache_file *f)
 {
     unsigned char m[9] = { 0 };
@@ -253,6 +304,10 @@ static int cf_load(struct filesrc *s, const char *tensor, struct cache_file *f)
             filesrc_fail(s, "not a .npy or safetensors cache");
     } else
         filesrc_fail(s, "not a .npy or safetensors cache");
+    if (r == 0) {
+        f->src->s.fd = s->fd;
+        s->fd = -1;
+    }
     filesrc_close(s);
     if (r)
         cache_file_free(f);

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: ISC
-# run.sh - make bench: frame compute, keypress latency, bytes, CPU, memory
-# and the binary export against the write floor.  Prints a table; a figure
-# over its target is marked MISSED, a row that measured nothing NO DATA,
-# and either makes the script exit 1 (after the whole table).
-# BENCH_QUICK=1 takes fewer samples; BENCH_ONLY="frame pty follow graphics export"
+# run.sh - make bench: frame compute, keypress latency, bytes, CPU, memory,
+# the binary export against the write floor and --check-cache of a long
+# cache.  Prints a table; a figure over its target is marked MISSED, a row
+# that measured nothing NO DATA, and either makes the script exit 1 (after
+# the whole table).
+# BENCH_QUICK=1 takes fewer samples; BENCH_ONLY="frame pty follow graphics export cache"
 # and PTY_ONLY="latency bandwidth slow rss" pick sections.
 set -u
 PEVIZ=${PEVIZ:-./peviz}
@@ -89,6 +90,36 @@ soft_rss() {
     done
 }
 
+# --check-cache over a whole 131072 x 128 f32 cache (128 MB, written by
+# cache_npy, matching llama2-7b): every row compared, a block at a time.
+# Wall time and peak memory, the median of RUNS runs.
+cache_bench() {
+    local f="$TMPF.npy" i kb secs st out="$TMPF.c"
+    echo
+    echo "--check-cache of a 131072 x 128 f32 cache (npy, 128 MB), every position, median of $RUNS runs"
+    if ! "$BUILD/bench/cache_npy" 131072 128 10000 >"$f"; then
+        echo "  check-cache  131072 x 128: NO DATA (cache_npy failed)"
+        rm -f "$f"
+        return
+    fi
+    : >"$out"
+    for ((i = 0; i < RUNS; i++)); do
+        read -r kb secs st < <("$BUILD/bench/peak_rss" "$PEVIZ" --check-cache "$f" --model llama2-7b)
+        [ "${st:-1}" = 0 ] && echo "$kb $secs" >>"$out"
+    done
+    rm -f "$f"
+    if [ "$(wc -l <"$out")" != "$RUNS" ]; then
+        echo "  check-cache  131072 x 128: NO DATA (a run did not match, status ${st:-?})"
+        return
+    fi
+    kb=$(cut -d' ' -f1 "$out" | median); secs=$(cut -d' ' -f2 "$out" | median)
+    rm -f "$out"
+    awk -v kb="$kb" -v s="$secs" 'BEGIN {
+        printf "  check-cache  131072 x 128 f32: %.2f s wall  target <= 2 s: %s;  " \
+               "peak RSS %.1f MB  target <= 32 MB: %s\n", s,
+               (s <= 2) ? "ok" : "MISSED", kb / 1024, (kb <= 32768) ? "ok" : "MISSED" }'
+}
+
 main() {
     echo "peviz make bench, $(date '+%Y-%m-%d %H:%M %Z')"
     echo "machine: $(nproc) cores,$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2), $(. /etc/os-release && echo "$PRETTY_NAME"), $(${CC:-cc} --version | head -n 1)"
@@ -120,6 +151,11 @@ main() {
     if want export; then
         TMPF=$(mktemp /tmp/peviz-bench.XXXXXX)
         export_bench
+    fi
+    if want cache; then
+        TMPF=$(mktemp /tmp/peviz-bench.XXXXXX)
+        cache_bench
+        rm -f "$TMPF"
     fi
 }
 

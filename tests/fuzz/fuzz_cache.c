@@ -2,7 +2,7 @@
 /*
  * fuzz_cache.c - libFuzzer harness for --check-cache's reader and check:
  * the input read as a dumped cos/sin cache (.npy or safetensors, told by
- * its first bytes); what loads must have 1..CACHE_ROWS_MAX rows of an
+ * its first bytes); what loads must have 1..CACHE_HEAD_ROWS rows read of an
  * even width, and the check against settings of d = W (none, and yarn
  * with its attention factor) must give 0 or 1, or -1 with a message.
  */
@@ -44,7 +44,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             abort();
         return 0;
     }
-    if (f.rows < 1 || f.rows > CACHE_ROWS_MAX || f.w < 2 || f.w % 2 ||
+    if (f.head < 1 || f.head > CACHE_HEAD_ROWS || f.n < f.head || f.w < 2 || f.w % 2 ||
         f.w > CACHE_WIDTH_MAX || !f.cos || !f.sin)
         abort();
     check(&f, ROPE_NONE, CP_HALF);
