@@ -46,6 +46,16 @@ static const char *record_dir(const char *path, char *buf, size_t len)
     return buf;
 }
 
+/* What a path that is there but not a file is ("a character device",
+ * for /dev/full), or NULL for a file or a symbolic link. */
+static const char *record_kind(mode_t m)
+{
+    return S_ISREG(m) || S_ISLNK(m) ? NULL
+         : S_ISDIR(m) ? "a directory" : S_ISCHR(m) ? "a character device"
+         : S_ISBLK(m) ? "a block device" : S_ISFIFO(m) ? "a FIFO (pipe)"
+         : S_ISSOCK(m) ? "a socket" : "not a regular file";
+}
+
 int record_open(const char *path, char *err, size_t errlen)
 {
     struct stat st;
@@ -55,6 +65,12 @@ int record_open(const char *path, char *err, size_t errlen)
         e = errno;
     else if (e == ENOENT)
         e = 0;
+    if (e == EEXIST && record_kind(st.st_mode)) {
+        snprintf(err, errlen, "--record: %s: %s; name a new file (a "
+                 "recording is a file of its own)", path,
+                 record_kind(st.st_mode));
+        return -1;
+    }
     if (e) {
         snprintf(err, errlen, "--record: %s: %s", path, e == EEXIST
                  ? "exists; name a new file (a recording never replaces one)"

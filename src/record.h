@@ -21,7 +21,9 @@
 
 /*
  * Name path for the recording: refused when a file is there (a
- * recording never replaces one) or its directory cannot be written.
+ * recording never replaces one), when something else is (a device such
+ * as /dev/full, a FIFO, a directory: named in err), or when its
+ * directory cannot be written.
  * Nothing is created until record_start, so a start that is refused
  * (no terminal) leaves no file.  Returns 0, or -1 with the reason in err.
  */

@@ -10,7 +10,8 @@
 # - --record writes a valid asciicast v3 file: a marker per tour step
 #   (--autoplay runs the tour unattended), nothing while the screen is at
 #   rest, an exit event, and the terminal restored on every exit; past a
-#   file size limit it says so at once and keeps whole events only;
+#   file size limit and on a full disk (a tmpfs of 8 KB) it says so at
+#   once and keeps whole events only; /dev/full is refused before start;
 # - what the captions suggest, typed at 80x24, 120x40 and 160x48, with
 #   colour and without, in English and Chinese.
 . "$(dirname "$0")/lib.sh"
@@ -209,7 +210,14 @@ record_full() {
     check "--record past ulimit -f: stderr names the file and the error" \
         screen_has "--record: $cast: File too large"
     check "--record past ulimit -f: every line of the file is whole JSON" \
-        python3 -c '
+        cast_whole "$cast" 8192
+    stop
+}
+
+# FILE holds whole events only: the header first, each line whole JSON,
+# at most MAX bytes.
+cast_whole() {
+    python3 -c '
 import json, sys
 data = open(sys.argv[1], encoding="utf-8").read()
 lines = data.split("\n")
@@ -218,9 +226,52 @@ assert json.loads(lines[0])["version"] == 3
 for l in lines[1:-1]:
     e = json.loads(l)
     assert isinstance(e, list) and len(e) == 3, l[:80]
-assert len(data) <= 8 * 1024
-' "$cast"
+assert len(data) <= int(sys.argv[2])
+' "$1" "$2"
+}
+
+# A real full disk: a tmpfs of 8 KB that only this test sees (unshare -rm
+# mounts it in a mount namespace of its own).  The file is copied out
+# when peviz has exited, since the mount goes with the namespace.
+record_enospc() {
+    local mnt="$TMPD/small" copy="$TMPD/enospc.cast"
+    mkdir -p "$mnt"
+    start_raw 80 24 unshare -rm bash -c \
+        'mount -t tmpfs -o size=8k tmpfs "$0" && exec "$@"' "$mnt" \
+        "$E2E_DIR/wrap.sh" bash -c \
+        '"$0" --record "$1/full.cast"; r=$?; cp "$1/full.cast" "$2"; exit $r' \
+        "$PEVIZ" "$mnt" "$copy"
+    expect "--record on a full disk: the status line says so at once" \
+        '--record stopped: No space left on device'
+    keys D
+    expect "--record on a full disk: the program goes on" 'd_model=128'
+    keys q
+    check "--record on a full disk: q quits with 2, tty restored" \
+        poll_until exit_is "EXIT=2 TTY=restored"
+    check "--record on a full disk: stderr names the file and the error" \
+        screen_has "--record: $mnt/full.cast: No space left on device"
+    check "--record on a full disk: every line of the file is whole JSON" \
+        cast_whole "$copy" 8192
     stop
+}
+
+# /dev/full is there and is not a file: refused before the terminal
+# starts, in one line that names it, exit 2 (a pane wide enough for the
+# line whole).
+record_device() {
+    start_peviz 160 24 --record /dev/full
+    check "--record /dev/full: exit 2 at once, tty restored" \
+        poll_until exit_is "EXIT=2 TTY=restored"
+    check "--record /dev/full: one line naming the file and what it is" \
+        only_line 'peviz: --record: /dev/full: a character device; name a new file (a recording is a file of its own)'
+    check "--record /dev/full: the screen was never taken" screen_restored
+    stop
+}
+# The pane shows LINE and the EXIT= line, nothing else.
+only_line() {
+    local s
+    s=$(capture)
+    [ "$(grep -c . <<<"$s")" = 2 ] && grep -qxF "$1" <<<"$s"
 }
 
 # What zh_no_answer checks, for the count when it cannot run.
@@ -308,4 +359,11 @@ hall_tour
 record_tour
 record_idle
 record_full
+record_device
+if unshare -rm true 2>/dev/null; then
+    record_enospc
+else
+    e2e_skip "a full disk needs unshare -rm (a user namespace) for its tmpfs" \
+        util-linux record_enospc
+fi
 e2e_done
