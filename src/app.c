@@ -518,9 +518,11 @@ static int rope_command(struct app *a, const char *name, const char *arg)
     }
     if (commit_params(a, &next))
         return -1;
-    if (model) {        /* compare names pane A's model */
+    if (model) {        /* compare names pane A's model; its mask too */
         a->cmp.panes[0].model = 1 + params_model_index(arg);
         app_set_source(a, arg, 0);
+        a->att.o.window = rope_preset_find(arg)->window;
+        a->att.o.chunk = rope_preset_find(arg)->chunk;
     }
     params_format_rope(&a->p, sc, sizeof sc);
     app_msg(a, 0, "%s set: RoPE scaling %s", model ? "model" : ROPE_OPT_NAMES[id], sc);

@@ -122,6 +122,11 @@ static void test_config_mask(const char *dir)
     type(&a, cmd);
     CHECK(!a.msg_error && a.att.o.window == 0);
     CHECK(strstr(a.msg, "window") == NULL);
+    /* :model takes the preset's mask, as --model does */
+    type(&a, ":model gemma4-sliding\r");
+    CHECK(!a.msg_error && a.att.o.window == 1024 && a.att.o.chunk == 0);
+    type(&a, ":model llama4-scout\r");
+    CHECK(!a.msg_error && a.att.o.window == 0 && a.att.o.chunk == 8192);
     unlink(path);
 }
 
