@@ -960,6 +960,14 @@ static void print_params(const struct cli *c, FILE *f, int nfile)
     }
 }
 
+/* Where row s's value came from when no option gave it: the mask rows
+ * from --model or --config (where they stand), the others defaults. */
+static int row_start(const struct cli *c, const struct setting *s)
+{
+    return s->off == SET_OFF(att.o.window) || s->off == SET_OFF(att.o.chunk)
+           ? c->start_at : 0;
+}
+
 void cli_print_settings(const struct cli *c, FILE *f, int nfile)
 {
     const struct setting *s;
@@ -968,7 +976,8 @@ void cli_print_settings(const struct cli *c, FILE *f, int nfile)
     for (size_t k = 0; (s = cli_setting(k)); k++) {
         settings_show(s, &c->app, v, sizeof v);
         fprintf(f, "%-20s %-16s %s\n", s->name, v,
-                source(c->set_text[k] ? c->set_at[k] : 0, nfile));
+                source(c->set_text[k] ? c->set_at[k] : row_start(c, s),
+                       nfile));
     }
 }
 

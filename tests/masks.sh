@@ -248,6 +248,11 @@ hid() { "$PEVIZ" --export scores --causal -n 12 --rows 11..11 "$@" 2>/dev/null |
 [ "$(hid --window 5 --config tests/data/mask-mistral-null.json)" = 7 ] && ok \
     || bad "--window before --config: the file's none won"
 
+# --print-settings: the file's window, from where --config stands
+"$PEVIZ" --no-user-settings --config tests/data/mask-gemma2.json --print-settings >"$tmp/ps" 2>&1
+grep -qE '^window +6 +command line$' "$tmp/ps" && ok \
+    || bad "--print-settings: $(grep '^window ' "$tmp/ps")"
+
 # a class default when the key is missing: Mistral's 4096
 printf '%s' '{"model_type": "mistral", "head_dim": 8, "rope_theta": 10000.0}' >"$tmp/mistral.json"
 [ "$(seen_keys --config "$tmp/mistral.json")" = 4096 ] && ok \
