@@ -10,6 +10,7 @@
 
 #include "app.h"
 #include "config.h"
+#include "config_mask.h"
 #include "geom.h"
 #include "plans.h"
 #include "peviz/fmt.h"
@@ -517,9 +518,11 @@ static int rope_command(struct app *a, const char *name, const char *arg)
     }
     if (commit_params(a, &next))
         return -1;
-    if (model) {        /* compare names pane A's model */
+    if (model) {        /* compare names pane A's model; its mask too */
         a->cmp.panes[0].model = 1 + params_model_index(arg);
         app_set_source(a, arg, 0);
+        a->att.o.window = rope_preset_find(arg)->window;
+        a->att.o.chunk = rope_preset_find(arg)->chunk;
     }
     params_format_rope(&a->p, sc, sizeof sc);
     app_msg(a, 0, "%s set: RoPE scaling %s", model ? "model" : ROPE_OPT_NAMES[id], sc);
@@ -585,11 +588,16 @@ static int config_command(struct app *a, const char *arg)
     }
     if (commit_params(a, &next))
         return -1;
+    struct config_mask m;       /* the layer's mask, as --config sets it */
+    if (config_mask(path, layer && *layer ? layer : NULL, &m) == 0) {
+        a->att.o.window = m.window;
+        a->att.o.chunk = m.chunk;
+    }
     a->cmp.panes[0].model = 0;
     app_set_source(a, path, 1);
     params_format_rope(&a->p, sc, sizeof sc);
-    app_msg(a, 0, "config %s: d=%d n=%ld RoPE scaling %s", a->source, a->p.d,
-            (long)a->p.n, sc);
+    app_msg(a, 0, "config %s: d=%d n=%ld RoPE scaling %s%s%s", a->source,
+            a->p.d, (long)a->p.n, sc, m.note[0] ? ", " : "", m.note);
     return 0;
 }
 

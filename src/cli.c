@@ -12,6 +12,7 @@
 #include "cli.h"
 #include "follow.h"
 #include "config.h"
+#include "config_mask.h"
 #include "mpos_cli.h"
 #include "mpos_config.h"
 #include "plans.h"
@@ -74,7 +75,7 @@ static const struct opt OPTS[] = {
     { "config", 1, O_CONFIG, "FILE", "RoPE settings from a config.json or .gguf file" },
     { "check-freqs", 1, O_CHECK_FREQS, "FILE", "compare a dumped inv_freq (.npy, .csv, safetensors, GGUF) with the settings; exit 0 match, 1 differ" },
     { "check-cache", 1, O_CHECK_CACHE, "FILE", "compare a dumped cos/sin cache (.npy (2, n, W), safetensors cos and sin) with the settings; exit 0 match, 1 differ" },
-    { "layer-type", 1, O_LAYER_TYPE, "NAME", "config: the layer type (per-type rope_parameters, Gemma 3 v4; a null entry: no RoPE)" },
+    { "layer-type", 1, O_LAYER_TYPE, "NAME", "config: the layer type shown (per-type rope_parameters, Gemma 3 v4, layer_types; a null entry: no RoPE), and its mask" },
     { "no-truncate", 0, O_NO_TRUNCATE, NULL, "yarn: keep the ramp bounds unrounded" },
     { "short-factor", 1, O_ROPE + RO_SHORT_FACTOR, "LIST", "longrope: d/2 factors a,b,... (n <= L)" },
     { "long-factor", 1, O_ROPE + RO_LONG_FACTOR, "LIST", "longrope: d/2 factors a,b,... (n > L)" },
@@ -744,6 +745,47 @@ static int check_final(struct cli *c, const char *pos_arg)
     return 0;
 }
 
+/* A preset's mask: its sliding window or chunk (the preset's name on the
+ * status line says where it came from). */
+static void model_mask(struct cli *c, const struct rope_preset *m)
+{
+    c->app.att.o.window = m->window;
+    c->app.att.o.chunk = m->chunk;
+}
+
+/* The mask config gives the layer shown (config_mask.h); named means the
+ * status line names its layer type already, else it is named when it has
+ * a mask. */
+static void mask_from_config(struct cli *c, const char *config,
+                            const char *layer, int named)
+{
+    struct config_mask m;
+    c->mask_note[0] = 0;
+    c->mask_window = c->mask_chunk = 0;
+    if (config_mask(config, layer, &m) == 0) {
+        c->mask_window = m.window;
+        c->mask_chunk = m.chunk;
+        snprintf(c->mask_note, sizeof c->mask_note, "%s", m.note);
+        size_t k = strlen(c->app.source);   /* the layer type shown */
+        if (!named && m.note[0])
+            snprintf(c->app.source + k, sizeof c->app.source - k, " %s",
+                     m.layer);
+    }
+    c->app.att.o.window = c->mask_window;
+    c->app.att.o.chunk = c->mask_chunk;
+}
+
+/* The mask's source beside the model's on the status line, unless
+ * --window or --chunk changed it. */
+static void mask_source(struct cli *c)
+{
+    size_t k = strlen(c->app.source);
+    if (c->mask_note[0] && k && c->app.att.o.window == c->mask_window &&
+        c->app.att.o.chunk == c->mask_chunk)
+        snprintf(c->app.source + k, sizeof c->app.source - k, ", %s",
+                 c->mask_note);
+}
+
 /*
  * --model, --config and --layer-type set the starting point wherever they
  * stand; every other option then changes it (pass two).
@@ -778,7 +820,7 @@ static int first_pass(struct cli *c, int argc, char **argv,
         c->app.cmp.panes[0].model = 1 + params_model_index(model);
         app_set_source(&c->app, model, 0);
         c->app.att.o.qk_pairs = params_model_pairs(model);
-        c->app.att.o.window = rope_preset_find(model)->window;
+        model_mask(c, rope_preset_find(model));
     }
     if (model)          /* a vision-language model: its M-RoPE too */
         mpos_preset(model, &c->app.mp);
@@ -806,6 +848,8 @@ static int first_pass(struct cli *c, int argc, char **argv,
         size_t k = strlen(c->app.source);   /* where the value came from */
         snprintf(c->app.source + k, sizeof c->app.source - k, ", %s", note);
     }
+    if (config)
+        mask_from_config(c, config, layer, nope >= 0);
     if (nope == 1)      /* a layer type without RoPE */
         c->app.att.o.scheme = SCHEME_NOPE;
     if (config && config_qk_pairs(config) >= 0)     /* --rope-layout wins */
@@ -877,6 +921,7 @@ int cli_parse(struct cli *c, int argc, char **argv)
                     "it without --export, --snapshot or --check");
     if (cli_apply(c, 0))
         return 2;
+    mask_source(c);
     terminal_rows(c);
     if (params_check_rope(&c->app.p, err, sizeof err))
         return fail("--%s", err);
@@ -915,6 +960,14 @@ static void print_params(const struct cli *c, FILE *f, int nfile)
     }
 }
 
+/* Where row s's value came from when no option gave it: the mask rows
+ * from --model or --config (where they stand), the others defaults. */
+static int row_start(const struct cli *c, const struct setting *s)
+{
+    return s->off == SET_OFF(att.o.window) || s->off == SET_OFF(att.o.chunk)
+           ? c->start_at : 0;
+}
+
 void cli_print_settings(const struct cli *c, FILE *f, int nfile)
 {
     const struct setting *s;
@@ -923,7 +976,8 @@ void cli_print_settings(const struct cli *c, FILE *f, int nfile)
     for (size_t k = 0; (s = cli_setting(k)); k++) {
         settings_show(s, &c->app, v, sizeof v);
         fprintf(f, "%-20s %-16s %s\n", s->name, v,
-                source(c->set_text[k] ? c->set_at[k] : 0, nfile));
+                source(c->set_text[k] ? c->set_at[k] : row_start(c, s),
+                       nfile));
     }
 }
 

@@ -39,6 +39,9 @@ struct cli {
     const char *check_cache;   /* --check-cache FILE */
     int cfg_head_dim;          /* --config's head dim (0: none) */
     int64_t cfg_max_pos;       /* its max_position_embeddings (0: none) */
+    int64_t mask_window, mask_chunk;    /* the mask --config or --model
+                                           gives (0: none) */
+    char mask_note[112];       /* where it came from, or "" */
     long row_offset;           /* --row-offset K, or -1: the known one */
     long rows_first, rows_last; /* --rows A..B, or -1: every row */
     int components;            /* --components K (PCA exports), default 3 */

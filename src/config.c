@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "config_mask.h"
 #include "gguf_config.h"
 #include "peviz/json.h"
 #include "peviz/tables.h"
@@ -281,6 +282,40 @@ static int v4_labels(struct cfg *c, const json_value *rp, const char *layer,
     return 0;
 }
 
+/* A layer type of a file with one set of RoPE settings for every layer
+ * (layer_types, or the types its class makes: gpt-oss, Mistral, Llama 4):
+ * 1 when the file has it, the layer type in force then (Llama 4's
+ * full_attention layers have no RoPE). */
+static int one_set_layer(struct cfg *c, const char *layer)
+{
+    struct config_mask m;
+    if (!config_mask_has_layer(c->root, layer))
+        return 0;
+    config_mask_of(c->root, layer, &m);
+    snprintf(c->layer, sizeof c->layer, "%.60s", layer);
+    c->nope = m.nope;
+    return 1;
+}
+
+/* A layer type a file with one set of settings does not have; for a
+ * file that says nothing of its layers, obj.key: why. */
+static int no_layer(struct cfg *c, const char *layer, const char *obj,
+                    const char *key, const char *why0)
+{
+    char names[160], why[260];
+    config_mask_names(c->root, names, sizeof names);
+    if (!names[0])
+        return bad(c, obj, key, why0);
+    snprintf(why, sizeof why, "no such layer type; the file has %s (one "
+             "set of RoPE settings for every layer)", names);
+    snprintf(c->err, c->errlen, "%s: --layer-type '%.60s': %s", c->file,
+             layer, why);
+    for (char *q = c->err; *q; q++)
+        if ((unsigned char)*q < 0x20 || *q == 0x7f)
+            *q = '?';
+    return -1;
+}
+
 static int find_settings(struct cfg *c, const char *layer)
 {
     const json_value *rp = json_get(c->root, "rope_parameters");
@@ -292,9 +327,10 @@ static int find_settings(struct cfg *c, const char *layer)
         if (rp->type != JSON_OBJECT)
             return bad(c, NULL, "rope_parameters", "not an object");
         if (!layer_form(rp)) {
-            if (layer)
-                return bad(c, "rope_parameters", layer, "no such layer type "
-                           "(one set of settings for every layer)");
+            if (layer && !one_set_layer(c, layer))
+                return no_layer(c, layer, "rope_parameters", layer,
+                                "no such layer type (one set of settings "
+                                "for every layer)");
             c->rp = rp;
             snprintf(c->rp_name, sizeof c->rp_name, "rope_parameters");
             return 0;
@@ -313,9 +349,9 @@ static int find_settings(struct cfg *c, const char *layer)
             c->rp = NULL;
             return 0;
         }
-    } else if (layer) {
-        return bad(c, NULL, "rope_parameters", "missing (--layer-type needs "
-                   "the per-layer-type form)");
+    } else if (layer && !one_set_layer(c, layer)) {
+        return no_layer(c, layer, NULL, "rope_parameters", "missing "
+                        "(--layer-type needs the per-layer-type form)");
     }
     snprintf(c->rp_name, sizeof c->rp_name, "rope_scaling");
     rp = json_get(c->root, "rope_scaling");
@@ -894,6 +930,29 @@ int config_layer(const char *path, const char *layer_type, char *name,
         return -1;
     snprintf(name, len, "%s", c.layer);
     return c.nope;
+}
+
+int config_mask(const char *path, const char *layer_type,
+                struct config_mask *m)
+{
+    struct cfg c;
+    char *buf;
+    json_value *root = read_json(path, &buf);
+    int r = -1;
+    memset(m, 0, sizeof *m);
+    if (root && read_layer(path, layer_type, &c) == 0) {
+        /* the layer type in force; v4 Gemma 3 without one shows its
+         * full layers' settings (rope_theta, rope_scaling) */
+        const json_value *t = text_root(root);
+        const char *name = c.layer[0] ? c.layer
+                         : json_get(t, "rope_local_base_freq")
+                         ? "full_attention" : NULL;
+        config_mask_of(t, name, m);
+        r = 0;
+    }
+    json_free(root);
+    free(buf);
+    return r;
 }
 
 int config_load(const char *path, const char *layer_type, params *p,

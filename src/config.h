@@ -63,6 +63,16 @@ int config_dims(const char *path, const char *layer_type, int *hd,
  */
 int config_qk_pairs(const char *path);
 
+/*
+ * The attention mask config.json gives the layer type in force
+ * (layer_type, or the one config_load reads, or layer 0's; see
+ * config_mask.h) into *m: 0, or -1 when path is not a readable
+ * config.json or its settings are refused (*m then holds no mask).
+ */
+struct config_mask;
+int config_mask(const char *path, const char *layer_type,
+                struct config_mask *m);
+
 /* Ministral 3's llama_4_scaling_beta (rope_parameters or rope_scaling,
  * also under text_config), or 0 when the config has none. */
 double config_llama4_beta(const char *path);

@@ -225,8 +225,9 @@ static int export_bands(const params *p, FILE *out)
 /* The horizon's search ends at the longest n peviz takes. */
 #define BOUND_EXPORT_LIMIT PARAM_N_MAX
 
-/* The head the bound is for: its dims and the rotary ones (a preset's
- * head_dim when its rotary part is d, else --rotary-dims R < d). */
+/* The head the bound is for: its dims and the rotary ones (--config's
+ * head dim when its rotary part is d, a preset's head_dim likewise, else
+ * --rotary-dims R < d).  A partial head's other dims are dead pairs. */
 static void bound_head(const struct cli *c, int *head, int *rot)
 {
     const params *p = &c->app.p;
@@ -234,7 +235,11 @@ static void bound_head(const struct cli *c, int *head, int *rot)
     int r = c->app.att.o.rotary_dims;
     *head = p->d;
     *rot = r >= 2 && r < p->d ? r & ~1 : p->d;
-    if (m && m->d == p->d && m->head_dim > p->d) {
+    if (c->cfg_head_dim > p->d && c->cfg_head_dim % 2 == 0 &&
+        p->d == c->app.source_p.d) {
+        *head = c->cfg_head_dim;
+        *rot = p->d;
+    } else if (m && m->d == p->d && m->head_dim > p->d) {
         *head = m->head_dim;
         *rot = p->d;
     }

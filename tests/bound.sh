@@ -126,6 +126,38 @@ for row in rows:
               and b["dead_pairs"] == str((int(row[2]) - int(row[1])) // 2),
               "--model %s: a partial head holds trivially: %r" % (row[0], b))
 
+# a partial config (tests/data/partial-*.json): head_dim (or hidden_size /
+# heads) is the head, int(head * fraction) its rotary dims at
+# theta^(-2i/rotary), every other pair dead; the brute force sums the
+# live cosines and adds 1 a dead pair
+import json
+for name in ("partial-075", "partial-glm", "partial-neox"):
+    path = "tests/data/%s.json" % name
+    cfg = json.load(open(path))
+    rp = cfg.get("rope_parameters") or {}
+    head = cfg.get("head_dim") or cfg["hidden_size"] // cfg["num_attention_heads"]
+    frac = rp.get("partial_rotary_factor", cfg.get("partial_rotary_factor",
+                                                   cfg.get("rotary_pct")))
+    theta = rp.get("rope_theta", cfg.get("rope_theta", cfg.get("rotary_emb_base")))
+    rot = int(head * frac)
+    live, dead = rot // 2, head // 2 - rot // 2
+    b = bound("--config", path)
+    if b is None:
+        check(False, "--config %s refused" % path)
+        continue
+    w = omegas(theta, rot)
+    if dead >= live:
+        ref = None
+    else:
+        ref = next((m for m in range(int(b["horizon_limit"]))
+                    if sum(math.cos(m * x) for x in w) + dead < 0), None)
+    check(b["head_dim"] == str(head) and b["rotary_dims"] == str(rot)
+          and b["live_pairs"] == str(live) and b["dead_pairs"] == str(dead)
+          and b["trivial"] == str(int(dead >= live))
+          and b["horizon"] == fmt_h(ref),
+          "--config %s: %r, want head %d rotary %d dead %d horizon %s"
+          % (path, b, head, rot, dead, fmt_h(ref)))
+
 # ---- the lowest base -------------------------------------------------------
 for d in (32, 64, 96, 128):
     for L in (300, 1000, 2500):

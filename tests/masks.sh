@@ -132,6 +132,147 @@ seen_keys() { "$PEVIZ" --export scores --scheme rope -n 6000 --rows 5000..5000 \
 [ "$(seen_keys --model mistral-7b-v0.1 --window none --causal)" = 5001 ] && ok \
     || bad "mistral-7b-v0.1 --window none: not the triangle"
 
+# ---- masks read from configs (tests/data/mask-*.json) ----------------------
+# Each file's layer types and their masks written again from transformers'
+# configuration_*.py and masking_utils.py; --export scores --causal of the
+# layer shown (--layer-type, else the one whose settings are read, else
+# layer 0) hides exactly causal + the window + the chunk.
+cat >"$tmp/cfgmask.py" <<'PY'
+"""cfgmask.py PEVIZ FILE...: every layer type of each config against its
+mask; prints ok or FAIL lines."""
+import json, math, subprocess, sys
+
+DEFAULT = {"mistral": (4096, 0), "gemma2": (4096, 0), "gemma3": (4096, 0),
+           "gemma3_text": (4096, 0), "gpt_oss": (128, 0), "qwen2": (4096, 0),
+           "llama4": (0, 8192), "llama4_text": (0, 8192)}
+N = 23
+
+def text(cfg):
+    t = cfg.get("text_config")
+    keys = ("rope_theta", "rope_parameters", "rope_scaling", "head_dim", "hidden_size")
+    return t if isinstance(t, dict) and not any(k in cfg for k in keys) else cfg
+
+def layers(c):
+    return len(c["layer_types"]) if c.get("layer_types") else c.get("num_hidden_layers", 64)
+
+def window_of(c):
+    mt = c.get("model_type", "")
+    return c["sliding_window"] if "sliding_window" in c else DEFAULT.get(mt, (None,))[0]
+
+def type_at(c, i):
+    if c.get("layer_types"):
+        return c["layer_types"][i]
+    mt, n = c.get("model_type", ""), layers(c)
+    if mt.startswith("llama4"):
+        k = c.get("no_rope_layer_interval", 4)
+        nr = c.get("no_rope_layers") or [int((l + 1) % k != 0) for l in range(n)]
+        return "chunked_attention" if nr[i] else "full_attention"
+    p = {"gemma2": 2, "gpt_oss": 2}.get(mt, 0)
+    if mt.startswith("gemma3"):
+        p = c.get("sliding_window_pattern", 6)
+    if mt.startswith("gemma4"):
+        p = 1 if i == n - 1 else 6
+    if p:
+        return "sliding_attention" if (i + 1) % p else "full_attention"
+    w = window_of(c)
+    if "use_sliding_window" in c:
+        on = c["use_sliding_window"] and w is not None and i >= c.get("max_window_layers", 28)
+        return "sliding_attention" if on else "full_attention"
+    return "sliding_attention" if w is not None else "full_attention"
+
+def shown(c):
+    rp = c.get("rope_parameters")
+    if isinstance(rp, dict):
+        for k, v in rp.items():
+            if isinstance(v, dict):
+                return k
+    return "full_attention" if "rope_local_base_freq" in c else type_at(c, 0)
+
+def mask(c, lt):
+    mt = c.get("model_type", "")
+    w = ch = 0
+    if lt == "sliding_attention" and c.get("use_sliding_window", True):
+        w = window_of(c) or 0
+    if lt == "chunked_attention":
+        ch = c["attention_chunk_size"] if "attention_chunk_size" in c \
+            else DEFAULT.get(mt, (0, 0))[1]
+        ch = ch or 0
+    return w, ch
+
+def hidden(i, j, w, ch):
+    return j > i or (w and i - j >= w) or (ch and i // ch != j // ch)
+
+peviz, files = sys.argv[1], sys.argv[2:]
+for f in files:
+    c = text(json.load(open(f)))
+    names = []
+    for i in range(layers(c)):
+        if type_at(c, i) not in names:
+            names.append(type_at(c, i))
+    for lt in [None] + names:
+        args = [peviz, "--config", f, "--export", "scores", "--causal", "-n", str(N)]
+        if lt:
+            args += ["--layer-type", lt]
+        r = subprocess.run(args, capture_output=True, text=True)
+        w, ch = mask(c, lt or shown(c))
+        what = "%s %s (window %d, chunk %d)" % (f, lt or "(shown)", w, ch)
+        if r.returncode != 0:
+            print("FAIL: %s: exit %d %s" % (what, r.returncode, r.stderr.strip()))
+            continue
+        rows = [l.split(",") for l in r.stdout.split()]
+        got = [[math.isinf(float(x)) and float(x) < 0 for x in row] for row in rows]
+        want = [[bool(hidden(i, j, w, ch)) for j in range(N)] for i in range(N)]
+        print("ok" if got == want else "FAIL: %s: hides other keys" % what)
+PY
+while read -r line; do
+    case $line in ok) ok ;; *) bad "${line#FAIL: }" ;; esac
+done < <(python3 "$tmp/cfgmask.py" "$PEVIZ" tests/data/mask-*.json)
+
+# the status line says where the mask came from; --window and --chunk
+# given win over the file's (and the note goes)
+status() { "$PEVIZ" --snapshot --view attention --size 200x8 -n 12 "$@" 2>&1 | tail -1; }
+for fw in "mask-gemma2.json window 6 from sliding_window" \
+          "mask-llama4.json chunk 6 from attention_chunk_size" \
+          "mask-gptoss.json window 4 from sliding_window"; do
+    set -- $fw; f=$1; shift
+    case $(status --config "tests/data/$f") in
+        *"$f "*", $*"*) ok ;; *) bad "$f: status line without '$*': $(status --config "tests/data/$f")" ;; esac
+    case $(status --config "tests/data/$f" --window 3 --chunk none) in
+        *"$*"*) bad "$f --window 3: the file's mask still named" ;; *) ok ;; esac
+done
+hid() { "$PEVIZ" --export scores --causal -n 12 --rows 11..11 "$@" 2>/dev/null | tr ',' '\n' | grep -c inf; }
+[ "$(hid --config tests/data/mask-gemma2.json --window 3)" = 9 ] && ok \
+    || bad "mask-gemma2.json --window 3: $(hid --config tests/data/mask-gemma2.json --window 3) keys hidden at row 11"
+[ "$(hid --config tests/data/mask-gemma2.json --window none)" = 0 ] && ok \
+    || bad "mask-gemma2.json --window none: keys hidden at row 11"
+[ "$(hid --window 5 --config tests/data/mask-mistral-null.json)" = 7 ] && ok \
+    || bad "--window before --config: the file's none won"
+
+# --print-settings: the file's window, from where --config stands
+"$PEVIZ" --no-user-settings --config tests/data/mask-gemma2.json --print-settings >"$tmp/ps" 2>&1
+grep -qE '^window +6 +command line$' "$tmp/ps" && ok \
+    || bad "--print-settings: $(grep '^window ' "$tmp/ps")"
+
+# a class default when the key is missing: Mistral's 4096
+printf '%s' '{"model_type": "mistral", "head_dim": 8, "rope_theta": 10000.0}' >"$tmp/mistral.json"
+[ "$(seen_keys --config "$tmp/mistral.json")" = 4096 ] && ok \
+    || bad "mistral without sliding_window: $(seen_keys --config "$tmp/mistral.json") keys seen"
+case $(status --config "$tmp/mistral.json") in
+    *"window 4096 (mistral class default)"*) ok ;; *) bad "class default not named: $(status --config "$tmp/mistral.json")" ;; esac
+
+# the presets of such models carry their mask
+[ "$(seen_keys --model gemma4-sliding)" = 1024 ] && ok || bad "gemma4-sliding: $(seen_keys --model gemma4-sliding) keys seen"
+[ "$(seen_keys --model gemma3-local)" = 1024 ] && ok || bad "gemma3-local: $(seen_keys --model gemma3-local) keys seen"
+[ "$(seen_keys --model gemma3-global --causal)" = 5001 ] && ok || bad "gemma3-global: a window"
+n9=$("$PEVIZ" --export scores --model llama4-scout -n 9000 --rows 8999..8999 2>/dev/null | tr ',' '\n' | grep -vc inf)
+[ "$n9" = $((8999 - 8192 + 1)) ] && ok || bad "llama4-scout row 8999: $n9 keys seen, want its chunk's"
+
+# a layer type the file does not have: one line naming the ones it has
+"$PEVIZ" --config tests/data/mask-gptoss.json --layer-type chunked_attention --export scores -n 4 >"$tmp/o" 2>"$tmp/e"; rc=$?
+if [ $rc = 2 ] && [ ! -s "$tmp/o" ] && [ "$(wc -l <"$tmp/e")" = 1 ] &&
+   grep -q "sliding_attention, full_attention" "$tmp/e"; then ok
+else bad "--layer-type chunked_attention on gpt-oss: rc $rc $(cat "$tmp/e")"; fi
+
 for opt in "--window 0" "--window -3" "--chunk x" "--chunk 0" "--sink inf" \
            "--sink x" "--sink 1e9"; do
     # shellcheck disable=SC2086

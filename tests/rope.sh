@@ -312,7 +312,7 @@ preset qwen2.5-7b "-d 128 -b 1000000 --original-max 32768" "d=128 base=1000000"
 preset qwen2.5-7b-yarn "-d 128 -b 1000000 --rope-scaling yarn --factor 4 --original-max 32768" \
        "d=128 base=1000000 m=yarn s=4 L=32768"
 preset gemma3-global "-d 256 -b 1000000 --rope-scaling linear --factor 8" "d=256 base=1000000 m=linear s=8"
-preset gemma3-local "-d 256 -b 10000" "d=256 base=10000"
+preset gemma3-local "-d 256 -b 10000 --window 1024" "d=256 base=10000"
 preset gpt-oss-20b "-d 64 -b 150000 --rope-scaling yarn --factor 32 --original-max 4096 --beta-fast 32 --beta-slow 1 --no-truncate" \
        "d=64 base=150000 m=yarn s=32 L=4096 trunc=0"
 preset gpt-neox-20b "-d 24 -b 10000 --original-max 2048" "d=24 base=10000"

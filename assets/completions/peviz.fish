@@ -28,7 +28,7 @@ complete -c peviz -l model -x -a 'list llama2-7b llama3-8b llama3.1-8b llama3.2-
 complete -c peviz -l config -r -F -d 'RoPE settings from a config.json or .gguf file'
 complete -c peviz -l check-freqs -r -F -d 'compare a dumped inv_freq (.npy, .csv, safetensors, GGUF) with the settings; exit 0 match, 1 differ'
 complete -c peviz -l check-cache -r -F -d 'compare a dumped cos/sin cache (.npy (2, n, W), safetensors cos and sin) with the settings; exit 0 match, 1 differ'
-complete -c peviz -l layer-type -x -d 'config: the layer type (per-type rope_parameters, Gemma 3 v4; a null entry: no RoPE)'
+complete -c peviz -l layer-type -x -d 'config: the layer type shown (per-type rope_parameters, Gemma 3 v4, layer_types; a null entry: no RoPE), and its mask'
 complete -c peviz -l no-truncate -d 'yarn: keep the ramp bounds unrounded'
 complete -c peviz -l short-factor -x -d 'longrope: d/2 factors a,b,... (n <= L)'
 complete -c peviz -l long-factor -x -d 'longrope: d/2 factors a,b,... (n > L)'

@@ -265,6 +265,8 @@ struct rope_preset {
     const char *note;           /* "sliding window 4096", ... or "" */
     int64_t window;             /* sliding_window of config.json: the
                                    attention view's --window (0: none) */
+    int64_t chunk;              /* attention_chunk_size of config.json:
+                                   the attention view's --chunk (0: none) */
     int64_t max_context;        /* max_position_embeddings: the longest
                                    sequence the model is served with */
     double proportion;          /* proportional: the share of bands that

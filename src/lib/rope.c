@@ -639,6 +639,7 @@ static const struct rope_preset PRESETS[] = {
     { .name = "gemma3-local", .d = 256, .head_dim = 256, .base = 1e4,
       .method = ROPE_NONE, .factor = 1, .note = "sliding layers",
       .max_context = 131072,
+      .window = 1024,       /* google/gemma-3-4b-it text_config sliding_window */
       .layer_type = "sliding_attention", .other_layers = "full_attention" },
     { .name = "gpt-oss-20b", .d = 64, .head_dim = 64, .base = 150000,
       .method = ROPE_YARN, .factor = 32, .original_max = 4096,
@@ -665,6 +666,7 @@ static const struct rope_preset PRESETS[] = {
       .low_freq_factor = 1, .high_freq_factor = 1,
       .note = "NoPE every 4th layer", .max_context = 10485760,
       .nope_every = 4,
+      .chunk = 8192,    /* its RoPE layers: text_config attention_chunk_size */
       .layer_type = "rope", .other_layers = "nope" },
     /* Qwen3-8B: config.json rope_theta 1000000, head_dim 128,
      * max_position_embeddings 40960, rope_scaling null; its model card's
@@ -687,7 +689,7 @@ static const struct rope_preset PRESETS[] = {
       .layer_type = "full_attention", .other_layers = "sliding_attention" },
     { .name = "gemma4-sliding", .d = 256, .head_dim = 256, .base = 1e4,
       .method = ROPE_NONE, .factor = 1, .note = "sliding layers, window 1024",
-      .max_context = 131072,
+      .max_context = 131072, .window = 1024,
       .layer_type = "sliding_attention", .other_layers = "full_attention" },
     /* Kimi K2.5 (moonshotai/Kimi-K2.5 config.json, text_config, as
      * transformers 5.7 writes it): DeepseekV3ForCausalLM, qk_rope_head_dim

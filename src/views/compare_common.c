@@ -118,6 +118,9 @@ static void pane_scheme(const struct app *a, int k, struct rpane *r)
         int nope = rope_preset_nope_layer(pane_preset(a, k), r->layer);
         r->scheme = nope ? SCHEME_NOPE : SCHEME_ROPE;
         r->so.temp_tuning = nope;
+        if (nope)           /* Llama 4's NoPE layers: the whole causal
+                               triangle, no chunk */
+            r->so.window = r->so.chunk = 0;
     }
     r->has = r->scheme < 0 ? SCHEME_HAS_BANDS : scheme_info(r->scheme)->has;
     if (r->scheme < 0) {        /* PE(i).PE(j): sinusoidal, no toggles */

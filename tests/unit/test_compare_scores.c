@@ -483,6 +483,10 @@ static void test_nope_layers(void)
     CHECK(f.rp[1].scheme == SCHEME_NOPE && f.rp[1].layer == 3);
     CHECK(f.rp[0].so.qk_pairs == QK_INTERLEAVED && !f.rp[0].so.temp_tuning);
     CHECK(f.rp[1].so.temp_tuning);
+    /* the RoPE layer keeps the model's chunk, the NoPE layer has none */
+    CHECK(f.rp[0].so.chunk == rope_preset_find("llama4-scout")->chunk &&
+          f.rp[0].so.chunk > 0);
+    CHECK(f.rp[1].so.chunk == 0 && f.rp[1].so.window == 0);
     snprintf(exp, sizeof exp, "%s --scheme rope", set);
     CHECK(export_col0(exp, 64, cr) == 0);
     snprintf(exp, sizeof exp, "%s --scheme nope %s", set, tt);

@@ -95,6 +95,41 @@ static void test_config(const char *dir)
     unlink(path);
 }
 
+/* gpt-oss's shape: one set of settings, layer 0 sliding (its class
+ * alternates), sliding_window 4. */
+static const char SLIDING[] =
+    "{\"model_type\": \"gpt_oss\", \"head_dim\": 16, \"rope_theta\": "
+    "150000, \"num_hidden_layers\": 4, \"sliding_window\": 4}";
+
+/* The prompt sets the layer's mask as --config does, and names it. */
+static void test_config_mask(const char *dir)
+{
+    static struct app a;
+    char path[512], cmd[600];
+    snprintf(path, sizeof path, "%s/sliding.json", dir);
+    FILE *f = fopen(path, "w");
+    CHECK(f != NULL);
+    if (!f)
+        return;
+    fputs(SLIDING, f);
+    fclose(f);
+    app_init(&a);
+    snprintf(cmd, sizeof cmd, ":config %s\r", path);
+    type(&a, cmd);
+    CHECK(!a.msg_error && a.att.o.window == 4 && a.att.o.chunk == 0);
+    CHECK(strstr(a.msg, "window 4 from sliding_window") != NULL);
+    snprintf(cmd, sizeof cmd, ":config %s full_attention\r", path);
+    type(&a, cmd);
+    CHECK(!a.msg_error && a.att.o.window == 0);
+    CHECK(strstr(a.msg, "window") == NULL);
+    /* :model takes the preset's mask, as --model does */
+    type(&a, ":model gemma4-sliding\r");
+    CHECK(!a.msg_error && a.att.o.window == 1024 && a.att.o.chunk == 0);
+    type(&a, ":model llama4-scout\r");
+    CHECK(!a.msg_error && a.att.o.window == 0 && a.att.o.chunk == 8192);
+    unlink(path);
+}
+
 static void test_reset(void)
 {
     static struct app a;
@@ -203,6 +238,7 @@ int main(void)
     test_cli();
     if (mkdtemp(dir)) {
         test_config(dir);
+        test_config_mask(dir);
         rmdir(dir);
     } else {
         CHECK(!"mkdtemp");
