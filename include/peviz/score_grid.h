@@ -73,7 +73,8 @@ double grid_term(const struct score_grid *g, int t, int r, int c);
  * *p, and when cols_out is non-NULL the mean weight over each of the
  * request's column blocks.  Returns 0, or -1 when not available (also
  * for a missing query i >= s->rows, and for a Toeplitz context over
- * GRID_TABLE_MAX_N, whose cells are streamed); a missing key j gives NAN.
+ * GRID_TABLE_MAX_N, whose cells are streamed, and for a window or a sink
+ * the band does not take); a missing key j gives NAN.
  */
 int grid_softmax_at(struct score_grid *g, const struct score_ctx *s,
                     int64_t i, int64_t j, double *p, double *cols_out);

@@ -8,6 +8,7 @@
 #include "peviz/score_grid.h"
 
 #include "peviz/fmt.h"
+#include "peviz/soft_band.h"
 #include "peviz/soft_stream.h"
 
 #include <float.h>
@@ -57,7 +58,7 @@ struct grid_key {
 };
 
 enum { PH_INIT = 0, PH_VEC, PH_CELLS, PH_FINAL, PH_SOFT, PH_DONE };
-enum { SOFT_NONE = 0, SOFT_TABLE, SOFT_DIRECT, SOFT_STREAM };
+enum { SOFT_NONE = 0, SOFT_TABLE, SOFT_DIRECT, SOFT_STREAM, SOFT_BAND };
 enum { TAB_EMPTY = 0, TAB_BUILD, TAB_PREFIX, TAB_READY };
 
 /* Prefix sums of exp(tau T(delta) - M) over delta = -(n-1) .. n-1. */
@@ -98,7 +99,8 @@ struct score_grid {
     /* softmax */
     int soft;
     struct soft_table tab;
-    struct soft_stream *stream; /* n over the table's limit */
+    struct soft_stream *stream; /* n over the table's limit, or a mask */
+    struct soft_band *band;     /* a window, a chunk, a sink: the band */
     double *pcell;              /* [rows*cols] */
     double *keys;               /* direct: [n][d] key vectors */
     double *qbuf, *rowbuf, *abuf;
@@ -125,6 +127,8 @@ static void raw_free(struct score_grid *g)
     free(g->dk);
     soft_stream_free(g->stream);
     g->stream = NULL;
+    soft_band_free(g->band);
+    g->band = NULL;
     g->dk = NULL;
     g->cell = g->term = g->vec = g->tri = g->pref = g->tmp = NULL;
     g->pcell = g->keys = g->qbuf = g->rowbuf = g->abuf = g->cur_row = NULL;
@@ -703,10 +707,25 @@ static void soft_final(struct score_grid *g, const struct score_ctx *s)
            (size_t)g->rows * (size_t)g->cols * sizeof *g->cell);
 }
 
+/* Query positions of the shown rows. */
+static int64_t direct_span(const struct score_grid *g,
+                           const struct score_ctx *s)
+{
+    return max64(min64((g->rb0 + g->rows) * g->k, s->rows) - g->rb0 * g->k,
+                 0);
+}
+
+/* 1 when the rows one by one are within the limits. */
+static int direct_fits(const struct score_grid *g, const struct score_ctx *s)
+{
+    double keys = (double)s->n * s->d;
+    return keys <= (double)GRID_KEYS_CAP
+           && (double)direct_span(g, s) * keys <= (double)GRID_DIRECT_CAP;
+}
+
 static int direct_setup(struct score_grid *g, const struct score_ctx *s)
 {
-    int64_t span = max64(min64((g->rb0 + g->rows) * g->k, s->rows)
-                         - g->rb0 * g->k, 0);
+    int64_t span = direct_span(g, s);
     double keys = (double)s->n * s->d;
     char v[32];
     if (keys > (double)GRID_KEYS_CAP) {
@@ -736,6 +755,37 @@ static int direct_setup(struct score_grid *g, const struct score_ctx *s)
     return 0;
 }
 
+/* A Toeplitz softmax under a window, a chunk or a sink: the band's
+ * offsets when they fit (any n), else the stream (a window, a sink: no
+ * chunk); 0, -1 refused, -2 out of memory, 1 when neither takes it (a
+ * sink over keys on both sides within the direct limits: row by row,
+ * which also gives the cursor's row). */
+static int masked_setup(struct score_grid *g, const struct score_ctx *s)
+{
+    if (soft_band_fits(s)) {
+        g->band = soft_band_new(s, g->k, g->rb0, g->rows, g->cb0, g->cols);
+        if (!g->band)
+            return -2;
+        g->soft = SOFT_BAND;
+        g->work_total += soft_band_work(g->band);
+        return 0;
+    }
+    if (s->o.chunk > 0 && s->o.chunk < s->n) {
+        refuse(g, "softmax with a chunk needs a band of at most 2^20 keys: "
+               "a --chunk or a --window of at most %lld",
+               (long long)SOFT_BAND_MAX);
+        return -1;
+    }
+    if (!scores_future_hidden(&s->o) && direct_fits(g, s))
+        return 1;
+    g->stream = soft_stream_new(s, g->k, g->rb0, g->rows, g->cb0, g->cols);
+    if (!g->stream)
+        return -2;
+    g->soft = SOFT_STREAM;
+    g->work_total += soft_stream_work(g->stream);
+    return 0;
+}
+
 static int soft_setup(struct score_grid *g, const struct score_ctx *s)
 {
     g->pcell = calloc((size_t)g->rows * g->cols, sizeof *g->pcell);
@@ -743,6 +793,11 @@ static int soft_setup(struct score_grid *g, const struct score_ctx *s)
     g->rowbuf = malloc((size_t)max64(g->k, 1) * sizeof *g->rowbuf);
     if (!g->pcell || !g->abuf || !g->rowbuf)
         return -2;
+    if (s->toeplitz && (scores_banded(&s->o) || scores_sunk(&s->o))) {
+        int e = masked_setup(g, s);
+        if (e <= 0)
+            return e;
+    }
     if (scores_banded(&s->o) || scores_sunk(&s->o))     /* row by row */
         return direct_setup(g, s);
     if (s->toeplitz && s->n <= GRID_TABLE_MAX_N) {
@@ -784,9 +839,26 @@ static int stream_step(struct score_grid *g, const struct score_ctx *s,
     return 0;
 }
 
+/* The band's means, slice by slice, into pcell when done. */
+static int band_step(struct score_grid *g, const struct score_ctx *s,
+                     int64_t *budget)
+{
+    int64_t d0 = soft_band_done(g->band);
+    int more = soft_band_step(g->band, s, budget);
+    g->work_done += soft_band_done(g->band) - d0;
+    if (more)
+        return more > 0 ? 1 : -2;
+    for (int r = 0; r < g->rows; r++)
+        for (int c = 0; c < g->cols; c++)
+            g->pcell[(size_t)r * g->cols + c] = soft_band_cell(g->band, r, c);
+    return 0;
+}
+
 static int soft_step(struct score_grid *g, const struct score_ctx *s,
                      int64_t *budget)
 {
+    if (g->soft == SOFT_BAND)
+        return band_step(g, s, budget);
     if (g->soft == SOFT_STREAM)
         return stream_step(g, s, budget);
     if (g->soft == SOFT_TABLE) {
@@ -1011,6 +1083,8 @@ int grid_softmax_at(struct score_grid *g, const struct score_ctx *s,
         table_row(g, s, i, j, p, cols_out);
         return 0;
     }
+    if (g->soft == SOFT_BAND)
+        return soft_band_row(g->band, s, i, j, p, cols_out);
     if (g->soft != SOFT_DIRECT)
         return -1;
     if (!g->cur_row) {

@@ -63,7 +63,10 @@ enum { ST_INIT = 0, ST_PLAN1, ST_P1, ST_PLAN2, ST_A, ST_B, ST_P, ST_DONE };
 
 struct soft_stream {
     int64_t n, k, rb0, cb0, xs, xe;
-    int rows, cols, causal;
+    int rows, cols, causal;         /* causal: the future hidden */
+    int64_t win;                    /* the window (0: none) */
+    double sink, esink;             /* the sink logit (-inf: none), and
+                                       exp(sink - shift) in every Z */
     int64_t cbl, L;                 /* cut last column (or -1), its width */
     int64_t nb, off;                /* blocks to n; rb k = x_(rb-nb) + off */
     int64_t m;                      /* frequencies (sources of the spans) */
@@ -127,9 +130,10 @@ static int row_valid(const struct soft_stream *st, int r)
 /* Whether cell (r, c) is drawn from a window (not hidden, not past n). */
 static int cell_open(const struct soft_stream *st, int r, int64_t cb)
 {
-    int64_t rb = st->rb0 + r;
+    int64_t rb = st->rb0 + r, j1 = min64((cb + 1) * st->k, st->n);
     return rb * st->k < st->n && cb * st->k < st->n
-           && !(st->causal && cb > rb);
+           && !(st->causal && cb > rb)
+           && !(st->win > 0 && rb * st->k - (j1 - 1) >= st->win);
 }
 
 /* a[0..n) (each in [0, max]) in increasing order: a radix sort, 11 bits
@@ -338,9 +342,12 @@ static void geometry(struct soft_stream *st, const struct score_ctx *s,
     st->cb0 = cb0;
     st->rows = rows;
     st->cols = cols;
-    st->causal = s->o.causal;
+    st->causal = scores_future_hidden(&s->o);
+    st->win = s->o.window > 0 ? min64(s->o.window, st->n) : 0;
+    st->sink = s->o.sink;
     st->xs = st->causal ? st->n - 1 : 0;
-    st->xe = 2 * st->n - 1;
+    /* a window hides the distances from its width on: E is zero there */
+    st->xe = st->win > 0 ? st->n - 1 + st->win : 2 * st->n - 1;
     int64_t last = (st->n - 1) / k;     /* the last column block */
     st->cbl = -1;
     if (!st->causal && st->n % k && last >= cb0 && last < cb0 + cols) {
@@ -389,7 +396,8 @@ struct soft_stream *soft_stream_new_chunk(const struct score_ctx *s,
                                           int64_t k, int64_t rb0, int rows,
                                           int64_t cb0, int cols, int64_t chunk)
 {
-    if (!s->toeplitz || k < 1 || rows < 1 || cols < 1 || rb0 < 0 || cb0 < 0)
+    if (!s->toeplitz || k < 1 || rows < 1 || cols < 1 || rb0 < 0 || cb0 < 0
+        || (s->o.chunk > 0 && s->o.chunk < s->n))
         return NULL;
     struct soft_stream *st = calloc(1, sizeof *st);
     if (!st)
@@ -476,10 +484,12 @@ static void p1_span(struct soft_stream *st, const struct score_ctx *s)
 /* The shift, then the pieces as prefix sums P(bp[i]) in double-double. */
 static void p1_finish(struct soft_stream *st)
 {
-    double mx = -INFINITY;
+    double mx = st->sink;           /* -inf without a sink */
     for (int i = 0; i + 1 < st->nbp; i++)
         mx = st->psh[i] > mx ? st->psh[i] : mx;
     st->mx = mx;
+    st->esink = isfinite(st->sink) && st->sink - mx >= UNDER
+                ? exp(st->sink - mx) : 0.0;
     double hi = 0.0, lo = 0.0;
     for (int i = 0; i + 1 < st->nbp; i++) {
         double f = exp(st->psh[i] - mx);
@@ -800,7 +810,7 @@ static void phase_b(struct soft_stream *st, const struct score_ctx *s)
         double *w = st->w + (size_t)r * st->U;
         int64_t nrow = min64(st->k, st->n - m * st->k) - u0;
         for (int64_t u = 0; u < up; u++)
-            w[u] = u < nrow ? 1.0 / (w[u] + st->pre[u]) : 0.0;
+            w[u] = u < nrow ? 1.0 / (w[u] + st->pre[u] + st->esink) : 0.0;
     }
     r = m + st->cbl - st->rb0;
     if (st->cbl >= 0 && st->L >= up && r >= 0 && r < st->rows

@@ -343,7 +343,8 @@ static double export_worst(const struct score_ctx *s,
         for (int c = 0; c < r->cols; c++) {
             int64_t j0 = r->j0 + c * k, j1 = j0 + k < n ? j0 + k : n;
             double got = grid_cell(g, rr, c);
-            if (s->o.causal && j0 > i1 - 1) {
+            if ((scores_future_hidden(&s->o) && j0 > i1 - 1)
+                || scores_block_hidden(&s->o, i0, i1, j0, j1)) {
                 CHECK(isnan(got));
                 continue;
             }
@@ -411,6 +412,89 @@ static void test_stream(void)
     scores_free(s);
 }
 
+/* Softmax under a window, a chunk and a sink, at n the rows one by one
+ * refused (8192 at d_model 64: some 2^32 products) and past the offset
+ * table's limit: every cell against the means of the export's rows, the
+ * cursor's row against the export's, and a chunk the band cannot hold
+ * refused with a reason. */
+struct masked_case {
+    enum scheme sc;
+    int64_t n, window, chunk;
+    double sink;
+    int causal;
+    struct grid_req r;
+};
+
+static void test_masked(void)
+{
+    int64_t big = (INT64_C(1) << 20) + 5;
+    const struct masked_case cs[] = {
+        { SCHEME_SINUSOIDAL, 8192, 4096, 0, -INFINITY, 0,
+          { 6016, 1664, 64, 4, 16, 0 } },         /* the window's edge */
+        { SCHEME_SINUSOIDAL, 8192, 0, 1000, -INFINITY, 0,
+          { 1984, 1792, 64, 4, 8, 0 } },          /* a chunk starts at 2000 */
+        { SCHEME_ROPE, 8192, 300, 2048, 2.0, 0,
+          { 1792, 1536, 64, 6, 8, 0 } },          /* both, and a sink */
+        { SCHEME_ALIBI, 8192, 0, 0, 1.0, 0,
+          { 0, 0, 512, 16, 16, 0 } },             /* a sink, both sides */
+        { SCHEME_SINUSOIDAL, 8192, 0, 0, 30.0, 1,
+          { 0, 0, 512, 16, 16, 0 } },             /* a sink, causal */
+        { SCHEME_SINUSOIDAL, big, (INT64_C(1) << 20) + 2, 0, 3.0, 0,
+          { INT64_C(1) << 20, 0, 4, 2, 3, 0 } },  /* streamed: too wide */
+    };
+    for (size_t t = 0; t < sizeof cs / sizeof cs[0]; t++) {
+        const struct masked_case *m = &cs[t];
+        struct dims p = P(m->sc == SCHEME_ROPE ? 32 : 64, 10000, m->n);
+        struct score_opts o = O(m->sc);
+        o.softmax = 1;
+        o.q_random = 1;
+        o.causal = m->causal;
+        o.window = m->window;
+        o.chunk = m->chunk;
+        o.sink = m->sink;
+        struct score_ctx *s = NEW(&p, &o, NULL);
+        struct score_grid *g = grid_new();
+        enum grid_status st;
+        grid_run(g, s, &m->r, GRID_SLICE, &st);
+        CHECK(st == GRID_DONE);
+        int open;
+        double worst = export_worst(s, g, &m->r, &open);
+        if (worst > 1e-9)
+            fprintf(stderr, "masked case %zu: %g\n", t, worst);
+        CHECK(open >= 3);
+        CHECK_NEAR(worst, 0, 1e-9);
+        double pij, cols[16], *row = malloc((size_t)m->n * sizeof *row);
+        int64_t i = m->r.i0 + m->r.k + 1, j = i - 3;
+        scores_row(s, i, 1, row);
+        if (grid_softmax_at(g, s, i, j, &pij, cols) == 0) {
+            CHECK_NEAR(pij, row[j], 1e-12);
+            double mean = 0;
+            for (int64_t jj = m->r.j0; jj < m->r.j0 + m->r.k; jj++)
+                mean += row[jj] / (double)m->r.k;
+            CHECK_NEAR(cols[0], mean, 1e-12);
+        } else {
+            CHECK(t == 3 || t == 5);     /* streamed: block means only */
+        }
+        free(row);
+        grid_free(g);
+        scores_free(s);
+    }
+    struct dims p = P(16, 10000, big);
+    struct score_opts o = O(SCHEME_SINUSOIDAL);
+    o.softmax = 1;
+    o.chunk = (INT64_C(1) << 20) + 1;
+    struct score_ctx *s = NEW(&p, &o, NULL);
+    struct grid_req r = { 0, 0, big / 40 + 1, 40, 40, 0 };
+    struct score_grid *g = grid_new();
+    double prog;
+    char why[192] = "";
+    CHECK(grid_update(g, s, &r, GRID_SLICE, &prog, why, sizeof why)
+          == GRID_REFUSED);
+    CHECK(strstr(why, "chunk") != NULL);
+    grid_free(g);
+    scores_free(s);
+}
+
 int main(void)
 {
     test_grid();
@@ -422,5 +506,6 @@ int main(void)
     test_limits();
     test_large();
     test_stream();
+    test_masked();
     TEST_END("test_score_grid");
 }

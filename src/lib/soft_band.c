@@ -1,0 +1,324 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * soft_band.c - exact softmax block means under a window, a chunk or a
+ * sink from the band's offsets alone (see include/peviz/soft_band.h).
+ * Three stages, each in slices: the offsets by spans (scores_span_pair),
+ * the shift and the prefix sums, then the shown rows one by one.
+ */
+#include "peviz/soft_band.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SPAN_MAX 16384              /* a span's length */
+#define PREFIX_SLICE 65536          /* prefix entries a budget check */
+#define UNDER -746.0                /* exp underflows below */
+#define TRUST 1e-12                 /* a prefix difference is used down to
+                                       this part of the prefix */
+/* Work units, about a nanosecond each on the reference machine. */
+#define COST_GEN 29                 /* a span's table entry */
+#define SRC_DIV 70                  /* a span pair: m len / SRC_DIV more */
+#define COST_PREFIX 16              /* a prefix entry: exp, sums */
+#define COST_TREE 2                 /* a node of the tree */
+#define COST_ROW 12                 /* a row: Z, its division */
+#define COST_COL 6                  /* a column block a row meets */
+
+enum { SB_TABLE = 0, SB_PREFIX, SB_ROWS, SB_DONE };
+
+struct soft_band {
+    int64_t n, k, rb0, cb0, B, win, chunk;
+    int rows, cols, stage;
+    struct score_opts o;            /* the mask */
+    double sink, esink, mx;
+    double run_hi, run_lo;          /* the prefix pass so far */
+    int64_t len;                    /* span length */
+    struct scores_span_job *job;
+    int64_t next;                   /* the stage's next entry or row */
+    double *ph, *pl;                /* [B + 1]: T, then P(t) hi and lo */
+    double *tmp;                    /* [2 len]: a span pair */
+    int64_t size;                   /* leaves of the tree: B up to a power
+                                       of two */
+    double *tree;                   /* [2 size]: sums of E over dyadic
+                                       ranges, tree[size + d] = E(d) */
+    double *hi, *lo;                /* [rows cols]: weight sums */
+    int64_t i1;                     /* the shown rows end here */
+    int64_t row_cost, work, done;
+};
+
+static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
+static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
+
+/* ---- double-double sums ---------------------------------------------------- */
+
+static void dd_add(double *hi, double *lo, double x)
+{
+    double s = *hi + x, bp = s - *hi;
+    *lo += (*hi - (s - bp)) + (x - bp);
+    *hi = s;
+}
+
+/* E(a) + .. + E(e - 1) from the tree: positive parts only. */
+static double tree_sum(const struct soft_band *b, int64_t a, int64_t e)
+{
+    double sum = 0.0;
+    for (a += b->size, e += b->size; a < e; a >>= 1, e >>= 1) {
+        if (a & 1)
+            sum += b->tree[a++];
+        if (e & 1)
+            sum += b->tree[--e];
+    }
+    return sum;
+}
+
+/* E(a) + .. + E(e - 1): P(e) - P(a) rounded once, exact but for the
+ * prefix's own rounding (some 1e-26 of P(e)), so from the tree when the
+ * difference is too small a part of P(e) for that. */
+static double band_sum(const struct soft_band *b, int64_t a, int64_t e)
+{
+    double hi = b->ph[e], lo = b->pl[e];
+    dd_add(&hi, &lo, -b->ph[a]);
+    dd_add(&hi, &lo, -b->pl[a]);
+    double d = hi + lo;
+    return d > TRUST * b->ph[e] ? d : tree_sum(b, a, e);
+}
+
+/* ---- the band ---------------------------------------------------------------- */
+
+int64_t soft_band_width(const struct score_ctx *s)
+{
+    int64_t w = s->n;
+    if (s->o.window > 0)
+        w = min64(w, s->o.window);
+    if (s->o.chunk > 0)
+        w = min64(w, s->o.chunk);
+    return w;
+}
+
+int soft_band_fits(const struct score_ctx *s)
+{
+    return s->toeplitz && scores_future_hidden(&s->o) && s->n >= 1
+           && soft_band_width(s) <= SOFT_BAND_MAX;
+}
+
+/* The first key query i sees. */
+static int64_t band_lo(const struct soft_band *b, int64_t i)
+{
+    int64_t lo = b->chunk > 0 ? i - i % b->chunk : 0;
+    if (b->win > 0)
+        lo = max64(lo, i - b->win + 1);
+    return lo;
+}
+
+void soft_band_free(struct soft_band *b)
+{
+    if (!b)
+        return;
+    scores_span_free(b->job);
+    free(b->ph);
+    free(b->hi);
+    free(b->tree);
+    free(b);
+}
+
+static int64_t pow2_at_least(int64_t v)
+{
+    int64_t p = 128;
+    while (p < v)
+        p <<= 1;
+    return p;
+}
+
+static int64_t pair_cost(const struct soft_band *b, int64_t m)
+{
+    return 2 * b->len * COST_GEN + m * b->len / SRC_DIV;
+}
+
+/* The whole work: span pairs, the prefix, every shown row at its most
+ * column blocks (so each row counts the same, done or to do). */
+static int64_t band_work(const struct soft_band *b, int64_t m)
+{
+    int64_t pairs = (b->B + 2 * b->len - 1) / (2 * b->len);
+    int64_t i0 = min64(b->rb0 * b->k, b->n);
+    return pairs * pair_cost(b, m) + (b->B + 1) * COST_PREFIX
+           + b->size * COST_TREE
+           + (b->i1 - i0) * b->row_cost;
+}
+
+struct soft_band *soft_band_new(const struct score_ctx *s, int64_t k,
+                                int64_t rb0, int rows, int64_t cb0, int cols)
+{
+    if (!soft_band_fits(s) || k < 1 || rows < 1 || cols < 1 || rb0 < 0
+        || cb0 < 0)
+        return NULL;
+    struct soft_band *b = calloc(1, sizeof *b);
+    if (!b)
+        return NULL;
+    b->n = s->n;
+    b->k = k;
+    b->rb0 = rb0;
+    b->cb0 = cb0;
+    b->rows = rows;
+    b->cols = cols;
+    b->o = s->o;
+    b->B = soft_band_width(s);
+    b->win = s->o.window > 0 ? s->o.window : 0;
+    b->chunk = s->o.chunk > 0 ? s->o.chunk : 0;
+    b->sink = s->o.sink;
+    b->len = min64(SPAN_MAX, pow2_at_least(b->B));
+    b->i1 = min64((rb0 + rows) * k, s->n);
+    b->row_cost = COST_ROW + COST_COL * min64(cols, (b->B - 1) / k + 2);
+    size_t rc = (size_t)rows * (size_t)cols, nb = (size_t)b->B + 1;
+    b->job = scores_span_new(s, b->len);
+    b->size = pow2_at_least(b->B);
+    b->ph = malloc((2 * nb + 2 * (size_t)b->len) * sizeof *b->ph);
+    b->tree = calloc(2 * (size_t)b->size, sizeof *b->tree);
+    b->hi = calloc(2 * rc, sizeof *b->hi);
+    if (!b->job || !b->ph || !b->hi || !b->tree) {
+        soft_band_free(b);
+        return NULL;
+    }
+    b->pl = b->ph + nb;
+    b->tmp = b->pl + nb;
+    b->lo = b->hi + rc;
+    b->work = band_work(b, s->half);
+    return b;
+}
+
+int64_t soft_band_work(const struct soft_band *b) { return b->work; }
+int64_t soft_band_done(const struct soft_band *b) { return b->done; }
+
+/* ---- the stages -------------------------------------------------------------- */
+
+/* tau T(delta) for delta in [next, next + 2 len) into ph (the table's
+ * x = delta + n - 1). */
+static void table_pair(struct soft_band *b, const struct score_ctx *s)
+{
+    int64_t d0 = b->next, cnt = min64(2 * b->len, b->B - d0);
+    int64_t x0 = d0 + b->n - 1;
+    scores_span_pair(b->job, s, x0, x0 + b->len, b->tmp,
+                     cnt > b->len ? b->tmp + b->len : NULL);
+    memcpy(b->ph + d0, b->tmp, (size_t)cnt * sizeof *b->ph);
+    b->next += cnt;
+    b->done += pair_cost(b, s->half);
+}
+
+/* The shift: the largest offset, or the sink when above. */
+static void band_shift(struct soft_band *b)
+{
+    double mx = b->sink;            /* -inf without a sink */
+    for (int64_t d = 0; d < b->B; d++)
+        mx = b->ph[d] > mx ? b->ph[d] : mx;
+    b->mx = mx;
+    b->esink = isfinite(b->sink) && b->sink - mx >= UNDER
+               ? exp(b->sink - mx) : 0.0;
+}
+
+/* E over [next, next + PREFIX_SLICE) into the prefix sums in place:
+ * P(d) is written where T(d) was read, the running sum kept between
+ * slices; P(B) at the end. */
+static void prefix_slice(struct soft_band *b)
+{
+    int64_t end = min64(b->next + PREFIX_SLICE, b->B);
+    double hi = b->run_hi, lo = b->run_lo;
+    for (int64_t d = b->next; d < end; d++) {
+        double v = b->ph[d] - b->mx, e = v < UNDER ? 0.0 : exp(v);
+        b->ph[d] = hi;
+        b->pl[d] = lo;
+        b->tree[b->size + d] = e;
+        dd_add(&hi, &lo, e);
+    }
+    b->run_hi = hi;
+    b->run_lo = lo;
+    if (end == b->B) {
+        b->ph[end] = hi;
+        b->pl[end] = lo;
+        for (int64_t v = b->size - 1; v >= 1; v--)
+            b->tree[v] = b->tree[2 * v] + b->tree[2 * v + 1];
+        b->done += b->size * COST_TREE;
+    }
+    b->done += (end - b->next) * COST_PREFIX;
+    b->next = end;
+}
+
+/* Query i into the weight sums of its row. */
+static void band_row(struct soft_band *b, int64_t i)
+{
+    int64_t lo = band_lo(b, i), r = i / b->k - b->rb0;
+    double z = band_sum(b, 0, i - lo + 1) + b->esink;
+    int64_t c0 = max64(b->cb0, lo / b->k);
+    int64_t c1 = min64(b->cb0 + b->cols - 1, i / b->k);
+    double *hi = b->hi + (size_t)r * b->cols, *lw = b->lo + (size_t)r * b->cols;
+    for (int64_t cb = c0; cb <= c1; cb++) {
+        int64_t ja = max64(cb * b->k, lo), jb = min64(cb * b->k + b->k - 1, i);
+        double w = band_sum(b, i - jb, i - ja + 1) / z;
+        dd_add(&hi[cb - b->cb0], &lw[cb - b->cb0], w);
+    }
+    b->done += b->row_cost;
+}
+
+int soft_band_step(struct soft_band *b, const struct score_ctx *s,
+                   int64_t *budget)
+{
+    while (b->stage != SB_DONE) {
+        if (*budget <= 0)
+            return 1;
+        int64_t d0 = b->done;
+        if (b->stage == SB_TABLE) {
+            table_pair(b, s);
+            if (b->next >= b->B) {
+                band_shift(b);
+                b->stage = SB_PREFIX;
+                b->next = 0;
+                b->run_hi = b->run_lo = 0.0;
+            }
+        } else if (b->stage == SB_PREFIX) {
+            prefix_slice(b);
+            if (b->next >= b->B) {
+                b->done += COST_PREFIX;
+                b->stage = SB_ROWS;
+                b->next = min64(b->rb0 * b->k, b->n);
+            }
+        } else {
+            int64_t end = min64(b->next + 64, b->i1);
+            for (; b->next < end; b->next++)
+                band_row(b, b->next);
+            if (b->next >= b->i1)
+                b->stage = SB_DONE;
+        }
+        *budget -= b->done - d0;
+    }
+    return 0;
+}
+
+double soft_band_cell(const struct soft_band *b, int r, int c)
+{
+    if (b->stage != SB_DONE || r < 0 || c < 0 || r >= b->rows || c >= b->cols)
+        return NAN;
+    int64_t i0 = (b->rb0 + r) * b->k, j0 = (b->cb0 + c) * b->k;
+    int64_t i1 = min64(i0 + b->k, b->n), j1 = min64(j0 + b->k, b->n);
+    if (i0 >= b->n || j0 >= b->n || j0 >= i1
+        || scores_block_hidden(&b->o, i0, i1, j0, j1))
+        return NAN;
+    size_t at = (size_t)r * b->cols + c;
+    return (b->hi[at] + b->lo[at]) / ((double)(i1 - i0) * (double)(j1 - j0));
+}
+
+int soft_band_row(const struct soft_band *b, const struct score_ctx *s,
+                  int64_t i, int64_t j, double *p, double *cols_out)
+{
+    (void)s;
+    if (b->stage != SB_DONE || i < 0 || i >= b->n || j < 0 || j >= b->n)
+        return -1;
+    int64_t lo = band_lo(b, i);
+    double z = band_sum(b, 0, i - lo + 1) + b->esink;
+    *p = j < lo || j > i ? 0.0 : band_sum(b, i - j, i - j + 1) / z;
+    for (int c = 0; cols_out && c < b->cols; c++) {
+        int64_t j0 = (b->cb0 + c) * b->k, j1 = min64(j0 + b->k, b->n);
+        int64_t ja = max64(j0, lo), jb = min64(j1 - 1, i);
+        cols_out[c] = j1 <= j0 ? NAN
+                    : ja > jb ? 0.0
+                    : band_sum(b, i - jb, i - ja + 1) / z / (double)(j1 - j0);
+    }
+    return 0;
+}
