@@ -49,6 +49,8 @@ static long long shown_hi(const struct setting *s, const struct app *a,
 {
     if (s->bound == SETB_LEN)
         return n;
+    if (s->bound == SETB_LAST)
+        return n - 1;
     if (s->bound == SETB_BELOW) {
         int b = *(const int *)at_c(a, s->aux);
         return b >= 1 ? b : 1;
@@ -98,16 +100,14 @@ static int set_whole(const struct setting *s, struct app *a, int64_t n,
     long v;
     const char *why;
     long long hi = shown_hi(s, a, n);
-    if (parse_long(text, &v, &why) || v < s->lo || v > hi) {
-        snprintf(err, errlen, "wants a whole number %lld..%lld%s", s->lo, hi,
+    if (parse_long(text, &v, &why) || v < s->lo || v > hi ||
+        (s->even && v % 2)) {
+        snprintf(err, errlen, "wants %s number %lld..%lld%s",
+                 s->even ? "an even" : "a whole", s->lo, hi,
                  s->zero_word ? " or " : "");
         if (s->zero_word)
             snprintf(err + strlen(err), errlen - strlen(err), "%s",
                      s->zero_word);
-        return -1;
-    }
-    if (s->even && v % 2) {
-        snprintf(err, errlen, "wants an even number");
         return -1;
     }
     int_put(s, a, v - s->shift);
