@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "app.h"
 #include "params.h"
 #include "peviz/fmt.h"
 
@@ -51,6 +52,10 @@ static long long shown_hi(const struct setting *s, const struct app *a,
         return n;
     if (s->bound == SETB_LAST)
         return n - 1;
+    if (s->bound == SETB_DIM)
+        return a->p.d - 1;
+    if (s->bound == SETB_BAND)
+        return a->p.d / 2 - 1;
     if (s->bound == SETB_BELOW) {
         int b = *(const int *)at_c(a, s->aux);
         return b >= 1 ? b : 1;
@@ -297,7 +302,8 @@ const struct setting *settings_find(const struct setting *rows,
     int prompt = (where & (SET_PROMPT | SET_TOUR)) != 0;
     for (; rows && rows->name; rows++)
         if ((rows->where & where) &&
-            strcmp(prompt ? settings_prompt(rows) : rows->name, name) == 0)
+            (strcmp(prompt ? settings_prompt(rows) : rows->name, name) == 0 ||
+             (prompt && rows->alias && strcmp(rows->alias, name) == 0)))
             return rows;
     return NULL;
 }
@@ -331,6 +337,8 @@ static void where_text(const struct setting *s, char *buf, size_t len)
         k += (size_t)snprintf(buf + k, len - k, "--%s, ", s->name);
     if ((s->where & SET_PROMPT) && k < len)
         k += (size_t)snprintf(buf + k, len - k, ":%s, ", settings_prompt(s));
+    if ((s->where & SET_PROMPT) && s->alias && k < len)
+        k += (size_t)snprintf(buf + k, len - k, ":%s, ", s->alias);
     if ((s->where & SET_TOUR) && k < len)
         k += (size_t)snprintf(buf + k, len - k, "tour set, ");
     if ((s->where & SET_FOLLOW) && s->wire && k < len)

@@ -74,6 +74,8 @@ enum set_bound {
     SETB_FIXED,     /* lo .. hi */
     SETB_LEN,       /* lo .. n, the sequence length */
     SETB_LAST,      /* lo .. n - 1, the last position */
+    SETB_DIM,       /* lo .. d - 1, the last dimension */
+    SETB_BAND,      /* lo .. d/2 - 1, the last band */
     SETB_BELOW      /* lo .. the int at aux (shown as bound_name) */
 };
 
@@ -81,6 +83,8 @@ struct setting {
     const char *name;           /* "heads"; NULL ends a table */
     const char *prompt;         /* the ':' command's name when it is not
                                    .name ("mode" for pane-mode), or NULL */
+    const char *alias;          /* a second ':' name ("i" for band), or
+                                   NULL */
     int short_name;             /* the command line's one-letter option
                                    ('d' for -d), or 0 */
     enum set_type type;
@@ -90,8 +94,8 @@ struct setting {
     int open;                   /* SET_NUM: > min rather than >= min */
     enum set_bound bound;
     size_t aux;                 /* SETB_BELOW: SET_OFF of the bound */
-    const char *bound_name;     /* SETB_BELOW, SETB_LEN, SETB_LAST:
-                                   "heads", "n", "n-1" */
+    const char *bound_name;     /* the bound as --help shows it: "heads",
+                                   "n", "n-1", "d-1", "d/2-1" */
     int shift;                  /* shown = stored + shift (1: 1-based) */
     int even;                   /* whole numbers: even only */
     const char *zero_word;      /* a word that means 0 ("all"), or NULL;
@@ -159,7 +163,7 @@ void settings_range(const struct setting *s, char *buf, size_t len);
 int settings_takes_arg(const struct setting *s);
 
 /* The row named name offered at where (any bit), or NULL; at the
- * prompt (SET_PROMPT, SET_TOUR) its prompt name. */
+ * prompt (SET_PROMPT, SET_TOUR) its prompt name or its alias. */
 const struct setting *settings_find(const struct setting *rows,
                                     const char *name, unsigned where);
 

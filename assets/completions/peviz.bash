@@ -64,6 +64,9 @@ _peviz() {
     --qk) COMPREPLY=($(compgen -f -- "$cur")); return ;;
     --size) return ;;
     --scale) return ;;
+    --dim) return ;;
+    --band) return ;;
+    --ghost-k) return ;;
     --scheme) COMPREPLY=($(compgen -W 'sinusoidal rope alibi learned nope t5 kerple-log kerple-power sandwich xpos' -- "$cur")); return ;;
     --q) COMPREPLY=($(compgen -W 'ones random' -- "$cur")); return ;;
     --seed) return ;;
@@ -94,8 +97,10 @@ _peviz() {
     --rope-layout-c) COMPREPLY=($(compgen -W 'global interleaved half' -- "$cur")); return ;;
     --layer-c) return ;;
     --pane-mode) COMPREPLY=($(compgen -W 'heatmap spectrum profile diff ratio drift matrix' -- "$cur")); return ;;
+    --grid-key) return ;;
+    --one-d) COMPREPLY=($(compgen -W 'none alone beside' -- "$cur")); return ;;
     esac
     [[ $cur == -* ]] || return 0
-    COMPREPLY=($(compgen -W '--d-model --base --seq-len --pos --view --ascii --no-braille --fps --mouse --low-bandwidth --palette --color --graphics --lang --rope-scaling --factor --original-max --low-freq-factor --high-freq-factor --beta-fast --beta-slow --mscale --mscale-all-dim --proportion --attention-factor --plain --model-b --model-c --schemes --tour --check --slides --record --autoplay --export --format --rows --pe-file --tensor --row-offset --components --serve --serve-mode --follow --files --model --config --check-freqs --check-cache --layer-type --no-truncate --short-factor --long-factor --sequence --spatial-merge --tokens-per-second --second-per-grid --split-frames --mrope-section --mrope-interleaved --grid --qk --snapshot --size --scale --no-user-settings --print-settings --scheme --q --seed --heads --head --train --buckets --max-distance --bidirectional --r1 --r2 --xpos-scale-base --rope-layout --rotary-dims --temperature-tuning --floor-scale --attn-scale --softmax --causal --window --chunk --sink --temperature --content --base-b --base-c --scheme-a --rope-layout-a --layer-a --scheme-b --rope-layout-b --layer-b --scheme-c --rope-layout-c --layer-c --pane-mode --help --version' -- "$cur"))
+    COMPREPLY=($(compgen -W '--d-model --base --seq-len --pos --view --ascii --no-braille --fps --mouse --low-bandwidth --palette --color --graphics --lang --rope-scaling --factor --original-max --low-freq-factor --high-freq-factor --beta-fast --beta-slow --mscale --mscale-all-dim --proportion --attention-factor --plain --model-b --model-c --schemes --tour --check --slides --record --autoplay --export --format --rows --pe-file --tensor --row-offset --components --serve --serve-mode --follow --files --model --config --check-freqs --check-cache --layer-type --no-truncate --short-factor --long-factor --sequence --spatial-merge --tokens-per-second --second-per-grid --split-frames --mrope-section --mrope-interleaved --grid --qk --snapshot --size --scale --no-user-settings --print-settings --dim --pca --band --ghost --ghost-k --counter --scheme --q --seed --heads --head --train --buckets --max-distance --bidirectional --r1 --r2 --xpos-scale-base --rope-layout --rotary-dims --temperature-tuning --floor-scale --attn-scale --softmax --causal --window --chunk --sink --temperature --content --base-b --base-c --scheme-a --rope-layout-a --layer-a --scheme-b --rope-layout-b --layer-b --scheme-c --rope-layout-c --layer-c --pane-mode --grid-key --one-d --help --version' -- "$cur"))
 }
 complete -F _peviz peviz

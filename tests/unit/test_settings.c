@@ -142,12 +142,17 @@ static int help_default(const char *name, char *def, size_t len)
 }
 
 /* A bound as the help names it: a number, or another option's default
- * ("heads"), or n (the sequence length's), or n-1 (the last position). */
+ * ("heads"), or n (the sequence length's), n-1 (the last position), d-1
+ * (the last dimension) or d/2-1 (the last band). */
 static long long bound_value(const char *word)
 {
     char def[64];
     if (strcmp(word, "n-1") == 0)
         return bound_value("n") - 1;
+    if (strcmp(word, "d-1") == 0)
+        return bound_value("d-model") - 1;
+    if (strcmp(word, "d/2-1") == 0)
+        return bound_value("d-model") / 2 - 1;
     if (strcmp(word, "n") == 0)
         word = "seq-len";
     if (word[0] >= '0' && word[0] <= '9')
@@ -164,6 +169,8 @@ static void check_whole(const char *name, const char *h)
     char lo_w[64], hi_w[64], v[64];
     while (p > h && p[-1] >= '0' && p[-1] <= '9')
         p--;
+    if (p > h && p[-1] == '-' && (p - 1 == h || p[-2] == ' '))
+        p--;                                    /* "-16777216..16777216" */
     snprintf(lo_w, sizeof lo_w, "%.*s", (int)(dots - p), p);
     snprintf(hi_w, sizeof hi_w, "%.*s", (int)strcspn(dots + 2, " ,()"),
              dots + 2);
