@@ -686,6 +686,10 @@ static int grid_command(struct app *a, void *rt, const char *name,
     return 1;
 }
 
+/* The ':' commands only this view takes, beside its rows' (:grid and
+ * :sequence bring the view from any other: app.c). */
+static const char *const GRID_COMMANDS[] = { "section", "interleaved", NULL };
+
 static const struct keybind GRID_KEYS[] = {
     { PK_LEFT,  ACT_VIEW_KEY, "arrows hjkl", "move the query Q (up, down: a row)", key_query },
     { 'h',      ACT_VIEW_KEY, NULL,      NULL, key_query },
@@ -757,6 +761,7 @@ const struct view VIEW_GRID_DEF = {
     .settings = GRID_SETTINGS,
     .point_text = grid_point_text,
     .command = grid_command,
+    .commands = GRID_COMMANDS,
     .fini = grid_fini,
     .about =
         "Positions with more than one axis. With --sequence a token's "
