@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "app.h"
 #include "params.h"
 #include "peviz/fmt.h"
 
@@ -48,19 +47,17 @@ static void int_put(const struct setting *s, struct app *a, long long v)
 static long long shown_hi(const struct setting *s, const struct app *a,
                           int64_t n)
 {
-    if (s->bound == SETB_LEN)
-        return n;
-    if (s->bound == SETB_LAST)
-        return n - 1;
-    if (s->bound == SETB_DIM)
-        return a->p.d - 1;
-    if (s->bound == SETB_BAND)
-        return a->p.d / 2 - 1;
-    if (s->bound == SETB_BELOW) {
+    switch (s->bound) {
+    case SETB_LEN:   return n;
+    case SETB_LAST:  return n - 1;
+    case SETB_DIM:   return *(const int *)at_c(a, s->aux) - 1;
+    case SETB_BAND:  return *(const int *)at_c(a, s->aux) / 2 - 1;
+    case SETB_BELOW: {
         int b = *(const int *)at_c(a, s->aux);
         return b >= 1 ? b : 1;
     }
-    return s->hi;
+    default:         return s->hi;
+    }
 }
 
 static int word_parse(const struct setting *s, const char *text)

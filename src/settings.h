@@ -74,8 +74,9 @@ enum set_bound {
     SETB_FIXED,     /* lo .. hi */
     SETB_LEN,       /* lo .. n, the sequence length */
     SETB_LAST,      /* lo .. n - 1, the last position */
-    SETB_DIM,       /* lo .. d - 1, the last dimension */
-    SETB_BAND,      /* lo .. d/2 - 1, the last band */
+    SETB_DIM,       /* lo .. the int at aux - 1, d - 1 the last dimension */
+    SETB_BAND,      /* lo .. the int at aux / 2 - 1, d/2 - 1 the last
+                       band */
     SETB_BELOW      /* lo .. the int at aux (shown as bound_name) */
 };
 
@@ -93,7 +94,8 @@ struct setting {
     double min, max;            /* SET_NUM */
     int open;                   /* SET_NUM: > min rather than >= min */
     enum set_bound bound;
-    size_t aux;                 /* SETB_BELOW: SET_OFF of the bound */
+    size_t aux;                 /* SETB_BELOW, SETB_DIM, SETB_BAND: SET_OFF
+                                   of the bound (SET_OFF(p.d): d_model) */
     const char *bound_name;     /* the bound as --help shows it: "heads",
                                    "n", "n-1", "d-1", "d/2-1" */
     int shift;                  /* shown = stored + shift (1: 1-based) */

@@ -40,7 +40,7 @@ static void said_k(struct app *a)
 const struct setting CLOCKS_SETTINGS[] = {
     { .name = "band", .alias = "i", .type = SET_INT,
       .off = SET_OFF(clocks.band), .lo = 0, .bound = SETB_BAND,
-      .bound_name = "d/2-1", .def = "0", .arg = "I",
+      .aux = SET_OFF(p.d), .bound_name = "d/2-1", .def = "0", .arg = "I",
       .help = "clocks: the band under the cursor", .where = CLK_WHERE,
       .wire = "clk.band" },
     { .name = "ghost", .type = SET_FLAG, .off = SET_OFF(clocks.ghost),

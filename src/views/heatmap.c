@@ -1079,7 +1079,8 @@ static int key_click(struct app *a, void *rt, int key)
  * is heat_pca.c's command. */
 static const struct setting HEAT_SETTINGS[] = {
     { .name = "dim", .type = SET_INT, .off = SET_OFF(heat.dim), .lo = 0,
-      .bound = SETB_DIM, .bound_name = "d-1", .def = "0", .arg = "J",
+      .bound = SETB_DIM, .aux = SET_OFF(p.d),
+      .bound_name = "d-1", .def = "0", .arg = "J",
       .help = "heatmap: the dimension under the cursor",
       .where = SET_CLI | SET_PROMPT | SET_TOUR | SET_FOLLOW,
       .wire = "heat.dim" },
