@@ -718,23 +718,12 @@ static int global_command(struct app *a, const char *name, const char *arg)
     return 1;   /* not a global command */
 }
 
-/* The commands of a view whose struct view lists none (.commands). */
-static const struct { const char *name; enum view_id v; } UNLISTED[] = {
-    { "k", VIEW_CLOCKS }, { "band", VIEW_CLOCKS }, { "i", VIEW_CLOCKS },
-    { "check", VIEW_CLOCKS },
-};
-
 /* Whether view v offers :name beside the global commands: one of its
  * commands or a settings' row at the prompt. */
 static int view_offers(int v, const char *name)
 {
     for (const char *const *c = VIEWS[v]->commands; c && *c; c++)
         if (strcmp(*c, name) == 0)
-            return 1;
-    for (size_t i = 0; !VIEWS[v]->commands &&
-                       i < sizeof UNLISTED / sizeof UNLISTED[0]; i++)
-        if (UNLISTED[i].v == (enum view_id)v &&
-            strcmp(UNLISTED[i].name, name) == 0)
             return 1;
     return settings_find(VIEWS[v]->settings, name,
                          SET_PROMPT | SET_TOUR) != NULL;

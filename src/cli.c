@@ -23,8 +23,7 @@
 /* The options that are not settings' rows (settings.h); a row offered
  * on the command line is O_SET + its index in cli_setting. */
 enum {
-    O_POS = 256,
-    O_TOUR, O_EXPORT,
+    O_TOUR = 256, O_EXPORT,
     O_FORMAT, O_SNAPSHOT, O_SIZE,
     O_PE_FILE, O_TENSOR, O_ROW_OFFSET, O_COMPONENTS, O_ROWS,
     O_SERVE, O_FOLLOW, O_SERVE_MODE, O_FILES, O_QK,
@@ -47,10 +46,6 @@ struct opt {
 };
 
 static const struct opt OPTS[] = {
-    { "d-model", 1, 'd', "N", "d_model, even, 2..65536 (default 64)" },
-    { "base", 1, 'b', "BASE", "frequency base, finite and > 1 (default 10000)" },
-    { "seq-len", 1, 'n', "N", "sequence length, 1..16777216 (default 128)" },
-    { "pos", 1, O_POS, "P", "position under the cursor, 0..n-1 (default 0)" },
     { "plain", 0, O_PLAIN, NULL, "lines of words and numbers for screen readers: no drawing glyphs, no images" },
     { "model-b", 1, O_MODEL_B, "NAME", "compare view: pane B takes a model's RoPE settings" },
     { "model-c", 1, O_MODEL_C, "NAME", "compare view: add pane C with a model's RoPE settings" },
@@ -101,19 +96,38 @@ static const struct opt OPTS[] = {
 #define NALL (NOPTS + CLI_SETTINGS_MAX)
 
 static size_t settings_n(void);
+static size_t settings_global_n(void);
 
-/* Option i in --help's order: the table's rows, with the settings'
- * rows before the last two (--help, --version). */
+/* Row k of the settings as an option. */
+static struct opt opt_row(size_t k)
+{
+    const struct setting *st = cli_setting(k);
+    return (struct opt){ st->name, settings_takes_arg(st), O_SET + (int)k,
+                         st->arg, st->help };
+}
+
+/* The option's one letter ('d' for -d), or 0: a row's, or the table's
+ * val below 256. */
+static int opt_short(struct opt o)
+{
+    if (o.val >= O_SET)
+        return cli_setting((size_t)(o.val - O_SET))->short_name;
+    return o.val < 256 ? o.val : 0;
+}
+
+/* Option i in --help's order: the global settings' rows, the table's
+ * rows, the views' settings' rows, then the table's last two (--help,
+ * --version). */
 static struct opt opt_at(size_t i)
 {
-    size_t ns = settings_n(), head = NOPTS - 2;
-    if (i < head)
-        return OPTS[i];
-    if (i >= head + ns)
-        return OPTS[i - ns];
-    const struct setting *st = cli_setting(i - head);
-    return (struct opt){ st->name, settings_takes_arg(st),
-                         O_SET + (int)(i - head), st->arg, st->help };
+    size_t ng = settings_global_n(), ns = settings_n(), head = NOPTS - 2;
+    if (i < ng)
+        return opt_row(i);
+    if (i < ng + head)
+        return OPTS[i - ng];
+    if (i < ns + head)
+        return opt_row(i - head);
+    return OPTS[i - ns];
 }
 
 static size_t opts_n(void)
@@ -176,9 +190,6 @@ static const char *opt_names(int val, char *buf, size_t len)
 
 #define fail errline
 
-/* The options of the parameters, by enum param_id. */
-static const int PARAM_OPT[] = { 'd', 'b', 'n', O_POS };
-
 int cli_option_arg(const char *name)
 {
     for (size_t i = 0; i < opts_n(); i++)
@@ -196,26 +207,30 @@ int cli_option_in_file(const char *name)
     return 1;
 }
 
-/* The option as the user typed it, for messages: "-d" or "--d-model". */
+/* The option as the user may have typed it, for messages: "-d/--d-model"
+ * or "--pos". */
 static const char *opt_label(int val, char *buf, size_t len)
 {
     for (size_t i = 0; i < opts_n(); i++)
         if (opt_at(i).val == val) {
-            if (val < 256)
-                snprintf(buf, len, "-%c/--%s", val, opt_at(i).name);
+            struct opt o = opt_at(i);
+            if (opt_short(o))
+                snprintf(buf, len, "-%c/--%s", opt_short(o), o.name);
             else
-                snprintf(buf, len, "--%s", opt_at(i).name);
+                snprintf(buf, len, "--%s", o.name);
             return buf;
         }
     return "?";
 }
 
-static int set_param(struct cli *c, enum param_id id, int val, const char *arg)
+/* The option whose one-letter form is ch (getopt's answer for -d), or
+ * ch itself. */
+static int opt_of_short(int ch)
 {
-    char err[256], lab[32];
-    if (params_set(&c->app.p, id, arg, err, sizeof err) == 0)
-        return 0;
-    return fail("%s: %s", opt_label(val, lab, sizeof lab), err);
+    for (size_t i = 0; ch > 0 && i < opts_n(); i++)
+        if (opt_short(opt_at(i)) == ch)
+            return opt_at(i).val;
+    return ch;
 }
 
 /* ---- the settings' rows ------------------------------------------------ */
@@ -223,7 +238,7 @@ static int set_param(struct cli *c, enum param_id id, int val, const char *arg)
 /* The rows offered on the command line, global ones first, then each
  * view's in the order of VIEW_LIST: k = 0, 1, ... until NULL. */
 static const struct setting *cli_rows[CLI_SETTINGS_MAX];
-static size_t cli_rows_n;
+static size_t cli_rows_n, cli_rows_global;
 
 /* The rows are constant tables: list them the first time asked. */
 static void cli_rows_list(void)
@@ -232,8 +247,10 @@ static void cli_rows_list(void)
         for (const struct setting *s = t < 0 ? APP_SETTINGS
                                              : VIEWS[t]->settings;
              s && s->name && cli_rows_n < CLI_SETTINGS_MAX; s++)
-            if (s->where & SET_CLI)
+            if (s->where & SET_CLI) {
                 cli_rows[cli_rows_n++] = s;
+                cli_rows_global += t < 0;
+            }
 }
 
 const struct setting *cli_setting(size_t k)
@@ -248,6 +265,12 @@ static size_t settings_n(void)
     if (cli_rows_n == 0)
         cli_rows_list();
     return cli_rows_n;
+}
+
+/* The global rows: the first of cli_setting's. */
+static size_t settings_global_n(void)
+{
+    return settings_n() ? cli_rows_global : 0;
 }
 
 /* --NAME VALUE (or --NAME for a flag) of row k: kept, and set once
@@ -275,20 +298,22 @@ int cli_given(const struct cli *c, const char *name)
     return given_text(c, name) != NULL;
 }
 
-/* Set each row given, in the rows' order (heads before head); those
- * bounded by n or by another row only once both are final (late: a
- * table may give n, or the heads), then every row's check. */
+/* Set each row given, in the rows' order: those of fixed ranges once
+ * every option is read, those bounded by n or by another row (heads
+ * before head) only once both are final (late: a table may give n and
+ * d, or the heads), then every row's check. */
 static int cli_apply(struct cli *c, int late)
 {
-    char err[192];
+    char err[192], lab[48];
     const struct setting *s;
     for (size_t k = 0; k < CLI_SETTINGS_MAX && (s = cli_setting(k)); k++) {
-        if (!c->set_text[k] || (!late && s->bound != SETB_FIXED))
+        if (!c->set_text[k] || late != (s->bound != SETB_FIXED))
             continue;
+        opt_label(O_SET + (int)k, lab, sizeof lab);
         if (settings_set(s, &c->app, c->app.p.n, c->set_text[k], err,
                          sizeof err))
-            return s->type == SET_FLAG ? fail("--%s: %s", s->name, err)
-                 : fail("--%s %s: %s", s->name, c->set_text[k], err);
+            return s->type == SET_FLAG ? fail("%s: %s", lab, err)
+                 : fail("%s %s: %s", lab, c->set_text[k], err);
         if (s->given)
             s->given(&c->app);
     }
@@ -337,8 +362,6 @@ static int check_pane_layers(const struct cli *c)
 
 int cli_set_late(struct cli *c)
 {
-    if (c->pos_text && set_param(c, P_POS, O_POS, c->pos_text))
-        return 2;
     if (check_pane_layers(c))
         return 2;
     for (int k = COMPARE_ROPE_PANES; k < COMPARE_MAX_PANES; k++)
@@ -580,10 +603,6 @@ static int set_rope(struct cli *c, enum rope_opt id, const char *arg)
 static int parse_one(struct cli *c, int val, const char *arg)
 {
     switch (val) {
-    case 'd': return set_param(c, P_D, val, arg);
-    case 'b': c->base_set = 1; return set_param(c, P_BASE, val, arg);
-    case 'n': c->n_set = 1; return set_param(c, P_N, val, arg);
-    case O_POS: return 0;                 /* checked once n is known */
     case O_PLAIN: c->app.plain_mode = 1; return 0;
     case O_NO_USER_SETTINGS: return 0;      /* read by userconf_args */
     case O_MODEL_B: return parse_pane_model(c, 1, arg);
@@ -641,8 +660,8 @@ static void build_longopts(struct option *lo, char *shorts)
     for (size_t i = 0; i < n; i++) {
         struct opt o = opt_at(i);
         lo[i] = (struct option){ o.name, o.has_arg, NULL, o.val };
-        if (o.val < 256) {
-            shorts[k++] = (char)o.val;
+        if (opt_short(o)) {
+            shorts[k++] = (char)opt_short(o);
             if (o.has_arg)
                 shorts[k++] = ':';
         }
@@ -694,12 +713,12 @@ static int check_tour_opts(const struct cli *c)
     return 0;
 }
 
-/* Checks that need every option first: --pos against n, formats. */
-static int check_final(struct cli *c, const char *pos_arg)
+/* Checks that need every option first: the rows bounded by n (--pos),
+ * formats. */
+static int check_final(struct cli *c)
 {
     if (check_follow(c) || check_tour_opts(c))
         return 2;
-    c->pos_text = pos_arg;
     /* with --pe-file, n comes from the file, and with --qk the heads
      * from its rows: main checks --pos and --head then */
     if (!c->pe_file && !(c->qk_file && c->mode != MODE_HELP
@@ -877,7 +896,6 @@ int cli_parse(struct cli *c, int argc, char **argv)
 {
     struct option lo[NALL + 1];
     char shorts[2 * NALL + 3], err[256];
-    const char *pos_arg = NULL;
     int val, r;
 
     memset(c, 0, sizeof *c);
@@ -898,11 +916,7 @@ int cli_parse(struct cli *c, int argc, char **argv)
             return fail("%s: needs a value (see peviz --help)", argv[optind - 1]);
         if (val == '?')
             return fail("%s: unknown option (see peviz --help)", argv[optind - 1]);
-        if (val == O_POS)
-            pos_arg = optarg;
-        for (int id = P_D; id <= P_POS; id++)
-            if (val == PARAM_OPT[id])
-                c->param_at[id] = optind;
+        val = opt_of_short(val);
         /* --tour [FILE]: also take the file as the next word */
         if (val == O_TOUR && !optarg && optind < argc && argv[optind][0] != '-')
             optarg = argv[optind++];
@@ -922,13 +936,15 @@ int cli_parse(struct cli *c, int argc, char **argv)
     if (cli_apply(c, 0))
         return 2;
     mask_source(c);
+    c->n_set = cli_given(c, "seq-len");
+    c->base_set |= cli_given(c, "base");
     terminal_rows(c);
     if (params_check_rope(&c->app.p, err, sizeof err))
         return fail("--%s", err);
     if (mpos_cli_finish(c, err, sizeof err))
         return fail("%s", err);
     c->app.mp_start = c->app.mp;
-    return check_final(c, pos_arg);
+    return check_final(c);
 }
 
 /* ---- --print-settings --------------------------------------------------- */
@@ -939,45 +955,24 @@ static const char *source(int at, int nfile)
     return !at ? "default" : at <= nfile + 1 ? "file" : "command line";
 }
 
-/* The parameters (d, base, n, pos): given, from a model or a config
- * file, or their defaults. */
-static void print_params(const struct cli *c, FILE *f, int nfile)
+/* The argv index row k's value came from: its option, else the --model
+ * or --config that moved it off its default, else 0 (the default). */
+static int row_at(const struct cli *c, size_t k, const char *shown)
 {
-    const params *p = &c->app.p;
-    char v[64];
-    for (int id = P_D; id <= P_POS; id++) {
-        if (id == P_BASE)
-            fmt_base(p->base, v, sizeof v);
-        else
-            snprintf(v, sizeof v, "%lld", id == P_D ? (long long)p->d
-                     : id == P_N ? (long long)p->n : (long long)p->pos);
-        const char *name = "?";
-        for (size_t i = 0; i < NOPTS; i++)
-            if (OPTS[i].val == PARAM_OPT[id])
-                name = OPTS[i].name;
-        fprintf(f, "%-20s %-16s %s\n", name, v, source(c->param_at[id]
-                ? c->param_at[id] : id != P_POS ? c->start_at : 0, nfile));
-    }
-}
-
-/* Where row s's value came from when no option gave it: the mask rows
- * from --model or --config (where they stand), the others defaults. */
-static int row_start(const struct cli *c, const struct setting *s)
-{
-    return s->off == SET_OFF(att.o.window) || s->off == SET_OFF(att.o.chunk)
-           ? c->start_at : 0;
+    const struct setting *s = cli_setting(k);
+    if (c->set_text[k])
+        return c->set_at[k];
+    return s->def && strcmp(shown, s->def) != 0 ? c->start_at : 0;
 }
 
 void cli_print_settings(const struct cli *c, FILE *f, int nfile)
 {
     const struct setting *s;
     char v[128];
-    print_params(c, f, nfile);
     for (size_t k = 0; (s = cli_setting(k)); k++) {
         settings_show(s, &c->app, v, sizeof v);
         fprintf(f, "%-20s %-16s %s\n", s->name, v,
-                source(c->set_text[k] ? c->set_at[k] : row_start(c, s),
-                       nfile));
+                source(row_at(c, k, v), nfile));
     }
 }
 
@@ -1216,8 +1211,9 @@ void cli_usage(FILE *f)
     for (size_t i = 0; i < opts_n(); i++) {
         struct opt o = opt_at(i);
         char left[48];
-        int n = o.val < 256 ? snprintf(left, sizeof left, "-%c, ", o.val)
-                            : snprintf(left, sizeof left, "    ");
+        int n = opt_short(o) ? snprintf(left, sizeof left, "-%c, ",
+                                        opt_short(o))
+                             : snprintf(left, sizeof left, "    ");
         snprintf(left + n, sizeof left - (size_t)n, "--%s%s%s%s", o.name,
                  o.has_arg == 2 ? "[=" : o.arg ? " " : "",
                  o.arg ? o.arg : "", o.has_arg == 2 ? "]" : "");
@@ -1259,7 +1255,7 @@ struct cli_option cli_option_at(size_t i, char *names, size_t len)
     const char *got = opt_names(o.val, names, len);
     if (got != names)
         snprintf(names, len, "%s", got);
-    return (struct cli_option){ o.name, o.val < 256 ? o.val : 0,
+    return (struct cli_option){ o.name, opt_short(o),
                                 o.has_arg, o.arg, o.help, opt_path(o.val) };
 }
 

@@ -46,7 +46,6 @@ struct cli {
     long rows_first, rows_last; /* --rows A..B, or -1: every row */
     int components;            /* --components K (PCA exports), default 3 */
     int components_set;
-    const char *pos_text;      /* --pos, checked once n is final */
     int n_set;                 /* -n given: it overrides a table's rows */
     int base_set;              /* -b, --model or --config chose the base */
     unsigned mpos_given;       /* bit k: mpos option k given (mpos_cli.h) */
@@ -63,8 +62,6 @@ struct cli {
     int help, version;         /* --help, --version given */
     const char *qk_file;        /* --qk: the query and key table */
     int print_settings;         /* --print-settings */
-    int param_at[4];            /* enum param_id: the argv index after its
-                                   option (-d, -b, -n, --pos), 0: not given */
     int start_at;               /* the same after --model or --config */
     /* The settings' rows given (cli_setting(k)): the text, and the
      * argv index after it (the user settings file's words come first:

@@ -47,13 +47,17 @@ static void int_put(const struct setting *s, struct app *a, long long v)
 static long long shown_hi(const struct setting *s, const struct app *a,
                           int64_t n)
 {
-    if (s->bound == SETB_LEN)
-        return n;
-    if (s->bound == SETB_BELOW) {
+    switch (s->bound) {
+    case SETB_LEN:   return n;
+    case SETB_LAST:  return n - 1;
+    case SETB_DIM:   return *(const int *)at_c(a, s->aux) - 1;
+    case SETB_BAND:  return *(const int *)at_c(a, s->aux) / 2 - 1;
+    case SETB_BELOW: {
         int b = *(const int *)at_c(a, s->aux);
         return b >= 1 ? b : 1;
     }
-    return s->hi;
+    default:         return s->hi;
+    }
 }
 
 static int word_parse(const struct setting *s, const char *text)
@@ -98,16 +102,14 @@ static int set_whole(const struct setting *s, struct app *a, int64_t n,
     long v;
     const char *why;
     long long hi = shown_hi(s, a, n);
-    if (parse_long(text, &v, &why) || v < s->lo || v > hi) {
-        snprintf(err, errlen, "wants a whole number %lld..%lld%s", s->lo, hi,
+    if (parse_long(text, &v, &why) || v < s->lo || v > hi ||
+        (s->even && v % 2)) {
+        snprintf(err, errlen, "wants %s number %lld..%lld%s",
+                 s->even ? "an even" : "a whole", s->lo, hi,
                  s->zero_word ? " or " : "");
         if (s->zero_word)
             snprintf(err + strlen(err), errlen - strlen(err), "%s",
                      s->zero_word);
-        return -1;
-    }
-    if (s->even && v % 2) {
-        snprintf(err, errlen, "wants an even number");
         return -1;
     }
     int_put(s, a, v - s->shift);
@@ -297,7 +299,8 @@ const struct setting *settings_find(const struct setting *rows,
     int prompt = (where & (SET_PROMPT | SET_TOUR)) != 0;
     for (; rows && rows->name; rows++)
         if ((rows->where & where) &&
-            strcmp(prompt ? settings_prompt(rows) : rows->name, name) == 0)
+            (strcmp(prompt ? settings_prompt(rows) : rows->name, name) == 0 ||
+             (prompt && rows->alias && strcmp(rows->alias, name) == 0)))
             return rows;
     return NULL;
 }
@@ -331,6 +334,8 @@ static void where_text(const struct setting *s, char *buf, size_t len)
         k += (size_t)snprintf(buf + k, len - k, "--%s, ", s->name);
     if ((s->where & SET_PROMPT) && k < len)
         k += (size_t)snprintf(buf + k, len - k, ":%s, ", settings_prompt(s));
+    if ((s->where & SET_PROMPT) && s->alias && k < len)
+        k += (size_t)snprintf(buf + k, len - k, ":%s, ", s->alias);
     if ((s->where & SET_TOUR) && k < len)
         k += (size_t)snprintf(buf + k, len - k, "tour set, ");
     if ((s->where & SET_FOLLOW) && s->wire && k < len)

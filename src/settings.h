@@ -12,8 +12,8 @@
  * view's rows (struct view's settings, view.h: ATTENTION_SETTINGS in
  * views/attention_settings.c, COMPARE_SETTINGS in
  * views/compare_fields.c), each ended by a row whose name is NULL.
- * Options that are not rows yet (the parameters, --model-b, --schemes,
- * the jobs of one run, ...) are cli.c's own table.
+ * Options that are not rows yet (--model-b, --schemes, the lists of
+ * longrope, the jobs of one run, ...) are cli.c's own table.
  *
  * Adding a setting (tests/setting_recipe.sh tries it):
  *   1. A member of plain data in struct app or the view's state
@@ -73,6 +73,10 @@ enum set_where {
 enum set_bound {
     SETB_FIXED,     /* lo .. hi */
     SETB_LEN,       /* lo .. n, the sequence length */
+    SETB_LAST,      /* lo .. n - 1, the last position */
+    SETB_DIM,       /* lo .. the int at aux - 1, d - 1 the last dimension */
+    SETB_BAND,      /* lo .. the int at aux / 2 - 1, d/2 - 1 the last
+                       band */
     SETB_BELOW      /* lo .. the int at aux (shown as bound_name) */
 };
 
@@ -80,14 +84,20 @@ struct setting {
     const char *name;           /* "heads"; NULL ends a table */
     const char *prompt;         /* the ':' command's name when it is not
                                    .name ("mode" for pane-mode), or NULL */
+    const char *alias;          /* a second ':' name ("i" for band), or
+                                   NULL */
+    int short_name;             /* the command line's one-letter option
+                                   ('d' for -d), or 0 */
     enum set_type type;
     size_t off;                 /* SET_OFF(att.o.heads) */
     long long lo, hi;           /* whole numbers: the range as shown */
     double min, max;            /* SET_NUM */
     int open;                   /* SET_NUM: > min rather than >= min */
     enum set_bound bound;
-    size_t aux;                 /* SETB_BELOW: SET_OFF of the bound */
-    const char *bound_name;     /* SETB_BELOW, SETB_LEN: "heads", "n" */
+    size_t aux;                 /* SETB_BELOW, SETB_DIM, SETB_BAND: SET_OFF
+                                   of the bound (SET_OFF(p.d): d_model) */
+    const char *bound_name;     /* the bound as --help shows it: "heads",
+                                   "n", "n-1", "d-1", "d/2-1" */
     int shift;                  /* shown = stored + shift (1: 1-based) */
     int even;                   /* whole numbers: even only */
     const char *zero_word;      /* a word that means 0 ("all"), or NULL;
@@ -155,7 +165,7 @@ void settings_range(const struct setting *s, char *buf, size_t len);
 int settings_takes_arg(const struct setting *s);
 
 /* The row named name offered at where (any bit), or NULL; at the
- * prompt (SET_PROMPT, SET_TOUR) its prompt name. */
+ * prompt (SET_PROMPT, SET_TOUR) its prompt name or its alias. */
 const struct setting *settings_find(const struct setting *rows,
                                     const char *name, unsigned where);
 

@@ -29,6 +29,7 @@
 #include "text.h"
 #include "views/bigdigits.h"
 #include "views/clocks.h"
+#include "views/clocks_settings.h"
 #include "views/portcheck.h"
 
 #define LABEL_W 8           /* row labels of the table */
@@ -42,7 +43,6 @@
 #define READOUT_LINES 12    /* rows the readout uses when it has them */
 #define BIG_MIN_W 64
 #define TEXT_MIN_W 20
-#define K_LIMIT PARAM_N_MAX /* |k| of the ghost hand */
 
 /* ---- pure parts ------------------------------------------------------- */
 
@@ -512,7 +512,7 @@ static int readout_ghost(struct ctx *x, const struct clocks_band *b,
 {
     const struct app *a = x->a;
     const struct syms *sy = x->sy;
-    long k = a->clocks.k;
+    long k = (long)a->clocks.k;         /* |k| <= PARAM_N_MAX */
     double kw = (double)k * b->omega;
     char rad[32];
 
@@ -1159,7 +1159,7 @@ static int clocks_raster(const struct app *a, void *rt, int cw, int ch,
 static void clocks_reset(struct app *a)
 {
     memset(&a->clocks, 0, sizeof a->clocks);
-    a->clocks.k = 1;
+    settings_reset(CLOCKS_SETTINGS, a);
 }
 
 static void clocks_params_changed(struct app *a)
@@ -1254,49 +1254,11 @@ static int key_toggle(struct app *a, void *rt, int key)
     (void)rt;
     if (key == 'o') {
         s->ghost = !s->ghost;
-        app_msg(a, 0, s->ghost ? "ghost hand at pos+k, k=%ld (:k N sets k)"
-                               : "ghost hand off (k=%ld)", s->k);
+        clocks_settings_said_ghost(a);
     } else {
         s->counter = !s->counter;
-        app_msg(a, 0, "binary counter %s", s->counter ? "on" : "off");
+        clocks_settings_said_counter(a);
     }
-    return 1;
-}
-
-static int command_k(struct app *a, const char *arg)
-{
-    long k = 0;
-    const char *why = NULL;
-
-    if (parse_long(arg, &k, &why) == 0 && (k < -K_LIMIT || k > K_LIMIT))
-        why = "out of range";
-    if (why) {
-        app_msg(a, 1, ":k %.20s: %s; want a whole number -%ld..%ld", arg, why,
-                (long)K_LIMIT, (long)K_LIMIT);
-        return 1;
-    }
-    a->clocks.k = k;
-    a->clocks.ghost = 1;
-    app_msg(a, 0, "ghost hand at pos+k, k=%ld", k);
-    return 1;
-}
-
-static int command_band(struct app *a, const struct clocks_rt *r,
-                        const char *arg)
-{
-    long b = 0;
-    const char *why = NULL;
-    int half = a->p.d / 2;
-
-    if (parse_long(arg, &b, &why) == 0 && (b < 0 || b >= half))
-        why = "out of range";
-    if (why) {
-        app_msg(a, 1, ":band %.20s: %s; want 0..%d (d_model=%d has %d bands)",
-                arg, why, half - 1, a->p.d, half);
-        return 1;
-    }
-    band_set(a, r, (int)b);
-    app_msg(a, 0, "band %ld", b);
     return 1;
 }
 
@@ -1318,12 +1280,12 @@ static int clocks_command(struct app *a, void *rt, const char *name,
         return portcheck_command(a, &((struct clocks_rt *)rt)->check, &cs,
                                  arg);
     }
-    if (strcmp(name, "k") == 0)
-        return command_k(a, arg);
-    if (strcmp(name, "band") == 0 || strcmp(name, "i") == 0)
-        return command_band(a, rt, arg);
     return 0;
 }
+
+/* The ':' commands beside the rows' (CLOCKS_SETTINGS): :check FILE
+ * runs a port check, which no row holds. */
+static const char *const CLOCKS_COMMANDS[] = { "check", NULL };
 
 /* The view's keys: what each does, and the help card in this order. */
 static const struct keybind CLOCKS_KEYS[] = {
@@ -1355,7 +1317,7 @@ static const struct state_field CLOCKS_FIELDS[] = {
     SF_ROW_BOUND("clk.band0", SF_INT, clocks.band0, 0, SF_BAND),
     SF_ROW_INT("clk.zoom", clocks.zoom, 0, 1),
     SF_ROW_INT("clk.ghost", clocks.ghost, 0, 1),
-    { .name = "clk.k", .type = SF_LONG, .off = SF_OFF(clocks.k),
+    { .name = "clk.k", .type = SF_I64, .off = SF_OFF(clocks.k),
       .lo = -PARAM_N_MAX, .hi = PARAM_N_MAX },
     SF_ROW_INT("clk.counter", clocks.counter, 0, 1),
     { 0 }
@@ -1375,8 +1337,10 @@ const struct view VIEW_CLOCKS_DEF = {
     .layout = clocks_lay,
     .draw = clocks_draw,
     .command = clocks_command,
+    .commands = CLOCKS_COMMANDS,
     .keys = CLOCKS_KEYS,
     .fields = CLOCKS_FIELDS,
+    .settings = CLOCKS_SETTINGS,
     .point_text = clocks_point_text,
     .raster = clocks_raster,
     .raster_parts = 1 + IMAGE_TILES,

@@ -520,12 +520,6 @@ static void grid_draw(const struct app *a, void *rt, canvas *c, char *hint,
 
 /* ---- keys and state --------------------------------------------------------- */
 
-static void grid_reset(struct app *a)
-{
-    a->grid.key = 0;
-    a->grid.one_d = 0;
-}
-
 static void grid_params_changed(struct app *a)
 {
     if (a->grid.key >= a->p.n)
@@ -585,17 +579,30 @@ static int key_swap(struct app *a, void *rt, int key)
     return 1;
 }
 
-static int key_one_d(struct app *a, void *rt, int key)
+/* What the scores are of, by grid.one_d. */
+static void said_one_d(struct app *a)
 {
-    (void)rt;
-    (void)key;
     static const char *const SAY[] = {
         "multi-axis positions", "1-D RoPE: every axis the token index",
         "multi-axis positions beside 1-D RoPE",
     };
+    app_msg(a, 0, "%s", SAY[a->grid.one_d % 3]);
+}
+
+static int key_one_d(struct app *a, void *rt, int key)
+{
+    (void)rt;
+    (void)key;
     a->grid.one_d = a->grid.one_d == 0 ? 2 : a->grid.one_d == 2 ? 1 : 0;
-    app_msg(a, 0, "%s", SAY[a->grid.one_d]);
+    said_one_d(a);
     return 1;
+}
+
+/* grid.one_d's words: the multi-axis scores, 1-D RoPE's alone, both. */
+static const char *one_d_word(int k)
+{
+    static const char *const W[] = { "none", "alone", "beside" };
+    return k >= 0 && k < 3 ? W[k] : NULL;
 }
 
 /* Put next in place of the positions, if its slots fit d: n follows. */
@@ -679,6 +686,10 @@ static int grid_command(struct app *a, void *rt, const char *name,
     return 1;
 }
 
+/* The ':' commands only this view takes, beside its rows' (:grid and
+ * :sequence bring the view from any other: app.c). */
+static const char *const GRID_COMMANDS[] = { "section", "interleaved", NULL };
+
 static const struct keybind GRID_KEYS[] = {
     { PK_LEFT,  ACT_VIEW_KEY, "arrows hjkl", "move the query Q (up, down: a row)", key_query },
     { 'h',      ACT_VIEW_KEY, NULL,      NULL, key_query },
@@ -711,6 +722,27 @@ static const struct state_field GRID_FIELDS[] = {
     { 0 }
 };
 
+#define GRID_WHERE (SET_CLI | SET_PROMPT | SET_TOUR | SET_FOLLOW)
+
+/* The view's settings' rows (settings.h). */
+static const struct setting GRID_SETTINGS[] = {
+    { .name = "grid-key", .prompt = "key", .type = SET_I64,
+      .off = SET_OFF(grid.key), .lo = 0, .bound = SETB_LAST,
+      .bound_name = "n-1", .def = "0", .arg = "K",
+      .help = "grid: the key token k (the query is --pos)",
+      .where = GRID_WHERE, .wire = "grid.key" },
+    { .name = "one-d", .type = SET_WORD, .off = SET_OFF(grid.one_d),
+      .word = one_d_word, .def = "none", .arg = "HOW",
+      .help = "grid: 1-D RoPE's scores (c)", .where = GRID_WHERE,
+      .wire = "grid.one_d", .changed = said_one_d },
+    { 0 }
+};
+
+static void grid_reset(struct app *a)
+{
+    settings_reset(GRID_SETTINGS, a);
+}
+
 static void grid_point_text(const struct app *a, char *t, size_t len)
 {
     snprintf(t, len, "key token k=%lld", (long long)a->grid.key);
@@ -726,8 +758,10 @@ const struct view VIEW_GRID_DEF = {
     .draw = grid_draw,
     .keys = GRID_KEYS,
     .fields = GRID_FIELDS,
+    .settings = GRID_SETTINGS,
     .point_text = grid_point_text,
     .command = grid_command,
+    .commands = GRID_COMMANDS,
     .fini = grid_fini,
     .about =
         "Positions with more than one axis. With --sequence a token's "

@@ -1075,9 +1075,25 @@ static int key_click(struct app *a, void *rt, int key)
 
 /* ---- state ------------------------------------------------------------ */
 
+/* The view's settings' rows (settings.h); :pca I J, the panel's pair,
+ * is heat_pca.c's command. */
+static const struct setting HEAT_SETTINGS[] = {
+    { .name = "dim", .type = SET_INT, .off = SET_OFF(heat.dim), .lo = 0,
+      .bound = SETB_DIM, .aux = SET_OFF(p.d),
+      .bound_name = "d-1", .def = "0", .arg = "J",
+      .help = "heatmap: the dimension under the cursor",
+      .where = SET_CLI | SET_PROMPT | SET_TOUR | SET_FOLLOW,
+      .wire = "heat.dim" },
+    { .name = "pca", .type = SET_FLAG, .off = SET_OFF(heat.pca),
+      .help = "heatmap: the principal components' panel instead (p)",
+      .where = SET_CLI | SET_FOLLOW, .wire = "heat.pca" },
+    { 0 }
+};
+
 static void heat_reset(struct app *a)
 {
     memset(&a->heat, 0, sizeof a->heat);
+    settings_reset(HEAT_SETTINGS, a);
 }
 
 static void heat_params_changed(struct app *a)
@@ -1350,6 +1366,7 @@ const struct view VIEW_HEATMAP_DEF = {
     .fini = heat_fini,
     .raster = heat_raster,
     .fields = HEAT_FIELDS,
+    .settings = HEAT_SETTINGS,
     .point_text = heat_point_text,
     .about =
         "Columns are positions, rows are frequency bands: the upper half of "

@@ -63,6 +63,18 @@ static int range_refusal(const char *line)
     return w && strstr(w, " or ") && !strstr(w, "more than");
 }
 
+/* The one letter of option name (-d), or 0. */
+static int short_of(const char *name)
+{
+    char names[1024];
+    for (size_t i = 0; i < cli_option_count(); i++) {
+        struct cli_option o = cli_option_at(i, names, sizeof names);
+        if (strcmp(o.name, name) == 0)
+            return o.short_name;
+    }
+    return 0;
+}
+
 /* --name=value: 0 accepted; 2 refused for its range with one "peviz:
  * --name" line; 3 refused with one line for a relation to the other
  * settings at their defaults. */
@@ -78,7 +90,11 @@ static int try_value(const char *name, const char *value)
     int r = parse_words(w, 1, &lines, first, sizeof first);
     if (r == 0 && lines == 0)
         return 0;
-    snprintf(want, sizeof want, "peviz: --%s", name);
+    int c1 = short_of(name);
+    if (c1)
+        snprintf(want, sizeof want, "peviz: -%c/--%s", c1, name);
+    else
+        snprintf(want, sizeof want, "peviz: --%s", name);
     if (r == 2 && lines == 1 && range_refusal(first))
         return strncmp(first, want, strlen(want)) == 0 ? 2 : -1;
     if (r == 2 && lines == 1)
@@ -126,10 +142,17 @@ static int help_default(const char *name, char *def, size_t len)
 }
 
 /* A bound as the help names it: a number, or another option's default
- * ("heads"), or n (the sequence length's). */
+ * ("heads"), or n (the sequence length's), n-1 (the last position), d-1
+ * (the last dimension) or d/2-1 (the last band). */
 static long long bound_value(const char *word)
 {
     char def[64];
+    if (strcmp(word, "n-1") == 0)
+        return bound_value("n") - 1;
+    if (strcmp(word, "d-1") == 0)
+        return bound_value("d-model") - 1;
+    if (strcmp(word, "d/2-1") == 0)
+        return bound_value("d-model") / 2 - 1;
     if (strcmp(word, "n") == 0)
         word = "seq-len";
     if (word[0] >= '0' && word[0] <= '9')
@@ -146,6 +169,8 @@ static void check_whole(const char *name, const char *h)
     char lo_w[64], hi_w[64], v[64];
     while (p > h && p[-1] >= '0' && p[-1] <= '9')
         p--;
+    if (p > h && p[-1] == '-' && (p - 1 == h || p[-2] == ' '))
+        p--;                                    /* "-16777216..16777216" */
     snprintf(lo_w, sizeof lo_w, "%.*s", (int)(dots - p), p);
     snprintf(hi_w, sizeof hi_w, "%.*s", (int)strcspn(dots + 2, " ,()"),
              dots + 2);
