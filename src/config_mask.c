@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "config_mask.h"
+#include "params.h"
 
 #define MASK_LAYERS_MAX 4096    /* layers looked at without num_hidden_layers */
 
@@ -47,18 +48,20 @@ static const struct mask_default *config_mask_default(const json_value *root)
     return NULL;
 }
 
-/* An integer setting: 1 a number (into *v), 0 null, -1 missing or not a
- * number. */
+/* An integer setting: 1 a whole number in 1..PARAM_N_MAX (into *v), 0
+ * null, -1 missing, -2 anything else. */
 static int config_mask_int(const json_value *root, const char *key,
                            int64_t *v)
 {
     const json_value *x = json_get(root, key);
-    double d;
-    if (x && x->type == JSON_NULL)
-        return 0;
-    if (!x || json_number(x, &d) || !(d >= 1 && d <= 9e15))
+    int64_t k;
+    if (!x)
         return -1;
-    *v = (int64_t)d;
+    if (x->type == JSON_NULL)
+        return 0;
+    if (json_int64(x, &k) || k < 1 || k > PARAM_N_MAX)
+        return -2;
+    *v = k;
     return 1;
 }
 
@@ -189,7 +192,7 @@ static int config_mask_size(const json_value *root, const char *key,
                  (long long)*v, key);
         return 1;
     }
-    if (r < 0 && !json_get(root, key) && def > 0) {
+    if (r == -1 && def > 0) {
         *v = def;
         snprintf(m->note, sizeof m->note, "%s %lld (%.40s class default)",
                  what, (long long)def, config_mask_type(root));
@@ -202,8 +205,14 @@ static int config_mask_size(const json_value *root, const char *key,
 void config_mask_of(const json_value *root, const char *name,
                     struct config_mask *m)
 {
+    static const char *const SIZES[] = { "sliding_window",
+                                         "attention_chunk_size" };
     const struct mask_default *d = config_mask_default(root);
+    int64_t v;
     memset(m, 0, sizeof *m);
+    for (int k = 0; k < 2 && !m->bad; k++)      /* whichever layer is shown */
+        if (config_mask_int(root, SIZES[k], &v) == -2)
+            m->bad = SIZES[k];
     if (!name)
         name = config_mask_layer_at(root, 0, config_mask_layers(root));
     snprintf(m->layer, sizeof m->layer, "%.60s", name ? name : "");

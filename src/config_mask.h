@@ -21,7 +21,8 @@
  * Qwen2's sliding_window counts only when use_sliding_window is true.
  * A null sliding_window or attention_chunk_size is no mask; a missing one
  * is the class's default (mistral, gemma2, gemma3 4096; gpt_oss 128;
- * llama4 8192).  gpt-oss's sink logits are weights, not settings: a
+ * llama4 8192); any other value than a whole number in 1..PARAM_N_MAX
+ * is no size (config_mask.bad).  gpt-oss's sink logits are weights, not settings: a
  * config has none.
  */
 #ifndef PEVIZ_CONFIG_MASK_H
@@ -39,6 +40,9 @@ struct config_mask {
                                    (Llama 4's full_attention) */
     char layer[64];             /* the layer type */
     char note[112];             /* "window 1024 from sliding_window", or "" */
+    const char *bad;            /* the key whose value is no size (not a
+                                   whole number in 1..PARAM_N_MAX), or NULL:
+                                   then no mask */
 };
 
 /* Whether some layer of the config (its text part, root) is of type

@@ -273,6 +273,18 @@ if [ $rc = 2 ] && [ ! -s "$tmp/o" ] && [ "$(wc -l <"$tmp/e")" = 1 ] &&
    grep -q "sliding_attention, full_attention" "$tmp/e"; then ok
 else bad "--layer-type chunked_attention on gpt-oss: rc $rc $(cat "$tmp/e")"; fi
 
+# a size that is no size: one line naming the key, exit 2, nothing out
+for key in sliding_window attention_chunk_size; do
+    for v in -5 0 4096.5 '"x"' 1e30 true 16777217; do
+        printf '{"model_type": "llama4_text", "head_dim": 8, "rope_theta": 1e4, "%s": %s}' \
+            "$key" "$v" >"$tmp/badmask.json"
+        "$PEVIZ" --config "$tmp/badmask.json" --export scores -n 4 >"$tmp/o" 2>"$tmp/e"; rc=$?
+        if [ $rc = 2 ] && [ ! -s "$tmp/o" ] && [ "$(wc -l <"$tmp/e")" = 1 ] &&
+           grep -q "key '$key'" "$tmp/e"; then ok
+        else bad "$key $v: exit $rc, $(head -c 200 "$tmp/e")"; fi
+    done
+done
+
 for opt in "--window 0" "--window -3" "--chunk x" "--chunk 0" "--sink inf" \
            "--sink x" "--sink 1e9"; do
     # shellcheck disable=SC2086
