@@ -973,6 +973,29 @@ int config_mask(const char *path, const char *layer_type,
     return r;
 }
 
+int config_layer_at(const char *path, int64_t i, char *name, size_t len,
+                    char *err, size_t errlen)
+{
+    char *buf;
+    json_value *root = read_json(path, &buf);
+    int64_t layers = 0;
+    const char *t = root ? config_mask_layer_name(text_root(root), i, &layers)
+                         : NULL;
+    if (t)
+        snprintf(name, len, "%s", t);
+    else if (!root)
+        snprintf(err, errlen, "%s: not a readable config.json", path);
+    else if (layers == 0)
+        snprintf(err, errlen, "%s: says nothing of its layers (no "
+                 "layer_types, no sliding or chunked attention)", path);
+    else
+        snprintf(err, errlen, "%s: layer %lld: want 0..%lld (its layers)",
+                 path, (long long)i, (long long)layers - 1);
+    json_free(root);
+    free(buf);
+    return t ? 0 : -1;
+}
+
 int config_load(const char *path, const char *layer_type, params *p,
                 char *err, size_t errlen)
 {

@@ -163,6 +163,14 @@ int config_mask_has_layer(const json_value *root, const char *name)
     return 0;
 }
 
+const char *config_mask_layer_name(const json_value *root, int64_t i,
+                                   int64_t *layers)
+{
+    *layers = config_mask_known(root) ? config_mask_layers(root) : 0;
+    return i >= 0 && i < *layers ? config_mask_layer_at(root, i, *layers)
+                                 : NULL;
+}
+
 void config_mask_names(const json_value *root, char *buf, size_t len)
 {
     int64_t n = config_mask_known(root) ? config_mask_layers(root) : 0;

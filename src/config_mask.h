@@ -50,6 +50,11 @@ struct config_mask {
  * layer_types, sliding or chunk settings, nor a family above). */
 int config_mask_has_layer(const json_value *root, const char *name);
 
+/* The type of layer i, and the layers the file has into *layers (0 when
+ * it says nothing of them); NULL past them. */
+const char *config_mask_layer_name(const json_value *root, int64_t i,
+                                   int64_t *layers);
+
 /* The config's layer types, each once in the order of its layers,
  * ", " between, into buf ("" for a file that says nothing of its
  * layers). */

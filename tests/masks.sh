@@ -209,13 +209,14 @@ for f in files:
     for i in range(layers(c)):
         if type_at(c, i) not in names:
             names.append(type_at(c, i))
-    for lt in [None] + names:
+    picks = [(None, shown(c))] + [(["--layer-type", t], t) for t in names] \
+        + [(["--layer-a", str(i)], type_at(c, i)) for i in range(min(layers(c), 8))]
+    for pick, lt in picks:
         args = [peviz, "--config", f, "--export", "scores", "--causal", "-n", str(N)]
-        if lt:
-            args += ["--layer-type", lt]
+        args += pick or []
         r = subprocess.run(args, capture_output=True, text=True)
-        w, ch = mask(c, lt or shown(c))
-        what = "%s %s (window %d, chunk %d)" % (f, lt or "(shown)", w, ch)
+        w, ch = mask(c, lt)
+        what = "%s %s (window %d, chunk %d)" % (f, " ".join(pick or ["(shown)"]), w, ch)
         if r.returncode != 0:
             print("FAIL: %s: exit %d %s" % (what, r.returncode, r.stderr.strip()))
             continue
@@ -266,6 +267,14 @@ case $(status --config "$tmp/mistral.json") in
 [ "$(seen_keys --model gemma3-global --causal)" = 5001 ] && ok || bad "gemma3-global: a window"
 n9=$("$PEVIZ" --export scores --model llama4-scout -n 9000 --rows 8999..8999 2>/dev/null | tr ',' '\n' | grep -vc inf)
 [ "$n9" = $((8999 - 8192 + 1)) ] && ok || bad "llama4-scout row 8999: $n9 keys seen, want its chunk's"
+
+# --layer-a past the file's layers, or in a file that says nothing of them
+for bad_a in "mask-gemma4.json 4" "partial-glm.json 0"; do
+    set -- $bad_a
+    "$PEVIZ" --config "tests/data/$1" --layer-a "$2" --export scores -n 4 >"$tmp/o" 2>"$tmp/e"; rc=$?
+    if [ $rc = 2 ] && [ ! -s "$tmp/o" ] && [ "$(wc -l <"$tmp/e")" = 1 ]; then ok
+    else bad "--config $1 --layer-a $2: rc $rc $(cat "$tmp/e")"; fi
+done
 
 # a layer type the file does not have: one line naming the ones it has
 "$PEVIZ" --config tests/data/mask-gptoss.json --layer-type chunked_attention --export scores -n 4 >"$tmp/o" 2>"$tmp/e"; rc=$?
