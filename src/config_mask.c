@@ -233,4 +233,9 @@ void config_mask_of(const json_value *root, const char *name,
                          "chunk", &m->chunk, m);
     m->nope = config_mask_is(root, "llama4", "llama4_text") &&
               strcmp(m->layer, "full_attention") == 0;
+    if (config_mask_is(root, "gpt_oss", "gpt_oss")) {  /* said, not made up */
+        size_t k = strlen(m->note);
+        snprintf(m->note + k, sizeof m->note - k, "%ssinks: weights, not in "
+                 "the file", k ? "; " : "");
+    }
 }

@@ -22,8 +22,8 @@
  * A null sliding_window or attention_chunk_size is no mask; a missing one
  * is the class's default (mistral, gemma2, gemma3 4096; gpt_oss 128;
  * llama4 8192); any other value than a whole number in 1..PARAM_N_MAX
- * is no size (config_mask.bad).  gpt-oss's sink logits are weights, not settings: a
- * config has none.
+ * is no size (config_mask.bad).  gpt-oss's sink logits are weights, not
+ * settings: a config has none, and a gpt_oss file's note says so.
  */
 #ifndef PEVIZ_CONFIG_MASK_H
 #define PEVIZ_CONFIG_MASK_H

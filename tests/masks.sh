@@ -234,7 +234,7 @@ done < <(python3 "$tmp/cfgmask.py" "$PEVIZ" tests/data/mask-*.json)
 status() { "$PEVIZ" --snapshot --view attention --size 200x8 -n 12 "$@" 2>&1 | tail -1; }
 for fw in "mask-gemma2.json window 6 from sliding_window" \
           "mask-llama4.json chunk 6 from attention_chunk_size" \
-          "mask-gptoss.json window 4 from sliding_window"; do
+          "mask-gptoss.json window 4 from sliding_window; sinks: weights, not in the file"; do
     set -- $fw; f=$1; shift
     case $(status --config "tests/data/$f") in
         *"$f "*", $*"*) ok ;; *) bad "$f: status line without '$*': $(status --config "tests/data/$f")" ;; esac
