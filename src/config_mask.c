@@ -84,6 +84,16 @@ static int config_mask_sliding_on(const json_value *root)
     return on;
 }
 
+/* Whether the model attends both ways (Gemma 3's true, Gemma 4's "all"):
+ * its window is then sliding_window / 2 + 1 on either side, which a causal
+ * mask cannot show. */
+static int config_mask_bidirectional(const json_value *root)
+{
+    const json_value *b = json_get(root, "use_bidirectional_attention");
+    const char *t = json_string(b);
+    return (b && b->type == JSON_TRUE) || (t && strcmp(t, "all") == 0);
+}
+
 /* Whether sliding_window is a number or missing (a class default). */
 static int config_mask_window_set(const json_value *root)
 {
@@ -225,7 +235,11 @@ void config_mask_of(const json_value *root, const char *name,
         name = config_mask_layer_at(root, 0, config_mask_layers(root));
     snprintf(m->layer, sizeof m->layer, "%.60s", name ? name : "");
     if (strcmp(m->layer, "sliding_attention") == 0 &&
-        config_mask_sliding_on(root))
+        config_mask_bidirectional(root))
+        snprintf(m->note, sizeof m->note, "window not shown: "
+                 "use_bidirectional_attention");
+    else if (strcmp(m->layer, "sliding_attention") == 0 &&
+             config_mask_sliding_on(root))
         config_mask_size(root, "sliding_window", d ? d->window : 0, "window",
                          &m->window, m);
     if (strcmp(m->layer, "chunked_attention") == 0)

@@ -18,7 +18,9 @@
  *                         i >= max_window_layers (default 28), else full
  *   any other             sliding when sliding_window is a number
  *                         (Mistral: every layer), else full
- * Qwen2's sliding_window counts only when use_sliding_window is true.
+ * Qwen2's sliding_window counts only when use_sliding_window is true; a
+ * Gemma that attends both ways (use_bidirectional_attention true or
+ * "all") has no causal window to show, and its note says so.
  * A null sliding_window or attention_chunk_size is no mask; a missing one
  * is the class's default (mistral, gemma2, gemma3 4096; gpt_oss 128;
  * llama4 8192); any other value than a whole number in 1..PARAM_N_MAX

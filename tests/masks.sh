@@ -191,7 +191,8 @@ def shown(c):
 def mask(c, lt):
     mt = c.get("model_type", "")
     w = ch = 0
-    if lt == "sliding_attention" and c.get("use_sliding_window", True):
+    both_ways = c.get("use_bidirectional_attention") in (True, "all")
+    if lt == "sliding_attention" and c.get("use_sliding_window", True) and not both_ways:
         w = window_of(c) or 0
     if lt == "chunked_attention":
         ch = c["attention_chunk_size"] if "attention_chunk_size" in c \
@@ -234,7 +235,8 @@ done < <(python3 "$tmp/cfgmask.py" "$PEVIZ" tests/data/mask-*.json)
 status() { "$PEVIZ" --snapshot --view attention --size 200x8 -n 12 "$@" 2>&1 | tail -1; }
 for fw in "mask-gemma2.json window 6 from sliding_window" \
           "mask-llama4.json chunk 6 from attention_chunk_size" \
-          "mask-gptoss.json window 4 from sliding_window; sinks: weights, not in the file"; do
+          "mask-gptoss.json window 4 from sliding_window; sinks: weights, not in the file" \
+          "mask-gemma3-bidir.json window not shown: use_bidirectional_attention"; do
     set -- $fw; f=$1; shift
     case $(status --config "tests/data/$f") in
         *"$f "*", $*"*) ok ;; *) bad "$f: status line without '$*': $(status --config "tests/data/$f")" ;; esac
