@@ -352,7 +352,8 @@ static int check_pane_layers(const struct cli *c)
     for (int k = 0; k < COMPARE_MAX_PANES; k++) {
         const struct pane *p = &c->app.cmp.panes[k];
         const struct rope_preset *m = rope_preset_at(p->model - 1);
-        if (p->layer > 0 && !(m && m->nope_every > 0))
+        if (p->layer > 0 && !(m && m->nope_every > 0) &&
+            !(k == 0 && c->cfg_layer_a))    /* a config's layer */
             return fail("--layer-%c %d: pane %c's model has no NoPE layers; "
                         "want --model%s llama4-scout", 'a' + k, p->layer - 1,
                         'A' + k, k ? k == 1 ? "-b" : "-c" : "");
@@ -764,6 +765,25 @@ static int check_final(struct cli *c)
     return 0;
 }
 
+/* --layer-a N with --config: layer N of the file, its type's settings
+ * and mask (instead of --layer-type). */
+static int layer_a_of_config(struct cli *c, const char *config,
+                             const char *layer_a, const char **layer,
+                             char *buf, size_t len)
+{
+    char err[300], *end;
+    long i = strtol(layer_a, &end, 10);
+    if (end == layer_a || *end || i < 0 || i >= COMPARE_LAYER_MAX)
+        return 0;           /* the row's own check says so */
+    if (*layer)
+        return fail("--layer-a and --layer-type: give one");
+    if (config_layer_at(config, i, buf, len, err, sizeof err))
+        return fail("--layer-a %ld: %s", i, err);
+    *layer = buf;
+    c->cfg_layer_a = 1;
+    return 0;
+}
+
 /* A preset's mask: its sliding window or chunk (the preset's name on the
  * status line says where it came from). */
 static void model_mask(struct cli *c, const struct rope_preset *m)
@@ -812,9 +832,9 @@ static void mask_source(struct cli *c)
 static int first_pass(struct cli *c, int argc, char **argv,
                       const struct option *lo, const char *shorts)
 {
-    const char *model = NULL, *config = NULL, *layer = NULL;
+    const char *model = NULL, *config = NULL, *layer = NULL, *layer_a = NULL;
     int val;
-    char err[512], in_order[2 * NALL + 4];
+    char err[512], in_order[2 * NALL + 4], lbuf[64];
     /* "-" first: words that are not options come back in place (as 1),
      * so this pass leaves argv in its order for the real one */
     snprintf(in_order, sizeof in_order, "-%s", shorts);
@@ -828,9 +848,15 @@ static int first_pass(struct cli *c, int argc, char **argv,
             config = optarg;
         else if (val == O_LAYER_TYPE)
             layer = optarg;
+        else if (val >= O_SET &&
+                 strcmp(cli_setting((size_t)(val - O_SET))->name, "layer-a") == 0)
+            layer_a = optarg;
     }
     if (layer && !config)
         return fail("--layer-type: goes with --config");
+    if (config && layer_a && layer_a_of_config(c, config, layer_a, &layer,
+                                               lbuf, sizeof lbuf))
+        return 2;
     if (model && strcmp(model, "list") == 0)
         c->mode = MODE_MODELS;
     else if (model && params_set_model(&c->app.p, model, err, sizeof err))

@@ -745,6 +745,28 @@ static int v4_attention(struct cfg *c)
     return set_number(c, c->rp_name, "attention_factor", RO_ATTENTION_FACTOR, 1.0);
 }
 
+/* The mask of the layer type in force of c (after find_settings); v4
+ * Gemma 3 without one shows its full layers' settings (rope_theta,
+ * rope_scaling). */
+static void layer_mask(const struct cfg *c, struct config_mask *m)
+{
+    const char *name = c->layer[0] ? c->layer
+                     : json_get(c->root, "rope_local_base_freq")
+                     ? "full_attention" : NULL;
+    config_mask_of(c->root, name, m);
+}
+
+/* A config whose mask size is not one: one line in err, -1. */
+static int check_mask(struct cfg *c)
+{
+    struct config_mask m;
+    layer_mask(c, &m);
+    char why[80];
+    snprintf(why, sizeof why, "not a whole number in 1..%ld or null",
+             (long)PARAM_N_MAX);
+    return m.bad ? bad(c, NULL, m.bad, why) : 0;
+}
+
 int config_load_json(const char *name, const char *text, size_t len,
                      const char *layer_type, params *p,
                      char *err, size_t errlen)
@@ -763,7 +785,8 @@ int config_load_json(const char *name, const char *text, size_t len,
         snprintf(err, errlen, "%s: not a config.json: the top level is %s, "
                  "not an object", name, json_type_name(root->type));
     else if (find_settings(&c, layer_type) == 0 && set_base(&c) == 0 &&
-             set_dims(&c) == 0 && set_scaling(&c) == 0 && v4_attention(&c) == 0) {
+             set_dims(&c) == 0 && set_scaling(&c) == 0 && v4_attention(&c) == 0 &&
+             check_mask(&c) == 0) {
         c.next.rope.plain_softmax = !mla_family(root, c.root);
         if (params_check_rope(&c.next, msg, sizeof msg))
             snprintf(err, errlen, "%s: %s", name, msg);
@@ -941,18 +964,36 @@ int config_mask(const char *path, const char *layer_type,
     int r = -1;
     memset(m, 0, sizeof *m);
     if (root && read_layer(path, layer_type, &c) == 0) {
-        /* the layer type in force; v4 Gemma 3 without one shows its
-         * full layers' settings (rope_theta, rope_scaling) */
-        const json_value *t = text_root(root);
-        const char *name = c.layer[0] ? c.layer
-                         : json_get(t, "rope_local_base_freq")
-                         ? "full_attention" : NULL;
-        config_mask_of(t, name, m);
-        r = 0;
+        c.root = text_root(root);
+        layer_mask(&c, m);
+        r = m->bad ? -1 : 0;
     }
     json_free(root);
     free(buf);
     return r;
+}
+
+int config_layer_at(const char *path, int64_t i, char *name, size_t len,
+                    char *err, size_t errlen)
+{
+    char *buf;
+    json_value *root = read_json(path, &buf);
+    int64_t layers = 0;
+    const char *t = root ? config_mask_layer_name(text_root(root), i, &layers)
+                         : NULL;
+    if (t)
+        snprintf(name, len, "%s", t);
+    else if (!root)
+        snprintf(err, errlen, "%s: not a readable config.json", path);
+    else if (layers == 0)
+        snprintf(err, errlen, "%s: says nothing of its layers (no "
+                 "layer_types, no sliding or chunked attention)", path);
+    else
+        snprintf(err, errlen, "%s: layer %lld: want 0..%lld (its layers)",
+                 path, (long long)i, (long long)layers - 1);
+    json_free(root);
+    free(buf);
+    return t ? 0 : -1;
 }
 
 int config_load(const char *path, const char *layer_type, params *p,

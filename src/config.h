@@ -73,6 +73,15 @@ struct config_mask;
 int config_mask(const char *path, const char *layer_type,
                 struct config_mask *m);
 
+/*
+ * The type of layer i of a config.json (its layer_types, or the types its
+ * class makes; see config_mask.h) into name: 0, or -1 with one line in
+ * err (not a config.json, a file that says nothing of its layers, i past
+ * its layers).
+ */
+int config_layer_at(const char *path, int64_t i, char *name, size_t len,
+                    char *err, size_t errlen);
+
 /* Ministral 3's llama_4_scaling_beta (rope_parameters or rope_scaling,
  * also under text_config), or 0 when the config has none. */
 double config_llama4_beta(const char *path);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "config_mask.h"
+#include "params.h"
 
 #define MASK_LAYERS_MAX 4096    /* layers looked at without num_hidden_layers */
 
@@ -47,18 +48,20 @@ static const struct mask_default *config_mask_default(const json_value *root)
     return NULL;
 }
 
-/* An integer setting: 1 a number (into *v), 0 null, -1 missing or not a
- * number. */
+/* An integer setting: 1 a whole number in 1..PARAM_N_MAX (into *v), 0
+ * null, -1 missing, -2 anything else. */
 static int config_mask_int(const json_value *root, const char *key,
                            int64_t *v)
 {
     const json_value *x = json_get(root, key);
-    double d;
-    if (x && x->type == JSON_NULL)
-        return 0;
-    if (!x || json_number(x, &d) || !(d >= 1 && d <= 9e15))
+    int64_t k;
+    if (!x)
         return -1;
-    *v = (int64_t)d;
+    if (x->type == JSON_NULL)
+        return 0;
+    if (json_int64(x, &k) || k < 1 || k > PARAM_N_MAX)
+        return -2;
+    *v = k;
     return 1;
 }
 
@@ -79,6 +82,16 @@ static int config_mask_sliding_on(const json_value *root)
     if (u && json_bool(u, &on))
         on = 0;
     return on;
+}
+
+/* Whether the model attends both ways (Gemma 3's true, Gemma 4's "all"):
+ * its window is then sliding_window / 2 + 1 on either side, which a causal
+ * mask cannot show. */
+static int config_mask_bidirectional(const json_value *root)
+{
+    const json_value *b = json_get(root, "use_bidirectional_attention");
+    const char *t = json_string(b);
+    return (b && b->type == JSON_TRUE) || (t && strcmp(t, "all") == 0);
 }
 
 /* Whether sliding_window is a number or missing (a class default). */
@@ -160,6 +173,14 @@ int config_mask_has_layer(const json_value *root, const char *name)
     return 0;
 }
 
+const char *config_mask_layer_name(const json_value *root, int64_t i,
+                                   int64_t *layers)
+{
+    *layers = config_mask_known(root) ? config_mask_layers(root) : 0;
+    return i >= 0 && i < *layers ? config_mask_layer_at(root, i, *layers)
+                                 : NULL;
+}
+
 void config_mask_names(const json_value *root, char *buf, size_t len)
 {
     int64_t n = config_mask_known(root) ? config_mask_layers(root) : 0;
@@ -189,7 +210,7 @@ static int config_mask_size(const json_value *root, const char *key,
                  (long long)*v, key);
         return 1;
     }
-    if (r < 0 && !json_get(root, key) && def > 0) {
+    if (r == -1 && def > 0) {
         *v = def;
         snprintf(m->note, sizeof m->note, "%s %lld (%.40s class default)",
                  what, (long long)def, config_mask_type(root));
@@ -202,13 +223,23 @@ static int config_mask_size(const json_value *root, const char *key,
 void config_mask_of(const json_value *root, const char *name,
                     struct config_mask *m)
 {
+    static const char *const SIZES[] = { "sliding_window",
+                                         "attention_chunk_size" };
     const struct mask_default *d = config_mask_default(root);
+    int64_t v;
     memset(m, 0, sizeof *m);
+    for (int k = 0; k < 2 && !m->bad; k++)      /* whichever layer is shown */
+        if (config_mask_int(root, SIZES[k], &v) == -2)
+            m->bad = SIZES[k];
     if (!name)
         name = config_mask_layer_at(root, 0, config_mask_layers(root));
     snprintf(m->layer, sizeof m->layer, "%.60s", name ? name : "");
     if (strcmp(m->layer, "sliding_attention") == 0 &&
-        config_mask_sliding_on(root))
+        config_mask_bidirectional(root))
+        snprintf(m->note, sizeof m->note, "window not shown: "
+                 "use_bidirectional_attention");
+    else if (strcmp(m->layer, "sliding_attention") == 0 &&
+             config_mask_sliding_on(root))
         config_mask_size(root, "sliding_window", d ? d->window : 0, "window",
                          &m->window, m);
     if (strcmp(m->layer, "chunked_attention") == 0)
@@ -216,4 +247,9 @@ void config_mask_of(const json_value *root, const char *name,
                          "chunk", &m->chunk, m);
     m->nope = config_mask_is(root, "llama4", "llama4_text") &&
               strcmp(m->layer, "full_attention") == 0;
+    if (config_mask_is(root, "gpt_oss", "gpt_oss")) {  /* said, not made up */
+        size_t k = strlen(m->note);
+        snprintf(m->note + k, sizeof m->note - k, "%ssinks: weights, not in "
+                 "the file", k ? "; " : "");
+    }
 }

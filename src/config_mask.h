@@ -18,11 +18,14 @@
  *                         i >= max_window_layers (default 28), else full
  *   any other             sliding when sliding_window is a number
  *                         (Mistral: every layer), else full
- * Qwen2's sliding_window counts only when use_sliding_window is true.
+ * Qwen2's sliding_window counts only when use_sliding_window is true; a
+ * Gemma that attends both ways (use_bidirectional_attention true or
+ * "all") has no causal window to show, and its note says so.
  * A null sliding_window or attention_chunk_size is no mask; a missing one
  * is the class's default (mistral, gemma2, gemma3 4096; gpt_oss 128;
- * llama4 8192).  gpt-oss's sink logits are weights, not settings: a
- * config has none.
+ * llama4 8192); any other value than a whole number in 1..PARAM_N_MAX
+ * is no size (config_mask.bad).  gpt-oss's sink logits are weights, not
+ * settings: a config has none, and a gpt_oss file's note says so.
  */
 #ifndef PEVIZ_CONFIG_MASK_H
 #define PEVIZ_CONFIG_MASK_H
@@ -39,12 +42,20 @@ struct config_mask {
                                    (Llama 4's full_attention) */
     char layer[64];             /* the layer type */
     char note[112];             /* "window 1024 from sliding_window", or "" */
+    const char *bad;            /* the key whose value is no size (not a
+                                   whole number in 1..PARAM_N_MAX), or NULL:
+                                   then no mask */
 };
 
 /* Whether some layer of the config (its text part, root) is of type
  * name; never for a file that says nothing of its layers (no
  * layer_types, sliding or chunk settings, nor a family above). */
 int config_mask_has_layer(const json_value *root, const char *name);
+
+/* The type of layer i, and the layers the file has into *layers (0 when
+ * it says nothing of them); NULL past them. */
+const char *config_mask_layer_name(const json_value *root, int64_t i,
+                                   int64_t *layers);
 
 /* The config's layer types, each once in the order of its layers,
  * ", " between, into buf ("" for a file that says nothing of its

@@ -191,7 +191,8 @@ def shown(c):
 def mask(c, lt):
     mt = c.get("model_type", "")
     w = ch = 0
-    if lt == "sliding_attention" and c.get("use_sliding_window", True):
+    both_ways = c.get("use_bidirectional_attention") in (True, "all")
+    if lt == "sliding_attention" and c.get("use_sliding_window", True) and not both_ways:
         w = window_of(c) or 0
     if lt == "chunked_attention":
         ch = c["attention_chunk_size"] if "attention_chunk_size" in c \
@@ -209,13 +210,14 @@ for f in files:
     for i in range(layers(c)):
         if type_at(c, i) not in names:
             names.append(type_at(c, i))
-    for lt in [None] + names:
+    picks = [(None, shown(c))] + [(["--layer-type", t], t) for t in names] \
+        + [(["--layer-a", str(i)], type_at(c, i)) for i in range(min(layers(c), 8))]
+    for pick, lt in picks:
         args = [peviz, "--config", f, "--export", "scores", "--causal", "-n", str(N)]
-        if lt:
-            args += ["--layer-type", lt]
+        args += pick or []
         r = subprocess.run(args, capture_output=True, text=True)
-        w, ch = mask(c, lt or shown(c))
-        what = "%s %s (window %d, chunk %d)" % (f, lt or "(shown)", w, ch)
+        w, ch = mask(c, lt)
+        what = "%s %s (window %d, chunk %d)" % (f, " ".join(pick or ["(shown)"]), w, ch)
         if r.returncode != 0:
             print("FAIL: %s: exit %d %s" % (what, r.returncode, r.stderr.strip()))
             continue
@@ -233,7 +235,8 @@ done < <(python3 "$tmp/cfgmask.py" "$PEVIZ" tests/data/mask-*.json)
 status() { "$PEVIZ" --snapshot --view attention --size 200x8 -n 12 "$@" 2>&1 | tail -1; }
 for fw in "mask-gemma2.json window 6 from sliding_window" \
           "mask-llama4.json chunk 6 from attention_chunk_size" \
-          "mask-gptoss.json window 4 from sliding_window"; do
+          "mask-gptoss.json window 4 from sliding_window; sinks: weights, not in the file" \
+          "mask-gemma3-bidir.json window not shown: use_bidirectional_attention"; do
     set -- $fw; f=$1; shift
     case $(status --config "tests/data/$f") in
         *"$f "*", $*"*) ok ;; *) bad "$f: status line without '$*': $(status --config "tests/data/$f")" ;; esac
@@ -267,11 +270,31 @@ case $(status --config "$tmp/mistral.json") in
 n9=$("$PEVIZ" --export scores --model llama4-scout -n 9000 --rows 8999..8999 2>/dev/null | tr ',' '\n' | grep -vc inf)
 [ "$n9" = $((8999 - 8192 + 1)) ] && ok || bad "llama4-scout row 8999: $n9 keys seen, want its chunk's"
 
+# --layer-a past the file's layers, or in a file that says nothing of them
+for bad_a in "mask-gemma4.json 4" "partial-glm.json 0"; do
+    set -- $bad_a
+    "$PEVIZ" --config "tests/data/$1" --layer-a "$2" --export scores -n 4 >"$tmp/o" 2>"$tmp/e"; rc=$?
+    if [ $rc = 2 ] && [ ! -s "$tmp/o" ] && [ "$(wc -l <"$tmp/e")" = 1 ]; then ok
+    else bad "--config $1 --layer-a $2: rc $rc $(cat "$tmp/e")"; fi
+done
+
 # a layer type the file does not have: one line naming the ones it has
 "$PEVIZ" --config tests/data/mask-gptoss.json --layer-type chunked_attention --export scores -n 4 >"$tmp/o" 2>"$tmp/e"; rc=$?
 if [ $rc = 2 ] && [ ! -s "$tmp/o" ] && [ "$(wc -l <"$tmp/e")" = 1 ] &&
    grep -q "sliding_attention, full_attention" "$tmp/e"; then ok
 else bad "--layer-type chunked_attention on gpt-oss: rc $rc $(cat "$tmp/e")"; fi
+
+# a size that is no size: one line naming the key, exit 2, nothing out
+for key in sliding_window attention_chunk_size; do
+    for v in -5 0 4096.5 '"x"' 1e30 true 16777217; do
+        printf '{"model_type": "llama4_text", "head_dim": 8, "rope_theta": 1e4, "%s": %s}' \
+            "$key" "$v" >"$tmp/badmask.json"
+        "$PEVIZ" --config "$tmp/badmask.json" --export scores -n 4 >"$tmp/o" 2>"$tmp/e"; rc=$?
+        if [ $rc = 2 ] && [ ! -s "$tmp/o" ] && [ "$(wc -l <"$tmp/e")" = 1 ] &&
+           grep -q "key '$key'" "$tmp/e"; then ok
+        else bad "$key $v: exit $rc, $(head -c 200 "$tmp/e")"; fi
+    done
+done
 
 for opt in "--window 0" "--window -3" "--chunk x" "--chunk 0" "--sink inf" \
            "--sink x" "--sink 1e9"; do

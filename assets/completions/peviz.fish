@@ -101,7 +101,7 @@ complete -c peviz -l base-b -x -d 'compare view: pane B\'s base, > 1 (default 50
 complete -c peviz -l base-c -x -d 'compare view: pane C\'s base, and C shown, > 1 (default 1000000)'
 complete -c peviz -l scheme-a -x -a 'pe sinusoidal rope alibi learned nope t5 kerple-log kerple-power sandwich xpos' -d 'compare view: pane A\'s scores (profile, drift): pe, sinusoidal, rope, alibi, learned, nope, t5, kerple-log, kerple-power, sandwich or xpos (default pe)'
 complete -c peviz -l rope-layout-a -x -a 'global interleaved half' -d 'compare view: pane A\'s q/k pairs (global: --rope-layout\'s): global, interleaved or half (default global)'
-complete -c peviz -l layer-a -x -d 'compare view: pane A shows layer L of a model with NoPE layers, 0..999 (default none)'
+complete -c peviz -l layer-a -x -d 'compare view: pane A shows layer L of a model with NoPE layers; with --config, layer L of the file: its type\'s settings and mask, 0..999 (default none)'
 complete -c peviz -l scheme-b -x -a 'pe sinusoidal rope alibi learned nope t5 kerple-log kerple-power sandwich xpos' -d 'compare view: pane B\'s scores (profile, drift): pe, sinusoidal, rope, alibi, learned, nope, t5, kerple-log, kerple-power, sandwich or xpos (default pe)'
 complete -c peviz -l rope-layout-b -x -a 'global interleaved half' -d 'compare view: pane B\'s q/k pairs (global: --rope-layout\'s): global, interleaved or half (default global)'
 complete -c peviz -l layer-b -x -d 'compare view: pane B shows layer L of a model with NoPE layers, 0..999 (default none)'

@@ -128,8 +128,9 @@ static int base_c_check(const struct app *a, char *err, size_t errlen)
 
 #define CMP_WHERE (SET_CLI | SET_FILE | SET_FOLLOW)
 /* Pane k's (letter l) scores, q/k pairs and layer on the command line;
- * who says which pane, then more (what add does: NULL, or pane_c). */
-#define PANE_SETTINGS(k, l, who, more, add)                                \
+ * who says which pane, then more (what add does: NULL, or pane_c), and
+ * lay more of the layer. */
+#define PANE_SETTINGS(k, l, who, more, add, lay)                           \
     { .name = "scheme-" l, .type = SET_WORD,                                \
       .off = SET_OFF(cmp.panes[k].scheme), .word = scheme_at, .def = "pe",  \
       .arg = "NAME", .help = "compare view: " who "'s scores (profile, "    \
@@ -144,7 +145,7 @@ static int base_c_check(const struct app *a, char *err, size_t errlen)
       .off = SET_OFF(cmp.panes[k].layer), .lo = 0,                          \
       .hi = COMPARE_LAYER_MAX - 1, .shift = -1, .def_note = "none",         \
       .arg = "L", .help = "compare view: " who " shows layer L of a model " \
-      "with NoPE layers" more, .where = CMP_WHERE, .wire = "cmp." #k ".layer",   \
+      "with NoPE layers" lay more, .where = CMP_WHERE, .wire = "cmp." #k ".layer",   \
       .given = add }
 
 /* In the order the command line applies them. */
@@ -157,9 +158,10 @@ const struct setting COMPARE_SETTINGS[] = {
       .min = 1, .open = 1, .def = "1000000", .arg = "BASE",
       .help = "compare view: pane C's base, and C shown", .where = CMP_WHERE,
       .wire = "cmp.2.base", .check = base_c_check, .given = pane_c },
-    PANE_SETTINGS(0, "a", "pane A", "", NULL),
-    PANE_SETTINGS(1, "b", "pane B", "", NULL),
-    PANE_SETTINGS(2, "c", "pane C", ", and C shown", pane_c),
+    PANE_SETTINGS(0, "a", "pane A", "", NULL, "; with --config, layer L of "
+                  "the file: its type's settings and mask"),
+    PANE_SETTINGS(1, "b", "pane B", "", NULL, ""),
+    PANE_SETTINGS(2, "c", "pane C", ", and C shown", pane_c, ""),
     { .name = "pane-mode", .prompt = "mode", .type = SET_WORD,
       .off = SET_OFF(cmp.mode), .word = mode_at, .parse = pane_mode_parse,
       .def = "heatmap", .arg = "MODE",
