@@ -129,12 +129,17 @@ start_in() {
 # ---- pasting into the prompt ------------------------------------------------
 
 # Text pasted into the ':' prompt stays text: a newline does not submit,
-# ESC does not close, w does not export and q does not quit.
+# ESC does not close, w does not export and q does not quit.  tmux
+# brackets a paste only once the program has asked for bracketed paste,
+# which peviz does before it draws the open prompt: each paste waits for
+# the prompt on the screen (on a loaded machine ':' can take a while to
+# be read and drawn, and a paste before it is plain keys).
 paste() {
     local d="$TMPD/paste"
     start_in "paste" "$d" 100 24 "" || return
-    keys :
     t set-buffer -b p "$(printf 'base 5e5\nw\033q')"
+    keys :
+    check "paste: : opens the prompt" poll_until prompt_is ':'
     t paste-buffer -p -b p -t t
     expect "paste: the text stays in the prompt" ':base 5e5 wq'
     check "paste: w did not export" [ -z "$(ls -A "$d")" ]
@@ -142,12 +147,17 @@ paste() {
     keys BSpace BSpace BSpace Enter
     expect "paste: Enter after it runs the command" 'base=500000'
     keys :
+    check "paste: : opens the prompt again" poll_until prompt_is ':'
     t paste-buffer -p -b p -t t
+    check "paste: the second paste stays in the prompt" \
+        poll_until prompt_is ':base 5e5 wq'
     keys Escape
     check "paste: Escape typed after it closes the prompt" \
         wait_gone ':base 5e5 wq'
     quit_clean "paste"
 }
+# The bottom line, the prompt's, is TEXT.
+prompt_is() { tq capture-pane -p -t t && [[ ${CTL_OUT%$'\n'} == *$'\n'"$1" ]]; }
 
 # ---- a file-size limit (SIGXFSZ) while writing a frame ----------------------
 
