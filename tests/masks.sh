@@ -295,6 +295,75 @@ for key in sliding_window attention_chunk_size; do
         else bad "$key $v: exit $rc, $(head -c 200 "$tmp/e")"; fi
     done
 done
+# Past the sizes the attention view once took row by row (n = 8192 with
+# mistral's window of 4096 needs some 2^32 products that way): the
+# export's rows at the window's edge and at a chunk's start against the
+# formula, and the view draws the map (no refusal) with its first cell
+# the mean of the export's rows over that block, to the digits shown.
+cat >"$tmp/rows.py" <<'PY'
+"""rows.py FILE N D W C SINK FIRST: each exported row (from FIRST on)
+against the formula; prints ok or FAIL: the first difference."""
+import math, sys
+
+path, n, d, w, c, sink, first = sys.argv[1:8]
+n, d, w, c, first = int(n), int(d), int(w), int(c), int(first)
+sink = None if sink == "none" else float(sink)
+om = [10000.0 ** (-2.0 * k / d) for k in range(d // 2)]
+for r, line in enumerate(open(path).read().split("\n")[:-1]):
+    i = first + r
+    lo = max(0, i - w + 1 if w else 0, i // c * c if c else 0)
+    s = {j: sum(math.cos((i - j) * x) for x in om) for j in range(lo, i + 1)}
+    mx = max(list(s.values()) + ([sink] if sink is not None else []))
+    z = sum(math.exp(v - mx) for v in s.values())
+    z += math.exp(sink - mx) if sink is not None else 0.0
+    for j, g in enumerate(line.split(",")):
+        want = math.exp(s[j] - mx) / z if j in s else 0.0
+        if not abs(float(g) - want) <= 1e-8 * want + 1e-300:  # 9 digits
+            print("FAIL: (%d,%d) %s, want %r" % (i, j, g, want)); sys.exit()
+print("ok")
+PY
+cat >"$tmp/cell.py" <<'PY'
+"""cell.py FRAME EXPORT: the frame's first cell (the inspector's value,
+its block from the legend) against the mean of the export's rows."""
+import re, sys
+
+text = " ".join(open(sys.argv[1], encoding="utf-8").read().split())
+k = re.search(r"mean of (\d+)x(\d+)", text)
+v = re.search(r"cell(?:: mean over \d+ x \d+ positions| mean).*? = "
+              r"([0-9.e+-]+)", text)   # the map's own rows between
+if not k or not v:
+    print("FAIL: no cell value or block in the frame"); sys.exit()
+a, b, shown = int(k.group(1)), int(k.group(2)), v.group(1)
+rows = [line.split(",") for line in open(sys.argv[2]).read().split("\n")[:-1]]
+mean = sum(float(x) for row in rows[:a] for x in row[:b]) / (a * b)
+digits = len(shown.split("e")[0].replace(".", "").lstrip("0"))
+if abs(float(shown) - mean) > 0.6 * 10 ** -digits * abs(float(shown)) * 10:
+    print("FAIL: cell %s, the export's mean %r" % (shown, mean)); sys.exit()
+print("ok")
+PY
+wide() {  # window chunk sink first last [view: the frame's first cell too]
+    local args=(-n 8192 -d 16 --sink "$3")
+    [ "$1" != 0 ] && args+=(--window "$1")
+    [ "$2" != 0 ] && args+=(--chunk "$2")
+    if ! "$PEVIZ" --export softmax "${args[@]}" --rows "$4..$5" \
+            >"$tmp/wide.csv" 2>"$tmp/err"; then
+        bad "wide $*: exit $?: $(head -1 "$tmp/err")"; return
+    fi
+    local r; r=$(python3 "$tmp/rows.py" "$tmp/wide.csv" 8192 16 "$1" "$2" "$3" "$4")
+    [ "$r" = ok ] && ok || bad "export softmax n 8192 window $1 chunk $2 sink $3: $r"
+    [ -z "${6:-}" ] && return
+    "$PEVIZ" --snapshot --view attention --softmax --size 80x24 "${args[@]}" \
+        >"$tmp/wide.txt" 2>"$tmp/err" || { bad "wide $*: snapshot"; return; }
+    if grep -q "limit" "$tmp/wide.txt"; then
+        bad "view n 8192 window $1 chunk $2: $(grep -m1 limit "$tmp/wide.txt")"
+        return
+    fi
+    "$PEVIZ" --export softmax "${args[@]}" --rows 0..431 >"$tmp/top.csv" 2>/dev/null
+    r=$(python3 "$tmp/cell.py" "$tmp/wide.txt" "$tmp/top.csv")
+    [ "$r" = ok ] && ok || bad "view n 8192 window $1 chunk $2 sink $3: $r"
+}
+wide 4096 0 none 6000 6001; wide 4096 0 1.5 4095 4096 view
+wide 0 1000 none 1999 2001 view; wide 300 1000 2.25 2000 2000
 
 for opt in "--window 0" "--window -3" "--chunk x" "--chunk 0" "--sink inf" \
            "--sink x" "--sink 1e9"; do

@@ -10,7 +10,10 @@
  * n.  With E(x) = exp(tau T(x - (n-1)) - shift) (zero where masked), row
  * i's weights over a column block are a window of E, and its normaliser
  * Z(i) a window of n (causal: from x = n - 1), so a cell's weight sum is
- * sum over its rows of window(i) / Z(i).
+ * sum over its rows of window(i) / Z(i).  A window W (which hides the
+ * future too) makes E zero from x = n - 1 + W on, so nothing else
+ * changes; a sink X adds exp(X - shift) to every Z(i), the shift then
+ * at least X.  A chunk is not taken (peviz/soft_band.h takes it).
  *
  * Two passes, both in spans made by the non-uniform FFT
  * (scores_span_pair).  The first walks the whole table once and keeps
@@ -41,7 +44,8 @@ struct soft_stream;
 
 /* A stream for the rows x cols blocks of k positions from block rb0
  * (rows), cb0 (columns), for s (Toeplitz, softmax); NULL when s is not
- * Toeplitz, the request is empty or out of memory. */
+ * Toeplitz, has a chunk shorter than n, the request is empty or out of
+ * memory. */
 struct soft_stream *soft_stream_new(const struct score_ctx *s, int64_t k,
                                     int64_t rb0, int rows, int64_t cb0,
                                     int cols);

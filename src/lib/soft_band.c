@@ -16,21 +16,26 @@
 #define UNDER -746.0                /* exp underflows below */
 #define TRUST 1e-12                 /* a prefix difference is used down to
                                        this part of the prefix */
-/* Work units, about a nanosecond each on the reference machine. */
+/* Work units, about 0.3 ns each on the reference machine (those of
+ * peviz/soft_stream.h: a frame's slice of 8e6 is some 2.5 ms). */
 #define COST_GEN 29                 /* a span's table entry */
 #define SRC_DIV 70                  /* a span pair: m len / SRC_DIV more */
-#define COST_PREFIX 16              /* a prefix entry: exp, sums */
-#define COST_TREE 2                 /* a node of the tree */
-#define COST_ROW 12                 /* a row: Z, its division */
-#define COST_COL 6                  /* a column block a row meets */
+#define COST_PREFIX 40              /* a prefix entry: exp, sums */
+#define COST_TREE 3                 /* a node of the tree */
+#define COST_ROW 30                 /* a row: Z, its division */
+#define COST_COL 25                 /* a column block a row meets */
+#define COST_ONE 40                 /* a row inside one block, sink on */
+#define COST_RUN 60                 /* a run of rows inside one block */
+#define COST_TREE_SUM 200           /* a sum from the tree */
 
-enum { SB_TABLE = 0, SB_PREFIX, SB_ROWS, SB_DONE };
+enum { SB_PLAN = 0, SB_TABLE, SB_PREFIX, SB_ROWS, SB_DONE };
 
 struct soft_band {
     int64_t n, k, rb0, cb0, B, win, chunk;
     int rows, cols, stage;
     struct score_opts o;            /* the mask */
     double sink, esink, mx;
+    int esink_on;                   /* a sink is set */
     double run_hi, run_lo;          /* the prefix pass so far */
     int64_t len;                    /* span length */
     struct scores_span_job *job;
@@ -74,13 +79,17 @@ static double tree_sum(const struct soft_band *b, int64_t a, int64_t e)
 /* E(a) + .. + E(e - 1): P(e) - P(a) rounded once, exact but for the
  * prefix's own rounding (some 1e-26 of P(e)), so from the tree when the
  * difference is too small a part of P(e) for that. */
-static double band_sum(const struct soft_band *b, int64_t a, int64_t e)
+static double band_sum(const struct soft_band *b, int64_t a, int64_t e,
+                       int *tree)
 {
     double hi = b->ph[e], lo = b->pl[e];
     dd_add(&hi, &lo, -b->ph[a]);
     dd_add(&hi, &lo, -b->pl[a]);
     double d = hi + lo;
-    return d > TRUST * b->ph[e] ? d : tree_sum(b, a, e);
+    if (d > TRUST * b->ph[e])
+        return d;
+    (*tree)++;
+    return tree_sum(b, a, e);
 }
 
 /* ---- the band ---------------------------------------------------------------- */
@@ -129,20 +138,43 @@ static int64_t pow2_at_least(int64_t v)
     return p;
 }
 
+/* A plan for spans of len at m frequencies (peviz/soft_stream.h's). */
+static int64_t plan_cost(const struct soft_band *b, int64_t m)
+{
+    return 384 * b->len + 1440 * m;
+}
+
 static int64_t pair_cost(const struct soft_band *b, int64_t m)
 {
     return 2 * b->len * COST_GEN + m * b->len / SRC_DIV;
 }
 
-/* The whole work: span pairs, the prefix, every shown row at its most
- * column blocks (so each row counts the same, done or to do). */
+/* The rows' work, about: in each row block the rows whose band reaches
+ * back past the block's start (some B) one by one, the others in runs
+ * (a run a chunk), or one by one at COST_ONE while a sink's rows have
+ * bands still growing (a chunk's). */
+static int64_t rows_work(const struct soft_band *b)
+{
+    int64_t w = 0;
+    for (int64_t rb = b->rb0; rb < b->rb0 + b->rows && rb * b->k < b->n;
+         rb++) {
+        int64_t len = min64(b->k, b->n - rb * b->k), slow = min64(len, b->B);
+        int64_t runs = b->chunk > 0 ? (len - slow) / b->chunk + 1 : 1;
+        w += slow * (b->row_cost + COST_TREE_SUM)
+             + (b->esink_on && b->chunk > 0 ? (len - slow) * COST_ONE
+                                             : runs * COST_RUN);
+    }
+    return w;
+}
+
+/* The whole work: span pairs, the prefix and tree, the rows (the last
+ * step makes done the whole, its estimate). */
 static int64_t band_work(const struct soft_band *b, int64_t m)
 {
     int64_t pairs = (b->B + 2 * b->len - 1) / (2 * b->len);
-    int64_t i0 = min64(b->rb0 * b->k, b->n);
-    return pairs * pair_cost(b, m) + (b->B + 1) * COST_PREFIX
-           + b->size * COST_TREE
-           + (b->i1 - i0) * b->row_cost;
+    return plan_cost(b, m) + pairs * pair_cost(b, m)
+           + (b->B + 1) * COST_PREFIX
+           + b->size * COST_TREE + rows_work(b);
 }
 
 struct soft_band *soft_band_new(const struct score_ctx *s, int64_t k,
@@ -165,16 +197,16 @@ struct soft_band *soft_band_new(const struct score_ctx *s, int64_t k,
     b->win = s->o.window > 0 ? s->o.window : 0;
     b->chunk = s->o.chunk > 0 ? s->o.chunk : 0;
     b->sink = s->o.sink;
+    b->esink_on = scores_sunk(&s->o);
     b->len = min64(SPAN_MAX, pow2_at_least(b->B));
     b->i1 = min64((rb0 + rows) * k, s->n);
     b->row_cost = COST_ROW + COST_COL * min64(cols, (b->B - 1) / k + 2);
     size_t rc = (size_t)rows * (size_t)cols, nb = (size_t)b->B + 1;
-    b->job = scores_span_new(s, b->len);
     b->size = pow2_at_least(b->B);
     b->ph = malloc((2 * nb + 2 * (size_t)b->len) * sizeof *b->ph);
     b->tree = calloc(2 * (size_t)b->size, sizeof *b->tree);
     b->hi = calloc(2 * rc, sizeof *b->hi);
-    if (!b->job || !b->ph || !b->hi || !b->tree) {
+    if (!b->ph || !b->hi || !b->tree) {
         soft_band_free(b);
         return NULL;
     }
@@ -241,20 +273,74 @@ static void prefix_slice(struct soft_band *b)
     b->next = end;
 }
 
+/* The rows from i that see keys of i's block alone, up to the end of
+ * the block, of i's chunk or of the shown rows (lo(i) only rises there,
+ * so all of them do when i does), or i itself when it does not. */
+static int64_t run_end(const struct soft_band *b, int64_t i, int64_t lo)
+{
+    if (lo / b->k != i / b->k)
+        return i;
+    int64_t e = min64(b->i1, (i / b->k + 1) * b->k);
+    if (b->chunk > 0)
+        e = min64(e, i - i % b->chunk + b->chunk);
+    return e;
+}
+
+/* Rows [i, e) of one block whose keys lie in that block: each puts its
+ * whole weight there, Z less the sink's part (1 without a sink), the
+ * same for each row once its band is full. */
+static int64_t band_run(struct soft_band *b, int64_t i, int64_t lo,
+                        int64_t e)
+{
+    int64_t r = i / b->k - b->rb0, c = i / b->k - b->cb0;
+    int in = c >= 0 && c < b->cols;
+    size_t at = (size_t)r * b->cols + (size_t)(in ? c : 0);
+    if (b->esink > 0.0 && i - lo < b->B - 1) {     /* one row */
+        int tree = 0;
+        double q = band_sum(b, 0, i - lo + 1, &tree);
+        if (in)
+            dd_add(&b->hi[at], &b->lo[at], q / (q + b->esink));
+        b->done += COST_ONE + tree * COST_TREE_SUM;
+        return i + 1;
+    }
+    int tree = 0;
+    double q = band_sum(b, 0, i - lo + 1, &tree);
+    double mass = b->esink > 0.0 ? q / (q + b->esink) : 1.0;
+    if (in)
+        dd_add(&b->hi[at], &b->lo[at], (double)(e - i) * mass);
+    b->done += COST_RUN + tree * COST_TREE_SUM;
+    return e;
+}
+
 /* Query i into the weight sums of its row. */
 static void band_row(struct soft_band *b, int64_t i)
 {
     int64_t lo = band_lo(b, i), r = i / b->k - b->rb0;
-    double z = band_sum(b, 0, i - lo + 1) + b->esink;
+    int tree = 0;
+    double z = band_sum(b, 0, i - lo + 1, &tree) + b->esink;
     int64_t c0 = max64(b->cb0, lo / b->k);
     int64_t c1 = min64(b->cb0 + b->cols - 1, i / b->k);
     double *hi = b->hi + (size_t)r * b->cols, *lw = b->lo + (size_t)r * b->cols;
     for (int64_t cb = c0; cb <= c1; cb++) {
         int64_t ja = max64(cb * b->k, lo), jb = min64(cb * b->k + b->k - 1, i);
-        double w = band_sum(b, i - jb, i - ja + 1) / z;
+        double w = band_sum(b, i - jb, i - ja + 1, &tree) / z;
         dd_add(&hi[cb - b->cb0], &lw[cb - b->cb0], w);
     }
-    b->done += b->row_cost;
+    b->done += b->row_cost + tree * COST_TREE_SUM;
+}
+
+/* Some 64 rows (or runs of rows). */
+static void rows_slice(struct soft_band *b)
+{
+    for (int t = 0; t < 64 && b->next < b->i1; t++) {
+        int64_t i = b->next, lo = band_lo(b, i), e = run_end(b, i, lo);
+        if (e > i) {
+            b->next = band_run(b, i, lo, e);
+        } else {
+            band_row(b, i);
+            b->next++;
+        }
+    }
 }
 
 int soft_band_step(struct soft_band *b, const struct score_ctx *s,
@@ -264,7 +350,14 @@ int soft_band_step(struct soft_band *b, const struct score_ctx *s,
         if (*budget <= 0)
             return 1;
         int64_t d0 = b->done;
-        if (b->stage == SB_TABLE) {
+        if (b->stage == SB_PLAN) {  /* a slice of its own */
+            if (!(b->job = scores_span_new(s, b->len)))
+                return -1;
+            b->done += plan_cost(b, s->half);
+            b->stage = SB_TABLE;
+            *budget -= b->done - d0;
+            return 1;
+        } else if (b->stage == SB_TABLE) {
             table_pair(b, s);
             if (b->next >= b->B) {
                 band_shift(b);
@@ -280,11 +373,11 @@ int soft_band_step(struct soft_band *b, const struct score_ctx *s,
                 b->next = min64(b->rb0 * b->k, b->n);
             }
         } else {
-            int64_t end = min64(b->next + 64, b->i1);
-            for (; b->next < end; b->next++)
-                band_row(b, b->next);
-            if (b->next >= b->i1)
+            rows_slice(b);
+            if (b->next >= b->i1) {
+                b->done = b->work;  /* runs cost less than counted */
                 b->stage = SB_DONE;
+            }
         }
         *budget -= b->done - d0;
     }
@@ -311,14 +404,16 @@ int soft_band_row(const struct soft_band *b, const struct score_ctx *s,
     if (b->stage != SB_DONE || i < 0 || i >= b->n || j < 0 || j >= b->n)
         return -1;
     int64_t lo = band_lo(b, i);
-    double z = band_sum(b, 0, i - lo + 1) + b->esink;
-    *p = j < lo || j > i ? 0.0 : band_sum(b, i - j, i - j + 1) / z;
+    int tree = 0;
+    double z = band_sum(b, 0, i - lo + 1, &tree) + b->esink;
+    *p = j < lo || j > i ? 0.0 : band_sum(b, i - j, i - j + 1, &tree) / z;
     for (int c = 0; cols_out && c < b->cols; c++) {
         int64_t j0 = (b->cb0 + c) * b->k, j1 = min64(j0 + b->k, b->n);
         int64_t ja = max64(j0, lo), jb = min64(j1 - 1, i);
         cols_out[c] = j1 <= j0 ? NAN
                     : ja > jb ? 0.0
-                    : band_sum(b, i - jb, i - ja + 1) / z / (double)(j1 - j0);
+                    : band_sum(b, i - jb, i - ja + 1, &tree) / z
+                      / (double)(j1 - j0);
     }
     return 0;
 }
