@@ -19,6 +19,12 @@ How it measures (printed with the table too):
   change) to fill the stopped follower's buffers; then it is checked for
   having been dropped (EOF after what was buffered).
 
+- Last, a follower's q under a flood: a teacher at d 65536 changes d
+  and n as fast as its frames allow (each key after the frame of the
+  one before), and a real follower (peviz --follow on a pty of 80x24)
+  is sent q QUIT_RUNS times, each a new follower: the time from q to
+  the follower's exit.
+
 Never fails: prints MISSED next to a figure over its target; exit 0.
 Usage: BUILD=build follow.py PEVIZ [quick]
 """
@@ -177,6 +183,73 @@ def row(name, v, target):
                                                         P.verdict(p99 <= target))))
 
 
+QUIT_RUNS = 4 if P.QUICK else 8
+QUIT_TARGET = 500   # ms
+
+
+class Flood:
+    """The teacher's d and n changed in a thread, each key once the
+    frame of the one before has come."""
+
+    def __init__(self, teacher):
+        self.c = teacher
+        self.stop = False
+        self.keys = 0
+        self.thread = threading.Thread(target=self.run, daemon=True)
+        self.thread.start()
+
+    def run(self):
+        seq = [b'd', b'n', b'D', b'N']
+        while not self.stop:
+            self.c.send(seq[self.keys % len(seq)])
+            self.keys += 1
+            self.c.burst(first_timeout=1.0)
+
+    def finish(self):
+        self.stop = True
+        self.thread.join()
+
+
+def quit_time(path):
+    """ms from q to the exit of a follower that has drawn its first frame,
+    or None when it did not start or did not exit within 10 s."""
+    f = P.Child(['--follow', path], 80, 24)
+    if f.first_frame() is None:
+        f.close()
+        return None
+    f.read_for(0.5)
+    t0 = f.send(b'q')
+    end = t0 + 10
+    while time.monotonic() < end:
+        f.read_for(0.01)
+        p, _ = os.waitpid(f.pid, os.WNOHANG)
+        if p:
+            os.close(f.fd)
+            return (time.monotonic() - t0) * 1e3
+    f.close()
+    return None
+
+
+def run_follower_quit(d):
+    path = os.path.join(d, 'q.sock')
+    t = P.Child(['--serve', path, '--view', 'heatmap', '-d', '65536',
+                 '-n', '128'], 120, 40)
+    t.settle(limit=30)
+    flood = Flood(t)
+    got = [q for q in (quit_time(path) for _ in range(QUIT_RUNS))
+           if q is not None]
+    flood.finish()
+    print("Follow mode: a follower's q while its teacher (d 65536 n 128) "
+          'changes d and n\n  (ms from q to exit; %d followers, each new; '
+          '%d teacher keys)' % (QUIT_RUNS, flood.keys))
+    if not got:
+        print('  follower q                          NO DATA')
+    else:
+        row('follower q (%d of %d exited)' % (len(got), QUIT_RUNS), got,
+            QUIT_TARGET)
+    t.close()
+
+
 def main():
     d = tempfile.mkdtemp(prefix='peviz-bench-follow.')
     path = os.path.join(d, 'l.sock')
@@ -240,6 +313,7 @@ def main():
     for s in socks:
         s.close()
     c.close()
+    run_follower_quit(d)
     try:
         os.rmdir(d)
     except OSError:
