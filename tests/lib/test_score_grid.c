@@ -436,9 +436,9 @@ static void test_masked(void)
         { SCHEME_ROPE, 8192, 300, 2048, 2.0, 0,
           { 1792, 1536, 64, 6, 8, 0 } },          /* both, and a sink */
         { SCHEME_ALIBI, 8192, 0, 0, 1.0, 0,
-          { 0, 0, 512, 16, 16, 0 } },             /* a sink, both sides */
+          { 0, 0, 512, 6, 16, 0 } },              /* a sink, both sides */
         { SCHEME_SINUSOIDAL, 8192, 0, 0, 30.0, 1,
-          { 0, 0, 512, 16, 16, 0 } },             /* a sink, causal */
+          { 0, 0, 512, 6, 16, 0 } },              /* a sink, causal */
         { SCHEME_SINUSOIDAL, big, (INT64_C(1) << 20) + 2, 0, 3.0, 0,
           { INT64_C(1) << 20, 0, 4, 2, 3, 0 } },  /* streamed: too wide */
     };

@@ -210,6 +210,8 @@ static void ref_masked(const struct score_ctx *s, const struct win *g,
     int64_t n = g->n;
     long double *tab = malloc((size_t)(2 * n - 1) * sizeof *tab);
     toeplitz_ref_table(s, tab);
+    for (int64_t x = 0; x < 2 * n - 1; x++)
+        tab[x] = expl(tab[x]);
     long double es = isfinite(s->o.sink) ? expl(s->o.sink) : 0;
     for (int64_t i = 0; i < n; i++) {
         int64_t r = i / g->k - g->rb0;
@@ -218,12 +220,12 @@ static void ref_masked(const struct score_ctx *s, const struct win *g,
         long double z = es;
         for (int64_t j = 0; j < n; j++)
             if (ref_seen(&s->o, i, j))
-                z += expl(tab[i - j + n - 1]);
+                z += tab[i - j + n - 1];
         for (int64_t j = 0; j < n; j++) {
             int64_t c = j / g->k - g->cb0;
             if (c < 0 || c >= g->cols || !ref_seen(&s->o, i, j))
                 continue;
-            acc[r * g->cols + c] += expl(tab[i - j + n - 1]) / z;
+            acc[r * g->cols + c] += tab[i - j + n - 1] / z;
             cnt[r * g->cols + c]++;
         }
     }
