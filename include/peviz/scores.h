@@ -204,6 +204,22 @@ int scores_future_hidden(const struct score_opts *o);
 /* 1 when a sink logit joins the softmax (o->sink finite). */
 int scores_sunk(const struct score_opts *o);
 
+/* 1 when a window or a chunk hides some but maybe not all of the pairs
+ * of the block i in [i0, i1), j in [j0, j1) that lies on or below the
+ * diagonal (src/lib/scores_mask.c). */
+int scores_mask_partial(const struct score_opts *o, int64_t i0, int64_t i1,
+                        int64_t j0, int64_t j1);
+
+/* Term t's mean over the pairs of that block the mask shows, NAN when
+ * it shows none; Toeplitz contexts only, O(log block) block means per
+ * chunk the block's rows meet (chunks of one shape cost one). */
+double scores_mask_mean(const struct score_ctx *s, int t, int64_t i0,
+                        int64_t i1, int64_t j0, int64_t j1);
+
+/* How many pairs of that block the mask (causal, window, chunk) shows. */
+double scores_mask_count(const struct score_ctx *s, int64_t i0, int64_t i1,
+                         int64_t j0, int64_t j1);
+
 /* 1 when the window or the chunk hides every key j in [j0, j1) from
  * every query i in [i0, i1). */
 int scores_block_hidden(const struct score_opts *o, int64_t i0, int64_t i1,

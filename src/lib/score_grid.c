@@ -476,12 +476,16 @@ static void phase_final(struct score_grid *g, const struct score_ctx *s)
             int fut = scores_future_hidden(&s->o);
             int hidden = i1 <= i0 || j1 <= j0 || (fut && cb > rb)
                          || scores_block_hidden(&s->o, i0, i1, j0, j1);
+            int cut = s->toeplitz && !hidden
+                      && scores_mask_partial(&s->o, i0, i1, j0, j1);
             int diag = fut && cb == rb;
             double area = (double)(i1 - i0) * (double)(j1 - j0), total = 0;
             for (int t = 0; t < s->nterms; t++) {
                 double *v = &g->term[(size_t)t * rc + at], m;
                 if (hidden)
                     m = NAN;
+                else if (cut)
+                    m = scores_mask_mean(s, t, i0, i1, j0, j1);
                 else if (diag)
                     m = tri_mean(g, s, t, g->rslot[r], i1 - i0, memo);
                 else if (!SCORES_TERM_OPS(s, t)->vectors)  /* its row */

@@ -564,9 +564,16 @@ void attention_inspect(struct lines *ls, const struct app *a,
         num(v, b1, sizeof b1);
         int r0 = L->i0 + r * L->k + L->k > s->rows, c0 = L->j0 + c * L->k
                                                        + L->k > s->rows;
+        int64_t i0 = L->i0 + r * L->k, j0 = L->j0 + c * L->k;
+        double cnt = s->toeplitz && !s->o.softmax && !r0 && !c0   /* raw */
+            ? scores_mask_count(s, i0, i0 + L->k, j0, j0 + L->k) : 0;
         if (isfinite(v) && (r0 || c0))  /* across the table's end */
             add(ls, "cell: mean over its positions below %lld = %s",
                 (long long)s->rows, b1);
+        else if (isfinite(v) && cnt > 0
+                 && cnt < (double)L->k * (double)L->k)  /* a mask cuts it */
+            add(ls, "cell: mean of the %.0f shown pairs of %lld x %lld = %s",
+                cnt, (long long)L->k, (long long)L->k, b1);
         else
             add(ls, "cell: mean over %lld x %lld positions = %s",
                 (long long)L->k, (long long)L->k, isfinite(v) ? b1 : "masked");

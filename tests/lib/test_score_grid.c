@@ -12,6 +12,7 @@
 #include "harness.h"
 #include "peviz/score_grid.h"
 #include "scores_ref.h"
+#include "toeplitz_ref.h"
 
 /* Run the grid to completion in slices of budget; returns calls made. */
 static int grid_run(struct score_grid *g, const struct score_ctx *s,
@@ -495,6 +496,94 @@ static void test_masked(void)
     scores_free(s);
 }
 
+/* Raw scores under a window and a chunk: each cell of a block on the
+ * window's edge or across a chunk's start is the mean over the pairs it
+ * shows, against the definition (toeplitz_ref.h), and the count of
+ * those pairs: windows wider and
+ * narrower than a block, chunks inside blocks and many to a block, both
+ * at once, a cut last block. */
+struct raw_case {
+    enum scheme sc;
+    int64_t n, window, chunk;
+    struct grid_req r;
+};
+
+static int ref_shown(const struct score_opts *o, int64_t i, int64_t j)
+{
+    if (j > i || (o->window > 0 && i - j >= o->window))
+        return 0;
+    return o->chunk <= 0 || i / o->chunk == j / o->chunk;
+}
+
+static double raw_worst(const struct score_ctx *s, const struct grid_req *r,
+                        const struct score_grid *g, int *open)
+{
+    int64_t n = s->n;
+    long double *tab = malloc((size_t)(2 * n - 1) * sizeof *tab);
+    toeplitz_ref_table(s, tab);
+    double worst = 0;
+    for (int rr = 0; rr < r->rows; rr++)
+        for (int c = 0; c < r->cols; c++) {
+            int64_t i0 = r->i0 + rr * r->k, j0 = r->j0 + c * r->k;
+            long double sum = 0;
+            int64_t cnt = 0;
+            for (int64_t i = i0; i < i0 + r->k && i < n; i++)
+                for (int64_t j = j0; j < j0 + r->k && j < n; j++)
+                    if (ref_shown(&s->o, i, j)) {
+                        sum += tab[i - j + n - 1];
+                        cnt++;
+                    }
+            double got = grid_cell(g, rr, c);
+            CHECK(scores_mask_count(s, i0, i0 + r->k < n ? i0 + r->k : n, j0,
+                                    j0 + r->k < n ? j0 + r->k : n)
+                  == (double)cnt);
+            if (cnt == 0) {
+                CHECK(isnan(got));
+                continue;
+            }
+            double want = (double)(sum / cnt);
+            (*open)++;
+            worst = fmax(worst, fabs(got - want) / fmax(1.0, fabs(want)));
+        }
+    free(tab);
+    return worst;
+}
+
+static void test_raw_masked(void)
+{
+    const struct raw_case cs[] = {
+        { SCHEME_SINUSOIDAL, 1000, 37, 0, { 0, 0, 16, 63, 63, 0 } },
+        { SCHEME_ROPE, 1000, 0, 100, { 0, 0, 16, 63, 63, 0 } },
+        { SCHEME_ALIBI, 1200, 300, 128, { 0, 0, 50, 24, 24, 0 } },
+        { SCHEME_SINUSOIDAL, 3000, 5, 0, { 0, 0, 200, 15, 15, 0 } },
+        { SCHEME_ROPE, 2000, 0, 16, { 0, 0, 300, 7, 7, 0 } },
+        { SCHEME_SINUSOIDAL, 2000, 70, 16, { 330, 264, 33, 12, 12, 0 } },
+    };
+    for (size_t t = 0; t < sizeof cs / sizeof cs[0]; t++) {
+        const struct raw_case *m = &cs[t];
+        struct dims p = P(m->sc == SCHEME_ROPE ? 32 : 64, 10000, m->n);
+        struct score_opts o = O(m->sc);
+        o.q_random = m->sc == SCHEME_ROPE;
+        o.head = 2;
+        o.temperature = (int)(t % 2);
+        o.window = m->window;
+        o.chunk = m->chunk;
+        struct score_ctx *s = NEW(&p, &o, NULL);
+        struct score_grid *g = grid_new();
+        enum grid_status st;
+        grid_run(g, s, &m->r, GRID_SLICE, &st);
+        CHECK(st == GRID_DONE);
+        int open = 0;
+        double worst = raw_worst(s, &m->r, g, &open);
+        if (worst > 1e-10)
+            fprintf(stderr, "raw masked case %zu: %g\n", t, worst);
+        CHECK(open >= 3);
+        CHECK_NEAR(worst, 0, 1e-10);
+        grid_free(g);
+        scores_free(s);
+    }
+}
+
 int main(void)
 {
     test_grid();
@@ -507,5 +596,6 @@ int main(void)
     test_large();
     test_stream();
     test_masked();
+    test_raw_masked();
     TEST_END("test_score_grid");
 }
