@@ -945,9 +945,21 @@ int config_dims(const char *path, const char *layer_type, int *hd,
     return *hd > 0 || *max_pos > 0 ? 0 : -1;
 }
 
+/* Whether path is a GGUF file (its first four bytes). */
+static int is_gguf(const char *path)
+{
+    size_t n;
+    char err[200], *buf = config_read(path, &n, err, sizeof err);
+    int r = buf && n >= 4 && memcmp(buf, "GGUF", 4) == 0;
+    free(buf);
+    return r;
+}
+
 int config_layer(const char *path, const char *layer_type, char *name,
                  size_t len)
 {
+    if (is_gguf(path))
+        return gguf_config_layer(path, layer_type, name, len);
     struct cfg c;
     if (read_layer(path, layer_type, &c) || !c.layer[0])
         return -1;
@@ -958,6 +970,8 @@ int config_layer(const char *path, const char *layer_type, char *name,
 int config_mask(const char *path, const char *layer_type,
                 struct config_mask *m)
 {
+    if (is_gguf(path))
+        return gguf_config_mask(path, layer_type, m);
     struct cfg c;
     char *buf;
     json_value *root = read_json(path, &buf);
@@ -976,6 +990,8 @@ int config_mask(const char *path, const char *layer_type,
 int config_layer_at(const char *path, int64_t i, char *name, size_t len,
                     char *err, size_t errlen)
 {
+    if (is_gguf(path))
+        return gguf_config_layer_at(path, i, name, len, err, errlen);
     char *buf;
     json_value *root = read_json(path, &buf);
     int64_t layers = 0;
@@ -1005,7 +1021,7 @@ int config_load(const char *path, const char *layer_type, params *p,
         return -1;
     int r = -1;
     if (n >= 4 && memcmp(buf, "GGUF", 4) == 0)
-        r = gguf_config_load(path, p, err, errlen);
+        r = gguf_config_load(path, layer_type, p, err, errlen);
     else if (n > CONFIG_MAX_BYTES)
         snprintf(err, errlen, "%s: larger than %ld bytes; not a config.json",
                  path, (long)CONFIG_MAX_BYTES);

@@ -49,6 +49,7 @@
 #include <string.h>
 
 #include "gguf_config.h"
+#include "gguf_mask.h"
 #include "peviz/gguf.h"
 
 struct gcfg {
@@ -438,27 +439,74 @@ static void context(struct gcfg *c)
         params_set_context(&c->next, n);
 }
 
+/* The layer type in force of g: layer_type, or, when the sliding layers
+ * take RoPE settings of their own, the full layers (whose settings the
+ * main keys give), else layer 0's; NULL for a file that says nothing of
+ * its layers. */
+static const char *layer_in_force(const struct gguf *g, const char *layer_type,
+                                  double base)
+{
+    int64_t n;
+    const char *t0 = gguf_mask_layer_name(g, 0, &n);
+    int unscaled;
+    if (layer_type || !t0)
+        return layer_type;
+    if (strcmp(t0, "sliding_attention") == 0 &&
+        (gguf_mask_swa_base(g, base, &unscaled) != base || unscaled))
+        return "full_attention";
+    return t0;
+}
+
+/* The RoPE of layer type layer (NULL: the main keys') into c->next; a
+ * type the file lacks is refused naming those it has. */
+static int layer_settings(struct gcfg *c, const char *layer)
+{
+    char names[160], msg[200];
+    if (!layer)
+        return 0;
+    gguf_mask_names(c->g, names, sizeof names);
+    size_t k = strlen(layer);
+    const char *at = strstr(names, layer);
+    if (!at || (at[k] && at[k] != ','))
+        return snprintf(c->err, c->errlen, "%s: --layer-type '%.60s': %s%s",
+                        c->file, layer, names[0] ? "no such layer type; the "
+                        "file has " : "the file says nothing of its layers",
+                        names), -1;
+    if (strcmp(layer, "sliding_attention") != 0)
+        return 0;
+    int unscaled;
+    double b = gguf_mask_swa_base(c->g, c->next.base, &unscaled);
+    if (params_set_base(&c->next, b, msg, sizeof msg))
+        return gbad(c, "rope.freq_base_swa", msg);
+    if (unscaled)
+        rope_scaling_default(&c->next.rope);
+    return 0;
+}
+
 /* The settings of an opened file (closed here); p changes on success. */
-static int load(const char *name, struct gguf *g, params *p, char *err,
-                size_t errlen)
+static int load(const char *name, struct gguf *g, const char *layer,
+                params *p, char *err, size_t errlen)
 {
     struct gcfg c = { name, g, "", *p, err, errlen };
     rope_scaling_default(&c.next.rope);
     int r = read_settings(&c);
     if (r == 0)
         context(&c);
+    if (r == 0)
+        r = layer_settings(&c, layer);
     gguf_close(g);
     if (r == 0)
         *p = c.next;
     return r;
 }
 
-int gguf_config_load(const char *path, params *p, char *err, size_t errlen)
+int gguf_config_load(const char *path, const char *layer_type, params *p,
+                     char *err, size_t errlen)
 {
     struct gguf *g;
     if (gguf_open(path, &g, err, errlen))
         return -1;
-    return load(path, g, p, err, errlen);
+    return load(path, g, layer_type, p, err, errlen);
 }
 
 int gguf_config_load_buffer(const char *name, const unsigned char *buf,
@@ -467,5 +515,76 @@ int gguf_config_load_buffer(const char *name, const unsigned char *buf,
     struct gguf *g;
     if (gguf_open_buffer(name, buf, len, &g, err, errlen))
         return -1;
-    return load(name, g, p, err, errlen);
+    return load(name, g, NULL, p, err, errlen);
+}
+
+/* path opened, and its main base (llama.cpp's default 10000), or NULL. */
+static struct gguf *open_quiet(const char *path, double *base)
+{
+    struct gguf *g;
+    char err[256], key[160];
+    if (gguf_open(path, &g, err, sizeof err))
+        return NULL;
+    const struct gguf_kv *a = gguf_find_kv(g, "general.architecture");
+    snprintf(key, sizeof key, "%.64s.rope.freq_base",
+             a && a->type == GGUF_STRING && a->str ? a->str : "");
+    if (gguf_kv_number(gguf_find_kv(g, key), base))
+        *base = 10000;
+    return g;
+}
+
+int gguf_config_mask(const char *path, const char *layer_type,
+                     struct config_mask *m)
+{
+    double base;
+    struct gguf *g = open_quiet(path, &base);
+    memset(m, 0, sizeof *m);
+    if (!g)
+        return -1;
+    gguf_mask_of(g, layer_in_force(g, layer_type, base), m);
+    gguf_close(g);
+    return 0;
+}
+
+int gguf_config_layer(const char *path, const char *layer_type, char *name,
+                      size_t len)
+{
+    double base;
+    struct gguf *g = open_quiet(path, &base);
+    if (!g)
+        return -1;
+    int64_t n;
+    const char *t = layer_in_force(g, layer_type, base);
+    struct config_mask m;
+    int r = -1;
+    const char *t0 = gguf_mask_layer_name(g, 0, &n);
+    if (t && (layer_type || !t0 || strcmp(t, t0) != 0)) {
+        gguf_mask_of(g, t, &m);
+        snprintf(name, len, "%s", t);
+        r = m.nope;
+    }
+    gguf_close(g);
+    return r;
+}
+
+int gguf_config_layer_at(const char *path, int64_t i, char *name, size_t len,
+                         char *err, size_t errlen)
+{
+    double base;
+    struct gguf *g = open_quiet(path, &base);
+    int64_t layers = 0;
+    const char *t = g ? gguf_mask_layer_name(g, i, &layers) : NULL;
+    if (t)
+        snprintf(name, len, "%s", t);
+    else if (!g)
+        snprintf(err, errlen, "%s: not a readable GGUF file", path);
+    else if (layers == 0)
+        snprintf(err, errlen, "%s: says nothing of its layers (no sliding "
+                 "or chunked attention in llama.cpp for this architecture)",
+                 path);
+    else
+        snprintf(err, errlen, "%s: layer %lld: want 0..%lld (its layers)",
+                 path, (long long)i, (long long)layers - 1);
+    gguf_close(g);
+    return t ? 0 : -1;
 }

@@ -33,7 +33,7 @@ FLOORS='
 library:  lib/*
 base:     canvas keys glyph font charset sha256 text geom axis colormap errline
           termcaps termreply sockfile raster lineart png_out gfx gfx_probe term plain
-model:    params plans plot config config_mask gguf_config mpos_config
+model:    params plans plot config config_mask gguf_config gguf_mask mpos_config
           tour_data state_field settings views/*_state
 app:      app
 caption:  caption

@@ -263,6 +263,129 @@ printf '%s' '{"model_type": "mistral", "head_dim": 8, "rope_theta": 10000.0}' >"
 case $(status --config "$tmp/mistral.json") in
     *"window 4096 (mistral class default)"*) ok ;; *) bad "class default not named: $(status --config "$tmp/mistral.json")" ;; esac
 
+# GGUF files: the layer types and masks llama.cpp's load_hparams gives
+# each architecture (written again here from its rules), the sliding
+# layers' own base where llama.cpp gives them one, by --layer-type and
+# --layer-a, and a layer type the file lacks refused in one line
+cat >"$tmp/ggufmask.py" <<'PY'
+"""ggufmask.py PEVIZ DIR: write GGUF files, then check peviz's masks,
+layer types and bases against llama.cpp's rules; ok or FAIL lines."""
+import math, os, struct, subprocess, sys
+peviz, d = sys.argv[1], sys.argv[2]
+N = 12
+
+def st(x):
+    b = x.encode()
+    return struct.pack("<Q", len(b)) + b
+def kv_str(k, v): return st(k) + struct.pack("<I", 8) + st(v)
+def kv_u32(k, v): return st(k) + struct.pack("<II", 4, v)
+def kv_f32(k, v): return st(k) + struct.pack("<If", 6, v)
+def kv_bools(k, v):
+    return st(k) + struct.pack("<IIQ", 9, 7, len(v)) + bytes(int(x) for x in v)
+def gguf(kvs):
+    body = b"GGUF" + struct.pack("<IQQ", 3, 0, len(kvs)) + b"".join(kvs)
+    return body + b"\0" * ((-len(body)) % 32)
+
+def model(arch, base, layers, extra):
+    return gguf([kv_str("general.architecture", arch),
+                 kv_f32(arch + ".rope.freq_base", base),
+                 kv_u32(arch + ".rope.dimension_count", 16),
+                 kv_u32(arch + ".context_length", 4096),
+                 kv_u32(arch + ".block_count", layers)] + extra)
+
+pat4 = [1, 0, 1, 1, 0, 1, 1]
+files = {   # name: (bytes, rule)
+  "g2.gguf": (model("gemma2", 10000, 6, [kv_u32("gemma2.attention.sliding_window", 5)]),
+              ("period", 2, 5, None)),
+  "g2-default.gguf": (model("gemma2", 10000, 4, []), ("period", 2, 4096, None)),
+  "g3.gguf": (model("gemma3", 1e6, 12, [kv_u32("gemma3.attention.sliding_window", 4),
+                                        kv_str("gemma3.rope.scaling.type", "linear"),
+                                        kv_f32("gemma3.rope.scaling.factor", 8.0)]),
+              ("period", 6, 4, 10000.0)),
+  "g3-nowin.gguf": (model("gemma3", 1e6, 12, []), ("period", 6, 0, 10000.0)),
+  "olmo2.gguf": (model("olmo2", 5e5, 8, [kv_u32("olmo2.attention.sliding_window", 3)]),
+                 ("period", 4, 3, None)),
+  "g4.gguf": (model("gemma4", 1e6, 7, [kv_u32("gemma4.attention.sliding_window", 6),
+                                       kv_f32("gemma4.rope.freq_base_swa", 10000.0),
+                                       kv_bools("gemma4.attention.sliding_window_pattern", pat4)]),
+              ("list", pat4, 6, 10000.0)),
+  "llama.gguf": (model("llama", 5e5, 8, [kv_u32("llama.attention.sliding_window", 4)]),
+                 ("none",)),
+}
+
+def masked(rule, i):
+    if rule[0] == "period":
+        p = rule[1]
+        return i % p < p - 1
+    return bool(rule[1][i]) if rule[0] == "list" else False
+
+def types(rule, layers):
+    if rule[0] == "none" or rule[2] == 0:
+        return ["full_attention"] * layers if rule[0] != "none" else []
+    return ["sliding_attention" if masked(rule, i) else "full_attention"
+            for i in range(layers)]
+
+def run(args):
+    return subprocess.run([peviz] + args, capture_output=True, text=True)
+
+for name, (data, rule) in files.items():
+    f = os.path.join(d, name)
+    open(f, "wb").write(data)
+    layers = struct.unpack("<I", data[data.index(b"block_count") + 15:][:4])[0]
+    ts = types(rule, layers)
+    own = rule[0] != "none" and rule[3] is not None and "sliding_attention" in ts
+    shown = "full_attention" if own else (ts[0] if ts else None)
+    picks = [(None, shown)] + [(["--layer-type", t], t) for t in sorted(set(ts))] \
+        + [(["--layer-a", str(i)], ts[i]) for i in range(len(ts))]
+    for pick, lt in picks:
+        what = "%s %s" % (name, " ".join(pick or ["(shown)"]))
+        r = run(["--config", f, "--export", "scores", "--causal", "-n", str(N)] + (pick or []))
+        if r.returncode != 0:
+            print("FAIL: %s: exit %d %s" % (what, r.returncode, r.stderr.strip())); continue
+        w = rule[2] if lt == "sliding_attention" else 0
+        got = [[math.isinf(float(x)) for x in l.split(",")] for l in r.stdout.split()]
+        want = [[j > i or bool(w and i - j >= w) for j in range(N)] for i in range(N)]
+        print("ok" if got == want else "FAIL: %s: hides other keys (window %d)" % (what, w))
+        ps = run(["--no-user-settings", "--config", f] + (pick or []) + ["--print-settings"]).stdout
+        base = float(ps.split("\nbase", 1)[1].split()[0])
+        method = ps.split("\nrope-scaling", 1)[1].split()[0]
+        main = struct.unpack("<f", data[data.index(b"rope.freq_base") + 18:][:4])[0]
+        wb = rule[3] if lt == "sliding_attention" and rule[0] != "none" and rule[3] else main
+        wm = "none" if lt == "sliding_attention" and name.startswith("g3") else \
+            ("linear" if name == "g3.gguf" else "none")
+        if base != wb or method != wm:
+            print("FAIL: %s: base %r %s, want %r %s" % (what, base, method, wb, wm))
+        else:
+            print("ok")
+    r = run(["--config", f, "--layer-type", "chunked_attention", "--export", "scores", "-n", "4"])
+    print("ok" if r.returncode == 2 and r.stdout == "" and len(r.stderr.splitlines()) == 1
+          and "--layer-type" in r.stderr else "FAIL: %s: chunked_attention: exit %d %s"
+          % (name, r.returncode, r.stderr.strip()))
+
+# Llama 4: chunks of 8192 on three layers of four, the fourth full and
+# without RoPE; a sliding_window of 0 switches the chunks off
+f = os.path.join(d, "l4.gguf")
+open(f, "wb").write(model("llama4", 5e5, 8, []))
+for i in range(8):
+    r = run(["--config", f, "--layer-a", str(i), "--export", "scores", "-n", "9000",
+             "--rows", "8999..8999"])
+    vals = r.stdout.strip().split(",")
+    seen = [v for v in vals if not math.isinf(float(v))] if r.returncode == 0 else []
+    full = i % 4 == 3
+    want = 9000 if full else 8999 - 8192 + 1
+    zero = all(float(v) == 0.0 for v in seen)
+    print("ok" if len(seen) == want and zero == full else
+          "FAIL: l4.gguf --layer-a %d: %d keys seen (want %d), NoPE %s" % (i, len(seen), want, zero))
+f = os.path.join(d, "l4-off.gguf")
+open(f, "wb").write(model("llama4", 5e5, 8, [kv_u32("llama4.attention.sliding_window", 0)]))
+r = run(["--config", f, "--layer-a", "0", "--export", "scores", "-n", "9000", "--rows", "8999..8999"])
+seen = [v for v in r.stdout.strip().split(",") if v and not math.isinf(float(v))]
+print("ok" if len(seen) == 9000 else "FAIL: l4-off.gguf: %d keys seen, want 9000" % len(seen))
+PY
+while read -r line; do
+    case $line in ok) ok ;; *) bad "${line#FAIL: }" ;; esac
+done < <(python3 "$tmp/ggufmask.py" "$PEVIZ" "$tmp")
+
 # the presets of such models carry their mask
 [ "$(seen_keys --model gemma4-sliding)" = 1024 ] && ok || bad "gemma4-sliding: $(seen_keys --model gemma4-sliding) keys seen"
 [ "$(seen_keys --model gemma3-local)" = 1024 ] && ok || bad "gemma3-local: $(seen_keys --model gemma3-local) keys seen"
