@@ -274,17 +274,8 @@ import math, os, struct, subprocess, sys
 peviz, d = sys.argv[1], sys.argv[2]
 N = 12
 
-def st(x):
-    b = x.encode()
-    return struct.pack("<Q", len(b)) + b
-def kv_str(k, v): return st(k) + struct.pack("<I", 8) + st(v)
-def kv_u32(k, v): return st(k) + struct.pack("<II", 4, v)
-def kv_f32(k, v): return st(k) + struct.pack("<If", 6, v)
-def kv_bools(k, v):
-    return st(k) + struct.pack("<IIQ", 9, 7, len(v)) + bytes(int(x) for x in v)
-def gguf(kvs):
-    body = b"GGUF" + struct.pack("<IQQ", 3, 0, len(kvs)) + b"".join(kvs)
-    return body + b"\0" * ((-len(body)) % 32)
+sys.path.insert(0, "tests")
+from gguf_write import gguf, kv_bools, kv_f32, kv_str, kv_u32
 
 def model(arch, base, layers, extra):
     return gguf([kv_str("general.architecture", arch),

@@ -512,26 +512,8 @@ divisors of Llama 3.1's llama3 rule as the file holds them."""
 import math, struct, sys
 out = sys.argv[1]
 
-def st(x):
-    b = x.encode()
-    return struct.pack("<Q", len(b)) + b
-def kv_str(k, v): return st(k) + struct.pack("<I", 8) + st(v)
-def kv_u32(k, v): return st(k) + struct.pack("<II", 4, v)
-def kv_f32(k, v): return st(k) + struct.pack("<If", 6, v)
-def kv_f64(k, v): return st(k) + struct.pack("<Id", 12, v)
-def kv_bool(k, v): return st(k) + struct.pack("<IB", 7, 1 if v else 0)
-
-def gguf(kvs, tensors):
-    head = b"GGUF" + struct.pack("<IQQ", 3, len(tensors), len(kvs)) + b"".join(kvs)
-    infos, datas, off = b"", [], 0
-    for name, vals in tensors:
-        infos += st(name) + struct.pack("<IQIQ", 1, len(vals), 0, off)
-        data = struct.pack("<%df" % len(vals), *vals)
-        data += b"\0" * ((-len(data)) % 32)
-        datas.append(data)
-        off += len(data)
-    body = head + infos
-    return body + b"\0" * ((-len(body)) % 32) + b"".join(datas)
+sys.path.insert(0, "tests")
+from gguf_write import gguf, kv_bool, kv_f32, kv_f64, kv_str, kv_u32
 
 def f32(x): return struct.unpack("<f", struct.pack("<f", x))[0]
 
