@@ -33,12 +33,15 @@ buckets=$(help_default buckets)
 heads=$(help_default heads)
 
 cat >"$tmp/cards.py" <<'PY'
-"""cards.py SNAPSHOT SCHEMES DIR BUCKETS HEADS HEAD: every number on the cards
-of the snapshot against the exports in DIR (scores-SCHEME.csv,
-bands.csv); prints one line per check, "ok ..." or "FAIL ..."."""
-import csv, math, re, sys
+"""cards.py SNAPSHOT SCHEMES DIR BUCKETS HEADS HEAD ARGS...: every number
+on the cards of the snapshot against the exports in DIR
+(scores-SCHEME.csv) and --export bands ARGS at each pane's base, as the
+wide snapshot DIR/wide.txt's headers say it; prints one line per check,
+"ok ..." or "FAIL ..."."""
+import csv, io, math, os, re, subprocess, sys
 
 snap, schemes, d, buckets, heads, shown = sys.argv[1:7]
+args = sys.argv[7:]
 schemes = schemes.split(",")
 lines = open(snap, encoding="utf-8").read().split("\n")
 sep = "\u2502" if "\u2502" in lines[0] else "|"
@@ -46,8 +49,13 @@ sep = "\u2502" if "\u2502" in lines[0] else "|"
 def matrix(s):
     return [[float(x) for x in r] for r in csv.reader(open(f"{d}/scores-{s}.csv"))]
 
-def bands():
-    return {int(r["band"]): r for r in csv.DictReader(open(f"{d}/bands.csv"))}
+def bands(k):
+    """--export bands at pane k's base (its header in the wide snapshot)."""
+    head = open(f"{d}/wide.txt", encoding="utf-8").read().split("\n")[0]
+    base = re.search(r"base=(\S+)", head.split(sep)[k]).group(1)
+    out = subprocess.run([os.environ["PEVIZ"], "--export", "bands", *args,
+                          "-b", base], capture_output=True, text=True).stdout
+    return {int(r["band"]): r for r in csv.DictReader(io.StringIO(out))}
 
 def same(card, want, p):
     """card (text) is want to p significant digits."""
@@ -87,7 +95,7 @@ def table(text, heads_):
             continue
         if not re.fullmatch(r"[0-9].*", t):
             break
-        out.append(w)
+        out.append([x for x in w if x not in ("\u25c0", "<")])  # the mark
     return out
 
 def t5(text, m, p, name):
@@ -161,9 +169,9 @@ def nope(text, m, p, name):
         f"{name}: S = 0, constant, and the export all 0")
     return 1 if ok else 0
 
-def band_rows(text, p, name):
+def band_rows(text, p, name, k):
     got = 0
-    bb = bands()
+    bb = bands(k)
     hdr = [t for t in text if t.split() and t.split()[0] in ("k", "band")]
     wl = bool(hdr) and bool(re.search(r"wavelength|\u03bb|wl", hdr[0]))
     for w in table(text, ("k", "band")):
@@ -191,7 +199,7 @@ for k, s in enumerate(schemes[:np_]):
     elif s == "nope":
         got = nope(text, matrix(s), p, name)
     elif s in ("rope", "xpos") and k > 0 and schemes[0] not in ("rope", "xpos"):
-        got = band_rows(text, p, name)
+        got = band_rows(text, p, name, k)
     else:
         continue
     say(got > 0, f"{name}: the card has numbers")
@@ -218,9 +226,11 @@ case_() {
                 >"$dir/scores-alibi-$h.csv"
         done ;;
     esac
-    "$PEVIZ" --export bands "$@" >"$dir/bands.csv"
-    out=$(/usr/bin/python3 "$tmp/cards.py" "$dir/snap.txt" "$schemes" "$dir" \
-          "${buckets_now:-$buckets}" "${heads_now:-$heads}" "${head_now:-1}")
+    "$PEVIZ" --snapshot --view compare --pane-mode diff --size 240x50 \
+        --schemes "$schemes" "$@" >"$dir/wide.txt"
+    out=$(PEVIZ=$PEVIZ /usr/bin/python3 "$tmp/cards.py" "$dir/snap.txt" \
+          "$schemes" "$dir" "${buckets_now:-$buckets}" "${heads_now:-$heads}" \
+          "${head_now:-1}" "$@")
     pass=$((pass + $(grep -c '^ok' <<<"$out")))
     if grep -q '^FAIL' <<<"$out" || [ -z "$out" ]; then
         fail=$((fail + 1))
@@ -243,6 +253,7 @@ buckets_now=64 heads_now=16 head_now=3 \
     case_ options-80x24 80x24 t5,alibi,kerple-power,nope,rope \
     --buckets 64 --bidirectional --heads 16 --head 3 --r1 2 --r2 0.25 \
     -n 300 -d 32
+heads_now=4 case_ marks-160x48 160x48 t5,alibi,xpos --heads 4
 case_ bands-a-160x48 160x48 rope,t5,alibi,kerple-log
 
 echo "compare_cards: $pass passed, $fail failed"

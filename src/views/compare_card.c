@@ -15,8 +15,10 @@
  *   bands    when A has none: the pane's own bands (wavelength, turns in
  *            n), with nothing to subtract them from
  * A table keeps as many rows as the body holds, evenly spaced with its
- * first and last, and the columns that fit the pane's width; every other
- * line takes the longest wording that fits, cut at a word.
+ * first and last, and the columns that fit the pane's width; its marked
+ * row (the head shown, the critical band) is bold in the warning colour,
+ * with a mark after it where there is room.  Every other line takes the
+ * longest wording that fits, cut at a word.
  */
 #include <math.h>
 #include <stdint.h>
@@ -196,6 +198,10 @@ static unsigned card_table_add(struct card *k, const struct card_table *t,
         for (int c = 0; c < t->cols; c++)
             rc[c] = cl[j][c];
         card_row_text(t, on, wc, gap, rc, k->line[k->n]);
+        if (mark[j] && text_width(k->line[k->n]) + 2 <= k->w)
+            snprintf(k->line[k->n] + strlen(k->line[k->n]),
+                     CARD_LEN - strlen(k->line[k->n]), " %s",
+                     glyph(k->a->ascii, GL_PLAY_LEFT));
         k->col[k->n] = mark[j] ? UI_WARN : UI_TEXT;
         k->attr[k->n++] = mark[j] ? ATTR_BOLD : 0;
     }
@@ -338,8 +344,9 @@ static void card_t5_tail(struct card *k, const struct score_ctx *s,
     }
     if (s->o.bidirectional) {
         snprintf(l[0], CARD_LEN, "the future: bucket + %d", s->t5_side);
-        snprintf(l[1], CARD_LEN, "future: +%d", s->t5_side);
-        SAY(k, UI_DIM, l[0], l[1]);
+        snprintf(l[1], CARD_LEN, "future: bucket + %d", s->t5_side);
+        snprintf(l[2], CARD_LEN, "future: +%d", s->t5_side);
+        SAY(k, UI_DIM, l[0], l[1], l[2]);
     }
     if (!w_shown)
         return;
