@@ -7,13 +7,14 @@
 # distances around them another value, its number is the count of
 # distinct values below it, the exact buckets hold a value each, the
 # count is --buckets; ALiBi: each head's slope is -S(1, 0) of --export
-# scores --head H, S at the longest distance; KERPLE: r1 and r2 give
+# scores --head H, S at the longest distance (S at distance delta read
+# from the export's last row, as these schemes depend on i - j alone); KERPLE: r1 and r2 give
 # --export scores through the published formula, each S row is the
 # export's; NoPE: S = 0 and constant, the whole export 0; RoPE and xPos
 # beside an A without bands: each band row is --export bands' wavelength
 # and turns.  A number on a card equals the export's to the digits the
-# card prints (3 in a pane narrower than 14 columns, else 4); every card
-# must show numbers, so none passes empty.
+# card prints (4, or 3 where it shows no more); every card must show
+# numbers, so none passes empty.
 set -u
 : "${PEVIZ:=./peviz}"
 export ASAN_OPTIONS="detect_leaks=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
@@ -27,10 +28,16 @@ fi
 
 # The default of option $1 from --help: "(default 32)".
 help_default() {
-    "$PEVIZ" --help | sed -n "s/^ *--$1 .*(default \([^)]*\)).*/\1/p"
+    "$PEVIZ" --help |
+        sed -n "s/^ *\(-[a-z], \)\{0,1\}--$1 .*(default \([^)]*\)).*/\2/p"
 }
 buckets=$(help_default buckets)
 heads=$(help_default heads)
+seq_len=$(help_default seq-len)
+if [ -z "$buckets" ] || [ -z "$heads" ] || [ -z "$seq_len" ]; then
+    echo "compare_cards: --help gives no default --buckets, --heads or -n"
+    echo "compare_cards: 0 passed, 1 failed"; exit 1
+fi
 
 cat >"$tmp/cards.py" <<'PY'
 """cards.py SNAPSHOT SCHEMES DIR BUCKETS HEADS HEAD ARGS...: every number
@@ -47,7 +54,11 @@ lines = open(snap, encoding="utf-8").read().split("\n")
 sep = "\u2502" if "\u2502" in lines[0] else "|"
 
 def matrix(s):
-    return [[float(x) for x in r] for r in csv.reader(open(f"{d}/scores-{s}.csv"))]
+    """S(delta, 0) as m[delta][0], from the export's last row: the
+    schemes read here depend on i - j alone, so S(n-1, n-1-delta) is
+    S at distance delta."""
+    row = [float(x) for x in next(csv.reader(open(f"{d}/scores-{s}.csv")))]
+    return [[v] for v in reversed(row)]
 
 def bands(k):
     """--export bands at pane k's base (its header in the wide snapshot)."""
@@ -57,8 +68,16 @@ def bands(k):
                           "-b", base], capture_output=True, text=True).stdout
     return {int(r["band"]): r for r in csv.DictReader(io.StringIO(out))}
 
-def same(card, want, p):
-    """card (text) is want to p significant digits."""
+def digits(card):
+    """The significant digits card prints: 4 when it shows four, else 3
+    (a card rounds to 4, or to 3 where that keeps a column; a number
+    that ends sooner has its zeros left off)."""
+    m = re.sub(r"e.*", "", card).lstrip("-").replace(".", "").lstrip("0")
+    return 4 if len(m) >= 4 else 3
+
+def same(card, want):
+    """card (text) is want to the digits it prints."""
+    p = digits(card)
     v = float(card)
     if want == 0:
         return v == 0
@@ -76,9 +95,6 @@ for ln in lines[3:]:
         break
     rows.append(ln.split(sep))
 np_ = len(rows[0]) if rows else 0
-# every pane is as wide as B: its columns between the separators less
-# the blank one the card starts after
-width = len(lines[0].split(sep)[1]) - 1
 
 def body(k):
     return [r[k].strip() for r in rows if k < len(r) and r[k].strip()]
@@ -98,7 +114,7 @@ def table(text, heads_):
         out.append([x for x in w if x not in ("\u25c0", "<")])  # the mark
     return out
 
-def t5(text, m, p, name):
+def t5(text, m, name):
     n = len(m)
     s = [m[i][0] for i in range(n)]
     got = 0
@@ -118,31 +134,31 @@ def t5(text, m, p, name):
             (hi + 1 >= n or s[hi + 1] != s[hi])
         ok = ok and len(set(s[:lo])) == b
         if len(w) > 2:
-            ok = ok and same(w[2], s[lo], p)
+            ok = ok and same(w[2], s[lo])
         say(ok, f"{name}: bucket {b} = distances {rng}" +
             (f", W = {w[2]}" if len(w) > 2 else ""))
         got += 1
     return got
 
-def alibi(text, ms, p, name):
+def alibi(text, ms, name):
     got = 0
     cnt = [t for t in text if re.search(r"\b\d+ heads", t)]
     say(bool(cnt) and re.search(r"(\d+) heads", cnt[0]).group(1) == heads,
         f"{name}: {heads} heads")
     for w in table(text, ("h", "head")):
         h = int(w[0])
-        say(same(w[1], -ms[h][1][0], p), f"{name}: head {h} slope {w[1]}")
+        say(same(w[1], -ms[h][1][0]), f"{name}: head {h} slope {w[1]}")
         got += 1
     m = ms.get(int(shown))      # S of the head the pane shows
     joined = " ".join(text)
     far = re.search(r"(?:at distance |S\(|i-j = )(\d+)\)?:? ?(?:S )?= ?" + NUM, joined)
     if far and m:
         dd = int(far.group(1))
-        say(same(far.group(2), m[dd][0], p), f"{name}: S({dd}) = {far.group(2)}")
+        say(same(far.group(2), m[dd][0]), f"{name}: S({dd}) = {far.group(2)}")
         got += 1
     return got
 
-def kerple(text, m, p, name, power):
+def kerple(text, m, name, power):
     got = 0
     r = {}
     for t in text:
@@ -158,27 +174,27 @@ def kerple(text, m, p, name, power):
         got += 1
     for w in table(text, ("i-j", "distance")):
         x = int(w[0])
-        say(same(w[1], m[x][0], p), f"{name}: S({x}) = {w[1]}")
+        say(same(w[1], m[x][0]), f"{name}: S({x}) = {w[1]}")
         got += 1
     return got
 
-def nope(text, m, p, name):
+def nope(text, m, name):
     joined = " ".join(text)
     ok = re.search(r"S = 0\b", joined) and "constant" in joined
     say(bool(ok) and all(v == 0 for r in m for v in r),
         f"{name}: S = 0, constant, and the export all 0")
     return 1 if ok else 0
 
-def band_rows(text, p, name, k):
+def band_rows(text, name, k):
     got = 0
     bb = bands(k)
     hdr = [t for t in text if t.split() and t.split()[0] in ("k", "band")]
     wl = bool(hdr) and bool(re.search(r"wavelength|\u03bb|wl", hdr[0]))
     for w in table(text, ("k", "band")):
         k = int(w[0])
-        ok = same(w[-1], float(bb[k]["turns_in_n"]), p)
+        ok = same(w[-1], float(bb[k]["turns_in_n"]))
         if wl:
-            ok = ok and same(w[1], float(bb[k]["wavelength"]), p)
+            ok = ok and same(w[1], float(bb[k]["wavelength"]))
         say(ok, f"{name}: band {k} {' '.join(w[1:])}")
         got += 1
     return got
@@ -186,20 +202,19 @@ def band_rows(text, p, name, k):
 ms = {}
 for k, s in enumerate(schemes[:np_]):
     text = body(k)
-    p = 3 if width < 14 else 4
     name = f"pane {'ABCDEF'[k]} {s}"
     if s == "t5":
-        got = t5(text, matrix(s), p, name)
+        got = t5(text, matrix(s), name)
     elif s == "alibi":
         for h in range(1, int(heads) + 1):
             ms[h] = matrix(f"alibi-{h}")
-        got = alibi(text, ms, p, name)
+        got = alibi(text, ms, name)
     elif s.startswith("kerple"):
-        got = kerple(text, matrix(s), p, name, s == "kerple-power")
+        got = kerple(text, matrix(s), name, s == "kerple-power")
     elif s == "nope":
-        got = nope(text, matrix(s), p, name)
+        got = nope(text, matrix(s), name)
     elif s in ("rope", "xpos") and k > 0 and schemes[0] not in ("rope", "xpos"):
-        got = band_rows(text, p, name, k)
+        got = band_rows(text, name, k)
     else:
         continue
     say(got > 0, f"{name}: the card has numbers")
@@ -217,12 +232,20 @@ case_() {
         fail=$((fail + 1)); echo "FAIL: $name: snapshot failed: $(cat "$dir/err")"
         return
     fi
+    local n=$seq_len last a prev=
+    for a in "$@"; do
+        case $prev in -n | --seq-len) n=$a ;; esac
+        prev=$a
+    done
+    last="$((n - 1))..$((n - 1))"
     for s in ${schemes//,/ }; do
-        "$PEVIZ" --export scores --scheme "$s" "$@" >"$dir/scores-$s.csv"
+        "$PEVIZ" --export scores --scheme "$s" "$@" --rows "$last" \
+            >"$dir/scores-$s.csv"
     done
     case ",$schemes," in *,alibi,*)
         for h in $(seq 1 "${heads_now:-$heads}"); do
             "$PEVIZ" --export scores --scheme alibi "$@" --head "$h" \
+                --rows "$last" \
                 >"$dir/scores-alibi-$h.csv"
         done ;;
     esac
@@ -254,6 +277,7 @@ buckets_now=64 heads_now=16 head_now=3 \
     --buckets 64 --bidirectional --heads 16 --head 3 --r1 2 --r2 0.25 \
     -n 300 -d 32
 heads_now=4 case_ marks-160x48 160x48 t5,alibi,xpos --heads 4
+case_ long-120x40 120x40 t5,alibi,kerple-log,learned,nope,rope -n 65536
 case_ bands-a-160x48 160x48 rope,t5,alibi,kerple-log
 
 echo "compare_cards: $pass passed, $fail failed"

@@ -36,12 +36,12 @@
 #define CARD_COLS 3
 #define CARD_CELL 32
 #define CARD_ROOMY 8            /* a body this tall: a blank row first */
-#define CARD_NARROW 14          /* a pane narrower: numbers to 3 digits */
 
 struct card {
     const struct app *a;
     int w, h;                   /* the room: columns, rows */
     int n;                      /* lines */
+    int sig;                    /* significant digits of its numbers */
     char line[CARD_LINES][CARD_LEN];
     enum ui_color col[CARD_LINES];
     int attr[CARD_LINES];
@@ -62,9 +62,10 @@ typedef int (*card_row_fn)(const struct card_src *src, int i,
                            char cl[][CARD_CELL]);
 
 /* A table: column headers long and short, the order columns are dropped
- * in when the pane is narrow (drop[0] first), its rows. */
+ * in when the pane is narrow (drop[0] first), the columns it needs to
+ * say anything (fewer: its numbers to 3 digits), its rows. */
 struct card_table {
-    int cols;
+    int cols, need;
     const char *head[CARD_COLS][2];
     int drop[CARD_COLS];
     int rows;
@@ -172,39 +173,66 @@ static unsigned card_fit(const struct card *k, const struct card_table *t,
     return on;
 }
 
-/* The table in budget lines (its header one of them); the columns shown
- * (bit c), 0 for none. */
-static unsigned card_table_add(struct card *k, const struct card_table *t,
-                           const struct card_src *src, int budget, int keep)
+static char card_cell[CARD_LINES][CARD_COLS][CARD_CELL];
+
+/* The cells of the m rows idx of t to sig digits, and their marks; the
+ * columns that fit, their widths and wording (card_fit). */
+static unsigned card_cells(struct card *k, const struct card_table *t,
+                           const struct card_src *src, const int *idx, int m,
+                           int sig, int *mark, int *wc, int *hl, int *gap)
 {
-    static char cl[CARD_LINES][CARD_COLS][CARD_CELL];
+    k->sig = sig;
+    for (int j = 0; j < m; j++)
+        mark[j] = t->row(src, idx[j], card_cell[j]);
+    return card_fit(k, t, card_cell, m, wc, hl, gap);
+}
+
+/* Row j of the cells as a line of the card: the columns on, the mark
+ * after a marked row where there is room. */
+static void card_table_line(struct card *k, const struct card_table *t,
+                            unsigned on, const int *wc, int gap, int j,
+                            int mark)
+{
+    const char *rc[CARD_COLS];
+    char *l = k->line[k->n];
+    for (int c = 0; c < t->cols; c++)
+        rc[c] = card_cell[j][c];
+    card_row_text(t, on, wc, gap, rc, l);
+    if (mark && text_width(l) + 2 <= k->w)
+        snprintf(l + strlen(l), CARD_LEN - strlen(l), " %s",
+                 glyph(k->a->ascii, GL_PLAY_LEFT));
+    k->col[k->n] = mark ? UI_WARN : UI_TEXT;
+    k->attr[k->n++] = mark ? ATTR_BOLD : 0;
+}
+
+/* The table in budget lines (its header one of them), its numbers to 4
+ * digits, or 3 when 4 leave fewer columns than it needs; the columns
+ * shown (bit c), 0 for none. */
+static unsigned card_table_add(struct card *k, const struct card_table *t,
+                               const struct card_src *src, int budget,
+                               int keep)
+{
     int idx[CARD_LINES], mark[CARD_LINES], wc[CARD_COLS], hl = 1, gap = 2;
     if (budget > CARD_LINES - k->n)
         budget = CARD_LINES - k->n;
     int m = card_pick(t->rows, budget - 1, keep, idx);
     if (m < 1)
         return 0;
-    for (int j = 0; j < m; j++)
-        mark[j] = t->row(src, idx[j], cl[j]);
-    unsigned on = card_fit(k, t, cl, m, wc, &hl, &gap);
+    unsigned on = card_cells(k, t, src, idx, m, 4, mark, wc, &hl, &gap);
+    int shown = 0;
+    for (int c = 0; c < t->cols; c++)
+        shown += (int)(on >> c & 1);
+    if (shown < t->need)
+        on = card_cells(k, t, src, idx, m, 3, mark, wc, &hl, &gap);
+    k->sig = 4;
     const char *hc[CARD_COLS];
     for (int c = 0; c < t->cols; c++)
         hc[c] = t->head[c][hl ? 0 : 1];
     card_row_text(t, on, wc, gap, hc, k->line[k->n]);
     k->col[k->n] = UI_DIM;
     k->attr[k->n++] = 0;
-    for (int j = 0; j < m; j++) {
-        const char *rc[CARD_COLS];
-        for (int c = 0; c < t->cols; c++)
-            rc[c] = cl[j][c];
-        card_row_text(t, on, wc, gap, rc, k->line[k->n]);
-        if (mark[j] && text_width(k->line[k->n]) + 2 <= k->w)
-            snprintf(k->line[k->n] + strlen(k->line[k->n]),
-                     CARD_LEN - strlen(k->line[k->n]), " %s",
-                     glyph(k->a->ascii, GL_PLAY_LEFT));
-        k->col[k->n] = mark[j] ? UI_WARN : UI_TEXT;
-        k->attr[k->n++] = mark[j] ? ATTR_BOLD : 0;
-    }
+    for (int j = 0; j < m; j++)
+        card_table_line(k, t, on, wc, gap, j, mark[j]);
     return on;
 }
 
@@ -214,12 +242,11 @@ static int card_budget(const struct card *k, int reserve)
     return k->h - k->n - reserve;
 }
 
-/* A number to 4 significant digits, 3 in a narrow pane (as --export
- * prints it, rounded). */
+/* A number to the card's significant digits (as --export prints it,
+ * rounded). */
 static void card_num(const struct card *k, double v, char *buf)
 {
-    int sig = k->w < CARD_NARROW ? 3 : 4;
-    fmt_num_w(v, sig, sig + 5, buf, CARD_CELL);
+    fmt_num_w(v, k->sig, k->sig + 5, buf, CARD_CELL);
 }
 
 /* ---- S at distances (kernel, rows, nothing) --------------------------- */
@@ -265,7 +292,8 @@ static void card_s_table(struct card *k, const struct card_src *src0,
     int64_t dist[CARD_DISTS];
     struct card_src src = *src0;
     struct card_table t = {
-        .cols = 2, .head = { { "distance", "i-j" }, { "S(i, j)", "S" } },
+        .cols = 2, .need = 2,
+        .head = { { "distance", "i-j" }, { "S(i, j)", "S" } },
         .drop = { 1, 0 }, .row = row_dist,
     };
     t.rows = card_dists(src.r->n, dist);
@@ -370,7 +398,8 @@ static void card_buckets(struct card *k, const struct card_src *src0)
         b0 = 0;
     card_t5_head(k, s, b0);
     struct card_table t = {
-        .cols = 3, .head = { { "bucket", "b" }, { "distance", "dist" },
+        .cols = 3, .need = 2,
+        .head = { { "bucket", "b" }, { "distance", "dist" },
                              { "W", "W" } },
         .drop = { 2, 0 }, .row = row_bucket, .rows = used - b0,
     };
@@ -400,7 +429,8 @@ static void card_slopes(struct card *k, const struct card_src *src0)
     snprintf(l[1], CARD_LEN, "%d heads", s->heads);
     SAY(k, UI_TEXT, l[0], l[1], "slopes");
     struct card_table t = {
-        .cols = 2, .head = { { "head", "h" }, { "slope m", "m" } },
+        .cols = 2, .need = 2,
+        .head = { { "head", "h" }, { "slope m", "m" } },
         .drop = { 0, 1 }, .row = row_slope, .rows = s->heads,
     };
     card_table_add(k, &t, &src, card_budget(k, 3), s->head);
@@ -489,7 +519,8 @@ static void card_bands(struct card *k, const struct card_src *src,
     snprintf(l[1], CARD_LEN, "%c's own bands", 'A' + r->id);
     SAY(k, UI_TEXT, l[0], l[1], "own bands");
     struct card_table t = {
-        .cols = 3, .head = { { "band", "k" },
+        .cols = 3, .need = 2,
+        .head = { { "band", "k" },
                              { "wavelength", glyph(k->a->ascii, GL_LAMBDA_WL) },
                              { "turns in n", "turns" } },
         .drop = { 1, 0 }, .row = row_band, .rows = r->plan->half,
@@ -524,6 +555,7 @@ void cmp_card_draw(const struct app *a, canvas *c, const struct cmp_frame *f,
         return;
     memset(&card, 0, sizeof card);
     card.a = a;
+    card.sig = 4;
     card.w = g->pw - 1;
     int top = g->body_h >= CARD_ROOMY;     /* a blank row over the card */
     card.h = g->body_h - top > CARD_LINES ? CARD_LINES : g->body_h - top;
