@@ -45,6 +45,7 @@ struct card {
     char line[CARD_LINES][CARD_LEN];
     enum ui_color col[CARD_LINES];
     int attr[CARD_LINES];
+    char cell[CARD_LINES][CARD_COLS][CARD_CELL];   /* a table's cells */
 };
 
 /* A table's source: row i's cells (right-aligned numbers), 1 when it is
@@ -173,8 +174,6 @@ static unsigned card_fit(const struct card *k, const struct card_table *t,
     return on;
 }
 
-static char card_cell[CARD_LINES][CARD_COLS][CARD_CELL];
-
 /* The cells of the m rows idx of t to sig digits, and their marks; the
  * columns that fit, their widths and wording (card_fit). */
 static unsigned card_cells(struct card *k, const struct card_table *t,
@@ -183,8 +182,8 @@ static unsigned card_cells(struct card *k, const struct card_table *t,
 {
     k->sig = sig;
     for (int j = 0; j < m; j++)
-        mark[j] = t->row(src, idx[j], card_cell[j]);
-    return card_fit(k, t, card_cell, m, wc, hl, gap);
+        mark[j] = t->row(src, idx[j], k->cell[j]);
+    return card_fit(k, t, k->cell, m, wc, hl, gap);
 }
 
 /* Row j of the cells as a line of the card: the columns on, the mark
@@ -196,7 +195,7 @@ static void card_table_line(struct card *k, const struct card_table *t,
     const char *rc[CARD_COLS];
     char *l = k->line[k->n];
     for (int c = 0; c < t->cols; c++)
-        rc[c] = card_cell[j][c];
+        rc[c] = k->cell[j][c];
     card_row_text(t, on, wc, gap, rc, l);
     if (mark && text_width(l) + 2 <= k->w)
         snprintf(l + strlen(l), CARD_LEN - strlen(l), " %s",
@@ -546,25 +545,26 @@ static void card_build(struct card *k, const struct cmp_frame *f,
 void cmp_card_draw(const struct app *a, canvas *c, const struct cmp_frame *f,
                    int k)
 {
-    static struct card card;
     const struct geom *g = &f->g;
     const struct rpane *r = &f->rp[k];
-    struct score_ctx *s = r->has == SCHEME_HAS_BANDS ? NULL
-                                                     : cmp_scores_new(f, r);
-    if (r->has != SCHEME_HAS_BANDS && !s)
+    struct card *card = calloc(1, sizeof *card);
+    struct score_ctx *s = r->has == SCHEME_HAS_BANDS || !card ? NULL
+                          : cmp_scores_new(f, r);
+    if (!card || (r->has != SCHEME_HAS_BANDS && !s)) {
+        free(card);             /* out of memory: an empty pane */
         return;
-    memset(&card, 0, sizeof card);
-    card.a = a;
-    card.sig = 4;
-    card.w = g->pw - 1;
-    int top = g->body_h >= CARD_ROOMY;     /* a blank row over the card */
-    card.h = g->body_h - top > CARD_LINES ? CARD_LINES : g->body_h - top;
-    card_build(&card, f, r, s);
-    scores_free(s);
-    int y = g->body_y + top;
-    for (int i = 0; i < card.n && y + i < g->body_y + g->body_h; i++) {
-        const char *cand[1] = { card.line[i] };
-        canvas_text_fit(c, g->px[k] + 1, y + i, card.w, cand, 1,
-                        cmp_uc(a, card.col[i]), card.attr[i]);
     }
+    int top = g->body_h >= CARD_ROOMY;     /* a blank row over the card */
+    card->a = a;
+    card->sig = 4;
+    card->w = g->pw - 1;
+    card->h = g->body_h - top > CARD_LINES ? CARD_LINES : g->body_h - top;
+    card_build(card, f, r, s);
+    scores_free(s);
+    for (int i = 0; i < card->n && i < card->h; i++) {
+        const char *cand[1] = { card->line[i] };
+        canvas_text_fit(c, g->px[k] + 1, g->body_y + top + i, card->w, cand,
+                        1, cmp_uc(a, card->col[i]), card->attr[i]);
+    }
+    free(card);
 }
