@@ -4,7 +4,10 @@
  * and each other pane shows A - X on the grid of the heatmap mode
  * (compare_grid.c), in one colour scale rounded up to a 1-2-5 step; a
  * pane in a lower precision shows instead its own rounding error against
- * f64, so pane A in f32 shows its error too.
+ * f64, so pane A in f32 shows its error too.  A pane with nothing to
+ * subtract (its scheme has no bands, or it would show A - X and A's has
+ * none) shows the card of what its scheme has (compare_card.c) instead;
+ * with no grid left there is no colour scale, no axes and no readout.
  */
 #include <math.h>
 #include <stdio.h>
