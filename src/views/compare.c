@@ -11,7 +11,8 @@
  * (compare_spectrum.c), the score against distance profile
  * (compare_profile.c: all panes overlaid on one set of axes), the
  * difference A - X (compare_diff.c: or, for a lower-precision pane, its
- * error against double), the ratio of each pane's frequencies to
+ * error against double; a card of what its scheme has, compare_card.c,
+ * where there is nothing to subtract), the ratio of each pane's frequencies to
  * A's, band by band (compare_ratio.c), and each pane's scores minus A's
  * (compare_drift.c), and each pane's score matrix (compare_matrix.c).
  * A pane with a scheme (c, :scheme, :layer) shows
@@ -1057,7 +1058,9 @@ const struct view VIEW_COMPARE_DEF = {
         "shows every pane as the PE heatmap, the wavelength spectrum, the "
         "score PE(a).PE(b) against the distance a-b (all panes on one set of "
         "axes), the difference A - X (a lower-precision pane shows its own "
-        "rounding error instead) or the ratio omega_X/omega_A of each pane's "
+        "rounding error instead; a pane with nothing to subtract, its "
+        "scheme's or A's having no bands, shows a card of what its scheme "
+        "has with the numbers --export prints) or the ratio omega_X/omega_A of each pane's "
         "frequencies to pane A's, band by band, on a log scale (panes with "
         "another d are not compared), or the drift of each pane's scores "
         "from pane A's, or each pane's score matrix S(i, j) in its own "

@@ -4,7 +4,10 @@
  * and each other pane shows A - X on the grid of the heatmap mode
  * (compare_grid.c), in one colour scale rounded up to a 1-2-5 step; a
  * pane in a lower precision shows instead its own rounding error against
- * f64, so pane A in f32 shows its error too.
+ * f64, so pane A in f32 shows its error too.  A pane with nothing to
+ * subtract (its scheme has no bands, or it would show A - X and A's has
+ * none) shows the card of what its scheme has (compare_card.c) instead;
+ * with no grid left there is no colour scale, no axes and no readout.
  */
 #include <math.h>
 #include <stdio.h>
@@ -26,13 +29,22 @@ static enum diff_kind diff_kind(const struct rpane *rp, int k)
     return k == 0 ? DIFF_REF : DIFF_AMINUS;
 }
 
+/* Whether pane k has nothing to subtract and shows its card
+ * (compare_card.c) instead: its scheme has no bands, or it is to show
+ * A - k and A's has none. */
+static int diff_carded(const struct rpane *rp, int k)
+{
+    return rp[k].has != SCHEME_HAS_BANDS ||
+           (diff_kind(rp, k) == DIFF_AMINUS && rp[0].has != SCHEME_HAS_BANDS);
+}
+
 static void grid_diff(const struct rpane *rp, int k, const struct axis *xm,
                       const struct ymap *ym, int sub, double *ref,
                       double *out)
 {
     size_t cells = (size_t)ym->pixels * (size_t)xm->cells * (size_t)sub;
     enum diff_kind kind = diff_kind(rp, k);
-    if (kind == DIFF_REF) {
+    if (kind == DIFF_REF || diff_carded(rp, k)) {
         for (size_t i = 0; i < cells; i++)
             out[i] = BLANK;
         return;
@@ -58,14 +70,14 @@ static double nice_up(double v)
 
 /* The reference card in pane A of the diff mode. */
 static void draw_ref_card(const struct app *a, canvas *c, int x, int y, int w,
-                          int h, int np)
+                          int h, const struct rpane *rp, int np)
 {
     char s[4][2][64];
     int n = 0;
     snprintf(s[n][0], sizeof s[0][0], "A is the reference");
     snprintf(s[n++][1], sizeof s[0][0], "A: reference");
     for (int k = 1; k < np && n < 3; k++) {
-        if (a->cmp.panes[k].prec != PREC_F64)
+        if (a->cmp.panes[k].prec != PREC_F64 || diff_carded(rp, k))
             continue;
         snprintf(s[n][0], sizeof s[0][0], "%c shows A %s %c", 'A' + k,
                  glyph(a->ascii, GL_MINUS), 'A' + k);
@@ -108,21 +120,25 @@ static int diff_draw(const struct app *a, canvas *c, const struct cmp_frame *f,
 {
     const struct geom *g = &f->g;
     int ref = diff_kind(f->rp, 0) == DIFF_REF;
-    unsigned skip = ref ? 1u : 0u;
-    for (int k = 0; k < f->np; k++)     /* no bands: no PE to subtract */
-        if (f->rp[k].has != SCHEME_HAS_BANDS || f->rp[0].has != SCHEME_HAS_BANDS)
-            skip |= 1u << k;
-    if (cmp_grid_draw(a, c, f, v, skip, cmp_any_scaled(f->rp, f->np)
+    unsigned skip = ref ? 1u : 0u, carded = 0;
+    for (int k = 0; k < f->np; k++)
+        if (diff_carded(f->rp, k))
+            carded |= 1u << k;
+    if (cmp_grid_draw(a, c, f, v, skip | carded,
+                      (skip | carded) == (1u << f->np) - 1
+                      ? "nothing to subtract: each card says what its scheme has"
+                      : cmp_any_scaled(f->rp, f->np)
                       ? "unscaled PE difference:" : "difference, one scale:",
                       hint, hintlen))
         return -1;
-    if (ref && f->rp[0].has == SCHEME_HAS_BANDS)
-        draw_ref_card(a, c, g->px[0], g->body_y, g->pw, g->body_h, g->np);
+    if (ref && !(carded & 1u))
+        draw_ref_card(a, c, g->px[0], g->body_y, g->pw, g->body_h, f->rp,
+                      g->np);
     for (int k = 0; k < f->np; k++)
-        if (f->rp[k].has != SCHEME_HAS_BANDS ||
-            (k > 0 && f->rp[0].has != SCHEME_HAS_BANDS))
-            cmp_no_bands_note(a, c, f, k, f->rp[k].has != SCHEME_HAS_BANDS
-                                          ? k : 0);
+        if (carded >> k & 1)
+            cmp_card_draw(a, c, f, k);
+    if ((skip | carded) == (1u << f->np) - 1)   /* no grid: no columns */
+        snprintf(hint, hintlen, "v: the next mode; :mode profile draws S");
     return 0;
 }
 
@@ -134,8 +150,7 @@ static int diff_piece(const struct app *a, const struct rpane *rp, int k,
     const struct rpane *r = &rp[k];
     enum diff_kind kind = diff_kind(rp, k);
     (void)verbose;
-    if (kind == DIFF_REF || r->has != SCHEME_HAS_BANDS ||
-        rp[0].has != SCHEME_HAS_BANDS)      /* no PE value to subtract */
+    if (kind == DIFF_REF || diff_carded(rp, k))    /* nothing to subtract */
         return 0;
     *val = cmp_cursor_value(a, r);
     if (kind == DIFF_ERROR) {
@@ -151,7 +166,17 @@ static int diff_piece(const struct app *a, const struct rpane *rp, int k,
     return 1;
 }
 
-CMP_GRID_READOUT(diff_readout, diff_piece)
+/* The readout of the cursor's cell; none when every pane shows a card
+ * or the reference (no cell has a value). */
+static void diff_readout(const struct app *a, canvas *c,
+                         const struct cmp_frame *f)
+{
+    for (int k = 0; k < f->np; k++)
+        if (diff_kind(f->rp, k) != DIFF_REF && !diff_carded(f->rp, k)) {
+            cmp_grid_readout(a, c, f, diff_piece);
+            return;
+        }
+}
 
 const struct cmp_mode CMP_DIFF = {
     .name = "diff", .grid = 1, .vs_a = 1, .layout = cmp_grid_layout, .work = diff_work,

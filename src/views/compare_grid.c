@@ -360,21 +360,25 @@ static int draw_ramp(const struct app *a, canvas *c, int x, int y, int maxw,
 }
 
 /* The legend: what the values are (lead), the colour scale, the band
- * marks when a pane has bands. */
+ * marks when a pane has bands; the lead alone when no pane draws a grid
+ * (no colour to read). */
 static void draw_legend(const struct app *a, canvas *c, const struct geom *g,
                         double scale, const char *lead, int bands)
 {
     if (g->legend_y < 0)
         return;
     int y = g->legend_y, x = 0;
+    if (!bands) {
+        const char *cand[1] = { lead };
+        canvas_text_fit(c, 0, y, c->w, cand, 1, cmp_uc(a, UI_DIM), 0);
+        return;
+    }
     if (c->w >= 60)
         x += canvas_text(c, 0, y, -1, lead, cmp_uc(a, UI_DIM), RGB_DEFAULT, 0) + 1;
     int used = draw_ramp(a, c, x, y, c->w - x, scale);
     if (!used)
         return;
     x += used + 2;
-    if (!bands)         /* no pane has bands: no band marks */
-        return;
     char s[3][96];
     snprintf(s[0], sizeof s[0], "%s critical band  %s <1 turn in n",
              glyph(a->ascii, GL_TRI_RIGHT), glyph(a->ascii, GL_VDOTS));
@@ -535,6 +539,7 @@ int cmp_grid_draw(const struct app *a, canvas *c, const struct cmp_frame *f,
     const struct axis *xm = &f->xm;
     const struct ymap *ym = &f->ym;
     size_t cells = cmp_grid_cells(f);
+    int drawn = (skip & ((1u << g->np) - 1)) != (1u << g->np) - 1;
     if (!cells)
         return -1;
     cmp_body_separators(a, c, g);
@@ -549,14 +554,14 @@ int cmp_grid_draw(const struct app *a, canvas *c, const struct cmp_frame *f,
                       ym, v->scale);
             draw_crit_gutter(a, c, x, g->body_y, g->body_h, ym, &f->rp[k]);
         }
-        if (g->axis_y >= 0)
+        if (g->axis_y >= 0 && drawn)
             draw_pos_axis(a, c, x + 1, g->pw - 1, g->axis_y, xm, a->p.pos,
                           f->rp[k].n, k == 0 ? ym : NULL,
                           prec_stride(&f->rp[k], xm, ym));
     }
-    draw_dim_labels(a, c, g, ym);
-    draw_legend(a, c, g, v->scale, lead, (skip & ((1u << g->np) - 1)) !=
-                                        (1u << g->np) - 1);
+    if (drawn)
+        draw_dim_labels(a, c, g, ym);
+    draw_legend(a, c, g, v->scale, lead, drawn);
     heat_hint(a, xm, ym, f->rp, g->np, hint, hintlen);
     return 0;
 }

@@ -47,7 +47,10 @@ static int heatmap_draw(const struct app *a, canvas *c,
                         char *hint, size_t hintlen)
 {
     unsigned skip = no_bands(f);
-    int r = cmp_grid_draw(a, c, f, v, skip, cmp_any_scaled(f->rp, f->np)
+    int r = cmp_grid_draw(a, c, f, v, skip,
+                          skip == (1u << f->np) - 1
+                          ? "no pane has bands: no PE table to colour"
+                          : cmp_any_scaled(f->rp, f->np)
                           ? "unscaled PE value:" : "PE value, one scale:",
                           hint, hintlen);
     for (int k = 0; r == 0 && k < f->np; k++)

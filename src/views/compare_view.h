@@ -15,6 +15,8 @@
  *   compare_drift.c
  *   compare_matrix.c
  *   compare_head.c       the header over each pane
+ *   compare_card.c       the diff mode's card in a pane with nothing to
+ *                        subtract: what its scheme has
  *   compare_grid.c       the position x dimension grid of the heatmap
  *                        and diff modes
  *   compare_scores.c     each pane's attention scores against distance
@@ -308,6 +310,14 @@ int cmp_horizon_text(const struct app *a, const struct rpane *r,
 
 void cmp_draw_headers(const struct app *a, canvas *c, const struct geom *g,
                       const struct rpane *rp);
+
+/* ---- the diff mode's cards (compare_card.c) -------------------------- */
+
+/* In pane k's body: what its scheme has (its row's enum scheme_has),
+ * with the numbers --export scores and --export bands print for it; for
+ * a pane with bands, its own bands beside A's having none. */
+void cmp_card_draw(const struct app *a, canvas *c, const struct cmp_frame *f,
+                   int k);
 
 /* ---- the grid of the heatmap and diff modes (compare_grid.c) ---------- */
 
