@@ -49,27 +49,34 @@ static const char *view_word(int k)
     return k >= 0 && k < VIEW_COUNT ? VIEWS[k]->name : NULL;
 }
 
-/* The four parameters (params.h).  Their ':' commands (:d, :base, :n,
- * :pos and their aliases) are app.c's, and their follow rows
- * follow_proto.c's: both go through params_set, which keeps pos below n
- * and redraws every view once the change is whole. */
+/* n keeps pos below it. */
+static void pos_below_n(struct app *a)
+{
+    if (a->p.pos >= a->p.n)
+        a->p.pos = a->p.n - 1;
+}
+
+/* The four parameters (params.h) first: a row bounded by n or d comes
+ * after them.  At the prompt a global row's change is checked with the
+ * RoPE scaling and then redraws every view (app.c). */
 const struct setting APP_SETTINGS[] = {
-    { .name = "d-model", .prompt = "d", .short_name = 'd', .type = SET_INT,
-      .off = SET_OFF(p.d), .lo = PARAM_D_MIN, .hi = PARAM_D_MAX, .even = 1,
-      .def = "64", .arg = "N", .help = "d_model", .where = SET_EVERYWHERE,
-      .wire = "d" },
-    { .name = "base", .short_name = 'b', .type = SET_NUM, .off = SET_OFF(p.base),
-      .min = 1, .open = 1, .def = "10000", .arg = "BASE",
-      .help = "frequency base", .where = SET_EVERYWHERE, .wire = "base" },
-    { .name = "seq-len", .prompt = "n", .short_name = 'n', .type = SET_I64,
-      .off = SET_OFF(p.n), .lo = PARAM_N_MIN, .hi = PARAM_N_MAX, .def = "128",
-      .arg = "N", .help = "sequence length", .where = SET_EVERYWHERE,
-      .wire = "n" },
+    { .name = "d-model", .prompt = "d", .alias = "d_model", .short_name = 'd',
+      .type = SET_INT, .off = SET_OFF(p.d), .lo = PARAM_D_MIN,
+      .hi = PARAM_D_MAX, .even = 1, .def = "64", .arg = "N",
+      .help = "d_model", .where = SET_EVERYWHERE, .wire = "d" },
+    { .name = "base", .alias = "b", .short_name = 'b', .type = SET_NUM,
+      .off = SET_OFF(p.base), .min = 1, .open = 1, .shortest = 1,
+      .def = "10000", .arg = "BASE", .help = "frequency base",
+      .where = SET_EVERYWHERE, .wire = "base" },
+    { .name = "seq-len", .prompt = "n", .alias = "seq_len", .short_name = 'n',
+      .type = SET_I64, .off = SET_OFF(p.n), .lo = PARAM_N_MIN,
+      .hi = PARAM_N_MAX, .def = "128", .arg = "N", .help = "sequence length",
+      .where = SET_EVERYWHERE, .wire = "n", .follows = pos_below_n },
     /* set once n is final (a table may give it) */
-    { .name = "pos", .type = SET_I64, .off = SET_OFF(p.pos), .lo = 0,
-      .bound = SETB_LAST, .bound_name = "n-1", .def = "0", .arg = "P",
-      .help = "position under the cursor", .where = SET_EVERYWHERE,
-      .wire = "pos" },
+    { .name = "pos", .alias = "p", .type = SET_I64, .off = SET_OFF(p.pos),
+      .lo = 0, .bound = SETB_LAST, .bound_name = "n-1", .def = "0",
+      .arg = "P", .help = "position under the cursor",
+      .where = SET_EVERYWHERE, .wire = "pos" },
     { .name = "view", .type = SET_WORD, .off = SET_OFF(view),
       .word = view_word, .def = "heatmap", .arg = "NAME",
       .help = "the view to start in", .where = SET_CLI | SET_FILE },

@@ -142,8 +142,9 @@ static int set_num(const struct setting *s, struct app *a, const char *text,
     return -1;
 }
 
-int settings_set(const struct setting *s, struct app *a, int64_t n,
-                 const char *text, char *err, size_t errlen)
+/* settings_set without the follows hook. */
+static int set_value(const struct setting *s, struct app *a, int64_t n,
+                     const char *text, char *err, size_t errlen)
 {
     int k;
     if (!text)
@@ -173,6 +174,16 @@ int settings_set(const struct setting *s, struct app *a, int64_t n,
     }
 }
 
+int settings_set(const struct setting *s, struct app *a, int64_t n,
+                 const char *text, char *err, size_t errlen)
+{
+    if (set_value(s, a, n, text, err, errlen))
+        return -1;
+    if (s->follows)
+        s->follows(a);
+    return 0;
+}
+
 const char *settings_prompt(const struct setting *s)
 {
     return s->prompt ? s->prompt : s->name;
@@ -190,6 +201,21 @@ int settings_check(const struct setting *s, const struct app *a, char *err,
     return s->check ? s->check(a, err, errlen) : 0;
 }
 
+/* x (finite) in the fewest digits that read back as it: "0.1",
+ * "500000" rather than "5e+05". */
+static void num_shortest(double x, char *buf, size_t len)
+{
+    if (x == floor(x) && fabs(x) < 1e15) {
+        snprintf(buf, len, "%.0f", x);
+        return;
+    }
+    for (int prec = 1; prec <= 17; prec++) {
+        snprintf(buf, len, "%.*g", prec, x);
+        if (strtod(buf, NULL) == x)
+            return;
+    }
+}
+
 void settings_text(const struct setting *s, const struct app *a, char *buf,
                    size_t len)
 {
@@ -200,6 +226,8 @@ void settings_text(const struct setting *s, const struct app *a, char *buf,
             snprintf(buf, len, "%s", s->zero_word);
         else if (s->def_note && (s->open ? !(x > s->min) : !(x >= s->min)))
             snprintf(buf, len, "%s", s->def_note);  /* not given */
+        else if (s->shortest)
+            num_shortest(x, buf, len);
         else
             snprintf(buf, len, "%.17g", x);
         return;
@@ -230,17 +258,8 @@ void settings_show(const struct setting *s, const struct app *a, char *buf,
     if (s->type != SET_NUM || (s->def_note && strcmp(buf, s->def_note) == 0))
         return;
     x = *(const double *)at_c(a, s->off);
-    if (isinf(x))
-        return;
-    if (x == floor(x) && fabs(x) < 1e15) {
-        snprintf(buf, len, "%.0f", x);          /* 500000, not 5e+05 */
-        return;
-    }
-    for (int prec = 1; prec <= 17; prec++) {
-        snprintf(buf, len, "%.*g", prec, x);
-        if (strtod(buf, NULL) == x)
-            return;
-    }
+    if (!isinf(x))
+        num_shortest(x, buf, len);
 }
 
 int settings_takes_arg(const struct setting *s)

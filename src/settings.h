@@ -93,6 +93,9 @@ struct setting {
     long long lo, hi;           /* whole numbers: the range as shown */
     double min, max;            /* SET_NUM */
     int open;                   /* SET_NUM: > min rather than >= min */
+    int shortest;               /* SET_NUM: settings_text writes the fewest
+                                   digits that read back exactly (as
+                                   settings_show), not 17 */
     enum set_bound bound;
     size_t aux;                 /* SETB_BELOW, SETB_DIM, SETB_BAND: SET_OFF
                                    of the bound (SET_OFF(p.d): d_model) */
@@ -118,6 +121,9 @@ struct setting {
     /* A relation to other settings, checked after each change: 0, or -1
      * with "wants ..." in err (the value is then put back). */
     int (*check)(const struct app *a, char *err, size_t errlen);
+    /* What a new value brings with it wherever it is set (settings_set
+     * runs it): n keeps pos below it; NULL: nothing. */
+    void (*follows)(struct app *a);
     /* After it is set from the command line or the settings file: what
      * follows from it (a pane it names is shown); NULL: nothing. */
     void (*given)(struct app *a);
@@ -129,9 +135,9 @@ struct setting {
 #define SET_OFF(m) offsetof(struct app, m)
 
 /*
- * Set row s of a from text, for sequence length n: 0, or -1 with
- * "wants ..." (the values it takes) in err and a unchanged.  The check
- * hook is not run (settings_check).
+ * Set row s of a from text, for sequence length n, and run its follows
+ * hook: 0, or -1 with "wants ..." (the values it takes) in err and a
+ * unchanged.  The check hook is not run (settings_check).
  */
 int settings_set(const struct setting *s, struct app *a, int64_t n,
                  const char *text, char *err, size_t errlen);
@@ -147,7 +153,7 @@ int settings_check(const struct setting *s, const struct app *a, char *err,
                    size_t errlen);
 
 /* The value as settings_set takes it back exactly ("8", "half", "on",
- * a double to 17 digits). */
+ * a double to 17 digits, or in the fewest digits for a shortest row). */
 void settings_text(const struct setting *s, const struct app *a, char *buf,
                    size_t len);
 

@@ -94,7 +94,7 @@ tour() {
 check ":$NAME $HI at the prompt is taken" tour $HI
 tour $((HI + 1))
 check ":$NAME $((HI + 1)) at the prompt is refused with the row's range" \
-    grep -q ":$NAME wants a whole number $LO..$HI" "$TMP/tour.out"
+    grep -q ":$NAME $((HI + 1)): wants a whole number $LO..$HI" "$TMP/tour.out"
 
 # ---- the prompt in a terminal (tmux, a private server) ---------------------------
 
@@ -115,7 +115,7 @@ if command -v tmux >/dev/null 2>&1; then
         check "typed at the ':' prompt, $NAME $HI is taken" screen_has "(^|[^:])$NAME $HI( |\$)"
         prompt "$NAME $((HI + 1))"
         check "typed at the ':' prompt, $NAME $((HI + 1)) is refused with the row's range" \
-            screen_has ":$NAME wants a whole number $LO\.\.$HI"
+            screen_has ":$NAME $((HI + 1)): wants a whole number $LO\.\.$HI"
     else
         check "the copy starts in tmux" false
     fi

@@ -265,7 +265,7 @@ static void check_prompt(void)
     app_init(&a);
     a.view = VIEW_ATTENTION;
     int side = a.att.o.buckets;     /* causal: every bucket on one side */
-    snprintf(want, sizeof want, ":max-distance wants more than %d", side / 2);
+    snprintf(want, sizeof want, ":max-distance 1: wants more than %d", side / 2);
     CHECK(app_command(&a, "max-distance 1") == -1);
     CHECK(strstr(a.msg, want) != NULL);
     CHECK(a.att.o.max_distance > side / 2);     /* as it was */
