@@ -27,7 +27,7 @@ enum {
     O_FORMAT, O_SNAPSHOT, O_SIZE,
     O_PE_FILE, O_TENSOR, O_ROW_OFFSET, O_COMPONENTS, O_ROWS,
     O_SERVE, O_FOLLOW, O_SERVE_MODE, O_FILES, O_QK,
-    O_MODEL, O_CONFIG, O_LAYER_TYPE, O_NO_TRUNCATE, O_MODEL_B, O_MODEL_C,
+    O_MODEL, O_CONFIG, O_LAYER_TYPE, O_NO_TRUNCATE,
     O_SCHEMES,
     O_CHECK, O_SLIDES, O_RECORD, O_AUTOPLAY,
     O_CHECK_FREQS, O_CHECK_CACHE,
@@ -47,8 +47,6 @@ struct opt {
 
 static const struct opt OPTS[] = {
     { "plain", 0, O_PLAIN, NULL, "lines of words and numbers for screen readers: no drawing glyphs, no images" },
-    { "model-b", 1, O_MODEL_B, "NAME", "compare view: pane B takes a model's RoPE settings" },
-    { "model-c", 1, O_MODEL_C, "NAME", "compare view: add pane C with a model's RoPE settings" },
     { "schemes", 1, O_SCHEMES, "LIST", "compare view: one pane per scheme, A to F (t5,alibi,...), in the profile mode" },
     { "tour", 2, O_TOUR, "FILE", "start the guided tour (the shipped one, or FILE)" },
     { "check", 0, O_CHECK, NULL, "--tour: check the tour file and its check lines at 80x24, 120x40, 160x48, and exit" },
@@ -503,22 +501,6 @@ static int parse_table_opt(struct cli *c, int val, const char *arg)
     return 0;
 }
 
-static int parse_pane_model(struct cli *c, int pane, const char *arg)
-{
-    params tmp = c->app.p;
-    char err[256];
-    if (params_set_model(&tmp, arg, err, sizeof err))
-        return fail("--%s", err);
-    c->app.cmp.panes[pane].base = tmp.base;
-    c->app.cmp.panes[pane].d = tmp.d;
-    c->app.cmp.panes[pane].rope = tmp.rope;
-    c->app.cmp.panes[pane].model = 1 + params_model_index(arg);
-    c->app.cmp.panes[pane].pairs = 1 + params_model_pairs(arg);
-    if (pane == 2)
-        c->app.cmp.npanes = 3;
-    return 0;
-}
-
 /* --schemes' NAME|pe for pane k: its scores; C is added. */
 static int parse_pane_scheme(struct cli *c, int pane, int val, const char *arg)
 {
@@ -606,8 +588,6 @@ static int parse_one(struct cli *c, int val, const char *arg)
     switch (val) {
     case O_PLAIN: c->app.plain_mode = 1; return 0;
     case O_NO_USER_SETTINGS: return 0;      /* read by userconf_args */
-    case O_MODEL_B: return parse_pane_model(c, 1, arg);
-    case O_MODEL_C: return parse_pane_model(c, 2, arg);
     case O_SCHEMES: return parse_pane_schemes(c, val, arg);
     case O_TOUR: c->tour = arg ? arg : ""; return 0;
     case O_FORMAT: c->format = arg; return 0;
@@ -1323,8 +1303,6 @@ int cli_option_words(size_t i, const char **w, int max)
         words_add(w, max, &n, SNAP_FMT); break;
     case O_MODEL:
         words_add(w, max, &n, LIST);
-        /* fall through */
-    case O_MODEL_B: case O_MODEL_C:
         names_add(w, max, &n, rope_preset_count(), model_word); break;
     default: break;
     }

@@ -85,12 +85,16 @@ int settings_words(const struct setting *s, const char **w, int max)
     return n;
 }
 
-/* "wants a or b" into err. */
+/* "wants a or b" (or the row's values) into err. */
 static int want_words(const struct setting *s, char *err, size_t errlen)
 {
     const char *w[64];
     char list[480];
     int n = settings_words(s, w, 64);
+    if (s->values) {
+        snprintf(err, errlen, "wants %s", s->values);
+        return -1;
+    }
     snprintf(err, errlen, "wants %s", fmt_names(list, sizeof list, w, n,
                                                 " or "));
     return -1;
@@ -169,6 +173,8 @@ static int set_value(const struct setting *s, struct app *a, int64_t n,
             return want_words(s, err, errlen);
         *(int *)at(a, s) = strcmp(text, "on") == 0;
         return 0;
+    case SET_HOOK:
+        return s->set(a, text, err, errlen);
     default:
         return set_whole(s, a, n, text, err, errlen);
     }
@@ -191,6 +197,8 @@ const char *settings_prompt(const struct setting *s)
 
 size_t settings_size(const struct setting *s)
 {
+    if (s->type == SET_HOOK)
+        return 0;
     return s->type == SET_I64 ? sizeof(int64_t) : s->type == SET_NUM
          ? sizeof(double) : s->type == SET_U32 ? sizeof(uint32_t) : sizeof(int);
 }
@@ -240,6 +248,9 @@ void settings_text(const struct setting *s, const struct app *a, char *buf,
     case SET_FLAG:
         snprintf(buf, len, *(const int *)at_c(a, s->off) ? "on" : "off");
         return;
+    case SET_HOOK:
+        s->text(a, buf, len);
+        return;
     default:
         if (s->zero_word && int_get(s, a) == 0)
             snprintf(buf, len, "%s", s->zero_word);
@@ -272,6 +283,10 @@ static void values_text(const struct setting *s, char *buf, size_t len)
 {
     const char *w[64];
     char lo[32], hi[32];
+    if (s->values) {
+        snprintf(buf, len, "%s", s->values);
+        return;
+    }
     switch (s->type) {
     case SET_NUM:
         fmt_num(s->min, 6, lo, sizeof lo);

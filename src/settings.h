@@ -12,8 +12,9 @@
  * view's rows (struct view's settings, view.h: ATTENTION_SETTINGS in
  * views/attention_settings.c, COMPARE_SETTINGS in
  * views/compare_fields.c), each ended by a row whose name is NULL.
- * Options that are not rows yet (--model-b, --schemes, the lists of
- * longrope, the jobs of one run, ...) are cli.c's own table.
+ * Options that are not settings (the jobs of one run: --export,
+ * --snapshot, --serve, ...; the starting points --model and --config)
+ * are cli.c's own table.
  *
  * Adding a setting (tests/setting_recipe.sh tries it):
  *   1. A member of plain data in struct app or the view's state
@@ -54,8 +55,11 @@ enum set_type {
                        <= max when max > min */
     SET_WORD,       /* int-sized enum at off: word(k) for k = 0, 1, ...
                        until NULL */
-    SET_FLAG        /* int at off, 0 or 1: a bare option on the command
+    SET_FLAG,       /* int at off, 0 or 1: a bare option on the command
                        line, on|off at the prompt */
+    SET_HOOK        /* the row's set and text hooks: a value of its own
+                       form (a list, WxH); off unused, so not at the
+                       prompt */
 };
 
 /* Where a row is offered (bits of .where). */
@@ -108,6 +112,14 @@ struct setting {
     const char *(*word)(int);   /* SET_WORD: value -> name, NULL past the end */
     int (*parse)(const char *); /* SET_WORD: name -> value, -1 (NULL:
                                    a search of word) */
+    const char *values;         /* the values as --help says them when
+                                   the type's words would not do ("a
+                                   model of --model list"), or NULL */
+    int (*set)(struct app *a, const char *text, char *err, size_t errlen);
+                                /* SET_HOOK: the value from text: 0, or -1
+                                   with "wants ..." in err, a unchanged */
+    void (*text)(const struct app *a, char *buf, size_t len);
+                                /* SET_HOOK: the value as set takes it */
     const char *def;            /* the default as text; reset sets it
                                    (NULL: reset leaves the view's own) */
     const char *def_note;       /* the default as --help says it when

@@ -126,6 +126,41 @@ static int base_c_check(const struct app *a, char *err, size_t errlen)
     return base_check(a, a->cmp.panes[2].base, err, errlen);
 }
 
+/* A pane's model: "none" (0) or 1 + a preset of --model list. */
+static const char *model_word(int v)
+{
+    return v == 0 ? "none"
+         : v <= rope_preset_count() ? rope_preset_at(v - 1)->name : NULL;
+}
+
+/* Pane k takes its model's base, d, RoPE scaling and q/k pairs. */
+static void pane_model(struct app *a, int k)
+{
+    struct pane *p = &a->cmp.panes[k];
+    params q = a->p;
+    char err[256];
+    if (p->model == 0 ||
+        params_set_model(&q, rope_preset_at(p->model - 1)->name, err,
+                         sizeof err))
+        return;
+    p->base = q.base;
+    p->d = q.d;
+    p->rope = q.rope;
+    p->pairs = 1 + params_model_pairs(rope_preset_at(p->model - 1)->name);
+}
+
+static void model_b(struct app *a)
+{
+    pane_model(a, 1);
+}
+
+/* Pane C's model, and C shown. */
+static void model_c(struct app *a)
+{
+    pane_model(a, 2);
+    pane_c(a);
+}
+
 #define CMP_WHERE (SET_CLI | SET_FILE | SET_FOLLOW)
 /* Pane k's (letter l) scores, q/k pairs and layer on the command line;
  * who says which pane, then more (what add does: NULL, or pane_c), and
@@ -148,8 +183,19 @@ static int base_c_check(const struct app *a, char *err, size_t errlen)
       "with NoPE layers" lay more, .where = CMP_WHERE, .wire = "cmp." #k ".layer",   \
       .given = add }
 
-/* In the order the command line applies them. */
+/* In the order the command line applies them: a pane's model before
+ * what it sets (its base, pairs), so that those given win. */
 const struct setting COMPARE_SETTINGS[] = {
+    { .name = "model-b", .type = SET_WORD, .off = SET_OFF(cmp.panes[1].model),
+      .word = model_word, .values = "a name of --model list or none",
+      .def = "none", .arg = "NAME",
+      .help = "compare view: pane B takes a model's RoPE settings",
+      .where = SET_CLI | SET_FILE, .given = model_b },
+    { .name = "model-c", .type = SET_WORD, .off = SET_OFF(cmp.panes[2].model),
+      .word = model_word, .values = "a name of --model list or none",
+      .def = "none", .arg = "NAME",
+      .help = "compare view: add pane C with a model's RoPE settings",
+      .where = SET_CLI | SET_FILE, .given = model_c },
     { .name = "base-b", .type = SET_NUM, .off = SET_OFF(cmp.panes[1].base),
       .min = 1, .open = 1, .def = "500000", .arg = "BASE",
       .help = "compare view: pane B's base", .where = CMP_WHERE,
