@@ -6,6 +6,7 @@
  */
 #include "app.h"
 #include "gfx.h"
+#include "mpos_cli.h"
 
 static const char *palette_word(int k)
 {
@@ -152,5 +153,40 @@ const struct setting APP_SETTINGS[] = {
       .off = SET_OFF(p.rope.attention_factor), .open = 1,
       .def_note = "unset", .arg = "F",
       .help = "yarn, longrope: attention factor", .where = SET_CLI | SET_FILE },
+    /* multi-axis positions (peviz/mpos.h): --sequence is cli.c's (its
+     * parser and messages are the library's); what goes with it is
+     * checked once all are set (mpos_cli_finish) */
+    { .name = "spatial-merge", .type = SET_INT, .off = SET_OFF(mp.rules.merge),
+      .lo = 1, .hi = 16, .def = "2", .arg = "M",
+      .help = "--sequence: spatial merge size", .where = SET_CLI | SET_FILE },
+    { .name = "tokens-per-second", .type = SET_NUM,
+      .off = SET_OFF(mp.rules.tokens_per_second), .min = 0, .max = 1000,
+      .def = "0", .arg = "X", .help = "--sequence: video t = frame x S x X",
+      .where = SET_CLI | SET_FILE },
+    { .name = "second-per-grid", .type = SET_NUM,
+      .off = SET_OFF(mp.rules.second_per_grid), .min = 0, .open = 1,
+      .max = 3600, .def = "1", .arg = "S",
+      .help = "--sequence: seconds per video frame grid",
+      .where = SET_CLI | SET_FILE },
+    { .name = "split-frames", .type = SET_FLAG,
+      .off = SET_OFF(mp.rules.split_frames),
+      .help = "each video frame a block of its own (Qwen3-VL; with "
+      "--sequence)",
+      .where = SET_CLI | SET_FILE },
+    { .name = "mrope-section", .type = SET_HOOK, .set = mpos_cli_section_set,
+      .text = mpos_cli_section_text, .values = MPOS_SECTION_VALUES,
+      .def_note = MPOS_SECTION_DEFAULT, .arg = "T,H,W",
+      .help = "--sequence: slots per axis (auto: 16,24,24 at d 128)",
+      .where = SET_CLI | SET_FILE },
+    { .name = "mrope-interleaved", .type = SET_FLAG,
+      .off = SET_OFF(mp.interleaved),
+      .help = "slots interleaved t,h,w (Qwen3-VL; with --sequence)",
+      .where = SET_CLI | SET_FILE },
+    { .name = "grid", .type = SET_HOOK, .set = mpos_cli_grid_set,
+      .text = mpos_cli_grid_text, .values = MPOS_GRID_VALUES,
+      .def_note = "none", .arg = "WxH",
+      .help = "2-D axial RoPE over W x H ViT patches (base 100 unless "
+      "given)",
+      .where = SET_CLI | SET_FILE },
     { 0 }
 };

@@ -33,8 +33,8 @@ enum {
     O_CHECK_FREQS, O_CHECK_CACHE,
     O_SCALE, O_PLAIN, O_NO_USER_SETTINGS, O_PRINT_SETTINGS,
     O_ROPE,                     /* O_ROPE + enum rope_opt: the lists */
-    O_MPOS = O_ROPE + RO_COUNT, /* O_MPOS + enum mpos_opt (mpos_cli.h) */
-    O_SET = O_MPOS + MO_COUNT   /* O_SET + k: cli_setting(k) */
+    O_SEQUENCE = O_ROPE + RO_COUNT,
+    O_SET                       /* O_SET + k: cli_setting(k) */
 };
 
 struct opt {
@@ -72,14 +72,7 @@ static const struct opt OPTS[] = {
     { "no-truncate", 0, O_NO_TRUNCATE, NULL, "yarn: keep the ramp bounds unrounded" },
     { "short-factor", 1, O_ROPE + RO_SHORT_FACTOR, "LIST", "longrope: d/2 factors a,b,... (n <= L)" },
     { "long-factor", 1, O_ROPE + RO_LONG_FACTOR, "LIST", "longrope: d/2 factors a,b,... (n > L)" },
-    { "sequence", 1, O_MPOS + MO_SEQUENCE, "SPEC", "M-RoPE: text:N,image:HxW,video:TxHxW (grid before merge)" },
-    { "spatial-merge", 1, O_MPOS + MO_SPATIAL_MERGE, "M", "--sequence: spatial merge size, 1..16 (default 2)" },
-    { "tokens-per-second", 1, O_MPOS + MO_TOKENS_PER_SECOND, "X", "--sequence: video t = frame x S x X, 0..1000 (default 0)" },
-    { "second-per-grid", 1, O_MPOS + MO_SECOND_PER_GRID, "S", "--sequence: seconds per video frame grid, > 0 (default 1)" },
-    { "split-frames", 0, O_MPOS + MO_SPLIT_FRAMES, NULL, "--sequence: each video frame a block of its own (Qwen3-VL)" },
-    { "mrope-section", 1, O_MPOS + MO_SECTION, "T,H,W", "--sequence: slots per axis, sum d/2 (default 16,24,24 at d 128)" },
-    { "mrope-interleaved", 0, O_MPOS + MO_INTERLEAVED, NULL, "--sequence: slots interleaved t,h,w (Qwen3-VL)" },
-    { "grid", 1, O_MPOS + MO_GRID, "WxH", "2-D axial RoPE over W x H ViT patches (base 100 unless given)" },
+    { "sequence", 1, O_SEQUENCE, "SPEC", "M-RoPE: text:N,image:HxW,video:TxHxW (grid before merge)" },
     { "qk", 1, O_QK, "FILE", "rope, xpos, nope: q and k from a 2 x d table (.npy, .csv, .safetensors)" },
     { "snapshot", 0, O_SNAPSHOT, NULL, "print one frame without a terminal and exit" },
     { "size", 1, O_SIZE, "WxH", "snapshot size in cells (default 80x24)" },
@@ -622,10 +615,9 @@ static int parse_one(struct cli *c, int val, const char *arg)
             return set_rope(c, (enum rope_opt)(val - O_ROPE), arg);
         if (val >= O_SET)
             return given(c, (size_t)(val - O_SET), arg);
-        if (val >= O_MPOS && val < O_MPOS + MO_COUNT) {
+        if (val == O_SEQUENCE) {
             char err[256];
-            if (mpos_cli_set(c, (enum mpos_opt)(val - O_MPOS), arg, err,
-                             sizeof err))
+            if (mpos_cli_sequence(c, arg, err, sizeof err))
                 return fail("%s", err);
             return 0;
         }
@@ -947,6 +939,9 @@ int cli_parse(struct cli *c, int argc, char **argv)
     terminal_rows(c);
     if (params_check_rope(&c->app.p, err, sizeof err))
         return fail("--%s", err);
+    for (int k = 0; k < MO_COUNT; k++)  /* the rows among them */
+        if (cli_given(c, mpos_cli_name((enum mpos_opt)k) + 2))
+            c->mpos_given |= 1u << k;
     if (mpos_cli_finish(c, err, sizeof err))
         return fail("%s", err);
     c->app.mp_start = c->app.mp;

@@ -19,13 +19,23 @@ static const char *const OPT_NAME[MO_COUNT] = {
     "--mrope-interleaved", "--grid",
 };
 
-/* "16,24,24": three whole numbers >= 0. */
-static int parse_section(struct mpos_conf *m, const char *arg, char *err,
+const char *mpos_cli_name(enum mpos_opt id)
+{
+    return (unsigned)id < MO_COUNT ? OPT_NAME[id] : "?";
+}
+
+/* "16,24,24": three whole numbers of slots >= 0, not all 0; "auto": the
+ * model's split of d/2 (mpos_default_section). */
+int mpos_cli_section_set(struct app *a, const char *arg, char *err,
                          size_t errlen)
 {
     long v[3];
     const char *s = arg, *why;
     char buf[32];
+    if (strcmp(arg, "auto") == 0) {
+        memset(a->mp.section, 0, sizeof a->mp.section);
+        return 0;
+    }
     for (int k = 0; k < 3; k++) {
         const char *e = k < 2 ? strchr(s, ',') : s + strlen(s);
         if (!e || e - s >= (long)sizeof buf || e == s)
@@ -39,21 +49,34 @@ static int parse_section(struct mpos_conf *m, const char *arg, char *err,
     if (v[0] + v[1] + v[2] == 0)
         goto bad;
     for (int k = 0; k < 3; k++)
-        m->section[k] = (int)v[k];
+        a->mp.section[k] = (int)v[k];
     return 0;
 bad:
-    snprintf(err, errlen, "--mrope-section: '%s': want T,H,W: three whole "
-             "numbers of slots, e.g. 16,24,24", arg);
+    snprintf(err, errlen, "wants %s", MPOS_SECTION_VALUES);
     return -1;
 }
 
+void mpos_cli_section_text(const struct app *a, char *buf, size_t len)
+{
+    const int *s = a->mp.section;
+    if (s[0] + s[1] + s[2] == 0)
+        snprintf(buf, len, "%s", MPOS_SECTION_DEFAULT);
+    else
+        snprintf(buf, len, "%d,%d,%d", s[0], s[1], s[2]);
+}
+
 /* "16x14": columns x rows, each 1..MPOS_GRID_MAX. */
-static int parse_grid(struct mpos_conf *m, const char *arg, char *err,
+int mpos_cli_grid_set(struct app *a, const char *arg, char *err,
                       size_t errlen)
 {
     long w, h;
     const char *why, *x = strchr(arg, 'x');
     char buf[32];
+    if (strcmp(arg, "none") == 0) {
+        if (a->mp.mode == MPOS_AXIAL)
+            a->mp.mode = MPOS_OFF;
+        return 0;
+    }
     if (!x || x - arg >= (long)sizeof buf)
         goto bad;
     memcpy(buf, arg, (size_t)(x - arg));
@@ -62,69 +85,28 @@ static int parse_grid(struct mpos_conf *m, const char *arg, char *err,
         w < 1 || h < 1 || w > MPOS_GRID_MAX || h > MPOS_GRID_MAX ||
         w * h > MPOS_TOKENS_MAX)
         goto bad;
-    m->mode = MPOS_AXIAL;
-    m->grid_w = (int)w;
-    m->grid_h = (int)h;
+    a->mp.mode = MPOS_AXIAL;
+    a->mp.grid_w = (int)w;
+    a->mp.grid_h = (int)h;
     return 0;
 bad:
-    snprintf(err, errlen, "--grid: '%s': want WxH patches (columns x rows), "
-             "each 1..%d, e.g. 14x14", arg, MPOS_GRID_MAX);
+    snprintf(err, errlen, "wants %s", MPOS_GRID_VALUES);
     return -1;
 }
 
-static int parse_real(const char *name, const char *arg, double lo,
-                      double hi, int lo_open, double *out, char *err,
-                      size_t errlen)
+void mpos_cli_grid_text(const struct app *a, char *buf, size_t len)
 {
-    double v;
-    const char *why;
-    if (parse_double(arg, &v, &why) || v > hi || v < lo || (lo_open && v == lo)) {
-        snprintf(err, errlen, "%s: '%s': want a number %s %g and <= %g",
-                 name, arg, lo_open ? ">" : ">=", lo, hi);
-        return -1;
-    }
-    *out = v;
-    return 0;
+    if (a->mp.mode == MPOS_AXIAL)
+        snprintf(buf, len, "%dx%d", a->mp.grid_w, a->mp.grid_h);
+    else
+        snprintf(buf, len, "none");
 }
 
-int mpos_cli_set(struct cli *c, enum mpos_opt id, const char *arg,
-                 char *err, size_t errlen)
+int mpos_cli_sequence(struct cli *c, const char *arg, char *err,
+                      size_t errlen)
 {
-    struct mpos_conf *m = &c->app.mp;
-    long v;
-    const char *why;
-    c->mpos_given |= 1u << id;
-    switch (id) {
-    case MO_SEQUENCE:
-        return mpos_parse_sequence(m, arg, err, errlen);
-    case MO_SPATIAL_MERGE:
-        if (parse_long(arg, &v, &why) || v < 1 || v > 16) {
-            snprintf(err, errlen, "--spatial-merge: '%s': want a whole "
-                     "number in 1..16", arg);
-            return -1;
-        }
-        m->rules.merge = (int)v;
-        return 0;
-    case MO_TOKENS_PER_SECOND:
-        return parse_real(OPT_NAME[id], arg, 0, 1000, 0,
-                          &m->rules.tokens_per_second, err, errlen);
-    case MO_SECOND_PER_GRID:
-        return parse_real(OPT_NAME[id], arg, 0, 3600, 1,
-                          &m->rules.second_per_grid, err, errlen);
-    case MO_SPLIT_FRAMES:
-        m->rules.split_frames = 1;
-        return 0;
-    case MO_SECTION:
-        return parse_section(m, arg, err, errlen);
-    case MO_INTERLEAVED:
-        m->interleaved = 1;
-        return 0;
-    case MO_GRID:
-        return parse_grid(m, arg, err, errlen);
-    case MO_COUNT:
-        break;
-    }
-    return 0;
+    c->mpos_given |= 1u << MO_SEQUENCE;
+    return mpos_parse_sequence(&c->app.mp, arg, err, errlen);
 }
 
 /* The options that shape a sequence, given without one. */

@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "cli.h"
+#include "peviz/mpos.h"
 
 enum mpos_opt {
     MO_SEQUENCE = 0, MO_SPATIAL_MERGE, MO_TOKENS_PER_SECOND,
@@ -18,10 +19,30 @@ enum mpos_opt {
     MO_GRID, MO_COUNT
 };
 
-/* Option id's value arg into c->app.mp (and c->mpos_given): 0, or -1
- * with one line in err. */
-int mpos_cli_set(struct cli *c, enum mpos_opt id, const char *arg,
-                 char *err, size_t errlen);
+/* The option's name ("--grid"). */
+const char *mpos_cli_name(enum mpos_opt id);
+
+/* --sequence SPEC into c->app.mp (and its bit of c->mpos_given): 0, or
+ * -1 with one line in err.  The other options are settings' rows
+ * (app_settings.c); cli.c sets their bits of c->mpos_given. */
+int mpos_cli_sequence(struct cli *c, const char *arg, char *err,
+                      size_t errlen);
+
+/* The rows' hooks for --mrope-section T,H,W and --grid WxH (settings.h
+ * SET_HOOK): the value into a->mp (a grid "none": no grid), 0, or -1
+ * with "wants ..." in err and a unchanged; and the value as text. */
+#define MPOS_SECTION_VALUES "T,H,W whole numbers summing to d/2, or auto"
+#define MPOS_SECTION_DEFAULT "auto"
+#define MPOS_CLI_STR(x) #x
+#define MPOS_CLI_XSTR(x) MPOS_CLI_STR(x)
+#define MPOS_GRID_VALUES "WxH, each 1.." MPOS_CLI_XSTR(MPOS_GRID_MAX) \
+    ", or none"
+int mpos_cli_section_set(struct app *a, const char *arg, char *err,
+                         size_t errlen);
+void mpos_cli_section_text(const struct app *a, char *buf, size_t len);
+int mpos_cli_grid_set(struct app *a, const char *arg, char *err,
+                      size_t errlen);
+void mpos_cli_grid_text(const struct app *a, char *buf, size_t len);
 
 /*
  * Once every option is read: the checks that need them all (one layout
