@@ -4,9 +4,18 @@
  * program draws and paces itself, whatever the view.  A new global
  * setting is one row here (the recipe is in settings.h).
  */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "app.h"
 #include "gfx.h"
 #include "mpos_cli.h"
+
+#define STR(x) #x
+#define XSTR(x) STR(x)
+#define LIST_VALUES "1.." XSTR(ROPE_FACTORS_MAX) " finite numbers > 0, " \
+    "comma separated, or none"
 
 static const char *palette_word(int k)
 {
@@ -48,6 +57,61 @@ const char *app_lang_word(int k)
 static const char *view_word(int k)
 {
     return k >= 0 && k < VIEW_COUNT ? VIEWS[k]->name : NULL;
+}
+
+/* Longrope's factor list id (RO_SHORT_FACTOR, RO_LONG_FACTOR) from
+ * text ("none": empty); d/2 of them is params_check_rope's, once all is
+ * set. */
+static int list_set(struct app *a, enum rope_opt id, const char *text,
+                    char *err, size_t errlen)
+{
+    params p = a->p;
+    if (strcmp(text, "none") == 0)
+        *(id == RO_SHORT_FACTOR ? &p.rope.nshort : &p.rope.nlong) = 0;
+    else if (params_set_rope(&p, id, text, err, errlen)) {
+        snprintf(err, errlen, "wants %s", LIST_VALUES);
+        return -1;
+    }
+    a->p.rope = p.rope;
+    return 0;
+}
+
+/* The list as list_set takes it: each value in the fewest digits that
+ * read back as it, comma separated; "none" when empty. */
+static void list_text(const double *x, int n, char *buf, size_t len)
+{
+    size_t k = 0;
+    snprintf(buf, len, "none");
+    for (int i = 0; i < n && k < len; i++) {
+        int prec = 1;
+        while (prec < 17 && (snprintf(buf + k, len - k, "%.*g", prec, x[i]),
+                             strtod(buf + k, NULL) != x[i]))
+            prec++;
+        k += (size_t)snprintf(buf + k, len - k, "%.*g%s", prec, x[i],
+                              i + 1 < n ? "," : "");
+    }
+}
+
+static int short_set(struct app *a, const char *text, char *err,
+                     size_t errlen)
+{
+    return list_set(a, RO_SHORT_FACTOR, text, err, errlen);
+}
+
+static int long_set(struct app *a, const char *text, char *err,
+                    size_t errlen)
+{
+    return list_set(a, RO_LONG_FACTOR, text, err, errlen);
+}
+
+static void short_text(const struct app *a, char *buf, size_t len)
+{
+    list_text(a->p.rope.short_factor, a->p.rope.nshort, buf, len);
+}
+
+static void long_text(const struct app *a, char *buf, size_t len)
+{
+    list_text(a->p.rope.long_factor, a->p.rope.nlong, buf, len);
 }
 
 /* n keeps pos below it. */
@@ -153,6 +217,14 @@ const struct setting APP_SETTINGS[] = {
       .off = SET_OFF(p.rope.attention_factor), .open = 1,
       .def_note = "unset", .arg = "F",
       .help = "yarn, longrope: attention factor", .where = SET_CLI | SET_FILE },
+    { .name = "short-factor", .type = SET_HOOK, .set = short_set,
+      .text = short_text, .values = LIST_VALUES, .def_note = "none",
+      .arg = "LIST", .help = "longrope: factors for n <= L, d/2 of them",
+      .where = SET_CLI | SET_FILE },
+    { .name = "long-factor", .type = SET_HOOK, .set = long_set,
+      .text = long_text, .values = LIST_VALUES, .def_note = "none",
+      .arg = "LIST", .help = "longrope: factors for n > L, d/2 of them",
+      .where = SET_CLI | SET_FILE },
     /* multi-axis positions (peviz/mpos.h): --sequence is cli.c's (its
      * parser and messages are the library's); what goes with it is
      * checked once all are set (mpos_cli_finish) */

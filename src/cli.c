@@ -32,8 +32,7 @@ enum {
     O_CHECK, O_SLIDES, O_RECORD, O_AUTOPLAY,
     O_CHECK_FREQS, O_CHECK_CACHE,
     O_SCALE, O_PLAIN, O_NO_USER_SETTINGS, O_PRINT_SETTINGS,
-    O_ROPE,                     /* O_ROPE + enum rope_opt: the lists */
-    O_SEQUENCE = O_ROPE + RO_COUNT,
+    O_SEQUENCE,
     O_SET                       /* O_SET + k: cli_setting(k) */
 };
 
@@ -70,8 +69,6 @@ static const struct opt OPTS[] = {
     { "check-cache", 1, O_CHECK_CACHE, "FILE", "compare a dumped cos/sin cache (.npy (2, n, W), safetensors cos and sin) with the settings; exit 0 match, 1 differ" },
     { "layer-type", 1, O_LAYER_TYPE, "NAME", "config: the layer type shown (per-type rope_parameters, Gemma 3 v4, layer_types; a null entry: no RoPE), and its mask" },
     { "no-truncate", 0, O_NO_TRUNCATE, NULL, "yarn: keep the ramp bounds unrounded" },
-    { "short-factor", 1, O_ROPE + RO_SHORT_FACTOR, "LIST", "longrope: d/2 factors a,b,... (n <= L)" },
-    { "long-factor", 1, O_ROPE + RO_LONG_FACTOR, "LIST", "longrope: d/2 factors a,b,... (n > L)" },
     { "sequence", 1, O_SEQUENCE, "SPEC", "M-RoPE: text:N,image:HxW,video:TxHxW (grid before merge)" },
     { "qk", 1, O_QK, "FILE", "rope, xpos, nope: q and k from a 2 x d table (.npy, .csv, .safetensors)" },
     { "snapshot", 0, O_SNAPSHOT, NULL, "print one frame without a terminal and exit" },
@@ -304,7 +301,8 @@ static int cli_apply(struct cli *c, int late)
         if (settings_set(s, &c->app, c->app.p.n, c->set_text[k], err,
                          sizeof err))
             return s->type == SET_FLAG ? fail("%s: %s", lab, err)
-                 : fail("%s %s: %s", lab, c->set_text[k], err);
+                 : fail("%s %s: %s", lab, *c->set_text[k] ? c->set_text[k]
+                                                          : "''", err);
         if (s->given)
             s->given(&c->app);
     }
@@ -568,14 +566,6 @@ static int parse_choice(struct cli *c, int val, const char *arg)
     return r;
 }
 
-static int set_rope(struct cli *c, enum rope_opt id, const char *arg)
-{
-    char err[256];
-    if (params_set_rope(&c->app.p, id, arg, err, sizeof err))
-        return fail("--%s", err);
-    return 0;
-}
-
 static int parse_one(struct cli *c, int val, const char *arg)
 {
     switch (val) {
@@ -611,8 +601,6 @@ static int parse_one(struct cli *c, int val, const char *arg)
     case 'h': c->help = 1; return 0;
     case 'V': c->version = 1; return 0;
     default:
-        if (val >= O_ROPE && val < O_ROPE + RO_COUNT)
-            return set_rope(c, (enum rope_opt)(val - O_ROPE), arg);
         if (val >= O_SET)
             return given(c, (size_t)(val - O_SET), arg);
         if (val == O_SEQUENCE) {

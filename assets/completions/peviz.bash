@@ -30,6 +30,8 @@ _peviz() {
     --mscale-all-dim) return ;;
     --proportion) return ;;
     --attention-factor) return ;;
+    --short-factor) return ;;
+    --long-factor) return ;;
     --spatial-merge) return ;;
     --tokens-per-second) return ;;
     --second-per-grid) return ;;
@@ -56,8 +58,6 @@ _peviz() {
     --check-freqs) COMPREPLY=($(compgen -f -- "$cur")); return ;;
     --check-cache) COMPREPLY=($(compgen -f -- "$cur")); return ;;
     --layer-type) return ;;
-    --short-factor) return ;;
-    --long-factor) return ;;
     --sequence) return ;;
     --qk) COMPREPLY=($(compgen -f -- "$cur")); return ;;
     --size) return ;;
@@ -101,6 +101,6 @@ _peviz() {
     --one-d) COMPREPLY=($(compgen -W 'none alone beside' -- "$cur")); return ;;
     esac
     [[ $cur == -* ]] || return 0
-    COMPREPLY=($(compgen -W '--d-model --base --seq-len --pos --view --ascii --no-braille --fps --mouse --low-bandwidth --palette --color --graphics --lang --rope-scaling --factor --original-max --low-freq-factor --high-freq-factor --beta-fast --beta-slow --mscale --mscale-all-dim --proportion --attention-factor --spatial-merge --tokens-per-second --second-per-grid --split-frames --mrope-section --mrope-interleaved --grid --plain --schemes --tour --check --slides --record --autoplay --export --format --rows --pe-file --tensor --row-offset --components --serve --serve-mode --follow --files --model --config --check-freqs --check-cache --layer-type --no-truncate --short-factor --long-factor --sequence --qk --snapshot --size --scale --no-user-settings --print-settings --dim --pca --band --ghost --ghost-k --counter --scheme --q --seed --heads --head --train --buckets --max-distance --bidirectional --r1 --r2 --xpos-scale-base --rope-layout --rotary-dims --temperature-tuning --floor-scale --attn-scale --softmax --causal --window --chunk --sink --temperature --content --model-b --model-c --base-b --base-c --scheme-a --rope-layout-a --layer-a --scheme-b --rope-layout-b --layer-b --scheme-c --rope-layout-c --layer-c --pane-mode --grid-key --one-d --help --version' -- "$cur"))
+    COMPREPLY=($(compgen -W '--d-model --base --seq-len --pos --view --ascii --no-braille --fps --mouse --low-bandwidth --palette --color --graphics --lang --rope-scaling --factor --original-max --low-freq-factor --high-freq-factor --beta-fast --beta-slow --mscale --mscale-all-dim --proportion --attention-factor --short-factor --long-factor --spatial-merge --tokens-per-second --second-per-grid --split-frames --mrope-section --mrope-interleaved --grid --plain --schemes --tour --check --slides --record --autoplay --export --format --rows --pe-file --tensor --row-offset --components --serve --serve-mode --follow --files --model --config --check-freqs --check-cache --layer-type --no-truncate --sequence --qk --snapshot --size --scale --no-user-settings --print-settings --dim --pca --band --ghost --ghost-k --counter --scheme --q --seed --heads --head --train --buckets --max-distance --bidirectional --r1 --r2 --xpos-scale-base --rope-layout --rotary-dims --temperature-tuning --floor-scale --attn-scale --softmax --causal --window --chunk --sink --temperature --content --model-b --model-c --base-b --base-c --scheme-a --rope-layout-a --layer-a --scheme-b --rope-layout-b --layer-b --scheme-c --rope-layout-c --layer-c --pane-mode --grid-key --one-d --help --version' -- "$cur"))
 }
 complete -F _peviz peviz
