@@ -28,7 +28,6 @@ enum {
     O_PE_FILE, O_TENSOR, O_ROW_OFFSET, O_COMPONENTS, O_ROWS,
     O_SERVE, O_FOLLOW, O_SERVE_MODE, O_FILES, O_QK,
     O_MODEL, O_CONFIG, O_LAYER_TYPE, O_NO_TRUNCATE,
-    O_SCHEMES,
     O_CHECK, O_SLIDES, O_RECORD, O_AUTOPLAY,
     O_CHECK_FREQS, O_CHECK_CACHE,
     O_SCALE, O_PLAIN, O_NO_USER_SETTINGS, O_PRINT_SETTINGS,
@@ -46,7 +45,6 @@ struct opt {
 
 static const struct opt OPTS[] = {
     { "plain", 0, O_PLAIN, NULL, "lines of words and numbers for screen readers: no drawing glyphs, no images" },
-    { "schemes", 1, O_SCHEMES, "LIST", "compare view: one pane per scheme, A to F (t5,alibi,...), in the profile mode" },
     { "tour", 2, O_TOUR, "FILE", "start the guided tour (the shipped one, or FILE)" },
     { "check", 0, O_CHECK, NULL, "--tour: check the tour file and its check lines at 80x24, 120x40, 160x48, and exit" },
     { "slides", 1, O_SLIDES, "DIR", "--tour: write every step as SVG and text, and DIR/index.html" },
@@ -492,45 +490,6 @@ static int parse_table_opt(struct cli *c, int val, const char *arg)
     return 0;
 }
 
-/* --schemes' NAME|pe for pane k: its scores; C is added. */
-static int parse_pane_scheme(struct cli *c, int pane, int val, const char *arg)
-{
-    char lab[32], list[256];
-    int v = strcmp(arg, "pe") == 0 ? -1 : scheme_parse(arg);
-    if (v < 0 && strcmp(arg, "pe") != 0)
-        return fail("%s %s: want pe or %s", opt_label(val, lab, sizeof lab),
-                    arg, scheme_list(list, sizeof list));
-    c->app.cmp.panes[pane].scheme = v + 1;
-    if (pane == 2)
-        c->app.cmp.npanes = 3;
-    return 0;
-}
-
-/* --schemes S1,S2,...: panes A, B, ... in turn, 2 to 6 of them, in the
- * profile mode unless --pane-mode says another. */
-static int parse_pane_schemes(struct cli *c, int val, const char *arg)
-{
-    char buf[512], lab[32];
-    int k = 0;
-    snprintf(buf, sizeof buf, "%s", arg);
-    for (char *save = NULL, *t = strtok_r(buf, ",", &save); t;
-         t = strtok_r(NULL, ",", &save)) {
-        if (k == COMPARE_MAX_PANES)
-            return fail("%s %s: at most %d schemes, one per pane",
-                        opt_label(val, lab, sizeof lab), arg,
-                        COMPARE_MAX_PANES);
-        if (parse_pane_scheme(c, k++, val, t))
-            return 2;
-    }
-    if (k < 2)
-        return fail("%s %s: want 2 to %d schemes, comma separated",
-                    opt_label(val, lab, sizeof lab), arg, COMPARE_MAX_PANES);
-    c->app.cmp.npanes = k;
-    c->app.cmp.mode = PANE_PROFILE;   /* draws the schemes' scores; a
-                                         --pane-mode, a row, is set after */
-    return 0;
-}
-
 /* --export and --snapshot each choose what the run prints: one only. */
 static int set_mode(struct cli *c, enum cli_mode m)
 {
@@ -571,7 +530,6 @@ static int parse_one(struct cli *c, int val, const char *arg)
     switch (val) {
     case O_PLAIN: c->app.plain_mode = 1; return 0;
     case O_NO_USER_SETTINGS: return 0;      /* read by userconf_args */
-    case O_SCHEMES: return parse_pane_schemes(c, val, arg);
     case O_TOUR: c->tour = arg ? arg : ""; return 0;
     case O_FORMAT: c->format = arg; return 0;
     case O_ROWS: return parse_rows(c, arg);
@@ -1264,7 +1222,6 @@ static void names_add(const char **w, int max, int *n, int count,
         w[(*n)++] = name(k);
 }
 
-static const char *scheme_word(int k) { return scheme_info(k)->name; }
 static const char *model_word(int k) { return rope_preset_at(k)->name; }
 
 int cli_option_words(size_t i, const char **w, int max)
@@ -1277,8 +1234,6 @@ int cli_option_words(size_t i, const char **w, int max)
                                     : settings_words(st, w, max);
     }
     switch (val) {
-    case O_SCHEMES:
-        names_add(w, max, &n, scheme_count(), scheme_word); break;
     case O_EXPORT:
         words_add(w, max, &n, EXPORT_WORDS); break;
     case O_FORMAT:

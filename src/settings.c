@@ -75,7 +75,8 @@ int settings_words(const struct setting *s, const char **w, int max)
     int n = 0;
     if (s->zero_word && n < max - 1)
         w[n++] = s->zero_word;
-    for (int k = 0; s->type == SET_WORD && s->word(k) && n < max - 1; k++)
+    for (int k = 0; (s->type == SET_WORD || (s->type == SET_HOOK && s->word))
+                    && s->word(k) && n < max - 1; k++)
         w[n++] = s->word(k);
     if (s->type == SET_FLAG && max > 2) {
         w[n++] = "on";

@@ -109,7 +109,9 @@ struct setting {
     int even;                   /* whole numbers: even only */
     const char *zero_word;      /* a word that means 0 ("all"), or NULL;
                                    SET_NUM: -inf ("none") */
-    const char *(*word)(int);   /* SET_WORD: value -> name, NULL past the end */
+    const char *(*word)(int);   /* SET_WORD: value -> name, NULL past the
+                                   end; SET_HOOK: the words of its value
+                                   (completions), or NULL */
     int (*parse)(const char *); /* SET_WORD: name -> value, -1 (NULL:
                                    a search of word) */
     const char *values;         /* the values as --help says them when
