@@ -13,8 +13,9 @@
  * views/attention_settings.c, COMPARE_SETTINGS in
  * views/compare_fields.c), each ended by a row whose name is NULL.
  * Options that are not settings (the jobs of one run: --export,
- * --snapshot, --serve, ...; the starting points --model and --config)
- * are cli.c's own table.
+ * --snapshot, --serve, ...; the starting points --model and --config;
+ * --sequence, whose parser and messages are the library's) are cli.c's
+ * own table.
  *
  * Adding a setting (tests/setting_recipe.sh tries it):
  *   1. A member of plain data in struct app or the view's state
@@ -27,11 +28,15 @@
  *            .where = SET_EVERYWHERE, .wire = "att.heads" },
  *      The order of a table is the order the command line applies them:
  *      a row whose range names another row (SETB_BELOW) comes after it.
- *      A relation to other settings is a .check hook (its message says
- *      what it wants); what a change brings with it, .given (command
- *      line, file) and .changed (prompt, with the answer).  A follow row
- *      in the view's fields of the .wire name places it on the wire;
- *      else it goes after the view's rows.
+ *      A value of a form of its own (a list, WxH) is a SET_HOOK row:
+ *      .set, .text and .values (its values in words).  A relation to
+ *      other settings is a .check hook (its message says what it
+ *      wants); what a change brings with it, .follows (wherever it is
+ *      set), .given (command line, file) and .changed (prompt, with the
+ *      answer).  A follow row in the view's fields of the .wire name
+ *      places it on the wire, else it goes after the view's rows (a
+ *      global row: follow_proto.c's head, else after it).  A global row
+ *      at the prompt works in every view.
  *   3. make docs, and commit what it wrote.  tests/unit/test_settings.c
  *      then checks the range and default --help prints against the
  *      parser for the new row too.
