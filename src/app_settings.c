@@ -10,12 +10,16 @@
 
 #include "app.h"
 #include "gfx.h"
-#include "mpos_cli.h"
+#include "params.h"
+#include "peviz/mpos.h"
 
 #define STR(x) #x
 #define XSTR(x) STR(x)
 #define LIST_VALUES "1.." XSTR(ROPE_FACTORS_MAX) " finite numbers > 0, " \
     "comma separated, or none"
+#define SECTION_VALUES "T,H,W whole numbers summing to d/2, or auto"
+#define SECTION_DEFAULT "auto"
+#define GRID_VALUES "WxH, each 1.." XSTR(MPOS_GRID_MAX) ", or none"
 
 static const char *palette_word(int k)
 {
@@ -112,6 +116,84 @@ static void short_text(const struct app *a, char *buf, size_t len)
 static void long_text(const struct app *a, char *buf, size_t len)
 {
     list_text(a->p.rope.long_factor, a->p.rope.nlong, buf, len);
+}
+
+/* "16,24,24": three whole numbers of slots >= 0, not all 0; "auto": the
+ * model's split of d/2 (mpos_default_section). */
+static int section_set(struct app *a, const char *arg, char *err,
+                       size_t errlen)
+{
+    long v[3];
+    const char *s = arg, *why;
+    char buf[32];
+    if (strcmp(arg, "auto") == 0) {
+        memset(a->mp.section, 0, sizeof a->mp.section);
+        return 0;
+    }
+    for (int k = 0; k < 3; k++) {
+        const char *e = k < 2 ? strchr(s, ',') : s + strlen(s);
+        if (!e || e - s >= (long)sizeof buf || e == s)
+            goto bad;
+        memcpy(buf, s, (size_t)(e - s));
+        buf[e - s] = 0;
+        if (parse_long(buf, &v[k], &why) || v[k] < 0 || v[k] > MPOS_SLOTS_MAX)
+            goto bad;
+        s = e + 1;
+    }
+    if (v[0] + v[1] + v[2] == 0)
+        goto bad;
+    for (int k = 0; k < 3; k++)
+        a->mp.section[k] = (int)v[k];
+    return 0;
+bad:
+    snprintf(err, errlen, "wants %s", SECTION_VALUES);
+    return -1;
+}
+
+static void section_text(const struct app *a, char *buf, size_t len)
+{
+    const int *s = a->mp.section;
+    if (s[0] + s[1] + s[2] == 0)
+        snprintf(buf, len, "%s", SECTION_DEFAULT);
+    else
+        snprintf(buf, len, "%d,%d,%d", s[0], s[1], s[2]);
+}
+
+/* "16x14": columns x rows, each 1..MPOS_GRID_MAX. */
+static int grid_set(struct app *a, const char *arg, char *err,
+                    size_t errlen)
+{
+    long w, h;
+    const char *why, *x = strchr(arg, 'x');
+    char buf[32];
+    if (strcmp(arg, "none") == 0) {
+        if (a->mp.mode == MPOS_AXIAL)
+            a->mp.mode = MPOS_OFF;
+        return 0;
+    }
+    if (!x || x - arg >= (long)sizeof buf)
+        goto bad;
+    memcpy(buf, arg, (size_t)(x - arg));
+    buf[x - arg] = 0;
+    if (parse_long(buf, &w, &why) || parse_long(x + 1, &h, &why) ||
+        w < 1 || h < 1 || w > MPOS_GRID_MAX || h > MPOS_GRID_MAX ||
+        w * h > MPOS_TOKENS_MAX)
+        goto bad;
+    a->mp.mode = MPOS_AXIAL;
+    a->mp.grid_w = (int)w;
+    a->mp.grid_h = (int)h;
+    return 0;
+bad:
+    snprintf(err, errlen, "wants %s", GRID_VALUES);
+    return -1;
+}
+
+static void grid_text(const struct app *a, char *buf, size_t len)
+{
+    if (a->mp.mode == MPOS_AXIAL)
+        snprintf(buf, len, "%dx%d", a->mp.grid_w, a->mp.grid_h);
+    else
+        snprintf(buf, len, "none");
 }
 
 /* n keeps pos below it. */
@@ -227,7 +309,7 @@ const struct setting APP_SETTINGS[] = {
       .where = SET_CLI | SET_FILE },
     /* multi-axis positions (peviz/mpos.h): --sequence is cli.c's (its
      * parser and messages are the library's); what goes with it is
-     * checked once all are set (mpos_cli_finish) */
+     * checked once all are set (mpos_cli.c) */
     { .name = "spatial-merge", .type = SET_INT, .off = SET_OFF(mp.rules.merge),
       .lo = 1, .hi = 16, .def = "2", .arg = "M",
       .help = "--sequence: spatial merge size", .where = SET_CLI | SET_FILE },
@@ -245,17 +327,17 @@ const struct setting APP_SETTINGS[] = {
       .help = "each video frame a block of its own (Qwen3-VL; with "
       "--sequence)",
       .where = SET_CLI | SET_FILE },
-    { .name = "mrope-section", .type = SET_HOOK, .set = mpos_cli_section_set,
-      .text = mpos_cli_section_text, .values = MPOS_SECTION_VALUES,
-      .def_note = MPOS_SECTION_DEFAULT, .arg = "T,H,W",
+    { .name = "mrope-section", .type = SET_HOOK, .set = section_set,
+      .text = section_text, .values = SECTION_VALUES,
+      .def_note = SECTION_DEFAULT, .arg = "T,H,W",
       .help = "--sequence: slots per axis (auto: 16,24,24 at d 128)",
       .where = SET_CLI | SET_FILE },
     { .name = "mrope-interleaved", .type = SET_FLAG,
       .off = SET_OFF(mp.interleaved),
       .help = "slots interleaved t,h,w (Qwen3-VL; with --sequence)",
       .where = SET_CLI | SET_FILE },
-    { .name = "grid", .type = SET_HOOK, .set = mpos_cli_grid_set,
-      .text = mpos_cli_grid_text, .values = MPOS_GRID_VALUES,
+    { .name = "grid", .type = SET_HOOK, .set = grid_set,
+      .text = grid_text, .values = GRID_VALUES,
       .def_note = "none", .arg = "WxH",
       .help = "2-D axial RoPE over W x H ViT patches (base 100 unless "
       "given)",

@@ -11,7 +11,6 @@
 #include <stdio.h>
 
 #include "cli.h"
-#include "peviz/mpos.h"
 
 enum mpos_opt {
     MO_SEQUENCE = 0, MO_SPATIAL_MERGE, MO_TOKENS_PER_SECOND,
@@ -27,22 +26,6 @@ const char *mpos_cli_name(enum mpos_opt id);
  * (app_settings.c); cli.c sets their bits of c->mpos_given. */
 int mpos_cli_sequence(struct cli *c, const char *arg, char *err,
                       size_t errlen);
-
-/* The rows' hooks for --mrope-section T,H,W and --grid WxH (settings.h
- * SET_HOOK): the value into a->mp (a grid "none": no grid), 0, or -1
- * with "wants ..." in err and a unchanged; and the value as text. */
-#define MPOS_SECTION_VALUES "T,H,W whole numbers summing to d/2, or auto"
-#define MPOS_SECTION_DEFAULT "auto"
-#define MPOS_CLI_STR(x) #x
-#define MPOS_CLI_XSTR(x) MPOS_CLI_STR(x)
-#define MPOS_GRID_VALUES "WxH, each 1.." MPOS_CLI_XSTR(MPOS_GRID_MAX) \
-    ", or none"
-int mpos_cli_section_set(struct app *a, const char *arg, char *err,
-                         size_t errlen);
-void mpos_cli_section_text(const struct app *a, char *buf, size_t len);
-int mpos_cli_grid_set(struct app *a, const char *arg, char *err,
-                      size_t errlen);
-void mpos_cli_grid_text(const struct app *a, char *buf, size_t len);
 
 /*
  * Once every option is read: the checks that need them all (one layout
