@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * mpos_cli.c - --sequence, --grid and the M-RoPE options, their late
- * checks, and the exports they change (position-ids; scores and softmax
- * over the sequence or the patch grid).
+ * mpos_cli.c - --sequence, the late checks of the multi-axis options,
+ * and the exports they change (position-ids; scores and softmax over
+ * the sequence or the patch grid).
  */
 #include <math.h>
 #include <stdlib.h>

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * mpos_cli.h - the command line of multi-axis positions (--sequence,
- * --grid, M-RoPE sections) and their exports: position-ids, and scores
- * or softmax over the sequence (peviz/mpos.h).
+ * mpos_cli.h - the command line of multi-axis positions: --sequence,
+ * the late checks of it and of the settings' rows that go with it
+ * (--grid, the M-RoPE sections and rules, app_settings.c), and their
+ * exports: position-ids, and scores or softmax over the sequence
+ * (peviz/mpos.h).
  */
 #ifndef PEVIZ_MPOS_CLI_H
 #define PEVIZ_MPOS_CLI_H
