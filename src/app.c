@@ -477,11 +477,6 @@ enum action app_key(struct app *a, int key)
 
 /* ---- ':' commands ---------------------------------------------------- */
 
-static const struct { const char *name; enum param_id id; } PARAM_CMDS[] = {
-    { "d", P_D }, { "d_model", P_D }, { "base", P_BASE }, { "b", P_BASE },
-    { "n", P_N }, { "seq_len", P_N }, { "pos", P_POS }, { "p", P_POS },
-};
-
 /* Split "name  arg..." in place: returns the name, *arg the rest. */
 char *app_command_split(char *line, char **arg)
 {
@@ -624,22 +619,59 @@ static int table_command(struct app *a, const char *arg)
     return 0;
 }
 
-/* :NAME VALUE for a setting row of the view: its check too, else the
- * value is put back; then the row's answer. */
-static int view_setting(struct app *a, const char *name, const char *arg)
+/* What the user typed, for a message: controls as '?', clipped. */
+static void typed_text(const char *s, char *out, size_t len)
 {
-    const struct setting *s = settings_find(VIEWS[a->view]->settings, name,
+    size_t j = 0;
+    for (; *s && j + 4 < len; s++)
+        out[j++] = ((unsigned char)*s < 0x20 || *s == 0x7f) ? '?' : *s;
+    if (*s) {
+        memcpy(out + j, "...", 3);
+        j += 3;
+    }
+    out[j] = 0;
+}
+
+/* The row's value and, for a global row, the parameters, kept to be
+ * put back. */
+struct row_was {
+    char v[16];
+    params p;
+};
+
+/* The new value's checks: the row's, and for a global row the RoPE
+ * scaling against the new parameters. */
+static int row_refused(const struct setting *s, struct app *a, int global,
+                       char *err, size_t errlen)
+{
+    return settings_check(s, a, err, errlen) ||
+           (global && params_check_rope(&a->p, err, errlen));
+}
+
+/* :NAME VALUE for a settings' row of rows (the view's, or the global
+ * ones): its checks too, else the value is put back; a global row's
+ * change then redraws every view; then the row's answer.  0: no row of
+ * that name. */
+static int row_setting(struct app *a, const struct setting *rows,
+                       int global, const char *name, const char *arg)
+{
+    const struct setting *s = settings_find(rows, name,
                                             SET_PROMPT | SET_TOUR);
-    char was[16], now[128], err[APP_MSG_LEN / 2];
+    char now[128], err[APP_MSG_LEN / 2], typed[48];
+    struct row_was was = { .p = a->p };
     if (!s)
         return 0;
-    memcpy(was, (char *)a + s->off, settings_size(s));
+    memcpy(was.v, (char *)a + s->off, settings_size(s));
     if (settings_set(s, a, a->p.n, arg, err, sizeof err) ||
-        settings_check(s, a, err, sizeof err)) {
-        memcpy((char *)a + s->off, was, settings_size(s));
-        app_msg(a, 1, ":%s %s", name, err);
+        row_refused(s, a, global, err, sizeof err)) {
+        memcpy((char *)a + s->off, was.v, settings_size(s));
+        a->p = was.p;
+        typed_text(arg, typed, sizeof typed);
+        app_msg(a, 1, ":%s %s%s%s", name, typed, *typed ? ": " : "", err);
         return 1;
     }
+    if (global)
+        app_params_changed(a);
     if (s->changed)
         s->changed(a);
     else {
@@ -653,26 +685,14 @@ static int view_setting(struct app *a, const char *name, const char *arg)
  * settings' rows. */
 static int app_view_command(struct app *a, const char *name, const char *arg)
 {
-    return view_command(a, name, arg) || view_setting(a, name, arg);
+    return view_command(a, name, arg) ||
+           row_setting(a, VIEWS[a->view]->settings, 0, name, arg);
 }
 
 static int global_command(struct app *a, const char *name, const char *arg)
 {
-    for (size_t i = 0; i < sizeof PARAM_CMDS / sizeof PARAM_CMDS[0]; i++) {
-        if (strcmp(name, PARAM_CMDS[i].name))
-            continue;
-        char err[APP_MSG_LEN];
-        params next = a->p;
-        if (params_set(&next, PARAM_CMDS[i].id, arg, err, sizeof err)) {
-            app_msg(a, 1, "%s", err);
-            return -1;
-        }
-        if (commit_params(a, &next))
-            return -1;
-        static const char *const SHOWN[] = { "d_model", "base", "seq_len", "pos" };
-        app_msg(a, 0, "%s set", SHOWN[PARAM_CMDS[i].id]);
-        return 0;
-    }
+    if (row_setting(a, APP_SETTINGS, 1, name, arg))
+        return a->msg_error ? -1 : 0;
     if (strcmp(name, "split") == 0)
         return split_cmd(a, arg);
     if (strcmp(name, "config") == 0)
@@ -794,12 +814,9 @@ int app_command(struct app *a, const char *line)
     if (other_view_command(a, name))
         return -1;
     char shown[24];
-    size_t j = 0;
-    for (const char *s = name; *s && j < 20; s++)
-        shown[j++] = ((unsigned char)*s < 0x20 || *s == 0x7f) ? '?' : *s;
-    shown[j] = 0;
-    app_msg(a, 1, "unknown command :%s%s (try :d 512, :base 5e5, :n 4096, :pos 37)",
-            shown, strlen(name) > j ? "..." : "");
+    typed_text(name, shown, sizeof shown);
+    app_msg(a, 1, "unknown command :%s (try :d 512, :base 5e5, :n 4096, :pos 37)",
+            shown);
     return -1;
 }
 

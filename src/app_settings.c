@@ -4,8 +4,22 @@
  * program draws and paces itself, whatever the view.  A new global
  * setting is one row here (the recipe is in settings.h).
  */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "app.h"
 #include "gfx.h"
+#include "params.h"
+#include "peviz/mpos.h"
+
+#define STR(x) #x
+#define XSTR(x) STR(x)
+#define LIST_VALUES "1.." XSTR(ROPE_FACTORS_MAX) " finite numbers > 0, " \
+    "comma separated, or none"
+#define SECTION_VALUES "T,H,W whole numbers summing to d/2, or auto"
+#define SECTION_DEFAULT "auto"
+#define GRID_VALUES "WxH, each 1.." XSTR(MPOS_GRID_MAX) ", or none"
 
 static const char *palette_word(int k)
 {
@@ -49,27 +63,167 @@ static const char *view_word(int k)
     return k >= 0 && k < VIEW_COUNT ? VIEWS[k]->name : NULL;
 }
 
-/* The four parameters (params.h).  Their ':' commands (:d, :base, :n,
- * :pos and their aliases) are app.c's, and their follow rows
- * follow_proto.c's: both go through params_set, which keeps pos below n
- * and redraws every view once the change is whole. */
+/* Longrope's factor list id (RO_SHORT_FACTOR, RO_LONG_FACTOR) from
+ * text ("none": empty); d/2 of them is params_check_rope's, once all is
+ * set. */
+static int list_set(struct app *a, enum rope_opt id, const char *text,
+                    char *err, size_t errlen)
+{
+    params p = a->p;
+    if (strcmp(text, "none") == 0)
+        *(id == RO_SHORT_FACTOR ? &p.rope.nshort : &p.rope.nlong) = 0;
+    else if (params_set_rope(&p, id, text, err, errlen)) {
+        snprintf(err, errlen, "wants %s", LIST_VALUES);
+        return -1;
+    }
+    a->p.rope = p.rope;
+    return 0;
+}
+
+/* The list as list_set takes it: each value in the fewest digits that
+ * read back as it, comma separated; "none" when empty. */
+static void list_text(const double *x, int n, char *buf, size_t len)
+{
+    size_t k = 0;
+    snprintf(buf, len, "none");
+    for (int i = 0; i < n && k < len; i++) {
+        int prec = 1;
+        while (prec < 17 && (snprintf(buf + k, len - k, "%.*g", prec, x[i]),
+                             strtod(buf + k, NULL) != x[i]))
+            prec++;
+        k += (size_t)snprintf(buf + k, len - k, "%.*g%s", prec, x[i],
+                              i + 1 < n ? "," : "");
+    }
+}
+
+static int short_set(struct app *a, const char *text, char *err,
+                     size_t errlen)
+{
+    return list_set(a, RO_SHORT_FACTOR, text, err, errlen);
+}
+
+static int long_set(struct app *a, const char *text, char *err,
+                    size_t errlen)
+{
+    return list_set(a, RO_LONG_FACTOR, text, err, errlen);
+}
+
+static void short_text(const struct app *a, char *buf, size_t len)
+{
+    list_text(a->p.rope.short_factor, a->p.rope.nshort, buf, len);
+}
+
+static void long_text(const struct app *a, char *buf, size_t len)
+{
+    list_text(a->p.rope.long_factor, a->p.rope.nlong, buf, len);
+}
+
+/* "16,24,24": three whole numbers of slots >= 0, not all 0; "auto": the
+ * model's split of d/2 (mpos_default_section). */
+static int section_set(struct app *a, const char *arg, char *err,
+                       size_t errlen)
+{
+    long v[3];
+    const char *s = arg, *why;
+    char buf[32];
+    if (strcmp(arg, "auto") == 0) {
+        memset(a->mp.section, 0, sizeof a->mp.section);
+        return 0;
+    }
+    for (int k = 0; k < 3; k++) {
+        const char *e = k < 2 ? strchr(s, ',') : s + strlen(s);
+        if (!e || e - s >= (long)sizeof buf || e == s)
+            goto bad;
+        memcpy(buf, s, (size_t)(e - s));
+        buf[e - s] = 0;
+        if (parse_long(buf, &v[k], &why) || v[k] < 0 || v[k] > MPOS_SLOTS_MAX)
+            goto bad;
+        s = e + 1;
+    }
+    if (v[0] + v[1] + v[2] == 0)
+        goto bad;
+    for (int k = 0; k < 3; k++)
+        a->mp.section[k] = (int)v[k];
+    return 0;
+bad:
+    snprintf(err, errlen, "wants %s", SECTION_VALUES);
+    return -1;
+}
+
+static void section_text(const struct app *a, char *buf, size_t len)
+{
+    const int *s = a->mp.section;
+    if (s[0] + s[1] + s[2] == 0)
+        snprintf(buf, len, "%s", SECTION_DEFAULT);
+    else
+        snprintf(buf, len, "%d,%d,%d", s[0], s[1], s[2]);
+}
+
+/* "16x14": columns x rows, each 1..MPOS_GRID_MAX. */
+static int grid_set(struct app *a, const char *arg, char *err,
+                    size_t errlen)
+{
+    long w, h;
+    const char *why, *x = strchr(arg, 'x');
+    char buf[32];
+    if (strcmp(arg, "none") == 0) {
+        if (a->mp.mode == MPOS_AXIAL)
+            a->mp.mode = MPOS_OFF;
+        return 0;
+    }
+    if (!x || x - arg >= (long)sizeof buf)
+        goto bad;
+    memcpy(buf, arg, (size_t)(x - arg));
+    buf[x - arg] = 0;
+    if (parse_long(buf, &w, &why) || parse_long(x + 1, &h, &why) ||
+        w < 1 || h < 1 || w > MPOS_GRID_MAX || h > MPOS_GRID_MAX ||
+        w * h > MPOS_TOKENS_MAX)
+        goto bad;
+    a->mp.mode = MPOS_AXIAL;
+    a->mp.grid_w = (int)w;
+    a->mp.grid_h = (int)h;
+    return 0;
+bad:
+    snprintf(err, errlen, "wants %s", GRID_VALUES);
+    return -1;
+}
+
+static void grid_text(const struct app *a, char *buf, size_t len)
+{
+    if (a->mp.mode == MPOS_AXIAL)
+        snprintf(buf, len, "%dx%d", a->mp.grid_w, a->mp.grid_h);
+    else
+        snprintf(buf, len, "none");
+}
+
+/* n keeps pos below it. */
+static void pos_below_n(struct app *a)
+{
+    if (a->p.pos >= a->p.n)
+        a->p.pos = a->p.n - 1;
+}
+
+/* The four parameters (params.h) first: a row bounded by n or d comes
+ * after them.  At the prompt a global row's change is checked with the
+ * RoPE scaling and then redraws every view (app.c). */
 const struct setting APP_SETTINGS[] = {
-    { .name = "d-model", .prompt = "d", .short_name = 'd', .type = SET_INT,
-      .off = SET_OFF(p.d), .lo = PARAM_D_MIN, .hi = PARAM_D_MAX, .even = 1,
-      .def = "64", .arg = "N", .help = "d_model", .where = SET_EVERYWHERE,
-      .wire = "d" },
-    { .name = "base", .short_name = 'b', .type = SET_NUM, .off = SET_OFF(p.base),
-      .min = 1, .open = 1, .def = "10000", .arg = "BASE",
-      .help = "frequency base", .where = SET_EVERYWHERE, .wire = "base" },
-    { .name = "seq-len", .prompt = "n", .short_name = 'n', .type = SET_I64,
-      .off = SET_OFF(p.n), .lo = PARAM_N_MIN, .hi = PARAM_N_MAX, .def = "128",
-      .arg = "N", .help = "sequence length", .where = SET_EVERYWHERE,
-      .wire = "n" },
+    { .name = "d-model", .prompt = "d", .alias = "d_model", .short_name = 'd',
+      .type = SET_INT, .off = SET_OFF(p.d), .lo = PARAM_D_MIN,
+      .hi = PARAM_D_MAX, .even = 1, .def = "64", .arg = "N",
+      .help = "d_model", .where = SET_EVERYWHERE, .wire = "d" },
+    { .name = "base", .alias = "b", .short_name = 'b', .type = SET_NUM,
+      .off = SET_OFF(p.base), .min = 1, .open = 1, .shortest = 1,
+      .def = "10000", .arg = "BASE", .help = "frequency base",
+      .where = SET_EVERYWHERE, .wire = "base" },
+    { .name = "seq-len", .prompt = "n", .alias = "seq_len", .short_name = 'n',
+      .type = SET_I64, .off = SET_OFF(p.n), .lo = PARAM_N_MIN,
+      .hi = PARAM_N_MAX, .def = "128", .arg = "N", .help = "sequence length",
+      .where = SET_EVERYWHERE, .wire = "n", .follows = pos_below_n },
     /* set once n is final (a table may give it) */
-    { .name = "pos", .type = SET_I64, .off = SET_OFF(p.pos), .lo = 0,
-      .bound = SETB_LAST, .bound_name = "n-1", .def = "0", .arg = "P",
-      .help = "position under the cursor", .where = SET_EVERYWHERE,
-      .wire = "pos" },
+    { .name = "pos", .alias = "p", .type = SET_I64, .off = SET_OFF(p.pos),
+      .lo = 0, .bound = SETB_LAST, .bound_name = "n-1", .def = "0",
+      .arg = "P", .help = "position under the cursor",
+      .where = SET_EVERYWHERE, .wire = "pos" },
     { .name = "view", .type = SET_WORD, .off = SET_OFF(view),
       .word = view_word, .def = "heatmap", .arg = "NAME",
       .help = "the view to start in", .where = SET_CLI | SET_FILE },
@@ -145,5 +299,48 @@ const struct setting APP_SETTINGS[] = {
       .off = SET_OFF(p.rope.attention_factor), .open = 1,
       .def_note = "unset", .arg = "F",
       .help = "yarn, longrope: attention factor", .where = SET_CLI | SET_FILE },
+    { .name = "short-factor", .type = SET_HOOK, .set = short_set,
+      .text = short_text, .values = LIST_VALUES, .def_note = "none",
+      .arg = "LIST", .help = "longrope: factors for n <= L, d/2 of them",
+      .where = SET_CLI | SET_FILE },
+    { .name = "long-factor", .type = SET_HOOK, .set = long_set,
+      .text = long_text, .values = LIST_VALUES, .def_note = "none",
+      .arg = "LIST", .help = "longrope: factors for n > L, d/2 of them",
+      .where = SET_CLI | SET_FILE },
+    /* multi-axis positions (peviz/mpos.h): --sequence is cli.c's (its
+     * parser and messages are the library's); what goes with it is
+     * checked once all are set (mpos_cli.c) */
+    { .name = "spatial-merge", .type = SET_INT, .off = SET_OFF(mp.rules.merge),
+      .lo = 1, .hi = 16, .def = "2", .arg = "M",
+      .help = "--sequence: spatial merge size", .where = SET_CLI | SET_FILE },
+    { .name = "tokens-per-second", .type = SET_NUM,
+      .off = SET_OFF(mp.rules.tokens_per_second), .min = 0, .max = 1000,
+      .def = "0", .arg = "X", .help = "--sequence: video t = frame x S x X",
+      .where = SET_CLI | SET_FILE },
+    { .name = "second-per-grid", .type = SET_NUM,
+      .off = SET_OFF(mp.rules.second_per_grid), .min = 0, .open = 1,
+      .max = 3600, .def = "1", .arg = "S",
+      .help = "--sequence: seconds per video frame grid",
+      .where = SET_CLI | SET_FILE },
+    { .name = "split-frames", .type = SET_FLAG,
+      .off = SET_OFF(mp.rules.split_frames),
+      .help = "each video frame a block of its own (Qwen3-VL; with "
+      "--sequence)",
+      .where = SET_CLI | SET_FILE },
+    { .name = "mrope-section", .type = SET_HOOK, .set = section_set,
+      .text = section_text, .values = SECTION_VALUES,
+      .def_note = SECTION_DEFAULT, .arg = "T,H,W",
+      .help = "--sequence: slots per axis (auto: 16,24,24 at d 128)",
+      .where = SET_CLI | SET_FILE },
+    { .name = "mrope-interleaved", .type = SET_FLAG,
+      .off = SET_OFF(mp.interleaved),
+      .help = "slots interleaved t,h,w (Qwen3-VL; with --sequence)",
+      .where = SET_CLI | SET_FILE },
+    { .name = "grid", .type = SET_HOOK, .set = grid_set,
+      .text = grid_text, .values = GRID_VALUES,
+      .def_note = "none", .arg = "WxH",
+      .help = "2-D axial RoPE over W x H ViT patches (base 100 unless "
+      "given)",
+      .where = SET_CLI | SET_FILE },
     { 0 }
 };

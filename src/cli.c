@@ -27,14 +27,12 @@ enum {
     O_FORMAT, O_SNAPSHOT, O_SIZE,
     O_PE_FILE, O_TENSOR, O_ROW_OFFSET, O_COMPONENTS, O_ROWS,
     O_SERVE, O_FOLLOW, O_SERVE_MODE, O_FILES, O_QK,
-    O_MODEL, O_CONFIG, O_LAYER_TYPE, O_NO_TRUNCATE, O_MODEL_B, O_MODEL_C,
-    O_SCHEMES,
+    O_MODEL, O_CONFIG, O_LAYER_TYPE, O_NO_TRUNCATE,
     O_CHECK, O_SLIDES, O_RECORD, O_AUTOPLAY,
     O_CHECK_FREQS, O_CHECK_CACHE,
     O_SCALE, O_PLAIN, O_NO_USER_SETTINGS, O_PRINT_SETTINGS,
-    O_ROPE,                     /* O_ROPE + enum rope_opt: the lists */
-    O_MPOS = O_ROPE + RO_COUNT, /* O_MPOS + enum mpos_opt (mpos_cli.h) */
-    O_SET = O_MPOS + MO_COUNT   /* O_SET + k: cli_setting(k) */
+    O_SEQUENCE,
+    O_SET                       /* O_SET + k: cli_setting(k) */
 };
 
 struct opt {
@@ -47,9 +45,6 @@ struct opt {
 
 static const struct opt OPTS[] = {
     { "plain", 0, O_PLAIN, NULL, "lines of words and numbers for screen readers: no drawing glyphs, no images" },
-    { "model-b", 1, O_MODEL_B, "NAME", "compare view: pane B takes a model's RoPE settings" },
-    { "model-c", 1, O_MODEL_C, "NAME", "compare view: add pane C with a model's RoPE settings" },
-    { "schemes", 1, O_SCHEMES, "LIST", "compare view: one pane per scheme, A to F (t5,alibi,...), in the profile mode" },
     { "tour", 2, O_TOUR, "FILE", "start the guided tour (the shipped one, or FILE)" },
     { "check", 0, O_CHECK, NULL, "--tour: check the tour file and its check lines at 80x24, 120x40, 160x48, and exit" },
     { "slides", 1, O_SLIDES, "DIR", "--tour: write every step as SVG and text, and DIR/index.html" },
@@ -72,16 +67,7 @@ static const struct opt OPTS[] = {
     { "check-cache", 1, O_CHECK_CACHE, "FILE", "compare a dumped cos/sin cache (.npy (2, n, W), safetensors cos and sin) with the settings; exit 0 match, 1 differ" },
     { "layer-type", 1, O_LAYER_TYPE, "NAME", "config: the layer type shown (per-type rope_parameters, Gemma 3 v4, layer_types; a null entry: no RoPE), and its mask" },
     { "no-truncate", 0, O_NO_TRUNCATE, NULL, "yarn: keep the ramp bounds unrounded" },
-    { "short-factor", 1, O_ROPE + RO_SHORT_FACTOR, "LIST", "longrope: d/2 factors a,b,... (n <= L)" },
-    { "long-factor", 1, O_ROPE + RO_LONG_FACTOR, "LIST", "longrope: d/2 factors a,b,... (n > L)" },
-    { "sequence", 1, O_MPOS + MO_SEQUENCE, "SPEC", "M-RoPE: text:N,image:HxW,video:TxHxW (grid before merge)" },
-    { "spatial-merge", 1, O_MPOS + MO_SPATIAL_MERGE, "M", "--sequence: spatial merge size, 1..16 (default 2)" },
-    { "tokens-per-second", 1, O_MPOS + MO_TOKENS_PER_SECOND, "X", "--sequence: video t = frame x S x X, 0..1000 (default 0)" },
-    { "second-per-grid", 1, O_MPOS + MO_SECOND_PER_GRID, "S", "--sequence: seconds per video frame grid, > 0 (default 1)" },
-    { "split-frames", 0, O_MPOS + MO_SPLIT_FRAMES, NULL, "--sequence: each video frame a block of its own (Qwen3-VL)" },
-    { "mrope-section", 1, O_MPOS + MO_SECTION, "T,H,W", "--sequence: slots per axis, sum d/2 (default 16,24,24 at d 128)" },
-    { "mrope-interleaved", 0, O_MPOS + MO_INTERLEAVED, NULL, "--sequence: slots interleaved t,h,w (Qwen3-VL)" },
-    { "grid", 1, O_MPOS + MO_GRID, "WxH", "2-D axial RoPE over W x H ViT patches (base 100 unless given)" },
+    { "sequence", 1, O_SEQUENCE, "SPEC", "M-RoPE: text:N,image:HxW,video:TxHxW (grid before merge)" },
     { "qk", 1, O_QK, "FILE", "rope, xpos, nope: q and k from a 2 x d table (.npy, .csv, .safetensors)" },
     { "snapshot", 0, O_SNAPSHOT, NULL, "print one frame without a terminal and exit" },
     { "size", 1, O_SIZE, "WxH", "snapshot size in cells (default 80x24)" },
@@ -313,7 +299,8 @@ static int cli_apply(struct cli *c, int late)
         if (settings_set(s, &c->app, c->app.p.n, c->set_text[k], err,
                          sizeof err))
             return s->type == SET_FLAG ? fail("%s: %s", lab, err)
-                 : fail("%s %s: %s", lab, c->set_text[k], err);
+                 : fail("%s %s: %s", lab, *c->set_text[k] ? c->set_text[k]
+                                                          : "''", err);
         if (s->given)
             s->given(&c->app);
     }
@@ -503,61 +490,6 @@ static int parse_table_opt(struct cli *c, int val, const char *arg)
     return 0;
 }
 
-static int parse_pane_model(struct cli *c, int pane, const char *arg)
-{
-    params tmp = c->app.p;
-    char err[256];
-    if (params_set_model(&tmp, arg, err, sizeof err))
-        return fail("--%s", err);
-    c->app.cmp.panes[pane].base = tmp.base;
-    c->app.cmp.panes[pane].d = tmp.d;
-    c->app.cmp.panes[pane].rope = tmp.rope;
-    c->app.cmp.panes[pane].model = 1 + params_model_index(arg);
-    c->app.cmp.panes[pane].pairs = 1 + params_model_pairs(arg);
-    if (pane == 2)
-        c->app.cmp.npanes = 3;
-    return 0;
-}
-
-/* --schemes' NAME|pe for pane k: its scores; C is added. */
-static int parse_pane_scheme(struct cli *c, int pane, int val, const char *arg)
-{
-    char lab[32], list[256];
-    int v = strcmp(arg, "pe") == 0 ? -1 : scheme_parse(arg);
-    if (v < 0 && strcmp(arg, "pe") != 0)
-        return fail("%s %s: want pe or %s", opt_label(val, lab, sizeof lab),
-                    arg, scheme_list(list, sizeof list));
-    c->app.cmp.panes[pane].scheme = v + 1;
-    if (pane == 2)
-        c->app.cmp.npanes = 3;
-    return 0;
-}
-
-/* --schemes S1,S2,...: panes A, B, ... in turn, 2 to 6 of them, in the
- * profile mode unless --pane-mode says another. */
-static int parse_pane_schemes(struct cli *c, int val, const char *arg)
-{
-    char buf[512], lab[32];
-    int k = 0;
-    snprintf(buf, sizeof buf, "%s", arg);
-    for (char *save = NULL, *t = strtok_r(buf, ",", &save); t;
-         t = strtok_r(NULL, ",", &save)) {
-        if (k == COMPARE_MAX_PANES)
-            return fail("%s %s: at most %d schemes, one per pane",
-                        opt_label(val, lab, sizeof lab), arg,
-                        COMPARE_MAX_PANES);
-        if (parse_pane_scheme(c, k++, val, t))
-            return 2;
-    }
-    if (k < 2)
-        return fail("%s %s: want 2 to %d schemes, comma separated",
-                    opt_label(val, lab, sizeof lab), arg, COMPARE_MAX_PANES);
-    c->app.cmp.npanes = k;
-    c->app.cmp.mode = PANE_PROFILE;   /* draws the schemes' scores; a
-                                         --pane-mode, a row, is set after */
-    return 0;
-}
-
 /* --export and --snapshot each choose what the run prints: one only. */
 static int set_mode(struct cli *c, enum cli_mode m)
 {
@@ -593,22 +525,11 @@ static int parse_choice(struct cli *c, int val, const char *arg)
     return r;
 }
 
-static int set_rope(struct cli *c, enum rope_opt id, const char *arg)
-{
-    char err[256];
-    if (params_set_rope(&c->app.p, id, arg, err, sizeof err))
-        return fail("--%s", err);
-    return 0;
-}
-
 static int parse_one(struct cli *c, int val, const char *arg)
 {
     switch (val) {
     case O_PLAIN: c->app.plain_mode = 1; return 0;
     case O_NO_USER_SETTINGS: return 0;      /* read by userconf_args */
-    case O_MODEL_B: return parse_pane_model(c, 1, arg);
-    case O_MODEL_C: return parse_pane_model(c, 2, arg);
-    case O_SCHEMES: return parse_pane_schemes(c, val, arg);
     case O_TOUR: c->tour = arg ? arg : ""; return 0;
     case O_FORMAT: c->format = arg; return 0;
     case O_ROWS: return parse_rows(c, arg);
@@ -638,14 +559,11 @@ static int parse_one(struct cli *c, int val, const char *arg)
     case 'h': c->help = 1; return 0;
     case 'V': c->version = 1; return 0;
     default:
-        if (val >= O_ROPE && val < O_ROPE + RO_COUNT)
-            return set_rope(c, (enum rope_opt)(val - O_ROPE), arg);
         if (val >= O_SET)
             return given(c, (size_t)(val - O_SET), arg);
-        if (val >= O_MPOS && val < O_MPOS + MO_COUNT) {
+        if (val == O_SEQUENCE) {
             char err[256];
-            if (mpos_cli_set(c, (enum mpos_opt)(val - O_MPOS), arg, err,
-                             sizeof err))
+            if (mpos_cli_sequence(c, arg, err, sizeof err))
                 return fail("%s", err);
             return 0;
         }
@@ -967,6 +885,9 @@ int cli_parse(struct cli *c, int argc, char **argv)
     terminal_rows(c);
     if (params_check_rope(&c->app.p, err, sizeof err))
         return fail("--%s", err);
+    for (int k = 0; k < MO_COUNT; k++)  /* the rows among them */
+        if (cli_given(c, mpos_cli_name((enum mpos_opt)k) + 2))
+            c->mpos_given |= 1u << k;
     if (mpos_cli_finish(c, err, sizeof err))
         return fail("%s", err);
     c->app.mp_start = c->app.mp;
@@ -1301,7 +1222,6 @@ static void names_add(const char **w, int max, int *n, int count,
         w[(*n)++] = name(k);
 }
 
-static const char *scheme_word(int k) { return scheme_info(k)->name; }
 static const char *model_word(int k) { return rope_preset_at(k)->name; }
 
 int cli_option_words(size_t i, const char **w, int max)
@@ -1314,8 +1234,6 @@ int cli_option_words(size_t i, const char **w, int max)
                                     : settings_words(st, w, max);
     }
     switch (val) {
-    case O_SCHEMES:
-        names_add(w, max, &n, scheme_count(), scheme_word); break;
     case O_EXPORT:
         words_add(w, max, &n, EXPORT_WORDS); break;
     case O_FORMAT:
@@ -1323,8 +1241,6 @@ int cli_option_words(size_t i, const char **w, int max)
         words_add(w, max, &n, SNAP_FMT); break;
     case O_MODEL:
         words_add(w, max, &n, LIST);
-        /* fall through */
-    case O_MODEL_B: case O_MODEL_C:
         names_add(w, max, &n, rope_preset_count(), model_word); break;
     default: break;
     }

@@ -36,18 +36,20 @@ static const char *view_word(int v)
 
 /*
  * The published state, in the order it is sent and must be read: these
- * rows, each view's (struct view's fields) in the order of VIEW_LIST,
- * then TAIL.  d and n come before every bound that depends on them.
+ * rows, the global settings' rows offered to follow mode that no row of
+ * HEAD places, each view's (struct view's fields) in the order of
+ * VIEW_LIST, then TAIL.  d and n come before every bound that depends on
+ * them.
  * What only changes how a screen looks (palette, help card, colours,
  * glyphs, language) is not here: each follower keeps its own.
  */
 static const struct state_field HEAD[] = {
     SF_ROW_ENUM("view", view, view_word, view_parse),
     SF_ROW_INT("split", split, 0, VIEW_COUNT),
-    { .name = "d", .type = SF_PARAM, .param = P_D },
-    { .name = "base", .type = SF_PARAM, .param = P_BASE },
-    { .name = "n", .type = SF_PARAM, .param = P_N },
-    { .name = "pos", .type = SF_PARAM, .param = P_POS },
+    ROW("d", SF_SETTING),               /* APP_SETTINGS' rows */
+    ROW("base", SF_SETTING),
+    ROW("n", SF_SETTING),
+    ROW("pos", SF_SETTING),
     ROW("mpos", SF_MPOS),
     SF_ROWS_ROPE("rope", p.rope, APP_ROPE_MODEL),
     SF_ROW_INT("playing", playing, 0, 1),
@@ -87,17 +89,19 @@ static int rows_name(const struct state_field *rows, const char *name)
     return 0;
 }
 
-/* The settings of view v offered to follow mode that no row of its
- * places: SF_SETTING rows after its own, in the settings' order. */
-static void add_settings(struct fields *t, int v)
+/* The settings of rows offered to follow mode that no row of placed
+ * places: SF_SETTING rows after them, in the settings' order.  first:
+ * the first table of a body. */
+static void add_settings(struct fields *t, const struct setting *rows,
+                         const struct state_field *placed, int first)
 {
     static struct state_field extra[FIELDS_MAX];
     static size_t used;
-    if (v == 0)
+    if (first)
         used = 0;
-    for (const struct setting *s = VIEWS[v]->settings; s && s->name; s++)
+    for (const struct setting *s = rows; s && s->name; s++)
         if ((s->where & SET_FOLLOW) && s->wire &&
-            !rows_name(VIEWS[v]->fields, s->wire) && used < FIELDS_MAX &&
+            !rows_name(placed, s->wire) && used < FIELDS_MAX &&
             t->n < FIELDS_MAX) {
             extra[used] = (struct state_field){ .name = s->wire,
                                                 .type = SF_SETTING };
@@ -109,21 +113,32 @@ static void fields_get(struct fields *t)
 {
     t->n = 0;
     add_rows(t, HEAD);
+    add_settings(t, APP_SETTINGS, HEAD, 1);
     for (int v = 0; v < VIEW_COUNT; v++) {
         add_rows(t, VIEWS[v]->fields);
-        add_settings(t, v);
+        add_settings(t, VIEWS[v]->settings, VIEWS[v]->fields, 0);
     }
     add_rows(t, TAIL);
 }
 
-/* The setting whose follow row is named name (NULL: none). */
+/* The row of rows whose follow row is named name, or NULL. */
+static const struct setting *wire_in(const struct setting *rows,
+                                     const char *name)
+{
+    for (const struct setting *s = rows; s && s->name; s++)
+        if (s->wire && strcmp(s->wire, name) == 0)
+            return s;
+    return NULL;
+}
+
+/* The setting whose follow row is named name (NULL: none): a global
+ * one, or a view's. */
 static const struct setting *wire_setting(const char *name)
 {
-    for (int v = 0; v < VIEW_COUNT; v++)
-        for (const struct setting *s = VIEWS[v]->settings; s && s->name; s++)
-            if (s->wire && strcmp(s->wire, name) == 0)
-                return s;
-    return NULL;
+    const struct setting *s = wire_in(APP_SETTINGS, name);
+    for (int v = 0; !s && v < VIEW_COUNT; v++)
+        s = wire_in(VIEWS[v]->settings, name);
+    return s;
 }
 
 static void setting_text(const struct app *a, const struct state_field *f,
@@ -194,16 +209,6 @@ static void exact_text(double x, char *v, size_t len)
         snprintf(v, len, "%.*g", prec, x);
         if (strtod(v, NULL) == x)
             return;
-    }
-}
-
-static void param_text(const struct app *a, int id, char *v, size_t len)
-{
-    switch (id) {
-    case P_D:    snprintf(v, len, "%d", a->p.d); break;
-    case P_BASE: exact_text(a->p.base, v, len); break;
-    case P_N:    snprintf(v, len, "%lld", (long long)a->p.n); break;
-    default:     snprintf(v, len, "%lld", (long long)a->p.pos); break;
     }
 }
 
@@ -450,7 +455,6 @@ static void field_text(const struct app *a, const struct state_field *f,
                        char *v, size_t len)
 {
     switch (f->type) {
-    case SF_PARAM: param_text(a, f->param, v, len); break;
     case SF_SPEED: case SF_BASE: exact_text(dbl_at(a, f), v, len); break;
     case SF_ENUM:  snprintf(v, len, "%s", f->word((int)int_at(a, f))); break;
     case SF_TOUR:  tour_text(a, v, len); break;
@@ -796,13 +800,6 @@ static int set_field(struct app *a, const struct state_field *f, const char *v,
 {
     char why[APP_MSG_LEN];
     switch (f->type) {
-    case SF_PARAM:
-        if (params_set(&a->p, (enum param_id)f->param, v, why, sizeof why)) {
-            snprintf(err, errlen, "%s", why);
-            return -1;
-        }
-        app_params_changed(a);
-        return 0;
     case SF_SPEED: return set_speed(a, f, v, err, errlen);
     case SF_ENUM:  return set_enum(a, f, v, err, errlen);
     case SF_BASE: case SF_D0: case SF_N0:

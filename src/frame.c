@@ -244,6 +244,7 @@ struct help {
     int nabout;
     char views_label[32], views_help[APP_MSG_LEN];  /* the 1..N row */
     char prompt_help[1024];     /* the view's ':' row and its settings */
+    char global_prompt[512];    /* the global ':' row and the global ones */
 };
 
 /* How the card is laid out. */
@@ -301,7 +302,9 @@ static void help_keys(struct help *h, const struct view *v)
             help_add(h, H_KEY, h->views_label, h->views_help);
         else if (k->label && (k->act == ACT_PROMPT ||   /* its commands */
                               !bound_in(v ? v->keys : NULL, k->key)))
-            help_add(h, H_KEY, k->label, k->help ? k->help : "");
+            help_add(h, H_KEY, k->label,
+                     view_key_help(NULL, k, h->global_prompt,
+                                   sizeof h->global_prompt));
     for (int i = 0; i < h->nitem; i++) {
         const struct help_item *it = &h->item[i];
         int w = text_width(it->text) + (it->kind == H_KEY ? item_text_x(h, it)

@@ -58,10 +58,10 @@ const struct keybind KEYS_GLOBAL[] = {
     { 'r',          ACT_RESET,      "r",      "reset the view; keeps the model, config and table", NULL },
     { 'R',          ACT_RESET_ALL,  "R",      "reset everything (asks first)", NULL },
     { CTRL('L'),    ACT_REDRAW,     "^L",     "redraw the screen", NULL },
-    { ':',          ACT_PROMPT,     ":",      "set a value: :d 512 :base 5e5; "
-                                              ":grid 16x16 or :sequence "
-                                              "text:4,image:16x24 lay out "
-                                              "positions with more axes", NULL },
+    /* the global settings' ':' rows follow (view_key_help) */
+    { ':',          ACT_PROMPT,     ":",      ":grid 16x16 or :sequence "
+                                              "text:4,image:16x24 for more "
+                                              "axes; set a value:", NULL },
     /* listed by the views where a click does something (heatmap) */
     { 'M',          ACT_MOUSE,      NULL,     NULL, NULL },
     { 'P',          ACT_PALETTE,    "P",      "next palette", NULL },

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * mpos_cli.c - --sequence, --grid and the M-RoPE options, their late
- * checks, and the exports they change (position-ids; scores and softmax
- * over the sequence or the patch grid).
+ * mpos_cli.c - --sequence, the late checks of the multi-axis options,
+ * and the exports they change (position-ids; scores and softmax over
+ * the sequence or the patch grid).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -19,112 +19,16 @@ static const char *const OPT_NAME[MO_COUNT] = {
     "--mrope-interleaved", "--grid",
 };
 
-/* "16,24,24": three whole numbers >= 0. */
-static int parse_section(struct mpos_conf *m, const char *arg, char *err,
-                         size_t errlen)
+const char *mpos_cli_name(enum mpos_opt id)
 {
-    long v[3];
-    const char *s = arg, *why;
-    char buf[32];
-    for (int k = 0; k < 3; k++) {
-        const char *e = k < 2 ? strchr(s, ',') : s + strlen(s);
-        if (!e || e - s >= (long)sizeof buf || e == s)
-            goto bad;
-        memcpy(buf, s, (size_t)(e - s));
-        buf[e - s] = 0;
-        if (parse_long(buf, &v[k], &why) || v[k] < 0 || v[k] > MPOS_SLOTS_MAX)
-            goto bad;
-        s = e + 1;
-    }
-    if (v[0] + v[1] + v[2] == 0)
-        goto bad;
-    for (int k = 0; k < 3; k++)
-        m->section[k] = (int)v[k];
-    return 0;
-bad:
-    snprintf(err, errlen, "--mrope-section: '%s': want T,H,W: three whole "
-             "numbers of slots, e.g. 16,24,24", arg);
-    return -1;
+    return (unsigned)id < MO_COUNT ? OPT_NAME[id] : "?";
 }
 
-/* "16x14": columns x rows, each 1..MPOS_GRID_MAX. */
-static int parse_grid(struct mpos_conf *m, const char *arg, char *err,
+int mpos_cli_sequence(struct cli *c, const char *arg, char *err,
                       size_t errlen)
 {
-    long w, h;
-    const char *why, *x = strchr(arg, 'x');
-    char buf[32];
-    if (!x || x - arg >= (long)sizeof buf)
-        goto bad;
-    memcpy(buf, arg, (size_t)(x - arg));
-    buf[x - arg] = 0;
-    if (parse_long(buf, &w, &why) || parse_long(x + 1, &h, &why) ||
-        w < 1 || h < 1 || w > MPOS_GRID_MAX || h > MPOS_GRID_MAX ||
-        w * h > MPOS_TOKENS_MAX)
-        goto bad;
-    m->mode = MPOS_AXIAL;
-    m->grid_w = (int)w;
-    m->grid_h = (int)h;
-    return 0;
-bad:
-    snprintf(err, errlen, "--grid: '%s': want WxH patches (columns x rows), "
-             "each 1..%d, e.g. 14x14", arg, MPOS_GRID_MAX);
-    return -1;
-}
-
-static int parse_real(const char *name, const char *arg, double lo,
-                      double hi, int lo_open, double *out, char *err,
-                      size_t errlen)
-{
-    double v;
-    const char *why;
-    if (parse_double(arg, &v, &why) || v > hi || v < lo || (lo_open && v == lo)) {
-        snprintf(err, errlen, "%s: '%s': want a number %s %g and <= %g",
-                 name, arg, lo_open ? ">" : ">=", lo, hi);
-        return -1;
-    }
-    *out = v;
-    return 0;
-}
-
-int mpos_cli_set(struct cli *c, enum mpos_opt id, const char *arg,
-                 char *err, size_t errlen)
-{
-    struct mpos_conf *m = &c->app.mp;
-    long v;
-    const char *why;
-    c->mpos_given |= 1u << id;
-    switch (id) {
-    case MO_SEQUENCE:
-        return mpos_parse_sequence(m, arg, err, errlen);
-    case MO_SPATIAL_MERGE:
-        if (parse_long(arg, &v, &why) || v < 1 || v > 16) {
-            snprintf(err, errlen, "--spatial-merge: '%s': want a whole "
-                     "number in 1..16", arg);
-            return -1;
-        }
-        m->rules.merge = (int)v;
-        return 0;
-    case MO_TOKENS_PER_SECOND:
-        return parse_real(OPT_NAME[id], arg, 0, 1000, 0,
-                          &m->rules.tokens_per_second, err, errlen);
-    case MO_SECOND_PER_GRID:
-        return parse_real(OPT_NAME[id], arg, 0, 3600, 1,
-                          &m->rules.second_per_grid, err, errlen);
-    case MO_SPLIT_FRAMES:
-        m->rules.split_frames = 1;
-        return 0;
-    case MO_SECTION:
-        return parse_section(m, arg, err, errlen);
-    case MO_INTERLEAVED:
-        m->interleaved = 1;
-        return 0;
-    case MO_GRID:
-        return parse_grid(m, arg, err, errlen);
-    case MO_COUNT:
-        break;
-    }
-    return 0;
+    c->mpos_given |= 1u << MO_SEQUENCE;
+    return mpos_parse_sequence(&c->app.mp, arg, err, errlen);
 }
 
 /* The options that shape a sequence, given without one. */

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * mpos_cli.h - the command line of multi-axis positions (--sequence,
- * --grid, M-RoPE sections) and their exports: position-ids, and scores
- * or softmax over the sequence (peviz/mpos.h).
+ * mpos_cli.h - the command line of multi-axis positions: --sequence,
+ * the late checks of it and of the settings' rows that go with it
+ * (--grid, the M-RoPE sections and rules, app_settings.c), and their
+ * exports: position-ids, and scores or softmax over the sequence
+ * (peviz/mpos.h).
  */
 #ifndef PEVIZ_MPOS_CLI_H
 #define PEVIZ_MPOS_CLI_H
@@ -18,10 +20,14 @@ enum mpos_opt {
     MO_GRID, MO_COUNT
 };
 
-/* Option id's value arg into c->app.mp (and c->mpos_given): 0, or -1
- * with one line in err. */
-int mpos_cli_set(struct cli *c, enum mpos_opt id, const char *arg,
-                 char *err, size_t errlen);
+/* The option's name ("--grid"). */
+const char *mpos_cli_name(enum mpos_opt id);
+
+/* --sequence SPEC into c->app.mp (and its bit of c->mpos_given): 0, or
+ * -1 with one line in err.  The other options are settings' rows
+ * (app_settings.c); cli.c sets their bits of c->mpos_given. */
+int mpos_cli_sequence(struct cli *c, const char *arg, char *err,
+                      size_t errlen);
 
 /*
  * Once every option is read: the checks that need them all (one layout

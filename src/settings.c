@@ -75,7 +75,8 @@ int settings_words(const struct setting *s, const char **w, int max)
     int n = 0;
     if (s->zero_word && n < max - 1)
         w[n++] = s->zero_word;
-    for (int k = 0; s->type == SET_WORD && s->word(k) && n < max - 1; k++)
+    for (int k = 0; (s->type == SET_WORD || (s->type == SET_HOOK && s->word))
+                    && s->word(k) && n < max - 1; k++)
         w[n++] = s->word(k);
     if (s->type == SET_FLAG && max > 2) {
         w[n++] = "on";
@@ -85,12 +86,16 @@ int settings_words(const struct setting *s, const char **w, int max)
     return n;
 }
 
-/* "wants a or b" into err. */
+/* "wants a or b" (or the row's values) into err. */
 static int want_words(const struct setting *s, char *err, size_t errlen)
 {
     const char *w[64];
     char list[480];
     int n = settings_words(s, w, 64);
+    if (s->values) {
+        snprintf(err, errlen, "wants %s", s->values);
+        return -1;
+    }
     snprintf(err, errlen, "wants %s", fmt_names(list, sizeof list, w, n,
                                                 " or "));
     return -1;
@@ -142,8 +147,9 @@ static int set_num(const struct setting *s, struct app *a, const char *text,
     return -1;
 }
 
-int settings_set(const struct setting *s, struct app *a, int64_t n,
-                 const char *text, char *err, size_t errlen)
+/* settings_set without the follows hook. */
+static int set_value(const struct setting *s, struct app *a, int64_t n,
+                     const char *text, char *err, size_t errlen)
 {
     int k;
     if (!text)
@@ -168,9 +174,21 @@ int settings_set(const struct setting *s, struct app *a, int64_t n,
             return want_words(s, err, errlen);
         *(int *)at(a, s) = strcmp(text, "on") == 0;
         return 0;
+    case SET_HOOK:
+        return s->set(a, text, err, errlen);
     default:
         return set_whole(s, a, n, text, err, errlen);
     }
+}
+
+int settings_set(const struct setting *s, struct app *a, int64_t n,
+                 const char *text, char *err, size_t errlen)
+{
+    if (set_value(s, a, n, text, err, errlen))
+        return -1;
+    if (s->follows)
+        s->follows(a);
+    return 0;
 }
 
 const char *settings_prompt(const struct setting *s)
@@ -180,6 +198,8 @@ const char *settings_prompt(const struct setting *s)
 
 size_t settings_size(const struct setting *s)
 {
+    if (s->type == SET_HOOK)
+        return 0;
     return s->type == SET_I64 ? sizeof(int64_t) : s->type == SET_NUM
          ? sizeof(double) : s->type == SET_U32 ? sizeof(uint32_t) : sizeof(int);
 }
@@ -188,6 +208,21 @@ int settings_check(const struct setting *s, const struct app *a, char *err,
                    size_t errlen)
 {
     return s->check ? s->check(a, err, errlen) : 0;
+}
+
+/* x (finite) in the fewest digits that read back as it: "0.1",
+ * "500000" rather than "5e+05". */
+static void num_shortest(double x, char *buf, size_t len)
+{
+    if (x == floor(x) && fabs(x) < 1e15) {
+        snprintf(buf, len, "%.0f", x);
+        return;
+    }
+    for (int prec = 1; prec <= 17; prec++) {
+        snprintf(buf, len, "%.*g", prec, x);
+        if (strtod(buf, NULL) == x)
+            return;
+    }
 }
 
 void settings_text(const struct setting *s, const struct app *a, char *buf,
@@ -200,6 +235,8 @@ void settings_text(const struct setting *s, const struct app *a, char *buf,
             snprintf(buf, len, "%s", s->zero_word);
         else if (s->def_note && (s->open ? !(x > s->min) : !(x >= s->min)))
             snprintf(buf, len, "%s", s->def_note);  /* not given */
+        else if (s->shortest)
+            num_shortest(x, buf, len);
         else
             snprintf(buf, len, "%.17g", x);
         return;
@@ -211,6 +248,9 @@ void settings_text(const struct setting *s, const struct app *a, char *buf,
     }
     case SET_FLAG:
         snprintf(buf, len, *(const int *)at_c(a, s->off) ? "on" : "off");
+        return;
+    case SET_HOOK:
+        s->text(a, buf, len);
         return;
     default:
         if (s->zero_word && int_get(s, a) == 0)
@@ -230,17 +270,8 @@ void settings_show(const struct setting *s, const struct app *a, char *buf,
     if (s->type != SET_NUM || (s->def_note && strcmp(buf, s->def_note) == 0))
         return;
     x = *(const double *)at_c(a, s->off);
-    if (isinf(x))
-        return;
-    if (x == floor(x) && fabs(x) < 1e15) {
-        snprintf(buf, len, "%.0f", x);          /* 500000, not 5e+05 */
-        return;
-    }
-    for (int prec = 1; prec <= 17; prec++) {
-        snprintf(buf, len, "%.*g", prec, x);
-        if (strtod(buf, NULL) == x)
-            return;
-    }
+    if (!isinf(x))
+        num_shortest(x, buf, len);
 }
 
 int settings_takes_arg(const struct setting *s)
@@ -253,6 +284,10 @@ static void values_text(const struct setting *s, char *buf, size_t len)
 {
     const char *w[64];
     char lo[32], hi[32];
+    if (s->values) {
+        snprintf(buf, len, "%s", s->values);
+        return;
+    }
     switch (s->type) {
     case SET_NUM:
         fmt_num(s->min, 6, lo, sizeof lo);

@@ -12,8 +12,10 @@
  * view's rows (struct view's settings, view.h: ATTENTION_SETTINGS in
  * views/attention_settings.c, COMPARE_SETTINGS in
  * views/compare_fields.c), each ended by a row whose name is NULL.
- * Options that are not rows yet (--model-b, --schemes, the lists of
- * longrope, the jobs of one run, ...) are cli.c's own table.
+ * Options that are not settings (the jobs of one run: --export,
+ * --snapshot, --serve, ...; the starting points --model and --config;
+ * --sequence, whose parser and messages are the library's) are cli.c's
+ * own table.
  *
  * Adding a setting (tests/setting_recipe.sh tries it):
  *   1. A member of plain data in struct app or the view's state
@@ -26,11 +28,15 @@
  *            .where = SET_EVERYWHERE, .wire = "att.heads" },
  *      The order of a table is the order the command line applies them:
  *      a row whose range names another row (SETB_BELOW) comes after it.
- *      A relation to other settings is a .check hook (its message says
- *      what it wants); what a change brings with it, .given (command
- *      line, file) and .changed (prompt, with the answer).  A follow row
- *      in the view's fields of the .wire name places it on the wire;
- *      else it goes after the view's rows.
+ *      A value of a form of its own (a list, WxH) is a SET_HOOK row:
+ *      .set, .text and .values (its values in words).  A relation to
+ *      other settings is a .check hook (its message says what it
+ *      wants); what a change brings with it, .follows (wherever it is
+ *      set), .given (command line, file) and .changed (prompt, with the
+ *      answer).  A follow row in the view's fields of the .wire name
+ *      places it on the wire, else it goes after the view's rows (a
+ *      global row: follow_proto.c's head, else after it).  A global row
+ *      at the prompt works in every view.
  *   3. make docs, and commit what it wrote.  tests/unit/test_settings.c
  *      then checks the range and default --help prints against the
  *      parser for the new row too.
@@ -54,8 +60,11 @@ enum set_type {
                        <= max when max > min */
     SET_WORD,       /* int-sized enum at off: word(k) for k = 0, 1, ...
                        until NULL */
-    SET_FLAG        /* int at off, 0 or 1: a bare option on the command
+    SET_FLAG,       /* int at off, 0 or 1: a bare option on the command
                        line, on|off at the prompt */
+    SET_HOOK        /* the row's set and text hooks: a value of its own
+                       form (a list, WxH); off unused, so not at the
+                       prompt */
 };
 
 /* Where a row is offered (bits of .where). */
@@ -93,6 +102,9 @@ struct setting {
     long long lo, hi;           /* whole numbers: the range as shown */
     double min, max;            /* SET_NUM */
     int open;                   /* SET_NUM: > min rather than >= min */
+    int shortest;               /* SET_NUM: settings_text writes the fewest
+                                   digits that read back exactly (as
+                                   settings_show), not 17 */
     enum set_bound bound;
     size_t aux;                 /* SETB_BELOW, SETB_DIM, SETB_BAND: SET_OFF
                                    of the bound (SET_OFF(p.d): d_model) */
@@ -102,9 +114,19 @@ struct setting {
     int even;                   /* whole numbers: even only */
     const char *zero_word;      /* a word that means 0 ("all"), or NULL;
                                    SET_NUM: -inf ("none") */
-    const char *(*word)(int);   /* SET_WORD: value -> name, NULL past the end */
+    const char *(*word)(int);   /* SET_WORD: value -> name, NULL past the
+                                   end; SET_HOOK: the words of its value
+                                   (completions), or NULL */
     int (*parse)(const char *); /* SET_WORD: name -> value, -1 (NULL:
                                    a search of word) */
+    const char *values;         /* the values as --help says them when
+                                   the type's words would not do ("a
+                                   model of --model list"), or NULL */
+    int (*set)(struct app *a, const char *text, char *err, size_t errlen);
+                                /* SET_HOOK: the value from text: 0, or -1
+                                   with "wants ..." in err, a unchanged */
+    void (*text)(const struct app *a, char *buf, size_t len);
+                                /* SET_HOOK: the value as set takes it */
     const char *def;            /* the default as text; reset sets it
                                    (NULL: reset leaves the view's own) */
     const char *def_note;       /* the default as --help says it when
@@ -118,6 +140,9 @@ struct setting {
     /* A relation to other settings, checked after each change: 0, or -1
      * with "wants ..." in err (the value is then put back). */
     int (*check)(const struct app *a, char *err, size_t errlen);
+    /* What a new value brings with it wherever it is set (settings_set
+     * runs it): n keeps pos below it; NULL: nothing. */
+    void (*follows)(struct app *a);
     /* After it is set from the command line or the settings file: what
      * follows from it (a pane it names is shown); NULL: nothing. */
     void (*given)(struct app *a);
@@ -129,9 +154,9 @@ struct setting {
 #define SET_OFF(m) offsetof(struct app, m)
 
 /*
- * Set row s of a from text, for sequence length n: 0, or -1 with
- * "wants ..." (the values it takes) in err and a unchanged.  The check
- * hook is not run (settings_check).
+ * Set row s of a from text, for sequence length n, and run its follows
+ * hook: 0, or -1 with "wants ..." (the values it takes) in err and a
+ * unchanged.  The check hook is not run (settings_check).
  */
 int settings_set(const struct setting *s, struct app *a, int64_t n,
                  const char *text, char *err, size_t errlen);
@@ -147,7 +172,7 @@ int settings_check(const struct setting *s, const struct app *a, char *err,
                    size_t errlen);
 
 /* The value as settings_set takes it back exactly ("8", "half", "on",
- * a double to 17 digits). */
+ * a double to 17 digits, or in the fewest digits for a shortest row). */
 void settings_text(const struct setting *s, const struct app *a, char *buf,
                    size_t len);
 

@@ -7,9 +7,10 @@
  * The protocol's own rows (the view, the parameters, the tour, ...) are
  * in follow_proto.c; each view exports the rows of its settings (struct
  * view's fields, view.h), and follow_proto.c sends them in the order of
- * VIEW_LIST.  A view's setting (settings.h) offered to follow mode goes
- * where an SF_SETTING row of its name stands, or, when no row names it,
- * after the view's rows.
+ * VIEW_LIST.  A setting (settings.h) offered to follow mode goes where an
+ * SF_SETTING row of its name stands (the protocol's own for a global
+ * setting, the view's for a view's), or, when no row names it, after
+ * those rows.
  */
 #ifndef PEVIZ_STATE_FIELD_H
 #define PEVIZ_STATE_FIELD_H
@@ -19,7 +20,6 @@
 struct app;
 
 enum sf_type {
-    SF_PARAM,       /* d, base, n, pos: params_set */
     SF_INT,         /* int at off, bounded */
     SF_I64,         /* int64_t at off, bounded */
     SF_LONG,        /* long at off, bounded */
@@ -66,7 +66,6 @@ struct state_field {
     size_t off;                 /* offsetof(struct app, ...) of the value */
     long long lo, hi;           /* SF_FIXED: the range; else lo only */
     enum sf_bound bound;
-    int param;                  /* SF_PARAM: enum param_id */
     size_t aux;                 /* SF_ROPE, SF_BELOW: see above */
     const char *(*word)(int);   /* SF_ENUM: value -> name */
     int (*parse)(const char *); /* SF_ENUM: name -> value, -1 */

@@ -191,8 +191,8 @@ void views_names(char *buf, size_t len, const char *sep_last);
 void view_point_mark(const struct app *a, canvas *c, int x, int y, int w);
 
 /* The help text of key row k of view v (NULL: a global row): its own,
- * and for v's ':' row the prompt commands of its settings' rows after
- * it ("  :heads N  :head H ..."). */
+ * and for a ':' row the prompt commands of the settings' rows after it
+ * (v's, or the global ones for v NULL: "  :heads N  :head H ..."). */
 const char *view_key_help(const struct view *v, const struct keybind *k,
                           char *buf, size_t len);
 

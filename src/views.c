@@ -185,12 +185,14 @@ const char *view_key_help(const struct view *v, const struct keybind *k,
                           char *buf, size_t len)
 {
     size_t n;
-    if (!v || !v->settings || k->act != ACT_PROMPT)
+    const struct setting *rows = v ? v->settings : APP_SETTINGS;
+    if (!rows || k->act != ACT_PROMPT)
         return k->help ? k->help : "";
     n = (size_t)snprintf(buf, len, "%s", k->help ? k->help : "");
-    for (const struct setting *s = v->settings; s->name && n < len; s++)
+    for (const struct setting *s = rows; s->name && n < len; s++)
         if (s->where & SET_PROMPT)
-            n += (size_t)snprintf(buf + n, len - n, "%s:%s %s", n ? "  " : "",
+            n += (size_t)snprintf(buf + n, len - n, "%s:%s %s",
+                                  !n ? "" : buf[n - 1] == ':' ? " " : "  ",
                                   settings_prompt(s),
                                   s->arg ? s->arg : "on|off");
     return buf;

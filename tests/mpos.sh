@@ -302,18 +302,18 @@ refuse "'image:4x4x4'" --export position-ids --sequence image:4x4x4
 refuse "'text:-3'" --export position-ids --sequence text:-3
 refuse "'text:3x'" --export position-ids --sequence text:3x
 refuse "--mrope-section 16,24,20: sums to 60" --export scores --sequence text:2 -d 128 --mrope-section 16,24,20
-refuse "--mrope-section: '16,24'" --export scores --sequence text:2 --mrope-section 16,24
+refuse "--mrope-section 16,24: wants T,H,W whole numbers" --export scores --sequence text:2 --mrope-section 16,24
 refuse "interleaved over 32 slots, h and w take at most 11 and 10 slots; type --mrope-section 19,11,2" --export scores --sequence text:2 -d 64 --mrope-section 2,28,2 --mrope-interleaved
 refuse "--mrope-interleaved: goes with --sequence" --export scores --mrope-interleaved
 refuse "--spatial-merge: goes with --sequence" --export scores --spatial-merge 2
 refuse "--grid and --sequence" --export scores --grid 4x4 --sequence text:3
-refuse "--grid: '4x'" --export scores --grid 4x
-refuse "--grid: '0x4'" --export scores --grid 0x4
+refuse "--grid 4x: wants WxH, each 1..4096" --export scores --grid 4x
+refuse "--grid 0x4: wants WxH, each 1..4096" --export scores --grid 0x4
 refuse "multiple of 4" --export scores --grid 4x4 -d 30
 refuse "the sequence has 8 tokens" --export scores --sequence text:8 -n 9
 refuse "--export position-ids: goes with --sequence" --export position-ids
-refuse "--tokens-per-second: '-1'" --export position-ids --sequence text:1 --tokens-per-second -1
-refuse "--second-per-grid: '0'" --export position-ids --sequence text:1 --second-per-grid 0
+refuse "--tokens-per-second -1: wants a number >= 0 and <= 1000" --export position-ids --sequence text:1 --tokens-per-second -1
+refuse "--second-per-grid 0: wants a number > 0 and <= 3600" --export position-ids --sequence text:1 --second-per-grid 0
 refuse "--sequence and --pe-file" --export scores --sequence text:3 --pe-file /nonexistent.csv
 refuse "--grid and --pe-file" --export scores --grid 3x3 --pe-file /nonexistent.csv
 refuse "4096 x 4096 tokens x 32768 frequencies is 5.5e+11 terms, over the limit of" --export scores --grid 64x64 -d 65536

@@ -749,9 +749,9 @@ done <<'TABLE'
 --attention-factor 0|--attention-factor 0: wants a finite number > 0
 --rope-scaling longrope --factor 4 --original-max 16 -d 8 --short-factor 1,1,1 --long-factor 1,1,1,1|--short-factor: 3 values; want exactly d/2 = 4
 --rope-scaling longrope --factor 4 --original-max 16 -d 8 --short-factor 1,1,1,1 --long-factor 1,1,1,1,1|--long-factor: 5 values; want exactly d/2 = 4
---short-factor 1,,2|--short-factor '1,,2': empty; want 1..256 finite numbers > 0, comma separated
---short-factor 1,inf|--short-factor '1,inf': not a number; want 1..256 finite numbers > 0
---long-factor ''|--long-factor '': empty
+--short-factor 1,,2|--short-factor 1,,2: wants 1..256 finite numbers > 0, comma separated, or none
+--short-factor 1,inf|--short-factor 1,inf: wants 1..256 finite numbers > 0
+--long-factor ''|--long-factor '': wants 1..256 finite numbers > 0
 --model nosuch|--model 'nosuch': unknown
 --rope-scaling ntk --factor 2 -d 2|--rope-scaling ntk: d 2; want d >= 4
 --rope-scaling ntk --factor 1e300|--rope-scaling ntk: band 1's frequency leaves the range of a double at n=1 with base 10000 and factor 1e300; want a smaller factor or base

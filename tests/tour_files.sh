@@ -39,7 +39,7 @@ refused() {
 }
 printf 'title A\ntext fine\n\nset d 7\n' >"$tmp/value.tour"
 check "--check: a refused command, by line" \
-    refused "$tmp/value.tour" "$tmp/value.tour:4: set d 7: d_model 7"
+    refused "$tmp/value.tour" "$tmp/value.tour:4: set d 7: :d 7: wants an even number 2..65536"
 printf 'title A\ntext fine\nkey Escape\n' >"$tmp/key.tour"
 check "--check: an unknown key, by line" \
     refused "$tmp/key.tour" "$tmp/key.tour:3: key: unknown key 'Escape'"

@@ -30,9 +30,13 @@ _peviz() {
     --mscale-all-dim) return ;;
     --proportion) return ;;
     --attention-factor) return ;;
-    --model-b) COMPREPLY=($(compgen -W 'llama2-7b llama3-8b llama3.1-8b llama3.2-1b mistral-7b-v0.1 mistral-7b-v0.2 qwen2.5-7b qwen2.5-7b-yarn gemma3-global gemma3-local gpt-oss-20b gpt-neox-20b deepseek-v3 qwen2-vl-7b qwen2.5-vl-7b qwen3-vl llama4-scout qwen3-8b-yarn gemma4-full gemma4-sliding kimi-k2.5 deepseek-v3.2 qwen3.5 glm-4.5-air phi-3.5-mini phi-4-mini' -- "$cur")); return ;;
-    --model-c) COMPREPLY=($(compgen -W 'llama2-7b llama3-8b llama3.1-8b llama3.2-1b mistral-7b-v0.1 mistral-7b-v0.2 qwen2.5-7b qwen2.5-7b-yarn gemma3-global gemma3-local gpt-oss-20b gpt-neox-20b deepseek-v3 qwen2-vl-7b qwen2.5-vl-7b qwen3-vl llama4-scout qwen3-8b-yarn gemma4-full gemma4-sliding kimi-k2.5 deepseek-v3.2 qwen3.5 glm-4.5-air phi-3.5-mini phi-4-mini' -- "$cur")); return ;;
-    --schemes) COMPREPLY=($(compgen -W 'sinusoidal rope alibi learned nope t5 kerple-log kerple-power sandwich xpos' -- "$cur")); return ;;
+    --short-factor) return ;;
+    --long-factor) return ;;
+    --spatial-merge) return ;;
+    --tokens-per-second) return ;;
+    --second-per-grid) return ;;
+    --mrope-section) return ;;
+    --grid) return ;;
     --tour) [[ $eq ]] && COMPREPLY=($(compgen -f -- "$cur")); [[ $eq ]] && return ;;
     --slides) COMPREPLY=($(compgen -d -- "$cur")); return ;;
     --record) COMPREPLY=($(compgen -f -- "$cur")); return ;;
@@ -53,14 +57,7 @@ _peviz() {
     --check-freqs) COMPREPLY=($(compgen -f -- "$cur")); return ;;
     --check-cache) COMPREPLY=($(compgen -f -- "$cur")); return ;;
     --layer-type) return ;;
-    --short-factor) return ;;
-    --long-factor) return ;;
     --sequence) return ;;
-    --spatial-merge) return ;;
-    --tokens-per-second) return ;;
-    --second-per-grid) return ;;
-    --mrope-section) return ;;
-    --grid) return ;;
     --qk) COMPREPLY=($(compgen -f -- "$cur")); return ;;
     --size) return ;;
     --scale) return ;;
@@ -85,6 +82,9 @@ _peviz() {
     --window) COMPREPLY=($(compgen -W 'none' -- "$cur")); return ;;
     --chunk) COMPREPLY=($(compgen -W 'none' -- "$cur")); return ;;
     --sink) COMPREPLY=($(compgen -W 'none' -- "$cur")); return ;;
+    --schemes) COMPREPLY=($(compgen -W 'pe sinusoidal rope alibi learned nope t5 kerple-log kerple-power sandwich xpos' -- "$cur")); return ;;
+    --model-b) COMPREPLY=($(compgen -W 'none llama2-7b llama3-8b llama3.1-8b llama3.2-1b mistral-7b-v0.1 mistral-7b-v0.2 qwen2.5-7b qwen2.5-7b-yarn gemma3-global gemma3-local gpt-oss-20b gpt-neox-20b deepseek-v3 qwen2-vl-7b qwen2.5-vl-7b qwen3-vl llama4-scout qwen3-8b-yarn gemma4-full gemma4-sliding kimi-k2.5 deepseek-v3.2 qwen3.5 glm-4.5-air phi-3.5-mini phi-4-mini' -- "$cur")); return ;;
+    --model-c) COMPREPLY=($(compgen -W 'none llama2-7b llama3-8b llama3.1-8b llama3.2-1b mistral-7b-v0.1 mistral-7b-v0.2 qwen2.5-7b qwen2.5-7b-yarn gemma3-global gemma3-local gpt-oss-20b gpt-neox-20b deepseek-v3 qwen2-vl-7b qwen2.5-vl-7b qwen3-vl llama4-scout qwen3-8b-yarn gemma4-full gemma4-sliding kimi-k2.5 deepseek-v3.2 qwen3.5 glm-4.5-air phi-3.5-mini phi-4-mini' -- "$cur")); return ;;
     --base-b) return ;;
     --base-c) return ;;
     --scheme-a) COMPREPLY=($(compgen -W 'pe sinusoidal rope alibi learned nope t5 kerple-log kerple-power sandwich xpos' -- "$cur")); return ;;
@@ -101,6 +101,6 @@ _peviz() {
     --one-d) COMPREPLY=($(compgen -W 'none alone beside' -- "$cur")); return ;;
     esac
     [[ $cur == -* ]] || return 0
-    COMPREPLY=($(compgen -W '--d-model --base --seq-len --pos --view --ascii --no-braille --fps --mouse --low-bandwidth --palette --color --graphics --lang --rope-scaling --factor --original-max --low-freq-factor --high-freq-factor --beta-fast --beta-slow --mscale --mscale-all-dim --proportion --attention-factor --plain --model-b --model-c --schemes --tour --check --slides --record --autoplay --export --format --rows --pe-file --tensor --row-offset --components --serve --serve-mode --follow --files --model --config --check-freqs --check-cache --layer-type --no-truncate --short-factor --long-factor --sequence --spatial-merge --tokens-per-second --second-per-grid --split-frames --mrope-section --mrope-interleaved --grid --qk --snapshot --size --scale --no-user-settings --print-settings --dim --pca --band --ghost --ghost-k --counter --scheme --q --seed --heads --head --train --buckets --max-distance --bidirectional --r1 --r2 --xpos-scale-base --rope-layout --rotary-dims --temperature-tuning --floor-scale --attn-scale --softmax --causal --window --chunk --sink --temperature --content --base-b --base-c --scheme-a --rope-layout-a --layer-a --scheme-b --rope-layout-b --layer-b --scheme-c --rope-layout-c --layer-c --pane-mode --grid-key --one-d --help --version' -- "$cur"))
+    COMPREPLY=($(compgen -W '--d-model --base --seq-len --pos --view --ascii --no-braille --fps --mouse --low-bandwidth --palette --color --graphics --lang --rope-scaling --factor --original-max --low-freq-factor --high-freq-factor --beta-fast --beta-slow --mscale --mscale-all-dim --proportion --attention-factor --short-factor --long-factor --spatial-merge --tokens-per-second --second-per-grid --split-frames --mrope-section --mrope-interleaved --grid --plain --tour --check --slides --record --autoplay --export --format --rows --pe-file --tensor --row-offset --components --serve --serve-mode --follow --files --model --config --check-freqs --check-cache --layer-type --no-truncate --sequence --qk --snapshot --size --scale --no-user-settings --print-settings --dim --pca --band --ghost --ghost-k --counter --scheme --q --seed --heads --head --train --buckets --max-distance --bidirectional --r1 --r2 --xpos-scale-base --rope-layout --rotary-dims --temperature-tuning --floor-scale --attn-scale --softmax --causal --window --chunk --sink --temperature --content --schemes --model-b --model-c --base-b --base-c --scheme-a --rope-layout-a --layer-a --scheme-b --rope-layout-b --layer-b --scheme-c --rope-layout-c --layer-c --pane-mode --grid-key --one-d --help --version' -- "$cur"))
 }
 complete -F _peviz peviz

@@ -188,11 +188,14 @@ static void list_keys(FILE *out, int man)
     }
 }
 
-/* One row of the brief table: where, then each key and what it does. */
+/* One row of the brief table: where, then each key and what it does
+ * (the global ':' with the global settings' commands; a view's with its
+ * own only). */
 static void keys_brief_row(FILE *out, const char *where,
                            const struct keybind *k)
 {
     char vlabel[32], vhelp[256];
+    int global = k == KEYS_GLOBAL;
     const char *sep = "";
     fprintf(out, "| %s | ", where);
     for (; k && k->key; k++) {
@@ -203,6 +206,8 @@ static void keys_brief_row(FILE *out, const char *where,
             views_keys_text(vlabel, sizeof vlabel, vhelp, sizeof vhelp);
             label = vlabel;
             help = vhelp;
+        } else if (global && k->act == ACT_PROMPT) {
+            help = view_key_help(NULL, k, vhelp, sizeof vhelp);
         }
         fprintf(out, "%s`%s` %s", sep, label, help);
         sep = "; ";

@@ -126,6 +126,81 @@ static int base_c_check(const struct app *a, char *err, size_t errlen)
     return base_check(a, a->cmp.panes[2].base, err, errlen);
 }
 
+/* A pane's model: "none" (0) or 1 + a preset of --model list. */
+static const char *model_word(int v)
+{
+    return v == 0 ? "none"
+         : v <= rope_preset_count() ? rope_preset_at(v - 1)->name : NULL;
+}
+
+/* Pane k takes its model's base, d, RoPE scaling and q/k pairs. */
+static void pane_model(struct app *a, int k)
+{
+    struct pane *p = &a->cmp.panes[k];
+    params q = a->p;
+    char err[256];
+    if (p->model == 0 ||
+        params_set_model(&q, rope_preset_at(p->model - 1)->name, err,
+                         sizeof err))
+        return;
+    p->base = q.base;
+    p->d = q.d;
+    p->rope = q.rope;
+    p->pairs = 1 + params_model_pairs(rope_preset_at(p->model - 1)->name);
+}
+
+static void model_b(struct app *a)
+{
+    pane_model(a, 1);
+}
+
+/* Pane C's model, and C shown. */
+static void model_c(struct app *a)
+{
+    pane_model(a, 2);
+    pane_c(a);
+}
+
+#define STR(x) #x
+#define XSTR(x) STR(x)
+#define SCHEMES_VALUES "2 to " XSTR(COMPARE_MAX_PANES) " schemes (pe or a " \
+    "--scheme name), comma separated"
+
+/* --schemes S1,S2,...: panes A, B, ... in turn, 2 to 6 of them, in the
+ * profile mode (a --pane-mode, a later row, may say another). */
+static int schemes_set(struct app *a, const char *text, char *err,
+                       size_t errlen)
+{
+    char buf[512];
+    int v[COMPARE_MAX_PANES], k = 0;
+    snprintf(buf, sizeof buf, "%s", text);
+    for (char *save = NULL, *t = strtok_r(buf, ",", &save); t;
+         t = strtok_r(NULL, ",", &save)) {
+        if (k == COMPARE_MAX_PANES || (v[k++] = scheme_word_parse(t)) < 0)
+            goto bad;
+    }
+    if (k < 2 || text[strlen(text) - 1] == ',' || text[0] == ',')
+        goto bad;
+    for (int i = 0; i < k; i++)
+        a->cmp.panes[i].scheme = v[i];
+    a->cmp.npanes = k;
+    a->cmp.mode = PANE_PROFILE;
+    return 0;
+bad:
+    snprintf(err, errlen, "wants %s", SCHEMES_VALUES);
+    return -1;
+}
+
+/* The panes' schemes, comma separated. */
+static void schemes_text(const struct app *a, char *buf, size_t len)
+{
+    size_t n = 0;
+    buf[0] = 0;
+    for (int i = 0; i < a->cmp.npanes && n < len; i++)
+        n += (size_t)snprintf(buf + n, len - n, "%s%s", i ? "," : "",
+                              scheme_word(a->cmp.panes[i].scheme));
+}
+
 #define CMP_WHERE (SET_CLI | SET_FILE | SET_FOLLOW)
 /* Pane k's (letter l) scores, q/k pairs and layer on the command line;
  * who says which pane, then more (what add does: NULL, or pane_c), and
@@ -148,8 +223,25 @@ static int base_c_check(const struct app *a, char *err, size_t errlen)
       "with NoPE layers" lay more, .where = CMP_WHERE, .wire = "cmp." #k ".layer",   \
       .given = add }
 
-/* In the order the command line applies them. */
+/* In the order the command line applies them: the panes' schemes and a
+ * pane's model before what they set (a pane's scheme, base, pairs, the
+ * mode), so that those given win. */
 const struct setting COMPARE_SETTINGS[] = {
+    { .name = "schemes", .type = SET_HOOK, .set = schemes_set,
+      .text = schemes_text, .word = scheme_at, .values = SCHEMES_VALUES,
+      .def_note = "pe,pe", .arg = "LIST",
+      .help = "compare view: one pane per scheme, A to F, in the profile "
+      "mode", .where = SET_CLI | SET_FILE },
+    { .name = "model-b", .type = SET_WORD, .off = SET_OFF(cmp.panes[1].model),
+      .word = model_word, .values = "a name of --model list or none",
+      .def = "none", .arg = "NAME",
+      .help = "compare view: pane B takes a model's RoPE settings",
+      .where = SET_CLI | SET_FILE, .given = model_b },
+    { .name = "model-c", .type = SET_WORD, .off = SET_OFF(cmp.panes[2].model),
+      .word = model_word, .values = "a name of --model list or none",
+      .def = "none", .arg = "NAME",
+      .help = "compare view: add pane C with a model's RoPE settings",
+      .where = SET_CLI | SET_FILE, .given = model_c },
     { .name = "base-b", .type = SET_NUM, .off = SET_OFF(cmp.panes[1].base),
       .min = 1, .open = 1, .def = "500000", .arg = "BASE",
       .help = "compare view: pane B's base", .where = CMP_WHERE,

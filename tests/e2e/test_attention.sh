@@ -55,7 +55,7 @@ commands() {
     keys : t r a i n ' ' 4 Enter
     expect ":train 4" 'trained length L = 4'
     keys : t r a i n ' ' 9 9 Enter
-    expect ":train 99 is refused" ':train wants a whole number 0..16'
+    expect ":train 99 is refused" ':train 99: wants a whole number 0..16'
     keys : s c h e m e ' ' l e a r n e d Enter
     expect ":scheme learned" 'stand-in table, L = 4'
     keys : i ' ' 1 2 Enter

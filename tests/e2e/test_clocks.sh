@@ -44,7 +44,7 @@ view_keys() {
     keys : 'k 3' Enter
     expect ":k 3 sets the ghost offset" 'ghost k=3:'
     keys : 'k 12abc' Enter
-    expect ":k 12abc is refused with the range it takes" ':k wants a whole number -16777216..16777216'
+    expect ":k 12abc is refused with the range it takes" ':k 12abc: wants a whole number -16777216..16777216'
     check ":k 12abc leaves k at 3" screen_has 'ghost k=3:'
     keys c
     expect "c shows the binary counter" 'lowest bit first'

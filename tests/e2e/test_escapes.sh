@@ -39,7 +39,7 @@ expect "C1 controls in the prompt are shown as U+FFFD, BEL dropped" \
     ':pos �2J�0;pwned'
 keys Enter
 expect "and refused with a message that shows them the same way" \
-    "pos '�2J�0;pwned': not a whole number"
+    ":pos �2J�0;pwned: wants a whole number 0..127"
 # ESC closes the prompt; what follows it arrives as keys
 keys : 'base '
 keys -l $'\033]0;pwned\007'

@@ -87,7 +87,7 @@ static void test_prompt(void)
     CHECK(app_command(&a, "q random") == 0 && a.att.o.q_random == 1);
     CHECK(app_command(&a, "train 100") == 0 && a.att.o.train_len == 100);
     CHECK(app_command(&a, "head 3") == -1 && a.att.o.head == 1);
-    CHECK_STR(a.msg, ":head wants a whole number 1..2");
+    CHECK_STR(a.msg, ":head 3: wants a whole number 1..2");
 }
 
 /* Hostile ':' commands: a clear error, the state untouched. */

@@ -248,7 +248,7 @@ static void test_commands(void)
     /* the choices the refusals name are the tables' */
     char want[256], list[200];
     const char *w[16];
-    snprintf(want, sizeof want, ":mode wants %s", pane_mode_list(list, sizeof list));
+    snprintf(want, sizeof want, ":mode x: wants %s", pane_mode_list(list, sizeof list));
     CHECK_STR(a.msg, want);
     CHECK(view_command(&a, "layout", "x") == 1 && a.msg_error);
     for (int k = 0; k < LAYOUT_COUNT; k++)

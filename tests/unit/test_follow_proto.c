@@ -292,12 +292,12 @@ static void test_rejections(void)
     refused("colour red\n", "unknown field");
     refused("d 64\nd 128\n", "given twice");
     refused("d 64", "newline");
-    refused("d 63\n", "d_model");
-    refused("d 1e9\n", "d_model");
-    refused("n 0\n", "seq_len");
-    refused("base 1\n", "base");
-    refused("base nan\n", "base");
-    refused("pos 4096\n", "pos");             /* n is 4096 */
+    refused("d 63\n", "d: wants an even number 2..65536");
+    refused("d 1e9\n", "d: wants an even number 2..65536");
+    refused("n 0\n", "n: wants a whole number 1..16777216");
+    refused("base 1\n", "base: wants a finite number > 1");
+    refused("base nan\n", "base: wants a finite number > 1");
+    refused("pos 4096\n", "pos: wants a whole number 0..4095"); /* n 4096 */
     refused("view \x1b[2J\n", "not printable");
     refused("view compare\r\n", "not printable");
     refused("view teapot\n", "view");
@@ -420,7 +420,8 @@ static void test_rejections(void)
     odd_state(&q);
     q.view = VIEW_HEATMAP;
     app_command(&q, "d 63");
-    CHECK(strstr(err, q.msg) != NULL);
+    const char *wants = strstr(q.msg, ": wants ");
+    CHECK(wants && strstr(err, wants) && strstr(q.msg, ":d 63: wants "));
 }
 
 /* The table by its file's base name (the loader's path is absolute),

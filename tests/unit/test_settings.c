@@ -17,6 +17,7 @@
 #include "settings.h"
 
 static struct cli c;
+static char help_now[1200];     /* the help line of the row being checked */
 
 /* cli_parse of argv[0] and the words: its result; *lines: the lines it
  * wrote on stderr, *first the first of them. */
@@ -57,9 +58,15 @@ static int range_refusal(const char *line)
         "wants a number", "wants a finite number", "wants an even",
         "unknown option", "doesn't allow an argument" };
     const char *w = strstr(line, ": wants ");
+    char vals[512];
     for (size_t i = 0; i < sizeof RANGE / sizeof RANGE[0]; i++)
         if (strstr(line, RANGE[i]))
             return 1;
+    if (w) {        /* the values as the help line says them */
+        snprintf(vals, sizeof vals, "%.*s", (int)strcspn(w + 8, "\n"), w + 8);
+        if (*vals && strstr(help_now, vals))
+            return 1;
+    }
     return w && strstr(w, " or ") && !strstr(w, "more than");
 }
 
@@ -238,17 +245,31 @@ static void check_default(const struct setting *s)
     CHECK(strcmp(now, def) == 0);
 }
 
+/* Values in words of the help's own ("a name of --model list", "T,H,W
+ * whole numbers"): the default taken when it is one word, a word it does
+ * not know refused. */
+static void check_values(const char *name)
+{
+    char def[64];
+    if (help_default(name, def, sizeof def) == 0 && !strchr(def, ' '))
+        CHECK(taken(name, def));
+    CHECK(try_value(name, "not-one-of-them") == 2);
+}
+
 static void check_row(const struct setting *s)
 {
     char h[1200];
     CHECK(help_of(s->name, h, sizeof h) == 0);
+    snprintf(help_now, sizeof help_now, "%s", h);
     check_default(s);
     if (!settings_takes_arg(s)) {
         CHECK(taken(s->name, NULL));
         CHECK(try_value(s->name, "on") == 2);  /* a flag takes no value */
         return;
     }
-    if (s->type == SET_WORD)
+    if (s->values)
+        check_values(s->name);
+    else if (s->type == SET_WORD)
         check_words(s->name, h);
     else if (s->type == SET_NUM)
         check_num(s->name, h);
@@ -265,7 +286,7 @@ static void check_prompt(void)
     app_init(&a);
     a.view = VIEW_ATTENTION;
     int side = a.att.o.buckets;     /* causal: every bucket on one side */
-    snprintf(want, sizeof want, ":max-distance wants more than %d", side / 2);
+    snprintf(want, sizeof want, ":max-distance 1: wants more than %d", side / 2);
     CHECK(app_command(&a, "max-distance 1") == -1);
     CHECK(strstr(a.msg, want) != NULL);
     CHECK(a.att.o.max_distance > side / 2);     /* as it was */
