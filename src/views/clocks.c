@@ -512,11 +512,13 @@ static int readout_values(struct ctx *x, const struct clocks_band *b,
     rl_set(&out[n], x->text, 0);
     snprintf(out[n].s[0], 160, "sin = % .4f (height)  = PE(%lld,%d)",
              shown(b->s), pos, 2 * b->i);
-    snprintf(out[n++].s[1], 160, "sin = % .4f (height)%s", shown(b->s), at);
+    snprintf(out[n++].s[1], 160, "sin = % .4f%s", shown(b->s),
+             at[0] ? at : " (height)");
     rl_set(&out[n], x->text, 0);
     snprintf(out[n].s[0], 160, "cos = % .4f (reach)   = PE(%lld,%d)",
              shown(b->c), pos, 2 * b->i + 1);
-    snprintf(out[n++].s[1], 160, "cos = % .4f (reach)%s", shown(b->c), at);
+    snprintf(out[n++].s[1], 160, "cos = % .4f%s", shown(b->c),
+             at[0] ? at : " (reach)");
     rl_set(&out[n], x->text, 0);
     snprintf(out[n].s[0], 160,
              "turns %*s + %5.1f%s  (angle %s%s%s = %s rad)", tw, tn,
