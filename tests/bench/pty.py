@@ -19,7 +19,8 @@ How it measures (printed with the table too):
 
 Never fails: prints MISSED next to a figure over its target; exit 0.
 Usage: BUILD=build pty.py PEVIZ [quick]   (BUILD: where bench/peak_rss is)
-PTY_ONLY="latency bandwidth tour slow rss" picks sections.
+PTY_ONLY="latency bandwidth tour slow rss" picks sections; PTY_VIEWS="clocks"
+picks the views of the tables that go view by view.
 """
 import os
 import sys
@@ -49,6 +50,8 @@ ANIM_S = 2.0 if QUICK else 4.0
 IDLE_S = 2.0 if QUICK else 5.0
 
 VIEWS = ['heatmap', 'clocks', 'attention', 'compare']
+if os.environ.get('PTY_VIEWS'):
+    VIEWS = [v for v in VIEWS if v in os.environ['PTY_VIEWS'].split()]
 # Views where Space runs the sweep of pos; attention shows every i and j
 # at once and answers Space with a message only, so it has no sweep row.
 SWEEPS = ['heatmap', 'clocks', 'compare']
