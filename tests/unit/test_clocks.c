@@ -1004,6 +1004,14 @@ static int braille_colours(const canvas *c, int y0, int y1)
     return n;
 }
 
+/* d, pos, and the sweep playing at speed pos/s. */
+static void app_sweeping(struct app *a, int d, long pos, double speed)
+{
+    app_clocks(a, d, pos);
+    a->playing = 1;
+    a->speed = speed;
+}
+
 /* Whether the table row labelled label holds "..." and no number. */
 static int row_waits(const canvas *c, const char *label)
 {
@@ -1024,13 +1032,11 @@ static int row_waits(const canvas *c, const char *label)
 static void test_fast_sweep(void)
 {
     struct app a;
-    canvas c;
-    char hint[256], want[96];
     struct clocks_layout l;
+    char want[96], hint[256];
+    canvas c;
 
-    app_clocks(&a, 64, 37);
-    a.playing = 1;
-    a.speed = 16;
+    app_sweeping(&a, 64, 37, 16);
     draw(&a, &c, 80, 23, hint, sizeof hint);
     snprintf(want, sizeof want, "sin = % .4f (height)  = PE(32,0)", sin(32.0));
     CHECK(canvas_has(&c, want));
