@@ -1419,10 +1419,10 @@ const struct view VIEW_CLOCKS_DEF = {
     .point_text = clocks_point_text,
     .raster = clocks_raster,
     .raster_parts = 1 + IMAGE_TILES,
-    /* Every hand and number of the faces and the table moves in a frame
-     * of the sweep: at 16 pos/s and 10 frames/s that is 5 KB/s at 80x24.
-     * Paced to 1800 B/s there, under 2 KB/s over any few seconds: fewer
-     * frames at high speed, each still turning every face. */
+    /* Paced to 1800 B/s at 80x24, under 2 KB/s over any few seconds: a
+     * frame of a sweep with every hand and number is about 500 bytes
+     * (3.6 frames/s), one of the hands alone (sweep_holds) under 300
+     * (6 frames/s or more at 16 pos/s), each still turning every face. */
     .pace = 1800.0 / (80 * 24),
     .about =
         "Each band i of the encoding is a clock hand that turns omega_i = "
