@@ -43,6 +43,7 @@
 #define READOUT_LINES 12    /* rows the readout uses when it has them */
 #define BIG_MIN_W 64
 #define TEXT_MIN_W 20
+#define LIVE_SPEED 4.0      /* pos/s: a faster sweep holds its numbers */
 
 /* ---- pure parts ------------------------------------------------------- */
 
@@ -226,6 +227,48 @@ static int tile_nearest(int band, int half, int tiles)
                  (2LL * (half - 1)));
 }
 
+/* ---- what a sweep sends ----------------------------------------------- */
+
+/*
+ * A sweep over LIVE_SPEED pos/s (or any sweep in low-bandwidth mode)
+ * changes every number of the table in every frame, faster than anyone
+ * reads them.  Those numbers, and the colour changes where a hand
+ * crosses a rim or an axis, would be more than half of each frame's
+ * bytes, and the view's pace would then allow fewer frames.  So such a
+ * sweep sends the hands, each face in one colour, and the numbers wait:
+ * the table's sin and cos rows show "..." until the sweep pauses or
+ * slows down, and the readout of the band under the cursor shows the
+ * numbers of the last position that is a multiple of the speed (a whole
+ * second of the sweep), which its lines name: it changes once a second.
+ */
+static int sweep_holds(const struct app *a)
+{
+    return a->playing && (a->low_bandwidth || a->speed > LIVE_SPEED);
+}
+
+/* The position whose numbers the readout shows: pos itself, or while a
+ * sweep holds them the last multiple of its speed (at most n). */
+static int64_t readout_pos(const struct app *a)
+{
+    if (!sweep_holds(a))
+        return a->p.pos;
+    int64_t every = (int64_t)a->speed;
+    if (every > a->p.n)
+        every = a->p.n;
+    if (every < 1)
+        every = 1;
+    return a->p.pos - a->p.pos % every;
+}
+
+/* While a sweep holds its numbers, a face in cells is drawn in its
+ * hand's colour alone (the ghost keeps its own): a hand crossing the rim
+ * or an axis then costs no colour change on the wire. */
+static void face_plain(const struct app *a, struct clock_face *f)
+{
+    if (sweep_holds(a))
+        f->ring = f->axis = f->hand;
+}
+
 /* ---- drawing helpers -------------------------------------------------- */
 
 /* Symbols, with ASCII spellings for terminals without UTF-8. */
@@ -402,6 +445,7 @@ static void big_face(struct ctx *x, const struct clocks_band *b)
     struct clock_face f;
 
     big_spec(x, b, &f);
+    face_plain(a, &f);
     clocks_face_draw(x->c, &f);
     view_point_mark(a, x->c, f.cx / 2, f.cy / 4, 1);    /* the hub */
     /* axis names where the axes leave the face: cos right, sin up */
@@ -437,19 +481,64 @@ static int turns_width(const params *p, double omega)
     return (int)strlen(most);
 }
 
+/* Band b at the position whose numbers the readout shows. */
+static void readout_at(const struct app *a, const struct clocks_band *b,
+                       struct clocks_band *at)
+{
+    params q = a->p;
+
+    q.pos = readout_pos(a);
+    if (q.pos == a->p.pos)
+        *at = *b;
+    else
+        clocks_band_info(&q, b->i, at);
+}
+
+/* The readout's sin, cos and turns lines: of band b at pos (all
+ * widths name pos when the sweep holds the numbers). */
+static int readout_values(struct ctx *x, const struct clocks_band *b,
+                          long long pos, struct rline *out)
+{
+    const struct syms *sy = x->sy;
+    char ang[32], tn[32], who[24] = "pos", at[32] = "";
+    int n = 0, tw = turns_width(&x->a->p, b->omega);
+
+    if (sweep_holds(x->a)) {
+        snprintf(who, sizeof who, "%lld", pos);
+        snprintf(at, sizeof at, " at pos %s", who);
+    }
+    fmt_count(b->turns, TURNS_W, tn, sizeof tn);
+    fmt_num(b->angle, 6, ang, sizeof ang);
+    rl_set(&out[n], x->text, 0);
+    snprintf(out[n].s[0], 160, "sin = % .4f (height)  = PE(%lld,%d)",
+             shown(b->s), pos, 2 * b->i);
+    snprintf(out[n++].s[1], 160, "sin = % .4f%s", shown(b->s),
+             at[0] ? at : " (height)");
+    rl_set(&out[n], x->text, 0);
+    snprintf(out[n].s[0], 160, "cos = % .4f (reach)   = PE(%lld,%d)",
+             shown(b->c), pos, 2 * b->i + 1);
+    snprintf(out[n++].s[1], 160, "cos = % .4f%s", shown(b->c),
+             at[0] ? at : " (reach)");
+    rl_set(&out[n], x->text, 0);
+    snprintf(out[n].s[0], 160,
+             "turns %*s + %5.1f%s  (angle %s%s%s = %s rad)", tw, tn,
+             clocks_deg_mod(b->angle), sy->deg, who, sy->dot, sy->om, ang);
+    snprintf(out[n++].s[1], 160, "turns %*s + %5.1f%s", tw, tn,
+             clocks_deg_mod(b->angle), sy->deg);
+    return n;
+}
+
 static int readout_band(struct ctx *x, const struct clocks_band *b,
                         struct rline *out)
 {
     const struct app *a = x->a;
     const struct syms *sy = x->sy;
-    char om[32], lam[32], base[32], ang[32], tn[32];
-    long long pos = (long long)a->p.pos;
-    int n = 0, tw = turns_width(&a->p, b->omega);
+    char om[32], lam[32], base[32];
+    struct clocks_band held;
+    int n = 0;
 
-    fmt_count(b->turns, TURNS_W, tn, sizeof tn);
     fmt_num(b->omega, 4, om, sizeof om);
     fmt_num(b->lambda, 4, lam, sizeof lam);
-    fmt_num(b->angle, 6, ang, sizeof ang);
     fmt_base(a->p.base, base, sizeof base);
 
     rl_set(&out[n], x->text, ATTR_BOLD);
@@ -490,21 +579,8 @@ static int readout_band(struct ctx *x, const struct clocks_band *b,
                  sy->om, lam);
     }
     n++;
-    rl_set(&out[n], x->text, 0);
-    snprintf(out[n].s[0], 160, "sin = % .4f (height)  = PE(%lld,%d)",
-             shown(b->s), pos, 2 * b->i);
-    snprintf(out[n++].s[1], 160, "sin = % .4f (height)", shown(b->s));
-    rl_set(&out[n], x->text, 0);
-    snprintf(out[n].s[0], 160, "cos = % .4f (reach)   = PE(%lld,%d)",
-             shown(b->c), pos, 2 * b->i + 1);
-    snprintf(out[n++].s[1], 160, "cos = % .4f (reach)", shown(b->c));
-    rl_set(&out[n], x->text, 0);
-    snprintf(out[n].s[0], 160,
-             "turns %*s + %5.1f%s  (angle pos%s%s = %s rad)", tw, tn,
-             clocks_deg_mod(b->angle), sy->deg, sy->dot, sy->om, ang);
-    snprintf(out[n++].s[1], 160, "turns %*s + %5.1f%s", tw, tn,
-             clocks_deg_mod(b->angle), sy->deg);
-    return n;
+    readout_at(a, b, &held);
+    return n + readout_values(x, &held, (long long)readout_pos(a), out + n);
 }
 
 static int readout_ghost(struct ctx *x, const struct clocks_band *b,
@@ -852,6 +928,7 @@ static void tile_draw(struct ctx *x, int px, int y, const struct clocks_band *b,
     int ty = y + fr, rr = x->rule_row;  /* the rule row pushes the rest down */
 
     tile_spec(x, px, y, b, is_cursor, &f);
+    face_plain(a, &f);
     clocks_face_draw(x->c, &f);
     int lw = canvas_printf(x->c, px, ty, vw, is_cursor ? x->cursor : x->text,
                            RGB_DEFAULT, ATTR_BOLD | (is_cursor ? ATTR_REVERSE : 0),
@@ -873,9 +950,7 @@ static void tile_draw(struct ctx *x, int px, int y, const struct clocks_band *b,
                 RGB_DEFAULT, 0);
     if (rr)
         rule_cell(x, px, ty + 4, vw, b);
-    if (a->low_bandwidth && a->playing) {
-        /* low-bandwidth sweep: only the hands move; the numbers of every
-         * tile would change each frame, so they wait for a pause */
+    if (sweep_holds(a)) {
         canvas_text(x->c, px, ty + rr + 4, vw, " ...", x->dim, RGB_DEFAULT, 0);
         canvas_text(x->c, px, ty + rr + 5, vw, " ...", x->dim, RGB_DEFAULT, 0);
     } else {
@@ -1344,10 +1419,10 @@ const struct view VIEW_CLOCKS_DEF = {
     .point_text = clocks_point_text,
     .raster = clocks_raster,
     .raster_parts = 1 + IMAGE_TILES,
-    /* Every hand and number of the faces and the table moves in a frame
-     * of the sweep: at 16 pos/s and 10 frames/s that is 5 KB/s at 80x24.
-     * Paced to 1800 B/s there, under 2 KB/s over any few seconds: fewer
-     * frames at high speed, each still turning every face. */
+    /* Paced to 1800 B/s at 80x24, under 2 KB/s over any few seconds: a
+     * frame of a sweep with every hand and number is about 500 bytes
+     * (3.6 frames/s), one of the hands alone (sweep_holds) under 300
+     * (6 frames/s or more at 16 pos/s), each still turning every face. */
     .pace = 1800.0 / (80 * 24),
     .about =
         "Each band i of the encoding is a clock hand that turns omega_i = "

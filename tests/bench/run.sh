@@ -6,7 +6,8 @@
 # that measured nothing NO DATA, and either makes the script exit 1 (after
 # the whole table).
 # BENCH_QUICK=1 takes fewer samples; BENCH_ONLY="frame pty follow graphics export cache"
-# and PTY_ONLY="latency bandwidth slow rss" pick sections.
+# and PTY_ONLY="latency bandwidth slow rss" pick sections, PTY_VIEWS="clocks"
+# the views of pty.py's tables.
 set -u
 PEVIZ=${PEVIZ:-./peviz}
 BUILD=${BUILD:-build}

@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: ISC
 # The clocks view in a real terminal (tmux): band keys, the ghost hand
 # and its ':k' command, the counter, zoom; Space animates the sweep (pos
-# advances) and stops it again, and once paused nothing at all is written.
+# advances) and stops it again, and once paused nothing at all is written;
+# a sweep at 16 pos/s holds its numbers and, paused, shows exactly the
+# still frame of its position.
 . "$(dirname "$0")/lib.sh"
 e2e_init test_clocks
 e2e_need_tmux
@@ -144,8 +146,69 @@ for i in range(4): print("%.17g" % 500 ** (-2 * i / 8))' >"$TMPD/b500.csv"
     quit_clean "port check"
 }
 
+# The readout's position, from its "= PE(P,0)" (the band under the cursor).
+readout_pos() { capture | grep -o 'PE([0-9]*,0)' | head -n 1 | tr -dc 0-9; }
+
+# True once the status position is past $1.
+pos_past() { local p; p=$(status_pos); [ -n "$p" ] && [ "$p" -gt "$1" ]; }
+
+# While the sweep holds its numbers: the readout shows a multiple of 16
+# that is not the status line's position.
+readout_held() {
+    local r p
+    r=$(readout_pos)
+    p=$(status_pos)
+    [ -n "$r" ] && [ -n "$p" ] && [ $((r % 16)) -eq 0 ] && [ "$r" != "$p" ]
+}
+
+# rows_are FILE [-e]: the pane's rows 1-23 are FILE's (the status row,
+# which says "sweep paused", apart); -e compares colours too.
+rows_are() {
+    t capture-pane -p $2 -t t | head -n 23 >"$TMPD/rows"
+    cmp -s "$1" "$TMPD/rows"
+}
+
+# A sweep at 16 pos/s sends the hands and holds the numbers; paused, the
+# screen is the still frame of its position: the text --snapshot draws
+# there (every number pos's own again) and, colours included, the
+# screen of a program started at that position.
+fast_sweep() {
+    local p
+    start_peviz 80 24 --color 256 --view clocks --fps 10
+    expect "fast sweep: starts" 'PE clocks'
+    keys '>' '>'
+    expect "fast sweep: 16 pos/s" 'sweep speed 16 pos/s'
+    keys Space
+    expect "16 pos/s: the table's sin row waits" \
+        'sin      ...      ...      ...      ...      ...      ...      ...      ...'
+    check "16 pos/s: the sweep reaches pos 20" poll_until pos_past 20
+    check "16 pos/s: the readout holds a multiple of 16, not pos" \
+        poll_until readout_held
+    keys Space
+    expect "fast sweep: Space pauses" 'sweep paused'
+    p=$(status_pos)
+    "$PEVIZ" --snapshot --color 256 --format text --size 80x24 --view clocks \
+        --fps 10 --pos "$p" | head -n 23 | sed 's/ *$//' >"$TMPD/still"
+    check "paused at pos=$p: no row waits any more" \
+        grep -q '^sin   *-\{0,1\}[0-9]' "$TMPD/still"
+    if poll_until rows_are "$TMPD/still"; then
+        pass "paused at pos=$p: rows 1-23 are --snapshot's at pos $p"
+    else
+        fail "paused at pos=$p: rows 1-23 are --snapshot's at pos $p"
+        diff "$TMPD/still" "$TMPD/rows" | head -n 20 | sed 's/^/     > /'
+    fi
+    t capture-pane -p -e -t t | head -n 23 >"$TMPD/swept"
+    quit_clean "fast sweep, then q"
+    start_peviz 80 24 --color 256 --view clocks --fps 10 --pos "$p"
+    expect "started at pos=$p" "pos=$p "
+    check "in colour too: the swept screen is the one started at pos=$p" \
+        poll_until rows_are "$TMPD/swept" -e
+    quit_clean "started at pos=$p, then q"
+}
+
 view_keys
 sweep
+fast_sweep
 rope_rules
 port_check
 stop

@@ -984,6 +984,108 @@ static void test_check(void)
     remove(path);
 }
 
+/* The distinct foreground colours of the braille cells in rows y0..y1
+ * (at most 8 counted). */
+static int braille_colours(const canvas *c, int y0, int y1)
+{
+    rgb seen[8];
+    int n = 0;
+    for (int y = y0; y <= y1; y++)
+        for (int x = 0; x < c->w; x++) {
+            const cell *k = canvas_at(c, x, y);
+            int j = 0;
+            if (!k || k->kind != CELL_BRAILLE)
+                continue;
+            while (j < n && seen[j] != k->fg)
+                j++;
+            if (j == n && n < 8)
+                seen[n++] = k->fg;
+        }
+    return n;
+}
+
+/* d, pos, and the sweep playing at speed pos/s. */
+static void app_sweeping(struct app *a, int d, long pos, double speed)
+{
+    app_clocks(a, d, pos);
+    a->playing = 1;
+    a->speed = speed;
+}
+
+/* Whether the table row labelled label holds "..." and no number. */
+static int row_waits(const canvas *c, const char *label)
+{
+    char row[4096];
+    if (row_starting(c, label, row, sizeof row) < 0)
+        return 0;
+    return strstr(row, " ...") != NULL && strpbrk(row + 4, "0123456789") == NULL;
+}
+
+/*
+ * A sweep over 4 pos/s (d 64, pos 37, 16 pos/s) sends the hands: they
+ * stand at pos (the big face's tip where 37 rad says), each face in one
+ * colour; the table's sin and cos rows wait; the readout shows the last
+ * multiple of the speed, 32, and says so, with the formula's values.
+ * Paused, at 4 pos/s, or after the sweep, every number is pos's again
+ * and the faces have their colours; low-bandwidth mode holds at 4 pos/s.
+ */
+static void test_fast_sweep(void)
+{
+    struct app a;
+    struct clocks_layout l;
+    char want[96], hint[256];
+    canvas c;
+
+    app_sweeping(&a, 64, 37, 16);
+    draw(&a, &c, 80, 23, hint, sizeof hint);
+    snprintf(want, sizeof want, "sin = % .4f (height)  = PE(32,0)", sin(32.0));
+    CHECK(canvas_has(&c, want));
+    snprintf(want, sizeof want, "cos = % .4f (reach)   = PE(32,1)", cos(32.0));
+    CHECK(canvas_has(&c, want));
+    snprintf(want, sizeof want, "turns  %d + %5.1f°  (angle 32·ω = 32 rad)",
+             (int)floor(32 / (2 * PI)), fmod(32.0, 2 * PI) * 180 / PI);
+    CHECK(canvas_has(&c, want));
+    CHECK(!canvas_has(&c, "PE(37,"));
+    CHECK(row_waits(&c, "sin "));
+    CHECK(row_waits(&c, "cos "));
+    clocks_layout(80, 23, 32, 0, 0, &l);
+    int dots = 4 * l.face_rows, cx = dots / 2 - 1, cy = 4 + dots / 2 - 1, tx, ty;
+    clocks_hand_end(cx, cy, clocks_hand_len(dots / 2 - 1), 37.0, &tx, &ty);
+    CHECK(dot_set(&c, tx, ty));                     /* the hand at pos 37 */
+    CHECK(braille_colours(&c, 1, l.face_rows) == 1);
+    CHECK(braille_colours(&c, l.table_y, l.table_y + l.fr - 1) == 1);
+    canvas_free(&c);
+
+    for (int k = 0; k < 2; k++) {       /* paused at 16 pos/s; 4 pos/s */
+        a.playing = k;
+        a.speed = k ? 4 : 16;
+        draw(&a, &c, 80, 23, hint, sizeof hint);
+        snprintf(want, sizeof want, "sin = % .4f (height)  = PE(37,0)",
+                 sin(37.0));
+        CHECK(canvas_has(&c, want));
+        CHECK(!row_waits(&c, "sin ") && !row_waits(&c, "cos "));
+        CHECK(!canvas_has(&c, "at pos 3") && !canvas_has(&c, "32·ω"));
+        CHECK(braille_colours(&c, 1, l.face_rows) > 1);
+        CHECK(braille_colours(&c, l.table_y, l.table_y + l.fr - 1) > 1);
+        canvas_free(&c);
+    }
+
+    a.low_bandwidth = 1;                /* 4 pos/s: held at 36 */
+    draw(&a, &c, 80, 23, hint, sizeof hint);
+    CHECK(canvas_has(&c, "PE(36,0)") && row_waits(&c, "sin "));
+    canvas_free(&c);
+
+    /* narrow: the short wordings name the position too */
+    a.low_bandwidth = 0;
+    a.speed = 16;
+    draw(&a, &c, 30, 40, hint, sizeof hint);
+    snprintf(want, sizeof want, "sin = % .4f at pos 32", sin(32.0));
+    CHECK(canvas_has(&c, want));
+    snprintf(want, sizeof want, "cos = % .4f at pos 32", cos(32.0));
+    CHECK(canvas_has(&c, want));
+    canvas_free(&c);
+}
+
 int main(void)
 {
     test_hand_end();
@@ -1006,5 +1108,6 @@ int main(void)
     test_presenter_numbers();
     test_small_ghost();
     test_check();
+    test_fast_sweep();
     TEST_END("test_clocks");
 }
