@@ -501,7 +501,7 @@ int app_command_file(const char *name)
 /* :model NAME, :scaling METHOD, :factor S, ... (params.h names). */
 static int rope_command(struct app *a, const char *name, const char *arg)
 {
-    int id = rope_opt_parse(name), model = strcmp(name, "model") == 0;
+    int id = params_rope_opt_parse(name), model = strcmp(name, "model") == 0;
     char err[APP_MSG_LEN], sc[64];
     params next = a->p;
     if (id < 0 && !model)
@@ -864,14 +864,14 @@ struct score_ctx *app_scores_new_for(const struct app *a, const params *p,
     }
     struct score_ctx *s = scores_new(p->d, p->base, p->n, o, tp);
     if (s)
-        scores_set_plan(s, plan_of(p));
+        scores_set_plan(s, plans_of(p));
     const struct pe_table *qk = a->qk_table;
     if (s && qk && qk->d == s->d && qk->n >= 2) {
         int64_t h = qk->n / 2 > s->head ? s->head : qk->n / 2 - 1;
         scores_set_qk(s, qk->v + 2 * h * qk->d, qk->v + (2 * h + 1) * qk->d);
     }
     if (s && a->t5_table)   /* a bucket count that differs keeps the stand-in */
-        scores_set_t5_table(s, a->t5_table->v, (int)a->t5_table->n,
+        t5_set_scores_table(s, a->t5_table->v, (int)a->t5_table->n,
                             a->t5_table->d);
     return s;
 }

@@ -1105,7 +1105,7 @@ void cli_models(FILE *f)
         char b[32], s[32], L[24], ramp[40], fa[24], fm[24], lt[80];
         params_default(&p);
         params_set_model(&p, m->name, b, sizeof b);
-        const pe_plan *pl = plan_of(&p);
+        const pe_plan *pl = plans_of(&p);
         fmt_base(p.base, b, sizeof b);
         fmt_num(p.rope.factor, 6, s, sizeof s);
         snprintf(L, sizeof L, "%ld", (long)p.rope.original_max);

@@ -115,7 +115,7 @@ static int export_pe_blocks(const params *p, struct row_range rr, int fmt,
 static int export_cache(const params *p, struct row_range rr, int fmt,
                         FILE *out)
 {
-    const pe_plan *pl = plan_of(p);
+    const pe_plan *pl = plans_of(p);
     double *row = malloc((size_t)p->d * sizeof *row);
     long double *w = malloc((size_t)pl->half * sizeof *w);
     if (!row || !w) {
@@ -190,7 +190,7 @@ static int export_scores(const struct cli *c, struct row_range rr, int fmt,
  * cannot be evaluated. */
 static const pe_plan *export_plan(const params *p, const char *what)
 {
-    const pe_plan *pl = plan_of(p);
+    const pe_plan *pl = plans_of(p);
     if (!pl->invalid)
         return pl;
     errline("--export %s: the scaling settings cannot be evaluated", what);
@@ -250,7 +250,7 @@ static void bound_head(const struct cli *c, int *head, int *rot)
  * be evaluated. */
 static int bound_omegas(const params *p, int head, int rot, double *w)
 {
-    const pe_plan *pl = plan_get(&p->rope, rot, p->base, p->n);
+    const pe_plan *pl = plans_get(&p->rope, rot, p->base, p->n);
     if (pl->invalid || pl->d != rot)
         return -1;
     for (int i = 0; i < head / 2; i++)

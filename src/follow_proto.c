@@ -723,7 +723,7 @@ static int set_rope(struct app *a, const struct state_field *f, const char *v,
     int model = 0;
     while ((tok = strtok_r(NULL, " ", &save))) {
         char *eq = strchr(tok, '=');
-        int id = eq ? (*eq = 0, rope_opt_parse(tok)) : -1;
+        int id = eq ? (*eq = 0, params_rope_opt_parse(tok)) : -1;
         if (eq && !strcmp(tok, "model") && !model &&
             (model = 1 + params_model_index(eq + 1)) > 0)
             continue;

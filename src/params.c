@@ -269,7 +269,7 @@ static const char *rope_opt_range(int id, char *buf, size_t len)
     return (unsigned)id < RO_COUNT ? ROPE_OPT_RANGES[id] : "?";
 }
 
-int rope_opt_parse(const char *name)
+int params_rope_opt_parse(const char *name)
 {
     if (name && strcmp(name, "scaling") == 0)
         return RO_SCALING;

@@ -86,7 +86,7 @@ enum rope_opt {
 extern const char *const ROPE_OPT_NAMES[RO_COUNT];
 
 /* The option by name (also "scaling" for rope-scaling), or -1. */
-int rope_opt_parse(const char *name);
+int params_rope_opt_parse(const char *name);
 
 #define ROPE_ORIGINAL_MAX_MAX 2147483647L
 

@@ -8,7 +8,7 @@ static pe_plan slots[PLANS_KEPT];
 static long used_at[PLANS_KEPT];    /* 0: empty; else the last request */
 static long clock_, computed;
 
-const pe_plan *plan_get(const rope_scaling *sc, int d, double base,
+const pe_plan *plans_get(const rope_scaling *sc, int d, double base,
                         int64_t n)
 {
     int victim = 0;
@@ -33,14 +33,14 @@ const pe_plan *plan_get(const rope_scaling *sc, int d, double base,
     return &slots[victim];
 }
 
-const pe_plan *plan_of(const params *p)
+const pe_plan *plans_of(const params *p)
 {
-    return plan_get(&p->rope, p->d, p->base, p->n);
+    return plans_get(&p->rope, p->d, p->base, p->n);
 }
 
-const pe_plan *plan_unscaled(const params *p)
+const pe_plan *plans_unscaled(const params *p)
 {
-    return plan_get(NULL, p->d, p->base, p->n);
+    return plans_get(NULL, p->d, p->base, p->n);
 }
 
 long plans_computed(void)

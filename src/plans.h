@@ -15,14 +15,14 @@
 
 /* The plan of sc (NULL: no scaling) at d, base and n.  The pointer
  * stays valid until PLANS_KEPT other settings have been asked for. */
-const pe_plan *plan_get(const rope_scaling *sc, int d, double base,
+const pe_plan *plans_get(const rope_scaling *sc, int d, double base,
                         int64_t n);
 
 /* The plan of the parameters (d, base, n and their scaling). */
-const pe_plan *plan_of(const params *p);
+const pe_plan *plans_of(const params *p);
 
 /* The plan of the parameters with no scaling: the sinusoid's bands. */
-const pe_plan *plan_unscaled(const params *p);
+const pe_plan *plans_unscaled(const params *p);
 
 /* How many plans are computed so far (for the tests: once per change). */
 long plans_computed(void);

@@ -121,6 +121,8 @@ def agrees(text, value):
     band's wavelength is printed inf)."""
     if text == "inf":
         return value == float("inf")
+    if not math.isfinite(value):    # a finite text never stands for it
+        return False
     m = re.fullmatch(r"(-?)([0-9]+)(?:\.([0-9]+))?(?:e([-+]?[0-9]+))?", text)
     if not m:
         return False
@@ -220,13 +222,21 @@ def attention(c, B, S, F, n):
     if chain:
         check("%s attention S(0,0) %s vs %g" % (c, chain[-1], S[0][0]),
               agrees(chain[-1], S[0][0]))
-    m = re.search(r"cell: mean over ([0-9]+) x \1 positions = (%s)" % NUM, text)
+    # the mean over the pairs the block shows (a mask's hidden ones are
+    # -inf in the export), and their count where a mask cuts the block
+    m = re.search(r"cell: mean (?:over ([0-9]+) x \1 positions|of the ([0-9]+) "
+                  r"shown pairs of ([0-9]+) x \3) = (%s)" % NUM, text)
     check("%s attention cell line" % c, m is not None)
     if m:
-        K = int(m.group(1))
-        mean = sum(S[i][j] for i in range(K) for j in range(K)) / (K * K)
-        check("%s attention cell %s vs %g" % (c, m.group(2), mean),
-              agrees(m.group(2), mean))
+        K = int(m.group(1) or m.group(3))
+        shown = [S[i][j] for i in range(K) for j in range(K)
+                 if S[i][j] != -math.inf]
+        mean = sum(shown) / len(shown)
+        check("%s attention cell %s vs %g" % (c, m.group(4), mean),
+              agrees(m.group(4), mean))
+        check("%s attention cell count %s vs %d" % (c, m.group(2), len(shown)),
+              (m.group(2) is None) == (len(shown) == K * K)
+              and (m.group(2) is None or int(m.group(2)) == len(shown)))
     m = re.search(r"1 dot = mean of ([0-9]+)[^\n]*\n[^\n]*?(%s)\u2502" % NUM, text)
     check("%s attention profile" % c, m is not None)
     if m:                       # its top: the largest mean of K distances

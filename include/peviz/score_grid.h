@@ -43,8 +43,8 @@ enum grid_status { GRID_BUSY = 0, GRID_DONE = 1, GRID_REFUSED = -1 };
 
 struct score_grid;
 
-struct score_grid *grid_new(void);
-void grid_free(struct score_grid *g);
+struct score_grid *score_grid_new(void);
+void score_grid_free(struct score_grid *g);
 
 /*
  * Bring the grid up to date for s and r, doing at most budget units of
@@ -55,18 +55,19 @@ void grid_free(struct score_grid *g);
  * get under the limit).  Work is counted, not timed, so results and the
  * number of calls are the same on every machine.
  */
-enum grid_status grid_update(struct score_grid *g, const struct score_ctx *s,
-                             const struct grid_req *r, int64_t budget,
-                             double *progress, char *why, size_t whylen);
+enum grid_status score_grid_update(struct score_grid *g,
+                                   const struct score_ctx *s,
+                                   const struct grid_req *r, int64_t budget,
+                                   double *progress, char *why, size_t whylen);
 
 /* After GRID_DONE: the cell (r, c) as shown (softmax weights when on);
  * NAN where the mask hides the whole block, outside n, or past s->rows
  * (a loaded table's end: missing; a block across it is the mean of its
  * part before the end). */
-double grid_cell(const struct score_grid *g, int r, int c);
+double score_grid_cell(const struct score_grid *g, int r, int c);
 
 /* Term t's block mean at (r, c), temperature applied (split requested). */
-double grid_term(const struct score_grid *g, int t, int r, int c);
+double score_grid_term(const struct score_grid *g, int t, int r, int c);
 
 /*
  * Softmax of query row i (after GRID_DONE with softmax on): P(i, j) into
@@ -76,7 +77,7 @@ double grid_term(const struct score_grid *g, int t, int r, int c);
  * GRID_TABLE_MAX_N, whose cells are streamed, and for a window or a sink
  * the band does not take); a missing key j gives NAN.
  */
-int grid_softmax_at(struct score_grid *g, const struct score_ctx *s,
+int score_grid_softmax_at(struct score_grid *g, const struct score_ctx *s,
                     int64_t i, int64_t j, double *p, double *cols_out);
 
 #endif

@@ -358,7 +358,7 @@ struct score_ctx {
     /* T5: bucket count and max distance as used, the first distance of
      * each bucket on one side (edge[b], b < side buckets; edge[side] is
      * past the last), and the bias table W[bucket * w_heads + head]: the
-     * caller's (scores_set_t5_table) or the stand-in (t5_own). */
+     * caller's (t5_set_scores_table) or the stand-in (t5_own). */
     int t5_buckets, t5_maxd, t5_side;
     int64_t t5_edge[SCORES_T5_MAX_BUCKETS + 1];
     const double *t5_w;
@@ -441,7 +441,7 @@ void scores_set_qk(struct score_ctx *s, const double *q, const double *k);
 int scores_table_used(const struct score_ctx *s);
 
 /* The formula of S as the context computes it (content or not). */
-const char *scores_formula(const struct score_ctx *s, int ascii);
+const char *schemes_formula(const struct score_ctx *s, int ascii);
 
 /*
  * The query scale at position p, 1 when off:
@@ -558,7 +558,7 @@ int t5_bucket(int64_t rel, int bidirectional, int buckets, int max_distance);
  * relative_attention_bias.weight), not copied.  Returns 0, or -1 (the
  * stand-in stays) when its rows are not the context's bucket count.
  */
-int scores_set_t5_table(struct score_ctx *s, const double *w, int buckets,
+int t5_set_scores_table(struct score_ctx *s, const double *w, int buckets,
                         int heads);
 
 /* The T5 bias W[bucket, head] the context uses. */
@@ -610,7 +610,7 @@ void scores_run_steps(const struct score_ctx *s, double *steps);
 void scores_toeplitz_run(const struct score_ctx *s, const double *steps,
                          int64_t d0, int len, double *pos, double *neg);
 
-/* ---- Toeplitz tables and softmax normalisers (src/lib/softnorm.c) ------- */
+/* ---- Toeplitz tables and softmax normalisers (scores_softnorm.c) --------- */
 
 /*
  * tau T(delta) for every delta in [-(n-1), n-1] of a Toeplitz context,

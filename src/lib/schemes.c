@@ -243,7 +243,7 @@ const char *scheme_list(char *buf, size_t len)
     return fmt_names(buf, len, names, scheme_count(), " or ");
 }
 
-const char *scores_formula(const struct score_ctx *s, int ascii)
+const char *schemes_formula(const struct score_ctx *s, int ascii)
 {
     const struct scheme_info *si = scheme_info(s->o.scheme);
     if (s->o.scheme == SCHEME_NOPE && s->qk_given && !s->o.content)

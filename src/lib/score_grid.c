@@ -110,7 +110,7 @@ struct score_grid {
     double *cur_row;
 };
 
-struct score_grid *grid_new(void)
+struct score_grid *score_grid_new(void)
 {
     struct score_grid *g = calloc(1, sizeof *g);
     if (g)
@@ -138,7 +138,7 @@ static void raw_free(struct score_grid *g)
     g->cur_i = -1;
 }
 
-void grid_free(struct score_grid *g)
+void score_grid_free(struct score_grid *g)
 {
     if (!g)
         return;
@@ -893,7 +893,7 @@ static int soft_step(struct score_grid *g, const struct score_ctx *s,
 
 /* ---- the driver ---------------------------------------------------------- */
 
-static int grid_start(struct score_grid *g, const struct score_ctx *s,
+static int score_grid_start(struct score_grid *g, const struct score_ctx *s,
                       const struct grid_req *r)
 {
     raw_free(g);
@@ -992,9 +992,10 @@ static int raw_step(struct score_grid *g, const struct score_ctx *s,
     return 0;
 }
 
-enum grid_status grid_update(struct score_grid *g, const struct score_ctx *s,
-                             const struct grid_req *r, int64_t budget,
-                             double *progress, char *why, size_t whylen)
+enum grid_status score_grid_update(struct score_grid *g,
+                                   const struct score_ctx *s,
+                                   const struct grid_req *r, int64_t budget,
+                                   double *progress, char *why, size_t whylen)
 {
     struct grid_key k;
     key_fill(&k, s);
@@ -1002,7 +1003,7 @@ enum grid_status grid_update(struct score_grid *g, const struct score_ctx *s,
         g->key = k;
         g->req = *r;
         g->have_key = 1;
-        int e = grid_start(g, s, r);
+        int e = score_grid_start(g, s, r);
         if (e == -2) {
             g->have_key = 0;
             refuse_oom(g);
@@ -1044,7 +1045,7 @@ enum grid_status grid_update(struct score_grid *g, const struct score_ctx *s,
     return (enum grid_status)g->status;
 }
 
-double grid_cell(const struct score_grid *g, int r, int c)
+double score_grid_cell(const struct score_grid *g, int r, int c)
 {
     if (g->status != GRID_DONE || r < 0 || c < 0 || r >= g->rows
         || c >= g->cols)
@@ -1052,7 +1053,7 @@ double grid_cell(const struct score_grid *g, int r, int c)
     return g->cell[(size_t)r * g->cols + c];
 }
 
-double grid_term(const struct score_grid *g, int t, int r, int c)
+double score_grid_term(const struct score_grid *g, int t, int r, int c)
 {
     if (g->status != GRID_DONE || !g->need_raw || t < 0 || t >= g->nterms
         || r < 0 || c < 0 || r >= g->rows || c >= g->cols)
@@ -1077,7 +1078,7 @@ static void table_row(const struct score_grid *g, const struct score_ctx *s,
     }
 }
 
-int grid_softmax_at(struct score_grid *g, const struct score_ctx *s,
+int score_grid_softmax_at(struct score_grid *g, const struct score_ctx *s,
                     int64_t i, int64_t j, double *p, double *cols_out)
 {
     if (g->status != GRID_DONE || !s->o.softmax || i < 0 || i >= s->rows

@@ -93,7 +93,7 @@ void t5_setup(struct score_ctx *s)
     s->t5_real = 0;
 }
 
-int scores_set_t5_table(struct score_ctx *s, const double *w, int buckets,
+int t5_set_scores_table(struct score_ctx *s, const double *w, int buckets,
                         int heads)
 {
     if (!w || buckets != s->t5_buckets || heads < 1)

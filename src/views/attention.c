@@ -55,7 +55,7 @@ static struct grid_req layout_req(const struct att_layout *L)
 /* Cell value to draw: term t (split) or the cell; NAN masked. */
 static double shown_cell(const struct score_grid *g, int t, int r, int c)
 {
-    return t < 0 ? grid_cell(g, r, c) : grid_term(g, t, r, c);
+    return t < 0 ? score_grid_cell(g, r, c) : score_grid_term(g, t, r, c);
 }
 
 /*
@@ -348,7 +348,7 @@ static void draw_header(canvas *c, const struct app *a, const struct score_ctx *
     for (size_t i = 0; i < sizeof tg / sizeof tg[0]; i++)
         tw += text_width(tg[i].label) + 2;
     char f[96];
-    snprintf(f, sizeof f, "  S = %s", scores_formula(s, a->ascii));
+    snprintf(f, sizeof f, "  S = %s", schemes_formula(s, a->ascii));
     if (x + text_width(f) + 2 + tw <= c->w)
         x += canvas_text(c, x, 0, c->w - x, f, fg, RGB_DEFAULT, 0);
     if (x + 2 + tw > c->w)
@@ -497,11 +497,11 @@ static void profile_spec_row(const struct app *a, struct att_rt *rt,
     double p;
     /* past the offset table's limit the cells are streamed: no single
      * row, the block row's means instead (and the title says so) */
-    int exact = s->o.softmax && grid_softmax_at(rt->grid, s, a->att.ci,
+    int exact = s->o.softmax && score_grid_softmax_at(rt->grid, s, a->att.ci,
                                                 a->att.cj, &p, row) == 0;
     if (!exact)
         for (int cc = 0; cc < n; cc++)
-            row[cc] = grid_cell(rt->grid, r, cc);
+            row[cc] = score_grid_cell(rt->grid, r, cc);
     ser->y = row;
     ser->n = n;
     sp->x0 = (double)L->j0 + 0.5 * (double)(L->k - 1);
@@ -733,7 +733,7 @@ static int att_work(const struct app *a, void *rt, int64_t budget)
         return 0;
     struct score_ctx *s = app_scores_new(a);
     if (!r->grid)
-        r->grid = grid_new();
+        r->grid = score_grid_new();
     if (!s || !r->grid) {
         scores_free(s);
         r->st = GRID_REFUSED;
@@ -741,7 +741,7 @@ static int att_work(const struct app *a, void *rt, int64_t budget)
         return 0;
     }
     struct grid_req rq = layout_req(&r->L);
-    r->st = grid_update(r->grid, s, &rq, budget, &r->prog, r->why,
+    r->st = score_grid_update(r->grid, s, &rq, budget, &r->prog, r->why,
                         sizeof r->why);
     if (r->st == GRID_DONE && s->toeplitz && !s->o.softmax) {
         int64_t kb;         /* the profile against distance, into its cache */
@@ -755,7 +755,7 @@ static int att_work(const struct app *a, void *rt, int64_t budget)
 
 static void att_fini(void *rt)
 {
-    grid_free(((struct att_rt *)rt)->grid);
+    score_grid_free(((struct att_rt *)rt)->grid);
 }
 
 /* Presenter at a height that limits the matrix as much as without it:

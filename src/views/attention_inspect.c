@@ -89,7 +89,7 @@ static void join_terms(char *out, size_t len, char parts[][40], int total,
  * "a²m²" both) and value; 1 when there is none. */
 static double plan_factor(const struct app *a, char *name, size_t len)
 {
-    const pe_plan *pl = plan_of(&a->p);
+    const pe_plan *pl = plans_of(&a->p);
     const char *sq = glyph_pick(a->ascii, "\xc2\xb2", "^2");
     if (pl->extra == 1 || pl->a != 1)
         snprintf(name, len, "a%s%s%s", sq, pl->extra != 1 ? "m" : "",
@@ -341,7 +341,7 @@ static void inspect_kerple(struct lines *ls, const struct app *a,
     num(s->r1, b1, sizeof b1);
     num(s->r2, b2, sizeof b2);
     num(scores_bias(s, dl, 0), b3, sizeof b3);
-    add(ls, "S = %s, r1 = %s, r2 = %s", scores_formula(s, a->ascii), b1, b2);
+    add(ls, "S = %s, r1 = %s, r2 = %s", schemes_formula(s, a->ascii), b1, b2);
     if (power)
         add(ls, "  = -%s %s %lld^%s = %s", b1, glyph(a->ascii, GL_TIMES),
             (long long)llabs(dl), b2, b3);
@@ -358,7 +358,7 @@ static void inspect_sandwich(struct lines *ls, const struct app *a,
     char b1[32], b2[32], b3[32];
     double c = pe_score_w((double)dl, s->dband, s->half);
     add(ls, "S = %s, %s = base^(-2k/d), k = 1..d/2",
-        scores_formula(s, a->ascii), glyph(a->ascii, GL_OMEGA_K));
+        schemes_formula(s, a->ascii), glyph(a->ascii, GL_OMEGA_K));
     num(c, b1, sizeof b1);
     num(8.0 * (s->head + 1) / s->heads, b2, sizeof b2);
     num(scores_bias(s, dl, 0), b3, sizeof b3);
@@ -374,7 +374,7 @@ static void inspect_xpos(struct lines *ls, const struct app *a,
     const char *z = glyph_pick(a->ascii, "\xce\xb6", "zeta");
     const char *g = glyph_pick(a->ascii, "\xce\xb3", "gamma");
     num(s->xpos_gamma, b1, sizeof b1);
-    add(ls, "S = %s, %s = %s", scores_formula(s, a->ascii), g, b1);
+    add(ls, "S = %s, %s = %s", schemes_formula(s, a->ascii), g, b1);
     add(ls, "  %s%s = (2k + 0.4d)/(1.4d); decay of this pair %s%s^((i-j)/%s)",
         z, glyph(a->ascii, GL_SUB_K), z, glyph(a->ascii, GL_SUB_K), g);
     int ks[2] = { 0, s->half - 1 };
@@ -427,7 +427,7 @@ static void inspect_scheme(struct lines *ls, const struct app *a,
     case SCHEME_NOPE:
         if (s->qk_given)
             add(ls, "S = %s = %.6g: the real q and k, no position signal",
-                scores_formula(s, a->ascii), scores_at(s, i, j));
+                schemes_formula(s, a->ascii), scores_at(s, i, j));
         else
             add(ls, "S = 0: no position signal reaches the score");
         break;
@@ -446,7 +446,7 @@ static void inspect_scheme(struct lines *ls, const struct app *a,
         inspect_xpos(ls, a, s, dl);
         break;
     default:        /* a scheme without its own lines: its formula */
-        add(ls, "S = %s", scores_formula(s, a->ascii));
+        add(ls, "S = %s", schemes_formula(s, a->ascii));
     }
 }
 
@@ -553,14 +553,14 @@ void attention_inspect(struct lines *ls, const struct app *a,
         double p;
         if (scores_masked(&s->o, i, j))
             add(ls, "P(j|i) = 0: masked");
-        else if (grid_softmax_at(rt->grid, s, i, j, &p, NULL) == 0) {
+        else if (score_grid_softmax_at(rt->grid, s, i, j, &p, NULL) == 0) {
             num(p, b1, sizeof b1);
             add(ls, "P(j|i) = softmax of row i at j = %s", b1);
         }
     }
     if (L->k > 1) {
         int r = (int)((i - L->i0) / L->k), c = (int)((j - L->j0) / L->k);
-        double v = grid_cell(rt->grid, r, c);
+        double v = score_grid_cell(rt->grid, r, c);
         num(v, b1, sizeof b1);
         int r0 = L->i0 + r * L->k + L->k > s->rows, c0 = L->j0 + c * L->k
                                                        + L->k > s->rows;

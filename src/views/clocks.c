@@ -51,7 +51,7 @@ void clocks_band_info(const params *p, int i, struct clocks_band *b)
 {
     double pos = (double)p->pos;
 
-    const pe_plan *pl = plan_of(p);     /* unscaled where it cannot scale */
+    const pe_plan *pl = plans_of(p);     /* unscaled where it cannot scale */
 
     b->i = i;
     b->scaled = pl->scaled;
@@ -301,7 +301,7 @@ static int has_rule_row(const struct app *a)
  * explains. */
 static unsigned rules_present(const params *p)
 {
-    const pe_plan *pl = plan_of(p);
+    const pe_plan *pl = plans_of(p);
     unsigned mask = 0;
 
     for (int i = 0; pl->scaled && i < pl->half; i++)
@@ -551,7 +551,7 @@ static int readout_band(struct ctx *x, const struct clocks_band *b,
     if (b->scaled) {            /* RoPE scaling: the band's rule */
         char m[48], w0[32];
         params_format_rope(&a->p, m, sizeof m);
-        fmt_num(plan_of(&a->p)->omega_base[b->i], 4, w0, sizeof w0);
+        fmt_num(plans_of(&a->p)->omega_base[b->i], 4, w0, sizeof w0);
         snprintf(out[n].s[0], 160, "%s = %s rad/pos: %s, band %s (unscaled %s)",
                  sy->om, om, m, rope_rule_name((enum rope_rule)b->rule), w0);
         snprintf(out[n].s[1], 160, "%s = %s rad/pos, %s %s", sy->om, om, m,
@@ -686,7 +686,7 @@ static int readout_legend(struct ctx *x, struct rline *out)
                  x->rule_row ? "RoPE" : "sinusoid");
     }
     if (x->rule_row) {          /* first: it explains the table's words */
-        const pe_plan *pl = plan_of(&x->a->p);
+        const pe_plan *pl = plans_of(&x->a->p);
         rl_set(&out[n], x->text, 0);
         snprintf(out[n].s[0], 160, "bands: ");
         pe_plan_rule_ranges(pl, glyph_pick(x->a->ascii, "\u2013", "-"),

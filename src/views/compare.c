@@ -849,7 +849,7 @@ static int cmd_pane_param(struct app *a, enum param_id id, const char *arg)
 /* :model NAME, :scaling METHOD, :factor S, ... for the active pane. */
 static int cmd_pane_rope(struct app *a, const char *name, const char *arg)
 {
-    int k = a->cmp.active, id = rope_opt_parse(name);
+    int k = a->cmp.active, id = params_rope_opt_parse(name);
     int model = !strcmp(name, "model");
     params p = pane_params(a, k);
     char err[APP_MSG_LEN], sc[64];

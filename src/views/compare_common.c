@@ -141,7 +141,7 @@ static void pane_resolve(const struct app *a, int k, struct rpane *r)
     r->layout = p->layout;
     r->prec = p->prec;
     r->rope = k > 0 && k < COMPARE_ROPE_PANES ? &p->rope : &a->p.rope;
-    r->plan = plan_get(r->rope, r->d, r->base, r->n);
+    r->plan = plans_get(r->rope, r->d, r->base, r->n);
     r->crit = r->plan->crit;
     r->crit_base = r->plan->crit_base;
     r->slow_turns = r->plan->turns[r->d / 2 - 1];

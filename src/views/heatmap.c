@@ -156,14 +156,14 @@ static int heat_rope(const struct app *a)
 /* The factor the cache is multiplied by: a (1 for the PE). */
 static double heat_amp(const struct app *a)
 {
-    return heat_rope(a) ? plan_of(&a->p)->a : 1.0;
+    return heat_rope(a) ? plans_of(&a->p)->a : 1.0;
 }
 
 /* sin (even dim) or cos (odd dim) of pos omega_i, omega the plan's; the
  * angle in long double as pe.h forms it. */
 static double heat_unit(const struct app *a, int64_t pos, int dim)
 {
-    const pe_plan *pl = plan_of(&a->p);
+    const pe_plan *pl = plans_of(&a->p);
     if (!pl->scaled)
         return pe_value((double)pos, dim, a->p.d, a->p.base);
     long double ang = (long double)pos * pe_plan_omega_l(pl, dim / 2);
@@ -178,7 +178,7 @@ static int layout_margin(struct heat_layout *L, const struct app *a, int w)
         L->lamw = 0;
         return w >= 1 + L->dimw + 2 + 16 ? 1 + L->dimw + 2 : 0;
     }
-    fmt_lambda(plan_of(&a->p)->wavelength[a->p.d / 2 - 1], lam, sizeof lam);
+    fmt_lambda(plans_of(&a->p)->wavelength[a->p.d / 2 - 1], lam, sizeof lam);
     L->dimw = fmt_digits(a->p.d - 1);
     L->lamw = (int)strlen(lam) < 4 ? 4 : (int)strlen(lam);
     int margin = 1 + L->dimw + 4 + L->lamw + 2;     /* "d12  λ 6.28 ▶" */
@@ -275,7 +275,7 @@ static void draw_band(const struct app *a, canvas *c,
                       const struct heat_layout *L, int slot)
 {
     const struct heat_geom *g = &L->g;
-    double w = plan_of(&a->p)->omega[heat_geom_band(g, g->j0 + slot)];
+    double w = plans_of(&a->p)->omega[heat_geom_band(g, g->j0 + slot)];
     int py = 2 * (L->map_y + heat_geom_slot_row(g, slot)), bh = heat_geom_slot_rows(g, slot);
     double ms[BAND_CHUNK], mc[BAND_CHUNK];
     int64_t p0[BAND_CHUNK], p1[BAND_CHUNK];
@@ -341,7 +341,7 @@ static void draw_dim_label(const struct app *a, canvas *c,
                   dim);
     if (L->t || (dim % 2 && L->g.bh > 1))
         return;         /* a table has no wavelength; or the sin row has it */
-    fmt_lambda(plan_of(&a->p)->wavelength[dim / 2], lam, sizeof lam);
+    fmt_lambda(plans_of(&a->p)->wavelength[dim / 2], lam, sizeof lam);
     canvas_printf(c, 1 + L->dimw + 2, y, L->map_x - 1 - (3 + L->dimw), fg,
                   RGB_DEFAULT, 0, "%s %s", glyph(a->ascii, GL_LAMBDA_L), lam);
 }
@@ -600,7 +600,7 @@ static void inspector_formula(const struct app *a, int w, char *buf,
 {
     int dim = cursor_dim(a), i = dim / 2;
     long long pos = (long long)a->p.pos;
-    double angle = (double)a->p.pos * plan_of(&a->p)->omega[i];
+    double angle = (double)a->p.pos * plans_of(&a->p)->omega[i];
     char base[32], ang[32], val[32];
     fmt_base(a->p.base, base, sizeof base);
     fmt4(angle, ang, sizeof ang);
@@ -621,7 +621,7 @@ static void inspector_formula(const struct app *a, int w, char *buf,
 /* How the plan made band i's omega, short: "θ/8 (interp)". */
 static void rule_formula(const struct app *a, int i, char *buf, size_t len)
 {
-    const pe_plan *pl = plan_of(&a->p);
+    const pe_plan *pl = plans_of(&a->p);
     const char *th = glyph_pick(a->ascii, "\xce\xb8", "theta");
     char s[32];
     fmt_num(pl->sc.factor, 6, s, sizeof s);
@@ -650,7 +650,7 @@ static void inspector_cache(const struct app *a, int w, char *buf,
 {
     int dim = cursor_dim(a), i = dim / 2;
     long long pos = (long long)a->p.pos;
-    const pe_plan *pl = plan_of(&a->p);
+    const pe_plan *pl = plans_of(&a->p);
     char om[32], ang[32], val[32], amp[32] = "";
     const char *fn = dim % 2 ? "cos" : "sin", *x = glyph(a->ascii, GL_TIMES);
     fmt4(pl->omega[i], om, sizeof om);
@@ -677,7 +677,7 @@ static void inspector_cache(const struct app *a, int w, char *buf,
 static void inspector_cache_band(const struct app *a, char *buf, size_t len)
 {
     int i = cursor_dim(a) / 2;
-    const pe_plan *pl = plan_of(&a->p);
+    const pe_plan *pl = plans_of(&a->p);
     char w[32], lam[32], r[64], f[48] = "";
     fmt4(pl->omega[i], w, sizeof w);
     fmt4(pl->wavelength[i], lam, sizeof lam);
@@ -696,8 +696,8 @@ static void inspector_band(const struct app *a, char *buf, size_t len)
 {
     int i = cursor_dim(a) / 2;
     char w[32], lam[32];
-    fmt4(plan_of(&a->p)->omega[i], w, sizeof w);
-    fmt4(plan_of(&a->p)->wavelength[i], lam, sizeof lam);
+    fmt4(plans_of(&a->p)->omega[i], w, sizeof w);
+    fmt4(plans_of(&a->p)->wavelength[i], lam, sizeof lam);
     snprintf(buf, len, "band i=%d  omega=%s rad/pos  wavelength=%s pos", i,
              w, lam);
 }
@@ -733,7 +733,7 @@ static double heat_mean(const struct app *a, int64_t p0, int64_t p1, int dim)
     double ms, mc;
     if (!heat_rope(a))
         return pe_value_mean(p0, p1, dim, a->p.d, a->p.base);
-    pe_range_mean(plan_of(&a->p)->omega[dim / 2], p0, p1, &ms, &mc);
+    pe_range_mean(plans_of(&a->p)->omega[dim / 2], p0, p1, &ms, &mc);
     return heat_amp(a) * (dim % 2 ? mc : ms);
 }
 
@@ -1201,7 +1201,7 @@ static int heat_raster(const struct app *a, void *rt, int cw, int ch,
         return -1;
     for (int y = 0; y < H; y++) {
         int dim = image_dim(g, y, ch);
-        double w = plan_of(&a->p)->omega[dim < 0 ? 0 : dim / 2];
+        double w = plans_of(&a->p)->omega[dim < 0 ? 0 : dim / 2];
         for (int x = 0; x < W; x++) {
             int64_t q0, q1;
             rgb px = RGB_DEFAULT;
@@ -1252,7 +1252,7 @@ double heatmap_cell_value(const struct app *a, int col, int py, int ncols,
         return heat_table_cell(t, NULL, &g, a->p.n, col,
                           heat_geom_index(&g, dim / 2) - g.j0, dim % 2);
     double ms, mc;
-    pe_range_mean(plan_of(&a->p)->omega[dim / 2], p0, p1, &ms, &mc);
+    pe_range_mean(plans_of(&a->p)->omega[dim / 2], p0, p1, &ms, &mc);
     return heat_amp(a) * (dim % 2 ? mc : ms);
 }
 

@@ -23,7 +23,7 @@ static int grid_run(struct score_grid *g, const struct score_ctx *s,
     double prog;
     char why[192];
     do {
-        *st = grid_update(g, s, r, budget, &prog, why, sizeof why);
+        *st = score_grid_update(g, s, r, budget, &prog, why, sizeof why);
         calls++;
     } while (*st == GRID_BUSY && calls < 1000000);
     return calls;
@@ -33,7 +33,7 @@ static int grid_run(struct score_grid *g, const struct score_ctx *s,
 static int grid_matches(const struct score_ctx *s, const struct grid_req *r,
                         int64_t budget, double tol)
 {
-    struct score_grid *g = grid_new();
+    struct score_grid *g = score_grid_new();
     enum grid_status st;
     grid_run(g, s, r, budget, &st);
     int ok = st == GRID_DONE;
@@ -43,7 +43,7 @@ static int grid_matches(const struct score_ctx *s, const struct grid_req *r,
             int64_t i1 = i0 + r->k < s->n ? i0 + r->k : s->n;
             int64_t j1 = j0 + r->k < s->n ? j0 + r->k : s->n;
             double want = brute_block(s, i0, i1, j0, j1, s->o.softmax);
-            double got = grid_cell(g, row, c);
+            double got = score_grid_cell(g, row, c);
             if (isnan(want) ? !isnan(got) : !(fabs(got - want) <= tol)) {
                 fprintf(stderr, "cell %d,%d: %.17g want %.17g\n", row, c, got,
                         want);
@@ -51,7 +51,7 @@ static int grid_matches(const struct score_ctx *s, const struct grid_req *r,
                 break;
             }
         }
-    grid_free(g);
+    score_grid_free(g);
     return ok;
 }
 
@@ -142,22 +142,23 @@ static void test_short_table(void)
         for (size_t r = 0; r < sizeof reqs / sizeof reqs[0]; r++)
             CHECK(grid_matches(s, &reqs[r], GRID_SLICE, 1e-9));
         CHECK(grid_matches(s, &reqs[1], 50, 1e-9));
-        struct score_grid *g = grid_new();
+        struct score_grid *g = score_grid_new();
         enum grid_status st;
         grid_run(g, s, &reqs[1], GRID_SLICE, &st);
-        CHECK(st == GRID_DONE && isnan(grid_cell(g, 3, 0))
-              && isnan(grid_cell(g, 0, 3)) && isfinite(grid_cell(g, 2, 0)));
+        CHECK(st == GRID_DONE && isnan(score_grid_cell(g, 3, 0))
+              && isnan(score_grid_cell(g, 0, 3))
+              && isfinite(score_grid_cell(g, 2, 0)));
         if (o.softmax) {
             double pij, cols[16], row[61];
-            CHECK(grid_softmax_at(g, s, 12, 0, &pij, cols) == -1);
-            CHECK(grid_softmax_at(g, s, 9, 40, &pij, cols) == 0
+            CHECK(score_grid_softmax_at(g, s, 12, 0, &pij, cols) == -1);
+            CHECK(score_grid_softmax_at(g, s, 9, 40, &pij, cols) == 0
                   && isnan(pij) && isnan(cols[5]));
-            CHECK(grid_softmax_at(g, s, 9, 3, &pij, cols) == 0);
+            CHECK(score_grid_softmax_at(g, s, 9, 3, &pij, cols) == 0);
             scores_row(s, 9, 1, row);
             CHECK_NEAR(pij, row[3], 1e-12);
             CHECK_NEAR(cols[2], (row[8] + row[9]) / 2, 1e-12);
         }
-        grid_free(g);
+        score_grid_free(g);
         scores_free(s);
     }
 }
@@ -172,7 +173,7 @@ static void test_split(void)
         o.causal = causal;
         struct score_ctx *s = NEW(&p, &o, NULL);
         struct grid_req r = { 0, 0, 3, 14, 14, 1 };
-        struct score_grid *g = grid_new();
+        struct score_grid *g = score_grid_new();
         enum grid_status st;
         grid_run(g, s, &r, GRID_SLICE, &st);
         CHECK(st == GRID_DONE && s->nterms == 4);
@@ -181,16 +182,16 @@ static void test_split(void)
             for (int c = 0; c < 14; c++) {
                 double sum = 0;
                 for (int t = 0; t < 4; t++)
-                    sum += grid_term(g, t, row, c);
-                double v = grid_cell(g, row, c);
+                    sum += score_grid_term(g, t, row, c);
+                double v = score_grid_cell(g, row, c);
                 ok &= isnan(v) ? isnan(sum) : fabs(sum - v) < 1e-9;
                 if (!causal)
-                    transposed &= fabs(grid_term(g, 1, row, c)
-                                       - grid_term(g, 2, c, row)) < 1e-12;
+                    transposed &= fabs(score_grid_term(g, 1, row, c)
+                                       - score_grid_term(g, 2, c, row)) < 1e-12;
             }
         CHECK(ok);
         CHECK(transposed);
-        grid_free(g);
+        score_grid_free(g);
         scores_free(s);
     }
 }
@@ -208,7 +209,7 @@ static void test_softmax_at(void)
             o.temperature = 1;
             struct score_ctx *s = NEW(&p, &o, NULL);
             struct grid_req r = { 0, 0, 10, 30, 30, 0 };
-            struct score_grid *g = grid_new();
+            struct score_grid *g = score_grid_new();
             enum grid_status st;
             grid_run(g, s, &r, GRID_SLICE, &st);
             CHECK(st == GRID_DONE);
@@ -216,14 +217,14 @@ static void test_softmax_at(void)
             for (int t = 0; t < 3; t++) {
                 double pij;
                 scores_row(s, is[t], 1, row);
-                CHECK(grid_softmax_at(g, s, is[t], 150, &pij, cols) == 0);
+                CHECK(score_grid_softmax_at(g, s, is[t], 150, &pij, cols) == 0);
                 CHECK_NEAR(pij, row[150], 1e-12);
                 double m0 = 0;
                 for (int j = 20; j < 30; j++)
                     m0 += row[j] / 10;
                 CHECK_NEAR(cols[2], m0, 1e-12);
             }
-            grid_free(g);
+            score_grid_free(g);
             scores_free(s);
         }
 }
@@ -255,13 +256,13 @@ static void test_limits(void)
     struct score_opts o = O(SCHEME_LEARNED);
     struct score_ctx *s = NEW(&p, &o, NULL);
     struct grid_req r = { 0, 0, (INT64_C(1) << 20) / 32, 32, 32, 0 };
-    struct score_grid *g = grid_new();
+    struct score_grid *g = score_grid_new();
     double prog;
     char why[192] = "";
-    CHECK(grid_update(g, s, &r, GRID_SLICE, &prog, why, sizeof why)
+    CHECK(score_grid_update(g, s, &r, GRID_SLICE, &prog, why, sizeof why)
           == GRID_REFUSED);
     CHECK(strstr(why, "limit") != NULL);
-    grid_free(g);
+    score_grid_free(g);
     scores_free(s);
 }
 
@@ -274,7 +275,7 @@ static void test_large(void)
     struct score_ctx *s = NEW(&p, &o, NULL);
     int64_t k = (n + 39) / 40;
     struct grid_req r = { 0, 0, k, 40, 40, 0 };
-    struct score_grid *g = grid_new();
+    struct score_grid *g = score_grid_new();
     enum grid_status st;
     grid_run(g, s, &r, GRID_SLICE, &st);
     CHECK(st == GRID_DONE);
@@ -282,11 +283,11 @@ static void test_large(void)
     for (int t = 0; t < 4; t++) {
         int64_t i0 = cells[t][0] * k, j0 = cells[t][1] * k;
         int64_t i1 = i0 + k < n ? i0 + k : n, j1 = j0 + k < n ? j0 + k : n;
-        CHECK_NEAR(grid_cell(g, cells[t][0], cells[t][1]),
+        CHECK_NEAR(score_grid_cell(g, cells[t][0], cells[t][1]),
                    pe_score_block_mean(i0, i1, j0, j1, s->omega, s->half),
                    1e-9);
     }
-    grid_free(g);
+    score_grid_free(g);
     scores_free(s);
 }
 
@@ -343,7 +344,7 @@ static double export_worst(const struct score_ctx *s,
         }
         for (int c = 0; c < r->cols; c++) {
             int64_t j0 = r->j0 + c * k, j1 = j0 + k < n ? j0 + k : n;
-            double got = grid_cell(g, rr, c);
+            double got = score_grid_cell(g, rr, c);
             if ((scores_future_hidden(&s->o) && j0 > i1 - 1)
                 || scores_block_hidden(&s->o, i0, i1, j0, j1)) {
                 CHECK(isnan(got));
@@ -373,7 +374,7 @@ static void test_stream(void)
         };
         for (int q = 0; q < 2; q++) {
             struct grid_req *r = &rs[q];
-            struct score_grid *g = grid_new();
+            struct score_grid *g = score_grid_new();
             enum grid_status st;
             CHECK(grid_run(g, s, r, GRID_SLICE, &st) > 2);
             CHECK(st == GRID_DONE);
@@ -384,12 +385,13 @@ static void test_stream(void)
             if (q == 0 && !causal) {  /* the diagonal cell, long double */
                 long double want = direct_cell(s, 300000, 300004, 300000,
                                                300004);
-                CHECK_NEAR((double)((grid_cell(g, 0, 5) - want) / want), 0,
-                           1e-10);
+                CHECK_NEAR((double)((score_grid_cell(g, 0, 5) - want) / want),
+                           0, 1e-10);
             }
             double pij, cols[9];
-            CHECK(grid_softmax_at(g, s, 300001, 300001, &pij, cols) == -1);
-            grid_free(g);
+            CHECK(score_grid_softmax_at(g, s, 300001, 300001, &pij, cols)
+                  == -1);
+            score_grid_free(g);
         }
         scores_free(s);
     }
@@ -400,16 +402,16 @@ static void test_stream(void)
     struct score_ctx *s = NEW(&p, &o, NULL);
     int64_t kk = (INT64_C(1) << 24) / 100;
     struct grid_req r = { 0, 0, kk, 100, 100, 0 };
-    struct score_grid *g = grid_new();
+    struct score_grid *g = score_grid_new();
     double p1, p2;
     char why[192] = "";
-    CHECK(grid_update(g, s, &r, GRID_SLICE, &p1, why, sizeof why)
+    CHECK(score_grid_update(g, s, &r, GRID_SLICE, &p1, why, sizeof why)
           == GRID_BUSY);
-    CHECK(grid_update(g, s, &r, GRID_SLICE, &p2, why, sizeof why)
+    CHECK(score_grid_update(g, s, &r, GRID_SLICE, &p2, why, sizeof why)
           == GRID_BUSY);
     CHECK(p1 > 0 && p2 - p1 > 1.5 * p1);
     CHECK(why[0] == 0);
-    grid_free(g);
+    score_grid_free(g);
     scores_free(s);
 }
 
@@ -454,7 +456,7 @@ static void test_masked(void)
         o.chunk = m->chunk;
         o.sink = m->sink;
         struct score_ctx *s = NEW(&p, &o, NULL);
-        struct score_grid *g = grid_new();
+        struct score_grid *g = score_grid_new();
         enum grid_status st;
         grid_run(g, s, &m->r, GRID_SLICE, &st);
         CHECK(st == GRID_DONE);
@@ -467,7 +469,7 @@ static void test_masked(void)
         double pij, cols[16], *row = malloc((size_t)m->n * sizeof *row);
         int64_t i = m->r.i0 + m->r.k + 1, j = i - 3;
         scores_row(s, i, 1, row);
-        if (grid_softmax_at(g, s, i, j, &pij, cols) == 0) {
+        if (score_grid_softmax_at(g, s, i, j, &pij, cols) == 0) {
             CHECK_NEAR(pij, row[j], 1e-12);
             double mean = 0;
             for (int64_t jj = m->r.j0; jj < m->r.j0 + m->r.k; jj++)
@@ -477,7 +479,7 @@ static void test_masked(void)
             CHECK(t == 3 || t == 5);     /* streamed: block means only */
         }
         free(row);
-        grid_free(g);
+        score_grid_free(g);
         scores_free(s);
     }
     struct dims p = P(16, 10000, big);
@@ -486,13 +488,13 @@ static void test_masked(void)
     o.chunk = (INT64_C(1) << 20) + 1;
     struct score_ctx *s = NEW(&p, &o, NULL);
     struct grid_req r = { 0, 0, big / 40 + 1, 40, 40, 0 };
-    struct score_grid *g = grid_new();
+    struct score_grid *g = score_grid_new();
     double prog;
     char why[192] = "";
-    CHECK(grid_update(g, s, &r, GRID_SLICE, &prog, why, sizeof why)
+    CHECK(score_grid_update(g, s, &r, GRID_SLICE, &prog, why, sizeof why)
           == GRID_REFUSED);
     CHECK(strstr(why, "chunk") != NULL);
-    grid_free(g);
+    score_grid_free(g);
     scores_free(s);
 }
 
@@ -533,7 +535,7 @@ static double raw_worst(const struct score_ctx *s, const struct grid_req *r,
                         sum += tab[i - j + n - 1];
                         cnt++;
                     }
-            double got = grid_cell(g, rr, c);
+            double got = score_grid_cell(g, rr, c);
             CHECK(scores_mask_count(s, i0, i0 + r->k < n ? i0 + r->k : n, j0,
                                     j0 + r->k < n ? j0 + r->k : n)
                   == (double)cnt);
@@ -569,7 +571,7 @@ static void test_raw_masked(void)
         o.window = m->window;
         o.chunk = m->chunk;
         struct score_ctx *s = NEW(&p, &o, NULL);
-        struct score_grid *g = grid_new();
+        struct score_grid *g = score_grid_new();
         enum grid_status st;
         grid_run(g, s, &m->r, GRID_SLICE, &st);
         CHECK(st == GRID_DONE);
@@ -579,7 +581,7 @@ static void test_raw_masked(void)
             fprintf(stderr, "raw masked case %zu: %g\n", t, worst);
         CHECK(open >= 3);
         CHECK_NEAR(worst, 0, 1e-10);
-        grid_free(g);
+        score_grid_free(g);
         scores_free(s);
     }
 }

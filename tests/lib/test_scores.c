@@ -603,7 +603,7 @@ static void test_scheme_table(void)
             struct score_opts o = O((enum scheme)m);
             o.content = content;
             struct score_ctx *s = NEW(&p, &o, NULL);
-            CHECK_STR(scores_formula(s, 1), content ? si->formula_content_ascii
+            CHECK_STR(schemes_formula(s, 1), content ? si->formula_content_ascii
                                                     : si->formula_ascii);
             /* shifting both positions keeps S exactly when Toeplitz */
             int shift_same = 1;

@@ -161,14 +161,14 @@ static void test_plan_once(void)
     static struct app a;
     app_init(&a);
     type(&a, ":model llama3.1-8b\r");
-    const pe_plan *p1 = plan_of(&a.p);
+    const pe_plan *p1 = plans_of(&a.p);
     long k = plans_computed();
     for (int i = 0; i < 100; i++)
-        CHECK(plan_of(&a.p) == p1);
+        CHECK(plans_of(&a.p) == p1);
     CHECK(plans_computed() == k);
     type(&a, ":n 8192\r");
-    CHECK(plan_of(&a.p)->n == 8192 && plans_computed() == k + 1);
-    CHECK(plan_of(&a.p)->crit != p1->crit || p1->n == 8192);
+    CHECK(plans_of(&a.p)->n == 8192 && plans_computed() == k + 1);
+    CHECK(plans_of(&a.p)->crit != p1->crit || p1->n == 8192);
 }
 
 /* :pe-file FILE at the prompt: the table, d and n from it; r keeps it;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * softnorm.c - the offset table tau T(delta) of a Toeplitz context by a
- * non-uniform FFT, and the softmax row normalisers from it (see
+ * scores_softnorm.c - the offset table tau T(delta) of a Toeplitz context
+ * by a non-uniform FFT, and the softmax row normalisers from it (see
  * include/peviz/scores.h).
  */
 #include "peviz/scores.h"
