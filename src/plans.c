@@ -9,7 +9,7 @@ static long used_at[PLANS_KEPT];    /* 0: empty; else the last request */
 static long clock_, computed;
 
 const pe_plan *plans_get(const rope_scaling *sc, int d, double base,
-                        int64_t n)
+                         int64_t n)
 {
     int victim = 0;
     clock_++;

@@ -16,7 +16,7 @@
 /* The plan of sc (NULL: no scaling) at d, base and n.  The pointer
  * stays valid until PLANS_KEPT other settings have been asked for. */
 const pe_plan *plans_get(const rope_scaling *sc, int d, double base,
-                        int64_t n);
+                         int64_t n);
 
 /* The plan of the parameters (d, base, n and their scaling). */
 const pe_plan *plans_of(const params *p);

@@ -78,6 +78,6 @@ double score_grid_term(const struct score_grid *g, int t, int r, int c);
  * the band does not take); a missing key j gives NAN.
  */
 int score_grid_softmax_at(struct score_grid *g, const struct score_ctx *s,
-                    int64_t i, int64_t j, double *p, double *cols_out);
+                          int64_t i, int64_t j, double *p, double *cols_out);
 
 #endif

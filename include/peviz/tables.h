@@ -46,23 +46,23 @@
 
 
 /* Load path into t (free with pe_table_free).  o and info may be NULL. */
-int pe_table_load(const char *path, const struct pe_table_opts *o,
-                  struct pe_table *t, struct pe_table_info *info, char *err,
-                  size_t errlen);
+int pe_tables_load(const char *path, const struct pe_table_opts *o,
+                   struct pe_table *t, struct pe_table_info *info, char *err,
+                   size_t errlen);
 
 /* The same from memory (name in messages; a sharded index cannot be
  * followed from memory).  For fuzzing and tests. */
-int pe_table_load_buffer(const char *name, const unsigned char *buf,
-                         size_t len, const struct pe_table_opts *o,
-                         struct pe_table *t, struct pe_table_info *info,
-                         char *err, size_t errlen);
+int pe_tables_load_buffer(const char *name, const unsigned char *buf,
+                          size_t len, const struct pe_table_opts *o,
+                          struct pe_table *t, struct pe_table_info *info,
+                          char *err, size_t errlen);
 
 /* The same from fd, a regular file opened by the caller (not closed
  * here), named name in messages.  A sharded index is refused: its
  * shards would be looked up by path. */
-int pe_table_load_fd(int fd, const char *name, const struct pe_table_opts *o,
-                     struct pe_table *t, struct pe_table_info *info,
-                     char *err, size_t errlen);
+int pe_tables_load_fd(int fd, const char *name, const struct pe_table_opts *o,
+                      struct pe_table *t, struct pe_table_info *info,
+                      char *err, size_t errlen);
 
 /*
  * Open path read-only without blocking (a FIFO with no writer returns at

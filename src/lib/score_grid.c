@@ -894,7 +894,7 @@ static int soft_step(struct score_grid *g, const struct score_ctx *s,
 /* ---- the driver ---------------------------------------------------------- */
 
 static int score_grid_start(struct score_grid *g, const struct score_ctx *s,
-                      const struct grid_req *r)
+                            const struct grid_req *r)
 {
     raw_free(g);
     g->status = GRID_BUSY;
@@ -1079,7 +1079,7 @@ static void table_row(const struct score_grid *g, const struct score_ctx *s,
 }
 
 int score_grid_softmax_at(struct score_grid *g, const struct score_ctx *s,
-                    int64_t i, int64_t j, double *p, double *cols_out)
+                          int64_t i, int64_t j, double *p, double *cols_out)
 {
     if (g->status != GRID_DONE || !s->o.softmax || i < 0 || i >= s->rows
         || j < 0 || j >= s->n)

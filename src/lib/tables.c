@@ -67,9 +67,9 @@ static void init_load(struct tload *l, struct filesrc *s,
     l->path = path;
 }
 
-int pe_table_load(const char *path, const struct pe_table_opts *o,
-                  struct pe_table *t, struct pe_table_info *info, char *err,
-                  size_t errlen)
+int pe_tables_load(const char *path, const struct pe_table_opts *o,
+                   struct pe_table *t, struct pe_table_info *info, char *err,
+                   size_t errlen)
 {
     struct pe_table_info local;
     struct filesrc s;
@@ -84,9 +84,9 @@ int pe_table_load(const char *path, const struct pe_table_opts *o,
     return r;
 }
 
-int pe_table_load_fd(int fd, const char *name, const struct pe_table_opts *o,
-                     struct pe_table *t, struct pe_table_info *info,
-                     char *err, size_t errlen)
+int pe_tables_load_fd(int fd, const char *name, const struct pe_table_opts *o,
+                      struct pe_table *t, struct pe_table_info *info,
+                      char *err, size_t errlen)
 {
     struct pe_table_info local;
     struct filesrc s;
@@ -101,10 +101,10 @@ int pe_table_load_fd(int fd, const char *name, const struct pe_table_opts *o,
     return r;
 }
 
-int pe_table_load_buffer(const char *name, const unsigned char *buf,
-                         size_t len, const struct pe_table_opts *o,
-                         struct pe_table *t, struct pe_table_info *info,
-                         char *err, size_t errlen)
+int pe_tables_load_buffer(const char *name, const unsigned char *buf,
+                          size_t len, const struct pe_table_opts *o,
+                          struct pe_table *t, struct pe_table_info *info,
+                          char *err, size_t errlen)
 {
     struct pe_table_info local;
     struct filesrc s;

@@ -498,7 +498,7 @@ static void profile_spec_row(const struct app *a, struct att_rt *rt,
     /* past the offset table's limit the cells are streamed: no single
      * row, the block row's means instead (and the title says so) */
     int exact = s->o.softmax && score_grid_softmax_at(rt->grid, s, a->att.ci,
-                                                a->att.cj, &p, row) == 0;
+                                                      a->att.cj, &p, row) == 0;
     if (!exact)
         for (int cc = 0; cc < n; cc++)
             row[cc] = score_grid_cell(rt->grid, r, cc);
@@ -742,7 +742,7 @@ static int att_work(const struct app *a, void *rt, int64_t budget)
     }
     struct grid_req rq = layout_req(&r->L);
     r->st = score_grid_update(r->grid, s, &rq, budget, &r->prog, r->why,
-                        sizeof r->why);
+                              sizeof r->why);
     if (r->st == GRID_DONE && s->toeplitz && !s->o.softmax) {
         int64_t kb;         /* the profile against distance, into its cache */
         int np, dots = 2 * (r->L.pnw - 8);

@@ -288,7 +288,7 @@ int compare_pixel_source(const struct app *a, int w, int h, int part, int cw,
     return cmp_grid_source(&t.f, part, cw, ch, x, y, q0, q1, dim);
 }
 
-double compare_grid_scale(const struct app *a, int w, int h)
+double compare_scale_of_grid(const struct app *a, int w, int h)
 {
     struct cmp_rt t;
     double s = 0;

@@ -36,6 +36,6 @@ int compare_pixel_source(const struct app *a, int w, int h, int part, int cw,
                          int *dim);
 /* For tests: the colour scale of the panes there (the legend's), or 0
  * when the mode has none. */
-double compare_grid_scale(const struct app *a, int w, int h);
+double compare_scale_of_grid(const struct app *a, int w, int h);
 
 #endif

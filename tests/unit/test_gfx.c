@@ -440,7 +440,7 @@ static int compare_check(struct app *a, int W, int H, int *parts,
     a->screen_w = W;
     a->screen_h = H;
     areas_view_size(a, W, H, &vw, &vh);
-    double scale = compare_grid_scale(a, vw, vh);
+    double scale = compare_scale_of_grid(a, vw, vh);
     for (int k = 0; k < VIEW_RASTER_PARTS; k++) {
         struct view_raster r;
         if (view_raster(a, VIEW_COMPARE, vw, vh, CW, CH, 1, k, &r))
