@@ -210,11 +210,24 @@ class Flood:
         self.thread.join()
 
 
+def drawn(f, limit=20.0):
+    """Whether f began its first frame (the screen clear) within limit s;
+    under a flood its screen never goes quiet, so no settling is waited."""
+    end, tail = time.monotonic() + limit, b''
+    while time.monotonic() < end:
+        for _ in f.read_for(0.05):
+            pass
+        if P.CLEAR in tail + f.recent:
+            return True
+        tail = f.recent[-8:]
+    return False
+
+
 def quit_time(path):
-    """ms from q to the exit of a follower that has drawn its first frame,
-    or None when it did not start or did not exit within 10 s."""
+    """ms from q to the exit of a follower half a second after its first
+    frame began, or None when it did not start or did not exit in 10 s."""
     f = P.Child(['--follow', path], 80, 24)
-    if f.first_frame() is None:
+    if not drawn(f):
         f.close()
         return None
     f.read_for(0.5)
