@@ -333,17 +333,54 @@ static int set_att(struct cli *c)
     return 0;
 }
 
-/* Each pane given a layer has a model with NoPE layers. */
-static int check_pane_layers(const struct cli *c)
+/* --layer-b or --layer-c L with --config and no model for the pane:
+ * pane k shows layer L of the file, its type's RoPE settings and scheme
+ * (a --base-b, --scheme-b or --rope-layout-b given wins). */
+static int pane_of_config(struct cli *c, int k)
 {
+    struct pane *p = &c->app.cmp.panes[k];
+    char name[64], lname[64], err[300], opt[16];
+    if (!c->config || p->layer <= 0 || p->model > 0)
+        return 0;
+    snprintf(opt, sizeof opt, "layer-%c", 'a' + k);
+    if (config_layer_at(c->config, p->layer - 1, name, sizeof name, err,
+                        sizeof err))
+        return fail("--%s %d: %s", opt, p->layer - 1, err);
+    params q = c->app.p;
+    if (config_load(c->config, name, &q, err, sizeof err))
+        return fail("--%s %d: %s", opt, p->layer - 1, err);
+    snprintf(opt, sizeof opt, "base-%c", 'a' + k);
+    if (!cli_given(c, opt))
+        p->base = q.base;
+    p->d = q.d;
+    p->rope = q.rope;
+    snprintf(opt, sizeof opt, "rope-layout-%c", 'a' + k);
+    if (!cli_given(c, opt) && config_qk_pairs(c->config) >= 0)
+        p->pairs = 1 + config_qk_pairs(c->config);
+    snprintf(opt, sizeof opt, "scheme-%c", 'a' + k);
+    if (!cli_given(c, opt))
+        p->scheme = 1 + (config_layer(c->config, name, lname, sizeof lname)
+                         == 1 ? SCHEME_NOPE : SCHEME_ROPE);
+    p->cfg = 1;
+    return 0;
+}
+
+/* Each pane given a layer has a model with NoPE layers, or is a layer
+ * of --config. */
+static int check_pane_layers(struct cli *c)
+{
+    for (int k = 1; k < COMPARE_ROPE_PANES; k++)
+        if (pane_of_config(c, k))
+            return -1;
     for (int k = 0; k < COMPARE_MAX_PANES; k++) {
         const struct pane *p = &c->app.cmp.panes[k];
         const struct rope_preset *m = rope_preset_at(p->model - 1);
-        if (p->layer > 0 && !(m && m->nope_every > 0) &&
+        if (p->layer > 0 && !(m && m->nope_every > 0) && !p->cfg &&
             !(k == 0 && c->cfg_layer_a))    /* a config's layer */
             return fail("--layer-%c %d: pane %c's model has no NoPE layers; "
-                        "want --model%s llama4-scout", 'a' + k, p->layer - 1,
-                        'A' + k, k ? k == 1 ? "-b" : "-c" : "");
+                        "want --model%s llama4-scout%s", 'a' + k, p->layer - 1,
+                        'A' + k, k ? k == 1 ? "-b" : "-c" : "",
+                        k ? ", or --config FILE" : "");
     }
     return 0;
 }
@@ -772,6 +809,7 @@ static int first_pass(struct cli *c, int argc, char **argv,
     }
     if (layer && !config)
         return fail("--layer-type: goes with --config");
+    c->config = config;
     if (config && layer_a && layer_a_of_config(c, config, layer_a, &layer,
                                                lbuf, sizeof lbuf))
         return 2;

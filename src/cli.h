@@ -43,6 +43,7 @@ struct cli {
                                            gives (0: none) */
     char mask_note[112];       /* where it came from, or "" */
     int cfg_layer_a;           /* --layer-a picked --config's layer type */
+    const char *config;        /* --config FILE, or NULL */
     long row_offset;           /* --row-offset K, or -1: the known one */
     long rows_first, rows_last; /* --rows A..B, or -1: every row */
     int components;            /* --components K (PCA exports), default 3 */

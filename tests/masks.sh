@@ -377,6 +377,31 @@ while read -r line; do
     case $line in ok) ok ;; *) bad "${line#FAIL: }" ;; esac
 done < <(python3 "$tmp/ggufmask.py" "$PEVIZ" "$tmp")
 
+# --layer-b and --layer-c with --config: the pane shows that layer's
+# RoPE settings and scheme (Gemma 3 with sliding_window_pattern 3: layers
+# 0, 1 sliding, base 10000 unscaled; layer 2 full, 1e6 linear x8; Llama 4's
+# layer 2 without RoPE); a layer past the file, and one with no config
+cmphead() { "$PEVIZ" --snapshot --view compare --size 160x6 --pane-mode profile "$@" 2>&1 | head -1; }
+for i in 0 1 2 3 4 5; do
+    h=$(cmphead --config tests/data/mask-gemma3.json --layer-b "$i")
+    if [ $(((i + 1) % 3)) = 0 ]; then want="B layer $i rope half linear x8 base=1000000"
+    else want="B layer $i rope half base=10000 "; fi
+    case $h in *"$want"*) ok ;; *) bad "gemma3 --layer-b $i: '$h', want '$want'" ;; esac
+done
+case $(cmphead --config tests/data/mask-gemma3.json --layer-c 2) in
+    *"C layer 2 rope half linear x8 b=1000000"*) ok ;;
+    *) bad "gemma3 --layer-c 2: $(cmphead --config tests/data/mask-gemma3.json --layer-c 2)" ;; esac
+case $(cmphead --config tests/data/mask-llama4.json --layer-b 2) in
+    *"B layer 2 nope"*) ok ;; *) bad "llama4 --layer-b 2: not NoPE" ;; esac
+case $(cmphead --config tests/data/mask-llama4.json --layer-b 2 --scheme-b rope) in
+    *"B layer 2 rope"*) ok ;; *) bad "llama4 --layer-b 2 --scheme-b rope: the given scheme lost" ;; esac
+for args in "--config tests/data/mask-gemma3.json --layer-b 6" "--layer-b 1"; do
+    # shellcheck disable=SC2086
+    "$PEVIZ" --view compare --snapshot $args >"$tmp/o" 2>"$tmp/e"; rc=$?
+    if [ $rc = 2 ] && [ ! -s "$tmp/o" ] && [ "$(wc -l <"$tmp/e")" = 1 ]; then ok
+    else bad "$args: exit $rc, $(cat "$tmp/e")"; fi
+done
+
 # the presets of such models carry their mask
 [ "$(seen_keys --model gemma4-sliding)" = 1024 ] && ok || bad "gemma4-sliding: $(seen_keys --model gemma4-sliding) keys seen"
 [ "$(seen_keys --model gemma3-local)" = 1024 ] && ok || bad "gemma3-local: $(seen_keys --model gemma3-local) keys seen"

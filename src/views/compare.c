@@ -345,6 +345,7 @@ static void pane_store(struct app *a, int k, const params *p)
         a->p.rope = p->rope;
         app_params_changed(a);
     } else {
+        a->cmp.panes[k].cfg = 0;    /* no longer that --config layer's */
         a->cmp.panes[k].base = p->base;
         if (k < COMPARE_ROPE_PANES)
             a->cmp.panes[k].rope = p->rope;

@@ -63,7 +63,8 @@ int cmp_pane_layer(const struct app *a, int k)
 {
     const struct pane *p = &a->cmp.panes[k];
     const struct rope_preset *m = pane_preset(a, k);
-    return p->layer > 0 && m && m->nope_every > 0 ? p->layer - 1 : -1;
+    return p->layer > 0 && ((m && m->nope_every > 0) || p->cfg)
+           ? p->layer - 1 : -1;
 }
 
 /* Whether two scalings are the same settings. */
@@ -113,8 +114,8 @@ static void pane_scheme(const struct app *a, int k, struct rpane *r)
                 ? p->scheme - 1 : -1;
     r->layer = cmp_pane_layer(a, k);
     r->so = a->att.o;
-    if (r->layer >= 0) {    /* the model's layer: RoPE, or NoPE with
-                               temperature tuning (Llama 4) */
+    if (r->layer >= 0 && !p->cfg) { /* the model's layer: RoPE, or NoPE
+                                       with temperature tuning (Llama 4) */
         int nope = rope_preset_nope_layer(pane_preset(a, k), r->layer);
         r->scheme = nope ? SCHEME_NOPE : SCHEME_ROPE;
         r->so.temp_tuning = nope;

@@ -60,7 +60,8 @@ static int pairs_word_parse(const char *s)
 /* Panes B and C also carry their own scaling (after their d); pane A's
  * is the global one. */
 #define PANE_ROPE(k) PANE(k), \
-    SF_ROWS_ROPE("cmp." #k ".rope", cmp.panes[k].rope, cmp.panes[k].model)
+    SF_ROWS_ROPE("cmp." #k ".rope", cmp.panes[k].rope, cmp.panes[k].model), \
+    SF_ROW_INT("cmp." #k ".cfg", cmp.panes[k].cfg, 0, 1)
 
 _Static_assert(COMPARE_MAX_PANES == 6 && COMPARE_ROPE_PANES == 3,
                "a row per pane below");
@@ -252,8 +253,11 @@ const struct setting COMPARE_SETTINGS[] = {
       .wire = "cmp.2.base", .check = base_c_check, .given = pane_c },
     PANE_SETTINGS(0, "a", "pane A", "", NULL, "; with --config, layer L of "
                   "the file: its type's settings and mask"),
-    PANE_SETTINGS(1, "b", "pane B", "", NULL, ""),
-    PANE_SETTINGS(2, "c", "pane C", ", and C shown", pane_c, ""),
+    PANE_SETTINGS(1, "b", "pane B", "", NULL, "; with --config, layer L of "
+                  "the file: its type's RoPE settings and scheme"),
+    PANE_SETTINGS(2, "c", "pane C", ", and C shown", pane_c, "; with "
+                  "--config, layer L of the file: its type's RoPE "
+                  "settings and scheme"),
     { .name = "pane-mode", .prompt = "mode", .type = SET_WORD,
       .off = SET_OFF(cmp.mode), .word = mode_at, .parse = pane_mode_parse,
       .def = "heatmap", .arg = "MODE",

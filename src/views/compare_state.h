@@ -39,7 +39,9 @@ struct pane {
     int layer;              /* 1 + the layer of a model with NoPE layers
                                (rope_preset.nope_every) whose scores it
                                shows (rope, or nope with temperature
-                               tuning), 0: none */
+                               tuning), or of --config (cfg), 0: none */
+    int cfg;                /* panes B, C: 1 when set from that layer of
+                               --config (its RoPE settings and scheme) */
 };
 
 #define COMPARE_LAYER_MAX 1000  /* layers 0 .. COMPARE_LAYER_MAX - 1 */
