@@ -163,7 +163,10 @@ static int cands_slow(const struct rpane *r, char s[][HEAD_LEN])
     snprintf(s[4], HEAD_LEN, "%s turns", t);
     snprintf(s[5], HEAD_LEN, "%.1g turns", r->slow_turns);  /* a narrow pane:
                                                        the unit kept */
-    return 6;
+    if (r->slow_turns >= 1)
+        return 6;
+    snprintf(s[6], HEAD_LEN, "%.1g turn", r->slow_turns);   /* narrower */
+    return 7;
 }
 
 /* The layout and number format, said accurately. */
