@@ -675,9 +675,6 @@ static const struct rope_preset PRESETS[] = {
     { .name = "qwen3-8b-yarn", .d = 128, .head_dim = 128, .base = 1e6,
       .method = ROPE_YARN, .factor = 4, .original_max = 32768,
       .note = "model card's YaRN x4", .max_context = 131072 },
-    /* GLM-4.5-Air (Glm4MoeConfig as loaded from its config.json): head_dim
-     * 128, partial_rotary_factor 0.5, rope_theta 1000000, rope_scaling
-     * null, max_position_embeddings 131072 */
     /* Gemma 4 (google/gemma-4-12B-it text_config): head_dim 256,
      * global_head_dim 512, sliding_window 1024; rope_parameters
      * full_attention {"rope_type": "proportional", "partial_rotary_factor":
@@ -718,6 +715,9 @@ static const struct rope_preset PRESETS[] = {
     { .name = "qwen3.5", .d = 64, .head_dim = 256, .base = 1e7,
       .method = ROPE_NONE, .factor = 1, .original_max = 262144,
       .note = "M-RoPE interleaved 11,11,10", .max_context = 262144 },
+    /* GLM-4.5-Air (Glm4MoeConfig as loaded from its config.json): head_dim
+     * 128, partial_rotary_factor 0.5, rope_theta 1000000, rope_scaling
+     * null, max_position_embeddings 131072 */
     { .name = "glm-4.5-air", .d = 64, .head_dim = 128, .base = 1e6,
       .method = ROPE_NONE, .factor = 1, .original_max = 131072,
       .note = "rotary 0.5 of head_dim", .max_context = 131072 },
