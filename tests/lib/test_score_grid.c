@@ -29,6 +29,17 @@ static int grid_run(struct score_grid *g, const struct score_ctx *s,
     return calls;
 }
 
+/* A new grid of s over r, run to its end. */
+static struct score_grid *grid_done(const struct score_ctx *s,
+                                    const struct grid_req *r)
+{
+    struct score_grid *g = score_grid_new();
+    enum grid_status st;
+    grid_run(g, s, r, GRID_SLICE, &st);
+    CHECK(st == GRID_DONE);
+    return g;
+}
+
 /* Every cell of a grid against brute force. */
 static int grid_matches(const struct score_ctx *s, const struct grid_req *r,
                         int64_t budget, double tol)
@@ -456,10 +467,7 @@ static void test_masked(void)
         o.chunk = m->chunk;
         o.sink = m->sink;
         struct score_ctx *s = NEW(&p, &o, NULL);
-        struct score_grid *g = score_grid_new();
-        enum grid_status st;
-        grid_run(g, s, &m->r, GRID_SLICE, &st);
-        CHECK(st == GRID_DONE);
+        struct score_grid *g = grid_done(s, &m->r);
         int open;
         double worst = export_worst(s, g, &m->r, &open);
         if (worst > 1e-9)
@@ -571,10 +579,7 @@ static void test_raw_masked(void)
         o.window = m->window;
         o.chunk = m->chunk;
         struct score_ctx *s = NEW(&p, &o, NULL);
-        struct score_grid *g = score_grid_new();
-        enum grid_status st;
-        grid_run(g, s, &m->r, GRID_SLICE, &st);
-        CHECK(st == GRID_DONE);
+        struct score_grid *g = grid_done(s, &m->r);
         int open = 0;
         double worst = raw_worst(s, &m->r, g, &open);
         if (worst > 1e-10)
