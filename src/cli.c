@@ -27,7 +27,7 @@ enum {
     O_FORMAT, O_SNAPSHOT, O_SIZE,
     O_PE_FILE, O_TENSOR, O_ROW_OFFSET, O_COMPONENTS, O_ROWS,
     O_SERVE, O_FOLLOW, O_SERVE_MODE, O_FILES, O_QK,
-    O_MODEL, O_CONFIG, O_LAYER_TYPE, O_NO_TRUNCATE,
+    O_MODEL, O_CONFIG, O_LAYER_TYPE,
     O_CHECK, O_SLIDES, O_RECORD, O_AUTOPLAY,
     O_CHECK_FREQS, O_CHECK_CACHE,
     O_SCALE, O_PLAIN, O_NO_USER_SETTINGS, O_PRINT_SETTINGS,
@@ -66,7 +66,6 @@ static const struct opt OPTS[] = {
     { "check-freqs", 1, O_CHECK_FREQS, "FILE", "compare a dumped inv_freq (.npy, .csv, safetensors, GGUF) with the settings; exit 0 match, 1 differ" },
     { "check-cache", 1, O_CHECK_CACHE, "FILE", "compare a dumped cos/sin cache (.npy (2, n, W), safetensors cos and sin) with the settings; exit 0 match, 1 differ" },
     { "layer-type", 1, O_LAYER_TYPE, "NAME", "config: the layer type shown (per-type rope_parameters, Gemma 3 v4, layer_types; a null entry: no RoPE), and its mask" },
-    { "no-truncate", 0, O_NO_TRUNCATE, NULL, "yarn: keep the ramp bounds unrounded" },
     { "sequence", 1, O_SEQUENCE, "SPEC", "M-RoPE: text:N,image:HxW,video:TxHxW (grid before merge)" },
     { "qk", 1, O_QK, "FILE", "rope, xpos, nope: q and k from a 2 x d table (.npy, .csv, .safetensors)" },
     { "snapshot", 0, O_SNAPSHOT, NULL, "print one frame without a terminal and exit" },
@@ -590,7 +589,6 @@ static int parse_one(struct cli *c, int val, const char *arg)
         return parse_table_opt(c, val, arg);
     case O_MODEL: case O_CONFIG: case O_LAYER_TYPE:
         return 0;                         /* applied first, see cli_parse */
-    case O_NO_TRUNCATE: c->app.p.rope.truncate = 0; return 0;
     case O_QK: c->qk_file = arg; return 0;
     case O_PRINT_SETTINGS: c->print_settings = 1; return 0;
     case 'h': c->help = 1; return 0;

@@ -172,7 +172,7 @@ static int set_value(const struct setting *s, struct app *a, int64_t n,
     case SET_FLAG:
         if (strcmp(text, "on") && strcmp(text, "off"))
             return want_words(s, err, errlen);
-        *(int *)at(a, s) = strcmp(text, "on") == 0;
+        *(int *)at(a, s) = (strcmp(text, "on") == 0) != s->invert;
         return 0;
     case SET_HOOK:
         return s->set(a, text, err, errlen);
@@ -247,7 +247,8 @@ void settings_text(const struct setting *s, const struct app *a, char *buf,
         return;
     }
     case SET_FLAG:
-        snprintf(buf, len, *(const int *)at_c(a, s->off) ? "on" : "off");
+        snprintf(buf, len, (*(const int *)at_c(a, s->off) != 0) != s->invert
+                           ? "on" : "off");
         return;
     case SET_HOOK:
         s->text(a, buf, len);

@@ -112,6 +112,7 @@ struct setting {
                                    "n", "n-1", "d-1", "d/2-1" */
     int shift;                  /* shown = stored + shift (1: 1-based) */
     int even;                   /* whole numbers: even only */
+    int invert;                 /* SET_FLAG: on stores 0 (no-truncate) */
     const char *zero_word;      /* a word that means 0 ("all"), or NULL;
                                    SET_NUM: -inf ("none") */
     const char *(*word)(int);   /* SET_WORD: value -> name, NULL past the

@@ -301,9 +301,31 @@ static void check_prompt(void)
     CHECK(strstr(a.msg, "attention only") != NULL);
 }
 
+/* A flag that stores its opposite (--no-truncate: YaRN's truncate 0). */
+static void check_invert(void)
+{
+    static struct app a;
+    char err[160], v[32];
+    app_init(&a);
+    const struct setting *s = settings_find(APP_SETTINGS, "no-truncate",
+                                            SET_CLI);
+    CHECK(s != NULL && s->invert && a.p.rope.truncate == 1);
+    if (!s)
+        return;
+    settings_text(s, &a, v, sizeof v);
+    CHECK(strcmp(v, "off") == 0);
+    CHECK(settings_set(s, &a, a.p.n, "on", err, sizeof err) == 0);
+    CHECK(a.p.rope.truncate == 0);
+    settings_text(s, &a, v, sizeof v);
+    CHECK(strcmp(v, "on") == 0);
+    settings_reset(APP_SETTINGS, &a);
+    CHECK(a.p.rope.truncate == 1);
+}
+
 int main(void)
 {
     check_prompt();
+    check_invert();
     size_t k = 0;
     for (const struct setting *s; (s = cli_setting(k)); k++)
         check_row(s);
