@@ -20,6 +20,7 @@
 #define SECTION_VALUES "T,H,W whole numbers summing to d/2, or auto"
 #define SECTION_DEFAULT "auto"
 #define GRID_VALUES "WxH, each 1.." XSTR(MPOS_GRID_MAX) ", or none"
+#define SEQUENCE_VALUES "text:N,image:HxW,video:TxHxW parts or none"
 
 static const char *palette_word(int k)
 {
@@ -188,6 +189,43 @@ bad:
     return -1;
 }
 
+/* --sequence SPEC: the parts of a vision-language sequence (M-RoPE),
+ * each refused part named (peviz/mpos.h); none ends one. */
+static int sequence_set(struct app *a, const char *arg, char *err,
+                        size_t errlen)
+{
+    if (strcmp(arg, "none") == 0) {
+        if (a->mp.mode == MPOS_MROPE)
+            a->mp.mode = MPOS_OFF;
+        return 0;
+    }
+    char why[200];
+    if (mpos_parse_sequence(&a->mp, arg, why, sizeof why) == 0)
+        return 0;
+    snprintf(err, errlen, "wants %s; %s", SEQUENCE_VALUES, why);
+    return -1;
+}
+
+static void sequence_text(const struct app *a, char *buf, size_t len)
+{
+    size_t k = 0;
+    buf[0] = 0;
+    for (int i = 0; a->mp.mode == MPOS_MROPE && i < a->mp.nseg && k < len;
+         i++) {
+        const struct mpos_seg *g = &a->mp.seg[i];
+        const char *sep = i ? "," : "";
+        int w = g->kind == MPOS_TEXT
+            ? snprintf(buf + k, len - k, "%stext:%lld", sep, (long long)g->len)
+            : g->kind == MPOS_IMAGE
+            ? snprintf(buf + k, len - k, "%simage:%dx%d", sep, g->h, g->w)
+            : snprintf(buf + k, len - k, "%svideo:%dx%dx%d", sep, g->t, g->h,
+                       g->w);
+        k += w > 0 ? (size_t)w : 0;
+    }
+    if (!buf[0])
+        snprintf(buf, len, "none");
+}
+
 static void grid_text(const struct app *a, char *buf, size_t len)
 {
     if (a->mp.mode == MPOS_AXIAL)
@@ -313,6 +351,11 @@ const struct setting APP_SETTINGS[] = {
     /* multi-axis positions (peviz/mpos.h): --sequence is cli.c's (its
      * parser and messages are the library's); what goes with it is
      * checked once all are set (mpos_cli.c) */
+    { .name = "sequence", .type = SET_HOOK, .set = sequence_set,
+      .text = sequence_text, .values = SEQUENCE_VALUES, .def_note = "none",
+      .arg = "SPEC",
+      .help = "M-RoPE: text:N,image:HxW,video:TxHxW (grid before merge)",
+      .where = SET_CLI | SET_FILE },
     { .name = "spatial-merge", .type = SET_INT, .off = SET_OFF(mp.rules.merge),
       .lo = 1, .hi = 16, .def = "2", .arg = "M",
       .help = "--sequence: spatial merge size", .where = SET_CLI | SET_FILE },

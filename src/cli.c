@@ -31,7 +31,6 @@ enum {
     O_CHECK, O_SLIDES, O_RECORD, O_AUTOPLAY,
     O_CHECK_FREQS, O_CHECK_CACHE,
     O_SCALE, O_PLAIN, O_NO_USER_SETTINGS, O_PRINT_SETTINGS,
-    O_SEQUENCE,
     O_SET                       /* O_SET + k: cli_setting(k) */
 };
 
@@ -66,7 +65,6 @@ static const struct opt OPTS[] = {
     { "check-freqs", 1, O_CHECK_FREQS, "FILE", "compare a dumped inv_freq (.npy, .csv, safetensors, GGUF) with the settings; exit 0 match, 1 differ" },
     { "check-cache", 1, O_CHECK_CACHE, "FILE", "compare a dumped cos/sin cache (.npy (2, n, W), safetensors cos and sin) with the settings; exit 0 match, 1 differ" },
     { "layer-type", 1, O_LAYER_TYPE, "NAME", "config: the layer type shown (per-type rope_parameters, Gemma 3 v4, layer_types; a null entry: no RoPE), and its mask" },
-    { "sequence", 1, O_SEQUENCE, "SPEC", "M-RoPE: text:N,image:HxW,video:TxHxW (grid before merge)" },
     { "qk", 1, O_QK, "FILE", "rope, xpos, nope: q and k from a 2 x d table (.npy, .csv, .safetensors)" },
     { "snapshot", 0, O_SNAPSHOT, NULL, "print one frame without a terminal and exit" },
     { "size", 1, O_SIZE, "WxH", "snapshot size in cells (default 80x24)" },
@@ -596,12 +594,6 @@ static int parse_one(struct cli *c, int val, const char *arg)
     default:
         if (val >= O_SET)
             return given(c, (size_t)(val - O_SET), arg);
-        if (val == O_SEQUENCE) {
-            char err[256];
-            if (mpos_cli_sequence(c, arg, err, sizeof err))
-                return fail("%s", err);
-            return 0;
-        }
         return parse_choice(c, val, arg);
     }
 }

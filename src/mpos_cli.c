@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * mpos_cli.c - --sequence, the late checks of the multi-axis options,
+ * mpos_cli.c - the late checks of the multi-axis options (rows),
  * and the exports they change (position-ids; scores and softmax over
  * the sequence or the patch grid).
  */
@@ -22,13 +22,6 @@ static const char *const OPT_NAME[MO_COUNT] = {
 const char *mpos_cli_name(enum mpos_opt id)
 {
     return (unsigned)id < MO_COUNT ? OPT_NAME[id] : "?";
-}
-
-int mpos_cli_sequence(struct cli *c, const char *arg, char *err,
-                      size_t errlen)
-{
-    c->mpos_given |= 1u << MO_SEQUENCE;
-    return mpos_parse_sequence(&c->app.mp, arg, err, errlen);
 }
 
 /* The options that shape a sequence, given without one. */

@@ -1,10 +1,9 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * mpos_cli.h - the command line of multi-axis positions: --sequence,
- * the late checks of it and of the settings' rows that go with it
- * (--grid, the M-RoPE sections and rules, app_settings.c), and their
- * exports: position-ids, and scores or softmax over the sequence
- * (peviz/mpos.h).
+ * mpos_cli.h - the command line of multi-axis positions: the late
+ * checks of the settings' rows for them (--sequence, --grid, the M-RoPE
+ * sections and rules, app_settings.c), and their exports: position-ids,
+ * and scores or softmax over the sequence (peviz/mpos.h).
  */
 #ifndef PEVIZ_MPOS_CLI_H
 #define PEVIZ_MPOS_CLI_H
@@ -23,11 +22,8 @@ enum mpos_opt {
 /* The option's name ("--grid"). */
 const char *mpos_cli_name(enum mpos_opt id);
 
-/* --sequence SPEC into c->app.mp (and its bit of c->mpos_given): 0, or
- * -1 with one line in err.  The other options are settings' rows
- * (app_settings.c); cli.c sets their bits of c->mpos_given. */
-int mpos_cli_sequence(struct cli *c, const char *arg, char *err,
-                      size_t errlen);
+/* The options are settings' rows (app_settings.c); cli.c sets their
+ * bits of c->mpos_given. */
 
 /*
  * Once every option is read: the checks that need them all (one layout

@@ -295,7 +295,7 @@ refuse "'video:2x8'" --export position-ids --sequence video:2x8
 refuse "'audio:3'" --export position-ids --sequence text:1,audio:3
 refuse "part 2 is empty" --export position-ids --sequence text:1,,text:2
 refuse "ends with a comma" --export position-ids --sequence text:1,
-refuse "--sequence: empty" --export position-ids --sequence ''
+refuse "--sequence '': wants" --export position-ids --sequence ''
 refuse "'image:15x24': 15 is not a multiple" --export position-ids --sequence image:15x24
 refuse "'image:6x6': 6 is not a multiple of the spatial merge 4" --export position-ids --sequence image:6x6 --spatial-merge 4
 refuse "'image:4x4x4'" --export position-ids --sequence image:4x4x4

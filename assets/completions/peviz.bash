@@ -32,6 +32,7 @@ _peviz() {
     --attention-factor) return ;;
     --short-factor) return ;;
     --long-factor) return ;;
+    --sequence) return ;;
     --spatial-merge) return ;;
     --tokens-per-second) return ;;
     --second-per-grid) return ;;
@@ -57,7 +58,6 @@ _peviz() {
     --check-freqs) COMPREPLY=($(compgen -f -- "$cur")); return ;;
     --check-cache) COMPREPLY=($(compgen -f -- "$cur")); return ;;
     --layer-type) return ;;
-    --sequence) return ;;
     --qk) COMPREPLY=($(compgen -f -- "$cur")); return ;;
     --size) return ;;
     --scale) return ;;
@@ -101,6 +101,6 @@ _peviz() {
     --one-d) COMPREPLY=($(compgen -W 'none alone beside' -- "$cur")); return ;;
     esac
     [[ $cur == -* ]] || return 0
-    COMPREPLY=($(compgen -W '--d-model --base --seq-len --pos --view --ascii --no-braille --fps --mouse --low-bandwidth --palette --color --graphics --lang --rope-scaling --factor --original-max --low-freq-factor --high-freq-factor --beta-fast --beta-slow --no-truncate --mscale --mscale-all-dim --proportion --attention-factor --short-factor --long-factor --spatial-merge --tokens-per-second --second-per-grid --split-frames --mrope-section --mrope-interleaved --grid --plain --tour --check --slides --record --autoplay --export --format --rows --pe-file --tensor --row-offset --components --serve --serve-mode --follow --files --model --config --check-freqs --check-cache --layer-type --sequence --qk --snapshot --size --scale --no-user-settings --print-settings --dim --pca --band --ghost --ghost-k --counter --scheme --q --seed --heads --head --train --buckets --max-distance --bidirectional --r1 --r2 --xpos-scale-base --rope-layout --rotary-dims --temperature-tuning --floor-scale --attn-scale --softmax --causal --window --chunk --sink --temperature --content --schemes --model-b --model-c --base-b --base-c --scheme-a --rope-layout-a --layer-a --scheme-b --rope-layout-b --layer-b --scheme-c --rope-layout-c --layer-c --pane-mode --grid-key --one-d --help --version' -- "$cur"))
+    COMPREPLY=($(compgen -W '--d-model --base --seq-len --pos --view --ascii --no-braille --fps --mouse --low-bandwidth --palette --color --graphics --lang --rope-scaling --factor --original-max --low-freq-factor --high-freq-factor --beta-fast --beta-slow --no-truncate --mscale --mscale-all-dim --proportion --attention-factor --short-factor --long-factor --sequence --spatial-merge --tokens-per-second --second-per-grid --split-frames --mrope-section --mrope-interleaved --grid --plain --tour --check --slides --record --autoplay --export --format --rows --pe-file --tensor --row-offset --components --serve --serve-mode --follow --files --model --config --check-freqs --check-cache --layer-type --qk --snapshot --size --scale --no-user-settings --print-settings --dim --pca --band --ghost --ghost-k --counter --scheme --q --seed --heads --head --train --buckets --max-distance --bidirectional --r1 --r2 --xpos-scale-base --rope-layout --rotary-dims --temperature-tuning --floor-scale --attn-scale --softmax --causal --window --chunk --sink --temperature --content --schemes --model-b --model-c --base-b --base-c --scheme-a --rope-layout-a --layer-a --scheme-b --rope-layout-b --layer-b --scheme-c --rope-layout-c --layer-c --pane-mode --grid-key --one-d --help --version' -- "$cur"))
 }
 complete -F _peviz peviz

@@ -94,7 +94,8 @@ void mpos_conf_default(struct mpos_conf *c);
 /*
  * Parse a --sequence SPEC ("text:12,image:16x24,video:4x8x8") into c's
  * segments (mode MPOS_MROPE).  Returns 0, or -1 with one line in err
- * naming the bad part; c is then unchanged.
+ * naming the bad part ("part 2 is empty; ..."; the caller names the
+ * option or command); c is then unchanged.
  */
 int mpos_parse_sequence(struct mpos_conf *c, const char *spec, char *err,
                         size_t errlen);

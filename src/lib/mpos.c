@@ -72,7 +72,7 @@ static int parse_item(const char *s, const char *end, struct mpos_seg *g,
                  : !dims(s + kl, end, k == MPOS_IMAGE ? 2 : 3, MPOS_GRID_MAX,
                          k == MPOS_IMAGE ? v + 1 : v);
         if (!ok) {
-            snprintf(err, errlen, "--sequence: '%.*s': want %s", len, s,
+            snprintf(err, errlen, "'%.*s': want %s", len, s,
                      SEG_WANT[k]);
             return -1;
         }
@@ -87,7 +87,7 @@ static int parse_item(const char *s, const char *end, struct mpos_seg *g,
             g->t = g->h = g->w = 0;
         return 0;
     }
-    snprintf(err, errlen, "--sequence: '%.*s': want text:N, image:HxW or "
+    snprintf(err, errlen, "'%.*s': want text:N, image:HxW or "
              "video:TxHxW", len, s);
     return -1;
 }
@@ -99,7 +99,7 @@ int mpos_parse_sequence(struct mpos_conf *c, const char *spec, char *err,
     int n = 0;
     const char *s = spec;
     if (!*s) {
-        snprintf(err, errlen, "--sequence: empty; want e.g. "
+        snprintf(err, errlen, "empty; want e.g. "
                  "text:12,image:16x24,text:8");
         return -1;
     }
@@ -108,12 +108,12 @@ int mpos_parse_sequence(struct mpos_conf *c, const char *spec, char *err,
         if (!end)
             end = s + strlen(s);
         if (n == MPOS_SEG_MAX) {
-            snprintf(err, errlen, "--sequence: more than %d parts; want at "
+            snprintf(err, errlen, "more than %d parts; want at "
                      "most %d", MPOS_SEG_MAX, MPOS_SEG_MAX);
             return -1;
         }
         if (end == s) {
-            snprintf(err, errlen, "--sequence: part %d is empty; want "
+            snprintf(err, errlen, "part %d is empty; want "
                      "parts joined by single commas", n + 1);
             return -1;
         }
@@ -124,7 +124,7 @@ int mpos_parse_sequence(struct mpos_conf *c, const char *spec, char *err,
             break;
         s = end + 1;
         if (!*s) {
-            snprintf(err, errlen, "--sequence: ends with a comma; want a "
+            snprintf(err, errlen, "ends with a comma; want a "
                      "part after it");
             return -1;
         }
