@@ -997,19 +997,13 @@ int config_layer_at(const char *path, int64_t i, char *name, size_t len,
     int64_t layers = 0;
     const char *t = root ? config_mask_layer_name(text_root(root), i, &layers)
                          : NULL;
-    if (t)
-        snprintf(name, len, "%s", t);
-    else if (!root)
-        snprintf(err, errlen, "%s: not a readable config.json", path);
-    else if (layers == 0)
-        snprintf(err, errlen, "%s: says nothing of its layers (no "
-                 "layer_types, no sliding or chunked attention)", path);
-    else
-        snprintf(err, errlen, "%s: layer %lld: want 0..%lld (its layers)",
-                 path, (long long)i, (long long)layers - 1);
+    int r = config_mask_answer(path, t, i, layers, root != NULL,
+                               "config.json", "no layer_types, no sliding "
+                               "or chunked attention", name, len, err,
+                               errlen);
     json_free(root);
     free(buf);
-    return t ? 0 : -1;
+    return r;
 }
 
 int config_load(const char *path, const char *layer_type, params *p,

@@ -181,6 +181,24 @@ const char *config_mask_layer_name(const json_value *root, int64_t i,
                                  : NULL;
 }
 
+int config_mask_answer(const char *path, const char *t, int64_t i,
+                       int64_t layers, int readable, const char *what,
+                       const char *nothing, char *name, size_t len,
+                       char *err, size_t errlen)
+{
+    if (t)
+        snprintf(name, len, "%s", t);
+    else if (!readable)
+        snprintf(err, errlen, "%s: not a readable %s", path, what);
+    else if (layers == 0)
+        snprintf(err, errlen, "%s: says nothing of its layers (%s)", path,
+                 nothing);
+    else
+        snprintf(err, errlen, "%s: layer %lld: want 0..%lld (its layers)",
+                 path, (long long)i, (long long)layers - 1);
+    return t ? 0 : -1;
+}
+
 void config_mask_names(const json_value *root, char *buf, size_t len)
 {
     int64_t n = config_mask_known(root) ? config_mask_layers(root) : 0;

@@ -57,6 +57,14 @@ int config_mask_has_layer(const json_value *root, const char *name);
 const char *config_mask_layer_name(const json_value *root, int64_t i,
                                    int64_t *layers);
 
+/* Layer i's type t (of layers) into name, or why there is none into err
+ * (what: "config.json" or "GGUF file" when the file was unreadable,
+ * nothing: what a file without layers lacks): 0, or -1. */
+int config_mask_answer(const char *path, const char *t, int64_t i,
+                       int64_t layers, int readable, const char *what,
+                       const char *nothing, char *name, size_t len,
+                       char *err, size_t errlen);
+
 /* The config's layer types, each once in the order of its layers,
  * ", " between, into buf ("" for a file that says nothing of its
  * layers). */

@@ -574,17 +574,10 @@ int gguf_config_layer_at(const char *path, int64_t i, char *name, size_t len,
     struct gguf *g = open_quiet(path, &base);
     int64_t layers = 0;
     const char *t = g ? gguf_mask_layer_name(g, i, &layers) : NULL;
-    if (t)
-        snprintf(name, len, "%s", t);
-    else if (!g)
-        snprintf(err, errlen, "%s: not a readable GGUF file", path);
-    else if (layers == 0)
-        snprintf(err, errlen, "%s: says nothing of its layers (no sliding "
-                 "or chunked attention in llama.cpp for this architecture)",
-                 path);
-    else
-        snprintf(err, errlen, "%s: layer %lld: want 0..%lld (its layers)",
-                 path, (long long)i, (long long)layers - 1);
+    int r = config_mask_answer(path, t, i, layers, g != NULL, "GGUF file",
+                               "no sliding or chunked attention in "
+                               "llama.cpp for this architecture", name, len,
+                               err, errlen);
     gguf_close(g);
-    return t ? 0 : -1;
+    return r;
 }
