@@ -568,6 +568,9 @@ static void test_raw_masked(void)
         { SCHEME_SINUSOIDAL, 3000, 5, 0, { 0, 0, 200, 15, 15, 0 } },
         { SCHEME_ROPE, 2000, 0, 16, { 0, 0, 300, 7, 7, 0 } },
         { SCHEME_SINUSOIDAL, 2000, 70, 16, { 330, 264, 33, 12, 12, 0 } },
+        { SCHEME_SINUSOIDAL, 1200, 37, 100, { 0, 0, 16, 40, 40, 0 } },
+        { SCHEME_ROPE, 1500, 250, 300, { 0, 0, 64, 24, 24, 0 } },
+        { SCHEME_ALIBI, 999, 90, 70, { 0, 0, 25, 40, 40, 0 } },
     };
     for (size_t t = 0; t < sizeof cs / sizeof cs[0]; t++) {
         const struct raw_case *m = &cs[t];
