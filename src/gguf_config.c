@@ -465,9 +465,7 @@ static int layer_settings(struct gcfg *c, const char *layer)
     if (!layer)
         return 0;
     gguf_mask_names(c->g, names, sizeof names);
-    size_t k = strlen(layer);
-    const char *at = strstr(names, layer);
-    if (!at || (at[k] && at[k] != ','))
+    if (!gguf_mask_has_layer(c->g, layer))
         return snprintf(c->err, c->errlen, "%s: --layer-type '%.60s': %s%s",
                         c->file, layer, names[0] ? "no such layer type; the "
                         "file has " : "the file says nothing of its layers",

@@ -102,25 +102,30 @@ const char *gguf_mask_layer_name(const struct gguf *g, int64_t i,
     return "full_attention";
 }
 
+int gguf_mask_has_layer(const struct gguf *g, const char *name)
+{
+    int64_t n;
+    const char *t;
+    for (int64_t i = 0; (t = gguf_mask_layer_name(g, i, &n)); i++)
+        if (strcmp(t, name) == 0)
+            return 1;
+    return 0;
+}
+
 void gguf_mask_names(const struct gguf *g, char *buf, size_t len)
 {
-    int64_t n, full = 0, masked = 0;
-    const char *mname = NULL;
+    int64_t n;
+    const char *t, *first = NULL;
     buf[0] = 0;
-    for (int64_t i = 0; gguf_mask_layer_name(g, i, &n); i++) {
-        const char *t = gguf_mask_layer_name(g, i, &n);
-        if (strcmp(t, "full_attention") == 0) {
-            full = full ? full : i + 1;
-        } else {
-            masked = masked ? masked : i + 1;
-            mname = t;
+    for (int64_t i = 0; (t = gguf_mask_layer_name(g, i, &n)); i++)
+        if (!first) {
+            first = t;
+            snprintf(buf, len, "%s", t);
+        } else if (strcmp(t, first) != 0) {     /* the other type: done */
+            size_t k = strlen(buf);
+            snprintf(buf + k, len - k, ", %s", t);
+            return;
         }
-    }
-    if (masked && (!full || masked < full))     /* in the order of layers */
-        snprintf(buf, len, "%s%s", mname, full ? ", full_attention" : "");
-    else if (full)
-        snprintf(buf, len, "full_attention%s%s", masked ? ", " : "",
-                 masked ? mname : "");
 }
 
 void gguf_mask_of(const struct gguf *g, const char *name,

@@ -32,7 +32,11 @@ struct gguf;
 const char *gguf_mask_layer_name(const struct gguf *g, int64_t i,
                                  int64_t *layers);
 
-/* Its layer types, each once, ", " between ("" when it has none). */
+/* Whether some layer of g is of type name. */
+int gguf_mask_has_layer(const struct gguf *g, const char *name);
+
+/* Its layer types (two at most), each once in the order of its layers,
+ * ", " between ("" when it has none). */
 void gguf_mask_names(const struct gguf *g, char *buf, size_t len);
 
 /* The mask of layer type name (NULL: layer 0's) into *m. */

@@ -348,10 +348,11 @@ for name, (data, rule) in files.items():
             print("FAIL: %s: base %r %s, want %r %s" % (what, base, method, wb, wm))
         else:
             print("ok")
-    r = run(["--config", f, "--layer-type", "chunked_attention", "--export", "scores", "-n", "4"])
-    print("ok" if r.returncode == 2 and r.stdout == "" and len(r.stderr.splitlines()) == 1
-          and "--layer-type" in r.stderr else "FAIL: %s: chunked_attention: exit %d %s"
-          % (name, r.returncode, r.stderr.strip()))
+    for lt in ("chunked_attention", "attention"):   # absent; a part of a name
+        r = run(["--config", f, "--layer-type", lt, "--export", "scores", "-n", "4"])
+        print("ok" if r.returncode == 2 and r.stdout == "" and len(r.stderr.splitlines()) == 1
+              and "--layer-type" in r.stderr else "FAIL: %s: %s: exit %d %s"
+              % (name, lt, r.returncode, r.stderr.strip()))
 
 # Llama 4: chunks of 8192 on three layers of four, the fourth full and
 # without RoPE; a sliding_window of 0 switches the chunks off
