@@ -40,6 +40,19 @@ static struct score_grid *grid_done(const struct score_ctx *s,
     return g;
 }
 
+/* The grid of s over r refused, its reason naming word. */
+static void grid_refused(const struct score_ctx *s, const struct grid_req *r,
+                         const char *word)
+{
+    struct score_grid *g = score_grid_new();
+    double prog;
+    char why[192] = "";
+    CHECK(score_grid_update(g, s, r, GRID_SLICE, &prog, why, sizeof why)
+          == GRID_REFUSED);
+    CHECK(strstr(why, word) != NULL);
+    score_grid_free(g);
+}
+
 /* Every cell of a grid against brute force. */
 static int grid_matches(const struct score_ctx *s, const struct grid_req *r,
                         int64_t budget, double tol)
@@ -267,13 +280,7 @@ static void test_limits(void)
     struct score_opts o = O(SCHEME_LEARNED);
     struct score_ctx *s = NEW(&p, &o, NULL);
     struct grid_req r = { 0, 0, (INT64_C(1) << 20) / 32, 32, 32, 0 };
-    struct score_grid *g = score_grid_new();
-    double prog;
-    char why[192] = "";
-    CHECK(score_grid_update(g, s, &r, GRID_SLICE, &prog, why, sizeof why)
-          == GRID_REFUSED);
-    CHECK(strstr(why, "limit") != NULL);
-    score_grid_free(g);
+    grid_refused(s, &r, "limit");
     scores_free(s);
 }
 
@@ -496,13 +503,7 @@ static void test_masked(void)
     o.chunk = (INT64_C(1) << 20) + 1;
     struct score_ctx *s = NEW(&p, &o, NULL);
     struct grid_req r = { 0, 0, big / 40 + 1, 40, 40, 0 };
-    struct score_grid *g = score_grid_new();
-    double prog;
-    char why[192] = "";
-    CHECK(score_grid_update(g, s, &r, GRID_SLICE, &prog, why, sizeof why)
-          == GRID_REFUSED);
-    CHECK(strstr(why, "chunk") != NULL);
-    score_grid_free(g);
+    grid_refused(s, &r, "chunk");
     scores_free(s);
 }
 
