@@ -462,6 +462,32 @@ static int send(struct app *a, const struct view_raster *r, uint64_t hash,
  * the cursor's old and new cell, and marks beside it. */
 #define KIND_CHANGES_MAX 8
 
+/* Whether test(k, o, ctx) holds for every cell k of frame cv under
+ * image I and the cell o it showed when sent. */
+static int seen_all(const struct img *I, const canvas *cv,
+                    int (*test)(const cell *k, const cell *o, void *ctx),
+                    void *ctx)
+{
+    for (int y = 0; y < I->h; y++)
+        for (int x = 0; x < I->w; x++) {
+            const cell *k = canvas_at(cv, I->x + x, I->y + y);
+            if (!k || !test(k, &I->seen[y * I->w + x], ctx))
+                return 0;
+        }
+    return 1;
+}
+
+/* A half block then and now keeps its colours; at most
+ * KIND_CHANGES_MAX cells (counted in *ctx) turn to or from one. */
+static int cell_kept(const cell *k, const cell *o, void *ctx)
+{
+    int *kinds = ctx;
+    if (raster_covers(k) != raster_covers(o) && ++*kinds > KIND_CHANGES_MAX)
+        return 0;
+    return !(raster_covers(k) && raster_covers(o) &&
+             (k->fg != o->fg || k->bg != o->bg));
+}
+
 /* Whether image I's cells still show what they showed when it was
  * sent: the view area has the same size, every cell that is a half block
  * now and was one then has the same colours, and only a few cells turned
@@ -475,20 +501,7 @@ static int cells_same(const struct img *I, const struct app *a,
     if (!I->shown || !I->seen || (int)a->view != I->view || vw != I->vw ||
         vh != I->vh)
         return 0;
-    for (int y = 0; y < I->h; y++)
-        for (int x = 0; x < I->w; x++) {
-            const cell *k = canvas_at(cv, I->x + x, I->y + y);
-            const cell *o = &I->seen[y * I->w + x];
-            if (!k)
-                return 0;
-            if (raster_covers(k) != raster_covers(o) &&
-                ++kinds > KIND_CHANGES_MAX)
-                return 0;
-            if (raster_covers(k) && raster_covers(o) &&
-                (k->fg != o->fg || k->bg != o->bg))
-                return 0;
-        }
-    return 1;
+    return seen_all(I, cv, cell_kept, &kinds);
 }
 
 static void cells_keep(struct img *I, const struct app *a, const canvas *cv,
@@ -517,6 +530,17 @@ static int wanted(const struct app *a)
             a->view == VIEW_COMPARE || a->view == VIEW_CLOCKS);
 }
 
+/* A cell that text covers (in raster *ctx) is the same as it was;
+ * ATTR_OVER cells are left to blank_covered. */
+static int mark_kept(const cell *k, const cell *o, void *ctx)
+{
+    const struct view_raster *r = ctx;
+    if ((k->attr | o->attr) & ATTR_OVER)
+        return 1;
+    return raster_covers_in(r, k) == raster_covers_in(r, o) &&
+           (raster_covers_in(r, k) || !memcmp(k, o, sizeof *k));
+}
+
 /* Whether the cells of line drawing I that text covers (marks, a tip)
  * are those it had when sent: with sixel and iTerm2 a cell that turns
  * from text back to a blank is written by curses over the image's
@@ -528,19 +552,7 @@ static int marks_same(const struct img *I, const canvas *cv,
     if (!I->seen || r->x != I->x || r->y != I->y || r->w != I->w ||
         r->h != I->h)
         return 0;
-    for (int y = 0; y < I->h; y++)
-        for (int x = 0; x < I->w; x++) {
-            const cell *k = canvas_at(cv, I->x + x, I->y + y);
-            const cell *o = &I->seen[y * I->w + x];
-            if (!k)
-                return 0;
-            if ((k->attr | o->attr) & ATTR_OVER)
-                continue;           /* cells over it: blank_covered */
-            if (raster_covers_in(r, k) != raster_covers_in(r, o) ||
-                (!raster_covers_in(r, k) && memcmp(k, o, sizeof *k)))
-                return 0;
-        }
-    return 1;
+    return seen_all(I, cv, mark_kept, (void *)r);
 }
 
 /* Part k of the view area (w x h) in frame cv: kept while its cells
