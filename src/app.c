@@ -5,6 +5,7 @@
  * the keys, the prompt and the command line accept the same values.
  */
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -177,36 +178,26 @@ void app_reset(struct app *a)
     app_params_changed(a);
 }
 
+/* What a reset keeps: how the program is shown, the lecture, the loaded
+ * tables and the follow and tour state. */
+#define KEEP(f) { offsetof(struct app, f), sizeof ((struct app *)0)->f }
+static const struct { size_t off, len; } KEPT[] = {
+    KEEP(ascii), KEEP(color), KEEP(palette), KEEP(mouse), KEEP(fps),
+    KEEP(low_bandwidth), KEEP(screen_w), KEEP(screen_h), KEEP(split),
+    KEEP(presenter), KEEP(share_zoom), KEEP(point), KEEP(note),
+    KEEP(pe_table), KEEP(t5_table), KEEP(qk_table), KEEP(pe_file_name),
+    KEEP(pe_info), KEEP(pe_digest), KEEP(follow_status), KEEP(follow_short),
+    KEEP(tour), KEEP(tour_step), KEEP(tour_active), KEEP(tour_lang),
+    KEEP(rt),
+};
+
 void app_reset_defaults(struct app *a)
 {
     struct app keep = *a;
     app_init(a);
-    a->ascii = keep.ascii;
-    a->color = keep.color;
-    a->palette = keep.palette;
-    a->mouse = keep.mouse;
-    a->low_bandwidth = keep.low_bandwidth;
-    a->fps = keep.fps;
-    a->screen_w = keep.screen_w;
-    a->screen_h = keep.screen_h;
-    a->split = keep.split;              /* how the lecture is shown */
-    a->presenter = keep.presenter;
-    a->share_zoom = keep.share_zoom;
-    a->point = keep.point;
-    memcpy(a->note, keep.note, sizeof a->note);
-    a->pe_table = keep.pe_table;
-    a->t5_table = keep.t5_table;
-    a->qk_table = keep.qk_table;
-    a->pe_file_name = keep.pe_file_name;
-    a->pe_info = keep.pe_info;
-    memcpy(a->pe_digest, keep.pe_digest, sizeof a->pe_digest);
-    memcpy(a->follow_status, keep.follow_status, sizeof a->follow_status);
-    memcpy(a->follow_short, keep.follow_short, sizeof a->follow_short);
-    a->tour = keep.tour;
-    a->tour_step = keep.tour_step;
-    a->tour_active = keep.tour_active;
-    a->tour_lang = keep.tour_lang;
-    a->rt = keep.rt;
+    for (size_t i = 0; i < sizeof KEPT / sizeof KEPT[0]; i++)
+        memcpy((char *)a + KEPT[i].off, (const char *)&keep + KEPT[i].off,
+               KEPT[i].len);
     a->mp = a->mp_start = keep.mp_start;    /* the sequence sets n */
     if (a->mp.mode != MPOS_OFF)
         a->p.n = mpos_count(&a->mp);
