@@ -307,17 +307,21 @@ void canvas_half(canvas *c, int x, int py, rgb col, int level)
     }
 }
 
+/* The cell that holds sub-cell (x, y) of a cell cut sw x sh; NULL
+ * outside the canvas. */
+static cell *sub_cell(canvas *c, int x, int y, int sw, int sh)
+{
+    return x < 0 || y < 0 ? NULL : canvas_at(c, x / sw, y / sh);
+}
+
 void canvas_dot(canvas *c, int px, int py, rgb col)
 {
     /* bit of dot (dx, dy) in the Unicode braille pattern */
     static const uint8_t BIT[4][2] = {
         {0x01, 0x08}, {0x02, 0x10}, {0x04, 0x20}, {0x40, 0x80}
     };
-    cell *k;
+    cell *k = sub_cell(c, px, py, 2, 4);
 
-    if (px < 0 || py < 0)
-        return;
-    k = canvas_at(c, px / 2, py / 4);
     if (!k)
         return;
     if (k->kind != CELL_BRAILLE)
@@ -347,11 +351,8 @@ static int quad_bits(const cell *k)
 
 void canvas_quad(canvas *c, int qx, int qy, rgb col)
 {
-    cell *k;
+    cell *k = sub_cell(c, qx, qy, 2, 2);
 
-    if (qx < 0 || qy < 0)
-        return;
-    k = canvas_at(c, qx / 2, qy / 2);
     if (!k)
         return;
     int bits = quad_bits(k) | 1 << ((qy % 2) * 2 + qx % 2);
