@@ -362,7 +362,7 @@ size_t settings_count(const struct setting *rows)
 
 /* Where the row is offered, in words: "--heads, :heads, follow
  * att.heads, file". */
-static void where_text(const struct setting *s, char *buf, size_t len)
+void settings_where(const struct setting *s, char *buf, size_t len)
 {
     size_t k = 0;
     buf[0] = 0;
@@ -380,61 +380,4 @@ static void where_text(const struct setting *s, char *buf, size_t len)
         k += (size_t)snprintf(buf + k, len - k, "peviz.conf, ");
     if (k >= 2 && k < len)
         buf[k - 2] = 0;
-}
-
-/* s as roff text: backslashes and minus signs escaped, a leading '.'
- * made text. */
-static void doc_roff(FILE *f, const char *s)
-{
-    if (*s == '.' || *s == '\'')
-        fputs("\\&", f);
-    for (; *s; s++)
-        if (*s == '\\')
-            fputs("\\e", f);
-        else if (*s == '-')
-            fputs("\\-", f);
-        else
-            fputc(*s, f);
-}
-
-/* s in a markdown table cell: '|' escaped. */
-static void doc_md(FILE *f, const char *s)
-{
-    for (; *s; s++)
-        fputs(*s == '|' ? "\\|" : (char[2]){ *s, 0 }, f);
-}
-
-void settings_doc(FILE *f, const char *fmt, const struct setting *rows)
-{
-    int man = strcmp(fmt, "man") == 0;
-    char range[256], where[256];
-    if (!man)
-        fputs("| setting | values (default) | meaning | offered |\n"
-              "|---|---|---|---|\n", f);
-    for (const struct setting *s = rows; s && s->name; s++) {
-        settings_range(s, range, sizeof range);
-        if (s->type == SET_FLAG)
-            snprintf(range, sizeof range, "on or off (default %s)",
-                     s->def ? s->def : "off");
-        where_text(s, where, sizeof where);
-        if (man) {
-            fputs(".TP\n\\fB", f);
-            doc_roff(f, s->name);
-            fputs("\\fR ", f);
-            doc_roff(f, range);
-            fputc('\n', f);
-            doc_roff(f, s->help);
-            fputs(".\n.br\n", f);
-            doc_roff(f, where);
-            fputc('\n', f);
-            continue;
-        }
-        fprintf(f, "| `%s` | ", s->name);
-        doc_md(f, range);
-        fputs(" | ", f);
-        doc_md(f, s->help);
-        fputs(" | ", f);
-        doc_md(f, where);
-        fputs(" |\n", f);
-    }
 }

@@ -201,11 +201,9 @@ void settings_reset(const struct setting *rows, struct app *a);
 /* The rows in a table. */
 size_t settings_count(const struct setting *rows);
 
-/*
- * The rows as documentation, for make docs: fmt "md", a table (setting,
- * values and default, where it is offered), or "man", a .TP entry each.
- */
-void settings_doc(FILE *f, const char *fmt, const struct setting *rows);
+/* Where row s is offered, in words: "--heads, :heads, follow att.heads,
+ * peviz.conf". */
+void settings_where(const struct setting *s, char *buf, size_t len);
 
 /* The words of a SET_WORD row (and a zero_word) in w, NULL-ended (at
  * most max - 1): their number. */

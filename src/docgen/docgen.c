@@ -333,8 +333,34 @@ static void list_settings(FILE *out, int man)
     }
 }
 
+/* A table of rows: md a header and a line each; man a .TP entry each,
+ * the name bold, its values, its help and where it is offered. */
+static void setting_table(FILE *out, int man, const struct setting *rows)
+{
+    char range[256], where[256];
+    if (!man)
+        fputs("| setting | values (default) | meaning | offered |\n"
+              "|---|---|---|---|\n", out);
+    for (const struct setting *s = rows; s && s->name; s++) {
+        settings_range(s, range, sizeof range);
+        if (s->type == SET_FLAG)
+            snprintf(range, sizeof range, "on or off (default %s)",
+                     s->def ? s->def : "off");
+        settings_where(s, where, sizeof where);
+        fputs(man ? ".TP\n\\fB" : "| `", out);
+        text(out, man, s->name);
+        fputs(man ? "\\fR " : "` | ", out);
+        text(out, man, range);
+        fputs(man ? "\n" : " | ", out);
+        text(out, man, s->help);
+        fputs(man ? ".\n.br\n" : " | ", out);
+        text(out, man, where);
+        fputs(man ? "\n" : " |\n", out);
+    }
+}
+
 /* The settings' rows (settings.h), the global ones, then each view's:
- * a title and settings_doc's table. */
+ * a title and a table. */
 static void list_setting_rows(FILE *out, int man)
 {
     for (int v = -1; v < VIEW_COUNT; v++) {
@@ -347,7 +373,7 @@ static void list_setting_rows(FILE *out, int man)
         else
             fprintf(out, "%s**%s**\n\n", v < 0 ? "" : "\n",
                     v < 0 ? "Every view" : VIEWS[v]->name);
-        settings_doc(out, man ? "man" : "md", rows);
+        setting_table(out, man, rows);
     }
 }
 
