@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "peviz/names.h"
+
 struct stops {
     int n;
     const rgb *c;        /* n colours, evenly spaced over [0, 1] */
@@ -87,17 +89,12 @@ static const char *const PALETTE_NAMES[PAL_COUNT] = {
 
 const char *palette_name(enum palette p)
 {
-    return (p >= 0 && p < PAL_COUNT) ? PALETTE_NAMES[p] : "?";
+    return names_at(PALETTE_NAMES, PAL_COUNT, (int)p, "?");
 }
 
 int palette_parse(const char *name)
 {
-    int i;
-
-    for (i = 0; name && i < PAL_COUNT; i++)
-        if (strcmp(name, PALETTE_NAMES[i]) == 0)
-            return i;
-    return -1;
+    return names_find(PALETTE_NAMES, PAL_COUNT, name);
 }
 
 static enum palette pal_valid(enum palette p)

@@ -12,6 +12,7 @@
 
 #include "png_out.h"
 #include "raster.h"
+#include "peviz/names.h"
 
 static const char *const MODE_NAMES[GFX_MODE_COUNT] = {
     "auto", "kitty", "sixel", "iterm2", "cells"
@@ -19,15 +20,12 @@ static const char *const MODE_NAMES[GFX_MODE_COUNT] = {
 
 int gfx_mode_parse(const char *name)
 {
-    for (int i = 0; name && i < GFX_MODE_COUNT; i++)
-        if (strcmp(name, MODE_NAMES[i]) == 0)
-            return i;
-    return -1;
+    return names_find(MODE_NAMES, GFX_MODE_COUNT, name);
 }
 
 const char *gfx_mode_name(enum gfx_mode m)
 {
-    return (unsigned)m < GFX_MODE_COUNT ? MODE_NAMES[m] : "cells";
+    return names_at(MODE_NAMES, GFX_MODE_COUNT, (int)m, "cells");
 }
 
 /* ---- the buffer ---------------------------------------------------------- */

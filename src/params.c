@@ -12,6 +12,7 @@
 #include "params.h"
 #include "peviz/plan.h"
 #include "peviz/scores.h"
+#include "peviz/names.h"
 
 void params_default(params *p)
 {
@@ -273,10 +274,7 @@ int params_rope_opt_parse(const char *name)
 {
     if (name && strcmp(name, "scaling") == 0)
         return RO_SCALING;
-    for (int i = 0; name && i < RO_COUNT; i++)
-        if (strcmp(name, ROPE_OPT_NAMES[i]) == 0)
-            return i;
-    return -1;
+    return names_find(ROPE_OPT_NAMES, RO_COUNT, name);
 }
 
 /* "a,b,c" into out[]: each a finite number > 0.  Count, or -1. */

@@ -20,17 +20,14 @@
 
 #include "colormap.h"
 #include "png_out.h"
+#include "peviz/names.h"
 
 static const char *const FORMAT_NAMES[] = { "text", "ansi", "svg" };
 
 int snap_format_parse(const char *name)
 {
-    int i;
-
-    for (i = 0; name && i < 3; i++)
-        if (strcmp(name, FORMAT_NAMES[i]) == 0)
-            return i;
-    return -1;
+    return names_find(FORMAT_NAMES, (int)(sizeof FORMAT_NAMES /
+                                          sizeof FORMAT_NAMES[0]), name);
 }
 
 /*

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "peviz/layout.h"
+#include "peviz/names.h"
 #include "peviz/pe.h"
 
 #include "peviz/pi.h"
@@ -22,27 +23,19 @@ static const char *const PREC_PIPELINES[PREC_COUNT] = {
     "f32 angle, f16 value", "all bf16", "all f16"
 };
 
-static int name_find(const char *const *names, int count, const char *s)
-{
-    for (int i = 0; s && i < count; i++)
-        if (strcmp(s, names[i]) == 0)
-            return i;
-    return -1;
-}
-
 const char *layout_name(enum layout l)
 {
-    return (unsigned)l < LAYOUT_COUNT ? LAYOUT_NAMES[l] : "?";
+    return names_at(LAYOUT_NAMES, LAYOUT_COUNT, (int)l, "?");
 }
 
 int layout_parse(const char *s)
 {
-    return name_find(LAYOUT_NAMES, LAYOUT_COUNT, s);
+    return names_find(LAYOUT_NAMES, LAYOUT_COUNT, s);
 }
 
 const char *precision_name(enum precision p)
 {
-    return (unsigned)p < PREC_COUNT ? PREC_NAMES[p] : "?";
+    return names_at(PREC_NAMES, PREC_COUNT, (int)p, "?");
 }
 
 int precision_parse(const char *s)
@@ -51,7 +44,7 @@ int precision_parse(const char *s)
         return PREC_BF16;
     if (s && strcmp(s, "f32-angle-f16") == 0)
         return PREC_F16;
-    return name_find(PREC_NAMES, PREC_COUNT, s);
+    return names_find(PREC_NAMES, PREC_COUNT, s);
 }
 
 const char *precision_pipeline(enum precision p)
