@@ -11,14 +11,14 @@
 #include <string.h>
 
 /* End of a string report from i on: the index after ESC \ (or BEL), or
- * -1 if it has not come yet. */
+ * -1 if it has not come yet, 0 if an escape other than ST ends it. */
 static int string_end(const char *s, size_t n, size_t i)
 {
     for (; i < n; i++) {
         if (s[i] == '\a')
             return (int)i + 1;
         if (s[i] == '\033' && i + 1 < n)
-            return s[i + 1] == '\\' ? (int)i + 2 : -2;
+            return s[i + 1] == '\\' ? (int)i + 2 : 0;
         if (s[i] == '\033')
             return -1;
     }
@@ -147,11 +147,8 @@ int gfx_probe_report(struct gfx_probe *p, const char *s, size_t n)
         if (s[2] != '1' || (s[3] != '0' && s[3] != '1') || s[4] != ';')
             return 0;
         int e = string_end(s, n, 5);
-        if (e == -1)
-            return -1;
-        if (e < 0)
-            return 0;
-        colour_report(p, s, e);
+        if (e > 0)
+            colour_report(p, s, e);
         return e;
     }
     if (s[1] == '_' || s[1] == 'P') {
@@ -160,10 +157,8 @@ int gfx_probe_report(struct gfx_probe *p, const char *s, size_t n)
         if ((s[1] == '_' && s[2] != 'G') || (s[1] == 'P' && s[2] != '>'))
             return 0;
         int e = string_end(s, n, 2);
-        if (e == -1)
-            return -1;
-        if (e < 0)
-            return 0;
+        if (e <= 0)
+            return e;
         if (s[1] == '_' && (!p->answered || p->tmux))
             p->kitty = 1;
         if (s[1] == 'P') {          /* ESC P > | text ESC \ */
