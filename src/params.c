@@ -23,12 +23,19 @@ void params_default(params *p)
     rope_scaling_default(&p->rope);
 }
 
-/* Skip leading blanks; report whether only blanks follow end. */
+/* s past its leading blanks. */
 static const char *skip_blanks(const char *s)
 {
     while (*s == ' ' || *s == '\t')
         s++;
     return s;
+}
+
+/* Why a number is refused, into *why; -1. */
+static int refuse(const char **why, const char *what)
+{
+    *why = what;
+    return -1;
 }
 
 /* A whole number in scientific notation ("1e3", "4.096e3"), taken for
@@ -38,14 +45,10 @@ static int parse_whole_float(const char *s, long *out, const char **why)
     double v;
     if (parse_double(s, &v, why))
         return -1;
-    if (v != floor(v)) {
-        *why = "not a whole number";
-        return -1;
-    }
-    if (fabs(v) > 9.0e15) {
-        *why = "too large";
-        return -1;
-    }
+    if (v != floor(v))
+        return refuse(why, "not a whole number");
+    if (fabs(v) > 9.0e15)
+        return refuse(why, "too large");
     *out = (long)v;
     return 0;
 }
@@ -53,27 +56,19 @@ static int parse_whole_float(const char *s, long *out, const char **why)
 int parse_long(const char *s, long *out, const char **why)
 {
     char *end;
-    if (!s || !*(s = skip_blanks(s))) {
-        *why = "empty";
-        return -1;
-    }
-    if (!isdigit((unsigned char)*s) && *s != '-' && *s != '+') {
-        *why = "not a whole number";
-        return -1;
-    }
+    if (!s || !*(s = skip_blanks(s)))
+        return refuse(why, "empty");
+    if (!isdigit((unsigned char)*s) && *s != '-' && *s != '+')
+        return refuse(why, "not a whole number");
     errno = 0;
     long v = strtol(s, &end, 10);
     if (end != s && (*end == 'e' || *end == 'E' ||
                      (*end == '.' && strpbrk(end, "eE"))))
         return parse_whole_float(s, out, why);  /* 1e3, 4.096e3 */
-    if (end == s || *skip_blanks(end)) {
-        *why = "not a whole number";
-        return -1;
-    }
-    if (errno == ERANGE) {
-        *why = "too large";
-        return -1;
-    }
+    if (end == s || *skip_blanks(end))
+        return refuse(why, "not a whole number");
+    if (errno == ERANGE)
+        return refuse(why, "too large");
     *out = v;
     return 0;
 }
@@ -81,26 +76,19 @@ int parse_long(const char *s, long *out, const char **why)
 int parse_double(const char *s, double *out, const char **why)
 {
     char *end;
-    if (!s || !*(s = skip_blanks(s))) {
-        *why = "empty";
-        return -1;
-    }
+    if (!s || !*(s = skip_blanks(s)))
+        return refuse(why, "empty");
     /* strtod also takes "nan", "inf" and hex floats: only decimals here. */
     for (const char *q = s; *q && *q != ' ' && *q != '\t'; q++)
-        if (!strchr("0123456789+-.eE", *q)) {
-            *why = "not a number";
-            return -1;
-        }
+        if (!strchr("0123456789+-.eE", *q))
+            return refuse(why, "not a number");
     errno = 0;
     double v = strtod(s, &end);
-    if (end == s || *skip_blanks(end)) {
-        *why = "not a number";
-        return -1;
-    }
-    if (errno == ERANGE || !isfinite(v)) {
-        *why = fabs(v) < 1 ? "too small to represent" : "too large";
-        return -1;
-    }
+    if (end == s || *skip_blanks(end))
+        return refuse(why, "not a number");
+    if (errno == ERANGE || !isfinite(v))
+        return refuse(why, fabs(v) < 1 ? "too small to represent"
+                                       : "too large");
     *out = v;
     return 0;
 }
