@@ -38,6 +38,26 @@ static int refuse(const char **why, const char *what)
     return -1;
 }
 
+int parse_double(const char *s, double *out, const char **why)
+{
+    char *end;
+    if (!s || !*(s = skip_blanks(s)))
+        return refuse(why, "empty");
+    /* strtod also takes "nan", "inf" and hex floats: only decimals here. */
+    for (const char *q = s; *q && *q != ' ' && *q != '\t'; q++)
+        if (!strchr("0123456789+-.eE", *q))
+            return refuse(why, "not a number");
+    errno = 0;
+    double v = strtod(s, &end);
+    if (end == s || *skip_blanks(end))
+        return refuse(why, "not a number");
+    if (errno == ERANGE || !isfinite(v))
+        return refuse(why, fabs(v) < 1 ? "too small to represent"
+                                       : "too large");
+    *out = v;
+    return 0;
+}
+
 /* A whole number in scientific notation ("1e3", "4.096e3"), taken for
  * d_model, seq_len and pos alike on the command line and the prompt. */
 static int parse_whole_float(const char *s, long *out, const char **why)
@@ -69,26 +89,6 @@ int parse_long(const char *s, long *out, const char **why)
         return refuse(why, "not a whole number");
     if (errno == ERANGE)
         return refuse(why, "too large");
-    *out = v;
-    return 0;
-}
-
-int parse_double(const char *s, double *out, const char **why)
-{
-    char *end;
-    if (!s || !*(s = skip_blanks(s)))
-        return refuse(why, "empty");
-    /* strtod also takes "nan", "inf" and hex floats: only decimals here. */
-    for (const char *q = s; *q && *q != ' ' && *q != '\t'; q++)
-        if (!strchr("0123456789+-.eE", *q))
-            return refuse(why, "not a number");
-    errno = 0;
-    double v = strtod(s, &end);
-    if (end == s || *skip_blanks(end))
-        return refuse(why, "not a number");
-    if (errno == ERANGE || !isfinite(v))
-        return refuse(why, fabs(v) < 1 ? "too small to represent"
-                                       : "too large");
     *out = v;
     return 0;
 }
