@@ -969,15 +969,14 @@ static void check_setup(const struct cli *c, struct freq_setup *s)
 {
     const params *p = &c->app.p;
     const struct rope_preset *m = rope_preset_at(c->app.cmp.panes[0].model - 1);
-    *s = (struct freq_setup){ &p->rope, p->d, p->base, p->n, 0, p->n };
-    if (m) {
-        s->head_dim = m->head_dim;
-        s->max_pos = m->max_context;
-    }
-    if (c->cfg_head_dim > 0)
-        s->head_dim = c->cfg_head_dim;
-    if (c->cfg_max_pos > 0)
-        s->max_pos = c->cfg_max_pos;
+    int head_dim = c->cfg_head_dim > 0 ? c->cfg_head_dim
+                   : m                 ? m->head_dim
+                                       : 0;
+    int64_t max_pos = c->cfg_max_pos > 0 ? c->cfg_max_pos
+                      : m                ? m->max_context
+                                         : p->n;
+    *s = (struct freq_setup){ &p->rope, p->d, p->base, p->n, head_dim,
+                              max_pos };
 }
 
 /* One variant that reproduces a checked file, and what it costs. */
