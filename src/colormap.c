@@ -169,41 +169,29 @@ int cmap_level(double t)
  * readable on light and dark themes alike; the plot colours are from the
  * Okabe-Ito set, chosen to stay distinct under colour-vision deficiencies.
  */
-static const rgb UI[PAL_COUNT][UI_COUNT] = {
-    [PAL_DEFAULT] = {
-        [UI_TEXT] = RGB_DEFAULT, [UI_DIM] = 0x8A8A8A,
-        [UI_ACCENT] = 0x5FAFD7, [UI_WARN] = 0xFFAF00,
-        [UI_AXIS] = 0x8A8A8A, [UI_CURSOR] = 0xFF5FD7,
-        [UI_STATUS_FG] = 0x1C1C1C, [UI_STATUS_BG] = 0xAFAFAF,
-        [UI_PLOT_A] = 0xE69F00, [UI_PLOT_B] = 0x56B4E9,
-        [UI_PLOT_C] = 0x009E73, [UI_PLOT_D] = 0xCC79A7,
-        [UI_PLOT_E] = 0xF0E442, [UI_PLOT_F] = 0xD55E00,
-    },
-    [PAL_CONTRAST] = {
-        [UI_TEXT] = RGB_DEFAULT, [UI_DIM] = 0xBCBCBC,
-        [UI_ACCENT] = 0x00AFFF, [UI_WARN] = 0xFFAF00,
-        [UI_AXIS] = 0xD0D0D0, [UI_CURSOR] = 0xFF00FF,
-        [UI_STATUS_FG] = 0x000000, [UI_STATUS_BG] = 0xFFFFFF,
-        [UI_PLOT_A] = 0xFF8700, [UI_PLOT_B] = 0x00AFFF,
-        [UI_PLOT_C] = 0x00D7AF, [UI_PLOT_D] = 0xFF87D7,
-        [UI_PLOT_E] = 0xFFFF5F, [UI_PLOT_F] = 0xFF5F5F,
-    },
-    [PAL_MONO] = {
-        [UI_TEXT] = RGB_DEFAULT, [UI_DIM] = 0x8A8A8A,
-        [UI_ACCENT] = 0xFFFFFF, [UI_WARN] = 0xFFFFFF,
-        [UI_AXIS] = 0xA8A8A8, [UI_CURSOR] = 0xFFFFFF,
-        [UI_STATUS_FG] = 0x000000, [UI_STATUS_BG] = 0xD0D0D0,
-        [UI_PLOT_A] = 0xFFFFFF, [UI_PLOT_B] = 0xA8A8A8,
-        [UI_PLOT_C] = 0x6C6C6C, [UI_PLOT_D] = 0xD0D0D0,
-        [UI_PLOT_E] = 0x8A8A8A, [UI_PLOT_F] = 0x585858,
-    },
+static const rgb UI[UI_COUNT][PAL_COUNT] = {
+    /*                 default      contrast     mono */
+    [UI_TEXT]      = { RGB_DEFAULT, RGB_DEFAULT, RGB_DEFAULT },
+    [UI_DIM]       = { 0x8A8A8A,    0xBCBCBC,    0x8A8A8A },
+    [UI_ACCENT]    = { 0x5FAFD7,    0x00AFFF,    0xFFFFFF },
+    [UI_WARN]      = { 0xFFAF00,    0xFFAF00,    0xFFFFFF },
+    [UI_AXIS]      = { 0x8A8A8A,    0xD0D0D0,    0xA8A8A8 },
+    [UI_CURSOR]    = { 0xFF5FD7,    0xFF00FF,    0xFFFFFF },
+    [UI_STATUS_FG] = { 0x1C1C1C,    0x000000,    0x000000 },
+    [UI_STATUS_BG] = { 0xAFAFAF,    0xFFFFFF,    0xD0D0D0 },
+    [UI_PLOT_A]    = { 0xE69F00,    0xFF8700,    0xFFFFFF },
+    [UI_PLOT_B]    = { 0x56B4E9,    0x00AFFF,    0xA8A8A8 },
+    [UI_PLOT_C]    = { 0x009E73,    0x00D7AF,    0x6C6C6C },
+    [UI_PLOT_D]    = { 0xCC79A7,    0xFF87D7,    0xD0D0D0 },
+    [UI_PLOT_E]    = { 0xF0E442,    0xFFFF5F,    0x8A8A8A },
+    [UI_PLOT_F]    = { 0xD55E00,    0xFF5F5F,    0x585858 },
 };
 
 rgb ui_color(enum palette p, enum ui_color c)
 {
     if (c < 0 || c >= UI_COUNT)
         return RGB_DEFAULT;
-    return UI[pal_valid(p)][c];
+    return UI[c][pal_valid(p)];
 }
 
 /* sRGB channel (0..255) to linear light */
