@@ -951,7 +951,7 @@ void cli_print_settings(const struct cli *c, FILE *f, int nfile)
     }
 }
 
-/* ---- --check-freqs ------------------------------------------------------ */
+/* ---- --check-freqs and --check-cache ----------------------------------- */
 
 /* What the settings are, for the verdict: "yarn factor=4 ..." or "none". */
 static void verdict_text(const struct cli *c, char *buf, size_t len)
@@ -977,6 +977,18 @@ static void check_setup(const struct cli *c, struct freq_setup *s)
                                          : p->n;
     *s = (struct freq_setup){ &p->rope, p->d, p->base, p->n, head_dim,
                               max_pos };
+}
+
+/* The cache check's setup: the frequency check's, with the pairing of
+ * --qk-pairs and the positions of --sequence. */
+static void cache_setup_of(const struct cli *c, struct cache_setup *s)
+{
+    struct freq_setup fs;
+    check_setup(c, &fs);
+    *s = (struct cache_setup){ fs.sc, fs.d, fs.base, fs.n, fs.head_dim,
+                               c->app.att.o.qk_pairs == QK_HALF
+                                   ? CP_HALF : CP_INTERLEAVED,
+                               &c->app.mp };
 }
 
 /* One variant that reproduces a checked file, and what it costs. */
@@ -1016,30 +1028,6 @@ static void check_freqs_verdict(const struct cli *c, const struct freq_file *f,
         fprintf(out, "no known variant reproduces it\n");
 }
 
-int cli_check_freqs(const struct cli *c, FILE *out)
-{
-    static struct freq_file f;
-    static struct freq_check r;
-    struct freq_setup s;
-    char err[600];
-    if (freq_file_load(c->check_freqs, c->tensor, &f, err, sizeof err))
-        return errline("--check-freqs: %s", err);
-    check_setup(c, &s);
-    int k = freq_check_setup(&f, &s, &r, err, sizeof err);
-    if (k < 0)
-        return errline("--check-freqs: %s", err);
-    for (int i = 0; i < r.ndiff; i++)
-        fprintf(out, "band %d: expected %.10g, found %.10g, relative error "
-                "%.3g\n", r.band[i].band, r.band[i].expected, r.band[i].found,
-                r.band[i].rel);
-    check_freqs_verdict(c, &f, &r, k, out);
-    if (fflush(out) != 0 || ferror(out))
-        return errline("--check-freqs: cannot write to standard output");
-    return k;
-}
-
-/* ---- --check-cache ------------------------------------------------------ */
-
 static void check_cache_verdict(const struct cli *c, const struct cache_file *f,
                                 const struct cache_check *r,
                                 const struct cache_setup *s, int k, FILE *out)
@@ -1066,19 +1054,37 @@ static void check_cache_verdict(const struct cli *c, const struct cache_file *f,
         fprintf(out, "no known variant reproduces it\n");
 }
 
+int cli_check_freqs(const struct cli *c, FILE *out)
+{
+    static struct freq_file f;
+    static struct freq_check r;
+    struct freq_setup s;
+    char err[600];
+    if (freq_file_load(c->check_freqs, c->tensor, &f, err, sizeof err))
+        return errline("--check-freqs: %s", err);
+    check_setup(c, &s);
+    int k = freq_check_setup(&f, &s, &r, err, sizeof err);
+    if (k < 0)
+        return errline("--check-freqs: %s", err);
+    for (int i = 0; i < r.ndiff; i++)
+        fprintf(out, "band %d: expected %.10g, found %.10g, relative error "
+                "%.3g\n", r.band[i].band, r.band[i].expected, r.band[i].found,
+                r.band[i].rel);
+    check_freqs_verdict(c, &f, &r, k, out);
+    if (fflush(out) != 0 || ferror(out))
+        return errline("--check-freqs: cannot write to standard output");
+    return k;
+}
+
 int cli_check_cache(const struct cli *c, FILE *out)
 {
     static struct cache_file f;
     static struct cache_check r;
-    struct freq_setup fs;
+    struct cache_setup s;
+    cache_setup_of(c, &s);
     char err[600];
     if (cache_file_load(c->check_cache, c->tensor, &f, err, sizeof err))
         return errline("--check-cache: %s", err);
-    check_setup(c, &fs);
-    struct cache_setup s = { fs.sc, fs.d, fs.base, fs.n, fs.head_dim,
-                             c->app.att.o.qk_pairs == QK_HALF ? CP_HALF
-                                                              : CP_INTERLEAVED,
-                             &c->app.mp };
     int k = cache_check(&f, &s, &r, err, sizeof err);
     cache_file_free(&f);
     if (k < 0)
