@@ -5,6 +5,7 @@
  */
 #include "peviz/rope.h"
 #include "peviz/fmt.h"
+#include "registry_impl.h"
 #include "rope_impl.h"
 
 #include <math.h>
@@ -358,34 +359,29 @@ const struct rope_method_info ROPE_METHODS[] = {
       .omega = proportional_omega, .validate = proportional_validate },
 };
 
-#define NBUILTIN ((int)(sizeof ROPE_METHODS / sizeof ROPE_METHODS[0]))
-
-/* The rows registered at run time, after the built-in ones. */
-static const struct rope_method_info *extra[ROPE_METHOD_MAX];
-static int nextra;
+/* The built-in rows, then those registered at run time. */
+static const void *extra[ROPE_METHOD_MAX];
+static struct registry table = {
+    ROPE_METHODS, sizeof ROPE_METHODS[0],
+    sizeof ROPE_METHODS / sizeof ROPE_METHODS[0], extra, ROPE_METHOD_MAX, 0
+};
 
 int rope_method_count(void)
 {
-    return NBUILTIN + nextra;
+    return registry_count(&table);
 }
 
 const struct rope_method_info *rope_method_info(int m)
 {
-    if (m >= 0 && m < NBUILTIN)
-        return &ROPE_METHODS[m];
-    if (m >= NBUILTIN && m < rope_method_count())
-        return extra[m - NBUILTIN];
-    return NULL;
+    return registry_row(&table, m);
 }
 
 int rope_method_register(const struct rope_method_info *mi)
 {
     if (!mi || !mi->name || !mi->name[0] || rope_method_parse(mi->name) >= 0
-        || (mi->alias && rope_method_parse(mi->alias) >= 0)
-        || rope_method_count() >= ROPE_METHOD_MAX)
+        || (mi->alias && rope_method_parse(mi->alias) >= 0))
         return -1;
-    extra[nextra++] = mi;
-    return rope_method_count() - 1;
+    return registry_add(&table, mi);
 }
 
 int rope_method_parse(const char *name)

@@ -30,6 +30,7 @@
 
 #include "peviz/fmt.h"
 #include "peviz/scores.h"
+#include "registry_impl.h"
 #include "schemes_impl.h"
 
 /* U+00B7 middle dot, subscript i (U+1D62) and j (U+2C7C). */
@@ -172,33 +173,29 @@ const struct scheme_info SCHEMES[] = {
         SCHEME_HAS_BANDS },
 };
 
-#define NBUILTIN ((int)(sizeof SCHEMES / sizeof SCHEMES[0]))
-
-/* The rows registered at run time, after the built-in ones. */
-static const struct scheme_info *extra[SCHEME_MAX];
-static int nextra;
+/* The built-in rows, then those registered at run time. */
+static const void *extra[SCHEME_MAX];
+static struct registry table = {
+    SCHEMES, sizeof SCHEMES[0], sizeof SCHEMES / sizeof SCHEMES[0], extra,
+    SCHEME_MAX, 0
+};
 
 int scheme_count(void)
 {
-    return NBUILTIN + nextra;
+    return registry_count(&table);
 }
 
 const struct scheme_info *scheme_info(int s)
 {
-    if (s >= 0 && s < NBUILTIN)
-        return &SCHEMES[s];
-    if (s >= NBUILTIN && s < scheme_count())
-        return extra[s - NBUILTIN];
-    return NULL;
+    return registry_row(&table, s);
 }
 
 int scheme_register(const struct scheme_info *si)
 {
     if (!si || !si->name || !si->name[0] || !si->build
-        || scheme_parse(si->name) >= 0 || scheme_count() >= SCHEME_MAX)
+        || scheme_parse(si->name) >= 0)
         return -1;
-    extra[nextra++] = si;
-    return scheme_count() - 1;
+    return registry_add(&table, si);
 }
 
 const char *scheme_has_name(int has)
