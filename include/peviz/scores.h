@@ -382,7 +382,8 @@ struct score_ctx {
      * below rows (NAN when none is); softmax rows are over the keys
      * below rows. */
     int64_t rows;
-    double *omega;              /* [half] */
+    double *omega;              /* [half]; ra, rb, dband, q and k follow
+                                   it in one block */
     double *q, *k;              /* [d] RoPE query and key, in pair order:
                                    dims (2k, 2k+1) form band k */
     int rotary;                 /* R: dims rotated (the rest: omega 0) */
