@@ -40,7 +40,8 @@ struct soft_band {
     int64_t len;                    /* span length */
     struct scores_span_job *job;
     int64_t next;                   /* the stage's next entry or row */
-    double *ph, *pl;                /* [B + 1]: T, then P(t) hi and lo */
+    double *ph, *pl;                /* [B + 1]: T, then P(t) hi and lo;
+                                       ph's block holds every array */
     double *tmp;                    /* [2 len]: a span pair */
     int64_t size;                   /* leaves of the tree: B up to a power
                                        of two */
@@ -124,9 +125,7 @@ void soft_band_free(struct soft_band *b)
     if (!b)
         return;
     scores_span_free(b->job);
-    free(b->ph);
-    free(b->hi);
-    free(b->tree);
+    free(b->ph);                /* every array of b */
     free(b);
 }
 
@@ -203,15 +202,16 @@ struct soft_band *soft_band_new(const struct score_ctx *s, int64_t k,
     b->row_cost = COST_ROW + COST_COL * min64(cols, (b->B - 1) / k + 2);
     size_t rc = (size_t)rows * (size_t)cols, nb = (size_t)b->B + 1;
     b->size = pow2_at_least(b->B);
-    b->ph = malloc((2 * nb + 2 * (size_t)b->len) * sizeof *b->ph);
-    b->tree = calloc(2 * (size_t)b->size, sizeof *b->tree);
-    b->hi = calloc(2 * rc, sizeof *b->hi);
-    if (!b->ph || !b->hi || !b->tree) {
+    size_t len = (size_t)b->len, size = (size_t)b->size;
+    b->ph = calloc(2 * nb + 2 * len + 2 * size + 2 * rc, sizeof *b->ph);
+    if (!b->ph) {
         soft_band_free(b);
         return NULL;
     }
     b->pl = b->ph + nb;
     b->tmp = b->pl + nb;
+    b->tree = b->tmp + 2 * len;
+    b->hi = b->tree + 2 * size;
     b->lo = b->hi + rc;
     b->work = band_work(b, s->half);
     return b;
