@@ -764,24 +764,27 @@ static void rope_preset_factors(const struct rope_preset *p, rope_scaling *sc)
     sc->nshort = sc->nlong = n;
 }
 
+/* A preset's value where it gives one (above 0), else the default. */
+static double preset_value(double given, double dflt)
+{
+    return given > 0 ? given : dflt;
+}
+
 void rope_preset_scaling(const struct rope_preset *p, rope_scaling *sc)
 {
     rope_scaling_default(sc);
     sc->method = p->method;
     sc->factor = p->factor;
     sc->original_max = p->original_max;
-    if (p->low_freq_factor > 0)
-        sc->low_freq_factor = p->low_freq_factor;
-    if (p->high_freq_factor > 0)
-        sc->high_freq_factor = p->high_freq_factor;
-    if (p->beta_fast > 0)
-        sc->beta_fast = p->beta_fast;
-    if (p->beta_slow > 0)
-        sc->beta_slow = p->beta_slow;
+    sc->low_freq_factor = preset_value(p->low_freq_factor,
+                                       sc->low_freq_factor);
+    sc->high_freq_factor = preset_value(p->high_freq_factor,
+                                        sc->high_freq_factor);
+    sc->beta_fast = preset_value(p->beta_fast, sc->beta_fast);
+    sc->beta_slow = preset_value(p->beta_slow, sc->beta_slow);
     sc->truncate = !p->no_truncate;
     sc->mscale = p->mscale;
     sc->mscale_all_dim = p->mscale_all_dim;
-    if (p->proportion > 0)
-        sc->proportion = p->proportion;
+    sc->proportion = preset_value(p->proportion, sc->proportion);
     rope_preset_factors(p, sc);
 }
