@@ -30,7 +30,8 @@
 struct pe_pca {
     int64_t n;
     int d, k;
-    double *mean;           /* [d] */
+    double *mean;           /* [d]; dir and var follow it in one block
+                               (pe_pca_free frees it) */
     double *dir;            /* [k * d]: v_1, v_2, ... */
     double *var;            /* [k]: lambda_k, the variance along v_k */
     double total;           /* trace(C): the total variance */

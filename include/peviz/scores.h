@@ -382,7 +382,8 @@ struct score_ctx {
      * below rows (NAN when none is); softmax rows are over the keys
      * below rows. */
     int64_t rows;
-    double *omega;              /* [half] */
+    double *omega;              /* [half]; ra, rb, dband, q and k follow
+                                   it in one block */
     double *q, *k;              /* [d] RoPE query and key, in pair order:
                                    dims (2k, 2k+1) form band k */
     int rotary;                 /* R: dims rotated (the rest: omega 0) */
@@ -664,5 +665,29 @@ void scores_span_free(struct scores_span_job *j);     /* NULL is fine */
  * Returns 0, or -1 (not Toeplitz, out of memory).
  */
 int scores_softmax_norms(const struct score_ctx *s, double *z, double *shift);
+
+/* ---- a grid of block means (scores_blocks.c) ----------------------------- */
+
+/*
+ * The blocks a softmax back end (peviz/soft_band.h, soft_stream.h)
+ * averages over: n positions in blocks of k, the block rows
+ * [rb0, rb0 + rows) and columns [cb0, cb0 + cols) of them shown.
+ */
+struct scores_blocks {
+    int64_t n, k;
+    int64_t rb0, cb0;
+    int rows, cols;
+};
+
+/* b for s's n: 0, or -1 (b untouched) when k, rows or cols is under 1
+ * or rb0 or cb0 is negative. */
+int scores_blocks_set(struct scores_blocks *b, const struct score_ctx *s,
+                      int64_t k, int64_t rb0, int rows, int64_t cb0,
+                      int cols);
+
+/* Shown block (r, c): its queries [*i0, *i1) and keys [*j0, *j1), cut
+ * at n (empty past it). */
+void scores_blocks_cell(const struct scores_blocks *b, int r, int c,
+                        int64_t *i0, int64_t *i1, int64_t *j0, int64_t *j1);
 
 #endif

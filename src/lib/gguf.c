@@ -237,16 +237,36 @@ static int read_array(struct gguf *g, struct rd *r, struct gguf_kv *kv)
     return 0;
 }
 
-static int grow(struct gguf *g, void **arr, size_t *cap, size_t n, size_t sz)
+/* Item n of an array of sz-byte items, grown as needed and zeroed; NULL
+ * after the failure is said. */
+static void *new_item(struct gguf *g, void **arr, size_t *cap, size_t n,
+                      size_t sz)
 {
-    if (n < *cap)
-        return 0;
-    size_t nc = *cap ? 2 * *cap : 16;
-    void *p = realloc(*arr, nc * sz);
-    if (!p)
-        return fail(g, "out of memory");
-    *arr = p;
-    *cap = nc;
+    if (n >= *cap) {
+        size_t nc = *cap ? 2 * *cap : 16;
+        void *p = realloc(*arr, nc * sz);
+        if (!p) {
+            fail(g, "out of memory");
+            return NULL;
+        }
+        *arr = p;
+        *cap = nc;
+    }
+    unsigned char *item = (unsigned char *)*arr + n * sz;
+    memset(item, 0, sz);
+    return item;
+}
+
+/* The length of the name that starts item n of what ("tensor"): 1..max
+ * bytes.  0 with *len, or -1 after the failure is said. */
+static int name_length(struct gguf *g, struct rd *r, const char *what,
+                       size_t n, uint64_t max, uint64_t *len)
+{
+    if (rd_u(r, 8, len))
+        return -1;
+    if (*len == 0 || *len > max)
+        return fail(g, "%s %zu: a name of %llu bytes (want 1..%llu)", what,
+                    n, (unsigned long long)*len, (unsigned long long)max);
     return 0;
 }
 
@@ -254,15 +274,10 @@ static int read_kv(struct gguf *g, struct rd *r)
 {
     uint64_t klen;
     uint32_t t;
-    if (grow(g, (void **)&g->kv, &g->kv_cap, g->nkv, sizeof *g->kv))
+    struct gguf_kv *kv = new_item(g, (void **)&g->kv, &g->kv_cap, g->nkv,
+                                  sizeof *g->kv);
+    if (!kv || name_length(g, r, "metadata key", g->nkv, GGUF_MAX_KEY, &klen))
         return -1;
-    struct gguf_kv *kv = &g->kv[g->nkv];
-    memset(kv, 0, sizeof *kv);
-    if (rd_u(r, 8, &klen))
-        return -1;
-    if (klen == 0 || klen > GGUF_MAX_KEY)
-        return fail(g, "metadata key %zu: %llu bytes long (want 1..%d)",
-                    g->nkv, (unsigned long long)klen, GGUF_MAX_KEY);
     char *key = keep(g, r, klen);
     if (!key)
         return -1;
@@ -353,15 +368,10 @@ static int tensor_shape(struct gguf *g, struct rd *r, struct gguf_tensor *t)
 static int read_tensor_info(struct gguf *g, struct rd *r)
 {
     uint64_t len;
-    if (grow(g, (void **)&g->t, &g->t_cap, g->ntensors, sizeof *g->t))
+    struct gguf_tensor *t = new_item(g, (void **)&g->t, &g->t_cap,
+                                     g->ntensors, sizeof *g->t);
+    if (!t || name_length(g, r, "tensor", g->ntensors, GGUF_MAX_NAME, &len))
         return -1;
-    struct gguf_tensor *t = &g->t[g->ntensors];
-    memset(t, 0, sizeof *t);
-    if (rd_u(r, 8, &len))
-        return -1;
-    if (len == 0 || len > GGUF_MAX_NAME)
-        return fail(g, "tensor %zu: a name of %llu bytes (want 1..%d)",
-                    g->ntensors, (unsigned long long)len, GGUF_MAX_NAME);
     if (rd_bytes(r, t->name, (size_t)len))
         return -1;
     if (has_control(t->name, len))

@@ -227,12 +227,9 @@ void pv_cos_free(pv_cos_plan *p)
     if (!p)
         return;
     free(p->w);
-    free(p->z);
-    free(p->tw);
-    free(p->e3);
+    free(p->z);                 /* tw, e3 and deconv with it */
     pv_nu_pair_reset(p);
     free(p->xs);                /* t4 with it */
-    free(p->deconv);
     free(p);
 }
 
@@ -315,12 +312,15 @@ pv_cos_plan *pv_cos_renew(pv_cos_plan *old, const double *w, const double *a,
         return NULL;
     p->n = n;
     plan_size(p);
-    p->z = malloc(2 * p->grid * sizeof *p->z);
-    p->tw = malloc(2 * p->grid * sizeof *p->tw);
-    p->e3 = malloc(2 * SPREAD * sizeof *p->e3);
-    p->deconv = malloc((size_t)(p->q + 1) * sizeof *p->deconv);
-    if (!p->z || !p->tw || !p->e3 || !p->deconv
-        || plan_coeffs(p, w, a, b, m)) {
+    size_t grid2 = 2 * p->grid;
+    p->z = malloc((2 * grid2 + 2 * SPREAD + (size_t)(p->q + 1))
+                  * sizeof *p->z);
+    if (p->z) {
+        p->tw = p->z + grid2;
+        p->e3 = p->tw + grid2;
+        p->deconv = p->e3 + 2 * SPREAD;
+    }
+    if (!p->z || plan_coeffs(p, w, a, b, m)) {
         pv_cos_free(p);
         return NULL;
     }

@@ -29,7 +29,8 @@ struct pv_cos_plan {
     size_t grid;                /* N: complex points */
     double tau, h;              /* Gaussian exp(-x^2 / 4 tau); spacing */
     double *w, *a, *b;          /* [m] each */
-    double *z, *tw;             /* [2N] each */
+    double *z, *tw;             /* [2N] each; z's block holds tw, e3 and
+                                   deconv too */
     int tw_ok;                  /* tw made */
     double *e3;                 /* [2 SPREAD]: exp(-(j h)^2 / 4 tau) */
     double *sg;                 /* pair mode: [2m][2 SPREAD] source weights */

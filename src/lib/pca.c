@@ -27,7 +27,8 @@ struct pe_pca_work {
     int gram;                   /* eigen of the n x n Gram matrix */
     enum phase ph;
     int64_t idx;                /* the row, column or eigenvalue next */
-    double *a;                  /* m x m, row-major */
+    double *a;                  /* m x m, row-major; then in the same
+                                   block: */
     double *diag, *off;         /* [m] */
     double *row;                /* [d] scratch: a centred row */
     double done, total_work;
@@ -44,9 +45,7 @@ void pe_pca_free(struct pe_pca *p)
 {
     if (!p)
         return;
-    free(p->mean);
-    free(p->dir);
-    free(p->var);
+    free(p->mean);              /* dir and var with it */
     memset(p, 0, sizeof *p);
 }
 
@@ -54,12 +53,26 @@ void pe_pca_work_free(struct pe_pca_work *w)
 {
     if (!w)
         return;
-    free(w->a);
-    free(w->diag);
-    free(w->off);
-    free(w->row);
+    free(w->a);                 /* diag, off and row with it */
     pe_pca_free(&w->out);
     free(w);
+}
+
+/* The matrix and its scratch in one block (a, diag, off, row), the
+ * result's arrays in another (mean, dir, var): 0, or -1. */
+static int alloc_arrays(struct pe_pca_work *w)
+{
+    size_t m = (size_t)w->m, d = (size_t)w->d, k = (size_t)w->k;
+    w->a = calloc(m * m + 2 * m + d, sizeof *w->a);
+    w->out.mean = calloc(d + k * d + k, sizeof *w->out.mean);
+    if (!w->a || !w->out.mean)
+        return -1;
+    w->diag = w->a + m * m;
+    w->off = w->diag + m;
+    w->row = w->off + m;
+    w->out.dir = w->out.mean + d;
+    w->out.var = w->out.dir + k * d;
+    return 0;
 }
 
 struct pe_pca_work *pe_pca_begin(const double *v, int64_t n, int d, int k)
@@ -75,16 +88,7 @@ struct pe_pca_work *pe_pca_begin(const double *v, int64_t n, int d, int k)
     w->k = k;
     w->gram = n < d;
     w->m = w->gram ? (int)n : d;
-    size_t m = (size_t)w->m;
-    w->a = calloc(m * m, sizeof *w->a);
-    w->diag = calloc(m, sizeof *w->diag);
-    w->off = calloc(m, sizeof *w->off);
-    w->row = calloc((size_t)d, sizeof *w->row);
-    w->out.mean = calloc((size_t)d, sizeof *w->out.mean);
-    w->out.dir = calloc((size_t)k * (size_t)d, sizeof *w->out.dir);
-    w->out.var = calloc((size_t)k, sizeof *w->out.var);
-    if (!w->a || !w->diag || !w->off || !w->row || !w->out.mean
-        || !w->out.dir || !w->out.var) {
+    if (alloc_arrays(w)) {
         pe_pca_work_free(w);
         return NULL;
     }

@@ -5,6 +5,7 @@
  */
 #include "peviz/rope.h"
 #include "peviz/fmt.h"
+#include "registry_impl.h"
 #include "rope_impl.h"
 
 #include <math.h>
@@ -358,34 +359,29 @@ const struct rope_method_info ROPE_METHODS[] = {
       .omega = proportional_omega, .validate = proportional_validate },
 };
 
-#define NBUILTIN ((int)(sizeof ROPE_METHODS / sizeof ROPE_METHODS[0]))
-
-/* The rows registered at run time, after the built-in ones. */
-static const struct rope_method_info *extra[ROPE_METHOD_MAX];
-static int nextra;
+/* The built-in rows, then those registered at run time. */
+static const void *extra[ROPE_METHOD_MAX];
+static struct registry table = {
+    ROPE_METHODS, sizeof ROPE_METHODS[0],
+    sizeof ROPE_METHODS / sizeof ROPE_METHODS[0], extra, ROPE_METHOD_MAX, 0
+};
 
 int rope_method_count(void)
 {
-    return NBUILTIN + nextra;
+    return registry_count(&table);
 }
 
 const struct rope_method_info *rope_method_info(int m)
 {
-    if (m >= 0 && m < NBUILTIN)
-        return &ROPE_METHODS[m];
-    if (m >= NBUILTIN && m < rope_method_count())
-        return extra[m - NBUILTIN];
-    return NULL;
+    return registry_row(&table, m);
 }
 
 int rope_method_register(const struct rope_method_info *mi)
 {
     if (!mi || !mi->name || !mi->name[0] || rope_method_parse(mi->name) >= 0
-        || (mi->alias && rope_method_parse(mi->alias) >= 0)
-        || rope_method_count() >= ROPE_METHOD_MAX)
+        || (mi->alias && rope_method_parse(mi->alias) >= 0))
         return -1;
-    extra[nextra++] = mi;
-    return rope_method_count() - 1;
+    return registry_add(&table, mi);
 }
 
 int rope_method_parse(const char *name)
@@ -768,24 +764,27 @@ static void rope_preset_factors(const struct rope_preset *p, rope_scaling *sc)
     sc->nshort = sc->nlong = n;
 }
 
+/* A preset's value where it gives one (above 0), else the default. */
+static double preset_value(double given, double dflt)
+{
+    return given > 0 ? given : dflt;
+}
+
 void rope_preset_scaling(const struct rope_preset *p, rope_scaling *sc)
 {
     rope_scaling_default(sc);
     sc->method = p->method;
     sc->factor = p->factor;
     sc->original_max = p->original_max;
-    if (p->low_freq_factor > 0)
-        sc->low_freq_factor = p->low_freq_factor;
-    if (p->high_freq_factor > 0)
-        sc->high_freq_factor = p->high_freq_factor;
-    if (p->beta_fast > 0)
-        sc->beta_fast = p->beta_fast;
-    if (p->beta_slow > 0)
-        sc->beta_slow = p->beta_slow;
+    sc->low_freq_factor = preset_value(p->low_freq_factor,
+                                       sc->low_freq_factor);
+    sc->high_freq_factor = preset_value(p->high_freq_factor,
+                                        sc->high_freq_factor);
+    sc->beta_fast = preset_value(p->beta_fast, sc->beta_fast);
+    sc->beta_slow = preset_value(p->beta_slow, sc->beta_slow);
     sc->truncate = !p->no_truncate;
     sc->mscale = p->mscale;
     sc->mscale_all_dim = p->mscale_all_dim;
-    if (p->proportion > 0)
-        sc->proportion = p->proportion;
+    sc->proportion = preset_value(p->proportion, sc->proportion);
     rope_preset_factors(p, sc);
 }

@@ -9,7 +9,10 @@
  *   1. Its build function, void build_NAME(struct score_ctx *s), here or
  *      in src/lib/NAME.c (declared in schemes_impl.h): the terms of S
  *      through scores_term_add / scores_terms_additive, or a function of
- *      i - j through scores_dist_add and a struct dist_ops row.
+ *      i - j through scores_dist_add and a struct dist_ops row.  A bias
+ *      of i - j alone (e.e beside it with content) needs no function of
+ *      its own: a BIASES row (its setup and its struct dist_ops row),
+ *      and build_bias.
  *   2. Its row at the end of SCHEMES: the --scheme name, the formula of
  *      S in UTF-8 and ASCII (without and with content), toeplitz, split,
  *      build_NAME and what it has (enum scheme_has: the compare view's
@@ -27,6 +30,7 @@
 
 #include "peviz/fmt.h"
 #include "peviz/scores.h"
+#include "registry_impl.h"
 #include "schemes_impl.h"
 
 /* U+00B7 middle dot, subscript i (U+1D62) and j (U+2C7C). */
@@ -74,44 +78,31 @@ static void build_rope(struct score_ctx *s)
                         "Rq.Rk");
 }
 
-/* -m|i-j|, added to e.e with content. */
-static void build_alibi(struct score_ctx *s)
+/* The schemes whose S is a bias of i - j: the setup that reads their
+ * options into the context (none for ALiBi), then their distance row. */
+struct bias_row {
+    void (*setup)(struct score_ctx *s);
+    const struct dist_ops *dist;
+};
+
+static const struct bias_row BIASES[] = {
+    [SCHEME_ALIBI] = { NULL, &DIST_ALIBI },
+    [SCHEME_T5] = { t5_setup, &DIST_T5 },
+    [SCHEME_KERPLE_LOG] = { kerple_setup, &DIST_KERPLE_LOG },
+    [SCHEME_KERPLE_POWER] = { kerple_setup, &DIST_KERPLE_POWER },
+    [SCHEME_SANDWICH] = { sandwich_setup, &DIST_SANDWICH },
+};
+
+/* The scheme's bias of i - j (its BIASES row), added to e.e with
+ * content. */
+static void build_bias(struct score_ctx *s)
 {
+    const struct bias_row *b = &BIASES[s->o.scheme];
+    if (b->setup)
+        b->setup(s);
     if (s->o.content)
         scores_term_add(s, TERM_DOT, SK_E, SK_E, "e.e");
-    scores_dist_add(s, &DIST_ALIBI, "bias");
-}
-
-/* A bias of i - j, added to e.e with content. */
-static void build_bias(struct score_ctx *s, const struct dist_ops *ops)
-{
-    if (s->o.content)
-        scores_term_add(s, TERM_DOT, SK_E, SK_E, "e.e");
-    scores_dist_add(s, ops, "bias");
-}
-
-static void build_t5(struct score_ctx *s)
-{
-    t5_setup(s);
-    build_bias(s, &DIST_T5);
-}
-
-static void build_kerple_log(struct score_ctx *s)
-{
-    kerple_setup(s);
-    build_bias(s, &DIST_KERPLE_LOG);
-}
-
-static void build_kerple_power(struct score_ctx *s)
-{
-    kerple_setup(s);
-    build_bias(s, &DIST_KERPLE_POWER);
-}
-
-static void build_sandwich(struct score_ctx *s)
-{
-    sandwich_setup(s);
-    build_bias(s, &DIST_SANDWICH);
+    scores_dist_add(s, b->dist, "bias");
 }
 
 /* RoPE with a per-band decay; with content the scaled, rotated
@@ -154,7 +145,7 @@ const struct scheme_info SCHEMES[] = {
     [SCHEME_ALIBI] = { "alibi",
         "-m|i-j|", "-m|i-j|",
         "e" SUB_I DOT "e" SUB_J " - m|i-j|", "e_i.e_j - m|i-j|",
-        1, 0, build_alibi,
+        1, 0, build_bias,
         SCHEME_HAS_SLOPES },
     [SCHEME_LEARNED] = { "learned",
         "P(i)" DOT "P(j)", "P(i).P(j)", X_DOT_X, X_DOT_X_ASCII,
@@ -165,16 +156,16 @@ const struct scheme_info SCHEMES[] = {
         X_DOT_X, X_DOT_X_ASCII, 1, 0, build_nope,
         SCHEME_HAS_NOTHING },
     [SCHEME_T5] = { "t5", T5_F, T5_F, EE T5_F, "e_i.e_j + " T5_F,
-        1, 0, build_t5,
+        1, 0, build_bias,
         SCHEME_HAS_BUCKETS },
     [SCHEME_KERPLE_LOG] = { "kerple-log", KL_F, KL_A, EE KL_F,
-        "e_i.e_j + " KL_A, 1, 0, build_kerple_log,
+        "e_i.e_j + " KL_A, 1, 0, build_bias,
         SCHEME_HAS_KERNEL },
     [SCHEME_KERPLE_POWER] = { "kerple-power", KP_F, KP_A, EE KP_F,
-        "e_i.e_j + " KP_A, 1, 0, build_kerple_power,
+        "e_i.e_j + " KP_A, 1, 0, build_bias,
         SCHEME_HAS_KERNEL },
     [SCHEME_SANDWICH] = { "sandwich", SW_F, SW_A, EE SW_F, "e_i.e_j + " SW_A,
-        1, 0, build_sandwich,
+        1, 0, build_bias,
         SCHEME_HAS_BANDS },
     [SCHEME_XPOS] = { "xpos", XP_F, XP_A,
         "(R" ZETA "(i)e" SUB_I ")" DOT "(R" ZETA "(j)e" SUB_J ")",
@@ -182,33 +173,29 @@ const struct scheme_info SCHEMES[] = {
         SCHEME_HAS_BANDS },
 };
 
-#define NBUILTIN ((int)(sizeof SCHEMES / sizeof SCHEMES[0]))
-
-/* The rows registered at run time, after the built-in ones. */
-static const struct scheme_info *extra[SCHEME_MAX];
-static int nextra;
+/* The built-in rows, then those registered at run time. */
+static const void *extra[SCHEME_MAX];
+static struct registry table = {
+    SCHEMES, sizeof SCHEMES[0], sizeof SCHEMES / sizeof SCHEMES[0], extra,
+    SCHEME_MAX, 0
+};
 
 int scheme_count(void)
 {
-    return NBUILTIN + nextra;
+    return registry_count(&table);
 }
 
 const struct scheme_info *scheme_info(int s)
 {
-    if (s >= 0 && s < NBUILTIN)
-        return &SCHEMES[s];
-    if (s >= NBUILTIN && s < scheme_count())
-        return extra[s - NBUILTIN];
-    return NULL;
+    return registry_row(&table, s);
 }
 
 int scheme_register(const struct scheme_info *si)
 {
     if (!si || !si->name || !si->name[0] || !si->build
-        || scheme_parse(si->name) >= 0 || scheme_count() >= SCHEME_MAX)
+        || scheme_parse(si->name) >= 0)
         return -1;
-    extra[nextra++] = si;
-    return scheme_count() - 1;
+    return registry_add(&table, si);
 }
 
 const char *scheme_has_name(int has)

@@ -759,6 +759,24 @@ static int direct_setup(struct score_grid *g, const struct score_ctx *s)
     return 0;
 }
 
+/* The band's (band set) or else the stream's means of the grid's
+ * blocks: 0, or -2 out of memory. */
+static int streamed_setup(struct score_grid *g, const struct score_ctx *s,
+                          int band)
+{
+    if (band)
+        g->band = soft_band_new(s, g->k, g->rb0, g->rows, g->cb0, g->cols);
+    else
+        g->stream = soft_stream_new(s, g->k, g->rb0, g->rows, g->cb0,
+                                    g->cols);
+    if (band ? !g->band : !g->stream)
+        return -2;
+    g->soft = band ? SOFT_BAND : SOFT_STREAM;
+    g->work_total += band ? soft_band_work(g->band)
+                          : soft_stream_work(g->stream);
+    return 0;
+}
+
 /* A Toeplitz softmax under a window, a chunk or a sink: the band's
  * offsets when they fit (any n), else the stream (a window, a sink: no
  * chunk); 0, -1 refused, -2 out of memory, 1 when neither takes it (a
@@ -766,14 +784,8 @@ static int direct_setup(struct score_grid *g, const struct score_ctx *s)
  * which also gives the cursor's row). */
 static int masked_setup(struct score_grid *g, const struct score_ctx *s)
 {
-    if (soft_band_fits(s)) {
-        g->band = soft_band_new(s, g->k, g->rb0, g->rows, g->cb0, g->cols);
-        if (!g->band)
-            return -2;
-        g->soft = SOFT_BAND;
-        g->work_total += soft_band_work(g->band);
-        return 0;
-    }
+    if (soft_band_fits(s))
+        return streamed_setup(g, s, 1);
     if (s->o.chunk > 0 && s->o.chunk < s->n) {
         refuse(g, "softmax with a chunk needs a band of at most 2^20 keys: "
                "a --chunk or a --window of at most %lld",
@@ -782,12 +794,7 @@ static int masked_setup(struct score_grid *g, const struct score_ctx *s)
     }
     if (!scores_future_hidden(&s->o) && direct_fits(g, s))
         return 1;
-    g->stream = soft_stream_new(s, g->k, g->rb0, g->rows, g->cb0, g->cols);
-    if (!g->stream)
-        return -2;
-    g->soft = SOFT_STREAM;
-    g->work_total += soft_stream_work(g->stream);
-    return 0;
+    return streamed_setup(g, s, 0);
 }
 
 static int soft_setup(struct score_grid *g, const struct score_ctx *s)
@@ -815,56 +822,46 @@ static int soft_setup(struct score_grid *g, const struct score_ctx *s)
         g->r = 0;
         return 0;
     }
-    if (s->toeplitz) {              /* n over the table's limit */
-        g->stream = soft_stream_new(s, g->k, g->rb0, g->rows, g->cb0,
-                                    g->cols);
-        if (!g->stream)
-            return -2;
-        g->soft = SOFT_STREAM;
-        g->work_total += soft_stream_work(g->stream);
-        return 0;
-    }
+    if (s->toeplitz)                /* n over the table's limit */
+        return streamed_setup(g, s, 0);
     return direct_setup(g, s);
 }
 
-/* The streamed means, slice by slice, into pcell when done. */
-static int stream_step(struct score_grid *g, const struct score_ctx *s,
-                       int64_t *budget)
+/* The work the band or the stream has done so far. */
+static int64_t streamed_done(const struct score_grid *g)
 {
-    int64_t d0 = soft_stream_done(g->stream);
-    int more = soft_stream_step(g->stream, s, budget);
-    g->work_done += soft_stream_done(g->stream) - d0;
-    if (more)
-        return more > 0 ? 1 : -2;
-    for (int r = 0; r < g->rows; r++)
-        for (int c = 0; c < g->cols; c++)
-            g->pcell[(size_t)r * g->cols + c] =
-                soft_stream_cell(g->stream, r, c);
-    return 0;
+    return g->soft == SOFT_BAND ? soft_band_done(g->band)
+                                : soft_stream_done(g->stream);
 }
 
-/* The band's means, slice by slice, into pcell when done. */
-static int band_step(struct score_grid *g, const struct score_ctx *s,
-                     int64_t *budget)
+static double streamed_cell(const struct score_grid *g, int r, int c)
 {
-    int64_t d0 = soft_band_done(g->band);
-    int more = soft_band_step(g->band, s, budget);
-    g->work_done += soft_band_done(g->band) - d0;
+    return g->soft == SOFT_BAND ? soft_band_cell(g->band, r, c)
+                                : soft_stream_cell(g->stream, r, c);
+}
+
+/* The band's or the stream's means, slice by slice, into pcell when
+ * done. */
+static int streamed_step(struct score_grid *g, const struct score_ctx *s,
+                         int64_t *budget)
+{
+    int64_t d0 = streamed_done(g);
+    int more = g->soft == SOFT_BAND ? soft_band_step(g->band, s, budget)
+                                    : soft_stream_step(g->stream, s, budget);
+    g->work_done += streamed_done(g) - d0;
     if (more)
         return more > 0 ? 1 : -2;
     for (int r = 0; r < g->rows; r++)
         for (int c = 0; c < g->cols; c++)
-            g->pcell[(size_t)r * g->cols + c] = soft_band_cell(g->band, r, c);
+            g->pcell[(size_t)r * g->cols + c] = streamed_cell(g, r, c);
     return 0;
 }
 
 static int soft_step(struct score_grid *g, const struct score_ctx *s,
                      int64_t *budget)
 {
-    if (g->soft == SOFT_BAND)
-        return band_step(g, s, budget);
-    if (g->soft == SOFT_STREAM)
-        return stream_step(g, s, budget);
+    if (g->soft == SOFT_BAND || g->soft == SOFT_STREAM)
+        return streamed_step(g, s, budget);
     if (g->soft == SOFT_TABLE) {
         if (g->tab.stage != TAB_READY
             && table_step(&g->tab, s, budget, &g->work_done))

@@ -213,6 +213,23 @@ static uint64_t freq_hash(const double *omega, int half, double tau)
     return h;
 }
 
+/* The per-band and per-dimension arrays in one block (omega first),
+ * and the row table's holder: 0, or -1. */
+static int ctx_alloc(struct score_ctx *s)
+{
+    size_t half = (size_t)s->half, d = (size_t)s->d;
+    s->omega = malloc((4 * half + 2 * d) * sizeof *s->omega);
+    s->rowtab = calloc(1, sizeof *s->rowtab);
+    if (!s->omega || !s->rowtab)
+        return -1;
+    s->ra = s->omega + half;
+    s->rb = s->ra + half;
+    s->dband = s->rb + half;
+    s->q = s->dband + half;
+    s->k = s->q + d;
+    return 0;
+}
+
 struct score_ctx *scores_new(int d, double base, int64_t n,
                              const struct score_opts *o,
                              const struct score_table *table)
@@ -227,18 +244,7 @@ struct score_ctx *scores_new(int d, double base, int64_t n,
     s->half = d / 2;
     s->n = n;
     s->base = base;
-    s->omega = malloc((size_t)s->half * sizeof *s->omega);
-    s->q = malloc((size_t)s->d * sizeof *s->q);
-    s->k = malloc((size_t)s->d * sizeof *s->k);
-    s->ra = malloc((size_t)s->half * sizeof *s->ra);
-    s->rb = malloc((size_t)s->half * sizeof *s->rb);
-    s->dband = malloc((size_t)s->half * sizeof *s->dband);
-    if (!s->omega || !s->q || !s->k || !s->ra || !s->rb || !s->dband) {
-        scores_free(s);
-        return NULL;
-    }
-    s->rowtab = calloc(1, sizeof *s->rowtab);
-    if (!s->rowtab) {
+    if (ctx_alloc(s)) {
         scores_free(s);
         return NULL;
     }
@@ -297,12 +303,7 @@ void scores_free(struct score_ctx *s)
 {
     if (!s)
         return;
-    free(s->omega);
-    free(s->q);
-    free(s->k);
-    free(s->ra);
-    free(s->rb);
-    free(s->dband);
+    free(s->omega);             /* ra, rb, dband, q and k with it */
     if (s->rowtab) {
         free(s->rowtab->t);
         free(s->rowtab->keys);

@@ -31,8 +31,9 @@
 enum { SB_PLAN = 0, SB_TABLE, SB_PREFIX, SB_ROWS, SB_DONE };
 
 struct soft_band {
-    int64_t n, k, rb0, cb0, B, win, chunk;
-    int rows, cols, stage;
+    struct scores_blocks geo;       /* the blocks shown */
+    int64_t B, win, chunk;
+    int stage;
     struct score_opts o;            /* the mask */
     double sink, esink, mx;
     int esink_on;                   /* a sink is set */
@@ -40,7 +41,8 @@ struct soft_band {
     int64_t len;                    /* span length */
     struct scores_span_job *job;
     int64_t next;                   /* the stage's next entry or row */
-    double *ph, *pl;                /* [B + 1]: T, then P(t) hi and lo */
+    double *ph, *pl;                /* [B + 1]: T, then P(t) hi and lo;
+                                       ph's block holds every array */
     double *tmp;                    /* [2 len]: a span pair */
     int64_t size;                   /* leaves of the tree: B up to a power
                                        of two */
@@ -124,9 +126,7 @@ void soft_band_free(struct soft_band *b)
     if (!b)
         return;
     scores_span_free(b->job);
-    free(b->ph);
-    free(b->hi);
-    free(b->tree);
+    free(b->ph);                /* every array of b */
     free(b);
 }
 
@@ -155,10 +155,11 @@ static int64_t pair_cost(const struct soft_band *b, int64_t m)
  * bands still growing (a chunk's). */
 static int64_t rows_work(const struct soft_band *b)
 {
+    const struct scores_blocks *g = &b->geo;
     int64_t w = 0;
-    for (int64_t rb = b->rb0; rb < b->rb0 + b->rows && rb * b->k < b->n;
+    for (int64_t rb = g->rb0; rb < g->rb0 + g->rows && rb * g->k < g->n;
          rb++) {
-        int64_t len = min64(b->k, b->n - rb * b->k), slow = min64(len, b->B);
+        int64_t len = min64(g->k, g->n - rb * g->k), slow = min64(len, b->B);
         int64_t runs = b->chunk > 0 ? (len - slow) / b->chunk + 1 : 1;
         w += slow * (b->row_cost + COST_TREE_SUM)
              + (b->esink_on && b->chunk > 0 ? (len - slow) * COST_ONE
@@ -180,18 +181,11 @@ static int64_t band_work(const struct soft_band *b, int64_t m)
 struct soft_band *soft_band_new(const struct score_ctx *s, int64_t k,
                                 int64_t rb0, int rows, int64_t cb0, int cols)
 {
-    if (!soft_band_fits(s) || k < 1 || rows < 1 || cols < 1 || rb0 < 0
-        || cb0 < 0)
+    struct soft_band *b = soft_band_fits(s) ? calloc(1, sizeof *b) : NULL;
+    if (!b || scores_blocks_set(&b->geo, s, k, rb0, rows, cb0, cols)) {
+        free(b);
         return NULL;
-    struct soft_band *b = calloc(1, sizeof *b);
-    if (!b)
-        return NULL;
-    b->n = s->n;
-    b->k = k;
-    b->rb0 = rb0;
-    b->cb0 = cb0;
-    b->rows = rows;
-    b->cols = cols;
+    }
     b->o = s->o;
     b->B = soft_band_width(s);
     b->win = s->o.window > 0 ? s->o.window : 0;
@@ -203,15 +197,16 @@ struct soft_band *soft_band_new(const struct score_ctx *s, int64_t k,
     b->row_cost = COST_ROW + COST_COL * min64(cols, (b->B - 1) / k + 2);
     size_t rc = (size_t)rows * (size_t)cols, nb = (size_t)b->B + 1;
     b->size = pow2_at_least(b->B);
-    b->ph = malloc((2 * nb + 2 * (size_t)b->len) * sizeof *b->ph);
-    b->tree = calloc(2 * (size_t)b->size, sizeof *b->tree);
-    b->hi = calloc(2 * rc, sizeof *b->hi);
-    if (!b->ph || !b->hi || !b->tree) {
+    size_t len = (size_t)b->len, size = (size_t)b->size;
+    b->ph = calloc(2 * nb + 2 * len + 2 * size + 2 * rc, sizeof *b->ph);
+    if (!b->ph) {
         soft_band_free(b);
         return NULL;
     }
     b->pl = b->ph + nb;
     b->tmp = b->pl + nb;
+    b->tree = b->tmp + 2 * len;
+    b->hi = b->tree + 2 * size;
     b->lo = b->hi + rc;
     b->work = band_work(b, s->half);
     return b;
@@ -227,7 +222,7 @@ int64_t soft_band_done(const struct soft_band *b) { return b->done; }
 static void table_pair(struct soft_band *b, const struct score_ctx *s)
 {
     int64_t d0 = b->next, cnt = min64(2 * b->len, b->B - d0);
-    int64_t x0 = d0 + b->n - 1;
+    int64_t x0 = d0 + b->geo.n - 1;
     scores_span_pair(b->job, s, x0, x0 + b->len, b->tmp,
                      cnt > b->len ? b->tmp + b->len : NULL);
     memcpy(b->ph + d0, b->tmp, (size_t)cnt * sizeof *b->ph);
@@ -278,9 +273,9 @@ static void prefix_slice(struct soft_band *b)
  * so all of them do when i does), or i itself when it does not. */
 static int64_t run_end(const struct soft_band *b, int64_t i, int64_t lo)
 {
-    if (lo / b->k != i / b->k)
+    if (lo / b->geo.k != i / b->geo.k)
         return i;
-    int64_t e = min64(b->i1, (i / b->k + 1) * b->k);
+    int64_t e = min64(b->i1, (i / b->geo.k + 1) * b->geo.k);
     if (b->chunk > 0)
         e = min64(e, i - i % b->chunk + b->chunk);
     return e;
@@ -292,9 +287,10 @@ static int64_t run_end(const struct soft_band *b, int64_t i, int64_t lo)
 static int64_t band_run(struct soft_band *b, int64_t i, int64_t lo,
                         int64_t e)
 {
-    int64_t r = i / b->k - b->rb0, c = i / b->k - b->cb0;
-    int in = c >= 0 && c < b->cols;
-    size_t at = (size_t)r * b->cols + (size_t)(in ? c : 0);
+    const struct scores_blocks *g = &b->geo;
+    int64_t r = i / g->k - g->rb0, c = i / g->k - g->cb0;
+    int in = c >= 0 && c < g->cols;
+    size_t at = (size_t)r * g->cols + (size_t)(in ? c : 0);
     if (b->esink > 0.0 && i - lo < b->B - 1) {     /* one row */
         int tree = 0;
         double q = band_sum(b, 0, i - lo + 1, &tree);
@@ -315,16 +311,18 @@ static int64_t band_run(struct soft_band *b, int64_t i, int64_t lo,
 /* Query i into the weight sums of its row. */
 static void band_row(struct soft_band *b, int64_t i)
 {
-    int64_t lo = band_lo(b, i), r = i / b->k - b->rb0;
+    const struct scores_blocks *g = &b->geo;
+    int64_t lo = band_lo(b, i), r = i / g->k - g->rb0;
     int tree = 0;
     double z = band_sum(b, 0, i - lo + 1, &tree) + b->esink;
-    int64_t c0 = max64(b->cb0, lo / b->k);
-    int64_t c1 = min64(b->cb0 + b->cols - 1, i / b->k);
-    double *hi = b->hi + (size_t)r * b->cols, *lw = b->lo + (size_t)r * b->cols;
+    int64_t c0 = max64(g->cb0, lo / g->k);
+    int64_t c1 = min64(g->cb0 + g->cols - 1, i / g->k);
+    double *hi = b->hi + (size_t)r * g->cols;
+    double *lw = b->lo + (size_t)r * g->cols;
     for (int64_t cb = c0; cb <= c1; cb++) {
-        int64_t ja = max64(cb * b->k, lo), jb = min64(cb * b->k + b->k - 1, i);
+        int64_t ja = max64(cb * g->k, lo), jb = min64(cb * g->k + g->k - 1, i);
         double w = band_sum(b, i - jb, i - ja + 1, &tree) / z;
-        dd_add(&hi[cb - b->cb0], &lw[cb - b->cb0], w);
+        dd_add(&hi[cb - g->cb0], &lw[cb - g->cb0], w);
     }
     b->done += b->row_cost + tree * COST_TREE_SUM;
 }
@@ -370,7 +368,7 @@ int soft_band_step(struct soft_band *b, const struct score_ctx *s,
             if (b->next >= b->B) {
                 b->done += COST_PREFIX;
                 b->stage = SB_ROWS;
-                b->next = min64(b->rb0 * b->k, b->n);
+                b->next = min64(b->geo.rb0 * b->geo.k, b->geo.n);
             }
         } else {
             rows_slice(b);
@@ -386,14 +384,15 @@ int soft_band_step(struct soft_band *b, const struct score_ctx *s,
 
 double soft_band_cell(const struct soft_band *b, int r, int c)
 {
-    if (b->stage != SB_DONE || r < 0 || c < 0 || r >= b->rows || c >= b->cols)
+    if (b->stage != SB_DONE || r < 0 || c < 0 || r >= b->geo.rows
+        || c >= b->geo.cols)
         return NAN;
-    int64_t i0 = (b->rb0 + r) * b->k, j0 = (b->cb0 + c) * b->k;
-    int64_t i1 = min64(i0 + b->k, b->n), j1 = min64(j0 + b->k, b->n);
-    if (i0 >= b->n || j0 >= b->n || j0 >= i1
+    int64_t i0, i1, j0, j1;
+    scores_blocks_cell(&b->geo, r, c, &i0, &i1, &j0, &j1);
+    if (i0 >= b->geo.n || j0 >= b->geo.n || j0 >= i1
         || scores_block_hidden(&b->o, i0, i1, j0, j1))
         return NAN;
-    size_t at = (size_t)r * b->cols + c;
+    size_t at = (size_t)r * b->geo.cols + c;
     return (b->hi[at] + b->lo[at]) / ((double)(i1 - i0) * (double)(j1 - j0));
 }
 
@@ -401,14 +400,16 @@ int soft_band_row(const struct soft_band *b, const struct score_ctx *s,
                   int64_t i, int64_t j, double *p, double *cols_out)
 {
     (void)s;
-    if (b->stage != SB_DONE || i < 0 || i >= b->n || j < 0 || j >= b->n)
+    if (b->stage != SB_DONE || i < 0 || i >= b->geo.n || j < 0
+        || j >= b->geo.n)
         return -1;
     int64_t lo = band_lo(b, i);
     int tree = 0;
     double z = band_sum(b, 0, i - lo + 1, &tree) + b->esink;
     *p = j < lo || j > i ? 0.0 : band_sum(b, i - j, i - j + 1, &tree) / z;
-    for (int c = 0; cols_out && c < b->cols; c++) {
-        int64_t j0 = (b->cb0 + c) * b->k, j1 = min64(j0 + b->k, b->n);
+    for (int c = 0; cols_out && c < b->geo.cols; c++) {
+        int64_t j0 = (b->geo.cb0 + c) * b->geo.k;
+        int64_t j1 = min64(j0 + b->geo.k, b->geo.n);
         int64_t ja = max64(j0, lo), jb = min64(j1 - 1, i);
         cols_out[c] = j1 <= j0 ? NAN
                     : ja > jb ? 0.0

@@ -62,8 +62,9 @@ static dot_fn *dot_pick(void);
 enum { ST_INIT = 0, ST_PLAN1, ST_P1, ST_PLAN2, ST_A, ST_B, ST_P, ST_DONE };
 
 struct soft_stream {
-    int64_t n, k, rb0, cb0, xs, xe;
-    int rows, cols, causal;         /* causal: the future hidden */
+    struct scores_blocks geo;       /* the blocks shown */
+    int64_t xs, xe;
+    int causal;                     /* the future hidden */
     int64_t win;                    /* the window (0: none) */
     double sink, esink;             /* the sink logit (-inf: none), and
                                        exp(sink - shift) in every Z */
@@ -119,21 +120,21 @@ static double dd_sub(double ah, double al, double bh, double bl)
 
 static int64_t xm(const struct soft_stream *st, int64_t m)
 {
-    return st->n + m * st->k;
+    return st->geo.n + m * st->geo.k;
 }
 
 static int row_valid(const struct soft_stream *st, int r)
 {
-    return (st->rb0 + r) * st->k < st->n;
+    return (st->geo.rb0 + r) * st->geo.k < st->geo.n;
 }
 
 /* Whether cell (r, c) is drawn from a window (not hidden, not past n). */
 static int cell_open(const struct soft_stream *st, int r, int64_t cb)
 {
-    int64_t rb = st->rb0 + r, j1 = min64((cb + 1) * st->k, st->n);
-    return rb * st->k < st->n && cb * st->k < st->n
+    int64_t rb = st->geo.rb0 + r, j1 = min64((cb + 1) * st->geo.k, st->geo.n);
+    return rb * st->geo.k < st->geo.n && cb * st->geo.k < st->geo.n
            && !(st->causal && cb > rb)
-           && !(st->win > 0 && rb * st->k - (j1 - 1) >= st->win);
+           && !(st->win > 0 && rb * st->geo.k - (j1 - 1) >= st->win);
 }
 
 /* a[0..n) (each in [0, max]) in increasing order: a radix sort, 11 bits
@@ -172,7 +173,7 @@ static void bp_put(struct soft_stream *st, int64_t x)
 /* The most breakpoints bp_build can put. */
 static int64_t bp_max(const struct soft_stream *st)
 {
-    int64_t per = 2 * (st->mhi - st->mlo + 2) + 3 * (int64_t)st->rows;
+    int64_t per = 2 * (st->mhi - st->mlo + 2) + 3 * (int64_t)st->geo.rows;
     return st->nchunk * per + 2;
 }
 
@@ -184,14 +185,14 @@ static int bp_build(struct soft_stream *st)
     bp_put(st, st->xs);
     bp_put(st, st->xe);
     for (int64_t c = 0; c < st->nchunk; c++) {
-        int64_t u0 = c * st->U, up = min64(st->U, st->k - u0);
+        int64_t u0 = c * st->U, up = min64(st->U, st->geo.k - u0);
         for (int64_t m = st->mlo; m <= st->mhi + 1; m++) {
             bp_put(st, xm(st, m) + u0);
             bp_put(st, xm(st, m) + u0 + up);
         }
-        for (int r = 0; r < st->rows; r++) {
-            int64_t rb = st->rb0 + r;
-            bp_put(st, rb * st->k + u0 + up);
+        for (int r = 0; r < st->geo.rows; r++) {
+            int64_t rb = st->geo.rb0 + r;
+            bp_put(st, rb * st->geo.k + u0 + up);
             bp_put(st, xm(st, rb) + u0);
             if (st->cbl >= 0)
                 bp_put(st, xm(st, rb - st->cbl) + u0);
@@ -250,7 +251,7 @@ static int64_t prod_cost(int64_t len)
 static int64_t setup_cost(const struct soft_stream *st)
 {
     int64_t nbuf = max64(4 * st->len2, 2 * st->len1);
-    return 40 * st->nbp_max + (int64_t)st->rows * st->cols + 40 * nbuf;
+    return 40 * st->nbp_max + (int64_t)st->geo.rows * st->geo.cols + 40 * nbuf;
 }
 
 /* Units of making a plan for spans of len. */
@@ -290,21 +291,21 @@ static int64_t total_work(const struct soft_stream *st)
                 + setup_cost(st);
     w += touch_work(st, p1);
     int64_t open = 0, valid = 0;
-    for (int r = 0; r < st->rows; r++) {
+    for (int r = 0; r < st->geo.rows; r++) {
         valid += row_valid(st, r);
-        for (int c = 0; c < st->cols; c++)
-            open += cell_open(st, r, st->cb0 + c);
+        for (int c = 0; c < st->geo.cols; c++)
+            open += cell_open(st, r, st->geo.cb0 + c);
     }
     int64_t pb = (st->mb1 - st->mb0 + 2) / 2;
     for (int64_t c = 0; c < st->nchunk; c++) {
-        int64_t up = min64(st->U, st->k - c * st->U);
+        int64_t up = min64(st->U, st->geo.k - c * st->U);
         int64_t pa = st->causal || st->shared ? 0
                    : st->cbl >= 0 && st->L < up ? valid : (valid + 1) / 2;
         w += (pa + pb) * pair_cost(st, st->len2, COST_GEN2)
              + valid * up * COST_ROW;
     }
     for (int64_t c = 0; c < st->nchunk; c++) {
-        int64_t up = min64(st->U, st->k - c * st->U);
+        int64_t up = min64(st->U, st->geo.k - c * st->U);
         for (int64_t ub = 0; ub < up; ub += UB)
             w += open * prod_cost(min64(UB, up - ub));
     }
@@ -321,8 +322,8 @@ static int64_t total_work(const struct soft_stream *st)
  */
 static void share(struct soft_stream *st, int64_t valid)
 {
-    int64_t U = min64(st->len2 - st->off, st->k);
-    int64_t lo = st->rb0 - st->nb, ext = max64(0, st->mb0 - lo);
+    int64_t U = min64(st->len2 - st->off, st->geo.k);
+    int64_t lo = st->geo.rb0 - st->nb, ext = max64(0, st->mb0 - lo);
     st->shared = 0;
     if (st->causal || valid < 1 || st->off > st->len2 / 4 || 2 * ext > valid
         || (st->cbl >= 0 && st->L < U))
@@ -332,30 +333,30 @@ static void share(struct soft_stream *st, int64_t valid)
     st->mb0 = min64(st->mb0, lo);
 }
 
-static void geometry(struct soft_stream *st, const struct score_ctx *s,
-                     int64_t k, int64_t rb0, int rows, int64_t cb0, int cols,
-                     int64_t chunk)
+/* The blocks shown and what follows from them: 0, or -1 when the
+ * blocks are out of range (scores_blocks_set). */
+static int geometry(struct soft_stream *st, const struct score_ctx *s,
+                    int64_t k, int64_t rb0, int rows, int64_t cb0, int cols,
+                    int64_t chunk)
 {
-    st->n = s->n;
-    st->k = k;
-    st->rb0 = rb0;
-    st->cb0 = cb0;
-    st->rows = rows;
-    st->cols = cols;
+    const struct scores_blocks *g = &st->geo;
+    if (scores_blocks_set(&st->geo, s, k, rb0, rows, cb0, cols))
+        return -1;
     st->causal = scores_future_hidden(&s->o);
-    st->win = s->o.window > 0 ? min64(s->o.window, st->n) : 0;
+    st->win = s->o.window > 0 ? min64(s->o.window, g->n) : 0;
     st->sink = s->o.sink;
-    st->xs = st->causal ? st->n - 1 : 0;
+    st->xs = st->causal ? g->n - 1 : 0;
     /* a window hides the distances from its width on: E is zero there */
-    st->xe = st->win > 0 ? st->n - 1 + st->win : 2 * st->n - 1;
-    int64_t last = (st->n - 1) / k;     /* the last column block */
+    st->xe = st->win > 0 ? g->n - 1 + st->win : 2 * g->n - 1;
+    int64_t last = (g->n - 1) / g->k;   /* the last column block */
     st->cbl = -1;
-    if (!st->causal && st->n % k && last >= cb0 && last < cb0 + cols) {
+    if (!st->causal && g->n % g->k && last >= g->cb0
+        && last < g->cb0 + g->cols) {
         st->cbl = last;
-        st->L = st->n - last * k;
+        st->L = g->n - last * g->k;
     }
-    st->mlo = rb0 - (cb0 + cols - 1) - 1;
-    st->mhi = rb0 + rows - 1 - cb0 - 1;
+    st->mlo = g->rb0 - (g->cb0 + g->cols - 1) - 1;
+    st->mhi = g->rb0 + g->rows - 1 - g->cb0 - 1;
     if (st->causal)
         st->mlo = max64(st->mlo, -1);
     if (st->mhi < st->mlo)
@@ -363,26 +364,27 @@ static void geometry(struct soft_stream *st, const struct score_ctx *s,
     /* the spans: the windows' blocks, each row's far end (m = rb) and
      * its cut last column's (m = rb - cbl) */
     int64_t valid = 0;
-    while (valid < rows && (rb0 + valid) * k < st->n)
+    while (valid < g->rows && (g->rb0 + valid) * g->k < g->n)
         valid++;
     st->mb0 = st->mlo;
     st->mb1 = st->mhi + 1;
     if (valid > 0) {
-        st->mb0 = min64(st->mb0, rb0 - (st->cbl >= 0 ? st->cbl : 0));
-        st->mb1 = max64(st->mb1, rb0 + valid - 1);
+        st->mb0 = min64(st->mb0, g->rb0 - (st->cbl >= 0 ? st->cbl : 0));
+        st->mb1 = max64(st->mb1, g->rb0 + valid - 1);
     }
-    st->nb = (st->n + k - 1) / k;
-    st->off = st->nb * k - st->n;
-    size_t per = (size_t)rows * (st->cbl >= 0 ? 2 : 1)
+    st->nb = (g->n + g->k - 1) / g->k;
+    st->off = st->nb * g->k - g->n;
+    size_t per = (size_t)g->rows * (st->cbl >= 0 ? 2 : 1)
                  + (size_t)(st->mhi - st->mlo + 1);
     int64_t u = chunk >= 128 && chunk <= CHUNK_MAX ? chunk : CHUNK_MAX;
     while (u > 128 && per * (size_t)u * sizeof(double) > ROW_BYTES)
         u >>= 1;
-    st->len2 = min64(u, pow2_at_least(k));
-    st->U = min64(st->len2, k);
+    st->len2 = min64(u, pow2_at_least(g->k));
+    st->U = min64(st->len2, g->k);
     share(st, valid);
-    st->nchunk = (k + st->U - 1) / st->U;
+    st->nchunk = (g->k + st->U - 1) / st->U;
     st->len1 = min64(LEN1, pow2_at_least((st->xe - st->xs + 1) / 2));
+    return 0;
 }
 
 struct soft_stream *soft_stream_new(const struct score_ctx *s, int64_t k,
@@ -396,13 +398,15 @@ struct soft_stream *soft_stream_new_chunk(const struct score_ctx *s,
                                           int64_t k, int64_t rb0, int rows,
                                           int64_t cb0, int cols, int64_t chunk)
 {
-    if (!s->toeplitz || k < 1 || rows < 1 || cols < 1 || rb0 < 0 || cb0 < 0
-        || (s->o.chunk > 0 && s->o.chunk < s->n))
+    if (!s->toeplitz || (s->o.chunk > 0 && s->o.chunk < s->n))
         return NULL;
     struct soft_stream *st = calloc(1, sizeof *st);
     if (!st)
         return NULL;
-    geometry(st, s, k, rb0, rows, cb0, cols, chunk);
+    if (geometry(st, s, k, rb0, rows, cb0, cols, chunk)) {
+        free(st);
+        return NULL;
+    }
     st->m = s->half;
     st->dot4 = dot4_pick();
     st->dot = dot_pick();
@@ -605,7 +609,8 @@ static void last_sliding(const struct soft_stream *st, const double *low,
  * second pass meets that block), and the same for the cut last column. */
 static void row_near(struct soft_stream *st, int r, const double *low)
 {
-    int64_t rb = st->rb0 + r, u0 = st->u0, up = st->up, x0 = rb * st->k + u0;
+    int64_t rb = st->geo.rb0 + r, u0 = st->u0, up = st->up;
+    int64_t x0 = rb * st->geo.k + u0;
     double *w = st->w + (size_t)r * st->U;
     st->done += up * COST_ROW;
     if (st->causal) {
@@ -634,7 +639,7 @@ static void row_near(struct soft_stream *st, int r, const double *low)
  * next row to do. */
 static int phase_a(struct soft_stream *st, const struct score_ctx *s, int r)
 {
-    int64_t l2 = st->len2, x0 = (st->rb0 + r) * st->k + st->u0;
+    int64_t l2 = st->len2, x0 = (st->geo.rb0 + r) * st->geo.k + st->u0;
     double *a = st->buf, *b = st->buf + 2 * l2;
     if (st->causal) {
         row_near(st, r, NULL);
@@ -645,8 +650,8 @@ static int phase_a(struct soft_stream *st, const struct score_ctx *s, int r)
         row_near(st, r, a);
         return r + 1;
     }
-    int two = r + 1 < st->rows && row_valid(st, r + 1);
-    spans(st, s, x0, x0 + st->k, a, two ? b : NULL);
+    int two = r + 1 < st->geo.rows && row_valid(st, r + 1);
+    spans(st, s, x0, x0 + st->geo.k, a, two ? b : NULL);
     row_near(st, r, a);
     if (two)
         row_near(st, r + 1, b);
@@ -795,8 +800,8 @@ static void phase_b(struct soft_stream *st, const struct score_ctx *s)
         spans(st, s, xm(st, m) + u0, xm(st, m + 1) + u0, pair,
               m + 1 <= st->mb1 ? pair + l2 : NULL);
     const double *e = pair + ((m - st->mb0) % 2) * l2;
-    int64_t r = m + st->nb - st->rb0;
-    if (st->shared && r >= 0 && r < st->rows && row_valid(st, (int)r))
+    int64_t r = m + st->nb - st->geo.rb0;
+    if (st->shared && r >= 0 && r < st->geo.rows && row_valid(st, (int)r))
         row_near(st, (int)r, e + st->off);  /* its scratch: st->suf */
     pre_suf(up, e, st->pre, st->suf);
     if (m > st->mb0 && m - 1 >= st->mlo && m - 1 <= st->mhi) {
@@ -805,15 +810,15 @@ static void phase_b(struct soft_stream *st, const struct score_ctx *s)
         for (int64_t u = 0; u < up; u++)
             g[u] = st->sufprev[u] + mid + st->pre[u];
     }
-    r = m - st->rb0;
-    if (r >= 0 && r < st->rows && row_valid(st, (int)r)) {
+    r = m - st->geo.rb0;
+    if (r >= 0 && r < st->geo.rows && row_valid(st, (int)r)) {
         double *w = st->w + (size_t)r * st->U;
-        int64_t nrow = min64(st->k, st->n - m * st->k) - u0;
+        int64_t nrow = min64(st->geo.k, st->geo.n - m * st->geo.k) - u0;
         for (int64_t u = 0; u < up; u++)
             w[u] = u < nrow ? 1.0 / (w[u] + st->pre[u] + st->esink) : 0.0;
     }
-    r = m + st->cbl - st->rb0;
-    if (st->cbl >= 0 && st->L >= up && r >= 0 && r < st->rows
+    r = m + st->cbl - st->geo.rb0;
+    if (st->cbl >= 0 && st->L >= up && r >= 0 && r < st->geo.rows
         && row_valid(st, (int)r)) {
         double *h = st->h + (size_t)r * st->U;
         for (int64_t u = 0; u < up; u++)
@@ -828,12 +833,12 @@ static void phase_b(struct soft_stream *st, const struct score_ctx *s)
  * windows at a time where four neighbouring cells take them. */
 static void products(struct soft_stream *st, int r)
 {
-    int64_t rb = st->rb0 + r, ub = st->pub, len = min64(UB, st->up - ub);
+    int64_t rb = st->geo.rb0 + r, ub = st->pub, len = min64(UB, st->up - ub);
     size_t U = (size_t)st->U;
     const double *w = st->w + (size_t)r * U + (size_t)ub;
-    double *sum = st->sum + (size_t)r * st->cols;
-    for (int c = st->cols - 1; c >= 0; c--) {  /* m = rb - cb - 1 rising */
-        int64_t cb = st->cb0 + c;
+    double *sum = st->sum + (size_t)r * st->geo.cols;
+    for (int c = st->geo.cols - 1; c >= 0; c--) {  /* m = rb - cb - 1 rising */
+        int64_t cb = st->geo.cb0 + c;
         if (!cell_open(st, r, cb))
             continue;
         st->done += prod_cost(len);
@@ -862,7 +867,7 @@ static void products(struct soft_stream *st, int r)
 static void chunk_start(struct soft_stream *st)
 {
     st->u0 = st->c * st->U;
-    st->up = min64(st->U, st->k - st->u0);
+    st->up = min64(st->U, st->geo.k - st->u0);
     st->ra = 0;
     st->mb = st->mb0;
     st->pr = 0;
@@ -882,7 +887,7 @@ static int setup(struct soft_stream *st)
         st->phi[i] = st->plo[i] = 0.0;
         st->psh[i] = -INFINITY;
     }
-    memset(st->sum, 0, (size_t)st->rows * st->cols * sizeof *st->sum);
+    memset(st->sum, 0, (size_t)st->geo.rows * st->geo.cols * sizeof *st->sum);
     memset(st->buf, 0, (size_t)(st->pre - st->buf) * sizeof *st->buf);
     return 0;           /* buf's pages first touched here, not in a pass */
 }
@@ -930,7 +935,7 @@ static void p_step(struct soft_stream *st)
 {
     if (row_valid(st, st->pr))
         products(st, st->pr);
-    if (++st->pr == st->rows) {
+    if (++st->pr == st->geo.rows) {
         st->pr = 0;
         st->pub += UB;
     }
@@ -979,7 +984,7 @@ int soft_stream_step(struct soft_stream *st, const struct score_ctx *s,
         } else if (st->stage == ST_A) {
             st->ra = row_valid(st, st->ra) ? phase_a(st, s, st->ra)
                                            : st->ra + 1;
-            if (st->ra >= st->rows)
+            if (st->ra >= st->geo.rows)
                 st->stage = ST_B;
         } else if (st->stage == ST_B) {
             phase_b(st, s);
@@ -995,11 +1000,11 @@ int soft_stream_step(struct soft_stream *st, const struct score_ctx *s,
 
 double soft_stream_cell(const struct soft_stream *st, int r, int c)
 {
-    if (st->stage != ST_DONE || r < 0 || c < 0 || r >= st->rows
-        || c >= st->cols || !cell_open(st, r, st->cb0 + c))
+    if (st->stage != ST_DONE || r < 0 || c < 0 || r >= st->geo.rows
+        || c >= st->geo.cols || !cell_open(st, r, st->geo.cb0 + c))
         return NAN;
-    int64_t i0 = (st->rb0 + r) * st->k, j0 = (st->cb0 + c) * st->k;
-    double area = (double)(min64(i0 + st->k, st->n) - i0)
-                  * (double)(min64(j0 + st->k, st->n) - j0);
-    return st->sum[(size_t)r * st->cols + c] / area;
+    int64_t i0, i1, j0, j1;
+    scores_blocks_cell(&st->geo, r, c, &i0, &i1, &j0, &j1);
+    double area = (double)(i1 - i0) * (double)(j1 - j0);
+    return st->sum[(size_t)r * st->geo.cols + c] / area;
 }

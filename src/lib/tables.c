@@ -67,38 +67,40 @@ static void init_load(struct tload *l, struct filesrc *s,
     l->path = path;
 }
 
+/* Load from an open file source, which is closed after. */
+static int load_file(struct filesrc *s, const struct pe_table_opts *o,
+                     struct pe_table *t, struct pe_table_info *info,
+                     const char *path)
+{
+    struct pe_table_info local;
+    struct tload l;
+    init_load(&l, s, o, info ? info : &local, path);
+    s->cancel = l.o.cancel;
+    int r = load(&l, t);
+    filesrc_close(s);
+    return r;
+}
+
 int pe_tables_load(const char *path, const struct pe_table_opts *o,
                    struct pe_table *t, struct pe_table_info *info, char *err,
                    size_t errlen)
 {
-    struct pe_table_info local;
     struct filesrc s;
-    struct tload l;
     memset(t, 0, sizeof *t);
     if (filesrc_open(&s, path, err, errlen))
         return -1;
-    init_load(&l, &s, o, info ? info : &local, path);
-    s.cancel = l.o.cancel;
-    int r = load(&l, t);
-    filesrc_close(&s);
-    return r;
+    return load_file(&s, o, t, info, path);
 }
 
 int pe_tables_load_fd(int fd, const char *name, const struct pe_table_opts *o,
                       struct pe_table *t, struct pe_table_info *info,
                       char *err, size_t errlen)
 {
-    struct pe_table_info local;
     struct filesrc s;
-    struct tload l;
     memset(t, 0, sizeof *t);
     if (filesrc_adopt(&s, fd, name, err, errlen))
         return -1;
-    init_load(&l, &s, o, info ? info : &local, NULL);
-    s.cancel = l.o.cancel;
-    int r = load(&l, t);
-    filesrc_close(&s);
-    return r;
+    return load_file(&s, o, t, info, NULL);
 }
 
 int pe_tables_load_buffer(const char *name, const unsigned char *buf,

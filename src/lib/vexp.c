@@ -39,16 +39,16 @@ static v2d bc(double x)
     return v;
 }
 
-/* The constants, each in both lanes (loaded whole: a broadcast made
- * from a scalar costs two instructions more each time). */
-#define PAIR(x) { (x), (x) }
-static const v2d K[] = {
-    PAIR(LOG2E), PAIR(ROUNDER), PAIR(LN2_HI), PAIR(LN2_LO), PAIR(-708.0),
-    PAIR(709.0), PAIR(1.0), PAIR(1.0), PAIR(1.0 / 2), PAIR(1.0 / 6),
-    PAIR(1.0 / 24), PAIR(1.0 / 120), PAIR(1.0 / 720), PAIR(1.0 / 5040),
-    PAIR(1.0 / 40320), PAIR(1.0 / 362880), PAIR(1.0 / 3628800),
-    PAIR(1.0 / 39916800), PAIR(1.0 / 479001600), PAIR(1.0 / 6227020800.0)
-};
+/* The constants, in the order the enum below names them; each table
+ * holds them in every lane (loaded whole: a broadcast made from a
+ * scalar costs two instructions more each time). */
+#define VEXP_CONSTANTS(X)                                                  \
+    X(LOG2E) X(ROUNDER) X(LN2_HI) X(LN2_LO) X(-708.0) X(709.0) X(1.0)      \
+    X(1.0) X(1.0 / 2) X(1.0 / 6) X(1.0 / 24) X(1.0 / 120) X(1.0 / 720)    \
+    X(1.0 / 5040) X(1.0 / 40320) X(1.0 / 362880) X(1.0 / 3628800)         \
+    X(1.0 / 39916800) X(1.0 / 479001600) X(1.0 / 6227020800.0)
+#define PAIR(x) { (x), (x) },
+static const v2d K[] = { VEXP_CONSTANTS(PAIR) };
 enum { K_LOG2E, K_ROUND, K_HI, K_LO, K_MIN, K_MAX, K_C0 };  /* 1/j! */
 #define C(j) K[K_C0 + (j)]
 
@@ -104,21 +104,15 @@ static void exp_pair(double *e, v2d x, double under)
  * steps of exp2v in lanes of four, eight arguments a turn. */
 typedef double v4d __attribute__((vector_size(32)));
 typedef long long v4l __attribute__((vector_size(32)));
-#define QUAD(x) { (x), (x), (x), (x) }
-static const v4d K4[] = {
-    QUAD(LOG2E), QUAD(ROUNDER), QUAD(LN2_HI), QUAD(LN2_LO), QUAD(-708.0),
-    QUAD(709.0), QUAD(1.0), QUAD(1.0), QUAD(1.0 / 2), QUAD(1.0 / 6),
-    QUAD(1.0 / 24), QUAD(1.0 / 120), QUAD(1.0 / 720), QUAD(1.0 / 5040),
-    QUAD(1.0 / 40320), QUAD(1.0 / 362880), QUAD(1.0 / 3628800),
-    QUAD(1.0 / 39916800), QUAD(1.0 / 479001600), QUAD(1.0 / 6227020800.0)
-};
+#define QUAD(x) { (x), (x), (x), (x) },
+static const v4d K4[] = { VEXP_CONSTANTS(QUAD) };
 #define C4(j) K4[K_C0 + (j)]
 
 /* exp of e[0..4) - sh into e, or 0 when one is outside [-708, 709]. */
 __attribute__((target("avx2")))
 static int exp4(double *e, double shift)
 {
-    v4d x, sh = QUAD(shift);
+    v4d x, sh = { shift, shift, shift, shift };
     memcpy(&x, e, sizeof x);
     x -= sh;
     v4l in = (x >= K4[K_MIN]) & (x <= K4[K_MAX]);
