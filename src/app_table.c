@@ -67,7 +67,7 @@ int app_table_load(struct app *a, const char *path, char *err, size_t errlen)
                  "or .csv file name");
         return -1;
     }
-    if (pe_tables_load(path, &o, &t, &info, err, errlen))
+    if (tables_load(path, &o, &t, &info, err, errlen))
         return -1;
     params next = a->p;
     next.d = t.d;

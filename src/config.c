@@ -819,7 +819,7 @@ char *config_read(const char *path, size_t *n, char *err, size_t errlen)
     char why[160];
     /* opened without waiting (a FIFO would block for a writer), then
      * refused unless a regular file */
-    int fd = pe_open_regular(path, why, sizeof why);
+    int fd = tables_open_regular(path, why, sizeof why);
     FILE *f = fd >= 0 ? fdopen(fd, "rb") : NULL;
     if (!f) {
         if (fd >= 0)

@@ -125,7 +125,7 @@ static int export_cache(const params *p, struct row_range rr, int fmt,
         return 2;
     }
     for (int i = 0; i < pl->half; i++)
-        w[i] = pe_plan_omega_l(pl, i);
+        w[i] = plan_omega_l(pl, i);
     for (int64_t r = rr.first; r < rr.end && !ferror(out); r++) {
         for (int i = 0; i < pl->half; i++) {
             long double ang = (long double)r * w[i];
@@ -356,14 +356,14 @@ static void write_pca(const struct cli *c, const struct pe_pca *pca,
     double y[1];
     if (c->what == EXPORT_PCA_VARIANCE) {
         for (int i = 0; i < pca->k && !ferror(out); i++) {
-            y[0] = pe_pca_ratio(pca, i);
+            y[0] = pca_ratio(pca, i);
             write_row(out, y, 1, fmt);
         }
         return;
     }
     double *proj = malloc((size_t)pca->k * sizeof *proj);
     for (int64_t i = 0; proj && i < pca->n && !ferror(out); i++) {
-        pe_pca_project(pca, v + i * pca->d, proj);
+        pca_project(pca, v + i * pca->d, proj);
         write_row(out, proj, pca->k, fmt);
     }
     free(proj);
@@ -399,7 +399,7 @@ static int export_pca(const struct cli *c, int fmt, FILE *out)
         pe_fill_f64(0, n, d, p->base, own);
     const double *v = t ? t->v : own;
     struct pe_pca pca;
-    int r = pe_pca_compute(v, n, d, k, &pca);
+    int r = pca_compute(v, n, d, k, &pca);
     if (r == 0 && pca.rank < k)
         fprintf(stderr, "peviz: --export %s: the table has rank %d: "
                 "component%s %d%s%.0d %s variance 0 and project%s to 0\n",
@@ -410,7 +410,7 @@ static int export_pca(const struct cli *c, int fmt, FILE *out)
                 k - pca.rank > 1 ? "" : "s");
     if (r == 0)
         write_pca(c, &pca, v, fmt, out);
-    pe_pca_free(&pca);
+    pca_free(&pca);
     free(own);
     if (r)
         return errline("--export: out of memory or no convergence");

@@ -162,8 +162,8 @@ static void *reader(void *arg)
     o.tensor = j->t.tensor[0] ? j->t.tensor : NULL;
     o.row_offset = j->t.row_offset;
     o.cancel = &j->cancel;
-    j->rc = pe_tables_load_fd(j->fd, j->t.path, &o, &j->tab, &j->info, j->err,
-                              sizeof j->err);
+    j->rc = tables_load_fd(j->fd, j->t.path, &o, &j->tab, &j->info, j->err,
+                           sizeof j->err);
     if (j->rc == 0 && !j->cancel) {
         char h[65];
         fp_table_digest(&j->tab, h);

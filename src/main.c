@@ -218,7 +218,7 @@ static int load_table(struct cli *c, struct pe_table *t,
     o.tensor = c->tensor;
     o.row_offset = c->row_offset;
     o.any_columns = c->app.att.o.scheme == SCHEME_T5;   /* heads: any count */
-    if (pe_tables_load(c->pe_file, &o, t, info, err, sizeof err)) {
+    if (tables_load(c->pe_file, &o, t, info, err, sizeof err)) {
         errline("%s", err);
         return 2;
     }
@@ -252,7 +252,7 @@ static int load_qk(struct cli *c, struct pe_table *t)
     pe_table_opts_init(&o);
     o.tensor = c->pe_file ? NULL : c->tensor;
     o.row_offset = 0;
-    if (pe_tables_load(c->qk_file, &o, t, &info, err, sizeof err)) {
+    if (tables_load(c->qk_file, &o, t, &info, err, sizeof err)) {
         errline("%s", err);
         return 2;
     }

@@ -468,7 +468,7 @@ static int check_finite(const params *p, char *err, size_t errlen)
     const struct rope_method_info *mi = rope_method_info((int)r->method);
     int nat = mi && mi->reads_n ? 2 : 1;
     for (int k = 0; k < nat; k++) {
-        int bad = pe_plan_compute(&pl, r, p->d, p->base, at[k]) ? 0
+        int bad = plan_compute(&pl, r, p->d, p->base, at[k]) ? 0
                   : pl.invalid ? 0 : -1;
         for (int i = 0; bad < 0 && i < p->d / 2; i++)
             if (pl.rule[i] != ROPE_STILL &&     /* proportional's still

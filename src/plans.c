@@ -14,17 +14,17 @@ const pe_plan *plans_get(const rope_scaling *sc, int d, double base,
     int victim = 0;
     clock_++;
     for (int i = 0; i < PLANS_KEPT; i++) {
-        if (used_at[i] && pe_plan_matches(&slots[i], sc, d, base, n)) {
+        if (used_at[i] && plan_matches(&slots[i], sc, d, base, n)) {
             used_at[i] = clock_;
             return &slots[i];
         }
         if (used_at[i] < used_at[victim])
             victim = i;
     }
-    if (pe_plan_compute(&slots[victim], sc, d, base, n)) {
+    if (plan_compute(&slots[victim], sc, d, base, n)) {
         /* settings no view can show: the default sinusoid stands in */
-        pe_plan_compute(&slots[victim], NULL, PARAM_D_DEFAULT,
-                        PARAM_BASE_DEFAULT, PARAM_N_DEFAULT);
+        plan_compute(&slots[victim], NULL, PARAM_D_DEFAULT,
+                     PARAM_BASE_DEFAULT, PARAM_N_DEFAULT);
         used_at[victim] = 0;
         return &slots[victim];
     }

@@ -461,7 +461,8 @@ static int parse_buffer(struct parse *p, const char *buf, size_t n)
 static int read_file(struct parse *p, char **buf, size_t *n)
 {
     char why[160];
-    int fd = pe_open_regular(p->path, why, sizeof why);  /* FIFOs refused */
+    /* FIFOs refused */
+    int fd = tables_open_regular(p->path, why, sizeof why);
     FILE *f = fd >= 0 ? fdopen(fd, "rb") : NULL;
     if (fd < 0)
         return fail(p, "%s", why);

@@ -18,8 +18,8 @@
  * tridiagonalisation and the implicit QL method: every eigenpair to
  * rounding, O(m^3) for m = min(n, d), m <= 2048 when n*d <= 2^22.
  *
- * The work can be done in slices (pe_pca_begin / pe_pca_step) so that a
- * program stays responsive; pe_pca_compute does it at once.
+ * The work can be done in slices (pca_begin / pca_step) so that a
+ * program stays responsive; pca_compute does it at once.
  */
 #ifndef PEVIZ_PCA_H
 #define PEVIZ_PCA_H
@@ -31,7 +31,7 @@ struct pe_pca {
     int64_t n;
     int d, k;
     double *mean;           /* [d]; dir and var follow it in one block
-                               (pe_pca_free frees it) */
+                               (pca_free frees it) */
     double *dir;            /* [k * d]: v_1, v_2, ... */
     double *var;            /* [k]: lambda_k, the variance along v_k */
     double total;           /* trace(C): the total variance */
@@ -45,30 +45,30 @@ struct pe_pca_work;
 /* Start on the n x d table v (kept by pointer until done): k in
  * 1..min(d, n-1) (n centred rows span at most n-1 directions).  NULL
  * when k is out of range or memory is short. */
-struct pe_pca_work *pe_pca_begin(const double *v, int64_t n, int d, int k);
+struct pe_pca_work *pca_begin(const double *v, int64_t n, int d, int k);
 
 /* About budget multiply-adds of work: 1 while unfinished, 0 when done,
  * -1 if the eigenvalue iteration failed to converge. */
-int pe_pca_step(struct pe_pca_work *w, int64_t budget);
+int pca_step(struct pe_pca_work *w, int64_t budget);
 
 /* Fraction done, 0..1. */
-double pe_pca_progress(const struct pe_pca_work *w);
+double pca_progress(const struct pe_pca_work *w);
 
-/* After pe_pca_step returned 0: move the result into out (0), or -1. */
-int pe_pca_take(struct pe_pca_work *w, struct pe_pca *out);
+/* After pca_step returned 0: move the result into out (0), or -1. */
+int pca_take(struct pe_pca_work *w, struct pe_pca *out);
 
-void pe_pca_work_free(struct pe_pca_work *w);         /* NULL is fine */
+void pca_work_free(struct pe_pca_work *w);         /* NULL is fine */
 
 /* All at once: 0, or -1 (k out of range, memory, no convergence). */
-int pe_pca_compute(const double *v, int64_t n, int d, int k,
-                   struct pe_pca *out);
+int pca_compute(const double *v, int64_t n, int d, int k,
+                struct pe_pca *out);
 
 /* y_1 .. y_k of one row (d values) into out[0..k-1]. */
-void pe_pca_project(const struct pe_pca *p, const double *row, double *out);
+void pca_project(const struct pe_pca *p, const double *row, double *out);
 
 /* r_i = lambda_i / trace(C), 0 when the table is constant. */
-double pe_pca_ratio(const struct pe_pca *p, int i);
+double pca_ratio(const struct pe_pca *p, int i);
 
-void pe_pca_free(struct pe_pca *p);                   /* NULL is fine */
+void pca_free(struct pe_pca *p);                   /* NULL is fine */
 
 #endif

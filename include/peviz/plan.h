@@ -16,8 +16,8 @@
  * than one turn in n, scaled and unscaled.
  *
  * The per-band arrays live in one block the plan owns, sized to the
- * bands it holds: a zeroed pe_plan is an empty one, pe_plan_compute grows
- * the block when it needs more, pe_plan_free gives it back.  Keep plans
+ * bands it holds: a zeroed pe_plan is an empty one, plan_compute grows
+ * the block when it needs more, plan_free gives it back.  Keep plans
  * in place (static storage or a struct that owns them); a copy would
  * share the block.  Everything that shows a band frequency reads one of
  * these.
@@ -64,15 +64,15 @@ typedef struct pe_plan {
  * cannot evaluate (rope_inv_freq) give the unscaled plan with invalid
  * set.  sc NULL: no scaling.
  */
-int pe_plan_compute(pe_plan *pl, const rope_scaling *sc, int d, double base,
-                    int64_t n);
+int plan_compute(pe_plan *pl, const rope_scaling *sc, int d, double base,
+                 int64_t n);
 
 /* Give back the plan's arrays; it is then an empty plan again. */
-void pe_plan_free(pe_plan *pl);
+void plan_free(pe_plan *pl);
 
 /* Whether pl was computed for exactly these settings. */
-int pe_plan_matches(const pe_plan *pl, const rope_scaling *sc, int d,
-                    double base, int64_t n);
+int plan_matches(const pe_plan *pl, const rope_scaling *sc, int d,
+                 double base, int64_t n);
 
 /*
  * The rules as ranges of consecutive bands with the same rule:
@@ -80,8 +80,8 @@ int pe_plan_matches(const pe_plan *pl, const rope_scaling *sc, int d,
  * "\u2013" and " \u00b7 ").  A range of one band is written "7".
  * Returns the number of ranges; buf gets "" when the plan is unscaled.
  */
-int pe_plan_rule_ranges(const pe_plan *pl, const char *dash, const char *sep,
-                        char *buf, size_t len);
+int plan_rule_ranges(const pe_plan *pl, const char *dash, const char *sep,
+                     char *buf, size_t len);
 
 /*
  * omega_i in long double, for angles at far positions (p omega near 1.6e7
@@ -91,9 +91,9 @@ int pe_plan_rule_ranges(const pe_plan *pl, const char *dash, const char *sep,
  * for an interpolated one (linear, the far bands of YaRN and Llama 3),
  * else as the doubles give it (2^-52 relative).
  */
-long double pe_plan_omega_l(const pe_plan *pl, int i);
+long double plan_omega_l(const pe_plan *pl, int i);
 
 /* Full turns of band i in m positions: m omega_i / 2 pi. */
-double pe_plan_turns_in(const pe_plan *pl, int i, double m);
+double plan_turns_in(const pe_plan *pl, int i, double m);
 
 #endif /* PEVIZ_PLAN_H */

@@ -46,23 +46,23 @@
 
 
 /* Load path into t (free with pe_table_free).  o and info may be NULL. */
-int pe_tables_load(const char *path, const struct pe_table_opts *o,
-                   struct pe_table *t, struct pe_table_info *info, char *err,
-                   size_t errlen);
+int tables_load(const char *path, const struct pe_table_opts *o,
+                struct pe_table *t, struct pe_table_info *info, char *err,
+                size_t errlen);
 
 /* The same from memory (name in messages; a sharded index cannot be
  * followed from memory).  For fuzzing and tests. */
-int pe_tables_load_buffer(const char *name, const unsigned char *buf,
-                          size_t len, const struct pe_table_opts *o,
-                          struct pe_table *t, struct pe_table_info *info,
-                          char *err, size_t errlen);
+int tables_load_buffer(const char *name, const unsigned char *buf,
+                       size_t len, const struct pe_table_opts *o,
+                       struct pe_table *t, struct pe_table_info *info,
+                       char *err, size_t errlen);
 
 /* The same from fd, a regular file opened by the caller (not closed
  * here), named name in messages.  A sharded index is refused: its
  * shards would be looked up by path. */
-int pe_tables_load_fd(int fd, const char *name, const struct pe_table_opts *o,
-                      struct pe_table *t, struct pe_table_info *info,
-                      char *err, size_t errlen);
+int tables_load_fd(int fd, const char *name, const struct pe_table_opts *o,
+                   struct pe_table *t, struct pe_table_info *info,
+                   char *err, size_t errlen);
 
 /*
  * Open path read-only without blocking (a FIFO with no writer returns at
@@ -70,6 +70,6 @@ int pe_tables_load_fd(int fd, const char *name, const struct pe_table_opts *o,
  * Returns the descriptor (blocking mode restored), or -1 with why set to
  * e.g. "a FIFO (pipe), not a regular file" or "cannot open: ...".
  */
-int pe_open_regular(const char *path, char *why, size_t len);
+int tables_open_regular(const char *path, char *why, size_t len);
 
 #endif

@@ -34,7 +34,7 @@ struct filesrc {
  * once) and refuse anything but a regular file, before a byte is read.
  * Returns the descriptor (blocking mode restored), or -1 with why set to
  * e.g. "a FIFO (pipe), not a regular file" or "cannot open: ..."
- * (peviz/tables.h: pe_open_regular).
+ * (peviz/tables.h: tables_open_regular).
  */
 int filesrc_open_regular(const char *path, char *why, size_t len);
 

@@ -571,7 +571,7 @@ int freq_file_load(const char *path, const char *tensor, struct freq_file *f,
                    char *err, size_t errlen)
 {
     char why[160];
-    int fd = pe_open_regular(path, why, sizeof why);
+    int fd = tables_open_regular(path, why, sizeof why);
     struct src s = { path, fd >= 0 ? fdopen(fd, "rb") : NULL, NULL, 0 };
     if (!s.f) {
         if (fd >= 0)

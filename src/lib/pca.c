@@ -41,7 +41,7 @@ static double *at(const struct pe_pca_work *w, int64_t i, int64_t j)
     return &w->a[i * w->m + j];
 }
 
-void pe_pca_free(struct pe_pca *p)
+void pca_free(struct pe_pca *p)
 {
     if (!p)
         return;
@@ -49,12 +49,12 @@ void pe_pca_free(struct pe_pca *p)
     memset(p, 0, sizeof *p);
 }
 
-void pe_pca_work_free(struct pe_pca_work *w)
+void pca_work_free(struct pe_pca_work *w)
 {
     if (!w)
         return;
     free(w->a);                 /* diag, off and row with it */
-    pe_pca_free(&w->out);
+    pca_free(&w->out);
     free(w);
 }
 
@@ -75,7 +75,7 @@ static int alloc_arrays(struct pe_pca_work *w)
     return 0;
 }
 
-struct pe_pca_work *pe_pca_begin(const double *v, int64_t n, int d, int k)
+struct pe_pca_work *pca_begin(const double *v, int64_t n, int d, int k)
 {
     if (!v || n < 2 || d < 1 || k < 1 || k > d || k > n - 1)
         return NULL;
@@ -89,7 +89,7 @@ struct pe_pca_work *pe_pca_begin(const double *v, int64_t n, int d, int k)
     w->gram = n < d;
     w->m = w->gram ? (int)n : d;
     if (alloc_arrays(w)) {
-        pe_pca_work_free(w);
+        pca_work_free(w);
         return NULL;
     }
     double dm = (double)w->m, mat = w->gram ? (double)n * (double)n * d / 2
@@ -395,7 +395,7 @@ static void finish(struct pe_pca_work *w)
     w->out.k = w->k;
 }
 
-int pe_pca_step(struct pe_pca_work *w, int64_t budget)
+int pca_step(struct pe_pca_work *w, int64_t budget)
 {
     double spent = 0;
     while (w->ph != PH_DONE && !w->failed && spent < (double)budget) {
@@ -422,7 +422,7 @@ int pe_pca_step(struct pe_pca_work *w, int64_t budget)
     return 0;
 }
 
-double pe_pca_progress(const struct pe_pca_work *w)
+double pca_progress(const struct pe_pca_work *w)
 {
     if (w->ph == PH_DONE)
         return 1.0;
@@ -430,7 +430,7 @@ double pe_pca_progress(const struct pe_pca_work *w)
     return f < 0.99 ? f : 0.99;
 }
 
-int pe_pca_take(struct pe_pca_work *w, struct pe_pca *out)
+int pca_take(struct pe_pca_work *w, struct pe_pca *out)
 {
     if (w->ph != PH_DONE || w->failed || w->out.n == 0)
         return -1;
@@ -439,22 +439,22 @@ int pe_pca_take(struct pe_pca_work *w, struct pe_pca *out)
     return 0;
 }
 
-int pe_pca_compute(const double *v, int64_t n, int d, int k,
-                   struct pe_pca *out)
+int pca_compute(const double *v, int64_t n, int d, int k,
+                struct pe_pca *out)
 {
     memset(out, 0, sizeof *out);
-    struct pe_pca_work *w = pe_pca_begin(v, n, d, k);
+    struct pe_pca_work *w = pca_begin(v, n, d, k);
     if (!w)
         return -1;
     int r;
-    while ((r = pe_pca_step(w, INT64_C(1) << 40)) == 1)
+    while ((r = pca_step(w, INT64_C(1) << 40)) == 1)
         ;
-    r = r == 0 ? pe_pca_take(w, out) : -1;
-    pe_pca_work_free(w);
+    r = r == 0 ? pca_take(w, out) : -1;
+    pca_work_free(w);
     return r;
 }
 
-void pe_pca_project(const struct pe_pca *p, const double *row, double *out)
+void pca_project(const struct pe_pca *p, const double *row, double *out)
 {
     for (int c = 0; c < p->k; c++) {
         const double *v = p->dir + (size_t)c * (size_t)p->d;
@@ -465,7 +465,7 @@ void pe_pca_project(const struct pe_pca *p, const double *row, double *out)
     }
 }
 
-double pe_pca_ratio(const struct pe_pca *p, int i)
+double pca_ratio(const struct pe_pca *p, int i)
 {
     return p->total > 0 ? p->var[i] / p->total : 0;
 }

@@ -37,7 +37,7 @@ static int reserve(pe_plan *pl, int half)
     block = malloc(4 * each + (size_t)half);
     if (!block)
         return -1;
-    pe_plan_free(pl);
+    plan_free(pl);
     pl->cap = half;
     pl->omega_base = (double *)block;
     pl->omega = (double *)(block + each);
@@ -47,7 +47,7 @@ static int reserve(pe_plan *pl, int half)
     return 0;
 }
 
-void pe_plan_free(pe_plan *pl)
+void plan_free(pe_plan *pl)
 {
     free(pl->omega_base);
     pl->cap = 0;
@@ -56,8 +56,8 @@ void pe_plan_free(pe_plan *pl)
     pl->rule = NULL;
 }
 
-int pe_plan_compute(pe_plan *pl, const rope_scaling *sc, int d, double base,
-                    int64_t n)
+int plan_compute(pe_plan *pl, const rope_scaling *sc, int d, double base,
+                 int64_t n)
 {
     rope_scaling none;
     if (d < 2 || d % 2 || d / 2 > PE_PLAN_MAX_BANDS || !(base > 1.0) ||
@@ -93,8 +93,8 @@ int pe_plan_compute(pe_plan *pl, const rope_scaling *sc, int d, double base,
     return 0;
 }
 
-int pe_plan_matches(const pe_plan *pl, const rope_scaling *sc, int d,
-                    double base, int64_t n)
+int plan_matches(const pe_plan *pl, const rope_scaling *sc, int d,
+                 double base, int64_t n)
 {
     rope_scaling none;
     if (!sc) {
@@ -106,8 +106,8 @@ int pe_plan_matches(const pe_plan *pl, const rope_scaling *sc, int d,
                                    setting added later is never missed */
 }
 
-int pe_plan_rule_ranges(const pe_plan *pl, const char *dash, const char *sep,
-                        char *buf, size_t len)
+int plan_rule_ranges(const pe_plan *pl, const char *dash, const char *sep,
+                     char *buf, size_t len)
 {
     size_t used = 0;
     int count = 0;
@@ -134,7 +134,7 @@ int pe_plan_rule_ranges(const pe_plan *pl, const char *dash, const char *sep,
     return count;
 }
 
-long double pe_plan_omega_l(const pe_plan *pl, int i)
+long double plan_omega_l(const pe_plan *pl, int i)
 {
     long double th = powl((long double)pl->base,
                           -2.0L * (long double)i / (long double)pl->d);
@@ -147,7 +147,7 @@ long double pe_plan_omega_l(const pe_plan *pl, int i)
     return th * r;
 }
 
-double pe_plan_turns_in(const pe_plan *pl, int i, double m)
+double plan_turns_in(const pe_plan *pl, int i, double m)
 {
     return m * pl->omega[i] / (2 * PEVIZ_PI);
 }

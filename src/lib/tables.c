@@ -10,7 +10,7 @@
 #include <string.h>
 
 /* A regular file's descriptor (filesrc.h does the opening). */
-int pe_open_regular(const char *path, char *why, size_t len)
+int tables_open_regular(const char *path, char *why, size_t len)
 {
     return filesrc_open_regular(path, why, len);
 }
@@ -81,9 +81,9 @@ static int load_file(struct filesrc *s, const struct pe_table_opts *o,
     return r;
 }
 
-int pe_tables_load(const char *path, const struct pe_table_opts *o,
-                   struct pe_table *t, struct pe_table_info *info, char *err,
-                   size_t errlen)
+int tables_load(const char *path, const struct pe_table_opts *o,
+                struct pe_table *t, struct pe_table_info *info, char *err,
+                size_t errlen)
 {
     struct filesrc s;
     memset(t, 0, sizeof *t);
@@ -92,9 +92,9 @@ int pe_tables_load(const char *path, const struct pe_table_opts *o,
     return load_file(&s, o, t, info, path);
 }
 
-int pe_tables_load_fd(int fd, const char *name, const struct pe_table_opts *o,
-                      struct pe_table *t, struct pe_table_info *info,
-                      char *err, size_t errlen)
+int tables_load_fd(int fd, const char *name, const struct pe_table_opts *o,
+                   struct pe_table *t, struct pe_table_info *info,
+                   char *err, size_t errlen)
 {
     struct filesrc s;
     memset(t, 0, sizeof *t);
@@ -103,10 +103,10 @@ int pe_tables_load_fd(int fd, const char *name, const struct pe_table_opts *o,
     return load_file(&s, o, t, info, NULL);
 }
 
-int pe_tables_load_buffer(const char *name, const unsigned char *buf,
-                          size_t len, const struct pe_table_opts *o,
-                          struct pe_table *t, struct pe_table_info *info,
-                          char *err, size_t errlen)
+int tables_load_buffer(const char *name, const unsigned char *buf,
+                       size_t len, const struct pe_table_opts *o,
+                       struct pe_table *t, struct pe_table_info *info,
+                       char *err, size_t errlen)
 {
     struct pe_table_info local;
     struct filesrc s;

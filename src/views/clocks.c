@@ -689,10 +689,10 @@ static int readout_legend(struct ctx *x, struct rline *out)
         const pe_plan *pl = plans_of(&x->a->p);
         rl_set(&out[n], x->text, 0);
         snprintf(out[n].s[0], 160, "bands: ");
-        pe_plan_rule_ranges(pl, glyph_pick(x->a->ascii, "\u2013", "-"),
-                            glyph_pick(x->a->ascii, " \u00b7 ", ", "),
-                            out[n].s[0] + 7, 160 - 7);
-        pe_plan_rule_ranges(pl, "-", " ", out[n++].s[1], 160);
+        plan_rule_ranges(pl, glyph_pick(x->a->ascii, "\u2013", "-"),
+                         glyph_pick(x->a->ascii, " \u00b7 ", ", "),
+                         out[n].s[0] + 7, 160 - 7);
+        plan_rule_ranges(pl, "-", " ", out[n++].s[1], 160);
         n += readout_rules(x, out + n);
     }
 

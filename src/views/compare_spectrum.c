@@ -228,10 +228,10 @@ static void spectrum_text_scaled(const struct app *a, canvas *c, int x, int y,
     char s[6][200], m[48], rng[2][128];
     params_format_rope(&(params){ .rope = *r->rope }, m, sizeof m);
     /* the rules as band ranges first: "kept 0-28 · blend 29-34 · ..." */
-    pe_plan_rule_ranges(r->plan, glyph_pick(a->ascii, "\u2013", "-"),
-                        glyph_pick(a->ascii, " \u00b7 ", ", "), rng[0],
-                        sizeof rng[0]);
-    pe_plan_rule_ranges(r->plan, "-", " ", rng[1], sizeof rng[1]);
+    plan_rule_ranges(r->plan, glyph_pick(a->ascii, "\u2013", "-"),
+                     glyph_pick(a->ascii, " \u00b7 ", ", "), rng[0],
+                     sizeof rng[0]);
+    plan_rule_ranges(r->plan, "-", " ", rng[1], sizeof rng[1]);
     size_t n[4];
     for (int v = 0; v < 4; v++)
         n[v] = (size_t)snprintf(s[v], sizeof s[v], "%s%s", v < 2 ? m : "",

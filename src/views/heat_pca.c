@@ -21,8 +21,8 @@
 
 void heat_pca_free(struct heat_pca_rt *r)
 {
-    pe_pca_work_free(r->work);
-    pe_pca_free(&r->res);
+    pca_work_free(r->work);
+    pca_free(&r->res);
     free(r->own);
     free(r->proj);
     memset(r, 0, sizeof *r);
@@ -69,7 +69,7 @@ static void restart(const struct app *a, const struct pe_table *t,
     int k = r->d < r->want ? r->d : r->want;
     if (k > r->n - 1)
         k = (int)r->n - 1;
-    r->work = r->src ? pe_pca_begin(r->src, r->n, r->d, k) : NULL;
+    r->work = r->src ? pca_begin(r->src, r->n, r->d, k) : NULL;
     r->state = r->work ? HP_BUSY : HP_FAILED;
 }
 
@@ -92,7 +92,7 @@ static void project_all(struct heat_pca_rt *r)
         return;
     }
     for (int64_t p = 0; p < r->n; p++)
-        pe_pca_project(&r->res, r->src + p * r->d, r->proj + p * k);
+        pca_project(&r->res, r->src + p * r->d, r->proj + p * k);
     r->state = HP_DONE;
 }
 
@@ -103,15 +103,15 @@ int heat_pca_work(const struct app *a, const struct pe_table *t,
         restart(a, t, r);
     if (r->state != HP_BUSY)
         return 0;
-    int s = pe_pca_step(r->work, budget);
+    int s = pca_step(r->work, budget);
     if (s == 1)
         return 1;
-    if (s < 0 || pe_pca_take(r->work, &r->res)) {
+    if (s < 0 || pca_take(r->work, &r->res)) {
         r->state = HP_FAILED;
     } else {
         project_all(r);
     }
-    pe_pca_work_free(r->work);
+    pca_work_free(r->work);
     r->work = NULL;
     return 0;
 }
@@ -359,7 +359,7 @@ static void draw_title(const struct app *a, const struct heat_pca_rt *r,
     }
     for (int i = 0; i < nc; i++)
         snprintf(pct[i], sizeof pct[i], "%.1f%%",
-                 comp[i] < k ? 100 * pe_pca_ratio(&r->res, comp[i]) : 0.0);
+                 comp[i] < k ? 100 * pca_ratio(&r->res, comp[i]) : 0.0);
     if (nc == 3)
         snprintf(sh, sizeof sh, "PC1 %s, PC2 %s, PC3 %s", pct[0], pct[1],
                  pct[2]);
@@ -390,7 +390,7 @@ static void draw_status(const struct app *a, const struct heat_pca_rt *r,
     if (r->state == HP_BUSY)
         canvas_printf(c, x, y, w, fg, RGB_DEFAULT, 0, "computing the principal "
                       "components... %d%%",
-                      (int)(100 * pe_pca_progress(r->work)));
+                      (int)(100 * pca_progress(r->work)));
     else if (r->state == HP_TOO_BIG)
         canvas_printf(c, x, y, w, ui_color(a->palette, UI_WARN), RGB_DEFAULT, 0,
                       "principal components need 3..%lld positions and n x "

@@ -166,7 +166,7 @@ static double heat_unit(const struct app *a, int64_t pos, int dim)
     const pe_plan *pl = plans_of(&a->p);
     if (!pl->scaled)
         return pe_value((double)pos, dim, a->p.d, a->p.base);
-    long double ang = (long double)pos * pe_plan_omega_l(pl, dim / 2);
+    long double ang = (long double)pos * plan_omega_l(pl, dim / 2);
     return (double)(dim % 2 ? cosl(ang) : sinl(ang));
 }
 

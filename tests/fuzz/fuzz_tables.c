@@ -2,7 +2,7 @@
 /*
  * fuzz_tables.c - libFuzzer harness for the --pe-file loader (.npy,
  * safetensors, GGUF and CSV, told apart by the first bytes):
- * pe_tables_load_buffer on the raw input.  A loaded table must keep every
+ * tables_load_buffer on the raw input.  A loaded table must keep every
  * rule: its shape, finite values within PE_TABLE_VALUE_MAX.
  */
 #include <math.h>
@@ -22,8 +22,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char err[256];
 
     err[0] = 0;
-    if (pe_tables_load_buffer("fuzz", data, size, NULL, &t, &info, err,
-                              sizeof err) == 0) {
+    if (tables_load_buffer("fuzz", data, size, NULL, &t, &info, err,
+                           sizeof err) == 0) {
         if (t.n < 1 || t.d < 2 || t.d > 65536 || t.d % 2 ||
             t.n * t.d > PE_TABLE_MAX_VALUES || !t.v)
             abort();

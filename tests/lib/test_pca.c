@@ -119,23 +119,23 @@ static void test_random(void)
         int k = (int)(n - 1 < d ? n - 1 : d);
         double *v = random_table(n, d);
         struct pe_pca p;
-        CHECK(pe_pca_compute(v, n, d, k, &p) == 0);
+        CHECK(pca_compute(v, n, d, k, &p) == 0);
         if (p.k == k) {
             check_result(v, n, d, &p, 1e-12);
             double sum = 0;
             for (int i = 0; i < k; i++)
-                sum += pe_pca_ratio(&p, i);
+                sum += pca_ratio(&p, i);
             /* all components: the ratios sum to one */
             CHECK_NEAR(sum, 1.0, 1e-12);
         }
-        pe_pca_free(&p);
+        pca_free(&p);
         free(v);
     }
     struct pe_pca p;
     double one[4] = { 1, 2, 3, 4 };
-    CHECK(pe_pca_compute(one, 1, 4, 1, &p) == -1);    /* one row */
-    CHECK(pe_pca_compute(one, 2, 2, 2, &p) == -1);    /* k > n - 1 */
-    CHECK(pe_pca_compute(one, 2, 2, 0, &p) == -1);
+    CHECK(pca_compute(one, 1, 4, 1, &p) == -1);    /* one row */
+    CHECK(pca_compute(one, 2, 2, 2, &p) == -1);    /* k > n - 1 */
+    CHECK(pca_compute(one, 2, 2, 0, &p) == -1);
 }
 
 /* A circle of radius R in the plane of two random orthonormal vectors,
@@ -172,27 +172,27 @@ static void test_circle_and_helix(void)
     int d = 32;
     double *v = curve(n, d, 2 * PI / 48, 0);       /* 5 full turns */
     struct pe_pca p;
-    CHECK(pe_pca_compute(v, n, d, 3, &p) == 0);
-    CHECK_NEAR(pe_pca_ratio(&p, 0) + pe_pca_ratio(&p, 1), 1.0, 1e-12);
-    CHECK(pe_pca_ratio(&p, 2) < 1e-12);
-    CHECK_NEAR(pe_pca_ratio(&p, 0), 0.5, 1e-12);   /* full turns: equal */
+    CHECK(pca_compute(v, n, d, 3, &p) == 0);
+    CHECK_NEAR(pca_ratio(&p, 0) + pca_ratio(&p, 1), 1.0, 1e-12);
+    CHECK(pca_ratio(&p, 2) < 1e-12);
+    CHECK_NEAR(pca_ratio(&p, 0), 0.5, 1e-12);   /* full turns: equal */
     double worst = 0, y[3];
     for (int64_t i = 0; i < n; i++) {
-        pe_pca_project(&p, v + i * d, y);
+        pca_project(&p, v + i * d, y);
         worst = fmax(worst, fabs(y[0] * y[0] + y[1] * y[1] - 9.0));
     }
     CHECK(worst < 1e-10);                          /* the circle, radius 3 */
     check_result(v, n, d, &p, 1e-12);
-    pe_pca_free(&p);
+    pca_free(&p);
     free(v);
     v = curve(n, d, 2 * PI / 48, 0.05);
-    CHECK(pe_pca_compute(v, n, d, 4, &p) == 0);
-    double three = pe_pca_ratio(&p, 0) + pe_pca_ratio(&p, 1)
-                   + pe_pca_ratio(&p, 2);
+    CHECK(pca_compute(v, n, d, 4, &p) == 0);
+    double three = pca_ratio(&p, 0) + pca_ratio(&p, 1)
+                   + pca_ratio(&p, 2);
     CHECK_NEAR(three, 1.0, 1e-12);
-    CHECK(pe_pca_ratio(&p, 3) < 1e-12);
+    CHECK(pca_ratio(&p, 3) < 1e-12);
     check_result(v, n, d, &p, 1e-11);
-    pe_pca_free(&p);
+    pca_free(&p);
     free(v);
 }
 
@@ -203,9 +203,9 @@ static void test_gram_path(void)
     int d = 30;
     double *v = random_table(n, d);
     struct pe_pca p;
-    CHECK(pe_pca_compute(v, n, d, 5, &p) == 0);
+    CHECK(pca_compute(v, n, d, 5, &p) == 0);
     check_result(v, n, d, &p, 1e-12);
-    pe_pca_free(&p);
+    pca_free(&p);
     free(v);
 }
 
@@ -227,13 +227,13 @@ static void check_rank_one(int64_t n, int d, int k)
         for (int j = 0; j < d; j++)
             v[p * d + j] = c[p] * u[j] + 0.25 * j;
     struct pe_pca pc;
-    CHECK(pe_pca_compute(v, n, d, k, &pc) == 0);
+    CHECK(pca_compute(v, n, d, k, &pc) == 0);
     CHECK(pc.rank == 1);
     CHECK_NEAR(pc.var[0], cvar * uu, 1e-12 * cvar * uu);
-    CHECK_NEAR(pe_pca_ratio(&pc, 0), 1.0, 1e-12);
+    CHECK_NEAR(pca_ratio(&pc, 0), 1.0, 1e-12);
     double y[8], worst = 0, beyond = 0;
     for (int64_t p = 0; p < n; p++) {
-        pe_pca_project(&pc, v + p * d, y);
+        pca_project(&pc, v + p * d, y);
         worst = fmax(worst, fabs(fabs(y[0]) - fabs(c[p] - cbar) * sqrt(uu)));
         for (int i = 1; i < k; i++)
             beyond = fmax(beyond, fabs(y[i]));
@@ -241,9 +241,9 @@ static void check_rank_one(int64_t n, int d, int k)
     CHECK(worst < 1e-12);
     CHECK(beyond == 0);
     for (int i = 1; i < k; i++)
-        CHECK(pc.var[i] == 0 && pe_pca_ratio(&pc, i) == 0);
+        CHECK(pc.var[i] == 0 && pca_ratio(&pc, i) == 0);
     check_result(v, n, d, &pc, 1e-12);
-    pe_pca_free(&pc);
+    pca_free(&pc);
     free(v);
     free(u);
     free(c);
@@ -264,24 +264,24 @@ static void test_slices(void)
     int d = 24;
     double *v = random_table(n, d);
     struct pe_pca one, sliced;
-    CHECK(pe_pca_compute(v, n, d, 3, &one) == 0);
-    struct pe_pca_work *w = pe_pca_begin(v, n, d, 3);
+    CHECK(pca_compute(v, n, d, 3, &one) == 0);
+    struct pe_pca_work *w = pca_begin(v, n, d, 3);
     int r, steps = 0;
     double last = 0, mono = 1;
-    while ((r = pe_pca_step(w, 500)) == 1) {
-        double f = pe_pca_progress(w);
+    while ((r = pca_step(w, 500)) == 1) {
+        double f = pca_progress(w);
         mono *= f >= last && f < 1;
         last = f;
         steps++;
     }
     CHECK(r == 0 && steps > 100 && mono == 1);
-    CHECK(pe_pca_progress(w) == 1.0);
-    CHECK(pe_pca_take(w, &sliced) == 0);
-    pe_pca_work_free(w);
+    CHECK(pca_progress(w) == 1.0);
+    CHECK(pca_take(w, &sliced) == 0);
+    pca_work_free(w);
     CHECK(memcmp(one.dir, sliced.dir, 3 * (size_t)d * sizeof(double)) == 0);
     CHECK(memcmp(one.var, sliced.var, 3 * sizeof(double)) == 0);
-    pe_pca_free(&one);
-    pe_pca_free(&sliced);
+    pca_free(&one);
+    pca_free(&sliced);
     free(v);
 }
 

@@ -37,7 +37,7 @@ static int ref_crit(const double *omega, int half, double n)
 
 static void test_unscaled(void)
 {
-    CHECK(pe_plan_compute(&pl, NULL, 64, 10000, 128) == 0);
+    CHECK(plan_compute(&pl, NULL, 64, 10000, 128) == 0);
     CHECK(pl.half == 32 && !pl.scaled && !pl.invalid);
     for (int i = 0; i < 32; i++) {
         double t = exp(-2.0 * i / 64 * log(10000.0));
@@ -50,7 +50,7 @@ static void test_unscaled(void)
     CHECK(pl.crit == 11 && pl.crit_base == 11 && pl.nturn == 11);
     CHECK(pl.a == 1 && pl.mult == 1 && pl.extra == 1);
     char b[128];
-    CHECK(pe_plan_rule_ranges(&pl, "-", " . ", b, sizeof b) == 0);
+    CHECK(plan_rule_ranges(&pl, "-", " . ", b, sizeof b) == 0);
     CHECK_STR(b, "");
 }
 
@@ -58,10 +58,10 @@ static void test_llama31(void)
 {
     rope_scaling sc = make(ROPE_LLAMA3, 8, 8192);
     char b[128];
-    CHECK(pe_plan_compute(&pl, &sc, 128, 5e5, 131072) == 0);
+    CHECK(plan_compute(&pl, &sc, 128, 5e5, 131072) == 0);
     CHECK(pl.scaled && pl.half == 64);
     /* ROPE.md: bands 0-28 kept, 29-34 blended, 35-63 divided by 8 */
-    CHECK(pe_plan_rule_ranges(&pl, "-", " . ", b, sizeof b) == 3);
+    CHECK(plan_rule_ranges(&pl, "-", " . ", b, sizeof b) == 3);
     CHECK_STR(b, "kept 0-28 . blend 29-34 . interp 35-63");
     CHECK_NEAR(pl.omega[29] / 2.1665707635e-03, 1, 1e-9);
     CHECK_NEAR(pl.omega[63] / 3.0689259889e-07, 1, 1e-9);
@@ -71,10 +71,10 @@ static void test_llama31(void)
     CHECK(pl.crit_base == ref_crit(pl.omega_base, 64, 131072));
     CHECK(pl.crit == 39 && pl.crit_base == 49);
     CHECK(pl.a == 1 && pl.mult == 1);
-    CHECK(pe_plan_matches(&pl, &sc, 128, 5e5, 131072));
-    CHECK(!pe_plan_matches(&pl, &sc, 128, 5e5, 131071));
-    CHECK(!pe_plan_matches(&pl, NULL, 128, 5e5, 131072));
-    CHECK_NEAR(pe_plan_turns_in(&pl, 0, 8192), 8192 / TWO_PI, 1e-9);
+    CHECK(plan_matches(&pl, &sc, 128, 5e5, 131072));
+    CHECK(!plan_matches(&pl, &sc, 128, 5e5, 131071));
+    CHECK(!plan_matches(&pl, NULL, 128, 5e5, 131072));
+    CHECK_NEAR(plan_turns_in(&pl, 0, 8192), 8192 / TWO_PI, 1e-9);
 }
 
 static void test_factors(void)
@@ -82,49 +82,50 @@ static void test_factors(void)
     rope_scaling sc = make(ROPE_YARN, 40, 4096);
     sc.mscale = 1;
     sc.mscale_all_dim = 1;
-    CHECK(pe_plan_compute(&pl, &sc, 64, 1e4, 163840) == 0);
+    CHECK(plan_compute(&pl, &sc, 64, 1e4, 163840) == 0);
     double m = 0.1 * log(40.0) + 1;     /* ROPE.md: x1.87385 */
     CHECK_NEAR(pl.a, 1, 1e-15);
     CHECK_NEAR(pl.mult, m * m, 1e-12);
     CHECK_NEAR(pl.mult, 1.87385, 5e-6);
     CHECK_NEAR(pl.extra, m * m, 1e-12);
     sc = make(ROPE_YARN, 4, 32768);
-    CHECK(pe_plan_compute(&pl, &sc, 128, 1e6, 131072) == 0);
+    CHECK(plan_compute(&pl, &sc, 128, 1e6, 131072) == 0);
     CHECK_NEAR(pl.a, 1.1386294, 1e-7);
     CHECK_NEAR(pl.mult, 1.2964770, 1e-7);
     CHECK_NEAR(pl.extra, 1, 1e-15);
     CHECK_NEAR(pl.omega[31] / 8.0295972755e-04, 1, 1e-9);
     char b[128];
-    CHECK(pe_plan_rule_ranges(&pl, "-", ", ", b, sizeof b) == 3);
+    CHECK(plan_rule_ranges(&pl, "-", ", ", b, sizeof b) == 3);
     CHECK_STR(b, "kept 0-23, blend 24-39, interp 40-63");
 }
 
 static void test_refusals(void)
 {
     rope_scaling sc = make(ROPE_YARN, 4, 0);    /* no L: not evaluable */
-    CHECK(pe_plan_compute(&pl, NULL, 7, 1e4, 10) == -1);
-    CHECK(pe_plan_compute(&pl, NULL, 8, 1, 10) == -1);
-    CHECK(pe_plan_compute(&pl, NULL, 8, 1e4, 0) == -1);
-    CHECK(pe_plan_compute(&pl, &sc, 8, 1e4, 10) == 0);
+    CHECK(plan_compute(&pl, NULL, 7, 1e4, 10) == -1);
+    CHECK(plan_compute(&pl, NULL, 8, 1, 10) == -1);
+    CHECK(plan_compute(&pl, NULL, 8, 1e4, 0) == -1);
+    CHECK(plan_compute(&pl, &sc, 8, 1e4, 10) == 0);
     CHECK(pl.invalid && !pl.scaled && pl.omega[3] == pl.omega_base[3]);
 }
 
 /* The arrays grow to the largest d, keep their values at a smaller one,
- * and pe_plan_free leaves an empty plan that matches nothing. */
+ * and plan_free leaves an empty plan that matches nothing. */
 static void test_storage(void)
 {
     pe_plan p = { 0 };
     int half = PE_PLAN_MAX_BANDS;
-    CHECK(pe_plan_compute(&p, NULL, 8, 1e4, 10) == 0 && p.cap == 4);
-    CHECK(pe_plan_compute(&p, NULL, 2 * half, 1e4, 10) == 0 && p.cap == half);
+    CHECK(plan_compute(&p, NULL, 8, 1e4, 10) == 0 && p.cap == 4);
+    CHECK(plan_compute(&p, NULL, 2 * half, 1e4, 10) == 0 && p.cap == half);
     CHECK(fabs(p.omega[half - 1] / pow(1e4, -(double)(half - 1) / half) - 1) < 1e-12);
     CHECK(p.rule[half - 1] == ROPE_KEPT && p.turns[half - 1] > 0);
-    CHECK(pe_plan_compute(&p, NULL, 16, 1e4, 10) == 0 && p.cap == half);
+    CHECK(plan_compute(&p, NULL, 16, 1e4, 10) == 0 && p.cap == half);
     CHECK(p.half == 8 && fabs(p.omega[7] / pow(1e4, -7.0 / 8) - 1) < 1e-12);
-    CHECK(pe_plan_matches(&p, NULL, 16, 1e4, 10));
-    pe_plan_free(&p);
-    CHECK(p.cap == 0 && p.omega == NULL && !pe_plan_matches(&p, NULL, 16, 1e4, 10));
-    pe_plan_free(&p);       /* twice: harmless */
+    CHECK(plan_matches(&p, NULL, 16, 1e4, 10));
+    plan_free(&p);
+    CHECK(p.cap == 0 && p.omega == NULL &&
+          !plan_matches(&p, NULL, 16, 1e4, 10));
+    plan_free(&p);       /* twice: harmless */
 }
 
 int main(void)

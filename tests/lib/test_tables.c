@@ -67,7 +67,7 @@ static int load_buf(const struct bytes *b, const char *name,
                     struct pe_table_info *info, char *err)
 {
     err[0] = 0;
-    return pe_tables_load_buffer(name, b->b, b->n, o, t, info, err, 256);
+    return tables_load_buffer(name, b->b, b->n, o, t, info, err, 256);
 }
 
 static int fails_with(const struct bytes *b, const char *name,
@@ -504,7 +504,7 @@ static int file_fails(const char *path, const char *needle)
 {
     struct pe_table t;
     char err[256] = "";
-    int r = pe_tables_load(path, NULL, &t, NULL, err, sizeof err);
+    int r = tables_load(path, NULL, &t, NULL, err, sizeof err);
     int ok = r == -1 && strncmp(err, path, strlen(path)) == 0
              && strstr(err, needle) && t.v == NULL;
     if (!ok)
@@ -765,18 +765,18 @@ static void test_st_sharded(void)
           "  \"h.0.ln_1.bias\": \"model-00002-of-00002.safetensors\",\n"
           "  \"wpe.weight\": \"model-00002-of-00002.safetensors\"}}\n", f);
     fclose(f);
-    CHECK(pe_tables_load(path, NULL, &t, &info, err, sizeof err) == 0);
+    CHECK(tables_load(path, NULL, &t, &info, err, sizeof err) == 0);
     CHECK(t.n == 3 && t.d == 4 && t.v && t.v[0] == 1000.0 && t.v[11] == 1011.0);
     CHECK(strstr(info.file, "model-00002-of-00002.safetensors") != NULL);
     CHECK_STR(info.tensor, "wpe.weight");
     pe_table_free(&t);
     pe_table_opts_init(&o);
     o.tensor = "wte.weight";
-    CHECK(pe_tables_load(path, &o, &t, &info, err, sizeof err) == 0);
+    CHECK(tables_load(path, &o, &t, &info, err, sizeof err) == 0);
     CHECK(t.n == 6 && t.v && t.v[5] == 5.0);
     pe_table_free(&t);
     o.tensor = "h.0.ln_1.bias";
-    CHECK(pe_tables_load(path, &o, &t, &info, err, sizeof err) == -1);
+    CHECK(tables_load(path, &o, &t, &info, err, sizeof err) == -1);
     CHECK(strstr(err, "model-00002-of-00002.safetensors: tensor 'h.0.ln_1.bias' has 1 dimensions") != NULL);
     f = fopen(path, "w");
     fputs("{\"weight_map\": {\"wpe.weight\": \"../etc/passwd\"}}", f);
@@ -785,7 +785,7 @@ static void test_st_sharded(void)
     f = fopen(path, "w");
     fputs("{\"weight_map\": {\"wpe.weight\": \"gone.safetensors\"}}", f);
     fclose(f);
-    CHECK(pe_tables_load(path, NULL, &t, &info, err, sizeof err) == -1);
+    CHECK(tables_load(path, NULL, &t, &info, err, sizeof err) == -1);
     CHECK(strstr(err, "gone.safetensors: cannot open") != NULL);
     f = fopen(path, "w");
     fputs("{\"weights\": {}}", f);
@@ -807,7 +807,7 @@ static void test_files(void)
     char err[256], path[64];
     b_text(&b, "1,2\n3,4\n5,6\n");
     CHECK(b_tempfile(&b, path, ".csv") == 0);
-    CHECK(pe_tables_load(path, NULL, &t, NULL, err, sizeof err) == 0);
+    CHECK(tables_load(path, NULL, &t, NULL, err, sizeof err) == 0);
     CHECK(t.n == 3 && t.d == 2 && t.v[5] == 6);
     pe_table_free(&t);
     unlink(path);
@@ -848,7 +848,7 @@ static long child_peak_kib(const char *path)
         struct pe_table t;
         char err[256];
         struct rusage ru;
-        if (pe_tables_load(path, NULL, &t, NULL, err, sizeof err))
+        if (tables_load(path, NULL, &t, NULL, err, sizeof err))
             _exit(255);
         getrusage(RUSAGE_SELF, &ru);
         /* report in units of 1 MiB through the exit status (0..254) */

@@ -322,7 +322,7 @@ static void test_tables(void)
     put("files/t.csv", "0.5,0,0,1\n1.5,-1,2,1\n2.5,-2,4,1\n");
     put("files/other.csv", "9,9,9,9\n9,9,9,9\n9,9,9,9\n");
     snprintf(path, sizeof path, "%s/t.csv", files);
-    CHECK(pe_tables_load(path, NULL, &tt, &ti, err, sizeof err) == 0);
+    CHECK(tables_load(path, NULL, &tt, &ti, err, sizeof err) == 0);
     app_init(&ta);
     app_init(&fa);
     app_init(&fn);
@@ -490,7 +490,7 @@ static void test_table_freeze(void)
     fclose(fp);
     put("bfiles/small.csv", "1,2,3,4\n5,6,7,8\n");
     snprintf(path, sizeof path, "%s/small.csv", files);
-    CHECK(pe_tables_load(path, NULL, &small, &si, err, sizeof err) == 0);
+    CHECK(tables_load(path, NULL, &small, &si, err, sizeof err) == 0);
     memset(&bi, 0, sizeof bi);
     app_init(&ta);
     app_init(&fa);

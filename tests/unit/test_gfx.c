@@ -1084,19 +1084,19 @@ static void test_pca_face(void)
     double *v = malloc((size_t)a.p.n * (size_t)a.p.d * sizeof *v), y[3];
     double scale = 0;
     pe_fill_f64(0, a.p.n, a.p.d, a.p.base, v);
-    CHECK(pe_pca_compute(v, a.p.n, a.p.d, 3, &pc) == 0);
+    CHECK(pca_compute(v, a.p.n, a.p.d, 3, &pc) == 0);
     for (int64_t p = 0; p < a.p.n; p++) {
-        pe_pca_project(&pc, v + p * a.p.d, y);
+        pca_project(&pc, v + p * a.p.d, y);
         scale = fmax(scale, hypot(y[0], y[1]));
     }
     /* at another position the image is the same, pixel for pixel */
     pca_frame(&a, 200, &r2, &im2, &cv);
-    pe_pca_project(&pc, v + 200 * a.p.d, y);
+    pca_project(&pc, v + 200 * a.p.d, y);
     pca_hand_cells(&cv, &r2, NULL, atan2(y[1], y[0]));
     pca_frame(&a, 101, &r, &im, &cv);
     CHECK(r.x == r2.x && r.y == r2.y && im.w == im2.w && im.h == im2.h &&
           memcmp(im.rgb, im2.rgb, (size_t)im.w * (size_t)im.h * 3) == 0);
-    pe_pca_project(&pc, v + a.p.pos * a.p.d, y);
+    pca_project(&pc, v + a.p.pos * a.p.d, y);
     CHECK(frame_image(&a, &cv, CW, CH, 1, &png) == 0);
     pca_hand_cells(&cv, &r, &png, atan2(y[1], y[0]));
     image_free(&png);
@@ -1124,7 +1124,7 @@ static void test_pca_face(void)
     rgb curve = ui_color(a.palette, UI_PLOT_A);
     int missed = 0;
     for (int64_t p = 0; p < a.p.n; p += 16) {
-        pe_pca_project(&pc, v + p * a.p.d, y);
+        pca_project(&pc, v + p * a.p.d, y);
         double x = im.w / 2.0 + y[0] / scale * rim, yy = s - y[1] / scale * rim;
         int hit = 0;
         for (int dy = -1; dy <= 1; dy++)
@@ -1136,7 +1136,7 @@ static void test_pca_face(void)
                     (unsigned)fc_get(&f, (int)x, (int)yy));
     }
     CHECK(missed == 0);
-    pe_pca_free(&pc);
+    pca_free(&pc);
     free(v);
     image_free(&im);
     image_free(&im2);

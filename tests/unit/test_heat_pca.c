@@ -222,7 +222,7 @@ static void first_row(const char *f, char *out, size_t len)
 
 /*
  * n = 3: two directions at most, so two components, not "out of memory"
- * (three were asked of pe_pca_begin, which refuses k > n - 1).  And the
+ * (three were asked of pca_begin, which refuses k > n - 1).  And the
  * title is a whole wording at every width, its last share never cut:
  * "... PC2" at 60 columns, "... of t" at 80.
  */
