@@ -691,14 +691,9 @@ static int grid_command(struct app *a, void *rt, const char *name,
 static const char *const GRID_COMMANDS[] = { "section", "interleaved", NULL };
 
 static const struct keybind GRID_KEYS[] = {
-    { PK_LEFT,  ACT_VIEW_KEY, "arrows hjkl", "move the query Q (up, down: a row)", key_query },
-    { 'h',      ACT_VIEW_KEY, NULL,      NULL, key_query },
-    { PK_RIGHT, ACT_VIEW_KEY, NULL,      NULL, key_query },
-    { 'l',      ACT_VIEW_KEY, NULL,      NULL, key_query },
-    { PK_UP,    ACT_VIEW_KEY, NULL,      NULL, key_query },
-    { 'k',      ACT_VIEW_KEY, NULL,      NULL, key_query },
-    { PK_DOWN,  ACT_VIEW_KEY, NULL,      NULL, key_query },
-    { 'j',      ACT_VIEW_KEY, NULL,      NULL, key_query },
+    KEYS_ARROWS(ACT_VIEW_KEY, ACT_VIEW_KEY, ACT_VIEW_KEY, ACT_VIEW_KEY,
+                "arrows hjkl", "move the query Q (up, down: a row)",
+                key_query),
     { 'H',      ACT_VIEW_KEY, "HJKL",    "move the key k", key_key },
     { 'J',      ACT_VIEW_KEY, NULL,      NULL, key_key },
     { 'K',      ACT_VIEW_KEY, NULL,      NULL, key_key },
