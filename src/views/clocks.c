@@ -15,6 +15,7 @@
  * an animated frame changes only hands, values and the counter.
  */
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1121,13 +1122,16 @@ static void hint_write(const struct ctx *x, char *hint, size_t len)
     }
 }
 
-/* The runtime object: the layout of the last frame (bands per row and
- * per page, which the keys step by). */
+/* The runtime object: :check FILE first (portcheck_key takes rt for
+ * it), then the layout of the last frame (bands per row and per page,
+ * which the keys step by). */
 struct clocks_rt {
+    struct portcheck check;
     struct clocks_layout l;
     int cpr, tiles;
-    struct portcheck check;     /* :check FILE */
 };
+_Static_assert(offsetof(struct clocks_rt, check) == 0,
+               "portcheck_key reads the check at the start of rt");
 
 static void clocks_lay(const struct app *a, void *rt, int w, int h)
 {
@@ -1337,16 +1341,6 @@ static int key_toggle(struct app *a, void *rt, int key)
     return 1;
 }
 
-static int key_check(struct app *a, void *rt, int key)
-{
-    struct clocks_rt *r = rt;
-    (void)key;
-    if (!r || !portcheck_on(&r->check))
-        return 0;
-    portcheck_clear(a, &r->check);
-    return 1;
-}
-
 static int clocks_command(struct app *a, void *rt, const char *name,
                           const char *arg)
 {
@@ -1380,7 +1374,7 @@ static const struct keybind CLOCKS_KEYS[] = {
     { '-',      ACT_VIEW_KEY, "-",       "all bands, evenly spread", key_zoom },
     { 'o',      ACT_VIEW_KEY, "o",       "ghost hand at pos+k (:k N)", key_toggle },
     { 'c',      ACT_VIEW_KEY, "c",       "binary counter of pos", key_toggle },
-    { PK_ESC,   ACT_VIEW_KEY, "Esc",     "clear :check FILE", key_check },
+    { PK_ESC,   ACT_VIEW_KEY, "Esc",     "clear :check FILE", portcheck_key },
     { 0,        ACT_NONE,     NULL,      NULL, NULL }
 };
 
