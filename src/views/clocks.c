@@ -1395,26 +1395,17 @@ static void clocks_point_text(const struct app *a, char *t, size_t len)
 }
 
 const struct view VIEW_CLOCKS_DEF = {
-    .name = "clocks",
-    .title = "PE clocks",
-    .rt_size = sizeof(struct clocks_rt),
-    .reset = clocks_reset,
-    .params_changed = clocks_params_changed,
-    .layout = clocks_lay,
-    .draw = clocks_draw,
-    .command = clocks_command,
-    .commands = CLOCKS_COMMANDS,
-    .keys = CLOCKS_KEYS,
-    .fields = CLOCKS_FIELDS,
-    .settings = CLOCKS_SETTINGS,
-    .point_text = clocks_point_text,
-    .raster = clocks_raster,
-    .raster_parts = 1 + IMAGE_TILES,
+    .name = "clocks", .title = "PE clocks", .rt_size = sizeof(struct clocks_rt),
+    .reset = clocks_reset, .params_changed = clocks_params_changed,
     /* Paced to 1800 B/s at 80x24, under 2 KB/s over any few seconds: a
      * frame of a sweep with every hand and number is about 500 bytes
      * (3.6 frames/s), one of the hands alone (sweep_holds) under 300
      * (6 frames/s or more at 16 pos/s), each still turning every face. */
-    .pace = 1800.0 / (80 * 24),
+    .layout = clocks_lay, .draw = clocks_draw, .pace = 1800.0 / (80 * 24),
+    .raster = clocks_raster, .raster_parts = 1 + IMAGE_TILES,
+    .point_text = clocks_point_text, .keys = CLOCKS_KEYS,
+    .fields = CLOCKS_FIELDS, .settings = CLOCKS_SETTINGS,
+    .command = clocks_command, .commands = CLOCKS_COMMANDS,
     .about =
         "Each band i of the encoding is a clock hand that turns omega_i = "
         "base^(-2i/d) radians per position. At position pos the hand stands "

@@ -1024,17 +1024,14 @@ static const char *compare_status_title(const struct app *a)
 
 const struct view VIEW_COMPARE_DEF = {
     .name = "compare", .title = "compare bases",
-    .rt_size = sizeof(struct cmp_rt), .reset = compare_reset,
-    .params_changed = clamp_cursor, .layout = compare_layout,
-    .work = compare_work, .draw = compare_draw, .fini = compare_fini,
-    .raster = compare_raster,
-    .command = compare_command, .commands = COMPARE_COMMANDS,
-    .keys = COMPARE_KEYS,
+    .status_title = compare_status_title, .rt_size = sizeof(struct cmp_rt),
+    .reset = compare_reset, .params_changed = clamp_cursor,
+    .fini = compare_fini, .layout = compare_layout, .work = compare_work,
+    .draw = compare_draw, .raster = compare_raster,
+    .point_text = compare_point_text, .keys = COMPARE_KEYS,
     .fields = COMPARE_FIELDS, .fields_check = compare_fields_check,
-    .settings = COMPARE_SETTINGS,
-    .point_text = compare_point_text,
-    .quantity = compare_quantity,
-    .status_title = compare_status_title,
+    .settings = COMPARE_SETTINGS, .command = compare_command,
+    .commands = COMPARE_COMMANDS, .quantity = compare_quantity,
     .quantities = "A.crit, A.turns (B., C., ... for each pane with bands): "
                   "its critical band and its slowest band's turns within n, "
                   "as its header gives them",

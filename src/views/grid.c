@@ -744,20 +744,12 @@ static void grid_point_text(const struct app *a, char *t, size_t len)
 }
 
 const struct view VIEW_GRID_DEF = {
-    .name = "grid",
-    .title = "multi-axis positions",
-    .rt_size = sizeof(struct grid_rt),
-    .reset = grid_reset,
-    .params_changed = grid_params_changed,
-    .layout = grid_lay,
-    .draw = grid_draw,
-    .keys = GRID_KEYS,
-    .fields = GRID_FIELDS,
-    .settings = GRID_SETTINGS,
-    .point_text = grid_point_text,
-    .command = grid_command,
-    .commands = GRID_COMMANDS,
-    .fini = grid_fini,
+    .name = "grid", .title = "multi-axis positions",
+    .rt_size = sizeof(struct grid_rt), .reset = grid_reset,
+    .params_changed = grid_params_changed, .fini = grid_fini,
+    .layout = grid_lay, .draw = grid_draw, .point_text = grid_point_text,
+    .keys = GRID_KEYS, .fields = GRID_FIELDS, .settings = GRID_SETTINGS,
+    .command = grid_command, .commands = GRID_COMMANDS,
     .about =
         "Positions with more than one axis. With --sequence a token's "
         "position is (t, h, w) as Qwen2-VL's get_rope_index assigns it: "

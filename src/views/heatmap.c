@@ -1346,21 +1346,12 @@ static const struct state_field HEAT_FIELDS[] = {
 };
 
 const struct view VIEW_HEATMAP_DEF = {
-    .name = "heatmap",
-    .title = "PE heatmap",
-    .rt_size = sizeof(struct heat_rt),
-    .reset = heat_reset,
-    .params_changed = heat_params_changed,
-    .layout = heat_layout_hook,
-    .work = heat_work,
-    .draw = heat_draw,
-    .keys = HEAT_KEYS,
+    .name = "heatmap", .title = "PE heatmap", .rt_size = sizeof(struct heat_rt),
+    .reset = heat_reset, .params_changed = heat_params_changed,
+    .fini = heat_fini, .layout = heat_layout_hook, .work = heat_work,
+    .draw = heat_draw, .raster = heat_raster, .point_text = heat_point_text,
+    .keys = HEAT_KEYS, .fields = HEAT_FIELDS, .settings = HEAT_SETTINGS,
     .command = heat_command,
-    .fini = heat_fini,
-    .raster = heat_raster,
-    .fields = HEAT_FIELDS,
-    .settings = HEAT_SETTINGS,
-    .point_text = heat_point_text,
     .about =
         "Columns are positions, rows are frequency bands: the upper half of "
         "a row is the band's sine dimension (2i), the lower half its cosine "
