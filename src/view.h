@@ -44,9 +44,10 @@ struct view_raster;
  *      includes only what the type needs (not app.h).  Functions shared
  *      with tests go in a NAME.h of its own, which app.h never sees.
  *   2. src/views/NAME.c: includes app.h and exports const struct view
- *      VIEW_ID_DEF (struct view below): name, title, about and the hooks
- *      it needs, all optional but draw; keys rows end with key 0 and make
- *      the help card, --help and the docs too; settings (settings.h)
+ *      VIEW_ID_DEF (struct view below, in its order): name, title, about
+ *      and the hooks it needs, all optional but draw; keys rows end with
+ *      key 0 (keys.h writes a key and its aliases) and make the help
+ *      card, --help and the docs too; settings (settings.h)
  *      are its options and ':' commands, commands the other names its
  *      command hook takes, fields (state_field.h) the rest of its
  *      follow-mode rows.  No mutable file-scope variables
