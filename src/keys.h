@@ -55,6 +55,44 @@ struct keybind {
     int (*fn)(struct app *a, void *rt, int key);
 };
 
+/*
+ * Rows for a table, a key with the keys that do the same (its aliases):
+ * the first row has the label and help, each alias NULL for both, so the
+ * help lists the group once.  Each table writes a group once:
+ *   KEYS_ALIAS(key, alias, act, label, help, fn)   key, then alias
+ *   KEYS_LEFT_RIGHT(left, right, label, help, fn)  Left h, Right l
+ *   KEYS_UP_DOWN(up, down, label, help, fn)        Up k, Down j
+ *   KEYS_ARROWS(left, right, up, down, label, help, fn)
+ *                          the four arrows with hjkl, under one label
+ *   KEYS_FAST(left, right, up, down, label, help, fn)
+ *                          H, L, K PgUp, J PgDn: the bigger steps
+ *   KEYS_HOME_END(home, end, label, help, fn)      Home, End
+ *   KEYS_ZOOM(in, out, label, help, fn)            + =, then -
+ * The acts are each direction's action (ACT_VIEW_KEY in a view's own
+ * rows); label and help are NULL in a view whose rows do the global
+ * actions its own way.
+ */
+#define KEYS_ALIAS(key, alias, act, label, help, fn) \
+    { key, act, label, help, fn }, { alias, act, NULL, NULL, fn }
+#define KEYS_LEFT_RIGHT(left, right, label, help, fn)   \
+    KEYS_ALIAS(PK_LEFT, 'h', left, label, help, fn),    \
+    KEYS_ALIAS(PK_RIGHT, 'l', right, NULL, NULL, fn)
+#define KEYS_UP_DOWN(up, down, label, help, fn)         \
+    KEYS_ALIAS(PK_UP, 'k', up, label, help, fn),        \
+    KEYS_ALIAS(PK_DOWN, 'j', down, NULL, NULL, fn)
+#define KEYS_ARROWS(left, right, up, down, label, help, fn) \
+    KEYS_LEFT_RIGHT(left, right, label, help, fn),          \
+    KEYS_UP_DOWN(up, down, NULL, NULL, fn)
+#define KEYS_FAST(left, right, up, down, label, help, fn)   \
+    { 'H', left, label, help, fn }, { 'L', right, NULL, NULL, fn }, \
+    KEYS_ALIAS('K', PK_PGUP, up, NULL, NULL, fn),           \
+    KEYS_ALIAS('J', PK_PGDN, down, NULL, NULL, fn)
+#define KEYS_HOME_END(home, end, label, help, fn) \
+    { PK_HOME, home, label, help, fn }, { PK_END, end, NULL, NULL, fn }
+#define KEYS_ZOOM(in, out, label, help, fn)         \
+    KEYS_ALIAS('+', '=', in, label, help, fn),      \
+    { '-', out, NULL, NULL, fn }
+
 /* The global table, ended by a row with key 0. */
 extern const struct keybind KEYS_GLOBAL[];
 

@@ -44,9 +44,10 @@ struct view_raster;
  *      includes only what the type needs (not app.h).  Functions shared
  *      with tests go in a NAME.h of its own, which app.h never sees.
  *   2. src/views/NAME.c: includes app.h and exports const struct view
- *      VIEW_ID_DEF (struct view below): name, title, about and the hooks
- *      it needs, all optional but draw; keys rows end with key 0 and make
- *      the help card, --help and the docs too; settings (settings.h)
+ *      VIEW_ID_DEF (struct view below, in its order): name, title, about
+ *      and the hooks it needs, all optional but draw; keys rows end with
+ *      key 0 (keys.h writes a key and its aliases) and make the help
+ *      card, --help and the docs too; settings (settings.h)
  *      are its options and ':' commands, commands the other names its
  *      command hook takes, fields (state_field.h) the rest of its
  *      follow-mode rows.  No mutable file-scope variables
@@ -76,16 +77,38 @@ enum view_id { VIEW_LIST(VIEW_ENUM_) VIEW_COUNT };
 /* Work units of one slice between frames (about 6 ms). */
 #define VIEW_WORK_SLICE (INT64_C(8000000))
 
+/*
+ * A view's definition.  Its members stand in groups, and a VIEW_ID_DEF
+ * sets the ones it has in this order, filled line by line (a group runs
+ * on where the line has room), so that every definition reads the same
+ * way; the help card's paragraph comes last:
+ *   name and title   .name .title .status_title
+ *   lifecycle        .rt_size .reset .params_changed .fini
+ *   drawing          .layout .work .draw .pace .raster .raster_parts
+ *                    .point_text
+ *   tables           .keys .fields .fields_check .settings
+ *   commands         .command .commands
+ *   tour checks      .quantity .quantities
+ *   help             .about
+ */
 struct view {
+    /* ---- name and title */
     const char *name;       /* "heatmap": the --view and :view name */
     const char *title;      /* "PE heatmap": shown in the status line */
-    const char *about;      /* a paragraph for the help card, or NULL */
-    size_t rt_size;         /* bytes of its runtime object (zeroed at birth) */
+    /* The status line's title for what it shows now (English: the tour
+     * translates it); NULL: title. */
+    const char *(*status_title)(const struct app *a);
 
+    /* ---- lifecycle */
+    size_t rt_size;         /* bytes of its runtime object (zeroed at birth) */
     /* Its own defaults in struct app (app_init, r, each tour step). */
     void (*reset)(struct app *a);
     /* Clamp its own state after d, base, n or pos changed. */
     void (*params_changed)(struct app *a);
+    /* Free what rt holds (not rt itself).  NULL: nothing to free. */
+    void (*fini)(void *rt);
+
+    /* ---- drawing */
     /* Lay out for a view area of w x h cells; keep it in rt. */
     void (*layout)(const struct app *a, void *rt, int w, int h);
     /* A slice of slow work (at most about budget units); 1 if more is
@@ -98,21 +121,6 @@ struct view {
      */
     void (*draw)(const struct app *a, void *rt, canvas *c, char *hint,
                  size_t hintlen);
-    /*
-     * Its keys, ended by key 0: dispatch (each row's fn) and the help
-     * card alike.  A row whose act is a global action and whose label is
-     * NULL does that action its own way (documented by the global row).
-     */
-    const struct keybind *keys;
-    /* A ':' command the global parser does not know ("k 3"); 1 if
-     * handled, errors in a->msg.  NULL: none. */
-    int (*command)(struct app *a, void *rt, const char *name,
-                   const char *arg);
-    /* The names command takes that only this view offers (":layer"),
-     * NULL-ended: other views name the view they work in.  NULL: none. */
-    const char *const *commands;
-    /* Free what rt holds (not rt itself).  NULL: nothing to free. */
-    void (*fini)(void *rt);
     /* Animation frames are paced to at most this many bytes per second
      * per cell of the screen (a frame of B bytes holds the next one back
      * B / (pace * cells) s); 0: only the frame rate paces them. */
@@ -131,6 +139,20 @@ struct view {
      * VIEW_RASTER_PARTS_DEFAULT. */
     int raster_parts;
     /*
+     * What the cursor is on, in words, for :point ("band i=3"); NULL:
+     * "the cursor".  The view's draw marks the cell itself (view_point_mark)
+     * while a->point is set.
+     */
+    void (*point_text)(const struct app *a, char *t, size_t len);
+
+    /* ---- tables */
+    /*
+     * Its keys, ended by key 0: dispatch (each row's fn) and the help
+     * card alike.  A row whose act is a global action and whose label is
+     * NULL does that action its own way (documented by the global row).
+     */
+    const struct keybind *keys;
+    /*
      * Its settings as follow mode publishes them (state_field.h): rows
      * in the order they go on the wire, ended by a row whose name is
      * NULL; NULL: none.  fields_check: relations between them that one
@@ -144,12 +166,17 @@ struct view {
      * a row whose name is NULL; NULL: none.
      */
     const struct setting *settings;
-    /*
-     * What the cursor is on, in words, for :point ("band i=3"); NULL:
-     * "the cursor".  The view's draw marks the cell itself (view_point_mark)
-     * while a->point is set.
-     */
-    void (*point_text)(const struct app *a, char *t, size_t len);
+
+    /* ---- commands */
+    /* A ':' command the global parser does not know ("k 3"); 1 if
+     * handled, errors in a->msg.  NULL: none. */
+    int (*command)(struct app *a, void *rt, const char *name,
+                   const char *arg);
+    /* The names command takes that only this view offers (":layer"),
+     * NULL-ended: other views name the view they work in.  NULL: none. */
+    const char *const *commands;
+
+    /* ---- tour checks */
     /*
      * The number called name as the last draw showed it, for a tour's
      * check lines (tour_check.h): 0 with *v, or -1 when the view shows
@@ -159,9 +186,9 @@ struct view {
     int (*quantity)(const struct app *a, const void *rt, const char *name,
                     double *v);
     const char *quantities;
-    /* The status line's title for what it shows now (English: the tour
-     * translates it); NULL: title. */
-    const char *(*status_title)(const struct app *a);
+
+    /* ---- help */
+    const char *about;      /* a paragraph for the help card, or NULL */
 };
 
 #define VIEW_EXTERN_(id, name, type, member) \

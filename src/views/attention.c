@@ -993,25 +993,14 @@ static void att_reset(struct app *a)
 }
 
 const struct view VIEW_ATTENTION_DEF = {
-    .name = "attention",
-    .title = "attention",
+    .name = "attention", .title = "attention", .rt_size = sizeof(struct att_rt),
+    .reset = att_reset, .params_changed = att_params_changed, .fini = att_fini,
+    .layout = attention_layout_fit, .work = att_work, .draw = att_draw,
+    .raster = att_raster, .point_text = att_point_text, .keys = ATTENTION_KEYS,
+    .fields = ATT_FIELDS, .fields_check = att_fields_check,
+    .settings = ATTENTION_SETTINGS, .command = attention_keys_command,
+    .commands = ATTENTION_COMMANDS, .quantity = att_quantity,
+    .quantities = "e.e, e.p, p.e, p.p: the number over each of the four maps "
+                  "(content on, f)",
     .about = ATT_ABOUT,
-    .rt_size = sizeof(struct att_rt),
-    .reset = att_reset,
-    .params_changed = att_params_changed,
-    .layout = attention_layout_fit,
-    .work = att_work,
-    .draw = att_draw,
-    .keys = ATTENTION_KEYS,
-    .command = attention_keys_command,
-    .commands = ATTENTION_COMMANDS,
-    .fini = att_fini,
-    .raster = att_raster,
-    .fields = ATT_FIELDS,
-    .point_text = att_point_text,
-    .fields_check = att_fields_check,
-    .quantity = att_quantity,
-    .quantities = "e.e, e.p, p.e, p.p: the number over each of the four "
-                  "maps (content on, f)",
-    .settings = ATTENTION_SETTINGS,
 };

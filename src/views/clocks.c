@@ -15,6 +15,7 @@
  * an animated frame changes only hands, values and the counter.
  */
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1121,13 +1122,16 @@ static void hint_write(const struct ctx *x, char *hint, size_t len)
     }
 }
 
-/* The runtime object: the layout of the last frame (bands per row and
- * per page, which the keys step by). */
+/* The runtime object: :check FILE first (portcheck_key takes rt for
+ * it), then the layout of the last frame (bands per row and per page,
+ * which the keys step by). */
 struct clocks_rt {
+    struct portcheck check;
     struct clocks_layout l;
     int cpr, tiles;
-    struct portcheck check;     /* :check FILE */
 };
+_Static_assert(offsetof(struct clocks_rt, check) == 0,
+               "portcheck_key reads the check at the start of rt");
 
 static void clocks_lay(const struct app *a, void *rt, int w, int h)
 {
@@ -1337,16 +1341,6 @@ static int key_toggle(struct app *a, void *rt, int key)
     return 1;
 }
 
-static int key_check(struct app *a, void *rt, int key)
-{
-    struct clocks_rt *r = rt;
-    (void)key;
-    if (!r || !portcheck_on(&r->check))
-        return 0;
-    portcheck_clear(a, &r->check);
-    return 1;
-}
-
 static int clocks_command(struct app *a, void *rt, const char *name,
                           const char *arg)
 {
@@ -1364,26 +1358,23 @@ static const char *const CLOCKS_COMMANDS[] = { "check", NULL };
 
 /* The view's keys: what each does, and the help card in this order. */
 static const struct keybind CLOCKS_KEYS[] = {
-    { PK_LEFT,  ACT_VIEW_KEY, "Left h",  "previous band", key_band },
-    { 'h',      ACT_VIEW_KEY, NULL,      NULL, key_band },
-    { PK_RIGHT, ACT_VIEW_KEY, "Right l", "next band", key_band },
-    { 'l',      ACT_VIEW_KEY, NULL,      NULL, key_band },
-    { PK_UP,    ACT_VIEW_KEY, "Up k",    "band one row up", key_band },
-    { 'k',      ACT_VIEW_KEY, NULL,      NULL, key_band },
-    { PK_DOWN,  ACT_VIEW_KEY, "Down j",  "band one row down", key_band },
-    { 'j',      ACT_VIEW_KEY, NULL,      NULL, key_band },
-    { PK_PGUP,  ACT_VIEW_KEY, "K PgUp",  "a page of bands back", key_band },
-    { 'K',      ACT_VIEW_KEY, NULL,      NULL, key_band },
-    { PK_PGDN,  ACT_VIEW_KEY, "J PgDn",  "a page of bands on", key_band },
-    { 'J',      ACT_VIEW_KEY, NULL,      NULL, key_band },
+    KEYS_ALIAS(PK_LEFT, 'h', ACT_VIEW_KEY, "Left h", "previous band",
+               key_band),
+    KEYS_ALIAS(PK_RIGHT, 'l', ACT_VIEW_KEY, "Right l", "next band", key_band),
+    KEYS_ALIAS(PK_UP, 'k', ACT_VIEW_KEY, "Up k", "band one row up", key_band),
+    KEYS_ALIAS(PK_DOWN, 'j', ACT_VIEW_KEY, "Down j", "band one row down",
+               key_band),
+    KEYS_ALIAS(PK_PGUP, 'K', ACT_VIEW_KEY, "K PgUp", "a page of bands back",
+               key_band),
+    KEYS_ALIAS(PK_PGDN, 'J', ACT_VIEW_KEY, "J PgDn", "a page of bands on",
+               key_band),
     { 'H',      ACT_VIEW_KEY, "H",       "fastest band", key_band },
     { 'L',      ACT_VIEW_KEY, "L",       "slowest band", key_band },
-    { '+',      ACT_VIEW_KEY, "+",       "consecutive bands", key_zoom },
-    { '=',      ACT_VIEW_KEY, NULL,      NULL, key_zoom },
+    KEYS_ALIAS('+', '=', ACT_VIEW_KEY, "+", "consecutive bands", key_zoom),
     { '-',      ACT_VIEW_KEY, "-",       "all bands, evenly spread", key_zoom },
     { 'o',      ACT_VIEW_KEY, "o",       "ghost hand at pos+k (:k N)", key_toggle },
     { 'c',      ACT_VIEW_KEY, "c",       "binary counter of pos", key_toggle },
-    { PK_ESC,   ACT_VIEW_KEY, "Esc",     "clear :check FILE", key_check },
+    { PK_ESC,   ACT_VIEW_KEY, "Esc",     "clear :check FILE", portcheck_key },
     { 0,        ACT_NONE,     NULL,      NULL, NULL }
 };
 
@@ -1404,26 +1395,17 @@ static void clocks_point_text(const struct app *a, char *t, size_t len)
 }
 
 const struct view VIEW_CLOCKS_DEF = {
-    .name = "clocks",
-    .title = "PE clocks",
-    .rt_size = sizeof(struct clocks_rt),
-    .reset = clocks_reset,
-    .params_changed = clocks_params_changed,
-    .layout = clocks_lay,
-    .draw = clocks_draw,
-    .command = clocks_command,
-    .commands = CLOCKS_COMMANDS,
-    .keys = CLOCKS_KEYS,
-    .fields = CLOCKS_FIELDS,
-    .settings = CLOCKS_SETTINGS,
-    .point_text = clocks_point_text,
-    .raster = clocks_raster,
-    .raster_parts = 1 + IMAGE_TILES,
+    .name = "clocks", .title = "PE clocks", .rt_size = sizeof(struct clocks_rt),
+    .reset = clocks_reset, .params_changed = clocks_params_changed,
     /* Paced to 1800 B/s at 80x24, under 2 KB/s over any few seconds: a
      * frame of a sweep with every hand and number is about 500 bytes
      * (3.6 frames/s), one of the hands alone (sweep_holds) under 300
      * (6 frames/s or more at 16 pos/s), each still turning every face. */
-    .pace = 1800.0 / (80 * 24),
+    .layout = clocks_lay, .draw = clocks_draw, .pace = 1800.0 / (80 * 24),
+    .raster = clocks_raster, .raster_parts = 1 + IMAGE_TILES,
+    .point_text = clocks_point_text, .keys = CLOCKS_KEYS,
+    .fields = CLOCKS_FIELDS, .settings = CLOCKS_SETTINGS,
+    .command = clocks_command, .commands = CLOCKS_COMMANDS,
     .about =
         "Each band i of the encoding is a clock hand that turns omega_i = "
         "base^(-2i/d) radians per position. At position pos the hand stands "

@@ -25,6 +25,7 @@
  * hooks, which hand each frame to the mode's row, its keys and its ':'
  * commands.
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,16 +79,19 @@ struct cmp_cache {
     struct cmp_values val;  /* val.v NULL: no memory */
 };
 
-/* The runtime object: what the layout of the view area decided. */
+/* The runtime object: :check FILE (spectrum) first (portcheck_key
+ * takes rt for it), then what the layout of the view area decided. */
 struct cmp_rt {
+    struct portcheck check;
     struct cmp_frame f;
     int tiny;               /* too small for panes: one line each */
     struct cmp_cache cache; /* what the mode's work computed */
     struct cmp_cache px;    /* the same at px_sub values a column: the
                                panes as images (the raster hook) */
     int px_sub;
-    struct portcheck check; /* :check FILE (spectrum) */
 };
+_Static_assert(offsetof(struct cmp_rt, check) == 0,
+               "portcheck_key reads the check at the start of rt");
 
 /* What :check holds a file to: the active pane's settings, resolved. */
 static struct portcheck_set check_set(const struct app *a,
@@ -704,16 +708,6 @@ static int key_pos(struct app *a, const struct cmp_rt *r, int key)
 
 /* Left/Right, H L, Home End in the spectrum and ratio modes move the
  * band cursor; elsewhere the position moves by drawn columns. */
-static int key_check(struct app *a, void *rt, int key)
-{
-    struct cmp_rt *r = rt;
-    (void)key;
-    if (!r || !portcheck_on(&r->check))
-        return 0;
-    portcheck_clear(a, &r->check);
-    return 1;
-}
-
 static int key_band(struct app *a, void *rt, int key)
 {
     int dm = dims_max(a) / 2, step;
@@ -985,7 +979,7 @@ static const struct keybind COMPARE_KEYS[] = {
     /* the global keys, but over the bands in the spectrum */
     BAND('H', ACT_FAST_LEFT), BAND('L', ACT_FAST_RIGHT),
     BAND(PK_HOME, ACT_HOME), BAND(PK_END, ACT_END),
-    KEY(PK_ESC, "Esc", "clear :check FILE", key_check),
+    KEY(PK_ESC, "Esc", "clear :check FILE", portcheck_key),
     { 0, ACT_NONE, NULL, NULL, NULL }
 };
 
@@ -1030,17 +1024,14 @@ static const char *compare_status_title(const struct app *a)
 
 const struct view VIEW_COMPARE_DEF = {
     .name = "compare", .title = "compare bases",
-    .rt_size = sizeof(struct cmp_rt), .reset = compare_reset,
-    .params_changed = clamp_cursor, .layout = compare_layout,
-    .work = compare_work, .draw = compare_draw, .fini = compare_fini,
-    .raster = compare_raster,
-    .command = compare_command, .commands = COMPARE_COMMANDS,
-    .keys = COMPARE_KEYS,
+    .status_title = compare_status_title, .rt_size = sizeof(struct cmp_rt),
+    .reset = compare_reset, .params_changed = clamp_cursor,
+    .fini = compare_fini, .layout = compare_layout, .work = compare_work,
+    .draw = compare_draw, .raster = compare_raster,
+    .point_text = compare_point_text, .keys = COMPARE_KEYS,
     .fields = COMPARE_FIELDS, .fields_check = compare_fields_check,
-    .settings = COMPARE_SETTINGS,
-    .point_text = compare_point_text,
-    .quantity = compare_quantity,
-    .status_title = compare_status_title,
+    .settings = COMPARE_SETTINGS, .command = compare_command,
+    .commands = COMPARE_COMMANDS, .quantity = compare_quantity,
     .quantities = "A.crit, A.turns (B., C., ... for each pane with bands): "
                   "its critical band and its slowest band's turns within n, "
                   "as its header gives them",

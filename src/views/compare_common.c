@@ -433,10 +433,22 @@ void cmp_distance_layout(const struct app *a, struct cmp_frame *f)
                       (int)f->xm.span, 0);
 }
 
+int cmp_distance_ready(const struct cmp_frame *f, const struct cmp_values *v,
+                       char *hint, size_t hintlen)
+{
+    if (f->xm.cells < 1 || f->g.body_h < 1)
+        return -1;
+    if (!v->v) {
+        snprintf(hint, hintlen, "out of memory");
+        return -1;
+    }
+    return 0;
+}
+
 /* The plot of those modes: distance across at the columns' steps, the
  * zero line, the cursor's distance marked. */
-void cmp_distance_spec(const struct app *a, const struct axis *xm,
-                       struct plot_spec *sp)
+static void distance_spec(const struct app *a, const struct axis *xm,
+                          struct plot_spec *sp)
 {
     memset(sp, 0, sizeof *sp);
     sp->xlabel = "distance";
@@ -448,6 +460,17 @@ void cmp_distance_spec(const struct app *a, const struct axis *xm,
     sp->zero_line = 1;
     sp->mark_x = (double)a->p.pos;
     sp->label_extremes = xm->span <= 64;
+}
+
+void cmp_distance_plot(const struct app *a, canvas *c,
+                       const struct cmp_frame *f,
+                       const struct plot_series *ser, int n)
+{
+    const struct geom *g = &f->g;
+    struct plot_spec sp;
+    distance_spec(a, &f->xm, &sp);
+    int h = g->body_h + (g->axis_y >= 0) + (g->legend_y >= 0);
+    plot_lines(c, 0, g->body_y, c->w, h, &sp, ser, n, a->palette);
 }
 
 /* In a pane with no bands, what it has and where its scores are. */

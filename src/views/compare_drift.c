@@ -80,14 +80,9 @@ static int drift_draw(const struct app *a, canvas *c,
                       const struct cmp_frame *f, const struct cmp_values *v,
                       char *hint, size_t hintlen)
 {
-    const struct geom *g = &f->g;
     const struct axis *xm = &f->xm;
-    if (xm->cells < 1 || g->body_h < 1 || f->np < 2)
+    if (f->np < 2 || cmp_distance_ready(f, v, hint, hintlen) < 0)
         return -1;
-    if (!v->v) {
-        snprintf(hint, hintlen, "out of memory");
-        return -1;
-    }
     struct plot_series ser[COMPARE_MAX_PANES];
     for (int k = 1; k < f->np; k++) {
         ser[k - 1] = (struct plot_series){
@@ -95,10 +90,7 @@ static int drift_draw(const struct app *a, canvas *c,
             .col = cmp_pane_rgb(a, f->rp[k].id),
             .mark = (char)('A' + f->rp[k].id), .style = k % PLOT_STYLES };
     }
-    struct plot_spec sp;
-    cmp_distance_spec(a, xm, &sp);
-    int h = g->body_h + (g->axis_y >= 0) + (g->legend_y >= 0);
-    plot_lines(c, 0, g->body_y, c->w, h, &sp, ser, f->np - 1, a->palette);
+    cmp_distance_plot(a, c, f, ser, f->np - 1);
     if (!cmp_scores_refused(f, xm, hint, hintlen))
         drift_hint(f, v, hint, hintlen);
     return 0;

@@ -143,12 +143,8 @@ static int profile_draw(const struct app *a, canvas *c,
 {
     const struct geom *g = &f->g;
     const struct axis *xm = &f->xm;
-    if (xm->cells < 1 || g->body_h < 1)
+    if (cmp_distance_ready(f, v, hint, hintlen) < 0)
         return -1;
-    if (!v->v) {
-        snprintf(hint, hintlen, "out of memory");
-        return -1;
-    }
     struct plot_series ser[COMPARE_MAX_PANES];
     for (int k = 0; k < g->np; k++) {
         ser[k].y = v->v + (size_t)xm->used * (size_t)k;
@@ -158,11 +154,7 @@ static int profile_draw(const struct app *a, canvas *c,
         ser[k].style = k % PLOT_STYLES;     /* solid, dotted, sparse: apart
                                                in mono, with the letters */
     }
-    struct plot_spec sp;
-    cmp_distance_spec(a, xm, &sp);
-    /* the plot's axis and tick rows take the axis and legend rows */
-    int h = g->body_h + (g->axis_y >= 0) + (g->legend_y >= 0);
-    plot_lines(c, 0, g->body_y, c->w, h, &sp, ser, g->np, a->palette);
+    cmp_distance_plot(a, c, f, ser, g->np);
     if (cmp_scores_refused(f, xm, hint, hintlen))
         return 0;
     if (xm->k > 1)

@@ -251,10 +251,16 @@ int cmp_xmap_range(const struct axis *m, int col, int64_t *p0, int64_t *p1);
 /* The layout of the modes that plot against distance (profile, drift):
  * the whole width, a point per dot column, equal steps. */
 void cmp_distance_layout(const struct app *a, struct cmp_frame *f);
-/* Their plot: distance across at the columns' steps, the zero line, the
- * cursor's distance marked. */
-void cmp_distance_spec(const struct app *a, const struct axis *xm,
-                       struct plot_spec *sp);
+/* Whether they can draw f with v: 0, or -1 when the frame has no room
+ * for a plot or v no values (then "out of memory" in hint). */
+int cmp_distance_ready(const struct cmp_frame *f, const struct cmp_values *v,
+                       char *hint, size_t hintlen);
+/* Their plot of the n curves ser over the body, its axis taking the axis
+ * and legend rows: distance across at the columns' steps, the zero line,
+ * the cursor's distance marked. */
+void cmp_distance_plot(const struct app *a, canvas *c,
+                       const struct cmp_frame *f,
+                       const struct plot_series *ser, int n);
 
 /* ---- bands across (compare_common.c) ---------------------------------- */
 

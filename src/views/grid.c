@@ -691,14 +691,9 @@ static int grid_command(struct app *a, void *rt, const char *name,
 static const char *const GRID_COMMANDS[] = { "section", "interleaved", NULL };
 
 static const struct keybind GRID_KEYS[] = {
-    { PK_LEFT,  ACT_VIEW_KEY, "arrows hjkl", "move the query Q (up, down: a row)", key_query },
-    { 'h',      ACT_VIEW_KEY, NULL,      NULL, key_query },
-    { PK_RIGHT, ACT_VIEW_KEY, NULL,      NULL, key_query },
-    { 'l',      ACT_VIEW_KEY, NULL,      NULL, key_query },
-    { PK_UP,    ACT_VIEW_KEY, NULL,      NULL, key_query },
-    { 'k',      ACT_VIEW_KEY, NULL,      NULL, key_query },
-    { PK_DOWN,  ACT_VIEW_KEY, NULL,      NULL, key_query },
-    { 'j',      ACT_VIEW_KEY, NULL,      NULL, key_query },
+    KEYS_ARROWS(ACT_VIEW_KEY, ACT_VIEW_KEY, ACT_VIEW_KEY, ACT_VIEW_KEY,
+                "arrows hjkl", "move the query Q (up, down: a row)",
+                key_query),
     { 'H',      ACT_VIEW_KEY, "HJKL",    "move the key k", key_key },
     { 'J',      ACT_VIEW_KEY, NULL,      NULL, key_key },
     { 'K',      ACT_VIEW_KEY, NULL,      NULL, key_key },
@@ -749,20 +744,12 @@ static void grid_point_text(const struct app *a, char *t, size_t len)
 }
 
 const struct view VIEW_GRID_DEF = {
-    .name = "grid",
-    .title = "multi-axis positions",
-    .rt_size = sizeof(struct grid_rt),
-    .reset = grid_reset,
-    .params_changed = grid_params_changed,
-    .layout = grid_lay,
-    .draw = grid_draw,
-    .keys = GRID_KEYS,
-    .fields = GRID_FIELDS,
-    .settings = GRID_SETTINGS,
-    .point_text = grid_point_text,
-    .command = grid_command,
-    .commands = GRID_COMMANDS,
-    .fini = grid_fini,
+    .name = "grid", .title = "multi-axis positions",
+    .rt_size = sizeof(struct grid_rt), .reset = grid_reset,
+    .params_changed = grid_params_changed, .fini = grid_fini,
+    .layout = grid_lay, .draw = grid_draw, .point_text = grid_point_text,
+    .keys = GRID_KEYS, .fields = GRID_FIELDS, .settings = GRID_SETTINGS,
+    .command = grid_command, .commands = GRID_COMMANDS,
     .about =
         "Positions with more than one axis. With --sequence a token's "
         "position is (t, h, w) as Qwen2-VL's get_rope_index assigns it: "

@@ -11,15 +11,20 @@
 #include "portcheck.h"
 
 
-int portcheck_on(const struct portcheck *pc)
-{
-    return pc->on;
-}
-
-void portcheck_clear(struct app *a, struct portcheck *pc)
+static void portcheck_clear(struct app *a, struct portcheck *pc)
 {
     pc->on = 0;
     app_msg(a, 0, "check off");
+}
+
+int portcheck_key(struct app *a, void *rt, int key)
+{
+    struct portcheck *pc = rt;
+    (void)key;
+    if (!pc || !pc->on)
+        return 0;
+    portcheck_clear(a, pc);
+    return 1;
 }
 
 static int portcheck_same(const struct portcheck *pc,

@@ -47,9 +47,10 @@ struct portcheck {
 int portcheck_command(struct app *a, struct portcheck *pc,
                       const struct portcheck_set *s, const char *arg);
 
-/* Whether pc checks a file; portcheck_clear stops it (Esc). */
-int portcheck_on(const struct portcheck *pc);
-void portcheck_clear(struct app *a, struct portcheck *pc);
+/* A key row's fn (keys.h) that stops the check (Esc), for a view whose
+ * runtime object rt begins with its struct portcheck: 1 when one was
+ * on, else 0 (the key is left to the global table). */
+int portcheck_key(struct app *a, void *rt, int key);
 
 /* The check at s (run again when s differs from the last), or NULL when
  * none is on.  *verdict: one line for the status line. */
