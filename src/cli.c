@@ -1157,7 +1157,7 @@ void cli_models(FILE *f)
 static void print_keys(FILE *f, const char *title, const struct view *v,
                        const struct keybind *k)
 {
-    char vlabel[32], vhelp[1024];
+    char vlabel[32], vhelp[1024], plain[1024];
     if (!k)
         return;
     fprintf(f, "\n%s:\n", title);
@@ -1167,7 +1167,9 @@ static void print_keys(FILE *f, const char *title, const struct view *v,
             const char *label = view_key_text(v, k, vlabel, sizeof vlabel,
                                               vhelp, sizeof vhelp, &help);
             int pad = 15 - text_width(label);   /* cells, not bytes */
-            fprintf(f, "  %s%*s %s\n", label, pad > 0 ? pad : 0, "", help);
+            snprintf(plain, sizeof plain, "%s", help);
+            text_unglue(plain);
+            fprintf(f, "  %s%*s %s\n", label, pad > 0 ? pad : 0, "", plain);
         }
 }
 

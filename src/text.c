@@ -90,9 +90,24 @@ int cp_width(uint32_t cp)
 /* The code point a cell may hold in place of cp. */
 uint32_t cp_sanitize(uint32_t cp)
 {
+    if (cp == CP_GLUE)
+        return ' ';
     if (cp_is_unsafe(cp) || cp_width(cp) == 0)
         return CP_REPLACEMENT;
     return cp;
+}
+
+void text_unglue(char *s)
+{
+    char *o = s;
+    while (*s)
+        if (strncmp(s, TEXT_GLUE, 2) == 0) {
+            *o++ = ' ';
+            s += 2;
+        } else {
+            *o++ = *s++;
+        }
+    *o = 0;
 }
 
 int utf8_encode(uint32_t cp, char *buf)

@@ -30,8 +30,18 @@ int utf8_encode(uint32_t cp, char *buf);
  * gives U+FFFD and advances one byte. */
 uint32_t utf8_next(const char **s);
 
-/* The code point a cell may hold in place of cp: U+FFFD for a control
- * character, a surrogate or a zero-width code point. */
+/* A no-break space: text wraps never break there, and a cell shows it
+ * as a plain space (":pos" TEXT_GLUE "P" stays on one line). */
+#define CP_GLUE 0x00A0
+#define TEXT_GLUE "\xc2\xa0"
+
+/* s with each TEXT_GLUE made a plain space, in place (for text that goes
+ * to a file or a pipe, not through a cell). */
+void text_unglue(char *s);
+
+/* The code point a cell may hold in place of cp: a space for CP_GLUE,
+ * U+FFFD for a control character, a surrogate or a zero-width code
+ * point. */
 uint32_t cp_sanitize(uint32_t cp);
 
 /*

@@ -191,7 +191,7 @@ const char *view_key_help(const struct view *v, const struct keybind *k,
     n = (size_t)snprintf(buf, len, "%s", k->help ? k->help : "");
     for (const struct setting *s = rows; s->name && n < len; s++)
         if (s->where & SET_PROMPT)
-            n += (size_t)snprintf(buf + n, len - n, "%s:%s %s",
+            n += (size_t)snprintf(buf + n, len - n, "%s:%s" TEXT_GLUE "%s",
                                   !n ? "" : buf[n - 1] == ':' ? " " : "  ",
                                   settings_prompt(s),
                                   s->arg ? s->arg : "on|off");

@@ -29,6 +29,7 @@
 #include "peviz/bound.h"
 #include "peviz/cachecheck.h"
 #include "peviz/freqcheck.h"
+#include "text.h"
 #include "tour.h"
 #include "tour_check.h"
 #include "view.h"
@@ -36,7 +37,8 @@
 /* ---- text in each format ------------------------------------------------- */
 
 /* s as roff text: backslashes, minus signs, quotes and every non-ASCII
- * character escaped; a leading '.' or '\'' made text. */
+ * character escaped (a no-break space unpaddable); a leading '.' or '\''
+ * made text. */
 void docgen_roff(FILE *out, const char *s)
 {
     const unsigned char *p = (const unsigned char *)s;
@@ -53,6 +55,11 @@ void docgen_roff(FILE *out, const char *s)
             p++;
             continue;
         }
+        if (strncmp((const char *)p, TEXT_GLUE, 2) == 0) {
+            fputs("\\ ", out);
+            p += 2;
+            continue;
+        }
         unsigned cp = 0;
         int more = *p >= 0xf0 ? 3 : *p >= 0xe0 ? 2 : 1;
         cp = *p++ & (0x3fu >> more);
@@ -62,10 +69,15 @@ void docgen_roff(FILE *out, const char *s)
     }
 }
 
-/* s in a markdown table cell: '|' escaped. */
+/* s in a markdown table cell: '|' escaped, a no-break space plain. */
 static void md_cell(FILE *out, const char *s)
 {
     for (; *s; s++) {
+        if (strncmp(s, TEXT_GLUE, 2) == 0) {
+            fputc(' ', out);
+            s++;
+            continue;
+        }
         if (*s == '|')
             fputc('\\', out);
         fputc(*s, out);
@@ -209,7 +221,8 @@ static void keys_brief_row(FILE *out, const char *where,
         } else if (global && k->act == ACT_PROMPT) {
             help = view_key_help(NULL, k, vhelp, sizeof vhelp);
         }
-        fprintf(out, "%s`%s` %s", sep, label, help);
+        fprintf(out, "%s`%s` ", sep, label);
+        md_cell(out, help);
         sep = "; ";
     }
     fprintf(out, " |\n");

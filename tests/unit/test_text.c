@@ -158,6 +158,24 @@ static void test_wrap(void)
     CHECK_STR(out, "ab");
 }
 
+/* A glued pair (":pos" TEXT_GLUE "P") wraps as one word, a cell shows
+ * the glue as a space, and text_unglue makes it one for a file. */
+static void test_glue(void)
+{
+    const char *s = ":n" TEXT_GLUE "N  :pos" TEXT_GLUE "P";
+    char out[64];
+    size_t used = text_wrap_line(s, 8, out, sizeof out);
+    CHECK_STR(out, ":n" TEXT_GLUE "N");
+    CHECK(text_width(out) == 4);
+    text_wrap_line(s + used, 8, out, sizeof out);
+    CHECK_STR(out, ":pos" TEXT_GLUE "P");
+    CHECK(cp_sanitize(CP_GLUE) == ' ');
+    char plain[64];
+    snprintf(plain, sizeof plain, "%s", s);
+    text_unglue(plain);
+    CHECK_STR(plain, ":n N  :pos P");
+}
+
 static void test_glyphs(void)
 {
     CHECK_STR(glyph(0, GL_OMEGA), "\xcf\x89");
@@ -227,6 +245,7 @@ int main(void)
     test_join();
     test_first_fit();
     test_wrap();
+    test_glue();
     test_zh();
     TEST_END("test_text");
 }
