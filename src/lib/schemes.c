@@ -5,22 +5,24 @@
  * is made of (see peviz/scores.h).  The rest of the library, the command
  * line, the prompt and the views go by the table.
  *
- * Adding a scheme:
+ * Adding a scheme (tests/recipes.sh tries it with a bias):
  *   1. Its build function, void build_NAME(struct score_ctx *s), here or
  *      in src/lib/NAME.c (declared in schemes_impl.h): the terms of S
  *      through scores_term_add / scores_terms_additive, or a function of
  *      i - j through scores_dist_add and a struct dist_ops row.  A bias
  *      of i - j alone (e.e beside it with content) needs no function of
- *      its own: a BIASES row (its setup and its struct dist_ops row),
- *      and build_bias.
- *   2. Its row at the end of SCHEMES: the --scheme name, the formula of
- *      S in UTF-8 and ASCII (without and with content), toeplitz, split,
- *      build_NAME and what it has (enum scheme_has: the compare view's
- *      pane headers say only that).
- *   3. An enum scheme value at the end (peviz/scores.h), in the row's
- *      place: the library needs none, but tests/lib/test_scores.c's
+ *      its own: its struct dist_ops row (const struct dist_ops DIST_NAME
+ *      in src/lib/NAME.c, only .at required, declared in schemes_impl.h),
+ *      a row [SCHEME_NAME] = { setup or NULL, &DIST_NAME } in BIASES
+ *      below, and build_bias in step 2.
+ *   2. Its row at the end of SCHEMES: [SCHEME_NAME] = { the --scheme
+ *      name, the formula of S in UTF-8 and ASCII (without and with
+ *      content), toeplitz, split, build_NAME and what it has (enum
+ *      scheme_has: the compare view's pane headers say only that) }.
+ *   3. SCHEME_NAME at the end of enum scheme (peviz/scores.h), in the
+ *      row's place: BIASES is indexed by it, and tests/lib/test_scores.c's
  *      direct_at switch names the scheme to check its scores against
- *      the formula written out there.
+ *      the formula written out there (a case SCHEME_NAME: return ...).
  *   4. make docs (every list of schemes in the README and the man page);
  *      a command-line case in tests/schemes.sh.
  * A program can add one at run time instead: scheme_register.

@@ -5,12 +5,13 @@
  * of enum pane_mode.  The view dispatches through it; the command line,
  * the prompt, follow mode and the help read the modes' names from it.
  *
- * Adding a pane mode:
+ * Adding a pane mode (tests/recipes.sh tries it):
  *   1. src/views/compare_NAME.c: includes compare_view.h and exports
  *      const struct cmp_mode CMP_NAME (name, grid, bands, noun, vs_a and
- *      the hooks layout, work, draw, readout); it calls only what lies
- *      below the modes (compare_grid.c, compare_scores.c,
- *      compare_common.c), never another mode's file.
+ *      the hooks: layout, draw and readout required, work and more
+ *      optional; a layout without the grid sets f->g by cmp_geom_make);
+ *      it calls only what lies below the modes (compare_grid.c,
+ *      compare_scores.c, compare_common.c), never another mode's file.
  *   2. Its extern beside the others in compare_view.h (extern const
  *      struct cmp_mode CMP_HEATMAP, ...).
  *   3. A value before PANE_MODE_COUNT in enum pane_mode
