@@ -286,7 +286,7 @@ SAN_BIN_LDFLAGS := $(GCC_SAN_BIN_LDFLAGS)
 endif
 # Suites that never run the build under test (they read the sources, or
 # build and run a copy of their own): make test has run them already.
-SOURCE_SUITES := layers views_state view_recipe setting_recipe
+SOURCE_SUITES := layers views_state recipes
 # The third emulator's suite checks what xterm.js shows, and the slides'
 # what a browser shows, not memory: the tmux suites run the same drawing
 # paths, and tour_files the same --slides, under the sanitizers.  The

@@ -17,7 +17,7 @@
  * --sequence, whose parser and messages are the library's) are cli.c's
  * own table.
  *
- * Adding a setting (tests/setting_recipe.sh tries it):
+ * Adding a setting (tests/recipes.sh tries it):
  *   1. A member of plain data in struct app or the view's state
  *      (src/views/NAME_state.h) for the value.
  *   2. One row in the table of the view it belongs to (or

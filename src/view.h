@@ -37,7 +37,7 @@ struct view_raster;
  * struct app.
  * A view without settings says struct view_none (and has no header).
  *
- * Adding a view (tests/view_recipe.sh tries it with two views, one with
+ * Adding a view (tests/recipes.sh tries it with two views, one with
  * settings and one without):
  *   1. src/views/NAME_state.h: struct NAME_state, the settings the user
  *      changes and r and each tour step reset, as plain data; it
