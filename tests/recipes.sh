@@ -36,7 +36,10 @@
 # Ends with "recipes: N passed, M failed"; exits non-zero on failure.
 set -u
 cd "$(dirname "$0")/.."
-: "${CC:=cc}"
+: "${CC:=cc}" "${LDFLAGS:=}"
+# The copy is a build of its own: it takes only the variables given here,
+# none of a calling make's (make asan's BIN and OPT among them).
+unset MAKEFLAGS MFLAGS MAKEOVERRIDES MAKELEVEL
 
 pass=0 fail=0
 check() {
@@ -311,8 +314,10 @@ check "and nothing else changes ($(others | head -c 200))" test -z "$(others)"
 
 # ==== it builds, once ===============================================================
 
+# LDFLAGS as the build under test links (a sanitizer build's runtime for
+# the objects it reuses; the copy compiles what it rebuilds at -O0).
 if ! make -s -C "$TMP" -j"$(nproc 2>/dev/null || echo 2)" CC="$CC" OPT=-O0 \
-        BUILD=build BIN=peviz >"$TMP/build.log" 2>&1; then
+        LDFLAGS="$LDFLAGS" BUILD=build BIN=peviz >"$TMP/build.log" 2>&1; then
     check "the copy with every recipe applied builds: $(grep -m3 error "$TMP/build.log")" false
     done_
 fi
@@ -453,7 +458,7 @@ int main(void)
 }
 EOF
 LIBS=$(pkg-config --libs ncursesw libpng zlib 2>/dev/null)
-if "$CC" -std=c11 -D_XOPEN_SOURCE_EXTENDED -D_POSIX_C_SOURCE=200809L -I"$TMP/src" -I"$TMP/include" -I"$TMP/build/gen" \
+if "$CC" $LDFLAGS -std=c11 -D_XOPEN_SOURCE_EXTENDED -D_POSIX_C_SOURCE=200809L -I"$TMP/src" -I"$TMP/include" -I"$TMP/build/gen" \
         $(pkg-config --cflags ncursesw 2>/dev/null) \
         -o "$TMP/wire" "$TMP/wire.c" "$TMP/build/libpevizapp.a" "$TMP/build/libpeviz.a" \
         $LIBS -lm -pthread 2>"$TMP/wire.log"; then
@@ -525,7 +530,7 @@ check "--pane-mode nosuch is refused with the list, $MODE in it" \
 # ==== make docs, once ================================================================
 
 check "make docs, then tests/docs.sh holds with every addition" \
-    sh -c "make -s -C '$TMP' CC='$CC' OPT=-O0 BUILD=build docs >'$TMP/docs.log' 2>&1 &&
+    sh -c "make -s -C '$TMP' CC='$CC' OPT=-O0 LDFLAGS='$LDFLAGS' BUILD=build BIN=peviz docs >'$TMP/docs.log' 2>&1 &&
            cd '$TMP' && PEVIZ='$P' DOCGEN=build/docgen bash tests/docs.sh >>'$TMP/docs.log' 2>&1"
 check "the copy's README lists the new views" grep -q '`demo`' "$TMP/README.md"
 check "the man page's SETTINGS has it with its range and default" \
