@@ -288,19 +288,19 @@ static int longrope_validate(const rope_scaling *sc, int d, char *err,
 /* ---- the method table ------------------------------------------------- */
 
 /*
- * Adding a method (tests/recipes.sh tries it with an omega hook): its
- * row at the end, with designated initialisers (struct
- * rope_method_info, peviz/rope.h: name, title, formula and
- * formula_ascii, factor_min_one, needs_original, alias, reads_n; no
- * enum rope_method value or .method: those are for the rows code names)
- * and its hooks as static functions here or in a file of their own
- * under src/lib/ (declared in rope_impl.h): prepare, omega,
- * attention_factor, softmax_factor and validate, each optional.  Settings rope_scaling
- * does not hold need a field there, an option in src/params.c (enum
- * rope_opt) and a key in the config readers.  Then make docs (the
- * method lists of the README and the man page), its omega and
- * attention factor against worked values in tests/lib/test_rope.c and a
- * case in tests/rope.sh.  rope_method_register adds one at run time.
+ * Adding a method (tests/recipes.sh tries it with an omega hook): its row
+ * at the end, with designated initialisers (struct rope_method_info,
+ * peviz/rope.h: name, title, formula and formula_ascii, factor_min_one,
+ * needs_original, alias, reads_n; no enum rope_method value or .method:
+ * only rows that other code refers to need them) and its hooks as static
+ * functions here or in a file of their own under src/lib/ (declared in
+ * rope_impl.h): prepare, omega, attention_factor, softmax_factor and
+ * validate, each optional.  Settings rope_scaling does not hold need a
+ * field there, an option in src/params.c (enum rope_opt) and a key in the
+ * config readers. Then make docs (the method lists of the README and the
+ * man page), its omega and attention factor against worked values in
+ * tests/lib/test_rope.c and a case in tests/rope.sh.  rope_method_register
+ * adds one at run time.
  */
 
 const struct rope_method_info ROPE_METHODS[] = {
