@@ -284,9 +284,9 @@ ASAN_DIR := build/asan
 ASAN_OPT := -O1 -g1 $(SAN_FLAGS)
 SAN_BIN_LDFLAGS := $(GCC_SAN_BIN_LDFLAGS)
 endif
-# Suites that never run the build under test (they read the sources):
-# make test has run them already.
-SOURCE_SUITES := layers views_state
+# Suites that never run the build under test (they read the sources, or
+# build and run a copy of their own): make test has run them already.
+SOURCE_SUITES := layers views_state recipes
 # The third emulator's suite checks what xterm.js shows, and the slides'
 # what a browser shows, not memory: the tmux suites run the same drawing
 # paths, and tour_files the same --slides, under the sanitizers.  The
