@@ -18,6 +18,7 @@
 
 #define HINT_LEN 128
 #define HELP_MAX_ITEMS 128
+#define HELP_WRITTEN 8      /* view rows whose help the view writes */
 #define HELP_MAX_COLS 3
 #define HELP_MIN_COLW 30    /* narrower columns would wrap most entries */
 #define HELP_LABEL_W 8      /* longer labels push their text right */
@@ -244,6 +245,8 @@ struct help {
     int nabout;
     char views_label[32], views_help[APP_MSG_LEN];  /* the 1..N row */
     char prompt_help[1024];     /* the view's ':' row and its settings */
+    char written[HELP_WRITTEN][160];    /* rows the view writes (key_help) */
+    int nwritten;
     char global_prompt[512];    /* the global ':' row and the global ones */
 };
 
@@ -281,6 +284,21 @@ static void help_add(struct help *h, int kind, const char *label,
         h->labw = lw;
 }
 
+/* Row k's help: the ':' row's in prompt_help, one the view writes in
+ * the next of written (k->help once they are all taken). */
+static const char *view_row_help(struct help *h, const struct view *v,
+                                 const struct keybind *k)
+{
+    if (k->act == ACT_PROMPT)
+        return view_key_help(v, k, h->prompt_help, sizeof h->prompt_help);
+    if (h->nwritten == HELP_WRITTEN)
+        return k->help;
+    char *buf = h->written[h->nwritten];
+    const char *t = view_key_help(v, k, buf, sizeof h->written[0]);
+    h->nwritten += t == buf;
+    return t;
+}
+
 /* The view's own keys, then the global ones it does not take over (the
  * ':' prompt's global commands work in every view: always listed). */
 static void help_keys(struct help *h, const struct view *v)
@@ -290,9 +308,7 @@ static void help_keys(struct help *h, const struct view *v)
         help_add(h, H_HEAD, NULL, "in this view");
         for (k = v->keys; k->key; k++)
             if (k->label)
-                help_add(h, H_KEY, k->label,
-                         view_key_help(v, k, h->prompt_help,
-                                       sizeof h->prompt_help));
+                help_add(h, H_KEY, k->label, view_row_help(h, v, k));
     }
     help_add(h, H_HEAD, NULL, "in every view");
     views_keys_text(h->views_label, sizeof h->views_label, h->views_help,

@@ -86,7 +86,7 @@ enum view_id { VIEW_LIST(VIEW_ENUM_) VIEW_COUNT };
  *   lifecycle        .rt_size .reset .params_changed .fini
  *   drawing          .layout .work .draw .pace .raster .raster_parts
  *                    .point_text
- *   tables           .keys .fields .fields_check .settings
+ *   tables           .keys .key_help .fields .fields_check .settings
  *   commands         .command .commands
  *   tour checks      .quantity .quantities
  *   help             .about
@@ -152,6 +152,10 @@ struct view {
      * NULL does that action its own way (documented by the global row).
      */
     const struct keybind *keys;
+    /* The help of key row k when the view writes it from a table of its
+     * own (the names of its modes), into buf; NULL for k->help.  NULL:
+     * every row's help is k->help. */
+    const char *(*key_help)(const struct keybind *k, char *buf, size_t len);
     /*
      * Its settings as follow mode publishes them (state_field.h): rows
      * in the order they go on the wire, ended by a row whose name is
@@ -217,8 +221,8 @@ void views_names(char *buf, size_t len, const char *sep_last);
  */
 void view_point_mark(const struct app *a, canvas *c, int x, int y, int w);
 
-/* The help text of key row k of view v (NULL: a global row): its own,
- * and for a ':' row the prompt commands of the settings' rows after it
+/* The help text of key row k of view v (NULL: a global row): v's
+ * key_help's, else its own, and for a ':' row the prompt commands of the settings' rows after it
  * (v's, or the global ones for v NULL: "  :heads N  :head H ..."). */
 const char *view_key_help(const struct view *v, const struct keybind *k,
                           char *buf, size_t len);

@@ -186,6 +186,9 @@ const char *view_key_help(const struct view *v, const struct keybind *k,
 {
     size_t n;
     const struct setting *rows = v ? v->settings : APP_SETTINGS;
+    const char *written = v && v->key_help ? v->key_help(k, buf, len) : NULL;
+    if (written)
+        return written;
     if (!rows || k->act != ACT_PROMPT)
         return k->help ? k->help : "";
     n = (size_t)snprintf(buf, len, "%s", k->help ? k->help : "");

@@ -197,7 +197,7 @@ after src/lib/schemes.c '^    \[SCHEME_SANDWICH\] = \{ sandwich_setup' \
     '    [SCHEME_QUARTER] = { NULL, &DIST_QUARTER },'
 cp "$TMP/src/lib/schemes.c" "$TMP/schemes.c"
 # the row at the end: before the table's closing line
-awk -v row='    [SCHEME_QUARTER] = { "quarter", "-|i-j|/4", "-|i-j|/4", EE "-|i-j|/4", "e_i.e_j - |i-j|/4", 1, 0, build_bias, SCHEME_HAS_NOTHING },' '
+awk -v row='    [SCHEME_QUARTER] = { "quarter", "-|i-j|/4", "-|i-j|/4", EE "-|i-j|/4", "e_i.e_j - |i-j|/4", 1, 0, build_bias, SCHEME_HAS_NOTHING, 0 },' '
     index($0, "const struct scheme_info SCHEMES[] = {") == 1 { in_t = 1 }
     in_t && /^};$/ { print row; in_t = 0 }
     { print }' "$TMP/schemes.c" >"$TMP/src/lib/schemes.c"
@@ -285,9 +285,7 @@ edit src/views/compare_state.h '                 PANE_RATIO, PANE_DRIFT, PANE_MA
     '                 PANE_RATIO, PANE_DRIFT, PANE_MATRIX, PANE_DOTS,'
 edit src/views/compare_modes.c '    [PANE_MATRIX] = &CMP_MATRIX' \
     '    [PANE_MATRIX] = &CMP_MATRIX, [PANE_DOTS] = &CMP_DOTS'
-edit src/views/compare.c '        "matrix", key_pane),' '        "matrix, dots", key_pane),'
-for f in src/views/compare_view.h src/views/compare_state.h src/views/compare_modes.c \
-         src/views/compare.c; do
+for f in src/views/compare_view.h src/views/compare_state.h src/views/compare_modes.c; do
     check "one line changed in $f ($(lines $f))" test "$(lines $f)" = 2
 done
 
@@ -308,7 +306,7 @@ others() {
         -e "^Only in $TMP/src/lib: halve\\.c\$" \
         -e '^Files src/lib/rope\(_impl\.h\|\.c\) and .* differ$' \
         -e "^Only in $TMP/src/views: compare_dots\\.c\$" \
-        -e '^Files src/views/compare\(_view\.h\|_state\.h\|_modes\.c\|\.c\) and .* differ$'
+        -e '^Files src/views/compare\(_view\.h\|_state\.h\|_modes\.c\) and .* differ$'
 }
 check "and nothing else changes ($(others | head -c 200))" test -z "$(others)"
 
@@ -514,8 +512,12 @@ check "--export freqs --rope-scaling $METH: theta_i/2 at every band (d 16, base 
 
 check "--help: --pane-mode lists $MODE" \
     grep -qE -- "^ +--pane-mode MODE +.*[ ,]$MODE( or |, | \\(default)" "$TMP/help"
-check "--help: the compare view's v key names $MODE" \
+check "--help: the compare view's v key names $MODE, from the table" \
     grep -qE -- "^  v +mode: .*, $MODE\$" "$TMP/help"
+check "--help: and c leaves it out, as it draws no scores" \
+    grep -qE -- "^  c +active pane: next attention scheme \([a-z, ]+\)\$" "$TMP/help"
+check "--help: c's modes are not $MODE" \
+    sh -c "! grep -E -- '^  c +active pane: .*$MODE' '$TMP/help'"
 "$P" --snapshot --view compare --pane-mode $MODE --size 80x24 >"$TMP/mode" 2>&1
 check "--pane-mode $MODE --snapshot (80x24): the panes' bodies are dots" \
     test "$(grep -cE '^\*{39} \*{39}' "$TMP/mode")" -ge 10

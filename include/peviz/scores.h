@@ -100,6 +100,8 @@ struct scheme_info {
     void (*build)(struct score_ctx *s);
     int has;                        /* enum scheme_has; 0 (nothing) when a
                                        registered row leaves it out */
+    int heads;                      /* 1: its bias differs per head (the
+                                       heads and head options pick one) */
 };
 
 /* The built-in rows, the first indexed by enum scheme. */

@@ -201,10 +201,10 @@ static void list_keys(FILE *out, int man)
 }
 
 /* One row of the brief table: where, then each key and what it does
- * (the global ':' with the global settings' commands; a view's with its
- * own only). */
+ * (view v's keys as it writes them; the global ':' with the global
+ * settings' commands, a view's with its own text only). */
 static void keys_brief_row(FILE *out, const char *where,
-                           const struct keybind *k)
+                           const struct view *v, const struct keybind *k)
 {
     char vlabel[32], vhelp[256];
     int global = k == KEYS_GLOBAL;
@@ -218,8 +218,8 @@ static void keys_brief_row(FILE *out, const char *where,
             views_keys_text(vlabel, sizeof vlabel, vhelp, sizeof vhelp);
             label = vlabel;
             help = vhelp;
-        } else if (global && k->act == ACT_PROMPT) {
-            help = view_key_help(NULL, k, vhelp, sizeof vhelp);
+        } else if (v ? k->act != ACT_PROMPT : global && k->act == ACT_PROMPT) {
+            help = view_key_help(v, k, vhelp, sizeof vhelp);
         }
         fprintf(out, "%s`%s` ", sep, label);
         md_cell(out, help);
@@ -237,10 +237,10 @@ static void list_keys_brief(FILE *out, int man)
         return;
     }
     fprintf(out, "| where | keys |\n|---|---|\n");
-    keys_brief_row(out, "every view", KEYS_GLOBAL);
-    keys_brief_row(out, "follow mode", KEYS_FOLLOW);
+    keys_brief_row(out, "every view", NULL, KEYS_GLOBAL);
+    keys_brief_row(out, "follow mode", NULL, KEYS_FOLLOW);
     for (int v = 0; v < VIEW_COUNT; v++)
-        keys_brief_row(out, VIEWS[v]->name, VIEWS[v]->keys);
+        keys_brief_row(out, VIEWS[v]->name, VIEWS[v], VIEWS[v]->keys);
 }
 
 static void list_schemes(FILE *out, int man)

@@ -17,8 +17,9 @@
  *      below, and build_bias in step 2.
  *   2. Its row at the end of SCHEMES: [SCHEME_NAME] = { the --scheme
  *      name, the formula of S in UTF-8 and ASCII (without and with
- *      content), toeplitz, split, build_NAME and what it has (enum
- *      scheme_has: the compare view's pane headers say only that) }.
+ *      content), toeplitz, split, build_NAME, what it has (enum
+ *      scheme_has: the compare view's pane headers say only that) and
+ *      heads (1 when its bias differs per head) }.
  *   3. SCHEME_NAME at the end of enum scheme (peviz/scores.h), in the
  *      row's place: BIASES is indexed by it, and tests/lib/test_scores.c's
  *      direct_at switch names the scheme to check its scores against
@@ -138,41 +139,41 @@ const struct scheme_info SCHEMES[] = {
     [SCHEME_SINUSOIDAL] = { "sinusoidal",
         "PE(i)" DOT "PE(j)", "PE(i).PE(j)", X_DOT_X, X_DOT_X_ASCII,
         1, 1, build_sinusoidal,
-        SCHEME_HAS_BANDS },
+        SCHEME_HAS_BANDS, 0 },
     [SCHEME_ROPE] = { "rope",
         "(R(i)q)" DOT "(R(j)k)", "(R(i)q).(R(j)k)",
         "(R(i)e" SUB_I ")" DOT "(R(j)e" SUB_J ")", "(R(i)e_i).(R(j)e_j)",
         1, 0, build_rope,
-        SCHEME_HAS_BANDS },
+        SCHEME_HAS_BANDS, 0 },
     [SCHEME_ALIBI] = { "alibi",
         "-m|i-j|", "-m|i-j|",
         "e" SUB_I DOT "e" SUB_J " - m|i-j|", "e_i.e_j - m|i-j|",
         1, 0, build_bias,
-        SCHEME_HAS_SLOPES },
+        SCHEME_HAS_SLOPES, 1 },
     [SCHEME_LEARNED] = { "learned",
         "P(i)" DOT "P(j)", "P(i).P(j)", X_DOT_X, X_DOT_X_ASCII,
         0, 1, build_learned,
-        SCHEME_HAS_ROWS },
+        SCHEME_HAS_ROWS, 0 },
     [SCHEME_NOPE] = { "nope",
         "0 (no position signal)", "0 (no position signal)",
         X_DOT_X, X_DOT_X_ASCII, 1, 0, build_nope,
-        SCHEME_HAS_NOTHING },
+        SCHEME_HAS_NOTHING, 0 },
     [SCHEME_T5] = { "t5", T5_F, T5_F, EE T5_F, "e_i.e_j + " T5_F,
         1, 0, build_bias,
-        SCHEME_HAS_BUCKETS },
+        SCHEME_HAS_BUCKETS, 1 },
     [SCHEME_KERPLE_LOG] = { "kerple-log", KL_F, KL_A, EE KL_F,
         "e_i.e_j + " KL_A, 1, 0, build_bias,
-        SCHEME_HAS_KERNEL },
+        SCHEME_HAS_KERNEL, 0 },
     [SCHEME_KERPLE_POWER] = { "kerple-power", KP_F, KP_A, EE KP_F,
         "e_i.e_j + " KP_A, 1, 0, build_bias,
-        SCHEME_HAS_KERNEL },
+        SCHEME_HAS_KERNEL, 0 },
     [SCHEME_SANDWICH] = { "sandwich", SW_F, SW_A, EE SW_F, "e_i.e_j + " SW_A,
         1, 0, build_bias,
-        SCHEME_HAS_BANDS },
+        SCHEME_HAS_BANDS, 1 },
     [SCHEME_XPOS] = { "xpos", XP_F, XP_A,
         "(R" ZETA "(i)e" SUB_I ")" DOT "(R" ZETA "(j)e" SUB_J ")",
         "(Rz(i)e_i).(Rz(j)e_j)", 1, 0, build_xpos,
-        SCHEME_HAS_BANDS },
+        SCHEME_HAS_BANDS, 0 },
 };
 
 /* The built-in rows, then those registered at run time. */

@@ -997,9 +997,10 @@ const struct view VIEW_ATTENTION_DEF = {
     .reset = att_reset, .params_changed = att_params_changed, .fini = att_fini,
     .layout = attention_layout_fit, .work = att_work, .draw = att_draw,
     .raster = att_raster, .point_text = att_point_text, .keys = ATTENTION_KEYS,
-    .fields = ATT_FIELDS, .fields_check = att_fields_check,
-    .settings = ATTENTION_SETTINGS, .command = attention_keys_command,
-    .commands = ATTENTION_COMMANDS, .quantity = att_quantity,
+    .key_help = attention_keys_help, .fields = ATT_FIELDS,
+    .fields_check = att_fields_check, .settings = ATTENTION_SETTINGS,
+    .command = attention_keys_command, .commands = ATTENTION_COMMANDS,
+    .quantity = att_quantity,
     .quantities = "e.e, e.p, p.e, p.p: the number over each of the four maps "
                   "(content on, f)",
     .about = ATT_ABOUT,

@@ -154,17 +154,31 @@ static int key_buckets(struct app *a, void *rt, int key)
 
 /* The schemes with a head: ALiBi's slope, T5's column, Sandwich's
  * divisor. */
-static int has_head(enum scheme sc)
+/* The schemes whose bias differs per head, from their rows: "alibi, t5
+ * or sandwich" (last the word between the last two). */
+static const char *head_schemes(char *buf, size_t len, const char *last)
 {
-    return sc == SCHEME_ALIBI || sc == SCHEME_T5 || sc == SCHEME_SANDWICH;
+    const char *names[SCHEME_MAX];
+    int n = 0;
+    for (int s = 0; s < scheme_count() && n < SCHEME_MAX; s++)
+        if (scheme_info(s)->heads)
+            names[n++] = scheme_name((enum scheme)s);
+    size_t k = 0;
+    buf[0] = 0;
+    for (int i = 0; i < n && k < len; i++)
+        k += (size_t)snprintf(buf + k, len - k, "%s%s",
+                              !i ? "" : i == n - 1 ? last : ", ", names[i]);
+    return buf;
 }
 
 static int key_head(struct app *a, void *rt, int key)
 {
     (void)rt;
-    if (!has_head(a->att.o.scheme)) {
-        app_msg(a, 0, "%c picks the head: only with scheme alibi, t5 or "
-                "sandwich (s cycles the schemes)", key);
+    const struct scheme_info *si = scheme_info(a->att.o.scheme);
+    if (!si || !si->heads) {
+        char list[160];
+        app_msg(a, 0, "%c picks the head: only with scheme %s (s cycles the "
+                "schemes)", key, head_schemes(list, sizeof list, " or "));
         return 1;
     }
     attention_settings_head(a, a->att.o.head + (key == '}' ? 1 : -1));
@@ -236,6 +250,17 @@ int attention_keys_command(struct app *a, void *rt, const char *name,
 
 /* The view's keys: what each does, and the help card.  Rows without a
  * label do a global action (cursor, zoom) by whole drawn blocks. */
+const char *attention_keys_help(const struct keybind *k, char *buf,
+                                size_t len)
+{
+    char list[160];
+    if (k->key != '{')
+        return NULL;
+    snprintf(buf, len, "%s (%s)", k->help, head_schemes(list, sizeof list,
+                                                         ", "));
+    return buf;
+}
+
 const struct keybind ATTENTION_KEYS[] = {
     { 's', ACT_VIEW_KEY, "s", "next scheme, in the order --scheme lists "
       "them", key_scheme },
@@ -249,7 +274,7 @@ const struct keybind ATTENTION_KEYS[] = {
       key_toggle },
     { 'f', ACT_VIEW_KEY, "f", "split S into e.e e.p p.e p.p (content on)",
       key_split },
-    { '{', ACT_VIEW_KEY, "{ }", "previous / next head (alibi, t5, sandwich)",
+    { '{', ACT_VIEW_KEY, "{ }", "previous / next head",   /* key_help */
       key_head },
     { 'u', ACT_VIEW_KEY, "u", "t5: bucket map (distance -> bucket edges)",
       key_buckets },

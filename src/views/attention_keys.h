@@ -10,6 +10,11 @@
 /* What each key does, and the help card. */
 extern const struct keybind ATTENTION_KEYS[];
 
+/* The help { } gives, with the schemes that have heads (struct view's
+ * key_help); NULL for the other rows. */
+const char *attention_keys_help(const struct keybind *k, char *buf,
+                                size_t len);
+
 /* The names attention_keys_command takes (struct view's commands). */
 extern const char *const ATTENTION_COMMANDS[];
 

@@ -955,8 +955,7 @@ static const struct keybind COMPARE_KEYS[] = {
     KEY('b', "b B", "active pane: base /10, x10", key_pane), ALSO('B', key_pane),
     KEY('d', "d D", "active pane: d_model /2, x2", key_pane), ALSO('D', key_pane),
     KEY('p', "p", "next preset pair of bases", key_pane),
-    KEY('v', "v", "mode: heatmap, spectrum, profile, diff, ratio, drift, "
-        "matrix", key_pane),
+    KEY('v', "v", "next mode", key_pane),      /* compare_key_help */
     KEY('m', "m", "active pane: next model preset", key_rope),
     KEY('s', "s", "active pane: next RoPE scaling method", key_rope),
     KEY('x', "x X", "active pane: scaling factor /2, x2", key_rope),
@@ -964,17 +963,14 @@ static const struct keybind COMPARE_KEYS[] = {
     KEY('t', "t", "active pane: YaRN truncate on / off", key_rope),
     KEY('o', "o", "active pane: next layout", key_pane),
     KEY('f', "f", "active pane: next precision", key_pane),
-    KEY('c', "c", "active pane: next attention scheme (profile, drift, "
-        "matrix)",
-        key_pane),
+    KEY('c', "c", "active pane: next attention scheme", key_pane),
     KEY('y', "y", "rows: evenly spaced / consecutive", key_pane),
     KEY('=', "= -", "zoom positions in / out", key_zoom), ALSO('-', key_zoom),
     KEY(PK_UP, "k j", "dimension (K J PgUp PgDn: faster)", key_dim),
     ALSO(PK_DOWN, key_dim), ALSO('k', key_dim), ALSO('j', key_dim),
     ALSO('K', key_dim), ALSO('J', key_dim), ALSO(PK_PGUP, key_dim),
     ALSO(PK_PGDN, key_dim),
-    KEY(PK_LEFT, "h l", "position by a column; band in spectrum, ratio",
-        key_band),
+    KEY(PK_LEFT, "h l", "position by a column", key_band),
     ALSO(PK_RIGHT, key_band), ALSO('h', key_band), ALSO('l', key_band),
     /* the global keys, but over the bands in the spectrum */
     BAND('H', ACT_FAST_LEFT), BAND('L', ACT_FAST_RIGHT),
@@ -982,6 +978,26 @@ static const struct keybind COMPARE_KEYS[] = {
     KEY(PK_ESC, "Esc", "clear :check FILE", portcheck_key),
     { 0, ACT_NONE, NULL, NULL, NULL }
 };
+
+/* v, c and h l name the modes from their table: all of them, those
+ * that draw the schemes c changes, those whose band h l moves. */
+static const char *compare_key_help(const struct keybind *k, char *buf,
+                                    size_t len)
+{
+    char names[128];
+    enum cmp_modes which = k->key == 'v' ? CMP_ALL : k->key == 'c'
+                           ? CMP_SCORES : CMP_BANDS;
+    if (k->key != 'v' && k->key != 'c' && k->key != PK_LEFT)
+        return NULL;
+    cmp_mode_names(names, sizeof names, which);
+    if (k->key == 'v')
+        snprintf(buf, len, "mode: %s", names);
+    else if (k->key == 'c')
+        snprintf(buf, len, "%s (%s)", k->help, names);
+    else
+        snprintf(buf, len, "%s; band in %s", k->help, names);
+    return buf;
+}
 
 static void compare_point_text(const struct app *a, char *t, size_t len)
 {
@@ -1029,9 +1045,10 @@ const struct view VIEW_COMPARE_DEF = {
     .fini = compare_fini, .layout = compare_layout, .work = compare_work,
     .draw = compare_draw, .raster = compare_raster,
     .point_text = compare_point_text, .keys = COMPARE_KEYS,
-    .fields = COMPARE_FIELDS, .fields_check = compare_fields_check,
-    .settings = COMPARE_SETTINGS, .command = compare_command,
-    .commands = COMPARE_COMMANDS, .quantity = compare_quantity,
+    .key_help = compare_key_help, .fields = COMPARE_FIELDS,
+    .fields_check = compare_fields_check, .settings = COMPARE_SETTINGS,
+    .command = compare_command, .commands = COMPARE_COMMANDS,
+    .quantity = compare_quantity,
     .quantities = "A.crit, A.turns (B., C., ... for each pane with bands): "
                   "its critical band and its slowest band's turns within n, "
                   "as its header gives them",

@@ -124,6 +124,6 @@ static void drift_readout(const struct app *a, canvas *c,
 }
 
 const struct cmp_mode CMP_DRIFT = {
-    .name = "drift", .vs_a = 1, .layout = cmp_distance_layout, .work = drift_work,
-    .draw = drift_draw, .readout = drift_readout,
+    .name = "drift", .vs_a = 1, .scores = 1, .layout = cmp_distance_layout,
+    .work = drift_work, .draw = drift_draw, .readout = drift_readout,
 };

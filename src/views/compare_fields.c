@@ -209,8 +209,9 @@ static void schemes_text(const struct app *a, char *buf, size_t len)
 #define PANE_SETTINGS(k, l, who, more, add, lay)                           \
     { .name = "scheme-" l, .type = SET_WORD,                                \
       .off = SET_OFF(cmp.panes[k].scheme), .word = scheme_at, .def = "pe",  \
-      .arg = "NAME", .help = "compare view: " who "'s scores (profile, "    \
-      "drift)" more, .where = CMP_WHERE, .wire = "cmp." #k ".scheme",            \
+      .arg = "NAME", .help = "compare view: " who "'s scores, in the "     \
+      "modes that draw them (c)" more, .where = CMP_WHERE,                  \
+      .wire = "cmp." #k ".scheme",                                          \
       .given = add },                                                       \
     { .name = "rope-layout-" l, .type = SET_WORD,                           \
       .off = SET_OFF(cmp.panes[k].pairs), .word = pairs_at,                 \

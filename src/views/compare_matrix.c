@@ -237,6 +237,6 @@ static void matrix_layout(const struct app *a, struct cmp_frame *f)
 }
 
 const struct cmp_mode CMP_MATRIX = {
-    .name = "matrix", .layout = matrix_layout, .work = matrix_work,
+    .name = "matrix", .scores = 1, .layout = matrix_layout, .work = matrix_work,
     .more = matrix_more, .draw = matrix_draw, .readout = matrix_readout,
 };

@@ -7,19 +7,21 @@
  *
  * Adding a pane mode (tests/recipes.sh tries it):
  *   1. src/views/compare_NAME.c: includes compare_view.h and exports
- *      const struct cmp_mode CMP_NAME (name, grid, bands, noun, vs_a and
- *      the hooks: layout, draw and readout required, work and more
- *      optional; a layout without the grid sets f->g by cmp_geom_make);
+ *      const struct cmp_mode CMP_NAME (name, grid, bands, noun, vs_a,
+ *      scores and the hooks: layout, draw and readout required, work
+ *      and more optional; a layout without the grid sets f->g by
+ *      cmp_geom_make);
  *      it calls only what lies below the modes (compare_grid.c,
  *      compare_scores.c, compare_common.c), never another mode's file.
  *   2. Its extern beside the others in compare_view.h (extern const
  *      struct cmp_mode CMP_HEATMAP, ...).
  *   3. A value before PANE_MODE_COUNT in enum pane_mode
  *      (src/views/compare_state.h) and its row in MODES below.
- *   4. The v key's help line in compare.c names it
- *      (tests/unit/test_compare.c checks it against this table); make
- *      docs; golden cases in tests/golden/cases.txt.
+ *   4. make docs (the help of v, c and --pane-mode, and every list of
+ *      modes, come from this table); golden cases in
+ *      tests/golden/cases.txt.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "app.h"
@@ -50,6 +52,18 @@ int pane_mode_parse(const char *s)
         if (strcmp(s, MODES[i]->name) == 0)
             return i;
     return -1;
+}
+
+const char *cmp_mode_names(char *buf, size_t len, enum cmp_modes which)
+{
+    size_t n = 0;
+    buf[0] = 0;
+    for (int i = 0; i < PANE_MODE_COUNT && n < len; i++)
+        if (which == CMP_ALL || (which == CMP_SCORES && MODES[i]->scores) ||
+            (which == CMP_BANDS && MODES[i]->bands))
+            n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? ", " : "",
+                                  MODES[i]->name);
+    return buf;
 }
 
 const char *pane_mode_list(char *buf, size_t len)

@@ -191,6 +191,6 @@ static void profile_work(const struct cmp_frame *f, struct cmp_values *out)
 }
 
 const struct cmp_mode CMP_PROFILE = {
-    .name = "profile", .layout = cmp_distance_layout, .work = profile_work,
+    .name = "profile", .scores = 1, .layout = cmp_distance_layout, .work = profile_work,
     .draw = profile_draw, .readout = profile_readout,
 };

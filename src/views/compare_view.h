@@ -152,6 +152,8 @@ struct cmp_mode {
     const char *noun;       /* bands: what it is called ("ratio plot") */
     int vs_a;               /* sets every pane against A (kept beside the
                                active pane when presenting) */
+    int scores;             /* draws the panes' attention scores: c and
+                               --scheme-a ... choose their schemes */
     /* Geometry (cmp_geom_make) and axes for f->rp, f->np at f->w x f->h. */
     void (*layout)(const struct app *a, struct cmp_frame *f);
     /* The values draw shows; NULL: it computes none. */
@@ -175,6 +177,10 @@ extern const struct cmp_mode CMP_HEATMAP, CMP_SPECTRUM, CMP_PROFILE,
 /* The row of mode m (compare_modes.c); the first for a value out of
  * range. */
 const struct cmp_mode *cmp_mode_at(int m);
+/* The modes' names in the table's order, ", " between them: every mode,
+ * those that draw scores, or those with a band cursor.  buf. */
+enum cmp_modes { CMP_ALL, CMP_SCORES, CMP_BANDS };
+const char *cmp_mode_names(char *buf, size_t len, enum cmp_modes which);
 
 /* ---- the panes as drawn (compare_common.c) ---------------------------- */
 

@@ -788,6 +788,30 @@ static void test_kerple_sums(void)
     }
 }
 
+/* A row's heads says whether its scores differ per head: with 8 heads,
+ * S(40, 3) of head 0 and of head 3 differ exactly for those schemes. */
+static void test_scheme_heads(void)
+{
+    struct dims p = P(16, 10000, 64);
+    int some = 0;
+    for (int sc = 0; sc < scheme_count(); sc++) {
+        double v[2];
+        for (int h = 0; h < 2; h++) {
+            struct score_opts o = O((enum scheme)sc);
+            o.heads = 8;
+            o.head = 3 * h;
+            struct score_ctx *s = NEW(&p, &o, NULL);
+            v[h] = s ? scores_at(s, 40, 3) : NAN;
+            scores_free(s);
+        }
+        int heads = scheme_info(sc)->heads;
+        some += heads;
+        CHECK(!isnan(v[0]) && !isnan(v[1]));
+        CHECK((v[0] != v[1]) == heads);
+    }
+    CHECK(some > 0);
+}
+
 int main(void)
 {
     test_sinusoidal();
@@ -805,5 +829,6 @@ int main(void)
     test_pairs_partial();
     test_xpos_closed();
     test_kerple_sums();
+    test_scheme_heads();
     TEST_END("test_scores");
 }

@@ -14,6 +14,8 @@
 #include "app.h"
 #include "frames.h"
 #include "harness.h"
+#include "keys.h"
+#include "view.h"
 
 static void app_scheme(struct app *a, enum scheme sc, int d, int64_t n)
 {
@@ -140,8 +142,38 @@ static void test_pairs(void)
     free(f);
 }
 
+/* { }'s help names the schemes whose rows say they have heads, in the
+ * table's order, and { refuses to move the head with any other. */
+static void test_head_keys(void)
+{
+    const struct view *v = VIEWS[VIEW_ATTENTION];
+    const struct keybind *k = keys_find(v->keys, '{');
+    char want[256] = "(", got[256];
+    for (int sc = 0; sc < scheme_count(); sc++)
+        if (scheme_info(sc)->heads)
+            snprintf(want + strlen(want), sizeof want - strlen(want), "%s%s",
+                     want[1] ? ", " : "", scheme_name((enum scheme)sc));
+    strcat(want, ")");
+    CHECK(k && strlen(want) > 2);
+    if (!k)
+        return;
+    const char *h = view_key_help(v, k, got, sizeof got);
+    CHECK(strlen(h) > strlen(want) &&
+          strcmp(h + strlen(h) - strlen(want), want) == 0);
+    for (int sc = 0; sc < scheme_count(); sc++) {
+        struct app a;
+        app_init(&a);
+        a.view = VIEW_ATTENTION;
+        a.att.o.scheme = (enum scheme)sc;
+        a.att.o.heads = 8;
+        app_key(&a, '}');
+        CHECK((a.att.o.head == 1) == scheme_info(sc)->heads);
+    }
+}
+
 int main(void)
 {
+    test_head_keys();
     test_t5();
     test_kerple_xpos();
     test_pairs();

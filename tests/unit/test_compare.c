@@ -22,6 +22,7 @@
 #include "peviz/layout.h"
 #include "peviz/pe.h"
 #include "views/compare.h"
+#include "views/compare_view.h"
 
 /* The pane modes' names (app side: the modes are the view's). */
 static void test_pane_modes(void)
@@ -39,15 +40,36 @@ static void test_pane_modes(void)
                  m == 0 ? "" : m == PANE_MODE_COUNT - 1 ? " or " : ", ", name);
     }
     CHECK_STR(pane_mode_list(buf, sizeof buf), list);
-    /* the help card's v names every mode in the table's order */
-    const struct keybind *v = keys_find(VIEWS[VIEW_COMPARE]->keys, 'v');
-    char want[128] = "mode:";
-    for (int m = 0; m < PANE_MODE_COUNT; m++)
+    /* the help card's v names every mode in the table's order, and c
+     * those that draw scores */
+    const struct view *cv = VIEWS[VIEW_COMPARE];
+    const struct keybind *v = keys_find(cv->keys, 'v');
+    const struct keybind *c = keys_find(cv->keys, 'c');
+    const struct keybind *h = keys_find(cv->keys, 'h');
+    char want[128] = "mode:", cwant[256] = "", hwant[256] = "", got[256];
+    for (int m = 0; m < PANE_MODE_COUNT; m++) {
+        const char *name = pane_mode_name((enum pane_mode)m);
         snprintf(want + strlen(want), sizeof want - strlen(want), "%s %s",
-                 m ? "," : "", pane_mode_name((enum pane_mode)m));
-    CHECK(v && v->help);
-    if (v && v->help)
-        CHECK_STR(v->help, want);
+                 m ? "," : "", name);
+        if (cmp_mode_at(m)->scores)
+            snprintf(cwant + strlen(cwant), sizeof cwant - strlen(cwant),
+                     "%s%s", cwant[0] ? ", " : "", name);
+        if (cmp_mode_at(m)->bands)
+            snprintf(hwant + strlen(hwant), sizeof hwant - strlen(hwant),
+                     "%s%s", hwant[0] ? ", " : "", name);
+    }
+    CHECK(v && c && h && cwant[0] && hwant[0]);
+    if (v && c && h) {
+        CHECK_STR(view_key_help(cv, v, got, sizeof got), want);
+        const char *ch = view_key_help(cv, c, got, sizeof got);
+        CHECK(strstr(ch, cwant) && ch[strlen(ch) - 1] == ')');
+        /* h is the alias row of the arrows' labelled row: the help its
+         * label row gives */
+        const struct keybind *l = keys_find(cv->keys, PK_LEFT);
+        const char *hh = l ? view_key_help(cv, l, got, sizeof got) : "";
+        CHECK(strlen(hh) > strlen(hwant) &&
+              strcmp(hh + strlen(hh) - strlen(hwant), hwant) == 0);
+    }
 }
 
 /* ---- the view ----------------------------------------------------------- */
@@ -91,6 +113,47 @@ static void setup(struct app *a)
     app_init(a);
     a->view = VIEW_COMPARE;
     a->p.n = 4096;
+}
+
+/* What mode m draws at 80x24 below the headers (rows 3 .. 21) with
+ * pane B's scheme (0: pe), one string. */
+static void mode_body(int m, int scheme, char *out, size_t len)
+{
+    struct app a;
+    canvas c;
+    char hint[256], row[1024];
+    size_t n = 0;
+    setup(&a);
+    a.p.n = 256;
+    a.cmp.mode = m;
+    a.cmp.panes[1].scheme = scheme;
+    out[0] = 0;
+    if (canvas_init(&c, 80, 24))
+        return;
+    view_frame(&a, VIEW_COMPARE, &c, 1, hint, sizeof hint);
+    for (int y = 3; y < 22 && n < len; y++) {
+        canvas_row_utf8(&c, y, row, sizeof row);
+        n += (size_t)snprintf(out + n, len - n, "%s\n", row);
+    }
+    canvas_free(&c);
+}
+
+/* A mode that says it draws scores (c's help lists it) draws them: pane
+ * B's ALiBi scores change its picture, and B shows no card sending the
+ * reader to another mode. */
+static void test_mode_scores(void)
+{
+    static char pe[24 * 1024], alibi[24 * 1024];
+    int b = 1 + scheme_parse("alibi"), nscores = 0;
+    for (int m = 0; m < PANE_MODE_COUNT; m++) {
+        if (!cmp_mode_at(m)->scores)
+            continue;
+        nscores++;
+        mode_body(m, 0, pe, sizeof pe);
+        mode_body(m, b, alibi, sizeof alibi);
+        CHECK(!strstr(alibi, "draws its scores") && strcmp(pe, alibi) != 0);
+    }
+    CHECK(nscores > 0);
 }
 
 static void test_headers(void)
@@ -652,6 +715,7 @@ int main(void)
 {
     test_check();
     test_pane_modes();
+    test_mode_scores();
     test_huge_base();
     test_headers();
     test_keys();
