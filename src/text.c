@@ -225,11 +225,17 @@ int text_width(const char *s)
 const char *words_join(const char *const *words, int n, char *buf,
                        size_t len)
 {
+    return words_join_last(words, n, " or ", buf, len);
+}
+
+const char *words_join_last(const char *const *words, int n,
+                            const char *last, char *buf, size_t len)
+{
     size_t used = 0;
     if (len)
         buf[0] = 0;
     for (int i = 0; i < n && used < len; i++) {
-        const char *sep = i == 0 ? "" : i == n - 1 ? " or " : ", ";
+        const char *sep = i == 0 ? "" : i == n - 1 ? last : ", ";
         int w = snprintf(buf + used, len - used, "%s%s", sep, words[i]);
         if (w < 0)
             break;

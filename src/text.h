@@ -65,6 +65,9 @@ int cp_width(uint32_t cp);
 /* "a, b or c" from n words (truncated to len).  Returns buf. */
 const char *words_join(const char *const *words, int n, char *buf,
                        size_t len);
+/* The same with last between the last two ("a, b, c" for ", "). */
+const char *words_join_last(const char *const *words, int n,
+                            const char *last, char *buf, size_t len);
 
 /*
  * The first text that fits: the index of the first of n candidates (the

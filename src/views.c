@@ -32,13 +32,10 @@ const struct view *view_current(const struct app *a)
 /* The view names joined by ", ", the last two by sep_last. */
 static void join_names(char *buf, size_t len, const char *sep_last)
 {
-    size_t used = 0;
-    buf[0] = 0;
-    for (int i = 0; i < VIEW_COUNT && used < len; i++)
-        used += (size_t)snprintf(buf + used, len - used, "%s%s",
-                                 i == 0 ? "" : i == VIEW_COUNT - 1 ? sep_last
-                                                                   : ", ",
-                                 VIEWS[i]->name);
+    const char *names[VIEW_COUNT];
+    for (int i = 0; i < VIEW_COUNT; i++)
+        names[i] = VIEWS[i]->name;
+    words_join_last(names, VIEW_COUNT, sep_last, buf, len);
 }
 
 void views_names(char *buf, size_t len, const char *sep_last)

@@ -116,6 +116,19 @@ static int key_toggle(struct app *a, void *rt, int key)
     return 1;
 }
 
+/* The names of the schemes whose row says heads (or else split), in
+ * the table's order, into w (SCHEME_MAX); their count. */
+static int schemes_with(const char **w, int heads)
+{
+    int n = 0;
+    for (int s = 0; s < scheme_count() && n < SCHEME_MAX; s++) {
+        const struct scheme_info *si = scheme_info(s);
+        if (heads ? si->heads : si->split)
+            w[n++] = si->name;
+    }
+    return n;
+}
+
 static int key_split(struct app *a, void *rt, int key)
 {
     const struct score_opts *t = &a->att.o;
@@ -123,12 +136,8 @@ static int key_split(struct app *a, void *rt, int key)
     if (!a->att.split && !(t->content && scheme_info(t->scheme)->split)) {
         const char *w[SCHEME_MAX];
         char names[128];
-        int n = 0;
-        for (int m = 0; m < scheme_count(); m++)
-            if (scheme_info(m)->split)
-                w[n++] = scheme_info(m)->name;
         app_msg(a, 0, "the four-term split needs content on (e) and %s",
-                words_join(w, n, names, sizeof names));
+                words_join(w, schemes_with(w, 0), names, sizeof names));
         return 1;
     }
     toggle(a, &a->att.split, "four-term split", "on: e.e, e.p, p.e, p.p",
@@ -158,17 +167,8 @@ static int key_buckets(struct app *a, void *rt, int key)
  * or sandwich" (last the word between the last two). */
 static const char *head_schemes(char *buf, size_t len, const char *last)
 {
-    const char *names[SCHEME_MAX];
-    int n = 0;
-    for (int s = 0; s < scheme_count() && n < SCHEME_MAX; s++)
-        if (scheme_info(s)->heads)
-            names[n++] = scheme_name((enum scheme)s);
-    size_t k = 0;
-    buf[0] = 0;
-    for (int i = 0; i < n && k < len; i++)
-        k += (size_t)snprintf(buf + k, len - k, "%s%s",
-                              !i ? "" : i == n - 1 ? last : ", ", names[i]);
-    return buf;
+    const char *w[SCHEME_MAX];
+    return words_join_last(w, schemes_with(w, 1), last, buf, len);
 }
 
 static int key_head(struct app *a, void *rt, int key)

@@ -56,14 +56,13 @@ int pane_mode_parse(const char *s)
 
 const char *cmp_mode_names(char *buf, size_t len, enum cmp_modes which)
 {
-    size_t n = 0;
-    buf[0] = 0;
-    for (int i = 0; i < PANE_MODE_COUNT && n < len; i++)
+    const char *names[PANE_MODE_COUNT];
+    int n = 0;
+    for (int i = 0; i < PANE_MODE_COUNT; i++)
         if (which == CMP_ALL || (which == CMP_SCORES && MODES[i]->scores) ||
             (which == CMP_BANDS && MODES[i]->bands))
-            n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? ", " : "",
-                                  MODES[i]->name);
-    return buf;
+            names[n++] = MODES[i]->name;
+    return words_join_last(names, n, ", ", buf, len);
 }
 
 const char *pane_mode_list(char *buf, size_t len)
