@@ -31,6 +31,7 @@
 #include "config_mask.h"
 #include "gguf_config.h"
 #include "peviz/json.h"
+#include "peviz/names.h"
 #include "peviz/tables.h"
 
 struct cfg {
@@ -186,10 +187,7 @@ static int setting_key(const char *k)
 {
     static const char *const K[] = { "rope_theta", "rope_type", "type",
                                      "partial_rotary_factor", "factor" };
-    for (size_t i = 0; i < sizeof K / sizeof K[0]; i++)
-        if (strcmp(k, K[i]) == 0)
-            return 1;
-    return 0;
+    return names_find(K, NAMES_COUNT(K), k) >= 0;
 }
 
 /* Whether rope_parameters is keyed by layer type: each value an object

@@ -18,6 +18,7 @@
 #include "errline.h"
 #include "follow_impl.h"
 #include "sockfile.h"
+#include "peviz/names.h"
 
 static void drop(struct client *c)
 {
@@ -108,15 +109,13 @@ static int term_line(struct client *c)
     static const char *const COLORS[] = { "none", "8", "16", "256",
                                           "truecolor" };
     char col[12], lang[4];
-    int w, h, end = 0, ok = 0;
+    int w, h, end = 0;
     c->line[c->line_len] = 0;
     if (sscanf(c->line, "term %5dx%5d %11s %3s%n", &w, &h, col, lang, &end)
         != 4 || c->line[end] || w < 1 || h < 1 || strlen(lang) != 2 ||
         lang[0] < 'a' || lang[0] > 'z' || lang[1] < 'a' || lang[1] > 'z')
         return -1;
-    for (size_t i = 0; i < sizeof COLORS / sizeof COLORS[0]; i++)
-        ok |= !strcmp(col, COLORS[i]);
-    if (!ok)
+    if (names_find(COLORS, NAMES_COUNT(COLORS), col) < 0)
         return -1;
     snprintf(c->term, sizeof c->term, "%dx%d %s %s", w, h, col, lang);
     return 0;

@@ -26,8 +26,7 @@ static const char *const FORMAT_NAMES[] = { "text", "ansi", "svg" };
 
 int snap_format_parse(const char *name)
 {
-    return names_find(FORMAT_NAMES, (int)(sizeof FORMAT_NAMES /
-                                          sizeof FORMAT_NAMES[0]), name);
+    return names_find(FORMAT_NAMES, NAMES_COUNT(FORMAT_NAMES), name);
 }
 
 /*

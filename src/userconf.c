@@ -14,6 +14,7 @@
 
 #include "cli.h"
 #include "errline.h"
+#include "peviz/names.h"
 
 #define CONF_MAX_BYTES 65536
 #define CONF_MAX_LINES 1024
@@ -54,10 +55,7 @@ static int skip_file(int argc, char **argv)
 
 static int is_job(const char *name)
 {
-    for (size_t i = 0; i < sizeof JOBS / sizeof JOBS[0]; i++)
-        if (strcmp(JOBS[i], name) == 0)
-            return 1;
-    return 0;
+    return names_find(JOBS, NAMES_COUNT(JOBS), name) >= 0;
 }
 
 static char *trim(char *s)
@@ -86,13 +84,9 @@ static int yes_no(const char *v)
     static const char *const YES[] = { "", "yes", "on", "true", "1" };
     static const char *const NO[] = { "no", "off", "false", "0" };
 
-    for (size_t i = 0; i < sizeof YES / sizeof YES[0]; i++)
-        if (strcmp(v, YES[i]) == 0)
-            return 1;
-    for (size_t i = 0; i < sizeof NO / sizeof NO[0]; i++)
-        if (strcmp(v, NO[i]) == 0)
-            return 0;
-    return -1;
+    if (names_find(YES, NAMES_COUNT(YES), v) >= 0)
+        return 1;
+    return names_find(NO, NAMES_COUNT(NO), v) >= 0 ? 0 : -1;
 }
 
 /* One line's word for the parser into *word (NULL: nothing to add).

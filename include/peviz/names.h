@@ -7,6 +7,9 @@
 #ifndef PEVIZ_NAMES_H
 #define PEVIZ_NAMES_H
 
+/* The words of a table of names given whole (not a pointer). */
+#define NAMES_COUNT(names) ((int)(sizeof(names) / sizeof((names)[0])))
+
 /* The index of word s among names[0 .. count-1]; -1 for NULL or a word
  * that is not there. */
 int names_find(const char *const *names, int count, const char *s);
